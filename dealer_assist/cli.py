@@ -1,0 +1,79 @@
+"""The `dealer-assist` command: one entry point, one subcommand per tool.
+
+Subcommands live in their own modules and are imported only when chosen, so
+`dealer-assist settle` never loads Qt or pyserial. Each subcommand module offers
+``configure(parser)`` and ``run(args) -> int``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import Protocol
+
+from dealer_assist import __version__
+
+
+class _Subcommand(Protocol):
+    def configure(self, parser: argparse.ArgumentParser) -> None: ...
+
+    def run(self, args: argparse.Namespace) -> int: ...
+
+
+# name -> (module, one-line help). The GUI modules live in ui/, the shoe tools in hardware/.
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "settle": ("dealer_assist.settle_command", "settle a round transcript (JSON) and print the result"),
+    "history": ("dealer_assist.history_command", "list, export and verify recorded rounds"),
+    "bench": ("dealer_assist.bench", "benchmark the rules engine"),
+    "shoe-sim": ("hardware.commands", "run a simulated card-reading shoe on a pseudo-terminal"),
+    "shoe-monitor": ("hardware.commands", "print the events a shoe sends, one JSON object per line"),
+    "review": ("ui.review_app", "open the pit supervisor's review window"),
+    "gui": ("ui.app", "open the dealer's screen (the default without a subcommand)"),
+}
+
+
+def _load(name: str) -> _Subcommand:
+    module_name, _ = SUBCOMMANDS[name]
+    module = importlib.import_module(module_name)
+    # hardware.commands serves two subcommands: it exposes shoe_sim / shoe_monitor objects.
+    attr = name.replace("-", "_")
+    sub = getattr(module, attr, module)
+    return sub  # type: ignore[no-any-return]
+
+
+def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="dealer-assist",
+        description="Dealer Assist for live blackjack tables.",
+    )
+    parser.add_argument("--version", action="version", version=f"dealer-assist {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    chosen = next((a for a in argv if not a.startswith("-")), None)
+    for name, (_, help_text) in SUBCOMMANDS.items():
+        sub = subparsers.add_parser(name, help=help_text)
+        if name == chosen:
+            _load(name).configure(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the process exit status."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if not args_list or args_list[0].startswith("--") and args_list[0] not in ("--version", "--help", "-h"):
+        # No subcommand: the dealer's screen, with any GUI options (--shoe, --db, ...).
+        args_list = ["gui", *args_list]
+    parser = build_parser(args_list)
+    args = parser.parse_args(args_list)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        return _load(args.command).run(args)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Set up the project and run it: `python3 scripts/dev.py app` or `python3 scripts/dev.py test`.
+
+Needs only Python 3.11+ and pip. Creates ./.venv, installs the project with its
+development extras (again only when pyproject.toml changed), makes sure the
+system libraries Qt needs are present (Debian/Ubuntu, when run as root), then
+starts the app or runs the whole check: ruff, mypy --strict, pytest.
+"""
+
+from __future__ import annotations
+
+import ctypes.util
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PY = BIN / ("python.exe" if os.name == "nt" else "python")
+STAMP = VENV / ".installed-from"
+
+# Shared libraries PySide6's xcb/offscreen platforms load, and the Debian packages holding them.
+QT_LIBS = {
+    "EGL": "libegl1",
+    "GL": "libgl1",
+    "xkbcommon": "libxkbcommon0",
+    "fontconfig": "libfontconfig1",
+    "glib-2.0": "libglib2.0-0",
+    "dbus-1": "libdbus-1-3",
+}
+
+
+def say(text: str) -> None:
+    print(f"[dev] {text}", flush=True)
+
+
+def ensure_system_libraries() -> None:
+    if not sys.platform.startswith("linux"):
+        return
+    missing = [pkg for lib, pkg in QT_LIBS.items() if ctypes.util.find_library(lib) is None]
+    if not missing:
+        return
+    if shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0:
+        say(f"installing system libraries for Qt: {' '.join(missing)}")
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
+        subprocess.run(["apt-get", "install", "-y", "-qq", *missing], check=True, env=env)
+    else:
+        say(f"warning: Qt may need these system packages: {' '.join(missing)}")
+
+
+def ensure_venv() -> None:
+    if not PY.exists():
+        say(f"creating virtual environment in {VENV}")
+        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
+    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    if STAMP.exists() and STAMP.read_text().strip() == wanted:
+        return
+    say("installing dealer-assist and its development tools")
+    subprocess.run([str(PY), "-m", "pip", "install", "-q", "--upgrade", "pip"], check=True)
+    subprocess.run([str(PY), "-m", "pip", "install", "-q", "-e", f"{ROOT}[dev]"], check=True)
+    STAMP.write_text(wanted)
+
+
+def run_tests(extra: list[str]) -> int:
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONDONTWRITEBYTECODE="1")
+    steps = [
+        ("ruff", [str(PY), "-m", "ruff", "check", "dealer_assist", "hardware", "ui", "tests", "scripts"]),
+        ("mypy --strict", [str(PY), "-m", "mypy", "--strict", "dealer_assist", "hardware"]),
+    ]
+    for name, cmd in steps:
+        say(f"{name}")
+        if subprocess.run(cmd, cwd=ROOT, env=env).returncode != 0:
+            say(f"{name} failed")
+            return 1
+    say("pytest")
+    code = subprocess.run([str(PY), "-m", "pytest", *extra], cwd=ROOT, env=env).returncode
+    if code == 5:
+        say("pytest collected no tests: that is a failure")
+        return 1
+    return code
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in ("app", "test", "setup"):
+        print(__doc__)
+        return 2
+    ensure_system_libraries()
+    ensure_venv()
+    if argv[0] == "setup":
+        return 0
+    if argv[0] == "test":
+        return run_tests(argv[1:])
+    exe = BIN / ("dealer-assist.exe" if os.name == "nt" else "dealer-assist")
+    return subprocess.run([str(exe), *argv[1:]], cwd=ROOT).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
