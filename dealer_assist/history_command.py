@@ -1,0 +1,194 @@
+"""``dealer-assist history --db FILE list|export|verify``: read a table's round store.
+
+- ``list [--json] [--player P] [--since T] [--until T] [--status S] [--irregular] [--limit N]``
+  rounds, latest first (default the latest 100; ``--limit 0`` for all). ``--json``
+  prints one object per line, each with its ``id``.
+- ``export ID`` prints the round as a transcript (game, decks, areas, limits, seated,
+  under_min_history as recorded, then the events in order) that ``settle`` reproduces.
+- ``verify`` recomputes the hash chains: exit 0 when intact, 1 naming the first row
+  that does not match.
+
+The file is opened read-only (SQLite ``mode=ro``) and never created or changed. Bad
+arguments, a missing file, or a file that is not a Dealer Assist store print one line
+``error: ...`` on standard error and exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import sqlite3
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from dealer_assist.store import ROUND_STATUSES, RoundSummary, Store, StoreError, format_time
+
+
+class _OneLineParser(argparse.ArgumentParser):
+    """An argparse parser whose errors are one line, ``error: ...``, exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"error: {message}\n")
+        raise SystemExit(2)
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
+
+
+def _round_id(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"round id must be a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"round id must be positive, not {text}")
+    return value
+
+
+def _limit(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--limit must be a whole number, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("--limit must be 0 (all) or more")
+    return value
+
+
+def parse_time(text: str, *, end: bool = False) -> str:
+    """A --since/--until value as stored time text.
+
+    Accepts ISO 8601 dates (``2026-11-25``) and times (``2026-11-25T23:00``,
+    ``...Z``, ``...+01:00``); times without an offset are UTC. A bare date given as
+    ``--until`` (``end=True``) includes that whole day.
+    """
+    try:
+        if len(text) == 10:
+            day = _dt.date.fromisoformat(text)
+            moment = _dt.datetime(day.year, day.month, day.day, tzinfo=_dt.UTC)
+            if end:
+                moment += _dt.timedelta(days=1)
+        else:
+            moment = _dt.datetime.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an ISO 8601 date or time (e.g. 2026-11-25 or 2026-11-25T23:00Z)"
+        ) from None
+    return format_time(moment)
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the history options and its list/export/verify subcommands to ``parser``."""
+    # The dispatcher creates this parser; give it one-line errors like our own.
+    parser.__class__ = _OneLineParser
+    parser.description = "List, export and verify the rounds recorded in a table's store."
+    parser.add_argument("--db", required=True, metavar="FILE", help="the table's store file")
+    actions = parser.add_subparsers(
+        dest="action", metavar="ACTION", required=True, parser_class=_OneLineParser
+    )
+
+    listing = actions.add_parser("list", help="list rounds, latest first")
+    listing.add_argument("--json", action="store_true", help="one JSON object per line")
+    listing.add_argument("--player", help="only rounds this player took part in")
+    listing.add_argument("--since", type=str, metavar="TIME", help="started at or after TIME (UTC)")
+    listing.add_argument("--until", type=str, metavar="TIME", help="started before TIME (UTC)")
+    listing.add_argument("--status", choices=ROUND_STATUSES, help="only rounds with this status")
+    listing.add_argument(
+        "--irregular", action="store_true", help="only rounds with rulings, voids or referrals"
+    )
+    listing.add_argument(
+        "--limit", type=_limit, default=100, help="at most N rounds (default 100, 0 = all)"
+    )
+
+    export = actions.add_parser("export", help="print a round as a transcript (JSON)")
+    export.add_argument("id", type=_round_id, metavar="ID", help="the round's id (from list)")
+
+    actions.add_parser("verify", help="check the hash chains; exit 1 naming the first bad row")
+
+
+def _format_amount(value: Any) -> str:
+    text = str(value)
+    return text if text.startswith("-") else f"+{text}"
+
+
+def _print_table(rounds: list[RoundSummary]) -> None:
+    header = ("id", "started (UTC)", "game", "status", "irr", "players (net)")
+    rows = []
+    for r in rounds:
+        people = ", ".join(
+            f"{p} {_format_amount(r.net[p])}" if p in r.net else p for p in r.players
+        )
+        rows.append(
+            (
+                str(r.id),
+                r.started_at[:19].replace("T", " "),
+                r.game,
+                r.status,
+                "yes" if r.irregular else "",
+                people,
+            )
+        )
+    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
+    for line in [header, *rows]:
+        print("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(line)).rstrip())
+    if not rounds:
+        print("(no rounds)")
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.action == "list":
+        try:
+            since = parse_time(args.since) if args.since is not None else None
+            until = parse_time(args.until, end=True) if args.until is not None else None
+        except argparse.ArgumentTypeError as err:
+            raise StoreError(str(err)) from None
+    with Store.open_readonly(args.db) as store:
+        if args.action == "list":
+            rounds = store.list_rounds(
+                player=args.player,
+                since=since,
+                until=until,
+                status=args.status,
+                irregular=True if args.irregular else None,
+                limit=args.limit or None,
+            )
+            if args.json:
+                for r in rounds:
+                    print(json.dumps(r.as_json(), ensure_ascii=False))
+            else:
+                _print_table(rounds)
+            return 0
+        if args.action == "export":
+            document = store.export_round(args.id)
+            print(json.dumps(document, indent=1, ensure_ascii=False))
+            return 0
+        result = store.verify()
+        if result.ok:
+            print(
+                f"ok: {result.events} events, {result.rounds} rounds, "
+                f"{result.audit} audit entries; hash chains intact"
+            )
+            return 0
+        print(f"FAILED: {result.problem}")
+        return 1
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``history``; returns the exit status (0, 1 for a failed verify, 2 for errors)."""
+    try:
+        return _run(args)
+    except StoreError as err:
+        sys.stderr.write(f"error: {err}\n")
+        return 2
+    except sqlite3.Error as err:
+        sys.stderr.write(f"error: {args.db}: {err}\n")
+        return 2
+    except BrokenPipeError:
+        return 0
