@@ -32,6 +32,7 @@ from hardware.events import (
 )
 
 log = logging.getLogger(__name__)
+log.addHandler(logging.NullHandler())  # the application decides where logs go
 
 DEFAULT_BAUD = 9600
 WATCHDOG_S = 3.0  # da1: no byte for this long means the shoe is lost
