@@ -7,9 +7,10 @@ how many of each card remain, and whether the cut card has come out.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from dealer_assist.cards import Card
+from dealer_assist.cards import Card, composition_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,46 +23,79 @@ class ForeignCard:
 
 @dataclass
 class ShoeState:
-    """The shoe since the last shuffle: composition × decks, cards dealt, cut card."""
+    """The shoe since the last shuffle: composition × decks, cards dealt, cut card.
+
+    ``dealt`` holds every card the shoe delivered, foreign ones included (5.1 voids
+    the round, but the card was seen and stays on record). ``unread`` counts cards
+    that came out without being read (NOREAD, or a double feed's unreadable cards).
+    """
 
     composition: tuple[Card, ...]
     decks: int
     dealt: list[Card] = field(default_factory=list)
     unread: int = 0
     cut_card_seen: bool = False
-    _counts: Counter[Card] = field(default_factory=Counter)
+    _counts: Counter[Card] = field(default_factory=Counter, init=False, repr=False)
+    _allowed: frozenset[Card] = field(default=frozenset(), init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.decks < 1:
+            raise ValueError(f"a shoe holds at least one deck, not {self.decks}")
+        if not self.composition:
+            raise ValueError("a shoe needs a deck composition")
+        if self.unread < 0:
+            raise ValueError("unread cards cannot be negative")
+        self._allowed = frozenset(self.composition)
+        self._counts = Counter(self.dealt)
+
+    @classmethod
+    def for_game(cls, game: str, decks: int) -> ShoeState:
+        """A fresh shoe of ``decks`` decks of ``game`` (2.1 of its rules)."""
+        return cls(composition_for(game), decks)
 
     @property
     def size(self) -> int:
         return len(self.composition) * self.decks
 
     @property
+    def foreign_dealt(self) -> int:
+        """Dealt cards whose kind is not in the decks in use (they were never part of the shoe)."""
+        return sum(n for c, n in self._counts.items() if c not in self._allowed)
+
+    @property
     def remaining(self) -> int:
-        """Cards still in the shoe (unreadable cards count as dealt)."""
-        return self.size - len(self.dealt) - self.unread
+        """Cards still in the shoe (unreadable cards count as dealt; never below 0).
+
+        A card not of the decks in use was an extra card: it does not lower the count.
+        """
+        out = self.size - (len(self.dealt) - self.foreign_dealt) - self.unread
+        return max(0, out)
+
+    @property
+    def penetration(self) -> float:
+        """Fraction of the shoe dealt so far (0.0 to 1.0)."""
+        return 1.0 - self.remaining / self.size
 
     def remaining_of(self, card: Card) -> int:
+        """Copies of ``card`` not yet seen (unread cards may be some of them)."""
         if card not in self._allowed:
             return 0
-        return self.decks - self._counts[card]
+        return max(0, self.decks - self._counts[card])
 
     def remaining_by_rank(self) -> dict[str, int]:
         out: dict[str, int] = {}
         for c in self.composition:
-            out[c.rank] = out.get(c.rank, 0) + self.decks - self._counts[c]
+            out[c.rank] = out.get(c.rank, 0) + max(0, self.decks - self._counts[c])
         return out
-
-    @property
-    def _allowed(self) -> frozenset[Card]:
-        return frozenset(self.composition)
 
     def check(self, card: Card) -> ForeignCard | None:
         """Whether ``card`` could come out of this shoe now; None if it could (5.1)."""
         if card not in self._allowed:
-            return ForeignCard(card, f"{card} does not belong to the decks in use")
+            return ForeignCard(card, f"{card} does not belong to the decks in use (5.1)")
         if self._counts[card] >= self.decks:
             return ForeignCard(
-                card, f"{card} would be copy {self._counts[card] + 1} in a shoe of {self.decks} decks"
+                card,
+                f"{card} would be copy {self._counts[card] + 1} in a shoe of {self.decks} decks (5.1)",
             )
         return None
 
@@ -72,8 +106,20 @@ class ShoeState:
         self._counts[card] += 1
         return problem
 
-    def record_unread(self) -> None:
-        self.unread += 1
+    def record_unread(self, count: int = 1) -> None:
+        """``count`` cards came out without being read."""
+        if count < 0:
+            raise ValueError("unread cards cannot be negative")
+        self.unread += count
+
+    def record_multi(self, count: int, cards: Iterable[Card]) -> list[ForeignCard]:
+        """A double feed: ``count`` cards came out together, ``cards`` are those that were read."""
+        read = list(cards)
+        if count < len(read):
+            raise ValueError(f"{len(read)} cards read in a double feed of {count}")
+        problems = [p for p in (self.record(c) for c in read) if p is not None]
+        self.record_unread(count - len(read))
+        return problems
 
     def cut_card(self) -> None:
         """The cut card came out: shuffle after this round (5.20)."""
@@ -85,6 +131,18 @@ class ShoeState:
         self._counts.clear()
         self.unread = 0
         self.cut_card_seen = False
+
+    def reshuffle_discards(self, on_table: Iterable[Card]) -> None:
+        """5.19: the discards were shuffled back mid-round; only ``on_table`` stay out of the shoe.
+
+        (5.19 in Ace Race, Lucky 8 and Star Elements; 5.16 in Dueling 8's.) A cut card
+        already seen stays seen: the shoe is still shuffled after this round (5.20).
+        """
+        cut = self.cut_card_seen
+        self.shuffle()
+        self.cut_card_seen = cut
+        for c in on_table:
+            self.record(c)
 
     def insufficient_for(self, cards_needed: int) -> bool:
         """Too few cards remain to complete the round (5.19)."""

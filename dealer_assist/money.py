@@ -1,0 +1,47 @@
+"""Exact money: amounts are Decimals of whole cents; winnings round down to the cent."""
+
+from __future__ import annotations
+
+from decimal import ROUND_DOWN, Decimal, InvalidOperation
+from fractions import Fraction
+from typing import Final
+
+CENT: Final = Decimal("0.01")
+ZERO: Final = Decimal(0)
+
+
+class AmountError(ValueError):
+    """An amount that is not a positive multiple of 0.01."""
+
+
+def parse_amount(value: object) -> Decimal:
+    """A transcript amount (JSON number) as an exact Decimal; refuses floats' noise and sub-cents."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str | Decimal):
+        raise AmountError(f"amount {value!r} is not a number")
+    try:
+        amount = Decimal(str(value)) if not isinstance(value, Decimal) else value
+    except InvalidOperation:
+        raise AmountError(f"amount {value!r} is not a number") from None
+    if not amount.is_finite() or amount <= 0:
+        raise AmountError(f"amount {value!r} must be greater than 0")
+    if amount != amount.quantize(CENT, rounding=ROUND_DOWN):
+        raise AmountError(f"amount {value!r} is not a multiple of 0.01")
+    return amount
+
+
+def winnings(stake: Decimal, odds: Fraction) -> Decimal:
+    """What a winning ``stake`` is paid at ``odds`` (e.g. 6 to 5), rounded down to the cent."""
+    raw = stake * odds.numerator / odds.denominator
+    return raw.quantize(CENT, rounding=ROUND_DOWN)
+
+
+def half_kept(stake: Decimal) -> Decimal:
+    """Surrender (1.1.17): the player keeps half, rounded down to the cent; the rest is lost."""
+    return (stake / 2).quantize(CENT, rounding=ROUND_DOWN)
+
+
+def to_json_number(amount: Decimal) -> int | float:
+    """Whole amounts print as integers (30), others with at most two decimals (37.5)."""
+    if amount == amount.to_integral_value():
+        return int(amount)
+    return float(amount.quantize(CENT))

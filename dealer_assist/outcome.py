@@ -1,0 +1,78 @@
+"""What a round reports: settlements, rulings, claim decisions and what it expects next."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from dealer_assist.cards import Card
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """One wager's outcome on one hand, with the clause that decided it."""
+
+    player: str
+    bet: str
+    stake: Decimal
+    result: str  # win | lose | push | surrender | returned | even_money
+    net: Decimal
+    rule: str
+    stage: str  # interim | final
+    area: int | None = None
+    hand: int | None = None
+    row: str | None = None  # the pay-table row that won, for people
+
+
+@dataclass(frozen=True, slots=True)
+class CardMove:
+    card: Card
+    source: str
+    dest: str
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    """A decision on an irregularity: clause, one sentence, and the cards it moved."""
+
+    index: int
+    rule: str
+    ruling: str
+    text: str
+    moves: tuple[CardMove, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimDecision:
+    index: int
+    granted: tuple[str, ...]
+    refused: tuple[str, ...]
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class ControlChange:
+    """Who calls the decisions for an area from now on, and why."""
+
+    index: int
+    area: int
+    player: str | None
+    rule: str
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """What the round waits for. ``kind`` is one of: wagers, card, decision, decisions, ruling, none."""
+
+    kind: str
+    target: str | None = None  # card: "area:3/1", "dealer", "players"
+    area: int | None = None
+    hand: int | None = None
+    player: str | None = None
+    options: tuple[str, ...] = ()
+    offers: tuple[dict[str, Any], ...] = ()
+    pending: tuple[dict[str, Any], ...] = ()
+    rule: str | None = None
+    text: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)

@@ -1,0 +1,46 @@
+"""`dealer-assist settle FILE.json` (spec/round-script.md): JSON in, JSON out, exit 0 or 2."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from dealer_assist.errors import TranscriptError
+from dealer_assist.transcript import dumps, settle_text
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="round transcript (JSON), or - for standard input")
+    parser.add_argument("--record", metavar="DB", help="also record the round in this store file")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        if args.file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8") as fh:
+                text = fh.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"error: cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}", file=sys.stderr)
+        return 2
+    try:
+        output = settle_text(text)
+    except TranscriptError as exc:
+        print(f"error: {exc.message}", file=sys.stderr)
+        return 2
+    except RecursionError:
+        print("error: the transcript is nested too deeply", file=sys.stderr)
+        return 2
+    if args.record:
+        import json
+
+        from dealer_assist.store import record_transcript
+
+        try:
+            record_transcript(args.record, json.loads(text), output)
+        except Exception as exc:  # noqa: BLE001 - the store reports its own errors in one line
+            print(f"error: cannot record in {args.record}: {exc}", file=sys.stderr)
+            return 2
+    sys.stdout.write(dumps(output) + "\n")
+    return 0

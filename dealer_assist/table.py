@@ -1,0 +1,1340 @@
+"""The round at a table with playing areas (Ace Race, Star Elements, Lucky 8, Dueling 8's).
+
+A :class:`TableRound` is its :class:`TableConfig` plus the events applied to it. Each
+event either changes the state or is refused with the clause that forbids it
+(:class:`RuleRefusal`); a refused event leaves the round exactly as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from dealer_assist import sidebets
+from dealer_assist.cards import Card, parse_card
+from dealer_assist.errors import RuleRefusal
+from dealer_assist.events import (
+    Absent,
+    Burn,
+    CardDrawn,
+    Claim,
+    CloseOffers,
+    Correction,
+    Decision,
+    Event,
+    Multi,
+    NoMoreBets,
+    Pick,
+    PowerFailure,
+    Resolve,
+    Target,
+    Timeout,
+    Void,
+    Wager,
+    Withdraw,
+)
+from dealer_assist.games import EVEN, INSURANCE_ODDS, GameRules
+from dealer_assist.hands import hand_value, hard_total, is_two_card_21
+from dealer_assist.money import ZERO, half_kept, winnings
+from dealer_assist.outcome import (
+    ClaimDecision,
+    ControlChange,
+    Expectation,
+    Ruling,
+    Settlement,
+)
+from dealer_assist.settlement import dealer_blackjack_concept, main_result
+from dealer_assist.shoe_state import ShoeState
+
+PERMANENT_EIGHT = parse_card("8S")
+PLAY_ACTIONS = frozenset({"hit", "stand", "double", "split"})
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """The table a round is played at: game, shoe, layout, limits and who sits where."""
+
+    rules: GameRules
+    decks: int
+    areas: int
+    limits: dict[str, tuple[Decimal, Decimal]] = field(default_factory=dict)
+    seated: dict[str, int] = field(default_factory=dict)
+    under_min_history: frozenset[str] = frozenset()
+    max_wagers_per_area: int = 3  # 3.10; a pit manager may set fewer (3.10.1)
+    one_area_players: frozenset[str] = frozenset()  # 3.9
+
+
+class MainWager:
+    """A player's main wager on a playing area; position 1 is nearest the dealer."""
+
+    __slots__ = ("player", "amount", "placed", "position", "returned", "excess")
+
+    def __init__(self, player: str, amount: Decimal, position: int) -> None:
+        self.player = player
+        self.placed = amount
+        self.amount = amount  # what is in play: capped at the maximum (5.27)
+        self.position = position
+        self.returned = False  # an under-minimum wager returned (5.26)
+        self.excess = ZERO
+
+
+class SideWager:
+    __slots__ = ("player", "bet", "amount", "placed", "hand", "settled", "returned", "excess")
+
+    def __init__(self, player: str, bet: str, amount: Decimal, hand: Hand | None) -> None:
+        self.player = player
+        self.bet = bet
+        self.placed = amount
+        self.amount = amount
+        self.hand = hand  # set for wagers placed on a split hand (3.21.1, 3.23.1)
+        self.settled = False
+        self.returned = False
+        self.excess = ZERO
+
+
+class Hand:
+    """A player hand on an area with every player's stake on it."""
+
+    __slots__ = (
+        "cards", "stakes", "doubled_by", "from_split", "split_aces", "awaiting", "done",
+        "busted", "aces_fixed", "settled", "stood_by_rule",
+    )
+
+    def __init__(self, cards: list[Card], from_split: bool = False) -> None:
+        self.cards = cards
+        self.stakes: dict[str, Decimal] = {}
+        self.doubled_by: set[str] = set()
+        self.from_split = from_split
+        self.split_aces = False
+        self.awaiting = False  # a card was asked for (hit/double)
+        self.done = False
+        self.busted = False
+        self.aces_fixed = 0  # Ace Race 3.4.2
+        self.settled: set[str] = set()  # players whose main stake here is settled
+        self.stood_by_rule: str | None = None
+
+    def value(self) -> tuple[int, bool]:
+        return hand_value(self.cards, self.aces_fixed)
+
+    @property
+    def doubled(self) -> bool:
+        return bool(self.doubled_by)
+
+
+class Area:
+    __slots__ = (
+        "number", "wagers", "sides", "hands", "controller", "surrendered", "dealt",
+        "superb_open", "absent_play", "insured", "even_money",
+    )
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+        self.wagers: list[MainWager] = []
+        self.sides: list[SideWager] = []
+        self.hands: list[Hand] = []
+        self.controller: str | None = None
+        self.surrendered: set[str] = set()
+        self.dealt: list[Card] = []  # every card dealt to the area, in order (Superb 8's 4.2.2)
+        self.superb_open = True
+        self.absent_play = False  # the dealer plays it by the fixed rule (5.22)
+        self.insured: dict[str, Decimal] = {}
+        self.even_money: set[str] = set()
+
+    def wager_of(self, player: str) -> MainWager | None:
+        for w in self.wagers:
+            if w.player == player:
+                return w
+        return None
+
+    def original(self, player: str) -> Decimal:
+        w = self.wager_of(player)
+        return w.amount if w is not None else ZERO
+
+
+class TableRound:
+    """One round at a table: state folded from events; refuses what the rules forbid."""
+
+    def __init__(self, config: TableConfig) -> None:
+        self.config = config
+        self.rules = config.rules
+        self._reset()
+
+    # ------------------------------------------------------------------ state
+    def _reset(self) -> None:
+        cfg = self.config
+        self.events: list[Event] = []
+        self.phase = "betting"  # betting, initial, offers, play, dealer, settled, void, referred
+        self.areas: dict[int, Area] = {}
+        self.dealer: list[Card] = [PERMANENT_EIGHT] if self.rules.permanent_eight else []
+        self.settlements: list[Settlement] = []
+        self.rulings: list[Ruling] = []
+        self.claims: list[ClaimDecision] = []
+        self.control_changes: list[ControlChange] = []
+        self.absent: set[str] = set()
+        self.under_min_players: set[str] = set(cfg.under_min_history)
+        self.shoe = ShoeState(self.rules.composition, cfg.decks)
+        self.initial_queue: list[tuple[int, int]] = []  # (area, 0) or (0, 0) for the dealer
+        self.queue_pos = 0
+        self.order: list[int] = []  # areas in play, dealing order
+        self.turn = 0  # index into play_hands
+        self.offers_open = False
+        self.interim_done = False
+        self.referral: tuple[str, str] | None = None
+        self.void_reason: tuple[str, str] | None = None
+        self._index = 0  # index of the event being applied
+
+    def clause(self, concept: str) -> str:
+        return self.rules.clause(concept)
+
+    def refuse(self, message: str, concept: str | None = None, clause: str | None = None) -> RuleRefusal:
+        return RuleRefusal(message, clause if clause else self.clause(concept) if concept else None)
+
+    # ------------------------------------------------------------------ applying events
+    def apply(self, event: Event) -> None:
+        """Apply one event, or raise :class:`RuleRefusal` leaving the round unchanged."""
+        self._index = len(self.events)
+        try:
+            self._dispatch(event)
+        except RuleRefusal:
+            self._rebuild()
+            raise
+        self.events.append(event)
+
+    def apply_all(self, events: Iterable[Event]) -> None:
+        for e in events:
+            self.apply(e)
+
+    def _rebuild(self) -> None:
+        events = self.events
+        self._reset()
+        for i, e in enumerate(events):
+            self._index = i
+            self._dispatch(e)
+            self.events.append(e)
+
+    def _dispatch(self, event: Event) -> None:
+        if self.phase in ("void",):
+            raise self.refuse("the round is void; no further events", "void.foreign_card")
+        if self.phase == "settled" and not (isinstance(event, CardDrawn) and event.to is not None):
+            raise RuleRefusal("the round is settled; no further events")
+        if self.phase == "referred" and not isinstance(event, Resolve | Void):
+            raise self.refuse(
+                "the round is referred to the Gaming Shift Manager; waiting for a resolve", "refer"
+            )
+        handler = _HANDLERS.get(type(event))
+        if handler is None:
+            raise RuleRefusal(f"{event.type} events do not apply at this table")
+        handler(self, event)
+
+    # ------------------------------------------------------------------ wagers
+    def _on_wager(self, ev: Wager) -> None:
+        rules = self.rules
+        if ev.area is None:
+            raise RuleRefusal("a wager at this table names its playing area")
+        if not 1 <= ev.area <= self.config.areas:
+            raise RuleRefusal(f"area {ev.area} is not on this layout of {self.config.areas} areas")
+        if self.phase != "betting":
+            if ev.hand is not None and self._late_wager_allowed(ev):
+                self._place_split_side_bet(ev)
+                return
+            raise self.refuse("no wager may be placed or increased after \"no more bets\"", "bets_closed")
+        if ev.hand is not None:
+            raise RuleRefusal("a wager names a hand only when placed on a split hand")
+        if ev.bet != "main" and ev.bet not in rules.side_bets:
+            raise RuleRefusal(f"{rules.name} has no '{ev.bet}' wager")
+        self._check_one_area(ev.player, ev.area)
+        area = self.areas.get(ev.area)
+        if ev.bet == "main":
+            if area is None:
+                area = self.areas[ev.area] = Area(ev.area)
+            existing = area.wager_of(ev.player)
+            if existing is not None:
+                # 3.10.2: a player's wagers within one area are not separated.
+                existing.placed += ev.amount
+                existing.amount = existing.placed
+                return
+            if len(area.wagers) >= self.config.max_wagers_per_area:
+                concept = "max_wagers_area" if self.config.max_wagers_per_area == 3 else "pit_restrict_wagers"
+                raise self.refuse(
+                    f"area {ev.area} already holds {len(area.wagers)} main wagers", concept
+                )
+            area.wagers.append(MainWager(ev.player, ev.amount, len(area.wagers) + 1))
+            return
+        if area is None or not area.wagers:
+            raise self.refuse(
+                f"a {ev.bet} wager may only be placed on an area which contains a main wager",
+                "side_needs_main",
+            )
+        for s in area.sides:
+            if s.bet == ev.bet and s.player == ev.player and s.hand is None:
+                s.placed += ev.amount
+                s.amount = s.placed
+                return
+        taken = sum(1 for s in area.sides if s.bet == ev.bet and s.hand is None)
+        if taken >= 3:
+            raise self.refuse(f"area {ev.area} already holds three {ev.bet} wagers", "side_slots")
+        area.sides.append(SideWager(ev.player, ev.bet, ev.amount, None))
+
+    def _check_one_area(self, player: str, area_no: int) -> None:
+        if player not in self.config.one_area_players:
+            return
+        for a in self.areas.values():
+            if a.number != area_no and (
+                a.wager_of(player) is not None or any(s.player == player for s in a.sides)
+            ):
+                raise self.refuse(
+                    f"{player} is restricted by the pit manager to one playing area "
+                    f"and already wagers on area {a.number}",
+                    "pit_restrict_area",
+                )
+
+    def _late_wager_allowed(self, ev: Wager) -> bool:
+        return (ev.bet == "ace_race" and self.rules.key == "ace_race") or (
+            ev.bet == "tie18" and self.rules.key == "dueling8s"
+        )
+
+    def _place_split_side_bet(self, ev: Wager) -> None:
+        """Ace Race wager on split aces (3.21.1); Tie on 18 on a split hand (3.23.1, 3.25)."""
+        assert ev.area is not None and ev.hand is not None
+        area = self.areas.get(ev.area)
+        hand = self._hand(area, ev.hand) if area else None
+        if area is None or hand is None:
+            raise RuleRefusal(f"area {ev.area} has no hand {ev.hand}")
+        if ev.bet == "ace_race":
+            clause = self.clause("split.ace_race_wager")
+            if not hand.split_aces:
+                raise RuleRefusal("an Ace Race wager after the deal goes only on split Aces", clause)
+            if any(len(h.cards) > 1 for h in area.hands if h.split_aces):
+                raise RuleRefusal(
+                    "the Ace Race wager on split Aces must be placed before any subsequent card", clause
+                )
+        else:
+            clause = self.clause("split.tie18")
+            if not hand.from_split:
+                raise RuleRefusal("a Tie on 18 wager after the deal goes only on a split hand", clause)
+            if len(hand.cards) > 1:
+                raise RuleRefusal(
+                    "the Tie on 18 wager on a split hand must be placed before its second card", clause
+                )
+            if not any(s.bet == "tie18" and s.player == ev.player and s.hand is None for s in area.sides):
+                raise RuleRefusal(
+                    f"{ev.player} placed no Tie on 18 wager before the initial deal", clause
+                )
+            if ev.player not in hand.stakes:
+                raise RuleRefusal(
+                    f"{ev.player} has no wager on hand {ev.hand}: only players who matched the split "
+                    "may wager Tie on 18 on it",
+                    self.clause("split.follower_tie18"),
+                )
+        if any(s.hand is hand and s.bet == ev.bet and s.player == ev.player for s in area.sides):
+            raise RuleRefusal(f"{ev.player} already has a {ev.bet} wager on that hand", clause)
+        side = SideWager(ev.player, ev.bet, ev.amount, hand)
+        self._apply_limits(side, ev.bet)
+        area.sides.append(side)
+
+    def _on_claim(self, ev: Claim) -> None:
+        from dealer_assist.claims import resolve_claim
+
+        resolve_claim(self, ev)
+
+    def _apply_limits(self, wager: MainWager | SideWager, kind: str) -> None:
+        """5.26/5.27 at the close of bets: cap at the maximum, return repeat under-minimums."""
+        limits = self.config.limits.get(kind)
+        if limits is None:
+            return
+        low, high = limits
+        if wager.placed > high:
+            wager.amount = high
+            wager.excess = wager.placed - high
+        elif wager.placed < low:
+            if wager.player in self.under_min_players:
+                wager.returned = True
+            else:
+                self.under_min_players.add(wager.player)
+
+    def _on_no_more_bets(self, ev: NoMoreBets) -> None:
+        if self.phase != "betting":
+            raise self.refuse("bets are already closed", "bets_closed")
+        self.phase = "initial"
+        self.order = sorted(a.number for a in self.areas.values() if a.wagers)
+        # Limits in placement order: the first under-minimum wager of a player settles normally.
+        for number in self.order:
+            area = self.areas[number]
+            for w in area.wagers:
+                self._apply_limits(w, "main")
+            for s in area.sides:
+                self._apply_limits(s, s.bet)
+            first = Hand([PERMANENT_EIGHT] if self.rules.permanent_eight else [])
+            for w in area.wagers:
+                first.stakes[w.player] = w.amount
+            area.hands.append(first)
+            self._update_controller(area, None)
+        # 3.18 (3.19 in Dueling 8's): one card to each area, one to the dealer, second round.
+        self.initial_queue = [(n, 0) for n in self.order]
+        if self.rules.dealer_card_in_initial_deal:
+            self.initial_queue.append((0, 0))
+        if not self.rules.permanent_eight:
+            self.initial_queue += [(n, 0) for n in self.order]
+        self.queue_pos = 0
+        if not self.order:
+            self._finish()
+
+    # ------------------------------------------------------------------ control (3.11, 3.12)
+    def _update_controller(self, area: Area, concept: str | None) -> None:
+        live = [
+            w for w in area.wagers
+            if w.player not in area.surrendered and w.player not in self.absent
+        ]
+        seated = [w for w in live if self.config.seated.get(w.player) == area.number]
+        if seated:
+            new, rule = seated[0].player, "control_seated"
+        elif live:
+            new, rule = live[0].player, "control_front"
+        else:
+            new, rule = None, "absent"
+        if new != area.controller:
+            area.controller = new
+            if concept is not None:
+                rule = concept
+            self.control_changes.append(
+                ControlChange(self._index, area.number, new, self.clause(rule))
+            )
+        if new is None and any(w.player in self.absent for w in area.wagers) and any(
+            w.player not in area.surrendered for w in area.wagers
+        ):
+            area.absent_play = True
+
+    # ------------------------------------------------------------------ cards
+    def _on_burn(self, ev: Burn) -> None:
+        if self.phase not in ("betting", "initial") or self._cards_dealt():
+            # A burn noticed after cards came out is a card dealt in error (5.21).
+            raise self.refuse("a burn card comes before the first card of the round", "burn.reconstruct")
+        self._check_shoe(ev.card)
+
+    def _cards_dealt(self) -> bool:
+        return bool(self.shoe.dealt) and self.queue_pos > 0
+
+    def _check_shoe(self, card: Card) -> bool:
+        problem = self.shoe.record(card)
+        if problem is None:
+            return True
+        self._void(self.clause("void.foreign_card"), problem.reason + ": the round is void")
+        return False
+
+    def _void(self, rule: str, text: str) -> None:
+        self.phase = "void"
+        self.void_reason = (rule, text)
+        self.rulings.append(Ruling(self._index, rule, "void", text))
+        self.settlements = [s for s in self.settlements if False]
+        for area in self.areas.values():
+            for w in area.wagers:
+                self._entry(w.player, "main", w.placed, "returned", ZERO, rule, area=area.number, hand=1)
+            for s in area.sides:
+                hand_no = self._hand_number(area, s.hand) if s.hand else None
+                self._entry(s.player, s.bet, s.placed, "returned", ZERO, rule, area=area.number, hand=hand_no)
+            for player, amount in area.insured.items():
+                self._entry(player, "insurance", amount, "returned", ZERO, rule, area=area.number)
+
+    def expected_card_target(self) -> tuple[int, int] | None:
+        """(area, hand index) or (0, 0) for the dealer; None when no card is expected."""
+        if self.phase == "initial":
+            return self.initial_queue[self.queue_pos]
+        if self.phase == "play":
+            cur = self._current()
+            if cur is None:
+                return None
+            area, hand = cur
+            if self._needs_card(area, hand):
+                return (area.number, area.hands.index(hand))
+            return None
+        if self.phase == "offers":
+            return None
+        if self.phase == "dealer":
+            return (0, 0) if self._dealer_needs_card() else None
+        return None
+
+    def _on_card(self, ev: CardDrawn) -> None:
+        if ev.to is not None:
+            from dealer_assist.irregularities import misplaced_card
+
+            misplaced_card(self, ev)
+            return
+        target = self.expected_card_target()
+        if target is None and self.phase == "offers" and self._current() is None:
+            # Nobody has a decision to make: the dealer's card closes the offers.
+            self._close_offers()
+            target = self.expected_card_target()
+        if target is None:
+            raise RuleRefusal(
+                "no card is expected now and the card event says nothing of where it went"
+                + self._waiting_for()
+            )
+        if not self._check_shoe(ev.card):
+            return
+        self._deliver(ev.card, target)
+
+    def _waiting_for(self) -> str:
+        exp = self.expectation()
+        if exp.kind == "decision":
+            return f" (waiting for a decision by {exp.player} on area {exp.area})"
+        if exp.kind == "wagers":
+            return " (bets are not closed)"
+        return ""
+
+    def _deliver(self, card: Card, target: tuple[int, int]) -> None:
+        """Put a card where the deal expects it and move the round on."""
+        number, hand_index = target
+        if number == 0:
+            self.dealer.append(card)
+            if self.phase == "initial":
+                self.queue_pos += 1
+                self._after_initial_card()
+            else:
+                self._after_dealer_card()
+            return
+        area = self.areas[number]
+        hand = area.hands[hand_index]
+        hand.cards.append(card)
+        area.dealt.append(card)
+        self._track_superb(area, card)
+        if self.phase == "initial":
+            self.queue_pos += 1
+            self._after_initial_card()
+            return
+        hand.awaiting = False
+        self._after_player_card(area, hand)
+
+    def _after_initial_card(self) -> None:
+        if self.queue_pos < len(self.initial_queue):
+            return
+        self.phase = "offers"
+        self.offers_open = True
+        for number in self.order:
+            area = self.areas[number]
+            hand = area.hands[0]
+            if self._is_blackjack(hand):
+                hand.done = True
+        self._maybe_close_offers()
+
+    def _maybe_close_offers(self) -> None:
+        """Offers close by themselves when nobody has anything to decide."""
+        if self.offers_open and not self._offers() and self._current() is None:
+            self._close_offers()
+            if self.phase == "play":
+                self._advance()
+
+    def _after_player_card(self, area: Area, hand: Hand) -> None:
+        total, _ = hand.value()
+        if total > 21:
+            hand.busted = True
+            hand.done = True
+            self._settle_bust(area, hand)
+        elif total == 21:
+            hand.done = True  # 3.30: 21 draws no more
+        elif hand.split_aces and len(hand.cards) >= 2:
+            hand.done = True  # 3.23.1: one card to each split ace
+        elif hand.doubled and len(hand.cards) >= 3:
+            hand.done = True  # 3.26.4: one card only
+        elif area.absent_play and not self._fixed_rule_draws(hand):
+            hand.done = True  # 5.22 fixed rule reached
+            hand.stood_by_rule = self.clause("absent")
+        if self.phase == "play":
+            self._advance()
+
+    @staticmethod
+    def _fixed_rule_draws(hand: Hand) -> bool:
+        """5.22: the dealer draws while the hard total is 11 or less or a soft total under 17."""
+        total, soft = hand.value()
+        return total <= 16 if soft else total <= 11
+
+    def _track_superb(self, area: Area, card: Card) -> None:
+        if not area.superb_open or self.rules.key != "dueling8s":
+            return
+        if card.rank != "8":
+            area.superb_open = False
+            if self.phase != "initial":
+                self._settle_superb(area, "final")
+
+    # ------------------------------------------------------------------ the hand in turn
+    def _play_hands(self) -> list[tuple[Area, Hand]]:
+        return [(self.areas[n], h) for n in self.order for h in self.areas[n].hands]
+
+    def _current(self) -> tuple[Area, Hand] | None:
+        for number in self.order:
+            area = self.areas[number]
+            for hand in area.hands:
+                if not hand.done:
+                    return area, hand
+        return None
+
+    def _needs_card(self, area: Area, hand: Hand) -> bool:
+        if hand.awaiting or len(hand.cards) < 2:
+            return True
+        if area.absent_play and self._fixed_rule_draws(hand):
+            return True
+        return False
+
+    def _advance(self) -> None:
+        """Mark finished hands done; when no player hand is left, the dealer plays."""
+        while True:
+            cur = self._current()
+            if cur is None:
+                break
+            area, hand = cur
+            if not area.controller and not area.absent_play and not self._needs_card(area, hand):
+                hand.done = True
+                continue
+            if len(hand.cards) >= 2 and not hand.awaiting:
+                total, _ = hand.value()
+                if total >= 21 or (hand.split_aces and len(hand.cards) >= 2):
+                    hand.done = True
+                    continue
+                if hand.stood_by_rule:
+                    hand.done = True
+                    continue
+                if area.absent_play and not self._fixed_rule_draws(hand):
+                    hand.done = True
+                    hand.stood_by_rule = self.clause("absent")
+                    continue
+            break
+        if self._current() is None and self.phase == "play":
+            self.phase = "dealer"
+            self._dealer_step()
+
+    # ------------------------------------------------------------------ offers and interim
+    def _offers(self) -> list[dict[str, Any]]:
+        """Everyone who may still take insurance, even money or surrender."""
+        if not self.offers_open:
+            return []
+        out: list[dict[str, Any]] = []
+        dealer_ace = bool(self.dealer) and self.dealer[-1].rank == "A" and not self.rules.permanent_eight
+        surrender_ok = self.rules.surrender_against_ace or not dealer_ace
+        for number in self.order:
+            area = self.areas[number]
+            hand = area.hands[0]
+            blackjack = self._is_blackjack(hand)
+            for w in area.wagers:
+                p = w.player
+                if p in area.surrendered or p in area.even_money or p in self.absent:
+                    continue
+                options: list[str] = []
+                if dealer_ace and self.rules.insurance and p not in area.insured:
+                    options.append("insurance")
+                if dealer_ace and blackjack and self.rules.insurance:
+                    options.append("even_money")
+                if surrender_ok and not blackjack and len(area.hands) == 1:
+                    options.append("surrender")
+                if options:
+                    out.append({"player": p, "area": number, "options": options})
+        return out
+
+    def _close_offers(self) -> None:
+        """Offers close, the interim settlement takes place and the subsequent deal begins."""
+        if not self.offers_open:
+            return
+        self.offers_open = False
+        self.phase = "play"
+        self._interim_settlement()
+        self.interim_done = True
+
+    def _interim_settlement(self) -> None:
+        dealer_up = self.dealer[0] if self.dealer and not self.rules.permanent_eight else None
+        dealer_may_blackjack = dealer_up is not None and (dealer_up.rank == "A" or dealer_up.points == 10)
+        for number in self.order:
+            area = self.areas[number]
+            hand = area.hands[0]
+            # Player blackjacks the dealer can no longer match (4.3.1).
+            if self._is_blackjack(hand) and not dealer_may_blackjack:
+                for player, stake in hand.stakes.items():
+                    if player not in hand.settled:
+                        self._pay_blackjack(area, hand, player, stake, "interim")
+            self._settle_initial_side_bets(area, dealer_up)
+            if all(w.player in area.surrendered for w in area.wagers):
+                hand.done = True
+
+    def _settle_initial_side_bets(self, area: Area, dealer_up: Card | None) -> None:
+        first = area.hands[0].cards
+        if len(first) < 2:
+            return
+        p1, p2 = first[0], first[1]
+        for side in area.sides:
+            if side.settled or side.hand is not None:
+                continue
+            bet = side.bet
+            row: sidebets.PayRow | None
+            if bet == "pair":
+                row = sidebets.pair(p1, p2)
+            elif bet == "ace_race":
+                row = sidebets.ace_race(p1, p2)
+            elif bet == "lucky8" and dealer_up is not None:
+                row = sidebets.lucky8(p1, p2, dealer_up)
+            elif bet == "super_sevens" and dealer_up is not None:
+                row = sidebets.super_sevens(p1, p2, dealer_up)
+            elif bet == "three_stars" and dealer_up is not None:
+                row = sidebets.three_stars(p1, p2, dealer_up)
+            elif bet == "superb8":
+                if area.superb_open and len(area.dealt) == 1 and area.dealt[0].rank == "8":
+                    continue  # the run of 8s may go on (4.2.2)
+                self._settle_superb(area, "interim")
+                continue
+            else:
+                continue  # decided later (Tie on 18, 21+)
+            self._settle_side(area, side, row, "interim")
+
+    def _settle_side(self, area: Area, side: SideWager, row: sidebets.PayRow | None, stage: str) -> None:
+        side.settled = True
+        hand_no = self._hand_number(area, side.hand) if side.hand is not None else None
+        if row is None:
+            self._wager_entry(side, area.number, hand_no, "lose", -side.amount,
+                              self.clause(f"side.{side.bet}"), stage)
+        else:
+            self._wager_entry(side, area.number, hand_no, "win", winnings(side.amount, row.odds),
+                              row.clause, stage, row=row.name)
+
+    def _settle_superb(self, area: Area, stage: str) -> None:
+        run = [PERMANENT_EIGHT]
+        for c in area.dealt:
+            if c.rank != "8":
+                break
+            run.append(c)
+        row = sidebets.superb8(run)
+        for side in area.sides:
+            if side.bet == "superb8" and not side.settled:
+                self._settle_side(area, side, row, stage)
+
+    # ------------------------------------------------------------------ decisions
+    def _on_decision(self, ev: Decision) -> None:
+        action = ev.action
+        if action in ("insurance", "even_money", "surrender"):
+            self._offer_decision(ev)
+            return
+        if action in ("accept", "refuse", "act"):
+            from dealer_assist.irregularities import irregular_decision
+
+            irregular_decision(self, ev)
+            return
+        if action not in PLAY_ACTIONS:
+            raise RuleRefusal(f"'{action}' is not a decision at this table")
+        if self.phase not in ("offers", "play"):
+            raise RuleRefusal(f"no {action} decision is possible now" + self._waiting_for())
+        area, hand, hand_no = self._decision_hand(ev)
+        cur = self._current()
+        if cur is None or cur[1] is not hand:
+            if cur is None:
+                raise RuleRefusal(f"no hand is waiting for a decision ({action} on area {area.number})")
+            raise RuleRefusal(
+                f"it is not the turn of area {area.number} hand {hand_no}: "
+                f"area {cur[0].number} hand {self._hand_number(cur[0], cur[1])} is in play",
+                self.clause("split.order") if cur[0] is area else self.clause("deal_order"),
+            )
+        if self._needs_card(area, hand):
+            raise RuleRefusal(
+                f"area {area.number} hand {hand_no} is waiting for a card, not a decision"
+            )
+        player = ev.player or area.controller
+        if area.absent_play:
+            raise self.refuse(
+                f"area {area.number} is played by the dealer for an absent player", "absent"
+            )
+        if player != area.controller:
+            concept = "control_seated" if any(
+                self.config.seated.get(w.player) == area.number for w in area.wagers
+            ) else "control_front"
+            raise self.refuse(
+                f"{player} does not control area {area.number}; {area.controller} calls its decisions",
+                concept,
+            )
+        assert player is not None
+        if action == "hit":
+            self._check_hit(area, hand)
+        elif action == "double":
+            self._check_double(area, hand, player, ev)
+        elif action == "split":
+            self._check_split(area, hand, ev)
+        # Valid: the first play decision closes the offers (interim settlement, subsequent deal).
+        if self.offers_open:
+            self._close_offers()
+        if action == "stand":
+            hand.done = True
+        elif action == "hit":
+            hand.awaiting = True
+        elif action == "double":
+            self._do_double(area, hand, player, ev)
+        else:
+            self._do_split(area, hand, ev)
+        self._advance()
+
+    def _decision_hand(self, ev: Decision) -> tuple[Area, Hand, int]:
+        if ev.area is None:
+            raise RuleRefusal("a decision at this table names its playing area")
+        area = self.areas.get(ev.area)
+        if area is None or not area.hands:
+            raise RuleRefusal(f"area {ev.area} has no hand in play")
+        hand_no = ev.hand or 1
+        hand = self._hand(area, hand_no)
+        if hand is None:
+            raise RuleRefusal(f"area {ev.area} has no hand {hand_no}")
+        return area, hand, hand_no
+
+    def _check_hit(self, area: Area, hand: Hand) -> None:
+        total, _ = hand.value()
+        if total >= 21:
+            raise self.refuse(f"a total of {total} takes no more cards", "twenty_one_stops")
+        if hand.doubled:
+            raise self.refuse("a doubled hand receives only one additional card", "double.one_card")
+        if hand.split_aces:
+            raise self.refuse("split aces receive one card each", "split.aces_one_card")
+
+    def _double_allowed(self, area: Area, hand: Hand) -> str | None:
+        """None if the hand may be doubled, else the reason and clause."""
+        rules = self.rules
+        if area.absent_play:
+            return f"options to split or double are forfeited ({self.clause('absent')})"
+        if len(hand.cards) != 2:
+            return f"only the first two cards may be doubled ({self.clause('double.first_two')})"
+        if hand.split_aces:
+            return f"split aces may not be doubled ({self.clause('double.split_aces')})"
+        if self._is_blackjack(hand) or hand.value()[0] >= 21:
+            return f"a blackjack or a total of 21 may not be doubled ({self.clause('twenty_one_stops')})"
+        if rules.double_hard_10_11_only and hard_total(hand.cards) not in (10, 11):
+            concept = "double.split_pair" if hand.from_split else "double.hard_total"
+            return f"Ace Race doubles only on hard 10 or 11 ({self.clause(concept)})"
+        return None
+
+    def _check_double(self, area: Area, hand: Hand, player: str, ev: Decision) -> None:
+        reason = self._double_allowed(area, hand)
+        if reason is not None:
+            message, _, clause = reason.rpartition(" (")
+            raise RuleRefusal(message, clause.rstrip(")"))
+        self._check_double_amount(area, player, ev.amount if ev.amount is not None else area.original(player))
+        for follower, amount in ev.followers:
+            if follower == player:
+                continue
+            if follower not in hand.stakes or follower in area.surrendered:
+                raise RuleRefusal(
+                    f"{follower} has no wager on area {area.number} hand "
+                    f"{self._hand_number(area, hand)} to double", self.clause("double.followers")
+                )
+            if follower in self.absent:
+                raise self.refuse(f"{follower} is absent; options to double are forfeited", "absent")
+            if not isinstance(amount, Decimal):
+                raise RuleRefusal(f"{follower}'s double names no amount", self.clause("double.followers"))
+            self._check_double_amount(area, follower, amount)
+
+    def _check_double_amount(self, area: Area, player: str, amount: Decimal) -> None:
+        original = area.original(player)
+        concept = "double.amount"
+        if self.rules.double_equal_only and amount != original:
+            raise self.refuse(f"a double must equal the original wager of {original}", concept)
+        if amount > original:
+            raise self.refuse(
+                f"{player} may double by at most the original wager of {_fmt(original)}, not {_fmt(amount)}",
+                concept,
+            )
+        minimum = self.config.limits.get("main", (ZERO, ZERO))[0]
+        if amount < minimum:
+            raise self.refuse(
+                f"a double must not be less than the table minimum of {_fmt(minimum)}", concept
+            )
+
+    def _do_double(self, area: Area, hand: Hand, player: str, ev: Decision) -> None:
+        amount = ev.amount if ev.amount is not None else area.original(player)
+        hand.stakes[player] += amount
+        hand.doubled_by.add(player)
+        for follower, extra in ev.followers:
+            if follower != player and isinstance(extra, Decimal):
+                hand.stakes[follower] += extra
+                hand.doubled_by.add(follower)
+        if self.rules.double_hard_10_11_only:
+            hand.aces_fixed = sum(1 for c in hand.cards[:2] if c.rank == "A")  # 3.4.2
+        hand.awaiting = True
+
+    def _split_allowed(self, area: Area, hand: Hand) -> str | None:
+        rules = self.rules
+        if area.absent_play:
+            return f"options to split or double are forfeited ({self.clause('absent')})"
+        if len(hand.cards) != 2:
+            return f"only two cards may be split ({self.clause('split')})"
+        a, b = hand.cards
+        if rules.split_eights_only:
+            if not (a.rank == "8" and b.rank == "8"):
+                return f"Dueling 8's splits only a pair of 8s ({self.clause('split')})"
+        elif a.points != b.points:
+            return f"only two cards of the same point value may be split ({self.clause('split')})"
+        if len(area.hands) >= rules.max_hands:
+            return f"no more than {rules.max_hands} hands may be formed ({self.clause('split.max_hands')})"
+        if a.rank == "A" and any(h.split_aces for h in area.hands):
+            return f"aces may be split only once ({self.clause('split.aces_once')})"
+        return None
+
+    def _check_split(self, area: Area, hand: Hand, ev: Decision) -> None:
+        reason = self._split_allowed(area, hand)
+        if reason is not None:
+            message, _, clause = reason.rpartition(" (")
+            raise RuleRefusal(message, clause.rstrip(")"))
+        for follower, choice in ev.followers:
+            if follower not in hand.stakes or follower == area.controller:
+                raise RuleRefusal(
+                    f"{follower} has no other wager on that hand to match or keep",
+                    self.clause("split.followers"),
+                )
+            if choice not in ("match", "stay"):
+                raise RuleRefusal(
+                    f"{follower} must 'match' or 'stay' on a split, not {choice!r}",
+                    self.clause("split.followers"),
+                )
+            if choice == "match" and follower in self.absent:
+                raise self.refuse(f"{follower} is absent and cannot match a split", "absent")
+
+    def _do_split(self, area: Area, hand: Hand, ev: Decision) -> None:
+        choices = {p: c for p, c in ev.followers}
+        second_card = hand.cards.pop()
+        new = Hand([second_card], from_split=True)
+        hand.from_split = True
+        if second_card.rank == "A" and not self.rules.split_eights_only:
+            hand.split_aces = new.split_aces = True
+        for player in list(hand.stakes):
+            if player in area.surrendered:
+                continue
+            if player == area.controller or choices.get(player) == "match":
+                new.stakes[player] = area.original(player)  # 3.21, 3.24.1
+        area.hands.insert(area.hands.index(hand) + 1, new)
+
+    def _offer_decision(self, ev: Decision) -> None:
+        action = ev.action
+        if not self.offers_open:
+            concept = {"insurance": "insurance.before_subsequent", "even_money": "even_money",
+                       "surrender": "surrender"}[action]
+            if not self.rules.has(concept):
+                raise RuleRefusal(f"{self.rules.name} has no {action.replace('_', ' ')}")
+            raise self.refuse(
+                f"{action.replace('_', ' ')} is offered only after the initial deal and before the "
+                "subsequent deal", concept,
+            )
+        area, hand, _ = self._decision_hand(ev)
+        player = ev.player or area.controller
+        assert player is not None
+        if area.wager_of(player) is None:
+            raise RuleRefusal(f"{player} has no main wager on area {area.number}")
+        offered = next(
+            (o["options"] for o in self._offers() if o["player"] == player and o["area"] == area.number),
+            [],
+        )
+        if action not in offered:
+            raise self._offer_refusal(area, player, action)
+        if action == "surrender":
+            area.surrendered.add(player)
+            stake = hand.stakes[player]
+            kept = half_kept(stake)
+            hand.settled.add(player)
+            w = area.wager_of(player)
+            assert w is not None
+            self._main_entry(w, area.number, 1, "surrender", kept - stake, self.clause("surrender"), "interim")
+            if player == area.controller:
+                self._update_controller(area, "surrender.control_passes")
+            if all(p in area.surrendered for p in hand.stakes):
+                hand.done = True
+        elif action == "insurance":
+            original = area.original(player)
+            amount = ev.amount if ev.amount is not None else half_kept(original)
+            if amount > original / 2:
+                raise self.refuse(
+                    f"insurance may be at most half of the original wager ({_fmt(original / 2)})",
+                    "insurance",
+                )
+            area.insured[player] = amount
+        else:
+            area.even_money.add(player)
+            stake = hand.stakes[player]
+            hand.settled.add(player)
+            w = area.wager_of(player)
+            assert w is not None
+            self._main_entry(w, area.number, 1, "even_money", stake, self.clause("even_money"), "interim")
+            insured = area.insured.pop(player, None)
+            if insured is not None:
+                # 3.20: any insurance wager is returned.
+                self._entry(player, "insurance", insured, "returned", ZERO, self.clause("even_money"),
+                            area=area.number, stage="interim")
+        self._maybe_close_offers()
+
+    def _offer_refusal(self, area: Area, player: str, action: str) -> RuleRefusal:
+        dealer_ace = bool(self.dealer) and self.dealer[0].rank == "A"
+        if action == "surrender":
+            if self.rules.key != "dueling8s" and dealer_ace:
+                return self.refuse("surrender is not offered when the dealer's card is an Ace", "surrender")
+            if player in area.surrendered:
+                return self.refuse(f"{player} has already surrendered", "surrender")
+            return self.refuse("a blackjack or a split hand may not surrender", "surrender.after_split")
+        if not self.rules.insurance:
+            return RuleRefusal(f"{self.rules.name} has no {action.replace('_', ' ')}")
+        if not dealer_ace:
+            return self.refuse(f"{action.replace('_', ' ')} is offered only when the dealer's first card is an Ace",
+                               "insurance" if action == "insurance" else "even_money")
+        if action == "even_money":
+            return self.refuse("even money is offered only on a blackjack", "even_money")
+        return self.refuse(f"{player} has already insured area {area.number}", "insurance")
+
+    def _on_close_offers(self, ev: CloseOffers) -> None:
+        if not self.offers_open:
+            raise RuleRefusal("no offers are open")
+        self._close_offers()
+        self._advance()
+
+    # ------------------------------------------------------------------ the dealer
+    def _live_hands(self) -> list[tuple[Area, Hand]]:
+        out = []
+        for number in self.order:
+            area = self.areas[number]
+            for h in area.hands:
+                if not h.busted and any(p not in h.settled for p in h.stakes):
+                    out.append((area, h))
+        return out
+
+    def _is_blackjack(self, hand: Hand) -> bool:
+        return (
+            self.rules.blackjack_odds is not None and not hand.from_split and is_two_card_21(hand.cards)
+        )
+
+    def dealer_value(self) -> tuple[int, bool]:
+        return hand_value(self.dealer)
+
+    def dealer_stands(self) -> bool:
+        """The dealer's hand is complete (3.34; Ace Race hits soft 17)."""
+        total, soft = self.dealer_value()
+        if self.rules.blackjack_odds is not None and is_two_card_21(self.dealer):
+            return True
+        if total > 17:
+            return True
+        if total == 17:
+            return not (soft and self.rules.dealer_hits_soft_17)
+        return False
+
+    def _dealer_needs_card(self) -> bool:
+        if self.dealer_stands():
+            return False
+        if self._live_hands():
+            return True
+        if any(s.bet == "plus21" and not s.settled for a in self.areas.values() for s in a.sides):
+            return True  # Dueling 8's 3.33.1
+        if len(self.dealer) < 2:
+            # Insurance and a dealer-blackjack dependent payout need the second card.
+            return any(a.insured for a in self.areas.values())
+        return False
+
+    def _dealer_step(self) -> None:
+        if not self._dealer_needs_card():
+            self._finish()
+
+    def _after_dealer_card(self) -> None:
+        if len(self.dealer) == 2 and self.rules.insurance:
+            self._settle_insurance()
+        if self.rules.key == "dueling8s":
+            total, _ = self.dealer_value()
+            if total > 21 and len(self.dealer) > 8:
+                self._refer(f"the dealer busted with {len(self.dealer)} cards; the 21+ pay table "
+                            "stops at 8 cards")
+                return
+        self._dealer_step()
+
+    def _settle_insurance(self) -> None:
+        blackjack = is_two_card_21(self.dealer)
+        for number in self.order:
+            area = self.areas[number]
+            for player, amount in area.insured.items():
+                if blackjack:
+                    self._entry(player, "insurance", amount, "win", winnings(amount, INSURANCE_ODDS),
+                                self.clause("pays"), area=area.number)
+                else:
+                    self._entry(player, "insurance", amount, "lose", -amount, self.clause("insurance"),
+                                area=area.number)
+            area.insured = {}
+
+    def _refer(self, text: str) -> None:
+        self.phase = "referred"
+        self.referral = (self.clause("refer"), text)
+        self.rulings.append(Ruling(self._index, self.clause("refer"), "referred", text))
+
+    def _on_resolve(self, ev: Resolve) -> None:
+        if self.phase != "referred":
+            raise RuleRefusal("nothing is referred to the Gaming Shift Manager")
+        rule = self.clause("refer")
+        self.rulings.append(Ruling(self._index, rule, ev.ruling, ev.text))
+        self.referral = None
+        if ev.ruling == "void":
+            self._void(rule, ev.text or "voided by the Gaming Shift Manager")
+            return
+        self.phase = "dealer"
+        self._finish(referred_rule=rule)
+
+    def _finish(self, referred_rule: str | None = None) -> None:
+        """Final settlement of everything still open."""
+        dealer_total, _ = self.dealer_value()
+        dealer_bj = self.rules.blackjack_odds is not None and is_two_card_21(self.dealer)
+        if len(self.dealer) >= 2 and self.rules.insurance:
+            self._settle_insurance()
+        for number in self.order:
+            area = self.areas[number]
+            self._settle_area_hands(area, dealer_total, dealer_bj)
+            for side in area.sides:
+                if side.settled:
+                    continue
+                if side.bet == "superb8":
+                    self._settle_superb(area, "final")
+                elif side.bet == "tie18":
+                    hand = side.hand if side.hand is not None else area.hands[0]
+                    win = not hand.busted and hand.value()[0] == 18 and dealer_total == 18
+                    self._settle_side(area, side, sidebets.TIE18 if win else None, "final")
+                elif side.bet == "plus21":
+                    n = len(self.dealer)
+                    if dealer_total > 21 and n > 8 and referred_rule is not None:
+                        side.settled = True
+                        self._wager_entry(side, area.number, None, "returned", ZERO, referred_rule, "final")
+                        continue
+                    self._settle_side(area, side, sidebets.plus21(n, dealer_total > 21), "final")
+                elif side.bet == "ace_race" and side.hand is not None:
+                    cards = side.hand.cards
+                    row = sidebets.ace_race_after_split(cards[0], cards[1]) if len(cards) >= 2 else None
+                    self._settle_side(area, side, row, "final")
+                else:
+                    self._settle_initial_side_bets(area, self.dealer[0] if self.dealer else None)
+            self._settle_bonus678(area)
+        self.phase = "settled"
+
+    def _settle_bonus678(self, area: Area) -> None:
+        if self.rules.key != "dueling8s":
+            return
+        hand = area.hands[0]
+        if hand.from_split or len(area.hands) > 1:
+            return  # 1.1.2: not for hands formed after splitting
+        row = sidebets.bonus678(hand.cards)
+        if row is None:
+            return
+        for w in area.wagers:
+            if w.player in area.surrendered or w.returned:
+                continue
+            self._entry(w.player, "bonus678", w.amount, "win", winnings(w.amount, row.odds),
+                        self.clause("pays.bonus678"), area=area.number, hand=1, row=row.name)
+
+    def _settle_area_hands(self, area: Area, dealer_total: int, dealer_bj: bool) -> None:
+        rules = self.rules
+        original_only_charged: set[str] = set()
+        for i, hand in enumerate(area.hands, start=1):
+            if hand.busted:
+                continue
+            total, _ = hand.value()
+            player_bj = self._is_blackjack(hand)
+            for player, stake in hand.stakes.items():
+                if player in hand.settled or player in area.surrendered:
+                    continue
+                w = area.wager_of(player)
+                assert w is not None
+                hand.settled.add(player)
+                result, concept = main_result(total, player_bj, dealer_total, dealer_bj)
+                if result == "blackjack":
+                    hand.settled.discard(player)
+                    self._pay_blackjack(area, hand, player, stake, "final")
+                    continue
+                net = stake if result == "win" else -stake if result == "lose" else ZERO
+                if concept == "lose.dealer_blackjack" and (hand.from_split or player in hand.doubled_by):
+                    concept = dealer_blackjack_concept(hand.from_split)
+                    if rules.dealer_blackjack_vs_doubled == "original":
+                        # Lucky 8 4.5: one original wager in total for the split/doubled hands.
+                        if player in original_only_charged:
+                            result, net = "returned", ZERO
+                        else:
+                            original_only_charged.add(player)
+                            net = -w.amount
+                self._main_entry(w, area.number, i, result, net, self.clause(concept), "final", stake)
+
+    def _pay_blackjack(self, area: Area, hand: Hand, player: str, stake: Decimal, stage: str) -> None:
+        odds = self.rules.blackjack_odds
+        assert odds is not None
+        w = area.wager_of(player)
+        assert w is not None
+        hand.settled.add(player)
+        self._main_entry(w, area.number, 1, "win", winnings(stake, odds), self.clause("win.blackjack"), stage, stake)
+
+    def _settle_bust(self, area: Area, hand: Hand) -> None:
+        """3.32 (3.31 in Dueling 8's): every wager on a busted hand loses at once."""
+        i = self._hand_number(area, hand)
+        for player, stake in hand.stakes.items():
+            if player in hand.settled:
+                continue
+            hand.settled.add(player)
+            w = area.wager_of(player)
+            assert w is not None
+            self._main_entry(w, area.number, i, "lose", -stake, self.clause("lose.bust"), "final", stake)
+        for side in area.sides:
+            if side.bet == "tie18" and not side.settled and (side.hand is hand or (side.hand is None and i == 1)):
+                self._settle_side(area, side, None, "final")
+
+    # ------------------------------------------------------------------ entries
+    def _main_entry(
+        self, w: MainWager, area: int, hand: int, result: str, net: Decimal, rule: str, stage: str,
+        stake: Decimal | None = None,
+    ) -> None:
+        stake = w.amount if stake is None else stake
+        if w.returned:
+            self._entry(w.player, "main", stake, "returned", ZERO, self.clause("under_min"),
+                        area=area, hand=hand, stage=stage)
+            return
+        self._entry(w.player, "main", stake, result, net, rule, area=area, hand=hand, stage=stage)
+        if w.excess and hand == 1 and result != "returned":
+            self._entry(w.player, "main", w.excess, "returned", ZERO, self.clause("over_max"),
+                        area=area, hand=hand, stage=stage)
+
+    def _wager_entry(
+        self, side: SideWager, area: int, hand: int | None, result: str, net: Decimal, rule: str,
+        stage: str, row: str | None = None,
+    ) -> None:
+        if side.returned:
+            self._entry(side.player, side.bet, side.amount, "returned", ZERO, self.clause("under_min"),
+                        area=area, hand=hand, stage=stage)
+            return
+        self._entry(side.player, side.bet, side.amount, result, net, rule, area=area, hand=hand,
+                    stage=stage, row=row)
+        if side.excess:
+            self._entry(side.player, side.bet, side.excess, "returned", ZERO, self.clause("over_max"),
+                        area=area, hand=hand, stage=stage)
+
+    def _entry(
+        self, player: str, bet: str, stake: Decimal, result: str, net: Decimal, rule: str, *,
+        area: int | None = None, hand: int | None = None, stage: str | None = None,
+        row: str | None = None,
+    ) -> None:
+        if stage is None:
+            stage = "final" if self.interim_done else "interim"
+        self.settlements.append(Settlement(player, bet, stake, result, net, rule, stage, area, hand, row))
+
+    # ------------------------------------------------------------------ helpers
+    @staticmethod
+    def _hand(area: Area | None, number: int) -> Hand | None:
+        if area is None or not 1 <= number <= len(area.hands):
+            return None
+        return area.hands[number - 1]
+
+    @staticmethod
+    def _hand_number(area: Area, hand: Hand | None) -> int:
+        return area.hands.index(hand) + 1 if hand is not None else 1
+
+    # ------------------------------------------------------------------ irregular events (section 5)
+    def _on_absent(self, ev: Absent) -> None:
+        if self.phase in ("betting",):
+            raise RuleRefusal(f"{ev.player} has not been dealt in yet; an absent player is reported after the deal begins")
+        if not any(a.wager_of(ev.player) for a in self.areas.values()):
+            raise RuleRefusal(f"{ev.player} has no main wager in this round")
+        self.absent.add(ev.player)
+        for number in self.order:
+            area = self.areas[number]
+            if area.controller == ev.player:
+                self._update_controller(area, "absent.other_player")
+        self._maybe_close_offers()
+        if self.phase == "play":
+            self._advance()
+
+    def _on_other(self, ev: Event) -> None:
+        from dealer_assist.irregularities import handle
+
+        handle(self, ev)
+
+    # ------------------------------------------------------------------ what comes next
+    def expectation(self) -> Expectation:
+        """What the round waits for now."""
+        phase = self.phase
+        if phase == "betting":
+            return Expectation("wagers")
+        if phase in ("settled", "void"):
+            return Expectation("none")
+        if phase == "referred":
+            assert self.referral is not None
+            return Expectation("ruling", rule=self.referral[0], text=self.referral[1])
+        pending = getattr(self, "pending_choice", None)
+        if pending is not None:
+            return pending  # type: ignore[no-any-return]
+        target = self.expected_card_target()
+        if target is not None:
+            number, hand_index = target
+            return Expectation("card", target="dealer" if number == 0 else f"area:{number}/{hand_index + 1}")
+        cur = self._current()
+        offers = tuple(self._offers())
+        if cur is None:
+            if offers:
+                first = offers[0]
+                return Expectation("decision", area=first["area"], hand=1, player=first["player"],
+                                   options=tuple(first["options"]), offers=offers)
+            return Expectation("none")
+        area, hand = cur
+        return Expectation(
+            "decision", area=area.number, hand=self._hand_number(area, hand), player=area.controller,
+            options=self.options(area, hand), offers=offers,
+        )
+
+    def options(self, area: Area, hand: Hand) -> tuple[str, ...]:
+        """The legal choices for the hand in turn, in the spec's order."""
+        out = []
+        total, _ = hand.value()
+        if total < 21 and not hand.doubled and not hand.split_aces:
+            out.append("hit")
+        out.append("stand")
+        if self._double_allowed(area, hand) is None:
+            out.append("double")
+        if self._split_allowed(area, hand) is None:
+            out.append("split")
+        if self.offers_open and area.controller and any(
+            o["player"] == area.controller and o["area"] == area.number and "surrender" in o["options"]
+            for o in self._offers()
+        ):
+            out.append("surrender")
+        return tuple(out)
+
+
+def _fmt(amount: Decimal) -> str:
+    return f"{amount.normalize():f}"
+
+
+_HANDLERS: dict[type, Any] = {
+    Wager: TableRound._on_wager,
+    Claim: TableRound._on_claim,
+    NoMoreBets: TableRound._on_no_more_bets,
+    Burn: TableRound._on_burn,
+    CardDrawn: TableRound._on_card,
+    Decision: TableRound._on_decision,
+    CloseOffers: TableRound._on_close_offers,
+    Absent: TableRound._on_absent,
+    Resolve: TableRound._on_resolve,
+    Multi: TableRound._on_other,
+    Pick: TableRound._on_other,
+    Correction: TableRound._on_other,
+    PowerFailure: TableRound._on_other,
+    Withdraw: TableRound._on_other,
+    Void: TableRound._on_other,
+    Timeout: TableRound._on_other,
+}
+
+__all__ = ["TableConfig", "TableRound", "Target", "Fraction", "EVEN"]
+
+
+def _status(self: TableRound) -> str:
+    return {"void": "void", "settled": "settled", "referred": "referred"}.get(self.phase, "in_progress")
+
+
+def _report(self: TableRound) -> dict[str, Any]:
+    total, soft = self.dealer_value()
+    dealer: dict[str, Any] = {"cards": [str(c) for c in self.dealer], "total": total}
+    areas = []
+    for number in sorted(self.areas):
+        area = self.areas[number]
+        hands = []
+        for i, h in enumerate(area.hands, start=1):
+            t, _ = h.value()
+            hands.append({"hand": i, "cards": [str(c) for c in h.cards], "total": t})
+        entry: dict[str, Any] = {"area": number, "controller": area.controller, "hands": hands}
+        areas.append(entry)
+    return {"dealer": dealer, "areas": areas}
+
+
+TableRound.status = _status  # type: ignore[attr-defined]
+TableRound.report = _report  # type: ignore[attr-defined]

@@ -1,0 +1,403 @@
+"""Round transcripts (spec/round-script.md): JSON in, events; round state out, JSON.
+
+``settle_document(doc)`` is what `dealer-assist settle` runs: it parses the table,
+applies every event in order and returns the output object, or raises
+:class:`TranscriptError` naming the event and the clause that refused it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from decimal import Decimal
+from typing import Any
+
+from dealer_assist.cards import Card, CardNotationError, parse_card
+from dealer_assist.errors import EventFormatError, RuleRefusal, TranscriptError
+from dealer_assist.events import (
+    Absent,
+    Burn,
+    CardDrawn,
+    Claim,
+    Claimant,
+    CloseOffers,
+    Correction,
+    Decision,
+    DECISION_ACTIONS,
+    Event,
+    Multi,
+    NoMoreBets,
+    Pick,
+    PowerFailure,
+    Resolve,
+    Target,
+    Timeout,
+    Void,
+    Wager,
+    Withdraw,
+)
+from dealer_assist.games import GAMES, GameRules
+from dealer_assist.money import AmountError, parse_amount, to_json_number
+from dealer_assist.outcome import Expectation, Settlement
+
+Round = Any  # TableRound | ElectronicRound (both offer the same reporting surface)
+
+
+# ---------------------------------------------------------------------- parsing
+def _require(obj: Mapping[str, Any], key: str, kind: type | tuple[type, ...], what: str) -> Any:
+    if key not in obj:
+        raise EventFormatError(f"{what} needs '{key}'")
+    value = obj[key]
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise EventFormatError(f"{what}: '{key}' has the wrong type ({value!r})")
+    return value
+
+
+def _optional(obj: Mapping[str, Any], key: str, kind: type | tuple[type, ...], what: str) -> Any:
+    if obj.get(key) is None:
+        return None
+    return _require(obj, key, kind, what)
+
+
+def _card(value: Any) -> Card:
+    try:
+        return parse_card(value)
+    except CardNotationError as exc:
+        raise EventFormatError(str(exc)) from None
+
+
+def _amount(value: Any, what: str) -> Decimal:
+    try:
+        return parse_amount(value)
+    except AmountError as exc:
+        raise EventFormatError(f"{what}: {exc}") from None
+
+
+def parse_target(text: Any) -> Target:
+    """``area:3``, ``area:3/2``, ``dealer``, ``discard``, ``player``, ``shoe``."""
+    if not isinstance(text, str):
+        raise EventFormatError(f"'to' must be text like \"area:3/1\", not {text!r}")
+    if text in ("dealer", "discard", "player", "shoe"):
+        return Target(text)
+    if text.startswith("area:"):
+        rest = text[5:]
+        area_s, _, hand_s = rest.partition("/")
+        try:
+            area = int(area_s)
+            hand = int(hand_s) if hand_s else 1
+        except ValueError:
+            raise EventFormatError(f"'{text}' is not a place: write area:N or area:N/H") from None
+        if area < 1 or hand < 1:
+            raise EventFormatError(f"'{text}' is not a place: areas and hands count from 1")
+        return Target("area", area, hand)
+    raise EventFormatError(f"'{text}' is not a place: write area:N/H, dealer, discard or player")
+
+
+def parse_event(raw: Any) -> Event:
+    """One transcript event object as an :data:`Event`."""
+    if not isinstance(raw, dict):
+        raise EventFormatError("an event is a JSON object")
+    kind = raw.get("type")
+    parser = _EVENT_PARSERS.get(kind) if isinstance(kind, str) else None
+    if parser is None:
+        raise EventFormatError(f"unknown event type {kind!r}")
+    return parser(raw)
+
+
+def _int_or_none(raw: Mapping[str, Any], key: str, what: str) -> int | None:
+    value = _optional(raw, key, int, what)
+    return int(value) if value is not None else None
+
+
+def _p_wager(raw: dict[str, Any]) -> Event:
+    w = "wager"
+    return Wager(
+        player=_require(raw, "player", str, w),
+        bet=_require(raw, "bet", str, w),
+        amount=_amount(_require(raw, "amount", (int, float), w), w),
+        area=_int_or_none(raw, "area", w),
+        hand=_int_or_none(raw, "hand", w),
+    )
+
+
+def _p_claim(raw: dict[str, Any]) -> Event:
+    w = "claim"
+    items = _require(raw, "claimants", list, w)
+    claimants = []
+    for item in items:
+        if not isinstance(item, dict):
+            raise EventFormatError("claim: each claimant is {\"player\": ..., \"amount\": ...}")
+        claimants.append(Claimant(_require(item, "player", str, w),
+                                  _amount(_require(item, "amount", (int, float), w), w)))
+    if not claimants:
+        raise EventFormatError("claim: no claimants")
+    return Claim(bet=_require(raw, "bet", str, w), area=_require(raw, "area", int, w),
+                 claimants=tuple(claimants), declined_by=_optional(raw, "declined_by", str, w))
+
+
+def _p_decision(raw: dict[str, Any]) -> Event:
+    w = "decision"
+    action = _require(raw, "action", str, w)
+    if action not in DECISION_ACTIONS:
+        raise EventFormatError(f"decision: unknown action {action!r}")
+    amount = raw.get("amount")
+    followers_raw = _optional(raw, "followers", dict, w) or {}
+    followers: list[tuple[str, str | Decimal]] = []
+    for player, value in followers_raw.items():
+        if isinstance(value, str):
+            followers.append((player, value))
+        else:
+            followers.append((player, _amount(value, f"decision: follower {player}")))
+    return Decision(
+        action=action,
+        area=_int_or_none(raw, "area", w),
+        hand=_int_or_none(raw, "hand", w),
+        player=_optional(raw, "player", str, w),
+        amount=_amount(amount, w) if amount is not None else None,
+        followers=tuple(followers),
+    )
+
+
+def _p_card(raw: dict[str, Any]) -> Event:
+    to = raw.get("to")
+    return CardDrawn(_card(_require(raw, "card", str, "card")), parse_target(to) if to is not None else None)
+
+
+def _p_multi(raw: dict[str, Any]) -> Event:
+    w = "multi"
+    cards = tuple(_card(c) for c in _require(raw, "cards", list, w))
+    disclosed = tuple(_card(c) for c in _require(raw, "disclosed", list, w))
+    if len(cards) < 2:
+        raise EventFormatError("multi: at least two cards left the shoe together")
+    return Multi(cards, disclosed, bool(raw.get("order_known", False)))
+
+
+def _p_pick(raw: dict[str, Any]) -> Event:
+    w = "pick"
+    by = _require(raw, "by", str, w)
+    if by not in ("player", "pit_manager"):
+        raise EventFormatError("pick: 'by' is player or pit_manager")
+    return Pick(_card(_require(raw, "card", str, w)), by, _optional(raw, "player", str, w))
+
+
+def _p_resolve(raw: dict[str, Any]) -> Event:
+    ruling = _require(raw, "ruling", str, "resolve")
+    if ruling not in ("continue", "void"):
+        raise EventFormatError("resolve: 'ruling' is continue or void")
+    return Resolve(ruling, str(raw.get("text", "")))
+
+
+_EVENT_PARSERS: dict[str, Callable[[dict[str, Any]], Event]] = {
+    "wager": _p_wager,
+    "claim": _p_claim,
+    "no_more_bets": lambda raw: NoMoreBets(),
+    "burn": lambda raw: Burn(_card(_require(raw, "card", str, "burn"))),
+    "card": _p_card,
+    "multi": _p_multi,
+    "pick": _p_pick,
+    "correction": lambda raw: Correction(_require(raw, "index", int, "correction"),
+                                         parse_target(_require(raw, "to", str, "correction"))),
+    "decision": _p_decision,
+    "close_offers": lambda raw: CloseOffers(),
+    "timeout": lambda raw: Timeout(_require(raw, "player", str, "timeout")),
+    "absent": lambda raw: Absent(_require(raw, "player", str, "absent")),
+    "power_failure": lambda raw: PowerFailure(),
+    "withdraw": lambda raw: Withdraw(_require(raw, "player", str, "withdraw"),
+                                     _int_or_none(raw, "area", "withdraw")),
+    "void": lambda raw: Void(str(raw.get("reason", "")), str(raw.get("rule", "5.1"))),
+    "resolve": _p_resolve,
+}
+
+
+def describe_event(raw: Any) -> str:
+    """Short words for an event in an error line: ``decision double, area 3``."""
+    if not isinstance(raw, dict):
+        return "not an object"
+    kind = raw.get("type", "?")
+    parts = [str(kind) if kind != "decision" else f"decision {raw.get('action', '?')}"]
+    if kind == "wager" and "bet" in raw:
+        parts[0] = f"wager {raw['bet']}"
+    if kind in ("card", "burn") and "card" in raw:
+        parts[0] = f"{kind} {raw['card']}"
+    if "area" in raw:
+        parts.append(f"area {raw['area']}")
+    if raw.get("hand") is not None:
+        parts.append(f"hand {raw['hand']}")
+    if "player" in raw and kind != "wager" or kind == "wager" and "player" in raw:
+        parts.append(f"player {raw.get('player')}")
+    return ", ".join(parts)
+
+
+# ---------------------------------------------------------------------- table
+def new_round(doc: Any) -> Round:
+    """Build the empty round a transcript's header describes (events not applied)."""
+    if not isinstance(doc, dict):
+        raise TranscriptError("a transcript is a JSON object")
+    game = doc.get("game")
+    rules = GAMES.get(game) if isinstance(game, str) else None
+    if rules is None:
+        raise TranscriptError(f"unknown game {game!r}: one of {', '.join(GAMES)}")
+    decks = doc.get("decks")
+    low, high = rules.deck_range
+    if not isinstance(decks, int) or isinstance(decks, bool) or not low <= decks <= high:
+        raise TranscriptError(
+            f"{rules.name} is played with {low} to {high} decks, not {decks!r} ({rules.clause('decks')})"
+        )
+    limits = _parse_limits(doc.get("limits"), rules)
+    under_min = doc.get("under_min_history", [])
+    if not isinstance(under_min, list) or not all(isinstance(p, str) for p in under_min):
+        raise TranscriptError("under_min_history is a list of player names")
+    if rules.shared_hand:
+        from dealer_assist.electronic import ElectronicConfig, ElectronicRound
+
+        return ElectronicRound(ElectronicConfig(rules, decks, limits, frozenset(under_min)))
+    from dealer_assist.table import TableConfig, TableRound
+
+    areas = doc.get("areas")
+    a_low, a_high = rules.area_range
+    if not isinstance(areas, int) or isinstance(areas, bool) or not 1 <= areas <= 7:
+        raise TranscriptError(f"areas must be a number of playing areas from {a_low} to {a_high}, not {areas!r}")
+    if not a_low <= areas <= a_high:
+        raise TranscriptError(
+            f"the {rules.name} layout has {a_low} to {a_high} playing areas, not {areas} (Appendix A)"
+        )
+    seated = doc.get("seated", {})
+    if not isinstance(seated, dict) or not all(
+        isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= areas
+        for k, v in seated.items()
+    ):
+        raise TranscriptError(f"seated maps each player to an area from 1 to {areas}")
+    if len(set(seated.values())) != len(seated):
+        raise TranscriptError("seated: one player per seat")
+    max_wagers = doc.get("max_wagers_per_area", 3)
+    if not isinstance(max_wagers, int) or not 1 <= max_wagers <= 3:
+        raise TranscriptError("max_wagers_per_area is 1, 2 or 3 (3.10, 3.10.1)")
+    one_area = doc.get("one_area_players", [])
+    if not isinstance(one_area, list) or not all(isinstance(p, str) for p in one_area):
+        raise TranscriptError("one_area_players is a list of player names (3.9)")
+    return TableRound(TableConfig(
+        rules, decks, areas, limits, dict(seated), frozenset(under_min), max_wagers, frozenset(one_area),
+    ))
+
+
+def _parse_limits(raw: Any, rules: GameRules) -> dict[str, tuple[Decimal, Decimal]]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise TranscriptError("limits maps a bet kind to [min, max]")
+    known = {"main", "insurance", *rules.side_bets}
+    out: dict[str, tuple[Decimal, Decimal]] = {}
+    for kind, pair in raw.items():
+        if kind not in known:
+            raise TranscriptError(f"limits: {rules.name} has no '{kind}' wager")
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise TranscriptError(f"limits: {kind} is [min, max]")
+        try:
+            low, high = parse_amount(pair[0]), parse_amount(pair[1])
+        except AmountError as exc:
+            raise TranscriptError(f"limits: {kind}: {exc}") from None
+        if low > high:
+            raise TranscriptError(f"limits: {kind} minimum {pair[0]} is above its maximum {pair[1]}")
+        out[kind] = (low, high)
+    return out
+
+
+def run_document(doc: Any) -> Round:
+    """Apply every event of a transcript; raises TranscriptError at the first bad one."""
+    rnd = new_round(doc)
+    events = doc.get("events")
+    if not isinstance(events, list):
+        raise TranscriptError("a transcript has a list of events")
+    for i, raw in enumerate(events):
+        try:
+            event = parse_event(raw)
+            rnd.apply(event)
+        except (EventFormatError, RuleRefusal) as exc:
+            message = exc.message if isinstance(exc, EventFormatError) else str(exc)
+            raise TranscriptError(f"event {i} ({describe_event(raw)}): {message}", i) from None
+    return rnd
+
+
+def settle_document(doc: Any) -> dict[str, Any]:
+    """The settle output (spec "Output") for a parsed transcript."""
+    return round_output(run_document(doc))
+
+
+def settle_text(text: str) -> dict[str, Any]:
+    try:
+        doc = json.loads(text, parse_float=Decimal)
+    except json.JSONDecodeError as exc:
+        raise TranscriptError(f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except RecursionError:
+        raise TranscriptError("not valid JSON: nested too deeply") from None
+    return settle_document(doc)
+
+
+# ---------------------------------------------------------------------- output
+def _num(amount: Decimal) -> int | float:
+    return to_json_number(amount)
+
+
+def settlement_json(s: Settlement) -> dict[str, Any]:
+    out: dict[str, Any] = {"player": s.player}
+    if s.area is not None:
+        out["area"] = s.area
+    if s.hand is not None:
+        out["hand"] = s.hand
+    out.update(bet=s.bet, stake=_num(s.stake), result=s.result, net=_num(s.net), rule=s.rule, stage=s.stage)
+    if s.row is not None:
+        out["row"] = s.row
+    return out
+
+
+def expectation_json(exp: Expectation) -> dict[str, Any] | None:
+    if exp.kind == "none":
+        return None
+    if exp.kind == "wagers":
+        return {"expect": "wagers"}
+    if exp.kind == "card":
+        out: dict[str, Any] = {"expect": "card", "for": exp.target}
+        out.update(exp.extra)
+        return out
+    if exp.kind == "decision":
+        out = {"expect": "decision"}
+        if exp.area is not None:
+            out["area"] = exp.area
+        out.update(hand=exp.hand, player=exp.player, options=list(exp.options))
+        if exp.offers:
+            out["offers"] = [dict(o) for o in exp.offers]
+        out.update(exp.extra)
+        return out
+    if exp.kind == "decisions":
+        return {"expect": "decisions", "pending": [dict(p) for p in exp.pending], **exp.extra}
+    if exp.kind == "ruling":
+        return {"expect": "ruling", "rule": exp.rule, "text": exp.text}
+    raise AssertionError(exp.kind)
+
+
+def round_output(rnd: Round) -> dict[str, Any]:
+    """The settle output object for a round in any state."""
+    report: dict[str, Any] = rnd.report()
+    settlements = [settlement_json(s) for s in rnd.settlements]
+    net: dict[str, Decimal] = {}
+    for s in rnd.settlements:
+        net[s.player] = net.get(s.player, Decimal(0)) + s.net
+    out: dict[str, Any] = {"game": rnd.rules.key, "status": rnd.status()}
+    out.update(report)
+    out["settlements"] = settlements
+    out["net"] = {p: _num(v) for p, v in net.items()}
+    out["rulings"] = [
+        {"index": r.index, "rule": r.rule, "ruling": r.ruling, "text": r.text,
+         "moves": [{"card": str(m.card), "from": m.source, "to": m.dest} for m in r.moves]}
+        for r in rnd.rulings
+    ]
+    out["claims"] = [
+        {"index": c.index, "granted": list(c.granted), "refused": list(c.refused), "rule": c.rule}
+        for c in rnd.claims
+    ]
+    out["next"] = expectation_json(rnd.expectation()) if out["status"] in ("in_progress", "referred") else None
+    return out
+
+
+def dumps(output: dict[str, Any]) -> str:
+    return json.dumps(output, indent=1, ensure_ascii=False)

@@ -1,0 +1,122 @@
+"""Migrations from an empty file, file identity, pragmas (WAL, synchronous=FULL)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from dealer_assist.store import APPLICATION_ID, MIGRATION_SET, Store, StoreError
+
+TABLES = {
+    "sessions",
+    "rounds",
+    "round_players",
+    "events",
+    "settlements",
+    "rulings",
+    "under_min_history",
+    "users",
+    "user_roles",
+    "audit",
+    "_sqlite_migrations",
+}
+
+
+def _tables(path: Path) -> set[str]:
+    with sqlite3.connect(path) as conn:
+        return {
+            r[0]
+            for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'"
+            )
+        }
+
+
+def test_new_file_is_migrated_from_empty(db_path: Path) -> None:
+    assert not db_path.exists()
+    with Store.open(db_path) as store:
+        assert store.db.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        # 2 = FULL: every commit is fsynced before it returns.
+        assert store.db.conn.execute("PRAGMA synchronous").fetchone()[0] == 2
+    assert _tables(db_path) == TABLES
+    with sqlite3.connect(db_path) as conn:
+        assert conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+        applied = conn.execute(
+            "SELECT migration_set, name FROM _sqlite_migrations ORDER BY id"
+        ).fetchall()
+    assert applied == [(MIGRATION_SET, "0001_initial")]
+
+
+def test_reopening_applies_nothing_twice_and_keeps_data(db_path: Path) -> None:
+    with Store.open(db_path) as store:
+        round_id = store.begin_round({"game": "lucky8", "decks": 6, "areas": 7})
+        store.append_event(round_id, {"type": "no_more_bets"})
+    with Store.open(db_path) as store:
+        assert store.events(round_id) == [{"type": "no_more_bets"}]
+    with sqlite3.connect(db_path) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM _sqlite_migrations").fetchone()[0] == 1
+
+
+def test_an_empty_file_becomes_a_store(db_path: Path) -> None:
+    db_path.write_bytes(b"")
+    with Store.open(db_path) as store:
+        assert store.round_count() == 0
+    assert _tables(db_path) == TABLES
+
+
+def test_default_location_is_the_user_data_directory(monkeypatch: pytest.MonkeyPatch) -> None:
+    import platformdirs
+
+    from dealer_assist.store import default_db_path
+
+    path = default_db_path("table 7")
+    assert path.parent == Path(platformdirs.user_data_dir("dealer-assist"))
+    assert path.name == "table_7.db"
+
+
+def test_writer_refuses_a_foreign_sqlite_file_without_touching_it(tmp_path: Path) -> None:
+    foreign = tmp_path / "other.db"
+    with sqlite3.connect(foreign) as conn:
+        conn.execute("CREATE TABLE customers (name TEXT)")
+    before = foreign.read_bytes()
+    with pytest.raises(StoreError, match="not a Dealer Assist database"):
+        Store.open(foreign)
+    assert foreign.read_bytes() == before
+    assert not Path(f"{foreign}-wal").exists()
+
+
+def test_writer_refuses_a_file_that_is_not_sqlite(tmp_path: Path) -> None:
+    text = tmp_path / "notes.db"
+    text.write_text("not a database\n")
+    with pytest.raises(StoreError, match="not a SQLite database"):
+        Store.open(text)
+    assert text.read_text() == "not a database\n"
+
+
+def test_a_newer_schema_is_refused(db_path: Path) -> None:
+    Store.open(db_path).close()
+    with sqlite3.connect(db_path) as conn:
+        conn.execute(
+            "INSERT INTO _sqlite_migrations (migration_set, name, applied_at) VALUES (?, ?, ?)",
+            (MIGRATION_SET, "9999_from_the_future", "2030-01-01"),
+        )
+    with pytest.raises(StoreError, match="newer Dealer Assist"):
+        Store.open(db_path)
+    with pytest.raises(StoreError, match="newer Dealer Assist"):
+        Store.open_readonly(db_path)
+
+
+def test_readonly_store_cannot_write(db_path: Path) -> None:
+    Store.open(db_path).close()
+    with Store.open_readonly(db_path) as reader:
+        with pytest.raises(StoreError, match="read-only"):
+            reader.begin_round({"game": "lucky8"})
+
+
+def test_readonly_open_of_a_missing_file_creates_nothing(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.db"
+    with pytest.raises(StoreError, match="no such file"):
+        Store.open_readonly(missing)
+    assert list(tmp_path.iterdir()) == []
