@@ -40,7 +40,7 @@ def _load(name: str) -> _Subcommand:
     # hardware.commands serves two subcommands: it exposes shoe_sim / shoe_monitor objects.
     attr = name.replace("-", "_")
     sub = getattr(module, attr, module)
-    return sub  # type: ignore[no-any-return]
+    return sub  # type: ignore[no-any-return,unused-ignore]
 
 
 def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:

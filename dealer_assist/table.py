@@ -919,7 +919,7 @@ class TableRound:
         assert player is not None
         if area.wager_of(player) is None:
             raise RuleRefusal(f"{player} has no main wager on area {area.number}")
-        offered = next(
+        offered: list[str] = next(
             (o["options"] for o in self._offers() if o["player"] == player and o["area"] == area.number),
             [],
         )
@@ -1291,6 +1291,25 @@ class TableRound:
         return tuple(out)
 
 
+    # ------------------------------------------------------------------ reporting
+    def status(self) -> str:
+        """settled, void, referred or in_progress."""
+        return {"void": "void", "settled": "settled", "referred": "referred"}.get(self.phase, "in_progress")
+
+    def report(self) -> dict[str, Any]:
+        """The layout for the settle output: the dealer's cards and every area's hands."""
+        total, _ = self.dealer_value()
+        areas = []
+        for number in sorted(self.areas):
+            area = self.areas[number]
+            hands = [
+                {"hand": i, "cards": [str(c) for c in h.cards], "total": h.value()[0]}
+                for i, h in enumerate(area.hands, start=1)
+            ]
+            areas.append({"area": number, "controller": area.controller, "hands": hands})
+        return {"dealer": {"cards": [str(c) for c in self.dealer], "total": total}, "areas": areas}
+
+
 def _fmt(amount: Decimal) -> str:
     return f"{amount.normalize():f}"
 
@@ -1316,25 +1335,3 @@ _HANDLERS: dict[type, Any] = {
 
 __all__ = ["TableConfig", "TableRound", "Target", "Fraction", "EVEN"]
 
-
-def _status(self: TableRound) -> str:
-    return {"void": "void", "settled": "settled", "referred": "referred"}.get(self.phase, "in_progress")
-
-
-def _report(self: TableRound) -> dict[str, Any]:
-    total, soft = self.dealer_value()
-    dealer: dict[str, Any] = {"cards": [str(c) for c in self.dealer], "total": total}
-    areas = []
-    for number in sorted(self.areas):
-        area = self.areas[number]
-        hands = []
-        for i, h in enumerate(area.hands, start=1):
-            t, _ = h.value()
-            hands.append({"hand": i, "cards": [str(c) for c in h.cards], "total": t})
-        entry: dict[str, Any] = {"area": number, "controller": area.controller, "hands": hands}
-        areas.append(entry)
-    return {"dealer": dealer, "areas": areas}
-
-
-TableRound.status = _status  # type: ignore[attr-defined]
-TableRound.report = _report  # type: ignore[attr-defined]

@@ -15,6 +15,7 @@ from typing import Any
 from dealer_assist.cards import Card, CardNotationError, parse_card
 from dealer_assist.errors import EventFormatError, RuleRefusal, TranscriptError
 from dealer_assist.events import (
+    DECISION_ACTIONS,
     Absent,
     Burn,
     CardDrawn,
@@ -23,7 +24,6 @@ from dealer_assist.events import (
     CloseOffers,
     Correction,
     Decision,
-    DECISION_ACTIONS,
     Event,
     Multi,
     NoMoreBets,

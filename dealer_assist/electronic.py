@@ -1,0 +1,740 @@
+"""Electronic Blackjack: one shared Player hand, each terminal deciding for itself.
+
+The dealer deals Player, Dealer, Player (3.7); every terminal shares those two cards
+(3.8). Later cards form one stream: each terminal's hands take them in order, only
+as far as its own decisions need (3.13.1, 3.18.2), so a terminal that stood uses none
+and one that split completes hand 1 before hand 2 continues from where it left off.
+A new card is drawn only when some terminal needs one it has not seen; when every
+terminal is resolved the next cards are the dealer's (3.18.2, 3.19, 3.20).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from dealer_assist import sidebets
+from dealer_assist.cards import Card
+from dealer_assist.errors import RuleRefusal
+from dealer_assist.events import (
+    Absent,
+    Burn,
+    CardDrawn,
+    CloseOffers,
+    Decision,
+    Event,
+    Multi,
+    NoMoreBets,
+    Pick,
+    PowerFailure,
+    Resolve,
+    Timeout,
+    Void,
+    Wager,
+)
+from dealer_assist.games import INSURANCE_ODDS, GameRules
+from dealer_assist.hands import hand_value, is_two_card_21
+from dealer_assist.money import ZERO, half_kept, winnings
+from dealer_assist.outcome import ClaimDecision, Expectation, Ruling, Settlement
+from dealer_assist.settlement import dealer_blackjack_concept, main_result
+from dealer_assist.shoe_state import ShoeState
+
+
+@dataclass(frozen=True)
+class ElectronicConfig:
+    rules: GameRules
+    decks: int
+    limits: dict[str, tuple[Decimal, Decimal]]
+    under_min_history: frozenset[str] = frozenset()
+
+
+class TerminalHand:
+    __slots__ = ("cards", "stake", "doubled", "from_split", "split_aces", "awaiting", "done", "busted",
+                 "settled")
+
+    def __init__(self, cards: list[Card], stake: Decimal, from_split: bool = False) -> None:
+        self.cards = cards
+        self.stake = stake
+        self.doubled = False
+        self.from_split = from_split
+        self.split_aces = False
+        self.awaiting = False
+        self.done = False
+        self.busted = False
+        self.settled = False
+
+    def value(self) -> tuple[int, bool]:
+        return hand_value(self.cards)
+
+
+class Terminal:
+    """One player terminal: its wagers, its hands and how far it has read the card stream."""
+
+    __slots__ = ("player", "main", "sides", "hands", "stream_pos", "offers_open", "default_play",
+                 "surrendered", "insured", "even_money", "side_settled")
+
+    def __init__(self, player: str) -> None:
+        self.player = player
+        self.main = ZERO
+        self.sides: dict[str, Decimal] = {}
+        self.hands: list[TerminalHand] = []
+        self.stream_pos = 0
+        self.offers_open = True
+        self.default_play = False  # 3.18 time-out, 5.9.1 power failure
+        self.surrendered = False
+        self.insured = ZERO
+        self.even_money = False
+        self.side_settled = False
+
+    def current(self) -> TerminalHand | None:
+        for h in self.hands:
+            if not h.done:
+                return h
+        return None
+
+
+class ElectronicRound:
+    """A round of Electronic Blackjack folded from its events."""
+
+    def __init__(self, config: ElectronicConfig) -> None:
+        self.config = config
+        self.rules = config.rules
+        self._reset()
+
+    def _reset(self) -> None:
+        self.events: list[Event] = []
+        self.phase = "betting"  # betting, initial, decisions, dealer, settled, void, referred
+        self.terminals: dict[str, Terminal] = {}
+        self.player_cards: list[Card] = []
+        self.dealer: list[Card] = []
+        self.stream: list[Card] = []
+        self.settlements: list[Settlement] = []
+        self.rulings: list[Ruling] = []
+        self.claims: list[ClaimDecision] = []
+        self.shoe = ShoeState(self.rules.composition, self.config.decks)
+        self.under_min_players = set(self.config.under_min_history)
+        self._index = 0
+
+    def clause(self, concept: str) -> str:
+        return self.rules.clause(concept)
+
+    def refuse(self, message: str, concept: str) -> RuleRefusal:
+        return RuleRefusal(message, self.clause(concept))
+
+    # ------------------------------------------------------------------ applying
+    def apply(self, event: Event) -> None:
+        """Apply one event, or raise :class:`RuleRefusal` leaving the round unchanged."""
+        self._index = len(self.events)
+        try:
+            self._dispatch(event)
+        except RuleRefusal:
+            events = self.events
+            self._reset()
+            for i, e in enumerate(events):
+                self._index = i
+                self._dispatch(e)
+                self.events.append(e)
+            raise
+        self.events.append(event)
+
+    def apply_all(self, events: Iterable[Event]) -> None:
+        for e in events:
+            self.apply(e)
+
+    def _dispatch(self, ev: Event) -> None:
+        if self.phase == "void":
+            raise RuleRefusal("the round is void; no further events", self.clause("void.foreign_card"))
+        if self.phase == "settled" and not (isinstance(ev, CardDrawn) and ev.to is not None):
+            raise RuleRefusal("the round is settled; no further events")
+        if isinstance(ev, Wager):
+            self._on_wager(ev)
+        elif isinstance(ev, NoMoreBets):
+            self._on_no_more_bets()
+        elif isinstance(ev, Burn):
+            if self.player_cards:
+                raise RuleRefusal("a burn card comes before the first card of the round")
+            self._check_shoe(ev.card)
+        elif isinstance(ev, CardDrawn):
+            self._on_card(ev)
+        elif isinstance(ev, Decision):
+            self._on_decision(ev)
+        elif isinstance(ev, Timeout):
+            self._on_timeout(ev.player, self.clause("default_strategy"))
+        elif isinstance(ev, PowerFailure):
+            self._on_power_failure()
+        elif isinstance(ev, Multi):
+            self._on_multi(ev)
+        elif isinstance(ev, Void):
+            self._void(ev.rule or self.clause("void.foreign_card"), ev.reason or "voided by the supervisor")
+        elif isinstance(ev, Absent):
+            # A player away from a terminal that accepted the wager plays the default (3.18).
+            self._on_timeout(ev.player, self.clause("default_strategy"))
+        elif isinstance(ev, CloseOffers):
+            if self.phase != "decisions":
+                raise RuleRefusal("no offers are open")
+            for t in self.terminals.values():
+                self._close_offers(t)
+            self._progress()
+        elif isinstance(ev, Pick | Resolve):
+            raise RuleRefusal(f"{ev.type} does not apply to Electronic Blackjack now")
+        else:
+            raise RuleRefusal(f"{ev.type} events do not apply to Electronic Blackjack")
+
+    # ------------------------------------------------------------------ wagers
+    def _on_wager(self, ev: Wager) -> None:
+        if self.phase != "betting":
+            raise self.refuse("no wager may be placed or increased after \"Bets are closed\"", "bets_closed")
+        if ev.area is not None or ev.hand is not None:
+            raise RuleRefusal("Electronic Blackjack wagers are placed at a terminal, not on an area")
+        if ev.bet != "main" and ev.bet not in self.rules.side_bets:
+            raise RuleRefusal(f"Electronic Blackjack has no '{ev.bet}' wager")
+        term = self.terminals.get(ev.player)
+        new_total = ev.amount + (
+            (term.main if ev.bet == "main" else term.sides.get(ev.bet, ZERO)) if term else ZERO
+        )
+        limits = self.config.limits.get(ev.bet)
+        if limits is not None and not limits[0] <= new_total <= limits[1]:
+            raise self.refuse(
+                f"the terminal accepts {ev.bet} wagers from {limits[0]} to {limits[1]}, not {new_total}",
+                "limits",
+            )
+        if ev.bet != "main" and (term is None or not term.main):
+            raise self.refuse("a player must place a main wager to take part", "main_required")
+        if term is None:
+            term = self.terminals[ev.player] = Terminal(ev.player)
+        if ev.bet == "main":
+            term.main = new_total
+        else:
+            term.sides[ev.bet] = new_total
+
+    def _on_no_more_bets(self) -> None:
+        if self.phase != "betting":
+            raise self.refuse("bets are already closed", "bets_closed")
+        self.phase = "initial" if self.terminals else "settled"
+
+    # ------------------------------------------------------------------ cards
+    def _check_shoe(self, card: Card) -> bool:
+        problem = self.shoe.record(card)
+        if problem is None:
+            return True
+        self._void(self.clause("void.foreign_card"), problem.reason + ": the round is void")
+        return False
+
+    def _void(self, rule: str, text: str) -> None:
+        self.phase = "void"
+        self.rulings.append(Ruling(self._index, rule, "void", text))
+        self.settlements = []
+        for t in self.terminals.values():
+            self._entry(t.player, "main", t.main, "returned", ZERO, rule, hand=1)
+            for bet, amount in t.sides.items():
+                self._entry(t.player, bet, amount, "returned", ZERO, rule)
+            if t.insured:
+                self._entry(t.player, "insurance", t.insured, "returned", ZERO, rule)
+
+    def expected_target(self) -> str | None:
+        if self.phase == "initial":
+            return "dealer" if len(self.player_cards) == 1 and not self.dealer else "players"
+        if self.phase == "decisions":
+            if any(self._waiting_for_card(t) for t in self.terminals.values()):
+                return "players"
+            return None
+        if self.phase == "dealer":
+            return "dealer" if self._dealer_needs_card() else None
+        return None
+
+    def _on_card(self, ev: CardDrawn) -> None:
+        target = self.expected_target()
+        if ev.to is not None:
+            wanted = ev.to.kind
+            if wanted not in ("player", "dealer"):
+                raise RuleRefusal(f"an Electronic Blackjack card goes to the player or the dealer, not {ev.to}")
+            if target is None and wanted == "dealer" and self.phase == "settled":
+                self._dealer_completed(ev.card)
+                return
+            if wanted != ("dealer" if target == "dealer" else "player"):
+                raise RuleRefusal(
+                    f"the card was expected for the {target or 'nobody'}; dealt to the {wanted} it is "
+                    "reconstructed in shoe order (5.2): deliver it without 'to'",
+                    self.clause("misdeal.reconstruct"),
+                )
+        if target is None:
+            raise RuleRefusal("no card is expected now" + self._waiting_text())
+        if not self._check_shoe(ev.card):
+            return
+        self._deliver(ev.card, target)
+
+    def _dealer_completed(self, card: Card) -> None:
+        """5.6: a card dealt to the dealer's completed hand is removed; the outcome stands."""
+        from dealer_assist.outcome import CardMove
+
+        total, _ = hand_value(self.dealer)
+        self.shoe.record(card)
+        self.rulings.append(Ruling(
+            self._index, self.clause("dealer_completed"), "discarded",
+            f"{card} was dealt to the dealer's completed hand of {total}: removed from play; "
+            "the outcome stands",
+            (CardMove(card, "dealer", "discard"),),
+        ))
+
+    def _deliver(self, card: Card, target: str) -> None:
+        if self.phase == "initial":
+            if target == "dealer":
+                self.dealer.append(card)
+            else:
+                self.player_cards.append(card)
+            if len(self.player_cards) == 2:
+                self._after_initial_deal()
+            return
+        if target == "dealer":
+            self.dealer.append(card)
+            if len(self.dealer) == 2:
+                self._settle_dealer_second_card()
+            self._dealer_step()
+            return
+        self.stream.append(card)
+        self._progress()
+
+    def _after_initial_deal(self) -> None:
+        self.phase = "decisions"
+        bj = is_two_card_21(self.player_cards)
+        for t in self.terminals.values():
+            hand = TerminalHand(list(self.player_cards), t.main)
+            hand.done = bj
+            t.hands.append(hand)
+        self._progress()
+
+    # ------------------------------------------------------------------ terminals
+    def _waiting_for_card(self, t: Terminal) -> bool:
+        hand = t.current()
+        return hand is not None and self._hand_needs_card(t, hand) and t.stream_pos >= len(self.stream)
+
+    def _hand_needs_card(self, t: Terminal, hand: TerminalHand) -> bool:
+        if hand.awaiting or len(hand.cards) < 2:
+            return True
+        return t.default_play and self._default_draws(hand)
+
+    @staticmethod
+    def _default_draws(hand: TerminalHand) -> bool:
+        """3.18.1: cards until hard 12 or soft 17."""
+        total, soft = hand.value()
+        return total <= 16 if soft else total <= 11
+
+    def _progress(self) -> None:
+        """Let every terminal take the stream cards its hands need; then the dealer."""
+        for t in self.terminals.values():
+            self._play_terminal(t)
+        if self.phase == "decisions" and all(self._resolved(t) for t in self.terminals.values()):
+            for t in self.terminals.values():
+                self._close_offers(t)
+            self.phase = "dealer"
+            self._dealer_step()
+
+    def _play_terminal(self, t: Terminal) -> None:
+        while True:
+            hand = t.current()
+            if hand is None:
+                return
+            if self._hand_needs_card(t, hand):
+                if t.stream_pos >= len(self.stream):
+                    return
+                card = self.stream[t.stream_pos]
+                t.stream_pos += 1
+                hand.cards.append(card)
+                hand.awaiting = False
+                total, _ = hand.value()
+                if total > 21:
+                    hand.busted = hand.done = True
+                    self._settle_bust(t, hand)
+                elif total == 21 or (hand.split_aces and len(hand.cards) >= 2) or (
+                    hand.doubled and len(hand.cards) >= 3
+                ):
+                    hand.done = True
+                continue
+            if t.default_play:
+                hand.done = True
+                continue
+            return
+
+    def _resolved(self, t: Terminal) -> bool:
+        if t.current() is not None:
+            return False
+        # A blackjack against a dealer Ace still has even money / insurance to decline.
+        return not (t.offers_open and self._offers(t))
+
+    def _offers(self, t: Terminal) -> list[str]:
+        if not t.offers_open or t.default_play or not self.dealer:
+            return []
+        out = []
+        dealer_ace = self.dealer[0].rank == "A"
+        bj = is_two_card_21(self.player_cards) and len(t.hands) == 1
+        if dealer_ace and not t.insured and not t.even_money:
+            out.append("insurance")
+        if dealer_ace and bj and not t.even_money:
+            out.append("even_money")
+        if not dealer_ace and not bj and len(t.hands) == 1 and not t.surrendered:
+            out.append("surrender")
+        return out
+
+    def _close_offers(self, t: Terminal) -> None:
+        """The terminal's offers close at its first play decision: its interim settlement."""
+        if not t.offers_open:
+            return
+        t.offers_open = False
+        self._settle_side_bets(t, final=False)
+        up = self.dealer[0] if self.dealer else None
+        hand = t.hands[0] if t.hands else None
+        if hand is not None and is_two_card_21(hand.cards) and not hand.settled and up is not None and not (
+            up.rank == "A" or up.points == 10
+        ):
+            self._pay_blackjack(t, hand, "interim")
+
+    def _settle_side_bets(self, t: Terminal, final: bool) -> None:
+        if t.side_settled or len(self.player_cards) < 2:
+            return
+        a, b = self.player_cards
+        up = self.dealer[0] if self.dealer else None
+        pending_kb = False
+        for bet, amount in t.sides.items():
+            if bet == "kings_bounty" and sidebets.kings_bounty_needs_dealer(a, b):
+                could_bj = up is not None and (up.rank == "A" or up.points == 10)
+                if could_bj and not final:
+                    pending_kb = True
+                    continue
+            if any(s.player == t.player and s.bet == bet for s in self.settlements):
+                continue
+            if bet == "bet_the_set":
+                row = sidebets.bet_the_set(a, b)
+            elif bet == "royal_match":
+                row = sidebets.royal_match(a, b)
+            else:
+                row = sidebets.kings_bounty(a, b, is_two_card_21(self.dealer))
+            stage = "final" if final else "interim"
+            if row is None:
+                self._side_entry(t, bet, amount, "lose", -amount, self.clause(f"side.{bet}"), stage)
+            else:
+                self._side_entry(t, bet, amount, "win", winnings(amount, row.odds), row.clause, stage, row.name)
+        t.side_settled = not pending_kb
+
+    def _on_decision(self, ev: Decision) -> None:
+        if ev.player is None:
+            raise RuleRefusal("an Electronic Blackjack decision names the player (terminal)")
+        if ev.area is not None:
+            raise RuleRefusal("Electronic Blackjack decisions name no area")
+        t = self.terminals.get(ev.player)
+        if t is None:
+            raise self.refuse(f"{ev.player} placed no main wager in this round", "main_required")
+        if self.phase != "decisions":
+            raise RuleRefusal(f"no decision is possible now{self._waiting_text()}")
+        action = ev.action
+        if t.default_play:
+            raise self.refuse(f"{t.player}'s decision time ran out: the default strategy plays", "default_strategy")
+        if action in ("insurance", "even_money", "surrender"):
+            self._offer_decision(t, ev)
+            self._progress()
+            return
+        if action not in ("hit", "stand", "double", "split"):
+            raise RuleRefusal(f"'{action}' is not an Electronic Blackjack decision")
+        hand = t.current()
+        if hand is None:
+            if action == "stand" and t.offers_open:
+                self._close_offers(t)  # a blackjack declines even money and insurance
+                self._progress()
+                return
+            raise RuleRefusal(f"{t.player} has no hand waiting for a decision")
+        number = t.hands.index(hand) + 1
+        if ev.hand is not None and ev.hand != number:
+            raise self.refuse(
+                f"{t.player} completes hand {number} before deciding on hand {ev.hand}", "split.order"
+            )
+        if self._hand_needs_card(t, hand):
+            raise RuleRefusal(f"{t.player}'s hand {number} is waiting for a card, not a decision")
+        total, _ = hand.value()
+        if action == "hit":
+            if total >= 21:
+                raise self.refuse(f"a total of {total} takes no more cards", "twenty_one_stops")
+            if hand.split_aces:
+                raise self.refuse("split aces receive one card each", "split.aces_one_card")
+        elif action == "double":
+            reason = self._double_refusal(t, hand, ev)
+            if reason is not None:
+                raise reason
+        elif action == "split":
+            reason = self._split_refusal(t, hand)
+            if reason is not None:
+                raise reason
+        self._close_offers(t)
+        if action == "stand":
+            hand.done = True
+        elif action == "hit":
+            hand.awaiting = True
+        elif action == "double":
+            hand.stake += t.main
+            hand.doubled = True
+            hand.awaiting = True
+        else:
+            second = hand.cards.pop()
+            new = TerminalHand([second], t.main, from_split=True)
+            hand.from_split = True
+            if second.rank == "A":
+                hand.split_aces = new.split_aces = True
+            t.hands.insert(t.hands.index(hand) + 1, new)
+        self._progress()
+
+    def _double_refusal(self, t: Terminal, hand: TerminalHand, ev: Decision) -> RuleRefusal | None:
+        if len(hand.cards) != 2:
+            return self.refuse("only the first two cards of a hand may be doubled", "double.first_two")
+        if hand.split_aces:
+            return self.refuse("split aces may not be doubled", "double.split_aces")
+        if hand.value()[0] >= 21:
+            return self.refuse("a blackjack or a total of 21 may not be doubled", "twenty_one_stops")
+        if ev.amount is not None and ev.amount != t.main:
+            return self.refuse(f"a double equals the original wager of {t.main}", "double.amount")
+        return None
+
+    def _split_refusal(self, t: Terminal, hand: TerminalHand) -> RuleRefusal | None:
+        if len(hand.cards) != 2 or hand.cards[0].points != hand.cards[1].points:
+            return self.refuse("only two cards of the same point value may be split", "split")
+        if hand.cards[0].rank == "A" and any(h.split_aces for h in t.hands):
+            return self.refuse("aces may be split only once, to form 2 hands", "split.aces_once")
+        if len(t.hands) >= self.rules.max_hands:
+            return self.refuse("a player may split 2 times to form at most 3 hands", "split.max_hands")
+        return None
+
+    def _offer_decision(self, t: Terminal, ev: Decision) -> None:
+        action = ev.action
+        offered = self._offers(t)
+        if action not in offered:
+            dealer_ace = bool(self.dealer) and self.dealer[0].rank == "A"
+            if not t.offers_open:
+                concept = {"insurance": "insurance", "even_money": "even_money", "surrender": "surrender"}[action]
+                raise self.refuse(f"{action.replace('_', ' ')} is possible only before {t.player}'s first play decision", concept)
+            if action == "surrender":
+                if dealer_ace:
+                    raise self.refuse("a player may not surrender if the dealer's first card is an Ace", "surrender.not_ace")
+                raise self.refuse("a blackjack or a split hand may not surrender", "surrender.after_split")
+            if not dealer_ace:
+                raise self.refuse(f"{action.replace('_', ' ')} is offered only when the dealer's first card is an Ace",
+                                  "insurance" if action == "insurance" else "even_money")
+            raise self.refuse(f"{action.replace('_', ' ')} is not available to {t.player} now",
+                              "insurance" if action == "insurance" else "even_money")
+        if action == "insurance":
+            half = half_kept(t.main)
+            amount = ev.amount if ev.amount is not None else half
+            if amount != half:
+                raise self.refuse(f"insurance is exactly 50% of the wager: {half}", "insurance.amount")
+            t.insured = amount
+            return
+        hand = t.hands[0]
+        if action == "surrender":
+            t.surrendered = True
+            hand.done = hand.settled = True
+            self._close_offers(t)
+            kept = half_kept(hand.stake)
+            self._entry(t.player, "main", hand.stake, "surrender", kept - hand.stake, self.clause("surrender"),
+                        hand=1, stage="interim")
+            return
+        t.even_money = True
+        hand.settled = True
+        self._entry(t.player, "main", hand.stake, "even_money", hand.stake, self.clause("even_money"),
+                    hand=1, stage="interim")
+        if t.insured:
+            self._entry(t.player, "insurance", t.insured, "returned", ZERO, self.clause("even_money"),
+                        stage="interim")
+            t.insured = ZERO
+        self._close_offers(t)
+
+    def _on_timeout(self, player: str, rule: str) -> None:
+        t = self.terminals.get(player)
+        if t is None:
+            raise self.refuse(f"{player} placed no main wager in this round", "main_required")
+        if self.phase not in ("initial", "decisions"):
+            raise RuleRefusal(f"{player} has no decision pending{self._waiting_text()}")
+        t.default_play = True
+        if self.phase == "decisions":
+            self._close_offers(t)
+            self._progress()
+
+    def _on_power_failure(self) -> None:
+        """5.9: the round continues; affected terminals whose wagers were accepted play the default."""
+        rule = self.clause("power_failure.accepted")
+        if self.phase == "betting":
+            self.rulings.append(Ruling(self._index, self.clause("power_failure.not_accepted"), "continue",
+                                       "power failure before bets closed: wagers not accepted take no part"))
+            return
+        self.rulings.append(Ruling(self._index, rule, "continue",
+                                   "power failure: the round continues; terminals play the default strategy (3.18)"))
+        for t in self.terminals.values():
+            t.default_play = True
+            if self.phase == "decisions":
+                self._close_offers(t)
+        if self.phase == "decisions":
+            self._progress()
+
+    def _on_multi(self, ev: Multi) -> None:
+        if ev.order_known:
+            raise self.refuse(
+                "cards drawn together in a known order are entered by hand: send them as card events in "
+                "that order", "multi.order_known",
+            )
+        for c in ev.cards:
+            self.shoe.record(c)
+        self._void(self.clause("multi.order_unknown"),
+                   f"{len(ev.cards)} cards left the shoe together in an unknown order: the round is void")
+
+    # ------------------------------------------------------------------ dealer
+    def _live(self) -> bool:
+        return any(not h.busted and not h.settled for t in self.terminals.values() for h in t.hands)
+
+    def _dealer_needs_card(self) -> bool:
+        total, soft = hand_value(self.dealer)
+        if len(self.dealer) >= 2 and is_two_card_21(self.dealer) or total >= 17:
+            return False
+        if self._live():
+            return True
+        if len(self.dealer) < 2:
+            return any(t.insured for t in self.terminals.values()) or any(
+                not t.side_settled for t in self.terminals.values()
+            )
+        return False
+
+    def _dealer_step(self) -> None:
+        if not self._dealer_needs_card():
+            self._finish()
+
+    def _settle_dealer_second_card(self) -> None:
+        bj = is_two_card_21(self.dealer)
+        for t in self.terminals.values():
+            if t.insured:
+                if bj:
+                    self._entry(t.player, "insurance", t.insured, "win", winnings(t.insured, INSURANCE_ODDS),
+                                self.clause("pays"))
+                else:
+                    self._entry(t.player, "insurance", t.insured, "lose", -t.insured, self.clause("insurance"))
+                t.insured = ZERO
+            self._settle_side_bets(t, final=True)
+
+    def _finish(self) -> None:
+        if len(self.dealer) >= 2:
+            for t in self.terminals.values():
+                if t.insured:
+                    self._settle_dealer_second_card()
+                    break
+        total, _ = hand_value(self.dealer)
+        dealer_bj = is_two_card_21(self.dealer)
+        for t in self.terminals.values():
+            self._settle_side_bets(t, final=True)
+            charged = False
+            for i, hand in enumerate(t.hands, start=1):
+                if hand.busted or hand.settled:
+                    continue
+                hand.settled = True
+                player_bj = is_two_card_21(hand.cards) and not hand.from_split
+                result, concept = main_result(hand.value()[0], player_bj, total, dealer_bj)
+                if result == "blackjack":
+                    self._pay_blackjack(t, hand, "final")
+                    continue
+                net = hand.stake if result == "win" else -hand.stake if result == "lose" else ZERO
+                if concept == "lose.dealer_blackjack" and (hand.from_split or hand.doubled):
+                    # 3.15.5 / 4.7: only the original wager is lost, once.
+                    concept = dealer_blackjack_concept(hand.from_split)
+                    if charged:
+                        result, net = "returned", ZERO
+                    else:
+                        charged, net = True, -t.main
+                self._entry(t.player, "main", hand.stake, result, net, self.clause(concept), hand=i)
+        self.phase = "settled"
+
+    def _pay_blackjack(self, t: Terminal, hand: TerminalHand, stage: str) -> None:
+        odds = self.rules.blackjack_odds
+        assert odds is not None
+        hand.settled = True
+        self._entry(t.player, "main", hand.stake, "win", winnings(hand.stake, odds), self.clause("win.blackjack"),
+                    hand=1, stage=stage)
+
+    def _settle_bust(self, t: Terminal, hand: TerminalHand) -> None:
+        hand.settled = True
+        self._entry(t.player, "main", hand.stake, "lose", -hand.stake, self.clause("lose.bust"),
+                    hand=t.hands.index(hand) + 1)
+
+    def _side_entry(self, t: Terminal, bet: str, amount: Decimal, result: str, net: Decimal, rule: str,
+                    stage: str, row: str | None = None) -> None:
+        self._entry(t.player, bet, amount, result, net, rule, stage=stage, row=row)
+
+    def _entry(self, player: str, bet: str, stake: Decimal, result: str, net: Decimal, rule: str, *,
+               hand: int | None = None, stage: str = "final", row: str | None = None) -> None:
+        self.settlements.append(Settlement(player, bet, stake, result, net, rule, stage, None, hand, row))
+
+    # ------------------------------------------------------------------ reporting
+    def _waiting_text(self) -> str:
+        exp = self.expectation()
+        if exp.kind == "decisions":
+            return " (waiting for decisions from " + ", ".join(p["player"] for p in exp.pending) + ")"
+        return ""
+
+    def pending(self) -> list[dict[str, Any]]:
+        """Every terminal still to decide: hand in turn, legal options, time-out state."""
+        out = []
+        for t in self.terminals.values():
+            if t.default_play:
+                continue
+            hand = t.current()
+            options: list[str] = []
+            if hand is not None and not self._hand_needs_card(t, hand):
+                total, _ = hand.value()
+                if total < 21 and not hand.split_aces:
+                    options.append("hit")
+                options.append("stand")
+                if self._double_refusal(t, hand, Decision("double")) is None:
+                    options.append("double")
+                if self._split_refusal(t, hand) is None:
+                    options.append("split")
+            offers = self._offers(t)
+            if "surrender" in offers and hand is not None:
+                options.append("surrender")
+            extra = [o for o in offers if o != "surrender"]
+            if hand is None and extra:
+                options = ["stand"]
+            if not options and not extra:
+                continue
+            entry: dict[str, Any] = {
+                "player": t.player,
+                "hand": (t.hands.index(hand) + 1) if hand is not None else 1,
+                "options": options + extra,
+            }
+            out.append(entry)
+        return out
+
+    def expectation(self) -> Expectation:
+        if self.phase == "betting":
+            return Expectation("wagers")
+        if self.phase in ("settled", "void"):
+            return Expectation("none")
+        target = self.expected_target()
+        if target is not None:
+            extra: dict[str, Any] = {}
+            if self.phase == "decisions":
+                waiting = [t.player for t in self.terminals.values() if self._waiting_for_card(t)]
+                extra["waiting"] = waiting
+            return Expectation("card", target=target, extra=extra)
+        return Expectation("decisions", pending=tuple(self.pending()))
+
+    def status(self) -> str:
+        return {"void": "void", "settled": "settled"}.get(self.phase, "in_progress")
+
+    def report(self) -> dict[str, Any]:
+        total, _ = hand_value(self.dealer)
+        players = []
+        for t in self.terminals.values():
+            hands = [{"hand": i, "cards": [str(c) for c in h.cards], "total": h.value()[0]}
+                     for i, h in enumerate(t.hands, start=1)]
+            if not hands and self.player_cards:
+                hands = [{"hand": 1, "cards": [str(c) for c in self.player_cards],
+                          "total": hand_value(self.player_cards)[0]}]
+            players.append({"player": t.player, "hands": hands})
+        return {
+            "dealer": {"cards": [str(c) for c in self.dealer], "total": total},
+            "player_cards": [str(c) for c in self.player_cards],
+            "players": players,
+        }
