@@ -223,9 +223,8 @@ class ShoeDriver:
                 last_byte_ns = now
                 for event in codec.feed(data, now):
                     self._handle(event)
-                continue
             if request is None:
-                continue
+                continue  # beetek: no heartbeat to watch, no HELLO to wait for
             if self._connected:
                 if now - last_byte_ns >= watchdog_ns:
                     self._report_down(f"no data for {self.watchdog_s:g} s")

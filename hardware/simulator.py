@@ -275,6 +275,14 @@ class SimulatedShoe:
         if self._wake_w >= 0:
             os.write(self._wake_w, b"x")
 
+    def replug(self) -> None:
+        """Put the cable back now (ends ``unplug`` early; the pty is reopened if it was closed)."""
+        with self._lock:
+            if self._unplugged_until is not None:
+                self._unplugged_until = time.monotonic()
+        if self._wake_w >= 0:
+            os.write(self._wake_w, b"x")
+
     @property
     def unplugged(self) -> bool:
         return self._unplugged_until is not None
