@@ -300,7 +300,7 @@ class Da1CommandReader:
 # ------------------------------------------------------------------------ beetek
 
 BEETEK_MAX_TOKEN: Final = 120
-_ALARM_CODE_RE: Final = re.compile(r"(?:[A-Z]{1,3}\d{1,4}|0x[0-9A-Fa-f]{1,4})\Z")
+_ALARM_CODE_RE: Final = re.compile(r"(?:[A-Z]{1,3}\d{1,4}|[A-Z]{2,8}|0x[0-9A-Fa-f]{1,4})\Z")
 _WARNING_RE: Final = re.compile(r"W(0x[0-9A-Fa-f]{1,4})\Z")
 
 
