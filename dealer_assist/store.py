@@ -160,6 +160,18 @@ def format_time(moment: _dt.datetime) -> str:
 
 def _plain(value: Any) -> Any:
     """JSON-ready copy of ``value``; Decimals become numbers that print exactly as written."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or kind is float or value is None:
+        return value
+    if kind is dict or isinstance(value, Mapping):
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                raise StoreError(f"JSON object key {key!r} is not a string")
+            out[key] = _plain(item)
+        return out
+    if kind is list or isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
     if isinstance(value, Decimal):
         if not value.is_finite():
             raise StoreError(f"amount {value} is not a finite number")
@@ -169,18 +181,13 @@ def _plain(value: Any) -> Any:
         if Decimal(repr(as_float)) != value:
             raise StoreError(f"amount {value} cannot be written exactly as a JSON number")
         return as_float
-    if isinstance(value, Mapping):
-        out: dict[str, Any] = {}
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise StoreError(f"JSON object key {key!r} is not a string")
-            out[key] = _plain(item)
-        return out
-    if isinstance(value, (list, tuple)):
-        return [_plain(item) for item in value]
-    if value is None or isinstance(value, (str, int, float, bool)):
+    if isinstance(value, (str, int, float)):  # subclasses
         return value
     raise StoreError(f"value of type {type(value).__name__} cannot be stored as JSON")
+
+
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+_CHAIN_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 
 
 def canonical_json(value: Any) -> str:
@@ -190,7 +197,7 @@ def canonical_json(value: Any) -> str:
     int/float with the same printed digits). NaN and infinities are refused.
     """
     try:
-        return json.dumps(_plain(value), separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+        return _ENCODER.encode(_plain(value))
     except ValueError as err:
         raise StoreError(f"cannot store as JSON: {err}") from err
 
@@ -214,7 +221,7 @@ def _decimal_text(value: Any) -> str:
 
 
 def _chain(prev: bytes, content: Sequence[Any]) -> bytes:
-    text = json.dumps(list(content), separators=(",", ":"), ensure_ascii=False)
+    text = _CHAIN_ENCODER.encode(list(content))
     return hashlib.sha256(prev + text.encode("utf-8")).digest()
 
 
