@@ -127,7 +127,8 @@ class Hand:
 class Area:
     __slots__ = (
         "number", "wagers", "sides", "hands", "controller", "surrendered", "dealt",
-        "superb_open", "absent_play", "insured", "even_money",
+        "superb_open", "absent_play", "insured", "even_money", "claimed_insurance",
+        "insurance_declined",
     )
 
     def __init__(self, number: int) -> None:
@@ -142,6 +143,10 @@ class Area:
         self.absent_play = False  # the dealer plays it by the fixed rule (5.22)
         self.insured: dict[str, Decimal] = {}
         self.even_money: set[str] = set()
+        # 3.27.3: insurance other players took on a wager whose player declined it:
+        # (claimant, amount, declined_by); kept apart from the claimant's own insurance.
+        self.claimed_insurance: list[tuple[str, Decimal, str]] = []
+        self.insurance_declined: set[str] = set()  # players whose insurance others claimed
 
     def wager_of(self, player: str) -> MainWager | None:
         for w in self.wagers:
@@ -152,6 +157,10 @@ class Area:
     def original(self, player: str) -> Decimal:
         w = self.wager_of(player)
         return w.amount if w is not None else ZERO
+
+    def insurance_wagers(self) -> list[tuple[str, Decimal]]:
+        """Every insurance wager on the area: players' own (3.27), then claimed ones (3.27.3)."""
+        return [*self.insured.items(), *((p, a) for p, a, _ in self.claimed_insurance)]
 
 
 class TableRound:
@@ -256,12 +265,17 @@ class TableRound:
                 existing.placed += ev.amount
                 existing.amount = existing.placed
                 return
-            if len(area.wagers) >= self.config.max_wagers_per_area:
-                concept = "max_wagers_area" if self.config.max_wagers_per_area == 3 else "pit_restrict_wagers"
+            limit = self.config.max_wagers_per_area
+            if len(area.wagers) >= limit:
+                if limit == 3:
+                    raise self.refuse(f"area {ev.area} already holds three main wagers", "max_wagers_area")
                 raise self.refuse(
-                    f"area {ev.area} already holds {len(area.wagers)} main wagers", concept
+                    f"the pit manager allows {limit} main wager{'s' if limit > 1 else ''} per area "
+                    f"and area {ev.area} holds {len(area.wagers)}", "pit_restrict_wagers",
                 )
             area.wagers.append(MainWager(ev.player, ev.amount, len(area.wagers) + 1))
+            # 3.13: the controller is known, and shown, while bets are being placed.
+            self._update_controller(area, None)
             return
         if area is None or not area.wagers:
             raise self.refuse(
@@ -395,16 +409,21 @@ class TableRound:
             new, rule = live[0].player, "control_front"
         else:
             new, rule = None, "absent"
+        # 5.22: nobody present is left on the area but an absent player's wager is: the
+        # dealer plays it by the fixed rule (5.22.1 applies only while someone present is on it).
+        absent_play = new is None and any(
+            w.player in self.absent and w.player not in area.surrendered for w in area.wagers
+        )
         if new != area.controller:
             area.controller = new
-            if concept is not None:
+            if absent_play:
+                rule = "absent"
+            elif concept is not None:
                 rule = concept
             self.control_changes.append(
                 ControlChange(self._index, area.number, new, self.clause(rule))
             )
-        if new is None and any(w.player in self.absent for w in area.wagers) and any(
-            w.player not in area.surrendered for w in area.wagers
-        ):
+        if absent_play:
             area.absent_play = True
 
     # ------------------------------------------------------------------ cards
@@ -435,7 +454,7 @@ class TableRound:
             for s in area.sides:
                 hand_no = self._hand_number(area, s.hand) if s.hand else None
                 self._entry(s.player, s.bet, s.placed, "returned", ZERO, rule, area=area.number, hand=hand_no)
-            for player, amount in area.insured.items():
+            for player, amount in area.insurance_wagers():
                 self._entry(player, "insurance", amount, "returned", ZERO, rule, area=area.number)
 
     def expected_card_target(self) -> tuple[int, int] | None:
@@ -621,7 +640,8 @@ class TableRound:
                 if p in area.surrendered or p in area.even_money or p in self.absent:
                     continue
                 options: list[str] = []
-                if dealer_ace and self.rules.insurance and p not in area.insured:
+                if (dealer_ace and self.rules.insurance and p not in area.insured
+                        and p not in area.insurance_declined):  # 3.27.3: declined, others took it
                     options.append("insurance")
                 if dealer_ace and blackjack and self.rules.insurance:
                     options.append("even_money")
@@ -739,15 +759,10 @@ class TableRound:
             raise self.refuse(
                 f"area {area.number} is played by the dealer for an absent player", "absent"
             )
+        if player is None:
+            raise RuleRefusal(f"nobody calls the decisions of area {area.number}")
         if player != area.controller:
-            concept = "control_seated" if any(
-                self.config.seated.get(w.player) == area.number for w in area.wagers
-            ) else "control_front"
-            raise self.refuse(
-                f"{player} does not control area {area.number}; {area.controller} calls its decisions",
-                concept,
-            )
-        assert player is not None
+            raise self._not_controller(area, hand, player, action)
         if action == "hit":
             self._check_hit(area, hand)
         elif action == "double":
@@ -766,6 +781,29 @@ class TableRound:
         else:
             self._do_split(area, hand, ev)
         self._advance()
+
+    def _not_controller(self, area: Area, hand: Hand, player: str, action: str) -> RuleRefusal:
+        """A decision by someone who does not call the area's decisions (3.8)."""
+        if action == "double" and player in hand.stakes:
+            # 3.26.7: others double only alongside the controller (as its followers, 3.26.5).
+            return self.refuse(
+                f"{player} may double on area {area.number} only when {area.controller}, who "
+                "controls it, doubles", "double.controller_first",
+            )
+        if area.wager_of(player) is None:
+            return self.refuse(
+                f"{player} has no wager on area {area.number} and calls no decisions there; "
+                f"{area.controller} does", "call_decisions",
+            )
+        # The clause that gave the area its controller: 3.11, 3.12, 3.25.1.3 or 5.22.1.
+        rule = next(
+            (c.rule for c in reversed(self.control_changes) if c.area == area.number),
+            self.clause("control_front"),
+        )
+        return RuleRefusal(
+            f"{player} does not control area {area.number}; {area.controller} calls its decisions",
+            rule,
+        )
 
     def _decision_hand(self, ev: Decision) -> tuple[Area, Hand, int]:
         if ev.area is None:
@@ -876,7 +914,7 @@ class TableRound:
             message, _, clause = reason.rpartition(" (")
             raise RuleRefusal(message, clause.rstrip(")"))
         for follower, choice in ev.followers:
-            if follower not in hand.stakes or follower == area.controller:
+            if follower not in hand.stakes or follower == area.controller or follower in area.surrendered:
                 raise RuleRefusal(
                     f"{follower} has no other wager on that hand to match or keep",
                     self.clause("split.followers"),
@@ -919,6 +957,13 @@ class TableRound:
         assert player is not None
         if area.wager_of(player) is None:
             raise RuleRefusal(f"{player} has no main wager on area {area.number}")
+        if player in self.absent:
+            raise self.refuse(f"{player} is not present to make decisions", "absent")
+        if action == "insurance" and player in area.insurance_declined:
+            raise self.refuse(
+                f"{player} declined insurance on area {area.number} and another player's claim on it "
+                "was decided", "insurance.declined",
+            )
         offered: list[str] = next(
             (o["options"] for o in self._offers() if o["player"] == player and o["area"] == area.number),
             [],
@@ -1021,7 +1066,7 @@ class TableRound:
             return True  # Dueling 8's 3.33.1
         if len(self.dealer) < 2:
             # Insurance and a dealer-blackjack dependent payout need the second card.
-            return any(a.insured for a in self.areas.values())
+            return any(a.insurance_wagers() for a in self.areas.values())
         return False
 
     def _dealer_step(self) -> None:
@@ -1043,7 +1088,7 @@ class TableRound:
         blackjack = is_two_card_21(self.dealer)
         for number in self.order:
             area = self.areas[number]
-            for player, amount in area.insured.items():
+            for player, amount in area.insurance_wagers():
                 if blackjack:
                     self._entry(player, "insurance", amount, "win", winnings(amount, INSURANCE_ODDS),
                                 self.clause("pays"), area=area.number)
@@ -1051,6 +1096,7 @@ class TableRound:
                     self._entry(player, "insurance", amount, "lose", -amount, self.clause("insurance"),
                                 area=area.number)
             area.insured = {}
+            area.claimed_insurance = []
 
     def _refer(self, text: str) -> None:
         self.phase = "referred"
