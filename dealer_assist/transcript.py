@@ -395,6 +395,13 @@ def round_output(rnd: Round) -> dict[str, Any]:
         {"index": c.index, "granted": list(c.granted), "refused": list(c.refused), "rule": c.rule}
         for c in rnd.claims
     ]
+    # Who calls each area's decisions from which event on, and the clause (3.11, 3.12,
+    # 3.25.1.3, 5.22.1; 5.22 when the dealer plays an absent player's area). Not in
+    # Electronic Blackjack, whose terminals each decide for themselves.
+    out["control"] = [
+        {"index": c.index, "area": c.area, "player": c.player, "rule": c.rule}
+        for c in getattr(rnd, "control_changes", ())
+    ]
     out["next"] = expectation_json(rnd.expectation()) if out["status"] in ("in_progress", "referred") else None
     return out
 
