@@ -1,0 +1,160 @@
+"""``dealer-assist`` (no arguments) / ``dealer-assist gui``: the dealer's screen.
+
+Without ``--shoe`` it starts an in-process simulated shoe on a pseudo-terminal (the
+driver opens the pty by path, as it opens a real shoe) and a local store in the
+platform user data dir. ``--shoe PORT [--codec da1|beetek] [--baud B] [--db FILE]``
+runs it against a real shoe. For tests and benchmarks: ``--sim-cards FILE`` (a fixed
+card order), ``--sim-seed N``, ``--game``, ``--dealer NAME`` (skip the login dialog).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hardware.driver import DEFAULT_BAUD, ShoeDriver
+from hardware.simulator import SimulatedShoe
+from ui.controller import TableController, TableSetup
+from ui.worker import Worker
+
+CODECS = ("da1", "beetek")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--shoe", metavar="PORT", help="serial port of the card-reading shoe (default: simulated shoe)")
+    parser.add_argument("--codec", choices=CODECS, default="da1", help="the shoe's wire format (default da1)")
+    parser.add_argument("--baud", type=int, default=DEFAULT_BAUD, help=f"serial speed (default {DEFAULT_BAUD})")
+    parser.add_argument("--db", metavar="FILE", help="the table's store (default: user data dir)")
+    parser.add_argument("--game", help="game for this session (overrides the remembered setup)")
+    parser.add_argument("--sim-cards", metavar="FILE", help="simulated shoe: fixed card order (cards separated by spaces)")
+    parser.add_argument("--sim-seed", type=int, help="simulated shoe: shuffle seed")
+    parser.add_argument("--dealer", help="log in as this dealer without the login dialog (tests, benchmarks)")
+    parser.add_argument("--settings", metavar="FILE", help="where to remember the setup (default: Qt's user settings)")
+
+
+@dataclass
+class Table:
+    """Everything one running dealer's screen consists of (the tests drive this)."""
+
+    controller: TableController
+    window: Any
+    driver: ShoeDriver
+    signals: Any
+    sim: SimulatedShoe | None
+    sim_worker: Worker | None
+
+    def close(self) -> None:
+        self.driver.stop()
+        if self.sim is not None:
+            self.sim.close()
+        if self.sim_worker is not None:
+            self.sim_worker.stop()
+        self.controller.close()
+        self.window.close()
+
+
+def build_table(setup: TableSetup, *, db: str | None, dealer: str, port: str | None = None,
+                codec: str = "da1", baud: int = DEFAULT_BAUD, sim_cards: list[Any] | None = None,
+                sim_seed: int | None = None, sim_link: str | None = None,
+                driver_options: dict[str, Any] | None = None) -> Table:
+    """Create the controller, the store, the shoe (simulated if no ``port``) and the window."""
+    from ui.main_window import DealerWindow
+    from ui.shoe_signals import ShoeSignals
+    from ui.sim_panel import SimPanel
+
+    controller = TableController(setup, dealer)
+    sim: SimulatedShoe | None = None
+    sim_worker: Worker | None = None
+    sim_panel = None
+    if port is None:
+        sim = SimulatedShoe(game=setup.game, decks=setup.decks, seed=sim_seed, cards=sim_cards,
+                            codec=codec, link=sim_link, penetration=None if sim_cards else 0.75)
+        port = sim.open()
+        sim_worker = Worker("simulated-shoe", controller)
+        sim_panel = SimPanel(sim, sim_worker)
+    window = DealerWindow(controller, sim_panel=sim_panel)
+    controller.open_store(db)
+    signals = ShoeSignals(window)
+    signals.shoe_event.connect(controller.on_shoe_event)
+    driver = ShoeDriver(port, signals.on_event, codec=codec, baud=baud, **(driver_options or {}))
+    driver.start()
+    return Table(controller, window, driver, signals, sim, sim_worker)
+
+
+def run(args: argparse.Namespace) -> int:
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from dealer_assist.games import GAMES
+    from ui.setup_dialog import load_setup, save_setup
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setOrganizationName("dealer-assist")
+    app.setApplicationName("dealer-assist")
+    settings = QSettings(args.settings, QSettings.Format.IniFormat) if args.settings else QSettings()
+    setup = load_setup(settings)
+    if args.game:
+        if args.game not in GAMES:
+            print(f"dealer-assist: error: unknown game {args.game!r}: one of {', '.join(GAMES)}", file=sys.stderr)
+            return 2
+        setup.game = args.game
+        low, high = GAMES[args.game].deck_range
+        setup.decks = min(max(setup.decks, low), high)
+        a_low, a_high = GAMES[args.game].area_range
+        setup.areas = min(max(setup.areas, a_low), a_high)
+    cards = None
+    if args.sim_cards:
+        from hardware.commands import CommandError, read_card_file
+
+        try:
+            cards = read_card_file(args.sim_cards)
+        except CommandError as exc:
+            print(f"dealer-assist: error: {exc}", file=sys.stderr)
+            return 2
+    if args.db:
+        Path(args.db).parent.mkdir(parents=True, exist_ok=True)
+    table = build_table(setup, db=args.db, dealer=args.dealer or "dealer", port=args.shoe, codec=args.codec,
+                        baud=args.baud, sim_cards=cards, sim_seed=args.sim_seed)
+    window = table.window
+    window.resize(1600, 1000)
+    window.show()
+    if not args.dealer:
+        _ask_login(table)
+    save_setup(settings, setup)
+    try:
+        return int(app.exec())
+    finally:
+        table.close()
+
+
+def _ask_login(table: Table) -> None:
+    """The dealer logs in; a store without users makes the first supervisor/dealer account."""
+    from ui.login import PinDialog
+
+    controller = table.controller
+    window = table.window
+
+    def check(name: str, pin: str, done: Any) -> None:
+        store = controller.store
+
+        def job() -> bool:
+            if store is None:
+                return False
+            if not store.users():
+                store.create_user(name, pin, roles=["dealer", "supervisor"], actor="first-run")
+            return store.login(name, pin, role="dealer")
+
+        controller.store_worker.submit(job, lambda ok, err: done(bool(ok) and err is None))
+
+    def logged_in(name: str) -> None:
+        controller.dealer = name
+        window.setWindowTitle(f"Dealer Assist \u2014 {name}")
+
+    dialog = PinDialog("Log in", "Dealer log-in (the first log-in on a new store creates the account)",
+                       check, logged_in, window)
+    dialog.rejected.connect(window.close)
+    window.login_dialog = dialog
+    dialog.open()

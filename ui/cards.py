@@ -1,0 +1,104 @@
+"""Painting cards: rank and suit symbol, Star Elements elements and Fu/Lu/Shou, the printed 8♠.
+
+Large, high-contrast faces readable at arm's length. No rule logic: a card is drawn
+from its notation (``10H``, ``KFi``) as the engine reports it.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
+from PySide6.QtWidgets import QHBoxLayout, QSizePolicy, QWidget
+
+from dealer_assist.cards import ELEMENT_FACE_NAMES, ELEMENT_SUITS, SUIT_NAMES, SUIT_SYMBOLS, parse_card
+
+# Star Elements elements (1.1.9 / 2.1): a colour and a one-glyph sign each.
+ELEMENT_STYLE: dict[str, tuple[str, str]] = {
+    "Fi": ("#c62828", "\u706b"),  # Fire 火
+    "Go": ("#9a7400", "\u91d1"),  # Gold 金
+    "Ea": ("#6d4c41", "\u571f"),  # Earth 土
+    "Wo": ("#2e7d32", "\u6728"),  # Wood 木
+    "Wa": ("#1565c0", "\u6c34"),  # Water 水
+}
+RED = "#c62828"
+BLACK = "#111111"
+CARD_W = 74
+CARD_H = 104
+
+
+def card_label(text: str) -> str:
+    """Words for a card, for screen readers and lists: ``10♥``, ``Shou Fire``."""
+    try:
+        return parse_card(text).display_name()
+    except ValueError:
+        return text
+
+
+class CardFace(QWidget):
+    """One card. ``printed``: the permanent 8♠ printed on the Dueling 8's layout (1.1.4)."""
+
+    def __init__(self, text: str, *, printed: bool = False, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.text = text
+        self.printed = printed
+        card = parse_card(text)
+        self.rank = card.rank
+        self.suit = card.suit
+        self.setFixedSize(QSize(CARD_W, CARD_H))
+        self.setToolTip(("printed " if printed else "") + card_label(text))
+        self.setAccessibleName(card_label(text))
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt name)
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        rect = QRectF(2, 2, self.width() - 4, self.height() - 4)
+        if self.printed:
+            # printed on the cloth: green background, dashed outline
+            p.setBrush(QColor("#dfeedd"))
+            pen = QPen(QColor("#1b5e20"), 3, Qt.PenStyle.DashLine)
+        else:
+            p.setBrush(QColor("white"))
+            pen = QPen(QColor("#333333"), 2)
+        p.setPen(pen)
+        p.drawRoundedRect(rect, 8, 8)
+        if self.suit in ELEMENT_SUITS:
+            colour, glyph = ELEMENT_STYLE[self.suit]
+            rank = ELEMENT_FACE_NAMES.get(self.rank, self.rank)
+            suit_line = SUIT_NAMES[self.suit]
+        else:
+            colour = RED if self.suit in ("H", "D") else BLACK
+            glyph = SUIT_SYMBOLS[self.suit]
+            rank = self.rank
+            suit_line = ""
+        p.setPen(QColor(colour))
+        font = QFont()
+        font.setBold(True)
+        font.setPixelSize(34 if len(rank) <= 2 else 24)
+        p.setFont(font)
+        p.drawText(QRectF(0, 4, self.width(), 40), Qt.AlignmentFlag.AlignHCenter, rank)
+        font.setPixelSize(36)
+        p.setFont(font)
+        p.drawText(QRectF(0, 40, self.width(), 44), Qt.AlignmentFlag.AlignHCenter, glyph)
+        if suit_line or self.printed:
+            font.setPixelSize(13)
+            p.setFont(font)
+            p.drawText(QRectF(0, self.height() - 22, self.width(), 18), Qt.AlignmentFlag.AlignHCenter,
+                       "PRINTED" if self.printed else suit_line)
+        p.end()
+
+
+class CardRow(QWidget):
+    """A hand's cards side by side."""
+
+    def __init__(self, cards: list[str], *, printed_first: bool = False, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
+        self.faces: list[CardFace] = []
+        for i, text in enumerate(cards):
+            face = CardFace(text, printed=printed_first and i == 0 and text == "8S")
+            self.faces.append(face)
+            layout.addWidget(face)
+        layout.addStretch(1)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)

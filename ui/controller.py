@@ -1,0 +1,581 @@
+"""The table controller: between the engine, the store, the shoe and the widgets.
+
+It owns the round (the engine's ``TableRound`` / ``ElectronicRound``), the store
+(used only through a :class:`~ui.worker.Worker`) and what the shoe reported. Widgets
+never decide a rule: they read ``rnd.expectation()``, ``round_output(rnd)`` and the
+round's lists, and send transcript events (spec/round-script.md) through
+:meth:`TableController.submit`. An accepted event is appended durably to the store
+before the screen shows it; a refused one is shown with its clause and the round is
+unchanged (the engine guarantees that).
+
+Wagers placed before "no more bets" are a betting slip: the dealer can change or
+remove them freely (5.3 closes bets at "no more bets"); each is checked against the
+rules as it is placed, and the whole slip is written to the store, with the
+``no_more_bets`` event, as the round's first events.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from dealer_assist.errors import DealerAssistError, EventFormatError, RuleRefusal, TranscriptError
+from dealer_assist.games import GAMES, GameRules
+from dealer_assist.outcome import Expectation
+from dealer_assist.store import Store, StoreError
+from dealer_assist.transcript import describe_event, new_round, parse_event, round_output
+from hardware.events import (
+    CardRead,
+    Connected,
+    CutCard,
+    DecodeError,
+    Disconnected,
+    Hello,
+    MultiCard,
+    NoRead,
+    SequenceGap,
+    ShoeEmpty,
+    ShoeEvent,
+    ShoeFault,
+    ShoeLoaded,
+    ShoeWarning,
+    event_to_json,
+)
+from ui.worker import Worker
+
+RECALL_SIZE = 10
+
+
+@dataclass
+class TableSetup:
+    """What the dealer chose in the setup dialog (remembered between sessions)."""
+
+    game: str = "lucky8"
+    decks: int = 6
+    areas: int = 7
+    limits: dict[str, list[float]] = field(default_factory=dict)
+    seated: dict[str, int] = field(default_factory=dict)  # player -> area (tables)
+    terminals: list[str] = field(default_factory=list)  # electronic: terminal names
+    decision_seconds: int = 20  # electronic: a terminal's decision time (3.18)
+
+    @property
+    def rules(self) -> GameRules:
+        return GAMES[self.game]
+
+    @property
+    def electronic(self) -> bool:
+        return self.rules.shared_hand
+
+    def config(self, under_min: list[str]) -> dict[str, Any]:
+        """The transcript header (spec/round-script.md "Input")."""
+        out: dict[str, Any] = {"game": self.game, "decks": self.decks}
+        if not self.electronic:
+            out["areas"] = self.areas
+        if self.limits:
+            out["limits"] = {k: list(v) for k, v in self.limits.items()}
+        if self.seated and not self.electronic:
+            out["seated"] = dict(self.seated)
+        if under_min:
+            out["under_min_history"] = list(under_min)
+        return out
+
+    def players(self) -> list[str]:
+        return list(self.terminals) if self.electronic else list(self.seated)
+
+
+@dataclass
+class ShoeInfo:
+    """What the shoe status bar shows."""
+
+    connected: bool = False
+    port: str = ""
+    model: str = ""
+    remaining: int | None = None
+    cut_seen: bool = False
+    last_event: str = ""
+    warning: str = ""
+
+
+class TableController(QObject):
+    """Owns the round, the store writer and the shoe state; widgets listen to its signals."""
+
+    changed = Signal()  # the round (as stored) changed: redraw
+    refused = Signal(str)  # a refusal or error line to show the dealer
+    shoe_changed = Signal()
+    recall_changed = Signal()
+    hold_changed = Signal()  # cards held after a possible missed card
+    store_failed = Signal(str)
+
+    def __init__(self, setup: TableSetup, dealer: str = "dealer", parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.setup = setup
+        self.dealer = dealer
+        self.store: Store | None = None
+        self.store_worker = Worker("store-writer", self)
+        self.session_id: int | None = None
+        self.round_id: int | None = None
+        self.under_min: list[str] = []
+        self.config: dict[str, Any] = {}
+        self.rnd: Any = None
+        self.events: list[dict[str, Any]] = []  # accepted events of the open round
+        self.slip: list[dict[str, Any]] = []  # wagers before "no more bets"
+        self.unacknowledged = 0  # events applied but not yet on disk
+        self.recall: list[dict[str, Any]] = []  # the last rounds' settle output, newest first
+        self.restored = False  # the open round came back after a restart (5.29)
+        self.last_refusal = ""
+        self.shoe = ShoeInfo()
+        self.hold_reason = ""  # non-empty: stop assigning cards until the dealer confirms
+        self.held_cards: list[CardRead] = []
+        self.placement: str | None = None  # where the dealer says the next card lies ("to")
+        self.store_error = ""
+        self.finished_outputs = 0
+        self._finishing = False
+        self.paint_hook: Callable[[], None] | None = None
+        self._store_rid: int | None = None  # written and read only by jobs on the store thread
+
+    # ------------------------------------------------------------------ store
+    def open_store(self, path: str | None, done: Callable[[bool], None] | None = None) -> None:
+        """Open the store on the writer thread, recover an open round or start a new one."""
+
+        def job() -> tuple[Store, Any, list[str], list[dict[str, Any]]]:
+            store = Store.open(path) if path else Store.open(table="table")
+            open_round = store.find_open_round()
+            under = store.under_min_players()
+            recall: list[dict[str, Any]] = []
+            for summary in store.list_rounds(limit=RECALL_SIZE + 1):
+                if summary.ended_at is None:
+                    continue
+                detail = store.get_round(summary.id)
+                if detail is not None and isinstance(detail.result, dict):
+                    recall.append({"round": summary.id, **detail.result})
+            return store, open_round, under, recall
+
+        def finished(result: Any, error: BaseException | None) -> None:
+            if error is not None:
+                self._store_failed(f"cannot open the store: {error}")
+                if done:
+                    done(False)
+                return
+            store, open_round, under, recall = result
+            self.store = store
+            self.under_min = list(under)
+            self.recall = recall[:RECALL_SIZE]
+            self.recall_changed.emit()
+            if open_round is not None and self._restore(open_round):
+                pass
+            else:
+                self.new_round()
+            self.store_worker.submit(
+                lambda: store.start_session(
+                    game=self.setup.game, decks=self.setup.decks,
+                    areas=None if self.setup.electronic else self.setup.areas,
+                    limits=self.setup.limits, dealer=self.dealer,
+                ),
+                self._session_started,
+            )
+            if done:
+                done(True)
+
+        self.store_worker.submit(job, finished)
+
+    def _session_started(self, result: Any, error: BaseException | None) -> None:
+        if error is None:
+            self.session_id = int(result)
+
+    def _restore(self, open_round: Any) -> bool:
+        """Replay the open round's events (crash or power cut); True if it is back on screen."""
+        try:
+            rnd = new_round(open_round.config)
+            for raw in open_round.events:
+                rnd.apply(parse_event(raw))
+        except (DealerAssistError, TranscriptError) as exc:
+            self.refused.emit(f"the open round {open_round.round_id} cannot be replayed: {exc}")
+            return False
+        self.config = dict(open_round.config)
+        game = self.config.get("game")
+        if isinstance(game, str) and game in GAMES and game != self.setup.game:
+            self.setup.game = game
+        self.rnd = rnd
+        self.round_id = open_round.round_id
+        self._store_rid = open_round.round_id
+        self.events = [dict(e) for e in open_round.events]
+        self.slip = []
+        self.restored = True
+        self.changed.emit()
+        return True
+
+    def _store_failed(self, text: str) -> None:
+        self.store_error = text
+        self.store_failed.emit(text)
+        self.refused.emit(text)
+
+    def close(self) -> None:
+        """Finish the queued writes and close the store (on its own thread)."""
+        store = self.store
+        if store is not None:
+            session = self.session_id
+            if session is not None:
+                self.store_worker.submit(lambda: store.end_session(session, actor=self.dealer))
+            self.store_worker.submit(store.close)
+        self.store_worker.stop()
+
+    # ------------------------------------------------------------------ the round
+    @property
+    def rules(self) -> GameRules:
+        return GAMES[self.config.get("game", self.setup.game)]
+
+    def new_round(self) -> None:
+        """A fresh round in betting, with the table's current setup."""
+        self.config = self.setup.config(self.under_min)
+        self.rnd = new_round(self.config)
+        self.round_id = None
+        self.events = []
+        self.slip = []
+        self.restored = False
+        self.placement = None
+        self._finishing = False
+        self.changed.emit()
+
+    def expectation(self) -> Expectation:
+        return self.rnd.expectation()  # type: ignore[no-any-return]
+
+    def output(self) -> dict[str, Any]:
+        return round_output(self.rnd)
+
+    @property
+    def betting(self) -> bool:
+        return self.round_id is None and self.rnd is not None and self.rnd.phase == "betting"
+
+    # ------------------------------------------------------------------ betting slip
+    def place_wager(self, player: str, bet: str, amount: Decimal | float | int, area: int | None = None,
+                    hand: int | None = None) -> bool:
+        """Add a wager to the slip if the rules accept it (checked by the engine)."""
+        raw: dict[str, Any] = {"type": "wager", "player": player, "bet": bet, "amount": _number(amount)}
+        if area is not None and not self.setup.electronic:
+            raw["area"] = area
+        if hand is not None:
+            raw["hand"] = hand
+        if not self.betting:
+            return self.submit(raw)  # a later wager (split hand, 3.21.1 / 3.23.1)
+        return self._rebuild_slip([*self.slip, raw], raw)
+
+    def remove_wager(self, index: int) -> bool:
+        if not self.betting or not 0 <= index < len(self.slip):
+            return False
+        return self._rebuild_slip([w for i, w in enumerate(self.slip) if i != index], None)
+
+    def change_wager(self, index: int, amount: Decimal | float | int) -> bool:
+        if not self.betting or not 0 <= index < len(self.slip):
+            return False
+        slip = copy.deepcopy(self.slip)
+        slip[index]["amount"] = _number(amount)
+        return self._rebuild_slip(slip, slip[index])
+
+    def clear_slip(self) -> None:
+        if self.betting:
+            self._rebuild_slip([], None)
+
+    def _rebuild_slip(self, slip: list[dict[str, Any]], new: dict[str, Any] | None) -> bool:
+        rnd = new_round(self.config)
+        for raw in slip:
+            try:
+                rnd.apply(parse_event(raw))
+            except (RuleRefusal, EventFormatError) as exc:
+                self._refuse(raw, exc)
+                return False
+        self.slip = slip
+        self.rnd = rnd
+        self.last_refusal = ""
+        self.changed.emit()
+        return True
+
+    def no_more_bets(self) -> bool:
+        """Close the bets (5.3): the slip and the event go to the store as the round's start."""
+        if not self.betting:
+            return False
+        raw = {"type": "no_more_bets"}
+        try:
+            self.rnd.apply(parse_event(raw))
+        except (RuleRefusal, EventFormatError) as exc:
+            self._refuse(raw, exc)
+            return False
+        first = [*self.slip, raw]
+        self.events = list(first)
+        self.slip = []
+        self.round_id = -1  # begun; the store's id arrives with the acknowledgement
+        self._store_round_start(first)
+        return True
+
+    # ------------------------------------------------------------------ events
+    def submit(self, raw: dict[str, Any], actor: str | None = None) -> bool:
+        """Apply one transcript event; if accepted, store it and then show it."""
+        if self.store_error:
+            self.refused.emit(f"not recorded: {self.store_error}")
+            return False
+        if self.betting and raw.get("type") not in ("wager", "no_more_bets", "claim", "void"):
+            if raw.get("type") in ("card", "burn", "multi") and self.slip:
+                self.no_more_bets()  # the first card out of the shoe closes the bets (5.3)
+            elif raw.get("type") == "burn":
+                pass
+        if self.betting and raw.get("type") == "claim":
+            return self._rebuild_slip([*self.slip, raw], raw)
+        try:
+            self.rnd.apply(parse_event(raw))
+        except (RuleRefusal, EventFormatError) as exc:
+            self._refuse(raw, exc)
+            return False
+        self.last_refusal = ""
+        if self.round_id is None:
+            # a void or burn before "no more bets": the round starts in the store here
+            self.round_id = -1
+            first = [*self.slip, raw]
+            self.events = list(first)
+            self.slip = []
+            self._store_round_start(first)
+        else:
+            self.events.append(raw)
+            self._store_event(raw, actor or f"dealer:{self.dealer}")
+        return True
+
+    def _store_round_start(self, first: list[dict[str, Any]]) -> None:
+        store = self.store
+        session = self.session_id
+        config = dict(self.config)
+        self.unacknowledged += 1
+
+        def job() -> int:
+            if store is None:
+                raise StoreError("no store is open")
+            rid = store.begin_round(config, session_id=session)
+            self._store_rid = rid
+            for event in first:
+                store.append_event(rid, event, actor=f"dealer:{self.dealer}")
+            return rid
+
+        def done(result: Any, error: BaseException | None) -> None:
+            if error is None:
+                self.round_id = int(result)
+            self._acknowledged(error)
+
+        self.store_worker.submit(job, done)
+
+    def _store_event(self, raw: dict[str, Any], actor: str) -> None:
+        store = self.store
+        self.unacknowledged += 1
+
+        def job() -> int:
+            # jobs run in order on one thread: the round's begin job set _store_rid
+            if store is None or self._store_rid is None:
+                raise StoreError("no store is open")
+            return store.append_event(self._store_rid, raw, actor=actor)
+
+        self.store_worker.submit(job, lambda result, error: self._acknowledged(error))
+
+    def _acknowledged(self, error: BaseException | None) -> None:
+        self.unacknowledged -= 1
+        if error is not None:
+            self._store_failed(f"the store could not record the event: {error}")
+            return
+        if self.unacknowledged == 0:
+            # everything applied is on disk: now the screen may show it
+            self.changed.emit()
+            if self.paint_hook is not None:
+                self.paint_hook()
+            if self.rnd.status() in ("settled", "void") and not self._finishing:
+                self._finish()
+
+    def _finish(self) -> None:
+        """Record the settle output (settlements, rulings) once the round is over."""
+        self._finishing = True
+        output = round_output(self.rnd)
+        store = self.store
+        rid = self.round_id
+
+        def job() -> list[str]:
+            rid = self._store_rid
+            if store is None or rid is None:
+                raise StoreError("no round to finish")
+            store.finish_round(rid, output, actor=f"dealer:{self.dealer}")
+            return store.under_min_players()
+
+        def done(result: Any, error: BaseException | None) -> None:
+            if error is not None:
+                self._store_failed(f"the settlement could not be recorded: {error}")
+                return
+            self.under_min = list(result)
+            self.finished_outputs += 1
+            self.recall.insert(0, {"round": rid, **output})  # rid: the store's round id
+            del self.recall[RECALL_SIZE:]
+            self.recall_changed.emit()
+
+        self.store_worker.submit(job, done)
+
+    def confirm_settlement(self) -> bool:
+        """The dealer has paid and collected: the next round starts (betting)."""
+        if self.rnd is None or self.rnd.status() not in ("settled", "void"):
+            return False
+        self.new_round()
+        return True
+
+    def _refuse(self, raw: dict[str, Any], exc: RuleRefusal | EventFormatError) -> None:
+        text = str(exc) if isinstance(exc, RuleRefusal) else exc.message
+        self.last_refusal = f"Refused ({describe_event(raw)}): {text}"
+        self.refused.emit(self.last_refusal)
+
+    # ------------------------------------------------------------------ decisions
+    def decide(self, action: str, *, area: int | None = None, hand: int | None = None,
+               player: str | None = None, amount: Decimal | float | None = None) -> bool:
+        raw: dict[str, Any] = {"type": "decision", "action": action}
+        if area is not None and not self.rules.shared_hand:
+            raw["area"] = area
+        if hand is not None:
+            raw["hand"] = hand
+        if player is not None:
+            raw["player"] = player
+        if amount is not None:
+            raw["amount"] = _number(amount)
+        return self.submit(raw)
+
+    def report(self, kind: str, **fields: Any) -> bool:
+        """absent, power_failure, withdraw, close_offers, timeout, resolve, correction, pick ..."""
+        raw: dict[str, Any] = {"type": kind}
+        raw.update({k: v for k, v in fields.items() if v is not None})
+        return self.submit(raw)
+
+    def void(self, reason: str, rule: str, supervisor: str) -> bool:
+        """A supervisor's void (the PIN was already checked by :meth:`approve`)."""
+        return self.submit({"type": "void", "reason": reason, "rule": rule}, actor=f"supervisor:{supervisor}")
+
+    def approve(self, supervisor: str, pin: str, kind: str, done: Callable[[bool], None],
+                detail: dict[str, Any] | None = None) -> None:
+        """Check a supervisor PIN off the GUI thread (scrypt), audited by the store."""
+        store = self.store
+        rid = self.round_id if self.round_id and self.round_id > 0 else None
+
+        def job() -> bool:
+            if store is None:
+                return False
+            return store.approve(supervisor, pin, kind=kind, round_id=rid, detail=detail or {})
+
+        self.store_worker.submit(job, lambda result, error: done(bool(result) and error is None))
+
+    # ------------------------------------------------------------------ the shoe
+    def on_shoe_event(self, event: ShoeEvent) -> None:
+        """Every shoe event, on the GUI thread (ui.shoe_signals)."""
+        info = self.shoe
+        info.last_event = _describe_shoe_event(event)
+        if isinstance(event, Connected):
+            info.connected = True
+            info.port = event.port
+            info.model = event.model or info.model
+            info.warning = "" if event.guaranteed else "this shoe's format cannot show lost cards"
+        elif isinstance(event, Disconnected):
+            info.connected = False
+            info.warning = f"shoe lost: {event.reason}"
+        elif isinstance(event, Hello):
+            info.model = event.model
+        elif isinstance(event, ShoeLoaded):
+            info.cut_seen = False
+            self._update_remaining(reset=True)
+        elif isinstance(event, CutCard):
+            info.cut_seen = True
+        elif isinstance(event, ShoeEmpty):
+            info.warning = "the shoe is empty"
+        elif isinstance(event, ShoeFault):
+            info.warning = f"shoe fault {event.code}: {event.text}"
+            self._audit("shoe_fault", event_to_json(event))
+        elif isinstance(event, ShoeWarning):
+            info.warning = f"shoe warning {event.code}"
+        elif isinstance(event, (DecodeError, SequenceGap, NoRead)):
+            self.hold(_hold_text(event))
+            self._audit("shoe_fault", event_to_json(event))
+        elif isinstance(event, CardRead):
+            self.on_card(event)
+        elif isinstance(event, MultiCard):
+            self.submit({"type": "multi", "cards": [str(c) for c in event.cards], "disclosed": []})
+        self.shoe_changed.emit()
+
+    def _audit(self, kind: str, detail: dict[str, Any]) -> None:
+        store = self.store
+        if store is not None:
+            self.store_worker.submit(lambda: store.add_audit(kind, actor="shoe", detail=detail))
+
+    def _update_remaining(self, reset: bool = False) -> None:
+        if self.rnd is not None:
+            self.shoe.remaining = self.rnd.shoe.remaining
+
+    def on_card(self, event: CardRead) -> None:
+        if self.hold_reason:
+            self.held_cards.append(event)  # not assigned until the dealer confirms
+            self.hold_changed.emit()
+            return
+        self._assign(event)
+
+    def _assign(self, event: CardRead) -> None:
+        if event.burn:
+            self.submit({"type": "burn", "card": str(event.card)})
+        else:
+            raw: dict[str, Any] = {"type": "card", "card": str(event.card)}
+            if self.placement is not None:
+                raw["to"] = self.placement
+                self.placement = None
+            self.submit(raw)
+        self._update_remaining()
+
+    def hold(self, reason: str) -> None:
+        self.hold_reason = reason
+        self.hold_changed.emit()
+
+    def release_hold(self, keyed_card: str | None = None) -> bool:
+        """The dealer checked: optionally the card that was missed (keyed in), then the held cards."""
+        if keyed_card:
+            raw = {"type": "card", "card": keyed_card.strip()}
+            if not self.submit(raw):
+                return False
+        self.hold_reason = ""
+        held, self.held_cards = self.held_cards, []
+        for event in held:
+            self._assign(event)
+        self.hold_changed.emit()
+        return True
+
+    def place_next_card(self, target: str | None) -> None:
+        """The dealer says where the next card physically lies (``to``), or None to clear."""
+        self.placement = target
+        self.changed.emit()
+
+    def correct(self, index: int, target: str) -> bool:
+        """An earlier card lies elsewhere (correction)."""
+        return self.report("correction", index=index, to=target)
+
+    def card_events(self) -> list[tuple[int, str]]:
+        """(event index, card) of every card event so far, for the correction picker."""
+        return [(i, str(e["card"])) for i, e in enumerate(self.events) if e.get("type") == "card"]
+
+
+def _number(amount: Decimal | float | int) -> int | float:
+    value = Decimal(str(amount))
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+def _hold_text(event: ShoeEvent) -> str:
+    if isinstance(event, SequenceGap):
+        return f"{event.lost} frame(s) from the shoe were lost: a card may be missing"
+    if isinstance(event, NoRead):
+        return "the shoe could not read a card"
+    if isinstance(event, DecodeError):
+        return f"the shoe sent a damaged frame ({event.kind}): a card may be missing"
+    return "check the last card"
+
+
+def _describe_shoe_event(event: ShoeEvent) -> str:
+    data = event_to_json(event)
+    name = data.pop("event")
+    data.pop("seq", None)
+    rest = " ".join(f"{v}" for v in data.values() if v not in (None, "", False))
+    return f"{name} {rest}".strip()

@@ -1,0 +1,350 @@
+"""The dealer's window: layout, prompt, settlement, rulings, shoe status, betting, reports.
+
+A view of the controller's round; every action becomes a transcript event sent through
+the controller, and every refusal is shown with its clause.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QMainWindow,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ui.betting import BettingPanel
+from ui.controller import TableController
+from ui.login import PinDialog
+from ui.prompt import PromptPanel, target_words
+from ui.ruling_panel import RulingPanel
+from ui.settlement_panel import SettlementPanel
+from ui.shoe_status import ShoeStatus
+from ui.style import APP_STYLE, signed
+from ui.table_view import TableView
+from ui.terminals_panel import TerminalsPanel
+
+
+class PlacementDialog(QDialog):
+    """Where a card physically lies: the next card (``to``) or an earlier one (correction)."""
+
+    def __init__(self, cards: list[tuple[int, str]], targets: list[str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Card placed elsewhere")
+        layout = QFormLayout(self)
+        self.card = QComboBox()
+        self.card.addItem("the next card out of the shoe", None)
+        for index, text in reversed(cards):
+            self.card.addItem(f"{text} (event {index})", index)
+        self.target = QComboBox()
+        for t in targets:
+            self.target.addItem(target_words(t), t)
+        layout.addRow("Card", self.card)
+        layout.addRow("Lies at", self.target)
+        ok = QPushButton("Record")
+        ok.setProperty("role", "confirm")
+        ok.clicked.connect(self.accept)
+        layout.addRow(ok)
+
+
+class DealerWindow(QMainWindow):
+    def __init__(self, controller: TableController, *, sim_panel: QWidget | None = None) -> None:
+        super().__init__()
+        self.controller = controller
+        self.setWindowTitle("Dealer Assist")
+        self.setStyleSheet(APP_STYLE)
+        central = QWidget()
+        self.setCentralWidget(central)
+        outer = QVBoxLayout(central)
+        outer.setContentsMargins(6, 6, 6, 6)
+
+        self.shoe_status = ShoeStatus(self._release_hold)
+        outer.addWidget(self.shoe_status)
+        self.banner = QLabel("")
+        self.banner.setWordWrap(True)
+        self.banner.setStyleSheet("font-size: 22px; font-weight: bold; background: #ffe082; padding: 6px;")
+        self.banner.hide()
+        outer.addWidget(self.banner)
+
+        middle = QHBoxLayout()
+        outer.addLayout(middle, 1)
+        left = QVBoxLayout()
+        middle.addLayout(left, 3)
+        self.table_view = TableView()
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.table_view)
+        left.addWidget(scroll, 3)
+        self.terminals = TerminalsPanel(self._terminal_decide, self._terminal_timeout,
+                                        controller.setup.decision_seconds)
+        left.addWidget(self.terminals, 2)
+
+        right = QVBoxLayout()
+        middle.addLayout(right, 2)
+        self.refusal = QLabel("")
+        self.refusal.setProperty("role", "refusal")
+        self.refusal.setWordWrap(True)
+        right.addWidget(self.refusal)
+        self.prompt = PromptPanel()
+        right.addWidget(self.prompt)
+        self.ruling_panel = RulingPanel()
+        right.addWidget(self.ruling_panel)
+        self.settlement = SettlementPanel()
+        right.addWidget(self.settlement, 1)
+        recall_row = QHBoxLayout()
+        self.recall_button = QPushButton("Last 10 rounds [L]")
+        self.recall_button.setShortcut(QKeySequence("L"))
+        self.recall_button.setCheckable(True)
+        self.recall_button.toggled.connect(self._toggle_recall)
+        recall_row.addWidget(self.recall_button)
+        right.addLayout(recall_row)
+        self.recall_list = QListWidget()
+        self.recall_list.setMaximumHeight(160)
+        self.recall_list.currentRowChanged.connect(self._show_recalled)
+        self.recall_view = SettlementPanel()
+        right.addWidget(self.recall_list)
+        right.addWidget(self.recall_view)
+        self.recall_list.hide()
+        self.recall_view.hide()
+
+        self.betting = BettingPanel(self._place, controller.remove_wager, controller.change_wager)
+        outer.addWidget(self.betting)
+        outer.addWidget(self._reports_bar())
+        if sim_panel is not None:
+            outer.addWidget(sim_panel)
+        self.sim_panel = sim_panel
+
+        controller.changed.connect(self.refresh)
+        controller.refused.connect(self.show_refusal)
+        controller.shoe_changed.connect(self._shoe_changed)
+        controller.hold_changed.connect(self._shoe_changed)
+        controller.recall_changed.connect(self._recall_changed)
+        self.pin_dialog: PinDialog | None = None
+        self.placement_dialog: PlacementDialog | None = None
+        if controller.rnd is not None:
+            self.refresh()
+
+    # ------------------------------------------------------------------ reports menu
+    def _reports_bar(self) -> QWidget:
+        bar = QWidget()
+        row = QHBoxLayout(bar)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(QLabel("Report:"))
+        self.report_buttons: dict[str, QPushButton] = {}
+        entries = (
+            ("misplaced", "Card elsewhere\u2026 [M]", self.open_placement, "M"),
+            ("absent", "Player absent", self._report_absent, None),
+            ("withdraw", "Withdraw", self._report_withdraw, None),
+            ("power_failure", "Power failure", self._report_power_failure, None),
+            ("face_up", "Face-up card", self._report_face_up, None),
+            ("refer", "Refer to shift manager", self._report_refer, None),
+            ("void", "Void (supervisor)", self.request_void, None),
+        )
+        for key, text, action, shortcut in entries:
+            b = QPushButton(text)
+            b.setStyleSheet("font-size: 17px; min-height: 36px; padding: 4px 8px;")
+            if shortcut:
+                b.setShortcut(QKeySequence(shortcut))
+            b.clicked.connect(action)
+            row.addWidget(b)
+            self.report_buttons[key] = b
+        self.report_player = QComboBox()
+        self.report_player.setEditable(True)
+        self.report_player.setMinimumWidth(120)
+        row.addWidget(self.report_player)
+        row.addStretch(1)
+        return bar
+
+    def _selected_player(self) -> str | None:
+        text = self.report_player.currentText().strip()
+        return text or None
+
+    def _report_absent(self) -> None:
+        player = self._selected_player()
+        if player:
+            self.controller.report("absent", player=player)
+
+    def _report_withdraw(self) -> None:
+        player = self._selected_player()
+        if player:
+            self.controller.report("withdraw", player=player)
+
+    def _report_power_failure(self) -> None:
+        if self.controller.report("power_failure"):
+            self.controller.restored = False
+
+    def _report_face_up(self) -> None:
+        clause = self.controller.rules.clause("face_up_card") if self.controller.rules.has("face_up_card") else "5.5"
+        self.show_refusal(f"Face-up card in the shoe: play it as if found face down ({clause})", warn=False)
+        self.controller._audit("face_up_card", {"rule": clause})
+
+    def _report_refer(self) -> None:
+        clause = self.controller.rules.clause("refer")
+        self.show_refusal(f"Referred to the Gaming Shift Manager ({clause}): wait for the decision", warn=False)
+        self.controller._audit("referral", {"rule": clause, "round": self.controller.round_id})
+
+    def request_void(self) -> None:
+        """A void needs a supervisor's PIN (5.1 / 5.2)."""
+        rules = self.controller.rules
+        reasons = [("extra, missing or foreign cards", rules.clause("void.foreign_card"))]
+        if rules.has("void.cannot_reconstruct"):
+            reasons.append(("dealt incorrectly, cannot be reconstructed", rules.clause("void.cannot_reconstruct")))
+        reason_box = QComboBox()
+        for text, clause in reasons:
+            reason_box.addItem(f"{text} ({clause})", (text, clause))
+
+        def check(name: str, pin: str, done: Any) -> None:
+            text, clause = reason_box.currentData()
+            self.controller.approve(name, pin, "void", done, {"reason": text, "rule": clause})
+
+        def approved(name: str) -> None:
+            text, clause = reason_box.currentData()
+            self.controller.void(text, clause, name)
+
+        dialog = PinDialog("Void the round", "Supervisor PIN required to void the round", check, approved, self)
+        layout = dialog.layout()
+        assert isinstance(layout, QVBoxLayout)
+        layout.insertWidget(1, reason_box)
+        self.pin_dialog = dialog
+        dialog.open()
+
+    def _resolve(self, ruling: str) -> None:
+        def check(name: str, pin: str, done: Any) -> None:
+            self.controller.approve(name, pin, "supervisor_decision", done, {"resolve": ruling})
+
+        def approved(name: str) -> None:
+            self.controller.report("resolve", ruling=ruling, text=f"Shift manager {name}: {ruling}")
+
+        dialog = PinDialog("Shift manager's decision", f"Supervisor PIN to record: {ruling}", check, approved, self)
+        self.pin_dialog = dialog
+        dialog.open()
+
+    def open_placement(self) -> None:
+        rnd = self.controller.rnd
+        targets: list[str] = ["dealer", "discard"]
+        if rnd.rules.shared_hand:
+            targets = ["player", "dealer", "discard"]
+        else:
+            for number in range(1, rnd.config.areas + 1):
+                area = rnd.areas.get(number)
+                hands = len(area.hands) if area is not None and area.hands else 1
+                targets.extend(f"area:{number}/{h}" for h in range(1, hands + 1))
+        dialog = PlacementDialog(self.controller.card_events(), targets, self)
+        self.placement_dialog = dialog
+
+        def accepted() -> None:
+            index = dialog.card.currentData()
+            target = str(dialog.target.currentData())
+            if index is None:
+                self.controller.place_next_card(target)
+            else:
+                self.controller.correct(int(index), target)
+
+        dialog.accepted.connect(accepted)
+        dialog.open()
+
+    # ------------------------------------------------------------------ actions
+    def _place(self, player: str, bet: str, amount: Decimal, area: int | None) -> bool:
+        return self.controller.place_wager(player, bet, amount, area)
+
+    def _decide(self, action: str, area: int | None, hand: int | None, player: str | None) -> None:
+        self.controller.decide(action, area=area, hand=hand, player=player)
+
+    def _terminal_decide(self, action: str, player: str, hand: int) -> None:
+        self.controller.decide(action, hand=hand, player=player)
+
+    def _terminal_timeout(self, player: str) -> None:
+        self.controller.report("timeout", player=player)
+
+    def _withdraw(self, player: str | None, area: int | None) -> None:
+        if player:
+            self.controller.report("withdraw", player=player, area=area)
+
+    def _release_hold(self, keyed: str | None) -> None:
+        self.controller.release_hold(keyed)
+
+    def show_refusal(self, text: str, warn: bool = True) -> None:
+        self.refusal.setStyleSheet("" if warn else "color: #0d47a1;")
+        self.refusal.setText(text)
+
+    # ------------------------------------------------------------------ drawing
+    def refresh(self) -> None:
+        c = self.controller
+        rnd = c.rnd
+        if rnd is None:
+            return
+        output = c.output()
+        exp = rnd.expectation()
+        status = output["status"]
+        self.table_view.refresh(rnd, output, exp)
+        electronic = bool(rnd.rules.shared_hand)
+        self.terminals.setVisible(electronic)
+        if electronic:
+            self.terminals.refresh(rnd)
+        self.prompt.show_expectation(
+            exp, status, decide=self._decide, no_more_bets=c.no_more_bets,
+            close_offers=lambda: c.report("close_offers"), confirm=c.confirm_settlement,
+            resolve=self._resolve, withdraw=self._withdraw, slip_size=len(c.slip), placement=c.placement,
+        )
+        self.ruling_panel.show_rulings(output.get("rulings", []), output.get("claims", []))
+        self.settlement.show_output(output)
+        self.betting.setVisible(c.betting)
+        if c.betting:
+            bets = ["main", *rnd.rules.side_bets]
+            self.betting.configure(c.setup.players(), bets, c.setup.areas, electronic)
+            self.betting.show_slip(c.slip)
+        players = sorted({*c.setup.players(), *(s["player"] for s in output.get("settlements", []))})
+        current = self.report_player.currentText()
+        self.report_player.clear()
+        self.report_player.addItems(players)
+        self.report_player.setCurrentText(current)
+        if c.restored:
+            clause = rnd.rules.clause("power_failure")
+            self.banner.setText(
+                f"Restored after a restart: the open round is back as it was. "
+                f"Record the power failure ({clause}) to give the players their options."
+            )
+            self.banner.show()
+        else:
+            self.banner.hide()
+        if c.last_refusal == "" and self.refusal.text().startswith("Refused"):
+            self.refusal.setText("")
+        self._shoe_changed()
+
+    def _shoe_changed(self) -> None:
+        c = self.controller
+        remaining = c.rnd.shoe.remaining if c.rnd is not None else None
+        self.shoe_status.show_info(c.shoe, remaining)
+        self.shoe_status.show_hold(c.hold_reason, len(c.held_cards))
+
+    def _toggle_recall(self, on: bool) -> None:
+        self.recall_list.setVisible(on)
+        self.recall_view.setVisible(on)
+        self._recall_changed()
+
+    def _recall_changed(self) -> None:
+        self.recall_list.clear()
+        for entry in self.controller.recall:
+            net = ", ".join(f"{p} {signed(v)}" for p, v in entry.get("net", {}).items())
+            self.recall_list.addItem(f"Round {entry.get('round')}: {entry.get('status')}  {net}")
+
+    def _show_recalled(self, row: int) -> None:
+        if 0 <= row < len(self.controller.recall):
+            entry = self.controller.recall[row]
+            self.recall_view.show_output(entry, heading=f"Round {entry.get('round')} (recall)")
+
+    def closeEvent(self, event: Any) -> None:  # noqa: N802 (Qt name)
+        super().closeEvent(event)
+

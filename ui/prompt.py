@@ -1,0 +1,142 @@
+"""The one clear prompt: the engine's "next", with only the legal options as large buttons.
+
+Keyboard: H hit, S stand, D double, P split, R surrender, A accept, F refuse,
+T act, W withdraw, I insurance, E even money, C close offers, N no more bets,
+Enter confirm the settlement. Offers to other players: keys 1-9 in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+OPTION_KEYS = {
+    "hit": "H", "stand": "S", "double": "D", "split": "P", "surrender": "R", "accept": "A",
+    "refuse": "F", "act": "T", "withdraw": "W", "insurance": "I", "even_money": "E",
+}
+OPTION_WORDS = {
+    "hit": "Hit", "stand": "Stand", "double": "Double", "split": "Split", "surrender": "Surrender",
+    "accept": "Accept card", "refuse": "Refuse card", "act": "Act on hand", "withdraw": "Withdraw",
+    "insurance": "Insurance", "even_money": "Even money",
+}
+
+
+def target_words(target: str | None) -> str:
+    """``area:3/1`` -> ``Area 3, hand 1``."""
+    if not target:
+        return ""
+    if target.startswith("area:"):
+        number, _, hand = target[5:].partition("/")
+        return f"Area {number}, hand {hand or 1}"
+    return {"dealer": "Dealer", "players": "Player hand (shared)", "player": "Player hand"}.get(target, target)
+
+
+class PromptPanel(QWidget):
+    """Shows what the round waits for and offers exactly the legal choices."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        self.headline = QLabel("")
+        self.headline.setProperty("role", "prompt")
+        self.headline.setWordWrap(True)
+        self.detail = QLabel("")
+        self.detail.setWordWrap(True)
+        self.detail.setStyleSheet("font-size: 20px;")
+        layout.addWidget(self.headline)
+        layout.addWidget(self.detail)
+        self._grid_host = QWidget()
+        self._grid = QGridLayout(self._grid_host)
+        layout.addWidget(self._grid_host)
+        self.buttons: dict[str, QPushButton] = {}
+
+    def clear_buttons(self) -> None:
+        for button in self.buttons.values():
+            self._grid.removeWidget(button)
+            button.hide()
+            button.deleteLater()
+        self.buttons = {}
+
+    def add_button(self, key: str, text: str, action: Callable[[], None], *, shortcut: str | None = None,
+                   role: str = "option") -> QPushButton:
+        n = len(self.buttons)
+        label = f"{text}  [{shortcut}]" if shortcut else text
+        button = QPushButton(label)
+        button.setProperty("role", role)
+        if shortcut:
+            button.setShortcut(QKeySequence(shortcut))
+        button.clicked.connect(action)
+        self._grid.addWidget(button, n // 3, n % 3)
+        self.buttons[key] = button
+        return button
+
+    def show_expectation(self, exp: Any, status: str, *, decide: Callable[..., None],
+                         no_more_bets: Callable[[], None], close_offers: Callable[[], None],
+                         confirm: Callable[[], None], resolve: Callable[[str], None],
+                         withdraw: Callable[[str, int | None], None], slip_size: int,
+                         placement: str | None) -> None:
+        self.clear_buttons()
+        self.detail.setText("")
+        kind = exp.kind
+        if status in ("settled", "void"):
+            self.headline.setText("Round void: return every wager" if status == "void"
+                                  else "Round settled: pay and collect")
+            self.detail.setText("Check the settlement, then confirm to start the next round.")
+            self.add_button("confirm", "Confirm, next round", confirm, shortcut="Return", role="confirm")
+            return
+        if kind == "wagers":
+            self.headline.setText("Place wagers")
+            self.detail.setText(f"{slip_size} wager(s) on the layout. Press No more bets, then deal.")
+            self.add_button("no_more_bets", "No more bets", no_more_bets, shortcut="N")
+            return
+        if kind == "card":
+            where = target_words(exp.target)
+            self.headline.setText(f"Next card \u2192 {where}")
+            waiting = exp.extra.get("waiting") if exp.extra else None
+            if waiting:
+                self.detail.setText("for " + ", ".join(waiting))
+            if placement:
+                self.detail.setText(f"The next card will be recorded at {target_words(placement)} (placed there)")
+            return
+        if kind == "decision":
+            if exp.options:
+                self.headline.setText(f"Area {exp.area}, hand {exp.hand}: {exp.player or 'no player'} decides")
+                for option in exp.options:
+                    if option == "withdraw":
+                        self.add_button(option, OPTION_WORDS[option],
+                                        lambda e=exp: withdraw(e.player, e.area),
+                                        shortcut=OPTION_KEYS[option])
+                        continue
+                    self.add_button(option, OPTION_WORDS.get(option, option),
+                                    lambda o=option, e=exp: decide(o, e.area, e.hand, None),
+                                    shortcut=OPTION_KEYS.get(option))
+            if exp.offers:
+                lines = []
+                n = 0
+                for offer in exp.offers:
+                    for option in offer["options"]:
+                        n += 1
+                        key = str(n) if n <= 9 else None
+                        self.add_button(f"offer:{offer['player']}:{offer['area']}:{option}",
+                                        f"{offer['player']} (area {offer['area']}): {OPTION_WORDS.get(option, option)}",
+                                        lambda o=option, f=offer: decide(o, f["area"], 1, f["player"]),
+                                        shortcut=key)
+                    lines.append(f"{offer['player']} area {offer['area']}")
+                self.detail.setText("Offers open to: " + ", ".join(lines))
+                self.add_button("close_offers", "Close offers", close_offers, shortcut="C")
+            return
+        if kind == "decisions":
+            players = ", ".join(p["player"] for p in exp.pending)
+            self.headline.setText("Terminals deciding")
+            self.detail.setText(players)
+            return
+        if kind == "ruling":
+            self.headline.setText(f"Referred to the Gaming Shift Manager ({exp.rule})")
+            self.detail.setText(exp.text or "")
+            self.add_button("resolve_continue", "Shift manager: continue", lambda: resolve("continue"))
+            self.add_button("resolve_void", "Shift manager: void", lambda: resolve("void"), role="danger")
+            return
+        self.headline.setText("Waiting")

@@ -1,0 +1,68 @@
+"""Shoe status, always visible: connected or lost, model, cards remaining, cut card, last event,
+warnings; and the hold banner when a card may have been missed (checksum error,
+sequence gap, unreadable card): no card is assigned until the dealer confirms or keys
+the missed card in."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
+
+from ui.controller import ShoeInfo
+
+
+class ShoeStatus(QWidget):
+    def __init__(self, release: Callable[[str | None], None], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 2, 4, 2)
+        self.line = QLabel("Shoe: not connected")
+        self.line.setStyleSheet("font-size: 18px; font-weight: bold;")
+        layout.addWidget(self.line)
+        self.hold_box = QWidget()
+        hold = QHBoxLayout(self.hold_box)
+        self.hold_text = QLabel("")
+        self.hold_text.setStyleSheet("font-size: 22px; font-weight: bold; color: white; background: #b00020; padding: 6px;")
+        self.hold_text.setWordWrap(True)
+        hold.addWidget(self.hold_text, 1)
+        self.key_in = QLineEdit()
+        self.key_in.setPlaceholderText("missed card, e.g. 10H")
+        self.key_in.setMaximumWidth(220)
+        hold.addWidget(self.key_in)
+        self.key_button = QPushButton("Key in card")
+        self.key_button.clicked.connect(lambda: release(self.key_in.text() or None))
+        hold.addWidget(self.key_button)
+        self.confirm_button = QPushButton("No card missed")
+        self.confirm_button.setProperty("role", "confirm")
+        self.confirm_button.clicked.connect(lambda: release(None))
+        hold.addWidget(self.confirm_button)
+        layout.addWidget(self.hold_box)
+        self.hold_box.hide()
+
+    def show_info(self, info: ShoeInfo, remaining: int | None) -> None:
+        state = "CONNECTED" if info.connected else "SHOE LOST"
+        colour = "#1b5e20" if info.connected else "#b00020"
+        parts = [f"<span style='color:{colour}'>Shoe {state}</span>"]
+        if info.model:
+            parts.append(info.model)
+        if remaining is not None:
+            parts.append(f"{remaining} cards left")
+        if info.cut_seen:
+            parts.append("<span style='color:#b00020'>CUT CARD OUT: shuffle after this round</span>")
+        if info.last_event:
+            parts.append(f"last: {info.last_event}")
+        if info.warning:
+            parts.append(f"<span style='color:#b00020'>\u26a0 {info.warning}</span>")
+        self.line.setText(" \u2022 ".join(parts))
+
+    def show_hold(self, reason: str, held: int) -> None:
+        if not reason:
+            self.hold_box.hide()
+            self.key_in.clear()
+            return
+        text = f"STOP: {reason}. Check the cards on the table."
+        if held:
+            text += f" ({held} card(s) waiting)"
+        self.hold_text.setText(text)
+        self.hold_box.show()
