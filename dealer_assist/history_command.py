@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import json
+import os
 import sqlite3
 import sys
 from collections.abc import Sequence
@@ -191,4 +192,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"error: {args.db}: {err}\n")
         return 2
     except BrokenPipeError:
+        # The reader went away (e.g. `| head`); don't complain when Python flushes stdout.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
         return 0
