@@ -8,7 +8,7 @@ read as 10); suits ``S H D C``, or the Star Elements elements ``Fi Go Ea Wo Wa``
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from functools import cache
 from typing import Final
 
 RANKS: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -29,21 +29,46 @@ ELEMENT_FACE_NAMES: Final = {"J": "Fu", "Q": "Lu", "K": "Shou"}
 RED_SUITS: Final = frozenset({"H", "D"})
 
 
+_POINTS: Final = {r: (1 if r == "A" else 10 if r in FACES else int(r)) for r in RANKS}
+
+
 class CardNotationError(ValueError):
     """A card written in a way the notation does not allow."""
 
 
-@dataclass(frozen=True, slots=True)
 class Card:
-    """One playing card: a rank and a suit (a standard suit or a Star Elements element)."""
+    """One playing card: a rank and a suit (a standard suit or a Star Elements element).
+
+    Cards are interned: ``Card("A", "S") is Card("A", "S")``, so equality and hashing are
+    by identity and cost nothing on the engine's hot path. Immutable.
+    """
+
+    __slots__ = ("rank", "suit", "points")
+    _interned: dict[tuple[str, str], Card] = {}
 
     rank: str
     suit: str
+    points: int  # point value with an ace as 1 (3.4): 2–10 face value, J/Q/K 10
 
-    @property
-    def points(self) -> int:
-        """Point value with an ace as 1 (3.4): 2–10 face value, J/Q/K 10."""
-        return _POINTS[self.rank]
+    def __new__(cls, rank: str, suit: str) -> Card:
+        key = (rank, suit)
+        found = cls._interned.get(key)
+        if found is not None:
+            return found
+        if rank not in _POINTS or suit not in SUIT_NAMES:
+            raise CardNotationError(f"'{rank}{suit}' is not a card")
+        obj = super().__new__(cls)
+        object.__setattr__(obj, "rank", rank)
+        object.__setattr__(obj, "suit", suit)
+        object.__setattr__(obj, "points", _POINTS[rank])
+        cls._interned[key] = obj
+        return obj
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("a Card is immutable")
+
+    def __reduce__(self) -> tuple[type[Card], tuple[str, str]]:
+        return (Card, (self.rank, self.suit))
 
     @property
     def is_ace(self) -> bool:
@@ -76,7 +101,6 @@ class Card:
         return f"{self.rank}{SUIT_SYMBOLS[self.suit]}"
 
 
-_POINTS: Final = {r: (1 if r == "A" else 10 if r in FACES else int(r)) for r in RANKS}
 
 # Every card that exists, interned: parsing is one dictionary look-up.
 _ALL: Final[dict[str, Card]] = {}
@@ -117,16 +141,19 @@ def make_card(rank: str, suit: str) -> Card:
 
 
 # Deck compositions (2.1 of each game).
+@cache
 def standard_deck() -> tuple[Card, ...]:
     """52 cards, four standard suits."""
     return tuple(_ALL[r + s] for s in STANDARD_SUITS for r in RANKS)
 
 
+@cache
 def element_deck() -> tuple[Card, ...]:
     """Star Elements 2.1: 65 cards, thirteen ranks in each of five elements."""
     return tuple(_ALL[r + s] for s in ELEMENT_SUITS for r in RANKS)
 
 
+@cache
 def no_tens_deck() -> tuple[Card, ...]:
     """Dueling 8's 2.1: 48 cards, the four 10s removed (J, Q, K stay)."""
     return tuple(_ALL[r + s] for s in STANDARD_SUITS for r in RANKS if r != "10")

@@ -1,0 +1,98 @@
+"""`dealer-assist bench`: rounds per second and time per event through the rules engine.
+
+Two set-ups (issue 2): (a) 5 areas, one player each, main wager only; (b) the full table,
+7 areas, 3 players each, every side bet. Rounds come from a shuffled shoe with
+basic-strategy decisions. Prints figures; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from dealer_assist.cards import GAMES as GAME_KEYS
+from dealer_assist.events import Event
+from dealer_assist.simulate import Shoe, basic_strategy, electronic_wagers, next_event, table_wagers
+from dealer_assist.transcript import new_round
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", default="ace_race", choices=GAME_KEYS)
+    parser.add_argument("--rounds", type=int, default=20000, help="rounds per set-up (default 20000)")
+    parser.add_argument("--seed", type=int, default=1)
+
+
+def _header(game: str, areas: int) -> dict[str, object]:
+    decks = {"ace_race": 6, "lucky8": 6, "star_elements": 6, "dueling8s": 6, "electronic": 6}[game]
+    return {"game": game, "decks": decks, "areas": max(areas, 1) if game != "electronic" else 0}
+
+
+def _setup(game: str, full: bool) -> tuple[dict[str, object], Callable[[random.Random], list[Event]]]:
+    if game == "electronic":
+        return _header(game, 0), lambda rng: electronic_wagers(12 if full else 5, full, rng)
+    areas = 7 if full else 5
+    per_area = 3 if full else 1
+    return _header(game, areas), lambda rng: table_wagers(game, areas, per_area, full, rng)
+
+
+def run_setup(game: str, full: bool, rounds: int, seed: int, timed: bool) -> dict[str, float]:
+    header, wagers = _setup(game, full)
+    rng = random.Random(seed)
+    shoe = Shoe(game, 6, seed)
+    events = 0
+    samples: list[int] = []
+    clock = time.perf_counter_ns
+    start = time.perf_counter()
+    for _ in range(rounds):
+        shoe.round_start()
+        rnd = new_round(header)
+        for ev in wagers(rng):
+            if timed:
+                t0 = clock()
+                rnd.apply(ev)
+                samples.append(clock() - t0)
+            else:
+                rnd.apply(ev)
+            events += 1
+        while True:
+            step = next_event(rnd, rnd.expectation(), shoe, basic_strategy, rng)
+            if step is None:
+                break
+            if timed:
+                t0 = clock()
+                rnd.apply(step)
+                samples.append(clock() - t0)
+            else:
+                rnd.apply(step)
+            events += 1
+    elapsed = time.perf_counter() - start
+    out = {"rounds_per_s": rounds / elapsed, "events_per_s": events / elapsed, "events_per_round": events / rounds}
+    if samples:
+        samples.sort()
+        out["median_us"] = statistics.median(samples) / 1000
+        out["p99_us"] = samples[int(len(samples) * 0.99)] / 1000
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    for label, full in (("(a) 5 areas, 1 player each, main only", False),
+                        ("(b) 7 areas, 3 players each, every side bet", True)):
+        # Throughput without per-event timers, then the per-event latencies in a second pass.
+        speed = run_setup(args.game, full, args.rounds, args.seed, timed=False)
+        lat = run_setup(args.game, full, max(args.rounds // 4, 100), args.seed, timed=True)
+        print(f"{args.game} {label}:")
+        print(f"  {speed['rounds_per_s']:,.0f} rounds/s, {speed['events_per_s']:,.0f} events/s "
+              f"({speed['events_per_round']:.1f} events/round, whole round incl. next-event choice)")
+        print(f"  apply one event: median {lat['median_us']:.1f} µs, p99 {lat['p99_us']:.1f} µs")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    import sys
+
+    parser = argparse.ArgumentParser(prog="python -m dealer_assist.bench")
+    configure(parser)
+    sys.exit(run(parser.parse_args()))

@@ -1,0 +1,142 @@
+"""Play whole rounds through the engine from a shuffled shoe: for the benchmark and property tests.
+
+The round says what it expects next; this module answers: a card from the shoe, or a
+decision chosen by a strategy from the legal options the round lists.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from decimal import Decimal
+
+from dealer_assist.cards import Card
+from dealer_assist.events import CardDrawn, CloseOffers, Decision, Event, NoMoreBets, Wager
+from dealer_assist.games import GAMES
+from dealer_assist.hands import hand_value
+from dealer_assist.outcome import Expectation
+
+Strategy = Callable[[list[Card], Card | None, tuple[str, ...], random.Random], str]
+
+
+class Shoe:
+    """A shuffled shoe of the game's composition; reshuffles when fewer than ``reserve`` remain."""
+
+    def __init__(self, game: str, decks: int, seed: int, reserve: int = 60) -> None:
+        self.cards = list(GAMES[game].composition) * decks
+        self.rng = random.Random(seed)
+        self.reserve = reserve
+        self.pos = len(self.cards)
+
+    def round_start(self) -> None:
+        if len(self.cards) - self.pos < self.reserve:
+            self.rng.shuffle(self.cards)
+            self.pos = 0
+
+    def __iter__(self) -> Iterator[Card]:
+        return self
+
+    def __next__(self) -> Card:
+        c = self.cards[self.pos]
+        self.pos += 1
+        return c
+
+
+def basic_strategy(cards: list[Card], dealer_up: Card | None, options: tuple[str, ...], rng: random.Random) -> str:
+    """A compact basic strategy for a hand in turn, restricted to the legal options."""
+    total, soft = hand_value(cards)
+    up = dealer_up.points if dealer_up is not None else 8
+    up = 11 if dealer_up is not None and dealer_up.rank == "A" else up
+    if "split" in options and len(cards) == 2 and cards[0].rank in ("A", "8"):
+        return "split"
+    if "double" in options and not soft and total in (10, 11) and up < 10:
+        return "double"
+    if "hit" not in options:
+        return "stand"
+    if soft:
+        return "hit" if total <= 17 else "stand"
+    if total <= 11:
+        return "hit"
+    if total <= 16 and up >= 7:
+        return "hit"
+    if total == 12 and up in (2, 3):
+        return "hit"
+    return "stand"
+
+
+def random_strategy(cards: list[Card], dealer_up: Card | None, options: tuple[str, ...], rng: random.Random) -> str:
+    """Any legal option, at random (property tests)."""
+    return rng.choice(options)
+
+
+def table_wagers(game: str, areas: int, players_per_area: int, side_bets: bool, rng: random.Random,
+                 amounts: tuple[int, ...] = (10, 25, 50, 100)) -> list[Event]:
+    rules = GAMES[game]
+    events: list[Event] = []
+    for area in range(1, areas + 1):
+        for p in range(players_per_area):
+            player = f"p{area}{'abc'[p]}"
+            events.append(Wager(player, "main", Decimal(rng.choice(amounts)), area))
+            if side_bets:
+                for kind in rules.side_bets:
+                    events.append(Wager(player, kind, Decimal(5), area))
+    return events
+
+
+def electronic_wagers(terminals: int, side_bets: bool, rng: random.Random) -> list[Event]:
+    rules = GAMES["electronic"]
+    events: list[Event] = []
+    for t in range(1, terminals + 1):
+        events.append(Wager(f"t{t}", "main", Decimal(rng.choice((10, 25, 50))), None))
+        if side_bets:
+            for kind in rules.side_bets:
+                events.append(Wager(f"t{t}", kind, Decimal(5), None))
+    return events
+
+
+def next_event(rnd: object, exp: Expectation, shoe: Iterator[Card], strategy: Strategy,
+               rng: random.Random, take_offers: bool = False) -> Event | None:
+    """The event that answers what the round expects, or None when it is done."""
+    if exp.kind == "card":
+        return CardDrawn(next(shoe))
+    if exp.kind == "decision":
+        if take_offers and exp.offers and rng.random() < 0.3:
+            offer = rng.choice(exp.offers)
+            return Decision(rng.choice(offer["options"]), offer["area"], 1, offer["player"])
+        if exp.area is None or exp.hand is None:
+            return CloseOffers()
+        area = rnd.areas[exp.area]  # type: ignore[attr-defined]
+        hand = area.hands[exp.hand - 1]
+        dealer = rnd.dealer  # type: ignore[attr-defined]
+        up = dealer[0] if dealer else None
+        options = tuple(o for o in exp.options if o != "surrender") or exp.options
+        action = strategy(hand.cards, up, options, rng)
+        return Decision(action, exp.area, exp.hand)
+    if exp.kind == "decisions":
+        pending = exp.pending[0]
+        term = rnd.terminals[pending["player"]]  # type: ignore[attr-defined]
+        hand = term.current()
+        options = tuple(o for o in pending["options"] if o not in ("surrender", "insurance", "even_money"))
+        if hand is None or not options:
+            return Decision("stand", None, None, pending["player"])
+        dealer = rnd.dealer  # type: ignore[attr-defined]
+        action = strategy(hand.cards, dealer[0] if dealer else None, options, rng)
+        return Decision(action, None, pending["hand"], pending["player"])
+    if exp.kind == "wagers":
+        return NoMoreBets()
+    return None
+
+
+def play(rnd: object, shoe: Iterator[Card], strategy: Strategy, rng: random.Random,
+         take_offers: bool = False, max_events: int = 500) -> int:
+    """Answer the round until it is settled; returns the number of events applied."""
+    n = 0
+    apply = rnd.apply  # type: ignore[attr-defined]
+    expectation = rnd.expectation  # type: ignore[attr-defined]
+    while n < max_events:
+        ev = next_event(rnd, expectation(), shoe, strategy, rng, take_offers)
+        if ev is None:
+            return n
+        apply(ev)
+        n += 1
+    raise RuntimeError("round did not finish")
