@@ -1121,6 +1121,10 @@ class Store:
             where.append("rp.player = ?")
             params.append(player)
             order = "rp.round_id DESC"
+        elif since is not None or until is not None:
+            # Time window: walk the start-time index newest first (it holds the rowid too).
+            source = "rounds r INDEXED BY rounds_started"
+            order = "r.started_at DESC, r.id DESC"
         else:
             source = "rounds r"
             order = "r.id DESC"

@@ -18,6 +18,7 @@ Targets from issue 7: append p99 <= 10 ms; list latest 100 <= 50 ms; player filt
 from __future__ import annotations
 
 import argparse
+import datetime as _dt
 import hashlib
 import random
 import shutil
@@ -38,6 +39,7 @@ from dealer_assist.store import (
     _event_content,
     _round_content,
     canonical_json,
+    format_time,
 )
 
 GAMES: list[dict[str, Any]] = [
@@ -336,6 +338,11 @@ def main(argv: list[str] | None = None) -> int:
 
         with Store.open_readonly(big) as store:
             player = "p00042"
+            newest = store.list_rounds(limit=1)[0].started_at
+            week_before = format_time(_dt.datetime.fromisoformat(newest) - _dt.timedelta(days=7))
+            middle_round = store.get_round(args.rounds // 2)
+            assert middle_round is not None
+            middle = middle_round.summary.started_at
             queries: list[tuple[str, Callable[[], object], float | None]] = [
                 ("list latest 100", lambda: store.list_rounds(limit=100), 50.0),
                 (
@@ -356,6 +363,16 @@ def main(argv: list[str] | None = None) -> int:
                 (
                     "filter irregular (latest 100)",
                     lambda: store.list_rounds(irregular=True, limit=100),
+                    None,
+                ),
+                (
+                    "filter since (a week before the last round, latest 100)",
+                    lambda: store.list_rounds(since=week_before, limit=100),
+                    None,
+                ),
+                (
+                    "filter until (the middle of the history, latest 100)",
+                    lambda: store.list_rounds(until=middle, limit=100),
                     None,
                 ),
                 ("get one round (detail)", lambda: store.get_round(args.rounds // 2), None),
