@@ -127,7 +127,11 @@ class ShoeSimCommand:
             if args.interval is not None:
                 while not stop.wait(args.interval):
                     card = shoe.deal()
-                    _say(f"card {card}" if card else "empty")
+                    if card is None:
+                        _say("empty")  # the shoe stays empty (and alive) until stopped
+                        stop.wait()
+                        break
+                    _say(f"card {card}")
             else:
                 return self._obey(shoe, stop)
         finally:

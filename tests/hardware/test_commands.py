@@ -218,11 +218,11 @@ def test_unplugged_sim_is_lost_and_found_by_the_monitor(procs: Callable[..., Pro
     sim = procs("shoe-sim", "--seed", "4")
     monitor = procs("shoe-monitor", sim.line())
     monitor.event(lambda e: e["event"] == "connected")
-    sim.send("unplug 4")
-    assert sim.line() == "unplug 4"
+    sim.send("unplug 6")  # twice the watchdog: lost for sure, then back
+    assert sim.line() == "unplug 6"
     down = monitor.event(lambda e: e["event"] == "disconnected", timeout=10)
     assert "no data" in down["reason"]
-    monitor.event(lambda e: e["event"] == "connected", timeout=10)
+    monitor.event(lambda e: e["event"] == "connected", timeout=15)
 
 
 def test_sim_with_interval_deals_by_itself(procs: Callable[..., Proc]) -> None:
@@ -266,3 +266,12 @@ def test_sim_exits_at_end_of_input(procs: Callable[..., Proc]) -> None:
     assert sim.line().startswith("card ")
     sim.popen.stdin.close()
     assert sim.popen.wait(timeout=WAIT_S) == 0
+
+
+def test_sim_with_interval_stops_dealing_when_empty(procs: Callable[..., Proc], tmp_path: Path) -> None:
+    order = tmp_path / "order.txt"
+    order.write_text("AS KD")
+    sim = procs("shoe-sim", "--cards", str(order), "--interval", "0.01", stdin=False)
+    sim.line()
+    assert [sim.line(), sim.line(), sim.line()] == ["card AS", "card KD", "empty"]
+    assert sim.stop() == 0
