@@ -19,6 +19,11 @@ from pathlib import Path
 from dealer_assist.store import Store
 from tests.store.conftest import EXAMPLE_NAMES, load_example
 
+try:  # the rules engine replays a restored round, as the dealer's screen does
+    from dealer_assist.transcript import settle_document
+except ImportError:  # pragma: no cover - the engine is written alongside the store
+    settle_document = None
+
 RECORDER = Path(__file__).with_name("recorder.py")
 ROOT = Path(__file__).resolve().parents[2]
 KILLS = 120
@@ -61,6 +66,10 @@ def _check(db: Path, acks: list[str], documents: dict[str, dict[str, object]]) -
             expected = documents[_name_of(open_round.config["game"])]["events"]
             assert isinstance(expected, list)
             assert open_round.events == expected[: len(open_round.events)]
+            if settle_document is not None:
+                replayed = settle_document({**open_round.config, "events": open_round.events})
+                complete = len(open_round.events) == len(expected)
+                assert replayed["status"] == ("settled" if complete else "in_progress")
 
 
 _NAMES = {load_example(n)["game"]: n for n in EXAMPLE_NAMES}
