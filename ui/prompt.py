@@ -107,11 +107,11 @@ class PromptPanel(QWidget):
                 for option in exp.options:
                     if option == "withdraw":
                         self.add_button(option, OPTION_WORDS[option],
-                                        lambda e=exp: withdraw(e.player, e.area),
+                                        lambda _=False, e=exp: withdraw(e.player, e.area),
                                         shortcut=OPTION_KEYS[option])
                         continue
                     self.add_button(option, OPTION_WORDS.get(option, option),
-                                    lambda o=option, e=exp: decide(o, e.area, e.hand, None),
+                                    lambda _=False, o=option, e=exp: decide(o, e.area, e.hand, None),
                                     shortcut=OPTION_KEYS.get(option))
             if exp.offers:
                 lines = []
@@ -122,7 +122,7 @@ class PromptPanel(QWidget):
                         key = str(n) if n <= 9 else None
                         self.add_button(f"offer:{offer['player']}:{offer['area']}:{option}",
                                         f"{offer['player']} (area {offer['area']}): {OPTION_WORDS.get(option, option)}",
-                                        lambda o=option, f=offer: decide(o, f["area"], 1, f["player"]),
+                                        lambda _=False, o=option, f=offer: decide(o, f["area"], 1, f["player"]),
                                         shortcut=key)
                     lines.append(f"{offer['player']} area {offer['area']}")
                 self.detail.setText("Offers open to: " + ", ".join(lines))

@@ -1,0 +1,78 @@
+"""Driving the dealer's window the way a dealer does: buttons, chips, the simulated shoe's Deal."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+
+from ui.app import Table
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+class TableDriver:
+    def __init__(self, qtbot: Any, table: Table) -> None:
+        self.qtbot = qtbot
+        self.table = table
+        self.window = table.window
+        self.controller = table.controller
+
+    def wait_ready(self) -> None:
+        c = self.controller
+        self.qtbot.waitUntil(lambda: c.store is not None and c.rnd is not None and c.shoe.connected
+                             and c.session_id is not None, timeout=10000)
+
+    def settled_writes(self) -> None:
+        """Wait until every accepted event is on disk (and so on screen)."""
+        self.qtbot.waitUntil(lambda: self.controller.unacknowledged == 0, timeout=10000)
+
+    # betting -------------------------------------------------------------------------
+    def bet(self, player: str, bet: str, chips: list[int], area: int | None = None) -> None:
+        """Choose player, area and bet kind, press chip buttons, press Place."""
+        panel = self.window.betting
+        panel.player.setCurrentText(player)
+        if area is not None:
+            panel.area.setValue(area)
+        panel.bet.setCurrentIndex(panel.bet.findData(bet))
+        from ui.betting import CHIPS
+
+        for chip in chips:
+            self.qtbot.mouseClick(panel.chip_buttons[CHIPS.index(chip)], Qt.MouseButton.LeftButton)
+        self.qtbot.mouseClick(panel.place_button, Qt.MouseButton.LeftButton)
+
+    def press(self, key: str) -> None:
+        """Press the prompt's button ``key`` (an option like "stand", or "no_more_bets")."""
+        self.qtbot.waitUntil(lambda: key in self.window.prompt.buttons, timeout=5000)
+        self.qtbot.mouseClick(self.window.prompt.buttons[key], Qt.MouseButton.LeftButton)
+        self.settled_writes()
+
+    def deal(self, count: int = 1) -> None:
+        """Press the simulated shoe's Deal button; wait until the card is recorded and shown."""
+        for _ in range(count):
+            before = self._cards_recorded()
+            self.qtbot.mouseClick(self.window.sim_panel.deal_button, Qt.MouseButton.LeftButton)
+            self.qtbot.waitUntil(lambda b=before: self._cards_recorded() > b, timeout=5000)
+            self.settled_writes()
+
+    def _cards_recorded(self) -> int:
+        return sum(1 for e in self.controller.events if e.get("type") in ("card", "burn"))
+
+    # reading the screen ------------------------------------------------------------------
+    def settlement_rows(self) -> list[tuple[str, str, str, str, str, str]]:
+        """(player, area, wager, pay/collect, rule, stage) of every row of the settlement panel."""
+        panel = self.window.settlement
+        return [
+            (panel.cell(r, "Player"), panel.cell(r, "Area"), panel.cell(r, "Wager"),
+             panel.cell(r, "Pay / collect"), panel.cell(r, "Rule"), panel.cell(r, "Stage"))
+            for r in range(panel.table.rowCount())
+        ]
+
+    def screenshot(self, name: str) -> None:
+        """Save docs/screenshots/NAME.png when DA_SCREENSHOTS is set (for reviewing the screens)."""
+        if not os.environ.get("DA_SCREENSHOTS"):
+            return
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        self.window.grab().save(str(SCREENSHOTS / f"{name}.png"))

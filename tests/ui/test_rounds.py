@@ -1,0 +1,113 @@
+"""A full round of each game through the real window, on the simulated shoe (fixed order).
+
+Each test bets with the chip buttons, presses "No more bets", deals every card with the
+simulated shoe's Deal button (the card travels pty -> driver -> signals -> engine ->
+store -> screen), answers the prompt's buttons, and reads the settlement panel. The
+expected amounts are worked out by hand from the rules in the comments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt
+
+from tests.ui.driving import TableDriver
+from ui.cards import CardFace
+from ui.controller import TableSetup
+
+MakeTable = Callable[..., TableDriver]
+
+
+def test_ace_race_blackjack_pays_6_to_5(make_table: MakeTable) -> None:
+    # Deal order 3.18: area 1, dealer, area 1. Alice: A♠ K♥ = Blackjack (1.1.1); dealer 9♦.
+    # Ace Race pays Blackjack 6 to 5 (4.1): 100 × 6/5 = 120, won under 4.3.1. The dealer's
+    # 9 cannot make a Blackjack, so the round ends at the interim settlement.
+    t = make_table(TableSetup(game="ace_race", decks=6, areas=7, seated={"alice": 1}), "AS 9D KH 5C 5D")
+    t.bet("alice", "main", [100], area=1)
+    t.press("no_more_bets")
+    t.deal(3)
+    assert t.window.prompt.headline.text() == "Round settled: pay and collect"
+    assert t.settlement_rows() == [("alice", "1/1", "Main", "PAY 120", "4.3.1", "interim")]
+    assert "alice: +120" in t.window.settlement.totals.text()
+    t.screenshot("ace_race_blackjack")
+    t.press("confirm")
+    assert t.window.prompt.headline.text() == "Place wagers"
+
+
+def test_lucky8_pair_wins_main_loses(make_table: MakeTable) -> None:
+    # Alice: main 100 and Pair 5 on area 1. Cards: 8♥ (area 1), 6♦ (dealer), 8♠ (area 1).
+    # 8-8 is a Pair (1.1.9) and wins (3.15.1) at 11 to 1 by the pay table 4.1: 5 × 11 = 55, paid at the interim settlement,
+    # which takes place when the offers close: at alice's first play decision (round-script "Phases").
+    # Alice stands on 16. Dealer 6 + 10 = 16 draws (3.34: stands on 17 and above), 4 -> 20.
+    # 20 beats 16: alice loses 100 (4.4.1). Alice's total: 55 − 100 = −45.
+    t = make_table(TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1}), "8H 6D 8S 10C 4S 2C")
+    t.bet("alice", "main", [100], area=1)
+    t.bet("alice", "pair", [5], area=1)
+    assert t.window.betting.slip.count() == 2
+    t.press("no_more_bets")
+    t.deal(3)
+    assert t.settlement_rows() == []  # offers open: nothing settled yet
+    assert set(t.window.prompt.buttons) >= {"hit", "stand", "double", "split"}
+    t.screenshot("lucky8_decision")
+    t.press("stand")
+    assert t.settlement_rows() == [("alice", "1", "Pair", "PAY 55", "4.1", "interim")]
+    assert t.window.settlement.title.text() == "Interim settlement"
+    t.deal(2)
+    assert t.settlement_rows() == [
+        ("alice", "1", "Pair", "PAY 55", "4.1", "interim"),
+        ("alice", "1/1", "Main", "COLLECT 100", "4.4.1", "final"),
+    ]
+    assert "alice: \u221245" in t.window.settlement.totals.text()
+
+
+def test_star_elements_dealer_busts(make_table: MakeTable) -> None:
+    # Star Elements cards: 10 Fire (area 1), 5 Water (dealer), Shou (K) Gold (area 1) = 20.
+    # Alice stands. Dealer 5 + 10 Earth = 15, draws, + Fu (J) Wood = 25: the dealer busts and
+    # alice wins even money: +100 (4.4.3 in Star Elements' numbering).
+    t = make_table(TableSetup(game="star_elements", decks=6, areas=7, seated={"alice": 1}),
+                   "10Fi 5Wa KGo 10Ea JWo 2Fi")
+    t.bet("alice", "main", [100], area=1)
+    t.press("no_more_bets")
+    t.deal(3)
+    faces = t.window.table_view.area_boxes[1].findChildren(CardFace)
+    assert [f.text for f in faces] == ["10Fi", "KGo"]
+    t.screenshot("star_elements_decision")
+    t.press("stand")
+    t.deal(2)
+    assert t.settlement_rows() == [("alice", "1/1", "Main", "PAY 100", "4.4.3", "final")]
+
+
+def test_dueling8s_permanent_eight_hit_to_21(make_table: MakeTable) -> None:
+    # Every hand starts with the printed 8♠ (1.1.4); the initial deal gives area 1 one card: 3♦
+    # (8 + 3 = 11) and the dealer none. Alice hits: K♠ -> 21, which ends her hand. Dealer:
+    # 8♠ + 7♦ = 15, + 9♣ = 24 busts. Alice wins even money: +100 (4.4.2 in Dueling 8's).
+    t = make_table(TableSetup(game="dueling8s", decks=6, areas=7, seated={"alice": 1}), "3D KS 7D 9C 2C")
+    t.bet("alice", "main", [100], area=1)
+    t.press("no_more_bets")
+    t.deal(1)
+    box = t.window.table_view.area_boxes[1]
+    faces = box.findChildren(CardFace)
+    assert [(f.text, f.printed) for f in faces] == [("8S", True), ("3D", False)]
+    t.press("hit")
+    t.deal(3)
+    assert t.settlement_rows() == [("alice", "1/1", "Main", "PAY 100", "4.4.2", "final")]
+    t.screenshot("dueling8s_settled")
+
+
+def test_electronic_terminal_stands_and_wins(make_table: MakeTable) -> None:
+    # Electronic: one shared Player hand; deal order Player, Dealer, Player (3.7).
+    # Player 10♥ 9♠ = 19; dealer 7♣. Terminal t1 (main 100) stands; dealer 7 + 10♦ = 17 stands.
+    # 19 beats 17: t1 wins even money, +100 (4.5.2 in Electronic's numbering).
+    setup = TableSetup(game="electronic", decks=6, terminals=["t1", "t2"], decision_seconds=600)
+    t = make_table(setup, "10H 7C 9S 10D 2C")
+    t.bet("t1", "main", [100])
+    t.press("no_more_bets")
+    t.deal(3)
+    panel = t.window.terminals
+    assert set(o for (p, o) in panel.buttons if p == "t1") == {"hit", "stand", "double", "surrender"}
+    t.screenshot("electronic_terminals")
+    t.qtbot.mouseClick(panel.buttons[("t1", "stand")], Qt.MouseButton.LeftButton)
+    t.settled_writes()
+    t.deal(1)
+    assert t.settlement_rows() == [("t1", "hand 1", "Main", "PAY 100", "4.5.2", "final")]
