@@ -187,7 +187,7 @@ def test_sim_and_monitor_talk_over_the_pty(procs: Callable[..., Proc], tmp_path:
     step("card", "card 4S")
     # two frames lost: normally 2S and 3S (a heartbeat in between would be lost instead)
     assert monitor.event(lambda e: e["event"] == "gap")["lost"] == 2
-    seen = []
+    seen: list[str] = []
     while not seen or seen[-1] != "4S":
         seen.append(monitor.event(lambda e: e["event"] == "card")["card"])
     assert seen in (["4S"], ["3S", "4S"])
