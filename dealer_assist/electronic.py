@@ -23,6 +23,7 @@ from dealer_assist.events import (
     Burn,
     CardDrawn,
     CloseOffers,
+    Correction,
     Decision,
     Event,
     Multi,
@@ -177,6 +178,10 @@ class ElectronicRound:
             for t in self.terminals.values():
                 self._close_offers(t)
             self._progress()
+        elif isinstance(ev, Correction):
+            from dealer_assist.irregularities import electronic_correction
+
+            electronic_correction(self, ev)  # 5.2
         elif isinstance(ev, Pick | Resolve):
             raise RuleRefusal(f"{ev.type} does not apply to Electronic Blackjack now")
         else:
@@ -253,12 +258,11 @@ class ElectronicRound:
             if target is None and wanted == "dealer" and self.phase == "settled":
                 self._dealer_completed(ev.card)
                 return
-            if wanted != ("dealer" if target == "dealer" else "player"):
-                raise RuleRefusal(
-                    f"the card was expected for the {target or 'nobody'}; dealt to the {wanted} it is "
-                    "reconstructed in shoe order (5.2): deliver it without 'to'",
-                    self.clause("misdeal.reconstruct"),
-                )
+            if target is not None and wanted != ("dealer" if target == "dealer" else "player"):
+                from dealer_assist.irregularities import electronic_reconstruct
+
+                electronic_reconstruct(self, ev.card, wanted, target)  # 5.2
+                return
         if target is None:
             raise RuleRefusal("no card is expected now" + self._waiting_text())
         if not self._check_shoe(ev.card):

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dealer_assist import sidebets
 from dealer_assist.cards import Card, parse_card
@@ -48,6 +48,9 @@ from dealer_assist.outcome import (
 )
 from dealer_assist.settlement import dealer_blackjack_concept, main_result
 from dealer_assist.shoe_state import ShoeState
+
+if TYPE_CHECKING:
+    from dealer_assist.irregularities import IrregularState
 
 PERMANENT_EIGHT = parse_card("8S")
 PLAY_ACTIONS = frozenset({"hit", "stand", "double", "split"})
@@ -194,6 +197,7 @@ class TableRound:
         self.referral: tuple[str, str] | None = None
         self.void_reason: tuple[str, str] | None = None
         self._index = 0  # index of the event being applied
+        self.irregular: IrregularState | None = None  # section 5 rulings left pending
 
     def clause(self, concept: str) -> str:
         return self.rules.clause(concept)
@@ -236,7 +240,12 @@ class TableRound:
         handler = _HANDLERS.get(type(event))
         if handler is None:
             raise RuleRefusal(f"{event.type} events do not apply at this table")
+        from dealer_assist import irregularities
+
+        if irregularities.before_event(self, event):
+            return
         handler(self, event)
+        irregularities.after_event(self, event)
 
     # ------------------------------------------------------------------ wagers
     def _on_wager(self, ev: Wager) -> None:
@@ -430,7 +439,10 @@ class TableRound:
     def _on_burn(self, ev: Burn) -> None:
         if self.phase not in ("betting", "initial") or self._cards_dealt():
             # A burn noticed after cards came out is a card dealt in error (5.21).
-            raise self.refuse("a burn card comes before the first card of the round", "burn.reconstruct")
+            from dealer_assist.irregularities import late_burn
+
+            late_burn(self, ev)  # 5.21: the dealer forgot to burn the first card
+            return
         self._check_shoe(ev.card)
 
     def _cards_dealt(self) -> bool:
@@ -1112,6 +1124,10 @@ class TableRound:
         if ev.ruling == "void":
             self._void(rule, ev.text or "voided by the Gaming Shift Manager")
             return
+        from dealer_assist.irregularities import resume_after_referral
+
+        if resume_after_referral(self):
+            return  # referred mid-play (6.1): play resumes where it stopped
         self.phase = "dealer"
         self._finish(referred_rule=rule)
 
@@ -1297,9 +1313,11 @@ class TableRound:
         if phase == "referred":
             assert self.referral is not None
             return Expectation("ruling", rule=self.referral[0], text=self.referral[1])
-        pending = getattr(self, "pending_choice", None)
+        from dealer_assist.irregularities import pending_expectation
+
+        pending = pending_expectation(self)
         if pending is not None:
-            return pending  # type: ignore[no-any-return]
+            return pending
         target = self.expected_card_target()
         if target is not None:
             number, hand_index = target
