@@ -494,7 +494,7 @@ class TableRound:
             misplaced_card(self, ev)
             return
         target = self.expected_card_target()
-        if target is None and self.phase == "offers" and self._current() is None:
+        if target is None and self.phase == "offers" and self._no_player_decision():
             # Nobody has a decision to make: the dealer's card closes the offers.
             self._close_offers()
             target = self.expected_card_target()
@@ -550,9 +550,14 @@ class TableRound:
                 hand.done = True
         self._maybe_close_offers()
 
+    def _no_player_decision(self) -> bool:
+        """No hand waits for a player: all done, or the next is dealt for an absent player (5.22)."""
+        cur = self._current()
+        return cur is None or cur[0].absent_play
+
     def _maybe_close_offers(self) -> None:
         """Offers close by themselves when nobody has anything to decide."""
-        if self.offers_open and not self._offers() and self._current() is None:
+        if self.offers_open and not self._offers() and self._no_player_decision():
             self._close_offers()
             if self.phase == "play":
                 self._advance()
@@ -750,6 +755,12 @@ class TableRound:
             return
         if action not in PLAY_ACTIONS:
             raise RuleRefusal(f"'{action}' is not a decision at this table")
+        named = self.areas.get(ev.area) if ev.area is not None else None
+        if named is not None and named.absent_play:
+            raise self.refuse(
+                f"area {named.number} is played by the dealer for an absent player; splitting and "
+                "doubling are forfeited", "absent",
+            )
         if self.phase not in ("offers", "play"):
             raise RuleRefusal(f"no {action} decision is possible now" + self._waiting_for())
         area, hand, hand_no = self._decision_hand(ev)
@@ -1072,13 +1083,15 @@ class TableRound:
     def _dealer_needs_card(self) -> bool:
         if self.dealer_stands():
             return False
-        if self._live_hands():
+        live = self._live_hands()
+        # 3.35: a player blackjack only waits on the dealer's second card (a dealer blackjack).
+        if any(not self._is_blackjack(h) for _, h in live):
             return True
         if any(s.bet == "plus21" and not s.settled for a in self.areas.values() for s in a.sides):
             return True  # Dueling 8's 3.33.1
         if len(self.dealer) < 2:
-            # Insurance and a dealer-blackjack dependent payout need the second card.
-            return any(a.insurance_wagers() for a in self.areas.values())
+            # Insurance and unsettled blackjacks need the second card.
+            return bool(live) or any(a.insurance_wagers() for a in self.areas.values())
         return False
 
     def _dealer_step(self) -> None:
@@ -1324,7 +1337,7 @@ class TableRound:
             return Expectation("card", target="dealer" if number == 0 else f"area:{number}/{hand_index + 1}")
         cur = self._current()
         offers = tuple(self._offers())
-        if cur is None:
+        if cur is None or cur[0].absent_play:
             if offers:
                 first = offers[0]
                 return Expectation("decision", area=first["area"], hand=1, player=first["player"],

@@ -519,3 +519,15 @@ def test_amounts_in_decimal_cents() -> None:
     out = settle(table("lucky8", wager("a", 1, 0.05), NMB, *cards("AS", "9D", "KH")))
     assert Decimal(str(one(out, "a", "main")["net"])) == Decimal("0.07")  # 0.075 rounds down
     assert net(out, "a") == Decimal("0.07")
+
+
+def test_dealer_stops_after_the_second_card_when_only_a_blackjack_waits() -> None:
+    # 3.35: alice A K against a dealer 10 (a dealer blackjack is possible); bob busts.
+    # The dealer's 6 (16) decides the blackjack (paid 3 to 2 = 15); drawing on cannot change anything.
+    doc = table("lucky8", wager("alice", 1, 10), wager("bob", 2, 10), NMB,
+                *cards("AS", "10H", "10D", "KH", "6C"), decide("hit", 2), *cards("9S", "6D"))
+    out = settle(doc)
+    assert out["status"] == "settled"
+    assert out["dealer"]["cards"] == ["10D", "6D"]
+    assert one(out, "alice", "main")["net"] == 15
+    assert one(out, "bob", "main")["net"] == -10
