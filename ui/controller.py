@@ -134,7 +134,7 @@ class TableController(QObject):
         self.placement: str | None = None  # where the dealer says the next card lies ("to")
         self.store_error = ""
         self.finished_outputs = 0
-        self._finishing = False
+        self._finished_at = -1  # len(events) when the settle output was last recorded
         self.paint_hook: Callable[[], None] | None = None
         self._store_rid: int | None = None  # written and read only by jobs on the store thread
 
@@ -238,7 +238,7 @@ class TableController(QObject):
         self.slip = []
         self.restored = False
         self.placement = None
-        self._finishing = False
+        self._finished_at = -1
         self.changed.emit()
 
     def expectation(self) -> Expectation:
@@ -386,12 +386,12 @@ class TableController(QObject):
             self.changed.emit()
             if self.paint_hook is not None:
                 self.paint_hook()
-            if self.rnd.status() in ("settled", "void") and not self._finishing:
-                self._finish()
+            if self.rnd.status() in ("settled", "void") and self._finished_at != len(self.events):
+                self._finish()  # again after a 5.7 card dealt to a completed hand
 
     def _finish(self) -> None:
         """Record the settle output (settlements, rulings) once the round is over."""
-        self._finishing = True
+        self._finished_at = len(self.events)
         output = round_output(self.rnd)
         store = self.store
         rid = self.round_id
@@ -409,6 +409,7 @@ class TableController(QObject):
                 return
             self.under_min = list(result)
             self.finished_outputs += 1
+            self.recall = [r for r in self.recall if r.get("round") != rid]
             self.recall.insert(0, {"round": rid, **output})  # rid: the store's round id
             del self.recall[RECALL_SIZE:]
             self.recall_changed.emit()

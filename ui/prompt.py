@@ -69,7 +69,7 @@ class PromptPanel(QWidget):
         if shortcut:
             button.setShortcut(QKeySequence(shortcut))
         button.clicked.connect(action)
-        self._grid.addWidget(button, n // 3, n % 3)
+        self._grid.addWidget(button, n // 2, n % 2)
         self.buttons[key] = button
         return button
 
@@ -121,12 +121,12 @@ class PromptPanel(QWidget):
                         n += 1
                         key = str(n) if n <= 9 else None
                         self.add_button(f"offer:{offer['player']}:{offer['area']}:{option}",
-                                        f"{offer['player']} (area {offer['area']}): {OPTION_WORDS.get(option, option)}",
+                                        f"{offer['player']}: {OPTION_WORDS.get(option, option)}",
                                         lambda _=False, o=option, f=offer: decide(o, f["area"], 1, f["player"]),
-                                        shortcut=key)
+                                        shortcut=key, role="offer")
                     lines.append(f"{offer['player']} area {offer['area']}")
                 self.detail.setText("Offers open to: " + ", ".join(lines))
-                self.add_button("close_offers", "Close offers", close_offers, shortcut="C")
+                self.add_button("close_offers", "Close offers", close_offers, shortcut="C", role="offer")
             return
         if kind == "decisions":
             players = ", ".join(p["player"] for p in exp.pending)

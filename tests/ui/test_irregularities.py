@@ -1,0 +1,100 @@
+"""Irregularities through the window: a ruling shown and applied; a void needs a supervisor's PIN."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt
+
+from dealer_assist.store import Store
+from tests.ui.driving import TableDriver
+from ui.controller import TableSetup
+
+MakeTable = Callable[..., TableDriver]
+
+
+def _electronic_round(t: TableDriver) -> None:
+    """t1 main 100; Player 10♥ 9♠ = 19, dealer 7♣; t1 stands; dealer + 10♦ = 17 stands."""
+    t.bet("t1", "main", [100])
+    t.press("no_more_bets")
+    t.deal(3)
+    t.qtbot.mouseClick(t.window.terminals.buttons[("t1", "stand")], Qt.MouseButton.LeftButton)
+    t.settled_writes()
+    t.deal(1)
+
+
+def test_card_dealt_to_completed_dealer_hand_is_discarded(make_table: MakeTable) -> None:
+    # Electronic 5.6: a card dealt in error to the dealer's completed hand (17) is removed from
+    # play and the outcome stands. The round above settled: t1's 19 beats 17, +100 (4.5.2).
+    # The dealer then puts another card (5♣) on the dealer's hand: the dealer marks where it
+    # lies ("Card elsewhere", next card -> Dealer) and the shoe deals it. The ruling (5.6) shows
+    # the move dealer -> discard, and t1 is still paid 100 (not 17 + 5 = 22, a dealer bust).
+    setup = TableSetup(game="electronic", decks=6, terminals=["t1"], decision_seconds=600)
+    t = make_table(setup, "10H 7C 9S 10D 5C 2C")
+    _electronic_round(t)
+    assert t.settlement_rows() == [("t1", "hand 1", "Main", "PAY 100", "4.5.2", "final")]
+    t.qtbot.mouseClick(t.window.report_buttons["misplaced"], Qt.MouseButton.LeftButton)
+    dialog = t.window.placement_dialog
+    assert dialog is not None
+    dialog.card.setCurrentIndex(dialog.card.findData(None))
+    dialog.target.setCurrentIndex(dialog.target.findData("dealer"))
+    dialog.accept()
+    t.deal(1)
+    rulings = t.window.ruling_panel.rulings
+    assert [(r["rule"], r["ruling"], r["moves"]) for r in rulings] == [
+        ("5.6", "discarded", [{"card": "5C", "from": "dealer", "to": "discard"}])
+    ]
+    assert t.window.ruling_panel.isVisibleTo(t.window)
+    assert "5.6" in t.window.ruling_panel.body.text()
+    assert t.settlement_rows() == [("t1", "hand 1", "Main", "PAY 100", "4.5.2", "final")]
+    t.screenshot("ruling_5_6")
+    # the ruling is recorded with the round in the store
+    t.controller.store_worker.wait_idle()
+    store = Store.open_readonly(t.controller.store.path)
+    detail = store.get_round(store.list_rounds(limit=1)[0].id)
+    store.close()
+    assert detail is not None and detail.result is not None
+    assert [r["rule"] for r in detail.result["rulings"]] == ["5.6"]
+
+
+def test_void_needs_a_supervisor_pin(make_table: MakeTable) -> None:
+    # A void returns every wager (result "returned", net 0) citing 5.1. It is a supervisor action:
+    # a wrong PIN, or a dealer's PIN, leaves the round as it was; the supervisor's PIN voids it.
+    users = {"sam": ("4821", ["supervisor"]), "dan": ("1111", ["dealer"])}
+    setup = TableSetup(game="electronic", decks=6, terminals=["t1"], decision_seconds=600)
+    t = make_table(setup, "10H 7C 9S 10D 2C", users=users)
+    t.bet("t1", "main", [100])
+    t.press("no_more_bets")
+    t.deal(2)
+    events_before = list(t.controller.events)
+
+    def try_pin(name: str, pin: str) -> None:
+        t.qtbot.mouseClick(t.window.report_buttons["void"], Qt.MouseButton.LeftButton)
+        dialog = t.window.pin_dialog
+        assert dialog is not None and dialog.isVisible()
+        dialog.name.setText(name)
+        dialog.pin.setText(pin)
+        t.qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+        t.qtbot.waitUntil(lambda: dialog.ok_button.isEnabled(), timeout=10000)
+
+    try_pin("sam", "0000")
+    assert t.window.pin_dialog.message.text() == "Wrong name or PIN, or not allowed"
+    t.window.pin_dialog.reject()
+    try_pin("dan", "1111")  # a dealer, not a supervisor
+    assert t.window.pin_dialog.message.text() == "Wrong name or PIN, or not allowed"
+    t.window.pin_dialog.reject()
+    assert t.controller.events == events_before
+    assert t.controller.rnd.status() == "in_progress"
+
+    try_pin("sam", "4821")
+    t.settled_writes()
+    assert t.controller.rnd.status() == "void"
+    assert t.settlement_rows() == [("t1", "hand 1", "Main", "RETURN", "5.1", "final")]
+    assert t.window.prompt.headline.text() == "Round void: return every wager"
+    t.screenshot("void")
+    # the approval and the refusals are in the audit log
+    t.table.controller.store_worker.wait_idle()
+    store = Store.open_readonly(t.controller.store.path)
+    kinds = [e.kind for e in store.audit_entries()]
+    store.close()
+    assert kinds.count("approval_refused") == 2 and "void" in kinds
