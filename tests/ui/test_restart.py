@@ -1,0 +1,61 @@
+"""After the process is killed mid-round, a new window on the same store shows the round as it was."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+
+from tests.ui.driving import TableDriver
+from ui.cards import CardFace
+from ui.controller import TableSetup
+
+MakeTable = Callable[..., TableDriver]
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_killed_process_round_comes_back(make_table: MakeTable, tmp_path: Path) -> None:
+    db = tmp_path / "table.db"
+    child = subprocess.Popen(
+        [sys.executable, "-m", "tests.ui.recording_table", str(db), str(tmp_path / "childshoe")],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        assert child.stdout is not None
+        line = child.stdout.readline()
+        assert line.strip() == "READY", child.stderr.read() if child.stderr else ""
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait(10)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait(10)
+    assert child.returncode == -signal.SIGKILL
+
+    # A new window on the same store; its own shoe continues with 10♣ 4♠.
+    t = make_table(TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1}), "10C 4S 2C", db=db)
+    t.qtbot.waitUntil(lambda: t.controller.restored, timeout=10000)
+    c = t.controller
+    assert [e["type"] for e in c.events] == ["wager", "no_more_bets", "card", "card", "card"]
+    # the layout is back: alice 8♥ 9♠ = 17 on area 1, dealer 6♦, alice to decide
+    faces = t.window.table_view.area_boxes[1].findChildren(CardFace)
+    assert [f.text for f in faces] == ["8H", "9S"]
+    assert [f.text for f in t.window.table_view.dealer_box.findChildren(CardFace)] == ["6D"]
+    assert t.window.prompt.headline.text() == "Area 1, hand 1: alice decides"
+    # the power-failure options are offered, citing Lucky 8's clause 5.29
+    assert t.window.banner.isVisibleTo(t.window)
+    assert "(5.29)" in t.window.banner.text()
+    assert t.window.report_buttons["power_failure"].isVisibleTo(t.window)
+    t.screenshot("restored_after_kill")
+    # The round goes on and settles: alice stands on 17; dealer 6 + 10 = 16 draws 4 -> 20;
+    # 20 beats 17: alice loses 100 (4.4.1).
+    t.press("stand")
+    t.deal(2)
+    assert t.settlement_rows() == [("alice", "1/1", "Main", "COLLECT 100", "4.4.1", "final")]
+    t.qtbot.mouseClick(t.window.prompt.buttons["confirm"], Qt.MouseButton.LeftButton)
+    assert not c.restored
