@@ -10,7 +10,13 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QHBoxLayout, QSizePolicy, QWidget
 
-from dealer_assist.cards import ELEMENT_FACE_NAMES, ELEMENT_SUITS, SUIT_NAMES, SUIT_SYMBOLS, parse_card
+from dealer_assist.cards import (
+    ELEMENT_FACE_NAMES,
+    ELEMENT_SUITS,
+    SUIT_NAMES,
+    SUIT_SYMBOLS,
+    parse_card,
+)
 
 # Star Elements elements (1.1.9 / 2.1): a colour and a one-glyph sign each.
 ELEMENT_STYLE: dict[str, tuple[str, str]] = {

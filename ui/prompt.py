@@ -8,6 +8,7 @@ Enter confirm the settlement. Offers to other players: keys 1-9 in order.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from PySide6.QtGui import QKeySequence
@@ -60,7 +61,7 @@ class PromptPanel(QWidget):
             button.deleteLater()
         self.buttons = {}
 
-    def add_button(self, key: str, text: str, action: Callable[[], None], *, shortcut: str | None = None,
+    def add_button(self, key: str, text: str, action: Callable[[], object], *, shortcut: str | None = None,
                    role: str = "option") -> QPushButton:
         n = len(self.buttons)
         label = f"{text}  [{shortcut}]" if shortcut else text
@@ -68,15 +69,15 @@ class PromptPanel(QWidget):
         button.setProperty("role", role)
         if shortcut:
             button.setShortcut(QKeySequence(shortcut))
-        button.clicked.connect(action)
+        button.clicked.connect(lambda _checked=False: action())
         self._grid.addWidget(button, n // 2, n % 2)
         self.buttons[key] = button
         return button
 
-    def show_expectation(self, exp: Any, status: str, *, decide: Callable[..., None],
-                         no_more_bets: Callable[[], None], close_offers: Callable[[], None],
-                         confirm: Callable[[], None], resolve: Callable[[str], None],
-                         withdraw: Callable[[str, int | None], None], slip_size: int,
+    def show_expectation(self, exp: Any, status: str, *, decide: Callable[..., object],
+                         no_more_bets: Callable[[], object], close_offers: Callable[[], object],
+                         confirm: Callable[[], object], resolve: Callable[[str], object],
+                         withdraw: Callable[[str | None, int | None], object], slip_size: int,
                          placement: str | None) -> None:
         self.clear_buttons()
         self.detail.setText("")
@@ -107,11 +108,11 @@ class PromptPanel(QWidget):
                 for option in exp.options:
                     if option == "withdraw":
                         self.add_button(option, OPTION_WORDS[option],
-                                        lambda _=False, e=exp: withdraw(e.player, e.area),
+                                        partial(withdraw, exp.player, exp.area),
                                         shortcut=OPTION_KEYS[option])
                         continue
                     self.add_button(option, OPTION_WORDS.get(option, option),
-                                    lambda _=False, o=option, e=exp: decide(o, e.area, e.hand, None),
+                                    partial(decide, option, exp.area, exp.hand, None),
                                     shortcut=OPTION_KEYS.get(option))
             if exp.offers:
                 lines = []
@@ -122,7 +123,7 @@ class PromptPanel(QWidget):
                         key = str(n) if n <= 9 else None
                         self.add_button(f"offer:{offer['player']}:{offer['area']}:{option}",
                                         f"{offer['player']}: {OPTION_WORDS.get(option, option)}",
-                                        lambda _=False, o=option, f=offer: decide(o, f["area"], 1, f["player"]),
+                                        partial(decide, option, offer["area"], 1, offer["player"]),
                                         shortcut=key, role="offer")
                     lines.append(f"{offer['player']} area {offer['area']}")
                 self.detail.setText("Offers open to: " + ", ".join(lines))

@@ -30,7 +30,11 @@ class SimPanel(QWidget):
         self._button(layout, "Burn", lambda: shoe.burn())
         self._button(layout, "Double feed", lambda: shoe.multi(2))
         self._button(layout, "Bad checksum", lambda: shoe.deal(corrupt=True))
-        self._button(layout, "Lose frame", lambda: (shoe.drop(1), shoe.deal()))
+        def lose_frame() -> None:
+            shoe.drop(1)  # this card's frame is lost on the line: the next frame shows the gap
+            shoe.deal()
+
+        self._button(layout, "Lose frame", lose_frame)
         self._button(layout, "Unreadable", lambda: shoe.noread())
         self._button(layout, "Shuffle", lambda: shoe.shuffle())
         layout.addStretch(1)

@@ -63,6 +63,7 @@ class DealerBox(QFrame):
         super().__init__()
         self.setProperty("role", "dealer")
         layout = QVBoxLayout(self)
+        layout.addWidget(_label("DEALER", size=22, bold=True))
         dealer = output.get("dealer", {"cards": [], "total": 0})
         cards = list(dealer["cards"])
         total, soft = rnd.dealer_value() if hasattr(rnd, "dealer_value") else (dealer["total"], False)
@@ -71,7 +72,6 @@ class DealerBox(QFrame):
             badges.append("BUST")
         layout.addWidget(HandBox(None, cards, total, soft, badges=badges,
                                  printed_first=bool(rnd.rules.permanent_eight)))
-        layout.itemAt(0).widget().layout().insertWidget(0, _label("DEALER", size=22, bold=True))
 
 
 class AreaBox(QFrame):

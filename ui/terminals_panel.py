@@ -10,7 +10,15 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ui.cards import CardRow
 from ui.prompt import OPTION_WORDS

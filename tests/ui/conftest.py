@@ -17,10 +17,9 @@ import pytest  # noqa: E402
 
 from dealer_assist.cards import cards  # noqa: E402
 from dealer_assist.store import Store  # noqa: E402
+from tests.ui.driving import TableDriver  # noqa: E402
 from ui.app import Table, build_table  # noqa: E402
 from ui.controller import TableSetup  # noqa: E402
-
-from tests.ui.driving import TableDriver  # noqa: E402
 
 
 @pytest.fixture
