@@ -761,6 +761,15 @@ class TableRound:
                 f"area {named.number} is played by the dealer for an absent player; splitting and "
                 "doubling are forfeited", "absent",
             )
+        done = self._hand(named, ev.hand or 1) if named is not None else None
+        if named is not None and done is not None and done.doubled and len(done.cards) >= 3:
+            # 3.26.4 (3.26.3 in Dueling 8's); 3.26.6 (3.26.5) when others on it did not double.
+            concept = ("double.followers_one_card" if any(p not in done.doubled_by for p in done.stakes)
+                       else "double.one_card")
+            raise self.refuse(
+                f"area {named.number} hand {ev.hand or 1} was doubled and receives "
+                "only one additional card", concept,
+            )
         if self.phase not in ("offers", "play"):
             raise RuleRefusal(f"no {action} decision is possible now" + self._waiting_for())
         area, hand, hand_no = self._decision_hand(ev)
