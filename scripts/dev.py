@@ -67,22 +67,26 @@ def ensure_venv() -> None:
 
 
 def run_tests(extra: list[str]) -> int:
+    """ruff, mypy --strict and pytest; every step runs, the exit status is 0 only if all passed."""
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONDONTWRITEBYTECODE="1")
     steps = [
         ("ruff", [str(PY), "-m", "ruff", "check", "dealer_assist", "hardware", "ui", "tests", "scripts"]),
         ("mypy --strict", [str(PY), "-m", "mypy", "--strict", "dealer_assist", "hardware"]),
+        ("pytest", [str(PY), "-m", "pytest", *extra]),
     ]
+    failed = []
     for name, cmd in steps:
-        say(f"{name}")
-        if subprocess.run(cmd, cwd=ROOT, env=env).returncode != 0:
-            say(f"{name} failed")
-            return 1
-    say("pytest")
-    code = subprocess.run([str(PY), "-m", "pytest", *extra], cwd=ROOT, env=env).returncode
-    if code == 5:
-        say("pytest collected no tests: that is a failure")
+        say(name)
+        code = subprocess.run(cmd, cwd=ROOT, env=env).returncode
+        if name == "pytest" and code == 5:
+            say("pytest collected no tests: that is a failure")
+        if code != 0:
+            failed.append(name)
+    if failed:
+        say("FAILED: " + ", ".join(failed))
         return 1
-    return code
+    say("all checks passed")
+    return 0
 
 
 def main(argv: list[str]) -> int:
