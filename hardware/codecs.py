@@ -229,7 +229,10 @@ class Da1Codec:
 
     # -- encoding (the shoe's side)
     def encode(self, event: ShoeEvent, seq: int = 0) -> bytes:
-        return da1_frame(f"{seq % DA1_SEQ_MODULO:04d},{da1_body(event)}")
+        raw = da1_frame(f"{seq % DA1_SEQ_MODULO:04d},{da1_body(event)}")
+        if len(raw) > DA1_MAX_FRAME:
+            raise ValueError(f"a da1 frame holds at most {DA1_MAX_FRAME} bytes: {event.name} needs {len(raw)}")
+        return raw
 
 
 _DA1_SIMPLE: Final[dict[str, type[ShoeEvent]]] = {

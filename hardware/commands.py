@@ -21,7 +21,7 @@ from dealer_assist.cards import GAMES, Card, CardNotationError, parse_card
 from hardware.codecs import CODEC_NAMES
 from hardware.driver import DEFAULT_BAUD, ShoeConnectionError, ShoeDriver
 from hardware.events import ShoeEvent, event_to_json
-from hardware.simulator import SimulatedShoe
+from hardware.simulator import MAX_DECKS, SimulatedShoe
 
 
 class CommandError(Exception):
@@ -64,14 +64,17 @@ def _positive_float(text: str) -> float:
     return value
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"'{text}' must be at least 1")
-    return value
+def _int_between(low: int, high: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"'{text}' must be from {low} to {high}")
+        return value
+
+    return parse
 
 
 # ------------------------------------------------------------------ shoe-sim
@@ -106,7 +109,7 @@ class ShoeSimCommand:
             "fault CODE, shuffle (also: burn, dup, hello, quit)."
         )
         parser.add_argument("--game", default="ace_race", choices=GAMES, help="game whose deck composition the shoe holds")
-        parser.add_argument("--decks", type=_positive_int, default=6, help="number of decks (default 6)")
+        parser.add_argument("--decks", type=_int_between(1, MAX_DECKS), default=6, help=f"number of decks, 1 to {MAX_DECKS} (default 6)")
         parser.add_argument("--seed", type=int, default=None, help="shuffle seed (default: random)")
         parser.add_argument("--cards", metavar="FILE", help="fixed card order: cards separated by white space")
         parser.add_argument("--codec", choices=CODEC_NAMES, default="da1", help="wire format (default da1)")
@@ -209,7 +212,10 @@ def sim_command(shoe: SimulatedShoe, line: str) -> str | None:
         return f"noread {dealt(shoe.noread())}"
     if verb == "multi":
         count = int(number(int, 2))
-        taken = shoe.multi(count)
+        try:
+            taken = shoe.multi(count)
+        except ValueError as exc:
+            raise CommandError(f"'multi': {exc}") from None
         return "multi " + (" ".join(map(str, taken)) if taken else "empty")
     if verb == "noise":
         shoe.noise()
@@ -262,7 +268,7 @@ class ShoeMonitorCommand:
         parser.description = "Read a shoe and print one JSON object per event, one per line."
         parser.add_argument("port", metavar="PORT", help="serial port of the shoe, e.g. /dev/dealer-shoe")
         parser.add_argument("--codec", choices=CODEC_NAMES, default="da1", help="wire format (default da1)")
-        parser.add_argument("--baud", type=_positive_int, default=DEFAULT_BAUD, help=f"baud rate (default {DEFAULT_BAUD})")
+        parser.add_argument("--baud", type=_int_between(50, 4_000_000), default=DEFAULT_BAUD, help=f"baud rate (default {DEFAULT_BAUD})")
 
     def run(self, args: argparse.Namespace) -> int:
         lock = threading.Lock()

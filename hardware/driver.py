@@ -195,7 +195,7 @@ class ShoeDriver:
     def _open(self) -> ShoePort:
         try:
             return self._factory(self.port_name, self.baud, self.read_timeout_s)
-        except (serial.SerialException, OSError, ValueError) as exc:
+        except Exception as exc:  # pyserial raises SerialException, OSError, ValueError, OverflowError...
             raise ShoeConnectionError(f"cannot open shoe port {self.port_name}: {exc}") from exc
 
     def _session(self, port: ShoePort) -> None:

@@ -40,6 +40,8 @@ from hardware.events import (
 )
 
 HEARTBEAT_S = 1.0
+MAX_DECKS = 8  # the most any of the five games uses (2.1)
+MAX_MULTI = 8  # cards in one double feed (a MULTI frame fits 82 bytes)
 
 
 class SimulatedShoe:
@@ -61,8 +63,8 @@ class SimulatedShoe:
         serial_number: str = "SIM0001",
         write_timeout_s: float = 1.0,
     ) -> None:
-        if decks < 1:
-            raise ValueError("a shoe needs at least one deck")
+        if not 1 <= decks <= MAX_DECKS:
+            raise ValueError(f"a simulated shoe holds 1 to {MAX_DECKS} decks, not {decks}")
         if penetration is not None and not 0.0 < penetration <= 1.0:
             raise ValueError("penetration is a fraction of the shoe, above 0 and at most 1")
         self.game = game
@@ -208,8 +210,8 @@ class SimulatedShoe:
 
     def multi(self, count: int = 2, *, unreadable: int = 0) -> list[Card]:
         """A double feed: ``count`` cards together; the last ``unreadable`` of them are not read."""
-        if count < 1 or not 0 <= unreadable <= count:
-            raise ValueError("multi needs count >= 1 and 0 <= unreadable <= count")
+        if not 1 <= count <= MAX_MULTI or not 0 <= unreadable <= count:
+            raise ValueError(f"a double feed is 1 to {MAX_MULTI} cards, with 0 to all of them unreadable")
         with self._lock:
             if self.remaining < 1:
                 self._send(ShoeEmpty())

@@ -14,9 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from hardware.commands import CommandError, sim_command
 from hardware.driver import ShoeDriver
 from hardware.events import CardRead, Connected, ShoeFault
+from hardware.simulator import SimulatedShoe
 from tests.hardware.helpers import WAIT_S, EventLog
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -275,3 +279,24 @@ def test_sim_with_interval_stops_dealing_when_empty(procs: Callable[..., Proc], 
     sim.line()
     assert [sim.line(), sim.line(), sim.line()] == ["card AS", "card KD", "empty"]
     assert sim.stop() == 0
+
+
+VERBS = ["", "card", "noread", "multi", "noise", "badsum", "drop", "unplug", "cut", "fault", "shuffle", "burn", "dup", "hello", "quit"]
+command_lines = st.one_of(
+    st.text(max_size=30),
+    st.tuples(st.sampled_from(VERBS), st.text(max_size=12)).map(" ".join),
+    st.tuples(st.sampled_from(VERBS), st.integers(-3, 99).map(str)).map(" ".join),
+)
+
+
+@given(st.lists(command_lines, max_size=25))
+@settings(deadline=None, max_examples=60)
+def test_any_sim_command_line_is_obeyed_or_refused_in_words(lines: list[str]) -> None:
+    with SimulatedShoe(seed=1, heartbeat_s=None) as shoe:
+        for line in lines:
+            try:
+                reply = sim_command(shoe, line)
+            except CommandError as exc:
+                assert str(exc)
+            else:
+                assert reply is None or isinstance(reply, str)
