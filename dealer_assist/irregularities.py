@@ -848,6 +848,8 @@ def _withdraw(rnd: TableRound, ev: Withdraw) -> None:
                       if not (rnd.rules.permanent_eight and c is hand.cards[0]))
         rule = rnd.clause("one_card.withdraw")
         _withdraw_player(rnd, ev.player, rule, only_area=ev.area)
+        if not any(p not in hand.settled for p in hand.stakes):
+            del hand.cards[1 if rnd.rules.permanent_eight else 0:]  # the card is discarded
         _ruling(rnd, "one_card.withdraw", "withdrawn",
                 f"{ev.player} withdraws the wager on area {ev.area}; the card is discarded", moves)
         rnd._advance()
