@@ -8,6 +8,7 @@ on standard error and a non-zero exit status, never a traceback.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import signal
 import sys
@@ -162,6 +163,8 @@ def _stdin_lines(stop: threading.Event) -> Iterator[str]:
 
     def reader() -> None:
         try:
+            if isinstance(sys.stdin, io.TextIOWrapper):
+                sys.stdin.reconfigure(errors="replace")  # a stray byte is an unknown command
             for line in sys.stdin:
                 with ready:
                     queue.append(line)

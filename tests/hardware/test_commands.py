@@ -131,6 +131,9 @@ def test_monitor_on_a_port_that_does_not_exist(tmp_path: Path) -> None:
         (["shoe-monitor", "/dev/null", "--baud", "fast"], ["--baud"]),
         (["shoe-monitor"], ["PORT"]),
         (["shoe-sim", "--decks", "0"], ["--decks"]),
+        (["shoe-sim", "--decks", "99999999999999"], ["--decks"]),
+        (["shoe-monitor", "/dev/null", "--baud", "99999999999999999999"], ["--baud"]),
+        (["shoe-monitor", "/dev/null"], ["cannot open", "/dev/null"]),  # not a serial port
         (["shoe-sim", "--game", "poker"], ["--game"]),
         (["shoe-sim", "--interval", "-1"], ["--interval"]),
         (["shoe-sim", "--interval", "nan"], ["--interval"]),
@@ -300,3 +303,13 @@ def test_any_sim_command_line_is_obeyed_or_refused_in_words(lines: list[str]) ->
                 assert str(exc)
             else:
                 assert reply is None or isinstance(reply, str)
+
+
+def test_sim_skips_undecodable_input(procs: Callable[..., Proc]) -> None:
+    sim = procs("shoe-sim", "--seed", "1")
+    sim.line()
+    assert sim.popen.stdin is not None
+    sim.popen.stdin.buffer.write(b"\xff\xfe\n")  # type: ignore[attr-defined]
+    sim.popen.stdin.flush()
+    sim.send("card")
+    assert sim.line().startswith("card ")
