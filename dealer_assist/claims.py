@@ -4,7 +4,8 @@ Dueling 8's) and on the insurance another player declined (3.27.3, 3.27.4.x).
 A ``claim`` event says that several players, who have not agreed among themselves, want
 the free slots of one side bet on one playing area, or the insurance a named player
 declined. :func:`resolve_claim` decides who gets them by the game's clauses, places the
-granted wagers and records a :class:`ClaimDecision` with the clause that decided.
+granted wagers and records a :class:`ClaimDecision` (granted and refused players in the
+order of the claim) with the clause that decided.
 
 Readings adopted (each game's own numbers in brackets are Dueling 8's):
 
@@ -188,6 +189,10 @@ def _allocate(
             # More equivalent claims than slots: none of them, and nobody after (3.17.2.4).
             concept = equivalent
             refused += members
+    # Reported in the order the chips went down, like the claim itself.
+    order = [c.player for c in claimants]
+    granted.sort(key=order.index)
+    refused.sort(key=order.index)
     return granted, refused, concept or all_fit
 
 

@@ -49,14 +49,14 @@ def card(game: str, rank: str, n: int = 0) -> str:
     return f"{rank}{suits[n % len(suits)]}"
 
 
-def initial(game: str, *hands: tuple[str, str]) -> list[dict[str, Any]]:
+def initial(game: str, *hands: tuple[str, str], up: str = "9") -> list[dict[str, Any]]:
     """The initial deal to the wagered areas in area order; the dealer's up card is a 9."""
     if game == D8:
         assert all(first == "8" for first, _ in hands)  # the permanent 8♠
         return cards(*(card(game, second, i + 1) for i, (_, second) in enumerate(hands)))
     firsts = [card(game, first, i) for i, (first, _) in enumerate(hands)]
     seconds = [card(game, second, i + 1) for i, (_, second) in enumerate(hands)]
-    return cards(*firsts, card(game, "9", 3), *seconds)
+    return cards(*firsts, card(game, up, 3), *seconds)
 
 
 def dealer_to(game: str, total: int) -> list[dict[str, Any]]:
@@ -189,8 +189,7 @@ def test_3_24_followers_match_or_stay_on_every_split_and_resplit(game: str) -> N
         hit(game, "8", 2),  # hand 1 is 8 8 again
     ]
     doc = table(game, *head, seated={"alice": 2})
-    # Only players with a wager on the hand split choose; bob has none on a non-existent
-    # follower list entry for dave, and "double" is no choice on a split.
+    # Only players with a wager on the hand choose (dave has none), and only "match" or "stay".
     assert refused(doc, decide("split", 2, 1, followers={"dave": "match"})).clause == c["split_followers"]
     assert refused(doc, decide("split", 2, 1, followers={"bob": "half"})).clause == c["split_followers"]
     full = table(
@@ -348,7 +347,8 @@ def test_5_22_split_is_forfeited_but_side_bets_placed_settle(game: str) -> None:
     assert refused(doc, decide("split", 1, player="alice")).clause == c["absent"]
     out = settle(table(game, *head, *dealer_to(game, 18)))
     # 8 8 = 16 exceeds 11: it stands and loses 10 to 18. The side bet settles normally:
-    # Pair 11 to 1 on 5 = 55 (4.1); Superb 8's, 8♠ 8 then the dealer's card: Two 8's 3 to 1 = 15.
+    # Pair 11 to 1 on 5 = 55 (4.1); Superb 8's: 8♠ 8♥ and no further card to the area,
+    # Two 8's 3 to 1 on 5 = 15 (4.2).
     assert one(out, "alice", "main")["net"] == -10
     assert one(out, "alice", side)["net"] == (15 if game == D8 else 55)
 
