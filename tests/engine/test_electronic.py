@@ -207,3 +207,16 @@ def test_pending_lists_each_terminal_with_its_options() -> None:
         {"player": "t1", "hand": 1, "options": ["hit", "stand", "double", "split", "surrender"]},
         {"player": "t2", "hand": 1, "options": ["hit", "stand", "double", "split", "surrender"]},
     ]}
+
+
+def test_terminal_states_for_the_dealer_screen() -> None:
+    from dealer_assist.transcript import run_document
+
+    # 5 6 v 9: t1 hits and waits for the first stream card; t2 timed out (default strategy).
+    doc = table("electronic", bet("t1", 10), bet("t2", 10), bet("t3", 10), NMB, *cards("5S", "9H", "6D"),
+                decide("t1", "hit"), timeout("t2"))
+    states = {s["player"]: s for s in run_document(doc).terminal_states()}
+    assert states["t1"]["waiting_for_card"] and states["t1"]["options"] == []
+    assert states["t2"]["default_strategy"] and states["t2"]["waiting_for_card"]
+    assert states["t3"]["options"] == ["hit", "stand", "double", "surrender"]
+    assert states["t3"]["in_turn"] == 1 and states["t3"]["hands"] == [["5S", "6D"]]
