@@ -49,6 +49,7 @@ class ElectronicConfig:
     decks: int
     limits: dict[str, tuple[Decimal, Decimal]]
     under_min_history: frozenset[str] = frozenset()
+    shoe_dealt: tuple[Card, ...] = ()  # earlier rounds since the last shuffle (5.1)
 
 
 class TerminalHand:
@@ -114,7 +115,7 @@ class ElectronicRound:
         self.settlements: list[Settlement] = []
         self.rulings: list[Ruling] = []
         self.claims: list[ClaimDecision] = []
-        self.shoe = ShoeState(self.rules.composition, self.config.decks)
+        self.shoe = ShoeState(self.rules.composition, self.config.decks, list(self.config.shoe_dealt))
         self.under_min_players = set(self.config.under_min_history)
         self._index = 0
 

@@ -1039,3 +1039,55 @@ def electronic_correction(rnd: ElectronicRound, ev: Correction) -> None:
         f"{card_ev.card} lies with the {ev.to.kind} but is the {here}'s card in the order the shoe "
         f"dealt it: move it back ({rule})", (CardMove(card_ev.card, ev.to.kind, here),),
     ))
+
+
+# ---------------------------------------------------------------------- 5.19 / 5.20: the shoe
+def cards_needed(rnd: TableRound | ElectronicRound) -> int:
+    """The fewest cards the round still needs from the shoe to be completed (5.19)."""
+    from dealer_assist.table import TableRound
+
+    if rnd.phase in ("betting", "settled", "void", "referred"):
+        return 0
+    dealer_min = max(0, 2 - len(rnd.dealer))
+    if not isinstance(rnd, TableRound):
+        if rnd.phase == "initial":
+            return 3 - len(rnd.player_cards) - len(rnd.dealer) + 1  # 3.7, then the dealer's second
+        waiting = 1 if rnd.phase == "decisions" and rnd.expected_target() == "players" else 0
+        return waiting + dealer_min
+    if rnd.phase == "initial":
+        return len(rnd.initial_queue) - rnd.queue_pos  # the rest of the initial deal (3.18)
+    if not rnd._live_hands():
+        dealer_min = 0
+    hands = sum(
+        1 for _, h in _player_hands(rnd)
+        if not h.done and not h.busted and (h.awaiting or len(h.cards) < 2)
+    )
+    st = rnd.irregular
+    ready = len(st.undisclosed) + len(st.pool) if st is not None else 0
+    return max(0, hands + dealer_min - ready)
+
+
+def shoe_notices(rnd: TableRound | ElectronicRound) -> list[tuple[str, str]]:
+    """What the dealer should be told about the shoe now: (clause, sentence) pairs.
+
+    5.19 (5.16 in Dueling 8's) before the shoe runs out: too few cards for the rest of the
+    round, or only a few more than the fewest the round needs; 5.20 (5.17) once the
+    cutting card has come out. Electronic Blackjack has neither clause: nothing is said.
+    """
+    rules = rnd.rules
+    out: list[tuple[str, str]] = []
+    if not rules.has("insufficient_cards"):
+        return out
+    needed = cards_needed(rnd)
+    left = rnd.shoe.remaining
+    rule = rules.clause("insufficient_cards")
+    if needed and left < needed:
+        out.append((rule, f"{left} cards remain and the round needs at least {needed}: riffle the "
+                          "discards once, have the player next to act cut them, complete the round, "
+                          f"then shuffle and cut ({rule})"))
+    elif needed and left < needed + 6:
+        out.append((rule, f"only {left} cards remain; the round needs at least {needed} ({rule})"))
+    if rnd.shoe.cut_card_seen:
+        cut = rules.clause("cut_card")
+        out.append((cut, f"the cutting card has come out: shuffle when this round is complete ({cut})"))
+    return out

@@ -68,6 +68,9 @@ class TableConfig:
     under_min_history: frozenset[str] = frozenset()
     max_wagers_per_area: int = 3  # 3.10; a pit manager may set fewer (3.10.1)
     one_area_players: frozenset[str] = frozenset()  # 3.9
+    # Cards the shoe delivered in earlier rounds since the last shuffle: 5.1 counts copies
+    # over the whole shoe, not one round.
+    shoe_dealt: tuple[Card, ...] = ()
 
 
 class MainWager:
@@ -187,7 +190,7 @@ class TableRound:
         self.control_changes: list[ControlChange] = []
         self.absent: set[str] = set()
         self.under_min_players: set[str] = set(cfg.under_min_history)
-        self.shoe = ShoeState(self.rules.composition, cfg.decks)
+        self.shoe = ShoeState(self.rules.composition, cfg.decks, list(cfg.shoe_dealt))
         self.initial_queue: list[tuple[int, int]] = []  # (area, 0) or (0, 0) for the dealer
         self.queue_pos = 0
         self.order: list[int] = []  # areas in play, dealing order
