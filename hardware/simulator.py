@@ -302,10 +302,8 @@ class SimulatedShoe:
         if self._drop > 0:
             self._drop -= 1
             return
-        if self._unplugged_until is not None or self._master is None:
-            return
-        self._last_frame = data
         if self._write(data):
+            self._last_frame = data
             self.frames_sent += 1
 
     def _encode(self, event: ShoeEvent, seq: int) -> bytes | None:
@@ -333,8 +331,8 @@ class SimulatedShoe:
     def _write(self, data: bytes) -> bool:
         """Write to the master end; waits at most ``write_timeout_s`` for room, then drops."""
         master = self._master
-        if master is None:
-            return False
+        if master is None or self._unplugged_until is not None:
+            return False  # nothing reaches a pulled cable
         view = memoryview(data)
         deadline = time.monotonic() + self.write_timeout_s
         while view:
