@@ -1,0 +1,182 @@
+"""Session summaries for the pit: per table session or per dealer, rounds played, wagered and
+won/lost per bet kind, hold %, irregular rounds, and a bar chart of the table's result per
+bet kind (painted with QPainter; QtCharts is not part of PySide6-Essentials)."""
+
+from __future__ import annotations
+
+import sqlite3
+from decimal import Decimal
+
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from dealer_assist.review_queries import BetLine, Summary, summaries
+from ui.review_model import GAME_NAMES, short_time
+from ui.style import money, signed
+from ui.table_view import BET_NAMES
+
+
+def hold_text(line: BetLine) -> str:
+    pct = line.hold_pct
+    if pct is None:
+        return "-"
+    return f"\u2212{-pct}%" if pct < 0 else f"{pct}%"
+
+
+class HoldChart(QWidget):
+    """Horizontal bars: the table's win (green) or loss (red) per bet kind, with hold %."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.lines: list[BetLine] = []
+        self.title = ""
+        self.setMinimumHeight(220)
+
+    def set_lines(self, title: str, lines: list[BetLine]) -> None:
+        self.title = title
+        self.lines = lines
+        self.setMinimumHeight(70 + 40 * max(1, len(lines)))
+        self.update()
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt name)
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.fillRect(self.rect(), QColor("#ffffff"))
+        font = QFont()
+        font.setPixelSize(18)
+        font.setBold(True)
+        p.setFont(font)
+        p.setPen(QColor("#111111"))
+        p.drawText(QRectF(10, 6, self.width() - 20, 28), Qt.AlignmentFlag.AlignLeft, self.title)
+        if not self.lines:
+            p.end()
+            return
+        font.setBold(False)
+        font.setPixelSize(16)
+        p.setFont(font)
+        label_w = 150.0
+        value_w = 190.0
+        left = label_w + 10
+        width = max(40.0, self.width() - left - value_w - 10)
+        biggest = max((abs(line.house_net) for line in self.lines), default=Decimal(0)) or Decimal(1)
+        zero_x = left + width / 2
+        top = 44.0
+        row_h = 40.0
+        p.setPen(QPen(QColor("#888888"), 1))
+        p.drawLine(int(zero_x), int(top - 4), int(zero_x), int(top + row_h * len(self.lines)))
+        for i, line in enumerate(self.lines):
+            y = top + i * row_h
+            p.setPen(QColor("#111111"))
+            p.drawText(QRectF(0, y, label_w, row_h - 8), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                       BET_NAMES.get(line.bet, line.bet))
+            length = float(abs(line.house_net) / biggest) * (width / 2)
+            colour = QColor("#2e7d32") if line.house_net >= 0 else QColor("#c62828")
+            x = zero_x if line.house_net >= 0 else zero_x - length
+            p.fillRect(QRectF(x, y + 4, max(length, 1.0), row_h - 16), colour)
+            p.drawText(QRectF(left + width + 8, y, value_w, row_h - 8),
+                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                       f"{signed(line.house_net)}  hold {hold_text(line)}")
+        p.end()
+
+
+class SummaryView(QWidget):
+    """Choose sessions or dealers; the list; the chosen one's bet kinds and chart."""
+
+    def __init__(self, conn: sqlite3.Connection, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._conn = conn
+        self.items: list[Summary] = []
+        outer = QVBoxLayout(self)
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Summaries by"))
+        self.by = QComboBox()
+        self.by.addItem("table session", "session")
+        self.by.addItem("dealer", "dealer")
+        top.addWidget(self.by)
+        self.refresh_button = QPushButton("Refresh")
+        top.addWidget(self.refresh_button)
+        top.addStretch(1)
+        outer.addLayout(top)
+        note = QLabel("Wagered leaves out returned wagers (void rounds, 5.26, 5.27 excess). "
+                      "Table win = what the players lost; hold % = table win / wagered.")
+        note.setWordWrap(True)
+        note.setStyleSheet("font-size: 15px; color: #444;")
+        outer.addWidget(note)
+        split = QSplitter(Qt.Orientation.Vertical)
+        self.list = self._table(["Session / dealer", "Dealer", "Game", "Started (UTC)", "Ended (UTC)", "Rounds",
+                                 "Settled", "Void", "Referred", "Irregular", "Wagered", "Table win", "Hold"])
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        split.addWidget(self.list)
+        lower = QWidget()
+        lower_layout = QHBoxLayout(lower)
+        self.bets = self._table(["Bet", "Wagers", "Wagered", "Table win", "Hold"])
+        lower_layout.addWidget(self.bets, 1)
+        self.chart = HoldChart()
+        lower_layout.addWidget(self.chart, 1)
+        split.addWidget(lower)
+        outer.addWidget(split, 1)
+        self.by.currentIndexChanged.connect(lambda _i: self.refresh())
+        self.refresh_button.clicked.connect(self.refresh)
+        self.list.currentCellChanged.connect(lambda row, _c, _r, _pc: self.show_summary(row))
+        self.loaded = False
+
+    @staticmethod
+    def _table(headers: list[str]) -> QTableWidget:
+        table = QTableWidget(0, len(headers))
+        table.setHorizontalHeaderLabels(headers)
+        table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        table.verticalHeader().setVisible(False)
+        return table
+
+    def refresh(self) -> None:
+        self.items = summaries(self._conn, self.by.currentData())
+        self.loaded = True
+        self.list.setRowCount(len(self.items))
+        for r, s in enumerate(self.items):
+            total = s.total
+            row = [s.label, s.dealer or "", GAME_NAMES.get(s.game or "", s.game or ""), short_time(s.started_at),
+                   short_time(s.ended_at), str(s.rounds), str(s.statuses.get("settled", 0)),
+                   str(s.statuses.get("void", 0)), str(s.statuses.get("referred", 0)), str(s.irregular),
+                   money(total.wagered), signed(total.house_net), hold_text(total)]
+            for c, text in enumerate(row):
+                self.list.setItem(r, c, QTableWidgetItem(text))
+        self.list.resizeColumnsToContents()
+        if self.items:
+            self.list.selectRow(0)
+            self.show_summary(0)
+        else:
+            self.show_summary(-1)
+
+    def show_summary(self, row: int) -> None:
+        if not 0 <= row < len(self.items):
+            self.bets.setRowCount(0)
+            self.chart.set_lines("", [])
+            return
+        s = self.items[row]
+        lines = [*s.bets, s.total]
+        self.bets.setRowCount(len(lines))
+        for r, line in enumerate(lines):
+            row_text = [BET_NAMES.get(line.bet, line.bet if line.bet != "all" else "All bets"), str(line.wagers),
+                        money(line.wagered), signed(line.house_net), hold_text(line)]
+            for c, text in enumerate(row_text):
+                item = QTableWidgetItem(text)
+                if line.bet == "all":
+                    font = item.font()
+                    font.setBold(True)
+                    item.setFont(font)
+                self.bets.setItem(r, c, item)
+        self.bets.resizeColumnsToContents()
+        self.chart.set_lines(f"Table win per bet \u2014 {s.label}", list(s.bets))
