@@ -866,6 +866,8 @@ class TableRound:
         rules = self.rules
         if area.absent_play:
             return f"options to split or double are forfeited ({self.clause('absent')})"
+        if area.controller is not None and area.controller not in hand.stakes:
+            return self._not_on_hand(area, hand)
         if len(hand.cards) != 2:
             return f"only the first two cards may be doubled ({self.clause('double.first_two')})"
         if hand.split_aces:
@@ -925,10 +927,22 @@ class TableRound:
             hand.aces_fixed = sum(1 for c in hand.cards[:2] if c.rank == "A")  # 3.4.2
         hand.awaiting = True
 
+    def _not_on_hand(self, area: Area, hand: Hand) -> str:
+        # 5.22.1: control passed to a player who kept their wager on another hand of a split;
+        # they play this hand for the absent player, whose options to split or double are
+        # forfeited (5.22), and have no wager of their own on it to double or split.
+        return (
+            f"{area.controller} plays hand {self._hand_number(area, hand)} of area {area.number} "
+            f"for an absent player and has no wager on it; splitting and doubling are forfeited "
+            f"({self.clause('absent')})"
+        )
+
     def _split_allowed(self, area: Area, hand: Hand) -> str | None:
         rules = self.rules
         if area.absent_play:
             return f"options to split or double are forfeited ({self.clause('absent')})"
+        if area.controller is not None and area.controller not in hand.stakes:
+            return self._not_on_hand(area, hand)
         if len(hand.cards) != 2:
             return f"only two cards may be split ({self.clause('split')})"
         a, b = hand.cards

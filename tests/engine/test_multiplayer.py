@@ -385,3 +385,24 @@ def test_5_22_1_the_absent_players_wager_stays_on_the_first_hand_of_a_split(game
     # Hand 1: 8 K = 18 beats 17: alice 20 and bob 10 win. Hand 2: 8 9 = 17 pushes bob's 10.
     assert stakes(out, "alice") == [(1, 20, 20)]
     assert stakes(out, "bob") == [(1, 10, 10), (2, 10, 0)]
+
+
+@pytest.mark.parametrize("game", TABLE_GAMES)
+def test_5_22_1_a_hand_holding_only_the_absent_players_wager_is_played_without_doubling(game: str) -> None:
+    c = CLAUSES[game]
+    head = [wager("alice", 2, 20), wager("bob", 2, 10), NMB, *initial(game, ("8", "8")),
+            # alice splits; bob keeps his wager on hand 1 only (3.24.2).
+            decide("split", 2, followers={"bob": "stay"}), hit(game, "3", 2),  # hand 1: 8 3
+            {"type": "absent", "player": "alice"},
+            decide("double", 2, 1), hit(game, "K", 1),  # bob doubles his own 10: 8 3 K = 21
+            hit(game, "3", 3)]                           # hand 2: 8 3, alice's 20 alone
+    doc = table(game, *head, seated={"alice": 2})
+    out = settle(doc)
+    assert (out["next"]["player"], out["next"]["hand"], out["next"]["options"]) == ("bob", 2, ["hit", "stand"])
+    assert refused(doc, decide("double", 2, 2)).clause == c["absent"]
+    out = settle(table(game, *head, decide("hit", 2, 2), hit(game, "K", 2), *dealer_to(game, 18),
+                       seated={"alice": 2}))
+    # Hand 1 (21): bob 10 + 10 wins 20, alice's 20 (never doubled) wins 20. Hand 2: bob hits
+    # for alice, 8 3 K = 21 v 18: her 20 wins 20.
+    assert stakes(out, "bob") == [(1, 20, 20)]
+    assert stakes(out, "alice") == [(1, 20, 20), (2, 20, 20)]
