@@ -240,6 +240,19 @@ def after_event(rnd: TableRound, ev: Event) -> None:
 def _feed(rnd: TableRound) -> None:
     """Deal cards taken back (5.17) or drawn together (5.23) where the deal now wants a card."""
     st = state(rnd)
+    if st.offered is not None and rnd._current() is None and rnd.phase in ("play", "dealer"):
+        # A card offered under 5.8 with no player hand left to take it (withdrawals): 5.10.
+        index, card = st.offered
+        st.offered = None
+        target = rnd.expected_card_target()
+        if target is not None and target[0] == 0:
+            _ruling(rnd, "card_refused_all", "moved", f"{card}: no player takes it; it is the dealer's "
+                    "next card", (CardMove(card, "shoe", "dealer"),))
+            st.placed[index] = DEALER
+            rnd._deliver(card, target)
+        else:
+            _ruling(rnd, "card_refused_all", "discarded", f"{card}: no player takes it and the dealer "
+                    "draws no card: it is discarded", (CardMove(card, "shoe", "discard"),))
     while (st.undisclosed or st.pool) and rnd.phase in ("initial", "play", "dealer"):
         target = rnd.expected_card_target()
         if target is None:
@@ -469,11 +482,10 @@ def irregular_decision(rnd: TableRound, ev: Decision) -> None:
                 tuple(CardMove(c, "shoe", "discard") for c in cards))
         rnd._advance()
         return
-    if st.offered is None:
+    cur = rnd._current()
+    if st.offered is None or cur is None:
         raise RuleRefusal(f"{ev.action}: no card is offered under {rnd.clause('card_in_error')} now",
                           rnd.clause("card_in_error"))
-    cur = rnd._current()
-    assert cur is not None
     area, hand = cur
     if ev.area != area.number or (ev.hand or 1) != area.hands.index(hand) + 1:
         raise RuleRefusal(f"the card is offered to area {area.number} hand {area.hands.index(hand) + 1}",

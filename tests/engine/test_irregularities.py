@@ -711,3 +711,12 @@ def test_uncovered_situation_is_referred_and_resumes_on_continue() -> None:
 
 def test_timeout_is_not_a_table_event() -> None:
     assert "(5.22)" in err(doc("lucky8", _dealt("lucky8"), {"type": "timeout", "player": "bob"}))
+
+
+
+def test_a_card_in_error_closes_the_withdrawal_window() -> None:
+    # 5.29.1 allows withdrawal only before further cards are dealt; 4H dealt (in error)
+    # after the power failure closes it: bob's withdrawal is refused (5.4).
+    d = doc("lucky8", _dealt("lucky8"), CLOSE, {"type": "power_failure"}, to("lucky8", "4H", "area:2"),
+            {"type": "withdraw", "player": "bob"})
+    assert "(5.4)" in err(d)
