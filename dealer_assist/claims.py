@@ -99,6 +99,11 @@ def _side_claim(rnd: TableRound, ev: Claim) -> None:
         )
     if ev.bet not in rules.side_bets:
         raise RuleRefusal(f"{rules.name} has no '{ev.bet}' wager")
+    if ev.declined_by is not None:
+        raise rnd.refuse(
+            f"declined_by names who declined insurance; a {ev.bet} slot is claimed without it",
+            "side_priority",
+        )
     if rnd.phase != "betting":
         raise rnd.refuse(f"no {ev.bet} wager may be placed after \"no more bets\"", "bets_closed")
     area = rnd.areas.get(ev.area)

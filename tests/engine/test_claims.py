@@ -153,6 +153,8 @@ def test_side_claims_are_refused_when_the_rules_forbid_the_wager(game: str) -> N
     assert refused(closed, claim(side, 2, ("bob", 5), ("carol", 5))).clause == c["closed"]
     restricted = table(game, wager("alice", 2, 10), wager("bob", 5, 10), one_area_players=["bob"])
     assert refused(restricted, claim(side, 2, ("bob", 5), ("carol", 5))).clause == "3.9"
+    exc = refused(base, claim(side, 2, ("bob", 5), ("carol", 5), declined_by="alice"))
+    assert exc.clause == c["first"]
     with pytest.raises(TranscriptError, match="has no 'lucky9' wager"):
         run_document(table(game, wager("alice", 2, 10), claim("lucky9", 2, ("bob", 5))))
 
@@ -251,6 +253,9 @@ def test_insurance_claims_only_while_the_offers_are_open(game: str) -> None:
     assert refused(open_, claim("insurance", 4, ("bob", 5))).clause == "3.27.3"  # who declined?
     insured = table(game, *head, *ace_deal(game, ("8", "3"), ("8", "2")), decide("insurance", 4))
     assert refused(insured, claim("insurance", 4, ("bob", 5), declined_by="alice")).clause == "3.27.3"
+    # bob may wager on one area only (3.9): not even insurance on alice's.
+    one_area = table(game, *head, *ace_deal(game, ("8", "3"), ("8", "2")), one_area_players=["bob"])
+    assert refused(one_area, claim("insurance", 4, ("bob", 5), declined_by="alice")).clause == "3.9"
 
 
 def test_dueling8s_has_no_insurance_to_claim() -> None:
