@@ -38,7 +38,7 @@ from dealer_assist.events import (
 )
 from dealer_assist.games import EVEN, INSURANCE_ODDS, GameRules
 from dealer_assist.hands import hand_value, hard_total, is_two_card_21
-from dealer_assist.money import ZERO, half_kept, winnings
+from dealer_assist.money import ZERO, half_kept, to_json_number, winnings
 from dealer_assist.outcome import (
     ClaimDecision,
     ControlChange,
@@ -1370,9 +1370,18 @@ class TableRound:
                                    options=tuple(first["options"]), offers=offers)
             return Expectation("none")
         area, hand = cur
+        # The other players on the hand, for the dealer screen to ask when the controller
+        # splits (match or stay, 3.24) or doubles (up to their own wager, 3.26.5).
+        followers = [
+            {"player": p, "wager": to_json_number(area.original(p))}
+            for p in hand.stakes
+            if p != area.controller and p not in area.surrendered and p not in self.absent
+            and p not in hand.settled
+        ]
         return Expectation(
             "decision", area=area.number, hand=self._hand_number(area, hand), player=area.controller,
             options=self.options(area, hand), offers=offers,
+            extra={"followers": followers} if followers else {},
         )
 
     def options(self, area: Area, hand: Hand) -> tuple[str, ...]:

@@ -268,6 +268,10 @@ def test_3_26_5_followers_double_up_to_their_own_wager_and_not_under_the_minimum
     head = [wager("bob", 4, 10), wager("alice", 4, 20), wager("carol", 4, 10), NMB,
             *initial(game, ("8", "3"))]
     doc = table(game, *head, seated={"alice": 4}, limits={"main": [5, 1000]})
+    # The dealer screen is told who else may double with alice, and up to how much.
+    nxt = settle(doc)["next"]
+    assert (nxt["player"], nxt["followers"]) == (
+        "alice", [{"player": "bob", "wager": 10}, {"player": "carol", "wager": 10}])
     exc = refused(doc, decide("double", 4, followers={"bob": 15}))  # more than bob's 10
     assert exc.clause == c["double_amount"]
     exc = refused(doc, decide("double", 4, followers={"bob": 4}))  # under the minimum of 5
