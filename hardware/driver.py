@@ -213,6 +213,8 @@ class ShoeDriver:
         while not self._stop.is_set():
             try:
                 data = port.read(port.in_waiting or 1)
+                if data and (more := port.in_waiting):
+                    data += port.read(more)  # the rest of a frame that came in one piece
             except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
                 # TypeError/AttributeError: pyserial after close() from another thread
                 if not self._stop.is_set():
