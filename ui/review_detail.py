@@ -41,6 +41,7 @@ from dealer_assist.review_queries import (
 )
 from dealer_assist.store import AuditEntry, RoundDetail, Store
 from ui.review_export import (
+    audit_text,
     card_numbers,
     event_text,
     export_csv,
@@ -257,7 +258,7 @@ class RoundDetailView(QWidget):
             for r in detail.rulings
         ])
         people = [[short_time(e.at)[11:], e.actor, "event", event_text(e.event)] for e in detail.events]
-        people += [[short_time(a.at)[11:], a.actor, a.kind, _audit_text(a)] for a in self.audit]
+        people += [[short_time(a.at)[11:], a.actor, a.kind, audit_text(a)] for a in self.audit]
         people.sort(key=lambda row: row[0])
         _fill(self.people_table, people)
         self.integrity = round_integrity(self.store, round_id)
@@ -385,15 +386,6 @@ class RoundDetailView(QWidget):
             position = self.slider.value()
             self.load(self.round_id)
             self.slider.setValue(position)
-
-
-def _audit_text(entry: AuditEntry) -> str:
-    d = entry.detail
-    if entry.kind == "note":
-        return str(d.get("text", ""))
-    if entry.kind == "round_finish":
-        return f"round recorded as {d.get('status')} ({d.get('events')} events)"
-    return ", ".join(f"{k} {v}" for k, v in d.items())
 
 
 __all__ = ["RoundDetailView", "expectation_text"]

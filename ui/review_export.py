@@ -14,10 +14,20 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QMarginsF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPageLayout, QPageSize, QPainter, QPdfWriter
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QImage,
+    QPageLayout,
+    QPageSize,
+    QPaintDevice,
+    QPainter,
+    QPdfWriter,
+)
 
 from dealer_assist.review_queries import IntegrityCheck, decimal, settlement_csv_text
-from dealer_assist.store import RoundDetail, Store, utc_now
+from dealer_assist.store import AuditEntry, RoundDetail, Store, utc_now
 from dealer_assist.transcript import describe_event
 from ui.review_model import GAME_NAMES, short_time
 from ui.style import money, signed
@@ -120,7 +130,7 @@ def layout_lines(result: Mapping[str, Any] | None) -> list[str]:
 
 
 def report_sections(detail: RoundDetail, table: str, dealer: str | None,
-                    integrity: Sequence[IntegrityCheck], audit: Sequence[Any]) -> list[tuple[str, list[str]]]:
+                    integrity: Sequence[IntegrityCheck], audit: Sequence[AuditEntry]) -> list[tuple[str, list[str]]]:
     s = detail.summary
     config = detail.config
     head = [
@@ -147,35 +157,61 @@ def report_sections(detail: RoundDetail, table: str, dealer: str | None,
         (f"Rulings ({len(detail.rulings)})", [ruling_line(r) for r in detail.rulings] or ["none"]),
     ]
     if audit:
-        sections.append(("Audit entries", [f"{short_time(a.at)} {a.actor}: {a.kind} "
-                                           f"{json.dumps(a.detail, ensure_ascii=False)[:120]}" for a in audit]))
+        sections.append(("Audit entries", [f"{short_time(a.at)} {a.actor}: {a.kind}: {audit_text(a)}"
+                                           for a in audit]))
     return sections
 
 
+def audit_text(entry: AuditEntry) -> str:
+    """Words for an audit entry's detail."""
+    d = entry.detail
+    if entry.kind == "note":
+        return str(d.get("text", ""))
+    if entry.kind == "round_finish":
+        return f"round recorded as {d.get('status')} ({d.get('events')} events)"
+    return ", ".join(f"{k} {v}" for k, v in d.items())
+
+
 def export_pdf(path: str | Path, title: str, sections: Sequence[tuple[str, list[str]]]) -> None:
-    """One A4 page: the title, then each section's lines; the type shrinks to fit."""
+    """One A4 page through Qt's PDF writer: the title, then each section; the type shrinks to fit."""
     writer = QPdfWriter(str(path))
     writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Portrait,
                                      QMarginsF(12, 12, 12, 12), QPageLayout.Unit.Millimeter))
     writer.setResolution(300)
     writer.setTitle(title)
     writer.setCreator("Dealer Assist review")
-    painter = QPainter(writer)
+    paint_report(writer, title, sections)
+
+
+def report_image(title: str, sections: Sequence[tuple[str, list[str]]], dpi: int = 100) -> QImage:
+    """The same page drawn into an image (A4 less the margins, at ``dpi``): a preview."""
+    width = round((210 - 24) / 25.4 * dpi)
+    height = round((297 - 24) / 25.4 * dpi)
+    image = QImage(width, height, QImage.Format.Format_RGB32)
+    image.setDotsPerMeterX(round(dpi / 0.0254))
+    image.setDotsPerMeterY(round(dpi / 0.0254))
+    image.fill(QColor("#ffffff"))
+    paint_report(image, title, sections)
+    return image
+
+
+def paint_report(device: QPaintDevice, title: str, sections: Sequence[tuple[str, list[str]]]) -> None:
+    painter = QPainter(device)
     try:
-        page = QRectF(0, 0, writer.width(), writer.height())
+        page = QRectF(0, 0, device.width(), device.height())
         size = 9.0
-        lines = _fit(writer, page, sections, size)
+        lines = _fit(device, page, sections, size)
         while lines is None and size > 5.0:
             size -= 0.5
-            lines = _fit(writer, page, sections, size)
+            lines = _fit(device, page, sections, size)
         if lines is None:
-            lines = _truncate(writer, page, sections, size)
+            lines = _truncate(device, page, sections, size)
         title_font = QFont("Sans Serif")
         title_font.setPointSizeF(14)
         title_font.setBold(True)
         painter.setFont(title_font)
         y = 0.0
-        metrics = QFontMetricsF(title_font, writer)
+        metrics = QFontMetricsF(title_font, device)
         painter.drawText(QRectF(0, y, page.width(), metrics.height()), Qt.AlignmentFlag.AlignLeft, title)
         y += metrics.height() * 1.3
         for text, bold in lines:
@@ -184,22 +220,25 @@ def export_pdf(path: str | Path, title: str, sections: Sequence[tuple[str, list[
             font.setBold(bold)
             painter.setFont(font)
             painter.setPen(QColor("#000000"))
-            m = QFontMetricsF(font, writer)
+            m = QFontMetricsF(font, device)
+            if bold:
+                y += m.height() * 0.4  # a little room above each heading
             rect = QRectF(0, y, page.width(), page.height() - y)
             used = painter.boundingRect(rect, int(Qt.TextFlag.TextWordWrap), text)
             painter.drawText(rect, int(Qt.TextFlag.TextWordWrap), text)
-            y += max(used.height(), m.height()) + (m.height() * 0.3 if bold else 0)
+            y += max(used.height(), m.height())
         footer = QFont("Sans Serif")
         footer.setPointSizeF(7)
         painter.setFont(footer)
         painter.setPen(QColor("#555555"))
-        painter.drawText(QRectF(0, page.height() - 60, page.width(), 60), Qt.AlignmentFlag.AlignRight,
-                         f"printed {short_time(utc_now())} UTC by Dealer Assist review")
+        fm = QFontMetricsF(footer, device)
+        painter.drawText(QRectF(0, page.height() - fm.height(), page.width(), fm.height()),
+                         Qt.AlignmentFlag.AlignRight, f"printed {short_time(utc_now())} UTC by Dealer Assist review")
     finally:
         painter.end()
 
 
-def _height(device: QPdfWriter, page: QRectF, lines: Sequence[tuple[str, bool]], size: float) -> float:
+def _height(device: QPaintDevice, page: QRectF, lines: Sequence[tuple[str, bool]], size: float) -> float:
     total = 0.0
     for text, bold in lines:
         font = QFont("Sans Serif")
@@ -207,7 +246,7 @@ def _height(device: QPdfWriter, page: QRectF, lines: Sequence[tuple[str, bool]],
         font.setBold(bold)
         m = QFontMetricsF(font, device)
         rect = m.boundingRect(QRectF(0, 0, page.width(), 1e7), int(Qt.TextFlag.TextWordWrap), text)
-        total += max(rect.height(), m.height()) + (m.height() * 0.3 if bold else 0)
+        total += max(rect.height(), m.height()) + (m.height() * 0.4 if bold else 0)
     return total
 
 
@@ -220,14 +259,14 @@ def _flatten(sections: Sequence[tuple[str, list[str]]]) -> list[tuple[str, bool]
     return out
 
 
-def _fit(device: QPdfWriter, page: QRectF, sections: Sequence[tuple[str, list[str]]],
+def _fit(device: QPaintDevice, page: QRectF, sections: Sequence[tuple[str, list[str]]],
          size: float) -> list[tuple[str, bool]] | None:
     lines = _flatten(sections)
     room = page.height() * 0.9  # the title and the footer take the rest
     return lines if _height(device, page, lines, size) <= room else None
 
 
-def _truncate(device: QPdfWriter, page: QRectF, sections: Sequence[tuple[str, list[str]]],
+def _truncate(device: QPaintDevice, page: QRectF, sections: Sequence[tuple[str, list[str]]],
               size: float) -> list[tuple[str, bool]]:
     """Leave out the earliest events (the settlement and rulings matter most) until the page holds."""
     sections = [(h, list(lines)) for h, lines in sections]

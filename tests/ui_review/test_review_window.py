@@ -1,0 +1,308 @@
+"""The review window, offscreen: filtering the list, stepping through a round, re-decide,
+exports parsed back, the PDF, notes to the audit log, integrity, summaries, the command.
+
+Outcomes are worked by hand in tests/ui_review/rounds.py and ../shared/examples/README.md.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import subprocess
+import sys
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QWidget
+
+from dealer_assist.cli import main as cli_main
+from dealer_assist.review_queries import read_settlement_csv
+from dealer_assist.store import Store
+from tests.ui_review.conftest import ROOT, Recorded
+from ui.cards import CardFace
+from ui.review_app import NoteDialog, ReviewWindow, open_review
+
+
+def _rows(win: ReviewWindow) -> list[int]:
+    return [r.id for r in win.model.rows]
+
+
+def _cards(widget: QWidget | None) -> list[str]:
+    assert widget is not None
+    return [face.text for face in widget.findChildren(CardFace)]
+
+
+def _all_cards(detail: Any) -> list[str]:
+    """Cards on the layout now shown (the replaced layout is only deleted later by Qt)."""
+    view = detail.layout_view
+    return _cards(view.dealer_box) + [c for box in view.area_boxes.values() for c in _cards(box)]
+
+
+def test_list_and_filters(window: ReviewWindow, recorded: Recorded, qtbot: Any) -> None:
+    ids = recorded.ids
+    assert _rows(window) == sorted(ids.values(), reverse=True)  # newest first
+    assert window.model.rowCount() == 7
+    # the game filter applies as soon as it is chosen
+    window.filters.game.setCurrentIndex(window.filters.game.findData("lucky8"))
+    assert set(_rows(window)) == {ids["lucky8_example"], ids["lucky8_ruling"], ids["lucky8_void"]}
+    # then the player search, with Enter
+    qtbot.keyClicks(window.filters.player, "bo")
+    qtbot.keyClick(window.filters.player, Qt.Key.Key_Return)
+    assert set(_rows(window)) == {ids["lucky8_example"], ids["lucky8_ruling"]}
+    window.filters.irregular.setChecked(True)
+    assert _rows(window) == [ids["lucky8_ruling"]]
+    qtbot.mouseClick(window.filters.clear_button, Qt.MouseButton.LeftButton)
+    assert window.model.rowCount() == 7
+    window.filters.status.setCurrentIndex(window.filters.status.findData("void"))
+    assert _rows(window) == [ids["lucky8_void"]]
+    # the row shows the dealer, the status and the irregular flag
+    model = window.model
+    texts = [model.data(model.index(0, c)) for c in range(model.columnCount())]
+    assert texts[2:6] == ["pit3", "Lucky 8", "ben", "void"]
+    assert texts[9].endswith("yes")
+
+
+def test_bad_filter_input_is_explained(window: ReviewWindow, qtbot: Any) -> None:
+    window.filters.since.setText("25/11/2026")
+    assert window.apply_filter() is False
+    assert "not an ISO 8601 date" in window.status_line.text()
+    assert window.model.rowCount() == 7  # the list is left as it was
+    window.filters.since.clear()
+    window.filters.amount.setText("lots")
+    assert window.apply_filter() is False
+    assert "'lots' is not a number" in window.status_line.text()
+
+
+def test_amount_filter_and_sorting(window: ReviewWindow, recorded: Recorded) -> None:
+    ids = recorded.ids
+    window.filters.amount.setText("100")
+    assert window.apply_filter()
+    # bob +150 (lucky 8 example) and t2 +105 (electronic)
+    assert set(_rows(window)) == {ids["lucky8_example"], ids["electronic_example"]}
+    window.filters.amount.clear()
+    window.apply_filter()
+    window.view.sortByColumn(3, Qt.SortOrder.AscendingOrder)  # Game
+    assert [r.game for r in window.model.rows][:3] == ["ace_race", "dueling8s", "electronic"]
+    window.view.sortByColumn(6, Qt.SortOrder.AscendingOrder)  # Players: not sortable, order kept
+    assert window.model.sort_key == "game"
+
+
+def test_stepping_through_a_round(window: ReviewWindow, recorded: Recorded, qtbot: Any) -> None:
+    detail = window.detail
+    assert window.select_round(recorded.ids["lucky8_ruling"])
+    assert detail.round_id == recorded.ids["lucky8_ruling"]
+    # opens at the end: 12 events, dealer 5D 10C 9H = 24
+    assert detail.slider.maximum() == 12 and detail.slider.value() == 12
+    assert _cards(detail.layout_view.dealer_box) == ["5D", "10C", "9H"]
+    assert not detail.next_button.isEnabled()
+    qtbot.mouseClick(detail.first_button, Qt.MouseButton.LeftButton)
+    assert detail.slider.value() == 0
+    assert _all_cards(detail) == []
+    assert "before the first event" in detail.step_label.text()
+    for _ in range(4):
+        qtbot.mouseClick(detail.next_button, Qt.MouseButton.LeftButton)
+    # after event 3: 10S on area 1
+    assert _cards(detail.layout_view.area_boxes[1]) == ["10S"]
+    qtbot.mouseClick(detail.next_button, Qt.MouseButton.LeftButton)
+    # after event 4: 9C put on area 1, reconstructed to area 3 (lucky-8 5.13)
+    assert _cards(detail.layout_view.area_boxes[1]) == ["10S"]
+    assert _cards(detail.layout_view.area_boxes[3]) == ["9C"]
+    step = detail.current_step()
+    assert step is not None and [r["rule"] for r in step.output["rulings"]] == ["5.13"]
+    assert "card 9C \u2192 placed at area:1" in detail.step_label.text()
+    qtbot.mouseClick(detail.prev_button, Qt.MouseButton.LeftButton)
+    assert _cards(detail.layout_view.area_boxes[3]) == []
+    # clicking an event in the list jumps there: event 7 (10D) = step 8
+    detail.events_table.cellClicked.emit(7, 0)
+    assert detail.slider.value() == 8
+    assert _cards(detail.layout_view.area_boxes[3]) == ["9C", "10D"]
+    # the shoe order of the cards: 10S #1, 9C #2, 5D #3, 8H #4, 10D #5, 10C #6, 9H #7
+    shoe = [detail.events_table.item(r, 4).text() for r in range(detail.events_table.rowCount())]
+    assert shoe == ["", "", "", "#1", "#2", "#3", "#4", "#5", "", "", "#6", "#7"]
+    # the recorded ruling with its card moves
+    assert detail.rulings_table.item(0, 1).text() == "5.13"
+    assert detail.rulings_table.item(0, 3).text() == "9C area:1/1\u2192area:3/1"
+
+
+def test_electronic_round_replays(window: ReviewWindow, recorded: Recorded) -> None:
+    window.open_round(recorded.ids["electronic_example"])
+    detail = window.detail
+    assert detail.current_step() is not None
+    settlements = {(detail.settlements_table.item(r, 0).text(), detail.settlements_table.item(r, 3).text(),
+                    detail.settlements_table.item(r, 6).text())
+                   for r in range(detail.settlements_table.rowCount())}
+    # README: Bet the Set 15:1 on 5 = +75 for t2
+    assert ("t2", "Bet the Set 21", "+75") in settlements
+
+
+def test_settlements_tab_shows_clauses(window: ReviewWindow, recorded: Recorded) -> None:
+    window.open_round(recorded.ids["ace_race"])
+    table = window.detail.settlements_table
+    rows = [[table.item(r, c).text() for c in range(table.columnCount())] for r in range(table.rowCount())]
+    # Blackjack 6 to 5 on 25 = +30 (4.1, 4.3.1); A-K no pair: -5 (3.15.1)
+    assert rows == [
+        ["alice", "1", "1", "Main", "25", "win", "+30", "4.3.1", "interim"],
+        ["alice", "1", "", "Pair", "5", "lose", "\u22125", "3.15.1", "interim"],
+    ]
+
+
+def test_redecide_honest_round(window: ReviewWindow, recorded: Recorded, qtbot: Any) -> None:
+    window.open_round(recorded.ids["lucky8_example"])
+    qtbot.mouseClick(window.detail.redecide_button, Qt.MouseButton.LeftButton)
+    assert window.detail.redecision is not None and window.detail.redecision.same
+    # 4 wagers: alice pair + main, bob lucky8 + main
+    assert "No difference" in window.detail.redecide_result.text()
+    assert "all 4 wagers" in window.detail.redecide_result.text()
+    assert window.detail.diff_table.rowCount() == 0
+
+
+def test_redecide_altered_round(recorded: Recorded, qtbot: Any) -> None:
+    conn = sqlite3.connect(recorded.path)
+    with conn:
+        # bob's doubled main (100, won +100) recorded as a loss
+        conn.execute("UPDATE settlements SET result = 'lose', net = '-100' WHERE round_id = ? "
+                     "AND player = 'bob' AND bet = 'main'", (recorded.ids["lucky8_example"],))
+    conn.close()
+    win = ReviewWindow(recorded.path)
+    qtbot.addWidget(win)
+    win.open_round(recorded.ids["lucky8_example"])
+    qtbot.mouseClick(win.detail.redecide_button, Qt.MouseButton.LeftButton)
+    assert "1 difference" in win.detail.redecide_result.text()
+    row = [win.detail.diff_table.item(0, c).text() for c in range(4)]
+    # 11 doubled to 20 against 18 wins 1 to 1 on 100 (lucky-8 4.3.2)
+    assert row == ["settlement", "bob area 3 hand 1 main", "stake 100 lose net -100 (4.3.2)",
+                   "stake 100 win net 100 (4.3.2)"]
+    assert "ALTERED" in win.detail.integrity_banner.text()
+    assert "settlement rows" in win.detail.integrity_banner.text()
+
+
+def test_exports_parse_back(window: ReviewWindow, recorded: Recorded, tmp_path: Path, qtbot: Any) -> None:
+    detail = window.detail
+    window.open_round(recorded.ids["dueling8s_example"])
+    detail.save_path = lambda _kind, suggested, _pattern: str(tmp_path / suggested)
+    qtbot.mouseClick(detail.export_json_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(detail.export_csv_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(detail.export_pdf_button, Qt.MouseButton.LeftButton)
+    rid = recorded.ids["dueling8s_example"]
+    transcript = tmp_path / f"round-{rid}.json"
+    # the exported transcript settles, with the real command, to what was recorded
+    settled = subprocess.run([sys.executable, "-m", "dealer_assist", "settle", str(transcript)],
+                             capture_output=True, text=True, cwd=ROOT, check=True)
+    output = json.loads(settled.stdout)
+    with Store.open_readonly(recorded.path) as store:
+        recorded_detail = store.get_round(rid)
+    assert recorded_detail is not None
+    assert output["net"] == {"alice": 75}  # README: +15 superb 8's, +40, +20
+    assert output["settlements"] == recorded_detail.result["settlements"]  # type: ignore[index]
+    rows = read_settlement_csv((tmp_path / f"round-{rid}-settlements.csv").read_text(encoding="utf-8"))
+    assert [(r["player"], r["hand"], r["bet"], r["stake"], r["result"], r["net"]) for r in rows] == [
+        ("alice", "", "superb8", "5", "win", "15"),  # two 8s 3 to 1 (4.2.2)
+        ("alice", "1", "main", "40", "win", "40"),  # 20 doubled to 40: 21 v dealer bust
+        ("alice", "2", "main", "20", "win", "20"),  # 16 v dealer bust
+    ]
+    assert [Decimal(r["net"]) for r in rows] == [Decimal(x["net"]) for x in recorded_detail.settlements]
+    pdf = (tmp_path / f"round-{rid}.pdf").read_bytes()
+    assert pdf.startswith(b"%PDF") and len(pdf) > 2000
+    assert f"round-{rid}.pdf" in detail.export_status.text()
+
+
+def test_pdf_of_a_long_round_stays_one_page(window: ReviewWindow, recorded: Recorded, tmp_path: Path) -> None:
+    window.open_round(recorded.ids["lucky8_ruling"])
+    path = tmp_path / "r.pdf"
+    window.detail.export_to("pdf", str(path))
+    data = path.read_bytes()
+    assert data.startswith(b"%PDF")
+    # exactly one page object (the page tree is "/Type /Pages")
+    assert len(re.findall(rb"/Type\s*/Page(?!s)", data)) == 1
+
+
+def test_note_goes_to_the_audit_log(window: ReviewWindow, recorded: Recorded, qtbot: Any) -> None:
+    rid = recorded.ids["ace_race"]
+    window.open_round(rid)
+    dialog = window.add_note(rid)
+    assert isinstance(dialog, NoteDialog)
+    dialog.name.setText("sue")
+    dialog.pin.setText("0000")
+    dialog.text.setPlainText("player says she doubled")
+    assert dialog.submit() is False
+    assert "not accepted" in dialog.message.text()
+    dialog.pin.setText("4821")
+    assert dialog.submit() is True
+    with Store.open_readonly(recorded.path) as store:
+        notes = store.audit_entries(round_id=rid, kind="note")
+        assert store.verify().ok
+    assert [(n.actor, n.detail) for n in notes] == [("supervisor:sue", {"text": "player says she doubled"})]
+    people = window.detail.people_table
+    texts = [people.item(r, 3).text() for r in range(people.rowCount())]
+    assert "player says she doubled" in texts
+    # a dealer's PIN is not a supervisor's
+    dealer_try = window.add_note(rid)
+    dealer_try.name.setText("ann")
+    dealer_try.pin.setText("1111")
+    dealer_try.text.setPlainText("x")
+    assert dealer_try.submit() is False
+
+
+def test_file_integrity(window: ReviewWindow, recorded: Recorded, qtbot: Any) -> None:
+    qtbot.mouseClick(window.integrity_button, Qt.MouseButton.LeftButton)
+    assert window.integrity_label.text().startswith("File INTACT")
+    conn = sqlite3.connect(recorded.path)
+    with conn:
+        conn.execute("UPDATE events SET actor = 'dealer:eve' WHERE round_id = ? AND seq = 2",
+                     (recorded.ids["lucky8_ruling"],))
+    conn.close()
+    assert window.verify_file() is False
+    assert "File ALTERED" in window.integrity_label.text()
+    assert "seq 2" in window.integrity_label.text()
+    window.open_round(recorded.ids["lucky8_ruling"])
+    assert "ALTERED" in window.detail.integrity_banner.text()
+    assert "event 2" in window.detail.integrity_banner.text()
+
+
+def test_summaries_tab(window: ReviewWindow, recorded: Recorded) -> None:
+    window.tabs.setCurrentWidget(window.summary)
+    view = window.summary
+    assert view.loaded
+    labels = [view.list.item(r, 0).text() for r in range(view.list.rowCount())]
+    assert labels == [f"session {recorded.sessions['ben']}", f"session {recorded.sessions['ann']}", "transcripts"]
+    view.list.selectRow(1)  # ann's Ace Race session
+    view.show_summary(1)
+    bets = [[view.bets.item(r, c).text() for c in range(5)] for r in range(view.bets.rowCount())]
+    # main 25 won 6 to 5: table -30, hold -120 %; pair 5 lost: +5, 100 %; all: -25 on 30 = -83.33 %
+    assert bets == [["Main", "1", "25", "\u221230", "\u2212120.00%"],
+                    ["Pair", "1", "5", "+5", "100.00%"],
+                    ["All bets", "2", "30", "\u221225", "\u221283.33%"]]
+    assert [(b.bet, b.house_net) for b in view.chart.lines] == [("main", Decimal(-30)), ("pair", Decimal(5))]
+    view.by.setCurrentIndex(view.by.findData("dealer"))
+    assert [view.list.item(r, 0).text() for r in range(view.list.rowCount())] == ["ann", "ben", "transcripts"]
+
+
+def test_open_review_for_the_dealer_screen(recorded: Recorded, qtbot: Any) -> None:
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    win = open_review(recorded.path, parent, supervisor="sue")
+    assert isinstance(win, ReviewWindow)
+    assert win.isWindow() and win.parent() is parent
+    assert win.model.rowCount() == 7
+    dialog = win.add_note(recorded.ids["ace_race"])
+    assert dialog.name.text() == "sue"
+    dialog.reject()
+
+
+def test_review_command_errors(tmp_path: Path, capsys: Any) -> None:
+    assert cli_main(["review", "--db", str(tmp_path / "missing.db")]) == 2
+    assert capsys.readouterr().err.strip() == f"error: {tmp_path / 'missing.db'}: no such file"
+    not_db = tmp_path / "notes.txt"
+    not_db.write_text("hello", encoding="utf-8")
+    assert cli_main(["review", "--db", str(not_db)]) == 2
+    assert "is not a SQLite database" in capsys.readouterr().err
+
+
+def test_review_command_screenshot(recorded: Recorded, tmp_path: Path) -> None:
+    shot = tmp_path / "shot.png"
+    assert cli_main(["review", "--db", str(recorded.path), "--round", str(recorded.ids["ace_race"]),
+                     "--screenshot", str(shot)]) == 0
+    assert shot.read_bytes().startswith(b"\x89PNG")
