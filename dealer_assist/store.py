@@ -616,15 +616,20 @@ class Store:
             raise StoreError(f"{self.path} is open read-only")
         with self._lock:
             conn = self._conn
-            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as err:
+                raise StoreError(f"cannot write to {self.path}: {err}") from err
             try:
                 yield conn
-            except BaseException:
+                conn.execute("COMMIT")
+            except BaseException as exc:
+                # Nothing of this transaction is kept; the caller must not show it.
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.Error):
+                    raise StoreError(f"cannot write to {self.path}: {exc}") from exc
                 raise
-            else:
-                conn.execute("COMMIT")
 
     @contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:

@@ -350,3 +350,24 @@ def test_sessions_and_notes(db_path: Path) -> None:
         assert kinds == ["session_start", "note", "shoe_fault", "session_end"]
         assert store.verify().ok
         assert json.loads(json.dumps(store.list_rounds()[0].as_json()))["id"] == second
+
+
+def test_a_failed_append_keeps_nothing_and_the_store_goes_on(db_path: Path) -> None:
+    with Store.open(db_path) as store:
+        round_id = store.begin_round({"game": "lucky8"})
+        store.append_event(round_id, {"type": "no_more_bets"})
+    # Make the database refuse one particular insert (as a full disk or an I/O error would).
+    with sqlite3.connect(db_path) as conn:
+        conn.execute(
+            "CREATE TRIGGER refuse BEFORE INSERT ON events WHEN NEW.event_json LIKE '%boom%' "
+            "BEGIN SELECT RAISE(ABORT, 'refused'); END"
+        )
+    with Store.open(db_path) as store:
+        with pytest.raises(StoreError, match="refused"):
+            store.append_event(
+                round_id, {"type": "wager", "player": "boom", "area": 1, "bet": "main", "amount": 5}
+            )
+        assert store.list_rounds(player="boom") == []  # its player row was rolled back too
+        assert store.append_event(round_id, {"type": "card", "card": "5S"}) == 1
+        assert store.events(round_id) == [{"type": "no_more_bets"}, {"type": "card", "card": "5S"}]
+        assert store.verify().ok
