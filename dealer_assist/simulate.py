@@ -105,6 +105,11 @@ def next_event(rnd: object, exp: Expectation, shoe: Iterator[Card], strategy: St
             return Decision(rng.choice(offer["options"]), offer["area"], 1, offer["player"])
         if exp.area is None or exp.hand is None:
             return CloseOffers()
+        if "stand" not in exp.options:
+            # Nobody has a hand to play; only offers remain (insurance, even money, surrender).
+            if take_offers and rng.random() < 0.5:
+                return Decision(rng.choice(exp.options), exp.area, exp.hand, exp.player)
+            return CloseOffers()
         area = rnd.areas[exp.area]  # type: ignore[attr-defined]
         hand = area.hands[exp.hand - 1]
         dealer = rnd.dealer  # type: ignore[attr-defined]
