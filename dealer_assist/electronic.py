@@ -678,6 +678,25 @@ class ElectronicRound:
             return " (waiting for decisions from " + ", ".join(p["player"] for p in exp.pending) + ")"
         return ""
 
+    def terminal_states(self) -> list[dict[str, Any]]:
+        """Per terminal, for the dealer's screen: hands, the hand in turn, legal options,
+        offers, whether it waits for a card, and whether the default strategy plays it (3.18)."""
+        pending = {p["player"]: p for p in self.pending()}
+        out = []
+        for t in self.terminals.values():
+            hand = t.current()
+            out.append({
+                "player": t.player,
+                "main": t.main,
+                "hands": [[str(c) for c in h.cards] for h in t.hands],
+                "in_turn": (t.hands.index(hand) + 1) if hand is not None else None,
+                "options": pending.get(t.player, {}).get("options", []),
+                "waiting_for_card": self._waiting_for_card(t),
+                "default_strategy": t.default_play,
+                "resolved": self._resolved(t),
+            })
+        return out
+
     def pending(self) -> list[dict[str, Any]]:
         """Every terminal still to decide: hand in turn, legal options, time-out state."""
         out = []
