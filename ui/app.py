@@ -33,6 +33,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sim-seed", type=int, help="simulated shoe: shuffle seed")
     parser.add_argument("--dealer", help="log in as this dealer without the login dialog (tests, benchmarks)")
     parser.add_argument("--settings", metavar="FILE", help="where to remember the setup (default: Qt's user settings)")
+    parser.add_argument("--exit-after-show", action="store_true", help=argparse.SUPPRESS)  # ui.bench
 
 
 @dataclass
@@ -62,7 +63,7 @@ def build_table(setup: TableSetup, *, db: str | None, dealer: str, port: str | N
                 driver_options: dict[str, Any] | None = None) -> Table:
     """Create the controller, the store, the shoe (simulated if no ``port``) and the window."""
     from ui.main_window import DealerWindow
-    from ui.shoe_signals import ShoeSignals
+    from ui.qtfix import GuiPost
     from ui.sim_panel import SimPanel
 
     controller = TableController(setup, dealer)
@@ -77,9 +78,15 @@ def build_table(setup: TableSetup, *, db: str | None, dealer: str, port: str | N
         sim_panel = SimPanel(sim, sim_worker)
     window = DealerWindow(controller, sim_panel=sim_panel)
     controller.open_store(db)
-    signals = ShoeSignals(window)
-    signals.shoe_event.connect(controller.on_shoe_event)
-    driver = ShoeDriver(port, signals.on_event, codec=codec, baud=baud, **(driver_options or {}))
+    # The driver's reader thread hands each event to the GUI thread by postEvent. (Not
+    # ui.shoe_signals: with PySide6 6.12 every Python-side emit loses a reference to True
+    # and the process aborts after a few hundred shoe events; see ui/qtfix.py.)
+    signals = GuiPost(window)
+
+    def on_event(event: Any) -> None:
+        signals.post(controller.on_shoe_event, event)
+
+    driver = ShoeDriver(port, on_event, codec=codec, baud=baud, **(driver_options or {}))
     driver.start()
     return Table(controller, window, driver, signals, sim, sim_worker)
 
@@ -121,6 +128,15 @@ def run(args: argparse.Namespace) -> int:
     window = table.window
     window.resize(1600, 1000)
     window.show()
+    if args.exit_after_show:
+        from PySide6.QtCore import QTimer
+
+        def shown() -> None:
+            window.repaint()  # painted: the first window is on screen
+            print("shown", flush=True)
+            app.quit()
+
+        QTimer.singleShot(0, shown)
     if not args.dealer:
         _ask_login(table)
     save_setup(settings, setup)

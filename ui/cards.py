@@ -6,6 +6,9 @@ from its notation (``10H``, ``KFi``) as the engine reports it.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
 from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QHBoxLayout, QSizePolicy, QWidget
@@ -43,6 +46,9 @@ def card_label(text: str) -> str:
 class CardFace(QWidget):
     """One card. ``printed``: the permanent 8♠ printed on the Dueling 8's layout (1.1.4)."""
 
+    # called with (face, monotonic_ns) at each face's first paint (ui.bench measures latency)
+    first_paint_listener: Callable[[CardFace, int], None] | None = None
+
     def __init__(self, text: str, *, printed: bool = False, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.text = text
@@ -50,11 +56,19 @@ class CardFace(QWidget):
         card = parse_card(text)
         self.rank = card.rank
         self.suit = card.suit
+        self._painted = False
         self.setFixedSize(QSize(CARD_W, CARD_H))
         self.setToolTip(("printed " if printed else "") + card_label(text))
         self.setAccessibleName(card_label(text))
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt name)
+        self._paint()
+        listener = CardFace.first_paint_listener
+        if listener is not None and not self._painted:
+            listener(self, time.monotonic_ns())
+        self._painted = True
+
+    def _paint(self) -> None:
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         rect = QRectF(2, 2, self.width() - 4, self.height() - 4)

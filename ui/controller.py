@@ -46,6 +46,7 @@ from hardware.events import (
     ShoeWarning,
     event_to_json,
 )
+from ui.qtfix import emit
 from ui.worker import Worker
 
 RECALL_SIZE = 10
@@ -165,7 +166,7 @@ class TableController(QObject):
             self.store = store
             self.under_min = list(under)
             self.recall = recall[:RECALL_SIZE]
-            self.recall_changed.emit()
+            emit(self.recall_changed)
             if open_round is not None and self._restore(open_round):
                 pass
             else:
@@ -194,7 +195,7 @@ class TableController(QObject):
             for raw in open_round.events:
                 rnd.apply(parse_event(raw))
         except (DealerAssistError, TranscriptError) as exc:
-            self.refused.emit(f"the open round {open_round.round_id} cannot be replayed: {exc}")
+            emit(self.refused, f"the open round {open_round.round_id} cannot be replayed: {exc}")
             return False
         self.config = dict(open_round.config)
         game = self.config.get("game")
@@ -206,13 +207,13 @@ class TableController(QObject):
         self.events = [dict(e) for e in open_round.events]
         self.slip = []
         self.restored = True
-        self.changed.emit()
+        emit(self.changed)
         return True
 
     def _store_failed(self, text: str) -> None:
         self.store_error = text
-        self.store_failed.emit(text)
-        self.refused.emit(text)
+        emit(self.store_failed, text)
+        emit(self.refused, text)
 
     def close(self) -> None:
         """Finish the queued writes and close the store (on its own thread)."""
@@ -239,7 +240,7 @@ class TableController(QObject):
         self.restored = False
         self.placement = None
         self._finished_at = -1
-        self.changed.emit()
+        emit(self.changed)
 
     def expectation(self) -> Expectation:
         return self.rnd.expectation()  # type: ignore[no-any-return]
@@ -291,7 +292,7 @@ class TableController(QObject):
         self.slip = slip
         self.rnd = rnd
         self.last_refusal = ""
-        self.changed.emit()
+        emit(self.changed)
         return True
 
     def no_more_bets(self) -> bool:
@@ -315,7 +316,7 @@ class TableController(QObject):
     def submit(self, raw: dict[str, Any], actor: str | None = None) -> bool:
         """Apply one transcript event; if accepted, store it and then show it."""
         if self.store_error:
-            self.refused.emit(f"not recorded: {self.store_error}")
+            emit(self.refused, f"not recorded: {self.store_error}")
             return False
         if self.betting and raw.get("type") not in ("wager", "no_more_bets", "claim", "void"):
             if raw.get("type") in ("card", "burn", "multi") and self.slip:
@@ -383,7 +384,7 @@ class TableController(QObject):
             return
         if self.unacknowledged == 0:
             # everything applied is on disk: now the screen may show it
-            self.changed.emit()
+            emit(self.changed)
             if self.paint_hook is not None:
                 self.paint_hook()
             if self.rnd.status() in ("settled", "void") and self._finished_at != len(self.events):
@@ -412,7 +413,7 @@ class TableController(QObject):
             self.recall = [r for r in self.recall if r.get("round") != rid]
             self.recall.insert(0, {"round": rid, **output})  # rid: the store's round id
             del self.recall[RECALL_SIZE:]
-            self.recall_changed.emit()
+            emit(self.recall_changed)
 
         self.store_worker.submit(job, done)
 
@@ -426,7 +427,7 @@ class TableController(QObject):
     def _refuse(self, raw: dict[str, Any], exc: RuleRefusal | EventFormatError) -> None:
         text = str(exc) if isinstance(exc, RuleRefusal) else exc.message
         self.last_refusal = f"Refused ({describe_event(raw)}): {text}"
-        self.refused.emit(self.last_refusal)
+        emit(self.refused, self.last_refusal)
 
     # ------------------------------------------------------------------ decisions
     def decide(self, action: str, *, area: int | None = None, hand: int | None = None,
@@ -499,7 +500,7 @@ class TableController(QObject):
             self.on_card(event)
         elif isinstance(event, MultiCard):
             self.submit({"type": "multi", "cards": [str(c) for c in event.cards], "disclosed": []})
-        self.shoe_changed.emit()
+        emit(self.shoe_changed)
 
     def _audit(self, kind: str, detail: dict[str, Any]) -> None:
         store = self.store
@@ -513,7 +514,7 @@ class TableController(QObject):
     def on_card(self, event: CardRead) -> None:
         if self.hold_reason:
             self.held_cards.append(event)  # not assigned until the dealer confirms
-            self.hold_changed.emit()
+            emit(self.hold_changed)
             return
         self._assign(event)
 
@@ -530,7 +531,7 @@ class TableController(QObject):
 
     def hold(self, reason: str) -> None:
         self.hold_reason = reason
-        self.hold_changed.emit()
+        emit(self.hold_changed)
 
     def release_hold(self, keyed_card: str | None = None) -> bool:
         """The dealer checked: optionally the card that was missed (keyed in), then the held cards."""
@@ -542,13 +543,13 @@ class TableController(QObject):
         held, self.held_cards = self.held_cards, []
         for event in held:
             self._assign(event)
-        self.hold_changed.emit()
+        emit(self.hold_changed)
         return True
 
     def place_next_card(self, target: str | None) -> None:
         """The dealer says where the next card physically lies (``to``), or None to clear."""
         self.placement = target
-        self.changed.emit()
+        emit(self.changed)
 
     def correct(self, index: int, target: str) -> bool:
         """An earlier card lies elsewhere (correction)."""

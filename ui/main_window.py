@@ -95,6 +95,7 @@ class DealerWindow(QMainWindow):
         self.refusal = QLabel("")
         self.refusal.setProperty("role", "refusal")
         self.refusal.setWordWrap(True)
+        self.refusal.setFixedHeight(60)
         right.addWidget(self.refusal)
         self.prompt = PromptPanel()
         right.addWidget(self.prompt)
@@ -130,6 +131,11 @@ class DealerWindow(QMainWindow):
         controller.shoe_changed.connect(self._shoe_changed)
         controller.hold_changed.connect(self._shoe_changed)
         controller.recall_changed.connect(self._recall_changed)
+        self._prompt_sig: Any = None
+        self._rulings_shown: Any = None
+        self._settlement_shown: Any = None
+        self._betting_sig: Any = None
+        self._report_players: list[str] = []
         self.pin_dialog: PinDialog | None = None
         self.placement_dialog: PlacementDialog | None = None
         if controller.rnd is not None:
@@ -289,26 +295,42 @@ class DealerWindow(QMainWindow):
         status = output["status"]
         self.table_view.refresh(rnd, output, exp)
         electronic = bool(rnd.rules.shared_hand)
-        self.terminals.setVisible(electronic)
+        if self.terminals.isHidden() == electronic:
+            self.terminals.setVisible(electronic)
         if electronic:
             self.terminals.refresh(rnd)
-        self.prompt.show_expectation(
-            exp, status, decide=self._decide, no_more_bets=c.no_more_bets,
-            close_offers=lambda: c.report("close_offers"), confirm=c.confirm_settlement,
-            resolve=self._resolve, withdraw=self._withdraw, slip_size=len(c.slip), placement=c.placement,
-        )
-        self.ruling_panel.show_rulings(output.get("rulings", []), output.get("claims", []))
-        self.settlement.show_output(output)
-        self.betting.setVisible(c.betting)
+        prompt_sig = (exp, status, len(c.slip), c.placement)
+        if prompt_sig != self._prompt_sig:  # rebuild the buttons only when the question changed
+            self._prompt_sig = prompt_sig
+            self.prompt.show_expectation(
+                exp, status, decide=self._decide, no_more_bets=c.no_more_bets,
+                close_offers=lambda: c.report("close_offers"), confirm=c.confirm_settlement,
+                resolve=self._resolve, withdraw=self._withdraw, slip_size=len(c.slip), placement=c.placement,
+            )
+        rulings = (output.get("rulings", []), output.get("claims", []))
+        if rulings != self._rulings_shown:
+            self._rulings_shown = rulings
+            self.ruling_panel.show_rulings(*rulings)
+        settlement_sig = (output["settlements"], output["net"], status)
+        if settlement_sig != self._settlement_shown:
+            self._settlement_shown = settlement_sig
+            self.settlement.show_output(output)
+        if self.betting.isHidden() == c.betting:
+            self.betting.setVisible(c.betting)
         if c.betting:
             bets = ["main", *rnd.rules.side_bets]
-            self.betting.configure(c.setup.players(), bets, c.setup.areas, electronic)
+            betting_sig = (tuple(c.setup.players()), tuple(bets), c.setup.areas, electronic)
+            if betting_sig != self._betting_sig:
+                self._betting_sig = betting_sig
+                self.betting.configure(c.setup.players(), bets, c.setup.areas, electronic)
             self.betting.show_slip(c.slip)
         players = sorted({*c.setup.players(), *(s["player"] for s in output.get("settlements", []))})
-        current = self.report_player.currentText()
-        self.report_player.clear()
-        self.report_player.addItems(players)
-        self.report_player.setCurrentText(current)
+        if players != self._report_players:
+            self._report_players = players
+            current = self.report_player.currentText()
+            self.report_player.clear()
+            self.report_player.addItems(players)
+            self.report_player.setCurrentText(current)
         if c.restored:
             clause = rnd.rules.clause("power_failure")
             self.banner.setText(

@@ -47,6 +47,8 @@ class PromptPanel(QWidget):
         self.detail = QLabel("")
         self.detail.setWordWrap(True)
         self.detail.setStyleSheet("font-size: 20px;")
+        self.headline.setFixedHeight(84)
+        self.detail.setFixedHeight(52)
         layout.addWidget(self.headline)
         layout.addWidget(self.detail)
         self._grid_host = QWidget()

@@ -19,6 +19,7 @@ class ShoeStatus(QWidget):
         layout.setContentsMargins(4, 2, 4, 2)
         self.line = QLabel("Shoe: not connected")
         self.line.setStyleSheet("font-size: 18px; font-weight: bold;")
+        self.line.setFixedHeight(30)  # status changes never re-lay out the window
         layout.addWidget(self.line)
         self.hold_box = QWidget()
         hold = QHBoxLayout(self.hold_box)
@@ -51,7 +52,8 @@ class ShoeStatus(QWidget):
         if info.cut_seen:
             parts.append("<span style='color:#b00020'>CUT CARD OUT: shuffle after this round</span>")
         if info.last_event:
-            parts.append(f"last: {info.last_event}")
+            last = info.last_event if len(info.last_event) <= 48 else info.last_event[:47] + "…"
+            parts.append(f"last: {last}")
         if info.warning:
             parts.append(f"<span style='color:#b00020'>\u26a0 {info.warning}</span>")
         self.line.setText(" \u2022 ".join(parts))

@@ -10,10 +10,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ui.cards import CardRow
 from ui.style import money
+
+AREA_MIN_W = 190
+AREA_MIN_H = 300
+DEALER_H = 190
 
 BET_NAMES = {
     "main": "Main", "pair": "Pair", "ace_race": "Ace Race", "lucky8": "Lucky 8",
@@ -33,8 +46,10 @@ def total_text(total: int, soft: bool, cards: int) -> str:
 
 def _label(text: str, *, size: int = 18, bold: bool = False) -> QLabel:
     label = QLabel(text)
-    label.setStyleSheet(f"font-size: {size}px; font-weight: {'bold' if bold else 'normal'};")
-    label.setWordWrap(True)
+    font = QFont(label.font())  # a font, not a style sheet: cheap to build on every card
+    font.setPixelSize(size)
+    font.setBold(bold)
+    label.setFont(font)
     return label
 
 
@@ -62,6 +77,8 @@ class DealerBox(QFrame):
     def __init__(self, rnd: Any, output: dict[str, Any]) -> None:
         super().__init__()
         self.setProperty("role", "dealer")
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.setFixedHeight(DEALER_H)
         layout = QVBoxLayout(self)
         layout.addWidget(_label("DEALER", size=22, bold=True))
         dealer = output.get("dealer", {"cards": [], "total": 0})
@@ -81,6 +98,9 @@ class AreaBox(QFrame):
         super().__init__()
         self.setProperty("role", "area")
         self.setProperty("turn", "true" if in_turn is not None else "false")
+        # a fixed footprint: a new card repaints this area only, never re-lays out the table
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+        self.setMinimumSize(AREA_MIN_W, AREA_MIN_H)
         self.number = number
         layout = QVBoxLayout(self)
         layout.setSpacing(4)
@@ -127,8 +147,25 @@ class AreaBox(QFrame):
         layout.addStretch(1)
 
 
+def _area_signature(rnd: Any, number: int, in_turn: int | None) -> tuple[Any, ...]:
+    """Everything an AreaBox shows: rebuild the box only when this changes."""
+    area = rnd.areas.get(number)
+    if area is None:
+        return (number, None, in_turn)
+    return (
+        number, in_turn, area.controller,
+        tuple((w.player, w.amount, w.placed, w.position) for w in area.wagers),
+        tuple((s.bet, s.player, s.amount) for s in area.sides),
+        tuple((tuple(map(str, h.cards)), h.busted, h.doubled, tuple(h.stakes.items())) for h in area.hands),
+        tuple(sorted(area.surrendered)),
+    )
+
+
 class TableView(QWidget):
-    """The dealer and the areas (tables); the shared Player hand (Electronic)."""
+    """The dealer and the areas (tables); the shared Player hand (Electronic).
+
+    Boxes are rebuilt only when what they show changed, so a card repaints one area.
+    """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -136,43 +173,72 @@ class TableView(QWidget):
         self._layout.setContentsMargins(4, 4, 4, 4)
         self.area_boxes: dict[int, AreaBox] = {}
         self.dealer_box: QWidget | None = None
-        self._holder: QWidget | None = None
+        self.shared_box: QWidget | None = None
+        self._grid = QGridLayout()
+        self._layout.addLayout(self._grid)
+        self._layout.addStretch(1)
+        self._dealer_sig: Any = None
+        self._shared_sig: Any = None
+        self._area_sigs: dict[int, Any] = {}
+        self._shape: Any = None
+
+    def _replace(self, old: QWidget | None, new: QWidget, row: int, column: int, span: int = 1) -> None:
+        if old is not None:
+            self._grid.removeWidget(old)
+            old.hide()
+            old.deleteLater()
+        self._grid.addWidget(new, row, column, 1, span)
 
     def refresh(self, rnd: Any, output: dict[str, Any], expectation: Any) -> None:
-        if self._holder is not None:
-            self._layout.removeWidget(self._holder)
-            self._holder.hide()
-            self._holder.deleteLater()
-        holder = QWidget()
-        grid = QVBoxLayout(holder)
-        grid.setContentsMargins(0, 0, 0, 0)
-        self.dealer_box = DealerBox(rnd, output)
-        grid.addWidget(self.dealer_box)
-        self.area_boxes = {}
-        if rnd.rules.shared_hand:
-            cards = output.get("player_cards", [])
-            box = QFrame()
-            box.setProperty("role", "area")
-            inner = QVBoxLayout(box)
-            inner.addWidget(_label("PLAYER HAND (shared)", size=20, bold=True))
-            inner.addWidget(CardRow(list(cards)))
-            grid.addWidget(box)
-        else:
-            areas = QGridLayout()
-            turn_area = expectation.area if expectation.kind == "decision" else None
-            card_target = expectation.target if expectation.kind == "card" else None
-            count = rnd.config.areas
-            for number in range(1, count + 1):
-                in_turn = None
-                if turn_area == number:
-                    in_turn = expectation.hand
-                elif card_target and card_target.startswith(f"area:{number}/"):
-                    in_turn = int(card_target.split("/")[1])
-                box = AreaBox(rnd, number, in_turn=in_turn)
-                self.area_boxes[number] = box
-                # areas are numbered from the dealer's left (first base = 1): left to right
-                areas.addWidget(box, (number - 1) // 4 if count > 5 else 0,
-                                (number - 1) % 4 if count > 5 else number - 1)
-            grid.addLayout(areas)
-        self._layout.addWidget(holder)
-        self._holder = holder
+        shared = bool(rnd.rules.shared_hand)
+        count = 0 if shared else rnd.config.areas
+        shape = (shared, count, rnd.rules.key)
+        columns = 4 if count > 5 else max(count, 1)
+        if shape != self._shape:
+            for w in [self.dealer_box, self.shared_box, *self.area_boxes.values()]:
+                if w is not None:
+                    self._grid.removeWidget(w)
+                    w.hide()
+                    w.deleteLater()
+            self.dealer_box = self.shared_box = None
+            self.area_boxes = {}
+            self._dealer_sig = self._shared_sig = None
+            self._area_sigs = {}
+            self._shape = shape
+        dealer_sig = (tuple(output.get("dealer", {}).get("cards", [])),)
+        if dealer_sig != self._dealer_sig:
+            dealer_box = DealerBox(rnd, output)
+            self._replace(self.dealer_box, dealer_box, 0, 0, columns)
+            self.dealer_box = dealer_box
+            self._dealer_sig = dealer_sig
+        if shared:
+            cards = list(output.get("player_cards", []))
+            if (tuple(cards),) != self._shared_sig:
+                frame = QFrame()
+                frame.setProperty("role", "area")
+                frame.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+                frame.setFixedHeight(DEALER_H + 20)
+                inner = QVBoxLayout(frame)
+                inner.addWidget(_label("PLAYER HAND (shared)", size=20, bold=True))
+                inner.addWidget(CardRow(cards))
+                self._replace(self.shared_box, frame, 1, 0, columns)
+                self.shared_box = frame
+                self._shared_sig = (tuple(cards),)
+            return
+        turn_area = expectation.area if expectation.kind == "decision" else None
+        card_target = expectation.target if expectation.kind == "card" else None
+        for number in range(1, count + 1):
+            in_turn = None
+            if turn_area == number:
+                in_turn = expectation.hand
+            elif card_target and card_target.startswith(f"area:{number}/"):
+                in_turn = int(card_target.split("/")[1])
+            sig = _area_signature(rnd, number, in_turn)
+            if sig == self._area_sigs.get(number):
+                continue
+            area_box = AreaBox(rnd, number, in_turn=in_turn)
+            # areas are numbered from the dealer's left (first base = 1): left to right
+            index = number - 1
+            self._replace(self.area_boxes.get(number), area_box, 1 + index // columns, index % columns)
+            self.area_boxes[number] = area_box
+            self._area_sigs[number] = sig

@@ -2,7 +2,7 @@
 
 ``Worker`` owns a thread and a FIFO queue. ``submit(job, done)`` runs ``job()`` on
 that thread, in submission order, and calls ``done(result, error)`` on the GUI
-thread (through a queued signal). The store writer and the simulated shoe each get
+thread (through a posted event). The store writer and the simulated shoe each get
 their own Worker, so a slow fsync never delays a simulated deal and neither ever
 runs on the GUI thread.
 """
@@ -14,7 +14,9 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtCore import QObject
+
+from ui.qtfix import GuiPost
 
 Done = Callable[[Any, BaseException | None], None]
 
@@ -22,12 +24,10 @@ Done = Callable[[Any, BaseException | None], None]
 class Worker(QObject):
     """A thread with a queue; results come back on the thread that created the Worker."""
 
-    _finished = Signal(object, object, object)  # done callback, result, error
-
     def __init__(self, name: str, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._queue: queue.Queue[tuple[Callable[[], Any], Done | None] | None] = queue.Queue()
-        self._finished.connect(self._deliver, Qt.ConnectionType.QueuedConnection)
+        self._post = GuiPost(self)  # results go back by postEvent, never by a signal emitted here
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._idle = threading.Event()
         self._idle.set()
@@ -64,12 +64,8 @@ class Worker(QObject):
             except Exception as exc:  # reported to the GUI, never lost
                 error = exc
             if done is not None:
-                self._finished.emit(done, result, error)
+                self._post.post(done, result, error)
             with self._lock:
                 self._pending -= 1
                 if self._pending == 0:
                     self._idle.set()
-
-    @Slot(object, object, object)
-    def _deliver(self, done: Done, result: Any, error: BaseException | None) -> None:
-        done(result, error)

@@ -74,5 +74,6 @@ class TableDriver:
         """Save docs/screenshots/NAME.png when DA_SCREENSHOTS is set (for reviewing the screens)."""
         if not os.environ.get("DA_SCREENSHOTS"):
             return
+        self.qtbot.wait(100)  # let the queued show events of rebuilt widgets run
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         self.window.grab().save(str(SCREENSHOTS / f"{name}.png"))
