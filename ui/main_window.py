@@ -125,6 +125,9 @@ class DealerWindow(QMainWindow):
         if sim_panel is not None:
             outer.addWidget(sim_panel)
         self.sim_panel = sim_panel
+        from ui.about import add_about_action  # Help > About: version, licence, games
+
+        self.about_action = add_about_action(self)
 
         controller.changed.connect(self.refresh)
         controller.refused.connect(self.show_refusal)
