@@ -1003,7 +1003,8 @@ class TableRound:
             )
         area, hand, _ = self._decision_hand(ev)
         player = ev.player or area.controller
-        assert player is not None
+        if player is None:
+            raise RuleRefusal(f"nobody controls area {area.number} now: name the player deciding")
         if area.wager_of(player) is None:
             raise RuleRefusal(f"{player} has no main wager on area {area.number}")
         if player in self.absent:

@@ -720,3 +720,11 @@ def test_a_card_in_error_closes_the_withdrawal_window() -> None:
     d = doc("lucky8", _dealt("lucky8"), CLOSE, {"type": "power_failure"}, to("lucky8", "4H", "area:2"),
             {"type": "withdraw", "player": "bob"})
     assert "(5.4)" in err(d)
+
+
+def test_an_offer_decision_on_an_area_left_without_controller_is_refused_not_a_crash() -> None:
+    # Power failure before any outcome (5.29.1): bob withdraws; area 2 has nobody left,
+    # so an insurance or surrender "for area 2" names nobody: refused with a message.
+    d = doc("lucky8", _dealt("lucky8"), {"type": "power_failure"}, {"type": "withdraw", "player": "bob"},
+            D("surrender", 2))
+    assert "nobody controls area 2" in err(d)
