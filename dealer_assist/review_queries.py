@@ -54,6 +54,7 @@ __all__ = [
     "Summary",
     "count_rounds",
     "dealer_of",
+    "first_altered_settlements",
     "decimal",
     "page_rounds",
     "read_settlement_csv",
@@ -520,6 +521,32 @@ def round_integrity(store: Store, round_id: int) -> list[IntegrityCheck]:
             + "; ".join(f"{d.key}: {d.redecided} (hashed: {d.recorded})" for d in diffs[:3]),
         ))
     return checks
+
+
+def _fingerprint(value: str) -> str:
+    return (f"{{0}}.player||'|'||{{0}}.bet||'|'||{{0}}.result||'|'||"
+            f"{_CENTS.format('{0}.stake')}||'|'||{_CENTS.format('{0}.net')}").format(value)
+
+
+def first_altered_settlements(conn: sqlite3.Connection) -> int | None:
+    """The first round whose derived settlement rows differ from its stored settle output.
+
+    The hash chains cover the events, the round headers and the audit log, and each
+    round's finish record hashes its settle output; the ``settlements`` rows are derived
+    from that output and not chained themselves. This compares them, for every round, in
+    SQLite (player, bet, result, stake and net of each entry in order); a full pass.
+    """
+    row = conn.execute(
+        "SELECT r.id FROM rounds r WHERE r.result_json IS NOT NULL AND "
+        "(SELECT group_concat(f, ';') FROM (SELECT " + _fingerprint("s") + " AS f FROM settlements s "
+        "WHERE s.round_id = r.id ORDER BY s.id)) IS NOT "
+        "(SELECT group_concat(f, ';') FROM (SELECT " + _fingerprint("j") + " AS f FROM "
+        "(SELECT json_extract(value, '$.player') AS player, json_extract(value, '$.bet') AS bet, "
+        "json_extract(value, '$.result') AS result, json_extract(value, '$.stake') AS stake, "
+        "json_extract(value, '$.net') AS net, key FROM json_each(r.result_json, '$.settlements')) j "
+        "ORDER BY j.key)) ORDER BY r.id LIMIT 1"
+    ).fetchone()
+    return None if row is None else int(row[0])
 
 
 def _previous_hash(conn: sqlite3.Connection, table: str, row_id: int) -> bytes:

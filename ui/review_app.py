@@ -40,7 +40,12 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_assist.history_command import parse_time
-from dealer_assist.review_queries import RoundFilter, connection, count_rounds
+from dealer_assist.review_queries import (
+    RoundFilter,
+    connection,
+    count_rounds,
+    first_altered_settlements,
+)
 from dealer_assist.store import ROUND_STATUSES, Store, StoreError, default_db_path
 from ui.review_detail import BAD_STYLE, OK_STYLE, RoundDetailView
 from ui.review_model import COLUMNS, GAME_NAMES, RoundListModel
@@ -191,6 +196,10 @@ class ReviewWindow(QWidget):
         rp.addWidget(self.filters)
         self.status_line = QLabel("")
         rp.addWidget(self.status_line)
+        self.integrity_label = QLabel("")
+        self.integrity_label.setWordWrap(True)
+        self.integrity_label.hide()
+        rp.addWidget(self.integrity_label)
         split = QSplitter(Qt.Orientation.Horizontal)
         self.model = RoundListModel(self.conn, self.table_name, self)
         self.view = QTableView()
@@ -219,12 +228,7 @@ class ReviewWindow(QWidget):
         self.tabs.currentChanged.connect(self._tab_changed)
 
         self.integrity_button = QPushButton("Verify the whole file")
-        self.integrity_label = QLabel("")
-        self.integrity_label.setWordWrap(True)
-        bottom = QHBoxLayout()
-        bottom.addWidget(self.integrity_button)
-        bottom.addWidget(self.integrity_label, 1)
-        outer.addLayout(bottom)
+        self.tabs.setCornerWidget(self.integrity_button)
         self.integrity_button.clicked.connect(self.verify_file)
 
         self.filters.apply_button.clicked.connect(self.apply_filter)
@@ -308,16 +312,24 @@ class ReviewWindow(QWidget):
         return dialog
 
     def verify_file(self) -> bool:
+        """Every hash chain and finish record (Store.verify), then the derived settlement rows."""
         result = self.store.verify()
-        if result.ok:
+        altered = first_altered_settlements(self.conn) if result.ok else None
+        self.integrity_label.show()
+        if result.ok and altered is None:
             self.integrity_label.setText(
                 f"File INTACT: {result.events} events, {result.rounds} rounds and {result.audit} audit entries "
-                "checked; every hash chain and round record matches.")
+                "checked; every hash chain, round record and settlement row matches.")
             self.integrity_label.setStyleSheet(OK_STYLE)
-        else:
+            return True
+        if not result.ok:
             self.integrity_label.setText(f"File ALTERED: {result.problem}")
-            self.integrity_label.setStyleSheet(BAD_STYLE)
-        return result.ok
+        else:
+            self.integrity_label.setText(
+                f"File ALTERED: the settlement rows of round {altered} differ from its hashed settle output "
+                "(the hash chains themselves match).")
+        self.integrity_label.setStyleSheet(BAD_STYLE)
+        return False
 
     def _tab_changed(self, index: int) -> None:
         if self.tabs.widget(index) is self.summary and not self.summary.loaded:

@@ -181,7 +181,7 @@ class RoundDetailView(QWidget):
         self.events_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.events_table.cellClicked.connect(lambda row, _c: self.slider.setValue(row + 1))
         split.addWidget(self.events_table)
-        split.setSizes([520, 260])
+        split.setSizes([640, 170])
         rp.addWidget(split, 1)
         self.tabs.addTab(replay_page, "Replay")
 

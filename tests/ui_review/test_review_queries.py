@@ -18,6 +18,7 @@ from dealer_assist.review_queries import (
     RoundFilter,
     connection,
     count_rounds,
+    first_altered_settlements,
     page_rounds,
     read_settlement_csv,
     redecide,
@@ -283,3 +284,15 @@ def test_csv_rows_round_trip(recorded: Recorded) -> None:
         {"round": rid, "player": "alice", "area": "1", "hand": "", "bet": "pair", "stake": "5",
          "result": "lose", "net": "-5", "rule": "3.15.1", "stage": "interim"},
     ]
+
+
+def test_first_altered_settlements(recorded: Recorded) -> None:
+    with Store.open_readonly(recorded.path) as store:
+        assert first_altered_settlements(connection(store)) is None
+    _alter_pair_settlement(recorded.path, recorded.ids["ace_race"])
+    conn = sqlite3.connect(recorded.path)
+    with conn:  # a later round altered too: the first one is named
+        conn.execute("UPDATE settlements SET stake = '60' WHERE round_id = ?", (recorded.ids["star_elements"],))
+    conn.close()
+    with Store.open_readonly(recorded.path) as store:
+        assert first_altered_settlements(connection(store)) == recorded.ids["ace_race"]

@@ -306,3 +306,16 @@ def test_review_command_screenshot(recorded: Recorded, tmp_path: Path) -> None:
     assert cli_main(["review", "--db", str(recorded.path), "--round", str(recorded.ids["ace_race"]),
                      "--screenshot", str(shot)]) == 0
     assert shot.read_bytes().startswith(b"\x89PNG")
+
+
+def test_file_check_finds_altered_settlement_rows(window: ReviewWindow, recorded: Recorded) -> None:
+    """The chains do not cover the derived settlement rows; the file check compares them too."""
+    conn = sqlite3.connect(recorded.path)
+    with conn:
+        conn.execute("UPDATE settlements SET net = '-10' WHERE round_id = ? AND bet = 'bet_the_set'",
+                     (recorded.ids["electronic_example"],))
+    conn.close()
+    assert window.verify_file() is False
+    assert window.integrity_label.text() == (
+        f"File ALTERED: the settlement rows of round {recorded.ids['electronic_example']} differ from its "
+        "hashed settle output (the hash chains themselves match).")
