@@ -1,0 +1,322 @@
+"""Check the built folder dist/dealer-assist/ against the source tree (packaging/check_build.sh).
+
+Runs with the project's Python (the source tree's ``dealer-assist``) and compares:
+
+1. layout: the executable, the desktop entry, AppStream file, icons, udev rule, install.sh;
+2. ``--version``: the built program prints pyproject.toml's version, as the source does;
+3. contents: the only PySide6 modules are the ones the app uses, and every bundled shared
+   library finds its dependencies (ldd);
+4. ``settle``: every example in ../shared/examples, plus a refused event, an unfinished
+   round, a broken file and standard input, give byte-identical stdout, stderr and exit
+   status from the built program and from the source tree;
+5. the store: ``settle --record`` by the built program, ``history verify`` and
+   ``history export`` read back by both, and the export settles to the same result;
+6. install.sh into a scratch DESTDIR, and the installed link runs;
+7. the dealer's screen starts on the offscreen platform (simulated shoe, scratch store)
+   and is still running after the start-up; with Xvfb and xwininfo available, it also
+   starts on X11 and its window's WM_CLASS matches the desktop entry's StartupWMClass.
+
+Prints one line per check and the time each took; exit 0 only if all passed.
+"""
+
+from __future__ import annotations
+
+import configparser
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DIST = ROOT / "dist" / "dealer-assist"
+APP = DIST / "dealer-assist"
+EXAMPLES = (ROOT / ".." / "shared" / "examples").resolve()
+APP_ID = "com.dealerassist.DealerAssist"
+# The PySide6 modules the app imports, and QtDBus, which QtGui and QtWidgets link on Linux.
+QT_MODULES = {"QtCore", "QtGui", "QtWidgets", "QtDBus"}
+START_SECONDS = 6.0  # how long the dealer's screen must stay up
+
+
+class CheckFailed(Exception):
+    pass
+
+
+def source_command() -> list[str]:
+    return [sys.executable, "-m", "dealer_assist"]
+
+
+def run(cmd: list[str], **kwargs: object) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(cmd, capture_output=True, timeout=120, cwd=ROOT, **kwargs)  # type: ignore[call-overload, no-any-return]
+
+
+def same_result(args: list[str], stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    """Run ``args`` with the built program and the source tree; both must agree exactly."""
+    built = run([str(APP), *args], input=stdin)
+    source = run([*source_command(), *args], input=stdin)
+    for what in ("returncode", "stdout", "stderr"):
+        if getattr(built, what) != getattr(source, what):
+            raise CheckFailed(
+                f"dealer-assist {' '.join(args)}: {what} differs\n"
+                f"  built : {getattr(built, what)!r:.400}\n  source: {getattr(source, what)!r:.400}"
+            )
+    if b"Traceback" in built.stderr:
+        raise CheckFailed(f"dealer-assist {' '.join(args)}: traceback\n{built.stderr.decode()}")
+    return built
+
+
+def check_layout() -> str:
+    wanted = [
+        APP,
+        DIST / "_internal",
+        DIST / "install.sh",
+        DIST / "CHANGELOG.md",
+        DIST / "share" / "applications" / f"{APP_ID}.desktop",
+        DIST / "share" / "metainfo" / f"{APP_ID}.metainfo.xml",
+        DIST / "share" / "icons" / "hicolor" / "scalable" / "apps" / f"{APP_ID}.svg",
+        DIST / "share" / "icons" / "hicolor" / "256x256" / "apps" / f"{APP_ID}.png",
+        DIST / "share" / "dealer-assist" / "udev" / "99-dealer-shoe.rules",
+    ]
+    missing = [str(p.relative_to(DIST)) for p in wanted if not p.exists()]
+    if missing:
+        raise CheckFailed(f"missing from {DIST}: {', '.join(missing)}")
+    if not os.access(APP, os.X_OK):
+        raise CheckFailed(f"{APP} is not executable")
+    rule = (DIST / "share" / "dealer-assist" / "udev" / "99-dealer-shoe.rules").read_bytes()
+    if rule != (ROOT / "packaging" / "udev" / "99-dealer-shoe.rules").read_bytes():
+        raise CheckFailed("the bundled udev rule differs from packaging/udev/99-dealer-shoe.rules")
+    return f"{len(wanted)} files in place"
+
+
+def check_version() -> str:
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        version = tomllib.load(f)["project"]["version"]
+    built = same_result(["--version"])
+    if built.stdout.decode().strip() != f"dealer-assist {version}":
+        raise CheckFailed(f"--version says {built.stdout!r}, pyproject.toml says {version}")
+    metainfo = (DIST / "share" / "metainfo" / f"{APP_ID}.metainfo.xml").read_text(encoding="utf-8")
+    if f'<release version="{version}"' not in metainfo:
+        raise CheckFailed(f"the bundled metainfo has no release {version}")
+    return f"dealer-assist {version}, as pyproject.toml and the metainfo release say"
+
+
+def check_contents() -> str:
+    internal = DIST / "_internal"
+    modules = {p.name.split(".")[0] for p in (internal / "PySide6").glob("Qt*.abi3.so")}
+    if modules != QT_MODULES:
+        raise CheckFailed(f"PySide6 modules bundled: {sorted(modules)}, wanted {sorted(QT_MODULES)}")
+    for unwanted in ("pytest", "hypothesis", "mypy", "PyInstaller", "tkinter"):
+        if any(internal.glob(f"{unwanted}*")) or any(internal.glob(f"lib/python*/{unwanted}*")):
+            raise CheckFailed(f"{unwanted} was bundled")
+    if shutil.which("ldd") is None:
+        return f"PySide6 modules {sorted(modules)} (ldd not found: library dependencies not checked)"
+    env = dict(os.environ, LD_LIBRARY_PATH=f"{internal}:{internal / 'PySide6' / 'Qt' / 'lib'}")
+    unresolved: list[str] = []
+    libraries = [p for p in internal.rglob("*.so*") if p.is_file() and not p.is_symlink()]
+    for lib in libraries:
+        out = subprocess.run(["ldd", str(lib)], capture_output=True, text=True, env=env).stdout
+        unresolved += [f"{lib.relative_to(internal)}: {line.strip()}" for line in out.splitlines() if "not found" in line]
+    if unresolved:
+        raise CheckFailed("libraries with unresolved dependencies:\n  " + "\n  ".join(unresolved[:20]))
+    return f"PySide6 modules {sorted(modules)}; {len(libraries)} shared libraries all resolve"
+
+
+def check_settle(scratch: Path) -> str:
+    examples = sorted(EXAMPLES.glob("*.json"))
+    if not examples:
+        raise CheckFailed(f"no examples in {EXAMPLES}")
+    for example in examples:
+        built = same_result(["settle", str(example)])
+        if built.returncode != 0 or json.loads(built.stdout)["status"] != "settled":
+            raise CheckFailed(f"{example.name}: not settled by the built program")
+    # A refused event (a wager after "no more bets", 5.3), an unfinished round, a broken
+    # file, a missing file, and a transcript on standard input.
+    doc = json.loads(examples[0].read_text(encoding="utf-8"))
+    events = doc["events"]
+    closed = next(i for i, e in enumerate(events) if e["type"] == "no_more_bets")
+    late = scratch / "late-wager.json"
+    late.write_text(json.dumps(dict(doc, events=[*events[: closed + 1], events[0], *events[closed + 1 :]])))
+    unfinished = scratch / "unfinished.json"
+    unfinished.write_text(json.dumps(dict(doc, events=events[: closed + 2])))
+    broken = scratch / "broken.json"
+    broken.write_text('{"game": "lucky8", "events": [')
+    refused = same_result(["settle", str(late)])
+    if refused.returncode != 2 or not refused.stderr.startswith(b"error: event"):
+        raise CheckFailed(f"a late wager was not refused: {refused.stderr!r}")
+    if same_result(["settle", str(unfinished)]).returncode != 0:
+        raise CheckFailed("an unfinished round did not print its state")
+    for bad in (broken, scratch / "missing.json"):
+        if same_result(["settle", str(bad)]).returncode != 2:
+            raise CheckFailed(f"{bad.name}: not refused with exit status 2")
+    same_result(["settle", "-"], stdin=examples[0].read_bytes())
+    return f"{len(examples)} examples and 5 other inputs: identical output, status and errors"
+
+
+def check_store(scratch: Path) -> str:
+    examples = sorted(EXAMPLES.glob("*.json"))
+    db = scratch / "table.db"
+    for example in examples:
+        recorded = run([str(APP), "settle", "--record", str(db), str(example)])
+        if recorded.returncode != 0:
+            raise CheckFailed(f"settle --record {example.name}: {recorded.stderr.decode()}")
+    for cmd in ([str(APP)], source_command()):
+        verify = run([*cmd, "history", "--db", str(db), "verify"])
+        if verify.returncode != 0:
+            raise CheckFailed(f"history verify by {cmd[0]}: {verify.stdout.decode()}{verify.stderr.decode()}")
+    for round_id, example in enumerate(examples, start=1):
+        export = same_result(["history", "--db", str(db), "export", str(round_id)])
+        exported = scratch / f"export-{round_id}.json"
+        exported.write_bytes(export.stdout)
+        again = run([*source_command(), "settle", str(exported)])
+        original = run([*source_command(), "settle", str(example)])
+        if again.stdout != original.stdout:
+            raise CheckFailed(f"round {round_id} exported by the built program settles differently from {example.name}")
+    return f"{len(examples)} rounds recorded by the built program; verify and export agree with the source"
+
+
+def check_install(scratch: Path) -> str:
+    root = scratch / "root"
+    env = dict(os.environ, DESTDIR=str(root))
+    done = subprocess.run([str(DIST / "install.sh")], capture_output=True, text=True, env=env, timeout=120)
+    if done.returncode != 0:
+        raise CheckFailed(f"install.sh: {done.stderr}")
+    desktop = root / "usr/local/share/applications" / f"{APP_ID}.desktop"
+    entry = configparser.ConfigParser(interpolation=None)
+    entry.optionxform = str  # type: ignore[assignment,method-assign]
+    entry.read(desktop)
+    if entry["Desktop Entry"]["Exec"] != "/opt/dealer-assist/dealer-assist":
+        raise CheckFailed(f"installed menu entry runs {entry['Desktop Entry']['Exec']!r}")
+    for path in ("opt/dealer-assist/dealer-assist", "etc/udev/rules.d/99-dealer-shoe.rules",
+                 f"usr/local/share/metainfo/{APP_ID}.metainfo.xml",
+                 f"usr/local/share/icons/hicolor/48x48/apps/{APP_ID}.png"):
+        if not (root / path).exists():
+            raise CheckFailed(f"install.sh did not install /{path}")
+    # The command link points at /opt (absent here): run the installed copy through a
+    # link of its own, as /usr/local/bin/dealer-assist would.
+    link = scratch / "dealer-assist-link"
+    link.symlink_to(root / "opt/dealer-assist/dealer-assist")
+    via_link = run([str(link), "--version"])
+    if via_link.returncode != 0 or via_link.stdout != run([str(APP), "--version"]).stdout:
+        raise CheckFailed(f"the installed program, run through a link: {via_link.stderr.decode()}")
+    removed = subprocess.run([str(DIST / "install.sh"), "--uninstall"], capture_output=True, text=True,
+                             env=env, timeout=120)
+    left = [p for p in root.rglob("*") if p.is_file()]
+    if removed.returncode != 0 or left:
+        raise CheckFailed(f"install.sh --uninstall left {[str(p) for p in left]} {removed.stderr}")
+    return "installed into a DESTDIR, ran through a link, uninstalled cleanly"
+
+
+def start_screen(scratch: Path, name: str, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], float]:
+    """Start the dealer's screen; return it once its store exists and it has run START_SECONDS."""
+    home = scratch / name
+    home.mkdir()
+    env = dict(env, HOME=str(home), XDG_RUNTIME_DIR=str(home))
+    db = home / "table.db"
+    proc = subprocess.Popen(
+        [str(APP), "--dealer", "check", "--db", str(db), "--settings", str(home / "settings.ini"), "--sim-seed", "1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=home,
+    )
+    started = time.monotonic()
+    store_seen: float | None = None
+    while time.monotonic() - started < 60:
+        if proc.poll() is not None:
+            raise CheckFailed(f"the dealer's screen ({name}) exited with {proc.returncode}:\n{proc.stderr.read().decode() if proc.stderr else ''}")
+        if store_seen is None and db.exists():
+            store_seen = time.monotonic() - started
+        if store_seen is not None and time.monotonic() - started >= store_seen + START_SECONDS:
+            return proc, store_seen
+        time.sleep(0.2)
+    proc.kill()
+    raise CheckFailed(f"the dealer's screen ({name}) did not open its store within 60 s")
+
+
+def stop_screen(proc: subprocess.Popen[bytes]) -> str:
+    proc.send_signal(signal.SIGTERM)
+    try:
+        _, err = proc.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _, err = proc.communicate()
+    text = err.decode(errors="replace")
+    if "Traceback" in text:
+        raise CheckFailed(f"the dealer's screen wrote a traceback:\n{text}")
+    return text
+
+
+def check_screen_offscreen(scratch: Path) -> str:
+    proc, store_seen = start_screen(scratch, "offscreen", dict(os.environ, QT_QPA_PLATFORM="offscreen"))
+    stop_screen(proc)
+    return f"store opened after {store_seen:.1f} s, still running {START_SECONDS:.0f} s later, no traceback"
+
+
+def check_screen_x11(scratch: Path) -> str:
+    if not (shutil.which("Xvfb") and shutil.which("xwininfo")):
+        return "NOT RUN: needs Xvfb and xwininfo (apt-get install xvfb x11-utils)"
+    display = f":{90 + os.getpid() % 100}"
+    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        time.sleep(1.0)
+        env = dict(os.environ, DISPLAY=display, QT_QPA_PLATFORM="xcb")
+        proc, _ = start_screen(scratch, "x11", env)
+        try:
+            tree = subprocess.run(["xwininfo", "-root", "-tree"], capture_output=True, text=True,
+                                  env=env, timeout=30).stdout
+        finally:
+            stop_screen(proc)
+    finally:
+        xvfb.terminate()
+        xvfb.wait(timeout=10)
+    entry = configparser.ConfigParser(interpolation=None)
+    entry.optionxform = str  # type: ignore[assignment,method-assign]
+    entry.read(DIST / "share" / "applications" / f"{APP_ID}.desktop")
+    wm_class = entry["Desktop Entry"]["StartupWMClass"]
+    windows = re.findall(r'"Dealer Assist[^"]*": \("([^"]*)" "([^"]*)"\)', tree)
+    if not windows:
+        raise CheckFailed(f"no Dealer Assist window on the X display:\n{tree}")
+    if any(cls != wm_class for _, cls in windows):
+        raise CheckFailed(f"window class {windows} does not match StartupWMClass={wm_class}")
+    return f"window on X11 with WM_CLASS {windows[0]}, matching StartupWMClass={wm_class}"
+
+
+def main() -> int:
+    if not APP.exists():
+        print(f"check_build: {APP} does not exist: run packaging/build.sh first", file=sys.stderr)
+        return 1
+    checks: list[tuple[str, Callable[[Path], str]]] = [
+        ("layout", lambda _: check_layout()),
+        ("version", lambda _: check_version()),
+        ("contents", lambda _: check_contents()),
+        ("settle", check_settle),
+        ("store", check_store),
+        ("install", check_install),
+        ("screen (offscreen)", check_screen_offscreen),
+        ("screen (X11)", check_screen_x11),
+    ]
+    failed = 0
+    begun = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="dealer-assist-check-") as tmp:
+        for name, check in checks:
+            scratch = Path(tmp) / re.sub(r"\W+", "-", name)
+            scratch.mkdir()
+            t0 = time.monotonic()
+            try:
+                result = check(scratch)
+                print(f"ok    {name:20} {time.monotonic() - t0:5.1f} s  {result}", flush=True)
+            except (CheckFailed, OSError, subprocess.SubprocessError, ValueError, KeyError) as exc:
+                failed += 1
+                print(f"FAIL  {name:20} {time.monotonic() - t0:5.1f} s  {exc}", flush=True)
+    total = time.monotonic() - begun
+    print(f"check_build: {len(checks) - failed} of {len(checks)} checks passed in {total:.1f} s")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

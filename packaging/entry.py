@@ -1,0 +1,13 @@
+"""Entry script of the frozen build: the same as the ``dealer-assist`` console script.
+
+PyInstaller freezes this file (packaging/dealer-assist.spec); with no arguments the
+command opens the dealer's screen, with a subcommand it runs that tool
+(``dealer-assist settle FILE``, ``dealer-assist --version``, ...).
+"""
+
+import sys
+
+from dealer_assist.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())
