@@ -206,7 +206,7 @@ def before_event(rnd: TableRound, ev: Event) -> bool:
     if isinstance(ev, CardDrawn) and ev.to is None:
         st._snapshot = {id(cards): len(cards) for _, cards in _containers(rnd)}
     exp = pending_expectation(rnd)
-    if exp is not None and not isinstance(ev, _ALWAYS):
+    if exp is not None and not st.held and not isinstance(ev, _ALWAYS):
         allowed = False
         if isinstance(ev, Pick):
             allowed = "pick" in exp.options
@@ -282,6 +282,18 @@ def pending_expectation(rnd: TableRound) -> Expectation | None:
     st = rnd.irregular
     if st is None or rnd.phase not in ("initial", "offers", "play", "dealer"):
         return None
+    if st.held:
+        cur = rnd._current()
+        if cur is not None:
+            # 5.17 / 5.18 are ruled at the next event that is not another card dealt on.
+            area, hand = cur
+            return Expectation(
+                "decision", target=_place_text(rnd, (area.number, hand)), area=area.number,
+                hand=area.hands.index(hand) + 1, player=area.controller, options=rnd.options(area, hand),
+                rule=rnd.clause("skipped.undisclosed"),
+                text=f"area {area.number} was skipped: cards went to later hands",
+                extra={"out_of_turn": [{"card": str(c), "at": str(t)} for _, c, t in st.held]},
+            )
     if st.offered is not None:
         cur = rnd._current()
         if cur is not None:

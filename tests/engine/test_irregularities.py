@@ -728,3 +728,13 @@ def test_an_offer_decision_on_an_area_left_without_controller_is_refused_not_a_c
     d = doc("lucky8", _dealt("lucky8"), {"type": "power_failure"}, {"type": "withdraw", "player": "bob"},
             D("surrender", 2))
     assert "nobody controls area 2" in err(d)
+
+
+def test_cards_dealt_past_the_hand_in_turn_are_shown_until_ruled() -> None:
+    # 4H went to area 3 while bob (area 2) was in turn; nothing else happened yet: the
+    # round still waits for bob and shows the card dealt out of turn.
+    out = run(doc("lucky8", _dealt("lucky8"), CLOSE, to("lucky8", "4H", "area:3")))
+    assert out["rulings"] == []
+    assert out["next"] == {"expect": "decision", "area": 2, "hand": 1, "player": "bob",
+                           "options": ["hit", "stand", "double"],
+                           "out_of_turn": [{"card": "4H", "at": "area:3/1"}]}
