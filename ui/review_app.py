@@ -228,6 +228,7 @@ class ReviewWindow(QWidget):
         self.tabs.currentChanged.connect(self._tab_changed)
 
         self.integrity_button = QPushButton("Verify the whole file")
+        self.integrity_button.setStyleSheet("font-size: 15px; padding: 2px 10px; min-height: 24px;")
         self.tabs.setCornerWidget(self.integrity_button)
         self.integrity_button.clicked.connect(self.verify_file)
 

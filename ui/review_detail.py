@@ -301,10 +301,14 @@ class RoundDetailView(QWidget):
         line = f"Step {position} of {total} \u2014 {words} \u2014 {expectation_text(step.output)}"
         if settled:
             line += f" \u2014 {len(settled)} wager(s) settled so far"
+        for ruling in step.output.get("rulings") or []:
+            if position > 0 and ruling.get("index") == position - 1:
+                line += f"\n\u26a0 RULING {ruling.get('rule')}: {ruling.get('text')}"
         if step.refusal:
             line += f" \u2014 REFUSED by the current rules: {step.refusal}"
         self.step_label.setText(line)
         self.step_label.setStyleSheet(BAD_STYLE if step.refusal else "font-size: 18px;")
+        self.step_label.setWordWrap(True)
         self.prev_button.setEnabled(position > 0)
         self.first_button.setEnabled(position > 0)
         self.next_button.setEnabled(position < total)

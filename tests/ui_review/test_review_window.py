@@ -113,6 +113,7 @@ def test_stepping_through_a_round(window: ReviewWindow, recorded: Recorded, qtbo
     step = detail.current_step()
     assert step is not None and [r["rule"] for r in step.output["rulings"]] == ["5.13"]
     assert "card 9C \u2192 placed at area:1" in detail.step_label.text()
+    assert "RULING 5.13: 9C belongs to area:3/1" in detail.step_label.text()
     qtbot.mouseClick(detail.prev_button, Qt.MouseButton.LeftButton)
     assert _cards(detail.layout_view.area_boxes[3]) == []
     # clicking an event in the list jumps there: event 7 (10D) = step 8
