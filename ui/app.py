@@ -126,6 +126,7 @@ def run(args: argparse.Namespace) -> int:
     table = build_table(setup, db=args.db, dealer=args.dealer or "dealer", port=args.shoe, codec=args.codec,
                         baud=args.baud, sim_cards=cards, sim_seed=args.sim_seed)
     window = table.window
+    window.setup_saved = lambda new: save_setup(settings, new)
     window.resize(1600, 1000)
     window.show()
     if args.exit_after_show:

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QListWidget,
     QPushButton,
     QSpinBox,
@@ -35,8 +36,10 @@ CHIPS = (5, 25, 100, 500, 1000)
 class BettingPanel(QWidget):
     def __init__(self, place: Callable[[str, str, Decimal, int | None], bool],
                  remove: Callable[[int], bool], change: Callable[[int, Decimal], bool],
+                 claim: Callable[[str, int, list[dict[str, Any]]], bool] | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._claim = claim
         self._place = place
         self._remove = remove
         self._change = change
@@ -84,6 +87,15 @@ class BettingPanel(QWidget):
         self.remove_button.clicked.connect(self.remove_selected)
         chips.addWidget(self.remove_button, 1, 4)
         layout.addLayout(chips)
+        claim_row = QHBoxLayout()
+        claim_row.addWidget(QLabel("Claim free side-bet slots (3.17.2):"))
+        self.claimants = QLineEdit()
+        self.claimants.setPlaceholderText("in the order the chips went down: carol=10, dan=5")
+        claim_row.addWidget(self.claimants, 1)
+        self.claim_button = QPushButton("Claim")
+        self.claim_button.clicked.connect(self.claim)
+        claim_row.addWidget(self.claim_button)
+        layout.addLayout(claim_row)
         self.slip = QListWidget()
         self.slip.setMaximumHeight(130)
         layout.addWidget(self.slip)
@@ -104,6 +116,10 @@ class BettingPanel(QWidget):
         self.slip.clear()
         for w in slip:
             where = f" area {w['area']}" if "area" in w else ""
+            if w.get("type") == "claim":
+                names = ", ".join(f"{c['player']} {money(c['amount'])}" for c in w["claimants"])
+                self.slip.addItem(f"claim {BET_NAMES.get(w['bet'], w['bet'])}{where}: {names}")
+                continue
             self.slip.addItem(f"{w.get('player')}{where}: {BET_NAMES.get(w.get('bet', ''), w.get('bet'))} {money(w.get('amount', 0))}")
 
     def add_chip(self, value: int) -> None:
@@ -122,6 +138,22 @@ class BettingPanel(QWidget):
         area = None if self.area.isHidden() else self.area.value()
         if self._place(player, str(bet), self.amount, area):
             self.clear_amount()
+
+    def claim(self) -> None:
+        """Several players want the free slots of the chosen side bet on the chosen area."""
+        bet = self.bet.currentData()
+        claimants: list[dict[str, Any]] = []
+        for part in self.claimants.text().split(","):
+            name, _, amount = part.partition("=")
+            try:
+                value = Decimal(amount.strip())
+            except ArithmeticError:
+                continue
+            if name.strip():
+                claimants.append({"player": name.strip(), "amount": int(value) if value == int(value) else float(value)})
+        if self._claim is not None and bet is not None and claimants and self._claim(
+                str(bet), self.area.value(), claimants):
+            self.claimants.clear()
 
     def remove_selected(self) -> None:
         row = self.slip.currentRow()

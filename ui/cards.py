@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
-from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
+from PySide6.QtCore import QMimeData, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QDrag, QFont, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QHBoxLayout, QSizePolicy, QWidget
 
 from dealer_assist.cards import (
@@ -31,6 +32,7 @@ ELEMENT_STYLE: dict[str, tuple[str, str]] = {
 }
 RED = "#c62828"
 BLACK = "#111111"
+CARD_MIME_PREFIX = "dealer-assist-card:"
 CARD_W = 74
 CARD_H = 104
 
@@ -60,6 +62,17 @@ class CardFace(QWidget):
         self.setFixedSize(QSize(CARD_W, CARD_H))
         self.setToolTip(("printed " if printed else "") + card_label(text))
         self.setAccessibleName(card_label(text))
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt name)
+        """Drag the card to where it physically lies (a hand, the dealer, the discard)."""
+        if self.printed or event.button() != Qt.MouseButton.LeftButton:
+            return
+        drag = QDrag(self)
+        mime = QMimeData()
+        mime.setText(CARD_MIME_PREFIX + self.text)
+        drag.setMimeData(mime)
+        drag.setPixmap(self.grab())
+        drag.exec(Qt.DropAction.MoveAction)
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt name)
         self._paint()
@@ -105,6 +118,27 @@ class CardFace(QWidget):
             p.drawText(QRectF(0, self.height() - 22, self.width(), 18), Qt.AlignmentFlag.AlignHCenter,
                        "PRINTED" if self.printed else suit_line)
         p.end()
+
+
+class DropTarget(QWidget):
+    """Where a dragged card can be dropped: ``target`` is ``area:3/1``, ``dealer`` or ``discard``."""
+
+    dropped: Callable[[str, str], None] | None = None  # (card, target), set by the window
+
+    def __init__(self, target: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.target = target
+        self.setAcceptDrops(True)
+
+    def dragEnterEvent(self, event: Any) -> None:  # noqa: N802 (Qt name)
+        if event.mimeData().text().startswith(CARD_MIME_PREFIX):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: Any) -> None:  # noqa: N802 (Qt name)
+        text = event.mimeData().text()
+        if text.startswith(CARD_MIME_PREFIX) and DropTarget.dropped is not None:
+            event.acceptProposedAction()
+            DropTarget.dropped(text[len(CARD_MIME_PREFIX):], self.target)
 
 
 class CardRow(QWidget):

@@ -265,6 +265,24 @@ class TableController(QObject):
             return self.submit(raw)  # a later wager (split hand, 3.21.1 / 3.23.1)
         return self._rebuild_slip([*self.slip, raw], raw)
 
+    def claim(self, bet: str, area: int, claimants: list[dict[str, Any]]) -> bool:
+        """Players who have not agreed want the free slots of ``bet`` on ``area``: the engine decides."""
+        return self.submit({"type": "claim", "bet": bet, "area": area, "claimants": claimants})
+
+    def apply_setup(self, setup: TableSetup) -> bool:
+        """A new table setup (game, decks, areas, limits, seats) from the next round on."""
+        if not self.betting or self.slip:
+            emit(self.refused, "change the table setup between rounds, before any wager is placed")
+            return False
+        try:
+            new_round(setup.config(self.under_min))
+        except TranscriptError as exc:
+            emit(self.refused, f"setup refused: {exc.message}")
+            return False
+        self.setup = setup
+        self.new_round()
+        return True
+
     def remove_wager(self, index: int) -> bool:
         if not self.betting or not 0 <= index < len(self.slip):
             return False

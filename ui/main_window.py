@@ -6,6 +6,7 @@ the controller, and every refusal is shown with its clause.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -25,11 +26,13 @@ from PySide6.QtWidgets import (
 )
 
 from ui.betting import BettingPanel
-from ui.controller import TableController
+from ui.cards import DropTarget
+from ui.controller import TableController, TableSetup
 from ui.login import PinDialog
 from ui.prompt import PromptPanel, target_words
 from ui.ruling_panel import RulingPanel
 from ui.settlement_panel import SettlementPanel
+from ui.setup_dialog import SetupDialog
 from ui.shoe_status import ShoeStatus
 from ui.style import APP_STYLE, signed
 from ui.table_view import TableView
@@ -119,7 +122,8 @@ class DealerWindow(QMainWindow):
         self.recall_list.hide()
         self.recall_view.hide()
 
-        self.betting = BettingPanel(self._place, controller.remove_wager, controller.change_wager)
+        self.betting = BettingPanel(self._place, controller.remove_wager, controller.change_wager,
+                                    controller.claim)
         outer.addWidget(self.betting)
         outer.addWidget(self._reports_bar())
         if sim_panel is not None:
@@ -129,6 +133,9 @@ class DealerWindow(QMainWindow):
 
         self.about_action = add_about_action(self)
 
+        DropTarget.dropped = self.card_dropped
+        self.setup_dialog: SetupDialog | None = None
+        self.setup_saved: Callable[[TableSetup], None] | None = None  # remembers it (QSettings)
         controller.changed.connect(self.refresh)
         controller.refused.connect(self.show_refusal)
         controller.shoe_changed.connect(self._shoe_changed)
@@ -159,6 +166,7 @@ class DealerWindow(QMainWindow):
             ("face_up", "Face-up card", self._report_face_up, None),
             ("refer", "Refer to shift manager", self._report_refer, None),
             ("void", "Void (supervisor)", self.request_void, None),
+            ("setup", "Table setup…", self.open_setup, None),
         )
         for key, text, action, shortcut in entries:
             b = QPushButton(text)
@@ -168,6 +176,12 @@ class DealerWindow(QMainWindow):
             b.clicked.connect(action)
             row.addWidget(b)
             self.report_buttons[key] = b
+        discard = DropTarget("discard")
+        discard_label = QLabel("DISCARD ← drop a card here", discard)
+        discard_label.setStyleSheet("font-size: 17px; font-weight: bold; border: 2px dashed #555; padding: 6px;")
+        QVBoxLayout(discard).addWidget(discard_label)
+        row.addWidget(discard)
+        self.discard_target = discard
         self.report_player = QComboBox()
         self.report_player.setEditable(True)
         self.report_player.setMinimumWidth(120)
@@ -259,6 +273,28 @@ class DealerWindow(QMainWindow):
                 self.controller.place_next_card(target)
             else:
                 self.controller.correct(int(index), target)
+
+        dialog.accepted.connect(accepted)
+        dialog.open()
+
+    def card_dropped(self, card: str, target: str) -> None:
+        """The dealer dragged a card to where it physically lies: a correction of its event."""
+        matches = [i for i, text in self.controller.card_events() if text == card]
+        if not matches:
+            self.show_refusal(f"{card} is not a card of this round")
+            return
+        self.controller.correct(matches[-1], target)
+
+    def open_setup(self) -> None:
+        dialog = SetupDialog(self.controller.setup, self)
+        self.setup_dialog = dialog
+
+        def accepted() -> None:
+            setup = dialog.result_setup()
+            if self.controller.apply_setup(setup):
+                self.terminals.seconds = setup.decision_seconds
+                if self.setup_saved is not None:
+                    self.setup_saved(setup)
 
         dialog.accepted.connect(accepted)
         dialog.open()

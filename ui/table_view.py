@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ui.cards import CardRow
+from ui.cards import CardRow, DropTarget
 from ui.style import money
 
 AREA_MIN_W = 190
@@ -53,12 +53,13 @@ def _label(text: str, *, size: int = 18, bold: bool = False) -> QLabel:
     return label
 
 
-class HandBox(QWidget):
-    """One hand: its cards, total and badges."""
+class HandBox(DropTarget):
+    """One hand: its cards, total and badges; a card dragged here lies in this hand."""
 
     def __init__(self, number: int | None, cards: list[str], total: int, soft: bool, *,
-                 badges: list[str], stakes: str = "", printed_first: bool = False) -> None:
-        super().__init__()
+                 badges: list[str], stakes: str = "", printed_first: bool = False,
+                 target: str = "dealer") -> None:
+        super().__init__(target)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
@@ -88,7 +89,7 @@ class DealerBox(QFrame):
         if total > 21:
             badges.append("BUST")
         layout.addWidget(HandBox(None, cards, total, soft, badges=badges,
-                                 printed_first=bool(rnd.rules.permanent_eight)))
+                                 printed_first=bool(rnd.rules.permanent_eight), target="dealer"))
 
 
 class AreaBox(QFrame):
@@ -113,7 +114,10 @@ class AreaBox(QFrame):
             title += f"   seat: {seated[0]}"
         layout.addWidget(_label(title, size=20, bold=True))
         if area is None:
-            layout.addWidget(_label("no wager", size=16))
+            empty = DropTarget(f"area:{number}/1")  # a card can still land here (5.15)
+            inner = QVBoxLayout(empty)
+            inner.addWidget(_label("no wager", size=16))
+            layout.addWidget(empty)
             layout.addStretch(1)
             return
         for w in area.wagers:
@@ -139,7 +143,8 @@ class AreaBox(QFrame):
                 badges.append("\u25c0 IN TURN")
             stakes = ", ".join(f"{p} {money(v)}" for p, v in hand.stakes.items()) if len(area.hands) > 1 else ""
             box = HandBox(i if len(area.hands) > 1 else None, [str(c) for c in hand.cards], total, soft,
-                          badges=badges, stakes=stakes, printed_first=permanent and i == 1)
+                          badges=badges, stakes=stakes, printed_first=permanent and i == 1,
+                          target=f"area:{number}/{i}")
             hands_row.addWidget(box)
         if area.surrendered:
             layout.addWidget(_label("SURRENDERED: " + ", ".join(sorted(area.surrendered)), size=16, bold=True))
