@@ -129,9 +129,10 @@ def test_nothing_is_accepted_after_a_void() -> None:
     assert "void" in err(d) and "(5.1)" in err(d)
 
 
+@pytest.mark.parametrize("game", [*STD3, "dueling8s"])
 @pytest.mark.parametrize("rule", ["5.1", "5.2"])
-def test_a_supervisor_may_void_for_extra_missing_or_unshuffled_cards(rule: str) -> None:
-    d = doc("ace_race", two("ace_race"), cs("ace_race", "5C 9H"),
+def test_a_supervisor_may_void_for_extra_missing_or_unshuffled_cards(game: str, rule: str) -> None:
+    d = doc(game, two(game), cs(game, "5C 9H"),
             {"type": "void", "reason": "unshuffled cards found", "rule": rule})
     out = run(d)
     assert out["status"] == "void"
@@ -265,11 +266,12 @@ def test_other_events_wait_for_the_one_card_choice_and_the_round_is_unchanged() 
     assert run(base) == before
 
 
-def test_both_cards_of_an_area_on_an_empty_area_returns_the_wager_5_14() -> None:
+@pytest.mark.parametrize("game", STD3)
+def test_both_cards_of_an_area_on_an_empty_area_returns_the_wager_5_14(game: str) -> None:
     # 5C (event 3) and 6S (event 6) of area 2 both lie on area 5 (no wager), found after
     # the interim settlement: first 5.15 + 5.16 (one card), then no card at all: 5.14
     # returns bob's 10.
-    out = run(doc("lucky8", _dealt("lucky8"), CLOSE,
+    out = run(doc(game, _dealt(game), CLOSE,
                   {"type": "correction", "index": 6, "to": "area:5"},
                   {"type": "correction", "index": 3, "to": "area:5"}))
     assert rulings(out)[-2:] == [(10, "5.15", "discarded"), (10, "5.14", "returned")]
@@ -458,18 +460,20 @@ def test_other_decisions_wait_for_accept_or_refuse() -> None:
 
 
 # ================================================================ 5.14 (at once), 5.15, 5.25
-def test_card_on_an_area_without_wager_after_interim_is_discarded_5_15() -> None:
+@pytest.mark.parametrize("game", STD3)
+def test_card_on_an_area_without_wager_after_interim_is_discarded_5_15(game: str) -> None:
     # Bob hits; the dealer puts 4H on area 5 (no wager): discarded; bob's card is the
     # next one, 9C: 5C 6S 9C = 20.
-    out = run(doc("lucky8", _dealt("lucky8"), D("hit", 2), to("lucky8", "4H", "area:5"), cs("lucky8", "9C")))
+    out = run(doc(game, _dealt(game), D("hit", 2), to(game, "4H", "area:5"), cs(game, "9C")))
     assert rulings(out) == [(9, "5.15", "discarded")]
-    assert moves(out, 0) == [("4H", "area:5/1", "discard")]
-    assert hands(out)[2] == [["5C", "6S", "9C"]]
+    assert moves(out, 0) == [(g(game, "4H"), "area:5/1", "discard")]
+    assert hands(out)[2] == [[g(game, c) for c in ("5C", "6S", "9C")]]
 
 
-def test_dissatisfied_player_withdraws_before_more_cards_5_25() -> None:
+@pytest.mark.parametrize("game", STD3)
+def test_dissatisfied_player_withdraws_before_more_cards_5_25(game: str) -> None:
     # After the 5.15 ruling carol withdraws all her remaining wagers: main 10 returned.
-    out = run(doc("lucky8", _dealt("lucky8"), D("hit", 2), to("lucky8", "4H", "area:5"),
+    out = run(doc(game, _dealt(game), D("hit", 2), to(game, "4H", "area:5"),
                   {"type": "withdraw", "player": "carol"}))
     assert entry(out, "carol") == ("returned", 0, "5.25")
     assert rulings(out)[-1] == (10, "5.25", "withdrawn")
@@ -494,8 +498,9 @@ def test_dueling8s_withdrawal_after_its_5_13_is_5_22() -> None:
 
 
 # ================================================================ 5.17 / 5.18 skipped player
-@pytest.mark.parametrize(("game", "u", "s"), [("lucky8", "5.17", "5.18"), ("dueling8s", "5.14", "5.15")])
-def test_skipped_player_only_next_hand_acted_cards_taken_back(game: str, u: str, s: str) -> None:
+@pytest.mark.parametrize(("game", "u"), [("lucky8", "5.17"), ("ace_race", "5.17"), ("star_elements", "5.17"),
+                                        ("dueling8s", "5.14")])
+def test_skipped_player_only_next_hand_acted_cards_taken_back(game: str, u: str) -> None:
     # Bob (area 2) is in turn; the dealer gives 4H to carol (area 3), the next hand. When
     # bob speaks, 4H is taken back undisclosed and is the next card: bob hits and gets it.
     if game == "dueling8s":
@@ -506,11 +511,12 @@ def test_skipped_player_only_next_hand_acted_cards_taken_back(game: str, u: str,
         bob = ["5C", "6S", "4H"]
     out = run(doc(game, start, to(game, "4H", "area:3"), D("hit", 2)))
     assert rulings(out)[0][1:] == (u, "undisclosed")
-    assert moves(out, 0) == [("4H", "area:3/1", "shoe")]
-    assert hands(out)[2] == [bob]
+    assert moves(out, 0) == [(g(game, "4H"), "area:3/1", "shoe")]
+    assert hands(out)[2] == [[g(game, c) for c in bob]]
 
 
-@pytest.mark.parametrize(("game", "s"), [("lucky8", "5.18"), ("dueling8s", "5.15")])
+@pytest.mark.parametrize(("game", "s"), [("lucky8", "5.18"), ("ace_race", "5.18"), ("star_elements", "5.18"),
+                                        ("dueling8s", "5.15")])
 def test_skipped_player_after_cards_to_two_areas_is_deemed_to_stand(game: str, s: str) -> None:
     if game == "dueling8s":
         # bob 8♠5C (13), carol 8♠9H, dan 8♠2S. 4H to carol (21), 3H to dan (8 2 3 = 13).
@@ -525,7 +531,7 @@ def test_skipped_player_after_cards_to_two_areas_is_deemed_to_stand(game: str, s
         # carol 17+4 = 21, dan 11+3 = 14 stands; dealer K 7 = 17: bob 11 and dan 14 lose
         # 10, carol 21 wins 10.
         tail = [D("stand", 4), *cs(game, "7C")]
-        rules = ("4.4.1", "4.3.2")
+        rules = (LOSE_LOWER[game], WIN_HIGHER[game])
     out = run(doc(game, start, to(game, "4H", "area:3"), to(game, "3H", "area:4"), tail))
     ev = len(start) + 2
     assert rulings(out)[0] == (ev, s, "continued")
@@ -549,10 +555,11 @@ def test_forgotten_burn_noticed_in_the_initial_deal_is_reconstructed_5_21_1(game
     assert out["dealer"]["cards"] == [g(game, "6S")]
 
 
-def test_forgotten_burn_noticed_after_the_interim_stays_in_play_5_21_2() -> None:
-    out = run(doc("lucky8", _dealt("lucky8"), CLOSE, {"type": "burn", "card": "5C"}))
+@pytest.mark.parametrize("game", STD3)
+def test_forgotten_burn_noticed_after_the_interim_stays_in_play_5_21_2(game: str) -> None:
+    out = run(doc(game, _dealt(game), CLOSE, {"type": "burn", "card": g(game, "5C")}))
     assert rulings(out) == [(9, "5.21.2", "continue")]
-    assert hands(out)[2] == [["5C", "6S"]]
+    assert hands(out)[2] == [[g(game, "5C"), g(game, "6S")]]
 
 
 def test_dueling8s_forgotten_burn_is_its_5_18() -> None:
@@ -592,10 +599,12 @@ def test_none_disclosed_the_player_picks_and_the_other_is_the_next_card_5_23_1()
     assert out["dealer"]["cards"] == ["KD"]
 
 
-def test_one_disclosed_is_the_next_card_5_23_2() -> None:
-    out = run(doc("ace_race", two("ace_race"), multi(["5C", "9H"], ["9H"])))
+@pytest.mark.parametrize("game", STD3)
+def test_one_disclosed_is_the_next_card_5_23_2(game: str) -> None:
+    out = run(doc(game, two(game), multi([g(game, "5C"), g(game, "9H")], [g(game, "9H")])))
     assert rulings(out) == [(3, "5.23.2", "dealt")]
-    assert hands(out) == {2: [["9H"]], 3: [["5C"]]}
+    assert moves(out, 0) == [(g(game, "9H"), "shoe", "area:2/1")]
+    assert hands(out) == {2: [[g(game, "9H")]], 3: [[g(game, "5C")]]}
 
 
 def test_several_disclosed_player_picks_rest_offered_on_then_burned_5_23_3() -> None:
@@ -662,7 +671,8 @@ def test_cards_drawn_together_when_none_is_expected_are_refused() -> None:
 
 
 # ================================================================ 5.29 power failure
-@pytest.mark.parametrize(("game", "w"), [("lucky8", "5.29.1"), ("ace_race", "5.29.1"), ("dueling8s", "5.26.1")])
+@pytest.mark.parametrize(("game", "w"), [("lucky8", "5.29.1"), ("ace_race", "5.29.1"), ("star_elements", "5.29.1"),
+                                        ("dueling8s", "5.26.1")])
 def test_power_failure_before_any_outcome_lets_players_withdraw(game: str, w: str) -> None:
     if game == "dueling8s":
         start = [W("bob", 2, 10), W("carol", 3, 10), NMB, *cs(game, "5C 9H")]
@@ -678,9 +688,11 @@ def test_withdrawal_under_5_29_1_takes_all_wagers_not_one_area() -> None:
     assert "all of their wagers" in err(d)
 
 
-@pytest.mark.parametrize(("game", "c"), [("lucky8", "5.29.2"), ("dueling8s", "5.26.2")])
+@pytest.mark.parametrize(("game", "c"), [("lucky8", "5.29.2"), ("ace_race", "5.29.2"),
+                                        ("star_elements", "5.29.2"), ("dueling8s", "5.26.2")])
 def test_power_failure_after_an_outcome_play_continues(game: str, c: str) -> None:
-    # Bob busts (an outcome is established): play continues, no withdrawal.
+    # An outcome is established by a bust: Dueling 8's bob 8♠ K Q = 28; elsewhere bob
+    # doubles 11 + K = 21 and carol hits 17 + Q = 27. Play continues, no withdrawal.
     if game == "dueling8s":
         start = [W("bob", 2, 10), W("carol", 3, 10), NMB, *cs(game, "KC 9H"), D("hit", 2), *cs(game, "QS")]
     else:
