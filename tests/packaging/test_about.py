@@ -1,0 +1,74 @@
+"""Help > About: the version pyproject.toml gives, the licence note, the five games."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import tomllib  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+
+import pytest  # noqa: E402
+from PySide6.QtGui import QTextDocument  # noqa: E402
+from PySide6.QtWidgets import QMainWindow  # noqa: E402
+
+from ui.about import AboutDialog, add_about_action  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.gui
+
+
+def shown_text(dialog: AboutDialog) -> str:
+    doc = QTextDocument()
+    doc.setHtml(dialog.text.text())
+    return doc.toPlainText()
+
+
+def test_about_box_shows_pyproject_version_licence_and_games(qtbot: Any) -> None:
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        version = tomllib.load(f)["project"]["version"]
+    dialog = AboutDialog()
+    qtbot.addWidget(dialog)
+    text = shown_text(dialog)
+    assert dialog.windowTitle() == "About Dealer Assist"
+    assert f"Version {version}\n" in text
+    # pyproject: license = {text = "Proprietary"}
+    assert "Licence: Proprietary." in text
+    assert "LGPL-3.0" in text  # the bundled Qt's licence must be stated
+    # The five rule documents' titles (../shared/rules/*.txt), one line each.
+    games = text.split("Games\n", 1)[1].split("\nLicence", 1)[0].split("\n")
+    assert sorted(games) == ["Blackjack Ace Race", "Blackjack Lucky 8", "Dueling 8's 21+",
+                             "Electronic Blackjack", "Star Elements Blackjack"]
+
+
+def test_help_menu_opens_the_about_box(qtbot: Any) -> None:
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    action = add_about_action(window)
+    menus = [a.text() for a in window.menuBar().actions()]
+    assert menus == ["&Help"]
+    assert window.menuBar().actions()[0].menu().actions() == [action]
+    assert window.findChild(AboutDialog) is None
+    action.trigger()
+    dialog = window.findChild(AboutDialog)
+    assert dialog is not None and dialog.isVisible()
+    dialog.reject()
+    qtbot.waitUntil(lambda: window.findChild(AboutDialog) is None)  # deleted on close
+
+
+def test_dealer_window_has_the_about_action(qtbot: Any) -> None:
+    from ui.controller import TableController, TableSetup
+    from ui.main_window import DealerWindow
+
+    controller = TableController(TableSetup(), "ann")
+    window = DealerWindow(controller)
+    qtbot.addWidget(window)
+    try:
+        help_menu = [a for a in window.menuBar().actions() if a.text() == "&Help"]
+        assert len(help_menu) == 1
+        assert [a.text() for a in help_menu[0].menu().actions()] == ["&About Dealer Assist"]
+    finally:
+        controller.close()

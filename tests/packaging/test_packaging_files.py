@@ -1,0 +1,215 @@
+"""The packaging files, checked without building (the build is packaging/check_build.sh).
+
+Desktop entry, AppStream metainfo, icons, the PyInstaller spec's entry point, the
+CHANGELOG entry for the version, and assemble.py + install.sh on a stand-in build.
+"""
+
+from __future__ import annotations
+
+import configparser
+import importlib.util
+import os
+import re
+import shutil
+import struct
+import subprocess
+import tomllib
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGING = ROOT / "packaging"
+APP_ID = "com.dealerassist.DealerAssist"
+DESKTOP = PACKAGING / "linux" / f"{APP_ID}.desktop"
+METAINFO = PACKAGING / "linux" / f"{APP_ID}.metainfo.xml"
+
+_spec = importlib.util.spec_from_file_location("packaging_assemble", PACKAGING / "assemble.py")
+assert _spec is not None and _spec.loader is not None
+assemble = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(assemble)
+
+
+def pyproject() -> dict[str, object]:
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        return tomllib.load(f)
+
+
+def desktop_entry(path: Path = DESKTOP) -> dict[str, str]:
+    parser = configparser.ConfigParser(interpolation=None, strict=True)
+    parser.optionxform = str  # type: ignore[assignment,method-assign]  # keys are case-sensitive
+    parser.read(path, encoding="utf-8")
+    assert parser.sections() == ["Desktop Entry"]
+    return dict(parser["Desktop Entry"])
+
+
+def test_desktop_entry_runs_the_console_script_and_matches_the_window_class() -> None:
+    entry = desktop_entry()
+    scripts = pyproject()["project"]["scripts"]  # type: ignore[index]
+    # Exec/TryExec name the `dealer-assist` command; install.sh makes them absolute.
+    assert entry["Exec"] == "dealer-assist" and "dealer-assist" in scripts
+    assert entry["TryExec"] == "dealer-assist"
+    assert entry["Type"] == "Application" and entry["Terminal"] == "false"
+    assert entry["Name"] == "Dealer Assist"
+    # Qt on X11 sets WM_CLASS to (argv[0]'s name, QCoreApplication.applicationName());
+    # ui/app.py names the application "dealer-assist", and so is the executable.
+    assert entry["StartupWMClass"] == "dealer-assist"
+    assert entry["Icon"] == APP_ID
+    assert entry["Categories"].endswith(";") and "Office" in entry["Categories"].split(";")
+    if shutil.which("desktop-file-validate"):  # the freedesktop.org validator, where installed
+        done = subprocess.run(["desktop-file-validate", str(DESKTOP)], capture_output=True, text=True)
+        assert done.returncode == 0 and done.stdout == "", done.stdout
+
+
+def test_desktop_entry_keys_are_known_to_the_specification() -> None:
+    # Desktop Entry Specification 1.4, recognised keys (extensions must start with X-).
+    known = {
+        "Type", "Version", "Name", "GenericName", "NoDisplay", "Comment", "Icon", "Hidden",
+        "OnlyShowIn", "NotShowIn", "DBusActivatable", "TryExec", "Exec", "Path", "Terminal",
+        "Actions", "MimeType", "Categories", "Implements", "Keywords", "StartupNotify",
+        "StartupWMClass", "URL", "PrefersNonDefaultGPU",
+    }
+    entry = desktop_entry()
+    assert {k for k in entry if not k.startswith("X-")} <= known
+    assert entry["Version"] == "1.4"
+
+
+def test_metainfo_names_the_desktop_entry_icon_and_command() -> None:
+    component = ET.parse(METAINFO).getroot()
+    assert component.tag == "component" and component.get("type") == "desktop-application"
+    assert component.findtext("id") == APP_ID
+    launchable = component.find("launchable")
+    assert launchable is not None and launchable.get("type") == "desktop-id"
+    assert launchable.text == DESKTOP.name
+    assert component.findtext("icon") == desktop_entry()["Icon"]
+    assert component.findtext("provides/binary") == "dealer-assist"
+    assert component.findtext("metadata_license") == "CC0-1.0"
+    # The licence pyproject states (Proprietary) is an SPDX LicenseRef in AppStream.
+    assert pyproject()["project"]["license"] == {"text": "Proprietary"}  # type: ignore[index]
+    assert component.findtext("project_license") == "LicenseRef-proprietary"
+    games = [li.text for li in component.findall("description/ul/li")]
+    assert games == ["Blackjack Ace Race", "Blackjack Lucky 8", "Star Elements Blackjack",
+                     "Dueling 8's 21+", "Electronic Blackjack"]
+    # assemble.py writes the release; the template must not carry a second one.
+    assert component.find("releases") is None
+
+
+def test_metainfo_release_is_the_pyproject_version_dated_from_the_changelog(tmp_path: Path) -> None:
+    version = assemble.project_version()
+    assert version == pyproject()["project"]["version"]  # type: ignore[index]
+    date = assemble.release_date(version)
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", date)
+    stamped = assemble.metainfo_with_release(METAINFO.read_text(encoding="utf-8"), version, date)
+    releases = ET.fromstring(stamped).findall("releases/release")
+    assert [(r.get("version"), r.get("date")) for r in releases] == [(version, date)]
+    if shutil.which("appstreamcli"):
+        out = tmp_path / METAINFO.name
+        out.write_text(stamped, encoding="utf-8")
+        done = subprocess.run(["appstreamcli", "validate", "--no-net", str(out)], capture_output=True, text=True)
+        assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_release_date_comes_from_the_changelog_section(tmp_path: Path) -> None:
+    changelog = tmp_path / "CHANGELOG.md"
+    changelog.write_text("# Changelog\n\n## [Unreleased]\n\n## [1.2.0] - 2027-01-31\n\n## [1.1.0] - 2026-12-01\n")
+    assert assemble.release_date("1.1.0", changelog) == "2026-12-01"
+    assert assemble.release_date("1.2.0", changelog) == "2027-01-31"
+    with pytest.raises(assemble.AssembleError, match=r"no section '## \[1\.3\.0\]"):
+        assemble.release_date("1.3.0", changelog)
+    with pytest.raises(assemble.AssembleError, match="no section"):
+        assemble.release_date("1.2", changelog)  # 1.2 is not 1.2.0
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def test_icons_have_the_sizes_their_names_say() -> None:
+    for size in assemble.ICON_SIZES:
+        assert png_size(PACKAGING / "icons" / f"dealer-assist-{size}.png") == (size, size)
+    svg = ET.parse(PACKAGING / "icons" / "dealer-assist.svg").getroot()
+    assert svg.tag == "{http://www.w3.org/2000/svg}svg" and svg.get("viewBox") == "0 0 256 256"
+
+
+def test_spec_freezes_the_console_script_entry_point() -> None:
+    scripts = pyproject()["project"]["scripts"]  # type: ignore[index]
+    assert scripts["dealer-assist"] == "dealer_assist.cli:main"
+    entry = (PACKAGING / "entry.py").read_text(encoding="utf-8")
+    assert "from dealer_assist.cli import main" in entry and "sys.exit(main())" in entry
+    spec = (PACKAGING / "dealer-assist.spec").read_text(encoding="utf-8")
+    assert '"packaging" / "entry.py"' in spec
+    assert 'APP = "dealer-assist"' in spec and "name=APP" in spec
+    # The version is read from metadata at run time: the spec must bundle it, and the
+    # subcommands (imported by name) must be listed for PyInstaller.
+    assert 'copy_metadata("dealer-assist")' in spec
+    assert "from dealer_assist.cli import SUBCOMMANDS" in spec
+    assert '"PySide6.QtNetwork"' in spec
+
+
+def test_shell_scripts_parse() -> None:
+    for script in ("build.sh", "install.sh", "check_build.sh"):
+        path = PACKAGING / script
+        assert os.access(path, os.X_OK), f"{script} is not executable"
+        done = subprocess.run(["bash", "-n", str(path)], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+
+
+def fake_build(tmp_path: Path) -> Path:
+    """A stand-in for dist/dealer-assist/: a script in place of the frozen program."""
+    dist = tmp_path / "dist" / "dealer-assist"
+    (dist / "_internal").mkdir(parents=True)
+    (dist / "_internal" / "marker").write_text("x")
+    program = dist / "dealer-assist"
+    program.write_text('#!/bin/sh\necho "dealer-assist 9.9.9"\n')
+    program.chmod(0o755)
+    return dist
+
+
+def test_assemble_and_install_into_a_destdir(tmp_path: Path) -> None:
+    dist = fake_build(tmp_path)
+    written = assemble.assemble(dist)
+    # 7 PNG sizes + SVG + desktop + metainfo + udev rule + install.sh + CHANGELOG = 13
+    assert len(written) == 13
+    root = tmp_path / "root"
+    env = dict(os.environ, DESTDIR=str(root))
+    done = subprocess.run([str(dist / "install.sh"), "--prefix", "/opt/da"], capture_output=True,
+                          text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "Dealer Assist 9.9.9 installed in /opt/da." in done.stdout
+    assert (root / "opt/da/_internal/marker").read_text() == "x"
+    link = root / "usr/local/bin/dealer-assist"
+    assert link.is_symlink() and os.readlink(link) == "/opt/da/dealer-assist"
+    installed = desktop_entry(root / "usr/local/share/applications" / f"{APP_ID}.desktop")
+    assert installed["Exec"] == "/opt/da/dealer-assist" and installed["TryExec"] == "/opt/da/dealer-assist"
+    assert installed["StartupWMClass"] == "dealer-assist"
+    rule = root / "etc/udev/rules.d/99-dealer-shoe.rules"
+    assert rule.read_bytes() == (PACKAGING / "udev" / "99-dealer-shoe.rules").read_bytes()
+    assert png_size(root / f"usr/local/share/icons/hicolor/64x64/apps/{APP_ID}.png") == (64, 64)
+    metainfo = ET.parse(root / f"usr/local/share/metainfo/{APP_ID}.metainfo.xml").getroot()
+    assert metainfo.find("releases/release").get("version") == assemble.project_version()  # type: ignore[union-attr]
+
+    gone = subprocess.run([str(dist / "install.sh"), "--prefix", "/opt/da", "--uninstall"],
+                          capture_output=True, text=True, env=env)
+    assert gone.returncode == 0, gone.stderr
+    assert [p for p in root.rglob("*") if not p.is_dir()] == []
+
+
+def test_install_refuses_a_folder_that_is_not_a_build(tmp_path: Path) -> None:
+    folder = tmp_path / "not-a-build"
+    folder.mkdir()
+    shutil.copy(PACKAGING / "install.sh", folder / "install.sh")
+    env = dict(os.environ, DESTDIR=str(tmp_path / "root"))
+    done = subprocess.run([str(folder / "install.sh")], capture_output=True, text=True, env=env)
+    assert done.returncode == 1 and "run me from the built folder" in done.stderr
+    assert not (tmp_path / "root").exists()
+    bad = subprocess.run([str(folder / "install.sh"), "--frobnicate"], capture_output=True, text=True, env=env)
+    assert bad.returncode == 2 and "unknown option --frobnicate" in bad.stderr
+
+
+def test_assemble_refuses_a_folder_without_the_program(tmp_path: Path) -> None:
+    with pytest.raises(assemble.AssembleError, match="no dealer-assist executable"):
+        assemble.assemble(tmp_path)
