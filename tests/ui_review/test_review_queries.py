@@ -296,3 +296,27 @@ def test_first_altered_settlements(recorded: Recorded) -> None:
     conn.close()
     with Store.open_readonly(recorded.path) as store:
         assert first_altered_settlements(connection(store)) == recorded.ids["ace_race"]
+
+
+def test_replay_and_redecide_of_events_the_rules_refuse(tmp_path: Any) -> None:
+    """A recorded wager after "no more bets" (lucky-8 5.3): the replay step says so and keeps
+    the round as it was; re-decide reports the refusal instead of a result."""
+    document = {"game": "lucky8", "decks": 6, "areas": 7, "events": [
+        {"type": "wager", "player": "alice", "area": 1, "bet": "main", "amount": 10},
+        {"type": "no_more_bets"},
+        {"type": "wager", "player": "bob", "area": 2, "bet": "main", "amount": 10},
+        {"type": "card", "card": "4S"},
+    ]}
+    recorded_output = {"game": "lucky8", "status": "in_progress", "settlements": [], "net": {}, "rulings": []}
+    with Store.open(tmp_path / "t.db") as store:
+        rid = store.record_document(document, recorded_output)
+        steps = replay(document, document["events"])
+        result = redecide(store, rid)
+    assert [s.refusal is not None for s in steps] == [False, False, False, True, False]
+    assert steps[3].refusal is not None and steps[3].refusal.endswith("(5.3)")
+    assert "event 2 (wager main, area 2, player bob)" in steps[3].refusal
+    # bob's wager never reached the layout; the 4S went to area 1, the only wager
+    assert [a["area"] for a in steps[4].output["areas"]] == [1]
+    assert steps[4].output["areas"][0]["hands"][0]["cards"] == ["4S"]
+    assert result.output is None and result.error is not None
+    assert result.error.startswith("event 2 (wager main, area 2, player bob)") and result.error.endswith("(5.3)")
