@@ -26,7 +26,7 @@ import io
 import json
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from typing import Any, Literal
 
@@ -168,6 +168,7 @@ class RoundRow:
     players: list[str]
     net: dict[str, Decimal]
     irregular: bool
+    wagered: Decimal = Decimal(0)  # stakes of the wagers settled (not returned)
 
     @property
     def house_net(self) -> Decimal:
@@ -226,7 +227,17 @@ def page_rounds(
     order = f"r.id {direction}" if sort == "round" else f"{column} {direction}, r.id {direction}"
     sql += f" ORDER BY {order} LIMIT ?"
     params.append(limit)
-    return [_row(r) for r in conn.execute(sql, params)]
+    rows = [_row(r) for r in conn.execute(sql, params)]
+    if not rows:
+        return rows
+    # what was wagered on each round of the page (returned wagers left out), in cents
+    marks = ", ".join("?" for _ in rows)
+    wagered = dict(conn.execute(
+        f"SELECT round_id, SUM({_CENTS.format('stake')}) FROM settlements "
+        f"WHERE round_id IN ({marks}) AND result != 'returned' GROUP BY round_id",
+        [r.id for r in rows],
+    ).fetchall())
+    return [replace(r, wagered=Decimal(int(wagered.get(r.id) or 0)) / 100) for r in rows]
 
 
 def count_rounds(conn: sqlite3.Connection, flt: RoundFilter) -> int:

@@ -213,7 +213,7 @@ class ReviewWindow(QWidget):
         self.view.horizontalHeader().setSortIndicator(self.model.sort_column(), Qt.SortOrder.DescendingOrder)
         self.view.setSortingEnabled(True)
         self.view.horizontalHeader().sortIndicatorChanged.connect(self._sort_changed)
-        for column, width in enumerate((64, 180, 70, 130, 90, 90, 120, 180, 90, 80)):
+        for column, width in enumerate((64, 180, 70, 130, 90, 90, 120, 80, 180, 90, 80)):
             self.view.setColumnWidth(column, width)
         split.addWidget(self.view)
         self.detail = RoundDetailView(self.store, self.table_name)

@@ -15,7 +15,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QBrush, QColor
 
 from dealer_assist.review_queries import RoundFilter, RoundRow, page_rounds
-from ui.style import signed
+from ui.style import money, signed
 
 GAME_NAMES = {
     "ace_race": "Ace Race", "electronic": "Electronic", "star_elements": "Star Elements",
@@ -33,6 +33,7 @@ COLUMNS: list[tuple[str, str | None]] = [
     ("Dealer", None),
     ("Status", "status"),
     ("Players", None),
+    ("Wagered", None),
     ("Players' net", None),
     ("Table win", None),
     ("Irregular", None),
@@ -137,10 +138,12 @@ class RoundListModel(QAbstractTableModel):
         if column == 6:
             return ", ".join(r.players)
         if column == 7:
-            return ", ".join(f"{p} {signed(v)}" for p, v in r.net.items())
+            return money(r.wagered)
         if column == 8:
-            return signed(r.house_net)
+            return ", ".join(f"{p} {signed(v)}" for p, v in r.net.items())
         if column == 9:
+            return signed(r.house_net)
+        if column == 10:
             return "\u26a0 yes" if r.irregular else ""
         return ""
 
@@ -151,12 +154,12 @@ class RoundListModel(QAbstractTableModel):
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             return self.cell_text(r, column)
-        if role == Qt.ItemDataRole.TextAlignmentRole and column in (0, 8):
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (0, 7, 9):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.BackgroundRole and r.status in STATUS_COLOURS:
             return QBrush(QColor(STATUS_COLOURS[r.status]))
-        if role == Qt.ItemDataRole.ForegroundRole and column == 8 and r.house_net < Decimal(0):
+        if role == Qt.ItemDataRole.ForegroundRole and column == 9 and r.house_net < Decimal(0):
             return QBrush(QColor("#b00020"))
-        if role == Qt.ItemDataRole.ToolTipRole and column == 9 and r.irregular:
+        if role == Qt.ItemDataRole.ToolTipRole and column == 10 and r.irregular:
             return "rulings on irregularities, or the round was voided or referred"
         return None

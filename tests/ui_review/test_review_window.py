@@ -62,7 +62,15 @@ def test_list_and_filters(window: ReviewWindow, recorded: Recorded, qtbot: Any) 
     model = window.model
     texts = [model.data(model.index(0, c)) for c in range(model.columnCount())]
     assert texts[2:6] == ["pit3", "Lucky 8", "ben", "void"]
-    assert texts[9].endswith("yes")
+    # the void round's 10 was returned: nothing wagered at risk, nobody won or lost
+    assert texts[7:10] == ["0", "alice 0", "0"]
+    assert texts[10].endswith("yes")
+    window.filters.status.setCurrentIndex(0)
+    window.filters.game.setCurrentIndex(window.filters.game.findData("electronic"))
+    texts = [model.data(model.index(0, c)) for c in range(model.columnCount())]
+    # README: t1 main 10 (push 18 v 18); t2 main 10 split + hand 1 doubled (20 + 10), Bet the Set 5
+    # = 45 wagered; t2 +75 +20 +10 = +105; the table -105
+    assert texts[7:10] == ["45", "t2 +105, t1 0", "\u2212105"]
 
 
 def test_bad_filter_input_is_explained(window: ReviewWindow, qtbot: Any) -> None:
@@ -320,3 +328,25 @@ def test_file_check_finds_altered_settlement_rows(window: ReviewWindow, recorded
     assert window.integrity_label.text() == (
         f"File ALTERED: the settlement rows of round {recorded.ids['electronic_example']} differ from its "
         "hashed settle output (the hash chains themselves match).")
+
+
+def test_the_table_keeps_writing_while_the_review_reads(window: ReviewWindow, recorded: Recorded,
+                                                        qtbot: Any) -> None:
+    """The review holds its own read-only connection: the table's writer is not blocked, and
+    the new round appears when the list is filtered again."""
+    from dealer_assist.transcript import settle_document
+    from tests.ui_review.rounds import STAR_ELEMENTS
+
+    window.open_round(recorded.ids["lucky8_ruling"])  # reading while the table writes
+    with Store.open(recorded.path) as table:
+        sid = table.start_session(game="star_elements", decks=6, areas=7, dealer="cho")
+        rid = table.begin_round({k: v for k, v in STAR_ELEMENTS.items() if k != "events"}, session_id=sid)
+        for event in STAR_ELEMENTS["events"]:
+            table.append_event(rid, event, actor="dealer:cho")
+        table.finish_round(rid, settle_document(STAR_ELEMENTS), actor="dealer:cho")
+    assert rid not in _rows(window)
+    qtbot.mouseClick(window.filters.apply_button, Qt.MouseButton.LeftButton)
+    assert _rows(window)[0] == rid
+    model = window.model
+    # dealer cho; bob's 50 won 1 to 1 (star-elements 4.4.3): table -50
+    assert [model.data(model.index(0, c)) for c in (4, 5, 9)] == ["cho", "settled", "\u221250"]
