@@ -186,7 +186,8 @@ class RoundDetailView(QWidget):
         self.tabs.addTab(replay_page, "Replay")
 
         # --- settlements and rulings as recorded
-        self.settlements_table = _table(["Player", "Area", "Hand", "Bet", "Stake", "Result", "Net", "Clause", "Stage"])
+        self.settlements_table = _table(
+            ["Player", "Area", "Hand", "Bet", "Stake", "Result", "Net", "Clause", "Stage", "Pay-table row"])
         self.tabs.addTab(self.settlements_table, "Settlements")
         self.rulings_table = _table(["Event", "Clause", "Ruling", "Card moves", "Text"])
         self.tabs.addTab(self.rulings_table, "Rulings")
@@ -244,12 +245,15 @@ class RoundDetailView(QWidget):
             [str(e.seq), short_time(e.at)[11:], e.actor, event_text(e.event), numbers.get(e.seq, "")]
             for e in detail.events
         ])
+        # the pay-table row that won ("Two 8's") is kept only in the settle output, entry by entry
+        recorded = list((detail.result or {}).get("settlements") or [])
+        rows = recorded if len(recorded) == len(detail.settlements) else [{}] * len(detail.settlements)
         _fill(self.settlements_table, [
             [str(x["player"]), "" if x["area"] is None else str(x["area"]),
              "" if x["hand"] is None else str(x["hand"]), BET_NAMES.get(str(x["bet"]), str(x["bet"])),
              money(decimal(x["stake"])), str(x["result"]), signed(decimal(x["net"])), str(x["rule"] or ""),
-             str(x["stage"] or "")]
-            for x in detail.settlements
+             str(x["stage"] or ""), str(row.get("row") or "")]
+            for x, row in zip(detail.settlements, rows, strict=True)
         ])
         _fill(self.rulings_table, [
             [str(r["index"]), str(r["rule"]), str(r["ruling"]),

@@ -153,8 +153,8 @@ def test_settlements_tab_shows_clauses(window: ReviewWindow, recorded: Recorded)
     rows = [[table.item(r, c).text() for c in range(table.columnCount())] for r in range(table.rowCount())]
     # Blackjack 6 to 5 on 25 = +30 (4.1, 4.3.1); A-K no pair: -5 (3.15.1)
     assert rows == [
-        ["alice", "1", "1", "Main", "25", "win", "+30", "4.3.1", "interim"],
-        ["alice", "1", "", "Pair", "5", "lose", "\u22125", "3.15.1", "interim"],
+        ["alice", "1", "1", "Main", "25", "win", "+30", "4.3.1", "interim", ""],
+        ["alice", "1", "", "Pair", "5", "lose", "\u22125", "3.15.1", "interim", ""],
     ]
 
 
@@ -350,3 +350,11 @@ def test_the_table_keeps_writing_while_the_review_reads(window: ReviewWindow, re
     model = window.model
     # dealer cho; bob's 50 won 1 to 1 (star-elements 4.4.3): table -50
     assert [model.data(model.index(0, c)) for c in (4, 5, 9)] == ["cho", "settled", "\u221250"]
+
+
+def test_pay_table_row_shown(window: ReviewWindow, recorded: Recorded) -> None:
+    window.open_round(recorded.ids["dueling8s_example"])
+    table = window.detail.settlements_table
+    superb = [r for r in range(table.rowCount()) if table.item(r, 3).text() == "Superb 8's"]
+    # README: the permanent 8S + 8C: two 8s pay 3 to 1 on 5 = +15
+    assert [(table.item(r, 6).text(), table.item(r, 9).text()) for r in superb] == [("+15", "Two 8's")]
