@@ -356,5 +356,5 @@ def test_pay_table_row_shown(window: ReviewWindow, recorded: Recorded) -> None:
     window.open_round(recorded.ids["dueling8s_example"])
     table = window.detail.settlements_table
     superb = [r for r in range(table.rowCount()) if table.item(r, 3).text() == "Superb 8's"]
-    # README: the permanent 8S + 8C: two 8s pay 3 to 1 on 5 = +15
+    # README: the permanent 8S + 8C are "Two 8's" (1.1.15.1), paid 3 to 1 (4.2): 5 * 3 = +15
     assert [(table.item(r, 6).text(), table.item(r, 9).text()) for r in superb] == [("+15", "Two 8's")]
