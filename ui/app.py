@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import ui.qtfix  # noqa: F401  (first: keeps PySide6 6.12 from aborting CPython 3.11)
 from hardware.driver import DEFAULT_BAUD, ShoeDriver
 from hardware.simulator import SimulatedShoe
 from ui.controller import TableController, TableSetup
@@ -63,7 +64,7 @@ def build_table(setup: TableSetup, *, db: str | None, dealer: str, port: str | N
                 driver_options: dict[str, Any] | None = None) -> Table:
     """Create the controller, the store, the shoe (simulated if no ``port``) and the window."""
     from ui.main_window import DealerWindow
-    from ui.qtfix import GuiPost
+    from ui.shoe_signals import ShoeSignals
     from ui.sim_panel import SimPanel
 
     controller = TableController(setup, dealer)
@@ -78,15 +79,10 @@ def build_table(setup: TableSetup, *, db: str | None, dealer: str, port: str | N
         sim_panel = SimPanel(sim, sim_worker)
     window = DealerWindow(controller, sim_panel=sim_panel)
     controller.open_store(db)
-    # The driver's reader thread hands each event to the GUI thread by postEvent. (Not
-    # ui.shoe_signals: with PySide6 6.12 every Python-side emit loses a reference to True
-    # and the process aborts after a few hundred shoe events; see ui/qtfix.py.)
-    signals = GuiPost(window)
-
-    def on_event(event: Any) -> None:
-        signals.post(controller.on_shoe_event, event)
-
-    driver = ShoeDriver(port, on_event, codec=codec, baud=baud, **(driver_options or {}))
+    # the shoe talks to the app only through signals, delivered on the GUI thread
+    signals = ShoeSignals(window)
+    signals.shoe_event.connect(controller.on_shoe_event)
+    driver = ShoeDriver(port, signals.on_event, codec=codec, baud=baud, **(driver_options or {}))
     driver.start()
     return Table(controller, window, driver, signals, sim, sim_worker)
 

@@ -46,7 +46,6 @@ from hardware.events import (
     ShoeWarning,
     event_to_json,
 )
-from ui.qtfix import emit
 from ui.worker import Worker
 
 RECALL_SIZE = 10
@@ -166,7 +165,7 @@ class TableController(QObject):
             self.store = store
             self.under_min = list(under)
             self.recall = recall[:RECALL_SIZE]
-            emit(self.recall_changed)
+            self.recall_changed.emit()
             if open_round is not None and self._restore(open_round):
                 pass
             else:
@@ -195,7 +194,7 @@ class TableController(QObject):
             for raw in open_round.events:
                 rnd.apply(parse_event(raw))
         except (DealerAssistError, TranscriptError) as exc:
-            emit(self.refused, f"the open round {open_round.round_id} cannot be replayed: {exc}")
+            self.refused.emit(f"the open round {open_round.round_id} cannot be replayed: {exc}")
             return False
         self.config = dict(open_round.config)
         game = self.config.get("game")
@@ -207,13 +206,13 @@ class TableController(QObject):
         self.events = [dict(e) for e in open_round.events]
         self.slip = []
         self.restored = True
-        emit(self.changed)
+        self.changed.emit()
         return True
 
     def _store_failed(self, text: str) -> None:
         self.store_error = text
-        emit(self.store_failed, text)
-        emit(self.refused, text)
+        self.store_failed.emit(text)
+        self.refused.emit(text)
 
     def close(self) -> None:
         """Finish the queued writes and close the store (on its own thread)."""
@@ -240,7 +239,7 @@ class TableController(QObject):
         self.restored = False
         self.placement = None
         self._finished_at = -1
-        emit(self.changed)
+        self.changed.emit()
 
     def expectation(self) -> Expectation:
         return self.rnd.expectation()  # type: ignore[no-any-return]
@@ -272,12 +271,12 @@ class TableController(QObject):
     def apply_setup(self, setup: TableSetup) -> bool:
         """A new table setup (game, decks, areas, limits, seats) from the next round on."""
         if not self.betting or self.slip:
-            emit(self.refused, "change the table setup between rounds, before any wager is placed")
+            self.refused.emit("change the table setup between rounds, before any wager is placed")
             return False
         try:
             new_round(setup.config(self.under_min))
         except TranscriptError as exc:
-            emit(self.refused, f"setup refused: {exc.message}")
+            self.refused.emit(f"setup refused: {exc.message}")
             return False
         self.setup = setup
         self.new_round()
@@ -310,7 +309,7 @@ class TableController(QObject):
         self.slip = slip
         self.rnd = rnd
         self.last_refusal = ""
-        emit(self.changed)
+        self.changed.emit()
         return True
 
     def no_more_bets(self) -> bool:
@@ -334,7 +333,7 @@ class TableController(QObject):
     def submit(self, raw: dict[str, Any], actor: str | None = None) -> bool:
         """Apply one transcript event; if accepted, store it and then show it."""
         if self.store_error:
-            emit(self.refused, f"not recorded: {self.store_error}")
+            self.refused.emit(f"not recorded: {self.store_error}")
             return False
         if self.betting and raw.get("type") not in ("wager", "no_more_bets", "claim", "void"):
             if raw.get("type") in ("card", "burn", "multi") and self.slip:
@@ -402,7 +401,7 @@ class TableController(QObject):
             return
         if self.unacknowledged == 0:
             # everything applied is on disk: now the screen may show it
-            emit(self.changed)
+            self.changed.emit()
             if self.paint_hook is not None:
                 self.paint_hook()
             if self.rnd.status() in ("settled", "void") and self._finished_at != len(self.events):
@@ -431,7 +430,7 @@ class TableController(QObject):
             self.recall = [r for r in self.recall if r.get("round") != rid]
             self.recall.insert(0, {"round": rid, **output})  # rid: the store's round id
             del self.recall[RECALL_SIZE:]
-            emit(self.recall_changed)
+            self.recall_changed.emit()
 
         self.store_worker.submit(job, done)
 
@@ -445,7 +444,7 @@ class TableController(QObject):
     def _refuse(self, raw: dict[str, Any], exc: RuleRefusal | EventFormatError) -> None:
         text = str(exc) if isinstance(exc, RuleRefusal) else exc.message
         self.last_refusal = f"Refused ({describe_event(raw)}): {text}"
-        emit(self.refused, self.last_refusal)
+        self.refused.emit(self.last_refusal)
 
     # ------------------------------------------------------------------ decisions
     def decide(self, action: str, *, area: int | None = None, hand: int | None = None,
@@ -518,7 +517,7 @@ class TableController(QObject):
             self.on_card(event)
         elif isinstance(event, MultiCard):
             self.submit({"type": "multi", "cards": [str(c) for c in event.cards], "disclosed": []})
-        emit(self.shoe_changed)
+        self.shoe_changed.emit()
 
     def _audit(self, kind: str, detail: dict[str, Any]) -> None:
         store = self.store
@@ -532,7 +531,7 @@ class TableController(QObject):
     def on_card(self, event: CardRead) -> None:
         if self.hold_reason:
             self.held_cards.append(event)  # not assigned until the dealer confirms
-            emit(self.hold_changed)
+            self.hold_changed.emit()
             return
         self._assign(event)
 
@@ -549,7 +548,7 @@ class TableController(QObject):
 
     def hold(self, reason: str) -> None:
         self.hold_reason = reason
-        emit(self.hold_changed)
+        self.hold_changed.emit()
 
     def release_hold(self, keyed_card: str | None = None) -> bool:
         """The dealer checked: optionally the card that was missed (keyed in), then the held cards."""
@@ -561,13 +560,13 @@ class TableController(QObject):
         held, self.held_cards = self.held_cards, []
         for event in held:
             self._assign(event)
-        emit(self.hold_changed)
+        self.hold_changed.emit()
         return True
 
     def place_next_card(self, target: str | None) -> None:
         """The dealer says where the next card physically lies (``to``), or None to clear."""
         self.placement = target
-        emit(self.changed)
+        self.changed.emit()
 
     def correct(self, index: int, target: str) -> bool:
         """An earlier card lies elsewhere (correction)."""

@@ -1,27 +1,32 @@
-"""The PySide6 6.12 emit reference bug (ui/qtfix.py) must not take the process down."""
+"""PySide6 6.12 on CPython 3.11 drops references to None/True/False (ui/qtfix.py): the
+dealer's screen must survive a long session anyway."""
 
 from __future__ import annotations
 
 import sys
 
 from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QLabel
 
-from ui.qtfix import emit
+import ui.qtfix
 
 
 class _Source(QObject):
     changed = Signal(object)
 
 
-def test_many_emits_keep_the_reference_count_of_true(qapp: object) -> None:
-    # The dealer's screen emits a signal for every event; a long session emits hundreds of
-    # thousands. Unpatched, 6.12's emit takes one reference from True each time: 5,000 emits
-    # would drive it below zero and abort CPython. Through ui.qtfix.emit it stays put.
+def test_a_long_session_of_qt_calls_does_not_drain_none_or_true(qapp: object) -> None:
+    # A session makes millions of Qt calls; with the bug each void call takes a reference
+    # from None and each emit one from True. 20,000 of each would abort CPython 3.11
+    # (the counts start in the thousands); with ui.qtfix installed the counts stay far above 0.
+    assert ui.qtfix.INSTALLED == ui.qtfix.binding_drops_references() or sys.version_info >= (3, 12)
     source = _Source()
     received: list[int] = []
     source.changed.connect(received.append)
-    before = sys.getrefcount(True)
-    for i in range(5000):
-        emit(source.changed, i)
-    assert received == list(range(5000))
-    assert sys.getrefcount(True) >= before
+    label = QLabel()
+    for i in range(20000):
+        source.changed.emit(i)
+        label.setText("x")
+    assert len(received) == 20000
+    assert sys.getrefcount(None) > 1_000_000 or not ui.qtfix.INSTALLED
+    assert sys.getrefcount(True) > 1_000_000 or not ui.qtfix.INSTALLED
