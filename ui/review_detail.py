@@ -13,8 +13,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QImage
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QFileDialog,
     QHBoxLayout,
     QLabel,
@@ -384,9 +386,25 @@ class RoundDetailView(QWidget):
             sections = report_sections(self.detail, self.table_name, self.dealer, self.integrity, self.audit)
             title = (f"Dealer Assist \u2014 round {self.round_id} "
                      f"({GAME_NAMES.get(self.detail.summary.game, self.detail.summary.game)})")
-            export_pdf(path, title, sections)
+            export_pdf(path, title, sections, self.layout_picture())
         else:
             raise ValueError(f"unknown export {kind!r}")
+
+    def layout_picture(self) -> QImage | None:
+        """The layout as the round ended, as painted on screen (for the report)."""
+        if not self.steps:
+            return None
+        position = self.slider.value()
+        self.slider.setValue(self.slider.maximum())
+        # a layout just rebuilt is laid out by the event loop: do it now, outside-in
+        QApplication.sendPostedEvents()
+        for widget in [self.layout_view, *self.layout_view.findChildren(QWidget)]:
+            layout = widget.layout()
+            if layout is not None:
+                layout.activate()
+        image = self.layout_view.grab().toImage()
+        self.slider.setValue(position)
+        return image
 
     def refresh_audit(self) -> None:
         """After a note was added: reload who-did-what and the integrity checks."""

@@ -172,7 +172,8 @@ def audit_text(entry: AuditEntry) -> str:
     return ", ".join(f"{k} {v}" for k, v in d.items())
 
 
-def export_pdf(path: str | Path, title: str, sections: Sequence[tuple[str, list[str]]]) -> None:
+def export_pdf(path: str | Path, title: str, sections: Sequence[tuple[str, list[str]]],
+               picture: QImage | None = None) -> None:
     """One A4 page through Qt's PDF writer: the title, then each section; the type shrinks to fit."""
     writer = QPdfWriter(str(path))
     writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Portrait,
@@ -180,10 +181,11 @@ def export_pdf(path: str | Path, title: str, sections: Sequence[tuple[str, list[
     writer.setResolution(300)
     writer.setTitle(title)
     writer.setCreator("Dealer Assist review")
-    paint_report(writer, title, sections)
+    paint_report(writer, title, sections, picture)
 
 
-def report_image(title: str, sections: Sequence[tuple[str, list[str]]], dpi: int = 100) -> QImage:
+def report_image(title: str, sections: Sequence[tuple[str, list[str]]], dpi: int = 100,
+                 picture: QImage | None = None) -> QImage:
     """The same page drawn into an image (A4 less the margins, at ``dpi``): a preview."""
     width = round((210 - 24) / 25.4 * dpi)
     height = round((297 - 24) / 25.4 * dpi)
@@ -191,14 +193,21 @@ def report_image(title: str, sections: Sequence[tuple[str, list[str]]], dpi: int
     image.setDotsPerMeterX(round(dpi / 0.0254))
     image.setDotsPerMeterY(round(dpi / 0.0254))
     image.fill(QColor("#ffffff"))
-    paint_report(image, title, sections)
+    paint_report(image, title, sections, picture)
     return image
 
 
-def paint_report(device: QPaintDevice, title: str, sections: Sequence[tuple[str, list[str]]]) -> None:
+def paint_report(device: QPaintDevice, title: str, sections: Sequence[tuple[str, list[str]]],
+                 picture: QImage | None = None) -> None:
+    """Draw the page; ``picture`` (the layout as painted on screen) goes under the title,
+    at most 30 % of the page high."""
     painter = QPainter(device)
     try:
-        page = QRectF(0, 0, device.width(), device.height())
+        full = QRectF(0, 0, device.width(), device.height())
+        picture_h = 0.0
+        if picture is not None and not picture.isNull() and picture.width() > 0:
+            picture_h = min(full.width() * picture.height() / picture.width(), full.height() * 0.3)
+        page = QRectF(0, 0, full.width(), full.height() - picture_h)
         size = 9.0
         lines = _fit(device, page, sections, size)
         while lines is None and size > 5.0:
@@ -214,6 +223,10 @@ def paint_report(device: QPaintDevice, title: str, sections: Sequence[tuple[str,
         metrics = QFontMetricsF(title_font, device)
         painter.drawText(QRectF(0, y, page.width(), metrics.height()), Qt.AlignmentFlag.AlignLeft, title)
         y += metrics.height() * 1.3
+        if picture is not None and picture_h:
+            width = picture_h * picture.width() / picture.height()
+            painter.drawImage(QRectF(0, y, width, picture_h), picture)
+            y += picture_h + metrics.height() * 0.3
         for text, bold in lines:
             font = QFont("Sans Serif")
             font.setPointSizeF(size)
@@ -223,7 +236,7 @@ def paint_report(device: QPaintDevice, title: str, sections: Sequence[tuple[str,
             m = QFontMetricsF(font, device)
             if bold:
                 y += m.height() * 0.4  # a little room above each heading
-            rect = QRectF(0, y, page.width(), page.height() - y)
+            rect = QRectF(0, y, full.width(), full.height() - y)
             used = painter.boundingRect(rect, int(Qt.TextFlag.TextWordWrap), text)
             painter.drawText(rect, int(Qt.TextFlag.TextWordWrap), text)
             y += max(used.height(), m.height())
@@ -232,7 +245,7 @@ def paint_report(device: QPaintDevice, title: str, sections: Sequence[tuple[str,
         painter.setFont(footer)
         painter.setPen(QColor("#555555"))
         fm = QFontMetricsF(footer, device)
-        painter.drawText(QRectF(0, page.height() - fm.height(), page.width(), fm.height()),
+        painter.drawText(QRectF(0, full.height() - fm.height(), full.width(), fm.height()),
                          Qt.AlignmentFlag.AlignRight, f"printed {short_time(utc_now())} UTC by Dealer Assist review")
     finally:
         painter.end()
