@@ -206,7 +206,7 @@ def before_event(rnd: TableRound, ev: Event) -> bool:
     if isinstance(ev, CardDrawn) and ev.to is None:
         st._snapshot = {id(cards): len(cards) for _, cards in _containers(rnd)}
     exp = pending_expectation(rnd)
-    if exp is not None and not st.held and not isinstance(ev, _ALWAYS):
+    if exp is not None and exp.kind == "decision" and not st.held and not isinstance(ev, _ALWAYS):
         allowed = False
         if isinstance(ev, Pick):
             allowed = "pick" in exp.options
@@ -293,6 +293,14 @@ def pending_expectation(rnd: TableRound) -> Expectation | None:
                 rule=rnd.clause("skipped.undisclosed"),
                 text=f"area {area.number} was skipped: cards went to later hands",
                 extra={"out_of_turn": [{"card": str(c), "at": str(t)} for _, c, t in st.held]},
+            )
+    if st.dealer_redraw:
+        target = rnd.expected_card_target()
+        if target is None or target[0] == 0 or not rnd.areas[target[0]].hands[target[1]].awaiting:
+            return Expectation(
+                "card", target="dealer", rule=rnd.clause("dealer_no_card.draw"),
+                text="the dealer draws the missing card; the player in turn may first complete the hand",
+                extra={"rule": rnd.clause("dealer_no_card.draw")},
             )
     if st.offered is not None:
         cur = rnd._current()
@@ -962,6 +970,11 @@ def late_burn(rnd: TableRound, ev: Burn) -> None:
         return
     if rnd.phase not in ("initial", "offers"):
         raise RuleRefusal("the round is not in its initial deal", rnd.clause("burn.reconstruct"))
+    if rnd.settlements or any(a.insured or a.surrendered for a in rnd.areas.values()):
+        # Offers were already taken on the cards as dealt: no clause says what becomes of them.
+        _refer(rnd, f"the first card {first} should have been burned, and offers were already "
+                    "taken on the cards as dealt")
+        return
     # 5.21.1: every card moves one place back along the initial deal; the first is burned.
     queue = rnd.initial_queue[:rnd.queue_pos]
     base = 1 if rnd.rules.permanent_eight else 0

@@ -318,6 +318,9 @@ def test_dealer_without_a_card_after_interim_draws_and_offers_reopen_5_12(game: 
                   cs(game, "AH")))
     assert rulings(out) == [(9, "5.15", "discarded"), (9, "5.12", "dealer_draws")]
     assert out["dealer"]["cards"] == [g(game, "AH")]
+    waiting = run(doc(game, _dealt(game), CLOSE, {"type": "correction", "index": 5, "to": "area:6"}))
+    assert waiting["dealer"]["cards"] == [] and waiting["next"] == {"expect": "card", "for": "dealer",
+                                                                    "rule": "5.12"}
     assert out["next"]["offers"] == [
         {"player": "bob", "area": 2, "options": ["insurance"]},
         {"player": "carol", "area": 3, "options": ["insurance"]},
@@ -750,3 +753,11 @@ def test_cards_dealt_past_the_hand_in_turn_are_shown_until_ruled() -> None:
     assert out["next"] == {"expect": "decision", "area": 2, "hand": 1, "player": "bob",
                            "options": ["hit", "stand", "double"],
                            "out_of_turn": [{"card": "4H", "at": "area:3/1"}]}
+
+
+def test_forgotten_burn_after_a_surrender_is_referred() -> None:
+    # Bob surrendered on 5C 6S before the forgotten burn was noticed: laying the cards out
+    # again would change the hand he surrendered; no clause covers it: 6.1.
+    out = run(doc("lucky8", _dealt("lucky8"), D("surrender", 2), {"type": "burn", "card": "5C"}))
+    assert rulings(out) == [(9, "6.1", "referred")]
+    assert out["status"] == "referred"
