@@ -215,6 +215,7 @@ def test_exports_parse_back(window: ReviewWindow, recorded: Recorded, tmp_path: 
     assert [Decimal(r["net"]) for r in rows] == [Decimal(x["net"]) for x in recorded_detail.settlements]
     pdf = (tmp_path / f"round-{rid}.pdf").read_bytes()
     assert pdf.startswith(b"%PDF") and len(pdf) > 2000
+    assert b"/Subtype /Image" in pdf  # the picture of the layout
     assert f"round-{rid}.pdf" in detail.export_status.text()
 
 
@@ -358,3 +359,29 @@ def test_pay_table_row_shown(window: ReviewWindow, recorded: Recorded) -> None:
     superb = [r for r in range(table.rowCount()) if table.item(r, 3).text() == "Superb 8's"]
     # README: the permanent 8S + 8C are "Two 8's" (1.1.15.1), paid 3 to 1 (4.2): 5 * 3 = +15
     assert [(table.item(r, 6).text(), table.item(r, 9).text()) for r in superb] == [("+15", "Two 8's")]
+
+
+def test_a_round_still_in_play(recorded: Recorded, qtbot: Any) -> None:
+    """A live round the table is still dealing: listed as in progress, replayed to where it is."""
+    from tests.ui_review.rounds import LUCKY8_RULING
+
+    with Store.open(recorded.path) as table:
+        sid = table.start_session(game="lucky8", decks=6, areas=7, dealer="dee")
+        rid = table.begin_round({k: v for k, v in LUCKY8_RULING.items() if k != "events"}, session_id=sid)
+        for event in LUCKY8_RULING["events"][:4]:  # two wagers, no more bets, 10S to area 1
+            table.append_event(rid, event, actor="dealer:dee")
+        win = ReviewWindow(recorded.path)
+        qtbot.addWidget(win)
+        win.filters.status.setCurrentIndex(win.filters.status.findData("in_progress"))
+        assert _rows(win) == [rid]
+        win.open_round(rid)
+        detail = win.detail
+        assert detail.slider.maximum() == 4
+        assert _cards(detail.layout_view.area_boxes[1]) == ["10S"]
+        # the next card of the initial deal goes to bob's area 3 (lucky-8 3.18: from the dealer's left)
+        assert "next card to area:3/1" in detail.step_label.text()
+        checks = {c.name: c for c in detail.integrity}
+        assert checks["finish record"].ok and checks["finish record"].detail == "round not finished yet"
+        result = detail.run_redecide()
+        assert result is not None and result.same
+        assert "all 0 wagers" in detail.redecide_result.text()
