@@ -478,7 +478,7 @@ def irregular_decision(rnd: TableRound, ev: Decision) -> None:
     st = state(rnd)
     if ev.action == "act":
         if ev.area is None or ev.area not in st.one_card:
-            raise RuleRefusal("act: no player holds a one-card choice on that area now",
+            raise RuleRefusal("no player holds a one-card choice on that area now",
                               rnd.clause("one_card.act") if rnd.rules.has("one_card.act") else None)
         area = rnd.areas[ev.area]
         _check_player(rnd, area, ev)
@@ -659,21 +659,21 @@ def _supervisor_void(rnd: TableRound, ev: Void) -> None:
 
 def _correction(rnd: TableRound, ev: Correction) -> None:
     if not 0 <= ev.index < len(rnd.events):
-        raise RuleRefusal(f"correction: there is no event {ev.index} yet")
+        raise RuleRefusal(f"there is no event {ev.index} yet")
     target_ev = rnd.events[ev.index]
     if not isinstance(target_ev, CardDrawn):
-        raise RuleRefusal(f"correction: event {ev.index} is a {target_ev.type}, not a card")
+        raise RuleRefusal(f"event {ev.index} is a {target_ev.type}, not a card")
     _check_target(rnd, ev.to)
     if rnd.phase not in ("initial", "offers", "play", "dealer", "settled"):
-        raise RuleRefusal("correction: the round is not in play")
+        raise RuleRefusal("the round is not in play")
     card = target_ev.card
     place = _current_place(rnd, ev.index, card)
     if place is None:
-        raise RuleRefusal(f"correction: {card} of event {ev.index} is no longer on the layout")
+        raise RuleRefusal(f"{card} of event {ev.index} is no longer on the layout")
     here = _place_text(rnd, place)
     there = str(ev.to)
     if here == there:
-        raise RuleRefusal(f"correction: {card} already lies at {here}")
+        raise RuleRefusal(f"{card} already lies at {here}")
     if not rnd.interim_done:
         # 5.6.1 / 5.11 / 5.13: the layout in shoe order is the reconstruction; the card goes back.
         concept = "misdeal.reconstruct"
@@ -792,7 +792,7 @@ def _multi(rnd: TableRound, ev: Multi) -> None:
     rest = list(ev.cards)
     for c in ev.disclosed:
         if c not in rest:
-            raise RuleRefusal(f"multi: disclosed card {c} is not among the cards drawn")
+            raise RuleRefusal(f"disclosed card {c} is not among the cards drawn")
         rest.remove(c)
     target = rnd.expected_card_target()
     if target is None and rnd.phase == "offers" and rnd._current() is None:
@@ -837,9 +837,9 @@ def _pick(rnd: TableRound, ev: Pick) -> None:
     st = state(rnd)
     exp = pending_expectation(rnd)
     if not st.pool or exp is None or "pick" not in exp.options:
-        raise RuleRefusal("pick: no cards drawn together wait for a choice", rnd.clause("multi"))
+        raise RuleRefusal("no cards drawn together wait for a choice", rnd.clause("multi"))
     if ev.card not in st.pool:
-        raise RuleRefusal(f"pick: {ev.card} is not one of {', '.join(str(c) for c in st.pool)}",
+        raise RuleRefusal(f"{ev.card} is not one of {', '.join(str(c) for c in st.pool)}",
                           exp.rule)
     if exp.player == "pit_manager":
         if ev.by != "pit_manager":
@@ -1054,22 +1054,22 @@ def electronic_correction(rnd: ElectronicRound, ev: Correction) -> None:
     from dealer_assist.electronic import ElectronicRound
 
     if not 0 <= ev.index < len(rnd.events):
-        raise RuleRefusal(f"correction: there is no event {ev.index} yet")
+        raise RuleRefusal(f"there is no event {ev.index} yet")
     card_ev = rnd.events[ev.index]
     if not isinstance(card_ev, CardDrawn):
-        raise RuleRefusal(f"correction: event {ev.index} is a {card_ev.type}, not a card")
+        raise RuleRefusal(f"event {ev.index} is a {card_ev.type}, not a card")
     if ev.to.kind not in ("player", "dealer"):
         raise RuleRefusal(f"an Electronic Blackjack card lies with the player or the dealer, not {ev.to}")
     if rnd.phase in ("void", "betting"):
-        raise RuleRefusal("correction: the round is not in play")
+        raise RuleRefusal("the round is not in play")
     before = ElectronicRound(rnd.config)
     before.apply_all(rnd.events[:ev.index])
     target = before.expected_target()
     if target is None:
-        raise RuleRefusal(f"correction: {card_ev.card} of event {ev.index} was discarded")
+        raise RuleRefusal(f"{card_ev.card} of event {ev.index} was discarded")
     here = _electronic_place(target)
     if here == ev.to.kind:
-        raise RuleRefusal(f"correction: {card_ev.card} already lies with the {here}")
+        raise RuleRefusal(f"{card_ev.card} already lies with the {here}")
     rule = rnd.clause("misdeal.reconstruct")
     rnd.rulings.append(Ruling(
         rnd._index, rule, "reconstructed",
