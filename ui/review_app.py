@@ -195,7 +195,13 @@ class ReviewWindow(QWidget):
         self.filters = FilterBar()
         rp.addWidget(self.filters)
         self.status_line = QLabel("")
-        rp.addWidget(self.status_line)
+        self.count_button = QPushButton("Count all matching")
+        self.count_button.setStyleSheet("font-size: 14px; padding: 2px 8px; min-height: 22px;")
+        self.count_button.clicked.connect(self.show_count_matching)
+        status_row = QHBoxLayout()
+        status_row.addWidget(self.status_line, 1)
+        status_row.addWidget(self.count_button)
+        rp.addLayout(status_row)
         self.integrity_label = QLabel("")
         self.integrity_label.setWordWrap(True)
         self.integrity_label.hide()
@@ -275,6 +281,12 @@ class ReviewWindow(QWidget):
     def count_matching(self) -> int:
         """All rounds the filter matches (a full count: on demand, not on every filter)."""
         return count_rounds(self.conn, self.model.filter)
+
+    def show_count_matching(self) -> int:
+        count = self.count_matching()
+        self._show_count()
+        self.status_line.setText(f"{count:,} rounds match. " + self.status_line.text())
+        return count
 
     def _sort_changed(self, column: int, order: Qt.SortOrder) -> None:
         if column != self.model.sort_column():

@@ -54,6 +54,8 @@ def test_list_and_filters(window: ReviewWindow, recorded: Recorded, qtbot: Any) 
     assert set(_rows(window)) == {ids["lucky8_example"], ids["lucky8_ruling"]}
     window.filters.irregular.setChecked(True)
     assert _rows(window) == [ids["lucky8_ruling"]]
+    qtbot.mouseClick(window.count_button, Qt.MouseButton.LeftButton)
+    assert window.status_line.text().startswith("1 rounds match.")
     qtbot.mouseClick(window.filters.clear_button, Qt.MouseButton.LeftButton)
     assert window.model.rowCount() == 7
     window.filters.status.setCurrentIndex(window.filters.status.findData("void"))
