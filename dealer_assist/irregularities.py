@@ -108,6 +108,16 @@ def _place_text(rnd: TableRound, place: Place | None) -> str:
     return f"area:{number}/{area.hands.index(hand) + 1}"
 
 
+
+def _h(place: object) -> str:
+    """A place in the dealer's words: area:2/1 -> "area 2", area:2/2 -> "area 2 hand 2"."""
+    text = str(place)
+    if text.startswith("area:"):
+        number, _, hand = text[5:].partition("/")
+        return f"area {number}" if hand in ("", "1") else f"area {number} hand {hand}"
+    return {"dealer": "the dealer", "discard": "the discard holder", "shoe": "the shoe"}.get(text, text)
+
+
 def _target_place(rnd: TableRound, target: tuple[int, int]) -> Place:
     number, index = target
     if number == 0:
@@ -392,19 +402,19 @@ def misplaced_card(rnd: TableRound, ev: CardDrawn) -> None:
             return
         concept = _reconstruct_concept(rnd, target)
         _ruling(rnd, concept, "reconstructed",
-                f"{card} belongs to {_place_text(rnd, place)} in the order the shoe dealt it: "
-                f"move it there from {to}", (CardMove(card, str(to), _place_text(rnd, place)),))
+                f"{card} belongs to {_h(_place_text(rnd, place))} in the order the shoe dealt it: "
+                f"move it there from {_h(to)}", (CardMove(card, str(to), _place_text(rnd, place)),))
         _deliver(rnd, card, target)
         return
     cur = rnd._current()
     if cur is None:
-        _refer(rnd, f"{card} was dealt to {to} when no card and no decision was due")
+        _refer(rnd, f"{card} was dealt to {_h(to)} when no card and no decision was due")
         return
     if not rnd.interim_done:
         # 5.6.1: before the subsequent deal, the card is put back in shoe order: it is the next card.
         st.undisclosed.append(card)
         _ruling(rnd, "misdeal.reconstruct", "reconstructed",
-                f"{card} was dealt to {to} before the subsequent deal: it is taken back and is the "
+                f"{card} was dealt to {_h(to)} before the subsequent deal: it is taken back and is the "
                 "next card dealt", (CardMove(card, str(to), "shoe"),))
         return
     area, hand = cur
@@ -468,7 +478,7 @@ def _offer(rnd: TableRound, index: int, card: Card, source: str) -> None:
     moves = (CardMove(card, source, place),) if source != place else ()
     st.offered = (index, card)
     _ruling(rnd, "card_in_error", "offered",
-            f"{card} was dealt in error: it is offered to {place} as the next card", moves)
+            f"{card} was dealt in error: it is offered to {_h(place)} as the next card", moves)
     if area.controller in st.refused_players:
         _refuse_offer(rnd, area, hand)
 
@@ -555,7 +565,7 @@ def _refuse_offer(rnd: TableRound, area: Area, hand: Hand) -> None:
         return
     if cur is not None:
         _ruling(rnd, "card_in_error", "offered",
-                f"{card} is offered to {_place_text(rnd, (cur[0].number, cur[1]))} as the next card",
+                f"{card} is offered to {_h(_place_text(rnd, (cur[0].number, cur[1])))} as the next card",
                 (CardMove(card, place, _place_text(rnd, (cur[0].number, cur[1]))),))
         if cur[0].controller in st.refused_players:
             _refuse_offer(rnd, cur[0], cur[1])
@@ -673,7 +683,7 @@ def _correction(rnd: TableRound, ev: Correction) -> None:
     here = _place_text(rnd, place)
     there = str(ev.to)
     if here == there:
-        raise RuleRefusal(f"{card} already lies at {here}")
+        raise RuleRefusal(f"{card} already lies at {_h(here)}")
     if not rnd.interim_done:
         # 5.6.1 / 5.11 / 5.13: the layout in shoe order is the reconstruction; the card goes back.
         concept = "misdeal.reconstruct"
@@ -683,14 +693,14 @@ def _correction(rnd: TableRound, ev: Correction) -> None:
                 else "one_card.reconstruct" if place[0] != 0 else "misdeal.reconstruct"
             )
         _ruling(rnd, concept, "reconstructed",
-                f"{card} lies at {there} but belongs to {here} in the order the shoe dealt it: "
+                f"{card} lies at {_h(there)} but belongs to {_h(here)} in the order the shoe dealt it: "
                 "move it back", (CardMove(card, there, here),))
         return
     if ev.to.kind == "discard" or (ev.to.kind == "area" and ev.to.area not in rnd.order):
         _lost_card(rnd, place, card, ev.to)
         return
     _ruling(rnd, "misdeal.after_interim", "reconstructed",
-            f"{card} lies at {there} but belongs to {here}: move it back", (CardMove(card, there, here),))
+            f"{card} lies at {_h(there)} but belongs to {_h(here)}: move it back", (CardMove(card, there, here),))
 
 
 def _lost_card(rnd: TableRound, place: Place, card: Card, to: Target) -> None:
@@ -706,7 +716,7 @@ def _lost_card(rnd: TableRound, place: Place, card: Card, to: Target) -> None:
     number, hand = place
     if number == 0:
         if len(rnd.dealer) != 1 or not rnd.rules.has("dealer_no_card.draw"):
-            _refer(rnd, f"{card} of the dealer's hand lies at {to}")
+            _refer(rnd, f"{card} of the dealer's hand lies at {_h(to)}")
             return
         _remove_card(rnd, place, card)
         st.dealer_redraw = True
@@ -722,7 +732,7 @@ def _lost_card(rnd: TableRound, place: Place, card: Card, to: Target) -> None:
     if rnd.rules.permanent_eight and hand is area.hands[0]:
         own = own[1:]
     if hand is not area.hands[0] or len(area.hands) > 1 or len(own) > 2 or hand.settled:
-        _refer(rnd, f"{card} of {here} lies at {to} after the hand was played on")
+        _refer(rnd, f"{card} of {_h(here)} lies at {_h(to)} after the hand was played on")
         return
     _remove_card(rnd, place, card)
     hand.done = False
@@ -743,7 +753,7 @@ def _lost_card(rnd: TableRound, place: Place, card: Card, to: Target) -> None:
                 f"area {number} received no card on the initial deal: its wagers are returned")
         rnd._advance()
         return
-    _refer(rnd, f"{card} of {here} lies at {to}")
+    _refer(rnd, f"{card} of {_h(here)} lies at {_h(to)}")
 
 
 def _return_area(rnd: TableRound, area: Area, rule: str) -> None:
@@ -813,7 +823,7 @@ def _multi(rnd: TableRound, ev: Multi) -> None:
     if len(disclosed) == 1:
         concept = "multi.dealer_one" if dealer else "multi.one_disclosed"
         _ruling(rnd, concept, "dealt",
-                f"{disclosed[0]} was seen: it is the next card, to {place}; the others follow as the "
+                f"{disclosed[0]} was seen: it is the next card, to {_h(place)}; the others follow as the "
                 "next cards", (CardMove(disclosed[0], "shoe", place),))
         st.pool, st.pool_mode = rest, "none"
         _deliver(rnd, disclosed[0], target)
@@ -863,7 +873,7 @@ def _pick(rnd: TableRound, ev: Pick) -> None:
         st.pool = []
     elif st.pool_mode == "several":
         st.pool_owner = place
-    _ruling(rnd, "multi", "picked", f"{ev.card} goes to {_place_text(rnd, place)}", tuple(moves))
+    _ruling(rnd, "multi", "picked", f"{ev.card} goes to {_h(_place_text(rnd, place))}", tuple(moves))
     _deliver(rnd, ev.card, target)
 
 

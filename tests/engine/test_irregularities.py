@@ -305,7 +305,7 @@ def test_correction_of_an_event_that_is_not_a_card_is_refused() -> None:
 
 def test_correction_to_where_the_card_already_lies_is_refused() -> None:
     message = err(doc("lucky8", _dealt("lucky8"), {"type": "correction", "index": 3, "to": "area:2/1"}))
-    assert "already lies at area:2/1" in message
+    assert "5C already lies at area 2" in message
 
 
 # ================================================================ 5.12 the dealer has no card
