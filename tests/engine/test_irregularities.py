@@ -761,3 +761,32 @@ def test_forgotten_burn_after_a_surrender_is_referred() -> None:
     out = run(doc("lucky8", _dealt("lucky8"), D("surrender", 2), {"type": "burn", "card": "5C"}))
     assert rulings(out) == [(9, "6.1", "referred")]
     assert out["status"] == "referred"
+
+
+def _d8_dealt() -> list[dict[str, Any]]:
+    # Dueling 8's: bob area 2 8♠ 5C, carol area 3 8♠ 9H (events 3, 4); no dealer card.
+    return [W("bob", 2, 10), W("carol", 3, 10), NMB, *cs("dueling8s", "5C 9H")]
+
+
+def test_dueling8s_correction_before_and_after_the_interim_settlement() -> None:
+    # 5C (event 3) found on carol's area. Before the interim settlement: Dueling 8's 5.11,
+    # the card goes back to bob; after it: 5.6.2, moved back as well (a wagered area).
+    early = run(doc("dueling8s", _d8_dealt(), {"type": "correction", "index": 3, "to": "area:3"}))
+    assert rulings(early) == [(5, "5.11", "reconstructed")]
+    assert moves(early, 0) == [("5C", "area:3/1", "area:2/1")]
+    late = run(doc("dueling8s", _d8_dealt(), CLOSE, {"type": "correction", "index": 3, "to": "area:3"}))
+    assert rulings(late) == [(6, "5.6.2", "reconstructed")]
+    assert hands(late) == {2: [["8S", "5C"]], 3: [["8S", "9H"]]}
+
+
+def test_dueling8s_dealer_cards_drawn_together_both_seen_5_20_4_5() -> None:
+    # Both stand (13 and 17). The dealer's 8♠ then draws: 9D and 2C come out together,
+    # seen: the pit manager gives the dealer 2C (8 2 = 10, worse than 17) and 9D is
+    # discarded; then KS: 20. Bob 13 and carol 17 lose 10 each (4.5.1).
+    out = run(doc("dueling8s", _d8_dealt(), D("stand", 2), D("stand", 3),
+                  multi(["9D", "2C"], ["9D", "2C"]), pick("2C", "pit_manager"), cs("dueling8s", "KS")))
+    assert rulings(out) == [(7, "5.20.4.5", "pick"), (8, "5.20", "picked")]
+    assert moves(out, 1) == [("2C", "shoe", "dealer"), ("9D", "shoe", "discard")]
+    assert out["dealer"]["cards"] == ["8S", "2C", "KS"]
+    assert entry(out, "bob") == ("lose", -10, "4.5.1")
+    assert entry(out, "carol") == ("lose", -10, "4.5.1")
