@@ -126,3 +126,15 @@ def test_power_failure_terminals_play_the_default_strategy_5_9_1() -> None:
     assert out["players"][0]["hands"][0]["cards"] == ["5H", "3C", "2S", "9S"]
     assert entry(out, "t1") == ("win", 10, "4.5.2")
     assert entry(out, "t2") == ("win", 10, "4.5.2")
+
+
+def test_subsequent_player_card_put_on_the_dealer_is_reconstructed_5_2() -> None:
+    # Player 5H 3C = 8, dealer 7D. t1 hits: the next card is the Player's, but the dealer
+    # put 9S on the Dealer area: 5.2 moves it to the Player hand: 17, t1 stands. Dealer
+    # 7 K = 17: push (4.8.1).
+    out = settle_document(doc(bet("t1", 10), NMB, cs("5H 7D 3C"), decide("hit", "t1"), to("9S", "dealer"),
+                              decide("stand", "t1"), cs("KS")))
+    assert [(r["index"], r["rule"], r["ruling"]) for r in out["rulings"]] == [(6, "5.2", "reconstructed")]
+    assert out["rulings"][0]["moves"] == [{"card": "9S", "from": "dealer", "to": "player"}]
+    assert out["players"][0]["hands"][0]["cards"] == ["5H", "3C", "9S"]
+    assert entry(out, "t1") == ("push", 0, "4.8.1")
