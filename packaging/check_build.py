@@ -6,13 +6,17 @@ Runs with the project's Python (the source tree's ``dealer-assist``) and compare
 2. ``--version``: the built program prints pyproject.toml's version, as the source does;
 3. contents: the only PySide6 modules are the ones the app uses, and every bundled shared
    library finds its dependencies (ldd);
-4. ``settle``: every example in ../shared/examples, plus a refused event, an unfinished
+4. every subcommand's ``--help`` is identical (they are imported by name);
+5. ``settle``: every example in ../shared/examples, plus a refused event, an unfinished
    round, a broken file and standard input, give byte-identical stdout, stderr and exit
    status from the built program and from the source tree;
-5. the store: ``settle --record`` by the built program, ``history verify`` and
+6. the store: ``settle --record`` by the built program, ``history verify`` and
    ``history export`` read back by both, and the export settles to the same result;
-6. install.sh into a scratch DESTDIR, and the installed link runs;
-7. the dealer's screen starts on the offscreen platform (simulated shoe, scratch store)
+   the built review window opens that store and draws a round (offscreen screenshot);
+7. install.sh into a scratch DESTDIR, and the installed link runs;
+8. the shoe: the built ``shoe-sim`` deals a known card on a pseudo-terminal and the
+   built ``shoe-monitor`` reads it through pyserial;
+9. the dealer's screen starts on the offscreen platform (simulated shoe, scratch store)
    and is still running after the start-up; with Xvfb and xwininfo available, it also
    starts on X11 and its window's WM_CLASS matches the desktop entry's StartupWMClass.
 
@@ -128,6 +132,49 @@ def check_contents() -> str:
     return f"PySide6 modules {sorted(modules)}; {len(libraries)} shared libraries all resolve"
 
 
+def check_commands() -> str:
+    """Every subcommand loads in the built program (they are imported by name)."""
+    from dealer_assist.cli import SUBCOMMANDS
+
+    for name in SUBCOMMANDS:
+        if same_result([name, "--help"]).returncode != 0:
+            raise CheckFailed(f"dealer-assist {name} --help failed")
+    return f"{len(SUBCOMMANDS)} subcommands: --help identical to the source tree's"
+
+
+def check_shoe(scratch: Path) -> str:
+    """The built shoe-sim deals a known card; the built shoe-monitor reads it through pyserial."""
+    cards = scratch / "cards.txt"
+    cards.write_text("7H 8S\n")
+    sim = subprocess.Popen([str(APP), "shoe-sim", "--game", "lucky8", "--cards", str(cards)],
+                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    monitor: subprocess.Popen[str] | None = None
+    try:
+        assert sim.stdout is not None and sim.stdin is not None
+        port = sim.stdout.readline().strip()
+        if not port.startswith("/dev/"):
+            raise CheckFailed(f"shoe-sim printed {port!r} for its port")
+        monitor = subprocess.Popen([str(APP), "shoe-monitor", port], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True)
+        time.sleep(2.0)  # the driver opens the port and asks the shoe who it is
+        sim.stdin.write("\n")  # an empty line deals the next card: 7H
+        sim.stdin.flush()
+        dealt = sim.stdout.readline().strip()
+        time.sleep(1.5)
+        monitor.send_signal(signal.SIGTERM)
+        out, err = monitor.communicate(timeout=20)
+    finally:
+        if monitor is not None and monitor.poll() is None:
+            monitor.kill()
+        sim.kill()
+        sim.communicate()
+    events = [json.loads(line) for line in out.splitlines()]
+    cards_read = [e["card"] for e in events if e.get("event") == "card"]
+    if dealt != "card 7H" or cards_read != ["7H"] or "Traceback" in err:
+        raise CheckFailed(f"shoe-sim said {dealt!r}; shoe-monitor read {cards_read} ({err.strip()!r})")
+    return f"shoe-sim on {port} dealt 7H; shoe-monitor read {len(events)} events, the card 7H"
+
+
 def check_settle(scratch: Path) -> str:
     examples = sorted(EXAMPLES.glob("*.json"))
     if not examples:
@@ -178,7 +225,14 @@ def check_store(scratch: Path) -> str:
         original = run([*source_command(), "settle", str(example)])
         if again.stdout != original.stdout:
             raise CheckFailed(f"round {round_id} exported by the built program settles differently from {example.name}")
-    return f"{len(examples)} rounds recorded by the built program; verify and export agree with the source"
+    # The supervisor's review window opens that store and draws round 1 (offscreen).
+    shot = scratch / "review.png"
+    review = run([str(APP), "review", "--db", str(db), "--round", "1", "--screenshot", str(shot)],
+                 env=dict(os.environ, QT_QPA_PLATFORM="offscreen", HOME=str(scratch)))
+    if review.returncode != 0 or not shot.exists() or shot.read_bytes()[:8] != b"\x89PNG\r\n\x1a\n":
+        raise CheckFailed(f"the review window did not draw round 1: {review.stderr.decode()}")
+    return (f"{len(examples)} rounds recorded by the built program; verify and export agree with the "
+            f"source; the review window drew round 1 ({shot.stat().st_size} bytes of PNG)")
 
 
 def check_install(scratch: Path) -> str:
@@ -294,9 +348,11 @@ def main() -> int:
         ("layout", lambda _: check_layout()),
         ("version", lambda _: check_version()),
         ("contents", lambda _: check_contents()),
+        ("commands", lambda _: check_commands()),
         ("settle", check_settle),
         ("store", check_store),
         ("install", check_install),
+        ("shoe", check_shoe),
         ("screen (offscreen)", check_screen_offscreen),
         ("screen (X11)", check_screen_x11),
     ]
