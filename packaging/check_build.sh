@@ -8,7 +8,7 @@
 #
 # The source tree's side runs with the project's .venv (scripts/dev.py setup makes it);
 # PYTHON=/path/to/python chooses another interpreter with dealer-assist installed.
-# Not part of pytest/CI: a build takes about a minute and the check about half a minute
+# Not part of pytest/CI: a build takes about a minute and the check a little over a minute
 # on 2 cores (docs/packaging.md has the measured times).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
