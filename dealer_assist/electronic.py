@@ -264,6 +264,11 @@ class ElectronicRound:
 
                 electronic_reconstruct(self, ev.card, wanted, target)  # 5.2
                 return
+            if target is None and self.phase == "decisions":
+                from dealer_assist.irregularities import electronic_next_card
+
+                electronic_next_card(self, ev.card, wanted)  # 5.2: it is the next card
+                return
         if target is None:
             raise RuleRefusal("no card is expected now" + self._waiting_text())
         if not self._check_shoe(ev.card):
@@ -334,6 +339,9 @@ class ElectronicRound:
             for t in self.terminals.values():
                 self._close_offers(t)
             self.phase = "dealer"
+            from dealer_assist.irregularities import electronic_unused_cards
+
+            electronic_unused_cards(self)  # 5.2: a card dealt early that no terminal took
             self._dealer_step()
 
     def _play_terminal(self, t: Terminal) -> None:

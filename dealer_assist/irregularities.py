@@ -1138,3 +1138,34 @@ def shoe_notices(rnd: TableRound | ElectronicRound) -> list[tuple[str, str]]:
         cut = rules.clause("cut_card")
         out.append((cut, f"the cutting card has come out: shuffle when this round is complete ({cut})"))
     return out
+
+
+def electronic_next_card(rnd: ElectronicRound, card: Card, wanted: str) -> None:
+    """Electronic 5.2: a card dealt while no hand asked for one is, in shoe order, the next card."""
+    if not rnd._check_shoe(card):
+        return  # 5.1
+    rule = rnd.clause("misdeal.reconstruct")
+    rnd.stream.append(card)
+    rnd.rulings.append(Ruling(
+        rnd._index, rule, "reconstructed",
+        f"{card} was dealt to the {wanted} before any hand asked for a card: it is taken back and is "
+        f"the next card, the Player's if a terminal draws, else the dealer's ({rule})",
+        (CardMove(card, wanted, "shoe"),),
+    ))
+
+
+def electronic_unused_cards(rnd: ElectronicRound) -> None:
+    """Cards taken back under 5.2 that no terminal drew are the dealer's next cards."""
+    used = max((t.stream_pos for t in rnd.terminals.values()), default=0)
+    unused = rnd.stream[used:]
+    del rnd.stream[used:]
+    for card in unused:
+        if rnd._dealer_needs_card():
+            rnd.dealer.append(card)
+            if len(rnd.dealer) == 2:
+                rnd._settle_dealer_second_card()
+            continue
+        rule = rnd.clause("dealer_completed")
+        rnd.rulings.append(Ruling(rnd._index, rule, "discarded",
+                                  f"{card} is not needed by any hand: it is removed from play ({rule})",
+                                  (CardMove(card, "shoe", "discard"),)))

@@ -138,3 +138,24 @@ def test_subsequent_player_card_put_on_the_dealer_is_reconstructed_5_2() -> None
     assert out["rulings"][0]["moves"] == [{"card": "9S", "from": "dealer", "to": "player"}]
     assert out["players"][0]["hands"][0]["cards"] == ["5H", "3C", "9S"]
     assert entry(out, "t1") == ("push", 0, "4.8.1")
+
+
+def test_card_dealt_before_anyone_asked_is_the_next_players_card_5_2() -> None:
+    # Player 5H 3C = 8; before t1 decides, 9S is dealt to the Player area: taken back, it
+    # is the next card. t1 hits and receives it without a new shoe card: 17, stands.
+    # Dealer 7 K = 17: push.
+    out = settle_document(doc(bet("t1", 10), NMB, cs("5H 7D 3C"), to("9S", "player"), decide("hit", "t1"),
+                              decide("stand", "t1"), cs("KS")))
+    assert [(r["index"], r["rule"], r["ruling"]) for r in out["rulings"]] == [(5, "5.2", "reconstructed")]
+    assert out["rulings"][0]["moves"] == [{"card": "9S", "from": "player", "to": "shoe"}]
+    assert out["players"][0]["hands"][0]["cards"] == ["5H", "3C", "9S"]
+    assert entry(out, "t1") == ("push", 0, "4.8.1")
+
+
+def test_card_dealt_early_that_no_terminal_takes_is_the_dealers_5_2() -> None:
+    # Player 9H QC = 19; 6C is dealt before t1 decides; t1 stands, so 6C is the dealer's
+    # next card: 7 6 = 13, then 5S = 18. t1's 19 wins 10.
+    out = settle_document(doc(bet("t1", 10), NMB, cs("9H 7D QC"), to("6C", "player"), decide("stand", "t1"),
+                              cs("5S")))
+    assert out["dealer"]["cards"] == ["7D", "6C", "5S"]
+    assert entry(out, "t1") == ("win", 10, "4.5.2")
