@@ -19,6 +19,7 @@ a supervisor looks (WAL readers never block the writer).
 
 from __future__ import annotations
 
+import copy
 import csv
 import hashlib
 import hmac
@@ -278,7 +279,7 @@ def replay(config: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> li
     header = dict(config)
     header.pop("events", None)
     rnd = new_round(header)
-    steps = [ReplayStep(-1, _snapshot(header, []), round_output(rnd))]
+    steps = [ReplayStep(-1, _snapshot(rnd, header, []), round_output(rnd))]
     applied: list[Mapping[str, Any]] = []
     for index, raw in enumerate(events):
         refusal = None
@@ -287,17 +288,24 @@ def replay(config: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> li
             applied.append(raw)
         except (RuleRefusal, EventFormatError) as exc:
             refusal = f"event {index} ({describe_event(dict(raw))}): {exc}"
-        snapshot = _snapshot(header, applied)
+        snapshot = _snapshot(rnd, header, applied)
         steps.append(ReplayStep(index, snapshot, round_output(snapshot), refusal))
     return steps
 
 
-def _snapshot(header: Mapping[str, Any], applied: Sequence[Mapping[str, Any]]) -> Any:
-    """A separate round object holding the state after ``applied`` (rounds are mutable)."""
-    rnd = new_round(dict(header))
-    for raw in applied:
-        rnd.apply(parse_event(dict(raw)))
-    return rnd
+def _snapshot(rnd: Any, header: Mapping[str, Any], applied: Sequence[Mapping[str, Any]]) -> Any:
+    """A separate round object holding the state after ``applied`` (rounds are mutable).
+
+    A deep copy (the game's rules shared, they are constant data) keeps a long round's
+    replay linear; if the round cannot be copied, it is rebuilt from the events.
+    """
+    try:
+        return copy.deepcopy(rnd, {id(rnd.rules): rnd.rules})
+    except (TypeError, copy.Error, RecursionError, AttributeError):
+        rebuilt = new_round(dict(header))
+        for raw in applied:
+            rebuilt.apply(parse_event(dict(raw)))
+        return rebuilt
 
 
 # ------------------------------------------------------------------ re-decide

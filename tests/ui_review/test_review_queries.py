@@ -320,3 +320,23 @@ def test_replay_and_redecide_of_events_the_rules_refuse(tmp_path: Any) -> None:
     assert steps[4].output["areas"][0]["hands"][0]["cards"] == ["4S"]
     assert result.output is None and result.error is not None
     assert result.error.startswith("event 2 (wager main, area 2, player bob)") and result.error.endswith("(5.3)")
+
+
+def test_every_replay_step_equals_the_round_rebuilt_to_that_step(recorded: Recorded) -> None:
+    """The replay keeps a copy per step; each must show what a fresh round given the same
+    first events shows (checked after the whole replay, so a shared state would show)."""
+    from dealer_assist.transcript import new_round, parse_event, round_output
+
+    with Store.open_readonly(recorded.path) as store:
+        for rid in recorded.ids.values():
+            detail = store.get_round(rid)
+            assert detail is not None
+            events = [e.event for e in detail.events]
+            steps = replay(detail.config, events)
+            assert len(steps) == len(events) + 1
+            for k, step in enumerate(steps):
+                fresh = new_round(dict(detail.config))
+                for raw in events[:k]:
+                    fresh.apply(parse_event(raw))
+                assert step.output == round_output(fresh), (rid, k)
+                assert round_output(step.round) == step.output
