@@ -1121,6 +1121,8 @@ def shoe_notices(rnd: TableRound | ElectronicRound) -> list[tuple[str, str]]:
     round, or only a few more than the fewest the round needs; 5.20 (5.17) once the
     cutting card has come out. Electronic Blackjack has neither clause: nothing is said.
     """
+    from dealer_assist.table import TableRound
+
     rules = rnd.rules
     out: list[tuple[str, str]] = []
     if not rules.has("insufficient_cards"):
@@ -1129,8 +1131,12 @@ def shoe_notices(rnd: TableRound | ElectronicRound) -> list[tuple[str, str]]:
     left = rnd.shoe.remaining
     rule = rules.clause("insufficient_cards")
     if needed and left < needed:
+        cutter = "the player next to act"
+        cur = rnd._current() if isinstance(rnd, TableRound) else None
+        if cur is not None and cur[0].controller is not None:
+            cutter = f"{cur[0].controller} (area {cur[0].number}, next to act)"
         out.append((rule, f"{left} cards remain and the round needs at least {needed}: riffle the "
-                          "discards once, have the player next to act cut them, complete the round, "
+                          f"discards once, have {cutter} cut them, complete the round, "
                           f"then shuffle and cut ({rule})"))
     elif needed and left < needed + 6:
         out.append((rule, f"only {left} cards remain; the round needs at least {needed} ({rule})"))

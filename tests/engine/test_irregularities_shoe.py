@@ -105,3 +105,19 @@ def test_cards_needed_during_play_counts_hands_waiting_and_the_dealers_second_ca
                    NoMoreBets(), *[_card(c) for c in ("5C", "9H", "KD", "6S", "8D")],
                    parse_event({"type": "decision", "action": "hit", "area": 2})])
     assert cards_needed(rnd) == 2
+
+
+def test_the_player_next_to_act_is_named_to_cut_the_riffled_discards() -> None:
+    # 6 decks of 52 = 312 cards; 306 dealt earlier plus this round's 5 = 311: 1 remains.
+    # Bob (area 2) hits: he needs 1 card and the dealer its second: 2 > 1.
+    earlier = _all_but("lucky8", 0) * 6
+    for c in ("5C", "9H", "KD", "6S", "8D"):
+        earlier.remove(c)  # one copy of each stays for this round
+    rnd = _round("lucky8", 6, earlier[:306])
+    rnd.apply_all([Wager("bob", "main", parse_amount(10), 2), Wager("carol", "main", parse_amount(10), 3),
+                   NoMoreBets(), *[_card(c) for c in ("5C", "9H", "KD", "6S", "8D")],
+                   parse_event({"type": "decision", "action": "hit", "area": 2})])
+    assert rnd.shoe.remaining == 1
+    notes = shoe_notices(rnd)
+    assert notes[0][0] == "5.19"
+    assert "have bob (area 2, next to act) cut them" in notes[0][1]
