@@ -10,7 +10,8 @@ through the real window and model:
 - scrolling (``fetchMore``, the next page by keyset);
 - sorting by game and by status (done by the database);
 - counting every matching round (on demand only), opening one round (replay,
-  integrity), the session summaries (a full pass over the settlements).
+  integrity), the session summaries (a full pass over the settlements), the settlement
+  rows checked against the hashed settle outputs; with ``--verify`` the whole-file check.
 
 Prints the first call and the median of ``--repeat`` calls for each, in milliseconds.
 """
@@ -47,12 +48,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reuse", type=Path, help="time an existing store file instead of generating one")
     parser.add_argument("--keep", type=Path, help="keep the generated file at this path")
     parser.add_argument("--repeat", type=int, default=5, help="calls per measurement (default 5)")
+    parser.add_argument("--verify", action="store_true",
+                        help="also time the whole-file check (every hash chain, every settlement row)")
     args = parser.parse_args(argv)
 
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 
-    from dealer_assist.review_queries import count_rounds, page_rounds, summaries
+    from dealer_assist.review_queries import (
+        count_rounds,
+        first_altered_settlements,
+        page_rounds,
+        summaries,
+    )
     from dealer_assist.store_bench import bulk_generate
     from ui.review_app import ReviewWindow
 
@@ -147,6 +155,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"open one round (replay, integrity, tables): first {first:.1f} ms, median {median:.1f} ms")
         first, median = timed(lambda: summaries(win.conn, "session"), 1)
         print(f"session summaries (full pass over the settlements): {first:.0f} ms")
+        first, median = timed(lambda: first_altered_settlements(win.conn), 1)
+        print(f"settlement rows against the hashed settle outputs, every round: {first:.0f} ms")
+        if args.verify:
+            first, median = timed(win.verify_file, 1)
+            print(f"whole-file check (Store.verify + settlement rows): {first:.0f} ms")
         win.close()
     finally:
         if args.keep and not args.reuse and (work / "big.db").exists():
