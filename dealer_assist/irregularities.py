@@ -731,11 +731,12 @@ def _lost_card(rnd: TableRound, place: Place, card: Card, to: Target) -> None:
     own = [c for c in hand.cards]
     if rnd.rules.permanent_eight and hand is area.hands[0]:
         own = own[1:]
-    if hand is not area.hands[0] or len(area.hands) > 1 or len(own) > 2 or hand.settled:
+    initial = 1 if rnd.rules.permanent_eight else 2  # cards an area receives in the initial deal
+    if hand is not area.hands[0] or len(area.hands) > 1 or len(own) > initial or hand.settled or hand.done:
+        # The hand was already played on (a card drawn, a decision made): no clause covers it.
         _refer(rnd, f"{card} of {_h(here)} lies at {_h(to)} after the hand was played on")
         return
     _remove_card(rnd, place, card)
-    hand.done = False
     if len(own) == 2 and rnd.rules.has("one_card.option"):
         st.one_card.append(number)
         _ruling(rnd, "one_card.option", "one_card",
@@ -744,7 +745,7 @@ def _lost_card(rnd: TableRound, place: Place, card: Card, to: Target) -> None:
                 f"discarded ({rnd.clause('one_card.withdraw')})")
         _open_withdrawal(rnd, "withdraw_after_ruling")
         return
-    if len(own) == 1 or rnd.rules.permanent_eight:
+    if len(own) == 1:
         # 5.14 (5.12 in Dueling 8's): the area received no card: its wager is returned.
         if number in st.one_card:
             st.one_card.remove(number)

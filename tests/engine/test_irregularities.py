@@ -790,3 +790,21 @@ def test_dueling8s_dealer_cards_drawn_together_both_seen_5_20_4_5() -> None:
     assert out["dealer"]["cards"] == ["8S", "2C", "KS"]
     assert entry(out, "bob") == ("lose", -10, "4.5.1")
     assert entry(out, "carol") == ("lose", -10, "4.5.1")
+
+
+def test_a_lost_card_of_a_hand_already_played_on_is_referred() -> None:
+    # Bob stood on 5C 6S; afterwards 6S is found on area 5 (no wager). Offering him a
+    # one-card choice now would replay a hand already acted upon: referred (6.1), after
+    # the 5.15 discard of the card.
+    out = run(doc("lucky8", _dealt("lucky8"), D("stand", 2), {"type": "correction", "index": 6, "to": "area:5"}))
+    assert rulings(out) == [(9, "5.15", "discarded"), (9, "6.1", "referred")]
+    assert out["status"] == "referred"
+
+
+def test_dueling8s_lost_hit_card_is_referred_not_a_returned_wager() -> None:
+    # Bob 8♠ 5C hits 2D (event 6); 2D later found in the discards: Dueling 8's gives one
+    # card in the initial deal, so this is a subsequent-deal card: referred (6.1).
+    out = run(doc("dueling8s", _d8_dealt(), D("hit", 2), cs("dueling8s", "2D"),
+                  {"type": "correction", "index": 6, "to": "discard"}))
+    assert rulings(out) == [(7, "6.1", "referred")]
+    assert out["settlements"] == []
