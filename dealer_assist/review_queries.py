@@ -221,7 +221,11 @@ def page_rounds(
         else:
             clauses.append(f"({column}, r.id) {op} (?, ?)")
             params += [after[0], after[1]]
-    source = "rounds r INDEXED BY rounds_started" if sort == "time" else "rounds r"
+    # Time order: walk the start-time index, stopping at the page's end - unless a filter
+    # has its own index that finds fewer rows (a player, a status, the irregular flag): then
+    # SQLite takes those rows by that index and sorts just them.
+    selective = bool(flt.player) or flt.status is not None or flt.irregular is True
+    source = "rounds r INDEXED BY rounds_started" if sort == "time" and not selective else "rounds r"
     sql = f"SELECT {_ROW_COLUMNS} FROM {source} LEFT JOIN sessions s ON s.id = r.session_id"
     if clauses:
         sql += " WHERE " + " AND ".join(clauses)

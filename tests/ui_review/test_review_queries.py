@@ -94,20 +94,32 @@ def test_unknown_status_is_refused(recorded: Recorded) -> None:
 
 @pytest.mark.parametrize("sort", list(SORT_KEYS))
 @pytest.mark.parametrize("descending", [True, False])
-def test_keyset_pages_cover_every_round_once(recorded: Recorded, sort: str, descending: bool) -> None:
+@pytest.mark.parametrize(("flt", "names"), [
+    (RoundFilter(), None),
+    # alice: lucky 8 example, dueling 8's example, ace race, the 5.13 round, the void round
+    (RoundFilter(player="alice"),
+     {"lucky8_example", "dueling8s_example", "ace_race", "lucky8_ruling", "lucky8_void"}),
+    (RoundFilter(status="settled"), {"lucky8_example", "dueling8s_example", "electronic_example", "ace_race",
+                                     "lucky8_ruling", "star_elements"}),
+])
+def test_keyset_pages_cover_every_round_once(recorded: Recorded, sort: str, descending: bool,
+                                             flt: RoundFilter, names: set[str] | None) -> None:
     with Store.open_readonly(recorded.path) as store:
         conn = connection(store)
-        whole = page_rounds(conn, RoundFilter(), sort=sort, descending=descending, limit=100)
+        whole = page_rounds(conn, flt, sort=sort, descending=descending, limit=100)
         paged: list[int] = []
         after = None
         while True:
-            page = page_rounds(conn, RoundFilter(), sort=sort, descending=descending, after=after, limit=2)
+            page = page_rounds(conn, flt, sort=sort, descending=descending, after=after, limit=2)
             if not page:
                 break
             paged += [r.id for r in page]
             after = page[-1].key(sort)
     assert paged == [r.id for r in whole]
-    assert sorted(paged) == sorted(recorded.ids.values())
+    expected = recorded.ids.values() if names is None else [recorded.ids[n] for n in names]
+    assert sorted(paged) == sorted(expected)
+    keys = [r.key(sort) for r in whole]
+    assert keys == sorted(keys, reverse=descending)
 
 
 def test_sort_by_game(recorded: Recorded) -> None:
