@@ -276,6 +276,23 @@ def time_appends(path: Path, count: int) -> list[float]:
     return samples
 
 
+def time_fsync(directory: Path, count: int) -> list[float]:
+    """Milliseconds for a bare write(4 KiB) + fsync on the same disk: the floor for a durable append."""
+    probe = directory / "fsync-probe"
+    fd = os.open(probe, os.O_CREAT | os.O_WRONLY, 0o600)
+    samples: list[float] = []
+    try:
+        for _ in range(count):
+            os.write(fd, b"\0" * 4096)
+            t = time.perf_counter()
+            os.fsync(fd)
+            samples.append((time.perf_counter() - t) * 1000)
+    finally:
+        os.close(fd)
+        probe.unlink()
+    return samples
+
+
 def percentile(samples: list[float], p: float) -> float:
     ordered = sorted(samples)
     index = min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))
@@ -328,6 +345,11 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(tempfile.mkdtemp(prefix="store-bench-", dir=args.dir))
     try:
         print(f"work directory: {work}")
+        floor = time_fsync(work, min(args.appends, 300))
+        print(
+            f"bare fsync of 4 KiB on this disk (for comparison): median {statistics.median(floor):.2f} ms, "
+            f"p99 {percentile(floor, 99):.2f} ms"
+        )
         small = work / "empty.db"
         samples = time_appends(small, args.appends)
         print(
