@@ -105,10 +105,14 @@ def check_version() -> str:
     built = same_result(["--version"])
     if built.stdout.decode().strip() != f"dealer-assist {version}":
         raise CheckFailed(f"--version says {built.stdout!r}, pyproject.toml says {version}")
+    # The version is read from the package metadata the spec copies (copy_metadata).
+    bundled = sorted(p.name for p in (DIST / "_internal").glob("dealer_assist*-info"))
+    if bundled != [f"dealer_assist-{version}.dist-info"]:
+        raise CheckFailed(f"package metadata in the bundle: {bundled}, wanted dealer_assist-{version}.dist-info")
     metainfo = (DIST / "share" / "metainfo" / f"{APP_ID}.metainfo.xml").read_text(encoding="utf-8")
     if f'<release version="{version}"' not in metainfo:
         raise CheckFailed(f"the bundled metainfo has no release {version}")
-    return f"dealer-assist {version}, as pyproject.toml and the metainfo release say"
+    return f"dealer-assist {version}, as pyproject.toml, the bundled dist-info and the metainfo release say"
 
 
 def check_contents() -> str:
