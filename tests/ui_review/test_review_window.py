@@ -389,3 +389,17 @@ def test_a_round_still_in_play(recorded: Recorded, qtbot: Any) -> None:
         result = detail.run_redecide()
         assert result is not None and result.same
         assert "all 0 wagers" in detail.redecide_result.text()
+
+
+def test_export_to_an_unwritable_place_is_explained(window: ReviewWindow, recorded: Recorded,
+                                                    tmp_path: Path, qtbot: Any) -> None:
+    window.open_round(recorded.ids["ace_race"])
+    detail = window.detail
+    detail.save_path = lambda _kind, suggested, _pattern: str(tmp_path / "no such folder" / suggested)
+    qtbot.mouseClick(detail.export_csv_button, Qt.MouseButton.LeftButton)
+    assert detail.export_status.text().startswith("Could not export: ")
+    assert "No such file or directory" in detail.export_status.text()
+    detail.save_path = lambda _kind, _suggested, _pattern: None  # the supervisor cancelled
+    qtbot.mouseClick(detail.export_json_button, Qt.MouseButton.LeftButton)
+    assert detail.export_status.text().startswith("Could not export: ")  # unchanged
+    assert not list(tmp_path.rglob("round-*"))  # nothing was written anywhere
