@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dealer_assist.errors import TranscriptError
 from dealer_assist.review_queries import (
     IntegrityCheck,
     Redecision,
@@ -241,7 +242,12 @@ class RoundDetailView(QWidget):
             f" \u2014 started {short_time(s.started_at)} UTC"
         )
         self.audit = self.store.audit_entries(round_id=round_id)
-        self.steps = replay(detail.config, [e.event for e in detail.events])
+        try:
+            self.steps = replay(detail.config, [e.event for e in detail.events])
+            replay_error = ""
+        except TranscriptError as exc:  # a header the current rules cannot set up
+            self.steps = []
+            replay_error = f"Cannot replay: {exc.message}"
         numbers = card_numbers([e.event for e in detail.events])
         _fill(self.events_table, [
             [str(e.seq), short_time(e.at)[11:], e.actor, event_text(e.event), numbers.get(e.seq, "")]
@@ -284,10 +290,16 @@ class RoundDetailView(QWidget):
                   self.redecide_button):
             b.setEnabled(True)
         self.slider.blockSignals(True)
-        self.slider.setMaximum(len(self.steps) - 1)
-        self.slider.setValue(len(self.steps) - 1)
+        self.slider.setMaximum(max(0, len(self.steps) - 1))
+        self.slider.setValue(max(0, len(self.steps) - 1))
         self.slider.blockSignals(False)
-        self.show_step(len(self.steps) - 1)
+        if replay_error:
+            self.step_label.setText(replay_error)
+            self.step_label.setStyleSheet(BAD_STYLE)
+            for b in (self.first_button, self.prev_button, self.next_button, self.last_button):
+                b.setEnabled(False)
+        else:
+            self.show_step(len(self.steps) - 1)
 
     def show_step(self, position: int) -> None:
         """The layout after ``position`` events (0: before the first)."""

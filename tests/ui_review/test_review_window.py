@@ -403,3 +403,21 @@ def test_export_to_an_unwritable_place_is_explained(window: ReviewWindow, record
     qtbot.mouseClick(detail.export_json_button, Qt.MouseButton.LeftButton)
     assert detail.export_status.text().startswith("Could not export: ")  # unchanged
     assert not list(tmp_path.rglob("round-*"))  # nothing was written anywhere
+
+
+def test_a_round_the_current_rules_cannot_set_up(recorded: Recorded, qtbot: Any) -> None:
+    """A recorded header with 9 decks of Lucky 8 (1 to 8 allowed, lucky-8 2.1): the round still
+    opens; the replay and re-decide say why they cannot run."""
+    document = {"game": "lucky8", "decks": 9, "areas": 7, "events": []}
+    result = {"game": "lucky8", "status": "void", "settlements": [], "net": {}, "rulings": []}
+    with Store.open(recorded.path) as store:
+        rid = store.record_document(document, result)
+    win = ReviewWindow(recorded.path)
+    qtbot.addWidget(win)
+    win.open_round(rid)
+    assert win.detail.step_label.text().startswith("Cannot replay: ")
+    assert "1 to 8 decks, not 9" in win.detail.step_label.text()
+    assert win.detail.step_label.text().endswith("(2.1)")
+    assert not win.detail.next_button.isEnabled()
+    redecision = win.detail.run_redecide()
+    assert redecision is not None and redecision.error is not None and redecision.error.endswith("(2.1)")
