@@ -42,6 +42,10 @@ Live-table API (the dealer's screen; one writing thread)
     store.add_note(rid, author="bob", text="...")
     store.audit_entries(round_id=rid)
 
+Every error the store reports on purpose is a :class:`StoreError` (one-line message); a
+write that fails (disk full, locked past the 5 s busy timeout, ...) is rolled back whole
+and raises StoreError, so the screen must not show that event.
+
 Readers (review screens, the CLI) use ``Store.open_readonly(path)``: a separate
 connection opened with ``mode=ro``; WAL lets them read while the table writes.
 ``record_transcript(db_path, document, result)`` records a settled transcript
@@ -57,7 +61,8 @@ Schema (migration set ``dealer_assist_store``, applied with sqlite-utils ``Migra
 - ``round_players``: (player, round_id) WITHOUT ROWID, net as TEXT decimal - the
   index behind ``--player``.
 - ``events``: the append-only log: round, seq (0-based index in the transcript),
-  time, actor, event JSON (canonical text, numbers exactly as written), ``hash``.
+  time, actor, event JSON (canonical compact text, keys in the order given, numbers
+  with their exact value: 25.10 is kept as 25.1), ``hash``.
 - ``settlements`` / ``rulings``: derived from the settle output; money as TEXT decimals.
 - ``under_min_history``: players who already had an under-minimum wager settled at
   this table (5.26).
