@@ -42,7 +42,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DIST = ROOT / "dist" / "dealer-assist"
 APP = DIST / "dealer-assist"
-EXAMPLES = (ROOT / ".." / "shared" / "examples").resolve()
+# The hand-worked example transcripts (../shared/examples beside the checkout, or
+# DEALER_ASSIST_EXAMPLES=DIR).
+EXAMPLES = Path(os.environ.get("DEALER_ASSIST_EXAMPLES", ROOT / ".." / "shared" / "examples")).resolve()
 APP_ID = "com.dealerassist.DealerAssist"
 # The PySide6 modules the app imports, and QtDBus, which QtGui and QtWidgets link on Linux.
 QT_MODULES = {"QtCore", "QtGui", "QtWidgets", "QtDBus"}

@@ -7,7 +7,8 @@
 #   packaging/build.sh && packaging/check_build.sh
 #
 # The source tree's side runs with the project's .venv (scripts/dev.py setup makes it);
-# PYTHON=/path/to/python chooses another interpreter with dealer-assist installed.
+# PYTHON=/path/to/python chooses another interpreter with dealer-assist installed;
+# DEALER_ASSIST_EXAMPLES=DIR another folder of example transcripts (default ../shared/examples).
 # Not part of pytest/CI: a build takes about a minute and the check a little over a minute
 # on 2 cores (docs/packaging.md has the measured times).
 set -euo pipefail
