@@ -808,3 +808,29 @@ def test_dueling8s_lost_hit_card_is_referred_not_a_returned_wager() -> None:
                   {"type": "correction", "index": 6, "to": "discard"}))
     assert rulings(out) == [(7, "6.1", "referred")]
     assert out["settlements"] == []
+
+
+def test_ace_race_card_to_dealers_soft_18_is_discarded() -> None:
+    # Ace Race: dealer 7D AS = soft 18, a standing total (the dealer hits only soft 17):
+    # completed. 5C dealt on it is discarded (5.7). Bob's K 8 = 18 pushes (4.5.1).
+    d = doc("ace_race", W("bob", 2, 10), NMB, cs("ace_race", "KH 7D 8C"), D("stand", 2),
+            cs("ace_race", "AS"), to("ace_race", "5C", "dealer"))
+    out = run(d)
+    assert rulings(out) == [(7, "5.7", "discarded")]
+    assert "soft 18" in out["rulings"][0]["text"]
+    assert out["dealer"] == {"cards": ["7D", "AS"], "total": 18}
+    assert entry(out, "bob") == ("push", 0, "4.5.1")
+
+
+def test_dueling8s_several_disclosed_picked_then_declined_and_burned_5_20_3() -> None:
+    # Bob 8♠ 5C hits: 2C and 9H come out together, seen. Bob picks 2C (15) and stands;
+    # 9H is offered to carol (8♠ 9H = 17), who declines: burned, she stands (5.21).
+    # Dealer 8♠ KS = 18: bob 15 and carol 17 lose 10 each (4.5.1).
+    out = run(doc("dueling8s", _d8_dealt(), D("hit", 2), multi(["2C", "9H"], ["2C", "9H"]), pick("2C"),
+                  D("stand", 2), D("refuse", 3), cs("dueling8s", "KS")))
+    assert rulings(out) == [(6, "5.20.3", "pick"), (7, "5.20", "picked"), (9, "5.20.3.1", "burned")]
+    assert "(5.21)" in out["rulings"][2]["text"]
+    assert moves(out, 2) == [("9H", "shoe", "discard")]
+    assert hands(out) == {2: [["8S", "5C", "2C"]], 3: [["8S", "9H"]]}
+    assert entry(out, "bob") == ("lose", -10, "4.5.1")
+    assert entry(out, "carol") == ("lose", -10, "4.5.1")
