@@ -92,7 +92,8 @@ class IrregularState:
 
 def state(rnd: TableRound) -> IrregularState:
     if rnd.irregular is None:
-        rnd.irregular = IrregularState()
+        # Shares the round's record of where each card went (kept from the first card on).
+        rnd.irregular = IrregularState(placed=rnd.placed_cards)
     return rnd.irregular
 
 
@@ -238,7 +239,7 @@ def before_event(rnd: TableRound, ev: Event) -> bool:
 def after_event(rnd: TableRound, ev: Event) -> None:
     """Run after the table handled ``ev``: record where a card went, feed waiting cards."""
     st = state(rnd)
-    if isinstance(ev, CardDrawn) and ev.to is None:
+    if isinstance(ev, CardDrawn) and ev.to is None and rnd._index not in st.placed:
         for place, cards in _containers(rnd):
             if len(cards) == st._snapshot.get(id(cards), 0) + 1 and cards and cards[-1] == ev.card:
                 st.placed[rnd._index] = place

@@ -201,6 +201,8 @@ class TableRound:
         self.void_reason: tuple[str, str] | None = None
         self._index = 0  # index of the event being applied
         self.irregular: IrregularState | None = None  # section 5 rulings left pending
+        # event index -> where its card went, (0, None) for the dealer (5.6 corrections)
+        self.placed_cards: dict[int, tuple[int, Hand | None]] = {}
 
     def clause(self, concept: str) -> str:
         return self.rules.clause(concept)
@@ -243,12 +245,12 @@ class TableRound:
         handler = _HANDLERS.get(type(event))
         if handler is None:
             raise RuleRefusal(f"{event.type} events do not apply at this table")
-        from dealer_assist import irregularities
-
-        if irregularities.before_event(self, event):
+        # Section 5 hooks only matter once a ruling left something pending (self.irregular).
+        if self.irregular is not None and _irregular.before_event(self, event):
             return
         handler(self, event)
-        irregularities.after_event(self, event)
+        if self.irregular is not None:
+            _irregular.after_event(self, event)
 
     # ------------------------------------------------------------------ wagers
     def _on_wager(self, ev: Wager) -> None:
@@ -521,6 +523,9 @@ class TableRound:
     def _deliver(self, card: Card, target: tuple[int, int]) -> None:
         """Put a card where the deal expects it and move the round on."""
         number, hand_index = target
+        if self.irregular is None:  # otherwise irregularities.after_event records it
+            self.placed_cards[self._index] = (0, None) if number == 0 else (
+                number, self.areas[number].hands[hand_index])
         if number == 0:
             self.dealer.append(card)
             if self.phase == "initial":
@@ -1353,11 +1358,10 @@ class TableRound:
         if phase == "referred":
             assert self.referral is not None
             return Expectation("ruling", rule=self.referral[0], text=self.referral[1])
-        from dealer_assist.irregularities import pending_expectation
-
-        pending = pending_expectation(self)
-        if pending is not None:
-            return pending
+        if self.irregular is not None:
+            pending = _irregular.pending_expectation(self)
+            if pending is not None:
+                return pending
         target = self.expected_card_target()
         if target is not None:
             number, hand_index = target
@@ -1448,3 +1452,5 @@ _HANDLERS: dict[type, Any] = {
 
 __all__ = ["TableConfig", "TableRound", "Target", "Fraction", "EVEN"]
 
+
+from dealer_assist import irregularities as _irregular  # noqa: E402 (it needs this module's types)
