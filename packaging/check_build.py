@@ -129,13 +129,41 @@ def check_contents() -> str:
         return f"PySide6 modules {sorted(modules)} (ldd not found: library dependencies not checked)"
     env = dict(os.environ, LD_LIBRARY_PATH=f"{internal}:{internal / 'PySide6' / 'Qt' / 'lib'}")
     unresolved: list[str] = []
+    from_system: dict[str, set[str]] = {}  # soname -> bundled libraries that load it from the system
     libraries = [p for p in internal.rglob("*.so*") if p.is_file() and not p.is_symlink()]
     for lib in libraries:
         out = subprocess.run(["ldd", str(lib)], capture_output=True, text=True, env=env).stdout
-        unresolved += [f"{lib.relative_to(internal)}: {line.strip()}" for line in out.splitlines() if "not found" in line]
+        for line in out.splitlines():
+            name, _, where = line.strip().partition(" => ")
+            if "not found" in where:
+                unresolved.append(f"{lib.relative_to(internal)}: {name}")
+            elif where.startswith("/") and not where.startswith(str(internal)):
+                from_system.setdefault(name, set()).add(str(lib.relative_to(internal)))
     if unresolved:
         raise CheckFailed("libraries with unresolved dependencies:\n  " + "\n  ".join(unresolved[:20]))
-    return f"PySide6 modules {sorted(modules)}; {len(libraries)} shared libraries all resolve"
+    # A dependency found only on this machine is fine if PyInstaller leaves it to the system
+    # on purpose (libc, libGL, libxcb, ...); one it would bundle was pruned by mistake.
+    should_bundle = pyinstaller_would_bundle(sorted(from_system))
+    if should_bundle is None:
+        return (f"PySide6 modules {sorted(modules)}; {len(libraries)} shared libraries resolve "
+                "(no PyInstaller here to tell system libraries from missing ones)")
+    if should_bundle:
+        raise CheckFailed("bundled libraries load these from the system, which the bundle should hold:\n  "
+                          + "\n  ".join(f"{n} (needed by {', '.join(sorted(from_system[n])[:3])}, ...)" for n in should_bundle))
+    return (f"PySide6 modules {sorted(modules)}; {len(libraries)} shared libraries resolve, "
+            f"{len(from_system)} system libraries used are ones PyInstaller leaves to the system")
+
+
+def pyinstaller_would_bundle(sonames: list[str]) -> list[str] | None:
+    """Those of ``sonames`` PyInstaller collects (not on its list of system libraries)."""
+    for python in (ROOT / "build" / "venv" / "bin" / "python", Path(sys.executable)):
+        code = ("import json, sys; from PyInstaller.depend.dylib import include_library; "
+                "print(json.dumps([n for n in json.load(sys.stdin) if include_library(n)]))")
+        if python.exists():
+            done = subprocess.run([str(python), "-c", code], input=json.dumps(sonames), capture_output=True, text=True)
+            if done.returncode == 0:
+                return list(json.loads(done.stdout))
+    return None
 
 
 def check_commands() -> str:
