@@ -61,7 +61,7 @@ class ControlChange:
     rule: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Expectation:
     """What the round waits for. ``kind`` is one of: wagers, card, decision, decisions, ruling, none."""
 
