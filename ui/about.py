@@ -77,6 +77,9 @@ class AboutDialog(QDialog):
         layout = QVBoxLayout(self)
         self.text = QLabel(about_html())
         self.text.setWordWrap(True)
+        self.text.setMinimumWidth(520)
+        self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.setSizeConstraint(QVBoxLayout.SizeConstraint.SetFixedSize)  # the whole text, wrapped
         layout.addWidget(self.text)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
