@@ -251,6 +251,10 @@ class ElectronicRound:
         return None
 
     def _on_card(self, ev: CardDrawn) -> None:
+        if ev.face_up:
+            rule = self.clause("face_up_card")
+            self.rulings.append(Ruling(self._index, rule, "played",
+                                       f"{ev.card} was found face up in the shoe: it is played as if face down ({rule})"))
         target = self.expected_target()
         if ev.to is not None:
             wanted = ev.to.kind

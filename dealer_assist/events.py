@@ -66,6 +66,7 @@ class Burn:
 class CardDrawn:
     card: Card
     to: Target | None = None
+    face_up: bool = False  # found face up in the shoe (5.5): played as if face down
     type: str = field(default="card", init=False)
 
 

@@ -493,6 +493,8 @@ class TableRound:
         return None
 
     def _on_card(self, ev: CardDrawn) -> None:
+        if ev.face_up:
+            self._face_up(ev.card)
         if ev.to is not None:
             from dealer_assist.irregularities import misplaced_card
 
@@ -511,6 +513,12 @@ class TableRound:
         if not self._check_shoe(ev.card):
             return
         self._deliver(ev.card, target)
+
+    def _face_up(self, card: Card) -> None:
+        """5.5: a card found face up in the shoe is played as if it were found face down."""
+        rule = self.clause("face_up_card")
+        self.rulings.append(Ruling(self._index, rule, "played",
+                                   f"{card} was found face up in the shoe: it is played as if face down ({rule})"))
 
     def _waiting_for(self) -> str:
         exp = self.expectation()

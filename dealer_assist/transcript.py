@@ -160,7 +160,11 @@ def _p_decision(raw: dict[str, Any]) -> Event:
 
 def _p_card(raw: dict[str, Any]) -> Event:
     to = raw.get("to")
-    return CardDrawn(_card(_require(raw, "card", str, "card")), parse_target(to) if to is not None else None)
+    face_up = raw.get("face_up", False)
+    if not isinstance(face_up, bool):
+        raise EventFormatError("card: 'face_up' is true or false")
+    return CardDrawn(_card(_require(raw, "card", str, "card")), parse_target(to) if to is not None else None,
+                     face_up)
 
 
 def _p_multi(raw: dict[str, Any]) -> Event:

@@ -531,3 +531,19 @@ def test_dealer_stops_after_the_second_card_when_only_a_blackjack_waits() -> Non
     assert out["dealer"]["cards"] == ["10D", "6D"]
     assert one(out, "alice", "main")["net"] == 15
     assert one(out, "bob", "main")["net"] == -10
+
+
+@pytest.mark.parametrize(("game", "first"), [("ace_race", "5H"), ("dueling8s", "5H"), ("electronic", "5H")])
+def test_a_card_found_face_up_in_the_shoe_is_played_as_normal(game: str, first: str) -> None:
+    # 5.5 (every game numbers it 5.5): the card plays where it would have gone; the ruling records it.
+    if game == "electronic":
+        doc = table(game, {"type": "wager", "player": "t1", "bet": "main", "amount": 10}, NMB,
+                    {"type": "card", "card": first, "face_up": True})
+        where = settle(doc)["player_cards"]
+    else:
+        doc = table(game, wager("a", 1, 10), NMB, {"type": "card", "card": first, "face_up": True})
+        where = settle(doc)["areas"][0]["hands"][0]["cards"]
+    out = settle(doc)
+    assert first in where
+    assert [(r["rule"], r["ruling"]) for r in out["rulings"]] == [("5.5", "played")]
+    assert out["status"] == "in_progress"
