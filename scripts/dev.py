@@ -70,7 +70,7 @@ def run_tests(extra: list[str]) -> int:
     """ruff, mypy --strict and pytest; every step runs, the exit status is 0 only if all passed."""
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONDONTWRITEBYTECODE="1")
     steps = [
-        ("ruff", [str(PY), "-m", "ruff", "check", "dealer_assist", "hardware", "ui", "tests", "scripts"]),
+        ("ruff", [str(PY), "-m", "ruff", "check", "dealer_assist", "hardware", "ui", "tests", "scripts", "packaging"]),
         ("mypy --strict", [str(PY), "-m", "mypy", "--strict", "dealer_assist", "hardware"]),
         ("pytest", [str(PY), "-m", "pytest", *extra]),
     ]
