@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
         first, median = timed(scroll, args.repeat * 4)
         print(f"scroll: next page of 200 (fetchMore): first {first:.1f} ms, median {median:.1f} ms "
               f"({win.model.rowCount()} rows loaded)")
-        for column, name in ((3, "game"), (5, "status"), (1, "time")):
+        for column, name in ((5, "status"), (0, "round"), (1, "time")):
             def sort(column: int = column) -> None:
                 win.model.sort(column, Qt.SortOrder.DescendingOrder)
                 app.processEvents()

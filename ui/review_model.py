@@ -29,7 +29,7 @@ COLUMNS: list[tuple[str, str | None]] = [
     ("Round", "round"),
     ("Started (UTC)", "time"),
     ("Table", None),
-    ("Game", "game"),
+    ("Game", None),  # no index on the game: sorting a million rounds by it takes seconds
     ("Dealer", None),
     ("Status", "status"),
     ("Players", None),

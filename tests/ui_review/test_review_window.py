@@ -94,10 +94,17 @@ def test_amount_filter_and_sorting(window: ReviewWindow, recorded: Recorded) -> 
     assert set(_rows(window)) == {ids["lucky8_example"], ids["electronic_example"]}
     window.filters.amount.clear()
     window.apply_filter()
-    window.view.sortByColumn(3, Qt.SortOrder.AscendingOrder)  # Game
-    assert [r.game for r in window.model.rows][:3] == ["ace_race", "dueling8s", "electronic"]
-    window.view.sortByColumn(6, Qt.SortOrder.AscendingOrder)  # Players: not sortable, order kept
-    assert window.model.sort_key == "game"
+    window.view.sortByColumn(5, Qt.SortOrder.AscendingOrder)  # Status
+    # six settled rounds (oldest first within a status), then the void one
+    assert [r.status for r in window.model.rows] == ["settled"] * 6 + ["void"]
+    assert _rows(window)[:6] == sorted(i for n, i in ids.items() if n != "lucky8_void")
+    window.view.sortByColumn(0, Qt.SortOrder.DescendingOrder)  # Round
+    assert _rows(window) == sorted(ids.values(), reverse=True)
+    # Game and Players have no index to sort a million rounds by: the order is kept
+    for column in (3, 6):
+        window.view.sortByColumn(column, Qt.SortOrder.AscendingOrder)
+        assert window.model.sort_key == "round"
+        assert _rows(window) == sorted(ids.values(), reverse=True)
 
 
 def test_stepping_through_a_round(window: ReviewWindow, recorded: Recorded, qtbot: Any) -> None:
