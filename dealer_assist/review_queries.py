@@ -635,8 +635,11 @@ class Summary:
 _CENTS = "CAST(round(CAST({} AS REAL) * 100) AS INTEGER)"
 
 
-def summaries(conn: sqlite3.Connection, by: Literal["session", "dealer"] = "session") -> list[Summary]:
-    """Per table session (latest first) or per dealer (by name).
+def summaries(
+    conn: sqlite3.Connection, by: Literal["session", "dealer"] = "session", since: str | None = None
+) -> list[Summary]:
+    """Per table session (latest first) or per dealer (by name), of the rounds started at
+    or after ``since`` (store time text; None: every round - a full pass over the file).
 
     Wagered counts each settled wager's stake (a doubled or split hand: the total on the
     hand), leaving out wagers returned (void rounds, 5.26 under-minimum returns, 5.27
@@ -654,12 +657,16 @@ def summaries(conn: sqlite3.Connection, by: Literal["session", "dealer"] = "sess
     found: dict[Any, Summary] = {}
     if by == "session":
         for sid, game, dealer, started, ended in conn.execute(
-            "SELECT id, game, dealer, started_at, ended_at FROM sessions ORDER BY id DESC"
+            "SELECT id, game, dealer, started_at, ended_at FROM sessions "
+            "WHERE ? IS NULL OR started_at >= ? OR ended_at IS NULL OR ended_at >= ? ORDER BY id DESC",
+            (since, since, since),
         ):
             found[int(sid)] = Summary(f"session {sid}", int(sid), dealer, game, started, ended)
     joined = "rounds r LEFT JOIN sessions s ON s.id = r.session_id"
+    window = "WHERE r.started_at >= ?" if since else ""
+    params = [since] if since else []
     for key, status, count, irregular in conn.execute(
-        f"SELECT {group}, r.status, COUNT(*), SUM(r.irregular) FROM {joined} GROUP BY 1, 2"
+        f"SELECT {group}, r.status, COUNT(*), SUM(r.irregular) FROM {joined} {window} GROUP BY 1, 2", params
     ):
         summary = found.get(key) or found.setdefault(key, _new_summary(by, key))
         summary.statuses[str(status)] = int(count)
@@ -669,8 +676,9 @@ def summaries(conn: sqlite3.Connection, by: Literal["session", "dealer"] = "sess
         f"SELECT {group}, st.bet, SUM(st.result != 'returned'), "
         f"SUM(CASE WHEN st.result != 'returned' THEN {_CENTS.format('st.stake')} ELSE 0 END), "
         f"SUM({_CENTS.format('st.net')}) "
-        "FROM settlements st JOIN rounds r ON r.id = st.round_id "
-        "LEFT JOIN sessions s ON s.id = r.session_id GROUP BY 1, 2 ORDER BY 1, 2"
+        "FROM rounds r JOIN settlements st ON st.round_id = r.id "
+        f"LEFT JOIN sessions s ON s.id = r.session_id {window} GROUP BY 1, 2 ORDER BY 1, 2",
+        params,
     ):
         summary = found.get(key) or found.setdefault(key, _new_summary(by, key))
         summary.bets.append(

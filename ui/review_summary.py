@@ -4,6 +4,8 @@ bet kind (painted with QPainter; QtCharts is not part of PySide6-Essentials)."""
 
 from __future__ import annotations
 
+import argparse
+import datetime as _dt
 import sqlite3
 from decimal import Decimal
 
@@ -14,6 +16,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QPushButton,
     QSplitter,
     QTableWidget,
@@ -22,10 +25,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dealer_assist.history_command import parse_time
 from dealer_assist.review_queries import BetLine, Summary, summaries
 from ui.review_model import GAME_NAMES, short_time
 from ui.style import money, signed
 from ui.table_view import BET_NAMES
+
+#: The summaries start this many days back unless the supervisor clears the date (all
+#: rounds: a full pass over the file, seconds on a million rounds).
+DEFAULT_DAYS = 30
 
 
 def hold_text(line: BetLine) -> str:
@@ -105,8 +113,15 @@ class SummaryView(QWidget):
         self.by.addItem("table session", "session")
         self.by.addItem("dealer", "dealer")
         top.addWidget(self.by)
+        top.addWidget(QLabel("rounds from"))
+        self.since = QLineEdit((_dt.datetime.now(_dt.UTC) - _dt.timedelta(days=DEFAULT_DAYS)).strftime("%Y-%m-%d"))
+        self.since.setPlaceholderText("all (a full pass)")
+        self.since.setMaximumWidth(190)
+        top.addWidget(self.since)
         self.refresh_button = QPushButton("Refresh")
         top.addWidget(self.refresh_button)
+        self.message = QLabel("")
+        top.addWidget(self.message)
         top.addStretch(1)
         outer.addLayout(top)
         note = QLabel("Wagered leaves out returned wagers (void rounds, 5.26, 5.27 excess). "
@@ -129,6 +144,7 @@ class SummaryView(QWidget):
         outer.addWidget(split, 1)
         self.by.currentIndexChanged.connect(lambda _i: self.refresh())
         self.refresh_button.clicked.connect(self.refresh)
+        self.since.returnPressed.connect(self.refresh)
         self.list.currentCellChanged.connect(lambda row, _c, _r, _pc: self.show_summary(row))
         self.loaded = False
 
@@ -141,8 +157,19 @@ class SummaryView(QWidget):
         table.verticalHeader().setVisible(False)
         return table
 
-    def refresh(self) -> None:
-        self.items = summaries(self._conn, self.by.currentData())
+    def refresh(self) -> bool:
+        """Recompute for the chosen grouping and start date; False (and why) if the date is wrong."""
+        since = None
+        text = self.since.text().strip()
+        if text:
+            try:
+                since = parse_time(text)
+            except argparse.ArgumentTypeError as exc:
+                self.message.setText(f"Not refreshed: {exc}")
+                self.message.setStyleSheet("color: #b00020; font-weight: bold;")
+                return False
+        self.message.setText("")
+        self.items = summaries(self._conn, self.by.currentData(), since)
         self.loaded = True
         self.list.setRowCount(len(self.items))
         for r, s in enumerate(self.items):
@@ -159,6 +186,7 @@ class SummaryView(QWidget):
             self.show_summary(0)
         else:
             self.show_summary(-1)
+        return True
 
     def show_summary(self, row: int) -> None:
         if not 0 <= row < len(self.items):

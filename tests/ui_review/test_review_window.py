@@ -11,6 +11,7 @@ import re
 import sqlite3
 import subprocess
 import sys
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -428,3 +429,19 @@ def test_a_round_the_current_rules_cannot_set_up(recorded: Recorded, qtbot: Any)
     assert not win.detail.next_button.isEnabled()
     redecision = win.detail.run_redecide()
     assert redecision is not None and redecision.error is not None and redecision.error.endswith("(2.1)")
+
+
+def test_summaries_from_a_date(window: ReviewWindow, recorded: Recorded) -> None:
+    window.tabs.setCurrentWidget(window.summary)
+    view = window.summary
+    tomorrow = (datetime.now(UTC) + timedelta(days=1)).strftime("%Y-%m-%d")
+    view.since.setText(tomorrow)
+    assert view.refresh()
+    # nothing started from tomorrow on: ben's session, still open, is listed with no rounds
+    assert [(s.label, s.rounds) for s in view.items] == [(f"session {recorded.sessions['ben']}", 0)]
+    view.since.setText("last week")
+    assert view.refresh() is False
+    assert "not an ISO 8601 date" in view.message.text()
+    view.since.clear()  # every round
+    assert view.refresh()
+    assert sum(s.rounds for s in view.items) == 7
