@@ -14,12 +14,14 @@ The dealer's screen opens it behind the supervisor PIN with :func:`open_review`.
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
+import threading
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QItemSelection, Qt
+from PySide6.QtCore import QItemSelection, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -46,7 +48,7 @@ from dealer_assist.review_queries import (
     count_rounds,
     first_altered_settlements,
 )
-from dealer_assist.store import ROUND_STATUSES, Store, StoreError, default_db_path
+from dealer_assist.store import ROUND_STATUSES, Store, StoreError, VerifyResult, default_db_path
 from ui.review_detail import BAD_STYLE, OK_STYLE, RoundDetailView
 from ui.review_model import COLUMNS, GAME_NAMES, RoundListModel
 from ui.review_summary import SummaryView
@@ -177,6 +179,9 @@ class NoteDialog(QDialog):
 class ReviewWindow(QWidget):
     """The review: round list with filters on the left, the chosen round on the right; summaries."""
 
+    #: (VerifyResult or None, first round with altered settlement rows or None, error or None)
+    verification_done = Signal(object)
+
     def __init__(self, db_path: str | Path, parent: QWidget | None = None, *, supervisor: str | None = None) -> None:
         super().__init__(parent)
         self.db_path = Path(db_path)
@@ -236,7 +241,8 @@ class ReviewWindow(QWidget):
         self.integrity_button = QPushButton("Verify the whole file")
         self.integrity_button.setStyleSheet("font-size: 15px; padding: 2px 10px; min-height: 24px;")
         self.tabs.setCornerWidget(self.integrity_button)
-        self.integrity_button.clicked.connect(self.verify_file)
+        self.integrity_button.clicked.connect(self.verify_file_in_background)
+        self.verification_done.connect(self._show_verification)
 
         self.filters.apply_button.clicked.connect(self.apply_filter)
         self.filters.clear_button.clicked.connect(self.clear_filter)
@@ -325,10 +331,49 @@ class ReviewWindow(QWidget):
         return dialog
 
     def verify_file(self) -> bool:
-        """Every hash chain and finish record (Store.verify), then the derived settlement rows."""
+        """Every hash chain and finish record (Store.verify), then the derived settlement rows.
+
+        Runs here and now (minutes on a million rounds); the button runs it in a thread:
+        :meth:`verify_file_in_background`.
+        """
         result = self.store.verify()
         altered = first_altered_settlements(self.conn) if result.ok else None
+        return self._show_verification((result, altered, None))
+
+    def verify_file_in_background(self) -> threading.Thread:
+        """The file check on its own read-only connection in a thread; the window stays usable."""
+        self.integrity_button.setEnabled(False)
         self.integrity_label.show()
+        self.integrity_label.setText("Checking every hash chain and settlement row of the file\u2026")
+        self.integrity_label.setStyleSheet("font-size: 18px; color: #333; padding: 8px;")
+        path = self.db_path
+
+        def work() -> None:
+            outcome: tuple[VerifyResult | None, int | None, str | None]
+            try:
+                with Store.open_readonly(path) as reader:
+                    result = reader.verify()
+                    altered = first_altered_settlements(connection(reader)) if result.ok else None
+                outcome = (result, altered, None)
+            except (StoreError, sqlite3.Error) as exc:
+                outcome = (None, None, str(exc))
+            try:
+                self.verification_done.emit(outcome)  # delivered in the window's thread
+            except RuntimeError:
+                pass  # the window was closed meanwhile
+
+        thread = threading.Thread(target=work, name="review-verify", daemon=True)
+        thread.start()
+        return thread
+
+    def _show_verification(self, outcome: tuple[VerifyResult | None, int | None, str | None]) -> bool:
+        result, altered, error = outcome
+        self.integrity_button.setEnabled(True)
+        self.integrity_label.show()
+        if result is None:
+            self.integrity_label.setText(f"The file could not be checked: {error}")
+            self.integrity_label.setStyleSheet(BAD_STYLE)
+            return False
         if result.ok and altered is None:
             self.integrity_label.setText(
                 f"File INTACT: {result.events} events, {result.rounds} rounds and {result.audit} audit entries "
