@@ -183,6 +183,8 @@ class RoundRow:
         return value, self.id
 
 
+_FEW = 5000  # rows few enough to fetch by a filter's own index and sort
+
 _ROW_COLUMNS = (
     "r.id, r.session_id, r.number, r.source, r.game, r.status, r.started_at, r.ended_at, "
     "s.dealer, r.players_json, r.totals_json, r.irregular"
@@ -226,6 +228,13 @@ def page_rounds(
     # SQLite takes those rows by that index and sorts just them.
     selective = bool(flt.player) or flt.status is not None or flt.irregular is True
     source = "rounds r INDEXED BY rounds_started" if sort == "time" and not selective else "rounds r"
+    if sort == "time" and flt.status is not None and not flt.player:
+        # A rare status (void, referred, in progress): its rows by the status index, then
+        # sorted; a common one (settled): walk the start-time index. A bounded count decides.
+        few = conn.execute(
+            "SELECT COUNT(*) FROM (SELECT 1 FROM rounds WHERE status = ? LIMIT ?)", (flt.status, _FEW)
+        ).fetchone()[0] < _FEW
+        source = "rounds r INDEXED BY rounds_status" if few else "rounds r INDEXED BY rounds_started"
     sql = f"SELECT {_ROW_COLUMNS} FROM {source} LEFT JOIN sessions s ON s.id = r.session_id"
     if clauses:
         sql += " WHERE " + " AND ".join(clauses)

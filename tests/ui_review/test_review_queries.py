@@ -352,3 +352,21 @@ def test_every_replay_step_equals_the_round_rebuilt_to_that_step(recorded: Recor
                     fresh.apply(parse_event(raw))
                 assert step.output == round_output(fresh), (rid, k)
                 assert round_output(step.round) == step.output
+
+
+@pytest.mark.parametrize("few", [1, 5000])
+def test_status_filter_pages_by_either_index(recorded: Recorded, monkeypatch: Any, few: int) -> None:
+    """A status with few rounds is read by the status index, a common one along the start-time
+    index (``_FEW`` decides): both give the same pages."""
+    import dealer_assist.review_queries as queries
+
+    monkeypatch.setattr(queries, "_FEW", few)
+    settled = sorted((i for n, i in recorded.ids.items() if n != "lucky8_void"), reverse=True)
+    with Store.open_readonly(recorded.path) as store:
+        conn = connection(store)
+        paged: list[int] = []
+        after = None
+        while page := page_rounds(conn, RoundFilter(status="settled"), after=after, limit=4):
+            paged += [r.id for r in page]
+            after = page[-1].key("time")
+    assert paged == settled
