@@ -23,12 +23,13 @@ from dealer_assist.cards import (
 )
 
 # Star Elements elements (1.1.9 / 2.1): a colour and a one-glyph sign each.
+# (Shapes every font has: the CJK element characters are missing on many systems.)
 ELEMENT_STYLE: dict[str, tuple[str, str]] = {
-    "Fi": ("#c62828", "\u706b"),  # Fire 火
-    "Go": ("#9a7400", "\u91d1"),  # Gold 金
-    "Ea": ("#6d4c41", "\u571f"),  # Earth 土
-    "Wo": ("#2e7d32", "\u6728"),  # Wood 木
-    "Wa": ("#1565c0", "\u6c34"),  # Water 水
+    "Fi": ("#c62828", "\u25b2"),  # Fire: ▲ flame
+    "Go": ("#9a7400", "\u25c6"),  # Gold: ◆ ingot
+    "Ea": ("#6d4c41", "\u25a0"),  # Earth: ■ block
+    "Wo": ("#2e7d32", "\u2663"),  # Wood: ♣ tree
+    "Wa": ("#1565c0", "\u2248"),  # Water: ≈ waves
 }
 RED = "#c62828"
 BLACK = "#111111"
@@ -106,7 +107,7 @@ class CardFace(QWidget):
         p.setPen(QColor(colour))
         font = QFont()
         font.setBold(True)
-        font.setPixelSize(34 if len(rank) <= 2 else 24)
+        font.setPixelSize(34 if len(rank) <= 2 else 24 if len(rank) == 3 else 20)
         p.setFont(font)
         p.drawText(QRectF(0, 4, self.width(), 40), Qt.AlignmentFlag.AlignHCenter, rank)
         font.setPixelSize(36)

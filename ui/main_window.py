@@ -154,8 +154,12 @@ class DealerWindow(QMainWindow):
     # ------------------------------------------------------------------ reports menu
     def _reports_bar(self) -> QWidget:
         bar = QWidget()
-        row = QHBoxLayout(bar)
-        row.setContentsMargins(0, 0, 0, 0)
+        rows = QVBoxLayout(bar)
+        rows.setContentsMargins(0, 0, 0, 0)
+        row = QHBoxLayout()
+        second = QHBoxLayout()
+        rows.addLayout(row)
+        rows.addLayout(second)
         row.addWidget(QLabel("Report:"))
         self.report_buttons: dict[str, QPushButton] = {}
         entries = (
@@ -180,13 +184,16 @@ class DealerWindow(QMainWindow):
         discard_label = QLabel("DISCARD ← drop a card here", discard)
         discard_label.setStyleSheet("font-size: 17px; font-weight: bold; border: 2px dashed #555; padding: 6px;")
         QVBoxLayout(discard).addWidget(discard_label)
-        row.addWidget(discard)
-        self.discard_target = discard
+        row.addStretch(1)
+        second.addWidget(QLabel("Player (absent / withdraw):"))
         self.report_player = QComboBox()
         self.report_player.setEditable(True)
-        self.report_player.setMinimumWidth(120)
-        row.addWidget(self.report_player)
-        row.addStretch(1)
+        self.report_player.setMinimumWidth(160)
+        second.addWidget(self.report_player)
+        second.addSpacing(30)
+        second.addWidget(discard)
+        self.discard_target = discard
+        second.addStretch(1)
         return bar
 
     def _selected_player(self) -> str | None:

@@ -12,8 +12,8 @@ QPushButton { font-size: 20px; font-weight: bold; padding: 10px 16px; min-height
               border: 2px solid #333; border-radius: 8px; background: #ffffff; }
 QPushButton:pressed { background: #ddd; }
 QPushButton:disabled { color: #888; border-color: #aaa; }
-QPushButton[role="option"] { font-size: 26px; min-height: 64px; min-width: 200px; background: #fff8d0; }
-QPushButton[role="offer"] { font-size: 20px; min-height: 48px; min-width: 200px; background: #e3f2fd; }
+QPushButton[role="option"] { font-size: 26px; min-height: 64px; min-width: 170px; background: #fff8d0; }
+QPushButton[role="offer"] { font-size: 20px; min-height: 48px; min-width: 170px; background: #e3f2fd; }
 QPushButton[role="confirm"] { background: #d7f5d7; }
 QPushButton[role="danger"] { background: #fde0e0; }
 QFrame[role="area"] { background: #0b5d2a; border-radius: 10px; }

@@ -25,7 +25,7 @@ from ui.cards import CardRow, DropTarget
 from ui.style import money
 
 AREA_MIN_W = 190
-AREA_MIN_H = 300
+AREA_H = 250
 DEALER_H = 190
 
 BET_NAMES = {
@@ -99,9 +99,10 @@ class AreaBox(QFrame):
         super().__init__()
         self.setProperty("role", "area")
         self.setProperty("turn", "true" if in_turn is not None else "false")
-        # a fixed footprint: a new card repaints this area only, never re-lays out the table
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
-        self.setMinimumSize(AREA_MIN_W, AREA_MIN_H)
+        # a fixed height: a new card changes at most this row's widths, never the table's height
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.setMinimumWidth(AREA_MIN_W)
+        self.setFixedHeight(AREA_H)
         self.number = number
         layout = QVBoxLayout(self)
         layout.setSpacing(4)

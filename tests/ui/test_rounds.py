@@ -33,6 +33,13 @@ def test_ace_race_blackjack_pays_6_to_5(make_table: MakeTable) -> None:
     t.screenshot("ace_race_blackjack")
     t.press("confirm")
     assert t.window.prompt.headline.text() == "Place wagers"
+    # the round is in the recall of the last 10 rounds, with alice's +120
+    t.qtbot.waitUntil(lambda: len(t.controller.recall) == 1, timeout=5000)
+    t.qtbot.mouseClick(t.window.recall_button, Qt.MouseButton.LeftButton)
+    assert t.window.recall_list.count() == 1
+    assert t.window.recall_list.item(0).text().endswith("settled  alice +120")
+    t.window.recall_list.setCurrentRow(0)
+    assert t.window.recall_view.rows[0]["net"] == 120
 
 
 def test_lucky8_pair_wins_main_loses(make_table: MakeTable) -> None:
