@@ -35,6 +35,7 @@ class TerminalsPanel(QWidget):
         self.seconds = seconds
         self.deadlines: dict[str, int] = {}  # terminal -> seconds left
         self.buttons: dict[tuple[str, str], QPushButton] = {}
+        self.countdowns: dict[str, QLabel] = {}
         self._grid = QGridLayout(self)
         self._boxes: list[QWidget] = []
         self._timer = QTimer(self)
@@ -48,6 +49,7 @@ class TerminalsPanel(QWidget):
             box.deleteLater()
         self._boxes = []
         self.buttons = {}
+        self.countdowns = {}
         exp = rnd.expectation()
         pending = {p["player"]: p for p in exp.pending} if exp.kind == "decisions" else {}
         for name in list(self.deadlines):
@@ -78,7 +80,10 @@ class TerminalsPanel(QWidget):
             layout.addLayout(row)
             if terminal.player in pending:
                 p = pending[terminal.player]
-                layout.addWidget(QLabel(f"Hand {p['hand']} to decide \u2014 {self.deadlines[terminal.player]} s left"))
+                countdown = QLabel(self._countdown_text(p["hand"], self.deadlines[terminal.player]))
+                countdown.setProperty("hand", p["hand"])
+                self.countdowns[terminal.player] = countdown
+                layout.addWidget(countdown)
                 buttons = QHBoxLayout()
                 for option in p["options"]:
                     b = QPushButton(OPTION_WORDS.get(option, option))
@@ -95,10 +100,17 @@ class TerminalsPanel(QWidget):
         elif not self.deadlines:
             self._timer.stop()
 
+    @staticmethod
+    def _countdown_text(hand: int, seconds: int) -> str:
+        return f"Hand {hand} to decide \u2014 {seconds} s left"
+
     def _tick(self) -> None:
         expired = []
         for name in list(self.deadlines):
             self.deadlines[name] -= 1
+            label = self.countdowns.get(name)
+            if label is not None:
+                label.setText(self._countdown_text(int(label.property("hand")), self.deadlines[name]))
             if self.deadlines[name] <= 0:
                 expired.append(name)
         for name in expired:

@@ -118,3 +118,25 @@ def test_electronic_terminal_stands_and_wins(make_table: MakeTable) -> None:
     t.settled_writes()
     t.deal(1)
     assert t.settlement_rows() == [("t1", "hand 1", "Main", "PAY 100", "4.5.2", "final")]
+
+
+def test_electronic_terminal_time_out_plays_the_default_strategy(make_table: MakeTable) -> None:
+    # The same cards as above, but t1 does not decide. The terminal's decision time (3.18) is
+    # counted down by the panel (ticked here by hand, not by the clock); at 0 the screen sends
+    # "timeout" and the default strategy plays t1: draw while hard <= 11 or soft <= 16, so
+    # hard 19 stands. Dealer 7 + 10 = 17; 19 beats 17: +100 (4.5.2).
+    setup = TableSetup(game="electronic", decks=6, terminals=["t1"], decision_seconds=3)
+    t = make_table(setup, "10H 7C 9S 10D 2C")
+    t.bet("t1", "main", [100])
+    t.press("no_more_bets")
+    t.deal(3)
+    panel = t.window.terminals
+    panel._timer.stop()  # the test ticks the countdown itself
+    panel._tick()
+    assert panel.countdowns["t1"].text() == "Hand 1 to decide \u2014 2 s left"
+    panel._tick()
+    panel._tick()
+    t.settled_writes()
+    assert t.controller.events[-1] == {"type": "timeout", "player": "t1"}
+    t.deal(1)
+    assert t.settlement_rows() == [("t1", "hand 1", "Main", "PAY 100", "4.5.2", "final")]
