@@ -10,6 +10,7 @@ card order), ``--sim-seed N``, ``--game``, ``--dealer NAME`` (skip the login dia
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -94,20 +95,13 @@ def run(args: argparse.Namespace) -> int:
     from dealer_assist.games import GAMES
     from ui.setup_dialog import load_setup, save_setup
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    app.setOrganizationName("dealer-assist")
-    app.setApplicationName("dealer-assist")
-    settings = QSettings(args.settings, QSettings.Format.IniFormat) if args.settings else QSettings()
-    setup = load_setup(settings)
-    if args.game:
-        if args.game not in GAMES:
-            print(f"dealer-assist: error: unknown game {args.game!r}: one of {', '.join(GAMES)}", file=sys.stderr)
-            return 2
-        setup.game = args.game
-        low, high = GAMES[args.game].deck_range
-        setup.decks = min(max(setup.decks, low), high)
-        a_low, a_high = GAMES[args.game].area_range
-        setup.areas = min(max(setup.areas, a_low), a_high)
+    def fail(message: str) -> int:
+        print(f"dealer-assist: error: {message}", file=sys.stderr)
+        return 2
+
+    # check what can be checked before Qt starts, so bad input is one line, not a Qt abort
+    if args.game and args.game not in GAMES:
+        return fail(f"unknown game {args.game!r}: one of {', '.join(GAMES)}")
     cards = None
     if args.sim_cards:
         from hardware.commands import CommandError, read_card_file
@@ -115,10 +109,27 @@ def run(args: argparse.Namespace) -> int:
         try:
             cards = read_card_file(args.sim_cards)
         except CommandError as exc:
-            print(f"dealer-assist: error: {exc}", file=sys.stderr)
-            return 2
+            return fail(str(exc))
+    if (sys.platform.startswith("linux") and not os.environ.get("QT_QPA_PLATFORM")
+            and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY")):
+        return fail("no display to open the window on (set DISPLAY, or QT_QPA_PLATFORM=offscreen)")
     if args.db:
-        Path(args.db).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            Path(args.db).parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            return fail(f"cannot use --db {args.db}: {exc}")
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setOrganizationName("dealer-assist")
+    app.setApplicationName("dealer-assist")
+    settings = QSettings(args.settings, QSettings.Format.IniFormat) if args.settings else QSettings()
+    setup = load_setup(settings)
+    if args.game:
+        setup.game = args.game
+        low, high = GAMES[args.game].deck_range
+        setup.decks = min(max(setup.decks, low), high)
+        a_low, a_high = GAMES[args.game].area_range
+        setup.areas = min(max(setup.areas, a_low), a_high)
     table = build_table(setup, db=args.db, dealer=args.dealer or "dealer", port=args.shoe, codec=args.codec,
                         baud=args.baud, sim_cards=cards, sim_seed=args.sim_seed)
     window = table.window

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ui.cards import CardRow, DropTarget
+from ui.cards import CARD_MIME_PREFIX, CardRow, DropTarget
 from ui.style import money
 
 AREA_MIN_W = 190
@@ -93,10 +93,25 @@ class DealerBox(QFrame):
 
 
 class AreaBox(QFrame):
-    """One playing area."""
+    """One playing area; a card dropped on it (outside a hand) lies in its first hand."""
 
     def __init__(self, rnd: Any, number: int, *, in_turn: int | None) -> None:
         super().__init__()
+        self.drop_target = f"area:{number}/1"
+        self.setAcceptDrops(True)
+        self._build(rnd, number, in_turn)
+
+    def dragEnterEvent(self, event: Any) -> None:  # noqa: N802 (Qt name)
+        if event.mimeData().text().startswith(CARD_MIME_PREFIX):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: Any) -> None:  # noqa: N802 (Qt name)
+        text = event.mimeData().text()
+        if text.startswith(CARD_MIME_PREFIX) and DropTarget.dropped is not None:
+            event.acceptProposedAction()
+            DropTarget.dropped(text[len(CARD_MIME_PREFIX):], self.drop_target)
+
+    def _build(self, rnd: Any, number: int, in_turn: int | None) -> None:
         self.setProperty("role", "area")
         self.setProperty("turn", "true" if in_turn is not None else "false")
         # a fixed height: a new card changes at most this row's widths, never the table's height

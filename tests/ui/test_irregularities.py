@@ -98,3 +98,49 @@ def test_void_needs_a_supervisor_pin(make_table: MakeTable) -> None:
     kinds = [e.kind for e in store.audit_entries()]
     store.close()
     assert kinds.count("approval_refused") == 2 and "void" in kinds
+
+
+def _drop(target: object, card: str) -> None:
+    """What Qt does when the dealer lets go of a dragged card over ``target``."""
+    from PySide6.QtCore import QMimeData, QPointF
+    from PySide6.QtGui import QDropEvent
+
+    from ui.cards import CARD_MIME_PREFIX
+
+    mime = QMimeData()
+    mime.setText(CARD_MIME_PREFIX + card)
+    event = QDropEvent(QPointF(10, 10), Qt.DropAction.MoveAction, mime, Qt.MouseButton.LeftButton,
+                       Qt.KeyboardModifier.NoModifier)
+    target.dropEvent(event)  # type: ignore[attr-defined]
+
+
+def test_card_dragged_to_the_wrong_area_is_reconstructed(make_table: MakeTable) -> None:
+    # Lucky 8, alice on area 1, bob on area 3; deal order area 1, area 3, dealer (3.18).
+    # The first card, 7♥, belongs to area 1, but the dealer says it lies on area 3 (drags it
+    # there). Bob, with a valid wager, has fewer than two cards and no interim settlement has
+    # taken place: the initial deal is incomplete and the cards are reconstructed (5.13): 7♥
+    # goes back to area 1 and area 3 still waits for its first card.
+    # The round then goes on: 9♦ area 3, 6♣ dealer, 8♠ area 1 (15), 10♥ area 3 (19); both stand;
+    # dealer 6 + 10♣ = 16 draws 2♣ = 18. Alice's 15 loses 100 (4.4.1); bob's 19 beats 18: +50 (4.3.2).
+    setup = TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1, "bob": 3})
+    t = make_table(setup, "7H 9D 6C 8S 10H 10C 2C 5C")
+    t.bet("alice", "main", [100], area=1)
+    t.bet("bob", "main", [25, 25], area=3)
+    t.press("no_more_bets")
+    t.deal(1)
+    _drop(t.window.table_view.area_boxes[3], "7H")
+    t.settled_writes()
+    assert [(r["rule"], r["ruling"], r["moves"]) for r in t.window.ruling_panel.rulings] == [
+        ("5.13", "reconstructed", [{"card": "7H", "from": "area:3/1", "to": "area:1/1"}])
+    ]
+    assert "5.13" in t.window.ruling_panel.body.text()
+    assert t.window.prompt.headline.text() == "Next card \u2192 Area 3, hand 1"
+    t.screenshot("ruling_5_13")
+    t.deal(4)
+    t.press("stand")  # alice, area 1
+    t.press("stand")  # bob, area 3
+    t.deal(2)
+    assert t.settlement_rows() == [
+        ("alice", "1/1", "Main", "COLLECT 100", "4.4.1", "final"),
+        ("bob", "3/1", "Main", "PAY 50", "4.3.2", "final"),
+    ]
