@@ -244,6 +244,15 @@ class TableController(QObject):
     def expectation(self) -> Expectation:
         return self.rnd.expectation()  # type: ignore[no-any-return]
 
+    @property
+    def concluded(self) -> bool:
+        """Nothing more to play: settled, void, or concluded by a ruling (e.g. every player
+        withdrew after a power failure, 5.29.1) with nothing expected."""
+        if self.rnd is None or self.round_id is None:
+            return False
+        return self.rnd.status() in ("settled", "void") or (
+            self.rnd.status() == "in_progress" and self.rnd.expectation().kind == "none")
+
     def output(self) -> dict[str, Any]:
         return round_output(self.rnd)
 
@@ -404,7 +413,7 @@ class TableController(QObject):
             self.changed.emit()
             if self.paint_hook is not None:
                 self.paint_hook()
-            if self.rnd.status() in ("settled", "void") and self._finished_at != len(self.events):
+            if self.concluded and self._finished_at != len(self.events):
                 self._finish()  # again after a 5.7 card dealt to a completed hand
 
     def _finish(self) -> None:
@@ -436,7 +445,7 @@ class TableController(QObject):
 
     def confirm_settlement(self) -> bool:
         """The dealer has paid and collected: the next round starts (betting)."""
-        if self.rnd is None or self.rnd.status() not in ("settled", "void"):
+        if self.rnd is None or not self.concluded:
             return False
         self.new_round()
         return True

@@ -84,9 +84,10 @@ class PromptPanel(QWidget):
         self.clear_buttons()
         self.detail.setText("")
         kind = exp.kind
-        if status in ("settled", "void"):
+        if status in ("settled", "void") or (status == "in_progress" and kind == "none"):
             self.headline.setText("Round void: return every wager" if status == "void"
-                                  else "Round settled: pay and collect")
+                                  else "Round settled: pay and collect" if status == "settled"
+                                  else "Round concluded: pay, collect and return")
             self.detail.setText("Check the settlement, then confirm to start the next round.")
             self.add_button("confirm", "Confirm, next round", confirm, shortcut="Return", role="confirm")
             return

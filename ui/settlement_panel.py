@@ -63,7 +63,7 @@ class SettlementPanel(QWidget):
         status = output.get("status")
         stages = {s.get("stage") for s in settlements}
         if heading is None:
-            heading = ("Final settlement" if status in ("settled", "void")
+            heading = ("Final settlement" if status in ("settled", "void") or output.get("next") is None
                        else "Interim settlement" if "interim" in stages else "Settlement")
         self.title.setText(heading)
         self.table.setRowCount(len(settlements))

@@ -37,7 +37,7 @@ def test_killed_process_round_comes_back(make_table: MakeTable, tmp_path: Path) 
             child.wait(10)
     assert child.returncode == -signal.SIGKILL
 
-    # A new window on the same store; its own shoe continues with 10♣ 4♠.
+    # A new window on the same store (with its own simulated shoe).
     t = make_table(TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1}), "10C 4S 2C", db=db)
     t.qtbot.waitUntil(lambda: t.controller.restored, timeout=10000)
     c = t.controller
@@ -52,10 +52,18 @@ def test_killed_process_round_comes_back(make_table: MakeTable, tmp_path: Path) 
     assert "(5.29)" in t.window.banner.text()
     assert t.window.report_buttons["power_failure"].isVisibleTo(t.window)
     t.screenshot("restored_after_kill")
-    # The round goes on and settles: alice stands on 17; dealer 6 + 10 = 16 draws 4 -> 20;
-    # 20 beats 17: alice loses 100 (4.4.1).
-    t.press("stand")
-    t.deal(2)
-    assert t.settlement_rows() == [("alice", "1/1", "Main", "COLLECT 100", "4.4.1", "final")]
-    t.qtbot.mouseClick(t.window.prompt.buttons["confirm"], Qt.MouseButton.LeftButton)
+    # The dealer records the power failure. No wager has conclusively won or lost yet, so
+    # each player may withdraw all of their wagers and the round is then concluded (5.29.1).
+    t.qtbot.mouseClick(t.window.report_buttons["power_failure"], Qt.MouseButton.LeftButton)
+    t.settled_writes()
+    assert [(r["rule"], r["ruling"]) for r in t.window.ruling_panel.rulings] == [("5.29.1", "withdraw_offered")]
+    assert not t.window.banner.isVisibleTo(t.window)
+    # Alice withdraws: her 100 is returned (5.29.1), and the round is over.
+    t.window.report_player.setCurrentText("alice")
+    t.qtbot.mouseClick(t.window.report_buttons["withdraw"], Qt.MouseButton.LeftButton)
+    t.settled_writes()
+    assert t.settlement_rows() == [("alice", "1/1", "Main", "RETURN", "5.29.1", "interim")]
+    assert t.window.prompt.headline.text() == "Round concluded: pay, collect and return"
+    t.press("confirm")
+    assert t.window.prompt.headline.text() == "Place wagers"
     assert not c.restored
