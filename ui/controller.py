@@ -605,5 +605,6 @@ def _describe_shoe_event(event: ShoeEvent) -> str:
     data = event_to_json(event)
     name = data.pop("event")
     data.pop("seq", None)
-    rest = " ".join(f"{v}" for v in data.values() if v not in (None, "", False))
+    rest = " ".join(" ".join(map(str, v)) if isinstance(v, list) else f"{v}"
+                    for v in data.values() if v not in (None, "", False, []))
     return f"{name} {rest}".strip()

@@ -319,6 +319,9 @@ class DealerWindow(QMainWindow):
     def _terminal_timeout(self, player: str) -> None:
         self.controller.report("timeout", player=player)
 
+    def _pick(self, card: str, by: str, player: str | None) -> None:
+        self.controller.report("pick", card=card, by=by, player=player)
+
     def _withdraw(self, player: str | None, area: int | None) -> None:
         if player:
             self.controller.report("withdraw", player=player, area=area)
@@ -352,6 +355,7 @@ class DealerWindow(QMainWindow):
                 exp, status, decide=self._decide, no_more_bets=c.no_more_bets,
                 close_offers=lambda: c.report("close_offers"), confirm=c.confirm_settlement,
                 resolve=self._resolve, withdraw=self._withdraw, slip_size=len(c.slip), placement=c.placement,
+                pick=self._pick,
             )
         rulings = (output.get("rulings", []), output.get("claims", []))
         if rulings != self._rulings_shown:

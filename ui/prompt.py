@@ -14,6 +14,8 @@ from typing import Any
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from ui.cards import card_label
+
 OPTION_KEYS = {
     "hit": "H", "stand": "S", "double": "D", "split": "P", "surrender": "R", "accept": "A",
     "refuse": "F", "act": "T", "withdraw": "W", "insurance": "I", "even_money": "E",
@@ -80,6 +82,7 @@ class PromptPanel(QWidget):
                          no_more_bets: Callable[[], object], close_offers: Callable[[], object],
                          confirm: Callable[[], object], resolve: Callable[[str], object],
                          withdraw: Callable[[str | None, int | None], object], slip_size: int,
+                         pick: Callable[[str, str, str | None], object] = lambda *a: None,
                          placement: str | None) -> None:
         self.clear_buttons()
         self.detail.setText("")
@@ -109,6 +112,17 @@ class PromptPanel(QWidget):
             if exp.options:
                 self.headline.setText(f"Area {exp.area}, hand {exp.hand}: {exp.player or 'no player'} decides")
                 for option in exp.options:
+                    if option == "pick":
+                        # 5.23: the player in turn (or the pit manager) picks one of the cards
+                        by = str(exp.extra.get("by", "player")) if exp.extra else "player"
+                        for n, card in enumerate(exp.extra.get("cards", []) if exp.extra else [], 1):
+                            self.add_button(f"pick:{card}", f"Take {card_label(card)}",
+                                            partial(pick, card, by, exp.player if by == "player" else None),
+                                            shortcut=str(n) if n <= 9 else None)
+                        if by == "pit_manager":
+                            self.headline.setText("The pit manager picks the dealer's card")
+                        self.detail.setText(f"{exp.text or ''} ({exp.rule})" if exp.rule else exp.text or "")
+                        continue
                     if option == "withdraw":
                         self.add_button(option, OPTION_WORDS[option],
                                         partial(withdraw, exp.player, exp.area),

@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 
 from dealer_assist.store import Store
 from tests.ui.driving import TableDriver
+from ui.cards import CardFace
 from ui.controller import TableSetup
 
 MakeTable = Callable[..., TableDriver]
@@ -144,3 +145,27 @@ def test_card_dragged_to_the_wrong_area_is_reconstructed(make_table: MakeTable) 
         ("alice", "1/1", "Main", "COLLECT 100", "4.4.1", "final"),
         ("bob", "3/1", "Main", "PAY 50", "4.3.2", "final"),
     ]
+
+
+def test_double_feed_the_player_picks_the_card(make_table: MakeTable) -> None:
+    # Lucky 8, alice on area 1. The shoe feeds 8♥ and 6♦ together, order unknown, nothing
+    # disclosed: alice, whose hand is to be acted upon, picks the card she receives (5.23.1);
+    # she takes 6♦ and 8♥ is dealt as the next card from the shoe (5.23.1.1): the dealer's.
+    # Then 9♠ to alice (6 + 9 = 15); she stands; dealer 8 + 10♣ = 18: alice loses 100 (4.4.1).
+    t = make_table(TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1}), "8H 6D 9S 10C 2C")
+    t.bet("alice", "main", [100], area=1)
+    t.press("no_more_bets")
+    sim_buttons = {b.text(): b for b in t.window.sim_panel.findChildren(type(t.window.sim_panel.deal_button))}
+    t.qtbot.mouseClick(sim_buttons["Double feed"], Qt.MouseButton.LeftButton)
+    t.qtbot.waitUntil(lambda: any(e["type"] == "multi" for e in t.controller.events), timeout=5000)
+    t.settled_writes()
+    assert "5.23.1" in t.window.ruling_panel.body.text()
+    assert {k for k in t.window.prompt.buttons if k.startswith("pick:")} == {"pick:8H", "pick:6D"}
+    t.screenshot("double_feed_pick")
+    t.press("pick:6D")
+    assert [f.text for f in t.window.table_view.area_boxes[1].findChildren(CardFace)] == ["6D"]
+    assert [f.text for f in t.window.table_view.dealer_box.findChildren(CardFace)] == ["8H"]
+    t.deal(1)
+    t.press("stand")
+    t.deal(1)
+    assert t.settlement_rows() == [("alice", "1/1", "Main", "COLLECT 100", "4.4.1", "final")]
