@@ -394,7 +394,44 @@ def _m0001_initial(db: sqlite_utils.Database) -> None:
         db.execute(statement)
 
 
+@MIGRATIONS(name="0002_rounds_game_index")
+def _m0002_rounds_game_index(db: sqlite_utils.Database) -> None:
+    # The review filters and sorts by game (issue 9).
+    db.execute("CREATE INDEX rounds_game ON rounds(game, started_at)")
+
+
 KNOWN_MIGRATIONS = frozenset(m.name for m in MIGRATIONS._migrations)
+
+# SQL for an amount in whole cents (amounts are TEXT decimals with at most two places).
+CENTS_SQL = "CAST(round(CAST({} AS REAL) * 100) AS INTEGER)"
+
+
+def _settlement_fingerprint(value: str) -> str:
+    return (f"{{0}}.player||'|'||{{0}}.bet||'|'||{{0}}.result||'|'||"
+            f"{CENTS_SQL.format('{0}.stake')}||'|'||{CENTS_SQL.format('{0}.net')}").format(value)
+
+
+def first_altered_settlements(conn: sqlite3.Connection) -> int | None:
+    """The first round whose derived settlement rows differ from its stored settle output.
+
+    The hash chains cover the events, the round headers and the audit log, and each
+    round's finish record hashes its settle output; the ``settlements`` rows are derived
+    from that output and not chained themselves. This compares them, for every round, in
+    SQLite (player, bet, result, stake and net of each entry in order); a full pass.
+    """
+    row = conn.execute(
+        "SELECT r.id FROM rounds r WHERE r.result_json IS NOT NULL AND "
+        "(SELECT group_concat(f, ';') FROM (SELECT " + _settlement_fingerprint("s") + " AS f FROM settlements s "
+        "WHERE s.round_id = r.id ORDER BY s.id)) IS NOT "
+        "(SELECT group_concat(f, ';') FROM (SELECT " + _settlement_fingerprint("j") + " AS f FROM "
+        "(SELECT json_extract(value, '$.player') AS player, json_extract(value, '$.bet') AS bet, "
+        "json_extract(value, '$.result') AS result, json_extract(value, '$.stake') AS stake, "
+        "json_extract(value, '$.net') AS net, key FROM json_each(r.result_json, '$.settlements')) j "
+        "ORDER BY j.key)) ORDER BY r.id LIMIT 1"
+    ).fetchone()
+    return None if row is None else int(row[0])
+
+
 
 
 # --------------------------------------------------------------------------- records
@@ -1478,6 +1515,7 @@ class Store:
                     counters,
                 )
                 or self._verify_finishes(conn)
+                or self._verify_settlements(conn)
             )
         c = counters.checked
         if problem is None:
@@ -1507,6 +1545,15 @@ class Store:
             prev = stored
             counters.checked[table] += 1
         return None
+
+    @staticmethod
+    def _verify_settlements(conn: sqlite3.Connection) -> tuple[str, int, str] | None:
+        """The derived settlement rows must match each round's hashed settle output."""
+        round_id = first_altered_settlements(conn)
+        if round_id is None:
+            return None
+        return ("settlements", round_id,
+                f"round {round_id}: its settlement rows differ from its recorded settle output")
 
     @staticmethod
     def _verify_finishes(conn: sqlite3.Connection) -> tuple[str, int, str] | None:

@@ -46,7 +46,6 @@ from dealer_assist.review_queries import (
     RoundFilter,
     connection,
     count_rounds,
-    first_altered_settlements,
 )
 from dealer_assist.store import ROUND_STATUSES, Store, StoreError, VerifyResult, default_db_path
 from ui.review_detail import BAD_STYLE, OK_STYLE, RoundDetailView
@@ -331,14 +330,12 @@ class ReviewWindow(QWidget):
         return dialog
 
     def verify_file(self) -> bool:
-        """Every hash chain and finish record (Store.verify), then the derived settlement rows.
+        """Every hash chain, finish record and derived settlement row (Store.verify).
 
         Runs here and now (minutes on a million rounds); the button runs it in a thread:
         :meth:`verify_file_in_background`.
         """
-        result = self.store.verify()
-        altered = first_altered_settlements(self.conn) if result.ok else None
-        return self._show_verification((result, altered, None))
+        return self._show_verification((self.store.verify(), None, None))
 
     def verify_file_in_background(self) -> threading.Thread:
         """The file check on its own read-only connection in a thread; the window stays usable."""
@@ -352,9 +349,7 @@ class ReviewWindow(QWidget):
             outcome: tuple[VerifyResult | None, int | None, str | None]
             try:
                 with Store.open_readonly(path) as reader:
-                    result = reader.verify()
-                    altered = first_altered_settlements(connection(reader)) if result.ok else None
-                outcome = (result, altered, None)
+                    outcome = (reader.verify(), None, None)
             except (StoreError, sqlite3.Error) as exc:
                 outcome = (None, None, str(exc))
             try:

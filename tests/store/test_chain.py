@@ -145,3 +145,20 @@ def test_edited_audit_row_is_named(recorded: Path) -> None:
     assert (result.ok, result.table, result.row_id) == (False, "audit", note_id)
     done = _verify_cli(recorded)
     assert done.returncode == 1 and f"audit row {note_id} (note)" in done.stdout
+
+
+def test_altered_settlement_row_is_named(recorded: Path) -> None:
+    # The derived settlements are not chained, but they must match the hashed settle output:
+    # a payout raised from the recorded net is caught and its round named.
+    with sqlite3.connect(recorded) as conn:
+        row_id, round_id = conn.execute(
+            "SELECT id, round_id FROM settlements WHERE round_id = 2 ORDER BY id LIMIT 1"
+        ).fetchone()
+    _edit(recorded, "UPDATE settlements SET net = '200' WHERE id = ?", row_id)
+    with Store.open_readonly(recorded) as store:
+        result = store.verify()
+    assert not result.ok
+    assert (result.table, result.row_id) == ("settlements", round_id)
+    done = _verify_cli(recorded)
+    assert done.returncode == 1
+    assert f"round {round_id}: its settlement rows differ" in done.stdout + done.stderr

@@ -344,8 +344,8 @@ def test_file_check_finds_altered_settlement_rows(window: ReviewWindow, recorded
     conn.close()
     assert window.verify_file() is False
     assert window.integrity_label.text() == (
-        f"File ALTERED: the settlement rows of round {recorded.ids['electronic_example']} differ from its "
-        "hashed settle output (the hash chains themselves match).")
+        f"File ALTERED: round {recorded.ids['electronic_example']}: its settlement rows differ from its "
+        "recorded settle output")
 
 
 def test_the_table_keeps_writing_while_the_review_reads(window: ReviewWindow, recorded: Recorded,
