@@ -913,10 +913,39 @@ def _withdraw(rnd: TableRound, ev: Withdraw) -> None:
     rnd.rulings.append(Ruling(rnd._index, rule, "withdrawn",
                               f"{ev.player} withdraws all remaining wagers; wagers already lost stay "
                               f"lost ({rule})"))
+    _skip_emptied_areas(rnd)
+    if _nothing_in_play(rnd):
+        rnd.phase = "settled"  # every wager withdrawn or decided: the round is concluded (5.29.1)
+        return
     if rnd.phase == "play":
         rnd._advance()
     if rnd.phase == "dealer":
         rnd._dealer_step()
+
+
+def _nothing_in_play(rnd: TableRound) -> bool:
+    """No stake, side bet or insurance is left to settle."""
+    for number in rnd.order:
+        area = rnd.areas[number]
+        if area.insured or any(not s.settled for s in area.sides):
+            return False
+        if any(p not in h.settled for h in area.hands for p in h.stakes):
+            return False
+    return True
+
+
+def _skip_emptied_areas(rnd: TableRound) -> None:
+    """During the initial deal an area whose every wager was withdrawn gets no more cards."""
+    if rnd.phase != "initial":
+        return
+    emptied = {n for n in rnd.order
+               if all(p in rnd.areas[n].hands[0].settled for p in rnd.areas[n].hands[0].stakes)}
+    if not emptied:
+        return
+    done, rest = rnd.initial_queue[:rnd.queue_pos], rnd.initial_queue[rnd.queue_pos:]
+    rnd.initial_queue = done + [t for t in rest if t[0] not in emptied]
+    if rnd.queue_pos >= len(rnd.initial_queue):
+        rnd._after_initial_card()
 
 
 def _withdraw_player(rnd: TableRound, player: str, rule: str, only_area: int | None) -> None:
