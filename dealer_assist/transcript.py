@@ -251,10 +251,11 @@ def new_round(doc: Any) -> Round:
     under_min = doc.get("under_min_history", [])
     if not isinstance(under_min, list) or not all(isinstance(p, str) for p in under_min):
         raise TranscriptError("under_min_history is a list of player names")
+    shoe_dealt = _parse_shoe_dealt(doc.get("shoe_dealt", []), rules, decks)
     if rules.shared_hand:
         from dealer_assist.electronic import ElectronicConfig, ElectronicRound
 
-        return ElectronicRound(ElectronicConfig(rules, decks, limits, frozenset(under_min)))
+        return ElectronicRound(ElectronicConfig(rules, decks, limits, frozenset(under_min), shoe_dealt))
     from dealer_assist.table import TableConfig, TableRound
 
     areas = doc.get("areas")
@@ -281,7 +282,22 @@ def new_round(doc: Any) -> Round:
         raise TranscriptError("one_area_players is a list of player names (3.9)")
     return TableRound(TableConfig(
         rules, decks, areas, limits, dict(seated), frozenset(under_min), max_wagers, frozenset(one_area),
+        shoe_dealt,
     ))
+
+
+def _parse_shoe_dealt(raw: Any, rules: GameRules, decks: int) -> tuple[Card, ...]:
+    """Optional header ``shoe_dealt``: the cards this shoe delivered in earlier rounds since
+    its last shuffle, so that 5.1 counts copies over the whole shoe, not one round."""
+    if not isinstance(raw, list):
+        raise TranscriptError("shoe_dealt is a list of cards")
+    try:
+        dealt = tuple(parse_card(c) for c in raw)
+    except CardNotationError as exc:
+        raise TranscriptError(f"shoe_dealt: {exc}") from None
+    if len(dealt) > len(rules.composition) * decks:
+        raise TranscriptError(f"shoe_dealt holds more cards than {decks} decks ({rules.clause('void.foreign_card')})")
+    return dealt
 
 
 def _parse_limits(raw: Any, rules: GameRules) -> dict[str, tuple[Decimal, Decimal]]:

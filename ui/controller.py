@@ -121,6 +121,7 @@ class TableController(QObject):
         self.round_id: int | None = None
         self.under_min: list[str] = []
         self.config: dict[str, Any] = {}
+        self.shoe_reloaded = False  # a freshly shuffled shoe was loaded since the round began
         self.rnd: Any = None
         self.events: list[dict[str, Any]] = []  # accepted events of the open round
         self.slip: list[dict[str, Any]] = []  # wagers before "no more bets"
@@ -231,7 +232,14 @@ class TableController(QObject):
 
     def new_round(self) -> None:
         """A fresh round in betting, with the table's current setup."""
+        previous = self.rnd
         self.config = self.setup.config(self.under_min)
+        # 5.1 counts copies over the whole shoe since its last shuffle, not one round.
+        if (previous is not None and not self.shoe_reloaded
+                and previous.config.decks == self.config["decks"]
+                and previous.rules.key == self.config["game"] and previous.shoe.dealt):
+            self.config["shoe_dealt"] = [str(c) for c in previous.shoe.dealt]
+        self.shoe_reloaded = False
         self.rnd = new_round(self.config)
         self.round_id = None
         self.events = []
@@ -509,6 +517,7 @@ class TableController(QObject):
             info.model = event.model
         elif isinstance(event, ShoeLoaded):
             info.cut_seen = False
+            self.shoe_reloaded = True
             self._update_remaining(reset=True)
         elif isinstance(event, CutCard):
             info.cut_seen = True
@@ -549,6 +558,8 @@ class TableController(QObject):
             self.submit({"type": "burn", "card": str(event.card)})
         else:
             raw: dict[str, Any] = {"type": "card", "card": str(event.card)}
+            if event.seq is not None:
+                raw["shoe_seq"] = event.seq  # the shoe's frame number, for the review
             if self.placement is not None:
                 raw["to"] = self.placement
                 self.placement = None

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dealer_assist.store import StoreError
 from ui.betting import BettingPanel
 from ui.cards import DropTarget
 from ui.controller import TableController, TableSetup
@@ -148,6 +149,7 @@ class DealerWindow(QMainWindow):
         self._report_players: list[str] = []
         self.pin_dialog: PinDialog | None = None
         self.placement_dialog: PlacementDialog | None = None
+        self.review_window: QWidget | None = None
         if controller.rnd is not None:
             self.refresh()
 
@@ -170,6 +172,7 @@ class DealerWindow(QMainWindow):
             ("face_up", "Face-up card", self._report_face_up, None),
             ("refer", "Refer to shift manager", self._report_refer, None),
             ("void", "Void (supervisor)", self.request_void, None),
+            ("review", "Review (supervisor)", self.request_review, None),
             ("setup", "Table setup…", self.open_setup, None),
         )
         for key, text, action, shortcut in entries:
@@ -246,6 +249,30 @@ class DealerWindow(QMainWindow):
         layout = dialog.layout()
         assert isinstance(layout, QVBoxLayout)
         layout.insertWidget(1, reason_box)
+        self.pin_dialog = dialog
+        dialog.open()
+
+    def request_review(self) -> None:
+        """The pit supervisor's review of this table's store, behind the supervisor PIN (issue 9)."""
+        store = self.controller.store
+        if store is None:
+            self.show_refusal("no store is open to review")
+            return
+
+        def check(name: str, pin: str, done: Any) -> None:
+            self.controller.approve(name, pin, "review", done)
+
+        def approved(name: str) -> None:
+            from ui.review_app import open_review  # the review loads only when asked for
+
+            try:
+                self.review_window = open_review(store.path, self, supervisor=name)
+            except StoreError as exc:
+                self.show_refusal(f"the review cannot open the store: {exc}")
+                return
+            self.review_window.show()
+
+        dialog = PinDialog("Review rounds", "Supervisor PIN required to open the review", check, approved, self)
         self.pin_dialog = dialog
         dialog.open()
 

@@ -62,6 +62,8 @@ def card_numbers(events: Sequence[Mapping[str, Any]]) -> dict[int, str]:
         taken = 1 if kind in ("card", "burn") else len(raw.get("cards") or []) if kind == "multi" else 0
         if taken:
             out[index] = f"#{count + 1}" if taken == 1 else f"#{count + 1}-{count + taken}"
+            if raw.get("shoe_seq") is not None:  # the shoe's own frame number, when it sends one
+                out[index] += f" (shoe frame {raw['shoe_seq']})"
             count += taken
     return out
 

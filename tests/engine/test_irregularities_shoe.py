@@ -121,3 +121,19 @@ def test_the_player_next_to_act_is_named_to_cut_the_riffled_discards() -> None:
     notes = shoe_notices(rnd)
     assert notes[0][0] == "5.19"
     assert "have bob (area 2, next to act) cut them" in notes[0][1]
+
+
+def test_shoe_dealt_in_the_header_counts_copies_over_the_whole_shoe() -> None:
+    # 5.1 over the shoe since its last shuffle: one deck of Lucky 8 (1.1 decks allowed: 1-8) and the
+    # A♠ already came out in an earlier round; a second A♠ cannot belong to the shoe: void.
+    from dealer_assist.transcript import settle_document
+
+    doc = {"game": "lucky8", "decks": 1, "areas": 7, "shoe_dealt": ["AS", "KD"], "events": [
+        {"type": "wager", "player": "a", "area": 1, "bet": "main", "amount": 10},
+        {"type": "no_more_bets"}, {"type": "card", "card": "AS"},
+    ]}
+    out = settle_document(doc)
+    assert out["status"] == "void"
+    assert out["rulings"][0]["rule"] == "5.1"
+    doc["shoe_dealt"] = ["KD"]
+    assert settle_document(doc)["status"] == "in_progress"

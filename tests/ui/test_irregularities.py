@@ -169,3 +169,29 @@ def test_double_feed_the_player_picks_the_card(make_table: MakeTable) -> None:
     t.press("stand")
     t.deal(1)
     assert t.settlement_rows() == [("alice", "1/1", "Main", "COLLECT 100", "4.4.1", "final")]
+
+
+def test_review_opens_from_the_table_only_with_a_supervisor_pin(make_table: MakeTable) -> None:
+    # Issue 9: the supervisor's review is reachable from the dealer's screen behind the PIN.
+    users = {"sam": ("4821", ["supervisor"]), "dan": ("1111", ["dealer"])}
+    setup = TableSetup(game="electronic", decks=6, terminals=["t1"], decision_seconds=600)
+    t = make_table(setup, "10H 7C 9S 10D 2C", users=users)
+
+    def try_pin(name: str, pin: str) -> None:
+        t.qtbot.mouseClick(t.window.report_buttons["review"], Qt.MouseButton.LeftButton)
+        dialog = t.window.pin_dialog
+        assert dialog is not None and dialog.isVisible()
+        dialog.name.setText(name)
+        dialog.pin.setText(pin)
+        t.qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+        t.qtbot.waitUntil(lambda: dialog.ok_button.isEnabled() or not dialog.isVisible(), timeout=10000)
+
+    try_pin("dan", "1111")  # a dealer may not open it
+    assert t.window.review_window is None
+    t.window.pin_dialog.reject()
+    try_pin("sam", "4821")
+    t.qtbot.waitUntil(lambda: t.window.review_window is not None, timeout=10000)
+    review = t.window.review_window
+    assert review is not None and review.isVisible()
+    assert "Review" in review.windowTitle() or review.windowTitle()
+    review.close()

@@ -63,7 +63,7 @@ def test_killed_process_round_comes_back(make_table: MakeTable, tmp_path: Path) 
     t.qtbot.mouseClick(t.window.report_buttons["withdraw"], Qt.MouseButton.LeftButton)
     t.settled_writes()
     assert t.settlement_rows() == [("alice", "1/1", "Main", "RETURN", "5.29.1", "interim")]
-    assert t.window.prompt.headline.text() == "Round concluded: pay, collect and return"
+    assert t.window.prompt.headline.text() == "Round settled: pay and collect"  # every wager withdrawn (5.29.1)
     t.press("confirm")
     assert t.window.prompt.headline.text() == "Place wagers"
     assert not c.restored
