@@ -90,6 +90,7 @@ def build_table(setup: TableSetup, *, db: str | None, dealer: str, port: str | N
 
 def run(args: argparse.Namespace) -> int:
     from PySide6.QtCore import QSettings
+    from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
     from dealer_assist.games import GAMES
@@ -122,6 +123,9 @@ def run(args: argparse.Namespace) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setOrganizationName("dealer-assist")
     app.setApplicationName("dealer-assist")
+    # Matches packaging/linux/*.desktop (Wayland), and the installed icon theme entry.
+    app.setDesktopFileName("com.dealerassist.DealerAssist")
+    app.setWindowIcon(QIcon.fromTheme("com.dealerassist.DealerAssist"))
     settings = QSettings(args.settings, QSettings.Format.IniFormat) if args.settings else QSettings()
     setup = load_setup(settings)
     if args.game:

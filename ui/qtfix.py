@@ -13,8 +13,9 @@ after minutes at a table. Three lines show it::
 
 :func:`install` (run at import) checks for the bug and, only if it is there, makes the
 three objects as good as immortal by adding 2**40 to their reference counts, which is
-what CPython 3.12 does for them. The real fix is in the environment: a PySide6 built for
-this Python, or CPython 3.12+; until then this keeps the process alive.
+what CPython 3.12 does for them. The real fix is in the environment, and pyproject.toml
+makes it: PySide6-Essentials < 6.12. This guard stays for an environment that installs
+6.12 anyway (it does nothing where the bug is absent).
 
 :class:`GuiPost` hands a call to the thread owning it with ``QCoreApplication.postEvent``.
 """
