@@ -121,15 +121,10 @@ class CardFace(QWidget):
         p.end()
 
 
-class DropTarget(QWidget):
-    """Where a dragged card can be dropped: ``target`` is ``area:3/1``, ``dealer`` or ``discard``."""
+class CardDropMixin:
+    """Accepts a card dragged onto the widget and reports where it now lies (``drop_target``)."""
 
-    dropped: Callable[[str, str], None] | None = None  # (card, target), set by the window
-
-    def __init__(self, target: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.target = target
-        self.setAcceptDrops(True)
+    drop_target: str
 
     def dragEnterEvent(self, event: Any) -> None:  # noqa: N802 (Qt name)
         if event.mimeData().text().startswith(CARD_MIME_PREFIX):
@@ -139,7 +134,18 @@ class DropTarget(QWidget):
         text = event.mimeData().text()
         if text.startswith(CARD_MIME_PREFIX) and DropTarget.dropped is not None:
             event.acceptProposedAction()
-            DropTarget.dropped(text[len(CARD_MIME_PREFIX):], self.target)
+            DropTarget.dropped(text[len(CARD_MIME_PREFIX):], self.drop_target)
+
+
+class DropTarget(CardDropMixin, QWidget):
+    """Where a dragged card can be dropped: ``target`` is ``area:3/1``, ``dealer`` or ``discard``."""
+
+    dropped: Callable[[str, str], None] | None = None  # (card, target), set by the window
+
+    def __init__(self, target: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.target = self.drop_target = target
+        self.setAcceptDrops(True)
 
 
 class CardRow(QWidget):

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ui.cards import CARD_MIME_PREFIX, CardRow, DropTarget
+from ui.cards import CardDropMixin, CardRow, DropTarget
 from ui.style import money
 
 AREA_MIN_W = 190
@@ -92,7 +92,7 @@ class DealerBox(QFrame):
                                  printed_first=bool(rnd.rules.permanent_eight), target="dealer"))
 
 
-class AreaBox(QFrame):
+class AreaBox(CardDropMixin, QFrame):
     """One playing area; a card dropped on it (outside a hand) lies in its first hand."""
 
     def __init__(self, rnd: Any, number: int, *, in_turn: int | None) -> None:
@@ -100,16 +100,6 @@ class AreaBox(QFrame):
         self.drop_target = f"area:{number}/1"
         self.setAcceptDrops(True)
         self._build(rnd, number, in_turn)
-
-    def dragEnterEvent(self, event: Any) -> None:  # noqa: N802 (Qt name)
-        if event.mimeData().text().startswith(CARD_MIME_PREFIX):
-            event.acceptProposedAction()
-
-    def dropEvent(self, event: Any) -> None:  # noqa: N802 (Qt name)
-        text = event.mimeData().text()
-        if text.startswith(CARD_MIME_PREFIX) and DropTarget.dropped is not None:
-            event.acceptProposedAction()
-            DropTarget.dropped(text[len(CARD_MIME_PREFIX):], self.drop_target)
 
     def _build(self, rnd: Any, number: int, in_turn: int | None) -> None:
         self.setProperty("role", "area")
