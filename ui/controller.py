@@ -465,7 +465,10 @@ class TableController(QObject):
 
     # ------------------------------------------------------------------ decisions
     def decide(self, action: str, *, area: int | None = None, hand: int | None = None,
-               player: str | None = None, amount: Decimal | float | None = None) -> bool:
+               player: str | None = None, amount: Decimal | float | None = None,
+               followers: dict[str, str | Decimal | float] | None = None) -> bool:
+        """One decision; ``followers``: the other players on the hand, ``match``/``stay`` on a
+        split (3.24) or the amount each doubles (3.26.5)."""
         raw: dict[str, Any] = {"type": "decision", "action": action}
         if area is not None and not self.rules.shared_hand:
             raw["area"] = area
@@ -475,6 +478,8 @@ class TableController(QObject):
             raw["player"] = player
         if amount is not None:
             raw["amount"] = _number(amount)
+        if followers:
+            raw["followers"] = {p: v if isinstance(v, str) else _number(v) for p, v in followers.items()}
         return self.submit(raw)
 
     def report(self, kind: str, **fields: Any) -> bool:

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QListWidget,
     QMainWindow,
     QPushButton,
@@ -60,6 +61,50 @@ class PlacementDialog(QDialog):
         ok.setProperty("role", "confirm")
         ok.clicked.connect(self.accept)
         layout.addRow(ok)
+
+
+class FollowersDialog(QDialog):
+    """The other players on a hand the controller splits (match or stay, 3.24) or doubles
+    (how much each adds, up to their own wager, 3.26.5)."""
+
+    def __init__(self, action: str, followers: list[dict[str, Any]], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Other players on the hand")
+        layout = QFormLayout(self)
+        self.choices: dict[str, QComboBox] = {}
+        for f in followers:
+            box = QComboBox()
+            box.setStyleSheet("font-size: 20px; min-height: 40px;")
+            if action == "split":
+                box.addItem("keep the wager on the first hand", "stay")
+                box.addItem(f"match {f['wager']} on the new hand", "match")
+            else:
+                box.setEditable(True)
+                box.addItem("no double", "")
+                box.addItem(f"double {f['wager']}", str(f["wager"]))
+            self.choices[str(f["player"])] = box
+            layout.addRow(str(f["player"]), box)
+        ok = QPushButton("Split" if action == "split" else "Double")
+        ok.setProperty("role", "confirm")
+        ok.clicked.connect(self.accept)
+        layout.addRow(ok)
+
+    def followers(self) -> dict[str, str | Decimal]:
+        out: dict[str, str | Decimal] = {}
+        for player, box in self.choices.items():
+            text = box.currentText().strip()
+            index = box.findText(text)
+            value = box.itemData(index) if index >= 0 else text  # a choice, or an amount typed in
+            if value in ("", None):
+                continue
+            if value in ("match", "stay"):
+                out[player] = str(value)
+            else:
+                try:
+                    out[player] = Decimal(str(value))
+                except ArithmeticError:
+                    continue
+        return out
 
 
 class DealerWindow(QMainWindow):
@@ -150,6 +195,7 @@ class DealerWindow(QMainWindow):
         self.pin_dialog: PinDialog | None = None
         self.placement_dialog: PlacementDialog | None = None
         self.review_window: QWidget | None = None
+        self.followers_dialog: FollowersDialog | None = None
         if controller.rnd is not None:
             self.refresh()
 
@@ -193,6 +239,12 @@ class DealerWindow(QMainWindow):
         self.report_player.setEditable(True)
         self.report_player.setMinimumWidth(160)
         second.addWidget(self.report_player)
+        second.addSpacing(20)
+        second.addWidget(QLabel("Amount (double / insurance; blank = the full amount):"))
+        self.decision_amount = QLineEdit()
+        self.decision_amount.setMaximumWidth(110)
+        self.decision_amount.setStyleSheet("font-size: 18px;")
+        second.addWidget(self.decision_amount)
         second.addSpacing(30)
         second.addWidget(discard)
         self.discard_target = discard
@@ -338,7 +390,29 @@ class DealerWindow(QMainWindow):
         return self.controller.place_wager(player, bet, amount, area)
 
     def _decide(self, action: str, area: int | None, hand: int | None, player: str | None) -> None:
-        self.controller.decide(action, area=area, hand=hand, player=player)
+        amount: Decimal | None = None
+        if action in ("double", "insurance") and self.decision_amount.text().strip():
+            try:
+                amount = Decimal(self.decision_amount.text().strip())
+            except ArithmeticError:
+                self.show_refusal(f"'{self.decision_amount.text()}' is not an amount")
+                return
+        exp = self.controller.expectation()
+        followers = exp.extra.get("followers") if exp.kind == "decision" and exp.extra else None
+        if action in ("split", "double") and followers:
+            dialog = FollowersDialog(action, list(followers), self)
+            self.followers_dialog = dialog
+
+            def accepted() -> None:
+                if self.controller.decide(action, area=area, hand=hand, player=player, amount=amount,
+                                          followers=dict(dialog.followers())):
+                    self.decision_amount.clear()
+
+            dialog.accepted.connect(accepted)
+            dialog.open()
+            return
+        if self.controller.decide(action, area=area, hand=hand, player=player, amount=amount):
+            self.decision_amount.clear()
 
     def _terminal_decide(self, action: str, player: str, hand: int) -> None:
         self.controller.decide(action, hand=hand, player=player)

@@ -140,3 +140,40 @@ def test_electronic_terminal_time_out_plays_the_default_strategy(make_table: Mak
     assert t.controller.events[-1] == {"type": "timeout", "player": "t1"}
     t.deal(1)
     assert t.settlement_rows() == [("t1", "hand 1", "Main", "PAY 100", "4.5.2", "final")]
+
+
+def test_split_with_a_follower_who_matches_and_a_double_for_less(make_table: MakeTable) -> None:
+    # Lucky 8, area 2: alice sits there (controls, 3.11) with 50; bob's 25 is behind her.
+    # Cards (3.18): 8♥ area 2, 7♦ dealer, 8♣ area 2. Alice splits; bob matches (3.24.1): 25 on hand 2.
+    # Hand 1: 8♥ 3♠ = 11; alice doubles for 30 only (≤ her 50, 3.26; typed in the amount field),
+    # bob adds nothing (3.26.6: still one card): 10♦ → 21. Hand 2: 8♣ 10♠ = 18, stands.
+    # Dealer 7♦ 10♥ = 17 stands (3.34).
+    # alice: hand 1 stake 80 wins 80 (4.3.2), hand 2 50 wins 50: +130. bob: hand 1 25 wins 25 (21 v 17),
+    # hand 2 25 wins 25 (18 v 17): +50.
+    t = make_table(TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 2}),
+                   "8H 7D 8C 3S 10D 10S 10H 2C")
+    t.bet("alice", "main", [25, 25], area=2)
+    t.bet("bob", "main", [25], area=2)
+    t.press("no_more_bets")
+    t.deal(3)
+    t.press("split")
+    dialog = t.window.followers_dialog
+    assert dialog is not None and set(dialog.choices) == {"bob"}
+    dialog.choices["bob"].setCurrentIndex(dialog.choices["bob"].findData("match"))
+    dialog.accept()
+    t.settled_writes()
+    t.deal(1)  # 3♠ to hand 1
+    t.window.decision_amount.setText("30")
+    t.press("double")
+    t.window.followers_dialog.accept()  # bob: no double
+    t.settled_writes()
+    t.deal(2)  # 10♦ to hand 1 (21), 10♠ to hand 2
+    t.press("stand")
+    t.deal(1)  # the dealer's 10♥
+    rows = t.settlement_rows()
+    assert ("alice", "2/1", "Main", "PAY 80", "4.3.2", "final") in rows
+    assert ("alice", "2/2", "Main", "PAY 50", "4.3.2", "final") in rows
+    assert ("bob", "2/1", "Main", "PAY 25", "4.3.2", "final") in rows
+    assert ("bob", "2/2", "Main", "PAY 25", "4.3.2", "final") in rows
+    assert "alice: +130" in t.window.settlement.totals.text()
+    assert "bob: +50" in t.window.settlement.totals.text()
