@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from dealer_assist.cards import Card
 
 
-@dataclass(frozen=True, slots=True)
-class Settlement:
+# Settlement and Expectation are made on nearly every event, dozens per round: immutable named tuples cost a quarter of a frozen dataclass to create.
+class Settlement(NamedTuple):
     """One wager's outcome on one hand, with the clause that decided it."""
 
     player: str
@@ -61,8 +63,10 @@ class ControlChange:
     rule: str
 
 
-@dataclass(frozen=True, slots=True)
-class Expectation:
+_NO_EXTRA: Mapping[str, Any] = MappingProxyType({})
+
+
+class Expectation(NamedTuple):
     """What the round waits for. ``kind`` is one of: wagers, card, decision, decisions, ruling, none."""
 
     kind: str
@@ -75,4 +79,4 @@ class Expectation:
     pending: tuple[dict[str, Any], ...] = ()
     rule: str | None = None
     text: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any] = _NO_EXTRA  # read-only; each expectation with extras has its own dict
