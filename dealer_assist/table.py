@@ -296,12 +296,14 @@ class TableRound:
                 f"a {ev.bet} wager may only be placed on an area which contains a main wager",
                 "side_needs_main",
             )
+        taken = 0
         for s in area.sides:
-            if s.bet == ev.bet and s.player == ev.player and s.hand is None:
-                s.placed += ev.amount
-                s.amount = s.placed
-                return
-        taken = sum(1 for s in area.sides if s.bet == ev.bet and s.hand is None)
+            if s.bet == ev.bet and s.hand is None:
+                if s.player == ev.player:
+                    s.placed += ev.amount
+                    s.amount = s.placed
+                    return
+                taken += 1
         if taken >= 3:
             raise self.refuse(f"area {ev.area} already holds three {ev.bet} wagers", "side_slots")
         area.sides.append(SideWager(ev.player, ev.bet, ev.amount, None))
@@ -874,29 +876,31 @@ class TableRound:
         if hand.split_aces:
             raise self.refuse("split aces receive one card each", "split.aces_one_card")
 
-    def _double_allowed(self, area: Area, hand: Hand) -> str | None:
-        """None if the hand may be doubled, else the reason and clause."""
+    # _double_refusal and _split_refusal run for every decision the round asks for (the
+    # options listed): they return the message and the concept of the clause, and only a
+    # refused decision looks the clause up.
+    def _double_refusal(self, area: Area, hand: Hand) -> tuple[str, str] | None:
+        """None if the hand may be doubled, else why not and the concept of the clause."""
         rules = self.rules
         if area.absent_play:
-            return f"options to split or double are forfeited ({self.clause('absent')})"
+            return "options to split or double are forfeited", "absent"
         if area.controller is not None and area.controller not in hand.stakes:
             return self._not_on_hand(area, hand)
         if len(hand.cards) != 2:
-            return f"only the first two cards may be doubled ({self.clause('double.first_two')})"
+            return "only the first two cards may be doubled", "double.first_two"
         if hand.split_aces:
-            return f"split aces may not be doubled ({self.clause('double.split_aces')})"
+            return "split aces may not be doubled", "double.split_aces"
         if self._is_blackjack(hand) or hand.value()[0] >= 21:
-            return f"a blackjack or a total of 21 may not be doubled ({self.clause('twenty_one_stops')})"
+            return "a blackjack or a total of 21 may not be doubled", "twenty_one_stops"
         if rules.double_hard_10_11_only and hard_total(hand.cards) not in (10, 11):
             concept = "double.split_pair" if hand.from_split else "double.hard_total"
-            return f"Ace Race doubles only on hard 10 or 11 ({self.clause(concept)})"
+            return "Ace Race doubles only on hard 10 or 11", concept
         return None
 
     def _check_double(self, area: Area, hand: Hand, player: str, ev: Decision) -> None:
-        reason = self._double_allowed(area, hand)
-        if reason is not None:
-            message, _, clause = reason.rpartition(" (")
-            raise RuleRefusal(message, clause.rstrip(")"))
+        refusal = self._double_refusal(area, hand)
+        if refusal is not None:
+            raise self.refuse(*refusal)
         self._check_double_amount(area, player, ev.amount if ev.amount is not None else area.original(player))
         for follower, amount in ev.followers:
             if follower == player:
@@ -940,41 +944,41 @@ class TableRound:
             hand.aces_fixed = sum(1 for c in hand.cards[:2] if c.rank == "A")  # 3.4.2
         hand.awaiting = True
 
-    def _not_on_hand(self, area: Area, hand: Hand) -> str:
+    def _not_on_hand(self, area: Area, hand: Hand) -> tuple[str, str]:
         # 5.22.1: control passed to a player who kept their wager on another hand of a split;
         # they play this hand for the absent player, whose options to split or double are
         # forfeited (5.22), and have no wager of their own on it to double or split.
         return (
             f"{area.controller} plays hand {self._hand_number(area, hand)} of area {area.number} "
-            f"for an absent player and has no wager on it; splitting and doubling are forfeited "
-            f"({self.clause('absent')})"
+            "for an absent player and has no wager on it; splitting and doubling are forfeited",
+            "absent",
         )
 
-    def _split_allowed(self, area: Area, hand: Hand) -> str | None:
+    def _split_refusal(self, area: Area, hand: Hand) -> tuple[str, str] | None:
+        """None if the hand may be split, else why not and the concept of the clause."""
         rules = self.rules
         if area.absent_play:
-            return f"options to split or double are forfeited ({self.clause('absent')})"
+            return "options to split or double are forfeited", "absent"
         if area.controller is not None and area.controller not in hand.stakes:
             return self._not_on_hand(area, hand)
         if len(hand.cards) != 2:
-            return f"only two cards may be split ({self.clause('split')})"
+            return "only two cards may be split", "split"
         a, b = hand.cards
         if rules.split_eights_only:
             if not (a.rank == "8" and b.rank == "8"):
-                return f"Dueling 8's splits only a pair of 8s ({self.clause('split')})"
+                return "Dueling 8's splits only a pair of 8s", "split"
         elif a.points != b.points:
-            return f"only two cards of the same point value may be split ({self.clause('split')})"
+            return "only two cards of the same point value may be split", "split"
         if len(area.hands) >= rules.max_hands:
-            return f"no more than {rules.max_hands} hands may be formed ({self.clause('split.max_hands')})"
+            return f"no more than {rules.max_hands} hands may be formed", "split.max_hands"
         if a.rank == "A" and any(h.split_aces for h in area.hands):
-            return f"aces may be split only once ({self.clause('split.aces_once')})"
+            return "aces may be split only once", "split.aces_once"
         return None
 
     def _check_split(self, area: Area, hand: Hand, ev: Decision) -> None:
-        reason = self._split_allowed(area, hand)
-        if reason is not None:
-            message, _, clause = reason.rpartition(" (")
-            raise RuleRefusal(message, clause.rstrip(")"))
+        refusal = self._split_refusal(area, hand)
+        if refusal is not None:
+            raise self.refuse(*refusal)
         for follower, choice in ev.followers:
             if follower not in hand.stakes or follower == area.controller or follower in area.surrendered:
                 raise RuleRefusal(
@@ -1123,15 +1127,20 @@ class TableRound:
     def _dealer_needs_card(self) -> bool:
         if self.dealer_stands():
             return False
-        live = self._live_hands()
-        # 3.35: a player blackjack only waits on the dealer's second card (a dealer blackjack).
-        if any(not self._is_blackjack(h) for _, h in live):
-            return True
+        live = False
+        for number in self.order:
+            for h in self.areas[number].hands:
+                if h.busted or all(p in h.settled for p in h.stakes):
+                    continue  # not live: nothing on it to compare
+                # 3.35: a player blackjack only waits on the dealer's second card (a dealer blackjack).
+                if not self._is_blackjack(h):
+                    return True
+                live = True
         if any(s.bet == "plus21" and not s.settled for a in self.areas.values() for s in a.sides):
             return True  # Dueling 8's 3.33.1
         if len(self.dealer) < 2:
             # Insurance and unsettled blackjacks need the second card.
-            return bool(live) or any(a.insurance_wagers() for a in self.areas.values())
+            return live or any(a.insured or a.claimed_insurance for a in self.areas.values())
         return False
 
     def _dealer_step(self) -> None:
@@ -1370,11 +1379,17 @@ class TableRound:
             pending = _irregular.pending_expectation(self)
             if pending is not None:
                 return pending
-        target = self.expected_card_target()
-        if target is not None:
-            number, hand_index = target
-            return Expectation("card", target="dealer" if number == 0 else f"area:{number}/{hand_index + 1}")
-        cur = self._current()
+        if phase == "play":
+            # As expected_card_target(), sharing its scan for the hand in turn.
+            cur = self._current()
+            if cur is not None and self._needs_card(*cur):
+                return Expectation("card", target=f"area:{cur[0].number}/{cur[0].hands.index(cur[1]) + 1}")
+        else:
+            target = self.expected_card_target()
+            if target is not None:
+                number, hand_index = target
+                return Expectation("card", target="dealer" if number == 0 else f"area:{number}/{hand_index + 1}")
+            cur = self._current()
         offers = tuple(self._offers())
         if cur is None or cur[0].absent_play:
             if offers:
@@ -1393,24 +1408,27 @@ class TableRound:
         ]
         return Expectation(
             "decision", area=area.number, hand=self._hand_number(area, hand), player=area.controller,
-            options=self.options(area, hand), offers=offers,
+            options=self._options(area, hand, offers), offers=offers,
             extra={"followers": followers} if followers else {},
         )
 
     def options(self, area: Area, hand: Hand) -> tuple[str, ...]:
         """The legal choices for the hand in turn, in the spec's order."""
+        return self._options(area, hand, self._offers())
+
+    def _options(self, area: Area, hand: Hand, offers: Iterable[dict[str, Any]]) -> tuple[str, ...]:
         out = []
         total, _ = hand.value()
         if total < 21 and not hand.doubled and not hand.split_aces:
             out.append("hit")
         out.append("stand")
-        if self._double_allowed(area, hand) is None:
+        if self._double_refusal(area, hand) is None:
             out.append("double")
-        if self._split_allowed(area, hand) is None:
+        if self._split_refusal(area, hand) is None:
             out.append("split")
         if self.offers_open and area.controller and any(
             o["player"] == area.controller and o["area"] == area.number and "surrender" in o["options"]
-            for o in self._offers()
+            for o in offers
         ):
             out.append("surrender")
         return tuple(out)
