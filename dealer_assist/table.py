@@ -715,12 +715,15 @@ class TableRound:
         if len(first) < 2:
             return
         p1, p2 = first[0], first[1]
+        rows: dict[str, sidebets.PayRow | None] = {}  # every player's wager of a kind sees the same cards
         for side in area.sides:
             if side.settled or side.hand is not None:
                 continue
             bet = side.bet
             row: sidebets.PayRow | None
-            if bet == "pair":
+            if bet in rows:
+                row = rows[bet]
+            elif bet == "pair":
                 row = sidebets.pair(p1, p2)
             elif bet == "ace_race":
                 row = sidebets.ace_race(p1, p2)
@@ -737,6 +740,7 @@ class TableRound:
                 continue
             else:
                 continue  # decided later (Tie on 18, 21+)
+            rows[bet] = row
             self._settle_side(area, side, row, "interim")
 
     def _settle_side(self, area: Area, side: SideWager, row: sidebets.PayRow | None, stage: str) -> None:
