@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from decimal import Decimal
+from functools import cache
 
 from dealer_assist.cards import Card
 from dealer_assist.events import CardDrawn, CloseOffers, Decision, Event, NoMoreBets, Wager
@@ -17,6 +18,15 @@ from dealer_assist.hands import hand_value
 from dealer_assist.outcome import Expectation
 
 Strategy = Callable[[list[Card], Card | None, tuple[str, ...], random.Random], str]
+
+# Events are immutable values: the driver hands the round one instance per distinct event
+# instead of building a frozen dataclass (about 3 µs here) for every card, decision and wager.
+_card = cache(CardDrawn)
+_decision = cache(Decision)
+_wager = cache(Wager)
+_amount = cache(Decimal)  # whole amounts; one Decimal each keeps its hash for the look-up above
+_NO_MORE_BETS = NoMoreBets()
+_CLOSE_OFFERS = CloseOffers()
 
 
 class Shoe:
@@ -76,10 +86,10 @@ def table_wagers(game: str, areas: int, players_per_area: int, side_bets: bool, 
     for area in range(1, areas + 1):
         for p in range(players_per_area):
             player = f"p{area}{'abc'[p]}"
-            events.append(Wager(player, "main", Decimal(rng.choice(amounts)), area))
+            events.append(_wager(player, "main", _amount(rng.choice(amounts)), area))
             if side_bets:
                 for kind in rules.side_bets:
-                    events.append(Wager(player, kind, Decimal(5), area))
+                    events.append(_wager(player, kind, _amount(5), area))
     return events
 
 
@@ -87,10 +97,10 @@ def electronic_wagers(terminals: int, side_bets: bool, rng: random.Random) -> li
     rules = GAMES["electronic"]
     events: list[Event] = []
     for t in range(1, terminals + 1):
-        events.append(Wager(f"t{t}", "main", Decimal(rng.choice((10, 25, 50))), None))
+        events.append(_wager(f"t{t}", "main", _amount(rng.choice((10, 25, 50))), None))
         if side_bets:
             for kind in rules.side_bets:
-                events.append(Wager(f"t{t}", kind, Decimal(5), None))
+                events.append(_wager(f"t{t}", kind, _amount(5), None))
     return events
 
 
@@ -98,37 +108,37 @@ def next_event(rnd: object, exp: Expectation, shoe: Iterator[Card], strategy: St
                rng: random.Random, take_offers: bool = False) -> Event | None:
     """The event that answers what the round expects, or None when it is done."""
     if exp.kind == "card":
-        return CardDrawn(next(shoe))
+        return _card(next(shoe))
     if exp.kind == "decision":
         if take_offers and exp.offers and rng.random() < 0.3:
             offer = rng.choice(exp.offers)
-            return Decision(rng.choice(offer["options"]), offer["area"], 1, offer["player"])
+            return _decision(rng.choice(offer["options"]), offer["area"], 1, offer["player"])
         if exp.area is None or exp.hand is None:
-            return CloseOffers()
+            return _CLOSE_OFFERS
         if "stand" not in exp.options:
             # Nobody has a hand to play; only offers remain (insurance, even money, surrender).
             if take_offers and rng.random() < 0.5:
-                return Decision(rng.choice(exp.options), exp.area, exp.hand, exp.player)
-            return CloseOffers()
+                return _decision(rng.choice(exp.options), exp.area, exp.hand, exp.player)
+            return _CLOSE_OFFERS
         area = rnd.areas[exp.area]  # type: ignore[attr-defined]
         hand = area.hands[exp.hand - 1]
         dealer = rnd.dealer  # type: ignore[attr-defined]
         up = dealer[0] if dealer else None
         options = tuple(o for o in exp.options if o != "surrender") or exp.options
         action = strategy(hand.cards, up, options, rng)
-        return Decision(action, exp.area, exp.hand)
+        return _decision(action, exp.area, exp.hand)
     if exp.kind == "decisions":
         pending = exp.pending[0]
         term = rnd.terminals[pending["player"]]  # type: ignore[attr-defined]
         hand = term.current()
         options = tuple(o for o in pending["options"] if o not in ("surrender", "insurance", "even_money"))
         if hand is None or not options:
-            return Decision("stand", None, None, pending["player"])
+            return _decision("stand", None, None, pending["player"])
         dealer = rnd.dealer  # type: ignore[attr-defined]
         action = strategy(hand.cards, dealer[0] if dealer else None, options, rng)
-        return Decision(action, None, pending["hand"], pending["player"])
+        return _decision(action, None, pending["hand"], pending["player"])
     if exp.kind == "wagers":
-        return NoMoreBets()
+        return _NO_MORE_BETS
     return None
 
 
