@@ -414,22 +414,25 @@ class TableRound:
 
     # ------------------------------------------------------------------ control (3.11, 3.12)
     def _update_controller(self, area: Area, concept: str | None) -> None:
-        live = [
-            w for w in area.wagers
-            if w.player not in area.surrendered and w.player not in self.absent
-        ]
-        seated = [w for w in live if self.config.seated.get(w.player) == area.number]
-        if seated:
-            new, rule = seated[0].player, "control_seated"
-        elif live:
-            new, rule = live[0].player, "control_front"
-        else:
-            new, rule = None, "absent"
+        # The first present wager seated at the area (3.11), else the first present one (3.12).
+        new: str | None = None
+        rule = "absent"
+        absent_left = False  # an absent player's wager is still on the area
+        seated = self.config.seated
+        for w in area.wagers:
+            player = w.player
+            if player in area.surrendered:
+                continue
+            if player in self.absent:
+                absent_left = True
+            elif seated.get(player) == area.number:
+                new, rule = player, "control_seated"
+                break
+            elif new is None:
+                new, rule = player, "control_front"
         # 5.22: nobody present is left on the area but an absent player's wager is: the
         # dealer plays it by the fixed rule (5.22.1 applies only while someone present is on it).
-        absent_play = new is None and any(
-            w.player in self.absent and w.player not in area.surrendered for w in area.wagers
-        )
+        absent_play = new is None and absent_left
         if new != area.controller:
             area.controller = new
             if absent_play:
