@@ -205,7 +205,8 @@ class TableRound:
         self.placed_cards: dict[int, tuple[int, Hand | None]] = {}
 
     def clause(self, concept: str) -> str:
-        return self.rules.clause(concept)
+        """This game's clause number for ``concept`` (as GameRules.clause, one call fewer)."""
+        return self.rules.clauses[concept]
 
     def refuse(self, message: str, concept: str | None = None, clause: str | None = None) -> RuleRefusal:
         return RuleRefusal(message, clause if clause else self.clause(concept) if concept else None)
@@ -1312,7 +1313,8 @@ class TableRound:
             self._entry(w.player, "main", stake, "returned", ZERO, self.clause("under_min"),
                         area=area, hand=hand, stage=stage)
             return
-        self._entry(w.player, "main", stake, result, net, rule, area=area, hand=hand, stage=stage)
+        # The common case straight to the record (this runs for every wager settled).
+        self.settlements.append(Settlement(w.player, "main", stake, result, net, rule, stage, area, hand))
         if w.excess and hand == 1 and result != "returned":
             self._entry(w.player, "main", w.excess, "returned", ZERO, self.clause("over_max"),
                         area=area, hand=hand, stage=stage)
@@ -1325,8 +1327,9 @@ class TableRound:
             self._entry(side.player, side.bet, side.amount, "returned", ZERO, self.clause("under_min"),
                         area=area, hand=hand, stage=stage)
             return
-        self._entry(side.player, side.bet, side.amount, result, net, rule, area=area, hand=hand,
-                    stage=stage, row=row)
+        self.settlements.append(
+            Settlement(side.player, side.bet, side.amount, result, net, rule, stage, area, hand, row)
+        )
         if side.excess:
             self._entry(side.player, side.bet, side.excess, "returned", ZERO, self.clause("over_max"),
                         area=area, hand=hand, stage=stage)
