@@ -54,6 +54,7 @@ if TYPE_CHECKING:
 
 PERMANENT_EIGHT = parse_card("8S")
 PLAY_ACTIONS = frozenset({"hit", "stand", "double", "split"})
+_CLOSED_PHASES = frozenset({"void", "settled", "referred"})  # phases that take few events or none
 
 
 @dataclass(frozen=True)
@@ -235,14 +236,16 @@ class TableRound:
             self.events.append(e)
 
     def _dispatch(self, event: Event) -> None:
-        if self.phase in ("void",):
-            raise self.refuse("the round is void; no further events", "void.foreign_card")
-        if self.phase == "settled" and not (isinstance(event, CardDrawn) and event.to is not None):
-            raise RuleRefusal("the round is settled; no further events")
-        if self.phase == "referred" and not isinstance(event, Resolve | Void):
-            raise self.refuse(
-                "the round is referred to the Gaming Shift Manager; waiting for a resolve", "refer"
-            )
+        phase = self.phase
+        if phase in _CLOSED_PHASES:
+            if phase == "void":
+                raise self.refuse("the round is void; no further events", "void.foreign_card")
+            if phase == "settled" and not (isinstance(event, CardDrawn) and event.to is not None):
+                raise RuleRefusal("the round is settled; no further events")
+            if phase == "referred" and not isinstance(event, Resolve | Void):
+                raise self.refuse(
+                    "the round is referred to the Gaming Shift Manager; waiting for a resolve", "refer"
+                )
         handler = _HANDLERS.get(type(event))
         if handler is None:
             raise RuleRefusal(f"{event.type} events do not apply at this table")
@@ -658,7 +661,7 @@ class TableRound:
                     hand.stood_by_rule = self.clause("absent")
                     continue
             break
-        if self._current() is None and self.phase == "play":
+        if cur is None and self.phase == "play":
             self.phase = "dealer"
             self._dealer_step()
 
