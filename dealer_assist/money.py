@@ -42,6 +42,7 @@ def half_kept(stake: Decimal) -> Decimal:
 
 def to_json_number(amount: Decimal) -> int | float:
     """Whole amounts print as integers (30), others with at most two decimals (37.5)."""
-    if amount == amount.to_integral_value():
-        return int(amount)
+    numerator, denominator = amount.as_integer_ratio()  # the cheapest exact test for a whole amount
+    if denominator == 1:
+        return numerator
     return float(amount.quantize(CENT))
