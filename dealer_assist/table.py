@@ -259,10 +259,11 @@ class TableRound:
     # ------------------------------------------------------------------ wagers
     def _on_wager(self, ev: Wager) -> None:
         rules = self.rules
-        if ev.area is None:
+        number, bet, player = ev.area, ev.bet, ev.player
+        if number is None:
             raise RuleRefusal("a wager at this table names its playing area")
-        if not 1 <= ev.area <= self.config.areas:
-            raise RuleRefusal(f"area {ev.area} is not on this layout of {self.config.areas} areas")
+        if not 1 <= number <= self.config.areas:
+            raise RuleRefusal(f"area {number} is not on this layout of {self.config.areas} areas")
         if self.phase != "betting":
             if ev.hand is not None and self._late_wager_allowed(ev):
                 self._place_split_side_bet(ev)
@@ -270,14 +271,14 @@ class TableRound:
             raise self.refuse("no wager may be placed or increased after \"no more bets\"", "bets_closed")
         if ev.hand is not None:
             raise RuleRefusal("a wager names a hand only when placed on a split hand")
-        if ev.bet != "main" and ev.bet not in rules.side_bets:
-            raise RuleRefusal(f"{rules.name} has no '{ev.bet}' wager")
-        self._check_one_area(ev.player, ev.area)
-        area = self.areas.get(ev.area)
-        if ev.bet == "main":
+        if bet != "main" and bet not in rules.side_bets:
+            raise RuleRefusal(f"{rules.name} has no '{bet}' wager")
+        self._check_one_area(player, number)
+        area = self.areas.get(number)
+        if bet == "main":
             if area is None:
-                area = self.areas[ev.area] = Area(ev.area)
-            existing = area.wager_of(ev.player)
+                area = self.areas[number] = Area(number)
+            existing = area.wager_of(player)
             if existing is not None:
                 # 3.10.2: a player's wagers within one area are not separated.
                 existing.placed += ev.amount
@@ -286,31 +287,31 @@ class TableRound:
             limit = self.config.max_wagers_per_area
             if len(area.wagers) >= limit:
                 if limit == 3:
-                    raise self.refuse(f"area {ev.area} already holds three main wagers", "max_wagers_area")
+                    raise self.refuse(f"area {number} already holds three main wagers", "max_wagers_area")
                 raise self.refuse(
                     f"the pit manager allows {limit} main wager{'s' if limit > 1 else ''} per area "
-                    f"and area {ev.area} holds {len(area.wagers)}", "pit_restrict_wagers",
+                    f"and area {number} holds {len(area.wagers)}", "pit_restrict_wagers",
                 )
-            area.wagers.append(MainWager(ev.player, ev.amount, len(area.wagers) + 1))
+            area.wagers.append(MainWager(player, ev.amount, len(area.wagers) + 1))
             # 3.13: the controller is known, and shown, while bets are being placed.
             self._update_controller(area, None)
             return
         if area is None or not area.wagers:
             raise self.refuse(
-                f"a {ev.bet} wager may only be placed on an area which contains a main wager",
+                f"a {bet} wager may only be placed on an area which contains a main wager",
                 "side_needs_main",
             )
         taken = 0
         for s in area.sides:
-            if s.bet == ev.bet and s.hand is None:
-                if s.player == ev.player:
+            if s.bet == bet and s.hand is None:
+                if s.player == player:
                     s.placed += ev.amount
                     s.amount = s.placed
                     return
                 taken += 1
         if taken >= 3:
-            raise self.refuse(f"area {ev.area} already holds three {ev.bet} wagers", "side_slots")
-        area.sides.append(SideWager(ev.player, ev.bet, ev.amount, None))
+            raise self.refuse(f"area {number} already holds three {bet} wagers", "side_slots")
+        area.sides.append(SideWager(player, bet, ev.amount, None))
 
     def _check_one_area(self, player: str, area_no: int) -> None:
         if player not in self.config.one_area_players:
@@ -394,13 +395,15 @@ class TableRound:
             raise self.refuse("bets are already closed", "bets_closed")
         self.phase = "initial"
         self.order = sorted(a.number for a in self.areas.values() if a.wagers)
-        # Limits in placement order: the first under-minimum wager of a player settles normally.
+        limited = bool(self.config.limits)  # no table limits: nothing to cap or return
         for number in self.order:
             area = self.areas[number]
-            for w in area.wagers:
-                self._apply_limits(w, "main")
-            for s in area.sides:
-                self._apply_limits(s, s.bet)
+            if limited:
+                # Limits in placement order: the first under-minimum wager of a player settles normally.
+                for w in area.wagers:
+                    self._apply_limits(w, "main")
+                for s in area.sides:
+                    self._apply_limits(s, s.bet)
             first = Hand([PERMANENT_EIGHT] if self.rules.permanent_eight else [])
             for w in area.wagers:
                 first.stakes[w.player] = w.amount
