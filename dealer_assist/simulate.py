@@ -124,7 +124,9 @@ def next_event(rnd: object, exp: Expectation, shoe: Iterator[Card], strategy: St
         hand = area.hands[exp.hand - 1]
         dealer = rnd.dealer  # type: ignore[attr-defined]
         up = dealer[0] if dealer else None
-        options = tuple(o for o in exp.options if o != "surrender") or exp.options
+        options = exp.options
+        if "surrender" in options:
+            options = tuple(o for o in options if o != "surrender") or options
         action = strategy(hand.cards, up, options, rng)
         return _decision(action, exp.area, exp.hand)
     if exp.kind == "decisions":
