@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from dealer_assist import sidebets
@@ -1385,9 +1386,9 @@ class TableRound:
         """What the round waits for now."""
         phase = self.phase
         if phase == "betting":
-            return Expectation("wagers")
+            return _WAGERS
         if phase in ("settled", "void"):
-            return Expectation("none")
+            return _NOTHING
         if phase == "referred":
             assert self.referral is not None
             return Expectation("ruling", rule=self.referral[0], text=self.referral[1])
@@ -1399,12 +1400,11 @@ class TableRound:
             # As expected_card_target(), sharing its scan for the hand in turn.
             cur = self._current()
             if cur is not None and self._needs_card(*cur):
-                return Expectation("card", target=f"area:{cur[0].number}/{cur[0].hands.index(cur[1]) + 1}")
+                return _card_expected(cur[0].number, cur[0].hands.index(cur[1]))
         else:
             target = self.expected_card_target()
             if target is not None:
-                number, hand_index = target
-                return Expectation("card", target="dealer" if number == 0 else f"area:{number}/{hand_index + 1}")
+                return _card_expected(*target)
             cur = self._current()
         offers = tuple(self._offers())
         if cur is None or cur[0].absent_play:
@@ -1412,7 +1412,7 @@ class TableRound:
                 first = offers[0]
                 return Expectation("decision", area=first["area"], hand=1, player=first["player"],
                                    options=tuple(first["options"]), offers=offers)
-            return Expectation("none")
+            return _NOTHING
         area, hand = cur
         # The other players on the hand, for the dealer screen to ask when the controller
         # splits (match or stay, 3.24) or doubles (up to their own wager, 3.26.5).
@@ -1467,6 +1467,17 @@ class TableRound:
             ]
             areas.append({"area": number, "controller": area.controller, "hands": hands})
         return {"dealer": {"cards": [str(c) for c in self.dealer], "total": total}, "areas": areas}
+
+
+# Expectations are immutable: the plain ones are made once (expectation() runs for every event).
+_WAGERS = Expectation("wagers")
+_NOTHING = Expectation("none")
+
+
+@cache
+def _card_expected(number: int, hand_index: int) -> Expectation:
+    """A card for the dealer (area 0) or for an area's hand (index from 0)."""
+    return Expectation("card", target="dealer" if number == 0 else f"area:{number}/{hand_index + 1}")
 
 
 def _fmt(amount: Decimal) -> str:
