@@ -101,9 +101,11 @@ class ShoeState:
 
     def record(self, card: Card) -> ForeignCard | None:
         """Count a delivered card; returns the 5.1 problem if it cannot belong to the shoe."""
-        problem = self.check(card)
+        seen = self._counts.get(card, 0)
+        # A card of the decks in use with copies left is the usual case; check() words the problem.
+        problem = None if card in self._allowed and seen < self.decks else self.check(card)
         self.dealt.append(card)
-        self._counts[card] += 1
+        self._counts[card] = seen + 1
         return problem
 
     def record_unread(self, count: int = 1) -> None:

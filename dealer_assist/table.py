@@ -1177,6 +1177,8 @@ class TableRound:
         blackjack = is_two_card_21(self.dealer)
         for number in self.order:
             area = self.areas[number]
+            if not area.insured and not area.claimed_insurance:
+                continue  # no insurance wager on the area
             for player, amount in area.insurance_wagers():
                 if blackjack:
                     self._entry(player, "insurance", amount, "win", winnings(amount, INSURANCE_ODDS),
