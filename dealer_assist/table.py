@@ -274,7 +274,8 @@ class TableRound:
             raise RuleRefusal("a wager names a hand only when placed on a split hand")
         if bet != "main" and bet not in rules.side_bets:
             raise RuleRefusal(f"{rules.name} has no '{bet}' wager")
-        self._check_one_area(player, number)
+        if self.config.one_area_players:
+            self._check_one_area(player, number)  # 3.9
         area = self.areas.get(number)
         if bet == "main":
             if area is None:
