@@ -81,8 +81,11 @@ def run_setup(game: str, full: bool, rounds: int, seed: int, timed: bool) -> dic
 
 
 def run(args: argparse.Namespace) -> int:
-    for label, full in (("(a) 5 areas, 1 player each, main only", False),
-                        ("(b) 7 areas, 3 players each, every side bet", True)):
+    setups = (("(a) 5 areas, 1 player each, main only", False),
+              ("(b) 7 areas, 3 players each, every side bet", True))
+    if args.game == "electronic":  # one shared hand: terminals instead of areas
+        setups = (("(a) 5 terminals, main only", False), ("(b) 12 terminals, every side bet", True))
+    for label, full in setups:
         # Throughput without per-event timers, then the per-event latencies in a second pass.
         speed = run_setup(args.game, full, args.rounds, args.seed, timed=False)
         lat = run_setup(args.game, full, max(args.rounds // 4, 100), args.seed, timed=True)
