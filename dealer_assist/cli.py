@@ -73,6 +73,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _load(args.command).run(args)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader of our output went away (`| head`): stop quietly, as a filter should.
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover
