@@ -122,6 +122,7 @@ class TableController(QObject):
         self.under_min: list[str] = []
         self.config: dict[str, Any] = {}
         self.shoe_reloaded = False  # a freshly shuffled shoe was loaded since the round began
+        self.face_up_next = False  # the dealer reported the next card was face up in the shoe
         self.rnd: Any = None
         self.events: list[dict[str, Any]] = []  # accepted events of the open round
         self.slip: list[dict[str, Any]] = []  # wagers before "no more bets"
@@ -565,6 +566,9 @@ class TableController(QObject):
             raw: dict[str, Any] = {"type": "card", "card": str(event.card)}
             if event.seq is not None:
                 raw["shoe_seq"] = event.seq  # the shoe's frame number, for the review
+            if self.face_up_next:
+                raw["face_up"] = True  # 5.5: the round records the ruling and plays it as normal
+                self.face_up_next = False
             if self.placement is not None:
                 raw["to"] = self.placement
                 self.placement = None

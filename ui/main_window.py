@@ -270,9 +270,10 @@ class DealerWindow(QMainWindow):
             self.controller.restored = False
 
     def _report_face_up(self) -> None:
-        clause = self.controller.rules.clause("face_up_card") if self.controller.rules.has("face_up_card") else "5.5"
-        self.show_refusal(f"Face-up card in the shoe: play it as if found face down ({clause})", warn=False)
-        self.controller._audit("face_up_card", {"rule": clause})
+        clause = self.controller.rules.clause("face_up_card")
+        self.controller.face_up_next = True  # the next card out of the shoe carries it (5.5)
+        self.show_refusal(f"Face-up card in the shoe: the next card is played as if found face down ({clause})",
+                          warn=False)
 
     def _report_refer(self) -> None:
         clause = self.controller.rules.clause("refer")

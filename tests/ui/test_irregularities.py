@@ -195,3 +195,18 @@ def test_review_opens_from_the_table_only_with_a_supervisor_pin(make_table: Make
     assert review is not None and review.isVisible()
     assert "Review" in review.windowTitle() or review.windowTitle()
     review.close()
+
+
+def test_face_up_card_is_played_as_normal_and_ruled(make_table: MakeTable) -> None:
+    # 5.5: the dealer reports the next card was found face up in the shoe; it is played where it
+    # would have gone (electronic: the first Player card) and the ruling is recorded.
+    setup = TableSetup(game="electronic", decks=6, terminals=["t1"], decision_seconds=600)
+    t = make_table(setup, "10H 7C 9S 10D 2C")
+    t.bet("t1", "main", [100])
+    t.press("no_more_bets")
+    t.qtbot.mouseClick(t.window.report_buttons["face_up"], Qt.MouseButton.LeftButton)
+    t.deal(1)
+    assert t.controller.events[-1] == {"type": "card", "card": "10H", "shoe_seq": t.controller.events[-1]["shoe_seq"],
+                                       "face_up": True}
+    assert [(r["rule"], r["ruling"]) for r in t.controller.output()["rulings"]] == [("5.5", "played")]
+    assert t.controller.output()["player_cards"] == ["10H"]
