@@ -41,7 +41,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-import ui.qtfix  # noqa: F401  (first Qt import: the guard against PySide6 6.12 on CPython 3.11)
+import ui.qtfix  # noqa: F401  (before any Qt call: the guard against PySide6 6.12 on CPython 3.11)
 from dealer_assist.history_command import parse_time
 from dealer_assist.review_queries import (
     RoundFilter,
