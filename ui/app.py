@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +79,7 @@ def build_table(setup: TableSetup, *, db: str | None, dealer: str, port: str | N
         sim_worker = Worker("simulated-shoe", controller)
         sim_panel = SimPanel(sim, sim_worker)
     window = DealerWindow(controller, sim_panel=sim_panel)
+    window.setup_saved = controller.remember_setup  # the store remembers the table setup
     controller.open_store(db)
     # the shoe talks to the app only through signals, delivered on the GUI thread
     signals = ShoeSignals(window)
@@ -94,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     from PySide6.QtWidgets import QApplication
 
     from dealer_assist.games import GAMES
-    from ui.setup_dialog import load_setup, save_setup
+    from ui.setup_dialog import remembered_setup
 
     def fail(message: str) -> int:
         print(f"dealer-assist: error: {message}", file=sys.stderr)
@@ -127,7 +128,8 @@ def run(args: argparse.Namespace) -> int:
     app.setDesktopFileName("com.dealerassist.DealerAssist")
     app.setWindowIcon(QIcon.fromTheme("com.dealerassist.DealerAssist"))
     settings = QSettings(args.settings, QSettings.Format.IniFormat) if args.settings else QSettings()
-    setup = load_setup(settings)
+    remembered = remembered_setup(args.db)  # at launch, before the window exists
+    setup = replace(remembered)
     if args.game:
         setup.game = args.game
         low, high = GAMES[args.game].deck_range
@@ -137,8 +139,9 @@ def run(args: argparse.Namespace) -> int:
     table = build_table(setup, db=args.db, dealer=args.dealer or "dealer", port=args.shoe, codec=args.codec,
                         baud=args.baud, sim_cards=cards, sim_seed=args.sim_seed)
     window = table.window
-    window.setup_saved = lambda new: save_setup(settings, new)
-    window.resize(1600, 1000)
+    geometry = settings.value("window/geometry")
+    if geometry is None or not window.restoreGeometry(geometry):
+        window.resize(1600, 1000)
     window.show()
     if args.exit_after_show:
         from PySide6.QtCore import QTimer
@@ -151,10 +154,12 @@ def run(args: argparse.Namespace) -> int:
         QTimer.singleShot(0, shown)
     if not args.dealer:
         _ask_login(table)
-    save_setup(settings, setup)
+    if setup != remembered:
+        table.controller.remember_setup(setup)  # e.g. --game: queued after the store opens
     try:
         return int(app.exec())
     finally:
+        settings.setValue("window/geometry", window.saveGeometry())  # QSettings: window state only
         table.close()
 
 

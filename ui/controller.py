@@ -122,6 +122,7 @@ class TableController(QObject):
         self.under_min: list[str] = []
         self.config: dict[str, Any] = {}
         self.shoe_reloaded = False  # a freshly shuffled shoe was loaded since the round began
+        self._worker_store: Store | None = None  # the store as the writer thread knows it
         self.face_up_next = False  # the dealer reported the next card was face up in the shoe
         self.rnd: Any = None
         self.events: list[dict[str, Any]] = []  # accepted events of the open round
@@ -146,6 +147,7 @@ class TableController(QObject):
 
         def job() -> tuple[Store, Any, list[str], list[dict[str, Any]]]:
             store = Store.open(path) if path else Store.open(table="table")
+            self._worker_store = store  # for jobs queued before the GUI thread hears of it
             open_round = store.find_open_round()
             under = store.under_min_players()
             recall: list[dict[str, Any]] = []
@@ -299,6 +301,22 @@ class TableController(QObject):
         self.setup = setup
         self.new_round()
         return True
+
+    def remember_setup(self, setup: TableSetup) -> None:
+        """Record the table setup in the store (audited), on the writer thread."""
+        from ui.setup_dialog import SETUP_AUDIT_KIND, setup_to_json
+
+        detail = setup_to_json(setup)
+        actor = f"dealer:{self.dealer}"
+
+        def job() -> int:
+            # jobs run in order on one thread: the store was opened by an earlier job
+            store = self._worker_store
+            if store is None:
+                raise StoreError("no store is open")
+            return store.add_audit(SETUP_AUDIT_KIND, actor=actor, detail=detail)
+
+        self.store_worker.submit(job)
 
     def remove_wager(self, index: int) -> bool:
         if not self.betting or not 0 <= index < len(self.slip):

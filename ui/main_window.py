@@ -181,7 +181,7 @@ class DealerWindow(QMainWindow):
 
         DropTarget.dropped = self.card_dropped
         self.setup_dialog: SetupDialog | None = None
-        self.setup_saved: Callable[[TableSetup], None] | None = None  # remembers it (QSettings)
+        self.setup_saved: Callable[[TableSetup], None] | None = None  # remembers it (the store)
         controller.changed.connect(self.refresh)
         controller.refused.connect(self.show_refusal)
         controller.shoe_changed.connect(self._shoe_changed)

@@ -1,14 +1,15 @@
 """Table setup: game (all five), decks, areas, limits per bet kind, who sits where.
 
-Remembered between sessions with QSettings (window state and table setup only).
-The ranges come from the engine's game data (2.1 decks, Appendix A areas).
+Remembered between sessions in the table's own store, as an audited ``table_setup``
+entry (who changed the limits is part of the table's history); QSettings keeps only the
+window's state. The ranges come from the engine's game data (2.1 decks, Appendix A areas).
 """
 
 from __future__ import annotations
 
-import json
+from pathlib import Path
+from typing import Any
 
-from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -22,29 +23,46 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_assist.games import GAMES
+from dealer_assist.store import Store, StoreError, default_db_path
 from ui.controller import TableSetup
 from ui.table_view import BET_NAMES
 
-SETTINGS_KEY = "table/setup"
+SETUP_AUDIT_KIND = "table_setup"
 
 
-def load_setup(settings: QSettings) -> TableSetup:
-    raw = settings.value(SETTINGS_KEY, "")
+def default_setup() -> TableSetup:
+    return TableSetup(seated={"p1": 1, "p2": 2, "p3": 3}, terminals=["t1", "t2", "t3"])
+
+
+def setup_to_json(setup: TableSetup) -> dict[str, Any]:
+    return {
+        "game": setup.game, "decks": setup.decks, "areas": setup.areas, "limits": setup.limits,
+        "seated": setup.seated, "terminals": setup.terminals, "decision_seconds": setup.decision_seconds,
+    }
+
+
+def setup_from_json(data: Any) -> TableSetup:
+    """A remembered setup, or the default one if it is not a valid setup any more."""
     try:
-        data = json.loads(str(raw)) if raw else {}
         setup = TableSetup(**data)
         if setup.game not in GAMES:
             raise ValueError(setup.game)
         return setup
     except (TypeError, ValueError):
-        return TableSetup(seated={"p1": 1, "p2": 2, "p3": 3}, terminals=["t1", "t2", "t3"])
+        return default_setup()
 
 
-def save_setup(settings: QSettings, setup: TableSetup) -> None:
-    settings.setValue(SETTINGS_KEY, json.dumps({
-        "game": setup.game, "decks": setup.decks, "areas": setup.areas, "limits": setup.limits,
-        "seated": setup.seated, "terminals": setup.terminals, "decision_seconds": setup.decision_seconds,
-    }))
+def remembered_setup(db: str | None) -> TableSetup:
+    """The last setup recorded in the table's store (read-only; the default if none)."""
+    path = Path(db) if db else default_db_path()
+    if not path.exists():
+        return default_setup()
+    try:
+        with Store.open_readonly(path) as store:
+            entries = store.audit_entries(kind=SETUP_AUDIT_KIND)
+    except (StoreError, OSError):
+        return default_setup()
+    return setup_from_json(entries[-1].detail) if entries else default_setup()
 
 
 class SetupDialog(QDialog):
