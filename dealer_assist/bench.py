@@ -81,6 +81,12 @@ def run_setup(game: str, full: bool, rounds: int, seed: int, timed: bool) -> dic
 
 
 def run(args: argparse.Namespace) -> int:
+    import dealer_assist.table as table_module
+
+    compiled = table_module.__file__.endswith((".so", ".pyd"))
+    print("engine: " + ("compiled with mypyc (scripts/compile_engine.py)" if compiled else
+                        "pure Python (for the compiled engine: scripts/compile_engine.py, then "
+                        "PYTHONPATH=build/compiled)"))
     setups = (("(a) 5 areas, 1 player each, main only", False),
               ("(b) 7 areas, 3 players each, every side bet", True))
     if args.game == "electronic":  # one shared hand: terminals instead of areas

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import cache
-from typing import Final
+from typing import ClassVar, Final
 
 RANKS: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 STANDARD_SUITS: Final = ("S", "H", "D", "C")
@@ -44,7 +44,7 @@ class Card:
     """
 
     __slots__ = ("rank", "suit", "points")
-    _interned: dict[tuple[str, str], Card] = {}
+    _interned: ClassVar[dict[tuple[str, str], Card]] = {}
 
     rank: str
     suit: str
