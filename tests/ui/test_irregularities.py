@@ -192,8 +192,11 @@ def test_review_opens_from_the_table_only_with_a_supervisor_pin(make_table: Make
     try_pin("sam", "4821")
     t.qtbot.waitUntil(lambda: t.window.review_window is not None, timeout=10000)
     review = t.window.review_window
-    assert review is not None and review.isVisible()
-    assert "Review" in review.windowTitle() or review.windowTitle()
+    from ui.review_app import ReviewWindow
+
+    assert isinstance(review, ReviewWindow) and review.isVisible()
+    assert str(review.db_path) == str(t.controller.store.path)  # this table's own store
+    assert review.windowTitle().startswith("Dealer Assist review")
     review.close()
 
 
