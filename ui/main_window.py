@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dealer_assist.irregularities import shoe_notices
 from dealer_assist.store import StoreError
 from ui.betting import BettingPanel
 from ui.cards import DropTarget
@@ -499,7 +500,10 @@ class DealerWindow(QMainWindow):
     def _shoe_changed(self) -> None:
         c = self.controller
         remaining = c.rnd.shoe.remaining if c.rnd is not None else None
-        self.shoe_status.show_info(c.shoe, remaining)
+        # 5.19 (5.16 in Dueling 8's): the engine says when the shoe will not finish the round.
+        notices = [text for _, text in shoe_notices(c.rnd)] if c.rnd is not None else []
+        cut = c.rules.clause("cut_card") if c.rnd is not None and c.rules.has("cut_card") else None
+        self.shoe_status.show_info(c.shoe, remaining, notices, cut)
         self.shoe_status.show_hold(c.hold_reason, len(c.held_cards))
 
     def _toggle_recall(self, on: bool) -> None:

@@ -41,7 +41,9 @@ class ShoeStatus(QWidget):
         layout.addWidget(self.hold_box)
         self.hold_box.hide()
 
-    def show_info(self, info: ShoeInfo, remaining: int | None) -> None:
+    def show_info(self, info: ShoeInfo, remaining: int | None, notices: list[str] | None = None,
+                  cut_clause: str | None = None) -> None:
+        """The status line; ``notices``: the engine's sentences about the shoe (5.19), with clauses."""
         state = "CONNECTED" if info.connected else "SHOE LOST"
         colour = "#1b5e20" if info.connected else "#b00020"
         parts = [f"<span style='color:{colour}'>Shoe {state}</span>"]
@@ -50,7 +52,10 @@ class ShoeStatus(QWidget):
         if remaining is not None:
             parts.append(f"{remaining} cards left")
         if info.cut_seen:
-            parts.append("<span style='color:#b00020'>CUT CARD OUT: shuffle after this round</span>")
+            where = f" ({cut_clause})" if cut_clause else ""
+            parts.append(f"<span style='color:#b00020'>CUT CARD OUT: shuffle after this round{where}</span>")
+        for text in notices or []:
+            parts.append(f"<span style='color:#b00020'>\u26a0 {text}</span>")
         if info.last_event:
             last = info.last_event if len(info.last_event) <= 48 else info.last_event[:47] + "…"
             parts.append(f"last: {last}")

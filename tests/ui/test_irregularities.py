@@ -213,3 +213,24 @@ def test_face_up_card_is_played_as_normal_and_ruled(make_table: MakeTable) -> No
                                        "face_up": True}
     assert [(r["rule"], r["ruling"]) for r in t.controller.output()["rulings"]] == [("5.5", "played")]
     assert t.controller.output()["player_cards"] == ["10H"]
+
+
+def test_shoe_status_warns_before_the_shoe_runs_out(make_table: MakeTable) -> None:
+    # 5.19: one deck of Lucky 8 (52 cards) with 46 already dealt since the shuffle leaves 6.
+    # Two areas bet: the initial deal needs 2 + 1 + 2 = 5 cards; 6 < 5 + 6, so the dealer is told
+    # "only 6 cards remain; the round needs at least 5 (5.19)".
+    from dealer_assist.cards import standard_deck
+    from dealer_assist.transcript import new_round, parse_event
+
+    t = make_table(TableSetup(game="lucky8", decks=1, areas=7, seated={"a": 1, "b": 2}), "2C 3C")
+    dealt = [str(c) for c in standard_deck()[:46]]
+    rnd = new_round({"game": "lucky8", "decks": 1, "areas": 7, "shoe_dealt": dealt})
+    for raw in ({"type": "wager", "player": "a", "area": 1, "bet": "main", "amount": 10},
+                {"type": "wager", "player": "b", "area": 2, "bet": "main", "amount": 10},
+                {"type": "no_more_bets"}):
+        rnd.apply(parse_event(raw))
+    t.controller.rnd = rnd
+    t.window._shoe_changed()
+    text = t.window.shoe_status.line.text()
+    assert "6 cards left" in text
+    assert "only 6 cards remain; the round needs at least 5 (5.19)" in text
