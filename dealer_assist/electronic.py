@@ -539,7 +539,7 @@ class ElectronicRound:
         if action == "insurance":
             half = half_kept(t.main)
             amount = ev.amount if ev.amount is not None else half
-            if amount != half:
+            if self.rules.insurance_exactly_half and amount != half or amount > half:
                 raise self.refuse(f"insurance is exactly 50% of the wager: {half}", "insurance.amount")
             t.insured = amount
             return

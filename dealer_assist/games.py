@@ -441,5 +441,4 @@ GAMES: Final[dict[str, GameRules]] = {
 }
 
 # Odds of the main wager and insurance (4.1 of each game).
-EVEN: Final = Fraction(1, 1)
 INSURANCE_ODDS: Final = Fraction(2, 1)

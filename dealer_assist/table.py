@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
-from fractions import Fraction
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -31,13 +30,12 @@ from dealer_assist.events import (
     Pick,
     PowerFailure,
     Resolve,
-    Target,
     Timeout,
     Void,
     Wager,
     Withdraw,
 )
-from dealer_assist.games import EVEN, INSURANCE_ODDS, GameRules
+from dealer_assist.games import INSURANCE_ODDS, GameRules
 from dealer_assist.hands import hand_value, hard_total, is_two_card_21
 from dealer_assist.money import ZERO, half_kept, to_json_number, winnings
 from dealer_assist.outcome import (
@@ -196,11 +194,9 @@ class TableRound:
         self.initial_queue: list[tuple[int, int]] = []  # (area, 0) or (0, 0) for the dealer
         self.queue_pos = 0
         self.order: list[int] = []  # areas in play, dealing order
-        self.turn = 0  # index into play_hands
         self.offers_open = False
         self.interim_done = False
         self.referral: tuple[str, str] | None = None
-        self.void_reason: tuple[str, str] | None = None
         self._index = 0  # index of the event being applied
         self.irregular: IrregularState | None = None  # section 5 rulings left pending
         # event index -> where its card went, (0, None) for the dealer (5.6 corrections)
@@ -476,7 +472,6 @@ class TableRound:
 
     def _void(self, rule: str, text: str) -> None:
         self.phase = "void"
-        self.void_reason = (rule, text)
         self.rulings.append(Ruling(self._index, rule, "void", text))
         self.settlements = [s for s in self.settlements if False]
         for area in self.areas.values():
@@ -625,9 +620,6 @@ class TableRound:
                 self._settle_superb(area, "final")
 
     # ------------------------------------------------------------------ the hand in turn
-    def _play_hands(self) -> list[tuple[Area, Hand]]:
-        return [(self.areas[n], h) for n in self.order for h in self.areas[n].hands]
-
     def _current(self) -> tuple[Area, Hand] | None:
         for number in self.order:
             area = self.areas[number]
@@ -1506,7 +1498,6 @@ _HANDLERS: dict[type, Any] = {
     Timeout: TableRound._on_other,
 }
 
-__all__ = ["TableConfig", "TableRound", "Target", "Fraction", "EVEN"]
 
 
 from dealer_assist import irregularities as _irregular  # noqa: E402 (it needs this module's types)
