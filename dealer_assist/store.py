@@ -400,6 +400,20 @@ def _m0002_rounds_game_index(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX rounds_game ON rounds(game, started_at)")
 
 
+def _connect(target: str, db_path: Path, *, uri: bool) -> sqlite3.Connection:
+    """A connection that waits for the writer rather than failing (busy timeout)."""
+    try:
+        conn = sqlite3.connect(target, uri=uri, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
+    except sqlite3.Error as err:
+        raise StoreError(f"cannot open {db_path}: {err}") from err
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    except sqlite3.DatabaseError as err:
+        conn.close()
+        raise StoreError(f"{db_path} is not a usable Dealer Assist database: {err}") from err
+    return conn
+
+
 KNOWN_MIGRATIONS = frozenset(m.name for m in MIGRATIONS._migrations)
 
 # SQL for an amount in whole cents (amounts are TEXT decimals with at most two places).
@@ -561,14 +575,8 @@ class Store:
             _check_sqlite_header(db_path, allow_empty=True)
         else:
             db_path.parent.mkdir(parents=True, exist_ok=True)
+        conn = _connect(str(db_path), db_path, uri=False)
         try:
-            conn = sqlite3.connect(
-                str(db_path), timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
-            )
-        except sqlite3.Error as err:
-            raise StoreError(f"cannot open {db_path}: {err}") from err
-        try:
-            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             _check_identity(conn, db_path, allow_new=True)
             old_level = conn.isolation_level
             conn.isolation_level = None  # PRAGMA journal_mode needs autocommit
@@ -599,14 +607,8 @@ class Store:
             raise StoreError(f"{db_path}: not a file")
         _check_sqlite_header(db_path, allow_empty=False)
         uri = "file:" + pathname2url(str(db_path.resolve())) + "?mode=ro"
+        conn = _connect(uri, db_path, uri=True)
         try:
-            conn = sqlite3.connect(
-                uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
-            )
-        except sqlite3.Error as err:
-            raise StoreError(f"cannot open {db_path}: {err}") from err
-        try:
-            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             conn.execute("PRAGMA query_only = ON")
             _check_identity(conn, db_path, allow_new=False)
             store = cls(conn, db_path, readonly=True)
