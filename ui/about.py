@@ -1,8 +1,12 @@
-"""The About box: name, version, licence note and the games this build knows.
+"""The About box: name, version, licence note, the games this build knows and which
+rules engine runs.
 
 The version is ``dealer_assist.__version__``, which reads the installed package metadata,
 so pyproject.toml stays the one place it is written. The frozen build ships that
 metadata (packaging/dealer-assist.spec, ``copy_metadata``), so it shows the same number.
+
+The engine is the one compiled with mypyc (scripts/compile_engine.py; what the app and the
+build run when the compile succeeded) or the pure-Python one; they behave the same.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+import dealer_assist.table
 from dealer_assist import __version__
 from dealer_assist.games import GAMES
 
@@ -52,12 +57,19 @@ def game_names() -> list[str]:
     return [rules.name for rules in GAMES.values()]
 
 
+def engine_label(module_file: str | None = None) -> str:
+    """Which rules engine runs: "compiled (mypyc)" when dealer_assist.table (one of the
+    modules mypyc compiles) was imported from an extension module, else "pure Python"."""
+    path = dealer_assist.table.__file__ if module_file is None else module_file
+    return "compiled (mypyc)" if (path or "").endswith((".so", ".pyd")) else "pure Python"
+
+
 def about_html() -> str:
     games = "".join(f"<li>{html.escape(name)}</li>" for name in game_names())
     parts = ", ".join(f"{html.escape(name)} ({lic})" for name, lic in THIRD_PARTY)
     return (
         f"<h2>{APP_NAME}</h2>"
-        f"<p>Version {html.escape(__version__)}</p>"
+        f"<p>Version {html.escape(__version__)}<br>rules engine: {engine_label()}</p>"
         "<p>Dealer assistant for live blackjack tables: reads the card shoe, tracks every "
         "wager, decision and settlement, and cites the casino's rule clause for every ruling.</p>"
         f"<p><b>Games</b></p><ul>{games}</ul>"

@@ -1,4 +1,4 @@
-"""Help > About: the version pyproject.toml gives, the licence note, the five games."""
+"""Help > About: the version pyproject.toml gives, the running engine, the licence note, the five games."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ import pytest  # noqa: E402
 from PySide6.QtGui import QTextDocument  # noqa: E402
 from PySide6.QtWidgets import QMainWindow  # noqa: E402
 
-from ui.about import AboutDialog, add_about_action  # noqa: E402
+import dealer_assist.table  # noqa: E402
+from ui.about import AboutDialog, add_about_action, engine_label  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,6 +36,11 @@ def test_about_box_shows_pyproject_version_licence_and_games(qtbot: Any) -> None
     text = shown_text(dialog)
     assert dialog.windowTitle() == "About Dealer Assist"
     assert f"Version {version}\n" in text
+    # The engine that runs here: the test suite imports the sources, so pure Python; under
+    # PYTHONPATH=build/compiled it would be the compiled one.
+    compiled = dealer_assist.table.__file__.endswith((".so", ".pyd"))
+    engine = "compiled (mypyc)" if compiled else "pure Python"
+    assert f"\nrules engine: {engine}\n" in text
     # pyproject: license = {text = "Proprietary"}
     assert "Licence: Proprietary." in text
     assert "LGPL-3.0" in text  # the bundled Qt's licence must be stated
@@ -42,6 +48,13 @@ def test_about_box_shows_pyproject_version_licence_and_games(qtbot: Any) -> None
     games = text.split("Games\n", 1)[1].split("\nLicence", 1)[0].split("\n")
     assert sorted(games) == ["Blackjack Ace Race", "Blackjack Lucky 8", "Dueling 8's 21+",
                              "Electronic Blackjack", "Star Elements Blackjack"]
+
+
+def test_engine_label_names_a_compiled_module_compiled() -> None:
+    assert engine_label("/b/compiled/dealer_assist/table.cpython-311-x86_64-linux-gnu.so") == "compiled (mypyc)"
+    assert engine_label(r"C:\app\_internal\dealer_assist\table.cp311-win_amd64.pyd") == "compiled (mypyc)"
+    assert engine_label("/work/main/dealer_assist/table.py") == "pure Python"
+    assert engine_label("/app/_internal/dealer_assist/table.pyc") == "pure Python"
 
 
 def test_help_menu_opens_the_about_box(qtbot: Any) -> None:
