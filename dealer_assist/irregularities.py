@@ -1037,6 +1037,7 @@ def late_burn(rnd: TableRound, ev: Burn) -> None:
         area.dealt.clear()
         area.superb_open = True
     del rnd.dealer[base:]
+    rnd.rewind_turn()
     rnd.phase = "initial"
     rnd.offers_open = False
     rnd.queue_pos = 0

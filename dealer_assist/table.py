@@ -194,10 +194,13 @@ class TableRound:
         self.initial_queue: list[tuple[int, int]] = []  # (area, 0) or (0, 0) for the dealer
         self.queue_pos = 0
         self.order: list[int] = []  # areas in play, dealing order
+        self._turn = 0  # index into order: every hand of the areas before it is done
         self.offers_open = False
         self.interim_done = False
         self.referral: tuple[str, str] | None = None
         self._index = 0  # index of the event being applied
+        self._expected: Expectation | None = None  # expectation(), until the next event
+        self._asked: Expectation | None = None  # the expectation the event being applied answers
         self.irregular: IrregularState | None = None  # section 5 rulings left pending
         # event index -> where its card went, (0, None) for the dealer (5.6 corrections)
         self.placed_cards: dict[int, tuple[int, Hand | None]] = {}
@@ -213,11 +216,17 @@ class TableRound:
     def apply(self, event: Event) -> None:
         """Apply one event, or raise :class:`RuleRefusal` leaving the round unchanged."""
         self._index = len(self.events)
+        # What the round said it expected before this event (None if nobody asked): a
+        # decision it listed as legal needs no second check (see _on_decision).
+        self._asked = self._expected
+        self._expected = None
         try:
             self._dispatch(event)
         except RuleRefusal:
             self._rebuild()
             raise
+        finally:
+            self._asked = self._expected = None  # anything worked out mid-event is stale
         self.events.append(event)
 
     def apply_all(self, events: Iterable[Event]) -> None:
@@ -393,6 +402,7 @@ class TableRound:
             raise self.refuse("bets are already closed", "bets_closed")
         self.phase = "initial"
         self.order = sorted(a.number for a in self.areas.values() if a.wagers)
+        self._turn = 0
         limited = bool(self.config.limits)  # no table limits: nothing to cap or return
         for number in self.order:
             area = self.areas[number]
@@ -621,12 +631,26 @@ class TableRound:
 
     # ------------------------------------------------------------------ the hand in turn
     def _current(self) -> tuple[Area, Hand] | None:
-        for number in self.order:
-            area = self.areas[number]
+        """The first hand not yet done, in dealing order (3.18), or None."""
+        # Hands finish in order, so the scan resumes at the first area not yet finished
+        # (``_turn``); anything that re-opens a finished hand rewinds it (rewind_turn).
+        order = self.order
+        areas = self.areas
+        i = self._turn
+        n = len(order)
+        while i < n:
+            area = areas[order[i]]
             for hand in area.hands:
                 if not hand.done:
+                    self._turn = i
                     return area, hand
+            i += 1
+        self._turn = i
         return None
+
+    def rewind_turn(self) -> None:
+        """A finished hand was re-opened (5.21 reconstruction): scan from the first area again."""
+        self._turn = 0
 
     def _needs_card(self, area: Area, hand: Hand) -> bool:
         if hand.awaiting or len(hand.cards) < 2:
@@ -771,6 +795,20 @@ class TableRound:
     # ------------------------------------------------------------------ decisions
     def _on_decision(self, ev: Decision) -> None:
         action = ev.action
+        asked = self._asked
+        if (asked is not None and asked.kind == "decision" and action in asked.options
+                and action in PLAY_ACTIONS and ev.area == asked.area and (ev.hand or 1) == asked.hand
+                and asked.player is not None and (ev.player is None or ev.player == asked.player)
+                and not ev.followers and self.irregular is None):
+            # A play the round listed as legal for the hand in turn: the listing ran the
+            # checks below (_options); only a double's amount is new (3.26.2).
+            area = self.areas[asked.area]
+            hand = area.hands[asked.hand - 1]
+            if action == "double":
+                player = asked.player
+                self._check_double_amount(area, player, ev.amount if ev.amount is not None else area.original(player))
+            self._play(area, hand, asked.player, action, ev)
+            return
         if action in ("insurance", "even_money", "surrender"):
             self._offer_decision(ev)
             return
@@ -827,7 +865,11 @@ class TableRound:
             self._check_double(area, hand, player, ev)
         elif action == "split":
             self._check_split(area, hand, ev)
-        # Valid: the first play decision closes the offers (interim settlement, subsequent deal).
+        self._play(area, hand, player, action, ev)
+
+    def _play(self, area: Area, hand: Hand, player: str, action: str, ev: Decision) -> None:
+        """Carry out a valid hit, stand, double or split by ``player`` on the hand in turn."""
+        # The first play decision closes the offers (interim settlement, subsequent deal).
         if self.offers_open:
             self._close_offers()
         if action == "stand":
@@ -1379,6 +1421,12 @@ class TableRound:
     # ------------------------------------------------------------------ what comes next
     def expectation(self) -> Expectation:
         """What the round waits for now."""
+        expected = self._expected
+        if expected is None:
+            expected = self._expected = self._expectation()
+        return expected
+
+    def _expectation(self) -> Expectation:
         phase = self.phase
         if phase == "betting":
             return _WAGERS
