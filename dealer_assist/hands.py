@@ -24,11 +24,6 @@ def hand_value(cards: Sequence[Card], aces_fixed_at_one: int = 0) -> tuple[int, 
     return total, False
 
 
-def hard_total(cards: Sequence[Card]) -> int:
-    """Total with every ace counted 1 (1.1.5)."""
-    return sum(c.points for c in cards)
-
-
 def is_two_card_21(cards: Sequence[Card]) -> bool:
     """An ace and a ten-point card as the only two cards (1.1.1/1.1.2)."""
     return len(cards) == 2 and (

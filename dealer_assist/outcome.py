@@ -53,9 +53,8 @@ class ClaimDecision:
     rule: str
 
 
-@dataclass(frozen=True, slots=True)
-class ControlChange:
-    """Who calls the decisions for an area from now on, and why."""
+class ControlChange(NamedTuple):
+    """Who calls the decisions for an area from now on, and why (one per area as bets are placed)."""
 
     index: int
     area: int
@@ -63,7 +62,7 @@ class ControlChange:
     rule: str
 
 
-_NO_EXTRA: Mapping[str, Any] = MappingProxyType({})
+NO_EXTRA: Mapping[str, Any] = MappingProxyType({})
 
 
 class Expectation(NamedTuple):
@@ -79,4 +78,4 @@ class Expectation(NamedTuple):
     pending: tuple[dict[str, Any], ...] = ()
     rule: str | None = None
     text: str | None = None
-    extra: Mapping[str, Any] = _NO_EXTRA  # read-only; each expectation with extras has its own dict
+    extra: Mapping[str, Any] = NO_EXTRA  # read-only; each expectation with extras has its own dict

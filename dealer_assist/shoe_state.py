@@ -6,7 +6,6 @@ how many of each card remain, and whether the cut card has come out.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -19,6 +18,19 @@ class ForeignCard:
 
     card: Card
     reason: str
+
+
+_KINDS: dict[int, tuple[tuple[Card, ...], frozenset[Card]]] = {}
+
+
+def _kinds(composition: tuple[Card, ...]) -> frozenset[Card]:
+    """The distinct cards of a composition (made once per composition: a round starts often)."""
+    known = _KINDS.get(id(composition))
+    if known is not None and known[0] is composition:
+        return known[1]
+    kinds = frozenset(composition)
+    _KINDS[id(composition)] = (composition, kinds)
+    return kinds
 
 
 @dataclass
@@ -35,7 +47,7 @@ class ShoeState:
     dealt: list[Card] = field(default_factory=list)
     unread: int = 0
     cut_card_seen: bool = False
-    _counts: Counter[Card] = field(default_factory=Counter, init=False, repr=False)
+    _counts: dict[Card, int] = field(default_factory=dict, init=False, repr=False)
     _allowed: frozenset[Card] = field(default=frozenset(), init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -45,8 +57,11 @@ class ShoeState:
             raise ValueError("a shoe needs a deck composition")
         if self.unread < 0:
             raise ValueError("unread cards cannot be negative")
-        self._allowed = frozenset(self.composition)
-        self._counts = Counter(self.dealt)
+        self._allowed = _kinds(self.composition)
+        counts: dict[Card, int] = {}
+        for c in self.dealt:
+            counts[c] = counts.get(c, 0) + 1
+        self._counts = counts
 
     @classmethod
     def for_game(cls, game: str, decks: int) -> ShoeState:
@@ -80,22 +95,23 @@ class ShoeState:
         """Copies of ``card`` not yet seen (unread cards may be some of them)."""
         if card not in self._allowed:
             return 0
-        return max(0, self.decks - self._counts[card])
+        return max(0, self.decks - self._counts.get(card, 0))
 
     def remaining_by_rank(self) -> dict[str, int]:
         out: dict[str, int] = {}
         for c in self.composition:
-            out[c.rank] = out.get(c.rank, 0) + max(0, self.decks - self._counts[c])
+            out[c.rank] = out.get(c.rank, 0) + max(0, self.decks - self._counts.get(c, 0))
         return out
 
     def check(self, card: Card) -> ForeignCard | None:
         """Whether ``card`` could come out of this shoe now; None if it could (5.1)."""
         if card not in self._allowed:
             return ForeignCard(card, f"{card} does not belong to the decks in use (5.1)")
-        if self._counts[card] >= self.decks:
+        seen = self._counts.get(card, 0)
+        if seen >= self.decks:
             return ForeignCard(
                 card,
-                f"{card} would be copy {self._counts[card] + 1} in a shoe of {self.decks} decks (5.1)",
+                f"{card} would be copy {seen + 1} in a shoe of {self.decks} decks (5.1)",
             )
         return None
 

@@ -7,10 +7,10 @@ event either changes the state or is refused with the clause that forbids it
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from dealer_assist import sidebets
@@ -36,9 +36,10 @@ from dealer_assist.events import (
     Withdraw,
 )
 from dealer_assist.games import INSURANCE_ODDS, GameRules
-from dealer_assist.hands import hand_value, hard_total, is_two_card_21
+from dealer_assist.hands import hand_value, is_two_card_21
 from dealer_assist.money import ZERO, half_kept, to_json_number, winnings
 from dealer_assist.outcome import (
+    NO_EXTRA,
     ClaimDecision,
     ControlChange,
     Expectation,
@@ -796,19 +797,18 @@ class TableRound:
     def _on_decision(self, ev: Decision) -> None:
         action = ev.action
         asked = self._asked
-        if (asked is not None and asked.kind == "decision" and action in asked.options
-                and action in PLAY_ACTIONS and ev.area == asked.area and (ev.hand or 1) == asked.hand
-                and asked.player is not None and (ev.player is None or ev.player == asked.player)
-                and not ev.followers and self.irregular is None):
-            # A play the round listed as legal for the hand in turn: the listing ran the
-            # checks below (_options); only a double's amount is new (3.26.2).
-            area = self.areas[asked.area]
-            hand = area.hands[asked.hand - 1]
-            if action == "double":
-                player = asked.player
-                self._check_double_amount(area, player, ev.amount if ev.amount is not None else area.original(player))
-            self._play(area, hand, asked.player, action, ev)
-            return
+        if asked is not None and asked.kind == "decision" and action in asked.options and action in PLAY_ACTIONS:
+            number, hand_no, player = asked.area, asked.hand, asked.player
+            if (number is not None and hand_no is not None and player is not None and ev.area == number
+                    and (ev.hand or 1) == hand_no and (ev.player is None or ev.player == player)
+                    and not ev.followers and self.irregular is None):
+                # A play the round listed as legal for the hand in turn: the listing ran the
+                # checks below (_options); only a double's amount is new (3.26.2).
+                area = self.areas[number]
+                if action == "double":
+                    self._check_double_amount(area, player, ev.amount if ev.amount is not None else area.original(player))
+                self._play(area, area.hands[hand_no - 1], player, action, ev)
+                return
         if action in ("insurance", "even_money", "surrender"):
             self._offer_decision(ev)
             return
@@ -929,20 +929,27 @@ class TableRound:
     # _double_refusal and _split_refusal run for every decision the round asks for (the
     # options listed): they return the message and the concept of the clause, and only a
     # refused decision looks the clause up.
-    def _double_refusal(self, area: Area, hand: Hand) -> tuple[str, str] | None:
-        """None if the hand may be doubled, else why not and the concept of the clause."""
+    def _double_refusal(self, area: Area, hand: Hand, total: int | None = None) -> tuple[str, str] | None:
+        """None if the hand may be doubled, else why not and the concept of the clause.
+
+        ``total`` is the hand's best total when the caller has it already.
+        """
         rules = self.rules
         if area.absent_play:
             return "options to split or double are forfeited", "absent"
         if area.controller is not None and area.controller not in hand.stakes:
             return self._not_on_hand(area, hand)
-        if len(hand.cards) != 2:
+        cards = hand.cards
+        if len(cards) != 2:
             return "only the first two cards may be doubled", "double.first_two"
         if hand.split_aces:
             return "split aces may not be doubled", "double.split_aces"
-        if self._is_blackjack(hand) or hand.value()[0] >= 21:
+        if total is None:
+            total = hand.value()[0]
+        if total >= 21:  # a blackjack totals 21 too
             return "a blackjack or a total of 21 may not be doubled", "twenty_one_stops"
-        if rules.double_hard_10_11_only and hard_total(hand.cards) not in (10, 11):
+        # The hard total of the two cards, every ace counted 1 (1.1.5).
+        if rules.double_hard_10_11_only and cards[0].points + cards[1].points not in (10, 11):
             concept = "double.split_pair" if hand.from_split else "double.hard_total"
             return "Ace Race doubles only on hard 10 or 11", concept
         return None
@@ -1449,49 +1456,51 @@ class TableRound:
             if target is not None:
                 return _card_expected(*target)
             cur = self._current()
-        offers = tuple(self._offers())
+        offers = tuple(self._offers()) if self.offers_open else ()
         if cur is None or cur[0].absent_play:
             if offers:
                 first = offers[0]
-                return Expectation("decision", area=first["area"], hand=1, player=first["player"],
-                                   options=tuple(first["options"]), offers=offers)
+                return Expectation("decision", None, first["area"], 1, first["player"],
+                                   tuple(first["options"]), offers)
             return _NOTHING
         area, hand = cur
-        # The other players on the hand, for the dealer screen to ask when the controller
-        # splits (match or stay, 3.24) or doubles (up to their own wager, 3.26.5).
-        followers = [
-            {"player": p, "wager": to_json_number(area.original(p))}
-            for p in hand.stakes
-            if p != area.controller and p not in area.surrendered and p not in self.absent
-            and p not in hand.settled
-        ]
-        return Expectation(
-            "decision", area=area.number, hand=self._hand_number(area, hand), player=area.controller,
-            options=self._options(area, hand, offers), offers=offers,
-            extra={"followers": followers} if followers else {},
-        )
+        controller = area.controller
+        extra: Mapping[str, Any] = NO_EXTRA
+        if len(hand.stakes) > 1:
+            # The other players on the hand, for the dealer screen to ask when the controller
+            # splits (match or stay, 3.24) or doubles (up to their own wager, 3.26.5).
+            followers = [
+                {"player": p, "wager": to_json_number(area.original(p))}
+                for p in hand.stakes
+                if p != controller and p not in area.surrendered and p not in self.absent
+                and p not in hand.settled
+            ]
+            if followers:
+                extra = {"followers": followers}
+        options = self._options(area, hand, offers)
+        if not offers and extra is NO_EXTRA:
+            return _decision_expected(area.number, area.hands.index(hand) + 1, controller, options)
+        return Expectation("decision", None, area.number, area.hands.index(hand) + 1, controller,
+                           options, offers, (), None, None, extra)
 
     def options(self, area: Area, hand: Hand) -> tuple[str, ...]:
         """The legal choices for the hand in turn, in the spec's order."""
         return self._options(area, hand, self._offers())
 
     def _options(self, area: Area, hand: Hand, offers: Iterable[dict[str, Any]]) -> tuple[str, ...]:
-        out = []
         total, _ = hand.value()
-        if total < 21 and not hand.doubled and not hand.split_aces:
-            out.append("hit")
-        out.append("stand")
-        if self._double_refusal(area, hand) is None:
-            out.append("double")
-        if self._split_refusal(area, hand) is None:
-            out.append("split")
+        out = ["hit", "stand"] if total < 21 and not hand.doubled_by and not hand.split_aces else ["stand"]
+        if len(hand.cards) == 2:  # both need the first two cards (3.26.1, 3.21)
+            if self._double_refusal(area, hand, total) is None:
+                out.append("double")
+            if self._split_refusal(area, hand) is None:
+                out.append("split")
         if self.offers_open and area.controller and any(
             o["player"] == area.controller and o["area"] == area.number and "surrender" in o["options"]
             for o in offers
         ):
             out.append("surrender")
         return tuple(out)
-
 
     # ------------------------------------------------------------------ reporting
     def status(self) -> str:
@@ -1521,6 +1530,12 @@ _NOTHING = Expectation("none")
 def _card_expected(number: int, hand_index: int) -> Expectation:
     """A card for the dealer (area 0) or for an area's hand (index from 0)."""
     return Expectation("card", target="dealer" if number == 0 else f"area:{number}/{hand_index + 1}")
+
+
+@lru_cache(maxsize=4096)  # bounded: player names come and go over a long session
+def _decision_expected(number: int, hand_no: int, player: str | None, options: tuple[str, ...]) -> Expectation:
+    """A decision with no offers open and nobody else on the hand (most decisions)."""
+    return Expectation("decision", None, number, hand_no, player, options)
 
 
 def _fmt(amount: Decimal) -> str:
