@@ -53,8 +53,9 @@ class ClaimDecision:
     rule: str
 
 
-class ControlChange(NamedTuple):
-    """Who calls the decisions for an area from now on, and why (one per area as bets are placed)."""
+@dataclass(frozen=True, slots=True)
+class ControlChange:
+    """Who calls the decisions for an area from now on, and why."""
 
     index: int
     area: int
