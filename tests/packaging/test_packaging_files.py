@@ -1,7 +1,7 @@
 """The packaging files, checked without building (the build is packaging/check_build.sh).
 
-Desktop entry, AppStream metainfo, icons, the PyInstaller spec's entry point, the
-CHANGELOG entry for the version, and assemble.py + install.sh on a stand-in build.
+Desktop entry, AppStream metainfo, icons, the PyInstaller spec's entry point, the CHANGELOG entry for the version, assemble.py + install.sh on a
+stand-in build, and how scripts/dev.py starts the app on the compiled engine.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import subprocess
 import tomllib
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -29,6 +30,11 @@ _spec = importlib.util.spec_from_file_location("packaging_assemble", PACKAGING /
 assert _spec is not None and _spec.loader is not None
 assemble = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(assemble)
+
+_dev_spec = importlib.util.spec_from_file_location("scripts_dev", ROOT / "scripts" / "dev.py")
+assert _dev_spec is not None and _dev_spec.loader is not None
+dev = importlib.util.module_from_spec(_dev_spec)
+_dev_spec.loader.exec_module(dev)
 
 
 def pyproject() -> dict[str, object]:
@@ -148,6 +154,62 @@ def test_spec_freezes_the_console_script_entry_point() -> None:
     assert 'copy_metadata("dealer-assist")' in spec
     assert "from dealer_assist.cli import SUBCOMMANDS" in spec
     assert '"PySide6.QtNetwork"' in spec
+
+
+def test_dev_app_environment_puts_build_compiled_first_when_compiled() -> None:
+    compiled, root = str(ROOT / "build" / "compiled"), str(ROOT)
+    env = dev.app_environment(True, {"PYTHONPATH": "/elsewhere", "HOME": "/home/d"})
+    assert env == {"PYTHONPATH": os.pathsep.join([compiled, root, "/elsewhere"]), "HOME": "/home/d"}
+    assert dev.app_environment(True, {})["PYTHONPATH"] == os.pathsep.join([compiled, root])
+    # Not compiled: the environment as it was (the editable install imports the sources).
+    assert dev.app_environment(False, {"PYTHONPATH": "/elsewhere"}) == {"PYTHONPATH": "/elsewhere"}
+    assert "PYTHONPATH" not in dev.app_environment(False, {})
+    # The console script, not `python -m dealer_assist` (which, run from the checkout,
+    # would put the sources before PYTHONPATH).
+    command = dev.app_command(["--dealer", "ann"])
+    assert Path(command[0]).parent == dev.BIN and Path(command[0]).stem == "dealer-assist"
+    assert command[1:] == ["--dealer", "ann"]
+
+
+@pytest.mark.parametrize(
+    ("pure", "status", "current", "compiled", "says"),
+    [
+        (None, 0, [False, True], True, "about 70 s"),
+        (None, 0, [True, True], True, None),
+        (None, 1, [False], False, "[dev] engine compile failed; running the pure-Python engine"),
+        (None, 0, [True, False], False, "changed during the compile; running the pure-Python engine"),
+        ("1", 0, [], False, "DEALER_ASSIST_PURE_PYTHON=1: running the pure-Python engine"),
+    ],
+)
+def test_dev_app_compiles_the_engine_or_falls_back_to_pure_python(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    pure: str | None, status: int, current: list[bool], compiled: bool, says: str | None,
+) -> None:
+    if pure is None:
+        monkeypatch.delenv("DEALER_ASSIST_PURE_PYTHON", raising=False)
+    else:
+        monkeypatch.setenv("DEALER_ASSIST_PURE_PYTHON", pure)
+    runs: list[list[str]] = []
+
+    def fake_run(cmd: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
+        runs.append(cmd)
+        return subprocess.CompletedProcess(cmd, status)
+
+    answers = iter(current)
+    monkeypatch.setattr(dev, "subprocess", SimpleNamespace(run=fake_run))
+    monkeypatch.setattr(dev, "engine_up_to_date", lambda: next(answers))
+    assert dev.compile_engine() is compiled
+    assert runs == ([] if pure else [[str(dev.PY), str(ROOT / "scripts" / "compile_engine.py")]])
+    assert next(answers, None) is None  # asked again after the compile, not only before
+    out = capsys.readouterr().out
+    if says is None:
+        assert out == ""
+    else:
+        assert says in out
+
+
+def test_dev_knows_whether_build_compiled_is_current() -> None:
+    assert isinstance(dev.engine_up_to_date(), bool)  # reads compile_engine.py's stamp and digest
 
 
 def test_shell_scripts_parse() -> None:
