@@ -7,6 +7,8 @@ Runs with the project's Python (the source tree's ``dealer-assist``) and compare
 3. contents: the only PySide6 modules are the ones the app uses, and every bundled shared
    library finds its dependencies (ldd);
 4. every subcommand's ``--help`` is identical (they are imported by name);
+   the rules engine: the built program runs the engine compiled with mypyc (``bench``
+   says which; with DEALER_ASSIST_PURE_PYTHON=1, the pure-Python one build.sh was told to ship);
 5. ``settle``: every example in ../shared/examples, plus a refused event, an unfinished
    round, a broken file and standard input, give byte-identical stdout, stderr and exit
    status from the built program and from the source tree;
@@ -174,6 +176,30 @@ def check_commands() -> str:
         if same_result([name, "--help"]).returncode != 0:
             raise CheckFailed(f"dealer-assist {name} --help failed")
     return f"{len(SUBCOMMANDS)} subcommands: --help identical to the source tree's"
+
+
+def check_engine() -> str:
+    """The built program runs the rules engine compiled with mypyc: ``bench`` names the engine
+    it measures on its first line. (DEALER_ASSIST_PURE_PYTHON=1: the pure-Python one.)"""
+    want = "pure" if os.environ.get("DEALER_ASSIST_PURE_PYTHON") == "1" else "compiled"
+    done = run([str(APP), "bench", "--rounds", "50"])
+    out = done.stdout.decode()
+    first = out.splitlines()[0] if out else ""
+    if done.returncode != 0 or b"Traceback" in done.stderr:
+        raise CheckFailed(f"dealer-assist bench failed ({done.returncode}):\n{done.stderr.decode()}")
+    if not first.startswith(f"engine: {want}"):
+        raise CheckFailed(f"bench says {first!r}, wanted 'engine: {want} ...'"
+                          + (" (did build.sh say the engine compile failed?)" if want == "compiled" else ""))
+    internal = DIST / "_internal"
+    compiled = sorted(p.name.split(".")[0] for p in (internal / "dealer_assist").glob("*.so"))
+    runtime = sorted(p.name for p in internal.glob("*__mypyc*.so"))
+    if want == "compiled" and (not runtime or "table" not in compiled):
+        raise CheckFailed(f"compiled modules in the bundle: {compiled}, mypyc runtime: {runtime}")
+    speed = re.search(r"([\d,]+) rounds/s", out)
+    figure = f"; bench --rounds 50, set-up (a): {speed.group(1)} rounds/s" if speed else ""
+    if want == "pure":
+        return f"bench: pure-Python engine, as DEALER_ASSIST_PURE_PYTHON=1 asks{figure}"
+    return f"bench: compiled with mypyc, {len(compiled)} extension modules + {runtime[0]}{figure}"
 
 
 def check_shoe(scratch: Path) -> str:
@@ -383,6 +409,7 @@ def main() -> int:
         ("version", lambda _: check_version()),
         ("contents", lambda _: check_contents()),
         ("commands", lambda _: check_commands()),
+        ("engine", lambda _: check_engine()),
         ("settle", check_settle),
         ("store", check_store),
         ("install", check_install),

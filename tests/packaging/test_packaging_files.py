@@ -1,11 +1,13 @@
 """The packaging files, checked without building (the build is packaging/check_build.sh).
 
-Desktop entry, AppStream metainfo, icons, the PyInstaller spec's entry point, the CHANGELOG entry for the version, assemble.py + install.sh on a
+Desktop entry, AppStream metainfo, icons, the PyInstaller spec's entry point and its
+compiled engine, the CHANGELOG entry for the version, assemble.py + install.sh on a
 stand-in build, and how scripts/dev.py starts the app on the compiled engine.
 """
 
 from __future__ import annotations
 
+import ast
 import configparser
 import importlib.util
 import os
@@ -154,6 +156,41 @@ def test_spec_freezes_the_console_script_entry_point() -> None:
     assert 'copy_metadata("dealer-assist")' in spec
     assert "from dealer_assist.cli import SUBCOMMANDS" in spec
     assert '"PySide6.QtNetwork"' in spec
+
+
+def test_spec_freezes_the_compiled_engine_from_build_compiled_first() -> None:
+    spec = (PACKAGING / "dealer-assist.spec").read_text(encoding="utf-8")
+    # build/compiled before the checkout, so its dealer_assist (extension modules) is frozen.
+    assert 'COMPILED = ROOT / "build" / "compiled"' in spec
+    assert "PATHEX = [str(COMPILED), str(ROOT)] if USE_COMPILED else [str(ROOT)]" in spec
+    assert "pathex=PATHEX," in spec
+    # Only a build of today's sources (compile_engine.py's stamp), never a stale one.
+    assert "compile_engine.sources_digest()" in spec
+    assert 'os.environ.get("DEALER_ASSIST_ENGINE") == "pure"' in spec
+    assert "hiddenimports += compiled_engine_imports()" in spec
+    build = (PACKAGING / "build.sh").read_text(encoding="utf-8")
+    assert "scripts/compile_engine.py" in build and "DEALER_ASSIST_ENGINE=$engine" in build
+
+
+def test_spec_lists_mypyc_runtime_and_what_compiled_modules_import(tmp_path: Path) -> None:
+    """compiled_engine_imports(), run on a stand-in build/compiled."""
+    tree = ast.parse((PACKAGING / "dealer-assist.spec").read_text(encoding="utf-8"))
+    func = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "compiled_engine_imports")
+    namespace: dict[str, object] = {"ast": ast, "COMPILED": tmp_path}
+    exec(compile(ast.Module(body=[func], type_ignores=[]), "dealer-assist.spec", "exec"), namespace)
+    compiled_engine_imports = namespace["compiled_engine_imports"]
+    with pytest.raises(SystemExit, match="no mypyc runtime"):
+        compiled_engine_imports()  # type: ignore[operator]
+    (tmp_path / "0123abcd__mypyc.cpython-311-x86_64-linux-gnu.so").write_bytes(b"")
+    package = tmp_path / "dealer_assist"
+    package.mkdir()
+    (package / "table.cpython-311-x86_64-linux-gnu.so").write_bytes(b"")
+    (package / "table.py").write_text("from __future__ import annotations\nimport json, random\n"
+                                      "from fractions import Fraction\nfrom . import cards\n"
+                                      "from dealer_assist.money import Money\n")
+    (package / "store.py").write_text("import sqlite3\n")  # not compiled: PyInstaller reads it
+    assert compiled_engine_imports() == [  # type: ignore[operator]
+        "0123abcd__mypyc", "dealer_assist.money", "fractions", "json", "random"]
 
 
 def test_dev_app_environment_puts_build_compiled_first_when_compiled() -> None:
