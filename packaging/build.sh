@@ -116,7 +116,11 @@ esac
 size_bytes=$(du -sb "$DIST" | cut -f1)
 files=$(find "$DIST" -type f | wc -l)
 say "built $got_version in $DIST"
-say "rules engine: $engine_said"
+if [ "$engine_said" = "PURE PYTHON" ] && [ "${DEALER_ASSIST_PURE_PYTHON:-}" != 1 ]; then
+  loud "rules engine: PURE PYTHON, not the compiled engine (see the compile's output above)"
+else
+  say "rules engine: $engine_said"
+fi
 say "build time: $(elapsed "$started" "$finished") s total (venv $(elapsed "$started" "$venv_ready") s, engine compile $(elapsed "$venv_ready" "$compiled") s, PyInstaller $(elapsed "$compiled" "$frozen") s)"
 say "folder size: $(du -sh "$DIST" | cut -f1) ($size_bytes bytes, $files files)"
 say "check it: packaging/check_build.sh; install it: sudo $DIST/install.sh"
