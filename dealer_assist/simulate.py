@@ -12,10 +12,12 @@ from decimal import Decimal
 from functools import cache
 
 from dealer_assist.cards import Card
+from dealer_assist.electronic import ElectronicRound
 from dealer_assist.events import CardDrawn, CloseOffers, Decision, Event, NoMoreBets, Wager
 from dealer_assist.games import GAMES
 from dealer_assist.hands import hand_value
 from dealer_assist.outcome import Expectation
+from dealer_assist.table import TableRound
 
 Strategy = Callable[[list[Card], Card | None, tuple[str, ...], random.Random], str]
 
@@ -79,13 +81,18 @@ def random_strategy(cards: list[Card], dealer_up: Card | None, options: tuple[st
     return rng.choice(options)
 
 
+@cache
+def _player_name(area: int, position: int) -> str:
+    return f"p{area}{'abc'[position]}"
+
+
 def table_wagers(game: str, areas: int, players_per_area: int, side_bets: bool, rng: random.Random,
                  amounts: tuple[int, ...] = (10, 25, 50, 100)) -> list[Event]:
     rules = GAMES[game]
     events: list[Event] = []
     for area in range(1, areas + 1):
         for p in range(players_per_area):
-            player = f"p{area}{'abc'[p]}"
+            player = _player_name(area, p)
             events.append(_wager(player, "main", _amount(rng.choice(amounts)), area))
             if side_bets:
                 for kind in rules.side_bets:
@@ -104,52 +111,53 @@ def electronic_wagers(terminals: int, side_bets: bool, rng: random.Random) -> li
     return events
 
 
-def next_event(rnd: object, exp: Expectation, shoe: Iterator[Card], strategy: Strategy,
+def next_event(rnd: TableRound | ElectronicRound, exp: Expectation, shoe: Iterator[Card], strategy: Strategy,
                rng: random.Random, take_offers: bool = False) -> Event | None:
     """The event that answers what the round expects, or None when it is done."""
-    if exp.kind == "card":
+    kind = exp.kind
+    if kind == "card":
         return _card(next(shoe))
-    if exp.kind == "decision":
+    if kind == "decision":
         if take_offers and exp.offers and rng.random() < 0.3:
             offer = rng.choice(exp.offers)
             return _decision(rng.choice(offer["options"]), offer["area"], 1, offer["player"])
-        if exp.area is None or exp.hand is None:
+        number, hand_no = exp.area, exp.hand
+        if number is None or hand_no is None:
             return _CLOSE_OFFERS
-        if "stand" not in exp.options:
+        options = exp.options
+        if "stand" not in options:
             # Nobody has a hand to play; only offers remain (insurance, even money, surrender).
             if take_offers and rng.random() < 0.5:
-                return _decision(rng.choice(exp.options), exp.area, exp.hand, exp.player)
+                return _decision(rng.choice(options), number, hand_no, exp.player)
             return _CLOSE_OFFERS
-        area = rnd.areas[exp.area]  # type: ignore[attr-defined]
-        hand = area.hands[exp.hand - 1]
-        dealer = rnd.dealer  # type: ignore[attr-defined]
-        up = dealer[0] if dealer else None
-        options = exp.options
+        assert isinstance(rnd, TableRound)
+        hand = rnd.areas[number].hands[hand_no - 1]
+        dealer = rnd.dealer
         if "surrender" in options:
             options = tuple(o for o in options if o != "surrender") or options
-        action = strategy(hand.cards, up, options, rng)
-        return _decision(action, exp.area, exp.hand)
-    if exp.kind == "decisions":
+        return _decision(strategy(hand.cards, dealer[0] if dealer else None, options, rng), number, hand_no)
+    if kind == "decisions":
+        assert isinstance(rnd, ElectronicRound)
         pending = exp.pending[0]
-        term = rnd.terminals[pending["player"]]  # type: ignore[attr-defined]
-        hand = term.current()
+        term = rnd.terminals[pending["player"]]
+        ehand = term.current()
         options = tuple(o for o in pending["options"] if o not in ("surrender", "insurance", "even_money"))
-        if hand is None or not options:
+        if ehand is None or not options:
             return _decision("stand", None, None, pending["player"])
-        dealer = rnd.dealer  # type: ignore[attr-defined]
-        action = strategy(hand.cards, dealer[0] if dealer else None, options, rng)
+        dealer = rnd.dealer
+        action = strategy(ehand.cards, dealer[0] if dealer else None, options, rng)
         return _decision(action, None, pending["hand"], pending["player"])
-    if exp.kind == "wagers":
+    if kind == "wagers":
         return _NO_MORE_BETS
     return None
 
 
-def play(rnd: object, shoe: Iterator[Card], strategy: Strategy, rng: random.Random,
+def play(rnd: TableRound | ElectronicRound, shoe: Iterator[Card], strategy: Strategy, rng: random.Random,
          take_offers: bool = False, max_events: int = 500) -> int:
     """Answer the round until it is settled; returns the number of events applied."""
     n = 0
-    apply = rnd.apply  # type: ignore[attr-defined]
-    expectation = rnd.expectation  # type: ignore[attr-defined]
+    apply = rnd.apply
+    expectation = rnd.expectation
     while n < max_events:
         ev = next_event(rnd, expectation(), shoe, strategy, rng, take_offers)
         if ev is None:

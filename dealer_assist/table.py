@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from dealer_assist import sidebets
@@ -1526,10 +1526,17 @@ _WAGERS = Expectation("wagers")
 _NOTHING = Expectation("none")
 
 
-@cache
+_CARD_EXPECTED: dict[tuple[int, int], Expectation] = {}
+
+
 def _card_expected(number: int, hand_index: int) -> Expectation:
-    """A card for the dealer (area 0) or for an area's hand (index from 0)."""
-    return Expectation("card", target="dealer" if number == 0 else f"area:{number}/{hand_index + 1}")
+    """A card for the dealer (area 0) or for an area's hand (index from 0); made once each."""
+    key = (number, hand_index)
+    exp = _CARD_EXPECTED.get(key)
+    if exp is None:
+        exp = _CARD_EXPECTED[key] = Expectation(
+            "card", target="dealer" if number == 0 else f"area:{number}/{hand_index + 1}")
+    return exp
 
 
 @lru_cache(maxsize=4096)  # bounded: player names come and go over a long session
