@@ -15,7 +15,14 @@ from collections.abc import Callable
 
 from dealer_assist.cards import GAMES as GAME_KEYS
 from dealer_assist.events import Event
-from dealer_assist.simulate import Shoe, basic_strategy, electronic_wagers, next_event, table_wagers
+from dealer_assist.simulate import (
+    Shoe,
+    basic_strategy,
+    electronic_wagers,
+    next_event,
+    play,
+    table_wagers,
+)
 from dealer_assist.transcript import new_round
 
 
@@ -60,16 +67,16 @@ def run_setup(game: str, full: bool, rounds: int, seed: int, timed: bool) -> dic
             else:
                 rnd.apply(ev)
             events += 1
+        if not timed:
+            events += play(rnd, shoe, basic_strategy, rng)
+            continue
         while True:
             step = next_event(rnd, rnd.expectation(), shoe, basic_strategy, rng)
             if step is None:
                 break
-            if timed:
-                t0 = clock()
-                rnd.apply(step)
-                samples.append(clock() - t0)
-            else:
-                rnd.apply(step)
+            t0 = clock()
+            rnd.apply(step)
+            samples.append(clock() - t0)
             events += 1
     elapsed = time.perf_counter() - start
     out = {"rounds_per_s": rounds / elapsed, "events_per_s": events / elapsed, "events_per_round": events / rounds}

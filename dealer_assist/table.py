@@ -259,8 +259,16 @@ class TableRound:
         # Section 5 hooks only matter once a ruling left something pending (self.irregular).
         if self.irregular is not None and _irregular.before_event(self, event):
             return
-        handler(self, event)
-        if self.irregular is not None:
+        # The events of every round are called directly (a native call when compiled).
+        if isinstance(event, CardDrawn):
+            self._on_card(event)
+        elif isinstance(event, Decision):
+            self._on_decision(event)
+        elif isinstance(event, Wager):
+            self._on_wager(event)
+        else:
+            handler(self, event)
+        if self.irregular is not None:  # also when this event's ruling left something pending
             _irregular.after_event(self, event)
 
     # ------------------------------------------------------------------ wagers
@@ -520,7 +528,15 @@ class TableRound:
 
             misplaced_card(self, ev)
             return
-        target = self.expected_card_target()
+        asked = self._asked
+        if asked is not None and asked.kind == "card" and self.irregular is None:
+            # The round said where the next card goes (expectation() works it out as
+            # expected_card_target() does): area 0 is the dealer.
+            number, hand_no = asked.area, asked.hand
+            assert number is not None and hand_no is not None
+            target: tuple[int, int] | None = (number, hand_no - 1)
+        else:
+            target = self.expected_card_target()
         if target is None and self.phase == "offers" and self._no_player_decision():
             # Nobody has a decision to make: the dealer's card closes the offers.
             self._close_offers()
@@ -1446,6 +1462,9 @@ class TableRound:
             pending = _irregular.pending_expectation(self)
             if pending is not None:
                 return pending
+        elif phase == "initial":  # the deal goes on (3.18)
+            number, index = self.initial_queue[self.queue_pos]
+            return _card_expected(number, index)
         if phase == "play":
             # As expected_card_target(), sharing its scan for the hand in turn.
             cur = self._current()
@@ -1454,7 +1473,7 @@ class TableRound:
         else:
             target = self.expected_card_target()
             if target is not None:
-                return _card_expected(*target)
+                return _card_expected(target[0], target[1])
             cur = self._current()
         offers = tuple(self._offers()) if self.offers_open else ()
         if cur is None or cur[0].absent_play:
@@ -1526,16 +1545,16 @@ _WAGERS = Expectation("wagers")
 _NOTHING = Expectation("none")
 
 
-_CARD_EXPECTED: dict[tuple[int, int], Expectation] = {}
+_CARD_EXPECTED: dict[int, Expectation] = {}
 
 
 def _card_expected(number: int, hand_index: int) -> Expectation:
     """A card for the dealer (area 0) or for an area's hand (index from 0); made once each."""
-    key = (number, hand_index)
+    key = number * 16 + hand_index  # at most 4 hands per area (3.23.2)
     exp = _CARD_EXPECTED.get(key)
     if exp is None:
-        exp = _CARD_EXPECTED[key] = Expectation(
-            "card", target="dealer" if number == 0 else f"area:{number}/{hand_index + 1}")
+        where = "dealer" if number == 0 else f"area:{number}/{hand_index + 1}"
+        exp = _CARD_EXPECTED[key] = Expectation("card", where, number, hand_index + 1)
     return exp
 
 
