@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from dealer_assist.cards import Card
 
@@ -53,17 +53,16 @@ class ClaimDecision:
     rule: str
 
 
-@dataclass(frozen=True, slots=True)
-class ControlChange:
-    """Who calls the decisions for an area from now on, and why."""
+class ControlChange(NamedTuple):
+    """Who calls the decisions for an area from the event at ``event`` (its index) on, and why."""
 
-    index: int
+    event: int
     area: int
     player: str | None
     rule: str
 
 
-NO_EXTRA: Mapping[str, Any] = MappingProxyType({})
+NO_EXTRA: Final[Mapping[str, Any]] = MappingProxyType({})
 
 
 class Expectation(NamedTuple):

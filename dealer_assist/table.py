@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from dealer_assist import sidebets
 from dealer_assist.cards import Card, parse_card
@@ -52,9 +52,9 @@ from dealer_assist.shoe_state import ShoeState
 if TYPE_CHECKING:
     from dealer_assist.irregularities import IrregularState
 
-PERMANENT_EIGHT = parse_card("8S")
-PLAY_ACTIONS = frozenset({"hit", "stand", "double", "split"})
-_CLOSED_PHASES = frozenset({"void", "settled", "referred"})  # phases that take few events or none
+PERMANENT_EIGHT: Final = parse_card("8S")
+PLAY_ACTIONS: Final = frozenset({"hit", "stand", "double", "split"})
+_CLOSED_PHASES: Final = frozenset({"void", "settled", "referred"})  # phases that take few events or none
 
 
 @dataclass(frozen=True)
@@ -1541,11 +1541,11 @@ class TableRound:
 
 
 # Expectations are immutable: the plain ones are made once (expectation() runs for every event).
-_WAGERS = Expectation("wagers")
-_NOTHING = Expectation("none")
+_WAGERS: Final = Expectation("wagers")
+_NOTHING: Final = Expectation("none")
 
 
-_CARD_EXPECTED: dict[int, Expectation] = {}
+_CARD_EXPECTED: Final[dict[int, Expectation]] = {}
 
 
 def _card_expected(number: int, hand_index: int) -> Expectation:
@@ -1568,7 +1568,7 @@ def _fmt(amount: Decimal) -> str:
     return f"{amount.normalize():f}"
 
 
-_HANDLERS: dict[type, Any] = {
+_HANDLERS: Final[dict[type, Any]] = {
     Wager: TableRound._on_wager,
     Claim: TableRound._on_claim,
     NoMoreBets: TableRound._on_no_more_bets,

@@ -419,7 +419,7 @@ def round_output(rnd: Round) -> dict[str, Any]:
     # 3.25.1.3, 5.22.1; 5.22 when the dealer plays an absent player's area). Not in
     # Electronic Blackjack, whose terminals each decide for themselves.
     out["control"] = [
-        {"index": c.index, "area": c.area, "player": c.player, "rule": c.rule}
+        {"index": c.event, "area": c.area, "player": c.player, "rule": c.rule}
         for c in getattr(rnd, "control_changes", ())
     ]
     out["next"] = expectation_json(rnd.expectation()) if out["status"] in ("in_progress", "referred") else None
