@@ -81,6 +81,11 @@ def random_strategy(cards: list[Card], dealer_up: Card | None, options: tuple[st
     return rng.choice(options)
 
 
+def _pick(amounts: tuple[int, ...], rng: random.Random) -> int:
+    """One of ``amounts`` at random (random() is one C call; choice() runs Python code)."""
+    return amounts[int(rng.random() * len(amounts))]
+
+
 @cache
 def _player_name(area: int, position: int) -> str:
     return f"p{area}{'abc'[position]}"
@@ -93,7 +98,7 @@ def table_wagers(game: str, areas: int, players_per_area: int, side_bets: bool, 
     for area in range(1, areas + 1):
         for p in range(players_per_area):
             player = _player_name(area, p)
-            events.append(_wager(player, "main", _amount(rng.choice(amounts)), area))
+            events.append(_wager(player, "main", _amount(_pick(amounts, rng)), area))
             if side_bets:
                 for kind in rules.side_bets:
                     events.append(_wager(player, kind, _amount(5), area))
@@ -104,7 +109,7 @@ def electronic_wagers(terminals: int, side_bets: bool, rng: random.Random) -> li
     rules = GAMES["electronic"]
     events: list[Event] = []
     for t in range(1, terminals + 1):
-        events.append(_wager(f"t{t}", "main", _amount(rng.choice((10, 25, 50))), None))
+        events.append(_wager(f"t{t}", "main", _amount(_pick((10, 25, 50), rng)), None))
         if side_bets:
             for kind in rules.side_bets:
                 events.append(_wager(f"t{t}", kind, _amount(5), None))

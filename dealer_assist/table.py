@@ -1468,8 +1468,10 @@ class TableRound:
         if phase == "play":
             # As expected_card_target(), sharing its scan for the hand in turn.
             cur = self._current()
-            if cur is not None and self._needs_card(*cur):
-                return _card_expected(cur[0].number, cur[0].hands.index(cur[1]))
+            if cur is not None:
+                area, hand = cur
+                if self._needs_card(area, hand):
+                    return _card_expected(area.number, area.hands.index(hand))
         else:
             target = self.expected_card_target()
             if target is not None:
