@@ -38,7 +38,7 @@ from dealer_assist.events import (
 from dealer_assist.games import INSURANCE_ODDS, GameRules
 from dealer_assist.hands import hand_value, is_two_card_21
 from dealer_assist.money import ZERO, half_kept, winnings
-from dealer_assist.outcome import ClaimDecision, Expectation, Ruling, Settlement
+from dealer_assist.outcome import ClaimDecision, Expectation, Ruling, Settlement, settlement
 from dealer_assist.settlement import dealer_blackjack_concept, main_result
 from dealer_assist.shoe_state import ShoeState
 
@@ -681,7 +681,7 @@ class ElectronicRound:
 
     def _entry(self, player: str, bet: str, stake: Decimal, result: str, net: Decimal, rule: str, *,
                hand: int | None = None, stage: str = "final", row: str | None = None) -> None:
-        self.settlements.append(Settlement(player, bet, stake, result, net, rule, stage, None, hand, row))
+        self.settlements.append(settlement(player, bet, stake, result, net, rule, stage, None, hand, row))
 
     # ------------------------------------------------------------------ reporting
     def _waiting_text(self) -> str:

@@ -27,6 +27,16 @@ class Settlement(NamedTuple):
     row: str | None = None  # the pay-table row that won, for people
 
 
+_tuple_new: Final = tuple.__new__
+
+
+def settlement(player: str, bet: str, stake: Decimal, result: str, net: Decimal, rule: str, stage: str,
+               area: int | None = None, hand: int | None = None, row: str | None = None) -> Settlement:
+    """``Settlement(...)`` without the Python-level ``__new__`` that NamedTuple generates (the engine
+    makes one for every wager settled; this is a single C call, compiled or not)."""
+    return _tuple_new(Settlement, (player, bet, stake, result, net, rule, stage, area, hand, row))
+
+
 @dataclass(frozen=True, slots=True)
 class CardMove:
     card: Card

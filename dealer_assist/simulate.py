@@ -42,8 +42,16 @@ class Shoe:
 
     def round_start(self) -> None:
         if len(self.cards) - self.pos < self.reserve:
-            self.rng.shuffle(self.cards)
-            self.pos = 0
+            self.shuffle()
+
+    def shuffle(self) -> None:
+        """Fisher–Yates with one random() per card (random.shuffle runs a Python loop)."""
+        cards = self.cards
+        random_ = self.rng.random
+        for i in range(len(cards) - 1, 0, -1):
+            j = int(random_() * (i + 1))
+            cards[i], cards[j] = cards[j], cards[i]
+        self.pos = 0
 
     def __iter__(self) -> Iterator[Card]:
         return self

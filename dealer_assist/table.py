@@ -45,6 +45,7 @@ from dealer_assist.outcome import (
     Expectation,
     Ruling,
     Settlement,
+    settlement,
 )
 from dealer_assist.settlement import dealer_blackjack_concept, main_result
 from dealer_assist.shoe_state import ShoeState
@@ -1381,7 +1382,7 @@ class TableRound:
                         area=area, hand=hand, stage=stage)
             return
         # The common case straight to the record (this runs for every wager settled).
-        self.settlements.append(Settlement(w.player, "main", stake, result, net, rule, stage, area, hand))
+        self.settlements.append(settlement(w.player, "main", stake, result, net, rule, stage, area, hand))
         if w.excess and hand == 1 and result != "returned":
             self._entry(w.player, "main", w.excess, "returned", ZERO, self.clause("over_max"),
                         area=area, hand=hand, stage=stage)
@@ -1395,7 +1396,7 @@ class TableRound:
                         area=area, hand=hand, stage=stage)
             return
         self.settlements.append(
-            Settlement(side.player, side.bet, side.amount, result, net, rule, stage, area, hand, row)
+            settlement(side.player, side.bet, side.amount, result, net, rule, stage, area, hand, row)
         )
         if side.excess:
             self._entry(side.player, side.bet, side.excess, "returned", ZERO, self.clause("over_max"),
@@ -1408,7 +1409,7 @@ class TableRound:
     ) -> None:
         if stage is None:
             stage = "final" if self.interim_done else "interim"
-        self.settlements.append(Settlement(player, bet, stake, result, net, rule, stage, area, hand, row))
+        self.settlements.append(settlement(player, bet, stake, result, net, rule, stage, area, hand, row))
 
     # ------------------------------------------------------------------ helpers
     @staticmethod

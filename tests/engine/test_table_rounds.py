@@ -549,3 +549,13 @@ def test_a_card_found_face_up_in_the_shoe_is_played_as_normal(game: str, first: 
     assert first in where
     assert [(r["rule"], r["ruling"]) for r in out["rulings"]] == [("5.5", "played")]
     assert out["status"] == "in_progress"
+
+
+def test_the_engines_settlement_maker_gives_the_same_value_as_the_named_tuple() -> None:
+    from dealer_assist.outcome import Settlement, settlement
+
+    made = settlement("ann", "main", Decimal(10), "win", Decimal(15), "4.3.1", "interim", 2, 1, "blackjack")
+    assert type(made) is Settlement
+    assert made == Settlement("ann", "main", Decimal(10), "win", Decimal(15), "4.3.1", "interim", 2, 1, "blackjack")
+    assert (made.player, made.net, made.rule, made.area, made.row) == ("ann", Decimal(15), "4.3.1", 2, "blackjack")
+    assert settlement("bob", "pair", Decimal(5), "lose", Decimal(-5), "4.1", "final").hand is None
