@@ -254,32 +254,44 @@ class TableRound:
                 raise self.refuse(
                     "the round is referred to the Gaming Shift Manager; waiting for a resolve", "refer"
                 )
+        if self.irregular is None:
+            # The events of every round are called directly (a native call when compiled).
+            if isinstance(event, CardDrawn):
+                self._on_card(event)
+            elif isinstance(event, Decision):
+                self._on_decision(event)
+            elif isinstance(event, Wager):
+                self._on_wager(event)
+            else:
+                self._handler(event)(self, event)
+            if self.irregular is None:
+                return
+        else:
+            # Section 5 hooks only matter once a ruling left something pending (self.irregular).
+            handler = self._handler(event)
+            if _irregular.before_event(self, event):
+                return
+            handler(self, event)
+            if self.irregular is None:
+                return
+        _irregular.after_event(self, event)  # also when this event's ruling left something pending
+
+    @staticmethod
+    def _handler(event: Event) -> Any:
         handler = _HANDLERS.get(type(event))
         if handler is None:
             raise RuleRefusal(f"{event.type} events do not apply at this table")
-        # Section 5 hooks only matter once a ruling left something pending (self.irregular).
-        if self.irregular is not None and _irregular.before_event(self, event):
-            return
-        # The events of every round are called directly (a native call when compiled).
-        if isinstance(event, CardDrawn):
-            self._on_card(event)
-        elif isinstance(event, Decision):
-            self._on_decision(event)
-        elif isinstance(event, Wager):
-            self._on_wager(event)
-        else:
-            handler(self, event)
-        if self.irregular is not None:  # also when this event's ruling left something pending
-            _irregular.after_event(self, event)
+        return handler
 
     # ------------------------------------------------------------------ wagers
     def _on_wager(self, ev: Wager) -> None:
         rules = self.rules
+        config = self.config
         number, bet, player = ev.area, ev.bet, ev.player
         if number is None:
             raise RuleRefusal("a wager at this table names its playing area")
-        if not 1 <= number <= self.config.areas:
-            raise RuleRefusal(f"area {number} is not on this layout of {self.config.areas} areas")
+        if not 1 <= number <= config.areas:
+            raise RuleRefusal(f"area {number} is not on this layout of {config.areas} areas")
         if self.phase != "betting":
             if ev.hand is not None and self._late_wager_allowed(ev):
                 self._place_split_side_bet(ev)
@@ -289,7 +301,7 @@ class TableRound:
             raise RuleRefusal("a wager names a hand only when placed on a split hand")
         if bet != "main" and bet not in rules.side_bets:
             raise RuleRefusal(f"{rules.name} has no '{bet}' wager")
-        if self.config.one_area_players:
+        if config.one_area_players:
             self._check_one_area(player, number)  # 3.9
         area = self.areas.get(number)
         if bet == "main":
@@ -301,7 +313,7 @@ class TableRound:
                 existing.placed += ev.amount
                 existing.amount = existing.placed
                 return
-            limit = self.config.max_wagers_per_area
+            limit = config.max_wagers_per_area
             if len(area.wagers) >= limit:
                 if limit == 3:
                     raise self.refuse(f"area {number} already holds three main wagers", "max_wagers_area")
@@ -1175,7 +1187,7 @@ class TableRound:
         for number in self.order:
             area = self.areas[number]
             for h in area.hands:
-                if not h.busted and any(p not in h.settled for p in h.stakes):
+                if not h.busted and not h.settled.issuperset(h.stakes):
                     out.append((area, h))
         return out
 
@@ -1204,13 +1216,15 @@ class TableRound:
         live = False
         for number in self.order:
             for h in self.areas[number].hands:
-                if h.busted or all(p in h.settled for p in h.stakes):
+                if h.busted or h.settled.issuperset(h.stakes):
                     continue  # not live: nothing on it to compare
                 # 3.35: a player blackjack only waits on the dealer's second card (a dealer blackjack).
                 if not self._is_blackjack(h):
                     return True
                 live = True
-        if any(s.bet == "plus21" and not s.settled for a in self.areas.values() for s in a.sides):
+        if "plus21" in self.rules.side_bets and any(
+            s.bet == "plus21" and not s.settled for a in self.areas.values() for s in a.sides
+        ):
             return True  # Dueling 8's 3.33.1
         if len(self.dealer) < 2:
             # Insurance and unsettled blackjacks need the second card.
@@ -1488,7 +1502,8 @@ class TableRound:
         area, hand = cur
         controller = area.controller
         extra: Mapping[str, Any] = NO_EXTRA
-        if len(hand.stakes) > 1:
+        options = self._options(area, hand, offers)
+        if len(hand.stakes) > 1 and ("split" in options or "double" in options):
             # The other players on the hand, for the dealer screen to ask when the controller
             # splits (match or stay, 3.24) or doubles (up to their own wager, 3.26.5).
             followers = [
@@ -1499,7 +1514,6 @@ class TableRound:
             ]
             if followers:
                 extra = {"followers": followers}
-        options = self._options(area, hand, offers)
         if not offers and extra is NO_EXTRA:
             return _decision_expected(area.number, area.hands.index(hand) + 1, controller, options)
         return Expectation("decision", None, area.number, area.hands.index(hand) + 1, controller,
