@@ -15,6 +15,7 @@ source changed. Exit status 0 when the compiled engine imports.
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import subprocess
 import sys
@@ -31,40 +32,52 @@ MODULES = (
 )
 
 
-def sources_digest() -> str:
+def sources_digest(package: Path = ROOT / "dealer_assist") -> str:
     h = hashlib.sha256()
-    for path in sorted((ROOT / "dealer_assist").glob("*.py")):
+    for path in sorted(package.glob("*.py")):
         h.update(path.name.encode())
         h.update(path.read_bytes())
     return h.hexdigest()
 
 
-def compiled_ok() -> bool:
+def compiled_ok(out: Path = OUT) -> bool:
     probe = "import dealer_assist.table as t, sys; sys.exit(0 if t.__file__.endswith(('.so', '.pyd')) else 1)"
-    return subprocess.run([sys.executable, "-c", probe], cwd=OUT, env={"PYTHONPATH": str(OUT)}).returncode == 0
+    return subprocess.run([sys.executable, "-c", probe], cwd=out, env={"PYTHONPATH": str(out)}).returncode == 0
+
+
+_NOISE = ("gcc ", "x86_64-linux-gnu-gcc ", "cc ", "creating ", "copying ", "running ", "building ")
 
 
 def main() -> int:
-    digest = sources_digest()
-    if STAMP.exists() and STAMP.read_text() == digest and compiled_ok():
+    if STAMP.exists() and STAMP.read_text() == sources_digest() and compiled_ok():
         print(f"[compile] up to date: {OUT}")
         return 0
-    if OUT.exists():
-        shutil.rmtree(OUT)
-    shutil.copytree(ROOT / "dealer_assist", OUT / "dealer_assist",
+    # Built beside the old build and swapped in only when it imports: a failed or concurrent
+    # compile never leaves a half-built or stale engine at OUT.
+    work = OUT.with_name(f"{OUT.name}.building-{os.getpid()}")
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(ROOT / "dealer_assist", work / "dealer_assist",
                     ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd"))
+    digest = sources_digest(work / "dealer_assist")  # of exactly the sources compiled
     files = [f"dealer_assist/{m}.py" for m in MODULES]
     print(f"[compile] mypyc {len(files)} engine modules into {OUT}", flush=True)
-    done = subprocess.run([sys.executable, "-m", "mypyc", *files], cwd=OUT,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    if done.returncode != 0:
-        print(done.stderr[-4000:], file=sys.stderr)
-        print("[compile] mypyc failed", file=sys.stderr)
+    done = subprocess.run([sys.executable, "-m", "mypyc", *files], cwd=work,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if done.returncode != 0 or not compiled_ok(work):
+        # mypy's own errors go to stdout among the compiler's command lines.
+        lines = [line for line in done.stdout.splitlines() if not line.startswith(_NOISE)]
+        print("\n".join(lines[-60:]), file=sys.stderr)
+        print("[compile] mypyc failed" if done.returncode else "[compile] the compiled engine does not import",
+              file=sys.stderr)
+        shutil.rmtree(work, ignore_errors=True)
         return 1
-    if not compiled_ok():
-        print("[compile] the compiled engine does not import", file=sys.stderr)
-        return 1
-    STAMP.write_text(digest)
+    shutil.rmtree(work / "build", ignore_errors=True)  # mypyc's C sources and objects
+    (work / ".sources").write_text(digest)
+    old = OUT.with_name(f"{OUT.name}.old-{os.getpid()}")
+    if OUT.exists():
+        OUT.rename(old)
+    work.rename(OUT)
+    shutil.rmtree(old, ignore_errors=True)
     print(f"[compile] done: PYTHONPATH={OUT}")
     return 0
 
