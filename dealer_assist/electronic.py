@@ -113,11 +113,13 @@ class ElectronicRound:
         self.dealer: list[Card] = []
         self.stream: list[Card] = []
         self.settlements: list[Settlement] = []
+        self._entered: set[tuple[str, str]] = set()  # (player, bet) of every settlement entry
         self.rulings: list[Ruling] = []
         self.claims: list[ClaimDecision] = []
         self.shoe = ShoeState(self.rules.composition, self.config.decks, list(self.config.shoe_dealt))
         self.under_min_players = set(self.config.under_min_history)
         self._index = 0
+        self._expected: Expectation | None = None  # expectation(), until the next event
 
     def clause(self, concept: str) -> str:
         return self.rules.clause(concept)
@@ -139,6 +141,8 @@ class ElectronicRound:
                 self._dispatch(e)
                 self.events.append(e)
             raise
+        finally:
+            self._expected = None  # what the round waits for changes with every event
         self.events.append(event)
 
     def apply_all(self, events: Iterable[Event]) -> None:
@@ -232,6 +236,7 @@ class ElectronicRound:
         self.phase = "void"
         self.rulings.append(Ruling(self._index, rule, "void", text))
         self.settlements = []
+        self._entered.clear()
         for t in self.terminals.values():
             self._entry(t.player, "main", t.main, "returned", ZERO, rule, hand=1)
             for bet, amount in t.sides.items():
@@ -419,8 +424,8 @@ class ElectronicRound:
                 if could_bj and not final:
                     pending_kb = True
                     continue
-            if any(s.player == t.player and s.bet == bet for s in self.settlements):
-                continue
+            if (t.player, bet) in self._entered:
+                continue  # settled already (the interim, while Kings Bounty waited)
             if bet == "bet_the_set":
                 row = sidebets.bet_the_set(a, b)
             elif bet == "royal_match":
@@ -474,13 +479,13 @@ class ElectronicRound:
             if hand.split_aces:
                 raise self.refuse("split aces receive one card each", "split.aces_one_card")
         elif action == "double":
-            reason = self._double_refusal(t, hand, ev)
+            reason = self._double_refusal(t, hand, ev.amount)
             if reason is not None:
-                raise reason
+                raise self.refuse(*reason)
         elif action == "split":
             reason = self._split_refusal(t, hand)
             if reason is not None:
-                raise reason
+                raise self.refuse(*reason)
         self._close_offers(t)
         if action == "stand":
             hand.done = True
@@ -499,24 +504,26 @@ class ElectronicRound:
             t.hands.insert(t.hands.index(hand) + 1, new)
         self._progress()
 
-    def _double_refusal(self, t: Terminal, hand: TerminalHand, ev: Decision) -> RuleRefusal | None:
+    # The refusals return the message and the concept of the clause: they run for every
+    # option listed (pending), and only a refused decision becomes a RuleRefusal.
+    def _double_refusal(self, t: Terminal, hand: TerminalHand, amount: Decimal | None) -> tuple[str, str] | None:
         if len(hand.cards) != 2:
-            return self.refuse("only the first two cards of a hand may be doubled", "double.first_two")
+            return "only the first two cards of a hand may be doubled", "double.first_two"
         if hand.split_aces:
-            return self.refuse("split aces may not be doubled", "double.split_aces")
+            return "split aces may not be doubled", "double.split_aces"
         if hand.value()[0] >= 21:
-            return self.refuse("a blackjack or a total of 21 may not be doubled", "twenty_one_stops")
-        if ev.amount is not None and ev.amount != t.main:
-            return self.refuse(f"a double equals the original wager of {t.main}", "double.amount")
+            return "a blackjack or a total of 21 may not be doubled", "twenty_one_stops"
+        if amount is not None and amount != t.main:
+            return f"a double equals the original wager of {t.main}", "double.amount"
         return None
 
-    def _split_refusal(self, t: Terminal, hand: TerminalHand) -> RuleRefusal | None:
+    def _split_refusal(self, t: Terminal, hand: TerminalHand) -> tuple[str, str] | None:
         if len(hand.cards) != 2 or hand.cards[0].points != hand.cards[1].points:
-            return self.refuse("only two cards of the same point value may be split", "split")
+            return "only two cards of the same point value may be split", "split"
         if hand.cards[0].rank == "A" and any(h.split_aces for h in t.hands):
-            return self.refuse("aces may be split only once, to form 2 hands", "split.aces_once")
+            return "aces may be split only once, to form 2 hands", "split.aces_once"
         if len(t.hands) >= self.rules.max_hands:
-            return self.refuse("a player may split 2 times to form at most 3 hands", "split.max_hands")
+            return "a player may split 2 times to form at most 3 hands", "split.max_hands"
         return None
 
     def _offer_decision(self, t: Terminal, ev: Decision) -> None:
@@ -682,6 +689,7 @@ class ElectronicRound:
     def _entry(self, player: str, bet: str, stake: Decimal, result: str, net: Decimal, rule: str, *,
                hand: int | None = None, stage: str = "final", row: str | None = None) -> None:
         self.settlements.append(settlement(player, bet, stake, result, net, rule, stage, None, hand, row))
+        self._entered.add((player, bet))
 
     # ------------------------------------------------------------------ reporting
     def _waiting_text(self) -> str:
@@ -722,7 +730,7 @@ class ElectronicRound:
                 if total < 21 and not hand.split_aces:
                     options.append("hit")
                 options.append("stand")
-                if self._double_refusal(t, hand, Decision("double")) is None:
+                if self._double_refusal(t, hand, None) is None:
                     options.append("double")
                 if self._split_refusal(t, hand) is None:
                     options.append("split")
@@ -743,6 +751,13 @@ class ElectronicRound:
         return out
 
     def expectation(self) -> Expectation:
+        """What the round waits for now."""
+        expected = self._expected
+        if expected is None:
+            expected = self._expected = self._expectation()
+        return expected
+
+    def _expectation(self) -> Expectation:
         if self.phase == "betting":
             return Expectation("wagers")
         if self.phase in ("settled", "void"):
