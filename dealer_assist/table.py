@@ -264,17 +264,16 @@ class TableRound:
                 self._on_wager(event)
             else:
                 self._handler(event)(self, event)
-            if self.irregular is None:
-                return
         else:
             # Section 5 hooks only matter once a ruling left something pending (self.irregular).
             handler = self._handler(event)
             if _irregular.before_event(self, event):
                 return
             handler(self, event)
-            if self.irregular is None:
-                return
-        _irregular.after_event(self, event)  # also when this event's ruling left something pending
+        # Read again after both branches (the handler may have set or cleared it): mypyc
+        # checks a read against the type narrowed in a branch.
+        if self.irregular is not None:  # also when this event's ruling left something pending
+            _irregular.after_event(self, event)
 
     @staticmethod
     def _handler(event: Event) -> Any:
