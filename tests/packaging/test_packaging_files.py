@@ -312,3 +312,14 @@ def test_install_refuses_a_folder_that_is_not_a_build(tmp_path: Path) -> None:
 def test_assemble_refuses_a_folder_without_the_program(tmp_path: Path) -> None:
     with pytest.raises(assemble.AssembleError, match="no dealer-assist executable"):
         assemble.assemble(tmp_path)
+
+
+def test_test_command_skips_the_compiled_pass_only_without_a_c_toolchain(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a compiler and Python.h the test command compiles the engine; without one it says which is missing."""
+    monkeypatch.setattr(dev.sysconfig, "get_config_var", lambda name: "gcc -pthread" if name == "CC" else None)
+    monkeypatch.setattr(dev.shutil, "which", lambda name: None)
+    assert dev.missing_c_toolchain() == "C compiler (gcc)"
+    monkeypatch.setattr(dev.shutil, "which", lambda name: f"/usr/bin/{name}")
+    include = Path(dev.sysconfig.get_paths()["include"])
+    assert dev.missing_c_toolchain() == (None if (include / "Python.h").exists()
+                                         else "Python.h (the Python development headers)")
