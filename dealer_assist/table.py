@@ -763,8 +763,9 @@ class TableRound:
                 for player, stake in hand.stakes.items():
                     if player not in hand.settled:
                         self._pay_blackjack(area, hand, player, stake, "interim")
-            self._settle_initial_side_bets(area, dealer_up)
-            if all(w.player in area.surrendered for w in area.wagers):
+            if area.sides:
+                self._settle_initial_side_bets(area, dealer_up)
+            if area.surrendered and all(w.player in area.surrendered for w in area.wagers):
                 hand.done = True
 
     def _settle_initial_side_bets(self, area: Area, dealer_up: Card | None) -> None:
@@ -805,10 +806,10 @@ class TableRound:
         hand_no = self._hand_number(area, side.hand) if side.hand is not None else None
         if row is None:
             self._wager_entry(side, area.number, hand_no, "lose", -side.amount,
-                              self.clause(f"side.{side.bet}"), stage)
+                              self.rules.clauses["side." + side.bet], stage)
         else:
             self._wager_entry(side, area.number, hand_no, "win", winnings(side.amount, row.odds),
-                              row.clause, stage, row=row.name)
+                              row.clause, stage, row.name)
 
     def _settle_superb(self, area: Area, stage: str) -> None:
         run = [PERMANENT_EIGHT]
