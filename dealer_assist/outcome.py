@@ -10,8 +10,10 @@ from typing import Any, Final, NamedTuple
 
 from dealer_assist.cards import Card
 
-
 # Settlement and Expectation are made on nearly every event, dozens per round: immutable named tuples cost a quarter of a frozen dataclass to create.
+_tuple_new: Final = tuple.__new__
+
+
 class Settlement(NamedTuple):
     """One wager's outcome on one hand, with the clause that decided it."""
 
@@ -25,9 +27,6 @@ class Settlement(NamedTuple):
     area: int | None = None
     hand: int | None = None
     row: str | None = None  # the pay-table row that won, for people
-
-
-_tuple_new: Final = tuple.__new__
 
 
 def settlement(player: str, bet: str, stake: Decimal, result: str, net: Decimal, rule: str, stage: str,
@@ -70,6 +69,11 @@ class ControlChange(NamedTuple):
     area: int
     player: str | None
     rule: str
+
+
+def control_change(event: int, area: int, player: str | None, rule: str) -> ControlChange:
+    """``ControlChange(...)`` in one C call (see settlement())."""
+    return _tuple_new(ControlChange, (event, area, player, rule))
 
 
 NO_EXTRA: Final[Mapping[str, Any]] = MappingProxyType({})

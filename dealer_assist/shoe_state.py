@@ -7,7 +7,7 @@ how many of each card remain, and whether the cut card has come out.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from dealer_assist.cards import Card, composition_for
 
@@ -33,7 +33,6 @@ def _kinds(composition: tuple[Card, ...]) -> frozenset[Card]:
     return kinds
 
 
-@dataclass
 class ShoeState:
     """The shoe since the last shuffle: composition × decks, cards dealt, cut card.
 
@@ -42,26 +41,30 @@ class ShoeState:
     that came out without being read (NOREAD, or a double feed's unreadable cards).
     """
 
-    composition: tuple[Card, ...]
-    decks: int
-    dealt: list[Card] = field(default_factory=list)
-    unread: int = 0
-    cut_card_seen: bool = False
-    _counts: dict[Card, int] = field(default_factory=dict, init=False, repr=False)
-    _allowed: frozenset[Card] = field(default=frozenset(), init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        if self.decks < 1:
-            raise ValueError(f"a shoe holds at least one deck, not {self.decks}")
-        if not self.composition:
+    # A plain class (every round makes one; a dataclass __init__ is Python code even when
+    # the engine is compiled).
+    def __init__(self, composition: tuple[Card, ...], decks: int, dealt: list[Card] | None = None,
+                 unread: int = 0, cut_card_seen: bool = False) -> None:
+        if decks < 1:
+            raise ValueError(f"a shoe holds at least one deck, not {decks}")
+        if not composition:
             raise ValueError("a shoe needs a deck composition")
-        if self.unread < 0:
+        if unread < 0:
             raise ValueError("unread cards cannot be negative")
-        self._allowed = _kinds(self.composition)
+        self.composition = composition
+        self.decks = decks
+        self.dealt: list[Card] = dealt if dealt is not None else []
+        self.unread = unread
+        self.cut_card_seen = cut_card_seen
+        self._allowed = _kinds(composition)
         counts: dict[Card, int] = {}
         for c in self.dealt:
             counts[c] = counts.get(c, 0) + 1
         self._counts = counts
+
+    def __repr__(self) -> str:
+        return (f"ShoeState(decks={self.decks}, dealt={len(self.dealt)}, unread={self.unread}, "
+                f"cut_card_seen={self.cut_card_seen})")
 
     @classmethod
     def for_game(cls, game: str, decks: int) -> ShoeState:

@@ -95,21 +95,28 @@ def _pick(amounts: tuple[int, ...], rng: random.Random) -> int:
 
 
 @cache
-def _player_name(area: int, position: int) -> str:
-    return f"p{area}{'abc'[position]}"
+def _layout(game: str, areas: int, players_per_area: int, side_bets: bool, amounts: tuple[int, ...]
+            ) -> tuple[tuple[tuple[Wager, ...], tuple[Wager, ...]], ...]:
+    """For every player in order: the main wager in each amount, and the side wagers (of 5)."""
+    rules = GAMES[game]
+    out = []
+    for area in range(1, areas + 1):
+        for p in range(players_per_area):
+            player = f"p{area}{'abc'[p]}"
+            mains = tuple(Wager(player, "main", Decimal(a), area) for a in amounts)
+            sides = tuple(Wager(player, kind, Decimal(5), area) for kind in rules.side_bets) if side_bets else ()
+            out.append((mains, sides))
+    return tuple(out)
 
 
 def table_wagers(game: str, areas: int, players_per_area: int, side_bets: bool, rng: random.Random,
                  amounts: tuple[int, ...] = (10, 25, 50, 100)) -> list[Event]:
-    rules = GAMES[game]
+    """Every player's main wager (an amount at random) and, with ``side_bets``, one of each side bet."""
     events: list[Event] = []
-    for area in range(1, areas + 1):
-        for p in range(players_per_area):
-            player = _player_name(area, p)
-            events.append(_wager(player, "main", _amount(_pick(amounts, rng)), area))
-            if side_bets:
-                for kind in rules.side_bets:
-                    events.append(_wager(player, kind, _amount(5), area))
+    n = len(amounts)
+    for mains, sides in _layout(game, areas, players_per_area, side_bets, amounts):
+        events.append(mains[int(rng.random() * n)])
+        events.extend(sides)
     return events
 
 

@@ -45,6 +45,7 @@ from dealer_assist.outcome import (
     Expectation,
     Ruling,
     Settlement,
+    control_change,
     settlement,
 )
 from dealer_assist.settlement import dealer_blackjack_concept, main_result
@@ -475,9 +476,7 @@ class TableRound:
                 rule = "absent"
             elif concept is not None:
                 rule = concept
-            self.control_changes.append(
-                ControlChange(self._index, area.number, new, self.clause(rule))
-            )
+            self.control_changes.append(control_change(self._index, area.number, new, self.clause(rule)))
         if absent_play:
             area.absent_play = True
 
