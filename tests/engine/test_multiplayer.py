@@ -289,6 +289,20 @@ def test_3_26_5_followers_double_up_to_their_own_wager_and_not_under_the_minimum
 
 
 @pytest.mark.parametrize("game", TABLE_GAMES)
+def test_followers_are_listed_only_while_the_controller_may_split_or_double(game: str) -> None:
+    # 8 3 = hard 11: doubling is open in every game (Ace Race doubles only hard 10/11, 3.26.1),
+    # so the screen is told who else is on the hand (3.26.5). After a hit (8 3 2 = 13) only
+    # hit and stand remain, and nobody else has anything to decide.
+    head = [wager("bob", 4, 10), wager("alice", 4, 20), NMB, *initial(game, ("8", "3"))]
+    nxt = settle(table(game, *head, seated={"alice": 4}))["next"]
+    assert "double" in nxt["options"]
+    assert nxt["followers"] == [{"player": "bob", "wager": 10}]
+    nxt = settle(table(game, *head, decide("hit", 4), hit(game, "2", 1), seated={"alice": 4}))["next"]
+    assert (nxt["player"], nxt["options"]) == ("alice", ["hit", "stand"])
+    assert "followers" not in nxt
+
+
+@pytest.mark.parametrize("game", TABLE_GAMES)
 def test_3_26_6_the_doubled_hand_takes_one_card_whoever_else_doubled(game: str) -> None:
     c = CLAUSES[game]
     head = [wager("bob", 4, 10), wager("alice", 4, 20), NMB, *initial(game, ("8", "3")),
