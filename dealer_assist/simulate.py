@@ -176,19 +176,10 @@ def play(rnd: TableRound | ElectronicRound, shoe: Iterator[Card], strategy: Stra
          take_offers: bool = False, max_events: int = 500) -> int:
     """Answer the round until it is settled; returns the number of events applied."""
     n = 0
-    # One loop per kind of round: method calls on a known class (native ones when compiled).
-    if isinstance(rnd, TableRound):
-        while n < max_events:
-            ev = next_event(rnd, rnd.expectation(), shoe, strategy, rng, take_offers)
-            if ev is None:
-                return n
-            rnd.apply(ev)
-            n += 1
-    else:
-        while n < max_events:
-            ev = next_event(rnd, rnd.expectation(), shoe, strategy, rng, take_offers)
-            if ev is None:
-                return n
-            rnd.apply(ev)
-            n += 1
+    while n < max_events:
+        ev = next_event(rnd, rnd.expectation(), shoe, strategy, rng, take_offers)
+        if ev is None:
+            return n
+        rnd.apply(ev)
+        n += 1
     raise RuntimeError("round did not finish")

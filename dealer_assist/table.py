@@ -805,7 +805,7 @@ class TableRound:
         hand_no = self._hand_number(area, side.hand) if side.hand is not None else None
         if row is None:
             self._wager_entry(side, area.number, hand_no, "lose", -side.amount,
-                              self.rules.clauses["side." + side.bet], stage)
+                              self.clause("side." + side.bet), stage)
         else:
             self._wager_entry(side, area.number, hand_no, "win", winnings(side.amount, row.odds),
                               row.clause, stage, row.name)
@@ -1476,21 +1476,10 @@ class TableRound:
             pending = _irregular.pending_expectation(self)
             if pending is not None:
                 return pending
-        elif phase == "initial":  # the deal goes on (3.18)
-            number, index = self.initial_queue[self.queue_pos]
-            return _card_expected(number, index)
-        if phase == "play":
-            # As expected_card_target(), sharing its scan for the hand in turn.
-            cur = self._current()
-            if cur is not None:
-                area, hand = cur
-                if self._needs_card(area, hand):
-                    return _card_expected(area.number, area.hands.index(hand))
-        else:
-            target = self.expected_card_target()
-            if target is not None:
-                return _card_expected(target[0], target[1])
-            cur = self._current()
+        target = self.expected_card_target()
+        if target is not None:
+            return _card_expected(target[0], target[1])
+        cur = self._current()
         offers = tuple(self._offers()) if self.offers_open else ()
         if cur is None or cur[0].absent_play:
             if offers:
