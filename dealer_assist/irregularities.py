@@ -668,12 +668,18 @@ def _supervisor_void(rnd: TableRound, ev: Void) -> None:
     rnd._void(rule, ev.reason or "voided by the supervisor")
 
 
+def _corrected_card(events: list[Event], index: int) -> CardDrawn:
+    """The card event a correction points at (5.6; Electronic 5.2)."""
+    if not 0 <= index < len(events):
+        raise RuleRefusal(f"there is no event {index} yet")
+    found = events[index]
+    if not isinstance(found, CardDrawn):
+        raise RuleRefusal(f"event {index} is a {found.type}, not a card")
+    return found
+
+
 def _correction(rnd: TableRound, ev: Correction) -> None:
-    if not 0 <= ev.index < len(rnd.events):
-        raise RuleRefusal(f"there is no event {ev.index} yet")
-    target_ev = rnd.events[ev.index]
-    if not isinstance(target_ev, CardDrawn):
-        raise RuleRefusal(f"event {ev.index} is a {target_ev.type}, not a card")
+    target_ev = _corrected_card(rnd.events, ev.index)
     _check_target(rnd, ev.to)
     if rnd.phase not in ("initial", "offers", "play", "dealer", "settled"):
         raise RuleRefusal("the round is not in play")
@@ -1095,11 +1101,7 @@ def electronic_correction(rnd: ElectronicRound, ev: Correction) -> None:
     """Electronic 5.2: discovered later, the card is moved back to where the shoe order put it."""
     from dealer_assist.electronic import ElectronicRound
 
-    if not 0 <= ev.index < len(rnd.events):
-        raise RuleRefusal(f"there is no event {ev.index} yet")
-    card_ev = rnd.events[ev.index]
-    if not isinstance(card_ev, CardDrawn):
-        raise RuleRefusal(f"event {ev.index} is a {card_ev.type}, not a card")
+    card_ev = _corrected_card(rnd.events, ev.index)
     if ev.to.kind not in ("player", "dealer"):
         raise RuleRefusal(f"an Electronic Blackjack card lies with the player or the dealer, not {ev.to}")
     if rnd.phase in ("void", "betting"):
