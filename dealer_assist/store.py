@@ -400,6 +400,19 @@ def _m0002_rounds_game_index(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX rounds_game ON rounds(game, started_at)")
 
 
+@contextmanager
+def _closed_on_failure(conn: sqlite3.Connection, db_path: Path) -> Iterator[None]:
+    """Close ``conn`` if opening the store fails; a database error becomes a StoreError."""
+    try:
+        yield
+    except sqlite3.DatabaseError as err:
+        conn.close()
+        raise StoreError(f"{db_path} is not a usable Dealer Assist database: {err}") from err
+    except BaseException:
+        conn.close()
+        raise
+
+
 def _connect(target: str, db_path: Path, *, uri: bool) -> sqlite3.Connection:
     """A connection that waits for the writer rather than failing (busy timeout)."""
     try:
@@ -576,7 +589,7 @@ class Store:
         else:
             db_path.parent.mkdir(parents=True, exist_ok=True)
         conn = _connect(str(db_path), db_path, uri=False)
-        try:
+        with _closed_on_failure(conn, db_path):
             _check_identity(conn, db_path, allow_new=True)
             old_level = conn.isolation_level
             conn.isolation_level = None  # PRAGMA journal_mode needs autocommit
@@ -589,12 +602,6 @@ class Store:
             conn.execute("PRAGMA foreign_keys = ON")
             store = cls(conn, db_path, readonly=False)
             store._migrate()
-        except sqlite3.DatabaseError as err:
-            conn.close()
-            raise StoreError(f"{db_path} is not a usable Dealer Assist database: {err}") from err
-        except BaseException:
-            conn.close()
-            raise
         return store
 
     @classmethod
@@ -608,19 +615,13 @@ class Store:
         _check_sqlite_header(db_path, allow_empty=False)
         uri = "file:" + pathname2url(str(db_path.resolve())) + "?mode=ro"
         conn = _connect(uri, db_path, uri=True)
-        try:
+        with _closed_on_failure(conn, db_path):
             conn.execute("PRAGMA query_only = ON")
             _check_identity(conn, db_path, allow_new=False)
             store = cls(conn, db_path, readonly=True)
             applied = store._applied_migrations()
             if not applied:
                 raise StoreError(f"{db_path} is not a Dealer Assist database")
-        except sqlite3.DatabaseError as err:
-            conn.close()
-            raise StoreError(f"{db_path} is not a usable Dealer Assist database: {err}") from err
-        except BaseException:
-            conn.close()
-            raise
         return store
 
     def close(self) -> None:
