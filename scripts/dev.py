@@ -102,8 +102,7 @@ def run_tests(extra: list[str]) -> int:
     ]
     # The engine compiled with mypyc (build/compiled) must pass the same tests: engine, store,
     # the dealer's screen and review all run on it in the app.
-    compiled_env = dict(env, PYTHONPATH=f"{ROOT / 'build' / 'compiled'}{os.pathsep}{ROOT}",
-                        DEALER_ASSIST_EXPECT_COMPILED="1")
+    compiled_env = dict(app_environment(True, env), DEALER_ASSIST_EXPECT_COMPILED="1")
     pytest_bin = BIN / ("pytest.exe" if os.name == "nt" else "pytest")
     missing = missing_c_toolchain()
     if missing:
