@@ -152,6 +152,22 @@ def _m0002_rounds_game_index(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX rounds_game ON rounds(game, started_at)")
 
 
+@MIGRATIONS(name="0003_accounts")
+def _m0003_accounts(db: sqlite_utils.Database) -> None:
+    # Issue 15 item 8 / issue 17 item 3: a PIN that must be changed at its next use (set or
+    # reset by a supervisor), and the wrong-PIN count behind the lockout, kept in the store
+    # so a restart does not clear it.
+    db.execute("ALTER TABLE users ADD COLUMN must_change INTEGER NOT NULL DEFAULT 0")
+    db.execute(
+        """CREATE TABLE pin_failures (
+            username TEXT PRIMARY KEY,
+            failures INTEGER NOT NULL,
+            last_failure TEXT NOT NULL,
+            locked_until TEXT
+        )"""
+    )
+
+
 @contextmanager
 def closed_on_failure(conn: sqlite3.Connection, db_path: Path) -> Iterator[None]:
     """Close ``conn`` if opening the store fails; a database error becomes a StoreError."""

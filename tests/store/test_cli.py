@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from dealer_assist.store import Store
+from dealer_assist.store import TEST_PIN_COST, Store
 from tests.store.conftest import (
     EXAMPLE_NAMES,
+    append_authorised,
     example_result,
     load_example,
 )
@@ -52,11 +53,11 @@ def history_in_process(*args: str) -> subprocess.CompletedProcess[str]:
 @pytest.fixture(scope="module")
 def store_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("cli") / "table.db"
-    with Store.open(path) as store:
+    with Store.open(path, pin_cost=TEST_PIN_COST) as store:
         for name in EXAMPLE_NAMES:
             store.record_document(load_example(name), example_result(name))
         void_id = store.begin_round({"game": "ace_race", "decks": 6, "areas": 7})
-        store.append_event(void_id, {"type": "void", "reason": "misdeal", "rule": "5.2"})
+        append_authorised(store, void_id, {"type": "void", "reason": "misdeal", "rule": "5.2"})
         store.finish_round(void_id, {"status": "void", "settlements": [], "net": {}, "rulings": []})
     return path
 

@@ -19,6 +19,7 @@ TABLES = {
     "under_min_history",
     "users",
     "user_roles",
+    "pin_failures",
     "audit",
     "_sqlite_migrations",
 }
@@ -46,7 +47,8 @@ def test_new_file_is_migrated_from_empty(db_path: Path) -> None:
         applied = conn.execute(
             "SELECT migration_set, name FROM _sqlite_migrations ORDER BY id"
         ).fetchall()
-    assert applied == [(MIGRATION_SET, "0001_initial"), (MIGRATION_SET, "0002_rounds_game_index")]
+    assert applied == [(MIGRATION_SET, "0001_initial"), (MIGRATION_SET, "0002_rounds_game_index"),
+                       (MIGRATION_SET, "0003_accounts")]
 
 
 def test_a_file_from_the_first_version_is_migrated_on_open(db_path: Path) -> None:
@@ -61,7 +63,7 @@ def test_a_file_from_the_first_version_is_migrated_on_open(db_path: Path) -> Non
     with sqlite3.connect(db_path) as conn:
         names = [r[0] for r in conn.execute("SELECT name FROM _sqlite_migrations ORDER BY id")]
         index = conn.execute("SELECT name FROM sqlite_master WHERE name = 'rounds_game'").fetchone()
-    assert names == ["0001_initial", "0002_rounds_game_index"] and index is not None
+    assert names == ["0001_initial", "0003_accounts", "0002_rounds_game_index"] and index is not None
 
 
 def test_reopening_applies_nothing_twice_and_keeps_data(db_path: Path) -> None:
@@ -71,7 +73,7 @@ def test_reopening_applies_nothing_twice_and_keeps_data(db_path: Path) -> None:
     with Store.open(db_path) as store:
         assert store.events(round_id) == [{"type": "no_more_bets"}]
     with sqlite3.connect(db_path) as conn:
-        assert conn.execute("SELECT COUNT(*) FROM _sqlite_migrations").fetchone()[0] == 2
+        assert conn.execute("SELECT COUNT(*) FROM _sqlite_migrations").fetchone()[0] == 3
 
 
 def test_an_empty_file_becomes_a_store(db_path: Path) -> None:

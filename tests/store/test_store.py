@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from dealer_assist.store import Store, StoreError, canonical_json, record_transcript
-from tests.store.conftest import EXAMPLE_NAMES, example_result, load_example
+from dealer_assist.store import TEST_PIN_COST, Store, StoreError, canonical_json, record_transcript
+from tests.store.conftest import EXAMPLE_NAMES, append_authorised, example_result, load_example
 
 
 def _config(document: dict[str, Any]) -> dict[str, Any]:
@@ -72,7 +72,7 @@ def test_open_round_is_restored_from_its_events(db_path: Path) -> None:
 
 
 def test_referred_round_stays_open_until_resolved(db_path: Path) -> None:
-    with Store.open(db_path) as store:
+    with Store.open(db_path, pin_cost=TEST_PIN_COST) as store:
         round_id = store.begin_round({"game": "ace_race", "decks": 6, "areas": 7})
         store.append_event(round_id, {"type": "power_failure"})
         store.finish_round(
@@ -81,7 +81,7 @@ def test_referred_round_stays_open_until_resolved(db_path: Path) -> None:
         open_round = store.find_open_round()
         assert open_round is not None and open_round.status == "referred"
         assert store.list_rounds(irregular=True)[0].id == round_id
-        store.append_event(round_id, {"type": "resolve", "ruling": "void", "text": "shoe fault"})
+        append_authorised(store, round_id, {"type": "resolve", "ruling": "void", "text": "shoe fault"})
         store.finish_round(
             round_id, {"status": "void", "settlements": [], "net": {}, "rulings": []}
         )
@@ -174,7 +174,7 @@ def test_bad_events_and_rounds_are_refused_without_writing(db_path: Path) -> Non
 
 
 def test_list_filters(db_path: Path) -> None:
-    with Store.open(db_path) as store:
+    with Store.open(db_path, pin_cost=TEST_PIN_COST) as store:
         ids = {}
         for name in EXAMPLE_NAMES:
             ids[name] = store.record_document(load_example(name), example_result(name))
@@ -182,7 +182,7 @@ def test_list_filters(db_path: Path) -> None:
         store.append_event(
             void_id, {"type": "wager", "player": "carol", "area": 2, "bet": "main", "amount": 10}
         )
-        store.append_event(void_id, {"type": "void", "reason": "shoe fault", "rule": "5.1"})
+        append_authorised(store, void_id, {"type": "void", "reason": "shoe fault", "rule": "5.1"})
         store.finish_round(
             void_id,
             {

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QWidget
 from dealer_assist.cli import main as cli_main
 from dealer_assist.review_queries import read_settlement_csv
 from dealer_assist.store import Store
-from tests.ui_review.conftest import ROOT, Recorded
+from tests.ui_review.conftest import ANN_PIN, ROOT, SUE_PIN, Recorded
 from ui.cards import CardFace
 from ui.review_app import NoteDialog, ReviewWindow, open_review
 
@@ -251,7 +251,7 @@ def test_note_goes_to_the_audit_log(window: ReviewWindow, recorded: Recorded, qt
     dialog.text.setPlainText("player says she doubled")
     assert dialog.submit() is False
     assert "not accepted" in dialog.message.text()
-    dialog.pin.setText("4821")
+    dialog.pin.setText(SUE_PIN)
     assert dialog.submit() is True
     with Store.open_readonly(recorded.path) as store:
         notes = store.audit_entries(round_id=rid, kind="note")
@@ -263,7 +263,7 @@ def test_note_goes_to_the_audit_log(window: ReviewWindow, recorded: Recorded, qt
     # a dealer's PIN is not a supervisor's
     dealer_try = window.add_note(rid)
     dealer_try.name.setText("ann")
-    dealer_try.pin.setText("1111")
+    dealer_try.pin.setText(ANN_PIN)
     dealer_try.text.setPlainText("x")
     assert dealer_try.submit() is False
 
