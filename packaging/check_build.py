@@ -331,7 +331,7 @@ def start_screen(scratch: Path, name: str, env: dict[str, str]) -> tuple[subproc
     """Start the dealer's screen; return it once its store exists and it has run START_SECONDS."""
     home = scratch / name
     home.mkdir()
-    env = dict(env, HOME=str(home), XDG_RUNTIME_DIR=str(home))
+    env = dict(env, HOME=str(home), XDG_RUNTIME_DIR=str(home), DEALER_ASSIST_DEV="1")  # --dealer
     db = home / "table.db"
     proc = subprocess.Popen(
         [str(APP), "--dealer", "check", "--db", str(db), "--settings", str(home / "settings.ini"), "--sim-seed", "1"],

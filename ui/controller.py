@@ -27,7 +27,7 @@ from PySide6.QtCore import QObject, Signal
 from dealer_assist.errors import DealerAssistError, EventFormatError, RuleRefusal, TranscriptError
 from dealer_assist.games import GAMES, GameRules
 from dealer_assist.outcome import Expectation
-from dealer_assist.store import Store, StoreError
+from dealer_assist.store import PinCheck, Store, StoreError
 from dealer_assist.transcript import describe_event, new_round, parse_event, round_output
 from hardware.events import (
     CardRead,
@@ -366,8 +366,11 @@ class TableController(QObject):
         return True
 
     # ------------------------------------------------------------------ events
-    def submit(self, raw: dict[str, Any], actor: str | None = None) -> bool:
-        """Apply one transcript event; if accepted, store it and then show it."""
+    def submit(self, raw: dict[str, Any], actor: str | None = None, approval: int | None = None) -> bool:
+        """Apply one transcript event; if accepted, store it and then show it.
+
+        ``approval``: a supervisor's approval (:meth:`approve`) for an event the store
+        writes only with one (void, resolve, correction, the pit manager's pick)."""
         if self.store_error:
             self.refused.emit(f"not recorded: {self.store_error}")
             return False
@@ -390,13 +393,15 @@ class TableController(QObject):
             first = [*self.slip, raw]
             self.events = list(first)
             self.slip = []
-            self._store_round_start(first)
+            self._store_round_start(first, actor, approval)
         else:
             self.events.append(raw)
-            self._store_event(raw, actor or f"dealer:{self.dealer}")
+            self._store_event(raw, actor or f"dealer:{self.dealer}", approval)
         return True
 
-    def _store_round_start(self, first: list[dict[str, Any]]) -> None:
+    def _store_round_start(self, first: list[dict[str, Any]], actor: str | None = None,
+                           approval: int | None = None) -> None:
+        """``actor`` and ``approval`` belong to the last of ``first`` (the event that started it)."""
         store = self.store
         session = self.session_id
         config = dict(self.config)
@@ -407,8 +412,10 @@ class TableController(QObject):
                 raise StoreError("no store is open")
             rid = store.begin_round(config, session_id=session)
             self._store_rid = rid
-            for event in first:
-                store.append_event(rid, event, actor=f"dealer:{self.dealer}")
+            for i, event in enumerate(first):
+                last = i == len(first) - 1
+                store.append_event(rid, event, actor=(actor if last and actor else f"dealer:{self.dealer}"),
+                                   approval=approval if last else None)
             return rid
 
         def done(result: Any, error: BaseException | None) -> None:
@@ -418,7 +425,7 @@ class TableController(QObject):
 
         self.store_worker.submit(job, done)
 
-    def _store_event(self, raw: dict[str, Any], actor: str) -> None:
+    def _store_event(self, raw: dict[str, Any], actor: str, approval: int | None = None) -> None:
         store = self.store
         self.unacknowledged += 1
 
@@ -426,7 +433,7 @@ class TableController(QObject):
             # jobs run in order on one thread: the round's begin job set _store_rid
             if store is None or self._store_rid is None:
                 raise StoreError("no store is open")
-            return store.append_event(self._store_rid, raw, actor=actor)
+            return store.append_event(self._store_rid, raw, actor=actor, approval=approval)
 
         self.store_worker.submit(job, lambda result, error: self._acknowledged(error))
 
@@ -507,22 +514,68 @@ class TableController(QObject):
         raw.update({k: v for k, v in fields.items() if v is not None})
         return self.submit(raw)
 
-    def void(self, reason: str, rule: str, supervisor: str) -> bool:
-        """A supervisor's void (the PIN was already checked by :meth:`approve`)."""
-        return self.submit({"type": "void", "reason": reason, "rule": rule}, actor=f"supervisor:{supervisor}")
+    def void(self, reason: str, rule: str, supervisor: str, approval: int | None = None) -> bool:
+        """A supervisor's void (``approval`` from :meth:`approve`; the store refuses it without)."""
+        return self.submit({"type": "void", "reason": reason, "rule": rule}, actor=f"supervisor:{supervisor}",
+                           approval=approval)
 
-    def approve(self, supervisor: str, pin: str, kind: str, done: Callable[[bool], None],
+    def approve(self, supervisor: str, pin: str, kind: str, done: Callable[[Any], None],
                 detail: dict[str, Any] | None = None) -> None:
-        """Check a supervisor PIN off the GUI thread (scrypt), audited by the store."""
+        """Check a supervisor PIN off the GUI thread (scrypt), audited by the store.
+
+        ``done`` gets the store's :class:`PinCheck`; its ``approval`` goes with the event
+        it authorises."""
         store = self.store
         rid = self.round_id if self.round_id and self.round_id > 0 else None
 
-        def job() -> bool:
+        def job() -> PinCheck:
             if store is None:
-                return False
-            return store.approve(supervisor, pin, kind=kind, round_id=rid, detail=detail or {})
+                return PinCheck(False, "error", message="no store is open")
+            return store.authorise(supervisor, pin, kind=kind, round_id=rid, detail=detail or {})
 
-        self.store_worker.submit(job, lambda result, error: done(bool(result) and error is None))
+        self.store_worker.submit(job, lambda result, error: done(
+            result if error is None else PinCheck(False, "error", message=f"the store failed: {error}")))
+
+    def change_pin(self, name: str, old_pin: str, new_pin: str, done: Callable[[PinCheck], None]) -> None:
+        """Replace a PIN the store asked to be changed (off the GUI thread)."""
+        store = self.store
+
+        def job() -> PinCheck:
+            if store is None:
+                return PinCheck(False, "error", message="no store is open")
+            return store.change_pin(name, old_pin, new_pin)
+
+        self.store_worker.submit(job, lambda result, error: done(
+            result if error is None else PinCheck(False, "new_pin", message=str(error))))
+
+    def start_shift(self, dealer: str) -> None:
+        """A dealer logged in (the store recorded ``shift_start``): the table's session is theirs."""
+        self.dealer = dealer
+        self._restart_session()
+
+    def end_shift(self, dealer: str) -> None:
+        """The dealer logged out: ``shift_end`` recorded."""
+        store = self.store
+        if store is not None:
+            self.store_worker.submit(lambda: store.end_shift(dealer))
+
+    def _restart_session(self) -> None:
+        store = self.store
+        if store is None:
+            return
+        session = self.session_id
+        self.session_id = None
+
+        def job() -> int:
+            if session is not None:
+                store.end_session(session, actor=self.dealer)
+            return store.start_session(
+                game=self.setup.game, decks=self.setup.decks,
+                areas=None if self.setup.electronic else self.setup.areas,
+                limits=self.setup.limits, dealer=self.dealer,
+            )
+
+        self.store_worker.submit(job, self._session_started)
 
     # ------------------------------------------------------------------ the shoe
     def on_shoe_event(self, event: ShoeEvent) -> None:
@@ -615,9 +668,9 @@ class TableController(QObject):
         self.placement = target
         self.changed.emit()
 
-    def correct(self, index: int, target: str) -> bool:
-        """An earlier card lies elsewhere (correction)."""
-        return self.report("correction", index=index, to=target)
+    def correct(self, index: int, target: str, approval: int | None = None) -> bool:
+        """An earlier card lies elsewhere (correction; the store wants a supervisor's approval)."""
+        return self.submit({"type": "correction", "index": index, "to": target}, approval=approval)
 
     def card_events(self) -> list[tuple[int, str]]:
         """(event index, card) of every card event so far, for the correction picker."""
