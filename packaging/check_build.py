@@ -288,7 +288,7 @@ def check_store(scratch: Path) -> str:
     # The supervisor's review window opens that store and draws round 1 (offscreen).
     shot = scratch / "review.png"
     review = run([str(APP), "review", "--db", str(db), "--round", "1", "--screenshot", str(shot)],
-                 env=dict(os.environ, QT_QPA_PLATFORM="offscreen", HOME=str(scratch)))
+                 env=dict(os.environ, QT_QPA_PLATFORM="offscreen", HOME=str(scratch), DEALER_ASSIST_DEV="1"))
     if review.returncode != 0 or not shot.exists() or shot.read_bytes()[:8] != b"\x89PNG\r\n\x1a\n":
         raise CheckFailed(f"the review window did not draw round 1: {review.stderr.decode()}")
     return (f"{len(examples)} rounds recorded by the built program; verify and export agree with the "

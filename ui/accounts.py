@@ -16,7 +16,9 @@ Every store call runs on the store's worker thread (:class:`StoreJobs`); PIN has
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 from PySide6.QtCore import Qt
@@ -38,10 +40,19 @@ from PySide6.QtWidgets import (
 
 from dealer_assist.store import PinCheck, Store, StoreError
 from ui.keypad import PinKeypad
-from ui.login import PinDialog, answer_text, ask_supervisor, pin_field, pin_problem, touch_button
+from ui.login import PinDialog, ask_supervisor, pin_field, pin_problem, touch_button
 from ui.worker import Worker
 
 T = TypeVar("T")
+
+#: ``dealer-assist --dealer NAME`` (no log-in) and ``review --screenshot`` (no PIN) are
+#: honoured only with this set to 1: development runs, tests and benchmarks, never a
+#: station (issue 15 item 8).
+DEV_MODE_VARIABLE = "DEALER_ASSIST_DEV"
+
+
+def development_mode() -> bool:
+    return os.environ.get(DEV_MODE_VARIABLE) == "1"
 
 
 class StoreJobs:
@@ -418,5 +429,40 @@ class Shifts:
         dialog.open()
 
 
-def refused_text(check: PinCheck) -> str:
-    return answer_text(check)
+# --------------------------------------------------------------------------- the review's gate
+
+
+class ReviewGate:
+    """``dealer-assist review`` on a station: a supervisor's PIN before anything is shown.
+
+    The PIN is checked by the store itself (with the lockout, audited as a ``review``
+    approval), on a worker thread; the store file is opened for that check only.
+    Raises StoreError when the file is not a store or has no supervisor yet.
+    """
+
+    def __init__(self, path: Path, then: Callable[[str], None], on_cancel: Callable[[], None]) -> None:
+        self.store = Store.open(path)
+        if self.store.needs_enrolment():
+            self.store.close()
+            raise StoreError(f"{path} has no supervisor yet: enrol one on the dealer's screen first")
+        self.worker = Worker("review-pin")
+        self.jobs = StoreJobs(self.worker, lambda: self.store)
+        self.then = then
+
+        def approved(name: str, approval: int | None) -> None:
+            self.close()
+            then(name)
+
+        self.dialog = ask_supervisor(None, self.jobs, "review", "Dealer Assist review",
+                                     "Supervisor PIN required to open the review", approved)
+        self.dialog.rejected.connect(self.close)
+        self.dialog.rejected.connect(on_cancel)
+
+    def open(self) -> None:
+        self.dialog.show()
+
+    def close(self) -> None:
+        if self.worker is not None:
+            self.worker.submit(self.store.close)
+            self.worker.stop()
+            self.worker = None  # type: ignore[assignment]

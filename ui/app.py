@@ -105,6 +105,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
     # check what can be checked before Qt starts, so bad input is one line, not a Qt abort
+    from ui.accounts import DEV_MODE_VARIABLE, development_mode
+
     if args.dealer and not development_mode():
         return fail(f"--dealer skips the log-in and is for development runs only (set {DEV_MODE_VARIABLE}=1)")
     if args.game and args.game not in GAMES:
@@ -175,12 +177,3 @@ def _ask_login(table: Table) -> None:
     shifts = Shifts(table.controller, table.window)
     table.shifts = shifts
     shifts.start()
-
-
-#: ``--dealer NAME`` (no log-in) is honoured only with this set to 1: development runs,
-#: tests and benchmarks, never a station (issue 15 item 8).
-DEV_MODE_VARIABLE = "DEALER_ASSIST_DEV"
-
-
-def development_mode() -> bool:
-    return os.environ.get(DEV_MODE_VARIABLE) == "1"

@@ -230,7 +230,7 @@ def pin_problem(pin: str, again: str) -> str:
     return ""
 
 
-def ask_supervisor(parent: QWidget, checker: PinChecker, kind: str, title: str, why: str,
+def ask_supervisor(parent: QWidget | None, checker: PinChecker, kind: str, title: str, why: str,
                    then: Callable[[str, int | None], None], detail: dict[str, Any] | None = None,
                    extra: QWidget | None = None, detail_of: Callable[[], dict[str, Any]] | None = None,
                    ) -> PinDialog:

@@ -418,19 +418,44 @@ def run(args: argparse.Namespace) -> int:
     path = Path(args.db) if args.db else default_db_path()
     from PySide6.QtWidgets import QApplication
 
+    from ui.accounts import DEV_MODE_VARIABLE, ReviewGate, development_mode
+
+    screenshot = getattr(args, "screenshot", None)
+    if screenshot and not development_mode():
+        print(f"error: --screenshot skips the supervisor's PIN: development runs only ({DEV_MODE_VARIABLE}=1)",
+              file=sys.stderr)
+        return 2
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    shown: list[QWidget] = []
+
+    def show(supervisor: str | None) -> bool:
+        try:
+            window = open_review(path, supervisor=supervisor)
+        except StoreError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return False
+        if getattr(args, "round", None) is not None:
+            assert isinstance(window, ReviewWindow)
+            window.open_round(int(args.round))
+        window.show()
+        shown.append(window)
+        return True
+
+    if screenshot:
+        if not show(None):
+            return 2
+        app.processEvents()
+        shown[0].grab().save(screenshot)
+        shown[0].close()
+        return 0
+    # On a station the review shows nothing before a supervisor's PIN (issue 17 item 2).
+    if not path.is_file():
+        print(f"error: {path}: no such file", file=sys.stderr)
+        return 2
     try:
-        window = open_review(path)
+        gate = ReviewGate(path, lambda name: None if show(name) else app.exit(2), app.quit)
     except StoreError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    if getattr(args, "round", None) is not None:
-        assert isinstance(window, ReviewWindow)
-        window.open_round(int(args.round))
-    window.show()
-    if getattr(args, "screenshot", None):
-        app.processEvents()
-        window.grab().save(args.screenshot)
-        window.close()
-        return 0
+    gate.open()
     return int(app.exec())

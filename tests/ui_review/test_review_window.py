@@ -16,6 +16,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
@@ -328,8 +329,12 @@ def test_review_command_errors(tmp_path: Path, capsys: Any) -> None:
     assert "is not a SQLite database" in capsys.readouterr().err
 
 
-def test_review_command_screenshot(recorded: Recorded, tmp_path: Path) -> None:
+def test_review_command_screenshot(recorded: Recorded, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # --screenshot shows the store without a PIN: a development run's option only
     shot = tmp_path / "shot.png"
+    assert cli_main(["review", "--db", str(recorded.path), "--screenshot", str(shot)]) == 2
+    assert not shot.exists()
+    monkeypatch.setenv("DEALER_ASSIST_DEV", "1")
     assert cli_main(["review", "--db", str(recorded.path), "--round", str(recorded.ids["ace_race"]),
                      "--screenshot", str(shot)]) == 0
     assert shot.read_bytes().startswith(b"\x89PNG")
