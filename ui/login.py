@@ -62,6 +62,8 @@ def answer_text(check: PinCheck) -> str:
         return check.message
     if check.message:
         return check.message
+    if check.locked_until:
+        return f"{WRONG}. Too many wrong PINs: locked until {check.locked_until} UTC"
     return WRONG
 
 
