@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_assist.store import PinCheck, Store, StoreError
-from ui.keypad import PinKeypad
+from ui.keypad import PinKeypad, fit_dialog
 from ui.login import PinDialog, ask_supervisor, pin_field, pin_problem, touch_button
 from ui.worker import Worker
 
@@ -144,6 +144,7 @@ class EnrolmentDialog(QDialog):
         row.addWidget(self.ok_button)
         layout.addLayout(row)
         self.pin_again.returnPressed.connect(self.submit)
+        fit_dialog(self)
 
     def submit(self) -> None:
         name = self.name.text().strip()
@@ -211,8 +212,9 @@ class AccountsDialog(QDialog):
         layout.addLayout(row)
         form = QFormLayout()
         self.name = _name_field()
-        self.supervisor_role = QCheckBox("Supervisor (approves voids, corrections, overrides; manages accounts)")
+        self.supervisor_role = QCheckBox("Supervisor too (approves voids, corrections; accounts)")
         self.supervisor_role.setMinimumHeight(48)
+        self.supervisor_role.setStyleSheet("QCheckBox::indicator { width: 32px; height: 32px; }")
         self.pin = pin_field()
         self.pin_again = pin_field()
         form.addRow("New account's name", self.name)
@@ -235,6 +237,7 @@ class AccountsDialog(QDialog):
         bottom.addStretch(1)
         bottom.addWidget(self.close_button)
         layout.addLayout(bottom)
+        fit_dialog(self)
         self.refresh()
 
     @property
@@ -254,6 +257,7 @@ class AccountsDialog(QDialog):
                          "must change" if user.get("must_change") else "")
                 for j, text in enumerate(cells):
                     self.table.setItem(i, j, QTableWidgetItem(text))
+            self.table.resizeColumnsToContents()
 
         self.jobs.run(lambda s: s.users(), done)
 

@@ -143,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
         setup.decks = min(max(setup.decks, low), high)
         a_low, a_high = GAMES[args.game].area_range
         setup.areas = min(max(setup.areas, a_low), a_high)
-    table = build_table(setup, db=args.db, dealer=args.dealer or "dealer", port=args.shoe, codec=args.codec,
+    table = build_table(setup, db=args.db, dealer=args.dealer or "", port=args.shoe, codec=args.codec,
                         baud=args.baud, sim_cards=cards, sim_seed=args.sim_seed)
     window = table.window
     geometry = settings.value("window/geometry")

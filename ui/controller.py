@@ -174,14 +174,15 @@ class TableController(QObject):
                 pass
             else:
                 self.new_round()
-            self.store_worker.submit(
-                lambda: store.start_session(
-                    game=self.setup.game, decks=self.setup.decks,
-                    areas=None if self.setup.electronic else self.setup.areas,
-                    limits=self.setup.limits, dealer=self.dealer,
-                ),
-                self._session_started,
-            )
+            if self.dealer:  # else the session starts with the dealer's shift (start_shift)
+                self.store_worker.submit(
+                    lambda: store.start_session(
+                        game=self.setup.game, decks=self.setup.decks,
+                        areas=None if self.setup.electronic else self.setup.areas,
+                        limits=self.setup.limits, dealer=self.dealer,
+                    ),
+                    self._session_started,
+                )
             if done:
                 done(True)
 
@@ -554,10 +555,16 @@ class TableController(QObject):
         self._restart_session()
 
     def end_shift(self, dealer: str) -> None:
-        """The dealer logged out: ``shift_end`` recorded."""
+        """The dealer logged out: ``shift_end`` recorded, the table's session (theirs) ended."""
         store = self.store
+        session, self.session_id = self.session_id, None
         if store is not None:
-            self.store_worker.submit(lambda: store.end_shift(dealer))
+            def job() -> None:
+                if session is not None:
+                    store.end_session(session, actor=dealer)
+                store.end_shift(dealer)
+
+            self.store_worker.submit(job)
 
     def _restart_session(self) -> None:
         store = self.store

@@ -24,6 +24,24 @@ KEYS: tuple[tuple[str, ...], ...] = (
 LABELS = {"clear": "Clear", "erase": "\u232b"}
 
 
+#: The width PIN dialogs are laid out at (their wrapped text is measured at it).
+DIALOG_WIDTH = 480
+
+
+def fit_dialog(dialog: QWidget) -> None:
+    """Give ``dialog`` the height its wrapped text and keypad need at :data:`DIALOG_WIDTH`.
+
+    Qt does not apply a layout's height-for-width to a top-level window by itself: without
+    this, a wrapped question makes the dialog too short and the keys overlap its buttons.
+    """
+    dialog.ensurePolished()
+    layout = dialog.layout()
+    dialog.setMinimumWidth(DIALOG_WIDTH)
+    if layout is not None:
+        layout.activate()
+        dialog.setMinimumHeight(layout.totalHeightForWidth(DIALOG_WIDTH))
+
+
 class PinKeypad(QWidget):
     """Digit keys that type into one of ``fields`` (the one most recently focused)."""
 
@@ -49,6 +67,12 @@ class PinKeypad(QWidget):
                 button.clicked.connect(lambda _=False, k=key: self.press(k))
                 grid.addWidget(button, row, col)
                 self.keys[key] = button
+        # A word-wrapped label above can make a dialog hand the keypad less than its keys
+        # need: hold the grid's own minimum, with the keys' style (padding) applied.
+        self.ensurePolished()
+        for button in self.keys.values():
+            button.ensurePolished()
+        self.setMinimumSize(grid.minimumSize())
 
     def eventFilter(self, watched: object, event: object) -> bool:  # noqa: N802 (Qt's name)
         from PySide6.QtCore import QEvent

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_assist.store import MIN_PIN_DIGITS, PinCheck, new_pin_problem
-from ui.keypad import KEY_SIZE, PinKeypad
+from ui.keypad import KEY_SIZE, PinKeypad, fit_dialog
 
 WRONG = "Wrong name or PIN, or not allowed"
 
@@ -137,6 +137,10 @@ class PinDialog(QDialog):
         self._show_change(False)
         (self.pin if name else self.name).setFocus()
 
+    def showEvent(self, event: Any) -> None:  # noqa: N802 (Qt's name)
+        fit_dialog(self)  # after any widget a caller added (ask_supervisor's extra)
+        super().showEvent(event)
+
     def add_button(self, button: QPushButton) -> None:
         """Another action under the dialog's own buttons (e.g. *Accounts* on the log-in)."""
         layout = self.layout()
@@ -152,6 +156,9 @@ class PinDialog(QDialog):
             w.setVisible(on)
         self.name.setReadOnly(on)
         self.pin.setVisible(not on)
+        if self.isVisible():
+            fit_dialog(self)
+            self.adjustSize()
         if on:
             self.keypad.target = self.new_pin
             self.new_pin.setFocus()
