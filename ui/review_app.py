@@ -165,8 +165,12 @@ class NoteDialog(QDialog):
         try:
             # A short write through the store's own writer (it waits its turn behind the table).
             with Store.open(self.db_path) as store:
-                if not store.verify_pin(name, pin, role="supervisor"):
-                    self.message.setText("Name or PIN not accepted for a supervisor.")
+                check = store.check_pin(name, pin, role="supervisor", purpose="approval")
+                if not check.ok:
+                    # wrong, locked (the lockout), or a PIN to change first (at a log-in)
+                    self.message.setText("Name or PIN not accepted for a supervisor."
+                                         + (f" Locked until {check.locked_until} UTC." if check.locked_until else "")
+                                         + (f" {check.message}." if check.reason == "must_change" else ""))
                     return False
                 self.note_id = store.add_note(self.round_id, author=f"supervisor:{name}", text=text)
         except StoreError as exc:

@@ -270,3 +270,14 @@ def test_review_gate_refuses_a_store_without_a_supervisor(tmp_path: Path) -> Non
         assert "no supervisor yet" in str(exc)
     else:
         raise AssertionError("the gate opened on a store without a supervisor")
+
+
+def test_dealer_option_skips_the_log_in_only_in_a_development_run(
+        tmp_path: Path, capsys: Any, monkeypatch: Any) -> None:
+    from dealer_assist.cli import main as cli_main
+
+    monkeypatch.delenv("DEALER_ASSIST_DEV", raising=False)
+    assert cli_main(["--dealer", "ann", "--db", str(tmp_path / "t.db")]) == 2
+    err = capsys.readouterr().err
+    assert "--dealer skips the log-in and is for development runs only (set DEALER_ASSIST_DEV=1)" in err
+    assert not (tmp_path / "t.db").exists()
