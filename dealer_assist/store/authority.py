@@ -49,6 +49,7 @@ __all__ = [
     "APPROVAL_SECONDS",
     "authority_needed",
     "check_accounts_approval",
+    "first_unauthorised_event",
     "unauthorised_events",
     "use_approval",
 ]
@@ -157,6 +158,23 @@ def check_accounts_approval(conn: sqlite3.Connection, approval: int | None, now:
         raise StoreError("changing accounts needs a supervisor's approval (PIN)")
     supervisor, _ = _approval_row(conn, approval, ACCOUNTS_KINDS, now, ACCOUNTS_SECONDS)
     return supervisor
+
+
+def first_unauthorised_event(conn: sqlite3.Connection) -> tuple[int, int, int] | None:
+    """(events row id, round, seq) of the first event that needed an approval and has no
+    ``authority_used`` record, among the events written since the store began asking
+    (``authority_since``, set by migration 0003_accounts); None when there is none."""
+    row = conn.execute(
+        "SELECT e.id, e.round_id, e.seq FROM events e WHERE e.id >= "
+        "(SELECT COALESCE(MAX(first_event_id), 1) FROM authority_since) "
+        "AND (json_extract(e.event_json, '$.type') IN ('void', 'resolve', 'correction') "
+        "     OR (json_extract(e.event_json, '$.type') = 'pick' "
+        "         AND json_extract(e.event_json, '$.by') = 'pit_manager')) "
+        "AND NOT EXISTS (SELECT 1 FROM audit a WHERE a.kind = 'authority_used' AND a.round_id = e.round_id "
+        "                AND json_extract(a.detail_json, '$.seq') = e.seq) "
+        "ORDER BY e.id LIMIT 1"
+    ).fetchone()
+    return None if row is None else (int(row[0]), int(row[1]), int(row[2]))
 
 
 def detail_of(conn: sqlite3.Connection, approval: int) -> dict[str, Any]:

@@ -8,6 +8,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
+from dealer_assist.store.authority import first_unauthorised_event
 from dealer_assist.store.chain import audit_content, event_content, round_content, verify_chain
 
 __all__ = ["CENTS_SQL", "VerifyResult", "first_altered_settlements", "verify"]
@@ -86,6 +87,7 @@ def verify(conn: sqlite3.Connection) -> VerifyResult:
         )
         or _verify_finishes(conn)
         or _verify_settlements(conn)
+        or _verify_authority(conn)
     )
     if problem is None:
         return VerifyResult(True, checked["events"], checked["rounds"], checked["audit"])
@@ -102,6 +104,16 @@ def _verify_settlements(conn: sqlite3.Connection) -> tuple[str, int, str] | None
         return None
     return ("settlements", round_id,
             f"round {round_id}: its settlement rows differ from its recorded settle output")
+
+def _verify_authority(conn: sqlite3.Connection) -> tuple[str, int, str] | None:
+    """Every void, resolve, correction and pit manager's pick has its supervisor's approval."""
+    found = first_unauthorised_event(conn)
+    if found is None:
+        return None
+    row_id, round_id, seq = found
+    return ("events", row_id,
+            f"events row {row_id} (round {round_id}, seq {seq}): written without a supervisor's approval")
+
 
 def _verify_finishes(conn: sqlite3.Connection) -> tuple[str, int, str] | None:
     latest: dict[int, dict[str, Any]] = {}

@@ -20,6 +20,7 @@ TABLES = {
     "users",
     "user_roles",
     "pin_failures",
+    "authority_since",
     "audit",
     "_sqlite_migrations",
 }

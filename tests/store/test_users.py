@@ -21,7 +21,16 @@ from pathlib import Path
 
 import pytest
 
-from dealer_assist.store import PIN_COST, TEST_PIN_COST, PinCost, Store, StoreError
+from dealer_assist.store import (
+    PIN_COST,
+    TEST_PIN_COST,
+    PinCost,
+    Store,
+    StoreError,
+    canonical_json,
+    chain,
+    event_content,
+)
 from dealer_assist.store.users import (
     FIRST_LOCK_SECONDS,
     FREE_FAILURES,
@@ -377,3 +386,40 @@ def test_settle_record_refuses_a_voided_transcript(tmp_path: Path) -> None:
     ok = subprocess.run([sys.executable, "-m", "dealer_assist", "settle", str(EXAMPLES / "lucky8-pair-and-double.json"),
                          "--record", str(db)], capture_output=True, text=True, cwd=ROOT)
     assert ok.returncode == 0, ok.stderr
+
+
+def _forge_event(db_path: Path, round_id: int, seq: int, event: dict[str, object]) -> None:
+    """Append an event behind the store's back, its chain link recomputed (no key is needed yet)."""
+    with sqlite3.connect(db_path) as conn:
+        last_id, prev = conn.execute("SELECT id, hash FROM events ORDER BY id DESC LIMIT 1").fetchone()
+        at = "2026-11-26T06:00:00.000000Z"
+        event_json = canonical_json(event)
+        digest = chain(bytes(prev), event_content(last_id + 1, round_id, seq, at, "supervisor:sue", event_json))
+        conn.execute(
+            "INSERT INTO events (id, round_id, seq, at, actor, event_json, hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (last_id + 1, round_id, seq, at, "supervisor:sue", event_json, digest),
+        )
+
+
+def test_verify_finds_a_void_written_behind_the_stores_back(db_path: Path) -> None:
+    with cheap(db_path) as store:
+        rid = store.begin_round({"game": "lucky8", "decks": 6, "areas": 7})
+        store.append_event(rid, {"type": "no_more_bets"})
+        assert store.verify().ok
+    _forge_event(db_path, rid, 1, VOID)
+    with Store.open_readonly(db_path) as store:
+        result = store.verify()
+    assert not result.ok and result.table == "events" and result.row_id == 2
+    assert result.problem == "events row 2 (round 1, seq 1): written without a supervisor's approval"
+
+
+def test_voids_recorded_before_the_store_asked_for_approvals_still_verify(db_path: Path) -> None:
+    # An older store's void (no approval then): the migration starts the check after it.
+    with cheap(db_path) as store:
+        rid = store.begin_round({"game": "lucky8", "decks": 6, "areas": 7})
+        store.append_event(rid, {"type": "no_more_bets"})
+    _forge_event(db_path, rid, 1, VOID)
+    with sqlite3.connect(db_path) as conn:  # as migration 0003 finds an older file
+        conn.execute("UPDATE authority_since SET first_event_id = (SELECT MAX(id) + 1 FROM events)")
+    with Store.open_readonly(db_path) as store:
+        assert store.verify().ok
