@@ -426,9 +426,21 @@ def misplaced_card(rnd: TableRound, ev: CardDrawn) -> None:
         _open_withdrawal(rnd, "withdraw_after_ruling")
         return
     if dest is not None and dest[0] != 0 and _later_than(rnd, dest, (area.number, hand)):
-        # The hand in turn was skipped: ruled under 5.17 / 5.18 once the dealer stops dealing on.
-        st.held.append((rnd._index, card, to))
-        return
+        # The hand in turn was passed over (DESIGN.md "Passed-over player").
+        held_areas = {t.area for _, _, t in st.held}
+        if st.held and to.area not in held_areas:
+            # A second area got a card: 5.18 is certain, ruled at once (the passed-over hand
+            # has stood; play goes on from the last area that got a card).
+            st.held.append((rnd._index, card, to))
+            _rule_held(rnd)
+            return
+        if st.held or dest == _next_in_play(rnd, (area.number, hand)):
+            # Cards on the next hand in play: held until the next event that is not a card,
+            # then 5.17 (taken back undisclosed) unless a second area gets a card first.
+            st.held.append((rnd._index, card, to))
+            return
+        # A single stray card on a later hand that is not the next in play: a card dealt in
+        # error (5.8), offered to the hand in turn, then down the table.
     if to.kind == "dealer" and rnd.dealer_stands() and len(rnd.dealer) >= 2:
         _dealer_completed(rnd, card, to)
         return
@@ -448,6 +460,24 @@ def _reconstruct_concept(rnd: TableRound, target: tuple[int, int]) -> str:
     if target[0] != 0:
         return "one_card.reconstruct"  # 5.13 (5.11 in Dueling 8's): a player's card went elsewhere
     return "misdeal.reconstruct"
+
+
+def _can_act(area: Area, hand: Hand) -> bool:
+    """A hand that can still act: not done (blackjack, 21, bust, surrendered, stood)."""
+    return not hand.done and not hand.busted and not hand.settled.issuperset(hand.stakes)
+
+
+def _next_in_play(rnd: TableRound, after: Place) -> Place | None:
+    """The next hand in play after ``after``: hands that can no longer act are skipped."""
+    found = False
+    for n in rnd.order:
+        area = rnd.areas[n]
+        for h in area.hands:
+            if found and _can_act(area, h):
+                return (n, h)
+            if (n, h) == after:
+                found = True
+    return None
 
 
 def _later_than(rnd: TableRound, a: Place, b: Place) -> bool:
@@ -597,8 +627,8 @@ def _rule_held(rnd: TableRound) -> None:
     pos = order.index((area, hand))
     places = [_place_of_target(rnd, t) for _, _, t in held]
     areas = {p[0] for p in places if p is not None}
-    nxt = order[pos + 1] if pos + 1 < len(order) else None
-    if len(areas) == 1 and nxt is not None and all(p == (nxt[0].number, nxt[1]) for p in places):
+    nxt = _next_in_play(rnd, (area.number, hand))
+    if len(areas) == 1 and nxt is not None and all(p == nxt for p in places):
         # 5.17: only the next hand was acted upon: its cards are taken back, undisclosed.
         st.undisclosed.extend(c for _, c, _ in held)
         _ruling(rnd, "skipped.undisclosed", "undisclosed",
@@ -606,9 +636,8 @@ def _rule_held(rnd: TableRound) -> None:
                 "taken back and dealt as the next cards",
                 tuple(CardMove(c, str(t), "shoe") for _, c, t in held))
         return
-    if len(areas) < 2:
-        _refer(rnd, f"{skipped} was skipped and the cards went to a hand that is not the next in play")
-        return
+    # Cards are held only on the next hand in play (misplaced_card); a second area's card
+    # brings the ruling below at once.
     # 5.18: more than one area received cards: the skipped player is deemed to have stood.
     hand.done = True
     hand.stood_by_rule = rnd.clause("skipped.stood")
@@ -989,8 +1018,7 @@ def _power_failure(rnd: TableRound) -> None:
     """5.29 (5.26 in Dueling 8's): withdraw while no outcome is established, else continue."""
     if rnd.phase == "betting":
         raise RuleRefusal("bets are still open: wagers may simply be taken back")
-    established = any(s.result in ("win", "lose", "surrender", "even_money") for s in rnd.settlements)
-    if established:
+    if rnd.outcome_established():  # by the cards dealt (DESIGN.md "Power failure")
         _ruling(rnd, "power_failure.continue", "continue",
                 "power failure after an outcome was established: play continues and the round is "
                 "concluded")

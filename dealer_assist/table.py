@@ -829,19 +829,6 @@ class TableRound:
     # ------------------------------------------------------------------ decisions
     def _on_decision(self, ev: Decision) -> None:
         action = ev.action
-        asked = self._asked
-        if asked is not None and asked.kind == "decision" and action in asked.options and action in PLAY_ACTIONS:
-            number, hand_no, player = asked.area, asked.hand, asked.player
-            if (number is not None and hand_no is not None and player is not None and ev.area == number
-                    and (ev.hand or 1) == hand_no and (ev.player is None or ev.player == player)
-                    and not ev.followers and self.irregular is None):
-                # A play the round listed as legal for the hand in turn: the listing ran the
-                # checks below (_options); only a double's amount is new (3.26.2).
-                area = self.areas[number]
-                if action == "double":
-                    self._check_double_amount(area, player, ev.amount if ev.amount is not None else area.original(player))
-                self._play(area, area.hands[hand_no - 1], player, action, ev)
-                return
         if action in ("insurance", "even_money", "surrender"):
             self._offer_decision(ev)
             return
@@ -852,6 +839,20 @@ class TableRound:
             return
         if action not in PLAY_ACTIONS:
             raise RuleRefusal(f"'{action}' is not a decision at this table")
+        # One validation path, whether or not the round was asked what it expects first:
+        # the listed options (expectation) come from the same refusal functions.
+        area, hand, player = self._play_turn(ev)
+        if action == "hit":
+            self._check_hit(area, hand)
+        elif action == "double":
+            self._check_double(area, hand, player, ev)
+        elif action == "split":
+            self._check_split(area, hand, ev)
+        self._play(area, hand, player, action, ev)
+
+    def _play_turn(self, ev: Decision) -> tuple[Area, Hand, str]:
+        """The hand a play decision is for and who makes it, or the clause that refuses it."""
+        action = ev.action
         named = self.areas.get(ev.area) if ev.area is not None else None
         if named is not None and named.absent_play:
             raise self.refuse(
@@ -892,13 +893,7 @@ class TableRound:
             raise RuleRefusal(f"nobody calls the decisions of area {area.number}")
         if player != area.controller:
             raise self._not_controller(area, hand, player, action)
-        if action == "hit":
-            self._check_hit(area, hand)
-        elif action == "double":
-            self._check_double(area, hand, player, ev)
-        elif action == "split":
-            self._check_split(area, hand, ev)
-        self._play(area, hand, player, action, ev)
+        return area, hand, player
 
     def _play(self, area: Area, hand: Hand, player: str, action: str, ev: Decision) -> None:
         """Carry out a valid hit, stand, double or split by ``player`` on the hand in turn."""
@@ -1399,10 +1394,22 @@ class TableRound:
             self._entry(w.player, "main", stake, "returned", ZERO, self.clause("under_min"),
                         area=area, hand=hand, stage=stage)
             return
+        excess = w.excess if hand == 1 else ZERO
+        limits = self.config.limits.get("main") if self.config.limits else None
+        if limits is not None and stake > limits[1] and result != "returned":
+            # 5.27: the limit holds for the hand's whole wager, so a double (or a follower's
+            # match) over the maximum settles as the maximum; the rest is returned.
+            high = limits[1]
+            excess += stake - high
+            if net == stake:
+                net = high
+            elif net == -stake:
+                net = -high
+            stake = high
         # The common case straight to the record (this runs for every wager settled).
         self.settlements.append(settlement(w.player, "main", stake, result, net, rule, stage, area, hand))
-        if w.excess and hand == 1 and result != "returned":
-            self._entry(w.player, "main", w.excess, "returned", ZERO, self.clause("over_max"),
+        if excess and result != "returned":
+            self._entry(w.player, "main", excess, "returned", ZERO, self.clause("over_max"),
                         area=area, hand=hand, stage=stage)
 
     def _wager_entry(
@@ -1549,6 +1556,38 @@ class TableRound:
             areas.append({"area": number, "controller": area.controller, "hands": hands})
         return {"dealer": {"cards": [str(c) for c in self.dealer], "total": total}, "areas": areas}
 
+
+    # ------------------------------------------------------------------ power failure (5.29)
+    def outcome_established(self) -> bool:
+        """Whether any wager has "conclusively won or lost" (5.29.1; 5.26.1 in Dueling 8's):
+        decided by the cards dealt, whether or not its settlement was recorded yet."""
+        if any(s.result in ("win", "lose", "surrender", "even_money") for s in self.settlements):
+            return True
+        dealer_up = self.dealer[0] if self.dealer and not self.rules.permanent_eight else None
+        for number in self.order:
+            area = self.areas[number]
+            if any(h.busted for h in area.hands):
+                return True
+            first = area.hands[0].cards if area.hands else []
+            if self._is_blackjack(area.hands[0]) and dealer_up is not None and not (
+                    dealer_up.rank == "A" or dealer_up.points == 10):
+                return True  # 4.3.1: the dealer can no longer match it
+            for side in area.sides:
+                if side.settled or side.hand is not None:
+                    continue
+                if self._side_decided(area, side.bet, first, dealer_up):
+                    return True
+        return False
+
+    def _side_decided(self, area: Area, bet: str, first: list[Card], dealer_up: Card | None) -> bool:
+        """The cards already dealt decide a side wager placed before the deal."""
+        if bet == "superb8":
+            return not area.superb_open  # a card that is not an 8 ended the run (4.2.2)
+        if bet in ("pair", "ace_race"):
+            return len(first) >= 2
+        if bet in ("lucky8", "super_sevens", "three_stars"):
+            return len(first) >= 2 and dealer_up is not None
+        return False  # decided by the dealer's finished hand (Tie on 18, 21+)
 
     # ------------------------------------------------------------------ views
     def view(self) -> RoundView:
