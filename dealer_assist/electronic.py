@@ -34,11 +34,13 @@ from dealer_assist.events import (
     Timeout,
     Void,
     Wager,
+    card_event_at,
 )
 from dealer_assist.games import INSURANCE_ODDS, GameRules
 from dealer_assist.hands import hand_value, is_two_card_21
 from dealer_assist.money import ZERO, half_kept, winnings
 from dealer_assist.outcome import (
+    CardMove,
     ClaimDecision,
     ControlChange,
     Expectation,
@@ -197,9 +199,7 @@ class ElectronicRound:
                 self._close_offers(t)
             self._progress()
         elif isinstance(ev, Correction):
-            from dealer_assist.irregularities import electronic_correction
-
-            electronic_correction(self, ev)  # 5.2
+            self._correction(ev)  # 5.2
         elif isinstance(ev, Pick | Resolve):
             raise RuleRefusal(f"{ev.type} does not apply to Electronic Blackjack now")
         else:
@@ -281,15 +281,11 @@ class ElectronicRound:
             if target is None and wanted == "dealer" and self.phase == "settled":
                 self._dealer_completed(ev.card)
                 return
-            if target is not None and wanted != ("dealer" if target == "dealer" else "player"):
-                from dealer_assist.irregularities import electronic_reconstruct
-
-                electronic_reconstruct(self, ev.card, wanted, target)  # 5.2
+            if target is not None and wanted != _place(target):
+                self._reconstruct(ev.card, wanted, target)  # 5.2
                 return
             if target is None and self.phase == "decisions":
-                from dealer_assist.irregularities import electronic_next_card
-
-                electronic_next_card(self, ev.card, wanted)  # 5.2: it is the next card
+                self._next_card(ev.card, wanted)  # 5.2: it is the next card
                 return
         if target is None:
             raise RuleRefusal("no card is expected now" + self._waiting_text())
@@ -299,8 +295,6 @@ class ElectronicRound:
 
     def _dealer_completed(self, card: Card) -> None:
         """5.6: a card dealt to the dealer's completed hand is removed; the outcome stands."""
-        from dealer_assist.outcome import CardMove
-
         total, _ = hand_value(self.dealer)
         self.shoe.record(card)
         self.rulings.append(Ruling(
@@ -361,9 +355,7 @@ class ElectronicRound:
             for t in self.terminals.values():
                 self._close_offers(t)
             self.phase = "dealer"
-            from dealer_assist.irregularities import electronic_unused_cards
-
-            electronic_unused_cards(self)  # 5.2: a card dealt early that no terminal took
+            self._unused_cards()  # 5.2: a card dealt early that no terminal took
             self._dealer_step()
 
     def _play_terminal(self, t: Terminal) -> None:
@@ -704,6 +696,71 @@ class ElectronicRound:
         self.settlements.append(settlement(player, bet, stake, result, net, rule, stage, None, hand, row))
         self._entered.add((player, bet))
 
+    # ------------------------------------------------------------------ section 5 (5.2)
+    def _reconstruct(self, card: Card, wanted: str, target: str) -> None:
+        """5.2: a card dealt to the wrong hand goes where the shoe order puts it."""
+        if not self._check_shoe(card):
+            return  # 5.1
+        dest = _place(target)
+        rule = self.clause("misdeal.reconstruct")
+        self.rulings.append(Ruling(
+            self._index, rule, "reconstructed",
+            f"{card} was dealt to the {wanted} but is the {dest}'s card in the order the shoe dealt it: "
+            f"move it there ({rule})", (CardMove(card, wanted, dest),),
+        ))
+        self._deliver(card, target)
+
+    def _correction(self, ev: Correction) -> None:
+        """5.2: discovered later, the card is moved back to where the shoe order put it."""
+        card_ev = card_event_at(self.events, ev.index)
+        if ev.to.kind not in ("player", "dealer"):
+            raise RuleRefusal(f"an Electronic Blackjack card lies with the player or the dealer, not {ev.to}")
+        if self.phase in ("void", "betting"):
+            raise RuleRefusal("the round is not in play")
+        before = ElectronicRound(self.config)
+        before.apply_all(self.events[:ev.index])
+        target = before.expected_target()
+        if target is None:
+            raise RuleRefusal(f"{card_ev.card} of event {ev.index} was discarded")
+        here = _place(target)
+        if here == ev.to.kind:
+            raise RuleRefusal(f"{card_ev.card} already lies with the {here}")
+        rule = self.clause("misdeal.reconstruct")
+        self.rulings.append(Ruling(
+            self._index, rule, "reconstructed",
+            f"{card_ev.card} lies with the {ev.to.kind} but is the {here}'s card in the order the shoe "
+            f"dealt it: move it back ({rule})", (CardMove(card_ev.card, ev.to.kind, here),),
+        ))
+
+    def _next_card(self, card: Card, wanted: str) -> None:
+        """5.2: a card dealt while no hand asked for one is, in shoe order, the next card."""
+        if not self._check_shoe(card):
+            return  # 5.1
+        rule = self.clause("misdeal.reconstruct")
+        self.stream.append(card)
+        self.rulings.append(Ruling(
+            self._index, rule, "reconstructed",
+            f"{card} was dealt to the {wanted} before any hand asked for a card: it is taken back and is "
+            f"the next card, the Player's if a terminal draws, else the dealer's ({rule})",
+            (CardMove(card, wanted, "shoe"),),
+        ))
+
+    def _unused_cards(self) -> None:
+        """Cards taken back under 5.2 that no terminal drew are the dealer's next cards."""
+        used = max((t.stream_pos for t in self.terminals.values()), default=0)
+        unused = self.stream[used:]
+        del self.stream[used:]
+        for card in unused:
+            if self._dealer_needs_card():
+                self.dealer.append(card)
+                if len(self.dealer) == 2:
+                    self._settle_dealer_second_card()
+                continue
+            rule = self.clause("dealer_completed")
+            self.rulings.append(Ruling(self._index, rule, "discarded",
+                                       f"{card} is not needed by any hand: it is removed from play ({rule})",
+                                       (CardMove(card, "shoe", "discard"),)))
+
     # ------------------------------------------------------------------ reporting
     def _waiting_text(self) -> str:
         exp = self.expectation()
@@ -803,6 +860,20 @@ class ElectronicRound:
             "players": players,
         }
 
+    # ------------------------------------------------------------------ the shoe
+    def cards_needed(self) -> int:
+        """The fewest cards the round still needs from the shoe to be completed."""
+        if self.phase in ("betting", "settled", "void", "referred"):
+            return 0
+        if self.phase == "initial":
+            return 3 - len(self.player_cards) - len(self.dealer) + 1  # 3.7, then the dealer's second
+        waiting = 1 if self.phase == "decisions" and self.expected_target() == "players" else 0
+        return waiting + max(0, 2 - len(self.dealer))
+
+    def next_to_act(self) -> tuple[int, str] | None:
+        """None: every terminal decides for itself (there are no playing areas)."""
+        return None
+
     # ------------------------------------------------------------------ views
     def view(self) -> RoundView:
         """An immutable picture of the round for a screen (round_api.RoundView)."""
@@ -836,3 +907,8 @@ class ElectronicRound:
     def under_minimum_first_time(self) -> tuple[str, ...]:
         """None: the terminal refuses a wager outside its limits (2.2), so 5.26 never arises."""
         return ()
+
+
+def _place(target: str) -> str:
+    """Where an Electronic Blackjack card lies: with the Player (the shared hand) or the dealer."""
+    return "dealer" if target == "dealer" else "player"
