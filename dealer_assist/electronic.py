@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from dealer_assist import sidebets
+from dealer_assist import hand_rules, sidebets
 from dealer_assist.cards import Card
 from dealer_assist.errors import RuleRefusal
 from dealer_assist.events import (
@@ -49,7 +49,7 @@ from dealer_assist.outcome import (
     settlement,
 )
 from dealer_assist.round_api import DealerView, HandView, RoundView, TerminalView, WagerView
-from dealer_assist.settlement import dealer_blackjack_concept, main_result
+from dealer_assist.settlement import main_result
 from dealer_assist.shoe_state import ShoeState
 
 
@@ -344,8 +344,7 @@ class ElectronicRound:
     @staticmethod
     def _default_draws(hand: TerminalHand) -> bool:
         """3.18.1: cards until hard 12 or soft 17."""
-        total, soft = hand.value()
-        return total <= 16 if soft else total <= 11
+        return hand_rules.fixed_rule_draws(hand.cards)
 
     def _progress(self) -> None:
         """Let every terminal take the stream cards its hands need; then the dealer."""
@@ -393,16 +392,12 @@ class ElectronicRound:
     def _offers(self, t: Terminal) -> list[str]:
         if not t.offers_open or t.default_play or not self.dealer:
             return []
-        out = []
-        dealer_ace = self.dealer[0].rank == "A"
-        bj = is_two_card_21(self.player_cards) and len(t.hands) == 1
-        if dealer_ace and not t.insured and not t.even_money:
-            out.append("insurance")
-        if dealer_ace and bj and not t.even_money:
-            out.append("even_money")
-        if not dealer_ace and not bj and len(t.hands) == 1 and not t.surrendered:
-            out.append("surrender")
-        return out
+        one_hand = len(t.hands) == 1
+        return hand_rules.offers(
+            self.rules, self.dealer[0].rank == "A", is_two_card_21(self.player_cards) and one_hand, one_hand,
+            may_insure=not t.insured and not t.even_money, may_take_even_money=not t.even_money,
+            may_surrender=not t.surrendered,
+        )
 
     def _close_offers(self, t: Terminal) -> None:
         """The terminal's offers close at its first play decision: its interim settlement."""
@@ -512,24 +507,15 @@ class ElectronicRound:
     # The refusals return the message and the concept of the clause: they run for every
     # option listed (pending), and only a refused decision becomes a RuleRefusal.
     def _double_refusal(self, t: Terminal, hand: TerminalHand, amount: Decimal | None) -> tuple[str, str] | None:
-        if len(hand.cards) != 2:
-            return "only the first two cards of a hand may be doubled", "double.first_two"
-        if hand.split_aces:
-            return "split aces may not be doubled", "double.split_aces"
-        if hand.value()[0] >= 21:
-            return "a blackjack or a total of 21 may not be doubled", "twenty_one_stops"
+        refusal = hand_rules.double_refusal(self.rules, hand.cards, hand.split_aces, hand.from_split)
+        if refusal is not None:
+            return refusal
         if amount is not None and amount != t.main:
             return f"a double equals the original wager of {t.main}", "double.amount"
         return None
 
     def _split_refusal(self, t: Terminal, hand: TerminalHand) -> tuple[str, str] | None:
-        if len(hand.cards) != 2 or hand.cards[0].points != hand.cards[1].points:
-            return "only two cards of the same point value may be split", "split"
-        if hand.cards[0].rank == "A" and any(h.split_aces for h in t.hands):
-            return "aces may be split only once, to form 2 hands", "split.aces_once"
-        if len(t.hands) >= self.rules.max_hands:
-            return "a player may split 2 times to form at most 3 hands", "split.max_hands"
-        return None
+        return hand_rules.split_refusal(self.rules, hand.cards, len(t.hands), any(h.split_aces for h in t.hands))
 
     def _offer_decision(self, t: Terminal, ev: Decision) -> None:
         action = ev.action
@@ -617,8 +603,7 @@ class ElectronicRound:
         return any(not h.busted and not h.settled for t in self.terminals.values() for h in t.hands)
 
     def _dealer_needs_card(self) -> bool:
-        total, soft = hand_value(self.dealer)
-        if len(self.dealer) >= 2 and is_two_card_21(self.dealer) or total >= 17:
+        if hand_rules.dealer_stands(self.rules, self.dealer):  # 3.19
             return False
         if self._live():
             return True
@@ -654,24 +639,19 @@ class ElectronicRound:
         dealer_bj = is_two_card_21(self.dealer)
         for t in self.terminals.values():
             self._settle_side_bets(t, final=True)
-            charged = False
+            once = hand_rules.OriginalWagerOnce(self.rules)  # 3.15.5 / 4.7
             for i, hand in enumerate(t.hands, start=1):
                 if hand.busted or hand.settled:
                     continue
                 hand.settled = True
-                player_bj = is_two_card_21(hand.cards) and not hand.from_split
+                player_bj = hand_rules.is_blackjack(self.rules, hand.cards, hand.from_split)
                 result, concept = main_result(hand.value()[0], player_bj, total, dealer_bj)
                 if result == "blackjack":
                     self._pay_blackjack(t, hand, "final")
                     continue
                 net = hand.stake if result == "win" else -hand.stake if result == "lose" else ZERO
-                if concept == "lose.dealer_blackjack" and (hand.from_split or hand.doubled):
-                    # 3.15.5 / 4.7: only the original wager is lost, once.
-                    concept = dealer_blackjack_concept(hand.from_split)
-                    if charged:
-                        result, net = "returned", ZERO
-                    else:
-                        charged, net = True, -t.main
+                result, net, concept = once.settle(t.player, result, net, concept, hand.from_split, hand.doubled,
+                                                   t.main)
                 self._entry(t.player, "main", hand.stake, result, net, self.clause(concept), hand=i)
         self.phase = "settled"
 
@@ -888,7 +868,7 @@ class ElectronicRound:
                 total, soft = h.value()
                 hands.append(HandView(
                     i, tuple(str(c) for c in h.cards), total, soft, ((t.player, h.stake),),
-                    is_two_card_21(h.cards) and not h.from_split, h.busted or total > 21, h.doubled,
+                    hand_rules.is_blackjack(rules, h.cards, h.from_split), h.busted or total > 21, h.doubled,
                     t.surrendered and i == 1, in_turn == i and t.player in pending,
                 ))
             sides = tuple(WagerView(t.player, bet, rules.bet_name(bet), amount, amount)

@@ -12,7 +12,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any, Final
 
-from dealer_assist import claims, irregularities, sidebets
+from dealer_assist import claims, hand_rules, irregularities, sidebets
 from dealer_assist.cards import Card
 from dealer_assist.errors import RuleRefusal
 from dealer_assist.events import (
@@ -48,7 +48,7 @@ from dealer_assist.outcome import (
     settlement,
 )
 from dealer_assist.round_api import AreaView, DealerView, HandView, RoundView, WagerView
-from dealer_assist.settlement import dealer_blackjack_concept, main_result
+from dealer_assist.settlement import main_result
 from dealer_assist.shoe_state import ShoeState
 from dealer_assist.table_state import (
     PERMANENT_EIGHT,
@@ -550,8 +550,7 @@ class TableRound:
     @staticmethod
     def _fixed_rule_draws(hand: Hand) -> bool:
         """5.22: the dealer draws while the hard total is 11 or less or a soft total under 17."""
-        total, soft = hand.value()
-        return total <= 16 if soft else total <= 11
+        return hand_rules.fixed_rule_draws(hand.cards, hand.aces_fixed)
 
     def track_superb(self, area: Area, card: Card) -> None:
         if not area.superb_open or self.rules.key != "dueling8s":
@@ -625,7 +624,7 @@ class TableRound:
             return []
         out: list[dict[str, Any]] = []
         dealer_ace = bool(self.dealer) and self.dealer[-1].rank == "A" and not self.rules.permanent_eight
-        surrender_ok = self.rules.surrender_against_ace or not dealer_ace
+        rules = self.rules
         for number in self.order:
             area = self.areas[number]
             hand = area.hands[0]
@@ -634,14 +633,11 @@ class TableRound:
                 p = w.player
                 if p in area.surrendered or p in area.even_money or p in self.absent:
                     continue
-                options: list[str] = []
-                if (dealer_ace and self.rules.insurance and p not in area.insured
-                        and p not in area.insurance_declined):  # 3.27.3: declined, others took it
-                    options.append("insurance")
-                if dealer_ace and blackjack and self.rules.insurance:
-                    options.append("even_money")
-                if surrender_ok and not blackjack and len(area.hands) == 1:
-                    options.append("surrender")
+                options = hand_rules.offers(
+                    rules, dealer_ace, blackjack, len(area.hands) == 1,
+                    # 3.27.3: a player who declined and whose insurance others took
+                    may_insure=p not in area.insured and p not in area.insurance_declined,
+                )
                 if options:
                     out.append({"player": p, "area": number, "options": options})
         return out
@@ -864,20 +860,7 @@ class TableRound:
             return "options to split or double are forfeited", "absent"
         if area.controller is not None and area.controller not in hand.stakes:
             return self._not_on_hand(area, hand)
-        cards = hand.cards
-        if len(cards) != 2:
-            return "only the first two cards may be doubled", "double.first_two"
-        if hand.split_aces:
-            return "split aces may not be doubled", "double.split_aces"
-        if total is None:
-            total = hand.value()[0]
-        if total >= 21:  # a blackjack totals 21 too
-            return "a blackjack or a total of 21 may not be doubled", "twenty_one_stops"
-        # The hard total of the two cards, every ace counted 1 (1.1.5).
-        if rules.double_hard_10_11_only and cards[0].points + cards[1].points not in (10, 11):
-            concept = "double.split_pair" if hand.from_split else "double.hard_total"
-            return "Ace Race doubles only on hard 10 or 11", concept
-        return None
+        return hand_rules.double_refusal(rules, hand.cards, hand.split_aces, hand.from_split, total)
 
     def _check_double(self, area: Area, hand: Hand, player: str, ev: Decision) -> None:
         refusal = self._double_refusal(area, hand)
@@ -943,19 +926,7 @@ class TableRound:
             return "options to split or double are forfeited", "absent"
         if area.controller is not None and area.controller not in hand.stakes:
             return self._not_on_hand(area, hand)
-        if len(hand.cards) != 2:
-            return "only two cards may be split", "split"
-        a, b = hand.cards
-        if rules.split_eights_only:
-            if not (a.rank == "8" and b.rank == "8"):
-                return "Dueling 8's splits only a pair of 8s", "split"
-        elif a.points != b.points:
-            return "only two cards of the same point value may be split", "split"
-        if len(area.hands) >= rules.max_hands:
-            return f"no more than {rules.max_hands} hands may be formed", "split.max_hands"
-        if a.rank == "A" and any(h.split_aces for h in area.hands):
-            return "aces may be split only once", "split.aces_once"
-        return None
+        return hand_rules.split_refusal(rules, hand.cards, len(area.hands), any(h.split_aces for h in area.hands))
 
     def _check_split(self, area: Area, hand: Hand, ev: Decision) -> None:
         refusal = self._split_refusal(area, hand)
@@ -1088,23 +1059,14 @@ class TableRound:
         return out
 
     def _is_blackjack(self, hand: Hand) -> bool:
-        return (
-            self.rules.blackjack_odds is not None and not hand.from_split and is_two_card_21(hand.cards)
-        )
+        return hand_rules.is_blackjack(self.rules, hand.cards, hand.from_split)
 
     def dealer_value(self) -> tuple[int, bool]:
         return hand_value(self.dealer)
 
     def dealer_stands(self) -> bool:
         """The dealer's hand is complete (3.34; Ace Race hits soft 17)."""
-        total, soft = self.dealer_value()
-        if self.rules.blackjack_odds is not None and is_two_card_21(self.dealer):
-            return True
-        if total > 17:
-            return True
-        if total == 17:
-            return not (soft and self.rules.dealer_hits_soft_17)
-        return False
+        return hand_rules.dealer_stands(self.rules, self.dealer)
 
     def _dealer_needs_card(self) -> bool:
         if self.dealer_stands():
@@ -1228,7 +1190,7 @@ class TableRound:
 
     def _settle_area_hands(self, area: Area, dealer_total: int, dealer_bj: bool) -> None:
         rules = self.rules
-        original_only_charged: set[str] = set()
+        once = hand_rules.OriginalWagerOnce(rules)
         for i, hand in enumerate(area.hands, start=1):
             if hand.busted:
                 continue
@@ -1246,15 +1208,8 @@ class TableRound:
                     self._pay_blackjack(area, hand, player, stake, "final")
                     continue
                 net = stake if result == "win" else -stake if result == "lose" else ZERO
-                if concept == "lose.dealer_blackjack" and (hand.from_split or player in hand.doubled_by):
-                    concept = dealer_blackjack_concept(hand.from_split)
-                    if rules.dealer_blackjack_vs_doubled == "original":
-                        # Lucky 8 4.5: one original wager in total for the split/doubled hands.
-                        if player in original_only_charged:
-                            result, net = "returned", ZERO
-                        else:
-                            original_only_charged.add(player)
-                            net = -w.amount
+                result, net, concept = once.settle(player, result, net, concept, hand.from_split,
+                                                   player in hand.doubled_by, w.amount)
                 self._main_entry(w, area.number, i, result, net, self.clause(concept), "final", stake)
 
     def _pay_blackjack(self, area: Area, hand: Hand, player: str, stake: Decimal, stage: str) -> None:
