@@ -255,7 +255,8 @@ def new_round(doc: Any) -> Round:
         from dealer_assist.electronic import ElectronicConfig, ElectronicRound
 
         return ElectronicRound(ElectronicConfig(rules, decks, limits, frozenset(under_min), shoe_dealt))
-    from dealer_assist.table import TableConfig, TableRound
+    from dealer_assist.table import TableRound
+    from dealer_assist.table_state import TableConfig
 
     areas = doc.get("areas")
     a_low, a_high = rules.area_range
