@@ -15,6 +15,8 @@ MIGRATION_SET = "dealer_assist_store"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 BUSY_TIMEOUT_MS = 5000
 ZERO_HASH = bytes(32)
+#: The table name of a store opened without one (and of sessions recorded before names).
+DEFAULT_TABLE = "table"
 
 RoundStatus = Literal["in_progress", "settled", "void", "referred"]
 Role = Literal["dealer", "supervisor"]

@@ -152,6 +152,13 @@ def _m0002_rounds_game_index(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX rounds_game ON rounds(game, started_at)")
 
 
+@MIGRATIONS(name="0003_session_table")
+def _m0003_session_table(db: sqlite_utils.Database) -> None:
+    # Which table a session (and so its rounds) belongs to: a restore after a crash takes
+    # only its own table's open round, even when two tables write one file (issue 15).
+    db.execute("ALTER TABLE sessions ADD COLUMN table_name TEXT NOT NULL DEFAULT 'table'")
+
+
 @contextmanager
 def closed_on_failure(conn: sqlite3.Connection, db_path: Path) -> Iterator[None]:
     """Close ``conn`` if opening the store fails; a database error becomes a StoreError."""
