@@ -6,6 +6,7 @@ import json
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,7 +21,9 @@ import dealer_assist.store.results as results
 import dealer_assist.store.users as user_records
 from dealer_assist.store.audit import AuditEntry, audit_entries, insert_audit
 from dealer_assist.store.common import (
+    BUSY_TIMEOUT_MS,
     DEFAULT_TABLE,
+    LOCK_WAIT_SECONDS,
     StoreError,
     canonical_json,
     default_db_path,
@@ -52,6 +55,7 @@ class Store:
         self, conn: sqlite3.Connection, path: Path, readonly: bool, table: str = DEFAULT_TABLE
     ) -> None:
         self._conn = conn
+        self.lock_wait_seconds = LOCK_WAIT_SECONDS
         self.path = path
         self.table = table  # the table this Store writes for (sessions, restore)
         self.readonly = readonly
@@ -62,7 +66,11 @@ class Store:
 
     @classmethod
     def open(
-        cls, path: str | os.PathLike[str] | None = None, *, table: str = DEFAULT_TABLE
+        cls,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        table: str = DEFAULT_TABLE,
+        busy_timeout_ms: int = BUSY_TIMEOUT_MS,
     ) -> Store:
         """Open (creating and migrating if needed) the store at ``path`` for writing.
 
@@ -77,7 +85,7 @@ class Store:
             check_sqlite_header(db_path, allow_empty=True)
         else:
             db_path.parent.mkdir(parents=True, exist_ok=True)
-        conn = connect(str(db_path), db_path, uri=False)
+        conn = connect(str(db_path), db_path, uri=False, busy_timeout_ms=busy_timeout_ms)
         with closed_on_failure(conn, db_path):
             check_identity(conn, db_path, allow_new=True)
             old_level = conn.isolation_level
@@ -141,13 +149,10 @@ class Store:
             raise StoreError(f"{self.path} is open read-only")
         with self._lock:
             conn = self._conn
-            try:
-                conn.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as err:
-                raise StoreError(f"cannot write to {self.path}: {err}") from err
+            self._patiently(conn, "BEGIN IMMEDIATE")
             try:
                 yield conn
-                conn.execute("COMMIT")
+                self._patiently(conn, "COMMIT")
             except BaseException as exc:
                 # Nothing of this transaction is kept; the caller must not show it.
                 if conn.in_transaction:
@@ -155,6 +160,27 @@ class Store:
                 if isinstance(exc, sqlite3.Error):
                     raise StoreError(f"cannot write to {self.path}: {exc}") from exc
                 raise
+
+    def _patiently(self, conn: sqlite3.Connection, statement: str) -> None:
+        """Run BEGIN IMMEDIATE or COMMIT, waiting out another writer's lock: each try waits
+        the busy timeout, then the try is repeated (backing off) for up to
+        ``lock_wait_seconds`` in all. A table is never left refusing events because another
+        writer held the file for a while ("database is locked")."""
+        deadline = time.monotonic() + self.lock_wait_seconds
+        pause = 0.005
+        while True:
+            try:
+                conn.execute(statement)
+                return
+            except sqlite3.OperationalError as err:
+                text = str(err).lower()
+                busy = "locked" in text or "busy" in text
+                if not busy or time.monotonic() + pause > deadline:
+                    raise StoreError(f"cannot write to {self.path}: {err}") from err
+            except sqlite3.Error as err:
+                raise StoreError(f"cannot write to {self.path}: {err}") from err
+            time.sleep(pause)  # a failed COMMIT keeps the transaction open: it is retried whole
+            pause = min(pause * 2, 0.25)
 
     @contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:
