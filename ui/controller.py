@@ -31,6 +31,7 @@ from dealer_assist.outcome import Expectation
 from dealer_assist.store import Store, StoreError
 from dealer_assist.transcript import describe_event, new_round, parse_event, round_output
 from hardware.events import (
+    POSSIBLE_MISSED_CARD,
     CardRead,
     Connected,
     CutCard,
@@ -401,6 +402,8 @@ class TableController(QObject):
         else:
             self.events.append(raw)
             self._store_event(raw, actor or f"dealer:{self.dealer}")
+        if raw.get("type") == "pick" and self.held_cards and not self.hold_reason:
+            self._flush_held()  # the cards that waited for the pick, in order
         return True
 
     def _store_round_start(self, first: list[dict[str, Any]]) -> None:
@@ -578,12 +581,40 @@ class TableController(QObject):
 
     def on_card(self, event: ShoeEvent) -> None:
         """A card (or cards) out of the shoe, or a card that may be missing: held while a hold
-        is on, in the order they came; an event that holds cards starts a hold."""
-        if self.hold_reason:
+        is on, or while the round waits for the pick of cards that came out together, in the
+        order they came; an event that holds cards starts a hold."""
+        if self.hold_reason and not self.held_cards and isinstance(event, POSSIBLE_MISSED_CARD):
+            # A card may be missing, and the dealer is already checking the cards on the table
+            # (a frame dropped for a bad checksum shows again in the next frame's gap).
+            return
+        if self.hold_reason or self.held_cards or self.awaiting_pick:
             self.held_cards.append(event)  # not assigned until the dealer confirms
             self.hold_changed.emit()
             return
         self._take(event)
+
+    @property
+    def awaiting_pick(self) -> bool:
+        """The round waits for the pick of the cards that came out together (5.23): a card
+        from the shoe now would be refused, so it waits for the pick."""
+        if self.rnd is None:
+            return False
+        exp = self.rnd.expectation()
+        return exp.kind == "decision" and "pick" in exp.options
+
+    @property
+    def hold_text(self) -> str:
+        """What the hold banner says: the hold, or the cards waiting for a pick."""
+        if self.hold_reason or not self.held_cards:
+            return self.hold_reason
+        return (f"{len(self.held_cards)} card(s) from the shoe wait until the cards that came out "
+                "together are picked")
+
+    def _flush_held(self) -> None:
+        """Assign the held events in order until one of them holds again or a pick is awaited."""
+        while self.held_cards and not self.hold_reason and not self.awaiting_pick:
+            self._take(self.held_cards.pop(0))
+        self.hold_changed.emit()
 
     def _take(self, event: ShoeEvent) -> None:
         if holds_cards(event):
@@ -658,13 +689,7 @@ class TableController(QObject):
                 return False
         self.hold_reason = ""
         self.hold_event = None
-        held, self.held_cards = self.held_cards, []
-        for index, queued in enumerate(held):
-            self._take(queued)
-            if self.hold_reason:  # an unread card further on: hold again, keep the rest
-                self.held_cards = held[index + 1 :]
-                break
-        self.hold_changed.emit()
+        self._flush_held()  # an unread card further on holds again and keeps the rest
         return True
 
     def place_next_card(self, target: str | None) -> None:
