@@ -40,8 +40,7 @@ from dealer_assist.events import (
 from dealer_assist.games import GAMES, GameRules
 from dealer_assist.money import AmountError, parse_amount, shown_number, to_json_number
 from dealer_assist.outcome import Expectation, Settlement
-
-Round = Any  # TableRound | ElectronicRound (both offer the same reporting surface)
+from dealer_assist.round_api import Round
 
 
 # ---------------------------------------------------------------------- parsing
@@ -317,7 +316,8 @@ def new_round(doc: Any) -> Round:
         from dealer_assist.electronic import ElectronicConfig, ElectronicRound
 
         return ElectronicRound(ElectronicConfig(rules, decks, limits, frozenset(under_min), shoe_dealt))
-    from dealer_assist.table import TableConfig, TableRound
+    from dealer_assist.table import TableRound
+    from dealer_assist.table_state import TableConfig
 
     areas = doc.get("areas")
     a_low, a_high = rules.area_range
@@ -532,7 +532,7 @@ def round_output(rnd: Round) -> dict[str, Any]:
     # Electronic Blackjack, whose terminals each decide for themselves.
     out["control"] = [
         {"index": c.event, "area": c.area, "player": c.player, "rule": c.rule}
-        for c in getattr(rnd, "control_changes", ())
+        for c in rnd.control_changes
     ]
     out["next"] = expectation_json(rnd.expectation()) if out["status"] in ("in_progress", "referred") else None
     return out

@@ -148,13 +148,15 @@ class TableController(QObject):
         self._finished_at = -1  # len(events) when the settle output was last recorded
         self.paint_hook: Callable[[], None] | None = None
         self._store_rid: int | None = None  # written and read only by jobs on the store thread
+        self._store_sid: int | None = None  # the session, as the store thread knows it
+        self.table_name = "table"  # the table this window records for (its restore takes only its rounds)
 
     # ------------------------------------------------------------------ store
     def open_store(self, path: str | None, done: Callable[[bool], None] | None = None) -> None:
         """Open the store on the writer thread, recover an open round or start a new one."""
 
         def job() -> tuple[Store, Any, list[str], list[dict[str, Any]]]:
-            store = Store.open(path) if path else Store.open(table="table")
+            store = Store.open(path, table=self.table_name) if path else Store.open(table=self.table_name)
             self._worker_store = store  # for jobs queued before the GUI thread hears of it
             open_round = store.find_open_round()
             under = store.under_min_players()
@@ -182,18 +184,21 @@ class TableController(QObject):
                 pass
             else:
                 self.new_round()
-            self.store_worker.submit(
-                lambda: store.start_session(
-                    game=self.setup.game, decks=self.setup.decks,
-                    areas=None if self.setup.electronic else self.setup.areas,
-                    limits=self.setup.limits, dealer=self.dealer,
-                ),
-                self._session_started,
-            )
+            self.store_worker.submit(lambda: self._start_session(store), self._session_started)
             if done:
                 done(True)
 
         self.store_worker.submit(job, finished)
+
+    def _start_session(self, store: Store) -> int:
+        """On the store thread: start the session; later jobs of this thread see its id."""
+        sid = store.start_session(
+            game=self.setup.game, decks=self.setup.decks,
+            areas=None if self.setup.electronic else self.setup.areas,
+            limits=self.setup.limits, dealer=self.dealer,
+        )
+        self._store_sid = sid
+        return sid
 
     def _session_started(self, result: Any, error: BaseException | None) -> None:
         if error is None:
@@ -218,7 +223,12 @@ class TableController(QObject):
         self.events = [dict(e) for e in open_round.events]
         self.slip = []
         self.restored = True
+        self._finished_at = -1
         self.changed.emit()
+        if self.concluded:
+            # The crash came between the round's last event and its result: the result is
+            # derived from the recorded events now, so the round is never left unfinished.
+            self._finish()
         return True
 
     def _store_failed(self, text: str) -> None:
@@ -398,47 +408,64 @@ class TableController(QObject):
             first = [*self.slip, raw]
             self.events = list(first)
             self.slip = []
-            self._store_round_start(first)
+            self._store_round_start(first, self._ending_output())
         else:
             self.events.append(raw)
-            self._store_event(raw, actor or f"dealer:{self.dealer}")
+            self._store_event(raw, actor or f"dealer:{self.dealer}", self._ending_output())
         if raw.get("type") == "pick" and self.held_cards and not self.hold_reason:
             self._flush_held()  # the cards that waited for the pick, in order
         return True
 
-    def _store_round_start(self, first: list[dict[str, Any]]) -> None:
+    def _ending_output(self) -> dict[str, Any] | None:
+        """The settle output when the event just applied ends the round: it is written with
+        that event, in one transaction (a crash never leaves the events without the result)."""
+        if not self.concluded or self._finished_at == len(self.events):
+            return None
+        self._finished_at = len(self.events)
+        return round_output(self.rnd)
+
+    def _store_round_start(self, first: list[dict[str, Any]], output: dict[str, Any] | None = None) -> None:
+        """The round's start (its slip and *no more bets*, or a void) in one transaction."""
         store = self.store
         session = self.session_id
         config = dict(self.config)
         self.unacknowledged += 1
 
-        def job() -> int:
+        def job() -> tuple[int, list[str] | None]:
             if store is None:
                 raise StoreError("no store is open")
-            rid = store.begin_round(config, session_id=session)
+            sid = self._store_sid if self._store_sid is not None else session
+            rid = store.start_round(config, first, session_id=sid, actor=f"dealer:{self.dealer}", result=output)
             self._store_rid = rid
-            for event in first:
-                store.append_event(rid, event, actor=f"dealer:{self.dealer}")
-            return rid
+            return rid, store.under_min_players() if output is not None else None
 
         def done(result: Any, error: BaseException | None) -> None:
             if error is None:
-                self.round_id = int(result)
+                self.round_id = int(result[0])
+                if output is not None:
+                    self._result_recorded(self.round_id, output, result[1])
             self._acknowledged(error)
 
         self.store_worker.submit(job, done)
 
-    def _store_event(self, raw: dict[str, Any], actor: str) -> None:
+    def _store_event(self, raw: dict[str, Any], actor: str, output: dict[str, Any] | None = None) -> None:
         store = self.store
         self.unacknowledged += 1
 
-        def job() -> int:
+        def job() -> tuple[int, list[str] | None]:
             # jobs run in order on one thread: the round's begin job set _store_rid
-            if store is None or self._store_rid is None:
+            rid = self._store_rid
+            if store is None or rid is None:
                 raise StoreError("no store is open")
-            return store.append_event(self._store_rid, raw, actor=actor)
+            store.append_event(rid, raw, actor=actor, result=output)
+            return rid, store.under_min_players() if output is not None else None
 
-        self.store_worker.submit(job, lambda result, error: self._acknowledged(error))
+        def done(result: Any, error: BaseException | None) -> None:
+            if error is None and output is not None:
+                self._result_recorded(int(result[0]), output, result[1])
+            self._acknowledged(error)
+
+        self.store_worker.submit(job, done)
 
     def _acknowledged(self, error: BaseException | None) -> None:
         self.unacknowledged -= 1
@@ -458,27 +485,31 @@ class TableController(QObject):
         self._finished_at = len(self.events)
         output = round_output(self.rnd)
         store = self.store
-        rid = self.round_id
 
-        def job() -> list[str]:
+        def job() -> tuple[int, list[str]]:
             rid = self._store_rid
             if store is None or rid is None:
                 raise StoreError("no round to finish")
             store.finish_round(rid, output, actor=f"dealer:{self.dealer}")
-            return store.under_min_players()
+            return rid, store.under_min_players()
 
         def done(result: Any, error: BaseException | None) -> None:
             if error is not None:
                 self._store_failed(f"the settlement could not be recorded: {error}")
                 return
-            self.under_min = list(result)
-            self.finished_outputs += 1
-            self.recall = [r for r in self.recall if r.get("round") != rid]
-            self.recall.insert(0, {"round": rid, **output})  # rid: the store's round id
-            del self.recall[RECALL_SIZE:]
-            self.recall_changed.emit()
+            self._result_recorded(int(result[0]), output, result[1])
 
         self.store_worker.submit(job, done)
+
+    def _result_recorded(self, rid: int, output: dict[str, Any], under_min: list[str] | None) -> None:
+        """The settle output of round ``rid`` (the store's id) is on disk: recall and 5.26 history."""
+        if under_min is not None:
+            self.under_min = list(under_min)
+        self.finished_outputs += 1
+        self.recall = [r for r in self.recall if r.get("round") != rid]
+        self.recall.insert(0, {"round": rid, **output})
+        del self.recall[RECALL_SIZE:]
+        self.recall_changed.emit()
 
     def confirm_settlement(self) -> bool:
         """The dealer has paid and collected: the next round starts (betting)."""
