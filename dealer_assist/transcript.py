@@ -42,7 +42,6 @@ from dealer_assist.money import AmountError, parse_amount, shown_number, to_json
 from dealer_assist.outcome import Expectation, Settlement
 from dealer_assist.round_api import Round
 
-
 # ---------------------------------------------------------------------- parsing
 # A JSON number with cents reaches the parsers as a Decimal (json.loads(parse_float=Decimal),
 # spec "Amounts are JSON numbers. Arithmetic is exact"); a caller in the program may pass
