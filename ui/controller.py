@@ -687,9 +687,14 @@ class TableController(QObject):
 
     @property
     def hold_unread(self) -> int:
-        """Cards the dealer must key in before the hold ends: a double feed's unread cards."""
+        """Cards the dealer must key in before the hold ends: a card the shoe could not read,
+        or a double feed's unread cards (they came out: "no card missed" cannot be said)."""
         event = self.hold_event
-        return event.unread if self.hold_reason and isinstance(event, MultiCard) else 0
+        if not self.hold_reason:
+            return 0
+        if isinstance(event, NoRead):
+            return 1
+        return event.unread if isinstance(event, MultiCard) else 0
 
     def release_hold(self, keyed_card: str | None = None) -> bool:
         """The dealer checked: optionally the card that was missed (keyed in), then the held cards.
@@ -718,6 +723,9 @@ class TableController(QObject):
             raw = {"type": "card", "card": keyed_card.strip()}
             if not self.submit(raw):
                 return False
+        elif isinstance(event, NoRead):
+            self.refused.emit("a card came out of the shoe and could not be read: key in that card")
+            return False
         self.hold_reason = ""
         self.hold_event = None
         self._flush_held()  # an unread card further on holds again and keeps the rest

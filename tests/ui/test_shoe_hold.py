@@ -131,6 +131,9 @@ def test_a_noread_after_a_held_card_keeps_the_order(make_table: MakeTable) -> No
     t.settled_writes()
     assert [e["card"] for e in t.controller.events if e["type"] == "card"] == ["10H", "6D"]
     assert "could not read" in status.hold_text.text() and len(t.controller.held_cards) == 1
+    # a card did come out unread: "No card missed" is off, and releasing without a card is refused
+    assert not status.confirm_button.isEnabled()
+    assert not t.controller.release_hold(None) and t.controller.hold_reason
     status.key_in.setText("9S")
     t.qtbot.mouseClick(status.key_button, Qt.MouseButton.LeftButton)
     t.settled_writes()
