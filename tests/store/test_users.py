@@ -423,3 +423,20 @@ def test_voids_recorded_before_the_store_asked_for_approvals_still_verify(db_pat
         conn.execute("UPDATE authority_since SET first_event_id = (SELECT MAX(id) + 1 FROM events)")
     with Store.open_readonly(db_path) as store:
         assert store.verify().ok
+
+
+def test_a_void_that_starts_a_round_needs_its_approval_too(db_path: Path) -> None:
+    # A void before "no more bets" is written with the betting slip in one transaction
+    # (start_round): without the supervisor's approval nothing of the round is written.
+    wager = {"type": "wager", "player": "alice", "area": 1, "bet": "main", "amount": 100}
+    config = {"game": "lucky8", "decks": 6, "areas": 7}
+    with cheap(db_path) as store:
+        store.enrol_supervisor("sue", "482913")
+        with pytest.raises(StoreError, match="needs a supervisor's approval"):
+            store.start_round(config, [wager, VOID])
+        assert store.round_count() == 0
+        approval = store.authorise("sue", "482913", kind="void").approval  # no round id yet
+        rid = store.start_round(config, [wager, VOID], approval=approval)
+        assert store.events(rid) == [wager, VOID]
+        assert [(u.round_id, u.detail["seq"]) for u in store.audit_entries(kind="authority_used")] == [(rid, 1)]
+        assert store.verify().ok

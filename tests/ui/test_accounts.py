@@ -281,3 +281,33 @@ def test_dealer_option_skips_the_log_in_only_in_a_development_run(
     err = capsys.readouterr().err
     assert "--dealer skips the log-in and is for development runs only (set DEALER_ASSIST_DEV=1)" in err
     assert not (tmp_path / "t.db").exists()
+
+
+def test_a_void_is_written_with_its_approval_and_its_result(make_table: MakeTable) -> None:
+    # Ace Race: alice's wager, no more bets, two cards; the supervisor voids the round
+    # (5.1). The void, its settle output (every wager returned) and the use of sue's
+    # approval are one write; the file verifies.
+    users = {"sue": ("482913", ["supervisor"])}
+    t = make_table(TableSetup(game="ace_race", decks=6, areas=7, seated={"alice": 1}), CARDS, users=users)
+    t.bet("alice", "main", [100], area=1)
+    t.press("no_more_bets")
+    t.deal(2)
+    click(t, t.window.report_buttons["void"])
+    dialog = t.window.pin_dialog
+    assert dialog is not None
+    dialog.name.setText("sue")
+    keypad_type(t, dialog, "482913")
+    click(t, dialog.ok_button)
+    t.qtbot.waitUntil(lambda: t.controller.rnd.status() == "void", timeout=15000)
+    t.settled_writes()
+    t.controller.store_worker.wait_idle()
+    assert t.controller.store_error == ""
+    rid = t.controller.round_id
+    with Store.open_readonly(t.controller.store.path) as store:
+        assert [e["type"] for e in store.events(rid)] == ["wager", "no_more_bets", "card", "card", "void"]
+        detail = store.get_round(rid)
+        assert detail is not None and detail.summary.status == "void"
+        assert [(s["player"], s["result"], s["rule"]) for s in detail.settlements] == [("alice", "returned", "5.1")]
+        used = store.audit_entries(round_id=rid, kind="authority_used")
+        assert [(u.actor, u.detail["seq"], u.detail["event"]) for u in used] == [("sue", 4, "void")]
+        assert store.verify().ok
