@@ -53,6 +53,7 @@ __all__ = [
     "PinCheck",
     "PinCost",
     "PinRecord",
+    "audit_user",
     "checked_roles",
     "clear_failures",
     "has_active_supervisor",
@@ -205,7 +206,7 @@ def insert_user(
         "INSERT INTO user_roles (username, role) VALUES (?, ?)",
         [(username, r) for r in role_list],
     )
-    return insert_audit(conn, kind, actor, None, {"username": username, "roles": role_list})
+    return audit_user(conn, kind, actor, username, {"roles": role_list})
 
 
 def update_pin(
@@ -227,7 +228,7 @@ def update_pin(
     if cur.rowcount != 1:
         raise StoreError(f"no user {username!r}")
     clear_failures(conn, username)
-    insert_audit(conn, kind, actor, None, {"username": username})
+    audit_user(conn, kind, actor, username)
 
 
 def update_disabled(conn: sqlite3.Connection, username: str, disabled: bool, actor: str) -> None:
@@ -242,13 +243,14 @@ def update_disabled(conn: sqlite3.Connection, username: str, disabled: bool, act
     cur = conn.execute("UPDATE users SET disabled = ? WHERE username = ?", (int(disabled), username))
     if cur.rowcount != 1:
         raise StoreError(f"no user {username!r}")
-    insert_audit(
-        conn,
-        "user_disabled" if disabled else "user_enabled",
-        actor,
-        None,
-        {"username": username},
-    )
+    audit_user(conn, "user_disabled" if disabled else "user_enabled", actor, username)
+
+
+def audit_user(
+    conn: sqlite3.Connection, kind: str, actor: str, username: str, extra: dict[str, Any] | None = None
+) -> int:
+    """The chained audit row of a change to ``username``'s account (every such write makes one)."""
+    return insert_audit(conn, kind, actor, None, {"username": username, **(extra or {})})
 
 
 def roles_of(conn: sqlite3.Connection, username: str) -> list[str]:
