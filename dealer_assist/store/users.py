@@ -37,6 +37,7 @@ from typing import Any
 
 from dealer_assist.store.audit import insert_audit
 from dealer_assist.store.common import ROLES, StoreError, format_time, utc_now
+from dealer_assist.store.states import user_state
 
 __all__ = [
     "FIRST_LOCK_SECONDS",
@@ -249,8 +250,10 @@ def update_disabled(conn: sqlite3.Connection, username: str, disabled: bool, act
 def audit_user(
     conn: sqlite3.Connection, kind: str, actor: str, username: str, extra: dict[str, Any] | None = None
 ) -> int:
-    """The chained audit row of a change to ``username``'s account (every such write makes one)."""
-    return insert_audit(conn, kind, actor, None, {"username": username, **(extra or {})})
+    """The chained audit row of a change to ``username``'s account (every such write makes one),
+    with the account's whole new state (``user_state``), which ``verify`` folds."""
+    detail = {"username": username, **(extra or {}), "user_state": user_state(conn, username)}
+    return insert_audit(conn, kind, actor, None, detail)
 
 
 def roles_of(conn: sqlite3.Connection, username: str) -> list[str]:

@@ -14,9 +14,11 @@ from pathlib import Path
 import pytest
 
 from dealer_assist.store import TEST_PIN_COST, Store
+from dealer_assist.transcript import settle_document
 from tests.store.conftest import (
     EXAMPLE_NAMES,
-    append_authorised,
+    SUPERVISOR,
+    SUPERVISOR_PIN,
     example_result,
     load_example,
 )
@@ -56,9 +58,16 @@ def store_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     with Store.open(path, pin_cost=TEST_PIN_COST) as store:
         for name in EXAMPLE_NAMES:
             store.record_document(load_example(name), example_result(name))
-        void_id = store.begin_round({"game": "ace_race", "decks": 6, "areas": 7})
-        append_authorised(store, void_id, {"type": "void", "reason": "misdeal", "rule": "5.2"})
-        store.finish_round(void_id, {"status": "void", "settlements": [], "net": {}, "rulings": []})
+        # A misdeal voids amy's round (5.2): her wager is returned; sue approves the void.
+        config = {"game": "ace_race", "decks": 6, "areas": 7}
+        events = [
+            {"type": "wager", "player": "amy", "area": 1, "bet": "main", "amount": 10},
+            {"type": "no_more_bets"},
+            {"type": "void", "reason": "misdeal", "rule": "5.2"},
+        ]
+        store.create_user(SUPERVISOR, SUPERVISOR_PIN, ["supervisor"], actor="test")
+        approval = store.authorise(SUPERVISOR, SUPERVISOR_PIN, kind="void").approval
+        store.start_round(config, events, result=settle_document({**config, "events": events}), approval=approval)
     return path
 
 

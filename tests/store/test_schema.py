@@ -10,6 +10,8 @@ import pytest
 from dealer_assist.store import APPLICATION_ID, KNOWN_MIGRATIONS, MIGRATION_SET, Store, StoreError
 
 TABLES = {
+    "head",
+    "meta",
     "sessions",
     "rounds",
     "round_players",
@@ -49,7 +51,8 @@ def test_new_file_is_migrated_from_empty(db_path: Path) -> None:
             "SELECT migration_set, name FROM _sqlite_migrations ORDER BY id"
         ).fetchall()
     assert applied == [(MIGRATION_SET, name) for name in (
-        "0001_initial", "0002_rounds_game_index", "0003_session_table", "0004_accounts")]
+        "0001_initial", "0002_rounds_game_index", "0003_session_table", "0004_keyed_chains",
+        "0005_accounts")]
 
 
 def test_a_file_from_the_first_version_is_migrated_on_open(db_path: Path) -> None:

@@ -31,6 +31,8 @@ from dealer_assist.store import (
     chain,
     event_content,
 )
+from dealer_assist.store.authority import first_unauthorised_event
+from dealer_assist.store.keys import key_path_for, load_key
 from dealer_assist.store.users import (
     FIRST_LOCK_SECONDS,
     FREE_FAILURES,
@@ -389,12 +391,15 @@ def test_settle_record_refuses_a_voided_transcript(tmp_path: Path) -> None:
 
 
 def _forge_event(db_path: Path, round_id: int, seq: int, event: dict[str, object]) -> None:
-    """Append an event behind the store's back, its chain link recomputed (no key is needed yet)."""
+    """Append an event behind the store's back, its chain link made with the station key
+    (someone who holds the key, or a program that skips the store's checks)."""
+    key = load_key(key_path_for(db_path), create=False)
+    assert key is not None
     with sqlite3.connect(db_path) as conn:
         last_id, prev = conn.execute("SELECT id, hash FROM events ORDER BY id DESC LIMIT 1").fetchone()
         at = "2026-11-26T06:00:00.000000Z"
         event_json = canonical_json(event)
-        digest = chain(bytes(prev), event_content(last_id + 1, round_id, seq, at, "supervisor:sue", event_json))
+        digest = chain(bytes(prev), event_content(last_id + 1, round_id, seq, at, "supervisor:sue", event_json), key)
         conn.execute(
             "INSERT INTO events (id, round_id, seq, at, actor, event_json, hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (last_id + 1, round_id, seq, at, "supervisor:sue", event_json, digest),
@@ -413,16 +418,34 @@ def test_verify_finds_a_void_written_behind_the_stores_back(db_path: Path) -> No
     assert result.problem == "events row 2 (round 1, seq 1): written without a supervisor's approval"
 
 
-def test_voids_recorded_before_the_store_asked_for_approvals_still_verify(db_path: Path) -> None:
-    # An older store's void (no approval then): the migration starts the check after it.
+def test_voids_recorded_before_the_store_asked_for_approvals_are_left_alone(db_path: Path) -> None:
+    # An older store's voids had no approval. Migration 0005 starts the check at the next
+    # event: reapplied to a file that already has two events, it starts at event 3.
     with cheap(db_path) as store:
         rid = store.begin_round({"game": "lucky8", "decks": 6, "areas": 7})
+        store.append_event(rid, {"type": "wager", "player": "amy", "area": 1, "bet": "main", "amount": 10})
         store.append_event(rid, {"type": "no_more_bets"})
-    _forge_event(db_path, rid, 1, VOID)
-    with sqlite3.connect(db_path) as conn:  # as migration 0003 finds an older file
-        conn.execute("UPDATE authority_since SET first_event_id = (SELECT MAX(id) + 1 FROM events)")
-    with Store.open_readonly(db_path) as store:
+    with sqlite3.connect(db_path) as conn:  # the file as it was before 0005_accounts
+        conn.execute("DROP TABLE authority_since")
+        conn.execute("DROP TABLE pin_failures")
+        conn.execute("ALTER TABLE users DROP COLUMN must_change")
+        conn.execute("DELETE FROM _sqlite_migrations WHERE name = '0005_accounts'")
+    with cheap(db_path) as store:
         assert store.verify().ok
+    with sqlite3.connect(db_path) as conn:
+        assert conn.execute("SELECT first_event_id FROM authority_since").fetchall() == [(3,)]
+    # the check itself: a void below the start is not asked for its approval, one above is
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE events (id INTEGER PRIMARY KEY, round_id INTEGER, seq INTEGER, event_json TEXT)")
+    conn.execute("CREATE TABLE audit (id INTEGER PRIMARY KEY, kind TEXT, round_id INTEGER, detail_json TEXT)")
+    conn.execute("CREATE TABLE authority_since (first_event_id INTEGER)")
+    conn.execute("INSERT INTO events VALUES (1, 7, 4, ?)", (json.dumps(VOID),))
+    conn.execute("INSERT INTO authority_since VALUES (2)")
+    assert first_unauthorised_event(conn) is None
+    conn.execute("UPDATE authority_since SET first_event_id = 1")
+    assert first_unauthorised_event(conn) == (1, 7, 4)
+    conn.execute("INSERT INTO audit VALUES (1, 'authority_used', 7, ?)", (json.dumps({"approval": 9, "seq": 4}),))
+    assert first_unauthorised_event(conn) is None
 
 
 def test_a_void_that_starts_a_round_needs_its_approval_too(db_path: Path) -> None:
