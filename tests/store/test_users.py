@@ -463,3 +463,17 @@ def test_a_void_that_starts_a_round_needs_its_approval_too(db_path: Path) -> Non
         assert store.events(rid) == [wager, VOID]
         assert [(u.round_id, u.detail["seq"]) for u in store.audit_entries(kind="authority_used")] == [(rid, 1)]
         assert store.verify().ok
+
+
+def test_verify_finds_a_pin_reset_flag_cleared_behind_the_stores_back(db_path: Path) -> None:
+    # The supervisor reset dan's PIN: he must change it. Clearing the flag in the file (so
+    # that the PIN the supervisor chose stays in use) is found: the audit log recorded it.
+    with cheap(db_path) as store:
+        approval = store.enrol_supervisor("sue", "482913")
+        store.add_account("dan", "730418", ["dealer"], approval=approval)
+        assert store.verify().ok
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("UPDATE users SET must_change = 0 WHERE username = 'dan'")
+    with Store.open_readonly(db_path) as store:
+        result = store.verify()
+    assert not result.ok and result.table == "users" and "'dan'" in (result.problem or "")
