@@ -144,6 +144,10 @@ class NoteDialog(QDialog):
         form.addRow("PIN", self.pin)
         form.addRow("Note", self.text)
         layout.addLayout(form)
+        from ui.keypad import PinKeypad
+
+        self.keypad = PinKeypad([self.pin])  # on a touch screen too (issue 16 item 7)
+        layout.addWidget(self.keypad)
         self.message = QLabel("")
         self.message.setProperty("role", "refusal")
         layout.addWidget(self.message)
