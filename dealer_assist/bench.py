@@ -13,8 +13,8 @@ import statistics
 import time
 from collections.abc import Callable
 
-from dealer_assist.cards import GAMES as GAME_KEYS
 from dealer_assist.events import Event
+from dealer_assist.games import GAMES as GAME_KEYS
 from dealer_assist.simulate import (
     Shoe,
     basic_strategy,

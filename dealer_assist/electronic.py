@@ -415,23 +415,20 @@ class ElectronicRound:
     def _settle_side_bets(self, t: Terminal, final: bool) -> None:
         if t.side_settled or len(self.player_cards) < 2:
             return
-        a, b = self.player_cards
         up = self.dealer[0] if self.dealer else None
+        cards = sidebets.SideCards(self.player_cards, self.dealer, dealer_blackjack=is_two_card_21(self.dealer))
+        could_bj = up is not None and (up.rank == "A" or up.points == 10)
         pending_kb = False
         for bet, amount in t.sides.items():
-            if bet == "kings_bounty" and sidebets.kings_bounty_needs_dealer(a, b):
-                could_bj = up is not None and (up.rank == "A" or up.points == 10)
-                if could_bj and not final:
-                    pending_kb = True
-                    continue
+            spec = self.rules.spec(bet)
+            if spec is None:
+                continue
+            if spec.waits_for_dealer is not None and spec.waits_for_dealer(cards) and could_bj and not final:
+                pending_kb = True  # Kings Bounty's top row needs the dealer's second card (4.4)
+                continue
             if (t.player, bet) in self._entered:
                 continue  # settled already (the interim, while Kings Bounty waited)
-            if bet == "bet_the_set":
-                row = sidebets.bet_the_set(a, b)
-            elif bet == "royal_match":
-                row = sidebets.royal_match(a, b)
-            else:
-                row = sidebets.kings_bounty(a, b, is_two_card_21(self.dealer))
+            row = spec.classify(cards)
             stage = "final" if final else "interim"
             if row is None:
                 self._side_entry(t, bet, amount, "lose", -amount, self.clause(f"side.{bet}"), stage)
