@@ -48,6 +48,7 @@ from dealer_assist.outcome import (
     settlement,
 )
 from dealer_assist.round_api import AreaView, DealerView, HandView, RoundView, WagerView
+from dealer_assist.round_base import EventSourcedRound
 from dealer_assist.settlement import main_result
 from dealer_assist.shoe_state import ShoeState
 from dealer_assist.table_state import (
@@ -64,7 +65,7 @@ PLAY_ACTIONS: Final = frozenset({"hit", "stand", "double", "split"})
 _CLOSED_PHASES: Final = frozenset({"void", "settled", "referred"})  # phases that take few events or none
 
 
-class TableRound:
+class TableRound(EventSourcedRound):
     """One round at a table: state folded from events; refuses what the rules forbid."""
 
     def __init__(self, config: TableConfig) -> None:
@@ -81,12 +82,12 @@ class TableRound:
     # ------------------------------------------------------------------ state
     def _reset(self) -> None:
         cfg = self.config
-        self.events: list[Event] = []
+        self.events = []
         self.phase = "betting"  # betting, initial, offers, play, dealer, settled, void, referred
         self.areas: dict[int, Area] = {}
         self.dealer: list[Card] = [PERMANENT_EIGHT] if self.rules.permanent_eight else []
         self.settlements: list[Settlement] = []
-        self.rulings: list[Ruling] = []
+        self.rulings = []
         self.claims: list[ClaimDecision] = []
         self.control_changes: list[ControlChange] = []
         self.absent: set[str] = set()
@@ -100,8 +101,8 @@ class TableRound:
         self.interim_done = False
         self.referral: tuple[str, str] | None = None
         self.event_index = 0  # index of the event being applied
-        self._expected: Expectation | None = None  # expectation(), until the next event
-        self._asked: Expectation | None = None  # the expectation the event being applied answers
+        self._expected = None  # expectation(), until the next event
+        self._asked = None  # the expectation the event being applied answers
         self.irregular: IrregularState | None = None  # section 5 rulings left pending
         # event index -> where its card went, (0, None) for the dealer (5.6 corrections)
         self.placed_cards: dict[int, tuple[int, Hand | None]] = {}
@@ -114,37 +115,9 @@ class TableRound:
         return RuleRefusal(message, clause if clause else self.clause(concept) if concept else None)
 
     # ------------------------------------------------------------------ applying events
-    def apply(self, event: Event) -> None:
-        """Apply one event, or raise :class:`RuleRefusal` leaving the round unchanged."""
-        self.event_index = len(self.events)
-        # What the round said it expected before this event (None if nobody asked): a
-        # decision it listed as legal needs no second check (see _on_decision).
-        self._asked = self._expected
-        self._expected = None
-        try:
-            self._dispatch(event)
-        except RuleRefusal:
-            self._rebuild()
-            raise
-        finally:
-            self._asked = self._expected = None  # anything worked out mid-event is stale
-        self.events.append(event)
-
-    def apply_all(self, events: Iterable[Event]) -> None:
-        for e in events:
-            self.apply(e)
-
     def fresh(self) -> TableRound:
         """A new round at the same table (the same configuration), no event applied."""
         return TableRound(self.config)
-
-    def _rebuild(self) -> None:
-        events = self.events
-        self._reset()
-        for i, e in enumerate(events):
-            self.event_index = i
-            self._dispatch(e)
-            self.events.append(e)
 
     def _dispatch(self, event: Event) -> None:
         phase = self.phase
@@ -406,13 +379,6 @@ class TableRound:
     def _cards_dealt(self) -> bool:
         return bool(self.shoe.dealt) and self.queue_pos > 0
 
-    def check_shoe(self, card: Card) -> bool:
-        problem = self.shoe.record(card)
-        if problem is None:
-            return True
-        self.void(self.clause("void.foreign_card"), problem.reason + ": the round is void")
-        return False
-
     def void(self, rule: str, text: str) -> None:
         self.phase = "void"
         self.rulings.append(Ruling(self.event_index, rule, "void", text))
@@ -446,7 +412,7 @@ class TableRound:
 
     def _on_card(self, ev: CardDrawn) -> None:
         if ev.face_up:
-            self._face_up(ev.card)
+            self.face_up(ev.card)
         if ev.to is not None:
             irregularities.misplaced_card(self, ev)
             return
@@ -471,12 +437,6 @@ class TableRound:
         if not self.check_shoe(ev.card):
             return
         self.deliver(ev.card, target)
-
-    def _face_up(self, card: Card) -> None:
-        """5.5: a card found face up in the shoe is played as if it were found face down."""
-        rule = self.clause("face_up_card")
-        self.rulings.append(Ruling(self.event_index, rule, "played",
-                                   f"{card} was found face up in the shoe: it is played as if face down ({rule})"))
 
     def _waiting_for(self) -> str:
         exp = self.expectation()
