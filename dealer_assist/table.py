@@ -34,7 +34,7 @@ from dealer_assist.events import (
     Wager,
     Withdraw,
 )
-from dealer_assist.games import INSURANCE_ODDS
+from dealer_assist.games import INSURANCE_ODDS, GameRules
 from dealer_assist.hands import hand_value, is_two_card_21
 from dealer_assist.money import ZERO, half_kept, to_json_number, winnings
 from dealer_assist.outcome import (
@@ -71,12 +71,7 @@ class TableRound(EventSourcedRound):
     def __init__(self, config: TableConfig) -> None:
         self.config = config
         self.rules = config.rules
-        rules = self.rules
-        # What the game's side bets ask of the round (from their specs, once per round).
-        self._run_spec: sidebets.SideBetSpec | None = next((s for s in rules.specs if s.stage == "run"), None)
-        self._paid_by_dealer_cards = next((s for s in rules.specs if s.dealer_cards_paid), None)
-        self._dealer_draws_for = frozenset(s.key for s in rules.specs if s.dealer_draws_for_it)
-        self._lost_on_bust = frozenset(s.key for s in rules.specs if s.loses_on_bust)
+        self._bets = _bets_of(self.rules)
         self._reset()
 
     # ------------------------------------------------------------------ state
@@ -191,7 +186,7 @@ class TableRound(EventSourcedRound):
             raise self.refuse("no wager may be placed or increased after \"no more bets\"", "bets_closed")
         if ev.hand is not None:
             raise RuleRefusal("a wager names a hand only when placed on a split hand")
-        if bet != "main" and bet not in rules.side_bets:
+        if bet != "main" and bet not in self._bets.specs:
             raise RuleRefusal(f"{rules.name} has no '{bet}' wager")
         if config.one_area_players:
             self.check_one_area(player, number)  # 3.9
@@ -248,7 +243,7 @@ class TableRound(EventSourcedRound):
                 )
 
     def _late_wager_allowed(self, ev: Wager) -> bool:
-        spec = self.rules.spec(ev.bet)
+        spec = self._bets.specs.get(ev.bet)
         return spec is not None and spec.split_hand is not None
 
     def _place_split_side_bet(self, ev: Wager) -> None:
@@ -258,7 +253,7 @@ class TableRound(EventSourcedRound):
         hand = self._hand(area, ev.hand) if area else None
         if area is None or hand is None:
             raise RuleRefusal(f"area {ev.area} has no hand {ev.hand}")
-        spec = self.rules.spec(ev.bet)
+        spec = self._bets.specs.get(ev.bet)
         assert spec is not None
         name = spec.name
         clause = self.clause(spec.split_concept)
@@ -521,7 +516,7 @@ class TableRound(EventSourcedRound):
 
     def track_run(self, area: Area, card: Card) -> None:
         """A "run" side bet (Superb 8's, 4.2.2) is decided by the first card that breaks the run."""
-        spec = self._run_spec
+        spec = self._bets.run
         if not area.run_open or spec is None:
             return
         if card.rank != spec.run_rank:
@@ -643,7 +638,6 @@ class TableRound(EventSourcedRound):
             return
         cards = sidebets.SideCards(first[:2], (dealer_up,) if dealer_up is not None else ())
         rows: dict[str, sidebets.PayRow | None] = {}  # every player's wager of a kind sees the same cards
-        rules = self.rules
         for side in area.sides:
             if side.settled or side.hand is not None:
                 continue
@@ -652,7 +646,7 @@ class TableRound(EventSourcedRound):
             if bet in rows:
                 row = rows[bet]
             else:
-                spec = rules.spec(bet)
+                spec = self._bets.specs.get(bet)
                 if spec is None:
                     continue
                 if spec.stage == "run":
@@ -677,7 +671,7 @@ class TableRound(EventSourcedRound):
                               row.clause, stage, row.name)
 
     def _settle_run(self, area: Area, stage: str) -> None:
-        spec = self._run_spec
+        spec = self._bets.run
         if spec is None:
             return
         # The permanent 8 and the cards of the run's rank dealt to the area from its first on.
@@ -1050,8 +1044,8 @@ class TableRound(EventSourcedRound):
                 if not self._is_blackjack(h):
                     return True
                 live = True
-        if self._dealer_draws_for and any(
-            s.bet in self._dealer_draws_for and not s.settled for a in self.areas.values() for s in a.sides
+        if self._bets.dealer_draws_for and any(
+            s.bet in self._bets.dealer_draws_for and not s.settled for a in self.areas.values() for s in a.sides
         ):
             return True  # Dueling 8's 3.33.1: the dealer draws for unsettled 21+ wagers
         if len(self.dealer) < 2:
@@ -1066,7 +1060,7 @@ class TableRound(EventSourcedRound):
     def _after_dealer_card(self) -> None:
         if len(self.dealer) == 2 and self.rules.insurance:
             self._settle_insurance()
-        paid = self._paid_by_dealer_cards
+        paid = self._bets.paid_by_dealer_cards
         if paid is not None:
             total, _ = self.dealer_value()
             if total > 21 and len(self.dealer) > paid.dealer_cards_paid:
@@ -1123,7 +1117,7 @@ class TableRound(EventSourcedRound):
             for side in area.sides:
                 if side.settled:
                     continue
-                spec = self.rules.spec(side.bet)
+                spec = self._bets.specs.get(side.bet)
                 if spec is None:
                     continue
                 if spec.stage == "run":
@@ -1207,7 +1201,7 @@ class TableRound(EventSourcedRound):
             assert w is not None
             self._main_entry(w, area.number, i, "lose", -stake, self.clause("lose.bust"), "final", stake)
         for side in area.sides:
-            if side.bet in self._lost_on_bust and not side.settled and (
+            if side.bet in self._bets.lost_on_bust and not side.settled and (
                     side.hand is hand or (side.hand is None and i == 1)):
                 self._settle_side(area, side, None, "final")
 
@@ -1403,7 +1397,7 @@ class TableRound(EventSourcedRound):
 
     def _side_decided(self, area: Area, bet: str, first: list[Card], dealer_up: Card | None) -> bool:
         """The cards already dealt decide a side wager placed before the deal."""
-        spec = self.rules.spec(bet)
+        spec = self._bets.specs.get(bet)
         if spec is None:
             return False
         if spec.stage == "run":
@@ -1493,6 +1487,31 @@ class TableRound(EventSourcedRound):
         if self.phase == "void":
             return ()  # every wager was returned
         return tuple(sorted(self.under_min_players - self.config.under_min_history))
+
+
+class _GameBets:
+    """What a game's side bets ask of a table round, worked out once per game (a round
+    starts often): the specs by key, the run bet, and the bets the dealer's hand settles."""
+
+    __slots__ = ("rules", "specs", "run", "paid_by_dealer_cards", "dealer_draws_for", "lost_on_bust")
+
+    def __init__(self, rules: GameRules) -> None:
+        self.rules = rules
+        self.specs: dict[str, sidebets.SideBetSpec] = {s.key: s for s in rules.specs}
+        self.run: sidebets.SideBetSpec | None = next((s for s in rules.specs if s.stage == "run"), None)
+        self.paid_by_dealer_cards = next((s for s in rules.specs if s.dealer_cards_paid), None)
+        self.dealer_draws_for = frozenset(s.key for s in rules.specs if s.dealer_draws_for_it)
+        self.lost_on_bust = frozenset(s.key for s in rules.specs if s.loses_on_bust)
+
+
+_BETS: Final[dict[int, _GameBets]] = {}
+
+
+def _bets_of(rules: GameRules) -> _GameBets:
+    found = _BETS.get(id(rules))
+    if found is None or found.rules is not rules:
+        found = _BETS[id(rules)] = _GameBets(rules)
+    return found
 
 
 # Expectations are immutable: the plain ones are made once (expectation() runs for every event).
