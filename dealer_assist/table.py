@@ -1484,9 +1484,14 @@ class TableRound(EventSourcedRound):
     def under_minimum_first_time(self) -> tuple[str, ...]:
         """Players whose under-minimum wager this round settles normally: their first at the
         table (5.26). The store remembers them; their next under-minimum wager is returned."""
-        if self.phase == "void":
-            return ()  # every wager was returned
-        return tuple(sorted(self.under_min_players - self.config.under_min_history))
+        new = self.under_min_players - self.config.under_min_history
+        limits = self.config.limits
+        # Settled normally: an entry of an under-minimum stake that was not returned (a void
+        # or a withdrawal returns it; the first time is then still to come).
+        return tuple(sorted({
+            s.player for s in self.settlements
+            if s.player in new and s.result != "returned" and s.bet in limits and s.stake < limits[s.bet][0]
+        }))
 
 
 class _GameBets:
