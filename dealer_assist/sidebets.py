@@ -285,43 +285,43 @@ def _two(c: SideCards) -> tuple[Card, Card]:
     return c.player[0], c.player[1]
 
 
-PAIR_SPEC: Final = SideBetSpec("pair", "Pair", "initial", lambda c: pair(*_two(c)), (PAIR,))
-ACE_RACE_SPEC: Final = SideBetSpec(
+PAIR_SPEC: Final[SideBetSpec] = SideBetSpec("pair", "Pair", "initial", lambda c: pair(*_two(c)), (PAIR,))
+ACE_RACE_SPEC: Final[SideBetSpec] = SideBetSpec(
     "ace_race", "Ace Race", "initial", lambda c: ace_race(*_two(c)), ACE_RACE_ROWS,
     split_hand="aces", split_concept="split.ace_race_wager",
     split_classify=lambda c: ace_race_after_split(*_two(c)) if len(c.player) >= 2 else None,
 )
-LUCKY8_SPEC: Final = SideBetSpec(
+LUCKY8_SPEC: Final[SideBetSpec] = SideBetSpec(
     "lucky8", "Lucky 8", "initial", lambda c: lucky8(c.player[0], c.player[1], c.dealer[0]), LUCKY8_ROWS,
     needs_dealer_up=True,
 )
-SUPER_SEVENS_SPEC: Final = SideBetSpec(
+SUPER_SEVENS_SPEC: Final[SideBetSpec] = SideBetSpec(
     "super_sevens", "Super Star 7s", "initial", lambda c: super_sevens(c.player[0], c.player[1], c.dealer[0]),
     SUPER_SEVENS_ROWS, needs_dealer_up=True,
 )
-THREE_STARS_SPEC: Final = SideBetSpec(
+THREE_STARS_SPEC: Final[SideBetSpec] = SideBetSpec(
     "three_stars", "3 Stars", "initial", lambda c: three_stars(c.player[0], c.player[1], c.dealer[0]),
     THREE_STARS_ROWS, needs_dealer_up=True,
 )
-SUPERB8_SPEC: Final = SideBetSpec("superb8", "Superb 8's", "run", lambda c: superb8(c.run), SUPERB8_ROWS,
+SUPERB8_SPEC: Final[SideBetSpec] = SideBetSpec("superb8", "Superb 8's", "run", lambda c: superb8(c.run), SUPERB8_ROWS,
                                   run_rank="8")
-TIE18_SPEC: Final = SideBetSpec(
+TIE18_SPEC: Final[SideBetSpec] = SideBetSpec(
     "tie18", "Tie on 18", "final",
     lambda c: TIE18 if not c.hand_busted and c.hand_total == 18 and c.dealer_total == 18 else None, (TIE18,),
     split_hand="any", split_concept="split.tie18", split_follower_concept="split.follower_tie18",
     loses_on_bust=True,
 )
-PLUS21_SPEC: Final = SideBetSpec(
+PLUS21_SPEC: Final[SideBetSpec] = SideBetSpec(
     "plus21", "21+", "final", lambda c: plus21(len(c.dealer), c.dealer_total > 21), tuple(PLUS21_ROWS.values()),
     dealer_draws_for_it=True, dealer_cards_paid=max(PLUS21_ROWS),
 )
-BONUS678_SPEC: Final = SideBetSpec("bonus678", "6-7-8 bonus", "final", lambda c: bonus678(c.player),
+BONUS678_SPEC: Final[SideBetSpec] = SideBetSpec("bonus678", "6-7-8 bonus", "final", lambda c: bonus678(c.player),
                                    BONUS678_ROWS)
-BET_THE_SET_SPEC: Final = SideBetSpec("bet_the_set", "Bet the Set 21", "initial",
+BET_THE_SET_SPEC: Final[SideBetSpec] = SideBetSpec("bet_the_set", "Bet the Set 21", "initial",
                                       lambda c: bet_the_set(*_two(c)), BET_THE_SET_ROWS)
-ROYAL_MATCH_SPEC: Final = SideBetSpec("royal_match", "Royal Match 21", "initial",
+ROYAL_MATCH_SPEC: Final[SideBetSpec] = SideBetSpec("royal_match", "Royal Match 21", "initial",
                                       lambda c: royal_match(*_two(c)), ROYAL_MATCH_ROWS)
-KINGS_BOUNTY_SPEC: Final = SideBetSpec(
+KINGS_BOUNTY_SPEC: Final[SideBetSpec] = SideBetSpec(
     "kings_bounty", "Kings Bounty", "initial", lambda c: kings_bounty(*_two(c), c.dealer_blackjack),
     KINGS_BOUNTY_ROWS, waits_for_dealer=lambda c: kings_bounty_needs_dealer(*_two(c)),
 )
