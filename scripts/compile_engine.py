@@ -36,8 +36,8 @@ MODULES = (
 
 def sources_digest(package: Path = ROOT / "dealer_assist") -> str:
     h = hashlib.sha256()
-    for path in sorted(package.glob("*.py")):
-        h.update(path.name.encode())
+    for path in sorted(package.rglob("*.py")):  # subpackages too (store/, cli/): all are copied
+        h.update(path.relative_to(package).as_posix().encode())
         h.update(path.read_bytes())
     return h.hexdigest()
 
