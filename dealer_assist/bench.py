@@ -15,7 +15,6 @@ import time
 from collections.abc import Callable
 
 from dealer_assist.events import Event
-from dealer_assist.games import GAMES as GAME_KEYS
 from dealer_assist.simulate import (
     Shoe,
     basic_strategy,
