@@ -1508,6 +1508,9 @@ class _GameBets:
         self.dealer_draws_for = frozenset(s.key for s in rules.specs if s.dealer_draws_for_it)
         self.lost_on_bust = frozenset(s.key for s in rules.specs if s.loses_on_bust)
 
+    def __deepcopy__(self, memo: dict[int, object]) -> _GameBets:
+        return self  # constant data of the game, shared by every copy of a round (the review)
+
 
 _BETS: Final[dict[int, _GameBets]] = {}
 
