@@ -83,6 +83,8 @@ def _shown(value: Any) -> str:
 def bad_character(text: str) -> str | None:
     """Why ``text`` cannot be a name in a transcript, or None: a lone surrogate (not
     Unicode) or a control character / line break (a name is one line of text)."""
+    if text.isprintable():  # the usual case, at C speed: no Cc, Zl, Zp or Cs character
+        return None
     for ch in text:
         if "\ud800" <= ch <= "\udfff":
             return f"a lone surrogate ({escape_text(ch)}) is not a Unicode character"
@@ -447,10 +449,12 @@ def _check_unicode(doc: Any) -> None:
         else:
             continue
         for text, path in texts:
-            if any("\ud800" <= ch <= "\udfff" for ch in text):
+            try:
+                text.encode("utf-8")  # at C speed; only a lone surrogate cannot be encoded
+            except UnicodeEncodeError:
                 raise TranscriptError(
                     f"{escape_text(path or '/', 40)}: {escape_text(text)} holds a lone surrogate, "
-                    "which is not a Unicode character")
+                    "which is not a Unicode character") from None
 
 
 def load_transcript(text: str) -> Any:
