@@ -176,6 +176,7 @@ def _m0004_keyed_chains(db: sqlite_utils.Database) -> None:
             rounds_hash TEXT NOT NULL,
             audit_id INTEGER NOT NULL,
             audit_hash TEXT NOT NULL,
+            schema_digest TEXT NOT NULL,
             mac TEXT NOT NULL
         )"""
     )
