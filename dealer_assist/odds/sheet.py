@@ -61,6 +61,17 @@ def par_sheet(game: str, decks: int | None = None) -> ParSheet:
     start = time.perf_counter()
     ruleset = for_game(game, n)
     main = main_wager_result(game, n)
+    bets = side_bets_of(game, n, main.first_card_action, main.tie18)
+    return ParSheet(game, n, ruleset, main, bets, time.perf_counter() - start)
+
+
+def side_bets_of(game: str, n: int, first_card_action: dict[int, str] | None = None,
+                 tie18: float | None = None) -> dict[str, BetFigures]:
+    """Every side bet of ``game`` at ``n`` decks (the transcript's bet names), with insurance.
+
+    Dueling 8's needs the strategy's play of the permanent 8 with each first card
+    (``first_card_action``) for Superb 8's and the 6-7-8 bonus, and P(tie on 18).
+    """
     bets: dict[str, BetFigures] = {}
     if game == "ace_race":
         bets["pair"] = side_bets.pair(game, n)
@@ -77,14 +88,15 @@ def par_sheet(game: str, decks: int | None = None) -> ParSheet:
         bets["royal_match"] = side_bets.royal_match(n)
         bets["kings_bounty"] = side_bets.kings_bounty(n)
     elif game == "dueling8s":
-        bets["superb8"] = side_bets.superb8(n, main.first_card_action.get(8, "stand"))
-        bets["tie18"] = side_bets.tie18(main.tie18)
+        actions = first_card_action or {}
+        bets["superb8"] = side_bets.superb8(n, actions.get(8, "stand"))
+        if tie18 is not None:
+            bets["tie18"] = side_bets.tie18(tie18)
         bets["plus21"] = side_bets.plus21(n)
-        draws = {v: a in ("hit", "double") for v, a in main.first_card_action.items()}
-        bets["bonus678"] = side_bets.bonus678(n, draws)
+        bets["bonus678"] = side_bets.bonus678(n, {v: a in ("hit", "double") for v, a in actions.items()})
     if GAMES[game].insurance:
         bets["insurance"] = side_bets.insurance(game, n)
-    return ParSheet(game, n, ruleset, main, bets, time.perf_counter() - start)
+    return bets
 
 
 def odds_text(odds: Fraction) -> str:

@@ -42,6 +42,7 @@ class BetFigures:
     exact: bool = True
     staked: bool = True  # False: the 6-7-8 bonus, paid on the main wager without a stake of its own
     extra: dict[str, BetFigures] = field(default_factory=dict)  # e.g. Ace Race on a split-aces hand
+    lose: Fraction | None = None  # P(no row pays), counted by the enumeration itself
 
     @property
     def hit_frequency(self) -> float:
@@ -87,13 +88,20 @@ class BetFigures:
         return math.sqrt(max(second - ev * ev, 0.0))
 
 
+_LOSE = ""  # the weights' key of sequences no row pays
+
+
 def _figures(bet: str, table: Sequence[PayRow], weights: dict[str, int], total: int, method: str,
              staked: bool = True) -> BetFigures:
     rows = []
     for row in table:
         p = Fraction(weights.get(row.name, 0), total)
         rows.append(RowFigure(row.name, row.odds, p, float(p)))
-    return BetFigures(bet, rows, method, staked=staked)
+    return BetFigures(bet, rows, method, staked=staked, lose=Fraction(weights.get(_LOSE, 0), total))
+
+
+def _name(row: PayRow | None) -> str:
+    return _LOSE if row is None else row.name
 
 
 def _shoe(game: str, decks: int) -> list[tuple[Card, int]]:
@@ -110,9 +118,8 @@ def two_card_weights(game: str, decks: int, classify: Callable[[Card, Card], Pay
             w = ka * (kb - 1 if b is a else kb)
             if w <= 0:
                 continue
-            row = classify(a, b)
-            if row is not None:
-                weights[row.name] = weights.get(row.name, 0) + w
+            name = _name(classify(a, b))
+            weights[name] = weights.get(name, 0) + w
     return weights, n * (n - 1)
 
 
@@ -131,9 +138,8 @@ def three_card_weights(game: str, decks: int,
                 w = wab * (kc - (c is a) - (c is b))
                 if w <= 0:
                     continue
-                row = classify(a, b, c)
-                if row is not None:
-                    weights[row.name] = weights.get(row.name, 0) + w
+                name = _name(classify(a, b, c))
+                weights[name] = weights.get(name, 0) + w
     return weights, n * (n - 1) * (n - 2)
 
 
@@ -160,9 +166,9 @@ def ace_race(decks: int) -> BetFigures:
     weights: dict[str, int] = {}
     for c, k in shoe:
         left = k - (c is ace_s) - (c is ace_h)
-        row = sidebets.ace_race_after_split(ace_s, c)
-        if row is not None and left > 0:
-            weights[row.name] = weights.get(row.name, 0) + left
+        if left > 0:
+            name = _name(sidebets.ace_race_after_split(ace_s, c))
+            weights[name] = weights.get(name, 0) + left
     figures.extra["after_split"] = _figures(
         "ace_race", sidebets.ACE_RACE_ROWS[4:], weights, n,
         "exact: the next card to a hand of split aces, both aces removed (taken over every dealer card)")
@@ -206,9 +212,8 @@ def kings_bounty(decks: int) -> BetFigures:
             if wab <= 0:
                 continue
             if not sidebets.kings_bounty_needs_dealer(a, b):
-                row = sidebets.kings_bounty(a, b, False)
-                if row is not None:
-                    weights[row.name] = weights.get(row.name, 0) + wab * (n - 2) * (n - 3)
+                name = _name(sidebets.kings_bounty(a, b, False))
+                weights[name] = weights.get(name, 0) + wab * (n - 2) * (n - 3)
                 continue
             # Two Kings of Spades: the dealer's first card and (after the players) second card.
             for c, kc in shoe:
@@ -220,9 +225,8 @@ def kings_bounty(decks: int) -> BetFigures:
                     if wd <= 0:
                         continue
                     bj = c.points + d.points == 11 and (c.is_ace or d.is_ace)
-                    row = sidebets.kings_bounty(a, b, bj)
-                    if row is not None:
-                        weights[row.name] = weights.get(row.name, 0) + wab * wc * wd
+                    name = _name(sidebets.kings_bounty(a, b, bj))
+                    weights[name] = weights.get(name, 0) + wab * wc * wd
     return _figures("kings_bounty", sidebets.KINGS_BOUNTY_ROWS, weights, total,
                     "exact: the shared Player hand's two cards; for two Kings of Spades also the dealer's "
                     "first card and second card (drawn after the players: still a fresh card, see the method)")
@@ -237,8 +241,8 @@ def insurance(game: str, decks: int) -> BetFigures:
     # Averaged over the player's own cards (exchangeable): P(ten | the first card an ace).
     p = Fraction(tens, n - 1)
     row = PayRow("Insurance", Fraction(2, 1), "4.1")
-    figures = BetFigures("insurance", [RowFigure(row.name, row.odds, p, float(p))],
-                         "exact: P(dealer's second card is a ten | first card an ace), "
+    figures = BetFigures("insurance", [RowFigure(row.name, row.odds, p, float(p))], lose=Fraction(n - 1 - tens, n - 1),
+                         method="exact: P(dealer's second card is a ten | first card an ace), "
                          f"{tens} tens among the {n - 1} other cards ({aces} aces in the shoe)")
     return figures
 
@@ -272,9 +276,8 @@ def superb8(decks: int, action_on_eights: str) -> BetFigures:
                     if x.rank != "8":
                         break
                     run.append(x)
-                row = sidebets.superb8(run)
-                if row is not None:
-                    weights[row.name] = weights.get(row.name, 0) + w
+                name = _name(sidebets.superb8(run))
+                weights[name] = weights.get(name, 0) + w
     return _figures("superb8", sidebets.SUPERB8_ROWS, weights, n * (n - 1) * (n - 2),
                     "exact: the first three cards dealt to the area, without replacement, with the "
                     f"strategy's play of 8-8 against the 8 ({action_on_eights})")
@@ -288,6 +291,7 @@ def plus21(decks: int) -> BetFigures:
     n0 = sum(counts)
     # sums[k]: total over draw sequences of k cards ending in a bust of the product of counts.
     sums: dict[int, int] = {}
+    stands: dict[int, int] = {}
 
     def rec(hard: int, ace: bool, product: int, k: int) -> None:
         total = hard + 10 if ace and hard + 10 <= 21 else hard
@@ -295,6 +299,7 @@ def plus21(decks: int) -> BetFigures:
             sums[k] = sums.get(k, 0) + product
             return
         if total >= 17:
+            stands[k] = stands.get(k, 0) + product
             return
         for i in range(10):
             c = counts[i]
@@ -306,13 +311,15 @@ def plus21(decks: int) -> BetFigures:
     rec(8, False, 1, 0)
     weights: dict[str, Fraction] = {}
     for k, s in sums.items():
-        row = sidebets.plus21(k + 1, True)  # the permanent 8 counts as one of the dealer's cards
-        if row is not None:
-            weights[row.name] = weights.get(row.name, Fraction(0)) + Fraction(s, math.perm(n0, k))
+        # The permanent 8 counts as one of the dealer's cards.
+        name = _name(sidebets.plus21(k + 1, True))
+        weights[name] = weights.get(name, Fraction(0)) + Fraction(s, math.perm(n0, k))
+    for k, s in stands.items():
+        weights[_LOSE] = weights.get(_LOSE, Fraction(0)) + Fraction(s, math.perm(n0, k))
     rows = [RowFigure(r.name, r.odds, weights.get(r.name, Fraction(0)), float(weights.get(r.name, Fraction(0))))
             for r in sidebets.PLUS21_ROWS.values()]
-    return BetFigures("plus21", rows,
-                      "exact: every sequence of the dealer's draws from the permanent 8 to a standing total "
+    return BetFigures("plus21", rows, lose=weights.get(_LOSE, Fraction(0)),
+                      method="exact: every sequence of the dealer's draws from the permanent 8 to a standing total "
                       "or a bust, without replacement from a full shoe (a bust with 9 or more cards has no row "
                       "and loses)")
 
@@ -327,15 +334,14 @@ def bonus678(decks: int, draws_on: dict[int, bool]) -> BetFigures:
     eight = Card("8", "S")
     weights: dict[str, int] = {}
     for a, ka in shoe:
-        if not draws_on.get(a.points, False):
-            continue
         for b, kb in shoe:
             w = ka * (kb - 1 if b is a else kb)
             if w <= 0:
                 continue
-            row = sidebets.bonus678([eight, a, b])
-            if row is not None:
-                weights[row.name] = weights.get(row.name, 0) + w
+            # Without a draw to the 8 and this card, the hand is not 8-6-7.
+            row = sidebets.bonus678([eight, a, b]) if draws_on.get(a.points, False) else None
+            name = _name(row)
+            weights[name] = weights.get(name, 0) + w
     return _figures("bonus678", sidebets.BONUS678_ROWS, weights, n * (n - 1),
                     "exact: the player's first two drawn cards, without replacement, where the strategy "
                     "draws to 8-6 and 8-7; paid on the main wager, no stake of its own", staked=False)
@@ -344,7 +350,7 @@ def bonus678(decks: int, draws_on: dict[int, bool]) -> BetFigures:
 def tie18(probability: float, split_probability: float | None = None) -> BetFigures:
     row = sidebets.TIE18
     figures = BetFigures("tie18", [RowFigure(row.name, row.odds, None, probability)],
-                         "combinatorial analysis under the strategy (the main wager's): P(the first hand "
+                         method="combinatorial analysis under the strategy (the main wager's): P(the first hand "
                          "ends on 18 and the dealer on 18), dealer probabilities exact for the first "
                          "player cards removed; not exact (floating point, split hands approximated)",
                          exact=False)
