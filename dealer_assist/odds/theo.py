@@ -135,14 +135,29 @@ def total(lines: Iterable[Theo]) -> Theo:
 # ---------------------------------------------------------------- reading the store
 
 
+def from_detail(detail: Any) -> StoredRound:
+    """A round read through the store's public API (``Store.get_round``: a ``RoundDetail``)."""
+    s = detail.summary
+    return StoredRound(
+        int(s.id), s.session_id, str(s.game), int(detail.config.get("decks") or 6), str(s.status),
+        str(s.started_at), s.ended_at, [e.event for e in detail.events], list(detail.settlements))
+
+
 def stored_rounds(conn: sqlite3.Connection, *, session_id: int | None = None, player: str | None = None,
-                  since: str | None = None, round_ids: Sequence[int] | None = None) -> Iterator[StoredRound]:
-    """The settled rounds of a session, a player or since a time (store time text), oldest first."""
+                  since: str | None = None, round_ids: Sequence[int] | None = None, dealer: str | None = None,
+                  transcripts: bool = False) -> Iterator[StoredRound]:
+    """The settled rounds of a session, a dealer's sessions, a player, the rounds recorded
+    from transcripts, or since a time (store time text), oldest first."""
     where = ["r.status = 'settled'"]
     params: list[Any] = []
     if session_id is not None:
         where.append("r.session_id = ?")
         params.append(session_id)
+    if dealer is not None:
+        where.append("r.session_id IN (SELECT id FROM sessions WHERE dealer = ?)")
+        params.append(dealer)
+    if transcripts:
+        where.append("r.session_id IS NULL")
     if player is not None:
         where.append("r.id IN (SELECT round_id FROM round_players WHERE player = ?)")
         params.append(player)
