@@ -62,6 +62,7 @@ class RuleSet:
                  {"none": "no surrender", "late": "late surrender",
                   "early_not_ace": "surrender before the dealer's second card (not against an ace)",
                   "early": "surrender against the 8"}[self.surrender],
+                 "no hole card" if self.blackjack_pays is None else
                  {"peek": "dealer peeks", "none_all": "no hole card, dealer blackjack takes all",
                   "none_original": "no hole card, dealer blackjack takes the original wager only"}[self.hole_card]]
         if self.permanent_eight:
