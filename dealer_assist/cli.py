@@ -26,6 +26,8 @@ class _Subcommand(Protocol):
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "settle": ("dealer_assist.settle_command", "settle a round transcript (JSON) and print the result"),
     "history": ("dealer_assist.history_command", "list, export and verify recorded rounds"),
+    "forward": ("dealer_assist.floor.commands", "copy a table's finished rounds to the floor database"),
+    "floor": ("dealer_assist.floor.commands", "set up the floor database (schema, roles)"),
     "bench": ("dealer_assist.bench", "benchmark the rules engine"),
     "shoe-sim": ("hardware.commands", "run a simulated card-reading shoe on a pseudo-terminal"),
     "shoe-monitor": ("hardware.commands", "print the events a shoe sends, one JSON object per line"),
@@ -37,7 +39,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 def _load(name: str) -> _Subcommand:
     module_name, _ = SUBCOMMANDS[name]
     module = importlib.import_module(module_name)
-    # hardware.commands serves two subcommands: it exposes shoe_sim / shoe_monitor objects.
+    # hardware.commands and dealer_assist.floor.commands serve two subcommands each: it exposes shoe_sim / shoe_monitor objects.
     attr = name.replace("-", "_")
     sub = getattr(module, attr, module)
     return sub  # type: ignore[no-any-return,unused-ignore]

@@ -12,9 +12,20 @@ from dealer_assist.transcript import dumps, settle_text
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="round transcript (JSON), or - for standard input")
     parser.add_argument("--record", metavar="DB", help="also record the round in this store file")
+    parser.add_argument(
+        "--table", metavar="NAME", help="with --record: the table the store belongs to (e.g. BJ-07); "
+        "names a new store, and a store of another table is refused"
+    )
+    parser.add_argument("--pit", metavar="PIT", help="with --record --table: the table's pit")
 
 
 def run(args: argparse.Namespace) -> int:
+    if (args.table or args.pit) and not args.record:
+        print("error: --table and --pit go with --record DB", file=sys.stderr)
+        return 2
+    if args.pit and not args.table:
+        print("error: --pit goes with --table NAME", file=sys.stderr)
+        return 2
     try:
         if args.file == "-":
             text = sys.stdin.read()
@@ -38,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         from dealer_assist.store import record_transcript
 
         try:
-            record_transcript(args.record, json.loads(text), output)
+            record_transcript(args.record, json.loads(text), output, table=args.table, pit=args.pit)
         except Exception as exc:  # noqa: BLE001 - the store reports its own errors in one line
             print(f"error: cannot record in {args.record}: {exc}", file=sys.stderr)
             return 2

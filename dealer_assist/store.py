@@ -400,6 +400,21 @@ def _m0002_rounds_game_index(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX rounds_game ON rounds(game, started_at)")
 
 
+@MIGRATIONS(name="0003_table_identity")
+def _m0003_table_identity(db: sqlite_utils.Database) -> None:
+    # Issue 18: a store belongs to one table (its name and pit), set once; the setting is
+    # also chained in the audit log (kind ``table_identity``). Every round, session and
+    # audit entry of the file is that table's; the floor copies carry the name.
+    db.execute(
+        """CREATE TABLE table_identity (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            table_name TEXT NOT NULL,
+            pit TEXT,
+            created_at TEXT NOT NULL
+        )"""
+    )
+
+
 @contextmanager
 def _closed_on_failure(conn: sqlite3.Connection, db_path: Path) -> Iterator[None]:
     """Close ``conn`` if opening the store fails; a database error becomes a StoreError."""
@@ -1279,6 +1294,39 @@ class Store:
         document["events"] = events
         return document
 
+    # ---- table identity (issue 18)
+
+    def table_identity(self) -> tuple[str, str | None] | None:
+        """(table name, pit) this store belongs to, or None for a store made before names."""
+        with self._read() as conn:
+            row = conn.execute("SELECT table_name, pit FROM table_identity WHERE id = 1").fetchone()
+        return None if row is None else (str(row[0]), row[1])
+
+    def claim_table(self, table: str, pit: str | None = None, *, actor: str = "setup") -> None:
+        """Make this the store of ``table`` (in ``pit``), or check that it already is.
+
+        A store that has no table yet takes the name (chained in the audit log); a store of
+        another table, or of the same table in another pit, is refused (StoreError).
+        """
+        if not isinstance(table, str) or not table.strip() or len(table) > 32:
+            raise StoreError("a table name is 1 to 32 characters, e.g. BJ-07")
+        with self._write() as conn:
+            row = conn.execute("SELECT table_name, pit FROM table_identity WHERE id = 1").fetchone()
+            if row is not None:
+                if row[0] != table:
+                    raise StoreError(f"{self.path} is the store of table {row[0]}, not {table}")
+                if pit is not None and row[1] is not None and row[1] != pit:
+                    raise StoreError(f"{self.path} is the store of table {table} in pit {row[1]}, not {pit}")
+                if pit is None or row[1] is not None:
+                    return
+                conn.execute("UPDATE table_identity SET pit = ? WHERE id = 1", (pit,))
+            else:
+                conn.execute(
+                    "INSERT INTO table_identity (id, table_name, pit, created_at) VALUES (1, ?, ?, ?)",
+                    (table, pit, utc_now()),
+                )
+            self._insert_audit(conn, "table_identity", actor, None, {"table": table, "pit": pit})
+
     def round_count(self) -> int:
         with self._read() as conn:
             return int(conn.execute("SELECT COUNT(*) FROM rounds").fetchone()[0])
@@ -1647,7 +1695,12 @@ Migrations_TABLE = sqlite_utils.Migrations.migrations_table
 
 
 def record_transcript(
-    db_path: str | os.PathLike[str] | None, document: dict[str, Any], result: dict[str, Any]
+    db_path: str | os.PathLike[str] | None,
+    document: dict[str, Any],
+    result: dict[str, Any],
+    *,
+    table: str | None = None,
+    pit: str | None = None,
 ) -> int:
     """Record a settled transcript (``dealer-assist settle FILE --record DB``); returns the round id.
 
@@ -1656,4 +1709,6 @@ def record_transcript(
     StoreError (one-line message) for a file that is not a Dealer Assist store.
     """
     with Store.open(db_path) as store:
+        if table is not None:
+            store.claim_table(table, pit)
         return store.record_document(document, result)

@@ -1,0 +1,34 @@
+"""One throwaway PostgreSQL server for the whole test run; each test gets its own database."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.floor.pgserver import Server
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[Server]:
+    server = Server()  # raises ServerUnavailable with what to install when the binaries are missing
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def floor_db(pg_server: Server) -> Iterator[str]:
+    """The name of a fresh, empty database on the test server (dropped afterwards)."""
+    name = pg_server.create_database()
+    try:
+        yield name
+    finally:
+        pg_server.drop_database(name)
+
+
+@pytest.fixture
+def admin_url(pg_server: Server, floor_db: str) -> str:
+    """URL of the test database as its administrator (the role that runs ``floor init``)."""
+    return pg_server.url(floor_db)
