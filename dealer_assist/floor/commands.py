@@ -88,6 +88,8 @@ class ForwardCommand:
                             help="keep forwarding as rounds finish (until interrupted)")
         parser.add_argument("--interval", type=float, default=2.0, metavar="S",
                             help="with --follow: seconds between passes (default 2)")
+        parser.add_argument("--batch", type=int, default=500, metavar="N",
+                            help="rounds per transaction on the floor (default 500)")
 
     def run(self, args: argparse.Namespace) -> int:
         from dealer_assist.floor.connection import parse_url
@@ -99,8 +101,10 @@ class ForwardCommand:
             return _fail(str(err))
         if args.interval <= 0:
             return _fail("--interval must be more than 0")
+        if args.batch < 1:
+            return _fail("--batch must be 1 or more")
         try:
-            with Forwarder(args.db, args.to) as forwarder:
+            with Forwarder(args.db, args.to, batch=args.batch) as forwarder:
                 if not args.follow:
                     result = forwarder.forward()
                     last = "" if result.last_round is None else f"; the floor has rounds up to {result.last_round}"

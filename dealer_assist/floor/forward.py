@@ -445,46 +445,49 @@ class Forwarder:
             conn.commit()
             return
         with conn.cursor() as cur:
-            cur.executemany(
+            cur.execute(
                 "INSERT INTO floor.rounds (table_name, round_id, pit, session_id, number, source, game, dealer, "
                 "config_json, started_at, ended_at, status, players_json, totals_json, irregular, result_json, "
-                "wagered, house_net, station_link, finish_audit_id, floor_seq, floor_link) VALUES "
-                "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                round_rows,
+                "wagered, house_net, station_link, finish_audit_id, floor_seq, floor_link) SELECT * FROM unnest("
+                "%b::text[], %b::bigint[], %b::text[], %b::bigint[], %b::int[], %b::text[], %b::text[], "
+                "%b::text[], %b::text[], %b::timestamptz[], %b::timestamptz[], %b::text[], %b::text[], "
+                "%b::text[], %b::bool[], %b::text[], %b::numeric[], %b::numeric[], %b::bytea[], %b::bigint[], "
+                "%b::bigint[], %b::bytea[])",
+                _columns(round_rows, 22),
             )
             cur.execute(
                 "INSERT INTO floor.events (table_name, round_id, seq, station_event_id, at, actor, event_json, "
-                "station_link) SELECT * FROM unnest(%s::text[], %s::bigint[], %s::int[], %s::bigint[], "
-                "%s::text[], %s::text[], %s::text[], %s::bytea[])",
+                "station_link) SELECT * FROM unnest(%b::text[], %b::bigint[], %b::int[], %b::bigint[], "
+                "%b::text[], %b::text[], %b::text[], %b::bytea[])",
                 _columns(event_rows, 8),
             )
             if settlement_rows:
                 cur.execute(
                     "INSERT INTO floor.settlements (table_name, round_id, idx, player, area, hand, bet, stake, "
-                    "result, net, rule, stage) SELECT * FROM unnest(%s::text[], %s::bigint[], %s::int[], "
-                    "%s::text[], %s::int[], %s::int[], %s::text[], %s::numeric[], %s::text[], %s::numeric[], "
-                    "%s::text[], %s::text[])",
+                    "result, net, rule, stage) SELECT * FROM unnest(%b::text[], %b::bigint[], %b::int[], "
+                    "%b::text[], %b::int[], %b::int[], %b::text[], %b::numeric[], %b::text[], %b::numeric[], "
+                    "%b::text[], %b::text[])",
                     _columns(settlement_rows, 12),
-                )
+                    )
             if ruling_rows:
                 cur.execute(
                     "INSERT INTO floor.rulings (table_name, round_id, idx, event_index, rule, ruling, text, "
-                    "moves_json) SELECT * FROM unnest(%s::text[], %s::bigint[], %s::int[], %s::int[], "
-                    "%s::text[], %s::text[], %s::text[], %s::text[])",
+                    "moves_json) SELECT * FROM unnest(%b::text[], %b::bigint[], %b::int[], %b::int[], "
+                    "%b::text[], %b::text[], %b::text[], %b::text[])",
                     _columns(ruling_rows, 8),
-                )
+                    )
             if player_rows:
                 cur.execute(
                     "INSERT INTO floor.round_players (player, started_at, table_name, round_id, pit, net, wagered) "
-                    "SELECT p, s, %s, r, %s, n, w FROM unnest(%s::text[], %s::timestamptz[], %s::bigint[], "
-                    "%s::numeric[], %s::numeric[]) AS u(p, s, r, n, w)",
+                    "SELECT p, s, %s, r, %s, n, w FROM unnest(%b::text[], %b::timestamptz[], %b::bigint[], "
+                    "%b::numeric[], %b::numeric[]) AS u(p, s, r, n, w)",
                     (self.table, self.pit, *_columns(player_rows, 5)),
-                )
+                    )
             if names:
                 cur.execute(
-                    "INSERT INTO floor.players (player) SELECT unnest(%s::text[]) ON CONFLICT DO NOTHING",
+                    "INSERT INTO floor.players (player) SELECT unnest(%b::text[]) ON CONFLICT DO NOTHING",
                     (sorted(names),),
-                )
+                    )
         conn.commit()
         result.rounds += len(round_rows)
         result.last_round = last_round

@@ -246,10 +246,10 @@ class FloorReader:
             order = "rp.started_at DESC, rp.table_name DESC, rp.round_id DESC"
             if len(names) > 1:
                 # one round may have several matching players: keep it once
-                source = (f"(SELECT DISTINCT ON (rp.started_at, rp.table_name, rp.round_id) rp.* FROM "
-                          f"floor.round_players rp WHERE rp.player = ANY(%s) "
-                          f"ORDER BY rp.started_at DESC, rp.table_name DESC, rp.round_id DESC) rp "
-                          f"JOIN floor.rounds r ON r.table_name = rp.table_name AND r.round_id = rp.round_id")
+                source = ("(SELECT DISTINCT ON (rp.started_at, rp.table_name, rp.round_id) rp.* FROM "
+                          "floor.round_players rp WHERE rp.player = ANY(%s) "
+                          "ORDER BY rp.started_at DESC, rp.table_name DESC, rp.round_id DESC) rp "
+                          "JOIN floor.rounds r ON r.table_name = rp.table_name AND r.round_id = rp.round_id")
                 where.pop()
         else:
             source = "floor.rounds r"
