@@ -64,7 +64,7 @@ def test_a_forwarder_killed_at_random_moments_leaves_every_round_once(floor: Flo
     rng = random.Random(18)
     killed_running = 0
     played = 0
-    for kill in range(KILLS):
+    for _ in range(KILLS):
         proc = subprocess.Popen(
             [sys.executable, "-m", "dealer_assist", "forward", "--db", str(db), "--to", url, "--batch", "1"],
             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
