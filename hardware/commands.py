@@ -1,6 +1,6 @@
 """``dealer-assist shoe-sim`` and ``dealer-assist shoe-monitor`` (spec/shoe-protocol.md).
 
-dealer_assist/cli.py imports this module and uses the ``shoe_sim`` and ``shoe_monitor``
+dealer_assist/cli/__init__.py imports this module and uses the ``shoe_sim`` and ``shoe_monitor``
 objects: each has ``configure(parser)`` and ``run(args) -> int``. Errors are one line
 on standard error and a non-zero exit status, never a traceback.
 """

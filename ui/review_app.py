@@ -42,7 +42,7 @@ from PySide6.QtWidgets import (
 )
 
 import ui.qtfix  # noqa: F401  (before any Qt call: the guard against PySide6 6.12 on CPython 3.11)
-from dealer_assist.history_command import parse_time
+from dealer_assist.cli.history import parse_time
 from dealer_assist.review_queries import (
     RoundFilter,
     connection,

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from dealer_assist.history_command import parse_time
+from dealer_assist.cli.history import parse_time
 from dealer_assist.review_queries import BetLine, Summary, summaries
 from ui.review_model import GAME_NAMES, short_time
 from ui.style import money, signed
