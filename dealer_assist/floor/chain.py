@@ -6,8 +6,11 @@ recompute them with gaps (and a keyed station chain needs the station's key). Th
 keeps each forwarded row's station link as forwarded (``station_link``) and adds a chain
 per table in the order rows were forwarded (``floor_seq``):
 
-    floor_link = sha256(previous floor_link + canonical JSON of the forwarded content,
-                        station links included)
+    floor_link = sha256(previous floor_link + sha256(canonical JSON of the forwarded
+                                                      content, station links included))
+
+(the content's own digest inside, so ``verify`` can digest rounds in any order, streaming
+each table's rows by round, and then walk the links in forwarding order).
 
 Anyone editing, inserting or deleting a forwarded row without recomputing the chain to the
 end is caught by ``history --db URL verify``; a station whose store no longer extends the
@@ -25,8 +28,16 @@ ZERO = bytes(32)
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 
 
+def digest(content: Sequence[Any]) -> bytes:
+    return hashlib.sha256(_ENCODER.encode(list(content)).encode("utf-8")).digest()
+
+
 def link(prev: bytes, content: Sequence[Any]) -> bytes:
-    return hashlib.sha256(prev + _ENCODER.encode(list(content)).encode("utf-8")).digest()
+    return hashlib.sha256(prev + digest(content)).digest()
+
+
+def link_digest(prev: bytes, content_digest: bytes) -> bytes:
+    return hashlib.sha256(prev + content_digest).digest()
 
 
 def round_content(

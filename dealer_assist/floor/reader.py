@@ -459,60 +459,78 @@ class FloorReader:
                                    f"table {name}: {text}", name, row)
         return FloorVerify(True, len(tables), counts["rounds"], counts["events"], counts["audit"])
 
-    def _stream(self, query: str, params: Sequence[Any]) -> Iterator[tuple[Any, ...]]:
-        with self.conn.transaction(), self.conn.cursor(name="verify") as cur:
-            cur.itersize = 2000
-            cur.execute(query, params)
+    def _cursor(self, query: str, params: Sequence[Any], name: str) -> Iterator[tuple[Any, ...]]:
+        cur = self.conn.cursor(name=name)
+        cur.itersize = 5000
+        cur.execute(query, params)
+        try:
             yield from cur
+        finally:
+            cur.close()
+
+    def _stream(self, query: str, params: Sequence[Any]) -> Iterator[tuple[Any, ...]]:
+        with self.conn.transaction():
+            yield from self._cursor(query, params, "verify")
 
     def _verify_rounds(self, table: str, counts: dict[str, int]) -> tuple[str, str] | None:
-        prev = chain.ZERO
-        expected_seq = 0
-        query = (
-            "SELECT r.round_id, r.session_id, r.number, r.source, r.game, r.config_json, r.started_at, "
-            "r.ended_at, r.status, r.result_json, r.station_link, r.floor_seq, r.floor_link, r.totals_json, "
-            "r.wagered, r.house_net, e.seqs, e.ids, e.ats, e.actors, e.texts, e.links, s.rows, p.rows, u.rows "
-            "FROM floor.rounds r "
-            "LEFT JOIN LATERAL (SELECT array_agg(seq ORDER BY seq) seqs, array_agg(station_event_id ORDER BY seq) ids, "
-            "array_agg(at ORDER BY seq) ats, array_agg(actor ORDER BY seq) actors, "
-            "array_agg(event_json ORDER BY seq) texts, array_agg(station_link ORDER BY seq) links "
-            "FROM floor.events e WHERE e.table_name = r.table_name AND e.round_id = r.round_id) e ON true "
-            "LEFT JOIN LATERAL (SELECT array_agg(ARRAY[player, bet, stake::text, result, net::text] ORDER BY idx) rows "
-            "FROM floor.settlements s WHERE s.table_name = r.table_name AND s.round_id = r.round_id) s ON true "
-            "LEFT JOIN LATERAL (SELECT array_agg(ARRAY[player, coalesce(net::text, '')] ORDER BY player) rows "
-            "FROM floor.round_players p WHERE p.table_name = r.table_name AND p.round_id = r.round_id) p ON true "
-            "LEFT JOIN LATERAL (SELECT array_agg(ARRAY[coalesce(rule, ''), coalesce(text, '')] ORDER BY idx) rows "
-            "FROM floor.rulings u WHERE u.table_name = r.table_name AND u.round_id = r.round_id) u ON true "
-            "WHERE r.table_name = %s ORDER BY r.floor_seq"
-        )
+        """Stream the table's rounds and their rows by round id (five ordered cursors merged
+        here), digest each round and check its derived rows; then walk the links in floor order."""
+        by_round = "WHERE table_name = %s ORDER BY round_id"
         try:
-            for row in self._stream(query, (table,)):
-                (rid, session_id, number, source, game, config_json, started, ended, status, result_json,
-                 station_link, floor_seq, floor_link, totals_json, wagered, house_net,
-                 seqs, ids, ats, actors, texts, links, settlement_rows, player_rows, ruling_rows) = row
-                expected_seq += 1
-                where = f"round {rid} (floor seq {floor_seq})"
-                if floor_seq != expected_seq:
-                    return (f"rounds {rid}", f"{where}: a forwarded round before it is missing "
-                                             f"(expected floor seq {expected_seq})")
-                evs = list(zip(seqs or [], ids or [], ats or [], actors or [], texts or [],
-                               [bytes(x) for x in (links or [])], strict=True))
-                expected = chain.link(prev, chain.round_content(
-                    table, int(rid), session_id, int(number), source, game, config_json,
-                    format_time(started), _time_text(ended), status, result_json, bytes(station_link), evs,
-                ))
-                if not hmac.compare_digest(expected, bytes(floor_link)):
-                    return (f"rounds {rid}", f"{where}: its content, its events or the round before it "
-                                             "differ from what was forwarded (floor link does not match)")
-                problem = _check_derived(result_json, totals_json, wagered, house_net,
-                                         settlement_rows or [], player_rows or [], ruling_rows or [])
-                if problem is not None:
-                    return (f"rounds {rid}", f"{where}: {problem}")
-                prev = bytes(floor_link)
-                counts["rounds"] += 1
-                counts["events"] += len(evs)
+            with self.conn.transaction():
+                rounds = self._cursor(
+                    "SELECT round_id, session_id, number, source, game, config_json, started_at, ended_at, status, "
+                    "result_json, station_link, floor_seq, floor_link, totals_json, wagered::text, house_net::text "
+                    f"FROM floor.rounds {by_round}", (table,), "v_rounds")
+                events = _Groups(self._cursor(
+                    "SELECT round_id, seq, station_event_id, at, actor, event_json, station_link FROM floor.events "
+                    f"{by_round}, seq", (table,), "v_events"))
+                settlements = _Groups(self._cursor(
+                    "SELECT round_id, player, bet, stake::text, result, net::text FROM floor.settlements "
+                    f"{by_round}, idx", (table,), "v_settlements"))
+                rulings = _Groups(self._cursor(
+                    "SELECT round_id, coalesce(rule, ''), coalesce(text, '') FROM floor.rulings "
+                    f"{by_round}, idx", (table,), "v_rulings"))
+                players = _Groups(self._cursor(
+                    "SELECT round_id, player, net::text FROM floor.round_players "
+                    f"{by_round}, player", (table,), "v_players"))
+                links: dict[int, tuple[int, bytes, bytes]] = {}  # floor seq -> round, digest, stored link
+                derived: dict[int, tuple[int, str]] = {}  # floor seq -> round, problem
+                for row in rounds:
+                    (rid, session_id, number, source, game, config_json, started, ended, status, result_json,
+                     station_link, floor_seq, floor_link, totals_json, wagered, house_net) = row
+                    evs = [(int(e[1]), int(e[2]), e[3], e[4], e[5], bytes(e[6])) for e in events.take(rid)]
+                    content = chain.round_content(
+                        table, int(rid), session_id, int(number), source, game, config_json,
+                        format_time(started), _time_text(ended), status, result_json, bytes(station_link), evs,
+                    )
+                    links[int(floor_seq)] = (int(rid), chain.digest(content), bytes(floor_link))
+                    problem = _check_derived(result_json, totals_json, wagered, house_net,
+                                             [x[1:] for x in settlements.take(rid)],
+                                             [x[1:] for x in players.take(rid)],
+                                             [x[1:] for x in rulings.take(rid)])
+                    if problem is not None:
+                        derived[int(floor_seq)] = (int(rid), problem)
+                    counts["events"] += len(evs)
+                stray = events.rest() or settlements.rest() or rulings.rest() or players.rest()
         except psycopg.Error as err:
             raise FloorError(f"{safe_url(self.url)}: {describe_error(err)}") from None
+        prev = chain.ZERO
+        for expected_seq, floor_seq in enumerate(sorted(links), start=1):
+            rid, content_digest, stored = links[floor_seq]
+            where = f"round {rid} (floor seq {floor_seq})"
+            if floor_seq != expected_seq:
+                return (f"rounds {rid}", f"{where}: a forwarded round before it is missing "
+                                         f"(expected floor seq {expected_seq})")
+            if not hmac.compare_digest(chain.link_digest(prev, content_digest), stored):
+                return (f"rounds {rid}", f"{where}: its content, its events or the round before it "
+                                         "differ from what was forwarded (floor link does not match)")
+            if floor_seq in derived:
+                return (f"rounds {rid}", f"{where}: {derived[floor_seq][1]}")
+            prev = stored
+            counts["rounds"] += 1
+        if stray is not None:
+            return (f"round {stray}", f"rows of round {stray} are on the floor without the round")
         return None
 
     def _verify_audit(self, table: str, counts: dict[str, int]) -> tuple[str, str] | None:
@@ -533,11 +551,20 @@ class FloorReader:
         return None
 
 
+def _same_amount(value: Any, text: str | None) -> bool:
+    """A settle-output amount (int/float/str) equals a numeric's text ('25', '12.50')."""
+    if text is None:
+        return value is None
+    if type(value) is int and str(value) == text:
+        return True
+    return _to_decimal(value) == _to_decimal(text)
+
+
 def _check_derived(
     result_json: str | None,
     totals_json: str,
-    wagered: Decimal,
-    house_net: Decimal,
+    wagered: str,
+    house_net: str,
     settlement_rows: Sequence[Sequence[str]],
     player_rows: Sequence[Sequence[str]],
     ruling_rows: Sequence[Sequence[str]],
@@ -555,20 +582,47 @@ def _check_derived(
     total_stake = Decimal(0)
     total_net = Decimal(0)
     for entry, row in zip(entries, settlement_rows, strict=True):
-        stake, net = _to_decimal(entry.get("stake")), _to_decimal(entry.get("net"))
+        stake, net = entry.get("stake"), entry.get("net")
         if (str(entry.get("player")), str(entry.get("bet")), str(entry.get("result"))) != (row[0], row[1], row[3]) \
-                or stake != _to_decimal(row[2]) or net != _to_decimal(row[4]):
+                or not _same_amount(stake, row[2]) or not _same_amount(net, row[4]):
             return "its settlement rows differ from its settle output"
-        total_stake += stake or 0
-        total_net += net or 0
-    if Decimal(wagered) != total_stake or Decimal(house_net) != -total_net:
+        total_stake += _to_decimal(stake) or 0
+        total_net += _to_decimal(net) or 0
+    if _to_decimal(wagered) != total_stake or _to_decimal(house_net) != -total_net:
         return "its wagered or house net differs from its settle output"
-    net_map = output.get("net") if isinstance(output.get("net"), dict) else {}
-    assert isinstance(net_map, dict)
-    totals = json.loads(totals_json)
-    if {k: _to_decimal(v) for k, v in totals.items()} != {k: _to_decimal(v) for k, v in net_map.items()}:
-        return "its totals differ from its settle output"
+    net_raw = output.get("net")
+    net_map: dict[str, Any] = net_raw if isinstance(net_raw, dict) else {}
+    if totals_json != result_json and json.loads(totals_json) != net_map:
+        totals = json.loads(totals_json)
+        if {k: _to_decimal(v) for k, v in totals.items()} != {k: _to_decimal(v) for k, v in net_map.items()}:
+            return "its totals differ from its settle output"
     for player, net_text in player_rows:
-        if player in net_map and _to_decimal(net_map[player]) != _to_decimal(net_text):
+        if player in net_map and not _same_amount(net_map[player], net_text):
             return f"player {player}'s net differs from its settle output"
     return None
+
+
+class _Groups:
+    """Rows ordered by round id (first column), handed out one round at a time."""
+
+    def __init__(self, rows: Iterator[tuple[Any, ...]]) -> None:
+        self._rows = rows
+        self._next: tuple[Any, ...] | None = next(rows, None)
+        self._first_stray: int | None = None
+
+    def take(self, round_id: int) -> list[tuple[Any, ...]]:
+        out: list[tuple[Any, ...]] = []
+        while self._next is not None and self._next[0] < round_id:
+            if self._first_stray is None:
+                self._first_stray = int(self._next[0])
+            self._next = next(self._rows, None)
+        while self._next is not None and self._next[0] == round_id:
+            out.append(self._next)
+            self._next = next(self._rows, None)
+        return out
+
+    def rest(self) -> int | None:
+        """The round id of the first row that belonged to no round (None: every row had one)."""
+        if self._first_stray is not None:
+            return self._first_stray
+        return None if self._next is None else int(self._next[0])

@@ -154,6 +154,7 @@ _M0001 = [
         wagered numeric NOT NULL,
         PRIMARY KEY (player, started_at, table_name, round_id)
     )""",
+    "CREATE INDEX round_players_round ON floor.round_players (table_name, round_id)",
     # Every player name seen on the floor: the partial, case-insensitive search scans this
     # short list, then walks round_players' primary key for the names it matched.
     """CREATE TABLE floor.players (
