@@ -92,7 +92,7 @@ def generate(admin: str, tables: list[tuple[str, str]], rounds: int, per_hour: i
                 "INSERT INTO floor.round_players (player, started_at, table_name, round_id, pit, net, wagered) "
                 "SELECT p.value, r.started_at, r.table_name, r.round_id, r.pit, -r.house_net / 2, r.wagered / 2 "
                 "FROM floor.rounds r, json_array_elements_text(r.players_json::json) p "
-                "WHERE r.table_name = %s",
+                "WHERE r.table_name = %s ON CONFLICT DO NOTHING",
                 (table,),
             )
             conn.execute(
