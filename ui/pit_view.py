@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMainWindow,
     QPushButton,
+    QSlider,
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
@@ -92,7 +93,8 @@ def _fill(table: QTableWidget, headers: list[str], rows: list[list[str]], data: 
 
 
 class RoundDialog(QDialog):
-    """One floor round: its events, settlements and rulings, re-decided, exportable."""
+    """One floor round: replayed step by step on the dealer screen's layout (a slider), its
+    events, settlements and rulings, re-decided by the current rules, exportable."""
 
     def __init__(self, detail: FloorRoundDetail, document: dict[str, Any], parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -104,6 +106,20 @@ class RoundDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel(f"{s.table} ({s.pit}) · round {s.id} · {_local(s.started_at)} · "
                                 f"dealer {s.dealer or '?'} · {s.status}"))
+        from dealer_assist.review_queries import replay
+        from ui.table_view import TableView
+
+        self.steps = replay(detail.config, [ev for _, _, _, ev in detail.events])
+        self.layout_view = TableView()
+        layout.addWidget(self.layout_view, 3)
+        self.step_label = QLabel()
+        self.step_label.setWordWrap(True)
+        layout.addWidget(self.step_label)
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setMaximum(max(0, len(self.steps) - 1))
+        self.slider.valueChanged.connect(self.show_step)
+        layout.addWidget(self.slider)
+        self._event_words = [describe_event(ev) for _, _, _, ev in detail.events]
         self.events = QTableWidget()
         _fill(self.events, ["#", "time", "actor", "event"],
               [[str(seq), _local(at), actor, describe_event(ev)] for seq, at, actor, ev in detail.events])
@@ -127,7 +143,23 @@ class RoundDialog(QDialog):
         export = QPushButton("Export transcript…")
         export.clicked.connect(self._export)
         layout.addWidget(export)
-        self.resize(900, 700)
+        self.events.cellClicked.connect(lambda row, _c: self.slider.setValue(row + 1))
+        self.slider.setValue(self.slider.maximum())
+        self.show_step(self.slider.value())
+        self.resize(1100, 900)
+
+    def show_step(self, position: int) -> None:
+        """The layout after ``position`` events (0: before the first), as the review shows it."""
+        if not self.steps:
+            return
+        step = self.steps[max(0, min(position, len(self.steps) - 1))]
+        self.layout_view.refresh(step.round, step.output, step.round.expectation())
+        words = "before the first event" if position == 0 else \
+            f"after event {position - 1}: {self._event_words[position - 1]}"
+        line = f"step {position} of {len(self.steps) - 1} — {words}"
+        if step.refusal:
+            line += f" — REFUSED by the current rules: {step.refusal}"
+        self.step_label.setText(line)
 
     def _export(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Export transcript", "round.json", "JSON (*.json)")

@@ -88,6 +88,13 @@ def test_a_round_opens_re_decided_from_the_floor(pit_floor: Floor, qtbot: Any) -
     assert _rows(dialog.settlements, 4) == ["+30", "\u22125"]
     assert dialog.redecision.text() == "re-decided by the current rules: the same result"
     assert dialog.events.rowCount() == len(DOCUMENTS[0]["events"])
+    # the replay slider: before the first event, then after each one (6 events in ACE_RACE)
+    assert dialog.slider.maximum() == len(DOCUMENTS[0]["events"])
+    dialog.slider.setValue(0)
+    assert dialog.step_label.text().startswith("step 0 of 6 — before the first event")
+    dialog.slider.setValue(4)
+    assert dialog.step_label.text().startswith("step 4 of 6 — after event 3: ")
+    assert not any(step.refusal for step in dialog.steps)
     window.close()
 
 
