@@ -153,6 +153,19 @@ def test_floor_listing_and_export_round_trip_through_settle(floor: Floor, tmp_pa
         assert json.loads(settled.stdout) == json.loads(recorded)
         from_store = cli("history", "--db", str(tmp_path / "BJ-08.db"), "export", str(rid))
         assert exported.stdout == from_store.stdout
+    # time range (UTC; a bare --until date includes that day): all rounds were played today
+    import datetime as dt
+
+    today = dt.datetime.now(dt.UTC).date()
+    tomorrow = (today + dt.timedelta(days=1)).isoformat()
+    later = cli("history", "--db", review, "list", "--json", "--since", tomorrow)
+    assert later.returncode == 0 and later.stdout == ""
+    upto = cli("history", "--db", review, "list", "--json", "--until", today.isoformat(), "--limit", "0")
+    assert len(upto.stdout.splitlines()) == 3 * len(DOCUMENTS)
+    bad = cli("history", "--db", review, "list", "--since", "yesterday")
+    assert bad.returncode == 2 and bad.stderr.startswith("error: 'yesterday' is not an ISO 8601 date")
+    file_only = cli("history", "--db", str(tmp_path / "BJ-08.db"), "list", "--pit", "PIT-2")
+    assert file_only.returncode == 2 and "work on the floor database" in file_only.stderr
     ambiguous = cli("history", "--db", review, "export", "1")
     assert ambiguous.returncode == 2 and "name one with --table" in ambiguous.stderr
     assert cli("history", "--db", review, "verify").stdout.startswith(
