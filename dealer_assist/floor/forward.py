@@ -130,6 +130,12 @@ class Forwarder:
         self._conn: psycopg.Connection[Any] | None = None
         self.table = ""
         self.pit = ""
+        # What one pass learnt, so that the next (``--follow``, the app) reads only what is new:
+        # the floor's round ids of this table, the station rounds still unfinished, and the
+        # highest station round id looked at. Any failure forgets it all (a full pass next).
+        self._forwarded: set[int] | None = None
+        self._unfinished: set[int] = set()
+        self._scanned = 0
 
     # ---- connections
 
@@ -277,44 +283,60 @@ class Forwarder:
 
     # ---- one pass
 
-    def pending(self) -> tuple[int, int | None]:
-        """(finished rounds not yet on the floor, latest round on the floor) — reads both."""
-        store = self._open_store()
-        conn = self._open_floor()
-        tail = self._read_tail(conn, with_ids=True)
-        conn.rollback()
-        finished = [int(r[0]) for r in store.db.execute("SELECT id FROM rounds WHERE ended_at IS NOT NULL")]
-        return sum(1 for i in finished if i not in tail.forwarded), tail.round_id
-
     def forward(self, progress: Callable[[ForwardResult], None] | None = None) -> ForwardResult:
         """Forward everything finished and not yet on the floor; returns what was copied."""
+        try:
+            return self._forward(progress)
+        except BaseException:
+            self._forwarded, self._unfinished, self._scanned = None, set(), 0
+            raise
+
+    def _candidates(self, store: Store) -> list[int]:
+        """Finished station rounds that may not be on the floor yet (all of them, the first time)."""
+        db = store.db
+        marks = ",".join("?" * len(self._unfinished))
+        query = "SELECT id, ended_at IS NOT NULL FROM rounds WHERE id > ?"
+        if marks:
+            query += f" OR id IN ({marks})"
+        finished: list[int] = []
+        for rid, done in db.execute(query + " ORDER BY id", (self._scanned, *sorted(self._unfinished))):
+            self._scanned = max(self._scanned, int(rid))
+            if done:
+                finished.append(int(rid))
+                self._unfinished.discard(int(rid))
+            else:
+                self._unfinished.add(int(rid))
+        return finished
+
+    def _forward(self, progress: Callable[[ForwardResult], None] | None) -> ForwardResult:
         store = self._open_store()
         conn = self._open_floor()
         alarm = self._alarm()
         if alarm is not None:
             raise ForwardStopped(f"forwarding is stopped for table {self.table}: {alarm}")
         try:
-            tail = self._read_tail(conn, with_ids=True)
+            tail = self._read_tail(conn, with_ids=self._forwarded is None)
             conn.rollback()
         except psycopg.Error as err:
             raise FloorError(f"{safe_url(self.url)}: {describe_error(err)}") from None
+        if self._forwarded is None:
+            self._forwarded = tail.forwarded
         reason = self._check_extends(store, tail)
         if reason is not None:
             raise self._stop(reason)
-        db = store.db
-        finished = [
-            int(r[0]) for r in db.execute("SELECT id FROM rounds WHERE ended_at IS NOT NULL ORDER BY id")
-        ]
-        todo = [i for i in finished if i not in tail.forwarded]
-        audit_max_row = db.execute("SELECT max(id) FROM audit").fetchone()
+        forwarded = self._forwarded
+        todo = [i for i in self._candidates(store) if i not in forwarded]
+        audit_max_row = store.db.execute("SELECT max(id) FROM audit").fetchone()
         audit_max = int(audit_max_row[0]) if audit_max_row and audit_max_row[0] is not None else 0
         result = ForwardResult(waiting=len(todo), last_round=tail.round_id)
         try:
             for ids in _chunks(todo, self.batch):
                 self._send_rounds(store, conn, ids, result)
+                forwarded.update(ids)  # on the floor now, sent by this pass or already there
                 result.waiting = len(todo) - result.rounds
                 if progress is not None:
                     progress(result)
+            result.waiting = 0
             start = tail.audit_id
             while start < audit_max:
                 end = min(audit_max, start + BATCH_AUDIT)
@@ -537,9 +559,8 @@ class Forwarder:
         while not should_stop():
             try:
                 done = self.forward()
-                waiting, last = self.pending()
-                state.forwarded_up_to = last
-                state.waiting = waiting
+                state.forwarded_up_to = done.last_round
+                state.waiting = done.waiting
                 state.offline_since = None
                 state.error = None
                 if report is not None:

@@ -214,3 +214,29 @@ def test_verify_names_the_first_altered_row(floor: Floor, tmp_path: Path) -> Non
     done = cli("history", "--db", floor.review_url, "verify", "--table", "BJ-08")
     assert done.stdout.strip() == (f"FAILED: table BJ-08: round {ids8[1]} (floor seq 2): its ruling rows "
                                    "differ from its settle output")
+
+
+def test_a_round_finished_later_is_forwarded_by_the_next_pass(floor: Floor, tmp_path: Path) -> None:
+    from dealer_assist.floor.forward import Forwarder
+    from tests.floor.stations import result_of
+
+    url = floor.station("BJ-07", "PIT-2")
+    db = tmp_path / "bj07.db"
+    make_station(db, "BJ-07", "PIT-2", rounds=3)
+    with Store.open(db) as store:  # round 4 stays open (e.g. referred) while round 5 is played
+        config = {k: v for k, v in DOCUMENTS[0].items() if k != "events"}
+        held = store.begin_round(config)
+        for event in DOCUMENTS[0]["events"]:
+            store.append_event(held, event)
+        record_rounds(store, 1, start=3)
+    with Forwarder(db, url) as forwarder:  # one forwarder, as --follow and the app keep it
+        first = forwarder.forward()
+        assert (first.rounds, first.last_round) == (4, 5)
+        with Store.open(db) as store:
+            store.finish_round(held, result_of(0))
+        second = forwarder.forward()
+        assert (second.rounds, second.last_round) == (1, held)
+        assert forwarder.forward().rounds == 0
+    assert [r[0] for r in query(floor.admin_url, "SELECT round_id FROM floor.rounds ORDER BY floor_seq")] == [
+        1, 2, 3, 5, 4]
+    assert cli("history", "--db", floor.review_url, "verify").stdout.startswith("ok: 1 tables, 5 rounds")
