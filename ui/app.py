@@ -2,7 +2,7 @@
 
 Without ``--shoe`` it starts an in-process simulated shoe on a pseudo-terminal (the
 driver opens the pty by path, as it opens a real shoe) and a local store in the
-platform user data dir. ``--shoe PORT [--codec da1|beetek] [--baud B] [--db FILE]``
+platform user data dir. ``--shoe PORT [--codec da1|da1-xor|beetek] [--baud B] [--db FILE]``
 runs it against a real shoe. For tests and benchmarks: ``--sim-cards FILE`` (a fixed
 card order), ``--sim-seed N``, ``--game``, ``--dealer NAME`` (skip the login dialog).
 """
@@ -17,17 +17,18 @@ from pathlib import Path
 from typing import Any
 
 import ui.qtfix  # noqa: F401  (first: keeps PySide6 6.12 from aborting CPython 3.11)
+from hardware.codecs import CODEC_NAMES
 from hardware.driver import DEFAULT_BAUD, ShoeDriver
 from hardware.simulator import SimulatedShoe
 from ui.controller import TableController, TableSetup
 from ui.worker import Worker
 
-CODECS = ("da1", "beetek")
+CODECS = CODEC_NAMES  # da1 (CRC-16), da1-xor (earlier firmware's 8-bit XOR), beetek
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--shoe", metavar="PORT", help="serial port of the card-reading shoe (default: simulated shoe)")
-    parser.add_argument("--codec", choices=CODECS, default="da1", help="the shoe's wire format (default da1)")
+    parser.add_argument("--codec", choices=CODECS, default="da1", help="the shoe's wire format (default da1; da1-xor for shoes of earlier firmware)")
     parser.add_argument("--baud", type=int, default=DEFAULT_BAUD, help=f"serial speed (default {DEFAULT_BAUD})")
     parser.add_argument("--db", metavar="FILE", help="the table's store (default: user data dir)")
     parser.add_argument("--game", help="game for this session (overrides the remembered setup)")

@@ -152,8 +152,15 @@ def _m0002_rounds_game_index(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX rounds_game ON rounds(game, started_at)")
 
 
-@MIGRATIONS(name="0003_table_identity")
-def _m0003_table_identity(db: sqlite_utils.Database) -> None:
+@MIGRATIONS(name="0003_session_table")
+def _m0003_session_table(db: sqlite_utils.Database) -> None:
+    # Which table a session (and so its rounds) belongs to: a restore after a crash takes
+    # only its own table's open round, even when two tables write one file (issue 15).
+    db.execute("ALTER TABLE sessions ADD COLUMN table_name TEXT NOT NULL DEFAULT 'table'")
+
+
+@MIGRATIONS(name="0004_table_identity")
+def _m0004_table_identity(db: sqlite_utils.Database) -> None:
     # Issue 18: a store belongs to one table (its name and pit), set once (identity.py).
     db.execute(
         """CREATE TABLE table_identity (
@@ -178,21 +185,24 @@ def closed_on_failure(conn: sqlite3.Connection, db_path: Path) -> Iterator[None]
         raise
 
 
-def connect(target: str, db_path: Path, *, uri: bool) -> sqlite3.Connection:
+def connect(
+    target: str, db_path: Path, *, uri: bool, busy_timeout_ms: int = BUSY_TIMEOUT_MS
+) -> sqlite3.Connection:
     """A connection that waits for the writer rather than failing (busy timeout)."""
     try:
-        conn = sqlite3.connect(target, uri=uri, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
+        conn = sqlite3.connect(target, uri=uri, timeout=busy_timeout_ms / 1000, check_same_thread=False)
     except sqlite3.Error as err:
         raise StoreError(f"cannot open {db_path}: {err}") from err
     try:
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
     except sqlite3.DatabaseError as err:
         conn.close()
         raise StoreError(f"{db_path} is not a usable Dealer Assist database: {err}") from err
     return conn
 
 
-KNOWN_MIGRATIONS = frozenset(m.name for m in MIGRATIONS._migrations)
+# Every migration this program knows: all of them are pending on an empty database.
+KNOWN_MIGRATIONS = frozenset(m.name for m in MIGRATIONS.pending(sqlite_utils.Database(memory=True)))
 MIGRATIONS_TABLE = sqlite_utils.Migrations.migrations_table
 
 
