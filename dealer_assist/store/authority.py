@@ -163,7 +163,7 @@ def check_accounts_approval(conn: sqlite3.Connection, approval: int | None, now:
 def first_unauthorised_event(conn: sqlite3.Connection) -> tuple[int, int, int] | None:
     """(events row id, round, seq) of the first event that needed an approval and has no
     ``authority_used`` record, among the events written since the store began asking
-    (``authority_since``, set by migration 0005_accounts); None when there is none."""
+    (``authority_since``, set by migration 0006_accounts); None when there is none."""
     row = conn.execute(
         "SELECT e.id, e.round_id, e.seq FROM events e WHERE e.id >= "
         "(SELECT COALESCE(MAX(first_event_id), 1) FROM authority_since) "

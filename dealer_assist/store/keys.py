@@ -126,25 +126,29 @@ class Head:
 
     generation: int
     tails: dict[str, tuple[int, str]]  # chain -> (last id, last hash hex); (0, "") when empty
+    schema: str  # sha256 of the store's own records (meta, migrations): see schema_digest
     mac: str
 
     @staticmethod
-    def content(generation: int, tails: dict[str, tuple[int, str]]) -> bytes:
-        body = [generation] + [[name, *tails.get(name, (0, ""))] for name in CHAINS]
+    def content(generation: int, tails: dict[str, tuple[int, str]], schema: str) -> bytes:
+        body = [generation, schema] + [[name, *tails.get(name, (0, ""))] for name in CHAINS]
         return json.dumps(body, separators=(",", ":")).encode("utf-8")
 
     @classmethod
-    def make(cls, key: bytes, generation: int, tails: dict[str, tuple[int, str]]) -> Head:
-        mac = hmac.new(key, b"head\x00" + cls.content(generation, tails), hashlib.sha256).hexdigest()
-        return cls(generation, dict(tails), mac)
+    def make(cls, key: bytes, generation: int, tails: dict[str, tuple[int, str]], schema: str) -> Head:
+        content = cls.content(generation, tails, schema)
+        mac = hmac.new(key, b"head\x00" + content, hashlib.sha256).hexdigest()
+        return cls(generation, dict(tails), schema, mac)
 
     def valid(self, key: bytes) -> bool:
-        return hmac.compare_digest(Head.make(key, self.generation, self.tails).mac, self.mac)
+        expected = Head.make(key, self.generation, self.tails, self.schema).mac
+        return hmac.compare_digest(expected, self.mac)
 
     def as_json(self) -> dict[str, Any]:
         return {
             "generation": self.generation,
             "tails": {name: list(self.tails.get(name, (0, ""))) for name in CHAINS},
+            "schema": self.schema,
             "mac": self.mac,
         }
 
@@ -152,7 +156,7 @@ class Head:
     def from_json(cls, data: Any) -> Head:
         try:
             tails = {name: (int(data["tails"][name][0]), str(data["tails"][name][1])) for name in CHAINS}
-            return cls(int(data["generation"]), tails, str(data["mac"]))
+            return cls(int(data["generation"]), tails, str(data["schema"]), str(data["mac"]))
         except (KeyError, TypeError, ValueError, IndexError) as err:
             raise StoreError(f"the head record is damaged: {err}") from err
 

@@ -176,14 +176,28 @@ def _m0004_keyed_chains(db: sqlite_utils.Database) -> None:
             rounds_hash TEXT NOT NULL,
             audit_id INTEGER NOT NULL,
             audit_hash TEXT NOT NULL,
+            schema_digest TEXT NOT NULL,
             mac TEXT NOT NULL
         )"""
     )
     db.execute("CREATE INDEX audit_finish ON audit(round_id, id) WHERE kind = 'round_finish'")
 
 
-@MIGRATIONS(name="0005_accounts")
-def _m0005_accounts(db: sqlite_utils.Database) -> None:
+@MIGRATIONS(name="0005_table_identity")
+def _m0005_table_identity(db: sqlite_utils.Database) -> None:
+    # Issue 18: a store belongs to one table (its name and pit), set once (identity.py).
+    db.execute(
+        """CREATE TABLE table_identity (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            table_name TEXT NOT NULL,
+            pit TEXT,
+            created_at TEXT NOT NULL
+        )"""
+    )
+
+
+@MIGRATIONS(name="0006_accounts")
+def _m0006_accounts(db: sqlite_utils.Database) -> None:
     # Issue 15 item 8 / issue 17 item 3: a PIN that must be changed at its next use (set or
     # reset by a supervisor), and the wrong-PIN count behind the lockout, kept in the store
     # so a restart does not clear it.

@@ -54,7 +54,7 @@ def user_state(conn: sqlite3.Connection, username: str) -> dict[str, Any] | None
         "disabled": int(row[7]),
         "roles": roles,
     }
-    # A PIN to be changed at its next use (migration 0005_accounts): part of the state, so
+    # A PIN to be changed at its next use (migration 0006_accounts): part of the state, so
     # clearing it behind the store's back is found too. Absent before that migration.
     if any(c[1] == "must_change" for c in conn.execute("PRAGMA table_info(users)")):
         flag = conn.execute("SELECT must_change FROM users WHERE username = ?", (username,)).fetchone()

@@ -30,7 +30,7 @@ from dealer_assist.errors import DealerAssistError, TranscriptError
 from dealer_assist.store.authority import first_unauthorised_event
 from dealer_assist.store.chain import audit_content, event_content, round_content, verify_chain
 from dealer_assist.store.common import StoreError, canonical_json, decimal_text
-from dealer_assist.store.keying import CHAIN_SCHEME, meta_value, read_head
+from dealer_assist.store.keying import CHAIN_SCHEME, meta_value, read_head, schema_digest
 from dealer_assist.store.keys import CHAINS, Head, key_id, read_head_file
 from dealer_assist.store.log import players_of_event
 from dealer_assist.store.results import (
@@ -100,6 +100,9 @@ def verify(conn: sqlite3.Connection, key: bytes | None, head_path: Path | None =
         problem = _verify(conn, key, head_path, checked, tails)
     except StoreError as err:
         problem = ("store", 0, str(err))
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, sqlite3.Error) as err:
+        # a record edited into something the program never writes (bad JSON, a wrong type)
+        problem = ("store", 0, f"a record cannot be read as the program writes it: {err!r}")
     if problem is None:
         return VerifyResult(True, checked["events"], checked["rounds"], checked["audit"])
     table, row_id, text = problem
@@ -446,6 +449,8 @@ def _verify_head(
         return None if empty else ("head", 0, "the head record is missing from the store")
     if not inside.valid(key):
         return ("head", 1, "the head record in the store does not match its MAC")
+    if inside.schema != schema_digest(conn):
+        return ("meta", 0, "the store's own records (meta, migrations) differ from the head record")
     for name in CHAINS:
         have = tails.get(name, (0, ""))
         want = inside.tails[name]

@@ -425,11 +425,11 @@ def test_voids_recorded_before_the_store_asked_for_approvals_are_left_alone(db_p
         rid = store.begin_round({"game": "lucky8", "decks": 6, "areas": 7})
         store.append_event(rid, {"type": "wager", "player": "amy", "area": 1, "bet": "main", "amount": 10})
         store.append_event(rid, {"type": "no_more_bets"})
-    with sqlite3.connect(db_path) as conn:  # the file as it was before 0005_accounts
+    with sqlite3.connect(db_path) as conn:  # the file as it was before 0006_accounts
         conn.execute("DROP TABLE authority_since")
         conn.execute("DROP TABLE pin_failures")
         conn.execute("ALTER TABLE users DROP COLUMN must_change")
-        conn.execute("DELETE FROM _sqlite_migrations WHERE name = '0005_accounts'")
+        conn.execute("DELETE FROM _sqlite_migrations WHERE name = '0006_accounts'")
     with cheap(db_path) as store:
         assert store.verify().ok
     with sqlite3.connect(db_path) as conn:
