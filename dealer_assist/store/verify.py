@@ -29,6 +29,7 @@ from typing import Any
 from dealer_assist.errors import DealerAssistError, TranscriptError
 from dealer_assist.store.chain import audit_content, event_content, round_content, verify_chain
 from dealer_assist.store.common import StoreError, canonical_json, decimal_text
+from dealer_assist.store.identity import identity_state
 from dealer_assist.store.keying import CHAIN_SCHEME, meta_value, read_head, schema_digest
 from dealer_assist.store.keys import CHAINS, Head, key_id, read_head_file
 from dealer_assist.store.log import players_of_event
@@ -95,8 +96,11 @@ def verify(conn: sqlite3.Connection, key: bytes | None, head_path: Path | None =
     """Check the whole store (see the module's docstring); the first problem is named."""
     checked = {"events": 0, "rounds": 0, "audit": 0}
     tails: dict[str, tuple[int, str]] = {}
+    # The head outside the file is written after each commit: read it before the snapshot
+    # (the first query) so that a writer committing meanwhile never makes it look newer.
+    outside = read_head_file(head_path, key) if head_path is not None and key else None
     try:
-        problem = _verify(conn, key, head_path, checked, tails)
+        problem = _verify(conn, key, head_path, outside, checked, tails)
     except StoreError as err:
         problem = ("store", 0, str(err))
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, sqlite3.Error) as err:
@@ -114,6 +118,7 @@ def _verify(
     conn: sqlite3.Connection,
     key: bytes | None,
     head_path: Path | None,
+    outside: Head | None,
     checked: dict[str, int],
     tails: dict[str, tuple[int, str]],
 ) -> Problem | None:
@@ -164,7 +169,8 @@ def _verify(
         or _verify_sessions(conn, folded)
         or _verify_users(conn, folded)
         or _verify_under_min(conn, folded)
-        or _verify_head(conn, key, head_path, tails)
+        or _verify_identity(conn, folded)
+        or _verify_head(conn, key, head_path, outside, tails)
     )
 
 
@@ -176,6 +182,7 @@ class _Folded:
     sessions: dict[int, dict[str, Any]]
     users: dict[str, dict[str, Any]]
     under_min: dict[str, tuple[int, str]]  # player -> (round id, recorded at)
+    identity: dict[str, Any] | None = None  # the table this store belongs to (issue 18)
 
 
 def _fold_audit(conn: sqlite3.Connection) -> _Folded:
@@ -199,10 +206,18 @@ def _fold_audit(conn: sqlite3.Connection) -> _Folded:
         if kind == "round_finish" and round_id is not None:
             for entry in detail.get("under_min") or []:
                 folded.under_min.setdefault(str(entry[0]), (int(round_id), str(entry[1])))
+        if kind == "table_identity":
+            folded.identity = {k: detail.get(k) for k in ("table", "pit", "created_at")}
         if kind == "store_keyed":
             for entry in detail.get("under_min_rows") or []:
                 folded.under_min.setdefault(str(entry[0]), (int(entry[1]), str(entry[2])))
     return folded
+
+
+def _verify_identity(conn: sqlite3.Connection, folded: _Folded) -> Problem | None:
+    if identity_state(conn) != folded.identity:
+        return ("table_identity", 1, "the table this store belongs to differs from the one recorded in the audit log")
+    return None
 
 
 def _verify_sessions(conn: sqlite3.Connection, folded: _Folded) -> Problem | None:
@@ -430,6 +445,7 @@ def _verify_head(
     conn: sqlite3.Connection,
     key: bytes,
     head_path: Path | None,
+    outside: Head | None,
     tails: dict[str, tuple[int, str]],
 ) -> Problem | None:
     empty = all(tails.get(name, (0, ""))[0] == 0 for name in CHAINS)
@@ -451,7 +467,6 @@ def _verify_head(
             return (name, want[0], text)
     if head_path is None:
         return None
-    outside = read_head_file(head_path, key)
     if outside is None:
         return None if empty else (
             "head", 0, f"the head record outside the store ({head_path}) is missing or does not match its MAC")

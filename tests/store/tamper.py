@@ -83,6 +83,7 @@ def build(path: Path) -> dict[str, Any]:
     ids: dict[str, Any] = {}
     rng = random.Random(15)
     with Store.open(path) as store:
+        store.claim_table("BJ-07", "pit 2")
         store.create_user("sue", "482113", ["supervisor"])
         store.create_user("ann", "111111", ["dealer"])
         store.create_user("bob", "222222", ["dealer", "supervisor"])
@@ -198,6 +199,7 @@ def _rows_of(ids: dict[str, Any]) -> dict[str, str]:
         "user_roles": "username = 'ann'",
         "audit": f"id = (SELECT MAX(id) FROM audit WHERE kind = 'round_finish' AND round_id = {rid})",
         "head": "id = 1",
+        "table_identity": "id = 1",
         "meta": "name = 'key_id'",
         "_sqlite_migrations": "name = '0004_keyed_chains'",
     }
