@@ -88,6 +88,8 @@ _SURROGATE_HIGH: Final = chr(0xDFFF)
 def bad_character(text: str) -> str | None:
     """Why ``text`` cannot be a name in a transcript, or None: a lone surrogate (not
     Unicode) or a control character / line break (a name is one line of text)."""
+    if text.isprintable():  # the usual case, at C speed: no Cc, Zl, Zp or Cs character
+        return None
     for ch in text:
         if _SURROGATE_LOW <= ch <= _SURROGATE_HIGH:
             return f"a lone surrogate ({escape_text(ch)}) is not a Unicode character"
@@ -452,10 +454,12 @@ def _check_unicode(doc: Any) -> None:
         else:
             continue
         for text, path in texts:
-            if any(_SURROGATE_LOW <= ch <= _SURROGATE_HIGH for ch in text):
+            try:
+                text.encode("utf-8")  # at C speed; only a lone surrogate cannot be encoded
+            except UnicodeEncodeError:
                 raise TranscriptError(
                     f"{escape_text(path or '/', 40)}: {escape_text(text)} holds a lone surrogate, "
-                    "which is not a Unicode character")
+                    "which is not a Unicode character") from None
 
 
 def load_transcript(text: str) -> Any:
