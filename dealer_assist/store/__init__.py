@@ -76,7 +76,9 @@ Modules
 ``chain`` (the hash chains), ``log`` (round headers and the event log), ``results``
 (a round's settle output and its derived records), ``users`` (users, roles, PINs),
 ``audit`` (the audit log), ``queries`` (listings and details), ``verify``
-(``history verify``), ``core`` (the :class:`Store` that ties them together).
+(``history verify``), ``keys`` / ``keying`` (the station key and the head record),
+``states`` (session and user state records), ``core`` (the :class:`Store` that ties
+them together), ``reader`` (:class:`StoreReader`, the review's read-only reader).
 
 Tamper evidence
 ---------------
@@ -97,7 +99,9 @@ from dealer_assist.store.chain import audit_content, chain, event_content, round
 from dealer_assist.store.common import (
     APPLICATION_ID,
     BUSY_TIMEOUT_MS,
+    DEFAULT_TABLE,
     HEADER_KEYS,
+    LOCK_WAIT_SECONDS,
     MIGRATION_SET,
     ROLES,
     ROUND_STATUSES,
@@ -113,6 +117,7 @@ from dealer_assist.store.common import (
     utc_now,
 )
 from dealer_assist.store.core import Store, record_transcript
+from dealer_assist.store.reader import StoreReader
 from dealer_assist.store.records import OpenRound, RoundDetail, RoundSummary, StoredEvent
 from dealer_assist.store.schema import KNOWN_MIGRATIONS, MIGRATIONS
 from dealer_assist.store.users import SCRYPT_DKLEN, SCRYPT_N, SCRYPT_P, SCRYPT_R
@@ -122,6 +127,8 @@ __all__ = [
     "APPLICATION_ID",
     "BUSY_TIMEOUT_MS",
     "CENTS_SQL",
+    "DEFAULT_TABLE",
+    "LOCK_WAIT_SECONDS",
     "HEADER_KEYS",
     "KNOWN_MIGRATIONS",
     "MIGRATIONS",
@@ -142,6 +149,7 @@ __all__ = [
     "RoundSummary",
     "Store",
     "StoreError",
+    "StoreReader",
     "StoredEvent",
     "VerifyResult",
     "audit_content",
