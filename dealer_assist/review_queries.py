@@ -30,6 +30,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Literal
 
 from dealer_assist.errors import EventFormatError, RuleRefusal, TranscriptError
+from dealer_assist.round_api import Round
 from dealer_assist.store import (
     CENTS_SQL as _CENTS,
 )
@@ -272,7 +273,7 @@ class ReplayStep:
     """The round after ``index + 1`` events (``index`` -1: before any event)."""
 
     index: int
-    round: Any  # TableRound | ElectronicRound
+    round: Round
     output: dict[str, Any]
     refusal: str | None = None  # the current rules refused this step's event
 
@@ -301,7 +302,7 @@ def replay(config: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> li
     return steps
 
 
-def _snapshot(rnd: Any, header: Mapping[str, Any], applied: Sequence[Mapping[str, Any]]) -> Any:
+def _snapshot(rnd: Round, header: Mapping[str, Any], applied: Sequence[Mapping[str, Any]]) -> Round:
     """A separate round object holding the state after ``applied`` (rounds are mutable).
 
     A deep copy (the game's rules shared, they are constant data) keeps a long round's

@@ -24,12 +24,14 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from dealer_assist.cards import CardNotationError, parse_card
 from dealer_assist.errors import DealerAssistError, EventFormatError, RuleRefusal, TranscriptError
 from dealer_assist.games import GAMES, GameRules
 from dealer_assist.outcome import Expectation
 from dealer_assist.store import Store, StoreError
 from dealer_assist.transcript import describe_event, new_round, parse_event, round_output
 from hardware.events import (
+    POSSIBLE_MISSED_CARD,
     CardRead,
     Connected,
     CutCard,
@@ -45,6 +47,7 @@ from hardware.events import (
     ShoeLoaded,
     ShoeWarning,
     event_to_json,
+    holds_cards,
 )
 from ui.worker import Worker
 
@@ -99,6 +102,9 @@ class ShoeInfo:
     cut_seen: bool = False
     last_event: str = ""
     warning: str = ""
+    codec: str = ""
+    # the shoe's checksum misses some two-bit errors (da1-xor): the status line says so
+    weak_checksum: bool = False
 
 
 class TableController(QObject):
@@ -133,7 +139,9 @@ class TableController(QObject):
         self.last_refusal = ""
         self.shoe = ShoeInfo()
         self.hold_reason = ""  # non-empty: stop assigning cards until the dealer confirms
-        self.held_cards: list[CardRead] = []
+        self.hold_event: ShoeEvent | None = None  # the shoe event the hold answers
+        # shoe events that came after the hold, in order (cards, double feeds, unread cards)
+        self.held_cards: list[ShoeEvent] = []
         self.placement: str | None = None  # where the dealer says the next card lies ("to")
         self.store_error = ""
         self.finished_outputs = 0
@@ -404,6 +412,10 @@ class TableController(QObject):
         else:
             self.events.append(raw)
             self._store_event(raw, actor or f"dealer:{self.dealer}", self._ending_output())
+        if self.held_cards and not self.hold_reason and raw.get("type") not in ("card", "multi", "burn"):
+            # the cards that waited for a pick, in order, once it is made (or the round was
+            # voided or ruled otherwise: then the round says what becomes of them)
+            self._flush_held()
         return True
 
     def _ending_output(self) -> dict[str, Any] | None:
@@ -565,6 +577,8 @@ class TableController(QObject):
             info.port = event.port
             info.model = event.model or info.model
             info.warning = "" if event.guaranteed else "this shoe's format cannot show lost cards"
+            info.codec = event.codec
+            info.weak_checksum = event.weak_checksum
         elif isinstance(event, Disconnected):
             info.connected = False
             info.warning = f"shoe lost: {event.reason}"
@@ -583,13 +597,10 @@ class TableController(QObject):
             self._audit("shoe_fault", event_to_json(event))
         elif isinstance(event, ShoeWarning):
             info.warning = f"shoe warning {event.code}"
-        elif isinstance(event, (DecodeError, SequenceGap, NoRead)):
-            self.hold(_hold_text(event))
-            self._audit("shoe_fault", event_to_json(event))
-        elif isinstance(event, CardRead):
+        elif isinstance(event, (DecodeError, SequenceGap, NoRead, CardRead, MultiCard)):
+            if holds_cards(event):
+                self._audit("shoe_fault", event_to_json(event))
             self.on_card(event)
-        elif isinstance(event, MultiCard):
-            self.submit({"type": "multi", "cards": [str(c) for c in event.cards], "disclosed": []})
         self.shoe_changed.emit()
 
     def _audit(self, kind: str, detail: dict[str, Any]) -> None:
@@ -601,16 +612,63 @@ class TableController(QObject):
         if self.rnd is not None:
             self.shoe.remaining = self.rnd.shoe.remaining
 
-    def on_card(self, event: CardRead) -> None:
-        if self.hold_reason:
+    def on_card(self, event: ShoeEvent) -> None:
+        """A card (or cards) out of the shoe, or a card that may be missing: held while a hold
+        is on, or while the round waits for the pick of cards that came out together, in the
+        order they came; an event that holds cards starts a hold."""
+        if self.hold_reason and not self.held_cards and isinstance(event, POSSIBLE_MISSED_CARD):
+            # A card may be missing, and the dealer is already checking the cards on the table
+            # (a frame dropped for a bad checksum shows again in the next frame's gap).
+            return
+        if self.hold_reason or self.held_cards or self.awaiting_pick:
             self.held_cards.append(event)  # not assigned until the dealer confirms
             self.hold_changed.emit()
             return
-        self._assign(event)
+        self._take(event)
 
-    def _assign(self, event: CardRead) -> None:
+    @property
+    def awaiting_pick(self) -> bool:
+        """The round waits for the pick of the cards that came out together (5.23): a card
+        from the shoe now would be refused, so it waits for the pick."""
+        if self.rnd is None:
+            return False
+        exp = self.rnd.expectation()
+        return exp.kind == "decision" and "pick" in exp.options
+
+    @property
+    def hold_text(self) -> str:
+        """What the hold banner says: the hold, or the cards waiting for a pick."""
+        if self.hold_reason or not self.held_cards:
+            return self.hold_reason
+        return (f"{len(self.held_cards)} card(s) from the shoe wait until the cards that came out "
+                "together are picked")
+
+    def _flush_held(self) -> None:
+        """Assign the held events in order until one of them holds again or a pick is awaited."""
+        while self.held_cards and not self.hold_reason and not self.awaiting_pick:
+            self._take(self.held_cards.pop(0))
+        self.hold_changed.emit()
+
+    def _take(self, event: ShoeEvent) -> None:
+        if holds_cards(event):
+            self.hold_event = event
+            self.hold(_hold_text(event))
+        elif isinstance(event, CardRead):
+            self._assign(event)
+        elif isinstance(event, MultiCard):
+            self._assign_together(list(event.cards))
+
+    def _assign_together(self, cards: list[str] | list[Any]) -> bool:
+        """Cards that left the shoe together: one card is a card, more a ``multi`` (5.23)."""
+        if len(cards) == 1:
+            return self._assign(CardRead(card=parse_card(str(cards[0]))))
+        ok = self.submit({"type": "multi", "cards": [str(c) for c in cards], "disclosed": []})
+        self._update_remaining()
+        return ok
+
+    def _assign(self, event: CardRead) -> bool:
         if event.burn:
-            self.submit({"type": "burn", "card": str(event.card)})
+            ok = self.submit({"type": "burn", "card": str(event.card)})
         else:
             raw: dict[str, Any] = {"type": "card", "card": str(event.card)}
             if event.seq is not None:
@@ -621,24 +679,58 @@ class TableController(QObject):
             if self.placement is not None:
                 raw["to"] = self.placement
                 self.placement = None
-            self.submit(raw)
+            ok = self.submit(raw)
         self._update_remaining()
+        return ok
 
     def hold(self, reason: str) -> None:
         self.hold_reason = reason
         self.hold_changed.emit()
 
+    @property
+    def hold_unread(self) -> int:
+        """Cards the dealer must key in before the hold ends: a card the shoe could not read,
+        or a double feed's unread cards (they came out: "no card missed" cannot be said)."""
+        event = self.hold_event
+        if not self.hold_reason:
+            return 0
+        if isinstance(event, NoRead):
+            return 1
+        return event.unread if isinstance(event, MultiCard) else 0
+
     def release_hold(self, keyed_card: str | None = None) -> bool:
-        """The dealer checked: optionally the card that was missed (keyed in), then the held cards."""
-        if keyed_card:
+        """The dealer checked: optionally the card that was missed (keyed in), then the held cards.
+
+        A double feed with unread cards (``MULTI`` with fewer cards than its count) ends
+        only when the dealer has keyed in every unread card: all of them, the read and the
+        keyed, are one ``multi`` event; the read ones are never assigned on their own.
+        """
+        event = self.hold_event
+        if isinstance(event, MultiCard) and event.unread:
+            keyed = (keyed_card or "").replace(",", " ").split()
+            if len(keyed) != event.unread:
+                read = ", ".join(str(c) for c in event.cards) or "none"
+                self.refused.emit(
+                    f"{event.count} cards came out together and {event.unread} could not be read "
+                    f"(read: {read}): key in the {event.unread} unread card(s), separated by spaces")
+                return False
+            try:
+                cards = [*(str(c) for c in event.cards), *(str(parse_card(k)) for k in keyed)]
+            except CardNotationError as exc:
+                self.refused.emit(f"not a card: {exc}")
+                return False
+            if not self._assign_together(cards):
+                return False
+        elif keyed_card:
             raw = {"type": "card", "card": keyed_card.strip()}
             if not self.submit(raw):
                 return False
+        elif isinstance(event, NoRead):
+            self.refused.emit("a card came out of the shoe and could not be read: key in that card")
+            return False
         self.hold_reason = ""
-        held, self.held_cards = self.held_cards, []
-        for event in held:
-            self._assign(event)
-        self.hold_changed.emit()
+        self.hold_event = None
+        self._flush_held()  # an unread card further on holds again and keeps the rest
         return True
 
     def place_next_card(self, target: str | None) -> None:
@@ -665,6 +757,10 @@ def _hold_text(event: ShoeEvent) -> str:
         return f"{event.lost} frame(s) from the shoe were lost: a card may be missing"
     if isinstance(event, NoRead):
         return "the shoe could not read a card"
+    if isinstance(event, MultiCard):
+        read = " ".join(str(c) for c in event.cards) or "none"
+        return (f"{event.count} cards came out together and {event.unread} could not be read "
+                f"(read: {read}): key in the unread card(s)")
     if isinstance(event, DecodeError):
         return f"the shoe sent a damaged frame ({event.kind}): a card may be missing"
     return "check the last card"

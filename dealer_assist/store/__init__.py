@@ -77,10 +77,11 @@ Modules
 ``common`` (StoreError, constants, exact JSON, time), ``schema`` (migrations, opening),
 ``chain`` (the hash chains), ``log`` (round headers and the event log), ``results``
 (a round's settle output and its derived records), ``users`` (users, roles, PINs),
-``audit`` (the audit log), ``queries`` (listings and details), ``verify``
-(``history verify``), ``keys`` / ``keying`` (the station key and the head record),
-``states`` (session and user state records), ``core`` (the :class:`Store` that ties
-them together), ``reader`` (:class:`StoreReader`, the review's read-only reader).
+``audit`` (the audit log), ``identity`` (the table a store belongs to), ``queries``
+(listings and details), ``verify`` (``history verify``), ``keys`` / ``keying`` (the
+station key and the head record), ``states`` (session and user state records), ``core``
+(the :class:`Store` that ties them together), ``reader`` (:class:`StoreReader`, the
+review's read-only reader).
 
 Tamper evidence
 ---------------

@@ -15,6 +15,7 @@ from urllib.request import pathname2url
 
 import sqlite_utils
 
+import dealer_assist.store.identity as identity
 import dealer_assist.store.log as log
 import dealer_assist.store.queries as queries
 import dealer_assist.store.results as results
@@ -508,6 +509,23 @@ class Store:
         with self._read() as conn:
             return log.export_round(conn, round_id)
 
+    # ---- table identity (issue 18)
+
+    def table_identity(self) -> tuple[str, str | None] | None:
+        """(table name, pit) this store belongs to, or None for a store made before names."""
+        with self._read() as conn:
+            return identity.table_identity(conn)
+
+    def claim_table(self, table: str, pit: str | None = None, *, actor: str = "setup") -> None:
+        """Make this the store of ``table`` (in ``pit``), or check that it already is.
+
+        A store with no table yet takes the name (chained in the audit log as
+        ``table_identity``); a store of another table, or of the same table in another pit,
+        is refused (StoreError).
+        """
+        with self._write() as conn:
+            identity.claim_table(conn, self.path, table, pit, actor)
+
     def round_count(self) -> int:
         with self._read() as conn:
             return int(conn.execute("SELECT COUNT(*) FROM rounds").fetchone()[0])
@@ -630,7 +648,12 @@ class Store:
 # -------------------------------------------------------------------- settle --record
 
 def record_transcript(
-    db_path: str | os.PathLike[str] | None, document: dict[str, Any], result: dict[str, Any]
+    db_path: str | os.PathLike[str] | None,
+    document: dict[str, Any],
+    result: dict[str, Any],
+    *,
+    table: str | None = None,
+    pit: str | None = None,
 ) -> int:
     """Record a settled transcript (``dealer-assist settle FILE --record DB``); returns the round id.
 
@@ -639,4 +662,6 @@ def record_transcript(
     StoreError (one-line message) for a file that is not a Dealer Assist store.
     """
     with Store.open(db_path) as store:
+        if table is not None:  # issue 18: names a new store, refuses another table's
+            store.claim_table(table, pit)
         return store.record_document(document, result)

@@ -183,6 +183,19 @@ def _m0004_keyed_chains(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX audit_finish ON audit(round_id, id) WHERE kind = 'round_finish'")
 
 
+@MIGRATIONS(name="0005_table_identity")
+def _m0005_table_identity(db: sqlite_utils.Database) -> None:
+    # Issue 18: a store belongs to one table (its name and pit), set once (identity.py).
+    db.execute(
+        """CREATE TABLE table_identity (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            table_name TEXT NOT NULL,
+            pit TEXT,
+            created_at TEXT NOT NULL
+        )"""
+    )
+
+
 @contextmanager
 def closed_on_failure(conn: sqlite3.Connection, db_path: Path) -> Iterator[None]:
     """Close ``conn`` if opening the store fails; a database error becomes a StoreError."""
@@ -218,7 +231,8 @@ def connect(
     return conn
 
 
-KNOWN_MIGRATIONS = frozenset(m.name for m in MIGRATIONS._migrations)
+# Every migration this program knows: all of them are pending on an empty database.
+KNOWN_MIGRATIONS = frozenset(m.name for m in MIGRATIONS.pending(sqlite_utils.Database(memory=True)))
 MIGRATIONS_TABLE = sqlite_utils.Migrations.migrations_table
 
 

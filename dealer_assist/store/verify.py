@@ -21,7 +21,7 @@ import hmac
 import json
 import sqlite3
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -164,6 +164,7 @@ def _verify(
         or _verify_sessions(conn, folded)
         or _verify_users(conn, folded)
         or _verify_under_min(conn, folded)
+        or _verify_table_identity(conn, folded)
         or _verify_head(conn, key, head_path, tails)
     )
 
@@ -176,6 +177,8 @@ class _Folded:
     sessions: dict[int, dict[str, Any]]
     users: dict[str, dict[str, Any]]
     under_min: dict[str, tuple[int, str]]  # player -> (round id, recorded at)
+    table: tuple[Any, Any, Any] | None = None  # (table name, pit, created at)
+    table_detail: dict[str, Any] = field(default_factory=dict)
 
 
 def _fold_audit(conn: sqlite3.Connection) -> _Folded:
@@ -199,6 +202,9 @@ def _fold_audit(conn: sqlite3.Connection) -> _Folded:
         if kind == "round_finish" and round_id is not None:
             for entry in detail.get("under_min") or []:
                 folded.under_min.setdefault(str(entry[0]), (int(round_id), str(entry[1])))
+        if kind == "table_identity":
+            folded.table = (detail.get("table"), detail.get("pit"), detail.get("created_at"))
+            folded.table_detail = detail
         if kind == "store_keyed":
             for entry in detail.get("under_min_rows") or []:
                 folded.under_min.setdefault(str(entry[0]), (int(entry[1]), str(entry[2])))
@@ -249,6 +255,22 @@ def _verify_under_min(conn: sqlite3.Connection, folded: _Folded) -> Problem | No
     if missing:
         return ("under_min_history", folded.under_min[missing[0]][0],
                 f"5.26 history of {missing[0]!r} was recorded but is missing")
+    return None
+
+
+def _verify_table_identity(conn: sqlite3.Connection, folded: _Folded) -> Problem | None:
+    try:
+        rows = conn.execute("SELECT id, table_name, pit, created_at FROM table_identity").fetchall()
+    except sqlite3.OperationalError:  # a store from before table names
+        rows = []
+    found = [(r[1], r[2], r[3]) for r in rows if r[0] == 1] if len(rows) <= 1 else []
+    if len(rows) > 1 or (rows and not found):
+        return ("table_identity", 0, "the table identity has more than its one row")
+    have = found[0] if found else None
+    if have is not None and folded.table is not None and "created_at" not in folded.table_detail:
+        have = (have[0], have[1], None)  # recorded before its entry carried the creation time
+    if have != folded.table:
+        return ("table_identity", 1, "the table's name, pit or creation differ from the audit log")
     return None
 
 

@@ -12,6 +12,7 @@ from dealer_assist.store import APPLICATION_ID, KNOWN_MIGRATIONS, MIGRATION_SET,
 TABLES = {
     "head",
     "meta",
+    "table_identity",
     "sessions",
     "rounds",
     "round_players",
@@ -49,7 +50,8 @@ def test_new_file_is_migrated_from_empty(db_path: Path) -> None:
             "SELECT migration_set, name FROM _sqlite_migrations ORDER BY id"
         ).fetchall()
     assert applied == [(MIGRATION_SET, name) for name in (
-        "0001_initial", "0002_rounds_game_index", "0003_session_table", "0004_keyed_chains")]
+        "0001_initial", "0002_rounds_game_index", "0003_session_table", "0004_keyed_chains",
+        "0005_table_identity")]
 
 
 def test_a_file_from_the_first_version_is_migrated_on_open(db_path: Path) -> None:
