@@ -37,7 +37,6 @@ from dealer_assist.store.results import (
     net_texts,
     ruling_rows,
     settlement_rows,
-    under_min_players_of,
 )
 from dealer_assist.store.states import SESSION_COLUMNS, user_state
 from dealer_assist.transcript import new_round, parse_event, round_output
@@ -405,9 +404,10 @@ def _verify_round(
         return ("rounds", round_id, f"{where}: result recorded without an audit record")
     parsed = [json.loads(e[2]) for e in event_rows]
     output: dict[str, Any] = {}
+    rnd: Any = None
     if finish is not None:  # an unfinished round has nothing derived to re-settle yet
         try:
-            output, _ = _replay(config, parsed[:count])
+            output, rnd = _replay(config, parsed[:count])
         except _ReplayError as exc:
             return ("events", round_id, f"round {round_id}: {exc}")
         except (DealerAssistError, TranscriptError) as exc:
@@ -447,7 +447,7 @@ def _verify_round(
         _without_text(r) for r in ruling_rows(output)
     ]:
         return ("rulings", round_id, f"round {round_id}: its rulings differ from the re-settlement of its events")
-    for player in under_min_players_of(config, output):
+    for player in rnd.under_minimum_first_time():  # 5.26, as the engine decides it
         if player not in folded.under_min:
             return ("under_min_history", round_id,
                     f"round {round_id}: {player!r}'s under-minimum wager is missing from the 5.26 history")
