@@ -11,7 +11,7 @@ import sqlite3
 from dealer_assist.store.audit import insert_audit
 from dealer_assist.store.common import StoreError, utc_now
 
-__all__ = ["claim_table", "identity_state", "table_identity"]
+__all__ = ["claim_table", "table_identity"]
 
 
 def table_identity(conn: sqlite3.Connection) -> tuple[str, str | None] | None:
@@ -37,12 +37,12 @@ def claim_table(conn: sqlite3.Connection, path: object, table: str, pit: str | N
             "INSERT INTO table_identity (id, table_name, pit, created_at) VALUES (1, ?, ?, ?)",
             (table, pit, utc_now()),
         )
-    # The whole row goes into the chained audit log: verify compares the two.
-    created = conn.execute("SELECT created_at FROM table_identity WHERE id = 1").fetchone()[0]
-    insert_audit(conn, "table_identity", actor, None, {"table": table, "pit": pit, "created_at": created})
-
-
-def identity_state(conn: sqlite3.Connection) -> dict[str, object] | None:
-    """The table_identity row as verify compares it with the audit log."""
-    row = conn.execute("SELECT table_name, pit, created_at FROM table_identity WHERE id = 1").fetchone()
-    return None if row is None else {"table": row[0], "pit": row[1], "created_at": row[2]}
+    created = conn.execute("SELECT created_at, pit FROM table_identity WHERE id = 1").fetchone()
+    # the whole row in its chained audit entry: verify compares the table with it
+    insert_audit(
+        conn,
+        "table_identity",
+        actor,
+        None,
+        {"table": table, "pit": created[1], "created_at": created[0]},
+    )

@@ -21,7 +21,7 @@ import hmac
 import json
 import sqlite3
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -29,7 +29,6 @@ from typing import Any
 from dealer_assist.errors import DealerAssistError, TranscriptError
 from dealer_assist.store.chain import audit_content, event_content, round_content, verify_chain
 from dealer_assist.store.common import StoreError, canonical_json, decimal_text
-from dealer_assist.store.identity import identity_state
 from dealer_assist.store.keying import CHAIN_SCHEME, meta_value, read_head, schema_digest
 from dealer_assist.store.keys import CHAINS, Head, key_id, read_head_file
 from dealer_assist.store.log import players_of_event
@@ -38,7 +37,6 @@ from dealer_assist.store.results import (
     net_texts,
     ruling_rows,
     settlement_rows,
-    under_min_players_of,
 )
 from dealer_assist.store.states import SESSION_COLUMNS, user_state
 from dealer_assist.transcript import new_round, parse_event, round_output
@@ -169,7 +167,7 @@ def _verify(
         or _verify_sessions(conn, folded)
         or _verify_users(conn, folded)
         or _verify_under_min(conn, folded)
-        or _verify_identity(conn, folded)
+        or _verify_table_identity(conn, folded)
         or _verify_head(conn, key, head_path, outside, tails)
     )
 
@@ -182,7 +180,8 @@ class _Folded:
     sessions: dict[int, dict[str, Any]]
     users: dict[str, dict[str, Any]]
     under_min: dict[str, tuple[int, str]]  # player -> (round id, recorded at)
-    identity: dict[str, Any] | None = None  # the table this store belongs to (issue 18)
+    table: tuple[Any, Any, Any] | None = None  # (table name, pit, created at)
+    table_detail: dict[str, Any] = field(default_factory=dict)
 
 
 def _fold_audit(conn: sqlite3.Connection) -> _Folded:
@@ -207,17 +206,12 @@ def _fold_audit(conn: sqlite3.Connection) -> _Folded:
             for entry in detail.get("under_min") or []:
                 folded.under_min.setdefault(str(entry[0]), (int(round_id), str(entry[1])))
         if kind == "table_identity":
-            folded.identity = {k: detail.get(k) for k in ("table", "pit", "created_at")}
+            folded.table = (detail.get("table"), detail.get("pit"), detail.get("created_at"))
+            folded.table_detail = detail
         if kind == "store_keyed":
             for entry in detail.get("under_min_rows") or []:
                 folded.under_min.setdefault(str(entry[0]), (int(entry[1]), str(entry[2])))
     return folded
-
-
-def _verify_identity(conn: sqlite3.Connection, folded: _Folded) -> Problem | None:
-    if identity_state(conn) != folded.identity:
-        return ("table_identity", 1, "the table this store belongs to differs from the one recorded in the audit log")
-    return None
 
 
 def _verify_sessions(conn: sqlite3.Connection, folded: _Folded) -> Problem | None:
@@ -264,6 +258,22 @@ def _verify_under_min(conn: sqlite3.Connection, folded: _Folded) -> Problem | No
     if missing:
         return ("under_min_history", folded.under_min[missing[0]][0],
                 f"5.26 history of {missing[0]!r} was recorded but is missing")
+    return None
+
+
+def _verify_table_identity(conn: sqlite3.Connection, folded: _Folded) -> Problem | None:
+    try:
+        rows = conn.execute("SELECT id, table_name, pit, created_at FROM table_identity").fetchall()
+    except sqlite3.OperationalError:  # a store from before table names
+        rows = []
+    found = [(r[1], r[2], r[3]) for r in rows if r[0] == 1] if len(rows) <= 1 else []
+    if len(rows) > 1 or (rows and not found):
+        return ("table_identity", 0, "the table identity has more than its one row")
+    have = found[0] if found else None
+    if have is not None and folded.table is not None and "created_at" not in folded.table_detail:
+        have = (have[0], have[1], None)  # recorded before its entry carried the creation time
+    if have != folded.table:
+        return ("table_identity", 1, "the table's name, pit or creation differ from the audit log")
     return None
 
 
@@ -314,6 +324,10 @@ def _amounts(text: str) -> dict[str, str] | None:
         return {str(k): decimal_text(v) for k, v in data.items()}
     except (ValueError, AttributeError, StoreError):
         return None
+
+
+def _without_text(row: Sequence[Any]) -> tuple[Any, ...]:
+    return (row[0], row[1], row[2], row[4])
 
 
 def _verify_rounds(conn: sqlite3.Connection, folded: _Folded) -> Problem | None:
@@ -394,9 +408,10 @@ def _verify_round(
         return ("rounds", round_id, f"{where}: result recorded without an audit record")
     parsed = [json.loads(e[2]) for e in event_rows]
     output: dict[str, Any] = {}
+    rnd: Any = None
     if finish is not None:  # an unfinished round has nothing derived to re-settle yet
         try:
-            output, _ = _replay(config, parsed[:count])
+            output, rnd = _replay(config, parsed[:count])
         except _ReplayError as exc:
             return ("events", round_id, f"round {round_id}: {exc}")
         except (DealerAssistError, TranscriptError) as exc:
@@ -429,9 +444,14 @@ def _verify_round(
     if [tuple(s[1:]) for s in settlement_list] != settlement_rows(output):
         return ("settlements", round_id,
                 f"round {round_id}: its settlement rows differ from the re-settlement of its events")
-    if [tuple(r[1:]) for r in ruling_list] != ruling_rows(output):
+    # a ruling's sentence is compared with the recorded (hashed) settle output only: its
+    # wording may improve between versions; its event, clause, ruling and moves may not
+    recorded = ruling_rows(json.loads(result_json))
+    if [tuple(r[1:]) for r in ruling_list] != recorded or [_without_text(r) for r in recorded] != [
+        _without_text(r) for r in ruling_rows(output)
+    ]:
         return ("rulings", round_id, f"round {round_id}: its rulings differ from the re-settlement of its events")
-    for player in under_min_players_of(config, output):
+    for player in rnd.under_minimum_first_time():  # 5.26, as the engine decides it
         if player not in folded.under_min:
             return ("under_min_history", round_id,
                     f"round {round_id}: {player!r}'s under-minimum wager is missing from the 5.26 history")
