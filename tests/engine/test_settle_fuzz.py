@@ -249,3 +249,15 @@ def test_any_valid_unicode_survives_whatever_the_terminal_encoding(tmp_path: Pat
                           capture_output=True, env=env, timeout=60, check=False)
     assert done.returncode == 2 and b"Traceback" not in done.stderr
     assert done.stderr.count(b"\n") == 1 and "李".encode() in done.stderr
+
+
+def test_a_short_number_of_a_billion_digits_is_refused_before_any_store_sees_it(tmp_path: Path) -> None:
+    # 1e999999999 is eleven characters but, written out as the store writes numbers, a
+    # billion digits: refused like an integer of more than 4300 digits, --record or not
+    doc = json.dumps(_wager_doc(note="X")).replace('"note": "X"', '"note": 1e999999999')
+    status, _, err = check_run(doc)
+    assert status == 2 and b"the number '1e999999999' has more than 4300 digits" in err
+    path = tmp_path / "t.json"
+    path.write_text(doc, encoding="utf-8")
+    assert main(["settle", str(path), "--record", str(tmp_path / "table.db")]) == 2
+    assert not (tmp_path / "table.db").exists()
