@@ -409,6 +409,13 @@ def run_document(doc: Any) -> Round:
     return rnd
 
 
+def under_minimum_first_time(doc: Any) -> list[str]:
+    """5.26 as the engine decides it, for a stored round (its header and events): the
+    players whose under-minimum wager this round settled normally, their first time at the
+    table; the store remembers them (``under_min_history``) for the next rounds."""
+    return list(run_document(doc).under_minimum_first_time())
+
+
 def settle_document(doc: Any) -> dict[str, Any]:
     """The settle output (spec "Output") for a parsed transcript."""
     return round_output(run_document(doc))
