@@ -433,6 +433,16 @@ def _json_int(text: str) -> int:
     return int(text)
 
 
+def _json_decimal(text: str) -> Decimal:
+    value = Decimal(text)
+    # 1e999999999 is short to write but a number of a billion digits: as long as an integer
+    # of that many digits, and refused the same way (a store would have to write it out)
+    if value.adjusted() >= MAX_NUMBER_DIGITS:
+        raise TranscriptError(f"not valid JSON here: the number {shown_number(text)} has more than "
+                              f"{MAX_NUMBER_DIGITS} digits")
+    return value
+
+
 def _json_constant(text: str) -> Any:
     raise TranscriptError(f"not valid JSON: {text} is not a number")
 
@@ -464,10 +474,11 @@ def _check_unicode(doc: Any) -> None:
 
 def load_transcript(text: str) -> Any:
     """The JSON document of a transcript: numbers with a fraction exactly, as Decimal
-    (spec "Amounts are JSON numbers. Arithmetic is exact"); NaN, infinities, integers of
-    more than MAX_NUMBER_DIGITS digits and lone surrogates refused (TranscriptError)."""
+    (spec "Amounts are JSON numbers. Arithmetic is exact"); NaN, infinities, numbers of
+    more than MAX_NUMBER_DIGITS digits (also 1e5000) and lone surrogates refused
+    (TranscriptError)."""
     try:
-        doc = json.loads(text, parse_float=Decimal, parse_int=_json_int, parse_constant=_json_constant)
+        doc = json.loads(text, parse_float=_json_decimal, parse_int=_json_int, parse_constant=_json_constant)
     except json.JSONDecodeError as exc:
         raise TranscriptError(f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
