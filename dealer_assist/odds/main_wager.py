@@ -52,6 +52,7 @@ class MainWagerResult:
     # The chosen play of the Dueling 8's hands the side bets look at: (first card) -> action.
     first_card_action: dict[int, str] = field(default_factory=dict)
     tie18: float = 0.0  # Dueling 8's: P(first hand ends on 18 and the dealer on 18)
+    tie18_split: float = 0.0  # the same for a wager placed on a hand formed by splitting 8s (3.23.1)
     bonus678_hit: dict[int, bool] = field(default_factory=dict)
 
     @property
@@ -369,7 +370,7 @@ def analyse(rules: RuleSet, progress: Callable[[int], None] | None = None,
                 result.first_card_action[cards[1]] = best
         total += p_up * ev_up
         if rules.permanent_eight:
-            result.tie18 = _tie18(vs, result.first_card_action)
+            result.tie18, result.tie18_split = _tie18(vs, result.first_card_action)
         if progress is not None:
             progress(up)
     result.expected_return = total
@@ -422,15 +423,18 @@ def _initial_value(vs: _Versus, cards: tuple[int, ...], comp: Comp) -> tuple[flo
     return value, values, best
 
 
-def _tie18(vs: _Versus, actions: dict[int, str]) -> float:
-    """Dueling 8's Tie on 18 (1.1.16): P(the first hand's final total and the dealer's are both 18).
+def _tie18(vs: _Versus, actions: dict[int, str]) -> tuple[float, float]:
+    """Dueling 8's Tie on 18 (1.1.16): P(the first hand's final total and the dealer's are
+    both 18), and the same for a wager placed on a hand formed by splitting (3.23.1).
 
     The hand is played by the strategy found above. After a split the wager stays on the
     first hand formed (3.23.1); its second card is the first card that is not an 8 while it
-    may still be resplit (constant chance q of an 8, as in the split values).
+    may still be resplit (constant chance q of an 8, as in the split values). A hand formed
+    by splitting is taken to draw its second card the same way.
     """
     probs = vs.draw_probs((0,) * 10)
     total = 0.0
+    on_split = 0.0
     for i in range(10):
         if probs[i] <= 0:
             continue
@@ -448,12 +452,13 @@ def _tie18(vs: _Versus, actions: dict[int, str]) -> float:
                     continue
                 weight = sub[j] * keep if j != 7 else q ** (vs.rules.max_hands - 1)
                 value += weight * _played_p18(vs, _add(comp, j + 1), 8 + j + 1, j == 0, split=True)
+            on_split = value
         elif action in ("hit", "double"):
             value = _draw_p18(vs, comp, hard, ace, once=action == "double")
         else:
             value = vs.dealer(comp)[1] if _total(hard, ace) == 18 else 0.0
         total += probs[i] * value
-    return total
+    return total, on_split
 
 
 def _played_p18(vs: _Versus, comp: Comp, hard: int, ace: bool, split: bool) -> float:

@@ -61,12 +61,12 @@ def par_sheet(game: str, decks: int | None = None) -> ParSheet:
     start = time.perf_counter()
     ruleset = for_game(game, n)
     main = main_wager_result(game, n)
-    bets = side_bets_of(game, n, main.first_card_action, main.tie18)
+    bets = side_bets_of(game, n, main.first_card_action, main.tie18, main.tie18_split)
     return ParSheet(game, n, ruleset, main, bets, time.perf_counter() - start)
 
 
 def side_bets_of(game: str, n: int, first_card_action: dict[int, str] | None = None,
-                 tie18: float | None = None) -> dict[str, BetFigures]:
+                 tie18: float | None = None, tie18_split: float | None = None) -> dict[str, BetFigures]:
     """Every side bet of ``game`` at ``n`` decks (the transcript's bet names), with insurance.
 
     Dueling 8's needs the strategy's play of the permanent 8 with each first card
@@ -91,7 +91,7 @@ def side_bets_of(game: str, n: int, first_card_action: dict[int, str] | None = N
         actions = first_card_action or {}
         bets["superb8"] = side_bets.superb8(n, actions.get(8, "stand"))
         if tie18 is not None:
-            bets["tie18"] = side_bets.tie18(tie18)
+            bets["tie18"] = side_bets.tie18(tie18, tie18_split)
         bets["plus21"] = side_bets.plus21(n)
         bets["bonus678"] = side_bets.bonus678(n, {v: a in ("hit", "double") for v, a in actions.items()})
     if GAMES[game].insurance:
