@@ -351,8 +351,12 @@ EXACT_CARDS = 3
 
 
 def analyse(rules: RuleSet, progress: Callable[[int], None] | None = None,
-            exact_cards: int = EXACT_CARDS) -> MainWagerResult:
-    """The main wager's expected return under composition-dependent optimal play."""
+            exact_cards: int = EXACT_CARDS,
+            on_hand: Callable[[_Versus, HandDecision, Comp], None] | None = None) -> MainWagerResult:
+    """The main wager's expected return under composition-dependent optimal play.
+
+    ``on_hand`` is told every initial hand with its decision (outcomes.py walks the play).
+    """
     result = MainWagerResult(rules=rules, expected_return=0.0)
     full = rules.shoe
     n_full = sum(full)
@@ -365,7 +369,10 @@ def analyse(rules: RuleSet, progress: Callable[[int], None] | None = None,
         for cards, comp, p_hand in _initial_hands(rules, vs.shoe):
             value, values, best = _initial_value(vs, cards, comp)
             ev_up += p_hand * value
-            result.decisions.append(HandDecision(cards, up, p_up * p_hand, values, best))
+            decision = HandDecision(cards, up, p_up * p_hand, values, best)
+            result.decisions.append(decision)
+            if on_hand is not None:
+                on_hand(vs, decision, comp)
             if rules.permanent_eight:
                 result.first_card_action[cards[1]] = best
         total += p_up * ev_up
