@@ -235,6 +235,18 @@ def theo_by_player(rounds: Iterable[StoredRound], edges: EdgeLookup = house_edge
     return out
 
 
+def table_theo(rounds: Iterable[StoredRound], edges: EdgeLookup = house_edges) -> Theo:
+    """The table's figures over ``rounds`` (``rounds`` counts rounds, not player-rounds)."""
+    out = Theo()
+    for rnd in rounds:
+        lines = round_theo(rnd, edges)
+        if lines:
+            line = total(lines.values())
+            line.rounds = 1
+            out.add(line)
+    return out
+
+
 def theo_by_bet(rounds: Iterable[StoredRound], edges: EdgeLookup = house_edges) -> dict[str, Theo]:
     """Theoretical and actual win per bet kind over ``rounds`` (the main wager by its original amounts)."""
     out: dict[str, Theo] = {}
