@@ -298,14 +298,30 @@ def dealer_outcomes(counts: list[int], up: int, h17: bool, peek: bool, enhc: boo
     while level:
         nxt: dict[int, list[float]] = {}
         n = n0 - drawn
-        for key, (p, hard, ace_f) in level.items():
-            ace = ace_f > 0.5
+        get = nxt.get
+        for key, (p, hard_f, ace_f) in level.items():
+            ace0 = ace_f > 0.5
+            hard0 = int(hard_f)
             k = key
             for i in range(10):
                 c = counts[i] - (k & 15)
                 k >>= 4
-                if c > 0:
-                    _step(nxt, res, key + (1 << (4 * i)), p * c / n, int(hard) + i + 1, ace or i == 0, h17)
+                if c <= 0:
+                    continue
+                q = p * c / n
+                hard = hard0 + i + 1
+                ace = ace0 or i == 0
+                # _step, inlined (the hot loop): a final total, or the state carried on.
+                total = hard + 10 if ace and hard <= 11 else hard
+                if total >= 17 and not (h17 and total == 17 and ace and hard == 7):
+                    res[_BUST if total > 21 else total - 17] += q
+                    continue
+                nkey = key + (1 << (4 * i))
+                state = get(nkey)
+                if state is None:
+                    nxt[nkey] = [q, float(hard), 1.0 if ace else 0.0]
+                else:
+                    state[0] += q
         level = nxt
         drawn += 1
     return tuple(res)

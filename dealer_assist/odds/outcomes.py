@@ -71,24 +71,43 @@ class _Play:
 
     def __init__(self, vs: _Versus) -> None:
         self.vs = vs
+        self._played: dict[tuple[Comp, int, bool, int], Dist] = {}
         rules = vs.rules
         self.bj_cost = 1 if vs.enhc else 0
         self.dbl_cost = (2 if rules.hole_card == "none_all" else 1) if vs.enhc else 0
 
     def stand(self, comp: Comp, total: int, bet: float, bj_cost: float, dist: Dist, p: float) -> None:
         d = self.vs.dealer(comp)
-        for k in range(6):
-            _put(dist, bet * _outcome(total, k), p * d[k])
+        win = d[_BUST]
+        push = lose = 0.0
+        for k in range(5):
+            dt = 17 + k
+            if total > dt:
+                win += d[k]
+            elif total == dt:
+                push += d[k]
+            else:
+                lose += d[k]
+        _put(dist, bet, p * win)
+        _put(dist, 0.0, p * push)
+        _put(dist, -bet, p * lose)
         _put(dist, -bj_cost, p * d[_BJ])
 
     def play(self, comp: Comp, hard: int, ace: bool, bj_cost: int, dist: Dist, p: float) -> None:
         """Hit or stand as the strategy does from this hand on."""
-        vs = self.vs
-        total = _total(hard, ace)
-        if total < 21 and vs.plays_hit(comp, hard, ace, bj_cost):
-            self.hit(comp, hard, ace, bj_cost, dist, p)
-        else:
-            self.stand(comp, total, 1.0, bj_cost, dist, p)
+        key = (comp, hard, ace, bj_cost)
+        found = self._played.get(key)
+        if found is None:
+            found = {}
+            vs = self.vs
+            total = _total(hard, ace)
+            if total < 21 and vs.plays_hit(comp, hard, ace, bj_cost):
+                self.hit(comp, hard, ace, bj_cost, found, 1.0)
+            else:
+                self.stand(comp, total, 1.0, bj_cost, found, 1.0)
+            self._played[key] = found
+        for x, w in found.items():
+            dist[x] = dist.get(x, 0.0) + p * w
 
     def hit(self, comp: Comp, hard: int, ace: bool, bj_cost: int, dist: Dist, p: float) -> None:
         probs = self.vs.draw_probs(comp)
@@ -238,10 +257,10 @@ def split_hand_number(q: float, max_hands: int) -> dict[int, float]:
     return out
 
 
-def initial_outcomes(vs: _Versus, decision: HandDecision, comp: Comp, dist: Dist, p: float) -> None:
+def initial_outcomes(play: _Play, decision: HandDecision, comp: Comp, dist: Dist, p: float) -> None:
     """The net results of one initial hand played as ``decision`` says."""
+    vs = play.vs
     rules = vs.rules
-    play = _Play(vs)
     cards = decision.cards
     hard = sum(cards)
     ace = 1 in cards
@@ -263,18 +282,19 @@ def initial_outcomes(vs: _Versus, decision: HandDecision, comp: Comp, dist: Dist
     elif best == "double":
         sub: Dist = {}
         play.double(comp, hard, ace, play.dbl_cost, sub, 1.0)
-        _bonus(vs, cards, comp, sub, dist, p, doubled=True)
+        _bonus(play, cards, comp, sub, dist, p, doubled=True)
     elif best == "hit":
         sub = {}
         play.hit(comp, hard, ace, play.bj_cost, sub, 1.0)
-        _bonus(vs, cards, comp, sub, dist, p, doubled=False)
+        _bonus(play, cards, comp, sub, dist, p, doubled=False)
     elif best == "split":
         play.split(cards[0], comp, dist, p)
 
 
-def _bonus(vs: _Versus, cards: tuple[int, ...], comp: Comp, sub: Dist, dist: Dist, p: float,
+def _bonus(play: _Play, cards: tuple[int, ...], comp: Comp, sub: Dist, dist: Dist, p: float,
            doubled: bool) -> None:
     """Adds ``sub`` to ``dist``; for Dueling 8's 8-6 or 8-7 the 6-7-8 bonus on the 7 (or 6) drawn."""
+    vs = play.vs
     rules = vs.rules
     if rules.bonus678 is None or cards[1] not in (6, 7):
         for x, w in sub.items():
@@ -285,7 +305,6 @@ def _bonus(vs: _Versus, cards: tuple[int, ...], comp: Comp, sub: Dist, dist: Dis
     p_other = probs[other - 1]
     # The hand 8-6-7 is 21: it stands (or, doubled, is done) and wins or ties the dealer.
     bonus_branch: Dist = {}
-    play = _Play(vs)
     nc = _add(comp, other)
     play.stand(nc, 21, 2.0 if doubled else 1.0, 0.0, bonus_branch, p_other)
     rest = dict(sub)
@@ -302,9 +321,13 @@ def _bonus(vs: _Versus, cards: tuple[int, ...], comp: Comp, sub: Dist, dist: Dis
 def analyse_with_outcomes(rules: RuleSet, exact_cards: int | None = None) -> tuple[MainWagerResult, Outcomes]:
     """The main wager's analysis and the distribution of its net result under that play."""
     dist: Dist = {}
+    plays: dict[int, _Play] = {}  # one walker (and its memo) per dealer card
 
     def hand(vs: _Versus, decision: HandDecision, comp: Comp) -> None:
-        initial_outcomes(vs, decision, comp, dist, decision.probability)
+        play = plays.get(vs.up)
+        if play is None or play.vs is not vs:
+            play = plays[vs.up] = _Play(vs)
+        initial_outcomes(play, decision, comp, dist, decision.probability)
 
     result = analyse(rules, on_hand=hand) if exact_cards is None else analyse(rules, exact_cards=exact_cards,
                                                                               on_hand=hand)
