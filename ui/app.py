@@ -35,6 +35,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sim-cards", metavar="FILE", help="simulated shoe: fixed card order (cards separated by spaces)")
     parser.add_argument("--sim-seed", type=int, help="simulated shoe: shuffle seed")
     parser.add_argument("--dealer", help="log in as this dealer without the login dialog (tests, benchmarks)")
+    parser.add_argument("--floor", metavar="URL",
+                        help="forward finished rounds to this floor database in the background "
+                             "(postgresql://... or service=NAME; credentials via PGPASSFILE/PGSERVICEFILE)")
     parser.add_argument("--settings", metavar="FILE", help="where to remember the setup (default: Qt's user settings)")
     parser.add_argument("--exit-after-show", action="store_true", help=argparse.SUPPRESS)  # ui.bench
 
@@ -49,8 +52,11 @@ class Table:
     signals: Any
     sim: SimulatedShoe | None
     sim_worker: Worker | None
+    floor_link: Any = None  # ui.floor_link.FloorLink when a floor URL is configured
 
     def close(self) -> None:
+        if self.floor_link is not None:
+            self.floor_link.stop()
         self.driver.stop()
         if self.sim is not None:
             self.sim.close()
@@ -63,7 +69,7 @@ class Table:
 def build_table(setup: TableSetup, *, db: str | None, dealer: str, port: str | None = None,
                 codec: str = "da1", baud: int = DEFAULT_BAUD, sim_cards: list[Any] | None = None,
                 sim_seed: int | None = None, sim_link: str | None = None,
-                driver_options: dict[str, Any] | None = None) -> Table:
+                driver_options: dict[str, Any] | None = None, floor_url: str | None = None) -> Table:
     """Create the controller, the store, the shoe (simulated if no ``port``) and the window."""
     from ui.main_window import DealerWindow
     from ui.shoe_signals import ShoeSignals
@@ -87,7 +93,15 @@ def build_table(setup: TableSetup, *, db: str | None, dealer: str, port: str | N
     signals.shoe_event.connect(controller.on_shoe_event)
     driver = ShoeDriver(port, signals.on_event, codec=codec, baud=baud, **(driver_options or {}))
     driver.start()
-    return Table(controller, window, driver, signals, sim, sim_worker)
+    floor_link = None
+    if floor_url:  # issue 18: forward in the background, the link's state in the status bar
+        from dealer_assist.store import default_db_path
+        from ui.floor_link import FloorLink
+
+        floor_link = FloorLink(db or default_db_path("table"), floor_url, parent=window)
+        window.statusBar().addPermanentWidget(floor_link.widget)
+        floor_link.start()
+    return Table(controller, window, driver, signals, sim, sim_worker, floor_link)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -116,6 +130,13 @@ def run(args: argparse.Namespace) -> int:
     if (sys.platform.startswith("linux") and not os.environ.get("QT_QPA_PLATFORM")
             and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY")):
         return fail("no display to open the window on (set DISPLAY, or QT_QPA_PLATFORM=offscreen)")
+    if args.floor:
+        from dealer_assist.floor.connection import FloorError, parse_url
+
+        try:
+            parse_url(args.floor)
+        except FloorError as exc:
+            return fail(str(exc))
     if args.db:
         try:
             Path(args.db).parent.mkdir(parents=True, exist_ok=True)
@@ -138,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
         a_low, a_high = GAMES[args.game].area_range
         setup.areas = min(max(setup.areas, a_low), a_high)
     table = build_table(setup, db=args.db, dealer=args.dealer or "dealer", port=args.shoe, codec=args.codec,
-                        baud=args.baud, sim_cards=cards, sim_seed=args.sim_seed)
+                        baud=args.baud, sim_cards=cards, sim_seed=args.sim_seed, floor_url=args.floor)
     window = table.window
     geometry = settings.value("window/geometry")
     if geometry is None or not window.restoreGeometry(geometry):

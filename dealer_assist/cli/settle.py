@@ -18,6 +18,11 @@ from dealer_assist.transcript import dumps, load_transcript, settle_document
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="round transcript (JSON), or - for standard input")
     parser.add_argument("--record", metavar="DB", help="also record the round in this store file")
+    parser.add_argument(
+        "--table", metavar="NAME", help="with --record: the table the store belongs to (e.g. BJ-07); "
+        "names a new store, and a store of another table is refused"
+    )
+    parser.add_argument("--pit", metavar="PIT", help="with --record --table: the table's pit")
 
 
 def one_line(text: str) -> str:
@@ -54,6 +59,10 @@ def _error(message: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    if (args.table or args.pit) and not args.record:
+        return _error("--table and --pit go with --record DB")
+    if args.pit and not args.table:
+        return _error("--pit goes with --table NAME")
     try:
         if args.file == "-":
             text = sys.stdin.read()
@@ -75,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
 
         try:
             # the document as settle read it: amounts with cents are exact Decimals
-            record_transcript(args.record, document, output)
+            record_transcript(args.record, document, output, table=args.table, pit=args.pit)
         except Exception as exc:  # noqa: BLE001 - the store reports its own errors in one line
             return _error(f"cannot record in {args.record}: {exc}")
     _write(sys.stdout, shown + "\n")
