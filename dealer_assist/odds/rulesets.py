@@ -12,8 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from dealer_assist.cards import composition_for
-from dealer_assist.games import GAMES, GameRules
+from dealer_assist.games import GAMES, GameRules, composition_for
 
 # Hole-card rules. "peek": the dealer checks for blackjack (a US game; the published
 # reference figures). "none_all": no hole card, a dealer blackjack takes every wager on

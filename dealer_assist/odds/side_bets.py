@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from dealer_assist import sidebets
-from dealer_assist.cards import Card, composition_for
+from dealer_assist.cards import Card
+from dealer_assist.games import composition_for
 from dealer_assist.sidebets import PayRow
 
 
