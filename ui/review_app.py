@@ -448,6 +448,11 @@ def _run_floor(args: argparse.Namespace) -> int:
             time.sleep(0.02)
         app.processEvents()
         window.grab().save(args.screenshot)
+        for index in range(1, window.tabs.count()):  # the other tabs beside it: NAME-rounds.png ...
+            window.tabs.setCurrentIndex(index)
+            app.processEvents()
+            stem = Path(args.screenshot)
+            window.grab().save(str(stem.with_name(f"{stem.stem}-{window.tabs.tabText(index).lower()}{stem.suffix}")))
         window.close()
         return 0
     return int(app.exec())
