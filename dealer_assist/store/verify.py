@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from dealer_assist.errors import DealerAssistError, TranscriptError
+from dealer_assist.store.authority import first_unauthorised_event
 from dealer_assist.store.chain import audit_content, event_content, round_content, verify_chain
 from dealer_assist.store.common import StoreError, canonical_json, decimal_text
 from dealer_assist.store.keying import CHAIN_SCHEME, meta_value, read_head, schema_digest
@@ -166,10 +167,20 @@ def _verify(
         _verify_rounds(conn, folded)
         or _verify_sessions(conn, folded)
         or _verify_users(conn, folded)
+        or _verify_authority(conn)
         or _verify_under_min(conn, folded)
         or _verify_table_identity(conn, folded)
         or _verify_head(conn, key, head_path, outside, tails)
     )
+
+def _verify_authority(conn: sqlite3.Connection) -> Problem | None:
+    """Every void, resolve, correction and pit manager's pick has its supervisor's approval."""
+    found = first_unauthorised_event(conn)
+    if found is None:
+        return None
+    row_id, round_id, seq = found
+    return ("events", row_id,
+            f"events row {row_id} (round {round_id}, seq {seq}): written without a supervisor's approval")
 
 
 # ------------------------------------------------------------------ the audit fold
