@@ -45,10 +45,16 @@ import ui.qtfix  # noqa: F401  (before any Qt call: the guard against PySide6 6.
 from dealer_assist.cli.history import parse_time
 from dealer_assist.review_queries import (
     RoundFilter,
-    connection,
     count_rounds,
 )
-from dealer_assist.store import ROUND_STATUSES, Store, StoreError, VerifyResult, default_db_path
+from dealer_assist.store import (
+    ROUND_STATUSES,
+    Store,
+    StoreError,
+    StoreReader,
+    VerifyResult,
+    default_db_path,
+)
 from ui.review_detail import BAD_STYLE, OK_STYLE, RoundDetailView
 from ui.review_model import COLUMNS, GAME_NAMES, RoundListModel
 from ui.review_summary import SummaryView
@@ -195,7 +201,7 @@ class ReviewWindow(QWidget):
         self.db_path = Path(db_path)
         self.supervisor = supervisor
         self.store = Store.open_readonly(self.db_path)
-        self.conn = connection(self.store)
+        self.reader = StoreReader(self.store)  # owns the store's read-only connection
         self.table_name = self.db_path.stem
         self.setWindowTitle(f"Dealer Assist review \u2014 table {self.table_name} ({self.db_path})")
         self.setStyleSheet(REVIEW_STYLE)
@@ -220,7 +226,7 @@ class ReviewWindow(QWidget):
         self.integrity_label.hide()
         rp.addWidget(self.integrity_label)
         split = QSplitter(Qt.Orientation.Horizontal)
-        self.model = RoundListModel(self.conn, self.table_name, self)
+        self.model = RoundListModel(self.reader, self.table_name, self)
         self.view = QTableView()
         self.view.setModel(self.model)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -235,14 +241,14 @@ class ReviewWindow(QWidget):
         for column, width in enumerate((64, 180, 70, 130, 90, 90, 120, 80, 180, 90, 80)):
             self.view.setColumnWidth(column, width)
         split.addWidget(self.view)
-        self.detail = RoundDetailView(self.store, self.table_name)
+        self.detail = RoundDetailView(self.reader, self.table_name)
         self.detail.note_requested.connect(self.add_note)
         split.addWidget(self.detail)
         split.setSizes([700, 1100])
         rp.addWidget(split, 1)
         self.tabs.addTab(rounds_page, "Rounds")
 
-        self.summary = SummaryView(self.conn)
+        self.summary = SummaryView(self.reader)
         self.tabs.addTab(self.summary, "Session summaries")
         self.tabs.currentChanged.connect(self._tab_changed)
 
@@ -294,7 +300,7 @@ class ReviewWindow(QWidget):
 
     def count_matching(self) -> int:
         """All rounds the filter matches (a full count: on demand, not on every filter)."""
-        return count_rounds(self.conn, self.model.filter)
+        return count_rounds(self.reader, self.model.filter)
 
     def show_count_matching(self) -> int:
         count = self.count_matching()
@@ -450,6 +456,11 @@ def _run_floor(args: argparse.Namespace) -> int:
             time.sleep(0.02)
         app.processEvents()
         window.grab().save(args.screenshot)
+        for index in range(1, window.tabs.count()):  # the other tabs beside it: NAME-rounds.png ...
+            window.tabs.setCurrentIndex(index)
+            app.processEvents()
+            stem = Path(args.screenshot)
+            window.grab().save(str(stem.with_name(f"{stem.stem}-{window.tabs.tabText(index).lower()}{stem.suffix}")))
         window.close()
         return 0
     return int(app.exec())

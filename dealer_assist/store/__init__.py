@@ -25,6 +25,8 @@ Live-table API (the dealer's screen; one writing thread)
     rid = store.begin_round(config, session_id=sid)  # config = transcript header dict
     seq = store.append_event(rid, {"type": "wager", ...}, actor="dealer:ann")
     store.finish_round(rid, settle_output)          # settlements, rulings, 5.26 history
+    rid = store.start_round(config, [*slip, {"type": "no_more_bets"}], session_id=sid)  # atomic start
+    store.append_event(rid, last_event, result=settle_output)  # atomic end
     store.end_session(sid)
 
     open_round = store.find_open_round()           # crash recovery: OpenRound | None
@@ -46,7 +48,7 @@ Live-table API (the dealer's screen; one writing thread)
     store.audit_entries(round_id=rid)
 
 Every error the store reports on purpose is a :class:`StoreError` (one-line message); a
-write that fails (disk full, locked past the 5 s busy timeout, ...) is rolled back whole
+write that fails (disk full, locked by another writer for more than LOCK_WAIT_SECONDS, ...) is rolled back whole
 and raises StoreError, so the screen must not show that event.
 
 Readers (review screens, the CLI) use ``Store.open_readonly(path)``: a separate
@@ -81,19 +83,24 @@ Modules
 ``chain`` (the hash chains), ``log`` (round headers and the event log), ``results``
 (a round's settle output and its derived records), ``users`` (users, roles, PINs),
 ``audit`` (the audit log), ``identity`` (the table a store belongs to), ``queries``
-(listings and details), ``verify``
-(``history verify``), ``core`` (the :class:`Store` that ties them together).
+(listings and details), ``verify`` (``history verify``), ``keys`` / ``keying`` (the
+station key and the head record), ``states`` (session and user state records), ``core``
+(the :class:`Store` that ties them together), ``reader`` (:class:`StoreReader`, the
+review's read-only reader).
 
 Tamper evidence
 ---------------
-Three chains, each ``hash = sha256(previous row's hash + canonical row content)``
-(the first row chains from 32 zero bytes): ``events`` (in id order), ``rounds``
-(the immutable header: id, session, number, source, start time, config) and
-``audit``. Each ``round_finish`` audit row records the status, the sha256 of the
-stored settle output, the number of events and the hash of the last one, so editing a
-round's status/result or deleting the tail of a finished round's events is detected
-too. :meth:`Store.verify` names the first row that does not match. (Deleting the very
-last rows of a chain is only detectable through such cross-references.)
+Three chains, each ``hash = HMAC-SHA256(station key, previous row's hash + canonical row
+content)`` (the first row chains from 32 zero bytes): ``events`` (in id order), ``rounds``
+(the immutable header: id, session, number, source, start time, config) and ``audit``. The
+station key lives outside the file (``<store>.key``, 0600). Sessions, users and roles
+record their whole state in their chained audit entries; each ``round_finish`` audit row
+records the status, the sha256 of the settle output, the number of events, the hash of the
+last one, the end time and the 5.26 entries it added. :meth:`Store.verify` recomputes the
+chains, re-settles every round through the engine and compares every derived column, folds
+the audit log into the sessions/users/5.26 tables, and checks the head record written with
+each commit (in the file and beside the key), so cut-off newest rows and a rolled-back file
+are named too (docs/store.md).
 """
 
 from __future__ import annotations
@@ -104,7 +111,9 @@ from dealer_assist.store.chain import audit_content, chain, event_content, round
 from dealer_assist.store.common import (
     APPLICATION_ID,
     BUSY_TIMEOUT_MS,
+    DEFAULT_TABLE,
     HEADER_KEYS,
+    LOCK_WAIT_SECONDS,
     MIGRATION_SET,
     ROLES,
     ROUND_STATUSES,
@@ -120,6 +129,7 @@ from dealer_assist.store.common import (
     utc_now,
 )
 from dealer_assist.store.core import Store, record_transcript
+from dealer_assist.store.reader import StoreReader
 from dealer_assist.store.records import OpenRound, RoundDetail, RoundSummary, StoredEvent
 from dealer_assist.store.schema import KNOWN_MIGRATIONS, MIGRATIONS
 from dealer_assist.store.users import (
@@ -140,6 +150,8 @@ __all__ = [
     "APPLICATION_ID",
     "BUSY_TIMEOUT_MS",
     "CENTS_SQL",
+    "DEFAULT_TABLE",
+    "LOCK_WAIT_SECONDS",
     "HEADER_KEYS",
     "KNOWN_MIGRATIONS",
     "MIGRATIONS",
@@ -165,6 +177,7 @@ __all__ = [
     "RoundSummary",
     "Store",
     "StoreError",
+    "StoreReader",
     "StoredEvent",
     "VerifyResult",
     "audit_content",

@@ -8,10 +8,10 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 from urllib.request import pathname2url
 
 import sqlite_utils
@@ -59,6 +59,8 @@ from dealer_assist.store.users import PIN_COST, PinCheck, PinCost
 from dealer_assist.store.verify import VerifyResult, verify
 
 __all__ = ["Store", "record_transcript"]
+
+T = TypeVar("T")
 
 
 class Store:
@@ -273,6 +275,12 @@ class Store:
                 raise StoreError(f"cannot write to {self.path}: {err}") from err
             time.sleep(pause)  # a failed COMMIT keeps the transaction open: it is retried whole
             pause = min(pause * 2, 0.25)
+
+    def read_with(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """``fn(connection)`` in one consistent read snapshot, under the Store's lock (for
+        :class:`~dealer_assist.store.reader.StoreReader`; ``fn`` must not keep the connection)."""
+        with self._read() as conn:
+            return fn(conn)
 
     @contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:

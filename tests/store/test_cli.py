@@ -249,3 +249,20 @@ def test_empty_file_and_directory_are_refused(tmp_path: Path) -> None:
     _assert_one_line_error(history("--db", str(empty), "verify"), "not a SQLite database")
     assert empty.read_bytes() == b""
     _assert_one_line_error(history("--db", str(tmp_path), "list"), "not a file")
+
+
+def test_verify_needs_the_station_key(store_file: Path, tmp_path: Path) -> None:
+    import shutil
+
+    copy = tmp_path / "copy.db"
+    shutil.copyfile(store_file, copy)
+    elsewhere = tmp_path / "keys" / "station.key"
+    elsewhere.parent.mkdir()
+    shutil.copyfile(str(store_file) + ".key", elsewhere)
+    shutil.copyfile(str(store_file) + ".key.head", str(elsewhere) + ".head")
+    without = history_in_process("--db", str(copy), "verify")
+    assert without.returncode == 1
+    assert "station key is missing" in without.stdout
+    done = history_in_process("--db", str(copy), "verify", "--key", str(elsewhere))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.startswith("ok: ")
