@@ -11,7 +11,7 @@ import copy
 from pathlib import Path
 from typing import Any
 
-from dealer_assist.store import Store
+from dealer_assist.store import TEST_PIN_COST, Store, authority_needed
 from dealer_assist.transcript import settle_document
 from tests.ui_review.rounds import ACE_RACE, LUCKY8_RULING, LUCKY8_VOID, STAR_ELEMENTS, example
 
@@ -28,6 +28,22 @@ DOCUMENTS: list[dict[str, Any]] = [
 GAMES = {"ace_race", "lucky8", "star_elements", "dueling8s", "electronic"}
 
 _RESULTS: dict[int, dict[str, Any]] = {}
+
+SUPERVISOR, SUPERVISOR_PIN = "sue", "482913"
+
+
+def approval_for(store: Store, document: dict[str, Any]) -> int | None:
+    """The supervisor's approval a document's void needs (the store writes none without).
+
+    Given through a second Store on the same file opened at the test cost, whatever cost
+    ``store`` was opened with: a PIN is checked at the cost it was hashed with, and a store
+    at the real cost re-hashes a cheaper hash (0.4 s a check from then on)."""
+    if not any(authority_needed(e) for e in document["events"]):
+        return None
+    with Store.open(store.path, pin_cost=TEST_PIN_COST) as cheap:
+        if SUPERVISOR not in {u["username"] for u in cheap.users()}:
+            cheap.create_user(SUPERVISOR, SUPERVISOR_PIN, ["supervisor"], actor="test")
+        return cheap.authorise(SUPERVISOR, SUPERVISOR_PIN, kind="void").approval
 
 
 def result_of(index: int) -> dict[str, Any]:
@@ -48,7 +64,8 @@ def record_rounds(store: Store, count: int, *, dealer: str = "ann", start: int =
         config = {k: v for k, v in document.items() if k != "events"}
         rid = store.begin_round(config, session_id=session)
         for event in document["events"]:
-            store.append_event(rid, event, actor=f"dealer:{dealer}")
+            approval = approval_for(store, document) if authority_needed(event) else None
+            store.append_event(rid, event, actor=f"dealer:{dealer}", approval=approval)
         store.finish_round(rid, result_of(index), actor=f"dealer:{dealer}")
         ids.append(rid)
     return ids
@@ -56,7 +73,7 @@ def record_rounds(store: Store, count: int, *, dealer: str = "ann", start: int =
 
 def make_station(path: Path, table: str, pit: str, rounds: int, *, dealer: str = "ann",
                  start: int = 0) -> list[int]:
-    with Store.open(path) as store:
+    with Store.open(path, pin_cost=TEST_PIN_COST) as store:
         store.claim_table(table, pit)
         return record_rounds(store, rounds, dealer=dealer, start=start)
 
@@ -64,9 +81,15 @@ def make_station(path: Path, table: str, pit: str, rounds: int, *, dealer: str =
 def bulk_station(path: Path, table: str, pit: str, rounds: int, *, start: int = 0) -> None:
     """Many rounds quickly: each one whole transcript in one transaction (``record_document``,
     as ``settle --record`` does), cycling the documents."""
-    with Store.open(path) as store:
+    with Store.open(path, pin_cost=TEST_PIN_COST) as store:
         store.claim_table(table, pit)
         store.db.execute("PRAGMA synchronous = OFF")  # test data only: one fsync per round is slow
         for n in range(rounds):
             index = (start + n) % len(DOCUMENTS)
-            store.record_document(DOCUMENTS[index], result_of(index))
+            document = DOCUMENTS[index]
+            approval = approval_for(store, document)
+            if approval is None:
+                store.record_document(document, result_of(index))
+            else:  # a transcript carries no authority: the voided round as the screen writes it
+                config = {k: v for k, v in document.items() if k != "events"}
+                store.start_round(config, document["events"], result=result_of(index), approval=approval)
