@@ -24,6 +24,7 @@ import csv
 import hashlib
 import io
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
@@ -56,6 +57,7 @@ __all__ = [
     "RoundRow",
     "Summary",
     "count_rounds",
+    "csv_cell",
     "dealer_of",
     "first_altered_settlements",
     "decimal",
@@ -671,9 +673,34 @@ def _new_summary(by: str, key: Any) -> Summary:
 
 # ------------------------------------------------------------------ CSV export
 
+_PLAIN_NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?")
+
+
+#: A cell that starts with one of these is a formula to a spreadsheet (``=HYPERLINK(...)``,
+#: ``+cmd|...``, ``@SUM(...)``; tab and carriage return start one too in some programs).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(text: str) -> str:
+    """``text`` made safe for a spreadsheet: a cell that would start a formula gets a leading
+    ``'`` (the usual CSV-injection defence), except a plain number such as ``-100`` or
+    ``-12.5``, which a spreadsheet reads as the number it is. :func:`read_settlement_csv`
+    takes the quote off again."""
+    if text.startswith(FORMULA_STARTS) and not _PLAIN_NUMBER.fullmatch(text):
+        return "'" + text
+    return text
+
+
+def _csv_value(text: str) -> str:
+    """The value :func:`csv_cell` escaped (its quote taken off)."""
+    if text.startswith("'") and text[1:].startswith(FORMULA_STARTS) and not _PLAIN_NUMBER.fullmatch(text[1:]):
+        return text[1:]
+    return text
+
 
 def settlement_csv_rows(round_id: int, settlements: Iterable[Mapping[str, Any]]) -> list[dict[str, str]]:
-    """One row per settlement entry; amounts as exact decimal text."""
+    """One row per settlement entry; amounts as exact decimal text; every cell escaped by
+    :func:`csv_cell` (a player named ``=HYPERLINK(...)`` is written ``'=HYPERLINK(...)``)."""
     rows = []
     for entry in settlements:
         rows.append({
@@ -688,7 +715,7 @@ def settlement_csv_rows(round_id: int, settlements: Iterable[Mapping[str, Any]])
             "rule": str(entry.get("rule") or ""),
             "stage": str(entry.get("stage") or ""),
         })
-    return rows
+    return [{key: csv_cell(value) for key, value in row.items()} for row in rows]
 
 
 def settlement_csv_text(round_id: int, settlements: Iterable[Mapping[str, Any]]) -> str:
@@ -700,4 +727,5 @@ def settlement_csv_text(round_id: int, settlements: Iterable[Mapping[str, Any]])
 
 
 def read_settlement_csv(text: str) -> list[dict[str, str]]:
-    return list(csv.DictReader(io.StringIO(text)))
+    """The rows of a settlement CSV, with :func:`csv_cell`'s escaping taken off."""
+    return [{k: _csv_value(v) for k, v in row.items()} for row in csv.DictReader(io.StringIO(text))]

@@ -153,6 +153,10 @@ class SummaryView(QWidget):
         self.theo_button = QPushButton("Theoretical win")
         self.theo_button.clicked.connect(self.show_theo)
         theo_row.addWidget(self.theo_button)
+        self.table_theo_button = QPushButton("Whole table")
+        self.table_theo_button.setToolTip("Theoretical vs actual hold over every settled round since the date")
+        self.table_theo_button.clicked.connect(self.show_table_theo)
+        theo_row.addWidget(self.table_theo_button)
         self.theo_label = QLabel("")
         self.theo_label.setWordWrap(True)
         theo_row.addWidget(self.theo_label, 1)
@@ -257,6 +261,16 @@ class SummaryView(QWidget):
         self.theo_label.setText(
             f"Theoretical win {t.theo:.2f}, actual {signed(t.actual)}; theoretical hold "
             f"{pct_text(t.theo_hold)}, actual hold {pct_text(t.actual_hold)} (settled rounds)")
+
+    def show_table_theo(self) -> None:
+        """The table's theoretical and actual win and hold over every settled round since the date."""
+        from dealer_assist.odds.theo import stored_rounds, table_theo
+
+        t = table_theo(stored_rounds(self._conn, since=self._since()))
+        self.theo_label.setText(
+            f"Table: {t.rounds} settled rounds, wagered {money(t.wagered)}, theoretical win {t.theo:.2f}, "
+            f"actual {signed(t.actual)}; theoretical hold {pct_text(t.theo_hold)}, "
+            f"actual hold {pct_text(t.actual_hold)}")
 
     def _bet_of_row(self, r: int) -> str:
         row = self.list.currentRow()

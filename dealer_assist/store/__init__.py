@@ -36,10 +36,13 @@ Live-table API (the dealer's screen; one writing thread)
     store.list_rounds(player="alice", status="settled", irregular=True, limit=100)
     store.get_round(rid) ; store.export_round(rid) ; store.verify()
 
-    store.create_user("bob", "4821", roles=["supervisor"])
-    store.verify_pin("bob", "4821", role="supervisor")   # bool, constant-time
-    store.login("bob", "4821", role="supervisor")        # bool, audited
-    store.approve("bob", "4821", kind="void", round_id=rid, detail={...})  # audited
+    store.needs_enrolment()                        # True: no supervisor yet (first start)
+    approval = store.enrol_supervisor("bob", "482913")   # a supervisor, no dealer
+    store.add_account("ann", "730418", ["dealer"], approval=approval)  # must change at log-in
+    store.start_shift("ann", "730418") ; store.end_shift("ann")        # PinCheck; audited
+    check = store.authorise("bob", "482913", kind="void", round_id=rid)  # PinCheck, audited
+    store.append_event(rid, {"type": "void", ...}, approval=check.approval)  # refused without
+    store.verify_pin("bob", "482913", role="supervisor")  # bool; lockout after 3 wrong PINs
     store.add_audit("shoe_fault", actor="shoe", detail={...})
     store.add_note(rid, author="bob", text="...")
     store.audit_entries(round_id=rid)
@@ -68,7 +71,9 @@ Schema (migration set ``dealer_assist_store``, applied with sqlite-utils ``Migra
 - ``settlements`` / ``rulings``: derived from the settle output; money as TEXT decimals.
 - ``under_min_history``: players who already had an under-minimum wager settled at
   this table (5.26).
-- ``users`` / ``user_roles``: PINs only as salted scrypt hashes.
+- ``users`` / ``user_roles``: PINs only as salted scrypt hashes (``must_change`` for a
+  PIN a supervisor set); ``pin_failures``: the wrong-PIN count behind the lockout
+  (:mod:`dealer_assist.store.users`; supervisor authority: :mod:`dealer_assist.store.authority`).
 - ``audit``: logins, approvals (voids, overrides, supervisor decisions), shoe faults,
   notes, session start/end, round finish records; hash-chained.
 
@@ -101,6 +106,7 @@ are named too (docs/store.md).
 from __future__ import annotations
 
 from dealer_assist.store.audit import AuditEntry
+from dealer_assist.store.authority import authority_needed
 from dealer_assist.store.chain import audit_content, chain, event_content, round_content
 from dealer_assist.store.common import (
     APPLICATION_ID,
@@ -126,7 +132,18 @@ from dealer_assist.store.core import Store, record_transcript
 from dealer_assist.store.reader import StoreReader
 from dealer_assist.store.records import OpenRound, RoundDetail, RoundSummary, StoredEvent
 from dealer_assist.store.schema import KNOWN_MIGRATIONS, MIGRATIONS
-from dealer_assist.store.users import SCRYPT_DKLEN, SCRYPT_N, SCRYPT_P, SCRYPT_R
+from dealer_assist.store.users import (
+    MIN_PIN_DIGITS,
+    PIN_COST,
+    SCRYPT_DKLEN,
+    SCRYPT_N,
+    SCRYPT_P,
+    SCRYPT_R,
+    TEST_PIN_COST,
+    PinCheck,
+    PinCost,
+    new_pin_problem,
+)
 from dealer_assist.store.verify import CENTS_SQL, VerifyResult, first_altered_settlements
 
 __all__ = [
@@ -139,6 +156,8 @@ __all__ = [
     "KNOWN_MIGRATIONS",
     "MIGRATIONS",
     "MIGRATION_SET",
+    "MIN_PIN_DIGITS",
+    "PIN_COST",
     "ROLES",
     "ROUND_STATUSES",
     "SCRYPT_DKLEN",
@@ -146,9 +165,12 @@ __all__ = [
     "SCRYPT_P",
     "SCRYPT_R",
     "SQLITE_MAGIC",
+    "TEST_PIN_COST",
     "ZERO_HASH",
     "AuditEntry",
     "OpenRound",
+    "PinCheck",
+    "PinCost",
     "Role",
     "RoundDetail",
     "RoundStatus",
@@ -159,6 +181,7 @@ __all__ = [
     "StoredEvent",
     "VerifyResult",
     "audit_content",
+    "authority_needed",
     "canonical_json",
     "chain",
     "decimal_text",
@@ -166,6 +189,7 @@ __all__ = [
     "event_content",
     "first_altered_settlements",
     "format_time",
+    "new_pin_problem",
     "record_transcript",
     "round_content",
     "utc_now",

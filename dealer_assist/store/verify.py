@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from dealer_assist.errors import DealerAssistError, TranscriptError
+from dealer_assist.store.authority import first_unauthorised_event
 from dealer_assist.store.chain import audit_content, event_content, round_content, verify_chain
 from dealer_assist.store.common import StoreError, canonical_json, decimal_text
 from dealer_assist.store.keying import CHAIN_SCHEME, meta_value, read_head, schema_digest
@@ -94,8 +95,11 @@ def verify(conn: sqlite3.Connection, key: bytes | None, head_path: Path | None =
     """Check the whole store (see the module's docstring); the first problem is named."""
     checked = {"events": 0, "rounds": 0, "audit": 0}
     tails: dict[str, tuple[int, str]] = {}
+    # The head outside the file is written after each commit: read it before the snapshot
+    # (the first query) so that a writer committing meanwhile never makes it look newer.
+    outside = read_head_file(head_path, key) if head_path is not None and key else None
     try:
-        problem = _verify(conn, key, head_path, checked, tails)
+        problem = _verify(conn, key, head_path, outside, checked, tails)
     except StoreError as err:
         problem = ("store", 0, str(err))
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, sqlite3.Error) as err:
@@ -113,6 +117,7 @@ def _verify(
     conn: sqlite3.Connection,
     key: bytes | None,
     head_path: Path | None,
+    outside: Head | None,
     checked: dict[str, int],
     tails: dict[str, tuple[int, str]],
 ) -> Problem | None:
@@ -162,10 +167,20 @@ def _verify(
         _verify_rounds(conn, folded)
         or _verify_sessions(conn, folded)
         or _verify_users(conn, folded)
+        or _verify_authority(conn)
         or _verify_under_min(conn, folded)
         or _verify_table_identity(conn, folded)
-        or _verify_head(conn, key, head_path, tails)
+        or _verify_head(conn, key, head_path, outside, tails)
     )
+
+def _verify_authority(conn: sqlite3.Connection) -> Problem | None:
+    """Every void, resolve, correction and pit manager's pick has its supervisor's approval."""
+    found = first_unauthorised_event(conn)
+    if found is None:
+        return None
+    row_id, round_id, seq = found
+    return ("events", row_id,
+            f"events row {row_id} (round {round_id}, seq {seq}): written without a supervisor's approval")
 
 
 # ------------------------------------------------------------------ the audit fold
@@ -461,6 +476,7 @@ def _verify_head(
     conn: sqlite3.Connection,
     key: bytes,
     head_path: Path | None,
+    outside: Head | None,
     tails: dict[str, tuple[int, str]],
 ) -> Problem | None:
     empty = all(tails.get(name, (0, ""))[0] == 0 for name in CHAINS)
@@ -482,7 +498,6 @@ def _verify_head(
             return (name, want[0], text)
     if head_path is None:
         return None
-    outside = read_head_file(head_path, key)
     if outside is None:
         return None if empty else (
             "head", 0, f"the head record outside the store ({head_path}) is missing or does not match its MAC")

@@ -13,10 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from dealer_assist.store import Store
+from dealer_assist.store import TEST_PIN_COST, Store
 from dealer_assist.transcript import settle_document
 from tests.store.conftest import (
     EXAMPLE_NAMES,
+    SUPERVISOR,
+    SUPERVISOR_PIN,
     example_result,
     load_example,
 )
@@ -53,17 +55,19 @@ def history_in_process(*args: str) -> subprocess.CompletedProcess[str]:
 @pytest.fixture(scope="module")
 def store_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("cli") / "table.db"
-    with Store.open(path) as store:
+    with Store.open(path, pin_cost=TEST_PIN_COST) as store:
         for name in EXAMPLE_NAMES:
             store.record_document(load_example(name), example_result(name))
-        # A misdeal voids amy's round (5.2): her wager is returned.
+        # A misdeal voids amy's round (5.2): her wager is returned; sue approves the void.
         config = {"game": "ace_race", "decks": 6, "areas": 7}
         events = [
             {"type": "wager", "player": "amy", "area": 1, "bet": "main", "amount": 10},
             {"type": "no_more_bets"},
             {"type": "void", "reason": "misdeal", "rule": "5.2"},
         ]
-        store.start_round(config, events, result=settle_document({**config, "events": events}))
+        store.create_user(SUPERVISOR, SUPERVISOR_PIN, ["supervisor"], actor="test")
+        approval = store.authorise(SUPERVISOR, SUPERVISOR_PIN, kind="void").approval
+        store.start_round(config, events, result=settle_document({**config, "events": events}), approval=approval)
     return path
 
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from dealer_assist.store import Store, StoreError, canonical_json, record_transcript
-from tests.store.conftest import EXAMPLE_NAMES, example_result, load_example
+from dealer_assist.store import TEST_PIN_COST, Store, StoreError, canonical_json, record_transcript
+from tests.store.conftest import EXAMPLE_NAMES, append_authorised, example_result, load_example
 
 
 def _config(document: dict[str, Any]) -> dict[str, Any]:
@@ -92,19 +92,19 @@ def test_referred_round_stays_open_until_resolved(db_path: Path) -> None:
         {"type": "decision", "action": "stand", "area": 3},
         {"type": "card", "card": "7C"},
     ]
-    with Store.open(db_path) as store:
+    with Store.open(db_path, pin_cost=TEST_PIN_COST) as store:
         round_id = store.start_round(config, referred[:3])
         for event in referred[3:-1]:
             store.append_event(round_id, event)
         first = settle_document({**config, "events": referred})
         assert first["status"] == "referred"
-        store.append_event(round_id, referred[-1], result=first)
+        append_authorised(store, round_id, referred[-1], result=first)  # the correction: a supervisor's
         open_round = store.find_open_round()
         assert open_round is not None and open_round.status == "referred"
         assert store.list_rounds(irregular=True)[0].id == round_id
         assert store.verify().ok
-        for event in resumed[:-1]:
-            store.append_event(round_id, event)
+        append_authorised(store, round_id, resumed[0])  # the shift manager's resolve (6.1)
+        store.append_event(round_id, resumed[1])
         final = settle_document({**config, "events": referred + resumed})
         assert final["status"] == "settled" and final["net"] == {"bob": 10, "carol": 0}
         store.append_event(round_id, resumed[-1], result=final)
@@ -197,7 +197,7 @@ def test_bad_events_and_rounds_are_refused_without_writing(db_path: Path) -> Non
 
 
 def test_list_filters(db_path: Path) -> None:
-    with Store.open(db_path) as store:
+    with Store.open(db_path, pin_cost=TEST_PIN_COST) as store:
         ids = {}
         for name in EXAMPLE_NAMES:
             ids[name] = store.record_document(load_example(name), example_result(name))
@@ -205,7 +205,7 @@ def test_list_filters(db_path: Path) -> None:
         store.append_event(
             void_id, {"type": "wager", "player": "carol", "area": 2, "bet": "main", "amount": 10}
         )
-        store.append_event(void_id, {"type": "void", "reason": "shoe fault", "rule": "5.1"})
+        append_authorised(store, void_id, {"type": "void", "reason": "shoe fault", "rule": "5.1"})
         store.finish_round(
             void_id,
             {
