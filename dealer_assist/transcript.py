@@ -11,7 +11,7 @@ import json
 import unicodedata
 from collections.abc import Callable, Mapping
 from decimal import Decimal
-from typing import Any
+from typing import Any, Final
 
 from dealer_assist.cards import Card, CardNotationError, parse_card
 from dealer_assist.errors import EventFormatError, RuleRefusal, TranscriptError
@@ -80,13 +80,18 @@ def _shown(value: Any) -> str:
     return escape_text(text) if len(text) > 60 or not text.isprintable() else text
 
 
+# The surrogate range, made with chr(): mypyc compiles no surrogate in a string literal.
+_SURROGATE_LOW: Final = chr(0xD800)
+_SURROGATE_HIGH: Final = chr(0xDFFF)
+
+
 def bad_character(text: str) -> str | None:
     """Why ``text`` cannot be a name in a transcript, or None: a lone surrogate (not
     Unicode) or a control character / line break (a name is one line of text)."""
     if text.isprintable():  # the usual case, at C speed: no Cc, Zl, Zp or Cs character
         return None
     for ch in text:
-        if "\ud800" <= ch <= "\udfff":
+        if _SURROGATE_LOW <= ch <= _SURROGATE_HIGH:
             return f"a lone surrogate ({escape_text(ch)}) is not a Unicode character"
         if unicodedata.category(ch) in ("Cc", "Zl", "Zp"):
             return f"a control character or line break ({escape_text(ch)}) cannot be in a name"
