@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
-import sqlite3
 from decimal import Decimal
 
 from PySide6.QtCore import QRectF, Qt
@@ -27,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from dealer_assist.cli.history import parse_time
 from dealer_assist.review_queries import BetLine, Summary, summaries
+from dealer_assist.store import StoreReader
 from ui.review_model import GAME_NAMES, short_time
 from ui.style import money, signed
 from ui.table_view import BET_NAMES
@@ -110,9 +110,9 @@ class HoldChart(QWidget):
 class SummaryView(QWidget):
     """Choose sessions or dealers; the list; the chosen one's bet kinds and chart."""
 
-    def __init__(self, conn: sqlite3.Connection, parent: QWidget | None = None) -> None:
+    def __init__(self, reader: StoreReader, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._conn = conn
+        self._reader = reader
         self.items: list[Summary] = []
         outer = QVBoxLayout(self)
         top = QHBoxLayout()
@@ -205,7 +205,7 @@ class SummaryView(QWidget):
                 self.message.setStyleSheet("color: #b00020; font-weight: bold;")
                 return False
         self.message.setText("")
-        self.items = summaries(self._conn, self.by.currentData(), since)
+        self.items = summaries(self._reader, self.by.currentData(), since)
         self.loaded = True
         self.list.setRowCount(len(self.items))
         for r, s in enumerate(self.items):
