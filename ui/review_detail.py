@@ -42,7 +42,7 @@ from dealer_assist.review_queries import (
     replay,
     round_integrity,
 )
-from dealer_assist.store import AuditEntry, RoundDetail, Store
+from dealer_assist.store import AuditEntry, RoundDetail, StoreReader
 from ui.review_export import (
     audit_text,
     card_numbers,
@@ -107,9 +107,10 @@ class RoundDetailView(QWidget):
 
     note_requested = Signal(int)
 
-    def __init__(self, store: Store, table: str, parent: QWidget | None = None) -> None:
+    def __init__(self, reader: StoreReader, table: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.store = store
+        self.reader = reader
+        self.store = reader.store  # the round details, exports
         self.table_name = table
         self.detail: RoundDetail | None = None
         self.steps: list[ReplayStep] = []
@@ -192,6 +193,20 @@ class RoundDetailView(QWidget):
         self.settlements_table = _table(
             ["Player", "Area", "Hand", "Bet", "Stake", "Result", "Net", "Clause", "Stage", "Pay-table row"])
         self.tabs.addTab(self.settlements_table, "Settlements")
+        # --- theoretical win (issue 19): stake x house edge of each wager, beside the actual win
+        theo_page = QWidget()
+        tp = QVBoxLayout(theo_page)
+        self.theo_button = QPushButton("Compute theoretical win")
+        self.theo_button.setEnabled(False)
+        self.theo_button.clicked.connect(self.show_theo)
+        tp.addWidget(self.theo_button)
+        self.theo_note = QLabel("Theoretical win = each wager's stake \u00d7 its bet's house edge in this game at "
+                                "this deck count (dealer-assist odds); the main wager by its original amount.")
+        self.theo_note.setWordWrap(True)
+        tp.addWidget(self.theo_note)
+        self.theo_table = _table(["Player", "Bets", "Wagered", "Theoretical win", "Actual win"])
+        tp.addWidget(self.theo_table, 1)
+        self.tabs.addTab(theo_page, "Theoretical win")
         self.rulings_table = _table(["Event", "Clause", "Ruling", "Card moves", "Text"])
         self.tabs.addTab(self.rulings_table, "Rulings")
         self.people_table = _table(["Time (UTC)", "Who", "What", "Detail"])
@@ -234,8 +249,10 @@ class RoundDetailView(QWidget):
             self.title.setText(f"Round {round_id} is not in this store")
             return
         self.detail = detail
+        self.theo_button.setEnabled(True)
+        self.theo_table.setRowCount(0)
         s = detail.summary
-        self.dealer = dealer_of(self.store.db.conn, s.session_id)
+        self.dealer = dealer_of(self.reader, s.session_id)
         self.title.setText(
             f"Round {s.id} \u2014 {GAME_NAMES.get(s.game, s.game)} \u2014 table {self.table_name} \u2014 "
             f"{s.status.replace('_', ' ')} \u2014 dealer {self.dealer or ('transcript' if s.source == 'transcript' else '-')}"
@@ -273,7 +290,7 @@ class RoundDetailView(QWidget):
         people += [[short_time(a.at)[11:], a.actor, a.kind, audit_text(a)] for a in self.audit]
         people.sort(key=lambda row: row[0])
         _fill(self.people_table, people)
-        self.integrity = round_integrity(self.store, round_id)
+        self.integrity = round_integrity(self.reader, round_id)
         _fill(self.integrity_table, [[c.name, "intact" if c.ok else "ALTERED", c.detail] for c in self.integrity])
         if all(c.ok for c in self.integrity):
             self.integrity_banner.setText("Integrity: INTACT \u2014 every hash link and record of this round checks.")
@@ -300,6 +317,20 @@ class RoundDetailView(QWidget):
                 b.setEnabled(False)
         else:
             self.show_step(len(self.steps) - 1)
+
+    def show_theo(self) -> None:
+        """Each player's theoretical and actual win on this round (the house's view)."""
+        if self.detail is None:
+            return
+        from dealer_assist.odds.theo import from_detail, round_theo, total
+
+        lines = round_theo(from_detail(self.detail))
+        rows = [[player, money(t.initial), money(t.wagered), f"{t.theo:.2f}", signed(t.actual)]
+                for player, t in sorted(lines.items())]
+        if lines:
+            t = total(lines.values())
+            rows.append(["table", money(t.initial), money(t.wagered), f"{t.theo:.2f}", signed(t.actual)])
+        _fill(self.theo_table, rows)
 
     def show_step(self, position: int) -> None:
         """The layout after ``position`` events (0: before the first)."""
@@ -344,7 +375,7 @@ class RoundDetailView(QWidget):
     def run_redecide(self) -> Redecision | None:
         if self.round_id is None:
             return None
-        result = redecide(self.store, self.round_id)
+        result = redecide(self.reader, self.round_id)
         self.redecision = result
         if result.error:
             self.redecide_result.setText(f"The current rules refuse the recorded events: {result.error}")

@@ -18,6 +18,7 @@ from dealer_assist.store.common import (
     SQLITE_MAGIC,
     StoreError,
 )
+from dealer_assist.store.keys import KeyedConnection
 
 __all__ = [
     "KNOWN_MIGRATIONS",
@@ -159,8 +160,31 @@ def _m0003_session_table(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE sessions ADD COLUMN table_name TEXT NOT NULL DEFAULT 'table'")
 
 
-@MIGRATIONS(name="0004_table_identity")
-def _m0004_table_identity(db: sqlite_utils.Database) -> None:
+@MIGRATIONS(name="0004_keyed_chains")
+def _m0004_keyed_chains(db: sqlite_utils.Database) -> None:
+    # The chains become keyed (HMAC with the station key, outside the file) and each
+    # commit records a head (docs/store.md, Tamper evidence). The rows are re-chained by
+    # ``keying.key_store`` right after, in the same write transaction, with the key.
+    db.execute("CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID")
+    db.execute(
+        """CREATE TABLE head (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            generation INTEGER NOT NULL,
+            events_id INTEGER NOT NULL,
+            events_hash TEXT NOT NULL,
+            rounds_id INTEGER NOT NULL,
+            rounds_hash TEXT NOT NULL,
+            audit_id INTEGER NOT NULL,
+            audit_hash TEXT NOT NULL,
+            schema_digest TEXT NOT NULL,
+            mac TEXT NOT NULL
+        )"""
+    )
+    db.execute("CREATE INDEX audit_finish ON audit(round_id, id) WHERE kind = 'round_finish'")
+
+
+@MIGRATIONS(name="0005_table_identity")
+def _m0005_table_identity(db: sqlite_utils.Database) -> None:
     # Issue 18: a store belongs to one table (its name and pit), set once (identity.py).
     db.execute(
         """CREATE TABLE table_identity (
@@ -170,6 +194,25 @@ def _m0004_table_identity(db: sqlite_utils.Database) -> None:
             created_at TEXT NOT NULL
         )"""
     )
+
+
+@MIGRATIONS(name="0006_accounts")
+def _m0006_accounts(db: sqlite_utils.Database) -> None:
+    # Issue 15 item 8 / issue 17 item 3: a PIN that must be changed at its next use (set or
+    # reset by a supervisor), and the wrong-PIN count behind the lockout, kept in the store
+    # so a restart does not clear it.
+    db.execute("ALTER TABLE users ADD COLUMN must_change INTEGER NOT NULL DEFAULT 0")
+    db.execute(
+        """CREATE TABLE pin_failures (
+            username TEXT PRIMARY KEY,
+            failures INTEGER NOT NULL,
+            last_failure TEXT NOT NULL,
+            locked_until TEXT
+        )"""
+    )
+    # Events from this one on must each carry their supervisor's approval (verify checks it);
+    # those written before, when the store did not ask for one, are left as they were.
+    db.execute("CREATE TABLE authority_since AS SELECT COALESCE(MAX(id), 0) + 1 AS first_event_id FROM events")
 
 
 @contextmanager
@@ -187,10 +230,16 @@ def closed_on_failure(conn: sqlite3.Connection, db_path: Path) -> Iterator[None]
 
 def connect(
     target: str, db_path: Path, *, uri: bool, busy_timeout_ms: int = BUSY_TIMEOUT_MS
-) -> sqlite3.Connection:
+) -> KeyedConnection:
     """A connection that waits for the writer rather than failing (busy timeout)."""
     try:
-        conn = sqlite3.connect(target, uri=uri, timeout=busy_timeout_ms / 1000, check_same_thread=False)
+        conn = sqlite3.connect(
+            target,
+            uri=uri,
+            timeout=busy_timeout_ms / 1000,
+            check_same_thread=False,
+            factory=KeyedConnection,
+        )
     except sqlite3.Error as err:
         raise StoreError(f"cannot open {db_path}: {err}") from err
     try:
