@@ -42,13 +42,14 @@ from PySide6.QtWidgets import (
 )
 
 import ui.qtfix  # noqa: F401  (before any Qt call: the guard against PySide6 6.12 on CPython 3.11)
+from dealer_assist.cli.common import fail, no_display, whole_number
 from dealer_assist.cli.history import parse_time
 from dealer_assist.review_queries import (
     RoundFilter,
     connection,
     count_rounds,
 )
-from dealer_assist.store import ROUND_STATUSES, Store, StoreError, VerifyResult, default_db_path
+from dealer_assist.store import ROUND_STATUSES, Store, StoreError, VerifyResult
 from ui.review_detail import BAD_STYLE, OK_STYLE, RoundDetailView
 from ui.review_model import COLUMNS, GAME_NAMES, RoundListModel
 from ui.review_summary import SummaryView
@@ -409,21 +410,31 @@ def open_review(db_path: str | Path, parent: QWidget | None = None, *, superviso
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", metavar="FILE", help="the table's store (default: the user data dir's table.db)")
-    parser.add_argument("--round", type=int, metavar="ID", help="open this round")
+    parser.add_argument("--db", metavar="FILE", help="the table's store (default: the station's store, docs/station.md)")
+    parser.add_argument("--config", metavar="FILE", help="the station configuration naming the store")
+    parser.add_argument("--round", type=whole_number(1), metavar="ID", help="open this round")
     parser.add_argument("--screenshot", metavar="PNG", help=argparse.SUPPRESS)
 
 
 def run(args: argparse.Namespace) -> int:
-    path = Path(args.db) if args.db else default_db_path()
+    from dealer_assist.station import StationError, find_config, store_path
+
+    try:
+        path = store_path(find_config(args.config), args.db)
+    except StationError as exc:
+        return fail(str(exc))
+    if not path.is_file():
+        return fail(f"{path}: no such store (--db FILE names the table's store)")
+    reason = no_display()
+    if reason:
+        return fail(reason)
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     try:
         window = open_review(path)
     except StoreError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return fail(str(exc))
     if getattr(args, "round", None) is not None:
         assert isinstance(window, ReviewWindow)
         window.open_round(int(args.round))

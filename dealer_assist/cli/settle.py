@@ -5,13 +5,19 @@ from __future__ import annotations
 import argparse
 import sys
 
+from dealer_assist.cli.common import new_file_in_existing_directory
 from dealer_assist.errors import TranscriptError
 from dealer_assist.transcript import dumps, settle_text
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="round transcript (JSON), or - for standard input")
-    parser.add_argument("--record", metavar="DB", help="also record the round in this store file")
+    parser.add_argument(
+        "--record",
+        metavar="DB",
+        type=new_file_in_existing_directory(),
+        help="also record the round in this store file (its directory must exist)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
