@@ -402,6 +402,21 @@ def ensure_user_store_directory(path: Path) -> None:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
 
 
+def create_store_file(path: Path) -> None:
+    """Create an empty store file 0660 (whatever the umask) if there is none yet. SQLite
+    gives the -wal and -shm files the database file's permissions, so those are 0660 too."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+    except FileExistsError:
+        return
+    except OSError as exc:
+        raise StationError(f"cannot create the store {path}: {exc.strerror or exc}") from None
+    try:
+        os.fchmod(fd, FILE_MODE)
+    finally:
+        os.close(fd)
+
+
 def restrict_store_files(path: Path) -> None:
     """Store files (the database, its -wal and -shm) are 0660: the station's group reads
     and writes, others nothing. Only files we own can be changed; others are left."""

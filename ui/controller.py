@@ -49,6 +49,8 @@ from hardware.events import (
 from ui.worker import Worker
 
 RECALL_SIZE = 10
+# Round events that are significant events of GLI-24 too: also written to the audit log.
+SIGNIFICANT_EVENTS = ("void", "power_failure", "resolve")
 
 
 @dataclass
@@ -140,6 +142,7 @@ class TableController(QObject):
         self._finished_at = -1  # len(events) when the settle output was last recorded
         self.paint_hook: Callable[[], None] | None = None
         self._store_rid: int | None = None  # written and read only by jobs on the store thread
+        self._referral_audited = False  # the open round's 6.1 referral is in the audit log
 
     # ------------------------------------------------------------------ store
     def open_store(self, path: str | None, done: Callable[[bool], None] | None = None) -> None:
@@ -210,6 +213,9 @@ class TableController(QObject):
         self.events = [dict(e) for e in open_round.events]
         self.slip = []
         self.restored = True
+        self._referral_audited = rnd.status() == "referred"
+        # the round was open when the app stopped: a crash or a power failure (5.29.1)
+        self.audit("recovered", {"events": len(self.events)}, actor="system")
         self.changed.emit()
         return True
 
@@ -247,6 +253,7 @@ class TableController(QObject):
         self.round_id = None
         self.events = []
         self.slip = []
+        self._referral_audited = False
         self.restored = False
         self.placement = None
         self._finished_at = -1
@@ -394,6 +401,14 @@ class TableController(QObject):
         else:
             self.events.append(raw)
             self._store_event(raw, actor or f"dealer:{self.dealer}")
+        if raw.get("type") in SIGNIFICANT_EVENTS:
+            self.audit(str(raw["type"]), {k: v for k, v in raw.items() if k != "type"},
+                       actor=actor or f"dealer:{self.dealer}")
+        if self.rnd.status() == "referred" and raw.get("type") != "resolve" and not self._referral_audited:
+            self._referral_audited = True  # 6.1: the round waits for the Gaming Shift Manager
+            referral = getattr(self.rnd, "referral", None)
+            self.audit("referral", {"ruling": list(referral) if referral else None},
+                       actor=actor or f"dealer:{self.dealer}")
         return True
 
     def _store_round_start(self, first: list[dict[str, Any]]) -> None:
@@ -530,11 +545,15 @@ class TableController(QObject):
         info = self.shoe
         info.last_event = _describe_shoe_event(event)
         if isinstance(event, Connected):
+            if not info.connected:
+                self._audit("shoe_connected", event_to_json(event))
             info.connected = True
             info.port = event.port
             info.model = event.model or info.model
             info.warning = "" if event.guaranteed else "this shoe's format cannot show lost cards"
         elif isinstance(event, Disconnected):
+            if info.connected:
+                self._audit("shoe_lost", event_to_json(event))
             info.connected = False
             info.warning = f"shoe lost: {event.reason}"
         elif isinstance(event, Hello):
@@ -562,9 +581,23 @@ class TableController(QObject):
         self.shoe_changed.emit()
 
     def _audit(self, kind: str, detail: dict[str, Any]) -> None:
+        self.audit(kind, detail, actor="shoe" if kind.startswith("shoe") else f"dealer:{self.dealer}")
+
+    def audit(self, kind: str, detail: dict[str, Any], *, actor: str) -> None:
+        """A significant event (GLI-24: shoe connected/lost/faults, power failure and
+        recovery, void, referral, overrides, configuration changes) in the store's audit
+        log, with the round it belongs to when a round is open."""
         store = self.store
-        if store is not None:
-            self.store_worker.submit(lambda: store.add_audit(kind, actor="shoe", detail=detail))
+        if store is None:
+            return
+        in_round = self.round_id is not None
+
+        def job() -> int:
+            # runs after the round's begin job (one writer thread, in order): _store_rid is set
+            return store.add_audit(kind, actor=actor, round_id=self._store_rid if in_round else None,
+                                   detail=detail)
+
+        self.store_worker.submit(job)
 
     def _update_remaining(self, reset: bool = False) -> None:
         if self.rnd is not None:
