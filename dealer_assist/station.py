@@ -348,8 +348,8 @@ def save_config(cfg: StationConfig, path: Path) -> None:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
         try:
             os.write(fd, text.encode("utf-8"))
+            os.fchmod(fd, stat.S_IMODE(old.st_mode) if old is not None else FILE_MODE)  # not the umask's
             if old is not None:
-                os.fchmod(fd, stat.S_IMODE(old.st_mode))
                 with contextlib.suppress(PermissionError):
                     os.fchown(fd, -1, old.st_gid)
             os.fsync(fd)
@@ -637,14 +637,16 @@ def _service_file_entries(service: str) -> dict[str, str] | None:
     return None
 
 
-def check_floor(service: str, timeout_s: int = 5) -> Check:
-    """The floor database answers: a psycopg connection if psycopg is installed, else a TCP
-    connection to the host and port of the service file."""
+def check_floor(service: str, timeout_s: int = 5, *, tcp_only: bool = False) -> Check:
+    """The floor database answers: a psycopg connection if psycopg is installed, else (or
+    with ``tcp_only``) a TCP connection to the host and port of the service file."""
     if not service:
         return Check("floor", True, "not configured ([floor] service is empty)", skipped=True)
     try:
         import psycopg  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
+        psycopg = None
+    if tcp_only:
         psycopg = None
     if psycopg is not None:
         try:

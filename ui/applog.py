@@ -17,6 +17,7 @@ from PySide6.QtCore import QMessageLogContext, QtMsgType, qInstallMessageHandler
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 qt_log = logging.getLogger("qt")
+_shown: list[QMessageBox] = []
 
 _LEVELS = {
     QtMsgType.QtDebugMsg: logging.DEBUG,
@@ -59,6 +60,8 @@ def crash_reporter(log_path: Path) -> Callable[[str], None]:
             return
         box = QMessageBox(QMessageBox.Icon.Critical, "Dealer Assist: error", crash_message(log_path))
         box.setObjectName("crash_message")
+        _shown.append(box)  # kept alive until closed (a local would be collected at once)
+        box.finished.connect(lambda _result: _shown.remove(box))
         box.open()
 
     return show_crash
