@@ -198,7 +198,7 @@ def _run_window(args: argparse.Namespace, cfg: StationConfig | None, store: Path
     from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
 
     from dealer_assist import applog, station
-    from ui.applog import crash_reporter, route_qt_messages
+    from ui.applog import crash_reporter, route_qt_messages, stop_routing_qt_messages
     from ui.setup_dialog import remembered_setup
 
     log = logging.getLogger("ui.app")
@@ -225,6 +225,7 @@ def _run_window(args: argparse.Namespace, cfg: StationConfig | None, store: Path
         if not getattr(args, "exit_after_show", False):
             QMessageBox.critical(None, "Dealer Assist", str(exc))  # launched from the menu: no stderr
         lock.release()
+        stop_routing_qt_messages()
         if app_log is not None:
             app_log.stop()
         return 1
@@ -271,6 +272,7 @@ def _run_window(args: argparse.Namespace, cfg: StationConfig | None, store: Path
         settings.setValue("window/geometry", window.saveGeometry())  # QSettings: window state only
         table.close()
         log.info("dealer-assist stopped")
+        stop_routing_qt_messages()
         if app_log is not None:
             app_log.stop()
 
