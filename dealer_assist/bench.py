@@ -42,8 +42,6 @@ def _setup(game: str, full: bool) -> tuple[dict[str, object], Callable[[random.R
 def run_setup(game: str, full: bool, rounds: int, seed: int, timed: bool) -> dict[str, float]:
     header, wagers = _setup(game, full)
     template = new_round(header)  # the table's configuration, parsed once as at a live table
-    fresh = type(template)
-    config = template.config
     rng = random.Random(seed)
     shoe = Shoe(game, 6, seed)
     events = 0
@@ -52,7 +50,7 @@ def run_setup(game: str, full: bool, rounds: int, seed: int, timed: bool) -> dic
     start = time.perf_counter()
     for _ in range(rounds):
         shoe.round_start()
-        rnd = fresh(config)
+        rnd = template.fresh()
         for ev in wagers(rng):
             if timed:
                 t0 = clock()

@@ -38,7 +38,15 @@ from dealer_assist.events import (
 from dealer_assist.games import INSURANCE_ODDS, GameRules
 from dealer_assist.hands import hand_value, is_two_card_21
 from dealer_assist.money import ZERO, half_kept, winnings
-from dealer_assist.outcome import ClaimDecision, Expectation, Ruling, Settlement, settlement
+from dealer_assist.outcome import (
+    ClaimDecision,
+    ControlChange,
+    Expectation,
+    Ruling,
+    Settlement,
+    settlement,
+)
+from dealer_assist.round_api import DealerView, HandView, RoundView, TerminalView, WagerView
 from dealer_assist.settlement import dealer_blackjack_concept, main_result
 from dealer_assist.shoe_state import ShoeState
 
@@ -116,6 +124,7 @@ class ElectronicRound:
         self._entered: set[tuple[str, str]] = set()  # (player, bet) of every settlement entry
         self.rulings: list[Ruling] = []
         self.claims: list[ClaimDecision] = []
+        self.control_changes: list[ControlChange] = []  # terminals decide for themselves: none
         self.shoe = ShoeState(self.rules.composition, self.config.decks, list(self.config.shoe_dealt))
         self.under_min_players = set(self.config.under_min_history)
         self._index = 0
@@ -148,6 +157,10 @@ class ElectronicRound:
     def apply_all(self, events: Iterable[Event]) -> None:
         for e in events:
             self.apply(e)
+
+    def fresh(self) -> ElectronicRound:
+        """A new round at the same table (the same configuration), no event applied."""
+        return ElectronicRound(self.config)
 
     def _dispatch(self, ev: Event) -> None:
         if self.phase == "void":
@@ -789,3 +802,37 @@ class ElectronicRound:
             "player_cards": [str(c) for c in self.player_cards],
             "players": players,
         }
+
+    # ------------------------------------------------------------------ views
+    def view(self) -> RoundView:
+        """An immutable picture of the round for a screen (round_api.RoundView)."""
+        rules = self.rules
+        pending = {p["player"]: p for p in self.pending()}
+        terminals = []
+        for t in self.terminals.values():
+            current = t.current()
+            in_turn = (t.hands.index(current) + 1) if current is not None else None
+            hands = []
+            for i, h in enumerate(t.hands, start=1):
+                total, soft = h.value()
+                hands.append(HandView(
+                    i, tuple(str(c) for c in h.cards), total, soft, ((t.player, h.stake),),
+                    is_two_card_21(h.cards) and not h.from_split, h.busted or total > 21, h.doubled,
+                    t.surrendered and i == 1, in_turn == i and t.player in pending,
+                ))
+            sides = tuple(WagerView(t.player, bet, rules.bet_name(bet), amount, amount)
+                          for bet, amount in t.sides.items())
+            terminals.append(TerminalView(
+                t.player, t.main, sides, tuple(hands), in_turn,
+                tuple(pending.get(t.player, {}).get("options", ())), self._waiting_for_card(t),
+                t.default_play, self._resolved(t),
+            ))
+        total, soft = hand_value(self.dealer)
+        dealer = DealerView(tuple(str(c) for c in self.dealer), total, soft, is_two_card_21(self.dealer),
+                            total > 21)
+        return RoundView(rules.key, rules.name, True, self.status(), self.phase == "betting", dealer, (),
+                         tuple(str(c) for c in self.player_cards), tuple(terminals))
+
+    def under_minimum_first_time(self) -> tuple[str, ...]:
+        """None: the terminal refuses a wager outside its limits (2.2), so 5.26 never arises."""
+        return ()

@@ -358,6 +358,15 @@ ELECTRONIC_CLAUSES: Final[dict[str, str]] = {
 }
 
 
+# Display names of every wager kind, for people (the dealer's screen, the review).
+BET_NAMES: Final[dict[str, str]] = {
+    "main": "Main", "insurance": "Insurance", "pair": "Pair", "ace_race": "Ace Race",
+    "lucky8": "Lucky 8", "super_sevens": "Super Star 7s", "three_stars": "3 Stars",
+    "superb8": "Superb 8's", "tie18": "Tie on 18", "plus21": "21+", "bonus678": "6-7-8 bonus",
+    "bet_the_set": "Bet the Set 21", "royal_match": "Royal Match 21", "kings_bounty": "Kings Bounty",
+}
+
+
 @dataclass(frozen=True)
 class GameRules:
     """Everything that differs between the games, as data."""
@@ -393,6 +402,10 @@ class GameRules:
 
     def has(self, concept: str) -> bool:
         return concept in self.clauses
+
+    def bet_name(self, bet: str) -> str:
+        """The display name of a wager kind (``tie18`` -> ``Tie on 18``)."""
+        return BET_NAMES.get(bet, bet)
 
 
 ACE_RACE: Final = GameRules(

@@ -35,12 +35,12 @@ from typing import Any
 from dealer_assist.store import (
     ZERO_HASH,
     Store,
-    _audit_content,
-    _chain,
-    _event_content,
-    _round_content,
+    audit_content,
     canonical_json,
+    chain,
+    event_content,
     format_time,
+    round_content,
 )
 
 GAMES: list[dict[str, Any]] = [
@@ -150,9 +150,9 @@ def bulk_generate(path: Path, rounds: int, players: int, seed: int = 1) -> None:
             started = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(start + round_id * 30))
             started_at = f"{started}.000000Z"
             ended_at = f"{started}.500000Z"
-            rhash = _chain(
+            rhash = chain(
                 prev["rounds"],
-                _round_content(round_id, None, round_id, "live", started_at, config_json),
+                round_content(round_id, None, round_id, "live", started_at, config_json),
             )
             prev["rounds"] = rhash
             last_hash = ZERO_HASH
@@ -161,9 +161,9 @@ def bulk_generate(path: Path, rounds: int, players: int, seed: int = 1) -> None:
                 event_id += 1
                 event_json = sub(event_template, names)
                 at = started_at
-                last_hash = _chain(
+                last_hash = chain(
                     prev["events"],
-                    _event_content(event_id, round_id, seq, at, "dealer", event_json),
+                    event_content(event_id, round_id, seq, at, "dealer", event_json),
                 )
                 prev["events"] = last_hash
                 event_rows.append((event_id, round_id, seq, at, "dealer", event_json, last_hash))
@@ -212,9 +212,9 @@ def bulk_generate(path: Path, rounds: int, players: int, seed: int = 1) -> None:
                 }
             )
             audit_id = round_id
-            ahash = _chain(
+            ahash = chain(
                 prev["audit"],
-                _audit_content(audit_id, ended_at, "dealer", "round_finish", round_id, detail),
+                audit_content(audit_id, ended_at, "dealer", "round_finish", round_id, detail),
             )
             prev["audit"] = ahash
             audit_rows.append(

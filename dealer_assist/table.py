@@ -48,6 +48,7 @@ from dealer_assist.outcome import (
     control_change,
     settlement,
 )
+from dealer_assist.round_api import AreaView, DealerView, HandView, RoundView, WagerView
 from dealer_assist.settlement import dealer_blackjack_concept, main_result
 from dealer_assist.shoe_state import ShoeState
 
@@ -235,6 +236,10 @@ class TableRound:
     def apply_all(self, events: Iterable[Event]) -> None:
         for e in events:
             self.apply(e)
+
+    def fresh(self) -> TableRound:
+        """A new round at the same table (the same configuration), no event applied."""
+        return TableRound(self.config)
 
     def _rebuild(self) -> None:
         events = self.events
@@ -1543,6 +1548,66 @@ class TableRound:
             ]
             areas.append({"area": number, "controller": area.controller, "hands": hands})
         return {"dealer": {"cards": [str(c) for c in self.dealer], "total": total}, "areas": areas}
+
+
+    # ------------------------------------------------------------------ views
+    def view(self) -> RoundView:
+        """An immutable picture of the layout for a screen (round_api.RoundView)."""
+        rules = self.rules
+        exp = self.expectation()
+        in_turn: tuple[int, int] | None = None
+        if exp.kind == "decision" and exp.area is not None and exp.hand is not None:
+            in_turn = (exp.area, exp.hand)
+        elif exp.kind == "card" and exp.area and exp.hand is not None:
+            in_turn = (exp.area, exp.hand)
+        seated: dict[int, list[str]] = {}
+        for player, number in self.config.seated.items():
+            seated.setdefault(number, []).append(player)
+        areas: list[AreaView] = []
+        for number in range(1, self.config.areas + 1):
+            area = self.areas.get(number)
+            if area is None:
+                areas.append(AreaView(number, None, tuple(seated.get(number, ())), (), (), (), ()))
+                continue
+            wagers = tuple(
+                WagerView(w.player, "main", rules.bet_name("main"), w.amount, w.placed, w.position,
+                          None, w.returned)
+                for w in area.wagers
+            )
+            sides = tuple(
+                WagerView(s.player, s.bet, rules.bet_name(s.bet), s.amount, s.placed, None,
+                          self._hand_number(area, s.hand) if s.hand is not None else None, s.returned)
+                for s in area.sides
+            )
+            hands = []
+            for i, hand in enumerate(area.hands, start=1):
+                total, soft = hand.value()
+                hands.append(HandView(
+                    i, tuple(str(c) for c in hand.cards), total, soft, tuple(hand.stakes.items()),
+                    self._is_blackjack(hand), hand.busted or total > 21, hand.doubled,
+                    bool(hand.stakes) and all(p in area.surrendered for p in hand.stakes),
+                    in_turn == (number, i), rules.permanent_eight and i == 1 and not hand.from_split,
+                ))
+            areas.append(AreaView(number, area.controller, tuple(seated.get(number, ())), wagers, sides,
+                                  tuple(hands), tuple(sorted(area.surrendered)), area.absent_play))
+        return RoundView(
+            rules.key, rules.name, False, self.status(), self.phase == "betting", self._dealer_view(),
+            tuple(areas), (), (), in_turn,
+            tuple((a.number, a.controller) for a in areas if a.controller is not None),
+        )
+
+    def _dealer_view(self) -> DealerView:
+        total, soft = self.dealer_value()
+        blackjack = self.rules.blackjack_odds is not None and is_two_card_21(self.dealer)
+        return DealerView(tuple(str(c) for c in self.dealer), total, soft, blackjack, total > 21,
+                          self.rules.permanent_eight)
+
+    def under_minimum_first_time(self) -> tuple[str, ...]:
+        """Players whose under-minimum wager this round settles normally: their first at the
+        table (5.26). The store remembers them; their next under-minimum wager is returned."""
+        if self.phase == "void":
+            return ()  # every wager was returned
+        return tuple(sorted(self.under_min_players - self.config.under_min_history))
 
 
 # Expectations are immutable: the plain ones are made once (expectation() runs for every event).

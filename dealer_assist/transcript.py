@@ -39,8 +39,7 @@ from dealer_assist.events import (
 from dealer_assist.games import GAMES, GameRules
 from dealer_assist.money import AmountError, parse_amount, to_json_number
 from dealer_assist.outcome import Expectation, Settlement
-
-Round = Any  # TableRound | ElectronicRound (both offer the same reporting surface)
+from dealer_assist.round_api import Round
 
 
 # ---------------------------------------------------------------------- parsing
@@ -432,7 +431,7 @@ def round_output(rnd: Round) -> dict[str, Any]:
     # Electronic Blackjack, whose terminals each decide for themselves.
     out["control"] = [
         {"index": c.event, "area": c.area, "player": c.player, "rule": c.rule}
-        for c in getattr(rnd, "control_changes", ())
+        for c in rnd.control_changes
     ]
     out["next"] = expectation_json(rnd.expectation()) if out["status"] in ("in_progress", "referred") else None
     return out
