@@ -8,8 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QLabel
+from PySide6.QtCore import Qt
 
 from dealer_assist import station
 from dealer_assist.store import Store
@@ -115,26 +114,80 @@ def test_significant_events_in_the_audit_log_with_their_round(make_table: MakeTa
     review.close()
 
 
-def test_simulated_run_says_so_in_title_and_status(qtbot: Any, tmp_path: Path, monkeypatch: Any) -> None:
-    from dealer_assist.cli import main
+LOOK = """
+import json, sys
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QLabel
+from dealer_assist.cli import main
 
-    monkeypatch.delenv(station.CONFIG_ENV, raising=False)
-    monkeypatch.setattr(station, "site_config_dir", lambda: tmp_path / "etc")  # no configuration
-    monkeypatch.setattr(station, "user_log_dir", lambda: tmp_path / "log")
-    seen: dict[str, str] = {}
+seen = {}
 
-    def look() -> None:
-        from ui.main_window import DealerWindow
+def look():
+    from ui.main_window import DealerWindow
+    window = next(w for w in QApplication.topLevelWidgets() if isinstance(w, DealerWindow))
+    label = window.statusBar().findChild(QLabel, "station_status")
+    seen.update(title=window.windowTitle(), status=label.text() if label is not None else "")
 
-        window = next(w for w in QApplication.topLevelWidgets() if isinstance(w, DealerWindow))
-        seen["title"] = window.windowTitle()
-        label = window.statusBar().findChild(QLabel, "station_status")
-        seen["status"] = label.text() if label is not None else ""
+app = QApplication(sys.argv[:1])
+QTimer.singleShot(0, look)  # before --exit-after-show's own timer quits
+status = main(sys.argv[1:])
+print(json.dumps({"exit": status, **seen}))
+"""
 
-    QTimer.singleShot(0, look)
-    status = main(["--db", str(tmp_path / "table.db"), "--dealer", "ann", "--exit-after-show"])
-    assert status == 0
+
+def test_simulated_run_says_so_in_title_and_status(tmp_path: Path) -> None:
+    """The real start-up path (config lookup, lock, log, window), in its own process."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != station.CONFIG_ENV}
+    env.update(QT_QPA_PLATFORM="offscreen", HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"))
+    if Path("/etc/dealer-assist/station.toml").exists():
+        raise AssertionError("this test expects a machine without /etc/dealer-assist/station.toml")
+    done = subprocess.run([sys.executable, "-c", LOOK, "--db", str(tmp_path / "table.db"), "--dealer", "ann",
+                           "--exit-after-show"], cwd=Path(__file__).resolve().parents[2], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout.splitlines()[-1])
+    assert seen["exit"] == 0
     assert seen["title"] == "Dealer Assist \u2014 SIMULATED SHOE \u2014 demonstration, not a live table \u2014 ann"
     assert seen["status"].startswith("SIMULATED SHOE")
     assert f"store {tmp_path / 'table.db'}" in seen["status"] and "no station configuration" in seen["status"]
-    assert "dealer-assist started" in (tmp_path / "log" / "dealer-assist.log").read_text()
+    log = tmp_path / "state" / "dealer-assist" / "log" / "dealer-assist.log"
+    assert "dealer-assist started" in log.read_text() and "shoe simulated" in log.read_text()
+
+
+def test_configured_station_runs_its_shoe_and_store(tmp_path: Path) -> None:
+    """With a configuration: its table in the title, its shoe (a real pty simulator) and its
+    store; --game on the command line overrides the configured game for this run."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from hardware.simulator import SimulatedShoe
+
+    shoe = SimulatedShoe(game="lucky8", decks=6, seed=3, codec="da1")
+    shoe.open()
+    store = tmp_path / "bj07.db"
+    config = tmp_path / "station.toml"
+    config.write_text(f'[table]\nname = "BJ-07"\npit = "Pit 2"\ngame = "lucky8"\n'
+                      f'[shoe]\nport = "{shoe.path}"\n[store]\npath = "{store}"\n')
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path),
+           "XDG_STATE_HOME": str(tmp_path / "state"), station.CONFIG_ENV: str(config)}
+    try:
+        done = subprocess.run([sys.executable, "-c", LOOK, "--dealer", "ann", "--game", "ace_race",
+                               "--exit-after-show"], cwd=Path(__file__).resolve().parents[2], env=env,
+                              capture_output=True, text=True, timeout=120)
+    finally:
+        shoe.close()
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout.splitlines()[-1])
+    assert seen["title"] == "Dealer Assist \u2014 BJ-07 (Pit 2) \u2014 ann"
+    assert seen["status"] == f"shoe {shoe.path} \u00b7 store {store} \u00b7 configuration {config}"
+    assert store.exists() and (store.stat().st_mode & 0o777) == 0o660
+    with Store.open_readonly(store) as opened:
+        setups = opened.audit_entries(kind="table_setup")
+    assert setups and setups[-1].detail["game"] == "ace_race"  # --game over the configured lucky8
