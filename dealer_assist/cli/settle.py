@@ -41,9 +41,13 @@ def run(args: argparse.Namespace) -> int:
     if args.record:
         import json
 
+        from pathlib import Path
+
+        from dealer_assist.station import create_store_file
         from dealer_assist.store import record_transcript
 
         try:
+            create_store_file(Path(args.record))  # 0660 if new: the station's group shares it
             record_transcript(args.record, json.loads(text), output)
         except Exception as exc:  # noqa: BLE001 - the store reports its own errors in one line
             print(f"error: cannot record in {args.record}: {exc}", file=sys.stderr)
