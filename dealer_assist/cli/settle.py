@@ -40,7 +40,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.record:
         import json
-
         from pathlib import Path
 
         from dealer_assist.station import create_store_file
