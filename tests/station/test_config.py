@@ -166,3 +166,16 @@ def test_store_file_created_0660_whatever_the_umask(tmp_path: Path) -> None:
     finally:
         os.umask(old)
     assert stat.S_IMODE((tmp_path / "table.db").stat().st_mode) == 0o660
+
+
+def test_station_parts_load_neither_qt_nor_pyserial() -> None:
+    """Layers (DESIGN.md): the configuration, the lock, the log and the commands are pure."""
+    import subprocess
+
+    code = ("import sys, dealer_assist.station, dealer_assist.applog, dealer_assist.cli, "
+            "dealer_assist.cli.history, dealer_assist.cli.settle, dealer_assist.cli.bench; "
+            "print('\\n'.join(sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[2],
+                         capture_output=True, text=True, timeout=60, check=True).stdout.split()
+    assert "dealer_assist.station" in out and "dealer_assist.applog" in out
+    assert not [m for m in out if m.split(".")[0] in ("PySide6", "serial", "hardware", "ui")]
