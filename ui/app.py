@@ -152,17 +152,36 @@ def setup_from_station(setup: TableSetup, cfg: StationConfig | None, game: str |
     return setup
 
 
+def _shown_on_screen(args: argparse.Namespace) -> bool:
+    """Whether a start-up error is also shown in a window: started from the menu, standard
+    error goes nowhere. Not for tests and benchmarks (offscreen, --exit-after-show) nor on a
+    terminal, where the ``error:`` line is read."""
+    return (not getattr(args, "exit_after_show", False) and os.environ.get("QT_QPA_PLATFORM") != "offscreen"
+            and not sys.stderr.isatty() and no_display() is None)
+
+
+def _refuse(args: argparse.Namespace, message: str, status: int = 2) -> int:
+    """``error: message`` on standard error, and in a message box when nobody sees stderr."""
+    fail(message, status)
+    if _shown_on_screen(args):
+        from PySide6.QtWidgets import QApplication, QMessageBox
+
+        _app = QApplication.instance() or QApplication(sys.argv[:1])
+        QMessageBox.critical(None, "Dealer Assist", message)
+    return status
+
+
 def run(args: argparse.Namespace) -> int:
     from dealer_assist import station
     from dealer_assist.games import GAMES
 
     # check what can be checked before Qt starts, so bad input is one line, not a Qt abort
     if args.game and args.game not in GAMES:
-        return fail(f"unknown game {args.game!r}: one of {', '.join(GAMES)}")
+        return _refuse(args, f"unknown game {args.game!r}: one of {', '.join(GAMES)}")
     try:
         cfg = station.find_config(args.config)
     except station.StationError as exc:
-        return fail(str(exc))
+        return _refuse(args, str(exc))
     cards = None
     if args.sim_cards:
         from hardware.commands import CommandError, read_card_file
@@ -170,10 +189,10 @@ def run(args: argparse.Namespace) -> int:
         try:
             cards = read_card_file(args.sim_cards)
         except CommandError as exc:
-            return fail(str(exc))
+            return _refuse(args, str(exc))
     reason = no_display()
     if reason:
-        return fail(reason)
+        return fail(reason)  # no display: no window either
     store = station.store_path(cfg, args.db)
     try:
         if args.db or cfg is not None:
@@ -181,7 +200,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             station.ensure_user_store_directory(store)
     except (station.StationError, OSError) as exc:
-        return fail(str(exc))
+        return _refuse(args, str(exc))
     os.umask(station.UMASK)  # files this app makes: the station's group, never others
     port = args.shoe or (cfg.shoe_port if cfg is not None and cfg.shoe_port else None)
     codec = args.codec or (cfg.codec if cfg is not None else "da1")
@@ -195,7 +214,7 @@ def _run_window(args: argparse.Namespace, cfg: StationConfig | None, store: Path
 
     from PySide6.QtCore import QSettings
     from PySide6.QtGui import QIcon
-    from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
+    from PySide6.QtWidgets import QApplication, QLabel
 
     from dealer_assist import applog, station
     from ui.applog import crash_reporter, route_qt_messages, stop_routing_qt_messages
@@ -221,9 +240,7 @@ def _run_window(args: argparse.Namespace, cfg: StationConfig | None, store: Path
         station.create_store_file(store)
     except station.StationError as exc:
         log.error("not started: %s", exc)
-        print(f"error: {exc}", file=sys.stderr)
-        if not getattr(args, "exit_after_show", False):
-            QMessageBox.critical(None, "Dealer Assist", str(exc))  # launched from the menu: no stderr
+        _refuse(args, str(exc), 1)  # launched from the menu, stderr goes nowhere: a message box too
         lock.release()
         stop_routing_qt_messages()
         if app_log is not None:
