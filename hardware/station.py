@@ -43,7 +43,8 @@ def probe_shoe(port: str, codec: str, baud: int, wait_s: float = ANSWER_S) -> Ch
     try:
         driver.start(require_open=True)
     except ShoeConnectionError as exc:
-        return Check("shoe", False, f"cannot open {port}: {exc}")
+        return Check("shoe", False, f"cannot open {port}: {exc} (if the dealer's screen is running "
+                     "it holds the port: close it, then check again)")
     try:
         driver.request_id()
         answered.wait(wait_s)

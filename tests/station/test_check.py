@@ -160,3 +160,18 @@ def test_floor_by_tcp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert not down.ok and "cannot reach" in down.text and str(closed_port) in down.text
     assert not unknown.ok and "pg_service.conf" in unknown.text
     assert station.check_floor("").skipped
+
+
+def test_a_port_held_by_the_running_screen(tmp_path: Path, shoe: SimulatedShoe, store: Path) -> None:
+    """The dealer's screen opens the shoe exclusively: the check says so instead of hanging."""
+    from hardware.driver import ShoeDriver
+
+    holder = ShoeDriver(shoe.path, lambda event: None)
+    holder.start(require_open=True)
+    try:
+        done = check(config(tmp_path, shoe.path, store))
+    finally:
+        holder.stop()
+    parts = lines(done)
+    assert done.returncode == 1
+    assert parts["shoe"].startswith("FAIL") and "cannot open" in parts["shoe"] and "close it" in parts["shoe"]
