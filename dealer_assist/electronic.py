@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from dealer_assist import sidebets
+from dealer_assist import hand_rules, sidebets
 from dealer_assist.cards import Card
 from dealer_assist.errors import RuleRefusal
 from dealer_assist.events import (
@@ -34,11 +34,13 @@ from dealer_assist.events import (
     Timeout,
     Void,
     Wager,
+    card_event_at,
 )
 from dealer_assist.games import INSURANCE_ODDS, GameRules
 from dealer_assist.hands import hand_value, is_two_card_21
 from dealer_assist.money import ZERO, half_kept, winnings
 from dealer_assist.outcome import (
+    CardMove,
     ClaimDecision,
     ControlChange,
     Expectation,
@@ -47,7 +49,7 @@ from dealer_assist.outcome import (
     settlement,
 )
 from dealer_assist.round_api import DealerView, HandView, RoundView, TerminalView, WagerView
-from dealer_assist.settlement import dealer_blackjack_concept, main_result
+from dealer_assist.settlement import main_result
 from dealer_assist.shoe_state import ShoeState
 
 
@@ -197,9 +199,7 @@ class ElectronicRound:
                 self._close_offers(t)
             self._progress()
         elif isinstance(ev, Correction):
-            from dealer_assist.irregularities import electronic_correction
-
-            electronic_correction(self, ev)  # 5.2
+            self._correction(ev)  # 5.2
         elif isinstance(ev, Pick | Resolve):
             raise RuleRefusal(f"{ev.type} does not apply to Electronic Blackjack now")
         else:
@@ -281,15 +281,11 @@ class ElectronicRound:
             if target is None and wanted == "dealer" and self.phase == "settled":
                 self._dealer_completed(ev.card)
                 return
-            if target is not None and wanted != ("dealer" if target == "dealer" else "player"):
-                from dealer_assist.irregularities import electronic_reconstruct
-
-                electronic_reconstruct(self, ev.card, wanted, target)  # 5.2
+            if target is not None and wanted != _place(target):
+                self._reconstruct(ev.card, wanted, target)  # 5.2
                 return
             if target is None and self.phase == "decisions":
-                from dealer_assist.irregularities import electronic_next_card
-
-                electronic_next_card(self, ev.card, wanted)  # 5.2: it is the next card
+                self._next_card(ev.card, wanted)  # 5.2: it is the next card
                 return
         if target is None:
             raise RuleRefusal("no card is expected now" + self._waiting_text())
@@ -299,8 +295,6 @@ class ElectronicRound:
 
     def _dealer_completed(self, card: Card) -> None:
         """5.6: a card dealt to the dealer's completed hand is removed; the outcome stands."""
-        from dealer_assist.outcome import CardMove
-
         total, _ = hand_value(self.dealer)
         self.shoe.record(card)
         self.rulings.append(Ruling(
@@ -350,8 +344,7 @@ class ElectronicRound:
     @staticmethod
     def _default_draws(hand: TerminalHand) -> bool:
         """3.18.1: cards until hard 12 or soft 17."""
-        total, soft = hand.value()
-        return total <= 16 if soft else total <= 11
+        return hand_rules.fixed_rule_draws(hand.cards)
 
     def _progress(self) -> None:
         """Let every terminal take the stream cards its hands need; then the dealer."""
@@ -361,9 +354,7 @@ class ElectronicRound:
             for t in self.terminals.values():
                 self._close_offers(t)
             self.phase = "dealer"
-            from dealer_assist.irregularities import electronic_unused_cards
-
-            electronic_unused_cards(self)  # 5.2: a card dealt early that no terminal took
+            self._unused_cards()  # 5.2: a card dealt early that no terminal took
             self._dealer_step()
 
     def _play_terminal(self, t: Terminal) -> None:
@@ -401,16 +392,12 @@ class ElectronicRound:
     def _offers(self, t: Terminal) -> list[str]:
         if not t.offers_open or t.default_play or not self.dealer:
             return []
-        out = []
-        dealer_ace = self.dealer[0].rank == "A"
-        bj = is_two_card_21(self.player_cards) and len(t.hands) == 1
-        if dealer_ace and not t.insured and not t.even_money:
-            out.append("insurance")
-        if dealer_ace and bj and not t.even_money:
-            out.append("even_money")
-        if not dealer_ace and not bj and len(t.hands) == 1 and not t.surrendered:
-            out.append("surrender")
-        return out
+        one_hand = len(t.hands) == 1
+        return hand_rules.offers(
+            self.rules, self.dealer[0].rank == "A", is_two_card_21(self.player_cards) and one_hand, one_hand,
+            may_insure=not t.insured and not t.even_money, may_take_even_money=not t.even_money,
+            may_surrender=not t.surrendered,
+        )
 
     def _close_offers(self, t: Terminal) -> None:
         """The terminal's offers close at its first play decision: its interim settlement."""
@@ -520,24 +507,15 @@ class ElectronicRound:
     # The refusals return the message and the concept of the clause: they run for every
     # option listed (pending), and only a refused decision becomes a RuleRefusal.
     def _double_refusal(self, t: Terminal, hand: TerminalHand, amount: Decimal | None) -> tuple[str, str] | None:
-        if len(hand.cards) != 2:
-            return "only the first two cards of a hand may be doubled", "double.first_two"
-        if hand.split_aces:
-            return "split aces may not be doubled", "double.split_aces"
-        if hand.value()[0] >= 21:
-            return "a blackjack or a total of 21 may not be doubled", "twenty_one_stops"
+        refusal = hand_rules.double_refusal(self.rules, hand.cards, hand.split_aces, hand.from_split)
+        if refusal is not None:
+            return refusal
         if amount is not None and amount != t.main:
             return f"a double equals the original wager of {t.main}", "double.amount"
         return None
 
     def _split_refusal(self, t: Terminal, hand: TerminalHand) -> tuple[str, str] | None:
-        if len(hand.cards) != 2 or hand.cards[0].points != hand.cards[1].points:
-            return "only two cards of the same point value may be split", "split"
-        if hand.cards[0].rank == "A" and any(h.split_aces for h in t.hands):
-            return "aces may be split only once, to form 2 hands", "split.aces_once"
-        if len(t.hands) >= self.rules.max_hands:
-            return "a player may split 2 times to form at most 3 hands", "split.max_hands"
-        return None
+        return hand_rules.split_refusal(self.rules, hand.cards, len(t.hands), any(h.split_aces for h in t.hands))
 
     def _offer_decision(self, t: Terminal, ev: Decision) -> None:
         action = ev.action
@@ -625,8 +603,7 @@ class ElectronicRound:
         return any(not h.busted and not h.settled for t in self.terminals.values() for h in t.hands)
 
     def _dealer_needs_card(self) -> bool:
-        total, soft = hand_value(self.dealer)
-        if len(self.dealer) >= 2 and is_two_card_21(self.dealer) or total >= 17:
+        if hand_rules.dealer_stands(self.rules, self.dealer):  # 3.19
             return False
         if self._live():
             return True
@@ -662,24 +639,19 @@ class ElectronicRound:
         dealer_bj = is_two_card_21(self.dealer)
         for t in self.terminals.values():
             self._settle_side_bets(t, final=True)
-            charged = False
+            once = hand_rules.OriginalWagerOnce(self.rules)  # 3.15.5 / 4.7
             for i, hand in enumerate(t.hands, start=1):
                 if hand.busted or hand.settled:
                     continue
                 hand.settled = True
-                player_bj = is_two_card_21(hand.cards) and not hand.from_split
+                player_bj = hand_rules.is_blackjack(self.rules, hand.cards, hand.from_split)
                 result, concept = main_result(hand.value()[0], player_bj, total, dealer_bj)
                 if result == "blackjack":
                     self._pay_blackjack(t, hand, "final")
                     continue
                 net = hand.stake if result == "win" else -hand.stake if result == "lose" else ZERO
-                if concept == "lose.dealer_blackjack" and (hand.from_split or hand.doubled):
-                    # 3.15.5 / 4.7: only the original wager is lost, once.
-                    concept = dealer_blackjack_concept(hand.from_split)
-                    if charged:
-                        result, net = "returned", ZERO
-                    else:
-                        charged, net = True, -t.main
+                result, net, concept = once.settle(t.player, result, net, concept, hand.from_split, hand.doubled,
+                                                   t.main)
                 self._entry(t.player, "main", hand.stake, result, net, self.clause(concept), hand=i)
         self.phase = "settled"
 
@@ -703,6 +675,71 @@ class ElectronicRound:
                hand: int | None = None, stage: str = "final", row: str | None = None) -> None:
         self.settlements.append(settlement(player, bet, stake, result, net, rule, stage, None, hand, row))
         self._entered.add((player, bet))
+
+    # ------------------------------------------------------------------ section 5 (5.2)
+    def _reconstruct(self, card: Card, wanted: str, target: str) -> None:
+        """5.2: a card dealt to the wrong hand goes where the shoe order puts it."""
+        if not self._check_shoe(card):
+            return  # 5.1
+        dest = _place(target)
+        rule = self.clause("misdeal.reconstruct")
+        self.rulings.append(Ruling(
+            self._index, rule, "reconstructed",
+            f"{card} was dealt to the {wanted} but is the {dest}'s card in the order the shoe dealt it: "
+            f"move it there ({rule})", (CardMove(card, wanted, dest),),
+        ))
+        self._deliver(card, target)
+
+    def _correction(self, ev: Correction) -> None:
+        """5.2: discovered later, the card is moved back to where the shoe order put it."""
+        card_ev = card_event_at(self.events, ev.index)
+        if ev.to.kind not in ("player", "dealer"):
+            raise RuleRefusal(f"an Electronic Blackjack card lies with the player or the dealer, not {ev.to}")
+        if self.phase in ("void", "betting"):
+            raise RuleRefusal("the round is not in play")
+        before = ElectronicRound(self.config)
+        before.apply_all(self.events[:ev.index])
+        target = before.expected_target()
+        if target is None:
+            raise RuleRefusal(f"{card_ev.card} of event {ev.index} was discarded")
+        here = _place(target)
+        if here == ev.to.kind:
+            raise RuleRefusal(f"{card_ev.card} already lies with the {here}")
+        rule = self.clause("misdeal.reconstruct")
+        self.rulings.append(Ruling(
+            self._index, rule, "reconstructed",
+            f"{card_ev.card} lies with the {ev.to.kind} but is the {here}'s card in the order the shoe "
+            f"dealt it: move it back ({rule})", (CardMove(card_ev.card, ev.to.kind, here),),
+        ))
+
+    def _next_card(self, card: Card, wanted: str) -> None:
+        """5.2: a card dealt while no hand asked for one is, in shoe order, the next card."""
+        if not self._check_shoe(card):
+            return  # 5.1
+        rule = self.clause("misdeal.reconstruct")
+        self.stream.append(card)
+        self.rulings.append(Ruling(
+            self._index, rule, "reconstructed",
+            f"{card} was dealt to the {wanted} before any hand asked for a card: it is taken back and is "
+            f"the next card, the Player's if a terminal draws, else the dealer's ({rule})",
+            (CardMove(card, wanted, "shoe"),),
+        ))
+
+    def _unused_cards(self) -> None:
+        """Cards taken back under 5.2 that no terminal drew are the dealer's next cards."""
+        used = max((t.stream_pos for t in self.terminals.values()), default=0)
+        unused = self.stream[used:]
+        del self.stream[used:]
+        for card in unused:
+            if self._dealer_needs_card():
+                self.dealer.append(card)
+                if len(self.dealer) == 2:
+                    self._settle_dealer_second_card()
+                continue
+            rule = self.clause("dealer_completed")
+            self.rulings.append(Ruling(self._index, rule, "discarded",
+                                       f"{card} is not needed by any hand: it is removed from play ({rule})",
+                                       (CardMove(card, "shoe", "discard"),)))
 
     # ------------------------------------------------------------------ reporting
     def _waiting_text(self) -> str:
@@ -803,6 +840,20 @@ class ElectronicRound:
             "players": players,
         }
 
+    # ------------------------------------------------------------------ the shoe
+    def cards_needed(self) -> int:
+        """The fewest cards the round still needs from the shoe to be completed."""
+        if self.phase in ("betting", "settled", "void", "referred"):
+            return 0
+        if self.phase == "initial":
+            return 3 - len(self.player_cards) - len(self.dealer) + 1  # 3.7, then the dealer's second
+        waiting = 1 if self.phase == "decisions" and self.expected_target() == "players" else 0
+        return waiting + max(0, 2 - len(self.dealer))
+
+    def next_to_act(self) -> tuple[int, str] | None:
+        """None: every terminal decides for itself (there are no playing areas)."""
+        return None
+
     # ------------------------------------------------------------------ views
     def view(self) -> RoundView:
         """An immutable picture of the round for a screen (round_api.RoundView)."""
@@ -817,7 +868,7 @@ class ElectronicRound:
                 total, soft = h.value()
                 hands.append(HandView(
                     i, tuple(str(c) for c in h.cards), total, soft, ((t.player, h.stake),),
-                    is_two_card_21(h.cards) and not h.from_split, h.busted or total > 21, h.doubled,
+                    hand_rules.is_blackjack(rules, h.cards, h.from_split), h.busted or total > 21, h.doubled,
                     t.surrendered and i == 1, in_turn == i and t.player in pending,
                 ))
             sides = tuple(WagerView(t.player, bet, rules.bet_name(bet), amount, amount)
@@ -836,3 +887,8 @@ class ElectronicRound:
     def under_minimum_first_time(self) -> tuple[str, ...]:
         """None: the terminal refuses a wager outside its limits (2.2), so 5.26 never arises."""
         return ()
+
+
+def _place(target: str) -> str:
+    """Where an Electronic Blackjack card lies: with the Player (the shared hand) or the dealer."""
+    return "dealer" if target == "dealer" else "player"

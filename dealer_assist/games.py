@@ -391,6 +391,7 @@ class GameRules:
     dealer_card_in_initial_deal: bool
     shared_hand: bool
     clauses: dict[str, str] = field(repr=False)
+    short_name: str = ""  # in refusals: "Ace Race doubles only on hard 10 or 11"
 
     @property
     def composition(self) -> tuple[Card, ...]:
@@ -414,7 +415,7 @@ ACE_RACE: Final = GameRules(
     double_hard_10_11_only=True, double_equal_only=False, max_hands=4, split_eights_only=False,
     surrender_against_ace=False, insurance=True, insurance_exactly_half=False,
     dealer_blackjack_vs_doubled="all", permanent_eight=False, dealer_card_in_initial_deal=True,
-    shared_hand=False, clauses=ACE_RACE_CLAUSES,
+    shared_hand=False, clauses=ACE_RACE_CLAUSES, short_name="Ace Race",
 )
 LUCKY8: Final = GameRules(
     key="lucky8", name="Blackjack Lucky 8", deck_range=(1, 8), area_range=(5, 7),
@@ -422,7 +423,7 @@ LUCKY8: Final = GameRules(
     double_hard_10_11_only=False, double_equal_only=False, max_hands=4, split_eights_only=False,
     surrender_against_ace=False, insurance=True, insurance_exactly_half=False,
     dealer_blackjack_vs_doubled="original", permanent_eight=False,
-    dealer_card_in_initial_deal=True, shared_hand=False, clauses=LUCKY8_CLAUSES,
+    dealer_card_in_initial_deal=True, shared_hand=False, clauses=LUCKY8_CLAUSES, short_name="Lucky 8",
 )
 STAR_ELEMENTS: Final = GameRules(
     key="star_elements", name="Star Elements Blackjack", deck_range=(4, 6), area_range=(1, 7),
@@ -430,7 +431,7 @@ STAR_ELEMENTS: Final = GameRules(
     dealer_hits_soft_17=False, double_hard_10_11_only=False, double_equal_only=False,
     max_hands=4, split_eights_only=False, surrender_against_ace=False, insurance=True,
     insurance_exactly_half=False, dealer_blackjack_vs_doubled="all", permanent_eight=False,
-    dealer_card_in_initial_deal=True, shared_hand=False, clauses=STAR_ELEMENTS_CLAUSES,
+    dealer_card_in_initial_deal=True, shared_hand=False, clauses=STAR_ELEMENTS_CLAUSES, short_name="Star Elements",
 )
 DUELING8S: Final = GameRules(
     key="dueling8s", name="Dueling 8's 21+", deck_range=(3, 8), area_range=(1, 7),
@@ -438,7 +439,7 @@ DUELING8S: Final = GameRules(
     double_hard_10_11_only=False, double_equal_only=False, max_hands=4, split_eights_only=True,
     surrender_against_ace=True, insurance=False, insurance_exactly_half=False,
     dealer_blackjack_vs_doubled=None, permanent_eight=True, dealer_card_in_initial_deal=False,
-    shared_hand=False, clauses=DUELING8S_CLAUSES,
+    shared_hand=False, clauses=DUELING8S_CLAUSES, short_name="Dueling 8's",
 )
 ELECTRONIC: Final = GameRules(
     key="electronic", name="Electronic Blackjack", deck_range=(2, 6), area_range=(0, 0),
@@ -446,7 +447,7 @@ ELECTRONIC: Final = GameRules(
     dealer_hits_soft_17=False, double_hard_10_11_only=False, double_equal_only=True,
     max_hands=3, split_eights_only=False, surrender_against_ace=False, insurance=True,
     insurance_exactly_half=True, dealer_blackjack_vs_doubled="original", permanent_eight=False,
-    dealer_card_in_initial_deal=True, shared_hand=True, clauses=ELECTRONIC_CLAUSES,
+    dealer_card_in_initial_deal=True, shared_hand=True, clauses=ELECTRONIC_CLAUSES, short_name="Electronic Blackjack",
 )
 
 GAMES: Final[dict[str, GameRules]] = {

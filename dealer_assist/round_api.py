@@ -173,6 +173,12 @@ class Round(Protocol):
     def view(self) -> RoundView:
         """An immutable picture of the round for a screen."""
 
+    def cards_needed(self) -> int:
+        """The fewest cards the round still needs from the shoe to be completed (5.19)."""
+
+    def next_to_act(self) -> tuple[int, str] | None:
+        """(area, player) of the hand in turn at a table; None when nobody (or Electronic)."""
+
     def under_minimum_first_time(self) -> tuple[str, ...]:
         """Players whose under-minimum wager this round settled normally: their first time
         at this table (5.26; the store remembers them for the next rounds)."""

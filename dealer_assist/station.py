@@ -42,7 +42,7 @@ CONFIG_ENV = "DEALER_ASSIST_CONFIG"
 CONFIG_NAME = "station.toml"
 GROUP = "dealer-assist"
 STORE_NAME = "table.db"
-CODECS = ("da1", "beetek")  # hardware/codecs.py: the wire formats of spec/shoe-protocol.md
+CODECS = ("da1", "da1-xor", "beetek")  # hardware/codecs.py CODEC_NAMES (tests/station checks they agree)
 DEFAULT_BAUD = 9600
 FILE_MODE = 0o660  # store, lock and configuration files: the group reads and writes
 DIR_MODE = 0o2770  # only the group may enter; files made inside inherit the group
@@ -313,7 +313,7 @@ def render_config(cfg: StationConfig) -> str:
         "# The card-reading shoe's serial port (the udev rule names it /dev/dealer-shoe);",
         "# empty: the simulated shoe (a demonstration, never a live table).",
         f"port = {_toml_text(cfg.shoe_port)}",
-        f"codec = {_toml_text(cfg.codec)}        # da1 or beetek (spec/shoe-protocol.md)",
+        f"codec = {_toml_text(cfg.codec)}        # da1, da1-xor (earlier firmware) or beetek (spec/shoe-protocol.md)",
         f"baud = {cfg.baud}",
         "",
         "[store]",

@@ -113,7 +113,7 @@ class ShoeSimCommand:
         parser.add_argument("--decks", type=_int_between(1, MAX_DECKS), default=6, help=f"number of decks, 1 to {MAX_DECKS} (default 6)")
         parser.add_argument("--seed", type=int, default=None, help="shuffle seed (default: random)")
         parser.add_argument("--cards", metavar="FILE", help="fixed card order: cards separated by white space")
-        parser.add_argument("--codec", choices=CODEC_NAMES, default="da1", help="wire format (default da1)")
+        parser.add_argument("--codec", choices=CODEC_NAMES, default="da1", help="wire format (default da1; da1-xor: earlier firmware's 8-bit XOR checksum)")
         parser.add_argument("--interval", type=_positive_float, metavar="SECONDS", help="deal a card every SECONDS")
 
     def run(self, args: argparse.Namespace) -> int:
@@ -273,7 +273,7 @@ class ShoeMonitorCommand:
         _one_line_errors(parser, "shoe-monitor")
         parser.description = "Read a shoe and print one JSON object per event, one per line."
         parser.add_argument("port", metavar="PORT", help="serial port of the shoe, e.g. /dev/dealer-shoe")
-        parser.add_argument("--codec", choices=CODEC_NAMES, default="da1", help="wire format (default da1)")
+        parser.add_argument("--codec", choices=CODEC_NAMES, default="da1", help="wire format (default da1; da1-xor: earlier firmware's 8-bit XOR checksum)")
         parser.add_argument("--baud", type=_int_between(50, 4_000_000), default=DEFAULT_BAUD, help=f"baud rate (default {DEFAULT_BAUD})")
 
     def run(self, args: argparse.Namespace) -> int:

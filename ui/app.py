@@ -2,7 +2,7 @@
 
 The station's configuration (dealer_assist/station.py, docs/station.md) says which shoe,
 which store and which table; command-line options override it for one run:
-``--config FILE``, ``--shoe PORT [--codec da1|beetek] [--baud B]``, ``--db FILE``,
+``--config FILE``, ``--shoe PORT [--codec da1|da1-xor|beetek] [--baud B]``, ``--db FILE``,
 ``--game``. With no configuration and no ``--shoe`` it starts an in-process simulated
 shoe on a pseudo-terminal (the driver opens the pty by path, as it opens a real shoe) and
 says so in the window title and the status line. One dealer's screen per store: a second
@@ -24,19 +24,20 @@ from typing import Any
 import ui.qtfix  # noqa: F401  (first: keeps PySide6 6.12 from aborting CPython 3.11)
 from dealer_assist.cli.common import fail, no_display, whole_number
 from dealer_assist.station import StationConfig
+from hardware.codecs import CODEC_NAMES
 from hardware.driver import DEFAULT_BAUD, ShoeDriver
 from hardware.simulator import SimulatedShoe
 from ui.controller import TableController, TableSetup
 from ui.worker import Worker
 
-CODECS = ("da1", "beetek")
+CODECS = CODEC_NAMES  # da1 (CRC-16), da1-xor (earlier firmware's 8-bit XOR), beetek
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", metavar="FILE",
                         help="the station configuration (default: $DEALER_ASSIST_CONFIG, else the site's station.toml)")
     parser.add_argument("--shoe", metavar="PORT", help="serial port of the card-reading shoe (default: the configured one, else simulated)")
-    parser.add_argument("--codec", choices=CODECS, help="the shoe's wire format (default: the configured one, else da1)")
+    parser.add_argument("--codec", choices=CODECS, help="the shoe's wire format (default: the configured one, else da1; da1-xor for shoes of earlier firmware)")
     parser.add_argument("--baud", type=whole_number(50, 4_000_000), help=f"serial speed (default: the configured one, else {DEFAULT_BAUD})")
     parser.add_argument("--db", metavar="FILE", help="the table's store (default: the configured one, else the station's)")
     parser.add_argument("--game", help="game for this session (overrides the configuration and the remembered setup)")

@@ -24,6 +24,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from dealer_assist.cards import CardNotationError, parse_card
 from dealer_assist.errors import DealerAssistError, EventFormatError, RuleRefusal, TranscriptError
 from dealer_assist.games import GAMES, GameRules
 from dealer_assist.outcome import Expectation
@@ -45,6 +46,7 @@ from hardware.events import (
     ShoeLoaded,
     ShoeWarning,
     event_to_json,
+    holds_cards,
 )
 from ui.worker import Worker
 
@@ -101,6 +103,9 @@ class ShoeInfo:
     cut_seen: bool = False
     last_event: str = ""
     warning: str = ""
+    codec: str = ""
+    # the shoe's checksum misses some two-bit errors (da1-xor): the status line says so
+    weak_checksum: bool = False
 
 
 class TableController(QObject):
@@ -135,7 +140,9 @@ class TableController(QObject):
         self.last_refusal = ""
         self.shoe = ShoeInfo()
         self.hold_reason = ""  # non-empty: stop assigning cards until the dealer confirms
-        self.held_cards: list[CardRead] = []
+        self.hold_event: ShoeEvent | None = None  # the shoe event the hold answers
+        # shoe events that came after the hold, in order (cards, double feeds, unread cards)
+        self.held_cards: list[ShoeEvent] = []
         self.placement: str | None = None  # where the dealer says the next card lies ("to")
         self.store_error = ""
         self.finished_outputs = 0
@@ -143,13 +150,15 @@ class TableController(QObject):
         self.paint_hook: Callable[[], None] | None = None
         self._store_rid: int | None = None  # written and read only by jobs on the store thread
         self._referral_audited = False  # the open round's 6.1 referral is in the audit log
+        self._store_sid: int | None = None  # the session, as the store thread knows it
+        self.table_name = "table"  # the table this window records for (its restore takes only its rounds)
 
     # ------------------------------------------------------------------ store
     def open_store(self, path: str | None, done: Callable[[bool], None] | None = None) -> None:
         """Open the store on the writer thread, recover an open round or start a new one."""
 
         def job() -> tuple[Store, Any, list[str], list[dict[str, Any]]]:
-            store = Store.open(path) if path else Store.open(table="table")
+            store = Store.open(path, table=self.table_name) if path else Store.open(table=self.table_name)
             self._worker_store = store  # for jobs queued before the GUI thread hears of it
             open_round = store.find_open_round()
             under = store.under_min_players()
@@ -177,18 +186,21 @@ class TableController(QObject):
                 pass
             else:
                 self.new_round()
-            self.store_worker.submit(
-                lambda: store.start_session(
-                    game=self.setup.game, decks=self.setup.decks,
-                    areas=None if self.setup.electronic else self.setup.areas,
-                    limits=self.setup.limits, dealer=self.dealer,
-                ),
-                self._session_started,
-            )
+            self.store_worker.submit(lambda: self._start_session(store), self._session_started)
             if done:
                 done(True)
 
         self.store_worker.submit(job, finished)
+
+    def _start_session(self, store: Store) -> int:
+        """On the store thread: start the session; later jobs of this thread see its id."""
+        sid = store.start_session(
+            game=self.setup.game, decks=self.setup.decks,
+            areas=None if self.setup.electronic else self.setup.areas,
+            limits=self.setup.limits, dealer=self.dealer,
+        )
+        self._store_sid = sid
+        return sid
 
     def _session_started(self, result: Any, error: BaseException | None) -> None:
         if error is None:
@@ -216,7 +228,12 @@ class TableController(QObject):
         self._referral_audited = rnd.status() == "referred"
         # the round was open when the app stopped: a crash or a power failure (5.29.1)
         self.audit("recovered", {"events": len(self.events)}, actor="system")
+        self._finished_at = -1
         self.changed.emit()
+        if self.concluded:
+            # The crash came between the round's last event and its result: the result is
+            # derived from the recorded events now, so the round is never left unfinished.
+            self._finish()
         return True
 
     def _store_failed(self, text: str) -> None:
@@ -397,10 +414,10 @@ class TableController(QObject):
             first = [*self.slip, raw]
             self.events = list(first)
             self.slip = []
-            self._store_round_start(first)
+            self._store_round_start(first, self._ending_output())
         else:
             self.events.append(raw)
-            self._store_event(raw, actor or f"dealer:{self.dealer}")
+            self._store_event(raw, actor or f"dealer:{self.dealer}", self._ending_output())
         if raw.get("type") in SIGNIFICANT_EVENTS:
             self.audit(str(raw["type"]), {k: v for k, v in raw.items() if k != "type"},
                        actor=actor or f"dealer:{self.dealer}")
@@ -411,39 +428,56 @@ class TableController(QObject):
                        actor=actor or f"dealer:{self.dealer}")
         return True
 
-    def _store_round_start(self, first: list[dict[str, Any]]) -> None:
+    def _ending_output(self) -> dict[str, Any] | None:
+        """The settle output when the event just applied ends the round: it is written with
+        that event, in one transaction (a crash never leaves the events without the result)."""
+        if not self.concluded or self._finished_at == len(self.events):
+            return None
+        self._finished_at = len(self.events)
+        return round_output(self.rnd)
+
+    def _store_round_start(self, first: list[dict[str, Any]], output: dict[str, Any] | None = None) -> None:
+        """The round's start (its slip and *no more bets*, or a void) in one transaction."""
         store = self.store
         session = self.session_id
         config = dict(self.config)
         self.unacknowledged += 1
 
-        def job() -> int:
+        def job() -> tuple[int, list[str] | None]:
             if store is None:
                 raise StoreError("no store is open")
-            rid = store.begin_round(config, session_id=session)
+            sid = self._store_sid if self._store_sid is not None else session
+            rid = store.start_round(config, first, session_id=sid, actor=f"dealer:{self.dealer}", result=output)
             self._store_rid = rid
-            for event in first:
-                store.append_event(rid, event, actor=f"dealer:{self.dealer}")
-            return rid
+            return rid, store.under_min_players() if output is not None else None
 
         def done(result: Any, error: BaseException | None) -> None:
             if error is None:
-                self.round_id = int(result)
+                self.round_id = int(result[0])
+                if output is not None:
+                    self._result_recorded(self.round_id, output, result[1])
             self._acknowledged(error)
 
         self.store_worker.submit(job, done)
 
-    def _store_event(self, raw: dict[str, Any], actor: str) -> None:
+    def _store_event(self, raw: dict[str, Any], actor: str, output: dict[str, Any] | None = None) -> None:
         store = self.store
         self.unacknowledged += 1
 
-        def job() -> int:
+        def job() -> tuple[int, list[str] | None]:
             # jobs run in order on one thread: the round's begin job set _store_rid
-            if store is None or self._store_rid is None:
+            rid = self._store_rid
+            if store is None or rid is None:
                 raise StoreError("no store is open")
-            return store.append_event(self._store_rid, raw, actor=actor)
+            store.append_event(rid, raw, actor=actor, result=output)
+            return rid, store.under_min_players() if output is not None else None
 
-        self.store_worker.submit(job, lambda result, error: self._acknowledged(error))
+        def done(result: Any, error: BaseException | None) -> None:
+            if error is None and output is not None:
+                self._result_recorded(int(result[0]), output, result[1])
+            self._acknowledged(error)
+
+        self.store_worker.submit(job, done)
 
     def _acknowledged(self, error: BaseException | None) -> None:
         self.unacknowledged -= 1
@@ -463,27 +497,31 @@ class TableController(QObject):
         self._finished_at = len(self.events)
         output = round_output(self.rnd)
         store = self.store
-        rid = self.round_id
 
-        def job() -> list[str]:
+        def job() -> tuple[int, list[str]]:
             rid = self._store_rid
             if store is None or rid is None:
                 raise StoreError("no round to finish")
             store.finish_round(rid, output, actor=f"dealer:{self.dealer}")
-            return store.under_min_players()
+            return rid, store.under_min_players()
 
         def done(result: Any, error: BaseException | None) -> None:
             if error is not None:
                 self._store_failed(f"the settlement could not be recorded: {error}")
                 return
-            self.under_min = list(result)
-            self.finished_outputs += 1
-            self.recall = [r for r in self.recall if r.get("round") != rid]
-            self.recall.insert(0, {"round": rid, **output})  # rid: the store's round id
-            del self.recall[RECALL_SIZE:]
-            self.recall_changed.emit()
+            self._result_recorded(int(result[0]), output, result[1])
 
         self.store_worker.submit(job, done)
+
+    def _result_recorded(self, rid: int, output: dict[str, Any], under_min: list[str] | None) -> None:
+        """The settle output of round ``rid`` (the store's id) is on disk: recall and 5.26 history."""
+        if under_min is not None:
+            self.under_min = list(under_min)
+        self.finished_outputs += 1
+        self.recall = [r for r in self.recall if r.get("round") != rid]
+        self.recall.insert(0, {"round": rid, **output})
+        del self.recall[RECALL_SIZE:]
+        self.recall_changed.emit()
 
     def confirm_settlement(self) -> bool:
         """The dealer has paid and collected: the next round starts (betting)."""
@@ -551,6 +589,8 @@ class TableController(QObject):
             info.port = event.port
             info.model = event.model or info.model
             info.warning = "" if event.guaranteed else "this shoe's format cannot show lost cards"
+            info.codec = event.codec
+            info.weak_checksum = event.weak_checksum
         elif isinstance(event, Disconnected):
             if info.connected:
                 self._audit("shoe_lost", event_to_json(event))
@@ -571,13 +611,10 @@ class TableController(QObject):
             self._audit("shoe_fault", event_to_json(event))
         elif isinstance(event, ShoeWarning):
             info.warning = f"shoe warning {event.code}"
-        elif isinstance(event, (DecodeError, SequenceGap, NoRead)):
-            self.hold(_hold_text(event))
-            self._audit("shoe_fault", event_to_json(event))
-        elif isinstance(event, CardRead):
+        elif isinstance(event, (DecodeError, SequenceGap, NoRead, CardRead, MultiCard)):
+            if holds_cards(event):
+                self._audit("shoe_fault", event_to_json(event))
             self.on_card(event)
-        elif isinstance(event, MultiCard):
-            self.submit({"type": "multi", "cards": [str(c) for c in event.cards], "disclosed": []})
         self.shoe_changed.emit()
 
     def _audit(self, kind: str, detail: dict[str, Any]) -> None:
@@ -603,16 +640,35 @@ class TableController(QObject):
         if self.rnd is not None:
             self.shoe.remaining = self.rnd.shoe.remaining
 
-    def on_card(self, event: CardRead) -> None:
+    def on_card(self, event: ShoeEvent) -> None:
+        """A card (or cards) out of the shoe, or a card that may be missing: held while a hold
+        is on, in the order they came; an event that holds cards starts a hold."""
         if self.hold_reason:
             self.held_cards.append(event)  # not assigned until the dealer confirms
             self.hold_changed.emit()
             return
-        self._assign(event)
+        self._take(event)
 
-    def _assign(self, event: CardRead) -> None:
+    def _take(self, event: ShoeEvent) -> None:
+        if holds_cards(event):
+            self.hold_event = event
+            self.hold(_hold_text(event))
+        elif isinstance(event, CardRead):
+            self._assign(event)
+        elif isinstance(event, MultiCard):
+            self._assign_together(list(event.cards))
+
+    def _assign_together(self, cards: list[str] | list[Any]) -> bool:
+        """Cards that left the shoe together: one card is a card, more a ``multi`` (5.23)."""
+        if len(cards) == 1:
+            return self._assign(CardRead(card=parse_card(str(cards[0]))))
+        ok = self.submit({"type": "multi", "cards": [str(c) for c in cards], "disclosed": []})
+        self._update_remaining()
+        return ok
+
+    def _assign(self, event: CardRead) -> bool:
         if event.burn:
-            self.submit({"type": "burn", "card": str(event.card)})
+            ok = self.submit({"type": "burn", "card": str(event.card)})
         else:
             raw: dict[str, Any] = {"type": "card", "card": str(event.card)}
             if event.seq is not None:
@@ -623,23 +679,55 @@ class TableController(QObject):
             if self.placement is not None:
                 raw["to"] = self.placement
                 self.placement = None
-            self.submit(raw)
+            ok = self.submit(raw)
         self._update_remaining()
+        return ok
 
     def hold(self, reason: str) -> None:
         self.hold_reason = reason
         self.hold_changed.emit()
 
+    @property
+    def hold_unread(self) -> int:
+        """Cards the dealer must key in before the hold ends: a double feed's unread cards."""
+        event = self.hold_event
+        return event.unread if self.hold_reason and isinstance(event, MultiCard) else 0
+
     def release_hold(self, keyed_card: str | None = None) -> bool:
-        """The dealer checked: optionally the card that was missed (keyed in), then the held cards."""
-        if keyed_card:
+        """The dealer checked: optionally the card that was missed (keyed in), then the held cards.
+
+        A double feed with unread cards (``MULTI`` with fewer cards than its count) ends
+        only when the dealer has keyed in every unread card: all of them, the read and the
+        keyed, are one ``multi`` event; the read ones are never assigned on their own.
+        """
+        event = self.hold_event
+        if isinstance(event, MultiCard) and event.unread:
+            keyed = (keyed_card or "").replace(",", " ").split()
+            if len(keyed) != event.unread:
+                read = ", ".join(str(c) for c in event.cards) or "none"
+                self.refused.emit(
+                    f"{event.count} cards came out together and {event.unread} could not be read "
+                    f"(read: {read}): key in the {event.unread} unread card(s), separated by spaces")
+                return False
+            try:
+                cards = [*(str(c) for c in event.cards), *(str(parse_card(k)) for k in keyed)]
+            except CardNotationError as exc:
+                self.refused.emit(f"not a card: {exc}")
+                return False
+            if not self._assign_together(cards):
+                return False
+        elif keyed_card:
             raw = {"type": "card", "card": keyed_card.strip()}
             if not self.submit(raw):
                 return False
         self.hold_reason = ""
+        self.hold_event = None
         held, self.held_cards = self.held_cards, []
-        for event in held:
-            self._assign(event)
+        for index, queued in enumerate(held):
+            self._take(queued)
+            if self.hold_reason:  # an unread card further on: hold again, keep the rest
+                self.held_cards = held[index + 1 :]
+                break
         self.hold_changed.emit()
         return True
 
@@ -667,6 +755,10 @@ def _hold_text(event: ShoeEvent) -> str:
         return f"{event.lost} frame(s) from the shoe were lost: a card may be missing"
     if isinstance(event, NoRead):
         return "the shoe could not read a card"
+    if isinstance(event, MultiCard):
+        read = " ".join(str(c) for c in event.cards) or "none"
+        return (f"{event.count} cards came out together and {event.unread} could not be read "
+                f"(read: {read}): key in the unread card(s)")
     if isinstance(event, DecodeError):
         return f"the shoe sent a damaged frame ({event.kind}): a card may be missing"
     return "check the last card"

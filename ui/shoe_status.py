@@ -1,7 +1,8 @@
 """Shoe status, always visible: connected or lost, model, cards remaining, cut card, last event,
-warnings; and the hold banner when a card may have been missed (checksum error,
-sequence gap, unreadable card): no card is assigned until the dealer confirms or keys
-the missed card in."""
+warnings (also that the shoe's checksum is the weaker one, da1-xor); and the hold banner
+when a card may have been missed (checksum error, sequence gap, unreadable card, a double
+feed with unread cards): no card is assigned until the dealer confirms or keys the missed
+card(s) in."""
 
 from __future__ import annotations
 
@@ -49,6 +50,10 @@ class ShoeStatus(QWidget):
         parts = [f"<span style='color:{colour}'>Shoe {state}</span>"]
         if info.model:
             parts.append(info.model)
+        if info.weak_checksum:
+            # spec/shoe-protocol.md: the screen says that this shoe's checksum is the weaker one
+            parts.append(f"<span style='color:#b00020'>\u26a0 weak checksum ({info.codec}): "
+                         "a damaged card frame may read as another card</span>")
         if remaining is not None:
             parts.append(f"{remaining} cards left")
         if info.cut_seen:
@@ -63,7 +68,8 @@ class ShoeStatus(QWidget):
             parts.append(f"<span style='color:#b00020'>\u26a0 {info.warning}</span>")
         self.line.setText(" \u2022 ".join(parts))
 
-    def show_hold(self, reason: str, held: int) -> None:
+    def show_hold(self, reason: str, held: int, unread: int = 0) -> None:
+        """``unread``: cards of a double feed the dealer must key in (no "No card missed")."""
         if not reason:
             self.hold_box.hide()
             self.key_in.clear()
@@ -72,4 +78,8 @@ class ShoeStatus(QWidget):
         if held:
             text += f" ({held} card(s) waiting)"
         self.hold_text.setText(text)
+        self.key_in.setPlaceholderText(
+            f"the {unread} unread card(s), e.g. 10H 5D" if unread else "missed card, e.g. 10H")
+        self.key_button.setText("Key in cards" if unread else "Key in card")
+        self.confirm_button.setEnabled(not unread)  # cards did come out: they must be named
         self.hold_box.show()

@@ -1,13 +1,19 @@
-"""`dealer-assist settle FILE.json` (spec/round-script.md): JSON in, JSON out, exit 0 or 2."""
+"""`dealer-assist settle FILE.json` (spec/round-script.md): JSON in, JSON out, exit 0 or 2.
+
+It never raises: bad input is one line ``error: ...`` on standard error (exit 2), with
+any quoted input escaped so that it stays one line (a name cannot forge a log line);
+the output is UTF-8 whatever the terminal's encoding, so every valid name survives.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from typing import TextIO
 
 from dealer_assist.cli.common import new_file_in_existing_directory
 from dealer_assist.errors import TranscriptError
-from dealer_assist.transcript import dumps, settle_text
+from dealer_assist.transcript import dumps, load_transcript, settle_document
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -20,6 +26,39 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def one_line(text: str) -> str:
+    """``text`` with every character that could break or hide a line escaped."""
+    if text.isprintable():
+        return text
+    out = []
+    for ch in text:
+        if ch.isprintable():
+            out.append(ch)
+        else:
+            code = ord(ch)
+            out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(ch)
+                       or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000
+                           else f"\\U{code:08x}"))
+    return "".join(out)
+
+
+def _write(stream: TextIO, text: str) -> None:
+    """UTF-8 bytes whatever the stream's encoding (a lone surrogate, which cannot be
+    encoded, never gets here: it is refused, or escaped by one_line)."""
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:
+        stream.write(text)
+        return
+    stream.flush()
+    buffer.write(text.encode("utf-8", "backslashreplace"))
+    buffer.flush()
+
+
+def _error(message: str) -> int:
+    _write(sys.stderr, f"error: {one_line(message)}\n")
+    return 2
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         if args.file == "-":
@@ -28,18 +67,16 @@ def run(args: argparse.Namespace) -> int:
             with open(args.file, encoding="utf-8") as fh:
                 text = fh.read()
     except (OSError, UnicodeDecodeError) as exc:
-        print(f"error: cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}", file=sys.stderr)
-        return 2
+        return _error(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}")
     try:
-        output = settle_text(text)
+        document = load_transcript(text)
+        output = settle_document(document)
+        shown = dumps(output)
     except TranscriptError as exc:
-        print(f"error: {exc.message}", file=sys.stderr)
-        return 2
+        return _error(exc.message)
     except RecursionError:
-        print("error: the transcript is nested too deeply", file=sys.stderr)
-        return 2
+        return _error("the transcript is nested too deeply")
     if args.record:
-        import json
         from pathlib import Path
 
         from dealer_assist.station import create_store_file
@@ -47,9 +84,9 @@ def run(args: argparse.Namespace) -> int:
 
         try:
             create_store_file(Path(args.record))  # 0660 if new: the station's group shares it
-            record_transcript(args.record, json.loads(text), output)
+            # the document as settle read it: amounts with cents are exact Decimals
+            record_transcript(args.record, document, output)
         except Exception as exc:  # noqa: BLE001 - the store reports its own errors in one line
-            print(f"error: cannot record in {args.record}: {exc}", file=sys.stderr)
-            return 2
-    sys.stdout.write(dumps(output) + "\n")
+            return _error(f"cannot record in {args.record}: {exc}")
+    _write(sys.stdout, shown + "\n")
     return 0

@@ -14,7 +14,12 @@ APPLICATION_ID = 0x44417374
 MIGRATION_SET = "dealer_assist_store"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 BUSY_TIMEOUT_MS = 5000
+#: How long a write waits in all for another writer's lock ("database is locked"), retrying
+#: after each busy timeout, before it gives up with a StoreError.
+LOCK_WAIT_SECONDS = 120.0
 ZERO_HASH = bytes(32)
+#: The table name of a store opened without one (and of sessions recorded before names).
+DEFAULT_TABLE = "table"
 
 RoundStatus = Literal["in_progress", "settled", "void", "referred"]
 Role = Literal["dealer", "supervisor"]

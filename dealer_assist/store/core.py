@@ -6,7 +6,8 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator, Mapping
+import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, cast
@@ -19,7 +20,15 @@ import dealer_assist.store.queries as queries
 import dealer_assist.store.results as results
 import dealer_assist.store.users as user_records
 from dealer_assist.store.audit import AuditEntry, audit_entries, insert_audit
-from dealer_assist.store.common import StoreError, canonical_json, default_db_path, utc_now
+from dealer_assist.store.common import (
+    BUSY_TIMEOUT_MS,
+    DEFAULT_TABLE,
+    LOCK_WAIT_SECONDS,
+    StoreError,
+    canonical_json,
+    default_db_path,
+    utc_now,
+)
 from dealer_assist.store.records import OpenRound, RoundDetail, RoundSummary
 from dealer_assist.store.schema import (
     KNOWN_MIGRATIONS,
@@ -42,9 +51,13 @@ class Store:
     the table's screen writes from one thread. Readers use their own Store.
     """
 
-    def __init__(self, conn: sqlite3.Connection, path: Path, readonly: bool) -> None:
+    def __init__(
+        self, conn: sqlite3.Connection, path: Path, readonly: bool, table: str = DEFAULT_TABLE
+    ) -> None:
         self._conn = conn
+        self.lock_wait_seconds = LOCK_WAIT_SECONDS
         self.path = path
+        self.table = table  # the table this Store writes for (sessions, restore)
         self.readonly = readonly
         self._lock = threading.RLock()
         self.db = sqlite_utils.Database(conn, execute_plugins=False, recursive_triggers=False)
@@ -52,10 +65,18 @@ class Store:
     # ---- opening
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str] | None = None, *, table: str = "table") -> Store:
+    def open(
+        cls,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        table: str = DEFAULT_TABLE,
+        busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+    ) -> Store:
         """Open (creating and migrating if needed) the store at ``path`` for writing.
 
-        ``path`` None means :func:`default_db_path` (``table``). Refuses a file that is
+        ``path`` None means :func:`default_db_path` (``table``). ``table`` names the table
+        this Store writes for: its sessions carry the name and :meth:`find_open_round`
+        restores only that table's round. Refuses a file that is
         not SQLite or is another program's SQLite database (StoreError), without
         changing it.
         """
@@ -64,7 +85,7 @@ class Store:
             check_sqlite_header(db_path, allow_empty=True)
         else:
             db_path.parent.mkdir(parents=True, exist_ok=True)
-        conn = connect(str(db_path), db_path, uri=False)
+        conn = connect(str(db_path), db_path, uri=False, busy_timeout_ms=busy_timeout_ms)
         with closed_on_failure(conn, db_path):
             check_identity(conn, db_path, allow_new=True)
             old_level = conn.isolation_level
@@ -76,7 +97,7 @@ class Store:
             conn.execute("PRAGMA synchronous = FULL")
             conn.execute("PRAGMA fullfsync = ON")
             conn.execute("PRAGMA foreign_keys = ON")
-            store = cls(conn, db_path, readonly=False)
+            store = cls(conn, db_path, readonly=False, table=table)
             store._migrate()
         return store
 
@@ -128,13 +149,10 @@ class Store:
             raise StoreError(f"{self.path} is open read-only")
         with self._lock:
             conn = self._conn
-            try:
-                conn.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as err:
-                raise StoreError(f"cannot write to {self.path}: {err}") from err
+            self._patiently(conn, "BEGIN IMMEDIATE")
             try:
                 yield conn
-                conn.execute("COMMIT")
+                self._patiently(conn, "COMMIT")
             except BaseException as exc:
                 # Nothing of this transaction is kept; the caller must not show it.
                 if conn.in_transaction:
@@ -142,6 +160,27 @@ class Store:
                 if isinstance(exc, sqlite3.Error):
                     raise StoreError(f"cannot write to {self.path}: {exc}") from exc
                 raise
+
+    def _patiently(self, conn: sqlite3.Connection, statement: str) -> None:
+        """Run BEGIN IMMEDIATE or COMMIT, waiting out another writer's lock: each try waits
+        the busy timeout, then the try is repeated (backing off) for up to
+        ``lock_wait_seconds`` in all. A table is never left refusing events because another
+        writer held the file for a while ("database is locked")."""
+        deadline = time.monotonic() + self.lock_wait_seconds
+        pause = 0.005
+        while True:
+            try:
+                conn.execute(statement)
+                return
+            except sqlite3.OperationalError as err:
+                text = str(err).lower()
+                busy = "locked" in text or "busy" in text
+                if not busy or time.monotonic() + pause > deadline:
+                    raise StoreError(f"cannot write to {self.path}: {err}") from err
+            except sqlite3.Error as err:
+                raise StoreError(f"cannot write to {self.path}: {err}") from err
+            time.sleep(pause)  # a failed COMMIT keeps the transaction open: it is retried whole
+            pause = min(pause * 2, 0.25)
 
     @contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:
@@ -173,8 +212,9 @@ class Store:
         with self._write() as conn:
             limits_json = canonical_json(dict(limits or {}))
             cur = conn.execute(
-                "INSERT INTO sessions (game, decks, areas, limits_json, dealer, started_at) VALUES (?, ?, ?, ?, ?, ?)",
-                (game, decks, areas, limits_json, dealer, utc_now()),
+                "INSERT INTO sessions (game, decks, areas, limits_json, dealer, started_at, table_name) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game, decks, areas, limits_json, dealer, utc_now(), self.table),
             )
             session_id = int(cast(int, cur.lastrowid))
             insert_audit(
@@ -239,6 +279,30 @@ class Store:
         with self._write() as conn:
             return log.insert_round(conn, config, session_id, number, "live", None)
 
+    def start_round(
+        self,
+        config: Mapping[str, Any],
+        events: Sequence[Mapping[str, Any]],
+        *,
+        session_id: int | None = None,
+        actor: str = "dealer",
+        result: Mapping[str, Any] | None = None,
+    ) -> int:
+        """Record a new live round with its first events (the betting slip and *no more
+        bets*, or a void) in one durable transaction; returns its id.
+
+        A crash leaves either the whole start or nothing: never a round in betting with
+        some of its wagers. ``result``: the round is already over (e.g. void before any
+        card) and this is its settle output, recorded in the same transaction.
+        """
+        with self._write() as conn:
+            round_id = log.insert_round(conn, config, session_id, None, "live", None)
+            for seq, event in enumerate(events):
+                log.insert_event(conn, round_id, seq, event, actor, None)
+            if result is not None:
+                results.finish(conn, round_id, result, actor)
+            return round_id
+
     def append_event(
         self,
         round_id: int,
@@ -246,11 +310,14 @@ class Store:
         *,
         actor: str = "dealer",
         at: str | None = None,
+        result: Mapping[str, Any] | None = None,
     ) -> int:
         """Append one event to a round's log, durably; returns its seq (0-based index).
 
         Returns only after the commit is on disk. The engine decides whether an event
         is accepted; call this for accepted events, before the screen shows them.
+        ``result``: this event ends the round and this is its settle output; the event,
+        the output and its finish record are written in one transaction.
         """
         with self._write() as conn:
             if conn.execute("SELECT 1 FROM rounds WHERE id = ?", (round_id,)).fetchone() is None:
@@ -260,6 +327,8 @@ class Store:
             ).fetchone()
             seq = 0 if row[0] is None else int(row[0]) + 1
             log.insert_event(conn, round_id, seq, event, actor, at)
+            if result is not None:
+                results.finish(conn, round_id, result, actor)
         return seq
 
     def finish_round(
@@ -275,25 +344,17 @@ class Store:
             results.finish(conn, round_id, result, actor)
 
     def find_open_round(self) -> OpenRound | None:
-        """The latest live round that has not ended (in progress or referred), for recovery."""
+        """This table's latest live round that has not ended (in progress or referred), for
+        recovery; never another table's round (a round without a session counts as the
+        default table's)."""
         with self._read() as conn:
-            row = conn.execute(
-                "SELECT id FROM rounds WHERE ended_at IS NULL AND source = 'live' ORDER BY id DESC LIMIT 1"
-            ).fetchone()
-            if row is None:
-                return None
-            return log.open_round(conn, int(row[0]))
+            ids = log.open_round_ids(conn, self.table, latest_only=True)
+            return log.open_round(conn, ids[0]) if ids else None
 
     def open_rounds(self) -> list[OpenRound]:
-        """Every live round that has not ended, oldest first."""
+        """Every live round of this table that has not ended, oldest first."""
         with self._read() as conn:
-            ids = [
-                int(r[0])
-                for r in conn.execute(
-                    "SELECT id FROM rounds WHERE ended_at IS NULL AND source = 'live' ORDER BY id"
-                )
-            ]
-            return [log.open_round(conn, i) for i in ids]
+            return [log.open_round(conn, i) for i in log.open_round_ids(conn, self.table)]
 
     def events(self, round_id: int) -> list[dict[str, Any]]:
         """The round's events in order, as JSON objects."""

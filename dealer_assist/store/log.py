@@ -8,7 +8,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from dealer_assist.store.chain import chain, event_content, last_link, round_content
-from dealer_assist.store.common import HEADER_KEYS, StoreError, canonical_json, utc_now
+from dealer_assist.store.common import (
+    DEFAULT_TABLE,
+    HEADER_KEYS,
+    StoreError,
+    canonical_json,
+    utc_now,
+)
 from dealer_assist.store.records import OpenRound
 
 __all__ = [
@@ -16,6 +22,7 @@ __all__ = [
     "insert_event",
     "insert_round",
     "open_round",
+    "open_round_ids",
     "players_of_event",
     "round_event_tail",
     "round_events",
@@ -147,6 +154,16 @@ def round_event_tail(conn: sqlite3.Connection, round_id: int) -> tuple[int, byte
     if row is None:
         return 0, None
     return int(row[0]) + 1, bytes(row[1])
+
+
+def open_round_ids(conn: sqlite3.Connection, table: str, *, latest_only: bool = False) -> list[int]:
+    """Ids of the live rounds of ``table`` that have not ended, oldest first (or the latest)."""
+    sql = (
+        "SELECT r.id FROM rounds r LEFT JOIN sessions s ON s.id = r.session_id "
+        "WHERE r.ended_at IS NULL AND r.source = 'live' AND coalesce(s.table_name, ?) = ? "
+        + ("ORDER BY r.id DESC LIMIT 1" if latest_only else "ORDER BY r.id")
+    )
+    return [int(r[0]) for r in conn.execute(sql, (DEFAULT_TABLE, table))]
 
 
 def open_round(conn: sqlite3.Connection, round_id: int) -> OpenRound:

@@ -152,6 +152,13 @@ def _m0002_rounds_game_index(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX rounds_game ON rounds(game, started_at)")
 
 
+@MIGRATIONS(name="0003_session_table")
+def _m0003_session_table(db: sqlite_utils.Database) -> None:
+    # Which table a session (and so its rounds) belongs to: a restore after a crash takes
+    # only its own table's open round, even when two tables write one file (issue 15).
+    db.execute("ALTER TABLE sessions ADD COLUMN table_name TEXT NOT NULL DEFAULT 'table'")
+
+
 @contextmanager
 def closed_on_failure(conn: sqlite3.Connection, db_path: Path) -> Iterator[None]:
     """Close ``conn`` if opening the store fails; a database error becomes a StoreError."""
@@ -165,14 +172,16 @@ def closed_on_failure(conn: sqlite3.Connection, db_path: Path) -> Iterator[None]
         raise
 
 
-def connect(target: str, db_path: Path, *, uri: bool) -> sqlite3.Connection:
+def connect(
+    target: str, db_path: Path, *, uri: bool, busy_timeout_ms: int = BUSY_TIMEOUT_MS
+) -> sqlite3.Connection:
     """A connection that waits for the writer rather than failing (busy timeout)."""
     try:
-        conn = sqlite3.connect(target, uri=uri, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
+        conn = sqlite3.connect(target, uri=uri, timeout=busy_timeout_ms / 1000, check_same_thread=False)
     except sqlite3.Error as err:
         raise StoreError(f"cannot open {db_path}: {err}") from err
     try:
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
     except sqlite3.DatabaseError as err:
         conn.close()
         raise StoreError(f"{db_path} is not a usable Dealer Assist database: {err}") from err

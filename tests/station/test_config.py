@@ -179,3 +179,9 @@ def test_station_parts_load_neither_qt_nor_pyserial() -> None:
                          capture_output=True, text=True, timeout=60, check=True).stdout.split()
     assert "dealer_assist.station" in out and "dealer_assist.applog" in out
     assert not [m for m in out if m.split(".")[0] in ("PySide6", "serial", "hardware", "ui")]
+
+
+def test_configured_codecs_are_the_drivers() -> None:
+    from hardware.codecs import CODEC_NAMES
+
+    assert tuple(station.CODECS) == tuple(CODEC_NAMES)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from dealer_assist.store import APPLICATION_ID, MIGRATION_SET, Store, StoreError
+from dealer_assist.store import APPLICATION_ID, KNOWN_MIGRATIONS, MIGRATION_SET, Store, StoreError
 
 TABLES = {
     "sessions",
@@ -46,7 +46,8 @@ def test_new_file_is_migrated_from_empty(db_path: Path) -> None:
         applied = conn.execute(
             "SELECT migration_set, name FROM _sqlite_migrations ORDER BY id"
         ).fetchall()
-    assert applied == [(MIGRATION_SET, "0001_initial"), (MIGRATION_SET, "0002_rounds_game_index")]
+    assert applied == [(MIGRATION_SET, name) for name in (
+        "0001_initial", "0002_rounds_game_index", "0003_session_table")]
 
 
 def test_a_file_from_the_first_version_is_migrated_on_open(db_path: Path) -> None:
@@ -61,7 +62,8 @@ def test_a_file_from_the_first_version_is_migrated_on_open(db_path: Path) -> Non
     with sqlite3.connect(db_path) as conn:
         names = [r[0] for r in conn.execute("SELECT name FROM _sqlite_migrations ORDER BY id")]
         index = conn.execute("SELECT name FROM sqlite_master WHERE name = 'rounds_game'").fetchone()
-    assert names == ["0001_initial", "0002_rounds_game_index"] and index is not None
+    assert sorted(names) == sorted(KNOWN_MIGRATIONS) and names[-1] == "0002_rounds_game_index"
+    assert index is not None
 
 
 def test_reopening_applies_nothing_twice_and_keeps_data(db_path: Path) -> None:
@@ -71,7 +73,7 @@ def test_reopening_applies_nothing_twice_and_keeps_data(db_path: Path) -> None:
     with Store.open(db_path) as store:
         assert store.events(round_id) == [{"type": "no_more_bets"}]
     with sqlite3.connect(db_path) as conn:
-        assert conn.execute("SELECT COUNT(*) FROM _sqlite_migrations").fetchone()[0] == 2
+        assert conn.execute("SELECT COUNT(*) FROM _sqlite_migrations").fetchone()[0] == len(KNOWN_MIGRATIONS)
 
 
 def test_an_empty_file_becomes_a_store(db_path: Path) -> None:
