@@ -31,6 +31,7 @@ from dealer_assist.outcome import Expectation
 from dealer_assist.store import Store, StoreError
 from dealer_assist.transcript import describe_event, new_round, parse_event, round_output
 from hardware.events import (
+    POSSIBLE_MISSED_CARD,
     CardRead,
     Connected,
     CutCard,
@@ -426,6 +427,8 @@ class TableController(QObject):
             referral = getattr(self.rnd, "referral", None)
             self.audit("referral", {"ruling": list(referral) if referral else None},
                        actor=actor or f"dealer:{self.dealer}")
+        if raw.get("type") == "pick" and self.held_cards and not self.hold_reason:
+            self._flush_held()  # the cards that waited for the pick, in order
         return True
 
     def _ending_output(self) -> dict[str, Any] | None:
@@ -642,12 +645,40 @@ class TableController(QObject):
 
     def on_card(self, event: ShoeEvent) -> None:
         """A card (or cards) out of the shoe, or a card that may be missing: held while a hold
-        is on, in the order they came; an event that holds cards starts a hold."""
-        if self.hold_reason:
+        is on, or while the round waits for the pick of cards that came out together, in the
+        order they came; an event that holds cards starts a hold."""
+        if self.hold_reason and not self.held_cards and isinstance(event, POSSIBLE_MISSED_CARD):
+            # A card may be missing, and the dealer is already checking the cards on the table
+            # (a frame dropped for a bad checksum shows again in the next frame's gap).
+            return
+        if self.hold_reason or self.held_cards or self.awaiting_pick:
             self.held_cards.append(event)  # not assigned until the dealer confirms
             self.hold_changed.emit()
             return
         self._take(event)
+
+    @property
+    def awaiting_pick(self) -> bool:
+        """The round waits for the pick of the cards that came out together (5.23): a card
+        from the shoe now would be refused, so it waits for the pick."""
+        if self.rnd is None:
+            return False
+        exp = self.rnd.expectation()
+        return exp.kind == "decision" and "pick" in exp.options
+
+    @property
+    def hold_text(self) -> str:
+        """What the hold banner says: the hold, or the cards waiting for a pick."""
+        if self.hold_reason or not self.held_cards:
+            return self.hold_reason
+        return (f"{len(self.held_cards)} card(s) from the shoe wait until the cards that came out "
+                "together are picked")
+
+    def _flush_held(self) -> None:
+        """Assign the held events in order until one of them holds again or a pick is awaited."""
+        while self.held_cards and not self.hold_reason and not self.awaiting_pick:
+            self._take(self.held_cards.pop(0))
+        self.hold_changed.emit()
 
     def _take(self, event: ShoeEvent) -> None:
         if holds_cards(event):
@@ -689,9 +720,14 @@ class TableController(QObject):
 
     @property
     def hold_unread(self) -> int:
-        """Cards the dealer must key in before the hold ends: a double feed's unread cards."""
+        """Cards the dealer must key in before the hold ends: a card the shoe could not read,
+        or a double feed's unread cards (they came out: "no card missed" cannot be said)."""
         event = self.hold_event
-        return event.unread if self.hold_reason and isinstance(event, MultiCard) else 0
+        if not self.hold_reason:
+            return 0
+        if isinstance(event, NoRead):
+            return 1
+        return event.unread if isinstance(event, MultiCard) else 0
 
     def release_hold(self, keyed_card: str | None = None) -> bool:
         """The dealer checked: optionally the card that was missed (keyed in), then the held cards.
@@ -720,15 +756,12 @@ class TableController(QObject):
             raw = {"type": "card", "card": keyed_card.strip()}
             if not self.submit(raw):
                 return False
+        elif isinstance(event, NoRead):
+            self.refused.emit("a card came out of the shoe and could not be read: key in that card")
+            return False
         self.hold_reason = ""
         self.hold_event = None
-        held, self.held_cards = self.held_cards, []
-        for index, queued in enumerate(held):
-            self._take(queued)
-            if self.hold_reason:  # an unread card further on: hold again, keep the rest
-                self.held_cards = held[index + 1 :]
-                break
-        self.hold_changed.emit()
+        self._flush_held()  # an unread card further on holds again and keeps the rest
         return True
 
     def place_next_card(self, target: str | None) -> None:

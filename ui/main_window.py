@@ -505,7 +505,7 @@ class DealerWindow(QMainWindow):
         notices = [text for _, text in shoe_notices(c.rnd)] if c.rnd is not None else []
         cut = c.rules.clause("cut_card") if c.rnd is not None and c.rules.has("cut_card") else None
         self.shoe_status.show_info(c.shoe, remaining, notices, cut)
-        self.shoe_status.show_hold(c.hold_reason, len(c.held_cards), c.hold_unread)
+        self.shoe_status.show_hold(c.hold_text, len(c.held_cards), c.hold_unread, actions=bool(c.hold_reason))
 
     def _toggle_recall(self, on: bool) -> None:
         self.recall_list.setVisible(on)

@@ -68,8 +68,9 @@ class ShoeStatus(QWidget):
             parts.append(f"<span style='color:#b00020'>\u26a0 {info.warning}</span>")
         self.line.setText(" \u2022 ".join(parts))
 
-    def show_hold(self, reason: str, held: int, unread: int = 0) -> None:
-        """``unread``: cards of a double feed the dealer must key in (no "No card missed")."""
+    def show_hold(self, reason: str, held: int, unread: int = 0, actions: bool = True) -> None:
+        """``unread``: cards that came out unread, which the dealer must key in (no "No card missed");
+        ``actions`` False: cards wait for something else (a pick), the buttons are off."""
         if not reason:
             self.hold_box.hide()
             self.key_in.clear()
@@ -79,7 +80,10 @@ class ShoeStatus(QWidget):
             text += f" ({held} card(s) waiting)"
         self.hold_text.setText(text)
         self.key_in.setPlaceholderText(
-            f"the {unread} unread card(s), e.g. 10H 5D" if unread else "missed card, e.g. 10H")
-        self.key_button.setText("Key in cards" if unread else "Key in card")
-        self.confirm_button.setEnabled(not unread)  # cards did come out: they must be named
+            f"the {unread} unread cards, e.g. 10H 5D" if unread > 1
+            else "the unread card, e.g. 10H" if unread else "missed card, e.g. 10H")
+        self.key_button.setText("Key in cards" if unread > 1 else "Key in card")
+        self.confirm_button.setEnabled(actions and not unread)  # cards did come out: name them
+        self.key_button.setEnabled(actions)
+        self.key_in.setEnabled(actions)
         self.hold_box.show()

@@ -188,7 +188,8 @@ def connect(
     return conn
 
 
-KNOWN_MIGRATIONS = frozenset(m.name for m in MIGRATIONS._migrations)
+# Every migration this program knows: all of them are pending on an empty database.
+KNOWN_MIGRATIONS = frozenset(m.name for m in MIGRATIONS.pending(sqlite_utils.Database(memory=True)))
 MIGRATIONS_TABLE = sqlite_utils.Migrations.migrations_table
 
 

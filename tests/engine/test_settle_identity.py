@@ -44,6 +44,15 @@ CHANGED_BY_BUG_FIXES: dict[int, str] = {
     # Not a rules bug but issue 14's "refusal texts differ" between the engines: Electronic's
     # split refusal now has the table's words (same clause, 3.14.3).
     112: "refusal text shared by both engines: 'no more than 3 hands may be formed (3.14.3)'",
+    # Issue 15 item 6: an error line quotes the bad input escaped (repr) and cut to a length,
+    # so a transcript cannot split or forge a log line; the refusal itself is unchanged.
+    **{i: "bad input quoted escaped and shortened in the error line (issue 15)"
+       for i in (703, 704, 722, 725, 740, 741, 742, 743, 744, 745, 750, 751, 794, 814, 815, 816,
+                 817, 818, 819, 820, 838, 839, 840, 841, 842, 843, 844, 846)},
+    # Issue 15 item 7: amounts with cents are accepted exactly (were "wrong type").
+    857: "a 7.15 wager settles (cents, issue 15)",
+    858: "a 7.15 wager settles (cents, issue 15)",
+    917: "a 0.05 wager settles (cents, issue 15)",
 }
 
 
