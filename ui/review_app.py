@@ -424,7 +424,7 @@ def run(args: argparse.Namespace) -> int:
     except StationError as exc:
         return fail(str(exc))
     if not path.is_file():
-        return fail(f"{path}: no such store (--db FILE names the table's store)")
+        return fail(f"{path}: no such file")
     reason = no_display()
     if reason:
         return fail(reason)

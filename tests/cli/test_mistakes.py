@@ -163,7 +163,7 @@ def test_review_mistakes(recorded: Path, args: list[str], words: list[str]) -> N
 
 
 def test_review_missing_store(tmp_path: Path) -> None:
-    one_error(run("review", "--db", str(tmp_path / "t.db"), QT_QPA_PLATFORM="offscreen"), "no such store")
+    one_error(run("review", "--db", str(tmp_path / "t.db"), QT_QPA_PLATFORM="offscreen"), "no such file")
     assert not (tmp_path / "t.db").exists()
 
 
