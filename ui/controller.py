@@ -53,7 +53,9 @@ from ui.worker import Worker
 
 RECALL_SIZE = 10
 # Round events that are significant events of GLI-24 too: also written to the audit log.
-SIGNIFICANT_EVENTS = ("void", "power_failure", "resolve")
+# (A void and the shift manager's decision are audited by the supervisor's approval:
+# kinds "void" and "supervisor_decision".)
+SIGNIFICANT_EVENTS = ("power_failure",)
 
 
 @dataclass

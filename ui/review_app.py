@@ -52,6 +52,7 @@ from dealer_assist.review_queries import (
 from dealer_assist.store import ROUND_STATUSES, Store, StoreError, VerifyResult
 from ui.review_detail import BAD_STYLE, OK_STYLE, RoundDetailView
 from ui.review_model import COLUMNS, GAME_NAMES, RoundListModel
+from ui.review_station import StationEventsView
 from ui.review_summary import SummaryView
 from ui.style import APP_STYLE
 
@@ -237,6 +238,8 @@ class ReviewWindow(QWidget):
 
         self.summary = SummaryView(self.conn)
         self.tabs.addTab(self.summary, "Session summaries")
+        self.station_events = StationEventsView(self.store)
+        self.tabs.addTab(self.station_events, "Station events")
         self.tabs.currentChanged.connect(self._tab_changed)
 
         self.integrity_button = QPushButton("Verify the whole file")
@@ -389,6 +392,8 @@ class ReviewWindow(QWidget):
     def _tab_changed(self, index: int) -> None:
         if self.tabs.widget(index) is self.summary and not self.summary.loaded:
             self.summary.refresh()
+        if self.tabs.widget(index) is self.station_events and not self.station_events.loaded:
+            self.station_events.refresh()
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802 (Qt name)
         self.store.close()

@@ -111,6 +111,13 @@ def test_significant_events_in_the_audit_log_with_their_round(make_table: MakeTa
     review.open_round(round_id)
     shown = [review.detail.people_table.item(r, 2).text() for r in range(review.detail.people_table.rowCount())]
     assert "power_failure" in shown and "referral" in shown
+    # and in its Station events tab, with the round each belongs to (blank between rounds)
+    review.tabs.setCurrentWidget(review.station_events)
+    table = review.station_events.table
+    rows = [(table.item(r, 2).text(), table.item(r, 3).text()) for r in range(table.rowCount())]
+    assert ("power_failure", str(round_id)) in rows and ("referral", str(round_id)) in rows
+    assert ("shoe_connected", "") in rows
+    assert rows.index(("power_failure", str(round_id))) < rows.index(("shoe_connected", ""))  # newest first
     review.close()
 
 
