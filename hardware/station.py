@@ -86,14 +86,16 @@ def run_checks(cfg: StationConfig | None, path: Path, *, wait_s: float = ANSWER_
 class StationCommand:
     def configure(self, parser: argparse.ArgumentParser) -> None:
         parser.description = "Check, write or show the station's configuration (docs/station.md)."
+        config_help = f"the configuration file (default ${st.CONFIG_ENV}, else {st.default_config_path()})"
+        parser.add_argument("--config", metavar="FILE", help=config_help)
         actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True,
                                         parser_class=type(parser))
-        config_help = f"the configuration file (default ${st.CONFIG_ENV}, else {st.default_config_path()})"
         for name, text in (("check", "check each part of the station: OK, or what to do"),
                            ("init", "write a commented configuration file"),
                            ("show", "print the configuration in use")):
             sub = actions.add_parser(name, help=text)
-            sub.add_argument("--config", metavar="FILE", help=config_help)
+            # before or after the action; SUPPRESS keeps a value given before it
+            sub.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help=config_help)
             if name == "init":
                 sub.add_argument("--force", action="store_true", help="replace an existing file")
                 sub.add_argument("--shoe", metavar="PORT", default="", help="the shoe's serial port")

@@ -222,6 +222,7 @@ def test_station_show(tmp_path: Path) -> None:
     path.write_text('[table]\nname = "BJ-07"\n[store]\npath = "/srv/bj07.db"\n')
     done = run("station", "show", "--config", str(path))
     assert done.returncode == 0, done.stderr
+    assert run("station", "--config", str(path), "show").stdout == done.stdout  # option before the action
     assert f"configuration: {path}" in done.stdout and "store: /srv/bj07.db" in done.stdout
     assert "shoe: simulated" in done.stdout
 
