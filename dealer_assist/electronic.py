@@ -10,7 +10,6 @@ terminal is resolved the next cards are the dealer's (3.18.2, 3.19, 3.20).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -49,6 +48,7 @@ from dealer_assist.outcome import (
     settlement,
 )
 from dealer_assist.round_api import DealerView, HandView, RoundView, TerminalView, WagerView
+from dealer_assist.round_base import EventSourcedRound
 from dealer_assist.settlement import main_result
 from dealer_assist.shoe_state import ShoeState
 
@@ -107,7 +107,7 @@ class Terminal:
         return None
 
 
-class ElectronicRound:
+class ElectronicRound(EventSourcedRound):
     """A round of Electronic Blackjack folded from its events."""
 
     def __init__(self, config: ElectronicConfig) -> None:
@@ -116,7 +116,7 @@ class ElectronicRound:
         self._reset()
 
     def _reset(self) -> None:
-        self.events: list[Event] = []
+        self.events = []
         self.phase = "betting"  # betting, initial, decisions, dealer, settled, void, referred
         self.terminals: dict[str, Terminal] = {}
         self.player_cards: list[Card] = []
@@ -124,13 +124,14 @@ class ElectronicRound:
         self.stream: list[Card] = []
         self.settlements: list[Settlement] = []
         self._entered: set[tuple[str, str]] = set()  # (player, bet) of every settlement entry
-        self.rulings: list[Ruling] = []
+        self.rulings = []
         self.claims: list[ClaimDecision] = []
         self.control_changes: list[ControlChange] = []  # terminals decide for themselves: none
         self.shoe = ShoeState(self.rules.composition, self.config.decks, list(self.config.shoe_dealt))
         self.under_min_players = set(self.config.under_min_history)
-        self._index = 0
-        self._expected: Expectation | None = None  # expectation(), until the next event
+        self.event_index = 0
+        self._expected = None
+        self._asked = None
 
     def clause(self, concept: str) -> str:
         return self.rules.clause(concept)
@@ -139,27 +140,6 @@ class ElectronicRound:
         return RuleRefusal(message, self.clause(concept))
 
     # ------------------------------------------------------------------ applying
-    def apply(self, event: Event) -> None:
-        """Apply one event, or raise :class:`RuleRefusal` leaving the round unchanged."""
-        self._index = len(self.events)
-        try:
-            self._dispatch(event)
-        except RuleRefusal:
-            events = self.events
-            self._reset()
-            for i, e in enumerate(events):
-                self._index = i
-                self._dispatch(e)
-                self.events.append(e)
-            raise
-        finally:
-            self._expected = None  # what the round waits for changes with every event
-        self.events.append(event)
-
-    def apply_all(self, events: Iterable[Event]) -> None:
-        for e in events:
-            self.apply(e)
-
     def fresh(self) -> ElectronicRound:
         """A new round at the same table (the same configuration), no event applied."""
         return ElectronicRound(self.config)
@@ -176,7 +156,7 @@ class ElectronicRound:
         elif isinstance(ev, Burn):
             if self.player_cards:
                 raise RuleRefusal("a burn card comes before the first card of the round")
-            self._check_shoe(ev.card)
+            self.check_shoe(ev.card)
         elif isinstance(ev, CardDrawn):
             self._on_card(ev)
         elif isinstance(ev, Decision):
@@ -188,7 +168,7 @@ class ElectronicRound:
         elif isinstance(ev, Multi):
             self._on_multi(ev)
         elif isinstance(ev, Void):
-            self._void(ev.rule or self.clause("void.foreign_card"), ev.reason or "voided by the supervisor")
+            self.void(ev.rule or self.clause("void.foreign_card"), ev.reason or "voided by the supervisor")
         elif isinstance(ev, Absent):
             # A player away from a terminal that accepted the wager plays the default (3.18).
             self._on_timeout(ev.player, self.clause("default_strategy"))
@@ -238,16 +218,9 @@ class ElectronicRound:
         self.phase = "initial" if self.terminals else "settled"
 
     # ------------------------------------------------------------------ cards
-    def _check_shoe(self, card: Card) -> bool:
-        problem = self.shoe.record(card)
-        if problem is None:
-            return True
-        self._void(self.clause("void.foreign_card"), problem.reason + ": the round is void")
-        return False
-
-    def _void(self, rule: str, text: str) -> None:
+    def void(self, rule: str, text: str) -> None:
         self.phase = "void"
-        self.rulings.append(Ruling(self._index, rule, "void", text))
+        self.rulings.append(Ruling(self.event_index, rule, "void", text))
         self.settlements = []
         self._entered.clear()
         for t in self.terminals.values():
@@ -270,9 +243,7 @@ class ElectronicRound:
 
     def _on_card(self, ev: CardDrawn) -> None:
         if ev.face_up:
-            rule = self.clause("face_up_card")
-            self.rulings.append(Ruling(self._index, rule, "played",
-                                       f"{ev.card} was found face up in the shoe: it is played as if face down ({rule})"))
+            self.face_up(ev.card)
         target = self.expected_target()
         if ev.to is not None:
             wanted = ev.to.kind
@@ -289,7 +260,7 @@ class ElectronicRound:
                 return
         if target is None:
             raise RuleRefusal("no card is expected now" + self._waiting_text())
-        if not self._check_shoe(ev.card):
+        if not self.check_shoe(ev.card):
             return
         self._deliver(ev.card, target)
 
@@ -298,7 +269,7 @@ class ElectronicRound:
         total, _ = hand_value(self.dealer)
         self.shoe.record(card)
         self.rulings.append(Ruling(
-            self._index, self.clause("dealer_completed"), "discarded",
+            self.event_index, self.clause("dealer_completed"), "discarded",
             f"{card} was dealt to the dealer's completed hand of {total}: removed from play; "
             "the outcome stands",
             (CardMove(card, "dealer", "discard"),),
@@ -415,23 +386,20 @@ class ElectronicRound:
     def _settle_side_bets(self, t: Terminal, final: bool) -> None:
         if t.side_settled or len(self.player_cards) < 2:
             return
-        a, b = self.player_cards
         up = self.dealer[0] if self.dealer else None
+        cards = sidebets.SideCards(self.player_cards, self.dealer, dealer_blackjack=is_two_card_21(self.dealer))
+        could_bj = up is not None and (up.rank == "A" or up.points == 10)
         pending_kb = False
         for bet, amount in t.sides.items():
-            if bet == "kings_bounty" and sidebets.kings_bounty_needs_dealer(a, b):
-                could_bj = up is not None and (up.rank == "A" or up.points == 10)
-                if could_bj and not final:
-                    pending_kb = True
-                    continue
+            spec = self.rules.spec(bet)
+            if spec is None:
+                continue
+            if spec.waits_for_dealer is not None and spec.waits_for_dealer(cards) and could_bj and not final:
+                pending_kb = True  # Kings Bounty's top row needs the dealer's second card (4.4)
+                continue
             if (t.player, bet) in self._entered:
                 continue  # settled already (the interim, while Kings Bounty waited)
-            if bet == "bet_the_set":
-                row = sidebets.bet_the_set(a, b)
-            elif bet == "royal_match":
-                row = sidebets.royal_match(a, b)
-            else:
-                row = sidebets.kings_bounty(a, b, is_two_card_21(self.dealer))
+            row = spec.classify(cards)
             stage = "final" if final else "interim"
             if row is None:
                 self._side_entry(t, bet, amount, "lose", -amount, self.clause(f"side.{bet}"), stage)
@@ -575,10 +543,10 @@ class ElectronicRound:
         """5.9: the round continues; affected terminals whose wagers were accepted play the default."""
         rule = self.clause("power_failure.accepted")
         if self.phase == "betting":
-            self.rulings.append(Ruling(self._index, self.clause("power_failure.not_accepted"), "continue",
+            self.rulings.append(Ruling(self.event_index, self.clause("power_failure.not_accepted"), "continue",
                                        "power failure before bets closed: wagers not accepted take no part"))
             return
-        self.rulings.append(Ruling(self._index, rule, "continue",
+        self.rulings.append(Ruling(self.event_index, rule, "continue",
                                    "power failure: the round continues; terminals play the default strategy (3.18)"))
         for t in self.terminals.values():
             t.default_play = True
@@ -595,7 +563,7 @@ class ElectronicRound:
             )
         for c in ev.cards:
             self.shoe.record(c)
-        self._void(self.clause("multi.order_unknown"),
+        self.void(self.clause("multi.order_unknown"),
                    f"{len(ev.cards)} cards left the shoe together in an unknown order: the round is void")
 
     # ------------------------------------------------------------------ dealer
@@ -679,12 +647,12 @@ class ElectronicRound:
     # ------------------------------------------------------------------ section 5 (5.2)
     def _reconstruct(self, card: Card, wanted: str, target: str) -> None:
         """5.2: a card dealt to the wrong hand goes where the shoe order puts it."""
-        if not self._check_shoe(card):
+        if not self.check_shoe(card):
             return  # 5.1
         dest = _place(target)
         rule = self.clause("misdeal.reconstruct")
         self.rulings.append(Ruling(
-            self._index, rule, "reconstructed",
+            self.event_index, rule, "reconstructed",
             f"{card} was dealt to the {wanted} but is the {dest}'s card in the order the shoe dealt it: "
             f"move it there ({rule})", (CardMove(card, wanted, dest),),
         ))
@@ -707,19 +675,19 @@ class ElectronicRound:
             raise RuleRefusal(f"{card_ev.card} already lies with the {here}")
         rule = self.clause("misdeal.reconstruct")
         self.rulings.append(Ruling(
-            self._index, rule, "reconstructed",
+            self.event_index, rule, "reconstructed",
             f"{card_ev.card} lies with the {ev.to.kind} but is the {here}'s card in the order the shoe "
             f"dealt it: move it back ({rule})", (CardMove(card_ev.card, ev.to.kind, here),),
         ))
 
     def _next_card(self, card: Card, wanted: str) -> None:
         """5.2: a card dealt while no hand asked for one is, in shoe order, the next card."""
-        if not self._check_shoe(card):
+        if not self.check_shoe(card):
             return  # 5.1
         rule = self.clause("misdeal.reconstruct")
         self.stream.append(card)
         self.rulings.append(Ruling(
-            self._index, rule, "reconstructed",
+            self.event_index, rule, "reconstructed",
             f"{card} was dealt to the {wanted} before any hand asked for a card: it is taken back and is "
             f"the next card, the Player's if a terminal draws, else the dealer's ({rule})",
             (CardMove(card, wanted, "shoe"),),
@@ -737,7 +705,7 @@ class ElectronicRound:
                     self._settle_dealer_second_card()
                 continue
             rule = self.clause("dealer_completed")
-            self.rulings.append(Ruling(self._index, rule, "discarded",
+            self.rulings.append(Ruling(self.event_index, rule, "discarded",
                                        f"{card} is not needed by any hand: it is removed from play ({rule})",
                                        (CardMove(card, "shoe", "discard"),)))
 

@@ -536,7 +536,7 @@ def irregular_decision(rnd: TablePort, ev: Decision) -> None:
         st.placed[index] = (area.number, hand)
         hand.cards.append(card)
         area.dealt.append(card)
-        rnd.track_superb(area, card)
+        rnd.track_run(area, card)
         rnd.after_player_card(area, hand)
         return
     _refuse_offer(rnd, area, hand)
@@ -627,7 +627,7 @@ def _rule_held(rnd: TablePort) -> None:
         a = rnd.areas[n]
         h.cards.append(card)
         a.dealt.append(card)
-        rnd.track_superb(a, card)
+        rnd.track_run(a, card)
         total, _ = h.value()
         if total > 21:
             h.busted = h.done = True
@@ -1015,7 +1015,7 @@ def late_burn(rnd: TablePort, ev: Burn) -> None:
         area.hands[0].cards[:] = area.hands[0].cards[:base]
         area.hands[0].done = False
         area.dealt.clear()
-        area.superb_open = True
+        area.run_open = True
     del rnd.dealer[base:]
     rnd.rewind_turn()
     rnd.phase = "initial"

@@ -31,6 +31,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Literal
 
 from dealer_assist.errors import EventFormatError, RuleRefusal, TranscriptError
+from dealer_assist.round_api import Round
 from dealer_assist.store import (
     CENTS_SQL as _CENTS,
 )
@@ -279,7 +280,7 @@ class ReplayStep:
     """The round after ``index + 1`` events (``index`` -1: before any event)."""
 
     index: int
-    round: Any  # TableRound | ElectronicRound
+    round: Round
     output: dict[str, Any]
     refusal: str | None = None  # the current rules refused this step's event
 
@@ -308,7 +309,7 @@ def replay(config: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> li
     return steps
 
 
-def _snapshot(rnd: Any, header: Mapping[str, Any], applied: Sequence[Mapping[str, Any]]) -> Any:
+def _snapshot(rnd: Round, header: Mapping[str, Any], applied: Sequence[Mapping[str, Any]]) -> Round:
     """A separate round object holding the state after ``applied`` (rounds are mutable).
 
     A deep copy (the game's rules shared, they are constant data) keeps a long round's
@@ -467,6 +468,10 @@ def round_integrity(store: Store, round_id: int) -> list[IntegrityCheck]:
     settlement rows must agree with that (hashed) settle output.
     """
     conn = connection(store)
+    key = store.station_key
+    if key is None:
+        return [IntegrityCheck("station key", False, f"the station key {store.key_path} is missing: "
+                               "the keyed hash chains cannot be checked")]
     checks: list[IntegrityCheck] = []
     row = conn.execute(
         "SELECT id, session_id, number, source, started_at, config_json, hash, status, result_json "
@@ -476,7 +481,7 @@ def round_integrity(store: Store, round_id: int) -> list[IntegrityCheck]:
     if row is None:
         return [IntegrityCheck("round", False, f"no round {round_id}")]
     prev = previous_hash(conn, "rounds", round_id)
-    ok = link_ok(prev, round_content(*row[:6]), row[6])
+    ok = link_ok(prev, round_content(*row[:6]), row[6], key)
     checks.append(IntegrityCheck(
         "round header", ok,
         "hash chain link intact" if ok else f"rounds row {round_id}: hash does not match its content",
@@ -487,7 +492,7 @@ def round_integrity(store: Store, round_id: int) -> list[IntegrityCheck]:
     ).fetchall()
     bad = None
     for ev in events:
-        if not link_ok(previous_hash(conn, "events", int(ev[0])), event_content(*ev[:6]), ev[6]):
+        if not link_ok(previous_hash(conn, "events", int(ev[0])), event_content(*ev[:6]), ev[6], key):
             bad = ev
             break
     checks.append(IntegrityCheck(
@@ -502,7 +507,7 @@ def round_integrity(store: Store, round_id: int) -> list[IntegrityCheck]:
     bad_audit = None
     finish: dict[str, Any] | None = None
     for entry in audits:
-        if not link_ok(previous_hash(conn, "audit", int(entry[0])), audit_content(*entry[:6]), entry[6]):
+        if not link_ok(previous_hash(conn, "audit", int(entry[0])), audit_content(*entry[:6]), entry[6], key):
             bad_audit = entry
             break
         if entry[3] == "round_finish":

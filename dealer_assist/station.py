@@ -638,25 +638,27 @@ def _service_file_entries(service: str) -> dict[str, str] | None:
 
 
 def check_floor(service: str, timeout_s: int = 5, *, tcp_only: bool = False) -> Check:
-    """The floor database answers: a psycopg connection if psycopg is installed, else (or
-    with ``tcp_only``) a TCP connection to the host and port of the service file."""
+    """The floor database answers: a connection with the floor's own client
+    (dealer_assist.floor, psycopg) when it is installed, else (or with ``tcp_only``) a TCP
+    connection to the host and port of the service file."""
     if not service:
         return Check("floor", True, "not configured ([floor] service is empty)", skipped=True)
-    try:
-        import psycopg  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        psycopg = None
-    if tcp_only:
-        psycopg = None
-    if psycopg is not None:
+    if not tcp_only:
         try:
-            with psycopg.connect(f"service={service}", connect_timeout=timeout_s) as conn:
-                version = conn.execute("SHOW server_version").fetchone()
-            return Check("floor", True, f"service {service}: connected (PostgreSQL {version[0] if version else '?'})")
-        except Exception as exc:  # noqa: BLE001 - psycopg.Error and OSError alike: say what failed
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            return Check("floor", False, f"service {service}: {first} (check pg_service.conf, the network, "
+            from dealer_assist.floor.connection import FloorError, connect
+        except ImportError:  # psycopg is not installed
+            tcp_only = True
+    if not tcp_only:
+        try:
+            with connect(f"service={service}", connect_timeout=timeout_s) as conn:
+                row = conn.execute("SHOW server_version").fetchone()
+        except FloorError as exc:
+            return Check("floor", False, f"{exc} (check the service in pg_service.conf, the network, "
                          "and that the floor server runs)")
+        except Exception as exc:  # noqa: BLE001 - psycopg's errors after connecting: say what failed
+            return Check("floor", False, f"service {service}: {str(exc).strip() or type(exc).__name__}")
+        version = str(row[0]) if row else "?"
+        return Check("floor", True, f"service {service}: connected (PostgreSQL {version})")
     entries = _service_file_entries(service)
     if entries is None:
         return Check("floor", False, f"service {service} is in no pg_service.conf (~/.pg_service.conf, "

@@ -34,7 +34,7 @@ from dealer_assist.events import (
     Wager,
     Withdraw,
 )
-from dealer_assist.games import INSURANCE_ODDS
+from dealer_assist.games import INSURANCE_ODDS, GameRules
 from dealer_assist.hands import hand_value, is_two_card_21
 from dealer_assist.money import ZERO, half_kept, to_json_number, winnings
 from dealer_assist.outcome import (
@@ -48,6 +48,7 @@ from dealer_assist.outcome import (
     settlement,
 )
 from dealer_assist.round_api import AreaView, DealerView, HandView, RoundView, WagerView
+from dealer_assist.round_base import EventSourcedRound
 from dealer_assist.settlement import main_result
 from dealer_assist.shoe_state import ShoeState
 from dealer_assist.table_state import (
@@ -64,23 +65,24 @@ PLAY_ACTIONS: Final = frozenset({"hit", "stand", "double", "split"})
 _CLOSED_PHASES: Final = frozenset({"void", "settled", "referred"})  # phases that take few events or none
 
 
-class TableRound:
+class TableRound(EventSourcedRound):
     """One round at a table: state folded from events; refuses what the rules forbid."""
 
     def __init__(self, config: TableConfig) -> None:
         self.config = config
         self.rules = config.rules
+        self._bets = _bets_of(self.rules)
         self._reset()
 
     # ------------------------------------------------------------------ state
     def _reset(self) -> None:
         cfg = self.config
-        self.events: list[Event] = []
+        self.events = []
         self.phase = "betting"  # betting, initial, offers, play, dealer, settled, void, referred
         self.areas: dict[int, Area] = {}
         self.dealer: list[Card] = [PERMANENT_EIGHT] if self.rules.permanent_eight else []
         self.settlements: list[Settlement] = []
-        self.rulings: list[Ruling] = []
+        self.rulings = []
         self.claims: list[ClaimDecision] = []
         self.control_changes: list[ControlChange] = []
         self.absent: set[str] = set()
@@ -94,8 +96,8 @@ class TableRound:
         self.interim_done = False
         self.referral: tuple[str, str] | None = None
         self.event_index = 0  # index of the event being applied
-        self._expected: Expectation | None = None  # expectation(), until the next event
-        self._asked: Expectation | None = None  # the expectation the event being applied answers
+        self._expected = None  # expectation(), until the next event
+        self._asked = None  # the expectation the event being applied answers
         self.irregular: IrregularState | None = None  # section 5 rulings left pending
         # event index -> where its card went, (0, None) for the dealer (5.6 corrections)
         self.placed_cards: dict[int, tuple[int, Hand | None]] = {}
@@ -108,37 +110,9 @@ class TableRound:
         return RuleRefusal(message, clause if clause else self.clause(concept) if concept else None)
 
     # ------------------------------------------------------------------ applying events
-    def apply(self, event: Event) -> None:
-        """Apply one event, or raise :class:`RuleRefusal` leaving the round unchanged."""
-        self.event_index = len(self.events)
-        # What the round said it expected before this event (None if nobody asked): a
-        # decision it listed as legal needs no second check (see _on_decision).
-        self._asked = self._expected
-        self._expected = None
-        try:
-            self._dispatch(event)
-        except RuleRefusal:
-            self._rebuild()
-            raise
-        finally:
-            self._asked = self._expected = None  # anything worked out mid-event is stale
-        self.events.append(event)
-
-    def apply_all(self, events: Iterable[Event]) -> None:
-        for e in events:
-            self.apply(e)
-
     def fresh(self) -> TableRound:
         """A new round at the same table (the same configuration), no event applied."""
         return TableRound(self.config)
-
-    def _rebuild(self) -> None:
-        events = self.events
-        self._reset()
-        for i, e in enumerate(events):
-            self.event_index = i
-            self._dispatch(e)
-            self.events.append(e)
 
     def _dispatch(self, event: Event) -> None:
         phase = self.phase
@@ -212,7 +186,7 @@ class TableRound:
             raise self.refuse("no wager may be placed or increased after \"no more bets\"", "bets_closed")
         if ev.hand is not None:
             raise RuleRefusal("a wager names a hand only when placed on a split hand")
-        if bet != "main" and bet not in rules.side_bets:
+        if bet != "main" and bet not in self._bets.specs:
             raise RuleRefusal(f"{rules.name} has no '{bet}' wager")
         if config.one_area_players:
             self.check_one_area(player, number)  # 3.9
@@ -269,9 +243,8 @@ class TableRound:
                 )
 
     def _late_wager_allowed(self, ev: Wager) -> bool:
-        return (ev.bet == "ace_race" and self.rules.key == "ace_race") or (
-            ev.bet == "tie18" and self.rules.key == "dueling8s"
-        )
+        spec = self._bets.specs.get(ev.bet)
+        return spec is not None and spec.split_hand is not None
 
     def _place_split_side_bet(self, ev: Wager) -> None:
         """Ace Race wager on split aces (3.21.1); Tie on 18 on a split hand (3.23.1, 3.25)."""
@@ -280,31 +253,33 @@ class TableRound:
         hand = self._hand(area, ev.hand) if area else None
         if area is None or hand is None:
             raise RuleRefusal(f"area {ev.area} has no hand {ev.hand}")
-        if ev.bet == "ace_race":
-            clause = self.clause("split.ace_race_wager")
+        spec = self._bets.specs.get(ev.bet)
+        assert spec is not None
+        name = spec.name
+        clause = self.clause(spec.split_concept)
+        if spec.split_hand == "aces":  # Ace Race 3.21.1
             if not hand.split_aces:
-                raise RuleRefusal("an Ace Race wager after the deal goes only on split Aces", clause)
+                raise RuleRefusal(f"an {name} wager after the deal goes only on split Aces", clause)
             if any(len(h.cards) > 1 for h in area.hands if h.split_aces):
                 raise RuleRefusal(
-                    "the Ace Race wager on split Aces must be placed before any subsequent card", clause
+                    f"the {name} wager on split Aces must be placed before any subsequent card", clause
                 )
-        else:
-            clause = self.clause("split.tie18")
+        else:  # any split hand (Dueling 8's 3.23.1, 3.25)
             if not hand.from_split:
-                raise RuleRefusal("a Tie on 18 wager after the deal goes only on a split hand", clause)
+                raise RuleRefusal(f"a {name} wager after the deal goes only on a split hand", clause)
             if len(hand.cards) > 1:
                 raise RuleRefusal(
-                    "the Tie on 18 wager on a split hand must be placed before its second card", clause
+                    f"the {name} wager on a split hand must be placed before its second card", clause
                 )
-            if not any(s.bet == "tie18" and s.player == ev.player and s.hand is None for s in area.sides):
+            if not any(s.bet == ev.bet and s.player == ev.player and s.hand is None for s in area.sides):
                 raise RuleRefusal(
-                    f"{ev.player} placed no Tie on 18 wager before the initial deal", clause
+                    f"{ev.player} placed no {name} wager before the initial deal", clause
                 )
             if ev.player not in hand.stakes:
                 raise RuleRefusal(
                     f"{ev.player} has no wager on hand {ev.hand}: only players who matched the split "
-                    "may wager Tie on 18 on it",
-                    self.clause("split.follower_tie18"),
+                    f"may wager {name} on it",
+                    self.clause(spec.split_follower_concept),
                 )
         if any(s.hand is hand and s.bet == ev.bet and s.player == ev.player for s in area.sides):
             raise RuleRefusal(f"{ev.player} already has a {ev.bet} wager on that hand", clause)
@@ -399,13 +374,6 @@ class TableRound:
     def _cards_dealt(self) -> bool:
         return bool(self.shoe.dealt) and self.queue_pos > 0
 
-    def check_shoe(self, card: Card) -> bool:
-        problem = self.shoe.record(card)
-        if problem is None:
-            return True
-        self.void(self.clause("void.foreign_card"), problem.reason + ": the round is void")
-        return False
-
     def void(self, rule: str, text: str) -> None:
         self.phase = "void"
         self.rulings.append(Ruling(self.event_index, rule, "void", text))
@@ -439,7 +407,7 @@ class TableRound:
 
     def _on_card(self, ev: CardDrawn) -> None:
         if ev.face_up:
-            self._face_up(ev.card)
+            self.face_up(ev.card)
         if ev.to is not None:
             irregularities.misplaced_card(self, ev)
             return
@@ -464,12 +432,6 @@ class TableRound:
         if not self.check_shoe(ev.card):
             return
         self.deliver(ev.card, target)
-
-    def _face_up(self, card: Card) -> None:
-        """5.5: a card found face up in the shoe is played as if it were found face down."""
-        rule = self.clause("face_up_card")
-        self.rulings.append(Ruling(self.event_index, rule, "played",
-                                   f"{card} was found face up in the shoe: it is played as if face down ({rule})"))
 
     def _waiting_for(self) -> str:
         exp = self.expectation()
@@ -497,7 +459,7 @@ class TableRound:
         hand = area.hands[hand_index]
         hand.cards.append(card)
         area.dealt.append(card)
-        self.track_superb(area, card)
+        self.track_run(area, card)
         if self.phase == "initial":
             self.queue_pos += 1
             self.after_initial_card()
@@ -552,13 +514,15 @@ class TableRound:
         """5.22: the dealer draws while the hard total is 11 or less or a soft total under 17."""
         return hand_rules.fixed_rule_draws(hand.cards, hand.aces_fixed)
 
-    def track_superb(self, area: Area, card: Card) -> None:
-        if not area.superb_open or self.rules.key != "dueling8s":
+    def track_run(self, area: Area, card: Card) -> None:
+        """A "run" side bet (Superb 8's, 4.2.2) is decided by the first card that breaks the run."""
+        spec = self._bets.run
+        if not area.run_open or spec is None:
             return
-        if card.rank != "8":
-            area.superb_open = False
+        if card.rank != spec.run_rank:
+            area.run_open = False
             if self.phase != "initial":
-                self._settle_superb(area, "final")
+                self._settle_run(area, "final")
 
     # ------------------------------------------------------------------ the hand in turn
     def current_hand(self) -> tuple[Area, Hand] | None:
@@ -668,10 +632,11 @@ class TableRound:
                 hand.done = True
 
     def _settle_initial_side_bets(self, area: Area, dealer_up: Card | None) -> None:
+        """Side bets the initial cards decide (each game's section 4; the specs in ``sidebets``)."""
         first = area.hands[0].cards
         if len(first) < 2:
             return
-        p1, p2 = first[0], first[1]
+        cards = sidebets.SideCards(first[:2], (dealer_up,) if dealer_up is not None else ())
         rows: dict[str, sidebets.PayRow | None] = {}  # every player's wager of a kind sees the same cards
         for side in area.sides:
             if side.settled or side.hand is not None:
@@ -680,23 +645,18 @@ class TableRound:
             row: sidebets.PayRow | None
             if bet in rows:
                 row = rows[bet]
-            elif bet == "pair":
-                row = sidebets.pair(p1, p2)
-            elif bet == "ace_race":
-                row = sidebets.ace_race(p1, p2)
-            elif bet == "lucky8" and dealer_up is not None:
-                row = sidebets.lucky8(p1, p2, dealer_up)
-            elif bet == "super_sevens" and dealer_up is not None:
-                row = sidebets.super_sevens(p1, p2, dealer_up)
-            elif bet == "three_stars" and dealer_up is not None:
-                row = sidebets.three_stars(p1, p2, dealer_up)
-            elif bet == "superb8":
-                if area.superb_open and len(area.dealt) == 1 and area.dealt[0].rank == "8":
-                    continue  # the run of 8s may go on (4.2.2)
-                self._settle_superb(area, "interim")
-                continue
             else:
-                continue  # decided later (Tie on 18, 21+)
+                spec = self._bets.specs.get(bet)
+                if spec is None:
+                    continue
+                if spec.stage == "run":
+                    if area.run_open and len(area.dealt) == 1 and area.dealt[0].rank == spec.run_rank:
+                        continue  # the run may go on (Superb 8's 4.2.2)
+                    self._settle_run(area, "interim")
+                    continue
+                if spec.stage != "initial" or spec.needs_dealer_up and dealer_up is None:
+                    continue  # decided later (Tie on 18, 21+)
+                row = spec.classify(cards)
             rows[bet] = row
             self._settle_side(area, side, row, "interim")
 
@@ -710,15 +670,19 @@ class TableRound:
             self._wager_entry(side, area.number, hand_no, "win", winnings(side.amount, row.odds),
                               row.clause, stage, row.name)
 
-    def _settle_superb(self, area: Area, stage: str) -> None:
-        run = [PERMANENT_EIGHT]
+    def _settle_run(self, area: Area, stage: str) -> None:
+        spec = self._bets.run
+        if spec is None:
+            return
+        # The permanent 8 and the cards of the run's rank dealt to the area from its first on.
+        run = [PERMANENT_EIGHT] if self.rules.permanent_eight else []
         for c in area.dealt:
-            if c.rank != "8":
+            if c.rank != spec.run_rank:
                 break
             run.append(c)
-        row = sidebets.superb8(run)
+        row = spec.classify(sidebets.SideCards((), run=run))
         for side in area.sides:
-            if side.bet == "superb8" and not side.settled:
+            if side.bet == spec.key and not side.settled:
                 self._settle_side(area, side, row, stage)
 
     # ------------------------------------------------------------------ decisions
@@ -1028,7 +992,7 @@ class TableRound:
     def _offer_refusal(self, area: Area, player: str, action: str) -> RuleRefusal:
         dealer_ace = bool(self.dealer) and self.dealer[0].rank == "A"
         if action == "surrender":
-            if self.rules.key != "dueling8s" and dealer_ace:
+            if not self.rules.surrender_against_ace and dealer_ace:
                 return self.refuse("surrender is not offered when the dealer's card is an Ace", "surrender")
             if player in area.surrendered:
                 return self.refuse(f"{player} has already surrendered", "surrender")
@@ -1080,10 +1044,10 @@ class TableRound:
                 if not self._is_blackjack(h):
                     return True
                 live = True
-        if "plus21" in self.rules.side_bets and any(
-            s.bet == "plus21" and not s.settled for a in self.areas.values() for s in a.sides
+        if self._bets.dealer_draws_for and any(
+            s.bet in self._bets.dealer_draws_for and not s.settled for a in self.areas.values() for s in a.sides
         ):
-            return True  # Dueling 8's 3.33.1
+            return True  # Dueling 8's 3.33.1: the dealer draws for unsettled 21+ wagers
         if len(self.dealer) < 2:
             # Insurance and unsettled blackjacks need the second card.
             return live or any(a.insured or a.claimed_insurance for a in self.areas.values())
@@ -1096,11 +1060,13 @@ class TableRound:
     def _after_dealer_card(self) -> None:
         if len(self.dealer) == 2 and self.rules.insurance:
             self._settle_insurance()
-        if self.rules.key == "dueling8s":
+        paid = self._bets.paid_by_dealer_cards
+        if paid is not None:
             total, _ = self.dealer_value()
-            if total > 21 and len(self.dealer) > 8:
-                self.refer(f"the dealer busted with {len(self.dealer)} cards; the 21+ pay table "
-                            "stops at 8 cards")
+            if total > 21 and len(self.dealer) > paid.dealer_cards_paid:
+                # No row of the pay table (Dueling 8's 21+, 4.3): the Gaming Shift Manager decides.
+                self.refer(f"the dealer busted with {len(self.dealer)} cards; the {paid.name} pay table "
+                           f"stops at {paid.dealer_cards_paid} cards")
                 return
         self.dealer_step()
 
@@ -1151,42 +1117,46 @@ class TableRound:
             for side in area.sides:
                 if side.settled:
                     continue
-                if side.bet == "superb8":
-                    self._settle_superb(area, "final")
-                elif side.bet == "tie18":
-                    hand = side.hand if side.hand is not None else area.hands[0]
-                    win = not hand.busted and hand.value()[0] == 18 and dealer_total == 18
-                    self._settle_side(area, side, sidebets.TIE18 if win else None, "final")
-                elif side.bet == "plus21":
+                spec = self._bets.specs.get(side.bet)
+                if spec is None:
+                    continue
+                if spec.stage == "run":
+                    self._settle_run(area, "final")
+                elif spec.stage == "final":
                     n = len(self.dealer)
-                    if dealer_total > 21 and n > 8 and referred_rule is not None:
-                        side.settled = True
+                    if spec.dealer_cards_paid and dealer_total > 21 and n > spec.dealer_cards_paid \
+                            and referred_rule is not None:
+                        side.settled = True  # no row: returned on the 6.1 ruling
                         self._wager_entry(side, area.number, None, "returned", ZERO, referred_rule, "final")
                         continue
-                    self._settle_side(area, side, sidebets.plus21(n, dealer_total > 21), "final")
-                elif side.bet == "ace_race" and side.hand is not None:
-                    cards = side.hand.cards
-                    row = sidebets.ace_race_after_split(cards[0], cards[1]) if len(cards) >= 2 else None
+                    hand = side.hand if side.hand is not None else area.hands[0]
+                    total, _ = hand.value()
+                    cards = sidebets.SideCards(hand.cards, self.dealer, (), total, hand.busted, dealer_total)
+                    self._settle_side(area, side, spec.classify(cards), "final")
+                elif side.hand is not None and spec.split_classify is not None:
+                    row = spec.split_classify(sidebets.SideCards(side.hand.cards))  # Ace Race 3.21.1
                     self._settle_side(area, side, row, "final")
                 else:
                     self._settle_initial_side_bets(area, self.dealer[0] if self.dealer else None)
-            self._settle_bonus678(area)
+            self._settle_main_bonus(area)
         self.phase = "settled"
 
-    def _settle_bonus678(self, area: Area) -> None:
-        if self.rules.key != "dueling8s":
+    def _settle_main_bonus(self, area: Area) -> None:
+        """A bonus the game pays on main wagers (Dueling 8's 6-7-8, 1.1.2 and 4.1.1)."""
+        bonus = self.rules.main_bonus
+        if bonus is None:
             return
         hand = area.hands[0]
         if hand.from_split or len(area.hands) > 1:
             return  # 1.1.2: not for hands formed after splitting
-        row = sidebets.bonus678(hand.cards)
+        row = bonus.classify(sidebets.SideCards(hand.cards))
         if row is None:
             return
         for w in area.wagers:
             if w.player in area.surrendered or w.returned:
                 continue
-            self.record_entry(w.player, "bonus678", w.amount, "win", winnings(w.amount, row.odds),
-                        self.clause("pays.bonus678"), area=area.number, hand=1, row=row.name)
+            self.record_entry(w.player, bonus.key, w.amount, "win", winnings(w.amount, row.odds), row.clause,
+                              area=area.number, hand=1, row=row.name)
 
     def _settle_area_hands(self, area: Area, dealer_total: int, dealer_bj: bool) -> None:
         rules = self.rules
@@ -1231,7 +1201,8 @@ class TableRound:
             assert w is not None
             self._main_entry(w, area.number, i, "lose", -stake, self.clause("lose.bust"), "final", stake)
         for side in area.sides:
-            if side.bet == "tie18" and not side.settled and (side.hand is hand or (side.hand is None and i == 1)):
+            if side.bet in self._bets.lost_on_bust and not side.settled and (
+                    side.hand is hand or (side.hand is None and i == 1)):
                 self._settle_side(area, side, None, "final")
 
     # ------------------------------------------------------------------ entries
@@ -1426,13 +1397,14 @@ class TableRound:
 
     def _side_decided(self, area: Area, bet: str, first: list[Card], dealer_up: Card | None) -> bool:
         """The cards already dealt decide a side wager placed before the deal."""
-        if bet == "superb8":
-            return not area.superb_open  # a card that is not an 8 ended the run (4.2.2)
-        if bet in ("pair", "ace_race"):
-            return len(first) >= 2
-        if bet in ("lucky8", "super_sevens", "three_stars"):
-            return len(first) >= 2 and dealer_up is not None
-        return False  # decided by the dealer's finished hand (Tie on 18, 21+)
+        spec = self._bets.specs.get(bet)
+        if spec is None:
+            return False
+        if spec.stage == "run":
+            return not area.run_open  # a card out of the run ended it (Superb 8's 4.2.2)
+        if spec.stage == "initial":
+            return len(first) >= 2 and (dealer_up is not None or not spec.needs_dealer_up)
+        return False  # decided by the finished hands (Tie on 18, 21+)
 
     # ------------------------------------------------------------------ the shoe (5.19)
     def cards_needed(self) -> int:
@@ -1512,9 +1484,42 @@ class TableRound:
     def under_minimum_first_time(self) -> tuple[str, ...]:
         """Players whose under-minimum wager this round settles normally: their first at the
         table (5.26). The store remembers them; their next under-minimum wager is returned."""
-        if self.phase == "void":
-            return ()  # every wager was returned
-        return tuple(sorted(self.under_min_players - self.config.under_min_history))
+        new = self.under_min_players - self.config.under_min_history
+        limits = self.config.limits
+        # Settled normally: an entry of an under-minimum stake that was not returned (a void
+        # or a withdrawal returns it; the first time is then still to come).
+        return tuple(sorted({
+            s.player for s in self.settlements
+            if s.player in new and s.result != "returned" and s.bet in limits and s.stake < limits[s.bet][0]
+        }))
+
+
+class _GameBets:
+    """What a game's side bets ask of a table round, worked out once per game (a round
+    starts often): the specs by key, the run bet, and the bets the dealer's hand settles."""
+
+    __slots__ = ("rules", "specs", "run", "paid_by_dealer_cards", "dealer_draws_for", "lost_on_bust")
+
+    def __init__(self, rules: GameRules) -> None:
+        self.rules = rules
+        self.specs: dict[str, sidebets.SideBetSpec] = {s.key: s for s in rules.specs}
+        self.run: sidebets.SideBetSpec | None = next((s for s in rules.specs if s.stage == "run"), None)
+        self.paid_by_dealer_cards = next((s for s in rules.specs if s.dealer_cards_paid), None)
+        self.dealer_draws_for = frozenset(s.key for s in rules.specs if s.dealer_draws_for_it)
+        self.lost_on_bust = frozenset(s.key for s in rules.specs if s.loses_on_bust)
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _GameBets:
+        return self  # constant data of the game, shared by every copy of a round (the review)
+
+
+_BETS: Final[dict[int, _GameBets]] = {}
+
+
+def _bets_of(rules: GameRules) -> _GameBets:
+    found = _BETS.get(id(rules))
+    if found is None or found.rules is not rules:
+        found = _BETS[id(rules)] = _GameBets(rules)
+    return found
 
 
 # Expectations are immutable: the plain ones are made once (expectation() runs for every event).

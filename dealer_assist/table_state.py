@@ -95,7 +95,7 @@ class Hand:
 class Area:
     __slots__ = (
         "number", "wagers", "sides", "hands", "controller", "surrendered", "dealt",
-        "superb_open", "absent_play", "insured", "even_money", "claimed_insurance",
+        "run_open", "absent_play", "insured", "even_money", "claimed_insurance",
         "insurance_declined",
     )
 
@@ -107,7 +107,7 @@ class Area:
         self.controller: str | None = None
         self.surrendered: set[str] = set()
         self.dealt: list[Card] = []  # every card dealt to the area, in order (Superb 8's 4.2.2)
-        self.superb_open = True
+        self.run_open = True
         self.absent_play = False  # the dealer plays it by the fixed rule (5.22)
         self.insured: dict[str, Decimal] = {}
         self.even_money: set[str] = set()

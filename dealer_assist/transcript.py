@@ -83,6 +83,8 @@ def _shown(value: Any) -> str:
 def bad_character(text: str) -> str | None:
     """Why ``text`` cannot be a name in a transcript, or None: a lone surrogate (not
     Unicode) or a control character / line break (a name is one line of text)."""
+    if text.isprintable():  # the usual case, at C speed: no Cc, Zl, Zp or Cs character
+        return None
     for ch in text:
         if "\ud800" <= ch <= "\udfff":
             return f"a lone surrogate ({escape_text(ch)}) is not a Unicode character"
@@ -419,6 +421,13 @@ def run_document(doc: Any) -> Round:
     return rnd
 
 
+def under_minimum_first_time(doc: Any) -> list[str]:
+    """5.26 as the engine decides it, for a stored round (its header and events): the
+    players whose under-minimum wager this round settled normally, their first time at the
+    table; the store remembers them (``under_min_history``) for the next rounds."""
+    return list(run_document(doc).under_minimum_first_time())
+
+
 def settle_document(doc: Any) -> dict[str, Any]:
     """The settle output (spec "Output") for a parsed transcript."""
     return round_output(run_document(doc))
@@ -452,10 +461,12 @@ def _check_unicode(doc: Any) -> None:
         else:
             continue
         for text, path in texts:
-            if any("\ud800" <= ch <= "\udfff" for ch in text):
+            try:
+                text.encode("utf-8")  # at C speed; only a lone surrogate cannot be encoded
+            except UnicodeEncodeError:
                 raise TranscriptError(
                     f"{escape_text(path or '/', 40)}: {escape_text(text)} holds a lone surrogate, "
-                    "which is not a Unicode character")
+                    "which is not a Unicode character") from None
 
 
 def load_transcript(text: str) -> Any:

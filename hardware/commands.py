@@ -18,7 +18,8 @@ from pathlib import Path
 from types import FrameType
 from typing import NoReturn, TextIO
 
-from dealer_assist.cards import GAMES, Card, CardNotationError, parse_card
+from dealer_assist.cards import Card, CardNotationError, parse_card
+from dealer_assist.games import GAMES
 from hardware.codecs import CODEC_NAMES
 from hardware.driver import DEFAULT_BAUD, ShoeConnectionError, ShoeDriver
 from hardware.events import ShoeEvent, event_to_json

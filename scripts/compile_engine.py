@@ -28,7 +28,8 @@ STAMP = OUT / ".sources"
 # The rules engine and the transcripts; the store, the CLI and the commands stay Python.
 MODULES = (
     "cards", "hands", "money", "outcome", "sidebets", "games", "events", "settlement", "round_api",
-    "shoe_state", "hand_rules", "table_state", "table_port", "table", "electronic", "irregularities", "claims",
+    "shoe_state", "round_base", "hand_rules", "table_state", "table_port", "table", "electronic",
+    "irregularities", "claims",
     "transcript", "simulate",
 )
 

@@ -44,6 +44,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sim-cards", metavar="FILE", help="simulated shoe: fixed card order (cards separated by spaces)")
     parser.add_argument("--sim-seed", type=whole_number(0), help="simulated shoe: shuffle seed")
     parser.add_argument("--dealer", help="log in as this dealer without the login dialog (tests, benchmarks)")
+    parser.add_argument("--floor", metavar="URL",
+                        help="forward finished rounds to this floor database in the background "
+                             "(postgresql://... or service=NAME; credentials via PGPASSFILE/PGSERVICEFILE)")
     parser.add_argument("--settings", metavar="FILE", help="where to remember the setup (default: Qt's user settings)")
     parser.add_argument("--exit-after-show", action="store_true", help=argparse.SUPPRESS)  # ui.bench
 
@@ -58,10 +61,13 @@ class Table:
     signals: Any
     sim: SimulatedShoe | None
     sim_worker: Worker | None
+    floor_link: Any = None  # ui.floor_link.FloorLink when a floor URL is configured
     lock: Any = None  # dealer_assist.station.StationLock while the screen runs
     station: StationConfig | None = None
 
     def close(self) -> None:
+        if self.floor_link is not None:
+            self.floor_link.stop()
         self.driver.stop()
         if self.sim is not None:
             self.sim.close()
@@ -76,7 +82,7 @@ class Table:
 def build_table(setup: TableSetup, *, db: str | None, dealer: str, port: str | None = None,
                 codec: str = "da1", baud: int = DEFAULT_BAUD, sim_cards: list[Any] | None = None,
                 sim_seed: int | None = None, sim_link: str | None = None,
-                driver_options: dict[str, Any] | None = None) -> Table:
+                driver_options: dict[str, Any] | None = None, floor_url: str | None = None) -> Table:
     """Create the controller, the store, the shoe (simulated if no ``port``) and the window."""
     from ui.main_window import DealerWindow
     from ui.shoe_signals import ShoeSignals
@@ -100,7 +106,15 @@ def build_table(setup: TableSetup, *, db: str | None, dealer: str, port: str | N
     signals.shoe_event.connect(controller.on_shoe_event)
     driver = ShoeDriver(port, signals.on_event, codec=codec, baud=baud, **(driver_options or {}))
     driver.start()
-    return Table(controller, window, driver, signals, sim, sim_worker)
+    floor_link = None
+    if floor_url:  # issue 18: forward in the background, the link's state in the status bar
+        from dealer_assist.store import default_db_path
+        from ui.floor_link import FloorLink
+
+        floor_link = FloorLink(db or default_db_path("table"), floor_url, parent=window)
+        window.statusBar().addPermanentWidget(floor_link.widget)
+        floor_link.start()
+    return Table(controller, window, driver, signals, sim, sim_worker, floor_link)
 
 
 def station_title(cfg: StationConfig | None, simulated: bool, dealer: str | None = None) -> str:
@@ -206,11 +220,20 @@ def run(args: argparse.Namespace) -> int:
     port = args.shoe or (cfg.shoe_port if cfg is not None and cfg.shoe_port else None)
     codec = args.codec or (cfg.codec if cfg is not None else "da1")
     baud = args.baud or (cfg.baud if cfg is not None else DEFAULT_BAUD)
-    return _run_window(args, cfg, store, port, codec, baud, cards)
+    # the floor (issue 18): --floor, else the configuration's PostgreSQL service
+    floor_url = args.floor or (f"service={cfg.floor_service}" if cfg is not None and cfg.floor_service else None)
+    if floor_url:
+        from dealer_assist.floor.connection import FloorError, parse_url
+
+        try:
+            parse_url(floor_url)
+        except FloorError as exc:
+            return _refuse(args, str(exc))
+    return _run_window(args, cfg, store, port, codec, baud, cards, floor_url)
 
 
 def _run_window(args: argparse.Namespace, cfg: StationConfig | None, store: Path, port: str | None,
-                codec: str, baud: int, cards: list[Any] | None) -> int:
+                codec: str, baud: int, cards: list[Any] | None, floor_url: str | None = None) -> int:
     import logging
 
     from PySide6.QtCore import QSettings
@@ -255,7 +278,7 @@ def _run_window(args: argparse.Namespace, cfg: StationConfig | None, store: Path
     remembered = remembered_setup(str(store))  # at launch, before the window exists
     setup = setup_from_station(remembered, cfg, args.game)
     table = build_table(setup, db=str(store), dealer=args.dealer or "dealer", port=port, codec=codec,
-                        baud=baud, sim_cards=cards, sim_seed=args.sim_seed)
+                        baud=baud, sim_cards=cards, sim_seed=args.sim_seed, floor_url=floor_url)
     table.lock = lock
     table.station = cfg
     window = table.window

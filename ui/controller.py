@@ -429,8 +429,10 @@ class TableController(QObject):
             referral = getattr(self.rnd, "referral", None)
             self.audit("referral", {"ruling": list(referral) if referral else None},
                        actor=actor or f"dealer:{self.dealer}")
-        if raw.get("type") == "pick" and self.held_cards and not self.hold_reason:
-            self._flush_held()  # the cards that waited for the pick, in order
+        if self.held_cards and not self.hold_reason and raw.get("type") not in ("card", "multi", "burn"):
+            # the cards that waited for a pick, in order, once it is made (or the round was
+            # voided or ruled otherwise: then the round says what becomes of them)
+            self._flush_held()
         return True
 
     def _ending_output(self) -> dict[str, Any] | None:

@@ -415,24 +415,60 @@ def open_review(db_path: str | Path, parent: QWidget | None = None, *, superviso
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", metavar="FILE", help="the table's store (default: the station's store, docs/station.md)")
+    parser.add_argument("--db", metavar="FILE|URL",
+                        help="the table's store (default: the station's store, docs/station.md), or the floor "
+                             "database (postgresql://... or service=NAME): every table of a pit")
     parser.add_argument("--config", metavar="FILE", help="the station configuration naming the store")
     parser.add_argument("--round", type=whole_number(1), metavar="ID", help="open this round")
     parser.add_argument("--screenshot", metavar="PNG", help=argparse.SUPPRESS)
 
 
+def _run_floor(args: argparse.Namespace) -> int:
+    """``review --db URL``: the pit review on the floor (ui/pit_view.py)."""
+    from PySide6.QtWidgets import QApplication
+
+    from dealer_assist.floor.connection import FloorError, parse_url
+
+    try:
+        parse_url(args.db)
+    except FloorError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    from ui.pit_view import PitWindow
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    window = PitWindow(args.db)
+    window.resize(1600, 1000)
+    window.show()
+    if getattr(args, "screenshot", None):
+        import time
+
+        deadline = time.monotonic() + 30
+        while (window.pending or not window.states) and time.monotonic() < deadline:
+            app.processEvents()
+            time.sleep(0.02)
+        app.processEvents()
+        window.grab().save(args.screenshot)
+        window.close()
+        return 0
+    return int(app.exec())
+
+
 def run(args: argparse.Namespace) -> int:
+    from dealer_assist.floor.connection import is_floor_url
     from dealer_assist.station import StationError, find_config, store_path
 
+    reason = no_display()
+    if reason:
+        return fail(reason)
+    if args.db and is_floor_url(args.db):
+        return _run_floor(args)
     try:
         path = store_path(find_config(args.config), args.db)
     except StationError as exc:
         return fail(str(exc))
     if not path.is_file():
         return fail(f"{path}: no such file")
-    reason = no_display()
-    if reason:
-        return fail(reason)
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication(sys.argv[:1])

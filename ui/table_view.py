@@ -84,7 +84,8 @@ class DealerBox(QFrame):
         layout.addWidget(_label("DEALER", size=22, bold=True))
         dealer = output.get("dealer", {"cards": [], "total": 0})
         cards = list(dealer["cards"])
-        total, soft = rnd.dealer_value() if hasattr(rnd, "dealer_value") else (dealer["total"], False)
+        view = rnd.view().dealer  # the engine's typed view (round_api.DealerView)
+        total, soft = view.total, view.soft
         badges = []
         if total > 21:
             badges.append("BUST")
@@ -136,10 +137,11 @@ class AreaBox(CardDropMixin, QFrame):
             layout.addWidget(_label("Side: " + ", ".join(sides), size=16))
         hands_row = QHBoxLayout()
         permanent = bool(rnd.rules.permanent_eight)
+        hand_views = rnd.view().areas[number - 1].hands  # the engine's badges (round_api.HandView)
         for i, hand in enumerate(area.hands, start=1):
             total, soft = hand.value()
             badges = []
-            if getattr(rnd, "_is_blackjack", None) and rnd._is_blackjack(hand):
+            if hand_views[i - 1].blackjack:
                 badges.append("BLACKJACK")
             if hand.busted or total > 21:
                 badges.append("BUST")

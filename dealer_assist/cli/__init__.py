@@ -28,7 +28,10 @@ class _Subcommand(Protocol):
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "settle": ("dealer_assist.cli.settle", "settle a round transcript (JSON) and print the result"),
     "history": ("dealer_assist.cli.history", "list, export and verify recorded rounds"),
+    "forward": ("dealer_assist.cli.forward", "copy a table's finished rounds to the floor database"),
+    "floor": ("dealer_assist.cli.floor", "set up the floor database (schema, roles)"),
     "bench": ("dealer_assist.cli.bench", "benchmark the rules engine"),
+    "odds": ("dealer_assist.cli.odds", "print a game's par sheet: every wager's house edge"),
     "shoe-sim": ("hardware.commands", "run a simulated card-reading shoe on a pseudo-terminal"),
     "shoe-monitor": ("hardware.commands", "print the events a shoe sends, one JSON object per line"),
     "station": ("hardware.station", "check, write or show the station's configuration (technicians)"),

@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 
 from dealer_assist.bench import run_setup
-from dealer_assist.cards import GAMES as GAME_KEYS
 from dealer_assist.cli.common import whole_number
+from dealer_assist.games import GAMES as GAME_KEYS
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -24,6 +24,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=new_file_in_existing_directory(),
         help="also record the round in this store file (its directory must exist)",
     )
+    parser.add_argument(
+        "--table", metavar="NAME", help="with --record: the table the store belongs to (e.g. BJ-07); "
+        "names a new store, and a store of another table is refused"
+    )
+    parser.add_argument("--pit", metavar="PIT", help="with --record --table: the table's pit")
 
 
 def one_line(text: str) -> str:
@@ -60,6 +65,10 @@ def _error(message: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    if (args.table or args.pit) and not args.record:
+        return _error("--table and --pit go with --record DB")
+    if args.pit and not args.table:
+        return _error("--pit goes with --table NAME")
     try:
         if args.file == "-":
             text = sys.stdin.read()
@@ -85,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             create_store_file(Path(args.record))  # 0660 if new: the station's group shares it
             # the document as settle read it: amounts with cents are exact Decimals
-            record_transcript(args.record, document, output)
+            record_transcript(args.record, document, output, table=args.table, pit=args.pit)
         except Exception as exc:  # noqa: BLE001 - the store reports its own errors in one line
             return _error(f"cannot record in {args.record}: {exc}")
     _write(sys.stdout, shown + "\n")

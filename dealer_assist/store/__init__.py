@@ -75,7 +75,8 @@ Modules
 ``common`` (StoreError, constants, exact JSON, time), ``schema`` (migrations, opening),
 ``chain`` (the hash chains), ``log`` (round headers and the event log), ``results``
 (a round's settle output and its derived records), ``users`` (users, roles, PINs),
-``audit`` (the audit log), ``queries`` (listings and details), ``verify``
+``audit`` (the audit log), ``identity`` (the table a store belongs to), ``queries``
+(listings and details), ``verify``
 (``history verify``), ``core`` (the :class:`Store` that ties them together).
 
 Tamper evidence

@@ -10,6 +10,7 @@ from typing import Any
 
 from dealer_assist.store.chain import audit_content, chain, last_link
 from dealer_assist.store.common import canonical_json, utc_now
+from dealer_assist.store.keys import chain_key
 
 __all__ = ["AuditEntry", "audit_entries", "insert_audit"]
 
@@ -37,7 +38,7 @@ def insert_audit(
     row_id = last_id + 1
     when = at or utc_now()
     detail_json = canonical_json(dict(detail or {}))
-    digest = chain(prev, audit_content(row_id, when, actor, kind, round_id, detail_json))
+    digest = chain(prev, audit_content(row_id, when, actor, kind, round_id, detail_json), chain_key(conn))
     conn.execute(
         "INSERT INTO audit (id, at, actor, kind, round_id, detail_json, hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
         (row_id, when, actor, kind, round_id, detail_json, digest),

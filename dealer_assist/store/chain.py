@@ -1,8 +1,9 @@
-"""The hash chains: ``hash = sha256(previous row's hash + canonical row content)``.
+"""The hash chains: ``hash = HMAC-SHA256(station key, previous row's hash + row content)``.
 
 Three tables are chained, each in id order from :data:`ZERO_HASH`: ``events``,
 ``rounds`` (the immutable header) and ``audit``. This module says what a row's
-content is and how a chain is extended and checked.
+content is and how a chain is extended and checked. ``key=None`` is the unkeyed
+``sha256`` form of stores written before the chains were keyed (read when migrating).
 """
 
 from __future__ import annotations
@@ -30,9 +31,12 @@ __all__ = [
 _CHAIN_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 
 
-def chain(prev: bytes, content: Sequence[Any]) -> bytes:
-    text = _CHAIN_ENCODER.encode(list(content))
-    return hashlib.sha256(prev + text.encode("utf-8")).digest()
+def chain(prev: bytes, content: Sequence[Any], key: bytes | None) -> bytes:
+    """The hash of a row with ``content`` after a row hashed ``prev``."""
+    data = prev + _CHAIN_ENCODER.encode(list(content)).encode("utf-8")
+    if key is None:
+        return hashlib.sha256(data).digest()
+    return hmac.new(key, data, hashlib.sha256).digest()
 
 
 def event_content(
@@ -69,9 +73,9 @@ def previous_hash(conn: sqlite3.Connection, table: str, row_id: int) -> bytes:
     return ZERO_HASH if prev is None else bytes(prev[0])
 
 
-def link_ok(prev: bytes, content: Sequence[Any], stored: Any) -> bool:
+def link_ok(prev: bytes, content: Sequence[Any], stored: Any, key: bytes | None) -> bool:
     """Whether ``stored`` is the chain hash of ``content`` after ``prev``."""
-    return isinstance(stored, bytes) and hmac.compare_digest(chain(prev, content), stored)
+    return isinstance(stored, bytes) and hmac.compare_digest(chain(prev, content, key), stored)
 
 
 def verify_chain(
@@ -81,12 +85,16 @@ def verify_chain(
     content: Callable[[Any], Sequence[Any]],
     name: Callable[[Any], str],
     counters: dict[str, int],
+    key: bytes | None,
+    tails: dict[str, tuple[int, str]] | None = None,
 ) -> tuple[str, int, str] | None:
-    """Walk one chain; the first row whose hash does not match, or None."""
+    """Walk one chain (streaming); the first row whose hash does not match, or None.
+    ``tails`` receives the chain's last (id, hash hex)."""
     prev = ZERO_HASH
+    last_id = 0
     for row in conn.execute(sql):
         stored = row[-1]
-        expected = chain(prev, content(row))
+        expected = chain(prev, content(row), key)
         if not isinstance(stored, bytes) or not hmac.compare_digest(expected, stored):
             return (
                 table,
@@ -94,5 +102,8 @@ def verify_chain(
                 f"{name(row)}: hash does not match its content or the row before it",
             )
         prev = stored
+        last_id = int(row[0])
         counters[table] += 1
+    if tails is not None:
+        tails[table] = (last_id, prev.hex() if last_id else "")
     return None

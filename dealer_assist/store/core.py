@@ -15,6 +15,7 @@ from urllib.request import pathname2url
 
 import sqlite_utils
 
+import dealer_assist.store.identity as identity
 import dealer_assist.store.log as log
 import dealer_assist.store.queries as queries
 import dealer_assist.store.results as results
@@ -29,6 +30,17 @@ from dealer_assist.store.common import (
     default_db_path,
     utc_now,
 )
+from dealer_assist.store.keying import key_store, meta_value, record_head
+from dealer_assist.store.keys import (
+    Head,
+    KeyedConnection,
+    chain_key,
+    head_path_for,
+    key_id,
+    key_path_for,
+    load_key,
+    write_head_file,
+)
 from dealer_assist.store.records import OpenRound, RoundDetail, RoundSummary
 from dealer_assist.store.schema import (
     KNOWN_MIGRATIONS,
@@ -39,6 +51,7 @@ from dealer_assist.store.schema import (
     closed_on_failure,
     connect,
 )
+from dealer_assist.store.states import session_state
 from dealer_assist.store.verify import VerifyResult, verify
 
 __all__ = ["Store", "record_transcript"]
@@ -52,10 +65,13 @@ class Store:
     """
 
     def __init__(
-        self, conn: sqlite3.Connection, path: Path, readonly: bool, table: str = DEFAULT_TABLE
+        self, conn: KeyedConnection, path: Path, readonly: bool, table: str = DEFAULT_TABLE
     ) -> None:
         self._conn = conn
         self.lock_wait_seconds = LOCK_WAIT_SECONDS
+        self.key_path = key_path_for(path)
+        self.head_path = head_path_for(self.key_path)
+        self.head_error = ""  # the last failure to write the head record outside the file
         self.path = path
         self.table = table  # the table this Store writes for (sessions, restore)
         self.readonly = readonly
@@ -71,12 +87,14 @@ class Store:
         *,
         table: str = DEFAULT_TABLE,
         busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+        key_file: str | os.PathLike[str] | None = None,
     ) -> Store:
         """Open (creating and migrating if needed) the store at ``path`` for writing.
 
         ``path`` None means :func:`default_db_path` (``table``). ``table`` names the table
         this Store writes for: its sessions carry the name and :meth:`find_open_round`
-        restores only that table's round. Refuses a file that is
+        restores only that table's round. ``key_file``: the station key (default
+        ``<store>.key``, or ``$DEALER_ASSIST_STORE_KEY``), created with a new store. Refuses a file that is
         not SQLite or is another program's SQLite database (StoreError), without
         changing it.
         """
@@ -98,12 +116,16 @@ class Store:
             conn.execute("PRAGMA fullfsync = ON")
             conn.execute("PRAGMA foreign_keys = ON")
             store = cls(conn, db_path, readonly=False, table=table)
+            store._use_key(key_file)
             store._migrate()
         return store
 
     @classmethod
-    def open_readonly(cls, path: str | os.PathLike[str]) -> Store:
-        """Open an existing store for reading only (``mode=ro``); never creates or changes it."""
+    def open_readonly(
+        cls, path: str | os.PathLike[str], *, key_file: str | os.PathLike[str] | None = None
+    ) -> Store:
+        """Open an existing store for reading only (``mode=ro``); never creates or changes it.
+        The station key is read if it is there (``verify`` needs it)."""
         db_path = Path(path)
         if not db_path.exists():
             raise StoreError(f"{db_path}: no such file")
@@ -116,6 +138,7 @@ class Store:
             conn.execute("PRAGMA query_only = ON")
             check_identity(conn, db_path, allow_new=False)
             store = cls(conn, db_path, readonly=True)
+            store._use_key(key_file)
             applied = applied_migrations(store.db, db_path)
             if not applied:
                 raise StoreError(f"{db_path} is not a Dealer Assist database")
@@ -131,27 +154,81 @@ class Store:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @property
+    def station_key(self) -> bytes | None:
+        """The station key the chains are keyed with, if this Store could read it."""
+        return self._conn.chain_key or None
+
+    def _use_key(self, key_file: str | os.PathLike[str] | None) -> None:
+        self.key_path = key_path_for(self.path, key_file)
+        self.head_path = head_path_for(self.key_path)
+        key = load_key(self.key_path, create=False)
+        if key is not None:
+            self._conn.chain_key = key
+
     def _migrate(self) -> None:
         applied = applied_migrations(self.db, self.path)
-        if len(applied) == len(KNOWN_MIGRATIONS):
+        keyed = "0004_keyed_chains" in applied and self._meta("chain_scheme") is not None
+        if len(applied) == len(KNOWN_MIGRATIONS) and keyed:
+            self._check_key()
             return
         # Take the write lock first, so two processes opening a new file do not race;
         # sqlite-utils nests each migration in a savepoint of this transaction.
-        with self._write():
+        with self._write(head=False) as conn:
             MIGRATIONS.apply(self.db)
+            if meta_value(conn, "chain_scheme") is None:
+                if not self._conn.chain_key:
+                    key = load_key(self.key_path, create=True)
+                    assert key is not None
+                    self._conn.chain_key = key
+                key_store(conn, self._conn.chain_key)
+            self._check_key()
+            head = record_head(conn, self._conn.chain_key)
+        self._write_head_file(head)
+
+    def _meta(self, name: str) -> str | None:
+        try:
+            return meta_value(self._conn, name)
+        except sqlite3.OperationalError:  # no meta table yet
+            return None
+
+    def _check_key(self) -> None:
+        """The station key must be the one the chains were keyed with."""
+        recorded = self._meta("key_id")
+        if not self._conn.chain_key:
+            raise StoreError(
+                f"the station key {self.key_path} of {self.path} is missing: its records cannot "
+                "be written or checked without it"
+            )
+        if recorded is not None and recorded != key_id(self._conn.chain_key):
+            raise StoreError(
+                f"{self.key_path} is not the station key of {self.path} "
+                f"(the store was keyed with key {recorded})"
+            )
+
+    def _write_head_file(self, head: Head) -> None:
+        try:
+            write_head_file(self.head_path, head)
+            self.head_error = ""
+        except StoreError as err:  # the commit stands; verify names the lagging head
+            self.head_error = str(err)
 
     # ---- transactions
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        """One durable write transaction (BEGIN IMMEDIATE ... COMMIT, fsynced)."""
+    def _write(self, *, head: bool = True) -> Iterator[sqlite3.Connection]:
+        """One durable write transaction (BEGIN IMMEDIATE ... COMMIT, fsynced), ending with
+        this commit's head record (in the file, then beside the key)."""
         if self.readonly:
             raise StoreError(f"{self.path} is open read-only")
         with self._lock:
             conn = self._conn
             self._patiently(conn, "BEGIN IMMEDIATE")
+            record: Head | None = None
             try:
                 yield conn
+                if head:
+                    record = record_head(conn, chain_key(conn))
                 self._patiently(conn, "COMMIT")
             except BaseException as exc:
                 # Nothing of this transaction is kept; the caller must not show it.
@@ -160,6 +237,8 @@ class Store:
                 if isinstance(exc, sqlite3.Error):
                     raise StoreError(f"cannot write to {self.path}: {exc}") from exc
                 raise
+            if record is not None:
+                self._write_head_file(record)
 
     def _patiently(self, conn: sqlite3.Connection, statement: str) -> None:
         """Run BEGIN IMMEDIATE or COMMIT, waiting out another writer's lock: each try waits
@@ -228,6 +307,7 @@ class Store:
                     "decks": decks,
                     "areas": areas,
                     "limits": dict(limits or {}),
+                    "session_state": session_state(conn, session_id),
                 },
             )
         return session_id
@@ -240,7 +320,13 @@ class Store:
             )
             if cur.rowcount != 1:
                 raise StoreError(f"no open session {session_id}")
-            insert_audit(conn, "session_end", actor, None, {"session_id": session_id})
+            insert_audit(
+                conn,
+                "session_end",
+                actor,
+                None,
+                {"session_id": session_id, "session_state": session_state(conn, session_id)},
+            )
 
     def current_session(self) -> dict[str, Any] | None:
         """The latest session that has not ended, as a dict, or None."""
@@ -415,6 +501,23 @@ class Store:
         with self._read() as conn:
             return log.export_round(conn, round_id)
 
+    # ---- table identity (issue 18)
+
+    def table_identity(self) -> tuple[str, str | None] | None:
+        """(table name, pit) this store belongs to, or None for a store made before names."""
+        with self._read() as conn:
+            return identity.table_identity(conn)
+
+    def claim_table(self, table: str, pit: str | None = None, *, actor: str = "setup") -> None:
+        """Make this the store of ``table`` (in ``pit``), or check that it already is.
+
+        A store with no table yet takes the name (chained in the audit log as
+        ``table_identity``); a store of another table, or of the same table in another pit,
+        is refused (StoreError).
+        """
+        with self._write() as conn:
+            identity.claim_table(conn, self.path, table, pit, actor)
+
     def round_count(self) -> int:
         with self._read() as conn:
             return int(conn.execute("SELECT COUNT(*) FROM rounds").fetchone()[0])
@@ -528,15 +631,21 @@ class Store:
     # ---- tamper evidence
 
     def verify(self) -> VerifyResult:
-        """Recompute every chain; the first row that does not match is named."""
+        """Recompute every chain, re-derive every derived record by re-settling each round,
+        and check the head records; the first row that does not match is named."""
         with self._read() as conn:
-            return verify(conn)
+            return verify(conn, self._conn.chain_key or None, self.head_path)
 
 
 # -------------------------------------------------------------------- settle --record
 
 def record_transcript(
-    db_path: str | os.PathLike[str] | None, document: dict[str, Any], result: dict[str, Any]
+    db_path: str | os.PathLike[str] | None,
+    document: dict[str, Any],
+    result: dict[str, Any],
+    *,
+    table: str | None = None,
+    pit: str | None = None,
 ) -> int:
     """Record a settled transcript (``dealer-assist settle FILE --record DB``); returns the round id.
 
@@ -545,4 +654,6 @@ def record_transcript(
     StoreError (one-line message) for a file that is not a Dealer Assist store.
     """
     with Store.open(db_path) as store:
+        if table is not None:  # issue 18: names a new store, refuses another table's
+            store.claim_table(table, pit)
         return store.record_document(document, result)

@@ -15,6 +15,7 @@ from dealer_assist.store.common import (
     canonical_json,
     utc_now,
 )
+from dealer_assist.store.keys import chain_key
 from dealer_assist.store.records import OpenRound
 
 __all__ = [
@@ -60,7 +61,7 @@ def insert_event(
     last_id, prev = last_link(conn, "events")
     row_id = last_id + 1
     when = at or utc_now()
-    digest = chain(prev, event_content(row_id, round_id, seq, when, actor, event_json))
+    digest = chain(prev, event_content(row_id, round_id, seq, when, actor, event_json), chain_key(conn))
     conn.execute(
         "INSERT INTO events (id, round_id, seq, at, actor, event_json, hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
         (row_id, round_id, seq, when, actor, event_json, digest),
@@ -121,7 +122,9 @@ def insert_round(
     last_id, prev = last_link(conn, "rounds")
     row_id = last_id + 1
     when = at or utc_now()
-    digest = chain(prev, round_content(row_id, session_id, number, source, when, config_json))
+    digest = chain(
+        prev, round_content(row_id, session_id, number, source, when, config_json), chain_key(conn)
+    )
     seated = config.get("seated")
     players = list(seated) if isinstance(seated, Mapping) else []
     conn.execute(
@@ -135,7 +138,7 @@ def insert_round(
             game,
             config_json,
             when,
-            canonical_json(players),
+            canonical_json(sorted(players)),
             digest,
         ),
     )

@@ -18,6 +18,7 @@ from dealer_assist.store.common import (
     SQLITE_MAGIC,
     StoreError,
 )
+from dealer_assist.store.keys import KeyedConnection
 
 __all__ = [
     "KNOWN_MIGRATIONS",
@@ -159,6 +160,42 @@ def _m0003_session_table(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE sessions ADD COLUMN table_name TEXT NOT NULL DEFAULT 'table'")
 
 
+@MIGRATIONS(name="0004_keyed_chains")
+def _m0004_keyed_chains(db: sqlite_utils.Database) -> None:
+    # The chains become keyed (HMAC with the station key, outside the file) and each
+    # commit records a head (docs/store.md, Tamper evidence). The rows are re-chained by
+    # ``keying.key_store`` right after, in the same write transaction, with the key.
+    db.execute("CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID")
+    db.execute(
+        """CREATE TABLE head (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            generation INTEGER NOT NULL,
+            events_id INTEGER NOT NULL,
+            events_hash TEXT NOT NULL,
+            rounds_id INTEGER NOT NULL,
+            rounds_hash TEXT NOT NULL,
+            audit_id INTEGER NOT NULL,
+            audit_hash TEXT NOT NULL,
+            schema_digest TEXT NOT NULL,
+            mac TEXT NOT NULL
+        )"""
+    )
+    db.execute("CREATE INDEX audit_finish ON audit(round_id, id) WHERE kind = 'round_finish'")
+
+
+@MIGRATIONS(name="0005_table_identity")
+def _m0005_table_identity(db: sqlite_utils.Database) -> None:
+    # Issue 18: a store belongs to one table (its name and pit), set once (identity.py).
+    db.execute(
+        """CREATE TABLE table_identity (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            table_name TEXT NOT NULL,
+            pit TEXT,
+            created_at TEXT NOT NULL
+        )"""
+    )
+
+
 @contextmanager
 def closed_on_failure(conn: sqlite3.Connection, db_path: Path) -> Iterator[None]:
     """Close ``conn`` if opening the store fails; a database error becomes a StoreError."""
@@ -174,10 +211,16 @@ def closed_on_failure(conn: sqlite3.Connection, db_path: Path) -> Iterator[None]
 
 def connect(
     target: str, db_path: Path, *, uri: bool, busy_timeout_ms: int = BUSY_TIMEOUT_MS
-) -> sqlite3.Connection:
+) -> KeyedConnection:
     """A connection that waits for the writer rather than failing (busy timeout)."""
     try:
-        conn = sqlite3.connect(target, uri=uri, timeout=busy_timeout_ms / 1000, check_same_thread=False)
+        conn = sqlite3.connect(
+            target,
+            uri=uri,
+            timeout=busy_timeout_ms / 1000,
+            check_same_thread=False,
+            factory=KeyedConnection,
+        )
     except sqlite3.Error as err:
         raise StoreError(f"cannot open {db_path}: {err}") from err
     try:

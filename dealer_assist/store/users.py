@@ -11,6 +11,7 @@ from typing import Any
 
 from dealer_assist.store.audit import insert_audit
 from dealer_assist.store.common import ROLES, StoreError, utc_now
+from dealer_assist.store.states import user_state
 
 __all__ = [
     "SCRYPT_DKLEN",
@@ -84,7 +85,13 @@ def insert_user(
         "INSERT INTO user_roles (username, role) VALUES (?, ?)",
         [(username, r) for r in role_list],
     )
-    insert_audit(conn, "user_created", actor, None, {"username": username, "roles": role_list})
+    insert_audit(
+        conn,
+        "user_created",
+        actor,
+        None,
+        {"username": username, "roles": role_list, "user_state": user_state(conn, username)},
+    )
 
 
 def update_pin(
@@ -97,7 +104,9 @@ def update_pin(
     )
     if cur.rowcount != 1:
         raise StoreError(f"no user {username!r}")
-    insert_audit(conn, "pin_changed", actor, None, {"username": username})
+    insert_audit(
+        conn, "pin_changed", actor, None, {"username": username, "user_state": user_state(conn, username)}
+    )
 
 
 def update_disabled(conn: sqlite3.Connection, username: str, disabled: bool, actor: str) -> None:
@@ -109,7 +118,7 @@ def update_disabled(conn: sqlite3.Connection, username: str, disabled: bool, act
         "user_disabled" if disabled else "user_enabled",
         actor,
         None,
-        {"username": username},
+        {"username": username, "user_state": user_state(conn, username)},
     )
 
 

@@ -100,9 +100,29 @@ def test_round_contract_fresh_round_and_control_changes() -> None:
 def test_under_minimum_first_time_is_decided_by_the_engine() -> None:
     # Lucky 8, limits 10-100: carol's 5 is under the minimum; her first time (5.26) settles
     # normally and the round says so; dan already had one (under_min_history): his is returned.
+    # Cards: carol 9H 8C = 17, dan 10D 9S = 19, both stand; the dealer 7S 10C = 17.
     doc = table("lucky8", wager("carol", 1, 5), wager("dan", 2, 5), NMB, areas=5,
                 limits={"main": [10, 100]}, under_min_history=["dan"])
+    assert run_document(doc).under_minimum_first_time() == ()  # nothing settled yet
+    doc["events"] += [*cards("9H", "10D", "7S", "8C", "9S"), decide("stand", 1), decide("stand", 2), *cards("10C")]
     rnd = run_document(doc)
     assert rnd.under_minimum_first_time() == ("carol",)
     wagers = {w.player: w for a in rnd.view().areas for w in a.wagers}
     assert not wagers["carol"].returned and wagers["dan"].returned
+
+
+def test_under_minimum_first_time_needs_a_wager_settled_not_returned() -> None:
+    from dealer_assist.transcript import under_minimum_first_time
+
+    # carol's under-minimum 5 (limits 10-100): she withdraws it after a power failure before
+    # any card decided anything (5.29.1): it was returned, so her first time is still to come.
+    base = table("lucky8", wager("carol", 1, 5), wager("dan", 2, 20), NMB, *cards("9H"),
+                 {"type": "power_failure"}, areas=5, limits={"main": [10, 100]})
+    assert under_minimum_first_time(base) == []
+    withdrawn = dict(base, events=[*base["events"], {"type": "withdraw", "player": "carol"}])
+    assert under_minimum_first_time(withdrawn) == []
+    # Played out instead: carol 9H 8C = 17 stands, dan 10D 9S = 19 stands; dealer 7S 10C = 17.
+    played = table("lucky8", wager("carol", 1, 5), wager("dan", 2, 20), NMB,
+                   *cards("9H", "10D", "7S", "8C", "9S"), decide("stand", 1), decide("stand", 2),
+                   *cards("10C"), areas=5, limits={"main": [10, 100]})
+    assert under_minimum_first_time(played) == ["carol"]

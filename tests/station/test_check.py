@@ -175,3 +175,23 @@ def test_a_port_held_by_the_running_screen(tmp_path: Path, shoe: SimulatedShoe, 
     parts = lines(done)
     assert done.returncode == 1
     assert parts["shoe"].startswith("FAIL") and "cannot open" in parts["shoe"] and "close it" in parts["shoe"]
+
+
+def test_floor_on_a_real_postgresql_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The floor's own client connects to the service (a throwaway PostgreSQL server)."""
+    from tests.floor.pgserver import ADMIN, Server
+
+    server = Server()
+    services = tmp_path / "pg_service.conf"
+    services.write_text(f"[floor]\nhost={server.socket_dir}\nuser={ADMIN}\ndbname=postgres\n"
+                        f"[elsewhere]\nhost={tmp_path / 'nosock'}\nuser={ADMIN}\ndbname=postgres\n")
+    monkeypatch.setenv("PGSERVICEFILE", str(services))
+    try:
+        up = station.check_floor("floor")
+        elsewhere = station.check_floor("elsewhere")
+        unknown = station.check_floor("pit9")
+    finally:
+        server.stop()
+    assert up.ok and up.text.startswith("service floor: connected (PostgreSQL 1"), up.text
+    assert not elsewhere.ok and "cannot connect" in elsewhere.text and "floor server runs" in elsewhere.text
+    assert not unknown.ok and "pit9" in unknown.text
