@@ -86,7 +86,7 @@ def bad_character(text: str) -> str | None:
     if text.isprintable():  # the usual case, at C speed: no Cc, Zl, Zp or Cs character
         return None
     for ch in text:
-        if "\ud800" <= ch <= "\udfff":
+        if 0xD800 <= ord(ch) <= 0xDFFF:
             return f"a lone surrogate ({escape_text(ch)}) is not a Unicode character"
         if unicodedata.category(ch) in ("Cc", "Zl", "Zp"):
             return f"a control character or line break ({escape_text(ch)}) cannot be in a name"
