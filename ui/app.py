@@ -9,7 +9,7 @@ says so in the window title and the status line. One dealer's screen per store: 
 one on the same store refuses to start, naming the running one. The log goes to the
 platform's log directory (dealer_assist/applog.py). For tests and benchmarks:
 ``--sim-cards FILE`` (a fixed card order), ``--sim-seed N``, ``--dealer NAME`` (skip the
-login dialog).
+log-in: only with ``DEALER_ASSIST_DEV=1``, a development run).
 """
 
 from __future__ import annotations
@@ -43,7 +43,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", help="game for this session (overrides the configuration and the remembered setup)")
     parser.add_argument("--sim-cards", metavar="FILE", help="simulated shoe: fixed card order (cards separated by spaces)")
     parser.add_argument("--sim-seed", type=whole_number(0), help="simulated shoe: shuffle seed")
-    parser.add_argument("--dealer", help="log in as this dealer without the login dialog (tests, benchmarks)")
+    parser.add_argument("--dealer", help="log in as this dealer without the login dialog "
+                        "(development runs only: DEALER_ASSIST_DEV=1)")
     parser.add_argument("--floor", metavar="URL",
                         help="forward finished rounds to this floor database in the background "
                              "(postgresql://... or service=NAME; credentials via PGPASSFILE/PGSERVICEFILE)")
@@ -61,6 +62,7 @@ class Table:
     signals: Any
     sim: SimulatedShoe | None
     sim_worker: Worker | None
+    shifts: Any = None  # ui.accounts.Shifts once the log-in flow runs
     floor_link: Any = None  # ui.floor_link.FloorLink when a floor URL is configured
     lock: Any = None  # dealer_assist.station.StationLock while the screen runs
     station: StationConfig | None = None
@@ -191,6 +193,10 @@ def run(args: argparse.Namespace) -> int:
     from dealer_assist.games import GAMES
 
     # check what can be checked before Qt starts, so bad input is one line, not a Qt abort
+    from ui.accounts import DEV_MODE_VARIABLE, development_mode
+
+    if args.dealer and not development_mode():
+        return fail(f"--dealer skips the log-in and is for development runs only (set {DEV_MODE_VARIABLE}=1)")
     if args.game and args.game not in GAMES:
         return _refuse(args, f"unknown game {args.game!r}: one of {', '.join(GAMES)}")
     try:
@@ -277,7 +283,7 @@ def _run_window(args: argparse.Namespace, cfg: StationConfig | None, store: Path
     settings = QSettings(args.settings, QSettings.Format.IniFormat) if args.settings else QSettings()
     remembered = remembered_setup(str(store))  # at launch, before the window exists
     setup = setup_from_station(remembered, cfg, args.game)
-    table = build_table(setup, db=str(store), dealer=args.dealer or "dealer", port=port, codec=codec,
+    table = build_table(setup, db=str(store), dealer=args.dealer or "", port=port, codec=codec,
                         baud=baud, sim_cards=cards, sim_seed=args.sim_seed, floor_url=floor_url)
     table.lock = lock
     table.station = cfg
@@ -288,7 +294,6 @@ def _run_window(args: argparse.Namespace, cfg: StationConfig | None, store: Path
     if simulated:
         status.setStyleSheet("font-weight: bold; color: #b00020;")
     window.statusBar().addPermanentWidget(status, 1)
-    _add_station_menu(table, store)
     table.controller.store_worker.submit(lambda: station.restrict_store_files(store))
     geometry = settings.value("window/geometry")
     if geometry is None or not window.restoreGeometry(geometry):
@@ -304,7 +309,8 @@ def _run_window(args: argparse.Namespace, cfg: StationConfig | None, store: Path
 
         QTimer.singleShot(0, shown)
     if not args.dealer:
-        _ask_login(table)
+        _ask_login(table)  # its Station menu (end shift, accounts) first ...
+    _add_station_menu(table, store)  # ... then Station setup in the same menu
     if setup != remembered:
         table.controller.remember_setup(setup)  # e.g. --game: queued after the store opens
     try:
@@ -326,30 +332,10 @@ def _add_station_menu(table: Table, store: Path) -> None:
 
 
 def _ask_login(table: Table) -> None:
-    """The dealer logs in; a store without users makes the first supervisor/dealer account."""
-    from ui.login import PinDialog
+    """The dealer's shift starts with a log-in; a new store first enrols a supervisor (ui.accounts)."""
+    from ui.accounts import Shifts
 
-    controller = table.controller
-    window = table.window
-
-    def check(name: str, pin: str, done: Any) -> None:
-        store = controller.store
-
-        def job() -> bool:
-            if store is None:
-                return False
-            if not store.users():
-                store.create_user(name, pin, roles=["dealer", "supervisor"], actor="first-run")
-            return store.login(name, pin, role="dealer")
-
-        controller.store_worker.submit(job, lambda ok, err: done(bool(ok) and err is None))
-
-    def logged_in(name: str) -> None:
-        controller.dealer = name
-        window.setWindowTitle(station_title(table.station, table.sim is not None, name))
-
-    dialog = PinDialog("Log in", "Dealer log-in (the first log-in on a new store creates the account)",
-                       check, logged_in, window)
-    dialog.rejected.connect(window.close)
-    window.login_dialog = dialog
-    dialog.open()
+    shifts = Shifts(table.controller, table.window)
+    shifts.title = lambda name: station_title(table.station, table.sim is not None, name or "nobody logged in")
+    table.shifts = shifts
+    shifts.start()

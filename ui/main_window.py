@@ -31,7 +31,7 @@ from dealer_assist.store import StoreError
 from ui.betting import BettingPanel
 from ui.cards import DropTarget
 from ui.controller import TableController, TableSetup
-from ui.login import PinDialog
+from ui.login import PinDialog, ask_supervisor
 from ui.prompt import PromptPanel, target_words
 from ui.ruling_panel import RulingPanel
 from ui.settlement_panel import SettlementPanel
@@ -283,29 +283,28 @@ class DealerWindow(QMainWindow):
                               actor=f"dealer:{self.controller.dealer}")
 
     def request_void(self) -> None:
-        """A void needs a supervisor's PIN (5.1 / 5.2)."""
+        """A void needs a supervisor's PIN (5.1 / 5.2); the store writes it only with the approval."""
         rules = self.controller.rules
         reasons = [("extra, missing or foreign cards", rules.clause("void.foreign_card"))]
         if rules.has("void.cannot_reconstruct"):
             reasons.append(("dealt incorrectly, cannot be reconstructed", rules.clause("void.cannot_reconstruct")))
         reason_box = QComboBox()
+        reason_box.setMinimumHeight(48)
         for text, clause in reasons:
             reason_box.addItem(f"{text} ({clause})", (text, clause))
 
-        def check(name: str, pin: str, done: Any) -> None:
+        def detail() -> dict[str, Any]:
             text, clause = reason_box.currentData()
-            self.controller.approve(name, pin, "void", done, {"reason": text, "rule": clause})
+            return {"reason": text, "rule": clause}
 
-        def approved(name: str) -> None:
+        def approved(name: str, approval: int | None) -> None:
             text, clause = reason_box.currentData()
-            self.controller.void(text, clause, name)
+            self.controller.void(text, clause, name, approval)
 
-        dialog = PinDialog("Void the round", "Supervisor PIN required to void the round", check, approved, self)
-        layout = dialog.layout()
-        assert isinstance(layout, QVBoxLayout)
-        layout.insertWidget(1, reason_box)
-        self.pin_dialog = dialog
-        dialog.open()
+        self.pin_dialog = ask_supervisor(self, self.controller, "void", "Void the round",
+                                         "Supervisor PIN required to void the round", approved,
+                                         extra=reason_box, detail_of=detail)
+        self.pin_dialog.open()
 
     def request_review(self) -> None:
         """The pit supervisor's review of this table's store, behind the supervisor PIN (issue 9)."""
@@ -314,10 +313,7 @@ class DealerWindow(QMainWindow):
             self.show_refusal("no store is open to review")
             return
 
-        def check(name: str, pin: str, done: Any) -> None:
-            self.controller.approve(name, pin, "review", done)
-
-        def approved(name: str) -> None:
+        def approved(name: str, approval: int | None) -> None:
             from ui.review_app import open_review  # the review loads only when asked for
 
             try:
@@ -327,20 +323,30 @@ class DealerWindow(QMainWindow):
                 return
             self.review_window.show()
 
-        dialog = PinDialog("Review rounds", "Supervisor PIN required to open the review", check, approved, self)
-        self.pin_dialog = dialog
-        dialog.open()
+        self.pin_dialog = ask_supervisor(self, self.controller, "review", "Review rounds",
+                                         "Supervisor PIN required to open the review", approved)
+        self.pin_dialog.open()
 
     def _resolve(self, ruling: str) -> None:
-        def check(name: str, pin: str, done: Any) -> None:
-            self.controller.approve(name, pin, "supervisor_decision", done, {"resolve": ruling})
+        def approved(name: str, approval: int | None) -> None:
+            self.controller.submit({"type": "resolve", "ruling": ruling, "text": f"Shift manager {name}: {ruling}"},
+                                   actor=f"supervisor:{name}", approval=approval)
 
-        def approved(name: str) -> None:
-            self.controller.report("resolve", ruling=ruling, text=f"Shift manager {name}: {ruling}")
+        self.pin_dialog = ask_supervisor(self, self.controller, "resolve", "Shift manager's decision",
+                                         f"Supervisor PIN to record: {ruling}", approved, {"resolve": ruling})
+        self.pin_dialog.open()
 
-        dialog = PinDialog("Shift manager's decision", f"Supervisor PIN to record: {ruling}", check, approved, self)
-        self.pin_dialog = dialog
-        dialog.open()
+    def _correct(self, index: int, target: str) -> None:
+        """A correction is written only with a supervisor's approval (issue 15 item 8)."""
+        card = dict(self.controller.card_events()).get(index, "?")
+
+        def approved(name: str, approval: int | None) -> None:
+            self.controller.correct(index, target, approval)
+
+        self.pin_dialog = ask_supervisor(self, self.controller, "correction", "Correct a card",
+                                         f"Supervisor PIN to record that {card} (event {index}) lies at {target}",
+                                         approved, {"index": index, "to": target})
+        self.pin_dialog.open()
 
     def open_placement(self) -> None:
         rnd = self.controller.rnd
@@ -361,7 +367,7 @@ class DealerWindow(QMainWindow):
             if index is None:
                 self.controller.place_next_card(target)
             else:
-                self.controller.correct(int(index), target)
+                self._correct(int(index), target)
 
         dialog.accepted.connect(accepted)
         dialog.open()
@@ -372,7 +378,7 @@ class DealerWindow(QMainWindow):
         if not matches:
             self.show_refusal(f"{card} is not a card of this round")
             return
-        self.controller.correct(matches[-1], target)
+        self._correct(matches[-1], target)
 
     def open_setup(self) -> None:
         dialog = SetupDialog(self.controller.setup, self)
@@ -424,7 +430,17 @@ class DealerWindow(QMainWindow):
         self.controller.report("timeout", player=player)
 
     def _pick(self, card: str, by: str, player: str | None) -> None:
-        self.controller.report("pick", card=card, by=by, player=player)
+        if by != "pit_manager":
+            self.controller.report("pick", card=card, by=by, player=player)
+            return
+
+        def approved(name: str, approval: int | None) -> None:  # the pit manager's choice: an override
+            self.controller.submit({"type": "pick", "card": card, "by": by}, actor=f"supervisor:{name}",
+                                   approval=approval)
+
+        self.pin_dialog = ask_supervisor(self, self.controller, "override", "Pit manager's choice (5.23)",
+                                         f"Supervisor PIN: {card} goes first", approved, {"card": card})
+        self.pin_dialog.open()
 
     def _withdraw(self, player: str | None, area: int | None) -> None:
         if player:

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMainWindow,
+    QMenu,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -33,7 +34,7 @@ from PySide6.QtWidgets import (
 from dealer_assist import station
 from dealer_assist.games import GAMES
 from dealer_assist.station import StationConfig, StationError
-from ui.login import PinDialog
+from ui.login import ask_supervisor
 
 log = logging.getLogger(__name__)
 AUDIT_KIND = "station_config"
@@ -159,7 +160,12 @@ class StationSetupDialog(QDialog):
 
 def add_station_action(window: QMainWindow, controller: Any, cfg: StationConfig | None, store: Path) -> QAction:
     """Station > Station setup… in the window's menu bar."""
-    menu = window.menuBar().addMenu("&Station")
+    # the Station menu the log-in flow made (ui/accounts.py), else a new one
+    menu = next((a.menu() for a in window.menuBar().actions()
+                 if a.menu() is not None and a.text().replace("&", "") == "Station"), None)
+    if not isinstance(menu, QMenu):
+        menu = window.menuBar().addMenu("&Station")
+    menu.addSeparator()
     action = QAction("Station setup\u2026", window)
     action.setObjectName("station_setup_action")
     menu.addAction(action)
@@ -167,10 +173,7 @@ def add_station_action(window: QMainWindow, controller: Any, cfg: StationConfig 
     path = cfg.source if cfg is not None and cfg.source is not None else station.config_location(None)[0]
 
     def open_setup() -> None:
-        def check(name: str, pin: str, done: Any) -> None:
-            controller.approve(name, pin, "station_setup", done)
-
-        def approved(name: str) -> None:
+        def approved(name: str, approval: int | None) -> None:
             def saved(new: StationConfig, changes: dict[str, list[Any]]) -> None:
                 current["cfg"] = new
                 if changes:
@@ -181,8 +184,8 @@ def add_station_action(window: QMainWindow, controller: Any, cfg: StationConfig 
             window.station_setup_dialog = dialog  # type: ignore[attr-defined]  (tests find it)
             dialog.open()
 
-        dialog = PinDialog("Station setup", "Supervisor PIN required to change the station's setup",
-                           check, approved, window)
+        dialog = ask_supervisor(window, controller, "station_setup", "Station setup",
+                                "Supervisor PIN required to change the station's setup", approved)
         window.pin_dialog = dialog  # type: ignore[attr-defined]
         dialog.open()
 

@@ -186,7 +186,7 @@ def test_gui_without_a_display(tmp_path: Path) -> None:
 )
 def test_gui_mistakes(tmp_path: Path, args: list[str], words: list[str]) -> None:
     one_error(run(*args, "--dealer", "ann", "--exit-after-show", QT_QPA_PLATFORM="offscreen",
-                  HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path / "data")), *words)
+                  HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path / "data"), DEALER_ASSIST_DEV="1"), *words)
     assert not Path("/no/such/dir").exists()
 
 

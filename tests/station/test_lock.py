@@ -61,7 +61,8 @@ def test_lock_is_free_once_the_holder_ends(tmp_path: Path, holder: subprocess.Po
 
 def test_second_dealer_screen_refuses_to_start(tmp_path: Path, holder: subprocess.Popen[str]) -> None:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path),
-           "XDG_STATE_HOME": str(tmp_path / "state"), "DEALER_ASSIST_CONFIG": ""}
+           "XDG_STATE_HOME": str(tmp_path / "state"), "DEALER_ASSIST_CONFIG": "",
+           "DEALER_ASSIST_DEV": "1"}  # --dealer: a development run
     env.pop("DEALER_ASSIST_CONFIG")
     done = subprocess.run([sys.executable, "-m", "dealer_assist", "--db", str(tmp_path / "table.db"),
                            "--dealer", "ann", "--exit-after-show"],

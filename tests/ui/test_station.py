@@ -17,7 +17,7 @@ from ui.controller import TableSetup
 from ui.station_setup import StationSetupDialog, add_station_action
 
 MakeTable = Callable[..., TableDriver]
-USERS = {"sam": ("4821", ["supervisor"]), "dan": ("1111", ["dealer"])}
+USERS = {"sam": ("482913", ["supervisor"]), "dan": ("730418", ["dealer"])}
 
 
 def audit(t: TableDriver) -> list[Any]:
@@ -44,13 +44,13 @@ def test_station_setup_needs_a_supervisor_and_is_audited(make_table: MakeTable, 
     before = path.read_text()
 
     action.trigger()
-    pin(t, "dan", "1111")  # a dealer may not
+    pin(t, "dan", "730418")  # a dealer may not
     assert t.window.pin_dialog.message.text() == "Wrong name or PIN, or not allowed"
     assert not hasattr(t.window, "station_setup_dialog")
     t.window.pin_dialog.reject()
 
     action.trigger()
-    pin(t, "sam", "4821")
+    pin(t, "sam", "482913")
     dialog = t.window.station_setup_dialog
     assert isinstance(dialog, StationSetupDialog) and dialog.isVisible()
     assert dialog.table.text() == "BJ-07" and dialog.shoe_port.text() == "/dev/dealer-shoe"
@@ -69,8 +69,9 @@ def test_station_setup_needs_a_supervisor_and_is_audited(make_table: MakeTable, 
     assert {k: (str(lo), str(hi)) for k, (lo, hi) in saved.limits.items()} == {"main": ("10", "500"),
                                                                               "pair": ("2.50", "100")}
     entries = audit(t)
-    approvals = [e for e in entries if e.kind == "approve" or e.detail.get("kind") == "station_setup"]
-    assert approvals, [e.kind for e in entries]
+    # the dealer's attempt refused, the supervisor's approval recorded, then the change
+    assert [e.actor for e in entries if e.kind == "approval_refused"] == ["dan"]
+    assert [e.actor for e in entries if e.kind == "station_setup"] == ["sam"]
     changed = [e for e in entries if e.kind == "station_config"]
     assert len(changed) == 1
     assert changed[0].actor == "supervisor:sam"
@@ -150,7 +151,8 @@ def test_simulated_run_says_so_in_title_and_status(tmp_path: Path) -> None:
     import sys
 
     env = {k: v for k, v in os.environ.items() if k != station.CONFIG_ENV}
-    env.update(QT_QPA_PLATFORM="offscreen", HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"))
+    env.update(QT_QPA_PLATFORM="offscreen", HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
+               DEALER_ASSIST_DEV="1")  # --dealer: a development run
     if Path("/etc/dealer-assist/station.toml").exists():
         raise AssertionError("this test expects a machine without /etc/dealer-assist/station.toml")
     done = subprocess.run([sys.executable, "-c", LOOK, "--db", str(tmp_path / "table.db"), "--dealer", "ann",
@@ -183,7 +185,8 @@ def test_configured_station_runs_its_shoe_and_store(tmp_path: Path) -> None:
     config.write_text(f'[table]\nname = "BJ-07"\npit = "Pit 2"\ngame = "lucky8"\n'
                       f'[shoe]\nport = "{shoe.path}"\n[store]\npath = "{store}"\n')
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path),
-           "XDG_STATE_HOME": str(tmp_path / "state"), station.CONFIG_ENV: str(config)}
+           "XDG_STATE_HOME": str(tmp_path / "state"), station.CONFIG_ENV: str(config),
+           "DEALER_ASSIST_DEV": "1"}
     try:
         done = subprocess.run([sys.executable, "-c", LOOK, "--dealer", "ann", "--game", "ace_race",
                                "--exit-after-show"], cwd=Path(__file__).resolve().parents[2], env=env,
