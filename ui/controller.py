@@ -690,13 +690,15 @@ class TableController(QObject):
         """A significant event (GLI-24: shoe connected/lost/faults, power failure and
         recovery, void, referral, overrides, configuration changes) in the store's audit
         log, with the round it belongs to when a round is open."""
-        store = self.store
-        if store is None:
-            return
         in_round = self.round_id is not None
 
-        def job() -> int:
-            # runs after the round's begin job (one writer thread, in order): _store_rid is set
+        def job() -> int | None:
+            # Jobs run in order on the writer thread: after the store's opening (so an event
+            # that comes before the GUI thread hears of the store, e.g. the shoe's first
+            # HELLO, is kept) and after the round's begin job (_store_rid is set).
+            store = self.store or self._worker_store
+            if store is None:
+                return None  # no store could be opened: its error is on screen already
             return store.add_audit(kind, actor=actor, round_id=self._store_rid if in_round else None,
                                    detail=detail)
 
