@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 from decimal import Decimal
+from typing import Any
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
@@ -239,13 +240,15 @@ class SummaryView(QWidget):
         from dealer_assist.odds.theo import stored_rounds, theo_by_bet, total
 
         s = self.items[row]
+        since = self._since()
         if s.session_id is not None:
-            rounds = stored_rounds(self._conn, session_id=s.session_id, since=self._since())
+            which: dict[str, Any] = {"session_id": s.session_id}
         elif s.dealer is not None and self.by.currentData() == "dealer":
-            rounds = stored_rounds(self._conn, dealer=s.dealer, since=self._since())
+            which = {"dealer": s.dealer}
         else:
-            rounds = stored_rounds(self._conn, transcripts=True, since=self._since())
-        by_bet = theo_by_bet(rounds)
+            which = {"transcripts": True}
+        # the rounds are read and summed in one snapshot of the reader's connection
+        by_bet = self._reader.read(lambda conn: theo_by_bet(stored_rounds(conn, since=since, **which)))
         for r in range(self.bets.rowCount()):
             item = self.bets.item(r, 0)
             bet = self._bet_of_row(r)
@@ -281,7 +284,8 @@ class SummaryView(QWidget):
             return
         from dealer_assist.odds.theo import player_rating
 
-        rating = player_rating(self._conn, player, since=self._since())
+        since = self._since()
+        rating = self._reader.read(lambda conn: player_rating(conn, player, since=since))
         f = rating.figures
         if not f.rounds:
             self.rating_label.setText(f"{player}: no settled rounds")

@@ -645,15 +645,18 @@ class Store:
         if record is None or not match or not record.has_role or record.disabled:
             with self._write() as conn:
                 failures, until = user_records.record_failure(conn, username, moment)
+                # the pin_failures row's whole state, so verify can check the table against it
                 insert_audit(conn, failed_kind, username, None,
-                             {"purpose": purpose, "role": role, "failures": failures}, format_time(moment))
+                             {"purpose": purpose, "role": role, "failures": failures,
+                              "locked_until": until}, format_time(moment))
                 if until is not None:
                     insert_audit(conn, "pin_lockout", username, None,
                                  {"failures": failures, "until": until}, format_time(moment))
             return PinCheck(False, "wrong", locked_until=until)
         short = len(str(pin)) < user_records.MIN_PIN_DIGITS
         with self._write() as conn:
-            user_records.clear_failures(conn, username)
+            if user_records.clear_failures(conn, username):
+                insert_audit(conn, "pin_failures_cleared", username, None, {"username": username})
         if short or record.must_change:
             why = (f"Your PIN has fewer than {user_records.MIN_PIN_DIGITS} digits: choose a new one now"
                    if short else "Your PIN was set by a supervisor: choose your own now")

@@ -206,6 +206,10 @@ def schema_digest(conn: sqlite3.Connection) -> str:
             "SELECT id, migration_set, name, applied_at FROM _sqlite_migrations ORDER BY id"
         )
     ]
+    try:  # migration 0006_accounts: the first event that needs a supervisor's approval
+        rows += [["authority_since", *r] for r in conn.execute("SELECT * FROM authority_since")]
+    except sqlite3.OperationalError:
+        pass
     return hashlib.sha256(json.dumps(rows, separators=(",", ":")).encode("utf-8")).hexdigest()
 
 def read_head(conn: sqlite3.Connection) -> Head | None:

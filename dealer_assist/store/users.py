@@ -357,8 +357,9 @@ def record_failure(
     return failures, until
 
 
-def clear_failures(conn: sqlite3.Connection, username: str) -> None:
-    conn.execute("DELETE FROM pin_failures WHERE username = ?", (username,))
+def clear_failures(conn: sqlite3.Connection, username: str) -> bool:
+    """Forget the name's wrong PINs; True when there were some."""
+    return conn.execute("DELETE FROM pin_failures WHERE username = ?", (username,)).rowcount > 0
 
 
 def _measure() -> None:  # pragma: no cover - a figure for the docs, not a test

@@ -170,6 +170,7 @@ def _verify(
         or _verify_authority(conn)
         or _verify_under_min(conn, folded)
         or _verify_table_identity(conn, folded)
+        or _verify_pin_failures(conn, folded)
         or _verify_head(conn, key, head_path, outside, tails)
     )
 
@@ -193,12 +194,14 @@ class _Folded:
     under_min: dict[str, tuple[int, str]]  # player -> (round id, recorded at)
     table: tuple[Any, Any, Any] | None = None  # (table name, pit, created at)
     table_detail: dict[str, Any] = field(default_factory=dict)
+    # name -> (failures, last failure, locked until): the wrong-PIN count behind the lockout
+    pin_failures: dict[str, tuple[int, str, Any]] = field(default_factory=dict)
 
 
 def _fold_audit(conn: sqlite3.Connection) -> _Folded:
     folded = _Folded({}, {}, {})
-    for kind, round_id, text in conn.execute(
-        "SELECT kind, round_id, detail_json FROM audit WHERE kind != 'round_finish' OR "
+    for kind, round_id, text, actor, at in conn.execute(
+        "SELECT kind, round_id, detail_json, actor, at FROM audit WHERE kind != 'round_finish' OR "
         "detail_json NOT LIKE '%\"under_min\":[]%' ORDER BY id"
     ):
         detail = json.loads(text)
@@ -216,6 +219,10 @@ def _fold_audit(conn: sqlite3.Connection) -> _Folded:
         if kind == "round_finish" and round_id is not None:
             for entry in detail.get("under_min") or []:
                 folded.under_min.setdefault(str(entry[0]), (int(round_id), str(entry[1])))
+        if kind in _FAILED_PIN and "locked_until" in detail:
+            folded.pin_failures[str(actor)] = (int(detail["failures"]), str(at), detail["locked_until"])
+        if kind == "pin_failures_cleared":
+            folded.pin_failures.pop(str(detail.get("username")), None)
         if kind == "table_identity":
             folded.table = (detail.get("table"), detail.get("pit"), detail.get("created_at"))
             folded.table_detail = detail
@@ -269,6 +276,22 @@ def _verify_under_min(conn: sqlite3.Connection, folded: _Folded) -> Problem | No
     if missing:
         return ("under_min_history", folded.under_min[missing[0]][0],
                 f"5.26 history of {missing[0]!r} was recorded but is missing")
+    return None
+
+
+_FAILED_PIN = frozenset({"login_failed", "approval_refused", "pin_refused"})
+
+
+def _verify_pin_failures(conn: sqlite3.Connection, folded: _Folded) -> Problem | None:
+    try:
+        rows = conn.execute("SELECT username, failures, last_failure, locked_until FROM pin_failures").fetchall()
+    except sqlite3.OperationalError:  # a store from before the lockout
+        return None
+    have = {str(r[0]): (int(r[1]), str(r[2]), r[3]) for r in rows}
+    if have != folded.pin_failures:
+        names = sorted(set(have) ^ set(folded.pin_failures)) or sorted(
+            n for n in have if have[n] != folded.pin_failures.get(n))
+        return ("pin_failures", 0, f"wrong-PIN count of {names[0]!r} differs from the audit log")
     return None
 
 

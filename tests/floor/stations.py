@@ -29,27 +29,31 @@ GAMES = {"ace_race", "lucky8", "star_elements", "dueling8s", "electronic"}
 
 _RESULTS: dict[int, dict[str, Any]] = {}
 
-SUPERVISOR, SUPERVISOR_PIN = "sue", "482913"
-
-
-def approval_for(store: Store, document: dict[str, Any]) -> int | None:
-    """The supervisor's approval a document's void needs (the store writes none without).
-
-    Given through a second Store on the same file opened at the test cost, whatever cost
-    ``store`` was opened with: a PIN is checked at the cost it was hashed with, and a store
-    at the real cost re-hashes a cheaper hash (0.4 s a check from then on)."""
-    if not any(authority_needed(e) for e in document["events"]):
-        return None
-    with Store.open(store.path, pin_cost=TEST_PIN_COST) as cheap:
-        if SUPERVISOR not in {u["username"] for u in cheap.users()}:
-            cheap.create_user(SUPERVISOR, SUPERVISOR_PIN, ["supervisor"], actor="test")
-        return cheap.authorise(SUPERVISOR, SUPERVISOR_PIN, kind="void").approval
-
 
 def result_of(index: int) -> dict[str, Any]:
     if index not in _RESULTS:
         _RESULTS[index] = settle_document(copy.deepcopy(DOCUMENTS[index]))
     return _RESULTS[index]
+
+
+SUPERVISOR, SUPERVISOR_PIN = "sue", "482913"
+
+
+def open_station(path: Path) -> Store:
+    """The station's store (PIN hashes at the tests' low cost)."""
+    return Store.open(path, pin_cost=TEST_PIN_COST)
+
+
+def approval_for(store: Store, event: dict[str, Any], round_id: int | None) -> int | None:
+    """A supervisor's approval for an event that needs one (a void ...), as the screen asks it."""
+    kinds = authority_needed(event)
+    if not kinds:
+        return None
+    if SUPERVISOR not in {u["username"] for u in store.users()}:
+        store.create_user(SUPERVISOR, SUPERVISOR_PIN, ["supervisor"], actor="test")
+    check = store.authorise(SUPERVISOR, SUPERVISOR_PIN, kind=kinds[0], round_id=round_id)
+    assert check.ok, check
+    return check.approval
 
 
 def record_rounds(store: Store, count: int, *, dealer: str = "ann", start: int = 0,
@@ -64,8 +68,7 @@ def record_rounds(store: Store, count: int, *, dealer: str = "ann", start: int =
         config = {k: v for k, v in document.items() if k != "events"}
         rid = store.begin_round(config, session_id=session)
         for event in document["events"]:
-            approval = approval_for(store, document) if authority_needed(event) else None
-            store.append_event(rid, event, actor=f"dealer:{dealer}", approval=approval)
+            store.append_event(rid, event, actor=f"dealer:{dealer}", approval=approval_for(store, event, rid))
         store.finish_round(rid, result_of(index), actor=f"dealer:{dealer}")
         ids.append(rid)
     return ids
@@ -73,23 +76,22 @@ def record_rounds(store: Store, count: int, *, dealer: str = "ann", start: int =
 
 def make_station(path: Path, table: str, pit: str, rounds: int, *, dealer: str = "ann",
                  start: int = 0) -> list[int]:
-    with Store.open(path, pin_cost=TEST_PIN_COST) as store:
+    with open_station(path) as store:
         store.claim_table(table, pit)
         return record_rounds(store, rounds, dealer=dealer, start=start)
 
 
 def bulk_station(path: Path, table: str, pit: str, rounds: int, *, start: int = 0) -> None:
-    """Many rounds quickly: each one whole transcript in one transaction (``record_document``,
-    as ``settle --record`` does), cycling the documents."""
-    with Store.open(path, pin_cost=TEST_PIN_COST) as store:
+    """Many rounds quickly: each whole round in one transaction (``start_round`` with its events
+    and settle output; a void with its supervisor's approval), cycling the documents."""
+    with open_station(path) as store:
         store.claim_table(table, pit)
         store.db.execute("PRAGMA synchronous = OFF")  # test data only: one fsync per round is slow
         for n in range(rounds):
             index = (start + n) % len(DOCUMENTS)
             document = DOCUMENTS[index]
-            approval = approval_for(store, document)
-            if approval is None:
-                store.record_document(document, result_of(index))
-            else:  # a transcript carries no authority: the voided round as the screen writes it
-                config = {k: v for k, v in document.items() if k != "events"}
-                store.start_round(config, document["events"], result=result_of(index), approval=approval)
+            config = {k: v for k, v in document.items() if k != "events"}
+            approval = None
+            for event in document["events"]:
+                approval = approval or approval_for(store, event, None)
+            store.start_round(config, document["events"], result=result_of(index), approval=approval)

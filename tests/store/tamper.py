@@ -22,10 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from dealer_assist.store import Store, StoreError
+from dealer_assist.store.users import TEST_PIN_COST
 from dealer_assist.store_bench import PLACEHOLDERS, real_round
 from dealer_assist.transcript import settle_document
 
 Edit = Callable[[sqlite3.Connection], None]
+SUE_PIN = "482913"
 
 
 @dataclass(frozen=True)
@@ -67,13 +69,19 @@ VOID = [
 
 def _live(store: Store, session: int, config: dict[str, Any], events: list[dict[str, Any]]) -> int:
     """As the dealer's screen records a round: its start in one write, then each event,
-    the last one with the settle output."""
+    the last one with the settle output; a void, a correction and a resolve each with the
+    supervisor's approval."""
     start = next(i for i, e in enumerate(events) if e["type"] in ("no_more_bets", "void")) + 1
     rid = store.start_round(config, events[:start], session_id=session, actor="dealer:ann")
     for n in range(start, len(events)):
         last = n == len(events) - 1
         result = settle_document({**config, "events": events}) if last else None
-        store.append_event(rid, events[n], actor="dealer:ann", result=result)
+        approval = None
+        if events[n]["type"] in ("void", "correction", "resolve"):
+            check = store.authorise("sue", SUE_PIN, kind=events[n]["type"], round_id=rid)
+            assert check.ok
+            approval = check.approval
+        store.append_event(rid, events[n], actor="dealer:ann", result=result, approval=approval)
     return rid
 
 
@@ -82,13 +90,14 @@ def build(path: Path) -> dict[str, Any]:
 
     ids: dict[str, Any] = {}
     rng = random.Random(15)
-    with Store.open(path) as store:
+    with Store.open(path, pin_cost=TEST_PIN_COST) as store:
         store.claim_table("BJ-07", "pit 1", actor="setup")
-        store.create_user("sue", "482113", ["supervisor"])
-        store.create_user("ann", "111111", ["dealer"])
-        store.create_user("bob", "222222", ["dealer", "supervisor"])
-        store.set_pin("ann", "131313")
+        store.create_user("sue", SUE_PIN, ["supervisor"])
+        store.create_user("ann", "190482", ["dealer"])
+        store.create_user("bob", "275913", ["dealer", "supervisor"])
+        store.set_pin("ann", "604817")
         store.set_user_disabled("bob", True)
+        assert not store.check_pin("ann", "000001", role="dealer", purpose="login").ok  # counted (lockout)
         s1 = store.start_session(game="lucky8", decks=6, areas=7, limits={"main": [10, 5000]}, dealer="ann")
         ids["session_ended"] = s1
         for game in ("lucky8", "ace_race", "star_elements", "dueling8s", "electronic"):
@@ -103,7 +112,8 @@ def build(path: Path) -> dict[str, Any]:
         ids["void"] = _live(store, s1, {"game": "ace_race", "decks": 6, "areas": 7}, VOID)
         ids["referred"] = _live(store, s1, {"game": "lucky8", "decks": 6, "areas": 7}, REFERRED)
         store.end_session(s1, actor="ann")
-        transcript = {"game": "ace_race", "decks": 6, "areas": 7, "events": VOID}
+        renamed = json.loads(json.dumps(UNDER_MIN).replace('"dan"', '"fay"').replace('"eve"', '"gus"'))
+        transcript = {"game": "lucky8", "decks": 6, "areas": 7, "events": renamed}
         ids["transcript"] = store.record_document(transcript, settle_document(transcript))
         s2 = store.start_session(game="lucky8", decks=6, areas=7, limits={"main": [10, 5000]}, dealer="ann")
         ids["session_open"] = s2
@@ -202,6 +212,8 @@ def _rows_of(ids: dict[str, Any]) -> dict[str, str]:
         "meta": "name = 'key_id'",
         "_sqlite_migrations": "name = '0004_keyed_chains'",
         "table_identity": "id = 1",
+        "pin_failures": "username = 'ann'",
+        "authority_since": "1 = 1",
     }
 
 
@@ -250,7 +262,8 @@ def cases(path: Path, ids: dict[str, Any]) -> list[Case]:
         Case("insert a session", _sql(
             "INSERT INTO sessions (game, limits_json, started_at) VALUES ('lucky8', '{}', '2026-01-01T00:00:00.000000Z')")),
         Case("insert a user", _sql(
-            "INSERT INTO users VALUES ('mallory', x'00', x'00', 16384, 8, 1, '2026-01-01T00:00:00.000000Z', 0)")),
+            "INSERT INTO users (username, pin_hash, pin_salt, scrypt_n, scrypt_r, scrypt_p, created_at, disabled) "
+            "VALUES ('mallory', x'00', x'00', 16384, 8, 1, '2026-01-01T00:00:00.000000Z', 0)")),
     ]
     # rows deleted (first, middle and newest of each)
     for table, where in (
@@ -267,6 +280,8 @@ def cases(path: Path, ids: dict[str, Any]) -> list[Case]:
         ("head", "id = 1"),
         ("meta", "name = 'chain_scheme'"),
         ("table_identity", "id = 1"),
+        ("pin_failures", "username = 'ann'"),
+        ("authority_since", "1 = 1"),
     ):
         out.append(Case(f"delete a {table} row", _sql(f"DELETE FROM {table} WHERE {where}")))
     # reordered

@@ -34,7 +34,7 @@ def test_the_recorded_store_is_intact(recorded: tuple[Path, dict[str, Any]], tmp
         assert result.ok and result.rounds == 10
         assert store.under_min_players() == ["dan"]  # 5.26: dan's 5 under the minimum of 10
         assert [r.id for r in store.list_rounds(irregular=True, limit=None)] == sorted(
-            [ids["void"], ids["referred"], ids["transcript"]], reverse=True)
+            [ids["void"], ids["referred"]], reverse=True)
 
 
 def test_every_edit_is_caught(recorded: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:

@@ -176,6 +176,7 @@ def test_lockout_survives_a_restart_and_grows(db_path: Path) -> None:
         ("pin_locked", "ann"),
         ("login_failed", "ann"), ("pin_lockout", "ann"),
         ("pin_locked", "ann"),
+        ("pin_failures_cleared", "ann"),  # the right PIN cleared the count (chained, for verify)
         ("pin_refused", "ann"),
     ]
 
@@ -225,7 +226,8 @@ def test_a_four_digit_pin_must_be_changed_at_the_next_log_in(db_path: Path) -> N
         assert not store.verify_pin("ann", "4821")
         assert store.start_shift("ann", "582913").ok
         kinds = [e.kind for e in store.audit_entries()]
-    assert kinds == ["pin_changed", "pin_refused", "shift_start"]
+    # the refused old PIN was counted; the right new one cleared the count (chained, for verify)
+    assert kinds == ["pin_changed", "pin_refused", "pin_failures_cleared", "shift_start"]
     with sqlite3.connect(db_path) as conn:
         assert conn.execute("SELECT scrypt_n FROM users").fetchone()[0] == TEST_PIN_COST.n
 
