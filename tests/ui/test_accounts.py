@@ -38,10 +38,17 @@ def keypad_type(t: Any, dialog: Any, digits: str) -> None:
         click(t, dialog.keypad.keys[digit])
 
 
+#: The audit kinds of accounts, PINs and shifts (the station records other events too:
+#: sessions, the shoe, round finishes).
+ACCOUNT_KINDS = {"supervisor_enrolled", "user_created", "pin_changed", "pin_reset", "pin_rehashed",
+                 "user_disabled", "user_enabled", "shift_start", "shift_end", "login", "login_failed",
+                 "approval_refused", "pin_refused", "pin_lockout", "pin_locked", "review", "accounts"}
+
+
 def audit(path: Path) -> list[tuple[str, str, Any]]:
     with Store.open_readonly(path) as store:
         return [(e.kind, e.actor, e.detail.get("username")) for e in store.audit_entries()
-                if e.kind not in ("session_start", "session_end", "round_finish")]
+                if e.kind in ACCOUNT_KINDS]
 
 
 def touch_sized(dialog: QWidget) -> list[str]:
