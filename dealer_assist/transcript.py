@@ -302,12 +302,19 @@ def new_round(doc: Any) -> Round:
     """Build the empty round a transcript's header describes (events not applied)."""
     if not isinstance(doc, dict):
         raise TranscriptError("a transcript is a JSON object")
+    if "game" not in doc:
+        raise TranscriptError(f"the transcript has no 'game': one of {', '.join(GAMES)}")
     game = doc.get("game")
     rules = GAMES.get(game) if isinstance(game, str) else None
     if rules is None:
         raise TranscriptError(f"unknown game {game!r}: one of {', '.join(GAMES)}")
     decks = doc.get("decks")
     low, high = rules.deck_range
+    if decks is None:
+        raise TranscriptError(
+            f"the transcript has no 'decks': {rules.name} is played with {low} to {high} decks "
+            f"({rules.clause('decks')})"
+        )
     if not isinstance(decks, int) or isinstance(decks, bool) or not low <= decks <= high:
         raise TranscriptError(
             f"{rules.name} is played with {low} to {high} decks, not {decks!r} ({rules.clause('decks')})"
@@ -327,6 +334,11 @@ def new_round(doc: Any) -> Round:
 
     areas = doc.get("areas")
     a_low, a_high = rules.area_range
+    if areas is None:
+        raise TranscriptError(
+            f"the transcript has no 'areas': the {rules.name} layout has {a_low} to {a_high} "
+            "playing areas (Appendix A)"
+        )
     if not isinstance(areas, int) or isinstance(areas, bool) or not 1 <= areas <= 7:
         raise TranscriptError(f"areas must be a number of playing areas from {a_low} to {a_high}, not {areas!r}")
     if not a_low <= areas <= a_high:

@@ -34,7 +34,7 @@ def _one_line_errors(parser: argparse.ArgumentParser, prog: str) -> None:
     """argparse errors as a single stderr line (no usage block), exit status 2."""
 
     def error(message: str) -> NoReturn:
-        print(f"dealer-assist {prog}: error: {message}", file=sys.stderr)
+        print(f"error: {message}", file=sys.stderr)  # one style for every subcommand
         raise SystemExit(2)
 
     parser.error = error  # type: ignore[method-assign]
@@ -122,8 +122,11 @@ class ShoeSimCommand:
             cards = read_card_file(args.cards) if args.cards else None
             shoe = SimulatedShoe(game=args.game, decks=args.decks, seed=args.seed, cards=cards, codec=args.codec)
             shoe.open()
-        except (CommandError, ValueError, OSError) as exc:
-            _say(f"dealer-assist shoe-sim: error: {exc}", sys.stderr)
+        except (CommandError, ValueError) as exc:
+            _say(f"error: {exc}", sys.stderr)
+            return 2  # bad input: the card file, the options
+        except OSError as exc:
+            _say(f"error: cannot open a pseudo-terminal: {exc}", sys.stderr)
             return 1
         stop = threading.Event()
         _stop_on_signals(stop)
@@ -287,7 +290,7 @@ class ShoeMonitorCommand:
         try:
             driver.start(require_open=True)
         except ShoeConnectionError as exc:
-            _say(f"dealer-assist shoe-monitor: error: {exc}", sys.stderr)
+            _say(f"error: {exc}", sys.stderr)
             return 1
         _stop_on_signals(stop)
         try:

@@ -8,6 +8,7 @@
     DIST_DIR/share/metainfo/APP_ID.metainfo.xml          with <releases> for this version
     DIST_DIR/share/icons/hicolor/NxN/apps/APP_ID.png     and scalable/apps/APP_ID.svg
     DIST_DIR/share/dealer-assist/udev/99-dealer-shoe.rules
+    DIST_DIR/share/dealer-assist/station.toml            the commented configuration template
 
 The version comes from pyproject.toml (the one place it is written); its release date
 from the CHANGELOG.md section for that version, which must exist.
@@ -81,6 +82,14 @@ def assemble(dist: Path) -> list[Path]:
         put(PACKAGING / "icons" / f"dealer-assist-{size}.png", icons / f"{size}x{size}" / "apps" / f"{APP_ID}.png")
     put(PACKAGING / "icons" / "dealer-assist.svg", icons / "scalable" / "apps" / f"{APP_ID}.svg")
     put(UDEV_RULE, share / "dealer-assist" / "udev" / UDEV_RULE.name)
+    # The station configuration template install.sh puts at /etc/dealer-assist/station.toml:
+    # written by the same code as `dealer-assist station init` and the Station setup dialog.
+    from dealer_assist.station import StationConfig, render_config
+
+    station = share / "dealer-assist" / "station.toml"
+    station.write_text(render_config(StationConfig()), encoding="utf-8")
+    station.chmod(0o644)
+    written.append(station)
     return written
 
 
@@ -93,7 +102,7 @@ def main(argv: list[str]) -> int:
     except (AssembleError, OSError) as exc:
         print(f"assemble: error: {exc}", file=sys.stderr)
         return 1
-    print(f"assemble: added {len(written)} files (desktop entry, metainfo, icons, udev rule, install.sh)")
+    print(f"assemble: added {len(written)} files (desktop entry, metainfo, icons, udev rule, station.toml, install.sh)")
     return 0
 
 

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Build the installable Dealer Assist for Linux: dist/dealer-assist/ (PyInstaller, one folder).
+# Build the installable Dealer Assist for Linux: dist/dealer-assist/ (PyInstaller, one folder)
+# and dist/dealer-assist-VERSION-linux-ARCH.tar.gz, the folder packed for the stations
+# (README "Installing on a dealer station", docs/station.md).
 #
 #   packaging/build.sh            build (reusing the build venv and PyInstaller's cache)
 #   packaging/build.sh --clean    also empty PyInstaller's cache first (a release build)
 #
 # The build runs in its own virtual environment, build/venv (not the project's .venv):
-# it holds only the app's runtime dependencies plus PyInstaller (pip install
-# '.[packaging]') and mypy, so no other development tool can end up in the bundle. It
-# is created on first use and reinstalled whenever pyproject.toml changes. The code is
+# it holds only the app's runtime dependencies plus PyInstaller and mypy, each at the
+# version and hash requirements/build.lock pins (pip --require-hashes), so no other
+# development tool can end up in the bundle. It is created on first use and reinstalled
+# whenever pyproject.toml or the lock file changes. The code is
 # frozen from this checkout. Needs Python 3.11+ (PYTHON=/path/to/python3.11 to choose).
 # The rules engine is compiled with mypyc first (scripts/compile_engine.py; mypy as the
 # dev extra pins it is in the venv for that, and the spec excludes it) and the build
@@ -24,7 +27,7 @@ CLEAN=()
 for arg in "$@"; do
   case "$arg" in
     --clean) CLEAN=(--clean) ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "build.sh: unknown option $arg" >&2; exit 2 ;;
   esac
 done
@@ -47,12 +50,14 @@ fi
 "$VENV/bin/python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' || {
   echo "build.sh: $VENV uses Python older than 3.11; remove it and set PYTHON" >&2; exit 1; }
 
-# Dependencies (and the package metadata the version is read from) follow pyproject.toml.
-wanted=$(sha256sum pyproject.toml | cut -d' ' -f1)
+# Dependencies: requirements/build.lock (pinned, hashed); the package metadata the version
+# is read from: pyproject.toml.
+wanted=$(cat pyproject.toml requirements/build.lock | sha256sum | cut -d' ' -f1)
 stamp=$VENV/.installed-from
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$wanted" ]; then
-  say "installing dealer-assist[packaging] into the build venv"
-  "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e ".[packaging]"
+  say "installing requirements/build.lock (pinned, hashed) and dealer-assist into the build venv"
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check --require-hashes -r requirements/build.lock
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check --no-deps -e .
   echo "$wanted" > "$stamp"
 fi
 venv_ready=$(now)
@@ -66,17 +71,7 @@ if [ "${DEALER_ASSIST_PURE_PYTHON:-}" = 1 ]; then
   say "DEALER_ASSIST_PURE_PYTHON=1: not compiling; the build ships the pure-Python engine"
   engine=pure
 else
-  # mypy (mypyc) as the dev extra pins it, in the build venv only: the spec excludes it.
-  mypy_stamp=$VENV/.mypy-from
-  if [ ! -f "$mypy_stamp" ] || [ "$(cat "$mypy_stamp")" != "$wanted" ]; then
-    mypy_req=$("$VENV/bin/python" -c 'import re, tomllib
-dev = tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["dev"]
-print(next(r for r in dev if re.match(r"mypy(?![\w.-])", r)))')
-    say "installing $mypy_req into the build venv (to compile the engine)"
-    if "$VENV/bin/python" -m pip install -q --disable-pip-version-check "$mypy_req"; then
-      echo "$wanted" > "$mypy_stamp"
-    fi
-  fi
+  # mypy (mypyc) comes from requirements/build.lock, in the build venv only: the spec excludes it.
   say "compiling the rules engine with mypyc (about 70 s on 2 cores; cached until dealer_assist/*.py changes)"
   if ! "$VENV/bin/python" scripts/compile_engine.py; then
     engine=pure
@@ -113,6 +108,14 @@ case "$engine_line" in
      fi ;;
 esac
 
+# The archive the stations are installed from: dealer-assist/ inside, files in a fixed
+# order with neutral owners, so two builds of the same tree pack the same way.
+version=${got_version#dealer-assist }
+TARBALL=$ROOT/dist/dealer-assist-$version-linux-$(uname -m).tar.gz
+tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$(git log -1 --format=%ct 2>/dev/null || date +%s)" \
+  -C "$ROOT/dist" -czf "$TARBALL.part" dealer-assist
+mv "$TARBALL.part" "$TARBALL"
+
 size_bytes=$(du -sb "$DIST" | cut -f1)
 files=$(find "$DIST" -type f | wc -l)
 say "built $got_version in $DIST"
@@ -123,4 +126,5 @@ else
 fi
 say "build time: $(elapsed "$started" "$finished") s total (venv $(elapsed "$started" "$venv_ready") s, engine compile $(elapsed "$venv_ready" "$compiled") s, PyInstaller $(elapsed "$compiled" "$frozen") s)"
 say "folder size: $(du -sh "$DIST" | cut -f1) ($size_bytes bytes, $files files)"
-say "check it: packaging/check_build.sh; install it: sudo $DIST/install.sh"
+say "archive: $TARBALL ($(du -h "$TARBALL" | cut -f1))"
+say "check it: packaging/check_build.sh; install it on a station: docs/station.md"

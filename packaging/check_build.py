@@ -17,7 +17,9 @@ Runs with the project's Python (the source tree's ``dealer-assist``) and compare
    the built review window opens that store and draws a round (offscreen screenshot);
 7. install.sh into a scratch DESTDIR, and the installed link runs;
 8. the shoe: the built ``shoe-sim`` deals a known card on a pseudo-terminal and the
-   built ``shoe-monitor`` reads it through pyserial;
+   built ``shoe-monitor`` reads it through pyserial; the built ``station check`` finds
+   every part of a scratch station OK, the shoe answering ``ID?`` on that pty;
+   the archive: dist/dealer-assist-VERSION-linux-ARCH.tar.gz holds exactly the folder;
 9. the dealer's screen starts on the offscreen platform (simulated shoe, scratch store)
    and is still running after the start-up; with Xvfb and xwininfo available, it also
    starts on X11 and its window's WM_CLASS matches the desktop entry's StartupWMClass.
@@ -235,6 +237,51 @@ def check_shoe(scratch: Path) -> str:
     return f"shoe-sim on {port} dealt 7H; shoe-monitor read {len(events)} events, the card 7H"
 
 
+def check_station(scratch: Path) -> str:
+    """The built ``station check`` on a scratch station: the built shoe-sim's pty as its shoe,
+    a store recorded by the built program. Every part OK, exit 0."""
+    store = scratch / "table.db"
+    example = sorted(EXAMPLES.glob("*.json"))[0]
+    recorded = run([str(APP), "settle", str(example), "--record", str(store)])
+    if recorded.returncode != 0:
+        raise CheckFailed(f"settle --record: {recorded.stderr.decode()}")
+    sim = subprocess.Popen([str(APP), "shoe-sim", "--game", "lucky8", "--seed", "1"],
+                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert sim.stdout is not None
+        port = sim.stdout.readline().strip()
+        config = scratch / "station.toml"
+        config.write_text(f'[table]\nname = "check"\n[shoe]\nport = "{port}"\n[store]\npath = "{store}"\n')
+        done = run([str(APP), "station", "check", "--config", str(config)])
+    finally:
+        sim.kill()
+        sim.communicate()
+    out = done.stdout.decode()
+    if done.returncode != 0 or "answers ID?" not in out or not out.rstrip().endswith("station ready"):
+        raise CheckFailed(f"station check exited {done.returncode}:\n{out}{done.stderr.decode()}")
+    return f"station check: every part OK, the shoe on {port} answered ID?"
+
+
+def check_archive() -> str:
+    """build.sh's archive holds exactly dist/dealer-assist/ under dealer-assist/."""
+    import tarfile
+
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    archive = ROOT / "dist" / f"dealer-assist-{version}-linux-{os.uname().machine}.tar.gz"
+    if not archive.exists():
+        raise CheckFailed(f"{archive} does not exist: build.sh makes it")
+    with tarfile.open(archive) as tar:
+        names = {m.name for m in tar.getmembers() if m.isfile() or m.issym()}
+        owners = {(m.uid, m.gid) for m in tar.getmembers()}
+    folder = {f"dealer-assist/{p.relative_to(DIST).as_posix()}" for p in DIST.rglob("*")
+              if p.is_file() or p.is_symlink()}
+    if names != folder:
+        raise CheckFailed(f"{archive.name} and {DIST} differ: {sorted(names ^ folder)[:5]}")
+    if owners != {(0, 0)}:
+        raise CheckFailed(f"{archive.name}: owners {owners}, wanted root (0, 0)")
+    return f"{archive.name}: {len(names)} files, the same as {DIST.name}/ ({archive.stat().st_size:,} bytes)"
+
+
 def check_settle(scratch: Path) -> str:
     examples = sorted(EXAMPLES.glob("*.json"))
     if not examples:
@@ -321,7 +368,8 @@ def check_install(scratch: Path) -> str:
         raise CheckFailed(f"the installed program, run through a link: {via_link.stderr.decode()}")
     removed = subprocess.run([str(DIST / "install.sh"), "--uninstall"], capture_output=True, text=True,
                              env=env, timeout=120)
-    left = [p for p in root.rglob("*") if p.is_file()]
+    # the station's configuration is kept on purpose (install.sh --uninstall keeps the station)
+    left = [p for p in root.rglob("*") if p.is_file() and p != root / "etc/dealer-assist/station.toml"]
     if removed.returncode != 0 or left:
         raise CheckFailed(f"install.sh --uninstall left {[str(p) for p in left]} {removed.stderr}")
     return "installed into a DESTDIR, ran through a link, uninstalled cleanly"
@@ -414,6 +462,8 @@ def main() -> int:
         ("store", check_store),
         ("install", check_install),
         ("shoe", check_shoe),
+        ("station check", check_station),
+        ("archive", lambda _: check_archive()),
         ("screen (offscreen)", check_screen_offscreen),
         ("screen (X11)", check_screen_x11),
     ]

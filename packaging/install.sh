@@ -2,8 +2,11 @@
 # Install (or remove) the built Dealer Assist on a Linux dealer station.
 #
 # Run from the built folder (dist/dealer-assist/, or wherever it was copied), as root:
-#   sudo ./install.sh                 install to /opt/dealer-assist, menu entry, icons, udev rule
-#   sudo ./install.sh --uninstall     remove all of that again (the tables' stores are kept)
+#   sudo ./install.sh                 install to /opt/dealer-assist, menu entry, icons, udev rule,
+#                                     the station: group dealer-assist, /var/lib/dealer-assist (store),
+#                                     /var/log/dealer-assist, /etc/dealer-assist/station.toml (template)
+#   sudo ./install.sh --uninstall     remove the program again (the station's store, log and
+#                                     configuration are kept)
 # Options:
 #   --prefix DIR     where the program goes (default /opt/dealer-assist)
 #   --datadir DIR    where the menu entry, icons and AppStream file go (default /usr/local/share)
@@ -15,6 +18,10 @@ set -euo pipefail
 
 APP_ID=com.dealerassist.DealerAssist
 RULE=99-dealer-shoe.rules
+GROUP=dealer-assist  # every dealer account of the station; dealer_assist/station.py GROUP
+CONFDIR=/etc/dealer-assist
+STATEDIR=/var/lib/dealer-assist
+LOGDIR=/var/log/dealer-assist
 PREFIX=/opt/dealer-assist
 DATADIR=/usr/local/share
 BINDIR=/usr/local/bin
@@ -22,7 +29,7 @@ UDEV=1
 ACTION=install
 DESTDIR=${DESTDIR:-}
 
-usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -62,7 +69,7 @@ if [ "$ACTION" = uninstall ]; then
   rm -rf "${DESTDIR:?}$PREFIX"
   refresh_caches
   reload_udev
-  echo "Dealer Assist removed. Each table's round store (in the dealer account's data directory) was kept."
+  echo "Dealer Assist removed. The station's store ($STATEDIR), log ($LOGDIR) and configuration ($CONFDIR) were kept."
   exit 0
 fi
 
@@ -103,10 +110,28 @@ install -D -m 0644 "$HERE/share/icons/hicolor/scalable/apps/$APP_ID.svg" \
 if [ "$UDEV" = 1 ]; then
   install -D -m 0644 "$HERE/share/dealer-assist/udev/$RULE" "$DESTDIR/etc/udev/rules.d/$RULE"
 fi
+# The station (docs/station.md): one store shared by every dealer account of the group
+# dealer-assist. Directories only the group may enter (2770: setgid, so files made inside
+# belong to the group; the app creates its files 0660); the configuration directory is
+# readable by all and writable by the group, so the Station setup dialog can replace the
+# file atomically. An existing configuration is never overwritten.
+if [ -z "$DESTDIR" ] && ! getent group "$GROUP" >/dev/null; then
+  groupadd --system "$GROUP"
+fi
+owner=()
+if getent group "$GROUP" >/dev/null; then owner=(-o root -g "$GROUP"); fi
+install -d -m 2770 "${owner[@]}" "$DESTDIR$STATEDIR" "$DESTDIR$LOGDIR"
+install -d -m 2775 "${owner[@]}" "$DESTDIR$CONFDIR"
+if [ ! -e "$DESTDIR$CONFDIR/station.toml" ]; then
+  install -m 0664 "${owner[@]}" "$HERE/share/dealer-assist/station.toml" "$DESTDIR$CONFDIR/station.toml"
+  config_note="wrote the template $CONFDIR/station.toml: set the table and the shoe there (docs/station.md)"
+else
+  config_note="kept $CONFDIR/station.toml"
+fi
 refresh_caches
 reload_udev
 
 echo "Dealer Assist $("$DESTDIR$PREFIX/dealer-assist" --version 2>/dev/null | sed 's/^dealer-assist //') installed in $PREFIX."
-if [ "$UDEV" = 1 ]; then
-  echo "Add the dealer's account to the group dialout to use the shoe: sudo usermod -aG dialout <account>"
-fi
+echo "Station: $config_note; store in $STATEDIR, log in $LOGDIR."
+echo "Add each dealer's account to the station's groups: sudo usermod -aG $GROUP,dialout <account>"
+echo "Then check the station: dealer-assist station check"

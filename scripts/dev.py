@@ -43,6 +43,20 @@ QT_LIBS = {
     "glib-2.0": "libglib2.0-0",
     "dbus-1": "libdbus-1-3",
 }
+# What packaging/build.sh bundles and packaging/check_build.sh resolves besides: the xcb
+# (X11) and Wayland platform plugins' libraries (docs/packaging.md, "Build machine").
+BUILD_LIBS = {
+    "xkbcommon-x11": "libxkbcommon-x11-0",
+    "xcb-cursor": "libxcb-cursor0",
+    "xcb-icccm": "libxcb-icccm4",
+    "xcb-keysyms": "libxcb-keysyms1",
+    "xcb-image": "libxcb-image0",
+    "xcb-render-util": "libxcb-render-util0",
+    "wayland-client": "libwayland-client0",
+    "wayland-cursor": "libwayland-cursor0",
+    "wayland-egl": "libwayland-egl1",
+}
+DEV_LOCK = ROOT / "requirements" / "dev.lock"
 
 
 def say(text: str) -> None:
@@ -52,7 +66,8 @@ def say(text: str) -> None:
 def ensure_system_libraries() -> None:
     if not sys.platform.startswith("linux"):
         return
-    missing = [pkg for lib, pkg in QT_LIBS.items() if ctypes.util.find_library(lib) is None]
+    wanted = {**QT_LIBS, **BUILD_LIBS}
+    missing = [pkg for lib, pkg in wanted.items() if ctypes.util.find_library(lib) is None]
     if not missing:
         return
     if shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0:
@@ -68,12 +83,17 @@ def ensure_venv() -> None:
     if not PY.exists():
         say(f"creating virtual environment in {VENV}")
         subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
-    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes())
+    digest.update(DEV_LOCK.read_bytes())
+    wanted = digest.hexdigest()
     if STAMP.exists() and STAMP.read_text().strip() == wanted:
         return
-    say("installing dealer-assist and its development tools")
+    say("installing dealer-assist and its development tools (requirements/dev.lock: pinned, hashed)")
     subprocess.run([str(PY), "-m", "pip", "install", "-q", "--upgrade", "pip"], check=True)
-    subprocess.run([str(PY), "-m", "pip", "install", "-q", "-e", f"{ROOT}[dev]"], check=True)
+    # Every tool at the version and hash of the lock file, then the project itself (editable,
+    # its dependencies already there from the lock).
+    subprocess.run([str(PY), "-m", "pip", "install", "-q", "--require-hashes", "-r", str(DEV_LOCK)], check=True)
+    subprocess.run([str(PY), "-m", "pip", "install", "-q", "--no-deps", "-e", str(ROOT)], check=True)
     STAMP.write_text(wanted)
 
 

@@ -30,9 +30,8 @@ import psycopg  # noqa: E402
 from dealer_assist.floor.forward import Forwarder  # noqa: E402
 from dealer_assist.floor.reader import FloorReader  # noqa: E402
 from dealer_assist.floor.schema import add_station, init_floor  # noqa: E402
-from dealer_assist.store import Store  # noqa: E402
 from tests.floor.pgserver import Server  # noqa: E402
-from tests.floor.stations import DOCUMENTS, result_of  # noqa: E402
+from tests.floor.stations import DOCUMENTS, approval_for, open_station, result_of  # noqa: E402
 
 START = dt.datetime(2026, 10, 1, tzinfo=dt.UTC)
 
@@ -41,7 +40,7 @@ def station_store(path: Path, table: str, pit: str, rounds: int, per_hour: int) 
     """A real station store: ``rounds`` whole rounds, one every 60/per_hour minutes from START."""
     from dealer_assist.store.common import format_time
 
-    with Store.open(path) as store:
+    with open_station(path) as store:
         store.claim_table(table, pit)
         store.db.execute("PRAGMA synchronous = OFF")  # building test data only
         step = dt.timedelta(minutes=60 / per_hour)
@@ -49,7 +48,12 @@ def station_store(path: Path, table: str, pit: str, rounds: int, per_hour: int) 
         moments = []
         for n in range(rounds):
             index = n % len(DOCUMENTS)
-            rid = store.record_document(DOCUMENTS[index], result_of(index))
+            document = DOCUMENTS[index]
+            approval = None
+            for event in document["events"]:  # a void with its supervisor's approval
+                approval = approval or approval_for(store, event, None)
+            rid = store.start_round({k: v for k, v in document.items() if k != "events"}, document["events"],
+                                    session_id=session, result=result_of(index), approval=approval)
             moment = format_time(START + n * step)
             moments.append((moment, moment, session, rid))
         # Spread the rounds over the month (this rewrites chained start times: the station

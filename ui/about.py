@@ -44,12 +44,15 @@ THIRD_PARTY = (
 
 
 def licence() -> str:
-    """The project's licence as its metadata states it (pyproject ``license``)."""
+    """The project's licence as its metadata states it: pyproject's SPDX ``license`` string
+    (``License-Expression``; ``LicenseRef-Proprietary`` is shown as "Proprietary")."""
     try:
-        values = metadata.metadata("dealer-assist").get_all("License") or []
+        meta = metadata.metadata("dealer-assist")
+        values = meta.get_all("License-Expression") or meta.get_all("License") or []
     except metadata.PackageNotFoundError:  # a source tree that was not installed
         values = []
-    return values[0] if values else "Proprietary"
+    text = values[0] if values else "LicenseRef-Proprietary"
+    return text.removeprefix("LicenseRef-")
 
 
 def game_names() -> list[str]:

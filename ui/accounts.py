@@ -336,6 +336,10 @@ class Shifts:
         self.jobs = StoreJobs(controller.store_worker, lambda: controller.store)
         self.dialog: QDialog | None = None  # the one open now (tests look at it)
         self.dealer: str | None = None
+        # the window title for the dealer logged in (None: nobody); ui/app.py puts the
+        # station's table and SIMULATED SHOE in it
+        self.title: Callable[[str | None], str] = (
+            lambda name: f"Dealer Assist \u2014 {name or 'nobody logged in'}")
         menu = window.menuBar().addMenu("&Station")
         self.end_shift_action = QAction("&End shift (log out)", window)
         self.end_shift_action.setShortcut(QKeySequence("Ctrl+L"))
@@ -378,7 +382,7 @@ class Shifts:
         def logged_in(name: str) -> None:
             self.dealer = name
             self.controller.start_shift(name)
-            self.window.setWindowTitle(f"Dealer Assist \u2014 {name}")
+            self.window.setWindowTitle(self.title(name))
 
         dialog = PinDialog("Log in", "Dealer's log-in: your name and PIN start your shift",
                            check, logged_in, self.window, change=self.jobs.change_pin)
@@ -405,7 +409,7 @@ class Shifts:
             return
         self.dealer = None
         self.controller.end_shift(name)
-        self.window.setWindowTitle("Dealer Assist \u2014 nobody logged in")
+        self.window.setWindowTitle(self.title(None))
         self._log_in(f"{name}'s shift ended.")
 
     def open_accounts(self) -> None:

@@ -52,6 +52,10 @@ from hardware.events import (
 from ui.worker import Worker
 
 RECALL_SIZE = 10
+# Round events that are significant events of GLI-24 too: also written to the audit log.
+# (A void and the shift manager's decision are audited by the supervisor's approval:
+# kinds "void" and "supervisor_decision".)
+SIGNIFICANT_EVENTS = ("power_failure",)
 
 
 @dataclass
@@ -148,6 +152,7 @@ class TableController(QObject):
         self._finished_at = -1  # len(events) when the settle output was last recorded
         self.paint_hook: Callable[[], None] | None = None
         self._store_rid: int | None = None  # written and read only by jobs on the store thread
+        self._referral_audited = False  # the open round's 6.1 referral is in the audit log
         self._store_sid: int | None = None  # the session, as the store thread knows it
         self.table_name = "table"  # the table this window records for (its restore takes only its rounds)
 
@@ -224,6 +229,9 @@ class TableController(QObject):
         self.events = [dict(e) for e in open_round.events]
         self.slip = []
         self.restored = True
+        self._referral_audited = rnd.status() == "referred"
+        # the round was open when the app stopped: a crash or a power failure (5.29.1)
+        self.audit("recovered", {"events": len(self.events)}, actor="system")
         self._finished_at = -1
         self.changed.emit()
         if self.concluded:
@@ -266,6 +274,7 @@ class TableController(QObject):
         self.round_id = None
         self.events = []
         self.slip = []
+        self._referral_audited = False
         self.restored = False
         self.placement = None
         self._finished_at = -1
@@ -416,6 +425,14 @@ class TableController(QObject):
         else:
             self.events.append(raw)
             self._store_event(raw, actor or f"dealer:{self.dealer}", self._ending_output(), approval)
+        if raw.get("type") in SIGNIFICANT_EVENTS:
+            self.audit(str(raw["type"]), {k: v for k, v in raw.items() if k != "type"},
+                       actor=actor or f"dealer:{self.dealer}")
+        if self.rnd.status() == "referred" and raw.get("type") != "resolve" and not self._referral_audited:
+            self._referral_audited = True  # 6.1: the round waits for the Gaming Shift Manager
+            referral = getattr(self.rnd, "referral", None)
+            self.audit("referral", {"ruling": list(referral) if referral else None},
+                       actor=actor or f"dealer:{self.dealer}")
         if self.held_cards and not self.hold_reason and raw.get("type") not in ("card", "multi", "burn"):
             # the cards that waited for a pick, in order, once it is made (or the round was
             # voided or ruled otherwise: then the round says what becomes of them)
@@ -632,6 +649,8 @@ class TableController(QObject):
         info = self.shoe
         info.last_event = _describe_shoe_event(event)
         if isinstance(event, Connected):
+            if not info.connected:
+                self._audit("shoe_connected", event_to_json(event))
             info.connected = True
             info.port = event.port
             info.model = event.model or info.model
@@ -639,6 +658,8 @@ class TableController(QObject):
             info.codec = event.codec
             info.weak_checksum = event.weak_checksum
         elif isinstance(event, Disconnected):
+            if info.connected:
+                self._audit("shoe_lost", event_to_json(event))
             info.connected = False
             info.warning = f"shoe lost: {event.reason}"
         elif isinstance(event, Hello):
@@ -663,9 +684,25 @@ class TableController(QObject):
         self.shoe_changed.emit()
 
     def _audit(self, kind: str, detail: dict[str, Any]) -> None:
-        store = self.store
-        if store is not None:
-            self.store_worker.submit(lambda: store.add_audit(kind, actor="shoe", detail=detail))
+        self.audit(kind, detail, actor="shoe" if kind.startswith("shoe") else f"dealer:{self.dealer}")
+
+    def audit(self, kind: str, detail: dict[str, Any], *, actor: str) -> None:
+        """A significant event (GLI-24: shoe connected/lost/faults, power failure and
+        recovery, void, referral, overrides, configuration changes) in the store's audit
+        log, with the round it belongs to when a round is open."""
+        in_round = self.round_id is not None
+
+        def job() -> int | None:
+            # Jobs run in order on the writer thread: after the store's opening (so an event
+            # that comes before the GUI thread hears of the store, e.g. the shoe's first
+            # HELLO, is kept) and after the round's begin job (_store_rid is set).
+            store = self.store or self._worker_store
+            if store is None:
+                return None  # no store could be opened: its error is on screen already
+            return store.add_audit(kind, actor=actor, round_id=self._store_rid if in_round else None,
+                                   detail=detail)
+
+        self.store_worker.submit(job)
 
     def _update_remaining(self, reset: bool = False) -> None:
         if self.rnd is not None:

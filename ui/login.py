@@ -110,6 +110,7 @@ class PinDialog(QDialog):
         self.pin = pin_field()
         self.new_pin = pin_field()
         self.new_pin_again = pin_field()
+        self._form = form
         form.addRow("Name", self.name)
         form.addRow("PIN", self.pin)
         self.new_label = QLabel(f"New PIN ({MIN_PIN_DIGITS}+ digits)")
@@ -152,10 +153,10 @@ class PinDialog(QDialog):
         return bool(self._old_pin)
 
     def _show_change(self, on: bool) -> None:
-        for w in (self.new_label, self.new_pin, self.again_label, self.new_pin_again):
-            w.setVisible(on)
+        self._form.setRowVisible(self.new_pin, on)
+        self._form.setRowVisible(self.new_pin_again, on)
+        self._form.setRowVisible(self.pin, not on)  # the label with the field
         self.name.setReadOnly(on)
-        self.pin.setVisible(not on)
         if self.isVisible():
             fit_dialog(self)
             self.adjustSize()

@@ -279,7 +279,8 @@ class DealerWindow(QMainWindow):
     def _report_refer(self) -> None:
         clause = self.controller.rules.clause("refer")
         self.show_refusal(f"Referred to the Gaming Shift Manager ({clause}): wait for the decision", warn=False)
-        self.controller._audit("referral", {"rule": clause, "round": self.controller.round_id})
+        self.controller.audit("referral", {"rule": clause, "reported_by": "dealer"},
+                              actor=f"dealer:{self.controller.dealer}")
 
     def request_void(self) -> None:
         """A void needs a supervisor's PIN (5.1 / 5.2); the store writes it only with the approval."""

@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
 )
 
 import ui.qtfix  # noqa: F401  (before any Qt call: the guard against PySide6 6.12 on CPython 3.11)
+from dealer_assist.cli.common import fail, no_display, whole_number
 from dealer_assist.cli.history import parse_time
 from dealer_assist.review_queries import (
     RoundFilter,
@@ -53,10 +54,10 @@ from dealer_assist.store import (
     StoreError,
     StoreReader,
     VerifyResult,
-    default_db_path,
 )
 from ui.review_detail import BAD_STYLE, OK_STYLE, RoundDetailView
 from ui.review_model import COLUMNS, GAME_NAMES, RoundListModel
+from ui.review_station import StationEventsView
 from ui.review_summary import SummaryView
 from ui.style import APP_STYLE
 
@@ -250,6 +251,8 @@ class ReviewWindow(QWidget):
 
         self.summary = SummaryView(self.reader)
         self.tabs.addTab(self.summary, "Session summaries")
+        self.station_events = StationEventsView(self.store)
+        self.tabs.addTab(self.station_events, "Station events")
         self.tabs.currentChanged.connect(self._tab_changed)
 
         self.integrity_button = QPushButton("Verify the whole file")
@@ -402,6 +405,8 @@ class ReviewWindow(QWidget):
     def _tab_changed(self, index: int) -> None:
         if self.tabs.widget(index) is self.summary and not self.summary.loaded:
             self.summary.refresh()
+        if self.tabs.widget(index) is self.station_events and not self.station_events.loaded:
+            self.station_events.refresh()
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802 (Qt name)
         self.store.close()
@@ -424,9 +429,10 @@ def open_review(db_path: str | Path, parent: QWidget | None = None, *, superviso
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", metavar="FILE|URL",
-                        help="the table's store (default: the user data dir's table.db), or the floor "
+                        help="the table's store (default: the station's store, docs/station.md), or the floor "
                              "database (postgresql://... or service=NAME): every table of a pit")
-    parser.add_argument("--round", type=int, metavar="ID", help="open this round")
+    parser.add_argument("--config", metavar="FILE", help="the station configuration naming the store")
+    parser.add_argument("--round", type=whole_number(1), metavar="ID", help="open this round")
     parser.add_argument("--screenshot", metavar="PNG", help=argparse.SUPPRESS)
 
 
@@ -468,19 +474,24 @@ def _run_floor(args: argparse.Namespace) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from dealer_assist.floor.connection import is_floor_url
+    from dealer_assist.station import StationError, find_config, store_path
 
+    reason = no_display()
+    if reason:
+        return fail(reason)  # before Qt: without a display Qt aborts the process
     if args.db and is_floor_url(args.db):
         return _run_floor(args)
-    path = Path(args.db) if args.db else default_db_path()
+    try:
+        path = store_path(find_config(args.config), args.db)  # --db, else the station's store
+    except StationError as exc:
+        return fail(str(exc))
     from PySide6.QtWidgets import QApplication
 
     from ui.accounts import DEV_MODE_VARIABLE, ReviewGate, development_mode
 
     screenshot = getattr(args, "screenshot", None)
     if screenshot and not development_mode():
-        print(f"error: --screenshot skips the supervisor's PIN: development runs only ({DEV_MODE_VARIABLE}=1)",
-              file=sys.stderr)
-        return 2
+        return fail(f"--screenshot skips the supervisor's PIN: development runs only ({DEV_MODE_VARIABLE}=1)")
     app = QApplication.instance() or QApplication(sys.argv[:1])
     shown: list[QWidget] = []
 
@@ -488,7 +499,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             window = open_review(path, supervisor=supervisor)
         except StoreError as exc:
-            print(f"error: {exc}", file=sys.stderr)
+            fail(str(exc))
             return False
         if getattr(args, "round", None) is not None:
             assert isinstance(window, ReviewWindow)
@@ -506,12 +517,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     # On a station the review shows nothing before a supervisor's PIN (issue 17 item 2).
     if not path.is_file():
-        print(f"error: {path}: no such file", file=sys.stderr)
-        return 2
+        return fail(f"{path}: no such file")
     try:
         gate = ReviewGate(path, lambda name: None if show(name) else app.exit(2), app.quit)
     except StoreError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return fail(str(exc))
     gate.open()
     return int(app.exec())

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from dealer_assist import __version__
+from dealer_assist.cli.common import OneLineParser
 
 
 class _Subcommand(Protocol):
@@ -33,6 +34,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "odds": ("dealer_assist.cli.odds", "print a game's par sheet: every wager's house edge"),
     "shoe-sim": ("hardware.commands", "run a simulated card-reading shoe on a pseudo-terminal"),
     "shoe-monitor": ("hardware.commands", "print the events a shoe sends, one JSON object per line"),
+    "station": ("hardware.station", "check, write or show the station's configuration (technicians)"),
     "review": ("ui.review_app", "open the pit supervisor's review window"),
     "gui": ("ui.app", "open the dealer's screen (the default without a subcommand)"),
 }
@@ -47,14 +49,29 @@ def _load(name: str) -> _Subcommand:
     return sub  # type: ignore[no-any-return,unused-ignore]
 
 
+def subcommand_first(argv: Sequence[str]) -> list[str]:
+    """Options may come before the subcommand as users type them (``--db F history list``):
+    move the first subcommand name to the front. Without one, the dealer's screen (``gui``)."""
+    args = list(argv)
+    if not args or args[0] in SUBCOMMANDS or args[0] in ("--version", "--help", "-h"):
+        return args
+    for i, arg in enumerate(args):
+        if arg in SUBCOMMANDS:
+            return [arg, *args[:i], *args[i + 1:]]
+    if args[0].startswith("-"):
+        # No subcommand: the dealer's screen, with any GUI options (--shoe, --db, ...).
+        return ["gui", *args]
+    return args
+
+
 def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="dealer-assist",
         description="Dealer Assist for live blackjack tables.",
     )
     parser.add_argument("--version", action="version", version=f"dealer-assist {__version__}")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    chosen = next((a for a in argv if not a.startswith("-")), None)
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
+    chosen = argv[0] if argv and argv[0] in SUBCOMMANDS else None
     for name, (_, help_text) in SUBCOMMANDS.items():
         sub = subparsers.add_parser(name, help=help_text)
         if name == chosen:
@@ -64,10 +81,9 @@ def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit status."""
-    args_list = list(sys.argv[1:] if argv is None else argv)
-    if not args_list or args_list[0].startswith("--") and args_list[0] not in ("--version", "--help", "-h"):
-        # No subcommand: the dealer's screen, with any GUI options (--shoe, --db, ...).
-        args_list = ["gui", *args_list]
+    args_list = subcommand_first(sys.argv[1:] if argv is None else argv)
+    if not args_list:
+        args_list = ["gui"]
     parser = build_parser(args_list)
     args = parser.parse_args(args_list)
     if args.command is None:

@@ -9,13 +9,16 @@ from __future__ import annotations
 import argparse
 
 from dealer_assist.bench import run_setup
+from dealer_assist.cli.common import whole_number
 from dealer_assist.games import GAMES as GAME_KEYS
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", default="ace_race", choices=GAME_KEYS)
-    parser.add_argument("--rounds", type=int, default=20000, help="rounds per set-up (default 20000)")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--rounds", type=whole_number(1), default=20000, help="rounds per set-up, 1 or more (default 20000)"
+    )
+    parser.add_argument("--seed", type=whole_number(0), default=1, help="shuffle seed (default 1)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,4 +1,7 @@
-"""``dealer-assist history --db FILE list|export|verify``: read a table's round store.
+"""``dealer-assist history [--db FILE] list|export|verify``: read a table's round store.
+
+``--db`` may come before or after the action; without it, the station's store
+(dealer_assist/station.py: ``--config``, the configuration file, or a development run's).
 
 - ``list [--json] [--player P] [--since T] [--until T] [--status S] [--irregular] [--limit N]``
   rounds, latest first (default the latest 100; ``--limit 0`` for all). ``--json``
@@ -27,26 +30,11 @@ import json
 import os
 import sqlite3
 import sys
-from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any
 
+from dealer_assist.cli.common import OneLineParser, fail
+from dealer_assist.station import StationError
 from dealer_assist.store import ROUND_STATUSES, RoundSummary, Store, StoreError, format_time
-
-
-class _OneLineParser(argparse.ArgumentParser):
-    """An argparse parser whose errors are one line, ``error: ...``, exit status 2."""
-
-    def error(self, message: str) -> NoReturn:
-        sys.stderr.write(f"error: {message}\n")
-        raise SystemExit(2)
-
-    def parse_known_args(  # type: ignore[override]
-        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
-    ) -> tuple[argparse.Namespace, list[str]]:
-        parsed, extras = super().parse_known_args(args, namespace)
-        if extras:
-            self.error(f"unrecognized arguments: {' '.join(extras)}")
-        return parsed, extras
 
 
 def _round_id(text: str) -> int:
@@ -63,9 +51,9 @@ def _limit(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"--limit must be a whole number, not {text!r}") from None
+        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
     if value < 0:
-        raise argparse.ArgumentTypeError("--limit must be 0 (all) or more")
+        raise argparse.ArgumentTypeError(f"must be 0 (all) or more, not {value}")
     return value
 
 
@@ -93,18 +81,21 @@ def parse_time(text: str, *, end: bool = False) -> str:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the history options and its list/export/verify subcommands to ``parser``."""
-    # The dispatcher creates this parser; give it one-line errors like our own.
-    parser.__class__ = _OneLineParser
     parser.description = "List, export and verify the rounds recorded in a table's store."
-    parser.add_argument(
-        "--db", required=True, metavar="FILE|URL",
-        help="the table's store file, or the floor database (postgresql://... or service=NAME)",
-    )
+    db_help = ("the table's store file, or the floor database (postgresql://... or service=NAME); "
+               "default: the station's store (docs/station.md)")
+    parser.add_argument("--db", metavar="FILE|URL", help=db_help)
+    parser.add_argument("--config", metavar="FILE", help="the station configuration naming the store")
     actions = parser.add_subparsers(
-        dest="action", metavar="ACTION", required=True, parser_class=_OneLineParser
+        dest="action", metavar="ACTION", required=True, parser_class=OneLineParser
     )
+    # --db and --config may also follow the action (``history list --db F``): SUPPRESS keeps
+    # an action's parser from overwriting a value given before the action with None.
+    common = OneLineParser(add_help=False)
+    common.add_argument("--db", metavar="FILE|URL", default=argparse.SUPPRESS, help=db_help)
+    common.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 
-    listing = actions.add_parser("list", help="list rounds, latest first")
+    listing = actions.add_parser("list", help="list rounds, latest first", parents=[common])
     listing.add_argument("--json", action="store_true", help="one JSON object per line")
     listing.add_argument("--player", help="only rounds this player took part in")
     listing.add_argument("--since", type=str, metavar="TIME", help="started at or after TIME (UTC)")
@@ -121,13 +112,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     listing.add_argument("--game", help="floor only: rounds of this game (e.g. lucky8)")
     listing.add_argument("--dealer", help="floor only: rounds dealt by this dealer")
 
-    export = actions.add_parser("export", help="print a round as a transcript (JSON)")
+    export = actions.add_parser("export", help="print a round as a transcript (JSON)", parents=[common])
     export.add_argument("id", type=_round_id, metavar="ID", help="the round's id (from list)")
     export.add_argument("--table", help="floor only: the round's table (from list)")
 
     verify = actions.add_parser(
         "verify",
         help="check the keyed chains, re-settle every round, check the head; exit 1 naming the first problem",
+        parents=[common],
     )
     verify.add_argument(
         "--key",
@@ -159,11 +151,23 @@ def _print_table(rounds: list[RoundSummary]) -> None:
                 people,
             )
         )
+    if not rows:
+        print("(no rounds)")  # a fresh store, or no round matches the filters
+        return
     widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
     for line in [header, *rows]:
         print("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(line)).rstrip())
-    if not rounds:
-        print("(no rounds)")
+
+
+def _store_path(args: argparse.Namespace) -> str:
+    if args.db:
+        return str(args.db)
+    from dealer_assist.station import find_config, store_path
+
+    path = store_path(find_config(args.config))
+    if not path.exists():
+        raise StoreError(f"no store at {path}, the station's (name one with --db FILE)")
+    return str(path)
 
 
 def _floor_only(args: argparse.Namespace) -> None:
@@ -173,6 +177,7 @@ def _floor_only(args: argparse.Namespace) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    args.db = _store_path(args)
     from dealer_assist.floor.connection import is_floor_url
 
     if is_floor_url(args.db):
@@ -289,12 +294,10 @@ def run(args: argparse.Namespace) -> int:
     """Run ``history``; returns the exit status (0, 1 for a failed verify, 2 for errors)."""
     try:
         return _run(args)
-    except StoreError as err:
-        sys.stderr.write(f"error: {err}\n")
-        return 2
+    except (StoreError, StationError) as err:
+        return fail(str(err))
     except sqlite3.Error as err:
-        sys.stderr.write(f"error: {args.db}: {err}\n")
-        return 2
+        return fail(f"{args.db}: {err}")
     except BrokenPipeError:
         # The reader went away (e.g. `| head`); don't complain when Python flushes stdout.
         devnull = os.open(os.devnull, os.O_WRONLY)

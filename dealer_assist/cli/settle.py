@@ -11,13 +11,19 @@ import argparse
 import sys
 from typing import TextIO
 
+from dealer_assist.cli.common import new_file_in_existing_directory
 from dealer_assist.errors import TranscriptError
 from dealer_assist.transcript import dumps, load_transcript, settle_document
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="round transcript (JSON), or - for standard input")
-    parser.add_argument("--record", metavar="DB", help="also record the round in this store file")
+    parser.add_argument(
+        "--record",
+        metavar="DB",
+        type=new_file_in_existing_directory(),
+        help="also record the round in this store file (its directory must exist)",
+    )
     parser.add_argument(
         "--table", metavar="NAME", help="with --record: the table the store belongs to (e.g. BJ-07); "
         "names a new store, and a store of another table is refused"
@@ -80,9 +86,13 @@ def run(args: argparse.Namespace) -> int:
     except RecursionError:
         return _error("the transcript is nested too deeply")
     if args.record:
+        from pathlib import Path
+
+        from dealer_assist.station import create_store_file
         from dealer_assist.store import record_transcript
 
         try:
+            create_store_file(Path(args.record))  # 0660 if new: the station's group shares it
             # the document as settle read it: amounts with cents are exact Decimals
             record_transcript(args.record, document, output, table=args.table, pit=args.pit)
         except Exception as exc:  # noqa: BLE001 - the store reports its own errors in one line

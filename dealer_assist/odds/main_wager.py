@@ -26,8 +26,8 @@ from functools import cache
 from dealer_assist.odds.rulesets import RuleSet
 
 # Dealer outcome vector: 17, 18, 19, 20, 21, bust, blackjack.
-_BUST = 5
-_BJ = 6
+BUST = 5
+BLACKJACK = 6
 Comp = tuple[int, ...]  # the player's cards taken from the shoe, by point value (index 0 = aces)
 
 ACTIONS = ("stand", "hit", "double", "split", "surrender")
@@ -60,17 +60,17 @@ class MainWagerResult:
         return -self.expected_return
 
 
-def _add(comp: Comp, v: int) -> Comp:
+def add_card(comp: Comp, v: int) -> Comp:
     lst = list(comp)
     lst[v - 1] += 1
     return tuple(lst)
 
 
-def _total(hard: int, ace: bool) -> int:
+def hand_total(hard: int, ace: bool) -> int:
     return hard + 10 if ace and hard + 10 <= 21 else hard
 
 
-class _Versus:
+class Versus:
     """Everything against one dealer first card ``up``."""
 
     def __init__(self, rules: RuleSet, up: int, exact_cards: int) -> None:
@@ -138,14 +138,14 @@ class _Versus:
     def stand_parts(self, comp: Comp, total: int) -> tuple[float, float]:
         """(value of standing on ``total`` apart from a dealer blackjack, P(dealer blackjack))."""
         d = self.dealer(comp)
-        ev = d[_BUST]
+        ev = d[BUST]
         for k in range(5):
             dt = 17 + k
             if total > dt:
                 ev += d[k]
             elif total < dt:
                 ev -= d[k]
-        return ev, d[_BJ]
+        return ev, d[BLACKJACK]
 
     def hit_stand(self, comp: Comp, hard: int, ace: bool, bj_cost: int, split_aces: bool = False) -> float:
         """Best of hit and stand for a hand of one unit; a dealer blackjack costs ``bj_cost`` units."""
@@ -153,7 +153,7 @@ class _Versus:
         found = self._hs.get(key)
         if found is not None:
             return found
-        total = _total(hard, ace)
+        total = hand_total(hard, ace)
         ev, pbj = self.stand_parts(comp, total)
         best = ev - bj_cost * pbj
         if total < 21 and not split_aces and (hard < 17 or (ace and hard + 10 <= 21 and hard + 10 < 19)):
@@ -182,7 +182,7 @@ class _Versus:
             if h > 21:
                 value -= p
             else:
-                value += p * self.hit_stand(_add(comp, v), h, ace or v == 1, bj_cost)
+                value += p * self.hit_stand(add_card(comp, v), h, ace or v == 1, bj_cost)
         return value
 
     def double_value(self, comp: Comp, hard: int, ace: bool, bj_cost: int) -> float:
@@ -198,8 +198,8 @@ class _Versus:
             if h > 21:
                 value -= 2 * p
             else:
-                nc = _add(comp, v)
-                ev, pbj = self.stand_parts(nc, _total(h, ace or v == 1))
+                nc = add_card(comp, v)
+                ev, pbj = self.stand_parts(nc, hand_total(h, ace or v == 1))
                 value += p * (2 * ev - bj_cost * pbj)
         return value
 
@@ -223,12 +223,12 @@ class _Versus:
             c = i + 1
             hard = base[0] + c
             ace = base[1] or c == 1
-            nc = _add(comp, c)
+            nc = add_card(comp, c)
             if aces:  # one card to each ace (3.23.1); 21 there is not a blackjack (3.21.1)
-                ev, pbj = self.stand_parts(nc, _total(hard, ace))
+                ev, pbj = self.stand_parts(nc, hand_total(hard, ace))
                 return ev - per_hand_bj * pbj
             best = self.hit_stand(nc, hard, ace, per_hand_bj)
-            if rules.double_after_split and self.may_double(hard, ace) and _total(hard, ace) < 21:
+            if rules.double_after_split and self.may_double(hard, ace) and hand_total(hard, ace) < 21:
                 dbl = self.double_value(nc, hard, ace, 2 * per_hand_bj)
                 if dbl > best:
                     best = dbl
@@ -244,7 +244,7 @@ class _Versus:
         if original_rule:
             # Lucky 8 4.5 / Electronic 4.7: the hands that did not bust lose one original
             # wager in total to a dealer blackjack (taken as: at least one hand stands).
-            value -= self.dealer(comp)[_BJ]
+            value -= self.dealer(comp)[BLACKJACK]
         return value
 
 
@@ -291,7 +291,7 @@ def dealer_outcomes(counts: list[int], up: int, h17: bool, peek: bool, enhc: boo
             continue
         if excluded and i + 1 == excluded:
             if enhc:
-                res[_BJ] += c / n0
+                res[BLACKJACK] += c / n0
             continue
         _step(level, res, 1 << (4 * i), c / denom, up + i + 1, up == 1 or i == 0, h17)
     drawn = 1
@@ -314,7 +314,7 @@ def dealer_outcomes(counts: list[int], up: int, h17: bool, peek: bool, enhc: boo
                 # _step, inlined (the hot loop): a final total, or the state carried on.
                 total = hard + 10 if ace and hard <= 11 else hard
                 if total >= 17 and not (h17 and total == 17 and ace and hard == 7):
-                    res[_BUST if total > 21 else total - 17] += q
+                    res[BUST if total > 21 else total - 17] += q
                     continue
                 nkey = key + (1 << (4 * i))
                 state = get(nkey)
@@ -332,7 +332,7 @@ def _step(level: dict[int, list[float]], res: list[float], key: int, p: float, h
     """The dealer has drawn to ``hard``/``ace``: record a final total or carry the state on."""
     total = hard + 10 if ace and hard + 10 <= 21 else hard
     if total >= 17 and not (h17 and total == 17 and ace and hard == 7):
-        res[_BUST if total > 21 else total - 17] += p
+        res[BUST if total > 21 else total - 17] += p
         return
     state = level.get(key)
     if state is None:
@@ -348,7 +348,7 @@ def _initial_hands(rules: RuleSet, shoe: tuple[int, ...]) -> list[tuple[tuple[in
     if rules.permanent_eight:
         for i in range(10):
             if shoe[i]:
-                comp = _add((0,) * 10, i + 1)
+                comp = add_card((0,) * 10, i + 1)
                 out.append(((8, i + 1), comp, shoe[i] / n))
         return out
     for i in range(10):
@@ -358,17 +358,17 @@ def _initial_hands(rules: RuleSet, shoe: tuple[int, ...]) -> list[tuple[tuple[in
             else:
                 p = 2 * shoe[i] * shoe[j] / (n * (n - 1))
             if p > 0:
-                out.append(((i + 1, j + 1), _add(_add((0,) * 10, i + 1), j + 1), p))
+                out.append(((i + 1, j + 1), add_card(add_card((0,) * 10, i + 1), j + 1), p))
     return out
 
 
-# Player cards removed exactly for the dealer's probabilities (see _Versus.dealer).
+# Player cards removed exactly for the dealer's probabilities (see Versus.dealer).
 EXACT_CARDS = 3
 
 
 def analyse(rules: RuleSet, progress: Callable[[int], None] | None = None,
             exact_cards: int = EXACT_CARDS,
-            on_hand: Callable[[_Versus, HandDecision, Comp], None] | None = None) -> MainWagerResult:
+            on_hand: Callable[[Versus, HandDecision, Comp], None] | None = None) -> MainWagerResult:
     """The main wager's expected return under composition-dependent optimal play.
 
     ``on_hand`` is told every initial hand with its decision (outcomes.py walks the play).
@@ -380,7 +380,7 @@ def analyse(rules: RuleSet, progress: Callable[[int], None] | None = None,
     total = 0.0
     for up in ups:
         p_up = 1.0 if rules.permanent_eight else full[up - 1] / n_full
-        vs = _Versus(rules, up, exact_cards)
+        vs = Versus(rules, up, exact_cards)
         ev_up = 0.0
         for cards, comp, p_hand in _initial_hands(rules, vs.shoe):
             value, values, best = _initial_value(vs, cards, comp)
@@ -400,12 +400,12 @@ def analyse(rules: RuleSet, progress: Callable[[int], None] | None = None,
     return result
 
 
-def _initial_value(vs: _Versus, cards: tuple[int, ...], comp: Comp) -> tuple[float, dict[str, float], str]:
+def _initial_value(vs: Versus, cards: tuple[int, ...], comp: Comp) -> tuple[float, dict[str, float], str]:
     """(value of the best play, each option's value, the best option) of an initial hand."""
     rules = vs.rules
     hard = sum(cards)
     ace = 1 in cards
-    total = _total(hard, ace)
+    total = hand_total(hard, ace)
     bj_rule = vs.can_bj
     if rules.blackjack_pays is not None and len(cards) == 2 and total == 21 and not rules.permanent_eight:
         pays = float(rules.blackjack_pays)
@@ -446,7 +446,7 @@ def _initial_value(vs: _Versus, cards: tuple[int, ...], comp: Comp) -> tuple[flo
     return value, values, best
 
 
-def _tie18(vs: _Versus, actions: dict[int, str]) -> tuple[float, float]:
+def _tie18(vs: Versus, actions: dict[int, str]) -> tuple[float, float]:
     """Dueling 8's Tie on 18 (1.1.16): P(the first hand's final total and the dealer's are
     both 18), and the same for a wager placed on a hand formed by splitting (3.23.1).
 
@@ -462,7 +462,7 @@ def _tie18(vs: _Versus, actions: dict[int, str]) -> tuple[float, float]:
         if probs[i] <= 0:
             continue
         v = i + 1
-        comp = _add((0,) * 10, v)
+        comp = add_card((0,) * 10, v)
         action = actions.get(v, "stand")
         hard, ace = 8 + v, v == 1
         if action == "split":
@@ -474,27 +474,27 @@ def _tie18(vs: _Versus, actions: dict[int, str]) -> tuple[float, float]:
                 if sub[j] <= 0:
                     continue
                 weight = sub[j] * keep if j != 7 else q ** (vs.rules.max_hands - 1)
-                value += weight * _played_p18(vs, _add(comp, j + 1), 8 + j + 1, j == 0, split=True)
+                value += weight * _played_p18(vs, add_card(comp, j + 1), 8 + j + 1, j == 0, split=True)
             on_split = value
         elif action in ("hit", "double"):
             value = _draw_p18(vs, comp, hard, ace, once=action == "double")
         else:
-            value = vs.dealer(comp)[1] if _total(hard, ace) == 18 else 0.0
+            value = vs.dealer(comp)[1] if hand_total(hard, ace) == 18 else 0.0
         total += probs[i] * value
     return total, on_split
 
 
-def _played_p18(vs: _Versus, comp: Comp, hard: int, ace: bool, split: bool) -> float:
+def _played_p18(vs: Versus, comp: Comp, hard: int, ace: bool, split: bool) -> float:
     """P(18 against 18) for a two-card hand played by the strategy (after a split: double or hit/stand)."""
-    if split and vs.rules.double_after_split and vs.may_double(hard, ace) and _total(hard, ace) < 21:
+    if split and vs.rules.double_after_split and vs.may_double(hard, ace) and hand_total(hard, ace) < 21:
         if vs.double_value(comp, hard, ace, 0) > vs.hit_stand(comp, hard, ace, 0):
             return _draw_p18(vs, comp, hard, ace, once=True)
-    if _total(hard, ace) < 21 and vs.plays_hit(comp, hard, ace, 0):
+    if hand_total(hard, ace) < 21 and vs.plays_hit(comp, hard, ace, 0):
         return _draw_p18(vs, comp, hard, ace, once=False)
-    return vs.dealer(comp)[1] if _total(hard, ace) == 18 else 0.0
+    return vs.dealer(comp)[1] if hand_total(hard, ace) == 18 else 0.0
 
 
-def _draw_p18(vs: _Versus, comp: Comp, hard: int, ace: bool, once: bool) -> float:
+def _draw_p18(vs: Versus, comp: Comp, hard: int, ace: bool, once: bool) -> float:
     probs = vs.draw_probs(comp)
     value = 0.0
     for i in range(10):
@@ -502,9 +502,9 @@ def _draw_p18(vs: _Versus, comp: Comp, hard: int, ace: bool, once: bool) -> floa
         h = hard + i + 1
         if p <= 0 or h > 21:
             continue
-        nc, na = _add(comp, i + 1), ace or i == 0
+        nc, na = add_card(comp, i + 1), ace or i == 0
         if once:
-            value += p * (vs.dealer(nc)[1] if _total(h, na) == 18 else 0.0)
+            value += p * (vs.dealer(nc)[1] if hand_total(h, na) == 18 else 0.0)
         else:
             value += p * _played_p18(vs, nc, h, na, split=False)
     return value

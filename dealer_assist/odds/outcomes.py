@@ -15,15 +15,15 @@ from dataclasses import dataclass
 from functools import cache
 
 from dealer_assist.odds.main_wager import (
-    _BJ,
-    _BUST,
+    BLACKJACK,
+    BUST,
     Comp,
     HandDecision,
     MainWagerResult,
-    _add,
-    _total,
-    _Versus,
+    Versus,
+    add_card,
     analyse,
+    hand_total,
     split_hand_counts,
 )
 from dealer_assist.odds.rulesets import RuleSet
@@ -60,7 +60,7 @@ class Outcomes:
 
 def _outcome(total: int, k: int) -> int:
     """+1, 0 or -1 for a standing ``total`` against the dealer's outcome ``k`` (17..21, bust)."""
-    if k == _BUST:
+    if k == BUST:
         return 1
     dt = 17 + k
     return 1 if total > dt else 0 if total == dt else -1
@@ -69,7 +69,7 @@ def _outcome(total: int, k: int) -> int:
 class _Play:
     """Walks the strategy of one dealer card and accumulates the net results."""
 
-    def __init__(self, vs: _Versus) -> None:
+    def __init__(self, vs: Versus) -> None:
         self.vs = vs
         self._played: dict[tuple[Comp, int, bool, int], Dist] = {}
         rules = vs.rules
@@ -78,7 +78,7 @@ class _Play:
 
     def stand(self, comp: Comp, total: int, bet: float, bj_cost: float, dist: Dist, p: float) -> None:
         d = self.vs.dealer(comp)
-        win = d[_BUST]
+        win = d[BUST]
         push = lose = 0.0
         for k in range(5):
             dt = 17 + k
@@ -91,7 +91,7 @@ class _Play:
         _put(dist, bet, p * win)
         _put(dist, 0.0, p * push)
         _put(dist, -bet, p * lose)
-        _put(dist, -bj_cost, p * d[_BJ])
+        _put(dist, -bj_cost, p * d[BLACKJACK])
 
     def play(self, comp: Comp, hard: int, ace: bool, bj_cost: int, dist: Dist, p: float) -> None:
         """Hit or stand as the strategy does from this hand on."""
@@ -100,7 +100,7 @@ class _Play:
         if found is None:
             found = {}
             vs = self.vs
-            total = _total(hard, ace)
+            total = hand_total(hard, ace)
             if total < 21 and vs.plays_hit(comp, hard, ace, bj_cost):
                 self.hit(comp, hard, ace, bj_cost, found, 1.0)
             else:
@@ -119,7 +119,7 @@ class _Play:
             if h > 21:
                 _put(dist, -1.0, p * pi)
             else:
-                self.play(_add(comp, i + 1), h, ace or i == 0, bj_cost, dist, p * pi)
+                self.play(add_card(comp, i + 1), h, ace or i == 0, bj_cost, dist, p * pi)
 
     def double(self, comp: Comp, hard: int, ace: bool, bj_cost: float, dist: Dist, p: float) -> None:
         probs = self.vs.draw_probs(comp)
@@ -131,7 +131,7 @@ class _Play:
             if h > 21:
                 _put(dist, -2.0, p * pi)
             else:
-                self.stand(_add(comp, i + 1), _total(h, ace or i == 0), 2.0, bj_cost, dist, p * pi)
+                self.stand(add_card(comp, i + 1), hand_total(h, ace or i == 0), 2.0, bj_cost, dist, p * pi)
 
     # ------------------------------------------------------------ splits
     def split(self, v: int, comp: Comp, dist: Dist, p: float) -> None:
@@ -157,7 +157,7 @@ class _Play:
             weight = (n_any * pi + (n_other * pi / (1 - q) if c != v else 0.0)) / (n_other + n_any)
             if weight <= 0:
                 continue
-            self._hand(_add(comp, c), v + c, aces or c == 1, aces, per_hand_bj, joint, weight, d0)
+            self._hand(add_card(comp, c), v + c, aces or c == 1, aces, per_hand_bj, joint, weight, d0)
         n_dist = split_hand_number(q, max_hands)
         for k in range(7):
             pk = d0[k]
@@ -169,7 +169,7 @@ class _Play:
             one = {x: w / mass for x, w in joint[k].items()}
             for n, pn in n_dist.items():
                 total = _convolve_power(tuple(sorted(one.items())), n)
-                shift = -1.0 if (original_rule and k == _BJ) else 0.0
+                shift = -1.0 if (original_rule and k == BLACKJACK) else 0.0
                 for x, w in total.items():
                     _put(dist, x + shift, p * pk * pn * w)
 
@@ -177,7 +177,7 @@ class _Play:
               joint: list[Dist], p: float, d0: tuple[float, ...]) -> None:
         """One split hand's final states, spread over the dealer's outcomes."""
         vs = self.vs
-        total = _total(hard, ace)
+        total = hand_total(hard, ace)
         finals: list[tuple[Comp, int, float, float]] = []  # (comp, total, bet, probability)
         busts: list[tuple[float, float]] = []  # (bet, probability)
         if split_aces:
@@ -195,14 +195,14 @@ class _Play:
                     if h > 21:
                         busts.append((2.0, probs[i]))
                     else:
-                        finals.append((_add(comp, i + 1), _total(h, ace or i == 0), 2.0, probs[i]))
+                        finals.append((add_card(comp, i + 1), hand_total(h, ace or i == 0), 2.0, probs[i]))
             else:
                 self._finals(comp, hard, ace, bj_cost, 1.0, finals, busts)
         for c, t, bet, w in finals:
             d = vs.dealer(c)
             for k in range(6):
                 _put(joint[k], bet * _outcome(t, k), p * w * d[k])
-            _put(joint[_BJ], -bet * bj_cost, p * w * d[_BJ])
+            _put(joint[BLACKJACK], -bet * bj_cost, p * w * d[BLACKJACK])
         for bet, w in busts:
             for k in range(7):
                 _put(joint[k], -bet, p * w * d0[k])
@@ -210,7 +210,7 @@ class _Play:
     def _finals(self, comp: Comp, hard: int, ace: bool, bj_cost: int, w: float,
                 finals: list[tuple[Comp, int, float, float]], busts: list[tuple[float, float]]) -> None:
         vs = self.vs
-        total = _total(hard, ace)
+        total = hand_total(hard, ace)
         if total < 21 and vs.plays_hit(comp, hard, ace, bj_cost):
             probs = vs.draw_probs(comp)
             for i in range(10):
@@ -221,7 +221,7 @@ class _Play:
                 if h > 21:
                     busts.append((1.0, w * pi))
                 else:
-                    self._finals(_add(comp, i + 1), h, ace or i == 0, bj_cost, w * pi, finals, busts)
+                    self._finals(add_card(comp, i + 1), h, ace or i == 0, bj_cost, w * pi, finals, busts)
         else:
             finals.append((comp, total, 1.0, w))
 
@@ -264,7 +264,7 @@ def initial_outcomes(play: _Play, decision: HandDecision, comp: Comp, dist: Dist
     cards = decision.cards
     hard = sum(cards)
     ace = 1 in cards
-    total = _total(hard, ace)
+    total = hand_total(hard, ace)
     if rules.blackjack_pays is not None and len(cards) == 2 and total == 21 and not rules.permanent_eight:
         pbj = vs.dealer_bj_probability(comp)
         _put(dist, float(rules.blackjack_pays), p * (1 - pbj))
@@ -305,7 +305,7 @@ def _bonus(play: _Play, cards: tuple[int, ...], comp: Comp, sub: Dist, dist: Dis
     p_other = probs[other - 1]
     # The hand 8-6-7 is 21: it stands (or, doubled, is done) and wins or ties the dealer.
     bonus_branch: Dist = {}
-    nc = _add(comp, other)
+    nc = add_card(comp, other)
     play.stand(nc, 21, 2.0 if doubled else 1.0, 0.0, bonus_branch, p_other)
     rest = dict(sub)
     for x, w in bonus_branch.items():
@@ -323,7 +323,7 @@ def analyse_with_outcomes(rules: RuleSet, exact_cards: int | None = None) -> tup
     dist: Dist = {}
     plays: dict[int, _Play] = {}  # one walker (and its memo) per dealer card
 
-    def hand(vs: _Versus, decision: HandDecision, comp: Comp) -> None:
+    def hand(vs: Versus, decision: HandDecision, comp: Comp) -> None:
         play = plays.get(vs.up)
         if play is None or play.vs is not vs:
             play = plays[vs.up] = _Play(vs)

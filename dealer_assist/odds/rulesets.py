@@ -1,7 +1,7 @@
 """Rule sets for the main wager's analysis: each game's rules (from games.py) and the standard ones.
 
 A :class:`RuleSet` says everything the combinatorial analysis of the main wager needs: the
-shoe (card counts by point value, read from cards.py's deck of the game), the dealer's
+shoe (card counts by point value, read from the game's deck in games.py), the dealer's
 soft-17 rule, blackjack odds, doubling, splitting, surrender and what a dealer blackjack
 takes when there is no hole card. ``for_game`` builds it from the same ``GameRules`` the
 engine plays by, so a changed rule changes the analysis with it.
@@ -70,7 +70,7 @@ class RuleSet:
 
 
 def deck_by_value(game: str) -> tuple[int, ...]:
-    """Cards of each point value in one deck of ``game`` (cards.py's composition)."""
+    """Cards of each point value in one deck of ``game`` (games.py's ``composition_for``)."""
     counts = [0] * 10
     for c in composition_for(game):
         counts[c.points - 1] += 1

@@ -53,6 +53,12 @@ CHANGED_BY_BUG_FIXES: dict[int, str] = {
     857: "a 7.15 wager settles (cents, issue 15)",
     858: "a 7.15 wager settles (cents, issue 15)",
     917: "a 0.05 wager settles (cents, issue 15)",
+    # Issue 17 item 5: a transcript without 'game' or 'decks' names the missing key ("the
+    # transcript has no 'decks': ... 2.1") instead of "unknown game None" / "not None".
+    **{i: "missing header key named (issue 17)" for i in (
+        *range(392, 395), *range(396, 415), *range(420, 447), *range(448, 461), *range(466,
+        484), 487, *range(494, 512), *range(525, 553), *range(565, 576), *range(586, 596),
+        *range(598, 605), *range(607, 621), 627, *range(637, 656))},
 }
 
 

@@ -11,7 +11,7 @@ import copy
 from pathlib import Path
 from typing import Any
 
-from dealer_assist.store import Store
+from dealer_assist.store import TEST_PIN_COST, Store, authority_needed
 from dealer_assist.transcript import settle_document
 from tests.ui_review.rounds import ACE_RACE, LUCKY8_RULING, LUCKY8_VOID, STAR_ELEMENTS, example
 
@@ -36,6 +36,26 @@ def result_of(index: int) -> dict[str, Any]:
     return _RESULTS[index]
 
 
+SUPERVISOR, SUPERVISOR_PIN = "sue", "482913"
+
+
+def open_station(path: Path) -> Store:
+    """The station's store (PIN hashes at the tests' low cost)."""
+    return Store.open(path, pin_cost=TEST_PIN_COST)
+
+
+def approval_for(store: Store, event: dict[str, Any], round_id: int | None) -> int | None:
+    """A supervisor's approval for an event that needs one (a void ...), as the screen asks it."""
+    kinds = authority_needed(event)
+    if not kinds:
+        return None
+    if SUPERVISOR not in {u["username"] for u in store.users()}:
+        store.create_user(SUPERVISOR, SUPERVISOR_PIN, ["supervisor"], actor="test")
+    check = store.authorise(SUPERVISOR, SUPERVISOR_PIN, kind=kinds[0], round_id=round_id)
+    assert check.ok, check
+    return check.approval
+
+
 def record_rounds(store: Store, count: int, *, dealer: str = "ann", start: int = 0,
                   session: int | None = None) -> list[int]:
     """Record ``count`` live rounds (cycling the documents from ``start``) in one session."""
@@ -48,7 +68,7 @@ def record_rounds(store: Store, count: int, *, dealer: str = "ann", start: int =
         config = {k: v for k, v in document.items() if k != "events"}
         rid = store.begin_round(config, session_id=session)
         for event in document["events"]:
-            store.append_event(rid, event, actor=f"dealer:{dealer}")
+            store.append_event(rid, event, actor=f"dealer:{dealer}", approval=approval_for(store, event, rid))
         store.finish_round(rid, result_of(index), actor=f"dealer:{dealer}")
         ids.append(rid)
     return ids
@@ -56,17 +76,22 @@ def record_rounds(store: Store, count: int, *, dealer: str = "ann", start: int =
 
 def make_station(path: Path, table: str, pit: str, rounds: int, *, dealer: str = "ann",
                  start: int = 0) -> list[int]:
-    with Store.open(path) as store:
+    with open_station(path) as store:
         store.claim_table(table, pit)
         return record_rounds(store, rounds, dealer=dealer, start=start)
 
 
 def bulk_station(path: Path, table: str, pit: str, rounds: int, *, start: int = 0) -> None:
-    """Many rounds quickly: each one whole transcript in one transaction (``record_document``,
-    as ``settle --record`` does), cycling the documents."""
-    with Store.open(path) as store:
+    """Many rounds quickly: each whole round in one transaction (``start_round`` with its events
+    and settle output; a void with its supervisor's approval), cycling the documents."""
+    with open_station(path) as store:
         store.claim_table(table, pit)
         store.db.execute("PRAGMA synchronous = OFF")  # test data only: one fsync per round is slow
         for n in range(rounds):
             index = (start + n) % len(DOCUMENTS)
-            store.record_document(DOCUMENTS[index], result_of(index))
+            document = DOCUMENTS[index]
+            config = {k: v for k, v in document.items() if k != "events"}
+            approval = None
+            for event in document["events"]:
+                approval = approval or approval_for(store, event, None)
+            store.start_round(config, document["events"], result=result_of(index), approval=approval)

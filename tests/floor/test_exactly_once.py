@@ -16,10 +16,9 @@ import psycopg
 import pytest
 
 from dealer_assist.floor.schema import station_role
-from dealer_assist.store import Store
 from tests.floor.conftest import Floor
 from tests.floor.helpers import ROOT, cli, query, store_rows
-from tests.floor.stations import DOCUMENTS, bulk_station, record_rounds
+from tests.floor.stations import DOCUMENTS, bulk_station, open_station, record_rounds
 
 KILLS = 60
 
@@ -91,7 +90,7 @@ def test_a_long_offline_stretch_catches_up_by_itself(floor: Floor, tmp_path: Pat
     url = floor.station("BJ-07", "PIT-2")
     role = station_role(floor.dbname, "BJ-07")
     db = tmp_path / "bj07.db"
-    with Store.open(db) as store:
+    with open_station(db) as store:
         store.claim_table("BJ-07", "PIT-2")
         record_rounds(store, 3)
     follower = subprocess.Popen(
@@ -107,7 +106,7 @@ def test_a_long_offline_stretch_catches_up_by_itself(floor: Floor, tmp_path: Pat
             conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = %s", (role,))
         # A long stretch of play while offline (a shift's worth of rounds, recorded as the table does).
         bulk_station(db, "BJ-07", "PIT-2", rounds=1500, start=3)
-        with Store.open(db) as store:
+        with open_station(db) as store:
             record_rounds(store, len(DOCUMENTS), start=1)
         time.sleep(1.0)
         assert _count(floor.admin_url) == 3

@@ -13,9 +13,8 @@ import psycopg  # noqa: E402
 import pytest  # noqa: E402
 
 from dealer_assist.floor.schema import station_role  # noqa: E402
-from dealer_assist.store import Store  # noqa: E402
 from tests.floor.conftest import Floor  # noqa: E402
-from tests.floor.stations import DOCUMENTS, make_station, record_rounds  # noqa: E402
+from tests.floor.stations import DOCUMENTS, make_station, open_station, record_rounds  # noqa: E402
 
 pytestmark = pytest.mark.gui
 
@@ -41,7 +40,7 @@ def test_the_link_forwards_goes_offline_and_catches_up(floor: Floor, tmp_path: P
         with psycopg.connect(floor.admin_url, autocommit=True) as conn:
             conn.execute(f'ALTER ROLE "{role}" NOLOGIN')
             conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = %s", (role,))
-        with Store.open(db) as store:  # the table plays on while the floor is away
+        with open_station(db) as store:  # the table plays on while the floor is away
             record_rounds(store, 3)
         qtbot.waitUntil(lambda: link.widget.text().startswith("floor: offline since ")
                         and link.widget.text().endswith(", 3 rounds waiting"), timeout=30000)

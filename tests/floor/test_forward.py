@@ -10,10 +10,9 @@ from pathlib import Path
 
 import psycopg
 
-from dealer_assist.store import Store
 from tests.floor.conftest import Floor
 from tests.floor.helpers import cli, query, store_rows
-from tests.floor.stations import DOCUMENTS, make_station, record_rounds
+from tests.floor.stations import DOCUMENTS, make_station, open_station, record_rounds
 
 
 def _floor_copy(url: str, table: str) -> list[tuple[object, ...]]:
@@ -25,7 +24,7 @@ def test_forward_copies_every_finished_round_once_with_everything(floor: Floor, 
     url = floor.station("BJ-07", "PIT-2")
     db = tmp_path / "bj07.db"
     ids = make_station(db, "BJ-07", "PIT-2", rounds=len(DOCUMENTS))
-    with Store.open(db) as store:  # an unfinished round is not forwarded
+    with open_station(db) as store:  # an unfinished round is not forwarded
         open_id = store.begin_round({"game": "lucky8", "decks": 6, "areas": 7})
         store.append_event(open_id, {"type": "no_more_bets"})
     done = cli("forward", "--db", str(db), "--to", url)
@@ -70,7 +69,7 @@ def test_a_store_of_another_table_or_without_a_name_is_refused(floor: Floor, tmp
     assert done.returncode == 2
     assert "table BJ-09 is not registered" in done.stderr
     unnamed = tmp_path / "old.db"
-    with Store.open(unnamed) as store:
+    with open_station(unnamed) as store:
         record_rounds(store, 1)
     done = cli("forward", "--db", str(unnamed), "--to", url)
     assert done.returncode == 2 and "has no table identity" in done.stderr
@@ -82,7 +81,7 @@ def test_a_rolled_back_store_is_detected_and_the_floor_copy_stays(floor: Floor, 
     db = tmp_path / "bj07.db"
     make_station(db, "BJ-07", "PIT-2", rounds=3)
     backup = tmp_path / "backup.db"
-    with Store.open(db) as store:  # a consistent copy, as an operator would restore it
+    with open_station(db) as store:  # a consistent copy, as an operator would restore it
         store.db.execute(f"VACUUM INTO '{backup}'")
         record_rounds(store, 2, start=3)
     assert cli("forward", "--db", str(db), "--to", url).returncode == 0
@@ -92,7 +91,7 @@ def test_a_rolled_back_store_is_detected_and_the_floor_copy_stays(floor: Floor, 
     for suffix in ("", "-wal", "-shm"):
         Path(str(db) + suffix).unlink(missing_ok=True)
     shutil.copy(backup, db)
-    with Store.open(db) as store:
+    with open_station(db) as store:
         record_rounds(store, 3, start=5)
     done = cli("forward", "--db", str(db), "--to", url)
     assert done.returncode == 1
@@ -223,7 +222,7 @@ def test_a_round_finished_later_is_forwarded_by_the_next_pass(floor: Floor, tmp_
     url = floor.station("BJ-07", "PIT-2")
     db = tmp_path / "bj07.db"
     make_station(db, "BJ-07", "PIT-2", rounds=3)
-    with Store.open(db) as store:  # round 4 stays open (e.g. referred) while round 5 is played
+    with open_station(db) as store:  # round 4 stays open (e.g. referred) while round 5 is played
         config = {k: v for k, v in DOCUMENTS[0].items() if k != "events"}
         held = store.begin_round(config)
         for event in DOCUMENTS[0]["events"]:
@@ -232,7 +231,7 @@ def test_a_round_finished_later_is_forwarded_by_the_next_pass(floor: Floor, tmp_
     with Forwarder(db, url) as forwarder:  # one forwarder, as --follow and the app keep it
         first = forwarder.forward()
         assert (first.rounds, first.last_round) == (4, 5)
-        with Store.open(db) as store:
+        with open_station(db) as store:
             store.finish_round(held, result_of(0))
         second = forwarder.forward()
         assert (second.rounds, second.last_round) == (1, held)

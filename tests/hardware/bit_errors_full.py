@@ -7,11 +7,11 @@ with that file's linear search it covers all C(n, 3) errors of each frame:
 1. errors that change no delimiter ('$', '*', '\\r', '\\n') and make none: the codec cuts
    the frame where it cut the original and compares the check digits with
    ``da1_check_text(body)``, so the linear search of the CRC decides them (the test file);
-2. errors that make a delimiter somewhere (a byte turned into '$', '*', '\\r' or '\\n'): fed
-   here to the codec, every one;
-3. errors that only break delimiters (no '$' left, no '\\n' left, no '*', or the '\\r' turned
-   into another character so the check has five characters): they cannot make a frame the
-   codec accepts; a random sample of them is fed here to check that.
+2. errors that make a delimiter somewhere (a byte turned into a '$', '*', '\\r' or '\\n' it
+   was not, also one delimiter into another): fed here to the codec, every one;
+3. errors that only break delimiters and make none (no '$' left, no '\\n' left, no '*', or
+   the '\\r' turned into another character so the check has five characters): they cannot
+   make a frame the codec accepts; a random sample of them is fed here to check that.
 
 It prints, per class, how many errors were fed and how many the codec read as a card
 (the same card, another card, and whether a sequence gap came with it).
@@ -34,16 +34,15 @@ _BEFORE = da1_frame(f"{SEQ - 1:04d},ALIVE")  # the frame before, so that a chang
 
 def _makes_delimiter(frame: bytes, bits: tuple[int, ...]) -> bool:
     damaged = _flip(frame, bits)
-    return any(damaged[b >> 3] in DELIMITERS and frame[b >> 3] not in DELIMITERS for b in bits)
+    return any(damaged[b >> 3] in DELIMITERS and damaged[b >> 3] != frame[b >> 3] for b in bits)
 
 
 def delimiter_making_errors(frame: bytes, weight: int = 3) -> set[tuple[int, ...]]:
-    """Every ``weight``-bit error that turns some byte into a delimiter it was not."""
+    """Every ``weight``-bit error that turns some byte into a delimiter it was not (a body
+    byte into '$', or a delimiter into another: '\r' into '\n' takes three flips)."""
     n = len(frame) * 8
     found: set[tuple[int, ...]] = set()
     for pos, byte in enumerate(frame):
-        if byte in DELIMITERS:
-            continue
         own = range(pos * 8, pos * 8 + 8)
         for k in range(1, weight + 1):
             for inside in combinations(own, k):

@@ -14,8 +14,9 @@ accepts.
   flipping a set of bits changes the CRC by the XOR of what each flip alone does),
   computed from the codec's own ``crc16_ccitt_false`` and ``da1_check_text``; every
   pattern the search finds is then fed to ``Da1Codec.feed``.
-- Not covered for 3 bits: patterns that also hit '$', '*', '\r' or '\n' (they change
-  where the codec cuts the frame, which the linear search cannot model).
+- 3-bit errors that make or break a delimiter ('$', '*', '\r', '\n'), which change where the
+  codec cuts the frame and so escape the linear search: test_codec_bit_errors_delimiters.py
+  (one frame) and ``python -m tests.hardware.bit_errors_full`` (every frame).
 
 The old 8-bit XOR (codec da1-xor) misses some two-bit errors: the issue's example,
 ``$4242,CARD,A,S*2A`` arriving as a valid ``$4242,CARD,Q,C*2A``, still passes it.

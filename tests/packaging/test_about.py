@@ -41,7 +41,7 @@ def test_about_box_shows_pyproject_version_licence_and_games(qtbot: Any) -> None
     compiled = dealer_assist.table.__file__.endswith((".so", ".pyd"))
     engine = "compiled (mypyc)" if compiled else "pure Python"
     assert f"\nrules engine: {engine}\n" in text
-    # pyproject: license = {text = "Proprietary"}
+    # pyproject: license = "LicenseRef-Proprietary" (SPDX), shown without the LicenseRef- prefix
     assert "Licence: Proprietary." in text
     assert "LGPL-3.0" in text  # the bundled Qt's licence must be stated
     # The five rule documents' titles (../shared/rules/*.txt), one line each.

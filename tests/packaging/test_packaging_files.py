@@ -13,6 +13,7 @@ import importlib.util
 import os
 import re
 import shutil
+import stat
 import struct
 import subprocess
 import tomllib
@@ -21,6 +22,8 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+
+from dealer_assist import station
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGING = ROOT / "packaging"
@@ -94,7 +97,7 @@ def test_metainfo_names_the_desktop_entry_icon_and_command() -> None:
     assert component.findtext("provides/binary") == "dealer-assist"
     assert component.findtext("metadata_license") == "CC0-1.0"
     # The licence pyproject states (Proprietary) is an SPDX LicenseRef in AppStream.
-    assert pyproject()["project"]["license"] == {"text": "Proprietary"}  # type: ignore[index]
+    assert pyproject()["project"]["license"] == "LicenseRef-Proprietary"  # type: ignore[index]  (SPDX, PEP 639)
     assert component.findtext("project_license") == "LicenseRef-proprietary"
     games = [li.text for li in component.findall("description/ul/li")]
     assert games == ["Blackjack Ace Race", "Blackjack Lucky 8", "Star Elements Blackjack",
@@ -271,8 +274,8 @@ def fake_build(tmp_path: Path) -> Path:
 def test_assemble_and_install_into_a_destdir(tmp_path: Path) -> None:
     dist = fake_build(tmp_path)
     written = assemble.assemble(dist)
-    # 7 PNG sizes + SVG + desktop + metainfo + udev rule + install.sh + CHANGELOG = 13
-    assert len(written) == 13
+    # 7 PNG sizes + SVG + desktop + metainfo + udev rule + station.toml + install.sh + CHANGELOG = 14
+    assert len(written) == 14
     root = tmp_path / "root"
     env = dict(os.environ, DESTDIR=str(root))
     done = subprocess.run([str(dist / "install.sh"), "--prefix", "/opt/da"], capture_output=True,
@@ -291,10 +294,29 @@ def test_assemble_and_install_into_a_destdir(tmp_path: Path) -> None:
     metainfo = ET.parse(root / f"usr/local/share/metainfo/{APP_ID}.metainfo.xml").getroot()
     assert metainfo.find("releases/release").get("version") == assemble.project_version()  # type: ignore[union-attr]
 
+    # the station: its directories only the group enters, a commented configuration template
+    for directory in ("var/lib/dealer-assist", "var/log/dealer-assist"):
+        assert stat.S_IMODE((root / directory).stat().st_mode) == 0o2770, directory
+    assert stat.S_IMODE((root / "etc/dealer-assist").stat().st_mode) == 0o2775
+    config = root / "etc/dealer-assist/station.toml"
+    assert stat.S_IMODE(config.stat().st_mode) == 0o664
+    template = station.load_config(config)
+    assert template.simulated and template.table == "" and template.store == ""  # nothing set yet
+    assert config.read_text().count("\n#") >= 8  # commented for the technician
+    assert "Station: wrote the template /etc/dealer-assist/station.toml" in done.stdout
+    # a second install keeps the configuration the technician wrote
+    config.write_text('[table]\nname = "BJ-07"\n')
+    again = subprocess.run([str(dist / "install.sh"), "--prefix", "/opt/da"], capture_output=True,
+                           text=True, env=env)
+    assert again.returncode == 0, again.stderr
+    assert config.read_text() == '[table]\nname = "BJ-07"\n' and "kept /etc/dealer-assist/station.toml" in again.stdout
+
     gone = subprocess.run([str(dist / "install.sh"), "--prefix", "/opt/da", "--uninstall"],
                           capture_output=True, text=True, env=env)
     assert gone.returncode == 0, gone.stderr
-    assert [p for p in root.rglob("*") if not p.is_dir()] == []
+    # the program is gone; the station's configuration (and store and log directories) stay
+    assert [p for p in root.rglob("*") if not p.is_dir()] == [config]
+    assert (root / "var/lib/dealer-assist").is_dir()
 
 
 def test_install_refuses_a_folder_that_is_not_a_build(tmp_path: Path) -> None:
@@ -323,3 +345,47 @@ def test_test_command_skips_the_compiled_pass_only_without_a_c_toolchain(monkeyp
     include = Path(dev.sysconfig.get_paths()["include"])
     assert dev.missing_c_toolchain() == (None if (include / "Python.h").exists()
                                          else "Python.h (the Python development headers)")
+
+
+def locked(name: str) -> dict[str, tuple[str, int]]:
+    """package -> (version, number of hashes) in requirements/NAME.lock."""
+    out: dict[str, tuple[str, int]] = {}
+    current = ""
+    for line in (ROOT / "requirements" / f"{name}.lock").read_text().splitlines():
+        match = re.match(r"^([A-Za-z0-9_.-]+)==([^ ;\\]+)", line)
+        if match:
+            current = match.group(1).lower()
+            out[current] = (match.group(2), 0)
+        elif line.strip().startswith("--hash=sha256:") and current:
+            version, count = out[current]
+            out[current] = (version, count + 1)
+    return out
+
+
+def test_lock_files_pin_every_tool_with_hashes() -> None:
+    project = pyproject()["project"]
+    dev, build = locked("dev"), locked("build")
+    for lock in (dev, build):
+        assert lock and all(count >= 1 for _, count in lock.values()), lock
+        assert "dealer-assist" not in lock  # the project itself is installed from the checkout
+    # what pyproject pins exactly, the locks pin the same
+    pins = [r for r in [*project["optional-dependencies"]["dev"], *project["optional-dependencies"]["packaging"]]
+            if "==" in r]
+    for requirement in pins:
+        name, version = requirement.split("==")
+        lock = build if name in ("pyinstaller", "pyinstaller-hooks-contrib") else dev
+        assert lock[name.lower()][0] == version.split()[0], requirement
+    assert "ruff==" in " ".join(project["optional-dependencies"]["dev"])
+    assert "pyinstaller-hooks-contrib==" in " ".join(project["optional-dependencies"]["packaging"])
+    for tool in ("ruff", "mypy", "pytest", "pytest-qt", "hypothesis", "pyside6-essentials", "pyserial"):
+        assert tool in dev, tool
+    for tool in ("pyinstaller", "pyinstaller-hooks-contrib", "mypy", "pyside6-essentials"):
+        assert tool in build, tool
+    assert dev["pyside6-essentials"] == build["pyside6-essentials"]  # the app tested is the app built
+
+
+def test_spdx_licence_and_setuptools_floor() -> None:
+    data = pyproject()
+    assert data["project"]["license"] == "LicenseRef-Proprietary"  # type: ignore[index]
+    floor = next(r for r in data["build-system"]["requires"] if r.startswith("setuptools"))  # type: ignore[index]
+    assert floor == "setuptools>=77"  # the first setuptools that reads an SPDX license string

@@ -311,3 +311,31 @@ def test_a_void_is_written_with_its_approval_and_its_result(make_table: MakeTabl
         used = store.audit_entries(round_id=rid, kind="authority_used")
         assert [(u.actor, u.detail["seq"], u.detail["event"]) for u in used] == [("sue", 4, "void")]
         assert store.verify().ok
+
+
+def test_accounts_from_the_log_in_need_a_supervisors_pin(make_table: MakeTable) -> None:
+    # On the log-in dialog, *Accounts (supervisor)…* asks for a supervisor's PIN: a dealer's
+    # PIN opens nothing; sue's opens the accounts dialog; closing it leaves the log-in.
+    users = {"sue": ("482913", ["supervisor"]), "ann": ("730418", ["dealer"])}
+    t = make_table(SETUP, CARDS, users=users)
+    shifts = Shifts(t.controller, t.window)
+    shifts.start()
+    t.qtbot.waitUntil(lambda: isinstance(shifts.dialog, PinDialog) and shifts.dialog.isVisible(), timeout=5000)
+    login = shifts.dialog
+    click(t, shifts.accounts_button)
+    gate = shifts.dialog
+    assert isinstance(gate, PinDialog) and gate is not login and gate.isVisible()
+    assert "Supervisor PIN required to manage accounts" in gate.reason.text()
+    gate.name.setText("ann")
+    gate.pin.setText("730418")
+    click(t, gate.ok_button)
+    t.qtbot.waitUntil(lambda: gate.message.text() == WRONG, timeout=10000)
+    gate.name.setText("sue")
+    gate.pin.setText("482913")
+    click(t, gate.ok_button)
+    t.qtbot.waitUntil(lambda: isinstance(shifts.dialog, AccountsDialog) and shifts.dialog.isVisible(), timeout=10000)
+    accounts = shifts.dialog
+    assert isinstance(accounts, AccountsDialog) and accounts.supervisor == "sue"
+    click(t, accounts.close_button)
+    t.qtbot.waitUntil(lambda: shifts.dialog is login, timeout=5000)
+    assert login.isVisible()

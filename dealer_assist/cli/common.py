@@ -1,0 +1,75 @@
+"""What every subcommand shares: one error style and checked option values.
+
+Errors are one line on standard error, ``error: ...``; exit status 2 for bad input (the
+command line, a file's content), 1 for a check that failed (``history verify``,
+``station check``), 0 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import NoReturn
+
+BAD_INPUT = 2
+CHECK_FAILED = 1
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argparse parser whose errors are one line, ``error: ...``, exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"error: {message}\n")
+        raise SystemExit(BAD_INPUT)
+
+
+def fail(message: str, status: int = BAD_INPUT) -> int:
+    """Print ``error: message`` on standard error; returns ``status`` for the caller to return."""
+    sys.stderr.write(f"error: {message}\n")
+    return status
+
+
+def whole_number(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` (to ``high``); argparse names the option."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
+        if value < low or (high is not None and value > high):
+            bound = f"from {low} to {high}" if high is not None else f"{low} or more"
+            raise argparse.ArgumentTypeError(f"must be {bound}, not {value}")
+        return value
+
+    return parse
+
+
+def new_file_in_existing_directory() -> Callable[[str], str]:
+    """An argparse type for a file that may be created: its directory must exist (a missing
+    directory is a typing mistake, never created silently)."""
+
+    def parse(text: str) -> str:
+        path = Path(text)
+        if path.is_dir():
+            raise argparse.ArgumentTypeError(f"{text} is a directory, not a file")
+        if not path.parent.is_dir():
+            raise argparse.ArgumentTypeError(
+                f"{text}: no directory {path.parent} (create it first; it is never created silently)"
+            )
+        return text
+
+    return parse
+
+
+def no_display() -> str | None:
+    """Why a window cannot be opened here, or None. Checked before Qt starts: without a
+    display Qt aborts the process (exit 134) instead of saying so."""
+    if not sys.platform.startswith("linux") or os.environ.get("QT_QPA_PLATFORM"):
+        return None
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return None
+    return "no display to open the window on (run it in the station's desktop session, or set DISPLAY)"

@@ -1,0 +1,203 @@
+"""The station on the dealer's screen: Station setup behind the supervisor PIN (audited,
+file rewritten), significant events in the audit log with their round (GLI-24) and in the
+review, and the title and status line of a run on the simulated shoe."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+
+from dealer_assist import station
+from dealer_assist.store import Store
+from tests.ui.driving import TableDriver
+from ui.controller import TableSetup
+from ui.station_setup import StationSetupDialog, add_station_action
+
+MakeTable = Callable[..., TableDriver]
+USERS = {"sam": ("482913", ["supervisor"]), "dan": ("730418", ["dealer"])}
+
+
+def audit(t: TableDriver) -> list[Any]:
+    t.controller.store_worker.wait_idle()
+    with Store.open_readonly(t.controller.store.path) as store:
+        return store.audit_entries()
+
+
+def pin(t: TableDriver, name: str, code: str) -> None:
+    dialog = t.window.pin_dialog
+    assert dialog is not None and dialog.isVisible()
+    dialog.name.setText(name)
+    dialog.pin.setText(code)
+    t.qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+    t.qtbot.waitUntil(lambda: dialog.ok_button.isEnabled(), timeout=10000)
+
+
+def test_station_setup_needs_a_supervisor_and_is_audited(make_table: MakeTable, tmp_path: Path) -> None:
+    path = tmp_path / "station.toml"
+    path.write_text('[table]\nname = "BJ-07"\npit = "Pit 2"\n[shoe]\nport = "/dev/dealer-shoe"\n')
+    cfg = station.load_config(path)
+    t = make_table(TableSetup(game="lucky8", decks=6, areas=7), "10C 4S", users=USERS)
+    action = add_station_action(t.window, t.controller, cfg, t.controller.store.path)
+    before = path.read_text()
+
+    action.trigger()
+    pin(t, "dan", "730418")  # a dealer may not
+    assert t.window.pin_dialog.message.text() == "Wrong name or PIN, or not allowed"
+    assert not hasattr(t.window, "station_setup_dialog")
+    t.window.pin_dialog.reject()
+
+    action.trigger()
+    pin(t, "sam", "482913")
+    dialog = t.window.station_setup_dialog
+    assert isinstance(dialog, StationSetupDialog) and dialog.isVisible()
+    assert dialog.table.text() == "BJ-07" and dialog.shoe_port.text() == "/dev/dealer-shoe"
+    dialog.limits.setText("main=10-500 pair=5")  # a mistake: refused, nothing written
+    t.qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+    assert "is not an amount" in dialog.message.text() and "main" in dialog.message.text()
+    assert path.read_text() == before
+    dialog.limits.setText("main=10-500, pair=2.50-100")
+    dialog.table.setText("BJ-08")
+    dialog.game.setCurrentIndex(dialog.game.findData("ace_race"))
+    t.qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+    assert not dialog.isVisible()
+
+    saved = station.load_config(path)
+    assert (saved.table, saved.pit, saved.game, saved.shoe_port) == ("BJ-08", "Pit 2", "ace_race", "/dev/dealer-shoe")
+    assert {k: (str(lo), str(hi)) for k, (lo, hi) in saved.limits.items()} == {"main": ("10", "500"),
+                                                                              "pair": ("2.50", "100")}
+    entries = audit(t)
+    # the dealer's attempt refused, the supervisor's approval recorded, then the change
+    assert [e.actor for e in entries if e.kind == "approval_refused"] == ["dan"]
+    assert [e.actor for e in entries if e.kind == "station_setup"] == ["sam"]
+    changed = [e for e in entries if e.kind == "station_config"]
+    assert len(changed) == 1
+    assert changed[0].actor == "supervisor:sam"
+    assert changed[0].detail["file"] == str(path)
+    assert changed[0].detail["changes"] == {
+        "table": ["BJ-07", "BJ-08"],
+        "game": ["", "ace_race"],
+        "limits": [{}, {"main": ["10", "500"], "pair": ["2.50", "100"]}],
+    }
+
+
+def test_significant_events_in_the_audit_log_with_their_round(make_table: MakeTable) -> None:
+    setup = TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1})
+    t = make_table(setup, "8H 6D 9S 10C 4S 2C", users=USERS)
+    t.bet("alice", "main", [100], area=1)
+    t.press("no_more_bets")
+    t.deal(3)
+    t.qtbot.mouseClick(t.window.report_buttons["power_failure"], Qt.MouseButton.LeftButton)
+    t.settled_writes()
+    t.qtbot.mouseClick(t.window.report_buttons["refer"], Qt.MouseButton.LeftButton)
+    entries = audit(t)
+    round_id = t.controller.round_id
+    assert isinstance(round_id, int) and round_id > 0
+    by_kind = {e.kind: e for e in entries}
+    # the shoe answered before any round began: no round
+    assert by_kind["shoe_connected"].round_id is None and by_kind["shoe_connected"].actor == "shoe"
+    # the power failure (5.29) and the referral (6.1) belong to the round they happened in
+    assert by_kind["power_failure"].round_id == round_id
+    assert by_kind["power_failure"].actor == "dealer:ann"
+    assert by_kind["referral"].round_id == round_id and by_kind["referral"].detail["rule"] == "6.1"
+
+    # and the supervisor's review shows them with the round
+    from ui.review_app import ReviewWindow, open_review
+
+    review = open_review(t.controller.store.path)
+    assert isinstance(review, ReviewWindow)
+    t.qtbot.addWidget(review)
+    review.open_round(round_id)
+    shown = [review.detail.people_table.item(r, 2).text() for r in range(review.detail.people_table.rowCount())]
+    assert "power_failure" in shown and "referral" in shown
+    # and in its Station events tab, with the round each belongs to (blank between rounds)
+    review.tabs.setCurrentWidget(review.station_events)
+    table = review.station_events.table
+    rows = [(table.item(r, 2).text(), table.item(r, 3).text()) for r in range(table.rowCount())]
+    assert ("power_failure", str(round_id)) in rows and ("referral", str(round_id)) in rows
+    assert ("shoe_connected", "") in rows
+    assert rows.index(("power_failure", str(round_id))) < rows.index(("shoe_connected", ""))  # newest first
+    review.close()
+
+
+LOOK = """
+import json, sys
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QLabel
+from dealer_assist.cli import main
+
+seen = {}
+
+def look():
+    from ui.main_window import DealerWindow
+    window = next(w for w in QApplication.topLevelWidgets() if isinstance(w, DealerWindow))
+    label = window.statusBar().findChild(QLabel, "station_status")
+    seen.update(title=window.windowTitle(), status=label.text() if label is not None else "")
+
+app = QApplication(sys.argv[:1])
+QTimer.singleShot(0, look)  # before --exit-after-show's own timer quits
+status = main(sys.argv[1:])
+print(json.dumps({"exit": status, **seen}))
+"""
+
+
+def test_simulated_run_says_so_in_title_and_status(tmp_path: Path) -> None:
+    """The real start-up path (config lookup, lock, log, window), in its own process."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != station.CONFIG_ENV}
+    env.update(QT_QPA_PLATFORM="offscreen", HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
+               DEALER_ASSIST_DEV="1")  # --dealer: a development run
+    if Path("/etc/dealer-assist/station.toml").exists():
+        raise AssertionError("this test expects a machine without /etc/dealer-assist/station.toml")
+    done = subprocess.run([sys.executable, "-c", LOOK, "--db", str(tmp_path / "table.db"), "--dealer", "ann",
+                           "--exit-after-show"], cwd=Path(__file__).resolve().parents[2], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout.splitlines()[-1])
+    assert seen["exit"] == 0
+    assert seen["title"] == "Dealer Assist \u2014 SIMULATED SHOE \u2014 demonstration, not a live table \u2014 ann"
+    assert seen["status"].startswith("SIMULATED SHOE")
+    assert f"store {tmp_path / 'table.db'}" in seen["status"] and "no station configuration" in seen["status"]
+    log = tmp_path / "state" / "dealer-assist" / "log" / "dealer-assist.log"
+    assert "dealer-assist started" in log.read_text() and "shoe simulated" in log.read_text()
+
+
+def test_configured_station_runs_its_shoe_and_store(tmp_path: Path) -> None:
+    """With a configuration: its table in the title, its shoe (a real pty simulator) and its
+    store; --game on the command line overrides the configured game for this run."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from hardware.simulator import SimulatedShoe
+
+    shoe = SimulatedShoe(game="lucky8", decks=6, seed=3, codec="da1")
+    shoe.open()
+    store = tmp_path / "bj07.db"
+    config = tmp_path / "station.toml"
+    config.write_text(f'[table]\nname = "BJ-07"\npit = "Pit 2"\ngame = "lucky8"\n'
+                      f'[shoe]\nport = "{shoe.path}"\n[store]\npath = "{store}"\n')
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path),
+           "XDG_STATE_HOME": str(tmp_path / "state"), station.CONFIG_ENV: str(config),
+           "DEALER_ASSIST_DEV": "1"}
+    try:
+        done = subprocess.run([sys.executable, "-c", LOOK, "--dealer", "ann", "--game", "ace_race",
+                               "--exit-after-show"], cwd=Path(__file__).resolve().parents[2], env=env,
+                              capture_output=True, text=True, timeout=120)
+    finally:
+        shoe.close()
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout.splitlines()[-1])
+    assert seen["title"] == "Dealer Assist \u2014 BJ-07 (Pit 2) \u2014 ann"
+    assert seen["status"] == f"shoe {shoe.path} \u00b7 store {store} \u00b7 configuration {config}"
+    assert store.exists() and (store.stat().st_mode & 0o777) == 0o660
+    with Store.open_readonly(store) as opened:
+        setups = opened.audit_entries(kind="table_setup")
+    assert setups and setups[-1].detail["game"] == "ace_race"  # --game over the configured lucky8
