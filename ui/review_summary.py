@@ -267,6 +267,7 @@ class SummaryView(QWidget):
         from dealer_assist.odds.theo import stored_rounds, table_theo
 
         since = self._since()
+        # the rounds are read and summed in one snapshot of the reader's connection
         t = self._reader.read(lambda conn: table_theo(stored_rounds(conn, since=since)))
         self.theo_label.setText(
             f"Table: {t.rounds} settled rounds, wagered {money(t.wagered)}, theoretical win {t.theo:.2f}, "
