@@ -79,6 +79,25 @@ def ensure_system_libraries() -> None:
         say(f"warning: Qt may need these system packages: {' '.join(missing)}")
 
 
+def postgres_server_present() -> bool:
+    """initdb on the PATH or in Debian's /usr/lib/postgresql/*/bin (tests/floor/pgserver.py)."""
+    return shutil.which("initdb") is not None or any(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
+
+
+def ensure_postgres_server() -> None:
+    """The floor's tests start a throwaway PostgreSQL server: install its package when missing
+    (Debian/Ubuntu, as root), as for Qt's libraries."""
+    if not sys.platform.startswith("linux") or postgres_server_present():
+        return
+    if shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0:
+        say("installing the PostgreSQL server for the floor's tests: postgresql")
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "postgresql"], check=True, env=env)
+    else:
+        say("warning: the floor's tests need the PostgreSQL server (initdb, pg_ctl): install postgresql")
+
+
 def ensure_venv() -> None:
     if not PY.exists():
         say(f"creating virtual environment in {VENV}")
@@ -214,6 +233,7 @@ def main(argv: list[str]) -> int:
     if argv[0] == "setup":
         return 0
     if argv[0] == "test":
+        ensure_postgres_server()
         return run_tests(argv[1:])
     env = app_environment(compile_engine())
     return subprocess.run(app_command(argv[1:]), cwd=ROOT, env=env).returncode

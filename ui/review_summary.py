@@ -266,7 +266,9 @@ class SummaryView(QWidget):
         """The table's theoretical and actual win and hold over every settled round since the date."""
         from dealer_assist.odds.theo import stored_rounds, table_theo
 
-        t = table_theo(stored_rounds(self._conn, since=self._since()))
+        since = self._since()
+        # the rounds are read and summed in one snapshot of the reader's connection
+        t = self._reader.read(lambda conn: table_theo(stored_rounds(conn, since=since)))
         self.theo_label.setText(
             f"Table: {t.rounds} settled rounds, wagered {money(t.wagered)}, theoretical win {t.theo:.2f}, "
             f"actual {signed(t.actual)}; theoretical hold {pct_text(t.theo_hold)}, "
