@@ -99,6 +99,8 @@ class ShoeInfo:
     cut_seen: bool = False
     last_event: str = ""
     warning: str = ""
+    fault: str = ""  # a shoe fault (jam ...) until the dealer says it is cleared
+    ever_connected: bool = False
 
 
 class TableController(QObject):
@@ -106,6 +108,7 @@ class TableController(QObject):
 
     changed = Signal()  # the round (as stored) changed: redraw
     refused = Signal(str)  # a refusal or error line to show the dealer
+    accepted = Signal()  # an event was accepted: the last refusal is stale
     shoe_changed = Signal()
     recall_changed = Signal()
     hold_changed = Signal()  # cards held after a possible missed card
@@ -131,6 +134,7 @@ class TableController(QObject):
         self.recall: list[dict[str, Any]] = []  # the last rounds' settle output, newest first
         self.restored = False  # the open round came back after a restart (5.29)
         self.last_refusal = ""
+        self.last_refusal_text = ""
         self.shoe = ShoeInfo()
         self.hold_reason = ""  # non-empty: stop assigning cards until the dealer confirms
         self.held_cards: list[CardRead] = []
@@ -140,6 +144,18 @@ class TableController(QObject):
         self._finished_at = -1  # len(events) when the settle output was last recorded
         self.paint_hook: Callable[[], None] | None = None
         self._store_rid: int | None = None  # written and read only by jobs on the store thread
+        # the table's rhythm: a card while the hand in turn may be hit is a hit (``hit`` then
+        # the ``card``); when that hand could also double, the two events wait here, applied
+        # and shown, until the next event, so that Double right after the card can still
+        # make them ``double`` + ``card`` (the transcript reads as it happened)
+        self.implied: list[dict[str, Any]] = []
+        # a card that fits no reading: held (never dropped) until the dealer says where it lies
+        self.stray_card: str | None = None
+        self.stray_event: dict[str, Any] | None = None
+        self.stray_reason = ""
+        self.stray_queue: list[CardRead] = []
+        self.referred = ""  # the dealer referred the round to the shift manager (6.1): why
+        self.power_answers: set[str] = set()  # players who said they stay after a power failure
 
     # ------------------------------------------------------------------ store
     def open_store(self, path: str | None, done: Callable[[bool], None] | None = None) -> None:
@@ -220,6 +236,7 @@ class TableController(QObject):
 
     def close(self) -> None:
         """Finish the queued writes and close the store (on its own thread)."""
+        self._flush_implied()
         store = self.store
         if store is not None:
             session = self.session_id
@@ -249,6 +266,10 @@ class TableController(QObject):
         self.slip = []
         self.restored = False
         self.placement = None
+        self.face_up_next = False  # a face-up report belongs to its round (5.5)
+        self.implied = []
+        self.referred = ""
+        self.power_answers = set()
         self._finished_at = -1
         self.changed.emit()
 
@@ -366,11 +387,14 @@ class TableController(QObject):
         return True
 
     # ------------------------------------------------------------------ events
-    def submit(self, raw: dict[str, Any], actor: str | None = None) -> bool:
-        """Apply one transcript event; if accepted, store it and then show it."""
+    def submit(self, raw: dict[str, Any], actor: str | None = None, *, quiet: bool = False) -> bool:
+        """Apply one transcript event; if accepted, store it and then show it.
+
+        ``quiet``: a refusal is not shown as such (the caller shows it in its own way)."""
         if self.store_error:
             self.refused.emit(f"not recorded: {self.store_error}")
             return False
+        self._flush_implied()
         if self.betting and raw.get("type") not in ("wager", "no_more_bets", "claim", "void"):
             if raw.get("type") in ("card", "burn", "multi") and self.slip:
                 self.no_more_bets()  # the first card out of the shoe closes the bets (5.3)
@@ -381,9 +405,16 @@ class TableController(QObject):
         try:
             self.rnd.apply(parse_event(raw))
         except (RuleRefusal, EventFormatError) as exc:
+            if quiet:
+                self.last_refusal_text = str(exc) if isinstance(exc, RuleRefusal) else exc.message
+                return False
             self._refuse(raw, exc)
             return False
         self.last_refusal = ""
+        self.accepted.emit()
+        if raw.get("type") == "void":
+            self.face_up_next = False  # the report ends with its round
+            self.referred = ""
         if self.round_id is None:
             # a void or burn before "no more bets": the round starts in the store here
             self.round_id = -1
@@ -474,6 +505,7 @@ class TableController(QObject):
         """The dealer has paid and collected: the next round starts (betting)."""
         if self.rnd is None or not self.concluded:
             return False
+        self._flush_implied()
         self.new_round()
         return True
 
@@ -531,6 +563,7 @@ class TableController(QObject):
         info.last_event = _describe_shoe_event(event)
         if isinstance(event, Connected):
             info.connected = True
+            info.ever_connected = True
             info.port = event.port
             info.model = event.model or info.model
             info.warning = "" if event.guaranteed else "this shoe's format cannot show lost cards"
@@ -548,7 +581,7 @@ class TableController(QObject):
         elif isinstance(event, ShoeEmpty):
             info.warning = "the shoe is empty"
         elif isinstance(event, ShoeFault):
-            info.warning = f"shoe fault {event.code}: {event.text}"
+            info.fault = f"{event.code} {event.text}".strip()
             self._audit("shoe_fault", event_to_json(event))
         elif isinstance(event, ShoeWarning):
             info.warning = f"shoe warning {event.code}"
@@ -561,10 +594,14 @@ class TableController(QObject):
             self.submit({"type": "multi", "cards": [str(c) for c in event.cards], "disclosed": []})
         self.shoe_changed.emit()
 
-    def _audit(self, kind: str, detail: dict[str, Any]) -> None:
+    def _audit(self, kind: str, detail: dict[str, Any], actor: str = "shoe") -> None:
+        """An audit entry with the round it happened in (the review's "who did what")."""
         store = self.store
+        in_round = self.round_id is not None
         if store is not None:
-            self.store_worker.submit(lambda: store.add_audit(kind, actor="shoe", detail=detail))
+            # jobs run in order on the store thread: _store_rid is this round's id there
+            self.store_worker.submit(lambda: store.add_audit(
+                kind, actor=actor, round_id=self._store_rid if in_round else None, detail=detail))
 
     def _update_remaining(self, reset: bool = False) -> None:
         if self.rnd is not None:
@@ -575,23 +612,199 @@ class TableController(QObject):
             self.held_cards.append(event)  # not assigned until the dealer confirms
             self.hold_changed.emit()
             return
+        if self.stray_card is not None or self.referred:
+            self.stray_queue.append(event)  # nothing else is assigned until the dealer answers
+            self.hold_changed.emit()
+            return
         self._assign(event)
 
     def _assign(self, event: CardRead) -> None:
         if event.burn:
             self.submit({"type": "burn", "card": str(event.card)})
+            self._update_remaining()
+            return
+        raw: dict[str, Any] = {"type": "card", "card": str(event.card)}
+        if event.seq is not None:
+            raw["shoe_seq"] = event.seq  # the shoe's frame number, for the review
+        if self.face_up_next:
+            raw["face_up"] = True  # 5.5: the round records the ruling and plays it as normal
+        if self.placement is not None:
+            raw["to"] = self.placement
+        elif self._implied_hit(raw):
+            self._update_remaining()
+            return
+        if self.submit(raw, quiet=True):
+            self.face_up_next = False
+            self.placement = None
+        elif "to" not in raw:
+            self._hold_stray(raw, self.last_refusal_text)
         else:
-            raw: dict[str, Any] = {"type": "card", "card": str(event.card)}
-            if event.seq is not None:
-                raw["shoe_seq"] = event.seq  # the shoe's frame number, for the review
-            if self.face_up_next:
-                raw["face_up"] = True  # 5.5: the round records the ruling and plays it as normal
-                self.face_up_next = False
-            if self.placement is not None:
-                raw["to"] = self.placement
-                self.placement = None
-            self.submit(raw)
+            self.placement = None
+            self._refuse_text(raw, self.last_refusal_text)
         self._update_remaining()
+
+    def _refuse_text(self, raw: dict[str, Any], text: str) -> None:
+        self.last_refusal = f"Refused ({describe_event(raw)}): {text}"
+        self.refused.emit(self.last_refusal)
+
+    # ------------------------------------------------------------------ the table's rhythm
+    def _implied_hit(self, card: dict[str, Any]) -> bool:
+        """A card while the hand in turn awaits a decision and may be hit: it is a hit.
+        Records ``hit`` then the ``card`` (or keeps them open for a double, see ``implied``)."""
+        if self.betting or self.rnd is None:
+            return False
+        exp = self.rnd.expectation()
+        if exp.kind != "decision" or "hit" not in exp.options:
+            return False
+        hit: dict[str, Any] = {"type": "decision", "action": "hit", "hand": exp.hand}
+        if not self.rules.shared_hand:
+            hit["area"] = exp.area
+        if exp.player:
+            hit["player"] = exp.player
+        may_double = "double" in exp.options
+        self._flush_implied()
+        trial = copy.deepcopy(self.rnd)
+        try:
+            trial.apply(parse_event(hit))
+            trial.apply(parse_event(card))
+        except (RuleRefusal, EventFormatError):
+            return False  # not a hit after all: the card takes its ordinary path
+        self.face_up_next = False
+        if not may_double:
+            self.submit(hit)
+            self.submit(card)
+            return True
+        self.rnd = trial
+        self.implied = [hit, card]
+        self.last_refusal = ""
+        self.accepted.emit()
+        self.changed.emit()
+        return True
+
+    def _flush_implied(self) -> None:
+        """The implied hit's moment for a double has passed: store ``hit`` and its ``card``."""
+        if not self.implied:
+            return
+        events, self.implied = self.implied, []
+        for raw in events:
+            self.events.append(raw)
+            self._store_event(raw, f"dealer:{self.dealer}")
+
+    def can_double_last_card(self) -> bool:
+        return bool(self.implied)
+
+    def double_last_card(self, amount: Decimal | float | None = None) -> bool:
+        """Double pressed right after its card: the card was the double's, not a hit's."""
+        if not self.implied:
+            return False
+        hit, card = self.implied
+        double = {**hit, "action": "double"}
+        if amount is not None:
+            double["amount"] = _number(amount)
+        rnd = new_round(self.config)
+        try:
+            for raw in [*self.events, double, card]:
+                rnd.apply(parse_event(raw))
+        except (RuleRefusal, EventFormatError) as exc:
+            self._refuse(double, exc)
+            return False
+        self.implied = []
+        self.rnd = rnd
+        self.last_refusal = ""
+        self.accepted.emit()
+        for raw in (double, card):
+            self.events.append(raw)
+            self._store_event(raw, f"dealer:{self.dealer}")
+        return True
+
+    def _hold_stray(self, raw: dict[str, Any], reason: str) -> None:
+        self.stray_card = str(raw["card"])
+        self.stray_event = raw
+        self.stray_reason = f"The rules refuse it where it was expected: {reason}"
+        self.hold_changed.emit()
+
+    def stray_targets(self) -> list[str]:
+        """Every place a held card may lie: each hand, the dealer, the discard."""
+        rnd = self.rnd
+        if rnd is None:
+            return []
+        if rnd.rules.shared_hand:
+            return ["player", "dealer", "discard"]
+        targets: list[str] = []
+        for number in range(1, rnd.config.areas + 1):
+            area = rnd.areas.get(number)
+            if area is None:
+                continue
+            hands = len(area.hands) if area.hands else 1
+            targets.extend(f"area:{number}/{h}" for h in range(1, hands + 1))
+        return [*targets, "dealer", "discard"]
+
+    def place_stray(self, target: str) -> bool:
+        """The dealer says where the held card lies: it is recorded there (``to``); the engine rules."""
+        if self.stray_event is None:
+            return False
+        raw = {**self.stray_event, "to": target}
+        if not self.submit(raw):
+            return False
+        self.stray_card = None
+        self.stray_event = None
+        self.stray_reason = ""
+        queued, self.stray_queue = self.stray_queue, []
+        self.hold_changed.emit()
+        for event in queued:
+            self.on_card(event)
+        return True
+
+    # ------------------------------------------------------------------ irregularities
+    def report_face_up(self) -> None:
+        """5.5: the next card out of the shoe was face up; the report ends with this round."""
+        self.face_up_next = True
+
+    def refer(self, text: str) -> None:
+        """6.1: the dealer refers the round to the Gaming Shift Manager (audited, with the round).
+        No card is assigned until the shift manager decides (:meth:`resolve_referral`)."""
+        self._flush_implied()
+        self.referred = text
+        self._audit("referral", {"rule": self.rules.clause("refer"), "text": text}, actor=f"dealer:{self.dealer}")
+        self.hold_changed.emit()
+        self.changed.emit()
+
+    def resolve_referral(self, ruling: str, supervisor: str) -> bool:
+        """The shift manager's decision (the PIN was checked by :meth:`approve`): ``continue`` or
+        ``void``. A round the engine referred gets the transcript's ``resolve`` event."""
+        clause = self.rules.clause("refer")
+        if self.rnd is not None and self.rnd.status() == "referred":
+            return self.submit({"type": "resolve", "ruling": ruling,
+                                "text": f"Shift manager {supervisor}: {ruling}"}, actor=f"supervisor:{supervisor}")
+        if not self.referred:
+            return False
+        if ruling == "void":
+            if not self.submit({"type": "void", "reason": f"shift manager's decision: {self.referred}",
+                                "rule": clause}, actor=f"supervisor:{supervisor}"):
+                return False
+        self.referred = ""
+        queued, self.stray_queue = self.stray_queue, []
+        self.hold_changed.emit()
+        self.changed.emit()
+        for event in queued:
+            self.on_card(event)
+        return True
+
+    def power_failure_players(self) -> tuple[list[str], str]:
+        """After a recorded power failure in this open round: the players with wagers who have
+        neither withdrawn nor said they stay, and the clause; the engine rules on a withdrawal."""
+        if self.rnd is None or self.concluded or not any(e.get("type") == "power_failure" for e in self.events):
+            return [], ""
+        gone = {e.get("player") for e in self.events if e.get("type") == "withdraw"}
+        names: list[str] = []
+        if self.rules.shared_hand:
+            names = [t.player for t in self.rnd.terminals.values()]
+        else:
+            for number in sorted(self.rnd.areas):
+                area = self.rnd.areas[number]
+                names += [w.player for w in area.wagers] + [sd.player for sd in area.sides]
+        names = [n for n in dict.fromkeys(names) if n not in gone and n not in self.power_answers]
+        return names, self.rules.clause("power_failure")
 
     def hold(self, reason: str) -> None:
         self.hold_reason = reason

@@ -33,9 +33,9 @@ class TableDriver:
     def bet(self, player: str, bet: str, chips: list[int], area: int | None = None) -> None:
         """Choose player, area and bet kind, press chip buttons, press Place."""
         panel = self.window.betting
-        panel.player.setCurrentText(player)
+        panel.set_player(player)
         if area is not None:
-            panel.area.setValue(area)
+            panel.set_area(area)
         panel.bet.setCurrentIndex(panel.bet.findData(bet))
         from ui.betting import CHIPS
 
