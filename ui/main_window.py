@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QMainWindow,
     QPushButton,
+    QSizePolicy,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -238,9 +239,11 @@ class DealerWindow(QMainWindow):
         head = QHBoxLayout()
         self.game_line = QLabel("")  # the game, its deck count and the table's limits: always visible
         self.game_line.setProperty("role", "header")
-        head.addWidget(self.game_line, 3)
+        self.game_line.setWordWrap(True)
+        self.game_line.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        head.addWidget(self.game_line, 1)
         self.shoe_status = ShoeStatus(self._release_hold)
-        head.addWidget(self.shoe_status.line, 2)
+        head.addWidget(self.shoe_status.line)
         outer.addLayout(head)
         self.banner = QLabel("")
         self.banner.setWordWrap(True)
@@ -253,7 +256,7 @@ class DealerWindow(QMainWindow):
         middle.setSpacing(6)
         outer.addLayout(middle, 1)
         left = QVBoxLayout()
-        middle.addLayout(left, 13)
+        middle.addLayout(left, 7)
         self.table_view = TableView()
         left.addWidget(self.table_view, 1)
         self.terminals = TerminalsPanel(self._terminal_decide, self._terminal_timeout,
@@ -265,7 +268,7 @@ class DealerWindow(QMainWindow):
         right = QVBoxLayout(self.right_panel)
         right.setContentsMargins(0, 0, 0, 0)
         right.setSpacing(4)
-        middle.addWidget(self.right_panel, 7)
+        middle.addWidget(self.right_panel, 3)
         self.prompt = PromptPanel()
         right.addWidget(self.prompt)
         self.stray = StrayCardPanel(self._place_stray)
@@ -275,13 +278,13 @@ class DealerWindow(QMainWindow):
         self.amount_row = QWidget()
         amount = QHBoxLayout(self.amount_row)
         amount.setContentsMargins(0, 0, 0, 0)
-        amount.addWidget(QLabel("Double / insurance for less:"))
+        amount.addWidget(QLabel("Double / insurance\nfor less than full:"))
         self.decision_amount = QLineEdit()
         self.decision_amount.setValidator(QDoubleValidator(0, 10**9, 2))
         self.decision_amount.setPlaceholderText("full")
         self.decision_amount.setMaximumWidth(px(110))
         amount.addWidget(self.decision_amount)
-        keypad = QPushButton("Keypad…")
+        keypad = QPushButton("Keypad")
         keypad.clicked.connect(self._amount_keypad)
         amount.addWidget(keypad)
         right.addWidget(self.amount_row)
@@ -314,6 +317,8 @@ class DealerWindow(QMainWindow):
         recall_layout.addWidget(self.recall_view, 1)
         self.pages.addWidget(recall)
         right.addWidget(self.pages, 2)
+        for hidden in (self.amount_row, self.pages, self.ruling_panel):
+            hidden.hide()  # shown when there is something to show: the window never opens too tall
 
         outer.addWidget(self._reports_bar())
         if sim_panel is not None:
@@ -367,15 +372,15 @@ class DealerWindow(QMainWindow):
         row.setSpacing(4)
         self.report_buttons: dict[str, QPushButton] = {}
         entries = (
-            ("misplaced", "Card elsewhere [M]", self.open_placement, "M"),
-            ("absent", "Absent…", self._report_absent, None),
-            ("withdraw", "Withdraw…", self._report_withdraw, None),
-            ("power_failure", "Power failure…", self._report_power_failure, None),
-            ("face_up", "Face-up card…", self._report_face_up, None),
-            ("refer", "Refer (shift mgr)…", self._report_refer, None),
-            ("void", "Void…", self.request_void, None),
-            ("review", "Review…", self.request_review, None),
-            ("setup", "Setup…", self.open_setup, None),
+            ("misplaced", "Elsewhere M", self.open_placement, "M"),
+            ("absent", "Absent", self._report_absent, None),
+            ("withdraw", "Withdraw", self._report_withdraw, None),
+            ("power_failure", "Power fail", self._report_power_failure, None),
+            ("face_up", "Face up", self._report_face_up, None),
+            ("refer", "Refer", self._report_refer, None),
+            ("void", "Void", self.request_void, None),
+            ("review", "Review", self.request_review, None),
+            ("setup", "Setup", self.open_setup, None),
         )
         for key, text, action, shortcut in entries:
             b = QPushButton(text)
@@ -385,14 +390,14 @@ class DealerWindow(QMainWindow):
             b.clicked.connect(action)
             row.addWidget(b, 1)
             self.report_buttons[key] = b
-        self.recall_button = QPushButton("Last 10 [L]")
+        self.recall_button = QPushButton("Last 10 (L)")
         self.recall_button.setProperty("role", "report")
         self.recall_button.setCheckable(True)
         bind(self.recall_button, "L", self.recall_button.toggle)
         self.recall_button.toggled.connect(self._toggle_recall)
         row.addWidget(self.recall_button, 1)
         discard = DropTarget("discard")
-        discard_label = QLabel("DISCARD ← drop", discard)
+        discard_label = QLabel("DISCARD", discard)
         discard_label.setStyleSheet("font-weight: bold; border: 2px dashed #555; padding: 4px;")
         QVBoxLayout(discard).addWidget(discard_label)
         discard.layout().setContentsMargins(0, 0, 0, 0)
@@ -699,7 +704,7 @@ class DealerWindow(QMainWindow):
         if self.terminals.isHidden() == electronic:
             self.terminals.setVisible(electronic)
         if electronic:
-            self.terminals.refresh(rnd)
+            self.terminals.refresh(rnd, output)
         stray = c.stray_card
         double_after = self._double_after if c.can_double_last_card() else None
         prompt_sig = (exp, status, len(c.slip), c.placement, c.referred, stray, double_after is not None)
@@ -732,7 +737,7 @@ class DealerWindow(QMainWindow):
         if settlement_sig != self._settlement_shown:
             self._settlement_shown = settlement_sig
             self.settlement.show_output(output)
-        self.pages.setVisible(not c.betting or self.recall_button.isChecked())
+        self.pages.setVisible(bool(output["settlements"]) or c.concluded or self.recall_button.isChecked())
         if self.betting.isHidden() == c.betting:
             self.betting.setVisible(c.betting)
         if c.betting:
@@ -767,7 +772,7 @@ class DealerWindow(QMainWindow):
 
     def _toggle_recall(self, on: bool) -> None:
         self.pages.setCurrentIndex(1 if on else 0)
-        self.pages.setVisible(on or not self.controller.betting)
+        self.pages.setVisible(on or bool(self.settlement.rows) or self.controller.concluded)
         self._recall_changed()
 
     def _recall_changed(self) -> None:

@@ -25,6 +25,7 @@ OPTION_KEYS = {
     "hit": "H", "stand": "S", "double": "D", "split": "P", "surrender": "R", "accept": "A",
     "refuse": "F", "act": "T", "withdraw": "W", "insurance": "I", "even_money": "E",
 }
+OFFER_SHORT = {"insurance": "Ins", "surrender": "Sur", "even_money": "EvM"}
 OPTION_WORDS = {
     "hit": "Hit", "stand": "Stand / next hand", "double": "Double", "split": "Split", "surrender": "Surrender",
     "accept": "Accept card", "refuse": "Refuse card", "act": "Act on hand", "withdraw": "Withdraw",
@@ -66,6 +67,7 @@ class PromptPanel(QWidget):
         layout.addWidget(self._grid_host)
         self.buttons: dict[str, QPushButton] = {}
         self._next_cell = 0
+        self._tags: list[QLabel] = []
         self.columns = 6  # options take 2 (three a row), offers 3 (two a row)
 
     def clear_buttons(self) -> None:
@@ -74,11 +76,15 @@ class PromptPanel(QWidget):
             button.hide()
             button.deleteLater()
         self.buttons = {}
+        for tag in self._tags:
+            self._grid.removeWidget(tag)
+            tag.deleteLater()
+        self._tags = []
         self._next_cell = 0
 
     def add_button(self, key: str, text: str, action: Callable[[], object], *, shortcut: str | None = None,
                    role: str = "option", span: int = 2) -> QPushButton:
-        label = f"{text}  [{'Enter' if shortcut == 'Return' else shortcut}]" if shortcut else text
+        label = f"{text} ({'Enter' if shortcut == 'Return' else shortcut})" if shortcut else text
         button = QPushButton(label)
         button.setProperty("role", role)
         if shortcut:
@@ -91,6 +97,29 @@ class PromptPanel(QWidget):
         self._next_cell += span
         self.buttons[key] = button
         return button
+
+    def _offers(self, offers: list[dict[str, Any]], decide: Callable[..., object]) -> None:
+        """Every open offer as a button, one row per area (highest first, as the dealer pays),
+        so that twenty-one players' insurance fits: ``ann Ins`` = ann takes insurance."""
+        self._new_row()
+        by_area: dict[int, list[tuple[str, str]]] = {}
+        for offer in offers:
+            for option in offer["options"]:
+                by_area.setdefault(int(offer["area"]), []).append((str(offer["player"]), option))
+        cell = self._next_cell
+        for area, entries in sorted(by_area.items()):
+            if cell % self.columns and cell % self.columns + len(entries) > self.columns:
+                cell += self.columns - cell % self.columns  # an area's offers stay on one row
+            for player, option in entries:
+                button = QPushButton(f"{player} {OFFER_SHORT.get(option, option)}")
+                button.setProperty("role", "offer")
+                button.setToolTip(f"{player} takes {OPTION_WORDS.get(option, option).lower()} (area {area})")
+                button.clicked.connect(partial(decide, option, area, 1, player))
+                self._grid.addWidget(button, cell // self.columns, cell % self.columns)
+                self.buttons[f"offer:{player}:{area}:{option}"] = button
+                cell += 1
+        self._next_cell = cell
+        self.detail.setText("Offers, by area: Ins insurance, Sur surrender, EvM even money")
 
     def _new_row(self) -> None:
         if self._next_cell % self.columns:
@@ -110,7 +139,7 @@ class PromptPanel(QWidget):
                                   else "Round settled: pay and collect" if status == "settled"
                                   else "Round concluded: pay, collect and return")
             self.detail.setText("Pay from the layout, area 7 first; then confirm to start the next round.")
-            self.add_button("confirm", "Paid \u2014 next round", confirm, shortcut="Return", role="stand",
+            self.add_button("confirm", "Next round", confirm, shortcut="Return", role="stand",
                             span=self.columns)
             return
         if kind == "wagers":
@@ -163,17 +192,7 @@ class PromptPanel(QWidget):
                                     partial(decide, option, exp.area, exp.hand, None),
                                     shortcut=OPTION_KEYS.get(option))
             if exp.offers:
-                self._new_row()
-                n = 0
-                for offer in exp.offers:
-                    for option in offer["options"]:
-                        n += 1
-                        key = str(n) if n <= 9 else None
-                        self.add_button(f"offer:{offer['player']}:{offer['area']}:{option}",
-                                        f"{offer['player']} ({offer['area']}): {OPTION_WORDS.get(option, option)}",
-                                        partial(decide, option, offer["area"], 1, offer["player"]),
-                                        shortcut=key, role="offer", span=3)
-                self._new_row()
+                self._offers(exp.offers, decide)
                 self.add_button("close_offers", "Close offers", close_offers, shortcut="C", role="offer",
                                 span=self.columns)
                 if not exp.options:

@@ -53,7 +53,7 @@ class AreaView:
     @property
     def width_share(self) -> int:
         """How much of its row the area takes: more for three or four split hands."""
-        return max(2, len(self.hands))
+        return {3: 5, 4: 6}.get(len(self.hands), 4)
 
     @property
     def signature(self) -> tuple[Any, ...]:
@@ -76,7 +76,7 @@ def hand_badges(rnd: Any, hand: Any, total: int, in_turn: bool) -> tuple[str, ..
     if hand.doubled:
         badges.append("DOUBLED")
     if in_turn:
-        badges.append("IN TURN")
+        badges.append("IN TURN")  # also marked by the hand's frame and the area's yellow border
     return tuple(badges)
 
 

@@ -30,6 +30,7 @@ from ui.round_view import paying_order
 from ui.style import pay_words, px, signed
 from ui.table_view import BET_NAMES
 
+TOTAL_PAIRS = 2
 COLUMNS = ("Area", "Player", "Wager", "Result", "Pay / collect", "Rule", "Stage")
 _GROUP_COLOURS = ("#ffffff", "#eef3ee")
 _ACTION_COLOURS = {"PAY": "#1b5e20", "COLLECT": "#b00020"}
@@ -61,22 +62,26 @@ class SettlementPanel(QWidget):
         for col, name in enumerate(COLUMNS):
             mode = QHeaderView.ResizeMode.Stretch if name == "Wager" else QHeaderView.ResizeMode.ResizeToContents
             header.setSectionResizeMode(col, mode)
+        self.table.setMinimumHeight(px(90))
         layout.addWidget(self.table, 3)
         self.totals_title = QLabel("Per player")
         self.totals_title.setProperty("role", "title")
         layout.addWidget(self.totals_title)
-        self.totals = QTableWidget(0, 2)
-        self.totals.setHorizontalHeaderLabels(["Player", "Total"])
+        self.totals = QTableWidget(0, 2 * TOTAL_PAIRS)  # two players a row
+        self.totals.setHorizontalHeaderLabels(["Player", "Total"] * TOTAL_PAIRS)
         self.totals.verticalHeader().setVisible(False)
         self.totals.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.totals.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.totals.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.totals.horizontalHeader().setStretchLastSection(True)
+        self.totals.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.totals.setMinimumHeight(px(80))
         layout.addWidget(self.totals, 2)
         self.rows: list[dict[str, Any]] = []
         self.net: dict[str, Any] = {}
         self._show_clauses(False)
 
     def _show_clauses(self, on: bool) -> None:
-        for name in ("Rule", "Stage"):
+        for name in ("Result", "Rule", "Stage"):
             self.table.setColumnHidden(COLUMNS.index(name), not on)
 
     def show_output(self, output: dict[str, Any], heading: str | None = None) -> None:
@@ -90,6 +95,8 @@ class SettlementPanel(QWidget):
             heading = ("Final settlement" if status in ("settled", "void") or output.get("next") is None
                        else "Interim settlement" if "interim" in stages else "Settlement")
         self.title.setText(heading)
+        self.table.setColumnHidden(0, not any(s.get("area") is not None or s.get("hand") is not None
+                                              for s in ordered))
         self.table.setRowCount(len(ordered))
         bold = QFont(self.table.font())
         bold.setBold(True)
@@ -120,15 +127,18 @@ class SettlementPanel(QWidget):
                     item.setForeground(QBrush(QColor(_ACTION_COLOURS.get(pay.split(" ")[0], "#333333"))))
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(row, col, item)
-        self.totals.setRowCount(len(self.net))
-        for row, (player, net) in enumerate(self.net.items()):
+        self.totals.clearContents()
+        self.totals.setRowCount((len(self.net) + TOTAL_PAIRS - 1) // TOTAL_PAIRS)
+        for n, (player, net) in enumerate(self.net.items()):
+            row, col = n // TOTAL_PAIRS, 2 * (n % TOTAL_PAIRS)
             amount = Decimal(str(net))
             words = pay_words(amount, "push") if amount else "even"
-            self.totals.setItem(row, 0, QTableWidgetItem(str(player)))
-            total = QTableWidgetItem(f"{signed(net)}   {words}")
+            self.totals.setItem(row, col, QTableWidgetItem(str(player)))
+            total = QTableWidgetItem(words)
+            total.setToolTip(f"{player}: {signed(net)}")
             total.setFont(bold)
             total.setForeground(QBrush(QColor(_ACTION_COLOURS.get(words.split(" ")[0], "#333333"))))
-            self.totals.setItem(row, 1, total)
+            self.totals.setItem(row, col + 1, total)
         self.totals.setVisible(bool(self.net))
         self.totals_title.setVisible(bool(self.net))
 
@@ -138,8 +148,9 @@ class SettlementPanel(QWidget):
 
     def total_of(self, player: str) -> str:
         for row in range(self.totals.rowCount()):
-            name = self.totals.item(row, 0)
-            if name is not None and name.text() == player:
-                value = self.totals.item(row, 1)
-                return value.text() if value is not None else ""
+            for col in range(0, 2 * TOTAL_PAIRS, 2):
+                name = self.totals.item(row, col)
+                if name is not None and name.text() == player:
+                    value = self.totals.item(row, col + 1)
+                    return value.text() if value is not None else ""
         return ""

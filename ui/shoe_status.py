@@ -84,21 +84,16 @@ class ShoeStatus(QWidget):
     def show_info(self, info: ShoeInfo, remaining: int | None, notices: list[str] | None = None,
                   cut_clause: str | None = None) -> None:
         """The status line; ``notices``: the engine's sentences about the shoe (5.19), with clauses."""
-        state = "connected" if info.connected else "LOST"
+        state = "OK" if info.connected else "LOST"
         colour = "#1b5e20" if info.connected else "#b00020"
         parts = [f"<span style='color:{colour}'>Shoe {state}</span>"]
-        if info.model:
-            parts.append(info.model)
         if remaining is not None:
-            parts.append(f"{remaining} cards left")
+            parts.append(f"{remaining} cards")
         if info.cut_seen:
             where = f" ({cut_clause})" if cut_clause else ""
             parts.append(f"<span style='color:#b00020'>CUT CARD OUT: shuffle after this round{where}</span>")
         for text in notices or []:
             parts.append(f"<span style='color:#b00020'>\u26a0 {text}</span>")
-        if info.last_event:
-            last = info.last_event if len(info.last_event) <= 24 else info.last_event[:23] + "…"
-            parts.append(f"last: {last}")
         if info.warning and info.connected:
             parts.append(f"<span style='color:#b00020'>\u26a0 {info.warning}</span>")
         self.line.setText(" \u2022 ".join(parts))

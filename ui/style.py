@@ -43,26 +43,26 @@ def app_style() -> str:
     return f"""
 QWidget {{ font-size: {s(17)}px; color: #111; }}
 QMainWindow, QDialog {{ background: #f4f4f0; }}
-QPushButton {{ font-size: {s(18)}px; font-weight: bold; padding: 4px {s(10)}px; min-height: {s(TOUCH) - 12}px;
-              min-width: {s(TOUCH) - 12}px; border: 2px solid #333; border-radius: 8px; background: #ffffff; }}
+QPushButton {{ font-size: {s(18)}px; font-weight: bold; padding: 2px {s(8)}px; min-height: {s(TOUCH) - 8}px;
+              min-width: {s(TOUCH) - 8}px; border: 2px solid #333; border-radius: 8px; background: #ffffff; }}
 QPushButton:pressed {{ background: #ddd; }}
 QPushButton:disabled {{ color: #888; border-color: #aaa; }}
-QPushButton[role="option"] {{ font-size: {s(24)}px; min-height: {s(58)}px; background: #fff8d0; }}
+QPushButton[role="option"] {{ font-size: {s(20)}px; min-height: {s(54)}px; padding: 2px 4px; background: #fff8d0; }}
 QPushButton[role="stand"] {{ font-size: {s(30)}px; min-height: {s(76)}px; background: #ffe082; border-width: 3px; }}
-QPushButton[role="offer"] {{ font-size: {s(17)}px; min-height: {s(TOUCH) - 12}px; background: #e3f2fd; }}
+QPushButton[role="offer"] {{ font-size: {s(14)}px; min-height: {s(TOUCH) - 8}px; padding: 2px 2px; background: #e3f2fd; }}
 QPushButton[role="confirm"] {{ background: #d7f5d7; }}
 QPushButton[role="danger"] {{ background: #fde0e0; }}
 QPushButton[role="place"] {{ font-size: {s(22)}px; min-height: {s(64)}px; background: #ffe0b2; border-width: 3px; }}
-QPushButton[role="report"] {{ font-size: {s(15)}px; padding: 2px {s(6)}px; }}
-QComboBox, QLineEdit, QSpinBox {{ font-size: {s(18)}px; min-height: {s(TOUCH) - 8}px; min-width: {s(TOUCH)}px; }}
+QPushButton[role="report"] {{ font-size: {s(15)}px; padding: 2px 2px; }}
+QComboBox, QLineEdit, QSpinBox {{ font-size: {s(18)}px; min-height: {s(TOUCH) - 6}px; min-width: {s(TOUCH)}px; }}
 QComboBox QAbstractItemView {{ font-size: {s(18)}px; }}
 QListWidget {{ font-size: {s(16)}px; }}
 QFrame[role="area"] {{ background: #0b5d2a; border-radius: 10px; border: 3px solid #0b5d2a; }}
 QFrame[role="area"] QLabel {{ color: #ffffff; }}
-QFrame[role="area"][turn="true"] {{ border: {s(6)}px solid #ffd600; background: #0f7a37; }}
+QFrame[role="area"][turn="true"] {{ border: {s(3)}px solid #ffd600; background: #0f7a37; }}
 QFrame[role="dealer"] {{ background: #083d1c; border-radius: 10px; }}
 QFrame[role="dealer"] QLabel {{ color: #ffffff; }}
-QLabel[role="header"] {{ font-size: {s(18)}px; font-weight: bold; }}
+QLabel[role="header"] {{ font-size: {s(16)}px; font-weight: bold; }}
 QLabel[role="prompt"] {{ font-size: {s(26)}px; font-weight: bold; }}
 QLabel[role="refusal"] {{ font-size: {s(18)}px; font-weight: bold; color: #ffffff; background: #b00020;
                           padding: 6px; border-radius: 6px; }}

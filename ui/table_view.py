@@ -40,9 +40,9 @@ BET_NAMES = {
 }
 # the row labels of an area's wager table (narrow)
 SHORT_BET_NAMES = {
-    "main": "Main", "pair": "Pair", "ace_race": "A.Race", "lucky8": "Lucky8", "super_sevens": "SS 7s",
-    "three_stars": "3Stars", "superb8": "Sup.8", "tie18": "Tie18", "plus21": "21+", "bet_the_set": "BtSet",
-    "royal_match": "RMatch", "kings_bounty": "KBounty", "insurance": "Insur.", "bonus678": "6-7-8",
+    "main": "Main", "pair": "Pair", "ace_race": "ARace", "lucky8": "Lck8", "super_sevens": "SS7s",
+    "three_stars": "3Star", "superb8": "Sup8", "tie18": "Tie18", "plus21": "21+", "bet_the_set": "BtSet",
+    "royal_match": "RMtch", "kings_bounty": "KBnty", "insurance": "Insur", "bonus678": "678",
     "even_money": "EvenM",
 }
 
@@ -77,9 +77,15 @@ class HandBox(DropTarget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.setSpacing(1)
-        head = (f"H{hand.number} " if numbered else "") + total_text(hand.total, hand.soft, len(hand.cards))
+        total = total_text(hand.total, hand.soft, len(hand.cards))
+        if numbered and not hand.soft:
+            total = str(hand.total) if hand.cards else ""  # four hands side by side: "H2 18"
+        head = ("\u25b6 " if hand.in_turn else "") + (f"H{hand.number} " if numbered else "") + total
         self.title = _label(head, size=label_size, bold=True)
-        self.badges = _label("  ".join(hand.badges), size=max(10, label_size - 2), bold=True, colour="#ffd600")
+        self.badges = _label(" ".join(hand.badges), size=max(10, label_size - 2 - (3 if numbered else 0)),
+                             bold=True, colour="#ffd600")
+        self.badges.setWordWrap(True)
+        self.badges.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         layout.addWidget(self.title)
         self.cards = CardRow(list(hand.cards), printed_first=printed_first, card_size=card_size)
         layout.addWidget(self.cards)
@@ -98,6 +104,7 @@ class DealerBox(QFrame):
         self.setFixedHeight(height)
         view = dealer_view(rnd, output)
         row = QHBoxLayout(self)
+        row.setSizeConstraint(QHBoxLayout.SizeConstraint.SetNoConstraint)
         row.setContentsMargins(px(8), 4, px(8), 4)
         title = QVBoxLayout()
         title.addWidget(_label("DEALER", size=22, bold=True))
@@ -117,7 +124,7 @@ class DealerBox(QFrame):
 class AreaBox(CardDropMixin, QFrame):
     """One playing area; a card dropped on it (outside a hand) lies in its first hand."""
 
-    def __init__(self, view: AreaView, *, height: int, bets: list[str]) -> None:
+    def __init__(self, view: AreaView, *, height: int, width: int, bets: list[str]) -> None:
         super().__init__()
         self.drop_target = f"area:{view.number}/1"
         self.setAcceptDrops(True)
@@ -125,22 +132,17 @@ class AreaBox(CardDropMixin, QFrame):
         self.number = view.number
         self.setProperty("role", "area")
         self.setProperty("turn", "true" if view.in_turn is not None else "false")
-        # a fixed height: a new card changes at most this row's widths, never the table's height
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        self.setFixedHeight(height)
+        # the row's share of the view, whatever the content: a new card re-lays out this box only
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(px(5), px(3), px(5), px(3))
+        layout.setSizeConstraint(QVBoxLayout.SizeConstraint.SetNoConstraint)
+        layout.setContentsMargins(px(4), px(2), px(4), px(2))
         layout.setSpacing(px(2))
-        head = QHBoxLayout()
-        head.addWidget(_label(f"AREA {view.number}", size=19, bold=True))
-        who = view.controller and f"controls: {view.controller}" or (f"seat: {view.seated}" if view.seated else "")
-        self.control = _label(who, size=14, bold=bool(view.controller))
-        self.control.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        head.addWidget(self.control, 1)
-        layout.addLayout(head)
-        if view.in_turn is not None:
-            turn = _label(f"\u25b6 IN TURN: hand {view.in_turn}", size=15, bold=True, colour="#ffd600")
-            layout.addWidget(turn)
+        who = f"  \u25b8 {view.controller}" if view.controller else (f"  seat {view.seated}" if view.seated else "")
+        self.title = _label(f"AREA {view.number}{who}", size=18, bold=True)
+        self.title.setToolTip(f"controlling player: {view.controller}" if view.controller else "")
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        layout.addWidget(self.title)
         if not view.occupied:
             empty = DropTarget(f"area:{view.number}/1")  # a card can still land here (5.15)
             inner = QVBoxLayout(empty)
@@ -150,15 +152,17 @@ class AreaBox(CardDropMixin, QFrame):
             return
         # the hands: up to four (split), side by side; cards overlap to fit
         grid_rows = len(view.wager_rows)
-        wagers_h = px(17) * (grid_rows + 1) + px(4)
-        fixed = px(24) + (px(19) if view.in_turn is not None else 0) + wagers_h + px(10)
+        wagers_h = px(21) * (grid_rows + 1)
+        fixed = px(26) + wagers_h + px(18)
         if view.surrendered:
             fixed += px(18)
         hands_h = max(px(50), height - fixed)
         label = 15 if len(view.hands) <= 2 else 13
-        badge_h = px(label) + 2 if any(h.badges for h in view.hands) else 0
-        card_h = max(px(34), hands_h - px(label) - badge_h - px(8))
-        size = QSize(int(card_h * 0.71), card_h)
+        badge_h = px(label) + px(4) if any(h.badges for h in view.hands) else 0
+        card_h = max(px(34), hands_h - px(label) - px(4) - badge_h - px(8))
+        hand_w = (width - px(14)) // max(1, len(view.hands)) - px(4)
+        card_w = min(int(card_h * 0.71), int(hand_w * 0.6))
+        size = QSize(card_w, int(card_w / 0.71))
         hands_row = QHBoxLayout()
         hands_row.setSpacing(px(3))
         for hand in view.hands:
@@ -203,7 +207,7 @@ class WagerTable(QWidget):
 
 def _cell_label(cell: WagerCell) -> QLabel:
     if cell.action:
-        label = _label(cell.text, size=16, bold=True, colour=PAY_COLOURS[cell.action])
+        label = _label(cell.text, size=14, bold=True, colour=PAY_COLOURS[cell.action])
     else:
         label = _label(cell.text, size=14)
     label.setAlignment(Qt.AlignmentFlag.AlignRight)
@@ -255,8 +259,8 @@ class TableView(QWidget):
 
     def heights(self, shared: bool, rows: int) -> tuple[int, int]:
         """(dealer row, area row) heights for the space this view has."""
-        total = max(self.height(), px(560))
-        dealer = max(px(84), int(total * 0.17))
+        total = max(self.height(), px(420))
+        dealer = max(px(80), int(total * 0.14))
         if shared:
             return dealer, max(px(110), int(total * 0.22))
         spacing = self._layout.spacing() * rows
@@ -276,6 +280,7 @@ class TableView(QWidget):
                 row = QHBoxLayout()
                 row.setSpacing(px(6))
                 self._rows.append(row)
+            self.setMinimumHeight(px(420))
         dealer_h, area_h = self.heights(shared, rows)
         dealer_sig = (tuple(output.get("dealer", {}).get("cards", [])),)
         if dealer_sig != self._dealer_sig:
@@ -290,19 +295,22 @@ class TableView(QWidget):
                     pass
                 else:
                     for row in self._rows:
-                        self._layout.addLayout(row)
-                    self._layout.addStretch(1)
+                        self._layout.addLayout(row, 1)
             self.dealer_box = dealer_box
             self._dealer_sig = dealer_sig
         if shared:
             self._refresh_shared(output, area_h)
             return
         bets = ["main", *rnd.rules.side_bets]
-        for number in range(1, count + 1):
-            view = area_view(rnd, output, expectation, number)
+        views = [area_view(rnd, output, expectation, n) for n in range(1, count + 1)]
+        for view in views:
+            number = view.number
             if view.signature == self._area_sigs.get(number):
                 continue
-            box = AreaBox(view, height=area_h, bets=bets)
+            first = (number - 1) // per_row * per_row
+            shares = sum(v.width_share for v in views[first:first + per_row])
+            width = (max(self.width(), px(600)) - px(6) * (per_row - 1)) * view.width_share // max(1, shares)
+            box = AreaBox(view, height=area_h, width=width, bets=bets)
             row = self._rows[(number - 1) // per_row]
             old = self.area_boxes.get(number)
             if old is not None:

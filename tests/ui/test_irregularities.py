@@ -236,5 +236,5 @@ def test_shoe_status_warns_before_the_shoe_runs_out(make_table: MakeTable) -> No
     t.controller.rnd = rnd
     t.window._shoe_changed()
     text = t.window.shoe_status.line.text()
-    assert "6 cards left" in text
+    assert "6 cards" in text
     assert "only 6 cards remain; the round needs at least 5 (5.19)" in text
