@@ -121,7 +121,8 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             return fail(f"cannot use --db {args.db}: {exc}")
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
     app.setOrganizationName("dealer-assist")
     app.setApplicationName("dealer-assist")
     # Matches packaging/linux/*.desktop (Wayland), and the installed icon theme entry.

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
+from functools import partial
 from typing import Any
 
 from PySide6.QtWidgets import (
@@ -111,7 +112,7 @@ class BettingPanel(QWidget):
             b.setMinimumHeight(px(56))
             b.setStyleSheet("QPushButton { border-radius: 24px; background: #fff3e0; }")
             # a QShortcut, not the button's own: every press adds a chip (ten presses, ten chips)
-            bind(b, f"F{i + 1}", lambda v=value: self.add_chip(v))
+            bind(b, f"F{i + 1}", partial(self.add_chip, value))
             b.clicked.connect(lambda _=False, v=value: self.add_chip(v))
             chips.addWidget(b, 0, i)
             self.chip_buttons.append(b)
@@ -168,7 +169,11 @@ class BettingPanel(QWidget):
     def ask_new_player(self) -> None:
         dialog = TextDialog("New player", "Name of the player who places a wager:", "name", self)
         self.dialog = dialog
-        dialog.accepted.connect(lambda: dialog.text() and self.set_player(dialog.text()))
+        def accepted() -> None:
+            if dialog.text():
+                self.set_player(dialog.text())
+
+        dialog.accepted.connect(accepted)
         dialog.open()
 
     def open_keypad(self) -> None:

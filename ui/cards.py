@@ -11,7 +11,16 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QMimeData, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QDrag, QFont, QMouseEvent, QPainter, QPaintEvent, QPen, QResizeEvent
+from PySide6.QtGui import (
+    QColor,
+    QDrag,
+    QFont,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from dealer_assist.cards import (

@@ -663,17 +663,22 @@ class TableController(QObject):
             hit["player"] = exp.player
         may_double = "double" in exp.options
         self._flush_implied()
-        trial = copy.deepcopy(self.rnd)
-        try:
-            trial.apply(parse_event(hit))
-            trial.apply(parse_event(card))
-        except (RuleRefusal, EventFormatError):
-            return False  # not a hit after all: the card takes its ordinary path
-        self.face_up_next = False
         if not may_double:
-            self.submit(hit)
+            trial = None
+        else:  # the round as it would be: the screen shows it before the two events are stored
+            trial = new_round(self.config)
+            try:
+                for raw in [*self.events, hit, card]:
+                    trial.apply(parse_event(raw))
+            except (RuleRefusal, EventFormatError):
+                return False  # not a hit after all: the card takes its ordinary path
+        if trial is None:
+            if not self.submit(hit, quiet=True):
+                return False
+            self.face_up_next = False
             self.submit(card)
             return True
+        self.face_up_next = False
         self.rnd = trial
         self.implied = [hit, card]
         self.last_refusal = ""

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
-from PySide6.QtWidgets import QAbstractButton, QAbstractSpinBox, QLineEdit, QWidget
+from PySide6.QtWidgets import QAbstractButton, QAbstractSpinBox, QComboBox, QLineEdit, QWidget
 
 
 def bind(widget: QWidget, key: str, action: Callable[[], object]) -> QShortcut:
@@ -35,7 +35,8 @@ def is_letter_shortcut(event: QKeyEvent) -> bool:
 
 class LetterKeys(QObject):
     """Installed on the application by a window: in that window's number fields (line edits
-    and spin boxes not marked ``letters=True``) a letter is a shortcut, not text."""
+    and spin boxes not marked ``letters=True``) and lists (combo boxes) a letter is a
+    shortcut, not text or a search."""
 
     def __init__(self, window: QWidget) -> None:
         super().__init__(window)
@@ -44,7 +45,9 @@ class LetterKeys(QObject):
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt name)
         if event.type() not in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress):
             return False
-        if not isinstance(obj, (QLineEdit, QAbstractSpinBox)) or obj.window() is not self.window:
+        if not isinstance(obj, (QLineEdit, QAbstractSpinBox, QComboBox)) or obj.window() is not self.window:
+            return False
+        if isinstance(obj, QComboBox) and obj.isEditable():
             return False
         if obj.property("letters") is True or not isinstance(event, QKeyEvent) or not is_letter_shortcut(event):
             return False

@@ -399,8 +399,9 @@ class DealerWindow(QMainWindow):
         discard = DropTarget("discard")
         discard_label = QLabel("DISCARD", discard)
         discard_label.setStyleSheet("font-weight: bold; border: 2px dashed #555; padding: 4px;")
-        QVBoxLayout(discard).addWidget(discard_label)
-        discard.layout().setContentsMargins(0, 0, 0, 0)
+        discard_layout = QVBoxLayout(discard)
+        discard_layout.setContentsMargins(0, 0, 0, 0)
+        discard_layout.addWidget(discard_label)
         row.addWidget(discard)
         self.discard_target = discard
         return bar

@@ -95,6 +95,7 @@ class PromptPanel(QWidget):
             self._next_cell += self.columns - self._next_cell % self.columns
         self._grid.addWidget(button, self._next_cell // self.columns, self._next_cell % self.columns, 1, span)
         self._next_cell += span
+        button.show()  # at once, not at the next event loop turn: its key works immediately
         self.buttons[key] = button
         return button
 
@@ -191,6 +192,9 @@ class PromptPanel(QWidget):
                     self.add_button(option, OPTION_WORDS.get(option, option),
                                     partial(decide, option, exp.area, exp.hand, None),
                                     shortcut=OPTION_KEYS.get(option))
+                if double_after is not None and "double" not in exp.options:
+                    # the last card was taken for a hit: it may be the card of a double
+                    self.add_button("double", "Double (that card)", double_after, shortcut="D")
             if exp.offers:
                 self._offers(exp.offers, decide)
                 self.add_button("close_offers", "Close offers", close_offers, shortcut="C", role="offer",
