@@ -11,7 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from PySide6.QtCore import QTimer
-from PySide6.QtGui import QDoubleValidator, QResizeEvent
+from PySide6.QtGui import QDoubleValidator, QFont, QResizeEvent
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -43,7 +43,7 @@ from ui.ruling_panel import RulingPanel
 from ui.settlement_panel import SettlementPanel
 from ui.setup_dialog import SetupDialog
 from ui.shoe_status import ShoeStatus
-from ui.style import app_style, money, px, scale_for, set_scale, signed
+from ui.style import app_style, base_font_px, money, px, scale_for, set_scale, signed
 from ui.table_view import SHORT_BET_NAMES, TableView
 from ui.terminals_panel import TerminalsPanel
 
@@ -225,7 +225,7 @@ class DealerWindow(QMainWindow):
         super().__init__()
         self.controller = controller
         self.setWindowTitle("Dealer Assist")
-        self.setStyleSheet(app_style())
+        self._apply_style()
         self.letter_keys = LetterKeys(self)
         app = QApplication.instance()
         if app is not None:
@@ -356,13 +356,19 @@ class DealerWindow(QMainWindow):
         """A larger screen: larger type and cards (not more empty space)."""
         super().resizeEvent(event)
         if set_scale(scale_for(event.size().width(), event.size().height())):
-            self.setStyleSheet(app_style())
+            self._apply_style()
         self.table_view.reset()
         self._prompt_sig = None
         self._settlement_shown = None
         self._rulings_shown = None
         if self.controller.rnd is not None:
             QTimer.singleShot(0, self.refresh)
+
+    def _apply_style(self) -> None:
+        font = QFont(self.font())
+        font.setPixelSize(base_font_px())
+        self.setFont(font)
+        self.setStyleSheet(app_style())
 
     # ------------------------------------------------------------------ reports menu
     def _reports_bar(self) -> QWidget:

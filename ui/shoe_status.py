@@ -19,7 +19,6 @@ class ShoeStatus(QWidget):
         layout.setContentsMargins(4, 2, 4, 2)
         self.line = QLabel("Shoe: not connected")
         self.line.setProperty("role", "header")
-        self.line.setWordWrap(True)
         layout.addWidget(self.line)
         self.hold_box = QWidget()
         hold = QHBoxLayout(self.hold_box)

@@ -38,10 +38,16 @@ def px(size: float) -> int:
     return int(round(size * _scale))
 
 
+def base_font_px() -> int:
+    """The window's ordinary text (set as the window's font, not in the style sheet, so that
+    labels given their own font keep it)."""
+    return px(17)
+
+
 def app_style() -> str:
     s = px
     return f"""
-QWidget {{ font-size: {s(17)}px; color: #111; }}
+QWidget {{ color: #111; }}
 QMainWindow, QDialog {{ background: #f4f4f0; }}
 QPushButton {{ font-size: {s(18)}px; font-weight: bold; padding: 2px {s(8)}px; min-height: {s(TOUCH) - 8}px;
               min-width: {s(TOUCH) - 8}px; border: 2px solid #333; border-radius: 8px; background: #ffffff; }}

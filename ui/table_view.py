@@ -150,16 +150,16 @@ class AreaBox(CardDropMixin, QFrame):
             layout.addWidget(empty)
             layout.addStretch(1)
             return
-        # the hands: up to four (split), side by side; cards overlap to fit
-        grid_rows = len(view.wager_rows)
-        wagers_h = px(21) * (grid_rows + 1)
-        fixed = px(26) + wagers_h + px(18)
+        # the hands: up to four (split), side by side; cards overlap to fit in what the
+        # title and the wager table leave
+        table = WagerTable(view, bets)
+        fixed = self.title.sizeHint().height() + table.sizeHint().height() + px(4) * 2 + px(2) * 4
         if view.surrendered:
-            fixed += px(18)
+            fixed += px(20)
         hands_h = max(px(50), height - fixed)
         label = 15 if len(view.hands) <= 2 else 13
         badge_h = px(label) + px(4) if any(h.badges for h in view.hands) else 0
-        card_h = max(px(34), hands_h - px(label) - px(4) - badge_h - px(8))
+        card_h = max(px(34), hands_h - px(label) - px(6) - badge_h - px(6))
         hand_w = (width - px(14)) // max(1, len(view.hands)) - px(4)
         card_w = min(int(card_h * 0.71), int(hand_w * 0.6))
         size = QSize(card_w, int(card_w / 0.71))
@@ -173,7 +173,7 @@ class AreaBox(CardDropMixin, QFrame):
         if view.surrendered:
             layout.addWidget(_label("SURRENDERED: " + ", ".join(view.surrendered), size=14, bold=True))
         layout.addStretch(1)
-        layout.addWidget(WagerTable(view, bets))
+        layout.addWidget(table)
 
 
 class WagerTable(QWidget):
@@ -207,9 +207,9 @@ class WagerTable(QWidget):
 
 def _cell_label(cell: WagerCell) -> QLabel:
     if cell.action:
-        label = _label(cell.text, size=14, bold=True, colour=PAY_COLOURS[cell.action])
+        label = _label(cell.text, size=17, bold=True, colour=PAY_COLOURS[cell.action])
     else:
-        label = _label(cell.text, size=14)
+        label = _label(cell.text, size=15)
     label.setAlignment(Qt.AlignmentFlag.AlignRight)
     label.setToolTip(cell.detail)
     return label
