@@ -183,6 +183,13 @@ class CardRow(QWidget):
         self.setFixedHeight(self.card_size.height())
         self._place()
 
+    def add(self, text: str) -> None:
+        """One more card (a card dealt to this hand): the row is not rebuilt."""
+        face = CardFace(text, size=self.card_size, parent=self)
+        self.faces.append(face)
+        self._place()
+        face.show()
+
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt name)
         n = len(self.faces)
         return QSize(n * (self.card_size.width() + 4), self.card_size.height())

@@ -34,9 +34,9 @@ def is_letter_shortcut(event: QKeyEvent) -> bool:
 
 
 class LetterKeys(QObject):
-    """Installed on the application by a window: in that window's number fields (line edits
-    and spin boxes not marked ``letters=True``) and lists (combo boxes) a letter is a
-    shortcut, not text or a search."""
+    """Installed on a window's number fields (line edits and spin boxes not marked
+    ``letters=True``) and lists (combo boxes): there a letter is a shortcut, not text or a
+    search. (On those widgets only: an application-wide filter costs every event.)"""
 
     def __init__(self, window: QWidget) -> None:
         super().__init__(window)

@@ -13,7 +13,6 @@ from typing import Any
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QDoubleValidator, QFont, QResizeEvent
 from PySide6.QtWidgets import (
-    QApplication,
     QComboBox,
     QDialog,
     QGridLayout,
@@ -226,10 +225,7 @@ class DealerWindow(QMainWindow):
         self.controller = controller
         self.setWindowTitle("Dealer Assist")
         self._apply_style()
-        self.letter_keys = LetterKeys(self)
-        app = QApplication.instance()
-        if app is not None:
-            app.installEventFilter(self.letter_keys)
+        self.letter_keys = LetterKeys(self)  # on the number fields and lists (below), not on every widget
         central = QWidget()
         self.setCentralWidget(central)
         outer = QVBoxLayout(central)
@@ -328,6 +324,8 @@ class DealerWindow(QMainWindow):
 
         self.about_action = add_about_action(self)
 
+        for field in (self.decision_amount, self.betting.player, self.betting.area, self.betting.bet):
+            field.installEventFilter(self.letter_keys)
         DropTarget.dropped = self.card_dropped
         self.setup_dialog: SetupDialog | None = None
         self.setup_saved: Callable[[TableSetup], None] | None = None  # remembers it (the store)

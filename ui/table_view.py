@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
@@ -68,20 +68,19 @@ def _label(text: str, *, size: int = 18, bold: bool = False, colour: str | None 
 
 
 class HandBox(DropTarget):
-    """One hand: its cards, total and badges; a card dragged here lies in this hand."""
+    """One hand: its cards, total and badges; a card dragged here lies in this hand.
+
+    A card dealt to the hand, or the turn moving, updates the box in place (no rebuild)."""
 
     def __init__(self, hand: HandView, *, card_size: QSize, label_size: int, printed_first: bool = False,
                  numbered: bool = True, target: str = "dealer") -> None:
         super().__init__(target)
         self.hand = hand
+        self.numbered = numbered
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.setSpacing(1)
-        total = total_text(hand.total, hand.soft, len(hand.cards))
-        if numbered and not hand.soft:
-            total = str(hand.total) if hand.cards else ""  # four hands side by side: "H2 18"
-        head = ("\u25b6 " if hand.in_turn else "") + (f"H{hand.number} " if numbered else "") + total
-        self.title = _label(head, size=label_size, bold=True)
+        self.title = _label(self._head(hand), size=label_size, bold=True)
         self.badges = _label(" ".join(hand.badges), size=max(10, label_size - 2 - (3 if numbered else 0)),
                              bold=True, colour="#ffd600")
         self.badges.setWordWrap(True)
@@ -91,9 +90,36 @@ class HandBox(DropTarget):
         layout.addWidget(self.cards)
         layout.addWidget(self.badges)
         self.badges.setVisible(bool(hand.badges))
-        if hand.in_turn:
-            self.setStyleSheet("HandBox { background: #1b8a48; border-radius: 6px; }")
-            self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+
+    def _head(self, hand: HandView) -> str:
+        total = total_text(hand.total, hand.soft, len(hand.cards))
+        if self.numbered and not hand.soft:
+            total = str(hand.total) if hand.cards else ""  # four hands side by side: "H2 18"
+        return ("\u25b6 " if hand.in_turn else "") + (f"H{hand.number} " if self.numbered else "") + total
+
+    def update_hand(self, hand: HandView) -> bool:
+        """Show ``hand`` in place if it only gained cards or changed turn; False: rebuild."""
+        old = self.hand
+        if hand.number != old.number or hand.cards[: len(old.cards)] != old.cards or hand.stakes != old.stakes:
+            return False
+        for text in hand.cards[len(old.cards):]:
+            self.cards.add(text)
+        if hand != old:
+            self.title.setText(self._head(hand))
+            self.badges.setText(" ".join(hand.badges))
+            self.badges.setVisible(bool(hand.badges))
+            if hand.in_turn != old.in_turn:
+                self.update()
+        self.hand = hand
+        return True
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt name)
+        if self.hand.in_turn:  # the hand in turn: a lighter field behind it (seen from two metres)
+            p = QPainter(self)
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor("#1b8a48"))
+            p.drawRoundedRect(self.rect(), 6, 6)
+            p.end()
 
 
 class DealerBox(QFrame):
@@ -118,7 +144,16 @@ class DealerBox(QFrame):
         self.hand = HandBox(view, card_size=size, label_size=1, printed_first=view.printed_first,
                             numbered=False, target="dealer")
         self.hand.title.hide()
+        self.hand.badges.hide()
         row.addWidget(self.hand, 1)
+
+    def update_dealer(self, rnd: Any, output: dict[str, Any]) -> bool:
+        view = dealer_view(rnd, output)
+        if not self.hand.update_hand(view):
+            return False
+        self.hand.badges.hide()
+        self.total.setText(total_text(view.total, view.soft, len(view.cards)) + ("  BUST" if view.total > 21 else ""))
+        return True
 
 
 class AreaBox(CardDropMixin, QFrame):
@@ -165,15 +200,37 @@ class AreaBox(CardDropMixin, QFrame):
         size = QSize(card_w, int(card_w / 0.71))
         hands_row = QHBoxLayout()
         hands_row.setSpacing(px(3))
+        self.hand_boxes: list[HandBox] = []
         for hand in view.hands:
             box = HandBox(hand, card_size=size, label_size=label, printed_first=view.printed_first and hand.number == 1,
                           numbered=len(view.hands) > 1, target=f"area:{view.number}/{hand.number}")
             hands_row.addWidget(box, 1)
+            self.hand_boxes.append(box)
         layout.addLayout(hands_row)
         if view.surrendered:
             layout.addWidget(_label("SURRENDERED: " + ", ".join(view.surrendered), size=14, bold=True))
         layout.addStretch(1)
         layout.addWidget(table)
+
+    def update_view(self, view: AreaView) -> bool:
+        """Show ``view`` in place when only cards, totals, badges or the turn changed."""
+        old = self.view
+        if (view.number, view.occupied, view.controller, view.seated, len(view.hands), view.players,
+                view.wager_rows, view.cells, view.surrendered) != (
+                old.number, old.occupied, old.controller, old.seated, len(old.hands), old.players,
+                old.wager_rows, old.cells, old.surrendered) or not view.occupied:
+            return False
+        boxes = self.hand_boxes
+        if len(boxes) != len(view.hands) or not all(b.update_hand(h) for b, h in zip(boxes, view.hands, strict=True)):
+            return False
+        if view.in_turn != old.in_turn:
+            self.setProperty("turn", "true" if view.in_turn is not None else "false")
+            style = self.style()
+            style.unpolish(self)
+            style.polish(self)
+            self.update()
+        self.view = view
+        return True
 
 
 class WagerTable(QWidget):
@@ -283,6 +340,9 @@ class TableView(QWidget):
             self.setMinimumHeight(px(420))
         dealer_h, area_h = self.heights(shared, rows)
         dealer_sig = (tuple(output.get("dealer", {}).get("cards", [])),)
+        if (dealer_sig != self._dealer_sig and isinstance(self.dealer_box, DealerBox)
+                and self.dealer_box.update_dealer(rnd, output)):
+            self._dealer_sig = dealer_sig
         if dealer_sig != self._dealer_sig:
             dealer_box = DealerBox(rnd, output, dealer_h)
             if self.dealer_box is not None:
@@ -306,6 +366,10 @@ class TableView(QWidget):
         for view in views:
             number = view.number
             if view.signature == self._area_sigs.get(number):
+                continue
+            current = self.area_boxes.get(number)
+            if current is not None and current.update_view(view):
+                self._area_sigs[number] = view.signature
                 continue
             first = (number - 1) // per_row * per_row
             shares = sum(v.width_share for v in views[first:first + per_row])
