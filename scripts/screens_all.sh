@@ -11,7 +11,7 @@ for SIZE in 1280x800 1366x768 1920x1080; do
     XPID=$!
     sleep 1
     for GAME in ace_race electronic star_elements lucky8 dueling8s; do
-        DISPLAY=:$N QT_QPA_PLATFORM=xcb timeout 180 "$PY" scripts/screens.py --game $GAME --size $SIZE --out "$OUT"
+        DISPLAY=:$N QT_QPA_PLATFORM=xcb timeout 180 "$PY" -m ui.heavy_round --game $GAME --size $SIZE --out "$OUT"
     done
     kill $XPID
     N=$((N + 1))

@@ -53,9 +53,9 @@ QPushButton {{ font-size: {s(18)}px; font-weight: bold; padding: 2px {s(8)}px; m
               min-width: {s(TOUCH) - 8}px; border: 2px solid #333; border-radius: 8px; background: #ffffff; }}
 QPushButton:pressed {{ background: #ddd; }}
 QPushButton:disabled {{ color: #888; border-color: #aaa; }}
-QPushButton[role="option"] {{ font-size: {s(20)}px; min-height: {s(54)}px; padding: 2px 4px; background: #fff8d0; }}
+QPushButton[role="option"] {{ font-size: {s(18)}px; min-height: {s(54)}px; padding: 2px 4px; background: #fff8d0; }}
 QPushButton[role="stand"] {{ font-size: {s(30)}px; min-height: {s(76)}px; background: #ffe082; border-width: 3px; }}
-QPushButton[role="offer"] {{ font-size: {s(14)}px; min-height: {s(TOUCH) - 8}px; padding: 2px 2px; background: #e3f2fd; }}
+QPushButton[role="offer"] {{ font-size: {s(13)}px; min-height: {s(TOUCH) - 8}px; padding: 2px 0px; background: #e3f2fd; }}
 QPushButton[role="confirm"] {{ background: #d7f5d7; }}
 QPushButton[role="danger"] {{ background: #fde0e0; }}
 QPushButton[role="place"] {{ font-size: {s(22)}px; min-height: {s(64)}px; background: #ffe0b2; border-width: 3px; }}

@@ -211,18 +211,21 @@ class AreaBox(CardDropMixin, QFrame):
             layout.addWidget(_label("SURRENDERED: " + ", ".join(view.surrendered), size=14, bold=True))
         layout.addStretch(1)
         layout.addWidget(table)
+        self.table = table
 
     def update_view(self, view: AreaView) -> bool:
         """Show ``view`` in place when only cards, totals, badges or the turn changed."""
         old = self.view
         if (view.number, view.occupied, view.controller, view.seated, len(view.hands), view.players,
-                view.wager_rows, view.cells, view.surrendered) != (
+                view.wager_rows, set(view.cells), view.surrendered) != (
                 old.number, old.occupied, old.controller, old.seated, len(old.hands), old.players,
-                old.wager_rows, old.cells, old.surrendered) or not view.occupied:
+                old.wager_rows, set(old.cells), old.surrendered) or not view.occupied:
             return False
         boxes = self.hand_boxes
         if len(boxes) != len(view.hands) or not all(b.update_hand(h) for b, h in zip(boxes, view.hands, strict=True)):
             return False
+        if view.cells != old.cells:  # a settlement: the same wagers, now with what to pay or collect
+            self.table.update_cells(view)
         if view.in_turn != old.in_turn:
             self.setProperty("turn", "true" if view.in_turn is not None else "false")
             style = self.style()
@@ -260,15 +263,30 @@ class WagerTable(QWidget):
         grid.setColumnStretch(0, 0)
         for col in range(1, len(view.players) + 1):
             grid.setColumnStretch(col, 1)
+        self.shown = dict(view.cells)
+
+    def update_cells(self, view: AreaView) -> None:
+        for key, cell in view.cells.items():
+            label = self.cells.get(key)
+            if label is not None and self.shown.get(key) != cell:
+                _style_cell(label, cell)
+        self.shown = dict(view.cells)
+
+
+def _style_cell(label: QLabel, cell: WagerCell) -> None:
+    font = QFont(label.font())
+    font.setPixelSize(px(17 if cell.action else 15))
+    font.setBold(bool(cell.action))
+    label.setFont(font)
+    label.setStyleSheet(f"color: {PAY_COLOURS[cell.action]};" if cell.action else "")
+    label.setText(cell.text)
+    label.setToolTip(cell.detail)
 
 
 def _cell_label(cell: WagerCell) -> QLabel:
-    if cell.action:
-        label = _label(cell.text, size=17, bold=True, colour=PAY_COLOURS[cell.action])
-    else:
-        label = _label(cell.text, size=15)
+    label = QLabel()
     label.setAlignment(Qt.AlignmentFlag.AlignRight)
-    label.setToolTip(cell.detail)
+    _style_cell(label, cell)
     return label
 
 

@@ -1,6 +1,7 @@
 """Look at the dealer's screen: a full round of a game with the heaviest set-up, on screen.
 
-``python scripts/screens.py --game lucky8 --size 1280x800 --out docs/screenshots``
+``python -m ui.heavy_round --game lucky8 --size 1280x800 --out docs/screenshots``
+(``scripts/screens_all.sh``: every game at every table screen size, under Xvfb).
 
 Every area holds three players, each with a main wager and every side bet; the dealer's
 first card is an ace, so every player is offered insurance (where the game has it);
@@ -27,7 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import ui.qtfix  # noqa: F401  (first: keeps PySide6 6.12 from aborting CPython 3.11)
 
 PLAYERS = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lea", "max", "ned",
            "oli", "pam", "quin", "ray", "sam", "tia", "uma"]
@@ -40,7 +41,7 @@ def heavy_setup(game: str) -> Any:
     from ui.controller import TableSetup
 
     rules = GAMES[game]
-    limits = {"main": [5, 1000], **{bet: [1, 200] for bet in rules.side_bets}}
+    limits: dict[str, list[float]] = {"main": [5, 1000], **{bet: [1, 200] for bet in rules.side_bets}}
     decks = min(6, rules.deck_range[1])
     if rules.shared_hand:
         return TableSetup(game=game, decks=decks, limits=limits, terminals=list(TERMINALS), decision_seconds=600)
@@ -188,11 +189,15 @@ def plan(setup: Any) -> list[str]:
 
 
 class Shooter:
-    def __init__(self, app: Any, window: Any, out: Path, prefix: str) -> None:
+    """Takes the screenshots; ``check(name, window)``, if given, is called at each instead."""
+
+    def __init__(self, app: Any, window: Any, out: Path, prefix: str,
+                 check: Callable[[str, Any], None] | None = None) -> None:
         self.app = app
         self.window = window
         self.out = out
         self.prefix = prefix
+        self.check = check
         self.x11 = bool(os.environ.get("DISPLAY")) and os.environ.get("QT_QPA_PLATFORM") != "offscreen"
 
     def settle(self, seconds: float = 0.4) -> None:
@@ -201,8 +206,11 @@ class Shooter:
             self.app.processEvents()
             time.sleep(0.01)
 
-    def shot(self, name: str) -> Path:
+    def shot(self, name: str) -> Path | None:
         self.settle()
+        if self.check is not None:
+            self.check(name, self.window)
+            return None
         self.out.mkdir(parents=True, exist_ok=True)
         path = self.out / f"{self.prefix}_{name}.png"
         if self.x11:
@@ -213,23 +221,25 @@ class Shooter:
         return path
 
 
-def run(game: str, size: tuple[int, int], out: Path) -> None:
+def run(game: str, size: tuple[int, int], out: Path, check: Callable[[str, Any], None] | None = None,
+        db_dir: str | None = None) -> None:
     from PySide6.QtWidgets import QApplication
 
-    import ui.qtfix  # noqa: F401
     from dealer_assist.cards import parse_card
     from ui.app import build_table
 
     app = QApplication.instance() or QApplication([])
     setup = heavy_setup(game)
     cards = plan(setup)
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(dir=db_dir) as tmp:
         table = build_table(setup, db=str(Path(tmp) / "screens.db"), dealer="dee",
                             sim_cards=[parse_card(c) for c in cards], sim_link=str(Path(tmp) / "shoe"))
         window = table.window
+        sim = table.sim
+        assert sim is not None  # the simulated shoe (no port given)
         window.setGeometry(0, 0, *size)
         window.show()
-        shooter = Shooter(app, window, out, f"{game}_{size[0]}x{size[1]}")
+        shooter = Shooter(app, window, out, f"{game}_{size[0]}x{size[1]}", check)
         c = table.controller
         wait(app, lambda: c.store is not None and c.rnd is not None and c.shoe.connected, "the table")
         for player, bet, amount, area in wagers(setup):
@@ -247,8 +257,8 @@ def run(game: str, size: tuple[int, int], out: Path) -> None:
             exp = rnd.expectation()
             if exp.kind == "card":
                 before = len(c.events)
-                table.sim.deal()
-                wait(app, lambda b=before: len(c.events) > b or bool(c.implied) or c.stray_card is not None,
+                sim.deal()
+                wait(app, lambda: len(c.events) > before or bool(c.implied) or c.stray_card is not None,
                      "the card")
                 if c.stray_card is not None:
                     raise SystemExit(f"card held: {c.stray_reason}")
@@ -269,8 +279,8 @@ def run(game: str, size: tuple[int, int], out: Path) -> None:
                 c.report(fields.pop("kind"), **fields)
             elif fields.get("action") == "hit" and not setup.electronic:
                 before = len(c.events)
-                table.sim.deal()  # the table's rhythm: the card is the hit
-                wait(app, lambda b=before: len(c.events) > b or bool(c.implied), "the hit")
+                sim.deal()  # the table's rhythm: the card is the hit
+                wait(app, lambda: len(c.events) > before or bool(c.implied), "the hit")
             else:
                 followers = fields.pop("followers", None)
                 if followers:
@@ -282,6 +292,7 @@ def run(game: str, size: tuple[int, int], out: Path) -> None:
             shooter.shot("3_play")
         shooter.shot("4_settled")
         table.close()
+        window.deleteLater()
 
 
 def wait(app: Any, done: Callable[[], bool], what: str, seconds: float = 15) -> None:
