@@ -139,7 +139,7 @@ class PromptPanel(QWidget):
             self.headline.setText("Round void: return every wager" if status == "void"
                                   else "Round settled: pay and collect" if status == "settled"
                                   else "Round concluded: pay, collect and return")
-            self.detail.setText("Pay from the layout, area 7 first; then confirm to start the next round.")
+            self.detail.setText("Pay and collect as the layout shows, from your right; then the next round.")
             self.add_button("confirm", "Next round", confirm, shortcut="Return", role="stand",
                             span=self.columns)
             return

@@ -25,6 +25,7 @@ class HandView:
     in_turn: bool = False
     stakes: tuple[tuple[str, str], ...] = ()
     printed_first: bool = False
+    soft_known: bool = True  # False: the round gave the total only (no soft/hard)
 
 
 @dataclass(frozen=True)
@@ -149,7 +150,9 @@ def dealer_view(rnd: Any, output: dict[str, Any]) -> HandView:
     value = getattr(rnd, "dealer_value", None)
     total, soft = value() if value is not None else (int(dealer.get("total", 0)), False)
     badges = ("BUST",) if total > 21 else ()
-    return HandView(0, cards, total, soft, badges, printed_first=bool(rnd.rules.permanent_eight))
+    # soft/hard only where the round says which (issue 14's typed views will for every game)
+    return HandView(0, cards, total, soft, badges, printed_first=bool(rnd.rules.permanent_eight),
+                    soft_known=value is not None)
 
 
 def paying_order(settlements: list[dict[str, Any]]) -> list[tuple[int | None, list[dict[str, Any]]]]:

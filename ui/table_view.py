@@ -122,6 +122,13 @@ class HandBox(DropTarget):
             p.end()
 
 
+def _dealer_total(view: HandView) -> str:
+    if not view.cards:
+        return ""
+    text = total_text(view.total, view.soft, len(view.cards)) if view.soft_known else str(view.total)
+    return text + ("  BUST" if view.total > 21 else "")
+
+
 class DealerBox(QFrame):
     def __init__(self, rnd: Any, output: dict[str, Any], height: int) -> None:
         super().__init__()
@@ -134,8 +141,7 @@ class DealerBox(QFrame):
         row.setContentsMargins(px(8), 4, px(8), 4)
         title = QVBoxLayout()
         title.addWidget(_label("DEALER", size=22, bold=True))
-        self.total = _label(total_text(view.total, view.soft, len(view.cards)) + ("  BUST" if view.total > 21 else ""),
-                            size=22, bold=True)
+        self.total = _label(_dealer_total(view), size=22, bold=True)
         title.addWidget(self.total)
         title.addStretch(1)
         row.addLayout(title)
@@ -152,7 +158,7 @@ class DealerBox(QFrame):
         if not self.hand.update_hand(view):
             return False
         self.hand.badges.hide()
-        self.total.setText(total_text(view.total, view.soft, len(view.cards)) + ("  BUST" if view.total > 21 else ""))
+        self.total.setText(_dealer_total(view))
         return True
 
 
