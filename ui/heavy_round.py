@@ -222,7 +222,7 @@ class Shooter:
 
 
 def run(game: str, size: tuple[int, int], out: Path, check: Callable[[str, Any], None] | None = None,
-        db_dir: str | None = None) -> None:
+        db_dir: str | None = None, review: bool = False) -> None:
     from PySide6.QtWidgets import QApplication
 
     from dealer_assist.cards import parse_card
@@ -291,8 +291,29 @@ def run(game: str, size: tuple[int, int], out: Path, check: Callable[[str, Any],
         if not shots["split"]:
             shooter.shot("3_play")
         shooter.shot("4_settled")
+        if review:
+            _review_shot(app, table, size, out, shooter)
         table.close()
         window.deleteLater()
+
+
+def _review_shot(app: Any, table: Any, size: tuple[int, int], out: Path, shooter: Shooter) -> None:
+    """The review's replay of the round just played: the same layout widget, at the end."""
+    from ui.review_app import ReviewWindow, open_review
+
+    c = table.controller
+    wait(app, lambda: c.finished_outputs > 0 and not c.store_worker._pending, "the settle output")
+    review = open_review(c.store.path, None, supervisor="sam")
+    assert isinstance(review, ReviewWindow)
+    review.setGeometry(0, 0, *size)
+    review.show()
+    review.raise_()
+    shooter.settle(0.5)
+    rid = review.model.rows[0].id
+    review.select_round(rid)
+    shooter.window = review
+    shooter.shot("5_review")
+    review.close()
 
 
 def wait(app: Any, done: Callable[[], bool], what: str, seconds: float = 15) -> None:
@@ -309,9 +330,10 @@ def main() -> int:
     parser.add_argument("--game", required=True)
     parser.add_argument("--size", default="1280x800")
     parser.add_argument("--out", default="docs/screenshots")
+    parser.add_argument("--review", action="store_true", help="also the review's replay of the round")
     args = parser.parse_args()
     w, _, h = args.size.partition("x")
-    run(args.game, (int(w), int(h)), Path(args.out))
+    run(args.game, (int(w), int(h)), Path(args.out), review=args.review)
     return 0
 
 

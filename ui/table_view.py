@@ -56,10 +56,10 @@ def total_text(total: int, soft: bool, cards: int) -> str:
     return f"{'soft' if soft else 'hard'} {total}" if total <= 21 else f"{total}"
 
 
-def _label(text: str, *, size: int = 18, bold: bool = False, colour: str | None = None) -> QLabel:
+def _label(text: str, *, size: float = 18, bold: bool = False, colour: str | None = None) -> QLabel:
     label = QLabel(text)
     font = QFont(label.font())  # a font, not a style sheet: cheap to build on every card
-    font.setPixelSize(px(size))
+    font.setPixelSize(max(9, px(size)))
     font.setBold(bold)
     label.setFont(font)
     if colour:
@@ -193,7 +193,7 @@ class AreaBox(CardDropMixin, QFrame):
             return
         # the hands: up to four (split), side by side; cards overlap to fit in what the
         # title and the wager table leave
-        table = WagerTable(view, bets)
+        table = WagerTable(view, bets, width)
         fixed = self.title.sizeHint().height() + table.sizeHint().height() + px(4) * 2 + px(2) * 4
         if view.surrendered:
             fixed += px(20)
@@ -246,24 +246,28 @@ class WagerTable(QWidget):
     """An area's wagers: a column per player (position order), a row per bet; a settled
     wager's cell shows what to do with its chips."""
 
-    def __init__(self, view: AreaView, bets: list[str]) -> None:
+    def __init__(self, view: AreaView, bets: list[str], width: int = 0) -> None:
         super().__init__()
+        # the type shrinks when the area is narrower than three players' amounts need
+        # (the review's replay pane, a four-hand area's neighbours): never cut
+        need = px(52) + max(1, len(view.players)) * px(50)
+        self.fit = min(1.0, max(0.6, (width - px(10)) / need)) if width else 1.0
         grid = QGridLayout(self)
         grid.setContentsMargins(0, 0, 0, 0)
         grid.setHorizontalSpacing(px(3))
         grid.setVerticalSpacing(0)
         self.cells: dict[tuple[str, str], QLabel] = {}
         for col, player in enumerate(view.players, start=1):
-            name = _label(player, size=14, bold=True)
+            name = _label(player, size=14 * self.fit, bold=True)
             name.setAlignment(Qt.AlignmentFlag.AlignRight)
             grid.addWidget(name, 0, col)
         for row, bet in enumerate(view.wager_rows, start=1):
-            grid.addWidget(_label(SHORT_BET_NAMES.get(bet, bet), size=13), row, 0)
+            grid.addWidget(_label(SHORT_BET_NAMES.get(bet, bet), size=13 * self.fit), row, 0)
             for col, player in enumerate(view.players, start=1):
                 cell = view.cells.get((player, bet))
                 if cell is None:
                     continue
-                label = _cell_label(cell)
+                label = _cell_label(cell, self.fit)
                 grid.addWidget(label, row, col)
                 self.cells[(player, bet)] = label
         grid.setColumnStretch(0, 0)
@@ -275,13 +279,13 @@ class WagerTable(QWidget):
         for key, cell in view.cells.items():
             label = self.cells.get(key)
             if label is not None and self.shown.get(key) != cell:
-                _style_cell(label, cell)
+                _style_cell(label, cell, self.fit)
         self.shown = dict(view.cells)
 
 
-def _style_cell(label: QLabel, cell: WagerCell) -> None:
+def _style_cell(label: QLabel, cell: WagerCell, fit: float = 1.0) -> None:
     font = QFont(label.font())
-    font.setPixelSize(px(17 if cell.action else 15))
+    font.setPixelSize(max(10, px((17 if cell.action else 15) * fit)))
     font.setBold(bool(cell.action))
     label.setFont(font)
     label.setStyleSheet(f"color: {PAY_COLOURS[cell.action]};" if cell.action else "")
@@ -289,10 +293,10 @@ def _style_cell(label: QLabel, cell: WagerCell) -> None:
     label.setToolTip(cell.detail)
 
 
-def _cell_label(cell: WagerCell) -> QLabel:
+def _cell_label(cell: WagerCell, fit: float = 1.0) -> QLabel:
     label = QLabel()
     label.setAlignment(Qt.AlignmentFlag.AlignRight)
-    _style_cell(label, cell)
+    _style_cell(label, cell, fit)
     return label
 
 
