@@ -226,6 +226,9 @@ class TableController(QObject):
         self.events = [dict(e) for e in open_round.events]
         self.slip = []
         self.restored = True
+        if open_round.status == "referred" and rnd.status() == "in_progress":
+            # referred by the dealer (6.1): still waiting for the shift manager
+            self.referred = f"the round was referred to the Gaming Shift Manager ({self.rules.clause('refer')})"
         self.changed.emit()
         return True
 
@@ -768,11 +771,35 @@ class TableController(QObject):
     def refer(self, text: str) -> None:
         """6.1: the dealer refers the round to the Gaming Shift Manager (audited, with the round).
         No card is assigned until the shift manager decides (:meth:`resolve_referral`)."""
+        if self.rnd is None or self.round_id is None:
+            self.refused.emit(f"nothing to refer: the round has not begun ({self.rules.clause('refer')})")
+            return
         self._flush_implied()
         self.referred = text
-        self._audit("referral", {"rule": self.rules.clause("refer"), "text": text}, actor=f"dealer:{self.dealer}")
+        actor = f"dealer:{self.dealer}"
+        clause = self.rules.clause("refer")
+        self._audit("referral", {"rule": clause, "text": text}, actor=actor)
+        # the round's record says so too: status "referred", waiting for the shift manager
+        output = {**round_output(self.rnd), "status": "referred",
+                  "next": {"expect": "ruling", "rule": clause, "text": text}}
+        self._record_output(output, actor)
         self.hold_changed.emit()
         self.changed.emit()
+
+    def _record_output(self, output: dict[str, Any], actor: str) -> None:
+        store = self.store
+
+        def job() -> None:
+            rid = self._store_rid
+            if store is None or rid is None:
+                raise StoreError("no round to record")
+            store.finish_round(rid, output, actor=actor)
+
+        def done(result: Any, error: BaseException | None) -> None:
+            if error is not None:
+                self._store_failed(f"the referral could not be recorded: {error}")
+
+        self.store_worker.submit(job, done)
 
     def resolve_referral(self, ruling: str, supervisor: str) -> bool:
         """The shift manager's decision (the PIN was checked by :meth:`approve`): ``continue`` or
@@ -787,6 +814,8 @@ class TableController(QObject):
             if not self.submit({"type": "void", "reason": f"shift manager's decision: {self.referred}",
                                 "rule": clause}, actor=f"supervisor:{supervisor}"):
                 return False
+        else:  # the round goes on: its record is in progress again
+            self._record_output(round_output(self.rnd), f"supervisor:{supervisor}")
         self.referred = ""
         queued, self.stray_queue = self.stray_queue, []
         self.hold_changed.emit()

@@ -33,6 +33,14 @@ def _stored_events(db: Path) -> list[dict[str, object]]:
         store.close()
 
 
+def _round_status(db: Path) -> str:
+    store = Store.open_readonly(db)
+    try:
+        return str(store.list_rounds(limit=1)[0].status)
+    finally:
+        store.close()
+
+
 def _without_seq(events: list[dict[str, object]]) -> list[dict[str, object]]:
     return [{k: v for k, v in e.items() if k != "shoe_seq"} for e in events]
 
@@ -205,7 +213,7 @@ def test_face_up_report_ends_with_a_void(make_table: MakeTable) -> None:
 
 def test_referral_and_the_shift_managers_decision(make_table: MakeTable, tmp_path: Path) -> None:
     # 6.1: the dealer refers the round. The referral is audited with the dealer as actor and the
-    # round; a card dealt meanwhile is not assigned. The shift manager decides "continue" with a
+    # round, and the round's record is "referred"; a card dealt meanwhile is not assigned. The shift manager decides "continue" with a
     # supervisor PIN (audited as supervisor_decision); the waiting card then goes on as dealt.
     users = {"sam": ("4821", ["supervisor"])}
     t = make_table(LUCKY8, "10H 6D 9C 10C 4S", users=users)
@@ -217,6 +225,8 @@ def test_referral_and_the_shift_managers_decision(make_table: MakeTable, tmp_pat
     assert "(6.1)" in dialog.findChildren(QLabel)[0].text() and dialog.cancel_button.isVisible()
     t.qtbot.mouseClick(dialog.buttons["yes"], Qt.MouseButton.LeftButton)
     assert t.window.prompt.headline.text() == "Referred to the Gaming Shift Manager (6.1)"
+    t.qtbot.waitUntil(lambda: not t.controller.store_worker._pending, timeout=5000)
+    assert _round_status(tmp_path / "table.db") == "referred"
     before = len(t.controller.events)
     t.qtbot.mouseClick(t.window.sim_panel.deal_button, Qt.MouseButton.LeftButton)
     t.qtbot.waitUntil(lambda: len(t.controller.stray_queue) == 1, timeout=5000)
@@ -229,6 +239,8 @@ def test_referral_and_the_shift_managers_decision(make_table: MakeTable, tmp_pat
     t.qtbot.waitUntil(lambda: not t.controller.referred, timeout=10000)
     t.settled_writes()
     assert _without_seq(t.controller.events[before:]) == [{"type": "card", "card": "6D"}]
+    t.qtbot.waitUntil(lambda: not t.controller.store_worker._pending, timeout=5000)
+    assert _round_status(tmp_path / "table.db") == "in_progress"
     rid = t.controller.round_id
     store = Store.open_readonly(tmp_path / "table.db")
     try:
