@@ -1,4 +1,6 @@
-"""`dealer-assist bench`: rounds per second and time per event through the rules engine.
+"""The engine benchmark: rounds per second and time per event through the rules engine.
+
+`dealer-assist bench` (dealer_assist/cli/bench.py) runs it.
 
 Two set-ups (issue 2): (a) 5 areas, one player each, main wager only; (b) the full table,
 7 areas, 3 players each, every side bet. Rounds come from a shuffled shoe with
@@ -7,13 +9,11 @@ basic-strategy decisions. Prints figures; asserts nothing.
 
 from __future__ import annotations
 
-import argparse
 import random
 import statistics
 import time
 from collections.abc import Callable
 
-from dealer_assist.cards import GAMES as GAME_KEYS
 from dealer_assist.events import Event
 from dealer_assist.simulate import (
     Shoe,
@@ -24,12 +24,6 @@ from dealer_assist.simulate import (
     table_wagers,
 )
 from dealer_assist.transcript import new_round
-
-
-def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", default="ace_race", choices=GAME_KEYS)
-    parser.add_argument("--rounds", type=int, default=20000, help="rounds per set-up (default 20000)")
-    parser.add_argument("--seed", type=int, default=1)
 
 
 def _header(game: str, areas: int) -> dict[str, object]:
@@ -48,8 +42,6 @@ def _setup(game: str, full: bool) -> tuple[dict[str, object], Callable[[random.R
 def run_setup(game: str, full: bool, rounds: int, seed: int, timed: bool) -> dict[str, float]:
     header, wagers = _setup(game, full)
     template = new_round(header)  # the table's configuration, parsed once as at a live table
-    fresh = type(template)
-    config = template.config
     rng = random.Random(seed)
     shoe = Shoe(game, 6, seed)
     events = 0
@@ -58,7 +50,7 @@ def run_setup(game: str, full: bool, rounds: int, seed: int, timed: bool) -> dic
     start = time.perf_counter()
     for _ in range(rounds):
         shoe.round_start()
-        rnd = fresh(config)
+        rnd = template.fresh()
         for ev in wagers(rng):
             if timed:
                 t0 = clock()
@@ -87,31 +79,9 @@ def run_setup(game: str, full: bool, rounds: int, seed: int, timed: bool) -> dic
     return out
 
 
-def run(args: argparse.Namespace) -> int:
-    import dealer_assist.table as table_module
-
-    compiled = table_module.__file__.endswith((".so", ".pyd"))
-    print("engine: " + ("compiled with mypyc (scripts/compile_engine.py)" if compiled else
-                        "pure Python (for the compiled engine: scripts/compile_engine.py, then "
-                        "PYTHONPATH=build/compiled)"))
-    setups = (("(a) 5 areas, 1 player each, main only", False),
-              ("(b) 7 areas, 3 players each, every side bet", True))
-    if args.game == "electronic":  # one shared hand: terminals instead of areas
-        setups = (("(a) 5 terminals, main only", False), ("(b) 12 terminals, every side bet", True))
-    for label, full in setups:
-        # Throughput without per-event timers, then the per-event latencies in a second pass.
-        speed = run_setup(args.game, full, args.rounds, args.seed, timed=False)
-        lat = run_setup(args.game, full, max(args.rounds // 4, 100), args.seed, timed=True)
-        print(f"{args.game} {label}:")
-        print(f"  {speed['rounds_per_s']:,.0f} rounds/s, {speed['events_per_s']:,.0f} events/s "
-              f"({speed['events_per_round']:.1f} events/round, whole round incl. next-event choice)")
-        print(f"  apply one event: median {lat['median_us']:.1f} µs, p99 {lat['p99_us']:.1f} µs")
-    return 0
-
-
 if __name__ == "__main__":  # pragma: no cover
     import sys
 
-    parser = argparse.ArgumentParser(prog="python -m dealer_assist.bench")
-    configure(parser)
-    sys.exit(run(parser.parse_args()))
+    from dealer_assist.cli import main
+
+    sys.exit(main(["bench", *sys.argv[1:]]))

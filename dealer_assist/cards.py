@@ -162,17 +162,3 @@ def no_tens_deck() -> tuple[Card, ...]:
 def shoe_counts(deck: tuple[Card, ...], decks: int) -> Counter[Card]:
     """How many of each card a shoe of ``decks`` decks holds."""
     return Counter({c: decks for c in deck})
-
-
-GAMES: Final = ("ace_race", "electronic", "star_elements", "lucky8", "dueling8s")
-
-
-def composition_for(game: str) -> tuple[Card, ...]:
-    """One deck of ``game`` (2.1 of its rules): 52, 65 (five elements) or 48 (no 10s) cards."""
-    if game == "star_elements":
-        return element_deck()
-    if game == "dueling8s":
-        return no_tens_deck()
-    if game in GAMES:
-        return standard_deck()
-    raise KeyError(game)

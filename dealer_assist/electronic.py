@@ -10,12 +10,11 @@ terminal is resolved the next cards are the dealer's (3.18.2, 3.19, 3.20).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from dealer_assist import sidebets
+from dealer_assist import hand_rules, sidebets
 from dealer_assist.cards import Card
 from dealer_assist.errors import RuleRefusal
 from dealer_assist.events import (
@@ -34,12 +33,23 @@ from dealer_assist.events import (
     Timeout,
     Void,
     Wager,
+    card_event_at,
 )
 from dealer_assist.games import INSURANCE_ODDS, GameRules
 from dealer_assist.hands import hand_value, is_two_card_21
 from dealer_assist.money import ZERO, half_kept, winnings
-from dealer_assist.outcome import ClaimDecision, Expectation, Ruling, Settlement, settlement
-from dealer_assist.settlement import dealer_blackjack_concept, main_result
+from dealer_assist.outcome import (
+    CardMove,
+    ClaimDecision,
+    ControlChange,
+    Expectation,
+    Ruling,
+    Settlement,
+    settlement,
+)
+from dealer_assist.round_api import DealerView, HandView, RoundView, TerminalView, WagerView
+from dealer_assist.round_base import EventSourcedRound
+from dealer_assist.settlement import main_result
 from dealer_assist.shoe_state import ShoeState
 
 
@@ -97,7 +107,7 @@ class Terminal:
         return None
 
 
-class ElectronicRound:
+class ElectronicRound(EventSourcedRound):
     """A round of Electronic Blackjack folded from its events."""
 
     def __init__(self, config: ElectronicConfig) -> None:
@@ -106,7 +116,7 @@ class ElectronicRound:
         self._reset()
 
     def _reset(self) -> None:
-        self.events: list[Event] = []
+        self.events = []
         self.phase = "betting"  # betting, initial, decisions, dealer, settled, void, referred
         self.terminals: dict[str, Terminal] = {}
         self.player_cards: list[Card] = []
@@ -114,12 +124,14 @@ class ElectronicRound:
         self.stream: list[Card] = []
         self.settlements: list[Settlement] = []
         self._entered: set[tuple[str, str]] = set()  # (player, bet) of every settlement entry
-        self.rulings: list[Ruling] = []
+        self.rulings = []
         self.claims: list[ClaimDecision] = []
+        self.control_changes: list[ControlChange] = []  # terminals decide for themselves: none
         self.shoe = ShoeState(self.rules.composition, self.config.decks, list(self.config.shoe_dealt))
         self.under_min_players = set(self.config.under_min_history)
-        self._index = 0
-        self._expected: Expectation | None = None  # expectation(), until the next event
+        self.event_index = 0
+        self._expected = None
+        self._asked = None
 
     def clause(self, concept: str) -> str:
         return self.rules.clause(concept)
@@ -128,26 +140,9 @@ class ElectronicRound:
         return RuleRefusal(message, self.clause(concept))
 
     # ------------------------------------------------------------------ applying
-    def apply(self, event: Event) -> None:
-        """Apply one event, or raise :class:`RuleRefusal` leaving the round unchanged."""
-        self._index = len(self.events)
-        try:
-            self._dispatch(event)
-        except RuleRefusal:
-            events = self.events
-            self._reset()
-            for i, e in enumerate(events):
-                self._index = i
-                self._dispatch(e)
-                self.events.append(e)
-            raise
-        finally:
-            self._expected = None  # what the round waits for changes with every event
-        self.events.append(event)
-
-    def apply_all(self, events: Iterable[Event]) -> None:
-        for e in events:
-            self.apply(e)
+    def fresh(self) -> ElectronicRound:
+        """A new round at the same table (the same configuration), no event applied."""
+        return ElectronicRound(self.config)
 
     def _dispatch(self, ev: Event) -> None:
         if self.phase == "void":
@@ -161,7 +156,7 @@ class ElectronicRound:
         elif isinstance(ev, Burn):
             if self.player_cards:
                 raise RuleRefusal("a burn card comes before the first card of the round")
-            self._check_shoe(ev.card)
+            self.check_shoe(ev.card)
         elif isinstance(ev, CardDrawn):
             self._on_card(ev)
         elif isinstance(ev, Decision):
@@ -173,7 +168,7 @@ class ElectronicRound:
         elif isinstance(ev, Multi):
             self._on_multi(ev)
         elif isinstance(ev, Void):
-            self._void(ev.rule or self.clause("void.foreign_card"), ev.reason or "voided by the supervisor")
+            self.void(ev.rule or self.clause("void.foreign_card"), ev.reason or "voided by the supervisor")
         elif isinstance(ev, Absent):
             # A player away from a terminal that accepted the wager plays the default (3.18).
             self._on_timeout(ev.player, self.clause("default_strategy"))
@@ -184,9 +179,7 @@ class ElectronicRound:
                 self._close_offers(t)
             self._progress()
         elif isinstance(ev, Correction):
-            from dealer_assist.irregularities import electronic_correction
-
-            electronic_correction(self, ev)  # 5.2
+            self._correction(ev)  # 5.2
         elif isinstance(ev, Pick | Resolve):
             raise RuleRefusal(f"{ev.type} does not apply to Electronic Blackjack now")
         else:
@@ -225,16 +218,9 @@ class ElectronicRound:
         self.phase = "initial" if self.terminals else "settled"
 
     # ------------------------------------------------------------------ cards
-    def _check_shoe(self, card: Card) -> bool:
-        problem = self.shoe.record(card)
-        if problem is None:
-            return True
-        self._void(self.clause("void.foreign_card"), problem.reason + ": the round is void")
-        return False
-
-    def _void(self, rule: str, text: str) -> None:
+    def void(self, rule: str, text: str) -> None:
         self.phase = "void"
-        self.rulings.append(Ruling(self._index, rule, "void", text))
+        self.rulings.append(Ruling(self.event_index, rule, "void", text))
         self.settlements = []
         self._entered.clear()
         for t in self.terminals.values():
@@ -257,9 +243,7 @@ class ElectronicRound:
 
     def _on_card(self, ev: CardDrawn) -> None:
         if ev.face_up:
-            rule = self.clause("face_up_card")
-            self.rulings.append(Ruling(self._index, rule, "played",
-                                       f"{ev.card} was found face up in the shoe: it is played as if face down ({rule})"))
+            self.face_up(ev.card)
         target = self.expected_target()
         if ev.to is not None:
             wanted = ev.to.kind
@@ -268,30 +252,24 @@ class ElectronicRound:
             if target is None and wanted == "dealer" and self.phase == "settled":
                 self._dealer_completed(ev.card)
                 return
-            if target is not None and wanted != ("dealer" if target == "dealer" else "player"):
-                from dealer_assist.irregularities import electronic_reconstruct
-
-                electronic_reconstruct(self, ev.card, wanted, target)  # 5.2
+            if target is not None and wanted != _place(target):
+                self._reconstruct(ev.card, wanted, target)  # 5.2
                 return
             if target is None and self.phase == "decisions":
-                from dealer_assist.irregularities import electronic_next_card
-
-                electronic_next_card(self, ev.card, wanted)  # 5.2: it is the next card
+                self._next_card(ev.card, wanted)  # 5.2: it is the next card
                 return
         if target is None:
             raise RuleRefusal("no card is expected now" + self._waiting_text())
-        if not self._check_shoe(ev.card):
+        if not self.check_shoe(ev.card):
             return
         self._deliver(ev.card, target)
 
     def _dealer_completed(self, card: Card) -> None:
         """5.6: a card dealt to the dealer's completed hand is removed; the outcome stands."""
-        from dealer_assist.outcome import CardMove
-
         total, _ = hand_value(self.dealer)
         self.shoe.record(card)
         self.rulings.append(Ruling(
-            self._index, self.clause("dealer_completed"), "discarded",
+            self.event_index, self.clause("dealer_completed"), "discarded",
             f"{card} was dealt to the dealer's completed hand of {total}: removed from play; "
             "the outcome stands",
             (CardMove(card, "dealer", "discard"),),
@@ -337,8 +315,7 @@ class ElectronicRound:
     @staticmethod
     def _default_draws(hand: TerminalHand) -> bool:
         """3.18.1: cards until hard 12 or soft 17."""
-        total, soft = hand.value()
-        return total <= 16 if soft else total <= 11
+        return hand_rules.fixed_rule_draws(hand.cards)
 
     def _progress(self) -> None:
         """Let every terminal take the stream cards its hands need; then the dealer."""
@@ -348,9 +325,7 @@ class ElectronicRound:
             for t in self.terminals.values():
                 self._close_offers(t)
             self.phase = "dealer"
-            from dealer_assist.irregularities import electronic_unused_cards
-
-            electronic_unused_cards(self)  # 5.2: a card dealt early that no terminal took
+            self._unused_cards()  # 5.2: a card dealt early that no terminal took
             self._dealer_step()
 
     def _play_terminal(self, t: Terminal) -> None:
@@ -388,16 +363,12 @@ class ElectronicRound:
     def _offers(self, t: Terminal) -> list[str]:
         if not t.offers_open or t.default_play or not self.dealer:
             return []
-        out = []
-        dealer_ace = self.dealer[0].rank == "A"
-        bj = is_two_card_21(self.player_cards) and len(t.hands) == 1
-        if dealer_ace and not t.insured and not t.even_money:
-            out.append("insurance")
-        if dealer_ace and bj and not t.even_money:
-            out.append("even_money")
-        if not dealer_ace and not bj and len(t.hands) == 1 and not t.surrendered:
-            out.append("surrender")
-        return out
+        one_hand = len(t.hands) == 1
+        return hand_rules.offers(
+            self.rules, self.dealer[0].rank == "A", is_two_card_21(self.player_cards) and one_hand, one_hand,
+            may_insure=not t.insured and not t.even_money, may_take_even_money=not t.even_money,
+            may_surrender=not t.surrendered,
+        )
 
     def _close_offers(self, t: Terminal) -> None:
         """The terminal's offers close at its first play decision: its interim settlement."""
@@ -415,23 +386,20 @@ class ElectronicRound:
     def _settle_side_bets(self, t: Terminal, final: bool) -> None:
         if t.side_settled or len(self.player_cards) < 2:
             return
-        a, b = self.player_cards
         up = self.dealer[0] if self.dealer else None
+        cards = sidebets.SideCards(self.player_cards, self.dealer, dealer_blackjack=is_two_card_21(self.dealer))
+        could_bj = up is not None and (up.rank == "A" or up.points == 10)
         pending_kb = False
         for bet, amount in t.sides.items():
-            if bet == "kings_bounty" and sidebets.kings_bounty_needs_dealer(a, b):
-                could_bj = up is not None and (up.rank == "A" or up.points == 10)
-                if could_bj and not final:
-                    pending_kb = True
-                    continue
+            spec = self.rules.spec(bet)
+            if spec is None:
+                continue
+            if spec.waits_for_dealer is not None and spec.waits_for_dealer(cards) and could_bj and not final:
+                pending_kb = True  # Kings Bounty's top row needs the dealer's second card (4.4)
+                continue
             if (t.player, bet) in self._entered:
                 continue  # settled already (the interim, while Kings Bounty waited)
-            if bet == "bet_the_set":
-                row = sidebets.bet_the_set(a, b)
-            elif bet == "royal_match":
-                row = sidebets.royal_match(a, b)
-            else:
-                row = sidebets.kings_bounty(a, b, is_two_card_21(self.dealer))
+            row = spec.classify(cards)
             stage = "final" if final else "interim"
             if row is None:
                 self._side_entry(t, bet, amount, "lose", -amount, self.clause(f"side.{bet}"), stage)
@@ -507,24 +475,15 @@ class ElectronicRound:
     # The refusals return the message and the concept of the clause: they run for every
     # option listed (pending), and only a refused decision becomes a RuleRefusal.
     def _double_refusal(self, t: Terminal, hand: TerminalHand, amount: Decimal | None) -> tuple[str, str] | None:
-        if len(hand.cards) != 2:
-            return "only the first two cards of a hand may be doubled", "double.first_two"
-        if hand.split_aces:
-            return "split aces may not be doubled", "double.split_aces"
-        if hand.value()[0] >= 21:
-            return "a blackjack or a total of 21 may not be doubled", "twenty_one_stops"
+        refusal = hand_rules.double_refusal(self.rules, hand.cards, hand.split_aces, hand.from_split)
+        if refusal is not None:
+            return refusal
         if amount is not None and amount != t.main:
             return f"a double equals the original wager of {t.main}", "double.amount"
         return None
 
     def _split_refusal(self, t: Terminal, hand: TerminalHand) -> tuple[str, str] | None:
-        if len(hand.cards) != 2 or hand.cards[0].points != hand.cards[1].points:
-            return "only two cards of the same point value may be split", "split"
-        if hand.cards[0].rank == "A" and any(h.split_aces for h in t.hands):
-            return "aces may be split only once, to form 2 hands", "split.aces_once"
-        if len(t.hands) >= self.rules.max_hands:
-            return "a player may split 2 times to form at most 3 hands", "split.max_hands"
-        return None
+        return hand_rules.split_refusal(self.rules, hand.cards, len(t.hands), any(h.split_aces for h in t.hands))
 
     def _offer_decision(self, t: Terminal, ev: Decision) -> None:
         action = ev.action
@@ -584,10 +543,10 @@ class ElectronicRound:
         """5.9: the round continues; affected terminals whose wagers were accepted play the default."""
         rule = self.clause("power_failure.accepted")
         if self.phase == "betting":
-            self.rulings.append(Ruling(self._index, self.clause("power_failure.not_accepted"), "continue",
+            self.rulings.append(Ruling(self.event_index, self.clause("power_failure.not_accepted"), "continue",
                                        "power failure before bets closed: wagers not accepted take no part"))
             return
-        self.rulings.append(Ruling(self._index, rule, "continue",
+        self.rulings.append(Ruling(self.event_index, rule, "continue",
                                    "power failure: the round continues; terminals play the default strategy (3.18)"))
         for t in self.terminals.values():
             t.default_play = True
@@ -604,7 +563,7 @@ class ElectronicRound:
             )
         for c in ev.cards:
             self.shoe.record(c)
-        self._void(self.clause("multi.order_unknown"),
+        self.void(self.clause("multi.order_unknown"),
                    f"{len(ev.cards)} cards left the shoe together in an unknown order: the round is void")
 
     # ------------------------------------------------------------------ dealer
@@ -612,8 +571,7 @@ class ElectronicRound:
         return any(not h.busted and not h.settled for t in self.terminals.values() for h in t.hands)
 
     def _dealer_needs_card(self) -> bool:
-        total, soft = hand_value(self.dealer)
-        if len(self.dealer) >= 2 and is_two_card_21(self.dealer) or total >= 17:
+        if hand_rules.dealer_stands(self.rules, self.dealer):  # 3.19
             return False
         if self._live():
             return True
@@ -649,24 +607,19 @@ class ElectronicRound:
         dealer_bj = is_two_card_21(self.dealer)
         for t in self.terminals.values():
             self._settle_side_bets(t, final=True)
-            charged = False
+            once = hand_rules.OriginalWagerOnce(self.rules)  # 3.15.5 / 4.7
             for i, hand in enumerate(t.hands, start=1):
                 if hand.busted or hand.settled:
                     continue
                 hand.settled = True
-                player_bj = is_two_card_21(hand.cards) and not hand.from_split
+                player_bj = hand_rules.is_blackjack(self.rules, hand.cards, hand.from_split)
                 result, concept = main_result(hand.value()[0], player_bj, total, dealer_bj)
                 if result == "blackjack":
                     self._pay_blackjack(t, hand, "final")
                     continue
                 net = hand.stake if result == "win" else -hand.stake if result == "lose" else ZERO
-                if concept == "lose.dealer_blackjack" and (hand.from_split or hand.doubled):
-                    # 3.15.5 / 4.7: only the original wager is lost, once.
-                    concept = dealer_blackjack_concept(hand.from_split)
-                    if charged:
-                        result, net = "returned", ZERO
-                    else:
-                        charged, net = True, -t.main
+                result, net, concept = once.settle(t.player, result, net, concept, hand.from_split, hand.doubled,
+                                                   t.main)
                 self._entry(t.player, "main", hand.stake, result, net, self.clause(concept), hand=i)
         self.phase = "settled"
 
@@ -690,6 +643,71 @@ class ElectronicRound:
                hand: int | None = None, stage: str = "final", row: str | None = None) -> None:
         self.settlements.append(settlement(player, bet, stake, result, net, rule, stage, None, hand, row))
         self._entered.add((player, bet))
+
+    # ------------------------------------------------------------------ section 5 (5.2)
+    def _reconstruct(self, card: Card, wanted: str, target: str) -> None:
+        """5.2: a card dealt to the wrong hand goes where the shoe order puts it."""
+        if not self.check_shoe(card):
+            return  # 5.1
+        dest = _place(target)
+        rule = self.clause("misdeal.reconstruct")
+        self.rulings.append(Ruling(
+            self.event_index, rule, "reconstructed",
+            f"{card} was dealt to the {wanted} but is the {dest}'s card in the order the shoe dealt it: "
+            f"move it there ({rule})", (CardMove(card, wanted, dest),),
+        ))
+        self._deliver(card, target)
+
+    def _correction(self, ev: Correction) -> None:
+        """5.2: discovered later, the card is moved back to where the shoe order put it."""
+        card_ev = card_event_at(self.events, ev.index)
+        if ev.to.kind not in ("player", "dealer"):
+            raise RuleRefusal(f"an Electronic Blackjack card lies with the player or the dealer, not {ev.to}")
+        if self.phase in ("void", "betting"):
+            raise RuleRefusal("the round is not in play")
+        before = ElectronicRound(self.config)
+        before.apply_all(self.events[:ev.index])
+        target = before.expected_target()
+        if target is None:
+            raise RuleRefusal(f"{card_ev.card} of event {ev.index} was discarded")
+        here = _place(target)
+        if here == ev.to.kind:
+            raise RuleRefusal(f"{card_ev.card} already lies with the {here}")
+        rule = self.clause("misdeal.reconstruct")
+        self.rulings.append(Ruling(
+            self.event_index, rule, "reconstructed",
+            f"{card_ev.card} lies with the {ev.to.kind} but is the {here}'s card in the order the shoe "
+            f"dealt it: move it back ({rule})", (CardMove(card_ev.card, ev.to.kind, here),),
+        ))
+
+    def _next_card(self, card: Card, wanted: str) -> None:
+        """5.2: a card dealt while no hand asked for one is, in shoe order, the next card."""
+        if not self.check_shoe(card):
+            return  # 5.1
+        rule = self.clause("misdeal.reconstruct")
+        self.stream.append(card)
+        self.rulings.append(Ruling(
+            self.event_index, rule, "reconstructed",
+            f"{card} was dealt to the {wanted} before any hand asked for a card: it is taken back and is "
+            f"the next card, the Player's if a terminal draws, else the dealer's ({rule})",
+            (CardMove(card, wanted, "shoe"),),
+        ))
+
+    def _unused_cards(self) -> None:
+        """Cards taken back under 5.2 that no terminal drew are the dealer's next cards."""
+        used = max((t.stream_pos for t in self.terminals.values()), default=0)
+        unused = self.stream[used:]
+        del self.stream[used:]
+        for card in unused:
+            if self._dealer_needs_card():
+                self.dealer.append(card)
+                if len(self.dealer) == 2:
+                    self._settle_dealer_second_card()
+                continue
+            rule = self.clause("dealer_completed")
+            self.rulings.append(Ruling(self.event_index, rule, "discarded",
+                                       f"{card} is not needed by any hand: it is removed from play ({rule})",
+                                       (CardMove(card, "shoe", "discard"),)))
 
     # ------------------------------------------------------------------ reporting
     def _waiting_text(self) -> str:
@@ -789,3 +807,56 @@ class ElectronicRound:
             "player_cards": [str(c) for c in self.player_cards],
             "players": players,
         }
+
+    # ------------------------------------------------------------------ the shoe
+    def cards_needed(self) -> int:
+        """The fewest cards the round still needs from the shoe to be completed."""
+        if self.phase in ("betting", "settled", "void", "referred"):
+            return 0
+        if self.phase == "initial":
+            return 3 - len(self.player_cards) - len(self.dealer) + 1  # 3.7, then the dealer's second
+        waiting = 1 if self.phase == "decisions" and self.expected_target() == "players" else 0
+        return waiting + max(0, 2 - len(self.dealer))
+
+    def next_to_act(self) -> tuple[int, str] | None:
+        """None: every terminal decides for itself (there are no playing areas)."""
+        return None
+
+    # ------------------------------------------------------------------ views
+    def view(self) -> RoundView:
+        """An immutable picture of the round for a screen (round_api.RoundView)."""
+        rules = self.rules
+        pending = {p["player"]: p for p in self.pending()}
+        terminals = []
+        for t in self.terminals.values():
+            current = t.current()
+            in_turn = (t.hands.index(current) + 1) if current is not None else None
+            hands = []
+            for i, h in enumerate(t.hands, start=1):
+                total, soft = h.value()
+                hands.append(HandView(
+                    i, tuple(str(c) for c in h.cards), total, soft, ((t.player, h.stake),),
+                    hand_rules.is_blackjack(rules, h.cards, h.from_split), h.busted or total > 21, h.doubled,
+                    t.surrendered and i == 1, in_turn == i and t.player in pending,
+                ))
+            sides = tuple(WagerView(t.player, bet, rules.bet_name(bet), amount, amount)
+                          for bet, amount in t.sides.items())
+            terminals.append(TerminalView(
+                t.player, t.main, sides, tuple(hands), in_turn,
+                tuple(pending.get(t.player, {}).get("options", ())), self._waiting_for_card(t),
+                t.default_play, self._resolved(t),
+            ))
+        total, soft = hand_value(self.dealer)
+        dealer = DealerView(tuple(str(c) for c in self.dealer), total, soft, is_two_card_21(self.dealer),
+                            total > 21)
+        return RoundView(rules.key, rules.name, True, self.status(), self.phase == "betting", dealer, (),
+                         tuple(str(c) for c in self.player_cards), tuple(terminals))
+
+    def under_minimum_first_time(self) -> tuple[str, ...]:
+        """None: the terminal refuses a wager outside its limits (2.2), so 5.26 never arises."""
+        return ()
+
+
+def _place(target: str) -> str:
+    """Where an Electronic Blackjack card lies: with the Player (the shared hand) or the dealer."""
+    return "dealer" if target == "dealer" else "player"

@@ -6,10 +6,12 @@ transcript module parses JSON into them and writes them back.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
 from dealer_assist.cards import Card
+from dealer_assist.errors import RuleRefusal
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,3 +158,13 @@ DECISION_ACTIONS = (
     "hit", "stand", "double", "split", "surrender", "insurance", "even_money",
     "accept", "refuse", "act",
 )
+
+
+def card_event_at(events: Sequence[Event], index: int) -> CardDrawn:
+    """The card event a correction points at (5.6; Electronic 5.2)."""
+    if not 0 <= index < len(events):
+        raise RuleRefusal(f"there is no event {index} yet")
+    found = events[index]
+    if not isinstance(found, CardDrawn):
+        raise RuleRefusal(f"event {index} is a {found.type}, not a card")
+    return found

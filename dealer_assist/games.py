@@ -6,11 +6,13 @@ Each game numbers its clauses its own way (Dueling 8's and Electronic differ); c
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Final
 
-from dealer_assist.cards import Card, composition_for
+from dealer_assist import sidebets as sb
+from dealer_assist.cards import Card, element_deck, no_tens_deck, standard_deck
 
 # Concepts every game's clause table may name. Missing concept = the game has no such rule.
 _COMMON_TABLE: Final[dict[str, str]] = {
@@ -153,7 +155,6 @@ ACE_RACE_CLAUSES: Final = _table(
         "dealer_blackjack.split": "3.24.3",
         "side.pair": "3.15.1",
         "side.ace_race": "3.15.2",
-        "pays.ace_race": "4.2",
     },
 )
 
@@ -167,7 +168,6 @@ LUCKY8_CLAUSES: Final = _table(
         "push.both_blackjack": "4.6.2",
         "side.pair": "3.15.1",
         "side.lucky8": "3.15.2",
-        "pays.lucky8": "4.2",
     },
 )
 
@@ -188,8 +188,6 @@ STAR_ELEMENTS_CLAUSES: Final = _table(
         "side.pair": "3.15.1",
         "side.super_sevens": "3.15.2",
         "side.three_stars": "3.15.3",
-        "pays.super_sevens": "4.2",
-        "pays.three_stars": "4.3",
     },
 )
 
@@ -248,10 +246,6 @@ DUELING8S_CLAUSES: Final = _table(
         "side.superb8": "3.16.1",
         "side.tie18": "3.16.2",
         "side.plus21": "3.16.3",
-        "pays.superb8": "4.2.2",
-        "pays.plus21": "4.3",
-        "pays.tie18": "4.1",
-        "pays.bonus678": "4.1.1",
         "card_in_error": "5.8",
         "dealer_no_card.reconstruct": None,
         "dealer_no_card.draw": None,
@@ -334,9 +328,6 @@ ELECTRONIC_CLAUSES: Final[dict[str, str]] = {
     "side.bet_the_set": "3.6.1",
     "side.royal_match": "3.6.2",
     "side.kings_bounty": "3.6.3",
-    "pays.bet_the_set": "4.2",
-    "pays.royal_match": "4.3",
-    "pays.kings_bounty": "4.4",
     "win.blackjack": "4.5.1",
     "win.higher": "4.5.2",
     "win.dealer_bust": "4.5.3",
@@ -358,6 +349,9 @@ ELECTRONIC_CLAUSES: Final[dict[str, str]] = {
 }
 
 
+_COMMON_BET_NAMES: Final[dict[str, str]] = {"main": "Main", "insurance": "Insurance"}
+
+
 @dataclass(frozen=True)
 class GameRules:
     """Everything that differs between the games, as data."""
@@ -366,7 +360,7 @@ class GameRules:
     name: str
     deck_range: tuple[int, int]
     area_range: tuple[int, int]
-    side_bets: tuple[str, ...]
+    specs: tuple[sb.SideBetSpec, ...]  # the side bets, in the layout's order
     blackjack_odds: Fraction | None
     dealer_hits_soft_17: bool
     double_hard_10_11_only: bool
@@ -382,10 +376,32 @@ class GameRules:
     dealer_card_in_initial_deal: bool
     shared_hand: bool
     clauses: dict[str, str] = field(repr=False)
+    deck: Callable[[], tuple[Card, ...]] = standard_deck  # one deck (2.1)
+    short_name: str = ""  # in refusals: "Ace Race doubles only on hard 10 or 11"
+    main_bonus: sb.SideBetSpec | None = None  # paid on main wagers (Dueling 8's 6-7-8, 1.1.2)
 
     @property
     def composition(self) -> tuple[Card, ...]:
-        return composition_for(self.key)
+        return self.deck()
+
+    @property
+    def side_bets(self) -> tuple[str, ...]:
+        return tuple(s.key for s in self.specs)
+
+    def spec(self, bet: str) -> sb.SideBetSpec | None:
+        """The side bet ``bet`` of this game, or None."""
+        for s in self.specs:
+            if s.key == bet:
+                return s
+        return None
+
+    @property
+    def top_odds(self) -> Fraction:
+        """The best odds any wager of the game can be paid (sanity checks, the auditor)."""
+        rows = [r for s in self.specs for r in s.rows]
+        if self.main_bonus is not None:
+            rows.extend(self.main_bonus.rows)
+        return max([r.odds for r in rows] + [INSURANCE_ODDS])
 
     def clause(self, concept: str) -> str:
         """This game's clause number for ``concept`` (KeyError if the game has no such rule)."""
@@ -394,46 +410,56 @@ class GameRules:
     def has(self, concept: str) -> bool:
         return concept in self.clauses
 
+    def bet_name(self, bet: str) -> str:
+        """The display name of a wager kind (``tie18`` -> ``Tie on 18``)."""
+        if bet in _COMMON_BET_NAMES:
+            return _COMMON_BET_NAMES[bet]
+        spec = self.spec(bet)
+        if spec is None and self.main_bonus is not None and self.main_bonus.key == bet:
+            spec = self.main_bonus
+        return spec.name if spec is not None else bet
+
 
 ACE_RACE: Final = GameRules(
     key="ace_race", name="Blackjack Ace Race", deck_range=(2, 8), area_range=(5, 7),
-    side_bets=("pair", "ace_race"), blackjack_odds=Fraction(6, 5), dealer_hits_soft_17=True,
+    specs=(sb.PAIR_SPEC, sb.ACE_RACE_SPEC), blackjack_odds=Fraction(6, 5), dealer_hits_soft_17=True,
     double_hard_10_11_only=True, double_equal_only=False, max_hands=4, split_eights_only=False,
     surrender_against_ace=False, insurance=True, insurance_exactly_half=False,
     dealer_blackjack_vs_doubled="all", permanent_eight=False, dealer_card_in_initial_deal=True,
-    shared_hand=False, clauses=ACE_RACE_CLAUSES,
+    shared_hand=False, clauses=ACE_RACE_CLAUSES, short_name="Ace Race",
 )
 LUCKY8: Final = GameRules(
     key="lucky8", name="Blackjack Lucky 8", deck_range=(1, 8), area_range=(5, 7),
-    side_bets=("pair", "lucky8"), blackjack_odds=Fraction(3, 2), dealer_hits_soft_17=False,
+    specs=(sb.PAIR_SPEC, sb.LUCKY8_SPEC), blackjack_odds=Fraction(3, 2), dealer_hits_soft_17=False,
     double_hard_10_11_only=False, double_equal_only=False, max_hands=4, split_eights_only=False,
     surrender_against_ace=False, insurance=True, insurance_exactly_half=False,
     dealer_blackjack_vs_doubled="original", permanent_eight=False,
-    dealer_card_in_initial_deal=True, shared_hand=False, clauses=LUCKY8_CLAUSES,
+    dealer_card_in_initial_deal=True, shared_hand=False, clauses=LUCKY8_CLAUSES, short_name="Lucky 8",
 )
 STAR_ELEMENTS: Final = GameRules(
     key="star_elements", name="Star Elements Blackjack", deck_range=(4, 6), area_range=(1, 7),
-    side_bets=("pair", "super_sevens", "three_stars"), blackjack_odds=Fraction(3, 2),
+    specs=(sb.PAIR_SPEC, sb.SUPER_SEVENS_SPEC, sb.THREE_STARS_SPEC), blackjack_odds=Fraction(3, 2),
     dealer_hits_soft_17=False, double_hard_10_11_only=False, double_equal_only=False,
     max_hands=4, split_eights_only=False, surrender_against_ace=False, insurance=True,
     insurance_exactly_half=False, dealer_blackjack_vs_doubled="all", permanent_eight=False,
-    dealer_card_in_initial_deal=True, shared_hand=False, clauses=STAR_ELEMENTS_CLAUSES,
+    dealer_card_in_initial_deal=True, shared_hand=False, clauses=STAR_ELEMENTS_CLAUSES, short_name="Star Elements", deck=element_deck,
 )
 DUELING8S: Final = GameRules(
     key="dueling8s", name="Dueling 8's 21+", deck_range=(3, 8), area_range=(1, 7),
-    side_bets=("superb8", "tie18", "plus21"), blackjack_odds=None, dealer_hits_soft_17=False,
+    specs=(sb.SUPERB8_SPEC, sb.TIE18_SPEC, sb.PLUS21_SPEC), blackjack_odds=None, dealer_hits_soft_17=False,
     double_hard_10_11_only=False, double_equal_only=False, max_hands=4, split_eights_only=True,
     surrender_against_ace=True, insurance=False, insurance_exactly_half=False,
     dealer_blackjack_vs_doubled=None, permanent_eight=True, dealer_card_in_initial_deal=False,
-    shared_hand=False, clauses=DUELING8S_CLAUSES,
+    shared_hand=False, clauses=DUELING8S_CLAUSES, short_name="Dueling 8's", deck=no_tens_deck,
+    main_bonus=sb.BONUS678_SPEC,
 )
 ELECTRONIC: Final = GameRules(
     key="electronic", name="Electronic Blackjack", deck_range=(2, 6), area_range=(0, 0),
-    side_bets=("bet_the_set", "royal_match", "kings_bounty"), blackjack_odds=Fraction(3, 2),
+    specs=(sb.BET_THE_SET_SPEC, sb.ROYAL_MATCH_SPEC, sb.KINGS_BOUNTY_SPEC), blackjack_odds=Fraction(3, 2),
     dealer_hits_soft_17=False, double_hard_10_11_only=False, double_equal_only=True,
     max_hands=3, split_eights_only=False, surrender_against_ace=False, insurance=True,
     insurance_exactly_half=True, dealer_blackjack_vs_doubled="original", permanent_eight=False,
-    dealer_card_in_initial_deal=True, shared_hand=True, clauses=ELECTRONIC_CLAUSES,
+    dealer_card_in_initial_deal=True, shared_hand=True, clauses=ELECTRONIC_CLAUSES, short_name="Electronic Blackjack",
 )
 
 GAMES: Final[dict[str, GameRules]] = {
@@ -442,3 +468,8 @@ GAMES: Final[dict[str, GameRules]] = {
 
 # Odds of the main wager and insurance (4.1 of each game).
 INSURANCE_ODDS: Final = Fraction(2, 1)
+
+
+def composition_for(game: str) -> tuple[Card, ...]:
+    """One deck of ``game`` (2.1 of its rules), from the game's data; KeyError for no such game."""
+    return GAMES[game].composition

@@ -39,9 +39,7 @@ Readings adopted (each says so where it is applied):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
+from dealer_assist.cards import Card
 from dealer_assist.errors import RuleRefusal
 from dealer_assist.events import (
     Burn,
@@ -54,43 +52,18 @@ from dealer_assist.events import (
     PowerFailure,
     Resolve,
     Target,
-    Timeout,
     Void,
     Withdraw,
+    card_event_at,
 )
 from dealer_assist.money import ZERO
 from dealer_assist.outcome import CardMove, Expectation, Ruling
-
-if TYPE_CHECKING:
-    from dealer_assist.cards import Card
-    from dealer_assist.electronic import ElectronicRound
-    from dealer_assist.table import Area, Hand, TableRound
-
-# Where a card lies in the program's layout: ("dealer", None) or (area number, hand).
-Place = tuple[int, "Hand | None"]
-DEALER: Place = (0, None)
+from dealer_assist.round_api import Round
+from dealer_assist.table_port import TablePort
+from dealer_assist.table_state import DEALER, Area, Hand, IrregularState, Place
 
 
-@dataclass
-class IrregularState:
-    """What section 5 rulings leave pending in a round (rebuilt with the round)."""
-
-    undisclosed: list[Card] = field(default_factory=list)  # next cards before the shoe's (5.17, 5.23)
-    pool: list[Card] = field(default_factory=list)  # drawn together, order unknown (5.23)
-    pool_mode: str = ""  # none | several | dealer_both
-    pool_owner: tuple[int, Hand | None] | None = None  # who picked from a several-disclosed pool
-    offered: tuple[int, Card] | None = None  # (event index, card) offered under 5.8
-    refused_players: set[str] = field(default_factory=set)  # 5.9: no further cards this round
-    one_card: list[int] = field(default_factory=list)  # areas holding a 5.16 choice
-    withdraw_rule: str | None = None  # an open 5.25 / 5.29.1 window
-    held: list[tuple[int, Card, Target]] = field(default_factory=list)  # out of turn (5.17/5.18)
-    dealer_redraw: bool = False  # 5.12
-    resume_phase: str | None = None  # 6.1: where play resumes after "continue"
-    placed: dict[int, Place] = field(default_factory=dict)  # event index -> where its card went
-    _snapshot: dict[int, int] = field(default_factory=dict)
-
-
-def state(rnd: TableRound) -> IrregularState:
+def state(rnd: TablePort) -> IrregularState:
     if rnd.irregular is None:
         # Shares the round's record of where each card went (kept from the first card on).
         rnd.irregular = IrregularState(placed=rnd.placed_cards)
@@ -98,7 +71,7 @@ def state(rnd: TableRound) -> IrregularState:
 
 
 # ---------------------------------------------------------------------- places
-def _place_text(rnd: TableRound, place: Place | None) -> str:
+def _place_text(rnd: TablePort, place: Place | None) -> str:
     if place is None:
         return "discard"
     number, hand = place
@@ -119,14 +92,14 @@ def _h(place: object) -> str:
     return {"dealer": "the dealer", "discard": "the discard holder", "shoe": "the shoe"}.get(text, text)
 
 
-def _target_place(rnd: TableRound, target: tuple[int, int]) -> Place:
+def _target_place(rnd: TablePort, target: tuple[int, int]) -> Place:
     number, index = target
     if number == 0:
         return DEALER
     return (number, rnd.areas[number].hands[index])
 
 
-def _place_of_target(rnd: TableRound, to: Target) -> Place | None:
+def _place_of_target(rnd: TablePort, to: Target) -> Place | None:
     """The layout place ``to`` names, None for the discard holder or an area not in play."""
     if to.kind == "dealer":
         return DEALER
@@ -137,7 +110,7 @@ def _place_of_target(rnd: TableRound, to: Target) -> Place | None:
     return None
 
 
-def _check_target(rnd: TableRound, to: Target) -> None:
+def _check_target(rnd: TablePort, to: Target) -> None:
     if to.kind in ("player", "shoe"):
         raise RuleRefusal(f"'{to}' is not a place at a table with playing areas")
     if to.kind == "area":
@@ -148,7 +121,7 @@ def _check_target(rnd: TableRound, to: Target) -> None:
             raise RuleRefusal(f"area {to.area} has no hand {to.hand}")
 
 
-def _current_place(rnd: TableRound, index: int, card: Card) -> Place | None:
+def _current_place(rnd: TablePort, index: int, card: Card) -> Place | None:
     """Where the program holds the card of event ``index`` now (None: discarded / unknown)."""
     place = state(rnd).placed.get(index)
     if place is None:
@@ -165,7 +138,7 @@ def _current_place(rnd: TableRound, index: int, card: Card) -> Place | None:
     return None
 
 
-def _containers(rnd: TableRound) -> list[tuple[Place, list[Card]]]:
+def _containers(rnd: TablePort) -> list[tuple[Place, list[Card]]]:
     out: list[tuple[Place, list[Card]]] = [(DEALER, rnd.dealer)]
     for number in rnd.order:
         for h in rnd.areas[number].hands:
@@ -173,7 +146,7 @@ def _containers(rnd: TableRound) -> list[tuple[Place, list[Card]]]:
     return out
 
 
-def _remove_card(rnd: TableRound, place: Place, card: Card) -> None:
+def _remove_card(rnd: TablePort, place: Place, card: Card) -> None:
     number, hand = place
     if number == 0:
         # Remove the last copy: the dealer's cards are in the order received.
@@ -188,20 +161,20 @@ def _remove_card(rnd: TableRound, place: Place, card: Card) -> None:
         area.dealt.remove(card)
 
 
-def _ruling(rnd: TableRound, concept: str, ruling: str, text: str, moves: tuple[CardMove, ...] = ()) -> str:
+def _ruling(rnd: TablePort, concept: str, ruling: str, text: str, moves: tuple[CardMove, ...] = ()) -> str:
     rule = rnd.clause(concept)
     if f"({rule})" not in text:
         text = f"{text} ({rule})"
-    rnd.rulings.append(Ruling(rnd._index, rule, ruling, text, moves))
+    rnd.rulings.append(Ruling(rnd.event_index, rule, ruling, text, moves))
     return rule
 
 
-def _open_withdrawal(rnd: TableRound, concept: str) -> None:
+def _open_withdrawal(rnd: TablePort, concept: str) -> None:
     """5.25 (5.22 in Dueling 8's): dissatisfied players may withdraw before more cards."""
     state(rnd).withdraw_rule = rnd.clause(concept)
 
 
-def _player_hands(rnd: TableRound) -> list[tuple[Area, Hand]]:
+def _player_hands(rnd: TablePort) -> list[tuple[Area, Hand]]:
     return [(rnd.areas[n], h) for n in rnd.order for h in rnd.areas[n].hands]
 
 
@@ -209,13 +182,13 @@ def _player_hands(rnd: TableRound) -> list[tuple[Area, Hand]]:
 _ALWAYS = (Void, PowerFailure, Withdraw, Correction, Resolve)
 
 
-def before_event(rnd: TableRound, ev: Event) -> bool:
+def before_event(rnd: TablePort, ev: Event) -> bool:
     """Run before the table handles ``ev``; True when this module consumed the event."""
     st = state(rnd)
     if st.held and not (isinstance(ev, CardDrawn) and ev.to is not None):
         _rule_held(rnd)
     if isinstance(ev, CardDrawn) and ev.to is None:
-        st._snapshot = {id(cards): len(cards) for _, cards in _containers(rnd)}
+        st.snapshot = {id(cards): len(cards) for _, cards in _containers(rnd)}
     exp = pending_expectation(rnd)
     if exp is not None and exp.kind == "decision" and not st.held and not isinstance(ev, _ALWAYS):
         allowed = False
@@ -236,22 +209,22 @@ def before_event(rnd: TableRound, ev: Event) -> bool:
     return False
 
 
-def after_event(rnd: TableRound, ev: Event) -> None:
+def after_event(rnd: TablePort, ev: Event) -> None:
     """Run after the table handled ``ev``: record where a card went, feed waiting cards."""
     st = state(rnd)
-    if isinstance(ev, CardDrawn) and ev.to is None and rnd._index not in st.placed:
+    if isinstance(ev, CardDrawn) and ev.to is None and rnd.event_index not in st.placed:
         for place, cards in _containers(rnd):
-            if len(cards) == st._snapshot.get(id(cards), 0) + 1 and cards and cards[-1] == ev.card:
-                st.placed[rnd._index] = place
+            if len(cards) == st.snapshot.get(id(cards), 0) + 1 and cards and cards[-1] == ev.card:
+                st.placed[rnd.event_index] = place
                 break
-        st._snapshot = {}
+        st.snapshot = {}
     _feed(rnd)
 
 
-def _feed(rnd: TableRound) -> None:
+def _feed(rnd: TablePort) -> None:
     """Deal cards taken back (5.17) or drawn together (5.23) where the deal now wants a card."""
     st = state(rnd)
-    if st.offered is not None and rnd._current() is None and rnd.phase in ("play", "dealer"):
+    if st.offered is not None and rnd.current_hand() is None and rnd.phase in ("play", "dealer"):
         # A card offered under 5.8 with no player hand left to take it (withdrawals): 5.10.
         index, card = st.offered
         st.offered = None
@@ -260,7 +233,7 @@ def _feed(rnd: TableRound) -> None:
             _ruling(rnd, "card_refused_all", "moved", f"{card}: no player takes it; it is the dealer's "
                     "next card", (CardMove(card, "shoe", "dealer"),))
             st.placed[index] = DEALER
-            rnd._deliver(card, target)
+            rnd.deliver(card, target)
         else:
             _ruling(rnd, "card_refused_all", "discarded", f"{card}: no player takes it and the dealer "
                     "draws no card: it is discarded", (CardMove(card, "shoe", "discard"),))
@@ -269,14 +242,14 @@ def _feed(rnd: TableRound) -> None:
         if target is None:
             break
         if st.undisclosed:
-            rnd._deliver(st.undisclosed.pop(0), target)
+            rnd.deliver(st.undisclosed.pop(0), target)
             continue
         if len(st.pool) == 1 and st.pool_mode == "none":
-            rnd._deliver(st.pool.pop(), target)
+            rnd.deliver(st.pool.pop(), target)
             continue
         break
     if st.pool and st.pool_mode == "several" and rnd.phase in ("play", "dealer"):
-        if rnd._current() is None:
+        if rnd.current_hand() is None:
             # 5.23.3.1: nobody left to offer them to: the cards are burned.
             cards, st.pool = st.pool, []
             _ruling(rnd, "multi.offered_on", "burned",
@@ -288,13 +261,13 @@ def _feed(rnd: TableRound) -> None:
 
 
 # ---------------------------------------------------------------------- expectation
-def pending_expectation(rnd: TableRound) -> Expectation | None:
+def pending_expectation(rnd: TablePort) -> Expectation | None:
     """A choice a ruling has left open, which the round waits for before anything else."""
     st = rnd.irregular
     if st is None or rnd.phase not in ("initial", "offers", "play", "dealer"):
         return None
-    if st.held:
-        cur = rnd._current()
+    if st.held and st.offered is None:  # a card on offer (5.8) is answered first
+        cur = rnd.current_hand()
         if cur is not None:
             # 5.17 / 5.18 are ruled at the next event that is not another card dealt on.
             area, hand = cur
@@ -314,7 +287,7 @@ def pending_expectation(rnd: TableRound) -> Expectation | None:
                 extra={"rule": rnd.clause("dealer_no_card.draw")},
             )
     if st.offered is not None:
-        cur = rnd._current()
+        cur = rnd.current_hand()
         if cur is not None:
             area, hand = cur
             return Expectation(
@@ -322,7 +295,10 @@ def pending_expectation(rnd: TableRound) -> Expectation | None:
                 hand=area.hands.index(hand) + 1, player=area.controller, options=("accept", "refuse"),
                 rule=rnd.clause("card_in_error"),
                 text=f"{st.offered[1]} was dealt in error: accept it as the next card or refuse it",
-                extra={"card": str(st.offered[1])},
+                extra={"card": str(st.offered[1])} if not st.held else {
+                    "card": str(st.offered[1]),
+                    "out_of_turn": [{"card": str(c), "at": str(t)} for _, c, t in st.held],
+                },
             )
     for number in st.one_card:
         area = rnd.areas[number]
@@ -345,13 +321,13 @@ def pending_expectation(rnd: TableRound) -> Expectation | None:
             area = rnd.areas[target[0]]
             return _player_pick(rnd, area, place, ("pick",))
         if target is None and st.pool_mode == "several":
-            cur = rnd._current()
+            cur = rnd.current_hand()
             if cur is not None and (cur[0].number, cur[1]) != st.pool_owner:
                 return _player_pick(rnd, cur[0], (cur[0].number, cur[1]), ("pick", "refuse"))
     return None
 
 
-def _player_pick(rnd: TableRound, area: Area, place: Place, options: tuple[str, ...]) -> Expectation:
+def _player_pick(rnd: TablePort, area: Area, place: Place, options: tuple[str, ...]) -> Expectation:
     st = state(rnd)
     concept = "multi.several_disclosed" if st.pool_mode == "several" else "multi.none_disclosed"
     if "refuse" in options:
@@ -367,7 +343,7 @@ def _player_pick(rnd: TableRound, area: Area, place: Place, options: tuple[str, 
 
 
 # ---------------------------------------------------------------------- a card placed elsewhere
-def misplaced_card(rnd: TableRound, ev: CardDrawn) -> None:
+def misplaced_card(rnd: TablePort, ev: CardDrawn) -> None:
     """A ``card`` event with ``to``: the dealer put the card somewhere the deal did not expect."""
     to = ev.to
     assert to is not None
@@ -383,10 +359,10 @@ def misplaced_card(rnd: TableRound, ev: CardDrawn) -> None:
         raise RuleRefusal("the cards taken back or drawn together are dealt before the shoe's next card",
                           rnd.clause("multi"))
     target = rnd.expected_card_target()
-    if target is None and rnd.phase == "offers" and rnd._current() is None:
-        rnd._close_offers()  # as for a card without ``to``: nobody has a decision to make
+    if target is None and rnd.phase == "offers" and rnd.current_hand() is None:
+        rnd.close_offers()  # as for a card without ``to``: nobody has a decision to make
         target = rnd.expected_card_target()
-    if not rnd._check_shoe(card):
+    if not rnd.check_shoe(card):
         return  # 5.1: the round is void
     dest = _place_of_target(rnd, to)
     if target is not None:
@@ -407,7 +383,7 @@ def misplaced_card(rnd: TableRound, ev: CardDrawn) -> None:
                 f"move it there from {_h(to)}", (CardMove(card, str(to), _place_text(rnd, place)),))
         _deliver(rnd, card, target)
         return
-    cur = rnd._current()
+    cur = rnd.current_hand()
     if cur is None:
         _refer(rnd, f"{card} was dealt to {_h(to)} when no card and no decision was due")
         return
@@ -426,21 +402,33 @@ def misplaced_card(rnd: TableRound, ev: CardDrawn) -> None:
         _open_withdrawal(rnd, "withdraw_after_ruling")
         return
     if dest is not None and dest[0] != 0 and _later_than(rnd, dest, (area.number, hand)):
-        # The hand in turn was skipped: ruled under 5.17 / 5.18 once the dealer stops dealing on.
-        st.held.append((rnd._index, card, to))
-        return
+        # The hand in turn was passed over (DESIGN.md "Passed-over player").
+        held_areas = {t.area for _, _, t in st.held}
+        if st.held and to.area not in held_areas:
+            # A second area got a card: 5.18 is certain, ruled at once (the passed-over hand
+            # has stood; play goes on from the last area that got a card).
+            st.held.append((rnd.event_index, card, to))
+            _rule_held(rnd)
+            return
+        if st.held or dest == _next_in_play(rnd, (area.number, hand)):
+            # Cards on the next hand in play: held until the next event that is not a card,
+            # then 5.17 (taken back undisclosed) unless a second area gets a card first.
+            st.held.append((rnd.event_index, card, to))
+            return
+        # A single stray card on a later hand that is not the next in play: a card dealt in
+        # error (5.8), offered to the hand in turn, then down the table.
     if to.kind == "dealer" and rnd.dealer_stands() and len(rnd.dealer) >= 2:
         _dealer_completed(rnd, card, to)
         return
-    _offer(rnd, rnd._index, card, str(to))
+    _offer(rnd, rnd.event_index, card, str(to))
 
 
-def _deliver(rnd: TableRound, card: Card, target: tuple[int, int]) -> None:
-    state(rnd).placed[rnd._index] = _target_place(rnd, target)
-    rnd._deliver(card, target)
+def _deliver(rnd: TablePort, card: Card, target: tuple[int, int]) -> None:
+    state(rnd).placed[rnd.event_index] = _target_place(rnd, target)
+    rnd.deliver(card, target)
 
 
-def _reconstruct_concept(rnd: TableRound, target: tuple[int, int]) -> str:
+def _reconstruct_concept(rnd: TablePort, target: tuple[int, int]) -> str:
     if rnd.phase != "initial":
         return "misdeal.after_interim" if rnd.interim_done else "misdeal.reconstruct"
     if target[0] == 0 and rnd.rules.has("dealer_no_card.reconstruct"):
@@ -450,17 +438,35 @@ def _reconstruct_concept(rnd: TableRound, target: tuple[int, int]) -> str:
     return "misdeal.reconstruct"
 
 
-def _later_than(rnd: TableRound, a: Place, b: Place) -> bool:
+def _can_act(area: Area, hand: Hand) -> bool:
+    """A hand that can still act: not done (blackjack, 21, bust, surrendered, stood)."""
+    return not hand.done and not hand.busted and not hand.settled.issuperset(hand.stakes)
+
+
+def _next_in_play(rnd: TablePort, after: Place) -> Place | None:
+    """The next hand in play after ``after``: hands that can no longer act are skipped."""
+    found = False
+    for n in rnd.order:
+        area = rnd.areas[n]
+        for h in area.hands:
+            if found and _can_act(area, h):
+                return (n, h)
+            if (n, h) == after:
+                found = True
+    return None
+
+
+def _later_than(rnd: TablePort, a: Place, b: Place) -> bool:
     order = [(n, h) for n in rnd.order for h in rnd.areas[n].hands]
     return a in order and b in order and order.index(a) > order.index(b)
 
 
-def _dealer_completed(rnd: TableRound, card: Card, to: Target) -> None:
+def _dealer_completed(rnd: TablePort, card: Card, to: Target) -> None:
     """5.7: a card dealt to the dealer's completed hand is discarded; the outcome stands."""
     total, soft = rnd.dealer_value()
     if to.kind != "dealer" or not rnd.dealer_stands():
         raise RuleRefusal("the round is settled; no further events")
-    if not rnd._check_shoe(card):
+    if not rnd.check_shoe(card):
         return
     kind = "soft" if soft else "hard"
     _ruling(rnd, "dealer_completed", "discarded",
@@ -469,10 +475,10 @@ def _dealer_completed(rnd: TableRound, card: Card, to: Target) -> None:
 
 
 # ---------------------------------------------------------------------- 5.8 - 5.10
-def _offer(rnd: TableRound, index: int, card: Card, source: str) -> None:
+def _offer(rnd: TablePort, index: int, card: Card, source: str) -> None:
     """5.8: a card dealt in error goes to the hand in turn as though it were the next card."""
     st = state(rnd)
-    cur = rnd._current()
+    cur = rnd.current_hand()
     assert cur is not None
     area, hand = cur
     place = _place_text(rnd, (area.number, hand))
@@ -484,7 +490,7 @@ def _offer(rnd: TableRound, index: int, card: Card, source: str) -> None:
         _refuse_offer(rnd, area, hand)
 
 
-def irregular_decision(rnd: TableRound, ev: Decision) -> None:
+def irregular_decision(rnd: TablePort, ev: Decision) -> None:
     """accept / refuse (5.8-5.10, 5.23.3.1), act (5.16.1)."""
     st = state(rnd)
     if ev.action == "act":
@@ -500,7 +506,7 @@ def irregular_decision(rnd: TableRound, ev: Decision) -> None:
         exp = pending_expectation(rnd)
         if exp is None or "refuse" not in exp.options or exp.area != ev.area:
             raise RuleRefusal("no cards are offered to that hand now", rnd.clause("multi.offered_on"))
-        cur = rnd._current()
+        cur = rnd.current_hand()
         assert cur is not None
         _check_player(rnd, cur[0], ev)
         cards, st.pool = st.pool, []
@@ -511,9 +517,9 @@ def irregular_decision(rnd: TableRound, ev: Decision) -> None:
                 f"area {cur[0].number} declines the cards drawn together: they are burned and the "
                 f"player stands ({rnd.clause('refuse_stands')})",
                 tuple(CardMove(c, "shoe", "discard") for c in cards))
-        rnd._advance()
+        rnd.advance()
         return
-    cur = rnd._current()
+    cur = rnd.current_hand()
     if st.offered is None or cur is None:
         raise RuleRefusal(f"{ev.action}: no card is offered under {rnd.clause('card_in_error')} now",
                           rnd.clause("card_in_error"))
@@ -523,20 +529,20 @@ def irregular_decision(rnd: TableRound, ev: Decision) -> None:
                           rnd.clause("card_in_error"))
     _check_player(rnd, area, ev)
     if rnd.offers_open:
-        rnd._close_offers()
+        rnd.close_offers()
     if ev.action == "accept":
         index, card = st.offered
         st.offered = None
         st.placed[index] = (area.number, hand)
         hand.cards.append(card)
         area.dealt.append(card)
-        rnd._track_superb(area, card)
-        rnd._after_player_card(area, hand)
+        rnd.track_run(area, card)
+        rnd.after_player_card(area, hand)
         return
     _refuse_offer(rnd, area, hand)
 
 
-def _refuse_offer(rnd: TableRound, area: Area, hand: Hand) -> None:
+def _refuse_offer(rnd: TablePort, area: Area, hand: Hand) -> None:
     """5.9/5.24: the player stands and takes no more cards; the card goes on (5.10: the dealer)."""
     st = state(rnd)
     assert st.offered is not None
@@ -550,9 +556,9 @@ def _refuse_offer(rnd: TableRound, area: Area, hand: Hand) -> None:
             f"area {area.number} refuses {card}: the player is deemed to stand "
             f"({rnd.clause('refuse_stands')}) and receives no more cards this round "
             f"({rnd.clause('card_refused')})")
-    rnd._advance()
+    rnd.advance()
     target = rnd.expected_card_target()
-    cur = rnd._current()
+    cur = rnd.current_hand()
     if target is not None:
         new_place = _target_place(rnd, target)
         st.offered = None
@@ -562,7 +568,7 @@ def _refuse_offer(rnd: TableRound, area: Area, hand: Hand) -> None:
         _ruling(rnd, concept, "moved", f"{card}: {what}",
                 (CardMove(card, place, _place_text(rnd, new_place)),))
         st.placed[index] = new_place
-        rnd._deliver(card, target)
+        rnd.deliver(card, target)
         return
     if cur is not None:
         _ruling(rnd, "card_in_error", "offered",
@@ -577,7 +583,7 @@ def _refuse_offer(rnd: TableRound, area: Area, hand: Hand) -> None:
             (CardMove(card, place, "discard"),))
 
 
-def _check_player(rnd: TableRound, area: Area, ev: Decision) -> None:
+def _check_player(rnd: TablePort, area: Area, ev: Decision) -> None:
     player = ev.player or area.controller
     if player != area.controller:
         raise RuleRefusal(f"{player} does not control area {area.number}; {area.controller} decides",
@@ -585,11 +591,11 @@ def _check_player(rnd: TableRound, area: Area, ev: Decision) -> None:
 
 
 # ---------------------------------------------------------------------- 5.17 / 5.18
-def _rule_held(rnd: TableRound) -> None:
+def _rule_held(rnd: TablePort) -> None:
     """The hand in turn was skipped and cards went to later hands."""
     st = state(rnd)
     held, st.held = st.held, []
-    cur = rnd._current()
+    cur = rnd.current_hand()
     assert cur is not None
     area, hand = cur
     skipped = f"area {area.number}"
@@ -597,8 +603,8 @@ def _rule_held(rnd: TableRound) -> None:
     pos = order.index((area, hand))
     places = [_place_of_target(rnd, t) for _, _, t in held]
     areas = {p[0] for p in places if p is not None}
-    nxt = order[pos + 1] if pos + 1 < len(order) else None
-    if len(areas) == 1 and nxt is not None and all(p == (nxt[0].number, nxt[1]) for p in places):
+    nxt = _next_in_play(rnd, (area.number, hand))
+    if len(areas) == 1 and nxt is not None and all(p == nxt for p in places):
         # 5.17: only the next hand was acted upon: its cards are taken back, undisclosed.
         st.undisclosed.extend(c for _, c, _ in held)
         _ruling(rnd, "skipped.undisclosed", "undisclosed",
@@ -606,9 +612,8 @@ def _rule_held(rnd: TableRound) -> None:
                 "taken back and dealt as the next cards",
                 tuple(CardMove(c, str(t), "shoe") for _, c, t in held))
         return
-    if len(areas) < 2:
-        _refer(rnd, f"{skipped} was skipped and the cards went to a hand that is not the next in play")
-        return
+    # Cards are held only on the next hand in play (misplaced_card); a second area's card
+    # brings the ruling below at once.
     # 5.18: more than one area received cards: the skipped player is deemed to have stood.
     hand.done = True
     hand.stood_by_rule = rnd.clause("skipped.stood")
@@ -622,11 +627,11 @@ def _rule_held(rnd: TableRound) -> None:
         a = rnd.areas[n]
         h.cards.append(card)
         a.dealt.append(card)
-        rnd._track_superb(a, card)
+        rnd.track_run(a, card)
         total, _ = h.value()
         if total > 21:
             h.busted = h.done = True
-            rnd._settle_bust(a, h)
+            rnd.settle_bust(a, h)
         elif total == 21:
             h.done = True
     for _, h in order[pos + 1:keys.index(last)]:
@@ -634,52 +639,22 @@ def _rule_held(rnd: TableRound) -> None:
     _ruling(rnd, "skipped.stood", "continued",
             f"cards went to more than one area after {skipped}: the player there is deemed to have "
             "stood and play continues")
-    rnd._advance()
+    rnd.advance()
 
 
 # ---------------------------------------------------------------------- other events
-def handle(rnd: TableRound, ev: Event) -> None:
-    if isinstance(ev, Correction):
-        _correction(rnd, ev)
-    elif isinstance(ev, Multi):
-        _multi(rnd, ev)
-    elif isinstance(ev, Pick):
-        _pick(rnd, ev)
-    elif isinstance(ev, Withdraw):
-        _withdraw(rnd, ev)
-    elif isinstance(ev, PowerFailure):
-        _power_failure(rnd)
-    elif isinstance(ev, Void):
-        _supervisor_void(rnd, ev)
-    elif isinstance(ev, Timeout):
-        raise RuleRefusal("a terminal time-out is an Electronic Blackjack event; at this table use 'absent'",
-                          rnd.clause("absent"))
-    else:
-        raise RuleRefusal(f"{ev.type} events do not apply at this table")
-
-
-def _supervisor_void(rnd: TableRound, ev: Void) -> None:
+def supervisor_void(rnd: TablePort, ev: Void) -> None:
     allowed = {rnd.clause("void.foreign_card"), rnd.clause("void.cannot_reconstruct")}
     rule = ev.rule or rnd.clause("void.foreign_card")
     if rule not in allowed:
         raise RuleRefusal(f"a supervisor voids a round under {' or '.join(sorted(allowed))}, not {rule}")
     if rnd.phase in ("betting", "settled"):
         raise RuleRefusal("only a round in play may be voided")
-    rnd._void(rule, ev.reason or "voided by the supervisor")
+    rnd.void(rule, ev.reason or "voided by the supervisor")
 
 
-def _corrected_card(events: list[Event], index: int) -> CardDrawn:
-    """The card event a correction points at (5.6; Electronic 5.2)."""
-    if not 0 <= index < len(events):
-        raise RuleRefusal(f"there is no event {index} yet")
-    found = events[index]
-    if not isinstance(found, CardDrawn):
-        raise RuleRefusal(f"event {index} is a {found.type}, not a card")
-    return found
-
-
-def _correction(rnd: TableRound, ev: Correction) -> None:
-    target_ev = _corrected_card(rnd.events, ev.index)
+def correction(rnd: TablePort, ev: Correction) -> None:
+    target_ev = card_event_at(rnd.events, ev.index)
     _check_target(rnd, ev.to)
     if rnd.phase not in ("initial", "offers", "play", "dealer", "settled"):
         raise RuleRefusal("the round is not in play")
@@ -710,7 +685,7 @@ def _correction(rnd: TableRound, ev: Correction) -> None:
             f"{card} lies at {_h(there)} but belongs to {_h(here)}: move it back", (CardMove(card, there, here),))
 
 
-def _lost_card(rnd: TableRound, place: Place, card: Card, to: Target) -> None:
+def _lost_card(rnd: TablePort, place: Place, card: Card, to: Target) -> None:
     """After the interim settlement a card lies on an area with no wager or in the discards."""
     here = _place_text(rnd, place)
     st = state(rnd)
@@ -759,49 +734,49 @@ def _lost_card(rnd: TableRound, place: Place, card: Card, to: Target) -> None:
         _return_area(rnd, area, rnd.clause("no_cards.returned"))
         _ruling(rnd, "no_cards.returned", "returned",
                 f"area {number} received no card on the initial deal: its wagers are returned")
-        rnd._advance()
+        rnd.advance()
         return
     _refer(rnd, f"{card} of {_h(here)} lies at {_h(to)}")
 
 
-def _return_area(rnd: TableRound, area: Area, rule: str) -> None:
+def _return_area(rnd: TablePort, area: Area, rule: str) -> None:
     for hand in area.hands:
         for player, stake in hand.stakes.items():
             if player in hand.settled or player in area.surrendered:
                 continue
             hand.settled.add(player)
-            rnd._entry(player, "main", stake, "returned", ZERO, rule, area=area.number,
+            rnd.record_entry(player, "main", stake, "returned", ZERO, rule, area=area.number,
                        hand=area.hands.index(hand) + 1)
         hand.done = True
     for side in area.sides:
         if not side.settled:
             side.settled = True
-            rnd._entry(side.player, side.bet, side.placed, "returned", ZERO, rule, area=area.number)
+            rnd.record_entry(side.player, side.bet, side.placed, "returned", ZERO, rule, area=area.number)
     for player, amount in area.insured.items():
-        rnd._entry(player, "insurance", amount, "returned", ZERO, rule, area=area.number)
+        rnd.record_entry(player, "insurance", amount, "returned", ZERO, rule, area=area.number)
     area.insured = {}
 
 
-def _dealer_redraw_card(rnd: TableRound, card: Card) -> bool:
+def _dealer_redraw_card(rnd: TablePort, card: Card) -> bool:
     """5.12: the dealer's card, unless the player in turn is completing their hand (5.12.1)."""
     target = rnd.expected_card_target()
     if target is not None and target[0] != 0 and rnd.phase == "play":
         if rnd.areas[target[0]].hands[target[1]].awaiting:
             return False  # 5.12.1: the player in turn completes the hand first
-    if not rnd._check_shoe(card):
+    if not rnd.check_shoe(card):
         return True
     st = state(rnd)
     st.dealer_redraw = False
-    st.placed[rnd._index] = DEALER
+    st.placed[rnd.event_index] = DEALER
     rnd.dealer.append(card)
     # 5.12.2: surrender and insurance are offered once the dealer has the card.
     rnd.offers_open = True
-    rnd._maybe_close_offers()
+    rnd.maybe_close_offers()
     return True
 
 
 # ---------------------------------------------------------------------- 5.23
-def _multi(rnd: TableRound, ev: Multi) -> None:
+def multi(rnd: TablePort, ev: Multi) -> None:
     st = state(rnd)
     if rnd.phase not in ("initial", "offers", "play", "dealer"):
         raise RuleRefusal("no card is dealt now")
@@ -813,14 +788,14 @@ def _multi(rnd: TableRound, ev: Multi) -> None:
             raise RuleRefusal(f"disclosed card {c} is not among the cards drawn")
         rest.remove(c)
     target = rnd.expected_card_target()
-    if target is None and rnd.phase == "offers" and rnd._current() is None:
-        rnd._close_offers()
+    if target is None and rnd.phase == "offers" and rnd.current_hand() is None:
+        rnd.close_offers()
         target = rnd.expected_card_target()
     if target is None:
         raise RuleRefusal("no card is expected now: the cards drawn together have no hand to go to",
                           rnd.clause("multi"))
     for c in ev.cards:
-        if not rnd._check_shoe(c):
+        if not rnd.check_shoe(c):
             return  # 5.1
     if ev.order_known:
         st.undisclosed.extend(ev.cards)  # the order is known: they are simply the next cards
@@ -851,7 +826,7 @@ def _multi(rnd: TableRound, ev: Multi) -> None:
     _open_withdrawal(rnd, "withdraw_after_ruling")
 
 
-def _pick(rnd: TableRound, ev: Pick) -> None:
+def pick(rnd: TablePort, ev: Pick) -> None:
     st = state(rnd)
     exp = pending_expectation(rnd)
     if not st.pool or exp is None or "pick" not in exp.options:
@@ -868,10 +843,10 @@ def _pick(rnd: TableRound, ev: Pick) -> None:
     st.pool.remove(ev.card)
     if target is None:
         # A several-disclosed pool offered on: picking is taking the card as the next card.
-        cur = rnd._current()
+        cur = rnd.current_hand()
         assert cur is not None
         if rnd.offers_open:
-            rnd._close_offers()
+            rnd.close_offers()
         cur[1].awaiting = True
         target = (cur[0].number, cur[0].hands.index(cur[1]))
     place = _target_place(rnd, target)
@@ -886,7 +861,7 @@ def _pick(rnd: TableRound, ev: Pick) -> None:
 
 
 # ---------------------------------------------------------------------- withdrawals, power failure
-def _withdraw(rnd: TableRound, ev: Withdraw) -> None:
+def withdraw(rnd: TablePort, ev: Withdraw) -> None:
     st = state(rnd)
     if ev.area is not None and ev.area in st.one_card:
         area = rnd.areas[ev.area]
@@ -902,7 +877,7 @@ def _withdraw(rnd: TableRound, ev: Withdraw) -> None:
             del hand.cards[1 if rnd.rules.permanent_eight else 0:]  # the card is discarded
         _ruling(rnd, "one_card.withdraw", "withdrawn",
                 f"{ev.player} withdraws the wager on area {ev.area}; the card is discarded", moves)
-        rnd._advance()
+        rnd.advance()
         return
     if st.withdraw_rule is None:
         raise RuleRefusal(
@@ -916,7 +891,7 @@ def _withdraw(rnd: TableRound, ev: Withdraw) -> None:
     if ev.area is not None:
         raise RuleRefusal(f"a player withdrawing under {rule} withdraws all of their wagers", rule)
     _withdraw_player(rnd, ev.player, rule, only_area=None)
-    rnd.rulings.append(Ruling(rnd._index, rule, "withdrawn",
+    rnd.rulings.append(Ruling(rnd.event_index, rule, "withdrawn",
                               f"{ev.player} withdraws all remaining wagers; wagers already lost stay "
                               f"lost ({rule})"))
     _skip_emptied_areas(rnd)
@@ -924,12 +899,12 @@ def _withdraw(rnd: TableRound, ev: Withdraw) -> None:
         rnd.phase = "settled"  # every wager withdrawn or decided: the round is concluded (5.29.1)
         return
     if rnd.phase == "play":
-        rnd._advance()
+        rnd.advance()
     if rnd.phase == "dealer":
-        rnd._dealer_step()
+        rnd.dealer_step()
 
 
-def _nothing_in_play(rnd: TableRound) -> bool:
+def _nothing_in_play(rnd: TablePort) -> bool:
     """No stake, side bet or insurance is left to settle."""
     for number in rnd.order:
         area = rnd.areas[number]
@@ -940,7 +915,7 @@ def _nothing_in_play(rnd: TableRound) -> bool:
     return True
 
 
-def _skip_emptied_areas(rnd: TableRound) -> None:
+def _skip_emptied_areas(rnd: TablePort) -> None:
     """During the initial deal an area whose every wager was withdrawn gets no more cards."""
     if rnd.phase != "initial":
         return
@@ -951,10 +926,10 @@ def _skip_emptied_areas(rnd: TableRound) -> None:
     done, rest = rnd.initial_queue[:rnd.queue_pos], rnd.initial_queue[rnd.queue_pos:]
     rnd.initial_queue = done + [t for t in rest if t[0] not in emptied]
     if rnd.queue_pos >= len(rnd.initial_queue):
-        rnd._after_initial_card()
+        rnd.after_initial_card()
 
 
-def _withdraw_player(rnd: TableRound, player: str, rule: str, only_area: int | None) -> None:
+def _withdraw_player(rnd: TablePort, player: str, rule: str, only_area: int | None) -> None:
     found = False
     for number in rnd.order:
         if only_area is not None and number != only_area:
@@ -966,31 +941,30 @@ def _withdraw_player(rnd: TableRound, player: str, rule: str, only_area: int | N
                 continue
             found = True
             hand.settled.add(player)
-            rnd._entry(player, "main", stake, "returned", ZERO, rule, area=number, hand=i)
+            rnd.record_entry(player, "main", stake, "returned", ZERO, rule, area=number, hand=i)
             if all(p in hand.settled for p in hand.stakes):
                 hand.done = True
         for side in area.sides:
             if side.player == player and not side.settled:
                 found = True
                 side.settled = True
-                rnd._entry(player, side.bet, side.placed, "returned", ZERO, rule, area=number)
+                rnd.record_entry(player, side.bet, side.placed, "returned", ZERO, rule, area=number)
         if player in area.insured:
             found = True
-            rnd._entry(player, "insurance", area.insured.pop(player), "returned", ZERO, rule, area=number)
+            rnd.record_entry(player, "insurance", area.insured.pop(player), "returned", ZERO, rule, area=number)
         if area.wager_of(player) is not None:
             area.surrendered.add(player)  # no longer in play on this area: control passes on
             if area.controller == player:
-                rnd._update_controller(area, "control_front")
+                rnd.update_controller(area, "control_front")
     if not found:
         raise RuleRefusal(f"{player} has no remaining wager to withdraw")
 
 
-def _power_failure(rnd: TableRound) -> None:
+def power_failure(rnd: TablePort) -> None:
     """5.29 (5.26 in Dueling 8's): withdraw while no outcome is established, else continue."""
     if rnd.phase == "betting":
         raise RuleRefusal("bets are still open: wagers may simply be taken back")
-    established = any(s.result in ("win", "lose", "surrender", "even_money") for s in rnd.settlements)
-    if established:
+    if rnd.outcome_established():  # by the cards dealt (DESIGN.md "Power failure")
         _ruling(rnd, "power_failure.continue", "continue",
                 "power failure after an outcome was established: play continues and the round is "
                 "concluded")
@@ -1002,7 +976,7 @@ def _power_failure(rnd: TableRound) -> None:
 
 
 # ---------------------------------------------------------------------- 5.21 late burn
-def late_burn(rnd: TableRound, ev: Burn) -> None:
+def late_burn(rnd: TablePort, ev: Burn) -> None:
     """The dealer forgot to burn the first card (5.21; 5.18 in Dueling 8's)."""
     first = next((e.card for e in rnd.events if isinstance(e, CardDrawn)), None)
     if first is None or ev.card != first:
@@ -1041,7 +1015,7 @@ def late_burn(rnd: TableRound, ev: Burn) -> None:
         area.hands[0].cards[:] = area.hands[0].cards[:base]
         area.hands[0].done = False
         area.dealt.clear()
-        area.superb_open = True
+        area.run_open = True
     del rnd.dealer[base:]
     rnd.rewind_turn()
     rnd.phase = "initial"
@@ -1052,123 +1026,57 @@ def late_burn(rnd: TableRound, ev: Burn) -> None:
         if old != new:
             moves.append(CardMove(card, _place_text(rnd, _target_place(rnd, old)),
                                   _place_text(rnd, _target_place(rnd, new))))
-        rnd._deliver(card, rnd.initial_queue[rnd.queue_pos])
+        rnd.deliver(card, rnd.initial_queue[rnd.queue_pos])
     _ruling(rnd, "burn.reconstruct", "reconstructed",
             f"the first card {first} should have been burned: it is burned and each later card moves "
             "to the hand that should have received it", tuple(moves))
 
 
 # ---------------------------------------------------------------------- 6.1
-def _refer(rnd: TableRound, text: str) -> None:
+def _refer(rnd: TablePort, text: str) -> None:
     """6.1: not covered by the rules: the Gaming Shift Manager decides; the round waits."""
     state(rnd).resume_phase = rnd.phase
-    rnd._refer(text)
+    rnd.refer(text)
 
 
-def resume_after_referral(rnd: TableRound) -> bool:
+def resume_after_referral(rnd: TablePort) -> bool:
     """On ``resolve continue``: resume a round referred from mid-play. False if not such a round."""
     st = rnd.irregular
     if st is None or st.resume_phase is None:
         return False
     rnd.phase, st.resume_phase = st.resume_phase, None
     if rnd.phase == "play":
-        rnd._advance()
+        rnd.advance()
     elif rnd.phase == "dealer":
-        rnd._dealer_step()
+        rnd.dealer_step()
     return True
 
 
-# ---------------------------------------------------------------------- Electronic Blackjack 5.2
-def _electronic_place(target: str) -> str:
-    return "dealer" if target == "dealer" else "player"
-
-
-def electronic_reconstruct(rnd: ElectronicRound, card: Card, wanted: str, target: str) -> None:
-    """Electronic 5.2: a card dealt to the wrong hand goes where the shoe order puts it."""
-    if not rnd._check_shoe(card):
-        return  # 5.1
-    dest = _electronic_place(target)
-    rule = rnd.clause("misdeal.reconstruct")
-    rnd.rulings.append(Ruling(
-        rnd._index, rule, "reconstructed",
-        f"{card} was dealt to the {wanted} but is the {dest}'s card in the order the shoe dealt it: "
-        f"move it there ({rule})", (CardMove(card, wanted, dest),),
-    ))
-    rnd._deliver(card, target)
-
-
-def electronic_correction(rnd: ElectronicRound, ev: Correction) -> None:
-    """Electronic 5.2: discovered later, the card is moved back to where the shoe order put it."""
-    from dealer_assist.electronic import ElectronicRound
-
-    card_ev = _corrected_card(rnd.events, ev.index)
-    if ev.to.kind not in ("player", "dealer"):
-        raise RuleRefusal(f"an Electronic Blackjack card lies with the player or the dealer, not {ev.to}")
-    if rnd.phase in ("void", "betting"):
-        raise RuleRefusal("the round is not in play")
-    before = ElectronicRound(rnd.config)
-    before.apply_all(rnd.events[:ev.index])
-    target = before.expected_target()
-    if target is None:
-        raise RuleRefusal(f"{card_ev.card} of event {ev.index} was discarded")
-    here = _electronic_place(target)
-    if here == ev.to.kind:
-        raise RuleRefusal(f"{card_ev.card} already lies with the {here}")
-    rule = rnd.clause("misdeal.reconstruct")
-    rnd.rulings.append(Ruling(
-        rnd._index, rule, "reconstructed",
-        f"{card_ev.card} lies with the {ev.to.kind} but is the {here}'s card in the order the shoe "
-        f"dealt it: move it back ({rule})", (CardMove(card_ev.card, ev.to.kind, here),),
-    ))
-
-
 # ---------------------------------------------------------------------- 5.19 / 5.20: the shoe
-def cards_needed(rnd: TableRound | ElectronicRound) -> int:
+def cards_needed(rnd: Round) -> int:
     """The fewest cards the round still needs from the shoe to be completed (5.19)."""
-    from dealer_assist.table import TableRound
-
-    if rnd.phase in ("betting", "settled", "void", "referred"):
-        return 0
-    dealer_min = max(0, 2 - len(rnd.dealer))
-    if not isinstance(rnd, TableRound):
-        if rnd.phase == "initial":
-            return 3 - len(rnd.player_cards) - len(rnd.dealer) + 1  # 3.7, then the dealer's second
-        waiting = 1 if rnd.phase == "decisions" and rnd.expected_target() == "players" else 0
-        return waiting + dealer_min
-    if rnd.phase == "initial":
-        return len(rnd.initial_queue) - rnd.queue_pos  # the rest of the initial deal (3.18)
-    if not rnd._live_hands():
-        dealer_min = 0
-    hands = sum(
-        1 for _, h in _player_hands(rnd)
-        if not h.done and not h.busted and (h.awaiting or len(h.cards) < 2)
-    )
-    st = rnd.irregular
-    ready = len(st.undisclosed) + len(st.pool) if st is not None else 0
-    return max(0, hands + dealer_min - ready)
+    return rnd.cards_needed()
 
 
-def shoe_notices(rnd: TableRound | ElectronicRound) -> list[tuple[str, str]]:
+def shoe_notices(rnd: Round) -> list[tuple[str, str]]:
     """What the dealer should be told about the shoe now: (clause, sentence) pairs.
 
     5.19 (5.16 in Dueling 8's) before the shoe runs out: too few cards for the rest of the
     round, or only a few more than the fewest the round needs; 5.20 (5.17) once the
     cutting card has come out. Electronic Blackjack has neither clause: nothing is said.
     """
-    from dealer_assist.table import TableRound
-
     rules = rnd.rules
     out: list[tuple[str, str]] = []
     if not rules.has("insufficient_cards"):
         return out
-    needed = cards_needed(rnd)
+    needed = rnd.cards_needed()
     left = rnd.shoe.remaining
     rule = rules.clause("insufficient_cards")
     if needed and left < needed:
         cutter = "the player next to act"
-        cur = rnd._current() if isinstance(rnd, TableRound) else None
-        if cur is not None and cur[0].controller is not None:
-            cutter = f"{cur[0].controller} (area {cur[0].number}, next to act)"
+        nxt = rnd.next_to_act()
+        if nxt is not None:
+            cutter = f"{nxt[1]} (area {nxt[0]}, next to act)"
         out.append((rule, f"{left} cards remain and the round needs at least {needed}: riffle the "
                           f"discards once, have {cutter} cut them, complete the round, "
                           f"then shuffle and cut ({rule})"))
@@ -1178,34 +1086,3 @@ def shoe_notices(rnd: TableRound | ElectronicRound) -> list[tuple[str, str]]:
         cut = rules.clause("cut_card")
         out.append((cut, f"the cutting card has come out: shuffle when this round is complete ({cut})"))
     return out
-
-
-def electronic_next_card(rnd: ElectronicRound, card: Card, wanted: str) -> None:
-    """Electronic 5.2: a card dealt while no hand asked for one is, in shoe order, the next card."""
-    if not rnd._check_shoe(card):
-        return  # 5.1
-    rule = rnd.clause("misdeal.reconstruct")
-    rnd.stream.append(card)
-    rnd.rulings.append(Ruling(
-        rnd._index, rule, "reconstructed",
-        f"{card} was dealt to the {wanted} before any hand asked for a card: it is taken back and is "
-        f"the next card, the Player's if a terminal draws, else the dealer's ({rule})",
-        (CardMove(card, wanted, "shoe"),),
-    ))
-
-
-def electronic_unused_cards(rnd: ElectronicRound) -> None:
-    """Cards taken back under 5.2 that no terminal drew are the dealer's next cards."""
-    used = max((t.stream_pos for t in rnd.terminals.values()), default=0)
-    unused = rnd.stream[used:]
-    del rnd.stream[used:]
-    for card in unused:
-        if rnd._dealer_needs_card():
-            rnd.dealer.append(card)
-            if len(rnd.dealer) == 2:
-                rnd._settle_dealer_second_card()
-            continue
-        rule = rnd.clause("dealer_completed")
-        rnd.rulings.append(Ruling(rnd._index, rule, "discarded",
-                                  f"{card} is not needed by any hand: it is removed from play ({rule})",
-                                  (CardMove(card, "shoe", "discard"),)))

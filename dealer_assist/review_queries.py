@@ -22,7 +22,6 @@ from __future__ import annotations
 import copy
 import csv
 import hashlib
-import hmac
 import io
 import json
 import sqlite3
@@ -32,19 +31,19 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Literal
 
 from dealer_assist.errors import EventFormatError, RuleRefusal, TranscriptError
+from dealer_assist.round_api import Round
 from dealer_assist.store import (
     CENTS_SQL as _CENTS,
 )
 from dealer_assist.store import (
     ROUND_STATUSES,
-    ZERO_HASH,
     Store,
-    _audit_content,
-    _chain,
-    _event_content,
-    _round_content,
+    audit_content,
+    event_content,
     first_altered_settlements,
+    round_content,
 )
+from dealer_assist.store.chain import link_ok, previous_hash
 from dealer_assist.transcript import describe_event, new_round, parse_event, round_output
 
 __all__ = [
@@ -281,7 +280,7 @@ class ReplayStep:
     """The round after ``index + 1`` events (``index`` -1: before any event)."""
 
     index: int
-    round: Any  # TableRound | ElectronicRound
+    round: Round
     output: dict[str, Any]
     refusal: str | None = None  # the current rules refused this step's event
 
@@ -310,7 +309,7 @@ def replay(config: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> li
     return steps
 
 
-def _snapshot(rnd: Any, header: Mapping[str, Any], applied: Sequence[Mapping[str, Any]]) -> Any:
+def _snapshot(rnd: Round, header: Mapping[str, Any], applied: Sequence[Mapping[str, Any]]) -> Round:
     """A separate round object holding the state after ``applied`` (rounds are mutable).
 
     A deep copy (the game's rules shared, they are constant data) keeps a long round's
@@ -469,6 +468,10 @@ def round_integrity(store: Store, round_id: int) -> list[IntegrityCheck]:
     settlement rows must agree with that (hashed) settle output.
     """
     conn = connection(store)
+    key = store.station_key
+    if key is None:
+        return [IntegrityCheck("station key", False, f"the station key {store.key_path} is missing: "
+                               "the keyed hash chains cannot be checked")]
     checks: list[IntegrityCheck] = []
     row = conn.execute(
         "SELECT id, session_id, number, source, started_at, config_json, hash, status, result_json "
@@ -477,8 +480,8 @@ def round_integrity(store: Store, round_id: int) -> list[IntegrityCheck]:
     ).fetchone()
     if row is None:
         return [IntegrityCheck("round", False, f"no round {round_id}")]
-    prev = _previous_hash(conn, "rounds", round_id)
-    ok = _link_ok(prev, _round_content(*row[:6]), row[6])
+    prev = previous_hash(conn, "rounds", round_id)
+    ok = link_ok(prev, round_content(*row[:6]), row[6], key)
     checks.append(IntegrityCheck(
         "round header", ok,
         "hash chain link intact" if ok else f"rounds row {round_id}: hash does not match its content",
@@ -489,7 +492,7 @@ def round_integrity(store: Store, round_id: int) -> list[IntegrityCheck]:
     ).fetchall()
     bad = None
     for ev in events:
-        if not _link_ok(_previous_hash(conn, "events", int(ev[0])), _event_content(*ev[:6]), ev[6]):
+        if not link_ok(previous_hash(conn, "events", int(ev[0])), event_content(*ev[:6]), ev[6], key):
             bad = ev
             break
     checks.append(IntegrityCheck(
@@ -504,7 +507,7 @@ def round_integrity(store: Store, round_id: int) -> list[IntegrityCheck]:
     bad_audit = None
     finish: dict[str, Any] | None = None
     for entry in audits:
-        if not _link_ok(_previous_hash(conn, "audit", int(entry[0])), _audit_content(*entry[:6]), entry[6]):
+        if not link_ok(previous_hash(conn, "audit", int(entry[0])), audit_content(*entry[:6]), entry[6], key):
             bad_audit = entry
             break
         if entry[3] == "round_finish":
@@ -557,17 +560,6 @@ def round_integrity(store: Store, round_id: int) -> list[IntegrityCheck]:
             + "; ".join(f"{d.key}: {d.redecided} (hashed: {d.recorded})" for d in diffs[:3]),
         ))
     return checks
-
-
-def _previous_hash(conn: sqlite3.Connection, table: str, row_id: int) -> bytes:
-    prev = conn.execute(
-        f"SELECT hash FROM {table} WHERE id < ? ORDER BY id DESC LIMIT 1", (row_id,)
-    ).fetchone()
-    return ZERO_HASH if prev is None else bytes(prev[0])
-
-
-def _link_ok(prev: bytes, content: Sequence[Any], stored: Any) -> bool:
-    return isinstance(stored, bytes) and hmac.compare_digest(_chain(prev, content), stored)
 
 
 # ------------------------------------------------------------------ summaries

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from dealer_assist.cards import Card, composition_for
+from dealer_assist.cards import Card
+from dealer_assist.games import GAMES
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +70,7 @@ class ShoeState:
     @classmethod
     def for_game(cls, game: str, decks: int) -> ShoeState:
         """A fresh shoe of ``decks`` decks of ``game`` (2.1 of its rules)."""
-        return cls(composition_for(game), decks)
+        return cls(GAMES[game].composition, decks)
 
     @property
     def size(self) -> int:

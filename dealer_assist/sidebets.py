@@ -7,7 +7,7 @@ count as their face, so 10-J and K-Q are not pairs.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
@@ -197,8 +197,8 @@ PLUS21_ROWS: Final = {
 }
 TIE18: Final = _row("Tie on 18", 8, 1, "4.1")
 BONUS678_ROWS: Final = (
-    _row("Bonus 6-7-8 (All Spades)", 5, 1, "4.1"),
-    _row("Bonus 6-7-8 (Excluding all Spades)", 1, 1, "4.1"),
+    _row("Bonus 6-7-8 (All Spades)", 5, 1, "4.1.1"),
+    _row("Bonus 6-7-8 (Excluding all Spades)", 1, 1, "4.1.1"),
 )
 
 
@@ -233,13 +233,95 @@ def bonus678(hand: Sequence[Card]) -> PayRow | None:
     return BONUS678_ROWS[1]
 
 
-def top_odds(game: str) -> Fraction:
-    """The best odds any wager of ``game`` can be paid (for sanity checks and the auditor)."""
-    tables: dict[str, Sequence[PayRow]] = {
-        "ace_race": ACE_RACE_ROWS + (PAIR,),
-        "lucky8": LUCKY8_ROWS + (PAIR,),
-        "star_elements": SUPER_SEVENS_ROWS + THREE_STARS_ROWS + (PAIR,),
-        "electronic": BET_THE_SET_ROWS + ROYAL_MATCH_ROWS + KINGS_BOUNTY_ROWS,
-        "dueling8s": SUPERB8_ROWS + tuple(PLUS21_ROWS.values()) + (TIE18,) + BONUS678_ROWS,
-    }
-    return max(max(r.odds for r in tables[game]), Fraction(2, 1))
+# ---------------------------------------------------------------------- side bets as data
+@dataclass(frozen=True, slots=True)
+class SideCards:
+    """What a side bet's classifier may look at."""
+
+    player: Sequence[Card]  # the hand's cards (the first two decide an "initial" bet)
+    dealer: Sequence[Card] = ()  # the dealer's cards so far, the first card first
+    run: Sequence[Card] = ()  # a "run" bet's consecutive cards (Superb 8's, 4.2.2)
+    hand_total: int = 0
+    hand_busted: bool = False
+    dealer_total: int = 0
+    dealer_blackjack: bool = False
+
+
+Classifier = Callable[[SideCards], "PayRow | None"]
+
+
+@dataclass(frozen=True)
+class SideBetSpec:
+    """One side bet: what the engine needs to take, place and settle it.
+
+    ``stage`` says when the cards decide it: ``initial`` (the player's first two cards, and
+    the dealer's first card when ``needs_dealer_up``: settled at the interim), ``run`` (a run
+    of ``run_rank`` cards from the area's first card on: settled when another card comes),
+    ``final`` (the finished hands: settled at the end). The pay table's clause numbers are on
+    its rows; the wager's own clause is the game's ``side.<key>`` concept.
+    """
+
+    key: str  # the transcript's bet kind
+    name: str  # for people
+    stage: str
+    classify: Classifier
+    rows: tuple[PayRow, ...]
+    needs_dealer_up: bool = False
+    # The top row waits for the dealer's second card (Kings Bounty's two K♠ + dealer blackjack).
+    waits_for_dealer: Callable[[SideCards], bool] | None = None
+    # It may also be placed on a split hand: "aces" (Ace Race 3.21.1) or "any" (Tie on 18 3.23.1),
+    # with the game's clause concept for that, and how such a wager is classified.
+    split_hand: str | None = None
+    split_concept: str = ""
+    split_follower_concept: str = ""  # "only players who matched the split" (Dueling 8's 3.25)
+    split_classify: Classifier | None = None
+    loses_on_bust: bool = False  # lost at once when its hand busts (Tie on 18)
+    run_rank: str = ""
+    dealer_draws_for_it: bool = False  # the dealer draws while it is unsettled (3.33.1)
+    dealer_cards_paid: int = 0  # a dealer bust with more cards has no row: 6.1 (21+)
+
+
+def _two(c: SideCards) -> tuple[Card, Card]:
+    return c.player[0], c.player[1]
+
+
+PAIR_SPEC: Final[SideBetSpec] = SideBetSpec("pair", "Pair", "initial", lambda c: pair(*_two(c)), (PAIR,))
+ACE_RACE_SPEC: Final[SideBetSpec] = SideBetSpec(
+    "ace_race", "Ace Race", "initial", lambda c: ace_race(*_two(c)), ACE_RACE_ROWS,
+    split_hand="aces", split_concept="split.ace_race_wager",
+    split_classify=lambda c: ace_race_after_split(*_two(c)) if len(c.player) >= 2 else None,
+)
+LUCKY8_SPEC: Final[SideBetSpec] = SideBetSpec(
+    "lucky8", "Lucky 8", "initial", lambda c: lucky8(c.player[0], c.player[1], c.dealer[0]), LUCKY8_ROWS,
+    needs_dealer_up=True,
+)
+SUPER_SEVENS_SPEC: Final[SideBetSpec] = SideBetSpec(
+    "super_sevens", "Super Star 7s", "initial", lambda c: super_sevens(c.player[0], c.player[1], c.dealer[0]),
+    SUPER_SEVENS_ROWS, needs_dealer_up=True,
+)
+THREE_STARS_SPEC: Final[SideBetSpec] = SideBetSpec(
+    "three_stars", "3 Stars", "initial", lambda c: three_stars(c.player[0], c.player[1], c.dealer[0]),
+    THREE_STARS_ROWS, needs_dealer_up=True,
+)
+SUPERB8_SPEC: Final[SideBetSpec] = SideBetSpec("superb8", "Superb 8's", "run", lambda c: superb8(c.run), SUPERB8_ROWS,
+                                  run_rank="8")
+TIE18_SPEC: Final[SideBetSpec] = SideBetSpec(
+    "tie18", "Tie on 18", "final",
+    lambda c: TIE18 if not c.hand_busted and c.hand_total == 18 and c.dealer_total == 18 else None, (TIE18,),
+    split_hand="any", split_concept="split.tie18", split_follower_concept="split.follower_tie18",
+    loses_on_bust=True,
+)
+PLUS21_SPEC: Final[SideBetSpec] = SideBetSpec(
+    "plus21", "21+", "final", lambda c: plus21(len(c.dealer), c.dealer_total > 21), tuple(PLUS21_ROWS.values()),
+    dealer_draws_for_it=True, dealer_cards_paid=max(PLUS21_ROWS),
+)
+BONUS678_SPEC: Final[SideBetSpec] = SideBetSpec("bonus678", "6-7-8 bonus", "final", lambda c: bonus678(c.player),
+                                   BONUS678_ROWS)
+BET_THE_SET_SPEC: Final[SideBetSpec] = SideBetSpec("bet_the_set", "Bet the Set 21", "initial",
+                                      lambda c: bet_the_set(*_two(c)), BET_THE_SET_ROWS)
+ROYAL_MATCH_SPEC: Final[SideBetSpec] = SideBetSpec("royal_match", "Royal Match 21", "initial",
+                                      lambda c: royal_match(*_two(c)), ROYAL_MATCH_ROWS)
+KINGS_BOUNTY_SPEC: Final[SideBetSpec] = SideBetSpec(
+    "kings_bounty", "Kings Bounty", "initial", lambda c: kings_bounty(*_two(c), c.dealer_blackjack),
+    KINGS_BOUNTY_ROWS, waits_for_dealer=lambda c: kings_bounty_needs_dealer(*_two(c)),
+)

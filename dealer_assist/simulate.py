@@ -17,6 +17,7 @@ from dealer_assist.events import CardDrawn, CloseOffers, Decision, Event, NoMore
 from dealer_assist.games import GAMES
 from dealer_assist.hands import hand_value
 from dealer_assist.outcome import Expectation
+from dealer_assist.round_api import Round
 from dealer_assist.table import TableRound
 
 Strategy = Callable[[list[Card], Card | None, tuple[str, ...], random.Random], str]
@@ -131,7 +132,7 @@ def electronic_wagers(terminals: int, side_bets: bool, rng: random.Random) -> li
     return events
 
 
-def next_event(rnd: TableRound | ElectronicRound, exp: Expectation, shoe: Iterator[Card], strategy: Strategy,
+def next_event(rnd: Round, exp: Expectation, shoe: Iterator[Card], strategy: Strategy,
                rng: random.Random, take_offers: bool = False) -> Event | None:
     """The event that answers what the round expects, or None when it is done."""
     kind = exp.kind
@@ -172,7 +173,7 @@ def next_event(rnd: TableRound | ElectronicRound, exp: Expectation, shoe: Iterat
     return None
 
 
-def play(rnd: TableRound | ElectronicRound, shoe: Iterator[Card], strategy: Strategy, rng: random.Random,
+def play(rnd: Round, shoe: Iterator[Card], strategy: Strategy, rng: random.Random,
          take_offers: bool = False, max_events: int = 500) -> int:
     """Answer the round until it is settled; returns the number of events applied."""
     n = 0

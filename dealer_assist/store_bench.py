@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
-import hashlib
+import json
 import os
 import random
 import shutil
-import sqlite3
 import statistics
 import sys
 import tempfile
@@ -32,228 +31,122 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from dealer_assist.store import (
-    ZERO_HASH,
-    Store,
-    _audit_content,
-    _chain,
-    _event_content,
-    _round_content,
-    canonical_json,
-    format_time,
-)
+import dealer_assist.store.log as log
+import dealer_assist.store.results as results
+from dealer_assist.games import GAMES as GAMES_RULES
+from dealer_assist.simulate import Shoe
+from dealer_assist.store import Store, canonical_json, format_time
+from dealer_assist.store.keying import record_head
+from dealer_assist.store.keys import write_head_file
+from dealer_assist.transcript import new_round, parse_event, round_output
 
-GAMES: list[dict[str, Any]] = [
-    {
-        "config": {"game": "lucky8", "decks": 6, "areas": 7, "limits": {"main": [10, 5000]}},
-        "events": [
-            {"type": "wager", "player": "{a}", "area": 1, "bet": "main", "amount": 25},
-            {"type": "wager", "player": "{a}", "area": 1, "bet": "pair", "amount": 5},
-            {"type": "wager", "player": "{b}", "area": 3, "bet": "main", "amount": 50},
-            {"type": "wager", "player": "{b}", "area": 3, "bet": "lucky8", "amount": 10},
-            {"type": "no_more_bets"},
-            {"type": "card", "card": "7H"},
-            {"type": "card", "card": "8C"},
-            {"type": "card", "card": "8D"},
-            {"type": "card", "card": "7H"},
-            {"type": "card", "card": "3S"},
-            {"type": "decision", "area": 1, "action": "stand"},
-            {"type": "decision", "area": 3, "action": "double"},
-            {"type": "card", "card": "9H"},
-            {"type": "card", "card": "10S"},
-        ],
-        "settlements": [
-            ("{a}", 1, None, "pair", "5", "win", "55", "4.2", "interim"),
-            ("{b}", 3, None, "lucky8", "10", "win", "50", "4.3", "interim"),
-            ("{a}", 1, 1, "main", "25", "lose", "-25", "3.31", "final"),
-            ("{b}", 3, 1, "main", "100", "win", "100", "3.31", "final"),
-        ],
-        "net": {"{a}": 30, "{b}": 150},
-    },
-    {
-        "config": {"game": "ace_race", "decks": 6, "areas": 7, "seated": {"{a}": 2}},
-        "events": [
-            {"type": "wager", "player": "{a}", "area": 2, "bet": "main", "amount": 20},
-            {"type": "no_more_bets"},
-            {"type": "card", "card": "10S"},
-            {"type": "card", "card": "9D"},
-            {"type": "card", "card": "KH"},
-            {"type": "decision", "area": 2, "action": "stand"},
-            {"type": "card", "card": "7C"},
-            {"type": "card", "card": "QD"},
-        ],
-        "settlements": [("{a}", 2, 1, "main", "20", "win", "20", "4.3.2", "final")],
-        "net": {"{a}": 20},
-    },
-]
+GAME_CYCLE: tuple[str, ...] = ("lucky8", "ace_race", "star_elements", "dueling8s", "electronic")
+SEATS = 7  # players at a table game (one per area) / terminals at Electronic
+PLACEHOLDERS = tuple(f"@player{n}@" for n in range(SEATS))  # sorted like the names put in
 
 
-SETTLEMENT_FIELDS = ("player", "area", "hand", "bet", "stake", "result", "net", "rule", "stage")
+def real_round(game: str, rng: random.Random) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
+    """One round played through the engine and recorded as the dealer's screen records it:
+    the configuration (seats, limits, the 5.1 shoe so far), each wager with its area, the
+    cards with the shoe's frame numbers, the decisions; and the engine's settle output."""
+    rules = GAMES_RULES[game]
+    electronic = rules.shared_hand
+    config: dict[str, Any] = {"game": game, "decks": 6}
+    if not electronic:
+        config["areas"] = SEATS
+        config["limits"] = {"main": [10, 5000]}
+        config["seated"] = {name: n + 1 for n, name in enumerate(PLACEHOLDERS)}
+    shoe = Shoe(game, 6, rng.randrange(1 << 30))
+    shoe.shuffle()
+    seen = [str(next(shoe)) for _ in range(rng.randrange(0, 60))]
+    if seen:
+        config["shoe_dealt"] = seen
+    events: list[dict[str, Any]] = []
+    for n, name in enumerate(PLACEHOLDERS):
+        area = {} if electronic else {"area": n + 1}
+        events.append({"type": "wager", "player": name, "bet": "main",
+                       "amount": rng.choice((10, 25, 50, 100, 12.5)), **area})
+        for side in rules.side_bets:
+            if rng.random() < 0.6:
+                events.append({"type": "wager", "player": name, "bet": side, "amount": 5, **area})
+    events.append({"type": "no_more_bets"})
+    rnd = new_round(config)
+    for event in events:
+        rnd.apply(parse_event(event))
+    frame = rng.randrange(1, 60000)
+    for _ in range(400):
+        exp = rnd.expectation()
+        raw: dict[str, Any]
+        if exp.kind == "card":
+            frame += 1
+            raw = {"type": "card", "card": str(next(shoe)), "shoe_seq": frame}
+        elif exp.kind == "decisions":
+            pending = exp.pending[0]
+            options = [o for o in pending["options"] if o in ("hit", "stand")] or ["stand"]
+            raw = {"type": "decision", "action": rng.choice(options), "hand": pending.get("hand"),
+                   "player": pending["player"]}
+        elif exp.kind == "decision":
+            if exp.area is None or exp.hand is None or "stand" not in exp.options:
+                raw = {"type": "close_offers"}
+            else:
+                raw = {"type": "decision", "action": rng.choice([o for o in exp.options if o in ("hit", "stand")]),
+                       "area": exp.area, "hand": exp.hand}
+        else:
+            break
+        rnd.apply(parse_event(raw))
+        events.append(raw)
+    return config, events, round_output(rnd)
 
 
-def _result(template: dict[str, Any], status: str, irregular: bool) -> dict[str, Any]:
-    """The settle output of a template round (player names still as placeholders)."""
-    return {
-        "game": template["config"]["game"],
-        "status": status,
-        "settlements": [
-            dict(zip(SETTLEMENT_FIELDS, s, strict=True)) for s in template["settlements"]
-        ],
-        "net": template["net"],
-        "rulings": [
-            {"index": 6, "rule": "5.6.1", "ruling": "reconstructed", "text": "", "moves": []}
-        ]
-        if irregular
-        else [],
-    }
+def bulk_generate(path: Path, rounds: int, players: int, seed: int = 1, templates: int = 500) -> None:
+    """Record ``rounds`` real rounds (all five games, seven players each, as the dealer's
+    screen records them) through the store's own record functions, chains and head included.
 
-
-def bulk_generate(path: Path, rounds: int, players: int, seed: int = 1) -> None:
-    """Write ``rounds`` settled rounds with events, settlements, players and audit rows.
-
-    Bulk-load settings (synchronous=OFF, big transactions) are for generating the
-    benchmark file only; chains are computed exactly as the store does, so the file
-    verifies.
+    ``templates`` distinct rounds are played through the engine; each recorded round is one
+    of them with seven players drawn from ``players`` names (in the same order, so the
+    engine settles it the same). Bulk-load settings (synchronous=OFF, a transaction per
+    5,000 rounds) are for generating the benchmark file only.
     """
-    Store.open(path).close()  # schema via the real migrations
     rng = random.Random(seed)
-    conn = sqlite3.connect(path)
-    conn.execute("PRAGMA synchronous = OFF")
-    conn.execute("PRAGMA cache_size = -200000")
-    prev = {"events": ZERO_HASH, "rounds": ZERO_HASH, "audit": ZERO_HASH}
-    result_texts: dict[tuple[int, str, int], str] = {}
-    config_texts: list[str] = [canonical_json(t["config"]) for t in GAMES]
-    event_texts: list[list[str]] = [[canonical_json(e) for e in t["events"]] for t in GAMES]
+    played = [real_round(GAME_CYCLE[n % len(GAME_CYCLE)], rng) for n in range(templates)]
+    texts = [
+        (canonical_json(config), [canonical_json(e) for e in events], canonical_json(output))
+        for config, events, output in played
+    ]
 
-    def sub(text: str, names: dict[str, str]) -> str:
-        for placeholder, name in names.items():
+    def named(text: str, names: list[str]) -> Any:
+        for placeholder, name in zip(PLACEHOLDERS, names, strict=True):
             text = text.replace(placeholder, name)
-        return text
+        return json.loads(text)
 
-    event_id = 0
-    start = 1_700_000_000.0
-    batch = 20_000
-    t0 = time.perf_counter()
-    for first in range(1, rounds + 1, batch):
-        round_rows: list[tuple[Any, ...]] = []
-        event_rows: list[tuple[Any, ...]] = []
-        player_rows: list[tuple[Any, ...]] = []
-        settlement_rows: list[tuple[Any, ...]] = []
-        ruling_rows: list[tuple[Any, ...]] = []
-        audit_rows: list[tuple[Any, ...]] = []
-        for round_id in range(first, min(first + batch, rounds + 1)):
-            template = GAMES[round_id % len(GAMES)]
-            a, b = rng.sample(range(players), 2)
-            names = {"{a}": f"p{a:05d}", "{b}": f"p{b:05d}"}
-            config: dict[str, Any] = template["config"]
-            config_json = sub(config_texts[round_id % len(GAMES)], names)
-            started = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(start + round_id * 30))
-            started_at = f"{started}.000000Z"
-            ended_at = f"{started}.500000Z"
-            rhash = _chain(
-                prev["rounds"],
-                _round_content(round_id, None, round_id, "live", started_at, config_json),
-            )
-            prev["rounds"] = rhash
-            last_hash = ZERO_HASH
-            events = event_texts[round_id % len(GAMES)]
-            for seq, event_template in enumerate(events):
-                event_id += 1
-                event_json = sub(event_template, names)
-                at = started_at
-                last_hash = _chain(
-                    prev["events"],
-                    _event_content(event_id, round_id, seq, at, "dealer", event_json),
-                )
-                prev["events"] = last_hash
-                event_rows.append((event_id, round_id, seq, at, "dealer", event_json, last_hash))
-            net = {names[k]: v for k, v in template["net"].items()}
-            irregular = 1 if round_id % 97 == 0 else 0
-            status = "void" if round_id % 997 == 0 else "settled"
-            settlements = [(names[s[0]], *s[1:]) for s in template["settlements"]]
-            key = (round_id % len(GAMES), status, irregular)
-            if key not in result_texts:
-                result_texts[key] = canonical_json(_result(template, status, bool(irregular)))
-            if irregular:
-                ruling_rows.append((round_id, 6, "5.6.1", "reconstructed", "", "[]"))
-            result_json = sub(result_texts[key], names)
-            ended = ended_at if status in ("settled", "void") else None
-            if status == "void":
-                irregular = 1
-            people = sorted(net)
-            round_rows.append(
-                (
-                    round_id,
-                    None,
-                    round_id,
-                    "live",
-                    config["game"],
-                    config_json,
-                    started_at,
-                    ended,
-                    status,
-                    canonical_json(people),
-                    canonical_json(net),
-                    irregular,
-                    result_json,
-                    rhash,
-                )
-            )
-            for person in people:
-                player_rows.append((person, round_id, str(net[person])))
-            for s in settlements:
-                settlement_rows.append((round_id, *s))
-            detail = canonical_json(
-                {
-                    "status": status,
-                    "result_sha256": hashlib.sha256(result_json.encode()).hexdigest(),
-                    "events": len(events),
-                    "last_event_hash": last_hash.hex(),
-                }
-            )
-            audit_id = round_id
-            ahash = _chain(
-                prev["audit"],
-                _audit_content(audit_id, ended_at, "dealer", "round_finish", round_id, detail),
-            )
-            prev["audit"] = ahash
-            audit_rows.append(
-                (audit_id, ended_at, "dealer", "round_finish", round_id, detail, ahash)
-            )
-        with conn:
-            conn.executemany(
-                "INSERT INTO rounds (id, session_id, number, source, game, config_json, started_at, ended_at, "
-                "status, players_json, totals_json, irregular, result_json, hash) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                round_rows,
-            )
-            conn.executemany(
-                "INSERT INTO events (id, round_id, seq, at, actor, event_json, hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                event_rows,
-            )
-            conn.executemany(
-                "INSERT INTO round_players (player, round_id, net) VALUES (?, ?, ?)", player_rows
-            )
-            conn.executemany(
-                "INSERT INTO settlements (round_id, player, area, hand, bet, stake, result, net, rule, stage) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                settlement_rows,
-            )
-            conn.executemany(
-                "INSERT INTO rulings (round_id, event_index, rule, ruling, text, moves_json) VALUES (?, ?, ?, ?, ?, ?)",
-                ruling_rows,
-            )
-            conn.executemany(
-                "INSERT INTO audit (id, at, actor, kind, round_id, detail_json, hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                audit_rows,
-            )
-        done = min(first + batch - 1, rounds)
-        if done % 200_000 == 0 or done == rounds:
-            rate = done / (time.perf_counter() - t0)
-            print(f"  generated {done:>9,} rounds ({rate:,.0f}/s)", file=sys.stderr, flush=True)
-    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    conn.execute("ANALYZE")
-    conn.close()
+    with Store.open(path) as store:
+        conn = store.db.conn
+        key = store.station_key
+        assert key is not None
+        conn.execute("PRAGMA synchronous = OFF")
+        conn.execute("PRAGMA cache_size = -200000")
+        batch = 5000
+        t0 = time.perf_counter()
+        head = None
+        for first in range(0, rounds, batch):
+            conn.execute("BEGIN IMMEDIATE")
+            for n in range(first, min(first + batch, rounds)):
+                config_text, event_texts, output_text = texts[n % templates]
+                names = sorted(f"p{i:05d}" for i in rng.sample(range(players), SEATS))
+                round_id = log.insert_round(conn, named(config_text, names), None, None, "live", None)
+                for seq, text in enumerate(event_texts):
+                    log.insert_event(conn, round_id, seq, named(text, names), "dealer:ann", None)
+                results.finish(conn, round_id, named(output_text, names), "dealer:ann")
+            head = record_head(conn, key)
+            conn.execute("COMMIT")
+            done = min(first + batch, rounds)
+            if done % 50_000 == 0 or done == rounds:
+                rate = done / (time.perf_counter() - t0)
+                print(f"  generated {done:>9,} rounds ({rate:,.0f}/s)", file=sys.stderr, flush=True)
+        if head is not None:
+            write_head_file(store.head_path, head)
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        conn.execute("ANALYZE")
 
 
 def time_appends(path: Path, count: int) -> list[float]:
@@ -270,10 +163,7 @@ def time_appends(path: Path, count: int) -> list[float]:
             t = time.perf_counter()
             store.append_event(round_id, event)
             samples.append((time.perf_counter() - t) * 1000)
-        store.finish_round(
-            round_id, {"status": "void", "settlements": [], "net": {}, "rulings": []}
-        )
-    return samples
+    return samples  # the round stays open (its events are not a real round to settle)
 
 
 def time_fsync(directory: Path, count: int) -> list[float]:

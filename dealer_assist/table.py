@@ -8,13 +8,12 @@ event either changes the state or is refused with the clause that forbids it
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
-from dealer_assist import sidebets
-from dealer_assist.cards import Card, parse_card
+from dealer_assist import claims, hand_rules, irregularities, sidebets
+from dealer_assist.cards import Card
 from dealer_assist.errors import RuleRefusal
 from dealer_assist.events import (
     Absent,
@@ -48,147 +47,42 @@ from dealer_assist.outcome import (
     control_change,
     settlement,
 )
-from dealer_assist.settlement import dealer_blackjack_concept, main_result
+from dealer_assist.round_api import AreaView, DealerView, HandView, RoundView, WagerView
+from dealer_assist.round_base import EventSourcedRound
+from dealer_assist.settlement import main_result
 from dealer_assist.shoe_state import ShoeState
+from dealer_assist.table_state import (
+    PERMANENT_EIGHT,
+    Area,
+    Hand,
+    IrregularState,
+    MainWager,
+    SideWager,
+    TableConfig,
+)
 
-if TYPE_CHECKING:
-    from dealer_assist.irregularities import IrregularState
-
-PERMANENT_EIGHT: Final = parse_card("8S")
 PLAY_ACTIONS: Final = frozenset({"hit", "stand", "double", "split"})
 _CLOSED_PHASES: Final = frozenset({"void", "settled", "referred"})  # phases that take few events or none
 
 
-@dataclass(frozen=True)
-class TableConfig:
-    """The table a round is played at: game, shoe, layout, limits and who sits where."""
-
-    rules: GameRules
-    decks: int
-    areas: int
-    limits: dict[str, tuple[Decimal, Decimal]] = field(default_factory=dict)
-    seated: dict[str, int] = field(default_factory=dict)
-    under_min_history: frozenset[str] = frozenset()
-    max_wagers_per_area: int = 3  # 3.10; a pit manager may set fewer (3.10.1)
-    one_area_players: frozenset[str] = frozenset()  # 3.9
-    # Cards the shoe delivered in earlier rounds since the last shuffle: 5.1 counts copies
-    # over the whole shoe, not one round.
-    shoe_dealt: tuple[Card, ...] = ()
-
-
-class MainWager:
-    """A player's main wager on a playing area; position 1 is nearest the dealer."""
-
-    __slots__ = ("player", "amount", "placed", "position", "returned", "excess")
-
-    def __init__(self, player: str, amount: Decimal, position: int) -> None:
-        self.player = player
-        self.placed = amount
-        self.amount = amount  # what is in play: capped at the maximum (5.27)
-        self.position = position
-        self.returned = False  # an under-minimum wager returned (5.26)
-        self.excess = ZERO
-
-
-class SideWager:
-    __slots__ = ("player", "bet", "amount", "placed", "hand", "settled", "returned", "excess")
-
-    def __init__(self, player: str, bet: str, amount: Decimal, hand: Hand | None) -> None:
-        self.player = player
-        self.bet = bet
-        self.placed = amount
-        self.amount = amount
-        self.hand = hand  # set for wagers placed on a split hand (3.21.1, 3.23.1)
-        self.settled = False
-        self.returned = False
-        self.excess = ZERO
-
-
-class Hand:
-    """A player hand on an area with every player's stake on it."""
-
-    __slots__ = (
-        "cards", "stakes", "doubled_by", "from_split", "split_aces", "awaiting", "done",
-        "busted", "aces_fixed", "settled", "stood_by_rule",
-    )
-
-    def __init__(self, cards: list[Card], from_split: bool = False) -> None:
-        self.cards = cards
-        self.stakes: dict[str, Decimal] = {}
-        self.doubled_by: set[str] = set()
-        self.from_split = from_split
-        self.split_aces = False
-        self.awaiting = False  # a card was asked for (hit/double)
-        self.done = False
-        self.busted = False
-        self.aces_fixed = 0  # Ace Race 3.4.2
-        self.settled: set[str] = set()  # players whose main stake here is settled
-        self.stood_by_rule: str | None = None
-
-    def value(self) -> tuple[int, bool]:
-        return hand_value(self.cards, self.aces_fixed)
-
-    @property
-    def doubled(self) -> bool:
-        return bool(self.doubled_by)
-
-
-class Area:
-    __slots__ = (
-        "number", "wagers", "sides", "hands", "controller", "surrendered", "dealt",
-        "superb_open", "absent_play", "insured", "even_money", "claimed_insurance",
-        "insurance_declined",
-    )
-
-    def __init__(self, number: int) -> None:
-        self.number = number
-        self.wagers: list[MainWager] = []
-        self.sides: list[SideWager] = []
-        self.hands: list[Hand] = []
-        self.controller: str | None = None
-        self.surrendered: set[str] = set()
-        self.dealt: list[Card] = []  # every card dealt to the area, in order (Superb 8's 4.2.2)
-        self.superb_open = True
-        self.absent_play = False  # the dealer plays it by the fixed rule (5.22)
-        self.insured: dict[str, Decimal] = {}
-        self.even_money: set[str] = set()
-        # 3.27.3: insurance other players took on a wager whose player declined it:
-        # (claimant, amount, declined_by); kept apart from the claimant's own insurance.
-        self.claimed_insurance: list[tuple[str, Decimal, str]] = []
-        self.insurance_declined: set[str] = set()  # players whose insurance others claimed
-
-    def wager_of(self, player: str) -> MainWager | None:
-        for w in self.wagers:
-            if w.player == player:
-                return w
-        return None
-
-    def original(self, player: str) -> Decimal:
-        w = self.wager_of(player)
-        return w.amount if w is not None else ZERO
-
-    def insurance_wagers(self) -> list[tuple[str, Decimal]]:
-        """Every insurance wager on the area: players' own (3.27), then claimed ones (3.27.3)."""
-        return [*self.insured.items(), *((p, a) for p, a, _ in self.claimed_insurance)]
-
-
-class TableRound:
+class TableRound(EventSourcedRound):
     """One round at a table: state folded from events; refuses what the rules forbid."""
 
     def __init__(self, config: TableConfig) -> None:
         self.config = config
         self.rules = config.rules
+        self._bets = _bets_of(self.rules)
         self._reset()
 
     # ------------------------------------------------------------------ state
     def _reset(self) -> None:
         cfg = self.config
-        self.events: list[Event] = []
+        self.events = []
         self.phase = "betting"  # betting, initial, offers, play, dealer, settled, void, referred
         self.areas: dict[int, Area] = {}
         self.dealer: list[Card] = [PERMANENT_EIGHT] if self.rules.permanent_eight else []
         self.settlements: list[Settlement] = []
-        self.rulings: list[Ruling] = []
+        self.rulings = []
         self.claims: list[ClaimDecision] = []
         self.control_changes: list[ControlChange] = []
         self.absent: set[str] = set()
@@ -201,9 +95,9 @@ class TableRound:
         self.offers_open = False
         self.interim_done = False
         self.referral: tuple[str, str] | None = None
-        self._index = 0  # index of the event being applied
-        self._expected: Expectation | None = None  # expectation(), until the next event
-        self._asked: Expectation | None = None  # the expectation the event being applied answers
+        self.event_index = 0  # index of the event being applied
+        self._expected = None  # expectation(), until the next event
+        self._asked = None  # the expectation the event being applied answers
         self.irregular: IrregularState | None = None  # section 5 rulings left pending
         # event index -> where its card went, (0, None) for the dealer (5.6 corrections)
         self.placed_cards: dict[int, tuple[int, Hand | None]] = {}
@@ -216,33 +110,9 @@ class TableRound:
         return RuleRefusal(message, clause if clause else self.clause(concept) if concept else None)
 
     # ------------------------------------------------------------------ applying events
-    def apply(self, event: Event) -> None:
-        """Apply one event, or raise :class:`RuleRefusal` leaving the round unchanged."""
-        self._index = len(self.events)
-        # What the round said it expected before this event (None if nobody asked): a
-        # decision it listed as legal needs no second check (see _on_decision).
-        self._asked = self._expected
-        self._expected = None
-        try:
-            self._dispatch(event)
-        except RuleRefusal:
-            self._rebuild()
-            raise
-        finally:
-            self._asked = self._expected = None  # anything worked out mid-event is stale
-        self.events.append(event)
-
-    def apply_all(self, events: Iterable[Event]) -> None:
-        for e in events:
-            self.apply(e)
-
-    def _rebuild(self) -> None:
-        events = self.events
-        self._reset()
-        for i, e in enumerate(events):
-            self._index = i
-            self._dispatch(e)
-            self.events.append(e)
+    def fresh(self) -> TableRound:
+        """A new round at the same table (the same configuration), no event applied."""
+        return TableRound(self.config)
 
     def _dispatch(self, event: Event) -> None:
         phase = self.phase
@@ -255,33 +125,50 @@ class TableRound:
                 raise self.refuse(
                     "the round is referred to the Gaming Shift Manager; waiting for a resolve", "refer"
                 )
-        if self.irregular is None:
-            # The events of every round are called directly (a native call when compiled).
-            if isinstance(event, CardDrawn):
-                self._on_card(event)
-            elif isinstance(event, Decision):
-                self._on_decision(event)
-            elif isinstance(event, Wager):
-                self._on_wager(event)
-            else:
-                self._handler(event)(self, event)
-        else:
-            # Section 5 hooks only matter once a ruling left something pending (self.irregular).
-            handler = self._handler(event)
-            if _irregular.before_event(self, event):
-                return
-            handler(self, event)
-        # Read again after both branches (the handler may have set or cleared it): mypyc
-        # checks a read against the type narrowed in a branch.
+        # Section 5 hooks only matter once a ruling left something pending (self.irregular).
+        if self.irregular is not None and irregularities.before_event(self, event):
+            return  # section 5 consumed the event
+        self._handle(event)
         if self.irregular is not None:  # also when this event's ruling left something pending
-            _irregular.after_event(self, event)
+            irregularities.after_event(self, event)
 
-    @staticmethod
-    def _handler(event: Event) -> Any:
-        handler = _HANDLERS.get(type(event))
-        if handler is None:
+    def _handle(self, event: Event) -> None:
+        """The one place an event is dispatched (the common ones first)."""
+        if isinstance(event, CardDrawn):
+            self._on_card(event)
+        elif isinstance(event, Decision):
+            self._on_decision(event)
+        elif isinstance(event, Wager):
+            self._on_wager(event)
+        elif isinstance(event, NoMoreBets):
+            self._on_no_more_bets(event)
+        elif isinstance(event, Claim):
+            claims.resolve_claim(self, event)
+        elif isinstance(event, Burn):
+            self._on_burn(event)
+        elif isinstance(event, CloseOffers):
+            self._on_close_offers(event)
+        elif isinstance(event, Absent):
+            self._on_absent(event)
+        elif isinstance(event, Resolve):
+            self._on_resolve(event)
+        elif isinstance(event, Correction):
+            irregularities.correction(self, event)
+        elif isinstance(event, Multi):
+            irregularities.multi(self, event)
+        elif isinstance(event, Pick):
+            irregularities.pick(self, event)
+        elif isinstance(event, Withdraw):
+            irregularities.withdraw(self, event)
+        elif isinstance(event, PowerFailure):
+            irregularities.power_failure(self)
+        elif isinstance(event, Void):
+            irregularities.supervisor_void(self, event)
+        elif isinstance(event, Timeout):
+            raise self.refuse("a terminal time-out is an Electronic Blackjack event; at this table use "
+                              "'absent'", "absent")
+        else:
             raise RuleRefusal(f"{event.type} events do not apply at this table")
-        return handler
 
     # ------------------------------------------------------------------ wagers
     def _on_wager(self, ev: Wager) -> None:
@@ -299,10 +186,10 @@ class TableRound:
             raise self.refuse("no wager may be placed or increased after \"no more bets\"", "bets_closed")
         if ev.hand is not None:
             raise RuleRefusal("a wager names a hand only when placed on a split hand")
-        if bet != "main" and bet not in rules.side_bets:
+        if bet != "main" and bet not in self._bets.specs:
             raise RuleRefusal(f"{rules.name} has no '{bet}' wager")
         if config.one_area_players:
-            self._check_one_area(player, number)  # 3.9
+            self.check_one_area(player, number)  # 3.9
         area = self.areas.get(number)
         if bet == "main":
             if area is None:
@@ -323,7 +210,7 @@ class TableRound:
                 )
             area.wagers.append(MainWager(player, ev.amount, len(area.wagers) + 1))
             # 3.13: the controller is known, and shown, while bets are being placed.
-            self._update_controller(area, None)
+            self.update_controller(area, None)
             return
         if area is None or not area.wagers:
             raise self.refuse(
@@ -342,7 +229,7 @@ class TableRound:
             raise self.refuse(f"area {number} already holds three {bet} wagers", "side_slots")
         area.sides.append(SideWager(player, bet, ev.amount, None))
 
-    def _check_one_area(self, player: str, area_no: int) -> None:
+    def check_one_area(self, player: str, area_no: int) -> None:
         if player not in self.config.one_area_players:
             return
         for a in self.areas.values():
@@ -356,9 +243,8 @@ class TableRound:
                 )
 
     def _late_wager_allowed(self, ev: Wager) -> bool:
-        return (ev.bet == "ace_race" and self.rules.key == "ace_race") or (
-            ev.bet == "tie18" and self.rules.key == "dueling8s"
-        )
+        spec = self._bets.specs.get(ev.bet)
+        return spec is not None and spec.split_hand is not None
 
     def _place_split_side_bet(self, ev: Wager) -> None:
         """Ace Race wager on split aces (3.21.1); Tie on 18 on a split hand (3.23.1, 3.25)."""
@@ -367,42 +253,39 @@ class TableRound:
         hand = self._hand(area, ev.hand) if area else None
         if area is None or hand is None:
             raise RuleRefusal(f"area {ev.area} has no hand {ev.hand}")
-        if ev.bet == "ace_race":
-            clause = self.clause("split.ace_race_wager")
+        spec = self._bets.specs.get(ev.bet)
+        assert spec is not None
+        name = spec.name
+        clause = self.clause(spec.split_concept)
+        if spec.split_hand == "aces":  # Ace Race 3.21.1
             if not hand.split_aces:
-                raise RuleRefusal("an Ace Race wager after the deal goes only on split Aces", clause)
+                raise RuleRefusal(f"an {name} wager after the deal goes only on split Aces", clause)
             if any(len(h.cards) > 1 for h in area.hands if h.split_aces):
                 raise RuleRefusal(
-                    "the Ace Race wager on split Aces must be placed before any subsequent card", clause
+                    f"the {name} wager on split Aces must be placed before any subsequent card", clause
                 )
-        else:
-            clause = self.clause("split.tie18")
+        else:  # any split hand (Dueling 8's 3.23.1, 3.25)
             if not hand.from_split:
-                raise RuleRefusal("a Tie on 18 wager after the deal goes only on a split hand", clause)
+                raise RuleRefusal(f"a {name} wager after the deal goes only on a split hand", clause)
             if len(hand.cards) > 1:
                 raise RuleRefusal(
-                    "the Tie on 18 wager on a split hand must be placed before its second card", clause
+                    f"the {name} wager on a split hand must be placed before its second card", clause
                 )
-            if not any(s.bet == "tie18" and s.player == ev.player and s.hand is None for s in area.sides):
+            if not any(s.bet == ev.bet and s.player == ev.player and s.hand is None for s in area.sides):
                 raise RuleRefusal(
-                    f"{ev.player} placed no Tie on 18 wager before the initial deal", clause
+                    f"{ev.player} placed no {name} wager before the initial deal", clause
                 )
             if ev.player not in hand.stakes:
                 raise RuleRefusal(
                     f"{ev.player} has no wager on hand {ev.hand}: only players who matched the split "
-                    "may wager Tie on 18 on it",
-                    self.clause("split.follower_tie18"),
+                    f"may wager {name} on it",
+                    self.clause(spec.split_follower_concept),
                 )
         if any(s.hand is hand and s.bet == ev.bet and s.player == ev.player for s in area.sides):
             raise RuleRefusal(f"{ev.player} already has a {ev.bet} wager on that hand", clause)
         side = SideWager(ev.player, ev.bet, ev.amount, hand)
         self._apply_limits(side, ev.bet)
         area.sides.append(side)
-
-    def _on_claim(self, ev: Claim) -> None:
-        from dealer_assist.claims import resolve_claim
-
-        resolve_claim(self, ev)
 
     def _apply_limits(self, wager: MainWager | SideWager, kind: str) -> None:
         """5.26/5.27 at the close of bets: cap at the maximum, return repeat under-minimums."""
@@ -438,7 +321,7 @@ class TableRound:
             for w in area.wagers:
                 first.stakes[w.player] = w.amount
             area.hands.append(first)
-            self._update_controller(area, None)
+            self.update_controller(area, None)
         # 3.18 (3.19 in Dueling 8's): one card to each area, one to the dealer, second round.
         self.initial_queue = [(n, 0) for n in self.order]
         if self.rules.dealer_card_in_initial_deal:
@@ -450,7 +333,7 @@ class TableRound:
             self._finish()
 
     # ------------------------------------------------------------------ control (3.11, 3.12)
-    def _update_controller(self, area: Area, concept: str | None) -> None:
+    def update_controller(self, area: Area, concept: str | None) -> None:
         # The first present wager seated at the area (3.11), else the first present one (3.12).
         new: str | None = None
         rule = "absent"
@@ -476,7 +359,7 @@ class TableRound:
                 rule = "absent"
             elif concept is not None:
                 rule = concept
-            self.control_changes.append(control_change(self._index, area.number, new, self.clause(rule)))
+            self.control_changes.append(control_change(self.event_index, area.number, new, self.clause(rule)))
         if absent_play:
             area.absent_play = True
 
@@ -484,41 +367,32 @@ class TableRound:
     def _on_burn(self, ev: Burn) -> None:
         if self.phase not in ("betting", "initial") or self._cards_dealt():
             # A burn noticed after cards came out is a card dealt in error (5.21).
-            from dealer_assist.irregularities import late_burn
-
-            late_burn(self, ev)  # 5.21: the dealer forgot to burn the first card
+            irregularities.late_burn(self, ev)  # 5.21: the dealer forgot to burn the first card
             return
-        self._check_shoe(ev.card)
+        self.check_shoe(ev.card)
 
     def _cards_dealt(self) -> bool:
         return bool(self.shoe.dealt) and self.queue_pos > 0
 
-    def _check_shoe(self, card: Card) -> bool:
-        problem = self.shoe.record(card)
-        if problem is None:
-            return True
-        self._void(self.clause("void.foreign_card"), problem.reason + ": the round is void")
-        return False
-
-    def _void(self, rule: str, text: str) -> None:
+    def void(self, rule: str, text: str) -> None:
         self.phase = "void"
-        self.rulings.append(Ruling(self._index, rule, "void", text))
+        self.rulings.append(Ruling(self.event_index, rule, "void", text))
         self.settlements = [s for s in self.settlements if False]
         for area in self.areas.values():
             for w in area.wagers:
-                self._entry(w.player, "main", w.placed, "returned", ZERO, rule, area=area.number, hand=1)
+                self.record_entry(w.player, "main", w.placed, "returned", ZERO, rule, area=area.number, hand=1)
             for s in area.sides:
                 hand_no = self._hand_number(area, s.hand) if s.hand else None
-                self._entry(s.player, s.bet, s.placed, "returned", ZERO, rule, area=area.number, hand=hand_no)
+                self.record_entry(s.player, s.bet, s.placed, "returned", ZERO, rule, area=area.number, hand=hand_no)
             for player, amount in area.insurance_wagers():
-                self._entry(player, "insurance", amount, "returned", ZERO, rule, area=area.number)
+                self.record_entry(player, "insurance", amount, "returned", ZERO, rule, area=area.number)
 
     def expected_card_target(self) -> tuple[int, int] | None:
         """(area, hand index) or (0, 0) for the dealer; None when no card is expected."""
         if self.phase == "initial":
             return self.initial_queue[self.queue_pos]
         if self.phase == "play":
-            cur = self._current()
+            cur = self.current_hand()
             if cur is None:
                 return None
             area, hand = cur
@@ -533,11 +407,9 @@ class TableRound:
 
     def _on_card(self, ev: CardDrawn) -> None:
         if ev.face_up:
-            self._face_up(ev.card)
+            self.face_up(ev.card)
         if ev.to is not None:
-            from dealer_assist.irregularities import misplaced_card
-
-            misplaced_card(self, ev)
+            irregularities.misplaced_card(self, ev)
             return
         asked = self._asked
         if asked is not None and asked.kind == "card" and self.irregular is None:
@@ -550,22 +422,16 @@ class TableRound:
             target = self.expected_card_target()
         if target is None and self.phase == "offers" and self._no_player_decision():
             # Nobody has a decision to make: the dealer's card closes the offers.
-            self._close_offers()
+            self.close_offers()
             target = self.expected_card_target()
         if target is None:
             raise RuleRefusal(
                 "no card is expected now and the card event says nothing of where it went"
                 + self._waiting_for()
             )
-        if not self._check_shoe(ev.card):
+        if not self.check_shoe(ev.card):
             return
-        self._deliver(ev.card, target)
-
-    def _face_up(self, card: Card) -> None:
-        """5.5: a card found face up in the shoe is played as if it were found face down."""
-        rule = self.clause("face_up_card")
-        self.rulings.append(Ruling(self._index, rule, "played",
-                                   f"{card} was found face up in the shoe: it is played as if face down ({rule})"))
+        self.deliver(ev.card, target)
 
     def _waiting_for(self) -> str:
         exp = self.expectation()
@@ -575,17 +441,17 @@ class TableRound:
             return " (bets are not closed)"
         return ""
 
-    def _deliver(self, card: Card, target: tuple[int, int]) -> None:
+    def deliver(self, card: Card, target: tuple[int, int]) -> None:
         """Put a card where the deal expects it and move the round on."""
         number, hand_index = target
         if self.irregular is None:  # otherwise irregularities.after_event records it
-            self.placed_cards[self._index] = (0, None) if number == 0 else (
+            self.placed_cards[self.event_index] = (0, None) if number == 0 else (
                 number, self.areas[number].hands[hand_index])
         if number == 0:
             self.dealer.append(card)
             if self.phase == "initial":
                 self.queue_pos += 1
-                self._after_initial_card()
+                self.after_initial_card()
             else:
                 self._after_dealer_card()
             return
@@ -593,15 +459,15 @@ class TableRound:
         hand = area.hands[hand_index]
         hand.cards.append(card)
         area.dealt.append(card)
-        self._track_superb(area, card)
+        self.track_run(area, card)
         if self.phase == "initial":
             self.queue_pos += 1
-            self._after_initial_card()
+            self.after_initial_card()
             return
         hand.awaiting = False
-        self._after_player_card(area, hand)
+        self.after_player_card(area, hand)
 
-    def _after_initial_card(self) -> None:
+    def after_initial_card(self) -> None:
         if self.queue_pos < len(self.initial_queue):
             return
         self.phase = "offers"
@@ -611,26 +477,26 @@ class TableRound:
             hand = area.hands[0]
             if self._is_blackjack(hand):
                 hand.done = True
-        self._maybe_close_offers()
+        self.maybe_close_offers()
 
     def _no_player_decision(self) -> bool:
         """No hand waits for a player: all done, or the next is dealt for an absent player (5.22)."""
-        cur = self._current()
+        cur = self.current_hand()
         return cur is None or cur[0].absent_play
 
-    def _maybe_close_offers(self) -> None:
+    def maybe_close_offers(self) -> None:
         """Offers close by themselves when nobody has anything to decide."""
         if self.offers_open and not self._offers() and self._no_player_decision():
-            self._close_offers()
+            self.close_offers()
             if self.phase == "play":
-                self._advance()
+                self.advance()
 
-    def _after_player_card(self, area: Area, hand: Hand) -> None:
+    def after_player_card(self, area: Area, hand: Hand) -> None:
         total, _ = hand.value()
         if total > 21:
             hand.busted = True
             hand.done = True
-            self._settle_bust(area, hand)
+            self.settle_bust(area, hand)
         elif total == 21:
             hand.done = True  # 3.30: 21 draws no more
         elif hand.split_aces and len(hand.cards) >= 2:
@@ -641,24 +507,25 @@ class TableRound:
             hand.done = True  # 5.22 fixed rule reached
             hand.stood_by_rule = self.clause("absent")
         if self.phase == "play":
-            self._advance()
+            self.advance()
 
     @staticmethod
     def _fixed_rule_draws(hand: Hand) -> bool:
         """5.22: the dealer draws while the hard total is 11 or less or a soft total under 17."""
-        total, soft = hand.value()
-        return total <= 16 if soft else total <= 11
+        return hand_rules.fixed_rule_draws(hand.cards, hand.aces_fixed)
 
-    def _track_superb(self, area: Area, card: Card) -> None:
-        if not area.superb_open or self.rules.key != "dueling8s":
+    def track_run(self, area: Area, card: Card) -> None:
+        """A "run" side bet (Superb 8's, 4.2.2) is decided by the first card that breaks the run."""
+        spec = self._bets.run
+        if not area.run_open or spec is None:
             return
-        if card.rank != "8":
-            area.superb_open = False
+        if card.rank != spec.run_rank:
+            area.run_open = False
             if self.phase != "initial":
-                self._settle_superb(area, "final")
+                self._settle_run(area, "final")
 
     # ------------------------------------------------------------------ the hand in turn
-    def _current(self) -> tuple[Area, Hand] | None:
+    def current_hand(self) -> tuple[Area, Hand] | None:
         """The first hand not yet done, in dealing order (3.18), or None."""
         # Hands finish in order, so the scan resumes at the first area not yet finished
         # (``_turn``); anything that re-opens a finished hand rewinds it (rewind_turn).
@@ -687,10 +554,10 @@ class TableRound:
             return True
         return False
 
-    def _advance(self) -> None:
+    def advance(self) -> None:
         """Mark finished hands done; when no player hand is left, the dealer plays."""
         while True:
-            cur = self._current()
+            cur = self.current_hand()
             if cur is None:
                 break
             area, hand = cur
@@ -712,7 +579,7 @@ class TableRound:
             break
         if cur is None and self.phase == "play":
             self.phase = "dealer"
-            self._dealer_step()
+            self.dealer_step()
 
     # ------------------------------------------------------------------ offers and interim
     def _offers(self) -> list[dict[str, Any]]:
@@ -721,7 +588,7 @@ class TableRound:
             return []
         out: list[dict[str, Any]] = []
         dealer_ace = bool(self.dealer) and self.dealer[-1].rank == "A" and not self.rules.permanent_eight
-        surrender_ok = self.rules.surrender_against_ace or not dealer_ace
+        rules = self.rules
         for number in self.order:
             area = self.areas[number]
             hand = area.hands[0]
@@ -730,19 +597,16 @@ class TableRound:
                 p = w.player
                 if p in area.surrendered or p in area.even_money or p in self.absent:
                     continue
-                options: list[str] = []
-                if (dealer_ace and self.rules.insurance and p not in area.insured
-                        and p not in area.insurance_declined):  # 3.27.3: declined, others took it
-                    options.append("insurance")
-                if dealer_ace and blackjack and self.rules.insurance:
-                    options.append("even_money")
-                if surrender_ok and not blackjack and len(area.hands) == 1:
-                    options.append("surrender")
+                options = hand_rules.offers(
+                    rules, dealer_ace, blackjack, len(area.hands) == 1,
+                    # 3.27.3: a player who declined and whose insurance others took
+                    may_insure=p not in area.insured and p not in area.insurance_declined,
+                )
                 if options:
                     out.append({"player": p, "area": number, "options": options})
         return out
 
-    def _close_offers(self) -> None:
+    def close_offers(self) -> None:
         """Offers close, the interim settlement takes place and the subsequent deal begins."""
         if not self.offers_open:
             return
@@ -768,10 +632,11 @@ class TableRound:
                 hand.done = True
 
     def _settle_initial_side_bets(self, area: Area, dealer_up: Card | None) -> None:
+        """Side bets the initial cards decide (each game's section 4; the specs in ``sidebets``)."""
         first = area.hands[0].cards
         if len(first) < 2:
             return
-        p1, p2 = first[0], first[1]
+        cards = sidebets.SideCards(first[:2], (dealer_up,) if dealer_up is not None else ())
         rows: dict[str, sidebets.PayRow | None] = {}  # every player's wager of a kind sees the same cards
         for side in area.sides:
             if side.settled or side.hand is not None:
@@ -780,23 +645,18 @@ class TableRound:
             row: sidebets.PayRow | None
             if bet in rows:
                 row = rows[bet]
-            elif bet == "pair":
-                row = sidebets.pair(p1, p2)
-            elif bet == "ace_race":
-                row = sidebets.ace_race(p1, p2)
-            elif bet == "lucky8" and dealer_up is not None:
-                row = sidebets.lucky8(p1, p2, dealer_up)
-            elif bet == "super_sevens" and dealer_up is not None:
-                row = sidebets.super_sevens(p1, p2, dealer_up)
-            elif bet == "three_stars" and dealer_up is not None:
-                row = sidebets.three_stars(p1, p2, dealer_up)
-            elif bet == "superb8":
-                if area.superb_open and len(area.dealt) == 1 and area.dealt[0].rank == "8":
-                    continue  # the run of 8s may go on (4.2.2)
-                self._settle_superb(area, "interim")
-                continue
             else:
-                continue  # decided later (Tie on 18, 21+)
+                spec = self._bets.specs.get(bet)
+                if spec is None:
+                    continue
+                if spec.stage == "run":
+                    if area.run_open and len(area.dealt) == 1 and area.dealt[0].rank == spec.run_rank:
+                        continue  # the run may go on (Superb 8's 4.2.2)
+                    self._settle_run(area, "interim")
+                    continue
+                if spec.stage != "initial" or spec.needs_dealer_up and dealer_up is None:
+                    continue  # decided later (Tie on 18, 21+)
+                row = spec.classify(cards)
             rows[bet] = row
             self._settle_side(area, side, row, "interim")
 
@@ -810,43 +670,46 @@ class TableRound:
             self._wager_entry(side, area.number, hand_no, "win", winnings(side.amount, row.odds),
                               row.clause, stage, row.name)
 
-    def _settle_superb(self, area: Area, stage: str) -> None:
-        run = [PERMANENT_EIGHT]
+    def _settle_run(self, area: Area, stage: str) -> None:
+        spec = self._bets.run
+        if spec is None:
+            return
+        # The permanent 8 and the cards of the run's rank dealt to the area from its first on.
+        run = [PERMANENT_EIGHT] if self.rules.permanent_eight else []
         for c in area.dealt:
-            if c.rank != "8":
+            if c.rank != spec.run_rank:
                 break
             run.append(c)
-        row = sidebets.superb8(run)
+        row = spec.classify(sidebets.SideCards((), run=run))
         for side in area.sides:
-            if side.bet == "superb8" and not side.settled:
+            if side.bet == spec.key and not side.settled:
                 self._settle_side(area, side, row, stage)
 
     # ------------------------------------------------------------------ decisions
     def _on_decision(self, ev: Decision) -> None:
         action = ev.action
-        asked = self._asked
-        if asked is not None and asked.kind == "decision" and action in asked.options and action in PLAY_ACTIONS:
-            number, hand_no, player = asked.area, asked.hand, asked.player
-            if (number is not None and hand_no is not None and player is not None and ev.area == number
-                    and (ev.hand or 1) == hand_no and (ev.player is None or ev.player == player)
-                    and not ev.followers and self.irregular is None):
-                # A play the round listed as legal for the hand in turn: the listing ran the
-                # checks below (_options); only a double's amount is new (3.26.2).
-                area = self.areas[number]
-                if action == "double":
-                    self._check_double_amount(area, player, ev.amount if ev.amount is not None else area.original(player))
-                self._play(area, area.hands[hand_no - 1], player, action, ev)
-                return
         if action in ("insurance", "even_money", "surrender"):
             self._offer_decision(ev)
             return
         if action in ("accept", "refuse", "act"):
-            from dealer_assist.irregularities import irregular_decision
-
-            irregular_decision(self, ev)
+            irregularities.irregular_decision(self, ev)
             return
         if action not in PLAY_ACTIONS:
             raise RuleRefusal(f"'{action}' is not a decision at this table")
+        # One validation path, whether or not the round was asked what it expects first:
+        # the listed options (expectation) come from the same refusal functions.
+        area, hand, player = self._play_turn(ev)
+        if action == "hit":
+            self._check_hit(area, hand)
+        elif action == "double":
+            self._check_double(area, hand, player, ev)
+        elif action == "split":
+            self._check_split(area, hand, ev)
+        self._play(area, hand, player, action, ev)
+
+    def _play_turn(self, ev: Decision) -> tuple[Area, Hand, str]:
+        """The hand a play decision is for and who makes it, or the clause that refuses it."""
+        action = ev.action
         named = self.areas.get(ev.area) if ev.area is not None else None
         if named is not None and named.absent_play:
             raise self.refuse(
@@ -865,7 +728,7 @@ class TableRound:
         if self.phase not in ("offers", "play"):
             raise RuleRefusal(f"no {action} decision is possible now" + self._waiting_for())
         area, hand, hand_no = self._decision_hand(ev)
-        cur = self._current()
+        cur = self.current_hand()
         if cur is None or cur[1] is not hand:
             if cur is None:
                 raise RuleRefusal(f"no hand is waiting for a decision ({action} on area {area.number})")
@@ -887,19 +750,13 @@ class TableRound:
             raise RuleRefusal(f"nobody calls the decisions of area {area.number}")
         if player != area.controller:
             raise self._not_controller(area, hand, player, action)
-        if action == "hit":
-            self._check_hit(area, hand)
-        elif action == "double":
-            self._check_double(area, hand, player, ev)
-        elif action == "split":
-            self._check_split(area, hand, ev)
-        self._play(area, hand, player, action, ev)
+        return area, hand, player
 
     def _play(self, area: Area, hand: Hand, player: str, action: str, ev: Decision) -> None:
         """Carry out a valid hit, stand, double or split by ``player`` on the hand in turn."""
         # The first play decision closes the offers (interim settlement, subsequent deal).
         if self.offers_open:
-            self._close_offers()
+            self.close_offers()
         if action == "stand":
             hand.done = True
         elif action == "hit":
@@ -908,7 +765,7 @@ class TableRound:
             self._do_double(area, hand, player, ev)
         else:
             self._do_split(area, hand, ev)
-        self._advance()
+        self.advance()
 
     def _not_controller(self, area: Area, hand: Hand, player: str, action: str) -> RuleRefusal:
         """A decision by someone who does not call the area's decisions (3.8)."""
@@ -967,20 +824,7 @@ class TableRound:
             return "options to split or double are forfeited", "absent"
         if area.controller is not None and area.controller not in hand.stakes:
             return self._not_on_hand(area, hand)
-        cards = hand.cards
-        if len(cards) != 2:
-            return "only the first two cards may be doubled", "double.first_two"
-        if hand.split_aces:
-            return "split aces may not be doubled", "double.split_aces"
-        if total is None:
-            total = hand.value()[0]
-        if total >= 21:  # a blackjack totals 21 too
-            return "a blackjack or a total of 21 may not be doubled", "twenty_one_stops"
-        # The hard total of the two cards, every ace counted 1 (1.1.5).
-        if rules.double_hard_10_11_only and cards[0].points + cards[1].points not in (10, 11):
-            concept = "double.split_pair" if hand.from_split else "double.hard_total"
-            return "Ace Race doubles only on hard 10 or 11", concept
-        return None
+        return hand_rules.double_refusal(rules, hand.cards, hand.split_aces, hand.from_split, total)
 
     def _check_double(self, area: Area, hand: Hand, player: str, ev: Decision) -> None:
         refusal = self._double_refusal(area, hand)
@@ -1046,19 +890,7 @@ class TableRound:
             return "options to split or double are forfeited", "absent"
         if area.controller is not None and area.controller not in hand.stakes:
             return self._not_on_hand(area, hand)
-        if len(hand.cards) != 2:
-            return "only two cards may be split", "split"
-        a, b = hand.cards
-        if rules.split_eights_only:
-            if not (a.rank == "8" and b.rank == "8"):
-                return "Dueling 8's splits only a pair of 8s", "split"
-        elif a.points != b.points:
-            return "only two cards of the same point value may be split", "split"
-        if len(area.hands) >= rules.max_hands:
-            return f"no more than {rules.max_hands} hands may be formed", "split.max_hands"
-        if a.rank == "A" and any(h.split_aces for h in area.hands):
-            return "aces may be split only once", "split.aces_once"
-        return None
+        return hand_rules.split_refusal(rules, hand.cards, len(area.hands), any(h.split_aces for h in area.hands))
 
     def _check_split(self, area: Area, hand: Hand, ev: Decision) -> None:
         refusal = self._split_refusal(area, hand)
@@ -1131,7 +963,7 @@ class TableRound:
             assert w is not None
             self._main_entry(w, area.number, 1, "surrender", kept - stake, self.clause("surrender"), "interim")
             if player == area.controller:
-                self._update_controller(area, "surrender.control_passes")
+                self.update_controller(area, "surrender.control_passes")
             if all(p in area.surrendered for p in hand.stakes):
                 hand.done = True
         elif action == "insurance":
@@ -1153,14 +985,14 @@ class TableRound:
             insured = area.insured.pop(player, None)
             if insured is not None:
                 # 3.20: any insurance wager is returned.
-                self._entry(player, "insurance", insured, "returned", ZERO, self.clause("even_money"),
+                self.record_entry(player, "insurance", insured, "returned", ZERO, self.clause("even_money"),
                             area=area.number, stage="interim")
-        self._maybe_close_offers()
+        self.maybe_close_offers()
 
     def _offer_refusal(self, area: Area, player: str, action: str) -> RuleRefusal:
         dealer_ace = bool(self.dealer) and self.dealer[0].rank == "A"
         if action == "surrender":
-            if self.rules.key != "dueling8s" and dealer_ace:
+            if not self.rules.surrender_against_ace and dealer_ace:
                 return self.refuse("surrender is not offered when the dealer's card is an Ace", "surrender")
             if player in area.surrendered:
                 return self.refuse(f"{player} has already surrendered", "surrender")
@@ -1177,11 +1009,11 @@ class TableRound:
     def _on_close_offers(self, ev: CloseOffers) -> None:
         if not self.offers_open:
             raise RuleRefusal("no offers are open")
-        self._close_offers()
-        self._advance()
+        self.close_offers()
+        self.advance()
 
     # ------------------------------------------------------------------ the dealer
-    def _live_hands(self) -> list[tuple[Area, Hand]]:
+    def live_hands(self) -> list[tuple[Area, Hand]]:
         out = []
         for number in self.order:
             area = self.areas[number]
@@ -1191,23 +1023,14 @@ class TableRound:
         return out
 
     def _is_blackjack(self, hand: Hand) -> bool:
-        return (
-            self.rules.blackjack_odds is not None and not hand.from_split and is_two_card_21(hand.cards)
-        )
+        return hand_rules.is_blackjack(self.rules, hand.cards, hand.from_split)
 
     def dealer_value(self) -> tuple[int, bool]:
         return hand_value(self.dealer)
 
     def dealer_stands(self) -> bool:
         """The dealer's hand is complete (3.34; Ace Race hits soft 17)."""
-        total, soft = self.dealer_value()
-        if self.rules.blackjack_odds is not None and is_two_card_21(self.dealer):
-            return True
-        if total > 17:
-            return True
-        if total == 17:
-            return not (soft and self.rules.dealer_hits_soft_17)
-        return False
+        return hand_rules.dealer_stands(self.rules, self.dealer)
 
     def _dealer_needs_card(self) -> bool:
         if self.dealer_stands():
@@ -1221,29 +1044,31 @@ class TableRound:
                 if not self._is_blackjack(h):
                     return True
                 live = True
-        if "plus21" in self.rules.side_bets and any(
-            s.bet == "plus21" and not s.settled for a in self.areas.values() for s in a.sides
+        if self._bets.dealer_draws_for and any(
+            s.bet in self._bets.dealer_draws_for and not s.settled for a in self.areas.values() for s in a.sides
         ):
-            return True  # Dueling 8's 3.33.1
+            return True  # Dueling 8's 3.33.1: the dealer draws for unsettled 21+ wagers
         if len(self.dealer) < 2:
             # Insurance and unsettled blackjacks need the second card.
             return live or any(a.insured or a.claimed_insurance for a in self.areas.values())
         return False
 
-    def _dealer_step(self) -> None:
+    def dealer_step(self) -> None:
         if not self._dealer_needs_card():
             self._finish()
 
     def _after_dealer_card(self) -> None:
         if len(self.dealer) == 2 and self.rules.insurance:
             self._settle_insurance()
-        if self.rules.key == "dueling8s":
+        paid = self._bets.paid_by_dealer_cards
+        if paid is not None:
             total, _ = self.dealer_value()
-            if total > 21 and len(self.dealer) > 8:
-                self._refer(f"the dealer busted with {len(self.dealer)} cards; the 21+ pay table "
-                            "stops at 8 cards")
+            if total > 21 and len(self.dealer) > paid.dealer_cards_paid:
+                # No row of the pay table (Dueling 8's 21+, 4.3): the Gaming Shift Manager decides.
+                self.refer(f"the dealer busted with {len(self.dealer)} cards; the {paid.name} pay table "
+                           f"stops at {paid.dealer_cards_paid} cards")
                 return
-        self._dealer_step()
+        self.dealer_step()
 
     def _settle_insurance(self) -> None:
         blackjack = is_two_card_21(self.dealer)
@@ -1253,31 +1078,29 @@ class TableRound:
                 continue  # no insurance wager on the area
             for player, amount in area.insurance_wagers():
                 if blackjack:
-                    self._entry(player, "insurance", amount, "win", winnings(amount, INSURANCE_ODDS),
+                    self.record_entry(player, "insurance", amount, "win", winnings(amount, INSURANCE_ODDS),
                                 self.clause("pays"), area=area.number)
                 else:
-                    self._entry(player, "insurance", amount, "lose", -amount, self.clause("insurance"),
+                    self.record_entry(player, "insurance", amount, "lose", -amount, self.clause("insurance"),
                                 area=area.number)
             area.insured = {}
             area.claimed_insurance = []
 
-    def _refer(self, text: str) -> None:
+    def refer(self, text: str) -> None:
         self.phase = "referred"
         self.referral = (self.clause("refer"), text)
-        self.rulings.append(Ruling(self._index, self.clause("refer"), "referred", text))
+        self.rulings.append(Ruling(self.event_index, self.clause("refer"), "referred", text))
 
     def _on_resolve(self, ev: Resolve) -> None:
         if self.phase != "referred":
             raise RuleRefusal("nothing is referred to the Gaming Shift Manager")
         rule = self.clause("refer")
-        self.rulings.append(Ruling(self._index, rule, ev.ruling, ev.text))
+        self.rulings.append(Ruling(self.event_index, rule, ev.ruling, ev.text))
         self.referral = None
         if ev.ruling == "void":
-            self._void(rule, ev.text or "voided by the Gaming Shift Manager")
+            self.void(rule, ev.text or "voided by the Gaming Shift Manager")
             return
-        from dealer_assist.irregularities import resume_after_referral
-
-        if resume_after_referral(self):
+        if irregularities.resume_after_referral(self):
             return  # referred mid-play (6.1): play resumes where it stopped
         self.phase = "dealer"
         self._finish(referred_rule=rule)
@@ -1294,46 +1117,50 @@ class TableRound:
             for side in area.sides:
                 if side.settled:
                     continue
-                if side.bet == "superb8":
-                    self._settle_superb(area, "final")
-                elif side.bet == "tie18":
-                    hand = side.hand if side.hand is not None else area.hands[0]
-                    win = not hand.busted and hand.value()[0] == 18 and dealer_total == 18
-                    self._settle_side(area, side, sidebets.TIE18 if win else None, "final")
-                elif side.bet == "plus21":
+                spec = self._bets.specs.get(side.bet)
+                if spec is None:
+                    continue
+                if spec.stage == "run":
+                    self._settle_run(area, "final")
+                elif spec.stage == "final":
                     n = len(self.dealer)
-                    if dealer_total > 21 and n > 8 and referred_rule is not None:
-                        side.settled = True
+                    if spec.dealer_cards_paid and dealer_total > 21 and n > spec.dealer_cards_paid \
+                            and referred_rule is not None:
+                        side.settled = True  # no row: returned on the 6.1 ruling
                         self._wager_entry(side, area.number, None, "returned", ZERO, referred_rule, "final")
                         continue
-                    self._settle_side(area, side, sidebets.plus21(n, dealer_total > 21), "final")
-                elif side.bet == "ace_race" and side.hand is not None:
-                    cards = side.hand.cards
-                    row = sidebets.ace_race_after_split(cards[0], cards[1]) if len(cards) >= 2 else None
+                    hand = side.hand if side.hand is not None else area.hands[0]
+                    total, _ = hand.value()
+                    cards = sidebets.SideCards(hand.cards, self.dealer, (), total, hand.busted, dealer_total)
+                    self._settle_side(area, side, spec.classify(cards), "final")
+                elif side.hand is not None and spec.split_classify is not None:
+                    row = spec.split_classify(sidebets.SideCards(side.hand.cards))  # Ace Race 3.21.1
                     self._settle_side(area, side, row, "final")
                 else:
                     self._settle_initial_side_bets(area, self.dealer[0] if self.dealer else None)
-            self._settle_bonus678(area)
+            self._settle_main_bonus(area)
         self.phase = "settled"
 
-    def _settle_bonus678(self, area: Area) -> None:
-        if self.rules.key != "dueling8s":
+    def _settle_main_bonus(self, area: Area) -> None:
+        """A bonus the game pays on main wagers (Dueling 8's 6-7-8, 1.1.2 and 4.1.1)."""
+        bonus = self.rules.main_bonus
+        if bonus is None:
             return
         hand = area.hands[0]
         if hand.from_split or len(area.hands) > 1:
             return  # 1.1.2: not for hands formed after splitting
-        row = sidebets.bonus678(hand.cards)
+        row = bonus.classify(sidebets.SideCards(hand.cards))
         if row is None:
             return
         for w in area.wagers:
             if w.player in area.surrendered or w.returned:
                 continue
-            self._entry(w.player, "bonus678", w.amount, "win", winnings(w.amount, row.odds),
-                        self.clause("pays.bonus678"), area=area.number, hand=1, row=row.name)
+            self.record_entry(w.player, bonus.key, w.amount, "win", winnings(w.amount, row.odds), row.clause,
+                              area=area.number, hand=1, row=row.name)
 
     def _settle_area_hands(self, area: Area, dealer_total: int, dealer_bj: bool) -> None:
         rules = self.rules
-        original_only_charged: set[str] = set()
+        once = hand_rules.OriginalWagerOnce(rules)
         for i, hand in enumerate(area.hands, start=1):
             if hand.busted:
                 continue
@@ -1351,15 +1178,8 @@ class TableRound:
                     self._pay_blackjack(area, hand, player, stake, "final")
                     continue
                 net = stake if result == "win" else -stake if result == "lose" else ZERO
-                if concept == "lose.dealer_blackjack" and (hand.from_split or player in hand.doubled_by):
-                    concept = dealer_blackjack_concept(hand.from_split)
-                    if rules.dealer_blackjack_vs_doubled == "original":
-                        # Lucky 8 4.5: one original wager in total for the split/doubled hands.
-                        if player in original_only_charged:
-                            result, net = "returned", ZERO
-                        else:
-                            original_only_charged.add(player)
-                            net = -w.amount
+                result, net, concept = once.settle(player, result, net, concept, hand.from_split,
+                                                   player in hand.doubled_by, w.amount)
                 self._main_entry(w, area.number, i, result, net, self.clause(concept), "final", stake)
 
     def _pay_blackjack(self, area: Area, hand: Hand, player: str, stake: Decimal, stage: str) -> None:
@@ -1370,7 +1190,7 @@ class TableRound:
         hand.settled.add(player)
         self._main_entry(w, area.number, 1, "win", winnings(stake, odds), self.clause("win.blackjack"), stage, stake)
 
-    def _settle_bust(self, area: Area, hand: Hand) -> None:
+    def settle_bust(self, area: Area, hand: Hand) -> None:
         """3.32 (3.31 in Dueling 8's): every wager on a busted hand loses at once."""
         i = self._hand_number(area, hand)
         for player, stake in hand.stakes.items():
@@ -1381,7 +1201,8 @@ class TableRound:
             assert w is not None
             self._main_entry(w, area.number, i, "lose", -stake, self.clause("lose.bust"), "final", stake)
         for side in area.sides:
-            if side.bet == "tie18" and not side.settled and (side.hand is hand or (side.hand is None and i == 1)):
+            if side.bet in self._bets.lost_on_bust and not side.settled and (
+                    side.hand is hand or (side.hand is None and i == 1)):
                 self._settle_side(area, side, None, "final")
 
     # ------------------------------------------------------------------ entries
@@ -1391,13 +1212,25 @@ class TableRound:
     ) -> None:
         stake = w.amount if stake is None else stake
         if w.returned:
-            self._entry(w.player, "main", stake, "returned", ZERO, self.clause("under_min"),
+            self.record_entry(w.player, "main", stake, "returned", ZERO, self.clause("under_min"),
                         area=area, hand=hand, stage=stage)
             return
+        excess = w.excess if hand == 1 else ZERO
+        limits = self.config.limits.get("main") if self.config.limits else None
+        if limits is not None and stake > limits[1] and result != "returned":
+            # 5.27: the limit holds for the hand's whole wager, so a double (or a follower's
+            # match) over the maximum settles as the maximum; the rest is returned.
+            high = limits[1]
+            excess += stake - high
+            if net == stake:
+                net = high
+            elif net == -stake:
+                net = -high
+            stake = high
         # The common case straight to the record (this runs for every wager settled).
         self.settlements.append(settlement(w.player, "main", stake, result, net, rule, stage, area, hand))
-        if w.excess and hand == 1 and result != "returned":
-            self._entry(w.player, "main", w.excess, "returned", ZERO, self.clause("over_max"),
+        if excess and result != "returned":
+            self.record_entry(w.player, "main", excess, "returned", ZERO, self.clause("over_max"),
                         area=area, hand=hand, stage=stage)
 
     def _wager_entry(
@@ -1405,17 +1238,17 @@ class TableRound:
         stage: str, row: str | None = None,
     ) -> None:
         if side.returned:
-            self._entry(side.player, side.bet, side.amount, "returned", ZERO, self.clause("under_min"),
+            self.record_entry(side.player, side.bet, side.amount, "returned", ZERO, self.clause("under_min"),
                         area=area, hand=hand, stage=stage)
             return
         self.settlements.append(
             settlement(side.player, side.bet, side.amount, result, net, rule, stage, area, hand, row)
         )
         if side.excess:
-            self._entry(side.player, side.bet, side.excess, "returned", ZERO, self.clause("over_max"),
+            self.record_entry(side.player, side.bet, side.excess, "returned", ZERO, self.clause("over_max"),
                         area=area, hand=hand, stage=stage)
 
-    def _entry(
+    def record_entry(
         self, player: str, bet: str, stake: Decimal, result: str, net: Decimal, rule: str, *,
         area: int | None = None, hand: int | None = None, stage: str | None = None,
         row: str | None = None,
@@ -1445,15 +1278,10 @@ class TableRound:
         for number in self.order:
             area = self.areas[number]
             if area.controller == ev.player:
-                self._update_controller(area, "absent.other_player")
-        self._maybe_close_offers()
+                self.update_controller(area, "absent.other_player")
+        self.maybe_close_offers()
         if self.phase == "play":
-            self._advance()
-
-    def _on_other(self, ev: Event) -> None:
-        from dealer_assist.irregularities import handle
-
-        handle(self, ev)
+            self.advance()
 
     # ------------------------------------------------------------------ what comes next
     def expectation(self) -> Expectation:
@@ -1473,13 +1301,13 @@ class TableRound:
             assert self.referral is not None
             return Expectation("ruling", rule=self.referral[0], text=self.referral[1])
         if self.irregular is not None:
-            pending = _irregular.pending_expectation(self)
+            pending = irregularities.pending_expectation(self)
             if pending is not None:
                 return pending
         target = self.expected_card_target()
         if target is not None:
             return _card_expected(target[0], target[1])
-        cur = self._current()
+        cur = self.current_hand()
         offers = tuple(self._offers()) if self.offers_open else ()
         if cur is None or cur[0].absent_play:
             if offers:
@@ -1545,6 +1373,155 @@ class TableRound:
         return {"dealer": {"cards": [str(c) for c in self.dealer], "total": total}, "areas": areas}
 
 
+    # ------------------------------------------------------------------ power failure (5.29)
+    def outcome_established(self) -> bool:
+        """Whether any wager has "conclusively won or lost" (5.29.1; 5.26.1 in Dueling 8's):
+        decided by the cards dealt, whether or not its settlement was recorded yet."""
+        if any(s.result in ("win", "lose", "surrender", "even_money") for s in self.settlements):
+            return True
+        dealer_up = self.dealer[0] if self.dealer and not self.rules.permanent_eight else None
+        for number in self.order:
+            area = self.areas[number]
+            if any(h.busted for h in area.hands):
+                return True
+            first = area.hands[0].cards if area.hands else []
+            if self._is_blackjack(area.hands[0]) and dealer_up is not None and not (
+                    dealer_up.rank == "A" or dealer_up.points == 10):
+                return True  # 4.3.1: the dealer can no longer match it
+            for side in area.sides:
+                if side.settled or side.hand is not None:
+                    continue
+                if self._side_decided(area, side.bet, first, dealer_up):
+                    return True
+        return False
+
+    def _side_decided(self, area: Area, bet: str, first: list[Card], dealer_up: Card | None) -> bool:
+        """The cards already dealt decide a side wager placed before the deal."""
+        spec = self._bets.specs.get(bet)
+        if spec is None:
+            return False
+        if spec.stage == "run":
+            return not area.run_open  # a card out of the run ended it (Superb 8's 4.2.2)
+        if spec.stage == "initial":
+            return len(first) >= 2 and (dealer_up is not None or not spec.needs_dealer_up)
+        return False  # decided by the finished hands (Tie on 18, 21+)
+
+    # ------------------------------------------------------------------ the shoe (5.19)
+    def cards_needed(self) -> int:
+        """The fewest cards the round still needs from the shoe to be completed (5.19)."""
+        if self.phase in ("betting", "settled", "void", "referred"):
+            return 0
+        if self.phase == "initial":
+            return len(self.initial_queue) - self.queue_pos  # the rest of the initial deal (3.18)
+        dealer_min = max(0, 2 - len(self.dealer)) if self.live_hands() else 0
+        hands = sum(
+            1 for n in self.order for h in self.areas[n].hands
+            if not h.done and not h.busted and (h.awaiting or len(h.cards) < 2)
+        )
+        st = self.irregular
+        ready = len(st.undisclosed) + len(st.pool) if st is not None else 0
+        return max(0, hands + dealer_min - ready)
+
+    def next_to_act(self) -> tuple[int, str] | None:
+        """(area, player) of the hand in turn, when someone controls it (5.19: who cuts)."""
+        cur = self.current_hand()
+        if cur is None or cur[0].controller is None:
+            return None
+        return cur[0].number, cur[0].controller
+
+    # ------------------------------------------------------------------ views
+    def view(self) -> RoundView:
+        """An immutable picture of the layout for a screen (round_api.RoundView)."""
+        rules = self.rules
+        exp = self.expectation()
+        in_turn: tuple[int, int] | None = None
+        if exp.kind == "decision" and exp.area is not None and exp.hand is not None:
+            in_turn = (exp.area, exp.hand)
+        elif exp.kind == "card" and exp.area and exp.hand is not None:
+            in_turn = (exp.area, exp.hand)
+        seated: dict[int, list[str]] = {}
+        for player, number in self.config.seated.items():
+            seated.setdefault(number, []).append(player)
+        areas: list[AreaView] = []
+        for number in range(1, self.config.areas + 1):
+            area = self.areas.get(number)
+            if area is None:
+                areas.append(AreaView(number, None, tuple(seated.get(number, ())), (), (), (), ()))
+                continue
+            wagers = tuple(
+                WagerView(w.player, "main", rules.bet_name("main"), w.amount, w.placed, w.position,
+                          None, w.returned)
+                for w in area.wagers
+            )
+            sides = tuple(
+                WagerView(s.player, s.bet, rules.bet_name(s.bet), s.amount, s.placed, None,
+                          self._hand_number(area, s.hand) if s.hand is not None else None, s.returned)
+                for s in area.sides
+            )
+            hands = []
+            for i, hand in enumerate(area.hands, start=1):
+                total, soft = hand.value()
+                hands.append(HandView(
+                    i, tuple(str(c) for c in hand.cards), total, soft, tuple(hand.stakes.items()),
+                    self._is_blackjack(hand), hand.busted or total > 21, hand.doubled,
+                    bool(hand.stakes) and all(p in area.surrendered for p in hand.stakes),
+                    in_turn == (number, i), rules.permanent_eight and i == 1 and not hand.from_split,
+                ))
+            areas.append(AreaView(number, area.controller, tuple(seated.get(number, ())), wagers, sides,
+                                  tuple(hands), tuple(sorted(area.surrendered)), area.absent_play))
+        return RoundView(
+            rules.key, rules.name, False, self.status(), self.phase == "betting", self._dealer_view(),
+            tuple(areas), (), (), in_turn,
+            tuple((a.number, a.controller) for a in areas if a.controller is not None),
+        )
+
+    def _dealer_view(self) -> DealerView:
+        total, soft = self.dealer_value()
+        blackjack = self.rules.blackjack_odds is not None and is_two_card_21(self.dealer)
+        return DealerView(tuple(str(c) for c in self.dealer), total, soft, blackjack, total > 21,
+                          self.rules.permanent_eight)
+
+    def under_minimum_first_time(self) -> tuple[str, ...]:
+        """Players whose under-minimum wager this round settles normally: their first at the
+        table (5.26). The store remembers them; their next under-minimum wager is returned."""
+        new = self.under_min_players - self.config.under_min_history
+        limits = self.config.limits
+        # Settled normally: an entry of an under-minimum stake that was not returned (a void
+        # or a withdrawal returns it; the first time is then still to come).
+        return tuple(sorted({
+            s.player for s in self.settlements
+            if s.player in new and s.result != "returned" and s.bet in limits and s.stake < limits[s.bet][0]
+        }))
+
+
+class _GameBets:
+    """What a game's side bets ask of a table round, worked out once per game (a round
+    starts often): the specs by key, the run bet, and the bets the dealer's hand settles."""
+
+    __slots__ = ("rules", "specs", "run", "paid_by_dealer_cards", "dealer_draws_for", "lost_on_bust")
+
+    def __init__(self, rules: GameRules) -> None:
+        self.rules = rules
+        self.specs: dict[str, sidebets.SideBetSpec] = {s.key: s for s in rules.specs}
+        self.run: sidebets.SideBetSpec | None = next((s for s in rules.specs if s.stage == "run"), None)
+        self.paid_by_dealer_cards = next((s for s in rules.specs if s.dealer_cards_paid), None)
+        self.dealer_draws_for = frozenset(s.key for s in rules.specs if s.dealer_draws_for_it)
+        self.lost_on_bust = frozenset(s.key for s in rules.specs if s.loses_on_bust)
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _GameBets:
+        return self  # constant data of the game, shared by every copy of a round (the review)
+
+
+_BETS: Final[dict[int, _GameBets]] = {}
+
+
+def _bets_of(rules: GameRules) -> _GameBets:
+    found = _BETS.get(id(rules))
+    if found is None or found.rules is not rules:
+        found = _BETS[id(rules)] = _GameBets(rules)
+    return found
+
+
 # Expectations are immutable: the plain ones are made once (expectation() runs for every event).
 _WAGERS: Final = Expectation("wagers")
 _NOTHING: Final = Expectation("none")
@@ -1571,27 +1548,3 @@ def _decision_expected(number: int, hand_no: int, player: str | None, options: t
 
 def _fmt(amount: Decimal) -> str:
     return f"{amount.normalize():f}"
-
-
-_HANDLERS: Final[dict[type, Any]] = {
-    Wager: TableRound._on_wager,
-    Claim: TableRound._on_claim,
-    NoMoreBets: TableRound._on_no_more_bets,
-    Burn: TableRound._on_burn,
-    CardDrawn: TableRound._on_card,
-    Decision: TableRound._on_decision,
-    CloseOffers: TableRound._on_close_offers,
-    Absent: TableRound._on_absent,
-    Resolve: TableRound._on_resolve,
-    Multi: TableRound._on_other,
-    Pick: TableRound._on_other,
-    Correction: TableRound._on_other,
-    PowerFailure: TableRound._on_other,
-    Withdraw: TableRound._on_other,
-    Void: TableRound._on_other,
-    Timeout: TableRound._on_other,
-}
-
-
-
-from dealer_assist import irregularities as _irregular  # noqa: E402 (it needs this module's types)

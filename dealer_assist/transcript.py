@@ -8,6 +8,7 @@ applies every event in order and returns the output object, or raises
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Callable, Mapping
 from decimal import Decimal
 from typing import Any
@@ -37,19 +38,71 @@ from dealer_assist.events import (
     Withdraw,
 )
 from dealer_assist.games import GAMES, GameRules
-from dealer_assist.money import AmountError, parse_amount, to_json_number
+from dealer_assist.money import AmountError, parse_amount, shown_number, to_json_number
 from dealer_assist.outcome import Expectation, Settlement
-
-Round = Any  # TableRound | ElectronicRound (both offer the same reporting surface)
-
+from dealer_assist.round_api import Round
 
 # ---------------------------------------------------------------------- parsing
+# A JSON number with cents reaches the parsers as a Decimal (json.loads(parse_float=Decimal),
+# spec "Amounts are JSON numbers. Arithmetic is exact"); a caller in the program may pass
+# an int or a float.
+_NUMBER = (int, float, Decimal)
+# Python refuses to read longer integers (sys.int_info.default_max_str_digits).
+MAX_NUMBER_DIGITS = 4300
+
+
+def escape_text(text: str, limit: int = 60) -> str:
+    """``text`` quoted for a one-line message: control characters, line breaks, lone
+    surrogates and other unprintable characters escaped (``\\n``, ``\\x00``, ``\\ud800``),
+    any printable character kept; cut after ``limit`` characters."""
+    out: list[str] = []
+    for ch in text[:limit]:
+        if ch == "\\" or ch == "'":
+            out.append("\\" + ch)
+        elif ch.isprintable():
+            out.append(ch)
+        else:
+            code = ord(ch)
+            out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(ch)
+                       or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000
+                           else f"\\U{code:08x}"))
+    more = f"… ({len(text)} characters)" if len(text) > limit else ""
+    return "'" + "".join(out) + "'" + more
+
+
+def _shown(value: Any) -> str:
+    """A value as an error line quotes it (escaped, short)."""
+    if isinstance(value, str):
+        return escape_text(value)
+    if isinstance(value, (int, Decimal)) and not isinstance(value, bool):
+        return shown_number(value)
+    text = repr(value)
+    return escape_text(text) if len(text) > 60 or not text.isprintable() else text
+
+
+def bad_character(text: str) -> str | None:
+    """Why ``text`` cannot be a name in a transcript, or None: a lone surrogate (not
+    Unicode) or a control character / line break (a name is one line of text)."""
+    if text.isprintable():  # the usual case, at C speed: no Cc, Zl, Zp or Cs character
+        return None
+    for ch in text:
+        if "\ud800" <= ch <= "\udfff":
+            return f"a lone surrogate ({escape_text(ch)}) is not a Unicode character"
+        if unicodedata.category(ch) in ("Cc", "Zl", "Zp"):
+            return f"a control character or line break ({escape_text(ch)}) cannot be in a name"
+    return None
+
+
 def _require(obj: Mapping[str, Any], key: str, kind: type | tuple[type, ...], what: str) -> Any:
     if key not in obj:
         raise EventFormatError(f"{what} needs '{key}'")
     value = obj[key]
     if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
-        raise EventFormatError(f"{what}: '{key}' has the wrong type ({value!r})")
+        raise EventFormatError(f"{what}: '{key}' has the wrong type ({_shown(value)})")
+    if isinstance(value, str):
+        why = bad_character(value)
+        if why is not None:
+            raise EventFormatError(f"{what}: '{key}' {_shown(value)}: {why}")
     return value
 
 
@@ -114,7 +167,7 @@ def _p_wager(raw: dict[str, Any]) -> Event:
     return Wager(
         player=_require(raw, "player", str, w),
         bet=_require(raw, "bet", str, w),
-        amount=_amount(_require(raw, "amount", (int, float), w), w),
+        amount=_amount(_require(raw, "amount", _NUMBER, w), w),
         area=_int_or_none(raw, "area", w),
         hand=_int_or_none(raw, "hand", w),
     )
@@ -128,7 +181,7 @@ def _p_claim(raw: dict[str, Any]) -> Event:
         if not isinstance(item, dict):
             raise EventFormatError("claim: each claimant is {\"player\": ..., \"amount\": ...}")
         claimants.append(Claimant(_require(item, "player", str, w),
-                                  _amount(_require(item, "amount", (int, float), w), w)))
+                                  _amount(_require(item, "amount", _NUMBER, w), w)))
     if not claimants:
         raise EventFormatError("claim: no claimants")
     return Claim(bet=_require(raw, "bet", str, w), area=_require(raw, "area", int, w),
@@ -144,10 +197,13 @@ def _p_decision(raw: dict[str, Any]) -> Event:
     followers_raw = _optional(raw, "followers", dict, w) or {}
     followers: list[tuple[str, str | Decimal]] = []
     for player, value in followers_raw.items():
+        why = bad_character(player)
+        if why is not None:
+            raise EventFormatError(f"decision: follower {_shown(player)}: {why}")
         if isinstance(value, str):
             followers.append((player, value))
         else:
-            followers.append((player, _amount(value, f"decision: follower {player}")))
+            followers.append((player, _amount(value, f"decision: follower {_shown(player)}")))
     return Decision(
         action=action,
         area=_int_or_none(raw, "area", w),
@@ -217,18 +273,22 @@ def describe_event(raw: Any) -> str:
     """Short words for an event in an error line: ``decision double, area 3``."""
     if not isinstance(raw, dict):
         return "not an object"
+    def show(value: Any) -> str:  # as it is, unless it could break the line or is too long
+        text = value if isinstance(value, str) else _shown(value)
+        return text if text.isprintable() and len(text) <= 60 else _shown(value)
+
     kind = raw.get("type", "?")
-    parts = [str(kind) if kind != "decision" else f"decision {raw.get('action', '?')}"]
+    parts = [show(kind) if kind != "decision" else f"decision {show(raw.get('action', '?'))}"]
     if kind == "wager" and "bet" in raw:
-        parts[0] = f"wager {raw['bet']}"
+        parts[0] = f"wager {show(raw['bet'])}"
     if kind in ("card", "burn") and "card" in raw:
-        parts[0] = f"{kind} {raw['card']}"
+        parts[0] = f"{kind} {show(raw['card'])}"
     if "area" in raw:
-        parts.append(f"area {raw['area']}")
+        parts.append(f"area {show(raw['area'])}")
     if raw.get("hand") is not None:
-        parts.append(f"hand {raw['hand']}")
+        parts.append(f"hand {show(raw['hand'])}")
     if "player" in raw and kind != "wager" or kind == "wager" and "player" in raw:
-        parts.append(f"player {raw.get('player')}")
+        parts.append(f"player {show(raw.get('player'))}")
     return ", ".join(parts)
 
 
@@ -251,12 +311,14 @@ def new_round(doc: Any) -> Round:
     under_min = doc.get("under_min_history", [])
     if not isinstance(under_min, list) or not all(isinstance(p, str) for p in under_min):
         raise TranscriptError("under_min_history is a list of player names")
+    _check_names(under_min, "under_min_history")
     shoe_dealt = _parse_shoe_dealt(doc.get("shoe_dealt", []), rules, decks)
     if rules.shared_hand:
         from dealer_assist.electronic import ElectronicConfig, ElectronicRound
 
         return ElectronicRound(ElectronicConfig(rules, decks, limits, frozenset(under_min), shoe_dealt))
-    from dealer_assist.table import TableConfig, TableRound
+    from dealer_assist.table import TableRound
+    from dealer_assist.table_state import TableConfig
 
     areas = doc.get("areas")
     a_low, a_high = rules.area_range
@@ -274,16 +336,25 @@ def new_round(doc: Any) -> Round:
         raise TranscriptError(f"seated maps each player to an area from 1 to {areas}")
     if len(set(seated.values())) != len(seated):
         raise TranscriptError("seated: one player per seat")
+    _check_names(seated, "seated")
     max_wagers = doc.get("max_wagers_per_area", 3)
     if not isinstance(max_wagers, int) or not 1 <= max_wagers <= 3:
         raise TranscriptError("max_wagers_per_area is 1, 2 or 3 (3.10, 3.10.1)")
     one_area = doc.get("one_area_players", [])
     if not isinstance(one_area, list) or not all(isinstance(p, str) for p in one_area):
         raise TranscriptError("one_area_players is a list of player names (3.9)")
+    _check_names(one_area, "one_area_players")
     return TableRound(TableConfig(
         rules, decks, areas, limits, dict(seated), frozenset(under_min), max_wagers, frozenset(one_area),
         shoe_dealt,
     ))
+
+
+def _check_names(names: Any, what: str) -> None:
+    for name in names:
+        why = bad_character(name)
+        if why is not None:
+            raise TranscriptError(f"{what}: player {_shown(name)}: {why}")
 
 
 def _parse_shoe_dealt(raw: Any, rules: GameRules, decks: int) -> tuple[Card, ...]:
@@ -338,19 +409,70 @@ def run_document(doc: Any) -> Round:
     return rnd
 
 
+def under_minimum_first_time(doc: Any) -> list[str]:
+    """5.26 as the engine decides it, for a stored round (its header and events): the
+    players whose under-minimum wager this round settled normally, their first time at the
+    table; the store remembers them (``under_min_history``) for the next rounds."""
+    return list(run_document(doc).under_minimum_first_time())
+
+
 def settle_document(doc: Any) -> dict[str, Any]:
     """The settle output (spec "Output") for a parsed transcript."""
     return round_output(run_document(doc))
 
 
-def settle_text(text: str) -> dict[str, Any]:
+def _json_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise TranscriptError(f"not valid JSON here: a number of {len(text.lstrip('-'))} digits "
+                              f"(at most {MAX_NUMBER_DIGITS})")
+    return int(text)
+
+
+def _json_constant(text: str) -> Any:
+    raise TranscriptError(f"not valid JSON: {text} is not a number")
+
+
+def _check_unicode(doc: Any) -> None:
+    """Every text in the document is Unicode: a lone surrogate (``"\\ud800"``, which JSON
+    can write but no UTF-8 output can hold) is refused, naming where it is."""
+    stack: list[tuple[Any, str]] = [(doc, "")]
+    while stack:
+        value, where = stack.pop()
+        if isinstance(value, str):
+            texts: list[tuple[str, str]] = [(value, where)]
+        elif isinstance(value, dict):
+            texts = [(k, f"{where}/{k}") for k in value]
+            stack.extend((v, f"{where}/{k}") for k, v in value.items())
+        elif isinstance(value, list):
+            texts = []
+            stack.extend((v, f"{where}/{i}") for i, v in enumerate(value))
+        else:
+            continue
+        for text, path in texts:
+            try:
+                text.encode("utf-8")  # at C speed; only a lone surrogate cannot be encoded
+            except UnicodeEncodeError:
+                raise TranscriptError(
+                    f"{escape_text(path or '/', 40)}: {escape_text(text)} holds a lone surrogate, "
+                    "which is not a Unicode character") from None
+
+
+def load_transcript(text: str) -> Any:
+    """The JSON document of a transcript: numbers with a fraction exactly, as Decimal
+    (spec "Amounts are JSON numbers. Arithmetic is exact"); NaN, infinities, integers of
+    more than MAX_NUMBER_DIGITS digits and lone surrogates refused (TranscriptError)."""
     try:
-        doc = json.loads(text, parse_float=Decimal)
+        doc = json.loads(text, parse_float=Decimal, parse_int=_json_int, parse_constant=_json_constant)
     except json.JSONDecodeError as exc:
         raise TranscriptError(f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
         raise TranscriptError("not valid JSON: nested too deeply") from None
-    return settle_document(doc)
+    _check_unicode(doc)
+    return doc
+
+
+def settle_text(text: str) -> dict[str, Any]:
+    return settle_document(load_transcript(text))
 
 
 # ---------------------------------------------------------------------- output
@@ -420,7 +542,7 @@ def round_output(rnd: Round) -> dict[str, Any]:
     # Electronic Blackjack, whose terminals each decide for themselves.
     out["control"] = [
         {"index": c.event, "area": c.area, "player": c.player, "rule": c.rule}
-        for c in getattr(rnd, "control_changes", ())
+        for c in rnd.control_changes
     ]
     out["next"] = expectation_json(rnd.expectation()) if out["status"] in ("in_progress", "referred") else None
     return out

@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Sequence
 
-from dealer_assist.cards import composition_for
+from dealer_assist.games import composition_for
 from hardware.codecs import Da1Codec
 from hardware.driver import ShoeDriver
 from hardware.events import CardRead, Connected, DecodeError, SequenceGap, ShoeEvent

@@ -3,8 +3,10 @@
 A codec is incremental: ``feed`` takes whatever bytes a read returned (half a frame,
 three frames, noise) and returns the events completed so far. It never touches the port.
 
-- ``Da1Codec``: ``$<seq>,<TYPE>[,<field>...]*<CK>\\r\\n`` with XOR checksum and sequence
-  numbers; reports gaps and duplicates, drops bad frames with a ``DecodeError``.
+- ``Da1Codec``: ``$<seq>,<TYPE>[,<field>...]*<CK>\\r\\n`` with sequence numbers; reports
+  gaps and duplicates, drops bad frames with a ``DecodeError``. ``da1`` checks a
+  CRC-16/CCITT-FALSE (four hex digits); ``da1-xor`` (shoes of earlier firmware) the
+  8-bit XOR of the body (two hex digits), which misses some two-bit errors.
 - ``BeetekCodec``: plain ``[tag]<body>`` / ``<W0x..>`` text; no sequence, no checksum,
   no heartbeat, so it cannot see a lost message.
 """
@@ -32,7 +34,9 @@ from hardware.events import (
     ShoeWarning,
 )
 
-CODEC_NAMES: Final = ("da1", "beetek")
+CODEC_NAMES: Final = ("da1", "da1-xor", "beetek")
+# Codecs whose checksum misses some errors of two bits: the dealer's screen says so.
+WEAK_CHECKSUM_CODECS: Final = frozenset({"da1-xor"})
 
 
 class Codec(Protocol):
@@ -41,6 +45,8 @@ class Codec(Protocol):
     name: str
     # True when the format shows lost frames and a silent shoe (sequence + heartbeat).
     guaranteed: bool
+    # True when the checksum misses some two-bit errors (da1-xor's 8-bit XOR).
+    weak_checksum: bool
 
     def feed(self, data: bytes, received_ns: int = 0) -> list[ShoeEvent]:
         """Events completed by ``data`` (which continues the previous bytes)."""
@@ -60,9 +66,11 @@ class Codec(Protocol):
 
 
 def make_codec(name: str) -> Codec:
-    """A fresh codec by name: ``da1`` or ``beetek``."""
+    """A fresh codec by name: ``da1``, ``da1-xor`` or ``beetek``."""
     if name == "da1":
         return Da1Codec()
+    if name == "da1-xor":
+        return Da1Codec(xor=True)
     if name == "beetek":
         return BeetekCodec()
     raise ValueError(f"unknown codec '{name}': use one of {', '.join(CODEC_NAMES)}")
@@ -70,7 +78,7 @@ def make_codec(name: str) -> Codec:
 
 # --------------------------------------------------------------------------- da1
 
-DA1_MAX_FRAME: Final = 82  # bytes from '$' to '\n'
+DA1_MAX_FRAME: Final = 84  # bytes from '$' to '\n'
 DA1_SEQ_MODULO: Final = 10000
 DA1_TYPES: Final = frozenset(
     {"HELLO", "CARD", "NOREAD", "MULTI", "CUT", "LOADED", "EMPTY", "ALIVE", "FAULT"}
@@ -78,18 +86,52 @@ DA1_TYPES: Final = frozenset(
 _SEQ_RE: Final = re.compile(rb"\d{4}\Z")
 
 
-def da1_checksum(body: bytes) -> int:
-    """XOR of every byte between '$' and '*'."""
+def _crc16_table() -> tuple[int, ...]:
+    table = []
+    for byte in range(256):
+        crc = byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else crc << 1
+        table.append(crc & 0xFFFF)
+    return tuple(table)
+
+
+_CRC16_TABLE: Final = _crc16_table()
+
+
+def crc16_ccitt_false(data: bytes | bytearray, crc: int = 0xFFFF) -> int:
+    """CRC-16/CCITT-FALSE: polynomial 0x1021, initial 0xFFFF, no reflection, no final XOR
+    (check value 0x29B1 for ``123456789``)."""
+    table = _CRC16_TABLE
+    for b in data:
+        crc = ((crc << 8) & 0xFF00) ^ table[(crc >> 8) ^ b]
+    return crc
+
+
+def da1_checksum(body: bytes | bytearray) -> int:
+    """The da1 checksum of the bytes between '$' and '*': CRC-16/CCITT-FALSE."""
+    return crc16_ccitt_false(body)
+
+
+def da1_xor_checksum(body: bytes | bytearray) -> int:
+    """The da1-xor checksum (earlier firmware): XOR of every byte between '$' and '*'."""
     ck = 0
     for b in body:
         ck ^= b
     return ck
 
 
-def da1_frame(body: str) -> bytes:
-    """``$body*CK\\r\\n`` for an ASCII body."""
+def da1_check_text(body: bytes | bytearray, *, xor: bool = False) -> bytes:
+    """The checksum as it is written: four uppercase hex digits (da1), two for da1-xor."""
+    if xor:
+        return b"%02X" % da1_xor_checksum(body)
+    return b"%04X" % da1_checksum(body)
+
+
+def da1_frame(body: str, *, xor: bool = False) -> bytes:
+    """``$body*CK\\r\\n`` for an ASCII body (``xor``: the da1-xor checksum)."""
     raw = body.encode("ascii")
-    return b"$" + raw + b"*" + f"{da1_checksum(raw):02X}".encode() + b"\r\n"
+    return b"$" + raw + b"*" + da1_check_text(raw, xor=xor) + b"\r\n"
 
 
 def _clean_field(text: str) -> str:
@@ -100,12 +142,17 @@ def _clean_field(text: str) -> str:
 
 
 class Da1Codec:
-    """The project's framed format. Tracks sequence numbers across ``feed`` calls."""
+    """The project's framed format. Tracks sequence numbers across ``feed`` calls.
 
-    name = "da1"
+    ``xor``: the codec ``da1-xor`` (two hex digits, the 8-bit XOR) instead of the CRC-16.
+    """
+
     guaranteed = True
 
-    def __init__(self) -> None:
+    def __init__(self, *, xor: bool = False) -> None:
+        self.xor = xor
+        self.name = "da1-xor" if xor else "da1"
+        self.weak_checksum = xor
         self._frame: bytearray | None = None  # bytes since '$', None outside a frame
         self._last_seq: int | None = None
         self.noise_bytes = 0  # bytes skipped outside frames
@@ -118,7 +165,7 @@ class Da1Codec:
         self._last_seq = None
 
     def id_request(self) -> bytes:
-        return da1_frame("ID?")
+        return da1_frame("ID?", xor=self.xor)
 
     # -- decoding
     def feed(self, data: bytes, received_ns: int = 0) -> list[ShoeEvent]:
@@ -164,15 +211,12 @@ class Da1Codec:
     def _decode_frame(self, frame: bytes, received_ns: int, out: list[ShoeEvent]) -> None:
         line = frame[1:].rstrip(b"\r\n")
         star = line.rfind(b"*")
-        if star < 0 or len(line) - star - 1 != 2:
+        if star < 0 or len(line) - star - 1 != (2 if self.xor else 4):
             out.append(DecodeError(kind="malformed", detail=_show(frame), received_ns=received_ns))
             return
         body, ck_text = line[:star], line[star + 1 :]
-        try:
-            ck = int(ck_text, 16)
-        except ValueError:
-            ck = -1
-        if ck != da1_checksum(body) or not ck_text.isalnum():
+        # exactly the uppercase hex digits the spec writes: a flipped case bit is an error too
+        if ck_text != da1_check_text(body, xor=self.xor):
             out.append(DecodeError(kind="checksum", detail=_show(frame), received_ns=received_ns))
             return
         try:
@@ -229,7 +273,7 @@ class Da1Codec:
 
     # -- encoding (the shoe's side)
     def encode(self, event: ShoeEvent, seq: int = 0) -> bytes:
-        raw = da1_frame(f"{seq % DA1_SEQ_MODULO:04d},{da1_body(event)}")
+        raw = da1_frame(f"{seq % DA1_SEQ_MODULO:04d},{da1_body(event)}", xor=self.xor)
         if len(raw) > DA1_MAX_FRAME:
             raise ValueError(f"a da1 frame holds at most {DA1_MAX_FRAME} bytes: {event.name} needs {len(raw)}")
         return raw
@@ -274,10 +318,12 @@ def _show(raw: bytes | bytearray) -> str:
 
 
 class Da1CommandReader:
-    """The shoe's side of da1: host commands (``$ID?*CK\\r\\n``) with a good checksum."""
+    """The shoe's side of da1: host commands (``$ID?*CK\\r\\n``) with a good checksum
+    (``xor``: da1-xor's)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, xor: bool = False) -> None:
         self._buf = bytearray()
+        self.xor = xor
 
     def feed(self, data: bytes) -> list[str]:
         self._buf += data
@@ -296,7 +342,7 @@ class Da1CommandReader:
             line = bytes(self._buf[start + 1 : end]).rstrip(b"\r")
             del self._buf[: end + 1]
             body, _, ck = line.rpartition(b"*")
-            if body and ck == f"{da1_checksum(body):02X}".encode() and b"$" not in body:
+            if body and ck == da1_check_text(body, xor=self.xor) and b"$" not in body:
                 out.append(body.decode("ascii", "replace"))
 
 
@@ -312,6 +358,7 @@ class BeetekCodec:
 
     name = "beetek"
     guaranteed = False
+    weak_checksum = False  # it has none at all: ``guaranteed`` False says more
 
     _OUTSIDE, _TAG, _AFTER_TAG, _BODY = range(4)
 

@@ -1,6 +1,6 @@
 """``dealer-assist shoe-sim`` and ``dealer-assist shoe-monitor`` (spec/shoe-protocol.md).
 
-dealer_assist/cli.py imports this module and uses the ``shoe_sim`` and ``shoe_monitor``
+dealer_assist/cli/__init__.py imports this module and uses the ``shoe_sim`` and ``shoe_monitor``
 objects: each has ``configure(parser)`` and ``run(args) -> int``. Errors are one line
 on standard error and a non-zero exit status, never a traceback.
 """
@@ -18,7 +18,8 @@ from pathlib import Path
 from types import FrameType
 from typing import NoReturn, TextIO
 
-from dealer_assist.cards import GAMES, Card, CardNotationError, parse_card
+from dealer_assist.cards import Card, CardNotationError, parse_card
+from dealer_assist.games import GAMES
 from hardware.codecs import CODEC_NAMES
 from hardware.driver import DEFAULT_BAUD, ShoeConnectionError, ShoeDriver
 from hardware.events import ShoeEvent, event_to_json
@@ -113,7 +114,7 @@ class ShoeSimCommand:
         parser.add_argument("--decks", type=_int_between(1, MAX_DECKS), default=6, help=f"number of decks, 1 to {MAX_DECKS} (default 6)")
         parser.add_argument("--seed", type=int, default=None, help="shuffle seed (default: random)")
         parser.add_argument("--cards", metavar="FILE", help="fixed card order: cards separated by white space")
-        parser.add_argument("--codec", choices=CODEC_NAMES, default="da1", help="wire format (default da1)")
+        parser.add_argument("--codec", choices=CODEC_NAMES, default="da1", help="wire format (default da1; da1-xor: earlier firmware's 8-bit XOR checksum)")
         parser.add_argument("--interval", type=_positive_float, metavar="SECONDS", help="deal a card every SECONDS")
 
     def run(self, args: argparse.Namespace) -> int:
@@ -270,7 +271,7 @@ class ShoeMonitorCommand:
         _one_line_errors(parser, "shoe-monitor")
         parser.description = "Read a shoe and print one JSON object per event, one per line."
         parser.add_argument("port", metavar="PORT", help="serial port of the shoe, e.g. /dev/dealer-shoe")
-        parser.add_argument("--codec", choices=CODEC_NAMES, default="da1", help="wire format (default da1)")
+        parser.add_argument("--codec", choices=CODEC_NAMES, default="da1", help="wire format (default da1; da1-xor: earlier firmware's 8-bit XOR checksum)")
         parser.add_argument("--baud", type=_int_between(50, 4_000_000), default=DEFAULT_BAUD, help=f"baud rate (default {DEFAULT_BAUD})")
 
     def run(self, args: argparse.Namespace) -> int:

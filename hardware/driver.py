@@ -27,6 +27,7 @@ from hardware.events import (
     DecodeError,
     Disconnected,
     Hello,
+    MultiCard,
     SequenceGap,
     ShoeEvent,
 )
@@ -118,6 +119,11 @@ class ShoeDriver:
     @property
     def connected(self) -> bool:
         return self._connected
+
+    @property
+    def weak_checksum(self) -> bool:
+        """Whether the checksum misses some two-bit errors (da1-xor); the screen must say so."""
+        return self.codec.weak_checksum
 
     @property
     def guaranteed(self) -> bool:
@@ -246,6 +252,9 @@ class ShoeDriver:
             log.warning("shoe %s: dropped frame (%s): %s", self.port_name, event.kind, event.detail)
         elif isinstance(event, SequenceGap):
             log.warning("shoe %s: %d frame(s) lost before seq %s", self.port_name, event.lost, event.seq)
+        elif isinstance(event, MultiCard) and event.unread:
+            log.warning("shoe %s: %d card(s) came out together, %d unread: later cards are held",
+                        self.port_name, event.count, event.unread)
         self._deliver(event)
         if isinstance(event, Hello):
             self.hello = event
@@ -256,6 +265,9 @@ class ShoeDriver:
         self._connected = True
         self._reported_down = False
         log.info("shoe %s connected%s", self.port_name, f": {hello.model}" if hello else "")
+        if self.codec.weak_checksum:
+            log.warning("shoe %s speaks %s: its 8-bit checksum misses some two-bit errors",
+                        self.port_name, self.codec.name)
         self._deliver(
             Connected(
                 port=self.port_name,
@@ -263,6 +275,8 @@ class ShoeDriver:
                 firmware=hello.firmware if hello else None,
                 serial_number=hello.serial_number if hello else None,
                 guaranteed=self.codec.guaranteed,
+                codec=self.codec.name,
+                weak_checksum=self.codec.weak_checksum,
                 received_ns=time.monotonic_ns(),
             )
         )

@@ -43,11 +43,21 @@ class NoRead(ShoeEvent):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MultiCard(ShoeEvent):
-    """Several cards left together (double feed); ``cards`` are those that were read, order unknown."""
+    """Several cards left together (double feed); ``cards`` are those that were read, order unknown.
+
+    With fewer ``cards`` than ``count`` some came out unread: like ``NoRead``, every later
+    card is held until the dealer has said which cards came out (spec "What the driver
+    must do"); the readable ones are never assigned on their own.
+    """
 
     count: int
     cards: tuple[Card, ...] = ()
     name = "multi"
+
+    @property
+    def unread(self) -> int:
+        """How many of the cards that came out were not read."""
+        return max(0, self.count - len(self.cards))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -137,6 +147,8 @@ class Connected(ShoeEvent):
     """The driver is talking to the shoe. ``model`` etc. are None when the codec has no HELLO.
 
     ``guaranteed``: the codec shows lost frames and a silent shoe (da1); beetek does not.
+    ``codec``: the wire format's name; ``weak_checksum``: its checksum misses some
+    two-bit errors (da1-xor, shoes of earlier firmware): the dealer's screen says so.
     """
 
     port: str
@@ -144,6 +156,8 @@ class Connected(ShoeEvent):
     firmware: str | None = None
     serial_number: str | None = None
     guaranteed: bool = True
+    codec: str = "da1"
+    weak_checksum: bool = False
     name = "connected"
 
 
@@ -158,6 +172,15 @@ class Disconnected(ShoeEvent):
 
 # Events that mean "a card may have been missed": the round must wait for the dealer.
 POSSIBLE_MISSED_CARD: tuple[type[ShoeEvent], ...] = (DecodeError, SequenceGap)
+
+
+def holds_cards(event: ShoeEvent) -> bool:
+    """Whether ``event`` holds every later card until the dealer says which cards came
+    out: a card may be missing (checksum, gap), or a card came out unread (``NoRead``,
+    a ``MultiCard`` with fewer readable cards than its count)."""
+    if isinstance(event, MultiCard):
+        return event.unread > 0
+    return isinstance(event, (*POSSIBLE_MISSED_CARD, NoRead))
 
 
 def event_to_json(event: ShoeEvent) -> dict[str, Any]:

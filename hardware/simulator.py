@@ -24,7 +24,8 @@ import time
 import tty
 from collections.abc import Sequence
 
-from dealer_assist.cards import Card, composition_for
+from dealer_assist.cards import Card
+from dealer_assist.games import composition_for
 from hardware.codecs import Da1CommandReader, beetek_text, make_codec
 from hardware.events import (
     Alive,
@@ -41,7 +42,7 @@ from hardware.events import (
 
 HEARTBEAT_S = 1.0
 MAX_DECKS = 8  # the most any of the five games uses (2.1)
-MAX_MULTI = 8  # cards in one double feed (a MULTI frame fits 82 bytes)
+MAX_MULTI = 8  # cards in one double feed (a MULTI frame fits 84 bytes)
 
 
 class SimulatedShoe:
@@ -75,7 +76,8 @@ class SimulatedShoe:
         self.codec_name = codec
         self._codec = make_codec(codec)
         self.penetration = penetration
-        self.heartbeat_s = heartbeat_s if codec == "da1" else None
+        self._framed = codec in ("da1", "da1-xor")  # da1 frames (CRC-16 or, da1-xor, the XOR)
+        self.heartbeat_s = heartbeat_s if self._framed else None
         self.link = link
         self.identity = (model, firmware, serial_number)
         self.write_timeout_s = write_timeout_s
@@ -95,7 +97,7 @@ class SimulatedShoe:
         self._master: int | None = None
         self._slave: int | None = None
         self._slave_name = ""
-        self._commands = Da1CommandReader()
+        self._commands = Da1CommandReader(xor=codec == "da1-xor")
         self._thread: threading.Thread | None = None
         self._closing = threading.Event()
         self._wake_r, self._wake_w = -1, -1
@@ -242,7 +244,7 @@ class SimulatedShoe:
     # ------------------------------------------------------------ faults on the line
     def noise(self, size: int = 16) -> None:
         """Random bytes between frames (never a frame start, so no frame is cut short)."""
-        forbidden = b"$" if self.codec_name == "da1" else b"[]<>"
+        forbidden = b"$" if self._framed else b"[]<>"
         junk = bytes(b for b in self._rng.randbytes(size * 2) if b not in forbidden)[:size]
         with self._lock:
             self._write(junk)
@@ -307,7 +309,7 @@ class SimulatedShoe:
             self.frames_sent += 1
 
     def _encode(self, event: ShoeEvent, seq: int) -> bytes | None:
-        if self.codec_name == "da1":
+        if self._framed:
             return self._codec.encode(event, seq)
         # beetek: only cards, unread cards, alarms; the rest has no message of its own
         if isinstance(event, MultiCard):
@@ -322,10 +324,11 @@ class SimulatedShoe:
             return None
 
     def _corrupt(self, data: bytes) -> bytes:
-        if self.codec_name == "da1":
+        if self._framed:
             star = data.rindex(b"*")
-            ck = int(data[star + 1 : star + 3], 16) ^ 0x5A
-            return data[: star + 1] + f"{ck:02X}".encode() + data[star + 3 :]
+            end = data.index(b"\r", star)
+            ck = int(data[star + 1 : end], 16) ^ 0x5A
+            return data[: star + 1] + f"{ck:0{end - star - 1}X}".encode() + data[end:]
         return data.replace(b"Card:", b"Card:?")  # beetek has no checksum: a garbled card
 
     def _write(self, data: bytes) -> bool:
@@ -358,7 +361,7 @@ class SimulatedShoe:
         os.set_blocking(master, False)
         self._master, self._slave = master, slave
         self._slave_name = os.ttyname(slave)
-        self._commands = Da1CommandReader()
+        self._commands = Da1CommandReader(xor=self.codec_name == "da1-xor")
         if self.link:
             tmp = f"{self.link}.{os.getpid()}.tmp"
             if os.path.lexists(tmp):
@@ -421,7 +424,7 @@ class SimulatedShoe:
                 if exc.errno == errno.EIO:
                     time.sleep(0.01)
                 return
-            if self._unplugged_until is not None or self.codec_name != "da1":
+            if self._unplugged_until is not None or not self._framed:
                 return  # nobody is listening on a pulled cable
             for command in self._commands.feed(data):
                 if command == "ID?":

@@ -27,15 +27,17 @@ STAMP = OUT / ".sources"
 
 # The rules engine and the transcripts; the store, the CLI and the commands stay Python.
 MODULES = (
-    "cards", "hands", "money", "outcome", "sidebets", "games", "events", "settlement",
-    "shoe_state", "table", "electronic", "irregularities", "claims", "transcript", "simulate",
+    "cards", "hands", "money", "outcome", "sidebets", "games", "events", "settlement", "round_api",
+    "shoe_state", "round_base", "hand_rules", "table_state", "table_port", "table", "electronic",
+    "irregularities", "claims",
+    "transcript", "simulate",
 )
 
 
 def sources_digest(package: Path = ROOT / "dealer_assist") -> str:
     h = hashlib.sha256()
-    for path in sorted(package.glob("*.py")):
-        h.update(path.name.encode())
+    for path in sorted(package.rglob("*.py")):  # subpackages too (store/, cli/): all are copied
+        h.update(path.relative_to(package).as_posix().encode())
         h.update(path.read_bytes())
     return h.hexdigest()
 

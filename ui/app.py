@@ -2,7 +2,7 @@
 
 Without ``--shoe`` it starts an in-process simulated shoe on a pseudo-terminal (the
 driver opens the pty by path, as it opens a real shoe) and a local store in the
-platform user data dir. ``--shoe PORT [--codec da1|beetek] [--baud B] [--db FILE]``
+platform user data dir. ``--shoe PORT [--codec da1|da1-xor|beetek] [--baud B] [--db FILE]``
 runs it against a real shoe. For tests and benchmarks: ``--sim-cards FILE`` (a fixed
 card order), ``--sim-seed N``, ``--game``, ``--dealer NAME`` (skip the login dialog).
 """
@@ -17,23 +17,27 @@ from pathlib import Path
 from typing import Any
 
 import ui.qtfix  # noqa: F401  (first: keeps PySide6 6.12 from aborting CPython 3.11)
+from hardware.codecs import CODEC_NAMES
 from hardware.driver import DEFAULT_BAUD, ShoeDriver
 from hardware.simulator import SimulatedShoe
 from ui.controller import TableController, TableSetup
 from ui.worker import Worker
 
-CODECS = ("da1", "beetek")
+CODECS = CODEC_NAMES  # da1 (CRC-16), da1-xor (earlier firmware's 8-bit XOR), beetek
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--shoe", metavar="PORT", help="serial port of the card-reading shoe (default: simulated shoe)")
-    parser.add_argument("--codec", choices=CODECS, default="da1", help="the shoe's wire format (default da1)")
+    parser.add_argument("--codec", choices=CODECS, default="da1", help="the shoe's wire format (default da1; da1-xor for shoes of earlier firmware)")
     parser.add_argument("--baud", type=int, default=DEFAULT_BAUD, help=f"serial speed (default {DEFAULT_BAUD})")
     parser.add_argument("--db", metavar="FILE", help="the table's store (default: user data dir)")
     parser.add_argument("--game", help="game for this session (overrides the remembered setup)")
     parser.add_argument("--sim-cards", metavar="FILE", help="simulated shoe: fixed card order (cards separated by spaces)")
     parser.add_argument("--sim-seed", type=int, help="simulated shoe: shuffle seed")
     parser.add_argument("--dealer", help="log in as this dealer without the login dialog (tests, benchmarks)")
+    parser.add_argument("--floor", metavar="URL",
+                        help="forward finished rounds to this floor database in the background "
+                             "(postgresql://... or service=NAME; credentials via PGPASSFILE/PGSERVICEFILE)")
     parser.add_argument("--settings", metavar="FILE", help="where to remember the setup (default: Qt's user settings)")
     parser.add_argument("--exit-after-show", action="store_true", help=argparse.SUPPRESS)  # ui.bench
 
@@ -48,8 +52,11 @@ class Table:
     signals: Any
     sim: SimulatedShoe | None
     sim_worker: Worker | None
+    floor_link: Any = None  # ui.floor_link.FloorLink when a floor URL is configured
 
     def close(self) -> None:
+        if self.floor_link is not None:
+            self.floor_link.stop()
         self.driver.stop()
         if self.sim is not None:
             self.sim.close()
@@ -62,7 +69,7 @@ class Table:
 def build_table(setup: TableSetup, *, db: str | None, dealer: str, port: str | None = None,
                 codec: str = "da1", baud: int = DEFAULT_BAUD, sim_cards: list[Any] | None = None,
                 sim_seed: int | None = None, sim_link: str | None = None,
-                driver_options: dict[str, Any] | None = None) -> Table:
+                driver_options: dict[str, Any] | None = None, floor_url: str | None = None) -> Table:
     """Create the controller, the store, the shoe (simulated if no ``port``) and the window."""
     from ui.main_window import DealerWindow
     from ui.shoe_signals import ShoeSignals
@@ -86,7 +93,15 @@ def build_table(setup: TableSetup, *, db: str | None, dealer: str, port: str | N
     signals.shoe_event.connect(controller.on_shoe_event)
     driver = ShoeDriver(port, signals.on_event, codec=codec, baud=baud, **(driver_options or {}))
     driver.start()
-    return Table(controller, window, driver, signals, sim, sim_worker)
+    floor_link = None
+    if floor_url:  # issue 18: forward in the background, the link's state in the status bar
+        from dealer_assist.store import default_db_path
+        from ui.floor_link import FloorLink
+
+        floor_link = FloorLink(db or default_db_path("table"), floor_url, parent=window)
+        window.statusBar().addPermanentWidget(floor_link.widget)
+        floor_link.start()
+    return Table(controller, window, driver, signals, sim, sim_worker, floor_link)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -115,6 +130,13 @@ def run(args: argparse.Namespace) -> int:
     if (sys.platform.startswith("linux") and not os.environ.get("QT_QPA_PLATFORM")
             and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY")):
         return fail("no display to open the window on (set DISPLAY, or QT_QPA_PLATFORM=offscreen)")
+    if args.floor:
+        from dealer_assist.floor.connection import FloorError, parse_url
+
+        try:
+            parse_url(args.floor)
+        except FloorError as exc:
+            return fail(str(exc))
     if args.db:
         try:
             Path(args.db).parent.mkdir(parents=True, exist_ok=True)
@@ -138,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
         a_low, a_high = GAMES[args.game].area_range
         setup.areas = min(max(setup.areas, a_low), a_high)
     table = build_table(setup, db=args.db, dealer=args.dealer or "dealer", port=args.shoe, codec=args.codec,
-                        baud=args.baud, sim_cards=cards, sim_seed=args.sim_seed)
+                        baud=args.baud, sim_cards=cards, sim_seed=args.sim_seed, floor_url=args.floor)
     window = table.window
     geometry = settings.value("window/geometry")
     if geometry is None or not window.restoreGeometry(geometry):

@@ -24,12 +24,14 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from dealer_assist.cards import CardNotationError, parse_card
 from dealer_assist.errors import DealerAssistError, EventFormatError, RuleRefusal, TranscriptError
 from dealer_assist.games import GAMES, GameRules
 from dealer_assist.outcome import Expectation
 from dealer_assist.store import Store, StoreError
 from dealer_assist.transcript import describe_event, new_round, parse_event, round_output
 from hardware.events import (
+    POSSIBLE_MISSED_CARD,
     CardRead,
     Connected,
     CutCard,
@@ -45,6 +47,7 @@ from hardware.events import (
     ShoeLoaded,
     ShoeWarning,
     event_to_json,
+    holds_cards,
 )
 from ui.worker import Worker
 
@@ -101,6 +104,9 @@ class ShoeInfo:
     warning: str = ""
     fault: str = ""  # a shoe fault (jam ...) until the dealer says it is cleared
     ever_connected: bool = False
+    codec: str = ""
+    # the shoe's checksum misses some two-bit errors (da1-xor): the status line says so
+    weak_checksum: bool = False
 
 
 class TableController(QObject):
@@ -137,7 +143,9 @@ class TableController(QObject):
         self.last_refusal_text = ""
         self.shoe = ShoeInfo()
         self.hold_reason = ""  # non-empty: stop assigning cards until the dealer confirms
-        self.held_cards: list[CardRead] = []
+        self.hold_event: ShoeEvent | None = None  # the shoe event the hold answers
+        # shoe events that came after the hold, in order (cards, double feeds, unread cards)
+        self.held_cards: list[ShoeEvent] = []
         self.placement: str | None = None  # where the dealer says the next card lies ("to")
         self.store_error = ""
         self.finished_outputs = 0
@@ -153,16 +161,18 @@ class TableController(QObject):
         self.stray_card: str | None = None
         self.stray_event: dict[str, Any] | None = None
         self.stray_reason = ""
-        self.stray_queue: list[CardRead] = []
+        self.stray_queue: list[ShoeEvent] = []
         self.referred = ""  # the dealer referred the round to the shift manager (6.1): why
         self.power_answers: set[str] = set()  # players who said they stay after a power failure
+        self._store_sid: int | None = None  # the session, as the store thread knows it
+        self.table_name = "table"  # the table this window records for (its restore takes only its rounds)
 
     # ------------------------------------------------------------------ store
     def open_store(self, path: str | None, done: Callable[[bool], None] | None = None) -> None:
         """Open the store on the writer thread, recover an open round or start a new one."""
 
         def job() -> tuple[Store, Any, list[str], list[dict[str, Any]]]:
-            store = Store.open(path) if path else Store.open(table="table")
+            store = Store.open(path, table=self.table_name) if path else Store.open(table=self.table_name)
             self._worker_store = store  # for jobs queued before the GUI thread hears of it
             open_round = store.find_open_round()
             under = store.under_min_players()
@@ -190,18 +200,21 @@ class TableController(QObject):
                 pass
             else:
                 self.new_round()
-            self.store_worker.submit(
-                lambda: store.start_session(
-                    game=self.setup.game, decks=self.setup.decks,
-                    areas=None if self.setup.electronic else self.setup.areas,
-                    limits=self.setup.limits, dealer=self.dealer,
-                ),
-                self._session_started,
-            )
+            self.store_worker.submit(lambda: self._start_session(store), self._session_started)
             if done:
                 done(True)
 
         self.store_worker.submit(job, finished)
+
+    def _start_session(self, store: Store) -> int:
+        """On the store thread: start the session; later jobs of this thread see its id."""
+        sid = store.start_session(
+            game=self.setup.game, decks=self.setup.decks,
+            areas=None if self.setup.electronic else self.setup.areas,
+            limits=self.setup.limits, dealer=self.dealer,
+        )
+        self._store_sid = sid
+        return sid
 
     def _session_started(self, result: Any, error: BaseException | None) -> None:
         if error is None:
@@ -229,7 +242,12 @@ class TableController(QObject):
         if open_round.status == "referred" and rnd.status() == "in_progress":
             # referred by the dealer (6.1): still waiting for the shift manager
             self.referred = f"the round was referred to the Gaming Shift Manager ({self.rules.clause('refer')})"
+        self._finished_at = -1
         self.changed.emit()
+        if self.concluded:
+            # The crash came between the round's last event and its result: the result is
+            # derived from the recorded events now, so the round is never left unfinished.
+            self._finish()
         return True
 
     def _store_failed(self, text: str) -> None:
@@ -424,45 +442,66 @@ class TableController(QObject):
             first = [*self.slip, raw]
             self.events = list(first)
             self.slip = []
-            self._store_round_start(first)
+            self._store_round_start(first, self._ending_output())
         else:
             self.events.append(raw)
-            self._store_event(raw, actor or f"dealer:{self.dealer}")
+            self._store_event(raw, actor or f"dealer:{self.dealer}", self._ending_output())
+        if self.held_cards and not self.hold_reason and raw.get("type") not in ("card", "multi", "burn"):
+            # the cards that waited for a pick, in order, once it is made (or the round was
+            # voided or ruled otherwise: then the round says what becomes of them)
+            self._flush_held()
         return True
 
-    def _store_round_start(self, first: list[dict[str, Any]]) -> None:
+    def _ending_output(self) -> dict[str, Any] | None:
+        """The settle output when the event just applied ends the round: it is written with
+        that event, in one transaction (a crash never leaves the events without the result)."""
+        if not self.concluded or self._finished_at == len(self.events):
+            return None
+        self._finished_at = len(self.events)
+        return round_output(self.rnd)
+
+    def _store_round_start(self, first: list[dict[str, Any]], output: dict[str, Any] | None = None) -> None:
+        """The round's start (its slip and *no more bets*, or a void) in one transaction."""
         store = self.store
         session = self.session_id
         config = dict(self.config)
         self.unacknowledged += 1
 
-        def job() -> int:
+        def job() -> tuple[int, list[str] | None]:
             if store is None:
                 raise StoreError("no store is open")
-            rid = store.begin_round(config, session_id=session)
+            sid = self._store_sid if self._store_sid is not None else session
+            rid = store.start_round(config, first, session_id=sid, actor=f"dealer:{self.dealer}", result=output)
             self._store_rid = rid
-            for event in first:
-                store.append_event(rid, event, actor=f"dealer:{self.dealer}")
-            return rid
+            return rid, store.under_min_players() if output is not None else None
 
         def done(result: Any, error: BaseException | None) -> None:
             if error is None:
-                self.round_id = int(result)
+                self.round_id = int(result[0])
+                if output is not None:
+                    self._result_recorded(self.round_id, output, result[1])
             self._acknowledged(error)
 
         self.store_worker.submit(job, done)
 
-    def _store_event(self, raw: dict[str, Any], actor: str) -> None:
+    def _store_event(self, raw: dict[str, Any], actor: str, output: dict[str, Any] | None = None) -> None:
         store = self.store
         self.unacknowledged += 1
 
-        def job() -> int:
+        def job() -> tuple[int, list[str] | None]:
             # jobs run in order on one thread: the round's begin job set _store_rid
-            if store is None or self._store_rid is None:
+            rid = self._store_rid
+            if store is None or rid is None:
                 raise StoreError("no store is open")
-            return store.append_event(self._store_rid, raw, actor=actor)
+            store.append_event(rid, raw, actor=actor, result=output)
+            return rid, store.under_min_players() if output is not None else None
 
-        self.store_worker.submit(job, lambda result, error: self._acknowledged(error))
+        def done(result: Any, error: BaseException | None) -> None:
+            if error is None and output is not None:
+                self._result_recorded(int(result[0]), output, result[1])
+            self._acknowledged(error)
+
+        self.store_worker.submit(job, done)
 
     def _acknowledged(self, error: BaseException | None) -> None:
         self.unacknowledged -= 1
@@ -482,27 +521,31 @@ class TableController(QObject):
         self._finished_at = len(self.events)
         output = round_output(self.rnd)
         store = self.store
-        rid = self.round_id
 
-        def job() -> list[str]:
+        def job() -> tuple[int, list[str]]:
             rid = self._store_rid
             if store is None or rid is None:
                 raise StoreError("no round to finish")
             store.finish_round(rid, output, actor=f"dealer:{self.dealer}")
-            return store.under_min_players()
+            return rid, store.under_min_players()
 
         def done(result: Any, error: BaseException | None) -> None:
             if error is not None:
                 self._store_failed(f"the settlement could not be recorded: {error}")
                 return
-            self.under_min = list(result)
-            self.finished_outputs += 1
-            self.recall = [r for r in self.recall if r.get("round") != rid]
-            self.recall.insert(0, {"round": rid, **output})  # rid: the store's round id
-            del self.recall[RECALL_SIZE:]
-            self.recall_changed.emit()
+            self._result_recorded(int(result[0]), output, result[1])
 
         self.store_worker.submit(job, done)
+
+    def _result_recorded(self, rid: int, output: dict[str, Any], under_min: list[str] | None) -> None:
+        """The settle output of round ``rid`` (the store's id) is on disk: recall and 5.26 history."""
+        if under_min is not None:
+            self.under_min = list(under_min)
+        self.finished_outputs += 1
+        self.recall = [r for r in self.recall if r.get("round") != rid]
+        self.recall.insert(0, {"round": rid, **output})
+        del self.recall[RECALL_SIZE:]
+        self.recall_changed.emit()
 
     def confirm_settlement(self) -> bool:
         """The dealer has paid and collected: the next round starts (betting)."""
@@ -570,6 +613,8 @@ class TableController(QObject):
             info.port = event.port
             info.model = event.model or info.model
             info.warning = "" if event.guaranteed else "this shoe's format cannot show lost cards"
+            info.codec = event.codec
+            info.weak_checksum = event.weak_checksum
         elif isinstance(event, Disconnected):
             info.connected = False
             info.warning = f"shoe lost: {event.reason}"
@@ -588,13 +633,10 @@ class TableController(QObject):
             self._audit("shoe_fault", event_to_json(event))
         elif isinstance(event, ShoeWarning):
             info.warning = f"shoe warning {event.code}"
-        elif isinstance(event, (DecodeError, SequenceGap, NoRead)):
-            self.hold(_hold_text(event))
-            self._audit("shoe_fault", event_to_json(event))
-        elif isinstance(event, CardRead):
+        elif isinstance(event, (DecodeError, SequenceGap, NoRead, CardRead, MultiCard)):
+            if holds_cards(event):
+                self._audit("shoe_fault", event_to_json(event))
             self.on_card(event)
-        elif isinstance(event, MultiCard):
-            self.submit({"type": "multi", "cards": [str(c) for c in event.cards], "disclosed": []})
         self.shoe_changed.emit()
 
     def _audit(self, kind: str, detail: dict[str, Any], actor: str = "shoe") -> None:
@@ -610,8 +652,15 @@ class TableController(QObject):
         if self.rnd is not None:
             self.shoe.remaining = self.rnd.shoe.remaining
 
-    def on_card(self, event: CardRead) -> None:
-        if self.hold_reason:
+    def on_card(self, event: ShoeEvent) -> None:
+        """A card (or cards) out of the shoe, or a card that may be missing: held while a hold
+        is on, or while the round waits for the pick of cards that came out together, in the
+        order they came; an event that holds cards starts a hold."""
+        if self.hold_reason and not self.held_cards and isinstance(event, POSSIBLE_MISSED_CARD):
+            # A card may be missing, and the dealer is already checking the cards on the table
+            # (a frame dropped for a bad checksum shows again in the next frame's gap).
+            return
+        if self.hold_reason or self.held_cards or self.awaiting_pick:
             self.held_cards.append(event)  # not assigned until the dealer confirms
             self.hold_changed.emit()
             return
@@ -619,13 +668,53 @@ class TableController(QObject):
             self.stray_queue.append(event)  # nothing else is assigned until the dealer answers
             self.hold_changed.emit()
             return
-        self._assign(event)
+        self._take(event)
 
-    def _assign(self, event: CardRead) -> None:
+    @property
+    def awaiting_pick(self) -> bool:
+        """The round waits for the pick of the cards that came out together (5.23): a card
+        from the shoe now would be refused, so it waits for the pick."""
+        if self.rnd is None:
+            return False
+        exp = self.rnd.expectation()
+        return exp.kind == "decision" and "pick" in exp.options
+
+    @property
+    def hold_text(self) -> str:
+        """What the hold banner says: the hold, or the cards waiting for a pick."""
+        if self.hold_reason or not self.held_cards:
+            return self.hold_reason
+        return (f"{len(self.held_cards)} card(s) from the shoe wait until the cards that came out "
+                "together are picked")
+
+    def _flush_held(self) -> None:
+        """Assign the held events in order until one of them holds again or a pick is awaited."""
+        while self.held_cards and not self.hold_reason and not self.awaiting_pick:
+            self._take(self.held_cards.pop(0))
+        self.hold_changed.emit()
+
+    def _take(self, event: ShoeEvent) -> None:
+        if holds_cards(event):
+            self.hold_event = event
+            self.hold(_hold_text(event))
+        elif isinstance(event, CardRead):
+            self._assign(event)
+        elif isinstance(event, MultiCard):
+            self._assign_together(list(event.cards))
+
+    def _assign_together(self, cards: list[str] | list[Any]) -> bool:
+        """Cards that left the shoe together: one card is a card, more a ``multi`` (5.23)."""
+        if len(cards) == 1:
+            return self._assign(CardRead(card=parse_card(str(cards[0]))))
+        ok = self.submit({"type": "multi", "cards": [str(c) for c in cards], "disclosed": []})
+        self._update_remaining()
+        return ok
+
+    def _assign(self, event: CardRead) -> bool:
         if event.burn:
-            self.submit({"type": "burn", "card": str(event.card)})
+            ok = self.submit({"type": "burn", "card": str(event.card)})
             self._update_remaining()
-            return
+            return ok
         raw: dict[str, Any] = {"type": "card", "card": str(event.card)}
         if event.seq is not None:
             raw["shoe_seq"] = event.seq  # the shoe's frame number, for the review
@@ -635,16 +724,19 @@ class TableController(QObject):
             raw["to"] = self.placement
         elif self._implied_hit(raw):
             self._update_remaining()
-            return
-        if self.submit(raw, quiet=True):
+            return True
+        ok = self.submit(raw, quiet=True)
+        if ok:
             self.face_up_next = False
             self.placement = None
         elif "to" not in raw:
-            self._hold_stray(raw, self.last_refusal_text)
+            self._hold_stray(raw, self.last_refusal_text)  # held on screen, never dropped
+            ok = True
         else:
             self.placement = None
             self._refuse_text(raw, self.last_refusal_text)
         self._update_remaining()
+        return ok
 
     def _refuse_text(self, raw: dict[str, Any], text: str) -> None:
         self.last_refusal = f"Refused ({describe_event(raw)}): {text}"
@@ -696,7 +788,7 @@ class TableController(QObject):
         events, self.implied = self.implied, []
         for raw in events:
             self.events.append(raw)
-            self._store_event(raw, f"dealer:{self.dealer}")
+            self._store_event(raw, f"dealer:{self.dealer}", self._ending_output())
 
     def can_double_last_card(self) -> bool:
         return bool(self.implied)
@@ -722,7 +814,7 @@ class TableController(QObject):
         self.accepted.emit()
         for raw in (double, card):
             self.events.append(raw)
-            self._store_event(raw, f"dealer:{self.dealer}")
+            self._store_event(raw, f"dealer:{self.dealer}", self._ending_output())
         return True
 
     def _hold_stray(self, raw: dict[str, Any], reason: str) -> None:
@@ -733,19 +825,10 @@ class TableController(QObject):
 
     def stray_targets(self) -> list[str]:
         """Every place a held card may lie: each hand, the dealer, the discard."""
-        rnd = self.rnd
-        if rnd is None:
+        if self.rnd is None:
             return []
-        if rnd.rules.shared_hand:
-            return ["player", "dealer", "discard"]
-        targets: list[str] = []
-        for number in range(1, rnd.config.areas + 1):
-            area = rnd.areas.get(number)
-            if area is None:
-                continue
-            hands = len(area.hands) if area.hands else 1
-            targets.extend(f"area:{number}/{h}" for h in range(1, hands + 1))
-        return [*targets, "dealer", "discard"]
+        places = self.rnd.view().card_places()  # the engine's list: dealer, discard, every hand
+        return [*(p for p in places if p not in ("dealer", "discard")), "dealer", "discard"]
 
     def place_stray(self, target: str) -> bool:
         """The dealer says where the held card lies: it is recorded there (``to``); the engine rules."""
@@ -830,31 +913,57 @@ class TableController(QObject):
         if self.rnd is None or self.concluded or not any(e.get("type") == "power_failure" for e in self.events):
             return [], ""
         gone = {e.get("player") for e in self.events if e.get("type") == "withdraw"}
-        names: list[str] = []
-        if self.rules.shared_hand:
-            names = [t.player for t in self.rnd.terminals.values()]
-        else:
-            for number in sorted(self.rnd.areas):
-                area = self.rnd.areas[number]
-                names += [w.player for w in area.wagers] + [sd.player for sd in area.sides]
-        names = [n for n in dict.fromkeys(names) if n not in gone and n not in self.power_answers]
+        names = [n for n in players_in(self.rnd.view()) if n not in gone and n not in self.power_answers]
         return names, self.rules.clause("power_failure")
 
     def hold(self, reason: str) -> None:
         self.hold_reason = reason
         self.hold_changed.emit()
 
+    @property
+    def hold_unread(self) -> int:
+        """Cards the dealer must key in before the hold ends: a card the shoe could not read,
+        or a double feed's unread cards (they came out: "no card missed" cannot be said)."""
+        event = self.hold_event
+        if not self.hold_reason:
+            return 0
+        if isinstance(event, NoRead):
+            return 1
+        return event.unread if isinstance(event, MultiCard) else 0
+
     def release_hold(self, keyed_card: str | None = None) -> bool:
-        """The dealer checked: optionally the card that was missed (keyed in), then the held cards."""
-        if keyed_card:
+        """The dealer checked: optionally the card that was missed (keyed in), then the held cards.
+
+        A double feed with unread cards (``MULTI`` with fewer cards than its count) ends
+        only when the dealer has keyed in every unread card: all of them, the read and the
+        keyed, are one ``multi`` event; the read ones are never assigned on their own.
+        """
+        event = self.hold_event
+        if isinstance(event, MultiCard) and event.unread:
+            keyed = (keyed_card or "").replace(",", " ").split()
+            if len(keyed) != event.unread:
+                read = ", ".join(str(c) for c in event.cards) or "none"
+                self.refused.emit(
+                    f"{event.count} cards came out together and {event.unread} could not be read "
+                    f"(read: {read}): key in the {event.unread} unread card(s), separated by spaces")
+                return False
+            try:
+                cards = [*(str(c) for c in event.cards), *(str(parse_card(k)) for k in keyed)]
+            except CardNotationError as exc:
+                self.refused.emit(f"not a card: {exc}")
+                return False
+            if not self._assign_together(cards):
+                return False
+        elif keyed_card:
             raw = {"type": "card", "card": keyed_card.strip()}
             if not self.submit(raw):
                 return False
+        elif isinstance(event, NoRead):
+            self.refused.emit("a card came out of the shoe and could not be read: key in that card")
+            return False
         self.hold_reason = ""
-        held, self.held_cards = self.held_cards, []
-        for event in held:
-            self._assign(event)
-        self.hold_changed.emit()
+        self.hold_event = None
+        self._flush_held()  # an unread card further on holds again and keeps the rest
         return True
 
     def place_next_card(self, target: str | None) -> None:
@@ -871,6 +980,16 @@ class TableController(QObject):
         return [(i, str(e["card"])) for i, e in enumerate(self.events) if e.get("type") == "card"]
 
 
+def players_in(layout: Any) -> list[str]:
+    """Every player with a wager in the round, in layout order (the engine's view)."""
+    if layout.shared_hand:
+        return [t.player for t in layout.terminals]
+    names: list[str] = []
+    for area in layout.areas:
+        names += [w.player for w in area.wagers] + [w.player for w in area.sides]
+    return list(dict.fromkeys(names))
+
+
 def _number(amount: Decimal | float | int) -> int | float:
     value = Decimal(str(amount))
     return int(value) if value == value.to_integral_value() else float(value)
@@ -881,6 +1000,10 @@ def _hold_text(event: ShoeEvent) -> str:
         return f"{event.lost} frame(s) from the shoe were lost: a card may be missing"
     if isinstance(event, NoRead):
         return "the shoe could not read a card"
+    if isinstance(event, MultiCard):
+        read = " ".join(str(c) for c in event.cards) or "none"
+        return (f"{event.count} cards came out together and {event.unread} could not be read "
+                f"(read: {read}): key in the unread card(s)")
     if isinstance(event, DecodeError):
         return f"the shoe sent a damaged frame ({event.kind}): a card may be missing"
     return "check the last card"

@@ -70,7 +70,7 @@ class Cards:
     """Picks the cards of the scripted round from the game's own shoe (5.1 holds)."""
 
     def __init__(self, game: str, decks: int) -> None:
-        from dealer_assist.cards import composition_for
+        from dealer_assist.games import composition_for
 
         self.pool = [str(c) for c in composition_for(game)] * decks
         self.cycle = 0
@@ -87,16 +87,17 @@ class Cards:
 
 def choose_card(rnd: Any, exp: Any, cards: Cards) -> str:
     target = exp.target or ""
-    electronic = bool(rnd.rules.shared_hand)
+    layout = rnd.view()  # the engine's typed view of the round
+    electronic = layout.shared_hand
     if target == "dealer":
-        if len(rnd.dealer) == (1 if rnd.rules.permanent_eight else 0):
+        if len(layout.dealer.cards) == (1 if layout.dealer.printed_first else 0):
             return cards.take(["A"] if rnd.rules.insurance else ["6"])
         return cards.take(["7", "6", "9"])  # A-7 / A-6 ... the dealer stands or draws
     if target.startswith("area:1/") or (electronic and target == "players"):
-        hands = rnd.areas[1].hands if not electronic else []
+        hands = layout.area(1).hands if not electronic else ()
         if not electronic and len(hands) < SPLIT_TO:
             return cards.take(["8"])  # the pair that is split and resplit
-        if electronic and len(rnd.player_cards) < 3:
+        if electronic and len(layout.player_cards) < 3:
             return cards.take(["8"])
         return cards.take(["3", "2", "9", "K"])
     if target.startswith("area:2/"):
@@ -105,13 +106,14 @@ def choose_card(rnd: Any, exp: Any, cards: Cards) -> str:
     return cards.take([["10", "K", "Q"], ["9", "7"], ["5", "4", "3"], ["J", "2"]][cards.cycle % 4])
 
 
-def choose_decision(rnd: Any, exp: Any) -> tuple[str, dict[str, Any]] | None:
-    """The policy of the scripted round: ('decide'|'report', fields)."""
+def choose_decision(rnd: Any, exp: Any, insured: set[str]) -> tuple[str, dict[str, Any]] | None:
+    """The policy of the scripted round: ('decide'|'report', fields); ``insured``: the players
+    who took insurance so far (the policy's own memory)."""
+    layout = rnd.view()
     if exp.kind == "decisions":  # Electronic: the first pending terminal
         p = exp.pending[0]
-        t = rnd.terminals[p["player"]]
-        hand = t.hands[p["hand"] - 1]
-        total, _ = hand.value()
+        t = next(t for t in layout.terminals if t.player == p["player"])
+        total = t.hands[p["hand"] - 1].total
         if "split" in p["options"]:
             return "decide", {"action": "split", "player": p["player"], "hand": p["hand"]}
         if "double" in p["options"] and total in (10, 11):
@@ -122,16 +124,14 @@ def choose_decision(rnd: Any, exp: Any) -> tuple[str, dict[str, Any]] | None:
         # the first player of each odd area takes insurance (or surrenders), then the offers close
         for offer in exp.offers:
             area = offer["area"]
-            first = rnd.areas[area].wagers[0].player
-            if area % 2 and offer["player"] == first and "insurance" in offer["options"]:
-                ins = rnd.areas[area].insured if hasattr(rnd.areas[area], "insured") else {}
-                if first not in ins:
-                    return "decide", {"action": "insurance", "area": area, "hand": 1, "player": first}
+            first = layout.area(area).wagers[0].player
+            if area % 2 and offer["player"] == first and "insurance" in offer["options"] and first not in insured:
+                insured.add(first)
+                return "decide", {"action": "insurance", "area": area, "hand": 1, "player": first}
         return "report", {"kind": "close_offers"}
     options = exp.options
-    area = rnd.areas[exp.area]
-    hand = area.hands[exp.hand - 1]
-    total, _ = hand.value()
+    area = layout.area(exp.area)
+    total = area.hands[exp.hand - 1].total
     if "split" in options and exp.area == 1 and len(area.hands) < SPLIT_TO:
         return "decide", {"action": "split", "area": exp.area, "hand": exp.hand,
                           "followers": {w.player: "match" for w in area.wagers if w.player != exp.player}}
@@ -159,6 +159,7 @@ def plan(setup: Any) -> list[str]:
     rnd.apply(parse_event({"type": "no_more_bets"}))
     cards = Cards(setup.game, setup.decks)
     dealt: list[str] = []
+    insured: set[str] = set()
     for _ in range(400):
         if rnd.status() != "in_progress":
             break
@@ -168,7 +169,7 @@ def plan(setup: Any) -> list[str]:
             dealt.append(card)
             rnd.apply(parse_event({"type": "card", "card": card}))
             continue
-        step = choose_decision(rnd, exp)
+        step = choose_decision(rnd, exp, insured)
         if step is None:
             break
         kind, fields = step
@@ -249,6 +250,7 @@ def run(game: str, size: tuple[int, int], out: Path, check: Callable[[str, Any],
         shooter.shot("1_betting")
         c.no_more_bets()
         shots = {"offers": False, "split": False}
+        insured: set[str] = set()
         for _ in range(600):
             wait(app, lambda: c.unacknowledged == 0, "the store")
             rnd = c.rnd
@@ -256,10 +258,7 @@ def run(game: str, size: tuple[int, int], out: Path, check: Callable[[str, Any],
                 break
             exp = rnd.expectation()
             if exp.kind == "card":
-                before = len(c.events)
-                sim.deal()
-                wait(app, lambda: len(c.events) > before or bool(c.implied) or c.stray_card is not None,
-                     "the card")
+                _deal_and_wait(app, c, sim, "the card")
                 if c.stray_card is not None:
                     raise SystemExit(f"card held: {c.stray_reason}")
                 continue
@@ -267,20 +266,18 @@ def run(game: str, size: tuple[int, int], out: Path, check: Callable[[str, Any],
                 shots["offers"] = True
                 shooter.shot("2_offers")
             if exp.kind == "decisions" and not shots["split"] and any(
-                    len(t.hands) > 1 for t in rnd.terminals.values()):
+                    len(t.hands) > 1 for t in rnd.view().terminals):
                 shots["split"] = True
                 shooter.shot("3_play")
             if (exp.kind == "decision" and not shots["split"] and not rnd.rules.shared_hand
-                    and len(rnd.areas[1].hands) >= SPLIT_TO and exp.area >= 2):
+                    and len(rnd.view().area(1).hands) >= SPLIT_TO and exp.area >= 2):
                 shots["split"] = True
                 shooter.shot("3_play")
-            kind, fields = choose_decision(rnd, exp) or ("", {})
+            kind, fields = choose_decision(rnd, exp, insured) or ("", {})
             if kind == "report":
                 c.report(fields.pop("kind"), **fields)
             elif fields.get("action") == "hit" and not setup.electronic:
-                before = len(c.events)
-                sim.deal()  # the table's rhythm: the card is the hit
-                wait(app, lambda: len(c.events) > before or bool(c.implied), "the hit")
+                _deal_and_wait(app, c, sim, "the hit")  # the table's rhythm: the card is the hit
             else:
                 followers = fields.pop("followers", None)
                 if followers:
@@ -314,6 +311,12 @@ def _review_shot(app: Any, table: Any, size: tuple[int, int], out: Path, shooter
     shooter.window = review
     shooter.shot("5_review")
     review.close()
+
+
+def _deal_and_wait(app: Any, c: Any, sim: Any, what: str) -> None:
+    before = len(c.events)
+    sim.deal()
+    wait(app, lambda: len(c.events) > before or bool(c.implied) or c.stray_card is not None, what)
 
 
 def wait(app: Any, done: Callable[[], bool], what: str, seconds: float = 15) -> None:

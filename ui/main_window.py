@@ -32,7 +32,7 @@ from dealer_assist.irregularities import shoe_notices
 from dealer_assist.store import StoreError
 from ui.betting import BettingPanel
 from ui.cards import DropTarget, card_label
-from ui.controller import TableController, TableSetup
+from ui.controller import TableController, TableSetup, players_in
 from ui.held_panels import PowerFailurePanel, StrayCardPanel
 from ui.keypad import AmountKeypad
 from ui.keys import LetterKeys, bind
@@ -414,10 +414,8 @@ class DealerWindow(QMainWindow):
         c = self.controller
         output = c.output() if c.rnd is not None else {}
         names = [*c.setup.players(), *(s["player"] for s in output.get("settlements", []))]
-        rnd = c.rnd
-        if rnd is not None and not rnd.rules.shared_hand:
-            for area in rnd.areas.values():
-                names += [w.player for w in area.wagers] + [s.player for s in area.sides]
+        if c.rnd is not None:
+            names += players_in(c.rnd.view())
         return list(dict.fromkeys(names))
 
     def _ask(self, key: str, title: str, question: str, clause: str | None, answers: list[tuple[str, str]],
@@ -540,15 +538,7 @@ class DealerWindow(QMainWindow):
         dialog.open()
 
     def open_placement(self) -> None:
-        rnd = self.controller.rnd
-        targets: list[str] = ["dealer", "discard"]
-        if rnd.rules.shared_hand:
-            targets = ["player", "dealer", "discard"]
-        else:
-            for number in range(1, rnd.config.areas + 1):
-                area = rnd.areas.get(number)
-                hands = len(area.hands) if area is not None and area.hands else 1
-                targets.extend(f"area:{number}/{h}" for h in range(1, hands + 1))
+        targets = self.controller.stray_targets()  # every hand, the dealer, the discard (engine's view)
         dialog = PlacementDialog(self.controller.card_events(), targets, self)
         self.placement_dialog = dialog
 
@@ -772,7 +762,7 @@ class DealerWindow(QMainWindow):
         notices = [text for _, text in shoe_notices(c.rnd)] if c.rnd is not None else []
         cut = c.rules.clause("cut_card") if c.rnd is not None and c.rules.has("cut_card") else None
         self.shoe_status.show_info(c.shoe, remaining, notices, cut)
-        self.shoe_status.show_hold(c.hold_reason, len(c.held_cards))
+        self.shoe_status.show_hold(c.hold_text, len(c.held_cards), c.hold_unread, actions=bool(c.hold_reason))
         self.prompt.setVisible(c.stray_card is None and not self.shoe_status.banner_shown())
 
     def _toggle_recall(self, on: bool) -> None:

@@ -43,7 +43,7 @@ from PySide6.QtWidgets import (
 )
 
 import ui.qtfix  # noqa: F401  (before any Qt call: the guard against PySide6 6.12 on CPython 3.11)
-from dealer_assist.history_command import parse_time
+from dealer_assist.cli.history import parse_time
 from dealer_assist.review_queries import (
     RoundFilter,
     connection,
@@ -413,12 +413,49 @@ def open_review(db_path: str | Path, parent: QWidget | None = None, *, superviso
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", metavar="FILE", help="the table's store (default: the user data dir's table.db)")
+    parser.add_argument("--db", metavar="FILE|URL",
+                        help="the table's store (default: the user data dir's table.db), or the floor "
+                             "database (postgresql://... or service=NAME): every table of a pit")
     parser.add_argument("--round", type=int, metavar="ID", help="open this round")
     parser.add_argument("--screenshot", metavar="PNG", help=argparse.SUPPRESS)
 
 
+def _run_floor(args: argparse.Namespace) -> int:
+    """``review --db URL``: the pit review on the floor (ui/pit_view.py)."""
+    from PySide6.QtWidgets import QApplication
+
+    from dealer_assist.floor.connection import FloorError, parse_url
+
+    try:
+        parse_url(args.db)
+    except FloorError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    from ui.pit_view import PitWindow
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    window = PitWindow(args.db)
+    window.resize(1600, 1000)
+    window.show()
+    if getattr(args, "screenshot", None):
+        import time
+
+        deadline = time.monotonic() + 30
+        while (window.pending or not window.states) and time.monotonic() < deadline:
+            app.processEvents()
+            time.sleep(0.02)
+        app.processEvents()
+        window.grab().save(args.screenshot)
+        window.close()
+        return 0
+    return int(app.exec())
+
+
 def run(args: argparse.Namespace) -> int:
+    from dealer_assist.floor.connection import is_floor_url
+
+    if args.db and is_floor_url(args.db):
+        return _run_floor(args)
     path = Path(args.db) if args.db else default_db_path()
     from PySide6.QtWidgets import QApplication
 

@@ -192,6 +192,20 @@ class RoundDetailView(QWidget):
         self.settlements_table = _table(
             ["Player", "Area", "Hand", "Bet", "Stake", "Result", "Net", "Clause", "Stage", "Pay-table row"])
         self.tabs.addTab(self.settlements_table, "Settlements")
+        # --- theoretical win (issue 19): stake x house edge of each wager, beside the actual win
+        theo_page = QWidget()
+        tp = QVBoxLayout(theo_page)
+        self.theo_button = QPushButton("Compute theoretical win")
+        self.theo_button.setEnabled(False)
+        self.theo_button.clicked.connect(self.show_theo)
+        tp.addWidget(self.theo_button)
+        self.theo_note = QLabel("Theoretical win = each wager's stake \u00d7 its bet's house edge in this game at "
+                                "this deck count (dealer-assist odds); the main wager by its original amount.")
+        self.theo_note.setWordWrap(True)
+        tp.addWidget(self.theo_note)
+        self.theo_table = _table(["Player", "Bets", "Wagered", "Theoretical win", "Actual win"])
+        tp.addWidget(self.theo_table, 1)
+        self.tabs.addTab(theo_page, "Theoretical win")
         self.rulings_table = _table(["Event", "Clause", "Ruling", "Card moves", "Text"])
         self.tabs.addTab(self.rulings_table, "Rulings")
         self.people_table = _table(["Time (UTC)", "Who", "What", "Detail"])
@@ -234,6 +248,8 @@ class RoundDetailView(QWidget):
             self.title.setText(f"Round {round_id} is not in this store")
             return
         self.detail = detail
+        self.theo_button.setEnabled(True)
+        self.theo_table.setRowCount(0)
         s = detail.summary
         self.dealer = dealer_of(self.store.db.conn, s.session_id)
         self.title.setText(
@@ -300,6 +316,20 @@ class RoundDetailView(QWidget):
                 b.setEnabled(False)
         else:
             self.show_step(len(self.steps) - 1)
+
+    def show_theo(self) -> None:
+        """Each player's theoretical and actual win on this round (the house's view)."""
+        if self.detail is None:
+            return
+        from dealer_assist.odds.theo import from_detail, round_theo, total
+
+        lines = round_theo(from_detail(self.detail))
+        rows = [[player, money(t.initial), money(t.wagered), f"{t.theo:.2f}", signed(t.actual)]
+                for player, t in sorted(lines.items())]
+        if lines:
+            t = total(lines.values())
+            rows.append(["table", money(t.initial), money(t.wagered), f"{t.theo:.2f}", signed(t.actual)])
+        _fill(self.theo_table, rows)
 
     def show_step(self, position: int) -> None:
         """The layout after ``position`` events (0: before the first)."""

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from dealer_assist.history_command import parse_time
+from dealer_assist.cli.history import parse_time
 from dealer_assist.review_queries import BetLine, Summary, summaries
 from ui.review_model import GAME_NAMES, short_time
 from ui.style import money, signed
@@ -34,6 +34,14 @@ from ui.table_view import BET_NAMES
 #: The summaries start this many days back unless the supervisor clears the date (all
 #: rounds: a full pass over the file, seconds on a million rounds).
 DEFAULT_DAYS = 30
+
+
+def pct_text(pct: Decimal | None) -> str:
+    """A percentage to two places with a true minus sign; "-" when there is none."""
+    if pct is None:
+        return "-"
+    pct = pct.quantize(Decimal("0.01"))
+    return f"\u2212{-pct}%" if pct < 0 else f"{pct}%"
 
 
 def hold_text(line: BetLine) -> str:
@@ -136,8 +144,32 @@ class SummaryView(QWidget):
         split.addWidget(self.list)
         lower = QWidget()
         lower_layout = QHBoxLayout(lower)
-        self.bets = self._table(["Bet", "Wagers", "Wagered", "Table win", "Hold"])
-        lower_layout.addWidget(self.bets, 1)
+        self.bets = self._table(["Bet", "Wagers", "Wagered", "Table win", "Hold", "Theo win", "Theo hold"])
+        bets_box = QVBoxLayout()
+        bets_box.addWidget(self.bets, 1)
+        # Theoretical win (issue 19): computed on request, it reads every round of the summary.
+        theo_row = QHBoxLayout()
+        self.theo_button = QPushButton("Theoretical win")
+        self.theo_button.clicked.connect(self.show_theo)
+        theo_row.addWidget(self.theo_button)
+        self.theo_label = QLabel("")
+        self.theo_label.setWordWrap(True)
+        theo_row.addWidget(self.theo_label, 1)
+        bets_box.addLayout(theo_row)
+        rating_row = QHBoxLayout()
+        rating_row.addWidget(QLabel("Player"))
+        self.rating_player = QLineEdit()
+        self.rating_player.setMaximumWidth(190)
+        rating_row.addWidget(self.rating_player)
+        self.rating_button = QPushButton("Rating")
+        self.rating_button.clicked.connect(self.show_rating)
+        self.rating_player.returnPressed.connect(self.show_rating)
+        rating_row.addWidget(self.rating_button)
+        self.rating_label = QLabel("")
+        self.rating_label.setWordWrap(True)
+        rating_row.addWidget(self.rating_label, 1)
+        bets_box.addLayout(rating_row)
+        lower_layout.addLayout(bets_box, 1)
         self.chart = HoldChart()
         lower_layout.addWidget(self.chart, 1)
         split.addWidget(lower)
@@ -188,7 +220,67 @@ class SummaryView(QWidget):
             self.show_summary(-1)
         return True
 
+    def _since(self) -> str | None:
+        text = self.since.text().strip()
+        try:
+            return parse_time(text) if text else None
+        except argparse.ArgumentTypeError:
+            return None
+
+    def show_theo(self) -> None:
+        """Theoretical beside actual win per bet kind for the chosen summary, and the holds."""
+        row = self.list.currentRow()
+        if not 0 <= row < len(self.items):
+            return
+        from dealer_assist.odds.theo import stored_rounds, theo_by_bet, total
+
+        s = self.items[row]
+        if s.session_id is not None:
+            rounds = stored_rounds(self._conn, session_id=s.session_id, since=self._since())
+        elif s.dealer is not None and self.by.currentData() == "dealer":
+            rounds = stored_rounds(self._conn, dealer=s.dealer, since=self._since())
+        else:
+            rounds = stored_rounds(self._conn, transcripts=True, since=self._since())
+        by_bet = theo_by_bet(rounds)
+        for r in range(self.bets.rowCount()):
+            item = self.bets.item(r, 0)
+            bet = self._bet_of_row(r)
+            line = total(by_bet.values()) if bet == "all" else by_bet.get(bet)
+            if item is None or line is None:
+                continue
+            self.bets.setItem(r, 5, QTableWidgetItem(f"{line.theo:.2f}"))
+            self.bets.setItem(r, 6, QTableWidgetItem(pct_text(line.theo_hold)))
+        t = total(by_bet.values())
+        self.theo_label.setText(
+            f"Theoretical win {t.theo:.2f}, actual {signed(t.actual)}; theoretical hold "
+            f"{pct_text(t.theo_hold)}, actual hold {pct_text(t.actual_hold)} (settled rounds)")
+
+    def _bet_of_row(self, r: int) -> str:
+        row = self.list.currentRow()
+        lines = [*self.items[row].bets, self.items[row].total] if 0 <= row < len(self.items) else []
+        return lines[r].bet if r < len(lines) else ""
+
+    def show_rating(self) -> None:
+        """The player's rating: time played, rounds, average bet, total wagered, theoretical and actual win."""
+        player = self.rating_player.text().strip()
+        if not player:
+            return
+        from dealer_assist.odds.theo import player_rating
+
+        rating = player_rating(self._conn, player, since=self._since())
+        f = rating.figures
+        if not f.rounds:
+            self.rating_label.setText(f"{player}: no settled rounds")
+            return
+        minutes = int(rating.seconds // 60)
+        avg = rating.average_bet
+        self.rating_label.setText(
+            f"{player}: {minutes // 60} h {minutes % 60:02d} min, {f.rounds} rounds, average bet "
+            f"{money(avg) if avg is not None else '-'}, wagered {money(f.wagered)}, theoretical win "
+            f"{f.theo:.2f}, actual win {signed(f.actual)}")
+
     def show_summary(self, row: int) -> None:
+        self.theo_label.setText("")
         if not 0 <= row < len(self.items):
             self.bets.setRowCount(0)
             self.chart.set_lines("", [])

@@ -1,9 +1,10 @@
 """What the layout shows of a round, read once into plain immutable values.
 
-The one place where the screen reads the engine's round objects (areas, hands,
-wagers) and ``round_output``; the widgets draw these values only. Nothing here
+The one place where the screen reads what the engine says about a round; the widgets
+draw these values only. Nothing here
 decides a rule: totals, busts, blackjacks, results and amounts are the engine's.
-When the engine's typed round views arrive (issue 14), this module is what changes.
+It reads the engine's typed view of the round (``round_api.RoundView``: areas, hands,
+wagers, badges, the hand in turn) and the settle output, never the round's insides.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ class HandView:
     in_turn: bool = False
     stakes: tuple[tuple[str, str], ...] = ()
     printed_first: bool = False
-    soft_known: bool = True  # False: the round gave the total only (no soft/hard)
 
 
 @dataclass(frozen=True)
@@ -62,21 +62,18 @@ class AreaView:
                 self.players, self.wager_rows, tuple(sorted(self.cells.items())), self.surrendered)
 
 
-def _is_blackjack(rnd: Any, hand: Any) -> bool:
-    # TODO(issue 14): the engine's typed hand view says so; until then its own test.
-    test = getattr(rnd, "_is_blackjack", None)
-    return bool(test(hand)) if test is not None else False
-
-
-def hand_badges(rnd: Any, hand: Any, total: int, in_turn: bool) -> tuple[str, ...]:
+def hand_badges(hand: Any) -> tuple[str, ...]:
+    """The engine's badges of a hand (``round_api.HandView``), in words."""
     badges = []
-    if _is_blackjack(rnd, hand):
+    if hand.blackjack:
         badges.append("BLACKJACK")
-    if hand.busted or total > 21:
+    if hand.bust:
         badges.append("BUST")
     if hand.doubled:
         badges.append("DOUBLED")
-    if in_turn:
+    if hand.surrendered:
+        badges.append("SURRENDERED")
+    if hand.in_turn:
         badges.append("IN TURN")  # also marked by the hand's frame and the area's yellow border
     return tuple(badges)
 
@@ -95,38 +92,31 @@ def settled_cell(entries: list[dict[str, Any]]) -> WagerCell:
     return WagerCell(f"={money(stake)}", "return", detail)
 
 
-def area_view(rnd: Any, output: dict[str, Any], expectation: Any, number: int) -> AreaView:
-    """The area ``number`` as the layout shows it."""
-    in_turn: int | None = None
-    if expectation.kind == "decision" and expectation.area == number and expectation.options:
-        in_turn = expectation.hand
-    elif expectation.kind == "card" and expectation.target and expectation.target.startswith(f"area:{number}/"):
-        in_turn = int(expectation.target.split("/")[1])
-    seated = next((p for p, a in rnd.config.seated.items() if a == number), None)
-    area = rnd.areas.get(number)
-    printed = bool(rnd.rules.permanent_eight)
+def area_view(layout: Any, output: dict[str, Any], number: int) -> AreaView:
+    """The area ``number`` as the layout shows it, from the engine's view (``round_api.RoundView``)."""
+    area = layout.area(number)
+    in_turn = layout.in_turn[1] if layout.in_turn is not None and layout.in_turn[0] == number else None
     if area is None:
+        return AreaView(number, False, in_turn=in_turn)
+    seated = area.seated[0] if area.seated else None
+    if not (area.wagers or area.sides or area.hands):
         return AreaView(number, False, seated=seated, in_turn=in_turn)
-    hands = []
-    for i, hand in enumerate(area.hands, start=1):
-        total, soft = hand.value()
-        hands.append(HandView(
-            i, tuple(str(c) for c in hand.cards), total, soft, hand_badges(rnd, hand, total, in_turn == i),
-            in_turn == i, tuple((p, money(v)) for p, v in hand.stakes.items()), printed and i == 1))
-    players: list[str] = [w.player for w in sorted(area.wagers, key=lambda w: w.position)]
-    for s in area.sides:
-        if s.player not in players:
-            players.append(s.player)
+    hands = tuple(
+        HandView(h.number, tuple(h.cards), h.total, h.soft, hand_badges(h), h.in_turn,
+                 tuple((p, money(v)) for p, v in h.stakes), h.printed_first)
+        for h in area.hands)
+    players: list[str] = [w.player for w in area.wagers]  # front position first
+    for w in area.sides:
+        if w.player not in players:
+            players.append(w.player)
     cells: dict[tuple[str, str], WagerCell] = {}
     for w in area.wagers:
         capped = w.amount != w.placed
-        cells[(w.player, "main")] = WagerCell(money(w.amount) + ("*" if capped else ""), "",
-                                              f"placed {money(w.placed)}, settles as {money(w.amount)} (5.27)"
-                                              if capped else f"position {w.position}")
-    for s in area.sides:
-        cells[(s.player, s.bet)] = WagerCell(money(s.amount))
-    for player, amount in getattr(area, "insured", {}).items():
-        cells[(player, "insurance")] = WagerCell(money(amount))
+        cells[(w.player, "main")] = WagerCell(
+            money(w.amount) + ("*" if capped else ""), "",
+            f"placed {money(w.placed)}, settles as {money(w.amount)} (5.27)" if capped else f"position {w.position}")
+    for w in area.sides:
+        cells[(w.player, w.bet)] = WagerCell(money(w.amount), "", w.name)
     entries: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for e in output.get("settlements", []):
         if e.get("area") == number:
@@ -135,24 +125,21 @@ def area_view(rnd: Any, output: dict[str, Any], expectation: Any, number: int) -
         cells[key] = settled_cell(group)
         if key[0] not in players:
             players.append(key[0])
-    order = ["main", *rnd.rules.side_bets, "bonus678", "insurance", "even_money"]
+    side_order = [w.bet for w in area.sides]
+    order = ["main", *side_order, "bonus678", "insurance", "even_money"]
+    order += sorted({k[1] for k in cells} - set(order))
     rows = tuple(b for b in dict.fromkeys(order) if any(k[1] == b for k in cells))
     return AreaView(
-        number, True, controller=area.controller, seated=seated, in_turn=in_turn, hands=tuple(hands),
-        players=tuple(players), wager_rows=rows, cells=cells, surrendered=tuple(sorted(area.surrendered)),
-        printed_first=printed,
+        number, True, controller=area.controller, seated=seated, in_turn=in_turn, hands=hands,
+        players=tuple(players), wager_rows=rows, cells=cells, surrendered=tuple(area.surrendered),
+        printed_first=any(h.printed_first for h in area.hands),
     )
 
 
-def dealer_view(rnd: Any, output: dict[str, Any]) -> HandView:
-    dealer = output.get("dealer", {"cards": [], "total": 0})
-    cards = tuple(str(c) for c in dealer["cards"])
-    value = getattr(rnd, "dealer_value", None)
-    total, soft = value() if value is not None else (int(dealer.get("total", 0)), False)
-    badges = ("BUST",) if total > 21 else ()
-    # soft/hard only where the round says which (issue 14's typed views will for every game)
-    return HandView(0, cards, total, soft, badges, printed_first=bool(rnd.rules.permanent_eight),
-                    soft_known=value is not None)
+def dealer_view(layout: Any) -> HandView:
+    d = layout.dealer
+    badges = tuple(b for b, on in (("BLACKJACK", d.blackjack), ("BUST", d.bust)) if on)
+    return HandView(0, tuple(d.cards), d.total, d.soft, badges, printed_first=d.printed_first)
 
 
 def paying_order(settlements: list[dict[str, Any]]) -> list[tuple[int | None, list[dict[str, Any]]]]:

@@ -25,8 +25,10 @@ from hardware.events import (
     CardRead,
     Connected,
     Disconnected,
+    MultiCard,
     ShoeEvent,
     ShoeFault,
+    holds_cards,
 )
 
 
@@ -36,6 +38,10 @@ class ShoeSignals(QObject):
     shoe_event = Signal(object)  # every event, in arrival order (QObject.event is taken)
     card = Signal(object)  # CardRead
     possible_missed_card = Signal(object)  # DecodeError or SequenceGap: dealer checks the last card
+    multi = Signal(object)  # MultiCard: several cards came out together
+    # NoRead, a MultiCard with unread cards, DecodeError, SequenceGap: every later card is
+    # held until the dealer has said which cards came out (spec/shoe-protocol.md)
+    hold = Signal(object)
     fault = Signal(object)  # ShoeFault
     connected = Signal(object)  # Connected
     disconnected = Signal(object)  # Disconnected
@@ -53,8 +59,12 @@ class ShoeSignals(QObject):
     @Slot(object)
     def _dispatch(self, event: ShoeEvent) -> None:
         self.shoe_event.emit(event)
+        if holds_cards(event):
+            self.hold.emit(event)
         if isinstance(event, CardRead):
             self.card.emit(event)
+        elif isinstance(event, MultiCard):
+            self.multi.emit(event)
         elif isinstance(event, POSSIBLE_MISSED_CARD):
             self.possible_missed_card.emit(event)
         elif isinstance(event, ShoeFault):

@@ -1,7 +1,8 @@
 """Shoe status, always visible: connected or lost, model, cards remaining, cut card, last event,
-warnings; and the hold banner when a card may have been missed (checksum error,
-sequence gap, unreadable card): no card is assigned until the dealer confirms or keys
-the missed card in."""
+warnings (also that the shoe's checksum is the weaker one, da1-xor); and the hold banner
+when a card may have been missed (checksum error, sequence gap, unreadable card, a double
+feed with unread cards): no card is assigned until the dealer confirms or keys the missed
+card(s) in."""
 
 from __future__ import annotations
 
@@ -86,6 +87,10 @@ class ShoeStatus(QWidget):
         state = "OK" if info.connected else "LOST"
         colour = "#1b5e20" if info.connected else "#b00020"
         parts = [f"<span style='color:{colour}'>Shoe {state}</span>"]
+        if info.weak_checksum:
+            # spec/shoe-protocol.md: the screen says that this shoe's checksum is the weaker one
+            parts.append(f"<span style='color:#b00020'>\u26a0 weak checksum ({info.codec}): "
+                         "a damaged card frame may read as another card</span>")
         if remaining is not None:
             parts.append(f"{remaining} cards")
         if info.cut_seen:
@@ -99,7 +104,9 @@ class ShoeStatus(QWidget):
         self.line.setToolTip(info.last_event)
         self.show_state(info)
 
-    def show_hold(self, reason: str, held: int) -> None:
+    def show_hold(self, reason: str, held: int, unread: int = 0, actions: bool = True) -> None:
+        """``unread``: cards that came out unread, which the dealer must key in (no "No card missed");
+        ``actions`` False: cards wait for something else (a pick), the buttons are off."""
         if not reason:
             self.hold_box.hide()
             self.key_in.clear()
@@ -108,4 +115,11 @@ class ShoeStatus(QWidget):
         if held:
             text += f" ({held} card(s) waiting)"
         self.hold_text.setText(text)
+        self.key_in.setPlaceholderText(
+            f"the {unread} unread cards, e.g. 10H 5D" if unread > 1
+            else "the unread card, e.g. 10H" if unread else "missed card, e.g. 10H")
+        self.key_button.setText("Key in cards" if unread > 1 else "Key in card")
+        self.confirm_button.setEnabled(actions and not unread)  # cards did come out: name them
+        self.key_button.setEnabled(actions)
+        self.key_in.setEnabled(actions)
         self.hold_box.show()

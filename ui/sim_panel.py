@@ -29,6 +29,7 @@ class SimPanel(QWidget):
         self.deal_button = self._button(layout, "Deal card [F12]", lambda: shoe.deal(), "F12")
         self._button(layout, "Burn", lambda: shoe.burn())
         self._button(layout, "Double feed", lambda: shoe.multi(2))
+        self._button(layout, "Double feed, 1 unread", lambda: shoe.multi(2, unreadable=1))
         self._button(layout, "Bad checksum", lambda: shoe.deal(corrupt=True))
         def lose_frame() -> None:
             shoe.drop(1)  # this card's frame is lost on the line: the next frame shows the gap

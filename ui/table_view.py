@@ -125,17 +125,16 @@ class HandBox(DropTarget):
 def _dealer_total(view: HandView) -> str:
     if not view.cards:
         return ""
-    text = total_text(view.total, view.soft, len(view.cards)) if view.soft_known else str(view.total)
-    return text + ("  BUST" if view.total > 21 else "")
+    return total_text(view.total, view.soft, len(view.cards)) + "".join(f"  {b}" for b in view.badges)
 
 
 class DealerBox(QFrame):
-    def __init__(self, rnd: Any, output: dict[str, Any], height: int) -> None:
+    def __init__(self, layout: Any, height: int) -> None:
         super().__init__()
         self.setProperty("role", "dealer")
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.setFixedHeight(height)
-        view = dealer_view(rnd, output)
+        view = dealer_view(layout)
         row = QHBoxLayout(self)
         row.setSizeConstraint(QHBoxLayout.SizeConstraint.SetNoConstraint)
         row.setContentsMargins(px(8), 4, px(8), 4)
@@ -153,8 +152,8 @@ class DealerBox(QFrame):
         self.hand.badges.hide()
         row.addWidget(self.hand, 1)
 
-    def update_dealer(self, rnd: Any, output: dict[str, Any]) -> bool:
-        view = dealer_view(rnd, output)
+    def update_dealer(self, layout: Any) -> bool:
+        view = dealer_view(layout)
         if not self.hand.update_hand(view):
             return False
         self.hand.badges.hide()
@@ -352,11 +351,12 @@ class TableView(QWidget):
         return dealer, max(px(200), (total - dealer - spacing) // max(1, rows))
 
     def refresh(self, rnd: Any, output: dict[str, Any], expectation: Any) -> None:
-        shared = bool(rnd.rules.shared_hand)
-        count = 0 if shared else int(rnd.config.areas)
+        layout = rnd.view()  # the engine's typed picture of the round: all this view reads of it
+        shared = layout.shared_hand
+        count = 0 if shared else len(layout.areas)
         per_row = 4 if count > 4 else max(count, 1)
         rows = (count + per_row - 1) // per_row
-        shape = (shared, count, rnd.rules.key, self.height())
+        shape = (shared, count, layout.game, self.height())
         if shape != self._shape:
             self._clear()
             self._shape = shape
@@ -369,10 +369,10 @@ class TableView(QWidget):
         dealer_h, area_h = self.heights(shared, rows)
         dealer_sig = (tuple(output.get("dealer", {}).get("cards", [])),)
         if (dealer_sig != self._dealer_sig and isinstance(self.dealer_box, DealerBox)
-                and self.dealer_box.update_dealer(rnd, output)):
+                and self.dealer_box.update_dealer(layout)):
             self._dealer_sig = dealer_sig
         if dealer_sig != self._dealer_sig:
-            dealer_box = DealerBox(rnd, output, dealer_h)
+            dealer_box = DealerBox(layout, dealer_h)
             if self.dealer_box is not None:
                 self._layout.replaceWidget(self.dealer_box, dealer_box)
                 self.dealer_box.hide()
@@ -389,8 +389,8 @@ class TableView(QWidget):
         if shared:
             self._refresh_shared(output, area_h)
             return
-        bets = ["main", *rnd.rules.side_bets]
-        views = [area_view(rnd, output, expectation, n) for n in range(1, count + 1)]
+        bets: list[str] = []
+        views = [area_view(layout, output, n) for n in range(1, count + 1)]
         for view in views:
             number = view.number
             if view.signature == self._area_sigs.get(number):

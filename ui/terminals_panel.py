@@ -118,7 +118,7 @@ class TerminalsPanel(QWidget):
         nets: dict[str, Decimal] = {}
         for s in self._output.get("settlements", []):
             nets[s["player"]] = nets.get(s["player"], Decimal(0)) + Decimal(str(s["net"]))
-        terminals = list(rnd.terminals.values())
+        terminals = list(rnd.view().terminals)  # the engine's typed views (round_api.TerminalView)
         rows = max(1, (len(terminals) + COLUMNS - 1) // COLUMNS)
         box_h = max(px(90), (self._grid_host.height() - px(4) * (rows - 1)) // rows)
         for n, terminal in enumerate(terminals):
@@ -141,18 +141,19 @@ class TerminalsPanel(QWidget):
         layout.setSizeConstraint(QVBoxLayout.SizeConstraint.SetNoConstraint)
         layout.setContentsMargins(px(4), px(2), px(4), px(2))
         layout.setSpacing(0)
-        sides = " ".join(f"{TERMINAL_BET_NAMES.get(k, SHORT_BET_NAMES.get(k, k))} {money(v)}"
-                         for k, v in terminal.sides.items())
+        sides = " ".join(f"{TERMINAL_BET_NAMES.get(w.bet, SHORT_BET_NAMES.get(w.bet, w.bet))} {money(w.amount)}"
+                         for w in terminal.sides)
         layout.addWidget(_label(f"{terminal.player.upper()}  {money(terminal.main)}", 17, True))
         if sides:
             layout.addWidget(_label(sides, 12))
         hands = list(terminal.hands)
         for i, hand in enumerate(hands, start=1):
-            total, soft = hand.value()
-            badges = [b for b, on in (("BUST", total > 21), ("DOUBLED", hand.doubled)) if on]
+            total, soft = hand.total, hand.soft
+            badges = [b for b, on in (("BLACKJACK", hand.blackjack), ("BUST", hand.bust),
+                                      ("DOUBLED", hand.doubled)) if on]
             text = f"H{i} " if len(hands) > 1 else ""
             if len(hands) > 1:  # split: each hand's own cards (one hand: the shared hand above)
-                text += " ".join(card_label(str(c)) for c in hand.cards) + " = "
+                text += " ".join(card_label(c) for c in hand.cards) + " = "
             text += total_text(total, soft, len(hand.cards)) + ("  " + " ".join(badges) if badges else "")
             if pending is not None and pending["hand"] == i:
                 text = "\u25b6 " + text
@@ -166,7 +167,7 @@ class TerminalsPanel(QWidget):
             countdown.setProperty("hand", pending["hand"])
             self.countdowns[terminal.player] = countdown
             layout.addWidget(countdown)
-        elif terminal.default_play:
+        elif terminal.default_strategy:
             layout.addWidget(_label("default strategy (3.18)", 13))
         if net is not None and (pending is None):
             words = pay_words(net, "push") if net else "RETURN / even"

@@ -19,7 +19,6 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealer_assist.cards import composition_for
 from dealer_assist.errors import RuleRefusal
 from dealer_assist.events import (
     Absent,
@@ -32,6 +31,7 @@ from dealer_assist.events import (
     NoMoreBets,
     Wager,
 )
+from dealer_assist.games import composition_for
 from dealer_assist.table import TableRound
 from dealer_assist.transcript import new_round, round_output
 

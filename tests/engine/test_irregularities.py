@@ -536,7 +536,7 @@ def test_skipped_player_after_cards_to_two_areas_is_deemed_to_stand(game: str, s
         tail = [D("stand", 4), *cs(game, "7C")]
         rules = (LOSE_LOWER[game], WIN_HIGHER[game])
     out = run(doc(game, start, to(game, "4H", "area:3"), to(game, "3H", "area:4"), tail))
-    ev = len(start) + 2
+    ev = len(start) + 1  # ruled at once, when the second area (dan's) gets a card
     assert rulings(out)[0] == (ev, s, "continued")
     assert entry(out, "bob") == ("lose", -10, rules[0])
     assert entry(out, "dan") == ("lose", -10, rules[0])

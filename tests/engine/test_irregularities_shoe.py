@@ -7,8 +7,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from dealer_assist.cards import composition_for, parse_card
+from dealer_assist.cards import parse_card
 from dealer_assist.events import NoMoreBets, Wager
+from dealer_assist.games import composition_for
 from dealer_assist.irregularities import cards_needed, shoe_notices
 from dealer_assist.table import TableRound
 from dealer_assist.transcript import new_round, parse_event, round_output

@@ -1,4 +1,4 @@
-"""A decision the round listed as legal is applied without re-checking (TableRound._on_decision):
+"""A decision takes one validation path whether or not the round was asked first (issue 14):
 the outcome must be the same as when nobody asked the round what it expects first.
 
 Two rounds get the same events: one is asked ``expectation()`` before every event (the
@@ -18,7 +18,13 @@ from hypothesis import strategies as st
 from dealer_assist.errors import RuleRefusal
 from dealer_assist.events import Decision, Event
 from dealer_assist.games import GAMES
-from dealer_assist.simulate import Shoe, next_event, random_strategy, table_wagers
+from dealer_assist.simulate import (
+    Shoe,
+    electronic_wagers,
+    next_event,
+    random_strategy,
+    table_wagers,
+)
 from dealer_assist.transcript import new_round, round_output
 
 TABLE_GAMES = sorted(g for g in GAMES if g != "electronic")
@@ -64,6 +70,39 @@ def test_asked_and_unasked_rounds_accept_and_refuse_alike(game: str, seed: int, 
             first, second = _outcome(asked, ev), _outcome(blind, ev)
             assert first == second, ev
             refused += first is not None
+            continue
+        step = next_event(asked, exp, iter(shoe), random_strategy, rng, take_offers=True)
+        if step is None:
+            break
+        assert _outcome(asked, step) == _outcome(blind, step), step
+    assert round_output(asked) == round_output(blind)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), terminals=st.integers(1, 6), side_bets=st.booleans())
+def test_electronic_asked_and_unasked_rounds_accept_and_refuse_alike(seed: int, terminals: int,
+                                                                      side_bets: bool) -> None:
+    """The same for Electronic Blackjack: random decisions by random terminals, legal or not."""
+    rng = random.Random(seed)
+    shoe = Shoe("electronic", 6, seed)
+    shoe.round_start()
+    header = {"game": "electronic", "decks": 6, "limits": {"main": [10, 100]}}
+    asked, blind = new_round(header), new_round(header)
+    wagers = electronic_wagers(terminals, side_bets, rng)
+    for w in wagers:
+        assert _outcome(asked, w) == _outcome(blind, w)
+    players = sorted({w.player for w in wagers})  # type: ignore[attr-defined]
+    for _ in range(300):
+        exp = asked.expectation()
+        if exp.kind == "decisions" and rng.random() < 0.6:
+            pending = rng.choice(exp.pending)
+            action = rng.choice(("hit", "stand", "double", "split", "surrender", "insurance", "even_money"))
+            player = pending["player"] if rng.random() < 0.8 else rng.choice(players)
+            hand = pending["hand"] if rng.random() < 0.8 else rng.randint(1, 3)
+            amount = Decimal(rng.choice((5, 10, 25, 50))) if action == "double" and rng.random() < 0.3 else None
+            ev: Event = Decision(action, None, hand, player, amount)
+            asked.expectation()
+            assert _outcome(asked, ev) == _outcome(blind, ev), ev
             continue
         step = next_event(asked, exp, iter(shoe), random_strategy, rng, take_offers=True)
         if step is None:

@@ -8,6 +8,7 @@ import pytest
 
 from dealer_assist import sidebets as sb
 from dealer_assist.cards import card, cards
+from dealer_assist.games import GAMES
 
 
 def odds(row: sb.PayRow | None) -> Fraction | None:
@@ -174,8 +175,8 @@ def test_bonus678_rows(hand: str, pays: int | None) -> None:
 
 
 def test_top_odds_per_game() -> None:
-    assert sb.top_odds("ace_race") == 50
-    assert sb.top_odds("lucky8") == 1000
-    assert sb.top_odds("star_elements") == 4000
-    assert sb.top_odds("electronic") == 1000
-    assert sb.top_odds("dueling8s") == 8000
+    assert GAMES["ace_race"].top_odds == 50
+    assert GAMES["lucky8"].top_odds == 1000
+    assert GAMES["star_elements"].top_odds == 4000
+    assert GAMES["electronic"].top_odds == 1000
+    assert GAMES["dueling8s"].top_odds == 8000

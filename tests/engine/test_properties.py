@@ -15,7 +15,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dealer_assist.games import GAMES
-from dealer_assist.sidebets import top_odds
 from dealer_assist.simulate import Shoe, electronic_wagers, play, random_strategy, table_wagers
 from dealer_assist.transcript import new_round, round_output
 
@@ -50,7 +49,7 @@ def test_every_wager_settles_once_within_the_table_odds(game: str, seed: int, pe
     if out["status"] == "referred":  # Dueling 8's: a dealer bust with 9+ cards (6.1)
         assert out["next"]["expect"] == "ruling" and out["next"]["rule"] == "6.1"
         return
-    top = Fraction(top_odds(game))
+    top = Fraction(GAMES[game].top_odds)
     per_player: dict[str, Decimal] = {}
     for e in out["settlements"]:
         stake, net = Decimal(str(e["stake"])), Decimal(str(e["net"]))

@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 
 from dealer_assist.cards import card
-from hardware.codecs import Da1Codec, Da1CommandReader, da1_checksum, da1_frame, make_codec
+from hardware.codecs import (
+    Da1Codec,
+    Da1CommandReader,
+    crc16_ccitt_false,
+    da1_checksum,
+    da1_frame,
+    da1_xor_checksum,
+    make_codec,
+)
 from hardware.events import (
     Alive,
     CardRead,
@@ -27,9 +35,35 @@ def frame(seq: int, body: str) -> bytes:
     return da1_frame(f"{seq:04d},{body}")
 
 
-def test_worked_example_checksum() -> None:
-    assert da1_frame("0042,CARD,10,H") == b"$0042,CARD,10,H*77\r\n"
-    assert da1_checksum(b"0042,CARD,10,H") == 0x77
+def test_crc16_ccitt_false_check_value() -> None:
+    # spec/shoe-protocol.md: "its check value for `123456789` is `29B1`"
+    assert crc16_ccitt_false(b"123456789") == 0x29B1
+
+
+def test_worked_examples_of_the_spec() -> None:
+    # spec/shoe-protocol.md, verbatim: `$0042,CARD,10,H*AF56\r\n`, `$ID?*4914\r\n`
+    assert da1_frame("0042,CARD,10,H") == b"$0042,CARD,10,H*AF56\r\n"
+    assert da1_checksum(b"0042,CARD,10,H") == 0xAF56
+    assert Da1Codec().id_request() == b"$ID?*4914\r\n"
+    assert Da1Codec().feed(b"$0042,CARD,10,H*AF56\r\n") == [CardRead(card=card("10H"), seq=42)]
+    # ... and of the earlier firmware's da1-xor: `$0042,CARD,10,H*77`, `$ID?*32\r\n`
+    assert da1_frame("0042,CARD,10,H", xor=True) == b"$0042,CARD,10,H*77\r\n"
+    assert da1_xor_checksum(b"0042,CARD,10,H") == 0x77
+    assert make_codec("da1-xor").id_request() == b"$ID?*32\r\n"
+    assert make_codec("da1-xor").feed(b"$0042,CARD,10,H*77\r\n") == [CardRead(card=card("10H"), seq=42)]
+
+
+def test_each_codec_refuses_the_other_checksum() -> None:
+    (event,) = Da1Codec().feed(b"$0042,CARD,10,H*77\r\n")
+    assert isinstance(event, DecodeError) and event.kind == "malformed"  # two digits, not four
+    (event,) = make_codec("da1-xor").feed(b"$0042,CARD,10,H*AF56\r\n")
+    assert isinstance(event, DecodeError) and event.kind == "malformed"
+
+
+def test_checksum_digits_are_uppercase_hex() -> None:
+    # 'F' and 'f' differ by one bit: a flip there must not pass as the same number
+    (event,) = Da1Codec().feed(b"$0042,CARD,10,H*Af56\r\n")
+    assert isinstance(event, DecodeError) and event.kind == "checksum"
 
 
 def test_every_frame_type_decodes() -> None:
@@ -118,7 +152,7 @@ def test_unknown_type_is_reported_and_keeps_the_sequence() -> None:
         (da1_frame("0001,CARD,10,X"), "bad_card"),
         (da1_frame("0001,MULTI,1,5,D,9,C"), "malformed"),  # more cards than count
         (da1_frame("0001,ALIVE,extra"), "malformed"),
-        (b"$0001,CARD,10,H*ZZ\r\n", "checksum"),
+        (b"$0001,CARD,10,H*ZZZZ\r\n", "checksum"),
     ],
 )
 def test_bad_frames_are_errors_never_events(raw: bytes, kind: str) -> None:
@@ -136,7 +170,7 @@ def test_dollar_inside_a_frame_starts_a_new_one() -> None:
 def test_oversize_frame_is_dropped_and_the_codec_resynchronises() -> None:
     codec = Da1Codec()
     long_text = "x" * 120
-    data = b"$0001,FAULT,JAM," + long_text.encode() + b"*00\r\n" + frame(2, "CARD,9,D")
+    data = b"$0001,FAULT,JAM," + long_text.encode() + b"*0000\r\n" + frame(2, "CARD,9,D")
     for chunked in (False, True):
         codec = Da1Codec()
         events = (
@@ -148,13 +182,14 @@ def test_oversize_frame_is_dropped_and_the_codec_resynchronises() -> None:
         assert isinstance(events[0], DecodeError) and events[0].kind == "oversize"
 
 
-def test_frame_of_exactly_82_bytes_is_accepted() -> None:
+def test_frame_of_exactly_84_bytes_is_accepted() -> None:
+    # spec: "A frame is at most 84 bytes from `$` to `\n`"
     text = "x" * 100
     for n in range(40, 80):
         raw = frame(1, "FAULT,E1," + text[:n])
-        if len(raw) == 82:
+        if len(raw) == 84:
             break
-    assert len(raw) == 82
+    assert len(raw) == 84
     assert Da1Codec().feed(raw) == [ShoeFault(code="E1", text=text[:n], seq=1)]
     assert isinstance(Da1Codec().feed(frame(1, "FAULT,E1," + text[: n + 1]))[0], DecodeError)
 
@@ -191,7 +226,7 @@ def test_reset_drops_the_partial_frame_but_not_the_sequence() -> None:
     codec = Da1Codec()
     codec.feed(frame(1, "ALIVE") + b"$0002,CA")
     codec.reset()
-    assert codec.feed(b"RD,2,H*00\r\n") == []  # tail of the old frame is noise
+    assert codec.feed(b"RD,2,H*0000\r\n") == []  # tail of the old frame is noise
     assert codec.feed(frame(4, "ALIVE")) == [SequenceGap(lost=2, seq=4), Alive(seq=4)]
 
 
@@ -212,7 +247,10 @@ def test_id_request_and_command_reader() -> None:
     assert request == da1_frame("ID?")
     reader = Da1CommandReader()
     assert reader.feed(b"noise" + request[:4]) == []
-    assert reader.feed(request[4:] + b"$ID?*00\r\n" + request) == ["ID?", "ID?"]
+    assert reader.feed(request[4:] + b"$ID?*0000\r\n" + request) == ["ID?", "ID?"]
+    # the earlier firmware's reader takes only the XOR form
+    old = Da1CommandReader(xor=True)
+    assert old.feed(b"$ID?*4914\r\n$ID?*32\r\n") == ["ID?"]
 
 
 def test_unknown_codec_name() -> None:

@@ -59,8 +59,8 @@ def with_seq(events: list[ShoeEvent], start: int) -> list[ShoeEvent]:
     return [dataclasses.replace(e, seq=(start + i) % 10000) for i, e in enumerate(events)]
 
 
-def da1_stream(events: list[ShoeEvent]) -> bytes:
-    codec = Da1Codec()
+def da1_stream(events: list[ShoeEvent], *, xor: bool = False) -> bytes:
+    codec = Da1Codec(xor=xor)
     return b"".join(codec.encode(e, e.seq or 0) for e in events)
 
 
@@ -83,6 +83,17 @@ def test_da1_round_trip_in_any_chunks(events: list[ShoeEvent], start: int, cuts:
     sent = with_seq(events, start)
     data = da1_stream(sent)
     assert feed_in_chunks(Da1Codec(), data, cuts) == sent
+
+
+@given(st.lists(da1_events, max_size=30), st.integers(0, 9999), st.lists(st.integers(0, 10_000), max_size=12))
+@settings(deadline=None)
+def test_da1_xor_round_trip_in_any_chunks(events: list[ShoeEvent], start: int, cuts: list[int]) -> None:
+    # the earlier firmware's frames (two hex digits of XOR) through the da1-xor codec
+    sent = with_seq(events, start)
+    data = da1_stream(sent, xor=True)
+    assert feed_in_chunks(Da1Codec(xor=True), data, cuts) == sent
+    # and never through the CRC codec: every frame is refused there
+    assert all(isinstance(e, DecodeError) for e in Da1Codec().feed(data))
 
 
 @given(
@@ -122,7 +133,7 @@ def test_da1_any_bytes_decode_without_exceptions(data: bytes, cuts: list[int]) -
 
 
 @given(
-    st.lists(st.sampled_from([b"$", b"*", b"\r\n", b",", b"0042", b"CARD", b"10", b"H", b"77", b"ALIVE"]), max_size=60)
+    st.lists(st.sampled_from([b"$", b"*", b"\r\n", b",", b"0042", b"CARD", b"10", b"H", b"77", b"AF56", b"ALIVE"]), max_size=60)
 )
 @settings(deadline=None)  # no per-example time limit: the machine may be busy
 def test_da1_frame_like_bytes_decode_without_exceptions(parts: list[bytes]) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import queue
+import re
 import signal
 import subprocess
 import sys
@@ -263,6 +264,36 @@ def test_sim_speaks_beetek(procs: Callable[..., Proc]) -> None:
         assert log.wait_for(ShoeFault).code == "JAM"
     finally:
         assert driver.stop()
+
+
+def test_sim_and_monitor_speak_da1_xor(procs: Callable[..., Proc], tmp_path: Path) -> None:
+    # shoes of earlier firmware: two hex digits, the 8-bit XOR (spec/shoe-protocol.md)
+    order = tmp_path / "order.txt"
+    order.write_text("AS 10H 7D KC")
+    sim = procs("shoe-sim", "--codec", "da1-xor", "--cards", str(order))
+    path = sim.line()
+    monitor = procs("shoe-monitor", path, "--codec", "da1-xor")
+    connected = monitor.event(lambda e: e["event"] == "connected")
+    assert (connected["codec"], connected["weak_checksum"]) == ("da1-xor", True)
+    sim.send("card")
+    assert sim.line() == "card AS"
+    assert monitor.event(lambda e: e["event"] == "card")["card"] == "AS"
+    sim.send("badsum")
+    assert sim.line() == "badsum 10H"
+    error = monitor.event(lambda e: e["event"] == "error")
+    assert error["kind"] == "checksum"
+    assert re.fullmatch(r"\$\d{4},CARD,10,H\*[0-9A-F]{2}\\r\\n", error["detail"])  # two hex digits
+    assert monitor.stop() == 0
+
+
+def test_a_da1_monitor_refuses_a_da1_xor_shoe(procs: Callable[..., Proc]) -> None:
+    # the CRC codec never takes the XOR frames: it asks ID? and sees only errors
+    sim = procs("shoe-sim", "--codec", "da1-xor", "--seed", "5")
+    monitor = procs("shoe-monitor", sim.line())
+    error = monitor.event(lambda e: e["event"] == "error")
+    assert error["kind"] == "malformed"
+    sim.send("card")
+    assert monitor.event(lambda e: e["event"] in ("card", "error"))["event"] == "error"
 
 
 def test_sim_exits_at_end_of_input(procs: Callable[..., Proc]) -> None:

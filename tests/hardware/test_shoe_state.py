@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealer_assist.cards import Card, card, cards, composition_for, standard_deck
+from dealer_assist.cards import Card, card, cards, standard_deck
+from dealer_assist.games import composition_for
 from dealer_assist.shoe_state import ShoeState
 
 

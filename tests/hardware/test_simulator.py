@@ -6,7 +6,8 @@ from collections import Counter
 
 import pytest
 
-from dealer_assist.cards import cards, composition_for
+from dealer_assist.cards import cards
+from dealer_assist.games import composition_for
 from hardware.simulator import SimulatedShoe
 
 

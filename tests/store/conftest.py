@@ -86,7 +86,22 @@ EXAMPLE_NAMES = sorted(RESULTS)
 
 
 def example_result(name: str) -> dict[str, Any]:
-    return copy.deepcopy(RESULTS[name])
+    """The engine's settle output of the example, checked against the hand-worked amounts.
+
+    ``verify`` re-settles every recorded round and compares what was recorded, so the
+    store is given what the engine says; the hand-worked players, bets, stakes, results
+    and nets above must agree with it.
+    """
+    from dealer_assist.transcript import settle_document
+
+    output = settle_document(load_example(name))
+    expected = RESULTS[name]
+    fields = ("player", "bet", "stake", "result", "net")
+    assert [[str(e[f]) for f in fields] for e in output["settlements"]] == [
+        [str(e[f]) for f in fields] for e in expected["settlements"]
+    ]
+    assert output["net"] == expected["net"] and output["status"] == expected["status"]
+    return copy.deepcopy(output)
 
 
 @pytest.fixture

@@ -24,6 +24,7 @@ from tests.store.conftest import EXAMPLE_NAMES, example_result, load_example  # 
 
 DOCUMENTS = {name: load_example(name) for name in EXAMPLE_NAMES}
 BY_GAME = {doc["game"]: name for name, doc in DOCUMENTS.items()}
+RESULTS = {name: example_result(name) for name in EXAMPLE_NAMES}  # settled once, before forking
 
 
 def ack(text: str) -> None:
@@ -44,7 +45,7 @@ def record(db: str) -> None:
         for event in events[len(restored) :]:
             seq = store.append_event(open_round.round_id, event, actor="recorder")
             ack(f"E {open_round.round_id} {seq}")
-        store.finish_round(open_round.round_id, example_result(name))
+        store.finish_round(open_round.round_id, RESULTS[name])
         ack(f"F {open_round.round_id}")
     while True:
         number = store.round_count()
@@ -56,7 +57,7 @@ def record(db: str) -> None:
         for event in document["events"]:
             seq = store.append_event(round_id, event, actor="recorder")
             ack(f"E {round_id} {seq}")
-        store.finish_round(round_id, example_result(name))
+        store.finish_round(round_id, RESULTS[name])
         ack(f"F {round_id}")
 
 

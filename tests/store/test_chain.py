@@ -76,27 +76,41 @@ def test_deleted_event_names_the_row_after_it(recorded: Path) -> None:
     assert (result.ok, result.table, result.row_id) == (False, "events", 6)
 
 
-def test_rehashing_one_row_does_not_hide_the_edit(recorded: Path) -> None:
-    # A forger who recomputes the edited row's own hash still breaks the next row.
+def test_rechaining_without_the_key_does_not_hide_the_edit(recorded: Path) -> None:
+    # A forger who edits a card and recomputes the whole events chain from there on, with
+    # sha256 or with a key of their own, cannot make the keyed (HMAC) links match.
     import hashlib
+    import hmac
     import json
 
     with sqlite3.connect(recorded) as conn:
-        row = conn.execute(
-            "SELECT id, round_id, seq, at, actor, event_json FROM events "
-            'WHERE event_json LIKE \'%"card":"%\' ORDER BY id LIMIT 1'
-        ).fetchone()
-        prev = conn.execute("SELECT hash FROM events WHERE id = ?", (row[0] - 1,)).fetchone()[0]
-    forged = row[5].replace('"card":"', '"card":"A', 1)
-    assert forged != row[5]
-    content = json.dumps([row[0], row[1], row[2], row[3], row[4], forged], separators=(",", ":"))
-    digest = hashlib.sha256(prev + content.encode()).digest()
-    _edit(
-        recorded, "UPDATE events SET event_json = ?, hash = ? WHERE id = ?", forged, digest, row[0]
-    )
-    with Store.open_readonly(recorded) as store:
-        result = store.verify()
-    assert (result.ok, result.table, result.row_id) == (False, "events", row[0] + 1)
+        rows = conn.execute(
+            "SELECT id, round_id, seq, at, actor, event_json FROM events ORDER BY id"
+        ).fetchall()
+    target = next(r for r in rows if '"card":"' in r[5])
+    forged = target[5].replace('"card":"', '"card":"A', 1)
+    for forge in (
+        lambda data: hashlib.sha256(data).digest(),
+        lambda data: hmac.new(b"not the station key", data, hashlib.sha256).digest(),
+    ):
+        copy = recorded.with_name(f"forged-{id(forge)}.db")
+        with sqlite3.connect(recorded) as src, sqlite3.connect(copy) as dst:
+            src.backup(dst)
+        prev = None
+        with sqlite3.connect(copy) as conn:
+            for row in rows:
+                if row[0] < target[0]:
+                    continue
+                if prev is None:
+                    prev = conn.execute("SELECT hash FROM events WHERE id = ?", (row[0] - 1,)).fetchone()[0]
+                text = forged if row[0] == target[0] else row[5]
+                content = json.dumps([*row[:5], text], separators=(",", ":"), ensure_ascii=False)
+                digest = forge(prev + content.encode())
+                conn.execute("UPDATE events SET event_json = ?, hash = ? WHERE id = ?", (text, digest, row[0]))
+                prev = digest
+        with Store.open_readonly(copy, key_file=str(recorded) + ".key") as store:
+            result = store.verify()
+        assert (result.ok, result.table, result.row_id) == (False, "events", target[0])
 
 
 def test_edited_round_configuration_is_named(recorded: Path) -> None:

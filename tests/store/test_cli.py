@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from dealer_assist.store import Store
+from dealer_assist.transcript import settle_document
 from tests.store.conftest import (
     EXAMPLE_NAMES,
     example_result,
@@ -55,9 +56,14 @@ def store_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     with Store.open(path) as store:
         for name in EXAMPLE_NAMES:
             store.record_document(load_example(name), example_result(name))
-        void_id = store.begin_round({"game": "ace_race", "decks": 6, "areas": 7})
-        store.append_event(void_id, {"type": "void", "reason": "misdeal", "rule": "5.2"})
-        store.finish_round(void_id, {"status": "void", "settlements": [], "net": {}, "rulings": []})
+        # A misdeal voids amy's round (5.2): her wager is returned.
+        config = {"game": "ace_race", "decks": 6, "areas": 7}
+        events = [
+            {"type": "wager", "player": "amy", "area": 1, "bet": "main", "amount": 10},
+            {"type": "no_more_bets"},
+            {"type": "void", "reason": "misdeal", "rule": "5.2"},
+        ]
+        store.start_round(config, events, result=settle_document({**config, "events": events}))
     return path
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -81,3 +82,71 @@ def test_readers_in_threads_and_processes_while_writer_appends(db_path: Path) ->
         assert len(reader.events(round_id)) == EVENTS
         assert reader.verify().ok
     writer.close()
+
+
+def test_a_write_waits_out_another_writer_holding_the_lock(db_path: Path) -> None:
+    """"database is locked" past the busy timeout is waited out and retried, not raised."""
+    table = Store.open(db_path, busy_timeout_ms=20)
+    round_id = table.start_round({"game": "lucky8", "decks": 6}, [{"type": "no_more_bets"}])
+    other = sqlite3.connect(db_path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another writer holds the file, far past 20 ms
+    finished = threading.Event()
+    errors: list[BaseException] = []
+
+    def append() -> None:
+        try:
+            table.append_event(round_id, {"type": "card", "card": "9H"})
+        except BaseException as err:  # reported to the test thread
+            errors.append(err)
+        finished.set()
+
+    thread = threading.Thread(target=append)
+    thread.start()
+    # the append cannot commit while the other writer holds the lock (50 busy timeouts)
+    assert not finished.wait(1.0)
+    other.execute("COMMIT")
+    other.close()
+    thread.join(timeout=60)
+    assert errors == []
+    assert table.events(round_id) == [{"type": "no_more_bets"}, {"type": "card", "card": "9H"}]
+    assert table.verify().ok
+    table.close()
+
+
+WRITER = """
+import sys
+from dealer_assist.store import Store
+db, name, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+store = Store.open(db, table=name, busy_timeout_ms=1)
+sid = store.start_session(game="lucky8", decks=6, areas=7, dealer=name)
+rid = store.start_round({"game": "lucky8", "decks": 6, "areas": 7}, [{"type": "no_more_bets"}], session_id=sid)
+for n in range(count):
+    store.append_event(rid, {"type": "card", "card": "5S", "n": n})
+open_round = store.find_open_round()
+assert open_round is not None and open_round.round_id == rid, open_round
+print(rid)
+"""
+
+
+def test_three_writers_on_one_file_all_finish_and_each_restores_its_own_round(db_path: Path) -> None:
+    Store.open(db_path).close()
+    names = ["table-a", "table-b", "table-c"]
+    procs = [
+        subprocess.Popen([sys.executable, "-c", WRITER, str(db_path), name, "150"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for name in names
+    ]
+    rounds: dict[str, int] = {}
+    for name, proc in zip(names, procs, strict=True):
+        out, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0, err
+        rounds[name] = int(out)
+    assert len(set(rounds.values())) == 3
+    for name, round_id in rounds.items():
+        with Store.open(db_path, table=name) as store:
+            # after a crash, each table takes back its own open round, never another's
+            open_round = store.find_open_round()
+            assert open_round is not None and open_round.round_id == round_id
+            assert [e.get("n") for e in open_round.events] == [None, *range(150)]
+    with Store.open_readonly(db_path) as reader:
+        assert reader.verify().ok

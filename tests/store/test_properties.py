@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealer_assist.store import _decimal_text, canonical_json
+from dealer_assist.store import canonical_json, decimal_text
 
 cents = st.integers(min_value=-(10**9), max_value=10**9).map(lambda n: Decimal(n) / 100)
 json_values = st.recursive(
@@ -41,7 +41,7 @@ def test_canonical_json_keeps_values_and_key_order(value: Any) -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(cents)
-def test_amounts_become_exact_decimal_text(amount: Decimal) -> None:
-    assert Decimal(_decimal_text(amount)) == amount
-    assert Decimal(_decimal_text(float(amount))) == amount  # floats parsed from JSON too
-    assert Decimal(_decimal_text(json.loads(canonical_json(amount)))) == amount
+def test_amounts_become_exactdecimal_text(amount: Decimal) -> None:
+    assert Decimal(decimal_text(amount)) == amount
+    assert Decimal(decimal_text(float(amount))) == amount  # floats parsed from JSON too
+    assert Decimal(decimal_text(json.loads(canonical_json(amount)))) == amount

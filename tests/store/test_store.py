@@ -72,21 +72,44 @@ def test_open_round_is_restored_from_its_events(db_path: Path) -> None:
 
 
 def test_referred_round_stays_open_until_resolved(db_path: Path) -> None:
+    # Lucky 8: bob's hit card (9C) is found in the discard holder after he stood: referred
+    # to the Gaming Shift Manager (6.1); he lets it stand, carol stands, the dealer draws 7C.
+    from dealer_assist.transcript import settle_document
+
+    config = {"game": "lucky8", "decks": 6, "areas": 7}
+    referred = [
+        {"type": "wager", "player": "bob", "area": 2, "bet": "main", "amount": 10},
+        {"type": "wager", "player": "carol", "area": 3, "bet": "main", "amount": 10},
+        {"type": "no_more_bets"},
+        *({"type": "card", "card": c} for c in ("5C", "9H", "KD", "6S", "8D")),
+        {"type": "decision", "action": "hit", "area": 2},
+        {"type": "card", "card": "9C"},
+        {"type": "decision", "action": "stand", "area": 2},
+        {"type": "correction", "index": 9, "to": "discard"},
+    ]
+    resumed = [
+        {"type": "resolve", "ruling": "continue", "text": "card stands"},
+        {"type": "decision", "action": "stand", "area": 3},
+        {"type": "card", "card": "7C"},
+    ]
     with Store.open(db_path) as store:
-        round_id = store.begin_round({"game": "ace_race", "decks": 6, "areas": 7})
-        store.append_event(round_id, {"type": "power_failure"})
-        store.finish_round(
-            round_id, {"status": "referred", "settlements": [], "net": {}, "rulings": []}
-        )
+        round_id = store.start_round(config, referred[:3])
+        for event in referred[3:-1]:
+            store.append_event(round_id, event)
+        first = settle_document({**config, "events": referred})
+        assert first["status"] == "referred"
+        store.append_event(round_id, referred[-1], result=first)
         open_round = store.find_open_round()
         assert open_round is not None and open_round.status == "referred"
         assert store.list_rounds(irregular=True)[0].id == round_id
-        store.append_event(round_id, {"type": "resolve", "ruling": "void", "text": "shoe fault"})
-        store.finish_round(
-            round_id, {"status": "void", "settlements": [], "net": {}, "rulings": []}
-        )
+        assert store.verify().ok
+        for event in resumed[:-1]:
+            store.append_event(round_id, event)
+        final = settle_document({**config, "events": referred + resumed})
+        assert final["status"] == "settled" and final["net"] == {"bob": 10, "carol": 0}
+        store.append_event(round_id, resumed[-1], result=final)
         assert store.find_open_round() is None
-        assert store.get_round(round_id).summary.status == "void"  # type: ignore[union-attr]
+        assert store.get_round(round_id).summary.status == "settled"  # type: ignore[union-attr]
         assert len(store.audit_entries(round_id=round_id, kind="round_finish")) == 2
         assert store.verify().ok
 

@@ -1,12 +1,17 @@
-"""A damaged frame from the shoe: no card is assigned until the dealer confirms or keys it in."""
+"""The shoe hold: after a damaged frame, an unread card or a double feed with unread cards, no
+card is assigned until the dealer confirms or keys the card(s) in (spec/shoe-protocol.md)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import Qt
 
+from dealer_assist.cards import cards
 from tests.ui.driving import TableDriver
+from ui.app import build_table
 from ui.cards import CardFace
 from ui.controller import TableSetup
 
@@ -36,3 +41,128 @@ def test_checksum_error_holds_cards_until_the_dealer_keys_the_card_in(make_table
     assert not status.hold_box.isVisibleTo(t.window)
     assert [f.text for f in t.window.table_view.area_boxes[1].findChildren(CardFace)] == ["10H"]
     assert [f.text for f in t.window.table_view.dealer_box.findChildren(CardFace)] == ["6D"]
+
+
+def test_double_feed_with_an_unread_card_holds_until_the_dealer_keys_it_in(make_table: MakeTable) -> None:
+    # spec/shoe-protocol.md: a MULTI whose readable cards are fewer than its count holds every
+    # later card until the dealer has said which cards came out; the readable ones are never
+    # assigned on their own. The shoe (a real pty) feeds 5D 9C 7H together and reads 5D, 9C.
+    seated = {"alice": 1, "bob": 2, "carol": 3}
+    t = make_table(TableSetup(game="lucky8", decks=6, areas=7, seated=seated), "5D 9C 7H 10C 6S 2H 3C")
+    for player, area in seated.items():
+        t.bet(player, "main", [100], area=area)
+    t.press("no_more_bets")
+    sim, worker = t.table.sim, t.table.sim_worker
+    assert sim is not None and worker is not None
+    worker.submit(lambda: sim.multi(3, unreadable=1))
+    status = t.window.shoe_status
+    t.qtbot.waitUntil(lambda: status.hold_box.isVisibleTo(t.window), timeout=5000)
+    assert "3 cards came out together and 1 could not be read (read: 5D 9C)" in status.hold_text.text()
+    assert not status.confirm_button.isEnabled()  # cards did come out: "No card missed" is off
+    # the next card out of the shoe (10C) is held, not assigned
+    t.qtbot.mouseClick(t.window.sim_panel.deal_button, Qt.MouseButton.LeftButton)
+    t.qtbot.waitUntil(lambda: len(t.controller.held_cards) == 1, timeout=5000)
+    before = list(t.controller.events)
+    assert [e["type"] for e in before] == ["wager"] * 3 + ["no_more_bets"]  # nothing recorded
+    # "Key in" with no card, or the wrong number of cards, is refused: still held
+    t.qtbot.mouseClick(status.key_button, Qt.MouseButton.LeftButton)
+    status.key_in.setText("7H 10C")
+    t.qtbot.mouseClick(status.key_button, Qt.MouseButton.LeftButton)
+    assert t.controller.hold_reason and len(t.controller.held_cards) == 1
+    assert t.controller.events == before
+    # the dealer keys in the unread card: the three cards are one double feed, never two cards
+    status.key_in.setText("7H")
+    t.qtbot.mouseClick(status.key_button, Qt.MouseButton.LeftButton)
+    t.settled_writes()
+    assert t.controller.events[4:] == [{"type": "multi", "cards": ["5D", "9C", "7H"], "disclosed": []}]
+    # 5.23.1: they came out unseen, the players in turn pick; 10C waits for the picks
+    assert len(t.controller.held_cards) == 1 and "picked" in status.hold_text.text()
+    assert not status.key_button.isEnabled()
+    t.press("pick:9C")  # alice, area 1
+    assert len(t.controller.held_cards) == 1
+    t.press("pick:7H")  # bob, area 2; 5D goes to carol (area 3)
+    t.settled_writes()
+    assert [e["type"] for e in t.controller.events[4:]] == ["multi", "pick", "pick", "card"]
+    assert t.controller.events[-1]["card"] == "10C"  # the held card, now the dealer's (3.18)
+    assert t.controller.held_cards == [] and not status.hold_box.isVisibleTo(t.window)
+    assert t.controller.last_refusal == ""
+    faces = {area: [f.text for f in t.window.table_view.area_boxes[area].findChildren(CardFace)]
+             for area in (1, 2, 3)}
+    assert faces == {1: ["9C"], 2: ["7H"], 3: ["5D"]}
+    assert [f.text for f in t.window.table_view.dealer_box.findChildren(CardFace)] == ["10C"]
+
+
+def test_sim_panel_double_feed_with_one_unread_card(make_table: MakeTable) -> None:
+    # the simulated shoe's button: two cards together, the second unread; one keyed in
+    t = make_table(TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1, "bob": 2}), "5D 9C 10C 6S")
+    t.bet("alice", "main", [100], area=1)
+    t.bet("bob", "main", [100], area=2)
+    t.press("no_more_bets")
+    buttons = {b.text(): b for b in t.window.sim_panel.findChildren(type(t.window.sim_panel.deal_button))}
+    t.qtbot.mouseClick(buttons["Double feed, 1 unread"], Qt.MouseButton.LeftButton)
+    status = t.window.shoe_status
+    t.qtbot.waitUntil(lambda: status.hold_box.isVisibleTo(t.window), timeout=5000)
+    assert "2 cards came out together and 1 could not be read (read: 5D)" in status.hold_text.text()
+    status.key_in.setText("9C")
+    t.qtbot.mouseClick(status.key_button, Qt.MouseButton.LeftButton)
+    t.settled_writes()
+    assert t.controller.events[3:] == [{"type": "multi", "cards": ["5D", "9C"], "disclosed": []}]
+
+
+def test_a_noread_after_a_held_card_keeps_the_order(make_table: MakeTable) -> None:
+    # Checksum error (the first card, 10H, lost), then 6D held, then an unread card (9S), then
+    # 10C: the dealer keys 10H in, 6D follows, and the unread card holds again before 10C.
+    t = make_table(TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1, "bob": 2}), "10H 6D 9S 10C 4D")
+    t.bet("alice", "main", [100], area=1)
+    t.bet("bob", "main", [100], area=2)
+    t.press("no_more_bets")
+    sim = t.table.sim
+    assert sim is not None
+    worker = t.table.sim_worker
+    assert worker is not None
+    worker.submit(lambda: sim.deal(corrupt=True))
+    worker.submit(sim.deal)
+    worker.submit(sim.noread)
+    worker.submit(sim.deal)
+    t.qtbot.waitUntil(lambda: len(t.controller.held_cards) == 3, timeout=5000)
+    status = t.window.shoe_status
+    status.key_in.setText("10H")
+    t.qtbot.mouseClick(status.key_button, Qt.MouseButton.LeftButton)
+    t.settled_writes()
+    assert [e["card"] for e in t.controller.events if e["type"] == "card"] == ["10H", "6D"]
+    assert "could not read" in status.hold_text.text() and len(t.controller.held_cards) == 1
+    # a card did come out unread: "No card missed" is off, and releasing without a card is refused
+    assert not status.confirm_button.isEnabled()
+    assert not t.controller.release_hold(None) and t.controller.hold_reason
+    status.key_in.setText("9S")
+    t.qtbot.mouseClick(status.key_button, Qt.MouseButton.LeftButton)
+    t.settled_writes()
+    assert [e["card"] for e in t.controller.events if e["type"] == "card"] == ["10H", "6D", "9S", "10C"]
+    assert not status.hold_box.isVisibleTo(t.window) and t.controller.last_refusal == ""
+    # 3.18: area 1, area 2, the dealer, area 1 again
+    assert [f.text for f in t.window.table_view.area_boxes[1].findChildren(CardFace)] == ["10H", "10C"]
+    assert [f.text for f in t.window.table_view.dealer_box.findChildren(CardFace)] == ["9S"]
+
+
+def test_a_da1_xor_shoe_is_shown_as_the_weaker_checksum(make_table: MakeTable, qtbot: Any,
+                                                         tmp_path: Path) -> None:
+    # spec/shoe-protocol.md: the dealer's screen says that this shoe's checksum is the weaker one
+    da1 = make_table(TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1}), "10H 6D 9S")
+    assert "weak checksum" not in da1.window.shoe_status.line.text()
+    table = build_table(TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1}),
+                        db=str(tmp_path / "xor.db"), dealer="ann", codec="da1-xor",
+                        sim_cards=list(cards("10H 6D 9S")), sim_link=str(tmp_path / "xorshoe"))
+    try:
+        qtbot.addWidget(table.window)
+        table.window.resize(1600, 1000)
+        table.window.show()
+        t = TableDriver(qtbot, table)
+        t.wait_ready()
+        line = table.window.shoe_status.line.text()
+        assert "weak checksum (da1-xor)" in line
+        t.bet("alice", "main", [100], area=1)
+        t.press("no_more_bets")
+        t.deal()
+        assert [e["card"] for e in t.controller.events if e["type"] == "card"] == ["10H"]
+    finally:
+        table.close()

@@ -9,6 +9,7 @@ import os
 
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
+import shutil  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
@@ -90,6 +91,10 @@ def recorded(recorded_template: Recorded, tmp_path: Path) -> Recorded:
         target = sqlite3.connect(path)
         source.db.conn.backup(target)
         target.close()
+        # the station key and the head record outside the file go with it
+        key = path.with_name(path.name + ".key")
+        shutil.copyfile(source.key_path, key)
+        shutil.copyfile(source.head_path, key.with_name(key.name + ".head"))
     return Recorded(path, dict(recorded_template.ids), dict(recorded_template.sessions))
 
 

@@ -336,7 +336,8 @@ def test_review_command_screenshot(recorded: Recorded, tmp_path: Path) -> None:
 
 
 def test_file_check_finds_altered_settlement_rows(window: ReviewWindow, recorded: Recorded) -> None:
-    """The chains do not cover the derived settlement rows; the file check compares them too."""
+    """The chains do not cover the derived settlement rows; the file check re-settles the round
+    from its chained events and compares them."""
     conn = sqlite3.connect(recorded.path)
     with conn:
         conn.execute("UPDATE settlements SET net = '-10' WHERE round_id = ? AND bet = 'bet_the_set'",
@@ -344,8 +345,8 @@ def test_file_check_finds_altered_settlement_rows(window: ReviewWindow, recorded
     conn.close()
     assert window.verify_file() is False
     assert window.integrity_label.text() == (
-        f"File ALTERED: round {recorded.ids['electronic_example']}: its settlement rows differ from its "
-        "recorded settle output")
+        f"File ALTERED: round {recorded.ids['electronic_example']}: its settlement rows differ from the "
+        "re-settlement of its events")
 
 
 def test_the_table_keeps_writing_while_the_review_reads(window: ReviewWindow, recorded: Recorded,

@@ -72,3 +72,51 @@ def test_start_shoe_helper(qtbot: Any) -> None:
             assert card.args[0].card == dealt
         finally:
             assert driver.stop()
+
+
+def test_a_double_feed_with_an_unread_card_is_signalled_as_a_hold(qtbot: Any, tmp_path: Path) -> None:
+    # spec/shoe-protocol.md: a MULTI with fewer readable cards than its count holds, like NOREAD
+    from dealer_assist.cards import cards
+    from hardware.events import MultiCard, NoRead
+
+    order = list(cards("5D 9C 7H 10C 2S 3S"))
+    with SimulatedShoe(cards=order, penetration=None, link=str(tmp_path / "shoe")) as sim:
+        signals = ShoeSignals()
+        holds: list[ShoeEvent] = []
+        signals.hold.connect(holds.append)
+        driver = ShoeDriver(sim.path, signals.on_event)
+        try:
+            with qtbot.waitSignal(signals.connected, timeout=WAIT_MS):
+                driver.start()
+            with qtbot.waitSignal(signals.multi, timeout=WAIT_MS) as multi:
+                assert sim.multi(3, unreadable=1) == order[:3]
+            event = multi.args[0]
+            assert isinstance(event, MultiCard)
+            assert (event.count, event.cards, event.unread) == (3, tuple(order[:2]), 1)
+            assert holds == [event]  # the double feed with an unread card holds
+            with qtbot.waitSignal(signals.multi, timeout=WAIT_MS) as whole:
+                sim.multi(2)  # both read: no hold
+            assert whole.args[0].unread == 0 and holds == [event]
+            with qtbot.waitSignal(signals.hold, timeout=WAIT_MS) as noread:
+                sim.noread()
+            assert isinstance(noread.args[0], NoRead)
+        finally:
+            assert driver.stop()
+
+
+def test_the_weaker_checksum_is_reported_on_connect(qtbot: Any, tmp_path: Path) -> None:
+    # a da1-xor shoe (earlier firmware) on a real pty: the driver reads it and says so
+    with SimulatedShoe(seed=3, codec="da1-xor", link=str(tmp_path / "shoe")) as sim:
+        signals = ShoeSignals()
+        driver = ShoeDriver(sim.path, signals.on_event, codec="da1-xor")
+        try:
+            with qtbot.waitSignal(signals.connected, timeout=WAIT_MS) as connected:
+                driver.start()
+            event = connected.args[0]
+            assert isinstance(event, Connected)
+            assert (event.codec, event.weak_checksum, event.guaranteed) == ("da1-xor", True, True)
+            with qtbot.waitSignal(signals.card, timeout=WAIT_MS) as card:
+                dealt = sim.deal()
+            assert card.args[0].card == dealt
+        finally:
+            assert driver.stop()

@@ -1,6 +1,7 @@
 """The `dealer-assist` command: one entry point, one subcommand per tool.
 
-Subcommands live in their own modules and are imported only when chosen, so
+Subcommands live in their own modules (``dealer_assist/cli/<name>.py``; the shoe tools in
+``hardware/``, the windows in ``ui/``) and are imported only when chosen, so
 `dealer-assist settle` never loads Qt or pyserial. Each subcommand module offers
 ``configure(parser)`` and ``run(args) -> int``.
 """
@@ -24,9 +25,12 @@ class _Subcommand(Protocol):
 
 # name -> (module, one-line help). The GUI modules live in ui/, the shoe tools in hardware/.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "settle": ("dealer_assist.settle_command", "settle a round transcript (JSON) and print the result"),
-    "history": ("dealer_assist.history_command", "list, export and verify recorded rounds"),
-    "bench": ("dealer_assist.bench", "benchmark the rules engine"),
+    "settle": ("dealer_assist.cli.settle", "settle a round transcript (JSON) and print the result"),
+    "history": ("dealer_assist.cli.history", "list, export and verify recorded rounds"),
+    "forward": ("dealer_assist.cli.forward", "copy a table's finished rounds to the floor database"),
+    "floor": ("dealer_assist.cli.floor", "set up the floor database (schema, roles)"),
+    "bench": ("dealer_assist.cli.bench", "benchmark the rules engine"),
+    "odds": ("dealer_assist.cli.odds", "print a game's par sheet: every wager's house edge"),
     "shoe-sim": ("hardware.commands", "run a simulated card-reading shoe on a pseudo-terminal"),
     "shoe-monitor": ("hardware.commands", "print the events a shoe sends, one JSON object per line"),
     "review": ("ui.review_app", "open the pit supervisor's review window"),

@@ -8,6 +8,12 @@
 - ``verify`` recomputes the hash chains: exit 0 when intact, 1 naming the first row
   that does not match.
 
+``--db`` may also be the floor database (a PostgreSQL URL or ``service=NAME``, issue 18):
+the same actions on every table's forwarded rounds. ``list`` then also filters by
+``--table``, ``--pit``, ``--game`` and ``--dealer``, and its rows name their table;
+``export ID --table NAME`` names the table; ``verify [--table NAME]`` checks the floor's
+chain of each table and the rows derived from each round's settle output.
+
 The file is opened read-only (SQLite ``mode=ro``) and never created or changed. Bad
 arguments, a missing file, or a file that is not a Dealer Assist store print one line
 ``error: ...`` on standard error and exit 2.
@@ -90,7 +96,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     # The dispatcher creates this parser; give it one-line errors like our own.
     parser.__class__ = _OneLineParser
     parser.description = "List, export and verify the rounds recorded in a table's store."
-    parser.add_argument("--db", required=True, metavar="FILE", help="the table's store file")
+    parser.add_argument(
+        "--db", required=True, metavar="FILE|URL",
+        help="the table's store file, or the floor database (postgresql://... or service=NAME)",
+    )
     actions = parser.add_subparsers(
         dest="action", metavar="ACTION", required=True, parser_class=_OneLineParser
     )
@@ -107,11 +116,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
     listing.add_argument(
         "--limit", type=_limit, default=100, help="at most N rounds (default 100, 0 = all)"
     )
+    listing.add_argument("--table", help="floor only: rounds of this table")
+    listing.add_argument("--pit", help="floor only: rounds of the tables of this pit")
+    listing.add_argument("--game", help="floor only: rounds of this game (e.g. lucky8)")
+    listing.add_argument("--dealer", help="floor only: rounds dealt by this dealer")
 
     export = actions.add_parser("export", help="print a round as a transcript (JSON)")
     export.add_argument("id", type=_round_id, metavar="ID", help="the round's id (from list)")
+    export.add_argument("--table", help="floor only: the round's table (from list)")
 
-    actions.add_parser("verify", help="check the hash chains; exit 1 naming the first bad row")
+    verify = actions.add_parser("verify", help="check the hash chains; exit 1 naming the first bad row")
+    verify.add_argument("--table", help="floor only: check this table only")
 
 
 def _format_amount(value: Any) -> str:
@@ -143,7 +158,18 @@ def _print_table(rounds: list[RoundSummary]) -> None:
         print("(no rounds)")
 
 
+def _floor_only(args: argparse.Namespace) -> None:
+    used = [f"--{name}" for name in ("table", "pit", "game", "dealer") if getattr(args, name, None)]
+    if used:
+        raise StoreError(f"{', '.join(used)} work on the floor database (--db postgresql://...), not a store file")
+
+
 def _run(args: argparse.Namespace) -> int:
+    from dealer_assist.floor.connection import is_floor_url
+
+    if is_floor_url(args.db):
+        return _run_floor(args)
+    _floor_only(args)
     if args.action == "list":
         try:
             since = parse_time(args.since) if args.since is not None else None
@@ -179,6 +205,76 @@ def _run(args: argparse.Namespace) -> int:
             return 0
         print(f"FAILED: {result.problem}")
         return 1
+
+
+def _print_floor_table(rounds: list[Any]) -> None:
+    header = ("table", "id", "started (UTC)", "game", "dealer", "status", "irr", "players (net)")
+    rows = []
+    for r in rounds:
+        people = ", ".join(
+            f"{p} {_format_amount(r.net[p])}" if p in r.net else p for p in r.players
+        )
+        rows.append((r.table, str(r.id), r.started_at[:19].replace("T", " "), r.game, r.dealer or "",
+                     r.status, "yes" if r.irregular else "", people))
+    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
+    for line in [header, *rows]:
+        print("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(line)).rstrip())
+    if not rounds:
+        print("(no rounds)")
+
+
+def _run_floor(args: argparse.Namespace) -> int:
+    from dealer_assist.floor.connection import FloorError
+    from dealer_assist.floor.forward import parse_time as parse_store_time
+    from dealer_assist.floor.reader import FloorReader
+
+    try:
+        since = until = None
+        if args.action == "list":
+            try:
+                if args.since is not None:
+                    since = parse_store_time(parse_time(args.since))
+                if args.until is not None:
+                    until = parse_store_time(parse_time(args.until, end=True))
+            except argparse.ArgumentTypeError as err:
+                raise StoreError(str(err)) from None
+        with FloorReader(args.db) as reader:
+            if args.action == "list":
+                rounds = reader.list_rounds(
+                    table=args.table, pit=args.pit, game=args.game, dealer=args.dealer,
+                    player=args.player, since=since, until=until, status=args.status,
+                    irregular=True if args.irregular else None, limit=args.limit or None,
+                )
+                if args.json:
+                    for r in rounds:
+                        print(json.dumps(r.as_json(), ensure_ascii=False))
+                else:
+                    _print_floor_table(rounds)
+                return 0
+            if args.action == "export":
+                table = args.table
+                if table is None:
+                    tables = reader.tables_of_round(args.id)
+                    if len(tables) != 1:
+                        raise StoreError(
+                            f"round {args.id} is on the floor for {len(tables)} tables: name one with --table"
+                            if tables else f"no round {args.id} on the floor"
+                        )
+                    table = tables[0]
+                document = reader.export_round(table, args.id)
+                print(json.dumps(document, indent=1, ensure_ascii=False))
+                return 0
+            result = reader.verify(args.table)
+            if result.ok:
+                print(
+                    f"ok: {result.tables} tables, {result.rounds} rounds, {result.events} events, "
+                    f"{result.audit} audit entries; the floor's chains intact"
+                )
+                return 0
+            print(f"FAILED: {result.problem}")
+            return 1
+    except FloorError as err:
+        raise StoreError(str(err)) from None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,0 +1,75 @@
+"""``dealer-assist floor init|station``: set up the floor database (issue 18).
+
+::
+
+    dealer-assist floor init --url URL                       # create / migrate the schema, roles
+    dealer-assist floor station --url URL --table BJ-07 --pit PIT-2   # a station's role
+
+Run as the floor's administrator. URL is a libpq URL or ``service=NAME``; passwords come from
+``PGPASSFILE``, ``PGSERVICEFILE`` or the environment, never from the command line (a URL
+carrying one is refused). Exit 0 done, 2 with one line ``error: ...``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import NoReturn
+
+from dealer_assist.floor.connection import FloorError, safe_url
+
+__all__ = ["configure", "run"]
+
+
+class _OneLineParser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"error: {message}\n")
+        raise SystemExit(2)
+
+
+def _one_line(parser: argparse.ArgumentParser) -> None:
+    parser.__class__ = _OneLineParser
+
+
+def _fail(text: str) -> int:
+    sys.stderr.write(f"error: {text}\n")
+    return 2
+
+
+class FloorCommand:
+    def configure(self, parser: argparse.ArgumentParser) -> None:
+        _one_line(parser)
+        parser.description = "Set up the floor database: its schema, migrations and roles."
+        actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True,
+                                        parser_class=_OneLineParser)
+        init = actions.add_parser("init", help="create or migrate the floor schema and its review role")
+        init.add_argument("--url", required=True, help="the floor database (libpq URL or service=NAME)")
+        station = actions.add_parser("station", help="register a table and create its station role")
+        station.add_argument("--url", required=True, help="the floor database (libpq URL or service=NAME)")
+        station.add_argument("--table", required=True, help="the table's name, e.g. BJ-07")
+        station.add_argument("--pit", required=True, help="the table's pit, e.g. PIT-2")
+
+    def run(self, args: argparse.Namespace) -> int:
+        from dealer_assist.floor.schema import add_station, init_floor
+
+        try:
+            if args.action == "init":
+                done = init_floor(args.url)
+                if done:
+                    print(f"floor: applied {', '.join(done)} on {safe_url(args.url)}")
+                else:
+                    print(f"floor: {safe_url(args.url)} is up to date")
+                return 0
+            role = add_station(args.url, args.table, args.pit)
+            verb = "registered" if role.created else "already registered;"
+            print(f"floor: table {role.table} (pit {role.pit}) {verb} station role {role.role}; "
+                  "give it its credentials (e.g. ALTER ROLE ... PASSWORD in psql, or a certificate)")
+            return 0
+        except FloorError as err:
+            return _fail(str(err))
+
+
+
+_COMMAND = FloorCommand()
+configure = _COMMAND.configure
+run = _COMMAND.run

@@ -1,0 +1,628 @@
+"""Reading the floor: round listings across tables, export, the pit's figures, and verify.
+
+Used by ``dealer-assist history --db URL`` and the pit supervisor's review on the floor. It
+needs only SELECT (the review role); it never writes.
+
+Times handed in and out are aware datetimes or store-format text (UTC); the floor keeps
+``timestamptz``.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hmac
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+import psycopg
+
+from dealer_assist.floor import chain
+from dealer_assist.floor.connection import FloorError, connect, describe_error, safe_url
+from dealer_assist.floor.schema import check_schema
+from dealer_assist.store import HEADER_KEYS, ROUND_STATUSES, format_time
+
+__all__ = [
+    "FloorReader",
+    "FloorRound",
+    "FloorRoundDetail",
+    "FloorVerify",
+    "HourFigure",
+    "TableState",
+]
+
+
+@dataclass(frozen=True)
+class FloorRound:
+    """One row of a floor listing: a round of one table."""
+
+    table: str
+    pit: str
+    id: int
+    session_id: int | None
+    number: int
+    source: str
+    game: str
+    dealer: str | None
+    status: str
+    started_at: str
+    ended_at: str | None
+    players: list[str]
+    net: dict[str, Any]
+    irregular: bool
+    wagered: Decimal
+    house_net: Decimal
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "table": self.table,
+            "pit": self.pit,
+            "id": self.id,
+            "session_id": self.session_id,
+            "number": self.number,
+            "source": self.source,
+            "game": self.game,
+            "dealer": self.dealer,
+            "status": self.status,
+            "started_at": self.started_at,
+            "ended_at": self.ended_at,
+            "players": self.players,
+            "net": self.net,
+            "irregular": self.irregular,
+        }
+
+
+@dataclass(frozen=True)
+class FloorRoundDetail:
+    summary: FloorRound
+    config: dict[str, Any]
+    events: list[tuple[int, str, str, dict[str, Any]]]  # seq, at, actor, event
+    result: dict[str, Any] | None
+    settlements: list[dict[str, Any]]
+    rulings: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class FloorVerify:
+    ok: bool
+    tables: int
+    rounds: int
+    events: int
+    audit: int
+    problem: str | None = None
+    table: str | None = None
+    row: str | None = None
+
+
+@dataclass(frozen=True)
+class HourFigure:
+    """Win and hold of one table (or one dealer) in one hour: the house's net over the wagers."""
+
+    key: str  # table or dealer
+    hour: _dt.datetime
+    rounds: int
+    wagered: Decimal
+    house_net: Decimal
+
+    @property
+    def hold_percent(self) -> Decimal | None:
+        if not self.wagered:
+            return None
+        return (self.house_net * 100 / self.wagered).quantize(Decimal("0.01"))
+
+
+@dataclass(frozen=True)
+class TableState:
+    """A table's live state on the floor (as far as its forwarded rounds tell)."""
+
+    table: str
+    pit: str
+    game: str | None
+    limits: dict[str, Any]
+    open: bool  # a session started and not ended
+    dealer: str | None
+    rounds_this_hour: int
+    last_round_at: _dt.datetime | None
+    last_forwarded_at: _dt.datetime | None
+    stopped: str | None
+
+
+_ROUND_COLUMNS = (
+    "r.table_name, r.pit, r.round_id, r.session_id, r.number, r.source, r.game, r.dealer, r.status, "
+    "r.started_at, r.ended_at, r.players_json, r.totals_json, r.irregular, r.wagered, r.house_net"
+)
+
+
+def _time_text(value: _dt.datetime | None) -> str | None:
+    return None if value is None else format_time(value)
+
+
+def _summary(row: Sequence[Any]) -> FloorRound:
+    return FloorRound(
+        table=str(row[0]), pit=str(row[1]), id=int(row[2]), session_id=row[3], number=int(row[4]),
+        source=str(row[5]), game=str(row[6]), dealer=row[7], status=str(row[8]),
+        started_at=format_time(row[9]), ended_at=_time_text(row[10]), players=json.loads(row[11]),
+        net=json.loads(row[12]), irregular=bool(row[13]), wagered=Decimal(row[14]),
+        house_net=Decimal(row[15]),
+    )
+
+
+def _like_pattern(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def _to_decimal(value: Any) -> Decimal | None:
+    try:
+        return Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        return None
+
+
+class FloorReader:
+    """A read-only view of the floor database (one connection; not shared between threads)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.conn = connect(url, autocommit=True)
+        try:
+            check_schema(self.conn)
+        except BaseException:
+            self.conn.close()
+            raise
+        self.conn.read_only = True
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> FloorReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _rows(self, query: Any, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        try:
+            return self.conn.execute(query, params).fetchall()
+        except psycopg.Error as err:
+            raise FloorError(f"{safe_url(self.url)}: {describe_error(err)}") from None
+
+    # ---- tables
+
+    def tables(self, pit: str | None = None) -> list[tuple[str, str]]:
+        """(table, pit) of every registered table (of one pit), by name."""
+        if pit is None:
+            rows = self._rows("SELECT table_name, pit FROM floor.tables ORDER BY pit, table_name")
+        else:
+            rows = self._rows("SELECT table_name, pit FROM floor.tables WHERE pit = %s ORDER BY table_name", (pit,))
+        return [(str(a), str(b)) for a, b in rows]
+
+    def pits(self) -> list[str]:
+        return [str(r[0]) for r in self._rows("SELECT DISTINCT pit FROM floor.tables ORDER BY pit")]
+
+    def players(self, search: str, limit: int = 200) -> list[str]:
+        """Player names containing ``search``, case-insensitive (the floor's list of names)."""
+        rows = self._rows(
+            "SELECT player FROM floor.players WHERE player ILIKE %s ORDER BY lower(player), player LIMIT %s",
+            (_like_pattern(search), limit),
+        )
+        return [str(r[0]) for r in rows]
+
+    # ---- listing
+
+    def list_rounds(
+        self,
+        *,
+        table: str | None = None,
+        pit: str | None = None,
+        game: str | None = None,
+        dealer: str | None = None,
+        player: str | None = None,
+        player_partial: bool = False,
+        since: _dt.datetime | None = None,
+        until: _dt.datetime | None = None,
+        status: str | None = None,
+        irregular: bool | None = None,
+        limit: int | None = 100,
+        before: tuple[_dt.datetime, str, int] | None = None,
+    ) -> list[FloorRound]:
+        """Rounds latest first across tables, filtered; ``before`` = (started_at, table, id) of the
+        last row shown pages back by keyset (never OFFSET)."""
+        if status is not None and status not in ROUND_STATUSES:
+            raise FloorError(f"unknown status {status!r}: one of {', '.join(ROUND_STATUSES)}")
+        where: list[str] = []
+        params: list[Any] = []
+        if player is not None:
+            names = self.players(player, limit=1000) if player_partial else [player]
+            if not names:
+                return []
+            source = ("floor.round_players rp JOIN floor.rounds r "
+                      "ON r.table_name = rp.table_name AND r.round_id = rp.round_id")
+            where.append("rp.player = ANY(%s)")
+            params.append(names)
+            time_col = "rp.started_at"
+            order = "rp.started_at DESC, rp.table_name DESC, rp.round_id DESC"
+            if len(names) > 1:
+                # one round may have several matching players: keep it once
+                source = ("(SELECT DISTINCT ON (rp.started_at, rp.table_name, rp.round_id) rp.* FROM "
+                          "floor.round_players rp WHERE rp.player = ANY(%s) "
+                          "ORDER BY rp.started_at DESC, rp.table_name DESC, rp.round_id DESC) rp "
+                          "JOIN floor.rounds r ON r.table_name = rp.table_name AND r.round_id = rp.round_id")
+                where.pop()
+        else:
+            source = "floor.rounds r"
+            time_col = "r.started_at"
+            order = "r.started_at DESC, r.table_name DESC, r.round_id DESC"
+        if table is not None:
+            where.append("r.table_name = %s")
+            params.append(table)
+        if pit is not None:
+            where.append("r.pit = %s")
+            params.append(pit)
+        if game is not None:
+            where.append("r.game = %s")
+            params.append(game)
+        if dealer is not None:
+            where.append("r.dealer = %s")
+            params.append(dealer)
+        if since is not None:
+            where.append(f"{time_col} >= %s")
+            params.append(since)
+        if until is not None:
+            where.append(f"{time_col} < %s")
+            params.append(until)
+        if status is not None:
+            where.append("r.status = %s")
+            params.append(status)
+        if irregular is not None:
+            where.append("r.irregular = %s")
+            params.append(irregular)
+        if before is not None:
+            where.append(f"({time_col}, r.table_name, r.round_id) < (%s, %s, %s)")
+            params.extend(before)
+        query = f"SELECT {_ROUND_COLUMNS} FROM {source}"
+        if where:
+            query += " WHERE " + " AND ".join(where)
+        query += f" ORDER BY {order}"
+        if limit:
+            query += " LIMIT %s"
+            params.append(limit)
+        return [_summary(r) for r in self._rows(query, params)]
+
+    def tables_of_round(self, round_id: int) -> list[str]:
+        return [str(r[0]) for r in self._rows(
+            "SELECT table_name FROM floor.rounds WHERE round_id = %s ORDER BY table_name", (round_id,))]
+
+    def get_round(self, table: str, round_id: int) -> FloorRoundDetail | None:
+        rows = self._rows(
+            f"SELECT {_ROUND_COLUMNS}, r.config_json, r.result_json FROM floor.rounds r "
+            "WHERE r.table_name = %s AND r.round_id = %s",
+            (table, round_id),
+        )
+        if not rows:
+            return None
+        row = rows[0]
+        events = [
+            (int(s), str(a), str(actor), json.loads(text))
+            for s, a, actor, text in self._rows(
+                "SELECT seq, at, actor, event_json FROM floor.events WHERE table_name = %s AND round_id = %s "
+                "ORDER BY seq",
+                (table, round_id),
+            )
+        ]
+        settlements = [
+            {"player": p, "area": a, "hand": h, "bet": b, "stake": str(st), "result": res, "net": str(n),
+             "rule": rule, "stage": stage}
+            for p, a, h, b, st, res, n, rule, stage in self._rows(
+                "SELECT player, area, hand, bet, stake, result, net, rule, stage FROM floor.settlements "
+                "WHERE table_name = %s AND round_id = %s ORDER BY idx",
+                (table, round_id),
+            )
+        ]
+        rulings = [
+            {"index": i, "rule": rule, "ruling": ruling, "text": text, "moves": json.loads(moves)}
+            for i, rule, ruling, text, moves in self._rows(
+                "SELECT event_index, rule, ruling, text, moves_json FROM floor.rulings "
+                "WHERE table_name = %s AND round_id = %s ORDER BY idx",
+                (table, round_id),
+            )
+        ]
+        return FloorRoundDetail(
+            summary=_summary(row[:16]), config=json.loads(row[16]), events=events,
+            result=json.loads(row[17]) if row[17] is not None else None,
+            settlements=settlements, rulings=rulings,
+        )
+
+    def export_round(self, table: str, round_id: int) -> dict[str, Any]:
+        """The round as a transcript (header fields in the store's order, then ``events``)."""
+        rows = self._rows(
+            "SELECT config_json FROM floor.rounds WHERE table_name = %s AND round_id = %s", (table, round_id)
+        )
+        if not rows:
+            raise FloorError(f"no round {round_id} of table {table} on the floor")
+        config = json.loads(rows[0][0])
+        events = [json.loads(r[0]) for r in self._rows(
+            "SELECT event_json FROM floor.events WHERE table_name = %s AND round_id = %s ORDER BY seq",
+            (table, round_id),
+        )]
+        document: dict[str, Any] = {k: config[k] for k in HEADER_KEYS if k in config}
+        document.update((k, v) for k, v in config.items() if k not in document)
+        document["events"] = events
+        return document
+
+    # ---- the pit's figures
+
+    def hourly(
+        self, *, pit: str | None, since: _dt.datetime, until: _dt.datetime, by: str = "table"
+    ) -> list[HourFigure]:
+        """Win and hold per table (``by="table"``) or per dealer (``"dealer"``) per hour."""
+        key = {"table": "r.table_name", "dealer": "coalesce(r.dealer, '')"}[by]
+        where = "r.started_at >= %s AND r.started_at < %s"
+        params: list[Any] = [since, until]
+        if pit is not None:
+            where = "r.pit = %s AND " + where
+            params.insert(0, pit)
+        rows = self._rows(
+            f"SELECT {key}, date_trunc('hour', r.started_at) AS h, count(*), sum(r.wagered), sum(r.house_net) "
+            f"FROM floor.rounds r WHERE {where} GROUP BY 1, 2 ORDER BY 1, 2",
+            params,
+        )
+        return [HourFigure(str(k), h, int(n), Decimal(w or 0), Decimal(net or 0)) for k, h, n, w, net in rows]
+
+    def player_play(
+        self, player: str, *, since: _dt.datetime | None = None, until: _dt.datetime | None = None
+    ) -> list[tuple[str, str, _dt.datetime, int, Decimal, Decimal]]:
+        """A player's play per table and hour across the floor:
+        (player, table, hour, rounds, wagered, net) — ``player`` matched partially, any case."""
+        names = self.players(player, limit=1000)
+        if not names:
+            return []
+        where = "rp.player = ANY(%s)"
+        params: list[Any] = [names]
+        if since is not None:
+            where += " AND rp.started_at >= %s"
+            params.append(since)
+        if until is not None:
+            where += " AND rp.started_at < %s"
+            params.append(until)
+        rows = self._rows(
+            "SELECT rp.player, rp.table_name, date_trunc('hour', rp.started_at), count(*), sum(rp.wagered), "
+            f"sum(coalesce(rp.net, 0)) FROM floor.round_players rp WHERE {where} GROUP BY 1, 2, 3 ORDER BY 3, 2, 1",
+            params,
+        )
+        return [(str(p), str(t), h, int(n), Decimal(w), Decimal(net)) for p, t, h, n, w, net in rows]
+
+    def table_states(self, pit: str | None = None, now: _dt.datetime | None = None) -> list[TableState]:
+        """Each table's state from its forwarded sessions, rounds and alarms."""
+        moment = now or _dt.datetime.now(_dt.UTC)
+        hour = moment.replace(minute=0, second=0, microsecond=0)
+        states = []
+        for table, table_pit in self.tables(pit):
+            session = self._rows(
+                "SELECT s.session_id, s.game, s.limits_json, s.dealer, EXISTS (SELECT 1 FROM floor.audit a "
+                "WHERE a.table_name = s.table_name AND a.kind = 'session_end' "
+                "AND a.detail_json::jsonb ->> 'session_id' = s.session_id::text) "
+                "FROM floor.sessions s WHERE s.table_name = %s ORDER BY s.session_id DESC LIMIT 1",
+                (table,),
+            )
+            last = self._rows(
+                "SELECT r.game, r.dealer, r.started_at, r.forwarded_at, r.config_json FROM floor.rounds r "
+                "WHERE r.table_name = %s ORDER BY r.started_at DESC LIMIT 1",
+                (table,),
+            )
+            count = self._rows(
+                "SELECT count(*) FROM floor.rounds WHERE table_name = %s AND started_at >= %s AND started_at < %s",
+                (table, hour, hour + _dt.timedelta(hours=1)),
+            )[0][0]
+            alarm = self._rows(
+                "SELECT reason FROM floor.alarms WHERE table_name = %s ORDER BY raised_at LIMIT 1", (table,)
+            )
+            game = dealer = None
+            limits: dict[str, Any] = {}
+            is_open = False
+            if session:
+                _, game, limits_json, dealer, ended = session[0]
+                limits = json.loads(limits_json)
+                is_open = not ended
+            if last:
+                lgame, ldealer, _, _, config_json = last[0]
+                if game in (None, "mixed"):
+                    game = lgame
+                dealer = dealer or ldealer
+                if not limits:
+                    config_limits = json.loads(config_json).get("limits")
+                    limits = config_limits if isinstance(config_limits, dict) else {}
+            states.append(TableState(
+                table=table, pit=table_pit, game=game, limits=limits, open=is_open, dealer=dealer,
+                rounds_this_hour=int(count), last_round_at=last[0][2] if last else None,
+                last_forwarded_at=last[0][3] if last else None, stopped=str(alarm[0][0]) if alarm else None,
+            ))
+        return states
+
+    # ---- verify
+
+    def verify(self, table: str | None = None) -> FloorVerify:
+        """Recompute each table's floor chains (rounds with their events, and audit entries) and
+        check the derived rows (settlements, players' nets, totals) against each round's settle
+        output. The first row that does not match is named."""
+        tables = [t for t, _ in self.tables()] if table is None else [table]
+        if table is not None and not self._rows("SELECT 1 FROM floor.tables WHERE table_name = %s", (table,)):
+            raise FloorError(f"no table {table} on the floor")
+        counts = {"rounds": 0, "events": 0, "audit": 0}
+        for name in tables:
+            problem = self._verify_rounds(name, counts) or self._verify_audit(name, counts)
+            if problem is not None:
+                row, text = problem
+                return FloorVerify(False, len(tables), counts["rounds"], counts["events"], counts["audit"],
+                                   f"table {name}: {text}", name, row)
+        return FloorVerify(True, len(tables), counts["rounds"], counts["events"], counts["audit"])
+
+    def _cursor(self, query: str, params: Sequence[Any], name: str) -> Iterator[tuple[Any, ...]]:
+        cur = self.conn.cursor(name=name)
+        cur.itersize = 5000
+        cur.execute(query, params)
+        try:
+            yield from cur
+        finally:
+            cur.close()
+
+    def _stream(self, query: str, params: Sequence[Any]) -> Iterator[tuple[Any, ...]]:
+        with self.conn.transaction():
+            yield from self._cursor(query, params, "verify")
+
+    def _verify_rounds(self, table: str, counts: dict[str, int]) -> tuple[str, str] | None:
+        """Stream the table's rounds and their rows by round id (five ordered cursors merged
+        here), digest each round and check its derived rows; then walk the links in floor order."""
+        by_round = "WHERE table_name = %s ORDER BY round_id"
+        try:
+            with self.conn.transaction():
+                rounds = self._cursor(
+                    "SELECT round_id, session_id, number, source, game, config_json, started_at, ended_at, status, "
+                    "result_json, station_link, floor_seq, floor_link, totals_json, wagered::text, house_net::text "
+                    f"FROM floor.rounds {by_round}", (table,), "v_rounds")
+                events = _Groups(self._cursor(
+                    "SELECT round_id, seq, station_event_id, at, actor, event_json, station_link FROM floor.events "
+                    f"{by_round}, seq", (table,), "v_events"))
+                settlements = _Groups(self._cursor(
+                    "SELECT round_id, player, bet, stake::text, result, net::text FROM floor.settlements "
+                    f"{by_round}, idx", (table,), "v_settlements"))
+                rulings = _Groups(self._cursor(
+                    "SELECT round_id, coalesce(rule, ''), coalesce(text, '') FROM floor.rulings "
+                    f"{by_round}, idx", (table,), "v_rulings"))
+                players = _Groups(self._cursor(
+                    "SELECT round_id, player, net::text FROM floor.round_players "
+                    f"{by_round}, player", (table,), "v_players"))
+                links: dict[int, tuple[int, bytes, bytes]] = {}  # floor seq -> round, digest, stored link
+                derived: dict[int, tuple[int, str]] = {}  # floor seq -> round, problem
+                for row in rounds:
+                    (rid, session_id, number, source, game, config_json, started, ended, status, result_json,
+                     station_link, floor_seq, floor_link, totals_json, wagered, house_net) = row
+                    evs = [(int(e[1]), int(e[2]), e[3], e[4], e[5], bytes(e[6])) for e in events.take(rid)]
+                    content = chain.round_content(
+                        table, int(rid), session_id, int(number), source, game, config_json,
+                        format_time(started), _time_text(ended), status, result_json, bytes(station_link), evs,
+                    )
+                    links[int(floor_seq)] = (int(rid), chain.digest(content), bytes(floor_link))
+                    problem = _check_derived(result_json, totals_json, wagered, house_net,
+                                             [x[1:] for x in settlements.take(rid)],
+                                             [x[1:] for x in players.take(rid)],
+                                             [x[1:] for x in rulings.take(rid)])
+                    if problem is not None:
+                        derived[int(floor_seq)] = (int(rid), problem)
+                    counts["events"] += len(evs)
+                stray = events.rest() or settlements.rest() or rulings.rest() or players.rest()
+        except psycopg.Error as err:
+            raise FloorError(f"{safe_url(self.url)}: {describe_error(err)}") from None
+        prev = chain.ZERO
+        for expected_seq, floor_seq in enumerate(sorted(links), start=1):
+            rid, content_digest, stored = links[floor_seq]
+            where = f"round {rid} (floor seq {floor_seq})"
+            if floor_seq != expected_seq:
+                return (f"rounds {rid}", f"{where}: a forwarded round before it is missing "
+                                         f"(expected floor seq {expected_seq})")
+            if not hmac.compare_digest(chain.link_digest(prev, content_digest), stored):
+                return (f"rounds {rid}", f"{where}: its content, its events or the round before it "
+                                         "differ from what was forwarded (floor link does not match)")
+            if floor_seq in derived:
+                return (f"rounds {rid}", f"{where}: {derived[floor_seq][1]}")
+            prev = stored
+            counts["rounds"] += 1
+        if stray is not None:
+            return (f"round {stray}", f"rows of round {stray} are on the floor without the round")
+        return None
+
+    def _verify_audit(self, table: str, counts: dict[str, int]) -> tuple[str, str] | None:
+        prev = chain.ZERO
+        query = ("SELECT audit_id, at, actor, kind, round_id, detail_json, station_link, floor_link "
+                 "FROM floor.audit WHERE table_name = %s ORDER BY audit_id")
+        try:
+            for aid, at, actor, kind, round_id, detail_json, station_link, floor_link in self._stream(query, (table,)):
+                expected = chain.link(prev, chain.audit_content(
+                    table, int(aid), at, actor, kind, round_id, detail_json, bytes(station_link)))
+                if not hmac.compare_digest(expected, bytes(floor_link)):
+                    return (f"audit {aid}", f"audit entry {aid} ({kind}): its content or the entry before it "
+                                            "differ from what was forwarded (floor link does not match)")
+                prev = bytes(floor_link)
+                counts["audit"] += 1
+        except psycopg.Error as err:
+            raise FloorError(f"{safe_url(self.url)}: {describe_error(err)}") from None
+        return None
+
+
+def _same_amount(value: Any, text: str | None) -> bool:
+    """A settle-output amount (int/float/str) equals a numeric's text ('25', '12.50')."""
+    if text is None:
+        return value is None
+    if type(value) is int and str(value) == text:
+        return True
+    return _to_decimal(value) == _to_decimal(text)
+
+
+def _check_derived(
+    result_json: str | None,
+    totals_json: str,
+    wagered: str,
+    house_net: str,
+    settlement_rows: Sequence[Sequence[str]],
+    player_rows: Sequence[Sequence[str]],
+    ruling_rows: Sequence[Sequence[str]],
+) -> str | None:
+    """The rows derived from a round's settle output must agree with it."""
+    output = json.loads(result_json) if result_json else {}
+    entries = [s for s in (output.get("settlements") or []) if isinstance(s, dict)]
+    rulings = [x for x in (output.get("rulings") or []) if isinstance(x, dict)]
+    if [(str(x.get("rule") or ""), str(x.get("text") or "")) for x in rulings] != [
+        (row[0], row[1]) for row in ruling_rows
+    ]:
+        return "its ruling rows differ from its settle output"
+    if len(entries) != len(settlement_rows):
+        return "its settlement rows differ from its settle output (count)"
+    total_stake = Decimal(0)
+    total_net = Decimal(0)
+    for entry, row in zip(entries, settlement_rows, strict=True):
+        stake, net = entry.get("stake"), entry.get("net")
+        if (str(entry.get("player")), str(entry.get("bet")), str(entry.get("result"))) != (row[0], row[1], row[3]) \
+                or not _same_amount(stake, row[2]) or not _same_amount(net, row[4]):
+            return "its settlement rows differ from its settle output"
+        total_stake += _to_decimal(stake) or 0
+        total_net += _to_decimal(net) or 0
+    if _to_decimal(wagered) != total_stake or _to_decimal(house_net) != -total_net:
+        return "its wagered or house net differs from its settle output"
+    net_raw = output.get("net")
+    net_map: dict[str, Any] = net_raw if isinstance(net_raw, dict) else {}
+    if totals_json != result_json and json.loads(totals_json) != net_map:
+        totals = json.loads(totals_json)
+        if {k: _to_decimal(v) for k, v in totals.items()} != {k: _to_decimal(v) for k, v in net_map.items()}:
+            return "its totals differ from its settle output"
+    for player, net_text in player_rows:
+        if player in net_map and not _same_amount(net_map[player], net_text):
+            return f"player {player}'s net differs from its settle output"
+    return None
+
+
+class _Groups:
+    """Rows ordered by round id (first column), handed out one round at a time."""
+
+    def __init__(self, rows: Iterator[tuple[Any, ...]]) -> None:
+        self._rows = rows
+        self._next: tuple[Any, ...] | None = next(rows, None)
+        self._first_stray: int | None = None
+
+    def take(self, round_id: int) -> list[tuple[Any, ...]]:
+        out: list[tuple[Any, ...]] = []
+        while self._next is not None and self._next[0] < round_id:
+            if self._first_stray is None:
+                self._first_stray = int(self._next[0])
+            self._next = next(self._rows, None)
+        while self._next is not None and self._next[0] == round_id:
+            out.append(self._next)
+            self._next = next(self._rows, None)
+        return out
+
+    def rest(self) -> int | None:
+        """The round id of the first row that belonged to no round (None: every row had one)."""
+        if self._first_stray is not None:
+            return self._first_stray
+        return None if self._next is None else int(self._next[0])

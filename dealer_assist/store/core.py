@@ -1,0 +1,659 @@
+"""The :class:`Store`: one table's store file, opened for writing or for reading."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, cast
+from urllib.request import pathname2url
+
+import sqlite_utils
+
+import dealer_assist.store.identity as identity
+import dealer_assist.store.log as log
+import dealer_assist.store.queries as queries
+import dealer_assist.store.results as results
+import dealer_assist.store.users as user_records
+from dealer_assist.store.audit import AuditEntry, audit_entries, insert_audit
+from dealer_assist.store.common import (
+    BUSY_TIMEOUT_MS,
+    DEFAULT_TABLE,
+    LOCK_WAIT_SECONDS,
+    StoreError,
+    canonical_json,
+    default_db_path,
+    utc_now,
+)
+from dealer_assist.store.keying import key_store, meta_value, record_head
+from dealer_assist.store.keys import (
+    Head,
+    KeyedConnection,
+    chain_key,
+    head_path_for,
+    key_id,
+    key_path_for,
+    load_key,
+    write_head_file,
+)
+from dealer_assist.store.records import OpenRound, RoundDetail, RoundSummary
+from dealer_assist.store.schema import (
+    KNOWN_MIGRATIONS,
+    MIGRATIONS,
+    applied_migrations,
+    check_identity,
+    check_sqlite_header,
+    closed_on_failure,
+    connect,
+)
+from dealer_assist.store.states import session_state
+from dealer_assist.store.verify import VerifyResult, verify
+
+__all__ = ["Store", "record_transcript"]
+
+
+class Store:
+    """One table's store file. Create with :meth:`open` (writer) or :meth:`open_readonly`.
+
+    A writing Store may be used from several threads (calls are serialised by a lock);
+    the table's screen writes from one thread. Readers use their own Store.
+    """
+
+    def __init__(
+        self, conn: KeyedConnection, path: Path, readonly: bool, table: str = DEFAULT_TABLE
+    ) -> None:
+        self._conn = conn
+        self.lock_wait_seconds = LOCK_WAIT_SECONDS
+        self.key_path = key_path_for(path)
+        self.head_path = head_path_for(self.key_path)
+        self.head_error = ""  # the last failure to write the head record outside the file
+        self.path = path
+        self.table = table  # the table this Store writes for (sessions, restore)
+        self.readonly = readonly
+        self._lock = threading.RLock()
+        self.db = sqlite_utils.Database(conn, execute_plugins=False, recursive_triggers=False)
+
+    # ---- opening
+
+    @classmethod
+    def open(
+        cls,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        table: str = DEFAULT_TABLE,
+        busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+        key_file: str | os.PathLike[str] | None = None,
+    ) -> Store:
+        """Open (creating and migrating if needed) the store at ``path`` for writing.
+
+        ``path`` None means :func:`default_db_path` (``table``). ``table`` names the table
+        this Store writes for: its sessions carry the name and :meth:`find_open_round`
+        restores only that table's round. ``key_file``: the station key (default
+        ``<store>.key``, or ``$DEALER_ASSIST_STORE_KEY``), created with a new store. Refuses a file that is
+        not SQLite or is another program's SQLite database (StoreError), without
+        changing it.
+        """
+        db_path = Path(path) if path is not None else default_db_path(table)
+        if db_path.exists():
+            check_sqlite_header(db_path, allow_empty=True)
+        else:
+            db_path.parent.mkdir(parents=True, exist_ok=True)
+        conn = connect(str(db_path), db_path, uri=False, busy_timeout_ms=busy_timeout_ms)
+        with closed_on_failure(conn, db_path):
+            check_identity(conn, db_path, allow_new=True)
+            old_level = conn.isolation_level
+            conn.isolation_level = None  # PRAGMA journal_mode needs autocommit
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            conn.isolation_level = old_level
+            if str(mode).lower() != "wal":
+                raise StoreError(f"cannot put {db_path} in WAL mode (got {mode})")
+            conn.execute("PRAGMA synchronous = FULL")
+            conn.execute("PRAGMA fullfsync = ON")
+            conn.execute("PRAGMA foreign_keys = ON")
+            store = cls(conn, db_path, readonly=False, table=table)
+            store._use_key(key_file)
+            store._migrate()
+        return store
+
+    @classmethod
+    def open_readonly(
+        cls, path: str | os.PathLike[str], *, key_file: str | os.PathLike[str] | None = None
+    ) -> Store:
+        """Open an existing store for reading only (``mode=ro``); never creates or changes it.
+        The station key is read if it is there (``verify`` needs it)."""
+        db_path = Path(path)
+        if not db_path.exists():
+            raise StoreError(f"{db_path}: no such file")
+        if not db_path.is_file():
+            raise StoreError(f"{db_path}: not a file")
+        check_sqlite_header(db_path, allow_empty=False)
+        uri = "file:" + pathname2url(str(db_path.resolve())) + "?mode=ro"
+        conn = connect(uri, db_path, uri=True)
+        with closed_on_failure(conn, db_path):
+            conn.execute("PRAGMA query_only = ON")
+            check_identity(conn, db_path, allow_new=False)
+            store = cls(conn, db_path, readonly=True)
+            store._use_key(key_file)
+            applied = applied_migrations(store.db, db_path)
+            if not applied:
+                raise StoreError(f"{db_path} is not a Dealer Assist database")
+        return store
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def station_key(self) -> bytes | None:
+        """The station key the chains are keyed with, if this Store could read it."""
+        return self._conn.chain_key or None
+
+    def _use_key(self, key_file: str | os.PathLike[str] | None) -> None:
+        self.key_path = key_path_for(self.path, key_file)
+        self.head_path = head_path_for(self.key_path)
+        key = load_key(self.key_path, create=False)
+        if key is not None:
+            self._conn.chain_key = key
+
+    def _migrate(self) -> None:
+        applied = applied_migrations(self.db, self.path)
+        keyed = "0004_keyed_chains" in applied and self._meta("chain_scheme") is not None
+        if len(applied) == len(KNOWN_MIGRATIONS) and keyed:
+            self._check_key()
+            return
+        # Take the write lock first, so two processes opening a new file do not race;
+        # sqlite-utils nests each migration in a savepoint of this transaction.
+        with self._write(head=False) as conn:
+            MIGRATIONS.apply(self.db)
+            if meta_value(conn, "chain_scheme") is None:
+                if not self._conn.chain_key:
+                    key = load_key(self.key_path, create=True)
+                    assert key is not None
+                    self._conn.chain_key = key
+                key_store(conn, self._conn.chain_key)
+            self._check_key()
+            head = record_head(conn, self._conn.chain_key)
+        self._write_head_file(head)
+
+    def _meta(self, name: str) -> str | None:
+        try:
+            return meta_value(self._conn, name)
+        except sqlite3.OperationalError:  # no meta table yet
+            return None
+
+    def _check_key(self) -> None:
+        """The station key must be the one the chains were keyed with."""
+        recorded = self._meta("key_id")
+        if not self._conn.chain_key:
+            raise StoreError(
+                f"the station key {self.key_path} of {self.path} is missing: its records cannot "
+                "be written or checked without it"
+            )
+        if recorded is not None and recorded != key_id(self._conn.chain_key):
+            raise StoreError(
+                f"{self.key_path} is not the station key of {self.path} "
+                f"(the store was keyed with key {recorded})"
+            )
+
+    def _write_head_file(self, head: Head) -> None:
+        try:
+            write_head_file(self.head_path, head)
+            self.head_error = ""
+        except StoreError as err:  # the commit stands; verify names the lagging head
+            self.head_error = str(err)
+
+    # ---- transactions
+
+    @contextmanager
+    def _write(self, *, head: bool = True) -> Iterator[sqlite3.Connection]:
+        """One durable write transaction (BEGIN IMMEDIATE ... COMMIT, fsynced), ending with
+        this commit's head record (in the file, then beside the key)."""
+        if self.readonly:
+            raise StoreError(f"{self.path} is open read-only")
+        with self._lock:
+            conn = self._conn
+            self._patiently(conn, "BEGIN IMMEDIATE")
+            record: Head | None = None
+            try:
+                yield conn
+                if head:
+                    record = record_head(conn, chain_key(conn))
+                self._patiently(conn, "COMMIT")
+            except BaseException as exc:
+                # Nothing of this transaction is kept; the caller must not show it.
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.Error):
+                    raise StoreError(f"cannot write to {self.path}: {exc}") from exc
+                raise
+            if record is not None:
+                self._write_head_file(record)
+
+    def _patiently(self, conn: sqlite3.Connection, statement: str) -> None:
+        """Run BEGIN IMMEDIATE or COMMIT, waiting out another writer's lock: each try waits
+        the busy timeout, then the try is repeated (backing off) for up to
+        ``lock_wait_seconds`` in all. A table is never left refusing events because another
+        writer held the file for a while ("database is locked")."""
+        deadline = time.monotonic() + self.lock_wait_seconds
+        pause = 0.005
+        while True:
+            try:
+                conn.execute(statement)
+                return
+            except sqlite3.OperationalError as err:
+                text = str(err).lower()
+                busy = "locked" in text or "busy" in text
+                if not busy or time.monotonic() + pause > deadline:
+                    raise StoreError(f"cannot write to {self.path}: {err}") from err
+            except sqlite3.Error as err:
+                raise StoreError(f"cannot write to {self.path}: {err}") from err
+            time.sleep(pause)  # a failed COMMIT keeps the transaction open: it is retried whole
+            pause = min(pause * 2, 0.25)
+
+    @contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        """A consistent snapshot for multi-statement reads."""
+        with self._lock:
+            conn = self._conn
+            if conn.in_transaction:
+                yield conn
+                return
+            conn.execute("BEGIN")
+            try:
+                yield conn
+            finally:
+                if conn.in_transaction:
+                    conn.execute("COMMIT")
+
+    # ---- sessions
+
+    def start_session(
+        self,
+        *,
+        game: str,
+        decks: int | None = None,
+        areas: int | None = None,
+        limits: Mapping[str, Any] | None = None,
+        dealer: str | None = None,
+    ) -> int:
+        """Start a table session; returns its id."""
+        with self._write() as conn:
+            limits_json = canonical_json(dict(limits or {}))
+            cur = conn.execute(
+                "INSERT INTO sessions (game, decks, areas, limits_json, dealer, started_at, table_name) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game, decks, areas, limits_json, dealer, utc_now(), self.table),
+            )
+            session_id = int(cast(int, cur.lastrowid))
+            insert_audit(
+                conn,
+                "session_start",
+                dealer or "dealer",
+                None,
+                {
+                    "session_id": session_id,
+                    "game": game,
+                    "decks": decks,
+                    "areas": areas,
+                    "limits": dict(limits or {}),
+                    "session_state": session_state(conn, session_id),
+                },
+            )
+        return session_id
+
+    def end_session(self, session_id: int, *, actor: str = "dealer") -> None:
+        with self._write() as conn:
+            cur = conn.execute(
+                "UPDATE sessions SET ended_at = ? WHERE id = ? AND ended_at IS NULL",
+                (utc_now(), session_id),
+            )
+            if cur.rowcount != 1:
+                raise StoreError(f"no open session {session_id}")
+            insert_audit(
+                conn,
+                "session_end",
+                actor,
+                None,
+                {"session_id": session_id, "session_state": session_state(conn, session_id)},
+            )
+
+    def current_session(self) -> dict[str, Any] | None:
+        """The latest session that has not ended, as a dict, or None."""
+        with self._read() as conn:
+            row = conn.execute(
+                "SELECT id, game, decks, areas, limits_json, dealer, started_at FROM sessions "
+                "WHERE ended_at IS NULL ORDER BY id DESC LIMIT 1"
+            ).fetchone()
+        if row is None:
+            return None
+        return {
+            "id": row[0],
+            "game": row[1],
+            "decks": row[2],
+            "areas": row[3],
+            "limits": json.loads(row[4]),
+            "dealer": row[5],
+            "started_at": row[6],
+        }
+
+    # ---- rounds (live)
+
+    # ---- rounds (live)
+
+    def begin_round(
+        self,
+        config: Mapping[str, Any],
+        *,
+        session_id: int | None = None,
+        number: int | None = None,
+    ) -> int:
+        """Record a new live round with its configuration (the transcript header); returns its id.
+
+        ``number`` defaults to the next number in the session.
+        """
+        with self._write() as conn:
+            return log.insert_round(conn, config, session_id, number, "live", None)
+
+    def start_round(
+        self,
+        config: Mapping[str, Any],
+        events: Sequence[Mapping[str, Any]],
+        *,
+        session_id: int | None = None,
+        actor: str = "dealer",
+        result: Mapping[str, Any] | None = None,
+    ) -> int:
+        """Record a new live round with its first events (the betting slip and *no more
+        bets*, or a void) in one durable transaction; returns its id.
+
+        A crash leaves either the whole start or nothing: never a round in betting with
+        some of its wagers. ``result``: the round is already over (e.g. void before any
+        card) and this is its settle output, recorded in the same transaction.
+        """
+        with self._write() as conn:
+            round_id = log.insert_round(conn, config, session_id, None, "live", None)
+            for seq, event in enumerate(events):
+                log.insert_event(conn, round_id, seq, event, actor, None)
+            if result is not None:
+                results.finish(conn, round_id, result, actor)
+            return round_id
+
+    def append_event(
+        self,
+        round_id: int,
+        event: Mapping[str, Any],
+        *,
+        actor: str = "dealer",
+        at: str | None = None,
+        result: Mapping[str, Any] | None = None,
+    ) -> int:
+        """Append one event to a round's log, durably; returns its seq (0-based index).
+
+        Returns only after the commit is on disk. The engine decides whether an event
+        is accepted; call this for accepted events, before the screen shows them.
+        ``result``: this event ends the round and this is its settle output; the event,
+        the output and its finish record are written in one transaction.
+        """
+        with self._write() as conn:
+            if conn.execute("SELECT 1 FROM rounds WHERE id = ?", (round_id,)).fetchone() is None:
+                raise StoreError(f"no round {round_id}")
+            row = conn.execute(
+                "SELECT MAX(seq) FROM events WHERE round_id = ?", (round_id,)
+            ).fetchone()
+            seq = 0 if row[0] is None else int(row[0]) + 1
+            log.insert_event(conn, round_id, seq, event, actor, at)
+            if result is not None:
+                results.finish(conn, round_id, result, actor)
+        return seq
+
+    def finish_round(
+        self, round_id: int, result: Mapping[str, Any], *, actor: str = "dealer"
+    ) -> None:
+        """Record the settle output of a round (status, settlements, rulings, net).
+
+        May be called again (e.g. a referred round later resolved, or a 5.7 card after
+        settlement): derived records are replaced and a new ``round_finish`` audit row
+        is chained. Updates the under-minimum history (5.26).
+        """
+        with self._write() as conn:
+            results.finish(conn, round_id, result, actor)
+
+    def find_open_round(self) -> OpenRound | None:
+        """This table's latest live round that has not ended (in progress or referred), for
+        recovery; never another table's round (a round without a session counts as the
+        default table's)."""
+        with self._read() as conn:
+            ids = log.open_round_ids(conn, self.table, latest_only=True)
+            return log.open_round(conn, ids[0]) if ids else None
+
+    def open_rounds(self) -> list[OpenRound]:
+        """Every live round of this table that has not ended, oldest first."""
+        with self._read() as conn:
+            return [log.open_round(conn, i) for i in log.open_round_ids(conn, self.table)]
+
+    def events(self, round_id: int) -> list[dict[str, Any]]:
+        """The round's events in order, as JSON objects."""
+        with self._read() as conn:
+            return log.round_events(conn, round_id)
+
+    def record_document(
+        self, document: Mapping[str, Any], result: Mapping[str, Any], *, actor: str = "transcript"
+    ) -> int:
+        """Record a whole transcript and its settle output in one transaction; returns the round id."""
+        if not isinstance(document, Mapping):
+            raise StoreError("a transcript is a JSON object")
+        events = document.get("events", [])
+        if not isinstance(events, list):
+            raise StoreError("a transcript's 'events' is a list")
+        config = {k: v for k, v in document.items() if k != "events"}
+        with self._write() as conn:
+            round_id = log.insert_round(conn, config, None, None, "transcript", None)
+            for seq, event in enumerate(events):
+                log.insert_event(conn, round_id, seq, event, actor, None)
+            results.finish(conn, round_id, result, actor)
+        return round_id
+
+    # ---- queries
+
+    def list_rounds(
+        self,
+        *,
+        player: str | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        status: str | None = None,
+        irregular: bool | None = None,
+        limit: int | None = 100,
+        before_id: int | None = None,
+    ) -> list[RoundSummary]:
+        """Rounds, latest first, filtered. ``since`` inclusive / ``until`` exclusive are
+        times in the stored format (see :func:`format_time`); ``before_id`` pages back."""
+        with self._read() as conn:
+            return queries.list_rounds(
+                conn,
+                player=player,
+                since=since,
+                until=until,
+                status=status,
+                irregular=irregular,
+                limit=limit,
+                before_id=before_id,
+            )
+
+    def get_round(self, round_id: int) -> RoundDetail | None:
+        """Everything recorded about one round, or None."""
+        with self._read() as conn:
+            return queries.get_round(conn, round_id)
+
+    def export_round(self, round_id: int) -> dict[str, Any]:
+        """The round as a transcript document (header fields, then ``events``) for ``settle``."""
+        with self._read() as conn:
+            return log.export_round(conn, round_id)
+
+    # ---- table identity (issue 18)
+
+    def table_identity(self) -> tuple[str, str | None] | None:
+        """(table name, pit) this store belongs to, or None for a store made before names."""
+        with self._read() as conn:
+            return identity.table_identity(conn)
+
+    def claim_table(self, table: str, pit: str | None = None, *, actor: str = "setup") -> None:
+        """Make this the store of ``table`` (in ``pit``), or check that it already is.
+
+        A store with no table yet takes the name (chained in the audit log as
+        ``table_identity``); a store of another table, or of the same table in another pit,
+        is refused (StoreError).
+        """
+        with self._write() as conn:
+            identity.claim_table(conn, self.path, table, pit, actor)
+
+    def round_count(self) -> int:
+        with self._read() as conn:
+            return int(conn.execute("SELECT COUNT(*) FROM rounds").fetchone()[0])
+
+    def under_min_players(self) -> list[str]:
+        """Players who already had an under-minimum wager settled at this table (5.26)."""
+        with self._read() as conn:
+            return [
+                r[0] for r in conn.execute("SELECT player FROM under_min_history ORDER BY player")
+            ]
+
+    # ---- users and PINs
+
+    def create_user(
+        self, username: str, pin: str, roles: Iterable[str], *, actor: str = "admin"
+    ) -> None:
+        """Create a user with a PIN (stored only as a salted scrypt hash) and roles."""
+        role_list = user_records.checked_roles(username, roles)
+        digest, salt = user_records.new_pin_hash(pin)
+        with self._write() as conn:
+            user_records.insert_user(conn, username, digest, salt, role_list, actor)
+
+    def set_pin(self, username: str, pin: str, *, actor: str = "admin") -> None:
+        digest, salt = user_records.new_pin_hash(pin)
+        with self._write() as conn:
+            user_records.update_pin(conn, username, digest, salt, actor)
+
+    def set_user_disabled(self, username: str, disabled: bool, *, actor: str = "admin") -> None:
+        with self._write() as conn:
+            user_records.update_disabled(conn, username, disabled, actor)
+
+    def user_roles(self, username: str) -> list[str]:
+        with self._read() as conn:
+            return user_records.roles_of(conn, username)
+
+    def users(self) -> list[dict[str, Any]]:
+        with self._read() as conn:
+            return user_records.list_users(conn)
+
+    def verify_pin(self, username: str, pin: str, *, role: str | None = None) -> bool:
+        """True when ``pin`` is the user's PIN (and the user holds ``role``, if given).
+
+        Unknown users and disabled users cost the same scrypt work; comparison is
+        constant-time (hmac.compare_digest).
+        """
+        with self._read() as conn:
+            row, has_role = user_records.user_pin_record(conn, username, role)
+        return user_records.pin_matches(pin, row, has_role)
+
+    def login(self, username: str, pin: str, *, role: str = "dealer") -> bool:
+        """Check a PIN for ``role`` and record the login (or the failed attempt) in the audit log."""
+        ok = self.verify_pin(username, pin, role=role)
+        self.add_audit("login" if ok else "login_failed", actor=username, detail={"role": role})
+        return ok
+
+    def approve(
+        self,
+        supervisor: str,
+        pin: str,
+        *,
+        kind: str,
+        round_id: int | None = None,
+        detail: Mapping[str, Any] | None = None,
+    ) -> bool:
+        """A supervisor approves a void / override / decision with their PIN.
+
+        On success writes an audit entry of ``kind`` (e.g. ``void``, ``override``,
+        ``supervisor_decision``) and returns True; on failure records
+        ``approval_refused`` and returns False.
+        """
+        ok = self.verify_pin(supervisor, pin, role="supervisor")
+        if ok:
+            self.add_audit(kind, actor=supervisor, round_id=round_id, detail=detail)
+        else:
+            self.add_audit(
+                "approval_refused",
+                actor=supervisor,
+                round_id=round_id,
+                detail={"kind": kind, **dict(detail or {})},
+            )
+        return ok
+
+    # ---- audit
+
+    def add_audit(
+        self,
+        kind: str,
+        *,
+        actor: str,
+        round_id: int | None = None,
+        detail: Mapping[str, Any] | None = None,
+    ) -> int:
+        """Append a chained audit entry (login, void, override, supervisor_decision,
+        shoe_fault, note, ...); returns its id."""
+        if not kind:
+            raise StoreError("an audit entry needs a kind")
+        with self._write() as conn:
+            return insert_audit(conn, kind, actor, round_id, detail)
+
+    def add_note(self, round_id: int | None, *, author: str, text: str) -> int:
+        return self.add_audit("note", actor=author, round_id=round_id, detail={"text": text})
+
+
+    def audit_entries(
+        self, *, round_id: int | None = None, kind: str | None = None, limit: int | None = None
+    ) -> list[AuditEntry]:
+        """Audit entries, oldest first, filtered by round and/or kind."""
+        with self._read() as conn:
+            return audit_entries(conn, round_id=round_id, kind=kind, limit=limit)
+
+    # ---- tamper evidence
+
+    def verify(self) -> VerifyResult:
+        """Recompute every chain, re-derive every derived record by re-settling each round,
+        and check the head records; the first row that does not match is named."""
+        with self._read() as conn:
+            return verify(conn, self._conn.chain_key or None, self.head_path)
+
+
+# -------------------------------------------------------------------- settle --record
+
+def record_transcript(
+    db_path: str | os.PathLike[str] | None,
+    document: dict[str, Any],
+    result: dict[str, Any],
+    *,
+    table: str | None = None,
+    pit: str | None = None,
+) -> int:
+    """Record a settled transcript (``dealer-assist settle FILE --record DB``); returns the round id.
+
+    ``document`` is the transcript as read (header fields and ``events``), ``result``
+    the settle output. Everything is written in one durable transaction. Raises
+    StoreError (one-line message) for a file that is not a Dealer Assist store.
+    """
+    with Store.open(db_path) as store:
+        if table is not None:  # issue 18: names a new store, refuses another table's
+            store.claim_table(table, pit)
+        return store.record_document(document, result)

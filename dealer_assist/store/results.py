@@ -1,0 +1,199 @@
+"""A round's result: the settle output and the records derived from it.
+
+The derived rows (settlements, rulings, nets, totals, the irregular flag, the
+under-minimum history) are made here by the functions :mod:`verify` uses to re-derive
+them from a re-settlement, so the two can never disagree about what a row should hold.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from typing import Any
+
+from dealer_assist.store.audit import insert_audit
+from dealer_assist.store.common import (
+    ROUND_STATUSES,
+    StoreError,
+    canonical_json,
+    decimal_text,
+    utc_now,
+)
+from dealer_assist.store.log import round_event_tail
+
+__all__ = [
+    "SettlementRow",
+    "RulingRow",
+    "finish",
+    "irregular_flag",
+    "net_texts",
+    "ruling_rows",
+    "settlement_rows",
+    "under_min_players_of",
+]
+
+#: (player, area, hand, bet, stake, result, net, rule, stage) as stored.
+SettlementRow = tuple[str, Any, Any, str, str, str, str, Any, Any]
+#: (event_index, rule, ruling, text, moves_json) as stored.
+RulingRow = tuple[Any, Any, Any, Any, str]
+
+
+def settlement_rows(result: Mapping[str, Any]) -> list[SettlementRow]:
+    rows: list[SettlementRow] = []
+    for entry in list(result.get("settlements") or []):
+        if not isinstance(entry, Mapping):
+            raise StoreError("a settlement entry is not an object")
+        rows.append(
+            (
+                str(entry.get("player")),
+                entry.get("area"),
+                entry.get("hand"),
+                str(entry.get("bet")),
+                decimal_text(entry.get("stake")),
+                str(entry.get("result")),
+                decimal_text(entry.get("net")),
+                entry.get("rule"),
+                entry.get("stage"),
+            )
+        )
+    return rows
+
+
+def ruling_rows(result: Mapping[str, Any]) -> list[RulingRow]:
+    rows: list[RulingRow] = []
+    for ruling in list(result.get("rulings") or []):
+        if not isinstance(ruling, Mapping):
+            raise StoreError("a ruling is not an object")
+        rows.append(
+            (
+                ruling.get("index"),
+                ruling.get("rule"),
+                ruling.get("ruling"),
+                ruling.get("text"),
+                canonical_json(ruling.get("moves") or []),
+            )
+        )
+    return rows
+
+
+def net_texts(result: Mapping[str, Any]) -> dict[str, str]:
+    net = result.get("net") or {}
+    if not isinstance(net, Mapping):
+        raise StoreError("settle output 'net' is not an object")
+    return {str(player): decimal_text(amount) for player, amount in net.items()}
+
+
+def irregular_flag(result: Mapping[str, Any]) -> int:
+    return 1 if result.get("rulings") or result.get("status") in ("void", "referred") else 0
+
+
+def under_min_players_of(config: Mapping[str, Any], result: Mapping[str, Any]) -> list[str]:
+    """5.26: the players whose under-minimum wager this settle output settled (not returned)."""
+    limits = config.get("limits") if isinstance(config.get("limits"), Mapping) else {}
+    players: list[str] = []
+    for entry in list(result.get("settlements") or []):
+        if not isinstance(entry, Mapping):
+            continue
+        bet_limits = limits.get(entry.get("bet")) if limits else None
+        if (
+            not (isinstance(bet_limits, Sequence) and len(bet_limits) >= 1)
+            or entry.get("result") == "returned"
+        ):
+            continue
+        try:
+            minimum = Decimal(decimal_text(bet_limits[0]))
+            stake = Decimal(decimal_text(entry.get("stake")))
+        except StoreError:
+            continue
+        if stake < minimum and str(entry.get("player")) not in players:
+            players.append(str(entry.get("player")))
+    return players
+
+
+def finish(
+    conn: sqlite3.Connection, round_id: int, result: Mapping[str, Any], actor: str
+) -> None:
+    """Record a round's settle output (inside a write transaction): status, settlements,
+    rulings, net, the under-minimum history (5.26) and a chained ``round_finish`` record
+    that names the end time and the history entries it added."""
+    row = conn.execute("SELECT config_json FROM rounds WHERE id = ?", (round_id,)).fetchone()
+    if row is None:
+        raise StoreError(f"no round {round_id}")
+    config = json.loads(row[0])
+    status = result.get("status")
+    if status not in ROUND_STATUSES:
+        raise StoreError(
+            f"settle output has status {status!r}, expected one of {', '.join(ROUND_STATUSES)}"
+        )
+    net = result.get("net") or {}
+    net_text = net_texts(result)
+    settlements = settlement_rows(result)
+    rulings = ruling_rows(result)
+    result_json = canonical_json(result)
+    now = utc_now()
+    ended_at = now if status in ("settled", "void") else None
+
+    conn.execute("DELETE FROM settlements WHERE round_id = ?", (round_id,))
+    conn.execute("DELETE FROM rulings WHERE round_id = ?", (round_id,))
+    conn.executemany(
+        "INSERT INTO settlements (round_id, player, area, hand, bet, stake, result, net, rule, stage) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(round_id, *entry) for entry in settlements],
+    )
+    conn.executemany(
+        "INSERT INTO rulings (round_id, event_index, rule, ruling, text, moves_json) VALUES (?, ?, ?, ?, ?, ?)",
+        [(round_id, *ruling) for ruling in rulings],
+    )
+    conn.execute("UPDATE round_players SET net = NULL WHERE round_id = ?", (round_id,))
+    conn.executemany(
+        "INSERT INTO round_players (player, round_id, net) VALUES (?, ?, ?) "
+        "ON CONFLICT (player, round_id) DO UPDATE SET net = excluded.net",
+        [(player, round_id, amount) for player, amount in net_text.items()],
+    )
+    players = [
+        r[0]
+        for r in conn.execute(
+            "SELECT player FROM round_players WHERE round_id = ? ORDER BY player", (round_id,)
+        )
+    ]
+    conn.execute(
+        "UPDATE rounds SET status = ?, ended_at = ?, players_json = ?, totals_json = ?, irregular = ?, "
+        "result_json = ? WHERE id = ?",
+        (
+            status,
+            ended_at,
+            canonical_json(players),
+            canonical_json(net),
+            irregular_flag(result),
+            result_json,
+            round_id,
+        ),
+    )
+    # 5.26: a player whose under-minimum wager was settled (not returned) is remembered.
+    added: list[list[str]] = []
+    for player in under_min_players_of(config, result):
+        cur = conn.execute(
+            "INSERT OR IGNORE INTO under_min_history (player, round_id, recorded_at) VALUES (?, ?, ?)",
+            (player, round_id, now),
+        )
+        if cur.rowcount == 1:
+            added.append([player, now])
+    count, last_hash = round_event_tail(conn, round_id)
+    insert_audit(
+        conn,
+        "round_finish",
+        actor,
+        round_id,
+        {
+            "status": status,
+            "result_sha256": hashlib.sha256(result_json.encode("utf-8")).hexdigest(),
+            "events": count,
+            "last_event_hash": last_hash.hex() if last_hash else None,
+            "ended_at": ended_at,
+            "under_min": added,
+        },
+        at=now,
+    )

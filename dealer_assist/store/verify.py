@@ -1,0 +1,473 @@
+"""``history verify``: every stored fact is chained or re-derived, and the head matches.
+
+One streaming pass (memory does not grow with the number of rounds):
+
+1. the three keyed chains (events, rounds, audit) are recomputed row by row;
+2. the audit log is folded into what it says the ``sessions``, ``users``/``user_roles``
+   and ``under_min_history`` tables hold (each change records the whole new state);
+3. every round is re-settled through the engine from its chained config and events (up
+   to its latest chained finish record) and every derived column is compared with the
+   re-settlement: status, result (its sha256 in the finish record), totals, players,
+   ``round_players``, irregular, end time, each settlement (player, area, hand, bet,
+   stake, result, net, rule, stage) and ruling, and the 5.26 history it implies;
+4. the head record in the file (the newest row of each chain, MACed) must name the chains'
+   real ends, and the head outside the file must not be newer than the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import sqlite3
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from dealer_assist.errors import DealerAssistError, TranscriptError
+from dealer_assist.store.chain import audit_content, event_content, round_content, verify_chain
+from dealer_assist.store.common import StoreError, canonical_json, decimal_text
+from dealer_assist.store.keying import CHAIN_SCHEME, meta_value, read_head, schema_digest
+from dealer_assist.store.keys import CHAINS, Head, key_id, read_head_file
+from dealer_assist.store.log import players_of_event
+from dealer_assist.store.results import (
+    irregular_flag,
+    net_texts,
+    ruling_rows,
+    settlement_rows,
+    under_min_players_of,
+)
+from dealer_assist.store.states import SESSION_COLUMNS, user_state
+from dealer_assist.transcript import new_round, parse_event, round_output
+
+__all__ = ["CENTS_SQL", "VerifyResult", "first_altered_settlements", "verify"]
+
+# SQL for an amount in whole cents (amounts are TEXT decimals with at most two places).
+CENTS_SQL = "CAST(round(CAST({} AS REAL) * 100) AS INTEGER)"
+
+
+def _settlement_fingerprint(value: str) -> str:
+    return (f"{{0}}.player||'|'||{{0}}.bet||'|'||{{0}}.result||'|'||"
+            f"{CENTS_SQL.format('{0}.stake')}||'|'||{CENTS_SQL.format('{0}.net')}").format(value)
+
+
+def first_altered_settlements(conn: sqlite3.Connection) -> int | None:
+    """The first round whose derived settlement rows differ from its stored settle output.
+
+    The hash chains cover the events, the round headers and the audit log, and each
+    round's finish record hashes its settle output; the ``settlements`` rows are derived
+    from that output and not chained themselves. This compares them, for every round, in
+    SQLite (player, bet, result, stake and net of each entry in order); a full pass.
+    """
+    row = conn.execute(
+        "SELECT r.id FROM rounds r WHERE r.result_json IS NOT NULL AND "
+        "(SELECT group_concat(f, ';') FROM (SELECT " + _settlement_fingerprint("s") + " AS f FROM settlements s "
+        "WHERE s.round_id = r.id ORDER BY s.id)) IS NOT "
+        "(SELECT group_concat(f, ';') FROM (SELECT " + _settlement_fingerprint("j") + " AS f FROM "
+        "(SELECT json_extract(value, '$.player') AS player, json_extract(value, '$.bet') AS bet, "
+        "json_extract(value, '$.result') AS result, json_extract(value, '$.stake') AS stake, "
+        "json_extract(value, '$.net') AS net, key FROM json_each(r.result_json, '$.settlements')) j "
+        "ORDER BY j.key)) ORDER BY r.id LIMIT 1"
+    ).fetchone()
+    return None if row is None else int(row[0])
+
+
+@dataclass(frozen=True)
+class VerifyResult:
+    """Outcome of :meth:`Store.verify`: ``ok``, counts, and the first bad row if any."""
+
+    ok: bool
+    events: int
+    rounds: int
+    audit: int
+    problem: str | None = None
+    table: str | None = None
+    row_id: int | None = None
+
+
+
+Problem = tuple[str, int, str]
+
+
+def verify(conn: sqlite3.Connection, key: bytes | None, head_path: Path | None = None) -> VerifyResult:
+    """Check the whole store (see the module's docstring); the first problem is named."""
+    checked = {"events": 0, "rounds": 0, "audit": 0}
+    tails: dict[str, tuple[int, str]] = {}
+    try:
+        problem = _verify(conn, key, head_path, checked, tails)
+    except StoreError as err:
+        problem = ("store", 0, str(err))
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, sqlite3.Error) as err:
+        # a record edited into something the program never writes (bad JSON, a wrong type)
+        problem = ("store", 0, f"a record cannot be read as the program writes it: {err!r}")
+    if problem is None:
+        return VerifyResult(True, checked["events"], checked["rounds"], checked["audit"])
+    table, row_id, text = problem
+    return VerifyResult(
+        False, checked["events"], checked["rounds"], checked["audit"], text, table, row_id
+    )
+
+
+def _verify(
+    conn: sqlite3.Connection,
+    key: bytes | None,
+    head_path: Path | None,
+    checked: dict[str, int],
+    tails: dict[str, tuple[int, str]],
+) -> Problem | None:
+    if meta_value(conn, "chain_scheme") != CHAIN_SCHEME:
+        return ("meta", 0, "the store's chains are not keyed (meta chain_scheme is missing or changed)")
+    recorded_key = meta_value(conn, "key_id")
+    if not key:
+        return ("meta", 0, "the station key is missing: the keyed chains cannot be checked")
+    if recorded_key != key_id(key):
+        return ("meta", 0, f"the store names station key {recorded_key}, not the key given ({key_id(key)})")
+    problem = (
+        verify_chain(
+            conn,
+            "events",
+            "SELECT id, round_id, seq, at, actor, event_json, hash FROM events ORDER BY id",
+            lambda r: event_content(r[0], r[1], r[2], r[3], r[4], r[5]),
+            lambda r: f"events row {r[0]} (round {r[1]}, seq {r[2]})",
+            checked,
+            key,
+            tails,
+        )
+        or verify_chain(
+            conn,
+            "rounds",
+            "SELECT id, session_id, number, source, started_at, config_json, hash FROM rounds ORDER BY id",
+            lambda r: round_content(r[0], r[1], r[2], r[3], r[4], r[5]),
+            lambda r: f"rounds row {r[0]}",
+            checked,
+            key,
+            tails,
+        )
+        or verify_chain(
+            conn,
+            "audit",
+            "SELECT id, at, actor, kind, round_id, detail_json, hash FROM audit ORDER BY id",
+            lambda r: audit_content(r[0], r[1], r[2], r[3], r[4], r[5]),
+            lambda r: f"audit row {r[0]} ({r[3]})",
+            checked,
+            key,
+            tails,
+        )
+    )
+    if problem is not None:
+        return problem
+    folded = _fold_audit(conn)
+    return (
+        _verify_rounds(conn, folded)
+        or _verify_sessions(conn, folded)
+        or _verify_users(conn, folded)
+        or _verify_under_min(conn, folded)
+        or _verify_head(conn, key, head_path, tails)
+    )
+
+
+# ------------------------------------------------------------------ the audit fold
+
+
+@dataclass
+class _Folded:
+    sessions: dict[int, dict[str, Any]]
+    users: dict[str, dict[str, Any]]
+    under_min: dict[str, tuple[int, str]]  # player -> (round id, recorded at)
+
+
+def _fold_audit(conn: sqlite3.Connection) -> _Folded:
+    folded = _Folded({}, {}, {})
+    for kind, round_id, text in conn.execute(
+        "SELECT kind, round_id, detail_json FROM audit WHERE kind != 'round_finish' OR "
+        "detail_json NOT LIKE '%\"under_min\":[]%' ORDER BY id"
+    ):
+        detail = json.loads(text)
+        if not isinstance(detail, dict):
+            continue
+        state = detail.get("session_state")
+        if isinstance(state, dict) and "id" in state:
+            folded.sessions[int(state["id"])] = state
+        if "user_state" in detail and isinstance(detail.get("username"), str):
+            user = detail["user_state"]
+            if isinstance(user, dict):
+                folded.users[str(detail["username"])] = user
+            else:
+                folded.users.pop(str(detail["username"]), None)
+        if kind == "round_finish" and round_id is not None:
+            for entry in detail.get("under_min") or []:
+                folded.under_min.setdefault(str(entry[0]), (int(round_id), str(entry[1])))
+        if kind == "store_keyed":
+            for entry in detail.get("under_min_rows") or []:
+                folded.under_min.setdefault(str(entry[0]), (int(entry[1]), str(entry[2])))
+    return folded
+
+
+def _verify_sessions(conn: sqlite3.Connection, folded: _Folded) -> Problem | None:
+    seen: set[int] = set()
+    for row in conn.execute(f"SELECT {', '.join(SESSION_COLUMNS)} FROM sessions ORDER BY id"):
+        state = dict(zip(SESSION_COLUMNS, row, strict=True))
+        session_id = int(row[0])
+        seen.add(session_id)
+        if folded.sessions.get(session_id) != state:
+            return ("sessions", session_id,
+                    f"sessions row {session_id}: differs from the session recorded in the audit log")
+    missing = sorted(set(folded.sessions) - seen)
+    if missing:
+        return ("sessions", missing[0], f"session {missing[0]} is in the audit log but not in the store")
+    return None
+
+
+def _verify_users(conn: sqlite3.Connection, folded: _Folded) -> Problem | None:
+    names = [str(r[0]) for r in conn.execute("SELECT username FROM users ORDER BY username")]
+    for name in names:
+        if folded.users.get(name) != user_state(conn, name):
+            return ("users", 0, f"user {name!r}: PIN, roles or state differ from the audit log")
+    extra = conn.execute(
+        "SELECT username FROM user_roles WHERE username NOT IN (SELECT username FROM users) LIMIT 1"
+    ).fetchone()
+    if extra is not None:
+        return ("user_roles", 0, f"roles recorded for {extra[0]!r}, who is not a user")
+    missing = sorted(set(folded.users) - set(names))
+    if missing:
+        return ("users", 0, f"user {missing[0]!r} is in the audit log but not in the store")
+    return None
+
+
+def _verify_under_min(conn: sqlite3.Connection, folded: _Folded) -> Problem | None:
+    rows = {
+        str(r[0]): (int(r[1]) if r[1] is not None else -1, str(r[2]))
+        for r in conn.execute("SELECT player, round_id, recorded_at FROM under_min_history")
+    }
+    for player, entry in sorted(rows.items()):
+        if folded.under_min.get(player) != entry:
+            return ("under_min_history", entry[0],
+                    f"5.26 history of {player!r} is not what the finish records wrote")
+    missing = sorted(set(folded.under_min) - set(rows))
+    if missing:
+        return ("under_min_history", folded.under_min[missing[0]][0],
+                f"5.26 history of {missing[0]!r} was recorded but is missing")
+    return None
+
+
+# ------------------------------------------------------------------ the rounds
+
+
+class _Groups:
+    """Rows of one query ordered by round id, taken one round at a time (a merge join)."""
+
+    def __init__(self, conn: sqlite3.Connection, sql: str) -> None:
+        self._rows: Iterator[Any] = iter(conn.execute(sql))
+        self._next: Any = next(self._rows, None)
+        self.orphan: int | None = None  # a round id that has rows but no round
+
+    def take(self, round_id: int) -> list[Any]:
+        out: list[Any] = []
+        while self._next is not None and int(self._next[0]) <= round_id:
+            if int(self._next[0]) < round_id and self.orphan is None:
+                self.orphan = int(self._next[0])
+            elif int(self._next[0]) == round_id:
+                out.append(self._next)
+            self._next = next(self._rows, None)
+        return out
+
+    def rest(self) -> int | None:
+        if self.orphan is None and self._next is not None:
+            self.orphan = int(self._next[0])
+        return self.orphan
+
+
+def _replay(config: dict[str, Any], events: Sequence[Any]) -> tuple[dict[str, Any], Any]:
+    rnd = new_round(config)
+    for index, raw in enumerate(events):
+        try:
+            rnd.apply(parse_event(raw))
+        except (DealerAssistError, TranscriptError) as exc:
+            raise _ReplayError(f"event {index} does not replay: {exc}") from exc
+    return round_output(rnd), rnd
+
+
+class _ReplayError(Exception):
+    pass
+
+
+def _amounts(text: str) -> dict[str, str] | None:
+    try:
+        data = json.loads(text, parse_float=Decimal)
+        return {str(k): decimal_text(v) for k, v in data.items()}
+    except (ValueError, AttributeError, StoreError):
+        return None
+
+
+def _verify_rounds(conn: sqlite3.Connection, folded: _Folded) -> Problem | None:
+    events = _Groups(conn, "SELECT round_id, seq, event_json, hash FROM events ORDER BY round_id, seq")
+    finishes = _Groups(
+        conn,
+        "SELECT round_id, id, at, detail_json FROM audit INDEXED BY audit_finish "
+        "WHERE kind = 'round_finish' AND round_id IS NOT NULL ORDER BY round_id, id",
+    )
+    settlements = _Groups(
+        conn,
+        "SELECT round_id, player, area, hand, bet, stake, result, net, rule, stage FROM settlements "
+        "ORDER BY round_id, id",
+    )
+    rulings = _Groups(
+        conn,
+        "SELECT round_id, event_index, rule, ruling, text, moves_json FROM rulings ORDER BY round_id, id",
+    )
+    players = _Groups(conn, "SELECT round_id, player, net FROM round_players ORDER BY round_id, player")
+    for row in conn.execute(
+        "SELECT id, game, config_json, status, ended_at, players_json, totals_json, irregular, result_json "
+        "FROM rounds ORDER BY id"
+    ):
+        round_id = int(row[0])
+        problem = _verify_round(
+            row,
+            events.take(round_id),
+            finishes.take(round_id),
+            settlements.take(round_id),
+            rulings.take(round_id),
+            players.take(round_id),
+            folded,
+        )
+        if problem is not None:
+            return problem
+    for table, groups in (
+        ("events", events), ("audit", finishes), ("settlements", settlements),
+        ("rulings", rulings), ("round_players", players),
+    ):
+        orphan = groups.rest()
+        if orphan is not None:
+            return (table, orphan, f"{table} rows of round {orphan}, which is not in the store")
+    return None
+
+
+def _verify_round(
+    row: Any,
+    event_rows: list[Any],
+    finish_rows: list[Any],
+    settlement_list: list[Any],
+    ruling_list: list[Any],
+    player_rows: list[Any],
+    folded: _Folded,
+) -> Problem | None:
+    round_id, game, config_json, status, ended_at, players_json, totals_json, irregular, result_json = row
+    where = f"rounds row {round_id}"
+    if [int(e[1]) for e in event_rows] != list(range(len(event_rows))):
+        return ("events", round_id, f"round {round_id}: its events are not numbered 0 to {len(event_rows) - 1}")
+    config = json.loads(config_json)
+    if not isinstance(config, dict) or game != config.get("game"):
+        return ("rounds", round_id, f"{where}: game differs from its chained configuration")
+    finish = json.loads(finish_rows[-1][3]) if finish_rows else None
+    count = len(event_rows)
+    if finish is not None:
+        count = int(finish.get("events") or 0)
+        if count > len(event_rows) or (
+            count and event_rows[count - 1][3].hex() != finish.get("last_event_hash")
+        ):
+            return ("rounds", round_id, f"{where}: events missing (audit recorded {count})")
+        digest = hashlib.sha256((result_json or "").encode("utf-8")).hexdigest()
+        if status != finish.get("status") or not hmac.compare_digest(
+            digest, str(finish.get("result_sha256"))
+        ):
+            return ("rounds", round_id, f"{where}: status or result differs from its audit record")
+        if ended_at != finish.get("ended_at"):
+            return ("rounds", round_id, f"{where}: end time differs from its finish record")
+    elif (status, ended_at, result_json, totals_json, irregular) != ("in_progress", None, None, "{}", 0):
+        return ("rounds", round_id, f"{where}: result recorded without an audit record")
+    parsed = [json.loads(e[2]) for e in event_rows]
+    output: dict[str, Any] = {}
+    if finish is not None:  # an unfinished round has nothing derived to re-settle yet
+        try:
+            output, _ = _replay(config, parsed[:count])
+        except _ReplayError as exc:
+            return ("events", round_id, f"round {round_id}: {exc}")
+        except (DealerAssistError, TranscriptError) as exc:
+            return ("rounds", round_id, f"{where}: its configuration does not replay: {exc}")
+    names: set[str] = set()
+    seated = config.get("seated")
+    if isinstance(seated, dict):
+        names.update(str(p) for p in seated)
+    for event in parsed:
+        if isinstance(event, dict):
+            names.update(players_of_event(event))
+    nets = net_texts(output) if finish is not None else {}
+    names.update(nets)
+    if canonical_json(sorted(names)) != players_json:
+        return ("rounds", round_id, f"{where}: players differ from its events")
+    expected_players = [(p, nets.get(p)) for p in sorted(names)]
+    if [(str(p[1]), p[2]) for p in player_rows] != expected_players:
+        return ("round_players", round_id, f"round {round_id}: its player rows differ from the re-settlement")
+    if finish is None:
+        if settlement_list or ruling_list:
+            return ("settlements" if settlement_list else "rulings", round_id,
+                    f"round {round_id}: derived rows recorded without an audit record")
+        return None
+    if status != output["status"]:
+        return ("rounds", round_id, f"{where}: status {status} but its events settle as {output['status']}")
+    if _amounts(totals_json) != nets:
+        return ("rounds", round_id, f"{where}: totals differ from the re-settlement of its events")
+    if irregular != irregular_flag(output):
+        return ("rounds", round_id, f"{where}: irregular flag differs from the re-settlement")
+    if [tuple(s[1:]) for s in settlement_list] != settlement_rows(output):
+        return ("settlements", round_id,
+                f"round {round_id}: its settlement rows differ from the re-settlement of its events")
+    if [tuple(r[1:]) for r in ruling_list] != ruling_rows(output):
+        return ("rulings", round_id, f"round {round_id}: its rulings differ from the re-settlement of its events")
+    for player in under_min_players_of(config, output):
+        if player not in folded.under_min:
+            return ("under_min_history", round_id,
+                    f"round {round_id}: {player!r}'s under-minimum wager is missing from the 5.26 history")
+    return None
+
+
+# ------------------------------------------------------------------ the head
+
+
+def _verify_head(
+    conn: sqlite3.Connection,
+    key: bytes,
+    head_path: Path | None,
+    tails: dict[str, tuple[int, str]],
+) -> Problem | None:
+    empty = all(tails.get(name, (0, ""))[0] == 0 for name in CHAINS)
+    inside = read_head(conn)
+    if inside is None:
+        return None if empty else ("head", 0, "the head record is missing from the store")
+    if not inside.valid(key):
+        return ("head", 1, "the head record in the store does not match its MAC")
+    if inside.schema != schema_digest(conn):
+        return ("meta", 0, "the store's own records (meta, migrations) differ from the head record")
+    for name in CHAINS:
+        have = tails.get(name, (0, ""))
+        want = inside.tails[name]
+        if have != want:
+            if have[0] < want[0]:
+                text = f"the newest {name} rows are missing: the head record names row {want[0]}, the chain ends at {have[0]}"
+            else:
+                text = f"the {name} chain ends at row {have[0]}, not at row {want[0]} as the head record says"
+            return (name, want[0], text)
+    if head_path is None:
+        return None
+    outside = read_head_file(head_path, key)
+    if outside is None:
+        return None if empty else (
+            "head", 0, f"the head record outside the store ({head_path}) is missing or does not match its MAC")
+    if outside.generation > inside.generation:
+        return ("head", outside.generation,
+                f"the store file is older than its head record {head_path} (commit "
+                f"{inside.generation} < {outside.generation}): rolled back or replaced by an older copy")
+    return _head_in_chains(conn, outside, head_path)
+
+
+def _head_in_chains(conn: sqlite3.Connection, head: Head, head_path: Path) -> Problem | None:
+    for name in CHAINS:
+        last_id, last_hash = head.tails[name]
+        if not last_id:
+            continue
+        row = conn.execute(f"SELECT hash FROM {name} WHERE id = ?", (last_id,)).fetchone()
+        if row is None or bytes(row[0]).hex() != last_hash:
+            return (name, last_id, f"{name} row {last_id} named by the head record {head_path} is not in the store")
+    return None

@@ -1,0 +1,46 @@
+"""Kill the dealer's window at random moments and count what was lost (issue 15).
+
+    .venv/bin/python scripts/crash_test.py [--kills 300] [--seed 15] [--keep DIR]
+
+Plays rounds of all five games through the real window (offscreen), controller and store,
+SIGKILLs it after a random delay, verifies the file, restarts the window on it, and at the
+end checks every round: stuck, result missing, wagers lost. Prints the figures; exit 1 if
+anything was lost. See tests/ui/crash_campaign.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.ui.crash_campaign import run  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kills", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=15)
+    parser.add_argument("--max-delay", type=float, default=2.0, help="longest wait before a kill, seconds")
+    parser.add_argument("--keep", metavar="DIR", help="keep the store file in DIR")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        where = Path(args.keep) if args.keep else Path(tmp)
+        where.mkdir(parents=True, exist_ok=True)
+        figures = run(where / "crash.db", args.kills, seed=args.seed, max_delay=args.max_delay)
+    print("\n".join(figures.lines()))
+    for problem in (figures.verify_failures + figures.unactionable)[:10]:
+        print(f"  {problem}")
+    for name, ids in (("stuck", figures.stuck), ("results missing", figures.results_missing),
+                      ("wagers lost", figures.wagers_lost)):
+        if ids:
+            print(f"  {name}: rounds {ids[:20]}")
+    return 0 if figures.ok() else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

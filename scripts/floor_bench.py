@@ -1,0 +1,216 @@
+"""The floor at scale (issue 18): a benchmark that prints figures (not a test).
+
+    python scripts/floor_bench.py [--tables 50] [--days 30] [--per-hour 60] [--keep]
+
+Starts a throwaway PostgreSQL server (tests/floor/pgserver.py), creates the floor, and fills
+it with ``tables x days x 24 x per-hour`` rounds: one table's month goes through the real
+forwarder from a real station store (that is the catch-up figure, and the table ``verify``
+checks); the other tables' rounds, players, settlements and events are generated in the
+server (the same row shapes and sizes as forwarded rows). Then it times the pit's latest
+page, a player's rounds across all tables, a pit's hourly win/hold for one day, a player's
+play across tables, and verify of the forwarded table's month.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import psycopg  # noqa: E402
+
+from dealer_assist.floor.forward import Forwarder  # noqa: E402
+from dealer_assist.floor.reader import FloorReader  # noqa: E402
+from dealer_assist.floor.schema import add_station, init_floor  # noqa: E402
+from dealer_assist.store import Store  # noqa: E402
+from tests.floor.pgserver import Server  # noqa: E402
+from tests.floor.stations import DOCUMENTS, result_of  # noqa: E402
+
+START = dt.datetime(2026, 10, 1, tzinfo=dt.UTC)
+
+
+def station_store(path: Path, table: str, pit: str, rounds: int, per_hour: int) -> None:
+    """A real station store: ``rounds`` whole rounds, one every 60/per_hour minutes from START."""
+    from dealer_assist.store.common import format_time
+
+    with Store.open(path) as store:
+        store.claim_table(table, pit)
+        store.db.execute("PRAGMA synchronous = OFF")  # building test data only
+        step = dt.timedelta(minutes=60 / per_hour)
+        session = store.start_session(game="mixed", decks=6, areas=7, limits={}, dealer="dealer-5-1")
+        moments = []
+        for n in range(rounds):
+            index = n % len(DOCUMENTS)
+            rid = store.record_document(DOCUMENTS[index], result_of(index))
+            moment = format_time(START + n * step)
+            moments.append((moment, moment, session, rid))
+        # Spread the rounds over the month (this rewrites chained start times: the station
+        # store's own verify fails afterwards; the floor's copy is what this bench checks).
+        conn = store.db.conn
+        conn.executemany("UPDATE rounds SET started_at = ?, ended_at = ?, session_id = ?, source = 'live' "
+                         "WHERE id = ?", moments)
+        conn.commit()
+
+
+def generate(admin: str, tables: list[tuple[str, str]], rounds: int, per_hour: int) -> None:
+    """The other tables' rounds, generated in the server with the forwarded rows' shapes."""
+    sample = 4  # the Lucky 8 example: 2 players, settlements, typical sizes
+    config = json.dumps({k: v for k, v in DOCUMENTS[sample].items() if k != "events"}, separators=(",", ":"))
+    result = json.dumps(result_of(sample), separators=(",", ":"))
+    events = [json.dumps(e, separators=(",", ":")) for e in DOCUMENTS[sample]["events"]]
+    minutes = 60 / per_hour
+    with psycopg.connect(admin, autocommit=True) as conn:
+        for t, (table, pit) in enumerate(tables, start=1):
+            began = time.perf_counter()
+            conn.execute(
+                "INSERT INTO floor.rounds (table_name, round_id, pit, session_id, number, source, game, dealer, "
+                "config_json, started_at, ended_at, status, players_json, totals_json, irregular, result_json, "
+                "wagered, house_net, station_link, finish_audit_id, floor_seq, floor_link) "
+                "SELECT %(table)s, k, %(pit)s, 1 + (k - 1) / 480, k, 'live', "
+                "(ARRAY['ace_race','lucky8','star_elements','dueling8s','electronic'])[1 + %(t)s %% 5], "
+                "'dealer-' || %(pit)s || '-' || (1 + ((k - 1) / (%(per_hour)s * 2) + %(t)s) %% 8), %(config)s, "
+                "%(start)s + (k - 1) * make_interval(secs => %(minutes)s * 60), "
+                "%(start)s + (k - 1) * make_interval(secs => %(minutes)s * 60) + interval '50 seconds', "
+                "'settled', json_build_array(p1, p2)::text, '{}', k %% 50 = 0, %(result)s, "
+                "10 + (k * 37 + %(t)s) %% 200, ((k * 53 + %(t)s * 7) %% 121) - 50, "
+                "'\\x00'::bytea, k, k, '\\x00'::bytea "
+                "FROM generate_series(1, %(rounds)s) k, "
+                "LATERAL (SELECT 'player-' || lpad(((%(t)s * 97 + k / 90) %% 5000)::text, 4, '0') p1, "
+                "'player-' || lpad(((%(t)s * 389 + k / 45 + 2500) %% 5000)::text, 4, '0') p2) names",
+                {"table": table, "pit": pit, "t": t, "per_hour": per_hour, "config": config,
+                 "result": result, "start": START, "minutes": minutes, "rounds": rounds},
+            )
+            conn.execute(
+                "INSERT INTO floor.round_players (player, started_at, table_name, round_id, pit, net, wagered) "
+                "SELECT p.value, r.started_at, r.table_name, r.round_id, r.pit, -r.house_net / 2, r.wagered / 2 "
+                "FROM floor.rounds r, json_array_elements_text(r.players_json::json) p "
+                "WHERE r.table_name = %s ON CONFLICT DO NOTHING",
+                (table,),
+            )
+            conn.execute(
+                "INSERT INTO floor.settlements (table_name, round_id, idx, player, area, hand, bet, stake, "
+                "result, net, rule, stage) SELECT r.table_name, r.round_id, i, "
+                "(r.players_json::json ->> (i %% 2)), 1 + i %% 2, 1, CASE WHEN i < 2 THEN 'main' ELSE 'pair' END, "
+                "r.wagered / 4, 'lost', -r.house_net / 4, '4.1', 'final' "
+                "FROM floor.rounds r, generate_series(0, 3) i WHERE r.table_name = %s",
+                (table,),
+            )
+            conn.execute(
+                "INSERT INTO floor.events (table_name, round_id, seq, station_event_id, at, actor, event_json, "
+                "station_link) SELECT r.table_name, r.round_id, e.seq - 1, r.round_id * 20 + e.seq, "
+                "to_char(r.started_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'), 'dealer:x', e.text, '\\x00'::bytea "
+                "FROM floor.rounds r, unnest(%s::text[]) WITH ORDINALITY e(text, seq) WHERE r.table_name = %s",
+                (events, table),
+            )
+            print(f"  generated {table} ({pit}): {rounds:,} rounds in {time.perf_counter() - began:.1f} s",
+                  flush=True)
+        conn.execute("INSERT INTO floor.players (player) SELECT DISTINCT player FROM floor.round_players "
+                     "ON CONFLICT DO NOTHING")
+
+
+def timed(label: str, fn: object, repeat: int = 15) -> None:
+    times = []
+    result = None
+    for _ in range(repeat):
+        began = time.perf_counter()
+        result = fn()  # type: ignore[operator]
+        times.append((time.perf_counter() - began) * 1000)
+    size = len(result) if hasattr(result, "__len__") else result  # type: ignore[arg-type]
+    print(f"{label}: first {times[0]:.1f} ms, median {statistics.median(times):.1f} ms, "
+          f"max {max(times):.1f} ms ({size} rows)", flush=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--days", type=int, default=30)
+    parser.add_argument("--per-hour", type=int, default=60)
+    parser.add_argument("--pit-size", type=int, default=10, help="tables per pit")
+    parser.add_argument("--keep", action="store_true", help="leave the server running (prints its URL)")
+    args = parser.parse_args()
+    per_table = args.days * 24 * args.per_hour
+    total = per_table * args.tables
+    print(f"floor bench: {args.tables} tables x {args.days} days x 24 h x {args.per_hour}/h = {total:,} rounds",
+          flush=True)
+    server = Server(shared_buffers="128MB", extra=["-c", "maintenance_work_mem=128MB",
+                                                   "-c", "max_wal_size=4GB", "-c", "checkpoint_timeout=30min"])
+    try:
+        dbname = server.create_database("bench")
+        admin = server.url(dbname)
+        init_floor(admin)
+        tables = [(f"BJ-{t:02d}", f"PIT-{(t - 1) // args.pit_size + 1}") for t in range(1, args.tables + 1)]
+        roles = {table: add_station(admin, table, pit).role for table, pit in tables}
+        real_table, real_pit = tables[-1]
+        with tempfile.TemporaryDirectory() as tmp:
+            store = Path(tmp) / "station.db"
+            began = time.perf_counter()
+            station_store(store, real_table, real_pit, per_table, args.per_hour)
+            print(f"station store of {real_table}: {per_table:,} rounds built in "
+                  f"{time.perf_counter() - began:.1f} s ({store.stat().st_size / 1e6:.0f} MB)", flush=True)
+            began = time.perf_counter()
+            generate(admin, tables[:-1], per_table, args.per_hour)
+            print(f"generated {len(tables) - 1} tables in {time.perf_counter() - began:.0f} s", flush=True)
+            with psycopg.connect(admin, autocommit=True) as conn:
+                began = time.perf_counter()
+                conn.execute("VACUUM ANALYZE")
+                print(f"vacuum analyze: {time.perf_counter() - began:.0f} s", flush=True)
+            url = server.url(dbname, user=roles[real_table])
+            with Forwarder(store, url) as forwarder:
+                began = time.perf_counter()
+                done = forwarder.forward()
+                spent = time.perf_counter() - began
+            print(f"forwarding catch-up of {real_table}: {done.rounds:,} rounds + {done.audit:,} audit entries "
+                  f"in {spent:.1f} s = {done.rounds / spent:,.0f} rounds/s (target >= 2,000)", flush=True)
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute("ANALYZE")
+            counts = {t: conn.execute(f"SELECT count(*) FROM floor.{t}").fetchone()[0]  # type: ignore[index]
+                      for t in ("rounds", "events", "settlements", "round_players", "audit")}
+            size = conn.execute("SELECT pg_size_pretty(pg_database_size(current_database()))").fetchone()
+        print("rows: " + ", ".join(f"{k} {v:,}" for k, v in counts.items()) + f"; database {size[0] if size else '?'}",
+              flush=True)
+        reader = FloorReader(server.url(dbname))
+        pit = tables[0][1]
+        day = START + dt.timedelta(days=args.days // 2)
+        timed(f"latest page (50) of {pit}'s rounds (target <= 100 ms)",
+              lambda: reader.list_rounds(pit=pit, limit=50))
+        last = reader.list_rounds(pit=pit, limit=50)[-1]
+        timed("the next page of it (keyset)", lambda: reader.list_rounds(
+            pit=pit, limit=50, before=(dt.datetime.fromisoformat(last.started_at.replace("Z", "+00:00")),
+                                       last.table, last.id)))
+        timed("a player's latest 100 rounds across all tables, exact name (target <= 300 ms)",
+              lambda: reader.list_rounds(player="player-0123", limit=100))
+        timed("a player's rounds, all of them, exact name", lambda: reader.list_rounds(player="player-0123",
+                                                                                       limit=None))
+        timed("a player's latest 100, partial any-case name 'PLAYER-012' (10 names)",
+              lambda: reader.list_rounds(player="PLAYER-012", player_partial=True, limit=100))
+        timed(f"{pit}'s hourly win/hold for one day (target <= 200 ms)",
+              lambda: reader.hourly(pit=pit, since=day, until=day + dt.timedelta(days=1)))
+        timed(f"{pit}'s rounds per hour per dealer for one day",
+              lambda: reader.hourly(pit=pit, since=day, until=day + dt.timedelta(days=1), by="dealer"))
+        timed("a player's play across tables per hour, whole month",
+              lambda: reader.player_play("player-0123"))
+        timed(f"{pit}'s table states", lambda: reader.table_states(pit, now=day))
+        began = time.perf_counter()
+        result = reader.verify(real_table)
+        print(f"verify of {real_table}'s month: {result.rounds:,} rounds, {result.events:,} events, "
+              f"{result.audit:,} audit entries, ok={result.ok} in {time.perf_counter() - began:.1f} s "
+              "(target <= 10 s)", flush=True)
+        reader.close()
+        if args.keep:
+            print(f"server kept: {admin}")
+    finally:
+        if not args.keep:
+            server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,114 @@
+"""Games are data (issue 14): a sixth game, defined entirely here — its own deck, its own
+clause numbers and one side bet with its own pay table — plays and settles a full round
+through ``settle``'s code path (the transcript text in, the settle output out) without a
+change to any product file. The game is registered only for the test (monkeypatch).
+
+"Seven Up" (invented for this test): a 36-card deck (A-9 of four suits, no tens or
+faces), the dealer hits soft 17, and a "Lucky Sevens" side bet on the player's first two
+cards: both 7s pays 77 to 1, one 7 pays 7 to 1 (its 4.7), lost otherwise (its 3.15.7).
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from dealer_assist.cards import Card, make_card
+from dealer_assist.errors import TranscriptError
+from dealer_assist.games import GAMES, GameRules
+from dealer_assist.sidebets import PayRow, SideBetSpec, SideCards
+from dealer_assist.transcript import settle_text
+
+
+def seven_up_deck() -> tuple[Card, ...]:
+    return tuple(make_card(r, s) for s in ("S", "H", "D", "C") for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9"))
+
+
+BOTH_SEVENS = PayRow("Two Sevens", Fraction(77, 1), "4.7")
+ONE_SEVEN = PayRow("One Seven", Fraction(7, 1), "4.7")
+
+
+def lucky_sevens(cards: SideCards) -> PayRow | None:
+    sevens = sum(1 for c in cards.player[:2] if c.rank == "7")
+    return BOTH_SEVENS if sevens == 2 else ONE_SEVEN if sevens == 1 else None
+
+
+LUCKY_SEVENS = SideBetSpec("lucky_sevens", "Lucky Sevens", "initial", lucky_sevens, (BOTH_SEVENS, ONE_SEVEN))
+
+# Its own clause numbers: another game's table as a start, then this game's own numbering.
+CLAUSES = {**GAMES["lucky8"].clauses, "side.lucky_sevens": "3.15.7", "lose.lower": "4.4.9",
+           "push.equal": "4.6.9", "void.foreign_card": "5.1.7"}
+
+SEVEN_UP = GameRules(
+    key="seven_up", name="Seven Up Blackjack", deck_range=(1, 4), area_range=(1, 7), specs=(LUCKY_SEVENS,),
+    blackjack_odds=Fraction(3, 2), dealer_hits_soft_17=True, double_hard_10_11_only=False,
+    double_equal_only=False, max_hands=4, split_eights_only=False, surrender_against_ace=False, insurance=True,
+    insurance_exactly_half=False, dealer_blackjack_vs_doubled="all", permanent_eight=False,
+    dealer_card_in_initial_deal=True, shared_hand=False, clauses=CLAUSES, deck=seven_up_deck,
+    short_name="Seven Up",
+)
+
+
+@pytest.fixture
+def seven_up(monkeypatch: pytest.MonkeyPatch) -> GameRules:
+    monkeypatch.setitem(GAMES, "seven_up", SEVEN_UP)
+    return SEVEN_UP
+
+
+def transcript(*events: dict[str, Any]) -> str:
+    return json.dumps({"game": "seven_up", "decks": 2, "areas": 3, "seated": {"alice": 1, "bob": 2},
+                       "events": list(events)})
+
+
+def W(player: str, area: int, amount: int, bet: str = "main") -> dict[str, Any]:
+    return {"type": "wager", "player": player, "area": area, "bet": bet, "amount": amount}
+
+
+def C(card: str) -> dict[str, Any]:
+    return {"type": "card", "card": card}
+
+
+def D(action: str, area: int) -> dict[str, Any]:
+    return {"type": "decision", "action": action, "area": area}
+
+
+def test_a_sixth_game_plays_and_settles_a_full_round(seven_up: GameRules) -> None:
+    # alice 10 + Lucky Sevens 5 on area 1, bob 10 on area 2. Deal: alice 7S, bob 9H, dealer 6D,
+    # alice 7H (14, two sevens: 77 to 1 = +385 at the interim), bob 9C (18). Both stand.
+    # The dealer 6D 9D = 15 draws 3S: 18, stands. alice 14 loses 10 (its 4.4.9); bob 18 ties (4.6.9).
+    out = settle_text(transcript(W("alice", 1, 10), W("alice", 1, 5, "lucky_sevens"), W("bob", 2, 10),
+                                 {"type": "no_more_bets"}, C("7S"), C("9H"), C("6D"), C("7H"), C("9C"),
+                                 D("stand", 1), D("stand", 2), C("9D"), C("3S")))
+    assert out["game"] == "seven_up" and out["status"] == "settled"
+    got = [(s["player"], s["bet"], s["result"], s["net"], s["rule"], s["stage"], s.get("row"))
+           for s in out["settlements"]]
+    assert got == [
+        ("alice", "lucky_sevens", "win", 385, "4.7", "interim", "Two Sevens"),
+        ("alice", "main", "lose", -10, "4.4.9", "final", None),
+        ("bob", "main", "push", 0, "4.6.9", "final", None),
+    ]
+    assert out["net"] == {"alice": 375, "bob": 0}
+    assert out["dealer"] == {"cards": ["6D", "9D", "3S"], "total": 18}
+
+
+def test_a_sixth_games_side_bet_loses_with_its_own_clause_and_shows_its_name(seven_up: GameRules) -> None:
+    # alice 5S 9H, dealer 6D: no seven: the Lucky Sevens wager loses at the interim (its 3.15.7).
+    out = settle_text(transcript(W("alice", 1, 10), W("alice", 1, 5, "lucky_sevens"), {"type": "no_more_bets"},
+                                 C("5S"), C("6D"), C("9H"), D("stand", 1)))
+    side = [s for s in out["settlements"] if s["bet"] == "lucky_sevens"]
+    assert [(s["result"], s["net"], s["rule"]) for s in side] == [("lose", -5, "3.15.7")]
+    assert seven_up.bet_name("lucky_sevens") == "Lucky Sevens" and seven_up.top_odds == 77
+
+
+def test_a_card_outside_the_sixth_games_deck_voids_the_round(seven_up: GameRules) -> None:
+    # Its deck has no tens: a 10H cannot come from its shoe (5.1, its own 5.1.7): void, stakes returned.
+    out = settle_text(transcript(W("alice", 1, 10), {"type": "no_more_bets"}, C("10H")))
+    assert out["status"] == "void" and out["rulings"][0]["rule"] == "5.1.7"
+
+
+def test_without_registration_the_sixth_game_is_unknown() -> None:
+    with pytest.raises(TranscriptError, match="unknown game 'seven_up'"):
+        settle_text(transcript())

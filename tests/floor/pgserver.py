@@ -1,0 +1,134 @@
+"""A throwaway PostgreSQL server for the floor tests and the floor benchmark.
+
+It runs ``initdb`` and ``pg_ctl`` (PostgreSQL 15+) into a temporary directory and listens
+only on a Unix socket there (no TCP port). The server refuses to run as root: when this
+process is root, the server runs as the unprivileged ``postgres`` account (the directory
+is handed to it); otherwise as the current user. Settings are for a small shared machine:
+small buffers, and — only here, never in a real floor — no fsync.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import pwd
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+ADMIN = "da_admin"
+
+
+class ServerUnavailable(RuntimeError):
+    """PostgreSQL's server binaries are not installed (or the server did not start)."""
+
+
+def find_binaries() -> Path:
+    """The directory holding ``initdb``, ``pg_ctl`` and ``postgres``."""
+    found = shutil.which("initdb")
+    if found and shutil.which("pg_ctl"):
+        return Path(os.path.realpath(found)).parent
+    for candidate in sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True):
+        if os.path.exists(os.path.join(candidate, "initdb")):
+            return Path(candidate)
+    raise ServerUnavailable(
+        "PostgreSQL server binaries (initdb, pg_ctl) not found on PATH or under "
+        "/usr/lib/postgresql/*/bin: install PostgreSQL 15+ (Debian: apt-get install postgresql)"
+    )
+
+
+class Server:
+    """One running throwaway server; :meth:`url` gives a connection URL for a database."""
+
+    def __init__(self, *, shared_buffers: str = "32MB", extra: Sequence[str] = ()) -> None:
+        self.bin = find_binaries()
+        self.root = Path(tempfile.mkdtemp(prefix="da-floor-pg-"))
+        self.data = self.root / "data"
+        self.socket_dir = self.root / "sock"
+        self.log = self.root / "server.log"
+        self._account: pwd.struct_passwd | None = None
+        if os.geteuid() == 0:
+            try:
+                self._account = pwd.getpwnam("postgres")
+            except KeyError as err:
+                raise ServerUnavailable(
+                    "running as root and there is no 'postgres' account to run the server as"
+                ) from err
+            os.chown(self.root, self._account.pw_uid, self._account.pw_gid)
+            os.chmod(self.root, 0o755)
+        self.socket_dir.mkdir()
+        if self._account is not None:
+            os.chown(self.socket_dir, self._account.pw_uid, self._account.pw_gid)
+        self._run(
+            [str(self.bin / "initdb"), "-D", str(self.data), "-U", ADMIN, "--auth=trust",
+             "--encoding=UTF8", "--locale=C", "--no-sync"]
+        )
+        options = [
+            "-c", "listen_addresses=",
+            "-c", f"unix_socket_directories={self.socket_dir}",
+            "-c", f"shared_buffers={shared_buffers}",
+            "-c", "max_connections=60",
+            "-c", "fsync=off",  # a throwaway server only: never in a real floor
+            "-c", "synchronous_commit=off",
+            "-c", "full_page_writes=off",
+            "-c", "max_worker_processes=2",
+            "-c", "max_parallel_workers_per_gather=0",
+            *extra,
+        ]
+        self._run(
+            [str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-w",
+             "-t", "60", "-o", " ".join(_quote(o) for o in options), "start"]
+        )
+        self._counter = 0
+
+    def _run(self, argv: list[str]) -> None:
+        kwargs: dict[str, object] = {}
+        if self._account is not None:
+            kwargs = {"user": self._account.pw_uid, "group": self._account.pw_gid, "extra_groups": []}
+        env = dict(os.environ)
+        env.pop("PGDATA", None)
+        done = subprocess.run(argv, capture_output=True, text=True, cwd=self.root, env=env,
+                              **kwargs)  # type: ignore[call-overload]
+        if done.returncode != 0:
+            log = self.log.read_text(errors="replace")[-2000:] if self.log.exists() else ""
+            raise ServerUnavailable(
+                f"{Path(argv[0]).name} failed ({done.returncode}): {done.stderr.strip()}\n{log}"
+            )
+
+    def url(self, database: str = "postgres", user: str = ADMIN) -> str:
+        return f"postgresql://{user}@/{database}?host={self.socket_dir}"
+
+    def create_database(self, prefix: str = "floor") -> str:
+        """A new empty database; returns its name."""
+        import psycopg
+
+        self._counter += 1
+        name = f"{prefix}_{os.getpid()}_{self._counter}"
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        return name
+
+    def drop_database(self, name: str) -> None:
+        """Drop a database and the roles named after it (the floor's station/review roles)."""
+        import psycopg
+
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            roles = [r[0] for r in conn.execute(
+                "SELECT rolname FROM pg_roles WHERE rolname LIKE %s", (name.lower() + "\\_%",))]
+            for role in roles:
+                conn.execute(f'DROP ROLE IF EXISTS "{role}"')
+
+    def stop(self) -> None:
+        try:
+            self._run([str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop"])
+        finally:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _quote(option: str) -> str:
+    if option and all(ch.isalnum() or ch in "-_=./," for ch in option):
+        return option
+    return "'" + option.replace("'", "'\\''") + "'"

@@ -1,0 +1,110 @@
+"""The floor's schema and roles: what a station may do is decided by the server (grants and
+row-level security), not by the client. Every refusal here is PostgreSQL's own."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import psycopg
+import pytest
+
+from dealer_assist.floor.schema import add_station, init_floor, station_role
+from tests.floor.conftest import Floor
+from tests.floor.helpers import cli, query
+
+ROUND = (
+    "INSERT INTO floor.rounds (table_name, round_id, pit, number, source, game, config_json, started_at, "
+    "status, players_json, totals_json, irregular, wagered, house_net, station_link, floor_seq, floor_link) "
+    "VALUES (%s, %s, %s, 1, 'live', 'lucky8', '{}', %s, 'settled', '[]', '{}', false, 0, 0, '\\x00', %s, '\\x00')"
+)
+
+
+def test_init_creates_the_schema_once_and_is_idempotent(admin_url: str) -> None:
+    first = cli("floor", "init", "--url", admin_url)
+    assert first.returncode == 0, first.stderr
+    assert "applied 0001_initial" in first.stdout
+    again = cli("floor", "init", "--url", admin_url)
+    assert again.returncode == 0 and "up to date" in again.stdout
+    names = query(admin_url, "SELECT name FROM floor.schema_migrations")
+    assert names == [("0001_initial",)]
+
+
+def test_a_floor_from_a_newer_version_is_refused(admin_url: str) -> None:
+    init_floor(admin_url)
+    with psycopg.connect(admin_url) as conn:
+        conn.execute("INSERT INTO floor.schema_migrations (name) VALUES ('0099_future')")
+    done = cli("floor", "init", "--url", admin_url)
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: ") and "newer Dealer Assist (schema 0099_future)" in done.stderr
+
+
+def test_a_password_on_the_command_line_is_refused_and_not_echoed(admin_url: str) -> None:
+    url = admin_url.replace("da_admin@", "da_admin:s3cret-pw@")
+    for args in (["floor", "init", "--url", url], ["forward", "--db", "x.db", "--to", url],
+                 ["history", "--db", url, "list"]):
+        done = cli(*args)
+        assert done.returncode == 2, args
+        assert "PGPASSFILE" in done.stderr and "s3cret-pw" not in done.stderr + done.stdout
+
+
+def test_the_station_role_is_refused_update_delete_and_other_tables_by_the_server(floor: Floor) -> None:
+    url7 = floor.station("BJ-07", "PIT-2")
+    floor.station("BJ-08", "PIT-2")
+    now = dt.datetime.now(dt.UTC)
+    with psycopg.connect(url7) as conn:
+        conn.execute(ROUND, ("BJ-07", 1, "PIT-2", now, 1))  # its own table: allowed
+        conn.commit()
+        assert conn.execute("SELECT current_user").fetchone() == (station_role(floor.dbname, "BJ-07"),)
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="permission denied for table rounds"):
+            conn.execute("UPDATE floor.rounds SET status = 'void' WHERE table_name = 'BJ-07'")
+        conn.rollback()
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="permission denied for table rounds"):
+            conn.execute("DELETE FROM floor.rounds WHERE table_name = 'BJ-07'")
+        conn.rollback()
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="permission denied for table events"):
+            conn.execute("DELETE FROM floor.events")
+        conn.rollback()
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"):
+            conn.execute(ROUND, ("BJ-08", 1, "PIT-2", now, 1))  # another table's row
+        conn.rollback()
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"):
+            conn.execute(ROUND, ("BJ-07", 2, "PIT-9", now, 2))  # its own table in another pit
+        conn.rollback()
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="permission denied"):
+            conn.execute("INSERT INTO floor.tables (table_name, pit, station_role) VALUES ('X', 'P', 'x')")
+        conn.rollback()
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="permission denied"):
+            conn.execute("TRUNCATE floor.rounds")
+        conn.rollback()
+    # What the admin sees: the one row BJ-07 was allowed, unchanged.
+    assert query(floor.admin_url, "SELECT table_name, round_id, status FROM floor.rounds") == [
+        ("BJ-07", 1, "settled")
+    ]
+    # BJ-08's station does not even see BJ-07's rows.
+    url8 = floor.server.url(floor.dbname, user=station_role(floor.dbname, "BJ-08"))
+    assert query(url8, "SELECT count(*) FROM floor.rounds") == [(0,)]
+
+
+def test_the_review_role_reads_everything_and_writes_nothing(floor: Floor) -> None:
+    url7 = floor.station("BJ-07", "PIT-2")
+    now = dt.datetime.now(dt.UTC)
+    with psycopg.connect(url7) as conn:
+        conn.execute(ROUND, ("BJ-07", 1, "PIT-2", now, 1))
+    assert query(floor.review_url, "SELECT table_name FROM floor.rounds") == [("BJ-07",)]
+    assert query(floor.review_url, "SELECT table_name, pit FROM floor.tables") == [("BJ-07", "PIT-2")]
+    with psycopg.connect(floor.review_url) as conn:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute(ROUND, ("BJ-07", 2, "PIT-2", now, 2))
+        conn.rollback()
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("UPDATE floor.rounds SET status = 'void'")
+
+
+def test_a_table_stays_in_its_pit(floor: Floor) -> None:
+    floor.station("BJ-07", "PIT-2")
+    from dealer_assist.floor.connection import FloorError
+
+    with pytest.raises(FloorError, match="already registered in pit PIT-2, not PIT-3"):
+        add_station(floor.admin_url, "BJ-07", "PIT-3")
+    bad = cli("floor", "station", "--url", floor.admin_url, "--table", "BJ 07; drop", "--pit", "P")
+    assert bad.returncode == 2 and "table name" in bad.stderr

@@ -1,0 +1,77 @@
+"""`dealer-assist odds`: the par sheet as text or JSON; one error line and exit 2 for bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from dealer_assist.cli import main
+
+
+def run_odds(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "dealer_assist", "odds", *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_unknown_game_is_refused() -> None:
+    proc = run_odds("baccarat")
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert proc.stderr.startswith("error: unknown game 'baccarat'")
+    assert "lucky8" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize(("game", "decks", "allowed"), [
+    ("lucky8", "9", "1 to 8"), ("star_elements", "3", "4 to 6"), ("dueling8s", "2", "3 to 8"),
+    ("electronic", "7", "2 to 6"), ("ace_race", "1", "2 to 8"),
+])
+def test_deck_count_outside_2_1_is_refused(game: str, decks: str, allowed: str,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["odds", game, "--decks", decks]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "(2.1)" in err and allowed in err and err.count("\n") == 1
+
+
+def test_deck_count_that_is_not_a_number(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["odds", "lucky8", "--decks", "six"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --decks") and "2.1" in err
+
+
+def test_json_has_the_issue_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["odds", "lucky8", "--decks", "1", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["game"] == "lucky8" and doc["decks"] == 1
+    assert set(doc["bets"]) == {"main", "pair", "lucky8", "insurance"}
+    pair = doc["bets"]["pair"]
+    assert set(pair) == {"house_edge", "return_to_player", "hit_frequency", "std_dev", "rows"}
+    assert pair["rows"] == [{"row": "Pair", "pays": "11 to 1", "probability": pytest.approx(1 / 17),
+                             "probability_exact": "1/17"}]
+    # 11:1 on 1/17: the house keeps 5/17 of each unit.
+    assert pair["house_edge"] == pytest.approx(5 / 17)
+    assert pair["return_to_player"] == pytest.approx(12 / 17)
+    lucky = {r["row"]: r["probability_exact"] for r in doc["bets"]["lucky8"]["rows"]}
+    assert lucky["3 unsuited 8's"] == "1/5525"
+
+
+def test_dueling8s_json_names_the_transcript_bets(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["odds", "dueling8s", "--decks", "6", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert set(doc["bets"]) == {"main", "superb8", "tie18", "plus21", "bonus678"}
+    assert doc["bets"]["tie18"]["rows"][0]["probability_exact"] is None  # from the strategy, not enumerated
+
+
+def test_strategy_chart(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["odds", "dueling8s", "--strategy"]) == 0
+    out = capsys.readouterr().out
+    assert "8-8" in out and " P " in out
+
+
+def test_text_sheet_names_every_bet() -> None:
+    proc = run_odds("electronic", "--decks", "2")
+    assert proc.returncode == 0, proc.stderr
+    for bet in ("bet_the_set", "royal_match", "kings_bounty", "insurance", "main wager"):
+        assert bet in proc.stdout

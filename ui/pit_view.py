@@ -1,0 +1,415 @@
+"""The pit supervisor's review on the floor database (``dealer-assist review --db URL``, issue 18).
+
+One window over every table of a pit, read through the floor's read-only review role:
+
+- **Tables**: each table's state — game, limits, open or closed, dealer, rounds this hour,
+  last round's time (local), forwarding lag, and a stopped link's reason.
+- **Rounds**: every round of the pit on the chosen day (local time, from a date picker), newest
+  first, paged by keyset; a player search across tables (case-insensitive, partial names).
+  Opening a round shows its events, settlements and rulings, re-decides it through the current
+  rules, and exports its transcript.
+- **Charts** (pyqtgraph): win and hold % per table per hour through the day, rounds per hour
+  per dealer, and the searched player's play across tables (time, total wagered, net).
+
+Queries run on a worker thread (``ui.worker.Worker``): the window never waits on the network.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+from PySide6.QtCore import QDate, Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDateEdit,
+    QDialog,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QPushButton,
+    QSlider,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from dealer_assist.floor.reader import (
+    FloorReader,
+    FloorRound,
+    FloorRoundDetail,
+    HourFigure,
+    TableState,
+)
+from ui.review_model import GAME_NAMES
+from ui.style import money, signed
+from ui.worker import Worker
+
+__all__ = ["PitWindow", "local_day_bounds"]
+
+PAGE = 200
+ALL_PITS = "all pits"
+
+
+def local_day_bounds(day: _dt.date) -> tuple[_dt.datetime, _dt.datetime]:
+    """The UTC bounds of a local calendar day (the supervisor thinks in local time)."""
+    start = _dt.datetime(day.year, day.month, day.day).astimezone()
+    end = (_dt.datetime(day.year, day.month, day.day) + _dt.timedelta(days=1)).astimezone()
+    return start.astimezone(_dt.UTC), end.astimezone(_dt.UTC)
+
+
+def _local(moment: _dt.datetime | str | None) -> str:
+    if moment is None:
+        return ""
+    if isinstance(moment, str):
+        moment = _dt.datetime.fromisoformat(moment.replace("Z", "+00:00"))
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _item(text: str, data: Any = None) -> QTableWidgetItem:
+    item = QTableWidgetItem(text)
+    item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
+    if data is not None:
+        item.setData(Qt.ItemDataRole.UserRole, data)
+    return item
+
+
+def _fill(table: QTableWidget, headers: list[str], rows: list[list[str]], data: list[Any] | None = None) -> None:
+    table.clear()
+    table.setColumnCount(len(headers))
+    table.setHorizontalHeaderLabels(headers)
+    table.setRowCount(len(rows))
+    for r, row in enumerate(rows):
+        for c, text in enumerate(row):
+            table.setItem(r, c, _item(text, data[r] if data is not None and c == 0 else None))
+    table.resizeColumnsToContents()
+
+
+class RoundDialog(QDialog):
+    """One floor round: replayed step by step on the dealer screen's layout (a slider), its
+    events, settlements and rulings, re-decided by the current rules, exportable."""
+
+    def __init__(self, detail: FloorRoundDetail, document: dict[str, Any], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        from dealer_assist.transcript import describe_event, settle_document
+
+        s = detail.summary
+        self.setWindowTitle(f"{s.table} round {s.id} — {GAME_NAMES.get(s.game, s.game)}")
+        self.document = document
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(f"{s.table} ({s.pit}) · round {s.id} · {_local(s.started_at)} · "
+                                f"dealer {s.dealer or '?'} · {s.status}"))
+        from dealer_assist.review_queries import replay
+        from ui.table_view import TableView
+
+        self.steps = replay(detail.config, [ev for _, _, _, ev in detail.events])
+        self.layout_view = TableView()
+        layout.addWidget(self.layout_view, 3)
+        self.step_label = QLabel()
+        self.step_label.setWordWrap(True)
+        layout.addWidget(self.step_label)
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setMaximum(max(0, len(self.steps) - 1))
+        self.slider.valueChanged.connect(self.show_step)
+        layout.addWidget(self.slider)
+        self._event_words = [describe_event(ev) for _, _, _, ev in detail.events]
+        self.events = QTableWidget()
+        _fill(self.events, ["#", "time", "actor", "event"],
+              [[str(seq), _local(at), actor, describe_event(ev)] for seq, at, actor, ev in detail.events])
+        layout.addWidget(self.events, 2)
+        self.settlements = QTableWidget()
+        _fill(self.settlements, ["player", "bet", "stake", "result", "net", "clause"],
+              [[x["player"], x["bet"], money(x["stake"]), x["result"], signed(x["net"]), x["rule"] or ""]
+               for x in detail.settlements])
+        layout.addWidget(self.settlements, 1)
+        for ruling in detail.rulings:
+            layout.addWidget(QLabel(f"ruling {ruling['rule']}: {ruling['text']}"))
+        try:
+            again = settle_document(json.loads(json.dumps(document)))
+            same = json.loads(json.dumps(again)) == detail.result
+            verdict = ("re-decided by the current rules: the same result" if same
+                       else "re-decided by the current rules: a DIFFERENT result (dispute)")
+        except Exception as exc:  # noqa: BLE001 - a refused transcript is shown, not raised
+            verdict = f"re-decided by the current rules: refused ({exc})"
+        self.redecision = QLabel(verdict)
+        layout.addWidget(self.redecision)
+        export = QPushButton("Export transcript…")
+        export.clicked.connect(self._export)
+        layout.addWidget(export)
+        self.events.cellClicked.connect(lambda row, _c: self.slider.setValue(row + 1))
+        self.slider.setValue(self.slider.maximum())
+        self.show_step(self.slider.value())
+        self.resize(1100, 900)
+
+    def show_step(self, position: int) -> None:
+        """The layout after ``position`` events (0: before the first), as the review shows it."""
+        if not self.steps:
+            return
+        step = self.steps[max(0, min(position, len(self.steps) - 1))]
+        self.layout_view.refresh(step.round, step.output, step.round.expectation())
+        words = "before the first event" if position == 0 else \
+            f"after event {position - 1}: {self._event_words[position - 1]}"
+        line = f"step {position} of {len(self.steps) - 1} — {words}"
+        if step.refusal:
+            line += f" — REFUSED by the current rules: {step.refusal}"
+        self.step_label.setText(line)
+
+    def _export(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export transcript", "round.json", "JSON (*.json)")
+        if path:
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(json.dumps(self.document, indent=1, ensure_ascii=False) + "\n")
+
+
+class PitWindow(QMainWindow):
+    """The review on the floor: a pit's tables, rounds, players and charts."""
+
+    def __init__(self, url: str, *, today: _dt.date | None = None) -> None:
+        super().__init__()
+        self.url = url
+        self.setWindowTitle("Dealer Assist — pit review (floor)")
+        self._worker = Worker("floor-review", self)
+        self._reader: FloorReader | None = None
+        self._last: FloorRound | None = None
+        self.rounds_shown: list[FloorRound] = []
+        self.states: list[TableState] = []
+
+        central = QWidget()
+        layout = QVBoxLayout(central)
+        bar = QHBoxLayout()
+        self.pit = QComboBox()
+        self.pit.addItem(ALL_PITS)
+        self.day = QDateEdit()
+        self.day.setCalendarPopup(True)
+        self.day.setDisplayFormat("yyyy-MM-dd")
+        chosen = today or _dt.date.today()
+        self.day.setDate(QDate(chosen.year, chosen.month, chosen.day))
+        self.player = QLineEdit()
+        self.player.setPlaceholderText("player (any part of the name)")
+        self.refresh_button = QPushButton("Refresh")
+        for label, widget in (("Pit", self.pit), ("Day", self.day), ("Player", self.player)):
+            bar.addWidget(QLabel(label))
+            bar.addWidget(widget)
+        bar.addWidget(self.refresh_button)
+        layout.addLayout(bar)
+        self.status = QLabel("connecting to the floor…")
+        layout.addWidget(self.status)
+        self.tabs = QTabWidget()
+        self.tables = QTableWidget()
+        self.rounds = QTableWidget()
+        self.more = QPushButton("More rounds")
+        rounds_page = QWidget()
+        rounds_layout = QVBoxLayout(rounds_page)
+        rounds_layout.addWidget(self.rounds)
+        rounds_layout.addWidget(self.more)
+        self.tabs.addTab(self.tables, "Tables")
+        self.tabs.addTab(rounds_page, "Rounds")
+        self.charts = _Charts()
+        self.tabs.addTab(self.charts, "Charts")
+        layout.addWidget(self.tabs)
+        self.setCentralWidget(central)
+
+        self.refresh_button.clicked.connect(self.refresh)
+        self.pit.activated.connect(lambda _: self.refresh())
+        self.day.dateChanged.connect(lambda _: self.refresh())
+        self.player.returnPressed.connect(self.refresh)
+        self.more.clicked.connect(self.load_more)
+        self.rounds.cellDoubleClicked.connect(self._open_row)
+        self.pending = 0
+        self._submit(self._connect, self._connected)
+
+    # ---- worker plumbing
+
+    def _submit(self, job: Callable[[], Any], done: Callable[[Any], None]) -> None:
+        self.pending += 1
+
+        def finished(result: Any, error: BaseException | None) -> None:
+            self.pending -= 1
+            if error is not None:
+                self.status.setText(f"floor: {error}")
+                return
+            done(result)
+
+        self._worker.submit(job, finished)
+
+    def _connect(self) -> list[str]:
+        self._reader = FloorReader(self.url)
+        return self._reader.pits()
+
+    def _connected(self, pits: list[str]) -> None:
+        for pit in pits:
+            self.pit.addItem(pit)
+        if len(pits) == 1:
+            self.pit.setCurrentIndex(1)
+        self.refresh()
+
+    def closeEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name
+        reader = self._reader
+
+        def close_reader() -> None:
+            if reader is not None:
+                reader.close()
+
+        self._worker.submit(close_reader)
+        self._worker.stop()
+        super().closeEvent(event)
+
+    # ---- queries
+
+    def _filters(self) -> dict[str, Any]:
+        pit = self.pit.currentText()
+        qdate = self.day.date()
+        since, until = local_day_bounds(_dt.date(qdate.year(), qdate.month(), qdate.day()))
+        player = self.player.text().strip() or None
+        return {"pit": None if pit == ALL_PITS else pit, "since": since, "until": until, "player": player}
+
+    def refresh(self) -> None:
+        flt = self._filters()
+
+        def job() -> tuple[list[TableState], list[FloorRound], list[HourFigure], list[HourFigure], list[Any]]:
+            reader = self._reader
+            assert reader is not None
+            states = reader.table_states(flt["pit"])
+            rounds = reader.list_rounds(pit=flt["pit"], since=flt["since"], until=flt["until"],
+                                        player=flt["player"], player_partial=True, limit=PAGE)
+            by_table = reader.hourly(pit=flt["pit"], since=flt["since"], until=flt["until"])
+            by_dealer = reader.hourly(pit=flt["pit"], since=flt["since"], until=flt["until"], by="dealer")
+            play = reader.player_play(flt["player"], since=flt["since"], until=flt["until"]) if flt["player"] else []
+            return states, rounds, by_table, by_dealer, play
+
+        self._submit(job, self._show)
+
+    def load_more(self) -> None:
+        if self._last is None:
+            return
+        flt = self._filters()
+        last = self._last
+        before = (_dt.datetime.fromisoformat(last.started_at.replace("Z", "+00:00")), last.table, last.id)
+
+        def job() -> list[FloorRound]:
+            assert self._reader is not None
+            return self._reader.list_rounds(pit=flt["pit"], since=flt["since"], until=flt["until"],
+                                            player=flt["player"], player_partial=True, limit=PAGE, before=before)
+
+        self._submit(job, self._append_rounds)
+
+    def _show(self, result: tuple[list[TableState], list[FloorRound], list[HourFigure], list[HourFigure],
+                                  list[Any]]) -> None:
+        states, rounds, by_table, by_dealer, play = result
+        self.states = states
+        now = _dt.datetime.now(_dt.UTC)
+        rows = []
+        for s in states:
+            limits = ", ".join(f"{bet} {money(lo)}–{money(hi)}" for bet, (lo, hi) in s.limits.items()
+                               if isinstance(s.limits.get(bet), list) and len(s.limits[bet]) == 2)
+            lag = ""
+            if s.last_forwarded_at is not None and s.last_round_at is not None:
+                lag = f"{max(0, int((s.last_forwarded_at - s.last_round_at).total_seconds()))} s"
+            rows.append([s.table, s.pit, GAME_NAMES.get(s.game or "", s.game or ""), limits,
+                         "open" if s.open else "closed", s.dealer or "", str(s.rounds_this_hour),
+                         _local(s.last_round_at), lag,
+                         f"last forwarded {int((now - s.last_forwarded_at).total_seconds() // 60)} min ago"
+                         if s.last_forwarded_at else "", s.stopped or ""])
+        _fill(self.tables, ["table", "pit", "game", "limits", "state", "dealer", "rounds this hour",
+                            "last round", "forwarding lag", "link", "stopped"], rows)
+        self.rounds_shown = []
+        self._append_rounds(rounds)
+        self.charts.show_figures(by_table, by_dealer, play)
+        self.status.setText(f"{len(states)} tables · {len(rounds)} rounds shown")
+
+    def _append_rounds(self, rounds: list[FloorRound]) -> None:
+        self.rounds_shown.extend(rounds)
+        self._last = self.rounds_shown[-1] if self.rounds_shown else None
+        self.more.setEnabled(len(rounds) == PAGE)
+        rows = [[r.table, str(r.id), _local(r.started_at), GAME_NAMES.get(r.game, r.game), r.dealer or "",
+                 r.status, ", ".join(f"{p} {signed(r.net[p])}" if p in r.net else p for p in r.players),
+                 money(r.wagered), signed(r.house_net)] for r in self.rounds_shown]
+        _fill(self.rounds, ["table", "round", "started", "game", "dealer", "status", "players (net)",
+                            "wagered", "house"], rows, [(r.table, r.id) for r in self.rounds_shown])
+
+    def _open_row(self, row: int, _column: int) -> None:
+        item = self.rounds.item(row, 0)
+        if item is None:
+            return
+        table, round_id = item.data(Qt.ItemDataRole.UserRole)
+        self.open_round(str(table), int(round_id))
+
+    def open_round(self, table: str, round_id: int, done: Callable[[RoundDialog], None] | None = None) -> None:
+        def job() -> tuple[FloorRoundDetail | None, dict[str, Any]]:
+            assert self._reader is not None
+            return self._reader.get_round(table, round_id), self._reader.export_round(table, round_id)
+
+        def show(result: tuple[FloorRoundDetail | None, dict[str, Any]]) -> None:
+            detail, document = result
+            if detail is None:
+                return
+            dialog = RoundDialog(detail, document, self)
+            dialog.show()
+            if done is not None:
+                done(dialog)
+
+        self._submit(job, show)
+
+
+class _Charts(QWidget):
+    """Win/hold % per table per hour, rounds per hour per dealer, a player's play across tables."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        import pyqtgraph as pg
+
+        self._pg = pg
+        layout = QVBoxLayout(self)
+        self.hold = pg.PlotWidget(title="hold % per table per hour (house net / wagered)")
+        self.hold.addLegend()
+        self.dealers = pg.PlotWidget(title="rounds per hour per dealer")
+        self.dealers.addLegend()
+        self.play = pg.PlotWidget(title="player's play across tables: net per hour (size = wagered)")
+        self.play.addLegend()
+        for plot in (self.hold, self.dealers, self.play):
+            plot.setAxisItems({"bottom": pg.DateAxisItem()})
+            plot.showGrid(x=True, y=True, alpha=0.3)
+            layout.addWidget(plot)
+        self.series: dict[str, dict[str, list[tuple[float, float]]]] = {}
+
+    @staticmethod
+    def _group(figures: list[HourFigure], value: Callable[[HourFigure], Decimal | None]) -> dict[str, list[tuple[float, float]]]:
+        out: dict[str, list[tuple[float, float]]] = {}
+        for f in figures:
+            v = value(f)
+            if v is not None:
+                # a chart's coordinates (not money): the hour as a timestamp, the figure as a float
+                out.setdefault(f.key, []).append((f.hour.timestamp(), float(v)))
+        return out
+
+    def show_figures(self, by_table: list[HourFigure], by_dealer: list[HourFigure], play: list[Any]) -> None:
+        pg = self._pg
+        self.series = {
+            "hold": self._group(by_table, lambda f: f.hold_percent),
+            "dealers": self._group(by_dealer, lambda f: Decimal(f.rounds)),
+        }
+        player_series: dict[str, list[tuple[float, float]]] = {}
+        sizes: dict[str, list[float]] = {}
+        for player, table, hour, _rounds, wagered, net in play:
+            key = f"{player} at {table}"
+            player_series.setdefault(key, []).append((hour.timestamp(), float(net)))
+            sizes.setdefault(key, []).append(6 + min(24.0, float(wagered) / 50))
+        self.series["play"] = player_series
+        for plot, name in ((self.hold, "hold"), (self.dealers, "dealers"), (self.play, "play")):
+            plot.clear()
+            for index, (key, points) in enumerate(sorted(self.series[name].items())):
+                xs = [p[0] for p in points]
+                ys = [p[1] for p in points]
+                pen = pg.intColor(index, hues=max(8, len(self.series[name])))
+                if name == "play":
+                    plot.plot(xs, ys, pen=None, symbol="o", symbolBrush=pen, symbolSize=sizes[key], name=key)
+                else:
+                    plot.plot(xs, ys, pen=pg.mkPen(pen, width=2), symbol="o", symbolSize=5,
+                              symbolBrush=pen, name=key)
