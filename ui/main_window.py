@@ -286,7 +286,7 @@ class DealerWindow(QMainWindow):
         right.addWidget(self.amount_row)
         self.betting = BettingPanel(self._place, controller.remove_wager, controller.change_wager,
                                     controller.claim)
-        right.addWidget(self.betting, 1)
+        right.addWidget(self.betting, 100)
         self.refusal = QLabel("")  # refusals only: red, the whole message with its clause
         self.refusal.setProperty("role", "refusal")
         self.refusal.setWordWrap(True)
@@ -312,7 +312,8 @@ class DealerWindow(QMainWindow):
         recall_layout.addWidget(self.recall_list)
         recall_layout.addWidget(self.recall_view, 1)
         self.pages.addWidget(recall)
-        right.addWidget(self.pages, 2)
+        right.addWidget(self.pages, 200)
+        right.addStretch(1)  # with no settlement or betting shown, the panels stay at the top
         for hidden in (self.amount_row, self.pages, self.ruling_panel):
             hidden.hide()  # shown when there is something to show: the window never opens too tall
 

@@ -164,7 +164,7 @@ class DealerBox(QFrame):
 class AreaBox(CardDropMixin, QFrame):
     """One playing area; a card dropped on it (outside a hand) lies in its first hand."""
 
-    def __init__(self, view: AreaView, *, height: int, width: int, bets: list[str]) -> None:
+    def __init__(self, view: AreaView, *, height: int, width: int) -> None:
         super().__init__()
         self.drop_target = f"area:{view.number}/1"
         self.setAcceptDrops(True)
@@ -192,7 +192,7 @@ class AreaBox(CardDropMixin, QFrame):
             return
         # the hands: up to four (split), side by side; cards overlap to fit in what the
         # title and the wager table leave
-        table = WagerTable(view, bets, width)
+        table = WagerTable(view, width)
         fixed = self.title.sizeHint().height() + table.sizeHint().height() + px(4) * 2 + px(2) * 4
         if view.surrendered:
             fixed += px(20)
@@ -245,7 +245,7 @@ class WagerTable(QWidget):
     """An area's wagers: a column per player (position order), a row per bet; a settled
     wager's cell shows what to do with its chips."""
 
-    def __init__(self, view: AreaView, bets: list[str], width: int = 0) -> None:
+    def __init__(self, view: AreaView, width: int = 0) -> None:
         super().__init__()
         # the type shrinks when the area is narrower than three players' amounts need
         # (the review's replay pane, a four-hand area's neighbours): never cut
@@ -389,7 +389,6 @@ class TableView(QWidget):
         if shared:
             self._refresh_shared(output, area_h)
             return
-        bets: list[str] = []
         views = [area_view(layout, output, n) for n in range(1, count + 1)]
         for view in views:
             number = view.number
@@ -402,7 +401,7 @@ class TableView(QWidget):
             first = (number - 1) // per_row * per_row
             shares = sum(v.width_share for v in views[first:first + per_row])
             width = (max(self.width(), px(600)) - px(6) * (per_row - 1)) * view.width_share // max(1, shares)
-            box = AreaBox(view, height=area_h, width=width, bets=bets)
+            box = AreaBox(view, height=area_h, width=width)
             row = self._rows[(number - 1) // per_row]
             old = self.area_boxes.get(number)
             if old is not None:
