@@ -771,7 +771,8 @@ class TableController(QObject):
             if not self.submit(hit, quiet=True):
                 return False
             self.face_up_next = False
-            self.submit(card)
+            if not self.submit(card, quiet=True):
+                self._hold_stray(card, self.last_refusal_text)  # never dropped
             return True
         self.face_up_next = False
         self.rnd = trial
