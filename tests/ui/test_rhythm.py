@@ -274,3 +274,29 @@ def test_shoe_fault_banner_and_its_round(make_table: MakeTable, tmp_path: Path) 
     finally:
         store.close()
     assert faults == [("shoe_fault", rid)]
+
+
+def test_power_failure_asks_each_player(make_table: MakeTable) -> None:
+    # 5.29.1: after a power failure each player whose wagers have not conclusively won or lost
+    # may withdraw them. Alice (area 1) and bob (area 2) have two cards each, no decision yet:
+    # nothing is decided. The screen asks each of them; bob stays, alice withdraws: her 100 is
+    # returned (5.29.1) and bob's round goes on.
+    setup = TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1, "bob": 2})
+    t = make_table(setup, "9H 5C 7D 8S 6H 10C 2C")
+    t.bet("alice", "main", [100], area=1)
+    t.bet("bob", "main", [100], area=2)
+    t.press("no_more_bets")
+    t.deal(5)
+    t.qtbot.mouseClick(t.window.report_buttons["power_failure"], Qt.MouseButton.LeftButton)
+    t.qtbot.mouseClick(t.window.choice_dialog.buttons["yes"], Qt.MouseButton.LeftButton)
+    t.settled_writes()
+    panel = t.window.power_panel
+    assert panel.isVisibleTo(t.window) and "(5.29)" in panel.title.text()
+    assert set(panel.buttons) == {("alice", "withdraw"), ("alice", "stay"), ("bob", "withdraw"), ("bob", "stay")}
+    t.qtbot.mouseClick(panel.buttons[("bob", "stay")], Qt.MouseButton.LeftButton)
+    assert set(panel.buttons) == {("alice", "withdraw"), ("alice", "stay")}
+    t.qtbot.mouseClick(panel.buttons[("alice", "withdraw")], Qt.MouseButton.LeftButton)
+    t.settled_writes()
+    assert t.settlement_rows() == [("alice", "1/1", "Main", "RETURN", "5.29.1", "interim")]
+    assert not panel.isVisibleTo(t.window)
+    assert t.window.prompt.headline.text() == "Area 2, hand 1: bob decides"
