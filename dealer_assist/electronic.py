@@ -768,13 +768,6 @@ class ElectronicRound(EventSourcedRound):
             out.append(entry)
         return out
 
-    def expectation(self) -> Expectation:
-        """What the round waits for now."""
-        expected = self._expected
-        if expected is None:
-            expected = self._expected = self._expectation()
-        return expected
-
     def _expectation(self) -> Expectation:
         if self.phase == "betting":
             return Expectation("wagers")
@@ -788,9 +781,6 @@ class ElectronicRound(EventSourcedRound):
                 extra["waiting"] = waiting
             return Expectation("card", target=target, extra=extra)
         return Expectation("decisions", pending=tuple(self.pending()))
-
-    def status(self) -> str:
-        return {"void": "void", "settled": "settled"}.get(self.phase, "in_progress")
 
     def report(self) -> dict[str, Any]:
         total, _ = hand_value(self.dealer)

@@ -1,7 +1,7 @@
 """Queries behind the pit supervisor's review (issue 9): no Qt, read-only.
 
-Everything here reads a store file through a *read-only* connection
-(:meth:`dealer_assist.store.Store.open_readonly`), so the table keeps playing while
+Everything here reads a store file through a :class:`~dealer_assist.store.StoreReader`
+(read-only, owning its connection), so the table keeps playing while
 a supervisor looks (WAL readers never block the writer).
 
 - :func:`page_rounds` / :func:`count_rounds`: one page of the round list, filtered and
@@ -24,7 +24,7 @@ import csv
 import hashlib
 import io
 import json
-import sqlite3
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
@@ -37,13 +37,13 @@ from dealer_assist.store import (
 )
 from dealer_assist.store import (
     ROUND_STATUSES,
-    Store,
+    StoreReader,
     audit_content,
     event_content,
     first_altered_settlements,
     round_content,
 )
-from dealer_assist.store.chain import link_ok, previous_hash
+from dealer_assist.store.chain import link_ok
 from dealer_assist.transcript import describe_event, new_round, parse_event, round_output
 
 __all__ = [
@@ -57,6 +57,7 @@ __all__ = [
     "RoundRow",
     "Summary",
     "count_rounds",
+    "csv_cell",
     "dealer_of",
     "first_altered_settlements",
     "decimal",
@@ -94,12 +95,6 @@ def decimal(value: Any) -> Decimal:
         return Decimal(str(value))
     except InvalidOperation:
         return Decimal(0)
-
-
-def connection(store: Store) -> sqlite3.Connection:
-    """The store's sqlite3 connection (read-only for a reader store)."""
-    conn: sqlite3.Connection = store.db.conn
-    return conn
 
 
 # ------------------------------------------------------------------ round list
@@ -204,7 +199,7 @@ def _row(r: Sequence[Any]) -> RoundRow:
 
 
 def page_rounds(
-    conn: sqlite3.Connection,
+    reader: StoreReader,
     flt: RoundFilter,
     *,
     sort: str = "time",
@@ -234,9 +229,9 @@ def page_rounds(
     if sort == "time" and flt.status is not None and not flt.player:
         # A rare status (void, referred, in progress): its rows by the status index, then
         # sorted; a common one (settled): walk the start-time index. A bounded count decides.
-        few = conn.execute(
+        few = reader.row(
             "SELECT COUNT(*) FROM (SELECT 1 FROM rounds WHERE status = ? LIMIT ?)", (flt.status, _FEW)
-        ).fetchone()[0] < _FEW
+        )[0] < _FEW
         source = "rounds r INDEXED BY rounds_status" if few else "rounds r INDEXED BY rounds_started"
     sql = f"SELECT {_ROW_COLUMNS} FROM {source} LEFT JOIN sessions s ON s.id = r.session_id"
     if clauses:
@@ -244,31 +239,31 @@ def page_rounds(
     order = f"r.id {direction}" if sort == "round" else f"{column} {direction}, r.id {direction}"
     sql += f" ORDER BY {order} LIMIT ?"
     params.append(limit)
-    rows = [_row(r) for r in conn.execute(sql, params)]
+    rows = [_row(r) for r in reader.rows(sql, params)]
     if not rows:
         return rows
     # what was wagered on each round of the page (returned wagers left out), in cents
     marks = ", ".join("?" for _ in rows)
-    wagered = dict(conn.execute(
+    wagered = dict(reader.rows(
         f"SELECT round_id, SUM({_CENTS.format('stake')}) FROM settlements "
         f"WHERE round_id IN ({marks}) AND result != 'returned' GROUP BY round_id",
         [r.id for r in rows],
-    ).fetchall())
+    ))
     return [replace(r, wagered=Decimal(int(wagered.get(r.id) or 0)) / 100) for r in rows]
 
 
-def count_rounds(conn: sqlite3.Connection, flt: RoundFilter) -> int:
+def count_rounds(reader: StoreReader, flt: RoundFilter) -> int:
     clauses, params = flt.where()
     sql = "SELECT COUNT(*) FROM rounds r"
     if clauses:
         sql += " WHERE " + " AND ".join(clauses)
-    return int(conn.execute(sql, params).fetchone()[0])
+    return int(reader.row(sql, params)[0])
 
 
-def dealer_of(conn: sqlite3.Connection, session_id: int | None) -> str | None:
+def dealer_of(reader: StoreReader, session_id: int | None) -> str | None:
     if session_id is None:
         return None
-    row = conn.execute("SELECT dealer FROM sessions WHERE id = ?", (session_id,)).fetchone()
+    row = reader.row("SELECT dealer FROM sessions WHERE id = ?", (session_id,))
     return None if row is None else row[0]
 
 
@@ -403,17 +398,17 @@ def compare_settlements(
     return out
 
 
-def redecide(store: Store, round_id: int) -> Redecision:
+def redecide(reader: StoreReader, round_id: int) -> Redecision:
     """Run the round's recorded events through the current rules; compare with the record.
 
     Compared: every settlement (against the stored settlement rows, what the cashier
     paid from), the status, each player's net, and the rulings (clause, ruling, card
     moves). Nothing is written.
     """
-    detail = store.get_round(round_id)
+    detail = reader.get_round(round_id)
     if detail is None:
         raise ValueError(f"no round {round_id}")
-    document = store.export_round(round_id)
+    document = reader.export_round(round_id)
     try:
         # the engine's own transcript path, as `dealer-assist settle` runs it
         from dealer_assist.transcript import settle_document
@@ -459,7 +454,7 @@ class IntegrityCheck:
     detail: str
 
 
-def round_integrity(store: Store, round_id: int) -> list[IntegrityCheck]:
+def round_integrity(reader: StoreReader, round_id: int) -> list[IntegrityCheck]:
     """The hash links of this round's rows and its records, each checked on its own.
 
     Each row's hash must equal sha256(previous row's hash + its content) (the chains
@@ -467,32 +462,31 @@ def round_integrity(store: Store, round_id: int) -> list[IntegrityCheck]:
     status, the sha256 of the stored settle output and the last event; the derived
     settlement rows must agree with that (hashed) settle output.
     """
-    conn = connection(store)
-    key = store.station_key
+    key = reader.station_key
     if key is None:
-        return [IntegrityCheck("station key", False, f"the station key {store.key_path} is missing: "
+        return [IntegrityCheck("station key", False, f"the station key {reader.key_path} is missing: "
                                "the keyed hash chains cannot be checked")]
     checks: list[IntegrityCheck] = []
-    row = conn.execute(
+    row = reader.row(
         "SELECT id, session_id, number, source, started_at, config_json, hash, status, result_json "
         "FROM rounds WHERE id = ?",
         (round_id,),
-    ).fetchone()
+    )
     if row is None:
         return [IntegrityCheck("round", False, f"no round {round_id}")]
-    prev = previous_hash(conn, "rounds", round_id)
+    prev = reader.previous_hash("rounds", round_id)
     ok = link_ok(prev, round_content(*row[:6]), row[6], key)
     checks.append(IntegrityCheck(
         "round header", ok,
         "hash chain link intact" if ok else f"rounds row {round_id}: hash does not match its content",
     ))
-    events = conn.execute(
+    events = reader.rows(
         "SELECT id, round_id, seq, at, actor, event_json, hash FROM events WHERE round_id = ? ORDER BY seq",
         (round_id,),
-    ).fetchall()
+    )
     bad = None
     for ev in events:
-        if not link_ok(previous_hash(conn, "events", int(ev[0])), event_content(*ev[:6]), ev[6], key):
+        if not link_ok(reader.previous_hash("events", int(ev[0])), event_content(*ev[:6]), ev[6], key):
             bad = ev
             break
     checks.append(IntegrityCheck(
@@ -500,14 +494,14 @@ def round_integrity(store: Store, round_id: int) -> list[IntegrityCheck]:
         f"{len(events)} events, every hash chain link intact" if bad is None
         else f"event {bad[2]} (events row {bad[0]}): hash does not match its content",
     ))
-    audits = conn.execute(
+    audits = reader.rows(
         "SELECT id, at, actor, kind, round_id, detail_json, hash FROM audit WHERE round_id = ? ORDER BY id",
         (round_id,),
-    ).fetchall()
+    )
     bad_audit = None
     finish: dict[str, Any] | None = None
     for entry in audits:
-        if not link_ok(previous_hash(conn, "audit", int(entry[0])), audit_content(*entry[:6]), entry[6], key):
+        if not link_ok(reader.previous_hash("audit", int(entry[0])), audit_content(*entry[:6]), entry[6], key):
             bad_audit = entry
             break
         if entry[3] == "round_finish":
@@ -546,7 +540,7 @@ def round_integrity(store: Store, round_id: int) -> list[IntegrityCheck]:
         stored = [
             {"player": r[0], "area": r[1], "hand": r[2], "bet": r[3], "stake": r[4],
              "result": r[5], "net": r[6], "rule": r[7]}
-            for r in conn.execute(
+            for r in reader.rows(
                 "SELECT player, area, hand, bet, stake, result, net, rule FROM settlements "
                 "WHERE round_id = ? ORDER BY id",
                 (round_id,),
@@ -614,7 +608,7 @@ class Summary:
 
 
 def summaries(
-    conn: sqlite3.Connection, by: Literal["session", "dealer"] = "session", since: str | None = None
+    reader: StoreReader, by: Literal["session", "dealer"] = "session", since: str | None = None
 ) -> list[Summary]:
     """Per table session (latest first) or per dealer (by name), of the rounds started at
     or after ``since`` (store time text; None: every round - a full pass over the file).
@@ -634,7 +628,7 @@ def summaries(
         raise ValueError(f"summaries by session or dealer, not {by!r}")
     found: dict[Any, Summary] = {}
     if by == "session":
-        for sid, game, dealer, started, ended in conn.execute(
+        for sid, game, dealer, started, ended in reader.rows(
             "SELECT id, game, dealer, started_at, ended_at FROM sessions "
             "WHERE ? IS NULL OR started_at >= ? OR ended_at IS NULL OR ended_at >= ? ORDER BY id DESC",
             (since, since, since),
@@ -643,14 +637,14 @@ def summaries(
     joined = "rounds r LEFT JOIN sessions s ON s.id = r.session_id"
     window = "WHERE r.started_at >= ?" if since else ""
     params = [since] if since else []
-    for key, status, count, irregular in conn.execute(
+    for key, status, count, irregular in reader.rows(
         f"SELECT {group}, r.status, COUNT(*), SUM(r.irregular) FROM {joined} {window} GROUP BY 1, 2", params
     ):
         summary = found.get(key) or found.setdefault(key, _new_summary(by, key))
         summary.statuses[str(status)] = int(count)
         summary.rounds += int(count)
         summary.irregular += int(irregular or 0)
-    for key, bet, wagers, wagered, net in conn.execute(
+    for key, bet, wagers, wagered, net in reader.rows(
         f"SELECT {group}, st.bet, SUM(st.result != 'returned'), "
         f"SUM(CASE WHEN st.result != 'returned' THEN {_CENTS.format('st.stake')} ELSE 0 END), "
         f"SUM({_CENTS.format('st.net')}) "
@@ -679,9 +673,34 @@ def _new_summary(by: str, key: Any) -> Summary:
 
 # ------------------------------------------------------------------ CSV export
 
+_PLAIN_NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?")
+
+
+#: A cell that starts with one of these is a formula to a spreadsheet (``=HYPERLINK(...)``,
+#: ``+cmd|...``, ``@SUM(...)``; tab and carriage return start one too in some programs).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(text: str) -> str:
+    """``text`` made safe for a spreadsheet: a cell that would start a formula gets a leading
+    ``'`` (the usual CSV-injection defence), except a plain number such as ``-100`` or
+    ``-12.5``, which a spreadsheet reads as the number it is. :func:`read_settlement_csv`
+    takes the quote off again."""
+    if text.startswith(FORMULA_STARTS) and not _PLAIN_NUMBER.fullmatch(text):
+        return "'" + text
+    return text
+
+
+def _csv_value(text: str) -> str:
+    """The value :func:`csv_cell` escaped (its quote taken off)."""
+    if text.startswith("'") and text[1:].startswith(FORMULA_STARTS) and not _PLAIN_NUMBER.fullmatch(text[1:]):
+        return text[1:]
+    return text
+
 
 def settlement_csv_rows(round_id: int, settlements: Iterable[Mapping[str, Any]]) -> list[dict[str, str]]:
-    """One row per settlement entry; amounts as exact decimal text."""
+    """One row per settlement entry; amounts as exact decimal text; every cell escaped by
+    :func:`csv_cell` (a player named ``=HYPERLINK(...)`` is written ``'=HYPERLINK(...)``)."""
     rows = []
     for entry in settlements:
         rows.append({
@@ -696,7 +715,7 @@ def settlement_csv_rows(round_id: int, settlements: Iterable[Mapping[str, Any]])
             "rule": str(entry.get("rule") or ""),
             "stage": str(entry.get("stage") or ""),
         })
-    return rows
+    return [{key: csv_cell(value) for key, value in row.items()} for row in rows]
 
 
 def settlement_csv_text(round_id: int, settlements: Iterable[Mapping[str, Any]]) -> str:
@@ -708,4 +727,5 @@ def settlement_csv_text(round_id: int, settlements: Iterable[Mapping[str, Any]])
 
 
 def read_settlement_csv(text: str) -> list[dict[str, str]]:
-    return list(csv.DictReader(io.StringIO(text)))
+    """The rows of a settlement CSV, with :func:`csv_cell`'s escaping taken off."""
+    return [{k: _csv_value(v) for k, v in row.items()} for row in csv.DictReader(io.StringIO(text))]

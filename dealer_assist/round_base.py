@@ -1,13 +1,15 @@
 """What both kinds of round share as event-sourced state: apply an event or refuse it
 leaving the round exactly as it was (rebuilt from its accepted events), record a card
 the shoe read (5.1: a card that cannot belong voids the round), and the 5.5 ruling on a
-card found face up. ``table.TableRound`` and ``electronic.ElectronicRound`` derive from
-``EventSourcedRound`` and supply ``_reset``, ``_dispatch``, ``clause`` and ``void``.
+card found face up; what the round expects (kept until the next event) and its status.
+``table.TableRound`` and ``electronic.ElectronicRound`` derive from ``EventSourcedRound``
+and supply ``_reset``, ``_dispatch``, ``_expectation``, ``clause`` and ``void``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 from dealer_assist.cards import Card
 from dealer_assist.errors import RuleRefusal
@@ -15,11 +17,14 @@ from dealer_assist.events import Event
 from dealer_assist.outcome import Expectation, Ruling
 from dealer_assist.shoe_state import ShoeState
 
+_STATUS: Final = {"void": "void", "settled": "settled", "referred": "referred"}
+
 
 class EventSourcedRound:
     """A round folded from its events."""
 
     events: list[Event]
+    phase: str  # betting, ..., settled, void, referred
     event_index: int  # the index of the event being applied
     rulings: list[Ruling]
     shoe: ShoeState
@@ -53,6 +58,20 @@ class EventSourcedRound:
             self.event_index = i
             self._dispatch(e)
             self.events.append(e)
+
+    def expectation(self) -> Expectation:
+        """What the round waits for now (worked out once until the next event)."""
+        expected = self._expected
+        if expected is None:
+            expected = self._expected = self._expectation()
+        return expected
+
+    def status(self) -> str:
+        """settled, void, referred or in_progress."""
+        return _STATUS.get(self.phase, "in_progress")
+
+    def _expectation(self) -> Expectation:
+        raise NotImplementedError
 
     def _reset(self) -> None:
         raise NotImplementedError

@@ -1284,13 +1284,6 @@ class TableRound(EventSourcedRound):
             self.advance()
 
     # ------------------------------------------------------------------ what comes next
-    def expectation(self) -> Expectation:
-        """What the round waits for now."""
-        expected = self._expected
-        if expected is None:
-            expected = self._expected = self._expectation()
-        return expected
-
     def _expectation(self) -> Expectation:
         phase = self.phase
         if phase == "betting":
@@ -1355,10 +1348,6 @@ class TableRound(EventSourcedRound):
         return tuple(out)
 
     # ------------------------------------------------------------------ reporting
-    def status(self) -> str:
-        """settled, void, referred or in_progress."""
-        return {"void": "void", "settled": "settled", "referred": "referred"}.get(self.phase, "in_progress")
-
     def report(self) -> dict[str, Any]:
         """The layout for the settle output: the dealer's cards and every area's hands."""
         total, _ = self.dealer_value()

@@ -11,7 +11,7 @@ import json
 import unicodedata
 from collections.abc import Callable, Mapping
 from decimal import Decimal
-from typing import Any
+from typing import Any, Final
 
 from dealer_assist.cards import Card, CardNotationError, parse_card
 from dealer_assist.errors import EventFormatError, RuleRefusal, TranscriptError
@@ -80,13 +80,18 @@ def _shown(value: Any) -> str:
     return escape_text(text) if len(text) > 60 or not text.isprintable() else text
 
 
+# The surrogate range, made with chr(): mypyc compiles no surrogate in a string literal.
+_SURROGATE_LOW: Final = chr(0xD800)
+_SURROGATE_HIGH: Final = chr(0xDFFF)
+
+
 def bad_character(text: str) -> str | None:
     """Why ``text`` cannot be a name in a transcript, or None: a lone surrogate (not
     Unicode) or a control character / line break (a name is one line of text)."""
     if text.isprintable():  # the usual case, at C speed: no Cc, Zl, Zp or Cs character
         return None
     for ch in text:
-        if "\ud800" <= ch <= "\udfff":
+        if _SURROGATE_LOW <= ch <= _SURROGATE_HIGH:
             return f"a lone surrogate ({escape_text(ch)}) is not a Unicode character"
         if unicodedata.category(ch) in ("Cc", "Zl", "Zp"):
             return f"a control character or line break ({escape_text(ch)}) cannot be in a name"
@@ -428,6 +433,16 @@ def _json_int(text: str) -> int:
     return int(text)
 
 
+def _json_decimal(text: str) -> Decimal:
+    value = Decimal(text)
+    # 1e999999999 is short to write but a number of a billion digits: as long as an integer
+    # of that many digits, and refused the same way (a store would have to write it out)
+    if value.adjusted() >= MAX_NUMBER_DIGITS:
+        raise TranscriptError(f"not valid JSON here: the number {shown_number(text)} has more than "
+                              f"{MAX_NUMBER_DIGITS} digits")
+    return value
+
+
 def _json_constant(text: str) -> Any:
     raise TranscriptError(f"not valid JSON: {text} is not a number")
 
@@ -459,10 +474,11 @@ def _check_unicode(doc: Any) -> None:
 
 def load_transcript(text: str) -> Any:
     """The JSON document of a transcript: numbers with a fraction exactly, as Decimal
-    (spec "Amounts are JSON numbers. Arithmetic is exact"); NaN, infinities, integers of
-    more than MAX_NUMBER_DIGITS digits and lone surrogates refused (TranscriptError)."""
+    (spec "Amounts are JSON numbers. Arithmetic is exact"); NaN, infinities, numbers of
+    more than MAX_NUMBER_DIGITS digits (also 1e5000) and lone surrogates refused
+    (TranscriptError)."""
     try:
-        doc = json.loads(text, parse_float=Decimal, parse_int=_json_int, parse_constant=_json_constant)
+        doc = json.loads(text, parse_float=_json_decimal, parse_int=_json_int, parse_constant=_json_constant)
     except json.JSONDecodeError as exc:
         raise TranscriptError(f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except RecursionError:

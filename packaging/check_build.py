@@ -288,7 +288,7 @@ def check_store(scratch: Path) -> str:
     # The supervisor's review window opens that store and draws round 1 (offscreen).
     shot = scratch / "review.png"
     review = run([str(APP), "review", "--db", str(db), "--round", "1", "--screenshot", str(shot)],
-                 env=dict(os.environ, QT_QPA_PLATFORM="offscreen", HOME=str(scratch)))
+                 env=dict(os.environ, QT_QPA_PLATFORM="offscreen", HOME=str(scratch), DEALER_ASSIST_DEV="1"))
     if review.returncode != 0 or not shot.exists() or shot.read_bytes()[:8] != b"\x89PNG\r\n\x1a\n":
         raise CheckFailed(f"the review window did not draw round 1: {review.stderr.decode()}")
     return (f"{len(examples)} rounds recorded by the built program; verify and export agree with the "
@@ -331,7 +331,7 @@ def start_screen(scratch: Path, name: str, env: dict[str, str]) -> tuple[subproc
     """Start the dealer's screen; return it once its store exists and it has run START_SECONDS."""
     home = scratch / name
     home.mkdir()
-    env = dict(env, HOME=str(home), XDG_RUNTIME_DIR=str(home))
+    env = dict(env, HOME=str(home), XDG_RUNTIME_DIR=str(home), DEALER_ASSIST_DEV="1")  # --dealer
     db = home / "table.db"
     proc = subprocess.Popen(
         [str(APP), "--dealer", "check", "--db", str(db), "--settings", str(home / "settings.ini"), "--sim-seed", "1"],

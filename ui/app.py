@@ -4,7 +4,8 @@ Without ``--shoe`` it starts an in-process simulated shoe on a pseudo-terminal (
 driver opens the pty by path, as it opens a real shoe) and a local store in the
 platform user data dir. ``--shoe PORT [--codec da1|da1-xor|beetek] [--baud B] [--db FILE]``
 runs it against a real shoe. For tests and benchmarks: ``--sim-cards FILE`` (a fixed
-card order), ``--sim-seed N``, ``--game``, ``--dealer NAME`` (skip the login dialog).
+card order), ``--sim-seed N``, ``--game``, ``--dealer NAME`` (skip the log-in: only with
+``DEALER_ASSIST_DEV=1``, a development run).
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", help="game for this session (overrides the remembered setup)")
     parser.add_argument("--sim-cards", metavar="FILE", help="simulated shoe: fixed card order (cards separated by spaces)")
     parser.add_argument("--sim-seed", type=int, help="simulated shoe: shuffle seed")
-    parser.add_argument("--dealer", help="log in as this dealer without the login dialog (tests, benchmarks)")
+    parser.add_argument("--dealer", help="log in as this dealer without the login dialog "
+                        "(development runs only: DEALER_ASSIST_DEV=1)")
     parser.add_argument("--floor", metavar="URL",
                         help="forward finished rounds to this floor database in the background "
                              "(postgresql://... or service=NAME; credentials via PGPASSFILE/PGSERVICEFILE)")
@@ -52,6 +54,7 @@ class Table:
     signals: Any
     sim: SimulatedShoe | None
     sim_worker: Worker | None
+    shifts: Any = None  # ui.accounts.Shifts once the log-in flow runs
     floor_link: Any = None  # ui.floor_link.FloorLink when a floor URL is configured
 
     def close(self) -> None:
@@ -117,6 +120,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
     # check what can be checked before Qt starts, so bad input is one line, not a Qt abort
+    from ui.accounts import DEV_MODE_VARIABLE, development_mode
+
+    if args.dealer and not development_mode():
+        return fail(f"--dealer skips the log-in and is for development runs only (set {DEV_MODE_VARIABLE}=1)")
     if args.game and args.game not in GAMES:
         return fail(f"unknown game {args.game!r}: one of {', '.join(GAMES)}")
     cards = None
@@ -159,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
         setup.decks = min(max(setup.decks, low), high)
         a_low, a_high = GAMES[args.game].area_range
         setup.areas = min(max(setup.areas, a_low), a_high)
-    table = build_table(setup, db=args.db, dealer=args.dealer or "dealer", port=args.shoe, codec=args.codec,
+    table = build_table(setup, db=args.db, dealer=args.dealer or "", port=args.shoe, codec=args.codec,
                         baud=args.baud, sim_cards=cards, sim_seed=args.sim_seed, floor_url=args.floor)
     window = table.window
     geometry = settings.value("window/geometry")
@@ -187,30 +194,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _ask_login(table: Table) -> None:
-    """The dealer logs in; a store without users makes the first supervisor/dealer account."""
-    from ui.login import PinDialog
+    """The dealer's shift starts with a log-in; a new store first enrols a supervisor (ui.accounts)."""
+    from ui.accounts import Shifts
 
-    controller = table.controller
-    window = table.window
-
-    def check(name: str, pin: str, done: Any) -> None:
-        store = controller.store
-
-        def job() -> bool:
-            if store is None:
-                return False
-            if not store.users():
-                store.create_user(name, pin, roles=["dealer", "supervisor"], actor="first-run")
-            return store.login(name, pin, role="dealer")
-
-        controller.store_worker.submit(job, lambda ok, err: done(bool(ok) and err is None))
-
-    def logged_in(name: str) -> None:
-        controller.dealer = name
-        window.setWindowTitle(f"Dealer Assist \u2014 {name}")
-
-    dialog = PinDialog("Log in", "Dealer log-in (the first log-in on a new store creates the account)",
-                       check, logged_in, window)
-    dialog.rejected.connect(window.close)
-    window.login_dialog = dialog
-    dialog.open()
+    shifts = Shifts(table.controller, table.window)
+    table.shifts = shifts
+    shifts.start()

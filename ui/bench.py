@@ -228,7 +228,7 @@ def launch_to_first_window() -> float:
         child = subprocess.Popen(
             [sys.executable, "-m", "dealer_assist.cli", "--dealer", "bench", "--db", str(Path(tmp) / "t.db"),
              "--settings", str(Path(tmp) / "s.ini"), "--exit-after-show"],
-            stdout=subprocess.PIPE, text=True, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+            stdout=subprocess.PIPE, text=True, env={**os.environ, "QT_QPA_PLATFORM": "offscreen", "DEALER_ASSIST_DEV": "1"},
         )
         assert child.stdout is not None
         line = child.stdout.readline()

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ui.keypad import AmountKeypad
+from ui.amount_keypad import AmountKeypad
 from ui.keys import bind
 from ui.style import money, px
 from ui.table_view import BET_NAMES

@@ -28,7 +28,7 @@ from dealer_assist.cards import CardNotationError, parse_card
 from dealer_assist.errors import DealerAssistError, EventFormatError, RuleRefusal, TranscriptError
 from dealer_assist.games import GAMES, GameRules
 from dealer_assist.outcome import Expectation
-from dealer_assist.store import Store, StoreError
+from dealer_assist.store import PinCheck, Store, StoreError
 from dealer_assist.transcript import describe_event, new_round, parse_event, round_output
 from hardware.events import (
     POSSIBLE_MISSED_CARD,
@@ -200,7 +200,8 @@ class TableController(QObject):
                 pass
             else:
                 self.new_round()
-            self.store_worker.submit(lambda: self._start_session(store), self._session_started)
+            if self.dealer:  # else the session starts with the dealer's shift (start_shift)
+                self.store_worker.submit(lambda: self._start_session(store), self._session_started)
             if done:
                 done(True)
 
@@ -408,9 +409,12 @@ class TableController(QObject):
         return True
 
     # ------------------------------------------------------------------ events
-    def submit(self, raw: dict[str, Any], actor: str | None = None, *, quiet: bool = False) -> bool:
+    def submit(self, raw: dict[str, Any], actor: str | None = None, approval: int | None = None, *,
+               quiet: bool = False) -> bool:
         """Apply one transcript event; if accepted, store it and then show it.
 
+        ``approval``: a supervisor's approval (:meth:`approve`) for an event the store
+        writes only with one (void, resolve, correction, the pit manager's pick).
         ``quiet``: a refusal is not shown as such (the caller shows it in its own way)."""
         if self.store_error:
             self.refused.emit(f"not recorded: {self.store_error}")
@@ -442,10 +446,10 @@ class TableController(QObject):
             first = [*self.slip, raw]
             self.events = list(first)
             self.slip = []
-            self._store_round_start(first, self._ending_output())
+            self._store_round_start(first, self._ending_output(), approval)
         else:
             self.events.append(raw)
-            self._store_event(raw, actor or f"dealer:{self.dealer}", self._ending_output())
+            self._store_event(raw, actor or f"dealer:{self.dealer}", self._ending_output(), approval)
         if self.held_cards and not self.hold_reason and raw.get("type") not in ("card", "multi", "burn"):
             # the cards that waited for a pick, in order, once it is made (or the round was
             # voided or ruled otherwise: then the round says what becomes of them)
@@ -460,8 +464,10 @@ class TableController(QObject):
         self._finished_at = len(self.events)
         return round_output(self.rnd)
 
-    def _store_round_start(self, first: list[dict[str, Any]], output: dict[str, Any] | None = None) -> None:
-        """The round's start (its slip and *no more bets*, or a void) in one transaction."""
+    def _store_round_start(self, first: list[dict[str, Any]], output: dict[str, Any] | None = None,
+                           approval: int | None = None) -> None:
+        """The round's start (its slip and *no more bets*, or a void) in one transaction;
+        ``approval``: a supervisor's, for the event among them that needs one (a void)."""
         store = self.store
         session = self.session_id
         config = dict(self.config)
@@ -471,7 +477,8 @@ class TableController(QObject):
             if store is None:
                 raise StoreError("no store is open")
             sid = self._store_sid if self._store_sid is not None else session
-            rid = store.start_round(config, first, session_id=sid, actor=f"dealer:{self.dealer}", result=output)
+            rid = store.start_round(config, first, session_id=sid, actor=f"dealer:{self.dealer}", result=output,
+                                    approval=approval)
             self._store_rid = rid
             return rid, store.under_min_players() if output is not None else None
 
@@ -484,7 +491,8 @@ class TableController(QObject):
 
         self.store_worker.submit(job, done)
 
-    def _store_event(self, raw: dict[str, Any], actor: str, output: dict[str, Any] | None = None) -> None:
+    def _store_event(self, raw: dict[str, Any], actor: str, output: dict[str, Any] | None = None,
+                     approval: int | None = None) -> None:
         store = self.store
         self.unacknowledged += 1
 
@@ -493,7 +501,7 @@ class TableController(QObject):
             rid = self._store_rid
             if store is None or rid is None:
                 raise StoreError("no store is open")
-            store.append_event(rid, raw, actor=actor, result=output)
+            store.append_event(rid, raw, actor=actor, result=output, approval=approval)
             return rid, store.under_min_players() if output is not None else None
 
         def done(result: Any, error: BaseException | None) -> None:
@@ -585,22 +593,73 @@ class TableController(QObject):
         raw.update({k: v for k, v in fields.items() if v is not None})
         return self.submit(raw)
 
-    def void(self, reason: str, rule: str, supervisor: str) -> bool:
-        """A supervisor's void (the PIN was already checked by :meth:`approve`)."""
-        return self.submit({"type": "void", "reason": reason, "rule": rule}, actor=f"supervisor:{supervisor}")
+    def void(self, reason: str, rule: str, supervisor: str, approval: int | None = None) -> bool:
+        """A supervisor's void (``approval`` from :meth:`approve`; the store refuses it without)."""
+        return self.submit({"type": "void", "reason": reason, "rule": rule}, actor=f"supervisor:{supervisor}",
+                           approval=approval)
 
-    def approve(self, supervisor: str, pin: str, kind: str, done: Callable[[bool], None],
+    def approve(self, supervisor: str, pin: str, kind: str, done: Callable[[Any], None],
                 detail: dict[str, Any] | None = None) -> None:
-        """Check a supervisor PIN off the GUI thread (scrypt), audited by the store."""
+        """Check a supervisor PIN off the GUI thread (scrypt), audited by the store.
+
+        ``done`` gets the store's :class:`PinCheck`; its ``approval`` goes with the event
+        it authorises."""
         store = self.store
         rid = self.round_id if self.round_id and self.round_id > 0 else None
 
-        def job() -> bool:
+        def job() -> PinCheck:
             if store is None:
-                return False
-            return store.approve(supervisor, pin, kind=kind, round_id=rid, detail=detail or {})
+                return PinCheck(False, "error", message="no store is open")
+            return store.authorise(supervisor, pin, kind=kind, round_id=rid, detail=detail or {})
 
-        self.store_worker.submit(job, lambda result, error: done(bool(result) and error is None))
+        self.store_worker.submit(job, lambda result, error: done(
+            result if error is None else PinCheck(False, "error", message=f"the store failed: {error}")))
+
+    def change_pin(self, name: str, old_pin: str, new_pin: str, done: Callable[[PinCheck], None]) -> None:
+        """Replace a PIN the store asked to be changed (off the GUI thread)."""
+        store = self.store
+
+        def job() -> PinCheck:
+            if store is None:
+                return PinCheck(False, "error", message="no store is open")
+            return store.change_pin(name, old_pin, new_pin)
+
+        self.store_worker.submit(job, lambda result, error: done(
+            result if error is None else PinCheck(False, "new_pin", message=str(error))))
+
+    def start_shift(self, dealer: str) -> None:
+        """A dealer logged in (the store recorded ``shift_start``): the table's session is theirs."""
+        self.dealer = dealer
+        self._restart_session()
+
+    def end_shift(self, dealer: str) -> None:
+        """The dealer logged out: ``shift_end`` recorded, the table's session (theirs) ended."""
+        store = self.store
+        session, self.session_id = self.session_id, None
+        if store is not None:
+            def job() -> None:
+                sid = self._store_sid if self._store_sid is not None else session
+                self._store_sid = None
+                if sid is not None:
+                    store.end_session(sid, actor=dealer)
+                store.end_shift(dealer)
+
+            self.store_worker.submit(job)
+
+    def _restart_session(self) -> None:
+        store = self.store
+        if store is None:
+            return
+        session = self.session_id
+        self.session_id = None
+
+        def job() -> int:
+            sid = self._store_sid if self._store_sid is not None else session
+            if sid is not None:
+                store.end_session(sid, actor=self.dealer)
+            return self._start_session(store)
+
+        self.store_worker.submit(job, self._session_started)
 
     # ------------------------------------------------------------------ the shoe
     def on_shoe_event(self, event: ShoeEvent) -> None:
@@ -885,18 +944,18 @@ class TableController(QObject):
 
         self.store_worker.submit(job, done)
 
-    def resolve_referral(self, ruling: str, supervisor: str) -> bool:
-        """The shift manager's decision (the PIN was checked by :meth:`approve`): ``continue`` or
+    def resolve_referral(self, ruling: str, supervisor: str, approval: int | None = None) -> bool:
+        """The shift manager's decision (``approval`` from the supervisor's PIN): ``continue`` or
         ``void``. A round the engine referred gets the transcript's ``resolve`` event."""
         clause = self.rules.clause("refer")
         if self.rnd is not None and self.rnd.status() == "referred":
-            return self.submit({"type": "resolve", "ruling": ruling,
-                                "text": f"Shift manager {supervisor}: {ruling}"}, actor=f"supervisor:{supervisor}")
+            return self.submit({"type": "resolve", "ruling": ruling, "text": f"Shift manager {supervisor}: {ruling}"},
+                               actor=f"supervisor:{supervisor}", approval=approval)
         if not self.referred:
             return False
         if ruling == "void":
             if not self.submit({"type": "void", "reason": f"shift manager's decision: {self.referred}",
-                                "rule": clause}, actor=f"supervisor:{supervisor}"):
+                                "rule": clause}, actor=f"supervisor:{supervisor}", approval=approval):
                 return False
         else:  # the round goes on: its record is in progress again
             self._record_output(round_output(self.rnd), f"supervisor:{supervisor}")
@@ -972,9 +1031,9 @@ class TableController(QObject):
         self.placement = target
         self.changed.emit()
 
-    def correct(self, index: int, target: str) -> bool:
-        """An earlier card lies elsewhere (correction)."""
-        return self.report("correction", index=index, to=target)
+    def correct(self, index: int, target: str, approval: int | None = None) -> bool:
+        """An earlier card lies elsewhere (correction; the store wants a supervisor's approval)."""
+        return self.submit({"type": "correction", "index": index, "to": target}, approval=approval)
 
     def card_events(self) -> list[tuple[int, str]]:
         """(event index, card) of every card event so far, for the correction picker."""

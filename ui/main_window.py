@@ -30,13 +30,13 @@ from PySide6.QtWidgets import (
 
 from dealer_assist.irregularities import shoe_notices
 from dealer_assist.store import StoreError
+from ui.amount_keypad import AmountKeypad
 from ui.betting import BettingPanel
 from ui.cards import DropTarget, card_label
 from ui.controller import TableController, TableSetup, players_in
 from ui.held_panels import PowerFailurePanel, StrayCardPanel
-from ui.keypad import AmountKeypad
 from ui.keys import LetterKeys, bind
-from ui.login import PinDialog
+from ui.login import PinDialog, ask_supervisor
 from ui.prompt import PromptPanel, target_words
 from ui.ruling_panel import RulingPanel
 from ui.settlement_panel import SettlementPanel
@@ -473,29 +473,28 @@ class DealerWindow(QMainWindow):
                   [("yes", "Refer the round")], referred)
 
     def request_void(self) -> None:
-        """A void needs a supervisor's PIN (5.1 / 5.2)."""
+        """A void needs a supervisor's PIN (5.1 / 5.2); the store writes it only with the approval."""
         rules = self.controller.rules
         reasons = [("extra, missing or foreign cards", rules.clause("void.foreign_card"))]
         if rules.has("void.cannot_reconstruct"):
             reasons.append(("dealt incorrectly, cannot be reconstructed", rules.clause("void.cannot_reconstruct")))
         reason_box = QComboBox()
+        reason_box.setMinimumHeight(48)
         for text, clause in reasons:
             reason_box.addItem(f"{text} ({clause})", (text, clause))
 
-        def check(name: str, pin: str, done: Any) -> None:
+        def detail() -> dict[str, Any]:
             text, clause = reason_box.currentData()
-            self.controller.approve(name, pin, "void", done, {"reason": text, "rule": clause})
+            return {"reason": text, "rule": clause}
 
-        def approved(name: str) -> None:
+        def approved(name: str, approval: int | None) -> None:
             text, clause = reason_box.currentData()
-            self.controller.void(text, clause, name)
+            self.controller.void(text, clause, name, approval)
 
-        dialog = PinDialog("Void the round", "Supervisor PIN required to void the round", check, approved, self)
-        layout = dialog.layout()
-        assert isinstance(layout, QVBoxLayout)
-        layout.insertWidget(1, reason_box)
-        self.pin_dialog = dialog
-        dialog.open()
+        self.pin_dialog = ask_supervisor(self, self.controller, "void", "Void the round",
+                                         "Supervisor PIN required to void the round", approved,
+                                         extra=reason_box, detail_of=detail)
+        self.pin_dialog.open()
 
     def request_review(self) -> None:
         """The pit supervisor's review of this table's store, behind the supervisor PIN (issue 9)."""
@@ -504,10 +503,7 @@ class DealerWindow(QMainWindow):
             self.show_refusal("no store is open to review")
             return
 
-        def check(name: str, pin: str, done: Any) -> None:
-            self.controller.approve(name, pin, "review", done)
-
-        def approved(name: str) -> None:
+        def approved(name: str, approval: int | None) -> None:
             from ui.review_app import open_review  # the review loads only when asked for
 
             try:
@@ -517,26 +513,35 @@ class DealerWindow(QMainWindow):
                 return
             self.review_window.show()
 
-        dialog = PinDialog("Review rounds", "Supervisor PIN required to open the review", check, approved, self)
-        self.pin_dialog = dialog
-        dialog.open()
+        self.pin_dialog = ask_supervisor(self, self.controller, "review", "Review rounds",
+                                         "Supervisor PIN required to open the review", approved)
+        self.pin_dialog.open()
 
     def _resolve(self, ruling: str) -> None:
         """The shift manager's decision on a referred round (6.1), behind a supervisor PIN."""
         c = self.controller
 
-        def check(name: str, pin: str, done: Any) -> None:
-            c.approve(name, pin, "supervisor_decision", done, {"resolve": ruling, "rule": c.rules.clause("refer")})
-
-        def approved(name: str) -> None:
-            c.resolve_referral(ruling, name)
+        def approved(name: str, approval: int | None) -> None:
+            c.resolve_referral(ruling, name, approval)
 
         words = "continue the round" if ruling == "continue" else "void the round"
-        dialog = PinDialog("Shift manager's decision",
-                           f"The Gaming Shift Manager decides to {words} ({c.rules.clause('refer')}). "
-                           "Supervisor name and PIN:", check, approved, self)
-        self.pin_dialog = dialog
-        dialog.open()
+        self.pin_dialog = ask_supervisor(self, c, "resolve", "Shift manager's decision",
+                                         f"The Gaming Shift Manager decides to {words} "
+                                         f"({c.rules.clause('refer')}). Supervisor name and PIN:",
+                                         approved, {"resolve": ruling, "rule": c.rules.clause("refer")})
+        self.pin_dialog.open()
+
+    def _correct(self, index: int, target: str) -> None:
+        """A correction is written only with a supervisor's approval (issue 15 item 8)."""
+        card = dict(self.controller.card_events()).get(index, "?")
+
+        def approved(name: str, approval: int | None) -> None:
+            self.controller.correct(index, target, approval)
+
+        self.pin_dialog = ask_supervisor(self, self.controller, "correction", "Correct a card",
+                                         f"Supervisor PIN to record that {card} (event {index}) lies at {target}",
+                                         approved, {"index": index, "to": target})
+        self.pin_dialog.open()
 
     def open_placement(self) -> None:
         targets = self.controller.stray_targets()  # every hand, the dealer, the discard (engine's view)
@@ -549,7 +554,7 @@ class DealerWindow(QMainWindow):
             if index is None:
                 self.controller.place_next_card(target)
             else:
-                self.controller.correct(int(index), target)
+                self._correct(int(index), target)
 
         dialog.accepted.connect(accepted)
         dialog.open()
@@ -560,7 +565,7 @@ class DealerWindow(QMainWindow):
         if not matches:
             self.show_refusal(f"{card} is not a card of this round")
             return
-        self.controller.correct(matches[-1], target)
+        self._correct(matches[-1], target)
 
     def open_setup(self) -> None:
         dialog = SetupDialog(self.controller.setup, self)
@@ -635,7 +640,17 @@ class DealerWindow(QMainWindow):
         self.controller.report("timeout", player=player)
 
     def _pick(self, card: str, by: str, player: str | None) -> None:
-        self.controller.report("pick", card=card, by=by, player=player)
+        if by != "pit_manager":
+            self.controller.report("pick", card=card, by=by, player=player)
+            return
+
+        def approved(name: str, approval: int | None) -> None:  # the pit manager's choice: an override
+            self.controller.submit({"type": "pick", "card": card, "by": by}, actor=f"supervisor:{name}",
+                                   approval=approval)
+
+        self.pin_dialog = ask_supervisor(self, self.controller, "override", "Pit manager's choice (5.23)",
+                                         f"Supervisor PIN: {card} goes first", approved, {"card": card})
+        self.pin_dialog.open()
 
     def _withdraw(self, player: str | None, area: int | None) -> None:
         if player:

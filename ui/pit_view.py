@@ -213,6 +213,14 @@ class PitWindow(QMainWindow):
         self.tabs.addTab(rounds_page, "Rounds")
         self.charts = _Charts()
         self.tabs.addTab(self.charts, "Charts")
+        # Theoretical win (issue 19): computed on request, it reads every round of the day.
+        theo_page = QWidget()
+        theo_layout = QVBoxLayout(theo_page)
+        self.theo_button = QPushButton("Compute theoretical win")
+        theo_layout.addWidget(self.theo_button)
+        self.theo_table = QTableWidget()
+        theo_layout.addWidget(self.theo_table)
+        self.tabs.addTab(theo_page, "Theoretical win")
         layout.addWidget(self.tabs)
         self.setCentralWidget(central)
 
@@ -221,6 +229,7 @@ class PitWindow(QMainWindow):
         self.day.dateChanged.connect(lambda _: self.refresh())
         self.player.returnPressed.connect(self.refresh)
         self.more.clicked.connect(self.load_more)
+        self.theo_button.clicked.connect(self.compute_theo)
         self.rounds.cellDoubleClicked.connect(self._open_row)
         self.pending = 0
         self._submit(self._connect, self._connected)
@@ -285,6 +294,32 @@ class PitWindow(QMainWindow):
             return states, rounds, by_table, by_dealer, play
 
         self._submit(job, self._show)
+
+    def compute_theo(self) -> None:
+        """Each table's and the pit's theoretical vs actual win and hold for the chosen day."""
+        flt = self._filters()
+
+        def job() -> dict[str, Any]:
+            from dealer_assist.odds.theo import pit_theo
+
+            assert self._reader is not None
+            return pit_theo(self._reader, pit=flt["pit"], since=flt["since"], until=flt["until"])
+
+        self._submit(job, self._show_theo)
+
+    def _show_theo(self, by_table: dict[str, Any]) -> None:
+        from dealer_assist.odds.theo import total
+
+        def pct(value: Decimal | None) -> str:
+            return "-" if value is None else f"{value:.2f}%"
+
+        lines = sorted(by_table.items())
+        if lines:
+            lines.append(("pit" if self._filters()["pit"] else "floor", total(t for _, t in lines)))
+        _fill(self.theo_table, ["table", "rounds", "wagered", "theoretical win", "actual win", "theoretical hold",
+                                "actual hold"],
+              [[name, str(t.rounds), money(t.wagered), f"{t.theo:.2f}", money(t.actual), pct(t.theo_hold),
+                pct(t.actual_hold)] for name, t in lines])
 
     def load_more(self) -> None:
         if self._last is None:

@@ -46,10 +46,16 @@ import ui.qtfix  # noqa: F401  (before any Qt call: the guard against PySide6 6.
 from dealer_assist.cli.history import parse_time
 from dealer_assist.review_queries import (
     RoundFilter,
-    connection,
     count_rounds,
 )
-from dealer_assist.store import ROUND_STATUSES, Store, StoreError, VerifyResult, default_db_path
+from dealer_assist.store import (
+    ROUND_STATUSES,
+    Store,
+    StoreError,
+    StoreReader,
+    VerifyResult,
+    default_db_path,
+)
 from ui.review_detail import BAD_STYLE, OK_STYLE, RoundDetailView
 from ui.review_model import COLUMNS, GAME_NAMES, RoundListModel
 from ui.review_summary import SummaryView
@@ -145,6 +151,10 @@ class NoteDialog(QDialog):
         form.addRow("PIN", self.pin)
         form.addRow("Note", self.text)
         layout.addLayout(form)
+        from ui.keypad import PinKeypad
+
+        self.keypad = PinKeypad([self.pin])  # on a touch screen too (issue 16 item 7)
+        layout.addWidget(self.keypad)
         self.message = QLabel("")
         self.message.setProperty("role", "refusal")
         layout.addWidget(self.message)
@@ -166,8 +176,12 @@ class NoteDialog(QDialog):
         try:
             # A short write through the store's own writer (it waits its turn behind the table).
             with Store.open(self.db_path) as store:
-                if not store.verify_pin(name, pin, role="supervisor"):
-                    self.message.setText("Name or PIN not accepted for a supervisor.")
+                check = store.check_pin(name, pin, role="supervisor", purpose="approval")
+                if not check.ok:
+                    # wrong, locked (the lockout), or a PIN to change first (at a log-in)
+                    self.message.setText("Name or PIN not accepted for a supervisor."
+                                         + (f" Locked until {check.locked_until} UTC." if check.locked_until else "")
+                                         + (f" {check.message}." if check.reason == "must_change" else ""))
                     return False
                 self.note_id = store.add_note(self.round_id, author=f"supervisor:{name}", text=text)
         except StoreError as exc:
@@ -188,7 +202,7 @@ class ReviewWindow(QWidget):
         self.db_path = Path(db_path)
         self.supervisor = supervisor
         self.store = Store.open_readonly(self.db_path)
-        self.conn = connection(self.store)
+        self.reader = StoreReader(self.store)  # owns the store's read-only connection
         self.table_name = self.db_path.stem
         self.setWindowTitle(f"Dealer Assist review \u2014 table {self.table_name} ({self.db_path})")
         self.setStyleSheet(REVIEW_STYLE)
@@ -216,7 +230,7 @@ class ReviewWindow(QWidget):
         self.integrity_label.hide()
         rp.addWidget(self.integrity_label)
         split = QSplitter(Qt.Orientation.Horizontal)
-        self.model = RoundListModel(self.conn, self.table_name, self)
+        self.model = RoundListModel(self.reader, self.table_name, self)
         self.view = QTableView()
         self.view.setModel(self.model)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -231,14 +245,14 @@ class ReviewWindow(QWidget):
         for column, width in enumerate((64, 180, 70, 130, 90, 90, 120, 80, 180, 90, 80)):
             self.view.setColumnWidth(column, width)
         split.addWidget(self.view)
-        self.detail = RoundDetailView(self.store, self.table_name)
+        self.detail = RoundDetailView(self.reader, self.table_name)
         self.detail.note_requested.connect(self.add_note)
         split.addWidget(self.detail)
         split.setSizes([700, 1100])
         rp.addWidget(split, 1)
         self.tabs.addTab(rounds_page, "Rounds")
 
-        self.summary = SummaryView(self.conn)
+        self.summary = SummaryView(self.reader)
         self.tabs.addTab(self.summary, "Session summaries")
         self.tabs.currentChanged.connect(self._tab_changed)
 
@@ -290,7 +304,7 @@ class ReviewWindow(QWidget):
 
     def count_matching(self) -> int:
         """All rounds the filter matches (a full count: on demand, not on every filter)."""
-        return count_rounds(self.conn, self.model.filter)
+        return count_rounds(self.reader, self.model.filter)
 
     def show_count_matching(self) -> int:
         count = self.count_matching()
@@ -446,6 +460,11 @@ def _run_floor(args: argparse.Namespace) -> int:
             time.sleep(0.02)
         app.processEvents()
         window.grab().save(args.screenshot)
+        for index in range(1, window.tabs.count()):  # the other tabs beside it: NAME-rounds.png ...
+            window.tabs.setCurrentIndex(index)
+            app.processEvents()
+            stem = Path(args.screenshot)
+            window.grab().save(str(stem.with_name(f"{stem.stem}-{window.tabs.tabText(index).lower()}{stem.suffix}")))
         window.close()
         return 0
     return int(app.exec())
@@ -459,19 +478,44 @@ def run(args: argparse.Namespace) -> int:
     path = Path(args.db) if args.db else default_db_path()
     from PySide6.QtWidgets import QApplication
 
+    from ui.accounts import DEV_MODE_VARIABLE, ReviewGate, development_mode
+
+    screenshot = getattr(args, "screenshot", None)
+    if screenshot and not development_mode():
+        print(f"error: --screenshot skips the supervisor's PIN: development runs only ({DEV_MODE_VARIABLE}=1)",
+              file=sys.stderr)
+        return 2
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    shown: list[QWidget] = []
+
+    def show(supervisor: str | None) -> bool:
+        try:
+            window = open_review(path, supervisor=supervisor)
+        except StoreError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return False
+        if getattr(args, "round", None) is not None:
+            assert isinstance(window, ReviewWindow)
+            window.open_round(int(args.round))
+        window.show()
+        shown.append(window)
+        return True
+
+    if screenshot:
+        if not show(None):
+            return 2
+        app.processEvents()
+        shown[0].grab().save(screenshot)
+        shown[0].close()
+        return 0
+    # On a station the review shows nothing before a supervisor's PIN (issue 17 item 2).
+    if not path.is_file():
+        print(f"error: {path}: no such file", file=sys.stderr)
+        return 2
     try:
-        window = open_review(path)
+        gate = ReviewGate(path, lambda name: None if show(name) else app.exit(2), app.quit)
     except StoreError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    if getattr(args, "round", None) is not None:
-        assert isinstance(window, ReviewWindow)
-        window.open_round(int(args.round))
-    window.show()
-    if getattr(args, "screenshot", None):
-        app.processEvents()
-        window.grab().save(args.screenshot)
-        window.close()
-        return 0
+    gate.open()
     return int(app.exec())

@@ -57,7 +57,6 @@ def main(argv: list[str] | None = None) -> int:
 
     from dealer_assist.review_queries import (
         count_rounds,
-        first_altered_settlements,
         page_rounds,
         summaries,
     )
@@ -130,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
             first, median = timed(apply(setup), args.repeat)
             counts[label] = win.model.rowCount()
             flt = win.model.filter
-            _, q_median = timed(lambda flt=flt: page_rounds(win.conn, flt, limit=200), args.repeat)  # type: ignore[misc]
+            _, q_median = timed(lambda flt=flt: page_rounds(win.reader, flt, limit=200), args.repeat)  # type: ignore[misc]
             print(f"filter {label}: first {first:.1f} ms, median {median:.1f} ms shown "
                   f"(query alone {q_median:.1f} ms; {counts[label]} rows on page 1)")
         apply(lambda: None)()
@@ -148,14 +147,14 @@ def main(argv: list[str] | None = None) -> int:
             first, median = timed(sort, args.repeat)
             print(f"sort by {name}: first {first:.1f} ms, median {median:.1f} ms")
         apply(lambda: None)()
-        first, median = timed(lambda: count_rounds(win.conn, win.model.filter), args.repeat)
+        first, median = timed(lambda: count_rounds(win.reader, win.model.filter), args.repeat)
         print(f"count all matching rounds (on demand): first {first:.1f} ms, median {median:.1f} ms")
         rid = win.model.rows[rows // 2].id
         first, median = timed(lambda: win.open_round(rid), args.repeat)
         print(f"open one round (replay, integrity, tables): first {first:.1f} ms, median {median:.1f} ms")
-        first, median = timed(lambda: summaries(win.conn, "session"), 1)
+        first, median = timed(lambda: summaries(win.reader, "session"), 1)
         print(f"session summaries (full pass over the settlements): {first:.0f} ms")
-        first, median = timed(lambda: first_altered_settlements(win.conn), 1)
+        first, median = timed(lambda: win.reader.first_altered_settlements(), 1)
         print(f"settlement rows against the hashed settle outputs, every round: {first:.0f} ms")
         if args.verify:
             first, median = timed(win.verify_file, 1)

@@ -42,7 +42,7 @@ from dealer_assist.review_queries import (
     replay,
     round_integrity,
 )
-from dealer_assist.store import AuditEntry, RoundDetail, Store
+from dealer_assist.store import AuditEntry, RoundDetail, StoreReader
 from ui.review_export import (
     audit_text,
     card_numbers,
@@ -107,9 +107,10 @@ class RoundDetailView(QWidget):
 
     note_requested = Signal(int)
 
-    def __init__(self, store: Store, table: str, parent: QWidget | None = None) -> None:
+    def __init__(self, reader: StoreReader, table: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.store = store
+        self.reader = reader
+        self.store = reader.store  # the round details, exports
         self.table_name = table
         self.detail: RoundDetail | None = None
         self.steps: list[ReplayStep] = []
@@ -251,7 +252,7 @@ class RoundDetailView(QWidget):
         self.theo_button.setEnabled(True)
         self.theo_table.setRowCount(0)
         s = detail.summary
-        self.dealer = dealer_of(self.store.db.conn, s.session_id)
+        self.dealer = dealer_of(self.reader, s.session_id)
         self.title.setText(
             f"Round {s.id} \u2014 {GAME_NAMES.get(s.game, s.game)} \u2014 table {self.table_name} \u2014 "
             f"{s.status.replace('_', ' ')} \u2014 dealer {self.dealer or ('transcript' if s.source == 'transcript' else '-')}"
@@ -289,7 +290,7 @@ class RoundDetailView(QWidget):
         people += [[short_time(a.at)[11:], a.actor, a.kind, audit_text(a)] for a in self.audit]
         people.sort(key=lambda row: row[0])
         _fill(self.people_table, people)
-        self.integrity = round_integrity(self.store, round_id)
+        self.integrity = round_integrity(self.reader, round_id)
         _fill(self.integrity_table, [[c.name, "intact" if c.ok else "ALTERED", c.detail] for c in self.integrity])
         if all(c.ok for c in self.integrity):
             self.integrity_banner.setText("Integrity: INTACT \u2014 every hash link and record of this round checks.")
@@ -374,7 +375,7 @@ class RoundDetailView(QWidget):
     def run_redecide(self) -> Redecision | None:
         if self.round_id is None:
             return None
-        result = redecide(self.store, self.round_id)
+        result = redecide(self.reader, self.round_id)
         self.redecision = result
         if result.error:
             self.redecide_result.setText(f"The current rules refuse the recorded events: {result.error}")

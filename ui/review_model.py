@@ -7,7 +7,6 @@ fast on a million rounds as on ten. Sorting is done by the database, not the vie
 
 from __future__ import annotations
 
-import sqlite3
 from decimal import Decimal
 from typing import Any
 
@@ -15,6 +14,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QBrush, QColor
 
 from dealer_assist.review_queries import RoundFilter, RoundRow, page_rounds
+from dealer_assist.store import StoreReader
 from ui.style import money, signed
 
 GAME_NAMES = {
@@ -53,9 +53,9 @@ def short_time(text: str | None) -> str:
 class RoundListModel(QAbstractTableModel):
     """Rounds of one store, filtered and sorted in SQL, fetched a page at a time."""
 
-    def __init__(self, conn: sqlite3.Connection, table: str, parent: Any = None) -> None:
+    def __init__(self, reader: StoreReader, table: str, parent: Any = None) -> None:
         super().__init__(parent)
-        self._conn = conn
+        self._reader = reader
         self.table = table
         self.rows: list[RoundRow] = []
         self.filter = RoundFilter()
@@ -72,7 +72,7 @@ class RoundListModel(QAbstractTableModel):
 
     def reload(self) -> None:
         self.beginResetModel()
-        self.rows = page_rounds(self._conn, self.filter, sort=self.sort_key,
+        self.rows = page_rounds(self._reader, self.filter, sort=self.sort_key,
                                 descending=self.descending, limit=PAGE)
         self._more = len(self.rows) == PAGE
         self.endResetModel()
@@ -84,7 +84,7 @@ class RoundListModel(QAbstractTableModel):
         if parent.isValid() or not self._more or not self.rows:
             return
         after = self.rows[-1].key(self.sort_key)
-        page = page_rounds(self._conn, self.filter, sort=self.sort_key, descending=self.descending,
+        page = page_rounds(self._reader, self.filter, sort=self.sort_key, descending=self.descending,
                            after=after, limit=PAGE)
         self._more = len(page) == PAGE
         if not page:

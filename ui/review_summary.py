@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
-import sqlite3
 from decimal import Decimal
 
 from PySide6.QtCore import QRectF, Qt
@@ -27,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from dealer_assist.cli.history import parse_time
 from dealer_assist.review_queries import BetLine, Summary, summaries
+from dealer_assist.store import StoreReader
 from ui.review_model import GAME_NAMES, short_time
 from ui.style import money, signed
 from ui.table_view import BET_NAMES
@@ -110,9 +110,9 @@ class HoldChart(QWidget):
 class SummaryView(QWidget):
     """Choose sessions or dealers; the list; the chosen one's bet kinds and chart."""
 
-    def __init__(self, conn: sqlite3.Connection, parent: QWidget | None = None) -> None:
+    def __init__(self, reader: StoreReader, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._conn = conn
+        self._reader = reader
         self.items: list[Summary] = []
         outer = QVBoxLayout(self)
         top = QHBoxLayout()
@@ -152,6 +152,10 @@ class SummaryView(QWidget):
         self.theo_button = QPushButton("Theoretical win")
         self.theo_button.clicked.connect(self.show_theo)
         theo_row.addWidget(self.theo_button)
+        self.table_theo_button = QPushButton("Whole table")
+        self.table_theo_button.setToolTip("Theoretical vs actual hold over every settled round since the date")
+        self.table_theo_button.clicked.connect(self.show_table_theo)
+        theo_row.addWidget(self.table_theo_button)
         self.theo_label = QLabel("")
         self.theo_label.setWordWrap(True)
         theo_row.addWidget(self.theo_label, 1)
@@ -201,7 +205,7 @@ class SummaryView(QWidget):
                 self.message.setStyleSheet("color: #b00020; font-weight: bold;")
                 return False
         self.message.setText("")
-        self.items = summaries(self._conn, self.by.currentData(), since)
+        self.items = summaries(self._reader, self.by.currentData(), since)
         self.loaded = True
         self.list.setRowCount(len(self.items))
         for r, s in enumerate(self.items):
@@ -254,6 +258,16 @@ class SummaryView(QWidget):
         self.theo_label.setText(
             f"Theoretical win {t.theo:.2f}, actual {signed(t.actual)}; theoretical hold "
             f"{pct_text(t.theo_hold)}, actual hold {pct_text(t.actual_hold)} (settled rounds)")
+
+    def show_table_theo(self) -> None:
+        """The table's theoretical and actual win and hold over every settled round since the date."""
+        from dealer_assist.odds.theo import stored_rounds, table_theo
+
+        t = table_theo(stored_rounds(self._conn, since=self._since()))
+        self.theo_label.setText(
+            f"Table: {t.rounds} settled rounds, wagered {money(t.wagered)}, theoretical win {t.theo:.2f}, "
+            f"actual {signed(t.actual)}; theoretical hold {pct_text(t.theo_hold)}, "
+            f"actual hold {pct_text(t.actual_hold)}")
 
     def _bet_of_row(self, r: int) -> str:
         row = self.list.currentRow()

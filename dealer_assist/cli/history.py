@@ -125,7 +125,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     export.add_argument("id", type=_round_id, metavar="ID", help="the round's id (from list)")
     export.add_argument("--table", help="floor only: the round's table (from list)")
 
-    verify = actions.add_parser("verify", help="check the hash chains; exit 1 naming the first bad row")
+    verify = actions.add_parser(
+        "verify",
+        help="check the keyed chains, re-settle every round, check the head; exit 1 naming the first problem",
+    )
+    verify.add_argument(
+        "--key",
+        metavar="FILE",
+        help="the station key (default: the store's name + .key, or $DEALER_ASSIST_STORE_KEY)",
+    )
     verify.add_argument("--table", help="floor only: check this table only")
 
 
@@ -176,7 +184,7 @@ def _run(args: argparse.Namespace) -> int:
             until = parse_time(args.until, end=True) if args.until is not None else None
         except argparse.ArgumentTypeError as err:
             raise StoreError(str(err)) from None
-    with Store.open_readonly(args.db) as store:
+    with Store.open_readonly(args.db, key_file=getattr(args, "key", None)) as store:
         if args.action == "list":
             rounds = store.list_rounds(
                 player=args.player,
@@ -200,7 +208,7 @@ def _run(args: argparse.Namespace) -> int:
         if result.ok:
             print(
                 f"ok: {result.events} events, {result.rounds} rounds, "
-                f"{result.audit} audit entries; hash chains intact"
+                f"{result.audit} audit entries; keyed chains, re-settled rounds and head record intact"
             )
             return 0
         print(f"FAILED: {result.problem}")

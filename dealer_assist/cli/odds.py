@@ -12,7 +12,7 @@ import argparse
 import json
 import sys
 
-from dealer_assist.cards import GAMES
+from dealer_assist.games import GAMES
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

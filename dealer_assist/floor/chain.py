@@ -12,6 +12,12 @@ per table in the order rows were forwarded (``floor_seq``):
 (the content's own digest inside, so ``verify`` can digest rounds in any order, streaming
 each table's rows by round, and then walk the links in forwarding order).
 
+A round's content is encoded so that the server can rebuild it in SQL (``ROUND_DIGEST_SQL``):
+each field as ``<length in characters>:<text>;`` (``~;`` for NULL) — the round's table, id,
+session, number, source, game, config JSON, start and end times (store format), status, settle
+output JSON and station link (hex), then each event's seq, station id, time, actor, JSON and
+station link — and digested as UTF-8 with sha256.
+
 Anyone editing, inserting or deleting a forwarded row without recomputing the chain to the
 end is caught by ``history --db URL verify``; a station whose store no longer extends the
 floor's copy is caught when it next forwards (its station links differ).
@@ -40,7 +46,14 @@ def link_digest(prev: bytes, content_digest: bytes) -> bytes:
     return hashlib.sha256(prev + content_digest).digest()
 
 
-def round_content(
+def _field(value: object) -> str:
+    if value is None:
+        return "~;"
+    text = str(value)
+    return f"{len(text)}:{text};"
+
+
+def round_digest(
     table: str,
     round_id: int,
     session_id: int | None,
@@ -54,13 +67,38 @@ def round_content(
     result_json: str | None,
     station_link: bytes,
     events: Sequence[tuple[int, int, str, str, str, bytes]],
-) -> list[Any]:
-    """What a round's floor link covers; ``events`` are (seq, station id, at, actor, json, link)."""
-    return [
-        table, round_id, session_id, number, source, game, config_json, started_at, ended_at,
-        status, result_json, station_link.hex(),
-        [[seq, sid, at, actor, text, ev_link.hex()] for seq, sid, at, actor, text, ev_link in events],
-    ]
+) -> bytes:
+    """The sha256 of a round's content (see the module's docstring); ``events`` are
+    (seq, station id, at, actor, event JSON, station link)."""
+    parts = [_field(v) for v in (table, round_id, session_id, number, source, game, config_json,
+                                 started_at, ended_at, status, result_json, station_link.hex())]
+    for seq, sid, at, actor, text, ev_link in events:
+        seq_text, sid_text, link_text = str(seq), str(sid), ev_link.hex()
+        parts.append(f"{len(seq_text)}:{seq_text};{len(sid_text)}:{sid_text};{len(at)}:{at};"
+                     f"{len(actor)}:{actor};{len(text)}:{text};{len(link_text)}:{link_text};")
+    return hashlib.sha256("".join(parts).encode("utf-8")).digest()
+
+
+def _sql_field(expr: str) -> str:
+    return f"coalesce(length({expr})::text || ':' || {expr} || ';', '~;')"
+
+
+_TIME = "to_char({} AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')"
+
+#: SQL giving the same digest for the round row ``r`` of ``floor.rounds`` (with its events).
+ROUND_DIGEST_SQL = (
+    "sha256(convert_to("
+    + " || ".join(_sql_field(e) for e in (
+        "r.table_name", "r.round_id::text", "r.session_id::text", "r.number::text", "r.source", "r.game",
+        "r.config_json", _TIME.format("r.started_at"), _TIME.format("r.ended_at"), "r.status",
+        "r.result_json", "encode(r.station_link, 'hex')"))
+    + " || coalesce((SELECT string_agg("
+    + " || ".join(_sql_field(e) for e in (
+        "e.seq::text", "e.station_event_id::text", "e.at", "e.actor", "e.event_json",
+        "encode(e.station_link, 'hex')"))
+    + ", '' ORDER BY e.seq) FROM floor.events e WHERE e.table_name = r.table_name AND e.round_id = r.round_id), '')"
+    + ", 'UTF8'))"
+)
 
 
 def audit_content(

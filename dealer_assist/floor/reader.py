@@ -473,51 +473,34 @@ class FloorReader:
             yield from self._cursor(query, params, "verify")
 
     def _verify_rounds(self, table: str, counts: dict[str, int]) -> tuple[str, str] | None:
-        """Stream the table's rounds and their rows by round id (five ordered cursors merged
-        here), digest each round and check its derived rows; then walk the links in floor order."""
-        by_round = "WHERE table_name = %s ORDER BY round_id"
+        """The server digests each round with its events (``chain.ROUND_DIGEST_SQL``) and checks
+        its derived rows against its settle output (``_ROUND_CHECKS_SQL``), streaming; here the
+        digests are chained in forwarding order and the first bad round is named."""
+        links: dict[int, tuple[int, bytes, bytes, str | None]] = {}
         try:
             with self.conn.transaction():
-                rounds = self._cursor(
-                    "SELECT round_id, session_id, number, source, game, config_json, started_at, ended_at, status, "
-                    "result_json, station_link, floor_seq, floor_link, totals_json, wagered::text, house_net::text "
-                    f"FROM floor.rounds {by_round}", (table,), "v_rounds")
-                events = _Groups(self._cursor(
-                    "SELECT round_id, seq, station_event_id, at, actor, event_json, station_link FROM floor.events "
-                    f"{by_round}, seq", (table,), "v_events"))
-                settlements = _Groups(self._cursor(
-                    "SELECT round_id, player, bet, stake::text, result, net::text FROM floor.settlements "
-                    f"{by_round}, idx", (table,), "v_settlements"))
-                rulings = _Groups(self._cursor(
-                    "SELECT round_id, coalesce(rule, ''), coalesce(text, '') FROM floor.rulings "
-                    f"{by_round}, idx", (table,), "v_rulings"))
-                players = _Groups(self._cursor(
-                    "SELECT round_id, player, net::text FROM floor.round_players "
-                    f"{by_round}, player", (table,), "v_players"))
-                links: dict[int, tuple[int, bytes, bytes]] = {}  # floor seq -> round, digest, stored link
-                derived: dict[int, tuple[int, str]] = {}  # floor seq -> round, problem
-                for row in rounds:
-                    (rid, session_id, number, source, game, config_json, started, ended, status, result_json,
-                     station_link, floor_seq, floor_link, totals_json, wagered, house_net) = row
-                    evs = [(int(e[1]), int(e[2]), e[3], e[4], e[5], bytes(e[6])) for e in events.take(rid)]
-                    content = chain.round_content(
-                        table, int(rid), session_id, int(number), source, game, config_json,
-                        format_time(started), _time_text(ended), status, result_json, bytes(station_link), evs,
-                    )
-                    links[int(floor_seq)] = (int(rid), chain.digest(content), bytes(floor_link))
-                    problem = _check_derived(result_json, totals_json, wagered, house_net,
-                                             [x[1:] for x in settlements.take(rid)],
-                                             [x[1:] for x in players.take(rid)],
-                                             [x[1:] for x in rulings.take(rid)])
-                    if problem is not None:
-                        derived[int(floor_seq)] = (int(rid), problem)
-                    counts["events"] += len(evs)
-                stray = events.rest() or settlements.rest() or rulings.rest() or players.rest()
+                self.conn.execute("SET LOCAL jit = off")  # short per-round expressions: compiling costs more
+                for rid, floor_seq, floor_link, digest, events, *checks in self._cursor(
+                        _ROUND_CHECKS_SQL, (table,), "v_rounds"):
+                    problem = next((text for ok, text in zip(checks, _CHECK_TEXTS, strict=True) if not ok), None)
+                    links[int(floor_seq)] = (int(rid), bytes(digest), bytes(floor_link), problem)
+                    counts["events"] += int(events)
+                stray = None
+                for child in ("events", "settlements", "rulings", "round_players"):
+                    row = self.conn.execute(
+                        f"SELECT c.round_id FROM floor.{child} c WHERE c.table_name = %s AND NOT EXISTS "
+                        "(SELECT 1 FROM floor.rounds r WHERE r.table_name = c.table_name AND r.round_id = c.round_id) "
+                        "ORDER BY c.round_id LIMIT 1",
+                        (table,),
+                    ).fetchone()
+                    if row is not None:
+                        stray = int(row[0])
+                        break
         except psycopg.Error as err:
             raise FloorError(f"{safe_url(self.url)}: {describe_error(err)}") from None
         prev = chain.ZERO
         for expected_seq, floor_seq in enumerate(sorted(links), start=1):
-            rid, content_digest, stored = links[floor_seq]
+            rid, content_digest, stored, problem = links[floor_seq]
             where = f"round {rid} (floor seq {floor_seq})"
             if floor_seq != expected_seq:
                 return (f"rounds {rid}", f"{where}: a forwarded round before it is missing "
@@ -525,8 +508,8 @@ class FloorReader:
             if not hmac.compare_digest(chain.link_digest(prev, content_digest), stored):
                 return (f"rounds {rid}", f"{where}: its content, its events or the round before it "
                                          "differ from what was forwarded (floor link does not match)")
-            if floor_seq in derived:
-                return (f"rounds {rid}", f"{where}: {derived[floor_seq][1]}")
+            if problem is not None:
+                return (f"rounds {rid}", f"{where}: {problem}")
             prev = stored
             counts["rounds"] += 1
         if stray is not None:
@@ -551,78 +534,41 @@ class FloorReader:
         return None
 
 
-def _same_amount(value: Any, text: str | None) -> bool:
-    """A settle-output amount (int/float/str) equals a numeric's text ('25', '12.50')."""
-    if text is None:
-        return value is None
-    if type(value) is int and str(value) == text:
-        return True
-    return _to_decimal(value) == _to_decimal(text)
+_SETTLEMENTS = "jsonb_array_elements(coalesce(p.res -> 'settlements', '[]'::jsonb))"
+_RULINGS = "jsonb_array_elements(coalesce(p.res -> 'rulings', '[]'::jsonb))"
 
-
-def _check_derived(
-    result_json: str | None,
-    totals_json: str,
-    wagered: str,
-    house_net: str,
-    settlement_rows: Sequence[Sequence[str]],
-    player_rows: Sequence[Sequence[str]],
-    ruling_rows: Sequence[Sequence[str]],
-) -> str | None:
-    """The rows derived from a round's settle output must agree with it."""
-    output = json.loads(result_json) if result_json else {}
-    entries = [s for s in (output.get("settlements") or []) if isinstance(s, dict)]
-    rulings = [x for x in (output.get("rulings") or []) if isinstance(x, dict)]
-    if [(str(x.get("rule") or ""), str(x.get("text") or "")) for x in rulings] != [
-        (row[0], row[1]) for row in ruling_rows
-    ]:
-        return "its ruling rows differ from its settle output"
-    if len(entries) != len(settlement_rows):
-        return "its settlement rows differ from its settle output (count)"
-    total_stake = Decimal(0)
-    total_net = Decimal(0)
-    for entry, row in zip(entries, settlement_rows, strict=True):
-        stake, net = entry.get("stake"), entry.get("net")
-        if (str(entry.get("player")), str(entry.get("bet")), str(entry.get("result"))) != (row[0], row[1], row[3]) \
-                or not _same_amount(stake, row[2]) or not _same_amount(net, row[4]):
-            return "its settlement rows differ from its settle output"
-        total_stake += _to_decimal(stake) or 0
-        total_net += _to_decimal(net) or 0
-    if _to_decimal(wagered) != total_stake or _to_decimal(house_net) != -total_net:
-        return "its wagered or house net differs from its settle output"
-    net_raw = output.get("net")
-    net_map: dict[str, Any] = net_raw if isinstance(net_raw, dict) else {}
-    if totals_json != result_json and json.loads(totals_json) != net_map:
-        totals = json.loads(totals_json)
-        if {k: _to_decimal(v) for k, v in totals.items()} != {k: _to_decimal(v) for k, v in net_map.items()}:
-            return "its totals differ from its settle output"
-    for player, net_text in player_rows:
-        if player in net_map and not _same_amount(net_map[player], net_text):
-            return f"player {player}'s net differs from its settle output"
-    return None
-
-
-class _Groups:
-    """Rows ordered by round id (first column), handed out one round at a time."""
-
-    def __init__(self, rows: Iterator[tuple[Any, ...]]) -> None:
-        self._rows = rows
-        self._next: tuple[Any, ...] | None = next(rows, None)
-        self._first_stray: int | None = None
-
-    def take(self, round_id: int) -> list[tuple[Any, ...]]:
-        out: list[tuple[Any, ...]] = []
-        while self._next is not None and self._next[0] < round_id:
-            if self._first_stray is None:
-                self._first_stray = int(self._next[0])
-            self._next = next(self._rows, None)
-        while self._next is not None and self._next[0] == round_id:
-            out.append(self._next)
-            self._next = next(self._rows, None)
-        return out
-
-    def rest(self) -> int | None:
-        """The round id of the first row that belonged to no round (None: every row had one)."""
-        if self._first_stray is not None:
-            return self._first_stray
-        return None if self._next is None else int(self._next[0])
+#: The derived rows of each round against its settle output, in the server (one pass).
+_CHECK_TEXTS = (
+    "its settlement rows differ from its settle output",
+    "its ruling rows differ from its settle output",
+    "a player's net differs from its settle output",
+    "its wagered or house net differs from its settle output",
+    "its totals differ from its settle output",
+)
+_ROUND_CHECKS_SQL = (
+    f"SELECT r.round_id, r.floor_seq, r.floor_link, {chain.ROUND_DIGEST_SQL}, "
+    "(SELECT count(*) FROM floor.events e WHERE e.table_name = r.table_name AND e.round_id = r.round_id), "
+    # settlements: the same entries in the same order (player, bet, result, stake, net)
+    "NOT EXISTS (SELECT 1 FROM (SELECT j.e, j.n - 1 AS idx FROM "
+    f"{_SETTLEMENTS} WITH ORDINALITY j(e, n)) j FULL JOIN (SELECT * FROM floor.settlements s "
+    "WHERE s.table_name = r.table_name AND s.round_id = r.round_id) s ON s.idx = j.idx "
+    "WHERE j.e IS NULL OR s.idx IS NULL OR s.player IS DISTINCT FROM j.e ->> 'player' "
+    "OR s.bet IS DISTINCT FROM j.e ->> 'bet' OR s.result IS DISTINCT FROM j.e ->> 'result' "
+    "OR s.stake IS DISTINCT FROM (j.e ->> 'stake')::numeric OR s.net IS DISTINCT FROM (j.e ->> 'net')::numeric), "
+    # rulings: clause and text, in order
+    "NOT EXISTS (SELECT 1 FROM (SELECT j.e, j.n - 1 AS idx FROM "
+    f"{_RULINGS} WITH ORDINALITY j(e, n)) j FULL JOIN (SELECT * FROM floor.rulings u "
+    "WHERE u.table_name = r.table_name AND u.round_id = r.round_id) u ON u.idx = j.idx "
+    "WHERE j.e IS NULL OR u.idx IS NULL OR coalesce(u.rule, '') IS DISTINCT FROM coalesce(j.e ->> 'rule', '') "
+    "OR coalesce(u.text, '') IS DISTINCT FROM coalesce(j.e ->> 'text', '')), "
+    # each player's net, where the settle output gives one
+    "NOT EXISTS (SELECT 1 FROM floor.round_players q WHERE q.table_name = r.table_name "
+    "AND q.round_id = r.round_id AND coalesce(p.res -> 'net', '{}'::jsonb) ? q.player "
+    "AND q.net IS DISTINCT FROM (p.res -> 'net' ->> q.player)::numeric), "
+    # the round's wagered and house net: sums over its settlements
+    f"r.wagered = (SELECT coalesce(sum((x ->> 'stake')::numeric), 0) FROM {_SETTLEMENTS} x) "
+    f"AND r.house_net = -(SELECT coalesce(sum((x ->> 'net')::numeric), 0) FROM {_SETTLEMENTS} x), "
+    "r.totals_json::jsonb = coalesce(p.res -> 'net', '{}'::jsonb) "
+    "FROM floor.rounds r CROSS JOIN LATERAL (SELECT coalesce(r.result_json, '{}')::jsonb AS res OFFSET 0) p "
+    "WHERE r.table_name = %s"
+)

@@ -101,7 +101,9 @@ _M0001 = [
         PRIMARY KEY (table_name, round_id)
     )""",
     "CREATE UNIQUE INDEX rounds_table_seq ON floor.rounds (table_name, floor_seq)",
-    "CREATE INDEX rounds_pit_started ON floor.rounds (pit, started_at DESC, table_name, round_id)",
+    # INCLUDE: the hourly win/hold and rounds per dealer of a pit read this index only
+    "CREATE INDEX rounds_pit_started ON floor.rounds (pit, started_at DESC, table_name, round_id) "
+    "INCLUDE (wagered, house_net, dealer)",
     "CREATE INDEX rounds_table_started ON floor.rounds (table_name, started_at DESC, round_id)",
     "CREATE INDEX rounds_started ON floor.rounds (started_at DESC, table_name, round_id)",
     # The rows of a round (events, settlements, rulings, players) have no foreign key to it:

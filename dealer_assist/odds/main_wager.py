@@ -52,6 +52,7 @@ class MainWagerResult:
     # The chosen play of the Dueling 8's hands the side bets look at: (first card) -> action.
     first_card_action: dict[int, str] = field(default_factory=dict)
     tie18: float = 0.0  # Dueling 8's: P(first hand ends on 18 and the dealer on 18)
+    tie18_split: float = 0.0  # the same for a wager placed on a hand formed by splitting 8s (3.23.1)
     bonus678_hit: dict[int, bool] = field(default_factory=dict)
 
     @property
@@ -297,14 +298,30 @@ def dealer_outcomes(counts: list[int], up: int, h17: bool, peek: bool, enhc: boo
     while level:
         nxt: dict[int, list[float]] = {}
         n = n0 - drawn
-        for key, (p, hard, ace_f) in level.items():
-            ace = ace_f > 0.5
+        get = nxt.get
+        for key, (p, hard_f, ace_f) in level.items():
+            ace0 = ace_f > 0.5
+            hard0 = int(hard_f)
             k = key
             for i in range(10):
                 c = counts[i] - (k & 15)
                 k >>= 4
-                if c > 0:
-                    _step(nxt, res, key + (1 << (4 * i)), p * c / n, int(hard) + i + 1, ace or i == 0, h17)
+                if c <= 0:
+                    continue
+                q = p * c / n
+                hard = hard0 + i + 1
+                ace = ace0 or i == 0
+                # _step, inlined (the hot loop): a final total, or the state carried on.
+                total = hard + 10 if ace and hard <= 11 else hard
+                if total >= 17 and not (h17 and total == 17 and ace and hard == 7):
+                    res[_BUST if total > 21 else total - 17] += q
+                    continue
+                nkey = key + (1 << (4 * i))
+                state = get(nkey)
+                if state is None:
+                    nxt[nkey] = [q, float(hard), 1.0 if ace else 0.0]
+                else:
+                    state[0] += q
         level = nxt
         drawn += 1
     return tuple(res)
@@ -350,8 +367,12 @@ EXACT_CARDS = 3
 
 
 def analyse(rules: RuleSet, progress: Callable[[int], None] | None = None,
-            exact_cards: int = EXACT_CARDS) -> MainWagerResult:
-    """The main wager's expected return under composition-dependent optimal play."""
+            exact_cards: int = EXACT_CARDS,
+            on_hand: Callable[[_Versus, HandDecision, Comp], None] | None = None) -> MainWagerResult:
+    """The main wager's expected return under composition-dependent optimal play.
+
+    ``on_hand`` is told every initial hand with its decision (outcomes.py walks the play).
+    """
     result = MainWagerResult(rules=rules, expected_return=0.0)
     full = rules.shoe
     n_full = sum(full)
@@ -364,12 +385,15 @@ def analyse(rules: RuleSet, progress: Callable[[int], None] | None = None,
         for cards, comp, p_hand in _initial_hands(rules, vs.shoe):
             value, values, best = _initial_value(vs, cards, comp)
             ev_up += p_hand * value
-            result.decisions.append(HandDecision(cards, up, p_up * p_hand, values, best))
+            decision = HandDecision(cards, up, p_up * p_hand, values, best)
+            result.decisions.append(decision)
+            if on_hand is not None:
+                on_hand(vs, decision, comp)
             if rules.permanent_eight:
                 result.first_card_action[cards[1]] = best
         total += p_up * ev_up
         if rules.permanent_eight:
-            result.tie18 = _tie18(vs, result.first_card_action)
+            result.tie18, result.tie18_split = _tie18(vs, result.first_card_action)
         if progress is not None:
             progress(up)
     result.expected_return = total
@@ -422,15 +446,18 @@ def _initial_value(vs: _Versus, cards: tuple[int, ...], comp: Comp) -> tuple[flo
     return value, values, best
 
 
-def _tie18(vs: _Versus, actions: dict[int, str]) -> float:
-    """Dueling 8's Tie on 18 (1.1.16): P(the first hand's final total and the dealer's are both 18).
+def _tie18(vs: _Versus, actions: dict[int, str]) -> tuple[float, float]:
+    """Dueling 8's Tie on 18 (1.1.16): P(the first hand's final total and the dealer's are
+    both 18), and the same for a wager placed on a hand formed by splitting (3.23.1).
 
     The hand is played by the strategy found above. After a split the wager stays on the
     first hand formed (3.23.1); its second card is the first card that is not an 8 while it
-    may still be resplit (constant chance q of an 8, as in the split values).
+    may still be resplit (constant chance q of an 8, as in the split values). A hand formed
+    by splitting is taken to draw its second card the same way.
     """
     probs = vs.draw_probs((0,) * 10)
     total = 0.0
+    on_split = 0.0
     for i in range(10):
         if probs[i] <= 0:
             continue
@@ -448,12 +475,13 @@ def _tie18(vs: _Versus, actions: dict[int, str]) -> float:
                     continue
                 weight = sub[j] * keep if j != 7 else q ** (vs.rules.max_hands - 1)
                 value += weight * _played_p18(vs, _add(comp, j + 1), 8 + j + 1, j == 0, split=True)
+            on_split = value
         elif action in ("hit", "double"):
             value = _draw_p18(vs, comp, hard, ace, once=action == "double")
         else:
             value = vs.dealer(comp)[1] if _total(hard, ace) == 18 else 0.0
         total += probs[i] * value
-    return total
+    return total, on_split
 
 
 def _played_p18(vs: _Versus, comp: Comp, hard: int, ace: bool, split: bool) -> float:

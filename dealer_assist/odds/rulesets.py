@@ -12,8 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from dealer_assist.cards import composition_for
-from dealer_assist.games import GAMES, GameRules
+from dealer_assist.games import GAMES, GameRules, composition_for
 
 # Hole-card rules. "peek": the dealer checks for blackjack (a US game; the published
 # reference figures). "none_all": no hole card, a dealer blackjack takes every wager on
@@ -102,7 +101,9 @@ def for_game(game: str, decks: int | None = None) -> RuleSet:
         double_after_split=True,
         max_hands=rules.max_hands,
         split_value=8 if rules.split_eights_only else None,
-        surrender="early" if rules.permanent_eight else "early_not_ace",
+        # Surrender before the subsequent deal: not against an ace (3.25; Electronic 1.1.17),
+        # except Dueling 8's, whose dealer shows the permanent 8 (3.20).
+        surrender="early" if rules.surrender_against_ace else "early_not_ace",
         hole_card=hole,
         permanent_eight=rules.permanent_eight,
         bonus678=bonus,

@@ -11,6 +11,7 @@ from typing import Any
 from dealer_assist.games import GAMES
 from dealer_assist.odds import main_wager, side_bets
 from dealer_assist.odds.main_wager import MainWagerResult
+from dealer_assist.odds.outcomes import Outcomes, analyse_with_outcomes
 from dealer_assist.odds.rulesets import RuleSet, for_game
 from dealer_assist.odds.side_bets import BetFigures
 
@@ -40,6 +41,7 @@ class ParSheet:
     decks: int
     rules: RuleSet
     main: MainWagerResult
+    outcomes: Outcomes
     bets: dict[str, BetFigures] = field(default_factory=dict)
     seconds: float = 0.0
 
@@ -51,8 +53,8 @@ class ParSheet:
 
 
 @cache
-def main_wager_result(game: str, decks: int) -> MainWagerResult:
-    return main_wager.analyse(for_game(game, decks))
+def main_wager_result(game: str, decks: int) -> tuple[MainWagerResult, Outcomes]:
+    return analyse_with_outcomes(for_game(game, decks))
 
 
 def par_sheet(game: str, decks: int | None = None) -> ParSheet:
@@ -60,13 +62,13 @@ def par_sheet(game: str, decks: int | None = None) -> ParSheet:
     n = check(game, decks)
     start = time.perf_counter()
     ruleset = for_game(game, n)
-    main = main_wager_result(game, n)
-    bets = side_bets_of(game, n, main.first_card_action, main.tie18)
-    return ParSheet(game, n, ruleset, main, bets, time.perf_counter() - start)
+    main, outcomes = main_wager_result(game, n)
+    bets = side_bets_of(game, n, main.first_card_action, main.tie18, main.tie18_split)
+    return ParSheet(game, n, ruleset, main, outcomes, bets, time.perf_counter() - start)
 
 
 def side_bets_of(game: str, n: int, first_card_action: dict[int, str] | None = None,
-                 tie18: float | None = None) -> dict[str, BetFigures]:
+                 tie18: float | None = None, tie18_split: float | None = None) -> dict[str, BetFigures]:
     """Every side bet of ``game`` at ``n`` decks (the transcript's bet names), with insurance.
 
     Dueling 8's needs the strategy's play of the permanent 8 with each first card
@@ -91,7 +93,7 @@ def side_bets_of(game: str, n: int, first_card_action: dict[int, str] | None = N
         actions = first_card_action or {}
         bets["superb8"] = side_bets.superb8(n, actions.get(8, "stand"))
         if tie18 is not None:
-            bets["tie18"] = side_bets.tie18(tie18)
+            bets["tie18"] = side_bets.tie18(tie18, tie18_split)
         bets["plus21"] = side_bets.plus21(n)
         bets["bonus678"] = side_bets.bonus678(n, {v: a in ("hit", "double") for v, a in actions.items()})
     if GAMES[game].insurance:
@@ -124,9 +126,11 @@ def to_json(sheet: ParSheet) -> dict[str, Any]:
         "main": {
             "house_edge": round(sheet.main.house_edge, 10),
             "return_to_player": round(1 - sheet.main.house_edge, 10),
-            "hit_frequency": None,
-            "std_dev": None,
-            "rows": [],
+            "hit_frequency": round(sheet.outcomes.hit_frequency, 10),
+            "std_dev": round(sheet.outcomes.std_dev, 10),
+            "rows": [{"row": f"net {x:+g}", "pays": odds_text(Fraction(x).limit_denominator(100)),
+                      "probability": round(p, 12), "probability_exact": None}
+                     for x, p in sorted(sheet.outcomes.dist.items()) if x > 0 and p > 0],
         }
     }
     for name, b in sheet.bets.items():
@@ -146,16 +150,23 @@ def to_json(sheet: ParSheet) -> dict[str, Any]:
 def main_method(sheet: ParSheet) -> str:
     return ("combinatorial analysis: composition-dependent optimal play, dealer probabilities exact "
             f"for the first {main_wager.EXACT_CARDS} player cards and the dealer's card removed; splits "
-            "valued per hand with the pair removed; insurance never taken "
-            "(floating point; hit frequency and standard deviation not computed)")
+            "valued per hand with the pair removed; insurance never taken (floating point). Rows: the "
+            "net results above zero per unit of original wager under that play; hit frequency = "
+            "P(net result > 0); split hands in the distribution taken as independent given the "
+            "dealer's total")
 
 
 def to_text(sheet: ParSheet) -> str:
     g = GAMES[sheet.game]
     lines = [f"{g.name}: par sheet at {sheet.decks} deck{'s' if sheet.decks != 1 else ''}",
              f"rules: {sheet.rules.describe()}", ""]
-    lines.append(f"main wager: house edge {sheet.main.house_edge * 100:.4f} %  "
-                 f"(return to player {(1 - sheet.main.house_edge) * 100:.4f} %)")
+    out = sheet.outcomes
+    lines.append(f"main wager: house edge {sheet.main.house_edge * 100:.4f} %, return to player "
+                 f"{(1 - sheet.main.house_edge) * 100:.4f} %, hit frequency {out.hit_frequency * 100:.4f} %, "
+                 f"std dev {out.std_dev:.4f}")
+    push = out.dist.get(0.0, 0.0)
+    lines.append(f"  net win {out.hit_frequency * 100:.4f} %, push {push * 100:.4f} %, "
+                 f"net loss {(1 - out.hit_frequency - push) * 100:.4f} %")
     lines.append(f"  method: {main_method(sheet)}")
     for name, b in sheet.bets.items():
         lines += [""] + _bet_text(name, b)

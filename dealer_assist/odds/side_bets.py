@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from dealer_assist import sidebets
-from dealer_assist.cards import Card, composition_for
+from dealer_assist.cards import Card
+from dealer_assist.games import composition_for
 from dealer_assist.sidebets import PayRow
 
 
@@ -348,10 +349,17 @@ def bonus678(decks: int, draws_on: dict[int, bool]) -> BetFigures:
 
 
 def tie18(probability: float, split_probability: float | None = None) -> BetFigures:
+    """Tie on 18 (1.1.16, 4.1: 8 to 1) from the strategy's probabilities (not enumerated)."""
     row = sidebets.TIE18
     figures = BetFigures("tie18", [RowFigure(row.name, row.odds, None, probability)],
                          method="combinatorial analysis under the strategy (the main wager's): P(the first hand "
                          "ends on 18 and the dealer on 18), dealer probabilities exact for the first "
                          "player cards removed; not exact (floating point, split hands approximated)",
                          exact=False)
+    if split_probability is not None:
+        figures.extra["on_split_hand"] = BetFigures(
+            "tie18", [RowFigure(row.name, row.odds, None, split_probability)],
+            method="as the first hand's, for a wager placed on a hand formed by splitting 8s (3.23.1): "
+                   "its second card the first that is not an 8 while it may be resplit; not exact",
+            exact=False)
     return figures

@@ -25,6 +25,8 @@ Live-table API (the dealer's screen; one writing thread)
     rid = store.begin_round(config, session_id=sid)  # config = transcript header dict
     seq = store.append_event(rid, {"type": "wager", ...}, actor="dealer:ann")
     store.finish_round(rid, settle_output)          # settlements, rulings, 5.26 history
+    rid = store.start_round(config, [*slip, {"type": "no_more_bets"}], session_id=sid)  # atomic start
+    store.append_event(rid, last_event, result=settle_output)  # atomic end
     store.end_session(sid)
 
     open_round = store.find_open_round()           # crash recovery: OpenRound | None
@@ -34,16 +36,19 @@ Live-table API (the dealer's screen; one writing thread)
     store.list_rounds(player="alice", status="settled", irregular=True, limit=100)
     store.get_round(rid) ; store.export_round(rid) ; store.verify()
 
-    store.create_user("bob", "4821", roles=["supervisor"])
-    store.verify_pin("bob", "4821", role="supervisor")   # bool, constant-time
-    store.login("bob", "4821", role="supervisor")        # bool, audited
-    store.approve("bob", "4821", kind="void", round_id=rid, detail={...})  # audited
+    store.needs_enrolment()                        # True: no supervisor yet (first start)
+    approval = store.enrol_supervisor("bob", "482913")   # a supervisor, no dealer
+    store.add_account("ann", "730418", ["dealer"], approval=approval)  # must change at log-in
+    store.start_shift("ann", "730418") ; store.end_shift("ann")        # PinCheck; audited
+    check = store.authorise("bob", "482913", kind="void", round_id=rid)  # PinCheck, audited
+    store.append_event(rid, {"type": "void", ...}, approval=check.approval)  # refused without
+    store.verify_pin("bob", "482913", role="supervisor")  # bool; lockout after 3 wrong PINs
     store.add_audit("shoe_fault", actor="shoe", detail={...})
     store.add_note(rid, author="bob", text="...")
     store.audit_entries(round_id=rid)
 
 Every error the store reports on purpose is a :class:`StoreError` (one-line message); a
-write that fails (disk full, locked past the 5 s busy timeout, ...) is rolled back whole
+write that fails (disk full, locked by another writer for more than LOCK_WAIT_SECONDS, ...) is rolled back whole
 and raises StoreError, so the screen must not show that event.
 
 Readers (review screens, the CLI) use ``Store.open_readonly(path)``: a separate
@@ -66,7 +71,9 @@ Schema (migration set ``dealer_assist_store``, applied with sqlite-utils ``Migra
 - ``settlements`` / ``rulings``: derived from the settle output; money as TEXT decimals.
 - ``under_min_history``: players who already had an under-minimum wager settled at
   this table (5.26).
-- ``users`` / ``user_roles``: PINs only as salted scrypt hashes.
+- ``users`` / ``user_roles``: PINs only as salted scrypt hashes (``must_change`` for a
+  PIN a supervisor set); ``pin_failures``: the wrong-PIN count behind the lockout
+  (:mod:`dealer_assist.store.users`; supervisor authority: :mod:`dealer_assist.store.authority`).
 - ``audit``: logins, approvals (voids, overrides, supervisor decisions), shoe faults,
   notes, session start/end, round finish records; hash-chained.
 
@@ -76,29 +83,37 @@ Modules
 ``chain`` (the hash chains), ``log`` (round headers and the event log), ``results``
 (a round's settle output and its derived records), ``users`` (users, roles, PINs),
 ``audit`` (the audit log), ``identity`` (the table a store belongs to), ``queries``
-(listings and details), ``verify``
-(``history verify``), ``core`` (the :class:`Store` that ties them together).
+(listings and details), ``verify`` (``history verify``), ``keys`` / ``keying`` (the
+station key and the head record), ``states`` (session and user state records), ``core``
+(the :class:`Store` that ties them together), ``reader`` (:class:`StoreReader`, the
+review's read-only reader).
 
 Tamper evidence
 ---------------
-Three chains, each ``hash = sha256(previous row's hash + canonical row content)``
-(the first row chains from 32 zero bytes): ``events`` (in id order), ``rounds``
-(the immutable header: id, session, number, source, start time, config) and
-``audit``. Each ``round_finish`` audit row records the status, the sha256 of the
-stored settle output, the number of events and the hash of the last one, so editing a
-round's status/result or deleting the tail of a finished round's events is detected
-too. :meth:`Store.verify` names the first row that does not match. (Deleting the very
-last rows of a chain is only detectable through such cross-references.)
+Three chains, each ``hash = HMAC-SHA256(station key, previous row's hash + canonical row
+content)`` (the first row chains from 32 zero bytes): ``events`` (in id order), ``rounds``
+(the immutable header: id, session, number, source, start time, config) and ``audit``. The
+station key lives outside the file (``<store>.key``, 0600). Sessions, users and roles
+record their whole state in their chained audit entries; each ``round_finish`` audit row
+records the status, the sha256 of the settle output, the number of events, the hash of the
+last one, the end time and the 5.26 entries it added. :meth:`Store.verify` recomputes the
+chains, re-settles every round through the engine and compares every derived column, folds
+the audit log into the sessions/users/5.26 tables, and checks the head record written with
+each commit (in the file and beside the key), so cut-off newest rows and a rolled-back file
+are named too (docs/store.md).
 """
 
 from __future__ import annotations
 
 from dealer_assist.store.audit import AuditEntry
+from dealer_assist.store.authority import authority_needed
 from dealer_assist.store.chain import audit_content, chain, event_content, round_content
 from dealer_assist.store.common import (
     APPLICATION_ID,
     BUSY_TIMEOUT_MS,
+    DEFAULT_TABLE,
     HEADER_KEYS,
+    LOCK_WAIT_SECONDS,
     MIGRATION_SET,
     ROLES,
     ROUND_STATUSES,
@@ -114,19 +129,35 @@ from dealer_assist.store.common import (
     utc_now,
 )
 from dealer_assist.store.core import Store, record_transcript
+from dealer_assist.store.reader import StoreReader
 from dealer_assist.store.records import OpenRound, RoundDetail, RoundSummary, StoredEvent
 from dealer_assist.store.schema import KNOWN_MIGRATIONS, MIGRATIONS
-from dealer_assist.store.users import SCRYPT_DKLEN, SCRYPT_N, SCRYPT_P, SCRYPT_R
+from dealer_assist.store.users import (
+    MIN_PIN_DIGITS,
+    PIN_COST,
+    SCRYPT_DKLEN,
+    SCRYPT_N,
+    SCRYPT_P,
+    SCRYPT_R,
+    TEST_PIN_COST,
+    PinCheck,
+    PinCost,
+    new_pin_problem,
+)
 from dealer_assist.store.verify import CENTS_SQL, VerifyResult, first_altered_settlements
 
 __all__ = [
     "APPLICATION_ID",
     "BUSY_TIMEOUT_MS",
     "CENTS_SQL",
+    "DEFAULT_TABLE",
+    "LOCK_WAIT_SECONDS",
     "HEADER_KEYS",
     "KNOWN_MIGRATIONS",
     "MIGRATIONS",
     "MIGRATION_SET",
+    "MIN_PIN_DIGITS",
+    "PIN_COST",
     "ROLES",
     "ROUND_STATUSES",
     "SCRYPT_DKLEN",
@@ -134,18 +165,23 @@ __all__ = [
     "SCRYPT_P",
     "SCRYPT_R",
     "SQLITE_MAGIC",
+    "TEST_PIN_COST",
     "ZERO_HASH",
     "AuditEntry",
     "OpenRound",
+    "PinCheck",
+    "PinCost",
     "Role",
     "RoundDetail",
     "RoundStatus",
     "RoundSummary",
     "Store",
     "StoreError",
+    "StoreReader",
     "StoredEvent",
     "VerifyResult",
     "audit_content",
+    "authority_needed",
     "canonical_json",
     "chain",
     "decimal_text",
@@ -153,6 +189,7 @@ __all__ = [
     "event_content",
     "first_altered_settlements",
     "format_time",
+    "new_pin_problem",
     "record_transcript",
     "round_content",
     "utc_now",

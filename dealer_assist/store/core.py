@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import datetime as _dt
 import json
 import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 from urllib.request import pathname2url
 
 import sqlite_utils
@@ -21,6 +22,7 @@ import dealer_assist.store.queries as queries
 import dealer_assist.store.results as results
 import dealer_assist.store.users as user_records
 from dealer_assist.store.audit import AuditEntry, audit_entries, insert_audit
+from dealer_assist.store.authority import check_accounts_approval, unauthorised_events, use_approval
 from dealer_assist.store.common import (
     BUSY_TIMEOUT_MS,
     DEFAULT_TABLE,
@@ -28,6 +30,7 @@ from dealer_assist.store.common import (
     StoreError,
     canonical_json,
     default_db_path,
+    format_time,
     utc_now,
 )
 from dealer_assist.store.keying import key_store, meta_value, record_head
@@ -52,9 +55,12 @@ from dealer_assist.store.schema import (
     connect,
 )
 from dealer_assist.store.states import session_state
+from dealer_assist.store.users import PIN_COST, PinCheck, PinCost
 from dealer_assist.store.verify import VerifyResult, verify
 
 __all__ = ["Store", "record_transcript"]
+
+T = TypeVar("T")
 
 
 class Store:
@@ -65,10 +71,17 @@ class Store:
     """
 
     def __init__(
-        self, conn: KeyedConnection, path: Path, readonly: bool, table: str = DEFAULT_TABLE
+        self,
+        conn: KeyedConnection,
+        path: Path,
+        readonly: bool,
+        table: str = DEFAULT_TABLE,
+        pin_cost: PinCost = PIN_COST,
     ) -> None:
         self._conn = conn
         self.lock_wait_seconds = LOCK_WAIT_SECONDS
+        #: scrypt cost of new PIN hashes: PIN_COST, unless a test passed TEST_PIN_COST.
+        self.pin_cost = pin_cost
         self.key_path = key_path_for(path)
         self.head_path = head_path_for(self.key_path)
         self.head_error = ""  # the last failure to write the head record outside the file
@@ -88,6 +101,7 @@ class Store:
         table: str = DEFAULT_TABLE,
         busy_timeout_ms: int = BUSY_TIMEOUT_MS,
         key_file: str | os.PathLike[str] | None = None,
+        pin_cost: PinCost = PIN_COST,
     ) -> Store:
         """Open (creating and migrating if needed) the store at ``path`` for writing.
 
@@ -96,7 +110,8 @@ class Store:
         restores only that table's round. ``key_file``: the station key (default
         ``<store>.key``, or ``$DEALER_ASSIST_STORE_KEY``), created with a new store. Refuses a file that is
         not SQLite or is another program's SQLite database (StoreError), without
-        changing it.
+        changing it. ``pin_cost`` is for tests only (``TEST_PIN_COST``): the application
+        never passes it.
         """
         db_path = Path(path) if path is not None else default_db_path(table)
         if db_path.exists():
@@ -115,7 +130,7 @@ class Store:
             conn.execute("PRAGMA synchronous = FULL")
             conn.execute("PRAGMA fullfsync = ON")
             conn.execute("PRAGMA foreign_keys = ON")
-            store = cls(conn, db_path, readonly=False, table=table)
+            store = cls(conn, db_path, readonly=False, table=table, pin_cost=pin_cost)
             store._use_key(key_file)
             store._migrate()
         return store
@@ -261,6 +276,12 @@ class Store:
             time.sleep(pause)  # a failed COMMIT keeps the transaction open: it is retried whole
             pause = min(pause * 2, 0.25)
 
+    def read_with(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """``fn(connection)`` in one consistent read snapshot, under the Store's lock (for
+        :class:`~dealer_assist.store.reader.StoreReader`; ``fn`` must not keep the connection)."""
+        with self._read() as conn:
+            return fn(conn)
+
     @contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:
         """A consistent snapshot for multi-statement reads."""
@@ -373,6 +394,7 @@ class Store:
         session_id: int | None = None,
         actor: str = "dealer",
         result: Mapping[str, Any] | None = None,
+        approval: int | None = None,
     ) -> int:
         """Record a new live round with its first events (the betting slip and *no more
         bets*, or a void) in one durable transaction; returns its id.
@@ -380,10 +402,14 @@ class Store:
         A crash leaves either the whole start or nothing: never a round in betting with
         some of its wagers. ``result``: the round is already over (e.g. void before any
         card) and this is its settle output, recorded in the same transaction.
+        ``approval``: the supervisor's, for the one event among them that needs it (a
+        void before *no more bets*); the store refuses such an event without it.
         """
+        now = _dt.datetime.now(_dt.UTC)
         with self._write() as conn:
             round_id = log.insert_round(conn, config, session_id, None, "live", None)
             for seq, event in enumerate(events):
+                use_approval(conn, approval, event, round_id, seq, now)
                 log.insert_event(conn, round_id, seq, event, actor, None)
             if result is not None:
                 results.finish(conn, round_id, result, actor)
@@ -396,12 +422,16 @@ class Store:
         *,
         actor: str = "dealer",
         at: str | None = None,
+        approval: int | None = None,
         result: Mapping[str, Any] | None = None,
     ) -> int:
         """Append one event to a round's log, durably; returns its seq (0-based index).
 
         Returns only after the commit is on disk. The engine decides whether an event
         is accepted; call this for accepted events, before the screen shows them.
+        A void, a resolve, a correction and a pit manager's pick are refused
+        (StoreError) without a supervisor's ``approval`` (:meth:`authorise`); see
+        :mod:`dealer_assist.store.authority`.
         ``result``: this event ends the round and this is its settle output; the event,
         the output and its finish record are written in one transaction.
         """
@@ -412,6 +442,7 @@ class Store:
                 "SELECT MAX(seq) FROM events WHERE round_id = ?", (round_id,)
             ).fetchone()
             seq = 0 if row[0] is None else int(row[0]) + 1
+            use_approval(conn, approval, event, round_id, seq, _dt.datetime.now(_dt.UTC))
             log.insert_event(conn, round_id, seq, event, actor, at)
             if result is not None:
                 results.finish(conn, round_id, result, actor)
@@ -457,6 +488,13 @@ class Store:
         if not isinstance(events, list):
             raise StoreError("a transcript's 'events' is a list")
         config = {k: v for k, v in document.items() if k != "events"}
+        needing = unauthorised_events(events)
+        if needing:
+            # Issue 15 item 8: a transcript carries no supervisor's authority.
+            raise StoreError(
+                f"{', '.join(needing)} needs a supervisor's approval, which a transcript does not "
+                "carry: not recorded (settle it without --record)"
+            )
         with self._write() as conn:
             round_id = log.insert_round(conn, config, None, None, "transcript", None)
             for seq, event in enumerate(events):
@@ -529,21 +567,33 @@ class Store:
                 r[0] for r in conn.execute("SELECT player FROM under_min_history ORDER BY player")
             ]
 
-    # ---- users and PINs
+    # ---- users and PINs (dealer_assist.store.users: policy, lockout)
 
     def create_user(
-        self, username: str, pin: str, roles: Iterable[str], *, actor: str = "admin"
+        self,
+        username: str,
+        pin: str,
+        roles: Iterable[str],
+        *,
+        actor: str = "admin",
+        must_change: bool = False,
     ) -> None:
-        """Create a user with a PIN (stored only as a salted scrypt hash) and roles."""
+        """Create a user with a PIN (stored only as a salted scrypt hash) and roles.
+
+        The low-level call (tests, tools); at a station accounts are made by
+        :meth:`enrol_supervisor` and :meth:`add_account`.
+        """
         role_list = user_records.checked_roles(username, roles)
-        digest, salt = user_records.new_pin_hash(pin)
+        digest, salt = user_records.new_pin_hash(pin, self.pin_cost)
         with self._write() as conn:
-            user_records.insert_user(conn, username, digest, salt, role_list, actor)
+            user_records.insert_user(
+                conn, username, digest, salt, self.pin_cost, role_list, actor, must_change=must_change
+            )
 
     def set_pin(self, username: str, pin: str, *, actor: str = "admin") -> None:
-        digest, salt = user_records.new_pin_hash(pin)
+        digest, salt = user_records.new_pin_hash(pin, self.pin_cost)
         with self._write() as conn:
-            user_records.update_pin(conn, username, digest, salt, actor)
+            user_records.update_pin(conn, username, digest, salt, self.pin_cost, actor)
 
     def set_user_disabled(self, username: str, disabled: bool, *, actor: str = "admin") -> None:
         with self._write() as conn:
@@ -554,24 +604,126 @@ class Store:
             return user_records.roles_of(conn, username)
 
     def users(self) -> list[dict[str, Any]]:
+        """Every account: name, roles, disabled, must_change, locked_until."""
         with self._read() as conn:
             return user_records.list_users(conn)
+
+    def needs_enrolment(self) -> bool:
+        """True while the store has no active supervisor (a new store's first start)."""
+        with self._read() as conn:
+            return not user_records.has_active_supervisor(conn)
+
+    def check_pin(
+        self,
+        username: str,
+        pin: str,
+        *,
+        role: str | None = None,
+        purpose: str = "check",
+        now: _dt.datetime | None = None,
+    ) -> PinCheck:
+        """Check ``pin`` for ``username`` (holding ``role``), with the lockout.
+
+        A locked name is refused without checking the PIN. A refusal is counted and
+        audited (``login_failed`` for a log-in, ``approval_refused`` for an approval,
+        ``pin_refused`` otherwise; ``pin_lockout`` when a lock starts). A right PIN
+        clears the count and answers ``must_change`` when the PIN is shorter than the
+        policy or was set by a supervisor; a hash made with a weaker cost is re-hashed.
+        ``now``: the time to judge the lock by (tests); the clock otherwise.
+        """
+        moment = now or _dt.datetime.now(_dt.UTC)
+        failed_kind = {"login": "login_failed", "approval": "approval_refused"}.get(purpose, "pin_refused")
+        with self._read() as conn:
+            until = user_records.locked_until(conn, username, moment)
+            record = user_records.pin_record(conn, username, role)
+        if until is not None:
+            with self._write() as conn:
+                insert_audit(conn, "pin_locked", username, None,
+                             {"purpose": purpose, "role": role, "until": until}, format_time(moment))
+            return PinCheck(False, "locked", locked_until=until)
+        match = user_records.pin_matches(str(pin), record, self.pin_cost)
+        if record is None or not match or not record.has_role or record.disabled:
+            with self._write() as conn:
+                failures, until = user_records.record_failure(conn, username, moment)
+                insert_audit(conn, failed_kind, username, None,
+                             {"purpose": purpose, "role": role, "failures": failures}, format_time(moment))
+                if until is not None:
+                    insert_audit(conn, "pin_lockout", username, None,
+                                 {"failures": failures, "until": until}, format_time(moment))
+            return PinCheck(False, "wrong", locked_until=until)
+        short = len(str(pin)) < user_records.MIN_PIN_DIGITS
+        with self._write() as conn:
+            user_records.clear_failures(conn, username)
+        if short or record.must_change:
+            why = (f"Your PIN has fewer than {user_records.MIN_PIN_DIGITS} digits: choose a new one now"
+                   if short else "Your PIN was set by a supervisor: choose your own now")
+            return PinCheck(False, "must_change", message=why)
+        if record.cost.weaker_than(self.pin_cost):
+            digest, salt = user_records.new_pin_hash(str(pin), self.pin_cost)
+            with self._write() as conn:
+                user_records.update_pin(conn, username, digest, salt, self.pin_cost, "store",
+                                        kind="pin_rehashed")
+        return PinCheck(True)
 
     def verify_pin(self, username: str, pin: str, *, role: str | None = None) -> bool:
         """True when ``pin`` is the user's PIN (and the user holds ``role``, if given).
 
-        Unknown users and disabled users cost the same scrypt work; comparison is
-        constant-time (hmac.compare_digest).
+        Goes through :meth:`check_pin` (lockout, audit); unknown users cost the same
+        scrypt work; comparison is constant-time (hmac.compare_digest).
         """
-        with self._read() as conn:
-            row, has_role = user_records.user_pin_record(conn, username, role)
-        return user_records.pin_matches(pin, row, has_role)
+        return self.check_pin(username, pin, role=role).ok
 
     def login(self, username: str, pin: str, *, role: str = "dealer") -> bool:
         """Check a PIN for ``role`` and record the login (or the failed attempt) in the audit log."""
-        ok = self.verify_pin(username, pin, role=role)
-        self.add_audit("login" if ok else "login_failed", actor=username, detail={"role": role})
-        return ok
+        check = self.check_pin(username, pin, role=role, purpose="login")
+        if check.ok:
+            self.add_audit("login", actor=username, detail={"role": role})
+        return check.ok
+
+    def start_shift(self, dealer: str, pin: str) -> PinCheck:
+        """A dealer's log-in at the start of a shift (``shift_start`` audited)."""
+        check = self.check_pin(dealer, pin, role="dealer", purpose="login")
+        if check.ok:
+            self.add_audit("shift_start", actor=dealer, detail={"role": "dealer"})
+        return check
+
+    def end_shift(self, dealer: str) -> None:
+        """The dealer logs out (``shift_end`` audited)."""
+        self.add_audit("shift_end", actor=dealer, detail={"role": "dealer"})
+
+    def change_pin(self, username: str, old_pin: str, new_pin: str) -> PinCheck:
+        """The user replaces their PIN (the old one checked, with the lockout)."""
+        problem = user_records.new_pin_problem(new_pin)
+        if problem:
+            return PinCheck(False, "new_pin", message=problem[0].upper() + problem[1:])
+        if new_pin == old_pin:
+            return PinCheck(False, "new_pin", message="The new PIN must differ from the old one")
+        check = self.check_pin(username, old_pin, purpose="change")
+        if not check.ok and check.reason != "must_change":
+            return check
+        digest, salt = user_records.new_pin_hash(new_pin, self.pin_cost)
+        with self._write() as conn:
+            user_records.update_pin(conn, username, digest, salt, self.pin_cost, username)
+        return PinCheck(True)
+
+    def authorise(
+        self,
+        supervisor: str,
+        pin: str,
+        *,
+        kind: str,
+        round_id: int | None = None,
+        detail: Mapping[str, Any] | None = None,
+    ) -> PinCheck:
+        """A supervisor's approval of ``kind`` (void, correction, resolve, override,
+        accounts, review ...) with their PIN: on success an audit row of ``kind`` whose
+        id (``PinCheck.approval``) authorises what it approves (:meth:`append_event`);
+        on failure ``approval_refused`` (and the lockout)."""
+        check = self.check_pin(supervisor, pin, role="supervisor", purpose="approval")
+        if not check.ok:
+            return check
+        approval = self.add_audit(kind, actor=supervisor, round_id=round_id, detail=detail)
+        return PinCheck(True, approval=approval)
 
     def approve(
         self,
@@ -582,23 +734,50 @@ class Store:
         round_id: int | None = None,
         detail: Mapping[str, Any] | None = None,
     ) -> bool:
-        """A supervisor approves a void / override / decision with their PIN.
+        """:meth:`authorise`, answering only yes or no."""
+        return self.authorise(supervisor, pin, kind=kind, round_id=round_id, detail=detail).ok
 
-        On success writes an audit entry of ``kind`` (e.g. ``void``, ``override``,
-        ``supervisor_decision``) and returns True; on failure records
-        ``approval_refused`` and returns False.
+    def enrol_supervisor(self, name: str, pin: str) -> int:
+        """The first supervisor of a store with none (no dealer is created).
+
+        Returns the ``supervisor_enrolled`` audit id, which serves as an ``accounts``
+        approval (the new supervisor adds the dealers next).
         """
-        ok = self.verify_pin(supervisor, pin, role="supervisor")
-        if ok:
-            self.add_audit(kind, actor=supervisor, round_id=round_id, detail=detail)
-        else:
-            self.add_audit(
-                "approval_refused",
-                actor=supervisor,
-                round_id=round_id,
-                detail={"kind": kind, **dict(detail or {})},
+        role_list = user_records.checked_roles(name, ["supervisor"])
+        digest, salt = user_records.new_pin_hash(pin, self.pin_cost)
+        with self._write() as conn:
+            if user_records.has_active_supervisor(conn):
+                raise StoreError("this store already has a supervisor: accounts are added by a supervisor")
+            return user_records.insert_user(
+                conn, name, digest, salt, self.pin_cost, role_list, name, kind="supervisor_enrolled"
             )
-        return ok
+
+    def add_account(
+        self, name: str, pin: str, roles: Iterable[str], *, approval: int | None, actor: str = ""
+    ) -> None:
+        """A supervisor adds an account; its PIN must be changed at its first log-in."""
+        role_list = user_records.checked_roles(name, roles)
+        digest, salt = user_records.new_pin_hash(pin, self.pin_cost)
+        with self._write() as conn:
+            supervisor = check_accounts_approval(conn, approval, _dt.datetime.now(_dt.UTC))
+            user_records.insert_user(conn, name, digest, salt, self.pin_cost, role_list,
+                                     actor or f"supervisor:{supervisor}", must_change=True)
+
+    def set_account_disabled(
+        self, name: str, disabled: bool, *, approval: int | None, actor: str = ""
+    ) -> None:
+        """A supervisor disables (or enables again) an account."""
+        with self._write() as conn:
+            supervisor = check_accounts_approval(conn, approval, _dt.datetime.now(_dt.UTC))
+            user_records.update_disabled(conn, name, disabled, actor or f"supervisor:{supervisor}")
+
+    def reset_pin(self, name: str, pin: str, *, approval: int | None, actor: str = "") -> None:
+        """A supervisor resets an account's PIN (and its lock); it must be changed at the next log-in."""
+        digest, salt = user_records.new_pin_hash(pin, self.pin_cost)
+        with self._write() as conn:
+            supervisor = check_accounts_approval(conn, approval, _dt.datetime.now(_dt.UTC))
+            user_records.update_pin(conn, name, digest, salt, self.pin_cost, actor or f"supervisor:{supervisor}",
+                                    must_change=True, kind="pin_reset")
 
     # ---- audit
 

@@ -37,4 +37,12 @@ def claim_table(conn: sqlite3.Connection, path: object, table: str, pit: str | N
             "INSERT INTO table_identity (id, table_name, pit, created_at) VALUES (1, ?, ?, ?)",
             (table, pit, utc_now()),
         )
-    insert_audit(conn, "table_identity", actor, None, {"table": table, "pit": pit})
+    created = conn.execute("SELECT created_at, pit FROM table_identity WHERE id = 1").fetchone()
+    # the whole row in its chained audit entry: verify compares the table with it
+    insert_audit(
+        conn,
+        "table_identity",
+        actor,
+        None,
+        {"table": table, "pit": created[1], "created_at": created[0]},
+    )

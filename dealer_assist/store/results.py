@@ -11,9 +11,9 @@ import hashlib
 import json
 import sqlite3
 from collections.abc import Mapping, Sequence
-from decimal import Decimal
 from typing import Any
 
+from dealer_assist.errors import DealerAssistError, TranscriptError
 from dealer_assist.store.audit import insert_audit
 from dealer_assist.store.common import (
     ROUND_STATUSES,
@@ -22,7 +22,8 @@ from dealer_assist.store.common import (
     decimal_text,
     utc_now,
 )
-from dealer_assist.store.log import round_event_tail
+from dealer_assist.store.log import round_event_tail, round_events
+from dealer_assist.transcript import under_minimum_first_time
 
 __all__ = [
     "SettlementRow",
@@ -90,27 +91,14 @@ def irregular_flag(result: Mapping[str, Any]) -> int:
     return 1 if result.get("rulings") or result.get("status") in ("void", "referred") else 0
 
 
-def under_min_players_of(config: Mapping[str, Any], result: Mapping[str, Any]) -> list[str]:
-    """5.26: the players whose under-minimum wager this settle output settled (not returned)."""
-    limits = config.get("limits") if isinstance(config.get("limits"), Mapping) else {}
-    players: list[str] = []
-    for entry in list(result.get("settlements") or []):
-        if not isinstance(entry, Mapping):
-            continue
-        bet_limits = limits.get(entry.get("bet")) if limits else None
-        if (
-            not (isinstance(bet_limits, Sequence) and len(bet_limits) >= 1)
-            or entry.get("result") == "returned"
-        ):
-            continue
-        try:
-            minimum = Decimal(decimal_text(bet_limits[0]))
-            stake = Decimal(decimal_text(entry.get("stake")))
-        except StoreError:
-            continue
-        if stake < minimum and str(entry.get("player")) not in players:
-            players.append(str(entry.get("player")))
-    return players
+def under_min_players_of(config: Mapping[str, Any], events: Sequence[Any]) -> list[str]:
+    """5.26 as the engine decides it: the players whose under-minimum wager this round
+    settled normally, their first time at the table (the store only records them). A round
+    the engine cannot replay names nobody."""
+    try:
+        return under_minimum_first_time({**config, "events": list(events)})
+    except (DealerAssistError, TranscriptError):
+        return []
 
 
 def finish(
@@ -174,7 +162,7 @@ def finish(
     )
     # 5.26: a player whose under-minimum wager was settled (not returned) is remembered.
     added: list[list[str]] = []
-    for player in under_min_players_of(config, result):
+    for player in under_min_players_of(config, round_events(conn, round_id)):
         cur = conn.execute(
             "INSERT OR IGNORE INTO under_min_history (player, round_id, recorded_at) VALUES (?, ?, ?)",
             (player, round_id, now),

@@ -196,6 +196,25 @@ def _m0005_table_identity(db: sqlite_utils.Database) -> None:
     )
 
 
+@MIGRATIONS(name="0006_accounts")
+def _m0006_accounts(db: sqlite_utils.Database) -> None:
+    # Issue 15 item 8 / issue 17 item 3: a PIN that must be changed at its next use (set or
+    # reset by a supervisor), and the wrong-PIN count behind the lockout, kept in the store
+    # so a restart does not clear it.
+    db.execute("ALTER TABLE users ADD COLUMN must_change INTEGER NOT NULL DEFAULT 0")
+    db.execute(
+        """CREATE TABLE pin_failures (
+            username TEXT PRIMARY KEY,
+            failures INTEGER NOT NULL,
+            last_failure TEXT NOT NULL,
+            locked_until TEXT
+        )"""
+    )
+    # Events from this one on must each carry their supervisor's approval (verify checks it);
+    # those written before, when the store did not ask for one, are left as they were.
+    db.execute("CREATE TABLE authority_since AS SELECT COALESCE(MAX(id), 0) + 1 AS first_event_id FROM events")
+
+
 @contextmanager
 def closed_on_failure(conn: sqlite3.Connection, db_path: Path) -> Iterator[None]:
     """Close ``conn`` if opening the store fails; a database error becomes a StoreError."""

@@ -21,12 +21,13 @@ import hmac
 import json
 import sqlite3
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from dealer_assist.errors import DealerAssistError, TranscriptError
+from dealer_assist.store.authority import first_unauthorised_event
 from dealer_assist.store.chain import audit_content, event_content, round_content, verify_chain
 from dealer_assist.store.common import StoreError, canonical_json, decimal_text
 from dealer_assist.store.keying import CHAIN_SCHEME, meta_value, read_head, schema_digest
@@ -37,7 +38,6 @@ from dealer_assist.store.results import (
     net_texts,
     ruling_rows,
     settlement_rows,
-    under_min_players_of,
 )
 from dealer_assist.store.states import SESSION_COLUMNS, user_state
 from dealer_assist.transcript import new_round, parse_event, round_output
@@ -95,8 +95,11 @@ def verify(conn: sqlite3.Connection, key: bytes | None, head_path: Path | None =
     """Check the whole store (see the module's docstring); the first problem is named."""
     checked = {"events": 0, "rounds": 0, "audit": 0}
     tails: dict[str, tuple[int, str]] = {}
+    # The head outside the file is written after each commit: read it before the snapshot
+    # (the first query) so that a writer committing meanwhile never makes it look newer.
+    outside = read_head_file(head_path, key) if head_path is not None and key else None
     try:
-        problem = _verify(conn, key, head_path, checked, tails)
+        problem = _verify(conn, key, head_path, outside, checked, tails)
     except StoreError as err:
         problem = ("store", 0, str(err))
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, sqlite3.Error) as err:
@@ -114,6 +117,7 @@ def _verify(
     conn: sqlite3.Connection,
     key: bytes | None,
     head_path: Path | None,
+    outside: Head | None,
     checked: dict[str, int],
     tails: dict[str, tuple[int, str]],
 ) -> Problem | None:
@@ -163,9 +167,20 @@ def _verify(
         _verify_rounds(conn, folded)
         or _verify_sessions(conn, folded)
         or _verify_users(conn, folded)
+        or _verify_authority(conn)
         or _verify_under_min(conn, folded)
-        or _verify_head(conn, key, head_path, tails)
+        or _verify_table_identity(conn, folded)
+        or _verify_head(conn, key, head_path, outside, tails)
     )
+
+def _verify_authority(conn: sqlite3.Connection) -> Problem | None:
+    """Every void, resolve, correction and pit manager's pick has its supervisor's approval."""
+    found = first_unauthorised_event(conn)
+    if found is None:
+        return None
+    row_id, round_id, seq = found
+    return ("events", row_id,
+            f"events row {row_id} (round {round_id}, seq {seq}): written without a supervisor's approval")
 
 
 # ------------------------------------------------------------------ the audit fold
@@ -176,6 +191,8 @@ class _Folded:
     sessions: dict[int, dict[str, Any]]
     users: dict[str, dict[str, Any]]
     under_min: dict[str, tuple[int, str]]  # player -> (round id, recorded at)
+    table: tuple[Any, Any, Any] | None = None  # (table name, pit, created at)
+    table_detail: dict[str, Any] = field(default_factory=dict)
 
 
 def _fold_audit(conn: sqlite3.Connection) -> _Folded:
@@ -199,6 +216,9 @@ def _fold_audit(conn: sqlite3.Connection) -> _Folded:
         if kind == "round_finish" and round_id is not None:
             for entry in detail.get("under_min") or []:
                 folded.under_min.setdefault(str(entry[0]), (int(round_id), str(entry[1])))
+        if kind == "table_identity":
+            folded.table = (detail.get("table"), detail.get("pit"), detail.get("created_at"))
+            folded.table_detail = detail
         if kind == "store_keyed":
             for entry in detail.get("under_min_rows") or []:
                 folded.under_min.setdefault(str(entry[0]), (int(entry[1]), str(entry[2])))
@@ -252,6 +272,22 @@ def _verify_under_min(conn: sqlite3.Connection, folded: _Folded) -> Problem | No
     return None
 
 
+def _verify_table_identity(conn: sqlite3.Connection, folded: _Folded) -> Problem | None:
+    try:
+        rows = conn.execute("SELECT id, table_name, pit, created_at FROM table_identity").fetchall()
+    except sqlite3.OperationalError:  # a store from before table names
+        rows = []
+    found = [(r[1], r[2], r[3]) for r in rows if r[0] == 1] if len(rows) <= 1 else []
+    if len(rows) > 1 or (rows and not found):
+        return ("table_identity", 0, "the table identity has more than its one row")
+    have = found[0] if found else None
+    if have is not None and folded.table is not None and "created_at" not in folded.table_detail:
+        have = (have[0], have[1], None)  # recorded before its entry carried the creation time
+    if have != folded.table:
+        return ("table_identity", 1, "the table's name, pit or creation differ from the audit log")
+    return None
+
+
 # ------------------------------------------------------------------ the rounds
 
 
@@ -299,6 +335,10 @@ def _amounts(text: str) -> dict[str, str] | None:
         return {str(k): decimal_text(v) for k, v in data.items()}
     except (ValueError, AttributeError, StoreError):
         return None
+
+
+def _without_text(row: Sequence[Any]) -> tuple[Any, ...]:
+    return (row[0], row[1], row[2], row[4])
 
 
 def _verify_rounds(conn: sqlite3.Connection, folded: _Folded) -> Problem | None:
@@ -379,9 +419,10 @@ def _verify_round(
         return ("rounds", round_id, f"{where}: result recorded without an audit record")
     parsed = [json.loads(e[2]) for e in event_rows]
     output: dict[str, Any] = {}
+    rnd: Any = None
     if finish is not None:  # an unfinished round has nothing derived to re-settle yet
         try:
-            output, _ = _replay(config, parsed[:count])
+            output, rnd = _replay(config, parsed[:count])
         except _ReplayError as exc:
             return ("events", round_id, f"round {round_id}: {exc}")
         except (DealerAssistError, TranscriptError) as exc:
@@ -414,9 +455,14 @@ def _verify_round(
     if [tuple(s[1:]) for s in settlement_list] != settlement_rows(output):
         return ("settlements", round_id,
                 f"round {round_id}: its settlement rows differ from the re-settlement of its events")
-    if [tuple(r[1:]) for r in ruling_list] != ruling_rows(output):
+    # a ruling's sentence is compared with the recorded (hashed) settle output only: its
+    # wording may improve between versions; its event, clause, ruling and moves may not
+    recorded = ruling_rows(json.loads(result_json))
+    if [tuple(r[1:]) for r in ruling_list] != recorded or [_without_text(r) for r in recorded] != [
+        _without_text(r) for r in ruling_rows(output)
+    ]:
         return ("rulings", round_id, f"round {round_id}: its rulings differ from the re-settlement of its events")
-    for player in under_min_players_of(config, output):
+    for player in rnd.under_minimum_first_time():  # 5.26, as the engine decides it
         if player not in folded.under_min:
             return ("under_min_history", round_id,
                     f"round {round_id}: {player!r}'s under-minimum wager is missing from the 5.26 history")
@@ -430,6 +476,7 @@ def _verify_head(
     conn: sqlite3.Connection,
     key: bytes,
     head_path: Path | None,
+    outside: Head | None,
     tails: dict[str, tuple[int, str]],
 ) -> Problem | None:
     empty = all(tails.get(name, (0, ""))[0] == 0 for name in CHAINS)
@@ -451,7 +498,6 @@ def _verify_head(
             return (name, want[0], text)
     if head_path is None:
         return None
-    outside = read_head_file(head_path, key)
     if outside is None:
         return None if empty else (
             "head", 0, f"the head record outside the store ({head_path}) is missing or does not match its MAC")

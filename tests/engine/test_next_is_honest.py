@@ -1,4 +1,5 @@
-"""At no moment may ``next`` offer a choice that the round would refuse (DESIGN.md,
+"""At no moment may ``next`` offer a choice that the round would refuse, and a card the
+shoe read is never absent from the record (DESIGN.md,
 "Passed-over player"; issue 14).
 
 Random rounds of every game, with the irregular events a real table sees mixed in (cards
@@ -156,3 +157,63 @@ def test_every_choice_next_offers_is_accepted(game: str, seed: int) -> None:
         except RuleRefusal as refusal:
             # Only a double for a random amount may be refused (1.1.2 / 1.1.3: at most the wager).
             assert isinstance(step, Decision) and step.amount is not None, (exp, step, refusal.message)
+
+
+def _on_record(out: dict[str, object]) -> set[str]:
+    """Every card the settle output shows somewhere: hands, the dealer, a ruling's moves, or
+    what ``next`` still holds (cards out of turn, a card on offer, cards drawn together)."""
+    seen: set[str] = set()
+    for area in out.get("areas", []):  # type: ignore[attr-defined]
+        for hand in area["hands"]:
+            seen.update(hand["cards"])
+    seen.update(out["dealer"]["cards"])  # type: ignore[index]
+    for ruling in out["rulings"]:  # type: ignore[attr-defined]
+        seen.update(m["card"] for m in ruling["moves"])
+        seen.update(w for w in ruling["text"].split() if w[:1].isalnum())  # a 5.1 void names its card
+    nxt = out.get("next") or {}
+    assert isinstance(nxt, dict)
+    seen.update(c["card"] for c in nxt.get("out_of_turn", []))
+    if "card" in nxt:
+        seen.add(nxt["card"])
+    seen.update(nxt.get("cards", []))
+    return seen
+
+
+@settings(max_examples=80, deadline=None)
+@given(game=st.sampled_from(sorted(g for g in GAMES if not GAMES[g].shared_hand)), seed=st.integers(0, 2**32))
+def test_a_card_the_shoe_read_is_never_absent_from_the_record(game: str, seed: int) -> None:
+    from dealer_assist.transcript import round_output
+
+    rng = random.Random(seed)
+    decks = GAMES[game].deck_range[1]
+    shoe = Shoe(game, decks, seed)
+    shoe.round_start()
+    rnd = new_round({"game": game, "decks": decks, "areas": 7})
+    wagers = table_wagers(game, rng.randint(2, 7), 1, False, rng)
+    for w in wagers:
+        rnd.apply(w)
+    players = sorted({w.player for w in wagers})  # type: ignore[attr-defined]
+    dealt: list[str] = []
+    for _ in range(120):
+        exp = rnd.expectation()
+        if rnd.status() in ("settled", "void"):
+            break
+        if exp.kind == "ruling":
+            step: Event | None = Resolve("continue", "")
+        elif rng.random() < 0.15:
+            step = _irregular(rnd, rng, shoe, players, False)
+        elif exp.kind == "decision" and exp.options and not set(exp.options) <= {"hit", "stand", "double", "split",
+                                                                                 "surrender"}:
+            step = rng.choice(offered_choices(exp))
+        else:
+            step = next_event(rnd, exp, iter(shoe), random_strategy, rng, take_offers=True)
+        if step is None:
+            break
+        try:
+            rnd.apply(step)
+        except RuleRefusal:
+            continue
+        if isinstance(step, CardDrawn):
+            dealt.append(str(step.card))
+        missing = [c for c in dealt if c not in _on_record(round_output(rnd))]
+        assert missing == [], (step, missing)

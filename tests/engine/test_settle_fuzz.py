@@ -249,3 +249,47 @@ def test_any_valid_unicode_survives_whatever_the_terminal_encoding(tmp_path: Pat
                           capture_output=True, env=env, timeout=60, check=False)
     assert done.returncode == 2 and b"Traceback" not in done.stderr
     assert done.stderr.count(b"\n") == 1 and "李".encode() in done.stderr
+
+
+def test_a_short_number_of_a_billion_digits_is_refused_before_any_store_sees_it(tmp_path: Path) -> None:
+    # 1e999999999 is eleven characters but, written out as the store writes numbers, a
+    # billion digits: refused like an integer of more than 4300 digits, --record or not
+    doc = json.dumps(_wager_doc(note="X")).replace('"note": "X"', '"note": 1e999999999')
+    status, _, err = check_run(doc)
+    assert status == 2 and b"the number '1e999999999' has more than 4300 digits" in err
+    path = tmp_path / "t.json"
+    path.write_text(doc, encoding="utf-8")
+    assert main(["settle", str(path), "--record", str(tmp_path / "table.db")]) == 2
+    assert not (tmp_path / "table.db").exists()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=transcripts())
+def test_fuzzed_transcripts_never_raise_with_record(text: str) -> None:
+    # settle --record writes the document as settle read it (Decimals) into a real store
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "t.json"
+        path.write_bytes(text.encode("utf-8", "surrogatepass"))
+        saved = sys.stdout, sys.stderr
+        out, err = io.BytesIO(), io.BytesIO()
+        streams = io.TextIOWrapper(out, encoding="utf-8"), io.TextIOWrapper(err, encoding="utf-8")
+        sys.stdout, sys.stderr = streams
+        try:
+            status = main(["settle", str(path), "--record", str(Path(tmp) / "table.db")])
+            for stream in streams:
+                stream.flush()
+        finally:
+            sys.stdout, sys.stderr = saved
+            for stream in streams:
+                stream.detach()
+        assert status in (0, 2), err.getvalue()
+        if status == 2:
+            line = err.getvalue().decode("utf-8")
+            assert line.startswith("error: ") and line.count("\n") == 1 and line[:-1].isprintable()
+        else:
+            from dealer_assist.store import Store
+
+            with Store.open_readonly(Path(tmp) / "table.db") as store:
+                assert store.round_count() == 1

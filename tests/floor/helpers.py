@@ -17,6 +17,11 @@ def cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str
                           text=True, cwd=ROOT, input=stdin, timeout=300)
 
 
+def cli_env(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "dealer_assist", *args], capture_output=True,
+                          text=True, cwd=ROOT, env=env, timeout=300)
+
+
 def query(url: str, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     with psycopg.connect(url) as conn:
         return conn.execute(sql, params).fetchall()  # type: ignore[arg-type]

@@ -121,6 +121,15 @@ class Server:
             for role in roles:
                 conn.execute(f'DROP ROLE IF EXISTS "{role}"')
 
+    def require_password(self, role: str) -> None:
+        """From now on ``role`` must give its password (scram-sha-256); others stay trusted."""
+        import psycopg
+
+        hba = self.data / "pg_hba.conf"
+        hba.write_text(f"local all {role} scram-sha-256\n" + hba.read_text())
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute("SELECT pg_reload_conf()")
+
     def stop(self) -> None:
         try:
             self._run([str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop"])

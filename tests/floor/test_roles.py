@@ -4,13 +4,14 @@ row-level security), not by the client. Every refusal here is PostgreSQL's own."
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 
 import psycopg
 import pytest
 
 from dealer_assist.floor.schema import add_station, init_floor, station_role
 from tests.floor.conftest import Floor
-from tests.floor.helpers import cli, query
+from tests.floor.helpers import cli, cli_env, query
 
 ROUND = (
     "INSERT INTO floor.rounds (table_name, round_id, pit, number, source, game, config_json, started_at, "
@@ -108,3 +109,30 @@ def test_a_table_stays_in_its_pit(floor: Floor) -> None:
         add_station(floor.admin_url, "BJ-07", "PIT-3")
     bad = cli("floor", "station", "--url", floor.admin_url, "--table", "BJ 07; drop", "--pit", "P")
     assert bad.returncode == 2 and "table name" in bad.stderr
+
+
+def test_the_station_password_comes_from_pgpassfile_and_never_shows(floor: Floor, tmp_path: Path) -> None:
+    import os
+
+    from tests.floor.stations import make_station
+
+    url = floor.station("BJ-07", "PIT-2")
+    role = station_role(floor.dbname, "BJ-07")
+    secret = "Tr0ub4dor-station-7"
+    with psycopg.connect(floor.admin_url, autocommit=True) as conn:
+        conn.execute(psycopg.sql.SQL("ALTER ROLE {} PASSWORD {}").format(
+            psycopg.sql.Identifier(role), psycopg.sql.Literal(secret)))
+    floor.server.require_password(role)
+    db = tmp_path / "bj07.db"
+    make_station(db, "BJ-07", "PIT-2", rounds=2)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PG")}
+    refused = cli_env(env | {"PGPASSFILE": str(tmp_path / "none")}, "forward", "--db", str(db), "--to", url)
+    assert refused.returncode == 2
+    assert refused.stderr.startswith("error: cannot connect to ") and "password" in refused.stderr
+    passfile = tmp_path / "pgpass"
+    passfile.write_text(f"*:*:*:{role}:{secret}\n")
+    passfile.chmod(0o600)  # libpq ignores a password file others can read
+    done = cli_env(env | {"PGPASSFILE": str(passfile)}, "forward", "--db", str(db), "--to", url)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("forwarded 2 rounds")
+    assert secret not in refused.stderr + refused.stdout + done.stderr + done.stdout

@@ -90,3 +90,21 @@ def test_dueling8s_plays_and_tie18() -> None:
     assert result.first_card_action[2] == "double" and result.first_card_action[3] == "double"
     assert result.first_card_action[10] == "stand"
     assert 0.05 < result.tie18 < 0.15
+
+
+def test_outcome_distribution_of_the_main_wager() -> None:
+    from dealer_assist.odds.outcomes import analyse_with_outcomes, split_hand_number
+
+    result, outcomes = analyse_with_outcomes(standard(6, h17=False, das=True))
+    assert sum(outcomes.dist.values()) == pytest.approx(1.0, abs=1e-12)
+    # Its mean is the analysis' expected value but for the split approximation (small).
+    assert outcomes.mean == pytest.approx(result.expected_return, abs=0.00002)
+    # A blackjack pays 1.5: P = P(A-10) x P(no dealer blackjack), as in the 6:5 test above.
+    p_bj = 2 * 24 / 312 * 96 / 311 * (1 - (23 / 310 * 95 / 309 + 95 / 310 * 23 / 309))
+    assert outcomes.dist[1.5] == pytest.approx(p_bj, rel=1e-9)
+    # Blackjack's standard deviation is about 1.15 units; a net win about 43 % of rounds.
+    assert 1.1 < outcomes.std_dev < 1.2
+    assert 0.42 < outcomes.hit_frequency < 0.45
+    # The number of split hands: 2, or 3 when one of the first two draws is the pair card...
+    q = 0.1
+    assert split_hand_number(q, 3) == pytest.approx({2: (1 - q) ** 2, 3: 1 - (1 - q) ** 2})

@@ -53,6 +53,8 @@ def test_json_has_the_issue_shape(capsys: pytest.CaptureFixture[str]) -> None:
     # 11:1 on 1/17: the house keeps 5/17 of each unit.
     assert pair["house_edge"] == pytest.approx(5 / 17)
     assert pair["return_to_player"] == pytest.approx(12 / 17)
+    main_wager = doc["bets"]["main"]
+    assert set(main_wager) == set(pair) and 0 < main_wager["hit_frequency"] < 1 and main_wager["std_dev"] > 1
     lucky = {r["row"]: r["probability_exact"] for r in doc["bets"]["lucky8"]["rows"]}
     assert lucky["3 unsuited 8's"] == "1/5525"
 

@@ -12,6 +12,7 @@ from dealer_assist.odds.theo import (
     player_rating,
     round_theo,
     stored_rounds,
+    table_theo,
     theo_by_bet,
     theo_by_player,
     total,
@@ -50,7 +51,9 @@ def test_lucky8_round_theo_by_hand(tmp_path: Path) -> None:
     assert got["bob"].theo == Decimal("2.25")
     assert got["bob"].actual == Decimal(-150)
     assert got["bob"].wagered == Decimal(110) and got["bob"].initial == Decimal(60)
-    table = total(theo_by_player([rnd], edges).values())
+    table = table_theo([rnd], edges)
+    assert table.rounds == 1
+    assert total(theo_by_player([rnd], edges).values()).theo == table.theo
     assert table.theo == Decimal("2.875") and table.actual == Decimal(-180)
     assert table.theo_hold == Decimal("2.875") * 100 / 140
     by_bet = theo_by_bet([rnd], edges)

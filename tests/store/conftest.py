@@ -107,3 +107,19 @@ def example_result(name: str) -> dict[str, Any]:
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "table.db"
+
+
+SUPERVISOR = "sue"
+SUPERVISOR_PIN = "482913"
+
+
+def append_authorised(store: Any, round_id: int, event: dict[str, Any], **kwargs: Any) -> int:
+    """Append an event that needs a supervisor's approval (a void, a correction ...), as the
+    dealer's screen does: the supervisor's PIN first (sue is made a supervisor if need be)."""
+    from dealer_assist.store import authority_needed
+
+    if SUPERVISOR not in {u["username"] for u in store.users()}:
+        store.create_user(SUPERVISOR, SUPERVISOR_PIN, ["supervisor"], actor="test")
+    check = store.authorise(SUPERVISOR, SUPERVISOR_PIN, kind=authority_needed(event)[0], round_id=round_id)
+    assert check.ok, check
+    return int(store.append_event(round_id, event, approval=check.approval, **kwargs))

@@ -83,6 +83,7 @@ def build(path: Path) -> dict[str, Any]:
     ids: dict[str, Any] = {}
     rng = random.Random(15)
     with Store.open(path) as store:
+        store.claim_table("BJ-07", "pit 1", actor="setup")
         store.create_user("sue", "482113", ["supervisor"])
         store.create_user("ann", "111111", ["dealer"])
         store.create_user("bob", "222222", ["dealer", "supervisor"])
@@ -200,6 +201,7 @@ def _rows_of(ids: dict[str, Any]) -> dict[str, str]:
         "head": "id = 1",
         "meta": "name = 'key_id'",
         "_sqlite_migrations": "name = '0004_keyed_chains'",
+        "table_identity": "id = 1",
     }
 
 
@@ -264,6 +266,7 @@ def cases(path: Path, ids: dict[str, Any]) -> list[Case]:
         ("audit", "id = 1"),
         ("head", "id = 1"),
         ("meta", "name = 'chain_scheme'"),
+        ("table_identity", "id = 1"),
     ):
         out.append(Case(f"delete a {table} row", _sql(f"DELETE FROM {table} WHERE {where}")))
     # reordered

@@ -13,10 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from dealer_assist.store import Store
+from dealer_assist.store import TEST_PIN_COST, Store
 from dealer_assist.transcript import settle_document
 from tests.store.conftest import (
     EXAMPLE_NAMES,
+    SUPERVISOR,
+    SUPERVISOR_PIN,
     example_result,
     load_example,
 )
@@ -53,17 +55,19 @@ def history_in_process(*args: str) -> subprocess.CompletedProcess[str]:
 @pytest.fixture(scope="module")
 def store_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("cli") / "table.db"
-    with Store.open(path) as store:
+    with Store.open(path, pin_cost=TEST_PIN_COST) as store:
         for name in EXAMPLE_NAMES:
             store.record_document(load_example(name), example_result(name))
-        # A misdeal voids amy's round (5.2): her wager is returned.
+        # A misdeal voids amy's round (5.2): her wager is returned; sue approves the void.
         config = {"game": "ace_race", "decks": 6, "areas": 7}
         events = [
             {"type": "wager", "player": "amy", "area": 1, "bet": "main", "amount": 10},
             {"type": "no_more_bets"},
             {"type": "void", "reason": "misdeal", "rule": "5.2"},
         ]
-        store.start_round(config, events, result=settle_document({**config, "events": events}))
+        store.create_user(SUPERVISOR, SUPERVISOR_PIN, ["supervisor"], actor="test")
+        approval = store.authorise(SUPERVISOR, SUPERVISOR_PIN, kind="void").approval
+        store.start_round(config, events, result=settle_document({**config, "events": events}), approval=approval)
     return path
 
 
@@ -245,3 +249,20 @@ def test_empty_file_and_directory_are_refused(tmp_path: Path) -> None:
     _assert_one_line_error(history("--db", str(empty), "verify"), "not a SQLite database")
     assert empty.read_bytes() == b""
     _assert_one_line_error(history("--db", str(tmp_path), "list"), "not a file")
+
+
+def test_verify_needs_the_station_key(store_file: Path, tmp_path: Path) -> None:
+    import shutil
+
+    copy = tmp_path / "copy.db"
+    shutil.copyfile(store_file, copy)
+    elsewhere = tmp_path / "keys" / "station.key"
+    elsewhere.parent.mkdir()
+    shutil.copyfile(str(store_file) + ".key", elsewhere)
+    shutil.copyfile(str(store_file) + ".key.head", str(elsewhere) + ".head")
+    without = history_in_process("--db", str(copy), "verify")
+    assert without.returncode == 1
+    assert "station key is missing" in without.stdout
+    done = history_in_process("--db", str(copy), "verify", "--key", str(elsewhere))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.startswith("ok: ")

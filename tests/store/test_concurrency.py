@@ -77,7 +77,7 @@ def test_readers_in_threads_and_processes_while_writer_appends(db_path: Path) ->
     for seen in counts.values():
         # each reader saw the log only grow, and after the writer finished, all of it
         assert seen == sorted(seen) and seen[-1] == EVENTS
-    assert cli.returncode == 0, err
+    assert cli.returncode == 0, out + err
     with Store.open_readonly(db_path) as reader:
         assert len(reader.events(round_id)) == EVENTS
         assert reader.verify().ok

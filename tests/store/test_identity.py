@@ -24,8 +24,9 @@ def test_settle_record_names_a_new_store_and_refuses_another_table(tmp_path: Pat
     assert first.returncode == 0, first.stderr
     with Store.open_readonly(db) as store:
         assert store.table_identity() == ("BJ-07", "PIT-2")
-        assert [e.detail for e in store.audit_entries(kind="table_identity")] == [
-            {"table": "BJ-07", "pit": "PIT-2"}]
+        [entry] = store.audit_entries(kind="table_identity")
+        assert {k: entry.detail[k] for k in ("table", "pit")} == {"table": "BJ-07", "pit": "PIT-2"}
+        assert entry.detail["created_at"] is not None  # the whole row, for verify
     same = _settle(LUCKY8, "--record", str(db), "--table", "BJ-07")
     assert same.returncode == 0, same.stderr
     other = _settle(LUCKY8, "--record", str(db), "--table", "BJ-08")

@@ -22,6 +22,8 @@ TABLES = {
     "under_min_history",
     "users",
     "user_roles",
+    "pin_failures",
+    "authority_since",
     "audit",
     "_sqlite_migrations",
 }
@@ -51,7 +53,7 @@ def test_new_file_is_migrated_from_empty(db_path: Path) -> None:
         ).fetchall()
     assert applied == [(MIGRATION_SET, name) for name in (
         "0001_initial", "0002_rounds_game_index", "0003_session_table", "0004_keyed_chains",
-        "0005_table_identity")]
+        "0005_table_identity", "0006_accounts")]
 
 
 def test_a_file_from_the_first_version_is_migrated_on_open(db_path: Path) -> None:

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from dealer_assist.store import Store, StoreError, canonical_json, record_transcript
-from tests.store.conftest import EXAMPLE_NAMES, example_result, load_example
+from dealer_assist.store import TEST_PIN_COST, Store, StoreError, canonical_json, record_transcript
+from tests.store.conftest import EXAMPLE_NAMES, append_authorised, example_result, load_example
 
 
 def _config(document: dict[str, Any]) -> dict[str, Any]:
@@ -92,19 +92,19 @@ def test_referred_round_stays_open_until_resolved(db_path: Path) -> None:
         {"type": "decision", "action": "stand", "area": 3},
         {"type": "card", "card": "7C"},
     ]
-    with Store.open(db_path) as store:
+    with Store.open(db_path, pin_cost=TEST_PIN_COST) as store:
         round_id = store.start_round(config, referred[:3])
         for event in referred[3:-1]:
             store.append_event(round_id, event)
         first = settle_document({**config, "events": referred})
         assert first["status"] == "referred"
-        store.append_event(round_id, referred[-1], result=first)
+        append_authorised(store, round_id, referred[-1], result=first)  # the correction: a supervisor's
         open_round = store.find_open_round()
         assert open_round is not None and open_round.status == "referred"
         assert store.list_rounds(irregular=True)[0].id == round_id
         assert store.verify().ok
-        for event in resumed[:-1]:
-            store.append_event(round_id, event)
+        append_authorised(store, round_id, resumed[0])  # the shift manager's resolve (6.1)
+        store.append_event(round_id, resumed[1])
         final = settle_document({**config, "events": referred + resumed})
         assert final["status"] == "settled" and final["net"] == {"bob": 10, "carol": 0}
         store.append_event(round_id, resumed[-1], result=final)
@@ -197,7 +197,7 @@ def test_bad_events_and_rounds_are_refused_without_writing(db_path: Path) -> Non
 
 
 def test_list_filters(db_path: Path) -> None:
-    with Store.open(db_path) as store:
+    with Store.open(db_path, pin_cost=TEST_PIN_COST) as store:
         ids = {}
         for name in EXAMPLE_NAMES:
             ids[name] = store.record_document(load_example(name), example_result(name))
@@ -205,7 +205,7 @@ def test_list_filters(db_path: Path) -> None:
         store.append_event(
             void_id, {"type": "wager", "player": "carol", "area": 2, "bet": "main", "amount": 10}
         )
-        store.append_event(void_id, {"type": "void", "reason": "shoe fault", "rule": "5.1"})
+        append_authorised(store, void_id, {"type": "void", "reason": "shoe fault", "rule": "5.1"})
         store.finish_round(
             void_id,
             {
@@ -293,56 +293,39 @@ def test_list_filters(db_path: Path) -> None:
 
 
 def test_under_minimum_history_rule_5_26(db_path: Path) -> None:
-    config = {
-        "game": "lucky8",
-        "decks": 6,
-        "areas": 7,
-        "limits": {"main": [10, 500], "pair": [5, 50]},
-    }
+    """The engine decides 5.26; the store records whom it names, for the next rounds."""
+    from dealer_assist.transcript import settle_document
 
-    def entry(player: str, bet: str, stake: int, result: str, net: int) -> dict[str, Any]:
-        return {
-            "player": player,
-            "area": 1,
-            "hand": 1,
-            "bet": bet,
-            "stake": stake,
-            "result": result,
-            "net": net,
-            "rule": "x",
-            "stage": "final",
-        }
+    limits = {"main": [10, 500], "pair": [5, 50]}
+
+    def play(store: Store, config: dict[str, Any], wagers: list[dict[str, Any]], cards: str,
+             stands: list[int]) -> None:
+        events = [*wagers, {"type": "no_more_bets"}]
+        events += [{"type": "card", "card": c} for c in cards.split()[:5]]
+        events += [{"type": "decision", "action": "stand", "area": a} for a in stands]
+        events += [{"type": "card", "card": c} for c in cards.split()[5:]]
+        output = settle_document({**config, "events": events})
+        assert output["status"] == "settled"
+        rid = store.start_round(config, events[: len(wagers) + 1])
+        for n, event in enumerate(events[len(wagers) + 1:], start=len(wagers) + 1):
+            store.append_event(rid, event, result=output if n == len(events) - 1 else None)
+
+    def wager(player: str, area: int, amount: int, bet: str = "main") -> dict[str, Any]:
+        return {"type": "wager", "player": player, "area": area, "bet": bet, "amount": amount}
 
     with Store.open(db_path) as store:
-        first = store.begin_round(config)
-        store.finish_round(
-            first,
-            {
-                "status": "settled",
-                "rulings": [],
-                "net": {},
-                "settlements": [
-                    entry("alice", "main", 5, "lose", -5),  # under the minimum, settled: remembered
-                    entry("bob", "main", 10, "win", 10),  # at the minimum: not under it
-                    entry("carol", "pair", 2, "returned", 0),  # returned: not settled
-                    entry("dan", "lucky8", 1, "lose", -1),  # no limit for this kind
-                ],
-            },
-        )
+        config = {"game": "lucky8", "decks": 6, "areas": 7, "limits": limits}
+        # alice's 5 is under the main minimum of 10: settled this once (5.26), remembered;
+        # bob's 10 is at the minimum. alice 10H 8S = 18, bob 9C 10S = 19, dealer 7D QS = 17.
+        play(store, config, [wager("alice", 1, 5), wager("bob", 2, 10)], "10H 9C 7D 8S 10S QS", [1, 2])
         assert store.under_min_players() == ["alice"]
-        second = store.begin_round(config)
-        store.finish_round(
-            second,
-            {
-                "status": "settled",
-                "rulings": [],
-                "net": {},
-                "settlements": [
-                    entry("carol", "pair", 4.5, "win", 49.5),
-                ],
-            },
-        )
+        # next round: carol's pair wager of 2 is under its minimum of 5, her first time;
+        # alice's 5 again is returned (5.26: future under-minimum wagers are returned).
+        config = {**config, "under_min_history": store.under_min_players()}
+        play(store, config, [wager("alice", 1, 5), wager("carol", 3, 10), wager("carol", 3, 2, "pair")],
+             "9H 9D 7C 9S 9C 10D", [1, 3])
         assert store.under_min_players() == ["alice", "carol"]
+        assert store.verify().ok
 
 
 def test_sessions_and_notes(db_path: Path) -> None:

@@ -16,7 +16,7 @@ from typing import Any  # noqa: E402
 import pytest  # noqa: E402
 
 from dealer_assist.cards import cards  # noqa: E402
-from dealer_assist.store import Store  # noqa: E402
+from dealer_assist.store import TEST_PIN_COST, Store  # noqa: E402
 from tests.ui.driving import TableDriver  # noqa: E402
 from ui.app import Table, build_table  # noqa: E402
 from ui.controller import TableSetup  # noqa: E402
@@ -30,7 +30,7 @@ def make_table(qtbot: Any, tmp_path: Path) -> Iterator[Callable[..., TableDriver
              users: dict[str, tuple[str, list[str]]] | None = None) -> TableDriver:
         db_path = db or tmp_path / "table.db"
         if users:
-            store = Store.open(db_path)
+            store = Store.open(db_path, pin_cost=TEST_PIN_COST)  # cheap hashes for tests
             for name, (pin, roles) in users.items():
                 store.create_user(name, pin, roles)
             store.close()

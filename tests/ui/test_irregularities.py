@@ -62,7 +62,7 @@ def test_card_dealt_to_completed_dealer_hand_is_discarded(make_table: MakeTable)
 def test_void_needs_a_supervisor_pin(make_table: MakeTable) -> None:
     # A void returns every wager (result "returned", net 0) citing 5.1. It is a supervisor action:
     # a wrong PIN, or a dealer's PIN, leaves the round as it was; the supervisor's PIN voids it.
-    users = {"sam": ("4821", ["supervisor"]), "dan": ("1111", ["dealer"])}
+    users = {"sam": ("482913", ["supervisor"]), "dan": ("730418", ["dealer"])}
     setup = TableSetup(game="electronic", decks=6, terminals=["t1"], decision_seconds=600)
     t = make_table(setup, "10H 7C 9S 10D 2C", users=users)
     t.bet("t1", "main", [100])
@@ -79,16 +79,16 @@ def test_void_needs_a_supervisor_pin(make_table: MakeTable) -> None:
         t.qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
         t.qtbot.waitUntil(lambda: dialog.ok_button.isEnabled(), timeout=10000)
 
-    try_pin("sam", "0000")
+    try_pin("sam", "000000")
     assert t.window.pin_dialog.message.text() == "Wrong name or PIN, or not allowed"
     t.window.pin_dialog.reject()
-    try_pin("dan", "1111")  # a dealer, not a supervisor
+    try_pin("dan", "730418")  # a dealer, not a supervisor
     assert t.window.pin_dialog.message.text() == "Wrong name or PIN, or not allowed"
     t.window.pin_dialog.reject()
     assert t.controller.events == events_before
     assert t.controller.rnd.status() == "in_progress"
 
-    try_pin("sam", "4821")
+    try_pin("sam", "482913")
     t.settled_writes()
     assert t.controller.rnd.status() == "void"
     assert t.settlement_rows() == [("t1", "hand 1", "Main", "RETURN", "5.1", "final")]
@@ -124,14 +124,34 @@ def test_card_dragged_to_the_wrong_area_is_reconstructed(make_table: MakeTable) 
     # goes back to area 1 and area 3 still waits for its first card.
     # The round then goes on: 9♦ area 3, 6♣ dealer, 8♠ area 1 (15), 10♥ area 3 (19); both stand;
     # dealer 6 + 10♣ = 16 draws 2♣ = 18. Alice's 15 loses 100 (4.4.1); bob's 19 beats 18: +50 (4.3.2).
+    # A correction is written only with a supervisor's approval (issue 15 item 8): the drop
+    # asks for the PIN; a dealer's PIN leaves the round as it was, the supervisor's records it.
     setup = TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1, "bob": 3})
-    t = make_table(setup, "7H 9D 6C 8S 10H 10C 2C 5C")
+    users = {"sam": ("482913", ["supervisor"]), "dan": ("730418", ["dealer"])}
+    t = make_table(setup, "7H 9D 6C 8S 10H 10C 2C 5C", users=users)
     t.bet("alice", "main", [100], area=1)
     t.bet("bob", "main", [25, 25], area=3)
     t.press("no_more_bets")
     t.deal(1)
+    events_before = list(t.controller.events)
     _drop(t.window.table_view.area_boxes[3], "7H")
+    dialog = t.window.pin_dialog
+    assert dialog is not None and dialog.isVisible() and "7H" in dialog.reason.text()
+    dialog.name.setText("dan")
+    dialog.pin.setText("730418")
+    t.qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+    t.qtbot.waitUntil(lambda: dialog.message.text() == "Wrong name or PIN, or not allowed", timeout=10000)
+    assert t.controller.events == events_before
+    dialog.name.setText("sam")
+    for digit in "482913":  # on the keypad this time
+        t.qtbot.mouseClick(dialog.keypad.keys[digit], Qt.MouseButton.LeftButton)
+    t.qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+    t.qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=10000)
     t.settled_writes()
+    correction = t.controller.events[-1]
+    assert (correction["type"], correction["to"]) == ("correction", "area:3/1")
+    assert t.controller.events[correction["index"]]["card"] == "7H"
+    assert t.controller.store_error == ""
     assert [(r["rule"], r["ruling"], r["moves"]) for r in t.window.ruling_panel.rulings] == [
         ("5.13", "reconstructed", [{"card": "7H", "from": "area:3/1", "to": "area:1/1"}])
     ]
@@ -174,7 +194,7 @@ def test_double_feed_the_player_picks_the_card(make_table: MakeTable) -> None:
 
 def test_review_opens_from_the_table_only_with_a_supervisor_pin(make_table: MakeTable) -> None:
     # Issue 9: the supervisor's review is reachable from the dealer's screen behind the PIN.
-    users = {"sam": ("4821", ["supervisor"]), "dan": ("1111", ["dealer"])}
+    users = {"sam": ("482913", ["supervisor"]), "dan": ("730418", ["dealer"])}
     setup = TableSetup(game="electronic", decks=6, terminals=["t1"], decision_seconds=600)
     t = make_table(setup, "10H 7C 9S 10D 2C", users=users)
 
@@ -187,10 +207,10 @@ def test_review_opens_from_the_table_only_with_a_supervisor_pin(make_table: Make
         t.qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
         t.qtbot.waitUntil(lambda: dialog.ok_button.isEnabled() or not dialog.isVisible(), timeout=10000)
 
-    try_pin("dan", "1111")  # a dealer may not open it
+    try_pin("dan", "730418")  # a dealer may not open it
     assert t.window.review_window is None
     t.window.pin_dialog.reject()
-    try_pin("sam", "4821")
+    try_pin("sam", "482913")
     t.qtbot.waitUntil(lambda: t.window.review_window is not None, timeout=10000)
     review = t.window.review_window
     from ui.review_app import ReviewWindow

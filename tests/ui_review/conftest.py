@@ -20,7 +20,7 @@ from typing import Any  # noqa: E402
 
 import pytest  # noqa: E402
 
-from dealer_assist.store import Store  # noqa: E402
+from dealer_assist.store import TEST_PIN_COST, Store, authority_needed  # noqa: E402
 from dealer_assist.transcript import settle_document  # noqa: E402
 from tests.ui_review.rounds import (  # noqa: E402
     ACE_RACE,
@@ -29,6 +29,9 @@ from tests.ui_review.rounds import (  # noqa: E402
     LUCKY8_VOID,
     STAR_ELEMENTS,
 )
+
+SUE_PIN = "482913"  # sue, supervisor
+ANN_PIN = "730418"  # ann, dealer
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,7 +48,10 @@ def _live(store: Store, session: int, document: dict[str, Any], dealer: str) -> 
     rid = store.begin_round(config, session_id=session)
     for event in document["events"]:
         actor = "supervisor:sue" if event["type"] == "void" else f"dealer:{dealer}"
-        store.append_event(rid, event, actor=actor)
+        approval = None
+        if authority_needed(event):  # the store writes a void only with sue's approval
+            approval = store.authorise("sue", SUE_PIN, kind=event["type"], round_id=rid).approval
+        store.append_event(rid, event, actor=actor, approval=approval)
     store.finish_round(rid, settle_document(document), actor=f"dealer:{dealer}")
     return rid
 
@@ -58,13 +64,13 @@ def build_store(path: Path) -> Recorded:
                  "electronic-shared-hand.json"):
         subprocess.run([sys.executable, "-m", "dealer_assist", "settle", str(EXAMPLES / name),
                         "--record", str(path)], check=True, capture_output=True, cwd=ROOT)
-    with Store.open(path) as store:
+    with Store.open(path, pin_cost=TEST_PIN_COST) as store:
         listed = {r.game: r.id for r in store.list_rounds(limit=0)}
         ids["lucky8_example"] = listed["lucky8"]
         ids["dueling8s_example"] = listed["dueling8s"]
         ids["electronic_example"] = listed["electronic"]
-        store.create_user("sue", "4821", roles=["supervisor"], actor="test")
-        store.create_user("ann", "1111", roles=["dealer"], actor="test")
+        store.create_user("sue", SUE_PIN, roles=["supervisor"], actor="test")
+        store.create_user("ann", ANN_PIN, roles=["dealer"], actor="test")
         s1 = store.start_session(game="ace_race", decks=6, areas=5, limits={"main": [10, 5000]}, dealer="ann")
         ids["ace_race"] = _live(store, s1, ACE_RACE, "ann")
         store.end_session(s1, actor="ann")

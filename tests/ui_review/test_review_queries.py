@@ -16,9 +16,7 @@ import pytest
 from dealer_assist.review_queries import (
     SORT_KEYS,
     RoundFilter,
-    connection,
     count_rounds,
-    first_altered_settlements,
     page_rounds,
     read_settlement_csv,
     redecide,
@@ -27,17 +25,17 @@ from dealer_assist.review_queries import (
     settlement_csv_text,
     summaries,
 )
-from dealer_assist.store import Store, format_time
+from dealer_assist.store import Store, StoreReader, format_time
 from tests.ui_review.conftest import Recorded
 
 
-def _ids(store: Store, flt: RoundFilter, **kw: Any) -> list[int]:
-    return [r.id for r in page_rounds(connection(store), flt, limit=1000, **kw)]
+def _ids(store: StoreReader, flt: RoundFilter, **kw: Any) -> list[int]:
+    return [r.id for r in page_rounds(store, flt, limit=1000, **kw)]
 
 
 def test_list_holds_every_game_latest_first(recorded: Recorded) -> None:
-    with Store.open_readonly(recorded.path) as store:
-        rows = page_rounds(connection(store), RoundFilter())
+    with StoreReader.open(recorded.path) as store:
+        rows = page_rounds(store, RoundFilter())
     # 7 rounds recorded, one after another: ids 7..1, newest first
     assert [r.id for r in rows] == sorted(recorded.ids.values(), reverse=True)
     assert {r.game for r in rows} == {"ace_race", "electronic", "star_elements", "lucky8", "dueling8s"}
@@ -72,24 +70,24 @@ def test_list_holds_every_game_latest_first(recorded: Recorded) -> None:
 )
 def test_filters(recorded: Recorded, flt: RoundFilter, names: set[str]) -> None:
     expected = {recorded.ids[n] for n in names}
-    with Store.open_readonly(recorded.path) as store:
+    with StoreReader.open(recorded.path) as store:
         assert set(_ids(store, flt)) == expected
-        assert count_rounds(connection(store), flt) == len(expected)
+        assert count_rounds(store, flt) == len(expected)
 
 
 def test_date_range(recorded: Recorded) -> None:
     now = _dt.datetime.now(_dt.UTC)
     tomorrow = format_time(now + _dt.timedelta(days=1))
     yesterday = format_time(now - _dt.timedelta(days=1))
-    with Store.open_readonly(recorded.path) as store:
+    with StoreReader.open(recorded.path) as store:
         assert _ids(store, RoundFilter(since=tomorrow)) == []
         assert len(_ids(store, RoundFilter(since=yesterday, until=tomorrow))) == 7
         assert _ids(store, RoundFilter(until=yesterday)) == []
 
 
 def test_unknown_status_is_refused(recorded: Recorded) -> None:
-    with Store.open_readonly(recorded.path) as store, pytest.raises(ValueError, match="unknown status"):
-        page_rounds(connection(store), RoundFilter(status="paid"))
+    with StoreReader.open(recorded.path) as store, pytest.raises(ValueError, match="unknown status"):
+        page_rounds(store, RoundFilter(status="paid"))
 
 
 @pytest.mark.parametrize("sort", list(SORT_KEYS))
@@ -104,8 +102,8 @@ def test_unknown_status_is_refused(recorded: Recorded) -> None:
 ])
 def test_keyset_pages_cover_every_round_once(recorded: Recorded, sort: str, descending: bool,
                                              flt: RoundFilter, names: set[str] | None) -> None:
-    with Store.open_readonly(recorded.path) as store:
-        conn = connection(store)
+    with StoreReader.open(recorded.path) as store:
+        conn = store
         whole = page_rounds(conn, flt, sort=sort, descending=descending, limit=100)
         paged: list[int] = []
         after = None
@@ -123,8 +121,8 @@ def test_keyset_pages_cover_every_round_once(recorded: Recorded, sort: str, desc
 
 
 def test_sort_by_game(recorded: Recorded) -> None:
-    with Store.open_readonly(recorded.path) as store:
-        rows = page_rounds(connection(store), RoundFilter(), sort="game", descending=False)
+    with StoreReader.open(recorded.path) as store:
+        rows = page_rounds(store, RoundFilter(), sort="game", descending=False)
     # alphabetical by game key, then by id
     assert [r.game for r in rows] == ["ace_race", "dueling8s", "electronic", "lucky8", "lucky8", "lucky8",
                                       "star_elements"]
@@ -134,7 +132,7 @@ def test_sort_by_game(recorded: Recorded) -> None:
 
 
 def test_replay_steps_through_the_reconstruction(recorded: Recorded) -> None:
-    with Store.open_readonly(recorded.path) as store:
+    with StoreReader.open(recorded.path) as store:
         detail = store.get_round(recorded.ids["lucky8_ruling"])
     assert detail is not None
     steps = replay(detail.config, [e.event for e in detail.events])
@@ -161,7 +159,7 @@ def test_replay_steps_through_the_reconstruction(recorded: Recorded) -> None:
 
 
 def test_redecide_honest_rounds_show_no_difference(recorded: Recorded) -> None:
-    with Store.open_readonly(recorded.path) as store:
+    with StoreReader.open(recorded.path) as store:
         for name, rid in recorded.ids.items():
             result = redecide(store, rid)
             assert result.error is None, name
@@ -183,7 +181,7 @@ def _alter_pair_settlement(path: Any, round_id: int) -> None:
 def test_redecide_shows_an_altered_settlement(recorded: Recorded) -> None:
     rid = recorded.ids["ace_race"]
     _alter_pair_settlement(recorded.path, rid)
-    with Store.open_readonly(recorded.path) as store:
+    with StoreReader.open(recorded.path) as store:
         result = redecide(store, rid)
     assert not result.same
     # A-K is no pair: the pair wager loses its 5 (3.15.1); the altered row says won 55
@@ -200,7 +198,7 @@ def test_redecide_shows_a_changed_event(recorded: Recorded) -> None:
         conn.execute("UPDATE events SET event_json = replace(event_json, '\"amount\":25', '\"amount\":50') "
                      "WHERE round_id = ? AND seq = 0", (rid,))
     conn.close()
-    with Store.open_readonly(recorded.path) as store:
+    with StoreReader.open(recorded.path) as store:
         result = redecide(store, rid)
         checks = {c.name: c for c in round_integrity(store, rid)}
     diffs = {(d.what, d.key): (d.recorded, d.redecided) for d in result.differences}
@@ -212,7 +210,7 @@ def test_redecide_shows_a_changed_event(recorded: Recorded) -> None:
 
 
 def test_integrity_of_an_honest_round(recorded: Recorded) -> None:
-    with Store.open_readonly(recorded.path) as store:
+    with StoreReader.open(recorded.path) as store:
         for rid in recorded.ids.values():
             checks = round_integrity(store, rid)
             assert [c.name for c in checks] == ["round header", "events", "audit entries", "finish record",
@@ -223,7 +221,7 @@ def test_integrity_of_an_honest_round(recorded: Recorded) -> None:
 def test_integrity_names_the_altered_settlement_rows(recorded: Recorded) -> None:
     rid = recorded.ids["ace_race"]
     _alter_pair_settlement(recorded.path, rid)
-    with Store.open_readonly(recorded.path) as store:
+    with StoreReader.open(recorded.path) as store:
         checks = {c.name: c for c in round_integrity(store, rid)}
         others = [round_integrity(store, r) for r in recorded.ids.values() if r != rid]
     assert not checks["settlement rows"].ok
@@ -238,7 +236,7 @@ def test_integrity_names_an_altered_status(recorded: Recorded) -> None:
     with conn:
         conn.execute("UPDATE rounds SET status = 'settled' WHERE id = ?", (rid,))
     conn.close()
-    with Store.open_readonly(recorded.path) as store:
+    with StoreReader.open(recorded.path) as store:
         checks = {c.name: c for c in round_integrity(store, rid)}
         file_result = store.verify()
     assert not checks["finish record"].ok
@@ -247,8 +245,8 @@ def test_integrity_names_an_altered_status(recorded: Recorded) -> None:
 
 
 def test_session_summaries(recorded: Recorded) -> None:
-    with Store.open_readonly(recorded.path) as store:
-        found = {s.label: s for s in summaries(connection(store), "session")}
+    with StoreReader.open(recorded.path) as store:
+        found = {s.label: s for s in summaries(store, "session")}
     ann = found[f"session {recorded.sessions['ann']}"]
     assert (ann.dealer, ann.game, ann.rounds, ann.irregular) == ("ann", "ace_race", 1, 0)
     bets = {b.bet: b for b in ann.bets}
@@ -277,15 +275,15 @@ def test_session_summaries(recorded: Recorded) -> None:
 
 
 def test_dealer_summaries(recorded: Recorded) -> None:
-    with Store.open_readonly(recorded.path) as store:
-        found = {s.label: s for s in summaries(connection(store), "dealer")}
+    with StoreReader.open(recorded.path) as store:
+        found = {s.label: s for s in summaries(store, "dealer")}
     assert set(found) == {"ann", "ben", "transcripts"}
     assert (found["ann"].rounds, found["ben"].rounds, found["transcripts"].rounds) == (1, 2, 4)
     assert found["ben"].total.house_net == Decimal(-60)
 
 
 def test_csv_rows_round_trip(recorded: Recorded) -> None:
-    with Store.open_readonly(recorded.path) as store:
+    with StoreReader.open(recorded.path) as store:
         detail = store.get_round(recorded.ids["ace_race"])
     assert detail is not None
     rows = read_settlement_csv(settlement_csv_text(detail.summary.id, detail.settlements))
@@ -299,15 +297,15 @@ def test_csv_rows_round_trip(recorded: Recorded) -> None:
 
 
 def test_first_altered_settlements(recorded: Recorded) -> None:
-    with Store.open_readonly(recorded.path) as store:
-        assert first_altered_settlements(connection(store)) is None
+    with StoreReader.open(recorded.path) as store:
+        assert store.first_altered_settlements() is None
     _alter_pair_settlement(recorded.path, recorded.ids["ace_race"])
     conn = sqlite3.connect(recorded.path)
     with conn:  # a later round altered too: the first one is named
         conn.execute("UPDATE settlements SET stake = '60' WHERE round_id = ?", (recorded.ids["star_elements"],))
     conn.close()
-    with Store.open_readonly(recorded.path) as store:
-        assert first_altered_settlements(connection(store)) == recorded.ids["ace_race"]
+    with StoreReader.open(recorded.path) as store:
+        assert store.first_altered_settlements() == recorded.ids["ace_race"]
 
 
 def test_replay_and_redecide_of_events_the_rules_refuse(tmp_path: Any) -> None:
@@ -322,8 +320,9 @@ def test_replay_and_redecide_of_events_the_rules_refuse(tmp_path: Any) -> None:
     recorded_output = {"game": "lucky8", "status": "in_progress", "settlements": [], "net": {}, "rulings": []}
     with Store.open(tmp_path / "t.db") as store:
         rid = store.record_document(document, recorded_output)
-        steps = replay(document, document["events"])
-        result = redecide(store, rid)
+    steps = replay(document, document["events"])
+    with StoreReader.open(tmp_path / "t.db") as reader:
+        result = redecide(reader, rid)
     assert [s.refusal is not None for s in steps] == [False, False, False, True, False]
     assert steps[3].refusal is not None and steps[3].refusal.endswith("(5.3)")
     assert "event 2 (wager main, area 2, player bob)" in steps[3].refusal
@@ -339,7 +338,7 @@ def test_every_replay_step_equals_the_round_rebuilt_to_that_step(recorded: Recor
     first events shows (checked after the whole replay, so a shared state would show)."""
     from dealer_assist.transcript import new_round, parse_event, round_output
 
-    with Store.open_readonly(recorded.path) as store:
+    with StoreReader.open(recorded.path) as store:
         for rid in recorded.ids.values():
             detail = store.get_round(rid)
             assert detail is not None
@@ -362,8 +361,8 @@ def test_status_filter_pages_by_either_index(recorded: Recorded, monkeypatch: An
 
     monkeypatch.setattr(queries, "_FEW", few)
     settled = sorted((i for n, i in recorded.ids.items() if n != "lucky8_void"), reverse=True)
-    with Store.open_readonly(recorded.path) as store:
-        conn = connection(store)
+    with StoreReader.open(recorded.path) as store:
+        conn = store
         paged: list[int] = []
         after = None
         while page := page_rounds(conn, RoundFilter(status="settled"), after=after, limit=4):

@@ -56,3 +56,15 @@ def test_player_rating(window: ReviewWindow, recorded: Recorded) -> None:
     view.rating_player.setText("nobody")
     view.rating_button.click()
     assert view.rating_label.text() == "nobody: no settled rounds"
+
+
+def test_whole_table_theoretical_hold(window: ReviewWindow, recorded: Recorded) -> None:
+    window.tabs.setCurrentWidget(window.summary)
+    view = window.summary
+    view.since.clear()
+    view.table_theo_button.click()
+    text = view.theo_label.text()
+    # Settled rounds: the three examples, Ace Race, Lucky 8 with the ruling, Star Elements (the
+    # void round counts for nothing).
+    assert text.startswith("Table: 6 settled rounds, wagered ")
+    assert "theoretical hold " in text and "actual hold " in text

@@ -16,13 +16,14 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
 from dealer_assist.cli import main as cli_main
 from dealer_assist.review_queries import read_settlement_csv
 from dealer_assist.store import Store
-from tests.ui_review.conftest import ROOT, Recorded
+from tests.ui_review.conftest import ANN_PIN, ROOT, SUE_PIN, Recorded
 from ui.cards import CardFace
 from ui.review_app import NoteDialog, ReviewWindow, open_review
 
@@ -251,7 +252,7 @@ def test_note_goes_to_the_audit_log(window: ReviewWindow, recorded: Recorded, qt
     dialog.text.setPlainText("player says she doubled")
     assert dialog.submit() is False
     assert "not accepted" in dialog.message.text()
-    dialog.pin.setText("4821")
+    dialog.pin.setText(SUE_PIN)
     assert dialog.submit() is True
     with Store.open_readonly(recorded.path) as store:
         notes = store.audit_entries(round_id=rid, kind="note")
@@ -263,7 +264,7 @@ def test_note_goes_to_the_audit_log(window: ReviewWindow, recorded: Recorded, qt
     # a dealer's PIN is not a supervisor's
     dealer_try = window.add_note(rid)
     dealer_try.name.setText("ann")
-    dealer_try.pin.setText("1111")
+    dealer_try.pin.setText(ANN_PIN)
     dealer_try.text.setPlainText("x")
     assert dealer_try.submit() is False
 
@@ -328,8 +329,12 @@ def test_review_command_errors(tmp_path: Path, capsys: Any) -> None:
     assert "is not a SQLite database" in capsys.readouterr().err
 
 
-def test_review_command_screenshot(recorded: Recorded, tmp_path: Path) -> None:
+def test_review_command_screenshot(recorded: Recorded, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # --screenshot shows the store without a PIN: a development run's option only
     shot = tmp_path / "shot.png"
+    assert cli_main(["review", "--db", str(recorded.path), "--screenshot", str(shot)]) == 2
+    assert not shot.exists()
+    monkeypatch.setenv("DEALER_ASSIST_DEV", "1")
     assert cli_main(["review", "--db", str(recorded.path), "--round", str(recorded.ids["ace_race"]),
                      "--screenshot", str(shot)]) == 0
     assert shot.read_bytes().startswith(b"\x89PNG")
