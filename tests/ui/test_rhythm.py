@@ -188,7 +188,7 @@ def test_refusal_panel_clears_at_the_next_accepted_event(make_table: MakeTable) 
 def test_face_up_report_ends_with_a_void(make_table: MakeTable) -> None:
     # 5.5 is reported for the next card; the round is voided (5.1) before any card: the report
     # belongs to that round and the next round's first card is an ordinary card, no 5.5 ruling.
-    users = {"sam": ("4821", ["supervisor"])}
+    users = {"sam": ("482913", ["supervisor"])}
     t = make_table(LUCKY8, "10H 6D 9C 10C 4S", users=users)
     t.bet("alice", "main", [100], area=1)
     t.press("no_more_bets")
@@ -198,7 +198,7 @@ def test_face_up_report_ends_with_a_void(make_table: MakeTable) -> None:
     t.qtbot.mouseClick(t.window.report_buttons["void"], Qt.MouseButton.LeftButton)
     dialog = t.window.pin_dialog
     dialog.name.setText("sam")
-    dialog.pin.setText("4821")
+    dialog.pin.setText("482913")
     t.qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
     t.qtbot.waitUntil(lambda: t.controller.rnd.status() == "void", timeout=10000)
     t.settled_writes()
@@ -214,8 +214,8 @@ def test_face_up_report_ends_with_a_void(make_table: MakeTable) -> None:
 def test_referral_and_the_shift_managers_decision(make_table: MakeTable, tmp_path: Path) -> None:
     # 6.1: the dealer refers the round. The referral is audited with the dealer as actor and the
     # round, and the round's record is "referred"; a card dealt meanwhile is not assigned. The shift manager decides "continue" with a
-    # supervisor PIN (audited as supervisor_decision); the waiting card then goes on as dealt.
-    users = {"sam": ("4821", ["supervisor"])}
+    # supervisor PIN (its approval audited); the waiting card then goes on as dealt.
+    users = {"sam": ("482913", ["supervisor"])}
     t = make_table(LUCKY8, "10H 6D 9C 10C 4S", users=users)
     t.bet("alice", "main", [100], area=1)
     t.press("no_more_bets")
@@ -234,7 +234,7 @@ def test_referral_and_the_shift_managers_decision(make_table: MakeTable, tmp_pat
     t.press("resolve_continue")
     pin = t.window.pin_dialog
     pin.name.setText("sam")
-    pin.pin.setText("4821")
+    pin.pin.setText("482913")
     t.qtbot.mouseClick(pin.ok_button, Qt.MouseButton.LeftButton)
     t.qtbot.waitUntil(lambda: not t.controller.referred, timeout=10000)
     t.settled_writes()
@@ -248,7 +248,8 @@ def test_referral_and_the_shift_managers_decision(make_table: MakeTable, tmp_pat
     finally:
         store.close()
     assert ("referral", "dealer:ann", rid) in audit
-    assert any(kind == "supervisor_decision" and "sam" in actor for kind, actor, _ in audit)
+    # the supervisor's approval of the decision, and the round's record back in progress by them
+    assert ("resolve", "sam", rid) in audit and ("round_finish", "supervisor:sam", rid) in audit
 
 
 def test_shoe_fault_banner_and_its_round(make_table: MakeTable, tmp_path: Path) -> None:
