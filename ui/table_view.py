@@ -173,7 +173,9 @@ class AreaBox(CardDropMixin, QFrame):
         self.setProperty("role", "area")
         self.setProperty("turn", "true" if view.in_turn is not None else "false")
         # the row's share of the view, whatever the content: a new card re-lays out this box only
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+        # its row's height exactly (every row the same), its width whatever the row gives
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.setFixedHeight(height)
         layout = QVBoxLayout(self)
         layout.setSizeConstraint(QVBoxLayout.SizeConstraint.SetNoConstraint)
         layout.setContentsMargins(px(4), px(2), px(4), px(2))
@@ -198,7 +200,7 @@ class AreaBox(CardDropMixin, QFrame):
             fixed += px(20)
         hands_h = max(px(50), height - fixed)
         label = 15 if len(view.hands) <= 2 else 13
-        badge_h = px(label) + px(4) if any(h.badges for h in view.hands) else 0
+        badge_h = px(label) + px(4)  # always: a badge (IN TURN, BUST ...) may appear in place later
         card_h = max(px(34), hands_h - px(label) - px(6) - badge_h - px(6))
         hand_w = (width - px(14)) // max(1, len(view.hands)) - px(4)
         card_w = min(int(card_h * 0.71), int(hand_w * 0.6))
@@ -347,8 +349,8 @@ class TableView(QWidget):
         dealer = max(px(80), int(total * 0.14))
         if shared:
             return dealer, max(px(110), int(total * 0.22))
-        spacing = self._layout.spacing() * rows
-        return dealer, max(px(200), (total - dealer - spacing) // max(1, rows))
+        spacing = self._layout.spacing() * rows  # between the dealer and each row
+        return dealer, max(px(150), (total - dealer - spacing) // max(1, rows))
 
     def refresh(self, rnd: Any, output: dict[str, Any], expectation: Any) -> None:
         layout = rnd.view()  # the engine's typed picture of the round: all this view reads of it
@@ -360,7 +362,6 @@ class TableView(QWidget):
         if shape != self._shape:
             self._clear()
             self._shape = shape
-            self._layout.addSpacing(0)
             for _ in range(rows):
                 row = QHBoxLayout()
                 row.setSpacing(px(6))
@@ -383,7 +384,8 @@ class TableView(QWidget):
                     pass
                 else:
                     for row in self._rows:
-                        self._layout.addLayout(row, 1)
+                        self._layout.addLayout(row)
+                    self._layout.addStretch(1)
             self.dealer_box = dealer_box
             self._dealer_sig = dealer_sig
         if shared:
