@@ -258,7 +258,8 @@ def _run_window(args: argparse.Namespace, cfg: StationConfig | None, store: Path
         print(f"warning: no log file ({log_path.parent}: {exc.strerror or exc})", file=sys.stderr)
         app_log = None
     route_qt_messages()
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
     app.setOrganizationName("dealer-assist")
     app.setApplicationName("dealer-assist")
     # Matches packaging/linux/*.desktop (Wayland), and the installed icon theme entry.

@@ -11,8 +11,17 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QMimeData, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QDrag, QFont, QMouseEvent, QPainter, QPaintEvent, QPen
-from PySide6.QtWidgets import QHBoxLayout, QSizePolicy, QWidget
+from PySide6.QtGui import (
+    QColor,
+    QDrag,
+    QFont,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QResizeEvent,
+)
+from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from dealer_assist.cards import (
     ELEMENT_FACE_NAMES,
@@ -21,6 +30,7 @@ from dealer_assist.cards import (
     SUIT_SYMBOLS,
     parse_card,
 )
+from ui.style import px
 
 # Star Elements elements (1.1.9 / 2.1): a colour and a one-glyph sign each.
 # (Shapes every font has: the CJK element characters are missing on many systems.)
@@ -34,7 +44,7 @@ ELEMENT_STYLE: dict[str, tuple[str, str]] = {
 RED = "#c62828"
 BLACK = "#111111"
 CARD_MIME_PREFIX = "dealer-assist-card:"
-CARD_W = 74
+CARD_W = 74  # a card at scale 1 (ui.style.px), full size
 CARD_H = 104
 
 
@@ -52,7 +62,8 @@ class CardFace(QWidget):
     # called with (face, monotonic_ns) at each face's first paint (ui.bench measures latency)
     first_paint_listener: Callable[[CardFace, int], None] | None = None
 
-    def __init__(self, text: str, *, printed: bool = False, parent: QWidget | None = None) -> None:
+    def __init__(self, text: str, *, printed: bool = False, size: QSize | None = None,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.text = text
         self.printed = printed
@@ -60,7 +71,7 @@ class CardFace(QWidget):
         self.rank = card.rank
         self.suit = card.suit
         self._painted = False
-        self.setFixedSize(QSize(CARD_W, CARD_H))
+        self.setFixedSize(size or QSize(px(CARD_W), px(CARD_H)))
         self.setToolTip(("printed " if printed else "") + card_label(text))
         self.setAccessibleName(card_label(text))
 
@@ -83,9 +94,12 @@ class CardFace(QWidget):
         self._painted = True
 
     def _paint(self) -> None:
+        """Rank and suit in the top-left corner (readable when cards overlap), the sign in the
+        middle; Star Elements: the element's name along the bottom."""
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        rect = QRectF(2, 2, self.width() - 4, self.height() - 4)
+        w, h = self.width(), self.height()
+        rect = QRectF(1.5, 1.5, w - 3, h - 3)
         if self.printed:
             # printed on the cloth: green background, dashed outline
             p.setBrush(QColor("#dfeedd"))
@@ -94,7 +108,7 @@ class CardFace(QWidget):
             p.setBrush(QColor("white"))
             pen = QPen(QColor("#333333"), 2)
         p.setPen(pen)
-        p.drawRoundedRect(rect, 8, 8)
+        p.drawRoundedRect(rect, 6, 6)
         if self.suit in ELEMENT_SUITS:
             colour, glyph = ELEMENT_STYLE[self.suit]
             rank = ELEMENT_FACE_NAMES.get(self.rank, self.rank)
@@ -107,16 +121,21 @@ class CardFace(QWidget):
         p.setPen(QColor(colour))
         font = QFont()
         font.setBold(True)
-        font.setPixelSize(34 if len(rank) <= 2 else 24 if len(rank) == 3 else 20)
+        big = h * 0.30
+        font.setPixelSize(max(10, int(big if len(rank) <= 2 else big * 0.72 if len(rank) == 3 else big * 0.6)))
         p.setFont(font)
-        p.drawText(QRectF(0, 4, self.width(), 40), Qt.AlignmentFlag.AlignHCenter, rank)
-        font.setPixelSize(36)
+        p.drawText(QRectF(3, 1, w - 4, h * 0.34), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, rank)
+        font.setPixelSize(max(10, int(h * 0.26)))
         p.setFont(font)
-        p.drawText(QRectF(0, 40, self.width(), 44), Qt.AlignmentFlag.AlignHCenter, glyph)
+        p.drawText(QRectF(3, h * 0.31, w * 0.5, h * 0.3), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop,
+                   glyph)
+        font.setPixelSize(max(10, int(h * 0.36)))
+        p.setFont(font)
+        p.drawText(QRectF(w * 0.3, h * 0.36, w * 0.68, h * 0.42), Qt.AlignmentFlag.AlignCenter, glyph)
         if suit_line or self.printed:
-            font.setPixelSize(13)
+            font.setPixelSize(max(9, int(min(h * 0.14, w * 0.2))))
             p.setFont(font)
-            p.drawText(QRectF(0, self.height() - 22, self.width(), 18), Qt.AlignmentFlag.AlignHCenter,
+            p.drawText(QRectF(0, h * 0.8, w, h * 0.18), Qt.AlignmentFlag.AlignHCenter,
                        "PRINTED" if self.printed else suit_line)
         p.end()
 
@@ -149,17 +168,47 @@ class DropTarget(CardDropMixin, QWidget):
 
 
 class CardRow(QWidget):
-    """A hand's cards side by side."""
+    """A hand's cards left to right; when they do not fit side by side they overlap, each
+    card's corner (rank and suit) left visible, as a dealer spreads them on the felt."""
 
-    def __init__(self, cards: list[str], *, printed_first: bool = False, parent: QWidget | None = None) -> None:
+    def __init__(self, cards: list[str], *, printed_first: bool = False, card_size: QSize | None = None,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(4)
+        self.card_size = card_size or QSize(px(CARD_W), px(CARD_H))
         self.faces: list[CardFace] = []
         for i, text in enumerate(cards):
-            face = CardFace(text, printed=printed_first and i == 0 and text == "8S")
+            face = CardFace(text, printed=printed_first and i == 0 and text == "8S", size=self.card_size, parent=self)
             self.faces.append(face)
-            layout.addWidget(face)
-        layout.addStretch(1)
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.setFixedHeight(self.card_size.height())
+        self._place()
+
+    def add(self, text: str) -> None:
+        """One more card (a card dealt to this hand): the row is not rebuilt."""
+        face = CardFace(text, size=self.card_size, parent=self)
+        self.faces.append(face)
+        self._place()
+        face.show()
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+        n = len(self.faces)
+        return QSize(n * (self.card_size.width() + 4), self.card_size.height())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+        return QSize(self.card_size.width(), self.card_size.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt name)
+        super().resizeEvent(event)
+        self._place()
+
+    def _place(self) -> None:
+        n = len(self.faces)
+        if not n:
+            return
+        w = self.card_size.width()
+        step = float(w + 4)
+        if n > 1 and self.width() > 0 and (n - 1) * step + w > self.width():
+            step = max(w * 0.34, (self.width() - w) / (n - 1))  # overlap, the corner index stays visible
+        for i, face in enumerate(self.faces):
+            face.move(int(i * step), 0)
+            face.raise_()

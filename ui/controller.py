@@ -106,6 +106,8 @@ class ShoeInfo:
     cut_seen: bool = False
     last_event: str = ""
     warning: str = ""
+    fault: str = ""  # a shoe fault (jam ...) until the dealer says it is cleared
+    ever_connected: bool = False
     codec: str = ""
     # the shoe's checksum misses some two-bit errors (da1-xor): the status line says so
     weak_checksum: bool = False
@@ -116,6 +118,7 @@ class TableController(QObject):
 
     changed = Signal()  # the round (as stored) changed: redraw
     refused = Signal(str)  # a refusal or error line to show the dealer
+    accepted = Signal()  # an event was accepted: the last refusal is stale
     shoe_changed = Signal()
     recall_changed = Signal()
     hold_changed = Signal()  # cards held after a possible missed card
@@ -141,6 +144,7 @@ class TableController(QObject):
         self.recall: list[dict[str, Any]] = []  # the last rounds' settle output, newest first
         self.restored = False  # the open round came back after a restart (5.29)
         self.last_refusal = ""
+        self.last_refusal_text = ""
         self.shoe = ShoeInfo()
         self.hold_reason = ""  # non-empty: stop assigning cards until the dealer confirms
         self.hold_event: ShoeEvent | None = None  # the shoe event the hold answers
@@ -153,6 +157,18 @@ class TableController(QObject):
         self.paint_hook: Callable[[], None] | None = None
         self._store_rid: int | None = None  # written and read only by jobs on the store thread
         self._referral_audited = False  # the open round's 6.1 referral is in the audit log
+        # the table's rhythm: a card while the hand in turn may be hit is a hit (``hit`` then
+        # the ``card``); when that hand could also double, the two events wait here, applied
+        # and shown, until the next event, so that Double right after the card can still
+        # make them ``double`` + ``card`` (the transcript reads as it happened)
+        self.implied: list[dict[str, Any]] = []
+        # a card that fits no reading: held (never dropped) until the dealer says where it lies
+        self.stray_card: str | None = None
+        self.stray_event: dict[str, Any] | None = None
+        self.stray_reason = ""
+        self.stray_queue: list[ShoeEvent] = []
+        self.referred = ""  # the dealer referred the round to the shift manager (6.1): why
+        self.power_answers: set[str] = set()  # players who said they stay after a power failure
         self._store_sid: int | None = None  # the session, as the store thread knows it
         self.table_name = "table"  # the table this window records for (its restore takes only its rounds)
 
@@ -232,6 +248,9 @@ class TableController(QObject):
         self._referral_audited = rnd.status() == "referred"
         # the round was open when the app stopped: a crash or a power failure (5.29.1)
         self.audit("recovered", {"events": len(self.events)}, actor="system")
+        if open_round.status == "referred" and rnd.status() == "in_progress":
+            # referred by the dealer (6.1): still waiting for the shift manager
+            self.referred = f"the round was referred to the Gaming Shift Manager ({self.rules.clause('refer')})"
         self._finished_at = -1
         self.changed.emit()
         if self.concluded:
@@ -247,6 +266,7 @@ class TableController(QObject):
 
     def close(self) -> None:
         """Finish the queued writes and close the store (on its own thread)."""
+        self._flush_implied()
         store = self.store
         if store is not None:
             session = self.session_id
@@ -277,6 +297,10 @@ class TableController(QObject):
         self._referral_audited = False
         self.restored = False
         self.placement = None
+        self.face_up_next = False  # a face-up report belongs to its round (5.5)
+        self.implied = []
+        self.referred = ""
+        self.power_answers = set()
         self._finished_at = -1
         self.changed.emit()
 
@@ -394,14 +418,17 @@ class TableController(QObject):
         return True
 
     # ------------------------------------------------------------------ events
-    def submit(self, raw: dict[str, Any], actor: str | None = None, approval: int | None = None) -> bool:
+    def submit(self, raw: dict[str, Any], actor: str | None = None, approval: int | None = None, *,
+               quiet: bool = False) -> bool:
         """Apply one transcript event; if accepted, store it and then show it.
 
         ``approval``: a supervisor's approval (:meth:`approve`) for an event the store
-        writes only with one (void, resolve, correction, the pit manager's pick)."""
+        writes only with one (void, resolve, correction, the pit manager's pick).
+        ``quiet``: a refusal is not shown as such (the caller shows it in its own way)."""
         if self.store_error:
             self.refused.emit(f"not recorded: {self.store_error}")
             return False
+        self._flush_implied()
         if self.betting and raw.get("type") not in ("wager", "no_more_bets", "claim", "void"):
             if raw.get("type") in ("card", "burn", "multi") and self.slip:
                 self.no_more_bets()  # the first card out of the shoe closes the bets (5.3)
@@ -412,9 +439,16 @@ class TableController(QObject):
         try:
             self.rnd.apply(parse_event(raw))
         except (RuleRefusal, EventFormatError) as exc:
+            if quiet:
+                self.last_refusal_text = str(exc) if isinstance(exc, RuleRefusal) else exc.message
+                return False
             self._refuse(raw, exc)
             return False
         self.last_refusal = ""
+        self.accepted.emit()
+        if raw.get("type") == "void":
+            self.face_up_next = False  # the report ends with its round
+            self.referred = ""
         if self.round_id is None:
             # a void or burn before "no more bets": the round starts in the store here
             self.round_id = -1
@@ -542,6 +576,7 @@ class TableController(QObject):
         """The dealer has paid and collected: the next round starts (betting)."""
         if self.rnd is None or not self.concluded:
             return False
+        self._flush_implied()
         self.new_round()
         return True
 
@@ -652,6 +687,7 @@ class TableController(QObject):
             if not info.connected:
                 self._audit("shoe_connected", event_to_json(event))
             info.connected = True
+            info.ever_connected = True
             info.port = event.port
             info.model = event.model or info.model
             info.warning = "" if event.guaranteed else "this shoe's format cannot show lost cards"
@@ -673,7 +709,7 @@ class TableController(QObject):
         elif isinstance(event, ShoeEmpty):
             info.warning = "the shoe is empty"
         elif isinstance(event, ShoeFault):
-            info.warning = f"shoe fault {event.code}: {event.text}"
+            info.fault = f"{event.code} {event.text}".strip()
             self._audit("shoe_fault", event_to_json(event))
         elif isinstance(event, ShoeWarning):
             info.warning = f"shoe warning {event.code}"
@@ -683,8 +719,10 @@ class TableController(QObject):
             self.on_card(event)
         self.shoe_changed.emit()
 
-    def _audit(self, kind: str, detail: dict[str, Any]) -> None:
-        self.audit(kind, detail, actor="shoe" if kind.startswith("shoe") else f"dealer:{self.dealer}")
+    def _audit(self, kind: str, detail: dict[str, Any], actor: str | None = None) -> None:
+        if actor is None:
+            actor = "shoe" if kind.startswith("shoe") else f"dealer:{self.dealer}"
+        self.audit(kind, detail, actor=actor)
 
     def audit(self, kind: str, detail: dict[str, Any], *, actor: str) -> None:
         """A significant event (GLI-24: shoe connected/lost/faults, power failure and
@@ -718,6 +756,10 @@ class TableController(QObject):
             return
         if self.hold_reason or self.held_cards or self.awaiting_pick:
             self.held_cards.append(event)  # not assigned until the dealer confirms
+            self.hold_changed.emit()
+            return
+        if self.stray_card is not None or self.referred:
+            self.stray_queue.append(event)  # nothing else is assigned until the dealer answers
             self.hold_changed.emit()
             return
         self._take(event)
@@ -765,19 +807,209 @@ class TableController(QObject):
     def _assign(self, event: CardRead) -> bool:
         if event.burn:
             ok = self.submit({"type": "burn", "card": str(event.card)})
+            self._update_remaining()
+            return ok
+        raw: dict[str, Any] = {"type": "card", "card": str(event.card)}
+        if event.seq is not None:
+            raw["shoe_seq"] = event.seq  # the shoe's frame number, for the review
+        if self.face_up_next:
+            raw["face_up"] = True  # 5.5: the round records the ruling and plays it as normal
+        if self.placement is not None:
+            raw["to"] = self.placement
+        elif self._implied_hit(raw):
+            self._update_remaining()
+            return True
+        ok = self.submit(raw, quiet=True)
+        if ok:
+            self.face_up_next = False
+            self.placement = None
+        elif "to" not in raw:
+            self._hold_stray(raw, self.last_refusal_text)  # held on screen, never dropped
+            ok = True
         else:
-            raw: dict[str, Any] = {"type": "card", "card": str(event.card)}
-            if event.seq is not None:
-                raw["shoe_seq"] = event.seq  # the shoe's frame number, for the review
-            if self.face_up_next:
-                raw["face_up"] = True  # 5.5: the round records the ruling and plays it as normal
-                self.face_up_next = False
-            if self.placement is not None:
-                raw["to"] = self.placement
-                self.placement = None
-            ok = self.submit(raw)
+            self.placement = None
+            self._refuse_text(raw, self.last_refusal_text)
         self._update_remaining()
         return ok
+
+    def _refuse_text(self, raw: dict[str, Any], text: str) -> None:
+        self.last_refusal = f"Refused ({describe_event(raw)}): {text}"
+        self.refused.emit(self.last_refusal)
+
+    # ------------------------------------------------------------------ the table's rhythm
+    def _implied_hit(self, card: dict[str, Any]) -> bool:
+        """A card while the hand in turn awaits a decision and may be hit: it is a hit.
+        Records ``hit`` then the ``card`` (or keeps them open for a double, see ``implied``)."""
+        if self.betting or self.rnd is None:
+            return False
+        exp = self.rnd.expectation()
+        if exp.kind != "decision" or "hit" not in exp.options:
+            return False
+        hit: dict[str, Any] = {"type": "decision", "action": "hit", "hand": exp.hand}
+        if not self.rules.shared_hand:
+            hit["area"] = exp.area
+        if exp.player:
+            hit["player"] = exp.player
+        may_double = "double" in exp.options
+        self._flush_implied()
+        if not may_double:
+            trial = None
+        else:  # the round as it would be: the screen shows it before the two events are stored
+            trial = new_round(self.config)
+            try:
+                for raw in [*self.events, hit, card]:
+                    trial.apply(parse_event(raw))
+            except (RuleRefusal, EventFormatError):
+                return False  # not a hit after all: the card takes its ordinary path
+        if trial is None:
+            if not self.submit(hit, quiet=True):
+                return False
+            self.face_up_next = False
+            if not self.submit(card, quiet=True):
+                self._hold_stray(card, self.last_refusal_text)  # never dropped
+            return True
+        self.face_up_next = False
+        self.rnd = trial
+        self.implied = [hit, card]
+        self.last_refusal = ""
+        self.accepted.emit()
+        self.changed.emit()
+        return True
+
+    def _flush_implied(self) -> None:
+        """The implied hit's moment for a double has passed: store ``hit`` and its ``card``."""
+        if not self.implied:
+            return
+        events, self.implied = self.implied, []
+        for raw in events:
+            self.events.append(raw)
+            self._store_event(raw, f"dealer:{self.dealer}", self._ending_output())
+
+    def can_double_last_card(self) -> bool:
+        return bool(self.implied)
+
+    def double_last_card(self, amount: Decimal | float | None = None) -> bool:
+        """Double pressed right after its card: the card was the double's, not a hit's."""
+        if not self.implied:
+            return False
+        hit, card = self.implied
+        double = {**hit, "action": "double"}
+        if amount is not None:
+            double["amount"] = _number(amount)
+        rnd = new_round(self.config)
+        try:
+            for raw in [*self.events, double, card]:
+                rnd.apply(parse_event(raw))
+        except (RuleRefusal, EventFormatError) as exc:
+            self._refuse(double, exc)
+            return False
+        self.implied = []
+        self.rnd = rnd
+        self.last_refusal = ""
+        self.accepted.emit()
+        for raw in (double, card):
+            self.events.append(raw)
+            self._store_event(raw, f"dealer:{self.dealer}", self._ending_output())
+        return True
+
+    def _hold_stray(self, raw: dict[str, Any], reason: str) -> None:
+        self.stray_card = str(raw["card"])
+        self.stray_event = raw
+        self.stray_reason = f"The rules refuse it where it was expected: {reason}"
+        self.hold_changed.emit()
+
+    def stray_targets(self) -> list[str]:
+        """Every place a held card may lie: each hand, the dealer, the discard."""
+        if self.rnd is None:
+            return []
+        places = self.rnd.view().card_places()  # the engine's list: dealer, discard, every hand
+        return [*(p for p in places if p not in ("dealer", "discard")), "dealer", "discard"]
+
+    def place_stray(self, target: str) -> bool:
+        """The dealer says where the held card lies: it is recorded there (``to``); the engine rules."""
+        if self.stray_event is None:
+            return False
+        raw = {**self.stray_event, "to": target}
+        if not self.submit(raw):
+            return False
+        self.stray_card = None
+        self.stray_event = None
+        self.stray_reason = ""
+        queued, self.stray_queue = self.stray_queue, []
+        self.hold_changed.emit()
+        for event in queued:
+            self.on_card(event)
+        return True
+
+    # ------------------------------------------------------------------ irregularities
+    def report_face_up(self) -> None:
+        """5.5: the next card out of the shoe was face up; the report ends with this round."""
+        self.face_up_next = True
+
+    def refer(self, text: str) -> None:
+        """6.1: the dealer refers the round to the Gaming Shift Manager (audited, with the round).
+        No card is assigned until the shift manager decides (:meth:`resolve_referral`)."""
+        if self.rnd is None or self.round_id is None:
+            self.refused.emit(f"nothing to refer: the round has not begun ({self.rules.clause('refer')})")
+            return
+        self._flush_implied()
+        self.referred = text
+        actor = f"dealer:{self.dealer}"
+        clause = self.rules.clause("refer")
+        self._audit("referral", {"rule": clause, "text": text}, actor=actor)
+        # the round's record says so too: status "referred", waiting for the shift manager
+        output = {**round_output(self.rnd), "status": "referred",
+                  "next": {"expect": "ruling", "rule": clause, "text": text}}
+        self._record_output(output, actor)
+        self.hold_changed.emit()
+        self.changed.emit()
+
+    def _record_output(self, output: dict[str, Any], actor: str) -> None:
+        store = self.store
+
+        def job() -> None:
+            rid = self._store_rid
+            if store is None or rid is None:
+                raise StoreError("no round to record")
+            store.finish_round(rid, output, actor=actor)
+
+        def done(result: Any, error: BaseException | None) -> None:
+            if error is not None:
+                self._store_failed(f"the referral could not be recorded: {error}")
+
+        self.store_worker.submit(job, done)
+
+    def resolve_referral(self, ruling: str, supervisor: str, approval: int | None = None) -> bool:
+        """The shift manager's decision (``approval`` from the supervisor's PIN): ``continue`` or
+        ``void``. A round the engine referred gets the transcript's ``resolve`` event."""
+        clause = self.rules.clause("refer")
+        if self.rnd is not None and self.rnd.status() == "referred":
+            return self.submit({"type": "resolve", "ruling": ruling, "text": f"Shift manager {supervisor}: {ruling}"},
+                               actor=f"supervisor:{supervisor}", approval=approval)
+        if not self.referred:
+            return False
+        if ruling == "void":
+            if not self.submit({"type": "void", "reason": f"shift manager's decision: {self.referred}",
+                                "rule": clause}, actor=f"supervisor:{supervisor}", approval=approval):
+                return False
+        else:  # the round goes on: its record is in progress again
+            self._record_output(round_output(self.rnd), f"supervisor:{supervisor}")
+        self.referred = ""
+        queued, self.stray_queue = self.stray_queue, []
+        self.hold_changed.emit()
+        self.changed.emit()
+        for event in queued:
+            self.on_card(event)
+        return True
+
+    def power_failure_players(self) -> tuple[list[str], str]:
+        """After a recorded power failure in this open round: the players with wagers who have
+        neither withdrawn nor said they stay, and the clause; the engine rules on a withdrawal."""
+        if self.rnd is None or self.concluded or not any(e.get("type") == "power_failure" for e in self.events):
+            return [], ""
+        gone = {e.get("player") for e in self.events if e.get("type") == "withdraw"}
+        names = [n for n in players_in(self.rnd.view()) if n not in gone and n not in self.power_answers]
+        return names, self.rules.clause("power_failure")
 
     def hold(self, reason: str) -> None:
         self.hold_reason = reason
@@ -841,6 +1073,16 @@ class TableController(QObject):
     def card_events(self) -> list[tuple[int, str]]:
         """(event index, card) of every card event so far, for the correction picker."""
         return [(i, str(e["card"])) for i, e in enumerate(self.events) if e.get("type") == "card"]
+
+
+def players_in(layout: Any) -> list[str]:
+    """Every player with a wager in the round, in layout order (the engine's view)."""
+    if layout.shared_hand:
+        return [t.player for t in layout.terminals]
+    names: list[str] = []
+    for area in layout.areas:
+        names += [w.player for w in area.wagers] + [w.player for w in area.sides]
+    return list(dict.fromkeys(names))
 
 
 def _number(amount: Decimal | float | int) -> int | float:

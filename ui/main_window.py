@@ -10,101 +10,212 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-from PySide6.QtGui import QKeySequence
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QDoubleValidator, QFont, QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QFormLayout,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QListWidget,
     QMainWindow,
     QPushButton,
-    QScrollArea,
+    QSizePolicy,
+    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from dealer_assist.irregularities import shoe_notices
 from dealer_assist.store import StoreError
+from ui.amount_keypad import AmountKeypad
 from ui.betting import BettingPanel
-from ui.cards import DropTarget
-from ui.controller import TableController, TableSetup
+from ui.cards import DropTarget, card_label
+from ui.controller import TableController, TableSetup, players_in
+from ui.held_panels import PowerFailurePanel, StrayCardPanel
+from ui.keys import LetterKeys, bind
 from ui.login import PinDialog, ask_supervisor
 from ui.prompt import PromptPanel, target_words
 from ui.ruling_panel import RulingPanel
 from ui.settlement_panel import SettlementPanel
 from ui.setup_dialog import SetupDialog
 from ui.shoe_status import ShoeStatus
-from ui.style import APP_STYLE, signed
-from ui.table_view import TableView
+from ui.style import app_style, base_font_px, money, px, scale_for, set_scale, signed
+from ui.table_view import SHORT_BET_NAMES, TableView
 from ui.terminals_panel import TerminalsPanel
 
 
+class ChoiceDialog(QDialog):
+    """A question in words, the clause it comes from, one large button per answer, and Cancel.
+
+    Nothing is chosen by default: Enter does not pick an answer."""
+
+    def __init__(self, title: str, question: str, clause: str | None, answers: list[tuple[str, str]],
+                 parent: QWidget | None = None, *, columns: int = 2) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.answer: str | None = None
+        layout = QVBoxLayout(self)
+        ask = QLabel(question + (f"  ({clause})" if clause else ""))
+        ask.setWordWrap(True)
+        ask.setProperty("role", "title")
+        ask.setMinimumWidth(px(420))
+        layout.addWidget(ask)
+        grid = QGridLayout()
+        self.buttons: dict[str, QPushButton] = {}
+        for i, (key, text) in enumerate(answers):
+            b = QPushButton(text)
+            b.setAutoDefault(False)
+            b.setMinimumHeight(px(56))
+            b.clicked.connect(lambda _=False, k=key: self.choose(k))
+            grid.addWidget(b, i // columns, i % columns)
+            self.buttons[key] = b
+        layout.addLayout(grid)
+        cancel = QPushButton("Cancel")
+        cancel.setAutoDefault(False)
+        cancel.clicked.connect(self.reject)
+        self.cancel_button = cancel
+        layout.addWidget(cancel)
+
+    def choose(self, key: str) -> None:
+        self.answer = key
+        self.accept()
+
+
 class PlacementDialog(QDialog):
-    """Where a card physically lies: the next card (``to``) or an earlier one (correction)."""
+    """Where a card physically lies: the next card (``to``) or an earlier one (correction).
+
+    Large buttons: first the card, then where it lies; Cancel changes nothing."""
 
     def __init__(self, cards: list[tuple[int, str]], targets: list[str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Card placed elsewhere")
-        layout = QFormLayout(self)
+        layout = QVBoxLayout(self)
+        ask = QLabel("Which card lies somewhere else than recorded, and where does it lie? "
+                     "The rules decide what follows (5.6, 5.13; 5.8 for a card dealt in error).")
+        ask.setWordWrap(True)
+        ask.setProperty("role", "title")
+        layout.addWidget(ask)
         self.card = QComboBox()
         self.card.addItem("the next card out of the shoe", None)
         for index, text in reversed(cards):
-            self.card.addItem(f"{text} (event {index})", index)
-        self.target = QComboBox()
+            self.card.addItem(f"{card_label(text)} (event {index})", index)
+        layout.addWidget(QLabel("Card:"))
+        layout.addWidget(self.card)
+        layout.addWidget(QLabel("Lies at:"))
+        self.target = QComboBox()  # kept for the keyboard; the buttons below do the same
         for t in targets:
             self.target.addItem(target_words(t), t)
-        layout.addRow("Card", self.card)
-        layout.addRow("Lies at", self.target)
+        grid = QGridLayout()
+        self.target_buttons: dict[str, QPushButton] = {}
+        for i, t in enumerate(targets):
+            b = QPushButton(target_words(t))
+            b.setAutoDefault(False)
+            b.setCheckable(True)
+            b.setAutoExclusive(True)
+            b.clicked.connect(lambda _=False, t=t: self.target.setCurrentIndex(self.target.findData(t)))
+            grid.addWidget(b, i // 4, i % 4)
+            self.target_buttons[t] = b
+        layout.addLayout(grid)
+        row = QHBoxLayout()
+        cancel = QPushButton("Cancel")
+        cancel.setAutoDefault(False)
+        cancel.clicked.connect(self.reject)
         ok = QPushButton("Record")
+        ok.setAutoDefault(False)
         ok.setProperty("role", "confirm")
         ok.clicked.connect(self.accept)
-        layout.addRow(ok)
+        row.addWidget(cancel)
+        row.addWidget(ok)
+        layout.addLayout(row)
 
 
 class FollowersDialog(QDialog):
     """The other players on a hand the controller splits (match or stay, 3.24) or doubles
-    (how much each adds, up to their own wager, 3.26.5)."""
+    (how much each adds, up to their own wager, 3.26.5). Each player's answer is asked in
+    words; nothing is chosen for a player, and the decision is recorded only when every
+    player has answered."""
 
-    def __init__(self, action: str, followers: list[dict[str, Any]], parent: QWidget | None = None) -> None:
+    def __init__(self, action: str, followers: list[dict[str, Any]], parent: QWidget | None = None,
+                 clause: str = "") -> None:
         super().__init__(parent)
+        self.action = action
         self.setWindowTitle("Other players on the hand")
-        layout = QFormLayout(self)
-        self.choices: dict[str, QComboBox] = {}
-        for f in followers:
-            box = QComboBox()
-            box.setStyleSheet("font-size: 20px; min-height: 40px;")
+        layout = QVBoxLayout(self)
+        if action == "split":
+            question = ("The controlling player splits. Each other player on the hand: match the wager "
+                        "on the new hand, or keep it on the first hand?")
+        else:
+            question = ("The controlling player doubles. Each other player on the hand: double too "
+                        "(up to their own wager), or not?")
+        ask = QLabel(question + (f"  ({clause})" if clause else ""))
+        ask.setWordWrap(True)
+        ask.setProperty("role", "title")
+        layout.addWidget(ask)
+        self.answers: dict[str, str | Decimal | None] = {}
+        self.buttons: dict[tuple[str, str], QPushButton] = {}
+        grid = QGridLayout()
+        for row, f in enumerate(followers):
+            player = str(f["player"])
+            self.answers[player] = None
+            grid.addWidget(QLabel(f"{player} ({money(f['wager'])})"), row, 0)
             if action == "split":
-                box.addItem("keep the wager on the first hand", "stay")
-                box.addItem(f"match {f['wager']} on the new hand", "match")
+                options = [("match", f"Match {money(f['wager'])}"), ("stay", "Keep on first hand")]
             else:
-                box.setEditable(True)
-                box.addItem("no double", "")
-                box.addItem(f"double {f['wager']}", str(f["wager"]))
-            self.choices[str(f["player"])] = box
-            layout.addRow(str(f["player"]), box)
-        ok = QPushButton("Split" if action == "split" else "Double")
-        ok.setProperty("role", "confirm")
-        ok.clicked.connect(self.accept)
-        layout.addRow(ok)
+                options = [(str(f["wager"]), f"Double {money(f['wager'])}"), ("amount", "Less…"),
+                           ("", "No double")]
+            for col, (key, text) in enumerate(options, start=1):
+                b = QPushButton(text)
+                b.setAutoDefault(False)
+                b.setCheckable(True)
+                b.clicked.connect(lambda _=False, p=player, k=key: self.answer(p, k))
+                grid.addWidget(b, row, col)
+                self.buttons[(player, key)] = b
+        layout.addLayout(grid)
+        row2 = QHBoxLayout()
+        cancel = QPushButton("Cancel")
+        cancel.setAutoDefault(False)
+        cancel.clicked.connect(self.reject)
+        self.ok = QPushButton("Split" if action == "split" else "Double")
+        self.ok.setAutoDefault(False)
+        self.ok.setProperty("role", "confirm")
+        self.ok.setEnabled(False)
+        self.ok.clicked.connect(self.accept)
+        row2.addWidget(cancel)
+        row2.addWidget(self.ok)
+        layout.addLayout(row2)
+        self.keypad: AmountKeypad | None = None
+
+    def answer(self, player: str, key: str) -> None:
+        for (p, k), b in self.buttons.items():
+            if p == player:
+                b.setChecked(k == key)
+        if key == "amount":
+            keypad = AmountKeypad(f"How much does {player} double?", self)
+            self.keypad = keypad
+
+            def typed() -> None:
+                value = keypad.amount()
+                self.answers[player] = value if value is not None else None
+                self._update()
+
+            keypad.accepted.connect(typed)
+            keypad.open()
+            return
+        self.answers[player] = key if key in ("match", "stay", "") else Decimal(key)
+        self._update()
+
+    def _update(self) -> None:
+        self.ok.setEnabled(all(v is not None for v in self.answers.values()))
 
     def followers(self) -> dict[str, str | Decimal]:
         out: dict[str, str | Decimal] = {}
-        for player, box in self.choices.items():
-            text = box.currentText().strip()
-            index = box.findText(text)
-            value = box.itemData(index) if index >= 0 else text  # a choice, or an amount typed in
-            if value in ("", None):
+        for player, value in self.answers.items():
+            if value is None or value == "":
                 continue
-            if value in ("match", "stay"):
-                out[player] = str(value)
-            else:
-                try:
-                    out[player] = Decimal(str(value))
-                except ArithmeticError:
-                    continue
+            out[player] = value
         return out
 
 
@@ -113,65 +224,99 @@ class DealerWindow(QMainWindow):
         super().__init__()
         self.controller = controller
         self.setWindowTitle("Dealer Assist")
-        self.setStyleSheet(APP_STYLE)
+        self._apply_style()
+        self.letter_keys = LetterKeys(self)  # on the number fields and lists (below), not on every widget
         central = QWidget()
         self.setCentralWidget(central)
         outer = QVBoxLayout(central)
-        outer.setContentsMargins(6, 6, 6, 6)
+        outer.setContentsMargins(4, 2, 4, 2)
+        outer.setSpacing(3)
 
+        head = QHBoxLayout()
+        self.game_line = QLabel("")  # the game, its deck count and the table's limits: always visible
+        self.game_line.setProperty("role", "header")
+        self.game_line.setWordWrap(True)
+        self.game_line.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        head.addWidget(self.game_line, 1)
         self.shoe_status = ShoeStatus(self._release_hold)
-        outer.addWidget(self.shoe_status)
+        head.addWidget(self.shoe_status.line)
+        outer.addLayout(head)
         self.banner = QLabel("")
         self.banner.setWordWrap(True)
-        self.banner.setStyleSheet("font-size: 22px; font-weight: bold; background: #ffe082; padding: 6px;")
+        self.banner.setStyleSheet("font-weight: bold; background: #ffe082; padding: 4px;")
         self.banner.hide()
         outer.addWidget(self.banner)
+        outer.addWidget(self.shoe_status)  # the shoe banner: full width, replaces the prompt
 
         middle = QHBoxLayout()
+        middle.setSpacing(6)
         outer.addLayout(middle, 1)
         left = QVBoxLayout()
-        middle.addLayout(left, 3)
+        middle.addLayout(left, 7)
         self.table_view = TableView()
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(self.table_view)
-        left.addWidget(scroll, 3)
+        left.addWidget(self.table_view, 1)
         self.terminals = TerminalsPanel(self._terminal_decide, self._terminal_timeout,
                                         controller.setup.decision_seconds)
-        left.addWidget(self.terminals, 2)
+        self.table_view.extra = self.terminals
+        self.terminals.hide()
 
-        right = QVBoxLayout()
-        middle.addLayout(right, 2)
-        self.refusal = QLabel("")
-        self.refusal.setProperty("role", "refusal")
-        self.refusal.setWordWrap(True)
-        self.refusal.setFixedHeight(60)
-        right.addWidget(self.refusal)
+        self.right_panel = QWidget()
+        right = QVBoxLayout(self.right_panel)
+        right.setContentsMargins(0, 0, 0, 0)
+        right.setSpacing(4)
+        middle.addWidget(self.right_panel, 3)
         self.prompt = PromptPanel()
         right.addWidget(self.prompt)
-        self.ruling_panel = RulingPanel()
-        right.addWidget(self.ruling_panel)
-        self.settlement = SettlementPanel()
-        right.addWidget(self.settlement, 1)
-        recall_row = QHBoxLayout()
-        self.recall_button = QPushButton("Last 10 rounds [L]")
-        self.recall_button.setShortcut(QKeySequence("L"))
-        self.recall_button.setCheckable(True)
-        self.recall_button.toggled.connect(self._toggle_recall)
-        recall_row.addWidget(self.recall_button)
-        right.addLayout(recall_row)
-        self.recall_list = QListWidget()
-        self.recall_list.setMaximumHeight(160)
-        self.recall_list.currentRowChanged.connect(self._show_recalled)
-        self.recall_view = SettlementPanel()
-        right.addWidget(self.recall_list)
-        right.addWidget(self.recall_view)
-        self.recall_list.hide()
-        self.recall_view.hide()
-
+        self.stray = StrayCardPanel(self._place_stray)
+        right.addWidget(self.stray)
+        self.power_panel = PowerFailurePanel(self._withdraw, self._stays)
+        right.addWidget(self.power_panel)
+        self.amount_row = QWidget()
+        amount = QHBoxLayout(self.amount_row)
+        amount.setContentsMargins(0, 0, 0, 0)
+        amount.addWidget(QLabel("Double / insurance\nfor less than full:"))
+        self.decision_amount = QLineEdit()
+        self.decision_amount.setValidator(QDoubleValidator(0, 10**9, 2))
+        self.decision_amount.setPlaceholderText("full")
+        self.decision_amount.setMaximumWidth(px(110))
+        amount.addWidget(self.decision_amount)
+        keypad = QPushButton("Keypad")
+        keypad.clicked.connect(self._amount_keypad)
+        amount.addWidget(keypad)
+        right.addWidget(self.amount_row)
         self.betting = BettingPanel(self._place, controller.remove_wager, controller.change_wager,
                                     controller.claim)
-        outer.addWidget(self.betting)
+        right.addWidget(self.betting, 100)
+        self.refusal = QLabel("")  # refusals only: red, the whole message with its clause
+        self.refusal.setProperty("role", "refusal")
+        self.refusal.setWordWrap(True)
+        self.refusal.hide()
+        right.addWidget(self.refusal)
+        self.notice = QLabel("")  # notices: what the dealer reported, in blue; never a refusal
+        self.notice.setProperty("role", "notice")
+        self.notice.setWordWrap(True)
+        self.notice.hide()
+        right.addWidget(self.notice)
+        self.ruling_panel = RulingPanel()
+        right.addWidget(self.ruling_panel)
+        self.pages = QStackedWidget()  # the settlement, or the last ten rounds (L)
+        self.settlement = SettlementPanel()
+        self.pages.addWidget(self.settlement)
+        recall = QWidget()
+        recall_layout = QVBoxLayout(recall)
+        recall_layout.setContentsMargins(0, 0, 0, 0)
+        self.recall_list = QListWidget()
+        self.recall_list.setMaximumHeight(px(150))
+        self.recall_list.currentRowChanged.connect(self._show_recalled)
+        self.recall_view = SettlementPanel()
+        recall_layout.addWidget(self.recall_list)
+        recall_layout.addWidget(self.recall_view, 1)
+        self.pages.addWidget(recall)
+        right.addWidget(self.pages, 200)
+        right.addStretch(1)  # with no settlement or betting shown, the panels stay at the top
+        for hidden in (self.amount_row, self.pages, self.ruling_panel):
+            hidden.hide()  # shown when there is something to show: the window never opens too tall
+
         outer.addWidget(self._reports_bar())
         if sim_panel is not None:
             outer.addWidget(sim_panel)
@@ -180,13 +325,17 @@ class DealerWindow(QMainWindow):
 
         self.about_action = add_about_action(self)
 
+        for field in (self.decision_amount, self.betting.player, self.betting.area, self.betting.bet):
+            field.installEventFilter(self.letter_keys)
         DropTarget.dropped = self.card_dropped
         self.setup_dialog: SetupDialog | None = None
         self.setup_saved: Callable[[TableSetup], None] | None = None  # remembers it (the store)
         controller.changed.connect(self.refresh)
         controller.refused.connect(self.show_refusal)
+        controller.accepted.connect(self._accepted)
         controller.shoe_changed.connect(self._shoe_changed)
         controller.hold_changed.connect(self._shoe_changed)
+        controller.hold_changed.connect(self.refresh)
         controller.recall_changed.connect(self._recall_changed)
         self._prompt_sig: Any = None
         self._rulings_shown: Any = None
@@ -197,90 +346,131 @@ class DealerWindow(QMainWindow):
         self.placement_dialog: PlacementDialog | None = None
         self.review_window: QWidget | None = None
         self.followers_dialog: FollowersDialog | None = None
+        self.choice_dialog: ChoiceDialog | None = None
+        self.keypad: AmountKeypad | None = None
         if controller.rnd is not None:
             self.refresh()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt name)
+        """A larger screen: larger type and cards (not more empty space)."""
+        super().resizeEvent(event)
+        if set_scale(scale_for(event.size().width(), event.size().height())):
+            self._apply_style()
+        self.table_view.reset()
+        self._prompt_sig = None
+        self._settlement_shown = None
+        self._rulings_shown = None
+        if self.controller.rnd is not None:
+            QTimer.singleShot(0, self.refresh)
+
+    def _apply_style(self) -> None:
+        font = QFont(self.font())
+        font.setPixelSize(base_font_px())
+        self.setFont(font)
+        self.setStyleSheet(app_style())
 
     # ------------------------------------------------------------------ reports menu
     def _reports_bar(self) -> QWidget:
         bar = QWidget()
-        rows = QVBoxLayout(bar)
-        rows.setContentsMargins(0, 0, 0, 0)
-        row = QHBoxLayout()
-        second = QHBoxLayout()
-        rows.addLayout(row)
-        rows.addLayout(second)
-        row.addWidget(QLabel("Report:"))
+        row = QHBoxLayout(bar)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(4)
         self.report_buttons: dict[str, QPushButton] = {}
         entries = (
-            ("misplaced", "Card elsewhere\u2026 [M]", self.open_placement, "M"),
-            ("absent", "Player absent", self._report_absent, None),
+            ("misplaced", "Elsewhere M", self.open_placement, "M"),
+            ("absent", "Absent", self._report_absent, None),
             ("withdraw", "Withdraw", self._report_withdraw, None),
-            ("power_failure", "Power failure", self._report_power_failure, None),
-            ("face_up", "Face-up card", self._report_face_up, None),
-            ("refer", "Refer to shift manager", self._report_refer, None),
-            ("void", "Void (supervisor)", self.request_void, None),
-            ("review", "Review (supervisor)", self.request_review, None),
-            ("setup", "Table setup…", self.open_setup, None),
+            ("power_failure", "Power fail", self._report_power_failure, None),
+            ("face_up", "Face up", self._report_face_up, None),
+            ("refer", "Refer", self._report_refer, None),
+            ("void", "Void", self.request_void, None),
+            ("review", "Review", self.request_review, None),
+            ("setup", "Setup", self.open_setup, None),
         )
         for key, text, action, shortcut in entries:
             b = QPushButton(text)
-            b.setStyleSheet("font-size: 17px; min-height: 36px; padding: 4px 8px;")
+            b.setProperty("role", "report")
             if shortcut:
-                b.setShortcut(QKeySequence(shortcut))
+                bind(b, shortcut, action)
             b.clicked.connect(action)
-            row.addWidget(b)
+            row.addWidget(b, 1)
             self.report_buttons[key] = b
+        self.recall_button = QPushButton("Last 10 (L)")
+        self.recall_button.setProperty("role", "report")
+        self.recall_button.setCheckable(True)
+        bind(self.recall_button, "L", self.recall_button.toggle)
+        self.recall_button.toggled.connect(self._toggle_recall)
+        row.addWidget(self.recall_button, 1)
         discard = DropTarget("discard")
-        discard_label = QLabel("DISCARD ← drop a card here", discard)
-        discard_label.setStyleSheet("font-size: 17px; font-weight: bold; border: 2px dashed #555; padding: 6px;")
-        QVBoxLayout(discard).addWidget(discard_label)
-        row.addStretch(1)
-        second.addWidget(QLabel("Player (absent / withdraw):"))
-        self.report_player = QComboBox()
-        self.report_player.setEditable(True)
-        self.report_player.setMinimumWidth(160)
-        second.addWidget(self.report_player)
-        second.addSpacing(20)
-        second.addWidget(QLabel("Amount (double / insurance; blank = the full amount):"))
-        self.decision_amount = QLineEdit()
-        self.decision_amount.setMaximumWidth(110)
-        self.decision_amount.setStyleSheet("font-size: 18px;")
-        second.addWidget(self.decision_amount)
-        second.addSpacing(30)
-        second.addWidget(discard)
+        discard_label = QLabel("DISCARD", discard)
+        discard_label.setStyleSheet("font-weight: bold; border: 2px dashed #555; padding: 4px;")
+        discard_layout = QVBoxLayout(discard)
+        discard_layout.setContentsMargins(0, 0, 0, 0)
+        discard_layout.addWidget(discard_label)
+        row.addWidget(discard)
         self.discard_target = discard
-        second.addStretch(1)
         return bar
 
-    def _selected_player(self) -> str | None:
-        text = self.report_player.currentText().strip()
-        return text or None
+    def _players_in_round(self) -> list[str]:
+        c = self.controller
+        output = c.output() if c.rnd is not None else {}
+        names = [*c.setup.players(), *(s["player"] for s in output.get("settlements", []))]
+        if c.rnd is not None:
+            names += players_in(c.rnd.view())
+        return list(dict.fromkeys(names))
+
+    def _ask(self, key: str, title: str, question: str, clause: str | None, answers: list[tuple[str, str]],
+             then: Callable[[str], object]) -> ChoiceDialog:
+        dialog = ChoiceDialog(title, question, clause, answers, self)
+        self.choice_dialog = dialog
+        dialog.setObjectName(key)
+        dialog.accepted.connect(lambda: dialog.answer is not None and then(dialog.answer))
+        dialog.open()
+        return dialog
 
     def _report_absent(self) -> None:
-        player = self._selected_player()
-        if player:
-            self.controller.report("absent", player=player)
+        clause = self.controller.rules.clause("absent") if self.controller.rules.has("absent") else None
+        self._ask("absent", "Player absent", "Which player is not present to decide?", clause,
+                  [(p, p) for p in self._players_in_round()],
+                  lambda p: self.controller.report("absent", player=p))
 
     def _report_withdraw(self) -> None:
-        player = self._selected_player()
-        if player:
-            self.controller.report("withdraw", player=player)
+        clause = self.controller.rules.clause("withdraw") if self.controller.rules.has("withdraw") else None
+        self._ask("withdraw", "Withdraw", "Which player withdraws their remaining wagers?", clause,
+                  [(p, p) for p in self._players_in_round()],
+                  lambda p: self.controller.report("withdraw", player=p))
 
     def _report_power_failure(self) -> None:
+        clause = self.controller.rules.clause("power_failure")
+        self._ask("power_failure", "Power failure",
+                  "Record a power failure (technical interruption) in this round? Each player concerned "
+                  "then chooses to withdraw or to stay.", clause,
+                  [("yes", "Record the power failure")], lambda _: self._power_failure())
+
+    def _power_failure(self) -> None:
         if self.controller.report("power_failure"):
             self.controller.restored = False
 
     def _report_face_up(self) -> None:
         clause = self.controller.rules.clause("face_up_card")
-        self.controller.face_up_next = True  # the next card out of the shoe carries it (5.5)
-        self.show_refusal(f"Face-up card in the shoe: the next card is played as if found face down ({clause})",
-                          warn=False)
+
+        def reported(_: str) -> None:
+            self.controller.report_face_up()
+            self.show_notice(f"Face-up card in the shoe: the next card is played as if found face down ({clause}).")
+
+        self._ask("face_up", "Face-up card", "Is the next card in the shoe face up?", clause,
+                  [("yes", "Yes: record it with the next card")], reported)
 
     def _report_refer(self) -> None:
         clause = self.controller.rules.clause("refer")
-        self.show_refusal(f"Referred to the Gaming Shift Manager ({clause}): wait for the decision", warn=False)
-        self.controller.audit("referral", {"rule": clause, "reported_by": "dealer"},
-                              actor=f"dealer:{self.controller.dealer}")
+
+        def referred(_: str) -> None:
+            self.controller.refer(f"the dealer referred the round to the Gaming Shift Manager ({clause})")
+
+        self._ask("refer", "Refer to the shift manager",
+                  "Refer this round to the Gaming Shift Manager? No card is assigned and nothing is paid "
+                  "until the shift manager decides (supervisor PIN).", clause,
+                  [("yes", "Refer the round")], referred)
 
     def request_void(self) -> None:
         """A void needs a supervisor's PIN (5.1 / 5.2); the store writes it only with the approval."""
@@ -328,12 +518,17 @@ class DealerWindow(QMainWindow):
         self.pin_dialog.open()
 
     def _resolve(self, ruling: str) -> None:
-        def approved(name: str, approval: int | None) -> None:
-            self.controller.submit({"type": "resolve", "ruling": ruling, "text": f"Shift manager {name}: {ruling}"},
-                                   actor=f"supervisor:{name}", approval=approval)
+        """The shift manager's decision on a referred round (6.1), behind a supervisor PIN."""
+        c = self.controller
 
-        self.pin_dialog = ask_supervisor(self, self.controller, "resolve", "Shift manager's decision",
-                                         f"Supervisor PIN to record: {ruling}", approved, {"resolve": ruling})
+        def approved(name: str, approval: int | None) -> None:
+            c.resolve_referral(ruling, name, approval)
+
+        words = "continue the round" if ruling == "continue" else "void the round"
+        self.pin_dialog = ask_supervisor(self, c, "resolve", "Shift manager's decision",
+                                         f"The Gaming Shift Manager decides to {words} "
+                                         f"({c.rules.clause('refer')}). Supervisor name and PIN:",
+                                         approved, {"resolve": ruling, "rule": c.rules.clause("refer")})
         self.pin_dialog.open()
 
     def _correct(self, index: int, target: str) -> None:
@@ -349,15 +544,7 @@ class DealerWindow(QMainWindow):
         self.pin_dialog.open()
 
     def open_placement(self) -> None:
-        rnd = self.controller.rnd
-        targets: list[str] = ["dealer", "discard"]
-        if rnd.rules.shared_hand:
-            targets = ["player", "dealer", "discard"]
-        else:
-            for number in range(1, rnd.config.areas + 1):
-                area = rnd.areas.get(number)
-                hands = len(area.hands) if area is not None and area.hands else 1
-                targets.extend(f"area:{number}/{h}" for h in range(1, hands + 1))
+        targets = self.controller.stray_targets()  # every hand, the dealer, the discard (engine's view)
         dialog = PlacementDialog(self.controller.card_events(), targets, self)
         self.placement_dialog = dialog
 
@@ -398,18 +585,35 @@ class DealerWindow(QMainWindow):
     def _place(self, player: str, bet: str, amount: Decimal, area: int | None) -> bool:
         return self.controller.place_wager(player, bet, amount, area)
 
+    def _decision_amount(self) -> tuple[bool, Decimal | None]:
+        text = self.decision_amount.text().strip()
+        if not text:
+            return True, None
+        try:
+            return True, Decimal(text)
+        except ArithmeticError:
+            self.show_refusal(f"'{text}' is not an amount")
+            return False, None
+
+    def _amount_keypad(self) -> None:
+        dialog = AmountKeypad("Amount of the double or insurance (less than the full amount):", self)
+        self.keypad = dialog
+        dialog.accepted.connect(lambda: self.decision_amount.setText(str(dialog.amount() or "")))
+        dialog.open()
+
     def _decide(self, action: str, area: int | None, hand: int | None, player: str | None) -> None:
         amount: Decimal | None = None
-        if action in ("double", "insurance") and self.decision_amount.text().strip():
-            try:
-                amount = Decimal(self.decision_amount.text().strip())
-            except ArithmeticError:
-                self.show_refusal(f"'{self.decision_amount.text()}' is not an amount")
+        if action in ("double", "insurance"):
+            ok, amount = self._decision_amount()
+            if not ok:
                 return
         exp = self.controller.expectation()
         followers = exp.extra.get("followers") if exp.kind == "decision" and exp.extra else None
         if action in ("split", "double") and followers:
-            dialog = FollowersDialog(action, list(followers), self)
+            rules = self.controller.rules
+            concept = "split_followers" if action == "split" else "double_followers"
+            clause = rules.clause(concept) if rules.has(concept) else ("3.24" if action == "split" else "3.26.5")
+            dialog = FollowersDialog(action, list(followers), self, clause=clause)
             self.followers_dialog = dialog
 
             def accepted() -> None:
@@ -421,6 +625,12 @@ class DealerWindow(QMainWindow):
             dialog.open()
             return
         if self.controller.decide(action, area=area, hand=hand, player=player, amount=amount):
+            self.decision_amount.clear()
+
+    def _double_after(self) -> None:
+        """Double pressed right after its card (an implied hit): that card is the double's."""
+        ok, amount = self._decision_amount()
+        if ok and self.controller.double_last_card(amount):
             self.decision_amount.clear()
 
     def _terminal_decide(self, action: str, player: str, hand: int) -> None:
@@ -446,14 +656,51 @@ class DealerWindow(QMainWindow):
         if player:
             self.controller.report("withdraw", player=player, area=area)
 
+    def _stays(self, player: str) -> None:
+        self.controller.power_answers.add(player)
+        self.refresh()
+
+    def _place_stray(self, target: str) -> None:
+        self.controller.place_stray(target)
+
     def _release_hold(self, keyed: str | None) -> None:
         self.controller.release_hold(keyed)
 
     def show_refusal(self, text: str, warn: bool = True) -> None:
-        self.refusal.setStyleSheet("" if warn else "color: #0d47a1;")
+        """A refusal (red, with its clause) until the next accepted event; ``warn=False``: a notice."""
+        if not warn:
+            self.show_notice(text)
+            return
         self.refusal.setText(text)
+        self.refusal.setVisible(bool(text))
+
+    def show_notice(self, text: str) -> None:
+        self.notice.setText(text)
+        self.notice.setVisible(bool(text))
+
+    def _accepted(self) -> None:
+        """An event was accepted: the last refusal is stale."""
+        self.refusal.setText("")
+        self.refusal.hide()
 
     # ------------------------------------------------------------------ drawing
+    def _game_line(self) -> str:
+        c = self.controller
+        rules = c.rules
+        decks = c.config.get("decks", c.setup.decks)
+        limits = c.config.get("limits") or c.setup.limits
+        parts = [f"{rules.name.upper()}  ·  {decks} decks"]
+        if not rules.shared_hand:
+            parts.append(f"{c.config.get('areas', c.setup.areas)} areas")
+        if limits:
+            shown = []
+            for bet, (low, high) in limits.items():
+                shown.append(f"{SHORT_BET_NAMES.get(bet, bet)} {money(low)}–{money(high)}")
+            parts.append("limits: " + ", ".join(shown))
+        else:
+            parts.append("no table limits set")
+        return "  ·  ".join(parts)
+
     def refresh(self) -> None:
         c = self.controller
         rnd = c.rnd
@@ -462,21 +709,37 @@ class DealerWindow(QMainWindow):
         output = c.output()
         exp = rnd.expectation()
         status = output["status"]
+        self.game_line.setText(self._game_line())
         self.table_view.refresh(rnd, output, exp)
         electronic = bool(rnd.rules.shared_hand)
         if self.terminals.isHidden() == electronic:
             self.terminals.setVisible(electronic)
         if electronic:
-            self.terminals.refresh(rnd)
-        prompt_sig = (exp, status, len(c.slip), c.placement)
+            self.terminals.refresh(rnd, output)
+        stray = c.stray_card
+        double_after = self._double_after if c.can_double_last_card() else None
+        prompt_sig = (exp, status, len(c.slip), c.placement, c.referred, stray, double_after is not None)
         if prompt_sig != self._prompt_sig:  # rebuild the buttons only when the question changed
             self._prompt_sig = prompt_sig
-            self.prompt.show_expectation(
-                exp, status, decide=self._decide, no_more_bets=c.no_more_bets,
-                close_offers=lambda: c.report("close_offers"), confirm=c.confirm_settlement,
-                resolve=self._resolve, withdraw=self._withdraw, slip_size=len(c.slip), placement=c.placement,
-                pick=self._pick,
-            )
+            if c.referred:
+                self.prompt.clear_buttons()
+                self.prompt.headline.setText(f"Referred to the Gaming Shift Manager ({c.rules.clause('refer')})")
+                self.prompt.detail.setText(c.referred + ". No card is assigned until the shift manager decides.")
+                self.prompt.add_button("resolve_continue", "Shift manager: continue", lambda: self._resolve("continue"))
+                self.prompt.add_button("resolve_void", "Shift manager: void", lambda: self._resolve("void"),
+                                       role="danger")
+            else:
+                self.prompt.show_expectation(
+                    exp, status, decide=self._decide, no_more_bets=c.no_more_bets,
+                    close_offers=lambda: c.report("close_offers"), confirm=c.confirm_settlement,
+                    resolve=self._resolve, withdraw=self._withdraw, slip_size=len(c.slip), placement=c.placement,
+                    pick=self._pick, double_after=double_after,
+                )
+        self.stray.show_card(stray, c.stray_targets() if stray else [], c.stray_reason)
+        self.prompt.setVisible(stray is None and not self.shoe_status.banner_shown())
+        self.power_panel.show_players(c.power_failure_players())
+        self.amount_row.setVisible(exp.kind == "decision" and not c.betting and any(
+            o in ("double", "insurance") for o in [*exp.options, *(x for f in exp.offers for x in f["options"])]))
         rulings = (output.get("rulings", []), output.get("claims", []))
         if rulings != self._rulings_shown:
             self._rulings_shown = rulings
@@ -485,6 +748,7 @@ class DealerWindow(QMainWindow):
         if settlement_sig != self._settlement_shown:
             self._settlement_shown = settlement_sig
             self.settlement.show_output(output)
+        self.pages.setVisible(bool(output["settlements"]) or c.concluded or self.recall_button.isChecked())
         if self.betting.isHidden() == c.betting:
             self.betting.setVisible(c.betting)
         if c.betting:
@@ -494,13 +758,6 @@ class DealerWindow(QMainWindow):
                 self._betting_sig = betting_sig
                 self.betting.configure(c.setup.players(), bets, c.setup.areas, electronic)
             self.betting.show_slip(c.slip)
-        players = sorted({*c.setup.players(), *(s["player"] for s in output.get("settlements", []))})
-        if players != self._report_players:
-            self._report_players = players
-            current = self.report_player.currentText()
-            self.report_player.clear()
-            self.report_player.addItems(players)
-            self.report_player.setCurrentText(current)
         if c.restored:
             clause = rnd.rules.clause("power_failure")
             self.banner.setText(
@@ -510,8 +767,8 @@ class DealerWindow(QMainWindow):
             self.banner.show()
         else:
             self.banner.hide()
-        if c.last_refusal == "" and self.refusal.text().startswith("Refused"):
-            self.refusal.setText("")
+        if c.last_refusal == "" and self.refusal.isVisible() and self.refusal.text().startswith("Refused"):
+            self._accepted()
         self._shoe_changed()
 
     def _shoe_changed(self) -> None:
@@ -522,10 +779,11 @@ class DealerWindow(QMainWindow):
         cut = c.rules.clause("cut_card") if c.rnd is not None and c.rules.has("cut_card") else None
         self.shoe_status.show_info(c.shoe, remaining, notices, cut)
         self.shoe_status.show_hold(c.hold_text, len(c.held_cards), c.hold_unread, actions=bool(c.hold_reason))
+        self.prompt.setVisible(c.stray_card is None and not self.shoe_status.banner_shown())
 
     def _toggle_recall(self, on: bool) -> None:
-        self.recall_list.setVisible(on)
-        self.recall_view.setVisible(on)
+        self.pages.setCurrentIndex(1 if on else 0)
+        self.pages.setVisible(on or bool(self.settlement.rows) or self.controller.concluded)
         self._recall_changed()
 
     def _recall_changed(self) -> None:

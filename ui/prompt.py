@@ -1,5 +1,9 @@
 """The one clear prompt: the engine's "next", with only the legal options as large buttons.
 
+The table's rhythm: while the hand in turn may be hit, the next card out of the shoe IS
+the hit (the controller records ``hit`` and the ``card``): the prompt says so and offers
+a large *Stand / next hand* target; Double is one key before its card or right after it.
+
 Keyboard: H hit, S stand, D double, P split, R surrender, A accept, F refuse,
 T act, W withdraw, I insurance, E even money, C close offers, N no more bets,
 Enter confirm the settlement. Offers to other players: keys 1-9 in order.
@@ -11,17 +15,19 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from ui.cards import card_label
+from ui.keys import bind
+from ui.style import px
 
 OPTION_KEYS = {
     "hit": "H", "stand": "S", "double": "D", "split": "P", "surrender": "R", "accept": "A",
     "refuse": "F", "act": "T", "withdraw": "W", "insurance": "I", "even_money": "E",
 }
+OFFER_SHORT = {"insurance": "Ins", "surrender": "Sur", "even_money": "EvM"}
 OPTION_WORDS = {
-    "hit": "Hit", "stand": "Stand", "double": "Double", "split": "Split", "surrender": "Surrender",
+    "hit": "Hit", "stand": "Stand / next hand", "double": "Double", "split": "Split", "surrender": "Surrender",
     "accept": "Accept card", "refuse": "Refuse card", "act": "Act on hand", "withdraw": "Withdraw",
     "insurance": "Insurance", "even_money": "Even money",
 }
@@ -34,7 +40,8 @@ def target_words(target: str | None) -> str:
     if target.startswith("area:"):
         number, _, hand = target[5:].partition("/")
         return f"Area {number}, hand {hand or 1}"
-    return {"dealer": "Dealer", "players": "Player hand (shared)", "player": "Player hand"}.get(target, target)
+    return {"dealer": "Dealer", "players": "Player hand (shared)", "player": "Player hand",
+            "discard": "Discard"}.get(target, target)
 
 
 class PromptPanel(QWidget):
@@ -43,20 +50,25 @@ class PromptPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(px(4))
         self.headline = QLabel("")
         self.headline.setProperty("role", "prompt")
         self.headline.setWordWrap(True)
         self.detail = QLabel("")
         self.detail.setWordWrap(True)
-        self.detail.setStyleSheet("font-size: 20px;")
-        self.headline.setFixedHeight(84)
-        self.detail.setFixedHeight(52)
+        self.detail.setStyleSheet(f"font-size: {px(18)}px;")
         layout.addWidget(self.headline)
         layout.addWidget(self.detail)
         self._grid_host = QWidget()
         self._grid = QGridLayout(self._grid_host)
+        self._grid.setContentsMargins(0, 0, 0, 0)
+        self._grid.setSpacing(px(5))
         layout.addWidget(self._grid_host)
         self.buttons: dict[str, QPushButton] = {}
+        self._next_cell = 0
+        self._tags: list[QLabel] = []
+        self.columns = 6  # options take 2 (three a row), offers 3 (two a row)
 
     def clear_buttons(self) -> None:
         for button in self.buttons.values():
@@ -64,26 +76,62 @@ class PromptPanel(QWidget):
             button.hide()
             button.deleteLater()
         self.buttons = {}
+        for tag in self._tags:
+            self._grid.removeWidget(tag)
+            tag.deleteLater()
+        self._tags = []
+        self._next_cell = 0
 
     def add_button(self, key: str, text: str, action: Callable[[], object], *, shortcut: str | None = None,
-                   role: str = "option") -> QPushButton:
-        n = len(self.buttons)
-        label = f"{text}  [{shortcut}]" if shortcut else text
+                   role: str = "option", span: int = 2) -> QPushButton:
+        label = f"{text} ({'Enter' if shortcut == 'Return' else shortcut})" if shortcut else text
         button = QPushButton(label)
         button.setProperty("role", role)
         if shortcut:
-            button.setShortcut(QKeySequence(shortcut))
+            bind(button, shortcut, action)
         button.clicked.connect(lambda _checked=False: action())
-        self._grid.addWidget(button, n // 2, n % 2)
+        span = min(span, self.columns)
+        if self._next_cell % self.columns + span > self.columns:
+            self._next_cell += self.columns - self._next_cell % self.columns
+        self._grid.addWidget(button, self._next_cell // self.columns, self._next_cell % self.columns, 1, span)
+        self._next_cell += span
+        button.show()  # at once, not at the next event loop turn: its key works immediately
         self.buttons[key] = button
         return button
+
+    def _offers(self, offers: list[dict[str, Any]], decide: Callable[..., object]) -> None:
+        """Every open offer as a button, one row per area (highest first, as the dealer pays),
+        so that twenty-one players' insurance fits: ``ann Ins`` = ann takes insurance."""
+        self._new_row()
+        by_area: dict[int, list[tuple[str, str]]] = {}
+        for offer in offers:
+            for option in offer["options"]:
+                by_area.setdefault(int(offer["area"]), []).append((str(offer["player"]), option))
+        cell = self._next_cell
+        for area, entries in sorted(by_area.items()):
+            if cell % self.columns and cell % self.columns + len(entries) > self.columns:
+                cell += self.columns - cell % self.columns  # an area's offers stay on one row
+            for player, option in entries:
+                button = QPushButton(f"{player} {OFFER_SHORT.get(option, option)}")
+                button.setProperty("role", "offer")
+                button.setToolTip(f"{player} takes {OPTION_WORDS.get(option, option).lower()} (area {area})")
+                button.clicked.connect(partial(decide, option, area, 1, player))
+                self._grid.addWidget(button, cell // self.columns, cell % self.columns)
+                self.buttons[f"offer:{player}:{area}:{option}"] = button
+                cell += 1
+        self._next_cell = cell
+        self.detail.setText("Offers, by area: Ins insurance, Sur surrender, EvM even money")
+
+    def _new_row(self) -> None:
+        if self._next_cell % self.columns:
+            self._next_cell += self.columns - self._next_cell % self.columns
 
     def show_expectation(self, exp: Any, status: str, *, decide: Callable[..., object],
                          no_more_bets: Callable[[], object], close_offers: Callable[[], object],
                          confirm: Callable[[], object], resolve: Callable[[str], object],
                          withdraw: Callable[[str | None, int | None], object], slip_size: int,
                          pick: Callable[[str, str, str | None], object] = lambda *a: None,
-                         placement: str | None) -> None:
+                         placement: str | None, double_after: Callable[[], object] | None = None) -> None:
         self.clear_buttons()
         self.detail.setText("")
         kind = exp.kind
@@ -91,13 +139,15 @@ class PromptPanel(QWidget):
             self.headline.setText("Round void: return every wager" if status == "void"
                                   else "Round settled: pay and collect" if status == "settled"
                                   else "Round concluded: pay, collect and return")
-            self.detail.setText("Check the settlement, then confirm to start the next round.")
-            self.add_button("confirm", "Confirm, next round", confirm, shortcut="Return", role="confirm")
+            self.detail.setText("Pay and collect as the layout shows, from your right; then the next round.")
+            self.add_button("confirm", "Next round", confirm, shortcut="Return", role="stand",
+                            span=self.columns)
             return
         if kind == "wagers":
             self.headline.setText("Place wagers")
-            self.detail.setText(f"{slip_size} wager(s) on the layout. Press No more bets, then deal.")
-            self.add_button("no_more_bets", "No more bets", no_more_bets, shortcut="N")
+            self.detail.setText(f"{slip_size} wager(s) on the layout. Then No more bets and deal.")
+            self.add_button("no_more_bets", "No more bets", no_more_bets, shortcut="N", role="stand",
+                            span=self.columns)
             return
         if kind == "card":
             where = target_words(exp.target)
@@ -107,11 +157,22 @@ class PromptPanel(QWidget):
                 self.detail.setText("for " + ", ".join(waiting))
             if placement:
                 self.detail.setText(f"The next card will be recorded at {target_words(placement)} (placed there)")
+            if double_after is not None:
+                # the last card was an implied hit: it may still be the card of a double
+                self.add_button("double", "Double (that card)", double_after, shortcut="D", span=self.columns)
             return
         if kind == "decision":
             if exp.options:
-                self.headline.setText(f"Area {exp.area}, hand {exp.hand}: {exp.player or 'no player'} decides")
+                who = exp.player or "no player"
+                self.headline.setText(f"Area {exp.area}, hand {exp.hand}: {who} decides")
+                if "hit" in exp.options:
+                    self.detail.setText("Deal a card for a hit (no key needed), or Stand.")
+                if "stand" in exp.options:
+                    self.add_button("stand", OPTION_WORDS["stand"], partial(decide, "stand", exp.area, exp.hand, None),
+                                    shortcut="S", role="stand", span=self.columns)
                 for option in exp.options:
+                    if option == "stand":
+                        continue
                     if option == "pick":
                         # 5.23: the player in turn (or the pit manager) picks one of the cards
                         by = str(exp.extra.get("by", "player")) if exp.extra else "player"
@@ -131,20 +192,15 @@ class PromptPanel(QWidget):
                     self.add_button(option, OPTION_WORDS.get(option, option),
                                     partial(decide, option, exp.area, exp.hand, None),
                                     shortcut=OPTION_KEYS.get(option))
+                if double_after is not None and "double" not in exp.options:
+                    # the last card was taken for a hit: it may be the card of a double
+                    self.add_button("double", "Double (that card)", double_after, shortcut="D")
             if exp.offers:
-                lines = []
-                n = 0
-                for offer in exp.offers:
-                    for option in offer["options"]:
-                        n += 1
-                        key = str(n) if n <= 9 else None
-                        self.add_button(f"offer:{offer['player']}:{offer['area']}:{option}",
-                                        f"{offer['player']}: {OPTION_WORDS.get(option, option)}",
-                                        partial(decide, option, offer["area"], 1, offer["player"]),
-                                        shortcut=key, role="offer")
-                    lines.append(f"{offer['player']} area {offer['area']}")
-                self.detail.setText("Offers open to: " + ", ".join(lines))
-                self.add_button("close_offers", "Close offers", close_offers, shortcut="C", role="offer")
+                self._offers(exp.offers, decide)
+                self.add_button("close_offers", "Close offers", close_offers, shortcut="C", role="offer",
+                                span=self.columns)
+                if not exp.options:
+                    self.headline.setText("Offers open")
             return
         if kind == "decisions":
             players = ", ".join(p["player"] for p in exp.pending)

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QItemSelection, Qt, Signal
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -206,6 +207,9 @@ class ReviewWindow(QWidget):
         self.table_name = self.db_path.stem
         self.setWindowTitle(f"Dealer Assist review \u2014 table {self.table_name} ({self.db_path})")
         self.setStyleSheet(REVIEW_STYLE)
+        font = QFont(self.font())
+        font.setPixelSize(16)  # the window's text; the replayed layout's labels keep their own fonts
+        self.setFont(font)
         outer = QVBoxLayout(self)
         self.tabs = QTabWidget()
         outer.addWidget(self.tabs)

@@ -181,7 +181,7 @@ def add_station_action(window: QMainWindow, controller: Any, cfg: StationConfig 
                     controller.audit(AUDIT_KIND, detail, actor=f"supervisor:{name}")
 
             dialog = StationSetupDialog(current["cfg"], path, name, saved, window)
-            window.station_setup_dialog = dialog  # type: ignore[attr-defined]  (tests find it)
+            window.station_setup_dialog = dialog  # type: ignore[attr-defined]  # tests find it
             dialog.open()
 
         dialog = ask_supervisor(window, controller, "station_setup", "Station setup",

@@ -1,32 +1,85 @@
-"""Shared look: large, high-contrast text for a touch screen read at arm's length."""
+"""Shared look: large, high-contrast text for a touch screen read at arm's length.
+
+Sizes are given for the smallest table screen (1280×800 / 1366×768) and grow with the
+window (:func:`set_scale`): type and cards get larger on a larger screen instead of
+leaving empty space. Every touch control is at least :data:`TOUCH` px high and wide.
+"""
 
 from __future__ import annotations
 
 from decimal import Decimal
 from typing import Any
 
-APP_STYLE = """
-QWidget { font-size: 18px; color: #111; }
-QMainWindow, QDialog { background: #f4f4f0; }
-QPushButton { font-size: 20px; font-weight: bold; padding: 10px 16px; min-height: 44px;
-              border: 2px solid #333; border-radius: 8px; background: #ffffff; }
-QPushButton:pressed { background: #ddd; }
-QPushButton:disabled { color: #888; border-color: #aaa; }
-QPushButton[role="option"] { font-size: 26px; min-height: 64px; min-width: 170px; background: #fff8d0; }
-QPushButton[role="offer"] { font-size: 20px; min-height: 48px; min-width: 170px; background: #e3f2fd; }
-QPushButton[role="confirm"] { background: #d7f5d7; }
-QPushButton[role="danger"] { background: #fde0e0; }
-QFrame[role="area"] { background: #0b5d2a; border-radius: 10px; }
-QFrame[role="area"] QLabel { color: #ffffff; }
-QFrame[role="area"][turn="true"] { border: 5px solid #ffd600; }
-QFrame[role="dealer"] { background: #083d1c; border-radius: 10px; }
-QFrame[role="dealer"] QLabel { color: #ffffff; }
-QLabel[role="prompt"] { font-size: 30px; font-weight: bold; }
-QLabel[role="refusal"] { font-size: 20px; font-weight: bold; color: #b00020; }
-QLabel[role="title"] { font-size: 22px; font-weight: bold; }
-QTableWidget { font-size: 18px; }
-QHeaderView::section { font-size: 16px; font-weight: bold; }
+TOUCH = 48  # the smallest touch control (fields, combo boxes, chips, dialog buttons), in px
+_scale = 1.0
+
+
+def scale() -> float:
+    return _scale
+
+
+def set_scale(value: float) -> bool:
+    """Set the size factor (1.0 = a 1280×768 screen); True if it changed."""
+    global _scale
+    value = round(max(1.0, min(2.0, value)) * 10) / 10
+    if value == _scale:
+        return False
+    _scale = value
+    return True
+
+
+def scale_for(width: int, height: int) -> float:
+    """The size factor for a window of ``width`` × ``height`` px."""
+    return max(1.0, min(width / 1280, height / 768))
+
+
+def px(size: float) -> int:
+    """``size`` px at the current scale."""
+    return int(round(size * _scale))
+
+
+def base_font_px() -> int:
+    """The window's ordinary text (set as the window's font, not in the style sheet, so that
+    labels given their own font keep it)."""
+    return px(17)
+
+
+def app_style() -> str:
+    s = px
+    return f"""
+QWidget {{ color: #111; }}
+QMainWindow, QDialog {{ background: #f4f4f0; }}
+QPushButton {{ font-size: {s(18)}px; font-weight: bold; padding: 2px {s(8)}px; min-height: {s(TOUCH) - 8}px;
+              min-width: {s(TOUCH) - 8}px; border: 2px solid #333; border-radius: 8px; background: #ffffff; }}
+QPushButton:pressed {{ background: #ddd; }}
+QPushButton:disabled {{ color: #888; border-color: #aaa; }}
+QPushButton[role="option"] {{ font-size: {s(18)}px; min-height: {s(54)}px; padding: 2px 4px; background: #fff8d0; }}
+QPushButton[role="stand"] {{ font-size: {s(30)}px; min-height: {s(76)}px; background: #ffe082; border-width: 3px; }}
+QPushButton[role="offer"] {{ font-size: {s(13)}px; min-height: {s(TOUCH) - 8}px; padding: 2px 0px; background: #e3f2fd; }}
+QPushButton[role="confirm"] {{ background: #d7f5d7; }}
+QPushButton[role="danger"] {{ background: #fde0e0; }}
+QPushButton[role="place"] {{ font-size: {s(22)}px; min-height: {s(64)}px; background: #ffe0b2; border-width: 3px; }}
+QPushButton[role="report"] {{ font-size: {s(15)}px; padding: 2px 2px; }}
+QComboBox, QLineEdit, QSpinBox {{ font-size: {s(18)}px; min-height: {s(TOUCH) - 6}px; min-width: {s(TOUCH)}px; }}
+QComboBox QAbstractItemView {{ font-size: {s(18)}px; }}
+QListWidget {{ font-size: {s(16)}px; }}
+QFrame[role="area"] {{ background: #0b5d2a; border-radius: 10px; border: 3px solid #0b5d2a; }}
+QFrame[role="area"] QLabel {{ color: #ffffff; }}
+QFrame[role="area"][turn="true"] {{ border: {s(3)}px solid #ffd600; background: #0f7a37; }}
+QFrame[role="dealer"] {{ background: #083d1c; border-radius: 10px; }}
+QFrame[role="dealer"] QLabel {{ color: #ffffff; }}
+QLabel[role="header"] {{ font-size: {s(16)}px; font-weight: bold; }}
+QLabel[role="prompt"] {{ font-size: {s(26)}px; font-weight: bold; }}
+QLabel[role="refusal"] {{ font-size: {s(18)}px; font-weight: bold; color: #ffffff; background: #b00020;
+                          padding: 6px; border-radius: 6px; }}
+QLabel[role="notice"] {{ font-size: {s(17)}px; color: #0d47a1; background: #e3f2fd; padding: 6px; border-radius: 6px; }}
+QLabel[role="title"] {{ font-size: {s(19)}px; font-weight: bold; }}
+QTableWidget {{ font-size: {s(16)}px; }}
+QHeaderView::section {{ font-size: {s(15)}px; font-weight: bold; }}
 """
+
+
+APP_STYLE = app_style()
 
 
 def money(value: Any) -> str:
@@ -40,3 +93,13 @@ def money(value: Any) -> str:
 def signed(value: Any) -> str:
     amount = Decimal(str(value))
     return ("+" if amount > 0 else "") + money(amount) if amount >= 0 else "\u2212" + money(-amount)
+
+
+def pay_words(net: Any, result: str) -> str:
+    """What the dealer does with the chips: ``PAY 150``, ``COLLECT 100``, ``RETURN``."""
+    amount = Decimal(str(net))
+    if amount > 0:
+        return f"PAY {money(amount)}"
+    if amount < 0:
+        return f"COLLECT {money(-amount)}"
+    return "RETURN" if result in ("returned", "push", "surrender", "even_money") else "\u2014"

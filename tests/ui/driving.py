@@ -33,9 +33,9 @@ class TableDriver:
     def bet(self, player: str, bet: str, chips: list[int], area: int | None = None) -> None:
         """Choose player, area and bet kind, press chip buttons, press Place."""
         panel = self.window.betting
-        panel.player.setCurrentText(player)
+        panel.set_player(player)
         if area is not None:
-            panel.area.setValue(area)
+            panel.set_area(area)
         panel.bet.setCurrentIndex(panel.bet.findData(bet))
         from ui.betting import CHIPS
 
@@ -58,7 +58,9 @@ class TableDriver:
             self.settled_writes()
 
     def _cards_recorded(self) -> int:
-        return sum(1 for e in self.controller.events if e.get("type") in ("card", "burn"))
+        # an implied hit's card is shown at once and stored with the next event
+        events = [*self.controller.events, *self.controller.implied]
+        return sum(1 for e in events if e.get("type") in ("card", "burn"))
 
     # reading the screen ------------------------------------------------------------------
     def settlement_rows(self) -> list[tuple[str, str, str, str, str, str]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 
 from tests.ui.driving import TableDriver
 from ui.controller import TableSetup
@@ -25,10 +26,13 @@ def test_pair_slot_claim_granted_by_distance(make_table: MakeTable) -> None:
     t.bet("bob", "main", [25, 25], area=2)
     t.bet("erin", "main", [25, 25], area=4)
     panel = t.window.betting
-    panel.area.setValue(1)
+    panel.set_area(1)
     panel.bet.setCurrentIndex(panel.bet.findData("pair"))
-    panel.claimants.setText("dan=10, bob=10, erin=10, carol=10")
     t.qtbot.mouseClick(panel.claim_button, Qt.MouseButton.LeftButton)
+    dialog = panel.dialog
+    assert dialog is not None and "3.17.2" in dialog.findChildren(QLabel)[0].text()
+    dialog.field.setText("dan=10, bob=10, erin=10, carol=10")
+    t.qtbot.mouseClick(dialog.ok, Qt.MouseButton.LeftButton)
     assert t.window.ruling_panel.body.text() == "<b>3.17.2.2</b> claim: granted bob, erin; refused dan, carol"
     sides = [(s.player, s.bet, s.amount) for s in t.controller.rnd.areas[1].sides]
     assert sorted(sides) == [("alice", "pair", 5), ("bob", "pair", 10), ("erin", "pair", 10)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 
 from dealer_assist.store import Store
 from tests.ui.driving import TableDriver
@@ -161,9 +162,9 @@ def test_card_dragged_to_the_wrong_area_is_reconstructed(make_table: MakeTable) 
     t.press("stand")  # alice, area 1
     t.press("stand")  # bob, area 3
     t.deal(2)
-    assert t.settlement_rows() == [
-        ("alice", "1/1", "Main", "COLLECT 100", "4.4.1", "final"),
+    assert t.settlement_rows() == [  # paying order: the highest-numbered area first
         ("bob", "3/1", "Main", "PAY 50", "4.3.2", "final"),
+        ("alice", "1/1", "Main", "COLLECT 100", "4.4.1", "final"),
     ]
 
 
@@ -228,6 +229,9 @@ def test_face_up_card_is_played_as_normal_and_ruled(make_table: MakeTable) -> No
     t.bet("t1", "main", [100])
     t.press("no_more_bets")
     t.qtbot.mouseClick(t.window.report_buttons["face_up"], Qt.MouseButton.LeftButton)
+    dialog = t.window.choice_dialog
+    assert dialog is not None and "(5.5)" in dialog.findChildren(QLabel)[0].text()
+    t.qtbot.mouseClick(dialog.buttons["yes"], Qt.MouseButton.LeftButton)
     t.deal(1)
     assert t.controller.events[-1] == {"type": "card", "card": "10H", "shoe_seq": t.controller.events[-1]["shoe_seq"],
                                        "face_up": True}
@@ -252,5 +256,5 @@ def test_shoe_status_warns_before_the_shoe_runs_out(make_table: MakeTable) -> No
     t.controller.rnd = rnd
     t.window._shoe_changed()
     text = t.window.shoe_status.line.text()
-    assert "6 cards left" in text
+    assert "6 cards" in text
     assert "only 6 cards remain; the round needs at least 5 (5.19)" in text

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 
 from tests.ui.driving import TableDriver
 from ui.cards import CardFace
@@ -55,12 +56,17 @@ def test_killed_process_round_comes_back(make_table: MakeTable, tmp_path: Path) 
     # The dealer records the power failure. No wager has conclusively won or lost yet, so
     # each player may withdraw all of their wagers and the round is then concluded (5.29.1).
     t.qtbot.mouseClick(t.window.report_buttons["power_failure"], Qt.MouseButton.LeftButton)
+    dialog = t.window.choice_dialog
+    assert dialog is not None and "(5.29)" in dialog.findChildren(QLabel)[0].text()
+    t.qtbot.mouseClick(dialog.buttons["yes"], Qt.MouseButton.LeftButton)
     t.settled_writes()
     assert [(r["rule"], r["ruling"]) for r in t.window.ruling_panel.rulings] == [("5.29.1", "withdraw_offered")]
     assert not t.window.banner.isVisibleTo(t.window)
+    # Each player concerned is asked: withdraw or stay (alice is the only one).
+    panel = t.window.power_panel
+    assert panel.isVisibleTo(t.window) and set(panel.buttons) == {("alice", "withdraw"), ("alice", "stay")}
     # Alice withdraws: her 100 is returned (5.29.1), and the round is over.
-    t.window.report_player.setCurrentText("alice")
-    t.qtbot.mouseClick(t.window.report_buttons["withdraw"], Qt.MouseButton.LeftButton)
+    t.qtbot.mouseClick(panel.buttons[("alice", "withdraw")], Qt.MouseButton.LeftButton)
     t.settled_writes()
     assert t.settlement_rows() == [("alice", "1/1", "Main", "RETURN", "5.29.1", "interim")]
     assert t.window.prompt.headline.text() == "Round settled: pay and collect"  # every wager withdrawn (5.29.1)

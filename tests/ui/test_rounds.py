@@ -29,7 +29,7 @@ def test_ace_race_blackjack_pays_6_to_5(make_table: MakeTable) -> None:
     t.deal(3)
     assert t.window.prompt.headline.text() == "Round settled: pay and collect"
     assert t.settlement_rows() == [("alice", "1/1", "Main", "PAY 120", "4.3.1", "interim")]
-    assert "alice: +120" in t.window.settlement.totals.text()
+    assert t.window.settlement.total_of("alice") == "PAY 120"
     t.screenshot("ace_race_blackjack")
     t.press("confirm")
     assert t.window.prompt.headline.text() == "Place wagers"
@@ -65,7 +65,7 @@ def test_lucky8_pair_wins_main_loses(make_table: MakeTable) -> None:
         ("alice", "1", "Pair", "PAY 55", "4.1", "interim"),
         ("alice", "1/1", "Main", "COLLECT 100", "4.4.1", "final"),
     ]
-    assert "alice: \u221245" in t.window.settlement.totals.text()
+    assert t.window.settlement.total_of("alice") == "COLLECT 45"
 
 
 def test_star_elements_dealer_busts(make_table: MakeTable) -> None:
@@ -133,7 +133,7 @@ def test_electronic_terminal_time_out_plays_the_default_strategy(make_table: Mak
     panel = t.window.terminals
     panel._timer.stop()  # the test ticks the countdown itself
     panel._tick()
-    assert panel.countdowns["t1"].text() == "Hand 1 to decide \u2014 2 s left"
+    assert panel.countdowns["t1"].text() == "H1: 2 s left"
     panel._tick()
     panel._tick()
     t.settled_writes()
@@ -158,14 +158,17 @@ def test_split_with_a_follower_who_matches_and_a_double_for_less(make_table: Mak
     t.deal(3)
     t.press("split")
     dialog = t.window.followers_dialog
-    assert dialog is not None and set(dialog.choices) == {"bob"}
-    dialog.choices["bob"].setCurrentIndex(dialog.choices["bob"].findData("match"))
-    dialog.accept()
+    assert dialog is not None and set(dialog.answers) == {"bob"}
+    assert not dialog.ok.isEnabled()  # nothing is decided for bob until he answers
+    t.qtbot.mouseClick(dialog.buttons[("bob", "match")], Qt.MouseButton.LeftButton)
+    t.qtbot.mouseClick(dialog.ok, Qt.MouseButton.LeftButton)
     t.settled_writes()
     t.deal(1)  # 3♠ to hand 1
     t.window.decision_amount.setText("30")
     t.press("double")
-    t.window.followers_dialog.accept()  # bob: no double
+    dialog = t.window.followers_dialog
+    t.qtbot.mouseClick(dialog.buttons[("bob", "")], Qt.MouseButton.LeftButton)  # bob: no double
+    t.qtbot.mouseClick(dialog.ok, Qt.MouseButton.LeftButton)
     t.settled_writes()
     t.deal(2)  # 10♦ to hand 1 (21), 10♠ to hand 2
     t.press("stand")
@@ -175,5 +178,5 @@ def test_split_with_a_follower_who_matches_and_a_double_for_less(make_table: Mak
     assert ("alice", "2/2", "Main", "PAY 50", "4.3.2", "final") in rows
     assert ("bob", "2/1", "Main", "PAY 25", "4.3.2", "final") in rows
     assert ("bob", "2/2", "Main", "PAY 25", "4.3.2", "final") in rows
-    assert "alice: +130" in t.window.settlement.totals.text()
-    assert "bob: +50" in t.window.settlement.totals.text()
+    assert t.window.settlement.total_of("alice") == "PAY 130"
+    assert t.window.settlement.total_of("bob") == "PAY 50"

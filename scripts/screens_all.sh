@@ -1,0 +1,18 @@
+#!/bin/sh
+# Screenshots of a full heavy round of every game at the three table screen sizes, each
+# under its own Xvfb server of that size (needs Xvfb and ImageMagick's import).
+# Usage: scripts/screens_all.sh [OUT_DIR]   (default docs/screenshots)
+set -e
+OUT=${1:-docs/screenshots}
+PY=${PY:-.venv/bin/python}
+N=57
+for SIZE in 1280x800 1366x768 1920x1080; do
+    Xvfb :$N -screen 0 ${SIZE}x24 >/dev/null 2>&1 &
+    XPID=$!
+    sleep 1
+    for GAME in ace_race electronic star_elements lucky8 dueling8s; do
+        DISPLAY=:$N QT_QPA_PLATFORM=xcb timeout 180 "$PY" -m ui.heavy_round --game $GAME --size $SIZE --out "$OUT"
+    done
+    kill $XPID
+    N=$((N + 1))
+done

@@ -1,0 +1,65 @@
+"""The dealer's screen at the table screens' sizes with the heaviest set-up (issue 16).
+
+A full round of each game (``ui.heavy_round``: seven areas with three players each and
+every side bet, insurance offered to everyone, area 1 split to four hands, a double;
+Electronic: twelve terminals) played through the real window on the simulated shoe.
+At each step (betting, offers, play, settlement) the window is still the screen's size,
+every touch control is at least 48 px high and wide, and no button's or one-line
+label's text is cut.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtWidgets import QAbstractButton, QComboBox, QLabel, QLineEdit, QWidget
+
+from ui.heavy_round import run
+from ui.style import TOUCH
+
+
+def _problems(window: Any, size: tuple[int, int]) -> list[str]:
+    problems: list[str] = []
+    if (window.width(), window.height()) != size:
+        problems.append(f"window {window.width()}x{window.height()}, screen {size[0]}x{size[1]}")
+    sim = window.sim_panel  # the simulator's own bar is a developer's tool, not the dealer's screen
+    for widget in window.findChildren(QWidget):
+        if not widget.isVisibleTo(window) or (sim is not None and sim.isAncestorOf(widget)):
+            continue
+        if isinstance(widget, (QAbstractButton, QComboBox, QLineEdit)):
+            if widget.height() < TOUCH or widget.width() < TOUCH:
+                problems.append(f"{type(widget).__name__} {getattr(widget, 'text', lambda: '')()!r} "
+                                f"{widget.width()}x{widget.height()} < {TOUCH} px")
+        if isinstance(widget, QAbstractButton) and widget.text() and "\n" not in widget.text():
+            need = widget.fontMetrics().horizontalAdvance(widget.text())
+            if need > widget.contentsRect().width():
+                problems.append(f"button {widget.text()!r} cut: {need} > {widget.contentsRect().width()} px")
+        if isinstance(widget, QLabel) and widget.text() and "<" not in widget.text():
+            # a one-line label: its whole text; a wrapped one: its longest word
+            parts = widget.text().split() if widget.wordWrap() else widget.text().split("\n")
+            need = max(widget.fontMetrics().horizontalAdvance(part) for part in parts)
+            if need > widget.contentsRect().width() + 1:
+                problems.append(f"label {widget.text()!r} cut: {need} > {widget.contentsRect().width()} px")
+    return problems
+
+
+@pytest.mark.parametrize(("game", "size"), [
+    ("lucky8", (1280, 800)),
+    ("lucky8", (1366, 768)),
+    ("ace_race", (1366, 768)),
+    ("star_elements", (1366, 768)),
+    ("dueling8s", (1366, 768)),
+    ("electronic", (1366, 768)),
+    ("lucky8", (1920, 1080)),
+])
+def test_heaviest_round_fits_the_screen(qtbot: Any, tmp_path: Path, game: str, size: tuple[int, int]) -> None:
+    found: dict[str, list[str]] = {}
+
+    def check(step: str, window: Any) -> None:
+        found[step] = _problems(window, size)
+
+    run(game, size, tmp_path, check=check, db_dir=str(tmp_path))
+    assert set(found) >= {"1_betting", "3_play", "4_settled"}
+    assert {step: p for step, p in found.items() if p} == {}
