@@ -50,8 +50,9 @@ APP = DIST / "dealer-assist"
 # DEALER_ASSIST_EXAMPLES=DIR).
 EXAMPLES = Path(os.environ.get("DEALER_ASSIST_EXAMPLES", ROOT / ".." / "shared" / "examples")).resolve()
 APP_ID = "com.dealerassist.DealerAssist"
-# The PySide6 modules the app imports, and QtDBus, which QtGui and QtWidgets link on Linux.
-QT_MODULES = {"QtCore", "QtGui", "QtWidgets", "QtDBus"}
+# The PySide6 modules the app imports, and QtDBus, which QtGui and QtWidgets link on Linux;
+# pyqtgraph (the pit review's charts, docs/floor.md) imports QtOpenGL(Widgets), QtSvg and QtTest.
+QT_MODULES = {"QtCore", "QtGui", "QtWidgets", "QtDBus", "QtOpenGL", "QtOpenGLWidgets", "QtSvg", "QtTest"}
 START_SECONDS = 6.0  # how long the dealer's screen must stay up
 
 
