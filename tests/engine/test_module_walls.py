@@ -18,10 +18,8 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "dealer_assist"
 
-# Modules allowed an exception, each until its owner renames what it shares: the odds
-# package (another branch) imports _BJ, _BUST, _add, _total and _Versus of
-# odds.main_wager into odds.outcomes. Empty this when they are public names.
-NOT_YET_WALLED: frozenset[str] = frozenset({"dealer_assist.odds.outcomes"})
+# Modules allowed an exception: none (odds.outcomes now imports public names).
+NOT_YET_WALLED: frozenset[str] = frozenset()
 
 
 def module_name(path: Path) -> str:

@@ -90,8 +90,11 @@ def test_significant_events_in_the_audit_log_with_their_round(make_table: MakeTa
     t.press("no_more_bets")
     t.deal(3)
     t.qtbot.mouseClick(t.window.report_buttons["power_failure"], Qt.MouseButton.LeftButton)
+    t.qtbot.mouseClick(t.window.choice_dialog.buttons["yes"], Qt.MouseButton.LeftButton)  # "Record the power failure"
     t.settled_writes()
     t.qtbot.mouseClick(t.window.report_buttons["refer"], Qt.MouseButton.LeftButton)
+    t.qtbot.mouseClick(t.window.choice_dialog.buttons["yes"], Qt.MouseButton.LeftButton)  # "Refer the round"
+    t.settled_writes()
     entries = audit(t)
     round_id = t.controller.round_id
     assert isinstance(round_id, int) and round_id > 0
