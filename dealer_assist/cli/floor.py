@@ -13,35 +13,20 @@ carrying one is refused). Exit 0 done, 2 with one line ``error: ...``.
 from __future__ import annotations
 
 import argparse
-import sys
-from typing import NoReturn
 
+from dealer_assist.cli.common import OneLineParser, fail
 from dealer_assist.floor.connection import FloorError, safe_url
 
 __all__ = ["configure", "run"]
 
 
-class _OneLineParser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        sys.stderr.write(f"error: {message}\n")
-        raise SystemExit(2)
-
-
-def _one_line(parser: argparse.ArgumentParser) -> None:
-    parser.__class__ = _OneLineParser
-
-
-def _fail(text: str) -> int:
-    sys.stderr.write(f"error: {text}\n")
-    return 2
 
 
 class FloorCommand:
     def configure(self, parser: argparse.ArgumentParser) -> None:
-        _one_line(parser)
         parser.description = "Set up the floor database: its schema, migrations and roles."
         actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True,
-                                        parser_class=_OneLineParser)
+                                        parser_class=OneLineParser)
         init = actions.add_parser("init", help="create or migrate the floor schema and its review role")
         init.add_argument("--url", required=True, help="the floor database (libpq URL or service=NAME)")
         station = actions.add_parser("station", help="register a table and create its station role")
@@ -66,7 +51,7 @@ class FloorCommand:
                   "give it its credentials (e.g. ALTER ROLE ... PASSWORD in psql, or a certificate)")
             return 0
         except FloorError as err:
-            return _fail(str(err))
+            return fail(str(err))
 
 
 

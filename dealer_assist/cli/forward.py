@@ -15,32 +15,18 @@ import signal
 import sys
 import threading
 from types import FrameType
-from typing import NoReturn
 
+from dealer_assist.cli.common import fail
 from dealer_assist.floor.connection import FloorError
 from dealer_assist.store import StoreError
 
 __all__ = ["configure", "run"]
 
 
-class _OneLineParser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        sys.stderr.write(f"error: {message}\n")
-        raise SystemExit(2)
-
-
-def _one_line(parser: argparse.ArgumentParser) -> None:
-    parser.__class__ = _OneLineParser
-
-
-def _fail(text: str) -> int:
-    sys.stderr.write(f"error: {text}\n")
-    return 2
 
 
 class ForwardCommand:
     def configure(self, parser: argparse.ArgumentParser) -> None:
-        _one_line(parser)
         parser.description = "Copy a table's finished rounds to the floor database, exactly once."
         parser.add_argument("--db", required=True, metavar="FILE", help="the table's store file")
         parser.add_argument("--to", required=True, metavar="URL",
@@ -59,11 +45,11 @@ class ForwardCommand:
         try:
             parse_url(args.to)
         except FloorError as err:
-            return _fail(str(err))
+            return fail(str(err))
         if args.interval <= 0:
-            return _fail("--interval must be more than 0")
+            return fail("--interval must be more than 0")
         if args.batch < 1:
-            return _fail("--batch must be 1 or more")
+            return fail("--batch must be 1 or more")
         try:
             with Forwarder(args.db, args.to, batch=args.batch) as forwarder:
                 if not args.follow:
@@ -100,7 +86,7 @@ class ForwardCommand:
             sys.stderr.write(f"error: {err}\n")
             return 1
         except (FloorError, StoreError) as err:
-            return _fail(str(err))
+            return fail(str(err))
 
 
 
