@@ -226,7 +226,7 @@ def launch_to_first_window() -> float:
     with tempfile.TemporaryDirectory() as tmp:
         start = time.monotonic()
         child = subprocess.Popen(
-            [sys.executable, "-m", "dealer_assist.cli", "--dealer", "bench", "--db", str(Path(tmp) / "t.db"),
+            [sys.executable, "-m", "dealer_assist.cli", "--dealer", "dana", "--db", str(Path(tmp) / "t.db"),
              "--settings", str(Path(tmp) / "s.ini"), "--exit-after-show"],
             stdout=subprocess.PIPE, text=True, env={**os.environ, "QT_QPA_PLATFORM": "offscreen", "DEALER_ASSIST_DEV": "1"},
         )
