@@ -15,4 +15,25 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     import dealer_assist.table as table
 
     if not table.__file__.endswith((".so", ".pyd")):
-        raise pytest.UsageError(f"the compiled engine was expected, but {table.__file__} was imported")
+        raise pytest.UsageError(
+            f"the compiled engine was expected, but {table.__file__} was imported"
+        )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The suite never reads or writes the running account's own files: a development
+    store in ~/.local/share/dealer-assist (the app's default without a station
+    configuration) would otherwise answer commands run without --db. HOME and the XDG
+    directories point into one directory of this run; subprocesses inherit them."""
+    import tempfile
+
+    home = tempfile.mkdtemp(prefix="dealer-assist-tests-home-")
+    os.environ["HOME"] = home
+    for name, sub in (
+        ("XDG_DATA_HOME", ".local/share"),
+        ("XDG_CONFIG_HOME", ".config"),
+        ("XDG_CACHE_HOME", ".cache"),
+        ("XDG_STATE_HOME", ".local/state"),
+    ):
+        os.environ[name] = os.path.join(home, sub)
+        os.makedirs(os.environ[name], exist_ok=True)
