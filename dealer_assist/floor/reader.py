@@ -12,7 +12,8 @@ from __future__ import annotations
 import datetime as _dt
 import hmac
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -452,52 +453,82 @@ class FloorReader:
             raise FloorError(f"no table {table} on the floor")
         counts = {"rounds": 0, "events": 0, "audit": 0}
         for name in tables:
-            problem = self._verify_rounds(name, counts) or self._verify_audit(name, counts)
+            problem = self._verify_table(name, counts)
             if problem is not None:
                 row, text = problem
                 return FloorVerify(False, len(tables), counts["rounds"], counts["events"], counts["audit"],
                                    f"table {name}: {text}", name, row)
         return FloorVerify(True, len(tables), counts["rounds"], counts["events"], counts["audit"])
 
-    def _cursor(self, query: str, params: Sequence[Any], name: str) -> Iterator[tuple[Any, ...]]:
-        cur = self.conn.cursor(name=name)
-        cur.itersize = 5000
-        cur.execute(query, params)
-        try:
-            yield from cur
-        finally:
-            cur.close()
+    def _verify_table(self, table: str, counts: dict[str, int]) -> tuple[str, str] | None:
+        """One table: the server digests and checks its rounds in ``VERIFY_PARTS`` ranges of
+        forwarding order, each on a connection of its own (a server process each), while the
+        audit chain is walked on another; the links are then chained here in order.
 
-    def _stream(self, query: str, params: Sequence[Any]) -> Iterator[tuple[Any, ...]]:
-        with self.conn.transaction():
-            yield from self._cursor(query, params, "verify")
+        Each part reads the rows up to the floor seq and audit id read first: forwarded rows
+        are only ever added, a batch commits whole and a table's seqs grow in commit order, so
+        every part sees the same rows whatever a forwarder commits meanwhile."""
+        row = self._rows(
+            "SELECT (SELECT max(floor_seq) FROM floor.rounds WHERE table_name = %s), "
+            "(SELECT max(audit_id) FROM floor.audit WHERE table_name = %s)", (table, table))[0]
+        max_seq, max_audit = int(row[0] or 0), int(row[1] or 0)
+        step = max(1, -(-max_seq // VERIFY_PARTS))
+        ranges = [(lo, min(max_seq, lo + step - 1)) for lo in range(1, max_seq + 1, step)]
+        with ThreadPoolExecutor(max_workers=len(ranges) + 1, thread_name_prefix="floor-verify") as pool:
+            audit = pool.submit(self._verify_audit, table, max_audit)
+            parts = [pool.submit(self._round_part, table, lo, hi) for lo, hi in ranges]
+            stray = self._stray_rows(table)
+            links: dict[int, tuple[int, bytes, bytes, str | None]] = {}
+            for part in parts:
+                found, events = part.result()
+                links.update(found)
+                counts["events"] += events
+            audit_problem, audit_count = audit.result()
+        problem = self._check_links(links, counts)
+        if problem is None and stray is not None:
+            problem = (f"round {stray}", f"rows of round {stray} are on the floor without the round")
+        if problem is None and audit_problem is not None:
+            return audit_problem
+        counts["audit"] += audit_count if problem is None else 0
+        return problem
 
-    def _verify_rounds(self, table: str, counts: dict[str, int]) -> tuple[str, str] | None:
-        """The server digests each round with its events (``chain.ROUND_DIGEST_SQL``) and checks
-        its derived rows against its settle output (``_ROUND_CHECKS_SQL``), streaming; here the
-        digests are chained in forwarding order and the first bad round is named."""
+    def _part_connection(self) -> psycopg.Connection[Any]:
+        conn = connect(self.url, autocommit=True)
+        conn.read_only = True
+        conn.execute("SET jit = off")  # short per-round expressions: compiling costs more
+        return conn
+
+    def _round_part(self, table: str, lo: int, hi: int) -> tuple[dict[int, tuple[int, bytes, bytes, str | None]], int]:
+        """The server's digest and checks of the rounds with floor seq ``lo``..``hi``."""
         links: dict[int, tuple[int, bytes, bytes, str | None]] = {}
+        events = 0
         try:
-            with self.conn.transaction():
-                self.conn.execute("SET LOCAL jit = off")  # short per-round expressions: compiling costs more
-                for rid, floor_seq, floor_link, digest, events, *checks in self._cursor(
-                        _ROUND_CHECKS_SQL, (table,), "v_rounds"):
+            with self._part_connection() as conn:
+                for rid, floor_seq, floor_link, digest, n_events, *checks in conn.execute(
+                        _ROUND_CHECKS_SQL, (table, lo, hi)):
                     problem = next((text for ok, text in zip(checks, _CHECK_TEXTS, strict=True) if not ok), None)
                     links[int(floor_seq)] = (int(rid), bytes(digest), bytes(floor_link), problem)
-                    counts["events"] += int(events)
-                stray = None
-                for child in ("events", "settlements", "rulings", "round_players"):
-                    row = self.conn.execute(
-                        f"SELECT c.round_id FROM floor.{child} c WHERE c.table_name = %s AND NOT EXISTS "
-                        "(SELECT 1 FROM floor.rounds r WHERE r.table_name = c.table_name AND r.round_id = c.round_id) "
-                        "ORDER BY c.round_id LIMIT 1",
-                        (table,),
-                    ).fetchone()
-                    if row is not None:
-                        stray = int(row[0])
-                        break
+                    events += int(n_events)
         except psycopg.Error as err:
             raise FloorError(f"{safe_url(self.url)}: {describe_error(err)}") from None
+        return links, events
+
+    def _stray_rows(self, table: str) -> int | None:
+        """A round's rows (events, settlements, rulings, players) on the floor without the round."""
+        for child in ("events", "settlements", "rulings", "round_players"):
+            rows = self._rows(
+                f"SELECT c.round_id FROM floor.{child} c WHERE c.table_name = %s AND NOT EXISTS "
+                "(SELECT 1 FROM floor.rounds r WHERE r.table_name = c.table_name AND r.round_id = c.round_id) "
+                "ORDER BY c.round_id LIMIT 1",
+                (table,),
+            )
+            if rows:
+                return int(rows[0][0])
+        return None
+
+    @staticmethod
+    def _check_links(links: dict[int, tuple[int, bytes, bytes, str | None]],
+                     counts: dict[str, int]) -> tuple[str, str] | None:
         prev = chain.ZERO
         for expected_seq, floor_seq in enumerate(sorted(links), start=1):
             rid, content_digest, stored, problem = links[floor_seq]
@@ -512,27 +543,34 @@ class FloorReader:
                 return (f"rounds {rid}", f"{where}: {problem}")
             prev = stored
             counts["rounds"] += 1
-        if stray is not None:
-            return (f"round {stray}", f"rows of round {stray} are on the floor without the round")
         return None
 
-    def _verify_audit(self, table: str, counts: dict[str, int]) -> tuple[str, str] | None:
+    def _verify_audit(self, table: str, max_audit: int) -> tuple[tuple[str, str] | None, int]:
         prev = chain.ZERO
+        count = 0
         query = ("SELECT audit_id, at, actor, kind, round_id, detail_json, station_link, floor_link "
-                 "FROM floor.audit WHERE table_name = %s ORDER BY audit_id")
+                 "FROM floor.audit WHERE table_name = %s AND audit_id <= %s ORDER BY audit_id")
         try:
-            for aid, at, actor, kind, round_id, detail_json, station_link, floor_link in self._stream(query, (table,)):
-                expected = chain.link(prev, chain.audit_content(
-                    table, int(aid), at, actor, kind, round_id, detail_json, bytes(station_link)))
-                if not hmac.compare_digest(expected, bytes(floor_link)):
-                    return (f"audit {aid}", f"audit entry {aid} ({kind}): its content or the entry before it "
-                                            "differ from what was forwarded (floor link does not match)")
-                prev = bytes(floor_link)
-                counts["audit"] += 1
+            with self._part_connection() as conn, conn.transaction():
+                cur = conn.cursor(name="verify_audit")
+                cur.itersize = 10000
+                cur.execute(query, (table, max_audit))
+                for aid, at, actor, kind, round_id, detail_json, station_link, floor_link in cur:
+                    expected = chain.link(prev, chain.audit_content(
+                        table, int(aid), at, actor, kind, round_id, detail_json, bytes(station_link)))
+                    if not hmac.compare_digest(expected, bytes(floor_link)):
+                        return (f"audit {aid}", f"audit entry {aid} ({kind}): its content or the entry before "
+                                                "it differ from what was forwarded (floor link does not match)"), count
+                    prev = bytes(floor_link)
+                    count += 1
+                cur.close()
         except psycopg.Error as err:
             raise FloorError(f"{safe_url(self.url)}: {describe_error(err)}") from None
-        return None
+        return None, count
 
+
+#: How many connections digest one table's rounds at once (the server does the work).
+VERIFY_PARTS = 2
 
 _SETTLEMENTS = "jsonb_array_elements(coalesce(p.res -> 'settlements', '[]'::jsonb))"
 _RULINGS = "jsonb_array_elements(coalesce(p.res -> 'rulings', '[]'::jsonb))"
@@ -546,8 +584,8 @@ _CHECK_TEXTS = (
     "its totals differ from its settle output",
 )
 _ROUND_CHECKS_SQL = (
-    f"SELECT r.round_id, r.floor_seq, r.floor_link, {chain.ROUND_DIGEST_SQL}, "
-    "(SELECT count(*) FROM floor.events e WHERE e.table_name = r.table_name AND e.round_id = r.round_id), "
+    f"SELECT r.round_id, r.floor_seq, r.floor_link, "
+    f"sha256(convert_to({chain.ROUND_FIELDS_SQL} || coalesce(ev.text, ''), 'UTF8')), coalesce(ev.n, 0), "
     # settlements: the same entries in the same order (player, bet, result, stake, net)
     "NOT EXISTS (SELECT 1 FROM (SELECT j.e, j.n - 1 AS idx FROM "
     f"{_SETTLEMENTS} WITH ORDINALITY j(e, n)) j FULL JOIN (SELECT * FROM floor.settlements s "
@@ -570,5 +608,8 @@ _ROUND_CHECKS_SQL = (
     f"AND r.house_net = -(SELECT coalesce(sum((x ->> 'net')::numeric), 0) FROM {_SETTLEMENTS} x), "
     "r.totals_json::jsonb = coalesce(p.res -> 'net', '{}'::jsonb) "
     "FROM floor.rounds r CROSS JOIN LATERAL (SELECT coalesce(r.result_json, '{}')::jsonb AS res OFFSET 0) p "
-    "WHERE r.table_name = %s"
+    # the round's events digested with it, counted in the same pass
+    f"CROSS JOIN LATERAL (SELECT string_agg({chain.EVENT_FIELDS_SQL}, '' ORDER BY e.seq) AS text, count(*) AS n "
+    "FROM floor.events e WHERE e.table_name = r.table_name AND e.round_id = r.round_id) ev "
+    "WHERE r.table_name = %s AND r.floor_seq BETWEEN %s AND %s"
 )
