@@ -14,7 +14,7 @@ import hmac
 import json
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -26,9 +26,12 @@ from dealer_assist.floor.schema import check_schema
 from dealer_assist.store import HEADER_KEYS, ROUND_STATUSES, format_time
 
 __all__ = [
+    "SORTS",
+    "FloorNote",
     "FloorReader",
     "FloorRound",
     "FloorRoundDetail",
+    "sort_key",
     "FloorVerify",
     "HourFigure",
     "TableState",
@@ -55,6 +58,7 @@ class FloorRound:
     irregular: bool
     wagered: Decimal
     house_net: Decimal
+    notes: int = 0  # supervisors' notes and disputes on it (listings only)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -83,6 +87,31 @@ class FloorRoundDetail:
     result: dict[str, Any] | None
     settlements: list[dict[str, Any]]
     rulings: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class FloorNote:
+    """A supervisor's note or dispute on a floor round (``floor.notes``)."""
+
+    table: str
+    round_id: int
+    kind: str  # note | dispute
+    supervisor: str
+    text: str
+    db_role: str
+    written_at: _dt.datetime
+
+
+#: The orders a floor listing can take (``list_rounds(sort=...)``): each is a keyset
+#: (the sort column, then start time, table and round) so paging never uses OFFSET.
+SORTS: dict[str, str] = {
+    "started": "",
+    "table": "r.table_name",
+    "round": "r.round_id",
+    "wagered": "r.wagered",
+    "house": "r.house_net",
+    "status": "r.status",
+}
 
 
 @dataclass(frozen=True)
@@ -148,6 +177,15 @@ def _summary(row: Sequence[Any]) -> FloorRound:
         net=json.loads(row[12]), irregular=bool(row[13]), wagered=Decimal(row[14]),
         house_net=Decimal(row[15]),
     )
+
+
+def sort_key(row: FloorRound, sort: str = "started") -> tuple[Any, ...]:
+    """The keyset values of a listed row for ``list_rounds(before=...)`` in that order."""
+    started = _dt.datetime.fromisoformat(row.started_at.replace("Z", "+00:00"))
+    tail = (started, row.table, row.id)
+    value: Any = {"started": None, "table": row.table, "round": row.id, "wagered": row.wagered,
+                  "house": row.house_net, "status": row.status}[sort]
+    return tail if sort == "started" else (value, *tail)
 
 
 def _like_pattern(text: str) -> str:
@@ -227,12 +265,21 @@ class FloorReader:
         status: str | None = None,
         irregular: bool | None = None,
         limit: int | None = 100,
-        before: tuple[_dt.datetime, str, int] | None = None,
+        before: tuple[Any, ...] | None = None,
+        min_net: Decimal | None = None,
+        min_wagered: Decimal | None = None,
+        disputed: bool = False,
+        sort: str = "started",
+        ascending: bool = False,
     ) -> list[FloorRound]:
-        """Rounds latest first across tables, filtered; ``before`` = (started_at, table, id) of the
-        last row shown pages back by keyset (never OFFSET)."""
+        """Rounds latest first across tables (or by ``sort``), filtered; ``before`` = the last row
+        shown's :func:`sort_key` pages on by keyset (never OFFSET). ``min_net``: some player won
+        or lost at least this much; ``min_wagered``: the round's wagers at least this much;
+        ``disputed``: rounds with a supervisor's dispute."""
         if status is not None and status not in ROUND_STATUSES:
             raise FloorError(f"unknown status {status!r}: one of {', '.join(ROUND_STATUSES)}")
+        if sort not in SORTS:
+            raise FloorError(f"unknown sort {sort!r}: one of {', '.join(SORTS)}")
         where: list[str] = []
         params: list[Any] = []
         if player is not None:
@@ -280,17 +327,69 @@ class FloorReader:
         if irregular is not None:
             where.append("r.irregular = %s")
             params.append(irregular)
+        if min_net is not None:
+            where.append("EXISTS (SELECT 1 FROM floor.round_players q WHERE q.table_name = r.table_name "
+                         "AND q.round_id = r.round_id AND abs(q.net) >= %s)")
+            params.append(abs(min_net))
+        if min_wagered is not None:
+            where.append("r.wagered >= %s")
+            params.append(min_wagered)
+        if disputed:
+            where.append("EXISTS (SELECT 1 FROM floor.notes n WHERE n.table_name = r.table_name "
+                         "AND n.round_id = r.round_id AND n.kind = 'dispute')")
+        keys = [f"{time_col}", "r.table_name", "r.round_id"]
+        if SORTS[sort]:
+            keys.insert(0, SORTS[sort])
+        direction = "ASC" if ascending else "DESC"
+        if sort != "started" or ascending:
+            order = ", ".join(f"{k} {direction}" for k in keys)
         if before is not None:
-            where.append(f"({time_col}, r.table_name, r.round_id) < (%s, %s, %s)")
+            if len(before) != len(keys):
+                raise FloorError(f"a {sort} page goes on from {len(keys)} values, not {len(before)}")
+            where.append(f"({', '.join(keys)}) {'>' if ascending else '<'} ({', '.join(['%s'] * len(keys))})")
             params.extend(before)
-        query = f"SELECT {_ROUND_COLUMNS} FROM {source}"
+        notes = ("(SELECT count(*) FROM floor.notes n WHERE n.table_name = r.table_name "
+                 "AND n.round_id = r.round_id)")
+        query = f"SELECT {_ROUND_COLUMNS}, {notes} FROM {source}"
         if where:
             query += " WHERE " + " AND ".join(where)
         query += f" ORDER BY {order}"
         if limit:
             query += " LIMIT %s"
             params.append(limit)
-        return [_summary(r) for r in self._rows(query, params)]
+        return [replace(_summary(r[:16]), notes=int(r[16])) for r in self._rows(query, params)]
+
+    # ---- notes and disputes
+
+    def notes(self, table: str, round_id: int) -> list[FloorNote]:
+        """A round's notes and disputes, oldest first."""
+        return [
+            FloorNote(str(t), int(rid), str(kind), str(who), str(text), str(role), at)
+            for t, rid, kind, who, text, role, at in self._rows(
+                "SELECT table_name, round_id, kind, supervisor, text, db_role, written_at FROM floor.notes "
+                "WHERE table_name = %s AND round_id = %s ORDER BY note_id",
+                (table, round_id),
+            )
+        ]
+
+    def add_note(self, table: str, round_id: int, supervisor: str, text: str, *, dispute: bool = False) -> None:
+        """Write a supervisor's note (or a dispute) on a floor round: the review role's only
+        write, into ``floor.notes`` (the server records the writing role and the time)."""
+        supervisor, text = supervisor.strip(), text.strip()
+        if not supervisor:
+            raise FloorError("a note needs the supervisor's name")
+        if not text:
+            raise FloorError("a note needs its text")
+        try:
+            with connect(self.url) as conn:
+                conn.execute(
+                    "INSERT INTO floor.notes (table_name, round_id, kind, supervisor, text) "
+                    "VALUES (%s, %s, %s, %s, %s)",
+                    (table, round_id, "dispute" if dispute else "note", supervisor, text),
+                )
+                conn.commit()
+        except psycopg.Error as err:
+            raise FloorError(f"cannot write the note: {describe_error(err)}") from None
 
     def tables_of_round(self, round_id: int) -> list[str]:
         return [str(r[0]) for r in self._rows(

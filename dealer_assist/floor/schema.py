@@ -188,8 +188,36 @@ _M0001 = [
     "ALTER TABLE floor.tables ENABLE ROW LEVEL SECURITY",
 ]
 
+# Supervisors' notes and disputes on the floor's rounds (written by the review role, into
+# this table only: INSERT, never UPDATE or DELETE), and the administrator's clearing of a
+# table's alarm (``floor clear-alarm``: the alarm moves here with who cleared it and why).
+_M0002 = [
+    """CREATE TABLE floor.notes (
+        note_id bigserial PRIMARY KEY,
+        table_name text NOT NULL REFERENCES floor.tables,
+        round_id bigint NOT NULL,
+        kind text NOT NULL CHECK (kind IN ('note', 'dispute')),
+        supervisor text NOT NULL CHECK (supervisor <> ''),
+        text text NOT NULL CHECK (text <> ''),
+        db_role text NOT NULL DEFAULT current_user,
+        written_at timestamptz NOT NULL DEFAULT clock_timestamp()
+    )""",
+    "CREATE INDEX notes_round ON floor.notes (table_name, round_id)",
+    "ALTER TABLE floor.notes ENABLE ROW LEVEL SECURITY",
+    """CREATE TABLE floor.alarm_clearings (
+        table_name text NOT NULL REFERENCES floor.tables,
+        raised_at timestamptz NOT NULL,
+        reason text NOT NULL,
+        cleared_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        cleared_by text NOT NULL DEFAULT session_user,
+        why text NOT NULL CHECK (why <> ''),
+        PRIMARY KEY (table_name, raised_at)
+    )""",
+    "ALTER TABLE floor.alarm_clearings ENABLE ROW LEVEL SECURITY",
+]
+
 #: (name, statements) in order. Never edit an applied migration: add a new one.
-MIGRATIONS: tuple[tuple[str, list[str]], ...] = (("0001_initial", _M0001),)
+MIGRATIONS: tuple[tuple[str, list[str]], ...] = (("0001_initial", _M0001), ("0002_notes_alarm_clearings", _M0002))
 KNOWN = frozenset(name for name, _ in MIGRATIONS)
 
 _TABLE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
@@ -257,7 +285,7 @@ def _grant_review(conn: psycopg.Connection[Any], role: str) -> None:
     ident = sql.Identifier(role)
     conn.execute(sql.SQL("GRANT USAGE ON SCHEMA floor TO {}").format(ident))
     conn.execute(sql.SQL("GRANT SELECT ON ALL TABLES IN SCHEMA floor TO {}").format(ident))
-    for table in (*FORWARDED_TABLES, "tables"):
+    for table in (*FORWARDED_TABLES, "tables", "notes", "alarm_clearings"):
         name = sql.Identifier(f"review_{role}")
         conn.execute(sql.SQL("DROP POLICY IF EXISTS {} ON {}").format(name, sql.Identifier("floor", table)))
         conn.execute(
@@ -265,6 +293,17 @@ def _grant_review(conn: psycopg.Connection[Any], role: str) -> None:
                 name, sql.Identifier("floor", table), ident
             )
         )
+    # Notes and disputes: the only rows the review role writes. The columns it may give leave
+    # the writing role and time to the server; a note must name a round on the floor.
+    conn.execute(sql.SQL("GRANT INSERT (table_name, round_id, kind, supervisor, text) ON floor.notes TO {}")
+                 .format(ident))
+    conn.execute(sql.SQL("GRANT USAGE ON SEQUENCE floor.notes_note_id_seq TO {}").format(ident))
+    write = sql.Identifier(f"write_{role}")
+    conn.execute(sql.SQL("DROP POLICY IF EXISTS {} ON floor.notes").format(write))
+    conn.execute(sql.SQL(
+        "CREATE POLICY {} ON floor.notes FOR INSERT TO {} WITH CHECK (db_role = current_user AND EXISTS "
+        "(SELECT 1 FROM floor.rounds r WHERE r.table_name = notes.table_name AND r.round_id = notes.round_id))"
+    ).format(write, ident))
 
 
 def _grant_station(conn: psycopg.Connection[Any], role: str, table: str, pit: str) -> None:
