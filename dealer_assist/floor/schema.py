@@ -36,7 +36,9 @@ __all__ = [
     "FORWARDED_TABLES",
     "MIGRATIONS",
     "StationRole",
+    "ClearedAlarm",
     "add_station",
+    "clear_alarm",
     "init_floor",
     "review_role",
     "station_role",
@@ -414,3 +416,39 @@ def add_station(url: str, table: str, pit: str) -> StationRole:
         except psycopg.Error as err:
             raise FloorError(f"cannot add station {table}: {describe_error(err)}") from None
     return StationRole(table, pit, role, created)
+
+
+@dataclass(frozen=True)
+class ClearedAlarm:
+    table: str
+    raised_at: Any  # datetime (UTC)
+    reason: str
+
+
+def clear_alarm(url: str, table: str, why: str) -> list[ClearedAlarm]:
+    """Clear a table's alarm (``dealer-assist floor clear-alarm``), as the administrator, after
+    investigating: the alarm moves to ``floor.alarm_clearings`` with who cleared it (the
+    database account), when and why, in one transaction. Forwarding resumes at the station's
+    next pass — and stops again if its store still does not extend the floor's copy."""
+    validate_table(table)
+    why = why.strip()
+    if not why:
+        raise FloorError("say why the alarm is cleared (--why TEXT): it is kept with the alarm")
+    with connect(url) as conn:
+        try:
+            check_schema(conn)
+            rows = conn.execute(
+                "DELETE FROM floor.alarms WHERE table_name = %s RETURNING raised_at, reason", (table,)
+            ).fetchall()
+            if not rows:
+                known = conn.execute("SELECT 1 FROM floor.tables WHERE table_name = %s", (table,)).fetchone()
+                raise FloorError(f"table {table} has no alarm" if known else f"no table {table} on the floor")
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO floor.alarm_clearings (table_name, raised_at, reason, why) VALUES (%s, %s, %s, %s)",
+                    [(table, raised, reason, why) for raised, reason in rows],
+                )
+            conn.commit()
+        except psycopg.Error as err:
+            raise FloorError(f"cannot clear the alarm of {table}: {describe_error(err)}") from None
+    return [ClearedAlarm(table, raised, str(reason)) for raised, reason in rows]

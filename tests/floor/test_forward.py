@@ -102,6 +102,26 @@ def test_a_rolled_back_store_is_detected_and_the_floor_copy_stays(floor: Floor, 
     again = cli("forward", "--db", str(db), "--to", url)
     assert again.returncode == 1 and "forwarding is stopped for table BJ-07" in again.stderr
     assert _floor_copy(floor.admin_url, "BJ-07") == before
+    # The administrator clears the alarm by command (not SQL), saying why; it is kept with who did it.
+    refused = cli("floor", "clear-alarm", "--url", floor.admin_url, "--table", "BJ-07", "--why", "  ")
+    assert refused.returncode == 2 and refused.stderr.startswith("error: say why the alarm is cleared")
+    assert cli("floor", "clear-alarm", "--url", floor.admin_url, "--table", "BJ-99",
+               "--why", "x").stderr.startswith("error: no table BJ-99 on the floor")
+    cleared = cli("floor", "clear-alarm", "--url", floor.admin_url, "--table", "BJ-07",
+                  "--why", "backup restored by mistake; station to be re-imaged")
+    assert cleared.returncode == 0, cleared.stderr
+    assert cleared.stdout.startswith("floor: cleared the alarm of BJ-07 raised ")
+    assert "round 5 in the store is not the round forwarded" in cleared.stdout
+    assert query(floor.admin_url, "SELECT table_name, why, cleared_by FROM floor.alarm_clearings") == [
+        ("BJ-07", "backup restored by mistake; station to be re-imaged", "da_admin")]
+    assert query(floor.admin_url, "SELECT count(*) FROM floor.alarms")[0][0] == 0
+    assert cli("floor", "clear-alarm", "--url", floor.admin_url, "--table", "BJ-07",
+               "--why", "x").stderr.startswith("error: table BJ-07 has no alarm")
+    # The store still does not extend the floor's copy: the next pass stops it again.
+    third = cli("forward", "--db", str(db), "--to", url)
+    assert third.returncode == 1 and "forwarding stopped for table BJ-07" in third.stderr
+    assert query(floor.admin_url, "SELECT count(*) FROM floor.alarms")[0][0] == 1
+    assert _floor_copy(floor.admin_url, "BJ-07") == before
 
 
 def test_a_rebuilt_store_with_fewer_rounds_is_detected(floor: Floor, tmp_path: Path) -> None:
