@@ -145,6 +145,14 @@ class RoundDialog(QDialog):
                 ", ".join(f"{m.get('card')} {m.get('from')}\u2192{m.get('to')}" for m in r.get("moves") or [])]
                for r in detail.rulings])
         tabs.addTab(self.rulings, "Rulings")
+        # Each finish of the round: the first forwarded copy, then any later one (a 5.7 card after
+        # the end finished it again at the station); the tabs above show the latest.
+        self.versions = QTableWidget()
+        _fill(self.versions, ["finish", "status", "ended", "events", "net", "wagered", "house", "on the floor since"],
+              [["first copy" if i == 0 else f"again ({i + 1})", v.status, _local(v.ended_at), str(v.events),
+                ", ".join(f"{p} {signed(Decimal(str(n)))}" for p, n in v.net.items()), money(v.wagered),
+                signed(v.house_net), _local(v.forwarded_at)] for i, v in enumerate(detail.versions)])
+        tabs.addTab(self.versions, f"Finishes ({len(detail.versions)})")
         # Re-decide: the transcript through the current rules, compared with the record.
         self.redecision = redecide_record(document, detail.settlements, s.status, s.net, detail.rulings)
         self.differences = QTableWidget()

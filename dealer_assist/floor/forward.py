@@ -18,7 +18,8 @@ One pass (:meth:`Forwarder.forward`):
 
 The store is only read (its own read-only connection); the dealer's screen is never held up.
 A round finished again after it was forwarded (a 5.7 card after settlement) keeps its first
-forwarded copy on the floor; its later audit entries are forwarded like any other.
+forwarded copy on the floor, and its new result goes to ``floor.round_versions`` as a new
+version (with the events recorded since); the floor's review shows the latest with its history.
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ class ForwardResult:
     sessions: int = 0
     last_round: int | None = None  # the station's id of the latest round on the floor
     waiting: int = 0  # finished rounds still to forward (after this pass: 0)
+    versions: int = 0  # rounds finished again at the station, forwarded as new versions
 
 
 @dataclass
@@ -157,6 +159,22 @@ _SESSION_COLUMNS: Columns = (
     ("table_name", "text"), ("session_id", "bigint"), ("game", "text"), ("decks", "int"), ("areas", "int"),
     ("limits_json", "text"), ("dealer", "text"), ("started_at", "timestamptz"),
 )
+
+
+_VERSION_COLUMNS: Columns = (
+    ("table_name", "text"), ("round_id", "bigint"), ("finish_audit_id", "bigint"), ("status", "text"),
+    ("ended_at", "timestamptz"), ("players_json", "text"), ("totals_json", "text"), ("irregular", "bool"),
+    ("result_json", "text"), ("wagered", "numeric"), ("house_net", "numeric"), ("events_json", "text"),
+)
+
+
+def _figures(result_json: str | None) -> tuple[Decimal, Decimal]:
+    """A settle output's wagered (the stakes) and the house's net (minus the players' nets)."""
+    output = json.loads(result_json) if result_json else {}
+    settlements = [s for s in (output.get("settlements") or []) if isinstance(s, dict)]
+    wagered = sum((_amount(s.get("stake")) for s in settlements), Decimal(0))
+    house = -sum((_amount(s.get("net")) for s in settlements), Decimal(0))
+    return wagered, house
 
 
 def _insert_query(table: str, columns: Columns) -> bytes:
@@ -492,6 +510,12 @@ class Forwarder:
         audit_max_row = store.db.execute("SELECT max(id) FROM audit").fetchone()
         audit_max = int(audit_max_row[0]) if audit_max_row and audit_max_row[0] is not None else 0
         result = ForwardResult(waiting=len(todo), last_round=tail.round_id)
+        try:
+            # Before the audit entries that announce them: a pass killed in between finds the
+            # round_finish entries still to forward, and the versions already there.
+            result.versions = self._send_versions(store, conn, tail, forwarded)
+        except psycopg.Error as err:
+            raise FloorError(f"forwarding to {safe_url(self.url)} failed: {describe_error(err)}") from None
         # The next batch is built (SQLite reads, digests, JSON) on a thread of its own while
         # the server writes the current one; each batch is one transaction.
         batches = _Prefetch(self._batches(store, todo, tail, audit_max))
@@ -518,6 +542,61 @@ class Forwarder:
         finally:
             batches.close()
         return result
+
+    def _send_versions(self, store: Store, conn: psycopg.Connection[Any], tail: _Tail, forwarded: set[int]) -> int:
+        """Rounds finished again at the station after they were forwarded (a 5.7 card after the
+        end: a new ``round_finish`` audit entry): the latest result goes to the floor as a new
+        version of the round, with the events recorded since the floor's copy; the first copy
+        stays as forwarded. One transaction; keyed by the finish's audit id (exactly once)."""
+        db = store.db
+        finishes = {
+            int(rid): int(aid) for rid, aid in db.execute(
+                "SELECT round_id, max(id) FROM audit WHERE kind = 'round_finish' AND id > ? AND round_id IS NOT NULL "
+                "GROUP BY round_id", (tail.audit_id,))
+            if int(rid) in forwarded
+        }
+        if not finishes:
+            return 0
+        on_floor = {
+            int(rid): (int(done or 0), int(seq) if seq is not None else -1)
+            for rid, done, seq in conn.execute(
+                "SELECT r.round_id, greatest(r.finish_audit_id, (SELECT max(v.finish_audit_id) FROM floor.round_versions v "
+                "WHERE v.table_name = r.table_name AND v.round_id = r.round_id)), "
+                "(SELECT max(e.seq) FROM floor.events e WHERE e.table_name = r.table_name AND e.round_id = r.round_id) "
+                "FROM floor.rounds r WHERE r.table_name = %s AND r.round_id = ANY(%s)",
+                (self.table, sorted(finishes)),
+            )
+        }
+        rows: list[tuple[Any, ...]] = []
+        for rid in sorted(finishes):
+            if rid not in on_floor or finishes[rid] <= on_floor[rid][0]:
+                continue
+            # the round as it stands and the finish that recorded it, read together
+            row = db.execute(
+                "SELECT r.status, r.ended_at, r.players_json, r.totals_json, r.irregular, r.result_json, "
+                "(SELECT max(a.id) FROM audit a WHERE a.kind = 'round_finish' AND a.round_id = r.id) "
+                "FROM rounds r WHERE r.id = ?", (rid,)).fetchone()
+            if row is None:
+                continue
+            status, ended, players_json, totals_json, irregular, result_json, finish_id = row
+            events = [
+                [int(seq), int(sid), at, actor, text, bytes(link).hex()]
+                for seq, sid, at, actor, text, link in db.execute(
+                    "SELECT seq, id, at, actor, event_json, hash FROM events WHERE round_id = ? AND seq > ? ORDER BY seq",
+                    (rid, on_floor[rid][1]))
+            ]
+            wagered, house = _figures(result_json)
+            rows.append((self.table, rid, int(finish_id), status, _store_time(ended) if ended else None,
+                         players_json, totals_json, bool(irregular), result_json, str(wagered), str(house),
+                         _ENCODER.encode(events)))
+        if not rows:
+            return 0
+        batch = _Batch()
+        batch.add("round_versions", _VERSION_COLUMNS, rows)
+        for query, params in batch.statements:
+            conn.execute(query, params)
+        conn.commit()
+        return len(rows)
 
     def _batches(self, store: Store, todo: Sequence[int], tail: _Tail, audit_max: int) -> Iterator[_Batch]:
         """The pass's batches in order: rounds (with their sessions), then audit entries. The

@@ -14,7 +14,7 @@ import hmac
 import json
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -31,6 +31,7 @@ __all__ = [
     "FloorReader",
     "FloorRound",
     "FloorRoundDetail",
+    "FloorVersion",
     "sort_key",
     "FloorVerify",
     "HourFigure",
@@ -87,6 +88,24 @@ class FloorRoundDetail:
     result: dict[str, Any] | None
     settlements: list[dict[str, Any]]
     rulings: list[dict[str, Any]]
+    #: the round's results as the station finished it, oldest first: the first forwarded copy,
+    #: then each later finish (a 5.7 card after the end); the detail above is the latest
+    versions: list[FloorVersion] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class FloorVersion:
+    """One finish of a floor round: the first forwarded copy (``finish_audit_id`` of its
+    round_finish entry) or a later one (``floor.round_versions``)."""
+
+    finish_audit_id: int | None
+    status: str
+    ended_at: str | None
+    net: dict[str, Any]
+    wagered: Decimal
+    house_net: Decimal
+    events: int
+    forwarded_at: _dt.datetime
 
 
 @dataclass(frozen=True)
@@ -162,6 +181,21 @@ class TableState:
 _ROUND_COLUMNS = (
     "r.table_name, r.pit, r.round_id, r.session_id, r.number, r.source, r.game, r.dealer, r.status, "
     "r.started_at, r.ended_at, r.players_json, r.totals_json, r.irregular, r.wagered, r.house_net"
+)
+
+
+# A listing shows each round's latest finish (a round finished again at the station after it
+# was forwarded has versions); filters and sorts read the first forwarded copy.
+_LATEST_JOIN = (
+    "LEFT JOIN LATERAL (SELECT v.status, v.ended_at, v.players_json, v.totals_json, v.irregular, v.wagered, "
+    "v.house_net FROM floor.round_versions v WHERE v.table_name = r.table_name AND v.round_id = r.round_id "
+    "ORDER BY v.finish_audit_id DESC LIMIT 1) v ON true"
+)
+_LATEST_COLUMNS = (
+    "r.table_name, r.pit, r.round_id, r.session_id, r.number, r.source, r.game, r.dealer, "
+    "coalesce(v.status, r.status), r.started_at, CASE WHEN v.status IS NULL THEN r.ended_at ELSE v.ended_at END, "
+    "coalesce(v.players_json, r.players_json), coalesce(v.totals_json, r.totals_json), "
+    "coalesce(v.irregular, r.irregular), coalesce(v.wagered, r.wagered), coalesce(v.house_net, r.house_net)"
 )
 
 
@@ -350,7 +384,7 @@ class FloorReader:
             params.extend(before)
         notes = ("(SELECT count(*) FROM floor.notes n WHERE n.table_name = r.table_name "
                  "AND n.round_id = r.round_id)")
-        query = f"SELECT {_ROUND_COLUMNS}, {notes} FROM {source}"
+        query = f"SELECT {_LATEST_COLUMNS}, {notes} FROM {source} {_LATEST_JOIN}"
         if where:
             query += " WHERE " + " AND ".join(where)
         query += f" ORDER BY {order}"
@@ -396,14 +430,17 @@ class FloorReader:
             "SELECT table_name FROM floor.rounds WHERE round_id = %s ORDER BY table_name", (round_id,))]
 
     def get_round(self, table: str, round_id: int) -> FloorRoundDetail | None:
+        """A round as it stands: its latest finish (the first forwarded copy, or the latest
+        version when the station finished it again), with every version in ``versions``."""
         rows = self._rows(
-            f"SELECT {_ROUND_COLUMNS}, r.config_json, r.result_json FROM floor.rounds r "
-            "WHERE r.table_name = %s AND r.round_id = %s",
+            f"SELECT {_ROUND_COLUMNS}, r.config_json, r.result_json, r.finish_audit_id, r.forwarded_at "
+            "FROM floor.rounds r WHERE r.table_name = %s AND r.round_id = %s",
             (table, round_id),
         )
         if not rows:
             return None
         row = rows[0]
+        first = _summary(row[:16])
         events = [
             (int(s), str(a), str(actor), json.loads(text))
             for s, a, actor, text in self._rows(
@@ -412,27 +449,53 @@ class FloorReader:
                 (table, round_id),
             )
         ]
-        settlements = [
-            {"player": p, "area": a, "hand": h, "bet": b, "stake": str(st), "result": res, "net": str(n),
-             "rule": rule, "stage": stage}
-            for p, a, h, b, st, res, n, rule, stage in self._rows(
-                "SELECT player, area, hand, bet, stake, result, net, rule, stage FROM floor.settlements "
-                "WHERE table_name = %s AND round_id = %s ORDER BY idx",
-                (table, round_id),
-            )
-        ]
-        rulings = [
-            {"index": i, "rule": rule, "ruling": ruling, "text": text, "moves": json.loads(moves)}
-            for i, rule, ruling, text, moves in self._rows(
-                "SELECT event_index, rule, ruling, text, moves_json FROM floor.rulings "
-                "WHERE table_name = %s AND round_id = %s ORDER BY idx",
-                (table, round_id),
-            )
-        ]
+        versions = [FloorVersion(
+            None if row[18] is None else int(row[18]), first.status, first.ended_at, first.net, first.wagered,
+            first.house_net, len(events), row[19])]
+        later = self._rows(
+            "SELECT finish_audit_id, status, ended_at, players_json, totals_json, irregular, result_json, wagered, "
+            "house_net, events_json, forwarded_at FROM floor.round_versions WHERE table_name = %s AND round_id = %s "
+            "ORDER BY finish_audit_id",
+            (table, round_id),
+        )
+        summary, result_json = first, row[17]
+        if not later:
+            settlements = [
+                {"player": p, "area": a, "hand": h, "bet": b, "stake": str(st), "result": res, "net": str(n),
+                 "rule": rule, "stage": stage}
+                for p, a, h, b, st, res, n, rule, stage in self._rows(
+                    "SELECT player, area, hand, bet, stake, result, net, rule, stage FROM floor.settlements "
+                    "WHERE table_name = %s AND round_id = %s ORDER BY idx",
+                    (table, round_id),
+                )
+            ]
+            rulings = [
+                {"index": i, "rule": rule, "ruling": ruling, "text": text, "moves": json.loads(moves)}
+                for i, rule, ruling, text, moves in self._rows(
+                    "SELECT event_index, rule, ruling, text, moves_json FROM floor.rulings "
+                    "WHERE table_name = %s AND round_id = %s ORDER BY idx",
+                    (table, round_id),
+                )
+            ]
+        for finish, status, ended, players, totals, irregular, result, wagered, house, added, at in later:
+            for seq, _sid, ev_at, actor, text, _link in json.loads(added):
+                if seq > (events[-1][0] if events else -1):
+                    events.append((int(seq), str(ev_at), str(actor), json.loads(text)))
+            summary = replace(first, status=str(status), ended_at=_time_text(ended), players=json.loads(players),
+                              net=json.loads(totals), irregular=bool(irregular), wagered=Decimal(wagered),
+                              house_net=Decimal(house))
+            result_json = result
+            versions.append(FloorVersion(int(finish), summary.status, summary.ended_at, summary.net,
+                                         summary.wagered, summary.house_net, len(events), at))
+        if later:
+            # the latest finish's own settle output (the floor's settlement rows are the first copy's)
+            output = json.loads(result_json) if result_json else {}
+            settlements = [dict(x) for x in output.get("settlements") or [] if isinstance(x, dict)]
+            rulings = [dict(x) for x in output.get("rulings") or [] if isinstance(x, dict)]
         return FloorRoundDetail(
-            summary=_summary(row[:16]), config=json.loads(row[16]), events=events,
-            result=json.loads(row[17]) if row[17] is not None else None,
-            settlements=settlements, rulings=rulings,
+            summary=summary, config=json.loads(row[16]), events=events,
+            result=json.loads(result_json) if result_json is not None else None,
+            settlements=settlements, rulings=rulings, versions=versions,
         )
 
     def export_round(self, table: str, round_id: int) -> dict[str, Any]:
@@ -447,6 +510,14 @@ class FloorReader:
             "SELECT event_json FROM floor.events WHERE table_name = %s AND round_id = %s ORDER BY seq",
             (table, round_id),
         )]
+        # events recorded after the first copy (the round finished again at the station)
+        for (added,) in self._rows(
+            "SELECT events_json FROM floor.round_versions WHERE table_name = %s AND round_id = %s "
+            "ORDER BY finish_audit_id", (table, round_id),
+        ):
+            for entry in json.loads(added):
+                if int(entry[0]) >= len(events):
+                    events.append(json.loads(entry[4]))
         document: dict[str, Any] = {k: config[k] for k in HEADER_KEYS if k in config}
         document.update((k, v) for k, v in config.items() if k not in document)
         document["events"] = events
@@ -586,6 +657,8 @@ class FloorReader:
         problem = self._check_links(links, counts)
         if problem is None and stray is not None:
             problem = (f"round {stray}", f"rows of round {stray} are on the floor without the round")
+        if problem is None:
+            problem = self._verify_versions(table, max_audit)
         if problem is None and audit_problem is not None:
             return audit_problem
         counts["audit"] += audit_count if problem is None else 0
@@ -612,9 +685,33 @@ class FloorReader:
             raise FloorError(f"{safe_url(self.url)}: {describe_error(err)}") from None
         return links, events
 
+    def _verify_versions(self, table: str, max_audit: int) -> tuple[str, str] | None:
+        """Each later finish of a round (``floor.round_versions``) against the chained audit entry
+        that announced it: a round_finish of that round whose result_sha256 is its settle
+        output's. (A version is written before its audit entry, so only those up to the last
+        audit entry read are checked.)"""
+        rows = self._rows(
+            "SELECT v.round_id, v.finish_audit_id, a.audit_id IS NULL FROM floor.round_versions v "
+            "LEFT JOIN floor.audit a ON a.table_name = v.table_name AND a.audit_id = v.finish_audit_id "
+            "WHERE v.table_name = %s AND v.finish_audit_id <= %s AND (a.audit_id IS NULL "
+            "OR a.kind <> 'round_finish' OR a.round_id IS DISTINCT FROM v.round_id "
+            "OR a.detail_json::jsonb ->> 'result_sha256' IS DISTINCT FROM "
+            "encode(sha256(convert_to(coalesce(v.result_json, ''), 'UTF8')), 'hex')) "
+            "ORDER BY v.finish_audit_id LIMIT 1",
+            (table, max_audit),
+        )
+        if not rows:
+            return None
+        rid, finish, missing = int(rows[0][0]), int(rows[0][1]), bool(rows[0][2])
+        where = f"round {rid}'s version of audit entry {finish}"
+        if missing:
+            return (f"round_versions {rid}", f"{where}: no such round_finish entry on the floor")
+        return (f"round_versions {rid}", f"{where}: its settle output is not the one its round_finish entry "
+                                         "records (result_sha256 differs)")
+
     def _stray_rows(self, table: str) -> int | None:
-        """A round's rows (events, settlements, rulings, players) on the floor without the round."""
-        for child in ("events", "settlements", "rulings", "round_players"):
+        """A round's rows (events, settlements, rulings, players, versions) on the floor without the round."""
+        for child in ("events", "settlements", "rulings", "round_players", "round_versions"):
             rows = self._rows(
                 f"SELECT c.round_id FROM floor.{child} c WHERE c.table_name = %s AND NOT EXISTS "
                 "(SELECT 1 FROM floor.rounds r WHERE r.table_name = c.table_name AND r.round_id = c.round_id) "

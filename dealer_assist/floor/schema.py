@@ -48,8 +48,10 @@ __all__ = [
 
 #: Tables a station writes (each has ``table_name`` and row-level security).
 FORWARDED_TABLES: tuple[str, ...] = (
-    "sessions", "rounds", "events", "settlements", "rulings", "round_players", "audit", "alarms",
+    "sessions", "rounds", "events", "settlements", "rulings", "round_players", "audit", "alarms", "round_versions",
 )
+# the tables of migration 0001 (frozen: a migration never changes)
+_M0001_TABLES = ("sessions", "rounds", "events", "settlements", "rulings", "round_players", "audit", "alarms")
 _LOCK_KEY = 0x4441_466C  # "DAFl": the advisory lock of floor init
 
 _M0001 = [
@@ -186,7 +188,7 @@ _M0001 = [
         reason text NOT NULL,
         PRIMARY KEY (table_name, raised_at)
     )""",
-    *[f"ALTER TABLE floor.{t} ENABLE ROW LEVEL SECURITY" for t in FORWARDED_TABLES],
+    *[f"ALTER TABLE floor.{t} ENABLE ROW LEVEL SECURITY" for t in _M0001_TABLES],
     "ALTER TABLE floor.tables ENABLE ROW LEVEL SECURITY",
 ]
 
@@ -216,10 +218,32 @@ _M0002 = [
         PRIMARY KEY (table_name, raised_at)
     )""",
     "ALTER TABLE floor.alarm_clearings ENABLE ROW LEVEL SECURITY",
+    # A round finished again at the station after it was forwarded (a 5.7 card after the
+    # end): the floor's first copy stays as forwarded (and chained); each later finish is a
+    # version here, keyed by its round_finish audit entry (whose result_sha256, chained in
+    # floor.audit, verify checks it against), with the events recorded after the first copy
+    # ([seq, station id, time, actor, event JSON, station link hex], ...).
+    """CREATE TABLE floor.round_versions (
+        table_name text NOT NULL REFERENCES floor.tables,
+        round_id bigint NOT NULL,
+        finish_audit_id bigint NOT NULL,
+        status text NOT NULL,
+        ended_at timestamptz,
+        players_json text NOT NULL,
+        totals_json text NOT NULL,
+        irregular boolean NOT NULL,
+        result_json text,
+        wagered numeric NOT NULL,
+        house_net numeric NOT NULL,
+        events_json text NOT NULL,
+        forwarded_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (table_name, round_id, finish_audit_id)
+    )""",
+    "ALTER TABLE floor.round_versions ENABLE ROW LEVEL SECURITY",
 ]
 
 #: (name, statements) in order. Never edit an applied migration: add a new one.
-MIGRATIONS: tuple[tuple[str, list[str]], ...] = (("0001_initial", _M0001), ("0002_notes_alarm_clearings", _M0002))
+MIGRATIONS: tuple[tuple[str, list[str]], ...] = (("0001_initial", _M0001), ("0002_notes_alarms_versions", _M0002))
 KNOWN = frozenset(name for name, _ in MIGRATIONS)
 
 _TABLE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")

@@ -144,6 +144,7 @@ def test_the_floor_round_dialog_has_the_store_reviews_tools(two_tables: Floor, q
     qtbot.addWidget(dialog)
     assert dialog.verdict.text() == "re-decided by the current rules: no difference"
     assert dialog.differences.rowCount() == 0
+    assert _rows(dialog.versions, 0) == ["first copy"]  # never finished again
     # a dispute written from the dialog, through the window's worker
     dialog.note_kind.setCurrentText("dispute")
     dialog.note_author.setText("sue")
