@@ -79,6 +79,39 @@ def round_digest(
     return hashlib.sha256("".join(parts).encode("utf-8")).digest()
 
 
+def round_digest_text(
+    table: str,
+    round_id: int,
+    session_id: int | None,
+    number: int,
+    source: str,
+    game: str,
+    config_json: str,
+    started_at: str,
+    ended_at: str | None,
+    status: str,
+    result_json: str | None,
+    station_link: bytes,
+    events_text: str,
+) -> bytes:
+    """:func:`round_digest` with the events' part already written (each event's
+    :data:`EVENT_TEXT_SQL`, in seq order)."""
+    parts = [_field(v) for v in (table, round_id, session_id, number, source, game, config_json,
+                                 started_at, ended_at, status, result_json, station_link.hex())]
+    parts.append(events_text)
+    return hashlib.sha256("".join(parts).encode("utf-8")).digest()
+
+
+#: SQLite text of one row of a station store's ``events``: the same as :func:`round_digest`
+#: writes for it (SQLite's length() counts characters, as Python's len() does; an integer's
+#: length is that of its text).
+EVENT_TEXT_SQL = (
+    "length(seq) || ':' || seq || ';' || length(id) || ':' || id || ';' || length(at) || ':' || at || ';' || "
+    "length(actor) || ':' || actor || ';' || length(event_json) || ':' || event_json || ';' || "
+    "length(hex(hash)) || ':' || lower(hex(hash)) || ';'"
+)
+
+
 def _sql_field(expr: str, nullable: bool = True) -> str:
     # concat() builds the field in one go (a chain of || copies the growing text each time)
     text = f"concat(length({expr}), ':', {expr}, ';')"

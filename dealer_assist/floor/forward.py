@@ -626,14 +626,19 @@ class Forwarder:
             f"FROM rounds r LEFT JOIN sessions s ON s.id = r.session_id WHERE r.id IN ({marks}) ORDER BY r.id",
             list(ids),
         ).fetchall()
-        events: dict[int, list[tuple[int, int, str, str, str, bytes]]] = {i: [] for i in ids}
-        for rid, ev_seq, sid, at, actor, text, ev_link in db.execute(
-            "SELECT round_id, seq, id, at, actor, event_json, hash FROM events "
-            "WHERE round_id BETWEEN ? AND ? ORDER BY round_id, seq",
+        table, pit = self.table, self.pit
+        # Each event's floor row, and its part of the round's digest text (chain.EVENT_TEXT_SQL),
+        # built by SQLite in C.
+        event_rows_of: dict[int, list[tuple[Any, ...]]] = {i: [] for i in ids}
+        event_texts: dict[int, list[str]] = {i: [] for i in ids}
+        for rid, ev_seq, sid, at, actor, text, ev_link, piece in db.execute(
+            f"SELECT round_id, seq, id, at, actor, event_json, lower(hex(hash)), {chain.EVENT_TEXT_SQL} "
+            "FROM events WHERE round_id BETWEEN ? AND ? ORDER BY round_id, seq",
             (lo, hi),
         ):
             if rid in wanted:
-                events[rid].append((int(ev_seq), int(sid), at, actor, text, bytes(ev_link)))
+                event_rows_of[rid].append((table, rid, ev_seq, sid, at, actor, text, ev_link))
+                event_texts[rid].append(piece)
         finishes: dict[int, int] = {}
         for rid, aid in db.execute(
             "SELECT round_id, max(id) FROM audit WHERE kind = 'round_finish' AND round_id BETWEEN ? AND ? "
@@ -652,7 +657,6 @@ class Forwarder:
             batch.add("sessions", _SESSION_COLUMNS, [(self.table, *r) for r in sessions])
             batch.sessions = len(sessions)
             session_max = session_hi
-        table, pit = self.table, self.pit
         round_rows: list[tuple[Any, ...]] = []
         event_rows: list[tuple[Any, ...]] = []
         settlement_rows: list[tuple[Any, ...]] = []
@@ -663,12 +667,11 @@ class Forwarder:
             rid = int(r[0])
             (session_id, number, source, game, config_json, started, ended, status,
              players_json, totals_json, irregular, result_json, station_link, dealer) = r[1:]
-            evs = events[rid]
             seq += 1
             link_bytes = bytes(station_link)
-            prev = chain.link_digest(prev, chain.round_digest(
+            prev = chain.link_digest(prev, chain.round_digest_text(
                 table, rid, session_id, int(number), source, game, config_json, started, ended,
-                status, result_json, link_bytes, evs,
+                status, result_json, link_bytes, "".join(event_texts[rid]),
             ))
             output = json.loads(result_json) if result_json else {}
             settlements = [s for s in (output.get("settlements") or []) if isinstance(s, dict)]
@@ -691,7 +694,7 @@ class Forwarder:
                 bool(irregular), result_json, str(wagered), str(house), link_bytes.hex(), finishes.get(rid),
                 seq, prev.hex(),
             ))
-            event_rows.extend((table, rid, e[0], e[1], e[2], e[3], e[4], e[5].hex()) for e in evs)
+            event_rows.extend(event_rows_of[rid])
             for i, x in enumerate(rulings):
                 ruling_rows.append((
                     table, rid, i, x.get("index"), x.get("rule"), x.get("ruling"), x.get("text"),
