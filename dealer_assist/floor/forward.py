@@ -219,6 +219,15 @@ class _Batch:
             query = _QUERIES[table] = _insert_query(table, columns)
         self.statements.append((query, (_ENCODER.encode(rows),)))
 
+    def add_json(self, table: str, columns: Columns, rows: Sequence[str]) -> None:
+        """:meth:`add` for rows already written as JSON arrays (by SQLite)."""
+        if not rows:
+            return
+        query = _QUERIES.get(table)
+        if query is None:
+            query = _QUERIES[table] = _insert_query(table, columns)
+        self.statements.append((query, ("[" + ",".join(rows) + "]",)))
+
 
 _DONE = object()
 
@@ -627,17 +636,17 @@ class Forwarder:
             list(ids),
         ).fetchall()
         table, pit = self.table, self.pit
-        # Each event's floor row, and its part of the round's digest text (chain.EVENT_TEXT_SQL),
-        # built by SQLite in C.
-        event_rows_of: dict[int, list[tuple[Any, ...]]] = {i: [] for i in ids}
+        # Each event's floor row (as JSON) and its part of the round's digest text
+        # (chain.EVENT_TEXT_SQL), both written by SQLite in C.
+        event_rows_of: dict[int, list[str]] = {i: [] for i in ids}
         event_texts: dict[int, list[str]] = {i: [] for i in ids}
-        for rid, ev_seq, sid, at, actor, text, ev_link, piece in db.execute(
-            f"SELECT round_id, seq, id, at, actor, event_json, lower(hex(hash)), {chain.EVENT_TEXT_SQL} "
-            "FROM events WHERE round_id BETWEEN ? AND ? ORDER BY round_id, seq",
-            (lo, hi),
+        for rid, row_json, piece in db.execute(
+            "SELECT round_id, json_array(?, round_id, seq, id, at, actor, event_json, lower(hex(hash))), "
+            f"{chain.EVENT_TEXT_SQL} FROM events WHERE round_id BETWEEN ? AND ? ORDER BY round_id, seq",
+            (table, lo, hi),
         ):
             if rid in wanted:
-                event_rows_of[rid].append((table, rid, ev_seq, sid, at, actor, text, ev_link))
+                event_rows_of[rid].append(row_json)
                 event_texts[rid].append(piece)
         finishes: dict[int, int] = {}
         for rid, aid in db.execute(
@@ -658,7 +667,7 @@ class Forwarder:
             batch.sessions = len(sessions)
             session_max = session_hi
         round_rows: list[tuple[Any, ...]] = []
-        event_rows: list[tuple[Any, ...]] = []
+        event_rows: list[str] = []
         settlement_rows: list[tuple[Any, ...]] = []
         ruling_rows: list[tuple[Any, ...]] = []
         player_rows: list[tuple[Any, ...]] = []
@@ -711,7 +720,7 @@ class Forwarder:
                 ))
             batch.last_round = rid
         batch.add("rounds", _ROUND_COLUMNS, round_rows)
-        batch.add("events", _EVENT_COLUMNS, event_rows)
+        batch.add_json("events", _EVENT_COLUMNS, event_rows)
         batch.add("settlements", _SETTLEMENT_COLUMNS, settlement_rows)
         batch.add("rulings", _RULING_COLUMNS, ruling_rows)
         batch.add("round_players", _PLAYER_COLUMNS, player_rows)
