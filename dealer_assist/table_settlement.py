@@ -68,10 +68,10 @@ class TableSettlement(TableCore):
         hand_no = self.hand_number(area, side.hand) if side.hand is not None else None
         if row is None:
             self.wager_entry(side, area.number, hand_no, "lose", -side.amount,
-                              self.clause("side." + side.bet), stage)
+                             self.clause("side." + side.bet), stage)
         else:
             self.wager_entry(side, area.number, hand_no, "win", winnings(side.amount, row.odds),
-                              row.clause, stage, row.name)
+                             row.clause, stage, row.name)
 
     def settle_run(self, area: Area, stage: str) -> None:
         spec = self.bets.run
