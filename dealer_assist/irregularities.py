@@ -59,7 +59,7 @@ from dealer_assist.events import (
 from dealer_assist.money import ZERO
 from dealer_assist.outcome import CardMove, Expectation, Ruling
 from dealer_assist.round_api import Round
-from dealer_assist.table_port import RoundRecords, TableLayout, TablePort
+from dealer_assist.table_port import RoundRecords, TableLayout, TablePort, TableReader
 from dealer_assist.table_state import DEALER, Area, Hand, IrregularState, Place
 
 
@@ -110,7 +110,7 @@ def _place_of_target(rnd: TableLayout, to: Target) -> Place | None:
     return None
 
 
-def _check_target(rnd: TablePort, to: Target) -> None:
+def _check_target(rnd: TableReader, to: Target) -> None:
     if to.kind in ("player", "shoe"):
         raise RuleRefusal(f"'{to}' is not a place at a table with playing areas")
     if to.kind == "area":
@@ -169,7 +169,7 @@ def _ruling(rnd: RoundRecords, concept: str, ruling: str, text: str, moves: tupl
     return rule
 
 
-def _open_withdrawal(rnd: TablePort, concept: str) -> None:
+def _open_withdrawal(rnd: TableReader, concept: str) -> None:
     """5.25 (5.22 in Dueling 8's): dissatisfied players may withdraw before more cards."""
     state(rnd).withdraw_rule = rnd.clause(concept)
 
@@ -261,7 +261,7 @@ def _feed(rnd: TablePort) -> None:
 
 
 # ---------------------------------------------------------------------- expectation
-def pending_expectation(rnd: TablePort) -> Expectation | None:
+def pending_expectation(rnd: TableReader) -> Expectation | None:
     """A choice a ruling has left open, which the round waits for before anything else."""
     st = rnd.irregular
     if st is None or rnd.phase not in ("initial", "offers", "play", "dealer"):
@@ -327,7 +327,7 @@ def pending_expectation(rnd: TablePort) -> Expectation | None:
     return None
 
 
-def _player_pick(rnd: TablePort, area: Area, place: Place, options: tuple[str, ...]) -> Expectation:
+def _player_pick(rnd: TableReader, area: Area, place: Place, options: tuple[str, ...]) -> Expectation:
     st = state(rnd)
     concept = "multi.several_disclosed" if st.pool_mode == "several" else "multi.none_disclosed"
     if "refuse" in options:
@@ -428,7 +428,7 @@ def _deliver(rnd: TablePort, card: Card, target: tuple[int, int]) -> None:
     rnd.deliver(card, target)
 
 
-def _reconstruct_concept(rnd: TablePort, target: tuple[int, int]) -> str:
+def _reconstruct_concept(rnd: TableReader, target: tuple[int, int]) -> str:
     if rnd.phase != "initial":
         return "misdeal.after_interim" if rnd.interim_done else "misdeal.reconstruct"
     if target[0] == 0 and rnd.rules.has("dealer_no_card.reconstruct"):
@@ -960,7 +960,7 @@ def _withdraw_player(rnd: TablePort, player: str, rule: str, only_area: int | No
         raise RuleRefusal(f"{player} has no remaining wager to withdraw")
 
 
-def power_failure(rnd: TablePort) -> None:
+def power_failure(rnd: TableReader) -> None:
     """5.29 (5.26 in Dueling 8's): withdraw while no outcome is established, else continue."""
     if rnd.phase == "betting":
         raise RuleRefusal("bets are still open: wagers may simply be taken back")

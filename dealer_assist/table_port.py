@@ -12,8 +12,9 @@
   a referral or a void).
 
 ``claims`` needs only :class:`ClaimsPort` (records and a few looks at the layout);
-``irregularities`` types each helper against the smallest of them and its entry points
-against :class:`TablePort`, all four. ``table.TableRound`` implements them; neither room
+``irregularities`` types each function against the smallest that serves it: records alone,
+the layout alone, :class:`TableReader` (both: it reads and rules but moves nothing), or
+:class:`TablePort` (all four) where it moves cards or play on. ``table.TableRound`` implements them; neither room
 imports ``table`` (no cycle) nor touches the round's private members.
 """
 
@@ -145,6 +146,10 @@ class ClaimsPort(RoundRecords, Protocol):
     def check_one_area(self, player: str, area_no: int) -> None: ...
 
     def maybe_close_offers(self) -> None: ...
+
+
+class TableReader(RoundRecords, TableLayout, Protocol):
+    """Reads the table and records rulings and settlements; moves no card and no turn."""
 
 
 class TablePort(RoundRecords, TableLayout, CardFlow, PlayFlow, Protocol):
