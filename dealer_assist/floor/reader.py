@@ -184,19 +184,10 @@ _ROUND_COLUMNS = (
 )
 
 
-# A listing shows each round's latest finish (a round finished again at the station after it
-# was forwarded has versions); filters and sorts read the first forwarded copy.
-_LATEST_JOIN = (
-    "LEFT JOIN LATERAL (SELECT v.status, v.ended_at, v.players_json, v.totals_json, v.irregular, v.wagered, "
-    "v.house_net FROM floor.round_versions v WHERE v.table_name = r.table_name AND v.round_id = r.round_id "
-    "ORDER BY v.finish_audit_id DESC LIMIT 1) v ON true"
-)
-_LATEST_COLUMNS = (
-    "r.table_name, r.pit, r.round_id, r.session_id, r.number, r.source, r.game, r.dealer, "
-    "coalesce(v.status, r.status), r.started_at, CASE WHEN v.status IS NULL THEN r.ended_at ELSE v.ended_at END, "
-    "coalesce(v.players_json, r.players_json), coalesce(v.totals_json, r.totals_json), "
-    "coalesce(v.irregular, r.irregular), coalesce(v.wagered, r.wagered), coalesce(v.house_net, r.house_net)"
-)
+# Listings, filters, sorts and the pit's figures read each round as it stands: the views
+# ``floor.rounds_latest`` and ``floor.round_players_latest`` (migration 0003) give a round
+# finished again at the station after it was forwarded (``floor.round_versions``) its latest
+# status, end, players, nets, wagered and house net.
 
 
 def _time_text(value: _dt.datetime | None) -> str | None:
@@ -309,7 +300,8 @@ class FloorReader:
         """Rounds latest first across tables (or by ``sort``), filtered; ``before`` = the last row
         shown's :func:`sort_key` pages on by keyset (never OFFSET). ``min_net``: some player won
         or lost at least this much; ``min_wagered``: the round's wagers at least this much;
-        ``disputed``: rounds with a supervisor's dispute."""
+        ``disputed``: rounds with a supervisor's dispute. Each round as it stands: a round
+        finished again after it was forwarded is shown, filtered and sorted by its latest finish."""
         if status is not None and status not in ROUND_STATUSES:
             raise FloorError(f"unknown status {status!r}: one of {', '.join(ROUND_STATUSES)}")
         if sort not in SORTS:
@@ -320,7 +312,7 @@ class FloorReader:
             names = self.players(player, limit=1000) if player_partial else [player]
             if not names:
                 return []
-            source = ("floor.round_players rp JOIN floor.rounds r "
+            source = ("floor.round_players rp JOIN floor.rounds_latest r "
                       "ON r.table_name = rp.table_name AND r.round_id = rp.round_id")
             where.append("rp.player = ANY(%s)")
             params.append(names)
@@ -331,10 +323,10 @@ class FloorReader:
                 source = ("(SELECT DISTINCT ON (rp.started_at, rp.table_name, rp.round_id) rp.* FROM "
                           "floor.round_players rp WHERE rp.player = ANY(%s) "
                           "ORDER BY rp.started_at DESC, rp.table_name DESC, rp.round_id DESC) rp "
-                          "JOIN floor.rounds r ON r.table_name = rp.table_name AND r.round_id = rp.round_id")
+                          "JOIN floor.rounds_latest r ON r.table_name = rp.table_name AND r.round_id = rp.round_id")
                 where.pop()
         else:
-            source = "floor.rounds r"
+            source = "floor.rounds_latest r"
             time_col = "r.started_at"
             order = "r.started_at DESC, r.table_name DESC, r.round_id DESC"
         if table is not None:
@@ -362,7 +354,7 @@ class FloorReader:
             where.append("r.irregular = %s")
             params.append(irregular)
         if min_net is not None:
-            where.append("EXISTS (SELECT 1 FROM floor.round_players q WHERE q.table_name = r.table_name "
+            where.append("EXISTS (SELECT 1 FROM floor.round_players_latest q WHERE q.table_name = r.table_name "
                          "AND q.round_id = r.round_id AND abs(q.net) >= %s)")
             params.append(abs(min_net))
         if min_wagered is not None:
@@ -384,7 +376,7 @@ class FloorReader:
             params.extend(before)
         notes = ("(SELECT count(*) FROM floor.notes n WHERE n.table_name = r.table_name "
                  "AND n.round_id = r.round_id)")
-        query = f"SELECT {_LATEST_COLUMNS}, {notes} FROM {source} {_LATEST_JOIN}"
+        query = f"SELECT {_ROUND_COLUMNS}, {notes} FROM {source}"
         if where:
             query += " WHERE " + " AND ".join(where)
         query += f" ORDER BY {order}"
@@ -528,7 +520,8 @@ class FloorReader:
     def hourly(
         self, *, pit: str | None, since: _dt.datetime, until: _dt.datetime, by: str = "table"
     ) -> list[HourFigure]:
-        """Win and hold per table (``by="table"``) or per dealer (``"dealer"``) per hour."""
+        """Win and hold per table (``by="table"``) or per dealer (``"dealer"``) per hour, each
+        round as it stands (its latest finish, ``floor.rounds_latest``)."""
         key = {"table": "r.table_name", "dealer": "coalesce(r.dealer, '')"}[by]
         where = "r.started_at >= %s AND r.started_at < %s"
         params: list[Any] = [since, until]
@@ -537,7 +530,7 @@ class FloorReader:
             params.insert(0, pit)
         rows = self._rows(
             f"SELECT {key}, date_trunc('hour', r.started_at) AS h, count(*), sum(r.wagered), sum(r.house_net) "
-            f"FROM floor.rounds r WHERE {where} GROUP BY 1, 2 ORDER BY 1, 2",
+            f"FROM floor.rounds_latest r WHERE {where} GROUP BY 1, 2 ORDER BY 1, 2",
             params,
         )
         return [HourFigure(str(k), h, int(n), Decimal(w or 0), Decimal(net or 0)) for k, h, n, w, net in rows]
@@ -546,7 +539,8 @@ class FloorReader:
         self, player: str, *, since: _dt.datetime | None = None, until: _dt.datetime | None = None
     ) -> list[tuple[str, str, _dt.datetime, int, Decimal, Decimal]]:
         """A player's play per table and hour across the floor:
-        (player, table, hour, rounds, wagered, net) — ``player`` matched partially, any case."""
+        (player, table, hour, rounds, wagered, net) — ``player`` matched partially, any case;
+        each round as it stands (its latest finish, ``floor.round_players_latest``)."""
         names = self.players(player, limit=1000)
         if not names:
             return []
@@ -560,7 +554,8 @@ class FloorReader:
             params.append(until)
         rows = self._rows(
             "SELECT rp.player, rp.table_name, date_trunc('hour', rp.started_at), count(*), sum(rp.wagered), "
-            f"sum(coalesce(rp.net, 0)) FROM floor.round_players rp WHERE {where} GROUP BY 1, 2, 3 ORDER BY 3, 2, 1",
+            f"sum(coalesce(rp.net, 0)) FROM floor.round_players_latest rp WHERE {where} GROUP BY 1, 2, 3 "
+            "ORDER BY 3, 2, 1",
             params,
         )
         return [(str(p), str(t), h, int(n), Decimal(w), Decimal(net)) for p, t, h, n, w, net in rows]

@@ -242,8 +242,52 @@ _M0002 = [
     "ALTER TABLE floor.round_versions ENABLE ROW LEVEL SECURITY",
 ]
 
+# Each round as it stands (issue 18): the latest finish of a round finished again at the
+# station after it was forwarded (a 5.7 card after the end: ``floor.round_versions``), else
+# its first forwarded copy. The floor's listings, filters, sorts and figures read these views;
+# the station role only ever INSERTs, so the first copy is never updated in place. The latest
+# version is joined as a plain left join with an anti-join (no later version of the round),
+# which the planner can probe through round_versions' primary key row by row (a page of the
+# pit's rounds) or hash whole (a day's figures). ``security_invoker``: the reading role's own
+# grants and row-level security apply (a station still sees only its own table's rows).
+_LATEST_VERSION = (
+    "LEFT JOIN floor.round_versions v ON v.table_name = {alias}.table_name AND v.round_id = {alias}.round_id "
+    "AND NOT EXISTS (SELECT 1 FROM floor.round_versions w WHERE w.table_name = v.table_name "
+    "AND w.round_id = v.round_id AND w.finish_audit_id > v.finish_audit_id)"
+)
+_M0003 = [
+    """CREATE VIEW floor.rounds_latest WITH (security_invoker = true) AS
+    SELECT r.table_name, r.round_id, r.pit, r.session_id, r.number, r.source, r.game, r.dealer, r.config_json,
+        r.started_at,
+        CASE WHEN v.round_id IS NULL THEN r.ended_at ELSE v.ended_at END AS ended_at,
+        coalesce(v.status, r.status) AS status,
+        coalesce(v.players_json, r.players_json) AS players_json,
+        coalesce(v.totals_json, r.totals_json) AS totals_json,
+        coalesce(v.irregular, r.irregular) AS irregular,
+        CASE WHEN v.round_id IS NULL THEN r.result_json ELSE v.result_json END AS result_json,
+        coalesce(v.wagered, r.wagered) AS wagered,
+        coalesce(v.house_net, r.house_net) AS house_net,
+        coalesce(v.finish_audit_id, r.finish_audit_id) AS finish_audit_id,
+        v.round_id IS NOT NULL AS refinished,
+        r.floor_seq, r.forwarded_at
+    FROM floor.rounds r """ + _LATEST_VERSION.format(alias="r"),
+    # A player's part of each round as it stands: the first copy's row, or the net and the
+    # stakes of that player in the latest version's settle output (as forwarding derives them).
+    """CREATE VIEW floor.round_players_latest WITH (security_invoker = true) AS
+    SELECT rp.player, rp.started_at, rp.table_name, rp.round_id, rp.pit,
+        CASE WHEN v.round_id IS NULL THEN rp.net
+             ELSE (v.result_json::jsonb -> 'net' ->> rp.player)::numeric END AS net,
+        CASE WHEN v.round_id IS NULL THEN rp.wagered
+             ELSE (SELECT coalesce(sum((x ->> 'stake')::numeric), 0) FROM jsonb_array_elements(
+                 coalesce(v.result_json::jsonb -> 'settlements', '[]'::jsonb)) x WHERE x ->> 'player' = rp.player)
+        END AS wagered
+    FROM floor.round_players rp """ + _LATEST_VERSION.format(alias="rp"),
+]
+
 #: (name, statements) in order. Never edit an applied migration: add a new one.
-MIGRATIONS: tuple[tuple[str, list[str]], ...] = (("0001_initial", _M0001), ("0002_notes_alarms_versions", _M0002))
+MIGRATIONS: tuple[tuple[str, list[str]], ...] = (
+    ("0001_initial", _M0001), ("0002_notes_alarms_versions", _M0002), ("0003_latest_views", _M0003),
+)
 KNOWN = frozenset(name for name, _ in MIGRATIONS)
 
 _TABLE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
