@@ -8,7 +8,9 @@ forwarder from a real station store (that is the catch-up figure, and the table 
 checks); the other tables' rounds, players, settlements and events are generated in the
 server (the same row shapes and sizes as forwarded rows). Then it times the pit's latest
 page, a player's rounds across all tables, a pit's hourly win/hold for one day, a player's
-play across tables, and verify of the forwarded table's month.
+play across tables, and verify of the forwarded table's month. Every listing and figure reads
+each round's latest finish (floor.rounds_latest), so some generated rounds have later versions
+(``--refinished-every``).
 """
 
 from __future__ import annotations
@@ -65,8 +67,10 @@ def station_store(path: Path, table: str, pit: str, rounds: int, per_hour: int) 
         conn.commit()
 
 
-def generate(admin: str, tables: list[tuple[str, str]], rounds: int, per_hour: int) -> None:
-    """The other tables' rounds, generated in the server with the forwarded rows' shapes."""
+def generate(admin: str, tables: list[tuple[str, str]], rounds: int, per_hour: int, refinished_every: int) -> None:
+    """The other tables' rounds, generated in the server with the forwarded rows' shapes; one
+    round in ``refinished_every`` was finished again at its station after it was forwarded (a
+    version in floor.round_versions: void, the house's net 0), one in five of those twice."""
     sample = 4  # the Lucky 8 example: 2 players, settlements, typical sizes
     config = json.dumps({k: v for k, v in DOCUMENTS[sample].items() if k != "events"}, separators=(",", ":"))
     result = json.dumps(result_of(sample), separators=(",", ":"))
@@ -115,6 +119,16 @@ def generate(admin: str, tables: list[tuple[str, str]], rounds: int, per_hour: i
                 "FROM floor.rounds r, unnest(%s::text[]) WITH ORDINALITY e(text, seq) WHERE r.table_name = %s",
                 (events, table),
             )
+            if refinished_every:
+                conn.execute(
+                    "INSERT INTO floor.round_versions (table_name, round_id, finish_audit_id, status, ended_at, "
+                    "players_json, totals_json, irregular, result_json, wagered, house_net, events_json) "
+                    "SELECT r.table_name, r.round_id, r.round_id * 10 + n, 'void', r.ended_at + interval '5 minutes', "
+                    "r.players_json, r.totals_json, r.irregular, r.result_json, r.wagered, 0, '[]' "
+                    "FROM floor.rounds r, generate_series(1, 2) n WHERE r.table_name = %(table)s "
+                    "AND r.round_id %% %(every)s = 0 AND (n = 1 OR r.round_id %% (%(every)s * 5) = 0)",
+                    {"table": table, "every": refinished_every},
+                )
             print(f"  generated {table} ({pit}): {rounds:,} rounds in {time.perf_counter() - began:.1f} s",
                   flush=True)
         conn.execute("INSERT INTO floor.players (player) SELECT DISTINCT player FROM floor.round_players "
@@ -145,6 +159,8 @@ def main() -> int:
     parser.add_argument("--days", type=int, default=30)
     parser.add_argument("--per-hour", type=int, default=60)
     parser.add_argument("--pit-size", type=int, default=10, help="tables per pit")
+    parser.add_argument("--refinished-every", type=int, default=200,
+                        help="one generated round in N was finished again after forwarding (0: none)")
     parser.add_argument("--keep", action="store_true", help="leave the server running (prints its URL)")
     parser.add_argument("--store", type=Path, help="the forwarded table's station store: reused if it exists "
                         "(built there otherwise, for the next run)")
@@ -172,7 +188,7 @@ def main() -> int:
                 print(f"station store of {real_table}: {per_table:,} rounds built in "
                       f"{time.perf_counter() - began:.1f} s ({store.stat().st_size / 1e6:.0f} MB)", flush=True)
             began = time.perf_counter()
-            generate(admin, tables[:-1], per_table, args.per_hour)
+            generate(admin, tables[:-1], per_table, args.per_hour, args.refinished_every)
             print(f"generated {len(tables) - 1} tables in {time.perf_counter() - began:.0f} s", flush=True)
             with psycopg.connect(admin, autocommit=True) as conn:
                 began = time.perf_counter()
@@ -188,7 +204,7 @@ def main() -> int:
         with psycopg.connect(admin, autocommit=True) as conn:
             conn.execute("ANALYZE")
             counts = {t: conn.execute(f"SELECT count(*) FROM floor.{t}").fetchone()[0]  # type: ignore[index]
-                      for t in ("rounds", "events", "settlements", "round_players", "audit")}
+                      for t in ("rounds", "events", "settlements", "round_players", "audit", "round_versions")}
             size = conn.execute("SELECT pg_size_pretty(pg_database_size(current_database()))").fetchone()
         print("rows: " + ", ".join(f"{k} {v:,}" for k, v in counts.items()) + f"; database {size[0] if size else '?'}",
               flush=True)
@@ -207,6 +223,8 @@ def main() -> int:
                                                                                        limit=None))
         timed("a player's latest 100, partial any-case name 'PLAYER-012' (10 names)",
               lambda: reader.list_rounds(player="PLAYER-012", player_partial=True, limit=100))
+        timed(f"{pit}'s latest page (50) by the house's net, one day",
+              lambda: reader.list_rounds(pit=pit, limit=50, sort="house", since=day, until=day + dt.timedelta(days=1)))
         timed(f"{pit}'s hourly win/hold for one day (target <= 200 ms)",
               lambda: reader.hourly(pit=pit, since=day, until=day + dt.timedelta(days=1)))
         timed(f"{pit}'s rounds per hour per dealer for one day",
