@@ -388,6 +388,18 @@ def store_path(cfg: StationConfig | None, override: str | None = None) -> Path:
     return user_data_dir() / STORE_NAME
 
 
+def floor_url(cfg: StationConfig | None, override: str | None = None) -> str | None:
+    """The floor database the dealer's app forwards to (issue 18): ``--floor URL``, else the
+    configuration's ``[floor] service`` as the libpq connection string ``service=NAME`` (host,
+    database, role and credentials from ``pg_service.conf`` / ``PGPASSFILE``, never from the
+    configuration), else none."""
+    if override:
+        return override
+    if cfg is not None and cfg.floor_service:
+        return f"service={cfg.floor_service}"
+    return None
+
+
 def check_store_directory(path: Path) -> None:
     """Refuse a store whose directory does not exist (it is never created silently: a
     typing mistake would start a second, empty history of the table)."""

@@ -116,7 +116,7 @@ def build_table(setup: TableSetup, *, db: str | None, dealer: str, port: str | N
         floor_link = FloorLink(db or default_db_path("table"), floor_url, parent=window)
         window.statusBar().addPermanentWidget(floor_link.widget)
         floor_link.start()
-    return Table(controller, window, driver, signals, sim, sim_worker, floor_link)
+    return Table(controller, window, driver, signals, sim, sim_worker, floor_link=floor_link)
 
 
 def station_title(cfg: StationConfig | None, simulated: bool, dealer: str | None = None) -> str:
@@ -227,7 +227,7 @@ def run(args: argparse.Namespace) -> int:
     codec = args.codec or (cfg.codec if cfg is not None else "da1")
     baud = args.baud or (cfg.baud if cfg is not None else DEFAULT_BAUD)
     # the floor (issue 18): --floor, else the configuration's PostgreSQL service
-    floor_url = args.floor or (f"service={cfg.floor_service}" if cfg is not None and cfg.floor_service else None)
+    floor_url = station.floor_url(cfg, args.floor)
     if floor_url:
         from dealer_assist.floor.connection import FloorError, parse_url
 
