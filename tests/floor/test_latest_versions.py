@@ -21,8 +21,12 @@ from __future__ import annotations
 
 import copy
 import datetime as _dt
+import os
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from dealer_assist.floor.reader import FloorReader, sort_key
 from dealer_assist.odds.theo import pit_theo
@@ -104,3 +108,28 @@ def test_hourly_win_hold_and_a_players_rounds_use_the_latest_finish(floor: Floor
         theo = pit_theo(reader, pit="PIT-2", edges=edges)
         assert set(theo) == {"BJ-08"}
         assert (theo["BJ-08"].theo, theo["BJ-08"].actual) == (Decimal("0.75"), Decimal(-25))
+
+
+@pytest.mark.gui
+def test_the_pit_window_shows_the_latest_finish(floor: Floor, tmp_path: Path, qtbot: Any) -> None:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from ui.pit_view import PitWindow
+
+    rid = _refinished_floor(floor, tmp_path)
+    window = PitWindow(floor.review_url)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.pit.count() == 2 and window.pending == 0 and bool(window.states), timeout=20000)
+    window.pit.setCurrentText("PIT-2")
+    window.player.setText("ali")
+    window.refresh()
+    qtbot.waitUntil(lambda: window.pending == 0, timeout=20000)
+    shown = {r.table: r for r in window.rounds_shown}
+    assert (shown["BJ-07"].id, shown["BJ-07"].status, shown["BJ-07"].net) == (rid, "void", {"alice": 0})
+    # hold % per table: BJ-07 0 (all returned), BJ-08 -25 / 30 = -83.33 %
+    assert {k: [y for _, y in v] for k, v in window.charts.series["hold"].items()} == {
+        "BJ-07": [0.0], "BJ-08": [-83.33]}
+    # alice's net per table and hour
+    assert {k: [y for _, y in v] for k, v in window.charts.series["play"].items()} == {
+        "alice at BJ-07": [0.0], "alice at BJ-08": [25.0]}
+    window.close()
