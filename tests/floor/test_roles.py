@@ -27,7 +27,25 @@ def test_init_creates_the_schema_once_and_is_idempotent(admin_url: str) -> None:
     again = cli("floor", "init", "--url", admin_url)
     assert again.returncode == 0 and "up to date" in again.stdout
     names = query(admin_url, "SELECT name FROM floor.schema_migrations ORDER BY name")
-    assert names == [("0001_initial",), ("0002_notes_alarms_versions",)]
+    assert names == [("0001_initial",), ("0002_notes_alarms_versions",), ("0003_latest_views",)]
+
+
+def test_init_brings_an_older_floor_up_to_the_latest_views(floor: Floor) -> None:
+    """A floor of the previous version (no 0003): the reader asks for `floor init`, which adds
+    the views the listings read; the review role can read them."""
+    from dealer_assist.floor.connection import FloorError
+    from dealer_assist.floor.reader import FloorReader
+
+    with psycopg.connect(floor.admin_url) as conn:
+        conn.execute("DROP VIEW floor.rounds_latest, floor.round_players_latest")
+        conn.execute("DELETE FROM floor.schema_migrations WHERE name = '0003_latest_views'")
+    with pytest.raises(FloorError, match="older than this version: run `dealer-assist floor init"):
+        FloorReader(floor.review_url)
+    done = cli("floor", "init", "--url", floor.admin_url)
+    assert done.returncode == 0 and "applied 0003_latest_views" in done.stdout, done.stdout + done.stderr
+    with FloorReader(floor.review_url) as reader:
+        assert reader.list_rounds() == []
+    assert query(floor.review_url, "SELECT count(*) FROM floor.round_players_latest") == [(0,)]
 
 
 def test_a_floor_from_a_newer_version_is_refused(admin_url: str) -> None:
