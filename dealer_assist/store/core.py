@@ -812,11 +812,13 @@ class Store:
 
     # ---- tamper evidence
 
-    def verify(self) -> VerifyResult:
-        """Recompute every chain, re-derive every derived record by re-settling each round,
-        and check the head records; the first row that does not match is named."""
+    def verify(self, *, jobs: int = 1, resettle: bool = False) -> VerifyResult:
+        """Recompute every chain, check every round against its seal (re-settling each round
+        that has none, or every round with ``resettle``), and check the head records; the
+        first row that does not match is named. ``jobs``: worker processes for a large store."""
         with self._read() as conn:
-            return verify(conn, self._conn.chain_key or None, self.head_path)
+            return verify(conn, self._conn.chain_key or None, self.head_path,
+                          path=self.path, jobs=jobs, resettle=resettle)
 
 
 # -------------------------------------------------------------------- settle --record

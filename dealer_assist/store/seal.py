@@ -1,0 +1,233 @@
+"""The round seal and the fast chain check: what lets ``history verify`` stream a million rounds.
+
+**The seal.** When a round is finished (:func:`dealer_assist.store.results.finish`, in the
+same transaction) its chained ``round_finish`` audit record gets ``sealed``: the sha256 of
+everything the store then holds about the round, as SQLite itself serialises it
+(:func:`seal_sql`):
+
+- every event row of the round up to the finish (id, round, seq, time, actor, event JSON
+  and its chain hash);
+- every ``settlements``, ``rulings`` and ``round_players`` row of the round (all columns,
+  in order);
+- the round's derived columns (game, status, end time, players, totals, irregular flag,
+  settle output).
+
+The finish record is in the keyed audit chain, so none of these can be changed without
+the station key. ``verify`` recomputes the same expression (one SQL query streaming all
+the rounds) and compares digests instead of re-settling each round through the engine
+and walking its events one HMAC at a time. Every value is serialised with its SQLite type
+(``1`` and ``'1'`` differ) and every row with its id, so an edit, an insertion, a deletion
+or a reordering changes the digest.
+
+**The fast chain check.** A row's chain content is the compact JSON array of its columns;
+SQLite's ``json_array`` writes the same bytes as the program's JSON encoder (strings
+escaped alike, integers and nulls alike), so the rows are read already serialised, and
+the HMAC uses precomputed inner and outer SHA-256 states (RFC 2104) instead of keying
+each row afresh. A row whose bytes do not check is not judged here: ``verify`` then runs
+the reference check (:func:`dealer_assist.store.chain.verify_chain`), which names it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.request import pathname2url
+
+from dealer_assist.store.common import ZERO_HASH
+
+__all__ = [
+    "APPROVALS_FIELD",
+    "SEAL_FIELD",
+    "Hmac",
+    "RangeCheck",
+    "chain_rows_ok",
+    "check_range",
+    "check_range_in",
+    "round_seal",
+    "seal_sql",
+]
+
+#: The finish record's field holding the seal (sha256 hex); records written before it lack it.
+SEAL_FIELD = "sealed"
+#: The finish record's field listing the seqs of the round's events that needed a supervisor's
+#: approval (dealer_assist.store.authority.authority_needed): verify looks only at those rounds.
+APPROVALS_FIELD = "needs_approval"
+
+
+def _rows(table: str, columns: str, where: str, order: str) -> str:
+    return (
+        f"coalesce((SELECT group_concat(x, '') FROM (SELECT json_array({columns}) AS x FROM {table} "
+        f"WHERE {where} ORDER BY {order})), '')"
+    )
+
+
+def seal_sql(count: str) -> str:
+    """The SQL expression (a BLOB) of what the seal of round ``r`` (an alias of ``rounds``)
+    covers, its events taken up to ``count`` (an SQL expression). Written once, used by the
+    writer and by ``verify``: the two can never serialise differently."""
+    return (
+        "CAST('e' || "
+        + _rows("events", "id, round_id, seq, at, actor, event_json, hex(hash)",
+                f"round_id = r.id AND seq < {count}", "seq")
+        + " || 's' || "
+        + _rows("settlements", "id, round_id, player, area, hand, bet, stake, result, net, rule, stage",
+                "round_id = r.id", "id")
+        + " || 'u' || "
+        + _rows("rulings", "id, round_id, event_index, rule, ruling, text, moves_json", "round_id = r.id", "id")
+        + " || 'p' || "
+        + _rows("round_players", "player, round_id, net", "round_id = r.id", "player")
+        + " || 'r' || json_array(r.id, r.game, r.status, r.ended_at, r.players_json, r.totals_json, "
+        "r.irregular, r.result_json) AS BLOB)"
+    )
+
+
+def round_seal(conn: sqlite3.Connection, round_id: int, count: int) -> str:
+    """The seal of ``round_id`` with its first ``count`` events, as the store holds it now."""
+    row = conn.execute(
+        f"SELECT {seal_sql(':count')} FROM rounds r WHERE r.id = :round", {"count": count, "round": round_id}
+    ).fetchone()
+    if row is None:
+        raise sqlite3.DataError(f"no round {round_id}")
+    return hashlib.sha256(bytes(row[0])).hexdigest()
+
+
+class Hmac:
+    """HMAC-SHA256 with the key's inner and outer states computed once (RFC 2104)."""
+
+    def __init__(self, key: bytes) -> None:
+        block = (hashlib.sha256(key).digest() if len(key) > 64 else key).ljust(64, b"\0")
+        self._inner = hashlib.sha256(bytes(b ^ 0x36 for b in block))
+        self._outer = hashlib.sha256(bytes(b ^ 0x5C for b in block))
+
+    def digest(self, data: bytes) -> bytes:
+        inner = self._inner.copy()
+        inner.update(data)
+        outer = self._outer.copy()
+        outer.update(inner.digest())
+        return outer.digest()
+
+
+#: The chain content of each chained table's row, serialised by SQLite (see the module's doc).
+CHAIN_CONTENT = {
+    "events": "json_array(id, round_id, seq, at, actor, event_json)",
+    "rounds": "json_array(id, session_id, number, source, started_at, config_json)",
+    "audit": "json_array(id, at, actor, kind, round_id, detail_json)",
+}
+
+
+def chain_rows_ok(
+    conn: sqlite3.Connection, table: str, mac: Hmac, where: str = "", params: tuple[Any, ...] = ()
+) -> tuple[int, int, bytes] | None:
+    """Check every link of ``table``'s chain (or the rows ``where`` selects, each against the
+    row before it by id): (rows checked, last id, last hash) when every one holds, None at the
+    first that does not (or that SQLite cannot serialise as the program does)."""
+    sql = (
+        f"SELECT id, CAST({CHAIN_CONTENT[table]} AS BLOB), hash, "
+        f"lag(hash, 1, ?) OVER (ORDER BY id) FROM {table} ORDER BY id"
+    )
+    if where:
+        # each selected row against its real predecessor in the whole chain
+        sql = (
+            f"SELECT id, CAST({CHAIN_CONTENT[table]} AS BLOB), hash, coalesce((SELECT p.hash FROM {table} p "
+            f"WHERE p.id < t.id ORDER BY p.id DESC LIMIT 1), ?) FROM {table} t WHERE {where} ORDER BY id"
+        )
+    count = 0
+    last_id = 0
+    last_hash = ZERO_HASH
+    digest = mac.digest
+    try:
+        for row_id, content, stored, prev in conn.execute(sql, (ZERO_HASH, *params)):
+            if type(stored) is not bytes or type(prev) is not bytes or digest(prev + content) != stored:
+                return None
+            count += 1
+            last_id = row_id
+            last_hash = stored
+    except (sqlite3.Error, TypeError):
+        return None
+    return count, last_id, last_hash
+
+
+# ------------------------------------------------------------------ the rounds, a range at a time
+
+@dataclass
+class RangeCheck:
+    """What :func:`check_range` found for the rounds ``lo``..``hi``.
+
+    ``untrusted``: rounds whose seal is missing (unfinished, or finished before seals) or does
+    not match, or that have events after their finish record: ``verify`` checks each of them
+    in full. ``covered``: every row of the range's events, settlements, rulings and player rows
+    belongs to one of its rounds and is either sealed or (events of untrusted rounds) a chain
+    link that holds. ``approval``: rounds that may hold an event needing a supervisor.
+    """
+
+    lo: int
+    hi: int
+    rounds: int = 0
+    events: int = 0
+    covered: bool = True
+    untrusted: list[int] = field(default_factory=list)
+    mismatched: list[int] = field(default_factory=list)  # of untrusted: a seal that does not match
+    approval: list[int] = field(default_factory=list)
+
+
+_COUNTED = ("settlements", "rulings", "round_players")
+
+_ROUNDS_SQL = (
+    "SELECT r.id, json_extract(f.detail_json, '$.{field}'), json_extract(f.detail_json, '$.events'), "
+    "json_extract(f.detail_json, '$.{approvals}'), "
+    "(SELECT count(*) FROM events WHERE round_id = r.id), "
+    + " + ".join(f"(SELECT count(*) FROM {t} WHERE round_id = r.id)" for t in _COUNTED)
+    + ", CASE WHEN json_extract(f.detail_json, '$.{field}') IS NULL THEN NULL ELSE {seal} END "
+    "FROM rounds r LEFT JOIN audit f ON f.id = (SELECT max(a.id) FROM audit a INDEXED BY audit_finish "
+    "WHERE a.kind = 'round_finish' AND a.round_id = r.id) WHERE r.id BETWEEN :lo AND :hi ORDER BY r.id"
+).format(field=SEAL_FIELD, approvals=APPROVALS_FIELD, seal=seal_sql("json_extract(f.detail_json, '$.events')"))
+
+
+def check_range_in(conn: sqlite3.Connection, key: bytes, lo: int, hi: int) -> RangeCheck:
+    """The seals of rounds ``lo``..``hi`` (see :class:`RangeCheck`), on ``conn``'s snapshot."""
+    out = RangeCheck(lo, hi)
+    sha256 = hashlib.sha256
+    derived = 0
+    for round_id, sealed, count, approvals, events, rows, text in conn.execute(
+        _ROUNDS_SQL, {"lo": lo, "hi": hi}
+    ):
+        out.rounds += 1
+        out.events += events
+        derived += rows
+        if text is None or count != events or sha256(text).hexdigest() != sealed:
+            out.untrusted.append(round_id)
+            if text is not None:
+                out.mismatched.append(round_id)
+        elif approvals != "[]":
+            out.approval.append(round_id)
+    mac = Hmac(key)
+    for round_id in out.untrusted:  # their events are checked link by link
+        if chain_rows_ok(conn, "events", mac, "round_id = ?", (round_id,)) is None:
+            out.covered = False
+            break
+    in_range = {"lo": lo, "hi": hi}
+    events_in_range = conn.execute(
+        "SELECT count(*) FROM events WHERE round_id BETWEEN :lo AND :hi", in_range).fetchone()[0]
+    derived_in_range = sum(
+        conn.execute(f"SELECT count(*) FROM {t} WHERE round_id BETWEEN :lo AND :hi", in_range).fetchone()[0]
+        for t in _COUNTED
+    )
+    # rows of a round id in the range that is no round's (or an event of no seal nor link)
+    if events_in_range != out.events or derived_in_range != derived:
+        out.covered = False
+    return out
+
+
+def check_range(path: str, key: bytes, lo: int, hi: int) -> RangeCheck:
+    """:func:`check_range_in` on a read-only connection of its own (a worker process)."""
+    uri = "file:" + pathname2url(str(Path(path).resolve())) + "?mode=ro"
+    conn = sqlite3.connect(uri, uri=True, timeout=5)
+    try:
+        conn.execute("PRAGMA query_only = ON")
+        conn.execute("BEGIN")
+        return check_range_in(conn, key, lo, hi)
+    finally:
+        conn.close()
