@@ -24,7 +24,7 @@ from dealer_assist.store.common import (
     utc_now,
 )
 from dealer_assist.store.log import round_event_tail, round_events
-from dealer_assist.store.seal import APPROVALS_FIELD, SEAL_FIELD, round_seal
+from dealer_assist.store.seal import APPROVALS_FIELD, ROWS_FIELD, SEAL_FIELD, derived_rows, round_seal
 from dealer_assist.transcript import under_minimum_first_time
 
 __all__ = [
@@ -189,6 +189,7 @@ def finish(
             # everything recorded about the round, as it stands now (docs/store.md, The seal),
             # and which of its events needed a supervisor's approval (verify checks those)
             SEAL_FIELD: round_seal(conn, round_id, count),
+            ROWS_FIELD: derived_rows(conn, round_id),
             APPROVALS_FIELD: [seq for seq, event in enumerate(events) if authority_needed(event)],
         },
         at=now,

@@ -40,12 +40,14 @@ from dealer_assist.store.common import ZERO_HASH
 
 __all__ = [
     "APPROVALS_FIELD",
+    "ROWS_FIELD",
     "SEAL_FIELD",
     "Hmac",
     "RangeCheck",
     "chain_rows_ok",
     "check_range",
     "check_range_in",
+    "derived_rows",
     "round_seal",
     "seal_sql",
 ]
@@ -55,6 +57,8 @@ SEAL_FIELD = "sealed"
 #: The finish record's field listing the seqs of the round's events that needed a supervisor's
 #: approval (dealer_assist.store.authority.authority_needed): verify looks only at those rounds.
 APPROVALS_FIELD = "needs_approval"
+#: The finish record's field counting the round's settlements, rulings and player rows (sealed).
+ROWS_FIELD = "derived_rows"
 
 
 def _rows(table: str, columns: str, where: str, order: str) -> str:
@@ -177,13 +181,21 @@ _COUNTED = ("settlements", "rulings", "round_players")
 
 _ROUNDS_SQL = (
     "SELECT r.id, json_extract(f.detail_json, '$.{field}'), json_extract(f.detail_json, '$.events'), "
-    "json_extract(f.detail_json, '$.{approvals}'), "
-    "(SELECT count(*) FROM events WHERE round_id = r.id), "
-    + " + ".join(f"(SELECT count(*) FROM {t} WHERE round_id = r.id)" for t in _COUNTED)
-    + ", CASE WHEN json_extract(f.detail_json, '$.{field}') IS NULL THEN NULL ELSE {seal} END "
+    "json_extract(f.detail_json, '$.{approvals}'), json_extract(f.detail_json, '$.{rows}'), "
+    "(SELECT max(seq) FROM events WHERE round_id = r.id), "
+    "CASE WHEN json_extract(f.detail_json, '$.{field}') IS NULL THEN NULL ELSE {seal} END "
     "FROM rounds r LEFT JOIN audit f ON f.id = (SELECT max(a.id) FROM audit a INDEXED BY audit_finish "
     "WHERE a.kind = 'round_finish' AND a.round_id = r.id) WHERE r.id BETWEEN :lo AND :hi ORDER BY r.id"
-).format(field=SEAL_FIELD, approvals=APPROVALS_FIELD, seal=seal_sql("json_extract(f.detail_json, '$.events')"))
+).format(field=SEAL_FIELD, approvals=APPROVALS_FIELD, rows=ROWS_FIELD,
+         seal=seal_sql("json_extract(f.detail_json, '$.events')"))
+
+
+def derived_rows(conn: sqlite3.Connection, round_id: int) -> int:
+    """How many ``settlements``, ``rulings`` and ``round_players`` rows the round has."""
+    return int(sum(
+        conn.execute(f"SELECT count(*) FROM {t} WHERE round_id = ?", (round_id,)).fetchone()[0]
+        for t in _COUNTED
+    ))
 
 
 def check_range_in(conn: sqlite3.Connection, key: bytes, lo: int, hi: int) -> RangeCheck:
@@ -191,31 +203,44 @@ def check_range_in(conn: sqlite3.Connection, key: bytes, lo: int, hi: int) -> Ra
     out = RangeCheck(lo, hi)
     sha256 = hashlib.sha256
     derived = 0
-    for round_id, sealed, count, approvals, events, rows, text in conn.execute(
+    for round_id, sealed, count, approvals, rows, last_seq, text in conn.execute(
         _ROUNDS_SQL, {"lo": lo, "hi": hi}
     ):
         out.rounds += 1
-        out.events += events
-        derived += rows
-        if text is None or count != events or sha256(text).hexdigest() != sealed:
+        # sealed: its first `count` events (seq < count) are in the seal, and it has no others
+        if (
+            text is None
+            or type(count) is not int
+            or type(rows) is not int
+            or (-1 if last_seq is None else last_seq) != count - 1
+            or sha256(text).hexdigest() != sealed
+        ):
             out.untrusted.append(round_id)
             if text is not None:
                 out.mismatched.append(round_id)
-        elif approvals != "[]":
+            continue
+        out.events += count
+        derived += rows
+        if approvals != "[]":
             out.approval.append(round_id)
     mac = Hmac(key)
     for round_id in out.untrusted:  # their events are checked link by link
-        if chain_rows_ok(conn, "events", mac, "round_id = ?", (round_id,)) is None:
+        linked = chain_rows_ok(conn, "events", mac, "round_id = ?", (round_id,))
+        if linked is None:
             out.covered = False
             break
-    in_range = {"lo": lo, "hi": hi}
+        out.events += linked[0]
+        derived += derived_rows(conn, round_id)
+    # half-open, so that the ranges together leave out no round id (1.5 is in [1, 2))
+    in_range = {"lo": lo, "next": hi + 1}
     events_in_range = conn.execute(
-        "SELECT count(*) FROM events WHERE round_id BETWEEN :lo AND :hi", in_range).fetchone()[0]
+        "SELECT count(*) FROM events WHERE round_id >= :lo AND round_id < :next", in_range).fetchone()[0]
     derived_in_range = sum(
-        conn.execute(f"SELECT count(*) FROM {t} WHERE round_id BETWEEN :lo AND :hi", in_range).fetchone()[0]
+        conn.execute(f"SELECT count(*) FROM {t} WHERE round_id >= :lo AND round_id < :next",
+                     in_range).fetchone()[0]
         for t in _COUNTED
     )
-    # rows of a round id in the range that is no round's (or an event of no seal nor link)
+    # a row of a round id in the range that is no round's (nor sealed, nor a link checked)
     if events_in_range != out.events or derived_in_range != derived:
         out.covered = False
     return out
