@@ -236,10 +236,10 @@ def _run(args: argparse.Namespace) -> int:
             return 0
         result = store.verify(jobs=args.jobs, resettle=args.resettle)
         if result.ok:
-            rounds = "every round re-settled" if args.resettle else "rounds sealed or re-settled"
+            checked = "every round re-settled" if args.resettle else "rounds sealed or re-settled"
             print(
                 f"ok: {result.events} events, {result.rounds} rounds, "
-                f"{result.audit} audit entries; keyed chains, {rounds}, head record intact"
+                f"{result.audit} audit entries; keyed chains, {checked}, head record intact"
             )
             return 0
         print(f"FAILED: {result.problem}")

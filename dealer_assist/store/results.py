@@ -24,7 +24,13 @@ from dealer_assist.store.common import (
     utc_now,
 )
 from dealer_assist.store.log import round_event_tail, round_events
-from dealer_assist.store.seal import APPROVALS_FIELD, ROWS_FIELD, SEAL_FIELD, derived_rows, round_seal
+from dealer_assist.store.seal import (
+    APPROVALS_FIELD,
+    ROWS_FIELD,
+    SEAL_FIELD,
+    derived_rows,
+    round_seal,
+)
 from dealer_assist.transcript import under_minimum_first_time
 
 __all__ = [

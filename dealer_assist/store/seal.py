@@ -74,7 +74,7 @@ def seal_sql(count: str) -> str:
     writer and by ``verify``: the two can never serialise differently."""
     return (
         "CAST('e' || "
-        + _rows("events", "id, round_id, seq, at, actor, event_json, hex(hash)",
+        + _rows("events", "id, round_id, seq, at, actor, event_json, quote(hash)",
                 f"round_id = r.id AND seq < {count}", "seq")
         + " || 's' || "
         + _rows("settlements", "id, round_id, player, area, hand, bet, stake, result, net, rule, stage",
@@ -123,14 +123,29 @@ CHAIN_CONTENT = {
 
 
 def chain_rows_ok(
-    conn: sqlite3.Connection, table: str, mac: Hmac, where: str = "", params: tuple[Any, ...] = ()
+    conn: sqlite3.Connection,
+    table: str,
+    mac: Hmac,
+    where: str = "",
+    params: tuple[Any, ...] = (),
+    *,
+    span: tuple[int, int] | None = None,
 ) -> tuple[int, int, bytes] | None:
-    """Check every link of ``table``'s chain (or the rows ``where`` selects, each against the
-    row before it by id): (rows checked, last id, last hash) when every one holds, None at the
-    first that does not (or that SQLite cannot serialise as the program does)."""
+    """Check every link of ``table``'s chain, or of the rows ``where`` selects, or of the rows
+    with ids in ``span`` (inclusive), each against the row before it by id in the whole chain:
+    (rows checked, last id, last hash) when every one holds, None at the first that does not
+    (or that SQLite cannot serialise as the program does)."""
+    first = ZERO_HASH
+    bounds = ""
+    if span is not None:
+        before = conn.execute(
+            f"SELECT hash FROM {table} WHERE id < ? ORDER BY id DESC LIMIT 1", (span[0],)
+        ).fetchone()
+        first = ZERO_HASH if before is None else before[0]
+        bounds = f"WHERE id BETWEEN {int(span[0])} AND {int(span[1])} "
     sql = (
         f"SELECT id, CAST({CHAIN_CONTENT[table]} AS BLOB), hash, "
-        f"lag(hash, 1, ?) OVER (ORDER BY id) FROM {table} ORDER BY id"
+        f"lag(hash, 1, ?) OVER (ORDER BY id) FROM {table} {bounds}ORDER BY id"
     )
     if where:
         # each selected row against its real predecessor in the whole chain
@@ -143,7 +158,7 @@ def chain_rows_ok(
     last_hash = ZERO_HASH
     digest = mac.digest
     try:
-        for row_id, content, stored, prev in conn.execute(sql, (ZERO_HASH, *params)):
+        for row_id, content, stored, prev in conn.execute(sql, (first, *params)):
             if type(stored) is not bytes or type(prev) is not bytes or digest(prev + content) != stored:
                 return None
             count += 1
@@ -169,6 +184,9 @@ class RangeCheck:
 
     lo: int
     hi: int
+    audit_span: tuple[int, int] | None = None  # the audit rows (ids) this range also checks
+    rounds_chain: tuple[int, int, bytes] | None = None  # chain_rows_ok of rounds lo..hi
+    audit_chain: tuple[int, int, bytes] | None = None  # chain_rows_ok of the audit span
     rounds: int = 0
     events: int = 0
     covered: bool = True
@@ -198,9 +216,16 @@ def derived_rows(conn: sqlite3.Connection, round_id: int) -> int:
     ))
 
 
-def check_range_in(conn: sqlite3.Connection, key: bytes, lo: int, hi: int) -> RangeCheck:
-    """The seals of rounds ``lo``..``hi`` (see :class:`RangeCheck`), on ``conn``'s snapshot."""
-    out = RangeCheck(lo, hi)
+def check_range_in(
+    conn: sqlite3.Connection, key: bytes, lo: int, hi: int, audit_span: tuple[int, int] | None = None
+) -> RangeCheck:
+    """The seals of rounds ``lo``..``hi`` (see :class:`RangeCheck`) and the chain links of
+    their ``rounds`` rows and of the audit rows in ``audit_span``, on ``conn``'s snapshot."""
+    out = RangeCheck(lo, hi, audit_span)
+    mac = Hmac(key)
+    out.rounds_chain = chain_rows_ok(conn, "rounds", mac, span=(lo, hi))
+    if audit_span is not None:
+        out.audit_chain = chain_rows_ok(conn, "audit", mac, span=audit_span)
     sha256 = hashlib.sha256
     derived = 0
     for round_id, sealed, count, approvals, rows, last_seq, text in conn.execute(
@@ -223,7 +248,6 @@ def check_range_in(conn: sqlite3.Connection, key: bytes, lo: int, hi: int) -> Ra
         derived += rows
         if approvals != "[]":
             out.approval.append(round_id)
-    mac = Hmac(key)
     for round_id in out.untrusted:  # their events are checked link by link
         linked = chain_rows_ok(conn, "events", mac, "round_id = ?", (round_id,))
         if linked is None:
@@ -246,13 +270,15 @@ def check_range_in(conn: sqlite3.Connection, key: bytes, lo: int, hi: int) -> Ra
     return out
 
 
-def check_range(path: str, key: bytes, lo: int, hi: int) -> RangeCheck:
+def check_range(
+    path: str, key: bytes, lo: int, hi: int, audit_span: tuple[int, int] | None
+) -> RangeCheck:
     """:func:`check_range_in` on a read-only connection of its own (a worker process)."""
     uri = "file:" + pathname2url(str(Path(path).resolve())) + "?mode=ro"
     conn = sqlite3.connect(uri, uri=True, timeout=5)
     try:
         conn.execute("PRAGMA query_only = ON")
         conn.execute("BEGIN")
-        return check_range_in(conn, key, lo, hi)
+        return check_range_in(conn, key, lo, hi, audit_span)
     finally:
         conn.close()

@@ -42,13 +42,13 @@ from dealer_assist.store.common import StoreError, canonical_json, decimal_text
 from dealer_assist.store.keying import CHAIN_SCHEME, meta_value, read_head, schema_digest
 from dealer_assist.store.keys import CHAINS, Head, key_id, read_head_file
 from dealer_assist.store.log import players_of_event
-from dealer_assist.store.seal import Hmac, RangeCheck, chain_rows_ok, check_range, check_range_in
 from dealer_assist.store.results import (
     irregular_flag,
     net_texts,
     ruling_rows,
     settlement_rows,
 )
+from dealer_assist.store.seal import Hmac, RangeCheck, chain_rows_ok, check_range, check_range_in
 from dealer_assist.store.states import SESSION_COLUMNS, user_state
 from dealer_assist.transcript import new_round, parse_event, round_output
 
@@ -256,14 +256,16 @@ def _verify_sealed(
     if problem is not None:
         return problem
     assert key is not None
-    audit = chain_rows_ok(conn, "audit", Hmac(key))
-    if audit is None:
+    rounds_ids = conn.execute("SELECT min(id), max(id) FROM rounds").fetchone()
+    audit_ids = conn.execute("SELECT min(id), max(id) FROM audit").fetchone()
+    try:
+        ranges = _check_ranges(conn, key, path, jobs, rounds_ids, audit_ids)
+    except sqlite3.Error:
+        ranges = None  # a value SQLite cannot serialise (a BLOB where text belongs ...)
+    if ranges is None or any(r.audit_span is not None and r.audit_chain is None for r in ranges):
         # a finish record (and so a seal) may be forged: the reference check names the problem
-        checked.update(events=0, rounds=0, audit=0)
         return _verify(conn, key, head_path, outside, checked, tails)
-    row = conn.execute("SELECT max(id) FROM rounds").fetchone()
-    top = int(row[0] or 0)
-    ranges = _check_ranges(conn, key, path, jobs, top)
+    top = int(rounds_ids[1] or 0)
     covered = all(r.covered for r in ranges) and not _outside_rounds(conn, top)
     if covered:
         checked["events"] = sum(r.events for r in ranges)
@@ -271,11 +273,8 @@ def _verify_sealed(
         tails["events"] = (int(last[0]), bytes(last[1]).hex()) if last is not None else (0, "")
     else:
         problem = _chain(conn, "events", key, checked, tails)
-    problem = (
-        problem
-        or _chain(conn, "rounds", key, checked, tails)
-        or _chain(conn, "audit", key, checked, tails, audit)
-    )
+    if problem is None:
+        problem = _chains_of_ranges(conn, key, checked, tails, ranges)
     if problem is not None:
         return problem
     folded = _fold_audit(conn)
@@ -298,23 +297,62 @@ def _verify_sealed(
     return _verify_rest(conn, key, head_path, outside, tails, folded, approval)
 
 
-def _check_ranges(
-    conn: sqlite3.Connection, key: bytes, path: Path | None, jobs: int, top: int
-) -> list[RangeCheck]:
-    """The seals of rounds 1..``top``: in this process on its snapshot, or split into ranges
-    among ``jobs`` worker processes (each on a snapshot at least as new)."""
-    if top <= 0:
+def _chains_of_ranges(
+    conn: sqlite3.Connection,
+    key: bytes,
+    checked: dict[str, int],
+    tails: dict[str, tuple[int, str]],
+    ranges: list[RangeCheck],
+) -> Problem | None:
+    """The rounds and audit chains as the ranges found them (the reference walk names the
+    first bad row of a chain one of them found broken)."""
+    for table in ("rounds", "audit"):
+        parts = [r.rounds_chain if table == "rounds" else r.audit_chain for r in ranges
+                 if table == "rounds" or r.audit_span is not None]
+        if any(part is None for part in parts):
+            checked[table] = 0
+            problem = _chain(conn, table, key, checked, tails)
+            if problem is not None:
+                return problem
+            continue
+        done = [part for part in parts if part is not None and part[0]]
+        checked[table] = sum(part[0] for part in done)
+        tails[table] = (done[-1][1], done[-1][2].hex()) if done else (0, "")
+    return None
+
+
+def _spans(low: Any, high: Any, parts: int) -> list[tuple[int, int]]:
+    """``parts`` consecutive id ranges covering ``low``..``high`` (fewer when there are fewer ids)."""
+    if low is None or high is None:
         return []
-    if jobs <= 1 or path is None or top < PARALLEL_MIN_ROUNDS:
-        return [check_range_in(conn, key, 1, top)]
-    parts = jobs * 4  # a few ranges each, so that a worker slowed by other work holds up less
-    bounds = [1 + top * n // parts for n in range(parts + 1)]
-    bounds[-1] = top + 1
-    los = [bounds[n] for n in range(parts) if bounds[n] < bounds[n + 1]]
-    his = [bounds[n + 1] - 1 for n in range(parts) if bounds[n] < bounds[n + 1]]
+    low, high = int(low), int(high)
+    size = high - low + 1
+    bounds = [low + size * n // parts for n in range(parts + 1)]
+    return [(bounds[n], bounds[n + 1] - 1) for n in range(parts) if bounds[n] < bounds[n + 1]]
+
+
+def _check_ranges(
+    conn: sqlite3.Connection,
+    key: bytes,
+    path: Path | None,
+    jobs: int,
+    rounds_ids: Sequence[Any],
+    audit_ids: Sequence[Any],
+) -> list[RangeCheck]:
+    """The rounds' seals and the rounds and audit chains: in this process on its snapshot,
+    or split into ranges among ``jobs`` worker processes (each on a snapshot at least as new)."""
+    top = int(rounds_ids[1] or 0)
+    parallel = jobs > 1 and path is not None and top >= PARALLEL_MIN_ROUNDS
+    parts = jobs * 4 if parallel else 1  # a few ranges each: a worker slowed by other work holds up less
+    spans = _spans(rounds_ids[0], rounds_ids[1], parts) or [(1, 0)]
+    audit: list[tuple[int, int] | None] = list(_spans(audit_ids[0], audit_ids[1], len(spans)))
+    audit += [None] * (len(spans) - len(audit))
+    if not parallel:
+        return [check_range_in(conn, key, lo, hi, a) for (lo, hi), a in zip(spans, audit, strict=True)]
     # spawn, not fork: a verify may run in a program with threads (the review screens)
     with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-        return list(pool.map(check_range, [str(path)] * len(los), [key] * len(los), los, his))
+        return list(pool.map(check_range, [str(path)] * len(spans), [key] * len(spans),
+                             [lo for lo, _ in spans], [hi for _, hi in spans], audit))
 
 
 def _outside_rounds(conn: sqlite3.Connection, top: int) -> bool:
