@@ -14,6 +14,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from dealer_assist.errors import DealerAssistError, TranscriptError
+from dealer_assist.seal import (
+    APPROVALS_FIELD,
+    ROWS_FIELD,
+    SEAL_FIELD,
+    derived_rows,
+    round_seal,
+)
 from dealer_assist.store.audit import insert_audit
 from dealer_assist.store.authority import authority_needed
 from dealer_assist.store.common import (
@@ -24,13 +31,6 @@ from dealer_assist.store.common import (
     utc_now,
 )
 from dealer_assist.store.log import round_event_tail, round_events
-from dealer_assist.store.seal import (
-    APPROVALS_FIELD,
-    ROWS_FIELD,
-    SEAL_FIELD,
-    derived_rows,
-    round_seal,
-)
 from dealer_assist.transcript import under_minimum_first_time
 
 __all__ = [
@@ -115,7 +115,7 @@ def finish(
     """Record a round's settle output (inside a write transaction): status, settlements,
     rulings, net, the under-minimum history (5.26) and a chained ``round_finish`` record
     that names the end time, the history entries it added and the round's seal (the sha256
-    of every row recorded about it: :mod:`dealer_assist.store.seal`)."""
+    of every row recorded about it: :mod:`dealer_assist.seal`)."""
     row = conn.execute("SELECT config_json FROM rounds WHERE id = ?", (round_id,)).fetchone()
     if row is None:
         raise StoreError(f"no round {round_id}")

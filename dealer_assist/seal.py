@@ -25,6 +25,9 @@ escaped alike, integers and nulls alike), so the rows are read already serialise
 the HMAC uses precomputed inner and outer SHA-256 states (RFC 2104) instead of keying
 each row afresh. A row whose bytes do not check is not judged here: ``verify`` then runs
 the reference check (:func:`dealer_assist.store.chain.verify_chain`), which names it.
+
+This module imports only the standard library (not :mod:`dealer_assist.store`): it is all a
+worker process of ``history verify --jobs N`` imports, so each worker stays small.
 """
 
 from __future__ import annotations
@@ -34,9 +37,6 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.request import pathname2url
-
-from dealer_assist.store.common import ZERO_HASH
 
 __all__ = [
     "APPROVALS_FIELD",
@@ -51,6 +51,9 @@ __all__ = [
     "round_seal",
     "seal_sql",
 ]
+
+#: The chain's start (as dealer_assist.store.common.ZERO_HASH: this module imports no store module).
+ZERO_HASH = bytes(32)
 
 #: The finish record's field holding the seal (sha256 hex); records written before it lack it.
 SEAL_FIELD = "sealed"
@@ -274,7 +277,7 @@ def check_range(
     path: str, key: bytes, lo: int, hi: int, audit_span: tuple[int, int] | None
 ) -> RangeCheck:
     """:func:`check_range_in` on a read-only connection of its own (a worker process)."""
-    uri = "file:" + pathname2url(str(Path(path).resolve())) + "?mode=ro"
+    uri = Path(path).resolve().as_uri() + "?mode=ro"
     conn = sqlite3.connect(uri, uri=True, timeout=5)
     try:
         conn.execute("PRAGMA query_only = ON")
