@@ -258,8 +258,16 @@ def _verify_sealed(
     assert key is not None
     rounds_ids = conn.execute("SELECT min(id), max(id) FROM rounds").fetchone()
     audit_ids = conn.execute("SELECT min(id), max(id) FROM audit").fetchone()
+    folding: list[_Folded | Exception] = []
+
+    def fold() -> None:  # while the workers check the rounds; used once the chains hold
+        try:
+            folding.append(_fold_audit(conn))
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError, sqlite3.Error) as err:
+            folding.append(err)
+
     try:
-        ranges = _check_ranges(conn, key, path, jobs, rounds_ids, audit_ids)
+        ranges = _check_ranges(conn, key, path, jobs, rounds_ids, audit_ids, fold)
     except sqlite3.Error:
         ranges = None  # a value SQLite cannot serialise (a BLOB where text belongs ...)
     if ranges is None or any(r.audit_span is not None and r.audit_chain is None for r in ranges):
@@ -277,7 +285,9 @@ def _verify_sealed(
         problem = _chains_of_ranges(conn, key, checked, tails, ranges)
     if problem is not None:
         return problem
-    folded = _fold_audit(conn)
+    folded = folding[0] if folding else _fold_audit(conn)
+    if isinstance(folded, Exception):
+        raise folded
     if not covered:  # rows of a round id that is no round's: the reference pass names them
         return _verify_rounds(conn, folded) or (
             "store", 0, "rows of the events or derived tables belong to no round")
@@ -338,9 +348,11 @@ def _check_ranges(
     jobs: int,
     rounds_ids: Sequence[Any],
     audit_ids: Sequence[Any],
+    meanwhile: Callable[[], None],
 ) -> list[RangeCheck]:
     """The rounds' seals and the rounds and audit chains: in this process on its snapshot,
-    or split into ranges among ``jobs`` worker processes (each on a snapshot at least as new)."""
+    or split into ranges among ``jobs`` worker processes (each on a snapshot at least as new),
+    this process doing ``meanwhile`` while they work."""
     top = int(rounds_ids[1] or 0)
     parallel = jobs > 1 and path is not None and top >= PARALLEL_MIN_ROUNDS
     parts = jobs * 4 if parallel else 1  # a few ranges each: a worker slowed by other work holds up less
@@ -349,10 +361,13 @@ def _check_ranges(
     audit += [None] * (len(spans) - len(audit))
     if not parallel:
         return [check_range_in(conn, key, lo, hi, a) for (lo, hi), a in zip(spans, audit, strict=True)]
-    # spawn, not fork: a verify may run in a program with threads (the review screens)
+    # spawn, not fork: a forked worker would inherit this connection's SQLite lock state (and
+    # a verify may run in a program with threads, the review screens)
     with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-        return list(pool.map(check_range, [str(path)] * len(spans), [key] * len(spans),
-                             [lo for lo, _ in spans], [hi for _, hi in spans], audit))
+        results = pool.map(check_range, [str(path)] * len(spans), [key] * len(spans),
+                           [lo for lo, _ in spans], [hi for _, hi in spans], audit)
+        meanwhile()
+        return list(results)
 
 
 def _outside_rounds(conn: sqlite3.Connection, top: int) -> bool:
