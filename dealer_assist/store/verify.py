@@ -30,6 +30,7 @@ import multiprocessing
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -359,15 +360,18 @@ def _check_ranges(
     spans = _spans(rounds_ids[0], rounds_ids[1], parts) or [(1, 0)]
     audit: list[tuple[int, int] | None] = list(_spans(audit_ids[0], audit_ids[1], len(spans)))
     audit += [None] * (len(spans) - len(audit))
-    if not parallel:
-        return [check_range_in(conn, key, lo, hi, a) for (lo, hi), a in zip(spans, audit, strict=True)]
-    # spawn, not fork: a forked worker would inherit this connection's SQLite lock state (and
-    # a verify may run in a program with threads, the review screens)
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-        results = pool.map(check_range, [str(path)] * len(spans), [key] * len(spans),
-                           [lo for lo, _ in spans], [hi for _, hi in spans], audit)
-        meanwhile()
-        return list(results)
+    if parallel:
+        # spawn, not fork: a forked worker would inherit this connection's SQLite lock state
+        # (and a verify may run in a program with threads, the review screens)
+        try:
+            with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+                results = pool.map(check_range, [str(path)] * len(spans), [key] * len(spans),
+                                   [lo for lo, _ in spans], [hi for _, hi in spans], audit)
+                meanwhile()
+                return list(results)
+        except (BrokenProcessPool, OSError):
+            pass  # no worker could be started, or one died: this process checks every range
+    return [check_range_in(conn, key, lo, hi, a) for (lo, hi), a in zip(spans, audit, strict=True)]
 
 
 def _outside_rounds(conn: sqlite3.Connection, top: int) -> bool:
