@@ -199,7 +199,7 @@ def _assert_one_line_error(done: subprocess.CompletedProcess[str], text: str) ->
         (["--db", "{db}", "list", "--limit", "-1"], "--limit"),
         (["--db", "{db}", "list", "--colour"], "unrecognized arguments: --colour"),
         (["--db", "{db}", "verify", "extra"], "unrecognized arguments: extra"),
-        (["--db", "{db}", "verify", "--jobs", "0"], "must be 1 to 64, not 0"),
+        (["--db", "{db}", "verify", "--jobs", "0"], "must be from 1 to 64, not 0"),
         (["--db", "{db}", "verify", "--jobs", "four"], "whole number"),
         (["--verbose", "--db", "{db}", "verify"], "unrecognized arguments: --verbose"),
     ],
