@@ -42,6 +42,7 @@ __all__ = [
     "APPROVALS_FIELD",
     "ROWS_FIELD",
     "SEAL_FIELD",
+    "UNTRUSTED_LISTED",
     "Hmac",
     "RangeCheck",
     "chain_rows_ok",
@@ -194,11 +195,16 @@ class RangeCheck:
     events: int = 0
     covered: bool = True
     untrusted: list[int] = field(default_factory=list)
+    overflow: bool = False  # more than UNTRUSTED_LISTED untrusted rounds (a store from before seals)
     mismatched: list[int] = field(default_factory=list)  # of untrusted: a seal that does not match
     approval: list[int] = field(default_factory=list)
 
 
 _COUNTED = ("settlements", "rulings", "round_players")
+
+#: At most this many untrusted rounds are listed a range (memory stays flat): beyond it verify
+#: re-settles the whole store in one streaming pass instead of round by round.
+UNTRUSTED_LISTED = 20_000
 
 _ROUNDS_SQL = (
     "SELECT r.id, json_extract(f.detail_json, '$.{field}'), json_extract(f.detail_json, '$.events'), "
@@ -243,21 +249,24 @@ def check_range_in(
             or (-1 if last_seq is None else last_seq) != count - 1
             or sha256(text).hexdigest() != sealed
         ):
-            out.untrusted.append(round_id)
-            if text is not None:
-                out.mismatched.append(round_id)
+            if len(out.untrusted) < UNTRUSTED_LISTED:
+                out.untrusted.append(round_id)
+                if text is not None:
+                    out.mismatched.append(round_id)
+            else:
+                out.overflow = True
+            if out.covered:  # its events are checked link by link
+                linked = chain_rows_ok(conn, "events", mac, "round_id = ?", (round_id,))
+                if linked is None:
+                    out.covered = False
+                else:
+                    out.events += linked[0]
+                    derived += derived_rows(conn, round_id)
             continue
         out.events += count
         derived += rows
         if approvals != "[]":
             out.approval.append(round_id)
-    for round_id in out.untrusted:  # their events are checked link by link
-        linked = chain_rows_ok(conn, "events", mac, "round_id = ?", (round_id,))
-        if linked is None:
-            out.covered = False
-            break
-        out.events += linked[0]
-        derived += derived_rows(conn, round_id)
     # half-open, so that the ranges together leave out no round id (1.5 is in [1, 2))
     in_range = {"lo": lo, "next": hi + 1}
     events_in_range = conn.execute(

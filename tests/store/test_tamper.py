@@ -85,3 +85,22 @@ def test_worker_processes_name_the_same_problem(
         work = tmp_path / f"case{n}-jobs"
         said = tamper.run_case(case, path, ids, work, jobs=2)
         assert said is not None and said.replace(str(work), str(tmp_path / f"case{n}")) == alone, case.name
+
+
+def test_a_store_of_unsealed_rounds_is_re_settled_in_one_pass(
+    recorded: tuple[Path, dict[str, Any]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Beyond seal.UNTRUSTED_LISTED unsealed rounds a range (a store from before seals) verify
+    re-settles the whole store in one streaming pass: the same verdicts and problems."""
+    from dealer_assist import seal
+
+    monkeypatch.setattr(seal, "UNTRUSTED_LISTED", 0)  # the round in play already overflows
+    path, ids = recorded
+    chosen = [c for c in tamper.cases(path, ids) if c.name in PARALLEL_CASES]
+    assert tamper.run_case(tamper.Case("nothing"), path, ids, tmp_path / "intact") is None
+    for n, case in enumerate(chosen):
+        streamed = tamper.run_case(case, path, ids, tmp_path / f"case{n}")
+        work = tmp_path / f"case{n}-full"
+        full = tamper.run_case(case, path, ids, work, resettle=True)
+        assert streamed is not None and full is not None, case.name
+        assert streamed == full.replace(str(work), str(tmp_path / f"case{n}")), case.name
