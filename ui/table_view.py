@@ -67,6 +67,12 @@ def _label(text: str, *, size: float = 18, bold: bool = False, colour: str | Non
     return label
 
 
+def _set_text(label: QLabel, text: str) -> None:
+    """Only a changed text: ``setText`` lays the label out again even for the same text."""
+    if label.text() != text:
+        label.setText(text)
+
+
 class HandBox(DropTarget):
     """One hand: its cards, total and badges; a card dragged here lies in this hand.
 
@@ -105,9 +111,10 @@ class HandBox(DropTarget):
         for text in hand.cards[len(old.cards):]:
             self.cards.add(text)
         if hand != old:
-            self.title.setText(self._head(hand))
-            self.badges.setText(" ".join(hand.badges))
-            self.badges.setVisible(bool(hand.badges))
+            _set_text(self.title, self._head(hand))
+            _set_text(self.badges, " ".join(hand.badges))
+            if self.badges.isHidden() == bool(hand.badges):
+                self.badges.setVisible(bool(hand.badges))
             if hand.in_turn != old.in_turn:
                 self.update()
         self.hand = hand
@@ -156,8 +163,9 @@ class DealerBox(QFrame):
         view = dealer_view(layout)
         if not self.hand.update_hand(view):
             return False
-        self.hand.badges.hide()
-        self.total.setText(_dealer_total(view))
+        if not self.hand.badges.isHidden():
+            self.hand.badges.hide()  # the dealer's badges are in the total's line
+        _set_text(self.total, _dealer_total(view))
         return True
 
 
