@@ -73,6 +73,8 @@ class PromptPanel(QWidget):
         self._next_cell = 0
         self._tags: list[QLabel] = []
         self.columns = 6  # options take 2 (three a row), offers 3 (two a row)
+        self._in_show = False  # within show_expectation
+        self._batched = False  # the grid is hidden while its buttons are placed
 
     def clear_buttons(self) -> None:
         for button in self.buttons.values():
@@ -138,7 +140,7 @@ class PromptPanel(QWidget):
             self._next_cell += self.columns - self._next_cell % self.columns
         self._grid.addWidget(button, self._next_cell // self.columns, self._next_cell % self.columns, 1, span)
         self._next_cell += span
-        button.show()  # at once, not at the next event loop turn: its key works immediately
+        self._place(button)  # at once, not at the next event loop turn: its key works immediately
         self.buttons[key] = button
         return button
 
@@ -160,7 +162,7 @@ class PromptPanel(QWidget):
                 button.setToolTip(f"{player} takes {OPTION_WORDS.get(option, option).lower()} (area {area})")
                 self._actions[key] = partial(decide, option, area, 1, player)
                 self._grid.addWidget(button, cell // self.columns, cell % self.columns)
-                button.show()
+                self._place(button)
                 self.buttons[key] = button
                 cell += 1
         self._next_cell = cell
@@ -170,7 +172,30 @@ class PromptPanel(QWidget):
         if self._next_cell % self.columns:
             self._next_cell += self.columns - self._next_cell % self.columns
 
-    def show_expectation(self, exp: Any, status: str, *, decide: Callable[..., object],
+    def show_expectation(self, exp: Any, status: str, **options: Any) -> None:
+        """Show what the round waits for (``options``: the actions of :meth:`_show_expectation`).
+
+        A button shown in a visible window lays out every visible ancestor again at once
+        (Qt's ``QWidget::setVisible``): twenty-one offers shown one by one laid the whole
+        window out twenty-one times. The buttons are placed while their grid is hidden and
+        shown together, before this returns (their keys work at once)."""
+        self._in_show = True
+        try:
+            self._show_expectation(exp, status, **options)
+        finally:
+            self._in_show = False
+            if self._batched:
+                self._batched = False
+                self._grid_host.show()
+
+    def _place(self, button: QPushButton) -> None:
+        """Show a button just put in the grid (within :meth:`show_expectation`: with the grid)."""
+        if self._in_show and not self._batched and not self._grid_host.isHidden():
+            self._batched = True
+            self._grid_host.hide()
+        button.show()
+
+    def _show_expectation(self, exp: Any, status: str, *, decide: Callable[..., object],
                          no_more_bets: Callable[[], object], close_offers: Callable[[], object],
                          confirm: Callable[[], object], resolve: Callable[[str], object],
                          withdraw: Callable[[str | None, int | None], object], slip_size: int,
