@@ -15,7 +15,6 @@ log-in: only with ``DEALER_ASSIST_DEV=1``, a development run).
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import sys
 from dataclasses import dataclass, replace
@@ -28,6 +27,7 @@ from dealer_assist.station import StationConfig
 from hardware.codecs import CODEC_NAMES
 from hardware.driver import DEFAULT_BAUD, ShoeDriver
 from hardware.simulator import SimulatedShoe
+from ui.collector import collect_between_rounds
 from ui.controller import TableController, TableSetup
 from ui.worker import Worker
 
@@ -117,10 +117,6 @@ def build_table(setup: TableSetup, *, db: str | None, dealer: str, port: str | N
         floor_link = FloorLink(db or default_db_path("table"), floor_url, parent=window)
         window.statusBar().addPermanentWidget(floor_link.widget)
         floor_link.start()
-    # What exists now (the modules, Qt's wrappers, the window) lives as long as the screen:
-    # the garbage collector's full passes no longer walk it. A full pass over it took tens
-    # of milliseconds, on whichever card it happened to fall (ui.bench).
-    gc.freeze()
     return Table(controller, window, driver, signals, sim, sim_worker, floor_link)
 
 
@@ -293,6 +289,7 @@ def _run_window(args: argparse.Namespace, cfg: StationConfig | None, store: Path
                         baud=baud, sim_cards=cards, sim_seed=args.sim_seed, floor_url=floor_url)
     table.lock = lock
     table.station = cfg
+    collect_between_rounds()
     window = table.window
     window.setWindowTitle(station_title(cfg, simulated, args.dealer))
     status = QLabel(station_status(cfg, simulated, port, store))

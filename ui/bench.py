@@ -193,6 +193,7 @@ def card_latency_and_memory(cards: int, rounds: int, *, layout: str = "heavy", s
 
     from dealer_assist.games import GAMES
     from ui.app import build_table
+    from ui.collector import collect_between_rounds
     from ui.controller import TableSetup
 
     app = QApplication.instance() or QApplication([])
@@ -206,6 +207,7 @@ def card_latency_and_memory(cards: int, rounds: int, *, layout: str = "heavy", s
         setup = TableSetup(game="lucky8", decks=8, areas=7, seated=seated)
         table = build_table(setup, db=str(Path(tmp) / "bench.db"), dealer="bench", sim_seed=11,
                             sim_link=str(Path(tmp) / "shoe"))
+        collect_between_rounds()  # as the app does (ui.app.run)
         table.window.setGeometry(0, 0, *size)
         table.window.show()
         bench = _Bench(table, cards, rounds, wagers)

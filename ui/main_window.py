@@ -33,6 +33,7 @@ from dealer_assist.store import StoreError
 from ui.amount_keypad import AmountKeypad
 from ui.betting import BettingPanel
 from ui.cards import DropTarget, card_label
+from ui.collector import collect_now
 from ui.controller import TableController, TableSetup, players_in
 from ui.held_panels import PowerFailurePanel, StrayCardPanel
 from ui.keys import LetterKeys, bind
@@ -757,6 +758,8 @@ class DealerWindow(QMainWindow):
             self.pages.hide()
         if self.betting.isHidden() == c.betting:
             self.betting.setVisible(c.betting)
+            if c.betting:  # a new round: no card is due; collect garbage once it is painted
+                self._after_paint.later("collect", collect_now)
         if c.betting:
             bets = ["main", *rnd.rules.side_bets]
             betting_sig = (tuple(c.setup.players()), tuple(bets), c.setup.areas, electronic)

@@ -107,6 +107,11 @@ class AfterPaint(QObject):
             call()
 
     def _run(self, key: str) -> None:
+        # Qt does not always deliver the paint request first (a request posted while an
+        # earlier one is delivered can land behind this event): deliver what is pending of
+        # the layout and the paint now, then run the call
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.UpdateRequest)
         self.run_now(key)
 
     def event(self, event: QEvent) -> bool:
