@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from tests.ui.driving import TableDriver
 from ui.controller import TableSetup
+from ui.settlement_panel import COLUMNS
 from ui.table_view import PAY_COLOURS
 
 MakeTable = Callable[..., TableDriver]
@@ -149,6 +150,12 @@ def test_ace_race_pairs_and_a_push_free_round_on_two_areas(make_table: MakeTable
                             ("fred", "ace_race"): ("+40", PAY)}
     assert _cells(t, 5) == {("eli", "main"): ("+25", PAY), ("eli", "pair"): ("\u22125", COLLECT)}
     assert all(t.window.table_view.area_boxes[3].table.cells[key] is label for key, label in labels.items())
+    # the table fills itself after the card is painted (nobody reads it here): 4 interim + 3 final rows
+    panel = t.window.settlement
+    pay = COLUMNS.index("Pay / collect")
+    t.qtbot.waitUntil(lambda: panel.table.rowCount() == 7 and t.window.pages.isVisible(), timeout=5000)
+    assert sorted(panel.table.item(r, pay).text() for r in range(7)) == [
+        "COLLECT 100", "COLLECT 5", "COLLECT 50", "PAY 110", "PAY 25", "PAY 40", "PAY 80"]
     rows = t.settlement_rows()
     assert [r[1] for r in rows][:2] == ["5", "5/1"] or [r[1] for r in rows][:2] == ["5/1", "5"]
     assert {r[1] for r in rows[2:]} <= {"3", "3/1"}  # paying order: area 5, then area 3
