@@ -138,7 +138,7 @@ class SettlementPanel(QWidget):
         layout.addWidget(self.totals, 2)
         self.rows: list[dict[str, Any]] = []
         self.net: dict[str, Any] = {}
-        self._pending: str | None = None  # the heading of an output not yet in the tables
+        self._pending = False  # an output not yet in the tables
         self._after_paint = AfterPaint(self)
         self._shown: list[tuple[tuple[str, ...], str, int]] = []  # what each table row shows
         self._totals_shown: list[tuple[tuple[str, ...], str, int]] = []
@@ -166,7 +166,9 @@ class SettlementPanel(QWidget):
         if heading is None:
             heading = ("Final settlement" if status in ("settled", "void") or output.get("next") is None
                        else "Interim settlement" if "interim" in stages else "Settlement")
-        self._pending = heading
+        if self.title.text() != heading:
+            self.title.setText(heading)
+        self._pending = True
         if defer:
             self._after_paint.later("fill", self.flush)
         else:
@@ -174,11 +176,9 @@ class SettlementPanel(QWidget):
 
     def flush(self) -> None:
         """Fill the tables now with what :meth:`show_output` was last given (if not yet)."""
-        heading = self._pending
-        if heading is None:
+        if not self._pending:
             return
-        self._pending = None
-        self.title.setText(heading)
+        self._pending = False
         ordered = self.rows
         self.table.setColumnHidden(0, not any(s.get("area") is not None or s.get("hand") is not None
                                               for s in ordered))
