@@ -35,11 +35,13 @@ from dealer_assist.store import StoreError
 from ui.amount_keypad import AmountKeypad
 from ui.betting import BettingPanel
 from ui.cards import DropTarget, card_label
+from ui.collector import collect_now
 from ui.controller import TableController, TableSetup, players_in
 from ui.held_panels import PowerFailurePanel, StrayCardPanel
 from ui.keys import LetterKeys, bind
 from ui.login import PinDialog, ask_supervisor
 from ui.prompt import PromptPanel, target_words
+from ui.qtfix import AfterPaint
 from ui.ruling_panel import RulingPanel
 from ui.settlement_panel import SettlementPanel
 from ui.setup_dialog import SetupDialog
@@ -342,6 +344,7 @@ class DealerWindow(QMainWindow):
         self._prompt_sig: Any = None
         self._rulings_shown: Any = None
         self._settlement_shown: Any = None
+        self._after_paint = AfterPaint(self)
         self._betting_sig: Any = None
         self._report_players: list[str] = []
         self.pin_dialog: PinDialog | None = None
@@ -749,10 +752,16 @@ class DealerWindow(QMainWindow):
         settlement_sig = (output["settlements"], output["net"], status)
         if settlement_sig != self._settlement_shown:
             self._settlement_shown = settlement_sig
-            self.settlement.show_output(output)
-        self.pages.setVisible(bool(output["settlements"]) or c.concluded or self.recall_button.isChecked())
+            self.settlement.show_output(output, defer=True)  # after the card is painted
+        if self._pages_wanted():
+            if self.pages.isHidden():  # revealed with the table, after the card is painted
+                self._after_paint.later("pages", lambda: self.pages.setVisible(self._pages_wanted()))
+        elif not self.pages.isHidden():
+            self.pages.hide()
         if self.betting.isHidden() == c.betting:
             self.betting.setVisible(c.betting)
+            if c.betting:  # a new round: no card is due; collect garbage once it is painted
+                self._after_paint.later("collect", collect_now)
         if c.betting:
             bets = ["main", *rnd.rules.side_bets]
             betting_sig = (tuple(c.setup.players()), tuple(bets), c.setup.areas, electronic)
@@ -772,6 +781,10 @@ class DealerWindow(QMainWindow):
         if c.last_refusal == "" and self.refusal.isVisible() and self.refusal.text().startswith("Refused"):
             self._accepted()
         self._shoe_changed()
+
+    def _pages_wanted(self) -> bool:
+        c = self.controller
+        return bool(self.settlement.rows) or c.concluded or self.recall_button.isChecked()
 
     def _shoe_changed(self) -> None:
         c = self.controller
