@@ -56,6 +56,11 @@ RECALL_SIZE = 10
 # (A void and the shift manager's decision are audited by the supervisor's approval:
 # kinds "void" and "supervisor_decision".)
 SIGNIFICANT_EVENTS = ("power_failure",)
+# The audit entry that keeps an implied hit's card durable while Double may still claim it:
+# detail {"events": n, "hit": {...}, "card": {...}} (n = the round's events stored before it).
+# Once the round has more than n events the card was stored (as hit + card or double + card);
+# while it has exactly n, a restart shows the card held on its hand and asks Hit or Double.
+PENDING_CARD_KIND = "implied_card"
 
 
 @dataclass
@@ -160,8 +165,12 @@ class TableController(QObject):
         # the table's rhythm: a card while the hand in turn may be hit is a hit (``hit`` then
         # the ``card``); when that hand could also double, the two events wait here, applied
         # and shown, until the next event, so that Double right after the card can still
-        # make them ``double`` + ``card`` (the transcript reads as it happened)
+        # make them ``double`` + ``card`` (the transcript reads as it happened). The card is
+        # on disk meanwhile as a PENDING_CARD_KIND audit entry, written before it is shown.
         self.implied: list[dict[str, Any]] = []
+        # the implied card came back after a restart: the dealer says Hit or Double before
+        # anything else is assigned (shoe cards wait in stray_queue)
+        self.implied_held = False
         # a card that fits no reading: held (never dropped) until the dealer says where it lies
         self.stray_card: str | None = None
         self.stray_event: dict[str, Any] | None = None
@@ -176,10 +185,15 @@ class TableController(QObject):
     def open_store(self, path: str | None, done: Callable[[bool], None] | None = None) -> None:
         """Open the store on the writer thread, recover an open round or start a new one."""
 
-        def job() -> tuple[Store, Any, list[str], list[dict[str, Any]]]:
+        def job() -> tuple[Store, Any, list[str], list[dict[str, Any]], dict[str, Any] | None]:
             store = Store.open(path, table=self.table_name) if path else Store.open(table=self.table_name)
             self._worker_store = store  # for jobs queued before the GUI thread hears of it
             open_round = store.find_open_round()
+            pending: dict[str, Any] | None = None
+            if open_round is not None:
+                entries = store.audit_entries(round_id=open_round.round_id, kind=PENDING_CARD_KIND)
+                if entries and entries[-1].detail.get("events") == len(open_round.events):
+                    pending = dict(entries[-1].detail)  # the card is in no event yet
             under = store.under_min_players()
             recall: list[dict[str, Any]] = []
             for summary in store.list_rounds(limit=RECALL_SIZE + 1):
@@ -188,7 +202,7 @@ class TableController(QObject):
                 detail = store.get_round(summary.id)
                 if detail is not None and isinstance(detail.result, dict):
                     recall.append({"round": summary.id, **detail.result})
-            return store, open_round, under, recall
+            return store, open_round, under, recall, pending
 
         def finished(result: Any, error: BaseException | None) -> None:
             if error is not None:
@@ -196,12 +210,12 @@ class TableController(QObject):
                 if done:
                     done(False)
                 return
-            store, open_round, under, recall = result
+            store, open_round, under, recall, pending = result
             self.store = store
             self.under_min = list(under)
             self.recall = recall[:RECALL_SIZE]
             self.recall_changed.emit()
-            if open_round is not None and self._restore(open_round):
+            if open_round is not None and self._restore(open_round, pending):
                 pass
             else:
                 self.new_round()
@@ -226,8 +240,12 @@ class TableController(QObject):
         if error is None:
             self.session_id = int(result)
 
-    def _restore(self, open_round: Any) -> bool:
-        """Replay the open round's events (crash or power cut); True if it is back on screen."""
+    def _restore(self, open_round: Any, pending: dict[str, Any] | None = None) -> bool:
+        """Replay the open round's events (crash or power cut); True if it is back on screen.
+
+        ``pending``: an implied hit's card that was on disk only as its PENDING_CARD_KIND
+        entry (the app stopped while Double could still claim it): shown on its hand and
+        held until the dealer says Hit or Double."""
         try:
             rnd = new_round(open_round.config)
             for raw in open_round.events:
@@ -257,7 +275,29 @@ class TableController(QObject):
             # The crash came between the round's last event and its result: the result is
             # derived from the recorded events now, so the round is never left unfinished.
             self._finish()
+        elif pending is not None:
+            self._restore_pending(pending)
         return True
+
+    def _restore_pending(self, pending: dict[str, Any]) -> None:
+        """The implied hit's card read before the restart: back on its hand, held (Hit or Double)."""
+        hit, card = pending.get("hit"), pending.get("card")
+        if not isinstance(hit, dict) or not isinstance(card, dict):
+            return
+        trial = new_round(self.config)
+        try:
+            for raw in [*self.events, hit, card]:
+                trial.apply(parse_event(raw))
+        except (RuleRefusal, EventFormatError) as exc:
+            # it fits no reading now: held like any such card, never lost
+            text = str(exc) if isinstance(exc, RuleRefusal) else exc.message
+            self._hold_stray({k: v for k, v in card.items() if k != "to"}, text)
+            return
+        self.rnd = trial
+        self.implied = [dict(hit), dict(card)]
+        self.implied_held = True
+        self.hold_changed.emit()
+        self.changed.emit()
 
     def _store_failed(self, text: str) -> None:
         self.store_error = text
@@ -265,8 +305,8 @@ class TableController(QObject):
         self.refused.emit(text)
 
     def close(self) -> None:
-        """Finish the queued writes and close the store (on its own thread)."""
-        self._flush_implied()
+        """Finish the queued writes and close the store (on its own thread). An implied hit's
+        card that Double may still claim stays pending in the store (asked after the restart)."""
         store = self.store
         if store is not None:
             session = self.session_id
@@ -299,6 +339,7 @@ class TableController(QObject):
         self.placement = None
         self.face_up_next = False  # a face-up report belongs to its round (5.5)
         self.implied = []
+        self.implied_held = False
         self.referred = ""
         self.power_answers = set()
         self._finished_at = -1
@@ -471,6 +512,8 @@ class TableController(QObject):
             # the cards that waited for a pick, in order, once it is made (or the round was
             # voided or ruled otherwise: then the round says what becomes of them)
             self._flush_held()
+        if self.stray_queue and not self._queue_blocked:
+            self._release_queue()  # cards that waited for the restored card's Hit or Double
         return True
 
     def _ending_output(self) -> dict[str, Any] | None:
@@ -538,8 +581,10 @@ class TableController(QObject):
             self.changed.emit()
             if self.paint_hook is not None:
                 self.paint_hook()
-            if self.concluded and self._finished_at != len(self.events):
-                self._finish()  # again after a 5.7 card dealt to a completed hand
+            if self.concluded and not self.implied and self._finished_at != len(self.events):
+                # again after a 5.7 card dealt to a completed hand (an implied card still
+                # pending is not an event yet: the output goes with it when it is stored)
+                self._finish()
 
     def _finish(self) -> None:
         """Record the settle output (settlements, rulings) once the round is over."""
@@ -758,11 +803,22 @@ class TableController(QObject):
             self.held_cards.append(event)  # not assigned until the dealer confirms
             self.hold_changed.emit()
             return
-        if self.stray_card is not None or self.referred:
+        if self._queue_blocked:
             self.stray_queue.append(event)  # nothing else is assigned until the dealer answers
             self.hold_changed.emit()
             return
         self._take(event)
+
+    @property
+    def _queue_blocked(self) -> bool:
+        """A held card, a referral or a restored implied card: no other card is assigned."""
+        return self.stray_card is not None or bool(self.referred) or self.implied_held
+
+    def _release_queue(self) -> None:
+        queued, self.stray_queue = self.stray_queue, []
+        self.hold_changed.emit()
+        for event in queued:
+            self.on_card(event)
 
     @property
     def awaiting_pick(self) -> bool:
@@ -873,17 +929,52 @@ class TableController(QObject):
         self.implied = [hit, card]
         self.last_refusal = ""
         self.accepted.emit()
-        self.changed.emit()
+        self._store_pending(hit, card)  # on disk before the screen shows the card
         return True
+
+    def _store_pending(self, hit: dict[str, Any], card: dict[str, Any]) -> None:
+        """The implied hit's card, durably, before it is shown: a PENDING_CARD_KIND entry with the
+        round's number of stored events (a crash now keeps the card; the restart asks)."""
+        store = self.store
+        detail = {"events": len(self.events), "hit": dict(hit), "card": dict(card)}
+        actor = f"dealer:{self.dealer}"
+        self.unacknowledged += 1
+
+        def job() -> int:
+            rid = self._store_rid  # jobs run in order: the round's begin job set it
+            if store is None or rid is None:
+                raise StoreError("no store is open")
+            return store.add_audit(PENDING_CARD_KIND, actor=actor, round_id=rid, detail=detail)
+
+        self.store_worker.submit(job, lambda _result, error: self._acknowledged(error))
+
+    def _store_pair(self, first: dict[str, Any], card: dict[str, Any]) -> None:
+        """A decision and its card, appended in order; the settle output (when they end the
+        round) goes with the card, the last of the two."""
+        actor = f"dealer:{self.dealer}"
+        self.events.append(first)
+        self._store_event(first, actor)
+        self.events.append(card)
+        self._store_event(card, actor, self._ending_output())
 
     def _flush_implied(self) -> None:
         """The implied hit's moment for a double has passed: store ``hit`` and its ``card``."""
         if not self.implied:
             return
-        events, self.implied = self.implied, []
-        for raw in events:
-            self.events.append(raw)
-            self._store_event(raw, f"dealer:{self.dealer}", self._ending_output())
+        (hit, card), self.implied = self.implied, []
+        self.implied_held = False
+        self._store_pair(hit, card)
+
+    def confirm_implied_hit(self) -> bool:
+        """After a restart: the held card was a hit (stored as ``hit`` + ``card``)."""
+        if not self.implied:
+            return False
+        self._flush_implied()
+        self.last_refusal = ""
+        self.accepted.emit()
+        if self.stray_queue and not self._queue_blocked:
+            self._release_queue()
+        return True
 
     def can_double_last_card(self) -> bool:
         return bool(self.implied)
@@ -904,12 +995,13 @@ class TableController(QObject):
             self._refuse(double, exc)
             return False
         self.implied = []
+        self.implied_held = False
         self.rnd = rnd
         self.last_refusal = ""
         self.accepted.emit()
-        for raw in (double, card):
-            self.events.append(raw)
-            self._store_event(raw, f"dealer:{self.dealer}", self._ending_output())
+        self._store_pair(double, card)
+        if self.stray_queue and not self._queue_blocked:
+            self._release_queue()
         return True
 
     def _hold_stray(self, raw: dict[str, Any], reason: str) -> None:

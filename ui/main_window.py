@@ -633,6 +633,20 @@ class DealerWindow(QMainWindow):
         if ok and self.controller.double_last_card(amount):
             self.decision_amount.clear()
 
+    def _ask_hit_or_double(self) -> None:
+        """After a restart: the implied hit's card, read before the stop, is on its hand; it
+        stays held until the dealer says whether the player hit or doubled for it."""
+        c = self.controller
+        hit, card = c.implied
+        where = target_words(f"area:{hit.get('area')}/{hit.get('hand', 1)}")
+        who = hit.get("player") or "the player"
+        self.prompt.clear_buttons()
+        self.prompt.headline.setText(f"HELD after the restart: {card_label(str(card['card']))} on {where}")
+        self.prompt.detail.setText(f"It came out of the shoe before the stop. Did {who} hit or double for it? "
+                                   "No other card is assigned until you answer.")
+        self.prompt.add_button("hit_held", "Hit (that card)", c.confirm_implied_hit, shortcut="H", role="stand")
+        self.prompt.add_button("double", "Double (that card)", self._double_after, shortcut="D")
+
     def _terminal_decide(self, action: str, player: str, hand: int) -> None:
         self.controller.decide(action, hand=hand, player=player)
 
@@ -718,10 +732,13 @@ class DealerWindow(QMainWindow):
             self.terminals.refresh(rnd, output)
         stray = c.stray_card
         double_after = self._double_after if c.can_double_last_card() else None
-        prompt_sig = (exp, status, len(c.slip), c.placement, c.referred, stray, double_after is not None)
+        prompt_sig = (exp, status, len(c.slip), c.placement, c.referred, stray, double_after is not None,
+                      c.implied_held)
         if prompt_sig != self._prompt_sig:  # rebuild the buttons only when the question changed
             self._prompt_sig = prompt_sig
-            if c.referred:
+            if c.implied_held:
+                self._ask_hit_or_double()
+            elif c.referred:
                 self.prompt.clear_buttons()
                 self.prompt.headline.setText(f"Referred to the Gaming Shift Manager ({c.rules.clause('refer')})")
                 self.prompt.detail.setText(c.referred + ". No card is assigned until the shift manager decides.")
