@@ -665,8 +665,10 @@ class DealerWindow(QMainWindow):
         self.prompt.headline.setText(f"HELD after the restart: {card_label(str(card['card']))} on {where}")
         self.prompt.detail.setText(f"It came out of the shoe before the stop. Did {who} hit or double for it? "
                                    "No other card is assigned until you answer.")
-        self.prompt.add_button("hit_held", "Hit (that card)", c.confirm_implied_hit, shortcut="H", role="stand")
-        self.prompt.add_button("double", "Double (that card)", self._double_after, shortcut="D")
+        columns = self.prompt.columns
+        self.prompt.add_button("hit_held", "It was a hit", c.confirm_implied_hit, shortcut="H", role="stand",
+                               span=columns)
+        self.prompt.add_button("double", "It was a double", self._double_after, shortcut="D", span=columns)
 
     def _terminal_decide(self, action: str, player: str, hand: int) -> None:
         self.controller.decide(action, hand=hand, player=player)
