@@ -106,6 +106,24 @@ def _name_field() -> QLineEdit:
     return field
 
 
+class _PinPair:
+    """A PIN entered twice with its keypad and the refusal line below them (enrolment and
+    the accounts dialog)."""
+
+    def __init__(self, layout: QVBoxLayout, form: QFormLayout, pin_label: str) -> None:
+        self.pin = pin_field()
+        self.pin_again = pin_field()
+        form.addRow(pin_label, self.pin)
+        form.addRow("PIN again", self.pin_again)
+        layout.addLayout(form)
+        self.keypad = PinKeypad([self.pin, self.pin_again])
+        layout.addWidget(self.keypad)
+        self.message = QLabel("")
+        self.message.setWordWrap(True)
+        self.message.setProperty("role", "refusal")
+        layout.addWidget(self.message)
+
+
 class EnrolmentDialog(QDialog):
     """First start on a new store: enrol a supervisor (name, PIN twice). No dealer is created."""
 
@@ -122,18 +140,9 @@ class EnrolmentDialog(QDialog):
             "dealers next."))
         form = QFormLayout()
         self.name = _name_field()
-        self.pin = pin_field()
-        self.pin_again = pin_field()
         form.addRow("Supervisor's name", self.name)
-        form.addRow("PIN", self.pin)
-        form.addRow("PIN again", self.pin_again)
-        layout.addLayout(form)
-        self.keypad = PinKeypad([self.pin, self.pin_again])
-        layout.addWidget(self.keypad)
-        self.message = QLabel("")
-        self.message.setWordWrap(True)
-        self.message.setProperty("role", "refusal")
-        layout.addWidget(self.message)
+        pins = _PinPair(layout, form, "PIN")
+        self.pin, self.pin_again, self.keypad, self.message = pins.pin, pins.pin_again, pins.keypad, pins.message
         row = QHBoxLayout()
         self.cancel_button = touch_button("Quit")
         self.cancel_button.clicked.connect(self.reject)
@@ -215,19 +224,10 @@ class AccountsDialog(QDialog):
         self.supervisor_role = QCheckBox("Supervisor too (approves voids, corrections; accounts)")
         self.supervisor_role.setMinimumHeight(48)
         self.supervisor_role.setStyleSheet("QCheckBox::indicator { width: 32px; height: 32px; }")
-        self.pin = pin_field()
-        self.pin_again = pin_field()
         form.addRow("New account's name", self.name)
         form.addRow("", self.supervisor_role)
-        form.addRow("PIN (new account or reset)", self.pin)
-        form.addRow("PIN again", self.pin_again)
-        layout.addLayout(form)
-        self.keypad = PinKeypad([self.pin, self.pin_again])
-        layout.addWidget(self.keypad)
-        self.message = QLabel("")
-        self.message.setWordWrap(True)
-        self.message.setProperty("role", "refusal")
-        layout.addWidget(self.message)
+        pins = _PinPair(layout, form, "PIN (new account or reset)")
+        self.pin, self.pin_again, self.keypad, self.message = pins.pin, pins.pin_again, pins.keypad, pins.message
         bottom = QHBoxLayout()
         self.add_button = touch_button("Add account")
         self.add_button.clicked.connect(self.add_account)

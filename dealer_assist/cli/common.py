@@ -32,17 +32,21 @@ def fail(message: str, status: int = BAD_INPUT) -> int:
     return status
 
 
-def whole_number(low: int, high: int | None = None) -> Callable[[str], int]:
-    """An argparse type: a whole number from ``low`` (to ``high``); argparse names the option."""
+def whole_number(
+    low: int, high: int | None = None, *, what: str = "", bound: str = ""
+) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` (to ``high``); argparse names the option.
+    ``what`` names the value in the message ("round id"); ``bound`` words the range ("positive")."""
+    subject = f"{what} must" if what else "must"
 
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
+            raise argparse.ArgumentTypeError(f"{subject} be a whole number, not {text!r}") from None
         if value < low or (high is not None and value > high):
-            bound = f"from {low} to {high}" if high is not None else f"{low} or more"
-            raise argparse.ArgumentTypeError(f"must be {bound}, not {value}")
+            words = bound or (f"from {low} to {high}" if high is not None else f"{low} or more")
+            raise argparse.ArgumentTypeError(f"{subject} be {words}, not {value}")
         return value
 
     return parse

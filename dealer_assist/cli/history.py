@@ -32,29 +32,9 @@ import sqlite3
 import sys
 from typing import Any
 
-from dealer_assist.cli.common import OneLineParser, fail
+from dealer_assist.cli.common import OneLineParser, fail, whole_number
 from dealer_assist.station import StationError
 from dealer_assist.store import ROUND_STATUSES, RoundSummary, Store, StoreError, format_time
-
-
-def _round_id(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"round id must be a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"round id must be positive, not {text}")
-    return value
-
-
-def _limit(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 (all) or more, not {value}")
-    return value
 
 
 def parse_time(text: str, *, end: bool = False) -> str:
@@ -105,7 +85,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--irregular", action="store_true", help="only rounds with rulings, voids or referrals"
     )
     listing.add_argument(
-        "--limit", type=_limit, default=100, help="at most N rounds (default 100, 0 = all)"
+        "--limit", type=whole_number(0, bound="0 (all) or more"), default=100, help="at most N rounds (default 100, 0 = all)"
     )
     listing.add_argument("--table", help="floor only: rounds of this table")
     listing.add_argument("--pit", help="floor only: rounds of the tables of this pit")
@@ -113,7 +93,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     listing.add_argument("--dealer", help="floor only: rounds dealt by this dealer")
 
     export = actions.add_parser("export", help="print a round as a transcript (JSON)", parents=[common])
-    export.add_argument("id", type=_round_id, metavar="ID", help="the round's id (from list)")
+    export.add_argument("id", type=whole_number(1, what="round id", bound="positive"), metavar="ID", help="the round's id (from list)")
     export.add_argument("--table", help="floor only: the round's table (from list)")
 
     verify = actions.add_parser(
