@@ -171,6 +171,8 @@ class TableController(QObject):
         # the implied card came back after a restart: the dealer says Hit or Double before
         # anything else is assigned (shoe cards wait in stray_queue)
         self.implied_held = False
+        # events accepted while this is a list are written together, in one transaction
+        self._batch: list[tuple[dict[str, Any], str, dict[str, Any] | None]] | None = None
         # a card that fits no reading: held (never dropped) until the dealer says where it lies
         self.stray_card: str | None = None
         self.stray_event: dict[str, Any] | None = None
@@ -508,6 +510,8 @@ class TableController(QObject):
             referral = getattr(self.rnd, "referral", None)
             self.audit("referral", {"ruling": list(referral) if referral else None},
                        actor=actor or f"dealer:{self.dealer}")
+        if self._batch is not None:
+            return True  # inside an implied hit: its card comes next, then the waiting cards
         if self.held_cards and not self.hold_reason and raw.get("type") not in ("card", "multi", "burn"):
             # the cards that waited for a pick, in order, once it is made (or the round was
             # voided or ruled otherwise: then the round says what becomes of them)
@@ -553,6 +557,9 @@ class TableController(QObject):
 
     def _store_event(self, raw: dict[str, Any], actor: str, output: dict[str, Any] | None = None,
                      approval: int | None = None) -> None:
+        if self._batch is not None and approval is None:
+            self._batch.append((raw, actor, output))  # written with the others (_implied_hit)
+            return
         store = self.store
         self.unacknowledged += 1
 
@@ -918,11 +925,19 @@ class TableController(QObject):
             except (RuleRefusal, EventFormatError):
                 return False  # not a hit after all: the card takes its ordinary path
         if trial is None:
-            if not self.submit(hit, quiet=True):
-                return False
-            self.face_up_next = False
-            if not self.submit(card, quiet=True):
-                self._hold_stray(card, self.last_refusal_text)  # never dropped
+            # the hit and its card in one transaction: a crash keeps both or neither
+            self._batch = []
+            try:
+                if not self.submit(hit, quiet=True):
+                    return False
+                self.face_up_next = False
+                if not self.submit(card, quiet=True):
+                    self._hold_stray(card, self.last_refusal_text)  # never dropped
+            finally:
+                batch, self._batch = self._batch, None
+                if batch:
+                    outputs = [out for _, _, out in batch if out is not None]
+                    self._store_events([raw for raw, _, _ in batch], batch[0][1], outputs[-1] if outputs else None)
             return True
         self.face_up_next = False
         self.rnd = trial
@@ -949,13 +964,28 @@ class TableController(QObject):
         self.store_worker.submit(job, lambda _result, error: self._acknowledged(error))
 
     def _store_pair(self, first: dict[str, Any], card: dict[str, Any]) -> None:
-        """A decision and its card, appended in order; the settle output (when they end the
-        round) goes with the card, the last of the two."""
-        actor = f"dealer:{self.dealer}"
-        self.events.append(first)
-        self._store_event(first, actor)
-        self.events.append(card)
-        self._store_event(card, actor, self._ending_output())
+        """A decision and its card, appended in one transaction (a crash keeps both or neither);
+        the settle output, when they end the round, goes with them."""
+        self.events += [first, card]
+        self._store_events([first, card], f"dealer:{self.dealer}", self._ending_output())
+
+    def _store_events(self, raws: list[dict[str, Any]], actor: str, output: dict[str, Any] | None) -> None:
+        store = self.store
+        self.unacknowledged += 1
+
+        def job() -> tuple[int, list[str] | None]:
+            rid = self._store_rid  # jobs run in order: the round's begin job set it
+            if store is None or rid is None:
+                raise StoreError("no store is open")
+            store.append_events(rid, raws, actor=actor, result=output)
+            return rid, store.under_min_players() if output is not None else None
+
+        def done(result: Any, error: BaseException | None) -> None:
+            if error is None and output is not None:
+                self._result_recorded(int(result[0]), output, result[1])
+            self._acknowledged(error)
+
+        self.store_worker.submit(job, done)
 
     def _flush_implied(self) -> None:
         """The implied hit's moment for a double has passed: store ``hit`` and its ``card``."""

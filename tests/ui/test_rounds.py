@@ -196,6 +196,9 @@ def test_electronic_terminal_shows_its_insurance_before_it_is_settled(make_table
     t.qtbot.waitUntil(lambda: ("t1", "insurance") in panel.buttons, timeout=5000)
     t.qtbot.mouseClick(panel.buttons[("t1", "insurance")], Qt.MouseButton.LeftButton)
     t.settled_writes()
-    texts = [label.text() for label in panel.findChildren(QLabel) if label.isVisibleTo(panel)]
-    assert "Insur 50" in texts
+
+    def shown() -> list[str]:  # a rebuilt terminal box is shown at the next turn of the event loop
+        return [label.text() for label in panel.findChildren(QLabel) if label.isVisibleTo(panel)]
+
+    t.qtbot.waitUntil(lambda: "Insur 50" in shown(), timeout=5000)
     assert not any(s["bet"] == "insurance" for s in t.controller.output()["settlements"])
