@@ -24,6 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import ui.qtfix  # noqa: E402, F401  (before any Qt call: keeps PySide6 6.12 from aborting CPython 3.11)
+
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -47,7 +49,6 @@ def main() -> int:
         os.kill(child.pid, signal.SIGKILL)
         child.wait(10)
 
-        import ui.qtfix  # noqa: F401  (first: keeps PySide6 6.12 from aborting CPython 3.11)
         from PySide6.QtWidgets import QApplication
 
         from dealer_assist.cards import cards
