@@ -45,7 +45,7 @@ from dealer_assist.errors import RuleRefusal
 from dealer_assist.events import Claim, Claimant
 from dealer_assist.money import ZERO
 from dealer_assist.outcome import ClaimDecision
-from dealer_assist.table_port import TablePort
+from dealer_assist.table_port import ClaimsPort
 from dealer_assist.table_state import Area, SideWager
 
 Key = tuple[Decimal, ...]  # a claim's place in the priority order; lower comes first
@@ -54,7 +54,7 @@ D0, D1, D2, D3 = (Decimal(n) for n in range(4))  # the tiers of 3.16 / 3.17.2.x
 SIDE_SLOTS = 3  # 3.17.1 (3.18.1 in Dueling 8's): three of each side bet per playing area
 
 
-def resolve_claim(rnd: TablePort, ev: Claim) -> None:
+def resolve_claim(rnd: ClaimsPort, ev: Claim) -> None:
     """Grant the free slots of one bet kind on one area, or a declined insurance, by priority."""
     if not 1 <= ev.area <= rnd.config.areas:
         raise RuleRefusal(f"area {ev.area} is not on this layout of {rnd.config.areas} areas")
@@ -68,17 +68,17 @@ def resolve_claim(rnd: TablePort, ev: Claim) -> None:
 
 
 # ---------------------------------------------------------------------- helpers
-def _main_areas(rnd: TablePort, player: str) -> list[Area]:
+def _main_areas(rnd: ClaimsPort, player: str) -> list[Area]:
     return [a for a in rnd.areas.values() if a.wager_of(player) is not None]
 
 
-def _distance(rnd: TablePort, player: str, number: int) -> int | None:
+def _distance(rnd: ClaimsPort, player: str, number: int) -> int | None:
     """Distance from the player's nearest main wager to area ``number`` (None: no wager)."""
     areas = _main_areas(rnd, player)
     return min(abs(a.number - number) for a in areas) if areas else None
 
 
-def _check_claimants(rnd: TablePort, ev: Claim) -> None:
+def _check_claimants(rnd: ClaimsPort, ev: Claim) -> None:
     for c in ev.claimants:
         if c.player in rnd.absent:
             raise rnd.refuse(f"{c.player} is not present and cannot claim a wager", "absent")
@@ -86,7 +86,7 @@ def _check_claimants(rnd: TablePort, ev: Claim) -> None:
 
 
 # ---------------------------------------------------------------------- side-bet slots
-def _side_claim(rnd: TablePort, ev: Claim) -> None:
+def _side_claim(rnd: ClaimsPort, ev: Claim) -> None:
     rules = rnd.rules
     if ev.bet == "main":
         raise rnd.refuse(
@@ -198,7 +198,7 @@ def _allocate(
 
 
 # ---------------------------------------------------------------------- declined insurance
-def _insurance_claim(rnd: TablePort, ev: Claim) -> None:
+def _insurance_claim(rnd: ClaimsPort, ev: Claim) -> None:
     rules = rnd.rules
     if not rules.insurance:
         raise RuleRefusal(f"{rules.name} has no insurance")
@@ -255,7 +255,7 @@ def _insurance_claim(rnd: TablePort, ev: Claim) -> None:
 
 
 def _insurance_winner(
-    rnd: TablePort, area: Area, claimants: tuple[Claimant, ...]
+    rnd: ClaimsPort, area: Area, claimants: tuple[Claimant, ...]
 ) -> tuple[str | None, str]:
     """3.27.4.1–5: who takes a declined insurance, and the clause that decided it."""
     if len(claimants) == 1:
@@ -295,7 +295,7 @@ def _insurance_winner(
     return claimants[0].player, "insurance.no_wager"
 
 
-def _insurance_total(rnd: TablePort, player: str) -> Decimal:
+def _insurance_total(rnd: ClaimsPort, player: str) -> Decimal:
     total = ZERO
     for a in rnd.areas.values():
         if a.controller == player:

@@ -69,6 +69,7 @@ class CardDrawn:
     card: Card
     to: Target | None = None
     face_up: bool = False  # found face up in the shoe (5.5): played as if face down
+    shoe_seq: int | None = None  # the shoe's own frame number (da1), for the review; no rule reads it
     type: str = field(default="card", init=False)
 
 

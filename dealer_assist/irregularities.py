@@ -59,11 +59,11 @@ from dealer_assist.events import (
 from dealer_assist.money import ZERO
 from dealer_assist.outcome import CardMove, Expectation, Ruling
 from dealer_assist.round_api import Round
-from dealer_assist.table_port import TablePort
+from dealer_assist.table_port import RoundRecords, TableLayout, TablePort, TableReader
 from dealer_assist.table_state import DEALER, Area, Hand, IrregularState, Place
 
 
-def state(rnd: TablePort) -> IrregularState:
+def state(rnd: TableLayout) -> IrregularState:
     if rnd.irregular is None:
         # Shares the round's record of where each card went (kept from the first card on).
         rnd.irregular = IrregularState(placed=rnd.placed_cards)
@@ -71,7 +71,7 @@ def state(rnd: TablePort) -> IrregularState:
 
 
 # ---------------------------------------------------------------------- places
-def _place_text(rnd: TablePort, place: Place | None) -> str:
+def _place_text(rnd: TableLayout, place: Place | None) -> str:
     if place is None:
         return "discard"
     number, hand = place
@@ -92,14 +92,14 @@ def _h(place: object) -> str:
     return {"dealer": "the dealer", "discard": "the discard holder", "shoe": "the shoe"}.get(text, text)
 
 
-def _target_place(rnd: TablePort, target: tuple[int, int]) -> Place:
+def _target_place(rnd: TableLayout, target: tuple[int, int]) -> Place:
     number, index = target
     if number == 0:
         return DEALER
     return (number, rnd.areas[number].hands[index])
 
 
-def _place_of_target(rnd: TablePort, to: Target) -> Place | None:
+def _place_of_target(rnd: TableLayout, to: Target) -> Place | None:
     """The layout place ``to`` names, None for the discard holder or an area not in play."""
     if to.kind == "dealer":
         return DEALER
@@ -110,7 +110,7 @@ def _place_of_target(rnd: TablePort, to: Target) -> Place | None:
     return None
 
 
-def _check_target(rnd: TablePort, to: Target) -> None:
+def _check_target(rnd: TableReader, to: Target) -> None:
     if to.kind in ("player", "shoe"):
         raise RuleRefusal(f"'{to}' is not a place at a table with playing areas")
     if to.kind == "area":
@@ -121,7 +121,7 @@ def _check_target(rnd: TablePort, to: Target) -> None:
             raise RuleRefusal(f"area {to.area} has no hand {to.hand}")
 
 
-def _current_place(rnd: TablePort, index: int, card: Card) -> Place | None:
+def _current_place(rnd: TableLayout, index: int, card: Card) -> Place | None:
     """Where the program holds the card of event ``index`` now (None: discarded / unknown)."""
     place = state(rnd).placed.get(index)
     if place is None:
@@ -138,7 +138,7 @@ def _current_place(rnd: TablePort, index: int, card: Card) -> Place | None:
     return None
 
 
-def _containers(rnd: TablePort) -> list[tuple[Place, list[Card]]]:
+def _containers(rnd: TableLayout) -> list[tuple[Place, list[Card]]]:
     out: list[tuple[Place, list[Card]]] = [(DEALER, rnd.dealer)]
     for number in rnd.order:
         for h in rnd.areas[number].hands:
@@ -146,7 +146,7 @@ def _containers(rnd: TablePort) -> list[tuple[Place, list[Card]]]:
     return out
 
 
-def _remove_card(rnd: TablePort, place: Place, card: Card) -> None:
+def _remove_card(rnd: TableLayout, place: Place, card: Card) -> None:
     number, hand = place
     if number == 0:
         # Remove the last copy: the dealer's cards are in the order received.
@@ -161,7 +161,7 @@ def _remove_card(rnd: TablePort, place: Place, card: Card) -> None:
         area.dealt.remove(card)
 
 
-def _ruling(rnd: TablePort, concept: str, ruling: str, text: str, moves: tuple[CardMove, ...] = ()) -> str:
+def _ruling(rnd: RoundRecords, concept: str, ruling: str, text: str, moves: tuple[CardMove, ...] = ()) -> str:
     rule = rnd.clause(concept)
     if f"({rule})" not in text:
         text = f"{text} ({rule})"
@@ -169,12 +169,12 @@ def _ruling(rnd: TablePort, concept: str, ruling: str, text: str, moves: tuple[C
     return rule
 
 
-def _open_withdrawal(rnd: TablePort, concept: str) -> None:
+def _open_withdrawal(rnd: TableReader, concept: str) -> None:
     """5.25 (5.22 in Dueling 8's): dissatisfied players may withdraw before more cards."""
     state(rnd).withdraw_rule = rnd.clause(concept)
 
 
-def _player_hands(rnd: TablePort) -> list[tuple[Area, Hand]]:
+def _player_hands(rnd: TableLayout) -> list[tuple[Area, Hand]]:
     return [(rnd.areas[n], h) for n in rnd.order for h in rnd.areas[n].hands]
 
 
@@ -261,7 +261,7 @@ def _feed(rnd: TablePort) -> None:
 
 
 # ---------------------------------------------------------------------- expectation
-def pending_expectation(rnd: TablePort) -> Expectation | None:
+def pending_expectation(rnd: TableReader) -> Expectation | None:
     """A choice a ruling has left open, which the round waits for before anything else."""
     st = rnd.irregular
     if st is None or rnd.phase not in ("initial", "offers", "play", "dealer"):
@@ -327,7 +327,7 @@ def pending_expectation(rnd: TablePort) -> Expectation | None:
     return None
 
 
-def _player_pick(rnd: TablePort, area: Area, place: Place, options: tuple[str, ...]) -> Expectation:
+def _player_pick(rnd: TableReader, area: Area, place: Place, options: tuple[str, ...]) -> Expectation:
     st = state(rnd)
     concept = "multi.several_disclosed" if st.pool_mode == "several" else "multi.none_disclosed"
     if "refuse" in options:
@@ -428,7 +428,7 @@ def _deliver(rnd: TablePort, card: Card, target: tuple[int, int]) -> None:
     rnd.deliver(card, target)
 
 
-def _reconstruct_concept(rnd: TablePort, target: tuple[int, int]) -> str:
+def _reconstruct_concept(rnd: TableReader, target: tuple[int, int]) -> str:
     if rnd.phase != "initial":
         return "misdeal.after_interim" if rnd.interim_done else "misdeal.reconstruct"
     if target[0] == 0 and rnd.rules.has("dealer_no_card.reconstruct"):
@@ -443,7 +443,7 @@ def _can_act(area: Area, hand: Hand) -> bool:
     return not hand.done and not hand.busted and not hand.settled.issuperset(hand.stakes)
 
 
-def _next_in_play(rnd: TablePort, after: Place) -> Place | None:
+def _next_in_play(rnd: TableLayout, after: Place) -> Place | None:
     """The next hand in play after ``after``: hands that can no longer act are skipped."""
     found = False
     for n in rnd.order:
@@ -456,7 +456,7 @@ def _next_in_play(rnd: TablePort, after: Place) -> Place | None:
     return None
 
 
-def _later_than(rnd: TablePort, a: Place, b: Place) -> bool:
+def _later_than(rnd: TableLayout, a: Place, b: Place) -> bool:
     order = [(n, h) for n in rnd.order for h in rnd.areas[n].hands]
     return a in order and b in order and order.index(a) > order.index(b)
 
@@ -583,7 +583,7 @@ def _refuse_offer(rnd: TablePort, area: Area, hand: Hand) -> None:
             (CardMove(card, place, "discard"),))
 
 
-def _check_player(rnd: TablePort, area: Area, ev: Decision) -> None:
+def _check_player(rnd: RoundRecords, area: Area, ev: Decision) -> None:
     player = ev.player or area.controller
     if player != area.controller:
         raise RuleRefusal(f"{player} does not control area {area.number}; {area.controller} decides",
@@ -739,7 +739,7 @@ def _lost_card(rnd: TablePort, place: Place, card: Card, to: Target) -> None:
     _refer(rnd, f"{card} of {_h(here)} lies at {_h(to)}")
 
 
-def _return_area(rnd: TablePort, area: Area, rule: str) -> None:
+def _return_area(rnd: RoundRecords, area: Area, rule: str) -> None:
     for hand in area.hands:
         for player, stake in hand.stakes.items():
             if player in hand.settled or player in area.surrendered:
@@ -904,7 +904,7 @@ def withdraw(rnd: TablePort, ev: Withdraw) -> None:
         rnd.dealer_step()
 
 
-def _nothing_in_play(rnd: TablePort) -> bool:
+def _nothing_in_play(rnd: TableLayout) -> bool:
     """No stake, side bet or insurance is left to settle."""
     for number in rnd.order:
         area = rnd.areas[number]
@@ -960,7 +960,7 @@ def _withdraw_player(rnd: TablePort, player: str, rule: str, only_area: int | No
         raise RuleRefusal(f"{player} has no remaining wager to withdraw")
 
 
-def power_failure(rnd: TablePort) -> None:
+def power_failure(rnd: TableReader) -> None:
     """5.29 (5.26 in Dueling 8's): withdraw while no outcome is established, else continue."""
     if rnd.phase == "betting":
         raise RuleRefusal("bets are still open: wagers may simply be taken back")

@@ -224,8 +224,11 @@ def _p_card(raw: dict[str, Any]) -> Event:
     face_up = raw.get("face_up", False)
     if not isinstance(face_up, bool):
         raise EventFormatError("card: 'face_up' is true or false")
+    seq = raw.get("shoe_seq")
+    # shoe_seq is kept for the review and read by no rule: a value that is not a whole
+    # number is ignored, as settle always did (the spec does not have the field)
     return CardDrawn(_card(_require(raw, "card", str, "card")), parse_target(to) if to is not None else None,
-                     face_up)
+                     face_up, seq if isinstance(seq, int) and not isinstance(seq, bool) else None)
 
 
 def _p_multi(raw: dict[str, Any]) -> Event:
@@ -295,6 +298,81 @@ def describe_event(raw: Any) -> str:
     if "player" in raw and kind != "wager" or kind == "wager" and "player" in raw:
         parts.append(f"player {show(raw.get('player'))}")
     return ", ".join(parts)
+
+
+# ---------------------------------------------------------------------- formatting
+def _money(amount: Decimal) -> int | float:
+    return to_json_number(amount)
+
+
+def event_to_transcript(event: Event) -> dict[str, Any]:
+    """An :data:`Event` as its transcript object (spec/round-script.md), the inverse of
+    :func:`parse_event`: ``parse_event(event_to_transcript(e)) == e`` for every event the
+    parser can make. Optional fields are written only when set; amounts as JSON numbers
+    (whole amounts as integers). This is the form the store records."""
+    out: dict[str, Any] = {"type": event.type}
+    if isinstance(event, CardDrawn):
+        out["card"] = str(event.card)
+        if event.shoe_seq is not None:
+            out["shoe_seq"] = event.shoe_seq
+        if event.face_up:
+            out["face_up"] = True
+        if event.to is not None:
+            out["to"] = str(event.to)
+    elif isinstance(event, Decision):
+        out["action"] = event.action
+        if event.area is not None:
+            out["area"] = event.area
+        if event.hand is not None:
+            out["hand"] = event.hand
+        if event.player is not None:
+            out["player"] = event.player
+        if event.amount is not None:
+            out["amount"] = _money(event.amount)
+        if event.followers:
+            out["followers"] = {p: v if isinstance(v, str) else _money(v) for p, v in event.followers}
+    elif isinstance(event, Wager):
+        out["player"] = event.player
+        out["bet"] = event.bet
+        out["amount"] = _money(event.amount)
+        if event.area is not None:
+            out["area"] = event.area
+        if event.hand is not None:
+            out["hand"] = event.hand
+    elif isinstance(event, Claim):
+        out["bet"] = event.bet
+        out["area"] = event.area
+        out["claimants"] = [{"player": c.player, "amount": _money(c.amount)} for c in event.claimants]
+        if event.declined_by is not None:
+            out["declined_by"] = event.declined_by
+    elif isinstance(event, Burn):
+        out["card"] = str(event.card)
+    elif isinstance(event, Multi):
+        out["cards"] = [str(c) for c in event.cards]
+        out["disclosed"] = [str(c) for c in event.disclosed]
+        if event.order_known:
+            out["order_known"] = True
+    elif isinstance(event, Pick):
+        out["card"] = str(event.card)
+        out["by"] = event.by
+        if event.player is not None:
+            out["player"] = event.player
+    elif isinstance(event, Correction):
+        out["index"] = event.index
+        out["to"] = str(event.to)
+    elif isinstance(event, (Timeout, Absent)):
+        out["player"] = event.player
+    elif isinstance(event, Withdraw):
+        out["player"] = event.player
+        if event.area is not None:
+            out["area"] = event.area
+    elif isinstance(event, Void):
+        out["reason"] = event.reason
+        out["rule"] = event.rule
+    elif isinstance(event, Resolve):
+        out["ruling"] = event.ruling
+        out["text"] = event.text
+    return out  # no_more_bets, close_offers, power_failure: the type alone
 
 
 # ---------------------------------------------------------------------- table

@@ -28,7 +28,9 @@ STAMP = OUT / ".sources"
 # The rules engine and the transcripts; the store, the CLI and the commands stay Python.
 MODULES = (
     "cards", "hands", "money", "outcome", "sidebets", "games", "events", "settlement", "round_api",
-    "shoe_state", "round_base", "hand_rules", "table_state", "table_port", "table", "electronic",
+    "shoe_state", "round_base", "hand_rules", "table_state", "table_port",
+    "table_core", "table_settlement", "table_betting", "table_dealer", "table_offers", "table_play",
+    "table_dealing", "table", "electronic",
     "irregularities", "claims",
     "transcript", "simulate",
 )

@@ -29,6 +29,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from dealer_assist.events import CloseOffers
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
@@ -131,7 +133,7 @@ class _Bench:
             if "stand" in exp.options:
                 c.decide("stand", area=exp.area, hand=exp.hand)
             else:
-                c.report("close_offers")  # insurance / even money declined
+                c.submit(CloseOffers())  # insurance / even money declined
             self._later()
         else:
             raise SystemExit(f"the benchmark does not know how to go on from {exp}")

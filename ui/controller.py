@@ -3,9 +3,10 @@
 It owns the round (the engine's ``TableRound`` / ``ElectronicRound``), the store
 (used only through a :class:`~ui.worker.Worker`) and what the shoe reported. Widgets
 never decide a rule: they read ``rnd.expectation()``, ``round_output(rnd)`` and the
-round's lists, and send transcript events (spec/round-script.md) through
-:meth:`TableController.submit`. An accepted event is appended durably to the store
-before the screen shows it; a refused one is shown with its clause and the round is
+round's lists, and hand the round typed events (``dealer_assist.events``) through
+:meth:`TableController.submit`. An accepted event is appended durably to the store, in
+its transcript form (spec/round-script.md, ``transcript.event_to_transcript``), before
+the screen shows it; a refused one is shown with its clause and the round is
 unchanged (the engine guarantees that).
 
 Wagers placed before "no more bets" are a betting slip: the dealer can change or
@@ -16,9 +17,8 @@ rules as it is placed, and the whole slip is written to the store, with the
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
@@ -26,10 +26,32 @@ from PySide6.QtCore import QObject, Signal
 
 from dealer_assist.cards import CardNotationError, parse_card
 from dealer_assist.errors import DealerAssistError, EventFormatError, RuleRefusal, TranscriptError
+from dealer_assist.events import (
+    Burn,
+    CardDrawn,
+    Claim,
+    Claimant,
+    Correction,
+    Decision,
+    Event,
+    Multi,
+    NoMoreBets,
+    Resolve,
+    Void,
+    Wager,
+)
 from dealer_assist.games import GAMES, GameRules
+from dealer_assist.money import AmountError, parse_amount
 from dealer_assist.outcome import Expectation
 from dealer_assist.store import PinCheck, Store, StoreError
-from dealer_assist.transcript import describe_event, new_round, parse_event, round_output
+from dealer_assist.transcript import (
+    describe_event,
+    event_to_transcript,
+    new_round,
+    parse_event,
+    parse_target,
+    round_output,
+)
 from hardware.events import (
     POSSIBLE_MISSED_CARD,
     CardRead,
@@ -143,8 +165,10 @@ class TableController(QObject):
         self._worker_store: Store | None = None  # the store as the writer thread knows it
         self.face_up_next = False  # the dealer reported the next card was face up in the shoe
         self.rnd: Any = None
-        self.events: list[dict[str, Any]] = []  # accepted events of the open round
-        self.slip: list[dict[str, Any]] = []  # wagers before "no more bets"
+        # accepted events of the open round, as the store records them (transcript form);
+        # the round holds the same events typed (rnd.events)
+        self.events: list[dict[str, Any]] = []
+        self.slip: list[dict[str, Any]] = []  # wagers before "no more bets" (transcript form)
         self.unacknowledged = 0  # events applied but not yet on disk
         self.recall: list[dict[str, Any]] = []  # the last rounds' settle output, newest first
         self.restored = False  # the open round came back after a restart (5.29)
@@ -167,7 +191,7 @@ class TableController(QObject):
         # and shown, until the next event, so that Double right after the card can still
         # make them ``double`` + ``card`` (the transcript reads as it happened). The card is
         # on disk meanwhile as a PENDING_CARD_KIND audit entry, written before it is shown.
-        self.implied: list[dict[str, Any]] = []
+        self.implied: list[Event] = []
         # the implied card came back after a restart: the dealer says Hit or Double before
         # anything else is assigned (shoe cards wait in stray_queue)
         self.implied_held = False
@@ -175,7 +199,7 @@ class TableController(QObject):
         self._batch: list[tuple[dict[str, Any], str, dict[str, Any] | None]] | None = None
         # a card that fits no reading: held (never dropped) until the dealer says where it lies
         self.stray_card: str | None = None
-        self.stray_event: dict[str, Any] | None = None
+        self.stray_event: CardDrawn | None = None
         self.stray_reason = ""
         self.stray_queue: list[ShoeEvent] = []
         self.referred = ""  # the dealer referred the round to the shift manager (6.1): why
@@ -283,20 +307,21 @@ class TableController(QObject):
 
     def _restore_pending(self, pending: dict[str, Any]) -> None:
         """The implied hit's card read before the restart: back on its hand, held (Hit or Double)."""
-        hit, card = pending.get("hit"), pending.get("card")
-        if not isinstance(hit, dict) or not isinstance(card, dict):
+        try:
+            hit, card = parse_event(pending.get("hit")), parse_event(pending.get("card"))
+        except EventFormatError as exc:
+            self.refused.emit(f"the card read before the restart cannot be read back: {exc.message}")
+            return
+        if not isinstance(hit, Decision) or not isinstance(card, CardDrawn):
             return
         trial = new_round(self.config)
         try:
-            for raw in [*self.events, hit, card]:
-                trial.apply(parse_event(raw))
-        except (RuleRefusal, EventFormatError) as exc:
-            # it fits no reading now: held like any such card, never lost
-            text = str(exc) if isinstance(exc, RuleRefusal) else exc.message
-            self._hold_stray({k: v for k, v in card.items() if k != "to"}, text)
+            trial.apply_all([*self.rnd.events, hit, card])
+        except RuleRefusal as exc:
+            self._hold_stray(card, str(exc))  # it fits no reading now: held like any such card, never lost
             return
         self.rnd = trial
-        self.implied = [dict(hit), dict(card)]
+        self.implied = [hit, card]
         self.implied_held = True
         self.hold_changed.emit()
         self.changed.emit()
@@ -370,18 +395,23 @@ class TableController(QObject):
     def place_wager(self, player: str, bet: str, amount: Decimal | float | int, area: int | None = None,
                     hand: int | None = None) -> bool:
         """Add a wager to the slip if the rules accept it (checked by the engine)."""
-        raw: dict[str, Any] = {"type": "wager", "player": player, "bet": bet, "amount": _number(amount)}
-        if area is not None and not self.setup.electronic:
-            raw["area"] = area
-        if hand is not None:
-            raw["hand"] = hand
+        try:
+            wager = Wager(player, bet, _amount(amount, "wager"),
+                          area if area is not None and not self.setup.electronic else None, hand)
+        except EventFormatError as exc:
+            return self._refuse_text_only(exc.message)
         if not self.betting:
-            return self.submit(raw)  # a later wager (split hand, 3.21.1 / 3.23.1)
-        return self._rebuild_slip([*self.slip, raw], raw)
+            return self.submit(wager)  # a later wager (split hand, 3.21.1 / 3.23.1)
+        return self._rebuild_slip([*self.rnd.events, wager], wager)
 
     def claim(self, bet: str, area: int, claimants: list[dict[str, Any]]) -> bool:
         """Players who have not agreed want the free slots of ``bet`` on ``area``: the engine decides."""
-        return self.submit({"type": "claim", "bet": bet, "area": area, "claimants": claimants})
+        try:
+            claim = Claim(bet, area, tuple(Claimant(str(c["player"]), _amount(c["amount"], "claim"))
+                                           for c in claimants))
+        except EventFormatError as exc:
+            return self._refuse_text_only(exc.message)
+        return self.submit(claim)
 
     def apply_setup(self, setup: TableSetup) -> bool:
         """A new table setup (game, decks, areas, limits, seats) from the next round on."""
@@ -416,28 +446,34 @@ class TableController(QObject):
     def remove_wager(self, index: int) -> bool:
         if not self.betting or not 0 <= index < len(self.slip):
             return False
-        return self._rebuild_slip([w for i, w in enumerate(self.slip) if i != index], None)
+        return self._rebuild_slip([w for i, w in enumerate(self.rnd.events) if i != index], None)
 
     def change_wager(self, index: int, amount: Decimal | float | int) -> bool:
         if not self.betting or not 0 <= index < len(self.slip):
             return False
-        slip = copy.deepcopy(self.slip)
-        slip[index]["amount"] = _number(amount)
+        slip: list[Event] = list(self.rnd.events)  # in betting, the round's events are the slip
+        wager = slip[index]
+        if not isinstance(wager, Wager):
+            return False
+        try:
+            slip[index] = replace(wager, amount=_amount(amount, "wager"))
+        except EventFormatError as exc:
+            return self._refuse_text_only(exc.message)
         return self._rebuild_slip(slip, slip[index])
 
     def clear_slip(self) -> None:
         if self.betting:
             self._rebuild_slip([], None)
 
-    def _rebuild_slip(self, slip: list[dict[str, Any]], new: dict[str, Any] | None) -> bool:
+    def _rebuild_slip(self, slip: list[Event], new: Event | None) -> bool:
         rnd = new_round(self.config)
-        for raw in slip:
+        for event in slip:
             try:
-                rnd.apply(parse_event(raw))
-            except (RuleRefusal, EventFormatError) as exc:
-                self._refuse(raw, exc)
+                rnd.apply(event)
+            except RuleRefusal as exc:
+                self._refuse(event, exc)
                 return False
-        self.slip = slip
+        self.slip = [event_to_transcript(e) for e in slip]
         self.rnd = rnd
         self.last_refusal = ""
         self.changed.emit()
@@ -447,13 +483,13 @@ class TableController(QObject):
         """Close the bets (5.3): the slip and the event go to the store as the round's start."""
         if not self.betting:
             return False
-        raw = {"type": "no_more_bets"}
+        event = NoMoreBets()
         try:
-            self.rnd.apply(parse_event(raw))
-        except (RuleRefusal, EventFormatError) as exc:
-            self._refuse(raw, exc)
+            self.rnd.apply(event)
+        except RuleRefusal as exc:
+            self._refuse(event, exc)
             return False
-        first = [*self.slip, raw]
+        first = [*self.slip, event_to_transcript(event)]
         self.events = list(first)
         self.slip = []
         self.round_id = -1  # begun; the store's id arrives with the acknowledgement
@@ -461,9 +497,9 @@ class TableController(QObject):
         return True
 
     # ------------------------------------------------------------------ events
-    def submit(self, raw: dict[str, Any], actor: str | None = None, approval: int | None = None, *,
+    def submit(self, event: Event, actor: str | None = None, approval: int | None = None, *,
                quiet: bool = False) -> bool:
-        """Apply one transcript event; if accepted, store it and then show it.
+        """Apply one event; if accepted, store it (its transcript form) and then show it.
 
         ``approval``: a supervisor's approval (:meth:`approve`) for an event the store
         writes only with one (void, resolve, correction, the pit manager's pick).
@@ -472,24 +508,24 @@ class TableController(QObject):
             self.refused.emit(f"not recorded: {self.store_error}")
             return False
         self._flush_implied()
-        if self.betting and raw.get("type") not in ("wager", "no_more_bets", "claim", "void"):
-            if raw.get("type") in ("card", "burn", "multi") and self.slip:
+        kind = event.type
+        if self.betting and kind not in ("wager", "no_more_bets", "claim", "void"):
+            if kind in ("card", "burn", "multi") and self.slip:
                 self.no_more_bets()  # the first card out of the shoe closes the bets (5.3)
-            elif raw.get("type") == "burn":
-                pass
-        if self.betting and raw.get("type") == "claim":
-            return self._rebuild_slip([*self.slip, raw], raw)
+        if self.betting and kind == "claim":
+            return self._rebuild_slip([*self.rnd.events, event], event)
         try:
-            self.rnd.apply(parse_event(raw))
-        except (RuleRefusal, EventFormatError) as exc:
+            self.rnd.apply(event)
+        except RuleRefusal as exc:
             if quiet:
-                self.last_refusal_text = str(exc) if isinstance(exc, RuleRefusal) else exc.message
+                self.last_refusal_text = str(exc)
                 return False
-            self._refuse(raw, exc)
+            self._refuse(event, exc)
             return False
+        raw = event_to_transcript(event)
         self.last_refusal = ""
         self.accepted.emit()
-        if raw.get("type") == "void":
+        if kind == "void":
             self.face_up_next = False  # the report ends with its round
             self.referred = ""
         if self.round_id is None:
@@ -502,17 +538,17 @@ class TableController(QObject):
         else:
             self.events.append(raw)
             self._store_event(raw, actor or f"dealer:{self.dealer}", self._ending_output(), approval)
-        if raw.get("type") in SIGNIFICANT_EVENTS:
-            self.audit(str(raw["type"]), {k: v for k, v in raw.items() if k != "type"},
+        if kind in SIGNIFICANT_EVENTS:
+            self.audit(kind, {k: v for k, v in raw.items() if k != "type"},
                        actor=actor or f"dealer:{self.dealer}")
-        if self.rnd.status() == "referred" and raw.get("type") != "resolve" and not self._referral_audited:
+        if self.rnd.status() == "referred" and kind != "resolve" and not self._referral_audited:
             self._referral_audited = True  # 6.1: the round waits for the Gaming Shift Manager
             referral = getattr(self.rnd, "referral", None)
             self.audit("referral", {"ruling": list(referral) if referral else None},
                        actor=actor or f"dealer:{self.dealer}")
         if self._batch is not None:
             return True  # inside an implied hit: its card comes next, then the waiting cards
-        if self.held_cards and not self.hold_reason and raw.get("type") not in ("card", "multi", "burn"):
+        if self.held_cards and not self.hold_reason and kind not in ("card", "multi", "burn"):
             # the cards that waited for a pick, in order, once it is made (or the round was
             # voided or ruled otherwise: then the round says what becomes of them)
             self._flush_held()
@@ -632,10 +668,14 @@ class TableController(QObject):
         self.new_round()
         return True
 
-    def _refuse(self, raw: dict[str, Any], exc: RuleRefusal | EventFormatError) -> None:
-        text = str(exc) if isinstance(exc, RuleRefusal) else exc.message
-        self.last_refusal = f"Refused ({describe_event(raw)}): {text}"
+    def _refuse(self, event: Event, exc: RuleRefusal) -> None:
+        self._refuse_text(event, str(exc))
+
+    def _refuse_text_only(self, text: str) -> bool:
+        """An event that could not be made (an amount or a place the transcript cannot hold)."""
+        self.last_refusal = f"Refused: {text}"
         self.refused.emit(self.last_refusal)
+        return False
 
     # ------------------------------------------------------------------ decisions
     def decide(self, action: str, *, area: int | None = None, hand: int | None = None,
@@ -643,29 +683,19 @@ class TableController(QObject):
                followers: dict[str, str | Decimal | float] | None = None) -> bool:
         """One decision; ``followers``: the other players on the hand, ``match``/``stay`` on a
         split (3.24) or the amount each doubles (3.26.5)."""
-        raw: dict[str, Any] = {"type": "decision", "action": action}
-        if area is not None and not self.rules.shared_hand:
-            raw["area"] = area
-        if hand is not None:
-            raw["hand"] = hand
-        if player is not None:
-            raw["player"] = player
-        if amount is not None:
-            raw["amount"] = _number(amount)
-        if followers:
-            raw["followers"] = {p: v if isinstance(v, str) else _number(v) for p, v in followers.items()}
-        return self.submit(raw)
-
-    def report(self, kind: str, **fields: Any) -> bool:
-        """absent, power_failure, withdraw, close_offers, timeout, resolve, correction, pick ..."""
-        raw: dict[str, Any] = {"type": kind}
-        raw.update({k: v for k, v in fields.items() if v is not None})
-        return self.submit(raw)
+        try:
+            decision = Decision(
+                action, area if area is not None and not self.rules.shared_hand else None, hand, player,
+                _amount(amount, "decision") if amount is not None else None,
+                tuple((p, v if isinstance(v, str) else _amount(v, f"decision: follower {p}"))
+                      for p, v in (followers or {}).items()))
+        except EventFormatError as exc:
+            return self._refuse_text_only(exc.message)
+        return self.submit(decision)
 
     def void(self, reason: str, rule: str, supervisor: str, approval: int | None = None) -> bool:
         """A supervisor's void (``approval`` from :meth:`approve`; the store refuses it without)."""
-        return self.submit({"type": "void", "reason": reason, "rule": rule}, actor=f"supervisor:{supervisor}",
-                           approval=approval)
+        return self.submit(Void(reason, rule), actor=f"supervisor:{supervisor}", approval=approval)
 
     def approve(self, supervisor: str, pin: str, kind: str, done: Callable[[Any], None],
                 detail: dict[str, Any] | None = None) -> None:
@@ -863,22 +893,24 @@ class TableController(QObject):
         """Cards that left the shoe together: one card is a card, more a ``multi`` (5.23)."""
         if len(cards) == 1:
             return self._assign(CardRead(card=parse_card(str(cards[0]))))
-        ok = self.submit({"type": "multi", "cards": [str(c) for c in cards], "disclosed": []})
+        ok = self.submit(Multi(tuple(parse_card(str(c)) for c in cards), ()))
         self._update_remaining()
         return ok
 
     def _assign(self, event: CardRead) -> bool:
         if event.burn:
-            ok = self.submit({"type": "burn", "card": str(event.card)})
+            ok = self.submit(Burn(event.card))
             self._update_remaining()
             return ok
-        raw: dict[str, Any] = {"type": "card", "card": str(event.card)}
-        if event.seq is not None:
-            raw["shoe_seq"] = event.seq  # the shoe's frame number, for the review
-        if self.face_up_next:
-            raw["face_up"] = True  # 5.5: the round records the ruling and plays it as normal
+        # shoe_seq: the shoe's frame number, for the review; face_up (5.5): the round
+        # records the ruling and plays it as normal
+        raw = CardDrawn(event.card, face_up=self.face_up_next, shoe_seq=event.seq)
         if self.placement is not None:
-            raw["to"] = self.placement
+            try:
+                raw = replace(raw, to=parse_target(self.placement))
+            except EventFormatError as exc:
+                self.placement = None
+                return self._refuse_text_only(exc.message)
         elif self._implied_hit(raw):
             self._update_remaining()
             return True
@@ -886,7 +918,7 @@ class TableController(QObject):
         if ok:
             self.face_up_next = False
             self.placement = None
-        elif "to" not in raw:
+        elif raw.to is None:
             self._hold_stray(raw, self.last_refusal_text)  # held on screen, never dropped
             ok = True
         else:
@@ -895,12 +927,12 @@ class TableController(QObject):
         self._update_remaining()
         return ok
 
-    def _refuse_text(self, raw: dict[str, Any], text: str) -> None:
-        self.last_refusal = f"Refused ({describe_event(raw)}): {text}"
+    def _refuse_text(self, event: Event, text: str) -> None:
+        self.last_refusal = f"Refused ({describe_event(event_to_transcript(event))}): {text}"
         self.refused.emit(self.last_refusal)
 
     # ------------------------------------------------------------------ the table's rhythm
-    def _implied_hit(self, card: dict[str, Any]) -> bool:
+    def _implied_hit(self, card: CardDrawn) -> bool:
         """A card while the hand in turn awaits a decision and may be hit: it is a hit.
         Records ``hit`` then the ``card`` (or keeps them open for a double, see ``implied``)."""
         if self.betting or self.rnd is None:
@@ -908,11 +940,7 @@ class TableController(QObject):
         exp = self.rnd.expectation()
         if exp.kind != "decision" or "hit" not in exp.options:
             return False
-        hit: dict[str, Any] = {"type": "decision", "action": "hit", "hand": exp.hand}
-        if not self.rules.shared_hand:
-            hit["area"] = exp.area
-        if exp.player:
-            hit["player"] = exp.player
+        hit = Decision("hit", None if self.rules.shared_hand else exp.area, exp.hand, exp.player or None)
         may_double = "double" in exp.options
         self._flush_implied()
         if not may_double:
@@ -920,9 +948,8 @@ class TableController(QObject):
         else:  # the round as it would be: the screen shows it before the two events are stored
             trial = new_round(self.config)
             try:
-                for raw in [*self.events, hit, card]:
-                    trial.apply(parse_event(raw))
-            except (RuleRefusal, EventFormatError):
+                trial.apply_all([*self.rnd.events, hit, card])
+            except RuleRefusal:
                 return False  # not a hit after all: the card takes its ordinary path
         if trial is None:
             # the hit and its card in one transaction: a crash keeps both or neither
@@ -947,11 +974,11 @@ class TableController(QObject):
         self._store_pending(hit, card)  # on disk before the screen shows the card
         return True
 
-    def _store_pending(self, hit: dict[str, Any], card: dict[str, Any]) -> None:
+    def _store_pending(self, hit: Event, card: Event) -> None:
         """The implied hit's card, durably, before it is shown: a PENDING_CARD_KIND entry with the
         round's number of stored events (a crash now keeps the card; the restart asks)."""
         store = self.store
-        detail = {"events": len(self.events), "hit": dict(hit), "card": dict(card)}
+        detail = {"events": len(self.events), "hit": event_to_transcript(hit), "card": event_to_transcript(card)}
         actor = f"dealer:{self.dealer}"
         self.unacknowledged += 1
 
@@ -963,11 +990,12 @@ class TableController(QObject):
 
         self.store_worker.submit(job, lambda _result, error: self._acknowledged(error))
 
-    def _store_pair(self, first: dict[str, Any], card: dict[str, Any]) -> None:
+    def _store_pair(self, first: Event, card: Event) -> None:
         """A decision and its card, appended in one transaction (a crash keeps both or neither);
         the settle output, when they end the round, goes with them."""
-        self.events += [first, card]
-        self._store_events([first, card], f"dealer:{self.dealer}", self._ending_output())
+        raws = [event_to_transcript(first), event_to_transcript(card)]
+        self.events += raws
+        self._store_events(raws, f"dealer:{self.dealer}", self._ending_output())
 
     def _store_events(self, raws: list[dict[str, Any]], actor: str, output: dict[str, Any] | None) -> None:
         store = self.store
@@ -1014,14 +1042,17 @@ class TableController(QObject):
         if not self.implied:
             return False
         hit, card = self.implied
-        double = {**hit, "action": "double"}
-        if amount is not None:
-            double["amount"] = _number(amount)
+        if not isinstance(hit, Decision):
+            return False
+        try:
+            double = replace(hit, action="double", amount=_amount(amount, "decision") if amount is not None else None)
+        except EventFormatError as exc:
+            return self._refuse_text_only(exc.message)
+        before = list(self.rnd.events)[:-len(self.implied)]  # the round shows the hit and its card
         rnd = new_round(self.config)
         try:
-            for raw in [*self.events, double, card]:
-                rnd.apply(parse_event(raw))
-        except (RuleRefusal, EventFormatError) as exc:
+            rnd.apply_all([*before, double, card])
+        except RuleRefusal as exc:
             self._refuse(double, exc)
             return False
         self.implied = []
@@ -1034,9 +1065,9 @@ class TableController(QObject):
             self._release_queue()
         return True
 
-    def _hold_stray(self, raw: dict[str, Any], reason: str) -> None:
-        self.stray_card = str(raw["card"])
-        self.stray_event = raw
+    def _hold_stray(self, card: CardDrawn, reason: str) -> None:
+        self.stray_card = str(card.card)
+        self.stray_event = card
         self.stray_reason = f"The rules refuse it where it was expected: {reason}"
         self.hold_changed.emit()
 
@@ -1051,8 +1082,11 @@ class TableController(QObject):
         """The dealer says where the held card lies: it is recorded there (``to``); the engine rules."""
         if self.stray_event is None:
             return False
-        raw = {**self.stray_event, "to": target}
-        if not self.submit(raw):
+        try:
+            placed = replace(self.stray_event, to=parse_target(target))
+        except EventFormatError as exc:
+            return self._refuse_text_only(exc.message)
+        if not self.submit(placed):
             return False
         self.stray_card = None
         self.stray_event = None
@@ -1106,13 +1140,13 @@ class TableController(QObject):
         ``void``. A round the engine referred gets the transcript's ``resolve`` event."""
         clause = self.rules.clause("refer")
         if self.rnd is not None and self.rnd.status() == "referred":
-            return self.submit({"type": "resolve", "ruling": ruling, "text": f"Shift manager {supervisor}: {ruling}"},
+            return self.submit(Resolve(ruling, f"Shift manager {supervisor}: {ruling}"),
                                actor=f"supervisor:{supervisor}", approval=approval)
         if not self.referred:
             return False
         if ruling == "void":
-            if not self.submit({"type": "void", "reason": f"shift manager's decision: {self.referred}",
-                                "rule": clause}, actor=f"supervisor:{supervisor}", approval=approval):
+            if not self.submit(Void(f"shift manager's decision: {self.referred}", clause),
+                               actor=f"supervisor:{supervisor}", approval=approval):
                 return False
         else:  # the round goes on: its record is in progress again
             self._record_output(round_output(self.rnd), f"supervisor:{supervisor}")
@@ -1172,8 +1206,12 @@ class TableController(QObject):
             if not self._assign_together(cards):
                 return False
         elif keyed_card:
-            raw = {"type": "card", "card": keyed_card.strip()}
-            if not self.submit(raw):
+            try:
+                keyed_event = CardDrawn(parse_card(keyed_card.strip()))
+            except CardNotationError as exc:
+                self.refused.emit(f"not a card: {exc}")
+                return False
+            if not self.submit(keyed_event):
                 return False
         elif isinstance(event, NoRead):
             self.refused.emit("a card came out of the shoe and could not be read: key in that card")
@@ -1190,7 +1228,11 @@ class TableController(QObject):
 
     def correct(self, index: int, target: str, approval: int | None = None) -> bool:
         """An earlier card lies elsewhere (correction; the store wants a supervisor's approval)."""
-        return self.submit({"type": "correction", "index": index, "to": target}, approval=approval)
+        try:
+            correction = Correction(index, parse_target(target))
+        except EventFormatError as exc:
+            return self._refuse_text_only(exc.message)
+        return self.submit(correction, approval=approval)
 
     def card_events(self) -> list[tuple[int, str]]:
         """(event index, card) of every card event so far, for the correction picker."""
@@ -1207,9 +1249,13 @@ def players_in(layout: Any) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def _number(amount: Decimal | float | int) -> int | float:
-    value = Decimal(str(amount))
-    return int(value) if value == value.to_integral_value() else float(value)
+def _amount(amount: Decimal | float | int, what: str) -> Decimal:
+    """An amount from a widget as the exact Decimal a typed event holds (money.parse_amount:
+    whole cents, not above the largest amount); EventFormatError quoting it otherwise."""
+    try:
+        return parse_amount(amount)
+    except AmountError as exc:
+        raise EventFormatError(f"{what}: {exc}") from None
 
 
 def _hold_text(event: ShoeEvent) -> str:

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import ui.qtfix  # noqa: F401  (first: keeps PySide6 6.12 from aborting CPython 3.11)
+from dealer_assist.events import CloseOffers
 
 PLAYERS = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lea", "max", "ned",
            "oli", "pam", "quin", "ray", "sam", "tia", "uma"]
@@ -147,16 +148,16 @@ def choose_decision(rnd: Any, exp: Any, insured: set[str]) -> tuple[str, dict[st
 
 def plan(setup: Any) -> list[str]:
     """Play the round on the engine alone and return the cards it takes, in order."""
-    from dealer_assist.transcript import new_round, parse_event
-    from ui.controller import _number
+    from decimal import Decimal
+
+    from dealer_assist.cards import parse_card
+    from dealer_assist.events import CardDrawn, Decision, NoMoreBets, Wager
+    from dealer_assist.transcript import new_round
 
     rnd = new_round(setup.config([]))
     for player, bet, amount, area in wagers(setup):
-        raw: dict[str, Any] = {"type": "wager", "player": player, "bet": bet, "amount": amount}
-        if area is not None:
-            raw["area"] = area
-        rnd.apply(parse_event(raw))
-    rnd.apply(parse_event({"type": "no_more_bets"}))
+        rnd.apply(Wager(player, bet, Decimal(str(amount)), area))
+    rnd.apply(NoMoreBets())
     cards = Cards(setup.game, setup.decks)
     dealt: list[str] = []
     insured: set[str] = set()
@@ -167,25 +168,18 @@ def plan(setup: Any) -> list[str]:
         if exp.kind == "card":
             card = choose_card(rnd, exp, cards)
             dealt.append(card)
-            rnd.apply(parse_event({"type": "card", "card": card}))
+            rnd.apply(CardDrawn(parse_card(card)))
             continue
         step = choose_decision(rnd, exp, insured)
         if step is None:
             break
         kind, fields = step
-        if kind == "report":
-            rnd.apply(parse_event({"type": fields.pop("kind"), **fields}))
+        if kind == "report":  # the policy's only report: the offers close
+            rnd.apply(CloseOffers())
             continue
-        raw = {"type": "decision", **{k: v for k, v in fields.items() if v is not None}}
-        if "followers" in raw:
-            raw["followers"] = {p: v for p, v in raw["followers"].items() if v != ""}
-            if not raw["followers"]:
-                del raw["followers"]
-        if setup.electronic:
-            raw.pop("area", None)
-        if "amount" in raw:
-            raw["amount"] = _number(raw["amount"])
-        rnd.apply(parse_event(raw))
+        followers = tuple((p, v) for p, v in (fields.get("followers") or {}).items() if v != "")
+        rnd.apply(Decision(fields["action"], None if setup.electronic else fields.get("area"), fields.get("hand"),
+                           fields.get("player"), None, followers))
     return dealt
 
 
@@ -274,8 +268,8 @@ def run(game: str, size: tuple[int, int], out: Path, check: Callable[[str, Any],
                 shots["split"] = True
                 shooter.shot("3_play")
             kind, fields = choose_decision(rnd, exp, insured) or ("", {})
-            if kind == "report":
-                c.report(fields.pop("kind"), **fields)
+            if kind == "report":  # the policy's only report: the offers close
+                c.submit(CloseOffers())
             elif fields.get("action") == "hit" and not setup.electronic:
                 _deal_and_wait(app, c, sim, "the hit")  # the table's rhythm: the card is the hit
             else:

@@ -28,6 +28,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dealer_assist.cards import parse_card
+from dealer_assist.events import (
+    Absent,
+    CardDrawn,
+    CloseOffers,
+    Decision,
+    Pick,
+    PowerFailure,
+    Timeout,
+    Withdraw,
+)
 from dealer_assist.irregularities import shoe_notices
 from dealer_assist.store import StoreError
 from ui.amount_keypad import AmountKeypad
@@ -453,13 +464,13 @@ class DealerWindow(QMainWindow):
         clause = self.controller.rules.clause("absent") if self.controller.rules.has("absent") else None
         self._ask("absent", "Player absent", "Which player is not present to decide?", clause,
                   [(p, p) for p in self._players_in_round()],
-                  lambda p: self.controller.report("absent", player=p))
+                  lambda p: self.controller.submit(Absent(p)))
 
     def _report_withdraw(self) -> None:
         clause = self.controller.rules.clause("withdraw") if self.controller.rules.has("withdraw") else None
         self._ask("withdraw", "Withdraw", "Which player withdraws their remaining wagers?", clause,
                   [(p, p) for p in self._players_in_round()],
-                  lambda p: self.controller.report("withdraw", player=p))
+                  lambda p: self.controller.submit(Withdraw(p)))
 
     def _report_power_failure(self) -> None:
         clause = self.controller.rules.clause("power_failure")
@@ -469,7 +480,7 @@ class DealerWindow(QMainWindow):
                   [("yes", "Record the power failure")], lambda _: self._power_failure())
 
     def _power_failure(self) -> None:
-        if self.controller.report("power_failure"):
+        if self.controller.submit(PowerFailure()):
             self.controller.restored = False
 
     def _report_face_up(self) -> None:
@@ -659,10 +670,12 @@ class DealerWindow(QMainWindow):
         stays held until the dealer says whether the player hit or doubled for it."""
         c = self.controller
         hit, card = c.implied
-        where = target_words(f"area:{hit.get('area')}/{hit.get('hand', 1)}")
-        who = hit.get("player") or "the player"
+        if not isinstance(hit, Decision) or not isinstance(card, CardDrawn):
+            return
+        where = target_words(f"area:{hit.area}/{hit.hand or 1}")
+        who = hit.player or "the player"
         self.prompt.clear_buttons()
-        self.prompt.headline.setText(f"HELD after the restart: {card_label(str(card['card']))} on {where}")
+        self.prompt.headline.setText(f"HELD after the restart: {card_label(str(card.card))} on {where}")
         self.prompt.detail.setText(f"It came out of the shoe before the stop. Did {who} hit or double for it? "
                                    "No other card is assigned until you answer.")
         columns = self.prompt.columns
@@ -674,15 +687,15 @@ class DealerWindow(QMainWindow):
         self.controller.decide(action, hand=hand, player=player)
 
     def _terminal_timeout(self, player: str) -> None:
-        self.controller.report("timeout", player=player)
+        self.controller.submit(Timeout(player))
 
     def _pick(self, card: str, by: str, player: str | None) -> None:
         if by != "pit_manager":
-            self.controller.report("pick", card=card, by=by, player=player)
+            self.controller.submit(Pick(parse_card(card), by, player))
             return
 
         def approved(name: str, approval: int | None) -> None:  # the pit manager's choice: an override
-            self.controller.submit({"type": "pick", "card": card, "by": by}, actor=f"supervisor:{name}",
+            self.controller.submit(Pick(parse_card(card), by), actor=f"supervisor:{name}",
                                    approval=approval)
 
         self.pin_dialog = ask_supervisor(self, self.controller, "override", "Pit manager's choice (5.23)",
@@ -691,7 +704,7 @@ class DealerWindow(QMainWindow):
 
     def _withdraw(self, player: str | None, area: int | None) -> None:
         if player:
-            self.controller.report("withdraw", player=player, area=area)
+            self.controller.submit(Withdraw(player, area))
 
     def _stays(self, player: str) -> None:
         self.controller.power_answers.add(player)
@@ -771,7 +784,7 @@ class DealerWindow(QMainWindow):
             else:
                 self.prompt.show_expectation(
                     exp, status, decide=self._decide, no_more_bets=c.no_more_bets,
-                    close_offers=lambda: c.report("close_offers"), confirm=c.confirm_settlement,
+                    close_offers=lambda: c.submit(CloseOffers()), confirm=c.confirm_settlement,
                     resolve=self._resolve, withdraw=self._withdraw, slip_size=len(c.slip), placement=c.placement,
                     pick=self._pick, double_after=double_after,
                 )

@@ -30,6 +30,7 @@ os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
+from dealer_assist.events import CloseOffers  # noqa: E402
 from dealer_assist.games import GAMES  # noqa: E402
 from dealer_assist.simulate import Shoe  # noqa: E402
 from hardware.events import CardRead, ShoeLoaded  # noqa: E402
@@ -115,7 +116,7 @@ class Dealer:
             self.implied_card()
             return
         if exp.area is None or exp.hand is None or "stand" not in exp.options:
-            if not c.report("close_offers"):
+            if not c.submit(CloseOffers()):
                 raise Stuck(f"close_offers refused: {c.last_refusal}")
             return
         options = [o for o in exp.options if o in ("hit", "stand")]

@@ -59,8 +59,9 @@ class TableDriver:
 
     def _cards_recorded(self) -> int:
         # an implied hit's card is shown at once and stored with the next event
-        events = [*self.controller.events, *self.controller.implied]
-        return sum(1 for e in events if e.get("type") in ("card", "burn"))
+        implied = [e.type for e in self.controller.implied]  # typed events, not yet stored
+        kinds = [*(e.get("type") for e in self.controller.events), *implied]
+        return sum(1 for kind in kinds if kind in ("card", "burn"))
 
     # reading the screen ------------------------------------------------------------------
     def settlement_rows(self) -> list[tuple[str, str, str, str, str, str]]:
