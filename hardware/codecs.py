@@ -235,7 +235,10 @@ class Da1Codec:
             out.append(Duplicate(seq=seq, received_ns=received_ns))
             return
         if kind == "HELLO" and seq == 0:
-            pass  # power-on: the sequence restarts, nothing was lost
+            # power-on: the sequence restarts. Unless it is the plain successor of the last
+            # frame, frames sent just before (a card, a NOREAD) may be lost unseen: say so.
+            if self._last_seq is not None and self._last_seq != DA1_SEQ_MODULO - 1:
+                out.append(SequenceGap(lost=0, seq=seq, restart=True, received_ns=received_ns))
         elif self._last_seq is not None:
             lost = (seq - self._last_seq - 1) % DA1_SEQ_MODULO
             if lost:

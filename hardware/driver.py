@@ -250,6 +250,8 @@ class ShoeDriver:
         self.stats[event.name] += 1
         if isinstance(event, DecodeError):
             log.warning("shoe %s: dropped frame (%s): %s", self.port_name, event.kind, event.detail)
+        elif isinstance(event, SequenceGap) and event.restart:
+            log.warning("shoe %s restarted (HELLO at seq 0): frames just before may be lost", self.port_name)
         elif isinstance(event, SequenceGap):
             log.warning("shoe %s: %d frame(s) lost before seq %s", self.port_name, event.lost, event.seq)
         elif isinstance(event, MultiCard) and event.unread:

@@ -129,9 +129,12 @@ class DecodeError(ShoeEvent):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SequenceGap(ShoeEvent):
-    """``lost`` frames never arrived (a card may be missing). ``seq`` is the frame that showed it."""
+    """``lost`` frames never arrived (a card may be missing). ``seq`` is the frame that showed it.
+    ``restart``: the shoe restarted (a power-on ``HELLO`` at sequence 0 that does not follow
+    the last frame); how many frames were lost before it cannot be known (``lost`` 0)."""
 
     lost: int
+    restart: bool = False
     name = "gap"
 
 
@@ -197,6 +200,8 @@ def event_to_json(event: ShoeEvent) -> dict[str, Any]:
         out[f.name] = value
     if isinstance(event, CardRead) and not event.burn:
         del out["burn"]
+    if isinstance(event, SequenceGap) and not event.restart:
+        del out["restart"]
     if event.seq is not None:
         out["seq"] = event.seq
     return out

@@ -1259,6 +1259,8 @@ def _amount(amount: Decimal | float | int, what: str) -> Decimal:
 
 
 def _hold_text(event: ShoeEvent) -> str:
+    if isinstance(event, SequenceGap) and event.restart:
+        return "the shoe restarted: a card drawn just before may be missing"
     if isinstance(event, SequenceGap):
         return f"{event.lost} frame(s) from the shoe were lost: a card may be missing"
     if isinstance(event, NoRead):

@@ -213,10 +213,21 @@ def test_duplicate_frame_is_reported_once_and_not_repeated_as_a_card() -> None:
     assert events == [CardRead(card=card("JC"), seq=12), Duplicate(seq=12), Alive(seq=13)]
 
 
-def test_power_on_hello_restarts_the_sequence_without_a_gap() -> None:
+def test_power_on_hello_restarts_the_sequence_and_says_a_frame_may_be_lost() -> None:
     codec = Da1Codec()
+    # the shoe restarted after frame 500: whatever it sent just before may never have
+    # arrived (a card, a NOREAD), so the restart is reported like a gap of unknown size
     events = codec.feed(frame(500, "ALIVE") + frame(0, "HELLO,M,F,S") + frame(1, "ALIVE"))
+    assert [type(e) for e in events] == [Alive, SequenceGap, Hello, Alive]
+    assert events[1] == SequenceGap(lost=0, seq=0, restart=True)
+    assert event_to_json(events[1]) == {"event": "gap", "lost": 0, "restart": True, "seq": 0}
+    # HELLO 0000 right after 9999 is the plain successor: nothing to report
+    codec = Da1Codec()
+    events = codec.feed(frame(9999, "ALIVE") + frame(0, "HELLO,M,F,S"))
     assert not any(isinstance(e, SequenceGap) for e in events)
+    # the very first frame heard (the app just started) has nothing before it
+    assert Da1Codec().feed(frame(0, "HELLO,M,F,S"))[0] == Hello(model="M", firmware="F", serial_number="S", seq=0)
+    events = codec.feed(frame(1, "ALIVE"))
     # an ID? answer mid-sequence is an ordinary frame
     events = codec.feed(frame(5, "HELLO,M,F,S"))
     assert events[0] == SequenceGap(lost=3, seq=5)
@@ -256,3 +267,15 @@ def test_id_request_and_command_reader() -> None:
 def test_unknown_codec_name() -> None:
     with pytest.raises(ValueError, match="unknown codec"):
         make_codec("nmea")
+
+
+def test_a_noread_lost_before_a_restart_is_not_silent() -> None:
+    # found by test_codec_properties: NOREAD 9999 arrives with its '$' destroyed (noise,
+    # skipped per the spec), then the shoe restarts with HELLO 0000. The driver must still
+    # tell the dealer that a card may be missing.
+    codec = Da1Codec()
+    codec.feed(frame(9998, "ALIVE"))
+    broken = b"\x00" + frame(9999, "NOREAD")[1:]
+    events = codec.feed(broken + frame(0, "HELLO,M,F,S") + frame(1, "ALIVE"))
+    assert not any(isinstance(e, NoRead) for e in events)
+    assert SequenceGap(lost=0, seq=0, restart=True) in events
