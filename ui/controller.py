@@ -507,6 +507,12 @@ class TableController(QObject):
         if self.store_error:
             self.refused.emit(f"not recorded: {self.store_error}")
             return False
+        if self.implied_held and event.type != "void":
+            # no default decides for the player: the card read before the restart first
+            self.last_refusal = ("Refused: first say whether the card read before the restart was a hit "
+                                 "or a double (H / D)")
+            self.refused.emit(self.last_refusal)
+            return False
         self._flush_implied()
         kind = event.type
         if self.betting and kind not in ("wager", "no_more_bets", "claim", "void"):

@@ -135,6 +135,9 @@ def test_implied_hit_card_survives_a_kill_and_is_asked_hit_or_double(make_table:
     t.qtbot.mouseClick(t.window.sim_panel.deal_button, Qt.MouseButton.LeftButton)
     t.qtbot.waitUntil(lambda: len(c.stray_queue) == 1, timeout=5000)
     assert len(c.events) == 5  # 8♣ is not given to anyone yet
+    # nothing else decides it for her: a Stand now is refused (it would have made the card a hit)
+    assert not c.decide("stand", area=1, hand=1)
+    assert "hit or a double" in c.last_refusal and len(c.events) == 5 and c.implied_held
     # Alice had doubled: D. 10♠ is the double's card (21, stake 200); then 8♣ waiting in the queue
     # goes to the dealer: 9 + 8 = 17 stands (3.34). 21 beats 17: alice wins 200 (4.3.2).
     t.qtbot.keyClick(t.window, Qt.Key.Key_D)
