@@ -64,6 +64,7 @@ __all__ = [
     "page_rounds",
     "read_settlement_csv",
     "redecide",
+    "redecide_record",
     "replay",
     "round_integrity",
     "settlement_csv_rows",
@@ -408,7 +409,20 @@ def redecide(reader: StoreReader, round_id: int) -> Redecision:
     detail = reader.get_round(round_id)
     if detail is None:
         raise ValueError(f"no round {round_id}")
-    document = reader.export_round(round_id)
+    return redecide_record(reader.export_round(round_id), detail.settlements, detail.summary.status,
+                           detail.summary.net, detail.rulings)
+
+
+def redecide_record(
+    document: Mapping[str, Any],
+    settlements: Sequence[Mapping[str, Any]],
+    status: str,
+    net: Mapping[str, Any],
+    rulings: Sequence[Mapping[str, Any]],
+) -> Redecision:
+    """Run a round's exported transcript through the current rules and compare the result with
+    its record (the stored settlement rows, status, nets and rulings), wherever it is kept (a
+    store file, the floor). Nothing is written."""
     try:
         # the engine's own transcript path, as `dealer-assist settle` runs it
         from dealer_assist.transcript import settle_document
@@ -416,17 +430,17 @@ def redecide(reader: StoreReader, round_id: int) -> Redecision:
         output = settle_document(json.loads(json.dumps(document), parse_float=Decimal))
     except TranscriptError as exc:
         return Redecision(None, exc.message)
-    diffs = compare_settlements(detail.settlements, output.get("settlements") or [])
-    if detail.summary.status != output.get("status"):
-        diffs.append(Difference("status", "round", detail.summary.status, str(output.get("status"))))
-    recorded_net = {p: decimal(v) for p, v in detail.summary.net.items()}
+    diffs = compare_settlements(settlements, output.get("settlements") or [])
+    if status != output.get("status"):
+        diffs.append(Difference("status", "round", status, str(output.get("status"))))
+    recorded_net = {p: decimal(v) for p, v in net.items()}
     new_net = {p: decimal(v) for p, v in (output.get("net") or {}).items()}
     for player in sorted(set(recorded_net) | set(new_net)):
         a, b = recorded_net.get(player), new_net.get(player)
         if a != b:
             diffs.append(Difference("net", player, "(none)" if a is None else str(a),
                                     "(none)" if b is None else str(b)))
-    old_rulings = [_ruling_text(r) for r in detail.rulings]
+    old_rulings = [_ruling_text(r) for r in rulings]
     new_rulings = [_ruling_text(r) for r in output.get("rulings") or []]
     for i in range(max(len(old_rulings), len(new_rulings))):
         a_text = old_rulings[i] if i < len(old_rulings) else "(none)"

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -120,6 +121,12 @@ def generate(admin: str, tables: list[tuple[str, str]], rounds: int, per_hour: i
                      "ON CONFLICT DO NOTHING")
 
 
+def load() -> str:
+    """The machine's load average now (the figures depend on it: cores shared with other work)."""
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} cores"
+
+
 def timed(label: str, fn: object, repeat: int = 15) -> None:
     times = []
     result = None
@@ -129,7 +136,7 @@ def timed(label: str, fn: object, repeat: int = 15) -> None:
         times.append((time.perf_counter() - began) * 1000)
     size = len(result) if hasattr(result, "__len__") else result  # type: ignore[arg-type]
     print(f"{label}: first {times[0]:.1f} ms, median {statistics.median(times):.1f} ms, "
-          f"max {max(times):.1f} ms ({size} rows)", flush=True)
+          f"max {max(times):.1f} ms ({size} rows); {load()}", flush=True)
 
 
 def main() -> int:
@@ -139,6 +146,8 @@ def main() -> int:
     parser.add_argument("--per-hour", type=int, default=60)
     parser.add_argument("--pit-size", type=int, default=10, help="tables per pit")
     parser.add_argument("--keep", action="store_true", help="leave the server running (prints its URL)")
+    parser.add_argument("--store", type=Path, help="the forwarded table's station store: reused if it exists "
+                        "(built there otherwise, for the next run)")
     args = parser.parse_args()
     per_table = args.days * 24 * args.per_hour
     total = per_table * args.tables
@@ -154,11 +163,14 @@ def main() -> int:
         roles = {table: add_station(admin, table, pit).role for table, pit in tables}
         real_table, real_pit = tables[-1]
         with tempfile.TemporaryDirectory() as tmp:
-            store = Path(tmp) / "station.db"
-            began = time.perf_counter()
-            station_store(store, real_table, real_pit, per_table, args.per_hour)
-            print(f"station store of {real_table}: {per_table:,} rounds built in "
-                  f"{time.perf_counter() - began:.1f} s ({store.stat().st_size / 1e6:.0f} MB)", flush=True)
+            store = args.store or Path(tmp) / "station.db"
+            if store.exists():
+                print(f"station store of {real_table}: reusing {store}", flush=True)
+            else:
+                began = time.perf_counter()
+                station_store(store, real_table, real_pit, per_table, args.per_hour)
+                print(f"station store of {real_table}: {per_table:,} rounds built in "
+                      f"{time.perf_counter() - began:.1f} s ({store.stat().st_size / 1e6:.0f} MB)", flush=True)
             began = time.perf_counter()
             generate(admin, tables[:-1], per_table, args.per_hour)
             print(f"generated {len(tables) - 1} tables in {time.perf_counter() - began:.0f} s", flush=True)
@@ -172,7 +184,7 @@ def main() -> int:
                 done = forwarder.forward()
                 spent = time.perf_counter() - began
             print(f"forwarding catch-up of {real_table}: {done.rounds:,} rounds + {done.audit:,} audit entries "
-                  f"in {spent:.1f} s = {done.rounds / spent:,.0f} rounds/s (target >= 2,000)", flush=True)
+                  f"in {spent:.1f} s = {done.rounds / spent:,.0f} rounds/s (target >= 2,000); {load()}", flush=True)
         with psycopg.connect(admin, autocommit=True) as conn:
             conn.execute("ANALYZE")
             counts = {t: conn.execute(f"SELECT count(*) FROM floor.{t}").fetchone()[0]  # type: ignore[index]
@@ -206,7 +218,10 @@ def main() -> int:
         result = reader.verify(real_table)
         print(f"verify of {real_table}'s month: {result.rounds:,} rounds, {result.events:,} events, "
               f"{result.audit:,} audit entries, ok={result.ok} in {time.perf_counter() - began:.1f} s "
-              "(target <= 10 s)", flush=True)
+              f"(target <= 10 s); {load()}", flush=True)
+        began = time.perf_counter()
+        result = reader.verify(real_table)
+        print(f"verify again (warm): ok={result.ok} in {time.perf_counter() - began:.1f} s; {load()}", flush=True)
         reader.close()
         if args.keep:
             print(f"server kept: {admin}")

@@ -19,11 +19,12 @@ from __future__ import annotations
 import datetime as _dt
 import json
 from collections.abc import Callable
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from PySide6.QtCore import QDate, Qt
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDateEdit,
     QDialog,
@@ -42,11 +43,13 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_assist.floor.reader import (
+    FloorNote,
     FloorReader,
     FloorRound,
     FloorRoundDetail,
     HourFigure,
     TableState,
+    sort_key,
 )
 from ui.review_model import GAME_NAMES
 from ui.style import money, signed
@@ -94,21 +97,26 @@ def _fill(table: QTableWidget, headers: list[str], rows: list[list[str]], data: 
 
 class RoundDialog(QDialog):
     """One floor round: replayed step by step on the dealer screen's layout (a slider), its
-    events, settlements and rulings, re-decided by the current rules, exportable."""
+    events, settlements and rulings, re-decided by the current rules (every difference listed),
+    its supervisors' notes and disputes, and exports (transcript JSON, settlement CSV, a one-page
+    PDF report), as the store review offers them."""
 
-    def __init__(self, detail: FloorRoundDetail, document: dict[str, Any], parent: QWidget | None = None) -> None:
+    def __init__(self, detail: FloorRoundDetail, document: dict[str, Any], parent: QWidget | None = None,
+                 notes: list[FloorNote] | None = None,
+                 write_note: Callable[[str, str, bool, Callable[[str | None], None]], None] | None = None) -> None:
         super().__init__(parent)
-        from dealer_assist.transcript import describe_event, settle_document
+        from dealer_assist.review_queries import redecide_record, replay
+        from ui.review_export import event_text
+        from ui.table_view import TableView
 
         s = detail.summary
+        self.detail = detail
         self.setWindowTitle(f"{s.table} round {s.id} — {GAME_NAMES.get(s.game, s.game)}")
         self.document = document
+        self._write_note = write_note
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel(f"{s.table} ({s.pit}) · round {s.id} · {_local(s.started_at)} · "
                                 f"dealer {s.dealer or '?'} · {s.status}"))
-        from dealer_assist.review_queries import replay
-        from ui.table_view import TableView
-
         self.steps = replay(detail.config, [ev for _, _, _, ev in detail.events])
         self.layout_view = TableView()
         layout.addWidget(self.layout_view, 3)
@@ -119,30 +127,82 @@ class RoundDialog(QDialog):
         self.slider.setMaximum(max(0, len(self.steps) - 1))
         self.slider.valueChanged.connect(self.show_step)
         layout.addWidget(self.slider)
-        self._event_words = [describe_event(ev) for _, _, _, ev in detail.events]
+        self._event_words = [event_text(ev) for _, _, _, ev in detail.events]
+        tabs = QTabWidget()
         self.events = QTableWidget()
         _fill(self.events, ["#", "time", "actor", "event"],
-              [[str(seq), _local(at), actor, describe_event(ev)] for seq, at, actor, ev in detail.events])
-        layout.addWidget(self.events, 2)
+              [[str(seq), _local(at), actor, words]
+               for (seq, at, actor, _ev), words in zip(detail.events, self._event_words, strict=True)])
+        tabs.addTab(self.events, "Events")
         self.settlements = QTableWidget()
-        _fill(self.settlements, ["player", "bet", "stake", "result", "net", "clause"],
-              [[x["player"], x["bet"], money(x["stake"]), x["result"], signed(x["net"]), x["rule"] or ""]
-               for x in detail.settlements])
-        layout.addWidget(self.settlements, 1)
-        for ruling in detail.rulings:
-            layout.addWidget(QLabel(f"ruling {ruling['rule']}: {ruling['text']}"))
-        try:
-            again = settle_document(json.loads(json.dumps(document)))
-            same = json.loads(json.dumps(again)) == detail.result
-            verdict = ("re-decided by the current rules: the same result" if same
-                       else "re-decided by the current rules: a DIFFERENT result (dispute)")
-        except Exception as exc:  # noqa: BLE001 - a refused transcript is shown, not raised
-            verdict = f"re-decided by the current rules: refused ({exc})"
-        self.redecision = QLabel(verdict)
-        layout.addWidget(self.redecision)
-        export = QPushButton("Export transcript…")
-        export.clicked.connect(self._export)
-        layout.addWidget(export)
+        _fill(self.settlements, ["player", "area", "hand", "bet", "stake", "result", "net", "clause", "stage"],
+              [[x["player"], _text(x.get("area")), _text(x.get("hand")), x["bet"], money(x["stake"]), x["result"],
+                signed(x["net"]), x["rule"] or "", x.get("stage") or ""] for x in detail.settlements])
+        tabs.addTab(self.settlements, "Settlements")
+        self.rulings = QTableWidget()
+        _fill(self.rulings, ["event", "clause", "ruling", "text", "card moves"],
+              [[_text(r.get("index")), r.get("rule") or "", r.get("ruling") or "", r.get("text") or "",
+                ", ".join(f"{m.get('card')} {m.get('from')}\u2192{m.get('to')}" for m in r.get("moves") or [])]
+               for r in detail.rulings])
+        tabs.addTab(self.rulings, "Rulings")
+        # Each finish of the round: the first forwarded copy, then any later one (a 5.7 card after
+        # the end finished it again at the station); the tabs above show the latest.
+        self.versions = QTableWidget()
+        _fill(self.versions, ["finish", "status", "ended", "events", "net", "wagered", "house", "on the floor since"],
+              [["first copy" if i == 0 else f"again ({i + 1})", v.status, _local(v.ended_at), str(v.events),
+                ", ".join(f"{p} {signed(Decimal(str(n)))}" for p, n in v.net.items()), money(v.wagered),
+                signed(v.house_net), _local(v.forwarded_at)] for i, v in enumerate(detail.versions)])
+        tabs.addTab(self.versions, f"Finishes ({len(detail.versions)})")
+        # Re-decide: the transcript through the current rules, compared with the record.
+        self.redecision = redecide_record(document, detail.settlements, s.status, s.net, detail.rulings)
+        self.differences = QTableWidget()
+        _fill(self.differences, ["what", "which", "recorded", "re-decided"],
+              [[d.what, d.key, d.recorded, d.redecided] for d in self.redecision.differences])
+        redecide_page = QWidget()
+        redecide_layout = QVBoxLayout(redecide_page)
+        if self.redecision.error is not None:
+            verdict = f"re-decided by the current rules: refused ({self.redecision.error})"
+        elif self.redecision.same:
+            verdict = "re-decided by the current rules: no difference"
+        else:
+            verdict = (f"re-decided by the current rules: {len(self.redecision.differences)} "
+                       "difference(s) — a dispute to look into")
+        self.verdict = QLabel(verdict)
+        redecide_layout.addWidget(self.verdict)
+        redecide_layout.addWidget(self.differences)
+        tabs.addTab(redecide_page, "Re-decide")
+        # Notes and disputes (floor.notes: the review role's only write).
+        notes_page = QWidget()
+        notes_layout = QVBoxLayout(notes_page)
+        self.notes = QTableWidget()
+        notes_layout.addWidget(self.notes)
+        self.note_kind = QComboBox()
+        self.note_kind.addItems(["note", "dispute"])
+        self.note_author = QLineEdit()
+        self.note_author.setPlaceholderText("supervisor's name")
+        self.note_text = QLineEdit()
+        self.note_text.setPlaceholderText("the note, or what is disputed and why")
+        self.note_button = QPushButton("Add to the floor")
+        self.note_button.setEnabled(write_note is not None)
+        self.note_status = QLabel("")
+        row = QHBoxLayout()
+        for widget in (self.note_kind, self.note_author, self.note_text, self.note_button):
+            row.addWidget(widget)
+        notes_layout.addLayout(row)
+        notes_layout.addWidget(self.note_status)
+        self.note_button.clicked.connect(self.submit_note)
+        self.show_notes(notes or [])
+        tabs.addTab(notes_page, "Notes and disputes")
+        layout.addWidget(tabs, 2)
+        exports = QHBoxLayout()
+        for kind, label in (("json", "Export transcript…"), ("csv", "Export settlements (CSV)…"),
+                            ("pdf", "Printable report (PDF)…")):
+            button = QPushButton(label)
+            button.clicked.connect(lambda _=False, k=kind: self._export(k))
+            exports.addWidget(button)
+        layout.addLayout(exports)
+        self.export_status = QLabel("")
+        layout.addWidget(self.export_status)
         self.events.cellClicked.connect(lambda row, _c: self.slider.setValue(row + 1))
         self.slider.setValue(self.slider.maximum())
         self.show_step(self.slider.value())
@@ -161,11 +221,113 @@ class RoundDialog(QDialog):
             line += f" — REFUSED by the current rules: {step.refusal}"
         self.step_label.setText(line)
 
-    def _export(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export transcript", "round.json", "JSON (*.json)")
-        if path:
+    def show_notes(self, notes: list[FloorNote]) -> None:
+        self.note_rows = notes
+        _fill(self.notes, ["written", "kind", "supervisor", "text", "floor account"],
+              [[_local(n.written_at), n.kind, n.supervisor, n.text, n.db_role] for n in notes])
+
+    def submit_note(self) -> None:
+        """Hands the note to the window's worker (the network never blocks the dialog)."""
+        if self._write_note is None:
+            return
+        author, text = self.note_author.text().strip(), self.note_text.text().strip()
+        if not author or not text:
+            self.note_status.setText("Give the supervisor's name and the text first.")
+            return
+        self.note_button.setEnabled(False)
+        self.note_status.setText("writing to the floor…")
+
+        def done(error: str | None) -> None:
+            self.note_button.setEnabled(True)
+            if error is not None:
+                self.note_status.setText(f"Not recorded: {error}")
+                return
+            self.note_text.clear()
+            self.note_status.setText("Recorded on the floor.")
+
+        self._write_note(author, text, self.note_kind.currentText() == "dispute", done)
+
+    # ---- exports
+
+    def _export(self, kind: str) -> None:
+        s = self.detail.summary
+        title, name, pattern = {
+            "json": ("Export transcript", f"{s.table}-round-{s.id}.json", "JSON (*.json)"),
+            "csv": ("Export settlements", f"{s.table}-round-{s.id}-settlements.csv", "CSV (*.csv)"),
+            "pdf": ("Printable report", f"{s.table}-round-{s.id}.pdf", "PDF (*.pdf)"),
+        }[kind]
+        path, _ = QFileDialog.getSaveFileName(self, title, name, pattern)
+        if not path:
+            return
+        try:
+            self.export_to(kind, path)
+        except (OSError, ValueError) as exc:
+            self.export_status.setText(f"Could not export: {exc}")
+            return
+        self.export_status.setText(f"Exported to {path}")
+
+    def export_to(self, kind: str, path: str) -> None:
+        """Write the round: ``json`` (the transcript ``settle`` reproduces), ``csv`` (one row per
+        recorded settlement), ``pdf`` (the store review's one-page report)."""
+        from dealer_assist.review_queries import settlement_csv_text
+        from ui.review_export import export_pdf
+
+        s = self.detail.summary
+        if kind == "json":
             with open(path, "w", encoding="utf-8") as handle:
                 handle.write(json.dumps(self.document, indent=1, ensure_ascii=False) + "\n")
+        elif kind == "csv":
+            with open(path, "w", encoding="utf-8", newline="") as handle:
+                handle.write(settlement_csv_text(s.id, self.detail.settlements))
+        elif kind == "pdf":
+            title = f"Dealer Assist \u2014 {s.table} round {s.id} ({GAME_NAMES.get(s.game, s.game)})"
+            export_pdf(path, title, self.report_sections(), self.layout_view.grab().toImage())
+        else:
+            raise ValueError(f"unknown export {kind!r}")
+
+    def report_sections(self) -> list[tuple[str, list[str]]]:
+        """The store review's report sections, from the floor's copy of the round."""
+        from dealer_assist.review_queries import decimal
+        from ui.review_export import (
+            card_numbers,
+            event_text,
+            layout_lines,
+            ruling_line,
+            settlement_line,
+        )
+
+        d, s = self.detail, self.detail.summary
+        head = [
+            f"Table {s.table}   Pit {s.pit}   Game {GAME_NAMES.get(s.game, s.game)}   Status {s.status}   "
+            f"Decks {d.config.get('decks', '-')}   Areas {d.config.get('areas', '-')}",
+            f"Session {s.session_id or '-'}   Dealer {s.dealer or '-'}   Started {_local(s.started_at)}   "
+            f"Ended {_local(s.ended_at) or '-'} (local time)",
+            "Net: " + (", ".join(f"{p} {signed(decimal(v))}" for p, v in s.net.items()) or "-"),
+            "Re-decided by the current rules: " + (
+                f"refused ({self.redecision.error})" if self.redecision.error is not None
+                else "no difference" if self.redecision.same
+                else "; ".join(f"{x.what} {x.key}: {x.recorded} -> {x.redecided}" for x in self.redecision.differences)),
+        ]
+        raw = [ev for _, _, _, ev in d.events]
+        numbers = card_numbers(raw)
+        events = [f"{seq:>3} {_local(at)[11:]} {actor}: {event_text(ev)}"
+                  + (f"  [card {numbers[i]}]" if i in numbers else "")
+                  for i, (seq, at, actor, ev) in enumerate(d.events)]
+        sections = [
+            ("", head),
+            ("Layout at the end of the round", layout_lines(d.result)),
+            (f"Events ({len(events)})", events),
+            (f"Settlements ({len(d.settlements)})", [settlement_line(e) for e in d.settlements] or ["none"]),
+            (f"Rulings ({len(d.rulings)})", [ruling_line(r) for r in d.rulings] or ["none"]),
+        ]
+        if self.note_rows:
+            sections.append(("Notes and disputes", [f"{_local(n.written_at)} {n.kind} by {n.supervisor}: {n.text}"
+                                                    for n in self.note_rows]))
+        return sections
+
+
+def _text(value: Any) -> str:
+    return "" if value is None else str(value)
 
 
 class PitWindow(QMainWindow):
@@ -193,11 +355,24 @@ class PitWindow(QMainWindow):
         self.day.setDate(QDate(chosen.year, chosen.month, chosen.day))
         self.player = QLineEdit()
         self.player.setPlaceholderText("player (any part of the name)")
+        # amount filters, as the store review: some player won or lost at least this much;
+        # the round's wagers at least this much
+        self.min_net = QLineEdit()
+        self.min_net.setPlaceholderText("any")
+        self.min_net.setMaximumWidth(90)
+        self.min_wagered = QLineEdit()
+        self.min_wagered.setPlaceholderText("any")
+        self.min_wagered.setMaximumWidth(90)
+        self.disputed = QCheckBox("disputed only")
         self.refresh_button = QPushButton("Refresh")
-        for label, widget in (("Pit", self.pit), ("Day", self.day), ("Player", self.player)):
+        for label, widget in (("Pit", self.pit), ("Day", self.day), ("Player", self.player),
+                              ("net \u2265", self.min_net), ("wagered \u2265", self.min_wagered)):
             bar.addWidget(QLabel(label))
             bar.addWidget(widget)
+        bar.addWidget(self.disputed)
         bar.addWidget(self.refresh_button)
+        self.sort = "started"
+        self.ascending = False
         layout.addLayout(bar)
         self.status = QLabel("connecting to the floor…")
         layout.addWidget(self.status)
@@ -228,6 +403,10 @@ class PitWindow(QMainWindow):
         self.pit.activated.connect(lambda _: self.refresh())
         self.day.dateChanged.connect(lambda _: self.refresh())
         self.player.returnPressed.connect(self.refresh)
+        self.min_net.returnPressed.connect(self.refresh)
+        self.min_wagered.returnPressed.connect(self.refresh)
+        self.disputed.toggled.connect(lambda _: self.refresh())
+        self.rounds.horizontalHeader().sectionClicked.connect(self.sort_by_column)
         self.more.clicked.connect(self.load_more)
         self.theo_button.clicked.connect(self.compute_theo)
         self.rounds.cellDoubleClicked.connect(self._open_row)
@@ -279,15 +458,49 @@ class PitWindow(QMainWindow):
         player = self.player.text().strip() or None
         return {"pit": None if pit == ALL_PITS else pit, "since": since, "until": until, "player": player}
 
+    def _round_filters(self) -> dict[str, Any] | None:
+        """The listing's filters, or None (and the reason on the status line) for a wrong amount."""
+        flt = self._filters()
+        amounts: dict[str, Decimal | None] = {}
+        for key, field_, words in (("min_net", self.min_net, "net"), ("min_wagered", self.min_wagered, "wagered")):
+            text = field_.text().strip()
+            try:
+                amounts[key] = Decimal(text) if text else None
+            except InvalidOperation:
+                amounts[key] = None
+                self.status.setText(f"{words} \u2265: {text!r} is not an amount (e.g. 100 or 37.50)")
+                return None
+            if amounts[key] is not None and not amounts[key].is_finite():  # type: ignore[union-attr]
+                self.status.setText(f"{words} \u2265: {text!r} is not an amount (e.g. 100 or 37.50)")
+                return None
+        return {"pit": flt["pit"], "since": flt["since"], "until": flt["until"], "player": flt["player"],
+                "player_partial": True, "min_net": amounts["min_net"], "min_wagered": amounts["min_wagered"],
+                "disputed": self.disputed.isChecked(), "sort": self.sort, "ascending": self.ascending}
+
+    #: the rounds list's columns the floor sorts by (the others keep the current order)
+    SORT_COLUMNS = {0: "table", 1: "round", 2: "started", 5: "status", 7: "wagered", 8: "house"}
+
+    def sort_by_column(self, column: int) -> None:
+        """A click on a column title: sort by it in the database (again: the other way round)."""
+        sort = self.SORT_COLUMNS.get(column)
+        if sort is None:
+            self.status.setText("that column is not sorted by the floor; the list keeps its order")
+            return
+        self.ascending = (not self.ascending) if sort == self.sort else False
+        self.sort = sort
+        self.refresh()
+
     def refresh(self) -> None:
         flt = self._filters()
+        listing = self._round_filters()
+        if listing is None:
+            return
 
         def job() -> tuple[list[TableState], list[FloorRound], list[HourFigure], list[HourFigure], list[Any]]:
             reader = self._reader
             assert reader is not None
             states = reader.table_states(flt["pit"])
-            rounds = reader.list_rounds(pit=flt["pit"], since=flt["since"], until=flt["until"],
-                                        player=flt["player"], player_partial=True, limit=PAGE)
+            rounds = reader.list_rounds(limit=PAGE, **listing)
             by_table = reader.hourly(pit=flt["pit"], since=flt["since"], until=flt["until"])
             by_dealer = reader.hourly(pit=flt["pit"], since=flt["since"], until=flt["until"], by="dealer")
             play = reader.player_play(flt["player"], since=flt["since"], until=flt["until"]) if flt["player"] else []
@@ -324,14 +537,14 @@ class PitWindow(QMainWindow):
     def load_more(self) -> None:
         if self._last is None:
             return
-        flt = self._filters()
-        last = self._last
-        before = (_dt.datetime.fromisoformat(last.started_at.replace("Z", "+00:00")), last.table, last.id)
+        listing = self._round_filters()
+        if listing is None:
+            return
+        before = sort_key(self._last, self.sort)
 
         def job() -> list[FloorRound]:
             assert self._reader is not None
-            return self._reader.list_rounds(pit=flt["pit"], since=flt["since"], until=flt["until"],
-                                            player=flt["player"], player_partial=True, limit=PAGE, before=before)
+            return self._reader.list_rounds(limit=PAGE, before=before, **listing)
 
         self._submit(job, self._append_rounds)
 
@@ -365,9 +578,14 @@ class PitWindow(QMainWindow):
         self.more.setEnabled(len(rounds) == PAGE)
         rows = [[r.table, str(r.id), _local(r.started_at), GAME_NAMES.get(r.game, r.game), r.dealer or "",
                  r.status, ", ".join(f"{p} {signed(r.net[p])}" if p in r.net else p for p in r.players),
-                 money(r.wagered), signed(r.house_net)] for r in self.rounds_shown]
+                 money(r.wagered), signed(r.house_net), str(r.notes) if r.notes else ""] for r in self.rounds_shown]
         _fill(self.rounds, ["table", "round", "started", "game", "dealer", "status", "players (net)",
-                            "wagered", "house"], rows, [(r.table, r.id) for r in self.rounds_shown])
+                            "wagered", "house", "notes"], rows, [(r.table, r.id) for r in self.rounds_shown])
+        arrow = "\u2191" if self.ascending else "\u2193"
+        column = next(c for c, key in self.SORT_COLUMNS.items() if key == self.sort)
+        header = self.rounds.horizontalHeaderItem(column)
+        if header is not None:
+            header.setText(f"{header.text()} {arrow}")
 
     def _open_row(self, row: int, _column: int) -> None:
         item = self.rounds.item(row, 0)
@@ -377,15 +595,33 @@ class PitWindow(QMainWindow):
         self.open_round(str(table), int(round_id))
 
     def open_round(self, table: str, round_id: int, done: Callable[[RoundDialog], None] | None = None) -> None:
-        def job() -> tuple[FloorRoundDetail | None, dict[str, Any]]:
+        def job() -> tuple[FloorRoundDetail | None, dict[str, Any], list[FloorNote]]:
             assert self._reader is not None
-            return self._reader.get_round(table, round_id), self._reader.export_round(table, round_id)
+            detail = self._reader.get_round(table, round_id)
+            if detail is None:
+                return None, {}, []
+            return detail, self._reader.export_round(table, round_id), self._reader.notes(table, round_id)
 
-        def show(result: tuple[FloorRoundDetail | None, dict[str, Any]]) -> None:
-            detail, document = result
+        def show(result: tuple[FloorRoundDetail | None, dict[str, Any], list[FloorNote]]) -> None:
+            detail, document, notes = result
             if detail is None:
                 return
-            dialog = RoundDialog(detail, document, self)
+            dialog: RoundDialog | None = None
+
+            def write_note(author: str, text: str, dispute: bool, finished: Callable[[str | None], None]) -> None:
+                def note_job() -> list[FloorNote]:
+                    assert self._reader is not None
+                    self._reader.add_note(table, round_id, author, text, dispute=dispute)
+                    return self._reader.notes(table, round_id)
+
+                def written(rows: Any, error: BaseException | None) -> None:
+                    if error is None and dialog is not None:
+                        dialog.show_notes(rows)
+                    finished(None if error is None else str(error))
+
+                self._worker.submit(note_job, written)
+
+            dialog = RoundDialog(detail, document, self, notes=notes, write_note=write_note)
             dialog.show()
             if done is not None:
                 done(dialog)

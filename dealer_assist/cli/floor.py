@@ -4,6 +4,7 @@
 
     dealer-assist floor init --url URL                       # create / migrate the schema, roles
     dealer-assist floor station --url URL --table BJ-07 --pit PIT-2   # a station's role
+    dealer-assist floor clear-alarm --url URL --table BJ-07 --why TEXT  # after investigating
 
 Run as the floor's administrator. URL is a libpq URL or ``service=NAME``; passwords come from
 ``PGPASSFILE``, ``PGSERVICEFILE`` or the environment, never from the command line (a URL
@@ -33,9 +34,13 @@ class FloorCommand:
         station.add_argument("--url", required=True, help="the floor database (libpq URL or service=NAME)")
         station.add_argument("--table", required=True, help="the table's name, e.g. BJ-07")
         station.add_argument("--pit", required=True, help="the table's pit, e.g. PIT-2")
+        clear = actions.add_parser("clear-alarm", help="clear a table's alarm (kept, with who and why)")
+        clear.add_argument("--url", required=True, help="the floor database (libpq URL or service=NAME)")
+        clear.add_argument("--table", required=True, help="the table whose forwarding stopped, e.g. BJ-07")
+        clear.add_argument("--why", required=True, help="what was investigated and decided (kept with the alarm)")
 
     def run(self, args: argparse.Namespace) -> int:
-        from dealer_assist.floor.schema import add_station, init_floor
+        from dealer_assist.floor.schema import add_station, clear_alarm, init_floor
 
         try:
             if args.action == "init":
@@ -44,6 +49,11 @@ class FloorCommand:
                     print(f"floor: applied {', '.join(done)} on {safe_url(args.url)}")
                 else:
                     print(f"floor: {safe_url(args.url)} is up to date")
+                return 0
+            if args.action == "clear-alarm":
+                for alarm in clear_alarm(args.url, args.table, args.why):
+                    print(f"floor: cleared the alarm of {alarm.table} raised {alarm.raised_at:%Y-%m-%d %H:%M} UTC: "
+                          f"{alarm.reason}")
                 return 0
             role = add_station(args.url, args.table, args.pit)
             verb = "registered" if role.created else "already registered;"

@@ -55,8 +55,9 @@ class ForwardCommand:
                 if not args.follow:
                     result = forwarder.forward()
                     last = "" if result.last_round is None else f"; the floor has rounds up to {result.last_round}"
+                    again = f", {result.versions} rounds finished again" if result.versions else ""
                     print(f"forwarded {result.rounds} rounds, {result.audit} audit entries, "
-                          f"{result.sessions} sessions of table {forwarder.table}{last}")
+                          f"{result.sessions} sessions of table {forwarder.table}{again}{last}")
                     return 0
                 stop = threading.Event()
 
@@ -68,8 +69,9 @@ class ForwardCommand:
                 shown = [""]
 
                 def report(state: LinkState, done: ForwardResult | None) -> None:
-                    if done is not None and (done.rounds or done.audit):
-                        print(f"forwarded {done.rounds} rounds, {done.audit} audit entries", flush=True)
+                    if done is not None and (done.rounds or done.audit or done.versions):
+                        again = f", {done.versions} rounds finished again" if done.versions else ""
+                        print(f"forwarded {done.rounds} rounds, {done.audit} audit entries{again}", flush=True)
                     text = state.describe()
                     if state.error and state.offline_since is not None:
                         text += f" ({state.error})"

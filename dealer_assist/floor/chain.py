@@ -79,25 +79,63 @@ def round_digest(
     return hashlib.sha256("".join(parts).encode("utf-8")).digest()
 
 
-def _sql_field(expr: str) -> str:
-    return f"coalesce(length({expr})::text || ':' || {expr} || ';', '~;')"
+def round_digest_text(
+    table: str,
+    round_id: int,
+    session_id: int | None,
+    number: int,
+    source: str,
+    game: str,
+    config_json: str,
+    started_at: str,
+    ended_at: str | None,
+    status: str,
+    result_json: str | None,
+    station_link: bytes,
+    events_text: str,
+) -> bytes:
+    """:func:`round_digest` with the events' part already written (each event's
+    :data:`EVENT_TEXT_SQL`, in seq order)."""
+    parts = [_field(v) for v in (table, round_id, session_id, number, source, game, config_json,
+                                 started_at, ended_at, status, result_json, station_link.hex())]
+    parts.append(events_text)
+    return hashlib.sha256("".join(parts).encode("utf-8")).digest()
+
+
+#: SQLite text of one row of a station store's ``events``: the same as :func:`round_digest`
+#: writes for it (SQLite's length() counts characters, as Python's len() does; an integer's
+#: length is that of its text).
+EVENT_TEXT_SQL = (
+    "length(seq) || ':' || seq || ';' || length(id) || ':' || id || ';' || length(at) || ':' || at || ';' || "
+    "length(actor) || ':' || actor || ';' || length(event_json) || ':' || event_json || ';' || "
+    "length(hex(hash)) || ':' || lower(hex(hash)) || ';'"
+)
+
+
+def _sql_field(expr: str, nullable: bool = True) -> str:
+    # concat() builds the field in one go (a chain of || copies the growing text each time)
+    text = f"concat(length({expr}), ':', {expr}, ';')"
+    return f"CASE WHEN {expr} IS NULL THEN '~;' ELSE {text} END" if nullable else text
 
 
 _TIME = "to_char({} AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')"
 
+#: SQL text of the round row ``r``'s own fields (before its events).
+ROUND_FIELDS_SQL = "concat(" + ", ".join(_sql_field(e, nullable) for e, nullable in (
+    ("r.table_name", False), ("r.round_id::text", False), ("r.session_id::text", True), ("r.number::text", False),
+    ("r.source", False), ("r.game", False), ("r.config_json", False), (_TIME.format("r.started_at"), False),
+    (_TIME.format("r.ended_at"), True), ("r.status", False), ("r.result_json", True),
+    ("encode(r.station_link, 'hex')", False))) + ")"
+
+#: SQL text of one event row ``e`` (aggregated in seq order after the round's fields).
+EVENT_FIELDS_SQL = "concat(" + ", ".join(_sql_field(e, False) for e in (
+    "e.seq::text", "e.station_event_id::text", "e.at", "e.actor", "e.event_json",
+    "encode(e.station_link, 'hex')")) + ")"
+
 #: SQL giving the same digest for the round row ``r`` of ``floor.rounds`` (with its events).
 ROUND_DIGEST_SQL = (
-    "sha256(convert_to("
-    + " || ".join(_sql_field(e) for e in (
-        "r.table_name", "r.round_id::text", "r.session_id::text", "r.number::text", "r.source", "r.game",
-        "r.config_json", _TIME.format("r.started_at"), _TIME.format("r.ended_at"), "r.status",
-        "r.result_json", "encode(r.station_link, 'hex')"))
-    + " || coalesce((SELECT string_agg("
-    + " || ".join(_sql_field(e) for e in (
-        "e.seq::text", "e.station_event_id::text", "e.at", "e.actor", "e.event_json",
-        "encode(e.station_link, 'hex')"))
-    + ", '' ORDER BY e.seq) FROM floor.events e WHERE e.table_name = r.table_name AND e.round_id = r.round_id), '')"
-    + ", 'UTF8'))"
+    f"sha256(convert_to({ROUND_FIELDS_SQL} || coalesce((SELECT string_agg({EVENT_FIELDS_SQL}, '' ORDER BY e.seq) "
+    "FROM floor.events e WHERE e.table_name = r.table_name AND e.round_id = r.round_id), ''), 'UTF8'))"
 )
 
 

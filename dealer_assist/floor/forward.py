@@ -18,15 +18,18 @@ One pass (:meth:`Forwarder.forward`):
 
 The store is only read (its own read-only connection); the dealer's screen is never held up.
 A round finished again after it was forwarded (a 5.7 card after settlement) keeps its first
-forwarded copy on the floor; its later audit entries are forwarded like any other.
+forwarded copy on the floor, and its new result goes to ``floor.round_versions`` as a new
+version (with the events recorded since); the floor's review shows the latest with its history.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
 import json
+import queue
+import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -56,6 +59,7 @@ class ForwardResult:
     sessions: int = 0
     last_round: int | None = None  # the station's id of the latest round on the floor
     waiting: int = 0  # finished rounds still to forward (after this pass: 0)
+    versions: int = 0  # rounds finished again at the station, forwarded as new versions
 
 
 @dataclass
@@ -151,18 +155,125 @@ _AUDIT_COLUMNS: Columns = (
 )
 
 
-def _insert_json(cur: psycopg.Cursor[Any], table: str, columns: Columns, rows: Sequence[tuple[Any, ...]]) -> None:
-    """All ``rows`` in one INSERT: sent as one JSON text (encoded in C here, unpacked in C by the
-    server), so a batch costs one round trip and no per-value work in Python."""
-    if not rows:
-        return
+_SESSION_COLUMNS: Columns = (
+    ("table_name", "text"), ("session_id", "bigint"), ("game", "text"), ("decks", "int"), ("areas", "int"),
+    ("limits_json", "text"), ("dealer", "text"), ("started_at", "timestamptz"),
+)
+
+
+_VERSION_COLUMNS: Columns = (
+    ("table_name", "text"), ("round_id", "bigint"), ("finish_audit_id", "bigint"), ("status", "text"),
+    ("ended_at", "timestamptz"), ("players_json", "text"), ("totals_json", "text"), ("irregular", "bool"),
+    ("result_json", "text"), ("wagered", "numeric"), ("house_net", "numeric"), ("events_json", "text"),
+)
+
+
+def _figures(result_json: str | None) -> tuple[Decimal, Decimal]:
+    """A settle output's wagered (the stakes) and the house's net (minus the players' nets)."""
+    output = json.loads(result_json) if result_json else {}
+    settlements = [s for s in (output.get("settlements") or []) if isinstance(s, dict)]
+    wagered = sum((_amount(s.get("stake")) for s in settlements), Decimal(0))
+    house = -sum((_amount(s.get("net")) for s in settlements), Decimal(0))
+    return wagered, house
+
+
+def _insert_query(table: str, columns: Columns) -> bytes:
     names = ", ".join(name for name, _ in columns)
     values = ", ".join(
         f"decode(r->>{i}, 'hex')" if kind == "bytea" else f"(r->>{i})::{kind}"
         for i, (_, kind) in enumerate(columns)
     )
-    query = f"INSERT INTO floor.{table} ({names}) SELECT {values} FROM jsonb_array_elements(%s::jsonb) r"
-    cur.execute(query.encode(), (_ENCODER.encode(rows),))
+    return f"INSERT INTO floor.{table} ({names}) SELECT {values} FROM jsonb_array_elements(%s::jsonb) r".encode()
+
+
+_QUERIES: dict[str, bytes] = {}
+
+
+def _store_time(text: str) -> str:
+    """A store time as the server reads it: the store's own text (``...T...Z``, UTC) is ISO 8601."""
+    if len(text) == 27 and text[-1] == "Z":
+        return text
+    return parse_time(text).isoformat()
+
+
+@dataclass
+class _Batch:
+    """One transaction's statements (each table's rows as one JSON text: encoded in C here,
+    unpacked in C by the server, one statement per table) and what they carry."""
+
+    statements: list[tuple[bytes, tuple[Any, ...]]] = field(default_factory=list)
+    ids: list[int] = field(default_factory=list)
+    rounds: int = 0
+    audit: int = 0
+    sessions: int = 0
+    last_round: int | None = None
+    seq: int = 0
+    link: bytes = chain.ZERO
+    session_max: int = 0
+
+    def add(self, table: str, columns: Columns, rows: Sequence[tuple[Any, ...]]) -> None:
+        if not rows:
+            return
+        query = _QUERIES.get(table)
+        if query is None:
+            query = _QUERIES[table] = _insert_query(table, columns)
+        self.statements.append((query, (_ENCODER.encode(rows),)))
+
+    def add_json(self, table: str, columns: Columns, rows: Sequence[str]) -> None:
+        """:meth:`add` for rows already written as JSON arrays (by SQLite)."""
+        if not rows:
+            return
+        query = _QUERIES.get(table)
+        if query is None:
+            query = _QUERIES[table] = _insert_query(table, columns)
+        self.statements.append((query, ("[" + ",".join(rows) + "]",)))
+
+
+_DONE = object()
+
+
+class _Prefetch:
+    """Runs a generator on a thread of its own, one item ahead of its consumer (the SQLite reads
+    and Python work of the next batch overlap the server's writing of the current one)."""
+
+    def __init__(self, source: Iterator[_Batch]) -> None:
+        self._source = source
+        self._queue: queue.Queue[object] = queue.Queue(maxsize=1)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="floor-batches", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            for item in self._source:
+                if not self._put(item):
+                    return
+            self._put(_DONE)
+        except BaseException as err:  # handed to the consumer
+            self._put(err)
+
+    def _put(self, item: object) -> bool:
+        while not self._stop.is_set():
+            try:
+                self._queue.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def __iter__(self) -> Iterator[_Batch]:
+        while True:
+            item = self._queue.get()
+            if item is _DONE:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            assert isinstance(item, _Batch)
+            yield item
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join()
 
 
 def _chunks(items: Sequence[int], size: int) -> Iterable[Sequence[int]]:
@@ -187,6 +298,7 @@ class Forwarder:
         self._forwarded: set[int] | None = None
         self._unfinished: set[int] = set()
         self._scanned = 0
+        self._last_seq = -1  # the floor seq of this table after the last pass
 
     # ---- connections
 
@@ -251,7 +363,7 @@ class Forwarder:
 
     # ---- the floor's copy
 
-    def _read_tail(self, conn: psycopg.Connection[Any], with_ids: bool) -> _Tail:
+    def _read_tail(self, conn: psycopg.Connection[Any], with_ids: bool = False) -> _Tail:
         tail = _Tail()
         row = conn.execute(
             "SELECT floor_seq, floor_link, round_id, station_link FROM floor.rounds "
@@ -274,12 +386,12 @@ class Forwarder:
         ).fetchone()
         tail.session_max = int(row[0]) if row is not None and row[0] is not None else 0
         if with_ids:
-            tail.forwarded = {
-                int(r[0]) for r in conn.execute(
-                    "SELECT round_id FROM floor.rounds WHERE table_name = %s", (self.table,)
-                )
-            }
+            tail.forwarded = self._read_ids(conn)
         return tail
+
+    def _read_ids(self, conn: psycopg.Connection[Any]) -> set[int]:
+        return {int(r[0]) for r in conn.execute("SELECT round_id FROM floor.rounds WHERE table_name = %s",
+                                                (self.table,))}
 
     def _alarm(self) -> str | None:
         conn = self._open_floor()
@@ -339,7 +451,7 @@ class Forwarder:
         try:
             return self._forward(progress)
         except BaseException:
-            self._forwarded, self._unfinished, self._scanned = None, set(), 0
+            self._forwarded, self._unfinished, self._scanned, self._last_seq = None, set(), 0, -1
             raise
 
     def _candidates(self, store: Store) -> list[int]:
@@ -366,12 +478,39 @@ class Forwarder:
         if alarm is not None:
             raise ForwardStopped(f"forwarding is stopped for table {self.table}: {alarm}")
         try:
-            tail = self._read_tail(conn, with_ids=self._forwarded is None)
+            # The table's forwarders take turns for a whole pass (a session lock: it outlives
+            # each batch's commit, and the server drops it if this process dies), so the tail
+            # read here stays the floor's tail until the pass ends.
+            conn.execute("SELECT pg_advisory_lock(17, hashtext(%s))", (self.table,))
+        except psycopg.Error as err:
             conn.rollback()
+            raise FloorError(f"{safe_url(self.url)}: {describe_error(err)}") from None
+        try:
+            return self._forward_locked(store, conn, progress)
+        finally:
+            self._unlock(conn)
+
+    def _unlock(self, conn: psycopg.Connection[Any]) -> None:
+        try:
+            conn.rollback()
+            conn.execute("SELECT pg_advisory_unlock(17, hashtext(%s))", (self.table,))
+            conn.commit()
+        except psycopg.Error:
+            conn.close()  # a closed session holds no lock
+            self._conn = None
+
+    def _forward_locked(
+        self, store: Store, conn: psycopg.Connection[Any], progress: Callable[[ForwardResult], None] | None
+    ) -> ForwardResult:
+        try:
+            tail = self._read_tail(conn, with_ids=False)
+            if self._forwarded is None or tail.seq != self._last_seq:
+                # the first pass, or another forwarder of this table wrote since the last one
+                self._forwarded = self._read_ids(conn)
+            conn.commit()
         except psycopg.Error as err:
             raise FloorError(f"{safe_url(self.url)}: {describe_error(err)}") from None
-        if self._forwarded is None:
-            self._forwarded = tail.forwarded
+        self._last_seq = tail.seq
         reason = self._check_extends(store, tail)
         if reason is not None:
             raise self._stop(reason)
@@ -381,45 +520,111 @@ class Forwarder:
         audit_max = int(audit_max_row[0]) if audit_max_row and audit_max_row[0] is not None else 0
         result = ForwardResult(waiting=len(todo), last_round=tail.round_id)
         try:
-            for ids in _chunks(todo, self.batch):
-                self._send_rounds(store, conn, ids, result)
-                forwarded.update(ids)  # on the floor now, sent by this pass or already there
-                result.waiting = len(todo) - result.rounds
-                if progress is not None:
-                    progress(result)
-            result.waiting = 0
-            start = tail.audit_id
-            while start < audit_max:
-                end = min(audit_max, start + BATCH_AUDIT)
-                self._send_audit(store, conn, start, end, result)
-                start = end
+            # Before the audit entries that announce them: a pass killed in between finds the
+            # round_finish entries still to forward, and the versions already there.
+            result.versions = self._send_versions(store, conn, tail, forwarded)
         except psycopg.Error as err:
-            conn.rollback()
             raise FloorError(f"forwarding to {safe_url(self.url)} failed: {describe_error(err)}") from None
+        # The next batch is built (SQLite reads, digests, JSON) on a thread of its own while
+        # the server writes the current one; each batch is one transaction.
+        batches = _Prefetch(self._batches(store, todo, tail, audit_max))
+        try:
+            for batch in batches:
+                with conn.pipeline():
+                    for query, params in batch.statements:
+                        conn.execute(query, params)
+                conn.commit()
+                forwarded.update(batch.ids)
+                result.rounds += batch.rounds
+                result.audit += batch.audit
+                result.sessions += batch.sessions
+                if batch.last_round is not None:
+                    result.last_round = batch.last_round
+                self._last_seq = batch.seq
+                if batch.rounds:
+                    result.waiting = len(todo) - result.rounds
+                    if progress is not None:
+                        progress(result)
+            result.waiting = 0
+        except psycopg.Error as err:
+            raise FloorError(f"forwarding to {safe_url(self.url)} failed: {describe_error(err)}") from None
+        finally:
+            batches.close()
         return result
 
-    def _lock(self, conn: psycopg.Connection[Any]) -> None:
-        conn.execute("SELECT pg_advisory_xact_lock(17, hashtext(%s))", (self.table,))
-
-    def _send_sessions(self, store: Store, conn: psycopg.Connection[Any], upto: int, after: int) -> int:
-        rows = store.db.execute(
-            "SELECT id, game, decks, areas, limits_json, dealer, started_at FROM sessions "
-            "WHERE id > ? AND id <= ? ORDER BY id",
-            (after, upto),
-        ).fetchall()
+    def _send_versions(self, store: Store, conn: psycopg.Connection[Any], tail: _Tail, forwarded: set[int]) -> int:
+        """Rounds finished again at the station after they were forwarded (a 5.7 card after the
+        end: a new ``round_finish`` audit entry): the latest result goes to the floor as a new
+        version of the round, with the events recorded since the floor's copy; the first copy
+        stays as forwarded. One transaction; keyed by the finish's audit id (exactly once)."""
+        db = store.db
+        finishes = {
+            int(rid): int(aid) for rid, aid in db.execute(
+                "SELECT round_id, max(id) FROM audit WHERE kind = 'round_finish' AND id > ? AND round_id IS NOT NULL "
+                "GROUP BY round_id", (tail.audit_id,))
+            if int(rid) in forwarded
+        }
+        if not finishes:
+            return 0
+        on_floor = {
+            int(rid): (int(done or 0), int(seq) if seq is not None else -1)
+            for rid, done, seq in conn.execute(
+                "SELECT r.round_id, greatest(r.finish_audit_id, (SELECT max(v.finish_audit_id) FROM floor.round_versions v "
+                "WHERE v.table_name = r.table_name AND v.round_id = r.round_id)), "
+                "(SELECT max(e.seq) FROM floor.events e WHERE e.table_name = r.table_name AND e.round_id = r.round_id) "
+                "FROM floor.rounds r WHERE r.table_name = %s AND r.round_id = ANY(%s)",
+                (self.table, sorted(finishes)),
+            )
+        }
+        rows: list[tuple[Any, ...]] = []
+        for rid in sorted(finishes):
+            if rid not in on_floor or finishes[rid] <= on_floor[rid][0]:
+                continue
+            # the round as it stands and the finish that recorded it, read together
+            row = db.execute(
+                "SELECT r.status, r.ended_at, r.players_json, r.totals_json, r.irregular, r.result_json, "
+                "(SELECT max(a.id) FROM audit a WHERE a.kind = 'round_finish' AND a.round_id = r.id) "
+                "FROM rounds r WHERE r.id = ?", (rid,)).fetchone()
+            if row is None:
+                continue
+            status, ended, players_json, totals_json, irregular, result_json, finish_id = row
+            events = [
+                [int(seq), int(sid), at, actor, text, bytes(link).hex()]
+                for seq, sid, at, actor, text, link in db.execute(
+                    "SELECT seq, id, at, actor, event_json, hash FROM events WHERE round_id = ? AND seq > ? ORDER BY seq",
+                    (rid, on_floor[rid][1]))
+            ]
+            wagered, house = _figures(result_json)
+            rows.append((self.table, rid, int(finish_id), status, _store_time(ended) if ended else None,
+                         players_json, totals_json, bool(irregular), result_json, str(wagered), str(house),
+                         _ENCODER.encode(events)))
         if not rows:
             return 0
-        with conn.cursor() as cur:
-            cur.executemany(
-                "INSERT INTO floor.sessions (table_name, session_id, game, decks, areas, limits_json, "
-                "dealer, started_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
-                [(self.table, r[0], r[1], r[2], r[3], r[4], r[5], parse_time(r[6])) for r in rows],
-            )
+        batch = _Batch()
+        batch.add("round_versions", _VERSION_COLUMNS, rows)
+        for query, params in batch.statements:
+            conn.execute(query, params)
+        conn.commit()
         return len(rows)
 
-    def _send_rounds(
-        self, store: Store, conn: psycopg.Connection[Any], ids: Sequence[int], result: ForwardResult
-    ) -> None:
+    def _batches(self, store: Store, todo: Sequence[int], tail: _Tail, audit_max: int) -> Iterator[_Batch]:
+        """The pass's batches in order: rounds (with their sessions), then audit entries. The
+        floor chains continue from ``tail`` (nobody else writes this table during the pass)."""
+        seq, prev, session_max = tail.seq, tail.link, tail.session_max
+        for ids in _chunks(todo, self.batch):
+            batch = self._round_batch(store, ids, seq, prev, session_max)
+            seq, prev, session_max = batch.seq, batch.link, batch.session_max
+            yield batch
+        start, prev = tail.audit_id, tail.audit_link
+        while start < audit_max:
+            end = min(audit_max, start + BATCH_AUDIT)
+            batch = self._audit_batch(store, start, end, prev)
+            batch.seq = seq
+            prev = batch.link
+            start = end
+            yield batch
+
+    def _round_batch(self, store: Store, ids: Sequence[int], seq: int, prev: bytes, session_max: int) -> _Batch:
         db = store.db
         lo, hi = min(ids), max(ids)
         wanted = set(ids)
@@ -430,14 +635,19 @@ class Forwarder:
             f"FROM rounds r LEFT JOIN sessions s ON s.id = r.session_id WHERE r.id IN ({marks}) ORDER BY r.id",
             list(ids),
         ).fetchall()
-        events: dict[int, list[tuple[int, int, str, str, str, bytes]]] = {i: [] for i in ids}
-        for rid, seq, sid, at, actor, text, link in db.execute(
-            "SELECT round_id, seq, id, at, actor, event_json, hash FROM events "
-            "WHERE round_id BETWEEN ? AND ? ORDER BY round_id, seq",
-            (lo, hi),
+        table, pit = self.table, self.pit
+        # Each event's floor row (as JSON) and its part of the round's digest text
+        # (chain.EVENT_TEXT_SQL), both written by SQLite in C.
+        event_rows_of: dict[int, list[str]] = {i: [] for i in ids}
+        event_texts: dict[int, list[str]] = {i: [] for i in ids}
+        for rid, row_json, piece in db.execute(
+            "SELECT round_id, json_array(?, round_id, seq, id, at, actor, event_json, lower(hex(hash))), "
+            f"{chain.EVENT_TEXT_SQL} FROM events WHERE round_id BETWEEN ? AND ? ORDER BY round_id, seq",
+            (table, lo, hi),
         ):
             if rid in wanted:
-                events[rid].append((int(seq), int(sid), at, actor, text, bytes(link)))
+                event_rows_of[rid].append(row_json)
+                event_texts[rid].append(piece)
         finishes: dict[int, int] = {}
         for rid, aid in db.execute(
             "SELECT round_id, max(id) FROM audit WHERE kind = 'round_finish' AND round_id BETWEEN ? AND ? "
@@ -446,116 +656,99 @@ class Forwarder:
         ):
             finishes[int(rid)] = int(aid)
         session_hi = max((int(r[1]) for r in rounds if r[1] is not None), default=0)
-
-        # Everything of this batch in one transaction under the table's lock.
-        self._lock(conn)
-        tail = self._read_tail(conn, with_ids=False)
-        present = {
-            int(r[0]) for r in conn.execute(
-                "SELECT round_id FROM floor.rounds WHERE table_name = %s AND round_id = ANY(%s)",
-                (self.table, list(ids)),
-            )
-        }
-        result.sessions += self._send_sessions(store, conn, session_hi, tail.session_max)
-        seq, prev = tail.seq, tail.link
+        batch = _Batch(ids=list(ids))
+        if session_hi > session_max:
+            sessions = db.execute(
+                "SELECT id, game, decks, areas, limits_json, dealer, started_at FROM sessions "
+                "WHERE id > ? AND id <= ? ORDER BY id",
+                (session_max, session_hi),
+            ).fetchall()
+            batch.add("sessions", _SESSION_COLUMNS, [(self.table, *r) for r in sessions])
+            batch.sessions = len(sessions)
+            session_max = session_hi
         round_rows: list[tuple[Any, ...]] = []
-        event_rows: list[tuple[Any, ...]] = []
+        event_rows: list[str] = []
         settlement_rows: list[tuple[Any, ...]] = []
         ruling_rows: list[tuple[Any, ...]] = []
         player_rows: list[tuple[Any, ...]] = []
         names: set[str] = set()
-        last_round: int | None = None
         for r in rounds:
             rid = int(r[0])
-            if rid in present:
-                continue
             (session_id, number, source, game, config_json, started, ended, status,
              players_json, totals_json, irregular, result_json, station_link, dealer) = r[1:]
-            evs = events[rid]
             seq += 1
-            prev = chain.link_digest(prev, chain.round_digest(
-                self.table, rid, session_id, int(number), source, game, config_json, started, ended,
-                status, result_json, bytes(station_link), evs,
+            link_bytes = bytes(station_link)
+            prev = chain.link_digest(prev, chain.round_digest_text(
+                table, rid, session_id, int(number), source, game, config_json, started, ended,
+                status, result_json, link_bytes, "".join(event_texts[rid]),
             ))
             output = json.loads(result_json) if result_json else {}
             settlements = [s for s in (output.get("settlements") or []) if isinstance(s, dict)]
             rulings = [x for x in (output.get("rulings") or []) if isinstance(x, dict)]
-            wagered = sum((_amount(s.get("stake")) for s in settlements), Decimal(0))
-            house = -sum((_amount(s.get("net")) for s in settlements), Decimal(0))
-            started_at = parse_time(started)
-            round_rows.append((
-                self.table, rid, self.pit, session_id, number, source, game, dealer, config_json,
-                started_at, parse_time(ended) if ended else None, status, players_json, totals_json,
-                bool(irregular), result_json, wagered, house, bytes(station_link), finishes.get(rid),
-                seq, prev,
-            ))
-            event_rows.extend((self.table, rid, e[0], e[1], e[2], e[3], e[4], e[5].hex()) for e in evs)
             stakes: dict[str, Decimal] = {}
+            wagered = house = Decimal(0)
             for i, s in enumerate(settlements):
                 player = str(s.get("player"))
-                stakes[player] = stakes.get(player, Decimal(0)) + _amount(s.get("stake"))
+                stake, net = _amount(s.get("stake")), _amount(s.get("net"))
+                wagered += stake
+                house -= net
+                stakes[player] = stakes.get(player, Decimal(0)) + stake
                 settlement_rows.append((
-                    self.table, rid, i, player, s.get("area"), s.get("hand"), str(s.get("bet")),
-                    _amount(s.get("stake")), str(s.get("result")), _amount(s.get("net")), s.get("rule"),
-                    s.get("stage"),
+                    table, rid, i, player, s.get("area"), s.get("hand"), str(s.get("bet")),
+                    str(stake), str(s.get("result")), str(net), s.get("rule"), s.get("stage"),
                 ))
+            round_rows.append((
+                table, rid, pit, session_id, number, source, game, dealer, config_json,
+                _store_time(started), _store_time(ended) if ended else None, status, players_json, totals_json,
+                bool(irregular), result_json, str(wagered), str(house), link_bytes.hex(), finishes.get(rid),
+                seq, prev.hex(),
+            ))
+            event_rows.extend(event_rows_of[rid])
             for i, x in enumerate(rulings):
                 ruling_rows.append((
-                    self.table, rid, i, x.get("index"), x.get("rule"), x.get("ruling"), x.get("text"),
+                    table, rid, i, x.get("index"), x.get("rule"), x.get("ruling"), x.get("text"),
                     json.dumps(x.get("moves") or [], separators=(",", ":"), ensure_ascii=False),
                 ))
             net_raw = output.get("net")
-            net: dict[str, Any] = net_raw if isinstance(net_raw, dict) else {}
+            nets: dict[str, Any] = net_raw if isinstance(net_raw, dict) else {}
             for player in json.loads(players_json):
                 name = str(player)
                 names.add(name)
                 player_rows.append((
-                    name, started_at, rid, _amount(net[name]) if name in net else None,
-                    stakes.get(name, Decimal(0)),
+                    name, _store_time(started), table, rid, pit,
+                    str(_amount(nets[name])) if name in nets else None, str(stakes.get(name, Decimal(0))),
                 ))
-            last_round = rid
-        if not round_rows:
-            conn.commit()
-            return
-        with conn.cursor() as cur:
-            _insert_json(cur, "rounds", _ROUND_COLUMNS, round_rows)
-            _insert_json(cur, "events", _EVENT_COLUMNS, event_rows)
-            _insert_json(cur, "settlements", _SETTLEMENT_COLUMNS, settlement_rows)
-            _insert_json(cur, "rulings", _RULING_COLUMNS, ruling_rows)
-            _insert_json(cur, "round_players", _PLAYER_COLUMNS,
-                         [(p, at, self.table, rid, self.pit, net, w) for p, at, rid, net, w in player_rows])
-            if names:
-                cur.execute(
-                    "INSERT INTO floor.players (player) SELECT json_array_elements_text(%s::json) "
-                    "ON CONFLICT DO NOTHING",
-                    (_ENCODER.encode(sorted(names)),),
-                )
-        conn.commit()
-        result.rounds += len(round_rows)
-        result.last_round = last_round
+            batch.last_round = rid
+        batch.add("rounds", _ROUND_COLUMNS, round_rows)
+        batch.add_json("events", _EVENT_COLUMNS, event_rows)
+        batch.add("settlements", _SETTLEMENT_COLUMNS, settlement_rows)
+        batch.add("rulings", _RULING_COLUMNS, ruling_rows)
+        batch.add("round_players", _PLAYER_COLUMNS, player_rows)
+        if names:
+            batch.statements.append((
+                b"INSERT INTO floor.players (player) SELECT json_array_elements_text(%s::json) "
+                b"ON CONFLICT DO NOTHING",
+                (_ENCODER.encode(sorted(names)),),
+            ))
+        batch.rounds = len(round_rows)
+        batch.seq, batch.link, batch.session_max = seq, prev, session_max
+        return batch
 
-    def _send_audit(
-        self, store: Store, conn: psycopg.Connection[Any], start: int, end: int, result: ForwardResult
-    ) -> None:
+    def _audit_batch(self, store: Store, start: int, end: int, prev: bytes) -> _Batch:
         rows = store.db.execute(
             "SELECT id, at, actor, kind, round_id, detail_json, hash FROM audit WHERE id > ? AND id <= ? ORDER BY id",
             (start, end),
         ).fetchall()
-        self._lock(conn)
-        tail = self._read_tail(conn, with_ids=False)
-        prev = tail.audit_link
         out: list[tuple[Any, ...]] = []
         for aid, at, actor, kind, round_id, detail_json, station_link in rows:
-            if int(aid) <= tail.audit_id:
-                continue
+            link_bytes = bytes(station_link)
             prev = chain.link(prev, chain.audit_content(
-                self.table, int(aid), at, actor, kind, round_id, detail_json, bytes(station_link)
+                self.table, int(aid), at, actor, kind, round_id, detail_json, link_bytes
             ))
-            out.append((self.table, aid, at, actor, kind, round_id, detail_json, bytes(station_link), prev))
-        with conn.cursor() as cur:
-            _insert_json(cur, "audit", _AUDIT_COLUMNS, out)
-        conn.commit()
-        result.audit += len(out)
+            out.append((self.table, aid, at, actor, kind, round_id, detail_json, link_bytes.hex(), prev.hex()))
+        batch = _Batch(audit=len(out), link=prev)
+        batch.add("audit", _AUDIT_COLUMNS, out)
+        return batch
 
     # ---- following
 

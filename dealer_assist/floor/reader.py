@@ -12,8 +12,9 @@ from __future__ import annotations
 import datetime as _dt
 import hmac
 import json
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -25,9 +26,13 @@ from dealer_assist.floor.schema import check_schema
 from dealer_assist.store import HEADER_KEYS, ROUND_STATUSES, format_time
 
 __all__ = [
+    "SORTS",
+    "FloorNote",
     "FloorReader",
     "FloorRound",
     "FloorRoundDetail",
+    "FloorVersion",
+    "sort_key",
     "FloorVerify",
     "HourFigure",
     "TableState",
@@ -54,6 +59,7 @@ class FloorRound:
     irregular: bool
     wagered: Decimal
     house_net: Decimal
+    notes: int = 0  # supervisors' notes and disputes on it (listings only)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -82,6 +88,49 @@ class FloorRoundDetail:
     result: dict[str, Any] | None
     settlements: list[dict[str, Any]]
     rulings: list[dict[str, Any]]
+    #: the round's results as the station finished it, oldest first: the first forwarded copy,
+    #: then each later finish (a 5.7 card after the end); the detail above is the latest
+    versions: list[FloorVersion] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class FloorVersion:
+    """One finish of a floor round: the first forwarded copy (``finish_audit_id`` of its
+    round_finish entry) or a later one (``floor.round_versions``)."""
+
+    finish_audit_id: int | None
+    status: str
+    ended_at: str | None
+    net: dict[str, Any]
+    wagered: Decimal
+    house_net: Decimal
+    events: int
+    forwarded_at: _dt.datetime
+
+
+@dataclass(frozen=True)
+class FloorNote:
+    """A supervisor's note or dispute on a floor round (``floor.notes``)."""
+
+    table: str
+    round_id: int
+    kind: str  # note | dispute
+    supervisor: str
+    text: str
+    db_role: str
+    written_at: _dt.datetime
+
+
+#: The orders a floor listing can take (``list_rounds(sort=...)``): each is a keyset
+#: (the sort column, then start time, table and round) so paging never uses OFFSET.
+SORTS: dict[str, str] = {
+    "started": "",
+    "table": "r.table_name",
+    "round": "r.round_id",
+    "wagered": "r.wagered",
+    "house": "r.house_net",
+    "status": "r.status",
+}
 
 
 @dataclass(frozen=True)
@@ -135,6 +184,21 @@ _ROUND_COLUMNS = (
 )
 
 
+# A listing shows each round's latest finish (a round finished again at the station after it
+# was forwarded has versions); filters and sorts read the first forwarded copy.
+_LATEST_JOIN = (
+    "LEFT JOIN LATERAL (SELECT v.status, v.ended_at, v.players_json, v.totals_json, v.irregular, v.wagered, "
+    "v.house_net FROM floor.round_versions v WHERE v.table_name = r.table_name AND v.round_id = r.round_id "
+    "ORDER BY v.finish_audit_id DESC LIMIT 1) v ON true"
+)
+_LATEST_COLUMNS = (
+    "r.table_name, r.pit, r.round_id, r.session_id, r.number, r.source, r.game, r.dealer, "
+    "coalesce(v.status, r.status), r.started_at, CASE WHEN v.status IS NULL THEN r.ended_at ELSE v.ended_at END, "
+    "coalesce(v.players_json, r.players_json), coalesce(v.totals_json, r.totals_json), "
+    "coalesce(v.irregular, r.irregular), coalesce(v.wagered, r.wagered), coalesce(v.house_net, r.house_net)"
+)
+
+
 def _time_text(value: _dt.datetime | None) -> str | None:
     return None if value is None else format_time(value)
 
@@ -147,6 +211,15 @@ def _summary(row: Sequence[Any]) -> FloorRound:
         net=json.loads(row[12]), irregular=bool(row[13]), wagered=Decimal(row[14]),
         house_net=Decimal(row[15]),
     )
+
+
+def sort_key(row: FloorRound, sort: str = "started") -> tuple[Any, ...]:
+    """The keyset values of a listed row for ``list_rounds(before=...)`` in that order."""
+    started = _dt.datetime.fromisoformat(row.started_at.replace("Z", "+00:00"))
+    tail = (started, row.table, row.id)
+    value: Any = {"started": None, "table": row.table, "round": row.id, "wagered": row.wagered,
+                  "house": row.house_net, "status": row.status}[sort]
+    return tail if sort == "started" else (value, *tail)
 
 
 def _like_pattern(text: str) -> str:
@@ -226,12 +299,21 @@ class FloorReader:
         status: str | None = None,
         irregular: bool | None = None,
         limit: int | None = 100,
-        before: tuple[_dt.datetime, str, int] | None = None,
+        before: tuple[Any, ...] | None = None,
+        min_net: Decimal | None = None,
+        min_wagered: Decimal | None = None,
+        disputed: bool = False,
+        sort: str = "started",
+        ascending: bool = False,
     ) -> list[FloorRound]:
-        """Rounds latest first across tables, filtered; ``before`` = (started_at, table, id) of the
-        last row shown pages back by keyset (never OFFSET)."""
+        """Rounds latest first across tables (or by ``sort``), filtered; ``before`` = the last row
+        shown's :func:`sort_key` pages on by keyset (never OFFSET). ``min_net``: some player won
+        or lost at least this much; ``min_wagered``: the round's wagers at least this much;
+        ``disputed``: rounds with a supervisor's dispute."""
         if status is not None and status not in ROUND_STATUSES:
             raise FloorError(f"unknown status {status!r}: one of {', '.join(ROUND_STATUSES)}")
+        if sort not in SORTS:
+            raise FloorError(f"unknown sort {sort!r}: one of {', '.join(SORTS)}")
         where: list[str] = []
         params: list[Any] = []
         if player is not None:
@@ -279,31 +361,86 @@ class FloorReader:
         if irregular is not None:
             where.append("r.irregular = %s")
             params.append(irregular)
+        if min_net is not None:
+            where.append("EXISTS (SELECT 1 FROM floor.round_players q WHERE q.table_name = r.table_name "
+                         "AND q.round_id = r.round_id AND abs(q.net) >= %s)")
+            params.append(abs(min_net))
+        if min_wagered is not None:
+            where.append("r.wagered >= %s")
+            params.append(min_wagered)
+        if disputed:
+            where.append("EXISTS (SELECT 1 FROM floor.notes n WHERE n.table_name = r.table_name "
+                         "AND n.round_id = r.round_id AND n.kind = 'dispute')")
+        keys = [f"{time_col}", "r.table_name", "r.round_id"]
+        if SORTS[sort]:
+            keys.insert(0, SORTS[sort])
+        direction = "ASC" if ascending else "DESC"
+        if sort != "started" or ascending:
+            order = ", ".join(f"{k} {direction}" for k in keys)
         if before is not None:
-            where.append(f"({time_col}, r.table_name, r.round_id) < (%s, %s, %s)")
+            if len(before) != len(keys):
+                raise FloorError(f"a {sort} page goes on from {len(keys)} values, not {len(before)}")
+            where.append(f"({', '.join(keys)}) {'>' if ascending else '<'} ({', '.join(['%s'] * len(keys))})")
             params.extend(before)
-        query = f"SELECT {_ROUND_COLUMNS} FROM {source}"
+        notes = ("(SELECT count(*) FROM floor.notes n WHERE n.table_name = r.table_name "
+                 "AND n.round_id = r.round_id)")
+        query = f"SELECT {_LATEST_COLUMNS}, {notes} FROM {source} {_LATEST_JOIN}"
         if where:
             query += " WHERE " + " AND ".join(where)
         query += f" ORDER BY {order}"
         if limit:
             query += " LIMIT %s"
             params.append(limit)
-        return [_summary(r) for r in self._rows(query, params)]
+        return [replace(_summary(r[:16]), notes=int(r[16])) for r in self._rows(query, params)]
+
+    # ---- notes and disputes
+
+    def notes(self, table: str, round_id: int) -> list[FloorNote]:
+        """A round's notes and disputes, oldest first."""
+        return [
+            FloorNote(str(t), int(rid), str(kind), str(who), str(text), str(role), at)
+            for t, rid, kind, who, text, role, at in self._rows(
+                "SELECT table_name, round_id, kind, supervisor, text, db_role, written_at FROM floor.notes "
+                "WHERE table_name = %s AND round_id = %s ORDER BY note_id",
+                (table, round_id),
+            )
+        ]
+
+    def add_note(self, table: str, round_id: int, supervisor: str, text: str, *, dispute: bool = False) -> None:
+        """Write a supervisor's note (or a dispute) on a floor round: the review role's only
+        write, into ``floor.notes`` (the server records the writing role and the time)."""
+        supervisor, text = supervisor.strip(), text.strip()
+        if not supervisor:
+            raise FloorError("a note needs the supervisor's name")
+        if not text:
+            raise FloorError("a note needs its text")
+        try:
+            with connect(self.url) as conn:
+                conn.execute(
+                    "INSERT INTO floor.notes (table_name, round_id, kind, supervisor, text) "
+                    "VALUES (%s, %s, %s, %s, %s)",
+                    (table, round_id, "dispute" if dispute else "note", supervisor, text),
+                )
+                conn.commit()
+        except psycopg.Error as err:
+            raise FloorError(f"cannot write the note: {describe_error(err)}") from None
 
     def tables_of_round(self, round_id: int) -> list[str]:
         return [str(r[0]) for r in self._rows(
             "SELECT table_name FROM floor.rounds WHERE round_id = %s ORDER BY table_name", (round_id,))]
 
     def get_round(self, table: str, round_id: int) -> FloorRoundDetail | None:
+        """A round as it stands: its latest finish (the first forwarded copy, or the latest
+        version when the station finished it again), with every version in ``versions``."""
         rows = self._rows(
-            f"SELECT {_ROUND_COLUMNS}, r.config_json, r.result_json FROM floor.rounds r "
-            "WHERE r.table_name = %s AND r.round_id = %s",
+            f"SELECT {_ROUND_COLUMNS}, r.config_json, r.result_json, r.finish_audit_id, r.forwarded_at "
+            "FROM floor.rounds r WHERE r.table_name = %s AND r.round_id = %s",
             (table, round_id),
         )
         if not rows:
             return None
         row = rows[0]
+        first = _summary(row[:16])
         events = [
             (int(s), str(a), str(actor), json.loads(text))
             for s, a, actor, text in self._rows(
@@ -312,27 +449,53 @@ class FloorReader:
                 (table, round_id),
             )
         ]
-        settlements = [
-            {"player": p, "area": a, "hand": h, "bet": b, "stake": str(st), "result": res, "net": str(n),
-             "rule": rule, "stage": stage}
-            for p, a, h, b, st, res, n, rule, stage in self._rows(
-                "SELECT player, area, hand, bet, stake, result, net, rule, stage FROM floor.settlements "
-                "WHERE table_name = %s AND round_id = %s ORDER BY idx",
-                (table, round_id),
-            )
-        ]
-        rulings = [
-            {"index": i, "rule": rule, "ruling": ruling, "text": text, "moves": json.loads(moves)}
-            for i, rule, ruling, text, moves in self._rows(
-                "SELECT event_index, rule, ruling, text, moves_json FROM floor.rulings "
-                "WHERE table_name = %s AND round_id = %s ORDER BY idx",
-                (table, round_id),
-            )
-        ]
+        versions = [FloorVersion(
+            None if row[18] is None else int(row[18]), first.status, first.ended_at, first.net, first.wagered,
+            first.house_net, len(events), row[19])]
+        later = self._rows(
+            "SELECT finish_audit_id, status, ended_at, players_json, totals_json, irregular, result_json, wagered, "
+            "house_net, events_json, forwarded_at FROM floor.round_versions WHERE table_name = %s AND round_id = %s "
+            "ORDER BY finish_audit_id",
+            (table, round_id),
+        )
+        summary, result_json = first, row[17]
+        if not later:
+            settlements = [
+                {"player": p, "area": a, "hand": h, "bet": b, "stake": str(st), "result": res, "net": str(n),
+                 "rule": rule, "stage": stage}
+                for p, a, h, b, st, res, n, rule, stage in self._rows(
+                    "SELECT player, area, hand, bet, stake, result, net, rule, stage FROM floor.settlements "
+                    "WHERE table_name = %s AND round_id = %s ORDER BY idx",
+                    (table, round_id),
+                )
+            ]
+            rulings = [
+                {"index": i, "rule": rule, "ruling": ruling, "text": text, "moves": json.loads(moves)}
+                for i, rule, ruling, text, moves in self._rows(
+                    "SELECT event_index, rule, ruling, text, moves_json FROM floor.rulings "
+                    "WHERE table_name = %s AND round_id = %s ORDER BY idx",
+                    (table, round_id),
+                )
+            ]
+        for finish, status, ended, players, totals, irregular, result, wagered, house, added, at in later:
+            for seq, _sid, ev_at, actor, text, _link in json.loads(added):
+                if seq > (events[-1][0] if events else -1):
+                    events.append((int(seq), str(ev_at), str(actor), json.loads(text)))
+            summary = replace(first, status=str(status), ended_at=_time_text(ended), players=json.loads(players),
+                              net=json.loads(totals), irregular=bool(irregular), wagered=Decimal(wagered),
+                              house_net=Decimal(house))
+            result_json = result
+            versions.append(FloorVersion(int(finish), summary.status, summary.ended_at, summary.net,
+                                         summary.wagered, summary.house_net, len(events), at))
+        if later:
+            # the latest finish's own settle output (the floor's settlement rows are the first copy's)
+            output = json.loads(result_json) if result_json else {}
+            settlements = [dict(x) for x in output.get("settlements") or [] if isinstance(x, dict)]
+            rulings = [dict(x) for x in output.get("rulings") or [] if isinstance(x, dict)]
         return FloorRoundDetail(
-            summary=_summary(row[:16]), config=json.loads(row[16]), events=events,
-            result=json.loads(row[17]) if row[17] is not None else None,
-            settlements=settlements, rulings=rulings,
+            summary=summary, config=json.loads(row[16]), events=events,
+            result=json.loads(result_json) if result_json is not None else None,
+            settlements=settlements, rulings=rulings, versions=versions,
         )
 
     def export_round(self, table: str, round_id: int) -> dict[str, Any]:
@@ -347,6 +510,14 @@ class FloorReader:
             "SELECT event_json FROM floor.events WHERE table_name = %s AND round_id = %s ORDER BY seq",
             (table, round_id),
         )]
+        # events recorded after the first copy (the round finished again at the station)
+        for (added,) in self._rows(
+            "SELECT events_json FROM floor.round_versions WHERE table_name = %s AND round_id = %s "
+            "ORDER BY finish_audit_id", (table, round_id),
+        ):
+            for entry in json.loads(added):
+                if int(entry[0]) >= len(events):
+                    events.append(json.loads(entry[4]))
         document: dict[str, Any] = {k: config[k] for k in HEADER_KEYS if k in config}
         document.update((k, v) for k, v in config.items() if k not in document)
         document["events"] = events
@@ -452,52 +623,108 @@ class FloorReader:
             raise FloorError(f"no table {table} on the floor")
         counts = {"rounds": 0, "events": 0, "audit": 0}
         for name in tables:
-            problem = self._verify_rounds(name, counts) or self._verify_audit(name, counts)
+            problem = self._verify_table(name, counts)
             if problem is not None:
                 row, text = problem
                 return FloorVerify(False, len(tables), counts["rounds"], counts["events"], counts["audit"],
                                    f"table {name}: {text}", name, row)
         return FloorVerify(True, len(tables), counts["rounds"], counts["events"], counts["audit"])
 
-    def _cursor(self, query: str, params: Sequence[Any], name: str) -> Iterator[tuple[Any, ...]]:
-        cur = self.conn.cursor(name=name)
-        cur.itersize = 5000
-        cur.execute(query, params)
-        try:
-            yield from cur
-        finally:
-            cur.close()
+    def _verify_table(self, table: str, counts: dict[str, int]) -> tuple[str, str] | None:
+        """One table: the server digests and checks its rounds in ``VERIFY_PARTS`` ranges of
+        forwarding order, each on a connection of its own (a server process each), while the
+        audit chain is walked on another; the links are then chained here in order.
 
-    def _stream(self, query: str, params: Sequence[Any]) -> Iterator[tuple[Any, ...]]:
-        with self.conn.transaction():
-            yield from self._cursor(query, params, "verify")
+        Each part reads the rows up to the floor seq and audit id read first: forwarded rows
+        are only ever added, a batch commits whole and a table's seqs grow in commit order, so
+        every part sees the same rows whatever a forwarder commits meanwhile."""
+        row = self._rows(
+            "SELECT (SELECT max(floor_seq) FROM floor.rounds WHERE table_name = %s), "
+            "(SELECT max(audit_id) FROM floor.audit WHERE table_name = %s)", (table, table))[0]
+        max_seq, max_audit = int(row[0] or 0), int(row[1] or 0)
+        step = max(1, -(-max_seq // VERIFY_PARTS))
+        ranges = [(lo, min(max_seq, lo + step - 1)) for lo in range(1, max_seq + 1, step)]
+        with ThreadPoolExecutor(max_workers=len(ranges) + 1, thread_name_prefix="floor-verify") as pool:
+            audit = pool.submit(self._verify_audit, table, max_audit)
+            parts = [pool.submit(self._round_part, table, lo, hi) for lo, hi in ranges]
+            stray = self._stray_rows(table)
+            links: dict[int, tuple[int, bytes, bytes, str | None]] = {}
+            for part in parts:
+                found, events = part.result()
+                links.update(found)
+                counts["events"] += events
+            audit_problem, audit_count = audit.result()
+        problem = self._check_links(links, counts)
+        if problem is None and stray is not None:
+            problem = (f"round {stray}", f"rows of round {stray} are on the floor without the round")
+        if problem is None:
+            problem = self._verify_versions(table, max_audit)
+        if problem is None and audit_problem is not None:
+            return audit_problem
+        counts["audit"] += audit_count if problem is None else 0
+        return problem
 
-    def _verify_rounds(self, table: str, counts: dict[str, int]) -> tuple[str, str] | None:
-        """The server digests each round with its events (``chain.ROUND_DIGEST_SQL``) and checks
-        its derived rows against its settle output (``_ROUND_CHECKS_SQL``), streaming; here the
-        digests are chained in forwarding order and the first bad round is named."""
+    def _part_connection(self) -> psycopg.Connection[Any]:
+        conn = connect(self.url, autocommit=True)
+        conn.read_only = True
+        conn.execute("SET jit = off")  # short per-round expressions: compiling costs more
+        return conn
+
+    def _round_part(self, table: str, lo: int, hi: int) -> tuple[dict[int, tuple[int, bytes, bytes, str | None]], int]:
+        """The server's digest and checks of the rounds with floor seq ``lo``..``hi``."""
         links: dict[int, tuple[int, bytes, bytes, str | None]] = {}
+        events = 0
         try:
-            with self.conn.transaction():
-                self.conn.execute("SET LOCAL jit = off")  # short per-round expressions: compiling costs more
-                for rid, floor_seq, floor_link, digest, events, *checks in self._cursor(
-                        _ROUND_CHECKS_SQL, (table,), "v_rounds"):
+            with self._part_connection() as conn:
+                for rid, floor_seq, floor_link, digest, n_events, *checks in conn.execute(
+                        _ROUND_CHECKS_SQL, (table, lo, hi)):
                     problem = next((text for ok, text in zip(checks, _CHECK_TEXTS, strict=True) if not ok), None)
                     links[int(floor_seq)] = (int(rid), bytes(digest), bytes(floor_link), problem)
-                    counts["events"] += int(events)
-                stray = None
-                for child in ("events", "settlements", "rulings", "round_players"):
-                    row = self.conn.execute(
-                        f"SELECT c.round_id FROM floor.{child} c WHERE c.table_name = %s AND NOT EXISTS "
-                        "(SELECT 1 FROM floor.rounds r WHERE r.table_name = c.table_name AND r.round_id = c.round_id) "
-                        "ORDER BY c.round_id LIMIT 1",
-                        (table,),
-                    ).fetchone()
-                    if row is not None:
-                        stray = int(row[0])
-                        break
+                    events += int(n_events)
         except psycopg.Error as err:
             raise FloorError(f"{safe_url(self.url)}: {describe_error(err)}") from None
+        return links, events
+
+    def _verify_versions(self, table: str, max_audit: int) -> tuple[str, str] | None:
+        """Each later finish of a round (``floor.round_versions``) against the chained audit entry
+        that announced it: a round_finish of that round whose result_sha256 is its settle
+        output's. (A version is written before its audit entry, so only those up to the last
+        audit entry read are checked.)"""
+        rows = self._rows(
+            "SELECT v.round_id, v.finish_audit_id, a.audit_id IS NULL FROM floor.round_versions v "
+            "LEFT JOIN floor.audit a ON a.table_name = v.table_name AND a.audit_id = v.finish_audit_id "
+            "WHERE v.table_name = %s AND v.finish_audit_id <= %s AND (a.audit_id IS NULL "
+            "OR a.kind <> 'round_finish' OR a.round_id IS DISTINCT FROM v.round_id "
+            "OR a.detail_json::jsonb ->> 'result_sha256' IS DISTINCT FROM "
+            "encode(sha256(convert_to(coalesce(v.result_json, ''), 'UTF8')), 'hex')) "
+            "ORDER BY v.finish_audit_id LIMIT 1",
+            (table, max_audit),
+        )
+        if not rows:
+            return None
+        rid, finish, missing = int(rows[0][0]), int(rows[0][1]), bool(rows[0][2])
+        where = f"round {rid}'s version of audit entry {finish}"
+        if missing:
+            return (f"round_versions {rid}", f"{where}: no such round_finish entry on the floor")
+        return (f"round_versions {rid}", f"{where}: its settle output is not the one its round_finish entry "
+                                         "records (result_sha256 differs)")
+
+    def _stray_rows(self, table: str) -> int | None:
+        """A round's rows (events, settlements, rulings, players, versions) on the floor without the round."""
+        for child in ("events", "settlements", "rulings", "round_players", "round_versions"):
+            rows = self._rows(
+                f"SELECT c.round_id FROM floor.{child} c WHERE c.table_name = %s AND NOT EXISTS "
+                "(SELECT 1 FROM floor.rounds r WHERE r.table_name = c.table_name AND r.round_id = c.round_id) "
+                "ORDER BY c.round_id LIMIT 1",
+                (table,),
+            )
+            if rows:
+                return int(rows[0][0])
+        return None
+
+    @staticmethod
+    def _check_links(links: dict[int, tuple[int, bytes, bytes, str | None]],
+                     counts: dict[str, int]) -> tuple[str, str] | None:
         prev = chain.ZERO
         for expected_seq, floor_seq in enumerate(sorted(links), start=1):
             rid, content_digest, stored, problem = links[floor_seq]
@@ -512,27 +739,34 @@ class FloorReader:
                 return (f"rounds {rid}", f"{where}: {problem}")
             prev = stored
             counts["rounds"] += 1
-        if stray is not None:
-            return (f"round {stray}", f"rows of round {stray} are on the floor without the round")
         return None
 
-    def _verify_audit(self, table: str, counts: dict[str, int]) -> tuple[str, str] | None:
+    def _verify_audit(self, table: str, max_audit: int) -> tuple[tuple[str, str] | None, int]:
         prev = chain.ZERO
+        count = 0
         query = ("SELECT audit_id, at, actor, kind, round_id, detail_json, station_link, floor_link "
-                 "FROM floor.audit WHERE table_name = %s ORDER BY audit_id")
+                 "FROM floor.audit WHERE table_name = %s AND audit_id <= %s ORDER BY audit_id")
         try:
-            for aid, at, actor, kind, round_id, detail_json, station_link, floor_link in self._stream(query, (table,)):
-                expected = chain.link(prev, chain.audit_content(
-                    table, int(aid), at, actor, kind, round_id, detail_json, bytes(station_link)))
-                if not hmac.compare_digest(expected, bytes(floor_link)):
-                    return (f"audit {aid}", f"audit entry {aid} ({kind}): its content or the entry before it "
-                                            "differ from what was forwarded (floor link does not match)")
-                prev = bytes(floor_link)
-                counts["audit"] += 1
+            with self._part_connection() as conn, conn.transaction():
+                cur = conn.cursor(name="verify_audit")
+                cur.itersize = 10000
+                cur.execute(query, (table, max_audit))
+                for aid, at, actor, kind, round_id, detail_json, station_link, floor_link in cur:
+                    expected = chain.link(prev, chain.audit_content(
+                        table, int(aid), at, actor, kind, round_id, detail_json, bytes(station_link)))
+                    if not hmac.compare_digest(expected, bytes(floor_link)):
+                        return (f"audit {aid}", f"audit entry {aid} ({kind}): its content or the entry before "
+                                                "it differ from what was forwarded (floor link does not match)"), count
+                    prev = bytes(floor_link)
+                    count += 1
+                cur.close()
         except psycopg.Error as err:
             raise FloorError(f"{safe_url(self.url)}: {describe_error(err)}") from None
-        return None
+        return None, count
 
+
+#: How many connections digest one table's rounds at once (the server does the work).
+VERIFY_PARTS = 2
 
 _SETTLEMENTS = "jsonb_array_elements(coalesce(p.res -> 'settlements', '[]'::jsonb))"
 _RULINGS = "jsonb_array_elements(coalesce(p.res -> 'rulings', '[]'::jsonb))"
@@ -546,8 +780,8 @@ _CHECK_TEXTS = (
     "its totals differ from its settle output",
 )
 _ROUND_CHECKS_SQL = (
-    f"SELECT r.round_id, r.floor_seq, r.floor_link, {chain.ROUND_DIGEST_SQL}, "
-    "(SELECT count(*) FROM floor.events e WHERE e.table_name = r.table_name AND e.round_id = r.round_id), "
+    f"SELECT r.round_id, r.floor_seq, r.floor_link, "
+    f"sha256(convert_to({chain.ROUND_FIELDS_SQL} || coalesce(ev.text, ''), 'UTF8')), coalesce(ev.n, 0), "
     # settlements: the same entries in the same order (player, bet, result, stake, net)
     "NOT EXISTS (SELECT 1 FROM (SELECT j.e, j.n - 1 AS idx FROM "
     f"{_SETTLEMENTS} WITH ORDINALITY j(e, n)) j FULL JOIN (SELECT * FROM floor.settlements s "
@@ -570,5 +804,8 @@ _ROUND_CHECKS_SQL = (
     f"AND r.house_net = -(SELECT coalesce(sum((x ->> 'net')::numeric), 0) FROM {_SETTLEMENTS} x), "
     "r.totals_json::jsonb = coalesce(p.res -> 'net', '{}'::jsonb) "
     "FROM floor.rounds r CROSS JOIN LATERAL (SELECT coalesce(r.result_json, '{}')::jsonb AS res OFFSET 0) p "
-    "WHERE r.table_name = %s"
+    # the round's events digested with it, counted in the same pass
+    f"CROSS JOIN LATERAL (SELECT string_agg({chain.EVENT_FIELDS_SQL}, '' ORDER BY e.seq) AS text, count(*) AS n "
+    "FROM floor.events e WHERE e.table_name = r.table_name AND e.round_id = r.round_id) ev "
+    "WHERE r.table_name = %s AND r.floor_seq BETWEEN %s AND %s"
 )

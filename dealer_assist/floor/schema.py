@@ -36,7 +36,9 @@ __all__ = [
     "FORWARDED_TABLES",
     "MIGRATIONS",
     "StationRole",
+    "ClearedAlarm",
     "add_station",
+    "clear_alarm",
     "init_floor",
     "review_role",
     "station_role",
@@ -46,8 +48,10 @@ __all__ = [
 
 #: Tables a station writes (each has ``table_name`` and row-level security).
 FORWARDED_TABLES: tuple[str, ...] = (
-    "sessions", "rounds", "events", "settlements", "rulings", "round_players", "audit", "alarms",
+    "sessions", "rounds", "events", "settlements", "rulings", "round_players", "audit", "alarms", "round_versions",
 )
+# the tables of migration 0001 (frozen: a migration never changes)
+_M0001_TABLES = ("sessions", "rounds", "events", "settlements", "rulings", "round_players", "audit", "alarms")
 _LOCK_KEY = 0x4441_466C  # "DAFl": the advisory lock of floor init
 
 _M0001 = [
@@ -184,12 +188,62 @@ _M0001 = [
         reason text NOT NULL,
         PRIMARY KEY (table_name, raised_at)
     )""",
-    *[f"ALTER TABLE floor.{t} ENABLE ROW LEVEL SECURITY" for t in FORWARDED_TABLES],
+    *[f"ALTER TABLE floor.{t} ENABLE ROW LEVEL SECURITY" for t in _M0001_TABLES],
     "ALTER TABLE floor.tables ENABLE ROW LEVEL SECURITY",
 ]
 
+# Supervisors' notes and disputes on the floor's rounds (written by the review role, into
+# this table only: INSERT, never UPDATE or DELETE), and the administrator's clearing of a
+# table's alarm (``floor clear-alarm``: the alarm moves here with who cleared it and why).
+_M0002 = [
+    """CREATE TABLE floor.notes (
+        note_id bigserial PRIMARY KEY,
+        table_name text NOT NULL REFERENCES floor.tables,
+        round_id bigint NOT NULL,
+        kind text NOT NULL CHECK (kind IN ('note', 'dispute')),
+        supervisor text NOT NULL CHECK (supervisor <> ''),
+        text text NOT NULL CHECK (text <> ''),
+        db_role text NOT NULL DEFAULT current_user,
+        written_at timestamptz NOT NULL DEFAULT clock_timestamp()
+    )""",
+    "CREATE INDEX notes_round ON floor.notes (table_name, round_id)",
+    "ALTER TABLE floor.notes ENABLE ROW LEVEL SECURITY",
+    """CREATE TABLE floor.alarm_clearings (
+        table_name text NOT NULL REFERENCES floor.tables,
+        raised_at timestamptz NOT NULL,
+        reason text NOT NULL,
+        cleared_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        cleared_by text NOT NULL DEFAULT session_user,
+        why text NOT NULL CHECK (why <> ''),
+        PRIMARY KEY (table_name, raised_at)
+    )""",
+    "ALTER TABLE floor.alarm_clearings ENABLE ROW LEVEL SECURITY",
+    # A round finished again at the station after it was forwarded (a 5.7 card after the
+    # end): the floor's first copy stays as forwarded (and chained); each later finish is a
+    # version here, keyed by its round_finish audit entry (whose result_sha256, chained in
+    # floor.audit, verify checks it against), with the events recorded after the first copy
+    # ([seq, station id, time, actor, event JSON, station link hex], ...).
+    """CREATE TABLE floor.round_versions (
+        table_name text NOT NULL REFERENCES floor.tables,
+        round_id bigint NOT NULL,
+        finish_audit_id bigint NOT NULL,
+        status text NOT NULL,
+        ended_at timestamptz,
+        players_json text NOT NULL,
+        totals_json text NOT NULL,
+        irregular boolean NOT NULL,
+        result_json text,
+        wagered numeric NOT NULL,
+        house_net numeric NOT NULL,
+        events_json text NOT NULL,
+        forwarded_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (table_name, round_id, finish_audit_id)
+    )""",
+    "ALTER TABLE floor.round_versions ENABLE ROW LEVEL SECURITY",
+]
+
 #: (name, statements) in order. Never edit an applied migration: add a new one.
-MIGRATIONS: tuple[tuple[str, list[str]], ...] = (("0001_initial", _M0001),)
+MIGRATIONS: tuple[tuple[str, list[str]], ...] = (("0001_initial", _M0001), ("0002_notes_alarms_versions", _M0002))
 KNOWN = frozenset(name for name, _ in MIGRATIONS)
 
 _TABLE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
@@ -257,7 +311,7 @@ def _grant_review(conn: psycopg.Connection[Any], role: str) -> None:
     ident = sql.Identifier(role)
     conn.execute(sql.SQL("GRANT USAGE ON SCHEMA floor TO {}").format(ident))
     conn.execute(sql.SQL("GRANT SELECT ON ALL TABLES IN SCHEMA floor TO {}").format(ident))
-    for table in (*FORWARDED_TABLES, "tables"):
+    for table in (*FORWARDED_TABLES, "tables", "notes", "alarm_clearings"):
         name = sql.Identifier(f"review_{role}")
         conn.execute(sql.SQL("DROP POLICY IF EXISTS {} ON {}").format(name, sql.Identifier("floor", table)))
         conn.execute(
@@ -265,6 +319,17 @@ def _grant_review(conn: psycopg.Connection[Any], role: str) -> None:
                 name, sql.Identifier("floor", table), ident
             )
         )
+    # Notes and disputes: the only rows the review role writes. The columns it may give leave
+    # the writing role and time to the server; a note must name a round on the floor.
+    conn.execute(sql.SQL("GRANT INSERT (table_name, round_id, kind, supervisor, text) ON floor.notes TO {}")
+                 .format(ident))
+    conn.execute(sql.SQL("GRANT USAGE ON SEQUENCE floor.notes_note_id_seq TO {}").format(ident))
+    write = sql.Identifier(f"write_{role}")
+    conn.execute(sql.SQL("DROP POLICY IF EXISTS {} ON floor.notes").format(write))
+    conn.execute(sql.SQL(
+        "CREATE POLICY {} ON floor.notes FOR INSERT TO {} WITH CHECK (db_role = current_user AND EXISTS "
+        "(SELECT 1 FROM floor.rounds r WHERE r.table_name = notes.table_name AND r.round_id = notes.round_id))"
+    ).format(write, ident))
 
 
 def _grant_station(conn: psycopg.Connection[Any], role: str, table: str, pit: str) -> None:
@@ -375,3 +440,39 @@ def add_station(url: str, table: str, pit: str) -> StationRole:
         except psycopg.Error as err:
             raise FloorError(f"cannot add station {table}: {describe_error(err)}") from None
     return StationRole(table, pit, role, created)
+
+
+@dataclass(frozen=True)
+class ClearedAlarm:
+    table: str
+    raised_at: Any  # datetime (UTC)
+    reason: str
+
+
+def clear_alarm(url: str, table: str, why: str) -> list[ClearedAlarm]:
+    """Clear a table's alarm (``dealer-assist floor clear-alarm``), as the administrator, after
+    investigating: the alarm moves to ``floor.alarm_clearings`` with who cleared it (the
+    database account), when and why, in one transaction. Forwarding resumes at the station's
+    next pass — and stops again if its store still does not extend the floor's copy."""
+    validate_table(table)
+    why = why.strip()
+    if not why:
+        raise FloorError("say why the alarm is cleared (--why TEXT): it is kept with the alarm")
+    with connect(url) as conn:
+        try:
+            check_schema(conn)
+            rows = conn.execute(
+                "DELETE FROM floor.alarms WHERE table_name = %s RETURNING raised_at, reason", (table,)
+            ).fetchall()
+            if not rows:
+                known = conn.execute("SELECT 1 FROM floor.tables WHERE table_name = %s", (table,)).fetchone()
+                raise FloorError(f"table {table} has no alarm" if known else f"no table {table} on the floor")
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO floor.alarm_clearings (table_name, raised_at, reason, why) VALUES (%s, %s, %s, %s)",
+                    [(table, raised, reason, why) for raised, reason in rows],
+                )
+            conn.commit()
+        except psycopg.Error as err:
+            raise FloorError(f"cannot clear the alarm of {table}: {describe_error(err)}") from None
+    return [ClearedAlarm(table, raised, str(reason)) for raised, reason in rows]

@@ -133,7 +133,19 @@ class Store:
             store = cls(conn, db_path, readonly=False, table=table, pin_cost=pin_cost)
             store._use_key(key_file)
             store._migrate()
+            store._reconcile_table()
         return store
+
+    def _reconcile_table(self) -> None:
+        """A named store (issue 18) writes its sessions under its own name: opened for the
+        default table it takes the name; opened for another table it is refused."""
+        with self._read() as conn:
+            named = identity.table_identity(conn)
+        if named is None or self.table == named[0]:
+            return
+        if self.table != DEFAULT_TABLE:
+            raise StoreError(f"{self.path} is the store of table {named[0]}, not {self.table}")
+        self.table = named[0]
 
     @classmethod
     def open_readonly(
@@ -581,7 +593,17 @@ class Store:
         is refused (StoreError).
         """
         with self._write() as conn:
+            # the sessions' table names (issue 15) must agree: one store belongs to one table
+            others = [str(r[0]) for r in conn.execute(
+                "SELECT DISTINCT table_name FROM sessions WHERE table_name NOT IN (?, ?) ORDER BY table_name",
+                (DEFAULT_TABLE, table))]
+            if others:
+                raise StoreError(f"{self.path} holds sessions of table {', '.join(others)}: "
+                                 f"it cannot become the store of table {table}")
+            if identity.table_identity(conn) is None and self.table not in (DEFAULT_TABLE, table):
+                raise StoreError(f"{self.path} is open for table {self.table}, not {table}")
             identity.claim_table(conn, self.path, table, pit, actor)
+        self.table = table  # its sessions from now on carry the name
 
     def round_count(self) -> int:
         with self._read() as conn:

@@ -102,6 +102,26 @@ def test_a_rolled_back_store_is_detected_and_the_floor_copy_stays(floor: Floor, 
     again = cli("forward", "--db", str(db), "--to", url)
     assert again.returncode == 1 and "forwarding is stopped for table BJ-07" in again.stderr
     assert _floor_copy(floor.admin_url, "BJ-07") == before
+    # The administrator clears the alarm by command (not SQL), saying why; it is kept with who did it.
+    refused = cli("floor", "clear-alarm", "--url", floor.admin_url, "--table", "BJ-07", "--why", "  ")
+    assert refused.returncode == 2 and refused.stderr.startswith("error: say why the alarm is cleared")
+    assert cli("floor", "clear-alarm", "--url", floor.admin_url, "--table", "BJ-99",
+               "--why", "x").stderr.startswith("error: no table BJ-99 on the floor")
+    cleared = cli("floor", "clear-alarm", "--url", floor.admin_url, "--table", "BJ-07",
+                  "--why", "backup restored by mistake; station to be re-imaged")
+    assert cleared.returncode == 0, cleared.stderr
+    assert cleared.stdout.startswith("floor: cleared the alarm of BJ-07 raised ")
+    assert "round 5 in the store is not the round forwarded" in cleared.stdout
+    assert query(floor.admin_url, "SELECT table_name, why, cleared_by FROM floor.alarm_clearings") == [
+        ("BJ-07", "backup restored by mistake; station to be re-imaged", "da_admin")]
+    assert query(floor.admin_url, "SELECT count(*) FROM floor.alarms")[0][0] == 0
+    assert cli("floor", "clear-alarm", "--url", floor.admin_url, "--table", "BJ-07",
+               "--why", "x").stderr.startswith("error: table BJ-07 has no alarm")
+    # The store still does not extend the floor's copy: the next pass stops it again.
+    third = cli("forward", "--db", str(db), "--to", url)
+    assert third.returncode == 1 and "forwarding stopped for table BJ-07" in third.stderr
+    assert query(floor.admin_url, "SELECT count(*) FROM floor.alarms")[0][0] == 1
+    assert _floor_copy(floor.admin_url, "BJ-07") == before
 
 
 def test_a_rebuilt_store_with_fewer_rounds_is_detected(floor: Floor, tmp_path: Path) -> None:
@@ -239,3 +259,58 @@ def test_a_round_finished_later_is_forwarded_by_the_next_pass(floor: Floor, tmp_
     assert [r[0] for r in query(floor.admin_url, "SELECT round_id FROM floor.rounds ORDER BY floor_seq")] == [
         1, 2, 3, 5, 4]
     assert cli("history", "--db", floor.review_url, "verify").stdout.startswith("ok: 1 tables, 5 rounds")
+
+
+def test_a_round_finished_again_after_forwarding_is_a_new_version(floor: Floor, tmp_path: Path) -> None:
+    """A 5.7 card after the end: the station appends it and records the round's result again.
+    The floor keeps its first copy (chained) and adds the new finish as a version; the review
+    reads the latest, with its history."""
+    import copy
+
+    from dealer_assist.floor.reader import FloorReader
+    from dealer_assist.transcript import settle_document
+
+    url = floor.station("BJ-07", "PIT-2")
+    db = tmp_path / "bj07.db"
+    make_station(db, "BJ-07", "PIT-2", rounds=len(DOCUMENTS))
+    assert cli("forward", "--db", str(db), "--to", url).returncode == 0
+    # Round 5 is Lucky 8 pair and double: the dealer stands on 18; a 9C dealt to the dealer's
+    # completed hand is discarded and the outcome stands (5.7): alice +30, bob +150 still.
+    extra = {"type": "card", "card": "9C", "to": "dealer"}
+    document = copy.deepcopy(DOCUMENTS[4])
+    document["events"].append(extra)
+    with open_station(db) as store:
+        store.append_event(5, extra, actor="dealer:ann")
+        store.finish_round(5, settle_document(copy.deepcopy(document)), actor="dealer:ann")
+    done = cli("forward", "--db", str(db), "--to", url)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("forwarded 0 rounds, 1 audit entries, 0 sessions of table BJ-07, "
+                                  "1 rounds finished again")
+    again = cli("forward", "--db", str(db), "--to", url)  # exactly once
+    assert again.stdout.startswith("forwarded 0 rounds, 0 audit entries, 0 sessions of table BJ-07;")
+    # the first copy is untouched: its events and its settle output without the 5.7 ruling
+    first = query(floor.admin_url, "SELECT result_json, (SELECT count(*) FROM floor.events e WHERE "
+                                   "e.table_name = r.table_name AND e.round_id = r.round_id) FROM floor.rounds r "
+                                   "WHERE table_name = 'BJ-07' AND round_id = 5")[0]
+    assert "5.7" not in first[0] and first[1] == len(DOCUMENTS[4]["events"])
+    with FloorReader(floor.review_url) as reader:
+        detail = reader.get_round("BJ-07", 5)
+        assert detail is not None
+        assert len(detail.events) == len(DOCUMENTS[4]["events"]) + 1 and detail.events[-1][3] == extra
+        assert [(r["rule"], r["ruling"], r["index"]) for r in detail.rulings] == [
+            ("5.7", "discarded", len(DOCUMENTS[4]["events"]))]
+        assert detail.summary.net == {"alice": 30, "bob": 150}
+        assert [v.events for v in detail.versions] == [len(DOCUMENTS[4]["events"]), len(DOCUMENTS[4]["events"]) + 1]
+        listed = {r.id: r for r in reader.list_rounds(table="BJ-07")}
+        assert listed[5].net == {"alice": 30, "bob": 150}
+        # the export is the latest: settle gives the 5.7 ruling
+        output = settle_document(reader.export_round("BJ-07", 5))
+        assert [r["rule"] for r in output["rulings"]] == ["5.7"]
+        assert reader.verify("BJ-07").ok
+    # a version altered on the floor no longer matches the chained round_finish entry
+    with psycopg.connect(floor.admin_url) as conn:
+        conn.execute("UPDATE floor.round_versions SET result_json = replace(result_json, '150', '160')")
+    bad = cli("history", "--db", floor.review_url, "verify")
+    assert bad.returncode == 1
+    assert "round 5's version of audit entry" in bad.stdout + bad.stderr
+    assert "result_sha256 differs" in bad.stdout + bad.stderr

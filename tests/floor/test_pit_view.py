@@ -85,8 +85,8 @@ def test_a_round_opens_re_decided_from_the_floor(pit_floor: Floor, qtbot: Any) -
     qtbot.addWidget(dialog)
     # Ace Race: alice main 25 Blackjack +30 (6 to 5), pair 5 lost -5.
     assert _rows(dialog.settlements, 0) == ["alice", "alice"]
-    assert _rows(dialog.settlements, 4) == ["+30", "\u22125"]
-    assert dialog.redecision.text() == "re-decided by the current rules: the same result"
+    assert _rows(dialog.settlements, 6) == ["+30", "\u22125"]  # player, area, hand, bet, stake, result, net
+    assert dialog.verdict.text() == "re-decided by the current rules: no difference"
     assert dialog.events.rowCount() == len(DOCUMENTS[0]["events"])
     # the replay slider: before the first event, then after each one (6 events in ACE_RACE)
     assert dialog.slider.maximum() == len(DOCUMENTS[0]["events"])

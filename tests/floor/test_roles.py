@@ -26,8 +26,8 @@ def test_init_creates_the_schema_once_and_is_idempotent(admin_url: str) -> None:
     assert "applied 0001_initial" in first.stdout
     again = cli("floor", "init", "--url", admin_url)
     assert again.returncode == 0 and "up to date" in again.stdout
-    names = query(admin_url, "SELECT name FROM floor.schema_migrations")
-    assert names == [("0001_initial",)]
+    names = query(admin_url, "SELECT name FROM floor.schema_migrations ORDER BY name")
+    assert names == [("0001_initial",), ("0002_notes_alarms_versions",)]
 
 
 def test_a_floor_from_a_newer_version_is_refused(admin_url: str) -> None:

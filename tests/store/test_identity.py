@@ -55,3 +55,44 @@ def test_a_store_without_a_name_takes_one_once(tmp_path: Path) -> None:
         assert len(store.audit_entries(kind="table_identity")) == 2
         store.claim_table("BJ-07", "PIT-2")  # the same again: nothing new
         assert len(store.audit_entries(kind="table_identity")) == 2
+
+
+def _session_tables(path: Path) -> list[str]:
+    import sqlite3
+
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return [str(r[0]) for r in conn.execute("SELECT table_name FROM sessions ORDER BY id")]
+    finally:
+        conn.close()
+
+
+def test_the_sessions_of_a_named_store_carry_its_name(tmp_path: Path) -> None:
+    """Issue 15's sessions.table_name and issue 18's table identity agree: a named store's
+    sessions are its table's, whichever way it was opened."""
+    import pytest
+
+    from dealer_assist.store import StoreError
+
+    db = tmp_path / "t.db"
+    with Store.open(db) as store:  # the default table until it is named
+        store.start_session(game="lucky8", decks=6, areas=7, limits={}, dealer="ann")
+        store.claim_table("BJ-07", "PIT-2")
+        assert store.table == "BJ-07"
+        store.start_session(game="lucky8", decks=6, areas=7, limits={}, dealer="ann")
+    with Store.open(db) as store:  # opened for the default table: it takes its name
+        assert store.table == "BJ-07"
+        store.start_session(game="lucky8", decks=6, areas=7, limits={}, dealer="ben")
+    assert _session_tables(db) == ["table", "BJ-07", "BJ-07"]
+    with pytest.raises(StoreError, match="is the store of table BJ-07, not BJ-08"):
+        Store.open(db, table="BJ-08")
+    with Store.open(db, table="BJ-07") as store:
+        assert store.verify().ok
+    # a file holding another table's sessions (issue 15's shared file) cannot be named
+    shared = tmp_path / "shared.db"
+    with Store.open(shared, table="table-a") as store:
+        store.start_session(game="lucky8", decks=6, areas=7, limits={}, dealer="ann")
+    with Store.open(shared) as store, pytest.raises(StoreError, match="holds sessions of table table-a"):
+        store.claim_table("BJ-07")
+    with Store.open_readonly(shared) as store:
+        assert store.table_identity() is None
