@@ -79,7 +79,7 @@ class HandBox(DropTarget):
     A card dealt to the hand, or the turn moving, updates the box in place (no rebuild)."""
 
     def __init__(self, hand: HandView, *, card_size: QSize, label_size: int, printed_first: bool = False,
-                 numbered: bool = True, target: str = "dealer") -> None:
+                 numbered: bool = True, target: str = "dealer", room: int | None = None) -> None:
         super().__init__(target)
         self.hand = hand
         self.numbered = numbered
@@ -92,7 +92,8 @@ class HandBox(DropTarget):
         self.badges.setWordWrap(True)
         self.badges.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         layout.addWidget(self.title)
-        self.cards = CardRow(list(hand.cards), printed_first=printed_first, card_size=card_size)
+        # room: the height the cards may take; small cards become tiles with words (cards.CardRow)
+        self.cards = CardRow(list(hand.cards), printed_first=printed_first, card_size=card_size, room=room)
         layout.addWidget(self.cards)
         layout.addWidget(self.badges)
         self.badges.setVisible(bool(hand.badges))
@@ -218,7 +219,7 @@ class AreaBox(CardDropMixin, QFrame):
         self.hand_boxes: list[HandBox] = []
         for hand in view.hands:
             box = HandBox(hand, card_size=size, label_size=label, printed_first=view.printed_first and hand.number == 1,
-                          numbered=len(view.hands) > 1, target=f"area:{view.number}/{hand.number}")
+                          numbered=len(view.hands) > 1, target=f"area:{view.number}/{hand.number}", room=card_h)
             hands_row.addWidget(box, 1)
             self.hand_boxes.append(box)
         layout.addLayout(hands_row)
