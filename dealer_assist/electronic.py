@@ -831,10 +831,12 @@ class ElectronicRound(EventSourcedRound):
                 ))
             sides = tuple(WagerView(t.player, bet, rules.bet_name(bet), amount, amount)
                           for bet, amount in t.sides.items())
+            insurance = (WagerView(t.player, "insurance", rules.bet_name("insurance"), t.insured, t.insured)
+                         if t.insured else None)
             terminals.append(TerminalView(
                 t.player, t.main, sides, tuple(hands), in_turn,
                 tuple(pending.get(t.player, {}).get("options", ())), self._waiting_for_card(t),
-                t.default_play, self._resolved(t),
+                t.default_play, self._resolved(t), insurance, t.even_money,
             ))
         total, soft = hand_value(self.dealer)
         dealer = DealerView(tuple(str(c) for c in self.dealer), total, soft, is_two_card_21(self.dealer),

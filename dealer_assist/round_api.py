@@ -67,6 +67,10 @@ class AreaView:
     hands: tuple[HandView, ...]
     surrendered: tuple[str, ...]
     absent_play: bool = False  # the dealer plays it by the fixed rule (5.22)
+    # insurance wagers taken and not yet settled (bet "insurance"): the players' own (3.27),
+    # then those claimed of a player who declined (3.27.3); settled, they are entries
+    insurance: tuple[WagerView, ...] = ()
+    even_money: tuple[str, ...] = ()  # players who took even money (settled at once, interim)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +96,8 @@ class TerminalView:
     waiting_for_card: bool
     default_strategy: bool  # 3.18: the default strategy plays it (time-out, power failure)
     resolved: bool
+    insurance: WagerView | None = None  # taken and not yet settled (bet "insurance")
+    even_money: bool = False  # took even money (settled at once, interim)
 
 
 @dataclass(frozen=True, slots=True)

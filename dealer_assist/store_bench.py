@@ -10,7 +10,8 @@ Prints:
   median of repeated calls), through ``Store.open_readonly`` as the CLI and review
   screens use it;
 - bytes on disk per round;
-- optionally (``--verify``) the time ``history verify`` takes on that file.
+- optionally (``--verify``) the time ``history verify`` takes on that file (``--jobs`` worker
+  processes; ``--resettle``: also re-settling every round), with its CPU time and peak memory.
 
 Targets from issue 7: append p99 <= 10 ms; list latest 100 <= 50 ms; player filter <= 200 ms.
 """
@@ -183,6 +184,31 @@ def time_fsync(directory: Path, count: int) -> list[float]:
     return samples
 
 
+def time_verify(path: Path, rounds: int, jobs: int, *, resettle: bool) -> None:
+    """Time ``history verify`` of ``path``: wall time, rounds a second, CPU time (this process
+    and its worker processes: less dependent on other work on the machine than the wall
+    time), peak memory, and the load average while it ran (Unix: ``resource``)."""
+    import resource
+
+    before = (resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN))
+    load = os.getloadavg()[0]
+    with Store.open_readonly(path) as store:
+        t = time.perf_counter()
+        result = store.verify(jobs=jobs, resettle=resettle)
+        wall = time.perf_counter() - t
+    after = (resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN))
+    cpu = sum(a.ru_utime + a.ru_stime - b.ru_utime - b.ru_stime for a, b in zip(after, before, strict=True))
+    peak = max(after[0].ru_maxrss, after[1].ru_maxrss) / 1024  # KiB on Linux
+    how = "re-settling every round" if resettle else f"sealed, jobs={jobs}"
+    print(
+        f"verify ({how}): {'ok' if result.ok else result.problem} "
+        f"({result.events:,} events, {result.rounds:,} rounds, {result.audit:,} audit) "
+        f"in {wall:.1f} s = {rounds / wall:,.0f} rounds/s; CPU {cpu:.1f} s "
+        f"({cpu / max(rounds, 1) * 1e6:.0f} us a round); peak RSS {peak:.0f} MiB (largest process); "
+        f"load average {load:.1f} -> {os.getloadavg()[0]:.1f}"
+    )
+
+
 def percentile(samples: list[float], p: float) -> float:
     ordered = sorted(samples)
     index = min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))
@@ -229,6 +255,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", action="store_true", help="keep the generated file")
     parser.add_argument(
         "--verify", action="store_true", help="also time a full verify of the big file"
+    )
+    parser.add_argument(
+        "--resettle", action="store_true", help="with --verify: also time verify re-settling every round"
+    )
+    parser.add_argument(
+        "--jobs", type=int, default=min(4, os.cpu_count() or 1),
+        help="worker processes for verify (default: the cores, at most 4)",
     )
     args = parser.parse_args(argv)
 
@@ -320,14 +353,9 @@ def main(argv: list[str] | None = None) -> int:
             f"max {max(samples):.2f} ms"
         )
         if args.verify:
-            with Store.open_readonly(big) as store:
-                t = time.perf_counter()
-                result = store.verify()
-                print(
-                    f"verify: {'ok' if result.ok else result.problem} "
-                    f"({result.events:,} events, {result.rounds:,} rounds, {result.audit:,} audit) "
-                    f"in {time.perf_counter() - t:.1f} s"
-                )
+            time_verify(big, args.rounds, args.jobs, resettle=False)
+            if args.resettle:
+                time_verify(big, args.rounds, args.jobs, resettle=True)
     finally:
         if args.keep:
             print(f"kept {work}")

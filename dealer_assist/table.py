@@ -292,8 +292,13 @@ class TableRound(TableDealing):
                     bool(hand.stakes) and all(p in area.surrendered for p in hand.stakes),
                     in_turn == (number, i), rules.permanent_eight and i == 1 and not hand.from_split,
                 ))
+            insurance = tuple(
+                WagerView(player, "insurance", rules.bet_name("insurance"), amount, amount)
+                for player, amount in area.insurance_wagers()
+            )
             areas.append(AreaView(number, area.controller, tuple(seated.get(number, ())), wagers, sides,
-                                  tuple(hands), tuple(sorted(area.surrendered)), area.absent_play))
+                                  tuple(hands), tuple(sorted(area.surrendered)), area.absent_play,
+                                  insurance, tuple(sorted(area.even_money))))
         return RoundView(
             rules.key, rules.name, False, self.status(), self.phase == "betting", self._dealer_view(),
             tuple(areas), (), (), in_turn,

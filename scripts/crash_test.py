@@ -36,7 +36,7 @@ def main() -> int:
     for problem in (figures.verify_failures + figures.unactionable)[:10]:
         print(f"  {problem}")
     for name, ids in (("stuck", figures.stuck), ("results missing", figures.results_missing),
-                      ("wagers lost", figures.wagers_lost)):
+                      ("wagers lost", figures.wagers_lost), ("cards lost", figures.cards_lost)):
         if ids:
             print(f"  {name}: rounds {ids[:20]}")
     return 0 if figures.ok() else 1

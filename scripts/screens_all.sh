@@ -1,5 +1,6 @@
 #!/bin/sh
-# Screenshots of a full heavy round of every game at the three table screen sizes, each
+# Screenshots of a full heavy round of every game at the three table screen sizes (and the
+# same round in the review: its pane and the full-screen replay), each
 # under its own Xvfb server of that size (needs Xvfb and ImageMagick's import).
 # Usage: scripts/screens_all.sh [OUT_DIR]   (default docs/screenshots)
 set -e
@@ -11,7 +12,7 @@ for SIZE in 1280x800 1366x768 1920x1080; do
     XPID=$!
     sleep 1
     for GAME in ace_race electronic star_elements lucky8 dueling8s; do
-        DISPLAY=:$N QT_QPA_PLATFORM=xcb timeout 180 "$PY" -m ui.heavy_round --game $GAME --size $SIZE --out "$OUT"
+        DISPLAY=:$N QT_QPA_PLATFORM=xcb timeout 180 "$PY" -m ui.heavy_round --game $GAME --size $SIZE --out "$OUT" --review
     done
     kill $XPID
     N=$((N + 1))

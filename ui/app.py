@@ -27,6 +27,7 @@ from dealer_assist.station import StationConfig
 from hardware.codecs import CODEC_NAMES
 from hardware.driver import DEFAULT_BAUD, ShoeDriver
 from hardware.simulator import SimulatedShoe
+from ui.collector import collect_between_rounds
 from ui.controller import TableController, TableSetup
 from ui.worker import Worker
 
@@ -288,6 +289,7 @@ def _run_window(args: argparse.Namespace, cfg: StationConfig | None, store: Path
                         baud=baud, sim_cards=cards, sim_seed=args.sim_seed, floor_url=floor_url)
     table.lock = lock
     table.station = cfg
+    collect_between_rounds()
     window = table.window
     window.setWindowTitle(station_title(cfg, simulated, args.dealer))
     status = QLabel(station_status(cfg, simulated, port, store))

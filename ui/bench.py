@@ -12,6 +12,11 @@
    no more bets, the deal, stand, the dealer's cards, settlement confirmed), compared
    with the size after the first 10% of them.
 
+``--pause MS`` waits that long after each action and each painted card before the next
+(default 0: the next card is dealt the moment the last one is painted, and the first card
+of a round the moment *no more bets* is on disk, while its screen is still being painted;
+a dealer's hand needs hundreds of milliseconds).
+
 The simulated shoe is shuffled only between rounds (a shuffle mid-round is a new shoe
 whose cards the round would count against the old one: a ninth copy, a 5.1 void, and
 the card waited for is never painted). ``--timeout`` stops a run that makes no progress.
@@ -45,10 +50,12 @@ def _rss_mb() -> float:
 class _Bench:
     """Plays rounds on the GUI thread, one step per event loop turn, and times each card."""
 
-    def __init__(self, table: Any, cards: int, rounds: int, wagers: list[tuple[str, str, int, int | None]]) -> None:
+    def __init__(self, table: Any, cards: int, rounds: int, wagers: list[tuple[str, str, int, int | None]],
+                 pause_ms: int = 0) -> None:
         from ui.cards import CardFace
 
         self.wagers = wagers
+        self.pause_ms = pause_ms  # between one action (or card painted) and the next
         self.shuffled = False
         self.progress = time.monotonic()  # the last card painted or round finished
         self.stalled = ""
@@ -61,7 +68,22 @@ class _Bench:
         self.pending: tuple[str, int, int] | None = None  # card text, card count, start ns
         self.rss: list[tuple[int, float]] = []
         self.done = False
+        # the screen's own share of each card: from the store's acknowledgement (the
+        # controller's ``changed``, before the window redraws) to the paint, in wall time and
+        # in the GUI thread's CPU time (which the machine's load hardly changes); the cards
+        # that bring a settlement (interim or final) apart from the others
+        self.acked: tuple[int, float] | None = None
+        self.screen: dict[bool, list[tuple[float, float]]] = {True: [], False: []}
+        self.settled = 0
+        window = table.window
+        self.c.changed.disconnect(window.refresh)
+        self.c.changed.connect(self._acknowledged)
+        self.c.changed.connect(window.refresh)
         CardFace.first_paint_listener = self._painted
+
+    def _acknowledged(self) -> None:
+        if self.pending is not None and self.acked is None:
+            self.acked = (time.monotonic_ns(), time.thread_time())
 
     def _painted(self, face: Any, now_ns: int) -> None:
         if self.pending is None:
@@ -69,14 +91,21 @@ class _Bench:
         text, count, start = self.pending
         if face.text == text and self._cards() >= count:
             self.latencies.append((now_ns - start) / 1e6)
+            settled = len(self.c.rnd.settlements)
+            if self.acked is not None:
+                wall_ns, cpu = self.acked
+                self.screen[settled > self.settled].append(((now_ns - wall_ns) / 1e6,
+                                                            (time.thread_time() - cpu) * 1e3))
+            self.settled = settled
+            self.acked = None
             self.progress = time.monotonic()
             self.pending = None
-            self._later()
+            self._later(self.pause_ms)
 
     def _cards(self) -> int:
         return sum(1 for e in self.c.events if e.get("type") == "card")
 
-    def _later(self, wait_ms: int = 0) -> None:
+    def _later(self, wait_ms: int) -> None:
         from PySide6.QtCore import QTimer
 
         QTimer.singleShot(wait_ms, self.step)
@@ -116,14 +145,14 @@ class _Bench:
                 QCoreApplication.quit()
                 return
             c.confirm_settlement()
-            self._later()
+            self._later(self.pause_ms)
             return
         exp = rnd.expectation()
         if exp.kind == "wagers":
             for player, bet, amount, area in self.wagers:
                 c.place_wager(player, bet, amount, area)
             c.no_more_bets()
-            self._later()
+            self._later(self.pause_ms)
         elif exp.kind == "card":
             sim = self.table.sim
             card = sim.peek()
@@ -134,7 +163,7 @@ class _Bench:
                 c.decide("stand", area=exp.area, hand=exp.hand)
             else:
                 c.submit(CloseOffers())  # insurance / even money declined
-            self._later()
+            self._later(self.pause_ms)
         else:
             raise SystemExit(f"the benchmark does not know how to go on from {exp}")
 
@@ -167,12 +196,13 @@ def heavy_wagers(side_bets: tuple[str, ...]) -> list[tuple[str, str, int, int | 
 
 
 def card_latency_and_memory(cards: int, rounds: int, *, layout: str = "heavy", size: tuple[int, int] = (1920, 1080),
-                            timeout: float = 30) -> dict[str, Any]:
+                            timeout: float = 30, pause_ms: int = 0) -> dict[str, Any]:
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
     from dealer_assist.games import GAMES
     from ui.app import build_table
+    from ui.collector import collect_between_rounds
     from ui.controller import TableSetup
 
     app = QApplication.instance() or QApplication([])
@@ -186,9 +216,10 @@ def card_latency_and_memory(cards: int, rounds: int, *, layout: str = "heavy", s
         setup = TableSetup(game="lucky8", decks=8, areas=7, seated=seated)
         table = build_table(setup, db=str(Path(tmp) / "bench.db"), dealer="bench", sim_seed=11,
                             sim_link=str(Path(tmp) / "shoe"))
+        collect_between_rounds()  # as the app does (ui.app.run)
         table.window.setGeometry(0, 0, *size)
         table.window.show()
-        bench = _Bench(table, cards, rounds, wagers)
+        bench = _Bench(table, cards, rounds, wagers, pause_ms)
         watchdog = QTimer()
         watchdog.setInterval(1000)
         watchdog.timeout.connect(lambda: bench.watch(timeout))
@@ -213,14 +244,19 @@ def card_latency_and_memory(cards: int, rounds: int, *, layout: str = "heavy", s
     if bench.stalled:
         raise SystemExit(f"error: the benchmark stalled: {bench.stalled}")
     return {
+        "screen": bench.screen,
         "cards": len(lat),
         "median_ms": statistics.median(lat),
-        "p99_ms": lat[max(0, int(len(lat) * 0.99) - 1)],
+        "p99_ms": _p99(lat),
         "max_ms": lat[-1],
         "rounds": bench.rounds,
         "rss_start_mb": rss_start,
         "rss": bench.rss,
     }
+
+
+def _p99(ordered: list[float]) -> float:
+    return ordered[max(0, int(len(ordered) * 0.99) - 1)]
 
 
 def launch_to_first_window() -> float:
@@ -249,16 +285,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--layout", choices=("heavy", "light"), default="heavy")
     parser.add_argument("--size", default="1920x1080", help="window size (default 1920x1080)")
     parser.add_argument("--timeout", type=float, default=30, help="seconds without progress before giving up")
+    parser.add_argument("--pause", type=int, default=0, metavar="MS",
+                        help="milliseconds between one action or painted card and the next (default 0: at once)")
     args = parser.parse_args(argv)
+    print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     width, _, height = args.size.partition("x")
     launches = [launch_to_first_window() for _ in range(args.launches)]
     print(f"launch to first window: best {min(launches):.2f} s, worst {max(launches):.2f} s "
           f"over {len(launches)} launches (target <= 1 s)")
     result = card_latency_and_memory(args.cards, args.rounds, layout=args.layout,
-                                     size=(int(width), int(height)), timeout=args.timeout)
+                                     size=(int(width), int(height)), timeout=args.timeout, pause_ms=args.pause)
     print(f"card frame written -> card painted ({args.layout} layout, {args.size}): "
           f"median {result['median_ms']:.1f} ms, p99 {result['p99_ms']:.1f} ms, max {result['max_ms']:.1f} ms "
-          f"over {result['cards']} cards in {result['rounds']} rounds (target p99 <= 16.7 ms)")
+          f"over {result['cards']} cards in {result['rounds']} rounds, {args.pause} ms between actions "
+          f"(target p99 <= 16.7 ms)")
+    for settling, what in ((True, "cards bringing a settlement"), (False, "other cards")):
+        shares = result["screen"][settling]
+        if shares:
+            wall = sorted(w for w, _ in shares)
+            cpu = sorted(c for _, c in shares)
+            print(f"  {what} ({len(shares)}): store acknowledged -> painted median {statistics.median(wall):.1f} ms, "
+                  f"p99 {_p99(wall):.1f} ms, max {wall[-1]:.1f} ms; GUI thread CPU median "
+                  f"{statistics.median(cpu):.1f} ms, p99 {_p99(cpu):.1f} ms, max {cpu[-1]:.1f} ms")
+    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     rss = result["rss"]
     print(f"memory: {result['rss_start_mb']:.1f} MB before the first round; "
           + ", ".join(f"{mb:.1f} MB after {n} rounds" for n, mb in rss))

@@ -78,6 +78,11 @@ RECALL_SIZE = 10
 # (A void and the shift manager's decision are audited by the supervisor's approval:
 # kinds "void" and "supervisor_decision".)
 SIGNIFICANT_EVENTS = ("power_failure",)
+# The audit entry that keeps an implied hit's card durable while Double may still claim it:
+# detail {"events": n, "hit": {...}, "card": {...}} (n = the round's events stored before it).
+# Once the round has more than n events the card was stored (as hit + card or double + card);
+# while it has exactly n, a restart shows the card held on its hand and asks Hit or Double.
+PENDING_CARD_KIND = "implied_card"
 
 
 @dataclass
@@ -184,8 +189,14 @@ class TableController(QObject):
         # the table's rhythm: a card while the hand in turn may be hit is a hit (``hit`` then
         # the ``card``); when that hand could also double, the two events wait here, applied
         # and shown, until the next event, so that Double right after the card can still
-        # make them ``double`` + ``card`` (the transcript reads as it happened)
+        # make them ``double`` + ``card`` (the transcript reads as it happened). The card is
+        # on disk meanwhile as a PENDING_CARD_KIND audit entry, written before it is shown.
         self.implied: list[Event] = []
+        # the implied card came back after a restart: the dealer says Hit or Double before
+        # anything else is assigned (shoe cards wait in stray_queue)
+        self.implied_held = False
+        # events accepted while this is a list are written together, in one transaction
+        self._batch: list[tuple[dict[str, Any], str, dict[str, Any] | None]] | None = None
         # a card that fits no reading: held (never dropped) until the dealer says where it lies
         self.stray_card: str | None = None
         self.stray_event: CardDrawn | None = None
@@ -200,10 +211,15 @@ class TableController(QObject):
     def open_store(self, path: str | None, done: Callable[[bool], None] | None = None) -> None:
         """Open the store on the writer thread, recover an open round or start a new one."""
 
-        def job() -> tuple[Store, Any, list[str], list[dict[str, Any]]]:
+        def job() -> tuple[Store, Any, list[str], list[dict[str, Any]], dict[str, Any] | None]:
             store = Store.open(path, table=self.table_name) if path else Store.open(table=self.table_name)
             self._worker_store = store  # for jobs queued before the GUI thread hears of it
             open_round = store.find_open_round()
+            pending: dict[str, Any] | None = None
+            if open_round is not None:
+                entries = store.audit_entries(round_id=open_round.round_id, kind=PENDING_CARD_KIND)
+                if entries and entries[-1].detail.get("events") == len(open_round.events):
+                    pending = dict(entries[-1].detail)  # the card is in no event yet
             under = store.under_min_players()
             recall: list[dict[str, Any]] = []
             for summary in store.list_rounds(limit=RECALL_SIZE + 1):
@@ -212,7 +228,7 @@ class TableController(QObject):
                 detail = store.get_round(summary.id)
                 if detail is not None and isinstance(detail.result, dict):
                     recall.append({"round": summary.id, **detail.result})
-            return store, open_round, under, recall
+            return store, open_round, under, recall, pending
 
         def finished(result: Any, error: BaseException | None) -> None:
             if error is not None:
@@ -220,12 +236,12 @@ class TableController(QObject):
                 if done:
                     done(False)
                 return
-            store, open_round, under, recall = result
+            store, open_round, under, recall, pending = result
             self.store = store
             self.under_min = list(under)
             self.recall = recall[:RECALL_SIZE]
             self.recall_changed.emit()
-            if open_round is not None and self._restore(open_round):
+            if open_round is not None and self._restore(open_round, pending):
                 pass
             else:
                 self.new_round()
@@ -250,8 +266,12 @@ class TableController(QObject):
         if error is None:
             self.session_id = int(result)
 
-    def _restore(self, open_round: Any) -> bool:
-        """Replay the open round's events (crash or power cut); True if it is back on screen."""
+    def _restore(self, open_round: Any, pending: dict[str, Any] | None = None) -> bool:
+        """Replay the open round's events (crash or power cut); True if it is back on screen.
+
+        ``pending``: an implied hit's card that was on disk only as its PENDING_CARD_KIND
+        entry (the app stopped while Double could still claim it): shown on its hand and
+        held until the dealer says Hit or Double."""
         try:
             rnd = new_round(open_round.config)
             for raw in open_round.events:
@@ -281,7 +301,30 @@ class TableController(QObject):
             # The crash came between the round's last event and its result: the result is
             # derived from the recorded events now, so the round is never left unfinished.
             self._finish()
+        elif pending is not None:
+            self._restore_pending(pending)
         return True
+
+    def _restore_pending(self, pending: dict[str, Any]) -> None:
+        """The implied hit's card read before the restart: back on its hand, held (Hit or Double)."""
+        try:
+            hit, card = parse_event(pending.get("hit")), parse_event(pending.get("card"))
+        except EventFormatError as exc:
+            self.refused.emit(f"the card read before the restart cannot be read back: {exc.message}")
+            return
+        if not isinstance(hit, Decision) or not isinstance(card, CardDrawn):
+            return
+        trial = new_round(self.config)
+        try:
+            trial.apply_all([*self.rnd.events, hit, card])
+        except RuleRefusal as exc:
+            self._hold_stray(card, str(exc))  # it fits no reading now: held like any such card, never lost
+            return
+        self.rnd = trial
+        self.implied = [hit, card]
+        self.implied_held = True
+        self.hold_changed.emit()
+        self.changed.emit()
 
     def _store_failed(self, text: str) -> None:
         self.store_error = text
@@ -289,8 +332,8 @@ class TableController(QObject):
         self.refused.emit(text)
 
     def close(self) -> None:
-        """Finish the queued writes and close the store (on its own thread)."""
-        self._flush_implied()
+        """Finish the queued writes and close the store (on its own thread). An implied hit's
+        card that Double may still claim stays pending in the store (asked after the restart)."""
         store = self.store
         if store is not None:
             session = self.session_id
@@ -323,6 +366,7 @@ class TableController(QObject):
         self.placement = None
         self.face_up_next = False  # a face-up report belongs to its round (5.5)
         self.implied = []
+        self.implied_held = False
         self.referred = ""
         self.power_answers = set()
         self._finished_at = -1
@@ -463,6 +507,12 @@ class TableController(QObject):
         if self.store_error:
             self.refused.emit(f"not recorded: {self.store_error}")
             return False
+        if self.implied_held and event.type != "void":
+            # no default decides for the player: the card read before the restart first
+            self.last_refusal = ("Refused: first say whether the card read before the restart was a hit "
+                                 "or a double (H / D)")
+            self.refused.emit(self.last_refusal)
+            return False
         self._flush_implied()
         kind = event.type
         if self.betting and kind not in ("wager", "no_more_bets", "claim", "void"):
@@ -502,10 +552,14 @@ class TableController(QObject):
             referral = getattr(self.rnd, "referral", None)
             self.audit("referral", {"ruling": list(referral) if referral else None},
                        actor=actor or f"dealer:{self.dealer}")
+        if self._batch is not None:
+            return True  # inside an implied hit: its card comes next, then the waiting cards
         if self.held_cards and not self.hold_reason and kind not in ("card", "multi", "burn"):
             # the cards that waited for a pick, in order, once it is made (or the round was
             # voided or ruled otherwise: then the round says what becomes of them)
             self._flush_held()
+        if self.stray_queue and not self._queue_blocked:
+            self._release_queue()  # cards that waited for the restored card's Hit or Double
         return True
 
     def _ending_output(self) -> dict[str, Any] | None:
@@ -545,6 +599,9 @@ class TableController(QObject):
 
     def _store_event(self, raw: dict[str, Any], actor: str, output: dict[str, Any] | None = None,
                      approval: int | None = None) -> None:
+        if self._batch is not None and approval is None:
+            self._batch.append((raw, actor, output))  # written with the others (_implied_hit)
+            return
         store = self.store
         self.unacknowledged += 1
 
@@ -573,8 +630,10 @@ class TableController(QObject):
             self.changed.emit()
             if self.paint_hook is not None:
                 self.paint_hook()
-            if self.concluded and self._finished_at != len(self.events):
-                self._finish()  # again after a 5.7 card dealt to a completed hand
+            if self.concluded and not self.implied and self._finished_at != len(self.events):
+                # again after a 5.7 card dealt to a completed hand (an implied card still
+                # pending is not an event yet: the output goes with it when it is stored)
+                self._finish()
 
     def _finish(self) -> None:
         """Record the settle output (settlements, rulings) once the round is over."""
@@ -787,11 +846,22 @@ class TableController(QObject):
             self.held_cards.append(event)  # not assigned until the dealer confirms
             self.hold_changed.emit()
             return
-        if self.stray_card is not None or self.referred:
+        if self._queue_blocked:
             self.stray_queue.append(event)  # nothing else is assigned until the dealer answers
             self.hold_changed.emit()
             return
         self._take(event)
+
+    @property
+    def _queue_blocked(self) -> bool:
+        """A held card, a referral or a restored implied card: no other card is assigned."""
+        return self.stray_card is not None or bool(self.referred) or self.implied_held
+
+    def _release_queue(self) -> None:
+        queued, self.stray_queue = self.stray_queue, []
+        self.hold_changed.emit()
+        for event in queued:
+            self.on_card(event)
 
     @property
     def awaiting_pick(self) -> bool:
@@ -888,29 +958,87 @@ class TableController(QObject):
             except RuleRefusal:
                 return False  # not a hit after all: the card takes its ordinary path
         if trial is None:
-            if not self.submit(hit, quiet=True):
-                return False
-            self.face_up_next = False
-            if not self.submit(card, quiet=True):
-                self._hold_stray(card, self.last_refusal_text)  # never dropped
+            # the hit and its card in one transaction: a crash keeps both or neither
+            self._batch = []
+            try:
+                if not self.submit(hit, quiet=True):
+                    return False
+                self.face_up_next = False
+                if not self.submit(card, quiet=True):
+                    self._hold_stray(card, self.last_refusal_text)  # never dropped
+            finally:
+                batch, self._batch = self._batch, None
+                if batch:
+                    outputs = [out for _, _, out in batch if out is not None]
+                    self._store_events([raw for raw, _, _ in batch], batch[0][1], outputs[-1] if outputs else None)
             return True
         self.face_up_next = False
         self.rnd = trial
         self.implied = [hit, card]
         self.last_refusal = ""
         self.accepted.emit()
-        self.changed.emit()
+        self._store_pending(hit, card)  # on disk before the screen shows the card
         return True
+
+    def _store_pending(self, hit: Event, card: Event) -> None:
+        """The implied hit's card, durably, before it is shown: a PENDING_CARD_KIND entry with the
+        round's number of stored events (a crash now keeps the card; the restart asks)."""
+        store = self.store
+        detail = {"events": len(self.events), "hit": event_to_transcript(hit), "card": event_to_transcript(card)}
+        actor = f"dealer:{self.dealer}"
+        self.unacknowledged += 1
+
+        def job() -> int:
+            rid = self._store_rid  # jobs run in order: the round's begin job set it
+            if store is None or rid is None:
+                raise StoreError("no store is open")
+            return store.add_audit(PENDING_CARD_KIND, actor=actor, round_id=rid, detail=detail)
+
+        self.store_worker.submit(job, lambda _result, error: self._acknowledged(error))
+
+    def _store_pair(self, first: Event, card: Event) -> None:
+        """A decision and its card, appended in one transaction (a crash keeps both or neither);
+        the settle output, when they end the round, goes with them."""
+        raws = [event_to_transcript(first), event_to_transcript(card)]
+        self.events += raws
+        self._store_events(raws, f"dealer:{self.dealer}", self._ending_output())
+
+    def _store_events(self, raws: list[dict[str, Any]], actor: str, output: dict[str, Any] | None) -> None:
+        store = self.store
+        self.unacknowledged += 1
+
+        def job() -> tuple[int, list[str] | None]:
+            rid = self._store_rid  # jobs run in order: the round's begin job set it
+            if store is None or rid is None:
+                raise StoreError("no store is open")
+            store.append_events(rid, raws, actor=actor, result=output)
+            return rid, store.under_min_players() if output is not None else None
+
+        def done(result: Any, error: BaseException | None) -> None:
+            if error is None and output is not None:
+                self._result_recorded(int(result[0]), output, result[1])
+            self._acknowledged(error)
+
+        self.store_worker.submit(job, done)
 
     def _flush_implied(self) -> None:
         """The implied hit's moment for a double has passed: store ``hit`` and its ``card``."""
         if not self.implied:
             return
-        events, self.implied = self.implied, []
-        for event in events:
-            raw = event_to_transcript(event)
-            self.events.append(raw)
-            self._store_event(raw, f"dealer:{self.dealer}", self._ending_output())
+        (hit, card), self.implied = self.implied, []
+        self.implied_held = False
+        self._store_pair(hit, card)
+
+    def confirm_implied_hit(self) -> bool:
+        """After a restart: the held card was a hit (stored as ``hit`` + ``card``)."""
+        if not self.implied:
+            return False
+        self._flush_implied()
+        self.last_refusal = ""
+        self.accepted.emit()
+        if self.stray_queue and not self._queue_blocked:
+            self._release_queue()
+        return True
 
     def can_double_last_card(self) -> bool:
         return bool(self.implied)
@@ -934,13 +1062,13 @@ class TableController(QObject):
             self._refuse(double, exc)
             return False
         self.implied = []
+        self.implied_held = False
         self.rnd = rnd
         self.last_refusal = ""
         self.accepted.emit()
-        for event in (double, card):
-            raw = event_to_transcript(event)
-            self.events.append(raw)
-            self._store_event(raw, f"dealer:{self.dealer}", self._ending_output())
+        self._store_pair(double, card)
+        if self.stray_queue and not self._queue_blocked:
+            self._release_queue()
         return True
 
     def _hold_stray(self, card: CardDrawn, reason: str) -> None:

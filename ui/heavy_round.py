@@ -304,6 +304,11 @@ def _review_shot(app: Any, table: Any, size: tuple[int, int], out: Path, shooter
     review.select_round(rid)
     shooter.window = review
     shooter.shot("5_review")
+    full = review.detail.open_full_replay()  # the replay on the whole screen: no scrolling
+    assert full is not None
+    shooter.window = full
+    shooter.shot("6_replay")
+    full.close()
     review.close()
 
 

@@ -11,7 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from PySide6.QtCore import QTimer
-from PySide6.QtGui import QDoubleValidator, QFont, QResizeEvent
+from PySide6.QtGui import QDoubleValidator, QFont, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -29,22 +29,33 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_assist.cards import parse_card
-from dealer_assist.events import Absent, CloseOffers, Pick, PowerFailure, Timeout, Withdraw
+from dealer_assist.events import (
+    Absent,
+    CardDrawn,
+    CloseOffers,
+    Decision,
+    Pick,
+    PowerFailure,
+    Timeout,
+    Withdraw,
+)
 from dealer_assist.irregularities import shoe_notices
 from dealer_assist.store import StoreError
 from ui.amount_keypad import AmountKeypad
 from ui.betting import BettingPanel
 from ui.cards import DropTarget, card_label
+from ui.collector import collect_now
 from ui.controller import TableController, TableSetup, players_in
 from ui.held_panels import PowerFailurePanel, StrayCardPanel
 from ui.keys import LetterKeys, bind
 from ui.login import PinDialog, ask_supervisor
 from ui.prompt import PromptPanel, target_words
+from ui.qtfix import AfterPaint
 from ui.ruling_panel import RulingPanel
 from ui.settlement_panel import SettlementPanel
 from ui.setup_dialog import SetupDialog
 from ui.shoe_status import ShoeStatus
-from ui.style import app_style, base_font_px, money, px, scale_for, set_scale, signed
+from ui.style import TOUCH, app_style, base_font_px, money, px, scale_for, set_scale, signed
 from ui.table_view import SHORT_BET_NAMES, TableView
 from ui.terminals_panel import TerminalsPanel
 
@@ -342,6 +353,7 @@ class DealerWindow(QMainWindow):
         self._prompt_sig: Any = None
         self._rulings_shown: Any = None
         self._settlement_shown: Any = None
+        self._after_paint = AfterPaint(self)
         self._betting_sig: Any = None
         self._report_players: list[str] = []
         self.pin_dialog: PinDialog | None = None
@@ -358,6 +370,7 @@ class DealerWindow(QMainWindow):
         super().resizeEvent(event)
         if set_scale(scale_for(event.size().width(), event.size().height())):
             self._apply_style()
+            self._fit_reports()
         self.table_view.reset()
         self._prompt_sig = None
         self._settlement_shown = None
@@ -379,7 +392,7 @@ class DealerWindow(QMainWindow):
         row.setSpacing(4)
         self.report_buttons: dict[str, QPushButton] = {}
         entries = (
-            ("misplaced", "Elsewhere M", self.open_placement, "M"),
+            ("misplaced", "Elsewhere (M)", self.open_placement, "M"),
             ("absent", "Absent", self._report_absent, None),
             ("withdraw", "Withdraw", self._report_withdraw, None),
             ("power_failure", "Power fail", self._report_power_failure, None),
@@ -389,20 +402,28 @@ class DealerWindow(QMainWindow):
             ("review", "Review", self.request_review, None),
             ("setup", "Setup", self.open_setup, None),
         )
-        for key, text, action, shortcut in entries:
-            b = QPushButton(text)
+        # the report buttons' type (style.py, role "report"): each button at least as wide as
+        # its words and its frame, so a long label is never cut by an equal share of the bar
+        def fitted(b: QPushButton) -> QPushButton:
             b.setProperty("role", "report")
+            self._fitted_reports.append(b)
+            return b
+
+        self._fitted_reports: list[QPushButton] = []
+
+        for key, text, action, shortcut in entries:
+            b = fitted(QPushButton(text))
             if shortcut:
                 bind(b, shortcut, action)
             b.clicked.connect(action)
             row.addWidget(b, 1)
             self.report_buttons[key] = b
-        self.recall_button = QPushButton("Last 10 (L)")
-        self.recall_button.setProperty("role", "report")
+        self.recall_button = fitted(QPushButton("Last 10 (L)"))
         self.recall_button.setCheckable(True)
         bind(self.recall_button, "L", self.recall_button.toggle)
         self.recall_button.toggled.connect(self._toggle_recall)
         row.addWidget(self.recall_button, 1)
+        self._fit_reports()
         discard = DropTarget("discard")
         discard_label = QLabel("DISCARD", discard)
         discard_label.setStyleSheet("font-weight: bold; border: 2px dashed #555; padding: 4px;")
@@ -412,6 +433,18 @@ class DealerWindow(QMainWindow):
         row.addWidget(discard)
         self.discard_target = discard
         return bar
+
+    def _fit_reports(self) -> None:
+        """Each report button at least as wide as its words and frame at the current scale (its
+        type is style.py's role "report"), so an equal share of the bar never cuts a label."""
+        font = QFont(self.font())
+        font.setPixelSize(px(15))
+        font.setBold(True)
+        metrics = QFontMetrics(font)
+        for b in self._fitted_reports:
+            # in the button's own style sheet: the window's (min-width for every button) would
+            # replace a minimum set in code when the button is polished
+            b.setStyleSheet(f"min-width: {max(TOUCH, metrics.horizontalAdvance(b.text()) + px(14))}px;")
 
     def _players_in_round(self) -> list[str]:
         c = self.controller
@@ -635,6 +668,24 @@ class DealerWindow(QMainWindow):
         if ok and self.controller.double_last_card(amount):
             self.decision_amount.clear()
 
+    def _ask_hit_or_double(self) -> None:
+        """After a restart: the implied hit's card, read before the stop, is on its hand; it
+        stays held until the dealer says whether the player hit or doubled for it."""
+        c = self.controller
+        hit, card = c.implied
+        if not isinstance(hit, Decision) or not isinstance(card, CardDrawn):
+            return
+        where = target_words(f"area:{hit.area}/{hit.hand or 1}")
+        who = hit.player or "the player"
+        self.prompt.clear_buttons()
+        self.prompt.headline.setText(f"HELD after the restart: {card_label(str(card.card))} on {where}")
+        self.prompt.detail.setText(f"It came out of the shoe before the stop. Did {who} hit or double for it? "
+                                   "No other card is assigned until you answer.")
+        columns = self.prompt.columns
+        self.prompt.add_button("hit_held", "It was a hit", c.confirm_implied_hit, shortcut="H", role="stand",
+                               span=columns)
+        self.prompt.add_button("double", "It was a double", self._double_after, shortcut="D", span=columns)
+
     def _terminal_decide(self, action: str, player: str, hand: int) -> None:
         self.controller.decide(action, hand=hand, player=player)
 
@@ -720,10 +771,13 @@ class DealerWindow(QMainWindow):
             self.terminals.refresh(rnd, output)
         stray = c.stray_card
         double_after = self._double_after if c.can_double_last_card() else None
-        prompt_sig = (exp, status, len(c.slip), c.placement, c.referred, stray, double_after is not None)
+        prompt_sig = (exp, status, len(c.slip), c.placement, c.referred, stray, double_after is not None,
+                      c.implied_held)
         if prompt_sig != self._prompt_sig:  # rebuild the buttons only when the question changed
             self._prompt_sig = prompt_sig
-            if c.referred:
+            if c.implied_held:
+                self._ask_hit_or_double()
+            elif c.referred:
                 self.prompt.clear_buttons()
                 self.prompt.headline.setText(f"Referred to the Gaming Shift Manager ({c.rules.clause('refer')})")
                 self.prompt.detail.setText(c.referred + ". No card is assigned until the shift manager decides.")
@@ -749,10 +803,16 @@ class DealerWindow(QMainWindow):
         settlement_sig = (output["settlements"], output["net"], status)
         if settlement_sig != self._settlement_shown:
             self._settlement_shown = settlement_sig
-            self.settlement.show_output(output)
-        self.pages.setVisible(bool(output["settlements"]) or c.concluded or self.recall_button.isChecked())
+            self.settlement.show_output(output, defer=True)  # after the card is painted
+        if self._pages_wanted():
+            if self.pages.isHidden():  # revealed with the table, after the card is painted
+                self._after_paint.later("pages", lambda: self.pages.setVisible(self._pages_wanted()))
+        elif not self.pages.isHidden():
+            self.pages.hide()
         if self.betting.isHidden() == c.betting:
             self.betting.setVisible(c.betting)
+            if c.betting:  # a new round: no card is due; collect garbage once it is painted
+                self._after_paint.later("collect", collect_now)
         if c.betting:
             bets = ["main", *rnd.rules.side_bets]
             betting_sig = (tuple(c.setup.players()), tuple(bets), c.setup.areas, electronic)
@@ -772,6 +832,10 @@ class DealerWindow(QMainWindow):
         if c.last_refusal == "" and self.refusal.isVisible() and self.refusal.text().startswith("Refused"):
             self._accepted()
         self._shoe_changed()
+
+    def _pages_wanted(self) -> bool:
+        c = self.controller
+        return bool(self.settlement.rows) or c.concluded or self.recall_button.isChecked()
 
     def _shoe_changed(self) -> None:
         c = self.controller

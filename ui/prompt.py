@@ -25,6 +25,7 @@ OPTION_KEYS = {
     "hit": "H", "stand": "S", "double": "D", "split": "P", "surrender": "R", "accept": "A",
     "refuse": "F", "act": "T", "withdraw": "W", "insurance": "I", "even_money": "E",
 }
+POOL_SIZE = 64  # hidden buttons kept for reuse: the offers of 21 players and the usual options
 OFFER_SHORT = {"insurance": "Ins", "surrender": "Sur", "even_money": "EvM"}
 OPTION_WORDS = {
     "hit": "Hit", "stand": "Stand / next hand", "double": "Double", "split": "Split", "surrender": "Surrender",
@@ -66,36 +67,80 @@ class PromptPanel(QWidget):
         self._grid.setSpacing(px(5))
         layout.addWidget(self._grid_host)
         self.buttons: dict[str, QPushButton] = {}
+        self._actions: dict[str, Callable[[], object]] = {}  # what each shown button's click and key do
+        self._pool: dict[tuple[str, str, str, str | None], QPushButton] = {}  # hidden, for reuse
+        self._pool_key: dict[QPushButton, tuple[str, str, str, str | None]] = {}
         self._next_cell = 0
         self._tags: list[QLabel] = []
         self.columns = 6  # options take 2 (three a row), offers 3 (two a row)
+        self._in_show = False  # within show_expectation
+        self._batched = False  # the grid is hidden while its buttons are placed
 
     def clear_buttons(self) -> None:
         for button in self.buttons.values():
             self._grid.removeWidget(button)
             button.hide()
-            button.deleteLater()
+            self._put_back(button)
         self.buttons = {}
+        self._actions = {}
         for tag in self._tags:
             self._grid.removeWidget(tag)
             tag.deleteLater()
         self._tags = []
         self._next_cell = 0
 
+    def _put_back(self, button: QPushButton) -> None:
+        """Keep a hidden button for the same question later (every round asks the same
+        offers of the same players: making and styling twenty buttons again costs a frame)."""
+        key = self._pool_key.get(button)
+        if key is None:
+            button.deleteLater()
+            return
+        old = self._pool.pop(key, None)
+        if old is not None and old is not button:
+            self._forget(old)
+        self._pool[key] = button
+        while len(self._pool) > POOL_SIZE:
+            self._forget(self._pool.pop(next(iter(self._pool))))
+
+    def _forget(self, button: QPushButton) -> None:
+        self._pool_key.pop(button, None)
+        button.deleteLater()
+
+    def _button(self, key: str, text: str, role: str, shortcut: str | None) -> QPushButton:
+        """A button for ``key``: the pooled one with the same text, role and key, or a new one.
+        Its click and key run whatever :attr:`_actions` holds for ``key`` when pressed."""
+        pooled = (key, text, role, shortcut)
+        button = self._pool.pop(pooled, None)
+        if button is not None:
+            return button
+        button = QPushButton(text)
+        button.setProperty("role", role)
+        if shortcut:
+            bind(button, shortcut, partial(self._press, key))
+        button.clicked.connect(partial(self._click, key))
+        self._pool_key[button] = pooled
+        return button
+
+    def _press(self, key: str) -> None:
+        action = self._actions.get(key)
+        if action is not None:
+            action()
+
+    def _click(self, key: str, _checked: bool = False) -> None:
+        self._press(key)
+
     def add_button(self, key: str, text: str, action: Callable[[], object], *, shortcut: str | None = None,
                    role: str = "option", span: int = 2) -> QPushButton:
         label = f"{text} ({'Enter' if shortcut == 'Return' else shortcut})" if shortcut else text
-        button = QPushButton(label)
-        button.setProperty("role", role)
-        if shortcut:
-            bind(button, shortcut, action)
-        button.clicked.connect(lambda _checked=False: action())
+        button = self._button(key, label, role, shortcut)
+        self._actions[key] = action
         span = min(span, self.columns)
         if self._next_cell % self.columns + span > self.columns:
             self._next_cell += self.columns - self._next_cell % self.columns
         self._grid.addWidget(button, self._next_cell // self.columns, self._next_cell % self.columns, 1, span)
         self._next_cell += span
-        button.show()  # at once, not at the next event loop turn: its key works immediately
+        self._place(button)  # at once, not at the next event loop turn: its key works immediately
         self.buttons[key] = button
         return button
 
@@ -112,12 +157,13 @@ class PromptPanel(QWidget):
             if cell % self.columns and cell % self.columns + len(entries) > self.columns:
                 cell += self.columns - cell % self.columns  # an area's offers stay on one row
             for player, option in entries:
-                button = QPushButton(f"{player} {OFFER_SHORT.get(option, option)}")
-                button.setProperty("role", "offer")
+                key = f"offer:{player}:{area}:{option}"
+                button = self._button(key, f"{player} {OFFER_SHORT.get(option, option)}", "offer", None)
                 button.setToolTip(f"{player} takes {OPTION_WORDS.get(option, option).lower()} (area {area})")
-                button.clicked.connect(partial(decide, option, area, 1, player))
+                self._actions[key] = partial(decide, option, area, 1, player)
                 self._grid.addWidget(button, cell // self.columns, cell % self.columns)
-                self.buttons[f"offer:{player}:{area}:{option}"] = button
+                self._place(button)
+                self.buttons[key] = button
                 cell += 1
         self._next_cell = cell
         self.detail.setText("Offers, by area: Ins insurance, Sur surrender, EvM even money")
@@ -126,7 +172,30 @@ class PromptPanel(QWidget):
         if self._next_cell % self.columns:
             self._next_cell += self.columns - self._next_cell % self.columns
 
-    def show_expectation(self, exp: Any, status: str, *, decide: Callable[..., object],
+    def show_expectation(self, exp: Any, status: str, **options: Any) -> None:
+        """Show what the round waits for (``options``: the actions of :meth:`_show_expectation`).
+
+        A button shown in a visible window lays out every visible ancestor again at once
+        (Qt's ``QWidget::setVisible``): twenty-one offers shown one by one laid the whole
+        window out twenty-one times. The buttons are placed while their grid is hidden and
+        shown together, before this returns (their keys work at once)."""
+        self._in_show = True
+        try:
+            self._show_expectation(exp, status, **options)
+        finally:
+            self._in_show = False
+            if self._batched:
+                self._batched = False
+                self._grid_host.show()
+
+    def _place(self, button: QPushButton) -> None:
+        """Show a button just put in the grid (within :meth:`show_expectation`: with the grid)."""
+        if self._in_show and not self._batched and not self._grid_host.isHidden():
+            self._batched = True
+            self._grid_host.hide()
+        button.show()
+
+    def _show_expectation(self, exp: Any, status: str, *, decide: Callable[..., object],
                          no_more_bets: Callable[[], object], close_offers: Callable[[], object],
                          confirm: Callable[[], object], resolve: Callable[[str], object],
                          withdraw: Callable[[str | None, int | None], object], slip_size: int,

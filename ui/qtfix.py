@@ -78,3 +78,44 @@ class GuiPost(QObject):
             event.call(*event.args)
             return True
         return super().event(event)
+
+
+# Qt posts a window's paint request (QEvent.UpdateRequest) at Qt.LowEventPriority (-1);
+# an event posted at a lower priority runs after the paint already requested.
+AFTER_PAINT_PRIORITY = -2
+
+
+class AfterPaint(QObject):
+    """``later(key, fn)`` runs ``fn()`` on this object's thread after the paint that is
+    pending (the event loop's next turn, below the paint request's priority); a key already
+    waiting is not posted twice (its newest ``fn`` runs). The dealer's screen shows the card
+    first and fills what can wait (the settlement table) one paint later."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._waiting: dict[str, Callable[[], Any]] = {}
+
+    def later(self, key: str, call: Callable[[], Any]) -> None:
+        if key not in self._waiting:
+            QCoreApplication.postEvent(self, _CallEvent(self._run, (key,)), AFTER_PAINT_PRIORITY)
+        self._waiting[key] = call
+
+    def run_now(self, key: str) -> None:
+        """Run ``key``'s call now if it is waiting (a reader needs its result at once)."""
+        call = self._waiting.pop(key, None)
+        if call is not None:
+            call()
+
+    def _run(self, key: str) -> None:
+        # Qt does not always deliver the paint request first (a request posted while an
+        # earlier one is delivered can land behind this event): deliver what is pending of
+        # the layout and the paint now, then run the call
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.UpdateRequest)
+        self.run_now(key)
+
+    def event(self, event: QEvent) -> bool:
+        if isinstance(event, _CallEvent):
+            event.call(*event.args)
+            return True
+        return super().event(event)

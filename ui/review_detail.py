@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QImage, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -53,6 +53,7 @@ from ui.review_export import (
     report_sections,
 )
 from ui.review_model import GAME_NAMES, short_time
+from ui.review_replay import ReplayWindow
 from ui.style import money, signed
 from ui.table_view import BET_NAMES, TableView
 
@@ -130,10 +131,15 @@ class RoundDetailView(QWidget):
         outer.addWidget(self.integrity_banner)
 
         buttons = QHBoxLayout()
-        self.export_json_button = QPushButton("Export transcript (JSON)")
-        self.export_csv_button = QPushButton("Export settlements (CSV)")
-        self.export_pdf_button = QPushButton("Printable report (PDF)")
-        self.note_button = QPushButton("Add a note\u2026")
+        # short words: the four share the pane's width at 1280 px (the tooltips say the rest)
+        self.export_json_button = QPushButton("Transcript (JSON)")
+        self.export_json_button.setToolTip("Export the round's transcript (JSON), as `history export` writes it")
+        self.export_csv_button = QPushButton("Settlements (CSV)")
+        self.export_csv_button.setToolTip("Export the round's settlements (CSV)")
+        self.export_pdf_button = QPushButton("Report (PDF)")
+        self.export_pdf_button.setToolTip("A printable report of the round (PDF)")
+        self.note_button = QPushButton("Note\u2026")
+        self.note_button.setToolTip("Add a supervisor's note to the round")
         for b in (self.export_json_button, self.export_csv_button, self.export_pdf_button, self.note_button):
             b.setEnabled(False)
             buttons.addWidget(b)
@@ -166,6 +172,13 @@ class RoundDetailView(QWidget):
         controls.addWidget(self.slider, 1)
         for b in (self.next_button, self.last_button):
             controls.addWidget(b)
+        # the whole screen for a big round: the pane's layout scrolls, this one fits
+        self.full_button = QPushButton("Full screen (F11)")
+        self.full_button.setEnabled(False)
+        self.full_button.clicked.connect(self.open_full_replay)
+        QShortcut(QKeySequence("F11"), self, self.open_full_replay)
+        self.full_replay: ReplayWindow | None = None
+        controls.addWidget(self.full_button)
         rp.addLayout(controls)
         rp.addWidget(self.step_label)
         self.first_button.clicked.connect(lambda: self.slider.setValue(0))
@@ -304,7 +317,7 @@ class RoundDetailView(QWidget):
         self.redecide_result.setStyleSheet("")
         self.diff_table.setRowCount(0)
         for b in (self.export_json_button, self.export_csv_button, self.export_pdf_button, self.note_button,
-                  self.redecide_button):
+                  self.redecide_button, self.full_button):
             b.setEnabled(True)
         self.slider.blockSignals(True)
         self.slider.setMaximum(max(0, len(self.steps) - 1))
@@ -366,6 +379,17 @@ class RoundDetailView(QWidget):
             self.events_table.selectRow(position - 1)
         else:
             self.events_table.clearSelection()
+
+    def open_full_replay(self) -> ReplayWindow | None:
+        """The replay on the whole screen (ui.review_replay), at the pane's step."""
+        if not self.steps:
+            return None
+        if self.full_replay is not None:
+            self.full_replay.close()
+            self.full_replay.deleteLater()
+        self.full_replay = ReplayWindow(self)
+        self.full_replay.open_on_screen()
+        return self.full_replay
 
     def current_step(self) -> ReplayStep | None:
         return self.steps[self.slider.value()] if self.steps else None

@@ -117,6 +117,10 @@ def area_view(layout: Any, output: dict[str, Any], number: int) -> AreaView:
             f"placed {money(w.placed)}, settles as {money(w.amount)} (5.27)" if capped else f"position {w.position}")
     for w in area.sides:
         cells[(w.player, w.bet)] = WagerCell(money(w.amount), "", w.name)
+    for w in area.insurance:  # taken, not yet settled (the engine's view): on its spot at once
+        cells[(w.player, "insurance")] = WagerCell(money(w.amount), "", f"{w.name}, not yet settled")
+        if w.player not in players:
+            players.append(w.player)
     entries: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for e in output.get("settlements", []):
         if e.get("area") == number:

@@ -26,14 +26,74 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ui.qtfix import AfterPaint
 from ui.round_view import paying_order
 from ui.style import pay_words, px, signed
 from ui.table_view import BET_NAMES
 
 TOTAL_PAIRS = 2
 COLUMNS = ("Area", "Player", "Wager", "Result", "Pay / collect", "Rule", "Stage")
-_GROUP_COLOURS = ("#ffffff", "#eef3ee")
-_ACTION_COLOURS = {"PAY": "#1b5e20", "COLLECT": "#b00020"}
+_GROUP_BRUSHES = (QBrush(QColor("#ffffff")), QBrush(QColor("#eef3ee")))
+_ACTION_BRUSHES = {"PAY": QBrush(QColor("#1b5e20")), "COLLECT": QBrush(QColor("#b00020"))}
+_OTHER_BRUSH = QBrush(QColor("#333333"))
+
+
+def _fill(table: QTableWidget, rows: list[tuple[tuple[str, ...], str, int]],
+          shown: list[tuple[tuple[str, ...], str, int]], bold: QFont, amounts: Any = None) -> None:
+    """Show ``rows`` ((cell texts, tooltip, background group) each) in ``table``, reusing its
+    items and touching only what differs from ``shown`` (updated to ``rows``); the columns in
+    ``amounts`` (default: "Pay / collect") are bold, right-aligned, green to pay, red to collect."""
+    amount_cols = set(amounts) if amounts is not None else {COLUMNS.index("Pay / collect")}
+    header = table.horizontalHeader()
+    modes = [header.sectionResizeMode(col) for col in range(table.columnCount())]
+    header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)  # sized once, at the end
+    try:
+        _fill_rows(table, rows, shown, bold, amount_cols)
+    finally:
+        for col, mode in enumerate(modes):
+            header.setSectionResizeMode(col, mode)
+
+
+def _fill_rows(table: QTableWidget, rows: list[tuple[tuple[str, ...], str, int]],
+               shown: list[tuple[tuple[str, ...], str, int]], bold: QFont, amount_cols: set[int]) -> None:
+    # rows are never removed, only hidden: the next round reuses their items
+    if table.rowCount() < len(rows):
+        table.setRowCount(len(rows))
+    for row in range(table.rowCount()):
+        hide = row >= len(rows)
+        if table.isRowHidden(row) != hide:
+            table.setRowHidden(row, hide)
+    for row, entry in enumerate(rows):
+        if row < len(shown) and shown[row] == entry:
+            continue
+        old = shown[row] if row < len(shown) else None
+        values, tip, group = entry
+        for col in range(table.columnCount()):
+            value = values[col] if col < len(values) else ""
+            item = table.item(row, col)
+            if item is None:
+                item = QTableWidgetItem(value)
+                if col in amount_cols:
+                    item.setFont(bold)
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                item.setToolTip(tip)
+                item.setBackground(_GROUP_BRUSHES[group])
+                if col in amount_cols:
+                    item.setForeground(_ACTION_BRUSHES.get(value.split(" ")[0], _OTHER_BRUSH))
+                table.setItem(row, col, item)
+                continue
+            if old is None or old[0][col:col + 1] != values[col:col + 1]:
+                item.setText(value)
+                if col in amount_cols:
+                    item.setForeground(_ACTION_BRUSHES.get(value.split(" ")[0], _OTHER_BRUSH))
+            if old is None or old[1] != tip:
+                item.setToolTip(tip)
+            if old is None or old[2] != group:
+                item.setBackground(_GROUP_BRUSHES[group])
+        if row < len(shown):
+            shown[row] = entry
+        else:
+            shown.append(entry)
 
 
 class SettlementPanel(QWidget):
@@ -78,13 +138,25 @@ class SettlementPanel(QWidget):
         layout.addWidget(self.totals, 2)
         self.rows: list[dict[str, Any]] = []
         self.net: dict[str, Any] = {}
+        self._pending = False  # an output not yet in the tables
+        self._after_paint = AfterPaint(self)
+        self._shown: list[tuple[tuple[str, ...], str, int]] = []  # what each table row shows
+        self._totals_shown: list[tuple[tuple[str, ...], str, int]] = []
+        self._bold = QFont(self.table.font())
+        self._bold.setBold(True)
         self._show_clauses(False)
 
     def _show_clauses(self, on: bool) -> None:
         for name in ("Result", "Rule", "Stage"):
             self.table.setColumnHidden(COLUMNS.index(name), not on)
 
-    def show_output(self, output: dict[str, Any], heading: str | None = None) -> None:
+    def show_output(self, output: dict[str, Any], heading: str | None = None, *, defer: bool = False) -> None:
+        """Show ``output``'s settlements and per-player totals.
+
+        ``defer``: fill the tables after the next paint (the dealer's screen: the card that
+        brings a settlement is painted first, with the amounts on the areas' wager cells;
+        the tables follow one event-loop turn later). Reading the panel (:meth:`cell`,
+        :meth:`total_of`, :attr:`rows`) always sees ``output``."""
         settlements = list(output.get("settlements", []))
         ordered = [s for _, group in paying_order(settlements) for s in group]
         self.rows = ordered
@@ -94,15 +166,26 @@ class SettlementPanel(QWidget):
         if heading is None:
             heading = ("Final settlement" if status in ("settled", "void") or output.get("next") is None
                        else "Interim settlement" if "interim" in stages else "Settlement")
-        self.title.setText(heading)
+        if self.title.text() != heading:
+            self.title.setText(heading)
+        self._pending = True
+        if defer:
+            self._after_paint.later("fill", self.flush)
+        else:
+            self.flush()
+
+    def flush(self) -> None:
+        """Fill the tables now with what :meth:`show_output` was last given (if not yet)."""
+        if not self._pending:
+            return
+        self._pending = False
+        ordered = self.rows
         self.table.setColumnHidden(0, not any(s.get("area") is not None or s.get("hand") is not None
                                               for s in ordered))
-        self.table.setRowCount(len(ordered))
-        bold = QFont(self.table.font())
-        bold.setBold(True)
+        rows: list[tuple[tuple[str, ...], str, int]] = []
         group = -1
         last_area: Any = object()
-        for row, s in enumerate(ordered):
+        for s in ordered:
             if s.get("area") != last_area:
                 group += 1
                 last_area = s.get("area")
@@ -115,39 +198,39 @@ class SettlementPanel(QWidget):
             if s.get("row") and s["row"] != bet:
                 bet += f" ({s['row']})"
             pay = pay_words(s["net"], s["result"])
-            values = (where, s["player"], bet, s["result"], pay, s["rule"], s.get("stage", ""))
+            values = (where, str(s["player"]), bet, str(s["result"]), pay, str(s["rule"]), str(s.get("stage", "")))
             tip = f"{s['player']}: {bet}, stake {s['stake']}, {s['result']}: {pay} ({s['rule']}, {s.get('stage', '')})"
-            background = QBrush(QColor(_GROUP_COLOURS[group % 2]))
-            for col, value in enumerate(values):
-                item = QTableWidgetItem(str(value))
-                item.setToolTip(tip)
-                item.setBackground(background)
-                if COLUMNS[col] == "Pay / collect":
-                    item.setFont(bold)
-                    item.setForeground(QBrush(QColor(_ACTION_COLOURS.get(pay.split(" ")[0], "#333333"))))
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                self.table.setItem(row, col, item)
-        self.totals.clearContents()
-        self.totals.setRowCount((len(self.net) + TOTAL_PAIRS - 1) // TOTAL_PAIRS)
-        for n, (player, net) in enumerate(self.net.items()):
-            row, col = n // TOTAL_PAIRS, 2 * (n % TOTAL_PAIRS)
-            amount = Decimal(str(net))
-            words = pay_words(amount, "push") if amount else "even"
-            self.totals.setItem(row, col, QTableWidgetItem(str(player)))
-            total = QTableWidgetItem(words)
-            total.setToolTip(f"{player}: {signed(net)}")
-            total.setFont(bold)
-            total.setForeground(QBrush(QColor(_ACTION_COLOURS.get(words.split(" ")[0], "#333333"))))
-            self.totals.setItem(row, col + 1, total)
-        self.totals.setVisible(bool(self.net))
-        self.totals_title.setVisible(bool(self.net))
+            rows.append((values, tip, group % 2))
+        self.table.setUpdatesEnabled(False)  # one repaint for the whole table
+        try:
+            _fill(self.table, rows, self._shown, self._bold)
+            totals: list[tuple[tuple[str, ...], str, int]] = []
+            for player, net in self.net.items():
+                amount = Decimal(str(net))
+                words = pay_words(amount, "push") if amount else "even"
+                totals.append(((str(player), words), f"{player}: {signed(net)}", 0))
+            paired = [(tuple(v for t in totals[i:i + TOTAL_PAIRS] for v in t[0]),
+                       " / ".join(t[1] for t in totals[i:i + TOTAL_PAIRS]), 0)
+                      for i in range(0, len(totals), TOTAL_PAIRS)]
+            _fill(self.totals, paired, self._totals_shown, self._bold, amounts=range(1, 2 * TOTAL_PAIRS, 2))
+        finally:
+            self.table.setUpdatesEnabled(True)
+
+    def row_count(self) -> int:
+        """The rows the table shows (its rows past them are hidden, kept for the next round)."""
+        self.flush()
+        return sum(1 for row in range(self.table.rowCount()) if not self.table.isRowHidden(row))
 
     def cell(self, row: int, column: str) -> str:
+        self.flush()
         item = self.table.item(row, COLUMNS.index(column))
         return item.text() if item is not None else ""
 
     def total_of(self, player: str) -> str:
+        self.flush()
         for row in range(self.totals.rowCount()):
+            if self.totals.isRowHidden(row):
+                continue
             for col in range(0, 2 * TOTAL_PAIRS, 2):
                 name = self.totals.item(row, col)
                 if name is not None and name.text() == player:

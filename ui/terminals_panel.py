@@ -141,8 +141,11 @@ class TerminalsPanel(QWidget):
         layout.setSizeConstraint(QVBoxLayout.SizeConstraint.SetNoConstraint)
         layout.setContentsMargins(px(4), px(2), px(4), px(2))
         layout.setSpacing(0)
+        wagers = [*terminal.sides, *([terminal.insurance] if terminal.insurance is not None else [])]
         sides = " ".join(f"{TERMINAL_BET_NAMES.get(w.bet, SHORT_BET_NAMES.get(w.bet, w.bet))} {money(w.amount)}"
-                         for w in terminal.sides)
+                         for w in wagers)
+        if terminal.even_money:
+            sides = f"{sides} EVEN MONEY".strip()
         layout.addWidget(_label(f"{terminal.player.upper()}  {money(terminal.main)}", 17, True))
         if sides:
             layout.addWidget(_label(sides, 12))

@@ -160,11 +160,14 @@ def check_accounts_approval(conn: sqlite3.Connection, approval: int | None, now:
     return supervisor
 
 
-def first_unauthorised_event(conn: sqlite3.Connection) -> tuple[int, int, int] | None:
+def first_unauthorised_event(
+    conn: sqlite3.Connection, round_ids: Sequence[int] | None = None
+) -> tuple[int, int, int] | None:
     """(events row id, round, seq) of the first event that needed an approval and has no
     ``authority_used`` record, among the events written since the store began asking
-    (``authority_since``, set by migration 0006_accounts); None when there is none."""
-    row = conn.execute(
+    (``authority_since``, set by migration 0006_accounts); None when there is none.
+    ``round_ids``: look only at the events of these rounds (verify knows the others have none)."""
+    sql = (
         "SELECT e.id, e.round_id, e.seq FROM events e WHERE e.id >= "
         "(SELECT COALESCE(MAX(first_event_id), 1) FROM authority_since) "
         "AND (json_extract(e.event_json, '$.type') IN ('void', 'resolve', 'correction') "
@@ -172,9 +175,20 @@ def first_unauthorised_event(conn: sqlite3.Connection) -> tuple[int, int, int] |
         "         AND json_extract(e.event_json, '$.by') = 'pit_manager')) "
         "AND NOT EXISTS (SELECT 1 FROM audit a WHERE a.kind = 'authority_used' AND a.round_id = e.round_id "
         "                AND json_extract(a.detail_json, '$.seq') = e.seq) "
-        "ORDER BY e.id LIMIT 1"
-    ).fetchone()
-    return None if row is None else (int(row[0]), int(row[1]), int(row[2]))
+    )
+    if round_ids is None:
+        row = conn.execute(sql + "ORDER BY e.id LIMIT 1").fetchone()
+        return None if row is None else (int(row[0]), int(row[1]), int(row[2]))
+    found: list[tuple[int, int, int]] = []
+    ids = list(round_ids)
+    for start in range(0, len(ids), 500):
+        part = ids[start:start + 500]
+        row = conn.execute(
+            sql + f"AND e.round_id IN ({', '.join('?' * len(part))}) ORDER BY e.id LIMIT 1", part
+        ).fetchone()
+        if row is not None:
+            found.append((int(row[0]), int(row[1]), int(row[2])))
+    return min(found) if found else None
 
 
 def detail_of(conn: sqlite3.Connection, approval: int) -> dict[str, Any]:

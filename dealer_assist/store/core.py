@@ -460,6 +460,33 @@ class Store:
                 results.finish(conn, round_id, result, actor)
         return seq
 
+    def append_events(
+        self,
+        round_id: int,
+        events: Sequence[Mapping[str, Any]],
+        *,
+        actor: str = "dealer",
+        result: Mapping[str, Any] | None = None,
+    ) -> int:
+        """Append several events (a decision and the card it took: ``hit`` + ``card``) in one
+        durable transaction, so that a crash keeps both or neither; returns the last seq.
+        None of them may need a supervisor's approval. ``result``: as :meth:`append_event`."""
+        with self._write() as conn:
+            if conn.execute("SELECT 1 FROM rounds WHERE id = ?", (round_id,)).fetchone() is None:
+                raise StoreError(f"no round {round_id}")
+            row = conn.execute(
+                "SELECT MAX(seq) FROM events WHERE round_id = ?", (round_id,)
+            ).fetchone()
+            seq = -1 if row[0] is None else int(row[0])
+            now = _dt.datetime.now(_dt.UTC)
+            for event in events:
+                seq += 1
+                use_approval(conn, None, event, round_id, seq, now)
+                log.insert_event(conn, round_id, seq, event, actor, None)
+            if result is not None:
+                results.finish(conn, round_id, result, actor)
+        return seq
+
     def finish_round(
         self, round_id: int, result: Mapping[str, Any], *, actor: str = "dealer"
     ) -> None:
@@ -834,11 +861,13 @@ class Store:
 
     # ---- tamper evidence
 
-    def verify(self) -> VerifyResult:
-        """Recompute every chain, re-derive every derived record by re-settling each round,
-        and check the head records; the first row that does not match is named."""
+    def verify(self, *, jobs: int = 1, resettle: bool = False) -> VerifyResult:
+        """Recompute every chain, check every round against its seal (re-settling each round
+        that has none, or every round with ``resettle``), and check the head records; the
+        first row that does not match is named. ``jobs``: worker processes for a large store."""
         with self._read() as conn:
-            return verify(conn, self._conn.chain_key or None, self.head_path)
+            return verify(conn, self._conn.chain_key or None, self.head_path,
+                          path=self.path, jobs=jobs, resettle=resettle)
 
 
 # -------------------------------------------------------------------- settle --record

@@ -14,7 +14,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from dealer_assist.errors import DealerAssistError, TranscriptError
+from dealer_assist.seal import (
+    APPROVALS_FIELD,
+    ROWS_FIELD,
+    SEAL_FIELD,
+    derived_rows,
+    round_seal,
+)
 from dealer_assist.store.audit import insert_audit
+from dealer_assist.store.authority import authority_needed
 from dealer_assist.store.common import (
     ROUND_STATUSES,
     StoreError,
@@ -106,7 +114,8 @@ def finish(
 ) -> None:
     """Record a round's settle output (inside a write transaction): status, settlements,
     rulings, net, the under-minimum history (5.26) and a chained ``round_finish`` record
-    that names the end time and the history entries it added."""
+    that names the end time, the history entries it added and the round's seal (the sha256
+    of every row recorded about it: :mod:`dealer_assist.seal`)."""
     row = conn.execute("SELECT config_json FROM rounds WHERE id = ?", (round_id,)).fetchone()
     if row is None:
         raise StoreError(f"no round {round_id}")
@@ -162,7 +171,8 @@ def finish(
     )
     # 5.26: a player whose under-minimum wager was settled (not returned) is remembered.
     added: list[list[str]] = []
-    for player in under_min_players_of(config, round_events(conn, round_id)):
+    events = round_events(conn, round_id)
+    for player in under_min_players_of(config, events):
         cur = conn.execute(
             "INSERT OR IGNORE INTO under_min_history (player, round_id, recorded_at) VALUES (?, ?, ?)",
             (player, round_id, now),
@@ -182,6 +192,11 @@ def finish(
             "last_event_hash": last_hash.hex() if last_hash else None,
             "ended_at": ended_at,
             "under_min": added,
+            # everything recorded about the round, as it stands now (docs/store.md, The seal),
+            # and which of its events needed a supervisor's approval (verify checks those)
+            SEAL_FIELD: round_seal(conn, round_id, count),
+            ROWS_FIELD: derived_rows(conn, round_id),
+            APPROVALS_FIELD: [seq for seq, event in enumerate(events) if authority_needed(event)],
         },
         at=now,
     )

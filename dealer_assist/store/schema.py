@@ -215,6 +215,14 @@ def _m0006_accounts(db: sqlite_utils.Database) -> None:
     db.execute("CREATE TABLE authority_since AS SELECT COALESCE(MAX(id), 0) + 1 AS first_event_id FROM events")
 
 
+@MIGRATIONS(name="0007_round_players_by_round")
+def _m0007_round_players_by_round(db: sqlite_utils.Database) -> None:
+    # Issue 15 (verify of a million rounds): a round's player rows with their nets read in
+    # round order from one index, not looked up one by one in the table (ordered by player).
+    db.execute("CREATE INDEX round_players_by_round ON round_players(round_id, player, net)")
+    db.execute("DROP INDEX IF EXISTS round_players_round")
+
+
 @contextmanager
 def closed_on_failure(conn: sqlite3.Connection, db_path: Path) -> Iterator[None]:
     """Close ``conn`` if opening the store fails; a database error becomes a StoreError."""

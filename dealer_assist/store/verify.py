@@ -1,17 +1,24 @@
-"""``history verify``: every stored fact is chained or re-derived, and the head matches.
+"""``history verify``: every stored fact is chained, sealed or re-derived, and the head matches.
 
 One streaming pass (memory does not grow with the number of rounds):
 
 1. the three keyed chains (events, rounds, audit) are recomputed row by row;
 2. the audit log is folded into what it says the ``sessions``, ``users``/``user_roles``
    and ``under_min_history`` tables hold (each change records the whole new state);
-3. every round is re-settled through the engine from its chained config and events (up
-   to its latest chained finish record) and every derived column is compared with the
-   re-settlement: status, result (its sha256 in the finish record), totals, players,
-   ``round_players``, irregular, end time, each settlement (player, area, hand, bet,
-   stake, result, net, rule, stage) and ruling, and the 5.26 history it implies;
+3. every round is checked: a round whose chained finish record carries a seal
+   (:mod:`dealer_assist.seal`) is compared with it, its events included (they then need
+   no link-by-link check); any other round (unfinished, finished before seals, with events
+   after its finish, or whose seal does not match) is re-settled through the engine from its
+   chained config and events (up to its latest chained finish record) and every derived column
+   is compared with the re-settlement: status, result (its sha256 in the finish record),
+   totals, players, ``round_players``, irregular, end time, each settlement (player, area,
+   hand, bet, stake, result, net, rule, stage) and ruling, and the 5.26 history it implies.
+   ``resettle=True`` re-settles every round (the slow audit of the engine's own results);
 4. the head record in the file (the newest row of each chain, MACed) must name the chains'
    real ends, and the head outside the file must not be newer than the file.
+
+The sealed rounds are checked a range of round ids at a time, in ``jobs`` worker processes
+(each on its own read-only connection) when the store is large enough to be worth it.
 """
 
 from __future__ import annotations
@@ -19,14 +26,18 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import multiprocessing
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from dealer_assist.errors import DealerAssistError, TranscriptError
+from dealer_assist.seal import Hmac, RangeCheck, chain_rows_ok, check_range, check_range_in
 from dealer_assist.store.authority import first_unauthorised_event
 from dealer_assist.store.chain import audit_content, event_content, round_content, verify_chain
 from dealer_assist.store.common import StoreError, canonical_json, decimal_text
@@ -91,15 +102,33 @@ class VerifyResult:
 Problem = tuple[str, int, str]
 
 
-def verify(conn: sqlite3.Connection, key: bytes | None, head_path: Path | None = None) -> VerifyResult:
-    """Check the whole store (see the module's docstring); the first problem is named."""
+#: Below this many rounds the sealed rounds are checked in this process (a worker costs more).
+PARALLEL_MIN_ROUNDS = 20_000
+
+
+def verify(
+    conn: sqlite3.Connection,
+    key: bytes | None,
+    head_path: Path | None = None,
+    *,
+    path: Path | None = None,
+    jobs: int = 1,
+    resettle: bool = False,
+) -> VerifyResult:
+    """Check the whole store (see the module's docstring); the first problem is named.
+
+    ``path``: the store file, for worker processes (``jobs`` > 1) to open read-only.
+    ``resettle``: re-settle every round through the engine, sealed or not."""
     checked = {"events": 0, "rounds": 0, "audit": 0}
     tails: dict[str, tuple[int, str]] = {}
     # The head outside the file is written after each commit: read it before the snapshot
     # (the first query) so that a writer committing meanwhile never makes it look newer.
     outside = read_head_file(head_path, key) if head_path is not None and key else None
     try:
-        problem = _verify(conn, key, head_path, outside, checked, tails)
+        if resettle:
+            problem = _verify(conn, key, head_path, outside, checked, tails)
+        else:
+            problem = _verify_sealed(conn, key, head_path, outside, checked, tails, path, jobs)
     except StoreError as err:
         problem = ("store", 0, str(err))
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, sqlite3.Error) as err:
@@ -113,6 +142,58 @@ def verify(conn: sqlite3.Connection, key: bytes | None, head_path: Path | None =
     )
 
 
+def _verify_meta(conn: sqlite3.Connection, key: bytes | None) -> Problem | None:
+    if meta_value(conn, "chain_scheme") != CHAIN_SCHEME:
+        return ("meta", 0, "the store's chains are not keyed (meta chain_scheme is missing or changed)")
+    recorded_key = meta_value(conn, "key_id")
+    if not key:
+        return ("meta", 0, "the station key is missing: the keyed chains cannot be checked")
+    if recorded_key != key_id(key):
+        return ("meta", 0, f"the store names station key {recorded_key}, not the key given ({key_id(key)})")
+    return None
+
+
+# table -> (the reference query, its row's chain content, how a row is named)
+_CHAINS: dict[str, tuple[str, Callable[[Any], Sequence[Any]], Callable[[Any], str]]] = {
+    "events": (
+        "SELECT id, round_id, seq, at, actor, event_json, hash FROM events ORDER BY id",
+        lambda r: event_content(r[0], r[1], r[2], r[3], r[4], r[5]),
+        lambda r: f"events row {r[0]} (round {r[1]}, seq {r[2]})",
+    ),
+    "rounds": (
+        "SELECT id, session_id, number, source, started_at, config_json, hash FROM rounds ORDER BY id",
+        lambda r: round_content(r[0], r[1], r[2], r[3], r[4], r[5]),
+        lambda r: f"rounds row {r[0]}",
+    ),
+    "audit": (
+        "SELECT id, at, actor, kind, round_id, detail_json, hash FROM audit ORDER BY id",
+        lambda r: audit_content(r[0], r[1], r[2], r[3], r[4], r[5]),
+        lambda r: f"audit row {r[0]} ({r[3]})",
+    ),
+}
+
+
+def _chain(
+    conn: sqlite3.Connection,
+    table: str,
+    key: bytes,
+    checked: dict[str, int],
+    tails: dict[str, tuple[int, str]],
+    done: tuple[int, int, bytes] | None = None,
+) -> Problem | None:
+    """One chain: the fast check (:func:`chain_rows_ok`), and when it does not hold, the
+    reference walk, which names the first row that does not match."""
+    if done is None:
+        done = chain_rows_ok(conn, table, Hmac(key))
+    if done is not None:
+        count, last_id, last_hash = done
+        checked[table] += count
+        tails[table] = (last_id, last_hash.hex() if last_id else "")
+        return None
+    sql, content, name = _CHAINS[table]
+    return verify_chain(conn, table, sql, content, name, checked, key, tails)
+
+
 def _verify(
     conn: sqlite3.Connection,
     key: bytes | None,
@@ -121,62 +202,221 @@ def _verify(
     checked: dict[str, int],
     tails: dict[str, tuple[int, str]],
 ) -> Problem | None:
-    if meta_value(conn, "chain_scheme") != CHAIN_SCHEME:
-        return ("meta", 0, "the store's chains are not keyed (meta chain_scheme is missing or changed)")
-    recorded_key = meta_value(conn, "key_id")
-    if not key:
-        return ("meta", 0, "the station key is missing: the keyed chains cannot be checked")
-    if recorded_key != key_id(key):
-        return ("meta", 0, f"the store names station key {recorded_key}, not the key given ({key_id(key)})")
+    """The reference check: every chain link by link, every round re-settled."""
+    problem = _verify_meta(conn, key)
+    if problem is not None:
+        return problem
+    assert key is not None
     problem = (
-        verify_chain(
-            conn,
-            "events",
-            "SELECT id, round_id, seq, at, actor, event_json, hash FROM events ORDER BY id",
-            lambda r: event_content(r[0], r[1], r[2], r[3], r[4], r[5]),
-            lambda r: f"events row {r[0]} (round {r[1]}, seq {r[2]})",
-            checked,
-            key,
-            tails,
-        )
-        or verify_chain(
-            conn,
-            "rounds",
-            "SELECT id, session_id, number, source, started_at, config_json, hash FROM rounds ORDER BY id",
-            lambda r: round_content(r[0], r[1], r[2], r[3], r[4], r[5]),
-            lambda r: f"rounds row {r[0]}",
-            checked,
-            key,
-            tails,
-        )
-        or verify_chain(
-            conn,
-            "audit",
-            "SELECT id, at, actor, kind, round_id, detail_json, hash FROM audit ORDER BY id",
-            lambda r: audit_content(r[0], r[1], r[2], r[3], r[4], r[5]),
-            lambda r: f"audit row {r[0]} ({r[3]})",
-            checked,
-            key,
-            tails,
-        )
+        _chain(conn, "events", key, checked, tails)
+        or _chain(conn, "rounds", key, checked, tails)
+        or _chain(conn, "audit", key, checked, tails)
     )
     if problem is not None:
         return problem
     folded = _fold_audit(conn)
     return (
         _verify_rounds(conn, folded)
-        or _verify_sessions(conn, folded)
+        or _verify_rest(conn, key, head_path, outside, tails, folded, None)
+    )
+
+
+def _verify_rest(
+    conn: sqlite3.Connection,
+    key: bytes,
+    head_path: Path | None,
+    outside: Head | None,
+    tails: dict[str, tuple[int, str]],
+    folded: _Folded,
+    approval_rounds: list[int] | None,
+) -> Problem | None:
+    return (
+        _verify_sessions(conn, folded)
         or _verify_users(conn, folded)
-        or _verify_authority(conn)
+        or _verify_authority(conn, approval_rounds)
         or _verify_under_min(conn, folded)
         or _verify_table_identity(conn, folded)
         or _verify_pin_failures(conn, folded)
         or _verify_head(conn, key, head_path, outside, tails)
     )
 
-def _verify_authority(conn: sqlite3.Connection) -> Problem | None:
-    """Every void, resolve, correction and pit manager's pick has its supervisor's approval."""
-    found = first_unauthorised_event(conn)
+
+def _verify_sealed(
+    conn: sqlite3.Connection,
+    key: bytes | None,
+    head_path: Path | None,
+    outside: Head | None,
+    checked: dict[str, int],
+    tails: dict[str, tuple[int, str]],
+    path: Path | None,
+    jobs: int,
+) -> Problem | None:
+    """The check that trusts a round's seal (docs/store.md): the same verdicts and the same
+    first problem as :func:`_verify`, except that a sealed round is not re-settled."""
+    problem = _verify_meta(conn, key)
+    if problem is not None:
+        return problem
+    assert key is not None
+    rounds_ids = conn.execute("SELECT min(id), max(id) FROM rounds").fetchone()
+    audit_ids = conn.execute("SELECT min(id), max(id) FROM audit").fetchone()
+    folding: list[_Folded | Exception] = []
+
+    def fold() -> None:  # while the workers check the rounds; used once the chains hold
+        try:
+            folding.append(_fold_audit(conn))
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError, sqlite3.Error) as err:
+            folding.append(err)
+
+    try:
+        ranges = _check_ranges(conn, key, path, jobs, rounds_ids, audit_ids, fold)
+    except sqlite3.Error:
+        ranges = None  # a value SQLite cannot serialise (a BLOB where text belongs ...)
+    if ranges is None or any(r.audit_span is not None and r.audit_chain is None for r in ranges):
+        # a finish record (and so a seal) may be forged: the reference check names the problem
+        return _verify(conn, key, head_path, outside, checked, tails)
+    top = int(rounds_ids[1] or 0)
+    covered = all(r.covered for r in ranges) and not _outside_rounds(conn, top)
+    if covered:
+        checked["events"] = sum(r.events for r in ranges)
+        last = conn.execute("SELECT id, hash FROM events ORDER BY id DESC LIMIT 1").fetchone()
+        tails["events"] = (int(last[0]), bytes(last[1]).hex()) if last is not None else (0, "")
+    else:
+        problem = _chain(conn, "events", key, checked, tails)
+    if problem is None:
+        problem = _chains_of_ranges(conn, key, checked, tails, ranges)
+    if problem is not None:
+        return problem
+    folded = folding[0] if folding else _fold_audit(conn)
+    if isinstance(folded, Exception):
+        raise folded
+    if not covered:  # rows of a round id that is no round's: the reference pass names them
+        return _verify_rounds(conn, folded) or (
+            "store", 0, "rows of the events or derived tables belong to no round")
+    if any(r.overflow for r in ranges):
+        # mostly rounds without a seal (a store from before seals): one streaming pass
+        # re-settles every round, rather than listing them
+        return _verify_rounds(conn, folded) or _verify_rest(conn, key, head_path, outside, tails, folded, None)
+    untrusted = {u for r in ranges for u in r.untrusted}
+    # rounds still open in this snapshot (a worker may have seen them finished later)
+    untrusted.update(int(r[0]) for r in conn.execute(
+        "SELECT id FROM rounds WHERE status IN ('in_progress', 'referred') AND id <= ?", (top,)))
+    mismatched = {u for r in ranges for u in r.mismatched}
+    for round_id in sorted(untrusted):
+        problem = _verify_one_round(conn, round_id, folded)
+        if problem is None and round_id in mismatched:
+            problem = ("rounds", round_id,
+                       f"rounds row {round_id}: its records differ from the seal in its finish record")
+        if problem is not None:
+            return problem
+    approval = sorted(untrusted.union(a for r in ranges for a in r.approval))
+    return _verify_rest(conn, key, head_path, outside, tails, folded, approval)
+
+
+def _chains_of_ranges(
+    conn: sqlite3.Connection,
+    key: bytes,
+    checked: dict[str, int],
+    tails: dict[str, tuple[int, str]],
+    ranges: list[RangeCheck],
+) -> Problem | None:
+    """The rounds and audit chains as the ranges found them (the reference walk names the
+    first bad row of a chain one of them found broken)."""
+    for table in ("rounds", "audit"):
+        parts = [r.rounds_chain if table == "rounds" else r.audit_chain for r in ranges
+                 if table == "rounds" or r.audit_span is not None]
+        if any(part is None for part in parts):
+            checked[table] = 0
+            problem = _chain(conn, table, key, checked, tails)
+            if problem is not None:
+                return problem
+            continue
+        done = [part for part in parts if part is not None and part[0]]
+        checked[table] = sum(part[0] for part in done)
+        tails[table] = (done[-1][1], done[-1][2].hex()) if done else (0, "")
+    return None
+
+
+def _spans(low: Any, high: Any, parts: int) -> list[tuple[int, int]]:
+    """``parts`` consecutive id ranges covering ``low``..``high`` (fewer when there are fewer ids)."""
+    if low is None or high is None:
+        return []
+    low, high = int(low), int(high)
+    size = high - low + 1
+    bounds = [low + size * n // parts for n in range(parts + 1)]
+    return [(bounds[n], bounds[n + 1] - 1) for n in range(parts) if bounds[n] < bounds[n + 1]]
+
+
+def _check_ranges(
+    conn: sqlite3.Connection,
+    key: bytes,
+    path: Path | None,
+    jobs: int,
+    rounds_ids: Sequence[Any],
+    audit_ids: Sequence[Any],
+    meanwhile: Callable[[], None],
+) -> list[RangeCheck]:
+    """The rounds' seals and the rounds and audit chains: in this process on its snapshot,
+    or split into ranges among ``jobs`` worker processes (each on a snapshot at least as new),
+    this process doing ``meanwhile`` while they work."""
+    top = int(rounds_ids[1] or 0)
+    parallel = jobs > 1 and path is not None and top >= PARALLEL_MIN_ROUNDS
+    parts = jobs * 4 if parallel else 1  # a few ranges each: a worker slowed by other work holds up less
+    spans = _spans(rounds_ids[0], rounds_ids[1], parts) or [(1, 0)]
+    audit: list[tuple[int, int] | None] = list(_spans(audit_ids[0], audit_ids[1], len(spans)))
+    audit += [None] * (len(spans) - len(audit))
+    if parallel:
+        # spawn, not fork: a forked worker would inherit this connection's SQLite lock state
+        # (and a verify may run in a program with threads, the review screens)
+        try:
+            with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+                results = pool.map(check_range, [str(path)] * len(spans), [key] * len(spans),
+                                   [lo for lo, _ in spans], [hi for _, hi in spans], audit)
+                meanwhile()
+                return list(results)
+        except (BrokenProcessPool, OSError):
+            pass  # no worker could be started, or one died: this process checks every range
+    return [check_range_in(conn, key, lo, hi, a) for (lo, hi), a in zip(spans, audit, strict=True)]
+
+
+def _outside_rounds(conn: sqlite3.Connection, top: int) -> bool:
+    """Whether any event or derived row names a round id outside 1..``top`` (or none)."""
+    for table in ("events", "settlements", "rulings", "round_players"):
+        for where in ("round_id IS NULL", "round_id < 1", "round_id > ?"):
+            params = (top,) if "?" in where else ()
+            if conn.execute(f"SELECT 1 FROM {table} WHERE {where} LIMIT 1", params).fetchone() is not None:
+                return True
+    return False
+
+
+def _verify_one_round(conn: sqlite3.Connection, round_id: int, folded: _Folded) -> Problem | None:
+    """The full check of one round (re-settled), its rows read by its id."""
+    row = conn.execute(
+        "SELECT id, game, config_json, status, ended_at, players_json, totals_json, irregular, result_json "
+        "FROM rounds WHERE id = ?", (round_id,)
+    ).fetchone()
+    if row is None:
+        return None
+    by_round = (round_id,)
+    return _verify_round(
+        row,
+        conn.execute("SELECT round_id, seq, event_json, hash FROM events WHERE round_id = ? ORDER BY seq",
+                     by_round).fetchall(),
+        conn.execute("SELECT round_id, id, at, detail_json FROM audit INDEXED BY audit_finish "
+                     "WHERE kind = 'round_finish' AND round_id = ? ORDER BY id", by_round).fetchall(),
+        conn.execute("SELECT round_id, player, area, hand, bet, stake, result, net, rule, stage FROM settlements "
+                     "WHERE round_id = ? ORDER BY id", by_round).fetchall(),
+        conn.execute("SELECT round_id, event_index, rule, ruling, text, moves_json FROM rulings "
+                     "WHERE round_id = ? ORDER BY id", by_round).fetchall(),
+        conn.execute("SELECT round_id, player, net FROM round_players WHERE round_id = ? ORDER BY player",
+                     by_round).fetchall(),
+        folded,
+    )
+
+
+def _verify_authority(conn: sqlite3.Connection, round_ids: list[int] | None) -> Problem | None:
+    """Every void, resolve, correction and pit manager's pick has its supervisor's approval
+    (in the rounds ``round_ids``, when the others are known to hold none)."""
+    found = first_unauthorised_event(conn, round_ids)
     if found is None:
         return None
     row_id, round_id, seq = found

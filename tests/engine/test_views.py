@@ -126,3 +126,36 @@ def test_under_minimum_first_time_needs_a_wager_settled_not_returned() -> None:
                    *cards("9H", "10D", "7S", "8C", "9S"), decide("stand", 1), decide("stand", 2),
                    *cards("10C"), areas=5, limits={"main": [10, 100]})
     assert under_minimum_first_time(played) == ["carol"]
+
+
+def test_table_view_shows_insurance_and_even_money_before_settling() -> None:
+    # Lucky 8, alice 100 on area 1, bob 50 on area 2. Deal: area 1 10H, area 2 AS, dealer AD,
+    # area 1 9C, area 2 KC. The dealer's card is an Ace: insurance is offered (3.27.1). Alice
+    # insures for half her wager, 50 (3.27); bob has a blackjack and takes even money (3.20),
+    # paid at once: +50. Until the dealer's second card, alice's insurance is a wager on her
+    # area in the view (not yet an entry).
+    opening = [wager("alice", 1, 100), wager("bob", 2, 50), NMB, *cards("10H", "AS", "AD", "9C", "KC"),
+               decide("insurance", 1, player="alice", amount=50), decide("even_money", 2, player="bob")]
+    view = _round(table("lucky8", *opening, areas=5)).view()
+    a1, a2 = view.areas[:2]
+    assert [(w.player, w.bet, w.name, w.amount) for w in a1.insurance] == [
+        ("alice", "insurance", "Insurance", Decimal(50))]
+    assert a1.even_money == () and a2.insurance == () and a2.even_money == ("bob",)
+    # Offers close, alice stands on 19; the dealer's second card KS makes a blackjack: alice's
+    # insurance wins 2 to 1 (+100) and is an entry now, no longer a wager in the view.
+    rnd = _round(table("lucky8", *opening, {"type": "close_offers"}, decide("stand", 1), *cards("KS"), areas=5))
+    view = rnd.view()
+    assert view.areas[0].insurance == ()
+    assert [(s.player, s.bet, s.result, s.net) for s in rnd.settlements if s.bet == "insurance"] == [
+        ("alice", "insurance", "win", Decimal(100))]
+
+
+def test_electronic_view_shows_a_terminal_insurance_before_settling() -> None:
+    # Electronic: ann 10, ben 20. Player 9H, dealer AC, Player 2H: the dealer's Ace offers
+    # insurance; ann takes it for half her wager, 5. Her terminal's view shows it until the
+    # dealer's second card settles it; ben's shows none.
+    doc = table("electronic", bet("ann", 10), bet("ben", 20), NMB, *cards("9H", "AC", "2H"),
+                decide("insurance", player="ann", amount=5))
+    ann, ben = _round(doc).view().terminals
+    assert ann.insurance is not None and (ann.insurance.bet, ann.insurance.amount) == ("insurance", Decimal(5))
+    assert ben.insurance is None and not ann.even_money and not ben.even_money

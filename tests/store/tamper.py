@@ -252,6 +252,9 @@ def cases(path: Path, ids: dict[str, Any]) -> list[Case]:
         Case("insert a ruling", _sql(
             f"INSERT INTO rulings (round_id, event_index, rule, ruling, text, moves_json) "
             f"VALUES ({r}, 3, '5.2', 'void', 'forged', '[]')")),
+        Case("insert a settlement of round 1.5 (no round's)", _sql(
+            "INSERT INTO settlements (round_id, player, area, hand, bet, stake, result, net) "
+            "VALUES (1.5, 'mallory', 1, 1, 'main', '10', 'win', '10')")),
         Case("insert a settlement", _sql(
             f"INSERT INTO settlements (round_id, player, area, hand, bet, stake, result, net, rule, stage) "
             f"VALUES ({r}, 'dan', 1, 1, 'main', '5', 'win', '500', '4.3.3', 'final')")),
@@ -334,9 +337,9 @@ def _other_key(path: Path, ids: dict[str, Any]) -> None:
     Path(ids["key"]).write_bytes(bytes(range(32)))
 
 
-def run_case(case: Case, template: Path, ids: dict[str, Any], work: Path) -> str | None:
+def run_case(case: Case, template: Path, ids: dict[str, Any], work: Path, **options: Any) -> str | None:
     """Apply ``case`` to a fresh copy of the store (with its key and head); what verify
-    says (None: it said the file is intact)."""
+    (with ``options``: ``jobs``, ``resettle``) says (None: it said the file is intact)."""
     work.mkdir(parents=True, exist_ok=True)
     path = work / "table.db"
     shutil.copyfile(template, path)  # the template is checkpointed and closed
@@ -354,7 +357,7 @@ def run_case(case: Case, template: Path, ids: dict[str, Any], work: Path) -> str
         case.file_edit(path, local)
     try:
         with Store.open_readonly(path, key_file=key) as store:
-            result = store.verify()
+            result = store.verify(**options)
     except StoreError as err:
         return f"refused to open: {err}"
     return None if result.ok else result.problem

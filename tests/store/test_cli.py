@@ -167,7 +167,13 @@ def test_settle_record_then_export_reproduces_settle(tmp_path: Path) -> None:
 def test_verify_intact(store_file: Path) -> None:
     done = history("--db", str(store_file), "verify")
     assert done.returncode == 0, done.stderr
-    assert "intact" in done.stdout
+    assert "intact" in done.stdout and "rounds sealed or re-settled" in done.stdout
+
+
+def test_verify_resettle_re_settles_every_round(store_file: Path) -> None:
+    done = history_in_process("--db", str(store_file), "verify", "--resettle", "--jobs", "1")
+    assert done.returncode == 0, done.stderr
+    assert "every round re-settled" in done.stdout
 
 
 def _assert_one_line_error(done: subprocess.CompletedProcess[str], text: str) -> None:
@@ -193,6 +199,8 @@ def _assert_one_line_error(done: subprocess.CompletedProcess[str], text: str) ->
         (["--db", "{db}", "list", "--limit", "-1"], "--limit"),
         (["--db", "{db}", "list", "--colour"], "unrecognized arguments: --colour"),
         (["--db", "{db}", "verify", "extra"], "unrecognized arguments: extra"),
+        (["--db", "{db}", "verify", "--jobs", "0"], "must be from 1 to 64, not 0"),
+        (["--db", "{db}", "verify", "--jobs", "four"], "whole number"),
         (["--verbose", "--db", "{db}", "verify"], "unrecognized arguments: --verbose"),
     ],
 )

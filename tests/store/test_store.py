@@ -377,3 +377,28 @@ def test_a_failed_append_keeps_nothing_and_the_store_goes_on(db_path: Path) -> N
         assert store.append_event(round_id, {"type": "card", "card": "5S"}) == 1
         assert store.events(round_id) == [{"type": "no_more_bets"}, {"type": "card", "card": "5S"}]
         assert store.verify().ok
+
+
+def test_append_events_writes_a_decision_and_its_card_together_or_not_at_all(db_path: Path) -> None:
+    # The dealer's screen writes an implied hit and its card in one transaction: both, in order,
+    # or (when the database refuses one of them) neither.
+    with Store.open(db_path) as store:
+        round_id = store.begin_round({"game": "lucky8"})
+        store.append_event(round_id, {"type": "no_more_bets"})
+    with sqlite3.connect(db_path) as conn:
+        conn.execute(
+            "CREATE TRIGGER refuse BEFORE INSERT ON events WHEN NEW.event_json LIKE '%\"9C\"%' "
+            "BEGIN SELECT RAISE(ABORT, 'refused'); END"
+        )
+    hit = {"type": "decision", "action": "hit", "area": 1, "hand": 1}
+    with Store.open(db_path) as store:
+        with pytest.raises(StoreError, match="refused"):
+            store.append_events(round_id, [hit, {"type": "card", "card": "9C"}])
+        assert store.events(round_id) == [{"type": "no_more_bets"}]  # not the hit alone
+        assert store.append_events(round_id, [hit, {"type": "card", "card": "5S"}]) == 2
+        assert store.events(round_id) == [{"type": "no_more_bets"}, hit, {"type": "card", "card": "5S"}]
+        # an event that needs a supervisor's approval is refused here as in append_event
+        with pytest.raises(StoreError):
+            store.append_events(round_id, [{"type": "void", "reason": "x", "rule": "5.1"}])
+        assert len(store.events(round_id)) == 3
+        assert store.verify().ok

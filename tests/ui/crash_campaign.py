@@ -13,6 +13,8 @@ the file is checked:
 - *wagers lost*: a round whose start the store acknowledged (``START id n``) with fewer
   than n wagers recorded, or any round whose first events are not its whole betting slip
   followed by *no more bets*;
+- *cards lost*: a card shown on screen as an implied hit (``SHOWN id card``: on disk by then)
+  that its round never recorded as a card event;
 - *unactionable restores*: a restarted window that showed a state the dealer could not act
   on (the child says ``STUCK``).
 """
@@ -49,12 +51,15 @@ class Figures:
     stuck: list[int] = field(default_factory=list)
     results_missing: list[int] = field(default_factory=list)
     wagers_lost: list[int] = field(default_factory=list)
+    cards_lost: list[str] = field(default_factory=list)
+    implied_shown: int = 0
+    held_after_restart: int = 0  # restarts that asked Hit or Double for an implied card
     acknowledged_starts: int = 0
     seconds: float = 0.0
 
     def ok(self) -> bool:
         return not (self.verify_failures or self.unactionable or self.stuck
-                    or self.results_missing or self.wagers_lost)
+                    or self.results_missing or self.wagers_lost or self.cards_lost)
 
     def lines(self) -> list[str]:
         return [
@@ -70,6 +75,8 @@ class Figures:
             f"rounds stuck: {len(self.stuck)}",
             f"results missing: {len(self.results_missing)}",
             f"rounds with wagers lost: {len(self.wagers_lost)}",
+            f"implied-hit cards shown: {self.implied_shown}, lost: {len(self.cards_lost)}; "
+            f"restarts that held one and asked Hit or Double: {self.held_after_restart}",
             f"time: {self.seconds:.1f} s",
         ]
 
@@ -86,8 +93,10 @@ def _read_report(figures: Figures, out: str) -> None:
     for line in out.splitlines():
         if line.startswith("RESTORED"):
             figures.restores += 1
-            if line.split()[-1] == "1":
+            if line.split()[-2] == "1":
                 figures.restored_over += 1
+            if line.split()[-1] == "1":
+                figures.held_after_restart += 1
         elif line.startswith("STUCK"):
             figures.unactionable.append(line)
 
@@ -140,11 +149,15 @@ def run(db: Path, kills: int, seed: int = 15, max_delay: float = 2.0) -> Figures
 def check_rounds(db: Path, intents: Path, figures: Figures) -> None:
     """Count stuck rounds, missing results and lost wagers over every round in the file."""
     placed: dict[int, int] = {}
+    shown: list[tuple[int, str]] = []
     if intents.exists():
         for line in intents.read_text(encoding="utf-8").splitlines():
             parts = line.split()
             if len(parts) == 3 and parts[0] == "START":
                 placed[int(parts[1])] = int(parts[2])
+            elif len(parts) == 3 and parts[0] == "SHOWN":
+                shown.append((int(parts[1]), parts[2]))
+    figures.implied_shown = len(shown)
     figures.acknowledged_starts = len(placed)
     with Store.open_readonly(db) as store:
         conn = store.db.conn
@@ -176,3 +189,6 @@ def check_rounds(db: Path, intents: Path, figures: Figures) -> None:
         for rid in placed:
             if store.get_round(rid) is None:
                 figures.wagers_lost.append(rid)
+        for rid, card in shown:
+            if card not in [e.get("card") for e in store.events(rid) if e.get("type") == "card"]:
+                figures.cards_lost.append(f"{card} of round {rid}")

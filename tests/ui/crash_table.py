@@ -6,10 +6,13 @@ cards do (``on_shoe_event(CardRead)``), decisions and wagers through the control
 dealer actions. It plays round after round, cycling through the five games, and waits
 for every write to be on disk before the next action, as the dealer waits for the screen.
 
-On start it reports on stdout what the window restored (``RESTORED id events concluded``
+On start it reports on stdout what the window restored (``RESTORED id events concluded held``
 or ``FRESH``), then ``PLAYING``. Each round whose start the store acknowledged is written
 to INTENTS as ``START id wagers`` (the wagers the dealer placed) and each finished round
-as ``DONE id``, so the parent can check that nothing acknowledged was lost. ``STUCK why``
+as ``DONE id``, so the parent can check that nothing acknowledged was lost. A card dealt while
+the hand in turn may hit or double is an implied hit that Double may still claim; once it is
+on screen (so on disk) it is written as ``SHOWN id card``: the parent checks that the round
+recorded it. ``STUCK why``
 means the window showed a state the dealer could not act on (exit 3). With ``--finish``
 the window finishes the restored round (if any), closes the store and exits 0.
 """
@@ -80,15 +83,20 @@ class Dealer:
         self.shoe.shuffle()
         self.c.on_shoe_event(ShoeLoaded(seq=None))
 
-    def card(self) -> None:
+    def the_shoe(self) -> Shoe:
         c = self.c
         if self.shoe is None or self.shoe_game != c.rules.key:  # a restored round's game
             self.shoe_game = c.rules.key
             self.shoe = Shoe(self.shoe_game, 6, self.rng.randrange(1 << 30))
             self.shoe.shuffle()
+        return self.shoe
+
+    def card(self) -> None:
+        c = self.c
+        shoe = self.the_shoe()
         before = len(c.events)
         for _ in range(5):
-            c.on_shoe_event(CardRead(card=next(self.shoe), seq=None))
+            c.on_shoe_event(CardRead(card=next(shoe), seq=None))
             if len(c.events) > before:
                 return
         raise Stuck(f"every card refused: {c.last_refusal}")
@@ -104,6 +112,9 @@ class Dealer:
                 if not c.decide("stand", hand=pending.get("hand"), player=pending["player"]):
                     raise Stuck(f"decision refused: {c.last_refusal}")
             return
+        if exp.area is not None and "hit" in exp.options and "double" in exp.options and self.rng.random() < 0.5:
+            self.implied_card()
+            return
         if exp.area is None or exp.hand is None or "stand" not in exp.options:
             if not c.submit(CloseOffers()):
                 raise Stuck(f"close_offers refused: {c.last_refusal}")
@@ -114,11 +125,39 @@ class Dealer:
             if not c.decide("stand", area=exp.area, hand=exp.hand):
                 raise Stuck(f"decision refused: {c.last_refusal}")
 
+    def implied_card(self) -> None:
+        """The player signals a hit and the dealer deals without a key: an implied hit that Double
+        may still claim; sometimes the dealer then presses Double for it."""
+        c = self.c
+        card = next(self.the_shoe())
+        c.on_shoe_event(CardRead(card=card, seq=None))
+        self.settle_writes()
+        if c.stray_card is not None:
+            raise Stuck(f"implied card held: {c.stray_reason}")
+        if c.implied:
+            self.intents.write(f"SHOWN {c.round_id} {card}\n")
+            self.intents.flush()
+            if self.rng.random() < 0.3 and not c.double_last_card():
+                raise Stuck(f"double refused: {c.last_refusal}")
+
+    def answer_held(self) -> None:
+        """After a restart: the implied card read before the stop, Hit or Double."""
+        c = self.c
+        if self.rng.random() < 0.5:
+            ok = c.confirm_implied_hit()
+        else:
+            ok = c.double_last_card() or c.confirm_implied_hit()
+        if not ok:
+            raise Stuck(f"the held card could not be answered: {c.last_refusal}")
+
     def play_out(self) -> None:
         """Answer what the round expects until it is over (the dealer acts on the screen)."""
         c = self.c
         for _ in range(400):
             self.settle_writes()
+            if c.implied_held:
+                self.answer_held()
+                continue
             if c.concluded:
                 return
             exp = c.expectation()
@@ -186,7 +225,8 @@ def main() -> int:
                 raise Stuck(f"the store did not open: {controller.store_error}")
             c = controller
             if c.restored:
-                print(f"RESTORED {c.round_id} {len(c.events)} {int(c.concluded)}", flush=True)
+                print(f"RESTORED {c.round_id} {len(c.events)} {int(c.concluded)} {int(c.implied_held)}",
+                      flush=True)
                 if c.betting:
                     raise Stuck("restored a round in betting")
                 dealer.finish_round()

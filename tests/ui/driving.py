@@ -70,7 +70,7 @@ class TableDriver:
         return [
             (panel.cell(r, "Player"), panel.cell(r, "Area"), panel.cell(r, "Wager"),
              panel.cell(r, "Pay / collect"), panel.cell(r, "Rule"), panel.cell(r, "Stage"))
-            for r in range(panel.table.rowCount())
+            for r in range(panel.row_count())
         ]
 
     def screenshot(self, name: str) -> None:

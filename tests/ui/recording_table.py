@@ -3,6 +3,11 @@
 ``python -m tests.ui.recording_table DB LINK``: Lucky 8, alice main 100 on area 1; no more
 bets; the shoe deals 8♥ (area 1), 6♦ (dealer), 9♠ (area 1). Prints READY once every event
 is on disk, then sleeps until SIGKILL.
+
+``... DB LINK --implied``: the shoe deals 6♥ (area 1), 9♦ (dealer), 5♣ (area 1): alice has
+11 and may hit or double; then 10♠ without a key pressed, an implied hit that Double may
+still claim (not yet an event). READY once that card is on disk as the pending entry and on
+screen: the moment a crash used to lose the card.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from dealer_assist.cards import cards  # noqa: E402
 from ui.app import build_table  # noqa: E402
+from ui.cards import CardFace  # noqa: E402
 from ui.controller import TableSetup  # noqa: E402
 
 
@@ -32,8 +38,10 @@ def pump_until(app: QApplication, condition: object, timeout: float = 10.0) -> N
 def main() -> None:
     db, link = sys.argv[1], sys.argv[2]
     app = QApplication([])
+    implied = "--implied" in sys.argv[3:]
     setup = TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1})
-    table = build_table(setup, db=db, dealer="ann", sim_cards=list(cards("8H 6D 9S 10C 4S 2C")), sim_link=link)
+    order = "6H 9D 5C 10S 8C" if implied else "8H 6D 9S 10C 4S 2C"
+    table = build_table(setup, db=db, dealer="ann", sim_cards=list(cards(order)), sim_link=link)
     c = table.controller
     pump_until(app, lambda: c.store is not None and c.rnd is not None and c.shoe.connected)
     c.place_wager("alice", "main", 100, 1)
@@ -42,6 +50,13 @@ def main() -> None:
         assert table.sim is not None
         table.sim.deal()
         pump_until(app, lambda n=n: sum(e["type"] == "card" for e in c.events) == n and c.unacknowledged == 0)
+    if implied:
+        assert table.sim is not None
+        table.sim.deal()  # 10♠: the player signalled; no key pressed
+        pump_until(app, lambda: bool(c.implied) and c.unacknowledged == 0)
+        faces = [f.text for f in table.window.table_view.area_boxes[1].findChildren(CardFace)]
+        assert faces == ["6H", "5C", "10S"], faces  # shown, and Double may still claim it
+        assert "double" in table.window.prompt.buttons
     print("READY", flush=True)
     while True:
         app.processEvents()

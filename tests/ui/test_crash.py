@@ -24,6 +24,7 @@ def test_killing_the_window_at_random_moments_loses_nothing(tmp_path: Path) -> N
     assert figures.stuck == [], report
     assert figures.results_missing == [], report
     assert figures.wagers_lost == [], report
+    assert figures.cards_lost == [], report
     # the kills did interrupt rounds, and the rounds covered every game
     assert figures.restores > 0, report
     assert len(figures.rounds_by_game) == 5, report

@@ -4,8 +4,9 @@ A full round of each game (``ui.heavy_round``: seven areas with three players ea
 every side bet, insurance offered to everyone, area 1 split to four hands, a double;
 Electronic: twelve terminals) played through the real window on the simulated shoe.
 At each step (betting, offers, play, settlement) the window is still the screen's size,
-every touch control is at least 48 px high and wide, and no button's or one-line
-label's text is cut.
+every touch control is at least 48 px high and wide, no button's or one-line
+label's text is cut, and every card's rank and element name is in type of at least 14 px
+and not hidden under the next card (small cards become tiles with the words).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from typing import Any
 import pytest
 from PySide6.QtWidgets import QAbstractButton, QComboBox, QLabel, QLineEdit, QWidget
 
+from dealer_assist.cards import ELEMENT_SUITS
+from ui.cards import READABLE_PX, CardFace, CardRow, name_font_px
 from ui.heavy_round import run
 from ui.style import TOUCH
 
@@ -42,6 +45,33 @@ def _problems(window: Any, size: tuple[int, int]) -> list[str]:
             need = max(widget.fontMetrics().horizontalAdvance(part) for part in parts)
             if need > widget.contentsRect().width() + 1:
                 problems.append(f"label {widget.text()!r} cut: {need} > {widget.contentsRect().width()} px")
+    problems += _unreadable_cards(window)
+    return problems
+
+
+def _unreadable_cards(window: Any) -> list[str]:
+    """Every card's rank (and Star Elements' element name) in type of at least 14 px and not
+    hidden under the next card: a card face, or a tile with the words (four split hands)."""
+    problems: list[str] = []
+    for row in window.findChildren(CardRow):
+        if not row.isVisibleTo(window):
+            continue
+        faces = row.faces
+        for n, face in enumerate(faces):
+            after = faces[n + 1] if n + 1 < len(faces) else None
+            where = f"{face.text} in {row.parent().objectName() or type(row.parent()).__name__}"
+            if face.compact:
+                if CardFace.tile_font().pixelSize() < READABLE_PX:
+                    problems.append(f"{where}: tile type {CardFace.tile_font().pixelSize()} px")
+                if after is not None and after.y() < face.y() + face.height():
+                    problems.append(f"{where}: tile covered by the next")
+            elif face.suit in ELEMENT_SUITS:
+                if name_font_px(face.size()) < READABLE_PX:
+                    problems.append(f"{where}: element name {name_font_px(face.size())} px")
+                if after is not None and after.x() < face.x() + face.width():
+                    problems.append(f"{where}: element name covered by the next card")
+            elif int(face.height() * 0.30) < READABLE_PX:
+                problems.append(f"{where}: rank {int(face.height() * 0.30)} px")
     return problems
 
 
@@ -50,6 +80,7 @@ def _problems(window: Any, size: tuple[int, int]) -> list[str]:
     ("lucky8", (1366, 768)),
     ("ace_race", (1366, 768)),
     ("star_elements", (1366, 768)),
+    ("star_elements", (1280, 800)),
     ("dueling8s", (1366, 768)),
     ("electronic", (1366, 768)),
     ("lucky8", (1920, 1080)),

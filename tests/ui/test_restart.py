@@ -12,6 +12,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
+from dealer_assist.store import Store
 from tests.ui.driving import TableDriver
 from ui.cards import CardFace
 from ui.controller import TableSetup
@@ -73,3 +74,103 @@ def test_killed_process_round_comes_back(make_table: MakeTable, tmp_path: Path) 
     t.press("confirm")
     assert t.window.prompt.headline.text() == "Place wagers"
     assert not c.restored
+
+
+def _kill_child(db: Path, link: Path, *extra: str) -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-m", "tests.ui.recording_table", str(db), str(link), *extra],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        assert child.stdout is not None
+        line = child.stdout.readline()
+        assert line.strip() == "READY", child.stderr.read() if child.stderr else ""
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait(10)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait(10)
+    assert child.returncode == -signal.SIGKILL
+
+
+def _stored(db: Path) -> tuple[list[dict[str, object]], bool]:
+    store = Store.open_readonly(db)
+    try:
+        rid = store.list_rounds(limit=1)[0].id
+        return [{k: v for k, v in e.items() if k != "shoe_seq"} for e in store.events(rid)], store.verify().ok
+    finally:
+        store.close()
+
+
+def test_implied_hit_card_survives_a_kill_and_is_asked_hit_or_double(make_table: MakeTable, tmp_path: Path) -> None:
+    # Lucky 8, alice 100 on area 1: 6♥ 5♣ = 11 against the dealer's 9♦, so she may hit or double.
+    # The shoe delivers 10♠ with no key pressed (an implied hit that Double may still claim),
+    # and the window is killed (SIGKILL) right then: the card is on screen but not an event yet.
+    db = tmp_path / "table.db"
+    _kill_child(db, tmp_path / "childshoe", "--implied")
+    events, ok = _stored(db)
+    assert ok  # history verify passes on the file as the kill left it
+    # the round has no event for 10♠ (neither hit nor double was decided) ...
+    assert [e["type"] for e in events] == ["wager", "no_more_bets", "card", "card", "card"]
+    store = Store.open_readonly(db)
+    try:
+        pending = store.audit_entries(kind="implied_card")
+    finally:
+        store.close()
+    # ... but the card the shoe read is on disk, with the hit it was taken for
+    assert len(pending) == 1 and pending[0].detail["card"]["card"] == "10S"
+    assert pending[0].detail["events"] == 5
+
+    # The restart: 10♠ is back on alice's hand, held; nothing else is assigned until the dealer
+    # says whether it was a hit or a double. The next shoe card (8♣) waits.
+    t = make_table(TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1}), "8C", db=db)
+    t.qtbot.waitUntil(lambda: t.controller.restored and t.controller.implied_held, timeout=10000)
+    c = t.controller
+    faces = t.window.table_view.area_boxes[1].findChildren(CardFace)
+    assert [f.text for f in faces] == ["6H", "5C", "10S"]
+    t.qtbot.waitUntil(lambda: "hit_held" in t.window.prompt.buttons, timeout=5000)
+    assert "HELD after the restart" in t.window.prompt.headline.text()
+    assert "double" in t.window.prompt.buttons
+    t.qtbot.mouseClick(t.window.sim_panel.deal_button, Qt.MouseButton.LeftButton)
+    t.qtbot.waitUntil(lambda: len(c.stray_queue) == 1, timeout=5000)
+    assert len(c.events) == 5  # 8♣ is not given to anyone yet
+    # nothing else decides it for her: a Stand now is refused (it would have made the card a hit)
+    assert not c.decide("stand", area=1, hand=1)
+    assert "hit or a double" in c.last_refusal and len(c.events) == 5 and c.implied_held
+    # Alice had doubled: D. 10♠ is the double's card (21, stake 200); then 8♣ waiting in the queue
+    # goes to the dealer: 9 + 8 = 17 stands (3.34). 21 beats 17: alice wins 200 (4.3.2).
+    t.qtbot.keyClick(t.window, Qt.Key.Key_D)
+    t.settled_writes()
+    t.qtbot.waitUntil(lambda: c.concluded, timeout=5000)
+    t.settled_writes()
+    events, ok = _stored(db)
+    assert ok
+    assert events[5:] == [
+        {"type": "decision", "action": "double", "area": 1, "hand": 1, "player": "alice"},
+        {"type": "card", "card": "10S"},
+        {"type": "card", "card": "8C"},
+    ]
+    assert t.settlement_rows() == [("alice", "1/1", "Main", "PAY 200", "4.3.2", "final")]
+
+
+def test_implied_hit_card_restored_as_a_hit(make_table: MakeTable, tmp_path: Path) -> None:
+    # The same kill; after the restart the dealer answers Hit: 10♠ is alice's hit, 21, and a
+    # hand of 21 draws no more (3.30), so the next card 8♣ is the dealer's: 9 + 8 = 17 stands
+    # (3.34); 21 beats 17: alice wins 100 (4.3.2), her wager not doubled.
+    db = tmp_path / "table.db"
+    _kill_child(db, tmp_path / "childshoe", "--implied")
+    t = make_table(TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1}), "8C", db=db)
+    t.qtbot.waitUntil(lambda: t.controller.implied_held, timeout=10000)
+    t.press("hit_held")
+    c = t.controller
+    assert not c.implied_held and not c.implied
+    events, ok = _stored(db)
+    assert ok
+    assert events[5:] == [
+        {"type": "decision", "action": "hit", "area": 1, "hand": 1, "player": "alice"},
+        {"type": "card", "card": "10S"},
+    ]
+    assert c.expectation().kind == "card" and c.expectation().target == "dealer"
+    t.deal(1)
+    assert t.settlement_rows() == [("alice", "1/1", "Main", "PAY 100", "4.3.2", "final")]

@@ -19,6 +19,7 @@ from dealer_assist.store import Store
 from tests.ui.driving import TableDriver
 from ui.cards import CardFace
 from ui.controller import TableSetup
+from ui.table_view import WagerTable
 
 MakeTable = Callable[..., TableDriver]
 LUCKY8 = TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1})
@@ -301,3 +302,26 @@ def test_power_failure_asks_each_player(make_table: MakeTable) -> None:
     assert t.settlement_rows() == [("alice", "1/1", "Main", "RETURN", "5.29.1", "interim")]
     assert not panel.isVisibleTo(t.window)
     assert t.window.prompt.headline.text() == "Area 2, hand 1: bob decides"
+
+
+def test_insurance_is_on_its_spot_before_it_is_settled(make_table: MakeTable) -> None:
+    # Lucky 8, alice 100 on area 1: 10♥, the dealer's A♦, 9♣. The Ace opens the insurance offer
+    # (3.27.1); alice takes it, half her wager by default: 50 (3.27). Her area shows the 50 on
+    # the Insurance row at once, before anything settles it. She stands on 19; the dealer's K♠
+    # makes a blackjack: insurance wins 2 to 1, +100 on the same spot.
+    t = make_table(LUCKY8, "10H AD 9C KS")
+    t.bet("alice", "main", [100], area=1)
+    t.press("no_more_bets")
+    t.deal(3)
+    t.press("offer:alice:1:insurance")
+    box = t.window.table_view.area_boxes[1]
+    cells = box.findChild(WagerTable).cells
+    assert cells[("alice", "insurance")].text() == "50"
+    assert cells[("alice", "main")].text() == "100"
+    assert not any(s["bet"] == "insurance" for s in t.controller.output()["settlements"])  # not settled yet
+    # she was the only one offered anything: the offers are closed (3.27.1), she decides
+    assert "close_offers" not in t.window.prompt.buttons
+    t.press("stand")
+    t.deal(1)
+    cells = box.findChild(WagerTable).cells
+    assert cells[("alice", "insurance")].text() == "+100"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 
 from tests.ui.driving import TableDriver
 from ui.cards import CardFace
@@ -180,3 +181,24 @@ def test_split_with_a_follower_who_matches_and_a_double_for_less(make_table: Mak
     assert ("bob", "2/2", "Main", "PAY 25", "4.3.2", "final") in rows
     assert t.window.settlement.total_of("alice") == "PAY 130"
     assert t.window.settlement.total_of("bob") == "PAY 50"
+
+
+def test_electronic_terminal_shows_its_insurance_before_it_is_settled(make_table: MakeTable) -> None:
+    # Electronic: Player 10♥ 9♠, dealer A♣ (3.7). t1 (main 100) takes insurance at its terminal:
+    # exactly half its wager, 50 (Electronic's insurance rule). Its box shows the 50 at once,
+    # before the dealer's second card settles it (it is no settlement entry yet).
+    setup = TableSetup(game="electronic", decks=6, terminals=["t1", "t2"], decision_seconds=600)
+    t = make_table(setup, "10H AC 9S 5D")
+    t.bet("t1", "main", [100])
+    t.press("no_more_bets")
+    t.deal(3)
+    panel = t.window.terminals
+    t.qtbot.waitUntil(lambda: ("t1", "insurance") in panel.buttons, timeout=5000)
+    t.qtbot.mouseClick(panel.buttons[("t1", "insurance")], Qt.MouseButton.LeftButton)
+    t.settled_writes()
+
+    def shown() -> list[str]:  # a rebuilt terminal box is shown at the next turn of the event loop
+        return [label.text() for label in panel.findChildren(QLabel) if label.isVisibleTo(panel)]
+
+    t.qtbot.waitUntil(lambda: "Insur 50" in shown(), timeout=5000)
+    assert not any(s["bet"] == "insurance" for s in t.controller.output()["settlements"])

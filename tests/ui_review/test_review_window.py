@@ -43,6 +43,31 @@ def _all_cards(detail: Any) -> list[str]:
     return _cards(view.dealer_box) + [c for box in view.area_boxes.values() for c in _cards(box)]
 
 
+def test_full_screen_replay_follows_the_pane(window: ReviewWindow, recorded: Recorded, qtbot: Any) -> None:
+    # The same round as below: its pane scrolls when the round is big; F11 / Full screen shows
+    # the replay on a window of its own that covers the screen, at the pane's step, and the two
+    # step together. Dealer 5D 10C 9H at the end; 10S alone on area 1 after event 3 (step 4).
+    detail = window.detail
+    assert window.select_round(recorded.ids["lucky8_ruling"])
+    full = detail.open_full_replay()
+    assert full is not None and full.isVisible()
+    screen = detail.screen()
+    assert screen is not None and full.size() == screen.availableGeometry().size()
+    assert _cards(full.view.dealer_box) == ["5D", "10C", "9H"]
+    assert not full.buttons["next"].isEnabled() and full.step_label.text() == detail.step_label.text()
+    qtbot.mouseClick(full.buttons["first"], Qt.MouseButton.LeftButton)
+    assert detail.slider.value() == 0 and _cards(full.view.dealer_box) == []
+    qtbot.waitUntil(full.isActiveWindow, timeout=2000)  # the keys are the window's shortcuts
+    for _ in range(4):
+        qtbot.keyClick(full, Qt.Key.Key_Right)
+    assert detail.slider.value() == 4
+    assert _cards(full.view.area_boxes[1]) == ["10S"] and _cards(detail.layout_view.area_boxes[1]) == ["10S"]
+    assert "after event 3" in full.step_label.text()
+    qtbot.keyClick(full, Qt.Key.Key_Escape)
+    assert not full.isVisible()
+    assert _cards(detail.layout_view.area_boxes[1]) == ["10S"]  # the pane stays at that step
+
+
 def test_list_and_filters(window: ReviewWindow, recorded: Recorded, qtbot: Any) -> None:
     ids = recorded.ids
     assert _rows(window) == sorted(ids.values(), reverse=True)  # newest first

@@ -1,0 +1,170 @@
+"""What the screen shows when a card brings a settlement, updated in place (issue 16's speed work).
+
+The card that brings the interim or the final settlement changes the wager cells of every
+area and fills the settlement table. The cells are updated in place (the same cell widgets,
+new text and colour), the table reuses its rows and items (rows of an earlier, longer
+round are hidden, never shown) and is filled after the card is painted, and the prompt
+reuses the offer buttons of an earlier round. These tests play rounds through the real
+window on the simulated shoe and read what the dealer sees; every amount is worked out by
+hand from the game's rules in the comments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tests.ui.driving import TableDriver
+from ui.controller import TableSetup
+from ui.settlement_panel import COLUMNS
+from ui.table_view import PAY_COLOURS
+
+MakeTable = Callable[..., TableDriver]
+
+
+def _cells(t: TableDriver, area: int) -> dict[tuple[str, str], tuple[str, str]]:
+    """(player, bet) -> (text, colour) of an area's wager cells, as painted."""
+    table = t.window.table_view.area_boxes[area].table
+    return {key: (label.text(), label.colour.name()) for key, label in table.cells.items()}
+
+
+PAY, COLLECT, RETURN, OPEN = (PAY_COLOURS[k] for k in ("pay", "collect", "return", ""))
+
+
+def test_lucky8_side_bets_then_main_on_the_cells_and_the_table_over_two_rounds(make_table: MakeTable) -> None:
+    # Lucky 8, round 1. Area 1: alice (seated) main 100, Pair 5, Lucky 8 10; bob behind her main 50,
+    # Pair 10. Area 2: carl main 25, Pair 5, Lucky 8 5.
+    # Deal (3.18): 8♥ area 1, 9♣ area 2, 6♦ dealer, 8♠ area 1, 5♦ area 2.
+    # Area 1 holds 8♥ 8♠: a Pair (1.1.9), paid 11 to 1 (4.1): alice 5 -> +55, bob 10 -> +110.
+    # Lucky 8 (1.1.8.2): two unsuited 8's from the player's two cards, 5 to 1 (4.2): alice 10 -> +50.
+    # Area 2 holds 9♣ 5♦, the dealer 6♦: no Pair (carl −5) and no 8 nor two of a kind in
+    # 9 5 / 9 6 / 5 6 (1.1.8, 1.1.18): carl's Lucky 8 loses −5 (3.15).
+    # Both stand (16, 14). Dealer 6 + 10♣ = 16 draws (3.34), + 4♠ = 20: every main wager loses (4.4.1):
+    # alice −100, bob −50, carl −25. Totals: alice 55 + 50 − 100 = +5, bob 110 − 50 = +60, carl −35.
+    setup = TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1, "carl": 2})
+    t = make_table(setup, "8H 9C 6D 8S 5D 10C 4S  10H 9S 7C QD 8C 10S")
+    t.bet("alice", "main", [100], area=1)
+    t.bet("alice", "pair", [5], area=1)
+    t.bet("alice", "lucky8", [5, 5], area=1)
+    t.bet("bob", "main", [25, 25], area=1)
+    t.bet("bob", "pair", [5, 5], area=1)
+    t.bet("carl", "main", [25], area=2)
+    t.bet("carl", "pair", [5], area=2)
+    t.bet("carl", "lucky8", [5], area=2)
+    t.press("no_more_bets")
+    t.deal(5)
+    assert _cells(t, 1) == {("alice", "main"): ("100", OPEN), ("alice", "pair"): ("5", OPEN),
+                            ("alice", "lucky8"): ("10", OPEN), ("bob", "main"): ("50", OPEN),
+                            ("bob", "pair"): ("10", OPEN)}
+    labels = dict(t.window.table_view.area_boxes[1].table.cells)
+    offers = {key: button for key, button in t.window.prompt.buttons.items() if key.startswith("offer:")}
+    assert set(offers) == {"offer:alice:1:surrender", "offer:bob:1:surrender", "offer:carl:2:surrender"}
+
+    t.press("stand")  # alice's first decision closes the offers: the interim settlement
+    assert _cells(t, 1) == {("alice", "main"): ("100", OPEN), ("alice", "pair"): ("+55", PAY),
+                            ("alice", "lucky8"): ("+50", PAY), ("bob", "main"): ("50", OPEN),
+                            ("bob", "pair"): ("+110", PAY)}
+    assert _cells(t, 2) == {("carl", "main"): ("25", OPEN), ("carl", "pair"): ("\u22125", COLLECT),
+                            ("carl", "lucky8"): ("\u22125", COLLECT)}
+    assert t.window.settlement.title.text() == "Interim settlement"
+    rows = t.settlement_rows()
+    assert [r[1] for r in rows] == ["2", "2", "1", "1", "1"]  # paying order: area 2 first
+    assert sorted(r[:4] for r in rows) == [
+        ("alice", "1", "Lucky 8 (2 unsuited 8's)", "PAY 50"), ("alice", "1", "Pair", "PAY 55"), ("bob", "1", "Pair", "PAY 110"),
+        ("carl", "2", "Lucky 8", "COLLECT 5"), ("carl", "2", "Pair", "COLLECT 5")]
+
+    t.press("stand")  # carl stands on 14
+    t.deal(2)  # the dealer's 10♣ and 4♠: 20, the final settlement
+    assert _cells(t, 1) == {("alice", "main"): ("\u2212100", COLLECT), ("alice", "pair"): ("+55", PAY),
+                            ("alice", "lucky8"): ("+50", PAY), ("bob", "main"): ("\u221250", COLLECT),
+                            ("bob", "pair"): ("+110", PAY)}
+    assert _cells(t, 2) == {("carl", "main"): ("\u221225", COLLECT), ("carl", "pair"): ("\u22125", COLLECT),
+                            ("carl", "lucky8"): ("\u22125", COLLECT)}
+    # in place: the cells shown since the deal are the ones that now show the results
+    assert all(t.window.table_view.area_boxes[1].table.cells[key] is label for key, label in labels.items())
+    rows = t.settlement_rows()
+    assert [r[1] for r in rows] == ["2", "2", "2/1", "1", "1", "1", "1/1", "1/1"]
+    assert ("carl", "2/1", "Main", "COLLECT 25", "4.4.1", "final") in rows
+    assert ("alice", "1/1", "Main", "COLLECT 100", "4.4.1", "final") in rows
+    assert ("bob", "1/1", "Main", "COLLECT 50", "4.4.1", "final") in rows
+    assert t.window.settlement.title.text() == "Final settlement"
+    assert t.window.settlement.total_of("alice") == "PAY 5"
+    assert t.window.settlement.total_of("bob") == "PAY 60"
+    assert t.window.settlement.total_of("carl") == "COLLECT 35"
+
+    # Round 2: alice main 100 on area 1, carl main 25 on area 2 (bob is gone).
+    # Deal: 10♥ area 1, 9♠ area 2, 7♣ dealer, Q♦ area 1 (20), 8♣ area 2 (17).
+    # Carl takes the surrender offer (1.1.17): he gives up half of 25: −12.50.
+    # Alice stands on 20; dealer 7 + 10♠ = 17 stands (3.34); 20 beats 17: alice +100 (4.3.2).
+    t.press("confirm")
+    t.bet("alice", "main", [100], area=1)
+    t.bet("carl", "main", [25], area=2)
+    t.press("no_more_bets")
+    t.deal(5)
+    again = {key: button for key, button in t.window.prompt.buttons.items() if key.startswith("offer:")}
+    assert set(again) == {"offer:alice:1:surrender", "offer:carl:2:surrender"}
+    assert all(again[key] is offers[key] for key in again)  # the same buttons, for this round's offers
+    t.press("offer:carl:2:surrender")
+    t.press("stand")
+    t.deal(1)  # the dealer's 10♠
+    assert _cells(t, 1) == {("alice", "main"): ("+100", PAY)}
+    assert _cells(t, 2) == {("carl", "main"): ("\u221212.50", COLLECT)}
+    rows = t.settlement_rows()  # two rows: none of round 1's eight shows again
+    assert [(r[0], r[1], r[3]) for r in rows] == [("carl", "2/1", "COLLECT 12.50"), ("alice", "1/1", "PAY 100")]
+    assert rows[1] == ("alice", "1/1", "Main", "PAY 100", "4.3.2", "final")
+    assert t.window.settlement.total_of("alice") == "PAY 100"
+    assert t.window.settlement.total_of("carl") == "COLLECT 12.50"
+    assert t.window.settlement.total_of("bob") == ""  # not in this round
+
+
+def test_ace_race_pairs_and_a_push_free_round_on_two_areas(make_table: MakeTable) -> None:
+    # Ace Race. Area 3: dana (seated) main 100, Pair 10, Ace Race 10; fred behind her main 50,
+    # Ace Race 5. Area 5: eli main 25, Pair 5.
+    # Deal (3.18): 7♥ area 3, 10♠ area 5, 9♣ dealer, 7♦ area 3, 9♦ area 5.
+    # Area 3 holds 7♥ 7♦: a Pair, paid 11 to 1 (4.1): dana 10 -> +110; and a Coloured Pair
+    # (1.1.1.1: alike, both red, not the same suit) for Ace Race, 8 to 1 (4.2): dana 10 -> +80,
+    # fred 5 -> +40. Area 5 holds 10♠ 9♦: no Pair, eli −5.
+    # Both stand (14, 19). Dealer 9 + 8♠ = hard 17 stands (3.34). 17 beats 14: dana −100, fred −50
+    # (4.4.1); 19 beats 17: eli +25 (4.3.2).
+    # Totals: dana 110 + 80 − 100 = +90, fred 40 − 50 = −10, eli −5 + 25 = +20.
+    setup = TableSetup(game="ace_race", decks=6, areas=7, seated={"dana": 3, "eli": 5})
+    t = make_table(setup, "7H 10S 9C 7D 9D 8S 2C")
+    t.bet("dana", "main", [100], area=3)
+    t.bet("dana", "pair", [5, 5], area=3)
+    t.bet("dana", "ace_race", [5, 5], area=3)
+    t.bet("fred", "main", [25, 25], area=3)
+    t.bet("fred", "ace_race", [5], area=3)
+    t.bet("eli", "main", [25], area=5)
+    t.bet("eli", "pair", [5], area=5)
+    t.press("no_more_bets")
+    t.deal(5)
+    labels = dict(t.window.table_view.area_boxes[3].table.cells)
+    t.press("stand")  # dana's first decision closes the offers: the interim settlement
+    assert _cells(t, 3) == {("dana", "main"): ("100", OPEN), ("dana", "pair"): ("+110", PAY),
+                            ("dana", "ace_race"): ("+80", PAY), ("fred", "main"): ("50", OPEN),
+                            ("fred", "ace_race"): ("+40", PAY)}
+    assert _cells(t, 5) == {("eli", "main"): ("25", OPEN), ("eli", "pair"): ("\u22125", COLLECT)}
+    t.press("stand")
+    t.deal(1)  # the dealer's 8♠: hard 17
+    assert _cells(t, 3) == {("dana", "main"): ("\u2212100", COLLECT), ("dana", "pair"): ("+110", PAY),
+                            ("dana", "ace_race"): ("+80", PAY), ("fred", "main"): ("\u221250", COLLECT),
+                            ("fred", "ace_race"): ("+40", PAY)}
+    assert _cells(t, 5) == {("eli", "main"): ("+25", PAY), ("eli", "pair"): ("\u22125", COLLECT)}
+    assert all(t.window.table_view.area_boxes[3].table.cells[key] is label for key, label in labels.items())
+    # the table fills itself after the card is painted (nobody reads it here): 4 interim + 3 final rows
+    panel = t.window.settlement
+    pay = COLUMNS.index("Pay / collect")
+    t.qtbot.waitUntil(lambda: panel.table.rowCount() == 7 and t.window.pages.isVisible(), timeout=5000)
+    assert sorted(panel.table.item(r, pay).text() for r in range(7)) == [
+        "COLLECT 100", "COLLECT 5", "COLLECT 50", "PAY 110", "PAY 25", "PAY 40", "PAY 80"]
+    rows = t.settlement_rows()
+    assert [r[1] for r in rows][:2] == ["5", "5/1"] or [r[1] for r in rows][:2] == ["5/1", "5"]
+    assert {r[1] for r in rows[2:]} <= {"3", "3/1"}  # paying order: area 5, then area 3
+    assert ("eli", "5/1", "Main", "PAY 25", "4.3.2", "final") in rows
+    assert ("dana", "3/1", "Main", "COLLECT 100", "4.4.1", "final") in rows
+    assert ("fred", "3/1", "Main", "COLLECT 50", "4.4.1", "final") in rows
+    assert sorted((r[0], r[2], r[3]) for r in rows if r[5] == "interim") == [
+        ("dana", "Ace Race (Coloured Pair)", "PAY 80"), ("dana", "Pair", "PAY 110"), ("eli", "Pair", "COLLECT 5"),
+        ("fred", "Ace Race (Coloured Pair)", "PAY 40")]
+    assert t.window.settlement.total_of("dana") == "PAY 90"
+    assert t.window.settlement.total_of("fred") == "COLLECT 10"
+    assert t.window.settlement.total_of("eli") == "PAY 20"
