@@ -70,13 +70,13 @@ def round_digest(
 ) -> bytes:
     """The sha256 of a round's content (see the module's docstring); ``events`` are
     (seq, station id, at, actor, event JSON, station link)."""
-    parts = [_field(v) for v in (table, round_id, session_id, number, source, game, config_json,
-                                 started_at, ended_at, status, result_json, station_link.hex())]
+    parts = []
     for seq, sid, at, actor, text, ev_link in events:
         seq_text, sid_text, link_text = str(seq), str(sid), ev_link.hex()
         parts.append(f"{len(seq_text)}:{seq_text};{len(sid_text)}:{sid_text};{len(at)}:{at};"
                      f"{len(actor)}:{actor};{len(text)}:{text};{len(link_text)}:{link_text};")
-    return hashlib.sha256("".join(parts).encode("utf-8")).digest()
+    return round_digest_text(table, round_id, session_id, number, source, game, config_json,
+                             started_at, ended_at, status, result_json, station_link, "".join(parts))
 
 
 def round_digest_text(
