@@ -43,6 +43,7 @@ from dealer_assist.events import (
 from dealer_assist.games import GAMES, GameRules
 from dealer_assist.money import AmountError, parse_amount
 from dealer_assist.outcome import Expectation
+from dealer_assist.round_api import Round
 from dealer_assist.store import PinCheck, Store, StoreError
 from dealer_assist.transcript import (
     describe_event,
@@ -164,7 +165,7 @@ class TableController(QObject):
         self.shoe_reloaded = False  # a freshly shuffled shoe was loaded since the round began
         self._worker_store: Store | None = None  # the store as the writer thread knows it
         self.face_up_next = False  # the dealer reported the next card was face up in the shoe
-        self.rnd: Any = None
+        self.rnd: Round | None = None
         # accepted events of the open round, as the store records them (transcript form);
         # the round holds the same events typed (rnd.events)
         self.events: list[dict[str, Any]] = []
@@ -316,7 +317,7 @@ class TableController(QObject):
             return
         trial = new_round(self.config)
         try:
-            trial.apply_all([*self.rnd.events, hit, card])
+            trial.apply_all([*self.current.events, hit, card])
         except RuleRefusal as exc:
             self._hold_stray(card, str(exc))  # it fits no reading now: held like any such card, never lost
             return
@@ -353,7 +354,7 @@ class TableController(QObject):
         self.config = self.setup.config(self.under_min)
         # 5.1 counts copies over the whole shoe since its last shuffle, not one round.
         if (previous is not None and not self.shoe_reloaded
-                and previous.config.decks == self.config["decks"]
+                and previous.shoe.decks == self.config["decks"]
                 and previous.rules.key == self.config["game"] and previous.shoe.dealt):
             self.config["shoe_dealt"] = [str(c) for c in previous.shoe.dealt]
         self.shoe_reloaded = False
@@ -372,8 +373,15 @@ class TableController(QObject):
         self._finished_at = -1
         self.changed.emit()
 
+    @property
+    def current(self) -> Round:
+        """The round on the table; only asked for once the table has one (after start-up)."""
+        if self.rnd is None:
+            raise RuntimeError("the table has no round yet")
+        return self.rnd
+
     def expectation(self) -> Expectation:
-        return self.rnd.expectation()  # type: ignore[no-any-return]
+        return self.current.expectation()
 
     @property
     def concluded(self) -> bool:
@@ -385,7 +393,7 @@ class TableController(QObject):
             self.rnd.status() == "in_progress" and self.rnd.expectation().kind == "none")
 
     def output(self) -> dict[str, Any]:
-        return round_output(self.rnd)
+        return round_output(self.current)
 
     @property
     def betting(self) -> bool:
@@ -402,7 +410,7 @@ class TableController(QObject):
             return self._refuse_text_only(exc.message)
         if not self.betting:
             return self.submit(wager)  # a later wager (split hand, 3.21.1 / 3.23.1)
-        return self._rebuild_slip([*self.rnd.events, wager], wager)
+        return self._rebuild_slip([*self.current.events, wager], wager)
 
     def claim(self, bet: str, area: int, claimants: list[dict[str, Any]]) -> bool:
         """Players who have not agreed want the free slots of ``bet`` on ``area``: the engine decides."""
@@ -446,12 +454,12 @@ class TableController(QObject):
     def remove_wager(self, index: int) -> bool:
         if not self.betting or not 0 <= index < len(self.slip):
             return False
-        return self._rebuild_slip([w for i, w in enumerate(self.rnd.events) if i != index], None)
+        return self._rebuild_slip([w for i, w in enumerate(self.current.events) if i != index], None)
 
     def change_wager(self, index: int, amount: Decimal | float | int) -> bool:
         if not self.betting or not 0 <= index < len(self.slip):
             return False
-        slip: list[Event] = list(self.rnd.events)  # in betting, the round's events are the slip
+        slip: list[Event] = list(self.current.events)  # in betting, the round's events are the slip
         wager = slip[index]
         if not isinstance(wager, Wager):
             return False
@@ -485,7 +493,7 @@ class TableController(QObject):
             return False
         event = NoMoreBets()
         try:
-            self.rnd.apply(event)
+            self.current.apply(event)
         except RuleRefusal as exc:
             self._refuse(event, exc)
             return False
@@ -519,9 +527,9 @@ class TableController(QObject):
             if kind in ("card", "burn", "multi") and self.slip:
                 self.no_more_bets()  # the first card out of the shoe closes the bets (5.3)
         if self.betting and kind == "claim":
-            return self._rebuild_slip([*self.rnd.events, event], event)
+            return self._rebuild_slip([*self.current.events, event], event)
         try:
-            self.rnd.apply(event)
+            self.current.apply(event)
         except RuleRefusal as exc:
             if quiet:
                 self.last_refusal_text = str(exc)
@@ -547,7 +555,7 @@ class TableController(QObject):
         if kind in SIGNIFICANT_EVENTS:
             self.audit(kind, {k: v for k, v in raw.items() if k != "type"},
                        actor=actor or f"dealer:{self.dealer}")
-        if self.rnd.status() == "referred" and kind != "resolve" and not self._referral_audited:
+        if self.current.status() == "referred" and kind != "resolve" and not self._referral_audited:
             self._referral_audited = True  # 6.1: the round waits for the Gaming Shift Manager
             referral = getattr(self.rnd, "referral", None)
             self.audit("referral", {"ruling": list(referral) if referral else None},
@@ -568,7 +576,7 @@ class TableController(QObject):
         if not self.concluded or self._finished_at == len(self.events):
             return None
         self._finished_at = len(self.events)
-        return round_output(self.rnd)
+        return round_output(self.current)
 
     def _store_round_start(self, first: list[dict[str, Any]], output: dict[str, Any] | None = None,
                            approval: int | None = None) -> None:
@@ -638,7 +646,7 @@ class TableController(QObject):
     def _finish(self) -> None:
         """Record the settle output (settlements, rulings) once the round is over."""
         self._finished_at = len(self.events)
-        output = round_output(self.rnd)
+        output = round_output(self.current)
         store = self.store
 
         def job() -> tuple[int, list[str]]:
@@ -1054,7 +1062,7 @@ class TableController(QObject):
             double = replace(hit, action="double", amount=_amount(amount, "decision") if amount is not None else None)
         except EventFormatError as exc:
             return self._refuse_text_only(exc.message)
-        before = list(self.rnd.events)[:-len(self.implied)]  # the round shows the hit and its card
+        before = list(self.current.events)[:-len(self.implied)]  # the round shows the hit and its card
         rnd = new_round(self.config)
         try:
             rnd.apply_all([*before, double, card])
@@ -1155,7 +1163,7 @@ class TableController(QObject):
                                actor=f"supervisor:{supervisor}", approval=approval):
                 return False
         else:  # the round goes on: its record is in progress again
-            self._record_output(round_output(self.rnd), f"supervisor:{supervisor}")
+            self._record_output(round_output(self.current), f"supervisor:{supervisor}")
         self.referred = ""
         queued, self.stray_queue = self.stray_queue, []
         self.hold_changed.emit()

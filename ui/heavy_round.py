@@ -30,6 +30,7 @@ from typing import Any
 
 import ui.qtfix  # noqa: F401  (first: keeps PySide6 6.12 from aborting CPython 3.11)
 from dealer_assist.events import CloseOffers
+from dealer_assist.round_api import HandView, Round
 
 PLAYERS = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lea", "max", "ned",
            "oli", "pam", "quin", "ray", "sam", "tia", "uma"]
@@ -247,7 +248,7 @@ def run(game: str, size: tuple[int, int], out: Path, check: Callable[[str, Any],
         insured: set[str] = set()
         for _ in range(600):
             wait(app, lambda: c.unacknowledged == 0, "the store")
-            rnd = c.rnd
+            rnd = c.current
             if c.concluded:
                 break
             exp = rnd.expectation()
@@ -264,7 +265,8 @@ def run(game: str, size: tuple[int, int], out: Path, check: Callable[[str, Any],
                 shots["split"] = True
                 shooter.shot("3_play")
             if (exp.kind == "decision" and not shots["split"] and not rnd.rules.shared_hand
-                    and len(rnd.view().area(1).hands) >= SPLIT_TO and exp.area >= 2):
+                    and len(_hands_of_area_1(rnd)) >= SPLIT_TO
+                    and exp.area is not None and exp.area >= 2):
                 shots["split"] = True
                 shooter.shot("3_play")
             kind, fields = choose_decision(rnd, exp, insured) or ("", {})
@@ -341,3 +343,8 @@ def main() -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def _hands_of_area_1(rnd: Round) -> tuple[HandView, ...]:
+    area = rnd.view().area(1)
+    return () if area is None else area.hands
