@@ -21,6 +21,7 @@ from tests.floor.helpers import ROOT, cli, query, store_rows
 from tests.floor.stations import DOCUMENTS, bulk_station, open_station, record_rounds
 
 KILLS = 60
+ROUNDS_BETWEEN = 100  # the table plays on between two forwarders
 
 
 def _check_floor_matches_store(admin: str, db: Path, table: str, *, complete: bool) -> int:
@@ -63,20 +64,32 @@ def test_a_forwarder_killed_at_random_moments_leaves_every_round_once(floor: Flo
     rng = random.Random(18)
     killed_running = 0
     played = 0
-    for _ in range(KILLS):
+    watcher = psycopg.connect(floor.admin_url, autocommit=True)
+    for kill in range(KILLS):
+        before = _count_on(watcher)
         proc = subprocess.Popen(
             [sys.executable, "-m", "dealer_assist", "forward", "--db", str(db), "--to", url, "--batch", "1"],
             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         )
-        time.sleep(rng.uniform(0.3, 1.3))  # the interpreter starts in ~0.4 s; then it forwards
+        if kill % 2:
+            # while it starts, connects, takes the table's lock and reads the floor's tail
+            time.sleep(rng.uniform(0.05, 0.6))
+        else:
+            # while it forwards: once its first round is on the floor, a few ms later. (A fixed
+            # delay missed: forwarding the table's new rounds now takes a few ms.)
+            deadline = time.monotonic() + 30
+            while proc.poll() is None and _count_on(watcher) == before and time.monotonic() < deadline:
+                time.sleep(0.002)
+            time.sleep(rng.uniform(0, 0.03))
         if proc.poll() is None:
             killed_running += 1
             os.kill(proc.pid, signal.SIGKILL)
         _, err = proc.communicate()
         assert proc.returncode in (-signal.SIGKILL, 0), err
         _check_floor_matches_store(floor.admin_url, db, "BJ-07", complete=False)
-        bulk_station(db, "BJ-07", "PIT-2", rounds=20, start=played)  # the table plays on
-        played += 20
+        bulk_station(db, "BJ-07", "PIT-2", rounds=ROUNDS_BETWEEN, start=played)  # the table plays on
+        played += ROUNDS_BETWEEN
+    watcher.close()
     assert killed_running >= KILLS * 2 // 3, f"only {killed_running} of {KILLS} kills hit a running forwarder"
     done = cli("forward", "--db", str(db), "--to", url)
     assert done.returncode == 0, done.stderr
@@ -125,6 +138,11 @@ def test_a_long_offline_stretch_catches_up_by_itself(floor: Floor, tmp_path: Pat
 
 def _count(url: str) -> int:
     return int(query(url, "SELECT count(*) FROM floor.rounds")[0][0])
+
+
+def _count_on(conn: psycopg.Connection[tuple[object, ...]]) -> int:
+    row = conn.execute("SELECT count(*) FROM floor.rounds").fetchone()
+    return int(row[0]) if row is not None else 0
 
 
 def _wait_for(condition: object, timeout: float = 60) -> None:
