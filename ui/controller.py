@@ -518,7 +518,7 @@ class TableController(QObject):
         if self.implied_held and event.type != "void":
             # no default decides for the player: the card read before the restart first
             self.last_refusal = ("Refused: first say whether the card read before the restart was a hit "
-                                 "or a double (H / D)")
+                                 f"or a double (H / D) ({self.rules.clause('power_failure')})")
             self.refused.emit(self.last_refusal)
             return False
         self._flush_implied()
@@ -610,23 +610,7 @@ class TableController(QObject):
         if self._batch is not None and approval is None:
             self._batch.append((raw, actor, output))  # written with the others (_implied_hit)
             return
-        store = self.store
-        self.unacknowledged += 1
-
-        def job() -> tuple[int, list[str] | None]:
-            # jobs run in order on one thread: the round's begin job set _store_rid
-            rid = self._store_rid
-            if store is None or rid is None:
-                raise StoreError("no store is open")
-            store.append_event(rid, raw, actor=actor, result=output, approval=approval)
-            return rid, store.under_min_players() if output is not None else None
-
-        def done(result: Any, error: BaseException | None) -> None:
-            if error is None and output is not None:
-                self._result_recorded(int(result[0]), output, result[1])
-            self._acknowledged(error)
-
-        self.store_worker.submit(job, done)
+        self._store_events([raw], actor, output, approval)
 
     def _acknowledged(self, error: BaseException | None) -> None:
         self.unacknowledged -= 1
@@ -1011,7 +995,9 @@ class TableController(QObject):
         self.events += raws
         self._store_events(raws, f"dealer:{self.dealer}", self._ending_output())
 
-    def _store_events(self, raws: list[dict[str, Any]], actor: str, output: dict[str, Any] | None) -> None:
+    def _store_events(self, raws: list[dict[str, Any]], actor: str, output: dict[str, Any] | None,
+                      approval: int | None = None) -> None:
+        """Append ``raws`` in one transaction on the store's thread (a crash keeps all or none)."""
         store = self.store
         self.unacknowledged += 1
 
@@ -1019,7 +1005,7 @@ class TableController(QObject):
             rid = self._store_rid  # jobs run in order: the round's begin job set it
             if store is None or rid is None:
                 raise StoreError("no store is open")
-            store.append_events(rid, raws, actor=actor, result=output)
+            store.append_events(rid, raws, actor=actor, result=output, approval=approval)
             return rid, store.under_min_players() if output is not None else None
 
         def done(result: Any, error: BaseException | None) -> None:

@@ -447,18 +447,7 @@ class Store:
         ``result``: this event ends the round and this is its settle output; the event,
         the output and its finish record are written in one transaction.
         """
-        with self._write() as conn:
-            if conn.execute("SELECT 1 FROM rounds WHERE id = ?", (round_id,)).fetchone() is None:
-                raise StoreError(f"no round {round_id}")
-            row = conn.execute(
-                "SELECT MAX(seq) FROM events WHERE round_id = ?", (round_id,)
-            ).fetchone()
-            seq = 0 if row[0] is None else int(row[0]) + 1
-            use_approval(conn, approval, event, round_id, seq, _dt.datetime.now(_dt.UTC))
-            log.insert_event(conn, round_id, seq, event, actor, at)
-            if result is not None:
-                results.finish(conn, round_id, result, actor)
-        return seq
+        return self.append_events(round_id, [event], actor=actor, at=at, approval=approval, result=result)
 
     def append_events(
         self,
@@ -466,11 +455,13 @@ class Store:
         events: Sequence[Mapping[str, Any]],
         *,
         actor: str = "dealer",
+        at: str | None = None,
+        approval: int | None = None,
         result: Mapping[str, Any] | None = None,
     ) -> int:
         """Append several events (a decision and the card it took: ``hit`` + ``card``) in one
         durable transaction, so that a crash keeps both or neither; returns the last seq.
-        None of them may need a supervisor's approval. ``result``: as :meth:`append_event`."""
+        ``approval`` and ``result``: as :meth:`append_event` (an approval covers one event)."""
         with self._write() as conn:
             if conn.execute("SELECT 1 FROM rounds WHERE id = ?", (round_id,)).fetchone() is None:
                 raise StoreError(f"no round {round_id}")
@@ -481,8 +472,8 @@ class Store:
             now = _dt.datetime.now(_dt.UTC)
             for event in events:
                 seq += 1
-                use_approval(conn, None, event, round_id, seq, now)
-                log.insert_event(conn, round_id, seq, event, actor, None)
+                use_approval(conn, approval, event, round_id, seq, now)
+                log.insert_event(conn, round_id, seq, event, actor, at)
             if result is not None:
                 results.finish(conn, round_id, result, actor)
         return seq
