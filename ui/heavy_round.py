@@ -329,6 +329,12 @@ def wait(app: Any, done: Callable[[], bool], what: str, seconds: float = 15) -> 
             raise SystemExit(f"timed out waiting for {what}")
 
 
+
+def _hands_of_area_1(rnd: Round) -> tuple[HandView, ...]:
+    area = rnd.view().area(1)
+    return () if area is None else area.hands
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", required=True)
@@ -343,8 +349,3 @@ def main() -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
-
-
-def _hands_of_area_1(rnd: Round) -> tuple[HandView, ...]:
-    area = rnd.view().area(1)
-    return () if area is None else area.hands
