@@ -10,6 +10,7 @@ N=57
 for SIZE in 1280x800 1366x768 1920x1080; do
     Xvfb :$N -screen 0 ${SIZE}x24 >/dev/null 2>&1 &
     XPID=$!
+    trap 'kill $XPID 2>/dev/null' EXIT  # a failed shot must not leave the server holding :$N
     sleep 1
     for GAME in ace_race electronic star_elements lucky8 dueling8s; do
         DISPLAY=:$N QT_QPA_PLATFORM=xcb timeout 180 "$PY" -m ui.heavy_round --game $GAME --size $SIZE --out "$OUT" --review
