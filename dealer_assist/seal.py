@@ -42,6 +42,8 @@ __all__ = [
     "APPROVALS_FIELD",
     "ROWS_FIELD",
     "SEAL_FIELD",
+    "SEAL_FORMAT",
+    "SEAL_FORMAT_FIELD",
     "UNTRUSTED_LISTED",
     "Hmac",
     "RangeCheck",
@@ -58,6 +60,10 @@ ZERO_HASH = bytes(32)
 
 #: The finish record's field holding the seal (sha256 hex); records written before it lack it.
 SEAL_FIELD = "sealed"
+#: The finish record's field saying how its seal serialises the round (absent: format 1).
+SEAL_FORMAT_FIELD = "seal_format"
+#: The format the program writes (:func:`seal_sql`).
+SEAL_FORMAT = 2
 #: The finish record's field listing the seqs of the round's events that needed a supervisor's
 #: approval (dealer_assist.store.authority.authority_needed): verify looks only at those rounds.
 APPROVALS_FIELD = "needs_approval"
@@ -72,14 +78,32 @@ def _rows(table: str, columns: str, where: str, order: str) -> str:
     )
 
 
-def seal_sql(count: str) -> str:
+def seal_sql(count: str, seal_format: int = 2) -> str:
     """The SQL expression (a BLOB) of what the seal of round ``r`` (an alias of ``rounds``)
     covers, its events taken up to ``count`` (an SQL expression). Written once, used by the
-    writer and by ``verify``: the two can never serialise differently."""
+    writer and by ``verify``: the two can never serialise differently.
+
+    Format 2 (written since 2026-11-26, ``seal_format`` 2 in the finish record) takes each
+    event's chain hash and the round's settle output as they are stored, each after a JSON
+    array that says its type and length, instead of escaping them into JSON text (format 1):
+    the same facts, unambiguously, for about a tenth less work."""
+    if seal_format == 1:
+        events = _rows("events", "id, round_id, seq, at, actor, event_json, quote(hash)",
+                       f"round_id = r.id AND seq < {count}", "seq")
+        round_row = ("json_array(r.id, r.game, r.status, r.ended_at, r.players_json, r.totals_json, "
+                     "r.irregular, r.result_json)")
+    else:
+        events = (
+            "coalesce((SELECT group_concat(x, '') FROM (SELECT json_array(id, round_id, seq, at, actor, "
+            "event_json, typeof(hash), length(CAST(hash AS BLOB))) || coalesce(hash, '') AS x FROM events "
+            f"WHERE round_id = r.id AND seq < {count} ORDER BY seq)), '')"
+        )
+        # the settle output last: nothing follows it, so its own bytes need no delimiting
+        round_row = ("json_array(r.id, r.game, r.status, r.ended_at, r.players_json, r.totals_json, "
+                     "r.irregular, typeof(r.result_json)) || coalesce(r.result_json, '')")
     return (
         "CAST('e' || "
-        + _rows("events", "id, round_id, seq, at, actor, event_json, quote(hash)",
-                f"round_id = r.id AND seq < {count}", "seq")
+        + events
         + " || 's' || "
         + _rows("settlements", "id, round_id, player, area, hand, bet, stake, result, net, rule, stage",
                 "round_id = r.id", "id")
@@ -87,15 +111,15 @@ def seal_sql(count: str) -> str:
         + _rows("rulings", "id, round_id, event_index, rule, ruling, text, moves_json", "round_id = r.id", "id")
         + " || 'p' || "
         + _rows("round_players", "player, round_id, net", "round_id = r.id", "player")
-        + " || 'r' || json_array(r.id, r.game, r.status, r.ended_at, r.players_json, r.totals_json, "
-        "r.irregular, r.result_json) AS BLOB)"
+        + " || 'r' || " + round_row + " AS BLOB)"
     )
 
 
-def round_seal(conn: sqlite3.Connection, round_id: int, count: int) -> str:
+def round_seal(conn: sqlite3.Connection, round_id: int, count: int, seal_format: int = SEAL_FORMAT) -> str:
     """The seal of ``round_id`` with its first ``count`` events, as the store holds it now."""
     row = conn.execute(
-        f"SELECT {seal_sql(':count')} FROM rounds r WHERE r.id = :round", {"count": count, "round": round_id}
+        f"SELECT {seal_sql(':count', seal_format)} FROM rounds r WHERE r.id = :round",
+        {"count": count, "round": round_id},
     ).fetchone()
     if row is None:
         raise sqlite3.DataError(f"no round {round_id}")
@@ -147,24 +171,28 @@ def chain_rows_ok(
         ).fetchone()
         first = ZERO_HASH if before is None else before[0]
         bounds = f"WHERE id BETWEEN {int(span[0])} AND {int(span[1])} "
-    sql = (
-        f"SELECT id, CAST({CHAIN_CONTENT[table]} AS BLOB), hash, "
-        f"lag(hash, 1, ?) OVER (ORDER BY id) FROM {table} {bounds}ORDER BY id"
-    )
+    # each row against the one before it, carried here (a window function would copy every row)
+    sql = f"SELECT id, CAST({CHAIN_CONTENT[table]} AS BLOB), hash, NULL FROM {table} {bounds}ORDER BY id"
+    args: tuple[Any, ...] = ()
     if where:
         # each selected row against its real predecessor in the whole chain
         sql = (
             f"SELECT id, CAST({CHAIN_CONTENT[table]} AS BLOB), hash, coalesce((SELECT p.hash FROM {table} p "
             f"WHERE p.id < t.id ORDER BY p.id DESC LIMIT 1), ?) FROM {table} t WHERE {where} ORDER BY id"
         )
+        args = (first, *params)
     count = 0
     last_id = 0
     last_hash = ZERO_HASH
     digest = mac.digest
+    prev_row: Any = first
     try:
-        for row_id, content, stored, prev in conn.execute(sql, (first, *params)):
+        for row_id, content, stored, prev in conn.execute(sql, args):
+            if prev is None:
+                prev = prev_row
             if type(stored) is not bytes or type(prev) is not bytes or digest(prev + content) != stored:
                 return None
+            prev_row = stored
             count += 1
             last_id = row_id
             last_hash = stored
@@ -210,11 +238,13 @@ _ROUNDS_SQL = (
     "SELECT r.id, json_extract(f.detail_json, '$.{field}'), json_extract(f.detail_json, '$.events'), "
     "json_extract(f.detail_json, '$.{approvals}'), json_extract(f.detail_json, '$.{rows}'), "
     "(SELECT max(seq) FROM events WHERE round_id = r.id), "
-    "CASE WHEN json_extract(f.detail_json, '$.{field}') IS NULL THEN NULL ELSE {seal} END "
+    "CASE WHEN json_extract(f.detail_json, '$.{field}') IS NULL THEN NULL "
+    "WHEN json_extract(f.detail_json, '$.{fmt}') IS 2 THEN {seal} ELSE {seal1} END "
     "FROM rounds r LEFT JOIN audit f ON f.id = (SELECT max(a.id) FROM audit a INDEXED BY audit_finish "
     "WHERE a.kind = 'round_finish' AND a.round_id = r.id) WHERE r.id BETWEEN :lo AND :hi ORDER BY r.id"
 ).format(field=SEAL_FIELD, approvals=APPROVALS_FIELD, rows=ROWS_FIELD,
-         seal=seal_sql("json_extract(f.detail_json, '$.events')"))
+         fmt=SEAL_FORMAT_FIELD, seal=seal_sql("json_extract(f.detail_json, '$.events')", 2),
+         seal1=seal_sql("json_extract(f.detail_json, '$.events')", 1))
 
 
 def derived_rows(conn: sqlite3.Connection, round_id: int) -> int:

@@ -8,7 +8,7 @@ import sqlite3
 from functools import partial
 from typing import Any
 
-from dealer_assist.seal import SEAL_FIELD
+from dealer_assist.seal import SEAL_FIELD, SEAL_FORMAT_FIELD
 from dealer_assist.store.audit import insert_audit
 from dealer_assist.store.chain import chain, last_link, verify_chain
 from dealer_assist.store.common import ZERO_HASH, StoreError, canonical_json
@@ -143,6 +143,7 @@ def _enrich_finish_records(conn: sqlite3.Connection, stale: set[int]) -> None:
         detail: dict[str, Any] = json.loads(detail_json)
         # a seal names the events' old hashes: such a round is re-settled by verify instead
         detail.pop(SEAL_FIELD, None)
+        detail.pop(SEAL_FORMAT_FIELD, None)
         count = int(detail.get("events") or 0)
         if count and int(audit_id) not in stale:
             row = conn.execute(_LAST_EVENT, (round_id, count - 1)).fetchone()

@@ -18,6 +18,8 @@ from dealer_assist.seal import (
     APPROVALS_FIELD,
     ROWS_FIELD,
     SEAL_FIELD,
+    SEAL_FORMAT,
+    SEAL_FORMAT_FIELD,
     derived_rows,
     round_seal,
 )
@@ -194,7 +196,8 @@ def finish(
             "under_min": added,
             # everything recorded about the round, as it stands now (docs/store.md, The seal),
             # and which of its events needed a supervisor's approval (verify checks those)
-            SEAL_FIELD: round_seal(conn, round_id, count),
+            SEAL_FIELD: round_seal(conn, round_id, count, SEAL_FORMAT),
+            SEAL_FORMAT_FIELD: SEAL_FORMAT,
             ROWS_FIELD: derived_rows(conn, round_id),
             APPROVALS_FIELD: [seq for seq, event in enumerate(events) if authority_needed(event)],
         },

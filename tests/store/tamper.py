@@ -246,6 +246,16 @@ def cases(path: Path, ids: dict[str, Any]) -> list[Case]:
              _sql("UPDATE users SET pin_hash = (SELECT pin_hash FROM users WHERE username = 'sue'), "
                   "pin_salt = (SELECT pin_salt FROM users WHERE username = 'sue') WHERE username = 'ann'")),
         Case("a user enabled again (users.disabled)", _sql("UPDATE users SET disabled = 0 WHERE username = 'bob'")),
+        # the seal takes these stored bytes as they are (format 2): a change of type or of
+        # where one value ends and the next begins must still show
+        Case("an event's chain hash stored as text of the same bytes", _sql(
+            f"UPDATE events SET hash = CAST(hash AS TEXT) WHERE round_id = {r} AND seq = 1")),
+        Case("one byte moved from an event's chain hash to the next one's", _sql(
+            f"UPDATE events SET hash = CAST(substr((SELECT hash FROM events WHERE round_id = {r} AND seq = 1), 32, 1) "
+            f"|| hash AS BLOB) WHERE round_id = {r} AND seq = 2",
+            f"UPDATE events SET hash = substr(hash, 1, 31) WHERE round_id = {r} AND seq = 1")),
+        Case("a settle output stored as a BLOB of the same bytes", _sql(
+            f"UPDATE rounds SET result_json = CAST(result_json AS BLOB) WHERE id = {r}")),
     ]
     # rows inserted
     out += [

@@ -75,21 +75,17 @@ def test_a_sealed_round_is_re_settled_only_when_asked(db_path: Path) -> None:
     assert full.row_id == rid and "re-settlement" in (full.problem or "")
 
 
-def test_a_round_finished_before_seals_is_re_settled(db_path: Path) -> None:
-    """A finish record without a seal (written by an older version): its round is re-settled,
-    so an edit of its totals is still found."""
-    with Store.open(db_path, pin_cost=TEST_PIN_COST) as store:
-        rid = tamper._live(store, store.start_session(game="lucky8", decks=6, areas=7, dealer="ann"),
-                           LUCKY8, tamper.UNDER_MIN)
+def _rewrite_finish(db_path: Path, rid: int, change: Any) -> None:
+    """The round's finish record as ``change(conn, detail)`` makes it, re-chained with the
+    station key (as an older version of the program, holding the key, wrote it)."""
     conn = sqlite3.connect(db_path)
-    with conn:  # the same finish record as an older version wrote it, re-chained with the key
+    with conn:
         key = load_key(Path(f"{db_path}.key"), create=False)
         assert key is not None
         row = conn.execute("SELECT id, at, actor, kind, round_id, detail_json FROM audit "
                            "WHERE kind = 'round_finish' AND round_id = ?", (rid,)).fetchone()
         detail = json.loads(row[5])
-        for name in ("sealed", "derived_rows", "needs_approval"):
-            detail.pop(name)
+        change(conn, detail)
         later = conn.execute("SELECT id, at, actor, kind, round_id, detail_json FROM audit WHERE id >= ? "
                              "ORDER BY id", (row[0],)).fetchall()
         prev = previous_hash(conn, "audit", row[0])
@@ -100,13 +96,59 @@ def test_a_round_finished_before_seals_is_re_settled(db_path: Path) -> None:
         head = record_head(conn, key)
     conn.close()
     write_head_file(Path(f"{db_path}.key.head"), head)
-    with Store.open_readonly(db_path) as store:
-        assert store.verify().ok
+
+
+def _edit(db_path: Path, sql: str, *params: Any) -> None:
     conn = sqlite3.connect(db_path)
     with conn:
-        conn.execute("UPDATE rounds SET totals_json = '{\"dan\":-5,\"eve\":1500}' WHERE id = ?", (rid,))
+        conn.execute(sql, params)
     conn.close()
+
+
+def test_a_round_finished_before_seals_is_re_settled(db_path: Path) -> None:
+    """A finish record without a seal (written by an older version): its round is re-settled,
+    so an edit of its totals is still found."""
+    with Store.open(db_path, pin_cost=TEST_PIN_COST) as store:
+        rid = tamper._live(store, store.start_session(game="lucky8", decks=6, areas=7, dealer="ann"),
+                           LUCKY8, tamper.UNDER_MIN)
+
+    def unsealed(conn: sqlite3.Connection, detail: dict[str, Any]) -> None:
+        for name in ("sealed", "seal_format", "derived_rows", "needs_approval"):
+            detail.pop(name)
+
+    _rewrite_finish(db_path, rid, unsealed)
+    with Store.open_readonly(db_path) as store:
+        assert store.verify().ok
+    _edit(db_path, "UPDATE rounds SET totals_json = '{\"dan\":-5,\"eve\":1500}' WHERE id = ?", rid)
     with Store.open_readonly(db_path) as store:
         result = store.verify()
     assert not result.ok and result.row_id == rid
     assert result.problem == f"rounds row {rid}: totals differ from the re-settlement of its events"
+
+
+def test_a_round_sealed_in_the_first_format_is_still_checked_by_its_seal(db_path: Path) -> None:
+    """Finish records written before seal format 2 carry a format-1 seal (no ``seal_format``):
+    verify checks them by that seal, so they pass untouched and an edit is still named."""
+    with Store.open(db_path, pin_cost=TEST_PIN_COST) as store:
+        rid = tamper._live(store, store.start_session(game="lucky8", decks=6, areas=7, dealer="ann"),
+                           LUCKY8, tamper.UNDER_MIN)
+    count = len(tamper.UNDER_MIN)
+    conn = sqlite3.connect(db_path)
+    try:  # the two formats serialise the same round differently
+        assert round_seal(conn, rid, count, 1) != round_seal(conn, rid, count, 2)
+        assert round_seal(conn, rid, count, 2) == _finish_records(db_path)[rid]["sealed"]
+    finally:
+        conn.close()
+
+    def first_format(conn: sqlite3.Connection, detail: dict[str, Any]) -> None:
+        assert detail.pop("seal_format") == 2
+        detail["sealed"] = round_seal(conn, rid, count, 1)
+
+    _rewrite_finish(db_path, rid, first_format)
+    with Store.open_readonly(db_path) as store:
+        assert store.verify().ok
+    # eve's settlement of 20 (4.3.3: her 17 against the dealer's bust) made 2000
+    _edit(db_path, "UPDATE settlements SET net = '2000' WHERE round_id = ? AND player = 'eve'", rid)
+    with Store.open_readonly(db_path) as store:
+        result = store.verify()
+    assert not result.ok and result.row_id == rid
