@@ -154,19 +154,23 @@ def _verify_meta(conn: sqlite3.Connection, key: bytes | None) -> Problem | None:
 
 
 # table -> (the reference query, its row's chain content, how a row is named)
+#: A row's chain hash as the chain check reads it: a hash stored as anything but a BLOB (text
+#: of the same bytes, say) does not match, and is named as such rather than failing to decode.
+_BLOB_HASH = "CASE WHEN typeof(hash) = 'blob' THEN hash END"
+
 _CHAINS: dict[str, tuple[str, Callable[[Any], Sequence[Any]], Callable[[Any], str]]] = {
     "events": (
-        "SELECT id, round_id, seq, at, actor, event_json, hash FROM events ORDER BY id",
+        "SELECT id, round_id, seq, at, actor, event_json, " + _BLOB_HASH + " FROM events ORDER BY id",
         lambda r: event_content(r[0], r[1], r[2], r[3], r[4], r[5]),
         lambda r: f"events row {r[0]} (round {r[1]}, seq {r[2]})",
     ),
     "rounds": (
-        "SELECT id, session_id, number, source, started_at, config_json, hash FROM rounds ORDER BY id",
+        "SELECT id, session_id, number, source, started_at, config_json, " + _BLOB_HASH + " FROM rounds ORDER BY id",
         lambda r: round_content(r[0], r[1], r[2], r[3], r[4], r[5]),
         lambda r: f"rounds row {r[0]}",
     ),
     "audit": (
-        "SELECT id, at, actor, kind, round_id, detail_json, hash FROM audit ORDER BY id",
+        "SELECT id, at, actor, kind, round_id, detail_json, " + _BLOB_HASH + " FROM audit ORDER BY id",
         lambda r: audit_content(r[0], r[1], r[2], r[3], r[4], r[5]),
         lambda r: f"audit row {r[0]} ({r[3]})",
     ),
@@ -671,8 +675,10 @@ def _verify_round(
             count and event_rows[count - 1][3].hex() != finish.get("last_event_hash")
         ):
             return ("rounds", round_id, f"{where}: events missing (audit recorded {count})")
-        digest = hashlib.sha256((result_json or "").encode("utf-8")).hexdigest()
-        if status != finish.get("status") or not hmac.compare_digest(
+        # a settle output stored as anything but text (a BLOB of the same bytes) is not the one recorded
+        text = result_json if isinstance(result_json, str) else "" if result_json is None else None
+        digest = "" if text is None else hashlib.sha256(text.encode("utf-8")).hexdigest()
+        if text is None or status != finish.get("status") or not hmac.compare_digest(
             digest, str(finish.get("result_sha256"))
         ):
             return ("rounds", round_id, f"{where}: status or result differs from its audit record")
