@@ -12,8 +12,8 @@ everything the store then holds about the round, as SQLite itself serialises it
 - the round's derived columns (game, status, end time, players, totals, irregular flag,
   settle output).
 
-The finish record is in the keyed audit chain, so none of these can be changed without
-the station key. ``verify`` recomputes the same expression (one SQL query streaming all
+The finish record is in the keyed audit chain (with ``seal_format``: how the rows were
+serialised, :func:`seal_sql`), so none of these can be changed without the station key. ``verify`` recomputes the same expression (one SQL query streaming all
 the rounds) and compares digests instead of re-settling each round through the engine
 and walking its events one HMAC at a time. Every value is serialised with its SQLite type
 (``1`` and ``'1'`` differ) and every row with its id, so an edit, an insertion, a deletion
