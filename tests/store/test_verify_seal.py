@@ -98,11 +98,18 @@ def _rewrite_finish(db_path: Path, rid: int, change: Any) -> None:
     write_head_file(Path(f"{db_path}.key.head"), head)
 
 
-def _edit(db_path: Path, sql: str, *params: Any) -> None:
+def _rewritten_then_edited(db_path: Path, rid: int, change: Any, edit: str) -> Any:
+    """Verify passes with the finish record rewritten by ``change``; then the verdict after
+    the SQL ``edit`` (``?`` the round's id)."""
+    _rewrite_finish(db_path, rid, change)
+    with Store.open_readonly(db_path) as store:
+        assert store.verify().ok
     conn = sqlite3.connect(db_path)
     with conn:
-        conn.execute(sql, params)
+        conn.execute(edit, (rid,))
     conn.close()
+    with Store.open_readonly(db_path) as store:
+        return store.verify()
 
 
 def test_a_round_finished_before_seals_is_re_settled(db_path: Path) -> None:
@@ -116,12 +123,8 @@ def test_a_round_finished_before_seals_is_re_settled(db_path: Path) -> None:
         for name in ("sealed", "seal_format", "derived_rows", "needs_approval"):
             detail.pop(name)
 
-    _rewrite_finish(db_path, rid, unsealed)
-    with Store.open_readonly(db_path) as store:
-        assert store.verify().ok
-    _edit(db_path, "UPDATE rounds SET totals_json = '{\"dan\":-5,\"eve\":1500}' WHERE id = ?", rid)
-    with Store.open_readonly(db_path) as store:
-        result = store.verify()
+    result = _rewritten_then_edited(
+        db_path, rid, unsealed, "UPDATE rounds SET totals_json = '{\"dan\":-5,\"eve\":1500}' WHERE id = ?")
     assert not result.ok and result.row_id == rid
     assert result.problem == f"rounds row {rid}: totals differ from the re-settlement of its events"
 
@@ -144,11 +147,7 @@ def test_a_round_sealed_in_the_first_format_is_still_checked_by_its_seal(db_path
         assert detail.pop("seal_format") == 2
         detail["sealed"] = round_seal(conn, rid, count, 1)
 
-    _rewrite_finish(db_path, rid, first_format)
-    with Store.open_readonly(db_path) as store:
-        assert store.verify().ok
     # eve's settlement of 20 (4.3.3: her 17 against the dealer's bust) made 2000
-    _edit(db_path, "UPDATE settlements SET net = '2000' WHERE round_id = ? AND player = 'eve'", rid)
-    with Store.open_readonly(db_path) as store:
-        result = store.verify()
+    result = _rewritten_then_edited(
+        db_path, rid, first_format, "UPDATE settlements SET net = '2000' WHERE round_id = ? AND player = 'eve'")
     assert not result.ok and result.row_id == rid
