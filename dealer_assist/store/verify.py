@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from dealer_assist.errors import DealerAssistError, TranscriptError
+from dealer_assist.prefetch import Prefetch
 from dealer_assist.seal import Hmac, RangeCheck, chain_rows_ok, check_range, check_range_in
 from dealer_assist.store.authority import first_unauthorised_event
 from dealer_assist.store.chain import audit_content, event_content, round_content, verify_chain
@@ -271,8 +272,10 @@ def _verify_sealed(
         except (ValueError, TypeError, KeyError, IndexError, AttributeError, sqlite3.Error) as err:
             folding.append(err)
 
+    large = int(rounds_ids[1] or 0) >= PARALLEL_MIN_ROUNDS
     try:
-        ranges = _check_ranges(conn, key, path, jobs, rounds_ids, audit_ids, fold)
+        with Prefetch(path if large else None):  # the file read ahead in order (a cold page cache)
+            ranges = _check_ranges(conn, key, path, jobs, rounds_ids, audit_ids, fold)
     except sqlite3.Error:
         ranges = None  # a value SQLite cannot serialise (a BLOB where text belongs ...)
     if ranges is None or any(r.audit_span is not None and r.audit_chain is None for r in ranges):
