@@ -154,11 +154,11 @@ def _verify_meta(conn: sqlite3.Connection, key: bytes | None) -> Problem | None:
     return None
 
 
-# table -> (the reference query, its row's chain content, how a row is named)
 #: A row's chain hash as the chain check reads it: a hash stored as anything but a BLOB (text
 #: of the same bytes, say) does not match, and is named as such rather than failing to decode.
 _BLOB_HASH = "CASE WHEN typeof(hash) = 'blob' THEN hash END"
 
+# table -> (the reference query, its row's chain content, how a row is named)
 _CHAINS: dict[str, tuple[str, Callable[[Any], Sequence[Any]], Callable[[Any], str]]] = {
     "events": (
         "SELECT id, round_id, seq, at, actor, event_json, " + _BLOB_HASH + " FROM events ORDER BY id",
@@ -679,9 +679,9 @@ def _verify_round(
         ):
             return ("rounds", round_id, f"{where}: events missing (audit recorded {count})")
         # a settle output stored as anything but text (a BLOB of the same bytes) is not the one recorded
-        text = result_json if isinstance(result_json, str) else "" if result_json is None else None
-        digest = "" if text is None else hashlib.sha256(text.encode("utf-8")).hexdigest()
-        if text is None or status != finish.get("status") or not hmac.compare_digest(
+        stored_as_text = result_json is None or isinstance(result_json, str)
+        digest = hashlib.sha256((result_json or "").encode("utf-8")).hexdigest() if stored_as_text else ""
+        if not stored_as_text or status != finish.get("status") or not hmac.compare_digest(
             digest, str(finish.get("result_sha256"))
         ):
             return ("rounds", round_id, f"{where}: status or result differs from its audit record")

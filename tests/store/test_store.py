@@ -358,16 +358,22 @@ def test_sessions_and_notes(db_path: Path) -> None:
         assert json.loads(json.dumps(store.list_rounds()[0].as_json()))["id"] == second
 
 
+def _refuse_events_like(db_path: Path, pattern: str) -> None:
+    """Make the database refuse the insert of an event whose JSON is LIKE ``pattern`` (as a
+    full disk or an I/O error would)."""
+    with sqlite3.connect(db_path) as conn:
+        quoted = pattern.replace("'", "''")  # a trigger's body takes no parameters
+        conn.execute(
+            f"CREATE TRIGGER refuse BEFORE INSERT ON events WHEN NEW.event_json LIKE '{quoted}' "
+            "BEGIN SELECT RAISE(ABORT, 'refused'); END"
+        )
+
+
 def test_a_failed_append_keeps_nothing_and_the_store_goes_on(db_path: Path) -> None:
     with Store.open(db_path) as store:
         round_id = store.begin_round({"game": "lucky8"})
         store.append_event(round_id, {"type": "no_more_bets"})
-    # Make the database refuse one particular insert (as a full disk or an I/O error would).
-    with sqlite3.connect(db_path) as conn:
-        conn.execute(
-            "CREATE TRIGGER refuse BEFORE INSERT ON events WHEN NEW.event_json LIKE '%boom%' "
-            "BEGIN SELECT RAISE(ABORT, 'refused'); END"
-        )
+    _refuse_events_like(db_path, "%boom%")
     with Store.open(db_path) as store:
         with pytest.raises(StoreError, match="refused"):
             store.append_event(
@@ -385,11 +391,7 @@ def test_append_events_writes_a_decision_and_its_card_together_or_not_at_all(db_
     with Store.open(db_path) as store:
         round_id = store.begin_round({"game": "lucky8"})
         store.append_event(round_id, {"type": "no_more_bets"})
-    with sqlite3.connect(db_path) as conn:
-        conn.execute(
-            "CREATE TRIGGER refuse BEFORE INSERT ON events WHEN NEW.event_json LIKE '%\"9C\"%' "
-            "BEGIN SELECT RAISE(ABORT, 'refused'); END"
-        )
+    _refuse_events_like(db_path, '%"9C"%')
     hit = {"type": "decision", "action": "hit", "area": 1, "hand": 1}
     with Store.open(db_path) as store:
         with pytest.raises(StoreError, match="refused"):
