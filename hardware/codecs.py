@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Final, Protocol
 
-from dealer_assist.cards import Card, CardNotationError, parse_card
+from dealer_assist.base.cards import Card, CardNotationError, parse_card
 from hardware.events import (
     Alive,
     CardRead,

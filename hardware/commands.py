@@ -18,7 +18,7 @@ from pathlib import Path
 from types import FrameType
 from typing import NoReturn, TextIO
 
-from dealer_assist.cards import Card, CardNotationError, parse_card
+from dealer_assist.base.cards import Card, CardNotationError, parse_card
 from dealer_assist.games import GAMES
 from hardware.codecs import CODEC_NAMES
 from hardware.driver import DEFAULT_BAUD, ShoeConnectionError, ShoeDriver

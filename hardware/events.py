@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from dealer_assist.cards import Card
+from dealer_assist.base.cards import Card
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

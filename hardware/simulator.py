@@ -24,7 +24,7 @@ import time
 import tty
 from collections.abc import Sequence
 
-from dealer_assist.cards import Card
+from dealer_assist.base.cards import Card
 from dealer_assist.games import composition_for
 from hardware.codecs import Da1CommandReader, beetek_text, make_codec
 from hardware.events import (

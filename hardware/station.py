@@ -9,7 +9,7 @@
 - ``show``: the configuration file the app would use, and what it resolves to.
 
 Lives in hardware/ because the shoe check opens the serial port (pyserial); the parts
-that need no device are in dealer_assist/station.py.
+that need no device are in dealer_assist/service/station.py.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ import threading
 from dataclasses import replace
 from pathlib import Path
 
-import dealer_assist.station as st
-from dealer_assist.station import Check, StationConfig, StationError
+import dealer_assist.service.station as st
+from dealer_assist.service.station import Check, StationConfig, StationError
 from hardware.driver import ShoeConnectionError, ShoeDriver
 from hardware.events import Connected, Hello, ShoeEvent, ShoeFault
 

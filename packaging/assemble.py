@@ -84,7 +84,7 @@ def assemble(dist: Path) -> list[Path]:
     put(UDEV_RULE, share / "dealer-assist" / "udev" / UDEV_RULE.name)
     # The station configuration template install.sh puts at /etc/dealer-assist/station.toml:
     # written by the same code as `dealer-assist station init` and the Station setup dialog.
-    from dealer_assist.station import StationConfig, render_config
+    from dealer_assist.service.station import StationConfig, render_config
 
     station = share / "dealer-assist" / "station.toml"
     station.write_text(render_config(StationConfig()), encoding="utf-8")

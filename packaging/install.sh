@@ -18,7 +18,7 @@ set -euo pipefail
 
 APP_ID=com.dealerassist.DealerAssist
 RULE=99-dealer-shoe.rules
-GROUP=dealer-assist  # every dealer account of the station; dealer_assist/station.py GROUP
+GROUP=dealer-assist  # every dealer account of the station; dealer_assist/service/station.py GROUP
 CONFDIR=/etc/dealer-assist
 STATEDIR=/var/lib/dealer-assist
 LOGDIR=/var/log/dealer-assist

@@ -27,12 +27,14 @@ STAMP = OUT / ".sources"
 
 # The rules engine and the transcripts; the store, the CLI and the commands stay Python.
 MODULES = (
-    "cards", "hands", "money", "outcome", "sidebets", "games", "events", "settlement", "round_api",
-    "shoe_state", "round_base", "hand_rules", "table_state", "table_port",
-    "table_core", "table_settlement", "table_betting", "table_dealer", "table_offers", "table_play",
-    "table_dealing", "table", "electronic",
-    "irregularities", "claims",
-    "transcript", "simulate",
+    "base/cards", "base/hands", "base/money", "base/settlement",
+    "games/sidebets", "games/__init__",
+    "engine/outcome", "engine/events", "engine/round_api",
+    "engine/shoe_state", "engine/round_base", "engine/hand_rules", "engine/table_state", "engine/table_port",
+    "engine/table_core", "engine/table_settlement", "engine/table_betting", "engine/table_dealer",
+    "engine/table_offers", "engine/table_play", "engine/table_dealing", "engine/table", "engine/electronic",
+    "engine/irregularities", "engine/claims",
+    "engine/transcript", "bench/simulate",
 )
 
 
@@ -45,7 +47,7 @@ def sources_digest(package: Path = ROOT / "dealer_assist") -> str:
 
 
 def compiled_ok(out: Path = OUT) -> bool:
-    probe = "import dealer_assist.table as t, sys; sys.exit(0 if t.__file__.endswith(('.so', '.pyd')) else 1)"
+    probe = "import dealer_assist.engine.table as t, sys; sys.exit(0 if t.__file__.endswith(('.so', '.pyd')) else 1)"
     return subprocess.run([sys.executable, "-c", probe], cwd=out, env={"PYTHONPATH": str(out)}).returncode == 0
 
 

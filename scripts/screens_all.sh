@@ -13,7 +13,7 @@ for SIZE in 1280x800 1366x768 1920x1080; do
     trap 'kill $XPID 2>/dev/null' EXIT  # a failed shot must not leave the server holding :$N
     sleep 1
     for GAME in ace_race electronic star_elements lucky8 dueling8s; do
-        DISPLAY=:$N QT_QPA_PLATFORM=xcb timeout 180 "$PY" -m ui.heavy_round --game $GAME --size $SIZE --out "$OUT" --review
+        DISPLAY=:$N QT_QPA_PLATFORM=xcb timeout 180 "$PY" -m ui.dealer.heavy_round --game $GAME --size $SIZE --out "$OUT" --review
     done
     kill $XPID
     N=$((N + 1))

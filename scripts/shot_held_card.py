@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import ui.qtfix  # noqa: E402, F401  (before any Qt call: keeps PySide6 6.12 from aborting CPython 3.11)
+import ui.common.qtfix  # noqa: E402, F401  (before any Qt call: keeps PySide6 6.12 from aborting CPython 3.11)
 
 
 def main() -> int:
@@ -51,9 +51,9 @@ def main() -> int:
 
         from PySide6.QtWidgets import QApplication
 
-        from dealer_assist.cards import cards
-        from ui.app import build_table
-        from ui.controller import TableSetup
+        from dealer_assist.base.cards import cards
+        from dealer_assist.engine.table_setup import TableSetup
+        from ui.dealer.app import build_table
 
         app = QApplication.instance() or QApplication([])
         setup = TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1}, limits={"main": [5, 1000]})

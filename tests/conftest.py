@@ -12,7 +12,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     """With DEALER_ASSIST_EXPECT_COMPILED set, refuse to run on the pure-Python engine."""
     if not os.environ.get("DEALER_ASSIST_EXPECT_COMPILED"):
         return
-    import dealer_assist.table as table
+    import dealer_assist.engine.table as table
 
     if not table.__file__.endswith((".so", ".pyd")):
         raise pytest.UsageError(

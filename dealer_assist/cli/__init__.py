@@ -35,8 +35,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "shoe-sim": ("hardware.commands", "run a simulated card-reading shoe on a pseudo-terminal"),
     "shoe-monitor": ("hardware.commands", "print the events a shoe sends, one JSON object per line"),
     "station": ("hardware.station", "check, write or show the station's configuration (technicians)"),
-    "review": ("ui.review_app", "open the pit supervisor's review window"),
-    "gui": ("ui.app", "open the dealer's screen (the default without a subcommand)"),
+    "review": ("ui.review.app", "open the pit supervisor's review window"),
+    "gui": ("ui.dealer.app", "open the dealer's screen (the default without a subcommand)"),
 }
 
 

@@ -1,6 +1,6 @@
 """`dealer-assist bench`: rounds per second and time per event through the rules engine.
 
-The set-ups and the timing loop are in dealer_assist/bench.py; this module is the command.
+The set-ups and the timing loop are in dealer_assist/bench/engine.py; this module is the command.
 Prints figures; asserts nothing.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from dealer_assist.bench import run_setup
+from dealer_assist.bench.engine import run_setup
 from dealer_assist.cli.common import whole_number
 from dealer_assist.games import GAMES as GAME_KEYS
 
@@ -22,7 +22,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import dealer_assist.table as table_module
+    import dealer_assist.engine.table as table_module
 
     compiled = table_module.__file__.endswith((".so", ".pyd"))
     print("engine: " + ("compiled with mypyc (scripts/compile_engine.py)" if compiled else

@@ -1,7 +1,7 @@
 """``dealer-assist history [--db FILE] list|export|verify``: read a table's round store.
 
 ``--db`` may come before or after the action; without it, the station's store
-(dealer_assist/station.py: ``--config``, the configuration file, or a development run's).
+(dealer_assist/service/station.py: ``--config``, the configuration file, or a development run's).
 
 - ``list [--json] [--player P] [--since T] [--until T] [--status S] [--irregular] [--limit N]``
   rounds, latest first (default the latest 100; ``--limit 0`` for all). ``--json``
@@ -35,7 +35,7 @@ import sys
 from typing import Any
 
 from dealer_assist.cli.common import OneLineParser, fail, whole_number
-from dealer_assist.station import StationError
+from dealer_assist.service.station import StationError
 from dealer_assist.store import ROUND_STATUSES, RoundSummary, Store, StoreError, format_time
 
 
@@ -157,7 +157,7 @@ def _print_table(rounds: list[RoundSummary]) -> None:
 def _store_path(args: argparse.Namespace) -> str:
     if args.db:
         return str(args.db)
-    from dealer_assist.station import find_config, store_path
+    from dealer_assist.service.station import find_config, store_path
 
     path = store_path(find_config(args.config))
     if not path.exists():

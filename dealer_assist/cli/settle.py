@@ -11,9 +11,9 @@ import argparse
 import sys
 from typing import TextIO
 
+from dealer_assist.base.errors import TranscriptError
 from dealer_assist.cli.common import new_file_in_existing_directory
-from dealer_assist.errors import TranscriptError
-from dealer_assist.transcript import dumps, load_transcript, settle_document
+from dealer_assist.engine.transcript import dumps, load_transcript, settle_document
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     if args.record:
         from pathlib import Path
 
-        from dealer_assist.station import create_store_file
+        from dealer_assist.service.station import create_store_file
         from dealer_assist.store import record_transcript
 
         try:

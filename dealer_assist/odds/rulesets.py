@@ -81,7 +81,7 @@ def for_game(game: str, decks: int | None = None) -> RuleSet:
     """The main wager of ``game`` as the engine plays it (games.py), at ``decks`` decks."""
     rules: GameRules = GAMES[game]
     n = decks if decks is not None else usual_decks(game)
-    from dealer_assist import sidebets
+    from dealer_assist.games import sidebets
 
     bonus = None
     if rules.permanent_eight:

@@ -2,7 +2,7 @@
 
 Every bet decided by cards from a fresh shoe is enumerated over ordered card sequences,
 each card type weighted by how many copies the shoe still holds, and classified by the
-engine's own classifier (dealer_assist.sidebets): the pay tables are read from there.
+engine's own classifier (dealer_assist.games.sidebets): the pay tables are read from there.
 Which positions of the shoe the cards come from does not matter: the cards of a shuffled
 shoe are exchangeable, and a card drawn after the players' draws (the dealer's second
 card, the dealer's draws in Dueling 8's) is distributed as a fresh card because the
@@ -17,10 +17,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from dealer_assist import sidebets
-from dealer_assist.cards import Card
-from dealer_assist.games import composition_for
-from dealer_assist.sidebets import PayRow
+from dealer_assist.base.cards import Card
+from dealer_assist.games import composition_for, sidebets
+from dealer_assist.games.sidebets import PayRow
 
 
 @dataclass

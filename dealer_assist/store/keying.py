@@ -8,11 +8,11 @@ import sqlite3
 from functools import partial
 from typing import Any
 
-from dealer_assist.seal import SEAL_FIELD, SEAL_FORMAT_FIELD
 from dealer_assist.store.audit import insert_audit
 from dealer_assist.store.chain import chain, last_link, verify_chain
 from dealer_assist.store.common import ZERO_HASH, StoreError, canonical_json
 from dealer_assist.store.keys import CHAINS, Head, key_id
+from dealer_assist.store.seal import SEAL_FIELD, SEAL_FORMAT_FIELD
 from dealer_assist.store.states import session_state, user_state
 
 __all__ = ["CHAIN_SCHEME", "key_store", "meta_value", "read_head", "record_head", "schema_digest"]

@@ -1,6 +1,6 @@
 """The review's reader: a read-only store that owns its connection.
 
-The supervisor's review (``dealer_assist.review_queries`` and the review window) reads a
+The supervisor's review (``dealer_assist.store.review_queries`` and the review window) reads a
 store only through a :class:`StoreReader`: it opens the file read-only (``mode=ro``; WAL
 lets the table keep writing), runs each query under its lock in a consistent snapshot, and
 closes the connection when it is closed. No caller holds a raw ``sqlite3.Connection``.

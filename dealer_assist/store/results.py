@@ -13,16 +13,8 @@ import sqlite3
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from dealer_assist.errors import DealerAssistError, TranscriptError
-from dealer_assist.seal import (
-    APPROVALS_FIELD,
-    ROWS_FIELD,
-    SEAL_FIELD,
-    SEAL_FORMAT,
-    SEAL_FORMAT_FIELD,
-    derived_rows,
-    round_seal,
-)
+from dealer_assist.base.errors import DealerAssistError, TranscriptError
+from dealer_assist.engine.transcript import under_minimum_first_time
 from dealer_assist.store.audit import insert_audit
 from dealer_assist.store.authority import authority_needed
 from dealer_assist.store.common import (
@@ -33,7 +25,15 @@ from dealer_assist.store.common import (
     utc_now,
 )
 from dealer_assist.store.log import round_event_tail, round_events
-from dealer_assist.transcript import under_minimum_first_time
+from dealer_assist.store.seal import (
+    APPROVALS_FIELD,
+    ROWS_FIELD,
+    SEAL_FIELD,
+    SEAL_FORMAT,
+    SEAL_FORMAT_FIELD,
+    derived_rows,
+    round_seal,
+)
 
 __all__ = [
     "SettlementRow",
@@ -117,7 +117,7 @@ def finish(
     """Record a round's settle output (inside a write transaction): status, settlements,
     rulings, net, the under-minimum history (5.26) and a chained ``round_finish`` record
     that names the end time, the history entries it added and the round's seal (the sha256
-    of every row recorded about it: :mod:`dealer_assist.seal`)."""
+    of every row recorded about it: :mod:`dealer_assist.store.seal`)."""
     row = conn.execute("SELECT config_json FROM rounds WHERE id = ?", (round_id,)).fetchone()
     if row is None:
         raise StoreError(f"no round {round_id}")

@@ -6,7 +6,7 @@ One streaming pass (memory does not grow with the number of rounds):
 2. the audit log is folded into what it says the ``sessions``, ``users``/``user_roles``
    and ``under_min_history`` tables hold (each change records the whole new state);
 3. every round is checked: a round whose chained finish record carries a seal
-   (:mod:`dealer_assist.seal`) is compared with it, its events included (they then need
+   (:mod:`dealer_assist.store.seal`) is compared with it, its events included (they then need
    no link-by-link check); any other round (unfinished, finished before seals, with events
    after its finish, or whose seal does not match) is re-settled through the engine from its
    chained config and events (up to its latest chained finish record) and every derived column
@@ -36,23 +36,23 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from dealer_assist.errors import DealerAssistError, TranscriptError
-from dealer_assist.prefetch import Prefetch
-from dealer_assist.seal import Hmac, RangeCheck, chain_rows_ok, check_range, check_range_in
+from dealer_assist.base.errors import DealerAssistError, TranscriptError
+from dealer_assist.engine.transcript import new_round, parse_event, round_output
 from dealer_assist.store.authority import first_unauthorised_event
 from dealer_assist.store.chain import audit_content, event_content, round_content, verify_chain
 from dealer_assist.store.common import StoreError, canonical_json, decimal_text
 from dealer_assist.store.keying import CHAIN_SCHEME, meta_value, read_head, schema_digest
 from dealer_assist.store.keys import CHAINS, Head, key_id, read_head_file
 from dealer_assist.store.log import players_of_event
+from dealer_assist.store.prefetch import Prefetch
 from dealer_assist.store.results import (
     irregular_flag,
     net_texts,
     ruling_rows,
     settlement_rows,
 )
+from dealer_assist.store.seal import Hmac, RangeCheck, chain_rows_ok, check_range, check_range_in
 from dealer_assist.store.states import SESSION_COLUMNS, user_state
-from dealer_assist.transcript import new_round, parse_event, round_output
 
 __all__ = ["CENTS_SQL", "VerifyResult", "first_altered_settlements", "verify"]
 

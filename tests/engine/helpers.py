@@ -5,8 +5,8 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from dealer_assist.errors import TranscriptError
-from dealer_assist.transcript import settle_document
+from dealer_assist.base.errors import TranscriptError
+from dealer_assist.engine.transcript import settle_document
 
 
 def table(game: str, *events: dict[str, Any], decks: int = 6, areas: int = 7, **extra: Any) -> dict[str, Any]:

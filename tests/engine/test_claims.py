@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from dealer_assist.errors import RuleRefusal, TranscriptError
-from dealer_assist.transcript import parse_event, round_output, run_document
+from dealer_assist.base.errors import RuleRefusal, TranscriptError
+from dealer_assist.engine.transcript import parse_event, round_output, run_document
 from tests.engine.helpers import CLOSE, NMB, cards, decide, one, settle, table, wager
 from tests.engine.test_multiplayer import D8, TABLE_GAMES, card, dealer_to, initial, refused
 

@@ -19,8 +19,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealer_assist.errors import RuleRefusal
-from dealer_assist.events import (
+from dealer_assist.base.errors import RuleRefusal
+from dealer_assist.engine.events import (
     Absent,
     CardDrawn,
     Claim,
@@ -31,9 +31,9 @@ from dealer_assist.events import (
     NoMoreBets,
     Wager,
 )
+from dealer_assist.engine.table import TableRound
+from dealer_assist.engine.transcript import new_round, round_output
 from dealer_assist.games import composition_for
-from dealer_assist.table import TableRound
-from dealer_assist.transcript import new_round, round_output
 
 GAMES = ("ace_race", "star_elements", "lucky8", "dueling8s")
 PLAYERS = tuple(f"p{i}" for i in range(7))

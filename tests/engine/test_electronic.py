@@ -210,7 +210,7 @@ def test_pending_lists_each_terminal_with_its_options() -> None:
 
 
 def test_terminal_states_for_the_dealer_screen() -> None:
-    from dealer_assist.transcript import run_document
+    from dealer_assist.engine.transcript import run_document
 
     # 5 6 v 9: t1 hits and waits for the first stream card; t2 timed out (default strategy).
     doc = table("electronic", bet("t1", 10), bet("t2", 10), bet("t3", 10), NMB, *cards("5S", "9H", "6D"),

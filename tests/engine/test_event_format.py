@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealer_assist.cards import ELEMENT_SUITS, RANKS, STANDARD_SUITS, Card
-from dealer_assist.errors import EventFormatError
-from dealer_assist.events import (
+from dealer_assist.base.cards import ELEMENT_SUITS, RANKS, STANDARD_SUITS, Card
+from dealer_assist.base.errors import EventFormatError
+from dealer_assist.engine.events import (
     DECISION_ACTIONS,
     Absent,
     Burn,
@@ -36,7 +36,7 @@ from dealer_assist.events import (
     Wager,
     Withdraw,
 )
-from dealer_assist.transcript import event_to_transcript, parse_event
+from dealer_assist.engine.transcript import event_to_transcript, parse_event
 
 cards = st.sampled_from([Card(r, s) for r in RANKS for s in (*STANDARD_SUITS, *ELEMENT_SUITS)])
 # A name is one line of printable text (a control character or line break is refused).

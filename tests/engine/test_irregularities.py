@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from dealer_assist.errors import TranscriptError
-from dealer_assist.transcript import settle_document
+from dealer_assist.base.errors import TranscriptError
+from dealer_assist.engine.transcript import settle_document
 
 STD3 = ("ace_race", "lucky8", "star_elements")
 _SE = {"S": "Fi", "H": "Go", "D": "Ea", "C": "Wo"}

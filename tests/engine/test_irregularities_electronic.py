@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from dealer_assist.errors import TranscriptError
-from dealer_assist.transcript import settle_document
+from dealer_assist.base.errors import TranscriptError
+from dealer_assist.engine.transcript import settle_document
 
 NMB = {"type": "no_more_bets"}
 

@@ -10,10 +10,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dealer_assist.cards import Card
-from dealer_assist.errors import EventFormatError, RuleRefusal
+from dealer_assist.base.cards import Card
+from dealer_assist.base.errors import EventFormatError, RuleRefusal
+from dealer_assist.engine.transcript import new_round, parse_event, round_output
 from dealer_assist.games import composition_for
-from dealer_assist.transcript import new_round, parse_event, round_output
 
 GAMES = ["ace_race", "lucky8", "star_elements", "dueling8s"]
 

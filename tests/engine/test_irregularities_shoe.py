@@ -7,12 +7,12 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from dealer_assist.cards import parse_card
-from dealer_assist.events import NoMoreBets, Wager
+from dealer_assist.base.cards import parse_card
+from dealer_assist.engine.events import NoMoreBets, Wager
+from dealer_assist.engine.irregularities import cards_needed, shoe_notices
+from dealer_assist.engine.table import TableRound
+from dealer_assist.engine.transcript import new_round, parse_event, round_output
 from dealer_assist.games import composition_for
-from dealer_assist.irregularities import cards_needed, shoe_notices
-from dealer_assist.table import TableRound
-from dealer_assist.transcript import new_round, parse_event, round_output
 
 
 def _round(game: str, decks: int, dealt: list[str]) -> TableRound:
@@ -127,7 +127,7 @@ def test_the_player_next_to_act_is_named_to_cut_the_riffled_discards() -> None:
 def test_shoe_dealt_in_the_header_counts_copies_over_the_whole_shoe() -> None:
     # 5.1 over the shoe since its last shuffle: one deck of Lucky 8 (1.1 decks allowed: 1-8) and the
     # A♠ already came out in an earlier round; a second A♠ cannot belong to the shoe: void.
-    from dealer_assist.transcript import settle_document
+    from dealer_assist.engine.transcript import settle_document
 
     doc = {"game": "lucky8", "decks": 1, "areas": 7, "shoe_dealt": ["AS", "KD"], "events": [
         {"type": "wager", "player": "a", "area": 1, "bet": "main", "amount": 10},

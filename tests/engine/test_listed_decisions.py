@@ -15,17 +15,17 @@ from decimal import Decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealer_assist.errors import RuleRefusal
-from dealer_assist.events import Decision, Event
-from dealer_assist.games import GAMES
-from dealer_assist.simulate import (
+from dealer_assist.base.errors import RuleRefusal
+from dealer_assist.bench.simulate import (
     Shoe,
     electronic_wagers,
     next_event,
     random_strategy,
     table_wagers,
 )
-from dealer_assist.transcript import new_round, round_output
+from dealer_assist.engine.events import Decision, Event
+from dealer_assist.engine.transcript import new_round, round_output
+from dealer_assist.games import GAMES
 
 TABLE_GAMES = sorted(g for g in GAMES if g != "electronic")
 

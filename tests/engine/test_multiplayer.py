@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from dealer_assist.errors import RuleRefusal
-from dealer_assist.transcript import new_round, parse_event, round_output, run_document
+from dealer_assist.base.errors import RuleRefusal
+from dealer_assist.engine.transcript import new_round, parse_event, round_output, run_document
 from tests.engine.helpers import NMB, cards, decide, one, settle, table, wager
 
 TABLE_GAMES = ("ace_race", "star_elements", "lucky8", "dueling8s")

@@ -18,9 +18,16 @@ from decimal import Decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealer_assist.cards import Card
-from dealer_assist.errors import RuleRefusal
-from dealer_assist.events import (
+from dealer_assist.base.cards import Card
+from dealer_assist.base.errors import RuleRefusal
+from dealer_assist.bench.simulate import (
+    Shoe,
+    electronic_wagers,
+    next_event,
+    random_strategy,
+    table_wagers,
+)
+from dealer_assist.engine.events import (
     Absent,
     CardDrawn,
     Decision,
@@ -32,17 +39,10 @@ from dealer_assist.events import (
     Timeout,
     Withdraw,
 )
+from dealer_assist.engine.outcome import Expectation
+from dealer_assist.engine.round_api import Round
+from dealer_assist.engine.transcript import new_round
 from dealer_assist.games import GAMES
-from dealer_assist.outcome import Expectation
-from dealer_assist.round_api import Round
-from dealer_assist.simulate import (
-    Shoe,
-    electronic_wagers,
-    next_event,
-    random_strategy,
-    table_wagers,
-)
-from dealer_assist.transcript import new_round
 
 
 def offered_choices(exp: Expectation) -> list[Event]:
@@ -72,7 +72,7 @@ def offered_choices(exp: Expectation) -> list[Event]:
 
 
 def _card(text: str) -> Card:
-    from dealer_assist.cards import parse_card
+    from dealer_assist.base.cards import parse_card
 
     return parse_card(text)
 
@@ -182,7 +182,7 @@ def _on_record(out: dict[str, object]) -> set[str]:
 @settings(max_examples=80, deadline=None)
 @given(game=st.sampled_from(sorted(g for g in GAMES if not GAMES[g].shared_hand)), seed=st.integers(0, 2**32))
 def test_a_card_the_shoe_read_is_never_absent_from_the_record(game: str, seed: int) -> None:
-    from dealer_assist.transcript import round_output
+    from dealer_assist.engine.transcript import round_output
 
     rng = random.Random(seed)
     decks = GAMES[game].deck_range[1]

@@ -6,9 +6,9 @@ from fractions import Fraction
 
 import pytest
 
-from dealer_assist import sidebets as sb
-from dealer_assist.cards import card, cards
+from dealer_assist.base.cards import card, cards
 from dealer_assist.games import GAMES
+from dealer_assist.games import sidebets as sb
 
 
 def odds(row: sb.PayRow | None) -> Fraction | None:

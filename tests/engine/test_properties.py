@@ -14,9 +14,15 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dealer_assist.bench.simulate import (
+    Shoe,
+    electronic_wagers,
+    play,
+    random_strategy,
+    table_wagers,
+)
+from dealer_assist.engine.transcript import new_round, round_output
 from dealer_assist.games import GAMES
-from dealer_assist.simulate import Shoe, electronic_wagers, play, random_strategy, table_wagers
-from dealer_assist.transcript import new_round, round_output
 
 
 def _play(game: str, seed: int, per_area: int, side_bets: bool) -> tuple[object, dict[str, object]]:

@@ -12,8 +12,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dealer_assist.errors import TranscriptError
-from dealer_assist.transcript import settle_document, settle_text
+from dealer_assist.base.errors import TranscriptError
+from dealer_assist.engine.transcript import settle_document, settle_text
 
 EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "examples"
 

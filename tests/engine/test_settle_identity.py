@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from dealer_assist.errors import TranscriptError
-from dealer_assist.transcript import dumps, settle_text
+from dealer_assist.base.errors import TranscriptError
+from dealer_assist.engine.transcript import dumps, settle_text
 
 DATA = Path(__file__).parent / "data" / "settle_before.jsonl.gz"
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import replace
 from decimal import Decimal
 
-from dealer_assist.cards import Card, parse_card
-from dealer_assist.electronic import ElectronicConfig, ElectronicRound
-from dealer_assist.events import CardDrawn, Decision, NoMoreBets, Wager
+from dealer_assist.base.cards import Card, parse_card
+from dealer_assist.engine.electronic import ElectronicConfig, ElectronicRound
+from dealer_assist.engine.events import CardDrawn, Decision, NoMoreBets, Wager
+from dealer_assist.engine.hand_rules import dealer_stands, offers
 from dealer_assist.games import ELECTRONIC, LUCKY8, GameRules
-from dealer_assist.hand_rules import dealer_stands, offers
 
 
 def _cards(text: str) -> list[Card]:

@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
-from dealer_assist.cards import Card, make_card
-from dealer_assist.errors import TranscriptError
+from dealer_assist.base.cards import Card, make_card
+from dealer_assist.base.errors import TranscriptError
+from dealer_assist.engine.transcript import settle_text
 from dealer_assist.games import GAMES, GameRules
-from dealer_assist.sidebets import PayRow, SideBetSpec, SideCards
-from dealer_assist.transcript import settle_text
+from dealer_assist.games.sidebets import PayRow, SideBetSpec, SideCards
 
 
 def seven_up_deck() -> tuple[Card, ...]:

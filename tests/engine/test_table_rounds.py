@@ -481,8 +481,8 @@ def test_hit_out_of_turn_is_refused() -> None:
 
 
 def test_a_refused_event_leaves_the_round_unchanged() -> None:
-    from dealer_assist.errors import RuleRefusal
-    from dealer_assist.transcript import new_round, parse_event, round_output
+    from dealer_assist.base.errors import RuleRefusal
+    from dealer_assist.engine.transcript import new_round, parse_event, round_output
 
     doc = table("ace_race", wager("a", 1, 10), NMB, *cards("5H", "7D", "4C"))
     rnd = new_round(doc)
@@ -552,7 +552,7 @@ def test_a_card_found_face_up_in_the_shoe_is_played_as_normal(game: str, first: 
 
 
 def test_the_engines_settlement_maker_gives_the_same_value_as_the_named_tuple() -> None:
-    from dealer_assist.outcome import Settlement, settlement
+    from dealer_assist.engine.outcome import Settlement, settlement
 
     made = settlement("ann", "main", Decimal(10), "win", Decimal(15), "4.3.1", "interim", 2, 1, "blackjack")
     assert type(made) is Settlement

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from dealer_assist.round_api import Round, RoundView
-from dealer_assist.transcript import new_round, parse_event, run_document
+from dealer_assist.engine.round_api import Round, RoundView
+from dealer_assist.engine.transcript import new_round, parse_event, run_document
 from tests.engine.helpers import NMB, bet, cards, decide, table, wager
 
 
@@ -112,7 +112,7 @@ def test_under_minimum_first_time_is_decided_by_the_engine() -> None:
 
 
 def test_under_minimum_first_time_needs_a_wager_settled_not_returned() -> None:
-    from dealer_assist.transcript import under_minimum_first_time
+    from dealer_assist.engine.transcript import under_minimum_first_time
 
     # carol's under-minimum 5 (limits 10-100): she withdraws it after a power failure before
     # any card decided anything (5.29.1): it was returned, so her first time is still to come.

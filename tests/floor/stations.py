@@ -11,8 +11,8 @@ import copy
 from pathlib import Path
 from typing import Any
 
+from dealer_assist.engine.transcript import settle_document
 from dealer_assist.store import TEST_PIN_COST, Store, authority_needed
-from dealer_assist.transcript import settle_document
 from tests.ui_review.rounds import ACE_RACE, LUCKY8_RULING, LUCKY8_VOID, STAR_ELEMENTS, example
 
 #: (document, alice's net worked by hand, or None when alice does not play)

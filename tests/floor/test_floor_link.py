@@ -1,4 +1,4 @@
-"""The dealer's app forwarding in the background (ui/floor_link.py): a real QThread, a real
+"""The dealer's app forwarding in the background (ui/dealer/floor_link.py): a real QThread, a real
 server, the status widget's text as the dealer sees it."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.gui
 def test_the_link_forwards_goes_offline_and_catches_up(floor: Floor, tmp_path: Path, qtbot: Any) -> None:
     from PySide6.QtWidgets import QMainWindow
 
-    from ui.floor_link import FloorLink
+    from ui.dealer.floor_link import FloorLink
 
     url = floor.station("BJ-07", "PIT-2")
     db = tmp_path / "bj07.db"
@@ -66,8 +66,8 @@ seen = {"link": None}
 began = time.monotonic()
 
 def look():
-    from ui.floor_link import FloorLinkStatus
-    from ui.main_window import DealerWindow
+    from ui.dealer.floor_link import FloorLinkStatus
+    from ui.dealer.main_window import DealerWindow
     windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, DealerWindow)]
     link = windows[0].statusBar().findChild(FloorLinkStatus) if windows else None
     seen["link"] = link.text() if link is not None else None
@@ -91,7 +91,7 @@ def test_the_app_forwards_to_the_configured_floor_service(floor: Floor, tmp_path
     import subprocess
     import sys
 
-    from dealer_assist import station
+    from dealer_assist.service import station
 
     url = floor.station("BJ-07", "PIT-2")
     role = station_role(floor.dbname, "BJ-07")
@@ -117,7 +117,7 @@ def test_the_app_forwards_to_the_configured_floor_service(floor: Floor, tmp_path
 
 
 def test_the_floor_link_is_floor_option_else_the_configured_service(tmp_path: Path) -> None:
-    from dealer_assist import station
+    from dealer_assist.service import station
 
     path = tmp_path / "station.toml"
     path.write_text('[table]\nname = "BJ-07"\n[floor]\nservice = "pit2-floor"\n')

@@ -267,8 +267,8 @@ def test_a_round_finished_again_after_forwarding_is_a_new_version(floor: Floor, 
     reads the latest, with its history."""
     import copy
 
+    from dealer_assist.engine.transcript import settle_document
     from dealer_assist.floor.reader import FloorReader
-    from dealer_assist.transcript import settle_document
 
     url = floor.station("BJ-07", "PIT-2")
     db = tmp_path / "bj07.db"

@@ -28,9 +28,9 @@ from typing import Any
 
 import pytest
 
+from dealer_assist.engine.transcript import settle_document
 from dealer_assist.floor.reader import FloorReader, sort_key
 from dealer_assist.odds.theo import pit_theo
-from dealer_assist.transcript import settle_document
 from tests.floor.conftest import Floor
 from tests.floor.helpers import cli, query
 from tests.floor.stations import DOCUMENTS, make_station, open_station
@@ -113,7 +113,7 @@ def test_hourly_win_hold_and_a_players_rounds_use_the_latest_finish(floor: Floor
 @pytest.mark.gui
 def test_the_pit_window_shows_the_latest_finish(floor: Floor, tmp_path: Path, qtbot: Any) -> None:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from ui.pit_view import PitWindow
+    from ui.review.pit_view import PitWindow
 
     rid = _refinished_floor(floor, tmp_path)
     window = PitWindow(floor.review_url)

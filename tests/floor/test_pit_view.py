@@ -33,7 +33,7 @@ def _rows(widget: Any, column: int) -> list[str]:
 
 
 def test_the_pit_window_shows_every_table_of_the_pit(pit_floor: Floor, qtbot: Any) -> None:
-    from ui.pit_view import PitWindow
+    from ui.review.pit_view import PitWindow
 
     window = PitWindow(pit_floor.review_url)
     qtbot.addWidget(window)
@@ -73,7 +73,7 @@ def test_the_pit_window_shows_every_table_of_the_pit(pit_floor: Floor, qtbot: An
 
 
 def test_a_round_opens_re_decided_from_the_floor(pit_floor: Floor, qtbot: Any) -> None:
-    from ui.pit_view import PitWindow
+    from ui.review.pit_view import PitWindow
 
     window = PitWindow(pit_floor.review_url)
     qtbot.addWidget(window)
@@ -111,7 +111,7 @@ def test_review_command_on_the_floor_takes_a_screenshot(pit_floor: Floor, tmp_pa
 
 
 def test_local_day_bounds_cover_one_local_day() -> None:
-    from ui.pit_view import local_day_bounds
+    from ui.review.pit_view import local_day_bounds
 
     since, until = local_day_bounds(dt.date(2026, 11, 26))
     local = since.astimezone()

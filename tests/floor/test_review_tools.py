@@ -113,9 +113,9 @@ def _rows(widget: Any, column: int) -> list[str]:
 
 @pytest.mark.gui
 def test_the_floor_round_dialog_has_the_store_reviews_tools(two_tables: Floor, qtbot: Any, tmp_path: Path) -> None:
-    from dealer_assist.review_queries import read_settlement_csv
-    from dealer_assist.transcript import settle_document
-    from ui.pit_view import PitWindow
+    from dealer_assist.engine.transcript import settle_document
+    from dealer_assist.store.review_queries import read_settlement_csv
+    from ui.review.pit_view import PitWindow
 
     window = PitWindow(two_tables.review_url)
     qtbot.addWidget(window)

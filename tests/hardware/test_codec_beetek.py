@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dealer_assist.cards import card
+from dealer_assist.base.cards import card
 from hardware.codecs import BeetekCodec, make_codec
 from hardware.events import CardRead, DecodeError, NoRead, ShoeFault, ShoeWarning
 

@@ -28,7 +28,7 @@ from itertools import combinations
 
 import pytest
 
-from dealer_assist.cards import Card, card
+from dealer_assist.base.cards import Card, card
 from dealer_assist.games import composition_for
 from hardware.codecs import Da1Codec, crc16_ccitt_false, da1_check_text, da1_frame, make_codec
 from hardware.events import CardRead, DecodeError, Duplicate, SequenceGap

@@ -6,7 +6,7 @@ the suite); see its docstring for how the three classes of errors cover all of t
 
 from __future__ import annotations
 
-from dealer_assist.cards import card
+from dealer_assist.base.cards import card
 from hardware.codecs import Da1Codec
 from tests.hardware.bit_errors_full import DELIMITERS, classify, delimiter_making_errors
 from tests.hardware.test_codec_bit_errors import FRAMES, _flip

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dealer_assist.cards import card
+from dealer_assist.base.cards import card
 from hardware.codecs import (
     Da1Codec,
     Da1CommandReader,

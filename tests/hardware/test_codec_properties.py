@@ -7,7 +7,7 @@ import dataclasses
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealer_assist.cards import ELEMENT_SUITS, RANKS, STANDARD_SUITS, Card, make_card
+from dealer_assist.base.cards import ELEMENT_SUITS, RANKS, STANDARD_SUITS, Card, make_card
 from hardware.codecs import BeetekCodec, Da1Codec
 from hardware.events import (
     Alive,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from dealer_assist.cards import card, cards
+from dealer_assist.base.cards import card, cards
 from hardware.driver import ShoeConnectionError, ShoeDriver, open_serial
 from hardware.events import (
     Alive,

@@ -22,6 +22,6 @@ def test_hardware_does_not_load_qt() -> None:
 
 
 def test_shoe_state_is_pure() -> None:
-    mods = loaded_modules("dealer_assist.shoe_state")
-    assert "dealer_assist.shoe_state" in mods
+    mods = loaded_modules("dealer_assist.engine.shoe_state")
+    assert "dealer_assist.engine.shoe_state" in mods
     assert not any(m.split(".")[0] in ("PySide6", "serial", "hardware") for m in mods)

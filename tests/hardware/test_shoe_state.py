@@ -1,4 +1,4 @@
-"""dealer_assist.shoe_state: the program's count of the shoe (5.1 foreign/extra cards, 5.19, 5.20)."""
+"""dealer_assist.engine.shoe_state: the program's count of the shoe (5.1 foreign/extra cards, 5.19, 5.20)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealer_assist.cards import Card, card, cards, standard_deck
+from dealer_assist.base.cards import Card, card, cards, standard_deck
+from dealer_assist.engine.shoe_state import ShoeState
 from dealer_assist.games import composition_for
-from dealer_assist.shoe_state import ShoeState
 
 
 def test_fresh_shoe_sizes() -> None:

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from dealer_assist.cards import cards
+from dealer_assist.base.cards import cards
 from dealer_assist.games import composition_for
 from hardware.simulator import SimulatedShoe
 

@@ -7,6 +7,7 @@ import sqlite3
 from decimal import Decimal
 from pathlib import Path
 
+from dealer_assist.engine.transcript import settle_document
 from dealer_assist.odds.theo import (
     house_edges,
     player_rating,
@@ -18,7 +19,6 @@ from dealer_assist.odds.theo import (
     total,
 )
 from dealer_assist.store import record_transcript
-from dealer_assist.transcript import settle_document
 
 EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "examples"
 

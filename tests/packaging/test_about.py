@@ -14,8 +14,8 @@ import pytest  # noqa: E402
 from PySide6.QtGui import QTextDocument  # noqa: E402
 from PySide6.QtWidgets import QMainWindow  # noqa: E402
 
-import dealer_assist.table  # noqa: E402
-from ui.about import AboutDialog, add_about_action, engine_label  # noqa: E402
+import dealer_assist.engine.table  # noqa: E402
+from ui.common.about import AboutDialog, add_about_action, engine_label  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -38,7 +38,7 @@ def test_about_box_shows_pyproject_version_licence_and_games(qtbot: Any) -> None
     assert f"Version {version}\n" in text
     # The engine that runs here: the test suite imports the sources, so pure Python; under
     # PYTHONPATH=build/compiled it would be the compiled one.
-    compiled = dealer_assist.table.__file__.endswith((".so", ".pyd"))
+    compiled = dealer_assist.engine.table.__file__.endswith((".so", ".pyd"))
     engine = "compiled (mypyc)" if compiled else "pure Python"
     assert f"\nrules engine: {engine}\n" in text
     # pyproject: license = "LicenseRef-Proprietary" (SPDX), shown without the LicenseRef- prefix
@@ -53,7 +53,7 @@ def test_about_box_shows_pyproject_version_licence_and_games(qtbot: Any) -> None
 def test_engine_label_names_a_compiled_module_compiled() -> None:
     assert engine_label("/b/compiled/dealer_assist/table.cpython-311-x86_64-linux-gnu.so") == "compiled (mypyc)"
     assert engine_label(r"C:\app\_internal\dealer_assist\table.cp311-win_amd64.pyd") == "compiled (mypyc)"
-    assert engine_label("/work/main/dealer_assist/table.py") == "pure Python"
+    assert engine_label("/work/main/dealer_assist/engine/table.py") == "pure Python"
     assert engine_label("/app/_internal/dealer_assist/table.pyc") == "pure Python"
 
 
@@ -73,8 +73,9 @@ def test_help_menu_opens_the_about_box(qtbot: Any) -> None:
 
 
 def test_dealer_window_has_the_about_action(qtbot: Any) -> None:
-    from ui.controller import TableController, TableSetup
-    from ui.main_window import DealerWindow
+    from dealer_assist.engine.table_setup import TableSetup
+    from ui.dealer.controller import TableController
+    from ui.dealer.main_window import DealerWindow
 
     controller = TableController(TableSetup(), "ann")
     window = DealerWindow(controller)

@@ -23,7 +23,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from dealer_assist import station
+from dealer_assist.service import station
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGING = ROOT / "packaging"
@@ -64,7 +64,7 @@ def test_desktop_entry_runs_the_console_script_and_matches_the_window_class() ->
     assert entry["Type"] == "Application" and entry["Terminal"] == "false"
     assert entry["Name"] == "Dealer Assist"
     # Qt on X11 sets WM_CLASS to (argv[0]'s name, QCoreApplication.applicationName());
-    # ui/app.py names the application "dealer-assist", and so is the executable.
+    # ui/dealer/app.py names the application "dealer-assist", and so is the executable.
     assert entry["StartupWMClass"] == "dealer-assist"
     assert entry["Icon"] == APP_ID
     assert entry["Categories"].endswith(";") and "Office" in entry["Categories"].split(";")
@@ -190,10 +190,10 @@ def test_spec_lists_mypyc_runtime_and_what_compiled_modules_import(tmp_path: Pat
     (package / "table.cpython-311-x86_64-linux-gnu.so").write_bytes(b"")
     (package / "table.py").write_text("from __future__ import annotations\nimport json, random\n"
                                       "from fractions import Fraction\nfrom . import cards\n"
-                                      "from dealer_assist.money import Money\n")
+                                      "from dealer_assist.base.money import Money\n")
     (package / "store.py").write_text("import sqlite3\n")  # not compiled: PyInstaller reads it
     assert compiled_engine_imports() == [  # type: ignore[operator]
-        "0123abcd__mypyc", "dealer_assist.money", "fractions", "json", "random"]
+        "0123abcd__mypyc", "dealer_assist.base.money", "fractions", "json", "random"]
 
 
 def test_dev_app_environment_puts_build_compiled_first_when_compiled() -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from dealer_assist import station
+from dealer_assist.service import station
 from hardware.simulator import SimulatedShoe
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,4 +1,4 @@
-"""The station's configuration file (dealer_assist/station.py): read, refused with the key
+"""The station's configuration file (dealer_assist/service/station.py): read, refused with the key
 named, written atomically, and where the store goes."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from dealer_assist import station
-from dealer_assist.station import StationConfig, StationError
+from dealer_assist.service import station
+from dealer_assist.service.station import StationConfig, StationError
 
 FULL = """
 [table]
@@ -172,12 +172,12 @@ def test_station_parts_load_neither_qt_nor_pyserial() -> None:
     """Layers (DESIGN.md): the configuration, the lock, the log and the commands are pure."""
     import subprocess
 
-    code = ("import sys, dealer_assist.station, dealer_assist.applog, dealer_assist.cli, "
+    code = ("import sys, dealer_assist.service.station, dealer_assist.service.applog, dealer_assist.cli, "
             "dealer_assist.cli.history, dealer_assist.cli.settle, dealer_assist.cli.bench; "
             "print('\\n'.join(sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[2],
                          capture_output=True, text=True, timeout=60, check=True).stdout.split()
-    assert "dealer_assist.station" in out and "dealer_assist.applog" in out
+    assert "dealer_assist.service.station" in out and "dealer_assist.service.applog" in out
     assert not [m for m in out if m.split(".")[0] in ("PySide6", "serial", "hardware", "ui")]
 
 

@@ -1,4 +1,4 @@
-"""One dealer's screen per store: a real second process holds the lock (dealer_assist/station.py)."""
+"""One dealer's screen per store: a real second process holds the lock (dealer_assist/service/station.py)."""
 
 from __future__ import annotations
 
@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from dealer_assist import station
-from dealer_assist.station import StationLock, StoreInUse
+from dealer_assist.service import station
+from dealer_assist.service.station import StationLock, StoreInUse
 
 ROOT = Path(__file__).resolve().parents[2]
 
 HOLDER = """
 import sys
 from pathlib import Path
-from dealer_assist.station import StationLock
+from dealer_assist.service.station import StationLock
 lock = StationLock(Path(sys.argv[1]))
 lock.acquire()
 print("held", flush=True)

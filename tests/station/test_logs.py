@@ -1,4 +1,4 @@
-"""The application's log (dealer_assist/applog.py, ui/applog.py): a real file, rotated at
+"""The application's log (dealer_assist/service/applog.py, ui/common/applog.py): a real file, rotated at
 its size cap, crashes with their traceback, hard faults, Qt's own messages."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from dealer_assist import applog
+from dealer_assist.service import applog
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parents[2]
@@ -84,7 +84,7 @@ def test_hooks_restored_on_stop(tmp_path: Path) -> None:
 
 
 def test_hard_crash_leaves_its_stack_in_the_log_directory(tmp_path: Path) -> None:
-    code = ("import sys, faulthandler; from pathlib import Path; from dealer_assist import applog;"
+    code = ("import sys, faulthandler; from pathlib import Path; from dealer_assist.service import applog;"
             "applog.start_logging(Path(sys.argv[1])); faulthandler._sigsegv()")
     done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "log")], cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
@@ -97,7 +97,7 @@ def test_hard_crash_leaves_its_stack_in_the_log_directory(tmp_path: Path) -> Non
 def test_qt_messages_go_to_the_log(started: tuple[applog.AppLog, list[str]], qtbot: Any) -> None:
     from PySide6.QtCore import qWarning
 
-    from ui.applog import route_qt_messages, stop_routing_qt_messages
+    from ui.common.applog import route_qt_messages, stop_routing_qt_messages
 
     app_log, _ = started
     route_qt_messages()
@@ -113,7 +113,7 @@ def test_qt_messages_go_to_the_log(started: tuple[applog.AppLog, list[str]], qtb
 def test_dealer_sees_a_plain_message(qtbot: Any, tmp_path: Path) -> None:
     from PySide6.QtWidgets import QApplication, QMessageBox
 
-    from ui.applog import crash_reporter
+    from ui.common.applog import crash_reporter
 
     show = crash_reporter(tmp_path / "dealer-assist.log")
     show("KeyError: 'x'")

@@ -92,7 +92,7 @@ def example_result(name: str) -> dict[str, Any]:
     store is given what the engine says; the hand-worked players, bets, stakes, results
     and nets above must agree with it.
     """
-    from dealer_assist.transcript import settle_document
+    from dealer_assist.engine.transcript import settle_document
 
     output = settle_document(load_example(name))
     expected = RESULTS[name]

@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dealer_assist.bench.store import PLACEHOLDERS, real_round
+from dealer_assist.engine.transcript import settle_document
 from dealer_assist.store import Store, StoreError
 from dealer_assist.store.users import TEST_PIN_COST
-from dealer_assist.store_bench import PLACEHOLDERS, real_round
-from dealer_assist.transcript import settle_document
 
 Edit = Callable[[sqlite3.Connection], None]
 SUE_PIN = "482913"

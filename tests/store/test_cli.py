@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from dealer_assist.engine.transcript import settle_document
 from dealer_assist.store import TEST_PIN_COST, Store
-from dealer_assist.transcript import settle_document
 from tests.store.conftest import (
     EXAMPLE_NAMES,
     SUPERVISOR,
@@ -126,7 +126,7 @@ def test_export_gives_back_the_transcript(store_file: Path, round_id: int) -> No
 
 @pytest.mark.parametrize("name", EXAMPLE_NAMES)
 def test_exported_round_settles_to_the_recorded_result(tmp_path: Path, name: str) -> None:
-    transcript = pytest.importorskip("dealer_assist.transcript")
+    transcript = pytest.importorskip("dealer_assist.engine.transcript")
     document = load_example(name)
     result = transcript.settle_document(document)
     db = tmp_path / "t.db"

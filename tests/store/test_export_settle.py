@@ -24,12 +24,12 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dealer_assist.base.errors import EventFormatError, RuleRefusal
+from dealer_assist.bench.simulate import Shoe
 from dealer_assist.cli import main
-from dealer_assist.errors import EventFormatError, RuleRefusal
+from dealer_assist.engine.transcript import dumps, new_round, parse_event, round_output
 from dealer_assist.games import GAMES
-from dealer_assist.simulate import Shoe
 from dealer_assist.store import Store
-from dealer_assist.transcript import dumps, new_round, parse_event, round_output
 
 
 def _cli(args: list[str], stdin: bytes = b"") -> tuple[int, bytes, bytes]:
@@ -51,7 +51,7 @@ def _cli(args: list[str], stdin: bytes = b"") -> tuple[int, bytes, bytes]:
 
 
 def screen_amount(amount: Decimal) -> int | float:
-    """An amount as the dealer's screen writes it into an event (ui.controller): 25, 12.5."""
+    """An amount as the dealer's screen writes it into an event (ui.dealer.controller): 25, 12.5."""
     return int(amount) if amount == amount.to_integral_value() else float(amount)
 
 

@@ -1,4 +1,4 @@
-"""The read-ahead of a store file before verify (dealer_assist/prefetch.py): a hint to
+"""The read-ahead of a store file before verify (dealer_assist/store/prefetch.py): a hint to
 the kernel that covers the whole file when it fits in memory, and nothing otherwise."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from dealer_assist import prefetch
-from dealer_assist.prefetch import CHUNK, Prefetch
+from dealer_assist.store import prefetch
+from dealer_assist.store.prefetch import CHUNK, Prefetch
 
 
 @pytest.mark.skipif(not hasattr(os, "posix_fadvise") or prefetch.available_memory() is None,

@@ -20,7 +20,7 @@ from dealer_assist.store import Store
 from tests.store.conftest import EXAMPLE_NAMES, load_example
 
 try:  # the rules engine replays a restored round, as the dealer's screen does
-    from dealer_assist.transcript import settle_document
+    from dealer_assist.engine.transcript import settle_document
 except ImportError:  # pragma: no cover - the engine is written alongside the store
     settle_document = None
 

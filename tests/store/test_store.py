@@ -74,7 +74,7 @@ def test_open_round_is_restored_from_its_events(db_path: Path) -> None:
 def test_referred_round_stays_open_until_resolved(db_path: Path) -> None:
     # Lucky 8: bob's hit card (9C) is found in the discard holder after he stood: referred
     # to the Gaming Shift Manager (6.1); he lets it stand, carol stands, the dealer draws 7C.
-    from dealer_assist.transcript import settle_document
+    from dealer_assist.engine.transcript import settle_document
 
     config = {"game": "lucky8", "decks": 6, "areas": 7}
     referred = [
@@ -294,7 +294,7 @@ def test_list_filters(db_path: Path) -> None:
 
 def test_under_minimum_history_rule_5_26(db_path: Path) -> None:
     """The engine decides 5.26; the store records whom it names, for the next rounds."""
-    from dealer_assist.transcript import settle_document
+    from dealer_assist.engine.transcript import settle_document
 
     limits = {"main": [10, 500], "pair": [5, 50]}
 

@@ -92,7 +92,7 @@ def test_a_store_of_unsealed_rounds_is_re_settled_in_one_pass(
 ) -> None:
     """Beyond seal.UNTRUSTED_LISTED unsealed rounds a range (a store from before seals) verify
     re-settles the whole store in one streaming pass: the same verdicts and problems."""
-    from dealer_assist import seal
+    from dealer_assist.store import seal
 
     monkeypatch.setattr(seal, "UNTRUSTED_LISTED", 0)  # the round in play already overflows
     path, ids = recorded

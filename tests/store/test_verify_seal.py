@@ -10,14 +10,14 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from dealer_assist.seal import round_seal
+from dealer_assist.engine.transcript import settle_document
 from dealer_assist.store import Store
 from dealer_assist.store.chain import audit_content, chain, previous_hash
 from dealer_assist.store.common import canonical_json
 from dealer_assist.store.keying import record_head
 from dealer_assist.store.keys import load_key, write_head_file
+from dealer_assist.store.seal import round_seal
 from dealer_assist.store.users import TEST_PIN_COST
-from dealer_assist.transcript import settle_document
 from tests.store import tamper
 
 LUCKY8 = {"game": "lucky8", "decks": 6, "areas": 7, "limits": {"main": [10, 5000]}}

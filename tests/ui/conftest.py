@@ -15,11 +15,11 @@ from typing import Any  # noqa: E402
 
 import pytest  # noqa: E402
 
-from dealer_assist.cards import cards  # noqa: E402
+from dealer_assist.base.cards import cards  # noqa: E402
+from dealer_assist.engine.table_setup import TableSetup  # noqa: E402
 from dealer_assist.store import TEST_PIN_COST, Store  # noqa: E402
 from tests.ui.driving import TableDriver  # noqa: E402
-from ui.app import Table, build_table  # noqa: E402
-from ui.controller import TableSetup  # noqa: E402
+from ui.dealer.app import Table, build_table  # noqa: E402
 
 
 @pytest.fixture

@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
+from dealer_assist.engine.transcript import new_round, parse_event, round_output
 from dealer_assist.store import Store, canonical_json
-from dealer_assist.transcript import new_round, parse_event, round_output
 
 ROOT = Path(__file__).resolve().parents[2]
 

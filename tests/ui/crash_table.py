@@ -30,12 +30,13 @@ os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from dealer_assist.events import CloseOffers  # noqa: E402
+from dealer_assist.bench.simulate import Shoe  # noqa: E402
+from dealer_assist.engine.events import CloseOffers  # noqa: E402
+from dealer_assist.engine.table_setup import TableSetup
 from dealer_assist.games import GAMES  # noqa: E402
-from dealer_assist.simulate import Shoe  # noqa: E402
 from hardware.events import CardRead, ShoeLoaded  # noqa: E402
-from ui.controller import TableController, TableSetup  # noqa: E402
-from ui.main_window import DealerWindow  # noqa: E402
+from ui.dealer.controller import TableController  # noqa: E402
+from ui.dealer.main_window import DealerWindow  # noqa: E402
 
 GAME_CYCLE = ("lucky8", "ace_race", "star_elements", "dueling8s", "electronic")
 TABLE_PLAYERS = {"alice": 1, "bob": 2, "carol": 3}

@@ -8,7 +8,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 
-from ui.app import Table
+from ui.dealer.app import Table
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
@@ -37,7 +37,7 @@ class TableDriver:
         if area is not None:
             panel.set_area(area)
         panel.bet.setCurrentIndex(panel.bet.findData(bet))
-        from ui.betting import CHIPS
+        from ui.dealer.betting import CHIPS
 
         for chip in chips:
             self.qtbot.mouseClick(panel.chip_buttons[CHIPS.index(chip)], Qt.MouseButton.LeftButton)

@@ -20,10 +20,10 @@ os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from dealer_assist.cards import cards  # noqa: E402
-from ui.app import build_table  # noqa: E402
-from ui.cards import CardFace  # noqa: E402
-from ui.controller import TableSetup  # noqa: E402
+from dealer_assist.base.cards import cards  # noqa: E402
+from dealer_assist.engine.table_setup import TableSetup  # noqa: E402
+from ui.common.cards import CardFace  # noqa: E402
+from ui.dealer.app import build_table  # noqa: E402
 
 
 def pump_until(app: QApplication, condition: object, timeout: float = 10.0) -> None:

@@ -16,13 +16,13 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton, QLineEdit, QWidget
 
+from dealer_assist.engine.table_setup import TableSetup
 from dealer_assist.store import TEST_PIN_COST, Store, StoreError
 from tests.ui.driving import TableDriver
-from ui.accounts import AccountsDialog, EnrolmentDialog, ReviewGate, Shifts, StoreJobs
-from ui.controller import TableSetup
-from ui.keypad import KEY_SIZE
-from ui.login import WRONG, PinDialog
-from ui.worker import Worker
+from ui.common.accounts import AccountsDialog, EnrolmentDialog, ReviewGate, Shifts, StoreJobs
+from ui.common.keypad import KEY_SIZE
+from ui.common.login import WRONG, PinDialog
+from ui.common.worker import Worker
 
 MakeTable = Callable[..., TableDriver]
 SETUP = TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1})

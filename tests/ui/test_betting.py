@@ -7,8 +7,8 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
+from dealer_assist.engine.table_setup import TableSetup
 from tests.ui.driving import TableDriver
-from ui.controller import TableSetup
 
 MakeTable = Callable[..., TableDriver]
 

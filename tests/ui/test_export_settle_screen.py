@@ -14,10 +14,10 @@ from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
 
+from dealer_assist.engine.table_setup import TableSetup
+from dealer_assist.engine.transcript import dumps
 from dealer_assist.store import Store
-from dealer_assist.transcript import dumps
 from tests.ui.driving import TableDriver
-from ui.controller import TableSetup
 
 MakeTable = Callable[..., TableDriver]
 ROOT = Path(__file__).resolve().parents[2]

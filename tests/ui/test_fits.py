@@ -1,6 +1,6 @@
 """The dealer's screen at the table screens' sizes with the heaviest set-up (issue 16).
 
-A full round of each game (``ui.heavy_round``: seven areas with three players each and
+A full round of each game (``ui.dealer.heavy_round``: seven areas with three players each and
 every side bet, insurance offered to everyone, area 1 split to four hands, a double;
 Electronic: twelve terminals) played through the real window on the simulated shoe.
 At each step (betting, offers, play, settlement) the window is still the screen's size,
@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 from PySide6.QtWidgets import QAbstractButton, QComboBox, QLabel, QLineEdit, QWidget
 
-from dealer_assist.cards import ELEMENT_SUITS
-from ui.cards import READABLE_PX, CardFace, CardRow, name_font_px
-from ui.heavy_round import run
-from ui.style import TOUCH
+from dealer_assist.base.cards import ELEMENT_SUITS
+from ui.common.cards import READABLE_PX, CardFace, CardRow, name_font_px
+from ui.common.style import TOUCH
+from ui.dealer.heavy_round import run
 
 
 def _problems(window: Any, size: tuple[int, int]) -> list[str]:

@@ -7,10 +7,10 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
+from dealer_assist.engine.table_setup import TableSetup
 from dealer_assist.store import Store
 from tests.ui.driving import TableDriver
-from ui.cards import CardFace
-from ui.controller import TableSetup
+from ui.common.cards import CardFace
 
 MakeTable = Callable[..., TableDriver]
 
@@ -107,7 +107,7 @@ def _drop(target: object, card: str) -> None:
     from PySide6.QtCore import QMimeData, QPointF
     from PySide6.QtGui import QDropEvent
 
-    from ui.cards import CARD_MIME_PREFIX
+    from ui.common.cards import CARD_MIME_PREFIX
 
     mime = QMimeData()
     mime.setText(CARD_MIME_PREFIX + card)
@@ -213,7 +213,7 @@ def test_review_opens_from_the_table_only_with_a_supervisor_pin(make_table: Make
     try_pin("sam", "482913")
     t.qtbot.waitUntil(lambda: t.window.review_window is not None, timeout=10000)
     review = t.window.review_window
-    from ui.review_app import ReviewWindow
+    from ui.review.app import ReviewWindow
 
     assert isinstance(review, ReviewWindow) and review.isVisible()
     assert str(review.db_path) == str(t.controller.store.path)  # this table's own store
@@ -243,8 +243,8 @@ def test_shoe_status_warns_before_the_shoe_runs_out(make_table: MakeTable) -> No
     # 5.19: one deck of Lucky 8 (52 cards) with 46 already dealt since the shuffle leaves 6.
     # Two areas bet: the initial deal needs 2 + 1 + 2 = 5 cards; 6 < 5 + 6, so the dealer is told
     # "only 6 cards remain; the round needs at least 5 (5.19)".
-    from dealer_assist.cards import standard_deck
-    from dealer_assist.transcript import new_round, parse_event
+    from dealer_assist.base.cards import standard_deck
+    from dealer_assist.engine.transcript import new_round, parse_event
 
     t = make_table(TableSetup(game="lucky8", decks=1, areas=7, seated={"a": 1, "b": 2}), "2C 3C")
     dealt = [str(c) for c in standard_deck()[:46]]

@@ -1,4 +1,4 @@
-"""PySide6 6.12 on CPython 3.11 drops references to None/True/False (ui/qtfix.py): the
+"""PySide6 6.12 on CPython 3.11 drops references to None/True/False (ui/common/qtfix.py): the
 dealer's screen must survive a long session anyway."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import sys
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QLabel
 
-import ui.qtfix
+import ui.common.qtfix
 
 
 class _Source(QObject):
@@ -18,8 +18,8 @@ class _Source(QObject):
 def test_a_long_session_of_qt_calls_does_not_drain_none_or_true(qapp: object) -> None:
     # A session makes millions of Qt calls; with the bug each void call takes a reference
     # from None and each emit one from True. 20,000 of each would abort CPython 3.11
-    # (the counts start in the thousands); with ui.qtfix installed the counts stay far above 0.
-    assert ui.qtfix.INSTALLED == ui.qtfix.binding_drops_references() or sys.version_info >= (3, 12)
+    # (the counts start in the thousands); with ui.common.qtfix installed the counts stay far above 0.
+    assert ui.common.qtfix.INSTALLED == ui.common.qtfix.binding_drops_references() or sys.version_info >= (3, 12)
     source = _Source()
     received: list[int] = []
     source.changed.connect(received.append)
@@ -28,5 +28,5 @@ def test_a_long_session_of_qt_calls_does_not_drain_none_or_true(qapp: object) ->
         source.changed.emit(i)
         label.setText("x")
     assert len(received) == 20000
-    assert sys.getrefcount(None) > 1_000_000 or not ui.qtfix.INSTALLED
-    assert sys.getrefcount(True) > 1_000_000 or not ui.qtfix.INSTALLED
+    assert sys.getrefcount(None) > 1_000_000 or not ui.common.qtfix.INSTALLED
+    assert sys.getrefcount(True) > 1_000_000 or not ui.common.qtfix.INSTALLED

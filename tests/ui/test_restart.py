@@ -12,10 +12,10 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
+from dealer_assist.engine.table_setup import TableSetup
 from dealer_assist.store import Store
 from tests.ui.driving import TableDriver
-from ui.cards import CardFace
-from ui.controller import TableSetup
+from ui.common.cards import CardFace
 
 MakeTable = Callable[..., TableDriver]
 ROOT = Path(__file__).resolve().parents[2]

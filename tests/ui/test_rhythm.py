@@ -15,11 +15,11 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
+from dealer_assist.engine.table_setup import TableSetup
 from dealer_assist.store import Store
 from tests.ui.driving import TableDriver
-from ui.cards import CardFace
-from ui.controller import TableSetup
-from ui.table_view import WagerTable
+from ui.common.cards import CardFace
+from ui.common.table_view import WagerTable
 
 MakeTable = Callable[..., TableDriver]
 LUCKY8 = TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1})

@@ -13,9 +13,9 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
+from dealer_assist.engine.table_setup import TableSetup
 from tests.ui.driving import TableDriver
-from ui.cards import CardFace
-from ui.controller import TableSetup
+from ui.common.cards import CardFace
 
 MakeTable = Callable[..., TableDriver]
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from dealer_assist.engine.table_setup import TableSetup
 from tests.ui.driving import TableDriver
-from ui.controller import TableSetup
-from ui.settlement_panel import COLUMNS
-from ui.table_view import PAY_COLOURS
+from ui.common.table_view import PAY_COLOURS
+from ui.dealer.settlement_panel import COLUMNS
 
 MakeTable = Callable[..., TableDriver]
 

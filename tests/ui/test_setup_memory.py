@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from dealer_assist.engine.table_setup import SETUP_AUDIT_KIND, TableSetup
 from dealer_assist.store import Store
 from tests.ui.driving import TableDriver
-from ui.controller import TableSetup
-from ui.setup_dialog import SETUP_AUDIT_KIND, remembered_setup
+from ui.dealer.setup_dialog import remembered_setup
 
 MakeTable = Callable[..., TableDriver]
 

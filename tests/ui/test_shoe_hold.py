@@ -9,11 +9,11 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 
-from dealer_assist.cards import cards
+from dealer_assist.base.cards import cards
+from dealer_assist.engine.table_setup import TableSetup
 from tests.ui.driving import TableDriver
-from ui.app import build_table
-from ui.cards import CardFace
-from ui.controller import TableSetup
+from ui.common.cards import CardFace
+from ui.dealer.app import build_table
 
 MakeTable = Callable[..., TableDriver]
 

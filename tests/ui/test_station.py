@@ -10,11 +10,11 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 
-from dealer_assist import station
+from dealer_assist.engine.table_setup import TableSetup
+from dealer_assist.service import station
 from dealer_assist.store import Store
 from tests.ui.driving import TableDriver
-from ui.controller import TableSetup
-from ui.station_setup import StationSetupDialog, add_station_action
+from ui.dealer.station_setup import StationSetupDialog, add_station_action
 
 MakeTable = Callable[..., TableDriver]
 USERS = {"sam": ("482913", ["supervisor"]), "dan": ("730418", ["dealer"])}
@@ -107,7 +107,7 @@ def test_significant_events_in_the_audit_log_with_their_round(make_table: MakeTa
     assert by_kind["referral"].round_id == round_id and by_kind["referral"].detail["rule"] == "6.1"
 
     # and the supervisor's review shows them with the round
-    from ui.review_app import ReviewWindow, open_review
+    from ui.review.app import ReviewWindow, open_review
 
     review = open_review(t.controller.store.path)
     assert isinstance(review, ReviewWindow)
@@ -134,7 +134,7 @@ from dealer_assist.cli import main
 seen = {}
 
 def look():
-    from ui.main_window import DealerWindow
+    from ui.dealer.main_window import DealerWindow
     window = next(w for w in QApplication.topLevelWidgets() if isinstance(w, DealerWindow))
     label = window.statusBar().findChild(QLabel, "station_status")
     seen.update(title=window.windowTitle(), status=label.text() if label is not None else "")

@@ -7,11 +7,11 @@ from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
 
-from dealer_assist.events import CardDrawn
+from dealer_assist.engine.events import CardDrawn
+from dealer_assist.engine.table_setup import TableSetup
+from dealer_assist.engine.transcript import event_to_transcript, parse_event
 from dealer_assist.store import Store
-from dealer_assist.transcript import event_to_transcript, parse_event
 from tests.ui.driving import TableDriver
-from ui.controller import TableSetup
 
 MakeTable = Callable[..., TableDriver]
 

@@ -20,8 +20,8 @@ from typing import Any  # noqa: E402
 
 import pytest  # noqa: E402
 
+from dealer_assist.engine.transcript import settle_document  # noqa: E402
 from dealer_assist.store import TEST_PIN_COST, Store, authority_needed  # noqa: E402
-from dealer_assist.transcript import settle_document  # noqa: E402
 from tests.ui_review.rounds import (  # noqa: E402
     ACE_RACE,
     EXAMPLES,
@@ -106,7 +106,7 @@ def recorded(recorded_template: Recorded, tmp_path: Path) -> Recorded:
 
 @pytest.fixture
 def window(qtbot: Any, recorded: Recorded) -> Any:
-    from ui.review_app import ReviewWindow
+    from ui.review.app import ReviewWindow
 
     win = ReviewWindow(recorded.path)
     qtbot.addWidget(win)

@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from dealer_assist.review_queries import csv_cell, read_settlement_csv, settlement_csv_text
+from dealer_assist.store.review_queries import csv_cell, read_settlement_csv, settlement_csv_text
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from dealer_assist.review_queries import (
+from dealer_assist.store import Store, StoreReader, format_time
+from dealer_assist.store.review_queries import (
     SORT_KEYS,
     RoundFilter,
     count_rounds,
@@ -25,7 +26,6 @@ from dealer_assist.review_queries import (
     settlement_csv_text,
     summaries,
 )
-from dealer_assist.store import Store, StoreReader, format_time
 from tests.ui_review.conftest import Recorded
 
 
@@ -336,7 +336,7 @@ def test_replay_and_redecide_of_events_the_rules_refuse(tmp_path: Any) -> None:
 def test_every_replay_step_equals_the_round_rebuilt_to_that_step(recorded: Recorded) -> None:
     """The replay keeps a copy per step; each must show what a fresh round given the same
     first events shows (checked after the whole replay, so a shared state would show)."""
-    from dealer_assist.transcript import new_round, parse_event, round_output
+    from dealer_assist.engine.transcript import new_round, parse_event, round_output
 
     with StoreReader.open(recorded.path) as store:
         for rid in recorded.ids.values():
@@ -357,7 +357,7 @@ def test_every_replay_step_equals_the_round_rebuilt_to_that_step(recorded: Recor
 def test_status_filter_pages_by_either_index(recorded: Recorded, monkeypatch: Any, few: int) -> None:
     """A status with few rounds is read by the status index, a common one along the start-time
     index (``_FEW`` decides): both give the same pages."""
-    import dealer_assist.review_queries as queries
+    import dealer_assist.store.review_queries as queries
 
     monkeypatch.setattr(queries, "_FEW", few)
     settled = sorted((i for n, i in recorded.ids.items() if n != "lucky8_void"), reverse=True)

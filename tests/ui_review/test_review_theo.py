@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from dealer_assist.odds.theo import house_edges
 from tests.ui_review.conftest import Recorded
-from ui.review_app import ReviewWindow
+from ui.review.app import ReviewWindow
 
 
 def test_session_theoretical_win_and_hold(window: ReviewWindow, recorded: Recorded) -> None:

@@ -21,11 +21,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
 from dealer_assist.cli import main as cli_main
-from dealer_assist.review_queries import read_settlement_csv
 from dealer_assist.store import Store
+from dealer_assist.store.review_queries import read_settlement_csv
 from tests.ui_review.conftest import ANN_PIN, ROOT, SUE_PIN, Recorded
-from ui.cards import CardFace
-from ui.review_app import NoteDialog, ReviewWindow, open_review
+from ui.common.cards import CardFace
+from ui.review.app import NoteDialog, ReviewWindow, open_review
 
 
 def _rows(win: ReviewWindow) -> list[int]:
@@ -383,7 +383,7 @@ def test_the_table_keeps_writing_while_the_review_reads(window: ReviewWindow, re
                                                         qtbot: Any) -> None:
     """The review holds its own read-only connection: the table's writer is not blocked, and
     the new round appears when the list is filtered again."""
-    from dealer_assist.transcript import settle_document
+    from dealer_assist.engine.transcript import settle_document
     from tests.ui_review.rounds import STAR_ELEMENTS
 
     window.open_round(recorded.ids["lucky8_ruling"])  # reading while the table writes

@@ -1,4 +1,4 @@
-"""ui.shoe_signals: driver events re-emitted as Qt signals on the GUI thread (pytest-qt, offscreen)."""
+"""ui.dealer.shoe_signals: driver events re-emitted as Qt signals on the GUI thread (pytest-qt, offscreen)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from hardware.events import (
     ShoeFault,
 )
 from hardware.simulator import SimulatedShoe
-from ui.shoe_signals import ShoeSignals, start_shoe
+from ui.dealer.shoe_signals import ShoeSignals, start_shoe
 
 pytestmark = pytest.mark.gui
 WAIT_MS = 5000  # generous; signals normally arrive within milliseconds
@@ -76,7 +76,7 @@ def test_start_shoe_helper(qtbot: Any) -> None:
 
 def test_a_double_feed_with_an_unread_card_is_signalled_as_a_hold(qtbot: Any, tmp_path: Path) -> None:
     # spec/shoe-protocol.md: a MULTI with fewer readable cards than its count holds, like NOREAD
-    from dealer_assist.cards import cards
+    from dealer_assist.base.cards import cards
     from hardware.events import MultiCard, NoRead
 
     order = list(cards("5D 9C 7H 10C 2S 3S"))

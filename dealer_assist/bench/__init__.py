@@ -1,0 +1,1 @@
+"""Benchmarks and the simulator (not part of the rules engine's contract)."""

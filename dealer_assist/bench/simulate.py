@@ -1,0 +1,186 @@
+"""Play whole rounds through the engine from a shuffled shoe: for the benchmark and property tests.
+
+The round says what it expects next; this module answers: a card from the shoe, or a
+decision chosen by a strategy from the legal options the round lists.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from decimal import Decimal
+from functools import cache
+
+from dealer_assist.base.cards import Card
+from dealer_assist.base.hands import hand_value
+from dealer_assist.engine.electronic import ElectronicRound
+from dealer_assist.engine.events import CardDrawn, CloseOffers, Decision, Event, NoMoreBets, Wager
+from dealer_assist.engine.outcome import Expectation
+from dealer_assist.engine.round_api import Round
+from dealer_assist.engine.table import TableRound
+from dealer_assist.games import GAMES
+
+Strategy = Callable[[list[Card], Card | None, tuple[str, ...], random.Random], str]
+
+# Events are immutable values: the driver hands the round one instance per distinct event
+# instead of building a frozen dataclass (about 3 µs here) for every card, decision and wager.
+_card = cache(CardDrawn)
+_decision = cache(Decision)
+_wager = cache(Wager)
+_amount = cache(Decimal)  # whole amounts; one Decimal each keeps its hash for the look-up above
+_NO_MORE_BETS = NoMoreBets()
+_CLOSE_OFFERS = CloseOffers()
+
+
+class Shoe:
+    """A shuffled shoe of the game's composition; reshuffles when fewer than ``reserve`` remain."""
+
+    def __init__(self, game: str, decks: int, seed: int, reserve: int = 60) -> None:
+        self.cards = list(GAMES[game].composition) * decks
+        self.rng = random.Random(seed)
+        self.reserve = reserve
+        self.pos = len(self.cards)
+
+    def round_start(self) -> None:
+        if len(self.cards) - self.pos < self.reserve:
+            self.shuffle()
+
+    def shuffle(self) -> None:
+        """Fisher–Yates with one random() per card (random.shuffle runs a Python loop)."""
+        cards = self.cards
+        random_ = self.rng.random
+        for i in range(len(cards) - 1, 0, -1):
+            j = int(random_() * (i + 1))
+            cards[i], cards[j] = cards[j], cards[i]
+        self.pos = 0
+
+    def __iter__(self) -> Iterator[Card]:
+        return self
+
+    def __next__(self) -> Card:
+        c = self.cards[self.pos]
+        self.pos += 1
+        return c
+
+
+def basic_strategy(cards: list[Card], dealer_up: Card | None, options: tuple[str, ...], rng: random.Random) -> str:
+    """A compact basic strategy for a hand in turn, restricted to the legal options."""
+    total, soft = hand_value(cards)
+    up = dealer_up.points if dealer_up is not None else 8
+    up = 11 if dealer_up is not None and dealer_up.rank == "A" else up
+    if "split" in options and len(cards) == 2 and cards[0].rank in ("A", "8"):
+        return "split"
+    if "double" in options and not soft and total in (10, 11) and up < 10:
+        return "double"
+    if "hit" not in options:
+        return "stand"
+    if soft:
+        return "hit" if total <= 17 else "stand"
+    if total <= 11:
+        return "hit"
+    if total <= 16 and up >= 7:
+        return "hit"
+    if total == 12 and up in (2, 3):
+        return "hit"
+    return "stand"
+
+
+def random_strategy(cards: list[Card], dealer_up: Card | None, options: tuple[str, ...], rng: random.Random) -> str:
+    """Any legal option, at random (property tests)."""
+    return rng.choice(options)
+
+
+def _pick(amounts: tuple[int, ...], rng: random.Random) -> int:
+    """One of ``amounts`` at random (random() is one C call; choice() runs Python code)."""
+    return amounts[int(rng.random() * len(amounts))]
+
+
+@cache
+def _layout(game: str, areas: int, players_per_area: int, side_bets: bool, amounts: tuple[int, ...]
+            ) -> tuple[tuple[tuple[Wager, ...], tuple[Wager, ...]], ...]:
+    """For every player in order: the main wager in each amount, and the side wagers (of 5)."""
+    rules = GAMES[game]
+    out = []
+    for area in range(1, areas + 1):
+        for p in range(players_per_area):
+            player = f"p{area}{'abc'[p]}"
+            mains = tuple(Wager(player, "main", Decimal(a), area) for a in amounts)
+            sides = tuple(Wager(player, kind, Decimal(5), area) for kind in rules.side_bets) if side_bets else ()
+            out.append((mains, sides))
+    return tuple(out)
+
+
+def table_wagers(game: str, areas: int, players_per_area: int, side_bets: bool, rng: random.Random,
+                 amounts: tuple[int, ...] = (10, 25, 50, 100)) -> list[Event]:
+    """Every player's main wager (an amount at random) and, with ``side_bets``, one of each side bet."""
+    events: list[Event] = []
+    n = len(amounts)
+    for mains, sides in _layout(game, areas, players_per_area, side_bets, amounts):
+        events.append(mains[int(rng.random() * n)])
+        events.extend(sides)
+    return events
+
+
+def electronic_wagers(terminals: int, side_bets: bool, rng: random.Random) -> list[Event]:
+    rules = GAMES["electronic"]
+    events: list[Event] = []
+    for t in range(1, terminals + 1):
+        events.append(_wager(f"t{t}", "main", _amount(_pick((10, 25, 50), rng)), None))
+        if side_bets:
+            for kind in rules.side_bets:
+                events.append(_wager(f"t{t}", kind, _amount(5), None))
+    return events
+
+
+def next_event(rnd: Round, exp: Expectation, shoe: Iterator[Card], strategy: Strategy,
+               rng: random.Random, take_offers: bool = False) -> Event | None:
+    """The event that answers what the round expects, or None when it is done."""
+    kind = exp.kind
+    if kind == "card":
+        return _card(next(shoe))
+    if kind == "decision":
+        if take_offers and exp.offers and rng.random() < 0.3:
+            offer = rng.choice(exp.offers)
+            return _decision(rng.choice(offer["options"]), offer["area"], 1, offer["player"])
+        number, hand_no = exp.area, exp.hand
+        if number is None or hand_no is None:
+            return _CLOSE_OFFERS
+        options = exp.options
+        if "stand" not in options:
+            # Nobody has a hand to play; only offers remain (insurance, even money, surrender).
+            if take_offers and rng.random() < 0.5:
+                return _decision(rng.choice(options), number, hand_no, exp.player)
+            return _CLOSE_OFFERS
+        assert isinstance(rnd, TableRound)
+        hand = rnd.areas[number].hands[hand_no - 1]
+        dealer = rnd.dealer
+        if "surrender" in options:
+            options = tuple(o for o in options if o != "surrender") or options
+        return _decision(strategy(hand.cards, dealer[0] if dealer else None, options, rng), number, hand_no)
+    if kind == "decisions":
+        assert isinstance(rnd, ElectronicRound)
+        pending = exp.pending[0]
+        term = rnd.terminals[pending["player"]]
+        ehand = term.current()
+        options = tuple(o for o in pending["options"] if o not in ("surrender", "insurance", "even_money"))
+        if ehand is None or not options:
+            return _decision("stand", None, None, pending["player"])
+        dealer = rnd.dealer
+        action = strategy(ehand.cards, dealer[0] if dealer else None, options, rng)
+        return _decision(action, None, pending["hand"], pending["player"])
+    if kind == "wagers":
+        return _NO_MORE_BETS
+    return None
+
+
+def play(rnd: Round, shoe: Iterator[Card], strategy: Strategy, rng: random.Random,
+         take_offers: bool = False, max_events: int = 500) -> int:
+    """Answer the round until it is settled; returns the number of events applied."""
+    n = 0
+    while n < max_events:
+        ev = next_event(rnd, rnd.expectation(), shoe, strategy, rng, take_offers)
+        if ev is None:
+            return n
+        rnd.apply(ev)
+        n += 1
+    raise RuntimeError("round did not finish")

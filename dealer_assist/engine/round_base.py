@@ -1,0 +1,101 @@
+"""What both kinds of round share as event-sourced state: apply an event or refuse it
+leaving the round exactly as it was (rebuilt from its accepted events), record a card
+the shoe read (5.1: a card that cannot belong voids the round), and the 5.5 ruling on a
+card found face up; what the round expects (kept until the next event) and its status.
+``table.TableRound`` and ``electronic.ElectronicRound`` derive from ``EventSourcedRound``
+and supply ``_reset``, ``_dispatch``, ``_expectation``, ``clause`` and ``void``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final
+
+from dealer_assist.base.cards import Card
+from dealer_assist.base.errors import RuleRefusal
+from dealer_assist.engine.events import Event
+from dealer_assist.engine.outcome import Expectation, Ruling
+from dealer_assist.engine.shoe_state import ShoeState
+
+_STATUS: Final = {"void": "void", "settled": "settled", "referred": "referred"}
+
+
+class EventSourcedRound:
+    """A round folded from its events."""
+
+    events: list[Event]
+    phase: str  # betting, ..., settled, void, referred
+    event_index: int  # the index of the event being applied
+    rulings: list[Ruling]
+    shoe: ShoeState
+    _expected: Expectation | None  # expectation(), until the next event
+    _asked: Expectation | None  # the expectation the event being applied answers
+
+    def apply(self, event: Event) -> None:
+        """Apply one event, or raise :class:`RuleRefusal` leaving the round unchanged."""
+        self.event_index = len(self.events)
+        # What the round said it expected before this event (None if nobody asked): the
+        # card it said it waits for goes there without working the target out again.
+        self._asked = self._expected
+        self._expected = None
+        try:
+            self._dispatch(event)
+        except RuleRefusal:
+            self._rebuild()
+            raise
+        finally:
+            self._asked = self._expected = None  # anything worked out mid-event is stale
+        self.events.append(event)
+
+    def apply_all(self, events: Iterable[Event]) -> None:
+        for e in events:
+            self.apply(e)
+
+    def _rebuild(self) -> None:
+        events = self.events
+        self._reset()
+        for i, e in enumerate(events):
+            self.event_index = i
+            self._dispatch(e)
+            self.events.append(e)
+
+    def expectation(self) -> Expectation:
+        """What the round waits for now (worked out once until the next event)."""
+        expected = self._expected
+        if expected is None:
+            expected = self._expected = self._expectation()
+        return expected
+
+    def status(self) -> str:
+        """settled, void, referred or in_progress."""
+        return _STATUS.get(self.phase, "in_progress")
+
+    def _expectation(self) -> Expectation:
+        raise NotImplementedError
+
+    def _reset(self) -> None:
+        raise NotImplementedError
+
+    def _dispatch(self, event: Event) -> None:
+        raise NotImplementedError
+
+    def clause(self, concept: str) -> str:
+        raise NotImplementedError
+
+    def void(self, rule: str, text: str) -> None:
+        """The round is void: every wager is returned, citing ``rule``."""
+        raise NotImplementedError
+
+    def check_shoe(self, card: Card) -> bool:
+        """Record a card the shoe read; a card that cannot belong to it voids the round (5.1)."""
+        problem = self.shoe.record(card)
+        if problem is None:
+            return True
+        self.void(self.clause("void.foreign_card"), problem.reason + ": the round is void")
+        return False
+
+    def face_up(self, card: Card) -> None:
+        """5.5: a card found face up in the shoe is played as if it were found face down."""
+        rule = self.clause("face_up_card")
+        self.rulings.append(Ruling(self.event_index, rule, "played",
+                                   f"{card} was found face up in the shoe: it is played as if face down ({rule})"))

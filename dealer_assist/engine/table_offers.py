@@ -1,0 +1,151 @@
+"""The offers after the initial deal: insurance and even money (3.27), surrender (3.20,
+3.25) and their refusals, and their closing (the interim settlement)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dealer_assist.base.errors import RuleRefusal
+from dealer_assist.base.money import ZERO, half_kept
+from dealer_assist.engine import hand_rules
+from dealer_assist.engine.events import CloseOffers, Decision
+from dealer_assist.engine.table_core import amount_text
+from dealer_assist.engine.table_dealer import TableDealer
+from dealer_assist.engine.table_state import Area
+
+
+class TableOffers(TableDealer):
+    """The dealer, and the offers before play."""
+
+    def current_offers(self) -> list[dict[str, Any]]:
+        """Everyone who may still take insurance, even money or surrender."""
+        if not self.offers_open:
+            return []
+        out: list[dict[str, Any]] = []
+        dealer_ace = bool(self.dealer) and self.dealer[-1].rank == "A" and not self.rules.permanent_eight
+        rules = self.rules
+        for number in self.order:
+            area = self.areas[number]
+            hand = area.hands[0]
+            blackjack = self.is_blackjack(hand)
+            for w in area.wagers:
+                p = w.player
+                if p in area.surrendered or p in area.even_money or p in self.absent:
+                    continue
+                options = hand_rules.offers(
+                    rules, dealer_ace, blackjack, len(area.hands) == 1,
+                    # 3.27.3: a player who declined and whose insurance others took
+                    may_insure=p not in area.insured and p not in area.insurance_declined,
+                )
+                if options:
+                    out.append({"player": p, "area": number, "options": options})
+        return out
+
+    def close_offers(self) -> None:
+        """Offers close, the interim settlement takes place and the subsequent deal begins."""
+        if not self.offers_open:
+            return
+        self.offers_open = False
+        self.phase = "play"
+        self.interim_settlement()
+        self.interim_done = True
+
+    def maybe_close_offers(self) -> None:
+        """Offers close by themselves when nobody has anything to decide."""
+        if self.offers_open and not self.current_offers() and self.no_player_decision():
+            self.close_offers()
+            if self.phase == "play":
+                self.advance()
+
+    def no_player_decision(self) -> bool:
+        """No hand waits for a player: all done, or the next is dealt for an absent player (5.22)."""
+        cur = self.current_hand()
+        return cur is None or cur[0].absent_play
+
+    def offer_decision(self, ev: Decision) -> None:
+        action = ev.action
+        if not self.offers_open:
+            concept = {"insurance": "insurance.before_subsequent", "even_money": "even_money",
+                       "surrender": "surrender"}[action]
+            if not self.rules.has(concept):
+                raise RuleRefusal(f"{self.rules.name} has no {action.replace('_', ' ')}")
+            raise self.refuse(
+                f"{action.replace('_', ' ')} is offered only after the initial deal and before the "
+                "subsequent deal", concept,
+            )
+        area, hand, _ = self.decision_hand(ev)
+        player = ev.player or area.controller
+        if player is None:
+            raise RuleRefusal(f"nobody controls area {area.number} now: name the player deciding")
+        if area.wager_of(player) is None:
+            raise RuleRefusal(f"{player} has no main wager on area {area.number}")
+        if player in self.absent:
+            raise self.refuse(f"{player} is not present to make decisions", "absent")
+        if action == "insurance" and player in area.insurance_declined:
+            raise self.refuse(
+                f"{player} declined insurance on area {area.number} and another player's claim on it "
+                "was decided", "insurance.declined",
+            )
+        offered: list[str] = next(
+            (o["options"] for o in self.current_offers() if o["player"] == player and o["area"] == area.number),
+            [],
+        )
+        if action not in offered:
+            raise self._offer_refusal(area, player, action)
+        if action == "surrender":
+            area.surrendered.add(player)
+            stake = hand.stakes[player]
+            kept = half_kept(stake)
+            hand.settled.add(player)
+            w = area.wager_of(player)
+            assert w is not None
+            self.main_entry(w, area.number, 1, "surrender", kept - stake, self.clause("surrender"), "interim")
+            if player == area.controller:
+                self.update_controller(area, "surrender.control_passes")
+            if all(p in area.surrendered for p in hand.stakes):
+                hand.done = True
+        elif action == "insurance":
+            original = area.original(player)
+            amount = ev.amount if ev.amount is not None else half_kept(original)
+            if amount > original / 2:
+                raise self.refuse(
+                    f"insurance may be at most half of the original wager ({amount_text(original / 2)})",
+                    "insurance",
+                )
+            area.insured[player] = amount
+        else:
+            area.even_money.add(player)
+            stake = hand.stakes[player]
+            hand.settled.add(player)
+            w = area.wager_of(player)
+            assert w is not None
+            self.main_entry(w, area.number, 1, "even_money", stake, self.clause("even_money"), "interim")
+            insured = area.insured.pop(player, None)
+            if insured is not None:
+                # 3.20: any insurance wager is returned.
+                self.record_entry(player, "insurance", insured, "returned", ZERO, self.clause("even_money"),
+                            area=area.number, stage="interim")
+        self.maybe_close_offers()
+
+    def _offer_refusal(self, area: Area, player: str, action: str) -> RuleRefusal:
+        dealer_ace = bool(self.dealer) and self.dealer[0].rank == "A"
+        if action == "surrender":
+            if not self.rules.surrender_against_ace and dealer_ace:
+                return self.refuse("surrender is not offered when the dealer's card is an Ace", "surrender")
+            if player in area.surrendered:
+                return self.refuse(f"{player} has already surrendered", "surrender")
+            return self.refuse("a blackjack or a split hand may not surrender", "surrender.after_split")
+        if not self.rules.insurance:
+            return RuleRefusal(f"{self.rules.name} has no {action.replace('_', ' ')}")
+        if not dealer_ace:
+            return self.refuse(f"{action.replace('_', ' ')} is offered only when the dealer's first card is an Ace",
+                               "insurance" if action == "insurance" else "even_money")
+        if action == "even_money":
+            return self.refuse("even money is offered only on a blackjack", "even_money")
+        return self.refuse(f"{player} has already insured area {area.number}", "insurance")
+
+    def on_close_offers(self, ev: CloseOffers) -> None:
+        if not self.offers_open:
+            raise RuleRefusal("no offers are open")
+        self.close_offers()
+        self.advance()

@@ -1,0 +1,278 @@
+"""Play decisions: hit, stand, double and split (3.21-3.30) checked the same way whether or
+not the round was asked first, who may decide for an area (3.11, 5.22.1), the options a hand
+has, and an absent player (5.22)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from decimal import Decimal
+from typing import Any, Final
+
+from dealer_assist.base.errors import RuleRefusal
+from dealer_assist.base.money import ZERO
+from dealer_assist.engine import hand_rules
+from dealer_assist.engine.events import Absent, Decision
+from dealer_assist.engine.table_core import amount_text
+from dealer_assist.engine.table_offers import TableOffers
+from dealer_assist.engine.table_state import Area, Hand
+
+PLAY_ACTIONS: Final = frozenset({"hit", "stand", "double", "split"})
+# Section 5's choices (accept / refuse a card dealt in error, act on one card): the round
+# hands them to irregularities before play decisions are looked at.
+IRREGULAR_ACTIONS: Final = frozenset({"accept", "refuse", "act"})
+
+
+class TablePlay(TableOffers):
+    """The offers, and the play decisions."""
+
+    def on_decision(self, ev: Decision) -> None:
+        action = ev.action
+        if action in ("insurance", "even_money", "surrender"):
+            self.offer_decision(ev)
+            return
+        if action not in PLAY_ACTIONS:
+            raise RuleRefusal(f"'{action}' is not a decision at this table")
+        # One validation path, whether or not the round was asked what it expects first:
+        # the listed options (expectation) come from the same refusal functions.
+        area, hand, player = self._play_turn(ev)
+        if action == "hit":
+            self._check_hit(area, hand)
+        elif action == "double":
+            self._check_double(area, hand, player, ev)
+        elif action == "split":
+            self._check_split(area, hand, ev)
+        self._play(area, hand, player, action, ev)
+
+    def _play_turn(self, ev: Decision) -> tuple[Area, Hand, str]:
+        """The hand a play decision is for and who makes it, or the clause that refuses it."""
+        action = ev.action
+        named = self.areas.get(ev.area) if ev.area is not None else None
+        if named is not None and named.absent_play:
+            raise self.refuse(
+                f"area {named.number} is played by the dealer for an absent player; splitting and "
+                "doubling are forfeited", "absent",
+            )
+        done = self.hand_at(named, ev.hand or 1) if named is not None else None
+        if named is not None and done is not None and done.doubled and len(done.cards) >= 3:
+            # 3.26.4 (3.26.3 in Dueling 8's); 3.26.6 (3.26.5) when others on it did not double.
+            concept = ("double.followers_one_card" if any(p not in done.doubled_by for p in done.stakes)
+                       else "double.one_card")
+            raise self.refuse(
+                f"area {named.number} hand {ev.hand or 1} was doubled and receives "
+                "only one additional card", concept,
+            )
+        if self.phase not in ("offers", "play"):
+            raise RuleRefusal(f"no {action} decision is possible now" + self.waiting_for())
+        area, hand, hand_no = self.decision_hand(ev)
+        cur = self.current_hand()
+        if cur is None or cur[1] is not hand:
+            if cur is None:
+                raise RuleRefusal(f"no hand is waiting for a decision ({action} on area {area.number})")
+            raise RuleRefusal(
+                f"it is not the turn of area {area.number} hand {hand_no}: "
+                f"area {cur[0].number} hand {self.hand_number(cur[0], cur[1])} is in play",
+                self.clause("split.order") if cur[0] is area else self.clause("deal_order"),
+            )
+        if self.needs_card(area, hand):
+            raise RuleRefusal(
+                f"area {area.number} hand {hand_no} is waiting for a card, not a decision"
+            )
+        player = ev.player or area.controller
+        if area.absent_play:
+            raise self.refuse(
+                f"area {area.number} is played by the dealer for an absent player", "absent"
+            )
+        if player is None:
+            raise RuleRefusal(f"nobody calls the decisions of area {area.number}")
+        if player != area.controller:
+            raise self._not_controller(area, hand, player, action)
+        return area, hand, player
+
+    def _play(self, area: Area, hand: Hand, player: str, action: str, ev: Decision) -> None:
+        """Carry out a valid hit, stand, double or split by ``player`` on the hand in turn."""
+        # The first play decision closes the offers (interim settlement, subsequent deal).
+        if self.offers_open:
+            self.close_offers()
+        if action == "stand":
+            hand.done = True
+        elif action == "hit":
+            hand.awaiting = True
+        elif action == "double":
+            self._do_double(area, hand, player, ev)
+        else:
+            self._do_split(area, hand, ev)
+        self.advance()
+
+    def _not_controller(self, area: Area, hand: Hand, player: str, action: str) -> RuleRefusal:
+        """A decision by someone who does not call the area's decisions (3.8)."""
+        if action == "double" and player in hand.stakes:
+            # 3.26.7: others double only alongside the controller (as its followers, 3.26.5).
+            return self.refuse(
+                f"{player} may double on area {area.number} only when {area.controller}, who "
+                "controls it, doubles", "double.controller_first",
+            )
+        if area.wager_of(player) is None:
+            return self.refuse(
+                f"{player} has no wager on area {area.number} and calls no decisions there; "
+                f"{area.controller} does", "call_decisions",
+            )
+        # The clause that gave the area its controller: 3.11, 3.12, 3.25.1.3 or 5.22.1.
+        rule = next(
+            (c.rule for c in reversed(self.control_changes) if c.area == area.number),
+            self.clause("control_front"),
+        )
+        return RuleRefusal(
+            f"{player} does not control area {area.number}; {area.controller} calls its decisions",
+            rule,
+        )
+
+    def _check_hit(self, area: Area, hand: Hand) -> None:
+        total, _ = hand.value()
+        if total >= 21:
+            raise self.refuse(f"a total of {total} takes no more cards", "twenty_one_stops")
+        if hand.doubled:
+            raise self.refuse("a doubled hand receives only one additional card", "double.one_card")
+        if hand.split_aces:
+            raise self.refuse("split aces receive one card each", "split.aces_one_card")
+
+    # _double_refusal and _split_refusal run for every decision the round asks for (the
+    # options listed): they return the message and the concept of the clause, and only a
+    # refused decision looks the clause up.
+    def _double_refusal(self, area: Area, hand: Hand, total: int | None = None) -> tuple[str, str] | None:
+        """None if the hand may be doubled, else why not and the concept of the clause.
+
+        ``total`` is the hand's best total when the caller has it already.
+        """
+        rules = self.rules
+        if area.absent_play:
+            return "options to split or double are forfeited", "absent"
+        if area.controller is not None and area.controller not in hand.stakes:
+            return self._not_on_hand(area, hand)
+        return hand_rules.double_refusal(rules, hand.cards, hand.split_aces, hand.from_split, total)
+
+    def _check_double(self, area: Area, hand: Hand, player: str, ev: Decision) -> None:
+        refusal = self._double_refusal(area, hand)
+        if refusal is not None:
+            raise self.refuse(*refusal)
+        self._check_double_amount(area, player, ev.amount if ev.amount is not None else area.original(player))
+        for follower, amount in ev.followers:
+            if follower == player:
+                continue
+            if follower not in hand.stakes or follower in area.surrendered:
+                raise RuleRefusal(
+                    f"{follower} has no wager on area {area.number} hand "
+                    f"{self.hand_number(area, hand)} to double", self.clause("double.followers")
+                )
+            if follower in self.absent:
+                raise self.refuse(f"{follower} is absent; options to double are forfeited", "absent")
+            if not isinstance(amount, Decimal):
+                raise RuleRefusal(f"{follower}'s double names no amount", self.clause("double.followers"))
+            self._check_double_amount(area, follower, amount)
+
+    def _check_double_amount(self, area: Area, player: str, amount: Decimal) -> None:
+        original = area.original(player)
+        concept = "double.amount"
+        if self.rules.double_equal_only and amount != original:
+            raise self.refuse(f"a double must equal the original wager of {original}", concept)
+        if amount > original:
+            raise self.refuse(
+                f"{player} may double by at most the original wager of {amount_text(original)}, not {amount_text(amount)}",
+                concept,
+            )
+        minimum = self.config.limits.get("main", (ZERO, ZERO))[0]
+        if amount < minimum:
+            raise self.refuse(
+                f"a double must not be less than the table minimum of {amount_text(minimum)}", concept
+            )
+
+    def _do_double(self, area: Area, hand: Hand, player: str, ev: Decision) -> None:
+        amount = ev.amount if ev.amount is not None else area.original(player)
+        hand.stakes[player] += amount
+        hand.doubled_by.add(player)
+        for follower, extra in ev.followers:
+            if follower != player and isinstance(extra, Decimal):
+                hand.stakes[follower] += extra
+                hand.doubled_by.add(follower)
+        if self.rules.double_hard_10_11_only:
+            hand.aces_fixed = sum(1 for c in hand.cards[:2] if c.rank == "A")  # 3.4.2
+        hand.awaiting = True
+
+    def _not_on_hand(self, area: Area, hand: Hand) -> tuple[str, str]:
+        # 5.22.1: control passed to a player who kept their wager on another hand of a split;
+        # they play this hand for the absent player, whose options to split or double are
+        # forfeited (5.22), and have no wager of their own on it to double or split.
+        return (
+            f"{area.controller} plays hand {self.hand_number(area, hand)} of area {area.number} "
+            "for an absent player and has no wager on it; splitting and doubling are forfeited",
+            "absent",
+        )
+
+    def _split_refusal(self, area: Area, hand: Hand) -> tuple[str, str] | None:
+        """None if the hand may be split, else why not and the concept of the clause."""
+        rules = self.rules
+        if area.absent_play:
+            return "options to split or double are forfeited", "absent"
+        if area.controller is not None and area.controller not in hand.stakes:
+            return self._not_on_hand(area, hand)
+        return hand_rules.split_refusal(rules, hand.cards, len(area.hands), any(h.split_aces for h in area.hands))
+
+    def _check_split(self, area: Area, hand: Hand, ev: Decision) -> None:
+        refusal = self._split_refusal(area, hand)
+        if refusal is not None:
+            raise self.refuse(*refusal)
+        for follower, choice in ev.followers:
+            if follower not in hand.stakes or follower == area.controller or follower in area.surrendered:
+                raise RuleRefusal(
+                    f"{follower} has no other wager on that hand to match or keep",
+                    self.clause("split.followers"),
+                )
+            if choice not in ("match", "stay"):
+                raise RuleRefusal(
+                    f"{follower} must 'match' or 'stay' on a split, not {choice!r}",
+                    self.clause("split.followers"),
+                )
+            if choice == "match" and follower in self.absent:
+                raise self.refuse(f"{follower} is absent and cannot match a split", "absent")
+
+    def _do_split(self, area: Area, hand: Hand, ev: Decision) -> None:
+        choices = {p: c for p, c in ev.followers}
+        second_card = hand.cards.pop()
+        new = Hand([second_card], from_split=True)
+        hand.from_split = True
+        if second_card.rank == "A" and not self.rules.split_eights_only:
+            hand.split_aces = new.split_aces = True
+        for player in list(hand.stakes):
+            if player in area.surrendered:
+                continue
+            if player == area.controller or choices.get(player) == "match":
+                new.stakes[player] = area.original(player)  # 3.21, 3.24.1
+        area.hands.insert(area.hands.index(hand) + 1, new)
+
+    def play_options(self, area: Area, hand: Hand, offers: Iterable[dict[str, Any]]) -> tuple[str, ...]:
+        total, _ = hand.value()
+        out = ["hit", "stand"] if total < 21 and not hand.doubled_by and not hand.split_aces else ["stand"]
+        if len(hand.cards) == 2:  # both need the first two cards (3.26.1, 3.21)
+            if self._double_refusal(area, hand, total) is None:
+                out.append("double")
+            if self._split_refusal(area, hand) is None:
+                out.append("split")
+        if self.offers_open and area.controller and any(
+            o["player"] == area.controller and o["area"] == area.number and "surrender" in o["options"]
+            for o in offers
+        ):
+            out.append("surrender")
+        return tuple(out)
+
+    def on_absent(self, ev: Absent) -> None:
+        if self.phase in ("betting",):
+            raise RuleRefusal(f"{ev.player} has not been dealt in yet; an absent player is reported after the deal begins")
+        if not any(a.wager_of(ev.player) for a in self.areas.values()):
+            raise RuleRefusal(f"{ev.player} has no main wager in this round")
+        self.absent.add(ev.player)
+        for number in self.order:
+            area = self.areas[number]
+            if area.controller == ev.player:
+                self.update_controller(area, "absent.other_player")
+        self.maybe_close_offers()
+        if self.phase == "play":
+            self.advance()

@@ -1,0 +1,1 @@
+"""The station: its configuration, its logging and (to come) the station service."""

@@ -1,0 +1,219 @@
+"""Rooms with walls (issues 14 and 26): over ``dealer_assist/``, ``hardware/`` and ``ui/`` no
+import cycle, no module uses another module's private (``_underscore``) names, and the
+layers of ../shared/DESIGN.md point down only (base <- games <- engine <- store <- ... <- cli;
+dealer_assist <- hardware <- ui; ui/common <- ui/review <- ui/dealer).
+
+Both are read from the source with ``ast``, so the check needs no import of the package:
+
+- an import graph over the package's modules (every ``import``/``from ... import``, at any
+  depth in the file, ``TYPE_CHECKING`` blocks included: a cycle there is still two modules
+  that know each other's insides) must have no cycle;
+- a private name may be used only in the module that defines it: ``from m import _x``,
+  ``m._x`` and ``obj._x`` are flagged unless ``_x`` is defined in the module using it
+  (a function, a class, a class attribute or slot, or an attribute set on ``self``).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("dealer_assist", "hardware", "ui")
+
+# Modules allowed an exception: none (odds.outcomes now imports public names).
+NOT_YET_WALLED: frozenset[str] = frozenset()
+
+
+def module_name(path: Path) -> str:
+    rel = path.relative_to(ROOT).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def modules() -> dict[str, ast.Module]:
+    return {module_name(p): ast.parse(p.read_text(encoding="utf-8"), str(p))
+            for top in PACKAGES for p in sorted((ROOT / top).rglob("*.py"))}
+
+
+def imports_of(name: str, tree: ast.Module, known: set[str]) -> set[str]:
+    out: set[str] = set()
+    # Relative imports resolve against the module's package (a package's __init__ is its own).
+    is_package = (ROOT / name.replace(".", "/") / "__init__.py").exists()
+    package = name if is_package else name.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in known:
+                    out.add(alias.name)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                parts = parts[: len(parts) - (node.level - 1)]
+                base = ".".join(parts + ([node.module] if node.module else []))
+            if base in known:
+                out.add(base)
+            for alias in node.names:
+                sub = f"{base}.{alias.name}"
+                if sub in known:
+                    out.add(sub)
+    out.discard(name)
+    return out
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state:
+            found = visit(node)
+            if found:
+                return found
+    return None
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def defined_private_names(tree: ast.Module) -> set[str]:
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and _private(node.name):
+            out.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and _private(node.id):
+            out.add(node.id)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and _private(node.target.id):
+            out.add(node.target.id)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and _private(node.attr) \
+                and isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+            out.add(node.attr)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and _private(node.value):
+            out.add(node.value)  # __slots__ entries
+        elif isinstance(node, ast.arg) and _private(node.arg):
+            out.add(node.arg)
+    return out
+
+
+def private_uses(tree: ast.Module) -> list[tuple[int, str]]:
+    """(line, name) of every private name this module uses but does not define."""
+    own = defined_private_names(tree)
+    out: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if _private(alias.name):
+                    out.append((node.lineno, alias.name))
+        elif isinstance(node, ast.Attribute) and _private(node.attr) and node.attr not in own:
+            out.append((node.lineno, node.attr))
+    return out
+
+
+def test_no_import_cycle_in_the_three_packages() -> None:
+    trees = modules()
+    known = set(trees)
+    graph = {name: imports_of(name, tree, known) for name, tree in trees.items()}
+    assert find_cycle(graph) is None, f"import cycle: {' -> '.join(find_cycle(graph) or [])}"
+
+
+def test_no_module_uses_another_modules_private_names() -> None:
+    found = {
+        name: uses for name, tree in modules().items()
+        if name not in NOT_YET_WALLED and (uses := private_uses(tree))
+    }
+    assert found == {}, found
+
+
+# Layers, lowest first (../shared/DESIGN.md "Layers"): a module may import its own layer's
+# modules and lower layers only. Packages on one line are one layer and must not import
+# each other.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("dealer_assist.base",),
+    ("dealer_assist.games",),
+    ("dealer_assist.engine",),
+    ("dealer_assist.store",),
+    ("dealer_assist.floor",),
+    ("dealer_assist.odds",),
+    ("dealer_assist.service", "dealer_assist.bench"),
+    ("dealer_assist.cli", "dealer_assist"),  # dealer_assist/__init__, __main__
+    ("hardware",),
+    ("ui.common",),
+    ("ui.review",),
+    ("ui.dealer",),
+    ("ui",),
+)
+
+
+def layer_of(module: str) -> tuple[int, str]:
+    best: tuple[int, str] | None = None
+    for rank, names in enumerate(LAYERS):
+        for name in names:
+            if module == name or module.startswith(name + "."):
+                if best is None or len(name) > len(best[1]):
+                    best = (rank, name)
+    assert best is not None, f"{module} is in no layer: add its package to LAYERS"
+    return best
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    out = []
+    for src, targets in sorted(graph.items()):
+        src_rank, src_pkg = layer_of(src)
+        for dst in sorted(targets):
+            dst_rank, dst_pkg = layer_of(dst)
+            if dst_rank > src_rank or (dst_rank == src_rank and dst_pkg != src_pkg
+                                       and dst_pkg != "dealer_assist" and src_pkg != "dealer_assist"):
+                out.append(f"{src} -> {dst}")
+    return out
+
+
+def test_layers_point_down_only() -> None:
+    trees = modules()
+    known = set(trees)
+    graph = {name: imports_of(name, tree, known) for name, tree in trees.items()}
+    assert upward_imports(graph) == []
+
+
+# ---------------------------------------------------------------------- the checks check
+def test_the_layer_check_finds_an_upward_import() -> None:
+    graph = {"dealer_assist.base.cards": {"dealer_assist.engine.events"},
+             "dealer_assist.engine.events": {"dealer_assist.base.cards"},
+             "ui.common.style": {"ui.dealer.app"},
+             "dealer_assist.service.station": {"dealer_assist.bench.simulate"}}
+    assert upward_imports(graph) == [
+        "dealer_assist.base.cards -> dealer_assist.engine.events",
+        "dealer_assist.service.station -> dealer_assist.bench.simulate",
+        "ui.common.style -> ui.dealer.app",
+    ]
+
+
+def test_the_cycle_check_finds_a_cycle() -> None:
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
+
+
+def test_the_private_check_finds_private_uses() -> None:
+    tree = ast.parse(
+        "from m import _hidden\n"
+        "class A:\n    __slots__ = ('_mine',)\n    def f(self, rnd):\n"
+        "        self._own = 1\n        return rnd._current(), self._mine, rnd._own, _hidden\n"
+    )
+    assert private_uses(tree) == [(1, "_hidden"), (6, "_current")]

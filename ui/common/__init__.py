@@ -1,0 +1,1 @@
+"""Widgets and helpers every window family shares."""

@@ -1,0 +1,477 @@
+"""Accounts at the station (issue 17 item 3): enrolment, the accounts dialog, shifts.
+
+- A new store has no accounts. Its first start asks for a supervisor to be enrolled
+  (name, and the PIN twice) and creates no dealer: the supervisor then adds the dealers
+  in the accounts dialog, which opens straight after the enrolment.
+- The accounts dialog is behind the supervisor PIN: supervisors add dealers (and other
+  supervisors), disable and enable accounts, and reset a PIN (the account must change it
+  at its next log-in). The store refuses each change without a supervisor's approval
+  and records it in the audit log with the supervisor's name.
+- A dealer's shift starts with a log-in (name + PIN) and ends with *End shift*; both are
+  recorded in the store's audit log (``shift_start`` / ``shift_end``).
+
+Every store call runs on the store's worker thread (:class:`StoreJobs`); PIN hashing
+(scrypt, about a third of a second) never blocks the screen.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from dealer_assist.store import PinCheck, Store, StoreError
+from ui.common.keypad import PinKeypad, fit_dialog
+from ui.common.login import PinDialog, ask_supervisor, pin_field, pin_problem, touch_button
+from ui.common.worker import Worker
+
+T = TypeVar("T")
+
+#: ``dealer-assist --dealer NAME`` (no log-in) and ``review --screenshot`` (no PIN) are
+#: honoured only with this set to 1: development runs, tests and benchmarks, never a
+#: station (issue 15 item 8).
+DEV_MODE_VARIABLE = "DEALER_ASSIST_DEV"
+
+
+def development_mode() -> bool:
+    return os.environ.get(DEV_MODE_VARIABLE) == "1"
+
+
+class StoreJobs:
+    """Runs ``fn(store)`` on the store's worker; ``done(result, error_text)`` on the GUI thread."""
+
+    def __init__(self, worker: Worker, store: Callable[[], Store | None]) -> None:
+        self.worker = worker
+        self.store = store
+
+    def run(self, fn: Callable[[Store], T], done: Callable[[T | None, str], None]) -> None:
+        store = self.store
+
+        def job() -> T:
+            opened = store()
+            if opened is None:
+                raise StoreError("no store is open")
+            return fn(opened)
+
+        def finished(result: Any, error: BaseException | None) -> None:
+            if error is None:
+                done(result, "")
+            elif isinstance(error, StoreError):
+                done(None, str(error))
+            else:
+                done(None, f"the store failed: {error}")
+
+        self.worker.submit(job, finished)
+
+    # the two calls every PIN dialog needs (ui.common.login.PinChecker)
+    def approve(self, supervisor: str, pin: str, kind: str, done: Callable[[Any], None],
+                detail: dict[str, Any] | None = None) -> None:
+        self.run(lambda s: s.authorise(supervisor, pin, kind=kind, detail=detail or {}),
+                 lambda result, err: done(result if result is not None else PinCheck(False, "error", message=err)))
+
+    def change_pin(self, name: str, old_pin: str, new_pin: str, done: Callable[[PinCheck], None]) -> None:
+        self.run(lambda s: s.change_pin(name, old_pin, new_pin),
+                 lambda result, err: done(result if result is not None else PinCheck(False, "new_pin", message=err)))
+
+
+def _title(text: str) -> QLabel:
+    label = QLabel(text)
+    label.setWordWrap(True)
+    label.setStyleSheet("font-size: 20px; font-weight: bold;")
+    return label
+
+
+def _name_field() -> QLineEdit:
+    field = QLineEdit()
+    field.setMinimumHeight(48)
+    field.setStyleSheet("font-size: 22px;")
+    return field
+
+
+class _PinPair:
+    """A PIN entered twice with its keypad and the refusal line below them (enrolment and
+    the accounts dialog)."""
+
+    def __init__(self, layout: QVBoxLayout, form: QFormLayout, pin_label: str) -> None:
+        self.pin = pin_field()
+        self.pin_again = pin_field()
+        form.addRow(pin_label, self.pin)
+        form.addRow("PIN again", self.pin_again)
+        layout.addLayout(form)
+        self.keypad = PinKeypad([self.pin, self.pin_again])
+        layout.addWidget(self.keypad)
+        self.message = QLabel("")
+        self.message.setWordWrap(True)
+        self.message.setProperty("role", "refusal")
+        layout.addWidget(self.message)
+
+
+class EnrolmentDialog(QDialog):
+    """First start on a new store: enrol a supervisor (name, PIN twice). No dealer is created."""
+
+    def __init__(self, jobs: StoreJobs, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.jobs = jobs
+        self.enrolled: str | None = None
+        self.approval: int | None = None
+        self.setWindowTitle("Enrol the first supervisor")
+        layout = QVBoxLayout(self)
+        layout.addWidget(_title(
+            "This store has no accounts yet. Enrol the first supervisor: a name and a PIN of at "
+            "least 6 digits, entered twice. No dealer account is made: the supervisor adds the "
+            "dealers next."))
+        form = QFormLayout()
+        self.name = _name_field()
+        form.addRow("Supervisor's name", self.name)
+        pins = _PinPair(layout, form, "PIN")
+        self.pin, self.pin_again, self.keypad, self.message = pins.pin, pins.pin_again, pins.keypad, pins.message
+        row = QHBoxLayout()
+        self.cancel_button = touch_button("Quit")
+        self.cancel_button.clicked.connect(self.reject)
+        self.ok_button = touch_button("Enrol")
+        self.ok_button.setProperty("role", "confirm")
+        self.ok_button.clicked.connect(self.submit)
+        row.addWidget(self.cancel_button)
+        row.addWidget(self.ok_button)
+        layout.addLayout(row)
+        self.pin_again.returnPressed.connect(self.submit)
+        fit_dialog(self)
+
+    def submit(self) -> None:
+        name = self.name.text().strip()
+        pin, again = self.pin.text(), self.pin_again.text()
+        self.pin.clear()
+        self.pin_again.clear()
+        if not name:
+            self.message.setText("Enter the supervisor's name")
+            return
+        problem = pin_problem(pin, again)
+        if problem:
+            self.message.setText(problem)
+            return
+        self.ok_button.setEnabled(False)
+        self.message.setText("enrolling\u2026")
+
+        def done(result: int | None, error: str) -> None:
+            self.ok_button.setEnabled(True)
+            if error:
+                self.message.setText(error)
+                return
+            self.enrolled = name
+            self.approval = result
+            self.message.setText("")
+            self.accept()
+
+        self.jobs.run(lambda s: s.enrol_supervisor(name, pin), done)
+
+
+class AccountsDialog(QDialog):
+    """A supervisor's accounts: add, disable / enable, reset a PIN. Opened behind the PIN."""
+
+    COLUMNS = ("Name", "Roles", "State", "PIN")
+
+    def __init__(self, jobs: StoreJobs, supervisor: str, approval: int | None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.jobs = jobs
+        self.supervisor = supervisor
+        self.approval = approval
+        self.accounts: list[dict[str, Any]] = []
+        self.setWindowTitle(f"Accounts \u2014 supervisor {supervisor}")
+        layout = QVBoxLayout(self)
+        layout.addWidget(_title("Dealers and supervisors of this station. Every change is recorded "
+                                f"with your name ({supervisor})."))
+        self.table = QTableWidget(0, len(self.COLUMNS))
+        self.table.setHorizontalHeaderLabels(list(self.COLUMNS))
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setDefaultSectionSize(48)  # rows are touch targets
+        self.table.verticalHeader().setVisible(False)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setMinimumHeight(220)
+        layout.addWidget(self.table)
+        row = QHBoxLayout()
+        self.disable_button = touch_button("Disable")
+        self.disable_button.clicked.connect(lambda: self._set_disabled(True))
+        self.enable_button = touch_button("Enable")
+        self.enable_button.clicked.connect(lambda: self._set_disabled(False))
+        self.reset_button = touch_button("Reset PIN")
+        self.reset_button.clicked.connect(self.reset_pin)
+        for b in (self.disable_button, self.enable_button, self.reset_button):
+            row.addWidget(b)
+        layout.addLayout(row)
+        form = QFormLayout()
+        self.name = _name_field()
+        self.supervisor_role = QCheckBox("Supervisor too (approves voids, corrections; accounts)")
+        self.supervisor_role.setMinimumHeight(48)
+        self.supervisor_role.setStyleSheet("QCheckBox::indicator { width: 32px; height: 32px; }")
+        form.addRow("New account's name", self.name)
+        form.addRow("", self.supervisor_role)
+        pins = _PinPair(layout, form, "PIN (new account or reset)")
+        self.pin, self.pin_again, self.keypad, self.message = pins.pin, pins.pin_again, pins.keypad, pins.message
+        bottom = QHBoxLayout()
+        self.add_button = touch_button("Add account")
+        self.add_button.clicked.connect(self.add_account)
+        self.close_button = touch_button("Close")
+        self.close_button.clicked.connect(self.accept)
+        bottom.addWidget(self.add_button)
+        bottom.addStretch(1)
+        bottom.addWidget(self.close_button)
+        layout.addLayout(bottom)
+        fit_dialog(self)
+        self.refresh()
+
+    @property
+    def actor(self) -> str:
+        return f"supervisor:{self.supervisor}"
+
+    def refresh(self) -> None:
+        def done(result: list[dict[str, Any]] | None, error: str) -> None:
+            if error:
+                self.message.setText(error)
+                return
+            self.accounts = list(result or [])
+            self.table.setRowCount(len(self.accounts))
+            for i, user in enumerate(self.accounts):
+                cells = (user["username"], ", ".join(user["roles"]),
+                         "disabled" if user["disabled"] else "active",
+                         "must change" if user.get("must_change") else "")
+                for j, text in enumerate(cells):
+                    self.table.setItem(i, j, QTableWidgetItem(text))
+            self.table.resizeColumnsToContents()
+
+        self.jobs.run(lambda s: s.users(), done)
+
+    def selected(self) -> str | None:
+        rows = self.table.selectionModel().selectedRows()
+        if not rows:
+            return None
+        item = self.table.item(rows[0].row(), 0)
+        return item.text() if item is not None else None
+
+    def _after(self, what: str) -> Callable[[Any, str], None]:
+        def done(_: Any, error: str) -> None:
+            self.message.setText(error or what)
+            self.refresh()
+        return done
+
+    def _new_pin(self) -> str | None:
+        pin, again = self.pin.text(), self.pin_again.text()
+        self.pin.clear()
+        self.pin_again.clear()
+        problem = pin_problem(pin, again)
+        if problem:
+            self.message.setText(problem)
+            return None
+        return pin
+
+    def add_account(self) -> None:
+        name = self.name.text().strip()
+        if not name:
+            self.message.setText("Enter the new account's name")
+            return
+        pin = self._new_pin()
+        if pin is None:
+            return
+        roles = ["dealer", "supervisor"] if self.supervisor_role.isChecked() else ["dealer"]
+        approval = self.approval
+        self.name.clear()
+        self.jobs.run(lambda s: s.add_account(name, pin, roles, approval=approval, actor=self.actor),
+                      self._after(f"{name} added ({', '.join(roles)}): they must change the PIN at their first log-in"))
+
+    def _set_disabled(self, disabled: bool) -> None:
+        name = self.selected()
+        if name is None:
+            self.message.setText("Select an account first")
+            return
+        approval = self.approval
+        self.jobs.run(lambda s: s.set_account_disabled(name, disabled, approval=approval, actor=self.actor),
+                      self._after(f"{name} {'disabled' if disabled else 'enabled'}"))
+
+    def reset_pin(self) -> None:
+        name = self.selected()
+        if name is None:
+            self.message.setText("Select an account first")
+            return
+        pin = self._new_pin()
+        if pin is None:
+            return
+        approval = self.approval
+        self.jobs.run(lambda s: s.reset_pin(name, pin, approval=approval, actor=self.actor),
+                      self._after(f"{name}'s PIN reset: it must be changed at the next log-in"))
+
+
+# --------------------------------------------------------------------------- the station's flow
+
+
+class Shifts:
+    """The dealer's screen's accounts flow: enrol, log in, end a shift, the accounts dialog.
+
+    ``controller`` is the table controller (its store worker, its ``start_shift``);
+    ``window`` the dealer's window the dialogs belong to.
+    """
+
+    def __init__(self, controller: Any, window: QMainWindow) -> None:
+        self.controller = controller
+        self.window = window
+        self.jobs = StoreJobs(controller.store_worker, lambda: controller.store)
+        self.dialog: QDialog | None = None  # the one open now (tests look at it)
+        self.dealer: str | None = None
+        # the window title for the dealer logged in (None: nobody); ui/dealer/app.py puts the
+        # station's table and SIMULATED SHOE in it
+        self.title: Callable[[str | None], str] = (
+            lambda name: f"Dealer Assist \u2014 {name or 'nobody logged in'}")
+        menu = window.menuBar().addMenu("&Station")
+        self.end_shift_action = QAction("&End shift (log out)", window)
+        self.end_shift_action.setShortcut(QKeySequence("Ctrl+L"))
+        self.end_shift_action.triggered.connect(self.end_shift)
+        self.accounts_action = QAction("&Accounts (supervisor)\u2026", window)
+        self.accounts_action.triggered.connect(self.open_accounts)
+        menu.addAction(self.end_shift_action)
+        menu.addAction(self.accounts_action)
+
+    def start(self) -> None:
+        """At launch: enrolment on a store with no supervisor, then the dealer's log-in."""
+        def known(needs: bool | None, error: str) -> None:
+            if error:
+                self._log_in(f"The store cannot be read: {error}")
+            elif needs:
+                self._enrol()
+            else:
+                self._log_in()
+
+        self.jobs.run(lambda s: s.needs_enrolment(), known)
+
+    def _enrol(self) -> None:
+        dialog = EnrolmentDialog(self.jobs, self.window)
+        self.dialog = dialog
+
+        def enrolled() -> None:
+            assert dialog.enrolled is not None
+            self._accounts(dialog.enrolled, dialog.approval, then=self._log_in)
+
+        dialog.accepted.connect(enrolled)
+        dialog.rejected.connect(self.window.close)
+        dialog.open()
+
+    def _log_in(self, note: str = "") -> None:
+        def check(name: str, pin: str, done: Callable[[Any], None]) -> None:
+            self.jobs.run(lambda s: s.start_shift(name, pin),
+                          lambda result, err: done(result if result is not None
+                                                   else PinCheck(False, "error", message=err)))
+
+        def logged_in(name: str) -> None:
+            self.dealer = name
+            self.controller.start_shift(name)
+            self.window.setWindowTitle(self.title(name))
+
+        dialog = PinDialog("Log in", "Dealer's log-in: your name and PIN start your shift",
+                           check, logged_in, self.window, change=self.jobs.change_pin)
+        if note:
+            dialog.message.setText(note)
+        accounts = touch_button("Accounts (supervisor)\u2026")
+        accounts.clicked.connect(self.open_accounts)
+        dialog.add_button(accounts)
+        self.accounts_button = accounts
+        dialog.rejected.connect(self._login_cancelled)
+        self.dialog = dialog
+        self.login_dialog = dialog
+        dialog.open()
+
+    def _login_cancelled(self) -> None:
+        # Cancel on the log-in closes the station's window: nobody deals without a shift.
+        if self.dialog is self.login_dialog and self.dealer is None:
+            self.window.close()
+
+    def end_shift(self) -> None:
+        """The dealer logs out; the screen waits for the next dealer's log-in."""
+        name = self.dealer
+        if name is None:
+            return
+        self.dealer = None
+        self.controller.end_shift(name)
+        self.window.setWindowTitle(self.title(None))
+        self._log_in(f"{name}'s shift ended.")
+
+    def open_accounts(self) -> None:
+        """The accounts dialog, behind a supervisor's PIN."""
+        parent: QWidget = self.dialog if isinstance(self.dialog, PinDialog) and self.dialog.isVisible() else self.window
+        back = self.dialog
+
+        def approved(name: str, approval: int | None) -> None:
+            self._accounts(name, approval, then=lambda: self._reopen(back))
+
+        gate = ask_supervisor(parent, self.jobs, "accounts", "Accounts",
+                              "Supervisor PIN required to manage accounts", approved)
+        self.dialog = gate
+        self.gate = gate
+        gate.open()
+
+    def _reopen(self, back: QDialog | None) -> None:
+        self.dialog = back
+
+    def _accounts(self, supervisor: str, approval: int | None, *, then: Callable[[], None]) -> None:
+        dialog = AccountsDialog(self.jobs, supervisor, approval, self.window)
+        self.dialog = dialog
+        self.accounts_dialog = dialog
+        dialog.finished.connect(lambda _: then())
+        dialog.setWindowModality(Qt.WindowModality.WindowModal)
+        dialog.open()
+
+
+# --------------------------------------------------------------------------- the review's gate
+
+
+class ReviewGate:
+    """``dealer-assist review`` on a station: a supervisor's PIN before anything is shown.
+
+    The PIN is checked by the store itself (with the lockout, audited as a ``review``
+    approval), on a worker thread; the store file is opened for that check only.
+    Raises StoreError when the file is not a store or has no supervisor yet.
+    """
+
+    def __init__(self, path: Path, then: Callable[[str], None], on_cancel: Callable[[], None]) -> None:
+        self.store = Store.open(path)
+        if self.store.needs_enrolment():
+            self.store.close()
+            raise StoreError(f"{path} has no supervisor yet: enrol one on the dealer's screen first")
+        self.worker = Worker("review-pin")
+        self.jobs = StoreJobs(self.worker, lambda: self.store)
+        self.then = then
+
+        def approved(name: str, approval: int | None) -> None:
+            self.close()
+            then(name)
+
+        self.dialog = ask_supervisor(None, self.jobs, "review", "Dealer Assist review",
+                                     "Supervisor PIN required to open the review", approved)
+        self.dialog.rejected.connect(self.close)
+        self.dialog.rejected.connect(on_cancel)
+
+    def open(self) -> None:
+        self.dialog.show()
+
+    def close(self) -> None:
+        if self.worker is not None:
+            self.worker.submit(self.store.close)
+            self.worker.stop()
+            self.worker = None  # type: ignore[assignment]

@@ -1,0 +1,326 @@
+"""Painting cards: rank and suit symbol, Star Elements elements and Fu/Lu/Shou, the printed 8♠.
+
+Large, high-contrast faces readable at arm's length. No rule logic: a card is drawn
+from its notation (``10H``, ``KFi``) as the engine reports it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QMimeData, QRectF, QSize, Qt
+from PySide6.QtGui import (
+    QColor,
+    QDrag,
+    QFont,
+    QFontMetrics,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QResizeEvent,
+)
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from dealer_assist.base.cards import (
+    ELEMENT_FACE_NAMES,
+    ELEMENT_SUITS,
+    SUIT_NAMES,
+    SUIT_SYMBOLS,
+    parse_card,
+)
+from ui.common.style import px
+
+# Star Elements elements (1.1.9 / 2.1): a colour and a one-glyph sign each.
+# (Shapes every font has: the CJK element characters are missing on many systems.)
+ELEMENT_STYLE: dict[str, tuple[str, str]] = {
+    "Fi": ("#c62828", "\u25b2"),  # Fire: ▲ flame
+    "Go": ("#9a7400", "\u25c6"),  # Gold: ◆ ingot
+    "Ea": ("#6d4c41", "\u25a0"),  # Earth: ■ block
+    "Wo": ("#2e7d32", "\u2663"),  # Wood: ♣ tree
+    "Wa": ("#1565c0", "\u2248"),  # Water: ≈ waves
+}
+RED = "#c62828"
+BLACK = "#111111"
+CARD_MIME_PREFIX = "dealer-assist-card:"
+CARD_W = 74  # a card at scale 1 (ui.common.style.px), full size
+CARD_H = 104
+READABLE_PX = 14  # the smallest type of a card's rank or element name (read from two metres)
+TILE_TEXT_X = 6  # a tile's text starts after its colour stripe
+
+
+def name_font_px(size: QSize) -> int:
+    """The element name's type on a card of ``size`` (along its bottom edge): as large as the
+    band under the sign and the card's width allow ("Water", the longest, is about 3.4 times
+    its type size wide in bold)."""
+    return max(9, round(min(size.height() * 0.19, (size.width() - 4) / 3.4)))
+
+
+def card_label(text: str) -> str:
+    """Words for a card, for screen readers and lists: ``10♥``, ``Shou Fire``."""
+    try:
+        return parse_card(text).display_name()
+    except ValueError:
+        return text
+
+
+class CardFace(QWidget):
+    """One card. ``printed``: the permanent 8♠ printed on the Dueling 8's layout (1.1.4)."""
+
+    # called with (face, monotonic_ns) at each face's first paint (ui.dealer.bench measures latency)
+    first_paint_listener: Callable[[CardFace, int], None] | None = None
+
+    def __init__(self, text: str, *, printed: bool = False, size: QSize | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.text = text
+        self.printed = printed
+        card = parse_card(text)
+        self.rank = card.rank
+        self.suit = card.suit
+        self.compact = False  # a tile of one or two lines: rank and element in words (CardRow)
+        self._painted = False
+        self.setFixedSize(size or QSize(px(CARD_W), px(CARD_H)))
+        self.setToolTip(("printed " if printed else "") + card_label(text))
+        self.setAccessibleName(card_label(text))
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt name)
+        """Drag the card to where it physically lies (a hand, the dealer, the discard)."""
+        if self.printed or event.button() != Qt.MouseButton.LeftButton:
+            return
+        drag = QDrag(self)
+        mime = QMimeData()
+        mime.setText(CARD_MIME_PREFIX + self.text)
+        drag.setMimeData(mime)
+        drag.setPixmap(self.grab())
+        drag.exec(Qt.DropAction.MoveAction)
+
+    def words(self) -> tuple[str, str, str]:
+        """(rank, suit in words or its sign, colour): ``("Shou", "Water", blue)``, ``("10", "♥", red)``."""
+        if self.suit in ELEMENT_SUITS:
+            return ELEMENT_FACE_NAMES.get(self.rank, self.rank), SUIT_NAMES[self.suit], ELEMENT_STYLE[self.suit][0]
+        return self.rank, SUIT_SYMBOLS[self.suit], RED if self.suit in ("H", "D") else BLACK
+
+    @staticmethod
+    def tile_font(bold: bool = True) -> QFont:
+        font = QFont()
+        font.setBold(bold)
+        font.setPixelSize(max(READABLE_PX, px(READABLE_PX)))
+        return font
+
+    def _tile_widths(self) -> tuple[int, int]:
+        """(rank in bold + a space, suit in regular type) in px."""
+        rank, suit, _ = self.words()
+        return (QFontMetrics(self.tile_font()).horizontalAdvance(rank + " "),
+                QFontMetrics(self.tile_font(False)).horizontalAdvance(suit))
+
+    def tile_lines(self, width: int) -> int:
+        """1 when rank and suit fit side by side in a tile ``width`` wide, else 2."""
+        rank_w, suit_w = self._tile_widths()
+        return 1 if rank_w + suit_w + px(TILE_TEXT_X) + 2 <= width else 2
+
+    @staticmethod
+    def tile_height(lines: int) -> int:
+        return lines * QFontMetrics(CardFace.tile_font()).height() + px(4)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt name)
+        if self.compact:
+            self._paint_tile()
+        else:
+            self._paint()
+        listener = CardFace.first_paint_listener
+        if listener is not None and not self._painted:
+            listener(self, time.monotonic_ns())
+        self._painted = True
+
+    def _paint(self) -> None:
+        """Rank and suit in the top-left corner (readable when cards overlap), the sign in the
+        middle; Star Elements: the element's name along the bottom."""
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        w, h = self.width(), self.height()
+        rect = QRectF(1.5, 1.5, w - 3, h - 3)
+        if self.printed:
+            # printed on the cloth: green background, dashed outline
+            p.setBrush(QColor("#dfeedd"))
+            pen = QPen(QColor("#1b5e20"), 3, Qt.PenStyle.DashLine)
+        else:
+            p.setBrush(QColor("white"))
+            pen = QPen(QColor("#333333"), 2)
+        p.setPen(pen)
+        p.drawRoundedRect(rect, 6, 6)
+        if self.suit in ELEMENT_SUITS:
+            colour, glyph = ELEMENT_STYLE[self.suit]
+            rank = ELEMENT_FACE_NAMES.get(self.rank, self.rank)
+            suit_line = SUIT_NAMES[self.suit]
+        else:
+            colour = RED if self.suit in ("H", "D") else BLACK
+            glyph = SUIT_SYMBOLS[self.suit]
+            rank = self.rank
+            suit_line = ""
+        p.setPen(QColor(colour))
+        font = QFont()
+        font.setBold(True)
+        big = h * 0.30
+        font.setPixelSize(max(10, int(big if len(rank) <= 2 else big * 0.72 if len(rank) == 3 else big * 0.6)))
+        p.setFont(font)
+        p.drawText(QRectF(3, 1, w - 4, h * 0.34), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, rank)
+        font.setPixelSize(max(10, int(h * 0.26)))
+        p.setFont(font)
+        p.drawText(QRectF(3, h * 0.31, w * 0.5, h * 0.3), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop,
+                   glyph)
+        font.setPixelSize(max(10, int(h * 0.36)))
+        p.setFont(font)
+        p.drawText(QRectF(w * 0.3, h * 0.36, w * 0.68, h * 0.42), Qt.AlignmentFlag.AlignCenter, glyph)
+        if suit_line or self.printed:
+            # the element's name as large as the card's width allows (14 px on a 57 × 80 card)
+            font.setPixelSize(name_font_px(self.size()) if suit_line else max(9, int(min(h * 0.14, w * 0.2))))
+            p.setFont(font)
+            p.drawText(QRectF(0, h * 0.785, w, h * 0.2), Qt.AlignmentFlag.AlignHCenter,
+                       "PRINTED" if self.printed else suit_line)
+        p.end()
+
+    def _paint_tile(self) -> None:
+        """A small card as a tile: rank and element (or suit sign) in words, readable type, the
+        element's colour as a stripe; on two lines when one is too narrow."""
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        w, h = self.width(), self.height()
+        rank, suit, colour = self.words()
+        p.setBrush(QColor("white"))
+        p.setPen(QPen(QColor("#333333"), 1.5))
+        p.drawRoundedRect(QRectF(0.75, 0.75, w - 1.5, h - 1.5), 4, 4)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QColor(colour))
+        p.drawRect(QRectF(1.5, 1.5, px(3), h - 3))
+        p.setPen(QColor(colour))
+        x = px(TILE_TEXT_X)
+        line = QFontMetrics(self.tile_font()).height()
+        top = (h - line * self.tile_lines(w)) / 2
+        left = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
+        p.setFont(self.tile_font())
+        p.drawText(QRectF(x, top, w - x, line), left, rank)
+        p.setFont(self.tile_font(False))
+        if self.tile_lines(w) == 1:
+            p.drawText(QRectF(x + self._tile_widths()[0], top, w - x, line), left, suit)
+        else:
+            p.drawText(QRectF(x, top + line, w - x, line), left, suit)
+        p.end()
+
+
+class CardDropMixin:
+    """Accepts a card dragged onto the widget and reports where it now lies (``drop_target``)."""
+
+    drop_target: str
+
+    def dragEnterEvent(self, event: Any) -> None:  # noqa: N802 (Qt name)
+        if event.mimeData().text().startswith(CARD_MIME_PREFIX):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: Any) -> None:  # noqa: N802 (Qt name)
+        text = event.mimeData().text()
+        if text.startswith(CARD_MIME_PREFIX) and DropTarget.dropped is not None:
+            event.acceptProposedAction()
+            DropTarget.dropped(text[len(CARD_MIME_PREFIX):], self.drop_target)
+
+
+class DropTarget(CardDropMixin, QWidget):
+    """Where a dragged card can be dropped: ``target`` is ``area:3/1``, ``dealer`` or ``discard``."""
+
+    dropped: Callable[[str, str], None] | None = None  # (card, target), set by the window
+
+    def __init__(self, target: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.target = self.drop_target = target
+        self.setAcceptDrops(True)
+
+
+class CardRow(QWidget):
+    """A hand's cards left to right; when they do not fit side by side they overlap, each
+    card's corner (rank and suit) left visible, as a dealer spreads them on the felt.
+
+    ``room``: the height the row may take. When the cards are too small to read from two
+    metres (a rank under 14 px; Star Elements: an element name under 14 px, or hidden under
+    the next card) and ``room`` is given, the cards are shown as tiles one under the other,
+    rank and element in words (*Shou Water*, *8 Fire*) in readable type (issue 16: four split
+    hands on one area)."""
+
+    def __init__(self, cards: list[str], *, printed_first: bool = False, card_size: QSize | None = None,
+                 room: int | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.card_size = card_size or QSize(px(CARD_W), px(CARD_H))
+        self.room = room
+        self.faces: list[CardFace] = []
+        for i, text in enumerate(cards):
+            face = CardFace(text, printed=printed_first and i == 0 and text == "8S", size=self.card_size, parent=self)
+            self.faces.append(face)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.setFixedHeight(max(self.card_size.height(), room or 0))
+        self._place()
+
+    def add(self, text: str) -> None:
+        """One more card (a card dealt to this hand): the row is not rebuilt."""
+        face = CardFace(text, size=self.card_size, parent=self)
+        self.faces.append(face)
+        self._place()
+        face.show()
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+        n = len(self.faces)
+        return QSize(n * (self.card_size.width() + 4), self.card_size.height())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+        return QSize(self.card_size.width(), self.card_size.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt name)
+        super().resizeEvent(event)
+        self._place()
+
+    def _small(self, overlap: bool) -> bool:
+        """The cards' words would be under READABLE_PX (or an element name hidden by overlap)."""
+        size = self.card_size
+        if any(f.suit in ELEMENT_SUITS for f in self.faces):
+            return overlap or name_font_px(size) < READABLE_PX
+        return int(size.height() * 0.30) < READABLE_PX
+
+    def _place(self) -> None:
+        n = len(self.faces)
+        if not n:
+            return
+        w = self.card_size.width()
+        step = float(w + 4)
+        overlap = n > 1 and self.width() > 0 and (n - 1) * step + w > self.width()
+        if self.room is not None and self.width() > 0 and self._small(overlap):
+            self._place_tiles()
+            return
+        if overlap:
+            step = max(w * 0.34, (self.width() - w) / (n - 1))  # overlap, the corner index stays visible
+        for i, face in enumerate(self.faces):
+            if face.compact:
+                face.compact = False
+                face.setFixedSize(self.card_size)
+                face.update()
+            face.move(int(i * step), 0)
+            face.raise_()
+
+    def _place_tiles(self) -> None:
+        """Tiles one under the other, as wide as the row; overlapping (the first line of each
+        left visible) only when they do not fit the row's height."""
+        width = self.width()
+        heights = [CardFace.tile_height(f.tile_lines(width)) for f in self.faces]
+        gap = 2
+        total = sum(heights) + gap * (len(heights) - 1)
+        squeeze = 1.0
+        if total > self.height() and len(heights) > 1:
+            squeeze = max(0.0, (self.height() - heights[-1])) / max(1, sum(heights[:-1]) + gap * (len(heights) - 1))
+        y = 0.0
+        for face, h in zip(self.faces, heights, strict=True):
+            if not face.compact or face.size() != QSize(width, h):
+                face.compact = True
+                face.setFixedSize(width, h)
+                face.update()
+            face.move(0, int(y))
+            face.raise_()
+            y += (h + gap) * squeeze

@@ -1,0 +1,480 @@
+"""The layout: the dealer's hand on top, then every playing area in its physical order.
+
+Each area box shows who controls it, its hands (up to four split hands, each with its
+cards, total, badges in words and its stakes), and a small table of its wagers: one
+column per position (player), one row per bet. Once a wager is settled (interim or
+final) its cell shows, in large type, what the dealer does: ``+120`` pay, ``−100``
+collect, ``=100`` return. Everything comes from the engine's round and
+``round_output`` through :mod:`ui.common.round_view`; nothing here decides a rule.
+
+Electronic: the dealer, the shared Player hand and the terminals (``ui.dealer.terminals_panel``).
+The same widget draws the review's replay (``ui.review.detail``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent
+from PySide6.QtWidgets import (
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ui.common.cards import CardDropMixin, CardRow, DropTarget
+from ui.common.round_view import AreaView, HandView, WagerCell, area_view, dealer_view
+from ui.common.style import px
+
+BET_NAMES = {
+    "main": "Main", "pair": "Pair", "ace_race": "Ace Race", "lucky8": "Lucky 8",
+    "super_sevens": "Super Star 7s", "three_stars": "3 Stars", "superb8": "Superb 8's",
+    "tie18": "Tie on 18", "plus21": "21+", "bet_the_set": "Bet the Set 21",
+    "royal_match": "Royal Match 21", "kings_bounty": "Kings Bounty", "insurance": "Insurance",
+    "bonus678": "6-7-8 bonus", "even_money": "Even money",
+}
+# the row labels of an area's wager table (narrow)
+SHORT_BET_NAMES = {
+    "main": "Main", "pair": "Pair", "ace_race": "ARace", "lucky8": "Lck8", "super_sevens": "SS7s",
+    "three_stars": "3Star", "superb8": "Sup8", "tie18": "Tie18", "plus21": "21+", "bet_the_set": "BtSet",
+    "royal_match": "RMtch", "kings_bounty": "KBnty", "insurance": "Insur", "bonus678": "678",
+    "even_money": "EvenM",
+}
+
+PAY_COLOURS = {"pay": "#b9f6ca", "collect": "#ff8a80", "return": "#e0e0e0", "": "#ffffff"}
+
+
+def total_text(total: int, soft: bool, cards: int) -> str:
+    """``soft 17`` / ``hard 17``."""
+    if cards == 0:
+        return ""
+    return f"{'soft' if soft else 'hard'} {total}" if total <= 21 else f"{total}"
+
+
+def _label(text: str, *, size: float = 18, bold: bool = False, colour: str | None = None) -> QLabel:
+    label = QLabel(text)
+    font = QFont(label.font())  # a font, not a style sheet: cheap to build on every card
+    font.setPixelSize(max(9, px(size)))
+    font.setBold(bold)
+    label.setFont(font)
+    if colour:
+        label.setStyleSheet(f"color: {colour};")
+    return label
+
+
+def _set_text(label: QLabel, text: str) -> None:
+    """Only a changed text: ``setText`` lays the label out again even for the same text."""
+    if label.text() != text:
+        label.setText(text)
+
+
+class HandBox(DropTarget):
+    """One hand: its cards, total and badges; a card dragged here lies in this hand.
+
+    A card dealt to the hand, or the turn moving, updates the box in place (no rebuild)."""
+
+    def __init__(self, hand: HandView, *, card_size: QSize, label_size: int, printed_first: bool = False,
+                 numbered: bool = True, target: str = "dealer", room: int | None = None) -> None:
+        super().__init__(target)
+        self.hand = hand
+        self.numbered = numbered
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.setSpacing(1)
+        self.title = _label(self._head(hand), size=label_size, bold=True)
+        self.badges = _label(" ".join(hand.badges), size=max(10, label_size - 2 - (3 if numbered else 0)),
+                             bold=True, colour="#ffd600")
+        self.badges.setWordWrap(True)
+        self.badges.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        layout.addWidget(self.title)
+        # room: the height the cards may take; small cards become tiles with words (cards.CardRow)
+        self.cards = CardRow(list(hand.cards), printed_first=printed_first, card_size=card_size, room=room)
+        layout.addWidget(self.cards)
+        layout.addWidget(self.badges)
+        self.badges.setVisible(bool(hand.badges))
+
+    def _head(self, hand: HandView) -> str:
+        total = total_text(hand.total, hand.soft, len(hand.cards))
+        if self.numbered and not hand.soft:
+            total = str(hand.total) if hand.cards else ""  # four hands side by side: "H2 18"
+        return ("\u25b6 " if hand.in_turn else "") + (f"H{hand.number} " if self.numbered else "") + total
+
+    def update_hand(self, hand: HandView) -> bool:
+        """Show ``hand`` in place if it only gained cards or changed turn; False: rebuild."""
+        old = self.hand
+        if hand.number != old.number or hand.cards[: len(old.cards)] != old.cards or hand.stakes != old.stakes:
+            return False
+        for text in hand.cards[len(old.cards):]:
+            self.cards.add(text)
+        if hand != old:
+            _set_text(self.title, self._head(hand))
+            _set_text(self.badges, " ".join(hand.badges))
+            if self.badges.isHidden() == bool(hand.badges):
+                self.badges.setVisible(bool(hand.badges))
+            if hand.in_turn != old.in_turn:
+                self.update()
+        self.hand = hand
+        return True
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt name)
+        if self.hand.in_turn:  # the hand in turn: a lighter field behind it (seen from two metres)
+            p = QPainter(self)
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor("#1b8a48"))
+            p.drawRoundedRect(self.rect(), 6, 6)
+            p.end()
+
+
+def _dealer_total(view: HandView) -> str:
+    if not view.cards:
+        return ""
+    return total_text(view.total, view.soft, len(view.cards)) + "".join(f"  {b}" for b in view.badges)
+
+
+class DealerBox(QFrame):
+    def __init__(self, layout: Any, height: int) -> None:
+        super().__init__()
+        self.setProperty("role", "dealer")
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.setFixedHeight(height)
+        view = dealer_view(layout)
+        row = QHBoxLayout(self)
+        row.setSizeConstraint(QHBoxLayout.SizeConstraint.SetNoConstraint)
+        row.setContentsMargins(px(8), 4, px(8), 4)
+        title = QVBoxLayout()
+        title.addWidget(_label("DEALER", size=22, bold=True))
+        self.total = _label(_dealer_total(view), size=22, bold=True)
+        title.addWidget(self.total)
+        title.addStretch(1)
+        row.addLayout(title)
+        card_h = height - 10
+        size = QSize(int(card_h * 0.71), card_h)
+        self.hand = HandBox(view, card_size=size, label_size=1, printed_first=view.printed_first,
+                            numbered=False, target="dealer")
+        self.hand.title.hide()
+        self.hand.badges.hide()
+        row.addWidget(self.hand, 1)
+
+    def update_dealer(self, layout: Any) -> bool:
+        view = dealer_view(layout)
+        if not self.hand.update_hand(view):
+            return False
+        if not self.hand.badges.isHidden():
+            self.hand.badges.hide()  # the dealer's badges are in the total's line
+        _set_text(self.total, _dealer_total(view))
+        return True
+
+
+class AreaBox(CardDropMixin, QFrame):
+    """One playing area; a card dropped on it (outside a hand) lies in its first hand."""
+
+    def __init__(self, view: AreaView, *, height: int, width: int) -> None:
+        super().__init__()
+        self.drop_target = f"area:{view.number}/1"
+        self.setAcceptDrops(True)
+        self.view = view
+        self.number = view.number
+        self.setProperty("role", "area")
+        self.setProperty("turn", "true" if view.in_turn is not None else "false")
+        # the row's share of the view, whatever the content: a new card re-lays out this box only
+        # its row's height exactly (every row the same), its width whatever the row gives
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.setFixedHeight(height)
+        layout = QVBoxLayout(self)
+        layout.setSizeConstraint(QVBoxLayout.SizeConstraint.SetNoConstraint)
+        layout.setContentsMargins(px(4), px(2), px(4), px(2))
+        layout.setSpacing(px(2))
+        who = f"  \u25b8 {view.controller}" if view.controller else (f"  seat {view.seated}" if view.seated else "")
+        self.title = _label(f"AREA {view.number}{who}", size=18, bold=True)
+        self.title.setToolTip(f"controlling player: {view.controller}" if view.controller else "")
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        layout.addWidget(self.title)
+        if not view.occupied:
+            empty = DropTarget(f"area:{view.number}/1")  # a card can still land here (5.15)
+            inner = QVBoxLayout(empty)
+            inner.addWidget(_label("no wager", size=15))
+            layout.addWidget(empty)
+            layout.addStretch(1)
+            return
+        # the hands: up to four (split), side by side; cards overlap to fit in what the
+        # title and the wager table leave
+        table = WagerTable(view, width)
+        fixed = self.title.sizeHint().height() + table.sizeHint().height() + px(4) * 2 + px(2) * 4
+        if view.surrendered:
+            fixed += px(20)
+        hands_h = max(px(50), height - fixed)
+        label = 15 if len(view.hands) <= 2 else 13
+        badge_h = px(label) + px(4)  # always: a badge (IN TURN, BUST ...) may appear in place later
+        card_h = max(px(34), hands_h - px(label) - px(6) - badge_h - px(6))
+        hand_w = (width - px(14)) // max(1, len(view.hands)) - px(4)
+        card_w = min(int(card_h * 0.71), int(hand_w * 0.6))
+        size = QSize(card_w, int(card_w / 0.71))
+        hands_row = QHBoxLayout()
+        hands_row.setSpacing(px(3))
+        self.hand_boxes: list[HandBox] = []
+        for hand in view.hands:
+            box = HandBox(hand, card_size=size, label_size=label, printed_first=view.printed_first and hand.number == 1,
+                          numbered=len(view.hands) > 1, target=f"area:{view.number}/{hand.number}", room=card_h)
+            hands_row.addWidget(box, 1)
+            self.hand_boxes.append(box)
+        layout.addLayout(hands_row)
+        if view.surrendered:
+            layout.addWidget(_label("SURRENDERED: " + ", ".join(view.surrendered), size=14, bold=True))
+        layout.addStretch(1)
+        layout.addWidget(table)
+        self.table = table
+
+    def update_view(self, view: AreaView) -> bool:
+        """Show ``view`` in place when only cards, totals, badges or the turn changed."""
+        old = self.view
+        if (view.number, view.occupied, view.controller, view.seated, len(view.hands), view.players,
+                view.wager_rows, set(view.cells), view.surrendered) != (
+                old.number, old.occupied, old.controller, old.seated, len(old.hands), old.players,
+                old.wager_rows, set(old.cells), old.surrendered) or not view.occupied:
+            return False
+        boxes = self.hand_boxes
+        if len(boxes) != len(view.hands) or not all(b.update_hand(h) for b, h in zip(boxes, view.hands, strict=True)):
+            return False
+        if view.cells != old.cells:  # a settlement: the same wagers, now with what to pay or collect
+            self.table.update_cells(view)
+        if view.in_turn != old.in_turn:
+            self.setProperty("turn", "true" if view.in_turn is not None else "false")
+            style = self.style()
+            style.unpolish(self)
+            style.polish(self)
+            self.update()
+        self.view = view
+        return True
+
+
+class WagerTable(QWidget):
+    """An area's wagers: a column per player (position order), a row per bet; a settled
+    wager's cell shows what to do with its chips."""
+
+    def __init__(self, view: AreaView, width: int = 0) -> None:
+        super().__init__()
+        # the type shrinks when the area is narrower than three players' amounts need
+        # (the review's replay pane, a four-hand area's neighbours): never cut
+        need = px(52) + max(1, len(view.players)) * px(50)
+        self.fit = min(1.0, max(0.6, (width - px(10)) / need)) if width else 1.0
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setHorizontalSpacing(px(3))
+        grid.setVerticalSpacing(0)
+        self.cells: dict[tuple[str, str], WagerCellLabel] = {}
+        for col, player in enumerate(view.players, start=1):
+            name = _label(player, size=14 * self.fit, bold=True)
+            name.setAlignment(Qt.AlignmentFlag.AlignRight)
+            grid.addWidget(name, 0, col)
+        for row, bet in enumerate(view.wager_rows, start=1):
+            grid.addWidget(_label(SHORT_BET_NAMES.get(bet, bet), size=13 * self.fit), row, 0)
+            for col, player in enumerate(view.players, start=1):
+                cell = view.cells.get((player, bet))
+                if cell is None:
+                    continue
+                label = WagerCellLabel(cell, self.fit)
+                grid.addWidget(label, row, col)
+                self.cells[(player, bet)] = label
+        grid.setColumnStretch(0, 0)
+        for col in range(1, len(view.players) + 1):
+            grid.setColumnStretch(col, 1)
+
+    def update_cells(self, view: AreaView) -> None:
+        """The same wagers, now (some) settled: each changed cell in place."""
+        for key, cell in view.cells.items():
+            label = self.cells.get(key)
+            if label is not None:
+                label.show_cell(cell)
+
+
+class WagerCellLabel(QLabel):
+    """One wager cell. It paints its own text in its own colour (white, or once settled
+    green to pay, red to collect, grey to return) instead of taking a style sheet: a
+    settlement changes every wager cell of the table in one event (63 of them with seven
+    areas of three players and two side bets), and a style sheet per label costs a restyle
+    of each (about 0.1 ms apiece); the text, the font and the colour change in place."""
+
+    def __init__(self, cell: WagerCell, fit: float = 1.0) -> None:
+        super().__init__()
+        self.setAlignment(Qt.AlignmentFlag.AlignRight)
+        self.fit = fit
+        self.cell: WagerCell | None = None
+        self.colour = QColor(PAY_COLOURS[""])
+        self.show_cell(cell)
+
+    def show_cell(self, cell: WagerCell) -> None:
+        """Show ``cell``, touching only what differs from the cell shown."""
+        old = self.cell
+        if old == cell:
+            return
+        if old is None or bool(old.action) != bool(cell.action):
+            self.setFont(_cell_font(self.font(), bool(cell.action), self.fit))
+        if old is None or old.action != cell.action:
+            self.colour = QColor(PAY_COLOURS[cell.action])
+            self.update()
+        if old is None or old.text != cell.text:
+            self.setText(cell.text)
+        if old is None or old.detail != cell.detail:
+            self.setToolTip(cell.detail)
+        self.cell = cell
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt name)
+        p = QPainter(self)
+        p.setFont(self.font())
+        p.setPen(self.colour)
+        p.drawText(self.contentsRect(), int(self.alignment().value), self.text())
+        p.end()
+
+
+def _cell_font(base: QFont, settled: bool, fit: float) -> QFont:
+    font = QFont(base)
+    font.setPixelSize(max(10, px((17 if settled else 15) * fit)))
+    font.setBold(settled)
+    return font
+
+
+class TableView(QWidget):
+    """The dealer and the areas (tables); the dealer and the shared Player hand (Electronic).
+
+    Boxes are rebuilt only when what they show changed, so a card repaints one area.
+    Areas 1–4 on the first row, 5–7 on the second (1 = the dealer's left); an area with
+    three or four split hands takes more of its row's width.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self._layout.setSpacing(px(6))
+        self.area_boxes: dict[int, AreaBox] = {}
+        self.dealer_box: QWidget | None = None
+        self.shared_box: QWidget | None = None
+        self._rows: list[QHBoxLayout] = []
+        self._dealer_sig: Any = None
+        self._shared_sig: Any = None
+        self._area_sigs: dict[int, Any] = {}
+        self._shape: Any = None
+        self.extra: QWidget | None = None  # Electronic: the terminals, under the shared hand
+
+    def reset(self) -> None:
+        """Forget every box (the scale changed): the next refresh builds them again."""
+        self._shape = None
+
+    def _clear(self) -> None:
+        for w in [self.dealer_box, self.shared_box, *self.area_boxes.values()]:
+            if w is not None:
+                w.hide()
+                w.deleteLater()
+        while self._layout.count():
+            item = self._layout.takeAt(0)
+            if item is not None and item.widget() is self.extra and self.extra is not None:
+                self.extra.setParent(None)
+        self.dealer_box = self.shared_box = None
+        self.area_boxes = {}
+        self._rows = []
+        self._dealer_sig = self._shared_sig = None
+        self._area_sigs = {}
+
+    def heights(self, shared: bool, rows: int) -> tuple[int, int]:
+        """(dealer row, area row) heights for the space this view has."""
+        total = max(self.height(), px(420))
+        dealer = max(px(80), int(total * 0.14))
+        if shared:
+            return dealer, max(px(110), int(total * 0.22))
+        spacing = self._layout.spacing() * rows  # between the dealer and each row
+        return dealer, max(px(150), (total - dealer - spacing) // max(1, rows))
+
+    def refresh(self, rnd: Any, output: dict[str, Any], expectation: Any) -> None:
+        layout = rnd.view()  # the engine's typed picture of the round: all this view reads of it
+        shared = layout.shared_hand
+        count = 0 if shared else len(layout.areas)
+        per_row = 4 if count > 4 else max(count, 1)
+        rows = (count + per_row - 1) // per_row
+        shape = (shared, count, layout.game, self.height())
+        if shape != self._shape:
+            self._clear()
+            self._shape = shape
+            for _ in range(rows):
+                row = QHBoxLayout()
+                row.setSpacing(px(6))
+                self._rows.append(row)
+            self.setMinimumHeight(px(420))
+        dealer_h, area_h = self.heights(shared, rows)
+        dealer_sig = (tuple(output.get("dealer", {}).get("cards", [])),)
+        if (dealer_sig != self._dealer_sig and isinstance(self.dealer_box, DealerBox)
+                and self.dealer_box.update_dealer(layout)):
+            self._dealer_sig = dealer_sig
+        if dealer_sig != self._dealer_sig:
+            dealer_box = DealerBox(layout, dealer_h)
+            if self.dealer_box is not None:
+                self._layout.replaceWidget(self.dealer_box, dealer_box)
+                self.dealer_box.hide()
+                self.dealer_box.deleteLater()
+            else:
+                self._layout.insertWidget(0, dealer_box)
+                if shared:
+                    pass
+                else:
+                    for row in self._rows:
+                        self._layout.addLayout(row)
+                    self._layout.addStretch(1)
+            self.dealer_box = dealer_box
+            self._dealer_sig = dealer_sig
+        if shared:
+            self._refresh_shared(output, area_h)
+            return
+        views = [area_view(layout, output, n) for n in range(1, count + 1)]
+        for view in views:
+            number = view.number
+            if view.signature == self._area_sigs.get(number):
+                continue
+            current = self.area_boxes.get(number)
+            if current is not None and current.update_view(view):
+                self._area_sigs[number] = view.signature
+                continue
+            first = (number - 1) // per_row * per_row
+            shares = sum(v.width_share for v in views[first:first + per_row])
+            width = (max(self.width(), px(600)) - px(6) * (per_row - 1)) * view.width_share // max(1, shares)
+            box = AreaBox(view, height=area_h, width=width)
+            row = self._rows[(number - 1) // per_row]
+            old = self.area_boxes.get(number)
+            if old is not None:
+                index = row.indexOf(old)
+                row.insertWidget(index, box, view.width_share)
+                row.removeWidget(old)
+                old.hide()
+                old.deleteLater()
+            else:
+                row.addWidget(box, view.width_share)
+            row.setStretchFactor(box, view.width_share)
+            self.area_boxes[number] = box
+            self._area_sigs[number] = view.signature
+
+    def _refresh_shared(self, output: dict[str, Any], height: int) -> None:
+        cards = list(output.get("player_cards", []))
+        if (tuple(cards),) == self._shared_sig:
+            return
+        frame = QFrame()
+        frame.setProperty("role", "area")
+        frame.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        frame.setFixedHeight(height)
+        inner = QHBoxLayout(frame)
+        inner.setContentsMargins(px(8), 4, px(8), 4)
+        inner.addWidget(_label("PLAYER HAND\n(shared)", size=20, bold=True))
+        card_h = height - 12
+        inner.addWidget(CardRow(cards, card_size=QSize(int(card_h * 0.71), card_h)), 1)
+        if self.shared_box is not None:
+            self._layout.replaceWidget(self.shared_box, frame)
+            self.shared_box.hide()
+            self.shared_box.deleteLater()
+        else:
+            self._layout.insertWidget(1, frame)
+            if self.extra is not None:
+                self._layout.addWidget(self.extra, 1)
+        self.shared_box = frame
+        self._shared_sig = (tuple(cards),)

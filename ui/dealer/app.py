@@ -1,0 +1,345 @@
+"""``dealer-assist`` (no arguments) / ``dealer-assist gui``: the dealer's screen.
+
+The station's configuration (dealer_assist/service/station.py, docs/station.md) says which shoe,
+which store and which table; command-line options override it for one run:
+``--config FILE``, ``--shoe PORT [--codec da1|da1-xor|beetek] [--baud B]``, ``--db FILE``,
+``--game``. With no configuration and no ``--shoe`` it starts an in-process simulated
+shoe on a pseudo-terminal (the driver opens the pty by path, as it opens a real shoe) and
+says so in the window title and the status line. One dealer's screen per store: a second
+one on the same store refuses to start, naming the running one. The log goes to the
+platform's log directory (dealer_assist/service/applog.py). For tests and benchmarks:
+``--sim-cards FILE`` (a fixed card order), ``--sim-seed N``, ``--dealer NAME`` (skip the
+log-in: only with ``DEALER_ASSIST_DEV=1``, a development run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import ui.common.qtfix  # noqa: F401  (first: keeps PySide6 6.12 from aborting CPython 3.11)
+from dealer_assist.cli.common import fail, no_display, whole_number
+from dealer_assist.engine.table_setup import TableSetup
+from dealer_assist.service.station import StationConfig
+from hardware.codecs import CODEC_NAMES
+from hardware.driver import DEFAULT_BAUD, ShoeDriver
+from hardware.simulator import SimulatedShoe
+from ui.common.collector import collect_between_rounds
+from ui.common.worker import Worker
+from ui.dealer.controller import TableController
+
+CODECS = CODEC_NAMES  # da1 (CRC-16), da1-xor (earlier firmware's 8-bit XOR), beetek
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", metavar="FILE",
+                        help="the station configuration (default: $DEALER_ASSIST_CONFIG, else the site's station.toml)")
+    parser.add_argument("--shoe", metavar="PORT", help="serial port of the card-reading shoe (default: the configured one, else simulated)")
+    parser.add_argument("--codec", choices=CODECS, help="the shoe's wire format (default: the configured one, else da1; da1-xor for shoes of earlier firmware)")
+    parser.add_argument("--baud", type=whole_number(50, 4_000_000), help=f"serial speed (default: the configured one, else {DEFAULT_BAUD})")
+    parser.add_argument("--db", metavar="FILE", help="the table's store (default: the configured one, else the station's)")
+    parser.add_argument("--game", help="game for this session (overrides the configuration and the remembered setup)")
+    parser.add_argument("--sim-cards", metavar="FILE", help="simulated shoe: fixed card order (cards separated by spaces)")
+    parser.add_argument("--sim-seed", type=whole_number(0), help="simulated shoe: shuffle seed")
+    parser.add_argument("--dealer", help="log in as this dealer without the login dialog "
+                        "(development runs only: DEALER_ASSIST_DEV=1)")
+    parser.add_argument("--floor", metavar="URL",
+                        help="forward finished rounds to this floor database in the background "
+                             "(postgresql://... or service=NAME; credentials via PGPASSFILE/PGSERVICEFILE)")
+    parser.add_argument("--settings", metavar="FILE", help="where to remember the setup (default: Qt's user settings)")
+    parser.add_argument("--exit-after-show", action="store_true", help=argparse.SUPPRESS)  # ui.dealer.bench
+
+
+@dataclass
+class Table:
+    """Everything one running dealer's screen consists of (the tests drive this)."""
+
+    controller: TableController
+    window: Any
+    driver: ShoeDriver
+    signals: Any
+    sim: SimulatedShoe | None
+    sim_worker: Worker | None
+    shifts: Any = None  # ui.common.accounts.Shifts once the log-in flow runs
+    floor_link: Any = None  # ui.dealer.floor_link.FloorLink when a floor URL is configured
+    lock: Any = None  # dealer_assist.service.station.StationLock while the screen runs
+    station: StationConfig | None = None
+
+    def close(self) -> None:
+        if self.floor_link is not None:
+            self.floor_link.stop()
+        self.driver.stop()
+        if self.sim is not None:
+            self.sim.close()
+        if self.sim_worker is not None:
+            self.sim_worker.stop()
+        self.controller.close()
+        self.window.close()
+        if self.lock is not None:
+            self.lock.release()
+
+
+def build_table(setup: TableSetup, *, db: str | None, dealer: str, port: str | None = None,
+                codec: str = "da1", baud: int = DEFAULT_BAUD, sim_cards: list[Any] | None = None,
+                sim_seed: int | None = None, sim_link: str | None = None,
+                driver_options: dict[str, Any] | None = None, floor_url: str | None = None) -> Table:
+    """Create the controller, the store, the shoe (simulated if no ``port``) and the window."""
+    from ui.dealer.main_window import DealerWindow
+    from ui.dealer.shoe_signals import ShoeSignals
+    from ui.dealer.sim_panel import SimPanel
+
+    controller = TableController(setup, dealer)
+    sim: SimulatedShoe | None = None
+    sim_worker: Worker | None = None
+    sim_panel = None
+    if port is None:
+        sim = SimulatedShoe(game=setup.game, decks=setup.decks, seed=sim_seed, cards=sim_cards,
+                            codec=codec, link=sim_link, penetration=None if sim_cards else 0.75)
+        port = sim.open()
+        sim_worker = Worker("simulated-shoe", controller)
+        sim_panel = SimPanel(sim, sim_worker)
+    window = DealerWindow(controller, sim_panel=sim_panel)
+    window.setup_saved = controller.remember_setup  # the store remembers the table setup
+    controller.open_store(db)
+    # the shoe talks to the app only through signals, delivered on the GUI thread
+    signals = ShoeSignals(window)
+    signals.shoe_event.connect(controller.on_shoe_event)
+    driver = ShoeDriver(port, signals.on_event, codec=codec, baud=baud, **(driver_options or {}))
+    driver.start()
+    floor_link = None
+    if floor_url:  # issue 18: forward in the background, the link's state in the status bar
+        from dealer_assist.store import default_db_path
+        from ui.dealer.floor_link import FloorLink
+
+        floor_link = FloorLink(db or default_db_path("table"), floor_url, parent=window)
+        window.statusBar().addPermanentWidget(floor_link.widget)
+        floor_link.start()
+    return Table(controller, window, driver, signals, sim, sim_worker, floor_link=floor_link)
+
+
+def station_title(cfg: StationConfig | None, simulated: bool, dealer: str | None = None) -> str:
+    """The window title: the table (from the configuration) and, on the simulated shoe,
+    that this is a demonstration, so nobody mistakes it for a live table."""
+    parts = ["Dealer Assist"]
+    if cfg is not None and cfg.table:
+        parts.append(f"{cfg.table} ({cfg.pit})" if cfg.pit else cfg.table)
+    if simulated:
+        parts.append("SIMULATED SHOE \u2014 demonstration, not a live table")
+    if dealer:
+        parts.append(dealer)
+    return " \u2014 ".join(parts)
+
+
+def station_status(cfg: StationConfig | None, simulated: bool, port: str | None, store: Path) -> str:
+    """The status line: where the configuration, the shoe and the store are."""
+    if cfg is None:
+        where = "no station configuration (dealer-assist station init)"
+    else:
+        where = f"configuration {cfg.source}"
+    shoe = "SIMULATED SHOE" if simulated else f"shoe {port}"
+    return f"{shoe} \u00b7 store {store} \u00b7 {where}"
+
+
+def setup_from_station(setup: TableSetup, cfg: StationConfig | None, game: str | None) -> TableSetup:
+    """The remembered setup with the configuration's game, decks, areas and limits, then
+    ``--game`` on top (each clamped into the game's ranges, 2.1 and Appendix A)."""
+    from dealer_assist.games import GAMES
+
+    setup = replace(setup)
+    if cfg is not None:
+        if cfg.game:
+            setup.game = cfg.game
+        if cfg.decks is not None:
+            setup.decks = cfg.decks
+        if cfg.areas is not None:
+            setup.areas = cfg.areas
+        if cfg.limits:
+            # TableSetup keeps numbers as the transcript's JSON has them
+            setup.limits = {k: [int(v) if v == v.to_integral_value() else float(v) for v in pair]
+                            for k, pair in cfg.limits.items()}
+    if game:
+        setup.game = game
+    rules = GAMES[setup.game]
+    low, high = rules.deck_range
+    setup.decks = min(max(setup.decks, low), high)
+    a_low, a_high = rules.area_range
+    setup.areas = min(max(setup.areas, a_low), a_high)
+    return setup
+
+
+def _shown_on_screen(args: argparse.Namespace) -> bool:
+    """Whether a start-up error is also shown in a window: started from the menu, standard
+    error goes nowhere. Not for tests and benchmarks (offscreen, --exit-after-show) nor on a
+    terminal, where the ``error:`` line is read."""
+    return (not getattr(args, "exit_after_show", False) and os.environ.get("QT_QPA_PLATFORM") != "offscreen"
+            and not sys.stderr.isatty() and no_display() is None)
+
+
+def _refuse(args: argparse.Namespace, message: str, status: int = 2) -> int:
+    """``error: message`` on standard error, and in a message box when nobody sees stderr."""
+    fail(message, status)
+    if _shown_on_screen(args):
+        from PySide6.QtWidgets import QApplication, QMessageBox
+
+        _app = QApplication.instance() or QApplication(sys.argv[:1])
+        QMessageBox.critical(None, "Dealer Assist", message)
+    return status
+
+
+def run(args: argparse.Namespace) -> int:
+    from dealer_assist.games import GAMES
+    from dealer_assist.service import station
+
+    # check what can be checked before Qt starts, so bad input is one line, not a Qt abort
+    from ui.common.accounts import DEV_MODE_VARIABLE, development_mode
+
+    if args.dealer and not development_mode():
+        return fail(f"--dealer skips the log-in and is for development runs only (set {DEV_MODE_VARIABLE}=1)")
+    if args.game and args.game not in GAMES:
+        return _refuse(args, f"unknown game {args.game!r}: one of {', '.join(GAMES)}")
+    try:
+        cfg = station.find_config(args.config)
+    except station.StationError as exc:
+        return _refuse(args, str(exc))
+    cards = None
+    if args.sim_cards:
+        from hardware.commands import CommandError, read_card_file
+
+        try:
+            cards = read_card_file(args.sim_cards)
+        except CommandError as exc:
+            return _refuse(args, str(exc))
+    reason = no_display()
+    if reason:
+        return fail(reason)  # no display: no window either
+    store = station.store_path(cfg, args.db)
+    try:
+        if args.db or cfg is not None:
+            station.check_store_directory(store)  # never created silently (a typing mistake)
+        else:
+            station.ensure_user_store_directory(store)
+    except (station.StationError, OSError) as exc:
+        return _refuse(args, str(exc))
+    os.umask(station.UMASK)  # files this app makes: the station's group, never others
+    port = args.shoe or (cfg.shoe_port if cfg is not None and cfg.shoe_port else None)
+    codec = args.codec or (cfg.codec if cfg is not None else "da1")
+    baud = args.baud or (cfg.baud if cfg is not None else DEFAULT_BAUD)
+    # the floor (issue 18): --floor, else the configuration's PostgreSQL service
+    floor_url = station.floor_url(cfg, args.floor)
+    if floor_url:
+        from dealer_assist.floor.connection import FloorError, parse_url
+
+        try:
+            parse_url(floor_url)
+        except FloorError as exc:
+            return _refuse(args, str(exc))
+    return _run_window(args, cfg, store, port, codec, baud, cards, floor_url)
+
+
+def _run_window(args: argparse.Namespace, cfg: StationConfig | None, store: Path, port: str | None,
+                codec: str, baud: int, cards: list[Any] | None, floor_url: str | None = None) -> int:
+    import logging
+
+    from PySide6.QtCore import QSettings
+    from PySide6.QtGui import QIcon
+    from PySide6.QtWidgets import QApplication, QLabel
+
+    from dealer_assist.service import applog, station
+    from ui.common.applog import crash_reporter, route_qt_messages, stop_routing_qt_messages
+    from ui.dealer.setup_dialog import remembered_setup
+
+    log = logging.getLogger("ui.dealer.app")
+    log_path = station.log_dir(installed=cfg is not None) / applog.LOG_NAME
+    try:
+        app_log: applog.AppLog | None = applog.start_logging(log_path.parent, on_crash=crash_reporter(log_path))
+    except OSError as exc:
+        print(f"warning: no log file ({log_path.parent}: {exc.strerror or exc})", file=sys.stderr)
+        app_log = None
+    route_qt_messages()
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
+    app.setOrganizationName("dealer-assist")
+    app.setApplicationName("dealer-assist")
+    # Matches packaging/linux/*.desktop (Wayland), and the installed icon theme entry.
+    app.setDesktopFileName("com.dealerassist.DealerAssist")
+    app.setWindowIcon(QIcon.fromTheme("com.dealerassist.DealerAssist"))
+    lock = station.StationLock(store)
+    try:
+        lock.acquire()
+        station.create_store_file(store)
+    except station.StationError as exc:
+        log.error("not started: %s", exc)
+        _refuse(args, str(exc), 1)  # launched from the menu, stderr goes nowhere: a message box too
+        lock.release()
+        stop_routing_qt_messages()
+        if app_log is not None:
+            app_log.stop()
+        return 1
+    simulated = port is None
+    log.info("station: configuration %s, table %r, store %s, shoe %s (%s, %d baud)",
+             cfg.source if cfg else "none", cfg.table if cfg else "", store,
+             port or "simulated", codec, baud)
+    settings = QSettings(args.settings, QSettings.Format.IniFormat) if args.settings else QSettings()
+    remembered = remembered_setup(str(store))  # at launch, before the window exists
+    setup = setup_from_station(remembered, cfg, args.game)
+    table = build_table(setup, db=str(store), dealer=args.dealer or "", port=port, codec=codec,
+                        baud=baud, sim_cards=cards, sim_seed=args.sim_seed, floor_url=floor_url)
+    table.lock = lock
+    table.station = cfg
+    collect_between_rounds()
+    window = table.window
+    window.setWindowTitle(station_title(cfg, simulated, args.dealer))
+    status = QLabel(station_status(cfg, simulated, port, store))
+    status.setObjectName("station_status")
+    if simulated:
+        status.setStyleSheet("font-weight: bold; color: #b00020;")
+    window.statusBar().addPermanentWidget(status, 1)
+    table.controller.store_worker.submit(lambda: station.restrict_store_files(store))
+    geometry = settings.value("window/geometry")
+    if geometry is None or not window.restoreGeometry(geometry):
+        window.resize(1600, 1000)
+    window.show()
+    if args.exit_after_show:
+        from PySide6.QtCore import QTimer
+
+        def shown() -> None:
+            window.repaint()  # painted: the first window is on screen
+            print("shown", flush=True)
+            app.quit()
+
+        QTimer.singleShot(0, shown)
+    if not args.dealer:
+        _ask_login(table)  # its Station menu (end shift, accounts) first ...
+    _add_station_menu(table, store)  # ... then Station setup in the same menu
+    if setup != remembered:
+        table.controller.remember_setup(setup)  # e.g. --game: queued after the store opens
+    try:
+        return int(app.exec())
+    finally:
+        settings.setValue("window/geometry", window.saveGeometry())  # QSettings: window state only
+        table.close()
+        log.info("dealer-assist stopped")
+        stop_routing_qt_messages()
+        if app_log is not None:
+            app_log.stop()
+
+
+def _add_station_menu(table: Table, store: Path) -> None:
+    """Station > Station setup… (behind the supervisor PIN; ui/dealer/station_setup.py)."""
+    from ui.dealer.station_setup import add_station_action
+
+    add_station_action(table.window, table.controller, table.station, store)
+
+
+def _ask_login(table: Table) -> None:
+    """The dealer's shift starts with a log-in; a new store first enrols a supervisor (ui.common.accounts)."""
+    from ui.common.accounts import Shifts
+
+    shifts = Shifts(table.controller, table.window)
+    shifts.title = lambda name: station_title(table.station, table.sim is not None, name or "nobody logged in")
+    table.shifts = shifts
+    shifts.start()

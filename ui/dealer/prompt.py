@@ -1,0 +1,285 @@
+"""The one clear prompt: the engine's "next", with only the legal options as large buttons.
+
+The table's rhythm: while the hand in turn may be hit, the next card out of the shoe IS
+the hit (the controller records ``hit`` and the ``card``): the prompt says so and offers
+a large *Stand / next hand* target; Double is one key before its card or right after it.
+
+Keyboard: H hit, S stand, D double, P split, R surrender, A accept, F refuse,
+T act, W withdraw, I insurance, E even money, C close offers, N no more bets,
+Enter confirm the settlement. Offers to other players: keys 1-9 in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from ui.common.cards import card_label
+from ui.common.keys import bind
+from ui.common.style import px
+
+OPTION_KEYS = {
+    "hit": "H", "stand": "S", "double": "D", "split": "P", "surrender": "R", "accept": "A",
+    "refuse": "F", "act": "T", "withdraw": "W", "insurance": "I", "even_money": "E",
+}
+POOL_SIZE = 64  # hidden buttons kept for reuse: the offers of 21 players and the usual options
+OFFER_SHORT = {"insurance": "Ins", "surrender": "Sur", "even_money": "EvM"}
+OPTION_WORDS = {
+    "hit": "Hit", "stand": "Stand / next hand", "double": "Double", "split": "Split", "surrender": "Surrender",
+    "accept": "Accept card", "refuse": "Refuse card", "act": "Act on hand", "withdraw": "Withdraw",
+    "insurance": "Insurance", "even_money": "Even money",
+}
+
+
+def target_words(target: str | None) -> str:
+    """``area:3/1`` -> ``Area 3, hand 1``."""
+    if not target:
+        return ""
+    if target.startswith("area:"):
+        number, _, hand = target[5:].partition("/")
+        return f"Area {number}, hand {hand or 1}"
+    return {"dealer": "Dealer", "players": "Player hand (shared)", "player": "Player hand",
+            "discard": "Discard"}.get(target, target)
+
+
+class PromptPanel(QWidget):
+    """Shows what the round waits for and offers exactly the legal choices."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(px(4))
+        self.headline = QLabel("")
+        self.headline.setProperty("role", "prompt")
+        self.headline.setWordWrap(True)
+        self.detail = QLabel("")
+        self.detail.setWordWrap(True)
+        self.detail.setStyleSheet(f"font-size: {px(18)}px;")
+        layout.addWidget(self.headline)
+        layout.addWidget(self.detail)
+        self._grid_host = QWidget()
+        self._grid = QGridLayout(self._grid_host)
+        self._grid.setContentsMargins(0, 0, 0, 0)
+        self._grid.setSpacing(px(5))
+        layout.addWidget(self._grid_host)
+        self.buttons: dict[str, QPushButton] = {}
+        self._actions: dict[str, Callable[[], object]] = {}  # what each shown button's click and key do
+        self._pool: dict[tuple[str, str, str, str | None], QPushButton] = {}  # hidden, for reuse
+        self._pool_key: dict[QPushButton, tuple[str, str, str, str | None]] = {}
+        self._next_cell = 0
+        self._tags: list[QLabel] = []
+        self.columns = 6  # options take 2 (three a row), offers 3 (two a row)
+        self._in_show = False  # within show_expectation
+        self._batched = False  # the grid is hidden while its buttons are placed
+
+    def clear_buttons(self) -> None:
+        for button in self.buttons.values():
+            self._grid.removeWidget(button)
+            button.hide()
+            self._put_back(button)
+        self.buttons = {}
+        self._actions = {}
+        for tag in self._tags:
+            self._grid.removeWidget(tag)
+            tag.deleteLater()
+        self._tags = []
+        self._next_cell = 0
+
+    def _put_back(self, button: QPushButton) -> None:
+        """Keep a hidden button for the same question later (every round asks the same
+        offers of the same players: making and styling twenty buttons again costs a frame)."""
+        key = self._pool_key.get(button)
+        if key is None:
+            button.deleteLater()
+            return
+        old = self._pool.pop(key, None)
+        if old is not None and old is not button:
+            self._forget(old)
+        self._pool[key] = button
+        while len(self._pool) > POOL_SIZE:
+            self._forget(self._pool.pop(next(iter(self._pool))))
+
+    def _forget(self, button: QPushButton) -> None:
+        self._pool_key.pop(button, None)
+        button.deleteLater()
+
+    def _button(self, key: str, text: str, role: str, shortcut: str | None) -> QPushButton:
+        """A button for ``key``: the pooled one with the same text, role and key, or a new one.
+        Its click and key run whatever :attr:`_actions` holds for ``key`` when pressed."""
+        pooled = (key, text, role, shortcut)
+        button = self._pool.pop(pooled, None)
+        if button is not None:
+            return button
+        button = QPushButton(text)
+        button.setProperty("role", role)
+        if shortcut:
+            bind(button, shortcut, partial(self._press, key))
+        button.clicked.connect(partial(self._click, key))
+        self._pool_key[button] = pooled
+        return button
+
+    def _press(self, key: str) -> None:
+        action = self._actions.get(key)
+        if action is not None:
+            action()
+
+    def _click(self, key: str, _checked: bool = False) -> None:
+        self._press(key)
+
+    def add_button(self, key: str, text: str, action: Callable[[], object], *, shortcut: str | None = None,
+                   role: str = "option", span: int = 2) -> QPushButton:
+        label = f"{text} ({'Enter' if shortcut == 'Return' else shortcut})" if shortcut else text
+        button = self._button(key, label, role, shortcut)
+        self._actions[key] = action
+        span = min(span, self.columns)
+        if self._next_cell % self.columns + span > self.columns:
+            self._next_cell += self.columns - self._next_cell % self.columns
+        self._grid.addWidget(button, self._next_cell // self.columns, self._next_cell % self.columns, 1, span)
+        self._next_cell += span
+        self._place(button)  # at once, not at the next event loop turn: its key works immediately
+        self.buttons[key] = button
+        return button
+
+    def _offers(self, offers: list[dict[str, Any]], decide: Callable[..., object]) -> None:
+        """Every open offer as a button, one row per area (highest first, as the dealer pays),
+        so that twenty-one players' insurance fits: ``ann Ins`` = ann takes insurance."""
+        self._new_row()
+        by_area: dict[int, list[tuple[str, str]]] = {}
+        for offer in offers:
+            for option in offer["options"]:
+                by_area.setdefault(int(offer["area"]), []).append((str(offer["player"]), option))
+        cell = self._next_cell
+        for area, entries in sorted(by_area.items()):
+            if cell % self.columns and cell % self.columns + len(entries) > self.columns:
+                cell += self.columns - cell % self.columns  # an area's offers stay on one row
+            for player, option in entries:
+                key = f"offer:{player}:{area}:{option}"
+                button = self._button(key, f"{player} {OFFER_SHORT.get(option, option)}", "offer", None)
+                button.setToolTip(f"{player} takes {OPTION_WORDS.get(option, option).lower()} (area {area})")
+                self._actions[key] = partial(decide, option, area, 1, player)
+                self._grid.addWidget(button, cell // self.columns, cell % self.columns)
+                self._place(button)
+                self.buttons[key] = button
+                cell += 1
+        self._next_cell = cell
+        self.detail.setText("Offers, by area: Ins insurance, Sur surrender, EvM even money")
+
+    def _new_row(self) -> None:
+        if self._next_cell % self.columns:
+            self._next_cell += self.columns - self._next_cell % self.columns
+
+    def show_expectation(self, exp: Any, status: str, **options: Any) -> None:
+        """Show what the round waits for (``options``: the actions of :meth:`_show_expectation`).
+
+        A button shown in a visible window lays out every visible ancestor again at once
+        (Qt's ``QWidget::setVisible``): twenty-one offers shown one by one laid the whole
+        window out twenty-one times. The buttons are placed while their grid is hidden and
+        shown together, before this returns (their keys work at once)."""
+        self._in_show = True
+        try:
+            self._show_expectation(exp, status, **options)
+        finally:
+            self._in_show = False
+            if self._batched:
+                self._batched = False
+                self._grid_host.show()
+
+    def _place(self, button: QPushButton) -> None:
+        """Show a button just put in the grid (within :meth:`show_expectation`: with the grid)."""
+        if self._in_show and not self._batched and not self._grid_host.isHidden():
+            self._batched = True
+            self._grid_host.hide()
+        button.show()
+
+    def _show_expectation(self, exp: Any, status: str, *, decide: Callable[..., object],
+                         no_more_bets: Callable[[], object], close_offers: Callable[[], object],
+                         confirm: Callable[[], object], resolve: Callable[[str], object],
+                         withdraw: Callable[[str | None, int | None], object], slip_size: int,
+                         pick: Callable[[str, str, str | None], object] = lambda *a: None,
+                         placement: str | None, double_after: Callable[[], object] | None = None) -> None:
+        self.clear_buttons()
+        self.detail.setText("")
+        kind = exp.kind
+        if status in ("settled", "void") or (status == "in_progress" and kind == "none"):
+            self.headline.setText("Round void: return every wager" if status == "void"
+                                  else "Round settled: pay and collect" if status == "settled"
+                                  else "Round concluded: pay, collect and return")
+            self.detail.setText("Pay and collect as the layout shows, from your right; then the next round.")
+            self.add_button("confirm", "Next round", confirm, shortcut="Return", role="stand",
+                            span=self.columns)
+            return
+        if kind == "wagers":
+            self.headline.setText("Place wagers")
+            self.detail.setText(f"{slip_size} wager(s) on the layout. Then No more bets and deal.")
+            self.add_button("no_more_bets", "No more bets", no_more_bets, shortcut="N", role="stand",
+                            span=self.columns)
+            return
+        if kind == "card":
+            where = target_words(exp.target)
+            self.headline.setText(f"Next card \u2192 {where}")
+            waiting = exp.extra.get("waiting") if exp.extra else None
+            if waiting:
+                self.detail.setText("for " + ", ".join(waiting))
+            if placement:
+                self.detail.setText(f"The next card will be recorded at {target_words(placement)} (placed there)")
+            if double_after is not None:
+                # the last card was an implied hit: it may still be the card of a double
+                self.add_button("double", "Double (that card)", double_after, shortcut="D", span=self.columns)
+            return
+        if kind == "decision":
+            if exp.options:
+                who = exp.player or "no player"
+                self.headline.setText(f"Area {exp.area}, hand {exp.hand}: {who} decides")
+                if "hit" in exp.options:
+                    self.detail.setText("Deal a card for a hit (no key needed), or Stand.")
+                if "stand" in exp.options:
+                    self.add_button("stand", OPTION_WORDS["stand"], partial(decide, "stand", exp.area, exp.hand, None),
+                                    shortcut="S", role="stand", span=self.columns)
+                for option in exp.options:
+                    if option == "stand":
+                        continue
+                    if option == "pick":
+                        # 5.23: the player in turn (or the pit manager) picks one of the cards
+                        by = str(exp.extra.get("by", "player")) if exp.extra else "player"
+                        for n, card in enumerate(exp.extra.get("cards", []) if exp.extra else [], 1):
+                            self.add_button(f"pick:{card}", f"Take {card_label(card)}",
+                                            partial(pick, card, by, exp.player if by == "player" else None),
+                                            shortcut=str(n) if n <= 9 else None)
+                        if by == "pit_manager":
+                            self.headline.setText("The pit manager picks the dealer's card")
+                        self.detail.setText(f"{exp.text or ''} ({exp.rule})" if exp.rule else exp.text or "")
+                        continue
+                    if option == "withdraw":
+                        self.add_button(option, OPTION_WORDS[option],
+                                        partial(withdraw, exp.player, exp.area),
+                                        shortcut=OPTION_KEYS[option])
+                        continue
+                    self.add_button(option, OPTION_WORDS.get(option, option),
+                                    partial(decide, option, exp.area, exp.hand, None),
+                                    shortcut=OPTION_KEYS.get(option))
+                if double_after is not None and "double" not in exp.options:
+                    # the last card was taken for a hit: it may be the card of a double
+                    self.add_button("double", "Double (that card)", double_after, shortcut="D")
+            if exp.offers:
+                self._offers(exp.offers, decide)
+                self.add_button("close_offers", "Close offers", close_offers, shortcut="C", role="offer",
+                                span=self.columns)
+                if not exp.options:
+                    self.headline.setText("Offers open")
+            return
+        if kind == "decisions":
+            players = ", ".join(p["player"] for p in exp.pending)
+            self.headline.setText("Terminals deciding")
+            self.detail.setText(players)
+            return
+        if kind == "ruling":
+            self.headline.setText(f"Referred to the Gaming Shift Manager ({exp.rule})")
+            self.detail.setText(exp.text or "")
+            self.add_button("resolve_continue", "Shift manager: continue", lambda: resolve("continue"))
+            self.add_button("resolve_void", "Shift manager: void", lambda: resolve("void"), role="danger")
+            return
+        self.headline.setText("Waiting")

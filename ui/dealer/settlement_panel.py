@@ -1,0 +1,239 @@
+"""Interim and final settlement: per wager pay, collect or return and how much, grouped by
+area in paying order (the highest-numbered area first); per-player totals as a table.
+
+Reads ``round_output(rnd)["settlements"]`` and ``["net"]``. The amount column never
+scrolls out of view: the wager column takes what is left and elides a long bet name
+(the whole name, the result and the clause are in the row's tooltip; *Clauses* shows
+the clause and stage columns).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ui.common.qtfix import AfterPaint
+from ui.common.round_view import paying_order
+from ui.common.style import pay_words, px, signed
+from ui.common.table_view import BET_NAMES
+
+TOTAL_PAIRS = 2
+COLUMNS = ("Area", "Player", "Wager", "Result", "Pay / collect", "Rule", "Stage")
+_GROUP_BRUSHES = (QBrush(QColor("#ffffff")), QBrush(QColor("#eef3ee")))
+_ACTION_BRUSHES = {"PAY": QBrush(QColor("#1b5e20")), "COLLECT": QBrush(QColor("#b00020"))}
+_OTHER_BRUSH = QBrush(QColor("#333333"))
+
+
+def _fill(table: QTableWidget, rows: list[tuple[tuple[str, ...], str, int]],
+          shown: list[tuple[tuple[str, ...], str, int]], bold: QFont, amounts: Any = None) -> None:
+    """Show ``rows`` ((cell texts, tooltip, background group) each) in ``table``, reusing its
+    items and touching only what differs from ``shown`` (updated to ``rows``); the columns in
+    ``amounts`` (default: "Pay / collect") are bold, right-aligned, green to pay, red to collect."""
+    amount_cols = set(amounts) if amounts is not None else {COLUMNS.index("Pay / collect")}
+    header = table.horizontalHeader()
+    modes = [header.sectionResizeMode(col) for col in range(table.columnCount())]
+    header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)  # sized once, at the end
+    try:
+        _fill_rows(table, rows, shown, bold, amount_cols)
+    finally:
+        for col, mode in enumerate(modes):
+            header.setSectionResizeMode(col, mode)
+
+
+def _fill_rows(table: QTableWidget, rows: list[tuple[tuple[str, ...], str, int]],
+               shown: list[tuple[tuple[str, ...], str, int]], bold: QFont, amount_cols: set[int]) -> None:
+    # rows are never removed, only hidden: the next round reuses their items
+    if table.rowCount() < len(rows):
+        table.setRowCount(len(rows))
+    for row in range(table.rowCount()):
+        hide = row >= len(rows)
+        if table.isRowHidden(row) != hide:
+            table.setRowHidden(row, hide)
+    for row, entry in enumerate(rows):
+        if row < len(shown) and shown[row] == entry:
+            continue
+        old = shown[row] if row < len(shown) else None
+        values, tip, group = entry
+        for col in range(table.columnCount()):
+            value = values[col] if col < len(values) else ""
+            item = table.item(row, col)
+            if item is None:
+                item = QTableWidgetItem(value)
+                if col in amount_cols:
+                    item.setFont(bold)
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                item.setToolTip(tip)
+                item.setBackground(_GROUP_BRUSHES[group])
+                if col in amount_cols:
+                    item.setForeground(_ACTION_BRUSHES.get(value.split(" ")[0], _OTHER_BRUSH))
+                table.setItem(row, col, item)
+                continue
+            if old is None or old[0][col:col + 1] != values[col:col + 1]:
+                item.setText(value)
+                if col in amount_cols:
+                    item.setForeground(_ACTION_BRUSHES.get(value.split(" ")[0], _OTHER_BRUSH))
+            if old is None or old[1] != tip:
+                item.setToolTip(tip)
+            if old is None or old[2] != group:
+                item.setBackground(_GROUP_BRUSHES[group])
+        if row < len(shown):
+            shown[row] = entry
+        else:
+            shown.append(entry)
+
+
+class SettlementPanel(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(px(3))
+        head = QHBoxLayout()
+        self.title = QLabel("Settlement")
+        self.title.setProperty("role", "title")
+        head.addWidget(self.title, 1)
+        self.clauses_button = QPushButton("Clauses")
+        self.clauses_button.setCheckable(True)
+        self.clauses_button.toggled.connect(self._show_clauses)
+        head.addWidget(self.clauses_button)
+        layout.addLayout(head)
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(list(COLUMNS))
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        header = self.table.horizontalHeader()
+        for col, name in enumerate(COLUMNS):
+            mode = QHeaderView.ResizeMode.Stretch if name == "Wager" else QHeaderView.ResizeMode.ResizeToContents
+            header.setSectionResizeMode(col, mode)
+        self.table.setMinimumHeight(px(90))
+        layout.addWidget(self.table, 3)
+        self.totals_title = QLabel("Per player")
+        self.totals_title.setProperty("role", "title")
+        layout.addWidget(self.totals_title)
+        self.totals = QTableWidget(0, 2 * TOTAL_PAIRS)  # two players a row
+        self.totals.setHorizontalHeaderLabels(["Player", "Total"] * TOTAL_PAIRS)
+        self.totals.verticalHeader().setVisible(False)
+        self.totals.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.totals.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.totals.horizontalHeader().setStretchLastSection(True)
+        self.totals.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.totals.setMinimumHeight(px(80))
+        layout.addWidget(self.totals, 2)
+        self.rows: list[dict[str, Any]] = []
+        self.net: dict[str, Any] = {}
+        self._pending = False  # an output not yet in the tables
+        self._after_paint = AfterPaint(self)
+        self._shown: list[tuple[tuple[str, ...], str, int]] = []  # what each table row shows
+        self._totals_shown: list[tuple[tuple[str, ...], str, int]] = []
+        self._bold = QFont(self.table.font())
+        self._bold.setBold(True)
+        self._show_clauses(False)
+
+    def _show_clauses(self, on: bool) -> None:
+        for name in ("Result", "Rule", "Stage"):
+            self.table.setColumnHidden(COLUMNS.index(name), not on)
+
+    def show_output(self, output: dict[str, Any], heading: str | None = None, *, defer: bool = False) -> None:
+        """Show ``output``'s settlements and per-player totals.
+
+        ``defer``: fill the tables after the next paint (the dealer's screen: the card that
+        brings a settlement is painted first, with the amounts on the areas' wager cells;
+        the tables follow one event-loop turn later). Reading the panel (:meth:`cell`,
+        :meth:`total_of`, :attr:`rows`) always sees ``output``."""
+        settlements = list(output.get("settlements", []))
+        ordered = [s for _, group in paying_order(settlements) for s in group]
+        self.rows = ordered
+        self.net = dict(output.get("net", {}))
+        status = output.get("status")
+        stages = {s.get("stage") for s in settlements}
+        if heading is None:
+            heading = ("Final settlement" if status in ("settled", "void") or output.get("next") is None
+                       else "Interim settlement" if "interim" in stages else "Settlement")
+        if self.title.text() != heading:
+            self.title.setText(heading)
+        self._pending = True
+        if defer:
+            self._after_paint.later("fill", self.flush)
+        else:
+            self.flush()
+
+    def flush(self) -> None:
+        """Fill the tables now with what :meth:`show_output` was last given (if not yet)."""
+        if not self._pending:
+            return
+        self._pending = False
+        ordered = self.rows
+        self.table.setColumnHidden(0, not any(s.get("area") is not None or s.get("hand") is not None
+                                              for s in ordered))
+        rows: list[tuple[tuple[str, ...], str, int]] = []
+        group = -1
+        last_area: Any = object()
+        for s in ordered:
+            if s.get("area") != last_area:
+                group += 1
+                last_area = s.get("area")
+            where = ""
+            if s.get("area") is not None:
+                where = f"{s['area']}" + (f"/{s['hand']}" if s.get("hand") is not None else "")
+            elif s.get("hand") is not None:
+                where = f"hand {s['hand']}"
+            bet = BET_NAMES.get(s["bet"], s["bet"])
+            if s.get("row") and s["row"] != bet:
+                bet += f" ({s['row']})"
+            pay = pay_words(s["net"], s["result"])
+            values = (where, str(s["player"]), bet, str(s["result"]), pay, str(s["rule"]), str(s.get("stage", "")))
+            tip = f"{s['player']}: {bet}, stake {s['stake']}, {s['result']}: {pay} ({s['rule']}, {s.get('stage', '')})"
+            rows.append((values, tip, group % 2))
+        self.table.setUpdatesEnabled(False)  # one repaint for the whole table
+        try:
+            _fill(self.table, rows, self._shown, self._bold)
+            totals: list[tuple[tuple[str, ...], str, int]] = []
+            for player, net in self.net.items():
+                amount = Decimal(str(net))
+                words = pay_words(amount, "push") if amount else "even"
+                totals.append(((str(player), words), f"{player}: {signed(net)}", 0))
+            paired = [(tuple(v for t in totals[i:i + TOTAL_PAIRS] for v in t[0]),
+                       " / ".join(t[1] for t in totals[i:i + TOTAL_PAIRS]), 0)
+                      for i in range(0, len(totals), TOTAL_PAIRS)]
+            _fill(self.totals, paired, self._totals_shown, self._bold, amounts=range(1, 2 * TOTAL_PAIRS, 2))
+        finally:
+            self.table.setUpdatesEnabled(True)
+
+    def row_count(self) -> int:
+        """The rows the table shows (its rows past them are hidden, kept for the next round)."""
+        self.flush()
+        return sum(1 for row in range(self.table.rowCount()) if not self.table.isRowHidden(row))
+
+    def cell(self, row: int, column: str) -> str:
+        self.flush()
+        item = self.table.item(row, COLUMNS.index(column))
+        return item.text() if item is not None else ""
+
+    def total_of(self, player: str) -> str:
+        self.flush()
+        for row in range(self.totals.rowCount()):
+            if self.totals.isRowHidden(row):
+                continue
+            for col in range(0, 2 * TOTAL_PAIRS, 2):
+                name = self.totals.item(row, col)
+                if name is not None and name.text() == player:
+                    value = self.totals.item(row, col + 1)
+                    return value.text() if value is not None else ""
+        return ""

@@ -1,0 +1,131 @@
+"""Table setup: game (all five), decks, areas, limits per bet kind, who sits where.
+
+Remembered between sessions in the table's own store, as an audited ``table_setup``
+entry (who changed the limits is part of the table's history); QSettings keeps only the
+window's state. The ranges come from the engine's game data (2.1 decks, Appendix A areas).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from dealer_assist.engine.table_setup import (
+    SETUP_AUDIT_KIND,
+    TableSetup,
+    default_setup,
+    setup_from_json,
+)
+from dealer_assist.games import GAMES
+from dealer_assist.store import Store, StoreError, default_db_path
+from ui.common.table_view import BET_NAMES
+
+
+def remembered_setup(db: str | None) -> TableSetup:
+    """The last setup recorded in the table's store (read-only; the default if none)."""
+    path = Path(db) if db else default_db_path()
+    if not path.exists():
+        return default_setup()
+    try:
+        with Store.open_readonly(path) as store:
+            entries = store.audit_entries(kind=SETUP_AUDIT_KIND)
+    except (StoreError, OSError):
+        return default_setup()
+    return setup_from_json(entries[-1].detail) if entries else default_setup()
+
+
+class SetupDialog(QDialog):
+    def __init__(self, setup: TableSetup, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Table setup")
+        layout = QVBoxLayout(self)
+        form = QFormLayout()
+        self.game = QComboBox()
+        for key, rules in GAMES.items():
+            self.game.addItem(rules.name, key)
+        self.game.setCurrentIndex(list(GAMES).index(setup.game))
+        self.decks = QSpinBox()
+        self.areas = QSpinBox()
+        self.seated = QLineEdit(", ".join(f"{p}={a}" for p, a in setup.seated.items()))
+        self.seated.setPlaceholderText("alice=1, bob=3")
+        self.terminals = QLineEdit(", ".join(setup.terminals))
+        self.seconds = QSpinBox()
+        self.seconds.setRange(5, 120)
+        self.seconds.setValue(setup.decision_seconds)
+        self.limits: dict[str, tuple[QLineEdit, QLineEdit]] = {}
+        self._limit_form = QFormLayout()
+        form.addRow("Game", self.game)
+        form.addRow("Decks", self.decks)
+        form.addRow("Playing areas", self.areas)
+        form.addRow("Seated (player=area)", self.seated)
+        form.addRow("Terminals (Electronic)", self.terminals)
+        form.addRow("Decision time, s (3.18)", self.seconds)
+        layout.addLayout(form)
+        layout.addWidget(QLabel("Limits per bet kind (min / max, blank = none)"))
+        self._limit_host = QWidget()
+        self._limit_host.setLayout(self._limit_form)
+        layout.addWidget(self._limit_host)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self._initial = setup
+        self.game.currentIndexChanged.connect(self._game_changed)
+        self._game_changed()
+        self.decks.setValue(setup.decks)
+        self.areas.setValue(setup.areas)
+
+    def _game_changed(self) -> None:
+        rules = GAMES[str(self.game.currentData())]
+        self.decks.setRange(*rules.deck_range)
+        self.areas.setRange(*rules.area_range)
+        self.areas.setEnabled(not rules.shared_hand)
+        while self._limit_form.rowCount():
+            self._limit_form.removeRow(0)
+        self.limits = {}
+        for kind in ("main", *rules.side_bets):
+            low, high = QLineEdit(), QLineEdit()
+            old = self._initial.limits.get(kind)
+            if old:
+                low.setText(str(old[0]))
+                high.setText(str(old[1]))
+            row = QWidget()
+            from PySide6.QtWidgets import QHBoxLayout
+
+            h = QHBoxLayout(row)
+            h.setContentsMargins(0, 0, 0, 0)
+            h.addWidget(low)
+            h.addWidget(high)
+            self._limit_form.addRow(BET_NAMES.get(kind, kind), row)
+            self.limits[kind] = (low, high)
+
+    def result_setup(self) -> TableSetup:
+        """The setup as entered (invalid entries are left out, and the engine refuses bad limits)."""
+        seated: dict[str, int] = {}
+        for part in self.seated.text().split(","):
+            name, _, area = part.partition("=")
+            if name.strip() and area.strip().isdigit():
+                seated[name.strip()] = int(area)
+        limits: dict[str, list[float]] = {}
+        for kind, (low, high) in self.limits.items():
+            try:
+                limits[kind] = [float(low.text()), float(high.text())]
+            except ValueError:
+                continue
+        return TableSetup(
+            game=str(self.game.currentData()), decks=self.decks.value(), areas=self.areas.value(),
+            limits=limits, seated=seated,
+            terminals=[t.strip() for t in self.terminals.text().split(",") if t.strip()],
+            decision_seconds=self.seconds.value(),
+        )

@@ -1,0 +1,218 @@
+"""Electronic Blackjack: the terminals, each with its hands, its state and its countdown.
+
+Every terminal is a box in a grid (four a row: twelve terminals fit a 1280×768 screen),
+with its wagers, its own hands (split hands with their cards), its state (deciding with
+the seconds left, standing, played by the default strategy) and, once settled, what to
+pay or collect. The terminal whose decision is shown in the action bar below the grid
+is outlined; touching another deciding terminal shows its choices there.
+
+The decision time (3.18) is counted here; when it runs out the controller sends a
+``timeout`` event and the engine plays that terminal by the default strategy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QFont, QMouseEvent
+from PySide6.QtWidgets import (
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ui.common.cards import card_label
+from ui.common.style import money, pay_words, px
+from ui.common.table_view import SHORT_BET_NAMES, total_text
+from ui.dealer.prompt import OPTION_WORDS
+
+COLUMNS = 4
+TERMINAL_BET_NAMES = {"bet_the_set": "BtS", "royal_match": "RM", "kings_bounty": "KB"}
+
+
+def _label(text: str, size: int, bold: bool = False) -> QLabel:
+    label = QLabel(text)
+    font = QFont(label.font())
+    font.setPixelSize(px(size))
+    font.setBold(bold)
+    label.setFont(font)
+    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+    return label
+
+
+class TerminalBox(QFrame):
+    """One terminal; a touch selects it for the action bar."""
+
+    def __init__(self, name: str, select: Callable[[str], None]) -> None:
+        super().__init__()
+        self.name = name
+        self._select = select
+        self.setProperty("role", "area")
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt name)
+        self._select(self.name)
+
+
+class TerminalsPanel(QWidget):
+    def __init__(self, decide: Callable[[str, str, int], None], timeout: Callable[[str], None],
+                 seconds: int = 20, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._decide = decide
+        self._timeout = timeout
+        self.seconds = seconds
+        self.deadlines: dict[str, int] = {}  # terminal -> seconds left
+        self.buttons: dict[tuple[str, str], QPushButton] = {}
+        self.countdowns: dict[str, QLabel] = {}
+        self.selected: str | None = None
+        self._rnd: Any = None
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(px(4))
+        self._grid_host = QWidget()
+        self._grid = QGridLayout(self._grid_host)
+        self._grid.setContentsMargins(0, 0, 0, 0)
+        self._grid.setSpacing(px(4))
+        outer.addWidget(self._grid_host, 1)
+        self.action_bar = QWidget()
+        self._actions = QHBoxLayout(self.action_bar)
+        self._actions.setContentsMargins(0, 0, 0, 0)
+        self.action_title = _label("", 18, True)
+        outer.addWidget(self.action_bar)
+        self._boxes: list[QWidget] = []
+        self._timer = QTimer(self)
+        self._timer.setInterval(1000)
+        self._timer.timeout.connect(self._tick)
+
+    def select(self, name: str) -> None:
+        self.selected = name
+        if self._rnd is not None:
+            self.refresh(self._rnd, self._output)
+
+    def refresh(self, rnd: Any, output: dict[str, Any] | None = None) -> None:
+        self._rnd = rnd
+        self._output = output or {}
+        for box in self._boxes:
+            self._grid.removeWidget(box)
+            box.hide()
+            box.deleteLater()
+        self._boxes = []
+        self.countdowns = {}
+        exp = rnd.expectation()
+        pending = {p["player"]: p for p in exp.pending} if exp.kind == "decisions" else {}
+        for name in list(self.deadlines):
+            if name not in pending:
+                del self.deadlines[name]
+        for name in pending:
+            self.deadlines.setdefault(name, self.seconds)
+        if self.selected not in pending:
+            self.selected = next(iter(pending), None)
+        nets: dict[str, Decimal] = {}
+        for s in self._output.get("settlements", []):
+            nets[s["player"]] = nets.get(s["player"], Decimal(0)) + Decimal(str(s["net"]))
+        terminals = list(rnd.view().terminals)  # the engine's typed views (round_api.TerminalView)
+        rows = max(1, (len(terminals) + COLUMNS - 1) // COLUMNS)
+        box_h = max(px(90), (self._grid_host.height() - px(4) * (rows - 1)) // rows)
+        for n, terminal in enumerate(terminals):
+            box = self._terminal_box(terminal, pending.get(terminal.player), nets.get(terminal.player), box_h)
+            self._grid.addWidget(box, n // COLUMNS, n % COLUMNS)
+            self._boxes.append(box)
+        for r in range(rows):
+            self._grid.setRowStretch(r, 1)
+        self._show_actions(pending.get(self.selected) if self.selected else None)
+        if self.deadlines and not self._timer.isActive():
+            self._timer.start()
+        elif not self.deadlines:
+            self._timer.stop()
+
+    def _terminal_box(self, terminal: Any, pending: dict[str, Any] | None, net: Decimal | None,
+                      height: int) -> QWidget:
+        box = TerminalBox(terminal.player, self.select)
+        box.setProperty("turn", "true" if terminal.player == self.selected else "false")
+        layout = QVBoxLayout(box)
+        layout.setSizeConstraint(QVBoxLayout.SizeConstraint.SetNoConstraint)
+        layout.setContentsMargins(px(4), px(2), px(4), px(2))
+        layout.setSpacing(0)
+        wagers = [*terminal.sides, *([terminal.insurance] if terminal.insurance is not None else [])]
+        sides = " ".join(f"{TERMINAL_BET_NAMES.get(w.bet, SHORT_BET_NAMES.get(w.bet, w.bet))} {money(w.amount)}"
+                         for w in wagers)
+        if terminal.even_money:
+            sides = f"{sides} EVEN MONEY".strip()
+        layout.addWidget(_label(f"{terminal.player.upper()}  {money(terminal.main)}", 17, True))
+        if sides:
+            layout.addWidget(_label(sides, 12))
+        hands = list(terminal.hands)
+        for i, hand in enumerate(hands, start=1):
+            total, soft = hand.total, hand.soft
+            badges = [b for b, on in (("BLACKJACK", hand.blackjack), ("BUST", hand.bust),
+                                      ("DOUBLED", hand.doubled)) if on]
+            text = f"H{i} " if len(hands) > 1 else ""
+            if len(hands) > 1:  # split: each hand's own cards (one hand: the shared hand above)
+                text += " ".join(card_label(c) for c in hand.cards) + " = "
+            text += total_text(total, soft, len(hand.cards)) + ("  " + " ".join(badges) if badges else "")
+            if pending is not None and pending["hand"] == i:
+                text = "\u25b6 " + text
+            hand_label = _label(text, 15 if len(hands) == 1 else 13, True)
+            hand_label.setToolTip(text)
+            layout.addWidget(hand_label)
+        layout.addStretch(1)
+        if pending is not None:
+            countdown = _label(self._countdown_text(pending["hand"], self.deadlines[terminal.player]), 14, True)
+            countdown.setStyleSheet("color: #ffd600;")
+            countdown.setProperty("hand", pending["hand"])
+            self.countdowns[terminal.player] = countdown
+            layout.addWidget(countdown)
+        elif terminal.default_strategy:
+            layout.addWidget(_label("default strategy (3.18)", 13))
+        if net is not None and (pending is None):
+            words = pay_words(net, "push") if net else "RETURN / even"
+            result = _label(words, 17, True)
+            result.setStyleSheet(f"color: {'#b9f6ca' if net > 0 else '#ff8a80' if net < 0 else '#e0e0e0'};")
+            layout.addWidget(result)
+        return box
+
+    def _show_actions(self, pending: dict[str, Any] | None) -> None:
+        while self._actions.count():
+            item = self._actions.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None and widget is not self.action_title:
+                widget.hide()
+                widget.deleteLater()
+        self.buttons = {}
+        if pending is None or self.selected is None:
+            self.action_bar.hide()
+            return
+        self.action_bar.show()
+        self.action_title.setText(f"{self.selected}, hand {pending['hand']}:")
+        self._actions.addWidget(self.action_title, 1)
+        for option in pending["options"]:
+            b = QPushButton(OPTION_WORDS.get(option, option).replace(" / next hand", ""))
+            b.setProperty("role", "option")
+            b.clicked.connect(lambda _=False, o=option, t=self.selected, h=pending["hand"]: self._decide(o, t, h))
+            self._actions.addWidget(b, 1)
+            self.buttons[(self.selected, option)] = b
+
+    @staticmethod
+    def _countdown_text(hand: int, seconds: int) -> str:
+        return f"H{hand}: {seconds} s left"
+
+    def _tick(self) -> None:
+        expired = []
+        for name in list(self.deadlines):
+            self.deadlines[name] -= 1
+            label = self.countdowns.get(name)
+            if label is not None:
+                label.setText(self._countdown_text(int(label.property("hand")), self.deadlines[name]))
+            if self.deadlines[name] <= 0:
+                expired.append(name)
+        for name in expired:
+            del self.deadlines[name]
+            self._timeout(name)

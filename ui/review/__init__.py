@@ -1,0 +1,1 @@
+"""The pit supervisor's review window and the pit view."""

@@ -1,0 +1,530 @@
+"""``dealer-assist review [--db FILE ...]``: the pit supervisor's review window.
+
+Reads the table's store through its own read-only connection while the table keeps
+playing (WAL readers never block the writer): the round list (filtered, sorted and
+paged by the database, fast on a million rounds), one round step by step, its
+settlements with their clauses, rulings with their card moves, who did what, re-decide
+(the recorded events through the current rules, compared with what was paid),
+integrity (hash chains), exports (transcript JSON, settlement CSV, one-page PDF),
+notes (to the audit log, under a supervisor's PIN) and session summaries.
+
+The dealer's screen opens it behind the supervisor PIN with :func:`open_review`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sqlite3
+import sys
+import threading
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QItemSelection, Qt, Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+import ui.common.qtfix  # noqa: F401  (before any Qt call: the guard against PySide6 6.12 on CPython 3.11)
+from dealer_assist.cli.common import fail, no_display, whole_number
+from dealer_assist.cli.history import parse_time
+from dealer_assist.store import (
+    ROUND_STATUSES,
+    Store,
+    StoreError,
+    StoreReader,
+    VerifyResult,
+)
+from dealer_assist.store.review_queries import (
+    RoundFilter,
+    count_rounds,
+)
+from ui.common.style import APP_STYLE
+from ui.review.detail import BAD_STYLE, OK_STYLE, RoundDetailView
+from ui.review.model import COLUMNS, GAME_NAMES, RoundListModel
+from ui.review.station import StationEventsView
+from ui.review.summary import SummaryView
+
+REVIEW_STYLE = APP_STYLE + """
+QTableView, QTableWidget { font-size: 16px; }
+QPushButton { font-size: 16px; padding: 6px 10px; min-height: 32px; }
+QLineEdit, QComboBox { font-size: 16px; min-height: 30px; }
+"""
+
+
+class FilterBar(QWidget):
+    """Date range, player, game, status, irregular, amount."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.since = QLineEdit()
+        self.since.setPlaceholderText("from 2026-11-25")
+        self.until = QLineEdit()
+        self.until.setPlaceholderText("to (incl.)")
+        self.player = QLineEdit()
+        self.player.setPlaceholderText("player name\u2026")
+        self.game = QComboBox()
+        self.game.addItem("all games", None)
+        for key, name in GAME_NAMES.items():
+            self.game.addItem(name, key)
+        self.status = QComboBox()
+        self.status.addItem("any status", None)
+        for status in ROUND_STATUSES:
+            self.status.addItem(status.replace("_", " "), status)
+        self.irregular = QCheckBox("irregular only")
+        self.amount = QLineEdit()
+        self.amount.setPlaceholderText("net \u2265 (either way)")
+        self.apply_button = QPushButton("Filter")
+        self.clear_button = QPushButton("Clear")
+        for widget in (self.since, self.until, self.player, self.game, self.status, self.irregular,
+                       self.amount, self.apply_button, self.clear_button):
+            layout.addWidget(widget)
+        for edit in (self.since, self.until, self.player, self.amount):
+            edit.setMaximumWidth(190)
+
+    def current(self) -> RoundFilter:
+        """The filter the fields describe; ValueError with a readable message if one is wrong."""
+        since = until = None
+        try:
+            if self.since.text().strip():
+                since = parse_time(self.since.text().strip())
+            if self.until.text().strip():
+                until = parse_time(self.until.text().strip(), end=True)
+        except argparse.ArgumentTypeError as exc:
+            raise ValueError(str(exc)) from None
+        amount = None
+        if self.amount.text().strip():
+            try:
+                amount = Decimal(self.amount.text().strip())
+            except InvalidOperation:
+                raise ValueError(f"amount {self.amount.text().strip()!r} is not a number") from None
+            if not amount.is_finite() or amount < 0:
+                raise ValueError("the amount is a number of 0 or more")
+        return RoundFilter(
+            since=since, until=until, player=self.player.text().strip() or None,
+            game=self.game.currentData(), status=self.status.currentData(),
+            irregular=True if self.irregular.isChecked() else None, min_amount=amount,
+        )
+
+    def clear(self) -> None:
+        for edit in (self.since, self.until, self.player, self.amount):
+            edit.clear()
+        self.game.setCurrentIndex(0)
+        self.status.setCurrentIndex(0)
+        self.irregular.setChecked(False)
+
+
+class NoteDialog(QDialog):
+    """A supervisor's note on a round: name, PIN (checked by the store), text -> audit log."""
+
+    def __init__(self, db_path: Path, round_id: int, supervisor: str | None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.db_path = db_path
+        self.round_id = round_id
+        self.note_id: int | None = None
+        self.setWindowTitle(f"Note on round {round_id}")
+        layout = QVBoxLayout(self)
+        form = QFormLayout()
+        self.name = QLineEdit(supervisor or "")
+        self.pin = QLineEdit()
+        self.pin.setEchoMode(QLineEdit.EchoMode.Password)
+        self.text = QPlainTextEdit()
+        form.addRow("Supervisor", self.name)
+        form.addRow("PIN", self.pin)
+        form.addRow("Note", self.text)
+        layout.addLayout(form)
+        from ui.common.keypad import PinKeypad
+
+        self.keypad = PinKeypad([self.pin])  # on a touch screen too (issue 16 item 7)
+        layout.addWidget(self.keypad)
+        self.message = QLabel("")
+        self.message.setProperty("role", "refusal")
+        layout.addWidget(self.message)
+        row = QHBoxLayout()
+        self.ok_button = QPushButton("Add note to the audit log")
+        self.ok_button.clicked.connect(self.submit)
+        cancel = QPushButton("Cancel")
+        cancel.clicked.connect(self.reject)
+        row.addWidget(self.ok_button)
+        row.addWidget(cancel)
+        layout.addLayout(row)
+
+    def submit(self) -> bool:
+        name, pin, text = self.name.text().strip(), self.pin.text(), self.text.toPlainText().strip()
+        self.pin.clear()
+        if not text:
+            self.message.setText("Write the note first.")
+            return False
+        try:
+            # A short write through the store's own writer (it waits its turn behind the table).
+            with Store.open(self.db_path) as store:
+                check = store.check_pin(name, pin, role="supervisor", purpose="approval")
+                if not check.ok:
+                    # wrong, locked (the lockout), or a PIN to change first (at a log-in)
+                    self.message.setText("Name or PIN not accepted for a supervisor."
+                                         + (f" Locked until {check.locked_until} UTC." if check.locked_until else "")
+                                         + (f" {check.message}." if check.reason == "must_change" else ""))
+                    return False
+                self.note_id = store.add_note(self.round_id, author=f"supervisor:{name}", text=text)
+        except StoreError as exc:
+            self.message.setText(f"Not recorded: {exc}")
+            return False
+        self.accept()
+        return True
+
+
+class ReviewWindow(QWidget):
+    """The review: round list with filters on the left, the chosen round on the right; summaries."""
+
+    #: (VerifyResult or None, first round with altered settlement rows or None, error or None)
+    verification_done = Signal(object)
+
+    def __init__(self, db_path: str | Path, parent: QWidget | None = None, *, supervisor: str | None = None) -> None:
+        super().__init__(parent)
+        self.db_path = Path(db_path)
+        self.supervisor = supervisor
+        self.store = Store.open_readonly(self.db_path)
+        self.reader = StoreReader(self.store)  # owns the store's read-only connection
+        self.table_name = self.db_path.stem
+        self.setWindowTitle(f"Dealer Assist review \u2014 table {self.table_name} ({self.db_path})")
+        self.setStyleSheet(REVIEW_STYLE)
+        font = QFont(self.font())
+        font.setPixelSize(16)  # the window's text; the replayed layout's labels keep their own fonts
+        self.setFont(font)
+        outer = QVBoxLayout(self)
+        self.tabs = QTabWidget()
+        outer.addWidget(self.tabs)
+
+        rounds_page = QWidget()
+        rp = QVBoxLayout(rounds_page)
+        self.filters = FilterBar()
+        rp.addWidget(self.filters)
+        self.status_line = QLabel("")
+        self.count_button = QPushButton("Count all matching")
+        self.count_button.setStyleSheet("font-size: 14px; padding: 2px 8px; min-height: 22px;")
+        self.count_button.clicked.connect(self.show_count_matching)
+        status_row = QHBoxLayout()
+        status_row.addWidget(self.status_line, 1)
+        status_row.addWidget(self.count_button)
+        rp.addLayout(status_row)
+        self.integrity_label = QLabel("")
+        self.integrity_label.setWordWrap(True)
+        self.integrity_label.hide()
+        rp.addWidget(self.integrity_label)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        self.model = RoundListModel(self.reader, self.table_name, self)
+        self.view = QTableView()
+        self.view.setModel(self.model)
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.verticalHeader().setVisible(False)
+        self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.view.horizontalHeader().setStretchLastSection(True)
+        # the indicator first: enabling sorting sorts by it (time, newest first)
+        self.view.horizontalHeader().setSortIndicator(self.model.sort_column(), Qt.SortOrder.DescendingOrder)
+        self.view.setSortingEnabled(True)
+        self.view.horizontalHeader().sortIndicatorChanged.connect(self._sort_changed)
+        for column, width in enumerate((64, 180, 70, 130, 90, 90, 120, 80, 180, 90, 80)):
+            self.view.setColumnWidth(column, width)
+        split.addWidget(self.view)
+        self.detail = RoundDetailView(self.reader, self.table_name)
+        self.detail.note_requested.connect(self.add_note)
+        split.addWidget(self.detail)
+        split.setSizes([700, 1100])
+        rp.addWidget(split, 1)
+        self.tabs.addTab(rounds_page, "Rounds")
+
+        self.summary = SummaryView(self.reader)
+        self.tabs.addTab(self.summary, "Session summaries")
+        self.station_events = StationEventsView(self.store)
+        self.tabs.addTab(self.station_events, "Station events")
+        self.tabs.currentChanged.connect(self._tab_changed)
+
+        self.integrity_button = QPushButton("Verify the whole file")
+        self.integrity_button.setStyleSheet("font-size: 15px; padding: 2px 10px; min-height: 24px;")
+        self.tabs.setCornerWidget(self.integrity_button)
+        self.integrity_button.clicked.connect(self.verify_file_in_background)
+        self.verification_done.connect(self._show_verification)
+
+        self.filters.apply_button.clicked.connect(self.apply_filter)
+        self.filters.clear_button.clicked.connect(self.clear_filter)
+        for edit in (self.filters.since, self.filters.until, self.filters.player, self.filters.amount):
+            edit.returnPressed.connect(self.apply_filter)
+        for combo in (self.filters.game, self.filters.status):
+            combo.currentIndexChanged.connect(lambda _i: self.apply_filter())
+        self.filters.irregular.toggled.connect(lambda _on: self.apply_filter())
+        self.view.selectionModel().selectionChanged.connect(self._selected)
+        self._show_count()
+
+    # ---- list
+
+    def apply_filter(self) -> bool:
+        try:
+            flt = self.filters.current()
+        except ValueError as exc:
+            self.status_line.setText(f"Filter not applied: {exc}")
+            self.status_line.setStyleSheet("color: #b00020; font-weight: bold;")
+            return False
+        self.model.set_filter(flt)
+        self._show_count()
+        return True
+
+    def clear_filter(self) -> None:
+        self.filters.blockSignals(True)
+        for widget in (self.filters.game, self.filters.status, self.filters.irregular):
+            widget.blockSignals(True)
+        self.filters.clear()
+        for widget in (self.filters.game, self.filters.status, self.filters.irregular):
+            widget.blockSignals(False)
+        self.filters.blockSignals(False)
+        self.apply_filter()
+
+    def _show_count(self) -> None:
+        shown = self.model.rowCount()
+        more = " (scroll for more)" if self.model.canFetchMore() else ""
+        self.status_line.setText(f"{shown} rounds listed{more}. Sorted by {self.model.sort_key}, "
+                                 f"{'newest/highest' if self.model.descending else 'oldest/lowest'} first.")
+        self.status_line.setStyleSheet("color: #333;")
+
+    def count_matching(self) -> int:
+        """All rounds the filter matches (a full count: on demand, not on every filter)."""
+        return count_rounds(self.reader, self.model.filter)
+
+    def show_count_matching(self) -> int:
+        count = self.count_matching()
+        self._show_count()
+        self.status_line.setText(f"{count:,} rounds match. " + self.status_line.text())
+        return count
+
+    def _sort_changed(self, column: int, order: Qt.SortOrder) -> None:
+        if column != self.model.sort_column():
+            if COLUMNS[column][1] is None:
+                # not sortable in the database: keep the indicator on the current sort
+                header = self.view.horizontalHeader()
+                header.blockSignals(True)
+                header.setSortIndicator(self.model.sort_column(),
+                                        Qt.SortOrder.DescendingOrder if self.model.descending
+                                        else Qt.SortOrder.AscendingOrder)
+                header.blockSignals(False)
+        self._show_count()
+
+    def _selected(self, selected: QItemSelection, _deselected: QItemSelection) -> None:
+        rows = self.view.selectionModel().selectedRows()
+        if rows:
+            self.open_round(self.model.round_at(rows[0].row()).id)
+
+    def open_round(self, round_id: int) -> None:
+        self.detail.load(round_id)
+
+    def select_round(self, round_id: int) -> bool:
+        """Select a round in the list (it must be among the rows loaded)."""
+        for row, r in enumerate(self.model.rows):
+            if r.id == round_id:
+                self.view.selectRow(row)
+                return True
+        return False
+
+    # ---- notes, integrity, summaries
+
+    def add_note(self, round_id: int) -> NoteDialog:
+        dialog = NoteDialog(self.db_path, round_id, self.supervisor, self)
+        dialog.accepted.connect(self.detail.refresh_audit)
+        dialog.open()
+        return dialog
+
+    def verify_file(self) -> bool:
+        """Every hash chain, finish record and derived settlement row (Store.verify).
+
+        Runs here and now (minutes on a million rounds); the button runs it in a thread:
+        :meth:`verify_file_in_background`.
+        """
+        return self._show_verification((self.store.verify(), None, None))
+
+    def verify_file_in_background(self) -> threading.Thread:
+        """The file check on its own read-only connection in a thread; the window stays usable."""
+        self.integrity_button.setEnabled(False)
+        self.integrity_label.show()
+        self.integrity_label.setText("Checking every hash chain and settlement row of the file\u2026")
+        self.integrity_label.setStyleSheet("font-size: 18px; color: #333; padding: 8px;")
+        path = self.db_path
+
+        def work() -> None:
+            outcome: tuple[VerifyResult | None, int | None, str | None]
+            try:
+                with Store.open_readonly(path) as reader:
+                    outcome = (reader.verify(), None, None)
+            except (StoreError, sqlite3.Error) as exc:
+                outcome = (None, None, str(exc))
+            try:
+                self.verification_done.emit(outcome)  # delivered in the window's thread
+            except RuntimeError:
+                pass  # the window was closed meanwhile
+
+        thread = threading.Thread(target=work, name="review-verify", daemon=True)
+        thread.start()
+        return thread
+
+    def _show_verification(self, outcome: tuple[VerifyResult | None, int | None, str | None]) -> bool:
+        result, altered, error = outcome
+        self.integrity_button.setEnabled(True)
+        self.integrity_label.show()
+        if result is None:
+            self.integrity_label.setText(f"The file could not be checked: {error}")
+            self.integrity_label.setStyleSheet(BAD_STYLE)
+            return False
+        if result.ok and altered is None:
+            self.integrity_label.setText(
+                f"File INTACT: {result.events} events, {result.rounds} rounds and {result.audit} audit entries "
+                "checked; every hash chain, round record and settlement row matches.")
+            self.integrity_label.setStyleSheet(OK_STYLE)
+            return True
+        if not result.ok:
+            self.integrity_label.setText(f"File ALTERED: {result.problem}")
+        else:
+            self.integrity_label.setText(
+                f"File ALTERED: the settlement rows of round {altered} differ from its hashed settle output "
+                "(the hash chains themselves match).")
+        self.integrity_label.setStyleSheet(BAD_STYLE)
+        return False
+
+    def _tab_changed(self, index: int) -> None:
+        if self.tabs.widget(index) is self.summary and not self.summary.loaded:
+            self.summary.refresh()
+        if self.tabs.widget(index) is self.station_events and not self.station_events.loaded:
+            self.station_events.refresh()
+
+    def closeEvent(self, event: Any) -> None:  # noqa: N802 (Qt name)
+        self.store.close()
+        super().closeEvent(event)
+
+
+def open_review(db_path: str | Path, parent: QWidget | None = None, *, supervisor: str | None = None) -> QWidget:
+    """The review window on ``db_path`` (the dealer's screen calls this behind the supervisor PIN).
+
+    ``supervisor``: the name already checked, offered in the note dialog. Returns the
+    window (a top-level window even with a parent); the caller shows it. Raises
+    StoreError (one-line message) if the file is not a readable store.
+    """
+    window = ReviewWindow(db_path, None, supervisor=supervisor)
+    if parent is not None:
+        window.setParent(parent, Qt.WindowType.Window)
+    window.resize(1800, 1000)
+    return window
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", metavar="FILE|URL",
+                        help="the table's store (default: the station's store, docs/station.md), or the floor "
+                             "database (postgresql://... or service=NAME): every table of a pit")
+    parser.add_argument("--config", metavar="FILE", help="the station configuration naming the store")
+    parser.add_argument("--round", type=whole_number(1), metavar="ID", help="open this round")
+    parser.add_argument("--screenshot", metavar="PNG", help=argparse.SUPPRESS)
+
+
+def _run_floor(args: argparse.Namespace) -> int:
+    """``review --db URL``: the pit review on the floor (ui/review/pit_view.py)."""
+    from PySide6.QtWidgets import QApplication
+
+    from dealer_assist.floor.connection import FloorError, parse_url
+
+    try:
+        parse_url(args.db)
+    except FloorError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    from ui.review.pit_view import PitWindow
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    window = PitWindow(args.db)
+    window.resize(1600, 1000)
+    window.show()
+    if getattr(args, "screenshot", None):
+        import time
+
+        deadline = time.monotonic() + 30
+        while (window.pending or not window.states) and time.monotonic() < deadline:
+            app.processEvents()
+            time.sleep(0.02)
+        app.processEvents()
+        window.grab().save(args.screenshot)
+        for index in range(1, window.tabs.count()):  # the other tabs beside it: NAME-rounds.png ...
+            window.tabs.setCurrentIndex(index)
+            app.processEvents()
+            stem = Path(args.screenshot)
+            window.grab().save(str(stem.with_name(f"{stem.stem}-{window.tabs.tabText(index).lower()}{stem.suffix}")))
+        window.close()
+        return 0
+    return int(app.exec())
+
+
+def run(args: argparse.Namespace) -> int:
+    from dealer_assist.floor.connection import is_floor_url
+    from dealer_assist.service.station import StationError, find_config, store_path
+
+    reason = no_display()
+    if reason:
+        return fail(reason)  # before Qt: without a display Qt aborts the process
+    if args.db and is_floor_url(args.db):
+        return _run_floor(args)
+    try:
+        path = store_path(find_config(args.config), args.db)  # --db, else the station's store
+    except StationError as exc:
+        return fail(str(exc))
+    from PySide6.QtWidgets import QApplication
+
+    from ui.common.accounts import DEV_MODE_VARIABLE, ReviewGate, development_mode
+
+    screenshot = getattr(args, "screenshot", None)
+    if screenshot and not development_mode():
+        return fail(f"--screenshot skips the supervisor's PIN: development runs only ({DEV_MODE_VARIABLE}=1)")
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    shown: list[QWidget] = []
+
+    def show(supervisor: str | None) -> bool:
+        try:
+            window = open_review(path, supervisor=supervisor)
+        except StoreError as exc:
+            fail(str(exc))
+            return False
+        if getattr(args, "round", None) is not None:
+            assert isinstance(window, ReviewWindow)
+            window.open_round(int(args.round))
+        window.show()
+        shown.append(window)
+        return True
+
+    if screenshot:
+        if not show(None):
+            return 2
+        app.processEvents()
+        shown[0].grab().save(screenshot)
+        shown[0].close()
+        return 0
+    # On a station the review shows nothing before a supervisor's PIN (issue 17 item 2).
+    if not path.is_file():
+        return fail(f"{path}: no such file")
+    try:
+        gate = ReviewGate(path, lambda name: None if show(name) else app.exit(2), app.quit)
+    except StoreError as exc:
+        return fail(str(exc))
+    gate.open()
+    return int(app.exec())

@@ -1,0 +1,686 @@
+"""The pit supervisor's review on the floor database (``dealer-assist review --db URL``, issue 18).
+
+One window over every table of a pit, read through the floor's read-only review role:
+
+- **Tables**: each table's state — game, limits, open or closed, dealer, rounds this hour,
+  last round's time (local), forwarding lag, and a stopped link's reason.
+- **Rounds**: every round of the pit on the chosen day (local time, from a date picker), newest
+  first, paged by keyset; a player search across tables (case-insensitive, partial names).
+  Opening a round shows its events, settlements and rulings, re-decides it through the current
+  rules, and exports its transcript.
+- **Charts** (pyqtgraph): win and hold % per table per hour through the day, rounds per hour
+  per dealer, and the searched player's play across tables (time, total wagered, net).
+
+Queries run on a worker thread (``ui.common.worker.Worker``): the window never waits on the network.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from collections.abc import Callable
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from PySide6.QtCore import QDate, Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDateEdit,
+    QDialog,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QPushButton,
+    QSlider,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from dealer_assist.floor.reader import (
+    FloorNote,
+    FloorReader,
+    FloorRound,
+    FloorRoundDetail,
+    HourFigure,
+    TableState,
+    sort_key,
+)
+from ui.common.style import money, signed
+from ui.common.worker import Worker
+from ui.review.model import GAME_NAMES
+
+__all__ = ["PitWindow", "local_day_bounds"]
+
+PAGE = 200
+ALL_PITS = "all pits"
+
+
+def local_day_bounds(day: _dt.date) -> tuple[_dt.datetime, _dt.datetime]:
+    """The UTC bounds of a local calendar day (the supervisor thinks in local time)."""
+    start = _dt.datetime(day.year, day.month, day.day).astimezone()
+    end = (_dt.datetime(day.year, day.month, day.day) + _dt.timedelta(days=1)).astimezone()
+    return start.astimezone(_dt.UTC), end.astimezone(_dt.UTC)
+
+
+def _local(moment: _dt.datetime | str | None) -> str:
+    if moment is None:
+        return ""
+    if isinstance(moment, str):
+        moment = _dt.datetime.fromisoformat(moment.replace("Z", "+00:00"))
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _item(text: str, data: Any = None) -> QTableWidgetItem:
+    item = QTableWidgetItem(text)
+    item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
+    if data is not None:
+        item.setData(Qt.ItemDataRole.UserRole, data)
+    return item
+
+
+def _fill(table: QTableWidget, headers: list[str], rows: list[list[str]], data: list[Any] | None = None) -> None:
+    table.clear()
+    table.setColumnCount(len(headers))
+    table.setHorizontalHeaderLabels(headers)
+    table.setRowCount(len(rows))
+    for r, row in enumerate(rows):
+        for c, text in enumerate(row):
+            table.setItem(r, c, _item(text, data[r] if data is not None and c == 0 else None))
+    table.resizeColumnsToContents()
+
+
+class RoundDialog(QDialog):
+    """One floor round: replayed step by step on the dealer screen's layout (a slider), its
+    events, settlements and rulings, re-decided by the current rules (every difference listed),
+    its supervisors' notes and disputes, and exports (transcript JSON, settlement CSV, a one-page
+    PDF report), as the store review offers them."""
+
+    def __init__(self, detail: FloorRoundDetail, document: dict[str, Any], parent: QWidget | None = None,
+                 notes: list[FloorNote] | None = None,
+                 write_note: Callable[[str, str, bool, Callable[[str | None], None]], None] | None = None) -> None:
+        super().__init__(parent)
+        from dealer_assist.store.review_queries import redecide_record, replay
+        from ui.common.table_view import TableView
+        from ui.review.export import event_text
+
+        s = detail.summary
+        self.detail = detail
+        self.setWindowTitle(f"{s.table} round {s.id} — {GAME_NAMES.get(s.game, s.game)}")
+        self.document = document
+        self._write_note = write_note
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(f"{s.table} ({s.pit}) · round {s.id} · {_local(s.started_at)} · "
+                                f"dealer {s.dealer or '?'} · {s.status}"))
+        self.steps = replay(detail.config, [ev for _, _, _, ev in detail.events])
+        self.layout_view = TableView()
+        layout.addWidget(self.layout_view, 3)
+        self.step_label = QLabel()
+        self.step_label.setWordWrap(True)
+        layout.addWidget(self.step_label)
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setMaximum(max(0, len(self.steps) - 1))
+        self.slider.valueChanged.connect(self.show_step)
+        layout.addWidget(self.slider)
+        self._event_words = [event_text(ev) for _, _, _, ev in detail.events]
+        tabs = QTabWidget()
+        self.events = QTableWidget()
+        _fill(self.events, ["#", "time", "actor", "event"],
+              [[str(seq), _local(at), actor, words]
+               for (seq, at, actor, _ev), words in zip(detail.events, self._event_words, strict=True)])
+        tabs.addTab(self.events, "Events")
+        self.settlements = QTableWidget()
+        _fill(self.settlements, ["player", "area", "hand", "bet", "stake", "result", "net", "clause", "stage"],
+              [[x["player"], _text(x.get("area")), _text(x.get("hand")), x["bet"], money(x["stake"]), x["result"],
+                signed(x["net"]), x["rule"] or "", x.get("stage") or ""] for x in detail.settlements])
+        tabs.addTab(self.settlements, "Settlements")
+        self.rulings = QTableWidget()
+        _fill(self.rulings, ["event", "clause", "ruling", "text", "card moves"],
+              [[_text(r.get("index")), r.get("rule") or "", r.get("ruling") or "", r.get("text") or "",
+                ", ".join(f"{m.get('card')} {m.get('from')}\u2192{m.get('to')}" for m in r.get("moves") or [])]
+               for r in detail.rulings])
+        tabs.addTab(self.rulings, "Rulings")
+        # Each finish of the round: the first forwarded copy, then any later one (a 5.7 card after
+        # the end finished it again at the station); the tabs above show the latest.
+        self.versions = QTableWidget()
+        _fill(self.versions, ["finish", "status", "ended", "events", "net", "wagered", "house", "on the floor since"],
+              [["first copy" if i == 0 else f"again ({i + 1})", v.status, _local(v.ended_at), str(v.events),
+                ", ".join(f"{p} {signed(Decimal(str(n)))}" for p, n in v.net.items()), money(v.wagered),
+                signed(v.house_net), _local(v.forwarded_at)] for i, v in enumerate(detail.versions)])
+        tabs.addTab(self.versions, f"Finishes ({len(detail.versions)})")
+        # Re-decide: the transcript through the current rules, compared with the record.
+        self.redecision = redecide_record(document, detail.settlements, s.status, s.net, detail.rulings)
+        self.differences = QTableWidget()
+        _fill(self.differences, ["what", "which", "recorded", "re-decided"],
+              [[d.what, d.key, d.recorded, d.redecided] for d in self.redecision.differences])
+        redecide_page = QWidget()
+        redecide_layout = QVBoxLayout(redecide_page)
+        if self.redecision.error is not None:
+            verdict = f"re-decided by the current rules: refused ({self.redecision.error})"
+        elif self.redecision.same:
+            verdict = "re-decided by the current rules: no difference"
+        else:
+            verdict = (f"re-decided by the current rules: {len(self.redecision.differences)} "
+                       "difference(s) — a dispute to look into")
+        self.verdict = QLabel(verdict)
+        redecide_layout.addWidget(self.verdict)
+        redecide_layout.addWidget(self.differences)
+        tabs.addTab(redecide_page, "Re-decide")
+        # Notes and disputes (floor.notes: the review role's only write).
+        notes_page = QWidget()
+        notes_layout = QVBoxLayout(notes_page)
+        self.notes = QTableWidget()
+        notes_layout.addWidget(self.notes)
+        self.note_kind = QComboBox()
+        self.note_kind.addItems(["note", "dispute"])
+        self.note_author = QLineEdit()
+        self.note_author.setPlaceholderText("supervisor's name")
+        self.note_text = QLineEdit()
+        self.note_text.setPlaceholderText("the note, or what is disputed and why")
+        self.note_button = QPushButton("Add to the floor")
+        self.note_button.setEnabled(write_note is not None)
+        self.note_status = QLabel("")
+        row = QHBoxLayout()
+        for widget in (self.note_kind, self.note_author, self.note_text, self.note_button):
+            row.addWidget(widget)
+        notes_layout.addLayout(row)
+        notes_layout.addWidget(self.note_status)
+        self.note_button.clicked.connect(self.submit_note)
+        self.show_notes(notes or [])
+        tabs.addTab(notes_page, "Notes and disputes")
+        layout.addWidget(tabs, 2)
+        exports = QHBoxLayout()
+        for kind, label in (("json", "Export transcript…"), ("csv", "Export settlements (CSV)…"),
+                            ("pdf", "Printable report (PDF)…")):
+            button = QPushButton(label)
+            button.clicked.connect(lambda _=False, k=kind: self._export(k))
+            exports.addWidget(button)
+        layout.addLayout(exports)
+        self.export_status = QLabel("")
+        layout.addWidget(self.export_status)
+        self.events.cellClicked.connect(lambda row, _c: self.slider.setValue(row + 1))
+        self.slider.setValue(self.slider.maximum())
+        self.show_step(self.slider.value())
+        self.resize(1100, 900)
+
+    def show_step(self, position: int) -> None:
+        """The layout after ``position`` events (0: before the first), as the review shows it."""
+        if not self.steps:
+            return
+        step = self.steps[max(0, min(position, len(self.steps) - 1))]
+        self.layout_view.refresh(step.round, step.output, step.round.expectation())
+        words = "before the first event" if position == 0 else \
+            f"after event {position - 1}: {self._event_words[position - 1]}"
+        line = f"step {position} of {len(self.steps) - 1} — {words}"
+        if step.refusal:
+            line += f" — REFUSED by the current rules: {step.refusal}"
+        self.step_label.setText(line)
+
+    def show_notes(self, notes: list[FloorNote]) -> None:
+        self.note_rows = notes
+        _fill(self.notes, ["written", "kind", "supervisor", "text", "floor account"],
+              [[_local(n.written_at), n.kind, n.supervisor, n.text, n.db_role] for n in notes])
+
+    def submit_note(self) -> None:
+        """Hands the note to the window's worker (the network never blocks the dialog)."""
+        if self._write_note is None:
+            return
+        author, text = self.note_author.text().strip(), self.note_text.text().strip()
+        if not author or not text:
+            self.note_status.setText("Give the supervisor's name and the text first.")
+            return
+        self.note_button.setEnabled(False)
+        self.note_status.setText("writing to the floor…")
+
+        def done(error: str | None) -> None:
+            self.note_button.setEnabled(True)
+            if error is not None:
+                self.note_status.setText(f"Not recorded: {error}")
+                return
+            self.note_text.clear()
+            self.note_status.setText("Recorded on the floor.")
+
+        self._write_note(author, text, self.note_kind.currentText() == "dispute", done)
+
+    # ---- exports
+
+    def _export(self, kind: str) -> None:
+        s = self.detail.summary
+        title, name, pattern = {
+            "json": ("Export transcript", f"{s.table}-round-{s.id}.json", "JSON (*.json)"),
+            "csv": ("Export settlements", f"{s.table}-round-{s.id}-settlements.csv", "CSV (*.csv)"),
+            "pdf": ("Printable report", f"{s.table}-round-{s.id}.pdf", "PDF (*.pdf)"),
+        }[kind]
+        path, _ = QFileDialog.getSaveFileName(self, title, name, pattern)
+        if not path:
+            return
+        try:
+            self.export_to(kind, path)
+        except (OSError, ValueError) as exc:
+            self.export_status.setText(f"Could not export: {exc}")
+            return
+        self.export_status.setText(f"Exported to {path}")
+
+    def export_to(self, kind: str, path: str) -> None:
+        """Write the round: ``json`` (the transcript ``settle`` reproduces), ``csv`` (one row per
+        recorded settlement), ``pdf`` (the store review's one-page report)."""
+        from dealer_assist.store.review_queries import settlement_csv_text
+        from ui.review.export import export_pdf
+
+        s = self.detail.summary
+        if kind == "json":
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(json.dumps(self.document, indent=1, ensure_ascii=False) + "\n")
+        elif kind == "csv":
+            with open(path, "w", encoding="utf-8", newline="") as handle:
+                handle.write(settlement_csv_text(s.id, self.detail.settlements))
+        elif kind == "pdf":
+            title = f"Dealer Assist \u2014 {s.table} round {s.id} ({GAME_NAMES.get(s.game, s.game)})"
+            export_pdf(path, title, self.report_sections(), self.layout_view.grab().toImage())
+        else:
+            raise ValueError(f"unknown export {kind!r}")
+
+    def report_sections(self) -> list[tuple[str, list[str]]]:
+        """The store review's report sections, from the floor's copy of the round."""
+        from dealer_assist.store.review_queries import decimal
+        from ui.review.export import (
+            card_numbers,
+            event_text,
+            layout_lines,
+            ruling_line,
+            settlement_line,
+        )
+
+        d, s = self.detail, self.detail.summary
+        head = [
+            f"Table {s.table}   Pit {s.pit}   Game {GAME_NAMES.get(s.game, s.game)}   Status {s.status}   "
+            f"Decks {d.config.get('decks', '-')}   Areas {d.config.get('areas', '-')}",
+            f"Session {s.session_id or '-'}   Dealer {s.dealer or '-'}   Started {_local(s.started_at)}   "
+            f"Ended {_local(s.ended_at) or '-'} (local time)",
+            "Net: " + (", ".join(f"{p} {signed(decimal(v))}" for p, v in s.net.items()) or "-"),
+            "Re-decided by the current rules: " + (
+                f"refused ({self.redecision.error})" if self.redecision.error is not None
+                else "no difference" if self.redecision.same
+                else "; ".join(f"{x.what} {x.key}: {x.recorded} -> {x.redecided}" for x in self.redecision.differences)),
+        ]
+        raw = [ev for _, _, _, ev in d.events]
+        numbers = card_numbers(raw)
+        events = [f"{seq:>3} {_local(at)[11:]} {actor}: {event_text(ev)}"
+                  + (f"  [card {numbers[i]}]" if i in numbers else "")
+                  for i, (seq, at, actor, ev) in enumerate(d.events)]
+        sections = [
+            ("", head),
+            ("Layout at the end of the round", layout_lines(d.result)),
+            (f"Events ({len(events)})", events),
+            (f"Settlements ({len(d.settlements)})", [settlement_line(e) for e in d.settlements] or ["none"]),
+            (f"Rulings ({len(d.rulings)})", [ruling_line(r) for r in d.rulings] or ["none"]),
+        ]
+        if self.note_rows:
+            sections.append(("Notes and disputes", [f"{_local(n.written_at)} {n.kind} by {n.supervisor}: {n.text}"
+                                                    for n in self.note_rows]))
+        return sections
+
+
+def _text(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+class PitWindow(QMainWindow):
+    """The review on the floor: a pit's tables, rounds, players and charts."""
+
+    def __init__(self, url: str, *, today: _dt.date | None = None) -> None:
+        super().__init__()
+        self.url = url
+        self.setWindowTitle("Dealer Assist — pit review (floor)")
+        self._worker = Worker("floor-review", self)
+        self._reader: FloorReader | None = None
+        self._last: FloorRound | None = None
+        self.rounds_shown: list[FloorRound] = []
+        self.states: list[TableState] = []
+
+        central = QWidget()
+        layout = QVBoxLayout(central)
+        bar = QHBoxLayout()
+        self.pit = QComboBox()
+        self.pit.addItem(ALL_PITS)
+        self.day = QDateEdit()
+        self.day.setCalendarPopup(True)
+        self.day.setDisplayFormat("yyyy-MM-dd")
+        chosen = today or _dt.date.today()
+        self.day.setDate(QDate(chosen.year, chosen.month, chosen.day))
+        self.player = QLineEdit()
+        self.player.setPlaceholderText("player (any part of the name)")
+        # amount filters, as the store review: some player won or lost at least this much;
+        # the round's wagers at least this much
+        self.min_net = QLineEdit()
+        self.min_net.setPlaceholderText("any")
+        self.min_net.setMaximumWidth(90)
+        self.min_wagered = QLineEdit()
+        self.min_wagered.setPlaceholderText("any")
+        self.min_wagered.setMaximumWidth(90)
+        self.disputed = QCheckBox("disputed only")
+        self.refresh_button = QPushButton("Refresh")
+        for label, widget in (("Pit", self.pit), ("Day", self.day), ("Player", self.player),
+                              ("net \u2265", self.min_net), ("wagered \u2265", self.min_wagered)):
+            bar.addWidget(QLabel(label))
+            bar.addWidget(widget)
+        bar.addWidget(self.disputed)
+        bar.addWidget(self.refresh_button)
+        self.sort = "started"
+        self.ascending = False
+        layout.addLayout(bar)
+        self.status = QLabel("connecting to the floor…")
+        layout.addWidget(self.status)
+        self.tabs = QTabWidget()
+        self.tables = QTableWidget()
+        self.rounds = QTableWidget()
+        self.more = QPushButton("More rounds")
+        rounds_page = QWidget()
+        rounds_layout = QVBoxLayout(rounds_page)
+        rounds_layout.addWidget(self.rounds)
+        rounds_layout.addWidget(self.more)
+        self.tabs.addTab(self.tables, "Tables")
+        self.tabs.addTab(rounds_page, "Rounds")
+        self.charts = _Charts()
+        self.tabs.addTab(self.charts, "Charts")
+        # Theoretical win (issue 19): computed on request, it reads every round of the day.
+        theo_page = QWidget()
+        theo_layout = QVBoxLayout(theo_page)
+        self.theo_button = QPushButton("Compute theoretical win")
+        theo_layout.addWidget(self.theo_button)
+        self.theo_table = QTableWidget()
+        theo_layout.addWidget(self.theo_table)
+        self.tabs.addTab(theo_page, "Theoretical win")
+        layout.addWidget(self.tabs)
+        self.setCentralWidget(central)
+
+        self.refresh_button.clicked.connect(self.refresh)
+        self.pit.activated.connect(lambda _: self.refresh())
+        self.day.dateChanged.connect(lambda _: self.refresh())
+        self.player.returnPressed.connect(self.refresh)
+        self.min_net.returnPressed.connect(self.refresh)
+        self.min_wagered.returnPressed.connect(self.refresh)
+        self.disputed.toggled.connect(lambda _: self.refresh())
+        self.rounds.horizontalHeader().sectionClicked.connect(self.sort_by_column)
+        self.more.clicked.connect(self.load_more)
+        self.theo_button.clicked.connect(self.compute_theo)
+        self.rounds.cellDoubleClicked.connect(self._open_row)
+        self.pending = 0
+        self._submit(self._connect, self._connected)
+
+    # ---- worker plumbing
+
+    def _submit(self, job: Callable[[], Any], done: Callable[[Any], None]) -> None:
+        self.pending += 1
+
+        def finished(result: Any, error: BaseException | None) -> None:
+            self.pending -= 1
+            if error is not None:
+                self.status.setText(f"floor: {error}")
+                return
+            done(result)
+
+        self._worker.submit(job, finished)
+
+    def _connect(self) -> list[str]:
+        self._reader = FloorReader(self.url)
+        return self._reader.pits()
+
+    def _connected(self, pits: list[str]) -> None:
+        for pit in pits:
+            self.pit.addItem(pit)
+        if len(pits) == 1:
+            self.pit.setCurrentIndex(1)
+        self.refresh()
+
+    def closeEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name
+        reader = self._reader
+
+        def close_reader() -> None:
+            if reader is not None:
+                reader.close()
+
+        self._worker.submit(close_reader)
+        self._worker.stop()
+        super().closeEvent(event)
+
+    # ---- queries
+
+    def _filters(self) -> dict[str, Any]:
+        pit = self.pit.currentText()
+        qdate = self.day.date()
+        since, until = local_day_bounds(_dt.date(qdate.year(), qdate.month(), qdate.day()))
+        player = self.player.text().strip() or None
+        return {"pit": None if pit == ALL_PITS else pit, "since": since, "until": until, "player": player}
+
+    def _round_filters(self) -> dict[str, Any] | None:
+        """The listing's filters, or None (and the reason on the status line) for a wrong amount."""
+        flt = self._filters()
+        amounts: dict[str, Decimal | None] = {}
+        for key, field_, words in (("min_net", self.min_net, "net"), ("min_wagered", self.min_wagered, "wagered")):
+            text = field_.text().strip()
+            try:
+                amounts[key] = Decimal(text) if text else None
+            except InvalidOperation:
+                amounts[key] = None
+                self.status.setText(f"{words} \u2265: {text!r} is not an amount (e.g. 100 or 37.50)")
+                return None
+            if amounts[key] is not None and not amounts[key].is_finite():  # type: ignore[union-attr]
+                self.status.setText(f"{words} \u2265: {text!r} is not an amount (e.g. 100 or 37.50)")
+                return None
+        return {"pit": flt["pit"], "since": flt["since"], "until": flt["until"], "player": flt["player"],
+                "player_partial": True, "min_net": amounts["min_net"], "min_wagered": amounts["min_wagered"],
+                "disputed": self.disputed.isChecked(), "sort": self.sort, "ascending": self.ascending}
+
+    #: the rounds list's columns the floor sorts by (the others keep the current order)
+    SORT_COLUMNS = {0: "table", 1: "round", 2: "started", 5: "status", 7: "wagered", 8: "house"}
+
+    def sort_by_column(self, column: int) -> None:
+        """A click on a column title: sort by it in the database (again: the other way round)."""
+        sort = self.SORT_COLUMNS.get(column)
+        if sort is None:
+            self.status.setText("that column is not sorted by the floor; the list keeps its order")
+            return
+        self.ascending = (not self.ascending) if sort == self.sort else False
+        self.sort = sort
+        self.refresh()
+
+    def refresh(self) -> None:
+        flt = self._filters()
+        listing = self._round_filters()
+        if listing is None:
+            return
+
+        def job() -> tuple[list[TableState], list[FloorRound], list[HourFigure], list[HourFigure], list[Any]]:
+            reader = self._reader
+            assert reader is not None
+            states = reader.table_states(flt["pit"])
+            rounds = reader.list_rounds(limit=PAGE, **listing)
+            by_table = reader.hourly(pit=flt["pit"], since=flt["since"], until=flt["until"])
+            by_dealer = reader.hourly(pit=flt["pit"], since=flt["since"], until=flt["until"], by="dealer")
+            play = reader.player_play(flt["player"], since=flt["since"], until=flt["until"]) if flt["player"] else []
+            return states, rounds, by_table, by_dealer, play
+
+        self._submit(job, self._show)
+
+    def compute_theo(self) -> None:
+        """Each table's and the pit's theoretical vs actual win and hold for the chosen day."""
+        flt = self._filters()
+
+        def job() -> dict[str, Any]:
+            from dealer_assist.odds.theo import pit_theo
+
+            assert self._reader is not None
+            return pit_theo(self._reader, pit=flt["pit"], since=flt["since"], until=flt["until"])
+
+        self._submit(job, self._show_theo)
+
+    def _show_theo(self, by_table: dict[str, Any]) -> None:
+        from dealer_assist.odds.theo import total
+
+        def pct(value: Decimal | None) -> str:
+            return "-" if value is None else f"{value:.2f}%"
+
+        lines = sorted(by_table.items())
+        if lines:
+            lines.append(("pit" if self._filters()["pit"] else "floor", total(t for _, t in lines)))
+        _fill(self.theo_table, ["table", "rounds", "wagered", "theoretical win", "actual win", "theoretical hold",
+                                "actual hold"],
+              [[name, str(t.rounds), money(t.wagered), f"{t.theo:.2f}", money(t.actual), pct(t.theo_hold),
+                pct(t.actual_hold)] for name, t in lines])
+
+    def load_more(self) -> None:
+        if self._last is None:
+            return
+        listing = self._round_filters()
+        if listing is None:
+            return
+        before = sort_key(self._last, self.sort)
+
+        def job() -> list[FloorRound]:
+            assert self._reader is not None
+            return self._reader.list_rounds(limit=PAGE, before=before, **listing)
+
+        self._submit(job, self._append_rounds)
+
+    def _show(self, result: tuple[list[TableState], list[FloorRound], list[HourFigure], list[HourFigure],
+                                  list[Any]]) -> None:
+        states, rounds, by_table, by_dealer, play = result
+        self.states = states
+        now = _dt.datetime.now(_dt.UTC)
+        rows = []
+        for s in states:
+            limits = ", ".join(f"{bet} {money(lo)}–{money(hi)}" for bet, (lo, hi) in s.limits.items()
+                               if isinstance(s.limits.get(bet), list) and len(s.limits[bet]) == 2)
+            lag = ""
+            if s.last_forwarded_at is not None and s.last_round_at is not None:
+                lag = f"{max(0, int((s.last_forwarded_at - s.last_round_at).total_seconds()))} s"
+            rows.append([s.table, s.pit, GAME_NAMES.get(s.game or "", s.game or ""), limits,
+                         "open" if s.open else "closed", s.dealer or "", str(s.rounds_this_hour),
+                         _local(s.last_round_at), lag,
+                         f"last forwarded {int((now - s.last_forwarded_at).total_seconds() // 60)} min ago"
+                         if s.last_forwarded_at else "", s.stopped or ""])
+        _fill(self.tables, ["table", "pit", "game", "limits", "state", "dealer", "rounds this hour",
+                            "last round", "forwarding lag", "link", "stopped"], rows)
+        self.rounds_shown = []
+        self._append_rounds(rounds)
+        self.charts.show_figures(by_table, by_dealer, play)
+        self.status.setText(f"{len(states)} tables · {len(rounds)} rounds shown")
+
+    def _append_rounds(self, rounds: list[FloorRound]) -> None:
+        self.rounds_shown.extend(rounds)
+        self._last = self.rounds_shown[-1] if self.rounds_shown else None
+        self.more.setEnabled(len(rounds) == PAGE)
+        rows = [[r.table, str(r.id), _local(r.started_at), GAME_NAMES.get(r.game, r.game), r.dealer or "",
+                 r.status, ", ".join(f"{p} {signed(r.net[p])}" if p in r.net else p for p in r.players),
+                 money(r.wagered), signed(r.house_net), str(r.notes) if r.notes else ""] for r in self.rounds_shown]
+        _fill(self.rounds, ["table", "round", "started", "game", "dealer", "status", "players (net)",
+                            "wagered", "house", "notes"], rows, [(r.table, r.id) for r in self.rounds_shown])
+        arrow = "\u2191" if self.ascending else "\u2193"
+        column = next(c for c, key in self.SORT_COLUMNS.items() if key == self.sort)
+        header = self.rounds.horizontalHeaderItem(column)
+        if header is not None:
+            header.setText(f"{header.text()} {arrow}")
+
+    def _open_row(self, row: int, _column: int) -> None:
+        item = self.rounds.item(row, 0)
+        if item is None:
+            return
+        table, round_id = item.data(Qt.ItemDataRole.UserRole)
+        self.open_round(str(table), int(round_id))
+
+    def open_round(self, table: str, round_id: int, done: Callable[[RoundDialog], None] | None = None) -> None:
+        def job() -> tuple[FloorRoundDetail | None, dict[str, Any], list[FloorNote]]:
+            assert self._reader is not None
+            detail = self._reader.get_round(table, round_id)
+            if detail is None:
+                return None, {}, []
+            return detail, self._reader.export_round(table, round_id), self._reader.notes(table, round_id)
+
+        def show(result: tuple[FloorRoundDetail | None, dict[str, Any], list[FloorNote]]) -> None:
+            detail, document, notes = result
+            if detail is None:
+                return
+            dialog: RoundDialog | None = None
+
+            def write_note(author: str, text: str, dispute: bool, finished: Callable[[str | None], None]) -> None:
+                def note_job() -> list[FloorNote]:
+                    assert self._reader is not None
+                    self._reader.add_note(table, round_id, author, text, dispute=dispute)
+                    return self._reader.notes(table, round_id)
+
+                def written(rows: Any, error: BaseException | None) -> None:
+                    if error is None and dialog is not None:
+                        dialog.show_notes(rows)
+                    finished(None if error is None else str(error))
+
+                self._worker.submit(note_job, written)
+
+            dialog = RoundDialog(detail, document, self, notes=notes, write_note=write_note)
+            dialog.show()
+            if done is not None:
+                done(dialog)
+
+        self._submit(job, show)
+
+
+class _Charts(QWidget):
+    """Win/hold % per table per hour, rounds per hour per dealer, a player's play across tables."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        import pyqtgraph as pg
+
+        self._pg = pg
+        layout = QVBoxLayout(self)
+        self.hold = pg.PlotWidget(title="hold % per table per hour (house net / wagered)")
+        self.hold.addLegend()
+        self.dealers = pg.PlotWidget(title="rounds per hour per dealer")
+        self.dealers.addLegend()
+        self.play = pg.PlotWidget(title="player's play across tables: net per hour (size = wagered)")
+        self.play.addLegend()
+        for plot in (self.hold, self.dealers, self.play):
+            plot.setAxisItems({"bottom": pg.DateAxisItem()})
+            plot.showGrid(x=True, y=True, alpha=0.3)
+            layout.addWidget(plot)
+        self.series: dict[str, dict[str, list[tuple[float, float]]]] = {}
+
+    @staticmethod
+    def _group(figures: list[HourFigure], value: Callable[[HourFigure], Decimal | None]) -> dict[str, list[tuple[float, float]]]:
+        out: dict[str, list[tuple[float, float]]] = {}
+        for f in figures:
+            v = value(f)
+            if v is not None:
+                # a chart's coordinates (not money): the hour as a timestamp, the figure as a float
+                out.setdefault(f.key, []).append((f.hour.timestamp(), float(v)))
+        return out
+
+    def show_figures(self, by_table: list[HourFigure], by_dealer: list[HourFigure], play: list[Any]) -> None:
+        pg = self._pg
+        self.series = {
+            "hold": self._group(by_table, lambda f: f.hold_percent),
+            "dealers": self._group(by_dealer, lambda f: Decimal(f.rounds)),
+        }
+        player_series: dict[str, list[tuple[float, float]]] = {}
+        sizes: dict[str, list[float]] = {}
+        for player, table, hour, _rounds, wagered, net in play:
+            key = f"{player} at {table}"
+            player_series.setdefault(key, []).append((hour.timestamp(), float(net)))
+            sizes.setdefault(key, []).append(6 + min(24.0, float(wagered) / 50))
+        self.series["play"] = player_series
+        for plot, name in ((self.hold, "hold"), (self.dealers, "dealers"), (self.play, "play")):
+            plot.clear()
+            for index, (key, points) in enumerate(sorted(self.series[name].items())):
+                xs = [p[0] for p in points]
+                ys = [p[1] for p in points]
+                pen = pg.intColor(index, hues=max(8, len(self.series[name])))
+                if name == "play":
+                    plot.plot(xs, ys, pen=None, symbol="o", symbolBrush=pen, symbolSize=sizes[key], name=key)
+                else:
+                    plot.plot(xs, ys, pen=pg.mkPen(pen, width=2), symbol="o", symbolSize=5,
+                              symbolBrush=pen, name=key)
