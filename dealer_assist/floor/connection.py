@@ -64,9 +64,13 @@ def _first_line(err: BaseException) -> str:
     return text[0] if text else type(err).__name__
 
 
-def connect(url: str, *, autocommit: bool = False, connect_timeout: int = 10) -> psycopg.Connection[Any]:
-    """Open a connection to the floor (FloorError with one line when it cannot)."""
+def connect(url: str, *, autocommit: bool = False, connect_timeout: int = 10,
+            password: str | None = None) -> psycopg.Connection[Any]:
+    """Open a connection to the floor (FloorError with one line when it cannot). ``password``:
+    the station's ``floor.secret`` (never part of the URL)."""
     params = parse_url(url)
+    if password:
+        params["password"] = password
     params.setdefault("connect_timeout", connect_timeout)
     params.setdefault("application_name", "dealer-assist")
     try:

@@ -127,17 +127,19 @@ def test_written_file_reads_back_the_same(tmp_path: Path) -> None:
     text = out.read_text()
     assert text.count("#") >= 8  # a commented file, for the technician
     assert 'pair = ["2.50", 100]' in text
-    assert stat.S_IMODE(out.stat().st_mode) == 0o660
+    assert stat.S_IMODE(out.stat().st_mode) == 0o644  # STATION-CONTRACT: readable by all, no secrets
 
 
-def test_save_replaces_atomically_keeping_the_mode(tmp_path: Path) -> None:
+def test_save_replaces_atomically_root_0644(tmp_path: Path) -> None:
     path = write(tmp_path, FULL)
-    os.chmod(path, 0o664)
+    os.chmod(path, 0o664)  # the old layout's group-writable file
     inode = path.stat().st_ino
     cfg = station.load_config(path)
     station.save_config(StationConfig(table="BJ-08", shoe_port="/dev/ttyUSB0"), path)
     assert path.stat().st_ino != inode  # a new file renamed over the old one, never rewritten in place
-    assert stat.S_IMODE(path.stat().st_mode) == 0o664
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644  # no longer writable by a group
+    if os.geteuid() == 0:  # written by root: root's (CI runs as root)
+        assert (path.stat().st_uid, path.stat().st_gid) == (0, 0)
     assert [p.name for p in tmp_path.iterdir()] == ["station.toml"]  # no temporary file left
     new = station.load_config(path)
     changes = station.config_changes(cfg, new)
