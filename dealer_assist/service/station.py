@@ -11,8 +11,8 @@ file, ``station.toml``, in the site configuration directory:
 
 With no configuration file the app is a development run: simulated shoe, store in the
 user data directory. With one, the store is the station's (``/var/lib/dealer-assist``
-on Linux), shared by every dealer account of the group ``dealer-assist``: files 0660 in
-a directory only that group may enter. One running dealer's screen per store: a lock
+on Linux), the station service's alone (STATION-CONTRACT: files 0600 in a 0700 directory of
+the account ``dealer-assist``; dealers reach it only through the service's socket). One running dealer's screen per store: a lock
 file beside the store names the PID and account holding it.
 
 No Qt, no pyserial here (the shoe's answer is checked in hardware/station.py).
@@ -46,8 +46,8 @@ GROUP = "dealer-assist"
 STORE_NAME = "table.db"
 CODECS = ("da1", "da1-xor", "beetek")  # hardware/codecs.py CODEC_NAMES (tests/station checks they agree)
 DEFAULT_BAUD = 9600
-FILE_MODE = 0o660  # store, lock and configuration files: the group reads and writes
-DIR_MODE = 0o2770  # only the group may enter; files made inside inherit the group
+FILE_MODE = 0o600  # store, key and lock files: their owner's alone (the service account's)
+DIR_MODE = 0o700
 UMASK = 0o007  # what the app sets at start: nothing for "others"
 MIN_FREE_BYTES = 200 * 1024 * 1024  # a day's rounds are a few MB; warn well before SQLite fails
 
@@ -465,8 +465,8 @@ def ensure_user_store_directory(path: Path) -> None:
 
 
 def create_store_file(path: Path) -> None:
-    """Create an empty store file 0660 (whatever the umask) if there is none yet. SQLite
-    gives the -wal and -shm files the database file's permissions, so those are 0660 too."""
+    """Create an empty store file 0600 (whatever the umask) if there is none yet. SQLite
+    gives the -wal and -shm files the database file's permissions, so those are 0600 too."""
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
     except FileExistsError:
@@ -480,8 +480,7 @@ def create_store_file(path: Path) -> None:
 
 
 def restrict_store_files(path: Path) -> None:
-    """Store files (the database, its -wal and -shm) are 0660: the station's group reads
-    and writes, others nothing. Only files we own can be changed; others are left."""
+    """Store files (the database, its -wal and -shm) are 0600: the owner's alone. Only files we own can be changed; others are left."""
     for p in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
         with contextlib.suppress(FileNotFoundError, PermissionError):
             if stat.S_IMODE(p.stat().st_mode) != FILE_MODE:
@@ -643,15 +642,15 @@ def check_store(path: Path) -> Check:
 
     if not path.parent.is_dir():
         return Check("store", False, f"no directory {path.parent}: run install.sh, or "
-                     f"sudo install -d -m 2770 -g {GROUP} {path.parent}")
+                     f"sudo install -d -m 0700 {path.parent}")
     if not os.access(path.parent, os.W_OK | os.X_OK):
-        return Check("store", False, f"{account_name()} may not write in {path.parent}: "
-                     f"sudo usermod -aG {GROUP} {account_name()}, then log out and in again")
+        return Check("store", False, f"{account_name()} may not write in {path.parent} (on a station only "
+                     "the service account may: check the station's configuration as root)")
     if not path.exists():
         return Check("store", True, f"{path} will be created at the first start")
     if not os.access(path, os.R_OK | os.W_OK):
         return Check("store", False, f"{account_name()} may not write {path}: "
-                     f"sudo chgrp {GROUP} {path} && sudo chmod 0660 {path}")
+                     f"run it as the store's owner, or sudo chown {account_name()} {path}")
     try:
         with Store.open_readonly(path) as store:
             result = store.verify()

@@ -161,13 +161,13 @@ def test_store_directory_is_never_created(tmp_path: Path) -> None:
     assert not (tmp_path / "typo").exists()
 
 
-def test_store_file_created_0660_whatever_the_umask(tmp_path: Path) -> None:
+def test_store_file_created_0600_whatever_the_umask(tmp_path: Path) -> None:
     old = os.umask(0o022)
     try:
         station.create_store_file(tmp_path / "table.db")
     finally:
         os.umask(old)
-    assert stat.S_IMODE((tmp_path / "table.db").stat().st_mode) == 0o660
+    assert stat.S_IMODE((tmp_path / "table.db").stat().st_mode) == 0o600
 
 
 def test_station_parts_load_neither_qt_nor_pyserial() -> None:
