@@ -187,3 +187,31 @@ def test_configured_codecs_are_the_drivers() -> None:
     from hardware.codecs import CODEC_NAMES
 
     assert tuple(station.CODECS) == tuple(CODEC_NAMES)
+
+
+@pytest.mark.parametrize(("url", "bare", "password"), [
+    ("postgresql://station:s3cret@floor.pit:5432/floor", "postgresql://station@floor.pit:5432/floor", "s3cret"),
+    ("postgresql://station:p%40ss%3Aw@10.0.0.5/floor?sslmode=require",
+     "postgresql://station@10.0.0.5/floor?sslmode=require", "p@ss:w"),
+    ("postgresql://station@h/floor?password=pw&sslmode=require", "postgresql://station@h/floor?sslmode=require", "pw"),
+    ("postgresql://station@h/floor", "postgresql://station@h/floor", None),
+])
+def test_the_floor_password_is_split_from_the_url(url: str, bare: str, password: str | None) -> None:
+    assert station.split_floor_password(url) == (bare, password)
+
+
+def test_a_password_in_floor_url_is_refused(tmp_path: Path) -> None:
+    path = write(tmp_path, '[floor]\nurl = "postgresql://station:pw@h/floor"\n')
+    with pytest.raises(StationError, match="floor.url carries a password: the password belongs in floor.secret"):
+        station.load_config(path)
+    ok = station.load_config(write(tmp_path, '[floor]\nurl = "postgresql://station@h/floor"\n'))
+    assert station.floor_url(ok) == "postgresql://station@h/floor"
+    assert "pw" not in station.render_config(ok) and 'url = "postgresql://station@h/floor"' in station.render_config(ok)
+    with pytest.raises(StationError, match="not a postgresql:// URL"):
+        station.load_config(write(tmp_path, '[floor]\nurl = "floor.pit"\n'))
+
+
+def test_the_floor_password_file(tmp_path: Path) -> None:
+    assert station.floor_password(tmp_path) is None
+    (tmp_path / "floor.secret").write_text("s3cret\n")
+    assert station.floor_password(tmp_path) == "s3cret"

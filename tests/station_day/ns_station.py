@@ -176,6 +176,7 @@ def test_a_dealer_account_reaches_nothing_secret(dealers: list[s.Account]) -> No
     init = s.run([s.COMMAND, "station", "init", "--force", "--table", "BJ-07",
                   "--floor", "postgresql://station:s3cret-pw@127.0.0.1:5999/floor"])
     assert init.returncode == 0, init.stderr
+    assert (s.owners(s.CONFIG), s.mode(s.CONFIG)) == (("root", "root"), 0o644)  # init as root: root's
     assert s.record_example_as_service().returncode == 0
     enrolled = s.enrol_supervisor_as_service("sam", "394817")
     assert enrolled.returncode == 0, enrolled.stderr
