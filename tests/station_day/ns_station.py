@@ -278,3 +278,38 @@ def test_station_check_finds_each_misconfiguration(dealers: list[s.Account], sho
     Path(s.RUN / "station.sock").unlink()
     s.CONFIG.write_text('[shoe]\nport = "/dev/ttyUSB9"\n')
     broken("shoe port", "/dev/ttyUSB9 does not exist", "plug the shoe in")
+
+
+def test_station_check_reaches_the_floor_with_the_password_of_floor_secret(dealers: list[s.Account]) -> None:
+    """A throwaway PostgreSQL floor whose station role needs its password (scram-sha-256)."""
+    import psycopg
+
+    from dealer_assist.floor.schema import add_station, init_floor
+    from tests.floor.pgserver import Server
+
+    server = Server()
+    try:
+        dbname = server.create_database()
+        admin = server.url(dbname)
+        init_floor(admin)
+        role = add_station(admin, "BJ-07", "PIT-2").role
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f"ALTER ROLE \"{role}\" PASSWORD 'station-pw-7'")
+        server.require_password(role)
+        url = server.url(dbname, user=role)
+        with_password = url.replace(f"//{role}@", f"//{role}:station-pw-7@")
+        init = s.run([s.COMMAND, "station", "init", "--force", "--table", "BJ-07", "--floor", with_password])
+        assert init.returncode == 0, init.stderr
+        assert "station-pw-7" not in s.CONFIG.read_text() and (s.STATE / "floor.secret").read_text() == "station-pw-7\n"
+
+        _, parts, out = s.station_check()
+        assert parts["floor"].startswith("OK") and "connected (PostgreSQL" in parts["floor"], out
+        # a dealer's account cannot read the password, so cannot log in to the floor as the station
+        _, as_dealer, out_dealer = s.station_check(dealers[0])
+        assert as_dealer["floor"].startswith("FAIL") and "check as root" in as_dealer["floor"], out_dealer
+        # a wrong password in floor.secret: the floor refuses it, the check says so
+        (s.STATE / "floor.secret").write_text("not-the-password\n")
+        _, wrong, out_wrong = s.station_check()
+        assert wrong["floor"].startswith("FAIL") and "password authentication failed" in wrong["floor"], out_wrong
+    finally:
+        server.stop()
