@@ -12,6 +12,7 @@ import grp
 import hashlib
 import os
 import pwd
+import shutil
 import sqlite3
 import subprocess
 from collections.abc import Iterator
@@ -76,6 +77,9 @@ def test_install_upgrade_uninstall_as_root_with_no_destdir(installed: subprocess
     assert "\nExecStart=/usr/local/bin/dealer-assist station serve\n" in unit
     assert "\nUser=dealer-assist\n" in unit and "\nStateDirectoryMode=0700\n" in unit
     assert (s.mode(s.UNIT), s.owners(s.UNIT)) == (0o644, ("root", "root"))
+    if shutil.which("systemd-analyze"):  # systemd's own reading of the unit, where systemd is installed
+        verify = s.run(["systemd-analyze", "verify", str(s.UNIT)])
+        assert verify.returncode == 0 and verify.stderr == "", verify.stderr
     # the contract's owners and modes
     assert (s.owners(s.STATE), s.mode(s.STATE)) == (("dealer-assist", "dealer-assist"), 0o700)
     assert (s.owners(s.LOG), s.mode(s.LOG)) == (("dealer-assist", "dealer-assist"), 0o750)
