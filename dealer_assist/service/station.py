@@ -703,7 +703,7 @@ def check_floor(service: str, timeout_s: int = 5, *, tcp_only: bool = False) -> 
     (dealer_assist.floor, psycopg) when it is installed, else (or with ``tcp_only``) a TCP
     connection to the host and port of the service file."""
     if not service:
-        return Check("floor", True, "not configured ([floor] service is empty)", skipped=True)
+        return Check("floor", True, "not configured ([floor] url and service are empty)", skipped=True)
     if not tcp_only:
         try:
             from dealer_assist.floor.connection import FloorError, connect
