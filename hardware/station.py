@@ -123,8 +123,8 @@ def station_checks(cfg: StationConfig, layout: Layout, *, wait_s: float = ANSWER
     """The station's configuration (/etc/dealer-assist/station.toml): the service account, the
     files' owners and modes, the unit, the service answering on its socket, the shoe as the
     service account would open it, the store (verified as the service account), the floor."""
-    checks = [st.check_config(cfg, layout.config), check_account(layout), check_files(layout),
-              check_unit(layout)]
+    checks = [st.check_config(cfg, layout.config), check_account(layout),
+              check_files(layout, Path(cfg.store) if cfg.store else None), check_unit(layout)]
     service = check_socket(layout)
     checks.append(service)
     if cfg.simulated:

@@ -211,11 +211,19 @@ def check_one(exp: Expected) -> str | None:
     return None
 
 
-def check_files(layout: Layout) -> Check:
+def check_files(layout: Layout, store: Path | None = None) -> Check:
     """Owners and modes of the directories, the configuration and (as root or the service
-    account, who alone may look) every file in the state directory."""
+    account, who alone may look) every file in the state directory; a store configured
+    elsewhere (``store.path``) and its directory are the service account's too (0600/0700)."""
     part = "files"
-    problems = [p for p in (check_one(e) for e in expected_files(layout)) if p]
+    expected = expected_files(layout)
+    if store is not None and store.parent != layout.state_dir:
+        expected.append(Expected(store.parent, ACCOUNT, GROUP, STATE_MODE, "dir"))
+        with contextlib.suppress(OSError):
+            if store.exists():
+                expected += [Expected(p, ACCOUNT, GROUP, SECRET_MODE, "file")
+                             for p in sorted(store.parent.glob(store.name + "*")) if not p.is_symlink()]
+    problems = [p for p in (check_one(e) for e in expected) if p]
     inside = 0
     looked = False
     if layout.state_dir.is_dir() and os.access(layout.state_dir, os.R_OK | os.X_OK):

@@ -282,6 +282,13 @@ def test_station_check_finds_each_misconfiguration(dealers: list[s.Account], sho
     Path(s.RUN / "station.sock").unlink()
     s.CONFIG.write_text('[shoe]\nport = "/dev/ttyUSB9"\n')
     broken("shoe port", "/dev/ttyUSB9 does not exist", "plug the shoe in")
+    # a store configured elsewhere (store.path): its directory and files are checked too
+    elsewhere = s.STATE / "bj07"
+    elsewhere.mkdir(mode=0o755)
+    os.chown(elsewhere, pwd.getpwnam("dealer-assist").pw_uid, grp.getgrnam("dealer-assist").gr_gid)
+    elsewhere.chmod(0o755)
+    s.CONFIG.write_text(f'[store]\npath = "{elsewhere}/table.db"\n')
+    broken("files", f"{elsewhere} is dealer-assist:dealer-assist 0755, not dealer-assist:dealer-assist 0700")
 
 
 def test_station_check_reaches_the_floor_with_the_password_of_floor_secret(dealers: list[s.Account]) -> None:
