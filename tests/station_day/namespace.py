@@ -6,7 +6,7 @@ Before running COMMAND it mounts, visible to this namespace only:
 - an empty tmpfs over each of the station's places: /opt, /usr/local, /etc/dealer-assist,
   /var/lib/dealer-assist, /var/log/dealer-assist, /run/dealer-assist, /etc/systemd — so
   install.sh runs as root with no DESTDIR on what looks like a machine that never had it;
-- an overlay over /etc whose writes go to a tmpfs: the accounts ``useradd`` makes here
+- an overlay over /etc (and /run) whose writes go to a tmpfs: the accounts ``useradd`` makes here
   (the service account ``dealer-assist``, the dealers) are in this namespace's
   /etc/passwd only; the machine's /etc is never written;
 - where a place to mask holds the interpreter running the tests (a Python under
@@ -109,6 +109,7 @@ def enter() -> None:
         mount("-t", "tmpfs", "-o", "mode=1777", "tmpfs", str(tmp))  # nothing left in /tmp outlives the namespace
         scratch = Scratch()
     scratch.overlay(Path("/etc"))  # useradd writes here, never to the machine's /etc
+    scratch.overlay(Path("/run"))  # a test may make /run/systemd/system (systemd "running")
     for place in map(Path, MASKED):
         if any(under(p, place) for p in keep):
             scratch.overlay(place)

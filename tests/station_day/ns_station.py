@@ -324,3 +324,64 @@ def test_station_check_reaches_the_floor_with_the_password_of_floor_secret(deale
         assert wrong["floor"].startswith("FAIL") and "password authentication failed" in wrong["floor"], out_wrong
     finally:
         server.stop()
+
+
+FAKE_SYSTEMCTL = """#!/bin/sh
+# systemctl as install.sh and station check call it: each call logged, the unit's state in a file
+echo "$*" >> /tmp/systemctl.calls
+case "$1" in
+  is-active) state=$(cat /tmp/systemctl.active 2>/dev/null || echo inactive)
+             [ "$2" = --quiet ] || echo "$state"; [ "$state" = active ]; exit $? ;;
+  is-enabled) [ -e /etc/systemd/system/multi-user.target.wants/dealer-assist.service ] && echo enabled || echo disabled ;;
+  enable) mkdir -p /etc/systemd/system/multi-user.target.wants
+          ln -sf ../dealer-assist.service /etc/systemd/system/multi-user.target.wants/dealer-assist.service ;;
+  disable) rm -f /etc/systemd/system/multi-user.target.wants/dealer-assist.service ;;
+esac
+exit 0
+"""
+
+
+def test_with_systemd_running_install_enables_upgrade_restarts_uninstall_disables(tmp_path: Path) -> None:
+    """systemd cannot run here: /run/systemd/system (sd_booted) is made in this namespace and
+    a systemctl that logs its calls stands in, to test what install.sh and station check ask
+    of systemd when it runs — not systemd itself (packaging tests run systemd-analyze verify)."""
+    Path("/run/systemd/system").mkdir(parents=True, exist_ok=True)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "systemctl").write_text(FAKE_SYSTEMCTL)
+    (bin_dir / "systemctl").chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"}
+    env.pop("DESTDIR", None)
+    calls = Path("/tmp/systemctl.calls")
+
+    def install(*args: str) -> subprocess.CompletedProcess[str]:
+        return s.run([str(s.INSTALL), "--from-venv", str(s.VENV), "--no-udev", *args], env=env)
+
+    first = install()
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert calls.read_text().splitlines() == ["daemon-reload", "enable dealer-assist.service",
+                                              "is-active --quiet dealer-assist.service"]
+    assert "the service is enabled; start it after station init: systemctl start dealer-assist.service" in first.stdout
+    # with systemd, /run/dealer-assist is systemd's to make (RuntimeDirectory=), not install.sh's
+    assert s.owners(s.RUN) == ("root", "root")
+
+    Path("/tmp/systemctl.active").write_text("active\n")
+    calls.unlink()
+    upgrade = install()
+    assert upgrade.returncode == 0, upgrade.stderr
+    assert "restart dealer-assist.service" in calls.read_text().splitlines()
+    assert "the service was running: restarted on the new version" in upgrade.stdout
+
+    check = s.run([s.COMMAND, "station", "check"], env=env)
+    unit_line = next(line for line in check.stdout.splitlines() if line[5:].startswith("service unit:"))
+    assert unit_line.startswith("OK") and "installed, enabled and active" in unit_line, check.stdout
+    Path("/tmp/systemctl.active").write_text("failed\n")
+    check = s.run([s.COMMAND, "station", "check"], env=env)
+    unit_line = next(line for line in check.stdout.splitlines() if line[5:].startswith("service unit:"))
+    assert unit_line.startswith("FAIL") and "is failed" in unit_line and "journalctl -u" in unit_line, check.stdout
+
+    calls.unlink()
+    gone = s.run(["/opt/dealer-assist/install.sh", "--uninstall", "--no-udev"], env=env)
+    assert gone.returncode == 0, gone.stderr
+    assert calls.read_text().splitlines() == ["disable --now dealer-assist.service", "daemon-reload"]
+    assert not s.UNIT.exists() and not Path("/etc/systemd/system/multi-user.target.wants/dealer-assist.service").exists()
