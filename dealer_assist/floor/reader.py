@@ -21,7 +21,7 @@ from typing import Any
 import psycopg
 
 from dealer_assist.floor import chain
-from dealer_assist.floor.connection import FloorError, connect, describe_error, safe_url
+from dealer_assist.floor.connection import REVIEW, FloorError, connect, describe_error, safe_url
 from dealer_assist.floor.schema import check_schema
 from dealer_assist.store import HEADER_KEYS, ROUND_STATUSES, format_time
 
@@ -230,7 +230,7 @@ class FloorReader:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.conn = connect(url, autocommit=True)
+        self.conn = connect(url, autocommit=True, timeouts=REVIEW)
         try:
             check_schema(self.conn)
         except BaseException:
@@ -407,7 +407,7 @@ class FloorReader:
         if not text:
             raise FloorError("a note needs its text")
         try:
-            with connect(self.url) as conn:
+            with connect(self.url, timeouts=REVIEW) as conn:
                 conn.execute(
                     "INSERT INTO floor.notes (table_name, round_id, kind, supervisor, text) "
                     "VALUES (%s, %s, %s, %s, %s)",
@@ -660,7 +660,7 @@ class FloorReader:
         return problem
 
     def _part_connection(self) -> psycopg.Connection[Any]:
-        conn = connect(self.url, autocommit=True)
+        conn = connect(self.url, autocommit=True, timeouts=REVIEW)
         conn.read_only = True
         conn.execute("SET jit = off")  # short per-round expressions: compiling costs more
         return conn

@@ -30,7 +30,13 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
-from dealer_assist.floor.connection import FloorError, connect, describe_error
+from dealer_assist.floor.connection import (
+    ADMIN,
+    FloorError,
+    FloorMisconfigured,
+    connect,
+    describe_error,
+)
 
 __all__ = [
     "FORWARDED_TABLES",
@@ -49,6 +55,7 @@ __all__ = [
 #: Tables a station writes (each has ``table_name`` and row-level security).
 FORWARDED_TABLES: tuple[str, ...] = (
     "sessions", "rounds", "events", "settlements", "rulings", "round_players", "audit", "alarms", "round_versions",
+    "station_links",
 )
 # the tables of migration 0001 (frozen: a migration never changes)
 _M0001_TABLES = ("sessions", "rounds", "events", "settlements", "rulings", "round_players", "audit", "alarms")
@@ -284,9 +291,147 @@ _M0003 = [
     FROM floor.round_players rp """ + _LATEST_VERSION.format(alias="rp"),
 ]
 
+# Issue 25: the link and closed writes.
+# - A table's forwarding lock is a row lock on floor.forward_locks (no privilege on it for any
+#   station or review role, so nobody can take it except through floor.take_forward_lock, which
+#   lets only the table's own station role (session_user, the login) lock its own table). It is
+#   a transaction lock: a forwarder whose link dies mid-transaction is ended by the server's
+#   idle_in_transaction_session_timeout and the lock goes with it.
+# - Each batch checks, under the lock, that the floor's tail is the one it continues.
+# - Round versions only through floor.add_round_versions: each checked against its chained
+#   round_finish audit entry (same transaction, entry first): status, end, settle output
+#   (result_sha256) and the last event's station link; wagered and house net worked out here.
+# - Players only with the rounds that name them: round_players rows are checked against their
+#   round (players_json, pit, start) and floor.players is filled by the server from them.
+# - Each station's heartbeat (floor.station_links) and a NOTIFY floor_live per forwarded batch:
+#   the pit view's live updates.
+_STATION_OF = (
+    "IF NOT EXISTS (SELECT 1 FROM floor.tables WHERE table_name = t AND station_role = session_user) THEN "
+    "RAISE EXCEPTION 'role % is not the station of table %', session_user, t USING ERRCODE = '42501'; END IF;"
+)
+_M0004 = [
+    "CREATE TABLE floor.forward_locks (table_name text PRIMARY KEY)",
+    "INSERT INTO floor.forward_locks SELECT table_name FROM floor.tables ON CONFLICT DO NOTHING",
+    """CREATE TABLE floor.station_links (
+        table_name text PRIMARY KEY REFERENCES floor.tables,
+        heartbeat_at timestamptz NOT NULL,
+        waiting integer NOT NULL,
+        forwarded_up_to bigint,
+        state text NOT NULL,
+        detail text
+    )""",
+    "ALTER TABLE floor.station_links ENABLE ROW LEVEL SECURITY",
+    f"""CREATE FUNCTION floor.take_forward_lock(t text, expect_seq bigint, expect_audit bigint) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+    BEGIN
+        {_STATION_OF}
+        PERFORM 1 FROM floor.forward_locks WHERE table_name = t FOR UPDATE;
+        IF NOT FOUND THEN
+            INSERT INTO floor.forward_locks VALUES (t) ON CONFLICT DO NOTHING;
+            PERFORM 1 FROM floor.forward_locks WHERE table_name = t FOR UPDATE;
+        END IF;
+        IF expect_seq IS NOT NULL AND coalesce(
+                (SELECT max(floor_seq) FROM floor.rounds WHERE table_name = t), 0) <> expect_seq THEN
+            RAISE EXCEPTION 'the floor''s rounds of table % moved on (another forwarder)', t USING ERRCODE = '40001';
+        END IF;
+        IF expect_audit IS NOT NULL AND coalesce(
+                (SELECT max(audit_id) FROM floor.audit WHERE table_name = t), 0) <> expect_audit THEN
+            RAISE EXCEPTION 'the floor''s audit of table % moved on (another forwarder)', t USING ERRCODE = '40001';
+        END IF;
+    END $$""",
+    f"""CREATE FUNCTION floor.heartbeat(t text, waiting integer, up_to bigint, state text, detail text) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+    BEGIN
+        {_STATION_OF}
+        INSERT INTO floor.station_links AS l VALUES (t, clock_timestamp(), waiting, up_to, state, detail)
+        ON CONFLICT (table_name) DO UPDATE SET heartbeat_at = excluded.heartbeat_at, waiting = excluded.waiting,
+            forwarded_up_to = excluded.forwarded_up_to, state = excluded.state, detail = excluded.detail;
+        PERFORM pg_notify('floor_live', t);
+    END $$""",
+    f"""CREATE FUNCTION floor.add_round_versions(t text, versions jsonb) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+    DECLARE
+        v record; a record; d jsonb; done bigint; first_seq integer; evs jsonb; last jsonb; n integer := 0;
+    BEGIN
+        {_STATION_OF}
+        FOR v IN SELECT (r->>0)::bigint AS round_id, (r->>1)::bigint AS finish, r->>2 AS status,
+                (r->>3)::timestamptz AS ended_at, r->>4 AS players_json, r->>5 AS totals_json,
+                (r->>6)::boolean AS irregular, r->>7 AS result_json, r->8 AS events
+            FROM jsonb_array_elements(versions) r LOOP
+            SELECT greatest(x.finish_audit_id, (SELECT max(w.finish_audit_id) FROM floor.round_versions w
+                WHERE w.table_name = t AND w.round_id = v.round_id)) INTO done
+                FROM floor.rounds x WHERE x.table_name = t AND x.round_id = v.round_id;
+            IF NOT FOUND THEN
+                RAISE EXCEPTION 'round % of table % is not on the floor', v.round_id, t USING ERRCODE = '42501';
+            END IF;
+            CONTINUE WHEN done IS NOT NULL AND done >= v.finish;  -- already there: exactly once
+            SELECT * INTO a FROM floor.audit WHERE table_name = t AND audit_id = v.finish;
+            IF NOT FOUND OR a.kind <> 'round_finish' OR a.round_id IS DISTINCT FROM v.round_id THEN
+                RAISE EXCEPTION 'a version of round % needs its round_finish audit entry % on the floor first',
+                    v.round_id, v.finish USING ERRCODE = '42501';
+            END IF;
+            d := a.detail_json::jsonb;
+            SELECT max(seq) INTO first_seq FROM floor.events WHERE table_name = t AND round_id = v.round_id;
+            SELECT coalesce(jsonb_agg(e ORDER BY (e->>0)::integer), '[]'::jsonb) INTO evs
+                FROM jsonb_array_elements(v.events) e WHERE (e->>0)::integer > coalesce(first_seq, -1);
+            SELECT e INTO last FROM jsonb_array_elements(v.events) e ORDER BY (e->>0)::integer DESC LIMIT 1;
+            IF d->>'result_sha256' IS DISTINCT FROM encode(sha256(convert_to(coalesce(v.result_json, ''), 'UTF8')), 'hex')
+                OR d->>'status' IS DISTINCT FROM v.status
+                OR (d->>'ended_at')::timestamptz IS DISTINCT FROM v.ended_at
+                OR (d->>'events')::integer IS DISTINCT FROM coalesce((last->>0)::integer + 1, 0)
+                OR d->>'last_event_hash' IS DISTINCT FROM last->>5 THEN
+                RAISE EXCEPTION 'the version of round % is not the finish its audit entry % records',
+                    v.round_id, v.finish USING ERRCODE = '42501';
+            END IF;
+            INSERT INTO floor.round_versions (table_name, round_id, finish_audit_id, status, ended_at, players_json,
+                totals_json, irregular, result_json, wagered, house_net, events_json)
+            SELECT t, v.round_id, v.finish, v.status, v.ended_at, v.players_json, v.totals_json, v.irregular,
+                v.result_json,
+                coalesce((SELECT sum((x->>'stake')::numeric) FROM jsonb_array_elements(
+                    coalesce(v.result_json::jsonb -> 'settlements', '[]')) x), 0),
+                -coalesce((SELECT sum((x->>'net')::numeric) FROM jsonb_array_elements(
+                    coalesce(v.result_json::jsonb -> 'settlements', '[]')) x), 0),
+                evs::text;
+            n := n + 1;
+        END LOOP;
+        RETURN n;
+    END $$""",
+    """CREATE FUNCTION floor.check_round_players() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+    DECLARE bad record;
+    BEGIN
+        SELECT n.player, n.table_name, n.round_id INTO bad FROM added n WHERE NOT EXISTS (
+            SELECT 1 FROM floor.rounds r WHERE r.table_name = n.table_name AND r.round_id = n.round_id
+            AND r.pit = n.pit AND r.started_at = n.started_at AND r.players_json::jsonb ? n.player) LIMIT 1;
+        IF FOUND THEN
+            RAISE EXCEPTION 'round % of table % on the floor does not name the player %',
+                bad.round_id, bad.table_name, bad.player USING ERRCODE = '42501';
+        END IF;
+        INSERT INTO floor.players (player) SELECT DISTINCT player FROM added ON CONFLICT DO NOTHING;
+        RETURN NULL;
+    END $$""",
+    "CREATE TRIGGER round_players_checked AFTER INSERT ON floor.round_players "
+    "REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION floor.check_round_players()",
+    """CREATE FUNCTION floor.notify_rounds() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+    DECLARE t text;
+    BEGIN
+        FOR t IN SELECT DISTINCT table_name FROM added LOOP
+            PERFORM pg_notify('floor_live', t);
+        END LOOP;
+        RETURN NULL;
+    END $$""",
+    "CREATE TRIGGER rounds_notify AFTER INSERT ON floor.rounds "
+    "REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION floor.notify_rounds()",
+    *[f"REVOKE ALL ON FUNCTION floor.{f} FROM PUBLIC" for f in (
+        "take_forward_lock(text, bigint, bigint)", "heartbeat(text, integer, bigint, text, text)",
+        "add_round_versions(text, jsonb)", "check_round_players()", "notify_rounds()")],
+]
+
 #: (name, statements) in order. Never edit an applied migration: add a new one.
 MIGRATIONS: tuple[tuple[str, list[str]], ...] = (
     ("0001_initial", _M0001), ("0002_notes_alarms_versions", _M0002), ("0003_latest_views", _M0003),
+    ("0004_link_closed_writes", _M0004),
 )
 KNOWN = frozenset(name for name, _ in MIGRATIONS)
 
@@ -337,12 +482,12 @@ def check_schema(conn: psycopg.Connection[Any]) -> None:
     """Refuse a database that is not a floor or was migrated by a newer version."""
     applied = _applied(conn)
     if not applied:
-        raise FloorError("this database has no floor schema: run `dealer-assist floor init --url URL`")
+        raise FloorMisconfigured("this database has no floor schema: run `dealer-assist floor init --url URL`")
     unknown = [n for n in applied if n not in KNOWN]
     if unknown:
-        raise FloorError(f"the floor was migrated by a newer Dealer Assist (schema {unknown[0]}); upgrade first")
+        raise FloorMisconfigured(f"the floor was migrated by a newer Dealer Assist (schema {unknown[0]}); upgrade first")
     if len(applied) < len(KNOWN):
-        raise FloorError("the floor's schema is older than this version: run `dealer-assist floor init --url URL`")
+        raise FloorMisconfigured("the floor's schema is older than this version: run `dealer-assist floor init --url URL`")
 
 
 def _ensure_role(conn: psycopg.Connection[Any], role: str) -> None:
@@ -376,15 +521,27 @@ def _grant_review(conn: psycopg.Connection[Any], role: str) -> None:
     ).format(write, ident))
 
 
+_STATION_FUNCTIONS = (
+    "floor.take_forward_lock(text, bigint, bigint)", "floor.heartbeat(text, integer, bigint, text, text)",
+    "floor.add_round_versions(text, jsonb)",
+)
+
+
 def _grant_station(conn: psycopg.Connection[Any], role: str, table: str, pit: str) -> None:
     ident = sql.Identifier(role)
     own = sql.Literal(table)
     conn.execute(sql.SQL("GRANT USAGE ON SCHEMA floor TO {}").format(ident))
     conn.execute(sql.SQL("GRANT SELECT ON floor.schema_migrations, floor.tables TO {}").format(ident))
-    conn.execute(sql.SQL("GRANT INSERT ON floor.players TO {}").format(ident))
+    # issue 25: players come only from the round_players rows the server checked; versions only
+    # through floor.add_round_versions; the lock only through floor.take_forward_lock
+    conn.execute(sql.SQL("REVOKE INSERT ON floor.players, floor.round_versions FROM {}").format(ident))
+    for function in _STATION_FUNCTIONS:
+        conn.execute(sql.SQL("GRANT EXECUTE ON FUNCTION {} TO {}").format(sql.SQL(function), ident))
     for name in FORWARDED_TABLES:
         target = sql.Identifier("floor", name)
-        conn.execute(sql.SQL("GRANT SELECT, INSERT ON {} TO {}").format(target, ident))
+        writes = name not in ("round_versions", "station_links")
+        conn.execute(sql.SQL("GRANT SELECT{} ON {} TO {}").format(
+            sql.SQL(", INSERT" if writes else ""), target, ident))
         see = sql.Identifier(f"see_{role}")
         add = sql.Identifier(f"add_{role}")
         conn.execute(sql.SQL("DROP POLICY IF EXISTS {} ON {}").format(see, target))
@@ -397,11 +554,12 @@ def _grant_station(conn: psycopg.Connection[Any], role: str, table: str, pit: st
         check = sql.SQL("table_name = {}").format(own)
         if name in ("rounds", "round_players"):
             check = sql.SQL("table_name = {} AND pit = {}").format(own, sql.Literal(pit))
-        conn.execute(
-            sql.SQL("CREATE POLICY {} ON {} FOR INSERT TO {} WITH CHECK ({})").format(
-                add, target, ident, check
+        if writes:
+            conn.execute(
+                sql.SQL("CREATE POLICY {} ON {} FOR INSERT TO {} WITH CHECK ({})").format(
+                    add, target, ident, check
+                )
             )
-        )
     see_table = sql.Identifier(f"see_{role}")
     conn.execute(sql.SQL("DROP POLICY IF EXISTS {} ON floor.tables").format(see_table))
     conn.execute(
@@ -413,7 +571,7 @@ def _grant_station(conn: psycopg.Connection[Any], role: str, table: str, pit: st
 
 def init_floor(url: str) -> list[str]:
     """Create or migrate the floor schema and (re)grant the roles; returns the migrations applied."""
-    with connect(url) as conn:
+    with connect(url, timeouts=ADMIN) as conn:
         try:
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
             applied = _applied(conn)
@@ -457,7 +615,7 @@ def add_station(url: str, table: str, pit: str) -> StationRole:
     """Register a table (and its pit) and create its station role with its grants and policies."""
     validate_table(table)
     validate_pit(pit)
-    with connect(url) as conn:
+    with connect(url, timeouts=ADMIN) as conn:
         try:
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
             check_schema(conn)
@@ -478,6 +636,7 @@ def add_station(url: str, table: str, pit: str) -> StationRole:
                     "INSERT INTO floor.tables (table_name, pit, station_role) VALUES (%s, %s, %s)",
                     (table, pit, role),
                 )
+                conn.execute("INSERT INTO floor.forward_locks VALUES (%s) ON CONFLICT DO NOTHING", (table,))
             _ensure_role(conn, role)
             _grant_station(conn, role, table, pit)
             conn.commit()
@@ -502,7 +661,7 @@ def clear_alarm(url: str, table: str, why: str) -> list[ClearedAlarm]:
     why = why.strip()
     if not why:
         raise FloorError("say why the alarm is cleared (--why TEXT): it is kept with the alarm")
-    with connect(url) as conn:
+    with connect(url, timeouts=ADMIN) as conn:
         try:
             check_schema(conn)
             rows = conn.execute(
