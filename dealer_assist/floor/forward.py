@@ -357,6 +357,10 @@ class Forwarder:
 
     # ---- connections
 
+    def store(self) -> Store:
+        """The station's store as this forwarder reads it (its own read-only connection)."""
+        return self._open_store()
+
     def _open_store(self) -> Store:
         if self._store is None:
             store = Store.open_readonly(self.db)

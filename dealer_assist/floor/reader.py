@@ -683,8 +683,9 @@ class FloorReader:
     def _verify_versions(self, table: str, max_audit: int) -> tuple[str, str] | None:
         """Each later finish of a round (``floor.round_versions``) against the chained audit entry
         that announced it: a round_finish of that round whose result_sha256 is its settle
-        output's. (A version is written before its audit entry, so only those up to the last
-        audit entry read are checked.)"""
+        output's. (A version is written in the transaction of its audit entry, after it — the
+        server checks it there too: floor.add_round_versions; only those up to the last audit
+        entry read are checked.)"""
         rows = self._rows(
             "SELECT v.round_id, v.finish_audit_id, a.audit_id IS NULL FROM floor.round_versions v "
             "LEFT JOIN floor.audit a ON a.table_name = v.table_name AND a.audit_id = v.finish_audit_id "
