@@ -22,7 +22,7 @@ from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from PySide6.QtCore import QDate, Qt
+from PySide6.QtCore import QDate, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -51,6 +51,7 @@ from dealer_assist.floor.reader import (
     TableState,
     sort_key,
 )
+from ui.pit_live import LiveTables, PitLive
 from ui.review_model import GAME_NAMES
 from ui.style import money, signed
 from ui.worker import Worker
@@ -331,9 +332,12 @@ def _text(value: Any) -> str:
 
 
 class PitWindow(QMainWindow):
-    """The review on the floor: a pit's tables, rounds, players and charts."""
+    """The review on the floor: a pit's tables, rounds, players and charts; the **Live** tab
+    follows the tables as rounds land (``live_updated(tables)`` once it shows them)."""
 
-    def __init__(self, url: str, *, today: _dt.date | None = None) -> None:
+    live_updated = Signal(object)
+
+    def __init__(self, url: str, *, today: _dt.date | None = None, live_tick: float = 5.0) -> None:
         super().__init__()
         self.url = url
         self.setWindowTitle("Dealer Assist — pit review (floor)")
@@ -377,6 +381,9 @@ class PitWindow(QMainWindow):
         self.status = QLabel("connecting to the floor…")
         layout.addWidget(self.status)
         self.tabs = QTabWidget()
+        self.live_tables = LiveTables()
+        self.tabs.addTab(self.live_tables, "Live")
+        self.live_status = QLabel("")
         self.tables = QTableWidget()
         self.rounds = QTableWidget()
         self.more = QPushButton("More rounds")
@@ -397,7 +404,18 @@ class PitWindow(QMainWindow):
         theo_layout.addWidget(self.theo_table)
         self.tabs.addTab(theo_page, "Theoretical win")
         layout.addWidget(self.tabs)
+        layout.addWidget(self.live_status)
         self.setCentralWidget(central)
+        # live: the floor's notifications wake the Live tab (one query a wake-up, never two at once)
+        self.live = PitLive(url, self, tick=live_tick)
+        self.live.changed.connect(self.refresh_live)
+        self.live.link.connect(self.live_status.setText)
+        self._live_running = False
+        self._live_again = False
+        self._live_debounce = QTimer(self)
+        self._live_debounce.setSingleShot(True)
+        self._live_debounce.setInterval(50)
+        self._live_debounce.timeout.connect(self._query_live)
 
         self.refresh_button.clicked.connect(self.refresh)
         self.pit.activated.connect(lambda _: self.refresh())
@@ -437,6 +455,37 @@ class PitWindow(QMainWindow):
         if len(pits) == 1:
             self.pit.setCurrentIndex(1)
         self.refresh()
+        self.live.start()
+
+    # ---- live
+
+    def refresh_live(self, _tables: object = None) -> None:
+        """The floor changed (or a tick): read the tables' live state again, soon."""
+        if self._live_running:
+            self._live_again = True
+            return
+        self._live_debounce.start()
+
+    def _query_live(self) -> None:
+        pit = self._filters()["pit"]
+        self._live_running = True
+
+        def job() -> Any:
+            assert self._reader is not None
+            return self._reader.live(pit)
+
+        def done(result: Any, error: BaseException | None) -> None:
+            self._live_running = False
+            if error is not None:
+                self.live_status.setText(f"floor: {error}")
+            else:
+                self.live_tables.show_tables(result)
+                self.live_updated.emit(result)
+            if self._live_again:
+                self._live_again = False
+                self.refresh_live()
+
+        self._worker.submit(job, done)
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name
         reader = self._reader
@@ -445,6 +494,7 @@ class PitWindow(QMainWindow):
             if reader is not None:
                 reader.close()
 
+        self.live.stop()
         self._worker.submit(close_reader)
         self._worker.stop()
         super().closeEvent(event)
@@ -507,6 +557,7 @@ class PitWindow(QMainWindow):
             return states, rounds, by_table, by_dealer, play
 
         self._submit(job, self._show)
+        self.refresh_live()
 
     def compute_theo(self) -> None:
         """Each table's and the pit's theoretical vs actual win and hold for the chosen day."""

@@ -55,6 +55,9 @@ from dealer_assist.store import Store, StoreError
 __all__ = ["ForwardResult", "ForwardStopped", "Forwarder", "LinkState", "parse_time"]
 
 BATCH_ROUNDS = 500
+#: seconds between a following forwarder's heartbeats on the floor (the pit calls a station whose
+#: last beat is older than three of these "link down")
+HEARTBEAT = 10.0
 BATCH_AUDIT = 2000
 
 
@@ -523,15 +526,23 @@ class Forwarder:
 
     def heartbeat(self, waiting: int, up_to: int | None, state: str, detail: str | None = None) -> None:
         """Tell the floor this station is alive (``floor.station_links``; the pit view tells an
-        idle table from a dead link by it). Through ``floor.heartbeat``: its own table only."""
+        idle table from a dead link by it), with the round in play at the table (the store's
+        latest unfinished round). Through ``floor.heartbeat``: its own table only."""
+        in_play = self.in_play()
         conn = self._open_floor()
         try:
             with Watchdog(conn, self.timeouts.client):
-                conn.execute("SELECT floor.heartbeat(%s, %s, %s, %s, %s)", (self.table, waiting, up_to, state, detail))
+                conn.execute("SELECT floor.heartbeat(%s, %s, %s, %s, %s, %s)",
+                             (self.table, waiting, up_to, in_play, state, detail))
                 conn.commit()
         except psycopg.Error as err:
             self._drop_floor()
             raise classify(err, f"heartbeat to {safe_url(self.url)}") from None
+
+    def in_play(self) -> int | None:
+        """The round in play at the table: the store's latest unfinished round (None between rounds)."""
+        row = self._open_store().db.execute("SELECT max(id) FROM rounds WHERE ended_at IS NULL").fetchone()
+        return int(row[0]) if row and row[0] is not None else None
 
     def waiting_now(self) -> tuple[int, bool]:
         """Finished rounds of the store not in the floor's copy as last read, and whether that
@@ -834,6 +845,7 @@ class Forwarder:
         Returns the last state (``stopped`` set when forwarding stopped for this table).
         """
         state = LinkState()
+        beat_in_play: list[int | None] = [None]
         while not should_stop():
             began = _dt.datetime.now(_dt.UTC)
             try:
@@ -844,8 +856,13 @@ class Forwarder:
                 state.offline_since = None
                 state.error = None
                 state.condition = "up"
-                state.last_contact = _dt.datetime.now(_dt.UTC)
-                self.heartbeat(done.waiting, done.last_round, "up")
+                now = _dt.datetime.now(_dt.UTC)
+                # a beat at least every HEARTBEAT seconds (and at once when something changed)
+                in_play = self.in_play()
+                if (state.last_contact is None or done.rounds or done.versions or in_play != beat_in_play[0]
+                        or (now - state.last_contact).total_seconds() >= HEARTBEAT):
+                    self.heartbeat(done.waiting, done.last_round, "up")
+                    state.last_contact, beat_in_play[0] = now, in_play
                 if report is not None:
                     report(state, done)
             except ForwardStopped as err:

@@ -12,16 +12,17 @@ from __future__ import annotations
 import datetime as _dt
 import hmac
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, TypeVar
 
 import psycopg
 
 from dealer_assist.floor import chain
 from dealer_assist.floor.connection import REVIEW, FloorError, connect, describe_error, safe_url
+from dealer_assist.floor.live import LiveTable, live_tables
 from dealer_assist.floor.schema import check_schema
 from dealer_assist.store import HEADER_KEYS, ROUND_STATUSES, format_time
 
@@ -225,6 +226,9 @@ def _to_decimal(value: Any) -> Decimal | None:
         return None
 
 
+T = TypeVar("T")
+
+
 class FloorReader:
     """A read-only view of the floor database (one connection; not shared between threads)."""
 
@@ -247,11 +251,34 @@ class FloorReader:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def _again(self, read: Callable[[], T]) -> T:
+        """``read()``, once more on a new connection if the link broke (a server restart): the
+        review only reads, so a read is safe to repeat."""
+        for attempt in (0, 1):
+            try:
+                if self.conn.closed:
+                    self._reconnect()
+                return read()
+            except psycopg.OperationalError as err:
+                if attempt == 0 and (self.conn.broken or self.conn.closed):
+                    self.conn.close()
+                    continue
+                raise FloorError(f"{safe_url(self.url)}: {describe_error(err)}") from None
+            except psycopg.Error as err:
+                raise FloorError(f"{safe_url(self.url)}: {describe_error(err)}") from None
+        raise FloorError(f"{safe_url(self.url)}: the connection broke twice")
+
+    def _reconnect(self) -> None:
+        conn = connect(self.url, autocommit=True, timeouts=REVIEW)
+        conn.read_only = True
+        self.conn = conn
+
     def _rows(self, query: Any, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        try:
-            return self.conn.execute(query, params).fetchall()
-        except psycopg.Error as err:
-            raise FloorError(f"{safe_url(self.url)}: {describe_error(err)}") from None
+        return self._again(lambda: self.conn.execute(query, params).fetchall())
+
+    def live(self, pit: str | None = None) -> list[LiveTable]:
+        """Each table of ``pit`` as it stands now (dealer_assist.floor.live): one query."""
+        return self._again(lambda: live_tables(self.conn, pit))
 
     # ---- tables
 

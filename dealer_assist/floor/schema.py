@@ -317,6 +317,7 @@ _M0004 = [
         heartbeat_at timestamptz NOT NULL,
         waiting integer NOT NULL,
         forwarded_up_to bigint,
+        in_play bigint,
         state text NOT NULL,
         detail text
     )""",
@@ -339,14 +340,22 @@ _M0004 = [
             RAISE EXCEPTION 'the floor''s audit of table % moved on (another forwarder)', t USING ERRCODE = '40001';
         END IF;
     END $$""",
-    f"""CREATE FUNCTION floor.heartbeat(t text, waiting integer, up_to bigint, state text, detail text) RETURNS void
+    f"""CREATE FUNCTION floor.heartbeat(t text, waiting integer, up_to bigint, in_play bigint, state text,
+            detail text) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+    DECLARE before record;
     BEGIN
         {_STATION_OF}
-        INSERT INTO floor.station_links AS l VALUES (t, clock_timestamp(), waiting, up_to, state, detail)
+        SELECT l.waiting, l.in_play, l.state, l.detail INTO before FROM floor.station_links l WHERE l.table_name = t;
+        INSERT INTO floor.station_links AS l VALUES (t, clock_timestamp(), waiting, up_to, in_play, state, detail)
         ON CONFLICT (table_name) DO UPDATE SET heartbeat_at = excluded.heartbeat_at, waiting = excluded.waiting,
-            forwarded_up_to = excluded.forwarded_up_to, state = excluded.state, detail = excluded.detail;
-        PERFORM pg_notify('floor_live', t);
+            forwarded_up_to = excluded.forwarded_up_to, in_play = excluded.in_play, state = excluded.state,
+            detail = excluded.detail;
+        -- the pit views wake up for a change, not for every beat
+        IF before IS NULL OR (before.waiting, before.in_play, before.state, before.detail)
+                IS DISTINCT FROM (waiting, in_play, state, detail) THEN
+            PERFORM pg_notify('floor_live', t);
+        END IF;
     END $$""",
     f"""CREATE FUNCTION floor.add_round_versions(t text, versions jsonb) RETURNS integer
     LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
@@ -424,7 +433,7 @@ _M0004 = [
     "CREATE TRIGGER rounds_notify AFTER INSERT ON floor.rounds "
     "REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION floor.notify_rounds()",
     *[f"REVOKE ALL ON FUNCTION floor.{f} FROM PUBLIC" for f in (
-        "take_forward_lock(text, bigint, bigint)", "heartbeat(text, integer, bigint, text, text)",
+        "take_forward_lock(text, bigint, bigint)", "heartbeat(text, integer, bigint, bigint, text, text)",
         "add_round_versions(text, jsonb)", "check_round_players()", "notify_rounds()")],
 ]
 
@@ -522,7 +531,7 @@ def _grant_review(conn: psycopg.Connection[Any], role: str) -> None:
 
 
 _STATION_FUNCTIONS = (
-    "floor.take_forward_lock(text, bigint, bigint)", "floor.heartbeat(text, integer, bigint, text, text)",
+    "floor.take_forward_lock(text, bigint, bigint)", "floor.heartbeat(text, integer, bigint, bigint, text, text)",
     "floor.add_round_versions(text, jsonb)",
 )
 
