@@ -51,6 +51,7 @@ from dealer_assist.floor.reader import (
     TableState,
     sort_key,
 )
+from ui.pit_alerts import AlertsPanel
 from ui.pit_live import LiveTables, PitLive
 from ui.review_model import GAME_NAMES
 from ui.style import money, signed
@@ -336,6 +337,7 @@ class PitWindow(QMainWindow):
     follows the tables as rounds land (``live_updated(tables)`` once it shows them)."""
 
     live_updated = Signal(object)
+    alerts_updated = Signal(object)
 
     def __init__(self, url: str, *, today: _dt.date | None = None, live_tick: float = 5.0) -> None:
         super().__init__()
@@ -383,6 +385,8 @@ class PitWindow(QMainWindow):
         self.tabs = QTabWidget()
         self.live_tables = LiveTables()
         self.tabs.addTab(self.live_tables, "Live")
+        self.alerts = AlertsPanel(self.acknowledge_alert)
+        self.tabs.addTab(self.alerts, "Alerts")
         self.live_status = QLabel("")
         self.tables = QTableWidget()
         self.rounds = QTableWidget()
@@ -416,6 +420,12 @@ class PitWindow(QMainWindow):
         self._live_debounce.setSingleShot(True)
         self._live_debounce.setInterval(50)
         self._live_debounce.timeout.connect(self._query_live)
+        # alerts: the conditions checked (and new alerts raised) every half minute and on opening
+        self._alert_worker = Worker("floor-alerts", self)
+        self._alerts_reader: FloorReader | None = None
+        self._alert_timer = QTimer(self)
+        self._alert_timer.setInterval(30000)
+        self._alert_timer.timeout.connect(self.check_alerts)
 
         self.refresh_button.clicked.connect(self.refresh)
         self.pit.activated.connect(lambda _: self.refresh())
@@ -456,6 +466,53 @@ class PitWindow(QMainWindow):
             self.pit.setCurrentIndex(1)
         self.refresh()
         self.live.start()
+        self.check_alerts()
+        self._alert_timer.start()
+
+    # ---- alerts
+
+    def _alert_reader(self) -> FloorReader:
+        # the alerts' own connection and thread: the first check works out the par sheets
+        # (seconds), which must not hold up the window's other queries
+        if self._alerts_reader is None:
+            self._alerts_reader = FloorReader(self.url)
+        return self._alerts_reader
+
+    def check_alerts(self) -> None:
+        pit = self._filters()["pit"]
+
+        def job() -> Any:
+            reader = self._alert_reader()
+            reader.check_alerts(pit)
+            return reader.alerts(pit)
+
+        def done(rows: Any, error: BaseException | None) -> None:
+            if error is not None:
+                self.alerts.message.setText(f"floor: {error}")
+            else:
+                self.alerts.show_alerts(rows)
+                self.alerts_updated.emit(rows)
+
+        self._alert_worker.submit(job, done)
+
+    def acknowledge_alert(self, alert_id: int, supervisor: str, note: str) -> None:
+        pit = self._filters()["pit"]
+
+        def job() -> Any:
+            reader = self._alert_reader()
+            reader.acknowledge(alert_id, supervisor, note)
+            return reader.alerts(pit)
+
+        def done(rows: Any, error: BaseException | None) -> None:
+            if error is not None:
+                self.alerts.message.setText(str(error))
+                return
+            self.alerts.message.setText(f"alert {alert_id} acknowledged by {supervisor}")
+            self.alerts.note.clear()
+            self.alerts.show_alerts(rows)
+            self.alerts_updated.emit(rows)
+
+        self._alert_worker.submit(job, done)
 
     # ---- live
 
@@ -495,6 +552,10 @@ class PitWindow(QMainWindow):
                 reader.close()
 
         self.live.stop()
+        self._alert_timer.stop()
+        alerts_reader = self._alerts_reader
+        self._alert_worker.submit(lambda: alerts_reader.close() if alerts_reader is not None else None)
+        self._alert_worker.stop()
         self._worker.submit(close_reader)
         self._worker.stop()
         super().closeEvent(event)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import psycopg
 
@@ -226,6 +226,9 @@ def _to_decimal(value: Any) -> Decimal | None:
         return None
 
 
+if TYPE_CHECKING:
+    from dealer_assist.floor.alerts import Alert
+
 T = TypeVar("T")
 
 
@@ -275,6 +278,33 @@ class FloorReader:
 
     def _rows(self, query: Any, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         return self._again(lambda: self.conn.execute(query, params).fetchall())
+
+    # ---- alerts (dealer_assist.floor.alerts): read on this connection, written on one of their own
+
+    def check_alerts(self, pit: str | None = None, **options: Any) -> list[int]:
+        """Evaluate the alert conditions of ``pit`` now and raise those not already open; the
+        new alerts' ids."""
+        from dealer_assist.floor import alerts
+
+        found = self._again(lambda: alerts.evaluate(self.conn, pit=pit, **options))
+        if not found:
+            return []
+        with connect(self.url, timeouts=REVIEW) as conn:
+            return alerts.raise_alerts(conn, found)
+
+    def alerts(self, pit: str | None = None, *, open_only: bool = False) -> list[Alert]:
+        from dealer_assist.floor import alerts
+
+        return self._again(lambda: alerts.alerts(self.conn, pit=pit, open_only=open_only))
+
+    def acknowledge(self, alert_id: int, supervisor: str, note: str) -> None:
+        from dealer_assist.floor import alerts
+
+        try:
+            with connect(self.url, timeouts=REVIEW) as conn:
+                alerts.acknowledge(conn, alert_id, supervisor, note)
+        except psycopg.Error as err:
+            raise FloorError(f"{safe_url(self.url)}: {describe_error(err)}") from None
 
     def live(self, pit: str | None = None) -> list[LiveTable]:
         """Each table of ``pit`` as it stands now (dealer_assist.floor.live): one query."""

@@ -437,10 +437,50 @@ _M0004 = [
         "add_round_versions(text, jsonb)", "check_round_players()", "notify_rounds()")],
 ]
 
+# Issue 25, item 4: alerts kept on the floor with their acknowledgements (both insert-only: the
+# trail). An alert is raised through floor.raise_alert, which keeps one unacknowledged alert per
+# table and kind (and none again within `quiet` of an acknowledgement of the same kind).
+_M0005 = [
+    """CREATE TABLE floor.alerts (
+        alert_id bigserial PRIMARY KEY,
+        table_name text NOT NULL REFERENCES floor.tables,
+        kind text NOT NULL CHECK (kind IN ('link_down', 'table_stopped', 'win_band', 'pace')),
+        detail text NOT NULL,
+        raised_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        raised_by text NOT NULL DEFAULT session_user
+    )""",
+    "CREATE INDEX alerts_table_kind ON floor.alerts (table_name, kind, raised_at DESC)",
+    """CREATE TABLE floor.alert_acks (
+        alert_id bigint PRIMARY KEY REFERENCES floor.alerts,
+        supervisor text NOT NULL CHECK (supervisor <> ''),
+        note text NOT NULL CHECK (note <> ''),
+        db_role text NOT NULL DEFAULT current_user,
+        acked_at timestamptz NOT NULL DEFAULT clock_timestamp()
+    )""",
+    "ALTER TABLE floor.alerts ENABLE ROW LEVEL SECURITY",
+    "ALTER TABLE floor.alert_acks ENABLE ROW LEVEL SECURITY",
+    """CREATE FUNCTION floor.raise_alert(t text, k text, why text, quiet interval) RETURNS bigint
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+    DECLARE made bigint;
+    BEGIN
+        PERFORM pg_advisory_xact_lock(hashtext('floor.alert'), hashtext(t || '/' || k));
+        IF EXISTS (SELECT 1 FROM floor.alerts a WHERE a.table_name = t AND a.kind = k AND NOT EXISTS
+                (SELECT 1 FROM floor.alert_acks c WHERE c.alert_id = a.alert_id))
+            OR EXISTS (SELECT 1 FROM floor.alerts a JOIN floor.alert_acks c USING (alert_id)
+                WHERE a.table_name = t AND a.kind = k AND c.acked_at > clock_timestamp() - quiet) THEN
+            RETURN NULL;
+        END IF;
+        INSERT INTO floor.alerts (table_name, kind, detail) VALUES (t, k, why) RETURNING alert_id INTO made;
+        PERFORM pg_notify('floor_live', t);
+        RETURN made;
+    END $$""",
+    "REVOKE ALL ON FUNCTION floor.raise_alert(text, text, text, interval) FROM PUBLIC",
+]
+
 #: (name, statements) in order. Never edit an applied migration: add a new one.
 MIGRATIONS: tuple[tuple[str, list[str]], ...] = (
     ("0001_initial", _M0001), ("0002_notes_alarms_versions", _M0002), ("0003_latest_views", _M0003),
-    ("0004_link_closed_writes", _M0004),
+    ("0004_link_closed_writes", _M0004), ("0005_alerts", _M0005),
 )
 KNOWN = frozenset(name for name, _ in MIGRATIONS)
 
@@ -509,7 +549,7 @@ def _grant_review(conn: psycopg.Connection[Any], role: str) -> None:
     ident = sql.Identifier(role)
     conn.execute(sql.SQL("GRANT USAGE ON SCHEMA floor TO {}").format(ident))
     conn.execute(sql.SQL("GRANT SELECT ON ALL TABLES IN SCHEMA floor TO {}").format(ident))
-    for table in (*FORWARDED_TABLES, "tables", "notes", "alarm_clearings"):
+    for table in (*FORWARDED_TABLES, "tables", "notes", "alarm_clearings", "alerts", "alert_acks"):
         name = sql.Identifier(f"review_{role}")
         conn.execute(sql.SQL("DROP POLICY IF EXISTS {} ON {}").format(name, sql.Identifier("floor", table)))
         conn.execute(
@@ -522,6 +562,15 @@ def _grant_review(conn: psycopg.Connection[Any], role: str) -> None:
     conn.execute(sql.SQL("GRANT INSERT (table_name, round_id, kind, supervisor, text) ON floor.notes TO {}")
                  .format(ident))
     conn.execute(sql.SQL("GRANT USAGE ON SEQUENCE floor.notes_note_id_seq TO {}").format(ident))
+    # alerts: raised through floor.raise_alert (one open per table and kind); acknowledged by a
+    # supervisor (name and note given; the server records the database account and the time)
+    conn.execute(sql.SQL("GRANT EXECUTE ON FUNCTION floor.raise_alert(text, text, text, interval) TO {}")
+                 .format(ident))
+    conn.execute(sql.SQL("GRANT INSERT (alert_id, supervisor, note) ON floor.alert_acks TO {}").format(ident))
+    ack = sql.Identifier(f"ack_{role}")
+    conn.execute(sql.SQL("DROP POLICY IF EXISTS {} ON floor.alert_acks").format(ack))
+    conn.execute(sql.SQL("CREATE POLICY {} ON floor.alert_acks FOR INSERT TO {} WITH CHECK (db_role = current_user)")
+                 .format(ack, ident))
     write = sql.Identifier(f"write_{role}")
     conn.execute(sql.SQL("DROP POLICY IF EXISTS {} ON floor.notes").format(write))
     conn.execute(sql.SQL(
