@@ -477,10 +477,67 @@ _M0005 = [
     "REVOKE ALL ON FUNCTION floor.raise_alert(text, text, text, interval) FROM PUBLIC",
 ]
 
+# Issue 25, item 5: table accounting per gaming day and shift. Chip inventories (opener,
+# closer, fill, credit) per denomination, their totals worked out by the server; fills and
+# credits carry two signatures (the dealer and a supervisor, not the same person); drop (cash
+# and markers) once per table and shift; players' buy-ins. All insert-only, with the writing
+# database account and time.
+_M0006 = [
+    r"""CREATE FUNCTION floor.chip_total(chips jsonb) RETURNS numeric
+    LANGUAGE sql IMMUTABLE STRICT AS $$
+        SELECT coalesce(sum(CASE WHEN key ~ '^[0-9]+(\.[0-9]{1,2})?$' AND value::text ~ '^[0-9]{1,9}$'
+            THEN key::numeric * value::text::integer END), 0) FROM jsonb_each(chips) $$""",
+    r"""CREATE FUNCTION floor.chips_valid(chips jsonb) RETURNS boolean
+    LANGUAGE sql IMMUTABLE STRICT AS $$
+        SELECT jsonb_typeof(chips) = 'object' AND NOT EXISTS (SELECT 1 FROM jsonb_each(chips)
+            WHERE CASE WHEN key ~ '^[0-9]+(\.[0-9]{1,2})?$' AND value::text ~ '^[0-9]{1,9}$'
+                       THEN key::numeric <= 0 ELSE true END) $$""",
+    """CREATE TABLE floor.chip_movements (
+        movement_id bigserial PRIMARY KEY,
+        table_name text NOT NULL REFERENCES floor.tables,
+        gaming_day date NOT NULL,
+        shift text NOT NULL CHECK (shift <> ''),
+        kind text NOT NULL CHECK (kind IN ('opener', 'closer', 'fill', 'credit')),
+        chips jsonb NOT NULL CHECK (floor.chips_valid(chips)),
+        total numeric NOT NULL GENERATED ALWAYS AS (floor.chip_total(chips)) STORED,
+        dealer text NOT NULL CHECK (dealer <> ''),
+        supervisor text NOT NULL CHECK (supervisor <> '' AND supervisor <> dealer),
+        db_role text NOT NULL DEFAULT current_user,
+        recorded_at timestamptz NOT NULL DEFAULT clock_timestamp()
+    )""",
+    "CREATE UNIQUE INDEX chip_movements_once ON floor.chip_movements (table_name, gaming_day, shift, kind) "
+    "WHERE kind IN ('opener', 'closer')",
+    "CREATE INDEX chip_movements_shift ON floor.chip_movements (gaming_day, shift, table_name)",
+    """CREATE TABLE floor.drops (
+        table_name text NOT NULL REFERENCES floor.tables,
+        gaming_day date NOT NULL,
+        shift text NOT NULL CHECK (shift <> ''),
+        cash numeric NOT NULL CHECK (cash >= 0),
+        markers numeric NOT NULL CHECK (markers >= 0),
+        counted_by text NOT NULL CHECK (counted_by <> ''),
+        witness text NOT NULL CHECK (witness <> '' AND witness <> counted_by),
+        db_role text NOT NULL DEFAULT current_user,
+        recorded_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        PRIMARY KEY (table_name, gaming_day, shift)
+    )""",
+    """CREATE TABLE floor.buy_ins (
+        buy_in_id bigserial PRIMARY KEY,
+        table_name text NOT NULL REFERENCES floor.tables,
+        player text NOT NULL CHECK (player <> ''),
+        amount numeric NOT NULL CHECK (amount > 0),
+        kind text NOT NULL CHECK (kind IN ('cash', 'marker')),
+        supervisor text NOT NULL CHECK (supervisor <> ''),
+        db_role text NOT NULL DEFAULT current_user,
+        at timestamptz NOT NULL DEFAULT clock_timestamp()
+    )""",
+    "CREATE INDEX buy_ins_player ON floor.buy_ins (player, at)",
+    *[f"ALTER TABLE floor.{t} ENABLE ROW LEVEL SECURITY" for t in ("chip_movements", "drops", "buy_ins")],
+]
+
 #: (name, statements) in order. Never edit an applied migration: add a new one.
 MIGRATIONS: tuple[tuple[str, list[str]], ...] = (
     ("0001_initial", _M0001), ("0002_notes_alarms_versions", _M0002), ("0003_latest_views", _M0003),
-    ("0004_link_closed_writes", _M0004), ("0005_alerts", _M0005),
+    ("0004_link_closed_writes", _M0004), ("0005_alerts", _M0005), ("0006_table_accounting", _M0006),
 )
 KNOWN = frozenset(name for name, _ in MIGRATIONS)
 
@@ -545,11 +602,19 @@ def _ensure_role(conn: psycopg.Connection[Any], role: str) -> None:
         conn.execute(sql.SQL("CREATE ROLE {} LOGIN").format(sql.Identifier(role)))
 
 
+_ACCOUNTING = {
+    "chip_movements": ("table_name", "gaming_day", "shift", "kind", "chips", "dealer", "supervisor"),
+    "drops": ("table_name", "gaming_day", "shift", "cash", "markers", "counted_by", "witness"),
+    "buy_ins": ("table_name", "player", "amount", "kind", "supervisor"),
+}
+
+
 def _grant_review(conn: psycopg.Connection[Any], role: str) -> None:
     ident = sql.Identifier(role)
     conn.execute(sql.SQL("GRANT USAGE ON SCHEMA floor TO {}").format(ident))
     conn.execute(sql.SQL("GRANT SELECT ON ALL TABLES IN SCHEMA floor TO {}").format(ident))
-    for table in (*FORWARDED_TABLES, "tables", "notes", "alarm_clearings", "alerts", "alert_acks"):
+    for table in (*FORWARDED_TABLES, "tables", "notes", "alarm_clearings", "alerts", "alert_acks",
+                  *_ACCOUNTING):
         name = sql.Identifier(f"review_{role}")
         conn.execute(sql.SQL("DROP POLICY IF EXISTS {} ON {}").format(name, sql.Identifier("floor", table)))
         conn.execute(
@@ -571,6 +636,16 @@ def _grant_review(conn: psycopg.Connection[Any], role: str) -> None:
     conn.execute(sql.SQL("DROP POLICY IF EXISTS {} ON floor.alert_acks").format(ack))
     conn.execute(sql.SQL("CREATE POLICY {} ON floor.alert_acks FOR INSERT TO {} WITH CHECK (db_role = current_user)")
                  .format(ack, ident))
+    # table accounting: the pit's forms and CLI write (never change) counts, fills, credits, drop
+    for table, columns in _ACCOUNTING.items():
+        conn.execute(sql.SQL("GRANT INSERT ({}) ON {} TO {}").format(
+            sql.SQL(", ").join(sql.Identifier(c) for c in columns), sql.Identifier("floor", table), ident))
+        policy = sql.Identifier(f"account_{role}")
+        conn.execute(sql.SQL("DROP POLICY IF EXISTS {} ON {}").format(policy, sql.Identifier("floor", table)))
+        conn.execute(sql.SQL("CREATE POLICY {} ON {} FOR INSERT TO {} WITH CHECK (db_role = current_user)")
+                     .format(policy, sql.Identifier("floor", table), ident))
+    for sequence in ("chip_movements_movement_id_seq", "buy_ins_buy_in_id_seq"):
+        conn.execute(sql.SQL("GRANT USAGE ON SEQUENCE {} TO {}").format(sql.Identifier("floor", sequence), ident))
     write = sql.Identifier(f"write_{role}")
     conn.execute(sql.SQL("DROP POLICY IF EXISTS {} ON floor.notes").format(write))
     conn.execute(sql.SQL(
