@@ -51,6 +51,7 @@ from dealer_assist.floor.reader import (
     TableState,
     sort_key,
 )
+from ui.pit_accounts import AccountsPanel
 from ui.pit_alerts import AlertsPanel
 from ui.pit_live import LiveTables, PitLive
 from ui.review_model import GAME_NAMES
@@ -338,6 +339,7 @@ class PitWindow(QMainWindow):
 
     live_updated = Signal(object)
     alerts_updated = Signal(object)
+    accounting_updated = Signal(object)
 
     def __init__(self, url: str, *, today: _dt.date | None = None, live_tick: float = 5.0) -> None:
         super().__init__()
@@ -387,6 +389,7 @@ class PitWindow(QMainWindow):
         self.tabs.addTab(self.live_tables, "Live")
         self.alerts = AlertsPanel(self.acknowledge_alert)
         self.tabs.addTab(self.alerts, "Alerts")
+        self.accounts = AccountsPanel(self.record_accounting, self.show_shift)
         self.live_status = QLabel("")
         self.tables = QTableWidget()
         self.rounds = QTableWidget()
@@ -407,6 +410,7 @@ class PitWindow(QMainWindow):
         self.theo_table = QTableWidget()
         theo_layout.addWidget(self.theo_table)
         self.tabs.addTab(theo_page, "Theoretical win")
+        self.tabs.addTab(self.accounts, "Accounting")
         layout.addWidget(self.tabs)
         layout.addWidget(self.live_status)
         self.setCentralWidget(central)
@@ -468,6 +472,52 @@ class PitWindow(QMainWindow):
         self.live.start()
         self.check_alerts()
         self._alert_timer.start()
+
+    # ---- table accounting
+
+    def _day(self) -> _dt.date:
+        qdate = self.day.date()
+        return _dt.date(qdate.year(), qdate.month(), qdate.day())
+
+    def show_shift(self, shift: str) -> None:
+        day, pit = self._day(), self._filters()["pit"]
+
+        def job() -> Any:
+            assert self._reader is not None
+            return self._reader.shift_report(day, shift, pit)
+
+        def done(report: Any, error: BaseException | None) -> None:
+            if error is not None:
+                self.accounts.message.setText(str(error))
+            else:
+                self.accounts.show_report(report)
+                self.accounting_updated.emit(report)
+
+        self._worker.submit(job, done)
+
+    def record_accounting(self, kind: str, fields: dict[str, str]) -> None:
+        from dealer_assist.floor import accounting as acc
+
+        day = self._day()
+
+        def job() -> str:
+            assert self._reader is not None
+            if kind == "drop":
+                cash, markers = acc.amount(fields["cash"], "cash"), acc.amount(fields["markers"], "markers")
+                self._reader.write(lambda conn: acc.record_drop(conn, fields["table"], day, fields["shift"], cash,
+                                                                markers, fields["dealer"], fields["supervisor"]))
+                return f"drop of {fields['table']}: {cash + markers:,.2f}"
+            chips = acc.parse_chips(fields["chips"])
+            amount = self._reader.write(lambda conn: acc.record_chips(
+                conn, fields["table"], day, fields["shift"], kind, chips, fields["dealer"], fields["supervisor"]))
+            return f"{kind} of {fields['table']}: {amount:,.2f}, signed by {fields['dealer']} and {fields['supervisor']}"
+
+        def done(text: Any, error: BaseException | None) -> None:
+            self.accounts.message.setText(str(error) if error is not None else f"recorded: {text}")
+            if error is None:
+                self.show_shift(fields["shift"])
+
+        self._worker.submit(job, done)
 
     # ---- alerts
 

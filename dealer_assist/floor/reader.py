@@ -306,6 +306,17 @@ class FloorReader:
         except psycopg.Error as err:
             raise FloorError(f"{safe_url(self.url)}: {describe_error(err)}") from None
 
+    def shift_report(self, day: _dt.date, shift: str, pit: str | None = None) -> Any:
+        """dealer_assist.floor.accounting.shift_report on this connection."""
+        from dealer_assist.floor import accounting
+
+        return self._again(lambda: accounting.shift_report(self.conn, day, shift, pit=pit))
+
+    def write(self, record: Callable[[psycopg.Connection[Any]], T]) -> T:
+        """``record(conn)`` on a writable connection of its own (the review role's few writes)."""
+        with connect(self.url, timeouts=REVIEW) as conn:
+            return record(conn)
+
     def live(self, pit: str | None = None) -> list[LiveTable]:
         """Each table of ``pit`` as it stands now (dealer_assist.floor.live): one query."""
         return self._again(lambda: live_tables(self.conn, pit))

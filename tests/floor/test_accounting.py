@@ -148,3 +148,42 @@ def test_a_players_rating_gains_buy_in_and_time_played(floor: Floor, tmp_path: P
     assert (rating.rounds, rating.wagered, rating.net, rating.average_bet) == (3, Decimal(90), Decimal(75),
                                                                                Decimal("30.00"))
     assert (rating.buy_in, rating.markers, rating.time_played) == (Decimal(1500), Decimal(1000), last - first)
+
+
+def test_the_pit_window_records_a_shift_and_shows_win_and_hold(floor: Floor, qtbot: object) -> None:
+    """BJ-08's shift of the module's docstring, entered in the Accounting tab's form: opener
+    100 x 100 = 10,000, drop cash 4,000, closer 100 x 71 = 7,100: win 1,100, hold 27.50 %."""
+    import os
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QDate
+
+    from ui.pit_view import PitWindow
+
+    floor.station("BJ-08", "PIT-2")
+    window = PitWindow(floor.review_url)
+    qtbot.addWidget(window)  # type: ignore[attr-defined]
+    window.show()
+    qtbot.waitUntil(lambda: window.pending == 0 and window.pit.count() == 2, timeout=20000)  # type: ignore[attr-defined]
+    window.day.setDate(QDate(2026, 11, 26))
+    panel = window.accounts
+    panel.table.setText("BJ-08")
+    panel.dealer.setText("ben")
+    panel.supervisor.setText("sue")
+    for kind, chips, cash in (("opener", "100x100", ""), ("drop", "", "4000"), ("closer", "100x71", "")):
+        panel.kind.setCurrentText(kind)
+        panel.chips.setText(chips)
+        panel.cash.setText(cash)
+        with qtbot.waitSignal(window.accounting_updated, timeout=20000):  # type: ignore[attr-defined]
+            panel.record_button.click()
+        assert panel.message.text().startswith(f"recorded: {kind} of BJ-08"), panel.message.text()
+    cells = [panel.figures.item(0, c).text() for c in range(panel.figures.columnCount())]
+    assert cells[:8] == ["BJ-08", "10,000.00", "7,100.00", "0.00", "0.00", "4,000.00", "1,100.00", "27.50 %"]
+    # the same signer twice is refused, and nothing is recorded
+    panel.kind.setCurrentText("fill")
+    panel.chips.setText("100x5")
+    panel.supervisor.setText("ben")
+    panel.record_button.click()
+    qtbot.waitUntil(lambda: "two signatures by two people" in panel.message.text(), timeout=10000)  # type: ignore[attr-defined]
+    assert query(floor.admin_url, "SELECT count(*) FROM floor.chip_movements WHERE kind = 'fill'") == [(0,)]
+    window.close()
