@@ -141,12 +141,13 @@ def classify(err: BaseException, where: str) -> FloorError:
     return FloorError(f"{where}: {text}")
 
 
-def connect(url: str, *, autocommit: bool = False, timeouts: Timeouts = STATION) -> psycopg.Connection[Any]:
+def connect(url: str, *, autocommit: bool = False, timeouts: Timeouts = STATION,
+            connect_timeout: int | None = None) -> psycopg.Connection[Any]:
     """Open a connection to the floor with every bound of ``timeouts`` (this is the one place
-    that builds floor connections). FloorMisconfigured / FloorUnreachable with one line when it
-    cannot."""
+    that builds floor connections; ``connect_timeout`` overrides ``timeouts.connect``).
+    FloorMisconfigured / FloorUnreachable with one line when it cannot."""
     params = parse_url(url)
-    params.setdefault("connect_timeout", timeouts.connect)
+    params.setdefault("connect_timeout", timeouts.connect if connect_timeout is None else connect_timeout)
     params.setdefault("application_name", "dealer-assist")
     params.setdefault("keepalives", 1)
     params.setdefault("keepalives_idle", timeouts.keepalive_idle)

@@ -839,8 +839,13 @@ class Forwarder:
         interval: float = 2.0,
         report: Callable[[LinkState, ForwardResult | None], None] | None = None,
         should_stop: Callable[[], bool] = lambda: False,
+        hold_connection: bool = True,
     ) -> LinkState:
         """Forward as rounds finish until ``should_stop()``; survives the floor going away.
+
+        ``hold_connection=False`` (forwarding on demand): the floor connection is closed after
+        each pass and opened again for the next, so an idle station holds no server connection
+        (the connection budget of a big floor without a pooler: docs/floor.md).
 
         Returns the last state (``stopped`` set when forwarding stopped for this table).
         """
@@ -892,6 +897,8 @@ class Forwarder:
                     pass
                 if report is not None:
                     report(state, None)
+            if not hold_connection:
+                self._drop_floor()
             deadline = time.monotonic() + interval
             while time.monotonic() < deadline and not should_stop():
                 time.sleep(min(0.1, interval))

@@ -52,6 +52,11 @@ __all__ = [
     "validate_table",
 ]
 
+# the forwarded tables as of migration 0004 (frozen)
+_FORWARDED_0004 = (
+    "sessions", "rounds", "events", "settlements", "rulings", "round_players", "audit", "alarms", "round_versions",
+    "station_links",
+)
 #: Tables a station writes (each has ``table_name`` and row-level security).
 FORWARDED_TABLES: tuple[str, ...] = (
     "sessions", "rounds", "events", "settlements", "rulings", "round_players", "audit", "alarms", "round_versions",
@@ -534,10 +539,37 @@ _M0006 = [
     *[f"ALTER TABLE floor.{t} ENABLE ROW LEVEL SECURITY" for t in ("chip_movements", "drops", "buy_ins")],
 ]
 
+# Issue 25, item 6: row-level security that does not grow per station. Every station role is a
+# member of one group role (<db>_stations, floor init) that holds the grants; one policy per
+# forwarded table lets a station see and add only the rows of its own table (and pit), found
+# through floor.tables by the current role (floor.station_table(role), evaluated once a statement as
+# an init plan). Registering a station is then CREATE ROLE + a row + a membership: no table DDL.
+_M0007 = [
+    # the caller's role is passed in (inside a SECURITY DEFINER function current_user is its owner)
+    """CREATE FUNCTION floor.station_table(r text) RETURNS text
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+        SELECT table_name FROM floor.tables WHERE station_role = r $$""",
+    """CREATE FUNCTION floor.station_pit(r text) RETURNS text
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+        SELECT pit FROM floor.tables WHERE station_role = r $$""",
+    # the per-station policies of 0001-0006 go
+    r"""DO $$ DECLARE p record; BEGIN
+        FOR p IN SELECT policyname, tablename FROM pg_policies WHERE schemaname = 'floor'
+                AND (policyname LIKE 'see\_%' OR policyname LIKE 'add\_%') LOOP
+            EXECUTE format('DROP POLICY %I ON floor.%I', p.policyname, p.tablename);
+        END LOOP; END $$""",
+    *[f"CREATE POLICY station_sees ON floor.{t} FOR SELECT USING (table_name = (SELECT floor.station_table(current_user::text)))"
+      for t in (*_FORWARDED_0004, "tables")],
+    *[f"CREATE POLICY station_adds ON floor.{t} FOR INSERT WITH CHECK (table_name = (SELECT floor.station_table(current_user::text))"
+      + (" AND pit = (SELECT floor.station_pit(current_user::text)))" if t in ("rounds", "round_players") else ")")
+      for t in _FORWARDED_0004 if t not in ("round_versions", "station_links")],
+]
+
 #: (name, statements) in order. Never edit an applied migration: add a new one.
 MIGRATIONS: tuple[tuple[str, list[str]], ...] = (
     ("0001_initial", _M0001), ("0002_notes_alarms_versions", _M0002), ("0003_latest_views", _M0003),
     ("0004_link_closed_writes", _M0004), ("0005_alerts", _M0005), ("0006_table_accounting", _M0006),
+    ("0007_one_station_policy", _M0007),
 )
 KNOWN = frozenset(name for name, _ in MIGRATIONS)
 
@@ -596,10 +628,10 @@ def check_schema(conn: psycopg.Connection[Any]) -> None:
         raise FloorMisconfigured("the floor's schema is older than this version: run `dealer-assist floor init --url URL`")
 
 
-def _ensure_role(conn: psycopg.Connection[Any], role: str) -> None:
+def _ensure_role(conn: psycopg.Connection[Any], role: str, *, login: bool = True) -> None:
     exists = conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone()
     if exists is None:
-        conn.execute(sql.SQL("CREATE ROLE {} LOGIN").format(sql.Identifier(role)))
+        conn.execute(sql.SQL("CREATE ROLE {} " + ("LOGIN" if login else "NOLOGIN")).format(sql.Identifier(role)))
 
 
 _ACCOUNTING = {
@@ -609,6 +641,15 @@ _ACCOUNTING = {
 }
 
 
+def _policy_once(conn: psycopg.Connection[Any], name: str, table: str, create: sql.Composed) -> None:
+    """Create a policy unless it is there: CREATE POLICY locks its table (ACCESS EXCLUSIVE), so
+    a floor init on a busy floor creates only what is missing and waits on nothing else."""
+    row = conn.execute("SELECT 1 FROM pg_policies WHERE schemaname = 'floor' AND tablename = %s AND policyname = %s",
+                       (table, name)).fetchone()
+    if row is None:
+        conn.execute(create)
+
+
 def _grant_review(conn: psycopg.Connection[Any], role: str) -> None:
     ident = sql.Identifier(role)
     conn.execute(sql.SQL("GRANT USAGE ON SCHEMA floor TO {}").format(ident))
@@ -616,12 +657,8 @@ def _grant_review(conn: psycopg.Connection[Any], role: str) -> None:
     for table in (*FORWARDED_TABLES, "tables", "notes", "alarm_clearings", "alerts", "alert_acks",
                   *_ACCOUNTING):
         name = sql.Identifier(f"review_{role}")
-        conn.execute(sql.SQL("DROP POLICY IF EXISTS {} ON {}").format(name, sql.Identifier("floor", table)))
-        conn.execute(
-            sql.SQL("CREATE POLICY {} ON {} FOR SELECT TO {} USING (true)").format(
-                name, sql.Identifier("floor", table), ident
-            )
-        )
+        _policy_once(conn, f"review_{role}", table, sql.SQL("CREATE POLICY {} ON {} FOR SELECT TO {} USING (true)")
+                     .format(name, sql.Identifier("floor", table), ident))
     # Notes and disputes: the only rows the review role writes. The columns it may give leave
     # the writing role and time to the server; a note must name a round on the floor.
     conn.execute(sql.SQL("GRANT INSERT (table_name, round_id, kind, supervisor, text) ON floor.notes TO {}")
@@ -633,22 +670,20 @@ def _grant_review(conn: psycopg.Connection[Any], role: str) -> None:
                  .format(ident))
     conn.execute(sql.SQL("GRANT INSERT (alert_id, supervisor, note) ON floor.alert_acks TO {}").format(ident))
     ack = sql.Identifier(f"ack_{role}")
-    conn.execute(sql.SQL("DROP POLICY IF EXISTS {} ON floor.alert_acks").format(ack))
-    conn.execute(sql.SQL("CREATE POLICY {} ON floor.alert_acks FOR INSERT TO {} WITH CHECK (db_role = current_user)")
-                 .format(ack, ident))
+    _policy_once(conn, f"ack_{role}", "alert_acks", sql.SQL(
+        "CREATE POLICY {} ON floor.alert_acks FOR INSERT TO {} WITH CHECK (db_role = current_user)").format(ack, ident))
     # table accounting: the pit's forms and CLI write (never change) counts, fills, credits, drop
     for table, columns in _ACCOUNTING.items():
         conn.execute(sql.SQL("GRANT INSERT ({}) ON {} TO {}").format(
             sql.SQL(", ").join(sql.Identifier(c) for c in columns), sql.Identifier("floor", table), ident))
         policy = sql.Identifier(f"account_{role}")
-        conn.execute(sql.SQL("DROP POLICY IF EXISTS {} ON {}").format(policy, sql.Identifier("floor", table)))
-        conn.execute(sql.SQL("CREATE POLICY {} ON {} FOR INSERT TO {} WITH CHECK (db_role = current_user)")
-                     .format(policy, sql.Identifier("floor", table), ident))
+        _policy_once(conn, f"account_{role}", table, sql.SQL(
+            "CREATE POLICY {} ON {} FOR INSERT TO {} WITH CHECK (db_role = current_user)").format(
+            policy, sql.Identifier("floor", table), ident))
     for sequence in ("chip_movements_movement_id_seq", "buy_ins_buy_in_id_seq"):
         conn.execute(sql.SQL("GRANT USAGE ON SEQUENCE {} TO {}").format(sql.Identifier("floor", sequence), ident))
     write = sql.Identifier(f"write_{role}")
-    conn.execute(sql.SQL("DROP POLICY IF EXISTS {} ON floor.notes").format(write))
-    conn.execute(sql.SQL(
+    _policy_once(conn, f"write_{role}", "notes", sql.SQL(
         "CREATE POLICY {} ON floor.notes FOR INSERT TO {} WITH CHECK (db_role = current_user AND EXISTS "
         "(SELECT 1 FROM floor.rounds r WHERE r.table_name = notes.table_name AND r.round_id = notes.round_id))"
     ).format(write, ident))
@@ -660,46 +695,42 @@ _STATION_FUNCTIONS = (
 )
 
 
-def _grant_station(conn: psycopg.Connection[Any], role: str, table: str, pit: str) -> None:
-    ident = sql.Identifier(role)
-    own = sql.Literal(table)
+def stations_group(dbname: str) -> str:
+    """The group role every station role of the floor ``dbname`` is a member of."""
+    return f"{_role_part(dbname)}_stations"[:63]
+
+
+def _grant_stations_group(conn: psycopg.Connection[Any], group: str) -> None:
+    """The stations' grants, held once by their group (idempotent; grants only what is missing,
+    so a floor init on a busy floor takes no table lock it does not need)."""
+    _ensure_role(conn, group, login=False)
+    ident = sql.Identifier(group)
     conn.execute(sql.SQL("GRANT USAGE ON SCHEMA floor TO {}").format(ident))
-    conn.execute(sql.SQL("GRANT SELECT ON floor.schema_migrations, floor.tables TO {}").format(ident))
-    # issue 25: players come only from the round_players rows the server checked; versions only
-    # through floor.add_round_versions; the lock only through floor.take_forward_lock
-    conn.execute(sql.SQL("REVOKE INSERT ON floor.players, floor.round_versions FROM {}").format(ident))
+    wanted = [("schema_migrations", "SELECT"), ("tables", "SELECT")]
+    for name in FORWARDED_TABLES:
+        wanted.append((name, "SELECT"))
+        if name not in ("round_versions", "station_links"):
+            wanted.append((name, "INSERT"))
+    for name, privilege in wanted:
+        row = conn.execute("SELECT has_table_privilege(%s, %s, %s)", (group, f"floor.{name}", privilege)).fetchone()
+        if not (row and row[0]):
+            conn.execute(sql.SQL("GRANT {} ON {} TO {}").format(sql.SQL(privilege), sql.Identifier("floor", name), ident))
     for function in _STATION_FUNCTIONS:
         conn.execute(sql.SQL("GRANT EXECUTE ON FUNCTION {} TO {}").format(sql.SQL(function), ident))
-    for name in FORWARDED_TABLES:
-        target = sql.Identifier("floor", name)
-        writes = name not in ("round_versions", "station_links")
-        conn.execute(sql.SQL("GRANT SELECT{} ON {} TO {}").format(
-            sql.SQL(", INSERT" if writes else ""), target, ident))
-        see = sql.Identifier(f"see_{role}")
-        add = sql.Identifier(f"add_{role}")
-        conn.execute(sql.SQL("DROP POLICY IF EXISTS {} ON {}").format(see, target))
-        conn.execute(sql.SQL("DROP POLICY IF EXISTS {} ON {}").format(add, target))
-        conn.execute(
-            sql.SQL("CREATE POLICY {} ON {} FOR SELECT TO {} USING (table_name = {})").format(
-                see, target, ident, own
-            )
-        )
-        check = sql.SQL("table_name = {}").format(own)
-        if name in ("rounds", "round_players"):
-            check = sql.SQL("table_name = {} AND pit = {}").format(own, sql.Literal(pit))
-        if writes:
-            conn.execute(
-                sql.SQL("CREATE POLICY {} ON {} FOR INSERT TO {} WITH CHECK ({})").format(
-                    add, target, ident, check
-                )
-            )
-    see_table = sql.Identifier(f"see_{role}")
-    conn.execute(sql.SQL("DROP POLICY IF EXISTS {} ON floor.tables").format(see_table))
-    conn.execute(
-        sql.SQL("CREATE POLICY {} ON floor.tables FOR SELECT TO {} USING (table_name = {})").format(
-            see_table, ident, own
-        )
-    )
+
+
+def _grant_station(conn: psycopg.Connection[Any], role: str, group: str) -> None:
+    """A station role: a member of the stations' group (its grants); the policies find its table."""
+    member = conn.execute("SELECT pg_has_role(%s, %s, 'MEMBER')", (role, group)).fetchone()
+    if not (member and member[0]):
+        conn.execute(sql.SQL("GRANT {} TO {}").format(sql.Identifier(group), sql.Identifier(role)))
+
+
+def _drop_direct_station_grants(conn: psycopg.Connection[Any], role: str) -> None:
+    """Before 0007 each station role held its own grants: they go (the group holds them now)."""
+    ident = sql.Identifier(role)
+    conn.execute(sql.SQL("REVOKE ALL ON ALL TABLES IN SCHEMA floor FROM {}").format(ident))
+    conn.execute(sql.SQL("REVOKE ALL ON ALL FUNCTIONS IN SCHEMA floor FROM {}").format(ident))
 
 
 def init_floor(url: str) -> list[str]:
@@ -725,11 +756,13 @@ def init_floor(url: str) -> list[str]:
             review = review_role(dbname)
             _ensure_role(conn, review)
             _grant_review(conn, review)
-            for table, pit, role in conn.execute(
-                "SELECT table_name, pit, station_role FROM floor.tables ORDER BY table_name"
-            ).fetchall():
+            group = stations_group(dbname)
+            _grant_stations_group(conn, group)
+            for (role,) in conn.execute("SELECT station_role FROM floor.tables ORDER BY table_name").fetchall():
                 _ensure_role(conn, str(role))
-                _grant_station(conn, str(role), str(table), str(pit))
+                if "0007_one_station_policy" in done:
+                    _drop_direct_station_grants(conn, str(role))
+                _grant_station(conn, str(role), group)
             conn.commit()
         except psycopg.Error as err:
             raise FloorError(f"floor init failed: {describe_error(err)}") from None
@@ -771,7 +804,9 @@ def add_station(url: str, table: str, pit: str) -> StationRole:
                 )
                 conn.execute("INSERT INTO floor.forward_locks VALUES (%s) ON CONFLICT DO NOTHING", (table,))
             _ensure_role(conn, role)
-            _grant_station(conn, role, table, pit)
+            group = stations_group(_dbname(conn))
+            _grant_stations_group(conn, group)
+            _grant_station(conn, role, group)
             conn.commit()
         except psycopg.Error as err:
             raise FloorError(f"cannot add station {table}: {describe_error(err)}") from None

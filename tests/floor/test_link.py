@@ -219,3 +219,32 @@ def test_misconfigured_is_a_refusal_not_an_absence(floor: Floor) -> None:
     role = station_role(floor.dbname, "BJ-07")
     with pytest.raises(FloorMisconfigured):
         connect(floor.server.url("no_such_floor", user=role), timeouts=QUICK)
+
+
+def test_forwarding_on_demand_holds_no_connection_between_passes(floor: Floor, tmp_path: Path) -> None:
+    """The connection budget without a pooler: a following forwarder that connects per pass."""
+    url = floor.station("BJ-07", "PIT-2")
+    role = station_role(floor.dbname, "BJ-07")
+    db = tmp_path / "bj07.db"
+    make_station(db, "BJ-07", "PIT-2", rounds=2)
+    held: list[int] = []
+    passes: list[LinkState] = []
+
+    def between_passes() -> bool:  # called while the forwarder waits for its next pass
+        if passes:
+            (count,) = query(floor.admin_url, "SELECT count(*) FROM pg_stat_activity WHERE usename = %s",
+                             (role,))[0]
+            held.append(int(count))
+        return len(held) >= 3
+
+    with Forwarder(db, url, timeouts=QUICK) as forwarder:
+        state = forwarder.follow(interval=0.05, report=lambda s, d: passes.append(s), should_stop=between_passes,
+                                 hold_connection=False)
+    assert state.condition == "up" and state.forwarded_up_to == 2
+    assert len(held) >= 3 and set(held) == {0}
+    # the default (the dealer's app) keeps its one connection between passes
+    held.clear()
+    passes.clear()
+    with Forwarder(db, url, timeouts=QUICK) as forwarder:
+        forwarder.follow(interval=0.05, report=lambda s, d: passes.append(s), should_stop=between_passes)
+    assert len(held) >= 3 and set(held) == {1}
