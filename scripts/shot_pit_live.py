@@ -48,6 +48,12 @@ def main() -> int:
         admin = server.url(db)
         init_floor(admin)
         tmp = Path(tempfile.mkdtemp(prefix="pit-shots-"))
+        review = server.url(db, user=review_role(db))
+        today = dt.date.today()
+        add_station(admin, "BJ-07", "PIT-2")
+        with psycopg.connect(review) as conn:  # the shift opens before the rounds
+            acc.record_chips(conn, "BJ-07", today, "day", "opener", acc.parse_chips("1000x4,100x100,25x200,5x200"),
+                             "ann", "sue")
         for table, dealer, rounds in (("BJ-07", "ann", 7), ("BJ-08", "ben", 5)):
             role = add_station(admin, table, "PIT-2").role
             store = tmp / f"{table}.db"
@@ -59,10 +65,8 @@ def main() -> int:
         with psycopg.connect(admin) as conn:
             conn.execute("UPDATE floor.station_links SET heartbeat_at = now() - interval '3 minutes' "
                          "WHERE table_name = 'BJ-08'")
-        review = server.url(db, user=review_role(db))
-        today = dt.date.today()
         with psycopg.connect(review) as conn:
-            for kind, chips in (("opener", "1000x4,100x100,25x200,5x200"), ("fill", "100x40,25x40"),
+            for kind, chips in (("fill", "100x40,25x40"),
                                 ("fill", "25x80,5x100"), ("credit", "1000x4"), ("closer", "100x90,25x80,5x40")):
                 acc.record_chips(conn, "BJ-07", today, "day", kind, acc.parse_chips(chips), "ann", "sue")
             acc.record_drop(conn, "BJ-07", today, "day", acc.amount("12000", "cash"), acc.amount("3000", "m"),
@@ -74,7 +78,10 @@ def main() -> int:
         wait(app, 6000)  # the first alert check works out the par sheets
         window.day.setDate(QDate(today.year, today.month, today.day))
         window.accounts.show_button.click()
-        wait(app, 20000)
+        for _ in range(600):  # the report works out the par sheets of the tables' games first
+            if window.accounts.figures.rowCount() and window.alerts.shown:
+                break
+            wait(app, 200)
         for width, height in SIZES:
             window.resize(width, height)
             for index, name in ((0, "live"), (1, "alerts"), (window.tabs.count() - 1, "accounting")):

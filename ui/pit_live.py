@@ -69,7 +69,7 @@ class LiveTables(QTableWidget):
                 result = t.last_status + (f", house {signed(t.last_house_net)}" if t.last_house_net is not None else "")
             cells = [t.table, t.pit, GAME_NAMES.get(t.game or "", t.game or ""), t.dealer or "",
                      "" if t.in_play is None else str(t.in_play), "" if t.last_round is None else str(t.last_round),
-                     result, str(t.rounds_last_hour), f"{t.condition}: {t.note}"]
+                     result, str(t.rounds_last_hour), t.note]
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if column == len(cells) - 1:

@@ -62,15 +62,16 @@ def link_condition(heartbeat_at: _dt.datetime | None, link_state: str | None, wa
     if alarm is not None or link_state == "stopped":
         return "stopped", f"forwarding stopped: {alarm or 'the store no longer extends the floor'}"
     if heartbeat_at is None:
-        return "not connected", "never heard from: check the station's floor URL, credentials and registration"
+        return "not connected", ("not connected: never heard from (check the station's floor URL, "
+                                 "credentials and registration)")
     if now - heartbeat_at > stale_after:
         return "link down", f"link down since {heartbeat_at.astimezone():%H:%M:%S} (its last heartbeat)"
     if waiting:
-        return "catching up", f"forwarding, {waiting} rounds waiting at the station"
+        return "catching up", f"catching up: {waiting} rounds waiting at the station"
     if last_ended_at is None or now - last_ended_at > idle_after:
         since = f" since {last_ended_at.astimezone():%H:%M}" if last_ended_at else ""
-        return "idle", f"link up, table idle{since}"
-    return "live", "link up"
+        return "idle", f"idle: link up, no round{since}"
+    return "live", "live: link up"
 
 
 _LIVE_SQL = """
