@@ -157,9 +157,13 @@ def connect(url: str, *, autocommit: bool = False, timeouts: Timeouts = STATION,
     options = timeouts.options()
     params["options"] = f"{params['options']} {options}" if params.get("options") else options
     try:
-        return psycopg.connect(_conninfo.make_conninfo(**params), autocommit=autocommit)
+        conn = psycopg.connect(_conninfo.make_conninfo(**params), autocommit=autocommit)
     except psycopg.Error as err:
         raise classify(err, f"cannot connect to {safe_url(url)}") from None
+    # no server-side prepared statements: a transaction pooler (PgBouncer before 1.21) hands
+    # each transaction to any server connection, where a statement prepared on another is unknown
+    conn.prepare_threshold = None
+    return conn
 
 
 class Watchdog:

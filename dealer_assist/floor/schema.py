@@ -32,6 +32,7 @@ from psycopg import sql
 
 from dealer_assist.floor.connection import (
     ADMIN,
+    STATION,
     FloorError,
     FloorMisconfigured,
     connect,
@@ -720,10 +721,16 @@ def _grant_stations_group(conn: psycopg.Connection[Any], group: str) -> None:
 
 
 def _grant_station(conn: psycopg.Connection[Any], role: str, group: str) -> None:
-    """A station role: a member of the stations' group (its grants); the policies find its table."""
+    """A station role: a member of the stations' group (its grants); the policies find its table.
+    Its server bounds are also the role's own settings: a connection through a transaction pooler
+    (whose startup options PgBouncer drops) still has them."""
     member = conn.execute("SELECT pg_has_role(%s, %s, 'MEMBER')", (role, group)).fetchone()
     if not (member and member[0]):
         conn.execute(sql.SQL("GRANT {} TO {}").format(sql.Identifier(group), sql.Identifier(role)))
+    for name, value in (("statement_timeout", STATION.statement), ("lock_timeout", STATION.lock),
+                        ("idle_in_transaction_session_timeout", STATION.idle_in_transaction)):
+        conn.execute(sql.SQL("ALTER ROLE {} SET {} = {}").format(
+            sql.Identifier(role), sql.Identifier(name), sql.Literal(f"{int(value * 1000)}ms")))
 
 
 def _drop_direct_station_grants(conn: psycopg.Connection[Any], role: str) -> None:
