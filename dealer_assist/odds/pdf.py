@@ -103,7 +103,7 @@ def _chart_table(chart: Chart, sheet: ParSheet) -> Table:
 
 def write_pdf(sheet: ParSheet, path: str, when: _dt.datetime | None = None) -> None:
     """Write ``sheet`` as a PDF par sheet to ``path``."""
-    when = when or _dt.datetime.now(_dt.timezone.utc)
+    when = when or _dt.datetime.now(_dt.UTC)
     g = GAMES[sheet.game]
     styles = getSampleStyleSheet()
     body = ParagraphStyle("body", parent=styles["BodyText"], fontSize=8, leading=10)
