@@ -54,7 +54,11 @@ def test_json_has_the_issue_shape(capsys: pytest.CaptureFixture[str]) -> None:
     assert pair["house_edge"] == pytest.approx(5 / 17)
     assert pair["return_to_player"] == pytest.approx(12 / 17)
     main_wager = doc["bets"]["main"]
-    assert set(main_wager) == set(pair) and 0 < main_wager["hit_frequency"] < 1 and main_wager["std_dev"] > 1
+    assert set(main_wager) == set(pair) | {"push", "element_of_risk", "average_wagered", "printed_chart"}
+    assert 0 < main_wager["hit_frequency"] < 1 and main_wager["std_dev"] > 1
+    chart = main_wager["printed_chart"]  # issue 27: the chart's own edge, never above the optimal return
+    assert chart["house_edge"] >= main_wager["house_edge"]
+    assert sum(row["probability"] for row in chart["distribution"]) == pytest.approx(1, abs=1e-9)
     lucky = {r["row"]: r["probability_exact"] for r in doc["bets"]["lucky8"]["rows"]}
     assert lucky["3 unsuited 8's"] == "1/5525"
 
