@@ -14,7 +14,6 @@ from dealer_assist.odds.sheet import (
     chart_of,
     chart_result,
     main_wager_result,
-    par_sheet,
     side_bets_of,
 )
 from dealer_assist.odds.strategy import Chart
@@ -182,11 +181,14 @@ def test_tie18_exact_against_every_order_of_a_small_shoe() -> None:
     assert formed[4] > 0  # the shoe reaches four hands in some orders
 
 
-def test_dueling8s_sheet_at_three_decks_with_the_exact_tie18() -> None:
-    sheet = par_sheet("dueling8s", 3, exact=True)
-    t = sheet.tie18
-    assert t is not None
-    assert sheet.bets["tie18"].rows[0].probability_float == t.first_hand
-    assert sheet.bets["tie18"].extra["on_split_hand"].rows[0].probability_float == t.split_hands
-    assert 0.05 < t.split_hands < 0.15 and t.p_split == pytest.approx(24 / (sum(for_game("dueling8s", 3).shoe)))
+def test_exact_tie18_figures_reach_the_sheet() -> None:
+    """The sheet's Tie on 18 rows carry the exact figures when given them (``--exact``)."""
+    deck = {8: 3, 10: 5, 9: 1, 1: 1, 2: 1}
+    rules = replace(for_game("dueling8s", 3), deck=tuple(deck.get(v, 0) for v in range(1, 11)), decks=1)
+    t = tie18_exact(rules, _chart_small())
+    bets = side_bets_of("dueling8s", 3, {8: "split"}, t.first_hand, t.split_hands, exact_tie=True)
+    assert bets["tie18"].rows[0].probability_float == t.first_hand
+    assert bets["tie18"].extra["on_split_hand"].rows[0].probability_float == t.split_hands
+    assert bets["tie18"].method.startswith("exact enumeration")
+    assert bets["tie18"].house_edge == pytest.approx(1 - 9 * t.first_hand)
     assert chart_of("dueling8s", 3).cells[("pair", 8, 8)] == "P"
