@@ -10,11 +10,12 @@ from typing import Any
 
 from dealer_assist.games import GAMES
 from dealer_assist.odds import main_wager, side_bets, strategy
+from dealer_assist.odds.chart_build import build_chart
 from dealer_assist.odds.main_wager import MainWagerResult
 from dealer_assist.odds.outcomes import Outcomes, analyse_with_outcomes
 from dealer_assist.odds.rulesets import RuleSet, for_game
 from dealer_assist.odds.side_bets import BetFigures
-from dealer_assist.odds.strategy import Chart, build_chart
+from dealer_assist.odds.strategy import Chart
 from dealer_assist.odds.tie18 import Tie18, tie18_exact
 
 
