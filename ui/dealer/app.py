@@ -244,7 +244,6 @@ def _run_window(args: argparse.Namespace, cfg: StationConfig | None, store: Path
                 codec: str, baud: int, cards: list[Any] | None, floor_url: str | None = None) -> int:
     import logging
 
-    from PySide6.QtCore import QSettings
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication, QLabel
 
@@ -283,7 +282,6 @@ def _run_window(args: argparse.Namespace, cfg: StationConfig | None, store: Path
     log.info("station: configuration %s, table %r, store %s, shoe %s (%s, %d baud)",
              cfg.source if cfg else "none", cfg.table if cfg else "", store,
              port or "simulated", codec, baud)
-    settings = QSettings(args.settings, QSettings.Format.IniFormat) if args.settings else QSettings()
     remembered = remembered_setup(str(store))  # at launch, before the window exists
     setup = setup_from_station(remembered, cfg, args.game)
     table = build_table(setup, db=str(store), dealer=args.dealer or "", port=port, codec=codec,
@@ -299,10 +297,7 @@ def _run_window(args: argparse.Namespace, cfg: StationConfig | None, store: Path
         status.setStyleSheet("font-weight: bold; color: #b00020;")
     window.statusBar().addPermanentWidget(status, 1)
     table.controller.store_worker.submit(lambda: station.restrict_store_files(store))
-    geometry = settings.value("window/geometry")
-    if geometry is None or not window.restoreGeometry(geometry):
-        window.resize(1600, 1000)
-    window.show()
+    window.show_on_screen(kiosk=cfg is not None)  # the whole screen, whatever it shows (issue 24)
     if args.exit_after_show:
         from PySide6.QtCore import QTimer
 
@@ -320,7 +315,6 @@ def _run_window(args: argparse.Namespace, cfg: StationConfig | None, store: Path
     try:
         return int(app.exec())
     finally:
-        settings.setValue("window/geometry", window.saveGeometry())  # QSettings: window state only
         table.close()
         log.info("dealer-assist stopped")
         stop_routing_qt_messages()

@@ -10,11 +10,12 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QDoubleValidator, QFont, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
+    QFrame,
     QGridLayout,
     QHBoxLayout,
     QLabel,
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QMainWindow,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QStackedWidget,
     QVBoxLayout,
@@ -48,6 +50,7 @@ from ui.common.collector import collect_now
 from ui.common.keys import LetterKeys, bind
 from ui.common.login import PinDialog, ask_supervisor
 from ui.common.qtfix import AfterPaint
+from ui.common.screen_fit import fill_screen, keep_size
 from ui.common.style import TOUCH, app_style, base_font_px, money, px, scale_for, set_scale, signed
 from ui.common.table_view import SHORT_BET_NAMES, TableView
 from ui.dealer.betting import BettingPanel
@@ -259,7 +262,6 @@ class DealerWindow(QMainWindow):
         self.banner.setWordWrap(True)
         self.banner.setStyleSheet("font-weight: bold; background: #ffe082; padding: 4px;")
         self.banner.hide()
-        outer.addWidget(self.banner)
         outer.addWidget(self.shoe_status)  # the shoe banner: full width, replaces the prompt
 
         middle = QHBoxLayout()
@@ -274,17 +276,21 @@ class DealerWindow(QMainWindow):
         self.table_view.extra = self.terminals
         self.terminals.hide()
 
+        # The right-hand panel: the prompt and what stands in for it (a held card, a power
+        # failure) at a fixed place on top; below, whatever else there is (betting, rulings,
+        # the settlement) in a scroll area of its own, so that nothing there moves the prompt
+        # or grows the window (issue 24 item 1).
         self.right_panel = QWidget()
-        right = QVBoxLayout(self.right_panel)
-        right.setContentsMargins(0, 0, 0, 0)
-        right.setSpacing(4)
+        right_outer = QVBoxLayout(self.right_panel)
+        right_outer.setContentsMargins(0, 0, 0, 0)
+        right_outer.setSpacing(4)
         middle.addWidget(self.right_panel, 3)
         self.prompt = PromptPanel()
-        right.addWidget(self.prompt)
+        right_outer.addWidget(self.prompt)
         self.stray = StrayCardPanel(self._place_stray)
-        right.addWidget(self.stray)
+        right_outer.addWidget(self.stray)
         self.power_panel = PowerFailurePanel(self._withdraw, self._stays)
-        right.addWidget(self.power_panel)
+        right_outer.addWidget(self.power_panel)
         self.amount_row = QWidget()
         amount = QHBoxLayout(self.amount_row)
         amount.setContentsMargins(0, 0, 0, 0)
@@ -297,7 +303,21 @@ class DealerWindow(QMainWindow):
         keypad = QPushButton("Keypad")
         keypad.clicked.connect(self._amount_keypad)
         amount.addWidget(keypad)
-        right.addWidget(self.amount_row)
+        right_outer.addWidget(self.amount_row)
+        right_outer.addWidget(self.banner)  # under the prompt: never moves it
+        self.right_scroll = QScrollArea()
+        self.right_scroll.setWidgetResizable(True)
+        self.right_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.right_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # what is left under the prompt, however little: it never takes the prompt's room
+        self.right_scroll.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Ignored)
+        right_outer.addWidget(self.right_scroll, 1)
+        below = QWidget()
+        below.setObjectName("right_below")
+        self.right_scroll.setWidget(below)
+        right = QVBoxLayout(below)
+        right.setContentsMargins(0, 0, 0, 0)
+        right.setSpacing(4)
         self.betting = BettingPanel(self._place, controller.remove_wager, controller.change_wager,
                                     controller.claim)
         right.addWidget(self.betting, 100)
@@ -363,8 +383,13 @@ class DealerWindow(QMainWindow):
         self.followers_dialog: FollowersDialog | None = None
         self.choice_dialog: ChoiceDialog | None = None
         self.keypad: AmountKeypad | None = None
+        keep_size(self)  # the screen's size, never the content's (issue 24 item 1)
         if controller.rnd is not None:
             self.refresh()
+
+    def show_on_screen(self, *, kiosk: bool) -> None:
+        """Cover the screen: full screen at a station (``kiosk``), maximised in development."""
+        fill_screen(self, kiosk=kiosk)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt name)
         """A larger screen: larger type and cards (not more empty space)."""
@@ -547,7 +572,7 @@ class DealerWindow(QMainWindow):
             except StoreError as exc:
                 self.show_refusal(f"the review cannot open the store: {exc}")
                 return
-            self.review_window.show()
+            fill_screen(self.review_window)
 
         self.pin_dialog = ask_supervisor(self, self.controller, "review", "Review rounds",
                                          "Supervisor PIN required to open the review", approved)

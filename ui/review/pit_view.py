@@ -51,6 +51,7 @@ from dealer_assist.floor.reader import (
     TableState,
     sort_key,
 )
+from ui.common.screen_fit import fill_screen, keep_size
 from ui.common.style import money, signed
 from ui.common.worker import Worker
 from ui.review.model import GAME_NAMES
@@ -206,7 +207,7 @@ class RoundDialog(QDialog):
         self.events.cellClicked.connect(lambda row, _c: self.slider.setValue(row + 1))
         self.slider.setValue(self.slider.maximum())
         self.show_step(self.slider.value())
-        self.resize(1100, 900)
+        keep_size(self)  # shown over the screen by its opener (ui.common.screen_fit)
 
     def show_step(self, position: int) -> None:
         """The layout after ``position`` events (0: before the first), as the review shows it."""
@@ -622,7 +623,7 @@ class PitWindow(QMainWindow):
                 self._worker.submit(note_job, written)
 
             dialog = RoundDialog(detail, document, self, notes=notes, write_note=write_note)
-            dialog.show()
+            fill_screen(dialog)  # the round over the screen, as the review shows it
             if done is not None:
                 done(dialog)
 
