@@ -10,6 +10,24 @@ from typing import Any
 
 from dealer_assist.games import GAMES, GameRules
 
+DEFAULT_CHIPS = (5, 25, 100, 500, 1000)
+MAX_CHIPS = 8  # one row of chip buttons (keys F1-F8)
+
+
+def chip_problem(chips: list[int]) -> str | None:
+    """Why a table's chip values cannot be used, or None: whole amounts, each once, at most
+    eight (one row of buttons, keys F1-F8)."""
+    if not chips:
+        return "at least one chip value is needed"
+    if len(chips) > MAX_CHIPS:
+        return f"at most {MAX_CHIPS} chip values (F1-F{MAX_CHIPS}); {len(chips)} given"
+    bad = [c for c in chips if isinstance(c, bool) or not isinstance(c, int) or c <= 0]
+    if bad:
+        return f"chip values are whole positive amounts; not {', '.join(map(str, bad))}"
+    if len(set(chips)) != len(chips):
+        return "each chip value once"
+    return None
+
 
 @dataclass
 class TableSetup:
@@ -22,6 +40,7 @@ class TableSetup:
     seated: dict[str, int] = field(default_factory=dict)  # player -> area (tables)
     terminals: list[str] = field(default_factory=list)  # electronic: terminal names
     decision_seconds: int = 20  # electronic: a terminal's decision time (3.18)
+    chips: list[int] = field(default_factory=lambda: list(DEFAULT_CHIPS))  # the table's chip values
 
     @property
     def rules(self) -> GameRules:
@@ -59,6 +78,7 @@ def setup_to_json(setup: TableSetup) -> dict[str, Any]:
     return {
         "game": setup.game, "decks": setup.decks, "areas": setup.areas, "limits": setup.limits,
         "seated": setup.seated, "terminals": setup.terminals, "decision_seconds": setup.decision_seconds,
+        "chips": list(setup.chips),
     }
 
 
@@ -68,6 +88,8 @@ def setup_from_json(data: Any) -> TableSetup:
         setup = TableSetup(**data)
         if setup.game not in GAMES:
             raise ValueError(setup.game)
+        if chip_problem(setup.chips) is not None:
+            setup.chips = list(DEFAULT_CHIPS)
         return setup
     except (TypeError, ValueError):
         return default_setup()

@@ -319,7 +319,7 @@ class DealerWindow(QMainWindow):
         right.setContentsMargins(0, 0, 0, 0)
         right.setSpacing(4)
         self.betting = BettingPanel(self._place, controller.remove_wager, controller.change_wager,
-                                    controller.claim)
+                                    controller.claim, place_many=controller.place_wagers)
         right.addWidget(self.betting, 100)
         self.refusal = QLabel("")  # refusals only: red, the whole message with its clause
         self.refusal.setProperty("role", "refusal")
@@ -359,8 +359,7 @@ class DealerWindow(QMainWindow):
 
         self.about_action = add_about_action(self)
 
-        for field in (self.decision_amount, self.betting.player, self.betting.area, self.betting.bet):
-            field.installEventFilter(self.letter_keys)
+        self.decision_amount.installEventFilter(self.letter_keys)
         DropTarget.dropped = self.card_dropped
         self.setup_dialog: SetupDialog | None = None
         self.setup_saved: Callable[[TableSetup], None] | None = None  # remembers it (the store)
@@ -839,12 +838,16 @@ class DealerWindow(QMainWindow):
             self.betting.setVisible(c.betting)
             if c.betting:  # a new round: no card is due; collect garbage once it is painted
                 self._after_paint.later("collect", collect_now)
+            else:  # the round began: its wagers are what "Repeat" places next round
+                self.betting.remember_round(c.events)
         if c.betting:
             bets = ["main", *rnd.rules.side_bets]
-            betting_sig = (tuple(c.setup.players()), tuple(bets), c.setup.areas, electronic)
+            betting_sig = (tuple(c.setup.players()), tuple(bets), c.setup.areas, electronic,
+                           tuple(c.setup.chips), tuple(c.setup.seated.items()))
             if betting_sig != self._betting_sig:
                 self._betting_sig = betting_sig
-                self.betting.configure(c.setup.players(), bets, c.setup.areas, electronic)
+                self.betting.configure(c.setup.players(), bets, c.setup.areas, electronic,
+                                       chips=c.setup.chips, seated=c.setup.seated)
             self.betting.show_slip(c.slip)
         if c.restored:
             clause = rnd.rules.clause("power_failure")

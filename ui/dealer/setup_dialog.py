@@ -63,6 +63,8 @@ class SetupDialog(QDialog):
         self.seconds = QSpinBox()
         self.seconds.setRange(5, 120)
         self.seconds.setValue(setup.decision_seconds)
+        self.chips = QLineEdit(", ".join(str(c) for c in setup.chips))
+        self.chips.setPlaceholderText("5, 25, 100, 500, 1000")
         self.limits: dict[str, tuple[QLineEdit, QLineEdit]] = {}
         self._limit_form = QFormLayout()
         form.addRow("Game", self.game)
@@ -71,6 +73,7 @@ class SetupDialog(QDialog):
         form.addRow("Seated (player=area)", self.seated)
         form.addRow("Terminals (Electronic)", self.terminals)
         form.addRow("Decision time, s (3.18)", self.seconds)
+        form.addRow("Chip values (F1-F8)", self.chips)
         layout.addLayout(form)
         layout.addWidget(QLabel("Limits per bet kind (min / max, blank = none)"))
         self._limit_host = QWidget()
@@ -128,4 +131,5 @@ class SetupDialog(QDialog):
             limits=limits, seated=seated,
             terminals=[t.strip() for t in self.terminals.text().split(",") if t.strip()],
             decision_seconds=self.seconds.value(),
+            chips=[int(c) for c in self.chips.text().replace(",", " ").split() if c.isdigit()],
         )
