@@ -22,6 +22,8 @@ DEALER, DEALER_PIN = "dee", "730418"
 def prepare(game: str, work: Path) -> tuple[Path, Path]:
     """A store with a supervisor, a dealer and the game's heaviest set-up remembered, and
     the round's cards for the simulated shoe."""
+    if "+" in game:  # "saved+start": the saved setup of one game, the start with --game another
+        game = game.partition("+")[0]
     from dealer_assist.base.cards import parse_card  # noqa: F401
     from dealer_assist.engine.table_setup import SETUP_AUDIT_KIND, setup_to_json
     from dealer_assist.store import TEST_PIN_COST, Store
@@ -86,6 +88,7 @@ def drive(app: Any, game: str, result: dict[str, Any]) -> None:
         return next((w for w in QApplication.topLevelWidgets() if isinstance(w, kind) and w.isVisible()), None)
 
     try:
+        start_only = "+" in game
         wait(app, lambda: top(PinDialog) is not None, "the log-in", 30)
         login = top(PinDialog)
         login.name.setText(DEALER)
@@ -95,6 +98,12 @@ def drive(app: Any, game: str, result: dict[str, Any]) -> None:
         c = window.controller
         wait(app, lambda: c.dealer == DEALER and not login.isVisible(), "the shift", 30)
         found: list[str] = problems(app, window, "after the log-in")
+        if start_only:  # a start with a saved setup that does not fit: the table is usable
+            wait(app, lambda: c.rnd is not None and c.betting, "the first round", 30)
+            result.update(game=c.setup.game, limits=sorted(c.setup.limits), notice=window.notice.text(),
+                          notice_shown=window.notice.isVisibleTo(window), betting=c.betting, problems=found,
+                          events=0, concluded=True)
+            return
         events = 0
 
         def after(what: str) -> None:
@@ -124,7 +133,8 @@ def main() -> int:
     result: dict[str, Any] = {}
     QTimer.singleShot(0, lambda: drive(app, game, result))
     started = time.monotonic()
-    status = dealer_assist(["--db", str(db), "--sim-cards", str(cards)])  # as `dealer-assist` starts
+    extra = ["--game", game.partition("+")[2]] if "+" in game else []
+    status = dealer_assist(["--db", str(db), "--sim-cards", str(cards), *extra])  # as `dealer-assist` starts
     result.update(status=status, seconds=round(time.monotonic() - started, 1))
     print(json.dumps(result))
     return 0

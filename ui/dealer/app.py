@@ -23,7 +23,7 @@ from typing import Any
 
 import ui.common.qtfix  # noqa: F401  (first: keeps PySide6 6.12 from aborting CPython 3.11)
 from dealer_assist.cli.common import fail, no_display, whole_number
-from dealer_assist.engine.table_setup import TableSetup
+from dealer_assist.engine.table_setup import TableSetup, usable_setup
 from dealer_assist.service.station import StationConfig
 from hardware.codecs import CODEC_NAMES
 from hardware.driver import DEFAULT_BAUD, ShoeDriver
@@ -284,12 +284,18 @@ def _run_window(args: argparse.Namespace, cfg: StationConfig | None, store: Path
              port or "simulated", codec, baud)
     remembered = remembered_setup(str(store))  # at launch, before the window exists
     setup = setup_from_station(remembered, cfg, args.game)
+    setup, repairs = usable_setup(setup)  # a saved setup that no longer fits never stops the start
+    for repair in repairs:
+        log.warning("setup at start: %s", repair)
     table = build_table(setup, db=str(store), dealer=args.dealer or "", port=port, codec=codec,
                         baud=baud, sim_cards=cards, sim_seed=args.sim_seed, floor_url=floor_url)
     table.lock = lock
     table.station = cfg
     collect_between_rounds()
     window = table.window
+    if repairs:
+        window.show_notice("The saved setup did not fit the game and was changed for this session: "
+                           + "; ".join(repairs) + ". Check it in Setup.")
     window.setWindowTitle(station_title(cfg, simulated, args.dealer))
     status = QLabel(station_status(cfg, simulated, port, store))
     status.setObjectName("station_status")

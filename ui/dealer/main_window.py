@@ -47,6 +47,7 @@ from dealer_assist.store import StoreError
 from ui.common.amount_keypad import AmountKeypad
 from ui.common.cards import DropTarget, card_label
 from ui.common.collector import collect_now
+from ui.common.dialog_keys import enter_submits
 from ui.common.keys import LetterKeys, bind
 from ui.common.login import PinDialog, ask_supervisor
 from ui.common.qtfix import AfterPaint
@@ -95,6 +96,7 @@ class ChoiceDialog(QDialog):
         cancel.clicked.connect(self.reject)
         self.cancel_button = cancel
         layout.addWidget(cancel)
+        enter_submits(self, None)  # nothing is chosen by Enter
 
     def choose(self, key: str) -> None:
         self.answer = key
@@ -147,6 +149,7 @@ class PlacementDialog(QDialog):
         row.addWidget(cancel)
         row.addWidget(ok)
         layout.addLayout(row)
+        enter_submits(self, ok)  # Enter records the chosen place
 
 
 class FollowersDialog(QDialog):
@@ -203,6 +206,7 @@ class FollowersDialog(QDialog):
         row2.addWidget(cancel)
         row2.addWidget(self.ok)
         layout.addLayout(row2)
+        enter_submits(self, self.ok)  # Enter: once every player has answered (the button is off until then)
         self.keypad: AmountKeypad | None = None
 
     def answer(self, player: str, key: str) -> None:
