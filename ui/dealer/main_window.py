@@ -818,7 +818,7 @@ class DealerWindow(QMainWindow):
                     exp, status, decide=self._decide, no_more_bets=c.no_more_bets,
                     close_offers=lambda: c.submit(CloseOffers()), confirm=c.confirm_settlement,
                     resolve=self._resolve, withdraw=self._withdraw, slip_size=len(c.slip), placement=c.placement,
-                    pick=self._pick, double_after=double_after,
+                    pick=self._pick, double_after=double_after, unseen_pick=self._unseen_pick(exp),
                 )
         self.stray.show_card(stray, c.stray_targets() if stray else [], c.stray_reason)
         self.prompt.setVisible(stray is None and not self.shoe_status.banner_shown())
@@ -865,6 +865,12 @@ class DealerWindow(QMainWindow):
         if c.last_refusal == "" and self.refusal.isVisible() and self.refusal.text().startswith("Refused"):
             self._accepted()
         self._shoe_changed()
+
+    def _unseen_pick(self, exp: Any) -> bool:
+        """A 5.23 choice among cards nobody has seen (its clause says so): faces not shown."""
+        rules = self.controller.rules
+        unseen = {rules.clause(c) for c in ("multi.none_disclosed", "multi.dealer_none") if rules.has(c)}
+        return exp.kind == "decision" and "pick" in exp.options and exp.rule in unseen
 
     def _pages_wanted(self) -> bool:
         c = self.controller

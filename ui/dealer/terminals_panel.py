@@ -74,6 +74,7 @@ class TerminalsPanel(QWidget):
         self.countdowns: dict[str, QLabel] = {}
         self.selected: str | None = None
         self._rnd: Any = None
+        self._shared_count = 0  # the shared Player cards (a terminal's own cards come after them)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.setSpacing(px(4))
@@ -118,7 +119,9 @@ class TerminalsPanel(QWidget):
         nets: dict[str, Decimal] = {}
         for s in self._output.get("settlements", []):
             nets[s["player"]] = nets.get(s["player"], Decimal(0)) + Decimal(str(s["net"]))
-        terminals = list(rnd.view().terminals)  # the engine's typed views (round_api.TerminalView)
+        view = rnd.view()
+        self._shared_count = len(view.player_cards)
+        terminals = list(view.terminals)  # the engine's typed views (round_api.TerminalView)
         rows = max(1, (len(terminals) + COLUMNS - 1) // COLUMNS)
         box_h = max(px(90), (self._grid_host.height() - px(4) * (rows - 1)) // rows)
         for n, terminal in enumerate(terminals):
@@ -157,6 +160,8 @@ class TerminalsPanel(QWidget):
             text = f"H{i} " if len(hands) > 1 else ""
             if len(hands) > 1:  # split: each hand's own cards (one hand: the shared hand above)
                 text += " ".join(card_label(c) for c in hand.cards) + " = "
+            elif len(hand.cards) > self._shared_count:  # its own cards drawn after the shared ones
+                text += "+ " + " ".join(card_label(c) for c in hand.cards[self._shared_count:]) + " = "
             text += total_text(total, soft, len(hand.cards)) + ("  " + " ".join(badges) if badges else "")
             if pending is not None and pending["hand"] == i:
                 text = "\u25b6 " + text
