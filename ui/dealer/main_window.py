@@ -240,6 +240,113 @@ class FollowersDialog(QDialog):
         return out
 
 
+class SplitWagerDialog(QDialog):
+    """A side bet on a split hand (Ace Race wager on split Aces 3.21.1; Tie on 18 on a split
+    hand 3.23.1, 3.25): the hand, the player, the bet as large toggles and the amount in
+    chips; the engine accepts or refuses it with its clause. Enter places it."""
+
+    def __init__(self, hands: list[tuple[int, int, list[str]]], bets: list[tuple[str, str]], chips: list[int],
+                 clause: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Wager on a split hand")
+        layout = QVBoxLayout(self)
+        ask = QLabel(f"Which hand, which player, which bet, how much? ({clause})")
+        ask.setWordWrap(True)
+        ask.setProperty("role", "title")
+        layout.addWidget(ask)
+        self.hand: tuple[int, int] | None = None
+        self.player: str | None = None
+        self.bet: str | None = bets[0][0] if len(bets) == 1 else None
+        self.amount = Decimal(0)
+        self._players = {(a, h): names for a, h, names in hands}
+        self.hand_buttons: dict[tuple[int, int], QPushButton] = {}
+        grid = QGridLayout()
+        for i, (area, hand, _) in enumerate(hands):
+            b = self._toggle(f"Area {area}, hand {hand}", lambda _=False, k=(area, hand): self._choose_hand(k))
+            grid.addWidget(b, i // 3, i % 3)
+            self.hand_buttons[(area, hand)] = b
+        layout.addLayout(grid)
+        self.player_row = QGridLayout()
+        self.player_buttons: dict[str, QPushButton] = {}
+        layout.addLayout(self.player_row)
+        row = QHBoxLayout()
+        self.bet_buttons: dict[str, QPushButton] = {}
+        for key, name in bets:
+            b = self._toggle(name, lambda _=False, k=key: self._choose_bet(k))
+            b.setChecked(key == self.bet)
+            row.addWidget(b)
+            self.bet_buttons[key] = b
+        layout.addLayout(row)
+        chip_row = QHBoxLayout()
+        self.amount_label = QLabel("0")
+        self.amount_label.setStyleSheet(f"font-size: {px(26)}px; font-weight: bold; background: white;")
+        chip_row.addWidget(self.amount_label, 1)
+        self.chip_buttons: list[QPushButton] = []
+        for value in chips:
+            b = QPushButton(f"+{money(value)}")
+            b.clicked.connect(lambda _=False, v=value: self._add(v))
+            chip_row.addWidget(b)
+            self.chip_buttons.append(b)
+        layout.addLayout(chip_row)
+        buttons = QHBoxLayout()
+        cancel = QPushButton("Cancel")
+        cancel.clicked.connect(self.reject)
+        self.ok = QPushButton("Place wager")
+        self.ok.setProperty("role", "confirm")
+        self.ok.clicked.connect(self.accept)
+        buttons.addWidget(cancel)
+        buttons.addWidget(self.ok)
+        layout.addLayout(buttons)
+        enter_submits(self, self.ok)
+        if len(hands) == 1:
+            self._choose_hand((hands[0][0], hands[0][1]))
+        self._update()
+
+    @staticmethod
+    def _toggle(text: str, action: Callable[..., object]) -> QPushButton:
+        b = QPushButton(text)
+        b.setCheckable(True)
+        b.setProperty("role", "toggle")
+        b.clicked.connect(action)
+        return b
+
+    def _choose_hand(self, key: tuple[int, int]) -> None:
+        self.hand = key
+        for k, b in self.hand_buttons.items():
+            b.setChecked(k == key)
+        for b in self.player_buttons.values():
+            self.player_row.removeWidget(b)
+            b.deleteLater()
+        self.player_buttons = {}
+        names = self._players.get(key, [])
+        for i, name in enumerate(names):
+            b = self._toggle(name, lambda _=False, n=name: self._choose_player(n))
+            self.player_row.addWidget(b, 0, i)
+            self.player_buttons[name] = b
+        self._choose_player(names[0] if len(names) == 1 else None)
+
+    def _choose_player(self, name: str | None) -> None:
+        self.player = name
+        for n, b in self.player_buttons.items():
+            b.setChecked(n == name)
+        self._update()
+
+    def _choose_bet(self, key: str) -> None:
+        self.bet = key
+        for k, b in self.bet_buttons.items():
+            b.setChecked(k == key)
+        self._update()
+
+    def _add(self, value: int) -> None:
+        self.amount += value
+        self.amount_label.setText(money(self.amount))
+        self._update()
+
+    def _update(self) -> None:
+        self.ok.setEnabled(self.hand is not None and self.player is not None and self.bet is not None
+                           and self.amount > 0)
+
+
 class DealerWindow(QMainWindow):
     def __init__(self, controller: TableController, *, sim_panel: QWidget | None = None) -> None:
         super().__init__()
@@ -385,6 +492,7 @@ class DealerWindow(QMainWindow):
         self.review_window: QWidget | None = None
         self.followers_dialog: FollowersDialog | None = None
         self.choice_dialog: ChoiceDialog | None = None
+        self.split_wager_dialog: SplitWagerDialog | None = None
         self.keypad: AmountKeypad | None = None
         keep_size(self)  # the screen's size, never the content's (issue 24 item 1)
         if controller.rnd is not None:
@@ -800,8 +908,9 @@ class DealerWindow(QMainWindow):
             self.terminals.refresh(rnd, output)
         stray = c.stray_card
         double_after = self._double_after if c.can_double_last_card() else None
+        split_hands = self._split_hands(rnd) if status == "in_progress" and not c.betting else []
         prompt_sig = (exp, status, len(c.slip), c.placement, c.referred, stray, double_after is not None,
-                      c.implied_held)
+                      c.implied_held, tuple((a, h) for a, h, _ in split_hands))
         if prompt_sig != self._prompt_sig:  # rebuild the buttons only when the question changed
             self._prompt_sig = prompt_sig
             if c.implied_held:
@@ -820,6 +929,9 @@ class DealerWindow(QMainWindow):
                     resolve=self._resolve, withdraw=self._withdraw, slip_size=len(c.slip), placement=c.placement,
                     pick=self._pick, double_after=double_after, unseen_pick=self._unseen_pick(exp),
                 )
+                if split_hands:
+                    self.prompt.add_button("split_wager", "Side bet on a split hand\u2026",
+                                           lambda: self.open_split_wager(split_hands), span=self.prompt.columns)
         self.stray.show_card(stray, c.stray_targets() if stray else [], c.stray_reason)
         self.prompt.setVisible(stray is None and not self.shoe_status.banner_shown())
         self.power_panel.show_players(c.power_failure_players())
@@ -865,6 +977,34 @@ class DealerWindow(QMainWindow):
         if c.last_refusal == "" and self.refusal.isVisible() and self.refusal.text().startswith("Refused"):
             self._accepted()
         self._shoe_changed()
+
+    def _split_hands(self, rnd: Any) -> list[tuple[int, int, list[str]]]:
+        """(area, hand, players on it) of every split hand, when the game has a side bet that
+        may be placed on one (its spec says so; the engine rules on each wager)."""
+        if rnd.rules.shared_hand or not any(s.split_hand for s in rnd.rules.specs):
+            return []
+        out: list[tuple[int, int, list[str]]] = []
+        for area in rnd.view().areas:
+            if len(area.hands) > 1:
+                players = [w.player for w in area.wagers]
+                out += [(area.number, h.number, players) for h in area.hands]
+        return out
+
+    def open_split_wager(self, hands: list[tuple[int, int, list[str]]]) -> None:
+        rules = self.controller.rules
+        specs = [s for s in rules.specs if s.split_hand]
+        clause = ", ".join(rules.clause(s.split_concept) for s in specs if s.split_concept)
+        dialog = SplitWagerDialog(hands, [(s.key, s.name) for s in specs], list(self.controller.setup.chips),
+                                  clause, self)
+        self.split_wager_dialog = dialog
+
+        def accepted() -> None:
+            if dialog.hand is not None and dialog.player is not None and dialog.bet is not None:
+                area, hand = dialog.hand
+                self.controller.place_wager(dialog.player, dialog.bet, dialog.amount, area, hand)
+
+        dialog.accepted.connect(accepted)
+        dialog.open()
 
     def _unseen_pick(self, exp: Any) -> bool:
         """A 5.23 choice among cards nobody has seen (its clause says so): faces not shown."""
