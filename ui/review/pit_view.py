@@ -120,6 +120,10 @@ class RoundDialog(QDialog):
                                 f"dealer {s.dealer or '?'} · {s.status}"))
         self.steps = replay(detail.config, [ev for _, _, _, ev in detail.events])
         self.layout_view = TableView()
+        # the dealer's screen's look: the felt, the areas' frames, the amounts' colours on them
+        from ui.common.style import app_style
+
+        self.setStyleSheet(app_style())
         layout.addWidget(self.layout_view, 3)
         self.step_label = QLabel()
         self.step_label.setWordWrap(True)
