@@ -3,7 +3,7 @@
 Tap an area (keys Ctrl+1-9), then a player on it (Alt+1-9; *New player* for a name,
 Ctrl+N), the bet as a large toggle (Shift+F1-F8), then chips (the table's own chip values
 from its setup, keys F1-F8: every press adds a chip, none is lost) or the keypad; Enter
-places it. *Repeat last round* places the whole table's wagers of the last round again
+places it. *Repeat all* places the whole table's wagers of the last round again
 (Ctrl+R), *Repeat player* the chosen player's (Ctrl+Shift+R); *Clear area* removes the
 chosen area's wagers from the slip (Ctrl+Delete); Delete removes the selected wager. The
 engine checks each wager as it is placed (limits, positions, side bet needs a main wager,
@@ -123,7 +123,7 @@ class BettingPanel(QWidget):
         self.player_grid.setSpacing(px(4))
         self.player_buttons: dict[str, QPushButton] = {}
         layout.addLayout(self.player_grid)
-        self.new_player = QPushButton("New player…")
+        self.new_player = QPushButton("New player")
         bind(self.new_player, "Ctrl+N", self.ask_new_player)
         self.new_player.clicked.connect(self.ask_new_player)
         self.bet_row = QGridLayout()
@@ -154,9 +154,10 @@ class BettingPanel(QWidget):
         layout.addWidget(self.place_button)
         repeat = QGridLayout()
         repeat.setSpacing(px(4))
-        self.repeat_all_button = QPushButton("Repeat last round")
+        self.repeat_all_button = QPushButton("Repeat all")
         bind(self.repeat_all_button, "Ctrl+R", self.repeat_all)
         self.repeat_all_button.clicked.connect(self.repeat_all)
+        self.repeat_all_button.setToolTip("the whole table's wagers of the last round again (key: Ctrl+R)")
         self.repeat_player_button = QPushButton("Repeat player")
         bind(self.repeat_player_button, "Ctrl+Shift+R", self.repeat_player)
         self.repeat_player_button.clicked.connect(self.repeat_player)
@@ -208,7 +209,7 @@ class BettingPanel(QWidget):
             for n in range(1, max(1, areas) + 1):
                 b = _toggle(str(n), f"key: Ctrl+{n}")
                 b.clicked.connect(lambda _=False, n=n: self.set_area(n))
-                self.area_row.addWidget(b, 0, n - 1)
+                self.area_row.addWidget(b, (n - 1) // 4, (n - 1) % 4)  # 1-4, 5-7: as on the layout
                 self.area_buttons[n] = b
         _clear(self.bet_row, self.bet_buttons)
         columns = 3 if all(len(BET_NAMES.get(b, b)) <= 10 for b in bets) else 2  # long names: two a row
@@ -229,7 +230,7 @@ class BettingPanel(QWidget):
                 b.setStyleSheet("QPushButton { border-radius: 24px; background: #fff3e0; }")
                 b.setToolTip(f"key: F{i + 1}")
                 b.clicked.connect(lambda _=False, v=value: self.add_chip(v))
-                self.chip_row.addWidget(b, 0, i)
+                self.chip_row.addWidget(b, i // 4, i % 4)
                 self.chip_buttons.append(b)
         self.set_bet(self._bet if self._bet in self.bet_buttons else (bets[0] if bets else None))
         if electronic:
