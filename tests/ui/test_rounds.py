@@ -119,6 +119,8 @@ def test_electronic_terminal_stands_and_wins(make_table: MakeTable) -> None:
     t.settled_writes()
     t.deal(1)
     assert t.settlement_rows() == [("t1", "hand 1", "Main", "PAY 100", "4.5.2", "final")]
+    # the hand's own amount on the terminal, beside its total (issue 24 item 3)
+    assert "hard 19  +100" in [w.text() for w in panel.findChildren(QLabel) if w.isVisibleTo(t.window)]
 
 
 def test_electronic_terminal_time_out_plays_the_default_strategy(make_table: MakeTable) -> None:

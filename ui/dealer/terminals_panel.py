@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from ui.common.cards import card_label
+from ui.common.round_view import settled_cell
 from ui.common.style import money, pay_words, px
 from ui.common.table_view import SHORT_BET_NAMES, total_text
 from ui.dealer.prompt import OPTION_WORDS
@@ -74,6 +75,7 @@ class TerminalsPanel(QWidget):
         self.countdowns: dict[str, QLabel] = {}
         self.selected: str | None = None
         self._rnd: Any = None
+        self._on_hand: dict[tuple[str, int], list[dict[str, Any]]] = {}
         self._shared_count = 0  # the shared Player cards (a terminal's own cards come after them)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -117,8 +119,11 @@ class TerminalsPanel(QWidget):
         if self.selected not in pending:
             self.selected = next(iter(pending), None)
         nets: dict[str, Decimal] = {}
+        self._on_hand = {}  # each hand's own settlement
         for s in self._output.get("settlements", []):
             nets[s["player"]] = nets.get(s["player"], Decimal(0)) + Decimal(str(s["net"]))
+            if s["bet"] == "main" and s.get("hand") is not None:
+                self._on_hand.setdefault((str(s["player"]), int(s["hand"])), []).append(s)
         view = rnd.view()
         self._shared_count = len(view.player_cards)
         terminals = list(view.terminals)  # the engine's typed views (round_api.TerminalView)
@@ -163,6 +168,9 @@ class TerminalsPanel(QWidget):
             elif len(hand.cards) > self._shared_count:  # its own cards drawn after the shared ones
                 text += "+ " + " ".join(card_label(c) for c in hand.cards[self._shared_count:]) + " = "
             text += total_text(total, soft, len(hand.cards)) + ("  " + " ".join(badges) if badges else "")
+            settled = self._on_hand.get((terminal.player, i))
+            if settled:  # what to pay or collect on this hand (issue 24 item 3)
+                text += "  " + settled_cell(settled).text
             if pending is not None and pending["hand"] == i:
                 text = "\u25b6 " + text
             hand_label = _label(text, 15 if len(hands) == 1 else 13, True)
