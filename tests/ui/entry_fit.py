@@ -60,6 +60,13 @@ def problems(app: Any, window: Any, what: str) -> list[str]:
         out.append(f"{what}: window frame {window.frameGeometry().getRect()} != screen's available "
                    f"{available.getRect()}")
     inside = window.rect()
+    placed_all = []
+    for button in controls(window):
+        placed_all.append((button, button.rect().translated(button.mapTo(window, button.rect().topLeft()))))
+    for i, (a, ra) in enumerate(placed_all):  # squeezed below their size, buttons overlap
+        for b, rb in placed_all[i + 1:]:
+            if ra.intersects(rb):
+                out.append(f"{what}: {a.text()!r} and {b.text()!r} overlap")
     for button in controls(window):
         rect = button.rect()
         top_left = button.mapTo(window, rect.topLeft())

@@ -414,7 +414,6 @@ class DealerWindow(QMainWindow):
         keypad = QPushButton("Keypad")
         keypad.clicked.connect(self._amount_keypad)
         amount.addWidget(keypad)
-        right_outer.addWidget(self.amount_row)
         right_outer.addWidget(self.banner)  # under the prompt: never moves it
         self.right_scroll = QScrollArea()
         self.right_scroll.setWidgetResizable(True)
@@ -429,6 +428,7 @@ class DealerWindow(QMainWindow):
         right = QVBoxLayout(below)
         right.setContentsMargins(0, 0, 0, 0)
         right.setSpacing(4)
+        right.addWidget(self.amount_row)  # under the prompt's buttons, never pressing on them
         self.betting = BettingPanel(self._place, controller.remove_wager, controller.change_wager,
                                     controller.claim, place_many=controller.place_wagers)
         right.addWidget(self.betting, 100)

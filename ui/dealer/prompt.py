@@ -166,7 +166,9 @@ class PromptPanel(QWidget):
                 self.buttons[key] = button
                 cell += 1
         self._next_cell = cell
-        self.detail.setText("Offers, by area: Ins insurance, Sur surrender, EvM even money")
+        kinds = dict.fromkeys(option for offer in offers for option in offer["options"])
+        self.detail.setText(" \u00b7 ".join(f"{OFFER_SHORT.get(k, k)} = {OPTION_WORDS.get(k, k).lower()}"
+                                             for k in kinds))  # one line: the prompt never grows past the panel
 
     def _new_row(self) -> None:
         if self._next_cell % self.columns:
