@@ -106,8 +106,9 @@ class HandBox(DropTarget):
         self.pay.setTextFormat(Qt.TextFormat.RichText)
         self.pay.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.pay.setStyleSheet("background: rgba(0, 0, 0, 215); border-radius: 6px; padding: 1px 4px;")
+        self._pay_px = px(18 if numbered else 22)  # the largest; smaller only where the box is small
         font = QFont(self.pay.font())
-        font.setPixelSize(px(18 if numbered else 22))
+        font.setPixelSize(self._pay_px)
         font.setBold(True)
         self.pay.setFont(font)
         self.pay.hide()
@@ -154,6 +155,17 @@ class HandBox(DropTarget):
         return [f"{name} {amount}" for name, amount, _ in self.hand.pay]
 
     def _place_pay(self) -> None:
+        # the largest type (at most its size at this scale, at least 11 px) at which every
+        # line fits three quarters of the box: small boxes (the review's replay) included
+        font = QFont(self.pay.font())
+        size = self._pay_px
+        while size > 11:
+            font.setPixelSize(size)
+            self.pay.setFont(font)
+            hint = self.pay.sizeHint()
+            if hint.height() <= self.height() * 3 // 4 and hint.width() <= self.width() - 4:
+                break
+            size -= 1
         hint = self.pay.sizeHint()
         width = min(self.width() - 4, max(hint.width(), self.width() * 2 // 3))
         height = min(self.height() - 4, hint.height())
