@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
@@ -106,6 +106,7 @@ class HandBox(DropTarget):
         self.pay.setTextFormat(Qt.TextFormat.RichText)
         self.pay.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.pay.setStyleSheet("background: rgba(0, 0, 0, 215); border-radius: 6px; padding: 1px 4px;")
+        self._pay_lines: list[str] = []
         self._pay_px = px(18 if numbered else 22)  # the largest; smaller only where the box is small
         font = QFont(self.pay.font())
         font.setPixelSize(self._pay_px)
@@ -146,6 +147,7 @@ class HandBox(DropTarget):
         lines = [f'<span style="color:{PAY_COLOURS.get(action, "#333")}">'
                  f'{name + " " if self.pay_names else ""}{amount}</span>' for name, amount, action in pay]
         self.pay.setText("<br>".join(lines))
+        self._pay_lines = [f"{name + ' ' if self.pay_names else ''}{amount}" for name, amount, _ in pay]
         self._place_pay()
         self.pay.show()
         self.pay.raise_()
@@ -156,19 +158,23 @@ class HandBox(DropTarget):
 
     def _place_pay(self) -> None:
         # the largest type (at most its size at this scale, at least 11 px) at which every
-        # line fits three quarters of the box: small boxes (the review's replay) included
+        # line fits three quarters of the box: small boxes (the review's replay) included.
+        # Measured with font metrics, the label's font set once (a settlement shows 21+ of these).
+        lines = self._pay_lines or [""]
         font = QFont(self.pay.font())
         size = self._pay_px
-        while size > 11:
+        while True:
             font.setPixelSize(size)
-            self.pay.setFont(font)
-            hint = self.pay.sizeHint()
-            if hint.height() <= self.height() * 3 // 4 and hint.width() <= self.width() - 4:
+            metrics = QFontMetrics(font)
+            width = max(metrics.horizontalAdvance(line) for line in lines) + 10
+            height = metrics.lineSpacing() * len(lines) + 4
+            if size <= 11 or (height <= self.height() * 3 // 4 and width <= self.width() - 4):
                 break
             size -= 1
-        hint = self.pay.sizeHint()
-        width = min(self.width() - 4, max(hint.width(), self.width() * 2 // 3))
-        height = min(self.height() - 4, hint.height())
+        if self.pay.font().pixelSize() != size:
+            self.pay.setFont(font)
+        width = min(self.width() - 4, max(width, self.width() * 2 // 3))
+        height = min(self.height() - 4, height)
         self.pay.setGeometry((self.width() - width) // 2, self.height() - height - 2, width, height)
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802 (Qt name)
