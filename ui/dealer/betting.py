@@ -185,7 +185,7 @@ class BettingPanel(QWidget):
         row3.addWidget(self.remove_button, 0, 1)
         self.claim_button = QPushButton("Claim slots")
         self.claim_button.clicked.connect(self.ask_claim)
-        row3.addWidget(self.claim_button, 0, 2)
+        row3.addWidget(self.claim_button, 1, 0)
         layout.addLayout(row3)
         # keys for the toggles: bound once, acting on whatever buttons the setup made
         for n in range(1, 10):

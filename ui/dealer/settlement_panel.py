@@ -41,7 +41,7 @@ from ui.common.table_view import BET_NAMES, SHORT_BET_NAMES
 TOTAL_PAIRS = 2
 SUMMARY = ("Area", "Player", "By hand and bet", "Total")
 LIST_NAMES = {"insurance": "Ins", "even_money": "EvM"}  # shorter than the layout's row names
-MIN_ROW_PX = 14  # the list's lines shrink to fit its panel, never below this (type >= 11 px)
+MIN_ROW_PX = 13  # the list's lines shrink to fit its panel, never below this (type >= 11 px)
 COLUMNS = ("Area", "Player", "Wager", "Result", "Pay / collect", "Rule", "Stage")
 _GROUP_BRUSHES = (QBrush(QColor("#ffffff")), QBrush(QColor("#eef3ee")))
 _ACTION_BRUSHES = {"PAY": QBrush(QColor("#1b5e20")), "COLLECT": QBrush(QColor("#b00020"))}
@@ -210,18 +210,22 @@ class SettlementPanel(QWidget):
         if not count:
             return
         room = self.summary.viewport().height()
-        others = sum(self.summary.columnWidth(c) for c in range(len(SUMMARY)) if SUMMARY[c] != "By hand and bet")
-        width = max(1, self.summary.viewport().width() - others - self.summary.verticalScrollBar().sizeHint().width()
-                    - 10)
+        rows = [values for values, _, _ in self._summary_shown[:count]]
+        bold = QFont(self._bold)
         font = QFont(self.summary.font())
         size = px(17)
         while True:  # the largest type at which every row's lines fit the room
             font.setPixelSize(size)
-            metrics = QFontMetrics(font)
-            self._summary_lines = [min(3, -(-metrics.horizontalAdvance(values[2]) // width))
-                                   for values, _, _ in self._summary_shown[:count]]
-            line = room // max(1, sum(self._summary_lines))
-            if line >= size + 4 or size <= MIN_ROW_PX - 3:
+            bold.setPixelSize(size)
+            metrics, bold_metrics = QFontMetrics(font), QFontMetrics(bold)
+            # the other columns as wide as their words at this size (they size to contents)
+            others = (max(metrics.horizontalAdvance(r[0]) for r in rows) + max(metrics.horizontalAdvance(r[1]) for r in rows)
+                      + max(bold_metrics.horizontalAdvance(r[3]) for r in rows) + 3 * 14)
+            width = max(1, self.summary.viewport().width() - others - self.summary.verticalScrollBar().sizeHint().width()
+                        - 14)
+            self._summary_lines = [min(3, -(-metrics.horizontalAdvance(r[2]) // width)) for r in rows]
+            line = (room - 2 * count) // max(1, sum(self._summary_lines))  # 2 px a row: the cell's margins
+            if line >= metrics.lineSpacing() + 1 or size <= MIN_ROW_PX - 3:
                 break
             size -= 1
         line = max(MIN_ROW_PX, min(px(30), line))
@@ -229,7 +233,7 @@ class SettlementPanel(QWidget):
             self._summary_px = size
             self.summary.setStyleSheet(f"QTableWidget {{ font-size: {size}px; }}")
         for row in range(count):
-            height = line * self._summary_lines[row]
+            height = line * self._summary_lines[row] + 2
             if self.summary.rowHeight(row) != height:
                 self.summary.setRowHeight(row, height)
 
