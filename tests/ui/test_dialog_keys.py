@@ -83,3 +83,23 @@ def test_a_start_with_another_games_saved_limits_opens_the_table(tmp_path: Path)
     notice = str(result["notice"])
     assert result["notice_shown"] is True
     assert "limits for 'lucky8' dropped: Blackjack Ace Race has no such wager" in notice
+
+
+def test_menus_and_dialog_words_are_readable(make_table: MakeTable) -> None:
+    # issue 24: 13 px menus and dialog labels; now at least 17 px (the window's ordinary type)
+    from PySide6.QtWidgets import QLabel, QMenu
+
+    t = make_table(LUCKY8, "8H 6D 8S")
+    bar = t.window.menuBar()
+    bar.ensurePolished()
+    assert bar.font().pixelSize() >= 17
+    menus = [m for m in t.window.findChildren(QMenu)]
+    assert menus
+    for menu in menus:
+        menu.ensurePolished()
+        assert menu.font().pixelSize() >= 17, menu.title()
+    t.window.betting.ask_new_player()
+    dialog = t.window.betting.dialog
+    t.qtbot.waitUntil(dialog.isVisible, timeout=2000)
+    sizes = [label.font().pixelSize() for label in dialog.findChildren(QLabel)]
+    assert sizes and min(sizes) >= 17
