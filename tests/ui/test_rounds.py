@@ -215,8 +215,13 @@ def test_electronic_terminal_shows_the_cards_it_drew(make_table: MakeTable) -> N
     t.press("no_more_bets")
     t.deal(3)
     panel = t.window.terminals
+    stand_at = panel.buttons[("t1", "stand")].geometry()
     t.qtbot.mouseClick(panel.buttons[("t1", "hit")], Qt.MouseButton.LeftButton)
     t.settled_writes()
     t.deal(1)
+    # the choices keep their places (issue 24: they reflowed under the finger): Double is no
+    # longer open after the hit, its button stays where it was, disabled
+    assert panel.buttons[("t1", "stand")].geometry() == stand_at
+    assert ("t1", "double") not in panel.buttons and not panel.slots["double"].isEnabled()
     texts = [w.text() for w in panel.findChildren(QLabel) if w.isVisibleTo(t.window)]
     assert "\u25b6 + 9\u2666 = hard 20" in texts  # still t1's turn: it may hit again
