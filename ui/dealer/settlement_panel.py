@@ -224,7 +224,7 @@ class SettlementPanel(QWidget):
             width = max(1, self.summary.viewport().width() - others - self.summary.verticalScrollBar().sizeHint().width()
                         - 14)
             self._summary_lines = [min(3, -(-metrics.horizontalAdvance(r[2]) // width)) for r in rows]
-            line = (room - 2 * count) // max(1, sum(self._summary_lines))  # 2 px a row: the cell's margins
+            line = (room - count) // max(1, sum(self._summary_lines))  # 1 px a row: the grid line
             if line >= metrics.lineSpacing() + 1 or size <= MIN_ROW_PX - 3:
                 break
             size -= 1
@@ -233,7 +233,7 @@ class SettlementPanel(QWidget):
             self._summary_px = size
             self.summary.setStyleSheet(f"QTableWidget {{ font-size: {size}px; }}")
         for row in range(count):
-            height = line * self._summary_lines[row] + 2
+            height = line * self._summary_lines[row] + 1
             if self.summary.rowHeight(row) != height:
                 self.summary.setRowHeight(row, height)
 
