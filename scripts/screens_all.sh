@@ -6,7 +6,7 @@
 set -e
 OUT=${1:-docs/screenshots}
 PY=${PY:-.venv/bin/python}
-N=57
+N=${XVFB_DISPLAY:-57}  # the first display number (one a size)
 for SIZE in 1280x800 1366x768 1920x1080; do
     Xvfb :$N -screen 0 ${SIZE}x24 >/dev/null 2>&1 &
     XPID=$!

@@ -8,7 +8,27 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from dealer_assist.base.errors import TranscriptError
+from dealer_assist.engine.transcript import new_round
 from dealer_assist.games import GAMES, GameRules
+
+DEFAULT_CHIPS = (5, 25, 100, 500, 1000)
+MAX_CHIPS = 8  # one row of chip buttons (keys F1-F8)
+
+
+def chip_problem(chips: list[int]) -> str | None:
+    """Why a table's chip values cannot be used, or None: whole amounts, each once, at most
+    eight (one row of buttons, keys F1-F8)."""
+    if not chips:
+        return "at least one chip value is needed"
+    if len(chips) > MAX_CHIPS:
+        return f"at most {MAX_CHIPS} chip values (F1-F{MAX_CHIPS}); {len(chips)} given"
+    bad = [c for c in chips if isinstance(c, bool) or not isinstance(c, int) or c <= 0]
+    if bad:
+        return f"chip values are whole positive amounts; not {', '.join(map(str, bad))}"
+    if len(set(chips)) != len(chips):
+        return "each chip value once"
+    return None
 
 
 @dataclass
@@ -22,6 +42,7 @@ class TableSetup:
     seated: dict[str, int] = field(default_factory=dict)  # player -> area (tables)
     terminals: list[str] = field(default_factory=list)  # electronic: terminal names
     decision_seconds: int = 20  # electronic: a terminal's decision time (3.18)
+    chips: list[int] = field(default_factory=lambda: list(DEFAULT_CHIPS))  # the table's chip values
 
     @property
     def rules(self) -> GameRules:
@@ -59,6 +80,7 @@ def setup_to_json(setup: TableSetup) -> dict[str, Any]:
     return {
         "game": setup.game, "decks": setup.decks, "areas": setup.areas, "limits": setup.limits,
         "seated": setup.seated, "terminals": setup.terminals, "decision_seconds": setup.decision_seconds,
+        "chips": list(setup.chips),
     }
 
 
@@ -68,6 +90,65 @@ def setup_from_json(data: Any) -> TableSetup:
         setup = TableSetup(**data)
         if setup.game not in GAMES:
             raise ValueError(setup.game)
+        if chip_problem(setup.chips) is not None:
+            setup.chips = list(DEFAULT_CHIPS)
         return setup
     except (TypeError, ValueError):
         return default_setup()
+
+
+def setup_problem(setup: TableSetup) -> str | None:
+    """Why the engine cannot open a round with ``setup`` (its own message, naming the
+    setting: limits, seats, decks ...), or None."""
+    problem = chip_problem(list(setup.chips))
+    if problem is not None:
+        return f"chips: {problem}"
+    try:
+        new_round(setup.config([]))
+    except TranscriptError as exc:
+        return exc.message
+    return None
+
+
+def usable_setup(setup: TableSetup) -> tuple[TableSetup, list[str]]:
+    """A setup a round can open with, and what had to change (in words) — for a start with a
+    saved setup that no longer fits, e.g. ``--game`` with another game's limits: limits of
+    wagers the game does not have are dropped, a reversed limit and a second player on a
+    seat are left out, decks and areas are brought into the game's ranges (2.1, Appendix A).
+    If it still cannot open, the game's defaults with no limits."""
+    rules = setup.rules
+    changed: list[str] = []
+    limits: dict[str, list[float]] = {}
+    for bet, pair in setup.limits.items():
+        if bet != "main" and bet not in rules.side_bets:
+            changed.append(f"limits for {bet!r} dropped: {rules.name} has no such wager")
+        elif len(pair) != 2 or pair[0] > pair[1]:
+            changed.append(f"the {bet} limits {pair} dropped: the minimum is above the maximum")
+        else:
+            limits[bet] = list(pair)
+    seated: dict[str, int] = {}
+    for player, area in setup.seated.items():
+        if area in seated.values():
+            changed.append(f"{player} not seated: area {area} has its seated player already")
+        else:
+            seated[player] = area
+    low, high = rules.deck_range
+    decks = min(max(setup.decks, low), high)
+    if decks != setup.decks:
+        changed.append(f"decks {setup.decks} -> {decks} ({rules.name}: {low}-{high})")
+    a_low, a_high = rules.area_range
+    areas = min(max(setup.areas, a_low), a_high)
+    if areas != setup.areas:
+        changed.append(f"areas {setup.areas} -> {areas} ({rules.name}: {a_low}-{a_high})")
+    chips = list(setup.chips) if chip_problem(list(setup.chips)) is None else list(DEFAULT_CHIPS)
+    if chips != list(setup.chips):
+        changed.append(f"chip values {setup.chips} -> {chips}")
+    fixed = TableSetup(game=setup.game, decks=decks, areas=areas, limits=limits,
+                       seated={p: a for p, a in seated.items() if a <= areas},
+                       terminals=list(setup.terminals), decision_seconds=setup.decision_seconds, chips=chips)
+    problem = setup_problem(fixed)
+    if problem is not None:
+        changed.append(f"the saved setup cannot be used ({problem}): {rules.name} with no limits")
+        fixed = TableSetup(game=setup.game, decks=decks, areas=areas, terminals=list(setup.terminals),
+                           decision_seconds=setup.decision_seconds)
+    return fixed, changed

@@ -95,6 +95,15 @@ def test_a_round_opens_re_decided_from_the_floor(pit_floor: Floor, qtbot: Any) -
     dialog.slider.setValue(4)
     assert dialog.step_label.text().startswith("step 4 of 6 — after event 3: ")
     assert not any(step.refusal for step in dialog.steps)
+    # the round keeps the dealer's screen's felt (issue 24): an area is drawn on the layout's green
+    from PySide6.QtGui import QColor
+
+    dialog.resize(1280, 800)
+    dialog.slider.setValue(dialog.slider.maximum())
+    qtbot.wait(50)
+    box = dialog.layout_view.area_boxes[1]
+    image = box.grab().toImage()
+    assert image.pixelColor(box.width() // 2, box.height() - 3) == QColor("#0b5d2a")
     window.close()
 
 

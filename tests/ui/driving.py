@@ -31,17 +31,19 @@ class TableDriver:
 
     # betting -------------------------------------------------------------------------
     def bet(self, player: str, bet: str, chips: list[int], area: int | None = None) -> None:
-        """Choose player, area and bet kind, press chip buttons, press Place."""
+        """Tap the area, the player on it, the bet kind, the chips, then Place."""
         panel = self.window.betting
-        panel.set_player(player)
+        click = Qt.MouseButton.LeftButton
         if area is not None:
-            panel.set_area(area)
-        panel.bet.setCurrentIndex(panel.bet.findData(bet))
-        from ui.dealer.betting import CHIPS
-
+            self.qtbot.mouseClick(panel.area_buttons[area], click)
+        if player in panel.player_buttons:
+            self.qtbot.mouseClick(panel.player_buttons[player], click)
+        else:
+            panel.set_player(player)  # a new name: what "New player" gives
+        self.qtbot.mouseClick(panel.bet_buttons[bet], click)
         for chip in chips:
-            self.qtbot.mouseClick(panel.chip_buttons[CHIPS.index(chip)], Qt.MouseButton.LeftButton)
-        self.qtbot.mouseClick(panel.place_button, Qt.MouseButton.LeftButton)
+            self.qtbot.mouseClick(panel.chip_buttons[panel.chips.index(chip)], click)
+        self.qtbot.mouseClick(panel.place_button, click)
 
     def press(self, key: str) -> None:
         """Press the prompt's button ``key`` (an option like "stand", or "no_more_bets")."""

@@ -27,7 +27,7 @@ def test_pair_slot_claim_granted_by_distance(make_table: MakeTable) -> None:
     t.bet("erin", "main", [25, 25], area=4)
     panel = t.window.betting
     panel.set_area(1)
-    panel.bet.setCurrentIndex(panel.bet.findData("pair"))
+    t.qtbot.mouseClick(panel.bet_buttons["pair"], Qt.MouseButton.LeftButton)
     t.qtbot.mouseClick(panel.claim_button, Qt.MouseButton.LeftButton)
     dialog = panel.dialog
     assert dialog is not None and "3.17.2" in dialog.findChildren(QLabel)[0].text()

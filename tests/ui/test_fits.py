@@ -90,6 +90,14 @@ def test_heaviest_round_fits_the_screen(qtbot: Any, tmp_path: Path, game: str, s
 
     def check(step: str, window: Any) -> None:
         found[step] = _problems(window, size)
+        if step == "4_settled":  # the dealer's list fits its panel: no scrolling (issue 24 item 3)
+            summary = window.settlement.summary
+            rows = window.settlement.summary_rows()
+            if summary.verticalScrollBar().maximum() > 0 or not rows:
+                found[step].append(f"settlement list scrolls: {len(rows)} rows in {summary.viewport().height()} px")
+            areas = [int(r[0]) for r in rows if r[0]]
+            if areas != sorted(areas, reverse=True):
+                found[step].append(f"settlement list not in paying order: areas {areas}")
 
     run(game, size, tmp_path, check=check, db_dir=str(tmp_path))
     assert set(found) >= {"1_betting", "3_play", "4_settled"}

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QAbstractButton, QLabel, QWidget
 
 from dealer_assist.engine.table_setup import TableSetup
 from dealer_assist.store import Store
 from tests.ui.driving import TableDriver
-from ui.common.cards import CardFace
+from ui.common.cards import CardFace, card_label
 
 MakeTable = Callable[..., TableDriver]
 
@@ -182,6 +182,14 @@ def test_double_feed_the_player_picks_the_card(make_table: MakeTable) -> None:
     t.settled_writes()
     assert "5.23.1" in t.window.ruling_panel.body.text()
     assert {k for k in t.window.prompt.buttons if k.startswith("pick:")} == {"pick:8H", "pick:6D"}
+    # nobody has seen the cards (5.23.1): the screen does not show them either (game protection)
+    assert sorted(b.text() for k, b in t.window.prompt.buttons.items() if k.startswith("pick:")) == [
+        "Card 1, face down (1)", "Card 2, face down (2)"]
+    shown = [w.text() for w in t.window.findChildren(QWidget)
+             if isinstance(w, (QLabel, QAbstractButton)) and w.isVisibleTo(t.window)]
+    faces = (card_label("8H"), card_label("6D"))
+    assert [text for text in shown if any(f in text for f in faces)] == []
+    assert t.window.table_view.area_boxes[1].findChildren(CardFace) == []
     t.screenshot("double_feed_pick")
     t.press("pick:6D")
     assert [f.text for f in t.window.table_view.area_boxes[1].findChildren(CardFace)] == ["6D"]

@@ -154,11 +154,12 @@ def test_n_in_the_betting_fields_is_no_more_bets(make_table: MakeTable) -> None:
     t.bet("alice", "main", [100], area=1)
     t.window.activateWindow()
     t.qtbot.waitUntil(t.window.isActiveWindow, timeout=2000)
-    t.window.betting.player.setFocus()
-    t.qtbot.keyClick(t.window.betting.player, Qt.Key.Key_N)
+    field = t.window.betting.player_buttons["alice"]
+    field.setFocus()
+    t.qtbot.keyClick(field, Qt.Key.Key_N)
     t.settled_writes()
     assert t.controller.events[-1] == {"type": "no_more_bets"}
-    assert t.window.betting.player.currentText() == "alice"
+    assert t.window.betting.player_name() == "alice"
 
 
 def test_ten_fast_chip_presses_add_ten_chips(make_table: MakeTable) -> None:

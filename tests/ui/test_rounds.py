@@ -119,6 +119,8 @@ def test_electronic_terminal_stands_and_wins(make_table: MakeTable) -> None:
     t.settled_writes()
     t.deal(1)
     assert t.settlement_rows() == [("t1", "hand 1", "Main", "PAY 100", "4.5.2", "final")]
+    # the hand's own amount on the terminal, beside its total (issue 24 item 3)
+    assert "hard 19  +100" in [w.text() for w in panel.findChildren(QLabel) if w.isVisibleTo(t.window)]
 
 
 def test_electronic_terminal_time_out_plays_the_default_strategy(make_table: MakeTable) -> None:
@@ -202,3 +204,24 @@ def test_electronic_terminal_shows_its_insurance_before_it_is_settled(make_table
 
     t.qtbot.waitUntil(lambda: "Insur 50" in shown(), timeout=5000)
     assert not any(s["bet"] == "insurance" for s in t.controller.output()["settlements"])
+
+
+def test_electronic_terminal_shows_the_cards_it_drew(make_table: MakeTable) -> None:
+    # Electronic: shared Player 5♥ 6♠ = 11, dealer 7♣ (3.7). t1 hits and draws 9♦ for its own
+    # hand: 5 + 6 + 9 = 20, shown as the card, not only the total; t1 stands.
+    setup = TableSetup(game="electronic", decks=6, terminals=["t1"], decision_seconds=600)
+    t = make_table(setup, "5H 7C 6S 9D 10D 2C")
+    t.bet("t1", "main", [100])
+    t.press("no_more_bets")
+    t.deal(3)
+    panel = t.window.terminals
+    stand_at = panel.buttons[("t1", "stand")].geometry()
+    t.qtbot.mouseClick(panel.buttons[("t1", "hit")], Qt.MouseButton.LeftButton)
+    t.settled_writes()
+    t.deal(1)
+    # the choices keep their places (issue 24: they reflowed under the finger): Double is no
+    # longer open after the hit, its button stays where it was, disabled
+    assert panel.buttons[("t1", "stand")].geometry() == stand_at
+    assert ("t1", "double") not in panel.buttons and not panel.slots["double"].isEnabled()
+    texts = [w.text() for w in panel.findChildren(QLabel) if w.isVisibleTo(t.window)]
+    assert "\u25b6 + 9\u2666 = hard 20" in texts  # still t1's turn: it may hit again

@@ -6,6 +6,7 @@ from decimal import Decimal, InvalidOperation
 
 from PySide6.QtWidgets import QDialog, QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from ui.common.dialog_keys import enter_submits
 from ui.common.style import px
 
 
@@ -45,6 +46,7 @@ class AmountKeypad(QDialog):
         row.addWidget(clear, 0, 0)
         row.addWidget(cancel, 0, 1)
         row.addWidget(self.ok, 0, 2)
+        enter_submits(self, self.ok)  # Enter: OK with the amount typed (issue 24 item 4)
         layout.addLayout(row)
 
     def press(self, key: str) -> None:

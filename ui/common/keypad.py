@@ -74,6 +74,18 @@ class PinKeypad(QWidget):
             button.ensurePolished()
         self.setMinimumSize(grid.minimumSize())
 
+    def showEvent(self, event: object) -> None:  # noqa: N802 (Qt's name)
+        """A PIN dialog acts on its fields' Enter (submit): no button of it is pressed by Enter
+        (the Cancel of the log-in closed the program, issue 24 item 4)."""
+        from PySide6.QtWidgets import QDialog
+
+        from ui.common.dialog_keys import enter_submits
+
+        window = self.window()
+        if isinstance(window, QDialog):
+            enter_submits(window, None)
+        super().showEvent(event)  # type: ignore[arg-type]
+
     def eventFilter(self, watched: object, event: object) -> bool:  # noqa: N802 (Qt's name)
         from PySide6.QtCore import QEvent
 

@@ -26,6 +26,9 @@ class HandView:
     in_turn: bool = False
     stakes: tuple[tuple[str, str], ...] = ()
     printed_first: bool = False
+    # once settled (interim or final): what to do on this hand's spot, per player in
+    # position order: (player, "+200" / "−100" / "=100", "pay" / "collect" / "return")
+    pay: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,16 @@ def settled_cell(entries: list[dict[str, Any]]) -> WagerCell:
     return WagerCell(f"={money(stake)}", "return", detail)
 
 
+def hand_pay(entries: dict[str, list[dict[str, Any]]], order: list[str]) -> tuple[tuple[str, str, str], ...]:
+    """What to pay or collect on one hand's spot, per player (position order first)."""
+    players = [p for p in order if p in entries] + [p for p in entries if p not in order]
+    out = []
+    for player in players:
+        cell = settled_cell(entries[player])
+        out.append((player, cell.text, cell.action))
+    return tuple(out)
+
+
 def area_view(layout: Any, output: dict[str, Any], number: int) -> AreaView:
     """The area ``number`` as the layout shows it, from the engine's view (``round_api.RoundView``)."""
     area = layout.area(number)
@@ -101,9 +114,14 @@ def area_view(layout: Any, output: dict[str, Any], number: int) -> AreaView:
     seated = area.seated[0] if area.seated else None
     if not (area.wagers or area.sides or area.hands):
         return AreaView(number, False, seated=seated, in_turn=in_turn)
+    on_hand: dict[int, dict[str, list[dict[str, Any]]]] = {}  # hand -> player -> its entries
+    for e in output.get("settlements", []):
+        if e.get("area") == number and e.get("hand") is not None:
+            on_hand.setdefault(int(e["hand"]), {}).setdefault(str(e["player"]), []).append(e)
     hands = tuple(
         HandView(h.number, tuple(h.cards), h.total, h.soft, hand_badges(h), h.in_turn,
-                 tuple((p, money(v)) for p, v in h.stakes), h.printed_first)
+                 tuple((p, money(v)) for p, v in h.stakes), h.printed_first,
+                 hand_pay(on_hand.get(h.number, {}), [w.player for w in area.wagers]))
         for h in area.hands)
     players: list[str] = [w.player for w in area.wagers]  # front position first
     for w in area.sides:

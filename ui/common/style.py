@@ -59,6 +59,8 @@ QPushButton[role="offer"] {{ font-size: {s(13)}px; min-height: {s(TOUCH) - 8}px;
 QPushButton[role="confirm"] {{ background: #d7f5d7; }}
 QPushButton[role="danger"] {{ background: #fde0e0; }}
 QPushButton[role="place"] {{ font-size: {s(22)}px; min-height: {s(64)}px; background: #ffe0b2; border-width: 3px; }}
+QPushButton[role="toggle"] {{ font-size: {s(18)}px; min-height: {s(TOUCH)}px; background: #ffffff; }}
+QPushButton[role="toggle"]:checked {{ background: #1565c0; color: #ffffff; border-color: #0d47a1; }}
 QPushButton[role="report"] {{ font-size: {s(15)}px; padding: 2px 2px; }}
 QComboBox, QLineEdit, QSpinBox {{ font-size: {s(18)}px; min-height: {s(TOUCH) - 6}px; min-width: {s(TOUCH)}px; }}
 QComboBox QAbstractItemView {{ font-size: {s(18)}px; }}
@@ -68,6 +70,10 @@ QFrame[role="area"] QLabel {{ color: #ffffff; }}
 QFrame[role="area"][turn="true"] {{ border: {s(3)}px solid #ffd600; background: #0f7a37; }}
 QFrame[role="dealer"] {{ background: #083d1c; border-radius: 10px; }}
 QFrame[role="dealer"] QLabel {{ color: #ffffff; }}
+QMenuBar, QMenu {{ font-size: {s(17)}px; }}
+QMenuBar::item {{ padding: {s(2)}px {s(10)}px; }}
+QMenu::item {{ padding: {s(10)}px {s(16)}px; }}
+QDialog QLabel {{ font-size: {s(17)}px; }}
 QLabel[role="header"] {{ font-size: {s(16)}px; font-weight: bold; }}
 QLabel[role="prompt"] {{ font-size: {s(26)}px; font-weight: bold; }}
 QLabel[role="refusal"] {{ font-size: {s(18)}px; font-weight: bold; color: #ffffff; background: #b00020;

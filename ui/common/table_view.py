@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
@@ -79,9 +79,11 @@ class HandBox(DropTarget):
     A card dealt to the hand, or the turn moving, updates the box in place (no rebuild)."""
 
     def __init__(self, hand: HandView, *, card_size: QSize, label_size: int, printed_first: bool = False,
-                 numbered: bool = True, target: str = "dealer", room: int | None = None) -> None:
+                 numbered: bool = True, target: str = "dealer", room: int | None = None,
+                 pay_names: bool = True) -> None:
         super().__init__(target)
         self.hand = hand
+        self.pay_names = pay_names  # narrow (three or four split hands): amounts only, in position order
         self.numbered = numbered
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
@@ -97,6 +99,21 @@ class HandBox(DropTarget):
         layout.addWidget(self.cards)
         layout.addWidget(self.badges)
         self.badges.setVisible(bool(hand.badges))
+        # what to pay or collect on this hand, over the lower part of its cards (their corner
+        # index stays visible): large type, read from two metres; no re-layout when it appears
+        self.pay = QLabel(self)
+        self.pay.setObjectName("hand_pay")
+        self.pay.setTextFormat(Qt.TextFormat.RichText)
+        self.pay.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.pay.setStyleSheet("background: rgba(0, 0, 0, 215); border-radius: 6px; padding: 1px 4px;")
+        self._pay_lines: list[str] = []
+        self._pay_px = px(18 if numbered else 22)  # the largest; smaller only where the box is small
+        font = QFont(self.pay.font())
+        font.setPixelSize(self._pay_px)
+        font.setBold(True)
+        self.pay.setFont(font)
+        self.pay.hide()
+        self._show_pay(hand.pay)
 
     def _head(self, hand: HandView) -> str:
         total = total_text(hand.total, hand.soft, len(hand.cards))
@@ -118,8 +135,52 @@ class HandBox(DropTarget):
                 self.badges.setVisible(bool(hand.badges))
             if hand.in_turn != old.in_turn:
                 self.update()
+            if hand.pay != old.pay:
+                self._show_pay(hand.pay)
         self.hand = hand
         return True
+
+    def _show_pay(self, pay: tuple[tuple[str, str, str], ...]) -> None:
+        if not pay:
+            self.pay.hide()
+            return
+        lines = [f'<span style="color:{PAY_COLOURS.get(action, "#333")}">'
+                 f'{name + " " if self.pay_names else ""}{amount}</span>' for name, amount, action in pay]
+        self.pay.setText("<br>".join(lines))
+        self._pay_lines = [f"{name + ' ' if self.pay_names else ''}{amount}" for name, amount, _ in pay]
+        self._place_pay()
+        self.pay.show()
+        self.pay.raise_()
+
+    def pay_text(self) -> list[str]:
+        """What the hand's spot says to pay or collect, one line a player (tests, review)."""
+        return [f"{name} {amount}" for name, amount, _ in self.hand.pay]
+
+    def _place_pay(self) -> None:
+        # the largest type (at most its size at this scale, at least 11 px) at which every
+        # line fits three quarters of the box: small boxes (the review's replay) included.
+        # Measured with font metrics, the label's font set once (a settlement shows 21+ of these).
+        lines = self._pay_lines or [""]
+        font = QFont(self.pay.font())
+        size = self._pay_px
+        while True:
+            font.setPixelSize(size)
+            metrics = QFontMetrics(font)
+            width = max(metrics.horizontalAdvance(line) for line in lines) + 10
+            height = metrics.lineSpacing() * len(lines) + 4
+            if size <= 11 or (height <= self.height() * 3 // 4 and width <= self.width() - 4):
+                break
+            size -= 1
+        if self.pay.font().pixelSize() != size:
+            self.pay.setFont(font)
+        width = min(self.width() - 4, max(width, self.width() * 2 // 3))
+        height = min(self.height() - 4, height)
+        self.pay.setGeometry((self.width() - width) // 2, self.height() - height - 2, width, height)
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 (Qt name)
+        super().resizeEvent(event)
+        if not self.pay.isHidden():
+            self._place_pay()
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt name)
         if self.hand.in_turn:  # the hand in turn: a lighter field behind it (seen from two metres)
@@ -219,7 +280,8 @@ class AreaBox(CardDropMixin, QFrame):
         self.hand_boxes: list[HandBox] = []
         for hand in view.hands:
             box = HandBox(hand, card_size=size, label_size=label, printed_first=view.printed_first and hand.number == 1,
-                          numbered=len(view.hands) > 1, target=f"area:{view.number}/{hand.number}", room=card_h)
+                          numbered=len(view.hands) > 1, target=f"area:{view.number}/{hand.number}", room=card_h,
+                          pay_names=len(view.hands) <= 2)
             hands_row.addWidget(box, 1)
             self.hand_boxes.append(box)
         layout.addLayout(hands_row)

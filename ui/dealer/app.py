@@ -23,7 +23,7 @@ from typing import Any
 
 import ui.common.qtfix  # noqa: F401  (first: keeps PySide6 6.12 from aborting CPython 3.11)
 from dealer_assist.cli.common import fail, no_display, whole_number
-from dealer_assist.engine.table_setup import TableSetup
+from dealer_assist.engine.table_setup import TableSetup, usable_setup
 from dealer_assist.service.station import StationConfig
 from hardware.codecs import CODEC_NAMES
 from hardware.driver import DEFAULT_BAUD, ShoeDriver
@@ -244,7 +244,6 @@ def _run_window(args: argparse.Namespace, cfg: StationConfig | None, store: Path
                 codec: str, baud: int, cards: list[Any] | None, floor_url: str | None = None) -> int:
     import logging
 
-    from PySide6.QtCore import QSettings
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication, QLabel
 
@@ -283,15 +282,20 @@ def _run_window(args: argparse.Namespace, cfg: StationConfig | None, store: Path
     log.info("station: configuration %s, table %r, store %s, shoe %s (%s, %d baud)",
              cfg.source if cfg else "none", cfg.table if cfg else "", store,
              port or "simulated", codec, baud)
-    settings = QSettings(args.settings, QSettings.Format.IniFormat) if args.settings else QSettings()
     remembered = remembered_setup(str(store))  # at launch, before the window exists
     setup = setup_from_station(remembered, cfg, args.game)
+    setup, repairs = usable_setup(setup)  # a saved setup that no longer fits never stops the start
+    for repair in repairs:
+        log.warning("setup at start: %s", repair)
     table = build_table(setup, db=str(store), dealer=args.dealer or "", port=port, codec=codec,
                         baud=baud, sim_cards=cards, sim_seed=args.sim_seed, floor_url=floor_url)
     table.lock = lock
     table.station = cfg
     collect_between_rounds()
     window = table.window
+    if repairs:
+        window.show_notice("The saved setup did not fit the game and was changed for this session: "
+                           + "; ".join(repairs) + ". Check it in Setup.")
     window.setWindowTitle(station_title(cfg, simulated, args.dealer))
     status = QLabel(station_status(cfg, simulated, port, store))
     status.setObjectName("station_status")
@@ -299,10 +303,7 @@ def _run_window(args: argparse.Namespace, cfg: StationConfig | None, store: Path
         status.setStyleSheet("font-weight: bold; color: #b00020;")
     window.statusBar().addPermanentWidget(status, 1)
     table.controller.store_worker.submit(lambda: station.restrict_store_files(store))
-    geometry = settings.value("window/geometry")
-    if geometry is None or not window.restoreGeometry(geometry):
-        window.resize(1600, 1000)
-    window.show()
+    window.show_on_screen(kiosk=cfg is not None)  # the whole screen, whatever it shows (issue 24)
     if args.exit_after_show:
         from PySide6.QtCore import QTimer
 
@@ -320,7 +321,6 @@ def _run_window(args: argparse.Namespace, cfg: StationConfig | None, store: Path
     try:
         return int(app.exec())
     finally:
-        settings.setValue("window/geometry", window.saveGeometry())  # QSettings: window state only
         table.close()
         log.info("dealer-assist stopped")
         stop_routing_qt_messages()

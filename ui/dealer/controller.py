@@ -381,6 +381,18 @@ class TableController(QObject):
             return self.submit(wager)  # a later wager (split hand, 3.21.1 / 3.23.1)
         return self._rebuild_slip([*self.current.events, wager], wager)
 
+    def place_wagers(self, wagers: list[tuple[str, str, Decimal, int | None]]) -> bool:
+        """Several wagers (player, bet, amount, area) onto the slip at once, e.g. last round's
+        repeated: all or none (the engine checks each; a refusal leaves the slip as it was)."""
+        if not self.betting:
+            return False
+        try:
+            new = [Wager(p, b, _amount(a, "wager"), area if area is not None and not self.setup.electronic else None)
+                   for p, b, a, area in wagers]
+        except EventFormatError as exc:
+            return self._refuse_text_only(exc.message)
+        return self._rebuild_slip([*self.current.events, *new], new[-1] if new else None)
+
     def claim(self, bet: str, area: int, claimants: list[dict[str, Any]]) -> bool:
         """Players who have not agreed want the free slots of ``bet`` on ``area``: the engine decides."""
         try:

@@ -236,58 +236,77 @@ def run(game: str, size: tuple[int, int], out: Path, check: Callable[[str, Any],
         window.setGeometry(0, 0, *size)
         window.show()
         shooter = Shooter(app, window, out, f"{game}_{size[0]}x{size[1]}", check)
-        c = table.controller
-        wait(app, lambda: c.store is not None and c.rnd is not None and c.shoe.connected, "the table")
-        for player, bet, amount, area in wagers(setup):
-            if not c.place_wager(player, bet, amount, area):
-                raise SystemExit(f"wager refused: {c.last_refusal}")
-        window.refresh()
-        shooter.shot("1_betting")
-        c.no_more_bets()
-        shots = {"offers": False, "split": False}
-        insured: set[str] = set()
-        for _ in range(600):
-            wait(app, lambda: c.unacknowledged == 0, "the store")
-            rnd = c.current
-            if c.concluded:
-                break
-            exp = rnd.expectation()
-            if exp.kind == "card":
-                _deal_and_wait(app, c, sim, "the card")
-                if c.stray_card is not None:
-                    raise SystemExit(f"card held: {c.stray_reason}")
-                continue
-            if exp.offers and not shots["offers"]:
-                shots["offers"] = True
-                shooter.shot("2_offers")
-            if exp.kind == "decisions" and not shots["split"] and any(
-                    len(t.hands) > 1 for t in rnd.view().terminals):
-                shots["split"] = True
-                shooter.shot("3_play")
-            if (exp.kind == "decision" and not shots["split"] and not rnd.rules.shared_hand
-                    and len(_hands_of_area_1(rnd)) >= SPLIT_TO
-                    and exp.area is not None and exp.area >= 2):
-                shots["split"] = True
-                shooter.shot("3_play")
-            kind, fields = choose_decision(rnd, exp, insured) or ("", {})
-            if kind == "report":  # the policy's only report: the offers close
-                c.submit(CloseOffers())
-            elif fields.get("action") == "hit" and not setup.electronic:
-                _deal_and_wait(app, c, sim, "the hit")  # the table's rhythm: the card is the hit
-            else:
-                followers = fields.pop("followers", None)
-                if followers:
-                    followers = {p: v for p, v in followers.items() if v != ""} or None
-                if not c.decide(fields.pop("action"), followers=followers, **fields):
-                    raise SystemExit(f"decision refused: {c.last_refusal}")
-        wait(app, lambda: c.unacknowledged == 0, "the store")
-        if not shots["split"]:
-            shooter.shot("3_play")
-        shooter.shot("4_settled")
+        play(app, window, table.controller, sim, setup, shooter)
         if review:
             _review_shot(app, table, size, out, shooter)
         table.close()
         window.deleteLater()
+
+
+def play(app: Any, window: Any, c: Any, sim: Any, setup: Any, shooter: Shooter,
+         after_event: Callable[[str], None] | None = None) -> None:
+    """Play the heavy round on a running window: the wagers, then each card and decision
+    through the controller and the simulated shoe; ``after_event(what)`` after every event
+    is on disk (and shown)."""
+    def done(what: str) -> None:
+        if after_event is not None:
+            wait(app, lambda: c.unacknowledged == 0, "the store")
+            shooter.settle(0.05)
+            after_event(what)
+
+    wait(app, lambda: c.store is not None and c.rnd is not None and c.shoe.connected, "the table")
+    for player, bet, amount, area in wagers(setup):
+        if not c.place_wager(player, bet, amount, area):
+            raise SystemExit(f"wager refused: {c.last_refusal}")
+        done(f"wager {player} {bet}")
+    window.refresh()
+    shooter.shot("1_betting")
+    c.no_more_bets()
+    done("no more bets")
+    shots = {"offers": False, "split": False}
+    insured: set[str] = set()
+    for _ in range(600):
+        wait(app, lambda: c.unacknowledged == 0, "the store")
+        rnd = c.current
+        if c.concluded:
+            break
+        exp = rnd.expectation()
+        if exp.kind == "card":
+            _deal_and_wait(app, c, sim, "the card")
+            if c.stray_card is not None:
+                raise SystemExit(f"card held: {c.stray_reason}")
+            done(f"card {c.events[-1] if c.events else ''}")
+            continue
+        if exp.offers and not shots["offers"]:
+            shots["offers"] = True
+            shooter.shot("2_offers")
+        if exp.kind == "decisions" and not shots["split"] and any(
+                len(t.hands) > 1 for t in rnd.view().terminals):
+            shots["split"] = True
+            shooter.shot("3_play")
+        if (exp.kind == "decision" and not shots["split"] and not rnd.rules.shared_hand
+                and len(_hands_of_area_1(rnd)) >= SPLIT_TO
+                and exp.area is not None and exp.area >= 2):
+            shots["split"] = True
+            shooter.shot("3_play")
+        kind, fields = choose_decision(rnd, exp, insured) or ("", {})
+        if kind == "report":  # the policy's only report: the offers close
+            c.submit(CloseOffers())
+            done("close offers")
+        elif fields.get("action") == "hit" and not setup.electronic:
+            _deal_and_wait(app, c, sim, "the hit")  # the table's rhythm: the card is the hit
+            done("hit by its card")
+        else:
+            followers = fields.pop("followers", None)
+            if followers:
+                followers = {p: v for p, v in followers.items() if v != ""} or None
+            if not c.decide(fields.pop("action"), followers=followers, **fields):
+                raise SystemExit(f"decision refused: {c.last_refusal}")
+            done(f"decision {exp.area}/{exp.hand}")
+    wait(app, lambda: c.unacknowledged == 0, "the store")
+    if not shots["split"]:
+        shooter.shot("3_play")
+    shooter.shot("4_settled")
 
 
 def _review_shot(app: Any, table: Any, size: tuple[int, int], out: Path, shooter: Shooter) -> None:

@@ -10,11 +10,12 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QDoubleValidator, QFont, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
+    QFrame,
     QGridLayout,
     QHBoxLayout,
     QLabel,
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QMainWindow,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QStackedWidget,
     QVBoxLayout,
@@ -45,9 +47,11 @@ from dealer_assist.store import StoreError
 from ui.common.amount_keypad import AmountKeypad
 from ui.common.cards import DropTarget, card_label
 from ui.common.collector import collect_now
+from ui.common.dialog_keys import enter_submits
 from ui.common.keys import LetterKeys, bind
 from ui.common.login import PinDialog, ask_supervisor
 from ui.common.qtfix import AfterPaint
+from ui.common.screen_fit import fill_screen, keep_size
 from ui.common.style import TOUCH, app_style, base_font_px, money, px, scale_for, set_scale, signed
 from ui.common.table_view import SHORT_BET_NAMES, TableView
 from ui.dealer.betting import BettingPanel
@@ -92,6 +96,7 @@ class ChoiceDialog(QDialog):
         cancel.clicked.connect(self.reject)
         self.cancel_button = cancel
         layout.addWidget(cancel)
+        enter_submits(self, None)  # nothing is chosen by Enter
 
     def choose(self, key: str) -> None:
         self.answer = key
@@ -144,6 +149,7 @@ class PlacementDialog(QDialog):
         row.addWidget(cancel)
         row.addWidget(ok)
         layout.addLayout(row)
+        enter_submits(self, ok)  # Enter records the chosen place
 
 
 class FollowersDialog(QDialog):
@@ -200,6 +206,7 @@ class FollowersDialog(QDialog):
         row2.addWidget(cancel)
         row2.addWidget(self.ok)
         layout.addLayout(row2)
+        enter_submits(self, self.ok)  # Enter: once every player has answered (the button is off until then)
         self.keypad: AmountKeypad | None = None
 
     def answer(self, player: str, key: str) -> None:
@@ -233,6 +240,113 @@ class FollowersDialog(QDialog):
         return out
 
 
+class SplitWagerDialog(QDialog):
+    """A side bet on a split hand (Ace Race wager on split Aces 3.21.1; Tie on 18 on a split
+    hand 3.23.1, 3.25): the hand, the player, the bet as large toggles and the amount in
+    chips; the engine accepts or refuses it with its clause. Enter places it."""
+
+    def __init__(self, hands: list[tuple[int, int, list[str]]], bets: list[tuple[str, str]], chips: list[int],
+                 clause: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Wager on a split hand")
+        layout = QVBoxLayout(self)
+        ask = QLabel(f"Which hand, which player, which bet, how much? ({clause})")
+        ask.setWordWrap(True)
+        ask.setProperty("role", "title")
+        layout.addWidget(ask)
+        self.hand: tuple[int, int] | None = None
+        self.player: str | None = None
+        self.bet: str | None = bets[0][0] if len(bets) == 1 else None
+        self.amount = Decimal(0)
+        self._players = {(a, h): names for a, h, names in hands}
+        self.hand_buttons: dict[tuple[int, int], QPushButton] = {}
+        grid = QGridLayout()
+        for i, (area, hand, _) in enumerate(hands):
+            b = self._toggle(f"Area {area}, hand {hand}", lambda _=False, k=(area, hand): self._choose_hand(k))
+            grid.addWidget(b, i // 3, i % 3)
+            self.hand_buttons[(area, hand)] = b
+        layout.addLayout(grid)
+        self.player_row = QGridLayout()
+        self.player_buttons: dict[str, QPushButton] = {}
+        layout.addLayout(self.player_row)
+        row = QHBoxLayout()
+        self.bet_buttons: dict[str, QPushButton] = {}
+        for key, name in bets:
+            b = self._toggle(name, lambda _=False, k=key: self._choose_bet(k))
+            b.setChecked(key == self.bet)
+            row.addWidget(b)
+            self.bet_buttons[key] = b
+        layout.addLayout(row)
+        chip_row = QHBoxLayout()
+        self.amount_label = QLabel("0")
+        self.amount_label.setStyleSheet(f"font-size: {px(26)}px; font-weight: bold; background: white;")
+        chip_row.addWidget(self.amount_label, 1)
+        self.chip_buttons: list[QPushButton] = []
+        for value in chips:
+            b = QPushButton(f"+{money(value)}")
+            b.clicked.connect(lambda _=False, v=value: self._add(v))
+            chip_row.addWidget(b)
+            self.chip_buttons.append(b)
+        layout.addLayout(chip_row)
+        buttons = QHBoxLayout()
+        cancel = QPushButton("Cancel")
+        cancel.clicked.connect(self.reject)
+        self.ok = QPushButton("Place wager")
+        self.ok.setProperty("role", "confirm")
+        self.ok.clicked.connect(self.accept)
+        buttons.addWidget(cancel)
+        buttons.addWidget(self.ok)
+        layout.addLayout(buttons)
+        enter_submits(self, self.ok)
+        if len(hands) == 1:
+            self._choose_hand((hands[0][0], hands[0][1]))
+        self._update()
+
+    @staticmethod
+    def _toggle(text: str, action: Callable[..., object]) -> QPushButton:
+        b = QPushButton(text)
+        b.setCheckable(True)
+        b.setProperty("role", "toggle")
+        b.clicked.connect(action)
+        return b
+
+    def _choose_hand(self, key: tuple[int, int]) -> None:
+        self.hand = key
+        for k, b in self.hand_buttons.items():
+            b.setChecked(k == key)
+        for b in self.player_buttons.values():
+            self.player_row.removeWidget(b)
+            b.deleteLater()
+        self.player_buttons = {}
+        names = self._players.get(key, [])
+        for i, name in enumerate(names):
+            b = self._toggle(name, lambda _=False, n=name: self._choose_player(n))
+            self.player_row.addWidget(b, 0, i)
+            self.player_buttons[name] = b
+        self._choose_player(names[0] if len(names) == 1 else None)
+
+    def _choose_player(self, name: str | None) -> None:
+        self.player = name
+        for n, b in self.player_buttons.items():
+            b.setChecked(n == name)
+        self._update()
+
+    def _choose_bet(self, key: str) -> None:
+        self.bet = key
+        for k, b in self.bet_buttons.items():
+            b.setChecked(k == key)
+        self._update()
+
+    def _add(self, value: int) -> None:
+        self.amount += value
+        self.amount_label.setText(money(self.amount))
+        self._update()
+
+    def _update(self) -> None:
+        self.ok.setEnabled(self.hand is not None and self.player is not None and self.bet is not None
+                           and self.amount > 0)
+
+
 class DealerWindow(QMainWindow):
     def __init__(self, controller: TableController, *, sim_panel: QWidget | None = None) -> None:
         super().__init__()
@@ -259,7 +373,6 @@ class DealerWindow(QMainWindow):
         self.banner.setWordWrap(True)
         self.banner.setStyleSheet("font-weight: bold; background: #ffe082; padding: 4px;")
         self.banner.hide()
-        outer.addWidget(self.banner)
         outer.addWidget(self.shoe_status)  # the shoe banner: full width, replaces the prompt
 
         middle = QHBoxLayout()
@@ -274,17 +387,21 @@ class DealerWindow(QMainWindow):
         self.table_view.extra = self.terminals
         self.terminals.hide()
 
+        # The right-hand panel: the prompt and what stands in for it (a held card, a power
+        # failure) at a fixed place on top; below, whatever else there is (betting, rulings,
+        # the settlement) in a scroll area of its own, so that nothing there moves the prompt
+        # or grows the window (issue 24 item 1).
         self.right_panel = QWidget()
-        right = QVBoxLayout(self.right_panel)
-        right.setContentsMargins(0, 0, 0, 0)
-        right.setSpacing(4)
+        right_outer = QVBoxLayout(self.right_panel)
+        right_outer.setContentsMargins(0, 0, 0, 0)
+        right_outer.setSpacing(4)
         middle.addWidget(self.right_panel, 3)
         self.prompt = PromptPanel()
-        right.addWidget(self.prompt)
+        right_outer.addWidget(self.prompt)
         self.stray = StrayCardPanel(self._place_stray)
-        right.addWidget(self.stray)
+        right_outer.addWidget(self.stray)
         self.power_panel = PowerFailurePanel(self._withdraw, self._stays)
-        right.addWidget(self.power_panel)
+        right_outer.addWidget(self.power_panel)
         self.amount_row = QWidget()
         amount = QHBoxLayout(self.amount_row)
         amount.setContentsMargins(0, 0, 0, 0)
@@ -297,9 +414,23 @@ class DealerWindow(QMainWindow):
         keypad = QPushButton("Keypad")
         keypad.clicked.connect(self._amount_keypad)
         amount.addWidget(keypad)
-        right.addWidget(self.amount_row)
+        right_outer.addWidget(self.banner)  # under the prompt: never moves it
+        self.right_scroll = QScrollArea()
+        self.right_scroll.setWidgetResizable(True)
+        self.right_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.right_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # what is left under the prompt, however little: it never takes the prompt's room
+        self.right_scroll.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Ignored)
+        right_outer.addWidget(self.right_scroll, 1)
+        below = QWidget()
+        below.setObjectName("right_below")
+        self.right_scroll.setWidget(below)
+        right = QVBoxLayout(below)
+        right.setContentsMargins(0, 0, 0, 0)
+        right.setSpacing(4)
+        right.addWidget(self.amount_row)  # under the prompt's buttons, never pressing on them
         self.betting = BettingPanel(self._place, controller.remove_wager, controller.change_wager,
-                                    controller.claim)
+                                    controller.claim, place_many=controller.place_wagers)
         right.addWidget(self.betting, 100)
         self.refusal = QLabel("")  # refusals only: red, the whole message with its clause
         self.refusal.setProperty("role", "refusal")
@@ -339,8 +470,7 @@ class DealerWindow(QMainWindow):
 
         self.about_action = add_about_action(self)
 
-        for field in (self.decision_amount, self.betting.player, self.betting.area, self.betting.bet):
-            field.installEventFilter(self.letter_keys)
+        self.decision_amount.installEventFilter(self.letter_keys)
         DropTarget.dropped = self.card_dropped
         self.setup_dialog: SetupDialog | None = None
         self.setup_saved: Callable[[TableSetup], None] | None = None  # remembers it (the store)
@@ -362,9 +492,15 @@ class DealerWindow(QMainWindow):
         self.review_window: QWidget | None = None
         self.followers_dialog: FollowersDialog | None = None
         self.choice_dialog: ChoiceDialog | None = None
+        self.split_wager_dialog: SplitWagerDialog | None = None
         self.keypad: AmountKeypad | None = None
+        keep_size(self)  # the screen's size, never the content's (issue 24 item 1)
         if controller.rnd is not None:
             self.refresh()
+
+    def show_on_screen(self, *, kiosk: bool) -> None:
+        """Cover the screen: full screen at a station (``kiosk``), maximised in development."""
+        fill_screen(self, kiosk=kiosk)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt name)
         """A larger screen: larger type and cards (not more empty space)."""
@@ -547,7 +683,7 @@ class DealerWindow(QMainWindow):
             except StoreError as exc:
                 self.show_refusal(f"the review cannot open the store: {exc}")
                 return
-            self.review_window.show()
+            fill_screen(self.review_window)
 
         self.pin_dialog = ask_supervisor(self, self.controller, "review", "Review rounds",
                                          "Supervisor PIN required to open the review", approved)
@@ -772,8 +908,9 @@ class DealerWindow(QMainWindow):
             self.terminals.refresh(rnd, output)
         stray = c.stray_card
         double_after = self._double_after if c.can_double_last_card() else None
+        split_hands = self._split_hands(rnd) if status == "in_progress" and not c.betting else []
         prompt_sig = (exp, status, len(c.slip), c.placement, c.referred, stray, double_after is not None,
-                      c.implied_held)
+                      c.implied_held, tuple((a, h) for a, h, _ in split_hands))
         if prompt_sig != self._prompt_sig:  # rebuild the buttons only when the question changed
             self._prompt_sig = prompt_sig
             if c.implied_held:
@@ -790,8 +927,11 @@ class DealerWindow(QMainWindow):
                     exp, status, decide=self._decide, no_more_bets=c.no_more_bets,
                     close_offers=lambda: c.submit(CloseOffers()), confirm=c.confirm_settlement,
                     resolve=self._resolve, withdraw=self._withdraw, slip_size=len(c.slip), placement=c.placement,
-                    pick=self._pick, double_after=double_after,
+                    pick=self._pick, double_after=double_after, unseen_pick=self._unseen_pick(exp),
                 )
+                if split_hands:
+                    self.prompt.add_button("split_wager", "Side bet on a split hand\u2026",
+                                           lambda: self.open_split_wager(split_hands), span=self.prompt.columns)
         self.stray.show_card(stray, c.stray_targets() if stray else [], c.stray_reason)
         self.prompt.setVisible(stray is None and not self.shoe_status.banner_shown())
         self.power_panel.show_players(c.power_failure_players())
@@ -814,12 +954,16 @@ class DealerWindow(QMainWindow):
             self.betting.setVisible(c.betting)
             if c.betting:  # a new round: no card is due; collect garbage once it is painted
                 self._after_paint.later("collect", collect_now)
+            else:  # the round began: its wagers are what "Repeat" places next round
+                self.betting.remember_round(c.events)
         if c.betting:
             bets = ["main", *rnd.rules.side_bets]
-            betting_sig = (tuple(c.setup.players()), tuple(bets), c.setup.areas, electronic)
+            betting_sig = (tuple(c.setup.players()), tuple(bets), c.setup.areas, electronic,
+                           tuple(c.setup.chips), tuple(c.setup.seated.items()))
             if betting_sig != self._betting_sig:
                 self._betting_sig = betting_sig
-                self.betting.configure(c.setup.players(), bets, c.setup.areas, electronic)
+                self.betting.configure(c.setup.players(), bets, c.setup.areas, electronic,
+                                       chips=c.setup.chips, seated=c.setup.seated)
             self.betting.show_slip(c.slip)
         if c.restored:
             clause = rnd.rules.clause("power_failure")
@@ -833,6 +977,40 @@ class DealerWindow(QMainWindow):
         if c.last_refusal == "" and self.refusal.isVisible() and self.refusal.text().startswith("Refused"):
             self._accepted()
         self._shoe_changed()
+
+    def _split_hands(self, rnd: Any) -> list[tuple[int, int, list[str]]]:
+        """(area, hand, players on it) of every split hand, when the game has a side bet that
+        may be placed on one (its spec says so; the engine rules on each wager)."""
+        if rnd.rules.shared_hand or not any(s.split_hand for s in rnd.rules.specs):
+            return []
+        out: list[tuple[int, int, list[str]]] = []
+        for area in rnd.view().areas:
+            if len(area.hands) > 1:
+                players = [w.player for w in area.wagers]
+                out += [(area.number, h.number, players) for h in area.hands]
+        return out
+
+    def open_split_wager(self, hands: list[tuple[int, int, list[str]]]) -> None:
+        rules = self.controller.rules
+        specs = [s for s in rules.specs if s.split_hand]
+        clause = ", ".join(rules.clause(s.split_concept) for s in specs if s.split_concept)
+        dialog = SplitWagerDialog(hands, [(s.key, s.name) for s in specs], list(self.controller.setup.chips),
+                                  clause, self)
+        self.split_wager_dialog = dialog
+
+        def accepted() -> None:
+            if dialog.hand is not None and dialog.player is not None and dialog.bet is not None:
+                area, hand = dialog.hand
+                self.controller.place_wager(dialog.player, dialog.bet, dialog.amount, area, hand)
+
+        dialog.accepted.connect(accepted)
+        dialog.open()
+
+    def _unseen_pick(self, exp: Any) -> bool:
+        """A 5.23 choice among cards nobody has seen (its clause says so): faces not shown."""
+        rules = self.controller.rules
+        unseen = {rules.clause(c) for c in ("multi.none_disclosed", "multi.dealer_none") if rules.has(c)}
+        return exp.kind == "decision" and "pick" in exp.options and exp.rule in unseen
 
     def _pages_wanted(self) -> bool:
         c = self.controller

@@ -166,7 +166,9 @@ class PromptPanel(QWidget):
                 self.buttons[key] = button
                 cell += 1
         self._next_cell = cell
-        self.detail.setText("Offers, by area: Ins insurance, Sur surrender, EvM even money")
+        kinds = dict.fromkeys(option for offer in offers for option in offer["options"])
+        self.detail.setText(" \u00b7 ".join(f"{OFFER_SHORT.get(k, k)} = {OPTION_WORDS.get(k, k).lower()}"
+                                             for k in kinds))  # one line: the prompt never grows past the panel
 
     def _new_row(self) -> None:
         if self._next_cell % self.columns:
@@ -200,7 +202,8 @@ class PromptPanel(QWidget):
                          confirm: Callable[[], object], resolve: Callable[[str], object],
                          withdraw: Callable[[str | None, int | None], object], slip_size: int,
                          pick: Callable[[str, str, str | None], object] = lambda *a: None,
-                         placement: str | None, double_after: Callable[[], object] | None = None) -> None:
+                         placement: str | None, double_after: Callable[[], object] | None = None,
+                         unseen_pick: bool = False) -> None:
         self.clear_buttons()
         self.detail.setText("")
         kind = exp.kind
@@ -245,8 +248,11 @@ class PromptPanel(QWidget):
                     if option == "pick":
                         # 5.23: the player in turn (or the pit manager) picks one of the cards
                         by = str(exp.extra.get("by", "player")) if exp.extra else "player"
+                        # cards nobody has seen (5.23.1, 5.23.4.1) stay unseen on the screen too:
+                        # the choice is blind, "Card 1", "Card 2" (game protection)
                         for n, card in enumerate(exp.extra.get("cards", []) if exp.extra else [], 1):
-                            self.add_button(f"pick:{card}", f"Take {card_label(card)}",
+                            words = f"Card {n}, face down" if unseen_pick else f"Take {card_label(card)}"
+                            self.add_button(f"pick:{card}", words,
                                             partial(pick, card, by, exp.player if by == "player" else None),
                                             shortcut=str(n) if n <= 9 else None)
                         if by == "pit_manager":

@@ -1,5 +1,11 @@
-"""Interim and final settlement: per wager pay, collect or return and how much, grouped by
-area in paying order (the highest-numbered area first); per-player totals as a table.
+"""Interim and final settlement: what to pay or collect, grouped by area in paying order
+(the highest-numbered area first, the dealer's right).
+
+The list the dealer reads has one row per player and area: each hand's and each side
+bet's amount (``H1 +100  H2 −100  Pair +55``) and the player's total there; its rows
+shrink to fit the panel (7 areas × 3 players × 4 hands without scrolling, issue 24 item 3).
+*Details* shows instead a row per wager with its result, clause and stage, and the
+per-player totals.
 
 Reads ``round_output(rnd)["settlements"]`` and ``["net"]``. The amount column never
 scrolls out of view: the wager column takes what is left and elides a long bet name
@@ -13,13 +19,14 @@ from decimal import Decimal
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
+    QSizePolicy,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -27,15 +34,27 @@ from PySide6.QtWidgets import (
 )
 
 from ui.common.qtfix import AfterPaint
-from ui.common.round_view import paying_order
+from ui.common.round_view import paying_order, settled_cell
 from ui.common.style import pay_words, px, signed
-from ui.common.table_view import BET_NAMES
+from ui.common.table_view import BET_NAMES, SHORT_BET_NAMES
 
 TOTAL_PAIRS = 2
+SUMMARY = ("Area", "Player", "By hand and bet", "Total")
+LIST_NAMES = {"insurance": "Ins", "even_money": "EvM"}  # shorter than the layout's row names
+MIN_ROW_PX = 13  # the list's lines shrink to fit its panel, never below this (type >= 11 px)
 COLUMNS = ("Area", "Player", "Wager", "Result", "Pay / collect", "Rule", "Stage")
 _GROUP_BRUSHES = (QBrush(QColor("#ffffff")), QBrush(QColor("#eef3ee")))
 _ACTION_BRUSHES = {"PAY": QBrush(QColor("#1b5e20")), "COLLECT": QBrush(QColor("#b00020"))}
 _OTHER_BRUSH = QBrush(QColor("#333333"))
+
+
+def _brush(value: str) -> QBrush:
+    """Green to pay, red to collect (``PAY 80`` / ``+80``, ``COLLECT 5`` / ``−5``), else grey."""
+    if value.startswith("+"):
+        return _ACTION_BRUSHES["PAY"]
+    if value.startswith("\u2212"):
+        return _ACTION_BRUSHES["COLLECT"]
+    return _ACTION_BRUSHES.get(value.split(" ")[0], _OTHER_BRUSH)
 
 
 def _fill(table: QTableWidget, rows: list[tuple[tuple[str, ...], str, int]],
@@ -79,13 +98,13 @@ def _fill_rows(table: QTableWidget, rows: list[tuple[tuple[str, ...], str, int]]
                 item.setToolTip(tip)
                 item.setBackground(_GROUP_BRUSHES[group])
                 if col in amount_cols:
-                    item.setForeground(_ACTION_BRUSHES.get(value.split(" ")[0], _OTHER_BRUSH))
+                    item.setForeground(_brush(value))
                 table.setItem(row, col, item)
                 continue
             if old is None or old[0][col:col + 1] != values[col:col + 1]:
                 item.setText(value)
                 if col in amount_cols:
-                    item.setForeground(_ACTION_BRUSHES.get(value.split(" ")[0], _OTHER_BRUSH))
+                    item.setForeground(_brush(value))
             if old is None or old[1] != tip:
                 item.setToolTip(tip)
             if old is None or old[2] != group:
@@ -106,11 +125,32 @@ class SettlementPanel(QWidget):
         self.title = QLabel("Settlement")
         self.title.setProperty("role", "title")
         head.addWidget(self.title, 1)
-        self.clauses_button = QPushButton("Clauses")
+        self.clauses_button = QPushButton("Details")
         self.clauses_button.setCheckable(True)
         self.clauses_button.toggled.connect(self._show_clauses)
         head.addWidget(self.clauses_button)
         layout.addLayout(head)
+        self.summary = QTableWidget(0, len(SUMMARY))
+        self.summary.setObjectName("settlement_summary")
+        self.summary.setHorizontalHeaderLabels([""] * len(SUMMARY))  # hidden: its words would widen the columns
+        self.summary.verticalHeader().setVisible(False)
+        self.summary.horizontalHeader().setVisible(False)  # its room goes to the rows
+        self.summary.verticalHeader().setMinimumSectionSize(MIN_ROW_PX)
+        self.summary.horizontalHeader().setMinimumSectionSize(px(14))  # "7": no wider than it needs
+        self._summary_px = 0
+        self.summary.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.summary.setWordWrap(True)
+        self.summary.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.summary.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        sheader = self.summary.horizontalHeader()
+        for col, name in enumerate(SUMMARY):
+            mode = (QHeaderView.ResizeMode.Stretch if name == "By hand and bet"
+                    else QHeaderView.ResizeMode.ResizeToContents)
+            sheader.setSectionResizeMode(col, mode)
+        self.summary.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
+        layout.addWidget(self.summary, 1)
+        self._summary_shown: list[tuple[tuple[str, ...], str, int]] = []
+        self._summary_lines: list[int] = []
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setHorizontalHeaderLabels(list(COLUMNS))
         self.table.verticalHeader().setVisible(False)
@@ -144,11 +184,58 @@ class SettlementPanel(QWidget):
         self._totals_shown: list[tuple[tuple[str, ...], str, int]] = []
         self._bold = QFont(self.table.font())
         self._bold.setBold(True)
+        self._summary_count = 0
         self._show_clauses(False)
 
     def _show_clauses(self, on: bool) -> None:
+        """Details: a row per wager with result, clause and stage, and the per-player totals."""
         for name in ("Result", "Rule", "Stage"):
             self.table.setColumnHidden(COLUMNS.index(name), not on)
+        self.summary.setVisible(not on)
+        for w in (self.table, self.totals_title, self.totals):
+            w.setVisible(on)
+
+    def summary_rows(self) -> list[tuple[str, ...]]:
+        """The dealer's list as shown: (area, player, by hand and bet, total) a row."""
+        self.flush()
+        return [row[0] for row in self._summary_shown[:self._summary_count]]
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 (Qt name)
+        super().resizeEvent(event)
+        self._fit_summary()
+
+    def _fit_summary(self) -> None:
+        """Rows as high as the panel allows for all of them (a two-line row counts twice)."""
+        count = self._summary_count
+        if not count:
+            return
+        room = self.summary.viewport().height()
+        rows = [values for values, _, _ in self._summary_shown[:count]]
+        bold = QFont(self._bold)
+        font = QFont(self.summary.font())
+        size = px(17)
+        while True:  # the largest type at which every row's lines fit the room
+            font.setPixelSize(size)
+            bold.setPixelSize(size)
+            metrics, bold_metrics = QFontMetrics(font), QFontMetrics(bold)
+            # the other columns as wide as their words at this size (they size to contents)
+            others = (max(metrics.horizontalAdvance(r[0]) for r in rows) + max(metrics.horizontalAdvance(r[1]) for r in rows)
+                      + max(bold_metrics.horizontalAdvance(r[3]) for r in rows) + 3 * 14)
+            width = max(1, self.summary.viewport().width() - others - self.summary.verticalScrollBar().sizeHint().width()
+                        - 14)
+            self._summary_lines = [min(3, -(-metrics.horizontalAdvance(r[2]) // width)) for r in rows]
+            line = (room - count) // max(1, sum(self._summary_lines))  # 1 px a row: the grid line
+            if line >= metrics.lineSpacing() + 1 or size <= MIN_ROW_PX - 3:
+                break
+            size -= 1
+        line = max(MIN_ROW_PX, min(px(30), line))
+        if self._summary_px != size:  # in its own style sheet: the window's sets the tables' type
+            self._summary_px = size
+            self.summary.setStyleSheet(f"QTableWidget {{ font-size: {size}px; }}")
+        for row in range(count):
+            height = line * self._summary_lines[row] + 1
+            if self.summary.rowHeight(row) != height:
+                self.summary.setRowHeight(row, height)
 
     def show_output(self, output: dict[str, Any], heading: str | None = None, *, defer: bool = False) -> None:
         """Show ``output``'s settlements and per-player totals.
@@ -201,8 +288,14 @@ class SettlementPanel(QWidget):
             values = (where, str(s["player"]), bet, str(s["result"]), pay, str(s["rule"]), str(s.get("stage", "")))
             tip = f"{s['player']}: {bet}, stake {s['stake']}, {s['result']}: {pay} ({s['rule']}, {s.get('stage', '')})"
             rows.append((values, tip, group % 2))
+        summary = self._summary(ordered)
+        self._summary_count = len(summary)
+        self._summary_lines = [1] * len(summary)
         self.table.setUpdatesEnabled(False)  # one repaint for the whole table
         try:
+            _fill(self.summary, summary, self._summary_shown, self._bold, amounts=[SUMMARY.index("Total")])
+            self._fit_summary()
+            self._after_paint.later("fit", self._fit_summary)  # again once the columns are laid out
             _fill(self.table, rows, self._shown, self._bold)
             totals: list[tuple[tuple[str, ...], str, int]] = []
             for player, net in self.net.items():
@@ -215,6 +308,38 @@ class SettlementPanel(QWidget):
             _fill(self.totals, paired, self._totals_shown, self._bold, amounts=range(1, 2 * TOTAL_PAIRS, 2))
         finally:
             self.table.setUpdatesEnabled(True)
+
+    @staticmethod
+    def _summary(ordered: list[dict[str, Any]]) -> list[tuple[tuple[str, ...], str, int]]:
+        """A row per (area, player) in paying order: each hand's and side bet's amount, the total."""
+        groups: dict[tuple[Any, str], list[dict[str, Any]]] = {}
+        for s in ordered:
+            groups.setdefault((s.get("area"), str(s["player"])), []).append(s)
+        rows: list[tuple[tuple[str, ...], str, int]] = []
+        area_index = -1
+        last_area: Any = object()
+        seen: set[Any] = set()
+        for (area, player), entries in groups.items():
+            if area != last_area:
+                area_index += 1
+                last_area = area
+            parts: dict[str, list[dict[str, Any]]] = {}
+            hands = {e.get("hand") for e in entries if e["bet"] == "main"}
+            for e in sorted(entries, key=lambda e: (e["bet"] != "main", e.get("hand") or 0)):  # hands first
+                if e["bet"] == "main" and e.get("hand") is not None:
+                    key = f"H{e['hand']}" if len(hands) > 1 else ""  # one hand: its amount alone
+                else:
+                    key = LIST_NAMES.get(e["bet"]) or SHORT_BET_NAMES.get(e["bet"], e["bet"])
+                parts.setdefault(key, []).append(e)
+            text = "  ".join(f"{k} {settled_cell(v).text}".strip() for k, v in parts.items())
+            net = sum((Decimal(str(e["net"])) for e in entries), Decimal(0))
+            total = settled_cell(entries).text if net else "="
+            tip = "; ".join(f"{BET_NAMES.get(e['bet'], e['bet'])} {e['result']} {signed(e['net'])} ({e['rule']})"
+                            for e in entries)
+            shown_area = str(area) if area is not None and area not in seen else ""  # once a group
+            seen.add(area)
+            rows.append(((shown_area, player, text, total.strip()), tip, area_index % 2))
+        return rows
 
     def row_count(self) -> int:
         """The rows the table shows (its rows past them are hidden, kept for the next round)."""

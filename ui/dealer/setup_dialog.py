@@ -7,6 +7,7 @@ window's state. The ranges come from the engine's game data (2.1 decks, Appendix
 
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 
 from PySide6.QtWidgets import (
@@ -26,9 +27,11 @@ from dealer_assist.engine.table_setup import (
     TableSetup,
     default_setup,
     setup_from_json,
+    setup_problem,
 )
 from dealer_assist.games import GAMES
 from dealer_assist.store import Store, StoreError, default_db_path
+from ui.common.dialog_keys import enter_submits
 from ui.common.table_view import BET_NAMES
 
 
@@ -63,6 +66,8 @@ class SetupDialog(QDialog):
         self.seconds = QSpinBox()
         self.seconds.setRange(5, 120)
         self.seconds.setValue(setup.decision_seconds)
+        self.chips = QLineEdit(", ".join(str(c) for c in setup.chips))
+        self.chips.setPlaceholderText("5, 25, 100, 500, 1000")
         self.limits: dict[str, tuple[QLineEdit, QLineEdit]] = {}
         self._limit_form = QFormLayout()
         form.addRow("Game", self.game)
@@ -71,11 +76,17 @@ class SetupDialog(QDialog):
         form.addRow("Seated (player=area)", self.seated)
         form.addRow("Terminals (Electronic)", self.terminals)
         form.addRow("Decision time, s (3.18)", self.seconds)
+        form.addRow("Chip values (F1-F8)", self.chips)
         layout.addLayout(form)
         layout.addWidget(QLabel("Limits per bet kind (min / max, blank = none)"))
         self._limit_host = QWidget()
         self._limit_host.setLayout(self._limit_form)
         layout.addWidget(self._limit_host)
+        self.problem = QLabel("")  # what the engine refuses in the setup, named (issue 24 item 6)
+        self.problem.setProperty("role", "refusal")
+        self.problem.setWordWrap(True)
+        self.problem.hide()
+        layout.addWidget(self.problem)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -85,6 +96,17 @@ class SetupDialog(QDialog):
         self._game_changed()
         self.decks.setValue(setup.decks)
         self.areas.setValue(setup.areas)
+        ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        enter_submits(self, ok)  # Enter: OK (checked below), never Cancel
+
+    def accept(self) -> None:
+        """OK only with a setup the engine opens a round with; else the reason, in the dialog."""
+        problem = setup_problem(self.result_setup())
+        if problem is not None:
+            self.problem.setText(f"This setup cannot be used: {problem}. Change it, or Cancel.")
+            self.problem.show()
+            return
+        super().accept()
 
     def _game_changed(self) -> None:
         rules = GAMES[str(self.game.currentData())]
@@ -120,12 +142,15 @@ class SetupDialog(QDialog):
         limits: dict[str, list[float]] = {}
         for kind, (low, high) in self.limits.items():
             try:
-                limits[kind] = [float(low.text()), float(high.text())]
-            except ValueError:
+                pair = [Decimal(low.text().strip()), Decimal(high.text().strip())]
+            except ArithmeticError:
                 continue
+            # as the transcript's JSON has them: whole amounts as integers (5, not 5.0)
+            limits[kind] = [int(v) if v == v.to_integral_value() else float(v) for v in pair]
         return TableSetup(
             game=str(self.game.currentData()), decks=self.decks.value(), areas=self.areas.value(),
             limits=limits, seated=seated,
             terminals=[t.strip() for t in self.terminals.text().split(",") if t.strip()],
             decision_seconds=self.seconds.value(),
+            chips=[int(c) for c in self.chips.text().replace(",", " ").split() if c.isdigit()],
         )

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from ui.common.cards import card_label
+from ui.common.round_view import settled_cell
 from ui.common.style import money, pay_words, px
 from ui.common.table_view import SHORT_BET_NAMES, total_text
 from ui.dealer.prompt import OPTION_WORDS
@@ -62,6 +63,9 @@ class TerminalBox(QFrame):
         self._select(self.name)
 
 
+FIXED_OPTIONS = ("hit", "stand", "double", "split", "surrender")  # the bar's places, in this order
+
+
 class TerminalsPanel(QWidget):
     def __init__(self, decide: Callable[[str, str, int], None], timeout: Callable[[str], None],
                  seconds: int = 20, parent: QWidget | None = None) -> None:
@@ -70,10 +74,14 @@ class TerminalsPanel(QWidget):
         self._timeout = timeout
         self.seconds = seconds
         self.deadlines: dict[str, int] = {}  # terminal -> seconds left
-        self.buttons: dict[tuple[str, str], QPushButton] = {}
+        self.buttons: dict[tuple[str, str], QPushButton] = {}  # the open choices of the chosen terminal
+        self.slots: dict[str, QPushButton] = {}  # every choice's fixed place in the bar
+        self._pending_hand: int | None = None
         self.countdowns: dict[str, QLabel] = {}
         self.selected: str | None = None
         self._rnd: Any = None
+        self._on_hand: dict[tuple[str, int], list[dict[str, Any]]] = {}
+        self._shared_count = 0  # the shared Player cards (a terminal's own cards come after them)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.setSpacing(px(4))
@@ -116,9 +124,14 @@ class TerminalsPanel(QWidget):
         if self.selected not in pending:
             self.selected = next(iter(pending), None)
         nets: dict[str, Decimal] = {}
+        self._on_hand = {}  # each hand's own settlement
         for s in self._output.get("settlements", []):
             nets[s["player"]] = nets.get(s["player"], Decimal(0)) + Decimal(str(s["net"]))
-        terminals = list(rnd.view().terminals)  # the engine's typed views (round_api.TerminalView)
+            if s["bet"] == "main" and s.get("hand") is not None:
+                self._on_hand.setdefault((str(s["player"]), int(s["hand"])), []).append(s)
+        view = rnd.view()
+        self._shared_count = len(view.player_cards)
+        terminals = list(view.terminals)  # the engine's typed views (round_api.TerminalView)
         rows = max(1, (len(terminals) + COLUMNS - 1) // COLUMNS)
         box_h = max(px(90), (self._grid_host.height() - px(4) * (rows - 1)) // rows)
         for n, terminal in enumerate(terminals):
@@ -157,7 +170,12 @@ class TerminalsPanel(QWidget):
             text = f"H{i} " if len(hands) > 1 else ""
             if len(hands) > 1:  # split: each hand's own cards (one hand: the shared hand above)
                 text += " ".join(card_label(c) for c in hand.cards) + " = "
+            elif len(hand.cards) > self._shared_count:  # its own cards drawn after the shared ones
+                text += "+ " + " ".join(card_label(c) for c in hand.cards[self._shared_count:]) + " = "
             text += total_text(total, soft, len(hand.cards)) + ("  " + " ".join(badges) if badges else "")
+            settled = self._on_hand.get((terminal.player, i))
+            if settled:  # what to pay or collect on this hand (issue 24 item 3)
+                text += "  " + settled_cell(settled).text
             if pending is not None and pending["hand"] == i:
                 text = "\u25b6 " + text
             hand_label = _label(text, 15 if len(hands) == 1 else 13, True)
@@ -180,25 +198,37 @@ class TerminalsPanel(QWidget):
         return box
 
     def _show_actions(self, pending: dict[str, Any] | None) -> None:
-        while self._actions.count():
-            item = self._actions.takeAt(0)
-            widget = item.widget() if item is not None else None
-            if widget is not None and widget is not self.action_title:
-                widget.hide()
-                widget.deleteLater()
+        """The chosen terminal's choices in fixed places (issue 24: they reflowed under the
+        finger): every usual option always there, the ones not open now disabled."""
+        options = list(pending["options"]) if pending is not None and self.selected is not None else []
+        wanted = [*FIXED_OPTIONS, *(o for o in options if o not in FIXED_OPTIONS)]
+        if list(self.slots) != wanted:
+            for button in self.slots.values():
+                self._actions.removeWidget(button)
+                button.deleteLater()
+            self.slots = {}
+            if self._actions.indexOf(self.action_title) < 0:
+                self._actions.addWidget(self.action_title, 1)
+            for option in wanted:
+                b = QPushButton(OPTION_WORDS.get(option, option).replace(" / next hand", ""))
+                b.setProperty("role", "option")
+                b.clicked.connect(lambda _=False, o=option: self._slot_pressed(o))
+                self._actions.addWidget(b, 1)
+                self.slots[option] = b
         self.buttons = {}
-        if pending is None or self.selected is None:
-            self.action_bar.hide()
-            return
-        self.action_bar.show()
-        self.action_title.setText(f"{self.selected}, hand {pending['hand']}:")
-        self._actions.addWidget(self.action_title, 1)
-        for option in pending["options"]:
-            b = QPushButton(OPTION_WORDS.get(option, option).replace(" / next hand", ""))
-            b.setProperty("role", "option")
-            b.clicked.connect(lambda _=False, o=option, t=self.selected, h=pending["hand"]: self._decide(o, t, h))
-            self._actions.addWidget(b, 1)
-            self.buttons[(self.selected, option)] = b
+        self._pending_hand = pending["hand"] if pending is not None else None
+        hand = pending["hand"] if pending is not None else None
+        self.action_title.setText(f"{self.selected}, hand {hand}:" if options else "")
+        for option, b in self.slots.items():
+            b.setEnabled(option in options)
+            if option in options:
+                self.buttons[(str(self.selected), option)] = b
+        if self.action_bar.isHidden():
+            self.action_bar.show()
+
+    def _slot_pressed(self, option: str) -> None:
+        if self.selected is not None and self._pending_hand is not None:
+            self._decide(option, self.selected, self._pending_hand)
 
     @staticmethod
     def _countdown_text(hand: int, seconds: int) -> str:

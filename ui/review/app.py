@@ -56,6 +56,7 @@ from dealer_assist.store.review_queries import (
     RoundFilter,
     count_rounds,
 )
+from ui.common.screen_fit import available_geometry, fill_screen, keep_size
 from ui.common.style import APP_STYLE
 from ui.review.detail import BAD_STYLE, OK_STYLE, RoundDetailView
 from ui.review.model import COLUMNS, GAME_NAMES, RoundListModel
@@ -427,7 +428,8 @@ def open_review(db_path: str | Path, parent: QWidget | None = None, *, superviso
     window = ReviewWindow(db_path, None, supervisor=supervisor)
     if parent is not None:
         window.setParent(parent, Qt.WindowType.Window)
-    window.resize(1800, 1000)
+    keep_size(window)  # the caller shows it over the screen (ui.common.screen_fit.fill_screen)
+    window.setGeometry(available_geometry(window))
     return window
 
 
@@ -455,8 +457,7 @@ def _run_floor(args: argparse.Namespace) -> int:
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     window = PitWindow(args.db)
-    window.resize(1600, 1000)
-    window.show()
+    fill_screen(window)
     if getattr(args, "screenshot", None):
         import time
 
@@ -508,7 +509,7 @@ def run(args: argparse.Namespace) -> int:
         if getattr(args, "round", None) is not None:
             assert isinstance(window, ReviewWindow)
             window.open_round(int(args.round))
-        window.show()
+        fill_screen(window)
         shown.append(window)
         return True
 

@@ -61,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
         page_rounds,
         summaries,
     )
+    from ui.common.screen_fit import fill_screen
     from ui.review.app import ReviewWindow
 
     app = QApplication.instance() or QApplication([])
@@ -78,8 +79,7 @@ def main(argv: list[str] | None = None) -> int:
 
         def open_window() -> None:
             win = ReviewWindow(path)
-            win.resize(1800, 1000)
-            win.show()
+            fill_screen(win)
             app.processEvents()
             windows.append(win)
 

@@ -51,6 +51,7 @@ from dealer_assist.floor.reader import (
     TableState,
     sort_key,
 )
+from ui.common.screen_fit import fill_screen, keep_size
 from ui.common.style import money, signed
 from ui.common.worker import Worker
 from ui.review.model import GAME_NAMES
@@ -122,6 +123,10 @@ class RoundDialog(QDialog):
                                 f"dealer {s.dealer or '?'} · {s.status}"))
         self.steps = replay(detail.config, [ev for _, _, _, ev in detail.events])
         self.layout_view = TableView()
+        # the dealer's screen's look: the felt, the areas' frames, the amounts' colours on them
+        from ui.common.style import app_style
+
+        self.setStyleSheet(app_style())
         layout.addWidget(self.layout_view, 3)
         self.step_label = QLabel()
         self.step_label.setWordWrap(True)
@@ -209,7 +214,7 @@ class RoundDialog(QDialog):
         self.events.cellClicked.connect(lambda row, _c: self.slider.setValue(row + 1))
         self.slider.setValue(self.slider.maximum())
         self.show_step(self.slider.value())
-        self.resize(1100, 900)
+        keep_size(self)  # shown over the screen by its opener (ui.common.screen_fit)
 
     def show_step(self, position: int) -> None:
         """The layout after ``position`` events (0: before the first), as the review shows it."""
@@ -784,7 +789,7 @@ class PitWindow(QMainWindow):
                 self._worker.submit(note_job, written)
 
             dialog = RoundDialog(detail, document, self, notes=notes, write_note=write_note)
-            dialog.show()
+            fill_screen(dialog)  # the round over the screen, as the review shows it
             if done is not None:
                 done(dialog)
 
