@@ -407,6 +407,7 @@ class Store:
         actor: str = "dealer",
         result: Mapping[str, Any] | None = None,
         approval: int | None = None,
+        under_min: Sequence[str] | None = None,
     ) -> int:
         """Record a new live round with its first events (the betting slip and *no more
         bets*, or a void) in one durable transaction; returns its id.
@@ -424,7 +425,7 @@ class Store:
                 use_approval(conn, approval, event, round_id, seq, now)
                 log.insert_event(conn, round_id, seq, event, actor, None)
             if result is not None:
-                results.finish(conn, round_id, result, actor)
+                results.finish(conn, round_id, result, actor, under_min)
             return round_id
 
     def append_event(
@@ -458,10 +459,13 @@ class Store:
         at: str | None = None,
         approval: int | None = None,
         result: Mapping[str, Any] | None = None,
+        under_min: Sequence[str] | None = None,
     ) -> int:
         """Append several events (a decision and the card it took: ``hit`` + ``card``) in one
         durable transaction, so that a crash keeps both or neither; returns the last seq.
-        ``approval`` and ``result``: as :meth:`append_event` (an approval covers one event)."""
+        ``approval`` and ``result``: as :meth:`append_event` (an approval covers one event);
+        ``under_min``: with a result, the players the round settled an under-minimum wager
+        for the first time (5.26), as the table session knows them."""
         with self._write() as conn:
             if conn.execute("SELECT 1 FROM rounds WHERE id = ?", (round_id,)).fetchone() is None:
                 raise StoreError(f"no round {round_id}")
@@ -475,20 +479,23 @@ class Store:
                 use_approval(conn, approval, event, round_id, seq, now)
                 log.insert_event(conn, round_id, seq, event, actor, at)
             if result is not None:
-                results.finish(conn, round_id, result, actor)
+                results.finish(conn, round_id, result, actor, under_min)
         return seq
 
     def finish_round(
-        self, round_id: int, result: Mapping[str, Any], *, actor: str = "dealer"
+        self, round_id: int, result: Mapping[str, Any], *, actor: str = "dealer",
+        under_min: Sequence[str] | None = None,
     ) -> None:
         """Record the settle output of a round (status, settlements, rulings, net).
 
         May be called again (e.g. a referred round later resolved, or a 5.7 card after
         settlement): derived records are replaced and a new ``round_finish`` audit row
-        is chained. Updates the under-minimum history (5.26).
+        is chained. Updates the under-minimum history (5.26) with ``under_min``, the names
+        the table session learnt from the round (``Step.under_min``); a caller with no
+        session (an import, a test) leaves it None and the store derives them.
         """
         with self._write() as conn:
-            results.finish(conn, round_id, result, actor)
+            results.finish(conn, round_id, result, actor, under_min)
 
     def find_open_round(self) -> OpenRound | None:
         """This table's latest live round that has not ended (in progress or referred), for
