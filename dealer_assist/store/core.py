@@ -829,6 +829,19 @@ class Store:
             user_records.update_pin(conn, name, digest, salt, self.pin_cost, actor or f"supervisor:{supervisor}",
                                     must_change=True, kind="pin_reset")
 
+    def clear_lockout(self, name: str, *, approval: int | None) -> bool:
+        """Another supervisor clears a name's wrong PINs and its lock (``accounts`` approval);
+        True when there was something to clear. A supervisor cannot clear their own."""
+        with self._write() as conn:
+            supervisor = check_accounts_approval(conn, approval, _dt.datetime.now(_dt.UTC))
+            if supervisor == name:
+                raise StoreError("another supervisor must clear this lock")
+            cleared = user_records.clear_failures(conn, name)
+            if cleared:
+                insert_audit(conn, "pin_failures_cleared", f"supervisor:{supervisor}", None,
+                             {"username": name, "by": supervisor})
+            return cleared
+
     # ---- audit
 
     def add_audit(

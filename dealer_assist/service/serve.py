@@ -1,0 +1,121 @@
+"""``dealer-assist station serve``: put the store, the table and the socket together and
+run until SIGTERM/SIGINT. The shoe is attached by the caller (hardware/station.py owns the
+device and the simulator): ``attach_shoe(on_event)`` starts it and returns its stop."""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import dealer_assist.service.station as st
+from dealer_assist.engine.table_setup import default_setup
+from dealer_assist.service.applog import start_logging
+from dealer_assist.service.client import dev_socket_path
+from dealer_assist.service.config_watch import check_config_digest
+from dealer_assist.service.server import StationServer
+from dealer_assist.service.table import TableService
+from dealer_assist.store import Store, StoreError
+from dealer_assist.store.users import PIN_COST, PinCost
+
+ShoeEvents = Callable[[dict[str, Any]], None]
+AttachShoe = Callable[[ShoeEvents], Callable[[], None]]
+log = logging.getLogger("dealer_assist.service")
+
+
+@dataclass
+class ServeOptions:
+    config: str | None = None
+    state_dir: str | None = None
+    socket: str | None = None
+    log_dir: str | None = None
+    pin_cost: PinCost | None = None  # tests only (TEST_PIN_COST); the service never sets it
+
+
+@dataclass
+class Running:
+    """A started service (tests and dev.py stop it with :meth:`stop`)."""
+
+    service: TableService
+    server: StationServer
+    store: Store
+    stop_shoe: Callable[[], None]
+
+    def stop(self) -> None:
+        self.stop_shoe()
+        self.server.stop()
+        with self.service.lock:
+            self.store.close()
+
+
+def table_header(cfg: st.StationConfig | None) -> dict[str, Any]:
+    """The table's transcript header from the station configuration (else the default setup)."""
+    setup = default_setup()
+    if cfg is not None:
+        setup.game = cfg.game or setup.game
+        setup.decks = cfg.decks or setup.decks
+        setup.areas = cfg.areas or setup.areas
+        if cfg.limits:
+            setup.limits = {k: [float(lo), float(hi)] for k, (lo, hi) in cfg.limits.items()}
+    return setup.config([])
+
+
+def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Running:
+    """Open everything and start serving (raises StoreError/StationError/OSError)."""
+    cfg = st.find_config(options.config)
+    config_path, _ = st.config_location(options.config)
+    station = cfg is not None
+    state = Path(options.state_dir) if options.state_dir else (st.site_data_dir() if station else st.user_data_dir())
+    state.mkdir(parents=True, exist_ok=True, mode=0o700)
+    os.chmod(state, 0o700)  # the store, its key, the PIN hashes and the anchor: the service's alone
+    sock = Path(options.socket) if options.socket else (
+        Path("/run/dealer-assist/station.sock") if station else dev_socket_path())
+    if not station:
+        sock.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    store_file = Path(cfg.store) if cfg is not None and cfg.store else state / st.STORE_NAME
+    old = os.umask(0o077)
+    try:
+        store = Store.open(store_file, table=(cfg.table if cfg is not None and cfg.table else "table"),
+                           pin_cost=options.pin_cost or PIN_COST)
+    finally:
+        os.umask(old)
+    info = {"table": cfg.table if cfg else "", "pit": cfg.pit if cfg else "",
+            "simulated": cfg.simulated if cfg else True, "configured": station}
+    service = TableService(store, table_header(cfg), state_dir=state, station=info, log=log)
+    service.start()
+    if station and not service.refused and cfg is not None:
+        changed = check_config_digest(store, config_path, cfg.settings())
+        if changed is not None:
+            log.critical("significant event: %s was changed by hand: %s", config_path, changed["changes"])
+    server = StationServer(service, sock, log=log, mode=0o660 if station else 0o600)
+    server.start()
+    stop_shoe = attach_shoe(service.on_shoe) if attach_shoe is not None else (lambda: None)
+    log.info("station service on %s (store %s)", sock, store_file)
+    return Running(service, server, store, stop_shoe)
+
+
+def serve(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> int:
+    """Run in the foreground until SIGTERM or SIGINT; the exit status."""
+    cfg_present = st.find_config(options.config) is not None
+    logs = Path(options.log_dir) if options.log_dir else st.log_dir(cfg_present)
+    applog = start_logging(logs)
+    try:
+        running = start(options, attach_shoe)
+    except (StoreError, st.StationError, OSError) as exc:
+        log.critical("the station service cannot start: %s", exc)
+        print(f"error: {exc}", flush=True)
+        applog.stop()
+        return 1
+    done = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: done.set())
+    print(f"serving on {running.server.path}", flush=True)
+    done.wait()
+    running.stop()
+    applog.stop()
+    return 0
