@@ -51,6 +51,7 @@ class Running:
         self.server.stop()
         with self.service.lock:
             self.store.close()
+            self.service.journal.close()
 
 
 def table_header(cfg: st.StationConfig | None) -> dict[str, Any]:

@@ -42,6 +42,7 @@ from dealer_assist.service.anchor import (
     rollback_problem,
     write_anchor,
 )
+from dealer_assist.service.journal import JOURNAL_NAME, ShoeJournal, frames_between
 from dealer_assist.service.protocol import ProtocolError
 from dealer_assist.store import Store, StoreError
 
@@ -57,6 +58,10 @@ DEALER_INPUTS = {
 # Inputs that need a supervisor's PIN (docs/store.md, the authority table): op -> (type, approval kind)
 SUPERVISED = {"void": ("void", "void"), "resolve": ("resolve", "resolve"),
               "correct": ("correction", "correction"), "pick": ("pick", "override")}
+ACCOUNT_OPS = ("enrol", "login", "logout", "unlock", "users")
+TABLE_OPS = ("no_more_bets", "set_slip", "key_card", "place_card", "double_last_card", "confirm_hit",
+             "face_up", "next_round", "release_hold")
+OPS = frozenset(("state", *ACCOUNT_OPS, *DEALER_INPUTS, *SUPERVISED, *TABLE_OPS))
 HOLDING = ("noread", "gap", "error")
 UNREAD = "?"  # a card in flight the shoe could not read
 
@@ -106,7 +111,10 @@ class TableService:
         self.in_flight: dict[int, dict[str, Any]] = {}  # seq -> {card, audit}: delivered, unrecorded
         self.shoe: dict[str, Any] = {"connected": False}
         self.face_up_next = False
+        self.gap: dict[str, Any] | None = None  # the frames a restart gap covers
         self.anchor_path = state_dir / ANCHOR_NAME
+        self.journal = ShoeJournal(state_dir / JOURNAL_NAME)
+        self.last_frame: int | None = None  # the seq of the last frame read before this start
 
     # ------------------------------------------------------------------ start
     def start(self) -> None:
@@ -162,6 +170,17 @@ class TableService:
         for event in pending:
             if isinstance(event, CardDrawn) and event.shoe_seq is not None:
                 self.in_flight.pop(event.shoe_seq, None)
+        last = self.journal.read()
+        if last is not None and isinstance(last.get("seq"), int):
+            self.last_frame = int(last["seq"])
+            seq = self.last_frame
+            settled = {int(e.detail.get("seq", -1)) for e in self.store.audit_entries(kind=SETTLED_KIND)}
+            unrecorded = seq not in recorded and seq not in self.in_flight and seq not in settled
+            held = any(isinstance(e, CardDrawn) and e.shoe_seq == seq for e in pending)
+            if unrecorded and not held and last.get("event") in ("card", "multi", "noread"):
+                # read, then the service stopped before recording it: in flight now
+                self._in_flight({"seq": seq, "card": last.get("card") or UNREAD}
+                                if last.get("event") != "multi" else last)
         if any(v["card"] == UNREAD for v in self.in_flight.values()):
             self.hold = "a card came out of the shoe unread before the restart: key it in by its number"
 
@@ -180,7 +199,7 @@ class TableService:
             "expect": {"kind": exp.kind, "target": exp.target, "area": exp.area, "hand": exp.hand,
                        "player": exp.player, "options": list(exp.options), "rule": exp.rule, "text": exp.text},
             "output": round_output(rnd), "concluded": self.session.concluded,
-            "hold": self.hold, "queued": len(self.queue), "stray": self.stray,
+            "hold": self.hold, "gap": self.gap, "queued": len(self.queue), "stray": self.stray,
             "in_flight": [{"seq": s, "card": v["card"]} for s, v in sorted(self.in_flight.items())],
             "under_min": sorted(self.session.under_min), "shoe": dict(self.shoe),
             "needs_enrolment": self.store.needs_enrolment(),
@@ -192,6 +211,8 @@ class TableService:
     # ------------------------------------------------------------------ ops
     def handle(self, client: Client, op: str, args: dict[str, Any]) -> Any:
         """One request; ProtocolError (refused, pin, auth, bad_request) when it is not done."""
+        if op not in OPS:
+            raise ProtocolError("bad_request", f"no op {op!r} (docs/station.md lists the ops)")
         with self.lock:
             if op == "state":
                 return self.state()
@@ -199,7 +220,7 @@ class TableService:
                 raise refused(self.refused)
             if self.store_error:
                 raise refused(f"not recorded: {self.store_error}")
-            if op in ("enrol", "login", "logout", "unlock", "users"):
+            if op in ACCOUNT_OPS:
                 return getattr(self, f"_op_{op}")(client, args)
             if client.dealer is None:
                 raise ProtocolError("auth", "no dealer is logged in on this screen: log in first")
@@ -300,6 +321,13 @@ class TableService:
             self._record(self.session.double_tentative(value), actor)
         elif op == "confirm_hit":
             self._record(self.session.confirm_tentative(), actor)
+        elif op == "release_hold":
+            # the dealer checked the table: no card is missing (unread cards must be keyed in)
+            if any(v["card"] == UNREAD for v in self.in_flight.values()):
+                raise refused("a card came out unread: key it in by its number")
+            self.store.add_audit("hold_released", actor=actor, round_id=self.round_id,
+                                 detail={"hold": self.hold, "gap": self.gap})
+            self.hold, self.gap = "", None
         elif op == "face_up":
             self.face_up_next = True  # 5.5: the next card came out face up
         elif op == "next_round":
@@ -368,6 +396,20 @@ class TableService:
 
     def _shoe(self, event: dict[str, Any]) -> None:
         name = event.get("event")
+        seq = event.get("seq")
+        if isinstance(seq, int):
+            self.journal.write(event)  # before anything is done with it
+            if self.last_frame is not None:
+                lost = frames_between(self.last_frame, seq)
+                self.last_frame = None
+                if lost and not (name == "hello" and seq == 0) and not self.refused:
+                    # frames the shoe sent while the service was down: a card may be missing
+                    detail = {"after": seq - lost - 1, "before": seq, "lost": lost}
+                    self.store.add_audit("shoe_fault", actor="shoe", round_id=self.round_id,
+                                         detail={"event": "restart_gap", **detail})
+                    self.hold = (f"{lost} frame(s) from the shoe (numbers {seq - lost} to {seq - 1}) came while "
+                                 "the service was down: a card may be missing")
+                    self.gap = detail
         if name in ("connected", "disconnected"):
             self.shoe.update(connected=name == "connected", port=event.get("port", ""),
                              codec=event.get("codec", self.shoe.get("codec", "")))
@@ -465,7 +507,7 @@ class TableService:
         if isinstance(seq, int) and seq in self.in_flight:
             self._settle(seq, actor, "keyed in")
         if not any(v["card"] == UNREAD for v in self.in_flight.values()):
-            self.hold = ""
+            self.hold, self.gap = "", None
 
     def _place_stray(self, args: dict[str, Any], actor: str) -> None:
         if self.stray is None:

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from dealer_assist.service.client import ServiceClient, ServiceError
+from dealer_assist.service.journal import ShoeJournal
 from dealer_assist.store import Store
 from tests.service.conftest import Station, make_shoe, wait_connected
 
@@ -211,3 +212,42 @@ def test_requests_from_two_screens_are_served_in_turn(station: Any) -> None:
         t.join()
     assert errors == []
     assert isinstance(s.running.store if s.running else None, Store)
+
+
+def test_a_frame_read_but_not_recorded_before_a_kill_is_in_flight_after_the_restart(station: Any) -> None:
+    """The journal holds the last frame read before anything was done with it: a kill between
+    reading a card and recording it leaves the card in flight, by its number, not lost."""
+    s: Station = station("10S 9H QD 8C")
+    c = s.dealer()
+    c.request("wager", player="p1", bet="main", amount=10, area=1)
+    state = s.deal(c, 1)
+    last = max(e["shoe_seq"] for e in state["events"] if e["type"] == "card")
+    s.stop()
+    journal = ShoeJournal(s.state / "shoe-journal")  # as the kill left it: 9H read, not recorded
+    journal.write({"event": "card", "card": "9H", "seq": last + 1})
+    journal.close()
+    s.start()
+    wait_connected(s)
+    c = s.dealer()
+    state = c.request("state")
+    assert state["in_flight"] == [{"seq": last + 1, "card": "9H"}]
+    state = c.request("key_card", card="9H", seq=last + 1)
+    assert [e["card"] for e in state["events"] if e["type"] == "card"] == ["10S", "9H"]
+
+
+def test_frames_sent_while_the_service_was_down_hold_the_table(station: Any) -> None:
+    s: Station = station("10S 9H QD 8C")
+    c = s.dealer()
+    c.request("wager", player="p1", bet="main", amount=10, area=1)
+    s.deal(c, 1)
+    s.stop()
+    s.sim.deal()  # 9H comes out while nobody reads the shoe
+    s.start()
+    wait_connected(s)
+    c = s.dealer()
+    deadline = time.monotonic() + 10
+    while not (state := c.request("state"))["hold"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert "came while the service was down" in state["hold"] and state["gap"]["lost"] >= 1
+    state = c.request("key_card", card="9H")  # the dealer keys in the card that came out
+    assert state["hold"] == "" and [e["card"] for e in state["events"] if e["type"] == "card"] == ["10S", "9H"]
