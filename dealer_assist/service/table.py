@@ -58,7 +58,7 @@ DEALER_INPUTS = {
 # Inputs that need a supervisor's PIN (docs/store.md, the authority table): op -> (type, approval kind)
 SUPERVISED = {"void": ("void", "void"), "resolve": ("resolve", "resolve"),
               "correct": ("correction", "correction"), "pick": ("pick", "override")}
-ACCOUNT_OPS = ("enrol", "login", "logout", "unlock", "users")
+ACCOUNT_OPS = ("enrol", "login", "logout", "unlock", "users", "add_account", "change_pin")
 TABLE_OPS = ("no_more_bets", "set_slip", "key_card", "place_card", "double_last_card", "confirm_hit",
              "face_up", "next_round", "release_hold")
 OPS = frozenset(("state", *ACCOUNT_OPS, *DEALER_INPUTS, *SUPERVISED, *TABLE_OPS))
@@ -273,6 +273,23 @@ class TableService:
         approval = self._approval(args, "accounts", None, forbid=name)
         self.store.clear_lockout(name, approval=approval)
         return {"unlocked": name}
+
+    def _op_add_account(self, client: Client, args: dict[str, Any]) -> Any:
+        """A supervisor adds an account (its PIN to be changed at its first log-in)."""
+        name, roles = str(args.get("name", "")), args.get("roles") or ["dealer"]
+        approval = self._approval(args, "accounts", None)
+        try:
+            self.store.add_account(name, str(args.get("new_pin", "")), [str(r) for r in roles], approval=approval)
+        except StoreError as exc:
+            raise refused(str(exc)) from None
+        return {"added": name}
+
+    def _op_change_pin(self, client: Client, args: dict[str, Any]) -> Any:
+        check = self.store.change_pin(str(args.get("name", "")), str(args.get("old_pin", "")),
+                                      str(args.get("new_pin", "")))
+        if not check.ok:
+            raise ProtocolError("pin", _pin_text(check))
+        return {"changed": str(args.get("name", ""))}
 
     def _op_users(self, client: Client, args: dict[str, Any]) -> Any:
         return [{k: u[k] for k in ("username", "roles", "disabled", "locked_until") if k in u}

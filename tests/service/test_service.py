@@ -251,3 +251,18 @@ def test_frames_sent_while_the_service_was_down_hold_the_table(station: Any) -> 
     assert "came while the service was down" in state["hold"] and state["gap"]["lost"] >= 1
     state = c.request("key_card", card="9H")  # the dealer keys in the card that came out
     assert state["hold"] == "" and [e["card"] for e in state["events"] if e["type"] == "card"] == ["10S", "9H"]
+
+
+def test_a_supervisor_adds_a_dealer_who_chooses_a_pin_at_the_first_log_in(station: Any) -> None:
+    s: Station = station("10S")
+    c = s.client()
+    c.request("enrol", name="sue", pin="482913")
+    with pytest.raises(ServiceError) as caught:
+        c.request("add_account", name="dan", new_pin="246810", roles=["dealer"])
+    assert caught.value.code == "pin"
+    assert c.request("add_account", name="dan", new_pin="246810", roles=["dealer"],
+                     pin={"user": "sue", "pin": "482913"}) == {"added": "dan"}
+    with pytest.raises(ServiceError, match="set by a supervisor"):
+        c.request("login", name="dan", pin="246810")
+    c.request("change_pin", name="dan", old_pin="246810", new_pin="975318")
+    assert c.request("login", name="dan", pin="975318") == {"dealer": "dan"}
