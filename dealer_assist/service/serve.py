@@ -26,6 +26,7 @@ from dealer_assist.store.users import PIN_COST, PinCost
 ShoeEvents = Callable[[dict[str, Any]], None]
 AttachShoe = Callable[[ShoeEvents], Callable[[], None]]
 log = logging.getLogger("dealer_assist.service")
+STOP_SECONDS = 10
 
 
 @dataclass
@@ -105,6 +106,9 @@ def serve(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> int:
     cfg_present = st.find_config(options.config) is not None
     logs = Path(options.log_dir) if options.log_dir else st.log_dir(cfg_present)
     applog = start_logging(logs)
+    done = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):  # before the start: a stop while starting is kept
+        signal.signal(sig, lambda *_: done.set())
     try:
         running = start(options, attach_shoe)
     except (StoreError, st.StationError, OSError) as exc:
@@ -112,11 +116,13 @@ def serve(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> int:
         print(f"error: {exc}", flush=True)
         applog.stop()
         return 1
-    done = threading.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: done.set())
     print(f"serving on {running.server.path}", flush=True)
     done.wait()
-    running.stop()
+    # stop in order, but never hang a stop on a stuck device or client (systemd waits for us)
+    stopper = threading.Thread(target=running.stop, name="station-stop", daemon=True)
+    stopper.start()
+    stopper.join(STOP_SECONDS)
+    if stopper.is_alive():
+        log.error("the station service did not stop within %s s: leaving anyway", STOP_SECONDS)
     applog.stop()
     return 0
