@@ -18,6 +18,7 @@ from dealer_assist.engine.table_setup import default_setup
 from dealer_assist.service.applog import start_logging
 from dealer_assist.service.client import dev_socket_path
 from dealer_assist.service.config_watch import check_config_digest
+from dealer_assist.service.forwarding import FloorForwarding
 from dealer_assist.service.server import StationServer
 from dealer_assist.service.table import TableService
 from dealer_assist.store import Store, StoreError
@@ -90,6 +91,12 @@ def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Runni
             "simulated": cfg.simulated if cfg else True, "configured": station}
     service = TableService(store, table_header(cfg), state_dir=state, station=info, log=log)
     service.start()
+    if cfg is not None and cfg.table and not service.refused:
+        try:  # the station's store carries its table's name (the floor goes by it)
+            store.claim_table(cfg.table, cfg.pit or None, actor="service")
+        except StoreError as exc:
+            service.refused = f"the store {store_file} is refused: {exc}"
+            log.critical("significant event: %s", service.refused)
     if station and not service.refused and cfg is not None:
         changed = check_config_digest(store, config_path, cfg.settings())
         if changed is not None:
@@ -97,6 +104,18 @@ def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Runni
     server = StationServer(service, sock, log=log, mode=0o660 if station else 0o600)
     server.start()
     stop_shoe = attach_shoe(service.on_shoe) if attach_shoe is not None else (lambda: None)
+    url = st.floor_url(cfg)
+    if url and not service.refused:
+        forwarding = FloorForwarding(store_file, url, server.broadcast)
+        service.floor = lambda: dict(forwarding.state)
+        forwarding.start()
+        shoe_stop = stop_shoe
+
+        def stop_both() -> None:
+            shoe_stop()
+            forwarding.stop()
+
+        stop_shoe = stop_both
     log.info("station service on %s (store %s)", sock, store_file)
     return Running(service, server, store, stop_shoe)
 

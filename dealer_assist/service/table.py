@@ -110,6 +110,7 @@ class TableService:
         self.stray: dict[str, Any] | None = None  # a card that fits no reading: {seq, card, reason}
         self.in_flight: dict[int, dict[str, Any]] = {}  # seq -> {card, audit}: delivered, unrecorded
         self.shoe: dict[str, Any] = {"connected": False}
+        self.floor: Callable[[], dict[str, Any]] | None = None  # the floor link's state, if any
         self.face_up_next = False
         self.gap: dict[str, Any] | None = None  # the frames a restart gap covers
         self.anchor_path = state_dir / ANCHOR_NAME
@@ -202,6 +203,7 @@ class TableService:
             "hold": self.hold, "gap": self.gap, "queued": len(self.queue), "stray": self.stray,
             "in_flight": [{"seq": s, "card": v["card"]} for s, v in sorted(self.in_flight.items())],
             "under_min": sorted(self.session.under_min), "shoe": dict(self.shoe),
+            "floor": self.floor() if self.floor is not None else None,
             "needs_enrolment": self.store.needs_enrolment(),
         }
 
