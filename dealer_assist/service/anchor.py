@@ -1,8 +1,8 @@
 """The rollback anchor: a monotonic record of the store's progress kept outside the store
 file, in the service's own directory (issue 23 item 5).
 
-After every round the service starts or finishes it writes ``round-anchor`` (0600, fsynced,
-MACed with the station key): the newest round id and the store's commit generation (the
+After every round the service starts or finishes it writes ``round-anchor`` (0600, two
+slots written alternately in place, fsynced, MACed with the station key): the newest round id and the store's commit generation (the
 head record inside the file). At start a store whose newest round or generation is below
 the anchor's, or below the store's own head file beside the key, was replaced by an older
 copy: it is refused with a significant event and never written to, so no number of later
@@ -33,39 +33,51 @@ class Anchor:
         return hmac.new(key, body, hashlib.sha256).hexdigest()
 
 
-def write_anchor(path: Path, anchor: Anchor, key: bytes) -> None:
-    """Replace the anchor atomically (temp file, fsync, rename, fsync of the directory)."""
+SLOT = 256  # two slots written alternately in place: a torn write leaves the other one
+
+
+def write_anchor(path: Path, anchor: Anchor, key: bytes, slot: int) -> None:
+    """Write the anchor into ``slot`` (0 or 1; the caller alternates) in place, fsynced."""
     data = json.dumps({"round": anchor.round_id, "generation": anchor.generation,
                        "mac": anchor.mac(key)}).encode()
-    tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    new = not path.exists()
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        os.write(fd, data)
+        os.pwrite(fd, data.ljust(SLOT - 1) + b"\n", (slot % 2) * SLOT)
         os.fsync(fd)
     finally:
         os.close(fd)
-    os.replace(tmp, path)
-    dfd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(dfd)
-    finally:
-        os.close(dfd)
+    if new:
+        dfd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
 
 
 def read_anchor(path: Path, key: bytes) -> Anchor | None:
-    """The anchor, or None when there is none yet. A damaged or forged anchor (bad MAC) is
-    reported as a problem by :func:`rollback_problem`, never taken as 'none'."""
+    """The newest valid anchor, or None when there is none yet. A file whose slots are all
+    damaged or forged (bad MAC) is a problem (ValueError), never taken as 'none'."""
     try:
-        raw = json.loads(path.read_bytes())
-        anchor = Anchor(int(raw["round"]), int(raw["generation"]))
-        mac = str(raw["mac"])
+        data = path.read_bytes()
     except FileNotFoundError:
         return None
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+    except OSError as exc:
         raise ValueError(f"the rollback anchor {path} cannot be read: {exc}") from None
-    if not hmac.compare_digest(mac, anchor.mac(key)):
-        raise ValueError(f"the rollback anchor {path} does not match the station key")
-    return anchor
+    found: list[Anchor] = []
+    for part in (data[:SLOT], data[SLOT:2 * SLOT]):
+        try:
+            raw = json.loads(part.decode().strip() or "null")
+            anchor = Anchor(int(raw["round"]), int(raw["generation"]))
+            if hmac.compare_digest(str(raw["mac"]), anchor.mac(key)):
+                found.append(anchor)
+        except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+            continue
+    if not found:
+        if data.strip():
+            raise ValueError(f"the rollback anchor {path} does not match the station key")
+        return None
+    return max(found, key=lambda a: (a.round_id, a.generation))
 
 
 def rollback_problem(anchor: Anchor | None, newest_round: int, generation: int,

@@ -87,6 +87,7 @@ def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Runni
                            pin_cost=options.pin_cost or PIN_COST)
     finally:
         os.umask(old)
+    store.head_sync = False  # the anchor (fsynced each round) is the durable lower bound
     info = {"table": cfg.table if cfg else "", "pit": cfg.pit if cfg else "",
             "simulated": cfg.simulated if cfg else True, "configured": station}
     service = TableService(store, table_header(cfg), state_dir=state, station=info, log=log)

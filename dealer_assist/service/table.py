@@ -114,6 +114,7 @@ class TableService:
         self.face_up_next = False
         self.gap: dict[str, Any] | None = None  # the frames a restart gap covers
         self.anchor_path = state_dir / ANCHOR_NAME
+        self.anchor_slot = 0
         self.journal = ShoeJournal(state_dir / JOURNAL_NAME)
         self.last_frame: int | None = None  # the seq of the last frame read before this start
 
@@ -399,7 +400,8 @@ class TableService:
         if key is None or self.round_id is None:
             return
         _, generation, _ = self.store.read_with(_progress)
-        write_anchor(self.anchor_path, Anchor(self.round_id, generation), key)
+        self.anchor_slot ^= 1
+        write_anchor(self.anchor_path, Anchor(self.round_id, generation), key, self.anchor_slot)
 
     # ------------------------------------------------------------------ the shoe
     def on_shoe(self, event: dict[str, Any]) -> None:
