@@ -295,3 +295,18 @@ def test_cards_in_flight_by_sequence_number(game: str, decks: int, per_deck: int
     session.delivered(6, "2S")
     session.settle_in_flight(6)  # keyed in, or voided by a supervisor
     assert session.unrecorded() == []
+
+
+def test_a_shoe_loaded_while_bets_are_open_deals_the_round() -> None:
+    """The shoe is changed between rounds, while the next round's wagers are on the slip: that
+    round deals from the new shoe (its header has no shoe_dealt), the slip kept."""
+    session = TableSession(table("lucky8", 1))
+    one_card_round(session, "lucky8", "7C")
+    session.new_round()
+    session.apply(wager("lucky8"))
+    assert session.config["shoe_dealt"] == ["7C"]
+    session.shoe_loaded()
+    assert "shoe_dealt" not in session.config and len(session.slip) == 1
+    step = session.card(card("7C"))  # copy 1 of the new one-deck shoe: no 5.1
+    assert types(step.record) == ["wager", "no_more_bets", "card"]
+    assert session.round.status() == "in_progress" and session.round.shoe.remaining == 51

@@ -573,7 +573,7 @@ class TableController(QObject):
         ``approval``: a supervisor's, for the event among them that needs one (a void)."""
         store = self.store
         session = self.session_id
-        config = dict(self.config)
+        config = dict(self.session.config) if self.session is not None else dict(self.config)
         who = actor or f"dealer:{self.dealer}"
         under = list(self.current.under_minimum_first_time()) if output is not None else None
         self.unacknowledged += 1
@@ -768,6 +768,7 @@ class TableController(QObject):
             info.cut_seen = False
             if self.session is not None:
                 self.session.shoe_loaded()  # 5.1: copies count from this shuffle on
+                self.config = dict(self.session.config)  # a round in betting deals from it
             self._update_remaining(reset=True)
         elif isinstance(event, CutCard):
             info.cut_seen = True
