@@ -47,6 +47,7 @@ class Running:
     server: StationServer
     store: Store
     stop_shoe: Callable[[], None]
+    lock: st.StationLock
 
     def stop(self) -> None:
         self.stop_shoe()
@@ -54,6 +55,7 @@ class Running:
         with self.service.lock:
             self.store.close()
             self.service.journal.close()
+        self.lock.release()
 
 
 def table_header(cfg: st.StationConfig | None) -> dict[str, Any]:
@@ -82,9 +84,14 @@ def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Runni
         sock.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     store_file = Path(cfg.store) if cfg is not None and cfg.store else state / st.STORE_NAME
     old = os.umask(0o077)
+    lock = st.StationLock(store_file)  # one writer per store: a second service (or screen) is refused
     try:
+        lock.acquire()
         store = Store.open(store_file, table=(cfg.table if cfg is not None and cfg.table else "table"),
                            pin_cost=options.pin_cost or PIN_COST)
+    except BaseException:
+        lock.release()
+        raise
     finally:
         os.umask(old)
     store.head_sync = False  # the anchor (fsynced each round) is the durable lower bound
@@ -118,7 +125,7 @@ def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Runni
 
         stop_shoe = stop_both
     log.info("station service on %s (store %s)", sock, store_file)
-    return Running(service, server, store, stop_shoe)
+    return Running(service, server, store, stop_shoe, lock)
 
 
 def serve(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> int:

@@ -266,3 +266,13 @@ def test_a_supervisor_adds_a_dealer_who_chooses_a_pin_at_the_first_log_in(statio
         c.request("login", name="dan", pin="246810")
     c.request("change_pin", name="dan", old_pin="246810", new_pin="975318")
     assert c.request("login", name="dan", pin="975318") == {"dealer": "dan"}
+
+
+def test_a_second_service_on_the_same_store_is_refused(station: Any, tmp_path: Path) -> None:
+    s: Station = station("10S")
+    other = Station(s.state, tmp_path / "other.sock", make_shoe("9H"))
+    try:
+        with pytest.raises(Exception, match="in use by another Dealer Assist"):
+            other.start()
+    finally:
+        other.sim.close()
