@@ -11,6 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import psycopg
+
+from dealer_assist.floor.connection import FloorError, connect, describe_error
 from dealer_assist.floor.forward import Forwarder, ForwardResult, LinkState
 
 log = logging.getLogger("dealer_assist.service")
@@ -44,3 +47,16 @@ class FloorForwarding:
             log.exception("forwarding to the floor stopped")
             self.state = {"text": f"floor: stopped — {exc}", "stopped": str(exc)}
             self.notify("floor", dict(self.state))
+
+
+def floor_last_round(url: str, table: str, timeout_s: int = 5) -> int | None:
+    """The newest round of ``table`` the floor holds (the station's own round id): the second
+    rollback anchor (issue 23 item 5). None when the floor cannot be reached now (the anchor
+    file still guards) or holds nothing of the table."""
+    try:
+        with connect(url, connect_timeout=timeout_s) as conn:
+            row = conn.execute("SELECT MAX(round_id) FROM floor.rounds WHERE table_name = %s", (table,)).fetchone()
+    except (FloorError, psycopg.Error) as exc:
+        log.warning("the floor cannot be asked for its last round of %s: %s", table, describe_error(exc))
+        return None
+    return int(row[0]) if row is not None and row[0] is not None else None

@@ -18,7 +18,7 @@ from dealer_assist.engine.table_setup import default_setup
 from dealer_assist.service.applog import start_logging
 from dealer_assist.service.client import dev_socket_path
 from dealer_assist.service.config_watch import check_config_digest
-from dealer_assist.service.forwarding import FloorForwarding
+from dealer_assist.service.forwarding import FloorForwarding, floor_last_round
 from dealer_assist.service.server import StationServer
 from dealer_assist.service.table import TableService
 from dealer_assist.store import Store, StoreError
@@ -105,6 +105,14 @@ def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Runni
         except StoreError as exc:
             service.refused = f"the store {store_file} is refused: {exc}"
             log.critical("significant event: %s", service.refused)
+    url = st.floor_url(cfg)
+    if url and cfg is not None and cfg.table and not service.refused:
+        on_floor = floor_last_round(url, cfg.table)
+        newest = max((r.id for r in store.list_rounds(limit=1)), default=0)
+        if on_floor is not None and newest < on_floor:
+            service.refused = (f"the store {store_file} is refused: its newest round is {newest}, but the floor "
+                               f"holds round {on_floor} of {cfg.table}: the store was replaced by an older copy")
+            log.critical("significant event: %s", service.refused)
     if station and not service.refused and cfg is not None:
         changed = check_config_digest(store, config_path, cfg.settings())
         if changed is not None:
@@ -112,7 +120,6 @@ def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Runni
     server = StationServer(service, sock, log=log, mode=0o660 if station else 0o600)
     server.start()
     stop_shoe = attach_shoe(service.on_shoe) if attach_shoe is not None else (lambda: None)
-    url = st.floor_url(cfg)
     if url and not service.refused:
         forwarding = FloorForwarding(store_file, url, server.broadcast)
         service.floor = lambda: dict(forwarding.state)

@@ -1,8 +1,10 @@
 """The service forwards the table's rounds to the floor itself, under the station's table
-name, with no screen involved (a throwaway PostgreSQL server, as in tests/floor)."""
+name, with no screen involved (a throwaway PostgreSQL server, as in tests/floor); the
+floor's last round is the second rollback anchor."""
 
 from __future__ import annotations
 
+import shutil
 import time
 from pathlib import Path
 
@@ -23,7 +25,15 @@ def test_the_service_forwards_its_rounds_to_the_floor(floor: Floor, tmp_path: Pa
     config = tmp_path / "station.toml"
     config.write_text('[table]\nname = "BJ-07"\npit = "PIT-2"\ngame = "lucky8"\n[floor]\nservice = "pit2-floor"\n')
     s = Station(tmp_path / "state", tmp_path / "run" / "s.sock", make_shoe("10S 9H QD 8C"), config=str(config))
+    old = tmp_path / "old"
     try:
+        s.start()
+        wait_connected(s)
+        c = s.dealer()
+        s.stop()  # a copy of the store before the round (accounts only)
+        old.mkdir()
+        for f in s.state.glob("table.db*"):
+            shutil.copy2(f, old / f.name)
         s.start()
         wait_connected(s)
         c = s.dealer()
@@ -40,6 +50,15 @@ def test_the_service_forwards_its_rounds_to_the_floor(floor: Floor, tmp_path: Pa
                 break
             time.sleep(0.2)
         assert (link.get("forwarded_up_to") or 0) >= rid, link
+        s.stop()
+        # the older copy put back, the anchor and the head file gone: the floor still knows
+        for f in old.iterdir():
+            shutil.copy2(f, s.state / f.name)
+        (s.state / "round-anchor").unlink()
+        (s.state / "table.db.key.head").unlink()
+        s.start()
+        state = s.client().request("state")
+        assert f"the floor holds round {rid} of BJ-07" in state["refused"]
     finally:
         s.stop()
         s.sim.close()
