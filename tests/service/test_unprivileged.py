@@ -62,9 +62,22 @@ print(json.dumps(out))
 """
 
 
+def _under_root() -> list[str]:
+    """The top directories under /root that the interpreter and its packages live in."""
+    found = []
+    for where in (Path(sys.executable).resolve(), Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve()):
+        if where.parts[:2] == ("/", "root") and len(where.parts) > 2:
+            found.append(where.parts[2])
+    return sorted(set(found))
+
+
 def _as(account: str, shim: Path, argv: list[str]) -> list[str]:
-    script = (f"mount --bind /root/.pyenv {shim}/.pyenv && mount --rbind {shim} /root && "
-              f'exec setpriv --reuid={account} --regid={GROUP} --init-groups "$@"')
+    setpriv = f'exec setpriv --reuid={account} --regid={GROUP} --init-groups "$@"'
+    tops = _under_root()
+    if not tops:  # the interpreter is where anyone may run it
+        return ["sh", "-c", setpriv, "sh", *argv]
+    binds = " && ".join(f"mkdir -p {shim}/{t} && mount --bind /root/{t} {shim}/{t}" for t in tops)
+    script = f"{binds} && mount --rbind {shim} /root && {setpriv}"
     return ["unshare", "--mount", "--propagation", "private", "sh", "-c", script, "sh", *argv]
 
 
@@ -83,7 +96,7 @@ def accounts() -> Iterator[Path]:
                         "-g", GROUP, user], check=True)
     base = Path(tempfile.mkdtemp(prefix="da-station-"))
     base.chmod(0o755)
-    (base / "shim" / ".pyenv").mkdir(parents=True)
+    (base / "shim").mkdir()
     (base / "shim").chmod(0o755)
     try:
         yield base
