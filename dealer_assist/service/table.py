@@ -60,7 +60,7 @@ SUPERVISED = {"void": ("void", "void"), "resolve": ("resolve", "resolve"),
               "correct": ("correction", "correction"), "pick": ("pick", "override")}
 ACCOUNT_OPS = ("enrol", "login", "logout", "unlock", "users", "add_account", "change_pin")
 TABLE_OPS = ("no_more_bets", "set_slip", "key_card", "place_card", "double_last_card", "confirm_hit",
-             "face_up", "next_round", "release_hold")
+             "face_up", "next_round", "release_hold", "set_aside")
 OPS = frozenset(("state", *ACCOUNT_OPS, *DEALER_INPUTS, *SUPERVISED, *TABLE_OPS))
 HOLDING = ("noread", "gap", "error")
 UNREAD = "?"  # a card in flight the shoe could not read
@@ -341,6 +341,8 @@ class TableService:
             self._record(self.session.double_tentative(value), actor)
         elif op == "confirm_hit":
             self._record(self.session.confirm_tentative(), actor)
+        elif op == "set_aside":
+            self._set_aside(args)
         elif op == "release_hold":
             # the dealer checked the table: no card is missing (unread cards must be keyed in)
             if any(v["card"] == UNREAD for v in self.in_flight.values()):
@@ -540,6 +542,29 @@ class TableService:
         if isinstance(seq, int) and seq in self.in_flight:
             self._settle(seq, actor, f"placed {to}")
         self.stray = None
+
+    def _set_aside(self, args: dict[str, Any]) -> None:
+        """A supervisor sets aside a card no round can take (it came out between rounds, or
+        the round it belonged to is over): audited with the card, never silently dropped."""
+        if self.round_id is not None and not self.session.concluded:
+            raise refused("a round is in play: key the card in, place it, or void the round")
+        seq = args.get("seq")
+        approval = self._approval(args, "void", None)
+        who = f"supervisor:{args['pin']['user']}"
+        if isinstance(seq, int) and seq in self.in_flight:
+            card = self.in_flight[seq]["card"]
+            self._settle(seq, who, "set aside between rounds")
+        elif self.stray is not None:
+            card, seq = self.stray["card"], self.stray.get("seq")
+            if isinstance(seq, int) and seq in self.in_flight:
+                self._settle(seq, who, "set aside between rounds")
+            self.stray = None
+        else:
+            raise refused("no card waits to be set aside")
+        self.store.add_audit("card_set_aside", actor=who, round_id=None,
+                             detail={"seq": seq, "card": card, "approval": approval})
+        if not any(v["card"] == UNREAD for v in self.in_flight.values()):
+            self.hold, self.gap = "", None
 
     def _void_in_flight(self, who: str) -> None:
         """A supervisor's void ends the round: its cards in flight are settled by it."""

@@ -42,6 +42,7 @@ class Figures:
     keyed_after_restart: int = 0
     holds_released: int = 0
     voids: int = 0
+    set_aside: int = 0
     stuck: list[int] = field(default_factory=list)
     results_missing: list[int] = field(default_factory=list)
     cards_lost: list[str] = field(default_factory=list)
@@ -53,7 +54,8 @@ class Figures:
             f"service SIGKILLs: {self.kills} in {self.seconds:.0f} s",
             f"rounds: {self.rounds}; cards dealt by the shoe: {self.cards_dealt}, on record: {self.cards_recorded}",
             f"after restarts: {self.keyed_after_restart} card(s) keyed in by number, "
-            f"{self.holds_released} hold(s) released with no card missing, {self.voids} void(s)",
+            f"{self.holds_released} hold(s) released with no card missing, {self.voids} void(s), "
+            f"{self.set_aside} card(s) set aside between rounds by a supervisor",
             f"rounds stuck: {len(self.stuck)}; results missing: {len(self.results_missing)}; "
             f"cards lost: {len(self.cards_lost)}",
             f"verify: {self.verify}",
@@ -89,11 +91,17 @@ class Campaign:
         while time.monotonic() < deadline:
             if self.sock.exists():
                 try:
-                    return ServiceClient(self.sock, timeout_s=30)
+                    client = ServiceClient(self.sock, timeout_s=30)
                 except ServiceError:
-                    pass
+                    time.sleep(0.02)
+                    continue
+                while time.monotonic() < deadline:  # the service holds the shoe's port
+                    if client.request("state")["shoe"].get("connected"):
+                        return client
+                    time.sleep(0.02)
+                break
             time.sleep(0.02)
-        raise RuntimeError("the service did not start")
+        raise RuntimeError("the service did not start, or never opened the shoe's port")
 
     def kill_later(self, delay: float) -> threading.Timer:
         proc = self.proc
@@ -143,8 +151,7 @@ class Campaign:
                 if state["tentative_held"]:
                     c.request("confirm_hit")
                     continue
-                c.request("void", reason="crash campaign: held card", rule="5.2", pin=SUPERVISOR)
-                self.figures.voids += 1
+                self.settle_otherwise(c, None)
                 continue
             flight = state["in_flight"]
             if flight:
@@ -157,8 +164,7 @@ class Campaign:
                     c.request("key_card", card=card, seq=first["seq"])
                     self.figures.keyed_after_restart += 1
                 except ServiceError:
-                    c.request("void", reason="crash campaign: card in flight", rule="5.2", pin=SUPERVISOR)
-                    self.figures.voids += 1
+                    self.settle_otherwise(c, first["seq"])
                 continue
             if state["hold"]:
                 missing = self.unrecorded(state)
@@ -174,6 +180,16 @@ class Campaign:
                     self.figures.holds_released += 1
                 continue
             return
+
+    def settle_otherwise(self, c: ServiceClient, seq: int | None) -> None:
+        """A card the round cannot take: the supervisor voids the round, or (no round in play)
+        sets the card aside; both are on record."""
+        try:
+            c.request("void", reason="crash campaign: a card the round cannot take", rule="5.2", pin=SUPERVISOR)
+            self.figures.voids += 1
+        except ServiceError:
+            c.request("set_aside", pin=SUPERVISOR, **({"seq": seq} if seq is not None else {}))
+            self.figures.set_aside += 1
 
     def play(self, c: ServiceClient, until: float) -> None:
         """Deal until ``until`` (or until the connection drops: the kill)."""
@@ -227,6 +243,14 @@ class Campaign:
             db.close()
 
     def run(self, kills: int) -> Figures:
+        try:
+            return self._run(kills)
+        finally:
+            if self.proc is not None and self.proc.poll() is None:
+                self.proc.kill()  # never leave a service behind holding the shoe's port
+                self.proc.wait()
+
+    def _run(self, kills: int) -> Figures:
         began = time.monotonic()
         while self.figures.kills < kills:
             c = self.start()
@@ -269,14 +293,18 @@ class Campaign:
         return self.figures
 
     def check(self, final: dict[str, Any]) -> None:
+        """Every card the shoe delivered is on record: a card event, or a card in flight that
+        a supervisor settled (a void, 5.2, or set aside between rounds), or one reported in
+        flight now; an unread card ("?") settled that way stands for one card."""
         f = self.figures
         recorded = self.recorded_cards()
         f.cards_recorded = len(recorded)
-        missing = self.unrecorded(final)
-        settled = Counter()
         with Store.open_readonly(self.state / "table.db") as store:
-            for entry in store.audit_entries(kind="in_flight_settled"):
-                settled[str(entry.detail.get("seq"))] += 1
+            flight = {int(e.detail.get("seq", -1)): str(e.detail.get("card"))
+                      for e in store.audit_entries(kind="card_in_flight")}
+            settled = [flight.get(int(e.detail.get("seq", -1)), "?") for e in store.audit_entries(kind="in_flight_settled")]
+            aside = [str(e.detail.get("card")) for e in store.audit_entries(kind="card_set_aside")
+                     if e.detail.get("seq") is None]
             f.verify = "ok" if store.verify().ok else "FAILED"
             for summary in store.list_rounds(limit=100000):
                 detail = store.get_round(summary.id)
@@ -285,8 +313,17 @@ class Campaign:
                         f.stuck.append(summary.id)
                 elif detail is None or not isinstance(detail.result, dict):
                     f.results_missing.append(summary.id)
-        # a card settled by a supervisor's void is accounted for (5.2), not lost
-        f.cards_lost = missing[sum(settled.values()):] if len(missing) > sum(settled.values()) else []
+        known = Counter(recorded)
+        known.update(c for c in settled + aside if c != "?")
+        known.update(x["card"] for x in final["in_flight"] if x["card"] != "?")
+        wild = sum(1 for c in settled if c == "?") + sum(1 for x in final["in_flight"] if x["card"] == "?")
+        missing = []
+        for card in self.dealt:
+            if known[card] > 0:
+                known[card] -= 1
+            else:
+                missing.append(card)
+        f.cards_lost = missing[wild:]
 
 
 def run(where: Path, kills: int, *, seed: int = 23, max_delay: float = 1.5) -> Figures:
