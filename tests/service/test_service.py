@@ -276,3 +276,22 @@ def test_a_second_service_on_the_same_store_is_refused(station: Any, tmp_path: P
             other.start()
     finally:
         other.sim.close()
+
+
+def test_a_card_out_of_the_shoe_between_rounds_is_set_aside_by_a_supervisor(station: Any) -> None:
+    """No wager is down and a card comes out: no round can take it (it is held, never
+    dropped); no round is in play to void, so a supervisor sets it aside, on record."""
+    s: Station = station("10S 9H")
+    c = s.dealer()
+    state = s.deal(c, 1)
+    assert state["stray"]["card"] == "10S"
+    with pytest.raises(ServiceError, match="only a round in play may be voided"):
+        c.request("void", reason="x", rule="5.2", pin={"user": "sue", "pin": "482913"})
+    with pytest.raises(ServiceError) as caught:
+        c.request("set_aside")
+    assert caught.value.code == "pin"
+    state = c.request("set_aside", pin={"user": "sue", "pin": "482913"})
+    assert state["stray"] is None and state["in_flight"] == []
+    assert s.running is not None
+    entries = s.running.store.audit_entries(kind="card_set_aside")
+    assert [e.detail["card"] for e in entries] == ["10S"] and entries[0].actor == "supervisor:sue"
