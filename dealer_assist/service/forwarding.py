@@ -49,12 +49,12 @@ class FloorForwarding:
             self.notify("floor", dict(self.state))
 
 
-def floor_last_round(url: str, table: str, timeout_s: int = 5) -> int | None:
+def floor_last_round(url: str, table: str, timeout_s: int = 5, password: str | None = None) -> int | None:
     """The newest round of ``table`` the floor holds (the station's own round id): the second
     rollback anchor (issue 23 item 5). None when the floor cannot be reached now (the anchor
     file still guards) or holds nothing of the table."""
     try:
-        with connect(url, connect_timeout=timeout_s) as conn:
+        with connect(url, connect_timeout=timeout_s, password=password) as conn:
             row = conn.execute("SELECT MAX(round_id) FROM floor.rounds WHERE table_name = %s", (table,)).fetchone()
     except (FloorError, psycopg.Error) as exc:
         log.warning("the floor cannot be asked for its last round of %s: %s", table, describe_error(exc))

@@ -107,7 +107,7 @@ def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Runni
             log.critical("significant event: %s", service.refused)
     url = st.floor_url(cfg)
     if url and cfg is not None and cfg.table and not service.refused:
-        on_floor = floor_last_round(url, cfg.table)
+        on_floor = floor_last_round(url, cfg.table, password=st.floor_password(state))
         newest = max((r.id for r in store.list_rounds(limit=1)), default=0)
         if on_floor is not None and newest < on_floor:
             service.refused = (f"the store {store_file} is refused: its newest round is {newest}, but the floor "
