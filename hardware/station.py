@@ -25,10 +25,13 @@ import subprocess
 import sys
 import threading
 import tomllib
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import dealer_assist.service.station as st
+from dealer_assist.base.cards import Card, parse_card
 from dealer_assist.service.layout import (
     ACCOUNT,
     UNIT,
@@ -46,7 +49,8 @@ from dealer_assist.service.layout import (
 )
 from dealer_assist.service.station import Check, StationConfig, StationError
 from hardware.driver import ShoeConnectionError, ShoeDriver
-from hardware.events import Connected, Hello, ShoeEvent, ShoeFault
+from hardware.events import Connected, Hello, ShoeEvent, ShoeFault, event_to_json
+from hardware.simulator import SimulatedShoe
 
 ANSWER_S = 3.0  # a da1 shoe answers ID? within a few hundred ms; a beetek shoe may be silent
 
@@ -111,6 +115,30 @@ def run_checks(cfg: StationConfig | None, path: Path, *, wait_s: float = ANSWER_
     checks.append(st.check_disk(store))
     checks.append(floor_check(cfg, None))
     return checks
+
+
+def attach_shoe(cfg: StationConfig | None, on_event: Callable[[dict[str, Any]], None],
+                sim_cards: list[Card] | None = None, sim_seed: int | None = None) -> Callable[[], None]:
+    """Start the station's shoe (its port, or a simulated shoe on a pty with no port) and
+    hand each event to ``on_event`` as JSON; returns the function that stops it."""
+    sim: SimulatedShoe | None = None
+    if cfg is None or cfg.simulated:
+        game = cfg.game if cfg is not None and cfg.game else "lucky8"
+        decks = cfg.decks if cfg is not None and cfg.decks else 6
+        sim = SimulatedShoe(game=game, decks=decks, seed=sim_seed, cards=sim_cards,
+                            penetration=None if sim_cards else 0.75)
+        port, codec, baud = sim.open(), "da1", st.DEFAULT_BAUD
+    else:
+        port, codec, baud = cfg.shoe_port, cfg.codec, cfg.baud
+    driver = ShoeDriver(port, lambda event: on_event(event_to_json(event)), codec=codec, baud=baud)
+    driver.start()
+
+    def stop() -> None:
+        driver.stop()
+        if sim is not None:
+            sim.close()
+
+    return stop
 
 
 def floor_check(cfg: StationConfig | None, password: str | None) -> Check:
@@ -181,10 +209,19 @@ class StationCommand:
                                         parser_class=type(parser))
         for name, text in (("check", "check each part of the station: OK, or what to do"),
                            ("init", "write the station's configuration (as root), the floor's password apart"),
-                           ("show", "print the configuration in use")):
+                           ("show", "print the configuration in use"),
+                           ("serve", "run the station service (owns the shoe, the store, the PINs)")):
             sub = actions.add_parser(name, help=text)
             # before or after the action; SUPPRESS keeps a value given before it
             sub.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help=config_help)
+            if name == "serve":
+                sub.add_argument("--state-dir", metavar="DIR", help="the store, its key and the anchor "
+                                 "(default /var/lib/dealer-assist; development: the user's data directory)")
+                sub.add_argument("--socket", metavar="PATH", help="the socket (default /run/dealer-assist/"
+                                 "station.sock; development: $XDG_RUNTIME_DIR or /tmp/dealer-assist-$UID)")
+                sub.add_argument("--log-dir", metavar="DIR", help="the service's log directory")
+                sub.add_argument("--sim-cards", metavar="FILE", help="simulated shoe: fixed card order")
+                sub.add_argument("--sim-seed", type=int, help="simulated shoe: shuffle seed")
             if name == "init":
                 sub.add_argument("--force", action="store_true", help="replace an existing file")
                 sub.add_argument("--shoe", metavar="PORT", default="", help="the shoe's serial port")
@@ -205,6 +242,8 @@ class StationCommand:
         path, _ = st.config_location(args.config)
         if args.action == "init":
             return self._init(args, path)
+        if args.action == "serve":
+            return self._serve(args)
         try:
             cfg = st.find_config(args.config)
         except StationError as exc:
@@ -226,6 +265,21 @@ class StationCommand:
         failed = [c for c in checks if not c.ok]
         print("station ready" if not failed else f"{len(failed)} part(s) to fix")
         return 1 if failed else 0
+
+    def _serve(self, args: argparse.Namespace) -> int:
+        from dealer_assist.service.serve import ServeOptions, serve
+
+        try:
+            cfg = st.find_config(args.config)
+        except StationError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        cards = None
+        if args.sim_cards:
+            cards = [parse_card(c) for c in Path(args.sim_cards).read_text(encoding="utf-8").split()]
+        options = ServeOptions(config=args.config, state_dir=args.state_dir, socket=args.socket,
+                               log_dir=args.log_dir)
+        return serve(options, lambda on_event: attach_shoe(cfg, on_event, cards, args.sim_seed))
 
     def _init(self, args: argparse.Namespace, path: Path) -> int:
         layout = station_layout()

@@ -1,6 +1,6 @@
 """Kill the dealer's window at random moments and count what was lost (issue 15).
 
-    .venv/bin/python scripts/crash_test.py [--kills 300] [--seed 15] [--keep DIR]
+    .venv/bin/python scripts/crash_test.py [--kills 300] [--seed 15] [--keep DIR] [--service]
 
 Plays rounds of all five games through the real window (offscreen), controller and store,
 SIGKILLs it after a random delay, verifies the file, restarts the window on it, and at the
@@ -27,7 +27,11 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=15)
     parser.add_argument("--max-delay", type=float, default=2.0, help="longest wait before a kill, seconds")
     parser.add_argument("--keep", metavar="DIR", help="keep the store file in DIR")
+    parser.add_argument("--service", action="store_true",
+                        help="kill the station service instead of the window (issue 23; tests/service/crash_campaign.py)")
     args = parser.parse_args()
+    if args.service:
+        return _service(args)
     with tempfile.TemporaryDirectory() as tmp:
         where = Path(args.keep) if args.keep else Path(tmp)
         where.mkdir(parents=True, exist_ok=True)
@@ -40,6 +44,21 @@ def main() -> int:
         if ids:
             print(f"  {name}: rounds {ids[:20]}")
     return 0 if figures.ok() else 1
+
+
+def _service(args: argparse.Namespace) -> int:
+    from tests.service.crash_campaign import run as run_service
+
+    with tempfile.TemporaryDirectory() as tmp:
+        where = Path(args.keep) if args.keep else Path(tmp)
+        where.mkdir(parents=True, exist_ok=True)
+        figures = run_service(where, args.kills, seed=args.seed, max_delay=min(args.max_delay, 1.5))
+    print("\n".join(figures.lines()))
+    for name, ids in (("stuck", figures.stuck), ("results missing", figures.results_missing),
+                      ("cards lost", figures.cards_lost)):
+        if ids:
+            print(f"  {name}: {ids[:20]}")
+    return 0 if not (figures.stuck or figures.results_missing or figures.cards_lost) and figures.verify == "ok" else 1
 
 
 if __name__ == "__main__":

@@ -85,6 +85,10 @@ class Store:
         self.key_path = key_path_for(path)
         self.head_path = head_path_for(self.key_path)
         self.head_error = ""  # the last failure to write the head record outside the file
+        # fsync the head file on every commit; the station service turns it off: its own
+        # round anchor (fsynced at each round's start and end) is the durable lower bound,
+        # and one fsync less per card halves a card's latency on a slow disk
+        self.head_sync = True
         self.path = path
         self.table = table  # the table this Store writes for (sessions, restore)
         self.readonly = readonly
@@ -237,7 +241,7 @@ class Store:
 
     def _write_head_file(self, head: Head) -> None:
         try:
-            write_head_file(self.head_path, head)
+            write_head_file(self.head_path, head, sync=self.head_sync)
             self.head_error = ""
         except StoreError as err:  # the commit stands; verify names the lagging head
             self.head_error = str(err)
@@ -409,6 +413,7 @@ class Store:
         actor: str = "dealer",
         result: Mapping[str, Any] | None = None,
         approval: int | None = None,
+        under_min: Sequence[str] | None = None,
     ) -> int:
         """Record a new live round with its first events (the betting slip and *no more
         bets*, or a void) in one durable transaction; returns its id.
@@ -426,7 +431,7 @@ class Store:
                 use_approval(conn, approval, event, round_id, seq, now)
                 log.insert_event(conn, round_id, seq, event, actor, None)
             if result is not None:
-                results.finish(conn, round_id, result, actor)
+                results.finish(conn, round_id, result, actor, under_min)
             return round_id
 
     def append_event(
@@ -460,10 +465,13 @@ class Store:
         at: str | None = None,
         approval: int | None = None,
         result: Mapping[str, Any] | None = None,
+        under_min: Sequence[str] | None = None,
     ) -> int:
         """Append several events (a decision and the card it took: ``hit`` + ``card``) in one
         durable transaction, so that a crash keeps both or neither; returns the last seq.
-        ``approval`` and ``result``: as :meth:`append_event` (an approval covers one event)."""
+        ``approval`` and ``result``: as :meth:`append_event` (an approval covers one event);
+        ``under_min``: with a result, the players the round settled an under-minimum wager
+        for the first time (5.26), as the table session knows them."""
         with self._write() as conn:
             if conn.execute("SELECT 1 FROM rounds WHERE id = ?", (round_id,)).fetchone() is None:
                 raise StoreError(f"no round {round_id}")
@@ -477,20 +485,23 @@ class Store:
                 use_approval(conn, approval, event, round_id, seq, now)
                 log.insert_event(conn, round_id, seq, event, actor, at)
             if result is not None:
-                results.finish(conn, round_id, result, actor)
+                results.finish(conn, round_id, result, actor, under_min)
         return seq
 
     def finish_round(
-        self, round_id: int, result: Mapping[str, Any], *, actor: str = "dealer"
+        self, round_id: int, result: Mapping[str, Any], *, actor: str = "dealer",
+        under_min: Sequence[str] | None = None,
     ) -> None:
         """Record the settle output of a round (status, settlements, rulings, net).
 
         May be called again (e.g. a referred round later resolved, or a 5.7 card after
         settlement): derived records are replaced and a new ``round_finish`` audit row
-        is chained. Updates the under-minimum history (5.26).
+        is chained. Updates the under-minimum history (5.26) with ``under_min``, the names
+        the table session learnt from the round (``Step.under_min``); a caller with no
+        session (an import, a test) leaves it None and the store derives them.
         """
         with self._write() as conn:
-            results.finish(conn, round_id, result, actor)
+            results.finish(conn, round_id, result, actor, under_min)
 
     def find_open_round(self) -> OpenRound | None:
         """This table's latest live round that has not ended (in progress or referred), for
@@ -823,6 +834,19 @@ class Store:
             supervisor = check_accounts_approval(conn, approval, _dt.datetime.now(_dt.UTC))
             user_records.update_pin(conn, name, digest, salt, self.pin_cost, actor or f"supervisor:{supervisor}",
                                     must_change=True, kind="pin_reset")
+
+    def clear_lockout(self, name: str, *, approval: int | None) -> bool:
+        """Another supervisor clears a name's wrong PINs and its lock (``accounts`` approval);
+        True when there was something to clear. A supervisor cannot clear their own."""
+        with self._write() as conn:
+            supervisor = check_accounts_approval(conn, approval, _dt.datetime.now(_dt.UTC))
+            if supervisor == name:
+                raise StoreError("another supervisor must clear this lock")
+            cleared = user_records.clear_failures(conn, name)
+            if cleared:
+                insert_audit(conn, "pin_failures_cleared", f"supervisor:{supervisor}", None,
+                             {"username": name, "by": supervisor})
+            return cleared
 
     # ---- audit
 

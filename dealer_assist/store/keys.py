@@ -164,8 +164,9 @@ class Head:
 HEAD_SLOT = 512  # the head file holds two slots; commit n writes slot n % 2 in place
 
 
-def write_head_file(path: Path, head: Head) -> None:
-    """Write ``head`` into its slot of the head file (in place, fsynced).
+def write_head_file(path: Path, head: Head, *, sync: bool = True) -> None:
+    """Write ``head`` into its slot of the head file (in place, fsynced unless ``sync`` is
+    False: a killed process never loses the write, a power cut may leave the older slot).
 
     Two slots, written alternately, so a write torn by a power cut leaves the other
     (older) head intact; an older head is only a weaker lower bound, never a false alarm.
@@ -178,7 +179,8 @@ def write_head_file(path: Path, head: Head) -> None:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
             os.pwrite(fd, data.ljust(HEAD_SLOT - 1) + b"\n", (head.generation % 2) * HEAD_SLOT)
-            os.fsync(fd)
+            if sync:
+                os.fsync(fd)
         finally:
             os.close(fd)
     except OSError as err:

@@ -112,12 +112,15 @@ def under_min_players_of(config: Mapping[str, Any], events: Sequence[Any]) -> li
 
 
 def finish(
-    conn: sqlite3.Connection, round_id: int, result: Mapping[str, Any], actor: str
+    conn: sqlite3.Connection, round_id: int, result: Mapping[str, Any], actor: str,
+    under_min: Sequence[str] | None = None,
 ) -> None:
     """Record a round's settle output (inside a write transaction): status, settlements,
     rulings, net, the under-minimum history (5.26) and a chained ``round_finish`` record
     that names the end time, the history entries it added and the round's seal (the sha256
-    of every row recorded about it: :mod:`dealer_assist.store.seal`)."""
+    of every row recorded about it: :mod:`dealer_assist.store.seal`). ``under_min``: the
+    5.26 names as the table session learnt them from the round; None (no session: an
+    import, a bench) derives them from the round's events."""
     row = conn.execute("SELECT config_json FROM rounds WHERE id = ?", (round_id,)).fetchone()
     if row is None:
         raise StoreError(f"no round {round_id}")
@@ -174,7 +177,8 @@ def finish(
     # 5.26: a player whose under-minimum wager was settled (not returned) is remembered.
     added: list[list[str]] = []
     events = round_events(conn, round_id)
-    for player in under_min_players_of(config, events):
+    named = under_min if under_min is not None else under_min_players_of(config, events)
+    for player in named:
         cur = conn.execute(
             "INSERT OR IGNORE INTO under_min_history (player, round_id, recorded_at) VALUES (?, ?, ?)",
             (player, round_id, now),

@@ -78,7 +78,7 @@ SCRYPT_DKLEN = 32
 
 FREE_FAILURES = 3
 FIRST_LOCK_SECONDS = 30
-MAX_LOCK_SECONDS = 3600
+MAX_LOCK_SECONDS = 900  # 15 minutes: a supervisor is never locked out for hours (issue 23 item 7)
 
 
 @dataclass(frozen=True)

@@ -106,10 +106,11 @@ def test_the_app_forwards_to_the_configured_floor_service(floor: Floor, tmp_path
     config = tmp_path / "station.toml"
     config.write_text(f'[table]\nname = "BJ-07"\npit = "PIT-2"\ngame = "ace_race"\n'
                       f'[store]\npath = "{store}"\n[floor]\nservice = "pit2-floor"\n')
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path),
-           "XDG_STATE_HOME": str(tmp_path / "state"), station.CONFIG_ENV: str(config),
-           "PGSERVICEFILE": str(services), "DEALER_ASSIST_DEV": "1"}
-    done = subprocess.run([sys.executable, "-c", APP, "--dealer", "ann"], cwd=Path(__file__).resolve().parents[2],
+    env = {k: v for k, v in os.environ.items() if k != "DEALER_ASSIST_DEV"}  # a station: no dev switch
+    env.update({"QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path),
+                "XDG_STATE_HOME": str(tmp_path / "state"), station.CONFIG_ENV: str(config),
+                "PGSERVICEFILE": str(services)})
+    done = subprocess.run([sys.executable, "-c", APP], cwd=Path(__file__).resolve().parents[2],
                           env=env, capture_output=True, text=True, timeout=180)
     assert done.returncode == 0, done.stderr
     seen = json.loads(done.stdout.splitlines()[-1])

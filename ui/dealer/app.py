@@ -205,6 +205,11 @@ def run(args: argparse.Namespace) -> int:
         cfg = station.find_config(args.config)
     except station.StationError as exc:
         return _refuse(args, str(exc))
+    if cfg is not None and (args.dealer or os.environ.get(DEV_MODE_VARIABLE)):
+        # issue 23: no development switch on a configured station, whatever the environment says
+        where = cfg.source or station.config_location(args.config)[0]
+        return fail(f"--dealer and {DEV_MODE_VARIABLE} are for development runs only: this is a station "
+                    f"(configured by {where}); log in as a dealer")
     cards = None
     if args.sim_cards:
         from hardware.commands import CommandError, read_card_file

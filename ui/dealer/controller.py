@@ -48,11 +48,11 @@ from dealer_assist.engine.events import (
 )
 from dealer_assist.engine.outcome import Expectation
 from dealer_assist.engine.round_api import Round
+from dealer_assist.engine.session import Step, TableSession
 from dealer_assist.engine.table_setup import SETUP_AUDIT_KIND, TableSetup, setup_to_json
 from dealer_assist.engine.transcript import (
     describe_event,
     event_to_transcript,
-    new_round,
     parse_event,
     parse_target,
     round_output,
@@ -129,16 +129,17 @@ class TableController(QObject):
         self.store_worker = Worker("store-writer", self)
         self.session_id: int | None = None
         self.round_id: int | None = None
-        self.under_min: list[str] = []
         self.config: dict[str, Any] = {}
-        self.shoe_reloaded = False  # a freshly shuffled shoe was loaded since the round began
         self._worker_store: Store | None = None  # the store as the writer thread knows it
         self.face_up_next = False  # the dealer reported the next card was face up in the shoe
-        self.rnd: Round | None = None
+        # the table session (engine): the round, the shoe across rounds (5.1), the bets closed
+        # by the first card (5.3), the 5.26 history and the implied hit; None until the store
+        # is open (no round without a store to record it)
+        self.session: TableSession | None = None
+        self._recorded_under_min: list[str] = []  # the store's 5.26 history, read at opening
         # accepted events of the open round, as the store records them (transcript form);
         # the round holds the same events typed (rnd.events)
         self.events: list[dict[str, Any]] = []
-        self.slip: list[dict[str, Any]] = []  # wagers before "no more bets" (transcript form)
         self.unacknowledged = 0  # events applied but not yet on disk
         self.recall: list[dict[str, Any]] = []  # the last rounds' settle output, newest first
         self.restored = False  # the open round came back after a restart (5.29)
@@ -156,17 +157,10 @@ class TableController(QObject):
         self.paint_hook: Callable[[], None] | None = None
         self._store_rid: int | None = None  # written and read only by jobs on the store thread
         self._referral_audited = False  # the open round's 6.1 referral is in the audit log
-        # the table's rhythm: a card while the hand in turn may be hit is a hit (``hit`` then
-        # the ``card``); when that hand could also double, the two events wait here, applied
-        # and shown, until the next event, so that Double right after the card can still
-        # make them ``double`` + ``card`` (the transcript reads as it happened). The card is
-        # on disk meanwhile as a PENDING_CARD_KIND audit entry, written before it is shown.
-        self.implied: list[Event] = []
-        # the implied card came back after a restart: the dealer says Hit or Double before
-        # anything else is assigned (shoe cards wait in stray_queue)
-        self.implied_held = False
-        # events accepted while this is a list are written together, in one transaction
-        self._batch: list[tuple[dict[str, Any], str, dict[str, Any] | None]] | None = None
+        # the table's rhythm (the session's implied hit): a card while the hand in turn may
+        # be hit is a hit; when that hand could also double, the two events are tentative
+        # until the next event (``implied``), on disk meanwhile as a PENDING_CARD_KIND audit
+        # entry, written before they are shown.
         # a card that fits no reading: held (never dropped) until the dealer says where it lies
         self.stray_card: str | None = None
         self.stray_event: CardDrawn | None = None
@@ -176,6 +170,47 @@ class TableController(QObject):
         self.power_answers: set[str] = set()  # players who said they stay after a power failure
         self._store_sid: int | None = None  # the session, as the store thread knows it
         self.table_name = "table"  # the table this window records for (its restore takes only its rounds)
+
+    @property
+    def rnd(self) -> Round | None:
+        """The round on the table (the session's), None before the store is open."""
+        return self.session.round if self.session is not None else None
+
+    @rnd.setter
+    def rnd(self, value: Round) -> None:
+        """A round put on the table as it is (a test's prepared shoe); the session keeps it."""
+        self._session().round = value
+
+    @property
+    def slip(self) -> list[dict[str, Any]]:
+        """Wagers (and claims) before "no more bets", in transcript form."""
+        return [event_to_transcript(e) for e in self.session.slip] if self.session is not None else []
+
+    @property
+    def implied(self) -> list[Event]:
+        """The tentative implied hit and its card (empty when none)."""
+        return list(self.session.tentative) if self.session is not None else []
+
+    @property
+    def implied_held(self) -> bool:
+        """The implied card came back after a restart: Hit or Double before anything else."""
+        return self.session is not None and self.session.tentative_held
+
+    @property
+    def under_min(self) -> list[str]:
+        """Players whose under-minimum wager was settled once at this table (5.26)."""
+        if self.session is None:
+            return sorted(self._recorded_under_min)
+        return sorted(self.session.under_min)
+
+    @property
+    def shoe_reloaded(self) -> bool:
+        return self.session is not None and self.session.shoe_reloaded
+
+    def _session(self) -> TableSession:
+        if self.session is None:
+            self.session = TableSession(self.setup.config([]), self._recorded_under_min)
+        return self.session
 
     # ------------------------------------------------------------------ store
     def open_store(self, path: str | None, done: Callable[[bool], None] | None = None) -> None:
@@ -208,7 +243,7 @@ class TableController(QObject):
                 return
             store, open_round, under, recall, pending = result
             self.store = store
-            self.under_min = list(under)
+            self._recorded_under_min = list(under)
             self.recall = recall[:RECALL_SIZE]
             self.recall_changed.emit()
             if open_round is not None and self._restore(open_round, pending):
@@ -242,22 +277,28 @@ class TableController(QObject):
         ``pending``: an implied hit's card that was on disk only as its PENDING_CARD_KIND
         entry (the app stopped while Double could still claim it): shown on its hand and
         held until the dealer says Hit or Double."""
+        tentative: list[Event] = []
+        if pending is not None:
+            try:
+                hit, card = parse_event(pending.get("hit")), parse_event(pending.get("card"))
+                tentative = [hit, card]
+            except EventFormatError as exc:
+                self.refused.emit(f"the card read before the restart cannot be read back: {exc.message}")
+        config = dict(open_round.config)
+        game = config.get("game")
+        if isinstance(game, str) and game in GAMES and game != self.setup.game:
+            self.setup.game = game
+        session = self._session()
         try:
-            rnd = new_round(open_round.config)
-            for raw in open_round.events:
-                rnd.apply(parse_event(raw))
+            session.restore(config, [parse_event(raw) for raw in open_round.events], tentative)
         except (DealerAssistError, TranscriptError) as exc:
             self.refused.emit(f"the open round {open_round.round_id} cannot be replayed: {exc}")
             return False
-        self.config = dict(open_round.config)
-        game = self.config.get("game")
-        if isinstance(game, str) and game in GAMES and game != self.setup.game:
-            self.setup.game = game
-        self.rnd = rnd
+        rnd = session.round
+        self.config = config
         self.round_id = open_round.round_id
         self._store_rid = open_round.round_id
         self.events = [dict(e) for e in open_round.events]
-        self.slip = []
         self.restored = True
         self._referral_audited = rnd.status() == "referred"
         # the round was open when the app stopped: a crash or a power failure (5.29.1)
@@ -271,30 +312,13 @@ class TableController(QObject):
             # The crash came between the round's last event and its result: the result is
             # derived from the recorded events now, so the round is never left unfinished.
             self._finish()
-        elif pending is not None:
-            self._restore_pending(pending)
+        elif len(tentative) == 2 and not session.tentative_held and isinstance(tentative[1], CardDrawn):
+            # it fits no reading now: held like any such card, never lost
+            self._hold_stray(tentative[1], "it no longer fits the round as recorded")
+        elif session.tentative_held:
+            self.hold_changed.emit()
+            self.changed.emit()
         return True
-
-    def _restore_pending(self, pending: dict[str, Any]) -> None:
-        """The implied hit's card read before the restart: back on its hand, held (Hit or Double)."""
-        try:
-            hit, card = parse_event(pending.get("hit")), parse_event(pending.get("card"))
-        except EventFormatError as exc:
-            self.refused.emit(f"the card read before the restart cannot be read back: {exc.message}")
-            return
-        if not isinstance(hit, Decision) or not isinstance(card, CardDrawn):
-            return
-        trial = new_round(self.config)
-        try:
-            trial.apply_all([*self.current.events, hit, card])
-        except RuleRefusal as exc:
-            self._hold_stray(card, str(exc))  # it fits no reading now: held like any such card, never lost
-            return
-        self.rnd = trial
-        self.implied = [hit, card]
-        self.implied_held = True
-        self.hold_changed.emit()
-        self.changed.emit()
 
     def _store_failed(self, text: str) -> None:
         self.store_error = text
@@ -319,24 +343,16 @@ class TableController(QObject):
 
     def new_round(self) -> None:
         """A fresh round in betting, with the table's current setup."""
-        previous = self.rnd
-        self.config = self.setup.config(self.under_min)
-        # 5.1 counts copies over the whole shoe since its last shuffle, not one round.
-        if (previous is not None and not self.shoe_reloaded
-                and previous.shoe.decks == self.config["decks"]
-                and previous.rules.key == self.config["game"] and previous.shoe.dealt):
-            self.config["shoe_dealt"] = [str(c) for c in previous.shoe.dealt]
-        self.shoe_reloaded = False
-        self.rnd = new_round(self.config)
+        session = self._session()
+        session.set_table(self.setup.config([]))
+        session.new_round()  # the shoe carried (5.1) and the 5.26 history: the session's
+        self.config = dict(session.config)
         self.round_id = None
         self.events = []
-        self.slip = []
         self._referral_audited = False
         self.restored = False
         self.placement = None
         self.face_up_next = False  # a face-up report belongs to its round (5.5)
-        self.implied = []
-        self.implied_held = False
         self.referred = ""
         self.power_answers = set()
         self._finished_at = -1
@@ -366,7 +382,7 @@ class TableController(QObject):
 
     @property
     def betting(self) -> bool:
-        return self.round_id is None and self.rnd is not None and self.rnd.phase == "betting"
+        return self.round_id is None and self.session is not None and self.session.betting
 
     # ------------------------------------------------------------------ betting slip
     def place_wager(self, player: str, bet: str, amount: Decimal | float | int, area: int | None = None,
@@ -379,7 +395,7 @@ class TableController(QObject):
             return self._refuse_text_only(exc.message)
         if not self.betting:
             return self.submit(wager)  # a later wager (split hand, 3.21.1 / 3.23.1)
-        return self._rebuild_slip([*self.current.events, wager], wager)
+        return self._rebuild_slip([*self._session().slip, wager], wager)
 
     def place_wagers(self, wagers: list[tuple[str, str, Decimal, int | None]]) -> bool:
         """Several wagers (player, bet, amount, area) onto the slip at once, e.g. last round's
@@ -413,7 +429,7 @@ class TableController(QObject):
             self.refused.emit("change the table setup between rounds, before any wager is placed")
             return False
         try:
-            new_round(setup.config(self.under_min))
+            self._session().set_table(setup.config([]))
         except TranscriptError as exc:
             self.refused.emit(f"setup refused: {exc.message}")
             return False
@@ -439,12 +455,12 @@ class TableController(QObject):
     def remove_wager(self, index: int) -> bool:
         if not self.betting or not 0 <= index < len(self.slip):
             return False
-        return self._rebuild_slip([w for i, w in enumerate(self.current.events) if i != index], None)
+        return self._rebuild_slip([w for i, w in enumerate(self._session().slip) if i != index], None)
 
     def change_wager(self, index: int, amount: Decimal | float | int) -> bool:
         if not self.betting or not 0 <= index < len(self.slip):
             return False
-        slip: list[Event] = list(self.current.events)  # in betting, the round's events are the slip
+        slip: list[Event] = list(self._session().slip)
         wager = slip[index]
         if not isinstance(wager, Wager):
             return False
@@ -459,15 +475,11 @@ class TableController(QObject):
             self._rebuild_slip([], None)
 
     def _rebuild_slip(self, slip: list[Event], new: Event | None) -> bool:
-        rnd = new_round(self.config)
-        for event in slip:
-            try:
-                rnd.apply(event)
-            except RuleRefusal as exc:
-                self._refuse(event, exc)
-                return False
-        self.slip = [event_to_transcript(e) for e in slip]
-        self.rnd = rnd
+        try:
+            self._session().set_slip(slip)
+        except RuleRefusal as exc:
+            self._refuse(new if new is not None else slip[-1], exc)
+            return False
         self.last_refusal = ""
         self.changed.emit()
         return True
@@ -476,23 +488,14 @@ class TableController(QObject):
         """Close the bets (5.3): the slip and the event go to the store as the round's start."""
         if not self.betting:
             return False
-        event = NoMoreBets()
-        try:
-            self.current.apply(event)
-        except RuleRefusal as exc:
-            self._refuse(event, exc)
-            return False
-        first = [*self.slip, event_to_transcript(event)]
-        self.events = list(first)
-        self.slip = []
-        self.round_id = -1  # begun; the store's id arrives with the acknowledgement
-        self._store_round_start(first)
-        return True
+        return self.submit(NoMoreBets())
 
     # ------------------------------------------------------------------ events
     def submit(self, event: Event, actor: str | None = None, approval: int | None = None, *,
                quiet: bool = False) -> bool:
-        """Apply one event; if accepted, store it (its transcript form) and then show it.
+        """Hand one event to the table session; if accepted, store what it records (the
+        transcript form) and then show it. The session decides 5.3 (the first card closes
+        the bets), the implied hit and the 5.26 history; a refusal leaves it unchanged.
 
         ``approval``: a supervisor's approval (:meth:`approve`) for an event the store
         writes only with one (void, resolve, correction, the pit manager's pick).
@@ -500,60 +503,73 @@ class TableController(QObject):
         if self.store_error:
             self.refused.emit(f"not recorded: {self.store_error}")
             return False
-        if self.implied_held and event.type != "void":
-            # no default decides for the player: the card read before the restart first
-            self.last_refusal = ("Refused: first say whether the card read before the restart was a hit "
-                                 f"or a double (H / D) ({self.rules.clause('power_failure')})")
-            self.refused.emit(self.last_refusal)
-            return False
-        self._flush_implied()
-        kind = event.type
-        if self.betting and kind not in ("wager", "no_more_bets", "claim", "void"):
-            if kind in ("card", "burn", "multi") and self.slip:
-                self.no_more_bets()  # the first card out of the shoe closes the bets (5.3)
-        if self.betting and kind == "claim":
-            return self._rebuild_slip([*self.current.events, event], event)
+        session = self.session
+        if session is None:
+            return self._refuse_text_only("the table has no round yet: the store is not open")
+        if self.betting and event.type in ("wager", "claim"):
+            return self._rebuild_slip([*session.slip, event], event)
         try:
-            self.current.apply(event)
+            step = session.apply(event)
         except RuleRefusal as exc:
             if quiet:
                 self.last_refusal_text = str(exc)
                 return False
             self._refuse(event, exc)
             return False
-        raw = event_to_transcript(event)
+        if step.held:  # the bets closed (5.3) by a card the rules then refused
+            self._record(step, actor, approval)
+            if quiet:
+                self.last_refusal_text = step.held
+            else:
+                self._refuse_text(event, step.held)
+            return False
+        self._accept(step, event, actor, approval)
+        return True
+
+    def _accept(self, step: Step, event: Event, actor: str | None, approval: int | None) -> None:
+        """An input the session accepted: recorded, then the queues that waited on it move."""
+        kind = event.type
         self.last_refusal = ""
         self.accepted.emit()
         if kind == "void":
             self.face_up_next = False  # the report ends with its round
             self.referred = ""
-        if self.round_id is None:
-            # a void or burn before "no more bets": the round starts in the store here
-            self.round_id = -1
-            first = [*self.slip, raw]
-            self.events = list(first)
-            self.slip = []
-            self._store_round_start(first, self._ending_output(), approval)
-        else:
-            self.events.append(raw)
-            self._store_event(raw, actor or f"dealer:{self.dealer}", self._ending_output(), approval)
+        self._record(step, actor, approval)
+        who = actor or f"dealer:{self.dealer}"
         if kind in SIGNIFICANT_EVENTS:
-            self.audit(kind, {k: v for k, v in raw.items() if k != "type"},
-                       actor=actor or f"dealer:{self.dealer}")
+            raw = event_to_transcript(event)
+            self.audit(kind, {k: v for k, v in raw.items() if k != "type"}, actor=who)
         if self.current.status() == "referred" and kind != "resolve" and not self._referral_audited:
             self._referral_audited = True  # 6.1: the round waits for the Gaming Shift Manager
             referral = getattr(self.rnd, "referral", None)
-            self.audit("referral", {"ruling": list(referral) if referral else None},
-                       actor=actor or f"dealer:{self.dealer}")
-        if self._batch is not None:
-            return True  # inside an implied hit: its card comes next, then the waiting cards
+            self.audit("referral", {"ruling": list(referral) if referral else None}, actor=who)
         if self.held_cards and not self.hold_reason and kind not in ("card", "multi", "burn"):
             # the cards that waited for a pick, in order, once it is made (or the round was
             # voided or ruled otherwise: then the round says what becomes of them)
             self._flush_held()
         if self.stray_queue and not self._queue_blocked:
             self._release_queue()  # cards that waited for the restored card's Hit or Double
-        return True
+
+    def _record(self, step: Step, actor: str | None, approval: int | None) -> None:
+        """Write what the session recorded (one transaction: a crash keeps all or none), with
+        the settle output and 5.26 names when it ends the round; a tentative implied hit is
+        kept apart (PENDING_CARD_KIND), also before it is shown."""
+        who = actor or f"dealer:{self.dealer}"
+        if step.record:
+            raws = [event_to_transcript(e) for e in step.record]
+            if step.begins:
+                self.round_id = -1  # begun; the store's id arrives with the acknowledgement
+                self.events = list(raws)
+                output = None if step.tentative else self._ending_output()
+                self._store_round_start(raws, output, approval, who)
+            else:
+                self.events += raws
+                output = None if step.tentative else self._ending_output()
+                self._store_events(raws, who, output, approval)
+        if step.tentative:
+            hit, card = step.tentative
+            self._store_pending(hit, card)
+            self.face_up_next = False
 
     def _ending_output(self) -> dict[str, Any] | None:
         """The settle output when the event just applied ends the round: it is written with
@@ -564,38 +580,33 @@ class TableController(QObject):
         return round_output(self.current)
 
     def _store_round_start(self, first: list[dict[str, Any]], output: dict[str, Any] | None = None,
-                           approval: int | None = None) -> None:
+                           approval: int | None = None, actor: str | None = None) -> None:
         """The round's start (its slip and *no more bets*, or a void) in one transaction;
         ``approval``: a supervisor's, for the event among them that needs one (a void)."""
         store = self.store
         session = self.session_id
-        config = dict(self.config)
+        config = dict(self.session.config) if self.session is not None else dict(self.config)
+        who = actor or f"dealer:{self.dealer}"
+        under = list(self.current.under_minimum_first_time()) if output is not None else None
         self.unacknowledged += 1
 
-        def job() -> tuple[int, list[str] | None]:
+        def job() -> int:
             if store is None:
                 raise StoreError("no store is open")
             sid = self._store_sid if self._store_sid is not None else session
-            rid = store.start_round(config, first, session_id=sid, actor=f"dealer:{self.dealer}", result=output,
-                                    approval=approval)
+            rid = store.start_round(config, first, session_id=sid, actor=who, result=output,
+                                    approval=approval, under_min=under)
             self._store_rid = rid
-            return rid, store.under_min_players() if output is not None else None
+            return rid
 
         def done(result: Any, error: BaseException | None) -> None:
             if error is None:
-                self.round_id = int(result[0])
+                self.round_id = int(result)
                 if output is not None:
-                    self._result_recorded(self.round_id, output, result[1])
+                    self._result_recorded(self.round_id, output)
             self._acknowledged(error)
 
         self.store_worker.submit(job, done)
-
-    def _store_event(self, raw: dict[str, Any], actor: str, output: dict[str, Any] | None = None,
-                     approval: int | None = None) -> None:
-        if self._batch is not None and approval is None:
-            self._batch.append((raw, actor, output))  # written with the others (_implied_hit)
-            return
-        self._store_events([raw], actor, output, approval)
 
     def _acknowledged(self, error: BaseException | None) -> None:
         self.unacknowledged -= 1
@@ -618,25 +629,25 @@ class TableController(QObject):
         output = round_output(self.current)
         store = self.store
 
-        def job() -> tuple[int, list[str]]:
+        under = list(self.current.under_minimum_first_time())  # 5.26, as the round decided it
+
+        def job() -> int:
             rid = self._store_rid
             if store is None or rid is None:
                 raise StoreError("no round to finish")
-            store.finish_round(rid, output, actor=f"dealer:{self.dealer}")
-            return rid, store.under_min_players()
+            store.finish_round(rid, output, actor=f"dealer:{self.dealer}", under_min=under)
+            return rid
 
         def done(result: Any, error: BaseException | None) -> None:
             if error is not None:
                 self._store_failed(f"the settlement could not be recorded: {error}")
                 return
-            self._result_recorded(int(result[0]), output, result[1])
+            self._result_recorded(int(result), output)
 
         self.store_worker.submit(job, done)
 
-    def _result_recorded(self, rid: int, output: dict[str, Any], under_min: list[str] | None) -> None:
-        """The settle output of round ``rid`` (the store's id) is on disk: recall and 5.26 history."""
-        if under_min is not None:
-            self.under_min = list(under_min)
+    def _result_recorded(self, rid: int, output: dict[str, Any]) -> None:
+        """The settle output of round ``rid`` (the store's id) is on disk: the recall."""
         self.finished_outputs += 1
         self.recall = [r for r in self.recall if r.get("round") != rid]
         self.recall.insert(0, {"round": rid, **output})
@@ -767,7 +778,9 @@ class TableController(QObject):
             info.model = event.model
         elif isinstance(event, ShoeLoaded):
             info.cut_seen = False
-            self.shoe_reloaded = True
+            if self.session is not None:
+                self.session.shoe_loaded()  # 5.1: copies count from this shuffle on
+                self.config = dict(self.session.config)  # a round in betting deals from it
             self._update_remaining(reset=True)
         elif isinstance(event, CutCard):
             info.cut_seen = True
@@ -885,8 +898,8 @@ class TableController(QObject):
             ok = self.submit(Burn(event.card))
             self._update_remaining()
             return ok
-        # shoe_seq: the shoe's frame number, for the review; face_up (5.5): the round
-        # records the ruling and plays it as normal
+        # shoe_seq: the shoe's frame number (cards in flight, the review); face_up (5.5): the
+        # round records the ruling and plays it as normal
         raw = CardDrawn(event.card, face_up=self.face_up_next, shoe_seq=event.seq)
         if self.placement is not None:
             try:
@@ -894,69 +907,35 @@ class TableController(QObject):
             except EventFormatError as exc:
                 self.placement = None
                 return self._refuse_text_only(exc.message)
-        elif self._implied_hit(raw):
-            self._update_remaining()
-            return True
-        ok = self.submit(raw, quiet=True)
-        if ok:
-            self.face_up_next = False
-            self.placement = None
-        elif raw.to is None:
-            self._hold_stray(raw, self.last_refusal_text)  # held on screen, never dropped
-            ok = True
-        else:
-            self.placement = None
-            self._refuse_text(raw, self.last_refusal_text)
+        ok = self._card(raw)
         self._update_remaining()
         return ok
+
+    def _card(self, raw: CardDrawn) -> bool:
+        """A card out of the shoe, through the session (5.3 and the implied hit are its rules).
+        A card that fits no reading is held on screen, never dropped."""
+        if self.store_error:
+            self.refused.emit(f"not recorded: {self.store_error}")
+            return False
+        step = self._session().card(raw)
+        if step.held:
+            self._record(step, None, None)  # the bets it closed (5.3), an implied hit made final
+            if raw.to is None:
+                self._hold_stray(raw, step.held)  # held on screen, never dropped
+                return True
+            self.placement = None
+            self._refuse_text(raw, step.held)
+            return False
+        self.face_up_next = False
+        self.placement = None
+        self._accept(step, raw, None, None)
+        return True
 
     def _refuse_text(self, event: Event, text: str) -> None:
         self.last_refusal = f"Refused ({describe_event(event_to_transcript(event))}): {text}"
         self.refused.emit(self.last_refusal)
 
     # ------------------------------------------------------------------ the table's rhythm
-    def _implied_hit(self, card: CardDrawn) -> bool:
-        """A card while the hand in turn awaits a decision and may be hit: it is a hit.
-        Records ``hit`` then the ``card`` (or keeps them open for a double, see ``implied``)."""
-        if self.betting or self.rnd is None:
-            return False
-        exp = self.rnd.expectation()
-        if exp.kind != "decision" or "hit" not in exp.options:
-            return False
-        hit = Decision("hit", None if self.rules.shared_hand else exp.area, exp.hand, exp.player or None)
-        may_double = "double" in exp.options
-        self._flush_implied()
-        if not may_double:
-            trial = None
-        else:  # the round as it would be: the screen shows it before the two events are stored
-            trial = new_round(self.config)
-            try:
-                trial.apply_all([*self.rnd.events, hit, card])
-            except RuleRefusal:
-                return False  # not a hit after all: the card takes its ordinary path
-        if trial is None:
-            # the hit and its card in one transaction: a crash keeps both or neither
-            self._batch = []
-            try:
-                if not self.submit(hit, quiet=True):
-                    return False
-                self.face_up_next = False
-                if not self.submit(card, quiet=True):
-                    self._hold_stray(card, self.last_refusal_text)  # never dropped
-            finally:
-                batch, self._batch = self._batch, None
-                if batch:
-                    outputs = [out for _, _, out in batch if out is not None]
-                    self._store_events([raw for raw, _, _ in batch], batch[0][1], outputs[-1] if outputs else None)
-            return True
-        self.face_up_next = False
-        self.rnd = trial
-        self.implied = [hit, card]
-        self.last_refusal = ""
-        self.accepted.emit()
-        self._store_pending(hit, card)  # on disk before the screen shows the card
-        return True
-
     def _store_pending(self, hit: Event, card: Event) -> None:
         """The implied hit's card, durably, before it is shown: a PENDING_CARD_KIND entry with the
         round's number of stored events (a crash now keeps the card; the restart asks)."""
@@ -973,40 +952,31 @@ class TableController(QObject):
 
         self.store_worker.submit(job, lambda _result, error: self._acknowledged(error))
 
-    def _store_pair(self, first: Event, card: Event) -> None:
-        """A decision and its card, appended in one transaction (a crash keeps both or neither);
-        the settle output, when they end the round, goes with them."""
-        raws = [event_to_transcript(first), event_to_transcript(card)]
-        self.events += raws
-        self._store_events(raws, f"dealer:{self.dealer}", self._ending_output())
-
     def _store_events(self, raws: list[dict[str, Any]], actor: str, output: dict[str, Any] | None,
                       approval: int | None = None) -> None:
         """Append ``raws`` in one transaction on the store's thread (a crash keeps all or none)."""
         store = self.store
+        under = list(self.current.under_minimum_first_time()) if output is not None else None
         self.unacknowledged += 1
 
-        def job() -> tuple[int, list[str] | None]:
+        def job() -> int:
             rid = self._store_rid  # jobs run in order: the round's begin job set it
             if store is None or rid is None:
                 raise StoreError("no store is open")
-            store.append_events(rid, raws, actor=actor, result=output, approval=approval)
-            return rid, store.under_min_players() if output is not None else None
+            store.append_events(rid, raws, actor=actor, result=output, approval=approval, under_min=under)
+            return rid
 
         def done(result: Any, error: BaseException | None) -> None:
             if error is None and output is not None:
-                self._result_recorded(int(result[0]), output, result[1])
+                self._result_recorded(int(result), output)
             self._acknowledged(error)
 
         self.store_worker.submit(job, done)
 
     def _flush_implied(self) -> None:
         """The implied hit's moment for a double has passed: store ``hit`` and its ``card``."""
-        if not self.implied:
-            return
-        (hit, card), self.implied = self.implied, []
-        self.implied_held = False
-        self._store_pair(hit, card)
+        if self.session is not None and self.session.tentative:
+            self._record(self.session.confirm_tentative(), None, None)
 
     def confirm_implied_hit(self) -> bool:
         """After a restart: the held card was a hit (stored as ``hit`` + ``card``)."""
@@ -1015,6 +985,7 @@ class TableController(QObject):
         self._flush_implied()
         self.last_refusal = ""
         self.accepted.emit()
+        self.hold_changed.emit()
         if self.stray_queue and not self._queue_blocked:
             self._release_queue()
         return True
@@ -1024,30 +995,21 @@ class TableController(QObject):
 
     def double_last_card(self, amount: Decimal | float | None = None) -> bool:
         """Double pressed right after its card: the card was the double's, not a hit's."""
-        if not self.implied:
-            return False
-        hit, card = self.implied
-        if not isinstance(hit, Decision):
+        implied = self.implied
+        if not implied or not isinstance(implied[0], Decision):
             return False
         try:
-            double = replace(hit, action="double", amount=_amount(amount, "decision") if amount is not None else None)
+            value = _amount(amount, "decision") if amount is not None else None
         except EventFormatError as exc:
             return self._refuse_text_only(exc.message)
-        before = list(self.current.events)[:-len(self.implied)]  # the round shows the hit and its card
-        rnd = new_round(self.config)
+        double = replace(implied[0], action="double", amount=value)
         try:
-            rnd.apply_all([*before, double, card])
+            step = self._session().double_tentative(value)
         except RuleRefusal as exc:
             self._refuse(double, exc)
             return False
-        self.implied = []
-        self.implied_held = False
-        self.rnd = rnd
-        self.last_refusal = ""
-        self.accepted.emit()
-        self._store_pair(double, card)
-        if self.stray_queue and not self._queue_blocked:
-            self._release_queue()
+        self._accept(step, double, None, None)
+        self.hold_changed.emit()
         return True
 
     def _hold_stray(self, card: CardDrawn, reason: str) -> None:
@@ -1107,12 +1069,13 @@ class TableController(QObject):
 
     def _record_output(self, output: dict[str, Any], actor: str) -> None:
         store = self.store
+        under = list(self.current.under_minimum_first_time())
 
         def job() -> None:
             rid = self._store_rid
             if store is None or rid is None:
                 raise StoreError("no round to record")
-            store.finish_round(rid, output, actor=actor)
+            store.finish_round(rid, output, actor=actor, under_min=under)
 
         def done(result: Any, error: BaseException | None) -> None:
             if error is not None:

@@ -1,0 +1,319 @@
+"""The table session: what lasts from one round to the next at one table, and the
+table's rhythm that no single round decides.
+
+- **The shoe across rounds (5.1)**: a round starts with every card the shoe delivered
+  since its last shuffle (``shoe_dealt``), so a copy too many is seen whichever round
+  it falls in; a freshly loaded shoe, or another game or deck count, starts empty.
+- **Bets closed by the first card (5.3)**: a card, burn or double feed out of the shoe
+  while wagers are still on the slip closes them (``no_more_bets``) before it is applied.
+- **Under-minimum history (5.26)**: the players whose under-minimum wager was settled
+  normally once at this table; each round is configured with them, and a finished round
+  adds its own (``Round.under_minimum_first_time``): nothing is replayed to learn it.
+- **The implied hit**: a card while the hand in turn may be hit is a hit (``hit`` then
+  ``card``). When that hand could also double, the two events are *tentative*: applied
+  and shown, but not final until the next input, so that Double right after the card
+  makes them ``double`` + ``card``.
+- **Cards in flight**: every card the shoe delivered, by its sequence number, until an
+  event records it; a restart reports those not recorded so the dealer can key them in.
+
+The session uses only the public :class:`~dealer_assist.engine.round_api.Round` contract
+and the transcript's ``new_round``; it does no I/O. Each input returns a :class:`Step`:
+the events to record (in one transaction, in order) before anything is shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+from typing import Any
+
+from dealer_assist.base.errors import RuleRefusal
+from dealer_assist.engine.events import CardDrawn, Decision, Event, NoMoreBets, Wager
+from dealer_assist.engine.round_api import Round
+from dealer_assist.engine.transcript import new_round
+
+# Inputs that come out of the shoe: the first of them closes the bets (5.3).
+SHOE_KINDS = ("card", "burn", "multi")
+# Inputs taken on the betting slip (before the bets close): changed freely until then.
+SLIP_KINDS = ("wager", "claim")
+
+
+@dataclass(frozen=True)
+class Step:
+    """What one input did. ``record``: events accepted and to be written, in this order and
+    in one transaction, before the screen shows them; ``begins``: they are the round's first
+    (its slip and ``no_more_bets``, or a void or burn before the bets closed);
+    ``tentative``: events applied and shown but not final (an implied hit that Double may
+    still claim; to be kept durably apart from the round's events); ``held``: the refusal of
+    a shoe card that fits no reading (the card is kept in flight, never dropped)."""
+
+    record: tuple[Event, ...] = ()
+    begins: bool = False
+    tentative: tuple[Event, ...] = ()
+    held: str = ""
+    concluded: bool = False
+    under_min: tuple[str, ...] = field(default=())  # 5.26 names this round adds (when it concluded)
+
+
+class TableSession:
+    """One table's rounds in order. ``table`` is the transcript header of the next round
+    (game, decks, areas, limits, seated) without ``shoe_dealt`` or ``under_min_history``,
+    which the session supplies."""
+
+    def __init__(self, table: Mapping[str, Any], under_min: Iterable[str] = ()) -> None:
+        self.table: dict[str, Any] = _header(table)
+        self.under_min: set[str] = set(under_min)
+        self.shoe_reloaded = False
+        self.begun = False
+        self.tentative: tuple[Event, ...] = ()
+        # the tentative events came back after a restart: the dealer says Hit or Double first
+        self.tentative_held = False
+        self.in_flight: dict[int, str] = {}  # shoe sequence number -> card, not yet recorded
+        self.config: dict[str, Any] = {}
+        self.round: Round = self._fresh(None)
+
+    # ------------------------------------------------------------------ rounds
+    def _fresh(self, previous: Round | None) -> Round:
+        config = dict(self.table)
+        if self.under_min:
+            config["under_min_history"] = sorted(self.under_min)
+        # 5.1 counts copies over the whole shoe since its last shuffle, not one round.
+        if (previous is not None and not self.shoe_reloaded and previous.shoe.dealt
+                and previous.shoe.decks == config["decks"] and previous.rules.key == config["game"]):
+            config["shoe_dealt"] = [str(c) for c in previous.shoe.dealt]
+        rnd = new_round(config)  # TranscriptError on a header the rules refuse
+        self.config = config
+        self.shoe_reloaded = False
+        self.begun = False
+        self.tentative = ()
+        self.tentative_held = False
+        return rnd
+
+    def new_round(self) -> Round:
+        """The next round, in betting. A concluded round's 5.26 names are kept first."""
+        if self.concluded:
+            self.under_min.update(self.round.under_minimum_first_time())
+        self.round = self._fresh(self.round)
+        return self.round
+
+    def set_table(self, table: Mapping[str, Any]) -> None:
+        """Another setup from the next round on (checked now: TranscriptError if refused)."""
+        header = _header(table)
+        new_round({**header, **({"under_min_history": sorted(self.under_min)} if self.under_min else {})})
+        self.table = header
+
+    def shoe_loaded(self) -> None:
+        """A freshly shuffled shoe was loaded: a round still taking bets deals from it (its
+        slip kept), else the next round does (5.1: copies count from the shuffle)."""
+        if not self.betting:
+            self.shoe_reloaded = True
+            return
+        slip = list(self.round.events)
+        config = {k: v for k, v in self.config.items() if k != "shoe_dealt"}
+        rnd = new_round(config)
+        rnd.apply_all(slip)  # the same wagers on the same table: accepted again
+        self.config, self.round = config, rnd
+
+    def restore(self, config: Mapping[str, Any], events: Iterable[Event],
+                tentative: Sequence[Event] = ()) -> Round:
+        """The open round after a restart: its recorded events replayed (a restart is the one
+        place a round is rebuilt from its events), then the tentative implied hit, if one was
+        kept, held until the dealer says Hit or Double. RuleRefusal/TranscriptError if the
+        recorded events cannot be replayed; the session is then unchanged."""
+        rnd = new_round(dict(config))
+        rnd.apply_all(events)
+        held = False
+        if tentative:
+            trial = rnd.fresh()
+            try:
+                trial.apply_all([*rnd.events, *tentative])
+                rnd, held = trial, True
+            except RuleRefusal:
+                held = False  # it fits no reading now: the caller holds the card
+        self.config = dict(config)
+        self.round = rnd
+        self.begun = True
+        self.tentative = tuple(tentative) if held else ()
+        self.tentative_held = held
+        return rnd
+
+    # ------------------------------------------------------------------ state
+    @property
+    def betting(self) -> bool:
+        return not self.begun and self.round.phase == "betting"
+
+    @property
+    def slip(self) -> tuple[Event, ...]:
+        """The wagers (and claims) on the slip while bets are open."""
+        return tuple(self.round.events) if not self.begun else ()
+
+    @property
+    def concluded(self) -> bool:
+        """Nothing more to play: settled, void, or ruled to a close with nothing expected."""
+        if not self.begun:
+            return False
+        status = self.round.status()
+        return status in ("settled", "void") or (
+            status == "in_progress" and self.round.expectation().kind == "none")
+
+    @property
+    def recorded(self) -> tuple[Event, ...]:
+        """The round's events that are final (the tentative ones excluded)."""
+        events = tuple(self.round.events)
+        return events[:len(events) - len(self.tentative)] if self.tentative else events
+
+    # ------------------------------------------------------------------ the slip
+    def set_slip(self, slip: Sequence[Event]) -> Step:
+        """Replace the betting slip; each wager checked as placed (RuleRefusal, unchanged).
+        The slip is rebuilt: a wager taken back or changed is a new slip, not an event."""
+        if not self.betting:
+            raise RuleRefusal("the bets are closed (5.3)")
+        rnd = self.round.fresh()
+        for event in slip:
+            rnd.apply(event)
+        self.round = rnd
+        return Step()
+
+    # ------------------------------------------------------------------ input
+    def apply(self, event: Event) -> Step:
+        """One input other than a card from the shoe (wagers, decisions, rulings, keyed cards
+        with a place). RuleRefusal leaves the session exactly as it was (the engine applies
+        an event wholly or not at all)."""
+        if self.tentative_held and event.type != "void":
+            raise RuleRefusal("first say whether the card read before the restart was a hit or a "
+                              f"double (H / D) ({self.round.rules.clause('power_failure')})")
+        if self.betting and (event.type == "claim" or isinstance(event, Wager)):
+            return self.set_slip([*self.round.events, event])
+        if self.betting and event.type in SHOE_KINDS and self.round.events:
+            return self._close_then(event)
+        self.round.apply(event)
+        return self._commit((event,))
+
+    def close_bets(self) -> Step:
+        """``no_more_bets`` (5.3): the slip and the event are the round's first events."""
+        if not self.betting:
+            raise RuleRefusal("the bets are already closed (5.3)")
+        return self.apply(NoMoreBets())
+
+    def _close_then(self, event: Event) -> Step:
+        """5.3: the first card out of the shoe closes the bets, then it is applied; a card
+        refused then leaves the bets closed (they were closed by its coming out)."""
+        close = NoMoreBets()
+        self.round.apply(close)
+        try:
+            self.round.apply(event)
+        except RuleRefusal as exc:
+            return replace(self._commit((close,)), held=str(exc))
+        return self._commit((close, event))
+
+    def card(self, card: CardDrawn) -> Step:
+        """A card out of the shoe (or keyed in for one). A card while the hand in turn may be
+        hit is a hit; tentative when it could also be a double. A card that fits no reading
+        is held (``Step.held``), never dropped: it stays in flight."""
+        if card.shoe_seq is not None:
+            self.in_flight[card.shoe_seq] = str(card.card)
+        if self.tentative_held:
+            return Step(held="the card read before the restart waits for Hit or Double "
+                             f"({self.round.rules.clause('power_failure')})")
+        if self.betting and self.round.events:
+            return self._close_then(card)
+        implied = self._implied(card)
+        if implied is not None:
+            hit, may_double = implied
+            before = list(self.round.events)
+            self.round.apply(hit)  # listed among the hand's options: the round takes it
+            try:
+                self.round.apply(card)
+            except RuleRefusal:
+                self.round = self._rebuilt(before)  # not a hit after all: the ordinary path
+            else:
+                if may_double:
+                    return self._commit((), keep_tentative=(hit, card))
+                return self._commit((hit, card))
+        try:
+            self.round.apply(card)
+        except RuleRefusal as exc:
+            return Step(record=self._flush(), held=str(exc))
+        return self._commit((card,))
+
+    def _implied(self, card: CardDrawn) -> tuple[Decision, bool] | None:
+        if card.to is not None or self.betting:
+            return None
+        exp = self.round.expectation()
+        if exp.kind != "decision" or "hit" not in exp.options:
+            return None
+        hit = Decision("hit", None if self.round.rules.shared_hand else exp.area, exp.hand, exp.player or None)
+        return hit, "double" in exp.options
+
+    def double_tentative(self, amount: Decimal | None = None) -> Step:
+        """Double pressed right after its card: the tentative hit was a double (RuleRefusal,
+        unchanged, if the rules refuse the double)."""
+        hit = self.tentative[0] if len(self.tentative) == 2 else None
+        if not isinstance(hit, Decision):
+            raise RuleRefusal("no card waits for Hit or Double")
+        card = self.tentative[1]
+        double = replace(hit, action="double", amount=amount)
+        rnd = self._rebuilt([*self.recorded, double, card])
+        self.round = rnd
+        self.tentative = ()
+        self.tentative_held = False
+        return self._commit((double, card))
+
+    def confirm_tentative(self) -> Step:
+        """The tentative hit stays a hit (the next input came, or the dealer said Hit)."""
+        return self._commit(())
+
+    def _flush(self) -> tuple[Event, ...]:
+        events, self.tentative = self.tentative, ()
+        self.tentative_held = False
+        self._forget_in_flight(events)
+        return events
+
+    def _rebuilt(self, events: Sequence[Event]) -> Round:
+        """The round with ``events`` only: an implied hit taken back (or made a double)."""
+        rnd = self.round.fresh()
+        rnd.apply_all(events)
+        return rnd
+
+    def _commit(self, events: tuple[Event, ...], keep_tentative: tuple[Event, ...] = ()) -> Step:
+        begins = not self.begun and any(e.type not in SLIP_KINDS for e in events)
+        record = (*self._flush(), *events)
+        if begins:  # the slip goes with them: the round's first events
+            record = (*self._slip_before(events), *record)
+            self.begun = True
+        self.tentative = keep_tentative
+        self._forget_in_flight(record)
+        done = self.concluded and not keep_tentative
+        return Step(record=record, begins=begins, tentative=keep_tentative, concluded=done,
+                    under_min=tuple(self.round.under_minimum_first_time()) if done else ())
+
+    def _slip_before(self, events: tuple[Event, ...]) -> tuple[Event, ...]:
+        """The wagers and claims applied before ``events`` (the slip, at the round's start)."""
+        applied = tuple(self.round.events)
+        return applied[:len(applied) - len(events)]
+
+    # ------------------------------------------------------------------ cards in flight
+    def _forget_in_flight(self, events: Iterable[Event]) -> None:
+        for e in events:
+            if isinstance(e, CardDrawn) and e.shoe_seq is not None:
+                self.in_flight.pop(e.shoe_seq, None)
+
+    def delivered(self, seq: int, card: str) -> None:
+        """The shoe delivered ``card`` as frame ``seq`` (recorded by the caller before use)."""
+        self.in_flight[seq] = card
+
+    def unrecorded(self) -> list[tuple[int, str]]:
+        """(sequence number, card) of every delivered card no event records yet, in order."""
+        return sorted(self.in_flight.items())
+
+    def settle_in_flight(self, seq: int) -> None:
+        """A card in flight was keyed in (recorded) or its round voided by a supervisor."""
+        self.in_flight.pop(seq, None)
+
+
+def _header(table: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in table.items() if k not in ("shoe_dealt", "under_min_history", "events")}
+
+
+__all__ = ["SHOE_KINDS", "SLIP_KINDS", "Step", "TableSession"]

@@ -1,0 +1,121 @@
+"""A client of the station service (no Qt): connect, hello, requests and notifications.
+
+``request`` blocks until its reply; notifications are handed to ``on_notify`` from the
+client's reader thread (the Qt adapter in ui/ turns them into signals)."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import socket
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from dealer_assist.service.protocol import LineReader, ProtocolError, decode, encode, hello
+
+SOCKET_ENV = "DEALER_ASSIST_SOCKET"
+STATION_SOCKET = Path("/run/dealer-assist/station.sock")
+
+
+def dev_socket_path() -> Path:
+    """Where a development service listens: $XDG_RUNTIME_DIR, else /tmp/dealer-assist-$UID (0700)."""
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    base = Path(runtime) / "dealer-assist" if runtime else Path(f"/tmp/dealer-assist-{os.getuid()}")
+    return base / "station.sock"
+
+
+class ServiceError(Exception):
+    """The service refused or failed a request: ``code`` (refused, pin, auth, bad_request,
+    internal), ``message`` and the clause when a rule refused it."""
+
+    def __init__(self, code: str, message: str, clause: str | None = None) -> None:
+        super().__init__(message)
+        self.code, self.message, self.clause = code, message, clause
+
+
+class ServiceClient:
+    def __init__(self, path: Path | str, kind: str = "screen",
+                 on_notify: Callable[[str, dict[str, Any]], None] | None = None,
+                 timeout_s: float = 30.0) -> None:
+        self.path = Path(path)
+        self.on_notify = on_notify
+        self.timeout_s = timeout_s
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            self.sock.connect(str(self.path))
+        except OSError as exc:
+            self.sock.close()
+            raise ServiceError("internal", f"the station service is not answering at {self.path}: "
+                                           f"{exc.strerror or exc}") from None
+        self.reader = LineReader(self.sock)
+        self.sock.sendall(encode(hello(kind)))
+        answer = self._read()
+        if answer is None or "error" in answer:
+            error = (answer or {}).get("error") or {}
+            self.sock.close()
+            raise ServiceError(str(error.get("code", "internal")), str(error.get("message", "no answer")))
+        self.station: dict[str, Any] = answer.get("station") or {}
+        self.account = str(answer.get("account", ""))
+        self._ids = itertools.count(1)
+        self._waiting: dict[int, tuple[threading.Event, list[dict[str, Any]]]] = {}
+        self._lock = threading.Lock()
+        self._closed = False
+        self._thread = threading.Thread(target=self._read_loop, name="service-client", daemon=True)
+        self._thread.start()
+
+    def _read(self) -> dict[str, Any] | None:
+        line = self.reader.read_line()
+        return None if line is None else decode(line)
+
+    def _read_loop(self) -> None:
+        try:
+            while True:
+                message = self._read()
+                if message is None:
+                    break
+                if "notify" in message:
+                    if self.on_notify is not None:
+                        self.on_notify(str(message["notify"]), message.get("data") or {})
+                    continue
+                with self._lock:
+                    waiter = self._waiting.pop(message.get("id", -1), None)
+                if waiter is not None:
+                    waiter[1].append(message)
+                    waiter[0].set()
+        except (OSError, ProtocolError):
+            pass
+        finally:
+            self._closed = True
+            with self._lock:
+                waiting, self._waiting = self._waiting, {}
+            for event, _ in waiting.values():
+                event.set()
+            if self.on_notify is not None:
+                self.on_notify("closed", {})
+
+    def request(self, op: str, **args: Any) -> Any:
+        """Send one request and wait for its reply; ServiceError if refused or gone."""
+        if self._closed:
+            raise ServiceError("internal", "the station service closed the connection")
+        request_id = next(self._ids)
+        done = threading.Event()
+        box: list[dict[str, Any]] = []
+        with self._lock:
+            self._waiting[request_id] = (done, box)
+        self.sock.sendall(encode({"id": request_id, "op": op, "args": args}))
+        if not done.wait(self.timeout_s) or not box:
+            raise ServiceError("internal", f"no answer from the station service to {op}")
+        reply = box[0]
+        if reply.get("ok"):
+            return reply.get("result")
+        error = reply.get("error") or {}
+        raise ServiceError(str(error.get("code", "internal")), str(error.get("message", "")), error.get("clause"))
+
+    def close(self) -> None:
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.sock.close()

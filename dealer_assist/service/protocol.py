@@ -1,0 +1,126 @@
+"""The station service's wire protocol (docs/station.md, "The station service and its protocol").
+
+A Unix stream socket; each message is one line of UTF-8 JSON ending in ``\\n``, at most
+:data:`MAX_LINE` bytes. The client speaks first (:func:`hello`); the service answers with
+its own hello, naming the OS account it saw by SO_PEERCRED, or an error and closes.
+Then requests ``{"id": N, "op": NAME, "args": {...}}`` get replies ``{"id": N, "ok": true,
+"result": ...}`` or ``{"id": N, "ok": false, "error": {"code", "message", "clause"}}``;
+the service also pushes notifications ``{"notify": NAME, "data": {...}}``.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+from decimal import Decimal
+from typing import Any
+
+NAME = "dealer-assist"
+PROTOCOL = 1
+MAX_LINE = 1 << 20  # 1 MiB, the newline included
+CLIENTS = ("screen", "review", "cli")
+ERROR_CODES = ("refused", "pin", "auth", "bad_request", "internal")
+
+__all__ = [
+    "CLIENTS", "ERROR_CODES", "MAX_LINE", "NAME", "PROTOCOL", "LineReader", "ProtocolError",
+    "check_hello", "decode", "encode", "error_reply", "hello", "notification", "ok_reply",
+    "service_hello",
+]
+
+
+class ProtocolError(Exception):
+    """A message the other side cannot take: ``code`` is one of :data:`ERROR_CODES`."""
+
+    def __init__(self, code: str, message: str, clause: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code if code in ERROR_CODES else "internal"
+        self.message = message
+        self.clause = clause
+
+    def as_json(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "clause": self.clause}
+
+
+def _default(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        # exact money on the wire: an integer, or a decimal number written out
+        return int(value) if value == value.to_integral_value() else float(str(value))
+    if isinstance(value, (set, frozenset, tuple)):
+        return list(value)
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    """One message as its line (compact JSON, UTF-8, ``\\n``); ProtocolError if too long."""
+    data = json.dumps(message, separators=(",", ":"), ensure_ascii=False, default=_default).encode("utf-8") + b"\n"
+    if len(data) > MAX_LINE:
+        raise ProtocolError("internal", f"a message of {len(data)} bytes is over the {MAX_LINE}-byte limit")
+    return data
+
+
+def decode(line: bytes) -> dict[str, Any]:
+    """One line as a message (a JSON object); ProtocolError(bad_request) otherwise. Numbers with
+    a fraction are read as Decimal (money is exact)."""
+    try:
+        value = json.loads(line.decode("utf-8"), parse_float=Decimal)
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise ProtocolError("bad_request", f"not a line of UTF-8 JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise ProtocolError("bad_request", "a message is a JSON object")
+    return value
+
+
+def hello(client: str) -> dict[str, Any]:
+    return {"hello": NAME, "protocol": PROTOCOL, "client": client}
+
+
+def check_hello(message: dict[str, Any]) -> str:
+    """The client's kind from its hello; ProtocolError if it is not one this service speaks."""
+    if message.get("hello") != NAME:
+        raise ProtocolError("bad_request", f"the first message is a hello from a {NAME} client")
+    if message.get("protocol") != PROTOCOL:
+        raise ProtocolError("bad_request", f"protocol {message.get('protocol')!r} is not spoken here "
+                                           f"(this service speaks protocol {PROTOCOL})")
+    client = message.get("client")
+    if client not in CLIENTS:
+        raise ProtocolError("bad_request", f"client must be one of {', '.join(CLIENTS)}, not {client!r}")
+    return str(client)
+
+
+def service_hello(station: dict[str, Any], account: str) -> dict[str, Any]:
+    return {"hello": NAME, "protocol": PROTOCOL, "station": station, "account": account}
+
+
+def ok_reply(request_id: Any, result: Any) -> dict[str, Any]:
+    return {"id": request_id, "ok": True, "result": result}
+
+
+def error_reply(request_id: Any, error: ProtocolError) -> dict[str, Any]:
+    return {"id": request_id, "ok": False, "error": error.as_json()}
+
+
+def notification(name: str, data: dict[str, Any]) -> dict[str, Any]:
+    return {"notify": name, "data": data}
+
+
+class LineReader:
+    """Lines from a socket, each at most :data:`MAX_LINE` bytes (ProtocolError beyond)."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.buffer = bytearray()
+
+    def read_line(self) -> bytes | None:
+        """The next line without its newline; None at the end of the stream."""
+        while True:
+            end = self.buffer.find(b"\n")
+            if end >= 0:
+                line = bytes(self.buffer[:end])
+                del self.buffer[:end + 1]
+                return line
+            if len(self.buffer) >= MAX_LINE:
+                raise ProtocolError("bad_request", f"a line over {MAX_LINE} bytes")
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                return None
+            self.buffer += chunk

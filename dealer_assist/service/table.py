@@ -1,0 +1,628 @@
+"""The table as the station service runs it: the engine's table session, the store, the
+logged-in dealer of each connection, the supervisor PIN checks, the shoe's events and the
+cards in flight. No sockets here (server.py) and no device (the shoe's events arrive as
+the JSON of ``hardware.events.event_to_json``).
+
+Every input goes through the session, which decides; what it records is written to the
+store (one transaction) before any client is told (:attr:`TableService.notify`). A card
+the shoe delivered that no event records yet (held, or waiting behind a hold) is written
+first as a ``card_in_flight`` audit entry, so that after any restart it is reported by
+its sequence number until the dealer keys it in or a supervisor voids it.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from dealer_assist.base.cards import CardNotationError, parse_card
+from dealer_assist.base.errors import (
+    DealerAssistError,
+    EventFormatError,
+    RuleRefusal,
+    TranscriptError,
+)
+from dealer_assist.base.money import AmountError, parse_amount
+from dealer_assist.engine.events import Burn, CardDrawn, Event, Multi
+from dealer_assist.engine.session import Step, TableSession
+from dealer_assist.engine.transcript import (
+    event_to_transcript,
+    parse_event,
+    parse_target,
+    round_output,
+)
+from dealer_assist.service.anchor import (
+    ANCHOR_NAME,
+    Anchor,
+    read_anchor,
+    rollback_problem,
+    write_anchor,
+)
+from dealer_assist.service.journal import JOURNAL_NAME, ShoeJournal, frames_between
+from dealer_assist.service.protocol import ProtocolError
+from dealer_assist.store import Store, StoreError
+
+PENDING_CARD_KIND = "implied_card"  # as the screen wrote it: the tentative implied hit
+IN_FLIGHT_KIND = "card_in_flight"
+SETTLED_KIND = "in_flight_settled"
+REFUSED_KIND = "store_refused"
+# Inputs a dealer gives, by op name: the op names the event's type, the client never does.
+DEALER_INPUTS = {
+    "wager": "wager", "claim": "claim", "decide": "decision", "close_offers": "close_offers",
+    "timeout": "timeout", "absent": "absent", "withdraw": "withdraw", "power_failure": "power_failure",
+}
+# Inputs that need a supervisor's PIN (docs/store.md, the authority table): op -> (type, approval kind)
+SUPERVISED = {"void": ("void", "void"), "resolve": ("resolve", "resolve"),
+              "correct": ("correction", "correction"), "pick": ("pick", "override")}
+ACCOUNT_OPS = ("enrol", "login", "logout", "unlock", "users", "add_account", "change_pin")
+TABLE_OPS = ("no_more_bets", "set_slip", "key_card", "place_card", "double_last_card", "confirm_hit",
+             "face_up", "next_round", "release_hold", "set_aside")
+OPS = frozenset(("state", *ACCOUNT_OPS, *DEALER_INPUTS, *SUPERVISED, *TABLE_OPS))
+HOLDING = ("noread", "gap", "error")
+UNREAD = "?"  # a card in flight the shoe could not read
+
+
+@dataclass
+class Client:
+    """One connection: the OS account (SO_PEERCRED), its kind and who logged in on it."""
+
+    account: str
+    kind: str
+    dealer: str | None = None
+
+
+def refused(message: str, clause: str | None = None) -> ProtocolError:
+    return ProtocolError("refused", message, clause)
+
+
+def _clause_of(text: str) -> str | None:
+    """The clause a refusal names last, e.g. '... (5.3)' -> '5.3'."""
+    if text.endswith(")") and "(" in text:
+        inner = text[text.rindex("(") + 1:-1].split()[0].rstrip(",")
+        if inner[:1].isdigit():
+            return inner
+    return None
+
+
+class TableService:
+    """One table: the session and its store, behind one lock (every op and shoe event in turn)."""
+
+    def __init__(self, store: Store, table: dict[str, Any], *, state_dir: Path, station: dict[str, Any],
+                 notify: Callable[[str, dict[str, Any]], None] | None = None,
+                 log: logging.Logger | None = None) -> None:
+        self.store = store
+        self.state_dir = state_dir
+        self.station = station
+        self.notify = notify or (lambda name, data: None)
+        self.log = log or logging.getLogger("dealer_assist.service")
+        self.lock = threading.RLock()
+        self.refused = ""  # the store was refused at start: every op answers this
+        self.store_error = ""
+        self.session = TableSession(table, store.under_min_players())
+        self.round_id: int | None = None
+        self.session_id: int | None = None
+        self.hold = ""  # a card may be missing: later cards wait until the dealer keys it in
+        self.queue: list[dict[str, Any]] = []  # shoe cards waiting behind a hold or a held card
+        self.stray: dict[str, Any] | None = None  # a card that fits no reading: {seq, card, reason}
+        self.in_flight: dict[int, dict[str, Any]] = {}  # seq -> {card, audit}: delivered, unrecorded
+        self.shoe: dict[str, Any] = {"connected": False}
+        self.floor: Callable[[], dict[str, Any]] | None = None  # the floor link's state, if any
+        self.face_up_next = False
+        self.gap: dict[str, Any] | None = None  # the frames a restart gap covers
+        self.anchor_path = state_dir / ANCHOR_NAME
+        self.anchor_slot = 0
+        self.journal = ShoeJournal(state_dir / JOURNAL_NAME)
+        self.last_frame: int | None = None  # the seq of the last frame read before this start
+
+    # ------------------------------------------------------------------ start
+    def start(self) -> None:
+        """Refuse an old store (rollback), then restore the open round and the cards in flight."""
+        key = self.store.station_key or b""
+        newest, generation, head = self.store.read_with(_progress)
+        outside = _outside_generation(self.store, key)
+        try:
+            anchor = read_anchor(self.anchor_path, key)
+            problem = rollback_problem(anchor, newest, generation, outside)
+        except ValueError as exc:
+            problem = str(exc)
+        if head is None and newest == 0:
+            problem = problem if anchor_exists(self.anchor_path) else ""
+        if problem:
+            self.refused = f"the store {self.store.path} is refused: {problem}"
+            self.log.critical("significant event: %s", self.refused)
+            return
+        open_round = self.store.find_open_round()
+        if open_round is not None:
+            self._restore(open_round)
+        self._restore_in_flight()
+
+    def _restore(self, open_round: Any) -> None:
+        pending: list[Event] = []
+        entries = self.store.audit_entries(round_id=open_round.round_id, kind=PENDING_CARD_KIND)
+        if entries and entries[-1].detail.get("events") == len(open_round.events):
+            try:
+                pending = [parse_event(entries[-1].detail.get("hit")), parse_event(entries[-1].detail.get("card"))]
+            except EventFormatError:
+                pending = []
+        try:
+            self.session.restore(open_round.config, [parse_event(e) for e in open_round.events], pending)
+        except (DealerAssistError, TranscriptError) as exc:
+            self.log.error("the open round %s cannot be replayed: %s", open_round.round_id, exc)
+            return
+        self.round_id = open_round.round_id
+        self.store.add_audit("recovered", actor="system", round_id=self.round_id,
+                             detail={"events": len(open_round.events)})
+        if self.session.concluded:  # killed between the last event and its result
+            self._write_result()
+
+    def _restore_in_flight(self) -> None:
+        recorded = set(self.store.read_with(_recorded_seqs))
+        settled = {int(e.detail.get("seq", -1)) for e in self.store.audit_entries(kind=SETTLED_KIND)}
+        for entry in self.store.audit_entries(kind=IN_FLIGHT_KIND):
+            seq = int(entry.detail.get("seq", -1))
+            if seq in recorded or seq in settled:
+                continue
+            self.in_flight[seq] = {"card": str(entry.detail.get("card")), "audit": entry.id}
+            self.session.delivered(seq, str(entry.detail.get("card")))
+        pending = self.session.tentative
+        for event in pending:
+            if isinstance(event, CardDrawn) and event.shoe_seq is not None:
+                self.in_flight.pop(event.shoe_seq, None)
+        last = self.journal.read()
+        if last is not None and isinstance(last.get("seq"), int):
+            self.last_frame = int(last["seq"])
+            seq = self.last_frame
+            settled = {int(e.detail.get("seq", -1)) for e in self.store.audit_entries(kind=SETTLED_KIND)}
+            unrecorded = seq not in recorded and seq not in self.in_flight and seq not in settled
+            held = any(isinstance(e, CardDrawn) and e.shoe_seq == seq for e in pending)
+            if unrecorded and not held and last.get("event") in ("card", "multi", "noread"):
+                # read, then the service stopped before recording it: in flight now
+                self._in_flight({"seq": seq, "card": last.get("card") or UNREAD}
+                                if last.get("event") != "multi" else last)
+        if any(v["card"] == UNREAD for v in self.in_flight.values()):
+            self.hold = "a card came out of the shoe unread before the restart: key it in by its number"
+
+    # ------------------------------------------------------------------ state
+    def state(self) -> dict[str, Any]:
+        rnd = self.session.round
+        exp = rnd.expectation()
+        return {
+            "refused": self.refused, "store_error": self.store_error,
+            "round_id": self.round_id, "betting": self.session.betting,
+            "config": self.session.config,
+            "events": [event_to_transcript(e) for e in self.session.recorded],
+            "slip": [event_to_transcript(e) for e in self.session.slip],
+            "tentative": [event_to_transcript(e) for e in self.session.tentative],
+            "tentative_held": self.session.tentative_held,
+            "expect": {"kind": exp.kind, "target": exp.target, "area": exp.area, "hand": exp.hand,
+                       "player": exp.player, "options": list(exp.options), "rule": exp.rule, "text": exp.text},
+            "output": round_output(rnd), "concluded": self.session.concluded,
+            "hold": self.hold, "gap": self.gap, "queued": len(self.queue), "stray": self.stray,
+            "in_flight": [{"seq": s, "card": v["card"]} for s, v in sorted(self.in_flight.items())],
+            "under_min": sorted(self.session.under_min), "shoe": dict(self.shoe),
+            "floor": self.floor() if self.floor is not None else None,
+            "needs_enrolment": self.store.needs_enrolment(),
+        }
+
+    def _changed(self) -> None:
+        self.notify("round", self.state())
+
+    # ------------------------------------------------------------------ ops
+    def handle(self, client: Client, op: str, args: dict[str, Any]) -> Any:
+        """One request; ProtocolError (refused, pin, auth, bad_request) when it is not done."""
+        if op not in OPS:
+            raise ProtocolError("bad_request", f"no op {op!r} (docs/station.md lists the ops)")
+        with self.lock:
+            if op == "state":
+                return self.state()
+            if self.refused:
+                raise refused(self.refused)
+            if self.store_error:
+                raise refused(f"not recorded: {self.store_error}")
+            if op in ACCOUNT_OPS:
+                return getattr(self, f"_op_{op}")(client, args)
+            if client.dealer is None:
+                raise ProtocolError("auth", "no dealer is logged in on this screen: log in first")
+            try:
+                return self._table_op(client, op, args)
+            except RuleRefusal as exc:
+                raise refused(str(exc), _clause_of(str(exc))) from None
+            except (EventFormatError, TranscriptError, CardNotationError, AmountError) as exc:
+                raise ProtocolError("bad_request", str(exc)) from None
+            except StoreError as exc:
+                self.store_error = str(exc)
+                self.log.error("the store failed: %s", exc)
+                raise ProtocolError("internal", f"the store failed: {exc}") from None
+
+    def _op_enrol(self, client: Client, args: dict[str, Any]) -> Any:
+        name, pin = str(args.get("name", "")), str(args.get("pin", ""))
+        if not self.store.needs_enrolment():
+            raise refused("this station already has a supervisor: accounts are added by a supervisor")
+        try:
+            self.store.enrol_supervisor(name, pin)
+        except StoreError as exc:
+            raise ProtocolError("bad_request", str(exc)) from None
+        self.log.info("first supervisor %s enrolled from account %s", name, client.account)
+        return {"enrolled": name}
+
+    def _op_login(self, client: Client, args: dict[str, Any]) -> Any:
+        name, pin = str(args.get("name", "")), str(args.get("pin", ""))
+        check = self.store.start_shift(name, pin)
+        if not check.ok:
+            raise ProtocolError("pin", _pin_text(check), None)
+        client.dealer = name
+        self.session_id = self.store.start_session(
+            game=self.session.table["game"], decks=int(self.session.table["decks"]),
+            areas=self.session.table.get("areas"), limits=None, dealer=name)
+        self.log.info("dealer %s logged in (account %s)", name, client.account)
+        return {"dealer": name}
+
+    def _op_logout(self, client: Client, args: dict[str, Any]) -> Any:
+        if client.dealer is not None:
+            if self.session_id is not None:
+                self.store.end_session(self.session_id, actor=client.dealer)
+                self.session_id = None
+            self.store.end_shift(client.dealer)
+        client.dealer = None
+        return {}
+
+    def _op_unlock(self, client: Client, args: dict[str, Any]) -> Any:
+        """A locked name's lock cleared by another supervisor's PIN (issue 23 item 7)."""
+        name = str(args.get("name", ""))
+        approval = self._approval(args, "accounts", None, forbid=name)
+        self.store.clear_lockout(name, approval=approval)
+        return {"unlocked": name}
+
+    def _op_add_account(self, client: Client, args: dict[str, Any]) -> Any:
+        """A supervisor adds an account (its PIN to be changed at its first log-in)."""
+        name, roles = str(args.get("name", "")), args.get("roles") or ["dealer"]
+        approval = self._approval(args, "accounts", None)
+        try:
+            self.store.add_account(name, str(args.get("new_pin", "")), [str(r) for r in roles], approval=approval)
+        except StoreError as exc:
+            raise refused(str(exc)) from None
+        return {"added": name}
+
+    def _op_change_pin(self, client: Client, args: dict[str, Any]) -> Any:
+        check = self.store.change_pin(str(args.get("name", "")), str(args.get("old_pin", "")),
+                                      str(args.get("new_pin", "")))
+        if not check.ok:
+            raise ProtocolError("pin", _pin_text(check))
+        return {"changed": str(args.get("name", ""))}
+
+    def _op_users(self, client: Client, args: dict[str, Any]) -> Any:
+        return [{k: u[k] for k in ("username", "roles", "disabled", "locked_until") if k in u}
+                for u in self.store.users()]
+
+    def _approval(self, args: dict[str, Any], kind: str, round_id: int | None, *, forbid: str = "") -> int:
+        pin = args.get("pin")
+        if not isinstance(pin, dict):
+            raise ProtocolError("pin", f"a supervisor's PIN is needed ({kind})")
+        user = str(pin.get("user", ""))
+        if forbid and user == forbid:
+            raise ProtocolError("pin", "another supervisor must clear this lock")
+        check = self.store.authorise(user, str(pin.get("pin", "")), kind=kind, round_id=round_id,
+                                     detail={k: v for k, v in args.items() if k != "pin"})
+        if not check.ok or check.approval is None:
+            raise ProtocolError("pin", _pin_text(check))
+        return check.approval
+
+    def _table_op(self, client: Client, op: str, args: dict[str, Any]) -> Any:
+        actor = f"dealer:{client.dealer}"
+        if op in DEALER_INPUTS:
+            event = parse_event({k: v for k, v in args.items() if k != "type"} | {"type": DEALER_INPUTS[op]})
+            self._record(self.session.apply(event), actor)
+        elif op == "no_more_bets":
+            self._record(self.session.close_bets(), actor)
+        elif op == "set_slip":
+            slip = [parse_event({**w, "type": "wager"}) for w in args.get("wagers", [])]
+            self.session.set_slip(slip)
+        elif op in SUPERVISED:
+            kind, approval_kind = SUPERVISED[op]
+            event = parse_event({k: v for k, v in args.items() if k != "pin"} | {"type": kind})
+            approval = self._approval(args, approval_kind, self.round_id if self.round_id else None)
+            who = f"supervisor:{args['pin']['user']}"
+            self._record(self.session.apply(event), who, approval)
+            if kind == "void":
+                self._void_in_flight(who)
+        elif op == "key_card":
+            self._key_card(args, actor)
+        elif op == "place_card":
+            self._place_stray(args, actor)
+        elif op == "double_last_card":
+            amount = args.get("amount")
+            value = None
+            if amount is not None:
+                value = parse_amount(amount)
+            self._record(self.session.double_tentative(value), actor)
+        elif op == "confirm_hit":
+            self._record(self.session.confirm_tentative(), actor)
+        elif op == "set_aside":
+            self._set_aside(args)
+        elif op == "release_hold":
+            # the dealer checked the table: no card is missing (unread cards must be keyed in)
+            if any(v["card"] == UNREAD for v in self.in_flight.values()):
+                raise refused("a card came out unread: key it in by its number")
+            self.store.add_audit("hold_released", actor=actor, round_id=self.round_id,
+                                 detail={"hold": self.hold, "gap": self.gap})
+            self.hold, self.gap = "", None
+        elif op == "face_up":
+            self.face_up_next = True  # 5.5: the next card came out face up
+        elif op == "next_round":
+            if not self.session.concluded:
+                raise refused("the round is not over yet")
+            self._record(self.session.confirm_tentative(), actor)
+            self.session.new_round()
+            self.round_id = None
+        else:
+            raise ProtocolError("bad_request", f"no op {op!r}")
+        self._release()
+        self._changed()
+        return self.state()
+
+    # ------------------------------------------------------------------ writing
+    def _record(self, step: Step, actor: str, approval: int | None = None) -> None:
+        """What the session accepted, on disk before anyone is told (one transaction)."""
+        if step.record:
+            raws = [event_to_transcript(e) for e in step.record]
+            output = round_output(self.session.round) if step.concluded else None
+            under = list(step.under_min) if step.concluded else None
+            if step.begins or self.round_id is None:
+                self.round_id = self.store.start_round(
+                    self.session.config, raws, session_id=self.session_id, actor=actor, result=output,
+                    approval=approval, under_min=under)
+                self._anchor()
+            else:
+                self.store.append_events(self.round_id, raws, actor=actor, result=output,
+                                         approval=approval, under_min=under)
+                if output is not None:
+                    self._anchor()
+            for e in step.record:
+                if isinstance(e, CardDrawn) and e.shoe_seq is not None and e.shoe_seq in self.in_flight:
+                    self.in_flight.pop(e.shoe_seq)
+        if step.tentative and self.round_id is not None:
+            hit, card = step.tentative
+            self.store.add_audit(PENDING_CARD_KIND, actor=actor, round_id=self.round_id, detail={
+                "events": len(self.session.recorded), "hit": event_to_transcript(hit),
+                "card": event_to_transcript(card)})
+
+    def _write_result(self) -> None:
+        if self.round_id is None:
+            return
+        self.store.finish_round(self.round_id, round_output(self.session.round), actor="system",
+                                under_min=list(self.session.round.under_minimum_first_time()))
+        self._anchor()
+
+    def _anchor(self) -> None:
+        key = self.store.station_key
+        if key is None or self.round_id is None:
+            return
+        _, generation, _ = self.store.read_with(_progress)
+        self.anchor_slot ^= 1
+        write_anchor(self.anchor_path, Anchor(self.round_id, generation), key, self.anchor_slot)
+
+    # ------------------------------------------------------------------ the shoe
+    def on_shoe(self, event: dict[str, Any]) -> None:
+        """One shoe event (``event_to_json`` form), from the driver's thread."""
+        with self.lock:
+            try:
+                self._shoe(event)
+            except StoreError as exc:
+                self.store_error = str(exc)
+                self.log.error("the store failed: %s", exc)
+            self.notify("shoe", dict(self.shoe))
+            self._changed()
+
+    def _shoe(self, event: dict[str, Any]) -> None:
+        name = event.get("event")
+        seq = event.get("seq")
+        if isinstance(seq, int):
+            self.journal.write(event)  # before anything is done with it
+            if self.last_frame is not None:
+                lost = frames_between(self.last_frame, seq)
+                self.last_frame = None
+                if lost and not (name == "hello" and seq == 0) and not self.refused:
+                    # frames the shoe sent while the service was down: a card may be missing
+                    detail = {"after": seq - lost - 1, "before": seq, "lost": lost}
+                    self.store.add_audit("shoe_fault", actor="shoe", round_id=self.round_id,
+                                         detail={"event": "restart_gap", **detail})
+                    self.hold = (f"{lost} frame(s) from the shoe (numbers {seq - lost} to {seq - 1}) came while "
+                                 "the service was down: a card may be missing")
+                    self.gap = detail
+        if name in ("connected", "disconnected"):
+            self.shoe.update(connected=name == "connected", port=event.get("port", ""),
+                             codec=event.get("codec", self.shoe.get("codec", "")))
+            if not self.refused:
+                self.store.add_audit("shoe_connected" if name == "connected" else "shoe_lost",
+                                     actor="shoe", detail=event)
+            return
+        if name == "loaded":
+            self.session.shoe_loaded()
+            return
+        if name in ("cut", "empty", "alive", "hello", "warning", "duplicate"):
+            self.shoe["last"] = name
+            return
+        if self.refused or self.store_error:
+            if name in ("card", "multi"):  # not lost: kept in the log for the technician
+                self.log.critical("card not recorded (store refused): %s", event)
+            return
+        if name == "fault":
+            self.store.add_audit("shoe_fault", actor="shoe", detail=event)
+            self.shoe["fault"] = f"{event.get('code', '')} {event.get('text', '')}".strip()
+            return
+        if name in HOLDING or (name == "multi" and int(event.get("count", 0)) > len(event.get("cards", []))):
+            self.store.add_audit("shoe_fault", actor="shoe", round_id=self.round_id, detail=event)
+            if name == "multi":  # the read cards of a double feed with unread ones: in flight
+                self.queue.append(event)
+                self._in_flight(event)
+            elif name == "noread":  # an unread card: in flight as "?" until the dealer keys it in
+                self._in_flight({"seq": event.get("seq"), "card": UNREAD})
+            self.hold = _hold_text(event)
+            return
+        if name not in ("card", "multi"):
+            return
+        if self.hold or self.stray is not None or self.session.tentative_held or self.queue:
+            self._in_flight(event)
+            self.queue.append(event)
+            return
+        self._take(event)
+
+    def _in_flight(self, event: dict[str, Any]) -> None:
+        """A delivered card no event records yet: on disk first (reported after any restart)."""
+        seq = event.get("seq")
+        cards = [event["card"]] if "card" in event else list(event.get("cards", []))
+        if not isinstance(seq, int):
+            return
+        for card in cards[:1] if cards else [UNREAD]:
+            audit = self.store.add_audit(IN_FLIGHT_KIND, actor="shoe", round_id=self.round_id,
+                                         detail={"seq": seq, "card": card})
+            self.in_flight[seq] = {"card": card, "audit": audit}
+            self.session.delivered(seq, card)
+
+    def _take(self, event: dict[str, Any]) -> None:
+        seq = event.get("seq") if isinstance(event.get("seq"), int) else None
+        if event.get("event") == "multi":
+            cards = tuple(parse_card(c) for c in event.get("cards", []))
+            if len(cards) == 1:
+                event = {"event": "card", "card": str(cards[0]), "seq": seq}
+            else:
+                self._record(self.session.apply(Multi(cards, ())), "shoe")
+                return
+        card = parse_card(str(event["card"]))
+        if event.get("burn"):
+            self._record(self.session.apply(Burn(card)), "shoe")
+            return
+        drawn = CardDrawn(card, face_up=self.face_up_next, shoe_seq=seq)
+        step = self.session.card(drawn)
+        self._record(step, "shoe")
+        if step.held:
+            if seq is not None and seq not in self.in_flight:
+                self._in_flight({"seq": seq, "card": str(card)})
+            self.stray = {"seq": seq, "card": str(card), "reason": step.held}
+        else:
+            self.face_up_next = False
+
+    def _release(self) -> None:
+        """Cards that waited behind a hold, in order, once nothing holds them."""
+        while self.queue and not self.hold and self.stray is None and not self.session.tentative_held:
+            self._take(self.queue.pop(0))
+
+    def _key_card(self, args: dict[str, Any], actor: str) -> None:
+        """The dealer keys in a card: the one a hold waits for, or a card in flight by its seq."""
+        card = parse_card(str(args.get("card", "")))
+        seq = args.get("seq")
+        if isinstance(seq, int) and seq in self.in_flight:
+            known = self.in_flight[seq]["card"]
+            if known not in (UNREAD, str(card)):
+                raise refused(f"the shoe read card {seq} as {known}, not {card}")
+            self.queue = [q for q in self.queue if q.get("seq") != seq]
+        elif not self.hold:
+            raise refused("no card is missing: cards come from the shoe")
+        to = parse_target(args["to"]) if args.get("to") else None
+        step = self.session.card(CardDrawn(card, to=to, shoe_seq=seq if isinstance(seq, int) else None))
+        if step.held:
+            raise refused(step.held, _clause_of(step.held))
+        self._record(step, actor)
+        if isinstance(seq, int) and seq in self.in_flight:
+            self._settle(seq, actor, "keyed in")
+        if not any(v["card"] == UNREAD for v in self.in_flight.values()):
+            self.hold, self.gap = "", None
+
+    def _place_stray(self, args: dict[str, Any], actor: str) -> None:
+        if self.stray is None:
+            raise refused("no card is held")
+        to = parse_target(str(args.get("to", "")))
+        seq = self.stray.get("seq")
+        step = self.session.apply(CardDrawn(parse_card(self.stray["card"]), to=to, shoe_seq=seq))
+        self._record(step, actor)
+        if isinstance(seq, int) and seq in self.in_flight:
+            self._settle(seq, actor, f"placed {to}")
+        self.stray = None
+
+    def _set_aside(self, args: dict[str, Any]) -> None:
+        """A supervisor sets aside a card no round can take (it came out between rounds, or
+        the round it belonged to is over): audited with the card, never silently dropped."""
+        if self.round_id is not None and not self.session.concluded:
+            raise refused("a round is in play: key the card in, place it, or void the round")
+        seq = args.get("seq")
+        approval = self._approval(args, "void", None)
+        who = f"supervisor:{args['pin']['user']}"
+        if isinstance(seq, int) and seq in self.in_flight:
+            card = self.in_flight[seq]["card"]
+            self._settle(seq, who, "set aside between rounds")
+        elif self.stray is not None:
+            card, seq = self.stray["card"], self.stray.get("seq")
+            if isinstance(seq, int) and seq in self.in_flight:
+                self._settle(seq, who, "set aside between rounds")
+            self.stray = None
+        else:
+            raise refused("no card waits to be set aside")
+        self.store.add_audit("card_set_aside", actor=who, round_id=None,
+                             detail={"seq": seq, "card": card, "approval": approval})
+        if not any(v["card"] == UNREAD for v in self.in_flight.values()):
+            self.hold, self.gap = "", None
+
+    def _void_in_flight(self, who: str) -> None:
+        """A supervisor's void ends the round: its cards in flight are settled by it."""
+        for seq in list(self.in_flight):
+            self._settle(seq, who, "round voided")
+        self.queue.clear()
+        self.stray = None
+        self.hold = ""
+
+    def _settle(self, seq: int, actor: str, how: str) -> None:
+        self.store.add_audit(SETTLED_KIND, actor=actor, round_id=self.round_id, detail={"seq": seq, "how": how})
+        self.in_flight.pop(seq, None)
+        self.session.settle_in_flight(seq)
+
+
+def anchor_exists(path: Path) -> bool:
+    return path.exists()
+
+
+def _progress(conn: Any) -> tuple[int, int, int | None]:
+    """(newest round id, the store's commit generation, the same from the head row or None)."""
+    newest = conn.execute("SELECT COALESCE(MAX(id), 0) FROM rounds").fetchone()[0]
+    row = conn.execute("SELECT generation FROM head WHERE id = 1").fetchone()
+    generation = int(row[0]) if row else 0
+    return int(newest), generation, (generation if row else None)
+
+
+def _recorded_seqs(conn: Any) -> list[int]:
+    rows = conn.execute(
+        "SELECT json_extract(event_json, '$.shoe_seq') FROM events "
+        "WHERE json_extract(event_json, '$.shoe_seq') IS NOT NULL").fetchall()
+    return [int(r[0]) for r in rows]
+
+
+def _outside_generation(store: Store, key: bytes) -> int | None:
+    from dealer_assist.store.keys import read_head_file
+
+    head = read_head_file(store.head_path, key or None)
+    return head.generation if head is not None else None
+
+
+def _pin_text(check: Any) -> str:
+    if check.reason == "locked":
+        return f"locked until {check.locked_until} after wrong PINs (another supervisor can clear it)"
+    if check.reason == "must_change":
+        return check.message or "the PIN must be changed"
+    return check.message or "wrong name or PIN"
+
+
+def _hold_text(event: dict[str, Any]) -> str:
+    name = event.get("event")
+    if name == "noread":
+        return "the shoe could not read a card: key in that card"
+    if name == "gap":
+        return f"{event.get('lost', 0)} frame(s) from the shoe were lost: a card may be missing"
+    if name == "multi":
+        return "cards came out together and some could not be read: key in the unread card(s)"
+    return "the shoe sent a damaged frame: a card may be missing"
+
+
+__all__ = ["Client", "TableService"]
