@@ -415,9 +415,11 @@ class ElectronicRound(EventSourcedRound):
         t = self.terminals.get(ev.player)
         if t is None:
             raise self.refuse(f"{ev.player} placed no main wager in this round", "main_required")
+        action = ev.action
+        if action == "split" and self._split_ace_named(t, ev.hand):
+            raise self.refuse(*hand_rules.SPLIT_ACES_AGAIN)  # 3.14.1/3.14.3, whatever the hand in turn
         if self.phase != "decisions":
             raise RuleRefusal(f"no decision is possible now{self._waiting_text()}")
-        action = ev.action
         if t.default_play:
             raise self.refuse(f"{t.player}'s decision time ran out: the default strategy plays", "default_strategy")
         if action in ("insurance", "even_money", "surrender"):
@@ -481,6 +483,14 @@ class ElectronicRound(EventSourcedRound):
         if amount is not None and amount != t.main:
             return f"a double equals the original wager of {t.main}", "double.amount"
         return None
+
+    @staticmethod
+    def _split_ace_named(t: Terminal, number: int | None) -> bool:
+        """The hand a split names (by number, else the one in turn, else any) is a split ace."""
+        if number is not None:
+            return 0 < number <= len(t.hands) and t.hands[number - 1].split_aces
+        hand = t.current()
+        return hand.split_aces if hand is not None else any(h.split_aces for h in t.hands)
 
     def _split_refusal(self, t: Terminal, hand: TerminalHand) -> tuple[str, str] | None:
         return hand_rules.split_refusal(self.rules, hand.cards, len(t.hands), any(h.split_aces for h in t.hands))
@@ -557,14 +567,49 @@ class ElectronicRound(EventSourcedRound):
 
     def _on_multi(self, ev: Multi) -> None:
         if ev.order_known:
-            raise self.refuse(
-                "cards drawn together in a known order are entered by hand: send them as card events in "
-                "that order", "multi.order_known",
-            )
+            self._multi_in_order(ev.cards)
+            return
         for c in ev.cards:
             self.shoe.record(c)
         self.void(self.clause("multi.order_unknown"),
                    f"{len(ev.cards)} cards left the shoe together in an unknown order: the round is void")
+
+    def _multi_in_order(self, cards: tuple[Card, ...]) -> None:
+        """5.7: cards drawn together in a known order are entered in that order, each where
+        the next card goes: a terminal's hand or the dealer's, while decisions are pending
+        the next card of the stream (as 5.2's next card); once no hand needs one, a card is
+        removed from play and the outcome stands (5.6, as for the stream's unused cards)."""
+        if self.expected_target() is None and self.phase != "decisions":
+            raise self.refuse("no card is expected now: the cards drawn together have no hand to go to",
+                              "multi.order_known")
+        at = len(self.rulings)
+        moves: list[CardMove] = []
+        for card in cards:
+            target = self.expected_target()
+            if target is None and self.phase == "decisions":
+                if not self.check_shoe(card):
+                    return  # 5.1
+                self.stream.append(card)
+                moves.append(CardMove(card, "shoe", "player"))
+                continue
+            if target is None:
+                if not self.check_shoe(card):
+                    return  # 5.1
+                rule = self.clause("dealer_completed")
+                self.rulings.append(Ruling(self.event_index, rule, "discarded",
+                                           f"{card} is not needed by any hand: it is removed from play ({rule})",
+                                           (CardMove(card, "shoe", "discard"),)))
+                continue
+            if not self.check_shoe(card):
+                return  # 5.1
+            moves.append(CardMove(card, "shoe", _place(target)))
+            self._deliver(card, target)
+        rule = self.clause("multi.order_known")
+        self.rulings.insert(at, Ruling(
+            self.event_index, rule, "dealt",
+            f"{len(cards)} cards left the shoe together in a known order: entered in that order "
+            f"({', '.join(str(c) for c in cards)})", tuple(moves),
+        ))
 
     # ------------------------------------------------------------------ dealer
     def _live(self) -> bool:

@@ -40,6 +40,7 @@ _COMMON_TABLE: Final[dict[str, str]] = {
     "split.no_blackjack": "3.21.1",
     "split.max_hands": "3.22",
     "split.aces_once": "3.22.1",
+    "split.aces_again": "3.22.1/3.23.1",  # a split ace: split once, one card, no decision
     "split.order": "3.23",
     "split.aces_one_card": "3.23.1",
     "split.resplit": "3.23.2",
@@ -212,6 +213,7 @@ DUELING8S_CLAUSES: Final = _table(
         "split": "3.21",
         "split.no_blackjack": None,
         "split.aces_once": None,
+        "split.aces_again": None,
         "split.aces_one_card": None,
         "split.order": "3.23",
         "split.tie18": "3.23.1",
@@ -307,6 +309,7 @@ ELECTRONIC_CLAUSES: Final[dict[str, str]] = {
     "split.no_blackjack": "3.14.2",
     "split.max_hands": "3.14.3",
     "split.aces_once": "3.14.3",
+    "split.aces_again": "3.14.1/3.14.3",  # a split ace: one card, no decision; aces split once
     "double": "3.15",
     "double.first_two": "3.15.1",
     "double.split_pair": "3.15.2",
