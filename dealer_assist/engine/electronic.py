@@ -85,7 +85,7 @@ class Terminal:
     """One player terminal: its wagers, its hands and how far it has read the card stream."""
 
     __slots__ = ("player", "main", "sides", "hands", "stream_pos", "offers_open", "default_play",
-                 "surrendered", "insured", "even_money", "side_settled")
+                 "surrendered", "insured", "even_money", "side_settled", "entry", "waiting", "resolved")
 
     def __init__(self, player: str) -> None:
         self.player = player
@@ -99,6 +99,11 @@ class Terminal:
         self.insured = ZERO
         self.even_money = False
         self.side_settled = False
+        # While decisions are open: its pending entry, whether it waits for a stream card and
+        # whether it is resolved, kept by ElectronicRound.refresh for the terminal that changed.
+        self.entry: dict[str, Any] | None = None
+        self.waiting = False
+        self.resolved = True  # counted only once refreshed
 
     def current(self) -> TerminalHand | None:
         for h in self.hands:
@@ -132,6 +137,8 @@ class ElectronicRound(EventSourcedRound):
         self.event_index = 0
         self._expected = None
         self._asked = None
+        self.waiting_count = 0  # terminals waiting for a stream card (decisions phase)
+        self.unresolved_count = 0  # terminals not yet resolved (decisions phase)
 
     def clause(self, concept: str) -> str:
         return self.rules.clause(concept)
@@ -234,9 +241,7 @@ class ElectronicRound(EventSourcedRound):
         if self.phase == "initial":
             return "dealer" if len(self.player_cards) == 1 and not self.dealer else "players"
         if self.phase == "decisions":
-            if any(self._waiting_for_card(t) for t in self.terminals.values()):
-                return "players"
-            return None
+            return "players" if self.waiting_count else None
         if self.phase == "dealer":
             return "dealer" if self._dealer_needs_card() else None
         return None
@@ -291,7 +296,7 @@ class ElectronicRound(EventSourcedRound):
             self._dealer_step()
             return
         self.stream.append(card)
-        self._progress()
+        self._progress(waiting_only=True)
 
     def _after_initial_deal(self) -> None:
         self.phase = "decisions"
@@ -317,11 +322,26 @@ class ElectronicRound(EventSourcedRound):
         """3.18.1: cards until hard 12 or soft 17."""
         return hand_rules.fixed_rule_draws(hand.cards)
 
-    def _progress(self) -> None:
-        """Let every terminal take the stream cards its hands need; then the dealer."""
-        for t in self.terminals.values():
+    def _progress(self, only: Terminal | None = None, waiting_only: bool = False) -> None:
+        """Let the terminals take the stream cards their hands need; then the dealer.
+
+        ``only``: the one terminal that acted (nothing else changed); ``waiting_only``: a card
+        joined the stream, so only the terminals waiting for one can move. Each terminal
+        moved has its pending entry worked out again, so a decision costs the same however
+        many terminals play (linear in terminals per round)."""
+        if only is not None:
+            todo: list[Terminal] = [only]
+        elif waiting_only:
+            todo = [t for t in self.terminals.values() if t.waiting]
+        else:
+            todo = list(self.terminals.values())
+        for t in todo:
             self._play_terminal(t)
-        if self.phase == "decisions" and all(self._resolved(t) for t in self.terminals.values()):
+        if self.phase != "decisions":
+            return
+        for t in todo:
+            self.refresh(t)
+        if not self.unresolved_count:
             for t in self.terminals.values():
                 self._close_offers(t)
             self.phase = "dealer"
@@ -353,6 +373,20 @@ class ElectronicRound(EventSourcedRound):
                 hand.done = True
                 continue
             return
+
+    def refresh(self, t: Terminal) -> None:
+        """Work out again what one terminal shows while decisions are open (after it changed)."""
+        if t.waiting:
+            self.waiting_count -= 1
+        if not t.resolved:
+            self.unresolved_count -= 1
+        t.entry = self._pending_entry(t)
+        t.waiting = self._waiting_for_card(t)
+        t.resolved = self._resolved(t)
+        if t.waiting:
+            self.waiting_count += 1
+        if not t.resolved:
+            self.unresolved_count += 1
 
     def _resolved(self, t: Terminal) -> bool:
         if t.current() is not None:
@@ -424,7 +458,7 @@ class ElectronicRound(EventSourcedRound):
             raise self.refuse(f"{t.player}'s decision time ran out: the default strategy plays", "default_strategy")
         if action in ("insurance", "even_money", "surrender"):
             self._offer_decision(t, ev)
-            self._progress()
+            self._progress(t)
             return
         if action not in ("hit", "stand", "double", "split"):
             raise RuleRefusal(f"'{action}' is not an Electronic Blackjack decision")
@@ -432,7 +466,7 @@ class ElectronicRound(EventSourcedRound):
         if hand is None:
             if action == "stand" and t.offers_open:
                 self._close_offers(t)  # a blackjack declines even money and insurance
-                self._progress()
+                self._progress(t)
                 return
             raise RuleRefusal(f"{t.player} has no hand waiting for a decision")
         number = t.hands.index(hand) + 1
@@ -472,7 +506,7 @@ class ElectronicRound(EventSourcedRound):
             if second.rank == "A":
                 hand.split_aces = new.split_aces = True
             t.hands.insert(t.hands.index(hand) + 1, new)
-        self._progress()
+        self._progress(t)
 
     # The refusals return the message and the concept of the clause: they run for every
     # option listed (pending), and only a refused decision becomes a RuleRefusal.
@@ -780,38 +814,46 @@ class ElectronicRound(EventSourcedRound):
             })
         return out
 
-    def pending(self) -> list[dict[str, Any]]:
-        """Every terminal still to decide: hand in turn, legal options, time-out state."""
+    def pending(self, *, recompute: bool = False) -> list[dict[str, Any]]:
+        """Every terminal still to decide: hand in turn, legal options, time-out state.
+        ``recompute`` works every terminal out afresh (what the kept entries must equal)."""
+        if self.phase == "decisions" and not recompute:  # kept terminal by terminal (refresh)
+            return [t.entry for t in self.terminals.values() if t.entry is not None]
         out = []
         for t in self.terminals.values():
-            if t.default_play:
-                continue
-            hand = t.current()
-            options: list[str] = []
-            if hand is not None and not self._hand_needs_card(t, hand):
-                total, _ = hand.value()
-                if total < 21 and not hand.split_aces:
-                    options.append("hit")
-                options.append("stand")
-                if self._double_refusal(t, hand, None) is None:
-                    options.append("double")
-                if self._split_refusal(t, hand) is None:
-                    options.append("split")
-            offers = self._offers(t)
-            if "surrender" in offers and hand is not None:
-                options.append("surrender")
-            extra = [o for o in offers if o != "surrender"]
-            if hand is None and extra:
-                options = ["stand"]
-            if not options and not extra:
-                continue
-            entry: dict[str, Any] = {
-                "player": t.player,
-                "hand": (t.hands.index(hand) + 1) if hand is not None else 1,
-                "options": options + extra,
-            }
-            out.append(entry)
+            entry = self._pending_entry(t)
+            if entry is not None:
+                out.append(entry)
         return out
+
+    def _pending_entry(self, t: Terminal) -> dict[str, Any] | None:
+        """One terminal's pending decision (None: it has none)."""
+        if t.default_play:
+            return None
+        hand = t.current()
+        options: list[str] = []
+        if hand is not None and not self._hand_needs_card(t, hand):
+            total, _ = hand.value()
+            if total < 21 and not hand.split_aces:
+                options.append("hit")
+            options.append("stand")
+            if self._double_refusal(t, hand, None) is None:
+                options.append("double")
+            if self._split_refusal(t, hand) is None:
+                options.append("split")
+        offers = self._offers(t)
+        if "surrender" in offers and hand is not None:
+            options.append("surrender")
+        extra = [o for o in offers if o != "surrender"]
+        if hand is None and extra:
+            options = ["stand"]
+        if not options and not extra:
+            return None
+        return {
+            "player": t.player,
+            "hand": (t.hands.index(hand) + 1) if hand is not None else 1,
+            "options": options + extra,
+        }
 
     def _expectation(self) -> Expectation:
         if self.phase == "betting":
@@ -822,7 +864,7 @@ class ElectronicRound(EventSourcedRound):
         if target is not None:
             extra: dict[str, Any] = {}
             if self.phase == "decisions":
-                waiting = [t.player for t in self.terminals.values() if self._waiting_for_card(t)]
+                waiting = [t.player for t in self.terminals.values() if t.waiting]
                 extra["waiting"] = waiting
             return Expectation("card", target=target, extra=extra)
         return Expectation("decisions", pending=tuple(self.pending()))
