@@ -47,6 +47,7 @@ from dealer_assist.engine.outcome import (
     Settlement,
     settlement,
 )
+from dealer_assist.engine.phase import ELECTRONIC_MOVES
 from dealer_assist.engine.round_api import DealerView, HandView, RoundView, TerminalView, WagerView
 from dealer_assist.engine.round_base import EventSourcedRound
 from dealer_assist.engine.shoe_state import ShoeState
@@ -122,7 +123,8 @@ class ElectronicRound(EventSourcedRound):
 
     def _reset(self) -> None:
         self.events = []
-        self.phase = "betting"  # betting, initial, decisions, dealer, settled, void, referred
+        self.phase = "betting"  # the phase machine: phase.ELECTRONIC_MOVES
+        self.moves = ELECTRONIC_MOVES
         self.terminals: dict[str, Terminal] = {}
         self.player_cards: list[Card] = []
         self.dealer: list[Card] = []
@@ -222,11 +224,11 @@ class ElectronicRound(EventSourcedRound):
     def _on_no_more_bets(self) -> None:
         if self.phase != "betting":
             raise self.refuse("bets are already closed", "bets_closed")
-        self.phase = "initial" if self.terminals else "settled"
+        self.enter("initial" if self.terminals else "settled")
 
     # ------------------------------------------------------------------ cards
     def void(self, rule: str, text: str) -> None:
-        self.phase = "void"
+        self.enter("void")
         self.rulings.append(Ruling(self.event_index, rule, "void", text))
         self.settlements = []
         self._entered.clear()
@@ -299,7 +301,7 @@ class ElectronicRound(EventSourcedRound):
         self._progress(waiting_only=True)
 
     def _after_initial_deal(self) -> None:
-        self.phase = "decisions"
+        self.enter("decisions")
         bj = is_two_card_21(self.player_cards)
         for t in self.terminals.values():
             hand = TerminalHand(list(self.player_cards), t.main)
@@ -344,7 +346,7 @@ class ElectronicRound(EventSourcedRound):
         if not self.unresolved_count:
             for t in self.terminals.values():
                 self._close_offers(t)
-            self.phase = "dealer"
+            self.enter("dealer")
             self._unused_cards()  # 5.2: a card dealt early that no terminal took
             self._dealer_step()
 
@@ -700,7 +702,7 @@ class ElectronicRound(EventSourcedRound):
                 result, net, concept = once.settle(t.player, result, net, concept, hand.from_split, hand.doubled,
                                                    t.main)
                 self._entry(t.player, "main", hand.stake, result, net, self.clause(concept), hand=i)
-        self.phase = "settled"
+        self.enter("settled")
 
     def _pay_blackjack(self, t: Terminal, hand: TerminalHand, stage: str) -> None:
         odds = self.rules.blackjack_odds
