@@ -32,14 +32,12 @@ _IN_PLAY: Final = frozenset({INITIAL, OFFERS, PLAY, DEALER})
 
 TABLE_MOVES: Final[dict[str, frozenset[str]]] = {
     BETTING: frozenset({INITIAL, SETTLED, VOID, REFERRED}),
-    INITIAL: frozenset({INITIAL, OFFERS, PLAY, DEALER, SETTLED, VOID, REFERRED}),  # 5.21 re-deals
+    INITIAL: frozenset({OFFERS, PLAY, DEALER, SETTLED, VOID, REFERRED}),
     OFFERS: frozenset({PLAY, DEALER, INITIAL, SETTLED, VOID, REFERRED}),
     PLAY: frozenset({DEALER, INITIAL, SETTLED, VOID, REFERRED}),
     DEALER: frozenset({SETTLED, INITIAL, VOID, REFERRED}),
     REFERRED: _IN_PLAY | {SETTLED, VOID},  # 6.1: resumed where play stopped, or concluded
-    # A withdrawal that empties the last area after the final settlement concludes it again
-    # (5.29.1); a card found after the end may still be ruled on.
-    SETTLED: frozenset({SETTLED, VOID, REFERRED}),
+    SETTLED: frozenset({VOID, REFERRED}),  # a card found after the end may still be ruled on
     VOID: frozenset(),
 }
 
@@ -54,7 +52,10 @@ ELECTRONIC_MOVES: Final[dict[str, frozenset[str]]] = {
 
 
 def check_move(moves: dict[str, frozenset[str]], now: str, to: str) -> None:
-    """Raise if the phase machine has no move from ``now`` to ``to``."""
+    """Raise if the phase machine has no move from ``now`` to ``to``. Staying in a phase is
+    no move (a step that also closes the offers or concludes the round may come twice)."""
+    if now == to:
+        return
     allowed = moves.get(now)
     if allowed is None or to not in allowed:
         raise RuntimeError(f"the round cannot move from phase {now!r} to {to!r}")
