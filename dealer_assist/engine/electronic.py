@@ -603,6 +603,11 @@ class ElectronicRound(EventSourcedRound):
 
     def _on_multi(self, ev: Multi) -> None:
         if ev.order_known:
+            rest = list(ev.cards)
+            for c in ev.disclosed:
+                if c not in rest:
+                    raise RuleRefusal(f"disclosed card {c} is not among the cards drawn")
+                rest.remove(c)
             self._multi_in_order(ev.cards)
             return
         for c in ev.cards:

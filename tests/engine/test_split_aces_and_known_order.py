@@ -140,3 +140,9 @@ def test_ace_race_takes_the_same_known_order_multi_as_its_next_cards() -> None:
     assert out["status"] == "settled"
     assert out["dealer"] == {"cards": ["7D", "9D", "5S"], "total": 21}
     assert (one(out, "a", "main")["result"], one(out, "a", "main")["net"]) == ("lose", -10)
+
+
+def test_electronic_known_order_disclosing_a_card_not_drawn_is_refused() -> None:
+    rnd = _round(table("electronic", bet("t1", 10), NMB, *cards("5H", "7D", "3C"), decide("hit", player="t1")))
+    with pytest.raises(RuleRefusal, match="disclosed card 9S is not among the cards drawn"):
+        rnd.apply(parse_event({"type": "multi", "cards": ["2C", "9D"], "disclosed": ["9S"], "order_known": True}))
