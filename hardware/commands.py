@@ -116,15 +116,22 @@ class ShoeSimCommand:
         parser.add_argument("--cards", metavar="FILE", help="fixed card order: cards separated by white space")
         parser.add_argument("--codec", choices=CODEC_NAMES, default="da1", help="wire format (default da1; da1-xor: earlier firmware's 8-bit XOR checksum)")
         parser.add_argument("--interval", type=_positive_float, metavar="SECONDS", help="deal a card every SECONDS")
+        parser.add_argument("--link", metavar="PATH", help="a stable link to the pty (as udev's /dev/dealer-shoe)")
+        parser.add_argument("--group", metavar="GROUP",
+                            help="give the pty to GROUP, mode 0660 (dialout: the station service may open it)")
 
     def run(self, args: argparse.Namespace) -> int:
         try:
             cards = read_card_file(args.cards) if args.cards else None
-            shoe = SimulatedShoe(game=args.game, decks=args.decks, seed=args.seed, cards=cards, codec=args.codec)
+            shoe = SimulatedShoe(game=args.game, decks=args.decks, seed=args.seed, cards=cards, codec=args.codec,
+                                 link=args.link, group=args.group)
             shoe.open()
         except (CommandError, ValueError) as exc:
             _say(f"error: {exc}", sys.stderr)
             return 2  # bad input: the card file, the options
+        except KeyError:
+            _say(f"error: --group {args.group}: no such group", sys.stderr)
+            return 2
         except OSError as exc:
             _say(f"error: cannot open a pseudo-terminal: {exc}", sys.stderr)
             return 1

@@ -59,6 +59,7 @@ class SimulatedShoe:
         penetration: float | None = 0.75,
         heartbeat_s: float | None = HEARTBEAT_S,
         link: str | None = None,
+        group: str | None = None,
         model: str = "DA-SIM",
         firmware: str = "1.0",
         serial_number: str = "SIM0001",
@@ -79,6 +80,7 @@ class SimulatedShoe:
         self._framed = codec in ("da1", "da1-xor")  # da1 frames (CRC-16 or, da1-xor, the XOR)
         self.heartbeat_s = heartbeat_s if self._framed else None
         self.link = link
+        self.group = group  # the pty's group (0660), e.g. dialout: the station service may open it
         self.identity = (model, firmware, serial_number)
         self.write_timeout_s = write_timeout_s
 
@@ -361,6 +363,11 @@ class SimulatedShoe:
         os.set_blocking(master, False)
         self._master, self._slave = master, slave
         self._slave_name = os.ttyname(slave)
+        if self.group:  # as a udev rule gives the real shoe's device to group dialout
+            import grp
+
+            os.chown(self._slave_name, -1, grp.getgrnam(self.group).gr_gid)
+            os.chmod(self._slave_name, 0o660)
         self._commands = Da1CommandReader(xor=self.codec_name == "da1-xor")
         if self.link:
             tmp = f"{self.link}.{os.getpid()}.tmp"

@@ -1,11 +1,16 @@
 """``dealer-assist station check|init|show``: the technician's commands (docs/station.md).
 
-- ``check``: each part of the station, OK or what to do: the configuration, the shoe's
-  port (exists, this account may open it: the ``dialout`` group), the shoe answers
-  ``ID?`` (spec/shoe-protocol.md), the store (writable, hash chains verify), the disk's
-  room, the floor database (if configured). Exit 0 when every part is OK, 1 when one
+- ``check``: each part of the station, OK or what to do. For the station's configuration:
+  the service account, the files' owners and modes, the unit, the service answering the
+  handshake on its socket, the shoe port as the service account would open it, the store
+  verified as the service account, the floor. For a file named elsewhere (--config): the
+  configuration, the shoe's port (this account may open it), the shoe answers ``ID?``
+  (spec/shoe-protocol.md), the store (writable, hash chains verify), the disk's room, the
+  floor database (if configured). Exit 0 when every part is OK, 1 when one
   is not, 2 for bad input (an unreadable configuration file).
-- ``init``: write a commented configuration file (refuses to overwrite without --force).
+- ``init``: write a commented configuration file (refuses to overwrite without --force); the
+  station's (/etc/dealer-assist/station.toml) only as root, root:root 0644, a floor
+  password into /var/lib/dealer-assist/floor.secret (the service account's, 0600).
 - ``show``: the configuration file the app would use, and what it resolves to.
 
 Lives in hardware/ because the shoe check opens the serial port (pyserial); the parts
@@ -15,12 +20,30 @@ that need no device are in dealer_assist/service/station.py.
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
 import sys
 import threading
+import tomllib
 from dataclasses import replace
 from pathlib import Path
 
 import dealer_assist.service.station as st
+from dealer_assist.service.layout import (
+    ACCOUNT,
+    UNIT,
+    Layout,
+    check_account,
+    check_files,
+    check_shoe_access,
+    check_socket,
+    check_unit,
+    find_account,
+    is_root,
+    station_layout,
+    systemd_running,
+    write_floor_secret,
+)
 from dealer_assist.service.station import Check, StationConfig, StationError
 from hardware.driver import ShoeConnectionError, ShoeDriver
 from hardware.events import Connected, Hello, ShoeEvent, ShoeFault
@@ -68,7 +91,14 @@ def probe_shoe(port: str, codec: str, baud: int, wait_s: float = ANSWER_S) -> Ch
 
 
 def run_checks(cfg: StationConfig | None, path: Path, *, wait_s: float = ANSWER_S) -> list[Check]:
+    layout = station_layout()
+    if cfg is not None and path == layout.config:
+        return station_checks(cfg, layout, wait_s=wait_s)
+    # A configuration named elsewhere (--config): its own parts, the service's not checked.
     checks = [st.check_config(cfg, path)]
+    if cfg is not None:
+        checks.append(Check("service", True, f"not checked: {path} is not the station's configuration "
+                            f"{layout.config} (a rehearsal or a copy)", skipped=True))
     if cfg is None or cfg.simulated:
         checks.append(st.check_port(""))
     else:
@@ -79,8 +109,67 @@ def run_checks(cfg: StationConfig | None, path: Path, *, wait_s: float = ANSWER_
     store = st.store_path(cfg)
     checks.append(st.check_store(store))
     checks.append(st.check_disk(store))
-    checks.append(st.check_floor(cfg.floor_service if cfg else ""))
+    checks.append(floor_check(cfg, None))
     return checks
+
+
+def floor_check(cfg: StationConfig | None, password: str | None) -> Check:
+    if cfg is not None and cfg.floor_database:
+        return st.check_floor_url(cfg.floor_database, password)
+    return st.check_floor(cfg.floor_service if cfg else "")
+
+
+def station_checks(cfg: StationConfig, layout: Layout, *, wait_s: float = ANSWER_S) -> list[Check]:
+    """The station's configuration (/etc/dealer-assist/station.toml): the service account, the
+    files' owners and modes, the unit, the service answering on its socket, the shoe as the
+    service account would open it, the store (verified as the service account), the floor."""
+    checks = [st.check_config(cfg, layout.config), check_account(layout),
+              check_files(layout, Path(cfg.store) if cfg.store else None), check_unit(layout)]
+    service = check_socket(layout)
+    checks.append(service)
+    if cfg.simulated:
+        checks.append(Check("shoe port", False, "no shoe.port configured: the service runs the simulated shoe "
+                            "(dealer-assist station init --force --shoe /dev/dealer-shoe ...)"))
+    else:
+        port = check_shoe_access(cfg.shoe_port)
+        checks.append(port)
+        if port.ok and service.ok:
+            checks.append(Check("shoe", True, "held by the service (the dealer's screen shows its status)",
+                                skipped=True))
+        elif port.ok and os.access(cfg.shoe_port, os.R_OK | os.W_OK):
+            checks.append(probe_shoe(cfg.shoe_port, cfg.codec, cfg.baud, wait_s))
+    store = st.store_path(cfg)
+    checks.append(store_check_as_service(store))
+    checks.append(st.check_disk(store))
+    checks.append(floor_check(cfg, st.floor_password(layout.state_dir)))
+    return checks
+
+
+def store_check_as_service(store: Path) -> Check:
+    """The store verified as the service account (root would leave root's -wal/-shm files in
+    the service's directory); a dealer's account may not read it at all."""
+    account = find_account()
+    if account is not None and os.geteuid() == account.uid:
+        return st.check_store(store)
+    if not is_root() or account is None:
+        return Check("store", True, f"{store}: only the service account may read it (run the check as root "
+                     "to verify it)", skipped=True)
+    if not store.exists():
+        return Check("store", True, f"{store} will be created at the service's first start")
+    # `history verify` run as the service account (the frozen program is its own interpreter)
+    command = [sys.executable] if getattr(sys, "frozen", False) else [sys.executable, "-m", "dealer_assist"]
+    try:
+        done = subprocess.run([*command, "history", "verify", "--db", str(store)], capture_output=True,
+                              text=True, timeout=600, cwd="/", user=account.uid, group=account.gid,
+                              extra_groups=sorted(account.groups))
+    except (OSError, subprocess.SubprocessError) as exc:
+        return Check("store", False, f"{store}: cannot verify it as {account.name}: {exc}")
+    said = (done.stdout.strip() or done.stderr.strip()).splitlines()
+    text = said[-1] if said else f"exit status {done.returncode}"
+    if done.returncode != 0:
+        return Check("store", False, f"{store}: {text} (as {account.name}; keep the file for the auditor, "
+                     "docs/store.md)")
+    return Check("store", True, f"{store}: {text} (verified as {account.name})")
 
 
 class StationCommand:
@@ -91,7 +180,7 @@ class StationCommand:
         actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True,
                                         parser_class=type(parser))
         for name, text in (("check", "check each part of the station: OK, or what to do"),
-                           ("init", "write a commented configuration file"),
+                           ("init", "write the station's configuration (as root), the floor's password apart"),
                            ("show", "print the configuration in use")):
             sub = actions.add_parser(name, help=text)
             # before or after the action; SUPPRESS keeps a value given before it
@@ -99,8 +188,18 @@ class StationCommand:
             if name == "init":
                 sub.add_argument("--force", action="store_true", help="replace an existing file")
                 sub.add_argument("--shoe", metavar="PORT", default="", help="the shoe's serial port")
+                sub.add_argument("--codec", default="da1", choices=st.CODECS, help="the shoe's wire format")
                 sub.add_argument("--table", default="", help="the table's name")
                 sub.add_argument("--pit", default="", help="the pit")
+                sub.add_argument("--game", default="", help="the table's game (empty: set up at the table)")
+                floor = sub.add_mutually_exclusive_group()
+                floor.add_argument("--floor", metavar="URL", default="",
+                                   help="the floor database, postgresql://user[:password]@host/db; "
+                                   f"the password goes to {st.FLOOR_SECRET}, never to the file")
+                floor.add_argument("--floor-service", metavar="NAME", default="",
+                                   help="or the floor's PostgreSQL service name (pg_service.conf)")
+                sub.add_argument("--floor-password-stdin", action="store_true",
+                                 help="read the floor's password from standard input (not the command line)")
 
     def run(self, args: argparse.Namespace) -> int:
         path, _ = st.config_location(args.config)
@@ -115,6 +214,9 @@ class StationCommand:
             print(f"configuration: {path}" + ("" if cfg else " (none: a development run)"))
             print(f"store: {st.store_path(cfg)}")
             print(f"shoe: {cfg.shoe_port if cfg and cfg.shoe_port else 'simulated'}")
+            if cfg is not None and cfg.floor_database:
+                secret = st.floor_secret_path()
+                print(f"floor: {cfg.floor_database} (password: {secret})")
             if cfg is not None:
                 print(st.render_config(cfg), end="")
             return 0
@@ -126,16 +228,50 @@ class StationCommand:
         return 1 if failed else 0
 
     def _init(self, args: argparse.Namespace, path: Path) -> int:
+        layout = station_layout()
+        system = path.parent == layout.config_dir
+        if system and not is_root():
+            print(f"error: station init writes {path}, which only root may write (the service reads it; "
+                  f"dealers may not change it): run it as root, e.g. sudo dealer-assist station init ...",
+                  file=sys.stderr)
+            return 2
         if path.exists() and not args.force:
             print(f"error: {path} exists (edit it, or --force to replace it)", file=sys.stderr)
             return 2
-        cfg = replace(StationConfig(), shoe_port=args.shoe, table=args.table, pit=args.pit)
+        floor_url, password = st.split_floor_password(args.floor) if args.floor else ("", None)
+        if args.floor and not floor_url.startswith(("postgresql://", "postgres://")):
+            print(f"error: --floor {floor_url!r} is not a postgresql:// URL", file=sys.stderr)
+            return 2
+        if args.floor_password_stdin:
+            if not args.floor:
+                print("error: --floor-password-stdin needs --floor URL", file=sys.stderr)
+                return 2
+            password = sys.stdin.readline().rstrip("\n") or None
+        if password is not None and not system:
+            print(f"error: a floor password is written only into the station's {layout.floor_secret} "
+                  f"(as root, with the station's configuration {layout.config})", file=sys.stderr)
+            return 2
         try:
+            cfg = replace(StationConfig(), shoe_port=args.shoe, codec=args.codec, table=args.table,
+                          pit=args.pit, game=args.game, floor_database=floor_url,
+                          floor_service=args.floor_service)
+            st.parse_config(tomllib.loads(st.render_config(cfg)))  # the game, before anything is written
+            if password is not None:
+                write_floor_secret(layout, password)
             st.save_config(cfg, path)
         except StationError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
+        except OSError as exc:
+            print(f"error: {exc.strerror or exc}", file=sys.stderr)
+            return 2
         print(f"wrote {path}")
+        if password is not None:
+            print(f"wrote the floor's password to {layout.floor_secret} ({ACCOUNT}'s alone, 0600)")
+        if system:
+            restart = (f"systemctl restart {UNIT}" if systemd_running()
+                       else f"restart `dealer-assist station serve` (as {ACCOUNT})")
+            print(f"the service reads it at its start: {restart}; then dealer-assist station check")
         return 0
 
 

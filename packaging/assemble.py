@@ -1,4 +1,4 @@
-"""Complete dist/dealer-assist/ after PyInstaller: desktop entry, metadata, icons, udev rule.
+"""Complete dist/dealer-assist/ after PyInstaller: desktop entry, metadata, icons, udev rule, unit.
 
 ``python packaging/assemble.py DIST_DIR`` (packaging/build.sh runs it). Adds::
 
@@ -9,6 +9,7 @@
     DIST_DIR/share/icons/hicolor/NxN/apps/APP_ID.png     and scalable/apps/APP_ID.svg
     DIST_DIR/share/dealer-assist/udev/99-dealer-shoe.rules
     DIST_DIR/share/dealer-assist/station.toml            the commented configuration template
+    DIST_DIR/share/dealer-assist/systemd/dealer-assist.service   the station service's unit
 
 The version comes from pyproject.toml (the one place it is written); its release date
 from the CHANGELOG.md section for that version, which must exist.
@@ -27,6 +28,7 @@ PACKAGING = ROOT / "packaging"
 APP_ID = "com.dealerassist.DealerAssist"
 ICON_SIZES = (16, 24, 32, 48, 64, 128, 256)
 UDEV_RULE = PACKAGING / "udev" / "99-dealer-shoe.rules"
+UNIT = PACKAGING / "systemd" / "dealer-assist.service"
 
 
 class AssembleError(Exception):
@@ -82,6 +84,7 @@ def assemble(dist: Path) -> list[Path]:
         put(PACKAGING / "icons" / f"dealer-assist-{size}.png", icons / f"{size}x{size}" / "apps" / f"{APP_ID}.png")
     put(PACKAGING / "icons" / "dealer-assist.svg", icons / "scalable" / "apps" / f"{APP_ID}.svg")
     put(UDEV_RULE, share / "dealer-assist" / "udev" / UDEV_RULE.name)
+    put(UNIT, share / "dealer-assist" / "systemd" / UNIT.name)
     # The station configuration template install.sh puts at /etc/dealer-assist/station.toml:
     # written by the same code as `dealer-assist station init` and the Station setup dialog.
     from dealer_assist.service.station import StationConfig, render_config
@@ -102,7 +105,7 @@ def main(argv: list[str]) -> int:
     except (AssembleError, OSError) as exc:
         print(f"assemble: error: {exc}", file=sys.stderr)
         return 1
-    print(f"assemble: added {len(written)} files (desktop entry, metainfo, icons, udev rule, station.toml, install.sh)")
+    print(f"assemble: added {len(written)} files (desktop entry, metainfo, icons, udev rule, systemd unit, station.toml, install.sh)")
     return 0
 
 

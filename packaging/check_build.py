@@ -2,7 +2,8 @@
 
 Runs with the project's Python (the source tree's ``dealer-assist``) and compares:
 
-1. layout: the executable, the desktop entry, AppStream file, icons, udev rule, install.sh;
+1. layout: the executable, the desktop entry, AppStream file, icons, udev rule, systemd unit,
+   install.sh;
 2. ``--version``: the built program prints pyproject.toml's version, as the source does;
 3. contents: the only PySide6 modules are the ones the app uses, and every bundled shared
    library finds its dependencies (ldd);
@@ -94,6 +95,7 @@ def check_layout() -> str:
         DIST / "share" / "icons" / "hicolor" / "scalable" / "apps" / f"{APP_ID}.svg",
         DIST / "share" / "icons" / "hicolor" / "256x256" / "apps" / f"{APP_ID}.png",
         DIST / "share" / "dealer-assist" / "udev" / "99-dealer-shoe.rules",
+        DIST / "share" / "dealer-assist" / "systemd" / "dealer-assist.service",
     ]
     missing = [str(p.relative_to(DIST)) for p in wanted if not p.exists()]
     if missing:
@@ -356,6 +358,7 @@ def check_install(scratch: Path) -> str:
     if entry["Desktop Entry"]["Exec"] != "/opt/dealer-assist/dealer-assist":
         raise CheckFailed(f"installed menu entry runs {entry['Desktop Entry']['Exec']!r}")
     for path in ("opt/dealer-assist/dealer-assist", "etc/udev/rules.d/99-dealer-shoe.rules",
+                 "etc/systemd/system/dealer-assist.service",
                  f"usr/local/share/metainfo/{APP_ID}.metainfo.xml",
                  f"usr/local/share/icons/hicolor/48x48/apps/{APP_ID}.png"):
         if not (root / path).exists():

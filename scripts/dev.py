@@ -84,18 +84,25 @@ def postgres_server_present() -> bool:
     return shutil.which("initdb") is not None or any(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
 
 
+def pgbouncer_present() -> bool:
+    return shutil.which("pgbouncer") is not None or Path("/usr/sbin/pgbouncer").exists()
+
+
 def ensure_postgres_server() -> None:
-    """The floor's tests start a throwaway PostgreSQL server: install its package when missing
-    (Debian/Ubuntu, as root), as for Qt's libraries."""
-    if not sys.platform.startswith("linux") or postgres_server_present():
+    """The floor's tests start a throwaway PostgreSQL server and a PgBouncer in front of it
+    (the connection budget): install their packages when missing (Debian/Ubuntu, as root),
+    as for Qt's libraries."""
+    missing = [name for name, present in (("postgresql", postgres_server_present()),
+                                          ("pgbouncer", pgbouncer_present())) if not present]
+    if not sys.platform.startswith("linux") or not missing:
         return
     if shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0:
-        say("installing the PostgreSQL server for the floor's tests: postgresql")
+        say(f"installing for the floor's tests: {' '.join(missing)}")
         env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
         subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "postgresql"], check=True, env=env)
+        subprocess.run(["apt-get", "install", "-y", "-qq", *missing], check=True, env=env)
     else:
-        say("warning: the floor's tests need the PostgreSQL server (initdb, pg_ctl): install postgresql")
+        say(f"warning: the floor's tests need {' and '.join(missing)}: install them")
 
 
 def ensure_venv() -> None:

@@ -150,8 +150,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("dealer_assist.games",),
     ("dealer_assist.engine",),
     ("dealer_assist.store",),
-    ("dealer_assist.floor",),
     ("dealer_assist.odds",),
+    ("dealer_assist.floor",),
     ("dealer_assist.service", "dealer_assist.bench"),
     ("dealer_assist.cli", "dealer_assist"),  # dealer_assist/__init__, __main__
     ("hardware",),

@@ -5,6 +5,15 @@
     dealer-assist floor init --url URL                       # create / migrate the schema, roles
     dealer-assist floor station --url URL --table BJ-07 --pit PIT-2   # a station's role
     dealer-assist floor clear-alarm --url URL --table BJ-07 --why TEXT  # after investigating
+    dealer-assist floor alerts --url URL [--pit P] [--check] [--open]  # the alerts (--check: raise)
+    dealer-assist floor ack --url URL --alert N --supervisor NAME --note TEXT
+    dealer-assist floor chips --url URL --table T --day D --shift S --kind opener|closer|fill|credit
+                              --chips 100x20,25x40 --dealer NAME --supervisor NAME
+    dealer-assist floor drop --url URL --table T --day D --shift S --cash N [--markers N]
+                             --counted-by NAME --witness NAME
+    dealer-assist floor buy-in --url URL --table T --player P --amount N [--marker] --supervisor NAME
+    dealer-assist floor shift --url URL --day D --shift S [--pit P]   # win and hold
+    dealer-assist floor rating --url URL --player P --since D --until D
 
 Run as the floor's administrator. URL is a libpq URL or ``service=NAME``; passwords come from
 ``PGPASSFILE``, ``PGSERVICEFILE`` or the environment, never from the command line (a URL
@@ -38,6 +47,46 @@ class FloorCommand:
         clear.add_argument("--url", required=True, help="the floor database (libpq URL or service=NAME)")
         clear.add_argument("--table", required=True, help="the table whose forwarding stopped, e.g. BJ-07")
         clear.add_argument("--why", required=True, help="what was investigated and decided (kept with the alarm)")
+        alerts = actions.add_parser("alerts", help="list the floor's alerts (--check: raise what is wrong now)")
+        alerts.add_argument("--url", required=True, help="the floor database (libpq URL or service=NAME)")
+        alerts.add_argument("--pit", help="one pit's tables only")
+        alerts.add_argument("--check", action="store_true",
+                            help="first raise the alerts of what is wrong now (link, stopped, win band, pace)")
+        alerts.add_argument("--open", action="store_true", help="only the alerts not yet acknowledged")
+        ack = actions.add_parser("ack", help="acknowledge an alert (kept with the supervisor, note, account, time)")
+        ack.add_argument("--url", required=True, help="the floor database (libpq URL or service=NAME)")
+        ack.add_argument("--alert", required=True, type=int, help="the alert's number (floor alerts lists them)")
+        ack.add_argument("--supervisor", required=True, help="the supervisor's name")
+        ack.add_argument("--note", required=True, help="what was found and done")
+        # table accounting (issue 25, item 5)
+        chips = actions.add_parser("chips", help="record an opener, closer, fill or credit (two signatures)")
+        drop = actions.add_parser("drop", help="record a table's drop for a shift (cash and markers)")
+        buy = actions.add_parser("buy-in", help="record a player's buy-in at a table")
+        shift = actions.add_parser("shift", help="a shift's win and hold per table, pit and floor")
+        rating = actions.add_parser("rating", help="a player's rating: rounds, wagered, net, buy-in, time played")
+        for sub in (chips, drop, buy, shift, rating):
+            sub.add_argument("--url", required=True, help="the floor database (libpq URL or service=NAME)")
+        for sub in (chips, drop, shift):
+            sub.add_argument("--day", required=True, help="the gaming day, YYYY-MM-DD")
+            sub.add_argument("--shift", required=True, help="the shift's name, e.g. day, swing, grave")
+        for sub in (chips, drop, buy):
+            sub.add_argument("--table", required=True, help="the table, e.g. BJ-07")
+        chips.add_argument("--kind", required=True, choices=("opener", "closer", "fill", "credit"))
+        chips.add_argument("--chips", required=True, help="denomination x count, e.g. 1000x4,100x100,25x200")
+        chips.add_argument("--dealer", required=True, help="the dealer who signs")
+        chips.add_argument("--supervisor", required=True, help="the supervisor who signs (not the dealer)")
+        drop.add_argument("--cash", required=True, help="cash in the drop box")
+        drop.add_argument("--markers", default="0", help="markers issued at the table")
+        drop.add_argument("--counted-by", required=True, help="who counted")
+        drop.add_argument("--witness", required=True, help="who witnessed the count (another person)")
+        buy.add_argument("--player", required=True)
+        buy.add_argument("--amount", required=True)
+        buy.add_argument("--marker", action="store_true", help="a marker (credit), not cash")
+        buy.add_argument("--supervisor", required=True)
+        shift.add_argument("--pit", help="one pit's tables only")
+        rating.add_argument("--player", required=True, help="the player's name as recorded")
+        rating.add_argument("--since", required=True, help="from this day (YYYY-MM-DD, UTC)")
+        rating.add_argument("--until", required=True, help="to this day, not included (YYYY-MM-DD, UTC)")
 
     def run(self, args: argparse.Namespace) -> int:
         from dealer_assist.floor.schema import add_station, clear_alarm, init_floor
@@ -50,6 +99,10 @@ class FloorCommand:
                 else:
                     print(f"floor: {safe_url(args.url)} is up to date")
                 return 0
+            if args.action in ("alerts", "ack"):
+                return self._alerts(args)
+            if args.action in ("chips", "drop", "buy-in", "shift", "rating"):
+                return self._accounting(args)
             if args.action == "clear-alarm":
                 for alarm in clear_alarm(args.url, args.table, args.why):
                     print(f"floor: cleared the alarm of {alarm.table} raised {alarm.raised_at:%Y-%m-%d %H:%M} UTC: "
@@ -63,6 +116,75 @@ class FloorCommand:
         except FloorError as err:
             return fail(str(err))
 
+
+    def _alerts(self, args: argparse.Namespace) -> int:
+        from dealer_assist.floor.reader import FloorReader
+
+        with FloorReader(args.url) as reader:
+            if args.action == "ack":
+                reader.acknowledge(args.alert, args.supervisor, args.note)
+                print(f"floor: alert {args.alert} acknowledged by {args.supervisor.strip()}")
+                return 0
+            if args.check:
+                made = reader.check_alerts(args.pit)
+                print(f"floor: {len(made)} new alerts")
+            for a in reader.alerts(args.pit, open_only=args.open):
+                state = "open" if a.acked_at is None else (
+                    f"acknowledged by {a.acked_by} ({a.ack_account}) {a.acked_at:%Y-%m-%d %H:%M} UTC: {a.ack_note}")
+                print(f"{a.alert_id}\t{a.raised_at:%Y-%m-%d %H:%M} UTC\t{a.table}\t{a.kind}\t{a.detail}\t{state}")
+        return 0
+
+    def _accounting(self, args: argparse.Namespace) -> int:
+        import datetime as dt
+
+        from dealer_assist.floor import accounting as acc
+        from dealer_assist.floor.connection import REVIEW, connect
+
+        def day(text: str, what: str = "--day") -> dt.date:
+            try:
+                return dt.date.fromisoformat(text)
+            except ValueError:
+                raise FloorError(f"{what}: {text!r} is not a day (YYYY-MM-DD)") from None
+
+        def money(value: object) -> str:
+            return "-" if value is None else f"{value:,.2f}"
+
+        with connect(args.url, timeouts=REVIEW) as conn:
+            if args.action == "chips":
+                chips = acc.parse_chips(args.chips)
+                amount = acc.record_chips(conn, args.table, day(args.day), args.shift, args.kind, chips,
+                                          args.dealer, args.supervisor)
+                print(f"floor: {args.kind} of {args.table} ({args.day} {args.shift}) {money(amount)}, "
+                      f"signed by {args.dealer.strip()} and {args.supervisor.strip()}")
+            elif args.action == "drop":
+                cash, markers = acc.amount(args.cash, "--cash"), acc.amount(args.markers, "--markers")
+                acc.record_drop(conn, args.table, day(args.day), args.shift, cash, markers, args.counted_by,
+                                args.witness)
+                print(f"floor: drop of {args.table} ({args.day} {args.shift}) {money(cash + markers)} "
+                      f"(cash {money(cash)}, markers {money(markers)})")
+            elif args.action == "buy-in":
+                value = acc.amount(args.amount, "--amount")
+                acc.record_buy_in(conn, args.table, args.player, value, "marker" if args.marker else "cash",
+                                  args.supervisor)
+                print(f"floor: buy-in of {args.player} at {args.table}: {money(value)}")
+            elif args.action == "shift":
+                tables, pits, whole = acc.shift_report(conn, day(args.day), args.shift, pit=args.pit)
+                print("\t".join(("", "opener", "closer", "fills", "credits", "drop", "win", "hold %", "rounds",
+                                 "rounds net", "theo win")))
+                for f in [*tables, *pits, whole]:
+                    print("\t".join((f.key, money(f.opener), money(f.closer), money(f.fills), money(f.credits),
+                                     money(f.drop), money(f.win),
+                                     "-" if f.hold_percent is None else f"{f.hold_percent}", str(f.rounds),
+                                     money(f.rounds_net), money(f.theo))))
+            else:
+                since, until = day(args.since, "--since"), day(args.until, "--until")
+                r = acc.player_rating(conn, args.player, dt.datetime(since.year, since.month, since.day, tzinfo=dt.UTC),
+                                      dt.datetime(until.year, until.month, until.day, tzinfo=dt.UTC))
+                minutes = int(r.time_played.total_seconds() // 60)
+                print(f"{r.player}: {r.rounds} rounds, wagered {money(r.wagered)}, average bet {money(r.average_bet)}, "
+                      f"net {money(r.net)}, buy-in {money(r.buy_in)} (markers {money(r.markers)}), "
+                      f"time played {minutes // 60} h {minutes % 60:02d} min")
+        return 0
 
 
 _COMMAND = FloorCommand()

@@ -35,6 +35,8 @@ class ForwardCommand:
                             help="keep forwarding as rounds finish (until interrupted)")
         parser.add_argument("--interval", type=float, default=2.0, metavar="S",
                             help="with --follow: seconds between passes (default 2)")
+        parser.add_argument("--on-demand", action="store_true",
+                            help="with --follow: connect for each pass only (no connection held while idle)")
         parser.add_argument("--batch", type=int, default=500, metavar="N",
                             help="rounds per transaction on the floor (default 500)")
 
@@ -79,7 +81,8 @@ class ForwardCommand:
                         print(text, flush=True)
                         shown[0] = text
 
-                state = forwarder.follow(interval=args.interval, report=report, should_stop=stop.is_set)
+                state = forwarder.follow(interval=args.interval, report=report, should_stop=stop.is_set,
+                                         hold_connection=not args.on_demand)
                 if state.stopped:
                     sys.stderr.write(f"error: {state.stopped}\n")
                     return 1

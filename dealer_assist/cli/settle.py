@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         from dealer_assist.store import record_transcript
 
         try:
-            create_store_file(Path(args.record))  # 0660 if new: the station's group shares it
+            create_store_file(Path(args.record))  # 0600 if new: its owner's alone
             # the document as settle read it: amounts with cents are exact Decimals
             record_transcript(args.record, document, output, table=args.table, pit=args.pit)
         except Exception as exc:  # noqa: BLE001 - the store reports its own errors in one line

@@ -38,13 +38,26 @@ from typing import Any
 import psycopg
 
 from dealer_assist.floor import chain
-from dealer_assist.floor.connection import FloorError, connect, describe_error, safe_url
+from dealer_assist.floor.connection import (
+    STATION,
+    FloorError,
+    FloorMisconfigured,
+    FloorUnreachable,
+    Timeouts,
+    Watchdog,
+    classify,
+    connect,
+    safe_url,
+)
 from dealer_assist.floor.schema import check_schema
 from dealer_assist.store import Store, StoreError
 
 __all__ = ["ForwardResult", "ForwardStopped", "Forwarder", "LinkState", "parse_time"]
 
 BATCH_ROUNDS = 500
+#: seconds between a following forwarder's heartbeats on the floor (the pit calls a station whose
+#: last beat is older than three of these "link down")
+HEARTBEAT = 10.0
 BATCH_AUDIT = 2000
 
 
@@ -64,19 +77,34 @@ class ForwardResult:
 
 @dataclass
 class LinkState:
-    """What the dealer's screen shows about the link to the floor."""
+    """What the dealer's screen shows about the link to the floor.
+
+    ``condition``: ``connecting`` (no pass yet), ``up`` (the last pass reached the floor),
+    ``down`` (no answer: ``offline_since`` is when the first failing pass began, so at most one
+    interval after the last good one), ``misconfigured`` (the floor answered and refused this
+    station: credentials, database, registration — retrying will not help until someone fixes
+    it) or ``stopped`` (the store no longer extends the floor's copy). ``waiting`` is exact when
+    ``waiting_known``: the finished rounds of the store not in the floor's copy as last read."""
 
     forwarded_up_to: int | None = None  # round number (the station's round id) on the floor
     waiting: int = 0
     offline_since: _dt.datetime | None = None
     stopped: str | None = None
     error: str | None = None
+    condition: str = "connecting"
+    waiting_known: bool = True
+    last_contact: _dt.datetime | None = None
 
     def describe(self) -> str:
         if self.stopped:
             return f"floor: stopped — {self.stopped}"
+        if self.condition == "misconfigured":
+            return f"floor: misconfigured — {self.error}; {self.waiting} rounds waiting"
         if self.offline_since is not None:
             local = self.offline_since.astimezone()
+            if not self.waiting_known:
+                return (f"floor: offline since {local:%H:%M}, never reached; "
+                        f"{self.waiting} finished rounds in the store")
             return f"floor: offline since {local:%H:%M}, {self.waiting} rounds waiting"
         if self.forwarded_up_to is None:
             return f"floor: nothing forwarded yet, {self.waiting} rounds waiting"
@@ -203,6 +231,9 @@ class _Batch:
 
     statements: list[tuple[bytes, tuple[Any, ...]]] = field(default_factory=list)
     ids: list[int] = field(default_factory=list)
+    expect_seq: int | None = None  # the floor tail this batch continues (checked under the lock)
+    expect_audit: int | None = None
+    versions_at: int | None = None  # index of the add_round_versions statement, if any
     rounds: int = 0
     audit: int = 0
     sessions: int = 0
@@ -230,6 +261,29 @@ class _Batch:
 
 
 _DONE = object()
+
+
+class _Moved(Exception):
+    """Another forwarder of this table wrote its floor copy during this pass (SQLSTATE 40001
+    from floor.take_forward_lock): the pass is started again from the floor's new tail."""
+
+
+class _snapshot:
+    """One SQLite read transaction: every read of a batch sees the store at one moment (a round
+    finished again while its batch is built is either wholly before or wholly after)."""
+
+    def __init__(self, store: Store) -> None:
+        self._db = store.db
+        self._began = False
+
+    def __enter__(self) -> None:
+        if not self._db.conn.in_transaction:
+            self._db.execute("BEGIN")
+            self._began = True
+
+    def __exit__(self, *exc: object) -> None:
+        if self._began:
+            self._db.execute("COMMIT")
 
 
 class _Prefetch:
@@ -284,10 +338,14 @@ def _chunks(items: Sequence[int], size: int) -> Iterable[Sequence[int]]:
 class Forwarder:
     """Forwards one station store (``db``) to the floor at ``url``."""
 
-    def __init__(self, db: str | Path, url: str, *, batch: int = BATCH_ROUNDS) -> None:
+    def __init__(self, db: str | Path, url: str, *, batch: int = BATCH_ROUNDS,
+                 timeouts: Timeouts = STATION) -> None:
         self.db = Path(db)
         self.url = url
         self.batch = batch
+        self.timeouts = timeouts
+        # the floor's round ids as last read (kept across failures: the exact waiting count)
+        self._known_forwarded: set[int] | None = None
         self._store: Store | None = None
         self._conn: psycopg.Connection[Any] | None = None
         self.table = ""
@@ -301,6 +359,10 @@ class Forwarder:
         self._last_seq = -1  # the floor seq of this table after the last pass
 
     # ---- connections
+
+    def store(self) -> Store:
+        """The station's store as this forwarder reads it (its own read-only connection)."""
+        return self._open_store()
 
     def _open_store(self) -> Store:
         if self._store is None:
@@ -318,22 +380,23 @@ class Forwarder:
 
     def _open_floor(self) -> psycopg.Connection[Any]:
         if self._conn is None or self._conn.closed:
-            conn = connect(self.url)
+            conn = connect(self.url, timeouts=self.timeouts)
             try:
-                check_schema(conn)
-                row = conn.execute(
-                    "SELECT pit FROM floor.tables WHERE table_name = %s", (self.table,)
-                ).fetchone()
-                conn.rollback()
+                with Watchdog(conn, self.timeouts.client):
+                    check_schema(conn)
+                    row = conn.execute(
+                        "SELECT pit FROM floor.tables WHERE table_name = %s", (self.table,)
+                    ).fetchone()
+                    conn.rollback()
             except psycopg.Error as err:
                 conn.close()
-                raise FloorError(f"{safe_url(self.url)}: {describe_error(err)}") from None
+                raise classify(err, safe_url(self.url)) from None
             except FloorError:
                 conn.close()
                 raise
             if row is None:
                 conn.close()
-                raise FloorError(
+                raise FloorMisconfigured(
                     f"table {self.table} is not registered on {safe_url(self.url)} (or this account "
                     f"is not its station's): run `dealer-assist floor station --table {self.table} --pit {self.pit}`"
                 )
@@ -341,7 +404,7 @@ class Forwarder:
                 self.pit = str(row[0])
             if str(row[0]) != self.pit:
                 conn.close()
-                raise FloorError(
+                raise FloorMisconfigured(
                     f"table {self.table} is in pit {row[0]} on the floor but the store says pit {self.pit}"
                 )
             self._conn = conn
@@ -448,11 +511,56 @@ class Forwarder:
 
     def forward(self, progress: Callable[[ForwardResult], None] | None = None) -> ForwardResult:
         """Forward everything finished and not yet on the floor; returns what was copied."""
+        for attempt in range(3):
+            try:
+                return self._forward(progress)
+            except _Moved:
+                self._forwarded, self._unfinished, self._scanned, self._last_seq = None, set(), 0, -1
+                if attempt == 2:
+                    raise FloorUnreachable(
+                        f"table {self.table}: another forwarder keeps writing this table's floor copy") from None
+            except BaseException:
+                self._forwarded, self._unfinished, self._scanned, self._last_seq = None, set(), 0, -1
+                raise
+        raise AssertionError("unreachable")
+
+    def heartbeat(self, waiting: int, up_to: int | None, state: str, detail: str | None = None) -> None:
+        """Tell the floor this station is alive (``floor.station_links``; the pit view tells an
+        idle table from a dead link by it), with the round in play at the table (the store's
+        latest unfinished round). Through ``floor.heartbeat``: its own table only."""
+        in_play = self.in_play()
+        conn = self._open_floor()
         try:
-            return self._forward(progress)
-        except BaseException:
-            self._forwarded, self._unfinished, self._scanned, self._last_seq = None, set(), 0, -1
-            raise
+            with Watchdog(conn, self.timeouts.client):
+                conn.execute("SELECT floor.heartbeat(%s, %s, %s, %s, %s, %s)",
+                             (self.table, waiting, up_to, in_play, state, detail))
+                conn.commit()
+        except psycopg.Error as err:
+            self._drop_floor()
+            raise classify(err, f"heartbeat to {safe_url(self.url)}") from None
+
+    def in_play(self) -> int | None:
+        """The round in play at the table: the store's latest unfinished round (None between rounds)."""
+        row = self._open_store().db.execute("SELECT max(id) FROM rounds WHERE ended_at IS NULL").fetchone()
+        return int(row[0]) if row and row[0] is not None else None
+
+    def waiting_now(self) -> tuple[int, bool]:
+        """Finished rounds of the store not in the floor's copy as last read, and whether that
+        copy was ever read (if not: every finished round, and ``False``)."""
+        store = self._open_store()
+        known = self._known_forwarded
+        ids = [int(r[0]) for r in store.db.execute("SELECT id FROM rounds WHERE ended_at IS NOT NULL")]
+        if known is None:
+            return len(ids), False
+        return sum(1 for i in ids if i not in known), True
+
+    def _drop_floor(self) -> None:
+        if self._conn is not None:
+            try:
+                self._conn.close()
+            except psycopg.Error:
+                pass
+            self._conn = None
 
     def _candidates(self, store: Store) -> list[int]:
         """Finished station rounds that may not be on the floor yet (all of them, the first time)."""
@@ -474,42 +582,36 @@ class Forwarder:
     def _forward(self, progress: Callable[[ForwardResult], None] | None) -> ForwardResult:
         store = self._open_store()
         conn = self._open_floor()
-        alarm = self._alarm()
-        if alarm is not None:
-            raise ForwardStopped(f"forwarding is stopped for table {self.table}: {alarm}")
+        # Every step of the pass has the client's deadline (a black-holed link trips no TCP
+        # timer); the server bounds each statement, lock wait and idle transaction itself.
         try:
-            # The table's forwarders take turns for a whole pass (a session lock: it outlives
-            # each batch's commit, and the server drops it if this process dies), so the tail
-            # read here stays the floor's tail until the pass ends.
-            conn.execute("SELECT pg_advisory_lock(17, hashtext(%s))", (self.table,))
+            with Watchdog(conn, self.timeouts.client) as dog:
+                alarm = self._alarm()
+                if alarm is not None:
+                    raise ForwardStopped(f"forwarding is stopped for table {self.table}: {alarm}")
+                return self._forward_locked(store, conn, progress, dog)
         except psycopg.Error as err:
-            conn.rollback()
-            raise FloorError(f"{safe_url(self.url)}: {describe_error(err)}") from None
-        try:
-            return self._forward_locked(store, conn, progress)
-        finally:
-            self._unlock(conn)
-
-    def _unlock(self, conn: psycopg.Connection[Any]) -> None:
-        try:
-            conn.rollback()
-            conn.execute("SELECT pg_advisory_unlock(17, hashtext(%s))", (self.table,))
-            conn.commit()
-        except psycopg.Error:
-            conn.close()  # a closed session holds no lock
-            self._conn = None
+            self._drop_floor()
+            if getattr(err, "sqlstate", None) == "40001":
+                raise _Moved() from None
+            raise classify(err, f"forwarding to {safe_url(self.url)} failed") from None
+        except FloorUnreachable:
+            self._drop_floor()
+            raise
 
     def _forward_locked(
-        self, store: Store, conn: psycopg.Connection[Any], progress: Callable[[ForwardResult], None] | None
+        self, store: Store, conn: psycopg.Connection[Any], progress: Callable[[ForwardResult], None] | None,
+        dog: Watchdog,
     ) -> ForwardResult:
-        try:
-            tail = self._read_tail(conn, with_ids=False)
-            if self._forwarded is None or tail.seq != self._last_seq:
-                # the first pass, or another forwarder of this table wrote since the last one
-                self._forwarded = self._read_ids(conn)
-            conn.commit()
-        except psycopg.Error as err:
-            raise FloorError(f"{safe_url(self.url)}: {describe_error(err)}") from None
+        # No lock while reading: each batch takes the table's lock (floor.take_forward_lock, in
+        # its own transaction) and checks there that the floor's tail is still the one it
+        # continues; if another forwarder moved it, the pass starts again.
+        tail = self._read_tail(conn, with_ids=False)
+        if self._forwarded is None or tail.seq != self._last_seq:
+            # the first pass, or another forwarder of this table wrote since the last one
+            self._forwarded = self._read_ids(conn)
+        conn.commit()
+        self._known_forwarded = set(self._forwarded)
         self._last_seq = tail.seq
         reason = self._check_extends(store, tail)
         if reason is not None:
@@ -519,22 +621,24 @@ class Forwarder:
         audit_max_row = store.db.execute("SELECT max(id) FROM audit").fetchone()
         audit_max = int(audit_max_row[0]) if audit_max_row and audit_max_row[0] is not None else 0
         result = ForwardResult(waiting=len(todo), last_round=tail.round_id)
-        try:
-            # Before the audit entries that announce them: a pass killed in between finds the
-            # round_finish entries still to forward, and the versions already there.
-            result.versions = self._send_versions(store, conn, tail, forwarded)
-        except psycopg.Error as err:
-            raise FloorError(f"forwarding to {safe_url(self.url)} failed: {describe_error(err)}") from None
         # The next batch is built (SQLite reads, digests, JSON) on a thread of its own while
         # the server writes the current one; each batch is one transaction.
         batches = _Prefetch(self._batches(store, todo, tail, audit_max))
         try:
             for batch in batches:
+                dog.rearm()
+                cursors = []
                 with conn.pipeline():
+                    conn.execute("SELECT floor.take_forward_lock(%s, %s, %s)",
+                                 (self.table, batch.expect_seq, batch.expect_audit))
                     for query, params in batch.statements:
-                        conn.execute(query, params)
+                        cursors.append(conn.execute(query, params))
+                if batch.versions_at is not None:
+                    row = cursors[batch.versions_at].fetchone()
+                    result.versions += int(row[0]) if row and row[0] is not None else 0
                 conn.commit()
                 forwarded.update(batch.ids)
+                self._known_forwarded.update(batch.ids)
                 result.rounds += batch.rounds
                 result.audit += batch.audit
                 result.sessions += batch.sessions
@@ -546,80 +650,27 @@ class Forwarder:
                     if progress is not None:
                         progress(result)
             result.waiting = 0
-        except psycopg.Error as err:
-            raise FloorError(f"forwarding to {safe_url(self.url)} failed: {describe_error(err)}") from None
         finally:
             batches.close()
         return result
-
-    def _send_versions(self, store: Store, conn: psycopg.Connection[Any], tail: _Tail, forwarded: set[int]) -> int:
-        """Rounds finished again at the station after they were forwarded (a 5.7 card after the
-        end: a new ``round_finish`` audit entry): the latest result goes to the floor as a new
-        version of the round, with the events recorded since the floor's copy; the first copy
-        stays as forwarded. One transaction; keyed by the finish's audit id (exactly once)."""
-        db = store.db
-        finishes = {
-            int(rid): int(aid) for rid, aid in db.execute(
-                "SELECT round_id, max(id) FROM audit WHERE kind = 'round_finish' AND id > ? AND round_id IS NOT NULL "
-                "GROUP BY round_id", (tail.audit_id,))
-            if int(rid) in forwarded
-        }
-        if not finishes:
-            return 0
-        on_floor = {
-            int(rid): (int(done or 0), int(seq) if seq is not None else -1)
-            for rid, done, seq in conn.execute(
-                "SELECT r.round_id, greatest(r.finish_audit_id, (SELECT max(v.finish_audit_id) FROM floor.round_versions v "
-                "WHERE v.table_name = r.table_name AND v.round_id = r.round_id)), "
-                "(SELECT max(e.seq) FROM floor.events e WHERE e.table_name = r.table_name AND e.round_id = r.round_id) "
-                "FROM floor.rounds r WHERE r.table_name = %s AND r.round_id = ANY(%s)",
-                (self.table, sorted(finishes)),
-            )
-        }
-        rows: list[tuple[Any, ...]] = []
-        for rid in sorted(finishes):
-            if rid not in on_floor or finishes[rid] <= on_floor[rid][0]:
-                continue
-            # the round as it stands and the finish that recorded it, read together
-            row = db.execute(
-                "SELECT r.status, r.ended_at, r.players_json, r.totals_json, r.irregular, r.result_json, "
-                "(SELECT max(a.id) FROM audit a WHERE a.kind = 'round_finish' AND a.round_id = r.id) "
-                "FROM rounds r WHERE r.id = ?", (rid,)).fetchone()
-            if row is None:
-                continue
-            status, ended, players_json, totals_json, irregular, result_json, finish_id = row
-            events = [
-                [int(seq), int(sid), at, actor, text, bytes(link).hex()]
-                for seq, sid, at, actor, text, link in db.execute(
-                    "SELECT seq, id, at, actor, event_json, hash FROM events WHERE round_id = ? AND seq > ? ORDER BY seq",
-                    (rid, on_floor[rid][1]))
-            ]
-            wagered, house = _figures(result_json)
-            rows.append((self.table, rid, int(finish_id), status, _store_time(ended) if ended else None,
-                         players_json, totals_json, bool(irregular), result_json, str(wagered), str(house),
-                         _ENCODER.encode(events)))
-        if not rows:
-            return 0
-        batch = _Batch()
-        batch.add("round_versions", _VERSION_COLUMNS, rows)
-        for query, params in batch.statements:
-            conn.execute(query, params)
-        conn.commit()
-        return len(rows)
 
     def _batches(self, store: Store, todo: Sequence[int], tail: _Tail, audit_max: int) -> Iterator[_Batch]:
         """The pass's batches in order: rounds (with their sessions), then audit entries. The
         floor chains continue from ``tail`` (nobody else writes this table during the pass)."""
         seq, prev, session_max = tail.seq, tail.link, tail.session_max
         for ids in _chunks(todo, self.batch):
-            batch = self._round_batch(store, ids, seq, prev, session_max)
+            with _snapshot(store):
+                batch = self._round_batch(store, ids, seq, prev, session_max)
+            batch.expect_seq = seq
             seq, prev, session_max = batch.seq, batch.link, batch.session_max
             yield batch
         start, prev = tail.audit_id, tail.audit_link
         while start < audit_max:
             end = min(audit_max, start + BATCH_AUDIT)
-            batch = self._audit_batch(store, start, end, prev)
+            with _snapshot(store):
+                batch = self._audit_batch(store, start, end, prev)
             batch.seq = seq
+            batch.expect_audit = start
             prev = batch.link
             start = end
             yield batch
@@ -724,12 +775,7 @@ class Forwarder:
         batch.add("settlements", _SETTLEMENT_COLUMNS, settlement_rows)
         batch.add("rulings", _RULING_COLUMNS, ruling_rows)
         batch.add("round_players", _PLAYER_COLUMNS, player_rows)
-        if names:
-            batch.statements.append((
-                b"INSERT INTO floor.players (player) SELECT json_array_elements_text(%s::json) "
-                b"ON CONFLICT DO NOTHING",
-                (_ENCODER.encode(sorted(names)),),
-            ))
+        # floor.players is filled by the server from the round_players rows it checked
         batch.rounds = len(round_rows)
         batch.seq, batch.link, batch.session_max = seq, prev, session_max
         return batch
@@ -748,7 +794,42 @@ class Forwarder:
             out.append((self.table, aid, at, actor, kind, round_id, detail_json, link_bytes.hex(), prev.hex()))
         batch = _Batch(audit=len(out), link=prev)
         batch.add("audit", _AUDIT_COLUMNS, out)
+        versions = self._versions(store, start, end)
+        if versions:
+            batch.versions_at = len(batch.statements)
+            batch.statements.append((b"SELECT floor.add_round_versions(%s, %s::jsonb)",
+                                     (self.table, _ENCODER.encode(versions))))
         return batch
+
+    def _versions(self, store: Store, start: int, end: int) -> list[list[Any]]:
+        """Rounds finished again at the station (a 5.7 card after the end: a later
+        ``round_finish`` entry) whose latest finish is among the audit entries ``start``..``end``:
+        the round as it stands, sent in the same transaction as (after) that entry, for the floor
+        to check against it (``floor.add_round_versions``; it keeps only a finish later than the
+        floor's copy, and only the events after it). Read in the batch's snapshot, so the round
+        and its latest finish agree."""
+        db = store.db
+        out: list[list[Any]] = []
+        for rid, finish_id in db.execute(
+            "SELECT round_id, max(id) FROM audit WHERE kind = 'round_finish' AND round_id IN "
+            "(SELECT round_id FROM audit WHERE kind = 'round_finish' AND id > ? AND id <= ?) "
+            "GROUP BY round_id HAVING count(*) > 1 AND max(id) > ? AND max(id) <= ? ORDER BY round_id",
+            (start, end, start, end),
+        ).fetchall():
+            row = db.execute(
+                "SELECT status, ended_at, players_json, totals_json, irregular, result_json FROM rounds WHERE id = ?",
+                (rid,)).fetchone()
+            if row is None:
+                continue
+            status, ended, players_json, totals_json, irregular, result_json = row
+            events = [
+                [int(seq), int(sid), at, actor, text, bytes(link).hex()]
+                for seq, sid, at, actor, text, link in db.execute(
+                    "SELECT seq, id, at, actor, event_json, hash FROM events WHERE round_id = ? ORDER BY seq", (rid,))
+            ]
+            out.append([int(rid), int(finish_id), status, _store_time(ended) if ended else None, players_json,
+                        totals_json, bool(irregular), result_json, events])
+        return out
 
     # ---- following
 
@@ -758,42 +839,66 @@ class Forwarder:
         interval: float = 2.0,
         report: Callable[[LinkState, ForwardResult | None], None] | None = None,
         should_stop: Callable[[], bool] = lambda: False,
+        hold_connection: bool = True,
     ) -> LinkState:
         """Forward as rounds finish until ``should_stop()``; survives the floor going away.
+
+        ``hold_connection=False`` (forwarding on demand): the floor connection is closed after
+        each pass and opened again for the next, so an idle station holds no server connection
+        (the connection budget of a big floor without a pooler: docs/floor.md).
 
         Returns the last state (``stopped`` set when forwarding stopped for this table).
         """
         state = LinkState()
+        beat_in_play: list[int | None] = [None]
         while not should_stop():
+            began = _dt.datetime.now(_dt.UTC)
             try:
                 done = self.forward()
                 state.forwarded_up_to = done.last_round
                 state.waiting = done.waiting
+                state.waiting_known = True
                 state.offline_since = None
                 state.error = None
+                state.condition = "up"
+                now = _dt.datetime.now(_dt.UTC)
+                # a beat at least every HEARTBEAT seconds (and at once when something changed)
+                in_play = self.in_play()
+                if (state.last_contact is None or done.rounds or done.versions or in_play != beat_in_play[0]
+                        or (now - state.last_contact).total_seconds() >= HEARTBEAT):
+                    self.heartbeat(done.waiting, done.last_round, "up")
+                    state.last_contact, beat_in_play[0] = now, in_play
                 if report is not None:
                     report(state, done)
             except ForwardStopped as err:
                 state.stopped = str(err)
+                state.condition = "stopped"
+                try:
+                    self.heartbeat(0, state.forwarded_up_to, "stopped", str(err)[:500])
+                except FloorError:
+                    pass
                 if report is not None:
                     report(state, None)
                 return state
             except (FloorError, StoreError, psycopg.Error, OSError) as err:
-                if self._conn is not None:
-                    self._conn.close()
-                    self._conn = None
-                if state.offline_since is None:
-                    state.offline_since = _dt.datetime.now(_dt.UTC)
+                self._drop_floor()
                 state.error = str(err).splitlines()[0] if str(err) else type(err).__name__
+                if isinstance(err, FloorMisconfigured):
+                    state.condition = "misconfigured"
+                    state.offline_since = None
+                else:
+                    state.condition = "down"
+                    if state.offline_since is None:
+                        # the failing pass began here: the link was last good before it
+                        state.offline_since = began
                 try:
-                    store = self._open_store()
-                    row = store.db.execute("SELECT count(*) FROM rounds WHERE ended_at IS NOT NULL AND id > ?",
-                                           (state.forwarded_up_to or 0,)).fetchone()
-                    state.waiting = int(row[0]) if row else state.waiting
+                    state.waiting, state.waiting_known = self.waiting_now()
                 except (StoreError, FloorError):
                     pass
                 if report is not None:
                     report(state, None)
+            if not hold_connection:
+                self._drop_floor()
             deadline = time.monotonic() + interval
             while time.monotonic() < deadline and not should_stop():
                 time.sleep(min(0.1, interval))

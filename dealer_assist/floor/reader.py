@@ -12,16 +12,17 @@ from __future__ import annotations
 import datetime as _dt
 import hmac
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import psycopg
 
 from dealer_assist.floor import chain
-from dealer_assist.floor.connection import FloorError, connect, describe_error, safe_url
+from dealer_assist.floor.connection import REVIEW, FloorError, connect, describe_error, safe_url
+from dealer_assist.floor.live import LiveTable, live_tables
 from dealer_assist.floor.schema import check_schema
 from dealer_assist.store import HEADER_KEYS, ROUND_STATUSES, format_time
 
@@ -225,12 +226,18 @@ def _to_decimal(value: Any) -> Decimal | None:
         return None
 
 
+if TYPE_CHECKING:
+    from dealer_assist.floor.alerts import Alert
+
+T = TypeVar("T")
+
+
 class FloorReader:
     """A read-only view of the floor database (one connection; not shared between threads)."""
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.conn = connect(url, autocommit=True)
+        self.conn = connect(url, autocommit=True, timeouts=REVIEW)
         try:
             check_schema(self.conn)
         except BaseException:
@@ -247,11 +254,72 @@ class FloorReader:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def _again(self, read: Callable[[], T]) -> T:
+        """``read()``, once more on a new connection if the link broke (a server restart): the
+        review only reads, so a read is safe to repeat."""
+        for attempt in (0, 1):
+            try:
+                if self.conn.closed:
+                    self._reconnect()
+                return read()
+            except psycopg.OperationalError as err:
+                if attempt == 0 and (self.conn.broken or self.conn.closed):
+                    self.conn.close()
+                    continue
+                raise FloorError(f"{safe_url(self.url)}: {describe_error(err)}") from None
+            except psycopg.Error as err:
+                raise FloorError(f"{safe_url(self.url)}: {describe_error(err)}") from None
+        raise FloorError(f"{safe_url(self.url)}: the connection broke twice")
+
+    def _reconnect(self) -> None:
+        conn = connect(self.url, autocommit=True, timeouts=REVIEW)
+        conn.read_only = True
+        self.conn = conn
+
     def _rows(self, query: Any, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return self._again(lambda: self.conn.execute(query, params).fetchall())
+
+    # ---- alerts (dealer_assist.floor.alerts): read on this connection, written on one of their own
+
+    def check_alerts(self, pit: str | None = None, **options: Any) -> list[int]:
+        """Evaluate the alert conditions of ``pit`` now and raise those not already open; the
+        new alerts' ids."""
+        from dealer_assist.floor import alerts
+
+        found = self._again(lambda: alerts.evaluate(self.conn, pit=pit, **options))
+        if not found:
+            return []
+        with connect(self.url, timeouts=REVIEW) as conn:
+            return alerts.raise_alerts(conn, found)
+
+    def alerts(self, pit: str | None = None, *, open_only: bool = False) -> list[Alert]:
+        from dealer_assist.floor import alerts
+
+        return self._again(lambda: alerts.alerts(self.conn, pit=pit, open_only=open_only))
+
+    def acknowledge(self, alert_id: int, supervisor: str, note: str) -> None:
+        from dealer_assist.floor import alerts
+
         try:
-            return self.conn.execute(query, params).fetchall()
+            with connect(self.url, timeouts=REVIEW) as conn:
+                alerts.acknowledge(conn, alert_id, supervisor, note)
         except psycopg.Error as err:
             raise FloorError(f"{safe_url(self.url)}: {describe_error(err)}") from None
+
+    def shift_report(self, day: _dt.date, shift: str, pit: str | None = None) -> Any:
+        """dealer_assist.floor.accounting.shift_report on this connection."""
+        from dealer_assist.floor import accounting
+
+        return self._again(lambda: accounting.shift_report(self.conn, day, shift, pit=pit))
+
+    def write(self, record: Callable[[psycopg.Connection[Any]], T]) -> T:
+        """``record(conn)`` on a writable connection of its own (the review role's few writes)."""
+        with connect(self.url, timeouts=REVIEW) as conn:
+            return record(conn)
+
+    def live(self, pit: str | None = None) -> list[LiveTable]:
+        """Each table of ``pit`` as it stands now (dealer_assist.floor.live): one query."""
+        return self._again(lambda: live_tables(self.conn, pit))
 
     # ---- tables
 
@@ -407,7 +475,7 @@ class FloorReader:
         if not text:
             raise FloorError("a note needs its text")
         try:
-            with connect(self.url) as conn:
+            with connect(self.url, timeouts=REVIEW) as conn:
                 conn.execute(
                     "INSERT INTO floor.notes (table_name, round_id, kind, supervisor, text) "
                     "VALUES (%s, %s, %s, %s, %s)",
@@ -660,7 +728,7 @@ class FloorReader:
         return problem
 
     def _part_connection(self) -> psycopg.Connection[Any]:
-        conn = connect(self.url, autocommit=True)
+        conn = connect(self.url, autocommit=True, timeouts=REVIEW)
         conn.read_only = True
         conn.execute("SET jit = off")  # short per-round expressions: compiling costs more
         return conn
@@ -683,8 +751,9 @@ class FloorReader:
     def _verify_versions(self, table: str, max_audit: int) -> tuple[str, str] | None:
         """Each later finish of a round (``floor.round_versions``) against the chained audit entry
         that announced it: a round_finish of that round whose result_sha256 is its settle
-        output's. (A version is written before its audit entry, so only those up to the last
-        audit entry read are checked.)"""
+        output's. (A version is written in the transaction of its audit entry, after it — the
+        server checks it there too: floor.add_round_versions; only those up to the last audit
+        entry read are checked.)"""
         rows = self._rows(
             "SELECT v.round_id, v.finish_audit_id, a.audit_id IS NULL FROM floor.round_versions v "
             "LEFT JOIN floor.audit a ON a.table_name = v.table_name AND a.audit_id = v.finish_audit_id "

@@ -30,7 +30,14 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
-from dealer_assist.floor.connection import FloorError, connect, describe_error
+from dealer_assist.floor.connection import (
+    ADMIN,
+    STATION,
+    FloorError,
+    FloorMisconfigured,
+    connect,
+    describe_error,
+)
 
 __all__ = [
     "FORWARDED_TABLES",
@@ -46,9 +53,15 @@ __all__ = [
     "validate_table",
 ]
 
+# the forwarded tables as of migration 0004 (frozen)
+_FORWARDED_0004 = (
+    "sessions", "rounds", "events", "settlements", "rulings", "round_players", "audit", "alarms", "round_versions",
+    "station_links",
+)
 #: Tables a station writes (each has ``table_name`` and row-level security).
 FORWARDED_TABLES: tuple[str, ...] = (
     "sessions", "rounds", "events", "settlements", "rulings", "round_players", "audit", "alarms", "round_versions",
+    "station_links",
 )
 # the tables of migration 0001 (frozen: a migration never changes)
 _M0001_TABLES = ("sessions", "rounds", "events", "settlements", "rulings", "round_players", "audit", "alarms")
@@ -284,9 +297,280 @@ _M0003 = [
     FROM floor.round_players rp """ + _LATEST_VERSION.format(alias="rp"),
 ]
 
+# Issue 25: the link and closed writes.
+# - A table's forwarding lock is a row lock on floor.forward_locks (no privilege on it for any
+#   station or review role, so nobody can take it except through floor.take_forward_lock, which
+#   lets only the table's own station role (session_user, the login) lock its own table). It is
+#   a transaction lock: a forwarder whose link dies mid-transaction is ended by the server's
+#   idle_in_transaction_session_timeout and the lock goes with it.
+# - Each batch checks, under the lock, that the floor's tail is the one it continues.
+# - Round versions only through floor.add_round_versions: each checked against its chained
+#   round_finish audit entry (same transaction, entry first): status, end, settle output
+#   (result_sha256) and the last event's station link; wagered and house net worked out here.
+# - Players only with the rounds that name them: round_players rows are checked against their
+#   round (players_json, pit, start) and floor.players is filled by the server from them.
+# - Each station's heartbeat (floor.station_links) and a NOTIFY floor_live per forwarded batch:
+#   the pit view's live updates.
+_STATION_OF = (
+    "IF NOT EXISTS (SELECT 1 FROM floor.tables WHERE table_name = t AND station_role = session_user) THEN "
+    "RAISE EXCEPTION 'role % is not the station of table %', session_user, t USING ERRCODE = '42501'; END IF;"
+)
+_M0004 = [
+    "CREATE TABLE floor.forward_locks (table_name text PRIMARY KEY)",
+    "INSERT INTO floor.forward_locks SELECT table_name FROM floor.tables ON CONFLICT DO NOTHING",
+    """CREATE TABLE floor.station_links (
+        table_name text PRIMARY KEY REFERENCES floor.tables,
+        heartbeat_at timestamptz NOT NULL,
+        waiting integer NOT NULL,
+        forwarded_up_to bigint,
+        in_play bigint,
+        state text NOT NULL,
+        detail text
+    )""",
+    "ALTER TABLE floor.station_links ENABLE ROW LEVEL SECURITY",
+    f"""CREATE FUNCTION floor.take_forward_lock(t text, expect_seq bigint, expect_audit bigint) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+    BEGIN
+        {_STATION_OF}
+        PERFORM 1 FROM floor.forward_locks WHERE table_name = t FOR UPDATE;
+        IF NOT FOUND THEN
+            INSERT INTO floor.forward_locks VALUES (t) ON CONFLICT DO NOTHING;
+            PERFORM 1 FROM floor.forward_locks WHERE table_name = t FOR UPDATE;
+        END IF;
+        IF expect_seq IS NOT NULL AND coalesce(
+                (SELECT max(floor_seq) FROM floor.rounds WHERE table_name = t), 0) <> expect_seq THEN
+            RAISE EXCEPTION 'the floor''s rounds of table % moved on (another forwarder)', t USING ERRCODE = '40001';
+        END IF;
+        IF expect_audit IS NOT NULL AND coalesce(
+                (SELECT max(audit_id) FROM floor.audit WHERE table_name = t), 0) <> expect_audit THEN
+            RAISE EXCEPTION 'the floor''s audit of table % moved on (another forwarder)', t USING ERRCODE = '40001';
+        END IF;
+    END $$""",
+    f"""CREATE FUNCTION floor.heartbeat(t text, waiting integer, up_to bigint, in_play bigint, state text,
+            detail text) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+    DECLARE before record;
+    BEGIN
+        {_STATION_OF}
+        SELECT l.waiting, l.in_play, l.state, l.detail INTO before FROM floor.station_links l WHERE l.table_name = t;
+        INSERT INTO floor.station_links AS l VALUES (t, clock_timestamp(), waiting, up_to, in_play, state, detail)
+        ON CONFLICT (table_name) DO UPDATE SET heartbeat_at = excluded.heartbeat_at, waiting = excluded.waiting,
+            forwarded_up_to = excluded.forwarded_up_to, in_play = excluded.in_play, state = excluded.state,
+            detail = excluded.detail;
+        -- the pit views wake up for a change, not for every beat
+        IF before IS NULL OR (before.waiting, before.in_play, before.state, before.detail)
+                IS DISTINCT FROM (waiting, in_play, state, detail) THEN
+            PERFORM pg_notify('floor_live', t);
+        END IF;
+    END $$""",
+    f"""CREATE FUNCTION floor.add_round_versions(t text, versions jsonb) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+    DECLARE
+        v record; a record; d jsonb; done bigint; first_seq integer; evs jsonb; last jsonb; n integer := 0;
+    BEGIN
+        {_STATION_OF}
+        FOR v IN SELECT (r->>0)::bigint AS round_id, (r->>1)::bigint AS finish, r->>2 AS status,
+                (r->>3)::timestamptz AS ended_at, r->>4 AS players_json, r->>5 AS totals_json,
+                (r->>6)::boolean AS irregular, r->>7 AS result_json, r->8 AS events
+            FROM jsonb_array_elements(versions) r LOOP
+            SELECT greatest(x.finish_audit_id, (SELECT max(w.finish_audit_id) FROM floor.round_versions w
+                WHERE w.table_name = t AND w.round_id = v.round_id)) INTO done
+                FROM floor.rounds x WHERE x.table_name = t AND x.round_id = v.round_id;
+            IF NOT FOUND THEN
+                RAISE EXCEPTION 'round % of table % is not on the floor', v.round_id, t USING ERRCODE = '42501';
+            END IF;
+            CONTINUE WHEN done IS NOT NULL AND done >= v.finish;  -- already there: exactly once
+            SELECT * INTO a FROM floor.audit WHERE table_name = t AND audit_id = v.finish;
+            IF NOT FOUND OR a.kind <> 'round_finish' OR a.round_id IS DISTINCT FROM v.round_id THEN
+                RAISE EXCEPTION 'a version of round % needs its round_finish audit entry % on the floor first',
+                    v.round_id, v.finish USING ERRCODE = '42501';
+            END IF;
+            d := a.detail_json::jsonb;
+            SELECT max(seq) INTO first_seq FROM floor.events WHERE table_name = t AND round_id = v.round_id;
+            SELECT coalesce(jsonb_agg(e ORDER BY (e->>0)::integer), '[]'::jsonb) INTO evs
+                FROM jsonb_array_elements(v.events) e WHERE (e->>0)::integer > coalesce(first_seq, -1);
+            SELECT e INTO last FROM jsonb_array_elements(v.events) e ORDER BY (e->>0)::integer DESC LIMIT 1;
+            IF d->>'result_sha256' IS DISTINCT FROM encode(sha256(convert_to(coalesce(v.result_json, ''), 'UTF8')), 'hex')
+                OR d->>'status' IS DISTINCT FROM v.status
+                OR (d->>'ended_at')::timestamptz IS DISTINCT FROM v.ended_at
+                OR (d->>'events')::integer IS DISTINCT FROM coalesce((last->>0)::integer + 1, 0)
+                OR d->>'last_event_hash' IS DISTINCT FROM last->>5 THEN
+                RAISE EXCEPTION 'the version of round % is not the finish its audit entry % records',
+                    v.round_id, v.finish USING ERRCODE = '42501';
+            END IF;
+            INSERT INTO floor.round_versions (table_name, round_id, finish_audit_id, status, ended_at, players_json,
+                totals_json, irregular, result_json, wagered, house_net, events_json)
+            SELECT t, v.round_id, v.finish, v.status, v.ended_at, v.players_json, v.totals_json, v.irregular,
+                v.result_json,
+                coalesce((SELECT sum((x->>'stake')::numeric) FROM jsonb_array_elements(
+                    coalesce(v.result_json::jsonb -> 'settlements', '[]')) x), 0),
+                -coalesce((SELECT sum((x->>'net')::numeric) FROM jsonb_array_elements(
+                    coalesce(v.result_json::jsonb -> 'settlements', '[]')) x), 0),
+                evs::text;
+            n := n + 1;
+        END LOOP;
+        RETURN n;
+    END $$""",
+    """CREATE FUNCTION floor.check_round_players() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+    DECLARE bad record;
+    BEGIN
+        SELECT n.player, n.table_name, n.round_id INTO bad FROM added n WHERE NOT EXISTS (
+            SELECT 1 FROM floor.rounds r WHERE r.table_name = n.table_name AND r.round_id = n.round_id
+            AND r.pit = n.pit AND r.started_at = n.started_at AND r.players_json::jsonb ? n.player) LIMIT 1;
+        IF FOUND THEN
+            RAISE EXCEPTION 'round % of table % on the floor does not name the player %',
+                bad.round_id, bad.table_name, bad.player USING ERRCODE = '42501';
+        END IF;
+        INSERT INTO floor.players (player) SELECT DISTINCT player FROM added ON CONFLICT DO NOTHING;
+        RETURN NULL;
+    END $$""",
+    "CREATE TRIGGER round_players_checked AFTER INSERT ON floor.round_players "
+    "REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION floor.check_round_players()",
+    """CREATE FUNCTION floor.notify_rounds() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+    DECLARE t text;
+    BEGIN
+        FOR t IN SELECT DISTINCT table_name FROM added LOOP
+            PERFORM pg_notify('floor_live', t);
+        END LOOP;
+        RETURN NULL;
+    END $$""",
+    "CREATE TRIGGER rounds_notify AFTER INSERT ON floor.rounds "
+    "REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION floor.notify_rounds()",
+    *[f"REVOKE ALL ON FUNCTION floor.{f} FROM PUBLIC" for f in (
+        "take_forward_lock(text, bigint, bigint)", "heartbeat(text, integer, bigint, bigint, text, text)",
+        "add_round_versions(text, jsonb)", "check_round_players()", "notify_rounds()")],
+]
+
+# Issue 25, item 4: alerts kept on the floor with their acknowledgements (both insert-only: the
+# trail). An alert is raised through floor.raise_alert, which keeps one unacknowledged alert per
+# table and kind (and none again within `quiet` of an acknowledgement of the same kind).
+_M0005 = [
+    """CREATE TABLE floor.alerts (
+        alert_id bigserial PRIMARY KEY,
+        table_name text NOT NULL REFERENCES floor.tables,
+        kind text NOT NULL CHECK (kind IN ('link_down', 'table_stopped', 'win_band', 'pace')),
+        detail text NOT NULL,
+        raised_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        raised_by text NOT NULL DEFAULT session_user
+    )""",
+    "CREATE INDEX alerts_table_kind ON floor.alerts (table_name, kind, raised_at DESC)",
+    """CREATE TABLE floor.alert_acks (
+        alert_id bigint PRIMARY KEY REFERENCES floor.alerts,
+        supervisor text NOT NULL CHECK (supervisor <> ''),
+        note text NOT NULL CHECK (note <> ''),
+        db_role text NOT NULL DEFAULT current_user,
+        acked_at timestamptz NOT NULL DEFAULT clock_timestamp()
+    )""",
+    "ALTER TABLE floor.alerts ENABLE ROW LEVEL SECURITY",
+    "ALTER TABLE floor.alert_acks ENABLE ROW LEVEL SECURITY",
+    """CREATE FUNCTION floor.raise_alert(t text, k text, why text, quiet interval) RETURNS bigint
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+    DECLARE made bigint;
+    BEGIN
+        PERFORM pg_advisory_xact_lock(hashtext('floor.alert'), hashtext(t || '/' || k));
+        IF EXISTS (SELECT 1 FROM floor.alerts a WHERE a.table_name = t AND a.kind = k AND NOT EXISTS
+                (SELECT 1 FROM floor.alert_acks c WHERE c.alert_id = a.alert_id))
+            OR EXISTS (SELECT 1 FROM floor.alerts a JOIN floor.alert_acks c USING (alert_id)
+                WHERE a.table_name = t AND a.kind = k AND c.acked_at > clock_timestamp() - quiet) THEN
+            RETURN NULL;
+        END IF;
+        INSERT INTO floor.alerts (table_name, kind, detail) VALUES (t, k, why) RETURNING alert_id INTO made;
+        PERFORM pg_notify('floor_live', t);
+        RETURN made;
+    END $$""",
+    "REVOKE ALL ON FUNCTION floor.raise_alert(text, text, text, interval) FROM PUBLIC",
+]
+
+# Issue 25, item 5: table accounting per gaming day and shift. Chip inventories (opener,
+# closer, fill, credit) per denomination, their totals worked out by the server; fills and
+# credits carry two signatures (the dealer and a supervisor, not the same person); drop (cash
+# and markers) once per table and shift; players' buy-ins. All insert-only, with the writing
+# database account and time.
+_M0006 = [
+    r"""CREATE FUNCTION floor.chip_total(chips jsonb) RETURNS numeric
+    LANGUAGE sql IMMUTABLE STRICT AS $$
+        SELECT coalesce(sum(CASE WHEN key ~ '^[0-9]+(\.[0-9]{1,2})?$' AND value::text ~ '^[0-9]{1,9}$'
+            THEN key::numeric * value::text::integer END), 0) FROM jsonb_each(chips) $$""",
+    r"""CREATE FUNCTION floor.chips_valid(chips jsonb) RETURNS boolean
+    LANGUAGE sql IMMUTABLE STRICT AS $$
+        SELECT jsonb_typeof(chips) = 'object' AND NOT EXISTS (SELECT 1 FROM jsonb_each(chips)
+            WHERE CASE WHEN key ~ '^[0-9]+(\.[0-9]{1,2})?$' AND value::text ~ '^[0-9]{1,9}$'
+                       THEN key::numeric <= 0 ELSE true END) $$""",
+    """CREATE TABLE floor.chip_movements (
+        movement_id bigserial PRIMARY KEY,
+        table_name text NOT NULL REFERENCES floor.tables,
+        gaming_day date NOT NULL,
+        shift text NOT NULL CHECK (shift <> ''),
+        kind text NOT NULL CHECK (kind IN ('opener', 'closer', 'fill', 'credit')),
+        chips jsonb NOT NULL CHECK (floor.chips_valid(chips)),
+        total numeric NOT NULL GENERATED ALWAYS AS (floor.chip_total(chips)) STORED,
+        dealer text NOT NULL CHECK (dealer <> ''),
+        supervisor text NOT NULL CHECK (supervisor <> '' AND supervisor <> dealer),
+        db_role text NOT NULL DEFAULT current_user,
+        recorded_at timestamptz NOT NULL DEFAULT clock_timestamp()
+    )""",
+    "CREATE UNIQUE INDEX chip_movements_once ON floor.chip_movements (table_name, gaming_day, shift, kind) "
+    "WHERE kind IN ('opener', 'closer')",
+    "CREATE INDEX chip_movements_shift ON floor.chip_movements (gaming_day, shift, table_name)",
+    """CREATE TABLE floor.drops (
+        table_name text NOT NULL REFERENCES floor.tables,
+        gaming_day date NOT NULL,
+        shift text NOT NULL CHECK (shift <> ''),
+        cash numeric NOT NULL CHECK (cash >= 0),
+        markers numeric NOT NULL CHECK (markers >= 0),
+        counted_by text NOT NULL CHECK (counted_by <> ''),
+        witness text NOT NULL CHECK (witness <> '' AND witness <> counted_by),
+        db_role text NOT NULL DEFAULT current_user,
+        recorded_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        PRIMARY KEY (table_name, gaming_day, shift)
+    )""",
+    """CREATE TABLE floor.buy_ins (
+        buy_in_id bigserial PRIMARY KEY,
+        table_name text NOT NULL REFERENCES floor.tables,
+        player text NOT NULL CHECK (player <> ''),
+        amount numeric NOT NULL CHECK (amount > 0),
+        kind text NOT NULL CHECK (kind IN ('cash', 'marker')),
+        supervisor text NOT NULL CHECK (supervisor <> ''),
+        db_role text NOT NULL DEFAULT current_user,
+        at timestamptz NOT NULL DEFAULT clock_timestamp()
+    )""",
+    "CREATE INDEX buy_ins_player ON floor.buy_ins (player, at)",
+    *[f"ALTER TABLE floor.{t} ENABLE ROW LEVEL SECURITY" for t in ("chip_movements", "drops", "buy_ins")],
+]
+
+# Issue 25, item 6: row-level security that does not grow per station. Every station role is a
+# member of one group role (<db>_stations, floor init) that holds the grants; one policy per
+# forwarded table lets a station see and add only the rows of its own table (and pit), found
+# through floor.tables by the current role (floor.station_table(role), evaluated once a statement as
+# an init plan). Registering a station is then CREATE ROLE + a row + a membership: no table DDL.
+_M0007 = [
+    # the caller's role is passed in (inside a SECURITY DEFINER function current_user is its owner)
+    """CREATE FUNCTION floor.station_table(r text) RETURNS text
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+        SELECT table_name FROM floor.tables WHERE station_role = r $$""",
+    """CREATE FUNCTION floor.station_pit(r text) RETURNS text
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+        SELECT pit FROM floor.tables WHERE station_role = r $$""",
+    # the per-station policies of 0001-0006 go
+    r"""DO $$ DECLARE p record; BEGIN
+        FOR p IN SELECT policyname, tablename FROM pg_policies WHERE schemaname = 'floor'
+                AND (policyname LIKE 'see\_%' OR policyname LIKE 'add\_%') LOOP
+            EXECUTE format('DROP POLICY %I ON floor.%I', p.policyname, p.tablename);
+        END LOOP; END $$""",
+    *[f"CREATE POLICY station_sees ON floor.{t} FOR SELECT USING (table_name = (SELECT floor.station_table(current_user::text)))"
+      for t in (*_FORWARDED_0004, "tables")],
+    *[f"CREATE POLICY station_adds ON floor.{t} FOR INSERT WITH CHECK (table_name = (SELECT floor.station_table(current_user::text))"
+      + (" AND pit = (SELECT floor.station_pit(current_user::text)))" if t in ("rounds", "round_players") else ")")
+      for t in _FORWARDED_0004 if t not in ("round_versions", "station_links")],
+]
+
 #: (name, statements) in order. Never edit an applied migration: add a new one.
 MIGRATIONS: tuple[tuple[str, list[str]], ...] = (
     ("0001_initial", _M0001), ("0002_notes_alarms_versions", _M0002), ("0003_latest_views", _M0003),
+    ("0004_link_closed_writes", _M0004), ("0005_alerts", _M0005), ("0006_table_accounting", _M0006),
+    ("0007_one_station_policy", _M0007),
 )
 KNOWN = frozenset(name for name, _ in MIGRATIONS)
 
@@ -337,83 +621,128 @@ def check_schema(conn: psycopg.Connection[Any]) -> None:
     """Refuse a database that is not a floor or was migrated by a newer version."""
     applied = _applied(conn)
     if not applied:
-        raise FloorError("this database has no floor schema: run `dealer-assist floor init --url URL`")
+        raise FloorMisconfigured("this database has no floor schema: run `dealer-assist floor init --url URL`")
     unknown = [n for n in applied if n not in KNOWN]
     if unknown:
-        raise FloorError(f"the floor was migrated by a newer Dealer Assist (schema {unknown[0]}); upgrade first")
+        raise FloorMisconfigured(f"the floor was migrated by a newer Dealer Assist (schema {unknown[0]}); upgrade first")
     if len(applied) < len(KNOWN):
-        raise FloorError("the floor's schema is older than this version: run `dealer-assist floor init --url URL`")
+        raise FloorMisconfigured("the floor's schema is older than this version: run `dealer-assist floor init --url URL`")
 
 
-def _ensure_role(conn: psycopg.Connection[Any], role: str) -> None:
+def _ensure_role(conn: psycopg.Connection[Any], role: str, *, login: bool = True) -> None:
     exists = conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone()
     if exists is None:
-        conn.execute(sql.SQL("CREATE ROLE {} LOGIN").format(sql.Identifier(role)))
+        conn.execute(sql.SQL("CREATE ROLE {} " + ("LOGIN" if login else "NOLOGIN")).format(sql.Identifier(role)))
+
+
+_ACCOUNTING = {
+    "chip_movements": ("table_name", "gaming_day", "shift", "kind", "chips", "dealer", "supervisor"),
+    "drops": ("table_name", "gaming_day", "shift", "cash", "markers", "counted_by", "witness"),
+    "buy_ins": ("table_name", "player", "amount", "kind", "supervisor"),
+}
+
+
+def _policy_once(conn: psycopg.Connection[Any], name: str, table: str, create: sql.Composed) -> None:
+    """Create a policy unless it is there: CREATE POLICY locks its table (ACCESS EXCLUSIVE), so
+    a floor init on a busy floor creates only what is missing and waits on nothing else."""
+    row = conn.execute("SELECT 1 FROM pg_policies WHERE schemaname = 'floor' AND tablename = %s AND policyname = %s",
+                       (table, name)).fetchone()
+    if row is None:
+        conn.execute(create)
 
 
 def _grant_review(conn: psycopg.Connection[Any], role: str) -> None:
     ident = sql.Identifier(role)
     conn.execute(sql.SQL("GRANT USAGE ON SCHEMA floor TO {}").format(ident))
     conn.execute(sql.SQL("GRANT SELECT ON ALL TABLES IN SCHEMA floor TO {}").format(ident))
-    for table in (*FORWARDED_TABLES, "tables", "notes", "alarm_clearings"):
+    for table in (*FORWARDED_TABLES, "tables", "notes", "alarm_clearings", "alerts", "alert_acks",
+                  *_ACCOUNTING):
         name = sql.Identifier(f"review_{role}")
-        conn.execute(sql.SQL("DROP POLICY IF EXISTS {} ON {}").format(name, sql.Identifier("floor", table)))
-        conn.execute(
-            sql.SQL("CREATE POLICY {} ON {} FOR SELECT TO {} USING (true)").format(
-                name, sql.Identifier("floor", table), ident
-            )
-        )
+        _policy_once(conn, f"review_{role}", table, sql.SQL("CREATE POLICY {} ON {} FOR SELECT TO {} USING (true)")
+                     .format(name, sql.Identifier("floor", table), ident))
     # Notes and disputes: the only rows the review role writes. The columns it may give leave
     # the writing role and time to the server; a note must name a round on the floor.
     conn.execute(sql.SQL("GRANT INSERT (table_name, round_id, kind, supervisor, text) ON floor.notes TO {}")
                  .format(ident))
     conn.execute(sql.SQL("GRANT USAGE ON SEQUENCE floor.notes_note_id_seq TO {}").format(ident))
+    # alerts: raised through floor.raise_alert (one open per table and kind); acknowledged by a
+    # supervisor (name and note given; the server records the database account and the time)
+    conn.execute(sql.SQL("GRANT EXECUTE ON FUNCTION floor.raise_alert(text, text, text, interval) TO {}")
+                 .format(ident))
+    conn.execute(sql.SQL("GRANT INSERT (alert_id, supervisor, note) ON floor.alert_acks TO {}").format(ident))
+    ack = sql.Identifier(f"ack_{role}")
+    _policy_once(conn, f"ack_{role}", "alert_acks", sql.SQL(
+        "CREATE POLICY {} ON floor.alert_acks FOR INSERT TO {} WITH CHECK (db_role = current_user)").format(ack, ident))
+    # table accounting: the pit's forms and CLI write (never change) counts, fills, credits, drop
+    for table, columns in _ACCOUNTING.items():
+        conn.execute(sql.SQL("GRANT INSERT ({}) ON {} TO {}").format(
+            sql.SQL(", ").join(sql.Identifier(c) for c in columns), sql.Identifier("floor", table), ident))
+        policy = sql.Identifier(f"account_{role}")
+        _policy_once(conn, f"account_{role}", table, sql.SQL(
+            "CREATE POLICY {} ON {} FOR INSERT TO {} WITH CHECK (db_role = current_user)").format(
+            policy, sql.Identifier("floor", table), ident))
+    for sequence in ("chip_movements_movement_id_seq", "buy_ins_buy_in_id_seq"):
+        conn.execute(sql.SQL("GRANT USAGE ON SEQUENCE {} TO {}").format(sql.Identifier("floor", sequence), ident))
     write = sql.Identifier(f"write_{role}")
-    conn.execute(sql.SQL("DROP POLICY IF EXISTS {} ON floor.notes").format(write))
-    conn.execute(sql.SQL(
+    _policy_once(conn, f"write_{role}", "notes", sql.SQL(
         "CREATE POLICY {} ON floor.notes FOR INSERT TO {} WITH CHECK (db_role = current_user AND EXISTS "
         "(SELECT 1 FROM floor.rounds r WHERE r.table_name = notes.table_name AND r.round_id = notes.round_id))"
     ).format(write, ident))
 
 
-def _grant_station(conn: psycopg.Connection[Any], role: str, table: str, pit: str) -> None:
-    ident = sql.Identifier(role)
-    own = sql.Literal(table)
+_STATION_FUNCTIONS = (
+    "floor.take_forward_lock(text, bigint, bigint)", "floor.heartbeat(text, integer, bigint, bigint, text, text)",
+    "floor.add_round_versions(text, jsonb)",
+)
+
+
+def stations_group(dbname: str) -> str:
+    """The group role every station role of the floor ``dbname`` is a member of."""
+    return f"{_role_part(dbname)}_stations"[:63]
+
+
+def _grant_stations_group(conn: psycopg.Connection[Any], group: str) -> None:
+    """The stations' grants, held once by their group (idempotent; grants only what is missing,
+    so a floor init on a busy floor takes no table lock it does not need)."""
+    _ensure_role(conn, group, login=False)
+    ident = sql.Identifier(group)
     conn.execute(sql.SQL("GRANT USAGE ON SCHEMA floor TO {}").format(ident))
-    conn.execute(sql.SQL("GRANT SELECT ON floor.schema_migrations, floor.tables TO {}").format(ident))
-    conn.execute(sql.SQL("GRANT INSERT ON floor.players TO {}").format(ident))
+    wanted = [("schema_migrations", "SELECT"), ("tables", "SELECT")]
     for name in FORWARDED_TABLES:
-        target = sql.Identifier("floor", name)
-        conn.execute(sql.SQL("GRANT SELECT, INSERT ON {} TO {}").format(target, ident))
-        see = sql.Identifier(f"see_{role}")
-        add = sql.Identifier(f"add_{role}")
-        conn.execute(sql.SQL("DROP POLICY IF EXISTS {} ON {}").format(see, target))
-        conn.execute(sql.SQL("DROP POLICY IF EXISTS {} ON {}").format(add, target))
-        conn.execute(
-            sql.SQL("CREATE POLICY {} ON {} FOR SELECT TO {} USING (table_name = {})").format(
-                see, target, ident, own
-            )
-        )
-        check = sql.SQL("table_name = {}").format(own)
-        if name in ("rounds", "round_players"):
-            check = sql.SQL("table_name = {} AND pit = {}").format(own, sql.Literal(pit))
-        conn.execute(
-            sql.SQL("CREATE POLICY {} ON {} FOR INSERT TO {} WITH CHECK ({})").format(
-                add, target, ident, check
-            )
-        )
-    see_table = sql.Identifier(f"see_{role}")
-    conn.execute(sql.SQL("DROP POLICY IF EXISTS {} ON floor.tables").format(see_table))
-    conn.execute(
-        sql.SQL("CREATE POLICY {} ON floor.tables FOR SELECT TO {} USING (table_name = {})").format(
-            see_table, ident, own
-        )
-    )
+        wanted.append((name, "SELECT"))
+        if name not in ("round_versions", "station_links"):
+            wanted.append((name, "INSERT"))
+    for name, privilege in wanted:
+        row = conn.execute("SELECT has_table_privilege(%s, %s, %s)", (group, f"floor.{name}", privilege)).fetchone()
+        if not (row and row[0]):
+            conn.execute(sql.SQL("GRANT {} ON {} TO {}").format(sql.SQL(privilege), sql.Identifier("floor", name), ident))
+    for function in _STATION_FUNCTIONS:
+        conn.execute(sql.SQL("GRANT EXECUTE ON FUNCTION {} TO {}").format(sql.SQL(function), ident))
+
+
+def _grant_station(conn: psycopg.Connection[Any], role: str, group: str) -> None:
+    """A station role: a member of the stations' group (its grants); the policies find its table.
+    Its server bounds are also the role's own settings: a connection through a transaction pooler
+    (whose startup options PgBouncer drops) still has them."""
+    member = conn.execute("SELECT pg_has_role(%s, %s, 'MEMBER')", (role, group)).fetchone()
+    if not (member and member[0]):
+        conn.execute(sql.SQL("GRANT {} TO {}").format(sql.Identifier(group), sql.Identifier(role)))
+    for name, value in (("statement_timeout", STATION.statement), ("lock_timeout", STATION.lock),
+                        ("idle_in_transaction_session_timeout", STATION.idle_in_transaction)):
+        conn.execute(sql.SQL("ALTER ROLE {} SET {} = {}").format(
+            sql.Identifier(role), sql.Identifier(name), sql.Literal(f"{int(value * 1000)}ms")))
+
+
+def _drop_direct_station_grants(conn: psycopg.Connection[Any], role: str) -> None:
+    """Before 0007 each station role held its own grants: they go (the group holds them now)."""
+    ident = sql.Identifier(role)
+    conn.execute(sql.SQL("REVOKE ALL ON ALL TABLES IN SCHEMA floor FROM {}").format(ident))
+    conn.execute(sql.SQL("REVOKE ALL ON ALL FUNCTIONS IN SCHEMA floor FROM {}").format(ident))
 
 
 def init_floor(url: str) -> list[str]:
     """Create or migrate the floor schema and (re)grant the roles; returns the migrations applied."""
-    with connect(url) as conn:
+    with connect(url, timeouts=ADMIN) as conn:
         try:
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
             applied = _applied(conn)
@@ -434,11 +763,13 @@ def init_floor(url: str) -> list[str]:
             review = review_role(dbname)
             _ensure_role(conn, review)
             _grant_review(conn, review)
-            for table, pit, role in conn.execute(
-                "SELECT table_name, pit, station_role FROM floor.tables ORDER BY table_name"
-            ).fetchall():
+            group = stations_group(dbname)
+            _grant_stations_group(conn, group)
+            for (role,) in conn.execute("SELECT station_role FROM floor.tables ORDER BY table_name").fetchall():
                 _ensure_role(conn, str(role))
-                _grant_station(conn, str(role), str(table), str(pit))
+                if "0007_one_station_policy" in done:
+                    _drop_direct_station_grants(conn, str(role))
+                _grant_station(conn, str(role), group)
             conn.commit()
         except psycopg.Error as err:
             raise FloorError(f"floor init failed: {describe_error(err)}") from None
@@ -457,7 +788,7 @@ def add_station(url: str, table: str, pit: str) -> StationRole:
     """Register a table (and its pit) and create its station role with its grants and policies."""
     validate_table(table)
     validate_pit(pit)
-    with connect(url) as conn:
+    with connect(url, timeouts=ADMIN) as conn:
         try:
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
             check_schema(conn)
@@ -478,8 +809,11 @@ def add_station(url: str, table: str, pit: str) -> StationRole:
                     "INSERT INTO floor.tables (table_name, pit, station_role) VALUES (%s, %s, %s)",
                     (table, pit, role),
                 )
+                conn.execute("INSERT INTO floor.forward_locks VALUES (%s) ON CONFLICT DO NOTHING", (table,))
             _ensure_role(conn, role)
-            _grant_station(conn, role, table, pit)
+            group = stations_group(_dbname(conn))
+            _grant_stations_group(conn, group)
+            _grant_station(conn, role, group)
             conn.commit()
         except psycopg.Error as err:
             raise FloorError(f"cannot add station {table}: {describe_error(err)}") from None
@@ -502,7 +836,7 @@ def clear_alarm(url: str, table: str, why: str) -> list[ClearedAlarm]:
     why = why.strip()
     if not why:
         raise FloorError("say why the alarm is cleared (--why TEXT): it is kept with the alarm")
-    with connect(url) as conn:
+    with connect(url, timeouts=ADMIN) as conn:
         try:
             check_schema(conn)
             rows = conn.execute(

@@ -11,8 +11,8 @@ file, ``station.toml``, in the site configuration directory:
 
 With no configuration file the app is a development run: simulated shoe, store in the
 user data directory. With one, the store is the station's (``/var/lib/dealer-assist``
-on Linux), shared by every dealer account of the group ``dealer-assist``: files 0660 in
-a directory only that group may enter. One running dealer's screen per store: a lock
+on Linux), the station service's alone (STATION-CONTRACT: files 0600 in a 0700 directory of
+the account ``dealer-assist``; dealers reach it only through the service's socket). One running dealer's screen per store: a lock
 file beside the store names the PID and account holding it.
 
 No Qt, no pyserial here (the shoe's answer is checked in hardware/station.py).
@@ -40,12 +40,14 @@ from dealer_assist.games import GAMES
 APP = "dealer-assist"
 CONFIG_ENV = "DEALER_ASSIST_CONFIG"
 CONFIG_NAME = "station.toml"
+CONFIG_MODE = 0o644  # root's, readable by all, no secrets (STATION-CONTRACT)
+FLOOR_SECRET = "floor.secret"  # the floor URL's password, in the state directory, 0600
 GROUP = "dealer-assist"
 STORE_NAME = "table.db"
 CODECS = ("da1", "da1-xor", "beetek")  # hardware/codecs.py CODEC_NAMES (tests/station checks they agree)
 DEFAULT_BAUD = 9600
-FILE_MODE = 0o660  # store, lock and configuration files: the group reads and writes
-DIR_MODE = 0o2770  # only the group may enter; files made inside inherit the group
+FILE_MODE = 0o600  # store, key and lock files: their owner's alone (the service account's)
+DIR_MODE = 0o700
 UMASK = 0o007  # what the app sets at start: nothing for "others"
 MIN_FREE_BYTES = 200 * 1024 * 1024  # a day's rounds are a few MB; warn well before SQLite fails
 
@@ -126,6 +128,7 @@ class StationConfig:
     baud: int = DEFAULT_BAUD
     store: str = ""  # "" = table.db in the site data directory
     floor_service: str = ""  # PostgreSQL service name (pg_service.conf) of the floor database
+    floor_database: str = ""  # or its URL, postgresql://user@host/db: never a password (floor.secret)
     source: Path | None = None  # the file it was read from
 
     @property
@@ -156,7 +159,7 @@ _SECTIONS: dict[str, set[str]] = {
     "table": _TABLE_KEYS | {"limits"},
     "shoe": {"port", "codec", "baud"},
     "store": {"path"},
-    "floor": {"service"},
+    "floor": {"service", "url"},
 }
 
 
@@ -206,8 +209,17 @@ def parse_config(doc: Mapping[str, Any], source: Path | None = None) -> StationC
         baud=_whole("shoe.baud", shoe.get("baud", DEFAULT_BAUD), 50, 4_000_000),
         store=_text("store.path", doc.get("store", {}).get("path", "")),
         floor_service=_text("floor.service", doc.get("floor", {}).get("service", "")),
+        floor_database=_text("floor.url", doc.get("floor", {}).get("url", "")),
         source=source,
     )
+    if cfg.floor_database:
+        if not cfg.floor_database.startswith(("postgresql://", "postgres://")):
+            raise StationError(f"floor.url {cfg.floor_database!r} is not a postgresql:// URL")
+        if split_floor_password(cfg.floor_database)[1] is not None:
+            raise StationError(f"floor.url carries a password: the password belongs in {FLOOR_SECRET} "
+                               "(dealer-assist station init --floor URL, as root, puts it there)")
+        if cfg.floor_service:
+            raise StationError("floor.service and floor.url are both set: keep one")
     if cfg.game and cfg.game not in GAMES:
         raise StationError(f"table.game {cfg.game!r} is not a game: one of {', '.join(GAMES)}")
     if cfg.codec not in CODECS:
@@ -321,8 +333,11 @@ def render_config(cfg: StationConfig) -> str:
         f"path = {_toml_text(cfg.store)}",
         "",
         "[floor]",
-        "# The floor database's PostgreSQL service name (pg_service.conf); empty: none.",
+        "# The floor database: a PostgreSQL service name (pg_service.conf), or a URL",
+        "# postgresql://user@host/db whose password is in the state directory's floor.secret",
+        "# (station init puts it there; never here: this file is readable by all). Empty: none.",
         f"service = {_toml_text(cfg.floor_service)}",
+        f"url = {_toml_text(cfg.floor_database)}",
         "",
     ]
     return "\n".join(lines)
@@ -331,27 +346,22 @@ def render_config(cfg: StationConfig) -> str:
 def save_config(cfg: StationConfig, path: Path) -> None:
     """Write ``cfg`` to ``path`` atomically: a complete new file or the old one, never half.
 
-    The text is checked by reading it back first. The new file keeps the old one's mode
-    and group (0660 for a new one).
+    The text is checked by reading it back first. The file is 0644 (it holds no secret);
+    written by root it is root's (STATION-CONTRACT: station.toml root:root 0644).
     """
     text = render_config(cfg)
     parse_config(tomllib.loads(text))  # never write a file the app would refuse
     directory = path.parent
     if not directory.is_dir():
         raise StationError(f"cannot save {path}: no directory {directory}")
-    try:
-        old = path.stat()
-    except FileNotFoundError:
-        old = None
     tmp = directory / f".{path.name}.{os.getpid()}.tmp"
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, CONFIG_MODE)
         try:
             os.write(fd, text.encode("utf-8"))
-            os.fchmod(fd, stat.S_IMODE(old.st_mode) if old is not None else FILE_MODE)  # not the umask's
-            if old is not None:
-                with contextlib.suppress(PermissionError):
-                    os.fchown(fd, -1, old.st_gid)
+            os.fchmod(fd, CONFIG_MODE)  # not the umask's
+            if hasattr(os, "geteuid") and os.geteuid() == 0:
+                os.fchown(fd, 0, 0)
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -389,15 +399,55 @@ def store_path(cfg: StationConfig | None, override: str | None = None) -> Path:
 
 
 def floor_url(cfg: StationConfig | None, override: str | None = None) -> str | None:
-    """The floor database the dealer's app forwards to (issue 18): ``--floor URL``, else the
-    configuration's ``[floor] service`` as the libpq connection string ``service=NAME`` (host,
-    database, role and credentials from ``pg_service.conf`` / ``PGPASSFILE``, never from the
-    configuration), else none."""
+    """The floor database the station forwards to (issue 18): ``--floor URL``, else the
+    configuration's ``[floor] url`` (its password, if any, is in ``floor.secret``: see
+    ``floor_password``), else its ``[floor] service`` as the libpq connection string
+    ``service=NAME`` (host, database, role and credentials from ``pg_service.conf`` /
+    ``PGPASSFILE``), else none."""
     if override:
         return override
+    if cfg is not None and cfg.floor_database:
+        return cfg.floor_database
     if cfg is not None and cfg.floor_service:
         return f"service={cfg.floor_service}"
     return None
+
+
+def floor_secret_path(state_dir: Path | None = None) -> Path:
+    return (state_dir or site_data_dir()) / FLOOR_SECRET
+
+
+def floor_password(state_dir: Path | None = None) -> str | None:
+    """The floor URL's password from ``floor.secret`` (the service account's, 0600), or None
+    when there is none or this account may not read it."""
+    try:
+        text = floor_secret_path(state_dir).read_text(encoding="utf-8")
+    except (FileNotFoundError, PermissionError, IsADirectoryError):
+        return None
+    return text.rstrip("\n") or None
+
+
+def split_floor_password(url: str) -> tuple[str, str | None]:
+    """``postgresql://user:secret@host/db`` -> (``postgresql://user@host/db``, ``secret``); a
+    ``password=`` query parameter likewise. (url, None) when it carries none."""
+    from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    password: str | None = None
+    netloc = parts.netloc
+    if "@" in netloc:
+        userinfo, _, hostport = netloc.rpartition("@")
+        if ":" in userinfo:
+            user, _, secret = userinfo.partition(":")
+            password = unquote(secret)
+            netloc = f"{user}@{hostport}" if user else hostport
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    kept = [(k, v) for k, v in query if k != "password"]
+    if len(kept) != len(query):
+        password = next(v for k, v in query if k == "password")
+    if password is None:
+        return url, None
+    return urlunsplit((parts.scheme, netloc, parts.path, urlencode(kept), parts.fragment)), password
 
 
 def check_store_directory(path: Path) -> None:
@@ -415,8 +465,8 @@ def ensure_user_store_directory(path: Path) -> None:
 
 
 def create_store_file(path: Path) -> None:
-    """Create an empty store file 0660 (whatever the umask) if there is none yet. SQLite
-    gives the -wal and -shm files the database file's permissions, so those are 0660 too."""
+    """Create an empty store file 0600 (whatever the umask) if there is none yet. SQLite
+    gives the -wal and -shm files the database file's permissions, so those are 0600 too."""
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
     except FileExistsError:
@@ -430,8 +480,7 @@ def create_store_file(path: Path) -> None:
 
 
 def restrict_store_files(path: Path) -> None:
-    """Store files (the database, its -wal and -shm) are 0660: the station's group reads
-    and writes, others nothing. Only files we own can be changed; others are left."""
+    """Store files (the database, its -wal and -shm) are 0600: the owner's alone. Only files we own can be changed; others are left."""
     for p in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
         with contextlib.suppress(FileNotFoundError, PermissionError):
             if stat.S_IMODE(p.stat().st_mode) != FILE_MODE:
@@ -593,15 +642,15 @@ def check_store(path: Path) -> Check:
 
     if not path.parent.is_dir():
         return Check("store", False, f"no directory {path.parent}: run install.sh, or "
-                     f"sudo install -d -m 2770 -g {GROUP} {path.parent}")
+                     f"sudo install -d -m 0700 {path.parent}")
     if not os.access(path.parent, os.W_OK | os.X_OK):
-        return Check("store", False, f"{account_name()} may not write in {path.parent}: "
-                     f"sudo usermod -aG {GROUP} {account_name()}, then log out and in again")
+        return Check("store", False, f"{account_name()} may not write in {path.parent} (on a station only "
+                     "the service account may: check the station's configuration as root)")
     if not path.exists():
         return Check("store", True, f"{path} will be created at the first start")
     if not os.access(path, os.R_OK | os.W_OK):
         return Check("store", False, f"{account_name()} may not write {path}: "
-                     f"sudo chgrp {GROUP} {path} && sudo chmod 0660 {path}")
+                     f"run it as the store's owner, or sudo chown {account_name()} {path}")
     try:
         with Store.open_readonly(path) as store:
             result = store.verify()
@@ -654,7 +703,7 @@ def check_floor(service: str, timeout_s: int = 5, *, tcp_only: bool = False) -> 
     (dealer_assist.floor, psycopg) when it is installed, else (or with ``tcp_only``) a TCP
     connection to the host and port of the service file."""
     if not service:
-        return Check("floor", True, "not configured ([floor] service is empty)", skipped=True)
+        return Check("floor", True, "not configured ([floor] url and service are empty)", skipped=True)
     if not tcp_only:
         try:
             from dealer_assist.floor.connection import FloorError, connect
@@ -684,6 +733,24 @@ def check_floor(service: str, timeout_s: int = 5, *, tcp_only: bool = False) -> 
         return Check("floor", False, f"service {service}: cannot reach {host}:{port}: {exc.strerror or exc}")
     return Check("floor", True, f"service {service}: {host}:{port} accepts connections (psycopg is not "
                  "installed, so only the TCP connection was tried)")
+
+
+def check_floor_url(url: str, password: str | None, timeout_s: int = 5) -> Check:
+    """The floor database at ``url`` answers, logged in with the password of ``floor.secret``."""
+    try:
+        from dealer_assist.floor.connection import FloorError, connect, safe_url
+    except ImportError:  # psycopg is not installed
+        return Check("floor", False, f"{url}: the floor's client (psycopg) is not installed")
+    try:
+        with connect(url, connect_timeout=timeout_s, password=password) as conn:
+            row = conn.execute("SHOW server_version").fetchone()
+    except FloorError as exc:
+        hint = "" if password else f" (no password read from {FLOOR_SECRET}: check as root)"
+        return Check("floor", False, f"{exc}{hint}")
+    except Exception as exc:  # noqa: BLE001 - psycopg's errors after connecting: say what failed
+        return Check("floor", False, f"{safe_url(url)}: {str(exc).strip() or type(exc).__name__}")
+    version = str(row[0]) if row else "?"
+    return Check("floor", True, f"{safe_url(url)}: connected (PostgreSQL {version})")
 
 
 def iter_lines(checks: list[Check]) -> Iterator[str]:

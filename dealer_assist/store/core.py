@@ -154,10 +154,12 @@ class Store:
         """Open an existing store for reading only (``mode=ro``); never creates or changes it.
         The station key is read if it is there (``verify`` needs it)."""
         db_path = Path(path)
-        if not db_path.exists():
-            raise StoreError(f"{db_path}: no such file")
-        if not db_path.is_file():
-            raise StoreError(f"{db_path}: not a file")
+        try:
+            is_file = db_path.is_file()
+        except PermissionError:  # a directory on the way this account may not enter (a station's)
+            raise StoreError(f"cannot read {db_path}: permission denied") from None
+        if not is_file:
+            raise StoreError(f"{db_path}: no such file" if not db_path.exists() else f"{db_path}: not a file")
         check_sqlite_header(db_path, allow_empty=False)
         uri = "file:" + pathname2url(str(db_path.resolve())) + "?mode=ro"
         conn = connect(uri, db_path, uri=True)

@@ -232,10 +232,10 @@ def test_unknown_subcommand() -> None:
     one_error(run("replay", "x.json"), "replay")
 
 
-def test_settle_record_creates_the_store_0660(tmp_path: Path) -> None:
-    """A new store is made for the station's group (0660), whatever the caller's umask."""
+def test_settle_record_creates_the_store_0600(tmp_path: Path) -> None:
+    """A new store is its owner's alone (0600, STATION-CONTRACT), whatever the caller's umask."""
     path = tmp_path / "new.db"
     done = subprocess.run(["sh", "-c", f'umask 022 && exec "$0" -m dealer_assist settle "{EXAMPLE}" --record "{path}"',
                            sys.executable], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert (path.stat().st_mode & 0o777) == 0o660
+    assert (path.stat().st_mode & 0o777) == 0o600

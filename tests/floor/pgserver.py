@@ -130,6 +130,11 @@ class Server:
         with psycopg.connect(self.url(), autocommit=True) as conn:
             conn.execute("SELECT pg_reload_conf()")
 
+    def restart(self) -> None:
+        """Stop the server (fast: every session ends) and start it again with its options."""
+        self._run([str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-m", "fast", "-w",
+                   "-t", "60", "restart"])
+
     def stop(self) -> None:
         try:
             self._run([str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop"])

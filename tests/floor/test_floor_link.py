@@ -42,9 +42,12 @@ def test_the_link_forwards_goes_offline_and_catches_up(floor: Floor, tmp_path: P
             conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = %s", (role,))
         with open_station(db) as store:  # the table plays on while the floor is away
             record_rounds(store, 3)
-        qtbot.waitUntil(lambda: link.widget.text().startswith("floor: offline since ")
-                        and link.widget.text().endswith(", 3 rounds waiting"), timeout=30000)
-        assert link.widget.state is not None and link.widget.state.offline_since is not None
+        # the server answers and refuses the account: misconfigured, not a link that is down
+        qtbot.waitUntil(lambda: link.widget.text().startswith("floor: misconfigured — ")
+                        and "is not permitted to log in" in link.widget.text()
+                        and link.widget.text().endswith("; 3 rounds waiting"), timeout=30000)
+        assert link.widget.state is not None and link.widget.state.condition == "misconfigured"
+        assert link.widget.state.offline_since is None
         with psycopg.connect(floor.admin_url, autocommit=True) as conn:
             conn.execute(f'ALTER ROLE "{role}" LOGIN')
         qtbot.waitUntil(lambda: link.widget.text() == f"floor: forwarded up to round {len(DOCUMENTS) + 3}",

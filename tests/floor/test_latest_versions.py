@@ -30,7 +30,7 @@ import pytest
 
 from dealer_assist.engine.transcript import settle_document
 from dealer_assist.floor.reader import FloorReader, sort_key
-from dealer_assist.odds.theo import pit_theo
+from dealer_assist.floor.theo import pit_theo
 from tests.floor.conftest import Floor
 from tests.floor.helpers import cli, query
 from tests.floor.stations import DOCUMENTS, make_station, open_station

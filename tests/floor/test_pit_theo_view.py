@@ -19,7 +19,8 @@ pytestmark = pytest.mark.gui
 
 def test_pit_window_theoretical_win(floor: Floor, qtbot: Any, tmp_path: Path) -> None:
     from dealer_assist.floor.reader import FloorReader
-    from dealer_assist.odds.theo import house_edges, pit_theo
+    from dealer_assist.floor.theo import pit_theo
+    from dealer_assist.odds.theo import house_edges
     from ui.review.pit_view import PitWindow
 
     # BJ-07: the Ace Race round and Lucky 8 with the ruling; BJ-08: Ace Race only.

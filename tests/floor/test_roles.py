@@ -27,7 +27,9 @@ def test_init_creates_the_schema_once_and_is_idempotent(admin_url: str) -> None:
     again = cli("floor", "init", "--url", admin_url)
     assert again.returncode == 0 and "up to date" in again.stdout
     names = query(admin_url, "SELECT name FROM floor.schema_migrations ORDER BY name")
-    assert names == [("0001_initial",), ("0002_notes_alarms_versions",), ("0003_latest_views",)]
+    assert names == [("0001_initial",), ("0002_notes_alarms_versions",), ("0003_latest_views",),
+                     ("0004_link_closed_writes",), ("0005_alerts",), ("0006_table_accounting",),
+                     ("0007_one_station_policy",)]
 
 
 def test_init_brings_an_older_floor_up_to_the_latest_views(floor: Floor) -> None:
@@ -154,3 +156,29 @@ def test_the_station_password_comes_from_pgpassfile_and_never_shows(floor: Floor
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("forwarded 2 rounds")
     assert secret not in refused.stderr + refused.stdout + done.stderr + done.stdout
+
+
+def test_row_level_security_does_not_grow_with_stations_and_init_locks_no_table(floor: Floor) -> None:
+    """One station policy per table whatever the number of stations (a group role holds the
+    grants; the policy finds the station's table through floor.tables). Registering a station
+    and running floor init again take no lock on the forwarded tables: a long reader holding
+    every one of them (a verify, a report) holds up neither."""
+    from tests.floor.helpers import cli as run
+
+    for n in range(6):
+        floor.station(f"BJ-{n:02d}", "PIT-2")
+    policies = query(floor.admin_url, "SELECT count(*) FROM pg_policies WHERE schemaname = 'floor' "
+                                      "AND tablename = 'rounds'")
+    assert policies == [(3,)]  # station_sees, station_adds, the review role's
+    with psycopg.connect(floor.review_url) as reader:
+        reader.execute("SELECT 1 FROM floor.rounds, floor.events, floor.audit, floor.round_players, "
+                       "floor.settlements, floor.sessions, floor.tables LIMIT 1")  # ACCESS SHARE on each, held
+        added = run("floor", "station", "--url", floor.admin_url, "--table", "BJ-99", "--pit", "PIT-3")
+        assert added.returncode == 0, added.stderr
+        again = run("floor", "init", "--url", floor.admin_url)
+        assert again.returncode == 0 and "up to date" in again.stdout, again.stderr
+    assert query(floor.admin_url, "SELECT count(*) FROM pg_policies WHERE schemaname = 'floor' "
+                                  "AND tablename = 'rounds'") == [(3,)]
+    # and BJ-99's station sees only its own table's registration
+    url99 = floor.server.url(floor.dbname, user=station_role(floor.dbname, "BJ-99"))
+    assert query(url99, "SELECT table_name FROM floor.tables") == [("BJ-99",)]

@@ -7,7 +7,8 @@ from decimal import Decimal
 from pathlib import Path
 
 from dealer_assist.floor.reader import FloorReader
-from dealer_assist.odds.theo import pit_theo, stored_rounds, table_theo, total
+from dealer_assist.floor.theo import pit_theo
+from dealer_assist.odds.theo import stored_rounds, table_theo, total
 from tests.floor.conftest import Floor
 from tests.floor.helpers import cli
 from tests.floor.stations import DOCUMENTS, make_station

@@ -274,8 +274,8 @@ def fake_build(tmp_path: Path) -> Path:
 def test_assemble_and_install_into_a_destdir(tmp_path: Path) -> None:
     dist = fake_build(tmp_path)
     written = assemble.assemble(dist)
-    # 7 PNG sizes + SVG + desktop + metainfo + udev rule + station.toml + install.sh + CHANGELOG = 14
-    assert len(written) == 14
+    # 7 PNG sizes + SVG + desktop + metainfo + udev rule + unit + station.toml + install.sh + CHANGELOG = 15
+    assert len(written) == 15
     root = tmp_path / "root"
     env = dict(os.environ, DESTDIR=str(root))
     done = subprocess.run([str(dist / "install.sh"), "--prefix", "/opt/da"], capture_output=True,
@@ -294,12 +294,19 @@ def test_assemble_and_install_into_a_destdir(tmp_path: Path) -> None:
     metainfo = ET.parse(root / f"usr/local/share/metainfo/{APP_ID}.metainfo.xml").getroot()
     assert metainfo.find("releases/release").get("version") == assemble.project_version()  # type: ignore[union-attr]
 
-    # the station: its directories only the group enters, a commented configuration template
-    for directory in ("var/lib/dealer-assist", "var/log/dealer-assist"):
-        assert stat.S_IMODE((root / directory).stat().st_mode) == 0o2770, directory
-    assert stat.S_IMODE((root / "etc/dealer-assist").stat().st_mode) == 0o2775
+    # the station (STATION-CONTRACT): the service's state 0700, its log 0750, the configuration
+    # root's and readable by all; the unit runs the installed command as the service account
+    assert stat.S_IMODE((root / "var/lib/dealer-assist").stat().st_mode) == 0o700
+    assert stat.S_IMODE((root / "var/log/dealer-assist").stat().st_mode) == 0o750
+    assert stat.S_IMODE((root / "etc/dealer-assist").stat().st_mode) == 0o755
+    unit = configparser.ConfigParser(interpolation=None, strict=False)
+    unit.optionxform = str  # type: ignore[assignment,method-assign]
+    unit.read(root / "etc/systemd/system/dealer-assist.service")
+    assert unit["Service"]["ExecStart"] == "/usr/local/bin/dealer-assist station serve"
+    assert (unit["Service"]["User"], unit["Service"]["Group"]) == ("dealer-assist", "dealer-assist")
+    assert unit["Service"]["StateDirectoryMode"] == "0700" and unit["Service"]["RuntimeDirectory"] == "dealer-assist"
     config = root / "etc/dealer-assist/station.toml"
-    assert stat.S_IMODE(config.stat().st_mode) == 0o664
+    assert stat.S_IMODE(config.stat().st_mode) == 0o644
     template = station.load_config(config)
     assert template.simulated and template.table == "" and template.store == ""  # nothing set yet
     assert config.read_text().count("\n#") >= 8  # commented for the technician
@@ -314,7 +321,7 @@ def test_assemble_and_install_into_a_destdir(tmp_path: Path) -> None:
     gone = subprocess.run([str(dist / "install.sh"), "--prefix", "/opt/da", "--uninstall"],
                           capture_output=True, text=True, env=env)
     assert gone.returncode == 0, gone.stderr
-    # the program is gone; the station's configuration (and store and log directories) stay
+    # the program and the unit are gone; the station's configuration (and store and log directories) stay
     assert [p for p in root.rglob("*") if not p.is_dir()] == [config]
     assert (root / "var/lib/dealer-assist").is_dir()
 

@@ -127,17 +127,19 @@ def test_written_file_reads_back_the_same(tmp_path: Path) -> None:
     text = out.read_text()
     assert text.count("#") >= 8  # a commented file, for the technician
     assert 'pair = ["2.50", 100]' in text
-    assert stat.S_IMODE(out.stat().st_mode) == 0o660
+    assert stat.S_IMODE(out.stat().st_mode) == 0o644  # STATION-CONTRACT: readable by all, no secrets
 
 
-def test_save_replaces_atomically_keeping_the_mode(tmp_path: Path) -> None:
+def test_save_replaces_atomically_root_0644(tmp_path: Path) -> None:
     path = write(tmp_path, FULL)
-    os.chmod(path, 0o664)
+    os.chmod(path, 0o664)  # the old layout's group-writable file
     inode = path.stat().st_ino
     cfg = station.load_config(path)
     station.save_config(StationConfig(table="BJ-08", shoe_port="/dev/ttyUSB0"), path)
     assert path.stat().st_ino != inode  # a new file renamed over the old one, never rewritten in place
-    assert stat.S_IMODE(path.stat().st_mode) == 0o664
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644  # no longer writable by a group
+    if os.geteuid() == 0:  # written by root: root's (CI runs as root)
+        assert (path.stat().st_uid, path.stat().st_gid) == (0, 0)
     assert [p.name for p in tmp_path.iterdir()] == ["station.toml"]  # no temporary file left
     new = station.load_config(path)
     changes = station.config_changes(cfg, new)
@@ -159,13 +161,13 @@ def test_store_directory_is_never_created(tmp_path: Path) -> None:
     assert not (tmp_path / "typo").exists()
 
 
-def test_store_file_created_0660_whatever_the_umask(tmp_path: Path) -> None:
+def test_store_file_created_0600_whatever_the_umask(tmp_path: Path) -> None:
     old = os.umask(0o022)
     try:
         station.create_store_file(tmp_path / "table.db")
     finally:
         os.umask(old)
-    assert stat.S_IMODE((tmp_path / "table.db").stat().st_mode) == 0o660
+    assert stat.S_IMODE((tmp_path / "table.db").stat().st_mode) == 0o600
 
 
 def test_station_parts_load_neither_qt_nor_pyserial() -> None:
@@ -185,3 +187,31 @@ def test_configured_codecs_are_the_drivers() -> None:
     from hardware.codecs import CODEC_NAMES
 
     assert tuple(station.CODECS) == tuple(CODEC_NAMES)
+
+
+@pytest.mark.parametrize(("url", "bare", "password"), [
+    ("postgresql://station:s3cret@floor.pit:5432/floor", "postgresql://station@floor.pit:5432/floor", "s3cret"),
+    ("postgresql://station:p%40ss%3Aw@10.0.0.5/floor?sslmode=require",
+     "postgresql://station@10.0.0.5/floor?sslmode=require", "p@ss:w"),
+    ("postgresql://station@h/floor?password=pw&sslmode=require", "postgresql://station@h/floor?sslmode=require", "pw"),
+    ("postgresql://station@h/floor", "postgresql://station@h/floor", None),
+])
+def test_the_floor_password_is_split_from_the_url(url: str, bare: str, password: str | None) -> None:
+    assert station.split_floor_password(url) == (bare, password)
+
+
+def test_a_password_in_floor_url_is_refused(tmp_path: Path) -> None:
+    path = write(tmp_path, '[floor]\nurl = "postgresql://station:pw@h/floor"\n')
+    with pytest.raises(StationError, match="floor.url carries a password: the password belongs in floor.secret"):
+        station.load_config(path)
+    ok = station.load_config(write(tmp_path, '[floor]\nurl = "postgresql://station@h/floor"\n'))
+    assert station.floor_url(ok) == "postgresql://station@h/floor"
+    assert "pw" not in station.render_config(ok) and 'url = "postgresql://station@h/floor"' in station.render_config(ok)
+    with pytest.raises(StationError, match="not a postgresql:// URL"):
+        station.load_config(write(tmp_path, '[floor]\nurl = "floor.pit"\n'))
+
+
+def test_the_floor_password_file(tmp_path: Path) -> None:
+    assert station.floor_password(tmp_path) is None
+    (tmp_path / "floor.secret").write_text("s3cret\n")
+    assert station.floor_password(tmp_path) == "s3cret"

@@ -200,7 +200,7 @@ def test_configured_station_runs_its_shoe_and_store(tmp_path: Path) -> None:
     seen = json.loads(done.stdout.splitlines()[-1])
     assert seen["title"] == "Dealer Assist \u2014 BJ-07 (Pit 2) \u2014 ann"
     assert seen["status"] == f"shoe {shoe.path} \u00b7 store {store} \u00b7 configuration {config}"
-    assert store.exists() and (store.stat().st_mode & 0o777) == 0o660
+    assert store.exists() and (store.stat().st_mode & 0o777) == 0o600
     with Store.open_readonly(store) as opened:
         setups = opened.audit_entries(kind="table_setup")
     assert setups and setups[-1].detail["game"] == "ace_race"  # --game over the configured lucky8

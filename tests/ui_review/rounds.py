@@ -7,10 +7,12 @@ their README); the others are written here, each with its arithmetic.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
-EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "examples"
+# ../shared beside the checkout; DEALER_ASSIST_SHARED when the checkout is a worktree elsewhere
+EXAMPLES = Path(os.environ.get("DEALER_ASSIST_SHARED", Path(__file__).resolve().parents[3] / "shared")) / "examples"
 
 
 def example(name: str) -> dict[str, Any]:

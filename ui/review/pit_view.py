@@ -22,7 +22,7 @@ from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from PySide6.QtCore import QDate, Qt
+from PySide6.QtCore import QDate, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -54,6 +54,9 @@ from dealer_assist.floor.reader import (
 from ui.common.style import money, signed
 from ui.common.worker import Worker
 from ui.review.model import GAME_NAMES
+from ui.review.pit_accounts import AccountsPanel
+from ui.review.pit_alerts import AlertsPanel
+from ui.review.pit_live import LiveTables, PitLive
 
 __all__ = ["PitWindow", "local_day_bounds"]
 
@@ -331,9 +334,14 @@ def _text(value: Any) -> str:
 
 
 class PitWindow(QMainWindow):
-    """The review on the floor: a pit's tables, rounds, players and charts."""
+    """The review on the floor: a pit's tables, rounds, players and charts; the **Live** tab
+    follows the tables as rounds land (``live_updated(tables)`` once it shows them)."""
 
-    def __init__(self, url: str, *, today: _dt.date | None = None) -> None:
+    live_updated = Signal(object)
+    alerts_updated = Signal(object)
+    accounting_updated = Signal(object)
+
+    def __init__(self, url: str, *, today: _dt.date | None = None, live_tick: float = 5.0) -> None:
         super().__init__()
         self.url = url
         self.setWindowTitle("Dealer Assist — pit review (floor)")
@@ -377,6 +385,12 @@ class PitWindow(QMainWindow):
         self.status = QLabel("connecting to the floor…")
         layout.addWidget(self.status)
         self.tabs = QTabWidget()
+        self.live_tables = LiveTables()
+        self.tabs.addTab(self.live_tables, "Live")
+        self.alerts = AlertsPanel(self.acknowledge_alert)
+        self.tabs.addTab(self.alerts, "Alerts")
+        self.accounts = AccountsPanel(self.record_accounting, self.show_shift)
+        self.live_status = QLabel("")
         self.tables = QTableWidget()
         self.rounds = QTableWidget()
         self.more = QPushButton("More rounds")
@@ -396,8 +410,26 @@ class PitWindow(QMainWindow):
         self.theo_table = QTableWidget()
         theo_layout.addWidget(self.theo_table)
         self.tabs.addTab(theo_page, "Theoretical win")
+        self.tabs.addTab(self.accounts, "Accounting")
         layout.addWidget(self.tabs)
+        layout.addWidget(self.live_status)
         self.setCentralWidget(central)
+        # live: the floor's notifications wake the Live tab (one query a wake-up, never two at once)
+        self.live = PitLive(url, self, tick=live_tick)
+        self.live.changed.connect(self.refresh_live)
+        self.live.link.connect(self.live_status.setText)
+        self._live_running = False
+        self._live_again = False
+        self._live_debounce = QTimer(self)
+        self._live_debounce.setSingleShot(True)
+        self._live_debounce.setInterval(50)
+        self._live_debounce.timeout.connect(self._query_live)
+        # alerts: the conditions checked (and new alerts raised) every half minute and on opening
+        self._alert_worker = Worker("floor-alerts", self)
+        self._alerts_reader: FloorReader | None = None
+        self._alert_timer = QTimer(self)
+        self._alert_timer.setInterval(30000)
+        self._alert_timer.timeout.connect(self.check_alerts)
 
         self.refresh_button.clicked.connect(self.refresh)
         self.pit.activated.connect(lambda _: self.refresh())
@@ -437,6 +469,130 @@ class PitWindow(QMainWindow):
         if len(pits) == 1:
             self.pit.setCurrentIndex(1)
         self.refresh()
+        self.live.start()
+        self.check_alerts()
+        self._alert_timer.start()
+
+    # ---- table accounting
+
+    def _day(self) -> _dt.date:
+        qdate = self.day.date()
+        return _dt.date(qdate.year(), qdate.month(), qdate.day())
+
+    def show_shift(self, shift: str) -> None:
+        day, pit = self._day(), self._filters()["pit"]
+
+        def job() -> Any:
+            assert self._reader is not None
+            return self._reader.shift_report(day, shift, pit)
+
+        def done(report: Any, error: BaseException | None) -> None:
+            if error is not None:
+                self.accounts.message.setText(str(error))
+            else:
+                self.accounts.show_report(report)
+                self.accounting_updated.emit(report)
+
+        self._worker.submit(job, done)
+
+    def record_accounting(self, kind: str, fields: dict[str, str]) -> None:
+        from dealer_assist.floor import accounting as acc
+
+        day = self._day()
+
+        def job() -> str:
+            assert self._reader is not None
+            if kind == "drop":
+                cash, markers = acc.amount(fields["cash"], "cash"), acc.amount(fields["markers"], "markers")
+                self._reader.write(lambda conn: acc.record_drop(conn, fields["table"], day, fields["shift"], cash,
+                                                                markers, fields["dealer"], fields["supervisor"]))
+                return f"drop of {fields['table']}: {cash + markers:,.2f}"
+            chips = acc.parse_chips(fields["chips"])
+            amount = self._reader.write(lambda conn: acc.record_chips(
+                conn, fields["table"], day, fields["shift"], kind, chips, fields["dealer"], fields["supervisor"]))
+            return f"{kind} of {fields['table']}: {amount:,.2f}, signed by {fields['dealer']} and {fields['supervisor']}"
+
+        def done(text: Any, error: BaseException | None) -> None:
+            self.accounts.message.setText(str(error) if error is not None else f"recorded: {text}")
+            if error is None:
+                self.show_shift(fields["shift"])
+
+        self._worker.submit(job, done)
+
+    # ---- alerts
+
+    def _alert_reader(self) -> FloorReader:
+        # the alerts' own connection and thread: the first check works out the par sheets
+        # (seconds), which must not hold up the window's other queries
+        if self._alerts_reader is None:
+            self._alerts_reader = FloorReader(self.url)
+        return self._alerts_reader
+
+    def check_alerts(self) -> None:
+        pit = self._filters()["pit"]
+
+        def job() -> Any:
+            reader = self._alert_reader()
+            reader.check_alerts(pit)
+            return reader.alerts(pit)
+
+        def done(rows: Any, error: BaseException | None) -> None:
+            if error is not None:
+                self.alerts.message.setText(f"floor: {error}")
+            else:
+                self.alerts.show_alerts(rows)
+                self.alerts_updated.emit(rows)
+
+        self._alert_worker.submit(job, done)
+
+    def acknowledge_alert(self, alert_id: int, supervisor: str, note: str) -> None:
+        pit = self._filters()["pit"]
+
+        def job() -> Any:
+            reader = self._alert_reader()
+            reader.acknowledge(alert_id, supervisor, note)
+            return reader.alerts(pit)
+
+        def done(rows: Any, error: BaseException | None) -> None:
+            if error is not None:
+                self.alerts.message.setText(str(error))
+                return
+            self.alerts.message.setText(f"alert {alert_id} acknowledged by {supervisor}")
+            self.alerts.note.clear()
+            self.alerts.show_alerts(rows)
+            self.alerts_updated.emit(rows)
+
+        self._alert_worker.submit(job, done)
+
+    # ---- live
+
+    def refresh_live(self, _tables: object = None) -> None:
+        """The floor changed (or a tick): read the tables' live state again, soon."""
+        if self._live_running:
+            self._live_again = True
+            return
+        self._live_debounce.start()
+
+    def _query_live(self) -> None:
+        pit = self._filters()["pit"]
+        self._live_running = True
+
+        def job() -> Any:
+            assert self._reader is not None
+            return self._reader.live(pit)
+
+        def done(result: Any, error: BaseException | None) -> None:
+            self._live_running = False
+            if error is not None:
+                self.live_status.setText(f"floor: {error}")
+            else:
+                self.live_tables.show_tables(result)
+                self.live_updated.emit(result)
+            if self._live_again:
+                self._live_again = False
+                self.refresh_live()
+
+        self._worker.submit(job, done)
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name
         reader = self._reader
@@ -445,6 +601,11 @@ class PitWindow(QMainWindow):
             if reader is not None:
                 reader.close()
 
+        self.live.stop()
+        self._alert_timer.stop()
+        alerts_reader = self._alerts_reader
+        self._alert_worker.submit(lambda: alerts_reader.close() if alerts_reader is not None else None)
+        self._alert_worker.stop()
         self._worker.submit(close_reader)
         self._worker.stop()
         super().closeEvent(event)
@@ -507,13 +668,14 @@ class PitWindow(QMainWindow):
             return states, rounds, by_table, by_dealer, play
 
         self._submit(job, self._show)
+        self.refresh_live()
 
     def compute_theo(self) -> None:
         """Each table's and the pit's theoretical vs actual win and hold for the chosen day."""
         flt = self._filters()
 
         def job() -> dict[str, Any]:
-            from dealer_assist.odds.theo import pit_theo
+            from dealer_assist.floor.theo import pit_theo
 
             assert self._reader is not None
             return pit_theo(self._reader, pit=flt["pit"], since=flt["since"], until=flt["until"])

@@ -1,0 +1,250 @@
+"""Table accounting on the floor (issue 25, item 5), in the words casinos use:
+
+- **opener** / **closer**: the chip inventory in the table's tray (rack) counted at the start and
+  at the end of a shift, per denomination;
+- **fill**: chips brought from the cage to the table; **credit**: chips taken from the table back
+  to the cage — each signed by the table's dealer and a supervisor (two people);
+- **drop**: what went into the table's drop box in the shift — the cash players exchanged for
+  chips — plus the **markers** (credit instruments) issued at the table;
+- **win** (the table's gross revenue): ``drop + closer - opener + credits - fills`` — what the
+  tray gained, plus the chips that left it for the cage, minus those that came from it, plus the
+  cash and markers the players gave for the chips they took from it;
+- **hold %** = win / drop.
+
+Beside them, for the shift's time (opener to closer), the rounds' own figures from the floor:
+the house's net over the rounds and the theoretical win (par sheets: dealer_assist.floor.alerts).
+The rounds' net counts only what the dealer's screen settled; win counts the chips — they differ
+by what was not recorded, by chips walked with and by mistakes: the point of putting them side
+by side.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+import psycopg
+
+from dealer_assist.floor.alerts import Figures, par_figures, win_bands
+from dealer_assist.floor.connection import FloorError, describe_error
+
+__all__ = [
+    "KINDS", "PlayerRating", "ShiftFigures", "parse_chips", "player_rating", "record_buy_in", "record_chips",
+    "record_drop", "shift_report", "total",
+]
+
+KINDS = ("opener", "closer", "fill", "credit")
+_CHIP = re.compile(r"\s*([0-9]+(?:\.[0-9]{1,2})?)\s*[xX]\s*([0-9]+)\s*")
+
+
+def parse_chips(text: str) -> dict[str, int]:
+    """``"1000x4, 100x100, 0.50x20"`` (denomination x count) as {denomination: count}."""
+    chips: dict[str, int] = {}
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        match = _CHIP.fullmatch(part)
+        if match is None:
+            raise FloorError(f"chips: {part.strip()!r} is not DENOMINATION x COUNT (e.g. 100x20)")
+        denomination = Decimal(match.group(1)).normalize()
+        if denomination <= 0:
+            raise FloorError(f"chips: a denomination must be more than 0, not {match.group(1)}")
+        key = format(denomination, "f")
+        if key in chips:
+            raise FloorError(f"chips: denomination {key} given twice")
+        chips[key] = int(match.group(2))
+    if not chips:
+        raise FloorError("chips: none given (e.g. --chips 1000x4,100x100,25x200)")
+    return chips
+
+
+def total(chips: dict[str, int]) -> Decimal:
+    return sum((Decimal(d) * n for d, n in chips.items()), Decimal(0))
+
+
+def _write(conn: psycopg.Connection[Any], query: str, params: tuple[Any, ...], what: str) -> None:
+    try:
+        conn.execute(query, params)
+        if not conn.autocommit:
+            conn.commit()
+    except psycopg.errors.UniqueViolation:
+        if not conn.autocommit:
+            conn.rollback()
+        raise FloorError(f"{what} is already recorded (records are never changed)") from None
+    except psycopg.errors.CheckViolation as err:
+        if not conn.autocommit:
+            conn.rollback()
+        raise FloorError(f"{what}: refused ({describe_error(err)})") from None
+    except psycopg.Error as err:
+        if not conn.autocommit:
+            conn.rollback()
+        raise FloorError(f"{what}: {describe_error(err)}") from None
+
+
+def record_chips(conn: psycopg.Connection[Any], table: str, day: _dt.date, shift: str, kind: str,
+                 chips: dict[str, int], dealer: str, supervisor: str) -> Decimal:
+    """An opener, closer, fill or credit, signed by the dealer and a supervisor (two people)."""
+    import json
+
+    if kind not in KINDS:
+        raise FloorError(f"kind {kind!r}: one of {', '.join(KINDS)}")
+    dealer, supervisor = dealer.strip(), supervisor.strip()
+    if not dealer or not supervisor:
+        raise FloorError(f"a {kind} needs two signatures: the dealer's and a supervisor's")
+    if dealer == supervisor:
+        raise FloorError(f"a {kind} needs two signatures by two people: the dealer and a supervisor")
+    _write(conn, "INSERT INTO floor.chip_movements (table_name, gaming_day, shift, kind, chips, dealer, supervisor) "
+                 "VALUES (%s, %s, %s, %s, %s::jsonb, %s, %s)",
+           (table, day, shift, kind, json.dumps(chips), dealer, supervisor), f"the {kind} of {table} ({day} {shift})")
+    return total(chips)
+
+
+def record_drop(conn: psycopg.Connection[Any], table: str, day: _dt.date, shift: str, cash: Decimal,
+                markers: Decimal, counted_by: str, witness: str) -> None:
+    if cash < 0 or markers < 0:
+        raise FloorError("the drop's cash and markers cannot be negative")
+    if not counted_by.strip() or not witness.strip() or counted_by.strip() == witness.strip():
+        raise FloorError("a drop is counted by one person and witnessed by another")
+    _write(conn, "INSERT INTO floor.drops (table_name, gaming_day, shift, cash, markers, counted_by, witness) "
+                 "VALUES (%s, %s, %s, %s, %s, %s, %s)",
+           (table, day, shift, cash, markers, counted_by.strip(), witness.strip()), f"the drop of {table} ({day} {shift})")
+
+
+def record_buy_in(conn: psycopg.Connection[Any], table: str, player: str, amount: Decimal, kind: str,
+                  supervisor: str) -> None:
+    if kind not in ("cash", "marker"):
+        raise FloorError("a buy-in is cash or marker")
+    if amount <= 0:
+        raise FloorError("a buy-in's amount must be more than 0")
+    _write(conn, "INSERT INTO floor.buy_ins (table_name, player, amount, kind, supervisor) VALUES (%s, %s, %s, %s, %s)",
+           (table, player.strip(), amount, kind, supervisor.strip()), f"the buy-in of {player} at {table}")
+
+
+def amount(text: str, what: str) -> Decimal:
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        raise FloorError(f"{what}: {text!r} is not an amount (e.g. 1500 or 37.50)") from None
+    if not value.is_finite():
+        raise FloorError(f"{what}: {text!r} is not an amount (e.g. 1500 or 37.50)")
+    return value
+
+
+@dataclass(frozen=True)
+class ShiftFigures:
+    key: str  # the table, the pit or "floor"
+    opener: Decimal | None
+    closer: Decimal | None
+    fills: Decimal
+    credits: Decimal
+    cash: Decimal
+    markers: Decimal
+    rounds: int
+    rounds_net: Decimal  # the house's net over the shift's rounds
+    theo: Decimal  # their theoretical win
+
+    @property
+    def drop(self) -> Decimal:
+        return self.cash + self.markers
+
+    @property
+    def win(self) -> Decimal | None:
+        """drop + closer - opener + credits - fills (None until both counts are in)."""
+        if self.opener is None or self.closer is None:
+            return None
+        return self.drop + self.closer - self.opener + self.credits - self.fills
+
+    @property
+    def hold_percent(self) -> Decimal | None:
+        win = self.win
+        if win is None or not self.drop:
+            return None
+        return (win * 100 / self.drop).quantize(Decimal("0.01"))
+
+
+def _sum(figures: list[ShiftFigures], key: str) -> ShiftFigures:
+    def add(values: list[Decimal | None]) -> Decimal | None:
+        return None if any(v is None for v in values) else sum((v for v in values if v is not None), Decimal(0))
+
+    return ShiftFigures(key, add([f.opener for f in figures]), add([f.closer for f in figures]),
+                        sum((f.fills for f in figures), Decimal(0)), sum((f.credits for f in figures), Decimal(0)),
+                        sum((f.cash for f in figures), Decimal(0)), sum((f.markers for f in figures), Decimal(0)),
+                        sum(f.rounds for f in figures), sum((f.rounds_net for f in figures), Decimal(0)),
+                        sum((f.theo for f in figures), Decimal(0)))
+
+
+def shift_report(conn: psycopg.Connection[Any], day: _dt.date, shift: str, *, pit: str | None = None,
+                 figures: Figures = par_figures, now: _dt.datetime | None = None
+                 ) -> tuple[list[ShiftFigures], list[ShiftFigures], ShiftFigures]:
+    """(per table, per pit, the whole floor) for one gaming day's shift."""
+    rows = conn.execute(
+        "SELECT t.table_name, t.pit, "
+        "(SELECT m.total FROM floor.chip_movements m WHERE m.table_name = t.table_name AND m.gaming_day = %(day)s "
+        " AND m.shift = %(shift)s AND m.kind = 'opener'), "
+        "(SELECT m.total FROM floor.chip_movements m WHERE m.table_name = t.table_name AND m.gaming_day = %(day)s "
+        " AND m.shift = %(shift)s AND m.kind = 'closer'), "
+        "(SELECT coalesce(sum(m.total), 0) FROM floor.chip_movements m WHERE m.table_name = t.table_name "
+        " AND m.gaming_day = %(day)s AND m.shift = %(shift)s AND m.kind = 'fill'), "
+        "(SELECT coalesce(sum(m.total), 0) FROM floor.chip_movements m WHERE m.table_name = t.table_name "
+        " AND m.gaming_day = %(day)s AND m.shift = %(shift)s AND m.kind = 'credit'), "
+        "d.cash, d.markers, "
+        "(SELECT m.recorded_at FROM floor.chip_movements m WHERE m.table_name = t.table_name "
+        " AND m.gaming_day = %(day)s AND m.shift = %(shift)s AND m.kind = 'opener'), "
+        "(SELECT m.recorded_at FROM floor.chip_movements m WHERE m.table_name = t.table_name "
+        " AND m.gaming_day = %(day)s AND m.shift = %(shift)s AND m.kind = 'closer') "
+        "FROM floor.tables t LEFT JOIN floor.drops d ON d.table_name = t.table_name AND d.gaming_day = %(day)s "
+        "AND d.shift = %(shift)s WHERE (%(pit)s::text IS NULL OR t.pit = %(pit)s) AND EXISTS "
+        "(SELECT 1 FROM floor.chip_movements m WHERE m.table_name = t.table_name AND m.gaming_day = %(day)s "
+        " AND m.shift = %(shift)s) ORDER BY t.pit, t.table_name",
+        {"day": day, "shift": shift, "pit": pit}).fetchall()
+    moment = now or _dt.datetime.now(_dt.UTC)
+    tables: list[ShiftFigures] = []
+    pits: dict[str, list[ShiftFigures]] = {}
+    for table, table_pit, opener, closer, fills, credits, cash, markers, opened, closed in rows:
+        rounds, net, theo = 0, Decimal(0), Decimal(0)
+        if opened is not None:
+            band = win_bands(conn, opened, closed or moment, pit=table_pit, figures=figures).get(table)
+            if band is not None:
+                rounds, net, theo = band.rounds, band.win, band.theo
+        figure = ShiftFigures(str(table), opener, closer, Decimal(fills), Decimal(credits), Decimal(cash or 0),
+                              Decimal(markers or 0), rounds, net, theo)
+        tables.append(figure)
+        pits.setdefault(str(table_pit), []).append(figure)
+    return tables, [_sum(v, k) for k, v in sorted(pits.items())], _sum(tables, "floor")
+
+
+@dataclass(frozen=True)
+class PlayerRating:
+    player: str
+    rounds: int
+    wagered: Decimal
+    net: Decimal  # the player's
+    buy_in: Decimal
+    markers: Decimal  # of the buy-in, in markers
+    time_played: _dt.timedelta
+    average_bet: Decimal | None
+
+
+def player_rating(conn: psycopg.Connection[Any], player: str, since: _dt.datetime, until: _dt.datetime
+                  ) -> PlayerRating:
+    """A player's rating over [since, until): rounds, wagered, net (as each round stands), buy-in
+    (cash and markers recorded at the tables) and time played — for each table and day, from
+    their first round's start to their last round's end there."""
+    row = conn.execute(
+        "SELECT count(*), coalesce(sum(wagered), 0), coalesce(sum(net), 0) FROM floor.round_players_latest "
+        "WHERE player = %s AND started_at >= %s AND started_at < %s", (player, since, until)).fetchone()
+    played = conn.execute(
+        "SELECT coalesce(sum(span), interval '0') FROM (SELECT max(coalesce(r.ended_at, r.started_at)) "
+        "- min(r.started_at) AS span FROM floor.round_players rp JOIN floor.rounds r ON r.table_name = rp.table_name "
+        "AND r.round_id = rp.round_id WHERE rp.player = %s AND rp.started_at >= %s AND rp.started_at < %s "
+        "GROUP BY rp.table_name, (rp.started_at AT TIME ZONE 'UTC')::date) x", (player, since, until)).fetchone()
+    bought = conn.execute(
+        "SELECT coalesce(sum(amount), 0), coalesce(sum(amount) FILTER (WHERE kind = 'marker'), 0) FROM floor.buy_ins "
+        "WHERE player = %s AND at >= %s AND at < %s", (player, since, until)).fetchone()
+    assert row is not None and played is not None and bought is not None
+    rounds, wagered = int(row[0]), Decimal(row[1])
+    return PlayerRating(player, rounds, wagered, Decimal(row[2]), Decimal(bought[0]), Decimal(bought[1]), played[0],
+                        (wagered / rounds).quantize(Decimal("0.01")) if rounds else None)

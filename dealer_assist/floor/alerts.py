@@ -1,0 +1,191 @@
+"""Alerts on the floor (issue 25, item 4): a table's link down, its forwarding stopped, its win
+outside the band the par sheet expects, its pace too slow — raised into ``floor.alerts``,
+acknowledged by a supervisor (``floor.alert_acks``: name, note, database account, time). Both
+tables are insert-only: the trail.
+
+**The win band.** Over a window's settled rounds of a table, each bet ``b`` with house edge
+``e_b`` and standard deviation ``sd_b`` per unit staked (the game's par sheet at the table's
+decks: dealer_assist.odds) and stakes ``s_i``: theoretical win ``T = sum(e_b * s_i)``, variance
+``V = sum(sd_b**2 * s_i**2)`` (rounds and bets independent), and the house's actual win ``W``
+(its net) is expected within ``T ± z * sqrt(V)`` (z = 3: outside it about 1 time in 370 by
+chance). Settled stakes include doubles and splits, whose risk the main wager's per-unit
+deviation already counts: the band is a little wide, never narrow. Hold = win / wagered.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import cache
+from typing import Any
+
+import psycopg
+
+from dealer_assist.floor.connection import FloorError, describe_error
+from dealer_assist.floor.live import STALE_AFTER, live_tables
+
+__all__ = [
+    "KINDS", "Alert", "Band", "Condition", "acknowledge", "alerts", "evaluate", "par_figures", "raise_alerts",
+    "win_bands",
+]
+
+KINDS = ("link_down", "table_stopped", "win_band", "pace")
+#: (edge, standard deviation) per unit staked of each bet of a game at some decks
+Figures = Callable[[str, int], Mapping[str, tuple[Decimal, Decimal]]]
+
+
+@cache
+def par_figures(game: str, decks: int) -> dict[str, tuple[Decimal, Decimal]]:
+    """Each bet's (house edge, standard deviation) per unit from the game's par sheet."""
+    from dealer_assist.odds.sheet import par_sheet
+
+    sheet = par_sheet(game, decks)
+    out = {"main": (Decimal(repr(round(sheet.main.house_edge, 10))),
+                    Decimal(repr(round(sheet.outcomes.std_dev, 10))))}
+    for name, bet in sheet.bets.items():
+        out[name] = (Decimal(repr(round(bet.house_edge, 10))), Decimal(repr(round(bet.std_dev, 10))))
+    out["bonus678"] = (Decimal(0), Decimal(0))  # paid on the main wager: inside its figures
+    return out
+
+
+@dataclass(frozen=True)
+class Band:
+    table: str
+    rounds: int
+    wagered: Decimal
+    win: Decimal  # the house's actual win (its net)
+    theo: Decimal
+    sd: Decimal
+    z: Decimal
+
+    @property
+    def low(self) -> Decimal:
+        return self.theo - self.z * self.sd
+
+    @property
+    def high(self) -> Decimal:
+        return self.theo + self.z * self.sd
+
+    @property
+    def outside(self) -> bool:
+        return self.rounds > 0 and not (self.low <= self.win <= self.high)
+
+
+def win_bands(conn: psycopg.Connection[Any], since: _dt.datetime, until: _dt.datetime, *,
+              pit: str | None = None, figures: Figures = par_figures, z: Decimal = Decimal(3)) -> dict[str, Band]:
+    """Each table's win against its band over the settled rounds started in [since, until)."""
+    params = {"since": since, "until": until, "pit": pit}
+    stakes = conn.execute(
+        "SELECT r.table_name, r.game, coalesce((r.config_json::jsonb ->> 'decks')::int, 0), s.bet, "
+        "sum(s.stake), sum(s.stake * s.stake) FROM floor.rounds_latest r JOIN floor.settlements s "
+        "ON s.table_name = r.table_name AND s.round_id = r.round_id "
+        "WHERE r.status = 'settled' AND r.started_at >= %(since)s AND r.started_at < %(until)s "
+        "AND (%(pit)s::text IS NULL OR r.pit = %(pit)s) GROUP BY 1, 2, 3, 4", params).fetchall()
+    wins = conn.execute(
+        "SELECT table_name, count(*), sum(wagered), sum(house_net) FROM floor.rounds_latest "
+        "WHERE status = 'settled' AND started_at >= %(since)s AND started_at < %(until)s "
+        "AND (%(pit)s::text IS NULL OR pit = %(pit)s) GROUP BY 1", params).fetchall()
+    theo: dict[str, Decimal] = {}
+    var: dict[str, Decimal] = {}
+    for table, game, decks, bet, staked, squares in stakes:
+        edge, sd = figures(str(game), int(decks)).get(str(bet).split("@")[0], (Decimal(0), Decimal(0)))
+        theo[table] = theo.get(table, Decimal(0)) + edge * Decimal(staked)
+        var[table] = var.get(table, Decimal(0)) + sd * sd * Decimal(squares)
+    return {
+        str(table): Band(str(table), int(n), Decimal(w or 0), Decimal(net or 0),
+                         theo.get(table, Decimal(0)).quantize(Decimal("0.01")),
+                         var.get(table, Decimal(0)).sqrt().quantize(Decimal("0.01")), z)
+        for table, n, w, net in wins
+    }
+
+
+@dataclass(frozen=True)
+class Condition:
+    table: str
+    kind: str
+    detail: str
+
+
+def evaluate(conn: psycopg.Connection[Any], *, now: _dt.datetime | None = None, pit: str | None = None,
+             window: _dt.timedelta = _dt.timedelta(hours=8), min_pace: int = 30,
+             figures: Figures = par_figures, stale_after: _dt.timedelta = STALE_AFTER) -> list[Condition]:
+    """What is wrong now: a table's link down (its heartbeat older than ``stale_after``), its
+    forwarding stopped (an alarm), its win over ``window`` outside the band, its pace (rounds in
+    the last hour) below ``min_pace`` while it plays (at least one round that hour)."""
+    moment = now or _dt.datetime.now(_dt.UTC)
+    out: list[Condition] = []
+    for t in live_tables(conn, pit, moment):
+        if t.alarm is not None or t.link_state == "stopped":
+            out.append(Condition(t.table, "table_stopped", t.note))
+        elif t.heartbeat_at is not None and moment - t.heartbeat_at > stale_after:
+            out.append(Condition(t.table, "link_down", t.note))
+        if 0 < t.rounds_last_hour < min_pace:
+            out.append(Condition(t.table, "pace", f"{t.rounds_last_hour} rounds in the last hour (under {min_pace})"))
+    for band in win_bands(conn, moment - window, moment, pit=pit, figures=figures).values():
+        if band.outside:
+            hold = "" if not band.wagered else f", hold {band.win * 100 / band.wagered:.2f} %"
+            out.append(Condition(band.table, "win_band",
+                                 f"win {band.win} over {band.rounds} rounds{hold}: outside {band.low} .. {band.high} "
+                                 f"(theoretical {band.theo}, ±{band.z} sd of {band.sd})"))
+    return out
+
+
+def raise_alerts(conn: psycopg.Connection[Any], conditions: list[Condition],
+                 quiet: _dt.timedelta = _dt.timedelta(minutes=30)) -> list[int]:
+    """Raise an alert for each condition with none open (and none acknowledged within ``quiet``)."""
+    made = []
+    try:
+        for c in conditions:
+            row = conn.execute("SELECT floor.raise_alert(%s, %s, %s, %s)", (c.table, c.kind, c.detail, quiet)).fetchone()
+            if row is not None and row[0] is not None:
+                made.append(int(row[0]))
+        if not conn.autocommit:
+            conn.commit()
+    except psycopg.Error as err:
+        raise FloorError(f"cannot raise the alerts: {describe_error(err)}") from None
+    return made
+
+
+@dataclass(frozen=True)
+class Alert:
+    alert_id: int
+    table: str
+    kind: str
+    detail: str
+    raised_at: _dt.datetime
+    acked_by: str | None  # the supervisor's name
+    ack_note: str | None
+    acked_at: _dt.datetime | None
+    ack_account: str | None  # the database account that acknowledged
+
+
+def alerts(conn: psycopg.Connection[Any], *, pit: str | None = None, open_only: bool = False,
+           limit: int = 200) -> list[Alert]:
+    rows = conn.execute(
+        "SELECT a.alert_id, a.table_name, a.kind, a.detail, a.raised_at, c.supervisor, c.note, c.acked_at, c.db_role "
+        "FROM floor.alerts a JOIN floor.tables t ON t.table_name = a.table_name "
+        "LEFT JOIN floor.alert_acks c ON c.alert_id = a.alert_id "
+        "WHERE (%(pit)s::text IS NULL OR t.pit = %(pit)s) AND (NOT %(open)s OR c.alert_id IS NULL) "
+        "ORDER BY a.raised_at DESC, a.alert_id DESC LIMIT %(limit)s",
+        {"pit": pit, "open": open_only, "limit": limit}).fetchall()
+    return [Alert(int(r[0]), *r[1:]) for r in rows]
+
+
+def acknowledge(conn: psycopg.Connection[Any], alert_id: int, supervisor: str, note: str) -> None:
+    """A supervisor acknowledges an alert (kept with their name, the note, the account and time)."""
+    supervisor, note = supervisor.strip(), note.strip()
+    if not supervisor or not note:
+        raise FloorError("an acknowledgement needs the supervisor's name and a note")
+    try:
+        if conn.execute("SELECT 1 FROM floor.alerts WHERE alert_id = %s", (alert_id,)).fetchone() is None:
+            raise FloorError(f"no alert {alert_id} on the floor")
+        conn.execute("INSERT INTO floor.alert_acks (alert_id, supervisor, note) VALUES (%s, %s, %s)",
+                     (alert_id, supervisor, note))
+        if not conn.autocommit:
+            conn.commit()
+    except psycopg.errors.UniqueViolation:
+        raise FloorError(f"alert {alert_id} is already acknowledged") from None
+    except psycopg.Error as err:
+        raise FloorError(f"cannot acknowledge alert {alert_id}: {describe_error(err)}") from None

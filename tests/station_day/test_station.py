@@ -1,0 +1,61 @@
+"""The technician's station, installed for real: each test of ns_station.py runs as root in a
+fresh private mount namespace (tests/station_day/namespace.py: the station's places on
+tmpfs, accounts in the namespace's /etc only), with install.sh on the real paths and no
+DESTDIR.
+
+These need root, ``unshare`` and ``useradd``. CI runs as root: there, and anywhere else,
+a missing one is a failure that says so, never a skip.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).parent
+
+
+def inner_tests() -> list[str]:
+    """``ns_module.py::test_name`` of every test in the ns_*.py modules beside this one."""
+    found = []
+    for module in sorted(HERE.glob("ns_*.py")):
+        tree = ast.parse(module.read_text(encoding="utf-8"))
+        found += [f"{module.name}::{n.name}" for n in tree.body
+                  if isinstance(n, ast.FunctionDef) and n.name.startswith("test_")]
+    return found
+
+
+def in_a_fresh_station(test: str) -> subprocess.CompletedProcess[str]:
+    if os.geteuid() != 0:
+        pytest.fail("the station tests install as root with no DESTDIR: run them as root (CI does)")
+    for tool in ("unshare", "useradd", "mount", "runuser"):
+        if shutil.which(tool) is None:
+            pytest.fail(f"the station tests need {tool} (util-linux, passwd)")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep))
+    command = ["unshare", "--mount", "--propagation", "private",
+               sys.executable, "-m", "tests.station_day.namespace",
+               sys.executable, "-m", "pytest", str((HERE / test).relative_to(ROOT)), "-q", "-p", "no:cacheprovider",
+               "--timeout", "600"]
+    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("test", inner_tests())
+def test_station(test: str) -> None:
+    done = in_a_fresh_station(test)
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output
+    assert "1 passed" in done.stdout and "skipped" not in done.stdout, output
+
+
+def test_the_inner_tests_are_all_run() -> None:
+    """Every ns_*.py test is one parameter above (ns_station.py has six)."""
+    names = inner_tests()
+    assert len([n for n in names if n.startswith("ns_station.py::")]) == 6 and len(set(names)) == len(names), names

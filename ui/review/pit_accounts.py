@@ -1,0 +1,109 @@
+"""The pit window's **Accounting** tab (issue 25, item 5): a shift's win and hold per table, pit
+and floor beside the rounds' net and theoretical win, and the forms that record an opener,
+closer, fill or credit (chips per denomination, signed by the dealer and a supervisor) or a
+drop. The arithmetic and checks are dealer_assist.floor.accounting's; this only asks and shows."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+__all__ = ["AccountsPanel"]
+
+KINDS = ("opener", "closer", "fill", "credit", "drop")
+
+
+def _money(value: Any) -> str:
+    return "-" if value is None else f"{value:,.2f}"
+
+
+class AccountsPanel(QWidget):
+    """``record(kind, fields)`` and ``report(shift)`` are the window's to run on its worker."""
+
+    HEADERS = ["", "opener", "closer", "fills", "credits", "drop", "win", "hold %", "rounds", "rounds net", "theo win"]
+
+    def __init__(self, record: Callable[[str, dict[str, str]], None], report: Callable[[str], None]) -> None:
+        super().__init__()
+        self._record, self._report = record, report
+        layout = QVBoxLayout(self)
+        top = QHBoxLayout()
+        self.shift = QLineEdit("day")
+        self.shift.setMaximumWidth(120)
+        self.show_button = QPushButton("Show shift")
+        self.show_button.clicked.connect(lambda: self._report(self.shift.text().strip()))
+        for widget in (QLabel("Shift (of the chosen day)"), self.shift, self.show_button):
+            top.addWidget(widget)
+        top.addStretch(1)
+        layout.addLayout(top)
+        self.figures = QTableWidget()
+        self.figures.setColumnCount(len(self.HEADERS))
+        self.figures.setHorizontalHeaderLabels(self.HEADERS)
+        self.figures.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.figures.verticalHeader().setVisible(False)
+        layout.addWidget(self.figures)
+        form = QFormLayout()
+        self.table = QLineEdit()
+        self.table.setPlaceholderText("e.g. BJ-07")
+        self.kind = QComboBox()
+        self.kind.addItems(KINDS)
+        self.chips = QLineEdit()
+        self.chips.setPlaceholderText("denomination x count, e.g. 1000x4, 100x100, 25x200")
+        self.cash = QLineEdit()
+        self.markers = QLineEdit()
+        self.dealer = QLineEdit()
+        self.dealer.setPlaceholderText("dealer (drop: counted by)")
+        self.supervisor = QLineEdit()
+        self.supervisor.setPlaceholderText("supervisor (drop: witness)")
+        rows: tuple[tuple[str, QWidget], ...] = (("Table", self.table), ("Record", self.kind), ("Chips", self.chips),
+                              ("Drop: cash", self.cash), ("Drop: markers", self.markers),
+                              ("Signed by", self.dealer), ("and", self.supervisor))
+        for label, field in rows:
+            form.addRow(label, field)
+        layout.addLayout(form)
+        self.record_button = QPushButton("Record")
+        self.record_button.clicked.connect(self.submit)
+        layout.addWidget(self.record_button)
+        self.message = QLabel("")
+        layout.addWidget(self.message)
+        self.kind.currentTextChanged.connect(self._kind_changed)
+        self._kind_changed(self.kind.currentText())
+
+    def _kind_changed(self, kind: str) -> None:
+        drop = kind == "drop"
+        self.chips.setEnabled(not drop)
+        self.cash.setEnabled(drop)
+        self.markers.setEnabled(drop)
+
+    def submit(self) -> None:
+        fields = {"table": self.table.text().strip(), "shift": self.shift.text().strip(), "chips": self.chips.text(),
+                  "cash": self.cash.text().strip() or "0", "markers": self.markers.text().strip() or "0",
+                  "dealer": self.dealer.text().strip(), "supervisor": self.supervisor.text().strip()}
+        if not fields["table"] or not fields["shift"]:
+            self.message.setText("name the table and the shift")
+            return
+        self._record(self.kind.currentText(), fields)
+
+    def show_report(self, report: Any) -> None:
+        tables, pits, whole = report
+        rows = [*tables, *pits, whole] if tables else []
+        self.figures.setRowCount(len(rows))
+        for r, f in enumerate(rows):
+            cells = [f.key, _money(f.opener), _money(f.closer), _money(f.fills), _money(f.credits), _money(f.drop),
+                     _money(f.win), "-" if f.hold_percent is None else f"{f.hold_percent} %", str(f.rounds),
+                     _money(f.rounds_net), _money(f.theo)]
+            for c, text in enumerate(cells):
+                self.figures.setItem(r, c, QTableWidgetItem(text))
+        self.figures.resizeColumnsToContents()

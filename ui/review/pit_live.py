@@ -1,0 +1,78 @@
+"""The pit view's live part (issue 25, item 3): a listener for the floor's notifications and
+the **Live** tab that shows each table as it stands.
+
+``PitLive`` runs :class:`dealer_assist.floor.live.LiveListener` (``LISTEN floor_live``, a
+connection and thread of its own, reconnecting by itself) and hands each wake-up to the GUI
+thread as the ``changed`` signal; the window then reads the tables' live state on its worker
+and shows it in ``LiveTables``. Nothing here decides anything: the conditions (live, idle,
+link down, not connected, stopped) are worked out in ``dealer_assist.floor.live``.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QTableWidget, QTableWidgetItem
+
+from dealer_assist.floor.live import LiveListener, LiveTable
+from ui.common.qtfix import GuiPost
+from ui.common.style import signed
+from ui.review.model import GAME_NAMES
+
+__all__ = ["LiveTables", "PitLive"]
+
+_COLOURS = {"live": "#1b7f3a", "idle": "#555555", "catching up": "#a86400", "link down": "#b00020",
+            "not connected": "#b00020", "stopped": "#b00020"}
+
+
+class PitLive(QObject):
+    """Wakes the pit view when the floor changes: ``changed(tables)`` (an empty set is a tick),
+    ``link(text)`` the listener's own state."""
+
+    changed = Signal(object)
+    link = Signal(str)
+
+    def __init__(self, url: str, parent: QObject | None = None, *, tick: float = 5.0) -> None:
+        super().__init__(parent)
+        self._post = GuiPost(self)
+        self.listener = LiveListener(
+            url, lambda tables: self._post.post(self.changed.emit, tables),
+            lambda text: self._post.post(self.link.emit, text), tick=tick)
+
+    def start(self) -> None:
+        self.listener.start()
+
+    def stop(self) -> None:
+        self.listener.stop()
+
+
+class LiveTables(QTableWidget):
+    """One row a table: game, dealer, round in play, last round and its result, rounds in the
+    last hour, the link (coloured by condition)."""
+
+    HEADERS = ["table", "pit", "game", "dealer", "round in play", "last round", "result", "rounds/hour", "link"]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setColumnCount(len(self.HEADERS))
+        self.setHorizontalHeaderLabels(self.HEADERS)
+        self.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.verticalHeader().setVisible(False)
+        self.shown: list[LiveTable] = []
+
+    def show_tables(self, tables: list[LiveTable]) -> None:
+        self.shown = tables
+        self.setRowCount(len(tables))
+        for row, t in enumerate(tables):
+            result = ""
+            if t.last_status is not None:
+                result = t.last_status + (f", house {signed(t.last_house_net)}" if t.last_house_net is not None else "")
+            cells = [t.table, t.pit, GAME_NAMES.get(t.game or "", t.game or ""), t.dealer or "",
+                     "" if t.in_play is None else str(t.in_play), "" if t.last_round is None else str(t.last_round),
+                     result, str(t.rounds_last_hour), t.note]
+            for column, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if column == len(cells) - 1:
+                    item.setForeground(QColor(_COLOURS.get(t.condition, "#000000")))
+                self.setItem(row, column, item)
+        self.resizeColumnsToContents()
