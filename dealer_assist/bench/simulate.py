@@ -6,8 +6,10 @@ decision chosen by a strategy from the legal options the round lists.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache
 
@@ -19,6 +21,7 @@ from dealer_assist.engine.outcome import Expectation
 from dealer_assist.engine.round_api import Round
 from dealer_assist.engine.table import TableRound
 from dealer_assist.games import GAMES
+from dealer_assist.odds.strategy import Chart
 
 Strategy = Callable[[list[Card], Card | None, tuple[str, ...], random.Random], str]
 
@@ -184,3 +187,107 @@ def play(rnd: Round, shoe: Iterator[Card], strategy: Strategy, rng: random.Rando
         rnd.apply(ev)
         n += 1
     raise RuntimeError("round did not finish")
+
+
+# ---------------------------------------------------------------- the printed chart, played
+def chart_strategy(chart: Chart) -> Strategy:
+    """The printed strategy chart (odds/strategy.py) as a strategy for ``play``: a hand's first
+    decision from its two-card cell, later ones from its total's row (hit or stand)."""
+
+    def decide(cards: list[Card], dealer_up: Card | None, options: tuple[str, ...], rng: random.Random) -> str:
+        up = dealer_up.points if dealer_up is not None else 8
+        if len(cards) == 2:
+            return chart.initial_action(cards[0].points, cards[1].points, up, lambda a: a in options)
+        hard = sum(c.points for c in cards)
+        ace = any(c.points == 1 for c in cards)
+        return "hit" if "hit" in options and chart.hits(hard, ace, up) else "stand"
+
+    return decide
+
+
+def _chart_surrenders(chart: Chart, cards: list[Card], dealer_up: Card | None) -> bool:
+    if len(cards) != 2:
+        return False
+    up = dealer_up.points if dealer_up is not None else 8
+    return chart.initial_action(cards[0].points, cards[1].points, up, lambda a: True) == "surrender"
+
+
+def chart_event(rnd: Round, exp: Expectation, shoe: Iterator[Card], chart: Chart, strategy: Strategy,
+                rng: random.Random) -> Event | None:
+    """``next_event`` for the chart: also surrenders where the chart says R (the surrender is
+    offered before the dealer's second card, 3.25, Electronic 3.12; insurance never taken)."""
+    if exp.kind == "decision" and exp.offers and isinstance(rnd, TableRound):
+        dealer = rnd.dealer
+        for offer in exp.offers:
+            if "surrender" in offer["options"]:
+                hand = rnd.areas[offer["area"]].hands[0]
+                if _chart_surrenders(chart, hand.cards, dealer[0] if dealer else None):
+                    return _decision("surrender", offer["area"], 1, offer["player"])
+    if exp.kind == "decisions" and isinstance(rnd, ElectronicRound):
+        pending = exp.pending[0]
+        if "surrender" in pending["options"]:
+            ehand = rnd.terminals[pending["player"]].current()
+            dealer = rnd.dealer
+            if ehand is not None and _chart_surrenders(chart, ehand.cards, dealer[0] if dealer else None):
+                return _decision("surrender", None, pending["hand"], pending["player"])
+    return next_event(rnd, exp, shoe, strategy, rng)
+
+
+@dataclass
+class ChartRun:
+    """Main wagers of one unit played by the chart: per-round sums for the interval."""
+
+    game: str
+    decks: int
+    rounds: int = 0
+    wagers: int = 0
+    net: float = 0.0  # units, the 6-7-8 bonus included (it is paid on the main wager)
+    net_sq_per_round: float = 0.0  # sum over rounds of (the round's net)^2: areas share a dealer
+
+    @property
+    def edge(self) -> float:
+        """The player's mean net per unit wagered (negative: the house's edge)."""
+        return self.net / self.wagers if self.wagers else 0.0
+
+    @property
+    def half_width(self) -> float:
+        """Half the 95 % interval of ``edge`` (rounds independent; a round's areas are not)."""
+        if self.rounds < 2:
+            return float("inf")
+        mean_r = self.net / self.rounds
+        var_r = (self.net_sq_per_round - self.rounds * mean_r * mean_r) / (self.rounds - 1)
+        per = self.wagers / self.rounds
+        return 1.96 * math.sqrt(var_r / self.rounds) / per
+
+
+def play_chart(run: ChartRun, chart: Chart, rounds: int, seed: int, areas: int = 7) -> None:
+    """Play ``rounds`` rounds through the engine, one main wager of 100 on each of ``areas``
+    areas (Electronic: one terminal, the Player hand is shared), every decision the chart's."""
+    from dealer_assist.engine.transcript import new_round
+
+    game = run.game
+    electronic = game == "electronic"
+    template = new_round({"game": game, "decks": run.decks, "areas": 0 if electronic else areas})
+    wagers: list[Event] = ([_wager("t1", "main", _amount(100), None)] if electronic else
+                           [_wager(f"p{a}", "main", _amount(100), a) for a in range(1, areas + 1)])
+    rng = random.Random(seed)
+    shoe = Shoe(game, run.decks, seed)
+    strategy = chart_strategy(chart)
+    hundred = Decimal(100)
+    for _ in range(rounds):
+        shoe.round_start()
+        rnd = template.fresh()
+        for ev in wagers:
+            rnd.apply(ev)
+        for _n in range(500):
+            ev2 = chart_event(rnd, rnd.expectation(), shoe, chart, strategy, rng)
+            if ev2 is None:
+                break
+            rnd.apply(ev2)
+        else:
+            raise RuntimeError("round did not finish")
+        net = float(sum((s.net for s in rnd.settlements if s.bet in ("main", "bonus678")), Decimal(0)) / hundred)
+        run.rounds += 1
+        run.wagers += len(wagers)
+        run.net += net
+        run.net_sq_per_round += net * net

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from dealer_assist.odds.rulesets import RuleSet
+from dealer_assist.odds.strategy import Chart
 
 # Dealer outcome vector: 17, 18, 19, 20, 21, bust, blackjack.
 BUST = 5
@@ -73,8 +74,9 @@ def hand_total(hard: int, ace: bool) -> int:
 class Versus:
     """Everything against one dealer first card ``up``."""
 
-    def __init__(self, rules: RuleSet, up: int, exact_cards: int) -> None:
+    def __init__(self, rules: RuleSet, up: int, exact_cards: int, chart: Chart | None = None) -> None:
         self.rules = rules
+        self.chart = chart  # None: the optimal play; else the printed chart's (strategy.py)
         self.exact_cards = exact_cards
         self.up = up
         shoe = list(rules.shoe)
@@ -159,7 +161,8 @@ class Versus:
         if total < 21 and not split_aces and (hard < 17 or (ace and hard + 10 <= 21 and hard + 10 < 19)):
             # Hitting a hard 17 or more, or a soft 19 or more, is never the better play.
             hit = self.hit_value(comp, hard, ace, bj_cost)
-            if hit > best:
+            chart = self.chart
+            if (hit > best) if chart is None else chart.hits(hard, ace, self.up):
                 best = hit
                 self._hits.add(key)
         self._hs[key] = best
@@ -203,6 +206,14 @@ class Versus:
                 value += p * (2 * ev - bj_cost * pbj)
         return value
 
+    def split_doubles(self, comp: Comp, hard: int, ace: bool, bj_cost: int) -> bool:
+        """Whether a two-card hand formed by splitting doubles (``bj_cost``: per unit, undoubled)."""
+        if not (self.rules.double_after_split and self.may_double(hard, ace) and hand_total(hard, ace) < 21):
+            return False
+        if self.chart is not None:
+            return self.chart.doubles(hard, ace, self.up)
+        return self.double_value(comp, hard, ace, 2 * bj_cost) > self.hit_stand(comp, hard, ace, bj_cost)
+
     def may_double(self, hard: int, ace: bool) -> bool:
         if self.rules.double_hard_10_11_only:
             # Ace Race 3.26.1: a hard total of 10 or 11 (A-9 would count as hard 10 under
@@ -227,12 +238,9 @@ class Versus:
             if aces:  # one card to each ace (3.23.1); 21 there is not a blackjack (3.21.1)
                 ev, pbj = self.stand_parts(nc, hand_total(hard, ace))
                 return ev - per_hand_bj * pbj
-            best = self.hit_stand(nc, hard, ace, per_hand_bj)
-            if rules.double_after_split and self.may_double(hard, ace) and hand_total(hard, ace) < 21:
-                dbl = self.double_value(nc, hard, ace, 2 * per_hand_bj)
-                if dbl > best:
-                    best = dbl
-            return best
+            if self.split_doubles(nc, hard, ace, per_hand_bj):
+                return self.double_value(nc, hard, ace, 2 * per_hand_bj)
+            return self.hit_stand(nc, hard, ace, per_hand_bj)
 
         values = [hand_value(i) if probs[i] > 0 else 0.0 for i in range(10)]
         q = probs[v - 1]
@@ -368,8 +376,10 @@ EXACT_CARDS = 3
 
 def analyse(rules: RuleSet, progress: Callable[[int], None] | None = None,
             exact_cards: int = EXACT_CARDS,
-            on_hand: Callable[[Versus, HandDecision, Comp], None] | None = None) -> MainWagerResult:
-    """The main wager's expected return under composition-dependent optimal play.
+            on_hand: Callable[[Versus, HandDecision, Comp], None] | None = None,
+            chart: Chart | None = None) -> MainWagerResult:
+    """The main wager's expected return under composition-dependent optimal play, or under
+    the printed ``chart``'s play (strategy.py).
 
     ``on_hand`` is told every initial hand with its decision (outcomes.py walks the play).
     """
@@ -380,7 +390,7 @@ def analyse(rules: RuleSet, progress: Callable[[int], None] | None = None,
     total = 0.0
     for up in ups:
         p_up = 1.0 if rules.permanent_eight else full[up - 1] / n_full
-        vs = Versus(rules, up, exact_cards)
+        vs = Versus(rules, up, exact_cards, chart)
         ev_up = 0.0
         for cards, comp, p_hand in _initial_hands(rules, vs.shoe):
             value, values, best = _initial_value(vs, cards, comp)
@@ -437,7 +447,10 @@ def _initial_value(vs: Versus, cards: tuple[int, ...], comp: Comp) -> tuple[floa
     if rules.surrender == "late" or rules.surrender == "early" or (
             rules.surrender == "early_not_ace" and vs.up != 1):
         values["surrender"] = -0.5
-    best = max(values, key=lambda k: values[k])
+    if vs.chart is not None:
+        best = vs.chart.initial_action(cards[0], cards[1], vs.up, lambda a: a in values)
+    else:
+        best = max(values, key=lambda k: values[k])
     value = values[best]
     if vs.peek:
         # Values above are given no dealer blackjack; with one, the hand loses one unit.
@@ -486,9 +499,8 @@ def _tie18(vs: Versus, actions: dict[int, str]) -> tuple[float, float]:
 
 def _played_p18(vs: Versus, comp: Comp, hard: int, ace: bool, split: bool) -> float:
     """P(18 against 18) for a two-card hand played by the strategy (after a split: double or hit/stand)."""
-    if split and vs.rules.double_after_split and vs.may_double(hard, ace) and hand_total(hard, ace) < 21:
-        if vs.double_value(comp, hard, ace, 0) > vs.hit_stand(comp, hard, ace, 0):
-            return _draw_p18(vs, comp, hard, ace, once=True)
+    if split and vs.split_doubles(comp, hard, ace, 0):
+        return _draw_p18(vs, comp, hard, ace, once=True)
     if hand_total(hard, ace) < 21 and vs.plays_hit(comp, hard, ace, 0):
         return _draw_p18(vs, comp, hard, ace, once=False)
     return vs.dealer(comp)[1] if hand_total(hard, ace) == 18 else 0.0

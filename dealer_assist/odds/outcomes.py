@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass
 from functools import cache
 
+from dealer_assist.odds import main_wager
 from dealer_assist.odds.main_wager import (
     BLACKJACK,
     BUST,
@@ -27,6 +28,7 @@ from dealer_assist.odds.main_wager import (
     split_hand_counts,
 )
 from dealer_assist.odds.rulesets import RuleSet
+from dealer_assist.odds.strategy import Chart
 
 Dist = dict[float, float]
 
@@ -42,6 +44,7 @@ class Outcomes:
     """The distribution of the main wager's net result per unit of original wager."""
 
     dist: Dist
+    stake: float = 1.0  # the expected total amount wagered per unit of original wager
 
     @property
     def mean(self) -> float:
@@ -51,6 +54,15 @@ class Outcomes:
     def hit_frequency(self) -> float:
         """P(the player's net result is positive)."""
         return sum(p for x, p in self.dist.items() if x > 0)
+
+    @property
+    def push(self) -> float:
+        return self.dist.get(0.0, 0.0)
+
+    @property
+    def element_of_risk(self) -> float:
+        """The house's expected win per unit of everything wagered (doubles and splits included)."""
+        return -self.mean / self.stake
 
     @property
     def std_dev(self) -> float:
@@ -75,6 +87,7 @@ class _Play:
         rules = vs.rules
         self.bj_cost = 1 if vs.enhc else 0
         self.dbl_cost = (2 if rules.hole_card == "none_all" else 1) if vs.enhc else 0
+        self.staked = 0.0  # sum of probability x total amount wagered, per unit of original wager
 
     def stand(self, comp: Comp, total: int, bet: float, bj_cost: float, dist: Dist, p: float) -> None:
         d = self.vs.dealer(comp)
@@ -149,6 +162,7 @@ class _Play:
         # A hand's second card: not the pair card for the hands completed while resplits
         # were allowed (n_other of them on average), any card for the others (n_any).
         joint: list[Dist] = [{} for _ in range(7)]
+        per_hand = 0.0  # the expected amount on one split hand (2 where it doubles)
         for i in range(10):
             pi = probs[i]
             if pi <= 0:
@@ -157,7 +171,10 @@ class _Play:
             weight = (n_any * pi + (n_other * pi / (1 - q) if c != v else 0.0)) / (n_other + n_any)
             if weight <= 0:
                 continue
+            nc, hard, ace = add_card(comp, c), v + c, aces or c == 1
+            per_hand += weight * (2.0 if not aces and vs.split_doubles(nc, hard, ace, per_hand_bj) else 1.0)
             self._hand(add_card(comp, c), v + c, aces or c == 1, aces, per_hand_bj, joint, weight, d0)
+        self.staked += p * (n_other + n_any) * per_hand
         n_dist = split_hand_number(q, max_hands)
         for k in range(7):
             pk = d0[k]
@@ -183,10 +200,7 @@ class _Play:
         if split_aces:
             finals.append((comp, total, 1.0, 1.0))
         else:
-            doubled = False
-            if vs.rules.double_after_split and vs.may_double(hard, ace) and total < 21:
-                doubled = vs.double_value(comp, hard, ace, 2 * bj_cost) > vs.hit_stand(comp, hard, ace, bj_cost)
-            if doubled:
+            if vs.split_doubles(comp, hard, ace, bj_cost):
                 probs = vs.draw_probs(comp)
                 for i in range(10):
                     if probs[i] <= 0:
@@ -269,12 +283,16 @@ def initial_outcomes(play: _Play, decision: HandDecision, comp: Comp, dist: Dist
         pbj = vs.dealer_bj_probability(comp)
         _put(dist, float(rules.blackjack_pays), p * (1 - pbj))
         _put(dist, 0.0, p * pbj)
+        play.staked += p
         return
     if vs.peek:
         pbj = vs.dealer_bj_probability(comp)
         _put(dist, -1.0, p * pbj)
+        play.staked += p * pbj
         p *= 1 - pbj
     best = decision.best
+    if best != "split":
+        play.staked += p * (2.0 if best == "double" else 1.0)
     if best == "surrender":
         _put(dist, -0.5, p)
     elif best == "stand":
@@ -318,7 +336,8 @@ def _bonus(play: _Play, cards: tuple[int, ...], comp: Comp, sub: Dist, dist: Dis
         _put(dist, x + float(plain), p * w * 15 / 16)
 
 
-def analyse_with_outcomes(rules: RuleSet, exact_cards: int | None = None) -> tuple[MainWagerResult, Outcomes]:
+def analyse_with_outcomes(rules: RuleSet, exact_cards: int | None = None,
+                          chart: Chart | None = None) -> tuple[MainWagerResult, Outcomes]:
     """The main wager's analysis and the distribution of its net result under that play."""
     dist: Dist = {}
     plays: dict[int, _Play] = {}  # one walker (and its memo) per dealer card
@@ -329,6 +348,6 @@ def analyse_with_outcomes(rules: RuleSet, exact_cards: int | None = None) -> tup
             play = plays[vs.up] = _Play(vs)
         initial_outcomes(play, decision, comp, dist, decision.probability)
 
-    result = analyse(rules, on_hand=hand) if exact_cards is None else analyse(rules, exact_cards=exact_cards,
-                                                                              on_hand=hand)
-    return result, Outcomes(dist)
+    result = analyse(rules, exact_cards=main_wager.EXACT_CARDS if exact_cards is None else exact_cards,
+                     on_hand=hand, chart=chart)
+    return result, Outcomes(dist, sum(play.staked for play in plays.values()))

@@ -9,11 +9,14 @@ from functools import cache
 from typing import Any
 
 from dealer_assist.games import GAMES
-from dealer_assist.odds import main_wager, side_bets
+from dealer_assist.odds import main_wager, side_bets, strategy
+from dealer_assist.odds.chart_build import build_chart
 from dealer_assist.odds.main_wager import MainWagerResult
 from dealer_assist.odds.outcomes import Outcomes, analyse_with_outcomes
 from dealer_assist.odds.rulesets import RuleSet, for_game
 from dealer_assist.odds.side_bets import BetFigures
+from dealer_assist.odds.strategy import Chart
+from dealer_assist.odds.tie18 import Tie18, tie18_exact
 
 
 class OddsError(ValueError):
@@ -44,6 +47,10 @@ class ParSheet:
     outcomes: Outcomes
     bets: dict[str, BetFigures] = field(default_factory=dict)
     seconds: float = 0.0
+    chart: Chart | None = None  # the printed strategy chart (strategy.py)
+    chart_main: MainWagerResult | None = None  # the main wager played by the chart
+    chart_outcomes: Outcomes | None = None
+    tie18: Tie18 | None = None  # Dueling 8's exact Tie on 18 (tie18.py), when computed
 
     def house_edge(self, bet: str) -> float:
         """The house edge of ``bet`` (a transcript bet name) per unit staked."""
@@ -57,18 +64,53 @@ def main_wager_result(game: str, decks: int) -> tuple[MainWagerResult, Outcomes]
     return analyse_with_outcomes(for_game(game, decks))
 
 
-def par_sheet(game: str, decks: int | None = None) -> ParSheet:
-    """The whole par sheet of ``game`` at ``decks`` decks (every figure from the game's data)."""
+@cache
+def chart_of(game: str, decks: int) -> Chart:
+    """The printed strategy chart of ``game`` at ``decks`` decks (strategy.py)."""
+    rules = for_game(game, decks)
+    optimal, _ = main_wager_result(game, decks)
+    return build_chart(optimal.decisions, lambda up: main_wager.Versus(rules, up, main_wager.EXACT_CARDS))
+
+
+@cache
+def chart_result(game: str, decks: int) -> tuple[MainWagerResult, Outcomes]:
+    """The main wager played by the printed chart: its edge and its net-result distribution."""
+    return analyse_with_outcomes(for_game(game, decks), chart=chart_of(game, decks))
+
+
+@cache
+def exact_tie18(decks: int) -> Tie18:
+    """Dueling 8's Tie on 18 by exact enumeration (tie18.py): minutes at four hands a split."""
+    return tie18_exact(for_game("dueling8s", decks), chart_of("dueling8s", decks))
+
+
+def par_sheet(game: str, decks: int | None = None, *, with_chart: bool = True,
+              exact: bool = False) -> ParSheet:
+    """The whole par sheet of ``game`` at ``decks`` decks (every figure from the game's data).
+
+    ``with_chart``: also the printed chart's edge and distribution. ``exact``: Dueling 8's Tie
+    on 18 by exact enumeration (tie18.py) instead of the analysis' estimate (minutes).
+    """
     n = check(game, decks)
     start = time.perf_counter()
     ruleset = for_game(game, n)
     main, outcomes = main_wager_result(game, n)
-    bets = side_bets_of(game, n, main.first_card_action, main.tie18, main.tie18_split)
-    return ParSheet(game, n, ruleset, main, outcomes, bets, time.perf_counter() - start)
+    t18 = exact_tie18(n) if exact and ruleset.permanent_eight else None
+    if t18 is not None:
+        bets = side_bets_of(game, n, main.first_card_action, t18.first_hand, t18.split_hands, exact_tie=True)
+    else:
+        bets = side_bets_of(game, n, main.first_card_action, main.tie18, main.tie18_split)
+    sheet = ParSheet(game, n, ruleset, main, outcomes, bets, tie18=t18)
+    if with_chart:
+        sheet.chart = chart_of(game, n)
+        sheet.chart_main, sheet.chart_outcomes = chart_result(game, n)
+    sheet.seconds = time.perf_counter() - start
+    return sheet
 
 
 def side_bets_of(game: str, n: int, first_card_action: dict[int, str] | None = None,
-                 tie18: float | None = None, tie18_split: float | None = None) -> dict[str, BetFigures]:
+                 tie18: float | None = None, tie18_split: float | None = None,
+                 exact_tie: bool = False) -> dict[str, BetFigures]:
     """Every side bet of ``game`` at ``n`` decks (the transcript's bet names), with insurance.
 
     Dueling 8's needs the strategy's play of the permanent 8 with each first card
@@ -93,7 +135,7 @@ def side_bets_of(game: str, n: int, first_card_action: dict[int, str] | None = N
         actions = first_card_action or {}
         bets["superb8"] = side_bets.superb8(n, actions.get(8, "stand"))
         if tie18 is not None:
-            bets["tie18"] = side_bets.tie18(tie18, tie18_split)
+            bets["tie18"] = side_bets.tie18(tie18, tie18_split, exact=exact_tie)
         bets["plus21"] = side_bets.plus21(n)
         bets["bonus678"] = side_bets.bonus678(n, {v: a in ("hit", "double") for v, a in actions.items()})
     if GAMES[game].insurance:
@@ -135,7 +177,21 @@ def to_json(sheet: ParSheet) -> dict[str, Any]:
     }
     for name, b in sheet.bets.items():
         bets[name] = _bet_json(b)
+    for _name, res, o in edge_rows(sheet)[1:]:
+        bets["main"]["printed_chart"] = {
+            "house_edge": round(res.house_edge, 10), "hit_frequency": round(o.hit_frequency, 10),
+            "push": round(o.push, 10), "std_dev": round(o.std_dev, 10),
+            "element_of_risk": round(o.element_of_risk, 10), "average_wagered": round(o.stake, 10),
+            "distribution": [{"net": x, "probability": round(p, 12)} for x, p, _ in distribution_rows(o)]}
+    bets["main"].update({"push": round(sheet.outcomes.push, 10),
+                         "element_of_risk": round(sheet.outcomes.element_of_risk, 10),
+                         "average_wagered": round(sheet.outcomes.stake, 10)})
     out: dict[str, Any] = {"game": sheet.game, "decks": sheet.decks, "bets": bets}
+    if sheet.tie18 is not None:
+        t = sheet.tie18
+        out["tie18_exact"] = {"first_hand": t.first_hand, "split_hands": t.split_hands,
+                              "by_hand": list(t.by_hand), "hands_formed": list(t.hands_expected),
+                              "p_split": t.p_split}
     later = {f"{name}": _bet_json(extra) for b in sheet.bets.values() for name, extra in
              ((b.bet, e) for e in b.extra.values())}
     if later:
@@ -150,24 +206,19 @@ def to_json(sheet: ParSheet) -> dict[str, Any]:
 def main_method(sheet: ParSheet) -> str:
     return ("combinatorial analysis: composition-dependent optimal play, dealer probabilities exact "
             f"for the first {main_wager.EXACT_CARDS} player cards and the dealer's card removed; splits "
-            "valued per hand with the pair removed; insurance never taken (floating point). Rows: the "
-            "net results above zero per unit of original wager under that play; hit frequency = "
-            "P(net result > 0); split hands in the distribution taken as independent given the "
-            "dealer's total")
+            "valued per hand with the pair removed; insurance never taken (floating point). The printed "
+            "chart's edge: the same analysis with every decision the chart's (strategy.py). Distribution: "
+            "the net result per unit of original wager under that play; hit frequency = P(net result > 0); "
+            "split hands in the distribution taken as independent given the dealer's total (its mean is "
+            "within 0.005 percentage points of the edge); element of risk = expected loss / expected "
+            "amount wagered")
 
 
 def to_text(sheet: ParSheet) -> str:
     g = GAMES[sheet.game]
     lines = [f"{g.name}: par sheet at {sheet.decks} deck{'s' if sheet.decks != 1 else ''}",
              f"rules: {sheet.rules.describe()}", ""]
-    out = sheet.outcomes
-    lines.append(f"main wager: house edge {sheet.main.house_edge * 100:.4f} %, return to player "
-                 f"{(1 - sheet.main.house_edge) * 100:.4f} %, hit frequency {out.hit_frequency * 100:.4f} %, "
-                 f"std dev {out.std_dev:.4f}")
-    push = out.dist.get(0.0, 0.0)
-    lines.append(f"  net win {out.hit_frequency * 100:.4f} %, push {push * 100:.4f} %, "
-                 f"net loss {(1 - out.hit_frequency - push) * 100:.4f} %")
-    lines.append(f"  method: {main_method(sheet)}")
+    lines += main_lines(sheet)
     for name, b in sheet.bets.items():
         lines += [""] + _bet_text(name, b)
         for key, extra in b.extra.items():
@@ -176,13 +227,57 @@ def to_text(sheet: ParSheet) -> str:
     return "\n".join(lines)
 
 
+def edge_rows(sheet: ParSheet) -> list[tuple[str, MainWagerResult, Outcomes]]:
+    """The main wager's two plays: optimal (composition-dependent) and the printed chart's."""
+    rows = [("optimal play", sheet.main, sheet.outcomes)]
+    if sheet.chart_main is not None and sheet.chart_outcomes is not None:
+        rows.append(("printed chart", sheet.chart_main, sheet.chart_outcomes))
+    return rows
+
+
+def distribution_rows(out: Outcomes) -> list[tuple[float, float, float]]:
+    """(net result per unit of original wager, probability, contribution to the mean), by net."""
+    return [(x, p, x * p) for x, p in sorted(out.dist.items()) if p > 0]
+
+
+def main_lines(sheet: ParSheet) -> list[str]:
+    lines = ["main wager:"]
+    for name, res, out in edge_rows(sheet):
+        lines.append(f"  {name:<14} house edge {res.house_edge * 100:.4f} %, return {(1 - res.house_edge) * 100:.4f} %, "
+                     f"hit frequency {out.hit_frequency * 100:.4f} %, push {out.push * 100:.4f} %, "
+                     f"std dev {out.std_dev:.4f}, element of risk {out.element_of_risk * 100:.4f} % "
+                     f"(average amount wagered {out.stake:.4f} units)")
+    name, res, out = edge_rows(sheet)[-1]
+    lines.append(f"  net result of one unit, {name} (splits, doubles{', the 6-7-8 bonus' if sheet.rules.bonus678 else ''}):")
+    lines.append(f"    {'net':>8}  {'probability':>14}  {'contribution':>14}")
+    for x, p, c in distribution_rows(out):
+        lines.append(f"    {x:>+8g}  {p:>14.10f}  {c:>+14.10f}")
+    lines.append(f"    {'total':>8}  {sum(out.dist.values()):>14.10f}  {out.mean:>+14.10f}")
+    lines.append(f"  method: {main_method(sheet)}")
+    return lines
+
+
+def bet_rows(b: BetFigures) -> list[tuple[str, str, float, str, float]]:
+    """(row, pays, probability, exact probability, contribution) with the losing outcome last."""
+    rows = []
+    for r in b.rows:
+        exact = f"{r.probability.numerator}/{r.probability.denominator}" if r.probability is not None else "-"
+        rows.append((r.name, odds_text(r.odds), r.probability_float, exact, float(r.odds) * r.probability_float))
+    if b.staked:
+        lose = b.lose if b.lose is not None and b.exact else None
+        p_lose = float(lose) if lose is not None else 1 - b.hit_frequency
+        rows.append(("loses", "-1", p_lose, f"{lose.numerator}/{lose.denominator}" if lose is not None else "-",
+                     -p_lose))
+    return rows
+
+
 def _bet_text(name: str, b: BetFigures) -> list[str]:
     lines = [f"{name}: house edge {b.house_edge * 100:.4f} %, return to player {b.return_to_player * 100:.4f} %, "
              f"hit frequency {b.hit_frequency * 100:.4f} %, std dev {b.std_dev:.4f}"]
-    width = max((len(r.name) for r in b.rows), default=10)
-    for r in b.rows:
-        exact = f"{r.probability.numerator}/{r.probability.denominator}" if r.probability is not None else "-"
-        lines.append(f"  {r.name:<{width}}  {odds_text(r.odds):>12}  {r.probability_float:.10f}  {exact}")
+    rows = bet_rows(b)
+    width = max((len(r[0]) for r in rows), default=10)
+    for row, pays, p, exact, contribution in rows:
+        lines.append(f"  {row:<{width}}  {pays:>12}  {p:.10f}  {contribution:+.10f}  {exact}")
     lines.append(f"  method: {b.method}")
     return lines
 
@@ -192,12 +287,26 @@ _LETTER = {"stand": "S", "hit": "H", "double": "D", "split": "P", "surrender": "
 
 
 def _code(values: dict[str, float], best: str) -> str:
-    if best in ("double", "surrender"):
-        rest = {k: v for k, v in values.items() if k not in ("double", "surrender", "split")}
-        if rest:
-            second = max(rest, key=lambda k: rest[k])
-            return _LETTER[best] + _LETTER[second].lower()
-    return _LETTER[best]
+    return strategy.code(values, best)
+
+
+def _card(v: int) -> str:
+    return "A" if v == 1 else "T" if v == 10 else str(v)
+
+
+def exception_lines(chart: Chart, limit: int = 40) -> list[str]:
+    """The hands the optimal play plays differently from the chart, most likely first."""
+    ex = sorted(chart.exceptions, key=lambda e: -e.probability)
+    lines = [f"composition-dependent exceptions (the optimal play differs from the chart; {len(ex)} hands, "
+             f"the {min(limit, len(ex))} most likely):"]
+    for e in ex[:limit]:
+        lines.append(f"  {'-'.join(_card(c) for c in e.cards):<8} against {_card(e.up):<2}  chart {e.chart:<3} "
+                     f"optimal {e.optimal:<3} (probability {e.probability:.2e})")
+    if chart.filled:
+        lines.append("rows from three-card hands (no two-card hand makes them): "
+                     + ", ".join(f"{k} {t} against {_card(u)}: {chart.cells[(k, t, u)]}"
+                                 for k, t, u in sorted(chart.filled)))
+    return lines
 
 
 def strategy_chart(sheet: ParSheet) -> str:
@@ -216,6 +325,8 @@ def strategy_chart(sheet: ParSheet) -> str:
             hand = "8-A" if v == 1 else f"8-{v}" if v < 10 else "8-J/Q/K"
             lines.append(f"  {hand:<8} {_code(d.values, d.best):<3}  "
                          + "  ".join(f"{k} {x:+.4f}" for k, x in d.values.items()))
+        if sheet.chart is not None:
+            lines += [""] + exception_lines(sheet.chart)
         return "\n".join(lines)
     ups = [2, 3, 4, 5, 6, 7, 8, 9, 10, 1]
     groups: dict[tuple[str, int], dict[int, list[tuple[float, str]]]] = {}
@@ -254,4 +365,6 @@ def strategy_chart(sheet: ParSheet) -> str:
             label = ("A-A" if k == 1 else f"{k}-{k}") if kind == "pair" else (f"A-{k - 11}" if kind == "soft" else str(k))
             lines.append(f"  {label:<6}" + "".join(f"{cell(row[u]) if u in row else '':>5}" for u in ups))
         lines.append("")
+    if sheet.chart is not None:
+        lines += exception_lines(sheet.chart)
     return "\n".join(lines)

@@ -4,7 +4,9 @@ Theoretical win of a wager = its stake x the house edge of its bet in that game 
 deck count (the par sheet, docs/odds.md). The main wager's edge is per unit of the
 original wager (doubles, splits and the 6-7-8 bonus are inside it), so a main wager counts
 with the amount placed before the deal (its ``wager`` events), not with what was added by
-doubling or splitting; the 6-7-8 bonus has no theoretical win of its own. Side bets and
+doubling or splitting; the 6-7-8 bonus has no theoretical win of its own and, being a
+payout on the main wager (4.1.1), adds nothing to what was wagered (only its payout counts,
+in the actual win). Side bets and
 insurance count with their settled stakes. Returned wagers (void rounds, 5.26, 5.27's
 excess) were never at risk and count for nothing. Actual win is the house's: minus what
 the players netted. Figures are statistics (Decimal, not rounded to the cent).
@@ -102,10 +104,12 @@ def round_theo(rnd: StoredRound, edges: EdgeLookup = house_edges) -> dict[str, T
         if bet == "main":
             key = (player, s.get("area"))
             returned_main[key] = returned_main.get(key, True) and s["result"] == "returned"
-        if s["result"] == "returned":
+        if s["result"] == "returned" or bet == "bonus678":
+            # The 6-7-8 bonus (Dueling 8's 4.1.1) is a payout on the main wager: its
+            # settlement carries the main wager's stake, which is not wagered a second time.
             continue
         line.wagered += stake
-        if bet in ("main", "bonus678"):
+        if bet == "main":
             continue
         # A side bet placed on a split hand (Ace Race 3.21.1) has its own edge.
         placed_later = s.get("hand") is not None and bet + AFTER_SPLIT in table

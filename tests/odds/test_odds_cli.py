@@ -54,7 +54,11 @@ def test_json_has_the_issue_shape(capsys: pytest.CaptureFixture[str]) -> None:
     assert pair["house_edge"] == pytest.approx(5 / 17)
     assert pair["return_to_player"] == pytest.approx(12 / 17)
     main_wager = doc["bets"]["main"]
-    assert set(main_wager) == set(pair) and 0 < main_wager["hit_frequency"] < 1 and main_wager["std_dev"] > 1
+    assert set(main_wager) == set(pair) | {"push", "element_of_risk", "average_wagered", "printed_chart"}
+    assert 0 < main_wager["hit_frequency"] < 1 and main_wager["std_dev"] > 1
+    chart = main_wager["printed_chart"]  # issue 27: the chart's own edge, never above the optimal return
+    assert chart["house_edge"] >= main_wager["house_edge"]
+    assert sum(row["probability"] for row in chart["distribution"]) == pytest.approx(1, abs=1e-9)
     lucky = {r["row"]: r["probability_exact"] for r in doc["bets"]["lucky8"]["rows"]}
     assert lucky["3 unsuited 8's"] == "1/5525"
 
@@ -77,3 +81,33 @@ def test_text_sheet_names_every_bet() -> None:
     assert proc.returncode == 0, proc.stderr
     for bet in ("bet_the_set", "royal_match", "kings_bounty", "insurance", "main wager"):
         assert bet in proc.stdout
+
+
+@pytest.mark.parametrize("game", ["ace_race", "electronic", "star_elements", "lucky8", "dueling8s"])
+def test_pdf_par_sheet_of_every_game(game: str, tmp_path: pytest.TempPathFactory) -> None:
+    """`odds GAME --pdf FILE` as a user runs it, without --decks (the usual deck count)."""
+    out = tmp_path / f"{game}.pdf"  # type: ignore[operator]
+    proc = subprocess.run([sys.executable, "-m", "dealer_assist", "odds", game, "--pdf", str(out)],
+                          capture_output=True, text=True, timeout=280)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == f"wrote {out}\n"
+    data = out.read_bytes()
+    assert data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF")
+    assert data.count(b"/Type /Page\n") + data.count(b"/Type /Page ") >= 2  # the sheet and the chart
+
+
+def test_pdf_to_a_folder_that_does_not_exist(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["odds", "dueling8s", "--pdf", "/nonexistent/folder/sheet.pdf"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: cannot write /nonexistent/folder/sheet.pdf") and err.count("\n") == 1
+
+
+def test_strategy_prints_the_chart_and_its_exceptions(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["odds", "lucky8", "--decks", "1", "--strategy"]) == 0
+    text = capsys.readouterr().out
+    assert "composition-dependent exceptions" in text
+    # The optimal play stands on 16 of three cards against a ten (issue 27); the chart hits.
+    assert any(line.split()[2:6] == ["T", "chart", "H", "optimal"] and "S" in line.split()[6:7]
+               and sum(int(c) if c.isdigit() else 10 if c == "T" else 1 for c in line.split()[0].split("-")) == 16
+               for line in text.splitlines() if line.startswith("  ") and "against" in line
+               and len(line.split()[0].split("-")) == 3)

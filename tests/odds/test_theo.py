@@ -83,3 +83,32 @@ def test_real_edges_come_from_the_par_sheet() -> None:
     assert table["pair"] == Decimal(repr(round(5 / 17, 10)))  # 11:1 on 1/17
     assert table["bonus678"] == 0
     assert Decimal("-0.02") < table["main"] < Decimal("0.02")
+
+
+def test_dueling8s_bonus_is_a_payout_not_a_stake(tmp_path: Path) -> None:
+    """A single 100 main wager on 8-6-7 against the dealer's 8-K: the main wins 100 and the
+    6-7-8 bonus (1 to 1, not all spades, 4.1.1) pays 100 more. Wagered is the 100 placed,
+    not 200; theoretical win is 100 x the main wager's edge; the house's actual win -200."""
+    db = tmp_path / "table.sqlite"
+    doc = {"game": "dueling8s", "decks": 6, "areas": 7, "seated": {"alice": 2}, "events": [
+        {"type": "wager", "player": "alice", "area": 2, "bet": "main", "amount": 100},
+        {"type": "no_more_bets"},
+        {"type": "card", "card": "6H"},
+        {"type": "decision", "area": 2, "action": "hit"},
+        {"type": "card", "card": "7D"},
+        {"type": "card", "card": "KC"},
+    ]}
+    rid = record_transcript(db, doc, settle_document(doc))
+    conn = sqlite3.connect(db)
+    [rnd] = list(stored_rounds(conn, round_ids=[rid]))
+    assert sorted(s["bet"] for s in rnd.settlements) == ["bonus678", "main"]  # both settled
+    got = round_theo(rnd, edges)["alice"]
+    assert got.wagered == Decimal(100) and got.initial == Decimal(100)
+    assert got.theo == Decimal("0.5")  # 100 x 0.005
+    assert got.actual == Decimal(-200)
+    assert got.theo_hold == Decimal("0.5")  # per cent: 0.5 of 100, not 0.25
+    table = table_theo([rnd], edges)
+    assert table.wagered == Decimal(100) and table.theo_hold == Decimal("0.5")
+    by_bet = theo_by_bet([rnd], edges)
+    assert by_bet["bonus678"].wagered == 0 and by_bet["bonus678"].actual == Decimal(-100)
+    assert by_bet["main"].wagered == Decimal(100) and by_bet["main"].theo == Decimal("0.5")

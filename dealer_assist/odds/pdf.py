@@ -1,0 +1,211 @@
+"""A printable par sheet (``odds GAME --pdf FILE``): one game at one deck count, with reportlab.
+
+The rules summary, the main wager under the optimal play and under the printed chart (edge,
+hit frequency, push, standard deviation, element of risk, the distribution of the net
+result), every side bet's rows (probability, pay, contribution), the chart with its
+composition-dependent exceptions, the method, the date and the program's version.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from typing import Any
+
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
+from reportlab.lib.units import mm
+from reportlab.platypus import (
+    KeepTogether,
+    PageBreak,
+    Paragraph,
+    SimpleDocTemplate,
+    Spacer,
+    Table,
+    TableStyle,
+)
+
+from dealer_assist import __version__
+from dealer_assist.games import GAMES
+from dealer_assist.odds.sheet import (
+    ParSheet,
+    bet_rows,
+    distribution_rows,
+    edge_rows,
+    main_method,
+)
+from dealer_assist.odds.strategy import Chart, total_cell, two_card_cell
+
+_UPS = [2, 3, 4, 5, 6, 7, 8, 9, 10, 1]
+_FILL = {"S": "#f4d03f", "H": "#ffffff", "D": "#58d68d", "P": "#85c1e9", "R": "#f1948a"}
+
+
+def _card(v: int) -> str:
+    return "A" if v == 1 else "T" if v == 10 else str(v)
+
+
+def _grid(style: list[Any]) -> TableStyle:
+    return TableStyle([("FONT", (0, 0), (-1, -1), "Helvetica", 7.5),
+                       ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 7.5),
+                       ("GRID", (0, 0), (-1, -1), 0.25, colors.grey),
+                       ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                       ("TOPPADDING", (0, 0), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -1), 1),
+                       ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e5e8e8")), *style])
+
+
+def _table(rows: list[list[str]], widths: list[float], right_from: int = 1) -> Table:
+    t = Table(rows, colWidths=[w * mm for w in widths], repeatRows=1, hAlign="LEFT")
+    t.setStyle(_grid([("ALIGN", (right_from, 0), (-1, -1), "RIGHT")]))
+    return t
+
+
+def _pct(x: float) -> str:
+    return f"{x * 100:.4f} %"
+
+
+def _chart_table(chart: Chart, sheet: ParSheet) -> Table:
+    """The chart as a grid: hard totals, soft totals, pairs against each dealer card."""
+    perm8 = sheet.rules.permanent_eight
+    ups = [8] if perm8 else _UPS
+    rows: list[list[str]] = [["hand"] + [_card(u) for u in ups]]
+    style: list[Any] = []
+    sections: list[tuple[str, list[tuple[str, Any]]]] = []
+    if perm8:
+        sections.append(("first decision (8 and the first card)",
+                         [(f"8-{_card(v)}", lambda u, v=v: two_card_cell(8, v, u)) for v in range(1, 11)]))
+        kinds = sorted({(k, t) for (k, t, _u) in chart.cells if k != "pair"})
+        sections.append(("later cards (hit or stand by total)",
+                         [(f"{k} {t}", lambda u, k=k, t=t: (k, t, u)) for k, t in kinds if t < 21]))
+    else:
+        sections.append(("hard", [(str(t), lambda u, t=t: total_cell(t, False, u)) for t in range(5, 20)]))
+        sections.append(("soft", [(f"A-{t - 11}", lambda u, t=t: ("soft", t, u)) for t in range(13, 21)]))
+        sections.append(("pairs", [(f"{_card(v)}-{_card(v)}", lambda u, v=v: ("pair", v, u)) for v in _UPS]))
+    for title, entries in sections:
+        rows.append([title] + [""] * len(ups))
+        style.append(("SPAN", (0, len(rows) - 1), (-1, len(rows) - 1)))
+        style.append(("FONT", (0, len(rows) - 1), (-1, len(rows) - 1), "Helvetica-Bold", 7.5))
+        for label, cell_of in entries:
+            line = [label]
+            for j, u in enumerate(ups):
+                code = chart.cells.get(cell_of(u), "")
+                line.append(code)
+                if code:
+                    style.append(("BACKGROUND", (j + 1, len(rows)), (j + 1, len(rows)),
+                                  colors.HexColor(_FILL[code[0]])))
+            if any(line[1:]):
+                rows.append(line)
+            else:
+                continue
+    t = Table(rows, colWidths=[34 * mm] + [11 * mm] * len(ups), repeatRows=1, hAlign="LEFT")
+    t.setStyle(_grid([("ALIGN", (1, 0), (-1, -1), "CENTER"), *style]))
+    return t
+
+
+def write_pdf(sheet: ParSheet, path: str, when: _dt.datetime | None = None) -> None:
+    """Write ``sheet`` as a PDF par sheet to ``path``."""
+    when = when or _dt.datetime.now(_dt.UTC)
+    g = GAMES[sheet.game]
+    styles = getSampleStyleSheet()
+    body = ParagraphStyle("body", parent=styles["BodyText"], fontSize=8, leading=10)
+    small = ParagraphStyle("small", parent=body, fontSize=7, leading=8.5)
+    h1, h2 = styles["Title"], ParagraphStyle("h2", parent=styles["Heading2"], fontSize=11, spaceBefore=6,
+                                              spaceAfter=3)
+    story: list[Any] = []
+    deck_text = f"{sheet.decks} deck{'s' if sheet.decks != 1 else ''}"
+    story.append(Paragraph(f"{g.name}: par sheet, {deck_text}", h1))
+    story.append(Paragraph(f"Dealer Assist {__version__}; computed {when:%Y-%m-%d %H:%M} UTC in "
+                           f"{sheet.seconds:.1f} s from the game's rules data (games.py, sidebets.py)", body))
+    story.append(Paragraph(f"<b>Rules.</b> {sheet.rules.describe()}. Side bets: "
+                           f"{', '.join(g.bet_name(b) for b in sheet.bets if b != 'insurance') or 'none'}"
+                           f"{'; insurance 2 to 1' if 'insurance' in sheet.bets else ''}.", body))
+    story.append(Paragraph("<b>Assumptions.</b> One player heads-up; a freshly shuffled shoe each round (no "
+                           "penetration effects); insurance and even money never taken; no hands-per-hour or cycle "
+                           "assumption: theoretical win is stake x house edge per wager (docs/odds.md).", body))
+
+    story.append(Paragraph("Main wager", h2))
+    rows = [["play", "house edge", "return", "hit frequency", "push", "std dev", "element of risk",
+             "avg. wagered"]]
+    for name, res, out in edge_rows(sheet):
+        rows.append([name, _pct(res.house_edge), _pct(1 - res.house_edge), _pct(out.hit_frequency),
+                     _pct(out.push), f"{out.std_dev:.4f}", _pct(out.element_of_risk), f"{out.stake:.4f}"])
+    story.append(_table(rows, [24, 20, 20, 22, 18, 16, 24, 20]))
+    story.append(Spacer(1, 2 * mm))
+    name, res, out = edge_rows(sheet)[-1]
+    dist = [["net (units)", "probability", "contribution"]]
+    for x, p, c in distribution_rows(out):
+        dist.append([f"{x:+g}", f"{p:.10f}", f"{c:+.10f}"])
+    dist.append(["total", f"{sum(out.dist.values()):.10f}", f"{out.mean:+.10f}"])
+    story.append(KeepTogether([Paragraph(f"Net result of one unit of original wager, {name} (splits and doubles "
+                                         f"included{'; the 6-7-8 bonus paid on the main wager' if sheet.rules.bonus678 else ''}):",
+                                         body), _table(dist, [22, 30, 30])]))
+    story.append(Paragraph(f"<i>Method.</i> {main_method(sheet)}", small))
+
+    for bet, b in sheet.bets.items():
+        summary = (f"house edge {_pct(b.house_edge)}, return {_pct(b.return_to_player)}, hit "
+                   f"frequency {_pct(b.hit_frequency)}, std dev {b.std_dev:.4f}" if b.staked else
+                   f"no stake of its own: pays {_pct(b.expected_value)} of the main wager on average (already "
+                   f"inside the main wager's edge), hit frequency {_pct(b.hit_frequency)}")
+        parts: list[Any] = [Paragraph(g.bet_name(bet), h2), Paragraph(summary, body)]
+        rows = [["row", "pays", "probability", "contribution", "exact probability"]]
+        for row, pays, p, exact, c in bet_rows(b):
+            rows.append([row, pays, f"{p:.10f}", f"{c:+.10f}", exact])
+        parts.append(_table(rows, [58, 20, 24, 26, 48]))
+        parts.append(Paragraph(f"<i>Method.</i> {b.method}", small))
+        for key, extra in b.extra.items():
+            parts.append(Paragraph(f"{key.replace('_', ' ')}: house edge {_pct(extra.house_edge)}, "
+                                   f"return {_pct(extra.return_to_player)}", body))
+            rows = [["row", "pays", "probability", "contribution", "exact probability"]]
+            for row, pays, p, exact, c in bet_rows(extra):
+                rows.append([row, pays, f"{p:.10f}", f"{c:+.10f}", exact])
+            parts.append(_table(rows, [58, 20, 24, 26, 48]))
+            parts.append(Paragraph(f"<i>Method.</i> {extra.method}", small))
+        if bet == "tie18" and sheet.tie18 is not None:
+            t = sheet.tie18
+            parts.append(Paragraph(
+                "By position after a split of 8s (P(tie | the hand is formed)): "
+                + ", ".join(f"hand {k + 2} {_pct(p)} (formed {_pct(f)})"
+                            for k, (p, f) in enumerate(zip(t.by_hand, t.hands_expected, strict=True))), body))
+        story.append(KeepTogether(parts))
+
+    story.append(PageBreak())
+    story.append(Paragraph(f"The printed strategy chart: {g.name}, {deck_text}", h2))
+    story.append(Paragraph("S stand, H hit, D double (Dh: else hit, Ds: else stand), P split, R surrender (Rh, Rs). "
+                           "Each cell is the play of the most likely two-card hand of that total; a hand of three or "
+                           "more cards hits or stands by its total's row. Its edge is on the first page.", body))
+    chart = sheet.chart
+    if chart is not None:
+        story.append(_chart_table(chart, sheet))
+        story.append(Spacer(1, 2 * mm))
+        ex = sorted(chart.exceptions, key=lambda e: -e.probability)
+        story.append(Paragraph(f"Composition-dependent exceptions: {len(ex)} hands the optimal play plays "
+                               f"differently{' (the 30 most likely)' if len(ex) > 30 else ''}.", body))
+        if ex:
+            # Three columns of (hand, dealer, chart, optimal, probability), most likely first.
+            shown = ex[:30]
+            per = (len(shown) + 2) // 3
+            rows = [["hand", "vs", "chart", "opt.", "prob."] * 3]
+            for i in range(per):
+                line: list[str] = []
+                for col in range(3):
+                    k = col * per + i
+                    if k < len(shown):
+                        e = shown[k]
+                        line += ["-".join(_card(c) for c in e.cards), _card(e.up), e.chart, e.optimal,
+                                 f"{e.probability:.1e}"]
+                    else:
+                        line += [""] * 5
+                rows.append(line)
+            story.append(_table(rows, [14, 7, 9, 8, 15] * 3))
+
+    def footer(canvas: Any, doc: Any) -> None:
+        canvas.saveState()
+        canvas.setFont("Helvetica", 7)
+        canvas.drawString(15 * mm, 8 * mm, f"{g.name} par sheet, {deck_text}; Dealer Assist {__version__}; "
+                                             f"{when:%Y-%m-%d}")
+        canvas.drawRightString(A4[0] - 15 * mm, 8 * mm, f"page {doc.page}")
+        canvas.restoreState()
+
+    doc = SimpleDocTemplate(path, pagesize=A4, leftMargin=15 * mm, rightMargin=15 * mm, topMargin=14 * mm,
+                            bottomMargin=14 * mm, title=f"{g.name} par sheet, {deck_text}",
+                            author="Dealer Assist", subject="par sheet")
+    doc.build(story, onFirstPage=footer, onLaterPages=footer)

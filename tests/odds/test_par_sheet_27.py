@@ -1,0 +1,194 @@
+"""Issue 27: the printed chart's edge, the distribution, side-bet rows, Dueling 8's exact Tie on 18."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from fractions import Fraction
+
+import pytest
+
+from dealer_assist.games import GAMES
+from dealer_assist.odds.rulesets import for_game, usual_decks
+from dealer_assist.odds.sheet import (
+    chart_of,
+    chart_result,
+    main_wager_result,
+    side_bets_of,
+)
+from dealer_assist.odds.strategy import Chart
+from dealer_assist.odds.tie18 import dealer_eighteens, tie18_exact
+
+ALL = [(g, n) for g, r in GAMES.items() for n in range(r.deck_range[0], r.deck_range[1] + 1)]
+
+
+@pytest.mark.parametrize(("game", "decks"), ALL)
+def test_chart_returns_no_more_than_the_optimal_play(game: str, decks: int) -> None:
+    optimal, _ = main_wager_result(game, decks)
+    chart, _ = chart_result(game, decks)
+    # The chart is one of the plays the optimisation chose among: it cannot return more.
+    assert chart.expected_return <= optimal.expected_return + 1e-12
+    # And it is a sensible chart: within half a percentage point of the optimum.
+    assert optimal.expected_return - chart.expected_return < 0.005
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_distribution_sums_to_one_and_its_mean_is_the_edge(game: str) -> None:
+    n = usual_decks(game)
+    for res, out in (main_wager_result(game, n), chart_result(game, n)):
+        assert sum(out.dist.values()) == pytest.approx(1.0, abs=1e-12)
+        assert min(out.dist) >= -8 and max(out.dist) <= 8 + 5  # 4 doubled hands; Dueling 8's bonus pays on top
+        # The split hands' joint distribution (independent given the dealer's total) moves the
+        # mean by at most 0.005 percentage points from the analysis' expected value.
+        assert out.mean == pytest.approx(res.expected_return, abs=5e-5)
+        # Element of risk: the same expected loss over more money wagered (doubles, splits).
+        assert out.stake > 1.0
+        assert out.element_of_risk == pytest.approx(-out.mean / out.stake)
+        assert 0 < out.push < 0.2
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_side_bet_rows_sum_to_exactly_one_and_their_contributions_to_the_return(game: str) -> None:
+    n = usual_decks(game)
+    main, _ = main_wager_result(game, n)
+    for name, b in side_bets_of(game, n, main.first_card_action, main.tie18, main.tie18_split).items():
+        if not b.exact or not b.staked:
+            continue
+        assert b.lose is not None
+        total = sum((r.probability for r in b.rows if r.probability is not None), Fraction(0)) + b.lose
+        assert total == 1, name
+        ev = sum((r.odds * r.probability for r in b.rows if r.probability is not None), Fraction(0)) - b.lose
+        assert ev == b.expected_value_exact, name
+
+
+def test_dealer_eighteens_match_the_dealer_recursion() -> None:
+    from dealer_assist.odds.main_wager import dealer_outcomes
+
+    # One shoe from the permanent 8: 8 + 10 (one card), 8 + 5 + 5, 8 + A... (soft 19 stands).
+    counts = [2, 1, 1, 0, 2, 0, 0, 0, 0, 3]
+    n = sum(counts)
+    p = 0.0
+    for orders, need, m in dealer_eighteens(False):
+        w = orders
+        for i, k in need:
+            for j in range(k):
+                w *= counts[i] - j
+        denom = 1
+        for j in range(m):
+            denom *= n - j
+        p += w / denom
+    assert p == pytest.approx(dealer_outcomes(counts, 8, False, False, False)[1], abs=1e-15)
+
+
+# ------------------------------------------------------------------ Tie on 18, enumerated by brute force
+def _chart_small() -> Chart:
+    """A plain chart against the 8: double 10 and 11, split 8s, hit hard 16 or less, stand soft 18+."""
+    cells = {}
+    for t in range(4, 22):
+        cells[("hard", t, 8)] = "Dh" if t in (10, 11) else "H" if t < 17 else "S"
+    for t in range(12, 22):
+        cells[("soft", t, 8)] = "H" if t < 18 else "S"
+    cells[("pair", 8, 8)] = "P"
+    return Chart(cells)
+
+
+def _orders(left: dict[int, int]) -> Iterator[tuple[int, ...]]:
+    """Every distinct order of a multiset of cards (each as likely as any other when shuffled)."""
+    if not any(left.values()):
+        yield ()
+        return
+    for v in sorted(left):
+        if left[v]:
+            left[v] -= 1
+            for rest in _orders(left):
+                yield (v, *rest)
+            left[v] += 1
+
+
+def _brute_force(deck: dict[int, int], chart: Chart, max_hands: int) -> tuple[Fraction, list[Fraction], list[Fraction]]:
+    """Every order of a small shoe, each equally likely, played as the rules say (3.23: the
+    first hand is completed first; 3.23.3: an 8 as a split hand's second card splits again,
+    the new hand right after it, as the engine does). Returns P(tie) of the first hand and,
+    by position 2..max_hands, P(hand exists and ties) and P(hand exists)."""
+    orders = list(_orders(dict(deck)))
+    first = Fraction(0)
+    ties = [Fraction(0)] * (max_hands + 1)
+    formed = [Fraction(0)] * (max_hands + 1)
+    w = Fraction(1, len(orders))
+    for order in orders:
+        it = iter(order)
+        hands = [[8, next(it)]]
+
+        def total(h: list[int]) -> tuple[int, bool]:
+            hard = sum(h)
+            return (hard + 10, True) if 1 in h and hard + 10 <= 21 else (hard, False)
+
+        i = 0
+        split = hands[0][1] == 8
+        if split:
+            hands = [[8], [8]]
+        finals = []
+        while i < len(hands):
+            h = hands[i]
+            if len(h) == 1:
+                h.append(next(it))
+                if h[1] == 8 and len(hands) < max_hands:
+                    hands.insert(i + 1, [h.pop()])
+                    continue
+            t, soft = total(h)
+            if chart.doubles(sum(h), 1 in h, 8) and len(h) == 2:
+                h.append(next(it))
+            else:
+                while t < 21 and chart.hits(sum(h), 1 in h, 8):
+                    h.append(next(it))
+                    t, soft = total(h)
+            t, _ = total(h)
+            finals.append(t if sum(h) <= 21 else 0)
+            i += 1
+        dealer = [8]
+        while True:
+            t, soft = total(dealer)
+            if t >= 17:
+                break
+            dealer.append(next(it))
+        d18 = total(dealer)[0] == 18
+        if finals[0] == 18 and d18:
+            first += w
+        if split:
+            for k in range(2, len(hands) + 1):
+                formed[k] += w
+                if finals[k - 1] == 18 and d18:
+                    ties[k] += w
+    return first, ties, formed
+
+
+def test_tie18_exact_against_every_order_of_a_small_shoe() -> None:
+    # 8s to split (three in the shoe: up to four hands), a 2 to double, tens for 18, an ace
+    # for a soft hand; no order runs out of cards (at most 8 to the area, 3 left to the dealer).
+    deck = {8: 3, 10: 5, 9: 1, 1: 1, 2: 1}
+    values = tuple(deck.get(v, 0) for v in range(1, 11))
+    rules = replace(for_game("dueling8s", 3), deck=values, decks=1)
+    chart = _chart_small()
+    first, ties, formed = _brute_force(deck, chart, rules.max_hands)
+    got = tie18_exact(rules, chart)
+    assert got.first_hand == pytest.approx(float(first), abs=1e-12)
+    wins = sum(ties[2:], Fraction(0))
+    wagers = sum(formed[2:], Fraction(0))
+    assert got.split_hands == pytest.approx(float(wins / wagers), abs=1e-12)
+    for k in range(2, rules.max_hands + 1):
+        if formed[k]:
+            assert got.by_hand[k - 2] == pytest.approx(float(ties[k] / formed[k]), abs=1e-12)
+    assert formed[4] > 0  # the shoe reaches four hands in some orders
+
+
+def test_exact_tie18_figures_reach_the_sheet() -> None:
+    """The sheet's Tie on 18 rows carry the exact figures when given them (``--exact``)."""
+    deck = {8: 3, 10: 5, 9: 1, 1: 1, 2: 1}
+    rules = replace(for_game("dueling8s", 3), deck=tuple(deck.get(v, 0) for v in range(1, 11)), decks=1)
+    t = tie18_exact(rules, _chart_small())
+    bets = side_bets_of("dueling8s", 3, {8: "split"}, t.first_hand, t.split_hands, exact_tie=True)
+    assert bets["tie18"].rows[0].probability_float == t.first_hand
+    assert bets["tie18"].extra["on_split_hand"].rows[0].probability_float == t.split_hands
+    assert bets["tie18"].method.startswith("exact enumeration")
+    assert bets["tie18"].house_edge == pytest.approx(1 - 9 * t.first_hand)
+    assert chart_of("dueling8s", 3).cells[("pair", 8, 8)] == "P"
