@@ -29,7 +29,7 @@ STAMP = OUT / ".sources"
 MODULES = (
     "base/cards", "base/hands", "base/money", "base/settlement",
     "games/sidebets", "games/__init__",
-    "engine/outcome", "engine/events", "engine/round_api",
+    "engine/outcome", "engine/events", "engine/round_api", "engine/phase",
     "engine/shoe_state", "engine/round_base", "engine/hand_rules", "engine/table_state", "engine/table_port",
     "engine/table_core", "engine/table_settlement", "engine/table_betting", "engine/table_dealer",
     "engine/table_offers", "engine/table_play", "engine/table_dealing", "engine/table", "engine/electronic",

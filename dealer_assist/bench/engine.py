@@ -24,15 +24,16 @@ from dealer_assist.bench.simulate import (
 )
 from dealer_assist.engine.events import Event
 from dealer_assist.engine.transcript import new_round
+from dealer_assist.games import GAMES
 
 
 def _header(game: str, areas: int) -> dict[str, object]:
-    decks = {"ace_race": 6, "lucky8": 6, "star_elements": 6, "dueling8s": 6, "electronic": 6}[game]
-    return {"game": game, "decks": decks, "areas": max(areas, 1) if game != "electronic" else 0}
+    decks = GAMES[game].decks_usual
+    return {"game": game, "decks": decks, "areas": 0 if GAMES[game].shared_hand else max(areas, 1)}
 
 
 def _setup(game: str, full: bool) -> tuple[dict[str, object], Callable[[random.Random], list[Event]]]:
-    if game == "electronic":
+    if GAMES[game].shared_hand:
         return _header(game, 0), lambda rng: electronic_wagers(12 if full else 5, full, rng)
     areas = 7 if full else 5
     per_area = 3 if full else 1
@@ -43,7 +44,7 @@ def run_setup(game: str, full: bool, rounds: int, seed: int, timed: bool) -> dic
     header, wagers = _setup(game, full)
     template = new_round(header)  # the table's configuration, parsed once as at a live table
     rng = random.Random(seed)
-    shoe = Shoe(game, 6, seed)
+    shoe = Shoe(game, GAMES[game].decks_usual, seed)
     events = 0
     samples: list[int] = []
     clock = time.perf_counter_ns

@@ -10,11 +10,11 @@ import argparse
 
 from dealer_assist.bench.engine import run_setup
 from dealer_assist.cli.common import whole_number
-from dealer_assist.games import GAMES as GAME_KEYS
+from dealer_assist.games import GAMES
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", default="ace_race", choices=GAME_KEYS)
+    parser.add_argument("--game", default="ace_race", choices=GAMES)
     parser.add_argument(
         "--rounds", type=whole_number(1), default=20000, help="rounds per set-up, 1 or more (default 20000)"
     )
@@ -30,13 +30,14 @@ def run(args: argparse.Namespace) -> int:
                         "PYTHONPATH=build/compiled)"))
     setups = (("(a) 5 areas, 1 player each, main only", False),
               ("(b) 7 areas, 3 players each, every side bet", True))
-    if args.game == "electronic":  # one shared hand: terminals instead of areas
+    rules = GAMES[args.game]
+    if rules.shared_hand:  # one shared hand: terminals instead of areas
         setups = (("(a) 5 terminals, main only", False), ("(b) 12 terminals, every side bet", True))
     for label, full in setups:
         # Throughput without per-event timers, then the per-event latencies in a second pass.
         speed = run_setup(args.game, full, args.rounds, args.seed, timed=False)
         lat = run_setup(args.game, full, max(args.rounds // 4, 100), args.seed, timed=True)
-        print(f"{args.game} {label}:")
+        print(f"{rules.display_name} {label}:")
         print(f"  {speed['rounds_per_s']:,.0f} rounds/s, {speed['events_per_s']:,.0f} events/s "
               f"({speed['events_per_round']:.1f} events/round, whole round incl. next-event choice)")
         print(f"  apply one event: median {lat['median_us']:.1f} µs, p99 {lat['p99_us']:.1f} µs")

@@ -47,6 +47,7 @@ from dealer_assist.engine.outcome import (
     Settlement,
     settlement,
 )
+from dealer_assist.engine.phase import ELECTRONIC_MOVES
 from dealer_assist.engine.round_api import DealerView, HandView, RoundView, TerminalView, WagerView
 from dealer_assist.engine.round_base import EventSourcedRound
 from dealer_assist.engine.shoe_state import ShoeState
@@ -85,7 +86,7 @@ class Terminal:
     """One player terminal: its wagers, its hands and how far it has read the card stream."""
 
     __slots__ = ("player", "main", "sides", "hands", "stream_pos", "offers_open", "default_play",
-                 "surrendered", "insured", "even_money", "side_settled")
+                 "surrendered", "insured", "even_money", "side_settled", "entry", "waiting", "resolved")
 
     def __init__(self, player: str) -> None:
         self.player = player
@@ -99,6 +100,11 @@ class Terminal:
         self.insured = ZERO
         self.even_money = False
         self.side_settled = False
+        # While decisions are open: its pending entry, whether it waits for a stream card and
+        # whether it is resolved, kept by ElectronicRound.refresh for the terminal that changed.
+        self.entry: dict[str, Any] | None = None
+        self.waiting = False
+        self.resolved = True  # counted only once refreshed
 
     def current(self) -> TerminalHand | None:
         for h in self.hands:
@@ -117,7 +123,8 @@ class ElectronicRound(EventSourcedRound):
 
     def _reset(self) -> None:
         self.events = []
-        self.phase = "betting"  # betting, initial, decisions, dealer, settled, void, referred
+        self.phase = "betting"  # the phase machine: phase.ELECTRONIC_MOVES
+        self.moves = ELECTRONIC_MOVES
         self.terminals: dict[str, Terminal] = {}
         self.player_cards: list[Card] = []
         self.dealer: list[Card] = []
@@ -132,6 +139,8 @@ class ElectronicRound(EventSourcedRound):
         self.event_index = 0
         self._expected = None
         self._asked = None
+        self.waiting_count = 0  # terminals waiting for a stream card (decisions phase)
+        self.unresolved_count = 0  # terminals not yet resolved (decisions phase)
 
     def clause(self, concept: str) -> str:
         return self.rules.clause(concept)
@@ -215,11 +224,11 @@ class ElectronicRound(EventSourcedRound):
     def _on_no_more_bets(self) -> None:
         if self.phase != "betting":
             raise self.refuse("bets are already closed", "bets_closed")
-        self.phase = "initial" if self.terminals else "settled"
+        self.enter("initial" if self.terminals else "settled")
 
     # ------------------------------------------------------------------ cards
     def void(self, rule: str, text: str) -> None:
-        self.phase = "void"
+        self.enter("void")
         self.rulings.append(Ruling(self.event_index, rule, "void", text))
         self.settlements = []
         self._entered.clear()
@@ -234,9 +243,7 @@ class ElectronicRound(EventSourcedRound):
         if self.phase == "initial":
             return "dealer" if len(self.player_cards) == 1 and not self.dealer else "players"
         if self.phase == "decisions":
-            if any(self._waiting_for_card(t) for t in self.terminals.values()):
-                return "players"
-            return None
+            return "players" if self.waiting_count else None
         if self.phase == "dealer":
             return "dealer" if self._dealer_needs_card() else None
         return None
@@ -291,10 +298,10 @@ class ElectronicRound(EventSourcedRound):
             self._dealer_step()
             return
         self.stream.append(card)
-        self._progress()
+        self._progress(waiting_only=True)
 
     def _after_initial_deal(self) -> None:
-        self.phase = "decisions"
+        self.enter("decisions")
         bj = is_two_card_21(self.player_cards)
         for t in self.terminals.values():
             hand = TerminalHand(list(self.player_cards), t.main)
@@ -317,14 +324,29 @@ class ElectronicRound(EventSourcedRound):
         """3.18.1: cards until hard 12 or soft 17."""
         return hand_rules.fixed_rule_draws(hand.cards)
 
-    def _progress(self) -> None:
-        """Let every terminal take the stream cards its hands need; then the dealer."""
-        for t in self.terminals.values():
+    def _progress(self, only: Terminal | None = None, waiting_only: bool = False) -> None:
+        """Let the terminals take the stream cards their hands need; then the dealer.
+
+        ``only``: the one terminal that acted (nothing else changed); ``waiting_only``: a card
+        joined the stream, so only the terminals waiting for one can move. Each terminal
+        moved has its pending entry worked out again, so a decision costs the same however
+        many terminals play (linear in terminals per round)."""
+        if only is not None:
+            todo: list[Terminal] = [only]
+        elif waiting_only:
+            todo = [t for t in self.terminals.values() if t.waiting]
+        else:
+            todo = list(self.terminals.values())
+        for t in todo:
             self._play_terminal(t)
-        if self.phase == "decisions" and all(self._resolved(t) for t in self.terminals.values()):
+        if self.phase != "decisions":
+            return
+        for t in todo:
+            self.refresh(t)
+        if not self.unresolved_count:
             for t in self.terminals.values():
                 self._close_offers(t)
-            self.phase = "dealer"
+            self.enter("dealer")
             self._unused_cards()  # 5.2: a card dealt early that no terminal took
             self._dealer_step()
 
@@ -353,6 +375,20 @@ class ElectronicRound(EventSourcedRound):
                 hand.done = True
                 continue
             return
+
+    def refresh(self, t: Terminal) -> None:
+        """Work out again what one terminal shows while decisions are open (after it changed)."""
+        if t.waiting:
+            self.waiting_count -= 1
+        if not t.resolved:
+            self.unresolved_count -= 1
+        t.entry = self._pending_entry(t)
+        t.waiting = self._waiting_for_card(t)
+        t.resolved = self._resolved(t)
+        if t.waiting:
+            self.waiting_count += 1
+        if not t.resolved:
+            self.unresolved_count += 1
 
     def _resolved(self, t: Terminal) -> bool:
         if t.current() is not None:
@@ -415,14 +451,16 @@ class ElectronicRound(EventSourcedRound):
         t = self.terminals.get(ev.player)
         if t is None:
             raise self.refuse(f"{ev.player} placed no main wager in this round", "main_required")
+        action = ev.action
+        if action == "split" and self._split_ace_named(t, ev.hand):
+            raise self.refuse(*hand_rules.SPLIT_ACES_AGAIN)  # 3.14.1/3.14.3, whatever the hand in turn
         if self.phase != "decisions":
             raise RuleRefusal(f"no decision is possible now{self._waiting_text()}")
-        action = ev.action
         if t.default_play:
             raise self.refuse(f"{t.player}'s decision time ran out: the default strategy plays", "default_strategy")
         if action in ("insurance", "even_money", "surrender"):
             self._offer_decision(t, ev)
-            self._progress()
+            self._progress(t)
             return
         if action not in ("hit", "stand", "double", "split"):
             raise RuleRefusal(f"'{action}' is not an Electronic Blackjack decision")
@@ -430,7 +468,7 @@ class ElectronicRound(EventSourcedRound):
         if hand is None:
             if action == "stand" and t.offers_open:
                 self._close_offers(t)  # a blackjack declines even money and insurance
-                self._progress()
+                self._progress(t)
                 return
             raise RuleRefusal(f"{t.player} has no hand waiting for a decision")
         number = t.hands.index(hand) + 1
@@ -470,7 +508,7 @@ class ElectronicRound(EventSourcedRound):
             if second.rank == "A":
                 hand.split_aces = new.split_aces = True
             t.hands.insert(t.hands.index(hand) + 1, new)
-        self._progress()
+        self._progress(t)
 
     # The refusals return the message and the concept of the clause: they run for every
     # option listed (pending), and only a refused decision becomes a RuleRefusal.
@@ -481,6 +519,14 @@ class ElectronicRound(EventSourcedRound):
         if amount is not None and amount != t.main:
             return f"a double equals the original wager of {t.main}", "double.amount"
         return None
+
+    @staticmethod
+    def _split_ace_named(t: Terminal, number: int | None) -> bool:
+        """The hand a split names (by number, else the one in turn, else any) is a split ace."""
+        if number is not None:
+            return 0 < number <= len(t.hands) and t.hands[number - 1].split_aces
+        hand = t.current()
+        return hand.split_aces if hand is not None else any(h.split_aces for h in t.hands)
 
     def _split_refusal(self, t: Terminal, hand: TerminalHand) -> tuple[str, str] | None:
         return hand_rules.split_refusal(self.rules, hand.cards, len(t.hands), any(h.split_aces for h in t.hands))
@@ -557,14 +603,54 @@ class ElectronicRound(EventSourcedRound):
 
     def _on_multi(self, ev: Multi) -> None:
         if ev.order_known:
-            raise self.refuse(
-                "cards drawn together in a known order are entered by hand: send them as card events in "
-                "that order", "multi.order_known",
-            )
+            rest = list(ev.cards)
+            for c in ev.disclosed:
+                if c not in rest:
+                    raise RuleRefusal(f"disclosed card {c} is not among the cards drawn")
+                rest.remove(c)
+            self._multi_in_order(ev.cards)
+            return
         for c in ev.cards:
             self.shoe.record(c)
         self.void(self.clause("multi.order_unknown"),
                    f"{len(ev.cards)} cards left the shoe together in an unknown order: the round is void")
+
+    def _multi_in_order(self, cards: tuple[Card, ...]) -> None:
+        """5.7: cards drawn together in a known order are entered in that order, each where
+        the next card goes: a terminal's hand or the dealer's, while decisions are pending
+        the next card of the stream (as 5.2's next card); once no hand needs one, a card is
+        removed from play and the outcome stands (5.6, as for the stream's unused cards)."""
+        if self.expected_target() is None and self.phase != "decisions":
+            raise self.refuse("no card is expected now: the cards drawn together have no hand to go to",
+                              "multi.order_known")
+        at = len(self.rulings)
+        moves: list[CardMove] = []
+        for card in cards:
+            target = self.expected_target()
+            if target is None and self.phase == "decisions":
+                if not self.check_shoe(card):
+                    return  # 5.1
+                self.stream.append(card)
+                moves.append(CardMove(card, "shoe", "player"))
+                continue
+            if target is None:
+                if not self.check_shoe(card):
+                    return  # 5.1
+                rule = self.clause("dealer_completed")
+                self.rulings.append(Ruling(self.event_index, rule, "discarded",
+                                           f"{card} is not needed by any hand: it is removed from play ({rule})",
+                                           (CardMove(card, "shoe", "discard"),)))
+                continue
+            if not self.check_shoe(card):
+                return  # 5.1
+            moves.append(CardMove(card, "shoe", _place(target)))
+            self._deliver(card, target)
+        rule = self.clause("multi.order_known")
+        self.rulings.insert(at, Ruling(
+            self.event_index, rule, "dealt",
+            f"{len(cards)} cards left the shoe together in a known order: entered in that order "
+            f"({', '.join(str(c) for c in cards)})", tuple(moves),
+        ))
 
     # ------------------------------------------------------------------ dealer
     def _live(self) -> bool:
@@ -621,7 +707,7 @@ class ElectronicRound(EventSourcedRound):
                 result, net, concept = once.settle(t.player, result, net, concept, hand.from_split, hand.doubled,
                                                    t.main)
                 self._entry(t.player, "main", hand.stake, result, net, self.clause(concept), hand=i)
-        self.phase = "settled"
+        self.enter("settled")
 
     def _pay_blackjack(self, t: Terminal, hand: TerminalHand, stage: str) -> None:
         odds = self.rules.blackjack_odds
@@ -735,38 +821,46 @@ class ElectronicRound(EventSourcedRound):
             })
         return out
 
-    def pending(self) -> list[dict[str, Any]]:
-        """Every terminal still to decide: hand in turn, legal options, time-out state."""
+    def pending(self, *, recompute: bool = False) -> list[dict[str, Any]]:
+        """Every terminal still to decide: hand in turn, legal options, time-out state.
+        ``recompute`` works every terminal out afresh (what the kept entries must equal)."""
+        if self.phase == "decisions" and not recompute:  # kept terminal by terminal (refresh)
+            return [t.entry for t in self.terminals.values() if t.entry is not None]
         out = []
         for t in self.terminals.values():
-            if t.default_play:
-                continue
-            hand = t.current()
-            options: list[str] = []
-            if hand is not None and not self._hand_needs_card(t, hand):
-                total, _ = hand.value()
-                if total < 21 and not hand.split_aces:
-                    options.append("hit")
-                options.append("stand")
-                if self._double_refusal(t, hand, None) is None:
-                    options.append("double")
-                if self._split_refusal(t, hand) is None:
-                    options.append("split")
-            offers = self._offers(t)
-            if "surrender" in offers and hand is not None:
-                options.append("surrender")
-            extra = [o for o in offers if o != "surrender"]
-            if hand is None and extra:
-                options = ["stand"]
-            if not options and not extra:
-                continue
-            entry: dict[str, Any] = {
-                "player": t.player,
-                "hand": (t.hands.index(hand) + 1) if hand is not None else 1,
-                "options": options + extra,
-            }
-            out.append(entry)
+            entry = self._pending_entry(t)
+            if entry is not None:
+                out.append(entry)
         return out
+
+    def _pending_entry(self, t: Terminal) -> dict[str, Any] | None:
+        """One terminal's pending decision (None: it has none)."""
+        if t.default_play:
+            return None
+        hand = t.current()
+        options: list[str] = []
+        if hand is not None and not self._hand_needs_card(t, hand):
+            total, _ = hand.value()
+            if total < 21 and not hand.split_aces:
+                options.append("hit")
+            options.append("stand")
+            if self._double_refusal(t, hand, None) is None:
+                options.append("double")
+            if self._split_refusal(t, hand) is None:
+                options.append("split")
+        offers = self._offers(t)
+        if "surrender" in offers and hand is not None:
+            options.append("surrender")
+        extra = [o for o in offers if o != "surrender"]
+        if hand is None and extra:
+            options = ["stand"]
+        if not options and not extra:
+            return None
+        return {
+            "player": t.player,
+            "hand": (t.hands.index(hand) + 1) if hand is not None else 1,
+            "options": options + extra,
+        }
 
     def _expectation(self) -> Expectation:
         if self.phase == "betting":
@@ -777,7 +871,7 @@ class ElectronicRound(EventSourcedRound):
         if target is not None:
             extra: dict[str, Any] = {}
             if self.phase == "decisions":
-                waiting = [t.player for t in self.terminals.values() if self._waiting_for_card(t)]
+                waiting = [t.player for t in self.terminals.values() if t.waiting]
                 extra["waiting"] = waiting
             return Expectation("card", target=target, extra=extra)
         return Expectation("decisions", pending=tuple(self.pending()))

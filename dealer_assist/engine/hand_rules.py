@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import Decimal
+from typing import Final
 
 from dealer_assist.base.cards import Card
 from dealer_assist.base.hands import hand_value, is_two_card_21
@@ -102,8 +103,14 @@ def split_refusal(rules: GameRules, cards: list[Card], hands: int, aces_split: b
     if hands >= rules.max_hands:
         return f"no more than {rules.max_hands} hands may be formed", "split.max_hands"
     if a.rank == "A" and aces_split:
-        return "aces may be split only once", "split.aces_once"
+        return SPLIT_ACES_AGAIN
     return None
+
+
+# A hand formed by splitting aces is never split again: aces split only once, and a split
+# ace takes one card and no decision (3.22.1/3.23.1; Electronic 3.14.3/3.14.1).
+SPLIT_ACES_AGAIN: Final = ("split aces may not be split again: aces are split only once and each split ace "
+                           "receives one card, with no further decision", "split.aces_again")
 
 
 class OriginalWagerOnce:

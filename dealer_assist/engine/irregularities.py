@@ -896,7 +896,7 @@ def withdraw(rnd: TablePort, ev: Withdraw) -> None:
                               f"lost ({rule})"))
     _skip_emptied_areas(rnd)
     if _nothing_in_play(rnd):
-        rnd.phase = "settled"  # every wager withdrawn or decided: the round is concluded (5.29.1)
+        rnd.enter("settled")  # every wager withdrawn or decided: the round is concluded (5.29.1)
         return
     if rnd.phase == "play":
         rnd.advance()
@@ -1018,7 +1018,7 @@ def late_burn(rnd: TablePort, ev: Burn) -> None:
         area.run_open = True
     del rnd.dealer[base:]
     rnd.rewind_turn()
-    rnd.phase = "initial"
+    rnd.enter("initial")
     rnd.offers_open = False
     rnd.queue_pos = 0
     moves = [CardMove(seq[0][0], _place_text(rnd, _target_place(rnd, seq[0][1])), "discard")]
@@ -1044,7 +1044,8 @@ def resume_after_referral(rnd: TablePort) -> bool:
     st = rnd.irregular
     if st is None or st.resume_phase is None:
         return False
-    rnd.phase, st.resume_phase = st.resume_phase, None
+    resume, st.resume_phase = st.resume_phase, None
+    rnd.enter(resume)
     if rnd.phase == "play":
         rnd.advance()
     elif rnd.phase == "dealer":

@@ -15,6 +15,7 @@ from dealer_assist.base.cards import Card
 from dealer_assist.base.errors import RuleRefusal
 from dealer_assist.engine.events import Event
 from dealer_assist.engine.outcome import Expectation, Ruling
+from dealer_assist.engine.phase import Phase, check_move
 from dealer_assist.engine.shoe_state import ShoeState
 
 _STATUS: Final = {"void": "void", "settled": "settled", "referred": "referred"}
@@ -24,7 +25,8 @@ class EventSourcedRound:
     """A round folded from its events."""
 
     events: list[Event]
-    phase: str  # betting, ..., settled, void, referred
+    phase: Phase  # changed only by enter()
+    moves: dict[str, frozenset[str]]  # the round's phase machine (phase.TABLE_MOVES, ELECTRONIC_MOVES)
     event_index: int  # the index of the event being applied
     rulings: list[Ruling]
     shoe: ShoeState
@@ -65,6 +67,11 @@ class EventSourcedRound:
         if expected is None:
             expected = self._expected = self._expectation()
         return expected
+
+    def enter(self, to: Phase) -> None:
+        """Move to phase ``to``: the one place a phase changes (phase.py lists the moves)."""
+        check_move(self.moves, self.phase, to)
+        self.phase = to
 
     def status(self) -> str:
         """settled, void, referred or in_progress."""

@@ -137,7 +137,7 @@ class TableRound(TableDealing):
             return
         if irregularities.resume_after_referral(self):
             return  # referred mid-play (6.1): play resumes where it stopped
-        self.phase = "dealer"
+        self.enter("dealer")
         self.final_settlement(referred_rule=rule)
 
     def _expectation(self) -> Expectation:

@@ -147,7 +147,7 @@ class TableBetting(TableSettlement):
     def on_no_more_bets(self, ev: NoMoreBets) -> None:
         if self.phase != "betting":
             raise self.refuse("bets are already closed", "bets_closed")
-        self.phase = "initial"
+        self.enter("initial")
         self.order = sorted(a.number for a in self.areas.values() if a.wagers)
         self.turn = 0
         limited = bool(self.config.limits)  # no table limits: nothing to cap or return

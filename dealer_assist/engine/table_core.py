@@ -25,6 +25,7 @@ from dealer_assist.engine.outcome import (
     control_change,
     settlement,
 )
+from dealer_assist.engine.phase import TABLE_MOVES
 from dealer_assist.engine.round_base import EventSourcedRound
 from dealer_assist.engine.shoe_state import ShoeState
 from dealer_assist.engine.table_state import (
@@ -77,7 +78,8 @@ class TableCore(EventSourcedRound):
     def _reset(self) -> None:
         cfg = self.config
         self.events = []
-        self.phase = "betting"  # betting, initial, offers, play, dealer, settled, void, referred
+        self.phase = "betting"  # the phase machine: phase.TABLE_MOVES
+        self.moves = TABLE_MOVES
         self.areas: dict[int, Area] = {}
         self.dealer: list[Card] = [PERMANENT_EIGHT] if self.rules.permanent_eight else []
         self.settlements: list[Settlement] = []

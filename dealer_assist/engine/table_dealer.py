@@ -50,7 +50,7 @@ class TableDealer(TableBetting):
         self.dealer_step()
 
     def refer(self, text: str) -> None:
-        self.phase = "referred"
+        self.enter("referred")
         self.referral = (self.clause("refer"), text)
         self.rulings.append(Ruling(self.event_index, self.clause("refer"), "referred", text))
 
@@ -78,5 +78,5 @@ class TableDealer(TableBetting):
                     continue
             break
         if cur is None and self.phase == "play":
-            self.phase = "dealer"
+            self.enter("dealer")
             self.dealer_step()

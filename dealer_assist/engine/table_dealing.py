@@ -85,7 +85,7 @@ class TableDealing(TablePlay):
     def after_initial_card(self) -> None:
         if self.queue_pos < len(self.initial_queue):
             return
-        self.phase = "offers"
+        self.enter("offers")
         self.offers_open = True
         for number in self.order:
             area = self.areas[number]

@@ -46,7 +46,7 @@ class TableOffers(TableDealer):
         if not self.offers_open:
             return
         self.offers_open = False
-        self.phase = "play"
+        self.enter("play")
         self.interim_settlement()
         self.interim_done = True
 

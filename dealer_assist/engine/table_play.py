@@ -61,6 +61,9 @@ class TablePlay(TableOffers):
                 f"area {named.number} hand {ev.hand or 1} was doubled and receives "
                 "only one additional card", concept,
             )
+        if action == "split" and done is not None and done.split_aces:
+            # 3.22.1/3.23.1, whichever hand is in turn and whether or not the round moved on.
+            raise self.refuse(*hand_rules.SPLIT_ACES_AGAIN)
         if self.phase not in ("offers", "play"):
             raise RuleRefusal(f"no {action} decision is possible now" + self.waiting_for())
         area, hand, hand_no = self.decision_hand(ev)

@@ -28,6 +28,7 @@ from dealer_assist.base.cards import Card
 from dealer_assist.base.errors import RuleRefusal
 from dealer_assist.engine.events import Event
 from dealer_assist.engine.outcome import ClaimDecision, Ruling, Settlement
+from dealer_assist.engine.phase import Phase
 from dealer_assist.engine.shoe_state import ShoeState
 from dealer_assist.engine.table_state import Area, Hand, IrregularState, TableConfig
 from dealer_assist.games import GameRules
@@ -38,7 +39,7 @@ class RoundRecords(Protocol):
 
     config: TableConfig
     rules: GameRules
-    phase: str
+    phase: Phase  # read here; changed through PlayFlow.enter
     settlements: list[Settlement]
     rulings: list[Ruling]
     claims: list[ClaimDecision]
@@ -116,6 +117,9 @@ class CardFlow(Protocol):
 
 class PlayFlow(Protocol):
     """Play moving on."""
+
+    def enter(self, to: Phase) -> None:
+        """Move to another phase (phase.TABLE_MOVES)."""
 
     def advance(self) -> None: ...
 

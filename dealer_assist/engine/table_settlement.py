@@ -241,10 +241,10 @@ class TableSettlement(TableCore):
                 else:
                     self.settle_initial_side_bets(area, self.dealer[0] if self.dealer else None)
             self.settle_main_bonus(area)
-        self.phase = "settled"
+        self.enter("settled")
 
     def void(self, rule: str, text: str) -> None:
-        self.phase = "void"
+        self.enter("void")
         self.rulings.append(Ruling(self.event_index, rule, "void", text))
         self.settlements = [s for s in self.settlements if False]
         for area in self.areas.values():

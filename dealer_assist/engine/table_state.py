@@ -13,6 +13,7 @@ from dealer_assist.base.cards import Card, parse_card
 from dealer_assist.base.hands import hand_value
 from dealer_assist.base.money import ZERO
 from dealer_assist.engine.events import Target
+from dealer_assist.engine.phase import Phase
 from dealer_assist.games import GameRules
 
 PERMANENT_EIGHT: Final = parse_card("8S")  # Dueling 8's 3.14: printed on the layout
@@ -150,6 +151,6 @@ class IrregularState:
     withdraw_rule: str | None = None  # an open 5.25 / 5.29.1 window
     held: list[tuple[int, Card, Target]] = field(default_factory=list)  # out of turn (5.17/5.18)
     dealer_redraw: bool = False  # 5.12
-    resume_phase: str | None = None  # 6.1: where play resumes after "continue"
+    resume_phase: Phase | None = None  # 6.1: where play resumes after "continue"
     placed: dict[int, Place] = field(default_factory=dict)  # event index -> where its card went
     snapshot: dict[int, int] = field(default_factory=dict)

@@ -40,6 +40,7 @@ _COMMON_TABLE: Final[dict[str, str]] = {
     "split.no_blackjack": "3.21.1",
     "split.max_hands": "3.22",
     "split.aces_once": "3.22.1",
+    "split.aces_again": "3.22.1/3.23.1",  # a split ace: split once, one card, no decision
     "split.order": "3.23",
     "split.aces_one_card": "3.23.1",
     "split.resplit": "3.23.2",
@@ -212,6 +213,7 @@ DUELING8S_CLAUSES: Final = _table(
         "split": "3.21",
         "split.no_blackjack": None,
         "split.aces_once": None,
+        "split.aces_again": None,
         "split.aces_one_card": None,
         "split.order": "3.23",
         "split.tie18": "3.23.1",
@@ -307,6 +309,7 @@ ELECTRONIC_CLAUSES: Final[dict[str, str]] = {
     "split.no_blackjack": "3.14.2",
     "split.max_hands": "3.14.3",
     "split.aces_once": "3.14.3",
+    "split.aces_again": "3.14.1/3.14.3",  # a split ace: one card, no decision; aces split once
     "double": "3.15",
     "double.first_two": "3.15.1",
     "double.split_pair": "3.15.2",
@@ -379,6 +382,19 @@ class GameRules:
     deck: Callable[[], tuple[Card, ...]] = standard_deck  # one deck (2.1)
     short_name: str = ""  # in refusals: "Ace Race doubles only on hard 10 or 11"
     main_bonus: sb.SideBetSpec | None = None  # paid on main wagers (Dueling 8's 6-7-8, 1.1.2)
+    usual_decks: int = 0  # the deck count it is usually dealt with (0: 6, within its 2.1 range)
+    list_name: str = ""  # its name in lists: the review's filter and columns, the bench (else short_name)
+
+    @property
+    def decks_usual(self) -> int:
+        """The deck count used when none is given (bench, odds): within the game's 2.1 range."""
+        lo, hi = self.deck_range
+        return self.usual_decks or min(max(6, lo), hi)
+
+    @property
+    def display_name(self) -> str:
+        """The game's name in lists and filters (the review, the bench)."""
+        return self.list_name or self.short_name or self.name
 
     @property
     def composition(self) -> tuple[Card, ...]:
@@ -427,6 +443,7 @@ ACE_RACE: Final = GameRules(
     surrender_against_ace=False, insurance=True, insurance_exactly_half=False,
     dealer_blackjack_vs_doubled="all", permanent_eight=False, dealer_card_in_initial_deal=True,
     shared_hand=False, clauses=ACE_RACE_CLAUSES, short_name="Ace Race",
+    usual_decks=6, list_name="Ace Race",
 )
 LUCKY8: Final = GameRules(
     key="lucky8", name="Blackjack Lucky 8", deck_range=(1, 8), area_range=(5, 7),
@@ -435,6 +452,7 @@ LUCKY8: Final = GameRules(
     surrender_against_ace=False, insurance=True, insurance_exactly_half=False,
     dealer_blackjack_vs_doubled="original", permanent_eight=False,
     dealer_card_in_initial_deal=True, shared_hand=False, clauses=LUCKY8_CLAUSES, short_name="Lucky 8",
+    usual_decks=6, list_name="Lucky 8",
 )
 STAR_ELEMENTS: Final = GameRules(
     key="star_elements", name="Star Elements Blackjack", deck_range=(4, 6), area_range=(1, 7),
@@ -443,6 +461,7 @@ STAR_ELEMENTS: Final = GameRules(
     max_hands=4, split_eights_only=False, surrender_against_ace=False, insurance=True,
     insurance_exactly_half=False, dealer_blackjack_vs_doubled="all", permanent_eight=False,
     dealer_card_in_initial_deal=True, shared_hand=False, clauses=STAR_ELEMENTS_CLAUSES, short_name="Star Elements", deck=element_deck,
+    usual_decks=6, list_name="Star Elements",
 )
 DUELING8S: Final = GameRules(
     key="dueling8s", name="Dueling 8's 21+", deck_range=(3, 8), area_range=(1, 7),
@@ -451,6 +470,7 @@ DUELING8S: Final = GameRules(
     surrender_against_ace=True, insurance=False, insurance_exactly_half=False,
     dealer_blackjack_vs_doubled=None, permanent_eight=True, dealer_card_in_initial_deal=False,
     shared_hand=False, clauses=DUELING8S_CLAUSES, short_name="Dueling 8's", deck=no_tens_deck,
+    usual_decks=6, list_name="Dueling 8's 21+",
     main_bonus=sb.BONUS678_SPEC,
 )
 ELECTRONIC: Final = GameRules(
@@ -460,6 +480,7 @@ ELECTRONIC: Final = GameRules(
     max_hands=3, split_eights_only=False, surrender_against_ace=False, insurance=True,
     insurance_exactly_half=True, dealer_blackjack_vs_doubled="original", permanent_eight=False,
     dealer_card_in_initial_deal=True, shared_hand=True, clauses=ELECTRONIC_CLAUSES, short_name="Electronic Blackjack",
+    usual_decks=6, list_name="Electronic",
 )
 
 GAMES: Final[dict[str, GameRules]] = {

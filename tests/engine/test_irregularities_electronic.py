@@ -103,10 +103,16 @@ def test_card_to_the_dealers_completed_hand_is_removed_5_6() -> None:
     assert entry(out, "t1") == ("win", 10, "4.5.2")
 
 
-def test_cards_drawn_together_in_a_known_order_are_entered_by_hand_5_7() -> None:
-    d = doc(bet("t1", 10), NMB, cs("9H 7D QC"), decide("hit", "t1"),
-            {"type": "multi", "cards": ["2C", "3D"], "disclosed": [], "order_known": True})
-    assert "(5.7)" in err(d)
+def test_cards_drawn_together_in_a_known_order_are_entered_in_that_order_5_7() -> None:
+    # 9H QC = 19 hits (a terminal may); 2C and 3D together, order known: 2C is the
+    # Player's (21, complete), 3D the dealer's: 7D 3D = 10, then KS = 20. 21 beats 20: t1
+    # wins 10 (4.5.2).
+    out = settle_document(doc(bet("t1", 10), NMB, cs("9H 7D QC"), decide("hit", "t1"),
+                              {"type": "multi", "cards": ["2C", "3D"], "disclosed": [], "order_known": True},
+                              cs("KS")))
+    assert [(r["index"], r["rule"], r["ruling"]) for r in out["rulings"]] == [(6, "5.7", "dealt")]
+    assert out["dealer"] == {"cards": ["7D", "3D", "KS"], "total": 20}
+    assert entry(out, "t1") == ("win", 10, "4.5.2")
 
 
 def test_cards_drawn_together_in_unknown_order_void_the_round_5_8() -> None:

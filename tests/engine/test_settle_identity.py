@@ -53,6 +53,10 @@ CHANGED_BY_BUG_FIXES: dict[int, str] = {
     857: "a 7.15 wager settles (cents, issue 15)",
     858: "a 7.15 wager settles (cents, issue 15)",
     917: "a 0.05 wager settles (cents, issue 15)",
+    # Issue 26 item 6: Electronic plays a known-order multi as its cards in that order (5.7),
+    # and a second split of aces cites 3.22.1/3.23.1 (was "not the turn ... (3.23)").
+    273: "Electronic known-order multi settles (5.7, issue 26)",
+    875: "second split of aces refused citing 3.22.1/3.23.1 (issue 26)",
     # Issue 17 item 5: a transcript without 'game' or 'decks' names the missing key ("the
     # transcript has no 'decks': ... 2.1") instead of "unknown game None" / "not None".
     **{i: "missing header key named (issue 17)" for i in (

@@ -112,3 +112,24 @@ def test_a_card_outside_the_sixth_games_deck_voids_the_round(seven_up: GameRules
 def test_without_registration_the_sixth_game_is_unknown() -> None:
     with pytest.raises(TranscriptError, match="unknown game 'seven_up'"):
         settle_text(transcript())
+
+
+def test_the_bench_plays_the_sixth_game_at_its_usual_deck_count(seven_up: GameRules) -> None:
+    # No deck count is written anywhere for it: 6 is outside its 2.1 range (1-4), so 4.
+    from dealer_assist.bench.engine import run_setup
+
+    assert seven_up.decks_usual == 4 and GAMES["lucky8"].decks_usual == 6
+    out = run_setup("seven_up", True, 30, 1, timed=False)  # 7 areas, 3 players, its side bet too
+    assert out["events_per_round"] > 20
+
+
+def test_the_sixth_game_and_its_side_bet_are_named_from_the_game(seven_up: GameRules) -> None:
+    # The mappings the screen, the review and the bench read: the game's list name (its short
+    # name here) and its side bet's spec name; the five games keep their wording.
+    from dealer_assist.games.names import GAME_NAMES, BetNames
+
+    assert GAME_NAMES["seven_up"] == "Seven Up" and "seven_up" in list(GAME_NAMES)
+    assert GAME_NAMES["dueling8s"] == "Dueling 8's 21+" and GAME_NAMES["electronic"] == "Electronic"
+    names = BetNames({"main": "Main"})
+    assert names["lucky_sevens"] == "Lucky Sevens" and "lucky_sevens" in list(names)
+    assert names.get("no_such_bet", "raw") == "raw"

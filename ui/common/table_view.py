@@ -27,24 +27,25 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dealer_assist.games.names import BetNames
 from ui.common.cards import CardDropMixin, CardRow, DropTarget
 from ui.common.round_view import AreaView, HandView, WagerCell, area_view, dealer_view
 from ui.common.style import px
 
-BET_NAMES = {
+BET_NAMES = BetNames({  # a bet no entry names takes its game's name (games/names.py)
     "main": "Main", "pair": "Pair", "ace_race": "Ace Race", "lucky8": "Lucky 8",
     "super_sevens": "Super Star 7s", "three_stars": "3 Stars", "superb8": "Superb 8's",
     "tie18": "Tie on 18", "plus21": "21+", "bet_the_set": "Bet the Set 21",
     "royal_match": "Royal Match 21", "kings_bounty": "Kings Bounty", "insurance": "Insurance",
     "bonus678": "6-7-8 bonus", "even_money": "Even money",
-}
+})
 # the row labels of an area's wager table (narrow)
-SHORT_BET_NAMES = {
+SHORT_BET_NAMES = BetNames({
     "main": "Main", "pair": "Pair", "ace_race": "ARace", "lucky8": "Lck8", "super_sevens": "SS7s",
     "three_stars": "3Star", "superb8": "Sup8", "tie18": "Tie18", "plus21": "21+", "bet_the_set": "BtSet",
     "royal_match": "RMtch", "kings_bounty": "KBnty", "insurance": "Insur", "bonus678": "678",
     "even_money": "EvenM",
-}
+})
 
 PAY_COLOURS = {"pay": "#b9f6ca", "collect": "#ff8a80", "return": "#e0e0e0", "": "#ffffff"}
 

@@ -13,14 +13,12 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
+from dealer_assist.games import names
 from dealer_assist.store import StoreReader
 from dealer_assist.store.review_queries import RoundFilter, RoundRow, page_rounds
 from ui.common.style import money, signed
 
-GAME_NAMES = {
-    "ace_race": "Ace Race", "electronic": "Electronic", "star_elements": "Star Elements",
-    "lucky8": "Lucky 8", "dueling8s": "Dueling 8's 21+",
-}
+GAME_NAMES = names.GAME_NAMES  # from the games themselves: a sixth game is listed and named
 STATUS_COLOURS = {"void": "#fde0e0", "referred": "#fff3c4", "in_progress": "#e3f2fd"}
 PAGE = 200
 
