@@ -38,11 +38,14 @@ def in_a_fresh_station(test: str) -> subprocess.CompletedProcess[str]:
     for tool in ("unshare", "useradd", "mount", "runuser"):
         if shutil.which(tool) is None:
             pytest.fail(f"the station tests need {tool} (util-linux, passwd)")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep))
+    # the checkout after any PYTHONPATH already set: on the compiled pass build/compiled stays first
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [os.environ.get("PYTHONPATH"), str(ROOT)])))
     command = ["unshare", "--mount", "--propagation", "private",
                sys.executable, "-m", "tests.station_day.namespace",
-               sys.executable, "-m", "pytest", str((HERE / test).relative_to(ROOT)), "-q", "-p", "no:cacheprovider",
-               "--timeout", "600"]
+               # the venv's pytest script, not `python -m pytest` (which puts the checkout before
+               # PYTHONPATH and would shadow build/compiled on the compiled pass)
+               str(Path(sys.executable).with_name("pytest")), str((HERE / test).relative_to(ROOT)), "-q",
+               "-p", "no:cacheprovider", "--import-mode=importlib", "--timeout", "600"]
     return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
 
 
