@@ -120,7 +120,9 @@ def test_electronic_terminal_stands_and_wins(make_table: MakeTable) -> None:
     t.deal(1)
     assert t.settlement_rows() == [("t1", "hand 1", "Main", "PAY 100", "4.5.2", "final")]
     # the hand's own amount on the terminal, beside its total (issue 24 item 3)
-    assert "hard 19  +100" in [w.text() for w in panel.findChildren(QLabel) if w.isVisibleTo(t.window)]
+    # (the panel's page is revealed one paint after the card: wait for that paint)
+    t.qtbot.waitUntil(lambda: "hard 19  +100" in [w.text() for w in panel.findChildren(QLabel)
+                                                  if w.isVisibleTo(t.window)], timeout=5000)
 
 
 def test_electronic_terminal_time_out_plays_the_default_strategy(make_table: MakeTable) -> None:
@@ -223,5 +225,6 @@ def test_electronic_terminal_shows_the_cards_it_drew(make_table: MakeTable) -> N
     # longer open after the hit, its button stays where it was, disabled
     assert panel.buttons[("t1", "stand")].geometry() == stand_at
     assert ("t1", "double") not in panel.buttons and not panel.slots["double"].isEnabled()
-    texts = [w.text() for w in panel.findChildren(QLabel) if w.isVisibleTo(t.window)]
-    assert "\u25b6 + 9\u2666 = hard 20" in texts  # still t1's turn: it may hit again
+    # still t1's turn: it may hit again (shown one paint after the card: wait for that paint)
+    t.qtbot.waitUntil(lambda: "\u25b6 + 9\u2666 = hard 20" in [
+        w.text() for w in panel.findChildren(QLabel) if w.isVisibleTo(t.window)], timeout=5000)

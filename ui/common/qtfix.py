@@ -17,17 +17,27 @@ what CPython 3.12 does for them. The real fix is in the environment, and pyproje
 makes it: PySide6-Essentials < 6.12. This guard stays for an environment that installs
 6.12 anyway (it does nothing where the bug is absent).
 
-:class:`GuiPost` hands a call to the thread owning it with ``QCoreApplication.postEvent``.
+:class:`GuiPost` hands a call from any thread to the GUI thread without a Qt call on the
+calling thread: the call goes into a queue and one byte into a socket pair whose read end a
+``QSocketNotifier`` watches on the GUI thread. A worker thread that outlives its window (a
+par sheet still being worked out when the pit view closes) so never touches a Qt object
+that is being deleted; a posted event or a queued signal from that thread could (a hang of
+the whole test run in CI, the worker waiting on Qt's event queue, the GUI thread on the GIL).
+A call whose receiver has been deleted meanwhile is dropped.
 """
 
 from __future__ import annotations
 
+import collections
 import ctypes
+import socket
 import sys
+import threading
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject
+import shiboken6
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSocketNotifier, QThread
 
 PIN = 1 << 40
 
@@ -67,11 +77,73 @@ class _CallEvent(QEvent):
         self.args = args
 
 
+class _Inbox:
+    """Calls for the GUI thread: a queue, and a socket pair whose read end a QSocketNotifier
+    (a child of the application) watches. ``put`` makes no Qt call: any thread may use it."""
+
+    def __init__(self, app: QCoreApplication) -> None:
+        self._calls: collections.deque[tuple[QObject, Callable[..., Any], tuple[Any, ...]]] = collections.deque()
+        self._read, self._write = socket.socketpair()
+        self._read.setblocking(False)
+        self._write.setblocking(False)
+        self.app = app
+        self._notifier = QSocketNotifier(self._read.fileno(), QSocketNotifier.Type.Read, app)
+        self._notifier.activated.connect(self._deliver)
+
+    def put(self, receiver: QObject, call: Callable[..., Any], args: tuple[Any, ...]) -> None:
+        self._calls.append((receiver, call, args))
+        try:
+            self._write.send(b"\0")
+        except BlockingIOError:
+            pass  # the socket is full of wake-ups already: the GUI thread is due to read it
+
+    def _deliver(self) -> None:
+        try:
+            while self._read.recv(4096):
+                pass
+        except BlockingIOError:
+            pass
+        # a call put after the wake-ups were read has written its own
+        for _ in range(len(self._calls)):
+            receiver, call, args = self._calls.popleft()
+            if not shiboken6.isValid(receiver):
+                continue  # its window has gone: nobody is left to show the result
+            try:
+                call(*args)
+            except Exception:  # one failing call must not lose the others queued behind it
+                sys.excepthook(*sys.exc_info())
+
+
+_INBOX: _Inbox | None = None
+_INBOX_LOCK = threading.Lock()
+
+
+def _gui_inbox() -> _Inbox | None:
+    """The GUI thread's inbox (made on the GUI thread, once per application); None elsewhere."""
+    global _INBOX
+    app = QCoreApplication.instance()
+    if app is None or QThread.currentThread() is not app.thread():
+        return None
+    with _INBOX_LOCK:
+        if _INBOX is None or _INBOX.app is not app or not shiboken6.isValid(_INBOX.app):
+            _INBOX = _Inbox(app)
+        return _INBOX
+
+
 class GuiPost(QObject):
-    """``post(fn, *args)`` from any thread runs ``fn(*args)`` on the thread owning this object."""
+    """``post(fn, *args)`` from any thread runs ``fn(*args)`` on the thread owning this object
+    (the GUI thread: through the inbox, no Qt call on the posting thread), unless this object
+    has been deleted by then."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._inbox = _gui_inbox()
 
     def post(self, call: Callable[..., Any], *args: Any) -> None:
-        QCoreApplication.postEvent(self, _CallEvent(call, args))
+        if self._inbox is not None:
+            self._inbox.put(self, call, args)
+        else:  # made off the GUI thread (no such use in the program): Qt's own queue
+            QCoreApplication.postEvent(self, _CallEvent(call, args))
 
     def event(self, event: QEvent) -> bool:
         if isinstance(event, _CallEvent):

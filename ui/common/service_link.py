@@ -2,8 +2,9 @@
 signals on the GUI thread, and requests run off the GUI thread (a PIN check takes a second).
 
 The client (``dealer_assist.service.client``) has no Qt; its reader thread calls
-:meth:`ServiceLink._notified`, which emits :attr:`ServiceLink.notified`; Qt queues the
-signal to the receivers' (GUI) thread because the link lives there."""
+:meth:`ServiceLink._notified`, which hands the notification to the GUI thread
+(``ui.common.qtfix.GuiPost``: no Qt call on the client's thread), where
+:attr:`ServiceLink.notified` is emitted."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from dealer_assist.service.client import ServiceClient, ServiceError
+from ui.common.qtfix import GuiPost
 from ui.common.worker import Worker
 
 __all__ = ["ServiceLink"]
@@ -27,12 +29,13 @@ class ServiceLink(QObject):
 
     def __init__(self, path: Path | str, kind: str = "screen", parent: QObject | None = None) -> None:
         super().__init__(parent)
+        self._post = GuiPost(self)
         self.client = ServiceClient(path, kind, on_notify=self._notified)
         self.worker = Worker("service-requests", self)
         self.notified.connect(self._dispatch)
 
     def _notified(self, name: str, data: dict[str, Any]) -> None:
-        self.notified.emit(name, data)  # from the client's thread: queued to the link's thread
+        self._post.post(self.notified.emit, name, data)  # from the client's thread
 
     def _dispatch(self, name: str, data: object) -> None:
         if name == "round":

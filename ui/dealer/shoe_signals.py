@@ -2,8 +2,8 @@
 
 The driver (hardware/driver.py) calls its callback on its reader thread and knows
 nothing of Qt. ``ShoeSignals.on_event`` is that callback: it posts the event through
-a queued connection, so every signal below is emitted on the thread that owns the
-``ShoeSignals`` object (create it on the GUI thread). The GUI thread never blocks.
+``ui.common.qtfix.GuiPost`` (no Qt call on the reader thread), so every signal below is
+emitted on the GUI thread (create the object there). The GUI thread never blocks.
 
     signals = ShoeSignals()
     signals.card.connect(show_card)
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 
 from hardware.driver import ShoeDriver
 from hardware.events import (
@@ -30,6 +30,7 @@ from hardware.events import (
     ShoeFault,
     holds_cards,
 )
+from ui.common.qtfix import GuiPost
 
 
 class ShoeSignals(QObject):
@@ -46,15 +47,13 @@ class ShoeSignals(QObject):
     connected = Signal(object)  # Connected
     disconnected = Signal(object)  # Disconnected
 
-    _incoming = Signal(object)  # from the reader thread
-
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._incoming.connect(self._dispatch, Qt.ConnectionType.QueuedConnection)
+        self._post = GuiPost(self)
 
     def on_event(self, event: ShoeEvent) -> None:
         """The driver's callback; safe to call from any thread."""
-        self._incoming.emit(event)
+        self._post.post(self._dispatch, event)
 
     @Slot(object)
     def _dispatch(self, event: ShoeEvent) -> None:

@@ -56,6 +56,7 @@ from dealer_assist.store.review_queries import (
     RoundFilter,
     count_rounds,
 )
+from ui.common.qtfix import GuiPost
 from ui.common.screen_fit import available_geometry, fill_screen, keep_size
 from ui.common.style import APP_STYLE
 from ui.review.detail import BAD_STYLE, OK_STYLE, RoundDetailView
@@ -265,6 +266,7 @@ class ReviewWindow(QWidget):
         self.tabs.setCornerWidget(self.integrity_button)
         self.integrity_button.clicked.connect(self.verify_file_in_background)
         self.verification_done.connect(self._show_verification)
+        self._post = GuiPost(self)  # the file check's thread hands its outcome over
 
         self.filters.apply_button.clicked.connect(self.apply_filter)
         self.filters.clear_button.clicked.connect(self.clear_filter)
@@ -375,10 +377,8 @@ class ReviewWindow(QWidget):
                     outcome = (reader.verify(), None, None)
             except (StoreError, sqlite3.Error) as exc:
                 outcome = (None, None, str(exc))
-            try:
-                self.verification_done.emit(outcome)  # delivered in the window's thread
-            except RuntimeError:
-                pass  # the window was closed meanwhile
+            # on the window's thread; dropped if the window was closed meanwhile
+            self._post.post(self.verification_done.emit, outcome)
 
         thread = threading.Thread(target=work, name="review-verify", daemon=True)
         thread.start()
