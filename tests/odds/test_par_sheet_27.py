@@ -9,6 +9,15 @@ from fractions import Fraction
 import pytest
 
 from dealer_assist.games import GAMES
+from dealer_assist.odds.main_wager import (
+    BLACKJACK,
+    BUST,
+    EXACT_CARDS,
+    Comp,
+    Versus,
+    add_card,
+    hand_total,
+)
 from dealer_assist.odds.rulesets import for_game, usual_decks
 from dealer_assist.odds.sheet import (
     chart_of,
@@ -213,3 +222,53 @@ def test_exact_tie18_figures_reach_the_sheet() -> None:
     assert bets["tie18"].method.startswith("exact")
     assert bets["tie18"].house_edge == pytest.approx(1 - 9 * t.first_hand)
     assert chart_of("dueling8s", 3).cells[("pair", 8, 8)] == "P"
+
+
+# ------------------------------------------------------------------ doubling for less (3.26) or not (Electronic 3.15)
+def test_only_electronic_doubles_for_the_full_wager_only() -> None:
+    # Electronic 1.1.2/3.15: "an amount equal to his original wager"; the others' 3.26:
+    # "equal to or less than".
+    assert {g for g in GAMES if for_game(g).double_equal_only} == {"electronic"}
+    assert "for the full wager only" in for_game("electronic").describe()
+    assert "for the full wager only" not in for_game("lucky8").describe()
+
+
+def _double_for(vs: Versus, comp: Comp, hard: int, ace: bool, x: float, takes_all: bool) -> float:
+    """A double of ``x`` more units (one card, then stand), from the dealer's probabilities;
+    a dealer blackjack takes 1 + x units (``takes_all``) or the original unit."""
+    value = 0.0
+    for i, p in enumerate(vs.draw_probs(comp)):
+        if p <= 0:
+            continue
+        if hard + i + 1 > 21:
+            value -= (1 + x) * p
+            continue
+        total = hand_total(hard + i + 1, ace or i == 0)
+        dealer = vs.dealer(add_card(comp, i + 1))
+        net = dealer[BUST] + sum(dealer[k] * ((total > 17 + k) - (total < 17 + k)) for k in range(5))
+        value += p * ((1 + x) * net - ((1 + x) if takes_all else 1) * dealer[BLACKJACK])
+    return value
+
+
+@pytest.mark.parametrize(("game", "decks"), [("lucky8", 1), ("ace_race", 2), ("star_elements", 4)])
+def test_a_double_for_less_never_plays_better_than_the_full_double_or_none(game: str, decks: int) -> None:
+    """Where 3.26 allows doubling for less, the analysis still values only the full double: a
+    double of x more units never beats both the full double and not doubling."""
+    rules = for_game(game, decks)
+    optimal, _ = main_wager_result(game, decks)
+    takes_all = rules.hole_card == "none_all"  # a dealer blackjack takes the doubled amount too
+    checked = 0
+    versus: dict[int, Versus] = {}
+    for d in optimal.decisions:
+        if "double" not in d.values:
+            continue
+        vs = versus.setdefault(d.up, Versus(rules, d.up, EXACT_CARDS))
+        comp = add_card(add_card((0,) * 10, d.cards[0]), d.cards[1])
+        hard, ace = sum(d.cards), 1 in d.cards
+        assert _double_for(vs, comp, hard, ace, 1.0, takes_all) == pytest.approx(d.values["double"], abs=1e-12)
+        others = max(v for k, v in d.values.items() if k != "double")
+        for x in (0.25, 0.5, 0.75):
+            assert _double_for(vs, comp, hard, ace, x, takes_all) <= max(d.values["double"], others) + 1e-12, \
+                (d.cards, d.up, x)
+        checked += 1
+    assert checked > 50  # every two-card hand that may double, against every dealer card
