@@ -134,6 +134,12 @@ def side_bets_of(game: str, n: int, first_card_action: dict[int, str] | None = N
             bets["tie18"] = side_bets.tie18(tie18, tie18_split)
         bets["plus21"] = side_bets.plus21(n)
         bets["bonus678"] = side_bets.bonus678(n, {v: a in ("hit", "double") for v, a in actions.items()})
+    for spec in GAMES[game].specs:
+        # A game defined only as data (issue 26): its side bets from their own classifiers.
+        if spec.key not in bets:
+            figures = side_bets.from_classifier(game, n, spec)
+            if figures is not None:
+                bets[spec.key] = figures
     if GAMES[game].insurance:
         bets["insurance"] = side_bets.insurance(game, n)
     return bets

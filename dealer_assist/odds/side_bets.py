@@ -19,7 +19,7 @@ from fractions import Fraction
 
 from dealer_assist.base.cards import Card
 from dealer_assist.games import composition_for, sidebets
-from dealer_assist.games.sidebets import PayRow
+from dealer_assist.games.sidebets import PayRow, SideBetSpec, SideCards
 
 
 @dataclass
@@ -146,6 +146,19 @@ def three_card_weights(game: str, decks: int,
 _TWO = "exact: every ordered pair of the player's first two cards, without replacement"
 _THREE = ("exact: every ordered triple (player's two cards, dealer's first card), without replacement "
           "(the dealing order 3.18 does not change the probabilities: the cards are exchangeable)")
+
+
+def from_classifier(game: str, decks: int, spec: SideBetSpec) -> BetFigures | None:
+    """A side bet decided by the player's first two cards (with the dealer's first card when it
+    needs it), from the bet's own classifier: exact, for a game defined only as data. None
+    for a bet decided later (a run of cards, the finished hands, the dealer's second card)."""
+    if spec.stage != "initial" or spec.waits_for_dealer is not None:
+        return None
+    if spec.needs_dealer_up:
+        w, total = three_card_weights(game, decks, lambda a, b, c: spec.classify(SideCards(player=(a, b), dealer=(c,))))
+        return _figures(spec.key, spec.rows, w, total, _THREE)
+    w, total = two_card_weights(game, decks, lambda a, b: spec.classify(SideCards(player=(a, b))))
+    return _figures(spec.key, spec.rows, w, total, _TWO)
 
 
 def pair(game: str, decks: int) -> BetFigures:
