@@ -1,11 +1,10 @@
-"""``dealer-assist odds GAME [--decks N] [--json] [--strategy] [--pdf FILE] [--exact]``: a game's par sheet.
+"""``dealer-assist odds GAME [--decks N] [--json] [--strategy] [--pdf FILE]``: a game's par sheet.
 
 Every side bet's pay-table rows with their exact probabilities, the 6-7-8 bonus, insurance
 and the main wager's house edge, computed from the pay tables and decks the engine plays
 by (docs/odds.md), the main wager under the optimal play and under the printed chart.
 ``--strategy`` prints the chart with its composition-dependent exceptions; ``--pdf FILE``
-writes the printable par sheet; ``--exact`` computes Dueling 8's Tie on 18 card by card
-(tie18.py; minutes). Without ``--decks`` the game's usual deck count (rulesets.usual_decks).
+writes the printable par sheet. Dueling 8's Tie on 18 is exact (tie18.py). Without ``--decks`` the game's usual deck count (rulesets.usual_decks).
 A game or deck count the rules do not allow prints ``error: ...`` (naming 2.1) and exits 2.
 """
 
@@ -25,8 +24,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the par sheet as JSON")
     parser.add_argument("--strategy", action="store_true", help="print the strategy chart of the main wager")
     parser.add_argument("--pdf", metavar="FILE", help="write the par sheet as a printable PDF to FILE")
-    parser.add_argument("--exact", action="store_true",
-                        help="Dueling 8's: the Tie on 18 by exact enumeration (takes minutes)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -51,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     except OddsError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    sheet = par_sheet(args.game, decks, exact=args.exact)
+    sheet = par_sheet(args.game, decks)
     if args.pdf:
         from dealer_assist.odds.pdf import write_pdf
 

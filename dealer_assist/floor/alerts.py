@@ -41,7 +41,7 @@ def par_figures(game: str, decks: int) -> dict[str, tuple[Decimal, Decimal]]:
     """Each bet's (house edge, standard deviation) per unit from the game's par sheet."""
     from dealer_assist.odds.sheet import par_sheet
 
-    sheet = par_sheet(game, decks)
+    sheet = par_sheet(game, decks, with_chart=False)
     out = {"main": (Decimal(repr(round(sheet.main.house_edge, 10))),
                     Decimal(repr(round(sheet.outcomes.std_dev, 10))))}
     for name, bet in sheet.bets.items():

@@ -52,8 +52,6 @@ class MainWagerResult:
     decisions: list[HandDecision] = field(default_factory=list)
     # The chosen play of the Dueling 8's hands the side bets look at: (first card) -> action.
     first_card_action: dict[int, str] = field(default_factory=dict)
-    tie18: float = 0.0  # Dueling 8's: P(first hand ends on 18 and the dealer on 18)
-    tie18_split: float = 0.0  # the same for a wager placed on a hand formed by splitting 8s (3.23.1)
     bonus678_hit: dict[int, bool] = field(default_factory=dict)
 
     @property
@@ -251,9 +249,42 @@ class Versus:
         value = n_other * other + n_any * any_card
         if original_rule:
             # Lucky 8 4.5 / Electronic 4.7: the hands that did not bust lose one original
-            # wager in total to a dealer blackjack (taken as: at least one hand stands).
-            value -= self.dealer(comp)[BLACKJACK]
+            # wager in total to a dealer blackjack (taken as: at least one hand stands), with
+            # P(dealer blackjack) as the split hands see it: averaged over where a hand ends,
+            # its second card weighted as above (outcomes.py's distribution uses the same).
+            d0 = self.dealer(comp)[BLACKJACK]
+            seen = 0.0
+            for i, w in enumerate(split_card_weights(probs, v, n_other, n_any)):
+                if w > 0:
+                    c = i + 1
+                    seen += w * self.blackjack_seen(add_card(comp, c), v + c, aces or c == 1, aces, d0)
+            value -= seen
         return value
+
+    def blackjack_seen(self, comp: Comp, hard: int, ace: bool, split_aces: bool, bust_bj: float) -> float:
+        """P(dealer blackjack) averaged over where a split hand of two cards ends as the strategy
+        plays it (its cards removed; ``bust_bj`` where it busts), no per-hand blackjack cost."""
+        if split_aces:
+            return self.dealer(comp)[BLACKJACK]
+        if self.split_doubles(comp, hard, ace, 0):
+            probs = self.draw_probs(comp)
+            return sum(p * (bust_bj if hard + i + 1 > 21 else self.dealer(add_card(comp, i + 1))[BLACKJACK])
+                       for i, p in enumerate(probs) if p > 0)
+        if hand_total(hard, ace) < 21 and self.plays_hit(comp, hard, ace, 0):
+            probs = self.draw_probs(comp)
+            return sum(p * (bust_bj if hard + i + 1 > 21 else
+                            self.blackjack_seen(add_card(comp, i + 1), hard + i + 1, ace or i == 0, False, bust_bj))
+                       for i, p in enumerate(probs) if p > 0)
+        return self.dealer(comp)[BLACKJACK]
+
+
+def split_card_weights(probs: list[float], v: int, n_other: float, n_any: float) -> list[float]:
+    """The chance a split hand's second card has each value, averaged over the split's hands:
+    ``n_other`` hands (on average) take a card that is not the pair card ``v`` (they were
+    completed while they could still be split again), ``n_any`` take any card."""
+    q = probs[v - 1]
+    return [(n_any * p + (n_other * p / (1 - q) if i + 1 != v else 0.0)) / (n_other + n_any) if p > 0 else 0.0
+            for i, p in enumerate(probs)]
 
 
 @cache
@@ -402,8 +433,6 @@ def analyse(rules: RuleSet, progress: Callable[[int], None] | None = None,
             if rules.permanent_eight:
                 result.first_card_action[cards[1]] = best
         total += p_up * ev_up
-        if rules.permanent_eight:
-            result.tie18, result.tie18_split = _tie18(vs, result.first_card_action)
         if progress is not None:
             progress(up)
     result.expected_return = total
@@ -458,65 +487,3 @@ def _initial_value(vs: Versus, cards: tuple[int, ...], comp: Comp) -> tuple[floa
         value = -pbj + (1 - pbj) * value
     return value, values, best
 
-
-def _tie18(vs: Versus, actions: dict[int, str]) -> tuple[float, float]:
-    """Dueling 8's Tie on 18 (1.1.16): P(the first hand's final total and the dealer's are
-    both 18), and the same for a wager placed on a hand formed by splitting (3.23.1).
-
-    The hand is played by the strategy found above. After a split the wager stays on the
-    first hand formed (3.23.1); its second card is the first card that is not an 8 while it
-    may still be resplit (constant chance q of an 8, as in the split values). A hand formed
-    by splitting is taken to draw its second card the same way.
-    """
-    probs = vs.draw_probs((0,) * 10)
-    total = 0.0
-    on_split = 0.0
-    for i in range(10):
-        if probs[i] <= 0:
-            continue
-        v = i + 1
-        comp = add_card((0,) * 10, v)
-        action = actions.get(v, "stand")
-        hard, ace = 8 + v, v == 1
-        if action == "split":
-            sub = vs.draw_probs(comp)
-            q = sub[7]
-            keep = sum(q ** k for k in range(vs.rules.max_hands - 1))
-            value = 0.0
-            for j in range(10):
-                if sub[j] <= 0:
-                    continue
-                weight = sub[j] * keep if j != 7 else q ** (vs.rules.max_hands - 1)
-                value += weight * _played_p18(vs, add_card(comp, j + 1), 8 + j + 1, j == 0, split=True)
-            on_split = value
-        elif action in ("hit", "double"):
-            value = _draw_p18(vs, comp, hard, ace, once=action == "double")
-        else:
-            value = vs.dealer(comp)[1] if hand_total(hard, ace) == 18 else 0.0
-        total += probs[i] * value
-    return total, on_split
-
-
-def _played_p18(vs: Versus, comp: Comp, hard: int, ace: bool, split: bool) -> float:
-    """P(18 against 18) for a two-card hand played by the strategy (after a split: double or hit/stand)."""
-    if split and vs.split_doubles(comp, hard, ace, 0):
-        return _draw_p18(vs, comp, hard, ace, once=True)
-    if hand_total(hard, ace) < 21 and vs.plays_hit(comp, hard, ace, 0):
-        return _draw_p18(vs, comp, hard, ace, once=False)
-    return vs.dealer(comp)[1] if hand_total(hard, ace) == 18 else 0.0
-
-
-def _draw_p18(vs: Versus, comp: Comp, hard: int, ace: bool, once: bool) -> float:
-    probs = vs.draw_probs(comp)
-    value = 0.0
-    for i in range(10):
-        p = probs[i]
-        h = hard + i + 1
-        if p <= 0 or h > 21:
-            continue
-        nc, na = add_card(comp, i + 1), ace or i == 0
-        if once:
-            value += p * (vs.dealer(nc)[1] if hand_total(h, na) == 18 else 0.0)
-        else:
-            value += p * _played_p18(vs, nc, h, na, split=False)
-    return value

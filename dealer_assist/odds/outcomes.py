@@ -2,10 +2,12 @@
 
 Gives the hit frequency and the standard deviation the expected value alone does not.
 Hands that are not split follow the strategy card by card with the dealer's probabilities
-for the cards removed (as the expected values do). Split hands are approximated: the
-hands are taken as independent given the dealer's final total (which they share), each
-valued with the pair removed, their number drawn from the resplit chain. The mean of the
-distribution is checked against the analysis' expected value in the tests.
+for the cards removed (as the expected values do). Split hands follow the analysis' own
+model of a split (main_wager.split_value): each hand valued on the pair and its own cards,
+its second card weighted by split_card_weights, their number from the resplit chain with
+the same constant chance of the pair card; the hands are taken as independent given the
+dealer's outcome (which they share). The distribution sums to 1 and its mean is the
+analysis' expected value (to floating-point rounding; the tests check both for every game).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from dealer_assist.odds.main_wager import (
     add_card,
     analyse,
     hand_total,
+    split_card_weights,
     split_hand_counts,
 )
 from dealer_assist.odds.rulesets import RuleSet
@@ -163,32 +166,33 @@ class _Play:
         # were allowed (n_other of them on average), any card for the others (n_any).
         joint: list[Dist] = [{} for _ in range(7)]
         per_hand = 0.0  # the expected amount on one split hand (2 where it doubles)
-        for i in range(10):
-            pi = probs[i]
-            if pi <= 0:
-                continue
-            c = i + 1
-            weight = (n_any * pi + (n_other * pi / (1 - q) if c != v else 0.0)) / (n_other + n_any)
+        for i, weight in enumerate(split_card_weights(probs, v, n_other, n_any)):
             if weight <= 0:
                 continue
+            c = i + 1
             nc, hard, ace = add_card(comp, c), v + c, aces or c == 1
             per_hand += weight * (2.0 if not aces and vs.split_doubles(nc, hard, ace, per_hand_bj) else 1.0)
             self._hand(add_card(comp, c), v + c, aces or c == 1, aces, per_hand_bj, joint, weight, d0)
         self.staked += p * (n_other + n_any) * per_hand
+        # The hands, as many as the resplit chain makes (split_hand_number: the same constant
+        # chance q of the pair card as the analysis' split_hand_counts), are independent given
+        # the dealer's outcome k, each distributed as joint[k] / mass_k, with P(k) = mass_k (the
+        # dealer's outcome as a split hand sees it). So each hand's own distribution is joint,
+        # whose mean is the analysis' value of a split hand, and E[number of hands] is the
+        # analysis' n_other + n_any: the mean is the analysis' split value.
         n_dist = split_hand_number(q, max_hands)
         for k in range(7):
-            pk = d0[k]
-            if pk <= 0:
-                continue
             mass = sum(joint[k].values())
             if mass <= 0:
                 continue
             one = {x: w / mass for x, w in joint[k].items()}
+            # Lucky 8 4.5 / Electronic 4.7: one original wager to a dealer blackjack
+            # (main_wager.split_value: with P(blackjack) = mass_6 as the hands see it).
+            shift = -1.0 if (original_rule and k == BLACKJACK) else 0.0
             for n, pn in n_dist.items():
                 total = _convolve_power(tuple(sorted(one.items())), n)
-                shift = -1.0 if (original_rule and k == BLACKJACK) else 0.0
                 for x, w in total.items():
-                    _put(dist, x + shift, p * pk * pn * w)
+                    _put(dist, x + shift, p * mass * pn * w)
 
     def _hand(self, comp: Comp, hard: int, ace: bool, split_aces: bool, bj_cost: int,
               joint: list[Dist], p: float, d0: tuple[float, ...]) -> None:

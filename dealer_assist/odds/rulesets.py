@@ -42,6 +42,12 @@ class RuleSet:
     hole_card: str
     permanent_eight: bool  # Dueling 8's 3.14: an 8 starts every hand and the dealer's, not from the shoe
     bonus678: tuple[Fraction, Fraction] | None = None  # (all spades, other) odds of the 6-7-8 bonus
+    # Electronic 1.1.2/3.15: a double is exactly the original wager; the others (3.26) allow
+    # less. The analysis values a double at the full amount either way: a double of x units
+    # more (0 < x <= 1) is worth (1 + x) x the one-card value (less x times a dealer blackjack's
+    # cost where it takes everything): linear in x, so the best is x = 1 or not doubling, and
+    # doubling for less never plays better (tests/odds/test_par_sheet_27.py checks it).
+    double_equal_only: bool = False
 
     def with_decks(self, decks: int) -> RuleSet:
         return replace(self, decks=decks)
@@ -55,7 +61,8 @@ class RuleSet:
                  "H17" if self.hits_soft_17 else "S17",
                  f"blackjack {self.blackjack_pays.numerator}:{self.blackjack_pays.denominator}"
                  if self.blackjack_pays is not None else "no blackjack",
-                 "double 10/11" if self.double_hard_10_11_only else "double any two",
+                 ("double 10/11" if self.double_hard_10_11_only else "double any two")
+                 + (" for the full wager only" if self.double_equal_only else ""),
                  "DAS" if self.double_after_split else "no DAS",
                  f"split to {self.max_hands}",
                  {"none": "no surrender", "late": "late surrender",
@@ -107,15 +114,13 @@ def for_game(game: str, decks: int | None = None) -> RuleSet:
         hole_card=hole,
         permanent_eight=rules.permanent_eight,
         bonus678=bonus,
+        double_equal_only=rules.double_equal_only,
     )
 
 
-# The deck count a game is usually dealt with (for docs and the review's default).
-_USUAL = {"ace_race": 6, "electronic": 6, "star_elements": 6, "lucky8": 6, "dueling8s": 6}
-
-
 def usual_decks(game: str) -> int:
-    return _USUAL[game]
+    """The deck count ``game`` is usually dealt with (its ``GameRules.usual_decks``, within 2.1)."""
+    return GAMES[game].decks_usual
 
 
 def standard(decks: int, *, h17: bool, das: bool, blackjack: Fraction = Fraction(3, 2),

@@ -50,7 +50,7 @@ class ParSheet:
     chart: Chart | None = None  # the printed strategy chart (strategy.py)
     chart_main: MainWagerResult | None = None  # the main wager played by the chart
     chart_outcomes: Outcomes | None = None
-    tie18: Tie18 | None = None  # Dueling 8's exact Tie on 18 (tie18.py), when computed
+    tie18: Tie18 | None = None  # Dueling 8's exact Tie on 18 (tie18.py)
 
     def house_edge(self, bet: str) -> float:
         """The house edge of ``bet`` (a transcript bet name) per unit staked."""
@@ -79,27 +79,24 @@ def chart_result(game: str, decks: int) -> tuple[MainWagerResult, Outcomes]:
 
 
 @cache
-def exact_tie18(decks: int) -> Tie18:
-    """Dueling 8's Tie on 18 by exact enumeration (tie18.py): minutes at four hands a split."""
-    return tie18_exact(for_game("dueling8s", decks), chart_of("dueling8s", decks))
+def exact_tie18(game: str, decks: int) -> Tie18:
+    """A permanent-8 game's Tie on 18, exactly (tie18.py; about a second)."""
+    return tie18_exact(for_game(game, decks), chart_of(game, decks))
 
 
-def par_sheet(game: str, decks: int | None = None, *, with_chart: bool = True,
-              exact: bool = False) -> ParSheet:
+def par_sheet(game: str, decks: int | None = None, *, with_chart: bool = True) -> ParSheet:
     """The whole par sheet of ``game`` at ``decks`` decks (every figure from the game's data).
 
-    ``with_chart``: also the printed chart's edge and distribution. ``exact``: Dueling 8's Tie
-    on 18 by exact enumeration (tie18.py) instead of the analysis' estimate (minutes).
+    ``with_chart``: also the printed chart's edge and distribution (what theoretical win and
+    the floor's alerts need is there without it).
     """
     n = check(game, decks)
     start = time.perf_counter()
     ruleset = for_game(game, n)
     main, outcomes = main_wager_result(game, n)
-    t18 = exact_tie18(n) if exact and ruleset.permanent_eight else None
-    if t18 is not None:
-        bets = side_bets_of(game, n, main.first_card_action, t18.first_hand, t18.split_hands, exact_tie=True)
-    else:
-        bets = side_bets_of(game, n, main.first_card_action, main.tie18, main.tie18_split)
+    t18 = exact_tie18(game, n) if ruleset.permanent_eight else None
+    bets = side_bets_of(game, n, main.first_card_action,
+                        t18.first_hand if t18 else None, t18.split_hands if t18 else None)
     sheet = ParSheet(game, n, ruleset, main, outcomes, bets, tie18=t18)
     if with_chart:
         sheet.chart = chart_of(game, n)
@@ -109,8 +106,7 @@ def par_sheet(game: str, decks: int | None = None, *, with_chart: bool = True,
 
 
 def side_bets_of(game: str, n: int, first_card_action: dict[int, str] | None = None,
-                 tie18: float | None = None, tie18_split: float | None = None,
-                 exact_tie: bool = False) -> dict[str, BetFigures]:
+                 tie18: float | None = None, tie18_split: float | None = None) -> dict[str, BetFigures]:
     """Every side bet of ``game`` at ``n`` decks (the transcript's bet names), with insurance.
 
     Dueling 8's needs the strategy's play of the permanent 8 with each first card
@@ -135,9 +131,15 @@ def side_bets_of(game: str, n: int, first_card_action: dict[int, str] | None = N
         actions = first_card_action or {}
         bets["superb8"] = side_bets.superb8(n, actions.get(8, "stand"))
         if tie18 is not None:
-            bets["tie18"] = side_bets.tie18(tie18, tie18_split, exact=exact_tie)
+            bets["tie18"] = side_bets.tie18(tie18, tie18_split)
         bets["plus21"] = side_bets.plus21(n)
         bets["bonus678"] = side_bets.bonus678(n, {v: a in ("hit", "double") for v, a in actions.items()})
+    for spec in GAMES[game].specs:
+        # A game defined only as data (issue 26): its side bets from their own classifiers.
+        if spec.key not in bets:
+            figures = side_bets.from_classifier(game, n, spec)
+            if figures is not None:
+                bets[spec.key] = figures
     if GAMES[game].insurance:
         bets["insurance"] = side_bets.insurance(game, n)
     return bets
@@ -189,7 +191,7 @@ def to_json(sheet: ParSheet) -> dict[str, Any]:
     out: dict[str, Any] = {"game": sheet.game, "decks": sheet.decks, "bets": bets}
     if sheet.tie18 is not None:
         t = sheet.tie18
-        out["tie18_exact"] = {"first_hand": t.first_hand, "split_hands": t.split_hands,
+        out["tie18"] = {"first_hand": t.first_hand, "split_hands": t.split_hands,
                               "by_hand": list(t.by_hand), "hands_formed": list(t.hands_expected),
                               "p_split": t.p_split}
     later = {f"{name}": _bet_json(extra) for b in sheet.bets.values() for name, extra in
@@ -209,9 +211,9 @@ def main_method(sheet: ParSheet) -> str:
             "valued per hand with the pair removed; insurance never taken (floating point). The printed "
             "chart's edge: the same analysis with every decision the chart's (strategy.py). Distribution: "
             "the net result per unit of original wager under that play; hit frequency = P(net result > 0); "
-            "split hands in the distribution taken as independent given the dealer's total (its mean is "
-            "within 0.005 percentage points of the edge); element of risk = expected loss / expected "
-            "amount wagered")
+            "split hands in the distribution follow the analysis' model of a split, independent given the "
+            "dealer's outcome (the probabilities sum to 1 and the mean is the edge, to rounding); element "
+            "of risk = expected loss / expected amount wagered")
 
 
 def to_text(sheet: ParSheet) -> str:

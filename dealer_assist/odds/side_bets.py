@@ -19,7 +19,7 @@ from fractions import Fraction
 
 from dealer_assist.base.cards import Card
 from dealer_assist.games import composition_for, sidebets
-from dealer_assist.games.sidebets import PayRow
+from dealer_assist.games.sidebets import PayRow, SideBetSpec, SideCards
 
 
 @dataclass
@@ -146,6 +146,19 @@ def three_card_weights(game: str, decks: int,
 _TWO = "exact: every ordered pair of the player's first two cards, without replacement"
 _THREE = ("exact: every ordered triple (player's two cards, dealer's first card), without replacement "
           "(the dealing order 3.18 does not change the probabilities: the cards are exchangeable)")
+
+
+def from_classifier(game: str, decks: int, spec: SideBetSpec) -> BetFigures | None:
+    """A side bet decided by the player's first two cards (with the dealer's first card when it
+    needs it), from the bet's own classifier: exact, for a game defined only as data. None
+    for a bet decided later (a run of cards, the finished hands, the dealer's second card)."""
+    if spec.stage != "initial" or spec.waits_for_dealer is not None:
+        return None
+    if spec.needs_dealer_up:
+        w, total = three_card_weights(game, decks, lambda a, b, c: spec.classify(SideCards(player=(a, b), dealer=(c,))))
+        return _figures(spec.key, spec.rows, w, total, _THREE)
+    w, total = two_card_weights(game, decks, lambda a, b: spec.classify(SideCards(player=(a, b))))
+    return _figures(spec.key, spec.rows, w, total, _TWO)
 
 
 def pair(game: str, decks: int) -> BetFigures:
@@ -347,30 +360,18 @@ def bonus678(decks: int, draws_on: dict[int, bool]) -> BetFigures:
                     "draws to 8-6 and 8-7; paid on the main wager, no stake of its own", staked=False)
 
 
-def tie18(probability: float, split_probability: float | None = None, exact: bool = False) -> BetFigures:
-    """Tie on 18 (1.1.16, 4.1: 8 to 1) from the strategy's probabilities; ``exact``: from the
-    card-by-card enumeration of tie18.py (floating point, nothing approximated)."""
+def tie18(probability: float, split_probability: float | None = None) -> BetFigures:
+    """Tie on 18 (1.1.16, 4.1: 8 to 1) from tie18.py's exact probabilities: the wager placed
+    before the deal and (``split_probability``) one placed on a hand formed by splitting."""
     row = sidebets.TIE18
-    if exact:
-        figures = BetFigures("tie18", [RowFigure(row.name, row.odds, None, probability)], exact=False,
-                             method="exact enumeration, card by card without replacement, of the area's "
-                             "play by the chart and the dealer's draws from the permanent 8 (tie18.py); "
-                             "one area heads-up; binary floating point")
-        if split_probability is not None:
-            figures.extra["on_split_hand"] = BetFigures(
-                "tie18", [RowFigure(row.name, row.odds, None, split_probability)], exact=False,
-                method="per wager placed on a hand formed by splitting 8s (3.23.1): expected wins over "
-                       "expected wagers, every resplit (3.23.3) and every card of every hand enumerated")
-        return figures
-    figures = BetFigures("tie18", [RowFigure(row.name, row.odds, None, probability)],
-                         method="combinatorial analysis under the strategy (the main wager's): P(the first hand "
-                         "ends on 18 and the dealer on 18), dealer probabilities exact for the first "
-                         "player cards removed; not exact (floating point, split hands approximated)",
-                         exact=False)
+    figures = BetFigures("tie18", [RowFigure(row.name, row.odds, None, probability)], exact=False,
+                         method="exact, card by card without replacement: the area's play by the printed chart "
+                         "and the dealer's draws from the permanent 8, every resplit (3.23.3) included "
+                         "(tie18.py, by exchangeability of the shoe's order); one area heads-up; binary "
+                         "floating point")
     if split_probability is not None:
         figures.extra["on_split_hand"] = BetFigures(
-            "tie18", [RowFigure(row.name, row.odds, None, split_probability)],
-            method="as the first hand's, for a wager placed on a hand formed by splitting 8s (3.23.1): "
-                   "its second card the first that is not an 8 while it may be resplit; not exact",
-            exact=False)
+            "tie18", [RowFigure(row.name, row.odds, None, split_probability)], exact=False,
+            method="per wager placed on a hand formed by splitting 8s (3.23.1): expected wins over "
+                   "expected wagers on those hands, exact as the first hand's")
     return figures

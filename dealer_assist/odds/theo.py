@@ -36,7 +36,7 @@ def house_edges(game: str, decks: int) -> dict[str, Decimal]:
     """Every bet's house edge of ``game`` at ``decks`` decks (computed once per process)."""
     from dealer_assist.odds.sheet import par_sheet
 
-    sheet = par_sheet(game, decks)
+    sheet = par_sheet(game, decks, with_chart=False)  # the printed chart's figures are not needed
     edges = {"main": Decimal(repr(round(sheet.main.house_edge, 10)))}
     for name, figures in sheet.bets.items():
         edges[name] = Decimal(repr(round(figures.house_edge, 10)))

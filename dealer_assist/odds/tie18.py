@@ -1,16 +1,26 @@
 """Dueling 8's Tie on 18 (1.1.16, 3.23.1), exactly, on the first hand and on every split hand.
 
 The wager wins when the hand it is on and the dealer both end on 18 (8 to 1). The area's
-play is the printed chart's (strategy.py), which for Dueling 8's is the optimal play of every
-two- and three-card hand. Everything is enumerated card by card without replacement from the
-shoe (the permanent 8s are not in it, 3.14): the first card; for 8-8 the split (3.23): the
-first hand is dealt and completed before the second gets its second card, an 8 as a split
-hand's second card is split again while the area has fewer than ``max_hands`` hands
-(3.23.3; the new hand waits its turn behind the others); each hand plays by its total (a
-two-card hand may double, 3.26.2); then the dealer draws from the permanent 8 to 17 (3.33)
-from what is left. The dealer's P(18) is computed for the exact cards left (every card of
-every hand of the area removed), so the figures are exact (binary floating point) for a
-single area played heads-up against the dealer. Other areas' cards are not modelled.
+play is the printed chart's (strategy.py). Cards come without replacement from the shoe
+(the permanent 8s are not in it, 3.14): the first card; for 8-8 the split (3.23): each hand
+gets its second card in turn and is completed before the next gets its own, an 8 as a
+split hand's second card is split again while the area has fewer than ``max_hands`` hands
+(3.23.3); each hand plays by its total (a two-card hand may double, 3.26.2); then the
+dealer draws from the permanent 8 to 17 (3.33) from what is left.
+
+Exact by exchangeability, without enumerating every hand's cards. Cut the shoe's order into
+blocks: the split hands' second cards (with the 8s split again), each hand's further cards
+(its "play"), the dealer's draws. Whether a block is complete depends only on its own cards
+and on blocks before it that decide its rule (a second card on the 8s split so far; a
+hand's play on its two cards; the dealer's draws on nothing). Any order of given block
+contents is equally likely (a product of falling factorials of the card counts over the
+shoe's), so the blocks may be taken in another order that keeps those dependencies: for
+hand k, the second cards up to hand k's, then hand k's play, then the dealer's draws, then
+the rest. P(hand k exists and ties) is therefore a sum over the second cards dealt up to
+hand k and hand k's own cards only, with the dealer's P(18) for exactly those removed: the
+cards of the other hands' play cannot change it. The figures are exact (binary floating
+point) for a single area played heads-up against the dealer; other areas' cards are not
+modelled. The test checks them against every order of a small shoe played card by card.
 """
 
 from __future__ import annotations
@@ -34,13 +44,15 @@ class Tie18:
     p_split: float  # P(the area splits 8s)
 
 
+def _total(hard: int, ace: bool) -> int:
+    return hard + 10 if ace and hard + 10 <= 21 else hard
+
+
 def tie18_exact(rules: RuleSet, chart: Chart) -> Tie18:
     shoe = rules.shoe
     n0 = sum(shoe)
     max_hands = rules.max_hands
-    h17 = rules.hits_soft_17
-
-    eighteen = dealer_eighteens(h17)
+    eighteen = dealer_eighteens(rules.hits_soft_17)
 
     @cache
     def d18(removed: tuple[int, ...]) -> float:
@@ -69,70 +81,51 @@ def tie18_exact(rules: RuleSet, chart: Chart) -> Tie18:
                 out.append((i + 1, c / n, tuple(lst)))
         return out
 
-    # A vector: (E[D18 at the end], E[1{hand k ends on 18} x D18] for k = 1..max_hands,
-    # P(hand k is formed) for k = 1..max_hands), given the cards removed so far.
+    @cache
+    def played(removed: tuple[int, ...], hard: int, ace: bool) -> float:
+        """P(a hand hit or stood by the chart ends on 18 and the dealer too), from ``removed``."""
+        if hard > 18:
+            return 0.0  # a hard 19 or more never comes down to 18
+        if not chart.hits(hard, ace, UP):
+            return d18(removed) if _total(hard, ace) == 18 else 0.0
+        return sum(p * played(nr, hard + v, ace or v == 1) for v, p, nr in draws(removed))
+
+    @cache
+    def doubled(removed: tuple[int, ...], hard: int, ace: bool) -> float:
+        """The same for a doubled hand: one card, then it stands (3.26)."""
+        return sum(p * d18(nr) for v, p, nr in draws(removed)
+                   if hard + v <= 21 and _total(hard + v, ace or v == 1) == 18)
+
+    def split_hand(removed: tuple[int, ...], v: int) -> float:
+        """A hand of 8 and its second card ``v`` formed by splitting (it may double, 3.26.2)."""
+        hard, ace = UP + v, v == 1
+        return doubled(removed, hard, ace) if chart.doubles(hard, ace, UP) else played(removed, hard, ace)
+
+    # A vector: P(hand k exists and ties) for k = 1..max_hands, then P(hand k exists).
     Vec = tuple[float, ...]
-    width = 1 + 2 * max_hands
-
-    def add(acc: list[float], p: float, v: Vec) -> None:
-        for j in range(width):
-            acc[j] += p * v[j]
 
     @cache
-    def after(removed: tuple[int, ...], hands: int, idx: int) -> Vec:
-        """Hand ``idx`` (1-based) is next to get its second card; ``hands`` exist."""
+    def second_cards(removed: tuple[int, ...], hands: int, idx: int) -> Vec:
+        """Hand ``idx`` (1-based) gets its second card next; ``hands`` exist; ``removed``: the
+        first card and the second cards dealt so far (the other hands' play is not needed)."""
         if idx > hands:
-            formed = tuple(1.0 if k <= hands else 0.0 for k in range(1, max_hands + 1))
-            return (d18(removed),) + (0.0,) * max_hands + formed
-        return second_card(removed, hands, idx)
-
-    @cache
-    def second_card(removed: tuple[int, ...], hands: int, idx: int) -> Vec:
-        acc = [0.0] * width
+            return (0.0,) * max_hands + tuple(1.0 if k <= hands else 0.0 for k in range(1, max_hands + 1))
+        acc = [0.0] * (2 * max_hands)
         for v, p, nr in draws(removed):
             if v == UP and hands < max_hands:
-                add(acc, p, second_card(nr, hands + 1, idx))  # 3.23.3: split again
+                sub = second_cards(nr, hands + 1, idx)  # 3.23.3: split again
+                tie = 0.0
             else:
-                hard, ace = UP + v, v == 1
-                if chart.doubles(hard, ace, UP):
-                    add(acc, p, one_card(nr, hands, idx, hard, ace))
-                else:
-                    add(acc, p, play(nr, hands, idx, hard, ace))
-        return tuple(acc)
-
-    def finish(removed: tuple[int, ...], hands: int, idx: int, total: int) -> Vec:
-        nxt = after(removed, hands, idx + 1)
-        if total != 18:
-            return nxt
-        lst = list(nxt)
-        lst[idx] += nxt[0]
-        return tuple(lst)
-
-    @cache
-    def one_card(removed: tuple[int, ...], hands: int, idx: int, hard: int, ace: bool) -> Vec:
-        acc = [0.0] * width
-        for v, p, nr in draws(removed):
-            h = hard + v
-            a = ace or v == 1
-            total = h + 10 if a and h + 10 <= 21 else h
-            add(acc, p, finish(nr, hands, idx, total if h <= 21 else 0))
-        return tuple(acc)
-
-    @cache
-    def play(removed: tuple[int, ...], hands: int, idx: int, hard: int, ace: bool) -> Vec:
-        total = hard + 10 if ace and hard + 10 <= 21 else hard
-        if hard > 21:
-            return finish(removed, hands, idx, 0)
-        if not chart.hits(hard, ace, UP):
-            return finish(removed, hands, idx, total)
-        acc = [0.0] * width
-        for v, p, nr in draws(removed):
-            add(acc, p, play(nr, hands, idx, hard + v, ace or v == 1))
+                sub = second_cards(nr, hands, idx + 1)
+                tie = split_hand(nr, v)
+            for j in range(2 * max_hands):
+                acc[j] += p * sub[j]
+            acc[idx - 1] += p * tie
         return tuple(acc)
 
     # The first card dealt to the permanent 8 (a surrendered hand's wager loses: no tie).
     first = 0.0
-    split_vec = [0.0] * width
+    split_vec = [0.0] * (2 * max_hands)
     p_split = 0.0
     zero = (0,) * 10
     for v, p, nr in draws(zero):
@@ -140,17 +133,18 @@ def tie18_exact(rules: RuleSet, chart: Chart) -> Tie18:
         action = chart.initial_action(UP, v, UP, _allowed(v == UP))
         if action == "split":
             p_split += p
-            vec = second_card(nr, 2, 1)  # the dealt 8 is the second hand's first card
-            add(split_vec, p, vec)
-            first += p * vec[1]
+            vec = second_cards(nr, 2, 1)  # the dealt 8 is the second hand's first card
+            for j in range(2 * max_hands):
+                split_vec[j] += p * vec[j]
+            first += p * vec[0]
         elif action == "double":
-            first += p * one_card(nr, 1, 1, hard, ace)[1]
+            first += p * doubled(nr, hard, ace)
         elif action == "hit":
-            first += p * play(nr, 1, 1, hard, ace)[1]
+            first += p * played(nr, hard, ace)
         elif action == "stand":
-            first += p * finish(nr, 1, 1, hard + 10 if ace and hard + 10 <= 21 else hard)[1]
-    ties = split_vec[1:1 + max_hands]
-    formed = split_vec[1 + max_hands:]
+            first += p * (d18(nr) if _total(hard, ace) == 18 else 0.0)
+    ties = split_vec[:max_hands]
+    formed = split_vec[max_hands:]
     wins = sum(ties[1:])
     wagers = sum(formed[1:])
     return Tie18(

@@ -67,7 +67,7 @@ def test_dueling8s_json_names_the_transcript_bets(capsys: pytest.CaptureFixture[
     assert main(["odds", "dueling8s", "--decks", "6", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert set(doc["bets"]) == {"main", "superb8", "tie18", "plus21", "bonus678"}
-    assert doc["bets"]["tie18"]["rows"][0]["probability_exact"] is None  # from the strategy, not enumerated
+    assert doc["bets"]["tie18"]["rows"][0]["probability_exact"] is None  # exact in floating point (tie18.py), not a fraction
 
 
 def test_strategy_chart(capsys: pytest.CaptureFixture[str]) -> None:
