@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -58,11 +58,13 @@ DEALER_INPUTS = {
 # Inputs that need a supervisor's PIN (docs/store.md, the authority table): op -> (type, approval kind)
 SUPERVISED = {"void": ("void", "void"), "resolve": ("resolve", "resolve"),
               "correct": ("correction", "correction"), "pick": ("pick", "override")}
-ACCOUNT_OPS = ("enrol", "login", "logout", "unlock", "users", "add_account", "change_pin")
+ACCOUNT_OPS = ("enrol", "login", "logout", "unlock", "users", "add_account", "change_pin", "approve",
+               "set_disabled", "reset_pin")
 TABLE_OPS = ("no_more_bets", "set_slip", "key_card", "place_card", "double_last_card", "confirm_hit",
              "face_up", "next_round", "release_hold", "set_aside")
 OPS = frozenset(("state", *ACCOUNT_OPS, *DEALER_INPUTS, *SUPERVISED, *TABLE_OPS))
 HOLDING = ("noread", "gap", "error")
+APPROVAL_KINDS = ("void", "resolve", "correction", "override", "accounts")
 UNREAD = "?"  # a card in flight the shoe could not read
 
 
@@ -73,6 +75,9 @@ class Client:
     account: str
     kind: str
     dealer: str | None = None
+    # approvals the service granted on this connection (op ``approve``): id -> (kind, supervisor);
+    # an ``accounts`` approval serves the accounts dialog it opened, any other is used once
+    approvals: dict[int, tuple[str, str]] = field(default_factory=dict)
 
 
 def refused(message: str, clause: str | None = None) -> ProtocolError:
@@ -243,17 +248,18 @@ class TableService:
         if not self.store.needs_enrolment():
             raise refused("this station already has a supervisor: accounts are added by a supervisor")
         try:
-            self.store.enrol_supervisor(name, pin)
+            approval = self.store.enrol_supervisor(name, pin)
         except StoreError as exc:
             raise ProtocolError("bad_request", str(exc)) from None
+        client.approvals[approval] = ("accounts", name)  # the new supervisor adds the dealers next
         self.log.info("first supervisor %s enrolled from account %s", name, client.account)
-        return {"enrolled": name}
+        return {"enrolled": name, "approval": approval}
 
     def _op_login(self, client: Client, args: dict[str, Any]) -> Any:
         name, pin = str(args.get("name", "")), str(args.get("pin", ""))
         check = self.store.start_shift(name, pin)
         if not check.ok:
-            raise ProtocolError("pin", _pin_text(check), None)
+            raise ProtocolError("pin", _pin_text(check), None, reason=check.reason)
         client.dealer = name
         self.session_id = self.store.start_session(
             game=self.session.table["game"], decks=int(self.session.table["decks"]),
@@ -273,32 +279,79 @@ class TableService:
     def _op_unlock(self, client: Client, args: dict[str, Any]) -> Any:
         """A locked name's lock cleared by another supervisor's PIN (issue 23 item 7)."""
         name = str(args.get("name", ""))
-        approval = self._approval(args, "accounts", None, forbid=name)
+        approval, _ = self._approval(client, args, "accounts", None, forbid=name)
         self.store.clear_lockout(name, approval=approval)
         return {"unlocked": name}
 
     def _op_add_account(self, client: Client, args: dict[str, Any]) -> Any:
         """A supervisor adds an account (its PIN to be changed at its first log-in)."""
         name, roles = str(args.get("name", "")), args.get("roles") or ["dealer"]
-        approval = self._approval(args, "accounts", None)
+        approval, who = self._approval(client, args, "accounts", None)
         try:
-            self.store.add_account(name, str(args.get("new_pin", "")), [str(r) for r in roles], approval=approval)
+            self.store.add_account(name, str(args.get("new_pin", "")), [str(r) for r in roles], approval=approval,
+                                   actor=f"supervisor:{who}")
         except StoreError as exc:
             raise refused(str(exc)) from None
         return {"added": name}
+
+    def _op_set_disabled(self, client: Client, args: dict[str, Any]) -> Any:
+        name, disabled = str(args.get("name", "")), bool(args.get("disabled"))
+        approval, who = self._approval(client, args, "accounts", None)
+        try:
+            self.store.set_account_disabled(name, disabled, approval=approval, actor=f"supervisor:{who}")
+        except StoreError as exc:
+            raise refused(str(exc)) from None
+        return {"name": name, "disabled": disabled}
+
+    def _op_reset_pin(self, client: Client, args: dict[str, Any]) -> Any:
+        name = str(args.get("name", ""))
+        approval, who = self._approval(client, args, "accounts", None)
+        try:
+            self.store.reset_pin(name, str(args.get("new_pin", "")), approval=approval, actor=f"supervisor:{who}")
+        except StoreError as exc:
+            raise refused(str(exc)) from None
+        return {"reset": name}
+
+    def _op_approve(self, client: Client, args: dict[str, Any]) -> Any:
+        """A supervisor's PIN checked now for ``kind``; the approval's id goes with the op it
+        authorises, on this connection only (void, resolve, correction, override, accounts)."""
+        kind = str(args.get("kind", ""))
+        if kind not in APPROVAL_KINDS:
+            raise ProtocolError("bad_request", f"no approval of kind {kind!r}: one of {', '.join(APPROVAL_KINDS)}")
+        detail = args.get("detail") if isinstance(args.get("detail"), dict) else {}
+        user = str(args.get("user", ""))
+        check = self.store.authorise(user, str(args.get("pin", "")), kind=kind,
+                                     round_id=self.round_id if self.round_id else None, detail=detail)
+        if not check.ok or check.approval is None:
+            raise ProtocolError("pin", _pin_text(check), reason=check.reason)
+        client.approvals[check.approval] = (kind, user)
+        return {"approval": check.approval, "user": user}
 
     def _op_change_pin(self, client: Client, args: dict[str, Any]) -> Any:
         check = self.store.change_pin(str(args.get("name", "")), str(args.get("old_pin", "")),
                                       str(args.get("new_pin", "")))
         if not check.ok:
-            raise ProtocolError("pin", _pin_text(check))
+            raise ProtocolError("pin", _pin_text(check), reason=check.reason)
         return {"changed": str(args.get("name", ""))}
 
     def _op_users(self, client: Client, args: dict[str, Any]) -> Any:
-        return [{k: u[k] for k in ("username", "roles", "disabled", "locked_until") if k in u}
+        return [{k: u[k] for k in ("username", "roles", "disabled", "must_change", "locked_until") if k in u}
                 for u in self.store.users()]
 
-    def _approval(self, args: dict[str, Any], kind: str, round_id: int | None, *, forbid: str = "") -> int:
+    def _approval(self, client: Client, args: dict[str, Any], kind: str, round_id: int | None, *,
+                  forbid: str = "") -> tuple[int, str]:
+        """(approval id, supervisor): a PIN in the request, checked now, or an approval this
+        connection was granted (op ``approve``) for ``kind``."""
+        granted = args.get("approval")
+        if isinstance(granted, int) and not isinstance(granted, bool):
+            held = client.approvals.get(granted)
+            if held is None or held[0] != kind:
+                raise ProtocolError("pin", f"no supervisor's approval for this ({kind}): enter the PIN again")
+            if forbid and held[1] == forbid:
+                raise ProtocolError("pin", "another supervisor must clear this lock")
+            if kind != "accounts":
+                del client.approvals[granted]  # used once
+            return granted, held[1]
         pin = args.get("pin")
         if not isinstance(pin, dict):
             raise ProtocolError("pin", f"a supervisor's PIN is needed ({kind})")
@@ -308,8 +361,8 @@ class TableService:
         check = self.store.authorise(user, str(pin.get("pin", "")), kind=kind, round_id=round_id,
                                      detail={k: v for k, v in args.items() if k != "pin"})
         if not check.ok or check.approval is None:
-            raise ProtocolError("pin", _pin_text(check))
-        return check.approval
+            raise ProtocolError("pin", _pin_text(check), reason=check.reason)
+        return check.approval, user
 
     def _table_op(self, client: Client, op: str, args: dict[str, Any]) -> Any:
         actor = f"dealer:{client.dealer}"
@@ -323,9 +376,9 @@ class TableService:
             self.session.set_slip(slip)
         elif op in SUPERVISED:
             kind, approval_kind = SUPERVISED[op]
-            event = parse_event({k: v for k, v in args.items() if k != "pin"} | {"type": kind})
-            approval = self._approval(args, approval_kind, self.round_id if self.round_id else None)
-            who = f"supervisor:{args['pin']['user']}"
+            event = parse_event({k: v for k, v in args.items() if k not in ("pin", "approval")} | {"type": kind})
+            approval, user = self._approval(client, args, approval_kind, self.round_id if self.round_id else None)
+            who = f"supervisor:{user}"
             self._record(self.session.apply(event), who, approval)
             if kind == "void":
                 self._void_in_flight(who)
@@ -342,7 +395,7 @@ class TableService:
         elif op == "confirm_hit":
             self._record(self.session.confirm_tentative(), actor)
         elif op == "set_aside":
-            self._set_aside(args)
+            self._set_aside(client, args)
         elif op == "release_hold":
             # the dealer checked the table: no card is missing (unread cards must be keyed in)
             if any(v["card"] == UNREAD for v in self.in_flight.values()):
@@ -543,14 +596,14 @@ class TableService:
             self._settle(seq, actor, f"placed {to}")
         self.stray = None
 
-    def _set_aside(self, args: dict[str, Any]) -> None:
+    def _set_aside(self, client: Client, args: dict[str, Any]) -> None:
         """A supervisor sets aside a card no round can take (it came out between rounds, or
         the round it belonged to is over): audited with the card, never silently dropped."""
         if self.round_id is not None and not self.session.concluded:
             raise refused("a round is in play: key the card in, place it, or void the round")
         seq = args.get("seq")
-        approval = self._approval(args, "void", None)
-        who = f"supervisor:{args['pin']['user']}"
+        approval, user = self._approval(client, args, "void", None)
+        who = f"supervisor:{user}"
         if isinstance(seq, int) and seq in self.in_flight:
             card = self.in_flight[seq]["card"]
             self._settle(seq, who, "set aside between rounds")

@@ -23,7 +23,8 @@ def test_the_first_start_enrols_the_first_supervisor_once(station: Any) -> None:
     c = s.client()
     assert c.account == "root" or c.account  # SO_PEERCRED names this process's account
     assert c.request("state")["needs_enrolment"] is True
-    assert c.request("enrol", name="sue", pin="482913") == {"enrolled": "sue"}
+    enrolled = c.request("enrol", name="sue", pin="482913")
+    assert enrolled["enrolled"] == "sue" and isinstance(enrolled["approval"], int)  # an accounts approval
     assert c.request("state")["needs_enrolment"] is False
     with pytest.raises(ServiceError, match="already has a supervisor") as caught:
         c.request("enrol", name="eve", pin="111999")
