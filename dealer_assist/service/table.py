@@ -61,7 +61,7 @@ SUPERVISED = {"void": ("void", "void"), "resolve": ("resolve", "resolve"),
 ACCOUNT_OPS = ("enrol", "login", "logout", "unlock", "users", "add_account", "change_pin", "approve",
                "set_disabled", "reset_pin")
 TABLE_OPS = ("no_more_bets", "set_slip", "key_card", "place_card", "double_last_card", "confirm_hit",
-             "face_up", "next_round", "release_hold", "set_aside")
+             "face_up", "next_round", "release_hold", "set_aside", "sim_deal")
 OPS = frozenset(("state", *ACCOUNT_OPS, *DEALER_INPUTS, *SUPERVISED, *TABLE_OPS))
 HOLDING = ("noread", "gap", "error")
 APPROVAL_KINDS = ("void", "resolve", "correction", "override", "accounts")
@@ -116,6 +116,7 @@ class TableService:
         self.in_flight: dict[int, dict[str, Any]] = {}  # seq -> {card, audit}: delivered, unrecorded
         self.shoe: dict[str, Any] = {"connected": False}
         self.floor: Callable[[], dict[str, Any]] | None = None  # the floor link's state, if any
+        self.simulator: Any = None  # the simulated shoe (no shoe configured): op sim_deal deals from it
         self.face_up_next = False
         self.gap: dict[str, Any] | None = None  # the frames a restart gap covers
         self.anchor_path = state_dir / ANCHOR_NAME
@@ -210,7 +211,7 @@ class TableService:
             "in_flight": [{"seq": s, "card": v["card"]} for s, v in sorted(self.in_flight.items())],
             "under_min": sorted(self.session.under_min), "shoe": dict(self.shoe),
             "floor": self.floor() if self.floor is not None else None,
-            "needs_enrolment": self.store.needs_enrolment(),
+            "needs_enrolment": self.store.needs_enrolment(), "simulated_shoe": self.simulator is not None,
         }
 
     def _changed(self) -> None:
@@ -403,6 +404,15 @@ class TableService:
             self.store.add_audit("hold_released", actor=actor, round_id=self.round_id,
                                  detail={"hold": self.hold, "gap": self.gap})
             self.hold, self.gap = "", None
+        elif op == "sim_deal":
+            # a demonstration station: the dealer's "Deal" takes a card out of the simulated
+            # shoe; it comes back through the driver as any card does (recorded, then shown)
+            if self.simulator is None:
+                raise refused("this station has a real shoe: cards come out of it")
+            if args.get("burn"):
+                self.simulator.burn()
+            else:
+                self.simulator.deal()
         elif op == "face_up":
             self.face_up_next = True  # 5.5: the next card came out face up
         elif op == "next_round":

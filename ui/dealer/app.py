@@ -402,6 +402,18 @@ def build_client_screen(link: Any, cfg: StationConfig | None, socket_path: Path,
     if simulated:
         status.setStyleSheet("font-weight: bold; color: #b00020;")
     window.statusBar().addPermanentWidget(status, 1)
+    if controller.service_state.get("simulated_shoe"):
+        # the service's simulated shoe (a demonstration): the dealer takes each card out here
+        from PySide6.QtGui import QAction
+
+        bar = window.addToolBar("Simulated shoe")
+        bar.setObjectName("simulated_shoe")
+        deal = QAction("Deal a card (SIMULATED SHOE)", window)
+        deal.triggered.connect(lambda: controller.ask("sim_deal"))
+        burn = QAction("Burn a card", window)
+        burn.triggered.connect(lambda: controller.ask("sim_deal", burn=True))
+        bar.addAction(deal)
+        bar.addAction(burn)
     screen = ClientScreen(controller, window)
     shifts = Shifts(controller, window, jobs=controller.jobs)
     shifts.title = lambda name: station_title(shown, simulated, name or "nobody logged in")
