@@ -211,6 +211,30 @@ class StationController(TableController):
             return False
         return self.ask("next_round")
 
+    # ------------------------------------------------------------------ the cards the service holds
+    def confirm_implied_hit(self) -> bool:
+        return bool(self.implied) and self.ask("confirm_hit")
+
+    def double_last_card(self, amount: Decimal | float | None = None) -> bool:
+        if not self.implied:
+            return False
+        return self.ask("double_last_card", amount=str(amount) if amount is not None else None)
+
+    def place_stray(self, target: str) -> bool:
+        return self.stray_card is not None and self.ask("place_card", to=target)
+
+    def report_face_up(self) -> None:
+        self.ask("face_up")  # 5.5: the service turns the next card face up
+
+    def release_hold(self, keyed_card: str | None = None) -> bool:
+        """The dealer checked the table: the card keyed in (an unread one by its number), or none missing."""
+        if not keyed_card:
+            return self.ask("release_hold")
+        unread = [f["seq"] for f in self.service_state.get("in_flight") or [] if f.get("card") == "?"]
+        if unread:
+            return self.ask("key_card", card=keyed_card.strip(), seq=unread[0])
+        return self.ask("key_card", card=keyed_card.strip())
+
     # ------------------------------------------------------------------ what the service does itself
     def remember_setup(self, setup: TableSetup) -> None:
         log.info("setup kept for this screen only (the station's setup is the service's)")
