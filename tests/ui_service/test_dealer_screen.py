@@ -109,6 +109,9 @@ def test_a_dealer_can_enrol_log_in_and_deal_a_round_through_the_station_service(
                             timeout=20000)
             login = shown(PinDialog)
             login.name.setText(DEALER)
+            enter(login.pin, "999999")  # a wrong PIN's Enter: refused by the service, the program stays
+            qtbot.waitUntil(lambda: login.message.text().startswith("Wrong"), timeout=20000)
+            seen["wrong_pin"] = (login.isVisible(), login.message.property("role"))
             enter(login.pin, FIRST_PIN)
             qtbot.waitUntil(lambda: login.changing, timeout=20000)
             login.new_pin.setText(DEALER_PIN)
@@ -148,6 +151,7 @@ def test_a_dealer_can_enrol_log_in_and_deal_a_round_through_the_station_service(
     assert status == 0
     assert "BJ-07" in seen["title"] and "ann" in seen["title"]
     assert seen["added_role"] == "notice"  # success is not shown in the refusal's red
+    assert seen["wrong_pin"] == (True, "refusal")
     out = seen["output"]
     assert out["status"] == "settled" and out["net"] == {"p1": 10}
     assert seen["refused"] is False and seen["unchanged"] is True
@@ -164,3 +168,30 @@ def test_a_dealer_can_enrol_log_in_and_deal_a_round_through_the_station_service(
                             env=service["env"], capture_output=True, text=True)
     rows = listed.stdout.splitlines()[1:]
     assert len(rows) == 1 and "settled" in rows[0] and "p1 +10," in rows[0], listed.stdout
+
+
+def test_cancelling_the_first_start_closes_the_screen(qtbot: Any, service: dict[str, Any]) -> None:
+    from dealer_assist.cli import main
+    from ui.dealer.main_window import DealerWindow
+
+    seen: dict[str, Any] = {}
+
+    def cancel() -> None:
+        try:
+            qtbot.waitUntil(lambda: shown(EnrolmentDialog) is not None, timeout=20000)
+            seen["window"] = shown(DealerWindow)
+            shown(EnrolmentDialog).cancel_button.click()  # "Quit": nobody deals without an account
+        except BaseException as exc:
+            seen["error"] = exc
+            QApplication.instance().quit()  # type: ignore[union-attr]
+
+    QTimer.singleShot(0, cancel)
+    assert main([]) == 0
+    if "error" in seen:
+        raise seen["error"]
+    assert seen["window"] is not None and not seen["window"].isVisible()
+    # nothing was recorded: the store has no account and no round
+    state = service["state"]
+    verify = subprocess.run([sys.executable, "-m", "dealer_assist", "history", "list", "--db",
+                             str(state / "table.db")], env=service["env"], capture_output=True, text=True)
+    assert verify.returncode == 0 and len(verify.stdout.splitlines()) <= 1, verify.stdout + verify.stderr

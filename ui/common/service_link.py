@@ -69,7 +69,9 @@ def pin_answer(error: ServiceError | None, approval: int | None = None) -> PinCh
     if error is None:
         return PinCheck(True, approval=approval)
     if error.code == "pin":
-        return PinCheck(False, error.reason or "wrong", message=error.message)
+        reason = error.reason or "wrong"
+        # a wrong PIN: the dialog's own words (the same for every cause, ui.common.login.WRONG)
+        return PinCheck(False, reason, message="" if reason == "wrong" else error.message)
     return PinCheck(False, "error", message=error.message)
 
 
