@@ -59,12 +59,12 @@ DEALER_INPUTS = {
 SUPERVISED = {"void": ("void", "void"), "resolve": ("resolve", "resolve"),
               "correct": ("correction", "correction"), "pick": ("pick", "override")}
 ACCOUNT_OPS = ("enrol", "login", "logout", "unlock", "users", "add_account", "change_pin", "approve",
-               "set_disabled", "reset_pin")
+               "set_disabled", "reset_pin", "snapshot")
 TABLE_OPS = ("no_more_bets", "set_slip", "key_card", "place_card", "double_last_card", "confirm_hit",
              "face_up", "next_round", "release_hold", "set_aside", "sim_deal")
 OPS = frozenset(("state", *ACCOUNT_OPS, *DEALER_INPUTS, *SUPERVISED, *TABLE_OPS))
 HOLDING = ("noread", "gap", "error")
-APPROVAL_KINDS = ("void", "resolve", "correction", "override", "accounts")
+APPROVAL_KINDS = ("void", "resolve", "correction", "override", "accounts", "review")
 UNREAD = "?"  # a card in flight the shoe could not read
 
 
@@ -78,6 +78,7 @@ class Client:
     # approvals the service granted on this connection (op ``approve``): id -> (kind, supervisor);
     # an ``accounts`` approval serves the accounts dialog it opened, any other is used once
     approvals: dict[int, tuple[str, str]] = field(default_factory=dict)
+    pass_fd: int | None = None  # a descriptor the server sends with the reply (op snapshot), then closes
 
 
 def refused(message: str, clause: str | None = None) -> ProtocolError:
@@ -312,6 +313,16 @@ class TableService:
         except StoreError as exc:
             raise refused(str(exc)) from None
         return {"reset": name}
+
+    def _op_snapshot(self, client: Client, args: dict[str, Any]) -> Any:
+        """The review's read-only copy of the store, after a supervisor's PIN (audited ``review``),
+        passed with the reply as an open file (dealer_assist/service/snapshot.py)."""
+        from dealer_assist.service.snapshot import make_snapshot
+
+        _, who = self._approval(client, args, "review", None)
+        client.pass_fd = make_snapshot(self.store, self.state_dir)
+        self.log.info("review copy of the store for supervisor %s (account %s)", who, client.account)
+        return {"snapshot": True, "supervisor": who}
 
     def _op_approve(self, client: Client, args: dict[str, Any]) -> Any:
         """A supervisor's PIN checked now for ``kind``; the approval's id goes with the op it

@@ -218,9 +218,9 @@ def run(args: argparse.Namespace) -> int:
         if args.dealer:
             return fail("--dealer skips the log-in: the station service logs the dealer in (no --dealer "
                         "with --socket or $DEALER_ASSIST_SOCKET)")
-        if args.shoe or args.db or args.sim_cards or args.floor:
-            return fail("--shoe, --db, --sim-cards and --floor are the station service's: "
-                        "give them to `dealer-assist station serve` (docs/station.md)")
+        if args.shoe or args.db or args.sim_cards or args.floor or args.game:
+            return fail("--shoe, --db, --sim-cards, --floor and --game are the station service's: its "
+                        "configuration, given to `dealer-assist station serve` (docs/station.md)")
         reason = no_display()
         if reason:
             return fail(reason)
@@ -394,7 +394,7 @@ def build_client_screen(link: Any, cfg: StationConfig | None, socket_path: Path,
     window = DealerWindow(controller, sim_panel=None)
     table_name = str(info.get("table") or "")
     shown = cfg if cfg is not None else (StationConfig(table=table_name) if table_name else None)
-    window.setWindowTitle(station_title(shown, simulated, "nobody logged in"))
+    window.setWindowTitle(station_title(shown, simulated))
     shoe = "SIMULATED SHOE" if simulated else "shoe of the station"
     where = f"configuration {cfg.source}" if cfg is not None else "no station configuration (development)"
     status = QLabel(f"{shoe} \u00b7 station service {socket_path} \u00b7 {where}")
