@@ -61,10 +61,10 @@ def test_a_supervisor_can_review_the_stations_store_through_the_service(
                 lambda conn: conn.execute("SELECT pin_hash, pin_salt FROM users").fetchall())
             rounds = review.store.list_rounds(limit=5)
             seen["round"] = review.store.get_round(rounds[0].id)
-            review.close()
+            review.close()  # the last window: the review ends
         except BaseException as exc:
             seen["error"] = exc
-        QApplication.instance().quit()  # type: ignore[union-attr]
+            QApplication.instance().quit()  # type: ignore[union-attr]
 
     QTimer.singleShot(0, supervisor)
     assert main(["review"]) == 0
