@@ -130,6 +130,8 @@ def test_a_dealer_can_enrol_log_in_and_deal_a_round_through_the_station_service(
             seen["refused"] = controller.place_wager("p2", "main", 10, 2)  # the bets closed with the first card
             seen["refusal"] = controller.last_refusal
             seen["unchanged"] = controller.events == before
+            controller.refer("player disputes the count")  # not an op of the service yet: refused, nothing lost
+            seen["refer"] = (controller.last_refusal, controller.events == before, controller.store_error)
             assert controller.decide("stand", area=1, hand=1, player="p1"), controller.last_refusal
             sim.deal()
             qtbot.waitUntil(lambda: controller.concluded, timeout=20000)
@@ -157,6 +159,8 @@ def test_a_dealer_can_enrol_log_in_and_deal_a_round_through_the_station_service(
     assert seen["refused"] is False and seen["unchanged"] is True
     assert re.fullmatch(r"Refused: .*\(\d+(\.\d+)+\)", seen["refusal"]), seen["refusal"]  # names the clause
     assert seen["betting_again"] is True
+    refer_text, refer_unchanged, refer_error = seen["refer"]
+    assert re.fullmatch(r"Refused: .*\(6\.1\)", refer_text) and refer_unchanged and refer_error == "", seen["refer"]
     # the store has the round: the service stopped, `history verify` and `list` on its file
     service["proc"].terminate()
     service["proc"].wait(timeout=30)

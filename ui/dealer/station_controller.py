@@ -235,6 +235,19 @@ class StationController(TableController):
             return self.ask("key_card", card=keyed_card.strip(), seq=unread[0])
         return self.ask("key_card", card=keyed_card.strip())
 
+    # ------------------------------------------------------------------ referral (6.1)
+    def refer(self, text: str) -> None:
+        """Not an op of the service yet: refused with the clause, the round unchanged (a
+        supervisor can still void it); never a write the service did not decide."""
+        clause = self.rules.clause("refer")
+        self.say_refused(f"a referral to the shift manager is not recorded through the station service yet: "
+                         f"call the supervisor, who may void the round ({clause})")
+
+    def resolve_referral(self, ruling: str, supervisor: str, approval: int | None = None) -> bool:
+        if self.rnd is not None and self.rnd.status() == "referred":
+            return super().resolve_referral(ruling, supervisor, approval)  # the engine's: op resolve
+        return False
+
     # ------------------------------------------------------------------ what the service does itself
     def remember_setup(self, setup: TableSetup) -> None:
         log.info("setup kept for this screen only (the station's setup is the service's)")
