@@ -163,6 +163,11 @@ class StationServer:
                 conn.alive = False
                 with self.conn_lock:
                     self.connections = [c for c in self.connections if c is not conn]
+                try:
+                    if not self.stopping.is_set():  # stopping: the store is being closed
+                        self.service.disconnected(conn.client)
+                except Exception:  # never a dead accept loop for a failed log-out
+                    self.log.exception("the log-out of a closed connection failed")
             try:
                 sock.close()
             except OSError:

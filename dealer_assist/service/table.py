@@ -278,6 +278,14 @@ class TableService:
         client.dealer = None
         return {}
 
+    def disconnected(self, client: Client) -> None:
+        """A connection closed (the screen closed or was killed): its dealer's shift ends."""
+        with self.lock:
+            client.approvals.clear()
+            if client.dealer is not None and not self.refused and not self.store_error:
+                self.log.info("dealer %s logged out: the connection closed (account %s)", client.dealer, client.account)
+                self._op_logout(client, {})
+
     def _op_unlock(self, client: Client, args: dict[str, Any]) -> Any:
         """A locked name's lock cleared by another supervisor's PIN (issue 23 item 7)."""
         name = str(args.get("name", ""))

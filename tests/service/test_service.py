@@ -296,3 +296,18 @@ def test_a_card_out_of_the_shoe_between_rounds_is_set_aside_by_a_supervisor(stat
     assert s.running is not None
     entries = s.running.store.audit_entries(kind="card_set_aside")
     assert [e.detail["card"] for e in entries] == ["10S"] and entries[0].actor == "supervisor:sue"
+
+
+def test_a_closed_screen_ends_its_dealers_shift(station: Any) -> None:
+    """The screen closed or was killed: its connection's dealer is logged out (shift_end audited)."""
+    s: Station = station("10S")
+    c = s.dealer()  # ann logged in
+    assert s.running is not None
+    store = s.running.store
+    assert [e.actor for e in store.audit_entries(kind="shift_end")] == []
+    c.close()
+    deadline = time.monotonic() + 10
+    while not store.audit_entries(kind="shift_end") and time.monotonic() < deadline:
+        time.sleep(0.02)
+    ends = store.audit_entries(kind="shift_end")
+    assert [e.actor for e in ends] == ["ann"]

@@ -60,8 +60,8 @@ class ServiceLink(QObject):
         self.worker.submit(job, finished)
 
     def close(self) -> None:
+        self.worker.stop()  # the queued requests first (e.g. the log-out of a closing screen)
         self.client.close()
-        self.worker.stop()
 
 
 def pin_answer(error: ServiceError | None, approval: int | None = None) -> PinCheck:
