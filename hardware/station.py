@@ -118,9 +118,11 @@ def run_checks(cfg: StationConfig | None, path: Path, *, wait_s: float = ANSWER_
 
 
 def attach_shoe(cfg: StationConfig | None, on_event: Callable[[dict[str, Any]], None],
-                sim_cards: list[Card] | None = None, sim_seed: int | None = None) -> Callable[[], None]:
+                sim_cards: list[Card] | None = None, sim_seed: int | None = None,
+                on_sim: Callable[[SimulatedShoe], None] | None = None) -> Callable[[], None]:
     """Start the station's shoe (its port, or a simulated shoe on a pty with no port) and
-    hand each event to ``on_event`` as JSON; returns the function that stops it."""
+    hand each event to ``on_event`` as JSON; returns the function that stops it.
+    ``on_sim`` gets the simulated shoe (the service lets the screen deal from it)."""
     sim: SimulatedShoe | None = None
     if cfg is None or cfg.simulated:
         game = cfg.game if cfg is not None and cfg.game else "lucky8"
@@ -128,6 +130,8 @@ def attach_shoe(cfg: StationConfig | None, on_event: Callable[[dict[str, Any]], 
         sim = SimulatedShoe(game=game, decks=decks, seed=sim_seed, cards=sim_cards,
                             penetration=None if sim_cards else 0.75)
         port, codec, baud = sim.open(), "da1", st.DEFAULT_BAUD
+        if on_sim is not None:
+            on_sim(sim)
     else:
         port, codec, baud = cfg.shoe_port, cfg.codec, cfg.baud
     driver = ShoeDriver(port, lambda event: on_event(event_to_json(event)), codec=codec, baud=baud)
@@ -279,7 +283,8 @@ class StationCommand:
             cards = [parse_card(c) for c in Path(args.sim_cards).read_text(encoding="utf-8").split()]
         options = ServeOptions(config=args.config, state_dir=args.state_dir, socket=args.socket,
                                log_dir=args.log_dir)
-        return serve(options, lambda on_event: attach_shoe(cfg, on_event, cards, args.sim_seed))
+        return serve(options, lambda on_event: attach_shoe(cfg, on_event, cards, args.sim_seed,
+                                                           on_sim=options.simulators.append))
 
     def _init(self, args: argparse.Namespace, path: Path) -> int:
         layout = station_layout()

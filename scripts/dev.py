@@ -243,7 +243,81 @@ def main(argv: list[str]) -> int:
         ensure_postgres_server()
         return run_tests(argv[1:])
     env = app_environment(compile_engine())
-    return subprocess.run(app_command(argv[1:]), cwd=ROOT, env=env).returncode
+    return run_app(argv[1:], env)
+
+
+# The screen's switches of a development run on an embedded store, without the service
+# (benchmarks, a fixed store or shoe); refused on a configured station.
+EMBEDDED_SWITCHES = ("--dealer", "--shoe", "--db", "--floor", "--game", "--settings")
+SERVICE_SWITCHES = ("--sim-cards", "--sim-seed")  # for the service's simulated shoe
+
+
+def station_config(env: Mapping[str, str]) -> str | None:
+    """The station configuration the app would read (None: a development run)."""
+    probe = ("import dealer_assist.service.station as st\n"
+             "cfg = st.find_config()\n"
+             "print(cfg.source if cfg is not None else '')")
+    done = subprocess.run([str(PY), "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        return done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "an unreadable configuration"
+    return done.stdout.strip() or None
+
+
+def dev_socket(env: Mapping[str, str]) -> Path:
+    """Where the development service listens (dealer_assist.service.client.dev_socket_path)."""
+    runtime = env.get("XDG_RUNTIME_DIR")
+    base = Path(runtime) / "dealer-assist" if runtime else Path(f"/tmp/dealer-assist-{os.getuid()}")
+    return base / "station.sock"
+
+
+def switch_given(args: list[str], names: tuple[str, ...]) -> list[str]:
+    return [a.split("=", 1)[0] for a in args if a.split("=", 1)[0] in names]
+
+
+def run_app(args: list[str], env: dict[str, str]) -> int:
+    """The README's first command. On a configured station: the screen, a client of the
+    station's service (development switches refused). With no configuration: the station
+    service for this account (its local store, the simulated shoe) on a private socket, then
+    the screen on it; the service stops when the screen closes."""
+    config = station_config(env)
+    embedded = switch_given(args, EMBEDDED_SWITCHES)
+    if config is not None:
+        if embedded or env.get("DEALER_ASSIST_DEV"):
+            what = " ".join(embedded) or "DEALER_ASSIST_DEV"
+            say(f"error: {what} is for development runs only: this is a station (configured by {config})")
+            return 2
+        return subprocess.run(app_command(args), cwd=ROOT, env=env).returncode
+    if embedded:
+        say(f"{' '.join(embedded)}: a development run on an embedded store (no station service)")
+        return subprocess.run(app_command(args), cwd=ROOT, env=env).returncode
+    sock = dev_socket(env)
+    serve = app_command(["station", "serve", "--socket", str(sock)])
+    screen_args: list[str] = []
+    rest = iter(args)
+    for arg in rest:  # the simulated shoe's switches go to the service
+        name = arg.split("=", 1)[0]
+        if name in SERVICE_SWITCHES:
+            serve += [arg] if "=" in arg else [arg, next(rest, "")]
+        else:
+            screen_args.append(arg)
+    say(f"starting the station service for this account (local store, SIMULATED SHOE) on {sock}")
+    service = subprocess.Popen(serve, cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        assert service.stdout is not None
+        first = service.stdout.readline().strip()
+        if not first.startswith("serving on"):
+            service.wait(timeout=30)
+            say(f"error: the station service did not start: {first or 'no answer'} (its log says why)")
+            return 1
+        return subprocess.run(app_command(["--socket", str(sock), *screen_args]), cwd=ROOT, env=env).returncode
+    finally:
+        if service.poll() is None:
+            service.terminate()
+            try:
+                service.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                service.kill()
+                service.wait()
 
 
 if __name__ == "__main__":

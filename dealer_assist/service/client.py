@@ -30,9 +30,9 @@ class ServiceError(Exception):
     """The service refused or failed a request: ``code`` (refused, pin, auth, bad_request,
     internal), ``message`` and the clause when a rule refused it."""
 
-    def __init__(self, code: str, message: str, clause: str | None = None) -> None:
+    def __init__(self, code: str, message: str, clause: str | None = None, reason: str = "") -> None:
         super().__init__(message)
-        self.code, self.message, self.clause = code, message, clause
+        self.code, self.message, self.clause, self.reason = code, message, clause, reason
 
 
 class ServiceClient:
@@ -61,6 +61,7 @@ class ServiceClient:
         self._ids = itertools.count(1)
         self._waiting: dict[int, tuple[threading.Event, list[dict[str, Any]]]] = {}
         self._lock = threading.Lock()
+        self._send_lock = threading.Lock()  # requests from several threads: whole lines each
         self._closed = False
         self._thread = threading.Thread(target=self._read_loop, name="service-client", daemon=True)
         self._thread.start()
@@ -104,14 +105,21 @@ class ServiceClient:
         box: list[dict[str, Any]] = []
         with self._lock:
             self._waiting[request_id] = (done, box)
-        self.sock.sendall(encode({"id": request_id, "op": op, "args": args}))
+        try:
+            with self._send_lock:
+                self.sock.sendall(encode({"id": request_id, "op": op, "args": args}))
+        except OSError as exc:
+            with self._lock:
+                self._waiting.pop(request_id, None)
+            raise ServiceError("internal", f"the station service closed the connection: {exc}") from None
         if not done.wait(self.timeout_s) or not box:
             raise ServiceError("internal", f"no answer from the station service to {op}")
         reply = box[0]
         if reply.get("ok"):
             return reply.get("result")
         error = reply.get("error") or {}
-        raise ServiceError(str(error.get("code", "internal")), str(error.get("message", "")), error.get("clause"))
+        raise ServiceError(str(error.get("code", "internal")), str(error.get("message", "")), error.get("clause"),
+                           str(error.get("reason") or ""))
 
     def close(self) -> None:
         try:

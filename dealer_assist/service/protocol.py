@@ -31,14 +31,18 @@ __all__ = [
 class ProtocolError(Exception):
     """A message the other side cannot take: ``code`` is one of :data:`ERROR_CODES`."""
 
-    def __init__(self, code: str, message: str, clause: str | None = None) -> None:
+    def __init__(self, code: str, message: str, clause: str | None = None, *, reason: str = "") -> None:
         super().__init__(message)
         self.code = code if code in ERROR_CODES else "internal"
         self.message = message
         self.clause = clause
+        self.reason = reason  # a refused PIN: wrong, locked, must_change, new_pin (PinCheck.reason)
 
     def as_json(self) -> dict[str, Any]:
-        return {"code": self.code, "message": self.message, "clause": self.clause}
+        answer: dict[str, Any] = {"code": self.code, "message": self.message, "clause": self.clause}
+        if self.reason:
+            answer["reason"] = self.reason
+        return answer
 
 
 def _default(value: Any) -> Any:

@@ -9,7 +9,7 @@ import os
 import signal
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +37,9 @@ class ServeOptions:
     socket: str | None = None
     log_dir: str | None = None
     pin_cost: PinCost | None = None  # tests only (TEST_PIN_COST); the service never sets it
+    # the simulated shoe (hardware.simulator.SimulatedShoe) when the station has none: the
+    # screen's "Deal" asks the service to deal from it (op sim_deal)
+    simulators: list[Any] = field(default_factory=list)
 
 
 @dataclass
@@ -120,6 +123,8 @@ def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Runni
     server = StationServer(service, sock, log=log, mode=0o660 if station else 0o600)
     server.start()
     stop_shoe = attach_shoe(service.on_shoe) if attach_shoe is not None else (lambda: None)
+    if options.simulators:
+        service.simulator = options.simulators[0]
     if url and not service.refused:
         forwarding = FloorForwarding(store_file, url, server.broadcast)
         service.floor = lambda: dict(forwarding.state)

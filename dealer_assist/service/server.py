@@ -36,12 +36,16 @@ class _Connection:
         self.send_lock = threading.Lock()
         self.alive = True
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: dict[str, Any], fd: int | None = None) -> None:
+        """One message; ``fd`` goes with its first byte (SCM_RIGHTS), e.g. the review's copy."""
         data = encode(message)
         with self.send_lock:
             if not self.alive:
                 return
             try:
+                if fd is not None:
+                    sent = socket.send_fds(self.sock, [data], [fd])
+                    data = data[sent:]
                 self.sock.sendall(data)
             except OSError:
                 self.alive = False
@@ -142,7 +146,13 @@ class StationServer:
                 line = reader.read_line()
                 if line is None:
                     break
-                conn.send(self._answer(conn.client, line))
+                reply = self._answer(conn.client, line)
+                fd, conn.client.pass_fd = conn.client.pass_fd, None
+                try:
+                    conn.send(reply, fd if reply.get("ok") else None)
+                finally:
+                    if fd is not None:
+                        os.close(fd)
         except ProtocolError as exc:
             if conn is not None:
                 conn.send({"error": exc.as_json()})
@@ -153,6 +163,11 @@ class StationServer:
                 conn.alive = False
                 with self.conn_lock:
                     self.connections = [c for c in self.connections if c is not conn]
+                try:
+                    if not self.stopping.is_set():  # stopping: the store is being closed
+                        self.service.disconnected(conn.client)
+                except Exception:  # never a dead accept loop for a failed log-out
+                    self.log.exception("the log-out of a closed connection failed")
             try:
                 sock.close()
             except OSError:

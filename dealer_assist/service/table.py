@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -58,11 +58,13 @@ DEALER_INPUTS = {
 # Inputs that need a supervisor's PIN (docs/store.md, the authority table): op -> (type, approval kind)
 SUPERVISED = {"void": ("void", "void"), "resolve": ("resolve", "resolve"),
               "correct": ("correction", "correction"), "pick": ("pick", "override")}
-ACCOUNT_OPS = ("enrol", "login", "logout", "unlock", "users", "add_account", "change_pin")
+ACCOUNT_OPS = ("enrol", "login", "logout", "unlock", "users", "add_account", "change_pin", "approve",
+               "set_disabled", "reset_pin", "snapshot")
 TABLE_OPS = ("no_more_bets", "set_slip", "key_card", "place_card", "double_last_card", "confirm_hit",
-             "face_up", "next_round", "release_hold", "set_aside")
+             "face_up", "next_round", "release_hold", "set_aside", "sim_deal")
 OPS = frozenset(("state", *ACCOUNT_OPS, *DEALER_INPUTS, *SUPERVISED, *TABLE_OPS))
 HOLDING = ("noread", "gap", "error")
+APPROVAL_KINDS = ("void", "resolve", "correction", "override", "accounts", "review")
 UNREAD = "?"  # a card in flight the shoe could not read
 
 
@@ -73,6 +75,10 @@ class Client:
     account: str
     kind: str
     dealer: str | None = None
+    # approvals the service granted on this connection (op ``approve``): id -> (kind, supervisor);
+    # an ``accounts`` approval serves the accounts dialog it opened, any other is used once
+    approvals: dict[int, tuple[str, str]] = field(default_factory=dict)
+    pass_fd: int | None = None  # a descriptor the server sends with the reply (op snapshot), then closes
 
 
 def refused(message: str, clause: str | None = None) -> ProtocolError:
@@ -111,6 +117,7 @@ class TableService:
         self.in_flight: dict[int, dict[str, Any]] = {}  # seq -> {card, audit}: delivered, unrecorded
         self.shoe: dict[str, Any] = {"connected": False}
         self.floor: Callable[[], dict[str, Any]] | None = None  # the floor link's state, if any
+        self.simulator: Any = None  # the simulated shoe (no shoe configured): op sim_deal deals from it
         self.face_up_next = False
         self.gap: dict[str, Any] | None = None  # the frames a restart gap covers
         self.anchor_path = state_dir / ANCHOR_NAME
@@ -205,7 +212,7 @@ class TableService:
             "in_flight": [{"seq": s, "card": v["card"]} for s, v in sorted(self.in_flight.items())],
             "under_min": sorted(self.session.under_min), "shoe": dict(self.shoe),
             "floor": self.floor() if self.floor is not None else None,
-            "needs_enrolment": self.store.needs_enrolment(),
+            "needs_enrolment": self.store.needs_enrolment(), "simulated_shoe": self.simulator is not None,
         }
 
     def _changed(self) -> None:
@@ -243,17 +250,18 @@ class TableService:
         if not self.store.needs_enrolment():
             raise refused("this station already has a supervisor: accounts are added by a supervisor")
         try:
-            self.store.enrol_supervisor(name, pin)
+            approval = self.store.enrol_supervisor(name, pin)
         except StoreError as exc:
             raise ProtocolError("bad_request", str(exc)) from None
+        client.approvals[approval] = ("accounts", name)  # the new supervisor adds the dealers next
         self.log.info("first supervisor %s enrolled from account %s", name, client.account)
-        return {"enrolled": name}
+        return {"enrolled": name, "approval": approval}
 
     def _op_login(self, client: Client, args: dict[str, Any]) -> Any:
         name, pin = str(args.get("name", "")), str(args.get("pin", ""))
         check = self.store.start_shift(name, pin)
         if not check.ok:
-            raise ProtocolError("pin", _pin_text(check), None)
+            raise ProtocolError("pin", _pin_text(check), None, reason=check.reason)
         client.dealer = name
         self.session_id = self.store.start_session(
             game=self.session.table["game"], decks=int(self.session.table["decks"]),
@@ -270,35 +278,100 @@ class TableService:
         client.dealer = None
         return {}
 
+    def disconnected(self, client: Client) -> None:
+        """A connection closed (the screen closed or was killed): its dealer's shift ends."""
+        with self.lock:
+            client.approvals.clear()
+            if client.dealer is not None and not self.refused and not self.store_error:
+                self.log.info("dealer %s logged out: the connection closed (account %s)", client.dealer, client.account)
+                self._op_logout(client, {})
+
     def _op_unlock(self, client: Client, args: dict[str, Any]) -> Any:
         """A locked name's lock cleared by another supervisor's PIN (issue 23 item 7)."""
         name = str(args.get("name", ""))
-        approval = self._approval(args, "accounts", None, forbid=name)
+        approval, _ = self._approval(client, args, "accounts", None, forbid=name)
         self.store.clear_lockout(name, approval=approval)
         return {"unlocked": name}
 
     def _op_add_account(self, client: Client, args: dict[str, Any]) -> Any:
         """A supervisor adds an account (its PIN to be changed at its first log-in)."""
         name, roles = str(args.get("name", "")), args.get("roles") or ["dealer"]
-        approval = self._approval(args, "accounts", None)
+        approval, who = self._approval(client, args, "accounts", None)
         try:
-            self.store.add_account(name, str(args.get("new_pin", "")), [str(r) for r in roles], approval=approval)
+            self.store.add_account(name, str(args.get("new_pin", "")), [str(r) for r in roles], approval=approval,
+                                   actor=f"supervisor:{who}")
         except StoreError as exc:
             raise refused(str(exc)) from None
         return {"added": name}
+
+    def _op_set_disabled(self, client: Client, args: dict[str, Any]) -> Any:
+        name, disabled = str(args.get("name", "")), bool(args.get("disabled"))
+        approval, who = self._approval(client, args, "accounts", None)
+        try:
+            self.store.set_account_disabled(name, disabled, approval=approval, actor=f"supervisor:{who}")
+        except StoreError as exc:
+            raise refused(str(exc)) from None
+        return {"name": name, "disabled": disabled}
+
+    def _op_reset_pin(self, client: Client, args: dict[str, Any]) -> Any:
+        name = str(args.get("name", ""))
+        approval, who = self._approval(client, args, "accounts", None)
+        try:
+            self.store.reset_pin(name, str(args.get("new_pin", "")), approval=approval, actor=f"supervisor:{who}")
+        except StoreError as exc:
+            raise refused(str(exc)) from None
+        return {"reset": name}
+
+    def _op_snapshot(self, client: Client, args: dict[str, Any]) -> Any:
+        """The review's read-only copy of the store, after a supervisor's PIN (audited ``review``),
+        passed with the reply as an open file (dealer_assist/service/snapshot.py)."""
+        from dealer_assist.service.snapshot import make_snapshot
+
+        _, who = self._approval(client, args, "review", None)
+        client.pass_fd = make_snapshot(self.store, self.state_dir)
+        self.log.info("review copy of the store for supervisor %s (account %s)", who, client.account)
+        return {"snapshot": True, "supervisor": who}
+
+    def _op_approve(self, client: Client, args: dict[str, Any]) -> Any:
+        """A supervisor's PIN checked now for ``kind``; the approval's id goes with the op it
+        authorises, on this connection only (void, resolve, correction, override, accounts)."""
+        kind = str(args.get("kind", ""))
+        if kind not in APPROVAL_KINDS:
+            raise ProtocolError("bad_request", f"no approval of kind {kind!r}: one of {', '.join(APPROVAL_KINDS)}")
+        detail = args.get("detail") if isinstance(args.get("detail"), dict) else {}
+        user = str(args.get("user", ""))
+        check = self.store.authorise(user, str(args.get("pin", "")), kind=kind,
+                                     round_id=self.round_id if self.round_id else None, detail=detail)
+        if not check.ok or check.approval is None:
+            raise ProtocolError("pin", _pin_text(check), reason=check.reason)
+        client.approvals[check.approval] = (kind, user)
+        return {"approval": check.approval, "user": user}
 
     def _op_change_pin(self, client: Client, args: dict[str, Any]) -> Any:
         check = self.store.change_pin(str(args.get("name", "")), str(args.get("old_pin", "")),
                                       str(args.get("new_pin", "")))
         if not check.ok:
-            raise ProtocolError("pin", _pin_text(check))
+            raise ProtocolError("pin", _pin_text(check), reason=check.reason)
         return {"changed": str(args.get("name", ""))}
 
     def _op_users(self, client: Client, args: dict[str, Any]) -> Any:
-        return [{k: u[k] for k in ("username", "roles", "disabled", "locked_until") if k in u}
+        return [{k: u[k] for k in ("username", "roles", "disabled", "must_change", "locked_until") if k in u}
                 for u in self.store.users()]
 
-    def _approval(self, args: dict[str, Any], kind: str, round_id: int | None, *, forbid: str = "") -> int:
+    def _approval(self, client: Client, args: dict[str, Any], kind: str, round_id: int | None, *,
+                  forbid: str = "") -> tuple[int, str]:
+        """(approval id, supervisor): a PIN in the request, checked now, or an approval this
+        connection was granted (op ``approve``) for ``kind``."""
+        granted = args.get("approval")
+        if isinstance(granted, int) and not isinstance(granted, bool):
+            held = client.approvals.get(granted)
+            if held is None or held[0] != kind:
+                raise ProtocolError("pin", f"no supervisor's approval for this ({kind}): enter the PIN again")
+            if forbid and held[1] == forbid:
+                raise ProtocolError("pin", "another supervisor must clear this lock")
+            if kind != "accounts":
+                del client.approvals[granted]  # used once
+            return granted, held[1]
         pin = args.get("pin")
         if not isinstance(pin, dict):
             raise ProtocolError("pin", f"a supervisor's PIN is needed ({kind})")
@@ -308,8 +381,8 @@ class TableService:
         check = self.store.authorise(user, str(pin.get("pin", "")), kind=kind, round_id=round_id,
                                      detail={k: v for k, v in args.items() if k != "pin"})
         if not check.ok or check.approval is None:
-            raise ProtocolError("pin", _pin_text(check))
-        return check.approval
+            raise ProtocolError("pin", _pin_text(check), reason=check.reason)
+        return check.approval, user
 
     def _table_op(self, client: Client, op: str, args: dict[str, Any]) -> Any:
         actor = f"dealer:{client.dealer}"
@@ -323,9 +396,9 @@ class TableService:
             self.session.set_slip(slip)
         elif op in SUPERVISED:
             kind, approval_kind = SUPERVISED[op]
-            event = parse_event({k: v for k, v in args.items() if k != "pin"} | {"type": kind})
-            approval = self._approval(args, approval_kind, self.round_id if self.round_id else None)
-            who = f"supervisor:{args['pin']['user']}"
+            event = parse_event({k: v for k, v in args.items() if k not in ("pin", "approval")} | {"type": kind})
+            approval, user = self._approval(client, args, approval_kind, self.round_id if self.round_id else None)
+            who = f"supervisor:{user}"
             self._record(self.session.apply(event), who, approval)
             if kind == "void":
                 self._void_in_flight(who)
@@ -342,7 +415,7 @@ class TableService:
         elif op == "confirm_hit":
             self._record(self.session.confirm_tentative(), actor)
         elif op == "set_aside":
-            self._set_aside(args)
+            self._set_aside(client, args)
         elif op == "release_hold":
             # the dealer checked the table: no card is missing (unread cards must be keyed in)
             if any(v["card"] == UNREAD for v in self.in_flight.values()):
@@ -350,6 +423,15 @@ class TableService:
             self.store.add_audit("hold_released", actor=actor, round_id=self.round_id,
                                  detail={"hold": self.hold, "gap": self.gap})
             self.hold, self.gap = "", None
+        elif op == "sim_deal":
+            # a demonstration station: the dealer's "Deal" takes a card out of the simulated
+            # shoe; it comes back through the driver as any card does (recorded, then shown)
+            if self.simulator is None:
+                raise refused("this station has a real shoe: cards come out of it")
+            if args.get("burn"):
+                self.simulator.burn()
+            else:
+                self.simulator.deal()
         elif op == "face_up":
             self.face_up_next = True  # 5.5: the next card came out face up
         elif op == "next_round":
@@ -543,14 +625,14 @@ class TableService:
             self._settle(seq, actor, f"placed {to}")
         self.stray = None
 
-    def _set_aside(self, args: dict[str, Any]) -> None:
+    def _set_aside(self, client: Client, args: dict[str, Any]) -> None:
         """A supervisor sets aside a card no round can take (it came out between rounds, or
         the round it belonged to is over): audited with the card, never silently dropped."""
         if self.round_id is not None and not self.session.concluded:
             raise refused("a round is in play: key the card in, place it, or void the round")
         seq = args.get("seq")
-        approval = self._approval(args, "void", None)
-        who = f"supervisor:{args['pin']['user']}"
+        approval, user = self._approval(client, args, "void", None)
+        who = f"supervisor:{user}"
         if isinstance(seq, int) and seq in self.in_flight:
             card = self.in_flight[seq]["card"]
             self._settle(seq, who, "set aside between rounds")

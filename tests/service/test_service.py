@@ -23,7 +23,8 @@ def test_the_first_start_enrols_the_first_supervisor_once(station: Any) -> None:
     c = s.client()
     assert c.account == "root" or c.account  # SO_PEERCRED names this process's account
     assert c.request("state")["needs_enrolment"] is True
-    assert c.request("enrol", name="sue", pin="482913") == {"enrolled": "sue"}
+    enrolled = c.request("enrol", name="sue", pin="482913")
+    assert enrolled["enrolled"] == "sue" and isinstance(enrolled["approval"], int)  # an accounts approval
     assert c.request("state")["needs_enrolment"] is False
     with pytest.raises(ServiceError, match="already has a supervisor") as caught:
         c.request("enrol", name="eve", pin="111999")
@@ -295,3 +296,18 @@ def test_a_card_out_of_the_shoe_between_rounds_is_set_aside_by_a_supervisor(stat
     assert s.running is not None
     entries = s.running.store.audit_entries(kind="card_set_aside")
     assert [e.detail["card"] for e in entries] == ["10S"] and entries[0].actor == "supervisor:sue"
+
+
+def test_a_closed_screen_ends_its_dealers_shift(station: Any) -> None:
+    """The screen closed or was killed: its connection's dealer is logged out (shift_end audited)."""
+    s: Station = station("10S")
+    c = s.dealer()  # ann logged in
+    assert s.running is not None
+    store = s.running.store
+    assert [e.actor for e in store.audit_entries(kind="shift_end")] == []
+    c.close()
+    deadline = time.monotonic() + 10
+    while not store.audit_entries(kind="shift_end") and time.monotonic() < deadline:
+        time.sleep(0.02)
+    ends = store.audit_entries(kind="shift_end")
+    assert [e.actor for e in ends] == ["ann"]

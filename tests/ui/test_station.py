@@ -172,36 +172,50 @@ def test_simulated_run_says_so_in_title_and_status(tmp_path: Path) -> None:
 
 
 def test_configured_station_runs_its_shoe_and_store(tmp_path: Path) -> None:
-    """With a configuration: its table in the title, its shoe (a real pty simulator) and its
-    store; --game on the command line overrides the configured game for this run."""
+    """With a configuration the screen is a client of the station service (issue 23): its
+    table in the title, the service's shoe (a real pty simulator) and store; the screen opens
+    neither. --game, a setup change without the supervisor's PIN, is refused there."""
     import json
     import os
     import subprocess
     import sys
+    import time
 
+    from dealer_assist.service.client import SOCKET_ENV
+    from dealer_assist.service.probe import handshake
     from hardware.simulator import SimulatedShoe
 
     shoe = SimulatedShoe(game="lucky8", decks=6, seed=3, codec="da1")
     shoe.open()
     store = tmp_path / "bj07.db"
     config = tmp_path / "station.toml"
+    sock = tmp_path / "run" / "station.sock"
     config.write_text(f'[table]\nname = "BJ-07"\npit = "Pit 2"\ngame = "lucky8"\n'
                       f'[shoe]\nport = "{shoe.path}"\n[store]\npath = "{store}"\n')
     env = {k: v for k, v in os.environ.items() if k != "DEALER_ASSIST_DEV"}
     env.update({"QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path),
-                "XDG_STATE_HOME": str(tmp_path / "state"), station.CONFIG_ENV: str(config)})
+                "XDG_STATE_HOME": str(tmp_path / "state"), station.CONFIG_ENV: str(config), SOCKET_ENV: str(sock)})
+    root = Path(__file__).resolve().parents[2]
+    service = subprocess.Popen([sys.executable, "-m", "dealer_assist", "station", "serve", "--state-dir",
+                                str(tmp_path / "service"), "--socket", str(sock), "--log-dir", str(tmp_path / "log")],
+                               cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
+        deadline = time.monotonic() + 30
+        while not (sock.exists() and handshake(sock, timeout_s=1).ok):
+            assert service.poll() is None and time.monotonic() < deadline, service.stderr
+            time.sleep(0.1)
         # no --dealer on a station (issue 23): the log-in is asked for; the window is shown
-        done = subprocess.run([sys.executable, "-c", LOOK, "--game", "ace_race",
-                               "--exit-after-show"], cwd=Path(__file__).resolve().parents[2], env=env,
+        done = subprocess.run([sys.executable, "-c", LOOK, "--exit-after-show"], cwd=root, env=env,
+                              capture_output=True, text=True, timeout=120)
+        game = subprocess.run([sys.executable, "-m", "dealer_assist", "--game", "ace_race"], cwd=root, env=env,
                               capture_output=True, text=True, timeout=120)
     finally:
+        service.terminate()
+        service.wait(timeout=30)
         shoe.close()
     assert done.returncode == 0, done.stderr
     seen = json.loads(done.stdout.splitlines()[-1])
     assert seen["title"] == "Dealer Assist \u2014 BJ-07 (Pit 2)"
-    assert seen["status"] == f"shoe {shoe.path} \u00b7 store {store} \u00b7 configuration {config}"
-    assert store.exists() and (store.stat().st_mode & 0o777) == 0o600
-    with Store.open_readonly(store) as opened:
-        setups = opened.audit_entries(kind="table_setup")
-    assert setups and setups[-1].detail["game"] == "ace_race"  # --game over the configured lucky8
+    assert seen["status"] == f"shoe of the station \u00b7 station service {sock} \u00b7 configuration {config}"
+    assert store.exists() and (store.stat().st_mode & 0o777) == 0o600  # made by the service
+    assert game.returncode == 2 and "--game" in game.stderr and "station serve" in game.stderr, game.stderr

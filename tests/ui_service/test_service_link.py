@@ -18,7 +18,7 @@ def test_a_card_from_the_shoe_reaches_the_window_as_a_signal(qtbot: Any, station
         answers: list[tuple[Any, ServiceError | None]] = []
         link.request("enrol", lambda r, e: answers.append((r, e)), name="sue", pin="482913")
         qtbot.waitUntil(lambda: len(answers) == 1, timeout=10000)
-        assert answers[0] == ({"enrolled": "sue"}, None)
+        assert answers[0][1] is None and answers[0][0]["enrolled"] == "sue"
         assert s.running is not None
         s.running.store.create_user("ann", "730418", ["dealer"])
         link.request("login", lambda r, e: answers.append((r, e)), name="ann", pin="730418")

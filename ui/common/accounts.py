@@ -40,7 +40,14 @@ from PySide6.QtWidgets import (
 
 from dealer_assist.store import PinCheck, Store, StoreError
 from ui.common.keypad import PinKeypad, fit_dialog
-from ui.common.login import PinDialog, ask_supervisor, pin_field, pin_problem, touch_button
+from ui.common.login import (
+    PinDialog,
+    ask_supervisor,
+    pin_field,
+    pin_problem,
+    show_message,
+    touch_button,
+)
 from ui.common.worker import Worker
 
 T = TypeVar("T")
@@ -90,6 +97,32 @@ class StoreJobs:
     def change_pin(self, name: str, old_pin: str, new_pin: str, done: Callable[[PinCheck], None]) -> None:
         self.run(lambda s: s.change_pin(name, old_pin, new_pin),
                  lambda result, err: done(result if result is not None else PinCheck(False, "new_pin", message=err)))
+
+    # the accounts' calls, by name (ui.common.service_link.ServiceJobs has the same through the service)
+    def needs_enrolment(self, done: Callable[[Any, str], None]) -> None:
+        self.run(lambda s: s.needs_enrolment(), done)
+
+    def enrol(self, name: str, pin: str, done: Callable[[Any, str], None]) -> None:
+        self.run(lambda s: s.enrol_supervisor(name, pin), done)
+
+    def log_in(self, name: str, pin: str, done: Callable[[Any], None]) -> None:
+        self.run(lambda s: s.start_shift(name, pin),
+                 lambda result, err: done(result if result is not None else PinCheck(False, "error", message=err)))
+
+    def users(self, done: Callable[[Any, str], None]) -> None:
+        self.run(lambda s: s.users(), done)
+
+    def add_account(self, name: str, pin: str, roles: list[str], approval: int | None, actor: str,
+                    done: Callable[[Any, str], None]) -> None:
+        self.run(lambda s: s.add_account(name, pin, roles, approval=approval, actor=actor), done)
+
+    def set_disabled(self, name: str, disabled: bool, approval: int | None, actor: str,
+                     done: Callable[[Any, str], None]) -> None:
+        self.run(lambda s: s.set_account_disabled(name, disabled, approval=approval, actor=actor), done)
+
+    def reset_pin(self, name: str, pin: str, approval: int | None, actor: str,
+                  done: Callable[[Any, str], None]) -> None:
+        self.run(lambda s: s.reset_pin(name, pin, approval=approval, actor=actor), done)
 
 
 def _title(text: str) -> QLabel:
@@ -152,6 +185,8 @@ class EnrolmentDialog(QDialog):
         row.addWidget(self.cancel_button)
         row.addWidget(self.ok_button)
         layout.addLayout(row)
+        self.name.returnPressed.connect(self.pin.setFocus)  # Enter moves on; the last PIN's Enter submits
+        self.pin.returnPressed.connect(self.pin_again.setFocus)
         self.pin_again.returnPressed.connect(self.submit)
         fit_dialog(self)
 
@@ -161,26 +196,26 @@ class EnrolmentDialog(QDialog):
         self.pin.clear()
         self.pin_again.clear()
         if not name:
-            self.message.setText("Enter the supervisor's name")
+            show_message(self.message, "Enter the supervisor's name")
             return
         problem = pin_problem(pin, again)
         if problem:
-            self.message.setText(problem)
+            show_message(self.message, problem)
             return
         self.ok_button.setEnabled(False)
-        self.message.setText("enrolling\u2026")
+        show_message(self.message, "enrolling\u2026", ok=True)
 
         def done(result: int | None, error: str) -> None:
             self.ok_button.setEnabled(True)
             if error:
-                self.message.setText(error)
+                show_message(self.message, error)
                 return
             self.enrolled = name
             self.approval = result
-            self.message.setText("")
+            show_message(self.message, "")
             self.accept()
 
-        self.jobs.run(lambda s: s.enrol_supervisor(name, pin), done)
+        self.jobs.enrol(name, pin, done)
 
 
 class AccountsDialog(QDialog):
@@ -247,7 +282,7 @@ class AccountsDialog(QDialog):
     def refresh(self) -> None:
         def done(result: list[dict[str, Any]] | None, error: str) -> None:
             if error:
-                self.message.setText(error)
+                show_message(self.message, error)
                 return
             self.accounts = list(result or [])
             self.table.setRowCount(len(self.accounts))
@@ -259,7 +294,7 @@ class AccountsDialog(QDialog):
                     self.table.setItem(i, j, QTableWidgetItem(text))
             self.table.resizeColumnsToContents()
 
-        self.jobs.run(lambda s: s.users(), done)
+        self.jobs.users(done)
 
     def selected(self) -> str | None:
         rows = self.table.selectionModel().selectedRows()
@@ -270,7 +305,7 @@ class AccountsDialog(QDialog):
 
     def _after(self, what: str) -> Callable[[Any, str], None]:
         def done(_: Any, error: str) -> None:
-            self.message.setText(error or what)
+            show_message(self.message, error or what, ok=not error)  # done: not in the refusal's red
             self.refresh()
         return done
 
@@ -280,14 +315,14 @@ class AccountsDialog(QDialog):
         self.pin_again.clear()
         problem = pin_problem(pin, again)
         if problem:
-            self.message.setText(problem)
+            show_message(self.message, problem)
             return None
         return pin
 
     def add_account(self) -> None:
         name = self.name.text().strip()
         if not name:
-            self.message.setText("Enter the new account's name")
+            show_message(self.message, "Enter the new account's name")
             return
         pin = self._new_pin()
         if pin is None:
@@ -295,29 +330,26 @@ class AccountsDialog(QDialog):
         roles = ["dealer", "supervisor"] if self.supervisor_role.isChecked() else ["dealer"]
         approval = self.approval
         self.name.clear()
-        self.jobs.run(lambda s: s.add_account(name, pin, roles, approval=approval, actor=self.actor),
-                      self._after(f"{name} added ({', '.join(roles)}): they must change the PIN at their first log-in"))
+        self.jobs.add_account(name, pin, roles, approval, self.actor, self._after(f"{name} added ({', '.join(roles)}): they must change the PIN at their first log-in"))
 
     def _set_disabled(self, disabled: bool) -> None:
         name = self.selected()
         if name is None:
-            self.message.setText("Select an account first")
+            show_message(self.message, "Select an account first")
             return
         approval = self.approval
-        self.jobs.run(lambda s: s.set_account_disabled(name, disabled, approval=approval, actor=self.actor),
-                      self._after(f"{name} {'disabled' if disabled else 'enabled'}"))
+        self.jobs.set_disabled(name, disabled, approval, self.actor, self._after(f"{name} {'disabled' if disabled else 'enabled'}"))
 
     def reset_pin(self) -> None:
         name = self.selected()
         if name is None:
-            self.message.setText("Select an account first")
+            show_message(self.message, "Select an account first")
             return
         pin = self._new_pin()
         if pin is None:
             return
         approval = self.approval
-        self.jobs.run(lambda s: s.reset_pin(name, pin, approval=approval, actor=self.actor),
-                      self._after(f"{name}'s PIN reset: it must be changed at the next log-in"))
+        self.jobs.reset_pin(name, pin, approval, self.actor, self._after(f"{name}'s PIN reset: it must be changed at the next log-in"))
 
 
 # --------------------------------------------------------------------------- the station's flow
@@ -330,10 +362,11 @@ class Shifts:
     ``window`` the dealer's window the dialogs belong to.
     """
 
-    def __init__(self, controller: Any, window: QMainWindow) -> None:
+    def __init__(self, controller: Any, window: QMainWindow, jobs: Any = None) -> None:
         self.controller = controller
         self.window = window
-        self.jobs = StoreJobs(controller.store_worker, lambda: controller.store)
+        # the store's (an embedded screen) or the service's (ui.common.service_link.ServiceJobs)
+        self.jobs = jobs if jobs is not None else StoreJobs(controller.store_worker, lambda: controller.store)
         self.dialog: QDialog | None = None  # the one open now (tests look at it)
         self.dealer: str | None = None
         # the window title for the dealer logged in (None: nobody); ui/dealer/app.py puts the
@@ -359,7 +392,7 @@ class Shifts:
             else:
                 self._log_in()
 
-        self.jobs.run(lambda s: s.needs_enrolment(), known)
+        self.jobs.needs_enrolment(known)
 
     def _enrol(self) -> None:
         dialog = EnrolmentDialog(self.jobs, self.window)
@@ -375,9 +408,7 @@ class Shifts:
 
     def _log_in(self, note: str = "") -> None:
         def check(name: str, pin: str, done: Callable[[Any], None]) -> None:
-            self.jobs.run(lambda s: s.start_shift(name, pin),
-                          lambda result, err: done(result if result is not None
-                                                   else PinCheck(False, "error", message=err)))
+            self.jobs.log_in(name, pin, done)
 
         def logged_in(name: str) -> None:
             self.dealer = name
@@ -387,7 +418,7 @@ class Shifts:
         dialog = PinDialog("Log in", "Dealer's log-in: your name and PIN start your shift",
                            check, logged_in, self.window, change=self.jobs.change_pin)
         if note:
-            dialog.message.setText(note)
+            show_message(dialog.message, note, ok=not note.startswith("The store cannot"))
         accounts = touch_button("Accounts (supervisor)\u2026")
         accounts.clicked.connect(self.open_accounts)
         dialog.add_button(accounts)

@@ -67,6 +67,16 @@ def answer_text(check: PinCheck) -> str:
     return WRONG
 
 
+def show_message(label: QLabel, text: str, *, ok: bool = False) -> None:
+    """A dialog's message line: a refusal in red, anything else (done, checking...) not."""
+    role = "notice" if ok and text else "refusal"
+    if label.property("role") != role:
+        label.setProperty("role", role)
+        label.style().unpolish(label)
+        label.style().polish(label)
+    label.setText(text)
+
+
 def pin_field() -> QLineEdit:
     field = QLineEdit()
     field.setEchoMode(QLineEdit.EchoMode.Password)
@@ -133,7 +143,9 @@ class PinDialog(QDialog):
         buttons.addWidget(self.cancel_button)
         buttons.addWidget(self.ok_button)
         layout.addLayout(buttons)
+        self.name.returnPressed.connect(self.pin.setFocus)  # Enter moves on; the PIN's Enter submits
         self.pin.returnPressed.connect(self.submit)
+        self.new_pin.returnPressed.connect(self.new_pin_again.setFocus)
         self.new_pin_again.returnPressed.connect(self.submit)
         self._show_change(False)
         (self.pin if name else self.name).setFocus()
@@ -173,29 +185,29 @@ class PinDialog(QDialog):
         name, pin = self.name.text().strip(), self.pin.text()
         self.pin.clear()
         if not name:
-            self.message.setText("Enter your name")
+            show_message(self.message, "Enter your name")
             return
         self._ask(name, pin)
 
     def _ask(self, name: str, pin: str) -> None:
         self.ok_button.setEnabled(False)
-        self.message.setText("checking\u2026")
+        show_message(self.message, "checking\u2026", ok=True)
 
         def done(answer: Any) -> None:
             self.ok_button.setEnabled(True)
             check = as_check(answer)
             self.last_check = check
+            show_message(self.message, "")
             if check.ok:
                 self._old_pin = ""
-                self.message.setText("")
                 self.accept()
                 self._on_ok(name)
             elif check.reason == "must_change" and self._change is not None:
                 self._old_pin = pin
-                self.message.setText(check.message or "Your PIN must be changed now")
+                show_message(self.message, check.message or "Your PIN must be changed now")
                 self._show_change(True)
             else:
-                self.message.setText(answer_text(check))
+                show_message(self.message, answer_text(check))
 
         self._check(name, pin, done)
 
@@ -206,18 +218,19 @@ class PinDialog(QDialog):
         self.new_pin_again.clear()
         problem = pin_problem(new, again)
         if problem:
-            self.message.setText(problem)
+            show_message(self.message, problem)
             self.new_pin.setFocus()
             return
         assert self._change is not None
         old = self._old_pin
         self.ok_button.setEnabled(False)
-        self.message.setText("changing the PIN\u2026")
+        show_message(self.message, "changing the PIN\u2026", ok=True)
 
         def changed(check: PinCheck) -> None:
             self.ok_button.setEnabled(True)
+            show_message(self.message, "")
             if not check.ok:
-                self.message.setText(answer_text(check))
+                show_message(self.message, answer_text(check))
                 if check.reason != "new_pin":
                     self._old_pin = ""
                     self._show_change(False)

@@ -15,10 +15,11 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from dealer_assist.service.client import ServiceClient, ServiceError
+from dealer_assist.store import PinCheck
 from ui.common.qtfix import GuiPost
 from ui.common.worker import Worker
 
-__all__ = ["ServiceLink"]
+__all__ = ["ServiceJobs", "ServiceLink", "pin_answer"]
 
 
 class ServiceLink(QObject):
@@ -62,5 +63,67 @@ class ServiceLink(QObject):
         self.worker.submit(job, finished)
 
     def close(self) -> None:
+        self.worker.stop()  # the queued requests first (e.g. the log-out of a closing screen)
         self.client.close()
-        self.worker.stop()
+
+
+def pin_answer(error: ServiceError | None, approval: int | None = None) -> PinCheck:
+    """The service's answer to a PIN as the dialogs know it (ui.common.login)."""
+    if error is None:
+        return PinCheck(True, approval=approval)
+    if error.code == "pin":
+        reason = error.reason or "wrong"
+        # a wrong PIN: the dialog's own words (the same for every cause, ui.common.login.WRONG)
+        return PinCheck(False, reason, message="" if reason == "wrong" else error.message)
+    return PinCheck(False, "error", message=error.message)
+
+
+class ServiceJobs:
+    """The accounts' calls (enrolment, log-in, accounts, PINs) through the service, with
+    the interface of ui.common.accounts.StoreJobs: the PINs are checked by the service."""
+
+    def __init__(self, link: ServiceLink) -> None:
+        self.link = link
+
+    def _run(self, op: str, done: Callable[[Any, str], None], **args: Any) -> None:
+        self.link.request(op, lambda result, error: done(result, error.message if error else ""), **args)
+
+    def needs_enrolment(self, done: Callable[[Any, str], None]) -> None:
+        self._run("state", lambda state, error: done(bool(state["needs_enrolment"]) if state else None, error))
+
+    def enrol(self, name: str, pin: str, done: Callable[[Any, str], None]) -> None:
+        self._run("enrol", lambda result, error: done(result["approval"] if result else None, error),
+                  name=name, pin=pin)
+
+    def log_in(self, name: str, pin: str, done: Callable[[Any], None]) -> None:
+        self.link.request("login", lambda _result, error: done(pin_answer(error)), name=name, pin=pin)
+
+    def users(self, done: Callable[[Any, str], None]) -> None:
+        self._run("users", done)
+
+    def add_account(self, name: str, pin: str, roles: list[str], approval: int | None, actor: str,
+                    done: Callable[[Any, str], None]) -> None:
+        self._run("add_account", done, name=name, new_pin=pin, roles=roles, approval=approval)
+
+    def set_disabled(self, name: str, disabled: bool, approval: int | None, actor: str,
+                     done: Callable[[Any, str], None]) -> None:
+        self._run("set_disabled", done, name=name, disabled=disabled, approval=approval)
+
+    def reset_pin(self, name: str, pin: str, approval: int | None, actor: str,
+                  done: Callable[[Any, str], None]) -> None:
+        self._run("reset_pin", done, name=name, new_pin=pin, approval=approval)
+
+    def approve(self, supervisor: str, pin: str, kind: str, done: Callable[[Any], None],
+                detail: dict[str, Any] | None = None) -> None:
+        self.link.request("approve", lambda result, error: done(
+            pin_answer(error, result["approval"] if result else None)),
+            user=supervisor, pin=pin, kind=kind, detail=detail or {})
+
+    def change_pin(self, name: str, old_pin: str, new_pin: str, done: Callable[[PinCheck], None]) -> None:
+        def answered(_result: Any, error: ServiceError | None) -> None:
+            check = pin_answer(error)
+            if error is not None and error.code != "pin":
+                check = PinCheck(False, "new_pin", message=error.message)
+            done(check)
+
+        self.link.request("change_pin", answered, name=name, old_pin=old_pin, new_pin=new_pin)

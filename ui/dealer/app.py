@@ -51,6 +51,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="forward finished rounds to this floor database in the background "
                              "(postgresql://... or service=NAME; credentials via PGPASSFILE/PGSERVICEFILE)")
     parser.add_argument("--settings", metavar="FILE", help="where to remember the setup (default: Qt's user settings)")
+    parser.add_argument("--socket", metavar="PATH",
+                        help="the station service's socket (default: $DEALER_ASSIST_SOCKET, else "
+                             "/run/dealer-assist/station.sock on a configured station)")
     parser.add_argument("--exit-after-show", action="store_true", help=argparse.SUPPRESS)  # ui.dealer.bench
 
 
@@ -210,6 +213,18 @@ def run(args: argparse.Namespace) -> int:
         where = cfg.source or station.config_location(args.config)[0]
         return fail(f"--dealer and {DEV_MODE_VARIABLE} are for development runs only: this is a station "
                     f"(configured by {where}); log in as a dealer")
+    service_socket = station_socket(args, cfg)
+    if service_socket is not None:
+        if args.dealer:
+            return fail("--dealer skips the log-in: the station service logs the dealer in (no --dealer "
+                        "with --socket or $DEALER_ASSIST_SOCKET)")
+        if args.shoe or args.db or args.sim_cards or args.floor or args.game:
+            return fail("--shoe, --db, --sim-cards, --floor and --game are the station service's: its "
+                        "configuration, given to `dealer-assist station serve` (docs/station.md)")
+        reason = no_display()
+        if reason:
+            return fail(reason)
+        return _run_client_window(args, cfg, service_socket)
     cards = None
     if args.sim_cards:
         from hardware.commands import CommandError, read_card_file
@@ -331,6 +346,142 @@ def _run_window(args: argparse.Namespace, cfg: StationConfig | None, store: Path
         stop_routing_qt_messages()
         if app_log is not None:
             app_log.stop()
+
+
+def station_socket(args: argparse.Namespace, cfg: StationConfig | None) -> Path | None:
+    """The station service's socket this screen is a client of: ``--socket``, else
+    $DEALER_ASSIST_SOCKET, else the station's on a configured station; None: no service
+    (a development run on an embedded store, tests)."""
+    from dealer_assist.service.client import SOCKET_ENV, STATION_SOCKET
+
+    given = getattr(args, "socket", None) or os.environ.get(SOCKET_ENV)
+    if given:
+        return Path(given)
+    return STATION_SOCKET if cfg is not None else None
+
+
+@dataclass
+class ClientScreen:
+    """The dealer's screen as a client of the station service (the tests look at it)."""
+
+    controller: Any  # ui.dealer.station_controller.StationController
+    window: Any
+    shifts: Any = None
+
+
+def build_client_screen(link: Any, cfg: StationConfig | None, socket_path: Path,
+                        game: str | None = None) -> ClientScreen:
+    """The window on a connected service link: the round, the log-in and the accounts are the
+    service's (no store, no shoe in this process)."""
+    from PySide6.QtWidgets import QLabel
+
+    from dealer_assist.engine.table_setup import default_setup
+    from ui.common.accounts import Shifts
+    from ui.dealer.main_window import DealerWindow
+    from ui.dealer.station_controller import StationController
+
+    info = link.client.station
+    simulated = bool(info.get("simulated"))
+    setup = setup_from_station(default_setup(), cfg, game)
+    controller = StationController(setup, link)
+    controller.open_store(None)  # the service's state
+    header = controller.config
+    if header.get("game"):
+        setup = replace(setup, game=str(header["game"]), decks=int(header.get("decks", setup.decks)),
+                        areas=int(header.get("areas") or setup.areas))
+        setup, _ = usable_setup(setup)
+        controller.setup = setup
+    window = DealerWindow(controller, sim_panel=None)
+    table_name = str(info.get("table") or "")
+    shown = cfg if cfg is not None else (StationConfig(table=table_name) if table_name else None)
+    window.setWindowTitle(station_title(shown, simulated))
+    shoe = "SIMULATED SHOE" if simulated else "shoe of the station"
+    where = f"configuration {cfg.source}" if cfg is not None else "no station configuration (development)"
+    status = QLabel(f"{shoe} \u00b7 station service {socket_path} \u00b7 {where}")
+    status.setObjectName("station_status")
+    if simulated:
+        status.setStyleSheet("font-weight: bold; color: #b00020;")
+    window.statusBar().addPermanentWidget(status, 1)
+    if controller.service_state.get("simulated_shoe"):
+        # the service's simulated shoe (a demonstration): the dealer takes each card out here
+        from PySide6.QtGui import QAction
+
+        bar = window.addToolBar("Simulated shoe")
+        bar.setObjectName("simulated_shoe")
+        deal = QAction("Deal a card (SIMULATED SHOE)", window)
+        deal.triggered.connect(lambda: controller.ask("sim_deal"))
+        burn = QAction("Burn a card", window)
+        burn.triggered.connect(lambda: controller.ask("sim_deal", burn=True))
+        bar.addAction(deal)
+        bar.addAction(burn)
+    screen = ClientScreen(controller, window)
+    shifts = Shifts(controller, window, jobs=controller.jobs)
+    shifts.title = lambda name: station_title(shown, simulated, name or "nobody logged in")
+    screen.shifts = shifts
+    return screen
+
+
+def _run_client_window(args: argparse.Namespace, cfg: StationConfig | None, socket_path: Path) -> int:
+    """The dealer's screen as a client of the station service on ``socket_path``."""
+    import logging
+
+    from PySide6.QtGui import QIcon
+    from PySide6.QtWidgets import QApplication
+
+    from dealer_assist.service import applog, station
+    from dealer_assist.service.client import ServiceError
+    from ui.common.applog import crash_reporter, route_qt_messages, stop_routing_qt_messages
+    from ui.common.service_link import ServiceLink
+
+    log = logging.getLogger("ui.dealer.app")
+    log_path = station.log_dir(installed=False) / applog.LOG_NAME  # the user's own (the service logs apart)
+    try:
+        app_log: applog.AppLog | None = applog.start_logging(log_path.parent, on_crash=crash_reporter(log_path))
+    except OSError as exc:
+        print(f"warning: no log file ({log_path.parent}: {exc.strerror or exc})", file=sys.stderr)
+        app_log = None
+    route_qt_messages()
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
+    app.setOrganizationName("dealer-assist")
+    app.setApplicationName("dealer-assist")
+    app.setDesktopFileName("com.dealerassist.DealerAssist")
+    app.setWindowIcon(QIcon.fromTheme("com.dealerassist.DealerAssist"))
+
+    def stop_logging() -> None:
+        stop_routing_qt_messages()
+        if app_log is not None:
+            app_log.stop()
+
+    try:
+        link = ServiceLink(socket_path, "screen")
+    except ServiceError as exc:
+        log.error("not started: %s", exc.message)
+        _refuse(args, f"{exc.message} (is `dealer-assist station serve` running? docs/station.md)", 1)
+        stop_logging()
+        return 1
+    screen = build_client_screen(link, cfg, socket_path, args.game)
+    log.info("screen connected to the station service %s as account %s", socket_path, link.client.account)
+    collect_between_rounds()
+    window = screen.window
+    window.show_on_screen(kiosk=cfg is not None)
+    if args.exit_after_show:
+        from PySide6.QtCore import QTimer
+
+        def shown() -> None:
+            window.repaint()
+            print("shown", flush=True)
+            app.quit()
+
+        QTimer.singleShot(0, shown)
+    screen.shifts.start()
+    try:
+        return int(app.exec())
+    finally:
+        screen.controller.close()
+        window.close()
+        log.info("dealer-assist stopped")
+        stop_logging()
 
 
 def _add_station_menu(table: Table, store: Path) -> None:

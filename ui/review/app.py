@@ -439,7 +439,46 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "database (postgresql://... or service=NAME): every table of a pit")
     parser.add_argument("--config", metavar="FILE", help="the station configuration naming the store")
     parser.add_argument("--round", type=whole_number(1), metavar="ID", help="open this round")
+    parser.add_argument("--socket", metavar="PATH",
+                        help="the station service's socket (default: $DEALER_ASSIST_SOCKET, else "
+                             "/run/dealer-assist/station.sock on a configured station): its store's copy")
     parser.add_argument("--screenshot", metavar="PNG", help=argparse.SUPPRESS)
+
+
+def _service_socket(args: argparse.Namespace, cfg: Any) -> Path | None:
+    """The station service's socket (``--socket``, $DEALER_ASSIST_SOCKET, the station's), or None."""
+    import os
+
+    from dealer_assist.service.client import SOCKET_ENV, STATION_SOCKET
+
+    given = getattr(args, "socket", None) or os.environ.get(SOCKET_ENV)
+    if given:
+        return Path(given)
+    return STATION_SOCKET if cfg is not None else None
+
+
+def _run_from_service(args: argparse.Namespace, socket_path: Path) -> int:
+    """The review of a station's store, read from the copy its service hands a supervisor."""
+    from PySide6.QtWidgets import QApplication
+
+    from ui.review.from_service import review_from_service
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    shown: list[QWidget] = []
+
+    def show(copy: Path, supervisor: str) -> QWidget:
+        window = open_review(copy, supervisor=supervisor)
+        window.setWindowTitle(f"Dealer Assist review \u2014 a copy of the station's store ({socket_path})")
+        if getattr(args, "round", None) is not None:
+            assert isinstance(window, ReviewWindow)
+            window.open_round(int(args.round))
+        fill_screen(window)
+        shown.append(window)
+        return window
+
+    dialog, _copy = review_from_service(socket_path, show, app.quit)
+    dialog.show()
+    return int(app.exec())
 
 
 def _run_floor(args: argparse.Namespace) -> int:
@@ -487,9 +526,13 @@ def run(args: argparse.Namespace) -> int:
     if args.db and is_floor_url(args.db):
         return _run_floor(args)
     try:
-        path = store_path(find_config(args.config), args.db)  # --db, else the station's store
+        cfg = find_config(args.config)
+        path = store_path(cfg, args.db)  # --db, else the station's store
     except StationError as exc:
         return fail(str(exc))
+    socket_path = _service_socket(args, cfg)
+    if socket_path is not None and not args.db and not getattr(args, "screenshot", None):
+        return _run_from_service(args, socket_path)
     from PySide6.QtWidgets import QApplication
 
     from ui.common.accounts import DEV_MODE_VARIABLE, ReviewGate, development_mode

@@ -1,17 +1,8 @@
-"""DRAFT — not collected (".py.txt"): the station's day through the service's socket, each
-person from their own OS account (issue 23). Becomes tests/station_day/ns_day_protocol.py
-once `dealer-assist station serve` and dealer_assist/service/client.py (service helper) are
-on main. PASSES (1 passed, 24.6 s) on a trial merge of branch `service` (4d6cd8f) into branch
-`install` at 23:06 UTC, run as
-  unshare --mount --propagation private python -m tests.station_day.namespace \
-      python -m pytest tests/station_day/ns_day_protocol.py
-To commit it: rename it ns_day_protocol.py (test_station.py starts every ns_*.py test).
-
-This is the protocol half of day_scenario.py.txt: the same installed station, the service
-started as its own account on a shoe-sim pty of group dialout, two dealers' accounts made
-with useradd; the dealers' programs are real processes of their accounts (SO_PEERCRED names
-them), relaying requests to the socket. The screen half (pytest-qt) and the floor wait for
-the screens as clients and forwarding in the service (docs/station.md "Not yet").
+"""The station's day through the service's socket, each person from their own OS account
+(issue 23): the installed station, the service started as its own account on a shoe-sim pty
+of group dialout, two dealers' accounts made with useradd; the dealers' programs are real
+processes of their accounts (SO_PEERCRED names them), relaying requests to the socket.
+Run by test_station.py in a fresh mount namespace, as root, like every ns_*.py test.
 
 Lucky 8, cards in the shoe's order (--cards): 10S 9H QD 8C | 10D 9C.
 Round 1 (dealer ann): p1 wagers 10 on area 1; p1 10S, dealer 9H, p1 QD: 20 stands; dealer

@@ -1,0 +1,67 @@
+"""`python3 scripts/dev.py app` (the README's first command) keeps its embedded default
+(issue 23 item 3): with no station configuration it starts the station service for the
+account, then the screen on its socket, and stops the service when the screen closes;
+on a configured station the development switches are refused, naming the file."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import dealer_assist.service.station as st
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def dev_script() -> Any:
+    spec = importlib.util.spec_from_file_location("dev_script", ROOT / "scripts" / "dev.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.PY = Path(sys.executable)  # this venv: dev.py would make ./.venv first
+    module.BIN = Path(sys.executable).parent
+    return module
+
+
+def environment(tmp_path: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in (st.CONFIG_ENV, "DEALER_ASSIST_DEV", "DEALER_ASSIST_SOCKET")}
+    run = tmp_path / "run"
+    run.mkdir(mode=0o700, exist_ok=True)
+    home = tmp_path / "home"
+    env.update(QT_QPA_PLATFORM="offscreen", HOME=str(home), XDG_RUNTIME_DIR=str(run),
+               XDG_DATA_HOME=str(home / ".local" / "share"), XDG_STATE_HOME=str(home / ".local" / "state"),
+               XDG_CONFIG_HOME=str(home / ".config"),
+               PYTHONPATH=os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]), **extra)
+    return env
+
+
+def test_the_app_command_starts_the_service_then_the_screen_and_stops_the_service(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    dev = dev_script()
+    env = environment(tmp_path)
+    assert dev.run_app(["--exit-after-show"], env) == 0
+    out = capfd.readouterr().out
+    sock = tmp_path / "run" / "dealer-assist" / "station.sock"
+    assert f"starting the station service for this account (local store, SIMULATED SHOE) on {sock}" in out
+    assert "shown" in out  # the screen came up on the service's socket
+    assert not sock.exists()  # the service stopped with the screen (its socket removed)
+    assert (tmp_path / "home" / ".local" / "share" / "dealer-assist" / "table.db").exists()  # the local store
+
+
+@pytest.mark.parametrize("args, extra, named", [
+    (["--dealer", "ann"], {}, "--dealer"),
+    ([], {"DEALER_ASSIST_DEV": "1"}, "DEALER_ASSIST_DEV"),
+])
+def test_development_switches_are_refused_on_a_configured_station(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str], args: list[str], extra: dict[str, str], named: str) -> None:
+    config = tmp_path / "station.toml"
+    config.write_text(st.render_config(st.StationConfig(table="BJ-01")))
+    dev = dev_script()
+    assert dev.run_app(args, environment(tmp_path, **{st.CONFIG_ENV: str(config)}, **extra)) == 2
+    out = capfd.readouterr().out
+    assert f"error: {named} is for development runs only: this is a station (configured by {config})" in out

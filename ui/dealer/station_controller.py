@@ -1,0 +1,273 @@
+"""The dealer's screen as a client of the station service (issue 23 item 2).
+
+The service owns the shoe, the store, its key and the PINs: it decides every input and
+records it before anyone is told. :class:`StationController` is the table controller the
+widgets already know, with the store and the shoe replaced by the service's socket:
+
+- dealer input (a wager after the bets closed, a decision, *no more bets* with the slip,
+  a card keyed in, a supervisor's void ...) is sent as the service's op; a refusal shows
+  the service's text, which names the clause, and leaves the round as it was;
+- the round the screen draws is the engine's, rebuilt from the service's state (its
+  recorded events replayed, as a restart replays them) after every reply and every
+  ``round`` notification: the service is the authority, the screen only displays;
+- the betting slip is the screen's until *no more bets* sends it (``set_slip``);
+- log-in, end of shift, enrolment, accounts and PINs go through the same connection
+  (ui.common.service_link.ServiceJobs): the service knows the dealer of this connection.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+from dealer_assist.base.errors import DealerAssistError, TranscriptError
+from dealer_assist.engine.events import Event
+from dealer_assist.engine.session import TableSession
+from dealer_assist.engine.table_setup import TableSetup
+from dealer_assist.engine.transcript import event_to_transcript, parse_event
+from dealer_assist.service.client import ServiceError
+from dealer_assist.store import PinCheck
+from ui.common.service_link import ServiceJobs, ServiceLink
+from ui.dealer.controller import TableController
+
+log = logging.getLogger("ui.dealer.station")
+
+# the service's op for each input the dealer gives (dealer_assist/service/table.py)
+INPUT_OPS = {"wager": "wager", "claim": "claim", "decision": "decide", "close_offers": "close_offers",
+             "timeout": "timeout", "absent": "absent", "withdraw": "withdraw",
+             "power_failure": "power_failure"}
+SUPERVISED_OPS = {"void": "void", "resolve": "resolve", "correction": "correct", "pick": "pick"}
+
+
+class StationController(TableController):
+    """The table controller of a screen connected to the station service (no store, no shoe)."""
+
+    def __init__(self, setup: TableSetup, link: ServiceLink, dealer: str = "") -> None:
+        super().__init__(setup, dealer)
+        self.link = link
+        self.jobs = ServiceJobs(link)
+        self.service_state: dict[str, Any] = {}
+        self.service_closed = False
+        link.round_changed.connect(self.show_state)
+        link.shoe_changed.connect(self.show_shoe)
+        link.closed.connect(self.on_service_closed)
+
+    # ------------------------------------------------------------------ the service's state
+    def open_store(self, path: str | None, done: Callable[[bool], None] | None = None) -> None:
+        """No store here: the service's state, once connected."""
+        try:
+            state = self.link.client.request("state")
+        except ServiceError as exc:
+            self.store_error = exc.message
+            self.store_failed.emit(exc.message)
+            if done is not None:
+                done(False)
+            return
+        self.show_state(state)
+        if done is not None:
+            done(True)
+
+    def show_state(self, state: object) -> None:
+        """The service's round as the engine's: its recorded events replayed."""
+        if not isinstance(state, dict):
+            return
+        self.service_state = state
+        refused = str(state.get("refused") or state.get("store_error") or "")
+        if refused and refused != self.store_error:
+            self.store_error = refused
+            self.store_failed.emit(refused)
+        config = dict(state.get("config") or {})
+        try:
+            if state.get("round_id") is None and state.get("betting"):
+                session = TableSession(config, state.get("under_min") or ())
+                slip = [parse_event(e) for e in state.get("slip") or []]
+                if slip:
+                    session.set_slip(slip)  # the service's slip (the first card closes it, 5.3)
+            else:
+                session = TableSession(config, state.get("under_min") or ())
+                session.restore(config, [parse_event(e) for e in state.get("events") or []],
+                                [parse_event(e) for e in state.get("tentative") or []])
+        except (DealerAssistError, TranscriptError) as exc:
+            log.error("the service's round cannot be shown: %s", exc)
+            self.refused.emit(f"the service's round cannot be shown: {exc}")
+            return
+        self.session = session
+        self.config = dict(session.config)
+        self.round_id = state.get("round_id")
+        self.events = list(state.get("events") or [])
+        hold = str(state.get("hold") or "")
+        stray = state.get("stray") or None
+        held_changed = hold != self.hold_reason or (stray or {}).get("card") != self.stray_card
+        self.hold_reason = hold
+        self.stray_card = str(stray["card"]) if isinstance(stray, dict) and stray.get("card") else None
+        self.stray_reason = str(stray.get("reason", "")) if isinstance(stray, dict) else ""
+        self.show_shoe(state.get("shoe") or {})
+        self.changed.emit()
+        if held_changed:
+            self.hold_changed.emit()
+
+    def show_shoe(self, shoe: object) -> None:
+        if not isinstance(shoe, dict):
+            return
+        connected = bool(shoe.get("connected"))
+        if (connected, str(shoe.get("port", ""))) == (self.shoe.connected, self.shoe.port):
+            return
+        self.shoe.connected = connected
+        self.shoe.ever_connected = self.shoe.ever_connected or connected
+        self.shoe.port = str(shoe.get("port", ""))
+        self.shoe.codec = str(shoe.get("codec", ""))
+        self.shoe.fault = str(shoe.get("fault", ""))
+        self.shoe_changed.emit()
+
+    def on_service_closed(self) -> None:
+        if not self.service_closed:
+            self.service_closed = True
+            self.store_error = "the station service closed the connection: nothing more is recorded"
+            self.store_failed.emit(self.store_error)
+
+    # ------------------------------------------------------------------ input
+    def ask(self, op: str, quiet: bool = False, **args: Any) -> bool:
+        """One op; the reply's state shown; a refusal shown with the service's words."""
+        try:
+            state = self.link.client.request(op, **args)
+        except ServiceError as exc:
+            text = exc.message
+            if exc.clause and f"({exc.clause}" not in text and exc.clause not in text:
+                text = f"{text} ({exc.clause})"
+            if quiet:
+                self.last_refusal_text = text
+            else:
+                self.last_refusal = f"Refused: {text}"
+                self.last_refusal_text = text
+                self.refused.emit(self.last_refusal)
+            return False
+        self.last_refusal = ""
+        self.accepted.emit()
+        self.show_state(state)
+        return True
+
+    def submit(self, event: Event, actor: str | None = None, approval: int | None = None, *,
+               quiet: bool = False) -> bool:
+        if self.store_error:
+            self.refused.emit(f"not recorded: {self.store_error}")
+            return False
+        if self.betting and event.type in ("wager", "claim"):
+            return self.slip_sent(super().submit(event, actor, approval, quiet=quiet))
+        raw = event_to_transcript(event)
+        args = {k: v for k, v in raw.items() if k != "type"}
+        if event.type == "no_more_bets":
+            return self.ask("no_more_bets", quiet)
+        if event.type in INPUT_OPS:
+            return self.ask(INPUT_OPS[event.type], quiet, **args)
+        if event.type in SUPERVISED_OPS:
+            if approval is None:
+                return self.say_refused("a supervisor's PIN is needed first")
+            return self.ask(SUPERVISED_OPS[event.type], quiet, approval=approval, **args)
+        if event.type == "card":
+            return self.ask("key_card", quiet, card=args.get("card"), to=args.get("to"))
+        return self.say_refused(f"{event.type} is not taken through the station service")
+
+    def say_refused(self, text: str) -> bool:
+        self.last_refusal = f"Refused: {text}"
+        self.refused.emit(self.last_refusal)
+        return False
+
+    # the slip: checked by the screen's engine as the dealer builds it, then sent whole to
+    # the service (set_slip), which holds it until the bets close (no more bets or the first card)
+    def slip_sent(self, ok: bool) -> bool:
+        if not ok:
+            return False
+        wagers = [{k: v for k, v in event_to_transcript(w).items() if k != "type"}
+                  for w in (self.session.slip if self.session is not None else ())]
+        if self.ask("set_slip", wagers=wagers):
+            return True
+        self.show_state(self.service_state)  # the service's slip, as it was
+        return False
+
+    def place_wager(self, player: str, bet: str, amount: Decimal | float | int, area: int | None = None,
+                    hand: int | None = None) -> bool:
+        if not self.betting:
+            return super().place_wager(player, bet, amount, area, hand)  # a later wager: the op
+        return self.slip_sent(super().place_wager(player, bet, amount, area, hand))
+
+    def place_wagers(self, wagers: list[tuple[str, str, Decimal, int | None]]) -> bool:
+        return self.slip_sent(super().place_wagers(wagers))
+
+    def remove_wager(self, index: int) -> bool:
+        return self.slip_sent(super().remove_wager(index))
+
+    def change_wager(self, index: int, amount: Decimal | float | int) -> bool:
+        return self.slip_sent(super().change_wager(index, amount))
+
+    def clear_slip(self) -> None:
+        if self.betting and self.slip:
+            super().clear_slip()
+            self.slip_sent(True)
+
+    def confirm_settlement(self) -> bool:
+        if self.rnd is None or not self.concluded:
+            return False
+        return self.ask("next_round")
+
+    # ------------------------------------------------------------------ the cards the service holds
+    def confirm_implied_hit(self) -> bool:
+        return bool(self.implied) and self.ask("confirm_hit")
+
+    def double_last_card(self, amount: Decimal | float | None = None) -> bool:
+        if not self.implied:
+            return False
+        return self.ask("double_last_card", amount=str(amount) if amount is not None else None)
+
+    def place_stray(self, target: str) -> bool:
+        return self.stray_card is not None and self.ask("place_card", to=target)
+
+    def report_face_up(self) -> None:
+        self.ask("face_up")  # 5.5: the service turns the next card face up
+
+    def release_hold(self, keyed_card: str | None = None) -> bool:
+        """The dealer checked the table: the card keyed in (an unread one by its number), or none missing."""
+        if not keyed_card:
+            return self.ask("release_hold")
+        unread = [f["seq"] for f in self.service_state.get("in_flight") or [] if f.get("card") == "?"]
+        if unread:
+            return self.ask("key_card", card=keyed_card.strip(), seq=unread[0])
+        return self.ask("key_card", card=keyed_card.strip())
+
+    # ------------------------------------------------------------------ referral (6.1)
+    def refer(self, text: str) -> None:
+        """Not an op of the service yet: refused with the clause, the round unchanged (a
+        supervisor can still void it); never a write the service did not decide."""
+        clause = self.rules.clause("refer")
+        self.say_refused(f"a referral to the shift manager is not recorded through the station service yet: "
+                         f"call the supervisor, who may void the round ({clause})")
+
+    def resolve_referral(self, ruling: str, supervisor: str, approval: int | None = None) -> bool:
+        if self.rnd is not None and self.rnd.status() == "referred":
+            return super().resolve_referral(ruling, supervisor, approval)  # the engine's: op resolve
+        return False
+
+    # ------------------------------------------------------------------ what the service does itself
+    def remember_setup(self, setup: TableSetup) -> None:
+        log.info("setup kept for this screen only (the station's setup is the service's)")
+
+    def audit(self, kind: str, detail: dict[str, Any], *, actor: str) -> None:
+        log.info("%s by %s: the service keeps its own audit log", kind, actor)
+
+    def approve(self, supervisor: str, pin: str, kind: str, done: Callable[[Any], None],
+                detail: dict[str, Any] | None = None) -> None:
+        self.jobs.approve(supervisor, pin, kind, done, detail)
+
+    def change_pin(self, name: str, old_pin: str, new_pin: str, done: Callable[[PinCheck], None]) -> None:
+        self.jobs.change_pin(name, old_pin, new_pin, done)
+
+    def start_shift(self, dealer: str) -> None:
+        self.dealer = dealer  # the service logged this connection in (op login)
+
+    def end_shift(self, dealer: str) -> None:
+        self.link.request("logout")
+
+    def close(self) -> None:
+        super().close()
+        self.link.close()
