@@ -134,7 +134,8 @@ class TableCore(EventSourcedRound):
         return area.hands.index(hand) + 1 if hand is not None else 1
 
     def is_blackjack(self, hand: Hand) -> bool:
-        return hand_rules.is_blackjack(self.rules, hand.cards, hand.from_split)
+        # hand_rules.is_blackjack, from the hand's running totals
+        return self.rules.blackjack_odds is not None and not hand.from_split and hand.two_card_21()
 
     def dealer_value(self) -> tuple[int, bool]:
         return hand_value(self.dealer)

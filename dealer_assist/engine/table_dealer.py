@@ -65,7 +65,7 @@ class TableDealer(TableBetting):
                 hand.done = True
                 continue
             if len(hand.cards) >= 2 and not hand.awaiting:
-                total, _ = hand.value()
+                total = hand.total()
                 if total >= 21 or (hand.split_aces and len(hand.cards) >= 2):
                     hand.done = True
                     continue

@@ -130,7 +130,7 @@ class TablePlay(TableOffers):
         )
 
     def _check_hit(self, area: Area, hand: Hand) -> None:
-        total, _ = hand.value()
+        total = hand.total()
         if total >= 21:
             raise self.refuse(f"a total of {total} takes no more cards", "twenty_one_stops")
         if hand.doubled:
@@ -239,7 +239,7 @@ class TablePlay(TableOffers):
 
     def _do_split(self, area: Area, hand: Hand, ev: Decision) -> None:
         choices = {p: c for p, c in ev.followers}
-        second_card = hand.cards.pop()
+        second_card = hand.take_last()
         new = Hand([second_card], from_split=True)
         hand.from_split = True
         if second_card.rank == "A" and not self.rules.split_eights_only:
@@ -252,7 +252,7 @@ class TablePlay(TableOffers):
         area.hands.insert(area.hands.index(hand) + 1, new)
 
     def play_options(self, area: Area, hand: Hand, offers: Iterable[dict[str, Any]]) -> tuple[str, ...]:
-        total, _ = hand.value()
+        total = hand.total()
         out = ["hit", "stand"] if total < 21 and not hand.doubled_by and not hand.split_aces else ["stand"]
         if len(hand.cards) == 2:  # both need the first two cards (3.26.1, 3.21)
             if self._double_refusal(area, hand, total) is None:

@@ -189,7 +189,7 @@ class TableSettlement(TableCore):
         for i, hand in enumerate(area.hands, start=1):
             if hand.busted:
                 continue
-            total, _ = hand.value()
+            total = hand.total()
             player_bj = self.is_blackjack(hand)
             for player, stake in hand.stakes.items():
                 if player in hand.settled or player in area.surrendered:
@@ -232,7 +232,7 @@ class TableSettlement(TableCore):
                         self.wager_entry(side, area.number, None, "returned", ZERO, referred_rule, "final")
                         continue
                     hand = side.hand if side.hand is not None else area.hands[0]
-                    total, _ = hand.value()
+                    total = hand.total()
                     cards = sidebets.SideCards(hand.cards, self.dealer, (), total, hand.busted, dealer_total)
                     self.settle_side(area, side, spec.classify(cards), "final")
                 elif side.hand is not None and spec.split_classify is not None:
