@@ -142,6 +142,17 @@ class TableRound(TableDealing):
 
     def _expectation(self) -> Expectation:
         phase = self.phase
+        if self.irregular is None:
+            # The common cases first, as expected_card_target() and the rest below work them
+            # out, with the hand in turn found once.
+            if phase == "initial":
+                number, hand_index = self.initial_queue[self.queue_pos]
+                return _card_expected(number, hand_index)
+            if phase == "play":
+                cur = self.current_hand()
+                if cur is not None and self.needs_card(cur[0], cur[1]):
+                    return _card_expected(cur[0].number, cur[0].hands.index(cur[1]))
+                return self._waiting_decision(cur)
         if phase == "betting":
             return _WAGERS
         if phase in ("settled", "void"):
@@ -156,7 +167,10 @@ class TableRound(TableDealing):
         target = self.expected_card_target()
         if target is not None:
             return _card_expected(target[0], target[1])
-        cur = self.current_hand()
+        return self._waiting_decision(self.current_hand())
+
+    def _waiting_decision(self, cur: tuple[Area, Hand] | None) -> Expectation:
+        """The decision the round waits for when no card is expected (``cur``: the hand in turn)."""
         offers = tuple(self.current_offers()) if self.offers_open else ()
         if cur is None or cur[0].absent_play:
             if offers:

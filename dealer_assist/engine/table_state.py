@@ -67,8 +67,8 @@ class Hand:
     """A player hand on an area with every player's stake on it.
 
     The hand keeps running totals of its cards (``hard``: every ace counted 1, 3.4;
-    ``aces``), so its value is not summed again on every question. Cards change only
-    through ``add_card``, ``take_last`` and ``cut_to``; a change made to ``cards`` directly
+    ``aces``), so its value is not summed again on every question. The deal changes cards
+    through ``add_card`` and ``take_last``; a change section 5 makes to ``cards`` directly
     is noticed (the count or the last card differs) and the totals are counted afresh.
     """
 
@@ -114,15 +114,12 @@ class Hand:
         self.counted = len(self.cards)
         self.last = self.cards[-1] if self.cards else None
 
-    def _fresh(self) -> None:
+    def add_card(self, card: Card) -> None:
         cards = self.cards
         n = len(cards)
         if n != self.counted or (n and cards[n - 1] is not self.last):
-            self.recount()
-
-    def add_card(self, card: Card) -> None:
-        self._fresh()
-        self.cards.append(card)
+            self.recount()  # ``cards`` was changed directly
+        cards.append(card)
         points = card.points
         self.hard += points
         if points == 1:
@@ -136,14 +133,12 @@ class Hand:
         self.recount()
         return card
 
-    def cut_to(self, count: int) -> None:
-        """Keep only the first ``count`` cards (5.21: the deal laid out again)."""
-        del self.cards[count:]
-        self.recount()
-
     def total(self) -> int:
         """The best total (an ace counts 11 where that does not bust it, 1.1.13)."""
-        self._fresh()
+        cards = self.cards  # the totals still those of ``cards``? (inline: runs several times per event)
+        n = len(cards)
+        if n != self.counted or (n and cards[n - 1] is not self.last):
+            self.recount()
         hard = self.hard
         if self.aces > self.aces_fixed and hard <= 11:
             return hard + 10
@@ -151,7 +146,10 @@ class Hand:
 
     def value(self) -> tuple[int, bool]:
         """The best total and whether it is soft (as ``base.hands.hand_value``)."""
-        self._fresh()
+        cards = self.cards
+        n = len(cards)
+        if n != self.counted or (n and cards[n - 1] is not self.last):
+            self.recount()
         hard = self.hard
         if self.aces > self.aces_fixed and hard <= 11:
             return hard + 10, True
@@ -159,8 +157,12 @@ class Hand:
 
     def two_card_21(self) -> bool:
         """An ace and a ten-point card as the only two cards (1.1.1/1.1.2)."""
-        self._fresh()
-        return self.counted == 2 and self.hard == 11 and self.aces == 1
+        cards = self.cards
+        if len(cards) != 2:
+            return False
+        if self.counted != 2 or cards[1] is not self.last:
+            self.recount()
+        return self.hard == 11 and self.aces == 1
 
     @property
     def doubled(self) -> bool:
