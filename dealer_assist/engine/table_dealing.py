@@ -66,7 +66,8 @@ class TableDealing(TablePlay):
             self.dealer.append(card)
             if self.phase == "initial":
                 self.queue_pos += 1
-                self.after_initial_card()
+                if self.queue_pos >= len(self.initial_queue):  # (after_initial_card's own test)
+                    self.after_initial_card()
             else:
                 self.after_dealer_card()
             return
@@ -74,10 +75,12 @@ class TableDealing(TablePlay):
         hand = area.hands[hand_index]
         hand.add_card(card)
         area.dealt.append(card)
-        self.track_run(area, card)
+        if area.run_open and self.bets.run is not None:  # (track_run's own test)
+            self.track_run(area, card)
         if self.phase == "initial":
             self.queue_pos += 1
-            self.after_initial_card()
+            if self.queue_pos >= len(self.initial_queue):
+                self.after_initial_card()
             return
         hand.awaiting = False
         self.after_player_card(area, hand)

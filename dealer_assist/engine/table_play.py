@@ -66,7 +66,10 @@ class TablePlay(TableOffers):
             raise self.refuse(*hand_rules.SPLIT_ACES_AGAIN)
         if self.phase not in ("offers", "play"):
             raise RuleRefusal(f"no {action} decision is possible now" + self.waiting_for())
-        area, hand, hand_no = self.decision_hand(ev)
+        if named is not None and done is not None:  # decision_hand(ev), already found
+            area, hand, hand_no = named, done, ev.hand or 1
+        else:
+            area, hand, hand_no = self.decision_hand(ev)
         cur = self.current_hand()
         if cur is None or cur[1] is not hand:
             if cur is None:
