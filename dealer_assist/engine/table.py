@@ -149,10 +149,13 @@ class TableRound(TableDealing):
                 number, hand_index = self.initial_queue[self.queue_pos]
                 return _card_expected(number, hand_index)
             if phase == "play":
-                cur = self.current_hand()
-                if cur is not None and self.needs_card(cur[0], cur[1]):
-                    return _card_expected(cur[0].number, cur[0].hands.index(cur[1]))
-                return self._waiting_decision(cur)
+                hand = self.hand_in_turn()
+                if hand is None:
+                    return self._waiting_decision(None)
+                area = self.areas[self.order[self.turn]]
+                if self.needs_card(area, hand):
+                    return _card_expected(area.number, area.hands.index(hand))
+                return self._waiting_decision((area, hand))
         if phase == "betting":
             return _WAGERS
         if phase in ("settled", "void"):

@@ -62,8 +62,8 @@ class TableOffers(TableDealer):
 
     def no_player_decision(self) -> bool:
         """No hand waits for a player: all done, or the next is dealt for an absent player (5.22)."""
-        cur = self.current_hand()
-        return cur is None or cur[0].absent_play
+        hand = self.hand_in_turn()
+        return hand is None or self.areas[self.order[self.turn]].absent_play
 
     def offer_decision(self, ev: Decision) -> None:
         action = ev.action
