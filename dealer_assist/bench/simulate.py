@@ -181,7 +181,11 @@ def play(rnd: Round, shoe: Iterator[Card], strategy: Strategy, rng: random.Rando
     """Answer the round until it is settled; returns the number of events applied."""
     n = 0
     while n < max_events:
-        ev = next_event(rnd, rnd.expectation(), shoe, strategy, rng, take_offers)
+        exp = rnd.expectation()
+        if exp.kind == "card":  # the most common answer, as next_event gives it
+            ev: Event | None = _card(next(shoe))
+        else:
+            ev = next_event(rnd, exp, shoe, strategy, rng, take_offers)
         if ev is None:
             return n
         rnd.apply(ev)

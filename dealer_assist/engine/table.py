@@ -142,6 +142,20 @@ class TableRound(TableDealing):
 
     def _expectation(self) -> Expectation:
         phase = self.phase
+        if self.irregular is None:
+            # The common cases first, as expected_card_target() and the rest below work them
+            # out, with the hand in turn found once.
+            if phase == "initial":
+                number, hand_index = self.initial_queue[self.queue_pos]
+                return _card_expected(number, hand_index)
+            if phase == "play":
+                hand = self.hand_in_turn()
+                if hand is None:
+                    return self._waiting_decision(None)
+                area = self.areas[self.order[self.turn]]
+                if self.needs_card(area, hand):
+                    return _card_expected(area.number, area.hands.index(hand))
+                return self._waiting_decision((area, hand))
         if phase == "betting":
             return _WAGERS
         if phase in ("settled", "void"):
@@ -156,7 +170,10 @@ class TableRound(TableDealing):
         target = self.expected_card_target()
         if target is not None:
             return _card_expected(target[0], target[1])
-        cur = self.current_hand()
+        return self._waiting_decision(self.current_hand())
+
+    def _waiting_decision(self, cur: tuple[Area, Hand] | None) -> Expectation:
+        """The decision the round waits for when no card is expected (``cur``: the hand in turn)."""
         offers = tuple(self.current_offers()) if self.offers_open else ()
         if cur is None or cur[0].absent_play:
             if offers:

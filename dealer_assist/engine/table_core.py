@@ -134,7 +134,8 @@ class TableCore(EventSourcedRound):
         return area.hands.index(hand) + 1 if hand is not None else 1
 
     def is_blackjack(self, hand: Hand) -> bool:
-        return hand_rules.is_blackjack(self.rules, hand.cards, hand.from_split)
+        # hand_rules.is_blackjack, from the hand's running totals
+        return self.rules.blackjack_odds is not None and not hand.from_split and hand.two_card_21()
 
     def dealer_value(self) -> tuple[int, bool]:
         return hand_value(self.dealer)
@@ -201,18 +202,25 @@ class TableCore(EventSourcedRound):
 
     def current_hand(self) -> tuple[Area, Hand] | None:
         """The first hand not yet done, in dealing order (3.18), or None."""
+        hand = self.hand_in_turn()
+        if hand is None:
+            return None
+        return self.areas[self.order[self.turn]], hand
+
+    def hand_in_turn(self) -> Hand | None:
+        """current_hand()'s hand alone (no pair made: the hot loops call this); its area is
+        ``self.areas[self.order[self.turn]]``."""
         # Hands finish in order, so the scan resumes at the first area not yet finished
-        # (``_turn``); anything that re-opens a finished hand rewinds it (rewind_turn).
+        # (``turn``); anything that re-opens a finished hand rewinds it (rewind_turn).
         order = self.order
         areas = self.areas
         i = self.turn
         n = len(order)
         while i < n:
-            area = areas[order[i]]
-            for hand in area.hands:
+            for hand in areas[order[i]].hands:
                 if not hand.done:
                     self.turn = i
-                    return area, hand
+                    return hand
             i += 1
         self.turn = i
         return None

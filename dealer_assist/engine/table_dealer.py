@@ -57,15 +57,15 @@ class TableDealer(TableBetting):
     def advance(self) -> None:
         """Mark finished hands done; when no player hand is left, the dealer plays."""
         while True:
-            cur = self.current_hand()
-            if cur is None:
+            hand = self.hand_in_turn()
+            if hand is None:
                 break
-            area, hand = cur
+            area = self.areas[self.order[self.turn]]
             if not area.controller and not area.absent_play and not self.needs_card(area, hand):
                 hand.done = True
                 continue
             if len(hand.cards) >= 2 and not hand.awaiting:
-                total, _ = hand.value()
+                total = hand.total()
                 if total >= 21 or (hand.split_aces and len(hand.cards) >= 2):
                     hand.done = True
                     continue
@@ -77,6 +77,6 @@ class TableDealer(TableBetting):
                     hand.stood_by_rule = self.clause("absent")
                     continue
             break
-        if cur is None and self.phase == "play":
+        if hand is None and self.phase == "play":
             self.enter("dealer")
             self.dealer_step()

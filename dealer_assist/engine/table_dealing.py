@@ -8,7 +8,7 @@ from dealer_assist.base.cards import Card
 from dealer_assist.base.errors import RuleRefusal
 from dealer_assist.engine.events import Burn, CardDrawn
 from dealer_assist.engine.table_play import TablePlay
-from dealer_assist.engine.table_state import Area, Hand
+from dealer_assist.engine.table_state import DEALER, Area, Hand
 
 
 class TableDealing(TablePlay):
@@ -60,24 +60,27 @@ class TableDealing(TablePlay):
         """Put a card where the deal expects it and move the round on."""
         number, hand_index = target
         if self.irregular is None:  # otherwise irregularities.after_event records it
-            self.placed_cards[self.event_index] = (0, None) if number == 0 else (
+            self.placed_cards[self.event_index] = DEALER if number == 0 else (
                 number, self.areas[number].hands[hand_index])
         if number == 0:
             self.dealer.append(card)
             if self.phase == "initial":
                 self.queue_pos += 1
-                self.after_initial_card()
+                if self.queue_pos >= len(self.initial_queue):  # (after_initial_card's own test)
+                    self.after_initial_card()
             else:
                 self.after_dealer_card()
             return
         area = self.areas[number]
         hand = area.hands[hand_index]
-        hand.cards.append(card)
+        hand.add_card(card)
         area.dealt.append(card)
-        self.track_run(area, card)
+        if area.run_open and self.bets.run is not None:  # (track_run's own test)
+            self.track_run(area, card)
         if self.phase == "initial":
             self.queue_pos += 1
-            self.after_initial_card()
+            if self.queue_pos >= len(self.initial_queue):
+                self.after_initial_card()
             return
         hand.awaiting = False
         self.after_player_card(area, hand)
@@ -95,7 +98,7 @@ class TableDealing(TablePlay):
         self.maybe_close_offers()
 
     def after_player_card(self, area: Area, hand: Hand) -> None:
-        total, _ = hand.value()
+        total = hand.total()
         if total > 21:
             hand.busted = True
             hand.done = True

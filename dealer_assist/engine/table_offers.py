@@ -17,8 +17,9 @@ from dealer_assist.engine.table_state import Area
 class TableOffers(TableDealer):
     """The dealer, and the offers before play."""
 
-    def current_offers(self) -> list[dict[str, Any]]:
-        """Everyone who may still take insurance, even money or surrender."""
+    def current_offers(self, first_only: bool = False) -> list[dict[str, Any]]:
+        """Everyone who may still take insurance, even money or surrender (with
+        ``first_only``, at most the first of them: whether anyone may)."""
         if not self.offers_open:
             return []
         out: list[dict[str, Any]] = []
@@ -39,6 +40,8 @@ class TableOffers(TableDealer):
                 )
                 if options:
                     out.append({"player": p, "area": number, "options": options})
+                    if first_only:
+                        return out
         return out
 
     def close_offers(self) -> None:
@@ -52,15 +55,15 @@ class TableOffers(TableDealer):
 
     def maybe_close_offers(self) -> None:
         """Offers close by themselves when nobody has anything to decide."""
-        if self.offers_open and not self.current_offers() and self.no_player_decision():
+        if self.offers_open and not self.current_offers(first_only=True) and self.no_player_decision():
             self.close_offers()
             if self.phase == "play":
                 self.advance()
 
     def no_player_decision(self) -> bool:
         """No hand waits for a player: all done, or the next is dealt for an absent player (5.22)."""
-        cur = self.current_hand()
-        return cur is None or cur[0].absent_play
+        hand = self.hand_in_turn()
+        return hand is None or self.areas[self.order[self.turn]].absent_play
 
     def offer_decision(self, ev: Decision) -> None:
         action = ev.action

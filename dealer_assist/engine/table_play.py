@@ -66,7 +66,10 @@ class TablePlay(TableOffers):
             raise self.refuse(*hand_rules.SPLIT_ACES_AGAIN)
         if self.phase not in ("offers", "play"):
             raise RuleRefusal(f"no {action} decision is possible now" + self.waiting_for())
-        area, hand, hand_no = self.decision_hand(ev)
+        if named is not None and done is not None:  # decision_hand(ev), already found
+            area, hand, hand_no = named, done, ev.hand or 1
+        else:
+            area, hand, hand_no = self.decision_hand(ev)
         cur = self.current_hand()
         if cur is None or cur[1] is not hand:
             if cur is None:
@@ -130,7 +133,7 @@ class TablePlay(TableOffers):
         )
 
     def _check_hit(self, area: Area, hand: Hand) -> None:
-        total, _ = hand.value()
+        total = hand.total()
         if total >= 21:
             raise self.refuse(f"a total of {total} takes no more cards", "twenty_one_stops")
         if hand.doubled:
@@ -239,7 +242,7 @@ class TablePlay(TableOffers):
 
     def _do_split(self, area: Area, hand: Hand, ev: Decision) -> None:
         choices = {p: c for p, c in ev.followers}
-        second_card = hand.cards.pop()
+        second_card = hand.take_last()
         new = Hand([second_card], from_split=True)
         hand.from_split = True
         if second_card.rank == "A" and not self.rules.split_eights_only:
@@ -252,7 +255,7 @@ class TablePlay(TableOffers):
         area.hands.insert(area.hands.index(hand) + 1, new)
 
     def play_options(self, area: Area, hand: Hand, offers: Iterable[dict[str, Any]]) -> tuple[str, ...]:
-        total, _ = hand.value()
+        total = hand.total()
         out = ["hit", "stand"] if total < 21 and not hand.doubled_by and not hand.split_aces else ["stand"]
         if len(hand.cards) == 2:  # both need the first two cards (3.26.1, 3.21)
             if self._double_refusal(area, hand, total) is None:

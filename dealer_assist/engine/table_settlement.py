@@ -184,12 +184,11 @@ class TableSettlement(TableCore):
                               area=area.number, hand=1, row=row.name)
 
     def settle_area_hands(self, area: Area, dealer_total: int, dealer_bj: bool) -> None:
-        rules = self.rules
-        once = hand_rules.OriginalWagerOnce(rules)
+        once: hand_rules.OriginalWagerOnce | None = None  # made for the area when it matters
         for i, hand in enumerate(area.hands, start=1):
             if hand.busted:
                 continue
-            total, _ = hand.value()
+            total = hand.total()
             player_bj = self.is_blackjack(hand)
             for player, stake in hand.stakes.items():
                 if player in hand.settled or player in area.surrendered:
@@ -203,8 +202,11 @@ class TableSettlement(TableCore):
                     self.pay_blackjack(area, hand, player, stake, "final")
                     continue
                 net = stake if result == "win" else -stake if result == "lose" else ZERO
-                result, net, concept = once.settle(player, result, net, concept, hand.from_split,
-                                                   player in hand.doubled_by, w.amount)
+                if concept == "lose.dealer_blackjack" and (hand.from_split or player in hand.doubled_by):
+                    if once is None:
+                        once = hand_rules.OriginalWagerOnce(self.rules)
+                    result, net, concept = once.settle(player, result, net, concept, hand.from_split,
+                                                       True, w.amount)
                 self.main_entry(w, area.number, i, result, net, self.clause(concept), "final", stake)
 
     def final_settlement(self, referred_rule: str | None = None) -> None:
@@ -232,7 +234,7 @@ class TableSettlement(TableCore):
                         self.wager_entry(side, area.number, None, "returned", ZERO, referred_rule, "final")
                         continue
                     hand = side.hand if side.hand is not None else area.hands[0]
-                    total, _ = hand.value()
+                    total = hand.total()
                     cards = sidebets.SideCards(hand.cards, self.dealer, (), total, hand.busted, dealer_total)
                     self.settle_side(area, side, spec.classify(cards), "final")
                 elif side.hand is not None and spec.split_classify is not None:
