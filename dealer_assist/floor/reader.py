@@ -32,6 +32,7 @@ __all__ = [
     "FloorReader",
     "FloorRound",
     "FloorRoundDetail",
+    "StoredTheo",
     "FloorVersion",
     "sort_key",
     "FloorVerify",
@@ -232,6 +233,18 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
+@dataclass(frozen=True)
+class StoredTheo:
+    """A table's sums of the theoretical win stored with its rounds (dealer_assist.odds.theo.Theo's fields)."""
+
+    table: str
+    rounds: int
+    initial: Decimal
+    wagered: Decimal
+    theo: Decimal
+    actual: Decimal
+
+
 class FloorReader:
     """A read-only view of the floor database (one connection; not shared between threads)."""
 
@@ -278,6 +291,32 @@ class FloorReader:
 
     def _rows(self, query: Any, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         return self._again(lambda: self.conn.execute(query, params).fetchall())
+
+    # ---- theoretical win (worked out once per round at forwarding: floor.rounds.theo)
+
+    def stored_theo(self, *, pit: str | None = None, since: _dt.datetime | None = None,
+                    until: _dt.datetime | None = None) -> tuple[list[StoredTheo], list[tuple[str, int]]]:
+        """Each table's sums of its settled rounds' stored theoretical win (as they stand), in one
+        query; and the settled rounds without one (forwarded before it was stored), to be worked
+        out from their events: (table, round id)."""
+        where = ["r.status = 'settled'"]
+        params: list[Any] = []
+        for clause, value in (("r.pit = %s", pit), ("r.started_at >= %s", since), ("r.started_at < %s", until)):
+            if value is not None:
+                where.append(clause)
+                params.append(value)
+        cond = " AND ".join(where)
+        sums = self._rows(
+            "SELECT r.table_name, count(r.theo_wagered), coalesce(sum(r.theo_initial), 0), "
+            "coalesce(sum(r.theo_wagered), 0), coalesce(sum(r.theo), 0), "
+            "coalesce(sum(r.house_net) FILTER (WHERE r.theo_wagered IS NOT NULL), 0) "
+            f"FROM floor.rounds_latest r WHERE {cond} AND r.theo IS NOT NULL GROUP BY r.table_name ORDER BY 1",
+            params)
+        missing = self._rows(
+            f"SELECT r.table_name, r.round_id FROM floor.rounds_latest r WHERE {cond} AND r.theo IS NULL "
+            "ORDER BY r.table_name, r.round_id", params)
+        return ([StoredTheo(str(t), int(n), Decimal(i), Decimal(w), Decimal(th), Decimal(a))
+                 for t, n, i, w, th, a in sums], [(str(t), int(rid)) for t, rid in missing])
 
     # ---- alerts (dealer_assist.floor.alerts): read on this connection, written on one of their own
 
