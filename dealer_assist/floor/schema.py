@@ -990,7 +990,8 @@ def init_floor(url: str) -> list[str]:
                     conn.execute(statement)
                 conn.execute("INSERT INTO floor.schema_migrations (name) VALUES (%s)", (name,))
                 done.append(name)
-            add_months(conn)
+            if "0008_monthly_partitions" in (*applied, *done):
+                add_months(conn)  # run monthly (cron): the coming months' partitions, made ahead
             dbname = _dbname(conn)
             review = review_role(dbname)
             _ensure_role(conn, review)
