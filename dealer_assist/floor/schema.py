@@ -679,6 +679,9 @@ _M0008_INDEXES = [
     "CREATE INDEX rounds_table_started ON floor.rounds (table_name, started_at DESC, round_id)",
     "CREATE INDEX rounds_started ON floor.rounds (started_at DESC, table_name, round_id)",
     "CREATE INDEX audit_round ON floor.audit (table_name, round_id) WHERE round_id IS NOT NULL",
+    # the Tables tab: has the table's latest session ended (its session_end entry)?
+    "CREATE INDEX audit_session_end ON floor.audit (table_name, (detail_json::jsonb ->> 'session_id')) "
+    "WHERE kind = 'session_end'",
 ]
 _M0008 = [
     "DROP VIEW floor.rounds_latest, floor.round_players_latest",

@@ -164,3 +164,42 @@ def test_the_theoretical_win_is_worked_out_once_at_forwarding(floor, tmp_path: P
     assert missing == []
     assert [(s.table, s.rounds, s.initial, s.theo, s.actual) for s in sums] == [
         ("BJ-07", 2, Decimal(90), ace_theo + lucky_theo, Decimal(-85))]  # the house lost 25 and 60
+
+
+def test_verify_of_a_range_reads_that_range_and_continues_the_chain(  # type: ignore[no-untyped-def]
+        floor, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`history verify --since --until` checks the rounds started in that time (and the audit
+    entries forwarded then), chained on from the stored link before them: a round altered in
+    September fails September's check and not October's; one altered in October fails October's."""
+    url = floor.station("BJ-07", "PIT-2")
+    db = tmp_path / "BJ-07.db"
+    with recorded_at(monkeypatch, dt.datetime(2026, 9, 20, 12, 0, tzinfo=dt.UTC)):
+        make_station(db, "BJ-07", "PIT-2", rounds=2)
+    with recorded_at(monkeypatch, dt.datetime(2026, 10, 5, 12, 0, tzinfo=dt.UTC)), open_station(db) as store:
+        record_rounds(store, 3, start=3)  # rounds 3-5
+    assert cli("forward", "--db", str(db), "--to", url).returncode == 0
+
+    def check(since: str, until: str) -> tuple[int, str]:
+        done = cli("history", "--db", floor.review_url, "verify", "--table", "BJ-07", "--since", since,
+                   "--until", until)
+        return done.returncode, done.stdout + done.stderr
+
+    code, text = check("2026-09-01", "2026-09-30")
+    assert code == 0 and "2 rounds" in text, text
+    code, text = check("2026-10-01", "2026-10-31")
+    assert code == 0 and "3 rounds" in text, text
+    with FloorReader(floor.review_url) as reader:
+        september = reader.verify("BJ-07", since=dt.datetime(2026, 9, 1, tzinfo=dt.UTC),
+                                  until=dt.datetime(2026, 10, 1, tzinfo=dt.UTC))
+        assert september.ok and september.rounds == 2, september
+    with psycopg.connect(floor.admin_url) as conn:  # the administrator alters a September round
+        conn.execute("UPDATE floor.rounds SET house_net = house_net + 1 WHERE round_id = 2")
+    code, text = check("2026-09-01", "2026-09-30")
+    assert code == 1 and "round 2" in text, text
+    assert check("2026-10-01", "2026-10-31")[0] == 0
+    with psycopg.connect(floor.admin_url) as conn:
+        conn.execute("UPDATE floor.rounds SET status = 'void' WHERE round_id = 4")
+    code, text = check("2026-10-01", "2026-10-31")
+    assert code == 1 and "round 4" in text, text
+    refused = cli("history", "--db", str(db), "verify", "--since", "2026-10-01")
+    assert refused.returncode == 2 and "the floor only" in refused.stderr, refused.stderr
