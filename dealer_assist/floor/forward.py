@@ -49,6 +49,7 @@ from dealer_assist.floor.connection import (
     connect,
     safe_url,
 )
+from dealer_assist.floor.edges import cached_edges
 from dealer_assist.floor.schema import check_schema
 from dealer_assist.odds.theo import StoredRound, round_theo, total
 from dealer_assist.store import Store, StoreError
@@ -220,7 +221,7 @@ def round_figures(rid: int, session_id: int | None, game: str, config_json: str,
     decks = config.get("decks") if isinstance(config, dict) else None
     rnd = StoredRound(rid, session_id, game, int(decks or 6), status, started, ended, wagers, settlements)
     try:
-        lines = round_theo(rnd)
+        lines = round_theo(rnd, cached_edges)
     except (KeyError, ValueError, TypeError, InvalidOperation):
         return None, None, None
     if not lines:

@@ -203,3 +203,29 @@ def test_verify_of_a_range_reads_that_range_and_continues_the_chain(  # type: ig
     assert code == 1 and "round 4" in text, text
     refused = cli("history", "--db", str(db), "verify", "--since", "2026-10-01")
     assert refused.returncode == 2 and "the floor only" in refused.stderr, refused.stderr
+
+
+def test_the_par_sheet_edges_kept_on_disk_are_the_par_sheets(tmp_path: Path) -> None:
+    """The forwarder's edges (worked out once, then read from the disk cache by the next process)
+    are house_edges' exactly; a cache file named for other odds sources is not read."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    code = ("import json, sys; from dealer_assist.floor.edges import cached_edges; "
+            "print(json.dumps({k: str(v) for k, v in cached_edges('dueling8s', 6).items()}))")
+    env = os.environ | {"XDG_CACHE_HOME": str(tmp_path)}
+    runs = [subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+            for _ in range(2)]
+    files = list((tmp_path / "dealer-assist").glob("house-edges-*.json"))
+    assert len(files) == 1
+    expected = {k: str(v) for k, v in house_edges("dueling8s", 6).items()}
+    assert json.loads(runs[0].stdout) == expected and json.loads(runs[1].stdout) == expected
+    assert json.loads(files[0].read_text())["dueling8s/6"] == expected
+    files[0].write_text(json.dumps({"dueling8s/6": {"main": "0.5"}}))  # the second run read the file:
+    third = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert json.loads(third.stdout) == {"main": "0.5"}  # (a planted figure shows it is read, by name)
+    (tmp_path / "dealer-assist" / files[0].name).rename(tmp_path / "dealer-assist" / "house-edges-other.json")
+    fourth = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert json.loads(fourth.stdout) == expected
