@@ -858,12 +858,13 @@ class FloorReader:
         """A round's rows (events, settlements, rulings, players, versions) on the floor without the
         round (of the rounds ``rids`` only, if given)."""
         for child in ("events", "settlements", "rulings", "round_players", "round_versions"):
+            # each round once (its rows are many): one probe of the rounds' partitions a round
             rows = self._rows(
-                f"SELECT c.round_id FROM floor.{child} c WHERE c.table_name = %s "
-                + ("AND c.round_id BETWEEN %s AND %s " if rids else "") + "AND NOT EXISTS "
-                "(SELECT 1 FROM floor.rounds r WHERE r.table_name = c.table_name AND r.round_id = c.round_id) "
+                f"SELECT c.round_id FROM (SELECT DISTINCT round_id FROM floor.{child} WHERE table_name = %s "
+                + ("AND round_id BETWEEN %s AND %s" if rids else "") + ") c WHERE NOT EXISTS "
+                "(SELECT 1 FROM floor.rounds r WHERE r.table_name = %s AND r.round_id = c.round_id) "
                 "ORDER BY c.round_id LIMIT 1",
-                (table, *rids) if rids else (table,),
+                (table, *rids, table) if rids else (table, table),
             )
             if rows:
                 return int(rows[0][0])
