@@ -207,6 +207,12 @@ def _figures(result_json: str | None) -> tuple[Decimal, Decimal]:
     return wagered, house
 
 
+def _decks(config_json: str | None) -> int:
+    config = json.loads(config_json) if config_json else {}
+    decks = config.get("decks") if isinstance(config, dict) else None
+    return int(decks or 6)
+
+
 def round_figures(rid: int, session_id: int | None, game: str, config_json: str, status: str, started: str,
                   ended: str | None, wagers: list[dict[str, Any]], settlements: list[dict[str, Any]]
                   ) -> tuple[str | None, str | None, str | None]:
@@ -217,12 +223,10 @@ def round_figures(rid: int, session_id: int | None, game: str, config_json: str,
     counts it). A game or deck count without a par sheet: all None (the pit works it out)."""
     if status != "settled":
         return None, None, None
-    config = json.loads(config_json) if config_json else {}
-    decks = config.get("decks") if isinstance(config, dict) else None
-    rnd = StoredRound(rid, session_id, game, int(decks or 6), status, started, ended, wagers, settlements)
     try:
+        rnd = StoredRound(rid, session_id, game, _decks(config_json), status, started, ended, wagers, settlements)
         lines = round_theo(rnd, cached_edges)
-    except (KeyError, ValueError, TypeError, InvalidOperation):
+    except (KeyError, ValueError, TypeError, ArithmeticError):
         return None, None, None
     if not lines:
         return "0", "0", None
@@ -382,6 +386,7 @@ class Forwarder:
         self._unfinished: set[int] = set()
         self._scanned = 0
         self._last_seq = -1  # the floor seq of this table after the last pass
+        self._sheets: set[tuple[str, int]] = set()  # par sheets ready (stored theo)
 
     # ---- connections
 
@@ -648,6 +653,7 @@ class Forwarder:
         result = ForwardResult(waiting=len(todo), last_round=tail.round_id)
         # The next batch is built (SQLite reads, digests, JSON) on a thread of its own while
         # the server writes the current one; each batch is one transaction.
+        self._par_sheets(store, todo, dog)
         batches = _Prefetch(self._batches(store, todo, tail, audit_max))
         try:
             for batch in batches:
@@ -678,6 +684,24 @@ class Forwarder:
         finally:
             batches.close()
         return result
+
+    def _par_sheets(self, store: Store, todo: Sequence[int], dog: Watchdog) -> None:
+        """The par sheets the pass's settled rounds need (their stored theoretical win), worked out
+        or read from disk before the pass writes: seconds a game the first time on a station,
+        local work that the link's deadline does not count."""
+        if not todo:
+            return
+        for game, decks in store.db.execute(
+                "SELECT DISTINCT game, json_extract(config_json, '$.decks') FROM rounds "
+                "WHERE id BETWEEN ? AND ? AND status = 'settled'", (min(todo), max(todo))).fetchall():
+            try:
+                sheet = (str(game), int(decks or 6))
+                if sheet not in self._sheets:
+                    cached_edges(*sheet)
+                    self._sheets.add(sheet)
+            except (KeyError, ValueError, TypeError, ArithmeticError):
+                continue  # no par sheet: the round is forwarded without its theo (the pit works it out)
+            dog.rearm()
 
     def _batches(self, store: Store, todo: Sequence[int], tail: _Tail, audit_max: int) -> Iterator[_Batch]:
         """The pass's batches in order: rounds (with their sessions), then audit entries. The

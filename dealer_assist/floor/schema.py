@@ -745,6 +745,10 @@ _M0008 = [
     LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
     DECLARE bad record;
     BEGIN
+        -- the tables' forwarding locks (a forwarder holds its own already): two writers of one
+        -- table's rows check one after the other, each seeing the other's committed rows
+        PERFORM 1 FROM floor.forward_locks WHERE table_name IN (SELECT DISTINCT table_name FROM added)
+            ORDER BY table_name FOR UPDATE;
         IF TG_TABLE_NAME = 'rounds' THEN
             SELECT n.table_name, n.round_id INTO bad FROM added n WHERE EXISTS (SELECT 1 FROM floor.rounds r
                 WHERE r.table_name = n.table_name AND r.round_id = n.round_id AND r.started_at <> n.started_at)
