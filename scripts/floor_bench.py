@@ -217,11 +217,11 @@ def main() -> int:
                 conn.execute("VACUUM ANALYZE")
                 print(f"vacuum analyze: {time.perf_counter() - began:.0f} s", flush=True)
             url = server.url(dbname, user=roles[real_table])
-            from dealer_assist.odds.theo import house_edges
+            from dealer_assist.floor.edges import cached_edges
             began = time.perf_counter()
             for game in ("ace_race", "lucky8", "star_elements", "dueling8s", "electronic"):
-                house_edges(game, 6)  # once per forwarder process: the par sheets for the stored theo
-            print(f"par sheets of the five games (once per forwarder process): {time.perf_counter() - began:.1f} s",
+                cached_edges(game, 6)  # the par sheets for the stored theo: once per station, then on disk
+            print(f"par sheets of the five games (worked out, or read from disk): {time.perf_counter() - began:.1f} s",
                   flush=True)
             with Forwarder(store, url) as forwarder:
                 began = time.perf_counter()

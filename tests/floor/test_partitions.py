@@ -201,6 +201,14 @@ def test_verify_of_a_range_reads_that_range_and_continues_the_chain(  # type: ig
         conn.execute("UPDATE floor.rounds SET status = 'void' WHERE round_id = 4")
     code, text = check("2026-10-01", "2026-10-31")
     assert code == 1 and "round 4" in text, text
+    with psycopg.connect(floor.admin_url) as conn:  # rows of a round that is not on the floor
+        conn.execute("UPDATE floor.rounds SET status = 'settled' WHERE round_id = 4")  # both put back
+        conn.execute("UPDATE floor.rounds SET house_net = house_net - 1 WHERE round_id = 2")
+        conn.execute("INSERT INTO floor.settlements SELECT table_name, 40, idx, player, area, hand, bet, stake, "
+                     "result, net, rule, stage FROM floor.settlements WHERE round_id = 3")
+    whole = cli("history", "--db", floor.review_url, "verify", "--table", "BJ-07")
+    assert whole.returncode == 1 and "rows of round 40 are on the floor without the round" in whole.stdout, (
+        whole.stdout + whole.stderr)
     refused = cli("history", "--db", str(db), "verify", "--since", "2026-10-01")
     assert refused.returncode == 2 and "the floor only" in refused.stderr, refused.stderr
 
