@@ -82,7 +82,7 @@ def generate(admin: str, tables: list[tuple[str, str]], rounds: int, per_hour: i
             conn.execute(
                 "INSERT INTO floor.rounds (table_name, round_id, pit, session_id, number, source, game, dealer, "
                 "config_json, started_at, ended_at, status, players_json, totals_json, irregular, result_json, "
-                "wagered, house_net, station_link, finish_audit_id, floor_seq, floor_link) "
+                "wagered, house_net, station_link, finish_audit_id, floor_seq, floor_link, theo, theo_initial, theo_wagered) "
                 "SELECT %(table)s, k, %(pit)s, 1 + (k - 1) / 480, k, 'live', "
                 "(ARRAY['ace_race','lucky8','star_elements','dueling8s','electronic'])[1 + %(t)s %% 5], "
                 "'dealer-' || %(pit)s || '-' || (1 + ((k - 1) / (%(per_hour)s * 2) + %(t)s) %% 8), %(config)s, "
@@ -90,7 +90,9 @@ def generate(admin: str, tables: list[tuple[str, str]], rounds: int, per_hour: i
                 "%(start)s + (k - 1) * make_interval(secs => %(minutes)s * 60) + interval '50 seconds', "
                 "'settled', json_build_array(p1, p2)::text, '{}', k %% 50 = 0, %(result)s, "
                 "10 + (k * 37 + %(t)s) %% 200, ((k * 53 + %(t)s * 7) %% 121) - 50, "
-                "'\\x00'::bytea, k, k, '\\x00'::bytea "
+                "'\\x00'::bytea, k, k, '\\x00'::bytea, "
+                # the theoretical win stored at forwarding (a stand-in figure: 1 % of the wagers)
+                "(10 + (k * 37 + %(t)s) %% 200) / 100.0, 10 + (k * 37 + %(t)s) %% 200, 10 + (k * 37 + %(t)s) %% 200 "
                 "FROM generate_series(1, %(rounds)s) k, "
                 "LATERAL (SELECT 'player-' || lpad(((%(t)s * 97 + k / 90) %% 5000)::text, 4, '0') p1, "
                 "'player-' || lpad(((%(t)s * 389 + k / 45 + 2500) %% 5000)::text, 4, '0') p2) names",
@@ -118,6 +120,21 @@ def generate(admin: str, tables: list[tuple[str, str]], rounds: int, per_hour: i
                 "to_char(r.started_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'), 'dealer:x', e.text, '\\x00'::bytea "
                 "FROM floor.rounds r, unnest(%s::text[]) WITH ORDINALITY e(text, seq) WHERE r.table_name = %s",
                 (events, table),
+            )
+            # a month of audit: each round's finish entry and each session's end (session of 480 rounds),
+            # forwarded as the round was played (so in its month's partition)
+            conn.execute(
+                "INSERT INTO floor.audit (table_name, audit_id, at, actor, kind, round_id, detail_json, station_link, "
+                "floor_link, forwarded_at) SELECT r.table_name, r.round_id + (r.round_id - 1) / 480, "
+                "to_char(r.ended_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'), 'dealer:x', 'round_finish', r.round_id, "
+                "json_build_object('status', 'settled', 'ended_at', r.ended_at, 'events', 12, 'result_sha256', "
+                "md5(r.round_id::text) || md5(r.table_name), 'last_event_hash', md5(r.round_id::text))::text, "
+                "'\\x00'::bytea, '\\x00'::bytea, r.ended_at FROM floor.rounds r WHERE r.table_name = %(table)s "
+                "UNION ALL SELECT r.table_name, r.round_id + r.round_id / 480, "
+                "to_char(r.ended_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'), 'dealer:x', 'session_end', NULL, "
+                "json_build_object('session_id', r.session_id)::text, '\\x00'::bytea, '\\x00'::bytea, r.ended_at "
+                "FROM floor.rounds r WHERE r.table_name = %(table)s AND r.round_id %% 480 = 0",
+                {"table": table},
             )
             if refinished_every:
                 conn.execute(
@@ -175,6 +192,11 @@ def main() -> int:
         dbname = server.create_database("bench")
         admin = server.url(dbname)
         init_floor(admin)
+        with psycopg.connect(admin, autocommit=True) as conn:  # the bench's months (as the migration makes them)
+            for parent in ("rounds", "audit", "round_versions"):
+                conn.execute("SELECT floor.add_month(%s, m::date) FROM generate_series(date_trunc('month', %s::timestamptz "
+                             "AT TIME ZONE 'UTC'), %s::timestamptz AT TIME ZONE 'UTC', interval '1 month') m",
+                             (parent, START, START + dt.timedelta(days=args.days)))
         tables = [(f"BJ-{t:02d}", f"PIT-{(t - 1) // args.pit_size + 1}") for t in range(1, args.tables + 1)]
         roles = {table: add_station(admin, table, pit).role for table, pit in tables}
         real_table, real_pit = tables[-1]
@@ -195,6 +217,12 @@ def main() -> int:
                 conn.execute("VACUUM ANALYZE")
                 print(f"vacuum analyze: {time.perf_counter() - began:.0f} s", flush=True)
             url = server.url(dbname, user=roles[real_table])
+            from dealer_assist.floor.edges import cached_edges
+            began = time.perf_counter()
+            for game in ("ace_race", "lucky8", "star_elements", "dueling8s", "electronic"):
+                cached_edges(game, 6)  # the par sheets for the stored theo: once per station, then on disk
+            print(f"par sheets of the five games (worked out, or read from disk): {time.perf_counter() - began:.1f} s",
+                  flush=True)
             with Forwarder(store, url) as forwarder:
                 began = time.perf_counter()
                 done = forwarder.forward()
@@ -231,7 +259,16 @@ def main() -> int:
               lambda: reader.hourly(pit=pit, since=day, until=day + dt.timedelta(days=1), by="dealer"))
         timed("a player's play across tables per hour, whole month",
               lambda: reader.player_play("player-0123"))
-        timed(f"{pit}'s table states", lambda: reader.table_states(pit, now=day))
+        timed(f"{pit}'s table states (the Tables tab; target <= 200 ms)", lambda: reader.table_states(pit, now=day))
+        from dealer_assist.floor.theo import pit_theo
+        timed(f"{pit}'s theoretical win for one day (stored per round)",
+              lambda: pit_theo(reader, pit=pit, since=day, until=day + dt.timedelta(days=1)), repeat=5)
+        for span in (1, 7):
+            began = time.perf_counter()
+            result = reader.verify(real_table, since=day, until=day + dt.timedelta(days=span))
+            print(f"verify of {real_table}, {span} day(s) from {day:%Y-%m-%d}: {result.rounds:,} rounds, "
+                  f"{result.events:,} events, {result.audit:,} audit entries, ok={result.ok} in "
+                  f"{(time.perf_counter() - began) * 1000:.0f} ms (target <= 200 ms); {load()}", flush=True)
         began = time.perf_counter()
         result = reader.verify(real_table)
         print(f"verify of {real_table}'s month: {result.rounds:,} rounds, {result.events:,} events, "

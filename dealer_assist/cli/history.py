@@ -122,6 +122,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="the station key (default: the store's name + .key, or $DEALER_ASSIST_STORE_KEY)",
     )
     verify.add_argument("--table", help="floor only: check this table only")
+    verify.add_argument("--since", metavar="TIME", help="floor only: rounds started (audit entries forwarded) "
+                        "at or after TIME (UTC); the chains continue from the row before")
+    verify.add_argument("--until", metavar="TIME", help="floor only: ... before TIME (a date: that whole day)")
 
 
 def _format_amount(value: Any) -> str:
@@ -204,6 +207,8 @@ def _run(args: argparse.Namespace) -> int:
             document = store.export_round(args.id)
             print(json.dumps(document, indent=1, ensure_ascii=False))
             return 0
+        if args.since is not None or args.until is not None:
+            raise StoreError("verify --since/--until: the floor only (a store is verified whole)")
         result = store.verify(jobs=args.jobs, resettle=args.resettle)
         if result.ok:
             checked = "every round re-settled" if args.resettle else "rounds sealed or re-settled"
@@ -239,7 +244,7 @@ def _run_floor(args: argparse.Namespace) -> int:
 
     try:
         since = until = None
-        if args.action == "list":
+        if args.action in ("list", "verify"):
             try:
                 if args.since is not None:
                     since = parse_store_time(parse_time(args.since))
@@ -273,7 +278,7 @@ def _run_floor(args: argparse.Namespace) -> int:
                 document = reader.export_round(table, args.id)
                 print(json.dumps(document, indent=1, ensure_ascii=False))
                 return 0
-            result = reader.verify(args.table)
+            result = reader.verify(args.table, since=since, until=until)
             if result.ok:
                 print(
                     f"ok: {result.tables} tables, {result.rounds} rounds, {result.events} events, "

@@ -49,7 +49,9 @@ from dealer_assist.floor.connection import (
     connect,
     safe_url,
 )
+from dealer_assist.floor.edges import cached_edges
 from dealer_assist.floor.schema import check_schema
+from dealer_assist.odds.theo import StoredRound, round_theo, total
 from dealer_assist.store import Store, StoreError
 
 __all__ = ["ForwardResult", "ForwardStopped", "Forwarder", "LinkState", "parse_time"]
@@ -158,7 +160,7 @@ _ROUND_COLUMNS: Columns = (
     ("started_at", "timestamptz"), ("ended_at", "timestamptz"), ("status", "text"), ("players_json", "text"),
     ("totals_json", "text"), ("irregular", "bool"), ("result_json", "text"), ("wagered", "numeric"),
     ("house_net", "numeric"), ("station_link", "bytea"), ("finish_audit_id", "bigint"), ("floor_seq", "bigint"),
-    ("floor_link", "bytea"),
+    ("floor_link", "bytea"), ("theo", "numeric"), ("theo_initial", "numeric"), ("theo_wagered", "numeric"),
 )
 _EVENT_COLUMNS: Columns = (
     ("table_name", "text"), ("round_id", "bigint"), ("seq", "int"), ("station_event_id", "bigint"),
@@ -203,6 +205,33 @@ def _figures(result_json: str | None) -> tuple[Decimal, Decimal]:
     wagered = sum((_amount(s.get("stake")) for s in settlements), Decimal(0))
     house = -sum((_amount(s.get("net")) for s in settlements), Decimal(0))
     return wagered, house
+
+
+def _decks(config_json: str | None) -> int:
+    config = json.loads(config_json) if config_json else {}
+    decks = config.get("decks") if isinstance(config, dict) else None
+    return int(decks or 6)
+
+
+def round_figures(rid: int, session_id: int | None, game: str, config_json: str, status: str, started: str,
+                  ended: str | None, wagers: list[dict[str, Any]], settlements: list[dict[str, Any]]
+                  ) -> tuple[str | None, str | None, str | None]:
+    """A round's theoretical win, worked out once as it is forwarded and stored with it (the
+    pit's Theoretical win tab sums these): (theo, initial wagers, wagered) of its players
+    together (dealer_assist.odds.theo.round_theo, the par sheets' edges). Not settled: all
+    None; settled with no player's line: (0, 0, None) (it counts as no round, as table_theo
+    counts it). A game or deck count without a par sheet: all None (the pit works it out)."""
+    if status != "settled":
+        return None, None, None
+    try:
+        rnd = StoredRound(rid, session_id, game, _decks(config_json), status, started, ended, wagers, settlements)
+        lines = round_theo(rnd, cached_edges)
+    except (KeyError, ValueError, TypeError, ArithmeticError):
+        return None, None, None
+    if not lines:
+        return "0", "0", None
+    line = total(lines.values())
+    return str(line.theo), str(line.initial), str(line.wagered)
 
 
 def _insert_query(table: str, columns: Columns) -> bytes:
@@ -357,6 +386,7 @@ class Forwarder:
         self._unfinished: set[int] = set()
         self._scanned = 0
         self._last_seq = -1  # the floor seq of this table after the last pass
+        self._sheets: set[tuple[str, int]] = set()  # par sheets ready (stored theo)
 
     # ---- connections
 
@@ -623,6 +653,7 @@ class Forwarder:
         result = ForwardResult(waiting=len(todo), last_round=tail.round_id)
         # The next batch is built (SQLite reads, digests, JSON) on a thread of its own while
         # the server writes the current one; each batch is one transaction.
+        self._par_sheets(store, todo, dog)
         batches = _Prefetch(self._batches(store, todo, tail, audit_max))
         try:
             for batch in batches:
@@ -653,6 +684,24 @@ class Forwarder:
         finally:
             batches.close()
         return result
+
+    def _par_sheets(self, store: Store, todo: Sequence[int], dog: Watchdog) -> None:
+        """The par sheets the pass's settled rounds need (their stored theoretical win), worked out
+        or read from disk before the pass writes: seconds a game the first time on a station,
+        local work that the link's deadline does not count."""
+        if not todo:
+            return
+        for game, decks in store.db.execute(
+                "SELECT DISTINCT game, json_extract(config_json, '$.decks') FROM rounds "
+                "WHERE id BETWEEN ? AND ? AND status = 'settled'", (min(todo), max(todo))).fetchall():
+            try:
+                sheet = (str(game), int(decks or 6))
+                if sheet not in self._sheets:
+                    cached_edges(*sheet)
+                    self._sheets.add(sheet)
+            except (KeyError, ValueError, TypeError, ArithmeticError):
+                continue  # no par sheet: the round is forwarded without its theo (the pit works it out)
+            dog.rearm()
 
     def _batches(self, store: Store, todo: Sequence[int], tail: _Tail, audit_max: int) -> Iterator[_Batch]:
         """The pass's batches in order: rounds (with their sessions), then audit entries. The
@@ -691,14 +740,18 @@ class Forwarder:
         # (chain.EVENT_TEXT_SQL), both written by SQLite in C.
         event_rows_of: dict[int, list[str]] = {i: [] for i in ids}
         event_texts: dict[int, list[str]] = {i: [] for i in ids}
-        for rid, row_json, piece in db.execute(
+        wagers_of: dict[int, list[dict[str, Any]]] = {i: [] for i in ids}  # for the theoretical win
+        for rid, row_json, piece, wager in db.execute(
             "SELECT round_id, json_array(?, round_id, seq, id, at, actor, event_json, lower(hex(hash))), "
-            f"{chain.EVENT_TEXT_SQL} FROM events WHERE round_id BETWEEN ? AND ? ORDER BY round_id, seq",
+            f"{chain.EVENT_TEXT_SQL}, CASE WHEN json_extract(event_json, '$.type') = 'wager' THEN event_json END "
+            "FROM events WHERE round_id BETWEEN ? AND ? ORDER BY round_id, seq",
             (table, lo, hi),
         ):
             if rid in wanted:
                 event_rows_of[rid].append(row_json)
                 event_texts[rid].append(piece)
+                if wager is not None:
+                    wagers_of[rid].append(json.loads(wager))
         finishes: dict[int, int] = {}
         for rid, aid in db.execute(
             "SELECT round_id, max(id) FROM audit WHERE kind = 'round_finish' AND round_id BETWEEN ? AND ? "
@@ -752,7 +805,8 @@ class Forwarder:
                 table, rid, pit, session_id, number, source, game, dealer, config_json,
                 _store_time(started), _store_time(ended) if ended else None, status, players_json, totals_json,
                 bool(irregular), result_json, str(wagered), str(house), link_bytes.hex(), finishes.get(rid),
-                seq, prev.hex(),
+                seq, prev.hex(), *round_figures(rid, session_id, game, config_json, status, started, ended,
+                                                wagers_of[rid], settlements),
             ))
             event_rows.extend(event_rows_of[rid])
             for i, x in enumerate(rulings):
@@ -817,18 +871,23 @@ class Forwarder:
             (start, end, start, end),
         ).fetchall():
             row = db.execute(
-                "SELECT status, ended_at, players_json, totals_json, irregular, result_json FROM rounds WHERE id = ?",
-                (rid,)).fetchone()
+                "SELECT status, ended_at, players_json, totals_json, irregular, result_json, session_id, game, "
+                "config_json, started_at FROM rounds WHERE id = ?", (rid,)).fetchone()
             if row is None:
                 continue
-            status, ended, players_json, totals_json, irregular, result_json = row
+            status, ended, players_json, totals_json, irregular, result_json, session_id, game, config_json, started = row
             events = [
                 [int(seq), int(sid), at, actor, text, bytes(link).hex()]
                 for seq, sid, at, actor, text, link in db.execute(
                     "SELECT seq, id, at, actor, event_json, hash FROM events WHERE round_id = ? ORDER BY seq", (rid,))
             ]
+            output = json.loads(result_json) if result_json else {}
+            settlements = [s for s in (output.get("settlements") or []) if isinstance(s, dict)]
+            wagers = [e for e in (json.loads(x[4]) for x in events) if isinstance(e, dict) and e.get("type") == "wager"]
             out.append([int(rid), int(finish_id), status, _store_time(ended) if ended else None, players_json,
-                        totals_json, bool(irregular), result_json, events])
+                        totals_json, bool(irregular), result_json, events,
+                        *round_figures(int(rid), session_id, game, config_json, status, started, ended, wagers,
+                                       settlements)])
         return out
 
     # ---- following

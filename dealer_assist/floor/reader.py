@@ -32,6 +32,7 @@ __all__ = [
     "FloorReader",
     "FloorRound",
     "FloorRoundDetail",
+    "StoredTheo",
     "FloorVersion",
     "sort_key",
     "FloorVerify",
@@ -232,6 +233,18 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
+@dataclass(frozen=True)
+class StoredTheo:
+    """A table's sums of the theoretical win stored with its rounds (dealer_assist.odds.theo.Theo's fields)."""
+
+    table: str
+    rounds: int
+    initial: Decimal
+    wagered: Decimal
+    theo: Decimal
+    actual: Decimal
+
+
 class FloorReader:
     """A read-only view of the floor database (one connection; not shared between threads)."""
 
@@ -278,6 +291,32 @@ class FloorReader:
 
     def _rows(self, query: Any, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         return self._again(lambda: self.conn.execute(query, params).fetchall())
+
+    # ---- theoretical win (worked out once per round at forwarding: floor.rounds.theo)
+
+    def stored_theo(self, *, pit: str | None = None, since: _dt.datetime | None = None,
+                    until: _dt.datetime | None = None) -> tuple[list[StoredTheo], list[tuple[str, int]]]:
+        """Each table's sums of its settled rounds' stored theoretical win (as they stand), in one
+        query; and the settled rounds without one (forwarded before it was stored), to be worked
+        out from their events: (table, round id)."""
+        where = ["r.status = 'settled'"]
+        params: list[Any] = []
+        for clause, value in (("r.pit = %s", pit), ("r.started_at >= %s", since), ("r.started_at < %s", until)):
+            if value is not None:
+                where.append(clause)
+                params.append(value)
+        cond = " AND ".join(where)
+        sums = self._rows(
+            "SELECT r.table_name, count(r.theo_wagered), coalesce(sum(r.theo_initial), 0), "
+            "coalesce(sum(r.theo_wagered), 0), coalesce(sum(r.theo), 0), "
+            "coalesce(sum(r.house_net) FILTER (WHERE r.theo_wagered IS NOT NULL), 0) "
+            f"FROM floor.rounds_latest r WHERE {cond} AND r.theo IS NOT NULL GROUP BY r.table_name ORDER BY 1",
+            params)
+        missing = self._rows(
+            f"SELECT r.table_name, r.round_id FROM floor.rounds_latest r WHERE {cond} AND r.theo IS NULL "
+            "ORDER BY r.table_name, r.round_id", params)
+        return ([StoredTheo(str(t), int(n), Decimal(i), Decimal(w), Decimal(th), Decimal(a))
+                 for t, n, i, w, th, a in sums], [(str(t), int(rid)) for t, rid in missing])
 
     # ---- alerts (dealer_assist.floor.alerts): read on this connection, written on one of their own
 
@@ -677,23 +716,57 @@ class FloorReader:
 
     # ---- verify
 
-    def verify(self, table: str | None = None) -> FloorVerify:
+    def verify(self, table: str | None = None, *, since: _dt.datetime | None = None,
+               until: _dt.datetime | None = None) -> FloorVerify:
         """Recompute each table's floor chains (rounds with their events, and audit entries) and
         check the derived rows (settlements, players' nets, totals) against each round's settle
-        output. The first row that does not match is named."""
+        output. The first row that does not match is named.
+
+        ``since``/``until``: only the rounds started and the audit entries forwarded in that time
+        (their months' partitions), each chain continued from the stored link of the row before
+        the range (which a verify of the earlier range, or of the whole history, checks)."""
+        if since is not None and until is not None and until <= since:
+            raise FloorError("verify: --until must be after --since")
         tables = [t for t, _ in self.tables()] if table is None else [table]
         if table is not None and not self._rows("SELECT 1 FROM floor.tables WHERE table_name = %s", (table,)):
             raise FloorError(f"no table {table} on the floor")
         counts = {"rounds": 0, "events": 0, "audit": 0}
         for name in tables:
-            problem = self._verify_table(name, counts)
+            problem = self._verify_table(name, counts, since, until)
             if problem is not None:
                 row, text = problem
                 return FloorVerify(False, len(tables), counts["rounds"], counts["events"], counts["audit"],
                                    f"table {name}: {text}", name, row)
         return FloorVerify(True, len(tables), counts["rounds"], counts["events"], counts["audit"])
 
-    def _verify_table(self, table: str, counts: dict[str, int]) -> tuple[str, str] | None:
+    def _range(self, table: str, since: _dt.datetime | None, until: _dt.datetime | None
+               ) -> tuple[int, int, bytes, int, int, bytes, int, int]:
+        """The floor seqs, audit ids and round ids of ``table`` in the time range, with the stored
+        links their chains continue from: (seq lo, hi, link, audit lo, hi, link, round lo, hi)."""
+        lo_time = since or _dt.datetime(1, 1, 1, tzinfo=_dt.UTC)
+        hi_time = until or _dt.datetime(9999, 1, 1, tzinfo=_dt.UTC)
+        row = self._rows(
+            "SELECT min(floor_seq), max(floor_seq), min(round_id), max(round_id) FROM floor.rounds "
+            "WHERE table_name = %s AND started_at >= %s AND started_at < %s", (table, lo_time, hi_time))[0]
+        seq_lo, seq_hi = int(row[0] or 1), int(row[1] or 0)
+        rid_lo, rid_hi = int(row[2] or 1), int(row[3] or 0)
+        row = self._rows(
+            "SELECT min(audit_id), max(audit_id) FROM floor.audit "
+            "WHERE table_name = %s AND forwarded_at >= %s AND forwarded_at < %s", (table, lo_time, hi_time))[0]
+        audit_lo, audit_hi = int(row[0] or 1), int(row[1] or 0)
+        seq_link = audit_link = chain.ZERO
+        if seq_lo > 1:
+            found = self._rows("SELECT floor_link FROM floor.rounds WHERE table_name = %s AND floor_seq = %s",
+                               (table, seq_lo - 1))
+            seq_link = bytes(found[0][0]) if found else seq_link
+        if audit_lo > 1:
+            found = self._rows("SELECT floor_link FROM floor.audit WHERE table_name = %s AND audit_id < %s "
+                               "ORDER BY audit_id DESC LIMIT 1", (table, audit_lo))
+            audit_link = bytes(found[0][0]) if found else audit_link
+        return seq_lo, seq_hi, seq_link, audit_lo, audit_hi, audit_link, rid_lo, rid_hi
+
+    def _verify_table(self, table: str, counts: dict[str, int], since: _dt.datetime | None = None,
+                      until: _dt.datetime | None = None) -> tuple[str, str] | None:
         """One table: the server digests and checks its rounds in ``VERIFY_PARTS`` ranges of
         forwarding order, each on a connection of its own (a server process each), while the
         audit chain is walked on another; the links are then chained here in order.
@@ -701,27 +774,35 @@ class FloorReader:
         Each part reads the rows up to the floor seq and audit id read first: forwarded rows
         are only ever added, a batch commits whole and a table's seqs grow in commit order, so
         every part sees the same rows whatever a forwarder commits meanwhile."""
-        row = self._rows(
-            "SELECT (SELECT max(floor_seq) FROM floor.rounds WHERE table_name = %s), "
-            "(SELECT max(audit_id) FROM floor.audit WHERE table_name = %s)", (table, table))[0]
-        max_seq, max_audit = int(row[0] or 0), int(row[1] or 0)
-        step = max(1, -(-max_seq // VERIFY_PARTS))
-        ranges = [(lo, min(max_seq, lo + step - 1)) for lo in range(1, max_seq + 1, step)]
+        if since is None and until is None:
+            row = self._rows(
+                "SELECT (SELECT max(floor_seq) FROM floor.rounds WHERE table_name = %s), "
+                "(SELECT max(audit_id) FROM floor.audit WHERE table_name = %s)", (table, table))[0]
+            seq_lo, max_seq, seq_link, audit_lo, max_audit, audit_link = (
+                1, int(row[0] or 0), chain.ZERO, 1, int(row[1] or 0), chain.ZERO)
+            rids: tuple[int, int] | None = None
+        else:
+            seq_lo, max_seq, seq_link, audit_lo, max_audit, audit_link, rid_lo, rid_hi = self._range(
+                table, since, until)
+            rids = (rid_lo, rid_hi)
+        count = max(0, max_seq - seq_lo + 1)
+        step = max(1, -(-count // VERIFY_PARTS))
+        ranges = [(lo, min(max_seq, lo + step - 1)) for lo in range(seq_lo, max_seq + 1, step)]
         with ThreadPoolExecutor(max_workers=len(ranges) + 1, thread_name_prefix="floor-verify") as pool:
-            audit = pool.submit(self._verify_audit, table, max_audit)
+            audit = pool.submit(self._verify_audit, table, max_audit, audit_lo, audit_link)
             parts = [pool.submit(self._round_part, table, lo, hi) for lo, hi in ranges]
-            stray = self._stray_rows(table)
+            stray = self._stray_rows(table, rids)
             links: dict[int, tuple[int, bytes, bytes, str | None]] = {}
             for part in parts:
                 found, events = part.result()
                 links.update(found)
                 counts["events"] += events
             audit_problem, audit_count = audit.result()
-        problem = self._check_links(links, counts)
+        problem = self._check_links(links, counts, seq_lo, seq_link)
         if problem is None and stray is not None:
             problem = (f"round {stray}", f"rows of round {stray} are on the floor without the round")
         if problem is None:
-            problem = self._verify_versions(table, max_audit)
+            problem = self._verify_versions(table, max_audit, audit_lo)
         if problem is None and audit_problem is not None:
             return audit_problem
         counts["audit"] += audit_count if problem is None else 0
@@ -748,7 +829,7 @@ class FloorReader:
             raise FloorError(f"{safe_url(self.url)}: {describe_error(err)}") from None
         return links, events
 
-    def _verify_versions(self, table: str, max_audit: int) -> tuple[str, str] | None:
+    def _verify_versions(self, table: str, max_audit: int, min_audit: int = 1) -> tuple[str, str] | None:
         """Each later finish of a round (``floor.round_versions``) against the chained audit entry
         that announced it: a round_finish of that round whose result_sha256 is its settle
         output's. (A version is written in the transaction of its audit entry, after it — the
@@ -757,12 +838,12 @@ class FloorReader:
         rows = self._rows(
             "SELECT v.round_id, v.finish_audit_id, a.audit_id IS NULL FROM floor.round_versions v "
             "LEFT JOIN floor.audit a ON a.table_name = v.table_name AND a.audit_id = v.finish_audit_id "
-            "WHERE v.table_name = %s AND v.finish_audit_id <= %s AND (a.audit_id IS NULL "
+            "WHERE v.table_name = %s AND v.finish_audit_id BETWEEN %s AND %s AND (a.audit_id IS NULL "
             "OR a.kind <> 'round_finish' OR a.round_id IS DISTINCT FROM v.round_id "
             "OR a.detail_json::jsonb ->> 'result_sha256' IS DISTINCT FROM "
             "encode(sha256(convert_to(coalesce(v.result_json, ''), 'UTF8')), 'hex')) "
             "ORDER BY v.finish_audit_id LIMIT 1",
-            (table, max_audit),
+            (table, min_audit, max_audit),
         )
         if not rows:
             return None
@@ -773,24 +854,24 @@ class FloorReader:
         return (f"round_versions {rid}", f"{where}: its settle output is not the one its round_finish entry "
                                          "records (result_sha256 differs)")
 
-    def _stray_rows(self, table: str) -> int | None:
-        """A round's rows (events, settlements, rulings, players, versions) on the floor without the round."""
-        for child in ("events", "settlements", "rulings", "round_players", "round_versions"):
-            rows = self._rows(
-                f"SELECT c.round_id FROM floor.{child} c WHERE c.table_name = %s AND NOT EXISTS "
-                "(SELECT 1 FROM floor.rounds r WHERE r.table_name = c.table_name AND r.round_id = c.round_id) "
-                "ORDER BY c.round_id LIMIT 1",
-                (table,),
-            )
-            if rows:
-                return int(rows[0][0])
-        return None
+    def _stray_rows(self, table: str, rids: tuple[int, int] | None = None) -> int | None:
+        """A round's rows (events, settlements, rulings, players, versions) on the floor without the
+        round (of the rounds ``rids`` only, if given): the rounds named by the children less the
+        rounds, one pass over each key (no probe per row across the months' partitions)."""
+        span = " AND round_id BETWEEN %s AND %s" if rids else ""
+        children = " UNION ".join(
+            f"SELECT round_id FROM floor.{child} WHERE table_name = %s{span}"
+            for child in ("events", "settlements", "rulings", "round_players", "round_versions"))
+        params = [table, *rids] if rids else [table]
+        rows = self._rows(
+            f"SELECT min(round_id) FROM ({children} EXCEPT SELECT round_id FROM floor.rounds "
+            f"WHERE table_name = %s{span}) stray", params * 6)
+        return int(rows[0][0]) if rows and rows[0][0] is not None else None
 
     @staticmethod
-    def _check_links(links: dict[int, tuple[int, bytes, bytes, str | None]],
-                     counts: dict[str, int]) -> tuple[str, str] | None:
-        prev = chain.ZERO
-        for expected_seq, floor_seq in enumerate(sorted(links), start=1):
+    def _check_links(links: dict[int, tuple[int, bytes, bytes, str | None]], counts: dict[str, int],
+                     first: int = 1, prev: bytes = chain.ZERO) -> tuple[str, str] | None:
+        for expected_seq, floor_seq in enumerate(sorted(links), start=first):
             rid, content_digest, stored, problem = links[floor_seq]
             where = f"round {rid} (floor seq {floor_seq})"
             if floor_seq != expected_seq:
@@ -805,16 +886,16 @@ class FloorReader:
             counts["rounds"] += 1
         return None
 
-    def _verify_audit(self, table: str, max_audit: int) -> tuple[tuple[str, str] | None, int]:
-        prev = chain.ZERO
+    def _verify_audit(self, table: str, max_audit: int, min_audit: int = 1,
+                      prev: bytes = chain.ZERO) -> tuple[tuple[str, str] | None, int]:
         count = 0
         query = ("SELECT audit_id, at, actor, kind, round_id, detail_json, station_link, floor_link "
-                 "FROM floor.audit WHERE table_name = %s AND audit_id <= %s ORDER BY audit_id")
+                 "FROM floor.audit WHERE table_name = %s AND audit_id BETWEEN %s AND %s ORDER BY audit_id")
         try:
             with self._part_connection() as conn, conn.transaction():
                 cur = conn.cursor(name="verify_audit")
                 cur.itersize = 10000
-                cur.execute(query, (table, max_audit))
+                cur.execute(query, (table, min_audit, max_audit))
                 for aid, at, actor, kind, round_id, detail_json, station_link, floor_link in cur:
                     expected = chain.link(prev, chain.audit_content(
                         table, int(aid), at, actor, kind, round_id, detail_json, bytes(station_link)))

@@ -42,6 +42,8 @@ from dealer_assist.floor.connection import (
 __all__ = [
     "FORWARDED_TABLES",
     "MIGRATIONS",
+    "PARTITIONED",
+    "add_months",
     "StationRole",
     "ClearedAlarm",
     "add_station",
@@ -566,11 +568,232 @@ _M0007 = [
       for t in _FORWARDED_0004 if t not in ("round_versions", "station_links")],
 ]
 
+# Issue 25, item 6: the big tables partitioned by month (UTC): rounds by their start,
+# audit entries and round versions by the time they reached the floor. A partitioned table's
+# unique keys must hold its partition key, so the keys gain it; that a round (or audit entry,
+# or floor seq) is on the floor once per table whatever its month is checked by a statement
+# trigger (floor.check_once). Each month is a partition floor.<table>_<yyyy>_<mm>, made ahead
+# by floor.add_months (floor init: this month and the next two; a monthly job runs floor
+# init); a row of a month without one lands in <table>_default and moves to its month's
+# partition when that is made. The migration copies the rows of today's tables into their
+# months under the migration's lock (one transaction: readers wait, nothing is lost).
+def _versions_with_theo() -> str:
+    """floor.add_round_versions of 0004, now also keeping each version's theoretical win (given by
+    the forwarder as the 10th to 12th items of a version: dealer_assist.floor.forward.round_figures)."""
+    text = next(s for s in _M0004 if "FUNCTION floor.add_round_versions" in s)
+    for old, new in (
+        ("CREATE FUNCTION", "CREATE OR REPLACE FUNCTION"),
+        ("r->8 AS events", "r->8 AS events, (r->>9)::numeric AS theo, (r->>10)::numeric AS theo_initial, "
+                           "(r->>11)::numeric AS theo_wagered"),
+        ("result_json, wagered, house_net, events_json)",
+         "result_json, wagered, house_net, events_json, theo, theo_initial, theo_wagered)"),
+        ("evs::text;", "evs::text, v.theo, v.theo_initial, v.theo_wagered;"),
+    ):
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    return text
+
+
+def _latest_with_theo() -> list[str]:
+    """The views of 0003, rounds_latest also giving each round's stored theoretical win (of its
+    latest version: NULL where it was not worked out at forwarding, e.g. rows forwarded before 0008)."""
+    rounds_latest, players_latest = _M0003
+    old = "r.floor_seq, r.forwarded_at\n"
+    assert rounds_latest.count(old) == 1
+    return [rounds_latest.replace(old, "r.floor_seq, r.forwarded_at,\n"
+                                  "        CASE WHEN v.round_id IS NULL THEN r.theo ELSE v.theo END AS theo,\n"
+                                  "        CASE WHEN v.round_id IS NULL THEN r.theo_initial ELSE v.theo_initial END "
+                                  "AS theo_initial,\n"
+                                  "        CASE WHEN v.round_id IS NULL THEN r.theo_wagered ELSE v.theo_wagered END "
+                                  "AS theo_wagered\n"), players_latest]
+
+
+PARTITIONED: dict[str, str] = {"rounds": "started_at", "audit": "forwarded_at", "round_versions": "forwarded_at"}
+_M0008_TABLES = {
+    "rounds": """(
+        table_name text NOT NULL REFERENCES floor.tables,
+        round_id bigint NOT NULL,
+        pit text NOT NULL,
+        session_id bigint,
+        number integer NOT NULL,
+        source text NOT NULL,
+        game text NOT NULL,
+        dealer text,
+        config_json text NOT NULL,
+        started_at timestamptz NOT NULL,
+        ended_at timestamptz,
+        status text NOT NULL,
+        players_json text NOT NULL,
+        totals_json text NOT NULL,
+        irregular boolean NOT NULL,
+        result_json text,
+        wagered numeric NOT NULL,
+        house_net numeric NOT NULL,
+        station_link bytea NOT NULL,
+        finish_audit_id bigint,
+        floor_seq bigint NOT NULL,
+        floor_link bytea NOT NULL,
+        forwarded_at timestamptz NOT NULL DEFAULT now(),
+        theo numeric,
+        theo_initial numeric,
+        theo_wagered numeric,
+        PRIMARY KEY (table_name, round_id, started_at)
+    )""",
+    "audit": """(
+        table_name text NOT NULL REFERENCES floor.tables,
+        audit_id bigint NOT NULL,
+        at text NOT NULL,
+        actor text NOT NULL,
+        kind text NOT NULL,
+        round_id bigint,
+        detail_json text NOT NULL,
+        station_link bytea NOT NULL,
+        floor_link bytea NOT NULL,
+        forwarded_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (table_name, audit_id, forwarded_at)
+    )""",
+    "round_versions": """(
+        table_name text NOT NULL REFERENCES floor.tables,
+        round_id bigint NOT NULL,
+        finish_audit_id bigint NOT NULL,
+        status text NOT NULL,
+        ended_at timestamptz,
+        players_json text NOT NULL,
+        totals_json text NOT NULL,
+        irregular boolean NOT NULL,
+        result_json text,
+        wagered numeric NOT NULL,
+        house_net numeric NOT NULL,
+        events_json text NOT NULL,
+        forwarded_at timestamptz NOT NULL DEFAULT now(),
+        theo numeric,
+        theo_initial numeric,
+        theo_wagered numeric,
+        PRIMARY KEY (table_name, round_id, finish_audit_id, forwarded_at)
+    )""",
+}
+_M0008_INDEXES = [
+    "CREATE UNIQUE INDEX rounds_table_seq ON floor.rounds (table_name, floor_seq, started_at)",
+    "CREATE INDEX rounds_pit_started ON floor.rounds (pit, started_at DESC, table_name, round_id) "
+    "INCLUDE (wagered, house_net, dealer)",
+    "CREATE INDEX rounds_table_started ON floor.rounds (table_name, started_at DESC, round_id)",
+    "CREATE INDEX rounds_started ON floor.rounds (started_at DESC, table_name, round_id)",
+    "CREATE INDEX audit_round ON floor.audit (table_name, round_id) WHERE round_id IS NOT NULL",
+    # the Tables tab: has the table's latest session ended (its session_end entry)?
+    "CREATE INDEX audit_session_end ON floor.audit (table_name, (detail_json::jsonb ->> 'session_id')) "
+    "WHERE kind = 'session_end'",
+]
+_M0008 = [
+    "DROP VIEW floor.rounds_latest, floor.round_players_latest",
+    "DROP TRIGGER rounds_notify ON floor.rounds",
+    # today's tables step aside (their indexes and keys renamed out of the way)
+    *[f"ALTER TABLE floor.{t} RENAME TO {t}_0007" for t in PARTITIONED],
+    r"""DO $$ DECLARE i record; BEGIN
+        FOR i IN SELECT c.relname FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid
+                JOIN pg_class t ON t.oid = x.indrelid JOIN pg_namespace n ON n.oid = t.relnamespace
+                WHERE n.nspname = 'floor' AND t.relname IN ('rounds_0007', 'audit_0007', 'round_versions_0007') LOOP
+            EXECUTE format('ALTER INDEX floor.%I RENAME TO %I', i.relname, i.relname || '_0007');
+        END LOOP; END $$""",
+    *[f"CREATE TABLE floor.{t} {columns} PARTITION BY RANGE ({PARTITIONED[t]})" for t, columns in _M0008_TABLES.items()],
+    *_M0008_INDEXES,
+    *[f"CREATE TABLE floor.{t}_default PARTITION OF floor.{t} DEFAULT" for t in PARTITIONED],
+    # A month's partition: made as a table of its own, then attached (ATTACH takes SHARE UPDATE
+    # EXCLUSIVE on the parent: forwarding and reading go on). Rows of that month already in the
+    # default partition move into it first (the default is locked against inserts meanwhile).
+    r"""CREATE FUNCTION floor.add_month(parent text, month date) RETURNS boolean
+    LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+    DECLARE
+        lo timestamptz := (date_trunc('month', month)::date::text || ' 00:00:00+00')::timestamptz;
+        hi timestamptz := ((date_trunc('month', month) + interval '1 month')::date::text || ' 00:00:00+00')::timestamptz;
+        part text := parent || '_' || to_char(month, 'YYYY_MM');
+        col text := CASE parent WHEN 'rounds' THEN 'started_at' ELSE 'forwarded_at' END;
+    BEGIN
+        IF to_regclass('floor.' || quote_ident(part)) IS NOT NULL THEN
+            RETURN false;
+        END IF;
+        EXECUTE format('CREATE TABLE floor.%I (LIKE floor.%I INCLUDING DEFAULTS)', part, parent);
+        EXECUTE format('LOCK TABLE floor.%I IN EXCLUSIVE MODE', parent || '_default');
+        EXECUTE format('WITH moved AS (DELETE FROM floor.%I WHERE %I >= %L AND %I < %L RETURNING *) '
+                       'INSERT INTO floor.%I SELECT * FROM moved', parent || '_default', col, lo, col, hi, part);
+        EXECUTE format('ALTER TABLE floor.%I ATTACH PARTITION floor.%I FOR VALUES FROM (%L) TO (%L)',
+                       parent, part, lo, hi);
+        RETURN true;
+    END $$""",
+    "REVOKE ALL ON FUNCTION floor.add_month(text, date) FROM PUBLIC",
+    # the months of today's rows, then the rows
+    """DO $$ DECLARE m date; BEGIN
+        FOR m IN SELECT DISTINCT date_trunc('month', started_at AT TIME ZONE 'UTC')::date FROM floor.rounds_0007 LOOP
+            PERFORM floor.add_month('rounds', m);
+        END LOOP;
+        FOR m IN SELECT DISTINCT date_trunc('month', forwarded_at AT TIME ZONE 'UTC')::date FROM floor.audit_0007 LOOP
+            PERFORM floor.add_month('audit', m);
+        END LOOP;
+        FOR m IN SELECT DISTINCT date_trunc('month', forwarded_at AT TIME ZONE 'UTC')::date
+                FROM floor.round_versions_0007 LOOP
+            PERFORM floor.add_month('round_versions', m);
+        END LOOP; END $$""",
+    "INSERT INTO floor.rounds SELECT *, NULL, NULL, NULL FROM floor.rounds_0007",
+    "INSERT INTO floor.audit SELECT * FROM floor.audit_0007",
+    "INSERT INTO floor.round_versions SELECT *, NULL, NULL, NULL FROM floor.round_versions_0007",
+    # the notes' write policies read floor.rounds: they go with the old table (floor init
+    # makes them again on the new one, as it does every role's grants and policies)
+    *[f"DROP TABLE floor.{t}_0007 CASCADE" for t in PARTITIONED],
+    *_latest_with_theo(),
+    # once per table, whatever the month (the keys hold the month: a second copy of a round,
+    # a floor seq or an audit entry in another month would pass them)
+    """CREATE FUNCTION floor.check_once() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+    DECLARE bad record;
+    BEGIN
+        -- the tables' forwarding locks (a forwarder holds its own already): two writers of one
+        -- table's rows check one after the other, each seeing the other's committed rows
+        PERFORM 1 FROM floor.forward_locks WHERE table_name IN (SELECT DISTINCT table_name FROM added)
+            ORDER BY table_name FOR UPDATE;
+        IF TG_TABLE_NAME = 'rounds' THEN
+            SELECT n.table_name, n.round_id INTO bad FROM added n WHERE EXISTS (SELECT 1 FROM floor.rounds r
+                WHERE r.table_name = n.table_name AND r.round_id = n.round_id AND r.started_at <> n.started_at)
+                OR EXISTS (SELECT 1 FROM floor.rounds r WHERE r.table_name = n.table_name
+                AND r.floor_seq = n.floor_seq AND r.started_at <> n.started_at) LIMIT 1;
+            IF FOUND THEN
+                RAISE EXCEPTION 'round % (or its floor seq) of table % is already on the floor', bad.round_id,
+                    bad.table_name USING ERRCODE = '23505';
+            END IF;
+            FOR bad IN SELECT DISTINCT table_name FROM added LOOP
+                PERFORM pg_notify('floor_live', bad.table_name);
+            END LOOP;
+        ELSE
+            SELECT n.table_name, n.audit_id INTO bad FROM added n JOIN floor.audit a
+                ON a.table_name = n.table_name AND a.audit_id = n.audit_id AND a.forwarded_at <> n.forwarded_at LIMIT 1;
+            IF FOUND THEN
+                RAISE EXCEPTION 'audit entry % of table % is already on the floor', bad.audit_id, bad.table_name
+                    USING ERRCODE = '23505';
+            END IF;
+        END IF;
+        RETURN NULL;
+    END $$""",
+    "REVOKE ALL ON FUNCTION floor.check_once() FROM PUBLIC",
+    _versions_with_theo(),
+    "CREATE TRIGGER rounds_once AFTER INSERT ON floor.rounds "
+    "REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION floor.check_once()",
+    "CREATE TRIGGER audit_once AFTER INSERT ON floor.audit "
+    "REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION floor.check_once()",
+    *[f"ALTER TABLE floor.{t} ENABLE ROW LEVEL SECURITY" for t in PARTITIONED],
+    *[f"CREATE POLICY station_sees ON floor.{t} FOR SELECT USING (table_name = (SELECT floor.station_table(current_user::text)))"
+      for t in PARTITIONED],
+    "CREATE POLICY station_adds ON floor.rounds FOR INSERT WITH CHECK (table_name = "
+    "(SELECT floor.station_table(current_user::text)) AND pit = (SELECT floor.station_pit(current_user::text)))",
+    "CREATE POLICY station_adds ON floor.audit FOR INSERT WITH CHECK (table_name = "
+    "(SELECT floor.station_table(current_user::text)))",
+]
+
+#: How many months ahead of this one floor init makes partitions for (a monthly job runs it).
+MONTHS_AHEAD = 2
+
 #: (name, statements) in order. Never edit an applied migration: add a new one.
 MIGRATIONS: tuple[tuple[str, list[str]], ...] = (
     ("0001_initial", _M0001), ("0002_notes_alarms_versions", _M0002), ("0003_latest_views", _M0003),
     ("0004_link_closed_writes", _M0004), ("0005_alerts", _M0005), ("0006_table_accounting", _M0006),
-    ("0007_one_station_policy", _M0007),
+    ("0007_one_station_policy", _M0007), ("0008_monthly_partitions", _M0008),
 )
 KNOWN = frozenset(name for name, _ in MIGRATIONS)
 
@@ -740,6 +963,21 @@ def _drop_direct_station_grants(conn: psycopg.Connection[Any], role: str) -> Non
     conn.execute(sql.SQL("REVOKE ALL ON ALL FUNCTIONS IN SCHEMA floor FROM {}").format(ident))
 
 
+def add_months(conn: psycopg.Connection[Any], ahead: int = MONTHS_AHEAD) -> list[str]:
+    """The partitions of this month (UTC) and the next ``ahead`` months of each partitioned table,
+    those missing (``floor init``; its monthly run keeps them ahead). Returns those made."""
+    made: list[str] = []
+    for parent in PARTITIONED:
+        for (month, created) in conn.execute(
+                "SELECT m::date, floor.add_month(%s, m::date) FROM generate_series("
+                "date_trunc('month', now() AT TIME ZONE 'UTC'), "
+                "date_trunc('month', now() AT TIME ZONE 'UTC') + make_interval(months => %s), "
+                "interval '1 month') m", (parent, ahead)).fetchall():
+            if created:
+                made.append(f"{parent}_{month:%Y_%m}")
+    return made
+
+
 def init_floor(url: str) -> list[str]:
     """Create or migrate the floor schema and (re)grant the roles; returns the migrations applied."""
     with connect(url, timeouts=ADMIN) as conn:
@@ -759,6 +997,8 @@ def init_floor(url: str) -> list[str]:
                     conn.execute(statement)
                 conn.execute("INSERT INTO floor.schema_migrations (name) VALUES (%s)", (name,))
                 done.append(name)
+            if "0008_monthly_partitions" in (*applied, *done):
+                add_months(conn)  # run monthly (cron): the coming months' partitions, made ahead
             dbname = _dbname(conn)
             review = review_role(dbname)
             _ensure_role(conn, review)
