@@ -3,8 +3,8 @@ runs: working out a game's par sheet takes seconds (``dealer_assist.odds.theo.ho
 cached only per process), and a one-shot ``forward`` would pay it every run.
 
 The file (``$XDG_CACHE_HOME/dealer-assist/house-edges-<digest>.json``, else ``~/.cache/...``)
-is named by a digest of the odds package's source files, so a changed par sheet never reads an
-old figure; an unreadable or unwritable cache only means working the edges out again."""
+is named by a digest of the source files the edges come from (the odds package, the games'
+rules data and the base layer), so a changed par sheet or paytable never reads an old figure; an unreadable or unwritable cache only means working the edges out again."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ from decimal import Decimal
 from functools import cache
 from pathlib import Path
 
+import dealer_assist.base as _base_package
+import dealer_assist.games as _games_package
 import dealer_assist.odds as _odds_package
 from dealer_assist.odds.theo import house_edges
 
@@ -24,12 +26,15 @@ __all__ = ["cached_edges"]
 
 @cache
 def _cache_file() -> Path | None:
-    sources = sorted(p for p in Path(_odds_package.__file__).parent.iterdir() if p.suffix in (".py", ".so", ".pyd"))
-    if not sources:
-        return None
     digest = hashlib.sha256()
-    for path in sources:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    found = False
+    for package in (_odds_package, _games_package, _base_package):
+        root = Path(str(package.__file__)).parent
+        for path in sorted(p for p in root.rglob("*") if p.suffix in (".py", ".so", ".pyd")):
+            digest.update(str(path.relative_to(root.parent)).encode() + b"\0" + path.read_bytes())
+            found = True
+    if not found:
+        return None
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "dealer-assist" / f"house-edges-{digest.hexdigest()[:24]}.json"
 
