@@ -57,67 +57,61 @@ def test_the_link_forwards_goes_offline_and_catches_up(floor: Floor, tmp_path: P
     assert not link.is_running()
 
 
-# The real dealer's app in its own process: waits (up to a minute) for the floor link's line
-# in the status bar to report the forwarded rounds, then quits and prints what it saw.
-APP = """
-import json, sys, time
-from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication
-from dealer_assist.cli import main
-
-seen = {"link": None}
-began = time.monotonic()
-
-def look():
-    from ui.dealer.floor_link import FloorLinkStatus
-    from ui.dealer.main_window import DealerWindow
-    windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, DealerWindow)]
-    link = windows[0].statusBar().findChild(FloorLinkStatus) if windows else None
-    seen["link"] = link.text() if link is not None else None
-    if (seen["link"] or "").startswith("floor: forwarded up to round") or time.monotonic() - began > 60:
-        QApplication.instance().quit()
-    else:
-        QTimer.singleShot(100, look)
-
-app = QApplication(sys.argv[:1])
-QTimer.singleShot(100, look)
-status = main(sys.argv[1:])
-print(json.dumps({"exit": status, **seen}))
-"""
-
-
-def test_the_app_forwards_to_the_configured_floor_service(floor: Floor, tmp_path: Path) -> None:
-    """No --floor: the station configuration's [floor] service (docs/station.md) is the link.
-    The service (host, database, the station's role) is in the pg_service.conf that
-    PGSERVICEFILE names, as libpq reads it; nothing of the connection is on the command line."""
-    import json
+def test_the_station_service_forwards_to_the_configured_floor_service(floor: Floor, tmp_path: Path) -> None:
+    """No --floor: the station configuration's [floor] service (docs/station.md) is the link, and
+    the station service forwards (issue 23: the screen is its client and forwards nothing). The
+    service (host, database, the station's role) is in the pg_service.conf that PGSERVICEFILE
+    names, as libpq reads it; nothing of the connection is on the command line."""
     import subprocess
     import sys
+    import time
 
     from dealer_assist.service import station
+    from dealer_assist.service.client import ServiceClient
 
     url = floor.station("BJ-07", "PIT-2")
     role = station_role(floor.dbname, "BJ-07")
     assert url.startswith(f"postgresql://{role}@")
-    store = tmp_path / "bj07.db"
+    state = tmp_path / "state"
+    state.mkdir(mode=0o700)
+    store = state / "table.db"
     make_station(store, "BJ-07", "PIT-2", rounds=3)
     services = tmp_path / "pg_service.conf"
     services.write_text(f"[pit2-floor]\nhost={floor.server.socket_dir}\nuser={role}\ndbname={floor.dbname}\n")
     config = tmp_path / "station.toml"
     config.write_text(f'[table]\nname = "BJ-07"\npit = "PIT-2"\ngame = "ace_race"\n'
                       f'[store]\npath = "{store}"\n[floor]\nservice = "pit2-floor"\n')
-    env = {k: v for k, v in os.environ.items() if k != "DEALER_ASSIST_DEV"}  # a station: no dev switch
-    env.update({"QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path),
-                "XDG_STATE_HOME": str(tmp_path / "state"), station.CONFIG_ENV: str(config),
-                "PGSERVICEFILE": str(services)})
-    done = subprocess.run([sys.executable, "-c", APP], cwd=Path(__file__).resolve().parents[2],
-                          env=env, capture_output=True, text=True, timeout=180)
-    assert done.returncode == 0, done.stderr
-    seen = json.loads(done.stdout.splitlines()[-1])
-    assert seen == {"exit": 0, "link": "floor: forwarded up to round 3"}
-    with psycopg.connect(floor.admin_url) as conn:
-        assert conn.execute("SELECT table_name, round_id FROM floor.rounds ORDER BY round_id").fetchall() == [
-            ("BJ-07", 1), ("BJ-07", 2), ("BJ-07", 3)]
+    env = {k: v for k, v in os.environ.items() if k not in ("DEALER_ASSIST_DEV", station.CONFIG_ENV)}
+    env.update({"HOME": str(tmp_path), "PGSERVICEFILE": str(services)})
+    sock = tmp_path / "run" / "station.sock"
+    proc = subprocess.Popen([sys.executable, "-m", "dealer_assist", "station", "serve", "--config", str(config),
+                             "--state-dir", str(state), "--socket", str(sock), "--log-dir", str(tmp_path / "log")],
+                            cwd=Path(__file__).resolve().parents[2], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 90
+        rounds: list[tuple[str, int]] = []
+        while time.monotonic() < deadline and len(rounds) < 3:
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.5)
+            with psycopg.connect(floor.admin_url) as conn:
+                rounds = [(str(t), int(r)) for t, r in conn.execute(
+                    "SELECT table_name, round_id FROM floor.rounds ORDER BY round_id").fetchall()]
+        assert rounds == [("BJ-07", 1), ("BJ-07", 2), ("BJ-07", 3)]
+        # what a screen would show in its status bar: the service's floor state
+        client = ServiceClient(sock, "screen")
+        try:
+            deadline = time.monotonic() + 30
+            text = ""
+            while time.monotonic() < deadline and text != "floor: forwarded up to round 3":
+                text = str((client.request("state").get("floor") or {}).get("text", ""))
+                time.sleep(0.2)
+        finally:
+            client.close()
+        assert text == "floor: forwarded up to round 3"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
 
 
 def test_the_floor_link_is_floor_option_else_the_configured_service(tmp_path: Path) -> None:
