@@ -170,6 +170,7 @@ class TableController(QObject):
         self.power_answers: set[str] = set()  # players who said they stay after a power failure
         self._store_sid: int | None = None  # the session, as the store thread knows it
         self.table_name = "table"  # the table this window records for (its restore takes only its rounds)
+        self.last_undo = ""  # what the last undo took back, for the dealer to see
 
     @property
     def rnd(self) -> Round | None:
@@ -690,6 +691,54 @@ class TableController(QObject):
     def void(self, reason: str, rule: str, supervisor: str, approval: int | None = None) -> bool:
         """A supervisor's void (``approval`` from :meth:`approve`; the store refuses it without)."""
         return self.submit(Void(reason, rule), actor=f"supervisor:{supervisor}", approval=approval)
+
+    def undo_refusal(self, *, supervisor: bool = False) -> str:
+        """Why an undo would be refused now ("" if it would not), as the engine rules it."""
+        if self.session is None:
+            return "the table has no round yet"
+        return self.session.take_back_refusal(supervisor=supervisor)
+
+    def undo(self, supervisor: str | None = None, approval: int | None = None) -> bool:
+        """Take back the last decision or card assignment (the engine says what may be: the
+        dealer's last input before the next card; more with a supervisor's ``undo`` approval
+        from :meth:`approve`). The store removes it from the round's events and audits what
+        left and by whom; a shoe card taken back is held to be placed again."""
+        if self.store_error:
+            return self._refuse_text_only(f"not recorded: {self.store_error}")
+        session = self.session
+        if session is None:
+            return self._refuse_text_only("the table has no round yet: the store is not open")
+        if supervisor is not None and approval is None:
+            return self._refuse_text_only("taking back more needs a supervisor's PIN")
+        if approval is not None:
+            self._flush_implied()  # a card waiting for Hit or Double is a hit: then it is taken back
+        try:
+            taken = session.take_back(supervisor=approval is not None)
+        except RuleRefusal as exc:
+            return self._refuse_text_only(f"nothing taken back: {exc}")
+        count = len(taken.events)
+        del self.events[len(self.events) - count:]
+        self._finished_at = -1
+        store = self.store
+        actor = f"supervisor:{supervisor}" if supervisor else f"dealer:{self.dealer}"
+        reason = f"undo: {taken.describe}"
+        self.unacknowledged += 1
+
+        def job() -> int:
+            rid = self._store_rid
+            if store is None or rid is None:
+                raise StoreError("no store is open")
+            return store.withdraw_events(rid, count, actor=actor, reason=reason, approval=approval)
+
+        self.store_worker.submit(job, lambda _result, error: self._acknowledged(error))
+        for card in taken.cards:  # out of the shoe all the same: held until placed, never dropped
+            self.stray_card, self.stray_event = str(card.card), card
+            self.stray_reason = f"Taken back by {supervisor or 'the dealer'}: say where this card lies."
+            self.hold_changed.emit()
+        self.last_refusal = ""
+        self.last_undo = f"Taken back: {taken.describe}"
+        self.accepted.emit()
+        return True
 
     def approve(self, supervisor: str, pin: str, kind: str, done: Callable[[Any], None],
                 detail: dict[str, Any] | None = None) -> None:

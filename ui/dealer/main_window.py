@@ -529,6 +529,7 @@ class DealerWindow(QMainWindow):
         row.setSpacing(4)
         self.report_buttons: dict[str, QPushButton] = {}
         entries = (
+            ("undo", "Undo (Z)", self.request_undo, "Z"),
             ("misplaced", "Elsewhere (M)", self.open_placement, "M"),
             ("absent", "Absent", self._report_absent, None),
             ("withdraw", "Withdraw", self._report_withdraw, None),
@@ -555,6 +556,7 @@ class DealerWindow(QMainWindow):
             b.clicked.connect(action)
             row.addWidget(b, 1)
             self.report_buttons[key] = b
+        bind(self.report_buttons["undo"], "Ctrl+Z", self.request_undo)
         self.recall_button = fitted(QPushButton("Last 10 (L)"))
         self.recall_button.setCheckable(True)
         bind(self.recall_button, "L", self.recall_button.toggle)
@@ -666,6 +668,29 @@ class DealerWindow(QMainWindow):
         self.pin_dialog = ask_supervisor(self, self.controller, "void", "Void the round",
                                          "Supervisor PIN required to void the round", approved,
                                          extra=reason_box, detail_of=detail)
+        self.pin_dialog.open()
+
+    def request_undo(self) -> None:
+        """Undo: the dealer takes back the last decision or card assignment before the next card;
+        when only a supervisor may take it back (the engine says), their PIN is asked for."""
+        c = self.controller
+        why = c.undo_refusal()
+        if not why:
+            if c.undo():
+                self.show_notice(c.last_undo)
+            return
+        beyond = c.undo_refusal(supervisor=True)
+        if beyond:  # nobody may: the refusal says why
+            self.show_refusal(f"nothing taken back: {beyond}")
+            return
+
+        def approved(name: str, approval: int | None) -> None:
+            if c.undo(name, approval):
+                self.show_notice(c.last_undo)
+
+        self.pin_dialog = ask_supervisor(self, c, "undo", "Take back (supervisor)",
+                                         f"The dealer may not take this back: {why}. "
+                                         "Supervisor name and PIN to take back the last event:", approved)
         self.pin_dialog.open()
 
     def request_review(self) -> None:
