@@ -366,7 +366,7 @@ class DealerWindow(QMainWindow):
         self.game_line.setWordWrap(True)
         self.game_line.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         head.addWidget(self.game_line, 1)
-        self.shoe_status = ShoeStatus(self._release_hold)
+        self.shoe_status = ShoeStatus(self._release_hold, reread=self.controller.reread, void=self.request_void)
         head.addWidget(self.shoe_status.line)
         outer.addLayout(head)
         self.banner = QLabel("")
@@ -879,7 +879,21 @@ class DealerWindow(QMainWindow):
         self.controller.place_stray(target)
 
     def _release_hold(self, keyed: str | None) -> None:
-        self.controller.release_hold(keyed)
+        """A card the shoe could not read is keyed in with a supervisor's PIN (the other ways
+        forward: re-read, void); a card that may be missing (damaged frame, gap) by the dealer."""
+        c = self.controller
+        if not keyed or not c.hold_unread:
+            c.release_hold(keyed)
+            return
+
+        def approved(name: str, approval: int | None) -> None:
+            c.release_hold(keyed, approval, name)
+
+        self.pin_dialog = ask_supervisor(self, c, "key_card", "Key in an unread card",
+                                         f"The shoe could not read the card(s): {keyed} keyed in. "
+                                         "Supervisor name and PIN:", approved,
+                                         {"cards": keyed, "hold": c.hold_reason})
+        self.pin_dialog.open()
 
     def show_refusal(self, text: str, warn: bool = True) -> None:
         """A refusal (red, with its clause) until the next accepted event; ``warn=False``: a notice."""
