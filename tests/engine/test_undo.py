@@ -107,3 +107,22 @@ def test_nothing_before_the_bets_closed_is_taken_back(game: str) -> None:
         session.take_back(supervisor=True)
     assert [e.type for e in session.round.events] == ["wager", "wager", "no_more_bets"]
     assert "(5.3)" in session.take_back_refusal(supervisor=True)
+
+
+@pytest.mark.parametrize("game", ["ace_race", "star_elements", "lucky8"])
+def test_nothing_an_interim_settlement_was_made_on_is_taken_back(game: str) -> None:
+    # p1 stands; the next card, a 10, is p2's implied hit: 9 + 7 = 16, + 10 = 26 exceeds 21 and
+    # the wager loses at once (3.32): the money has moved, not even a supervisor takes the card
+    # back. (Dueling 8's deals one card before the decisions: p2's 9 + 10 is no bust.)
+    session = _table(game)
+    _stand(session, "p1", 1)
+    session.card(CardDrawn(parse_card("10" + SUIT.get(game, "C")), shoe_seq=99))
+    session.confirm_tentative()
+    events = list(session.round.events)
+    lost = [s for s in session.round.settlements if s.player == "p2" and s.bet == "main"]
+    assert [(s.result, s.net) for s in lost] == [("lose", Decimal(-20))]
+    why = session.take_back_refusal(supervisor=True)
+    assert "interim settlement" in why
+    with pytest.raises(RuleRefusal):
+        session.take_back(supervisor=True)
+    assert list(session.round.events) == events
