@@ -45,7 +45,7 @@ _NEVER = {
 @dataclass(frozen=True)
 class Retraction:
     """The events one undo takes back (in recorded order) and the round without them.
-    ``cards``: the shoe cards among them, which go back to waiting to be placed."""
+    ``cards``: the cards among them (read or placed), which go back to waiting to be placed."""
 
     events: tuple[Event, ...]
     remaining: tuple[Event, ...]
@@ -113,5 +113,5 @@ def retraction(rnd: Round, recorded: Sequence[Event], *, supervisor: bool) -> Re
     if len(trial.settlements) != len(rnd.settlements):
         raise RuleRefusal(f"an interim settlement was made on the {_describe(last)}: the money has "
                           f"moved, so it is not taken back ({_reconstruct(rnd)} is a supervisor's ruling)")
-    cards = tuple(e for e in taken if isinstance(e, CardDrawn) and e.to is None)
+    cards = tuple(e for e in taken if isinstance(e, CardDrawn))  # out of the shoe all the same
     return Retraction(taken, remaining, cards, ", ".join(_describe(e) for e in taken))

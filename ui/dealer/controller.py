@@ -736,7 +736,7 @@ class TableController(QObject):
 
         self.store_worker.submit(job, lambda _result, error: self._acknowledged(error))
         for card in taken.cards:  # out of the shoe all the same: held until placed, never dropped
-            self.stray_card, self.stray_event = str(card.card), card
+            self.stray_card, self.stray_event = str(card.card), replace(card, to=None)
             self.stray_reason = f"Taken back by {supervisor or 'the dealer'}: say where this card lies."
             self.hold_changed.emit()
         self.last_refusal = ""
