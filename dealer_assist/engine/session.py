@@ -30,6 +30,7 @@ from typing import Any
 
 from dealer_assist.base.errors import RuleRefusal
 from dealer_assist.engine.events import CardDrawn, Decision, Event, NoMoreBets, Wager
+from dealer_assist.engine.retraction import Retraction, retraction
 from dealer_assist.engine.round_api import Round
 from dealer_assist.engine.transcript import new_round
 
@@ -263,6 +264,33 @@ class TableSession:
     def confirm_tentative(self) -> Step:
         """The tentative hit stays a hit (the next input came, or the dealer said Hit)."""
         return self._commit(())
+
+    def take_back_refusal(self, *, supervisor: bool = False) -> str:
+        """Why an undo (the dealer's, or a supervisor's) would be refused now; "" if it would not."""
+        try:
+            self._retraction(supervisor, asking=True)
+        except RuleRefusal as exc:
+            return str(exc)
+        return ""
+
+    def _retraction(self, supervisor: bool, asking: bool = False) -> Retraction:
+        if not self.begun:
+            raise RuleRefusal("the bets are still open: change the slip instead (5.3)")
+        if self.tentative and supervisor and not asking:  # the caller makes it final first
+            raise RuleRefusal("first say whether the last card was a hit or a double (H / D)")
+        # a tentative implied hit counts: its card is the next card, out of the shoe
+        return retraction(self.round, tuple(self.round.events), supervisor=supervisor)
+
+    def take_back(self, *, supervisor: bool = False) -> Retraction:
+        """Undo: the last input leaves the round (see :mod:`~dealer_assist.engine.retraction`
+        for what may be taken back and by whom); RuleRefusal, unchanged, when it may not.
+        A shoe card taken back is in flight again (the caller holds it to be placed)."""
+        taken = self._retraction(supervisor)
+        self.round = self._rebuilt(taken.remaining)
+        for card in taken.cards:
+            if card.shoe_seq is not None:
+                self.in_flight[card.shoe_seq] = str(card.card)
+        return taken
 
     def _flush(self) -> tuple[Event, ...]:
         events, self.tentative = self.tentative, ()

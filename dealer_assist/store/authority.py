@@ -47,11 +47,13 @@ __all__ = [
     "ACCOUNTS_KINDS",
     "ACCOUNTS_SECONDS",
     "APPROVAL_SECONDS",
+    "UNDO_KIND",
     "authority_needed",
     "check_accounts_approval",
     "first_unauthorised_event",
     "unauthorised_events",
     "use_approval",
+    "use_undo_approval",
 ]
 
 APPROVAL_SECONDS = 600
@@ -149,6 +151,24 @@ def use_approval(
         {"approval": approval, "seq": seq, "event": str(event.get("type"))},
         format_time(now),
     )
+    return supervisor
+
+
+UNDO_KIND = "undo"
+
+
+def use_undo_approval(conn: sqlite3.Connection, approval: int, round_id: int, now: _dt.datetime) -> str:
+    """The supervisor whose ``undo`` approval covers taking back events of ``round_id``
+    (once: its use is the ``event_withdrawn`` row that names it)."""
+    supervisor, for_round = _approval_row(conn, approval, (UNDO_KIND,), now, APPROVAL_SECONDS)
+    if for_round is not None and for_round != round_id:
+        raise StoreError(f"approval {approval} was given for round {for_round}, not round {round_id}")
+    used = conn.execute(
+        "SELECT 1 FROM audit WHERE kind = 'event_withdrawn' AND json_extract(detail_json, '$.approval') = ?",
+        (approval,),
+    ).fetchone()
+    if used is not None:
+        raise StoreError(f"approval {approval} was already used: each approval takes back once")
     return supervisor
 
 

@@ -57,6 +57,7 @@ from dealer_assist.store.schema import (
 from dealer_assist.store.states import session_state
 from dealer_assist.store.users import PIN_COST, PinCheck, PinCost
 from dealer_assist.store.verify import VerifyResult, verify
+from dealer_assist.store.withdrawal import withdraw_last
 
 __all__ = ["Store", "record_transcript"]
 
@@ -487,6 +488,17 @@ class Store:
             if result is not None:
                 results.finish(conn, round_id, result, actor, under_min)
         return seq
+
+    def withdraw_events(
+        self, round_id: int, count: int, *, actor: str, reason: str, approval: int | None = None,
+    ) -> int:
+        """Undo: take the round's last ``count`` events back out of its list, durably, and
+        audit what left and by whom (``event_withdrawn``); returns the audit id. ``approval``:
+        a supervisor's ``undo`` approval (:meth:`authorise`) when they take back more than
+        the dealer may. StoreError, nothing changed, if refused (see
+        :mod:`dealer_assist.store.withdrawal`)."""
+        with self._write() as conn:
+            return withdraw_last(conn, round_id, count, actor, approval, reason, _dt.datetime.now(_dt.UTC))
 
     def finish_round(
         self, round_id: int, result: Mapping[str, Any], *, actor: str = "dealer",

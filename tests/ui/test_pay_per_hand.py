@@ -34,7 +34,7 @@ def test_split_hands_are_paid_each_on_its_spot(make_table: MakeTable) -> None:
     box = t.window.table_view.area_boxes[1]
     hands = box.hand_boxes
     assert [h.pay_text() for h in hands] == [["alice +100", "bob +50"], ["alice =100", "bob =50"]]
-    assert all(h.pay.isVisibleTo(t.window) for h in hands)
+    assert all(h.pay.showing() for h in hands)
     assert hands[0].pay.font().pixelSize() >= 18  # read from two metres
     assert t.window.settlement.summary_rows() == [
         ("1", "alice", "H1 +100  H2 =100", "+100"),
@@ -54,7 +54,7 @@ def test_interim_side_bet_then_final_on_the_hands_spot(make_table: MakeTable) ->
     t.deal(3)
     t.press("stand")
     hand = t.window.table_view.area_boxes[1].hand_boxes[0]
-    assert hand.pay_text() == [] and not hand.pay.isVisibleTo(t.window)
+    assert hand.pay_text() == [] and not hand.pay.showing()
     assert t.window.settlement.summary_rows() == [("1", "alice", "Pair +55", "+55")]
     t.deal(2)
     hand = t.window.table_view.area_boxes[1].hand_boxes[0]

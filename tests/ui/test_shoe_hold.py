@@ -16,6 +16,21 @@ from ui.common.cards import CardFace
 from ui.dealer.app import build_table
 
 MakeTable = Callable[..., TableDriver]
+SUPERVISOR = {"sam": ("482913", ["supervisor"])}
+
+
+def key_in_with_pin(t: TableDriver, text: str) -> None:
+    """Key in a card the shoe could not read: the supervisor's name and PIN are asked for."""
+    status = t.window.shoe_status
+    status.key_in.setText(text)
+    t.qtbot.mouseClick(status.key_button, Qt.MouseButton.LeftButton)
+    dialog = t.window.pin_dialog
+    assert dialog is not None and dialog.isVisible()
+    dialog.name.setText("sam")
+    dialog.pin.setText("482913")
+    t.qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+    t.qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=10000)
+    t.settled_writes()
 
 
 def test_checksum_error_holds_cards_until_the_dealer_keys_the_card_in(make_table: MakeTable) -> None:
@@ -48,7 +63,8 @@ def test_double_feed_with_an_unread_card_holds_until_the_dealer_keys_it_in(make_
     # later card until the dealer has said which cards came out; the readable ones are never
     # assigned on their own. The shoe (a real pty) feeds 5D 9C 7H together and reads 5D, 9C.
     seated = {"alice": 1, "bob": 2, "carol": 3}
-    t = make_table(TableSetup(game="lucky8", decks=6, areas=7, seated=seated), "5D 9C 7H 10C 6S 2H 3C")
+    t = make_table(TableSetup(game="lucky8", decks=6, areas=7, seated=seated), "5D 9C 7H 10C 6S 2H 3C",
+                   users=SUPERVISOR)
     for player, area in seated.items():
         t.bet(player, "main", [100], area=area)
     t.press("no_more_bets")
@@ -66,14 +82,15 @@ def test_double_feed_with_an_unread_card_holds_until_the_dealer_keys_it_in(make_
     assert [e["type"] for e in before] == ["wager"] * 3 + ["no_more_bets"]  # nothing recorded
     # "Key in" with no card, or the wrong number of cards, is refused: still held
     t.qtbot.mouseClick(status.key_button, Qt.MouseButton.LeftButton)
-    status.key_in.setText("7H 10C")
-    t.qtbot.mouseClick(status.key_button, Qt.MouseButton.LeftButton)
+    key_in_with_pin(t, "7H 10C")
     assert t.controller.hold_reason and len(t.controller.held_cards) == 1
     assert t.controller.events == before
+    # an unread card keyed in without a supervisor's PIN is refused, citing 5.1
+    assert not t.controller.release_hold("7H")
+    assert "supervisor" in t.window.refusal.text() and "5.1" in t.window.refusal.text()
+    assert t.controller.events == before
     # the dealer keys in the unread card: the three cards are one double feed, never two cards
-    status.key_in.setText("7H")
-    t.qtbot.mouseClick(status.key_button, Qt.MouseButton.LeftButton)
-    t.settled_writes()
+    key_in_with_pin(t, "7H")
     assert t.controller.events[4:] == [{"type": "multi", "cards": ["5D", "9C", "7H"], "disclosed": []}]
     # 5.23.1: they came out unseen, the players in turn pick; 10C waits for the picks
     assert len(t.controller.held_cards) == 1 and "picked" in status.hold_text.text()
@@ -94,7 +111,8 @@ def test_double_feed_with_an_unread_card_holds_until_the_dealer_keys_it_in(make_
 
 def test_sim_panel_double_feed_with_one_unread_card(make_table: MakeTable) -> None:
     # the simulated shoe's button: two cards together, the second unread; one keyed in
-    t = make_table(TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1, "bob": 2}), "5D 9C 10C 6S")
+    t = make_table(TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1, "bob": 2}), "5D 9C 10C 6S",
+                   users=SUPERVISOR)
     t.bet("alice", "main", [100], area=1)
     t.bet("bob", "main", [100], area=2)
     t.press("no_more_bets")
@@ -103,16 +121,15 @@ def test_sim_panel_double_feed_with_one_unread_card(make_table: MakeTable) -> No
     status = t.window.shoe_status
     t.qtbot.waitUntil(lambda: status.hold_box.isVisibleTo(t.window), timeout=5000)
     assert "2 cards came out together and 1 could not be read (read: 5D)" in status.hold_text.text()
-    status.key_in.setText("9C")
-    t.qtbot.mouseClick(status.key_button, Qt.MouseButton.LeftButton)
-    t.settled_writes()
+    key_in_with_pin(t, "9C")
     assert t.controller.events[3:] == [{"type": "multi", "cards": ["5D", "9C"], "disclosed": []}]
 
 
 def test_a_noread_after_a_held_card_keeps_the_order(make_table: MakeTable) -> None:
     # Checksum error (the first card, 10H, lost), then 6D held, then an unread card (9S), then
     # 10C: the dealer keys 10H in, 6D follows, and the unread card holds again before 10C.
-    t = make_table(TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1, "bob": 2}), "10H 6D 9S 10C 4D")
+    t = make_table(TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1, "bob": 2}), "10H 6D 9S 10C 4D",
+                   users=SUPERVISOR)
     t.bet("alice", "main", [100], area=1)
     t.bet("bob", "main", [100], area=2)
     t.press("no_more_bets")
@@ -134,9 +151,7 @@ def test_a_noread_after_a_held_card_keeps_the_order(make_table: MakeTable) -> No
     # a card did come out unread: "No card missed" is off, and releasing without a card is refused
     assert not status.confirm_button.isEnabled()
     assert not t.controller.release_hold(None) and t.controller.hold_reason
-    status.key_in.setText("9S")
-    t.qtbot.mouseClick(status.key_button, Qt.MouseButton.LeftButton)
-    t.settled_writes()
+    key_in_with_pin(t, "9S")
     assert [e["card"] for e in t.controller.events if e["type"] == "card"] == ["10H", "6D", "9S", "10C"]
     assert not status.hold_box.isVisibleTo(t.window) and t.controller.last_refusal == ""
     # 3.18: area 1, area 2, the dealer, area 1 again

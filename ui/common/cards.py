@@ -252,6 +252,7 @@ class CardRow(QWidget):
         super().__init__(parent)
         self.card_size = card_size or QSize(px(CARD_W), px(CARD_H))
         self.room = room
+        self.tiled = False  # the cards are shown as tiles with words (too small to read as cards)
         self.faces: list[CardFace] = []
         for i, text in enumerate(cards):
             face = CardFace(text, printed=printed_first and i == 0 and text == "8S", size=self.card_size, parent=self)
@@ -285,7 +286,12 @@ class CardRow(QWidget):
             return overlap or name_font_px(size) < READABLE_PX
         return int(size.height() * 0.30) < READABLE_PX
 
+    def used_height(self) -> int:
+        """How far down the row the cards reach (tiles may take less than the row)."""
+        return max((f.y() + f.height() for f in self.faces), default=0)
+
     def _place(self) -> None:
+        self.tiled = False
         n = len(self.faces)
         if not n:
             return
@@ -308,6 +314,7 @@ class CardRow(QWidget):
     def _place_tiles(self) -> None:
         """Tiles one under the other, as wide as the row; overlapping (the first line of each
         left visible) only when they do not fit the row's height."""
+        self.tiled = True
         width = self.width()
         heights = [CardFace.tile_height(f.tile_lines(width)) for f in self.faces]
         gap = 2

@@ -102,18 +102,13 @@ class HandBox(DropTarget):
         self.badges.setVisible(bool(hand.badges))
         # what to pay or collect on this hand, over the lower part of its cards (their corner
         # index stays visible): large type, read from two metres; no re-layout when it appears
-        self.pay = QLabel(self)
-        self.pay.setObjectName("hand_pay")
-        self.pay.setTextFormat(Qt.TextFormat.RichText)
-        self.pay.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.pay.setStyleSheet("background: rgba(0, 0, 0, 215); border-radius: 6px; padding: 1px 4px;")
+        self.pay = PayTag(self)
         self._pay_lines: list[str] = []
         self._pay_px = px(18 if numbered else 22)  # the largest; smaller only where the box is small
         font = QFont(self.pay.font())
         font.setPixelSize(self._pay_px)
         font.setBold(True)
         self.pay.setFont(font)
-        self.pay.hide()
         self._show_pay(hand.pay)
 
     def _head(self, hand: HandView) -> str:
@@ -142,45 +137,66 @@ class HandBox(DropTarget):
         return True
 
     def _show_pay(self, pay: tuple[tuple[str, str, str], ...]) -> None:
+        # the tag is never hidden or shown (in a visible window a show lays out every visible
+        # ancestor: ~1 ms a hand, 21+ hands at a settlement): an empty tag paints nothing
         if not pay:
-            self.pay.hide()
+            self._pay_lines = []
+            self.pay.set_lines([])
             return
-        lines = [f'<span style="color:{PAY_COLOURS.get(action, "#333")}">'
-                 f'{name + " " if self.pay_names else ""}{amount}</span>' for name, amount, action in pay]
-        self.pay.setText("<br>".join(lines))
         self._pay_lines = [f"{name + ' ' if self.pay_names else ''}{amount}" for name, amount, _ in pay]
+        self.pay.set_lines([(line, PAY_COLOURS.get(action, "#333")) for line, (_, _, action)
+                            in zip(self._pay_lines, pay, strict=True)])
         self._place_pay()
-        self.pay.show()
         self.pay.raise_()
 
     def pay_text(self) -> list[str]:
         """What the hand's spot says to pay or collect, one line a player (tests, review)."""
         return [f"{name} {amount}" for name, amount, _ in self.hand.pay]
 
-    def _place_pay(self) -> None:
-        # the largest type (at most its size at this scale, at least 11 px) at which every
-        # line fits three quarters of the box: small boxes (the review's replay) included.
-        # Measured with font metrics, the label's font set once (a settlement shows 21+ of these).
-        lines = self._pay_lines or [""]
+    def _fit(self, lines: list[str], room_h: int, smallest: int) -> tuple[int, int, int] | None:
+        """(type size, width, height) of the largest type from the label's size down to
+        ``smallest`` at which ``lines`` fit ``room_h`` and the box's width; None if none does."""
         font = QFont(self.pay.font())
-        size = self._pay_px
-        while True:
+        for size in range(self._pay_px, smallest - 1, -1):
             font.setPixelSize(size)
             metrics = QFontMetrics(font)
             width = max(metrics.horizontalAdvance(line) for line in lines) + 10
             height = metrics.lineSpacing() * len(lines) + 4
-            if size <= 11 or (height <= self.height() * 3 // 4 and width <= self.width() - 4):
-                break
-            size -= 1
+            if height <= room_h and width <= self.width() - 4:
+                return size, width, height
+        return None
+
+    def _place_pay(self) -> None:
+        # The largest type (at most its size at this scale, at least 11 px) at which every
+        # line fits three quarters of the box: small boxes (the review's replay) included.
+        # Cards shown as tiles (words, e.g. Star Elements' "9 Fire") are not covered: the
+        # amounts go under the tiles, on one line if need be (issue 24). Measured with font
+        # metrics, the tag's font set only when it changes (a settlement shows 21+ of these).
+        lines = self._pay_lines or [""]
+        bottom = self.height() - 2
+        single = False
+        fit: tuple[int, int, int] | None = None
+        if self.cards.tiled:
+            top = self.cards.y() + self.cards.used_height() + 2
+            fit = self._fit(lines, bottom - top, 11)
+            if fit is None and len(lines) > 1:
+                fit = self._fit(["  ".join(lines)], bottom - top, 10)
+                single = fit is not None
+        if fit is None:
+            fit = self._fit(lines, self.height() * 3 // 4, 11) or self._fit(lines, self.height() - 4, 11)
+        size, width, height = fit if fit is not None else (11, self.width() - 4, self.height() - 4)
         if self.pay.font().pixelSize() != size:
+            font = QFont(self.pay.font())
+            font.setPixelSize(size)
             self.pay.setFont(font)
+        self.pay.single_line = single
         width = min(self.width() - 4, max(width, self.width() * 2 // 3))
         height = min(self.height() - 4, height)
-        self.pay.setGeometry((self.width() - width) // 2, self.height() - height - 2, width, height)
+        self.pay.setGeometry((self.width() - width) // 2, bottom - height, width, height)
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802 (Qt name)
         super().resizeEvent(event)
-        if not self.pay.isHidden():
+        if self.pay.showing():
             self._place_pay()
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt name)
@@ -190,6 +206,58 @@ class HandBox(DropTarget):
             p.setBrush(QColor("#1b8a48"))
             p.drawRoundedRect(self.rect(), 6, 6)
             p.end()
+
+
+class PayTag(QWidget):
+    """What to pay or collect on a hand, painted (no rich-text layout: a settlement shows 21+
+    of these at once, each reused from round to round): coloured lines on a dark tag."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setObjectName("hand_pay")
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)  # a card under it stays droppable
+        self.lines: list[tuple[str, str]] = []
+        self.single_line = False  # the lines side by side (under tiles with little room)
+
+    def set_lines(self, lines: list[tuple[str, str]]) -> None:
+        if lines != self.lines:
+            self.lines = lines
+            self.update()
+
+    def text(self) -> str:
+        return "\n".join(line for line, _ in self.lines)
+
+    def showing(self) -> bool:
+        """Whether the tag shows amounts (it is never hidden: empty, it paints nothing)."""
+        return bool(self.lines) and self.isVisible()
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt name)
+        if not self.lines:
+            return
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QColor(0, 0, 0, 215))
+        p.drawRoundedRect(self.rect(), 6, 6)
+        p.setFont(self.font())
+        metrics = QFontMetrics(self.font())
+        if self.single_line:
+            parts = self.lines
+            total = sum(metrics.horizontalAdvance(t) for t, _ in parts) + metrics.horizontalAdvance("  ") * (len(parts) - 1)
+            x = (self.width() - total) // 2
+            y = (self.height() - metrics.height()) // 2 + metrics.ascent()
+            for text, colour in parts:
+                p.setPen(QColor(colour))
+                p.drawText(x, y, text)
+                x += metrics.horizontalAdvance(text + "  ")
+        else:
+            step = metrics.lineSpacing()
+            y = (self.height() - step * len(self.lines)) // 2 + metrics.ascent()
+            for text, colour in self.lines:
+                p.setPen(QColor(colour))
+                p.drawText((self.width() - metrics.horizontalAdvance(text)) // 2, y, text)
+                y += step
+        p.end()
 
 
 def _dealer_total(view: HandView) -> str:

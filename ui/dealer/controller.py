@@ -148,6 +148,7 @@ class TableController(QObject):
         self.shoe = ShoeInfo()
         self.hold_reason = ""  # non-empty: stop assigning cards until the dealer confirms
         self.hold_event: ShoeEvent | None = None  # the shoe event the hold answers
+        self.rereading = False  # the unread card goes through the reader again: the next card read is it
         # shoe events that came after the hold, in order (cards, double feeds, unread cards)
         self.held_cards: list[ShoeEvent] = []
         self.placement: str | None = None  # where the dealer says the next card lies ("to")
@@ -170,6 +171,7 @@ class TableController(QObject):
         self.power_answers: set[str] = set()  # players who said they stay after a power failure
         self._store_sid: int | None = None  # the session, as the store thread knows it
         self.table_name = "table"  # the table this window records for (its restore takes only its rounds)
+        self.last_undo = ""  # what the last undo took back, for the dealer to see
 
     @property
     def rnd(self) -> Round | None:
@@ -534,6 +536,9 @@ class TableController(QObject):
         if kind == "void":
             self.face_up_next = False  # the report ends with its round
             self.referred = ""
+            if self.hold_reason:  # the unread card is accounted for by the void (5.1)
+                self.hold_reason, self.hold_event, self.rereading = "", None, False
+                self.hold_changed.emit()
         self._record(step, actor, approval)
         who = actor or f"dealer:{self.dealer}"
         if kind in SIGNIFICANT_EVENTS:
@@ -691,6 +696,54 @@ class TableController(QObject):
         """A supervisor's void (``approval`` from :meth:`approve`; the store refuses it without)."""
         return self.submit(Void(reason, rule), actor=f"supervisor:{supervisor}", approval=approval)
 
+    def undo_refusal(self, *, supervisor: bool = False) -> str:
+        """Why an undo would be refused now ("" if it would not), as the engine rules it."""
+        if self.session is None:
+            return "the table has no round yet"
+        return self.session.take_back_refusal(supervisor=supervisor)
+
+    def undo(self, supervisor: str | None = None, approval: int | None = None) -> bool:
+        """Take back the last decision or card assignment (the engine says what may be: the
+        dealer's last input before the next card; more with a supervisor's ``undo`` approval
+        from :meth:`approve`). The store removes it from the round's events and audits what
+        left and by whom; a shoe card taken back is held to be placed again."""
+        if self.store_error:
+            return self._refuse_text_only(f"not recorded: {self.store_error}")
+        session = self.session
+        if session is None:
+            return self._refuse_text_only("the table has no round yet: the store is not open")
+        if supervisor is not None and approval is None:
+            return self._refuse_text_only("taking back more needs a supervisor's PIN")
+        if approval is not None:
+            self._flush_implied()  # a card waiting for Hit or Double is a hit: then it is taken back
+        try:
+            taken = session.take_back(supervisor=approval is not None)
+        except RuleRefusal as exc:
+            return self._refuse_text_only(f"nothing taken back: {exc}")
+        count = len(taken.events)
+        del self.events[len(self.events) - count:]
+        self._finished_at = -1
+        store = self.store
+        actor = f"supervisor:{supervisor}" if supervisor else f"dealer:{self.dealer}"
+        reason = f"undo: {taken.describe}"
+        self.unacknowledged += 1
+
+        def job() -> int:
+            rid = self._store_rid
+            if store is None or rid is None:
+                raise StoreError("no store is open")
+            return store.withdraw_events(rid, count, actor=actor, reason=reason, approval=approval)
+
+        self.store_worker.submit(job, lambda _result, error: self._acknowledged(error))
+        for card in taken.cards:  # out of the shoe all the same: held until placed, never dropped
+            self.stray_card, self.stray_event = str(card.card), replace(card, to=None)
+            self.stray_reason = f"Taken back by {supervisor or 'the dealer'}: say where this card lies."
+            self.hold_changed.emit()
+        self.last_refusal = ""
+        self.last_undo = f"Taken back: {taken.describe}"
+        self.accepted.emit()
+        return True
+
     def approve(self, supervisor: str, pin: str, kind: str, done: Callable[[Any], None],
                 detail: dict[str, Any] | None = None) -> None:
         """Check a supervisor PIN off the GUI thread (scrypt), audited by the store.
@@ -828,6 +881,17 @@ class TableController(QObject):
         """A card (or cards) out of the shoe, or a card that may be missing: held while a hold
         is on, or while the round waits for the pick of cards that came out together, in the
         order they came; an event that holds cards starts a hold."""
+        if self.rereading and not self.held_cards:
+            if isinstance(event, NoRead):
+                self.hold("the card could not be read again: key it in (supervisor) or void the round "
+                          f"({self._missing_clause()})")
+                return
+            if isinstance(event, CardRead) and not event.burn:
+                self.rereading = False  # the unread card, read this time: it goes where it came out
+                self.hold_reason, self.hold_event = "", None
+                self._assign(event)
+                self._flush_held()
+                return
         if self.hold_reason and not self.held_cards and isinstance(event, POSSIBLE_MISSED_CARD):
             # A card may be missing, and the dealer is already checking the cards on the table
             # (a frame dropped for a bad checksum shows again in the next frame's gap).
@@ -873,6 +937,10 @@ class TableController(QObject):
     def _flush_held(self) -> None:
         """Assign the held events in order until one of them holds again or a pick is awaited."""
         while self.held_cards and not self.hold_reason and not self.awaiting_pick:
+            if self._queue_blocked:  # a card waits to be placed: the rest wait behind it, in order
+                self.stray_queue += self.held_cards
+                self.held_cards = []
+                break
             self._take(self.held_cards.pop(0))
         self.hold_changed.emit()
 
@@ -1130,14 +1198,22 @@ class TableController(QObject):
             return 1
         return event.unread if isinstance(event, MultiCard) else 0
 
-    def release_hold(self, keyed_card: str | None = None) -> bool:
+    def release_hold(self, keyed_card: str | None = None, approval: int | None = None,
+                     supervisor: str | None = None) -> bool:
         """The dealer checked: optionally the card that was missed (keyed in), then the held cards.
 
         A double feed with unread cards (``MULTI`` with fewer cards than its count) ends
         only when the dealer has keyed in every unread card: all of them, the read and the
         keyed, are one ``multi`` event; the read ones are never assigned on their own.
+        A card the shoe could not read (``NOREAD``, a double feed's unread cards) is keyed in
+        only with a supervisor's ``approval`` (kind ``key_card``); the other ways forward are
+        :meth:`reread` and a supervisor's void (5.1).
         """
         event = self.hold_event
+        if keyed_card and self.hold_unread and approval is None:
+            self.refused.emit(f"Refused: keying in a card the shoe could not read needs a supervisor's PIN "
+                              f"(a card not accounted for voids the round) ({self._missing_clause()})")
+            return False
         if isinstance(event, MultiCard) and event.unread:
             keyed = (keyed_card or "").replace(",", " ").split()
             if len(keyed) != event.unread:
@@ -1155,18 +1231,48 @@ class TableController(QObject):
                 return False
         elif keyed_card:
             try:
-                keyed_event = CardDrawn(parse_card(keyed_card.strip()))
+                card = parse_card(keyed_card.strip())
             except CardNotationError as exc:
                 self.refused.emit(f"not a card: {exc}")
                 return False
-            if not self.submit(keyed_event):
+            # the card that came out: through the session like a read card (5.3, the implied
+            # hit, a place the dealer marked, a face-up report), else held to be placed
+            self.hold_reason = ""
+            self.hold_event = None
+            self.rereading = False
+            if not self._assign(CardRead(card=card, seq=event.seq if event is not None else None)):
+                self.hold_reason, self.hold_event = _hold_text(event) if event is not None else "", event
+                self.hold_changed.emit()
                 return False
+            if approval is not None:
+                self.audit("card_keyed", {"card": str(card), "approval": approval, "shoe": event_to_json(event)
+                                          if event is not None else None}, actor=f"supervisor:{supervisor}")
         elif isinstance(event, NoRead):
-            self.refused.emit("a card came out of the shoe and could not be read: key in that card")
+            self.refused.emit("a card came out of the shoe and could not be read: re-read it, key it in "
+                              f"(supervisor) or void the round ({self._missing_clause()})")
             return False
         self.hold_reason = ""
         self.hold_event = None
+        self.rereading = False
         self._flush_held()  # an unread card further on holds again and keeps the rest
+        return True
+
+    def _missing_clause(self) -> str:
+        """The clause for a card not accounted for: extra or missing cards void the round (5.1)."""
+        return self.rules.clause("void.foreign_card")
+
+    def reread(self) -> bool:
+        """The card the shoe could not read goes through the reader again: the next card read is
+        that card (only while no later card has come out: then its place is not known)."""
+        if not isinstance(self.hold_event, NoRead) or not self.hold_reason:
+            return self._refuse_text_only("only a card the shoe could not read can be re-read")
+        if self.held_cards:
+            return self._refuse_text_only(
+                f"{len(self.held_cards)} card(s) came out after the unread card: key it in (supervisor) or "
+                f"void the round ({self._missing_clause()})")
+        self.rereading = True
+        self.hold(f"re-read: put the unread card through the shoe's reader again ({self._missing_clause()} "
+                  "if it cannot be identified)")
         return True
 
     def place_next_card(self, target: str | None) -> None:
@@ -1212,11 +1318,11 @@ def _hold_text(event: ShoeEvent) -> str:
     if isinstance(event, SequenceGap):
         return f"{event.lost} frame(s) from the shoe were lost: a card may be missing"
     if isinstance(event, NoRead):
-        return "the shoe could not read a card"
+        return "the shoe could not read a card: re-read it, key it in (supervisor) or void the round"
     if isinstance(event, MultiCard):
         read = " ".join(str(c) for c in event.cards) or "none"
         return (f"{event.count} cards came out together and {event.unread} could not be read "
-                f"(read: {read}): key in the unread card(s)")
+                f"(read: {read}): key in the unread card(s) (supervisor) or void the round")
     if isinstance(event, DecodeError):
         return f"the shoe sent a damaged frame ({event.kind}): a card may be missing"
     return "check the last card"

@@ -366,7 +366,7 @@ class DealerWindow(QMainWindow):
         self.game_line.setWordWrap(True)
         self.game_line.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         head.addWidget(self.game_line, 1)
-        self.shoe_status = ShoeStatus(self._release_hold)
+        self.shoe_status = ShoeStatus(self._release_hold, reread=self.controller.reread, void=self.request_void)
         head.addWidget(self.shoe_status.line)
         outer.addLayout(head)
         self.banner = QLabel("")
@@ -529,6 +529,7 @@ class DealerWindow(QMainWindow):
         row.setSpacing(4)
         self.report_buttons: dict[str, QPushButton] = {}
         entries = (
+            ("undo", "Undo (Z)", self.request_undo, "Z"),
             ("misplaced", "Elsewhere (M)", self.open_placement, "M"),
             ("absent", "Absent", self._report_absent, None),
             ("withdraw", "Withdraw", self._report_withdraw, None),
@@ -555,6 +556,7 @@ class DealerWindow(QMainWindow):
             b.clicked.connect(action)
             row.addWidget(b, 1)
             self.report_buttons[key] = b
+        bind(self.report_buttons["undo"], "Ctrl+Z", self.request_undo)
         self.recall_button = fitted(QPushButton("Last 10 (L)"))
         self.recall_button.setCheckable(True)
         bind(self.recall_button, "L", self.recall_button.toggle)
@@ -666,6 +668,29 @@ class DealerWindow(QMainWindow):
         self.pin_dialog = ask_supervisor(self, self.controller, "void", "Void the round",
                                          "Supervisor PIN required to void the round", approved,
                                          extra=reason_box, detail_of=detail)
+        self.pin_dialog.open()
+
+    def request_undo(self) -> None:
+        """Undo: the dealer takes back the last decision or card assignment before the next card;
+        when only a supervisor may take it back (the engine says), their PIN is asked for."""
+        c = self.controller
+        why = c.undo_refusal()
+        if not why:
+            if c.undo():
+                self.show_notice(c.last_undo)
+            return
+        beyond = c.undo_refusal(supervisor=True)
+        if beyond:  # nobody may: the refusal says why
+            self.show_refusal(f"nothing taken back: {beyond}")
+            return
+
+        def approved(name: str, approval: int | None) -> None:
+            if c.undo(name, approval):
+                self.show_notice(c.last_undo)
+
+        self.pin_dialog = ask_supervisor(self, c, "undo", "Take back (supervisor)",
+                                         f"The dealer may not take this back: {why}. "
+                                         "Supervisor name and PIN to take back the last event:", approved)
         self.pin_dialog.open()
 
     def request_review(self) -> None:
@@ -854,7 +879,21 @@ class DealerWindow(QMainWindow):
         self.controller.place_stray(target)
 
     def _release_hold(self, keyed: str | None) -> None:
-        self.controller.release_hold(keyed)
+        """A card the shoe could not read is keyed in with a supervisor's PIN (the other ways
+        forward: re-read, void); a card that may be missing (damaged frame, gap) by the dealer."""
+        c = self.controller
+        if not keyed or not c.hold_unread:
+            c.release_hold(keyed)
+            return
+
+        def approved(name: str, approval: int | None) -> None:
+            c.release_hold(keyed, approval, name)
+
+        self.pin_dialog = ask_supervisor(self, c, "key_card", "Key in an unread card",
+                                         f"The shoe could not read the card(s): {keyed} keyed in. "
+                                         "Supervisor name and PIN:", approved,
+                                         {"cards": keyed, "hold": c.hold_reason})
+        self.pin_dialog.open()
 
     def show_refusal(self, text: str, warn: bool = True) -> None:
         """A refusal (red, with its clause) until the next accepted event; ``warn=False``: a notice."""

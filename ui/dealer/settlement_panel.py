@@ -202,7 +202,9 @@ class SettlementPanel(QWidget):
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802 (Qt name)
         super().resizeEvent(event)
-        self._fit_summary()
+        # after the card is painted: the prompt's change at a settlement resizes this panel in
+        # the card's redraw, and the fit (a style sheet when the type changes) cost ~10 ms there
+        self._after_paint.later("fit", self._fit_summary)
 
     def _fit_summary(self) -> None:
         """Rows as high as the panel allows for all of them (a two-line row counts twice)."""

@@ -14,7 +14,8 @@ from ui.dealer.controller import ShoeInfo
 
 
 class ShoeStatus(QWidget):
-    def __init__(self, release: Callable[[str | None], None], parent: QWidget | None = None) -> None:
+    def __init__(self, release: Callable[[str | None], None], parent: QWidget | None = None, *,
+                 reread: Callable[[], object] | None = None, void: Callable[[], object] | None = None) -> None:
         super().__init__(parent)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 2)
@@ -38,6 +39,13 @@ class ShoeStatus(QWidget):
         self.confirm_button.setProperty("role", "confirm")
         self.confirm_button.clicked.connect(lambda: release(None))
         hold.addWidget(self.confirm_button)
+        # an unread card's other ways forward: through the reader again, or a supervisor's void (5.1)
+        self.reread_button = QPushButton("Re-read")
+        self.reread_button.clicked.connect(lambda: reread() if reread is not None else None)
+        hold.addWidget(self.reread_button)
+        self.void_button = QPushButton("Void")
+        self.void_button.clicked.connect(lambda: void() if void is not None else None)
+        hold.addWidget(self.void_button)
         layout.addWidget(self.hold_box)
         self.hold_box.hide()
         # lost / jammed / faulted: a full-width banner saying what to do (it replaces the prompt)
@@ -118,7 +126,9 @@ class ShoeStatus(QWidget):
         self.key_in.setPlaceholderText(
             f"the {unread} unread cards, e.g. 10H 5D" if unread > 1
             else "the unread card, e.g. 10H" if unread else "missed card, e.g. 10H")
-        self.key_button.setText("Key in cards" if unread > 1 else "Key in card")
+        self.key_button.setText(("Key in cards" if unread > 1 else "Key in card") + (" (PIN)" if unread else ""))
+        self.reread_button.setVisible(unread == 1 and actions)
+        self.void_button.setVisible(bool(unread) and actions)
         self.confirm_button.setEnabled(actions and not unread)  # cards did come out: name them
         self.key_button.setEnabled(actions)
         self.key_in.setEnabled(actions)
