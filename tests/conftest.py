@@ -7,6 +7,9 @@ import os
 
 import pytest
 
+# every Qt window in the suite is a real one, drawn offscreen (no display in CI)
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     """With DEALER_ASSIST_EXPECT_COMPILED set, refuse to run on the pure-Python engine."""

@@ -60,11 +60,11 @@ SUPERVISED = {"void": ("void", "void"), "resolve": ("resolve", "resolve"),
               "correct": ("correction", "correction"), "pick": ("pick", "override")}
 ACCOUNT_OPS = ("enrol", "login", "logout", "unlock", "users", "add_account", "change_pin", "approve",
                "set_disabled", "reset_pin", "snapshot")
-TABLE_OPS = ("no_more_bets", "set_slip", "key_card", "place_card", "double_last_card", "confirm_hit",
+TABLE_OPS = ("no_more_bets", "set_slip", "take_back", "key_card", "place_card", "double_last_card", "confirm_hit",
              "face_up", "next_round", "release_hold", "set_aside", "sim_deal")
 OPS = frozenset(("state", *ACCOUNT_OPS, *DEALER_INPUTS, *SUPERVISED, *TABLE_OPS))
 HOLDING = ("noread", "gap", "error")
-APPROVAL_KINDS = ("void", "resolve", "correction", "override", "accounts", "review")
+APPROVAL_KINDS = ("void", "resolve", "correction", "override", "accounts", "review", "undo", "key_card")
 UNREAD = "?"  # a card in flight the shoe could not read
 
 
@@ -402,8 +402,10 @@ class TableService:
             self._record(self.session.apply(event), who, approval)
             if kind == "void":
                 self._void_in_flight(who)
+        elif op == "take_back":
+            self._take_back(client, args, actor)
         elif op == "key_card":
-            self._key_card(args, actor)
+            self._key_card(client, args, actor)
         elif op == "place_card":
             self._place_stray(args, actor)
         elif op == "double_last_card":
@@ -593,14 +595,44 @@ class TableService:
         while self.queue and not self.hold and self.stray is None and not self.session.tentative_held:
             self._take(self.queue.pop(0))
 
-    def _key_card(self, args: dict[str, Any], actor: str) -> None:
-        """The dealer keys in a card: the one a hold waits for, or a card in flight by its seq."""
+    def _take_back(self, client: Client, args: dict[str, Any], actor: str) -> None:
+        """Undo (engine/retraction.py says what may be taken back): the dealer's last input
+        before the next card; more with a supervisor's ``undo`` approval. The store takes the
+        events out of the round and audits them (``event_withdrawn``); a shoe card taken back
+        is held to be placed again, never dropped."""
+        approval: int | None = None
+        who = actor
+        if args.get("approval") is not None or args.get("pin"):
+            approval, user = self._approval(client, args, "undo", self.round_id if self.round_id else None)
+            who = f"supervisor:{user}"
+        if self.round_id is None:
+            raise refused("nothing taken back: the round has not begun (5.3)")
+        taken = self.session.take_back(supervisor=approval is not None)
+        self.store.withdraw_events(self.round_id, len(taken.events), actor=who,
+                                   reason=f"undo: {taken.describe}", approval=approval)
+        for card in taken.cards:  # in flight again, on disk first (reported after any restart)
+            seq = card.shoe_seq
+            if seq is not None:
+                audit = self.store.add_audit(IN_FLIGHT_KIND, actor=who, round_id=self.round_id,
+                                             detail={"seq": seq, "card": str(card.card)})
+                self.in_flight[seq] = {"card": str(card.card), "audit": audit}
+            self.stray = {"card": str(card.card), "seq": seq,
+                          "reason": f"taken back by {who}: say where this card lies"}
+
+    def _key_card(self, client: Client, args: dict[str, Any], actor: str) -> None:
+        """The dealer keys in a card: the one a hold waits for, or a card in flight by its seq.
+        A card the shoe could not read is keyed in only with a supervisor's ``key_card``
+        approval (a card not accounted for voids the round, 5.1)."""
         card = parse_card(str(args.get("card", "")))
         seq = args.get("seq")
         if isinstance(seq, int) and seq in self.in_flight:
             known = self.in_flight[seq]["card"]
             if known not in (UNREAD, str(card)):
                 raise refused(f"the shoe read card {seq} as {known}, not {card}")
+            if known == UNREAD:
+                approval, user = self._approval(client, args, "key_card", self.round_id if self.round_id else None)
+                self.store.add_audit("card_keyed", actor=f"supervisor:{user}", round_id=self.round_id,
+                                     detail={"seq": seq, "card": str(card), "approval": approval})
             self.queue = [q for q in self.queue if q.get("seq") != seq]
         elif not self.hold:
             raise refused("no card is missing: cards come from the shoe")

@@ -157,11 +157,13 @@ class Campaign:
             if flight:
                 first = flight[0]
                 card = first["card"]
+                extra: dict[str, Any] = {}
                 if card == "?":
                     missing = self.unrecorded(state)
                     card = missing[0] if missing else "2C"
+                    extra = {"pin": SUPERVISOR}  # an unread card: a supervisor keys it in (5.1)
                 try:
-                    c.request("key_card", card=card, seq=first["seq"])
+                    c.request("key_card", card=card, seq=first["seq"], **extra)
                     self.figures.keyed_after_restart += 1
                 except ServiceError:
                     self.settle_otherwise(c, first["seq"])

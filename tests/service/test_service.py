@@ -187,7 +187,11 @@ def test_a_card_in_flight_is_reported_after_a_restart_and_keyed_in(station: Any)
     assert state["hold"] and state["in_flight"] == [{"seq": unread, "card": "?"}, {"seq": seq, "card": "QD"}]
     with pytest.raises(ServiceError, match="not 8C"):
         c.request("key_card", card="8C", seq=seq)  # the shoe read that one: it is QD
-    c.request("key_card", card="9H", seq=unread)
+    with pytest.raises(ServiceError) as caught:  # an unread card: keyed in with a supervisor's PIN (5.1)
+        c.request("key_card", card="9H", seq=unread)
+    assert caught.value.code == "pin"
+    assert c.request("state")["in_flight"][0] == {"seq": unread, "card": "?"}  # nothing changed
+    c.request("key_card", card="9H", seq=unread, pin={"user": "sue", "pin": "482913"})
     state = c.request("key_card", card="QD", seq=seq)
     assert state["in_flight"] == []
     cards = [e["card"] for e in state["events"] if e["type"] == "card"]

@@ -226,14 +226,29 @@ class StationController(TableController):
     def report_face_up(self) -> None:
         self.ask("face_up")  # 5.5: the service turns the next card face up
 
-    def release_hold(self, keyed_card: str | None = None) -> bool:
-        """The dealer checked the table: the card keyed in (an unread one by its number), or none missing."""
+    def release_hold(self, keyed_card: str | None = None, approval: int | None = None,
+                     supervisor: str | None = None) -> bool:
+        """The dealer checked the table: the card keyed in (an unread one by its number, with a
+        supervisor's ``key_card`` approval, 5.1), or none missing."""
         if not keyed_card:
             return self.ask("release_hold")
+        extra: dict[str, Any] = {} if approval is None else {"approval": approval}
         unread = [f["seq"] for f in self.service_state.get("in_flight") or [] if f.get("card") == "?"]
         if unread:
-            return self.ask("key_card", card=keyed_card.strip(), seq=unread[0])
-        return self.ask("key_card", card=keyed_card.strip())
+            return self.ask("key_card", card=keyed_card.strip(), seq=unread[0], **extra)
+        return self.ask("key_card", card=keyed_card.strip(), **extra)
+
+    # ------------------------------------------------------------------ undo (issue 24 item 4)
+    def undo(self, supervisor: str | None = None, approval: int | None = None) -> bool:
+        """The service takes the last input back (op ``take_back``) and audits it; more with a
+        supervisor's ``undo`` approval."""
+        if supervisor is not None and approval is None:
+            return self.say_refused("taking back more needs a supervisor's PIN")
+        extra: dict[str, Any] = {} if approval is None else {"approval": approval}
+        done = self.ask("take_back", **extra)
+        if done:
+            self.last_undo = "Taken back" + (f" by {supervisor}" if supervisor else "")
+        return done
 
     # ------------------------------------------------------------------ referral (6.1)
     def refer(self, text: str) -> None:
