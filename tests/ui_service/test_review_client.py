@@ -55,7 +55,7 @@ def test_a_supervisor_can_review_the_stations_store_through_the_service(
             QTest.keyClick(gate.pin, Qt.Key.Key_Return)
             qtbot.waitUntil(lambda: any(isinstance(w, ReviewWindow) and w.isVisible()
                                         for w in QApplication.topLevelWidgets()), timeout=20000)
-            review = next(w for w in QApplication.topLevelWidgets() if isinstance(w, ReviewWindow))
+            review = next(w for w in QApplication.topLevelWidgets() if isinstance(w, ReviewWindow) and w.isVisible())  # not an earlier test's window
             seen["rows"] = review.model.rowCount()
             seen["hashes"] = review.store.read_with(
                 lambda conn: conn.execute("SELECT pin_hash, pin_salt FROM users").fetchall())
