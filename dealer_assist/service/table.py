@@ -44,6 +44,7 @@ from dealer_assist.service.anchor import (
 )
 from dealer_assist.service.journal import JOURNAL_NAME, ShoeJournal, frames_between
 from dealer_assist.service.protocol import ProtocolError
+from dealer_assist.service.resume import RESUME_NAME, ResumeTokens
 from dealer_assist.store import Store, StoreError
 
 PENDING_CARD_KIND = "implied_card"  # as the screen wrote it: the tentative implied hit
@@ -58,7 +59,7 @@ DEALER_INPUTS = {
 # Inputs that need a supervisor's PIN (docs/store.md, the authority table): op -> (type, approval kind)
 SUPERVISED = {"void": ("void", "void"), "resolve": ("resolve", "resolve"),
               "correct": ("correction", "correction"), "pick": ("pick", "override")}
-ACCOUNT_OPS = ("enrol", "login", "logout", "unlock", "users", "add_account", "change_pin", "approve",
+ACCOUNT_OPS = ("enrol", "login", "resume", "logout", "unlock", "users", "add_account", "change_pin", "approve",
                "set_disabled", "reset_pin", "snapshot")
 TABLE_OPS = ("no_more_bets", "set_slip", "key_card", "place_card", "double_last_card", "confirm_hit",
              "face_up", "next_round", "release_hold", "set_aside", "sim_deal")
@@ -123,6 +124,7 @@ class TableService:
         self.anchor_path = state_dir / ANCHOR_NAME
         self.anchor_slot = 0
         self.journal = ShoeJournal(state_dir / JOURNAL_NAME)
+        self.resume_tokens = ResumeTokens(state_dir / RESUME_NAME)
         self.last_frame: int | None = None  # the seq of the last frame read before this start
 
     # ------------------------------------------------------------------ start
@@ -262,11 +264,27 @@ class TableService:
         check = self.store.start_shift(name, pin)
         if not check.ok:
             raise ProtocolError("pin", _pin_text(check), None, reason=check.reason)
+        self._on_shift(client, name)
+        self.log.info("dealer %s logged in (account %s)", name, client.account)
+        return {"dealer": name, "resume": self.resume_tokens.issue(name, client.account)}
+
+    def _on_shift(self, client: Client, name: str) -> None:
         client.dealer = name
         self.session_id = self.store.start_session(
             game=self.session.table["game"], decks=int(self.session.table["decks"]),
             areas=self.session.table.get("areas"), limits=None, dealer=name)
-        self.log.info("dealer %s logged in (account %s)", name, client.account)
+
+    def _op_resume(self, client: Client, args: dict[str, Any]) -> Any:
+        """The screen reconnected after the service restarted: its dealer's shift goes on (no PIN)."""
+        name = self.resume_tokens.take(str(args.get("token", "")), client.account)
+        if name is None:
+            raise ProtocolError("auth", "this shift cannot be resumed: log in again")
+        if not any(u["username"] == name and not u.get("disabled") for u in self.store.users()):
+            self.resume_tokens.end(name, client.account)
+            raise ProtocolError("auth", f"{name} cannot log in any more: log in again")
+        self.store.add_audit("shift_resumed", actor=name, detail={"role": "dealer", "account": client.account})
+        self._on_shift(client, name)
+        self.log.info("dealer %s's shift resumed after a restart (account %s)", name, client.account)
         return {"dealer": name}
 
     def _op_logout(self, client: Client, args: dict[str, Any]) -> Any:
@@ -275,6 +293,7 @@ class TableService:
                 self.store.end_session(self.session_id, actor=client.dealer)
                 self.session_id = None
             self.store.end_shift(client.dealer)
+            self.resume_tokens.end(client.dealer, client.account)
         client.dealer = None
         return {}
 

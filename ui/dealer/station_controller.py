@@ -29,7 +29,7 @@ from dealer_assist.engine.table_setup import TableSetup
 from dealer_assist.engine.transcript import event_to_transcript, parse_event
 from dealer_assist.service.client import ServiceError
 from dealer_assist.store import PinCheck
-from ui.common.service_link import ServiceJobs, ServiceLink
+from ui.common.service_link import RECONNECTING, ServiceJobs, ServiceLink
 from ui.dealer.controller import TableController
 
 log = logging.getLogger("ui.dealer.station")
@@ -50,9 +50,13 @@ class StationController(TableController):
         self.jobs = ServiceJobs(link)
         self.service_state: dict[str, Any] = {}
         self.service_closed = False
+        self.sent_slip: list[dict[str, Any]] = []  # the slip the service holds (in its memory only)
+        # the log-in dialog again, when a restarted service cannot resume the shift (ui/dealer/app.py)
+        self.login_lost: Callable[[], None] = lambda: None
         link.round_changed.connect(self.show_state)
         link.shoe_changed.connect(self.show_shoe)
         link.closed.connect(self.on_service_closed)
+        link.reconnected.connect(self.on_reconnected)
 
     # ------------------------------------------------------------------ the service's state
     def open_store(self, path: str | None, done: Callable[[bool], None] | None = None) -> None:
@@ -96,6 +100,8 @@ class StationController(TableController):
         self.session = session
         self.config = dict(session.config)
         self.round_id = state.get("round_id")
+        if self.round_id is not None:
+            self.sent_slip = []  # the bets closed: the slip is the round's now
         self.events = list(state.get("events") or [])
         hold = str(state.get("hold") or "")
         stray = state.get("stray") or None
@@ -124,8 +130,28 @@ class StationController(TableController):
     def on_service_closed(self) -> None:
         if not self.service_closed:
             self.service_closed = True
-            self.store_error = "the station service closed the connection: nothing more is recorded"
+            self.store_error = (RECONNECTING if self.link.reconnect else
+                                "the station service closed the connection: nothing more is recorded")
             self.store_failed.emit(self.store_error)
+
+    def on_reconnected(self) -> None:
+        """The service is back: the dealer's shift resumed, the round re-read from the service,
+        the betting slip sent again if the restart lost it; nothing else is re-sent."""
+        self.service_closed = False
+        self.store_error = ""
+        resumed = False
+        if self.dealer and self.link.resume_token:
+            try:
+                self.link.client.request("resume", token=self.link.resume_token)
+                resumed = True
+            except ServiceError as exc:
+                log.warning("the shift of %s was not resumed: %s", self.dealer, exc.message)
+        self.open_store(None)
+        if resumed and self.sent_slip and not self.service_state.get("slip") \
+                and self.service_state.get("betting") and self.service_state.get("round_id") is None:
+            self.ask("set_slip", wagers=self.sent_slip)
+        if self.dealer and not resumed:
+            self.login_lost()
 
     # ------------------------------------------------------------------ input
     def ask(self, op: str, quiet: bool = False, **args: Any) -> bool:
@@ -182,6 +208,7 @@ class StationController(TableController):
         wagers = [{k: v for k, v in event_to_transcript(w).items() if k != "type"}
                   for w in (self.session.slip if self.session is not None else ())]
         if self.ask("set_slip", wagers=wagers):
+            self.sent_slip = wagers
             return True
         self.show_state(self.service_state)  # the service's slip, as it was
         return False
@@ -266,6 +293,8 @@ class StationController(TableController):
         self.dealer = dealer  # the service logged this connection in (op login)
 
     def end_shift(self, dealer: str) -> None:
+        self.link.resume_token = ""
+        self.dealer = ""
         self.link.request("logout")
 
     def close(self) -> None:
