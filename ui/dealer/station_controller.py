@@ -50,6 +50,7 @@ class StationController(TableController):
         self.jobs = ServiceJobs(link)
         self.service_state: dict[str, Any] = {}
         self.service_closed = False
+        self.was_referred = False
         self.sent_slip: list[dict[str, Any]] = []  # the slip the service holds (in its memory only)
         # the log-in dialog again, when a restarted service cannot resume the shift (ui/dealer/app.py)
         self.login_lost: Callable[[], None] = lambda: None
@@ -103,10 +104,14 @@ class StationController(TableController):
         if self.round_id is not None:
             self.sent_slip = []  # the bets closed: the slip is the round's now
         self.events = list(state.get("events") or [])
+        referral = state.get("referral")
+        self.referred = (f"the round was referred to the Gaming Shift Manager: {referral.get('text', '')} "
+                         f"({referral.get('rule', '')})") if isinstance(referral, dict) else ""
         hold = str(state.get("hold") or "")
         stray = state.get("stray") or None
-        held_changed = hold != self.hold_reason or (stray or {}).get("card") != self.stray_card
+        held_changed = bool(referral) != self.was_referred or hold != self.hold_reason or (stray or {}).get("card") != self.stray_card
         self.hold_reason = hold
+        self.was_referred = bool(referral)
         self.stray_card = str(stray["card"]) if isinstance(stray, dict) and stray.get("card") else None
         self.stray_reason = str(stray.get("reason", "")) if isinstance(stray, dict) else ""
         self.show_shoe(state.get("shoe") or {})
@@ -264,16 +269,16 @@ class StationController(TableController):
 
     # ------------------------------------------------------------------ referral (6.1)
     def refer(self, text: str) -> None:
-        """Not an op of the service yet: refused with the clause, the round unchanged (a
-        supervisor can still void it); never a write the service did not decide."""
-        clause = self.rules.clause("refer")
-        self.say_refused(f"a referral to the shift manager is not recorded through the station service yet: "
-                         f"call the supervisor, who may void the round ({clause})")
+        """6.1: the service records the referral (audited, the round "referred", no card assigned)."""
+        self.ask("refer", text=text)
 
     def resolve_referral(self, ruling: str, supervisor: str, approval: int | None = None) -> bool:
-        if self.rnd is not None and self.rnd.status() == "referred":
-            return super().resolve_referral(ruling, supervisor, approval)  # the engine's: op resolve
-        return False
+        """The shift manager's decision (continue / void), under the PIN the service checked."""
+        if not self.service_state.get("referral") and not (self.rnd is not None and self.rnd.status() == "referred"):
+            return False
+        if approval is None:
+            return self.say_refused("a supervisor's PIN is needed first")
+        return self.ask("resolve", ruling=ruling, text=f"Shift manager {supervisor}: {ruling}", approval=approval)
 
     # ------------------------------------------------------------------ what the service does itself
     def remember_setup(self, setup: TableSetup) -> None:
