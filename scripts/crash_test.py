@@ -33,6 +33,7 @@ def main() -> int:
                         help="kill the dealer's screen as a client of a running station service (issue 23; "
                              "tests/ui_service/screen_campaign.py)")
     parser.add_argument("--minutes", type=float, help="--screen-client: stop killing after this wall time")
+    parser.add_argument("--game", default="lucky8", help="--screen-client: the station's game")
     args = parser.parse_args()
     if args.service:
         return _service(args)
@@ -74,7 +75,7 @@ def _screen_client(args: argparse.Namespace) -> int:
         where = Path(args.keep) if args.keep else Path(tmp)
         where.mkdir(parents=True, exist_ok=True)
         figures, lines = run_screen(where, args.kills, seed=args.seed, max_delay=args.max_delay,
-                                    budget_s=args.minutes * 60 if args.minutes else None)
+                                    budget_s=args.minutes * 60 if args.minutes else None, game=args.game)
     print("\n".join(lines))
     for name, ids in (("stuck", figures.stuck), ("results missing", figures.results_missing),
                       ("cards lost", figures.cards_lost)):

@@ -21,12 +21,21 @@ import time
 from pathlib import Path
 
 from dealer_assist.service.client import ServiceClient, ServiceError
+from hardware.simulator import SimulatedShoe
 from tests.service.crash_campaign import ROOT, Campaign, Figures
 
 
 class ScreenCampaign(Campaign):
-    def __init__(self, where: Path, seed: int, max_delay: float, budget_s: float | None = None) -> None:
+    def __init__(self, where: Path, seed: int, max_delay: float, budget_s: float | None = None,
+                 game: str = "lucky8") -> None:
         super().__init__(where, seed, max_delay)
+        if game != "lucky8":  # the station's game (its configuration), the shoe's deck with it
+            self.sim.close()
+            decks = 6 if game in ("electronic", "star_elements") else 8  # their configurations allow up to 6
+            self.sim = SimulatedShoe(game=game, decks=decks, seed=seed, penetration=None)
+            self.sim.open()
+            self.config.write_text(f'[table]\nname = "CRASH"\ngame = "{game}"\ndecks = {decks}\n'
+                                   f'[shoe]\nport = "{self.sim.path}"\n')
         self.budget_s = budget_s  # stop killing after this much wall time (the figures say how many)
         self.screen: subprocess.Popen[bytes] | None = None
         self.ready_starts = 0
@@ -109,10 +118,10 @@ class ScreenCampaign(Campaign):
 
 
 def run(where: Path, kills: int, *, seed: int = 2323, max_delay: float = 5.0,
-        budget_s: float | None = None) -> tuple[Figures, list[str]]:
-    campaign = ScreenCampaign(where, seed, max_delay, budget_s)
+        budget_s: float | None = None, game: str = "lucky8") -> tuple[Figures, list[str]]:
+    campaign = ScreenCampaign(where, seed, max_delay, budget_s, game)
     figures = campaign.run(kills)
     lines = figures.lines()
-    lines[0] = f"screen SIGKILLs: {figures.kills} in {figures.seconds:.0f} s (the service never killed); " \
+    lines[0] = f"{game}: screen SIGKILLs: {figures.kills} in {figures.seconds:.0f} s (the service never killed); " \
                f"{campaign.ready_starts} of the killed screens had logged in and were dealing"
     return figures, lines

@@ -46,6 +46,11 @@ def main(argv: list[str]) -> int:
                 c.place_wager("p2", "main", 20, 2)
             return
         exp = st.get("expect") or {}
+        if exp.get("kind") == "decisions" and c.rnd is not None:  # Electronic: every terminal at once
+            for entry in list(getattr(c.rnd.expectation(), "pending", ()))[:1]:
+                if "stand" in entry.get("options", ()):
+                    c.decide("stand", area=entry.get("area"), hand=entry.get("hand"), player=entry.get("player"))
+            return
         if exp.get("kind") == "decision":
             if st.get("tentative"):
                 c.confirm_implied_hit()
