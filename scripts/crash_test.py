@@ -1,6 +1,6 @@
 """Kill the dealer's window at random moments and count what was lost (issue 15).
 
-    .venv/bin/python scripts/crash_test.py [--kills 300] [--seed 15] [--keep DIR] [--service]
+    .venv/bin/python scripts/crash_test.py [--kills 300] [--seed 15] [--keep DIR] [--service | --screen-client]
 
 Plays rounds of all five games through the real window (offscreen), controller and store,
 SIGKILLs it after a random delay, verifies the file, restarts the window on it, and at the
@@ -29,9 +29,16 @@ def main() -> int:
     parser.add_argument("--keep", metavar="DIR", help="keep the store file in DIR")
     parser.add_argument("--service", action="store_true",
                         help="kill the station service instead of the window (issue 23; tests/service/crash_campaign.py)")
+    parser.add_argument("--screen-client", action="store_true",
+                        help="kill the dealer's screen as a client of a running station service (issue 23; "
+                             "tests/ui_service/screen_campaign.py)")
+    parser.add_argument("--minutes", type=float, help="--screen-client: stop killing after this wall time")
+    parser.add_argument("--game", default="lucky8", help="--screen-client: the station's game")
     args = parser.parse_args()
     if args.service:
         return _service(args)
+    if args.screen_client:
+        return _screen_client(args)
     with tempfile.TemporaryDirectory() as tmp:
         where = Path(args.keep) if args.keep else Path(tmp)
         where.mkdir(parents=True, exist_ok=True)
@@ -54,6 +61,22 @@ def _service(args: argparse.Namespace) -> int:
         where.mkdir(parents=True, exist_ok=True)
         figures = run_service(where, args.kills, seed=args.seed, max_delay=min(args.max_delay, 1.5))
     print("\n".join(figures.lines()))
+    for name, ids in (("stuck", figures.stuck), ("results missing", figures.results_missing),
+                      ("cards lost", figures.cards_lost)):
+        if ids:
+            print(f"  {name}: {ids[:20]}")
+    return 0 if not (figures.stuck or figures.results_missing or figures.cards_lost) and figures.verify == "ok" else 1
+
+
+def _screen_client(args: argparse.Namespace) -> int:
+    from tests.ui_service.screen_campaign import run as run_screen
+
+    with tempfile.TemporaryDirectory() as tmp:
+        where = Path(args.keep) if args.keep else Path(tmp)
+        where.mkdir(parents=True, exist_ok=True)
+        figures, lines = run_screen(where, args.kills, seed=args.seed, max_delay=args.max_delay,
+                                    budget_s=args.minutes * 60 if args.minutes else None, game=args.game)
+    print("\n".join(lines))
     for name, ids in (("stuck", figures.stuck), ("results missing", figures.results_missing),
                       ("cards lost", figures.cards_lost)):
         if ids:

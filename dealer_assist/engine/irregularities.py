@@ -644,7 +644,8 @@ def _rule_held(rnd: TablePort) -> None:
 
 # ---------------------------------------------------------------------- other events
 def supervisor_void(rnd: TablePort, ev: Void) -> None:
-    allowed = {rnd.clause("void.foreign_card"), rnd.clause("void.cannot_reconstruct")}
+    # 5.1, 5.2; and 6.1: the Gaming Shift Manager's decision on a round referred to them
+    allowed = {rnd.clause("void.foreign_card"), rnd.clause("void.cannot_reconstruct"), rnd.clause("refer")}
     rule = ev.rule or rnd.clause("void.foreign_card")
     if rule not in allowed:
         raise RuleRefusal(f"a supervisor voids a round under {' or '.join(sorted(allowed))}, not {rule}")

@@ -43,15 +43,17 @@ class ServiceClient:
         self.on_notify = on_notify
         self.timeout_s = timeout_s
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(timeout_s)  # a service still starting: never a connect that hangs
         try:
             self.sock.connect(str(self.path))
-        except OSError as exc:
+            self.reader = LineReader(self.sock)
+            self.sock.sendall(encode(hello(kind)))
+            answer = self._read()
+        except (OSError, ProtocolError) as exc:
             self.sock.close()
-            raise ServiceError("internal", f"the station service is not answering at {self.path}: "
-                                           f"{exc.strerror or exc}") from None
-        self.reader = LineReader(self.sock)
-        self.sock.sendall(encode(hello(kind)))
-        answer = self._read()
+            text = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc) or type(exc).__name__
+            raise ServiceError("internal", f"the station service is not answering at {self.path}: {text}") from None
+        self.sock.settimeout(None)
         if answer is None or "error" in answer:
             error = (answer or {}).get("error") or {}
             self.sock.close()
@@ -95,6 +97,10 @@ class ServiceClient:
                 event.set()
             if self.on_notify is not None:
                 self.on_notify("closed", {})
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
 
     def request(self, op: str, **args: Any) -> Any:
         """Send one request and wait for its reply; ServiceError if refused or gone."""

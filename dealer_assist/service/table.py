@@ -27,7 +27,7 @@ from dealer_assist.base.errors import (
     TranscriptError,
 )
 from dealer_assist.base.money import AmountError, parse_amount
-from dealer_assist.engine.events import Burn, CardDrawn, Event, Multi
+from dealer_assist.engine.events import Burn, CardDrawn, Event, Multi, Void
 from dealer_assist.engine.session import Step, TableSession
 from dealer_assist.engine.transcript import (
     event_to_transcript,
@@ -35,6 +35,7 @@ from dealer_assist.engine.transcript import (
     parse_target,
     round_output,
 )
+from dealer_assist.games import GAMES
 from dealer_assist.service.anchor import (
     ANCHOR_NAME,
     Anchor,
@@ -44,6 +45,7 @@ from dealer_assist.service.anchor import (
 )
 from dealer_assist.service.journal import JOURNAL_NAME, ShoeJournal, frames_between
 from dealer_assist.service.protocol import ProtocolError
+from dealer_assist.service.resume import RESUME_NAME, ResumeTokens
 from dealer_assist.store import Store, StoreError
 
 PENDING_CARD_KIND = "implied_card"  # as the screen wrote it: the tentative implied hit
@@ -58,9 +60,10 @@ DEALER_INPUTS = {
 # Inputs that need a supervisor's PIN (docs/store.md, the authority table): op -> (type, approval kind)
 SUPERVISED = {"void": ("void", "void"), "resolve": ("resolve", "resolve"),
               "correct": ("correction", "correction"), "pick": ("pick", "override")}
-ACCOUNT_OPS = ("enrol", "login", "logout", "unlock", "users", "add_account", "change_pin", "approve",
+ACCOUNT_OPS = ("enrol", "login", "resume", "logout", "unlock", "users", "add_account", "change_pin", "approve",
                "set_disabled", "reset_pin", "snapshot")
-TABLE_OPS = ("no_more_bets", "set_slip", "take_back", "key_card", "place_card", "double_last_card", "confirm_hit",
+TABLE_OPS = ("refer", "no_more_bets", "set_slip", "take_back", "key_card", "place_card", "double_last_card",
+             "confirm_hit",
              "face_up", "next_round", "release_hold", "set_aside", "sim_deal")
 OPS = frozenset(("state", *ACCOUNT_OPS, *DEALER_INPUTS, *SUPERVISED, *TABLE_OPS))
 HOLDING = ("noread", "gap", "error")
@@ -119,10 +122,14 @@ class TableService:
         self.floor: Callable[[], dict[str, Any]] | None = None  # the floor link's state, if any
         self.simulator: Any = None  # the simulated shoe (no shoe configured): op sim_deal deals from it
         self.face_up_next = False
+        # the dealer referred the round to the Gaming Shift Manager (6.1): {rule, text, by}; no card
+        # is assigned and no input taken until the shift manager's decision (op resolve)
+        self.referral: dict[str, Any] | None = None
         self.gap: dict[str, Any] | None = None  # the frames a restart gap covers
         self.anchor_path = state_dir / ANCHOR_NAME
         self.anchor_slot = 0
         self.journal = ShoeJournal(state_dir / JOURNAL_NAME)
+        self.resume_tokens = ResumeTokens(state_dir / RESUME_NAME)
         self.last_frame: int | None = None  # the seq of the last frame read before this start
 
     # ------------------------------------------------------------------ start
@@ -163,6 +170,11 @@ class TableService:
         self.round_id = open_round.round_id
         self.store.add_audit("recovered", actor="system", round_id=self.round_id,
                              detail={"events": len(open_round.events)})
+        if open_round.status == "referred" and self.session.round.status() == "in_progress":
+            referrals = self.store.audit_entries(round_id=self.round_id, kind="referral")
+            detail = referrals[-1].detail if referrals else {}
+            self.referral = {"rule": str(detail.get("rule") or self._refer_clause()),
+                             "text": str(detail.get("text", "")), "by": referrals[-1].actor if referrals else ""}
         if self.session.concluded:  # killed between the last event and its result
             self._write_result()
 
@@ -208,7 +220,7 @@ class TableService:
             "expect": {"kind": exp.kind, "target": exp.target, "area": exp.area, "hand": exp.hand,
                        "player": exp.player, "options": list(exp.options), "rule": exp.rule, "text": exp.text},
             "output": round_output(rnd), "concluded": self.session.concluded,
-            "hold": self.hold, "gap": self.gap, "queued": len(self.queue), "stray": self.stray,
+            "hold": self.hold, "gap": self.gap, "referral": self.referral, "queued": len(self.queue), "stray": self.stray,
             "in_flight": [{"seq": s, "card": v["card"]} for s, v in sorted(self.in_flight.items())],
             "under_min": sorted(self.session.under_min), "shoe": dict(self.shoe),
             "floor": self.floor() if self.floor is not None else None,
@@ -262,11 +274,27 @@ class TableService:
         check = self.store.start_shift(name, pin)
         if not check.ok:
             raise ProtocolError("pin", _pin_text(check), None, reason=check.reason)
+        self._on_shift(client, name)
+        self.log.info("dealer %s logged in (account %s)", name, client.account)
+        return {"dealer": name, "resume": self.resume_tokens.issue(name, client.account)}
+
+    def _on_shift(self, client: Client, name: str) -> None:
         client.dealer = name
         self.session_id = self.store.start_session(
             game=self.session.table["game"], decks=int(self.session.table["decks"]),
             areas=self.session.table.get("areas"), limits=None, dealer=name)
-        self.log.info("dealer %s logged in (account %s)", name, client.account)
+
+    def _op_resume(self, client: Client, args: dict[str, Any]) -> Any:
+        """The screen reconnected after the service restarted: its dealer's shift goes on (no PIN)."""
+        name = self.resume_tokens.take(str(args.get("token", "")), client.account)
+        if name is None:
+            raise ProtocolError("auth", "this shift cannot be resumed: log in again")
+        if not any(u["username"] == name and not u.get("disabled") for u in self.store.users()):
+            self.resume_tokens.end(name, client.account)
+            raise ProtocolError("auth", f"{name} cannot log in any more: log in again")
+        self.store.add_audit("shift_resumed", actor=name, detail={"role": "dealer", "account": client.account})
+        self._on_shift(client, name)
+        self.log.info("dealer %s's shift resumed after a restart (account %s)", name, client.account)
         return {"dealer": name}
 
     def _op_logout(self, client: Client, args: dict[str, Any]) -> Any:
@@ -275,6 +303,7 @@ class TableService:
                 self.store.end_session(self.session_id, actor=client.dealer)
                 self.session_id = None
             self.store.end_shift(client.dealer)
+            self.resume_tokens.end(client.dealer, client.account)
         client.dealer = None
         return {}
 
@@ -386,7 +415,14 @@ class TableService:
 
     def _table_op(self, client: Client, op: str, args: dict[str, Any]) -> Any:
         actor = f"dealer:{client.dealer}"
-        if op in DEALER_INPUTS:
+        if self.referral is not None and op not in ("resolve", "void", "sim_deal"):
+            raise refused("the round is referred to the Gaming Shift Manager: nothing is taken until the "
+                          f"shift manager decides ({self.referral['rule']})", self.referral["rule"])
+        if op == "refer":
+            self._refer(str(args.get("text", "")).strip(), actor)
+        elif op == "resolve" and self.referral is not None:
+            self._resolve_referral(client, args)
+        elif op in DEALER_INPUTS:
             event = parse_event({k: v for k, v in args.items() if k != "type"} | {"type": DEALER_INPUTS[op]})
             self._record(self.session.apply(event), actor)
         elif op == "no_more_bets":
@@ -396,12 +432,16 @@ class TableService:
             self.session.set_slip(slip)
         elif op in SUPERVISED:
             kind, approval_kind = SUPERVISED[op]
+            if op == "void" and self.referral is None and str(args.get("rule", "")) == self._refer_clause():
+                raise refused(f"a void under {self._refer_clause()} is the shift manager's decision on a "
+                              "referred round: refer it first", self._refer_clause())
             event = parse_event({k: v for k, v in args.items() if k not in ("pin", "approval")} | {"type": kind})
             approval, user = self._approval(client, args, approval_kind, self.round_id if self.round_id else None)
             who = f"supervisor:{user}"
             self._record(self.session.apply(event), who, approval)
             if kind == "void":
                 self._void_in_flight(who)
+                self.referral = None
         elif op == "take_back":
             self._take_back(client, args, actor)
         elif op == "key_card":
@@ -447,6 +487,44 @@ class TableService:
         self._release()
         self._changed()
         return self.state()
+
+    # ------------------------------------------------------------------ referral (6.1)
+    def _refer_clause(self) -> str:
+        return GAMES[str(self.session.config.get("game") or self.session.table["game"])].clause("refer")
+
+    def _refer(self, text: str, actor: str) -> None:
+        """6.1: an irregularity the rules do not cover, referred for the decision of the Gaming
+        Shift Manager: audited with the round, the round's record "referred", cards held."""
+        rule = self._refer_clause()
+        if self.round_id is None or self.session.concluded:
+            raise refused(f"nothing to refer: no round is in play ({rule})", rule)
+        if not text:
+            raise ProtocolError("bad_request", f"a referral says what happened ({rule})")
+        self.store.add_audit("referral", actor=actor, round_id=self.round_id, detail={"rule": rule, "text": text})
+        output = {**round_output(self.session.round), "status": "referred",
+                  "next": {"expect": "ruling", "rule": rule, "text": text}}
+        self.store.finish_round(self.round_id, output, actor=actor)
+        self.referral = {"rule": rule, "text": text, "by": actor}
+
+    def _resolve_referral(self, client: Client, args: dict[str, Any]) -> None:
+        """The shift manager's decision, under a supervisor's PIN: ``continue`` (the round goes
+        on, its record in progress again) or ``void`` (a void under 6.1, cards in flight settled)."""
+        assert self.referral is not None
+        ruling = str(args.get("ruling", ""))
+        if ruling not in ("continue", "void"):
+            raise ProtocolError("bad_request", "the shift manager's decision is continue or void")
+        rule, text = self.referral["rule"], self.referral["text"]
+        approval, user = self._approval(client, args, "resolve", self.round_id)
+        who = f"supervisor:{user}"
+        if ruling == "void":
+            self._record(self.session.apply(Void(f"shift manager's decision: {text}", rule)), who, approval)
+            self._void_in_flight(who)
+        else:
+            assert self.round_id is not None
+            self.store.finish_round(self.round_id, round_output(self.session.round), actor=who)
+        self.store.add_audit("referral_resolved", actor=who, round_id=self.round_id,
+                             detail={"rule": rule, "text": text, "ruling": ruling, "approval": approval})
+        self.referral = None
 
     # ------------------------------------------------------------------ writing
     def _record(self, step: Step, actor: str, approval: int | None = None) -> None:
@@ -549,7 +627,8 @@ class TableService:
             return
         if name not in ("card", "multi"):
             return
-        if self.hold or self.stray is not None or self.session.tentative_held or self.queue:
+        if self.hold or self.stray is not None or self.session.tentative_held or self.queue \
+                or self.referral is not None:  # 6.1: no card assigned while referred
             self._in_flight(event)
             self.queue.append(event)
             return
@@ -592,7 +671,8 @@ class TableService:
 
     def _release(self) -> None:
         """Cards that waited behind a hold, in order, once nothing holds them."""
-        while self.queue and not self.hold and self.stray is None and not self.session.tentative_held:
+        while self.queue and not self.hold and self.stray is None and not self.session.tentative_held \
+                and self.referral is None:
             self._take(self.queue.pop(0))
 
     def _take_back(self, client: Client, args: dict[str, Any], actor: str) -> None:

@@ -6,7 +6,8 @@ refuses to write them without a supervisor's approval:
 =========================  ==========================  ==========================================
 event                      approval kind(s)            why
 =========================  ==========================  ==========================================
-``void``                   ``void``                    a supervisor voids the round (5.1, 5.2)
+``void``                   ``void`` (6.1 also          a supervisor voids the round (5.1, 5.2), or
+                           ``resolve``)                the shift manager on a referral (6.1)
 ``resolve``                ``resolve``,                the Gaming Shift Manager's decision on a
                            ``supervisor_decision``     referred round (6.1)
 ``correction``             ``correction``              a card of the record is said to lie
@@ -57,6 +58,7 @@ __all__ = [
 ]
 
 APPROVAL_SECONDS = 600
+REFERRAL_CLAUSE = "6.1"
 ACCOUNTS_SECONDS = 1800
 ACCOUNTS_KINDS: tuple[str, ...] = ("accounts", "supervisor_enrolled")
 
@@ -65,7 +67,8 @@ def authority_needed(event: Mapping[str, Any]) -> tuple[str, ...]:
     """The approval kinds one of which ``event`` needs, or () when the dealer may write it."""
     kind = event.get("type")
     if kind == "void":
-        return ("void",)
+        # a void under 6.1 (all five games) is the shift manager's decision on a referred round
+        return ("void", "resolve") if event.get("rule") == REFERRAL_CLAUSE else ("void",)
     if kind == "resolve":
         return ("resolve", "supervisor_decision")
     if kind == "correction":

@@ -130,8 +130,17 @@ def test_a_dealer_can_enrol_log_in_and_deal_a_round_through_the_station_service(
             seen["refused"] = controller.place_wager("p2", "main", 10, 2)  # the bets closed with the first card
             seen["refusal"] = controller.last_refusal
             seen["unchanged"] = controller.events == before
-            controller.refer("player disputes the count")  # not an op of the service yet: refused, nothing lost
-            seen["refer"] = (controller.last_refusal, controller.events == before, controller.store_error)
+            # 6.1: referred to the Gaming Shift Manager through the service; input waits for the decision
+            controller.refer("player disputes the count")
+            seen["refer"] = (controller.referred, controller.events == before, controller.store_error)
+            seen["refused_while_referred"] = (controller.decide("stand", area=1, hand=1, player="p1"),
+                                              controller.last_refusal)
+            checks: list[Any] = []
+            controller.approve(SUPERVISOR, SUPERVISOR_PIN, "resolve", checks.append)
+            qtbot.waitUntil(lambda: bool(checks), timeout=20000)
+            assert checks[0].ok, checks[0]
+            seen["continued"] = (controller.resolve_referral("continue", SUPERVISOR, checks[0].approval),
+                                 controller.referred)
             assert controller.decide("stand", area=1, hand=1, player="p1"), controller.last_refusal
             sim.deal()
             qtbot.waitUntil(lambda: controller.concluded, timeout=20000)
@@ -160,7 +169,9 @@ def test_a_dealer_can_enrol_log_in_and_deal_a_round_through_the_station_service(
     assert re.fullmatch(r"Refused: .*\(\d+(\.\d+)+\)", seen["refusal"]), seen["refusal"]  # names the clause
     assert seen["betting_again"] is True
     refer_text, refer_unchanged, refer_error = seen["refer"]
-    assert re.fullmatch(r"Refused: .*\(6\.1\)", refer_text) and refer_unchanged and refer_error == "", seen["refer"]
+    assert refer_text.endswith("player disputes the count (6.1)") and refer_unchanged and refer_error == "", seen["refer"]
+    assert seen["refused_while_referred"][0] is False and seen["refused_while_referred"][1].endswith("(6.1)")
+    assert seen["continued"] == (True, "")
     # the store has the round: the service stopped, `history verify` and `list` on its file
     service["proc"].terminate()
     service["proc"].wait(timeout=30)

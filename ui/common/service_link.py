@@ -2,24 +2,29 @@
 signals on the GUI thread, and requests run off the GUI thread (a PIN check takes a second).
 
 The client (``dealer_assist.service.client``) has no Qt; its reader thread calls
-:meth:`ServiceLink._notified`, which hands the notification to the GUI thread
+:class:`ServiceLink`, which hands the notification to the GUI thread
 (``ui.common.qtfix.GuiPost``: no Qt call on the client's thread), where
-:attr:`ServiceLink.notified` is emitted."""
+:attr:`ServiceLink.notified` is emitted. When the service goes away (a crash; systemd restarts
+it) the link connects again by itself with a back-off and says so (:attr:`ServiceLink.link_state`)."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from dealer_assist.service.client import ServiceClient, ServiceError
 from dealer_assist.store import PinCheck
 from ui.common.qtfix import GuiPost
 from ui.common.worker import Worker
 
-__all__ = ["ServiceJobs", "ServiceLink", "pin_answer"]
+__all__ = ["RECONNECTING", "ServiceJobs", "ServiceLink", "pin_answer"]
+
+RECONNECTING = "reconnecting to the station service\u2026"
+FIRST_DELAY_MS, MAX_DELAY_MS = 250, 5000  # the back-off between attempts: doubling, capped
 
 
 class ServiceLink(QObject):
@@ -27,16 +32,37 @@ class ServiceLink(QObject):
     round_changed = Signal(object)  # the round's state (the "round" notification)
     shoe_changed = Signal(object)
     closed = Signal()
+    # the connection came back after the service restarted (a new client: log in again, re-read)
+    reconnected = Signal()
+    link_state = Signal(str)  # "connected" or RECONNECTING, for the status bar
 
-    def __init__(self, path: Path | str, kind: str = "screen", parent: QObject | None = None) -> None:
+    def __init__(self, path: Path | str, kind: str = "screen", parent: QObject | None = None,
+                 reconnect: bool = True) -> None:
         super().__init__(parent)
+        self.path, self.kind = path, kind
         self._post = GuiPost(self)
-        self.client = ServiceClient(path, kind, on_notify=self._notified)
+        self.client = self._connect()
         self.worker = Worker("service-requests", self)
         self.notified.connect(self._dispatch)
+        self.reconnect = reconnect
+        self.closing = False
+        self.attempts = 0
+        self.delay_ms = FIRST_DELAY_MS
+        self.resume_token = ""  # the service's token for this screen's shift (op login)
 
-    def _notified(self, name: str, data: dict[str, Any]) -> None:
-        self._post.post(self.notified.emit, name, data)  # from the client's thread
+    def _connect(self) -> ServiceClient:
+        box: list[ServiceClient] = []
+
+        def notified(name: str, data: dict[str, Any]) -> None:  # from the client's thread
+            self._post.post(self._from_client, box, name, data)
+
+        box.append(ServiceClient(self.path, self.kind, on_notify=notified))
+        return box[0]
+
+    def _from_client(self, box: list[ServiceClient], name: str, data: dict[str, Any]) -> None:
+        if box and box[0] is self.client:  # an old connection's last words are not this one's
+            self.notified.emit(name, data)
+
 
     def _dispatch(self, name: str, data: object) -> None:
         if name == "round":
@@ -45,6 +71,36 @@ class ServiceLink(QObject):
             self.shoe_changed.emit(data)
         elif name == "closed":
             self.closed.emit()
+            if self.reconnect and not self.closing:
+                self.delay_ms = FIRST_DELAY_MS
+                self.link_state.emit(RECONNECTING)
+                self._try_again()
+
+    # the service went away (systemd restarts it): connect again, with a back-off, off the
+    # GUI thread; nothing is re-sent (a request that had no answer was refused to the dealer)
+    def _try_again(self) -> None:
+        def attempt() -> None:
+            try:
+                client: ServiceClient | None = self._connect()
+            except ServiceError:
+                client = None
+            self._post.post(self._attempted, client)
+
+        self.attempts += 1
+        threading.Thread(target=attempt, name="service-reconnect", daemon=True).start()
+
+    def _attempted(self, client: ServiceClient | None) -> None:
+        if self.closing:
+            if client is not None:
+                client.close()
+            return
+        if client is None or client.closed:  # (closed again before it was taken)
+            QTimer.singleShot(self.delay_ms, self, self._try_again)
+            self.delay_ms = min(self.delay_ms * 2, MAX_DELAY_MS)
+            return
+        self.client = client
+        self.link_state.emit("connected")
+        self.reconnected.emit()
 
     def request(self, op: str, done: Callable[[Any, ServiceError | None], None] | None = None, **args: Any) -> None:
         """``op`` on the worker thread; ``done(result, error)`` back on the GUI thread."""
@@ -63,6 +119,7 @@ class ServiceLink(QObject):
         self.worker.submit(job, finished)
 
     def close(self) -> None:
+        self.closing = True
         self.worker.stop()  # the queued requests first (e.g. the log-out of a closing screen)
         self.client.close()
 
@@ -96,7 +153,12 @@ class ServiceJobs:
                   name=name, pin=pin)
 
     def log_in(self, name: str, pin: str, done: Callable[[Any], None]) -> None:
-        self.link.request("login", lambda _result, error: done(pin_answer(error)), name=name, pin=pin)
+        def answered(result: Any, error: ServiceError | None) -> None:
+            if error is None and isinstance(result, dict):
+                self.link.resume_token = str(result.get("resume") or "")
+            done(pin_answer(error))
+
+        self.link.request("login", answered, name=name, pin=pin)
 
     def users(self, done: Callable[[Any, str], None]) -> None:
         self._run("users", done)

@@ -402,6 +402,11 @@ def build_client_screen(link: Any, cfg: StationConfig | None, socket_path: Path,
     if simulated:
         status.setStyleSheet("font-weight: bold; color: #b00020;")
     window.statusBar().addPermanentWidget(status, 1)
+    connection = QLabel("")  # "reconnecting to the station service…" while the service restarts
+    connection.setObjectName("station_link")
+    connection.setStyleSheet("font-weight: bold; color: #b00020;")
+    link.link_state.connect(lambda text: connection.setText("" if text == "connected" else text))
+    window.statusBar().addPermanentWidget(connection)
     if controller.service_state.get("simulated_shoe"):
         # the service's simulated shoe (a demonstration): the dealer takes each card out here
         from PySide6.QtGui import QAction
@@ -418,6 +423,12 @@ def build_client_screen(link: Any, cfg: StationConfig | None, socket_path: Path,
     shifts = Shifts(controller, window, jobs=controller.jobs)
     shifts.title = lambda name: station_title(shown, simulated, name or "nobody logged in")
     screen.shifts = shifts
+
+    def login_lost() -> None:  # a restarted service that could not resume the shift
+        shifts.dealer = controller.dealer or shifts.dealer
+        shifts.end_shift()
+
+    controller.login_lost = login_lost
     return screen
 
 

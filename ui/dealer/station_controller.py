@@ -29,7 +29,7 @@ from dealer_assist.engine.table_setup import TableSetup
 from dealer_assist.engine.transcript import event_to_transcript, parse_event
 from dealer_assist.service.client import ServiceError
 from dealer_assist.store import PinCheck
-from ui.common.service_link import ServiceJobs, ServiceLink
+from ui.common.service_link import RECONNECTING, ServiceJobs, ServiceLink
 from ui.dealer.controller import TableController
 
 log = logging.getLogger("ui.dealer.station")
@@ -50,9 +50,14 @@ class StationController(TableController):
         self.jobs = ServiceJobs(link)
         self.service_state: dict[str, Any] = {}
         self.service_closed = False
+        self.was_referred = False
+        self.sent_slip: list[dict[str, Any]] = []  # the slip the service holds (in its memory only)
+        # the log-in dialog again, when a restarted service cannot resume the shift (ui/dealer/app.py)
+        self.login_lost: Callable[[], None] = lambda: None
         link.round_changed.connect(self.show_state)
         link.shoe_changed.connect(self.show_shoe)
         link.closed.connect(self.on_service_closed)
+        link.reconnected.connect(self.on_reconnected)
 
     # ------------------------------------------------------------------ the service's state
     def open_store(self, path: str | None, done: Callable[[bool], None] | None = None) -> None:
@@ -96,11 +101,17 @@ class StationController(TableController):
         self.session = session
         self.config = dict(session.config)
         self.round_id = state.get("round_id")
+        if self.round_id is not None:
+            self.sent_slip = []  # the bets closed: the slip is the round's now
         self.events = list(state.get("events") or [])
+        referral = state.get("referral")
+        self.referred = (f"the round was referred to the Gaming Shift Manager: {referral.get('text', '')} "
+                         f"({referral.get('rule', '')})") if isinstance(referral, dict) else ""
         hold = str(state.get("hold") or "")
         stray = state.get("stray") or None
-        held_changed = hold != self.hold_reason or (stray or {}).get("card") != self.stray_card
+        held_changed = bool(referral) != self.was_referred or hold != self.hold_reason or (stray or {}).get("card") != self.stray_card
         self.hold_reason = hold
+        self.was_referred = bool(referral)
         self.stray_card = str(stray["card"]) if isinstance(stray, dict) and stray.get("card") else None
         self.stray_reason = str(stray.get("reason", "")) if isinstance(stray, dict) else ""
         self.show_shoe(state.get("shoe") or {})
@@ -124,8 +135,28 @@ class StationController(TableController):
     def on_service_closed(self) -> None:
         if not self.service_closed:
             self.service_closed = True
-            self.store_error = "the station service closed the connection: nothing more is recorded"
+            self.store_error = (RECONNECTING if self.link.reconnect else
+                                "the station service closed the connection: nothing more is recorded")
             self.store_failed.emit(self.store_error)
+
+    def on_reconnected(self) -> None:
+        """The service is back: the dealer's shift resumed, the round re-read from the service,
+        the betting slip sent again if the restart lost it; nothing else is re-sent."""
+        self.service_closed = False
+        self.store_error = ""
+        resumed = False
+        if self.dealer and self.link.resume_token:
+            try:
+                self.link.client.request("resume", token=self.link.resume_token)
+                resumed = True
+            except ServiceError as exc:
+                log.warning("the shift of %s was not resumed: %s", self.dealer, exc.message)
+        self.open_store(None)
+        if resumed and self.sent_slip and not self.service_state.get("slip") \
+                and self.service_state.get("betting") and self.service_state.get("round_id") is None:
+            self.ask("set_slip", wagers=self.sent_slip)
+        if self.dealer and not resumed:
+            self.login_lost()
 
     # ------------------------------------------------------------------ input
     def ask(self, op: str, quiet: bool = False, **args: Any) -> bool:
@@ -182,6 +213,7 @@ class StationController(TableController):
         wagers = [{k: v for k, v in event_to_transcript(w).items() if k != "type"}
                   for w in (self.session.slip if self.session is not None else ())]
         if self.ask("set_slip", wagers=wagers):
+            self.sent_slip = wagers
             return True
         self.show_state(self.service_state)  # the service's slip, as it was
         return False
@@ -252,16 +284,16 @@ class StationController(TableController):
 
     # ------------------------------------------------------------------ referral (6.1)
     def refer(self, text: str) -> None:
-        """Not an op of the service yet: refused with the clause, the round unchanged (a
-        supervisor can still void it); never a write the service did not decide."""
-        clause = self.rules.clause("refer")
-        self.say_refused(f"a referral to the shift manager is not recorded through the station service yet: "
-                         f"call the supervisor, who may void the round ({clause})")
+        """6.1: the service records the referral (audited, the round "referred", no card assigned)."""
+        self.ask("refer", text=text)
 
     def resolve_referral(self, ruling: str, supervisor: str, approval: int | None = None) -> bool:
-        if self.rnd is not None and self.rnd.status() == "referred":
-            return super().resolve_referral(ruling, supervisor, approval)  # the engine's: op resolve
-        return False
+        """The shift manager's decision (continue / void), under the PIN the service checked."""
+        if not self.service_state.get("referral") and not (self.rnd is not None and self.rnd.status() == "referred"):
+            return False
+        if approval is None:
+            return self.say_refused("a supervisor's PIN is needed first")
+        return self.ask("resolve", ruling=ruling, text=f"Shift manager {supervisor}: {ruling}", approval=approval)
 
     # ------------------------------------------------------------------ what the service does itself
     def remember_setup(self, setup: TableSetup) -> None:
@@ -281,6 +313,8 @@ class StationController(TableController):
         self.dealer = dealer  # the service logged this connection in (op login)
 
     def end_shift(self, dealer: str) -> None:
+        self.link.resume_token = ""
+        self.dealer = ""
         self.link.request("logout")
 
     def close(self) -> None:
