@@ -57,6 +57,9 @@ CHANGED_BY_BUG_FIXES: dict[int, str] = {
     # and a second split of aces cites 3.22.1/3.23.1 (was "not the turn ... (3.23)").
     273: "Electronic known-order multi settles (5.7, issue 26)",
     875: "second split of aces refused citing 3.22.1/3.23.1 (issue 26)",
+    # Issue 23: the shift manager may void a referred round (6.1: "referred for the decision of
+    # the Gaming Shift Manager"), so a void's refusal lists 6.1 beside 5.1 and 5.2 (still refused).
+    142: "a void under 3.4 refused naming 5.1, 5.2 or 6.1 (issue 23, referral)",
     # Issue 17 item 5: a transcript without 'game' or 'decks' names the missing key ("the
     # transcript has no 'decks': ... 2.1") instead of "unknown game None" / "not None".
     **{i: "missing header key named (issue 17)" for i in (
