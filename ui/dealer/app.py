@@ -260,19 +260,16 @@ def run(args: argparse.Namespace) -> int:
     return _run_window(args, cfg, store, port, codec, baud, cards, floor_url)
 
 
-def _run_window(args: argparse.Namespace, cfg: StationConfig | None, store: Path, port: str | None,
-                codec: str, baud: int, cards: list[Any] | None, floor_url: str | None = None) -> int:
-    import logging
-
+def _start_application(log_dir: Path) -> tuple[Any, Any]:
+    """The log file (a warning if it cannot be written), Qt's messages routed to it, and the
+    QApplication with the program's names and icon: (app, the AppLog or None)."""
     from PySide6.QtGui import QIcon
-    from PySide6.QtWidgets import QApplication, QLabel
+    from PySide6.QtWidgets import QApplication
 
-    from dealer_assist.service import applog, station
-    from ui.common.applog import crash_reporter, route_qt_messages, stop_routing_qt_messages
-    from ui.dealer.setup_dialog import remembered_setup
+    from dealer_assist.service import applog
+    from ui.common.applog import crash_reporter, route_qt_messages
 
-    log = logging.getLogger("ui.dealer.app")
-    log_path = station.log_dir(installed=cfg is not None) / applog.LOG_NAME
+    log_path = log_dir / applog.LOG_NAME
     try:
         app_log: applog.AppLog | None = applog.start_logging(log_path.parent, on_crash=crash_reporter(log_path))
     except OSError as exc:
@@ -286,6 +283,21 @@ def _run_window(args: argparse.Namespace, cfg: StationConfig | None, store: Path
     # Matches packaging/linux/*.desktop (Wayland), and the installed icon theme entry.
     app.setDesktopFileName("com.dealerassist.DealerAssist")
     app.setWindowIcon(QIcon.fromTheme("com.dealerassist.DealerAssist"))
+    return app, app_log
+
+
+def _run_window(args: argparse.Namespace, cfg: StationConfig | None, store: Path, port: str | None,
+                codec: str, baud: int, cards: list[Any] | None, floor_url: str | None = None) -> int:
+    import logging
+
+    from PySide6.QtWidgets import QLabel
+
+    from dealer_assist.service import station
+    from ui.common.applog import stop_routing_qt_messages
+    from ui.dealer.setup_dialog import remembered_setup
+
+    log = logging.getLogger("ui.dealer.app")
+    app, app_log = _start_application(station.log_dir(installed=cfg is not None))
     lock = station.StationLock(store)
     try:
         lock.acquire()
@@ -436,28 +448,13 @@ def _run_client_window(args: argparse.Namespace, cfg: StationConfig | None, sock
     """The dealer's screen as a client of the station service on ``socket_path``."""
     import logging
 
-    from PySide6.QtGui import QIcon
-    from PySide6.QtWidgets import QApplication
-
-    from dealer_assist.service import applog, station
+    from dealer_assist.service import station
     from dealer_assist.service.client import ServiceError
-    from ui.common.applog import crash_reporter, route_qt_messages, stop_routing_qt_messages
+    from ui.common.applog import stop_routing_qt_messages
     from ui.common.service_link import ServiceLink
 
     log = logging.getLogger("ui.dealer.app")
-    log_path = station.log_dir(installed=False) / applog.LOG_NAME  # the user's own (the service logs apart)
-    try:
-        app_log: applog.AppLog | None = applog.start_logging(log_path.parent, on_crash=crash_reporter(log_path))
-    except OSError as exc:
-        print(f"warning: no log file ({log_path.parent}: {exc.strerror or exc})", file=sys.stderr)
-        app_log = None
-    route_qt_messages()
-    existing = QApplication.instance()
-    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
-    app.setOrganizationName("dealer-assist")
-    app.setApplicationName("dealer-assist")
-    app.setDesktopFileName("com.dealerassist.DealerAssist")
-    app.setWindowIcon(QIcon.fromTheme("com.dealerassist.DealerAssist"))
+    app, app_log = _start_application(station.log_dir(installed=False))  # the user's own log (the service logs apart)
 
     def stop_logging() -> None:
         stop_routing_qt_messages()
