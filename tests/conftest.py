@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import pytest
 
@@ -40,3 +41,15 @@ def pytest_configure(config: pytest.Config) -> None:
     ):
         os.environ[name] = os.path.join(home, sub)
         os.makedirs(os.environ[name], exist_ok=True)
+
+
+@pytest.hookimpl(hookwrapper=True, trylast=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Any:
+    """Collect the test's garbage here, on the main thread. Left for later, Python's automatic
+    collection runs on whichever thread allocates: a window's Qt objects freed on a worker
+    thread (a pit window's alerts working out a par sheet) deadlocked against the GUI thread
+    (seen: QObject::~QObject on the worker waiting for the GIL, the GUI thread holding it)."""
+    yield
+    import gc
+
+    gc.collect()
