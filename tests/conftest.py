@@ -45,11 +45,23 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(hookwrapper=True, trylast=True)
 def pytest_runtest_teardown(item: pytest.Item) -> Any:
-    """Collect the test's garbage here, on the main thread. Left for later, Python's automatic
-    collection runs on whichever thread allocates: a window's Qt objects freed on a worker
-    thread (a pit window's alerts working out a par sheet) deadlocked against the GUI thread
-    (seen: QObject::~QObject on the worker waiting for the GIL, the GUI thread holding it)."""
-    yield
+    """Collect the test's garbage here, on the main thread, as the program's windows do on
+    their GUI thread (ui/common/collector.py): automatic collection, which runs on whichever
+    thread allocates, is off for the whole run. Left to it, a window's Qt objects freed on a
+    worker thread (a pit window's alerts working out a par sheet) deadlocked against the GUI
+    thread (seen: QObject::~QObject on the worker waiting for the GIL, the GUI thread
+    holding it)."""
     import gc
 
+    gc.disable()  # again: a test may have started a window's entry point, or re-enabled it
+    yield
     gc.collect()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Any:
+    """Automatic collection off while a test runs (see pytest_runtest_teardown)."""
+    import gc
+
+    gc.disable()
+    yield

@@ -28,7 +28,7 @@ from dealer_assist.service.station import StationConfig
 from hardware.codecs import CODEC_NAMES
 from hardware.driver import DEFAULT_BAUD, ShoeDriver
 from hardware.simulator import SimulatedShoe
-from ui.common.collector import collect_between_rounds
+from ui.common.collector import collect_between_rounds, collect_on_gui_thread_only
 from ui.common.worker import Worker
 from ui.dealer.controller import TableController
 
@@ -278,6 +278,7 @@ def _start_application(log_dir: Path) -> tuple[Any, Any]:
     route_qt_messages()
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
+    collect_on_gui_thread_only()  # before the shoe's reader or the service link starts
     app.setOrganizationName("dealer-assist")
     app.setApplicationName("dealer-assist")
     # Matches packaging/linux/*.desktop (Wayland), and the installed icon theme entry.

@@ -56,6 +56,7 @@ from dealer_assist.store.review_queries import (
     RoundFilter,
     count_rounds,
 )
+from ui.common.collector import start_gui_thread_collector
 from ui.common.qtfix import GuiPost
 from ui.common.screen_fit import available_geometry, fill_screen, keep_size
 from ui.common.style import APP_STYLE
@@ -464,6 +465,7 @@ def _run_from_service(args: argparse.Namespace, socket_path: Path) -> int:
     from ui.review.from_service import review_from_service
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    start_gui_thread_collector(app)  # no collection on the pit's or the file check's workers
     shown: list[QWidget] = []
 
     def show(copy: Path, supervisor: str) -> QWidget:
@@ -495,6 +497,7 @@ def _run_floor(args: argparse.Namespace) -> int:
     from ui.review.pit_view import PitWindow
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    start_gui_thread_collector(app)  # no collection on the pit's or the file check's workers
     window = PitWindow(args.db)
     fill_screen(window)
     if getattr(args, "screenshot", None):
@@ -541,6 +544,7 @@ def run(args: argparse.Namespace) -> int:
     if screenshot and not development_mode():
         return fail(f"--screenshot skips the supervisor's PIN: development runs only ({DEV_MODE_VARIABLE}=1)")
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    start_gui_thread_collector(app)  # no collection on the pit's or the file check's workers
     shown: list[QWidget] = []
 
     def show(supervisor: str | None) -> bool:
