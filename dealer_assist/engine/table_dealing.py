@@ -7,6 +7,7 @@ from __future__ import annotations
 from dealer_assist.base.cards import Card
 from dealer_assist.base.errors import RuleRefusal
 from dealer_assist.engine.events import Burn, CardDrawn
+from dealer_assist.engine.table_core import card_expected
 from dealer_assist.engine.table_play import TablePlay
 from dealer_assist.engine.table_state import DEALER, Area, Hand
 
@@ -55,6 +56,13 @@ class TableDealing(TablePlay):
         if not self.check_shoe(ev.card):
             return
         self.deliver(ev.card, target)
+        # What comes next, where the deal says it (a decision is worked out when asked):
+        phase = self.phase
+        if phase == "initial":  # 3.18: the next card of the initial deal
+            number, hand_index = self.initial_queue[self.queue_pos]
+            self.expect_next(card_expected(number, hand_index))
+        elif phase == "dealer" and self.dealer_needs_card():  # the dealer draws on
+            self.expect_next(card_expected(0, 0))
 
     def deliver(self, card: Card, target: tuple[int, int]) -> None:
         """Put a card where the deal expects it and move the round on."""

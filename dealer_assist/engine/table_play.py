@@ -12,7 +12,7 @@ from dealer_assist.base.errors import RuleRefusal
 from dealer_assist.base.money import ZERO
 from dealer_assist.engine import hand_rules
 from dealer_assist.engine.events import Absent, Decision
-from dealer_assist.engine.table_core import amount_text
+from dealer_assist.engine.table_core import amount_text, card_expected
 from dealer_assist.engine.table_offers import TableOffers
 from dealer_assist.engine.table_state import Area, Hand
 
@@ -108,6 +108,8 @@ class TablePlay(TableOffers):
         else:
             self._do_split(area, hand, ev)
         self.advance()
+        if action == "hit" and self.phase == "play" and self.hand_in_turn() is hand and self.needs_card(area, hand):
+            self.expect_next(card_expected(area.number, area.hands.index(hand)))  # the hit's card
 
     def _not_controller(self, area: Area, hand: Hand, player: str, action: str) -> RuleRefusal:
         """A decision by someone who does not call the area's decisions (3.8)."""
