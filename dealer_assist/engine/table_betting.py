@@ -174,6 +174,6 @@ class TableBetting(TableSettlement):
         self.queue_pos = 0
         if not self.order:
             self.final_settlement()
-        elif self.phase == "initial":  # 3.18: the initial deal's first card
+        else:  # 3.18: the initial deal's first card
             number, hand_index = self.initial_queue[0]
             self.expect_next(card_expected(number, hand_index))
