@@ -22,6 +22,10 @@ PLAY_ACTIONS: Final = frozenset({"hit", "stand", "double", "split"})
 IRREGULAR_ACTIONS: Final = frozenset({"accept", "refuse", "act"})
 
 
+_HIT_STAND: Final = ("hit", "stand")
+_STAND: Final = ("stand",)
+
+
 class TablePlay(TableOffers):
     """The offers, and the play decisions."""
 
@@ -258,7 +262,10 @@ class TablePlay(TableOffers):
 
     def play_options(self, area: Area, hand: Hand, offers: Iterable[dict[str, Any]]) -> tuple[str, ...]:
         total = hand.total()
-        out = ["hit", "stand"] if total < 21 and not hand.doubled_by and not hand.split_aces else ["stand"]
+        may_hit = total < 21 and not hand.doubled_by and not hand.split_aces
+        if len(hand.cards) != 2 and not self.offers_open:  # the usual case: hit or stand alone
+            return _HIT_STAND if may_hit else _STAND
+        out = ["hit", "stand"] if may_hit else ["stand"]
         if len(hand.cards) == 2:  # both need the first two cards (3.26.1, 3.21)
             if self._double_refusal(area, hand, total) is None:
                 out.append("double")
