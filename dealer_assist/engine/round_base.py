@@ -41,7 +41,8 @@ class EventSourcedRound:
         # What the round said it expected before this event (None if nobody asked): the
         # card it said it waits for goes there without working the target out again.
         self._asked = self._expected
-        self._expected = self._next = None
+        self._expected = None
+        self.expect_next(None)  # (a method: the compiled build must not take it as None after the event)
         try:
             self._dispatch(event)
         except RuleRefusal:
@@ -51,7 +52,7 @@ class EventSourcedRound:
             self._asked = self._expected = None  # anything worked out mid-event is stale
         # The handler that knew what comes next set it (expect_next); else it is worked out
         # from the state when asked.
-        self._expected = self._next
+        self._expected = self.next_expected()
         self.events.append(event)
 
     def apply_all(self, events: Iterable[Event]) -> None:
@@ -74,7 +75,11 @@ class EventSourcedRound:
             expected = self._expected = self._expectation()
         return expected
 
-    def expect_next(self, expectation: Expectation) -> None:
+    def next_expected(self) -> Expectation | None:
+        """What the handler of the event being applied set (``expect_next``), if anything."""
+        return self._next
+
+    def expect_next(self, expectation: Expectation | None) -> None:
         """The handler of the event being applied says what the round waits for next (it must
         be what the state gives: ``expectation_from_state``; the engine tests check it)."""
         self._next = expectation

@@ -77,7 +77,7 @@ class TableRound(TableDealing):
         self._handle(event)
         if self.irregular is not None:  # also when this event's ruling left something pending
             irregularities.after_event(self, event)
-            self._next = None  # section 5 has the last word: worked out from the state when asked
+            self.expect_next(None)  # section 5 has the last word: worked out from the state when asked
 
     def _handle(self, event: Event) -> None:
         """The one place an event is dispatched (the common ones first)."""
