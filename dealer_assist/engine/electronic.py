@@ -139,6 +139,7 @@ class ElectronicRound(EventSourcedRound):
         self.event_index = 0
         self._expected = None
         self._asked = None
+        self._next = None  # (the Electronic round's handlers set none yet: worked out when asked)
         self.waiting_count = 0  # terminals waiting for a stream card (decisions phase)
         self.unresolved_count = 0  # terminals not yet resolved (decisions phase)
 

@@ -1,7 +1,8 @@
 """What both kinds of round share as event-sourced state: apply an event or refuse it
 leaving the round exactly as it was (rebuilt from its accepted events), record a card
 the shoe read (5.1: a card that cannot belong voids the round), and the 5.5 ruling on a
-card found face up; what the round expects (kept until the next event) and its status.
+card found face up; what the round expects (set by the handler of the last event when it
+knows, else worked out from the state when asked, and kept until the next event) and its status.
 ``table.TableRound`` and ``electronic.ElectronicRound`` derive from ``EventSourcedRound``
 and supply ``_reset``, ``_dispatch``, ``_expectation``, ``clause`` and ``void``.
 """
@@ -32,6 +33,7 @@ class EventSourcedRound:
     shoe: ShoeState
     _expected: Expectation | None  # expectation(), until the next event
     _asked: Expectation | None  # the expectation the event being applied answers
+    _next: Expectation | None  # what comes next, as the handler of the event being applied set it
 
     def apply(self, event: Event) -> None:
         """Apply one event, or raise :class:`RuleRefusal` leaving the round unchanged."""
@@ -40,6 +42,7 @@ class EventSourcedRound:
         # card it said it waits for goes there without working the target out again.
         self._asked = self._expected
         self._expected = None
+        self.expect_next(None)  # (a method: the compiled build must not take it as None after the event)
         try:
             self._dispatch(event)
         except RuleRefusal:
@@ -47,6 +50,9 @@ class EventSourcedRound:
             raise
         finally:
             self._asked = self._expected = None  # anything worked out mid-event is stale
+        # The handler that knew what comes next set it (expect_next); else it is worked out
+        # from the state when asked.
+        self._expected = self.next_expected()
         self.events.append(event)
 
     def apply_all(self, events: Iterable[Event]) -> None:
@@ -62,11 +68,25 @@ class EventSourcedRound:
             self.events.append(e)
 
     def expectation(self) -> Expectation:
-        """What the round waits for now (worked out once until the next event)."""
+        """What the round waits for now: as the last event's handler set it, else worked out
+        from the state once until the next event."""
         expected = self._expected
         if expected is None:
             expected = self._expected = self._expectation()
         return expected
+
+    def next_expected(self) -> Expectation | None:
+        """What the handler of the event being applied set (``expect_next``), if anything."""
+        return self._next
+
+    def expect_next(self, expectation: Expectation | None) -> None:
+        """The handler of the event being applied says what the round waits for next (it must
+        be what the state gives: ``expectation_from_state``; the engine tests check it)."""
+        self._next = expectation
+
+    def expectation_from_state(self) -> Expectation:
+        """What the round waits for, worked out from its state now (never the kept one)."""
+        return self._expectation()
 
     def enter(self, to: Phase) -> None:
         """Move to phase ``to``: the one place a phase changes (phase.py lists the moves)."""

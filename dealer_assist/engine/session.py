@@ -15,6 +15,9 @@ table's rhythm that no single round decides.
   makes them ``double`` + ``card``.
 - **Cards in flight**: every card the shoe delivered, by its sequence number, until an
   event records it; a restart reports those not recorded so the dealer can key them in.
+- **Unread cards (5.1)**: a card the shoe could not read (``noread``, a double feed's
+  unread cards) is keyed in only with a supervisor's approval: a card not accounted for
+  voids the round (5.1), so the dealer's word alone does not account for it.
 
 The session uses only the public :class:`~dealer_assist.engine.round_api.Round` contract
 and the transcript's ``new_round``; it does no I/O. Each input returns a :class:`Step`:
@@ -38,6 +41,8 @@ from dealer_assist.engine.transcript import new_round
 SHOE_KINDS = ("card", "burn", "multi")
 # Inputs taken on the betting slip (before the bets close): changed freely until then.
 SLIP_KINDS = ("wager", "claim")
+# A card in flight the shoe could not read (its face is known only when keyed in).
+UNREAD = "?"
 
 
 @dataclass(frozen=True)
@@ -71,6 +76,7 @@ class TableSession:
         # the tentative events came back after a restart: the dealer says Hit or Double first
         self.tentative_held = False
         self.in_flight: dict[int, str] = {}  # shoe sequence number -> card, not yet recorded
+        self.unread_unnumbered = 0  # unread cards from a shoe that sends no frame numbers
         self.config: dict[str, Any] = {}
         self.round: Round = self._fresh(None)
 
@@ -292,6 +298,72 @@ class TableSession:
                 self.in_flight[card.shoe_seq] = str(card.card)
         return taken
 
+    # ------------------------------------------------------------------ unread cards (5.1)
+    def came_out_unread(self, seq: int | None, count: int = 1) -> None:
+        """The shoe delivered ``count`` card(s) it could not read: in flight as :data:`UNREAD`
+        (frame ``seq``; a double feed's unread cards, or a shoe without frame numbers, counted)."""
+        if seq is not None and count == 1:
+            self.in_flight[seq] = UNREAD
+        else:
+            self.unread_unnumbered += count
+
+    @property
+    def unread(self) -> int:
+        """How many cards came out of the shoe unread and are not accounted for yet."""
+        return self.unread_unnumbered + sum(1 for card in self.in_flight.values() if card == UNREAD)
+
+    def first_unread(self) -> int | None:
+        """The frame number of the first unread card in flight, if any has one."""
+        return next((seq for seq, card in sorted(self.in_flight.items()) if card == UNREAD), None)
+
+    def key_in_refusal(self, seq: int | None = None, *, approved: bool) -> str:
+        """Why keying in a card now would be refused ("" if it would not): the card for frame
+        ``seq`` (any unread card when ``seq`` is None) came out unread, and no supervisor
+        approved keying it in (5.1: a card not accounted for voids the round)."""
+        unread = self.in_flight.get(seq) == UNREAD if seq is not None else self.unread > 0
+        if not unread or approved:
+            return ""
+        return ("keying in a card the shoe could not read needs a supervisor's PIN "
+                f"(a card not accounted for voids the round) ({self.round.rules.clause('void.foreign_card')})")
+
+    def no_card_missed_refusal(self) -> str:
+        """Why "no card is missing" would be refused now ("" if it would not): a card came out
+        unread, so it must be keyed in (a supervisor's approval) or the round voided (5.1)."""
+        if not self.unread:
+            return ""
+        return ("a card came out of the shoe and could not be read: key it in (supervisor) or void the round "
+                f"({self.round.rules.clause('void.foreign_card')})")
+
+    def key_in(self, card: CardDrawn, *, approved: bool) -> Step:
+        """A card keyed in by the dealer for one the shoe delivered (its frame ``shoe_seq``, or
+        the first unread card). RuleRefusal, unchanged, if an unread card lacks a supervisor's
+        approval (:meth:`key_in_refusal`); else as :meth:`card`."""
+        seq = card.shoe_seq
+        if seq is None and self.unread_unnumbered == 0:
+            seq = self.first_unread()
+            card = replace(card, shoe_seq=seq) if seq is not None else card
+        refusal = self.key_in_refusal(seq, approved=approved)
+        if refusal:
+            raise RuleRefusal(refusal)
+        was_unread = self.in_flight.get(seq) == UNREAD if seq is not None else self.unread_unnumbered > 0
+        step = self.card(card)  # its face known now: recorded, or held to be placed
+        if was_unread and seq is None:
+            self.unread_unnumbered -= 1
+        return step
+
+    def unread_accounted(self, count: int | None = None) -> None:
+        """Unread cards accounted for otherwise (keyed in together as a double feed, read
+        again): ``count`` of them, or all when None."""
+        if count is None:
+            self.unread_unnumbered = 0
+            for seq in [s for s, c in self.in_flight.items() if c == UNREAD]:
+                del self.in_flight[seq]
+            return
+        taken = min(count, self.unread_unnumbered)
+        self.unread_unnumbered -= taken
+        for seq in [s for s, c in sorted(self.in_flight.items()) if c == UNREAD][:count - taken]:
+            del self.in_flight[seq]
+
     def _flush(self) -> tuple[Event, ...]:
         events, self.tentative = self.tentative, ()
         self.tentative_held = False
@@ -312,6 +384,8 @@ class TableSession:
             self.begun = True
         self.tentative = keep_tentative
         self._forget_in_flight(record)
+        if self.unread and self.round.status() == "void":
+            self.unread_accounted()  # 5.1: the void accounts for the unread cards
         done = self.concluded and not keep_tentative
         return Step(record=record, begins=begins, tentative=keep_tentative, concluded=done,
                     under_min=tuple(self.round.under_minimum_first_time()) if done else ())
@@ -344,4 +418,4 @@ def _header(table: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in table.items() if k not in ("shoe_dealt", "under_min_history", "events")}
 
 
-__all__ = ["SHOE_KINDS", "SLIP_KINDS", "Step", "TableSession"]
+__all__ = ["SHOE_KINDS", "SLIP_KINDS", "UNREAD", "Step", "TableSession"]

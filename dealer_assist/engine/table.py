@@ -45,6 +45,7 @@ from dealer_assist.engine.events import (
 )
 from dealer_assist.engine.outcome import NO_EXTRA, Expectation, Ruling
 from dealer_assist.engine.round_api import AreaView, DealerView, HandView, RoundView, WagerView
+from dealer_assist.engine.table_core import card_expected
 from dealer_assist.engine.table_dealing import TableDealing
 from dealer_assist.engine.table_play import IRREGULAR_ACTIONS
 from dealer_assist.engine.table_state import Area, Hand
@@ -76,6 +77,7 @@ class TableRound(TableDealing):
         self._handle(event)
         if self.irregular is not None:  # also when this event's ruling left something pending
             irregularities.after_event(self, event)
+            self.expect_next(None)  # section 5 has the last word: worked out from the state when asked
 
     def _handle(self, event: Event) -> None:
         """The one place an event is dispatched (the common ones first)."""
@@ -147,14 +149,14 @@ class TableRound(TableDealing):
             # out, with the hand in turn found once.
             if phase == "initial":
                 number, hand_index = self.initial_queue[self.queue_pos]
-                return _card_expected(number, hand_index)
+                return card_expected(number, hand_index)
             if phase == "play":
                 hand = self.hand_in_turn()
                 if hand is None:
                     return self._waiting_decision(None)
                 area = self.areas[self.order[self.turn]]
                 if self.needs_card(area, hand):
-                    return _card_expected(area.number, area.hands.index(hand))
+                    return card_expected(area.number, area.hands.index(hand))
                 return self._waiting_decision((area, hand))
         if phase == "betting":
             return _WAGERS
@@ -169,7 +171,7 @@ class TableRound(TableDealing):
                 return pending
         target = self.expected_card_target()
         if target is not None:
-            return _card_expected(target[0], target[1])
+            return card_expected(target[0], target[1])
         return self._waiting_decision(self.current_hand())
 
     def _waiting_decision(self, cur: tuple[Area, Hand] | None) -> Expectation:
@@ -348,17 +350,6 @@ _WAGERS: Final = Expectation("wagers")
 _NOTHING: Final = Expectation("none")
 
 
-_CARD_EXPECTED: Final[dict[int, Expectation]] = {}
-
-
-def _card_expected(number: int, hand_index: int) -> Expectation:
-    """A card for the dealer (area 0) or for an area's hand (index from 0); made once each."""
-    key = number * 16 + hand_index  # at most 4 hands per area (3.23.2)
-    exp = _CARD_EXPECTED.get(key)
-    if exp is None:
-        where = "dealer" if number == 0 else f"area:{number}/{hand_index + 1}"
-        exp = _CARD_EXPECTED[key] = Expectation("card", where, number, hand_index + 1)
-    return exp
 
 
 @lru_cache(maxsize=4096)  # bounded: player names come and go over a long session

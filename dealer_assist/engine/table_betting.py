@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dealer_assist.base.errors import RuleRefusal
 from dealer_assist.engine.events import NoMoreBets, Wager
+from dealer_assist.engine.table_core import card_expected
 from dealer_assist.engine.table_settlement import TableSettlement
 from dealer_assist.engine.table_state import PERMANENT_EIGHT, Area, Hand, MainWager, SideWager
 
@@ -173,3 +174,6 @@ class TableBetting(TableSettlement):
         self.queue_pos = 0
         if not self.order:
             self.final_settlement()
+        else:  # 3.18: the initial deal's first card
+            number, hand_index = self.initial_queue[0]
+            self.expect_next(card_expected(number, hand_index))

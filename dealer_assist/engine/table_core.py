@@ -99,6 +99,7 @@ class TableCore(EventSourcedRound):
         self.event_index = 0  # index of the event being applied
         self._expected = None  # expectation(), until the next event
         self._asked = None  # the expectation the event being applied answers
+        self._next = None  # what comes next, as the handler of the event being applied set it
         self.irregular: IrregularState | None = None  # section 5 rulings left pending
         # event index -> where its card went, (0, None) for the dealer (5.6 corrections)
         self.placed_cards: dict[int, tuple[int, Hand | None]] = {}
@@ -248,3 +249,17 @@ class TableCore(EventSourcedRound):
 def amount_text(amount: Decimal) -> str:
     """An amount as a refusal quotes it (25, 12.5)."""
     return f"{amount.normalize():f}"
+
+
+_CARD_EXPECTED: Final[dict[int, Expectation]] = {}
+
+
+def card_expected(number: int, hand_index: int) -> Expectation:
+    """A card for the dealer (area 0) or for an area's hand (index from 0); made once each
+    (expectations are immutable)."""
+    key = number * 16 + hand_index  # at most 4 hands per area (3.23.2)
+    exp = _CARD_EXPECTED.get(key)
+    if exp is None:
+        where = "dealer" if number == 0 else f"area:{number}/{hand_index + 1}"
+        exp = _CARD_EXPECTED[key] = Expectation("card", where, number, hand_index + 1)
+    return exp

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dealer_assist.base.cards import Card
 from dealer_assist.base.errors import RuleRefusal
 from dealer_assist.engine.events import Burn, CardDrawn
+from dealer_assist.engine.table_core import card_expected
 from dealer_assist.engine.table_play import TablePlay
 from dealer_assist.engine.table_state import DEALER, Area, Hand
 
@@ -35,34 +36,46 @@ class TableDealing(TablePlay):
     def on_card(self, ev: CardDrawn) -> None:
         """A card out of the shoe with no place named: it goes where the deal expects it."""
         asked = self.asked()
+        card = ev.card
         if asked is not None and asked.kind == "card" and self.irregular is None:
             # The round said where the next card goes (expectation() works it out as
             # expected_card_target() does): area 0 is the dealer.
             number, hand_no = asked.area, asked.hand
             assert number is not None and hand_no is not None
-            target: tuple[int, int] | None = (number, hand_no - 1)
+            if not self.check_shoe(card):
+                return
+            self.deliver_to(card, number, hand_no - 1)
         else:
             target = self.expected_card_target()
-        if target is None and self.phase == "offers" and self.no_player_decision():
-            # Nobody has a decision to make: the dealer's card closes the offers.
-            self.close_offers()
-            target = self.expected_card_target()
-        if target is None:
-            raise RuleRefusal(
-                "no card is expected now and the card event says nothing of where it went"
-                + self.waiting_for()
-            )
-        if not self.check_shoe(ev.card):
-            return
-        self.deliver(ev.card, target)
+            if target is None and self.phase == "offers" and self.no_player_decision():
+                # Nobody has a decision to make: the dealer's card closes the offers.
+                self.close_offers()
+                target = self.expected_card_target()
+            if target is None:
+                raise RuleRefusal(
+                    "no card is expected now and the card event says nothing of where it went"
+                    + self.waiting_for()
+                )
+            if not self.check_shoe(card):
+                return
+            self.deliver_to(card, target[0], target[1])
+        # What comes next, where the deal says it (a decision is worked out when asked):
+        phase = self.phase
+        if phase == "initial":  # 3.18: the next card of the initial deal
+            number, hand_index = self.initial_queue[self.queue_pos]
+            self.expect_next(card_expected(number, hand_index))
+        elif phase == "dealer" and self.dealer_needs_card():  # the dealer draws on
+            self.expect_next(card_expected(0, 0))
 
     def deliver(self, card: Card, target: tuple[int, int]) -> None:
         """Put a card where the deal expects it and move the round on."""
-        number, hand_index = target
-        if self.irregular is None:  # otherwise irregularities.after_event records it
-            self.placed_cards[self.event_index] = DEALER if number == 0 else (
-                number, self.areas[number].hands[hand_index])
+        self.deliver_to(card, target[0], target[1])
+
+    def deliver_to(self, card: Card, number: int, hand_index: int) -> None:
+        """:meth:`deliver` to area ``number`` (0: the dealer), hand ``hand_index`` (from 0)."""
         if number == 0:
+            if self.irregular is None:  # otherwise irregularities.after_event records it
+                self.placed_cards[self.event_index] = DEALER
             self.dealer.append(card)
             if self.phase == "initial":
                 self.queue_pos += 1
@@ -73,6 +86,8 @@ class TableDealing(TablePlay):
             return
         area = self.areas[number]
         hand = area.hands[hand_index]
+        if self.irregular is None:  # otherwise irregularities.after_event records it
+            self.placed_cards[self.event_index] = (number, hand)
         hand.add_card(card)
         area.dealt.append(card)
         if area.run_open and self.bets.run is not None:  # (track_run's own test)

@@ -12,7 +12,7 @@ from dealer_assist.base.errors import RuleRefusal
 from dealer_assist.base.money import ZERO
 from dealer_assist.engine import hand_rules
 from dealer_assist.engine.events import Absent, Decision
-from dealer_assist.engine.table_core import amount_text
+from dealer_assist.engine.table_core import amount_text, card_expected
 from dealer_assist.engine.table_offers import TableOffers
 from dealer_assist.engine.table_state import Area, Hand
 
@@ -20,6 +20,10 @@ PLAY_ACTIONS: Final = frozenset({"hit", "stand", "double", "split"})
 # Section 5's choices (accept / refuse a card dealt in error, act on one card): the round
 # hands them to irregularities before play decisions are looked at.
 IRREGULAR_ACTIONS: Final = frozenset({"accept", "refuse", "act"})
+
+
+_HIT_STAND: Final = ("hit", "stand")
+_STAND: Final = ("stand",)
 
 
 class TablePlay(TableOffers):
@@ -108,6 +112,8 @@ class TablePlay(TableOffers):
         else:
             self._do_split(area, hand, ev)
         self.advance()
+        if action == "hit" and self.phase == "play" and self.hand_in_turn() is hand and self.needs_card(area, hand):
+            self.expect_next(card_expected(area.number, area.hands.index(hand)))  # the hit's card
 
     def _not_controller(self, area: Area, hand: Hand, player: str, action: str) -> RuleRefusal:
         """A decision by someone who does not call the area's decisions (3.8)."""
@@ -256,7 +262,10 @@ class TablePlay(TableOffers):
 
     def play_options(self, area: Area, hand: Hand, offers: Iterable[dict[str, Any]]) -> tuple[str, ...]:
         total = hand.total()
-        out = ["hit", "stand"] if total < 21 and not hand.doubled_by and not hand.split_aces else ["stand"]
+        may_hit = total < 21 and not hand.doubled_by and not hand.split_aces
+        if len(hand.cards) != 2 and not self.offers_open:  # the usual case: hit or stand alone
+            return _HIT_STAND if may_hit else _STAND
+        out = ["hit", "stand"] if may_hit else ["stand"]
         if len(hand.cards) == 2:  # both need the first two cards (3.26.1, 3.21)
             if self._double_refusal(area, hand, total) is None:
                 out.append("double")

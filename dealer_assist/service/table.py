@@ -28,7 +28,7 @@ from dealer_assist.base.errors import (
 )
 from dealer_assist.base.money import AmountError, parse_amount
 from dealer_assist.engine.events import Burn, CardDrawn, Event, Multi, Void
-from dealer_assist.engine.session import Step, TableSession
+from dealer_assist.engine.session import UNREAD, Step, TableSession
 from dealer_assist.engine.transcript import (
     event_to_transcript,
     parse_event,
@@ -68,7 +68,6 @@ TABLE_OPS = ("refer", "no_more_bets", "set_slip", "take_back", "key_card", "plac
 OPS = frozenset(("state", *ACCOUNT_OPS, *DEALER_INPUTS, *SUPERVISED, *TABLE_OPS))
 HOLDING = ("noread", "gap", "error")
 APPROVAL_KINDS = ("void", "resolve", "correction", "override", "accounts", "review", "undo", "key_card")
-UNREAD = "?"  # a card in flight the shoe could not read
 
 
 @dataclass
@@ -459,9 +458,9 @@ class TableService:
         elif op == "set_aside":
             self._set_aside(client, args)
         elif op == "release_hold":
-            # the dealer checked the table: no card is missing (unread cards must be keyed in)
-            if any(v["card"] == UNREAD for v in self.in_flight.values()):
-                raise refused("a card came out unread: key it in by its number")
+            # the dealer checked the table: no card is missing (unread cards must be keyed in, 5.1)
+            if refusal := self.session.no_card_missed_refusal():
+                raise refused(refusal, _clause_of(refusal))
             self.store.add_audit("hold_released", actor=actor, round_id=self.round_id,
                                  detail={"hold": self.hold, "gap": self.gap})
             self.hold, self.gap = "", None
@@ -705,19 +704,30 @@ class TableService:
         approval (a card not accounted for voids the round, 5.1)."""
         card = parse_card(str(args.get("card", "")))
         seq = args.get("seq")
+        if not isinstance(seq, int) and self.hold:
+            seq = self.session.first_unread()  # the hold waits for the unread card
+        approved = False
         if isinstance(seq, int) and seq in self.in_flight:
             known = self.in_flight[seq]["card"]
             if known not in (UNREAD, str(card)):
                 raise refused(f"the shoe read card {seq} as {known}, not {card}")
-            if known == UNREAD:
+            needs = self.session.key_in_refusal(seq, approved=False)  # the session's rule (5.1)
+            if needs:
+                if args.get("approval") is None and not args.get("pin"):
+                    raise ProtocolError("pin", needs, _clause_of(needs))
                 approval, user = self._approval(client, args, "key_card", self.round_id if self.round_id else None)
                 self.store.add_audit("card_keyed", actor=f"supervisor:{user}", round_id=self.round_id,
                                      detail={"seq": seq, "card": str(card), "approval": approval})
+                approved = True
             self.queue = [q for q in self.queue if q.get("seq") != seq]
         elif not self.hold:
             raise refused("no card is missing: cards come from the shoe")
         to = parse_target(args["to"]) if args.get("to") else None
-        step = self.session.card(CardDrawn(card, to=to, shoe_seq=seq if isinstance(seq, int) else None))
+        drawn = CardDrawn(card, to=to, shoe_seq=seq if isinstance(seq, int) else None)
+        try:
+            step = self.session.key_in(drawn, approved=approved)
+        except RuleRefusal as exc:
+            raise refused(str(exc), _clause_of(str(exc))) from None
         if step.held:
             raise refused(step.held, _clause_of(step.held))
         self._record(step, actor)

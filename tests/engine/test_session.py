@@ -310,3 +310,62 @@ def test_a_shoe_loaded_while_bets_are_open_deals_the_round() -> None:
     step = session.card(card("7C"))  # copy 1 of the new one-deck shoe: no 5.1
     assert types(step.record) == ["wager", "no_more_bets", "card"]
     assert session.round.status() == "in_progress" and session.round.shoe.remaining == 51
+
+
+# ---------------------------------------------------------------------------- unread cards (5.1)
+@pytest.mark.parametrize(("game", "decks", "per_deck", "name"), SHOES)
+def test_an_unread_card_is_keyed_in_only_with_a_supervisors_approval(
+        game: str, decks: int, per_deck: int, name: str) -> None:
+    """5.1: a card not accounted for voids the round, so a card the shoe could not read is keyed
+    in only with a supervisor's approval; refused without one, naming 5.1, the round unchanged."""
+    session = TableSession(table(game, decks))
+    session.apply(wager(game))
+    session.came_out_unread(7)
+    assert session.unread == 1 and session.unrecorded() == [(7, "?")]
+    assert "5.1" in session.no_card_missed_refusal()  # it came out: "no card missed" is refused
+    before = tuple(session.round.events)
+    refusal = session.key_in_refusal(7, approved=False)
+    assert "supervisor" in refusal and refusal.endswith("(5.1)")
+    with pytest.raises(RuleRefusal, match=r"supervisor.*\(5\.1\)"):
+        session.key_in(card(name, seq=7), approved=False)
+    assert tuple(session.round.events) == before and session.unread == 1
+    # approved: the keyed card is the card (it closes the bets, 5.3) and nothing is unread
+    step = session.key_in(card(name, seq=7), approved=True)
+    assert types(step.record) == ["wager", "no_more_bets", "card"]
+    assert step.record[-1] == card(name, seq=7)
+    assert session.unread == 0 and session.unrecorded() == [] and session.no_card_missed_refusal() == ""
+
+
+def test_a_keyed_card_without_a_number_answers_the_first_unread_card() -> None:
+    """Keyed with no frame number while an unread card waits: it is that card (needs approval)."""
+    session = TableSession(table("ace_race", 2))
+    session.apply(wager("ace_race"))
+    session.came_out_unread(3)
+    with pytest.raises(RuleRefusal, match="supervisor"):
+        session.key_in(card("9H"), approved=False)
+    step = session.key_in(card("9H"), approved=True)
+    assert step.record[-1] == card("9H", seq=3) and session.unread == 0
+
+
+def test_a_card_keyed_in_for_a_gap_needs_no_approval() -> None:
+    """Only an unread card needs the supervisor: a card missed in a gap of frames was read, or
+    never came out; the dealer keys it in on their own word."""
+    session = TableSession(table("lucky8", 1))
+    session.apply(wager("lucky8"))
+    assert session.key_in_refusal(approved=False) == ""
+    step = session.key_in(card("8C"), approved=False)
+    assert types(step.record) == ["wager", "no_more_bets", "card"]
+
+
+def test_unread_cards_without_numbers_are_counted_and_a_void_accounts_for_them() -> None:
+    """A double feed's unread cards (2 here) count until accounted for; a supervisor's void
+    (5.1) accounts for them all."""
+    session = TableSession(table("dueling8s", 3))
+    session.apply(wager("dueling8s"))
+    session.close_bets()
+    session.came_out_unread(None, 2)
+    assert session.unread == 2 and "5.1" in session.key_in_refusal(approved=False)
+    session.unread_accounted(1)
+    assert session.unread == 1
+    session.apply(Void("a card cannot be accounted for", "5.1"))
+    assert session.unread == 0 and session.no_card_missed_refusal() == ""

@@ -198,6 +198,30 @@ def test_a_card_in_flight_is_reported_after_a_restart_and_keyed_in(station: Any)
     assert cards == ["10S", "9H", "QD"]
 
 
+def test_an_unread_card_keyed_in_without_its_number_still_needs_a_supervisor(station: Any) -> None:
+    """The session's rule (5.1): a card keyed in with no frame number while an unread card
+    waits is that card, so it needs a supervisor's PIN like one keyed in by its number; and
+    "no card is missing" is refused while it is unread, naming 5.1."""
+    s: Station = station("10S 9H QD 8C")
+    c = s.dealer()
+    c.request("wager", player="p1", bet="main", amount=10, area=1)
+    s.deal(c, 1)
+    s.sim.noread()  # 9H came out unread: the hold begins
+    deadline = time.monotonic() + 10
+    while not c.request("state")["hold"] and time.monotonic() < deadline:
+        time.sleep(0.02)
+    with pytest.raises(ServiceError) as caught:
+        c.request("release_hold")
+    assert caught.value.code == "refused" and "(5.1)" in str(caught.value)
+    with pytest.raises(ServiceError) as caught:
+        c.request("key_card", card="9H")  # no number, no PIN
+    assert caught.value.code == "pin" and "supervisor" in str(caught.value) and "(5.1)" in str(caught.value)
+    assert [e["card"] for e in c.request("state")["events"] if e["type"] == "card"] == ["10S"]
+    state = c.request("key_card", card="9H", pin={"user": "sue", "pin": "482913"})
+    assert [e["card"] for e in state["events"] if e["type"] == "card"] == ["10S", "9H"]
+    assert state["in_flight"] == [] and state["hold"] == ""
+
+
 def test_requests_from_two_screens_are_served_in_turn(station: Any) -> None:
     s: Station = station("10S")
     c = s.dealer()

@@ -889,6 +889,7 @@ class TableController(QObject):
             if isinstance(event, CardRead) and not event.burn:
                 self.rereading = False  # the unread card, read this time: it goes where it came out
                 self.hold_reason, self.hold_event = "", None
+                self._session().unread_accounted()
                 self._assign(event)
                 self._flush_held()
                 return
@@ -947,6 +948,10 @@ class TableController(QObject):
     def _take(self, event: ShoeEvent) -> None:
         if holds_cards(event):
             self.hold_event = event
+            if isinstance(event, NoRead):
+                self._session().came_out_unread(event.seq)
+            elif isinstance(event, MultiCard) and event.unread:
+                self._session().came_out_unread(event.seq, event.unread)
             self.hold(_hold_text(event))
         elif isinstance(event, CardRead):
             self._assign(event)
@@ -961,7 +966,8 @@ class TableController(QObject):
         self._update_remaining()
         return ok
 
-    def _assign(self, event: CardRead) -> bool:
+    def _assign(self, event: CardRead, *, keyed: bool | None = None) -> bool:
+        """A card read (or ``keyed`` in by the dealer: True with a supervisor's approval)."""
         if event.burn:
             ok = self.submit(Burn(event.card))
             self._update_remaining()
@@ -975,17 +981,21 @@ class TableController(QObject):
             except EventFormatError as exc:
                 self.placement = None
                 return self._refuse_text_only(exc.message)
-        ok = self._card(raw)
+        ok = self._card(raw, keyed)
         self._update_remaining()
         return ok
 
-    def _card(self, raw: CardDrawn) -> bool:
+    def _card(self, raw: CardDrawn, keyed: bool | None = None) -> bool:
         """A card out of the shoe, through the session (5.3 and the implied hit are its rules).
         A card that fits no reading is held on screen, never dropped."""
         if self.store_error:
             self.refused.emit(f"not recorded: {self.store_error}")
             return False
-        step = self._session().card(raw)
+        session = self._session()
+        try:
+            step = session.card(raw) if keyed is None else session.key_in(raw, approved=keyed)
+        except RuleRefusal as exc:  # an unread card keyed in without approval (5.1)
+            return self._refuse_text_only(str(exc))
         if step.held:
             self._record(step, None, None)  # the bets it closed (5.3), an implied hit made final
             if raw.to is None:
@@ -1210,9 +1220,9 @@ class TableController(QObject):
         :meth:`reread` and a supervisor's void (5.1).
         """
         event = self.hold_event
-        if keyed_card and self.hold_unread and approval is None:
-            self.refused.emit(f"Refused: keying in a card the shoe could not read needs a supervisor's PIN "
-                              f"(a card not accounted for voids the round) ({self._missing_clause()})")
+        refusal = self._session().key_in_refusal(approved=approval is not None) if keyed_card else ""
+        if refusal:  # the session's rule (5.1)
+            self.refused.emit(f"Refused: {refusal}")
             return False
         if isinstance(event, MultiCard) and event.unread:
             keyed = (keyed_card or "").replace(",", " ").split()
@@ -1229,6 +1239,7 @@ class TableController(QObject):
                 return False
             if not self._assign_together(cards):
                 return False
+            self._session().unread_accounted(event.unread)
         elif keyed_card:
             try:
                 card = parse_card(keyed_card.strip())
@@ -1240,16 +1251,16 @@ class TableController(QObject):
             self.hold_reason = ""
             self.hold_event = None
             self.rereading = False
-            if not self._assign(CardRead(card=card, seq=event.seq if event is not None else None)):
+            if not self._assign(CardRead(card=card, seq=event.seq if event is not None else None),
+                                keyed=approval is not None):
                 self.hold_reason, self.hold_event = _hold_text(event) if event is not None else "", event
                 self.hold_changed.emit()
                 return False
             if approval is not None:
                 self.audit("card_keyed", {"card": str(card), "approval": approval, "shoe": event_to_json(event)
                                           if event is not None else None}, actor=f"supervisor:{supervisor}")
-        elif isinstance(event, NoRead):
-            self.refused.emit("a card came out of the shoe and could not be read: re-read it, key it in "
-                              f"(supervisor) or void the round ({self._missing_clause()})")
+        elif refusal := self._session().no_card_missed_refusal():
+            self.refused.emit(refusal)  # re-reading it is the other way (:meth:`reread`)
             return False
         self.hold_reason = ""
         self.hold_event = None
