@@ -20,7 +20,7 @@ from dealer_assist.engine.table_setup import TableSetup, default_setup
 from dealer_assist.service.applog import start_logging
 from dealer_assist.service.client import dev_socket_path
 from dealer_assist.service.config_watch import check_config_digest
-from dealer_assist.service.forwarding import FloorForwarding, floor_last_round
+from dealer_assist.service.forwarding import FloorForwarding, floor_last_round, floor_passfile
 from dealer_assist.service.server import StationServer
 from dealer_assist.service.table import TableService
 from dealer_assist.store import Store, StoreError
@@ -144,6 +144,9 @@ def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Runni
     if options.simulators:
         service.simulator = options.simulators[0]
     if url and not service.refused:
+        password = st.floor_password(state)
+        if password:  # the forwarder connects through libpq: its password file, not the URL
+            os.environ["PGPASSFILE"] = str(floor_passfile(state, password))
         forwarding = FloorForwarding(store_file, url, server.broadcast)
         service.floor = lambda: dict(forwarding.state)
         forwarding.start()
