@@ -6,9 +6,9 @@ name): ns_day.py copies it to a place the dealer can read and starts it.
 The screen is started as ``dealer-assist`` starts it: ``dealer_assist.cli.main([])``, no
 option, no --dealer, no DEALER_ASSIST_DEV: it finds /etc/dealer-assist/station.toml and
 connects to /run/dealer-assist/station.sock. The person's actions are the real dialogs:
-the enrolment, the accounts, the log-in with its first-PIN change, the Setup and Void
-buttons and their supervisor PIN dialogs, Station > End shift; the wager and the stand are
-the controller's calls the betting panel and decision buttons make.
+the enrolment, the accounts, the log-in with its first-PIN change, the betting panel (area,
+player, wager kind, chips, Place wager), the prompt's Stand and Next round, the Setup and
+Void buttons and their supervisor PIN dialogs, Station > End shift.
 
 Talks to ns_day.py on stdout/stdin, one line each: ``DAY deal N`` (the parent takes N
 cards out of the shoe-sim, then answers ``dealt``) and, at the end, ``DAY facts {json}``.
@@ -92,19 +92,42 @@ def main(who: str) -> int:
         facts.setdefault("titles", []).append(window.windowTitle())
         return window
 
+    def wager_10_on_area_1(window: Any) -> None:
+        """The betting panel as the dealer uses it: area 1, player p1, main wager, chip 5
+        twice, Place wager."""
+        c, panel = window.controller, window.betting
+        wait("the betting panel", lambda: panel.isVisible() and "p1" in panel.player_buttons)
+        click(panel.area_buttons[1])
+        click(panel.player_buttons["p1"])
+        click(panel.bet_buttons["main"])
+        five = panel.chip_buttons[list(panel.chips).index(5)]
+        click(five)
+        click(five)
+        assert panel.amount == 10, panel.amount
+        click(panel.place_button)
+        wait("the wager on the service's slip", lambda: len(c.service_state.get("slip") or []) == 1)
+        assert not c.last_refusal, c.last_refusal
+
+    def press(window: Any, key: str) -> None:
+        """A button of the prompt (Stand, Next round ...), once it is there."""
+        button = wait(f"the {key} button", lambda: window.prompt.buttons.get(key))
+        click(button)
+
     def a_round(window: Any, cards_before_stand: int) -> dict[str, Any]:
         """p1 wagers 10 on area 1; three cards; p1 stands; the dealer's card; settled."""
         c = window.controller
-        assert c.place_wager("p1", "main", 10, 1), c.last_refusal
+        wager_10_on_area_1(window)
         deal(c, cards_before_stand)
-        assert c.decide("stand", area=1, hand=1, player="p1"), c.last_refusal
+        press(window, "stand")
+        wait("p1's stand", lambda: any(e["type"] == "decision" for e in c.events))
         deal(c, 1)
         wait("the round's end", lambda: c.concluded)
         out = dict(c.output())
         result = {"game": c.config.get("game"), "status": out.get("status"), "net": out.get("net"),
                   "round_id": c.round_id,
                   "cards": [e["card"] for e in c.events if e["type"] == "card"]}
-        assert c.confirm_settlement(), c.last_refusal
+        press(window, "confirm")  # Next round
+        wait("the next round's bets", lambda: c.betting and c.round_id is None)
         return result
 
     def change_game(window: Any) -> None:
@@ -155,7 +178,7 @@ def main(who: str) -> int:
         name, first, pin = DEALERS["b"]
         window = log_in(name, first, pin)
         c = window.controller
-        assert c.place_wager("p1", "main", 10, 1), c.last_refusal
+        wager_10_on_area_1(window)
         deal(c, 1)
         click(window.report_buttons["void"])
         dialog = wait("the supervisor's PIN for the void", lambda: shown(PinDialog, "Void the round"))
@@ -164,7 +187,8 @@ def main(who: str) -> int:
         out = dict(c.output())
         facts["rounds"] = [{"game": c.config.get("game"), "status": out.get("status"), "net": out.get("net"),
                             "round_id": c.round_id}]
-        assert c.confirm_settlement(), c.last_refusal
+        press(window, "confirm")  # Next round
+        wait("the next round's bets", lambda: c.betting and c.round_id is None)
         end_shift(window)
 
     def run() -> None:
