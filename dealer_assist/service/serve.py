@@ -135,7 +135,7 @@ def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Runni
             log.critical("significant event: %s was changed by hand: %s", config_path, changed["changes"])
             if set(changed["changes"]) & {"game", "decks", "areas", "limits"}:
                 try:  # root set the table up again: the file's set-up from now on
-                    service.use_setup(setup)
+                    service.adopt_station_setup(setup, str(config_path))
                 except TranscriptError as exc:
                     log.error("the configuration's table set-up cannot be used: %s", exc)
     server = StationServer(service, sock, log=log, mode=0o660 if station else 0o600)

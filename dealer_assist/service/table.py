@@ -177,6 +177,17 @@ class TableService:
         except (KeyError, TypeError, DealerAssistError, TranscriptError) as exc:
             self.log.error("the table's last set-up cannot be used: %s", exc)
 
+    def adopt_station_setup(self, setup: TableSetup, source: str) -> None:
+        """Root changed the table's set-up in the station's file (``source``): it is the table's
+        from now on, audited old -> new like a supervisor's change (the latest entry wins at
+        the next start)."""
+        old, wanted = setup_to_json(self.setup), setup_to_json(setup)
+        changes = {k: [old[k], wanted[k]] for k in SETUP_FIELDS if old[k] != wanted[k]}
+        if changes:
+            self.store.add_audit(SETUP_CHANGED_KIND, actor="service", detail={
+                "old": old, "new": wanted, "changes": changes, "source": source})
+        self.use_setup(setup)
+
     def use_setup(self, setup: TableSetup) -> None:
         """``setup`` from the next round on (this one too while it is taking no wager yet)."""
         self.session.set_table(setup.config([]))

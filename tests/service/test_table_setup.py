@@ -128,3 +128,38 @@ def test_every_game_can_be_set_up_and_is_kept_over_a_restart(station: Any, game:
     state = c.request("state")
     assert state["setup"] == setup and state["config"]["game"] == game
     assert state["config"]["limits"] == {"main": [5, 100], rules.side_bets[0]: [1, 25]}
+
+
+def test_root_changing_the_game_in_station_toml_wins_over_the_set_up_kept_in_the_store(tmp_path: Any) -> None:
+    """The supervisor's set-up is kept over a restart; root's later `station init` (a new game
+    in station.toml) is reported as a significant event and its game is the table's from then
+    on; a restart with no change to the file keeps whatever was chosen last."""
+    from tests.service.conftest import make_shoe
+
+    config = tmp_path / "station.toml"
+    config.write_text('[table]\nname = "BJ-07"\ngame = "lucky8"\n', encoding="utf-8")
+    s = Station(tmp_path / "state", tmp_path / "run" / "s.sock", make_shoe("10S"), config=str(config))
+    try:
+        s.start()
+        wait_connected(s)
+        c = s.dealer()
+        c.request("set_table", setup={**LUCKY8, "game": "dueling8s", "areas": 7}, pin=BOB)
+        s.stop()
+        s.start()  # the file unchanged: the supervisor's Dueling 8's stays
+        assert s.client().request("state")["config"]["game"] == "dueling8s"
+        s.stop()
+        config.write_text('[table]\nname = "BJ-07"\ngame = "star_elements"\n', encoding="utf-8")  # root
+        running = s.start()
+        state = s.client().request("state")
+        assert state["config"]["game"] == "star_elements" and state["setup"]["game"] == "star_elements"
+        [changed] = running.store.audit_entries(kind="station_config_changed")
+        assert changed.detail["changes"]["game"] == ["lucky8", "star_elements"]
+        adopted = running.store.audit_entries(kind=SETUP_CHANGED_KIND)[-1]  # the table's set-up, old -> new
+        assert adopted.actor == "service" and adopted.detail["changes"]["game"] == ["dueling8s", "star_elements"]
+        assert adopted.detail["source"] == str(config)
+        s.stop()
+        s.start()  # reported once; the file's game stays
+        assert s.client().request("state")["config"]["game"] == "star_elements"
+    finally:
+        s.stop()
+        s.sim.close()
