@@ -17,6 +17,7 @@ from dealer_assist.games import sidebets as sb
 # Concepts every game's clause table may name. Missing concept = the game has no such rule.
 _COMMON_TABLE: Final[dict[str, str]] = {
     "decks": "2.1",
+    "limits": "3.6",  # within the minimum and maximum limits displayed at the table
     "bets_closed": "5.3",
     "no_withdraw": "5.4",
     "max_wagers_area": "3.10",

@@ -6,6 +6,7 @@ network never slows the table; each state goes to the clients as a ``floor`` not
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -17,6 +18,22 @@ from dealer_assist.floor.connection import FloorError, connect, describe_error
 from dealer_assist.floor.forward import Forwarder, ForwardResult, LinkState
 
 log = logging.getLogger("dealer_assist.service")
+PASSFILE_NAME = "floor.pgpass"  # libpq's password file for the forwarder, made from floor.secret
+
+
+def floor_passfile(state_dir: Path, password: str) -> Path:
+    """libpq's password file (PGPASSFILE) holding the floor's password, 0600 in the service's
+    own 0700 directory: the forwarder's connections take it (the floor's URLs never carry a
+    password: dealer_assist.floor.connection.parse_url). Written again at every start."""
+    def field(text: str) -> str:
+        return text.replace("\\", "\\\\").replace(":", "\\:")
+
+    path = state_dir / PASSFILE_NAME
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        os.fchmod(out.fileno(), 0o600)
+        out.write(f"*:*:*:*:{field(password)}\n")
+    return path
 
 
 class FloorForwarding:

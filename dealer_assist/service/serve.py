@@ -10,15 +10,17 @@ import signal
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import dealer_assist.service.station as st
-from dealer_assist.engine.table_setup import default_setup
+from dealer_assist.base.errors import TranscriptError
+from dealer_assist.engine.table_setup import TableSetup, default_setup
 from dealer_assist.service.applog import start_logging
 from dealer_assist.service.client import dev_socket_path
 from dealer_assist.service.config_watch import check_config_digest
-from dealer_assist.service.forwarding import FloorForwarding, floor_last_round
+from dealer_assist.service.forwarding import FloorForwarding, floor_last_round, floor_passfile
 from dealer_assist.service.server import StationServer
 from dealer_assist.service.table import TableService
 from dealer_assist.store import Store, StoreError
@@ -63,14 +65,24 @@ class Running:
 
 def table_header(cfg: st.StationConfig | None) -> dict[str, Any]:
     """The table's transcript header from the station configuration (else the default setup)."""
+    return table_setup(cfg).config([])
+
+
+def table_setup(cfg: st.StationConfig | None) -> TableSetup:
+    """The table's set-up from the station configuration (else the default setup)."""
     setup = default_setup()
     if cfg is not None:
         setup.game = cfg.game or setup.game
         setup.decks = cfg.decks or setup.decks
         setup.areas = cfg.areas or setup.areas
         if cfg.limits:
-            setup.limits = {k: [float(lo), float(hi)] for k, (lo, hi) in cfg.limits.items()}
-    return setup.config([])
+            # as the transcript's JSON has them: whole amounts as integers
+            setup.limits = {k: [_json_amount(lo), _json_amount(hi)] for k, (lo, hi) in cfg.limits.items()}
+    return setup
+
+
+def _json_amount(value: Decimal) -> float:
+    return int(value) if value == value.to_integral_value() else float(value)
 
 
 def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Running:
@@ -100,7 +112,8 @@ def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Runni
     store.head_sync = False  # the anchor (fsynced each round) is the durable lower bound
     info = {"table": cfg.table if cfg else "", "pit": cfg.pit if cfg else "",
             "simulated": cfg.simulated if cfg else True, "configured": station}
-    service = TableService(store, table_header(cfg), state_dir=state, station=info, log=log)
+    setup = table_setup(cfg)
+    service = TableService(store, setup.config([]), state_dir=state, station=info, log=log, setup=setup)
     service.start()
     if cfg is not None and cfg.table and not service.refused:
         try:  # the station's store carries its table's name (the floor goes by it)
@@ -120,12 +133,20 @@ def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Runni
         changed = check_config_digest(store, config_path, cfg.settings())
         if changed is not None:
             log.critical("significant event: %s was changed by hand: %s", config_path, changed["changes"])
+            if set(changed["changes"]) & {"game", "decks", "areas", "limits"}:
+                try:  # root set the table up again: the file's set-up from now on
+                    service.adopt_station_setup(setup, str(config_path))
+                except TranscriptError as exc:
+                    log.error("the configuration's table set-up cannot be used: %s", exc)
     server = StationServer(service, sock, log=log, mode=0o660 if station else 0o600)
     server.start()
     stop_shoe = attach_shoe(service.on_shoe) if attach_shoe is not None else (lambda: None)
     if options.simulators:
         service.simulator = options.simulators[0]
     if url and not service.refused:
+        password = st.floor_password(state)
+        if password:  # the forwarder connects through libpq: its password file, not the URL
+            os.environ["PGPASSFILE"] = str(floor_passfile(state, password))
         forwarding = FloorForwarding(store_file, url, server.broadcast)
         service.floor = lambda: dict(forwarding.state)
         forwarding.start()

@@ -29,6 +29,7 @@ from dealer_assist.base.errors import (
 from dealer_assist.base.money import AmountError, parse_amount
 from dealer_assist.engine.events import Burn, CardDrawn, Event, Multi, Void
 from dealer_assist.engine.session import UNREAD, Step, TableSession
+from dealer_assist.engine.table_setup import TableSetup, setup_problem, setup_to_json
 from dealer_assist.engine.transcript import (
     event_to_transcript,
     parse_event,
@@ -52,6 +53,9 @@ PENDING_CARD_KIND = "implied_card"  # as the screen wrote it: the tentative impl
 IN_FLIGHT_KIND = "card_in_flight"
 SETTLED_KIND = "in_flight_settled"
 REFUSED_KIND = "store_refused"
+SETUP_CHANGED_KIND = "table_setup_changed"  # a supervisor's change of the table's set-up, old -> new
+SETUP_FIELDS = ("game", "decks", "areas", "limits", "seated", "terminals", "decision_seconds", "chips")
+DECISION_SECONDS = (5, 120)  # Electronic's decision time, as the set-up dialog offers it
 # Inputs a dealer gives, by op name: the op names the event's type, the client never does.
 DEALER_INPUTS = {
     "wager": "wager", "claim": "claim", "decide": "decision", "close_offers": "close_offers",
@@ -64,10 +68,10 @@ ACCOUNT_OPS = ("enrol", "login", "resume", "logout", "unlock", "users", "add_acc
                "set_disabled", "reset_pin", "snapshot")
 TABLE_OPS = ("refer", "no_more_bets", "set_slip", "take_back", "key_card", "place_card", "double_last_card",
              "confirm_hit",
-             "face_up", "next_round", "release_hold", "set_aside", "sim_deal")
+             "face_up", "next_round", "release_hold", "set_aside", "sim_deal", "set_table")
 OPS = frozenset(("state", *ACCOUNT_OPS, *DEALER_INPUTS, *SUPERVISED, *TABLE_OPS))
 HOLDING = ("noread", "gap", "error")
-APPROVAL_KINDS = ("void", "resolve", "correction", "override", "accounts", "review", "undo", "key_card")
+APPROVAL_KINDS = ("void", "resolve", "correction", "override", "accounts", "review", "undo", "key_card", "setup")
 
 
 @dataclass
@@ -101,8 +105,14 @@ class TableService:
 
     def __init__(self, store: Store, table: dict[str, Any], *, state_dir: Path, station: dict[str, Any],
                  notify: Callable[[str, dict[str, Any]], None] | None = None,
-                 log: logging.Logger | None = None) -> None:
+                 log: logging.Logger | None = None, setup: TableSetup | None = None) -> None:
         self.store = store
+        # the table's set-up (game, decks, areas, limits, seats ...): the station's, then as a
+        # supervisor changes it (op set_table)
+        self.setup = setup or TableSetup(game=str(table["game"]), decks=int(table["decks"]),
+                                         areas=int(table.get("areas") or 7),
+                                         limits={k: list(v) for k, v in (table.get("limits") or {}).items()},
+                                         seated=dict(table.get("seated") or {}))
         self.state_dir = state_dir
         self.station = station
         self.notify = notify or (lambda name, data: None)
@@ -148,10 +158,41 @@ class TableService:
             self.refused = f"the store {self.store.path} is refused: {problem}"
             self.log.critical("significant event: %s", self.refused)
             return
+        self._restore_setup()
         open_round = self.store.find_open_round()
         if open_round is not None:
             self._restore(open_round)
         self._restore_in_flight()
+
+    def _restore_setup(self) -> None:
+        """The set-up a supervisor last chose at this table (kept over a restart)."""
+        entries = self.store.audit_entries(kind=SETUP_CHANGED_KIND)
+        if not entries:
+            return
+        try:
+            setup = TableSetup(**entries[-1].detail["new"])
+            if setup_problem(setup) is None:
+                self.use_setup(setup)
+        except (KeyError, TypeError, DealerAssistError, TranscriptError) as exc:
+            self.log.error("the table's last set-up cannot be used: %s", exc)
+
+    def adopt_station_setup(self, setup: TableSetup, source: str) -> None:
+        """Root changed the table's set-up in the station's file (``source``): it is the table's
+        from now on, audited old -> new like a supervisor's change (the latest entry wins at
+        the next start)."""
+        old, wanted = setup_to_json(self.setup), setup_to_json(setup)
+        changes = {k: [old[k], wanted[k]] for k in SETUP_FIELDS if old[k] != wanted[k]}
+        if changes:
+            self.store.add_audit(SETUP_CHANGED_KIND, actor="service", detail={
+                "old": old, "new": wanted, "changes": changes, "source": source})
+        self.use_setup(setup)
+
+    def use_setup(self, setup: TableSetup) -> None:
+        """``setup`` from the next round on (this one too while it is taking no wager yet)."""
+        self.session.set_table(setup.config([]))
+        self.setup = setup
+        if self.round_id is None and self.session.betting and not self.session.slip:
+            self.session.new_round()
 
     def _restore(self, open_round: Any) -> None:
         pending: list[Event] = []
@@ -224,6 +265,7 @@ class TableService:
             "under_min": sorted(self.session.under_min), "shoe": dict(self.shoe),
             "floor": self.floor() if self.floor is not None else None,
             "needs_enrolment": self.store.needs_enrolment(), "simulated_shoe": self.simulator is not None,
+            "setup": setup_to_json(self.setup),
         }
 
     def _changed(self) -> None:
@@ -473,6 +515,8 @@ class TableService:
                 self.simulator.burn()
             else:
                 self.simulator.deal()
+        elif op == "set_table":
+            self._set_table(client, args)
         elif op == "face_up":
             self.face_up_next = True  # 5.5: the next card came out face up
         elif op == "next_round":
@@ -486,6 +530,36 @@ class TableService:
         self._release()
         self._changed()
         return self.state()
+
+    # ------------------------------------------------------------------ the table's set-up
+    def _set_table(self, client: Client, args: dict[str, Any]) -> None:
+        """A supervisor changes the table's set-up (game, decks, areas, limits of the main
+        wager and the side bets, seats): checked as the engine opens a round with it, between
+        rounds only, after the supervisor's PIN (approval ``setup``), audited old -> new."""
+        new = _entered_setup(args.get("setup"))
+        rules = GAMES[self.setup.game]
+        limits_rule = rules.clauses.get("limits")
+        if self.round_id is not None or not self.session.betting or self.session.slip or self.in_flight \
+                or self.stray is not None:
+            raise refused("the table's set-up changes between rounds, before any wager is placed: the limits "
+                          f"displayed at the table govern the wagers on it ({limits_rule})", limits_rule)
+        problem = setup_problem(new)
+        if problem is not None:
+            clause = _clause_of(problem)
+            if clause is None and problem.startswith("limits"):
+                clause = GAMES[new.game].clauses.get("limits")
+                problem = f"{problem} ({clause})" if clause else problem
+            raise refused(f"this set-up cannot be used: {problem}", clause)
+        old, wanted = setup_to_json(self.setup), setup_to_json(new)
+        changes = {k: [old[k], wanted[k]] for k in SETUP_FIELDS if old[k] != wanted[k]}
+        if not changes:
+            return
+        approval, user = self._approval(client, args, "setup", None)
+        who = f"supervisor:{user}"
+        self.store.add_audit(SETUP_CHANGED_KIND, actor=who, detail={
+            "old": old, "new": wanted, "changes": changes, "approval": approval, "dealer": client.dealer})
+        self.use_setup(new)
+        self.log.info("table set-up changed by %s (dealer %s): %s", who, client.dealer, changes)
 
     # ------------------------------------------------------------------ referral (6.1)
     def _refer_clause(self) -> str:
@@ -808,6 +882,27 @@ def _outside_generation(store: Store, key: bytes) -> int | None:
 
     head = read_head_file(store.head_path, key or None)
     return head.generation if head is not None else None
+
+
+def _entered_setup(raw: Any) -> TableSetup:
+    """The set-up a client sent (``setup_to_json``'s fields), its types checked."""
+    if not isinstance(raw, dict) or set(raw) - set(SETUP_FIELDS) or "game" not in raw:
+        raise ProtocolError("bad_request", f"a set-up has the fields {', '.join(SETUP_FIELDS)} (game required)")
+    if raw["game"] not in GAMES:
+        raise refused(f"no game {raw['game']!r}: the station deals {', '.join(GAMES)}")
+    whole = {k: raw[k] for k in ("decks", "areas", "decision_seconds") if k in raw}
+    if any(isinstance(v, bool) or not isinstance(v, int) for v in whole.values()):
+        raise ProtocolError("bad_request", "decks, areas and decision_seconds are whole numbers")
+    if not isinstance(raw.get("limits", {}), dict) or not isinstance(raw.get("seated", {}), dict) \
+            or not isinstance(raw.get("terminals", []), list) or not isinstance(raw.get("chips", [5]), list):
+        raise ProtocolError("bad_request", "limits and seated are maps, terminals and chips lists")
+    setup = TableSetup(**raw)
+    low, high = DECISION_SECONDS
+    if not low <= setup.decision_seconds <= high:
+        rule = setup.rules.clauses.get("default_strategy")  # Electronic 3.18: no selection in time
+        raise refused(f"a terminal's decision time is {low} to {high} seconds, not {setup.decision_seconds}"
+                      + (f" ({rule})" if rule else ""), rule)
+    return setup
 
 
 def _pin_text(check: Any) -> str:

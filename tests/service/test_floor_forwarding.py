@@ -65,3 +65,16 @@ def test_the_service_forwards_its_rounds_to_the_floor(floor: Floor, tmp_path: Pa
     with psycopg.connect(floor.admin_url) as conn:
         rows = conn.execute("SELECT table_name, round_id FROM floor.rounds ORDER BY round_id").fetchall()
     assert rows == [("BJ-07", rid)]
+
+
+def test_the_forwarders_password_file_is_the_services_alone_and_escaped(tmp_path: Path) -> None:
+    """floor.secret's password as libpq's password file (PGPASSFILE), 0600; ':' and '\\' escaped
+    as libpq reads them (a password with both still matches the one line)."""
+    from dealer_assist.service.forwarding import floor_passfile
+
+    path = floor_passfile(tmp_path, "pa:ss\\word")
+    assert path.read_text() == "*:*:*:*:pa\\:ss\\\\word\n"
+    assert path.stat().st_mode & 0o777 == 0o600
+    path.chmod(0o644)
+    floor_passfile(tmp_path, "other")  # written again at every start, owner-only again
+    assert path.read_text() == "*:*:*:*:other\n" and path.stat().st_mode & 0o777 == 0o600

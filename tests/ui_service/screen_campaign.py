@@ -84,7 +84,15 @@ class ScreenCampaign(Campaign):
             self.ready_starts += b"ready" in out
             self.screen = None
             self.figures.kills += 1
+        # the last card may still be on its way from the pty when the last screen is killed: the
+        # service is given (at most 10 s) to take what the shoe sent before it is stopped and
+        # counted (a card still missing then is counted lost, as before)
+        deadline = time.monotonic() + 10
         final = obs.request("state")
+        while len(self.recorded_cards()) + len(final["in_flight"]) < self.figures.cards_dealt \
+                and time.monotonic() < deadline:
+            time.sleep(0.1)
+            final = obs.request("state")
         self.figures.rounds = self.rounds_ended()
         obs.close()
         assert self.proc is not None

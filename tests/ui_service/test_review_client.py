@@ -82,3 +82,95 @@ def test_the_copy_is_refused_without_a_supervisors_pin(station: Any, tmp_path: A
         fetch_snapshot(s.socket, {"user": "sue", "pin": "000000"}, tmp_path / "copy.db")
     assert caught.value.code == "pin"
     assert not (tmp_path / "copy.db").exists()
+
+
+def test_the_reviews_copy_carries_no_key(station: Any, tmp_path: Any) -> None:
+    """The copy is the rounds to read, never a way to sign: the station key (``table.db.key``,
+    the service's 0600) is in no byte of it, raw, hex or base64, nothing else is written beside
+    it, and opened read-only it has no key, so it cannot write a record the service's store
+    would accept (its records' signatures cannot be checked or made from it)."""
+    import base64
+
+    from dealer_assist.store import Store, StoreError
+
+    s: Station = station("10S 9H QD 8C")
+    deal_a_round(s)
+    assert s.running is not None
+    key = s.running.store.station_key
+    assert key and len(key) >= 16
+    into = tmp_path / "review"
+    into.mkdir(mode=0o700)
+    fetch_snapshot(s.socket, {"user": "sue", "pin": "482913"}, into / "copy.db")
+    assert sorted(p.name for p in into.iterdir()) == ["copy.db"]  # no key file, no -wal beside it
+    data = (into / "copy.db").read_bytes()
+    for form in (key, key.hex().encode(), key.hex().upper().encode(), base64.b64encode(key)):
+        assert form not in data
+    with Store.open_readonly(into / "copy.db") as copy:
+        assert copy.station_key is None
+        assert [r.id for r in copy.list_rounds(limit=5)] == [1]  # the rounds are there to read
+    with pytest.raises(StoreError) as no_key:
+        Store.open(into / "copy.db")  # no key beside it: it cannot be written as the station's store
+    assert "station key" in str(no_key.value) and "missing" in str(no_key.value), no_key.value
+    assert not (into / "copy.db.key").exists()
+
+
+def test_the_review_reconnects_by_itself_after_the_service_restarts(qtbot: Any, station: Any) -> None:
+    """The review's window stays a client of the service: the service stops and starts again
+    (its store and state directory kept); the window says "reconnecting…" meanwhile and
+    nothing once the link is back, with no PIN asked again; a round the station records
+    after that (round 2: the copy holds round 1 only) is announced on the new connection."""
+    from tests.service.conftest import wait_connected
+    from ui.common.service_link import RECONNECTING
+    from ui.review.from_service import review_from_service
+
+    s: Station = station("10S 9H QD 8C 10D 9C")
+    deal_a_round(s)
+    shown_windows: list[Any] = []
+
+    def show(copy: Any, supervisor: str) -> Any:
+        from ui.review.app import open_review
+
+        window = open_review(copy, supervisor=supervisor)
+        window.show()
+        shown_windows.append(window)
+        return window
+
+    cancelled: list[bool] = []
+    gate, copy = review_from_service(s.socket, show, lambda: cancelled.append(True))
+    gate.show()
+    try:
+        gate.name.setText("sue")
+        gate.pin.setText("482913")
+        QTest.keyClick(gate.pin, Qt.Key.Key_Return)
+        qtbot.waitUntil(lambda: bool(shown_windows) and hasattr(shown_windows[0], "station_link"), timeout=20000)
+        window = shown_windows[0]
+        link = window.station_link
+        assert link is not None
+        from PySide6.QtWidgets import QLabel
+
+        bar = window.findChild(QLabel, "station_link")
+        newer = window.findChild(QLabel, "station_newer")
+        assert bar.text() == "" and newer.text() == ""
+        first_client = link.client
+
+        s.stop()  # the service goes away (systemd would start it again)
+        qtbot.waitUntil(lambda: bar.text() == RECONNECTING, timeout=20000)
+        s.start()
+        wait_connected(s)
+        qtbot.waitUntil(lambda: bar.text() == "", timeout=30000)
+        assert link.client is not first_client and not link.client.closed  # a new connection, by itself
+        assert not any(isinstance(w, PinDialog) and w.isVisible() for w in QApplication.topLevelWidgets())
+        assert cancelled == []
+
+        c = s.dealer()  # the station deals on: round 2 begins (p1 wagers 10, p1 10D)
+        c.request("wager", player="p1", bet="main", amount=10, area=1)
+        state = s.deal(c, 1)
+        assert state["round_id"] == 2
+        qtbot.waitUntil(lambda: "round 2" in newer.text(), timeout=20000)
+        assert window.store.list_rounds(limit=5)[0].id == 1  # the copy itself is as it was fetched
+    finally:
+        for w in shown_windows:
+            if getattr(w, "station_link", None) is not None:
+                w.station_link.close()
+            w.close()
+        copy.close()

@@ -124,6 +124,8 @@ class TableController(QObject):
     def __init__(self, setup: TableSetup, dealer: str = "dealer", parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.setup = setup
+        # the approval kind a set-up change needs first (a supervisor's PIN), or None
+        self.setup_approval: str | None = None
         self.dealer = dealer
         self.store: Store | None = None
         self.store_worker = Worker("store-writer", self)
@@ -425,7 +427,7 @@ class TableController(QObject):
         """The settle output of the events so far has been recorded."""
         return self._finished_at == len(self.events)
 
-    def apply_setup(self, setup: TableSetup) -> bool:
+    def apply_setup(self, setup: TableSetup, approval: int | None = None) -> bool:
         """A new table setup (game, decks, areas, limits, seats) from the next round on."""
         if not self.betting or self.slip:
             self.refused.emit("change the table setup between rounds, before any wager is placed")

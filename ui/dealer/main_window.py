@@ -768,12 +768,24 @@ class DealerWindow(QMainWindow):
         dialog = SetupDialog(self.controller.setup, self)
         self.setup_dialog = dialog
 
-        def accepted() -> None:
-            setup = dialog.result_setup()
-            if self.controller.apply_setup(setup):
+        def apply(setup: TableSetup, approval: int | None) -> None:
+            if self.controller.apply_setup(setup, approval):
                 self.terminals.seconds = setup.decision_seconds
                 if self.setup_saved is not None:
                     self.setup_saved(setup)
+
+        def accepted() -> None:
+            setup = dialog.result_setup()
+            kind = self.controller.setup_approval
+            if kind is None:
+                apply(setup, None)
+                return
+            # the station service changes the set-up only after a supervisor's PIN
+            self.pin_dialog = ask_supervisor(self, self.controller, kind, "Table setup",
+                                             "Supervisor PIN required to change the table's set-up",
+                                             lambda _name, approval: apply(setup, approval),
+                                             detail={"game": setup.game})
+            self.pin_dialog.open()
 
         dialog.accepted.connect(accepted)
         dialog.open()

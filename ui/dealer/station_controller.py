@@ -25,7 +25,7 @@ from typing import Any
 from dealer_assist.base.errors import DealerAssistError, TranscriptError
 from dealer_assist.engine.events import Event
 from dealer_assist.engine.session import TableSession
-from dealer_assist.engine.table_setup import TableSetup
+from dealer_assist.engine.table_setup import TableSetup, setup_from_json, setup_to_json
 from dealer_assist.engine.transcript import event_to_transcript, parse_event
 from dealer_assist.service.client import ServiceError
 from dealer_assist.store import PinCheck
@@ -47,6 +47,7 @@ class StationController(TableController):
     def __init__(self, setup: TableSetup, link: ServiceLink, dealer: str = "") -> None:
         super().__init__(setup, dealer)
         self.link = link
+        self.setup_approval = "setup"  # the service changes the set-up after a supervisor's PIN
         self.jobs = ServiceJobs(link)
         self.service_state: dict[str, Any] = {}
         self.service_closed = False
@@ -100,6 +101,8 @@ class StationController(TableController):
             return
         self.session = session
         self.config = dict(session.config)
+        if isinstance(state.get("setup"), dict):
+            self.setup = setup_from_json(state["setup"])  # the table's set-up is the service's
         self.round_id = state.get("round_id")
         if self.round_id is not None:
             self.sent_slip = []  # the bets closed: the slip is the round's now
@@ -294,6 +297,14 @@ class StationController(TableController):
         if approval is None:
             return self.say_refused("a supervisor's PIN is needed first")
         return self.ask("resolve", ruling=ruling, text=f"Shift manager {supervisor}: {ruling}", approval=approval)
+
+    # ------------------------------------------------------------------ the table's set-up
+    def apply_setup(self, setup: TableSetup, approval: int | None = None) -> bool:
+        """The service changes the set-up (op ``set_table``) under the supervisor's approval;
+        its refusal names the clause and leaves the set-up as it was."""
+        if approval is None:
+            return self.say_refused("a supervisor's PIN is needed to change the table's set-up")
+        return self.ask("set_table", setup=setup_to_json(setup), approval=approval)
 
     # ------------------------------------------------------------------ what the service does itself
     def remember_setup(self, setup: TableSetup) -> None:

@@ -7,6 +7,11 @@ which hands back a consistent read-only copy of the store as an open file
 temporary directory while the window is open (PIN hashes blanked; no key, so *Verify*
 cannot check the chain's signatures: ``dealer-assist station check`` does that as the
 service). Notes are not taken here: they would go to the copy.
+
+While the window is open the review stays a client of the service (:func:`watch_station`):
+when the service restarts, the link connects again by itself and the window says so
+meanwhile; when the station records a round the copy does not hold, the window says
+that the copy is older (the review is opened again, with the PIN, to read it).
 """
 
 from __future__ import annotations
@@ -17,12 +22,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMessageBox, QWidget
 
+from dealer_assist.service.client import ServiceError
 from dealer_assist.service.protocol import ProtocolError
 from dealer_assist.service.snapshot import fetch_snapshot
 from dealer_assist.store import PinCheck, StoreError
 from ui.common.login import PinDialog, ask_supervisor
+from ui.common.service_link import ServiceLink
 from ui.common.worker import Worker
 
 COPY_NAME = "table-copy.db"
@@ -61,6 +68,41 @@ class ServiceCopy:
         shutil.rmtree(self.directory, ignore_errors=True)
 
 
+def watch_station(window: QWidget, socket_path: Path, newest_copied: int) -> ServiceLink | None:
+    """The review's link to the service while ``window`` is open (None if the service cannot be
+    reached now: the copy is still read). At the window's foot: the link's state while the service
+    restarts ("reconnecting…", then nothing), and "the copy is older" once the station has a
+    round after ``newest_copied``."""
+    try:
+        link = ServiceLink(socket_path, "review", window)
+    except ServiceError:
+        return None
+    connection = QLabel("")
+    connection.setObjectName("station_link")
+    connection.setStyleSheet("font-weight: bold; color: #b00020;")
+    newer = QLabel("")
+    newer.setObjectName("station_newer")
+    if isinstance(window, QMainWindow):
+        window.statusBar().addPermanentWidget(newer)
+        window.statusBar().addPermanentWidget(connection)
+    elif (layout := window.layout()) is not None:
+        layout.addWidget(newer)
+        layout.addWidget(connection)
+    link.link_state.connect(lambda text: connection.setText("" if text == "connected" else text))
+
+    def round_changed(state: object) -> None:
+        rid = state.get("round_id") if isinstance(state, dict) else None
+        if isinstance(rid, int) and rid > newest_copied:
+            newer.setText(f"the station has recorded round {rid} since this copy: open the review again "
+                          "to read it")
+
+    link.round_changed.connect(round_changed)
+    app = QApplication.instance()
+    if app is not None:
+        app.aboutToQuit.connect(link.close)
+    return link
+
+
 def review_from_service(socket_path: Path, show: Callable[[Path, str], QWidget | None],
                         on_cancel: Callable[[], None]) -> tuple[PinDialog, ServiceCopy]:
     """The supervisor's PIN, then ``show(copy, supervisor)`` on the service's copy."""
@@ -73,6 +115,10 @@ def review_from_service(socket_path: Path, show: Callable[[Path, str], QWidget |
             QMessageBox.critical(None, "Dealer Assist review", f"the copy of the store cannot be read: {exc}")
             on_cancel()
             return
+        if window is not None:
+            store = getattr(window, "store", None)
+            newest = max((r.id for r in store.list_rounds(limit=1)), default=0) if store is not None else 0
+            window.station_link = watch_station(window, socket_path, newest)  # type: ignore[attr-defined]
         if window is not None:
             detail = getattr(window, "detail", None)
             if detail is not None:  # notes go to the station's store, not to this copy
