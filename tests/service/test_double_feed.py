@@ -152,3 +152,19 @@ def test_an_electronic_double_feed_keyed_in_voids_the_round(tmp_path: Path,
     finally:
         s.stop()
         s.sim.close()
+
+
+def test_a_double_feed_no_round_can_take_is_held_then_set_aside(station: Any) -> None:
+    """Two cards out together, both read, while no wager is down: no hand expects a card, so
+    they stay in flight (never dropped) and the table is held; a supervisor sets them aside."""
+    s: Station = station("10S 9H")
+    c = s.dealer()
+    s.sim.multi(2)
+    state = _wait_hold(c)
+    seq = state["in_flight"][0]["seq"]
+    assert state["in_flight"] == [{"seq": seq, "card": "10S"}, {"seq": seq, "card": "9H"}]
+    assert "fit no reading" in state["hold"] and state["events"] == []
+    state = c.request("set_aside", seq=seq, pin=SUE)
+    assert state["in_flight"] == [] and state["hold"] == ""
+    assert s.running is not None
+    assert [e.detail["card"] for e in s.running.store.audit_entries(kind="card_set_aside")] == ["10S 9H"]
