@@ -18,6 +18,10 @@ table's rhythm that no single round decides.
 - **Unread cards (5.1)**: a card the shoe could not read (``noread``, a double feed's
   unread cards) is keyed in only with a supervisor's approval: a card not accounted for
   voids the round (5.1), so the dealer's word alone does not account for it.
+- **Double feeds**: cards that left the shoe together in one frame, some unread, stay
+  in flight together (``feeds``: one place per card, :data:`UNREAD` until keyed in); the
+  read ones are never dealt on their own (spec/shoe-protocol.md): once every card is
+  known the caller applies them as one ``multi`` (5.23; 5.7/5.8 in Electronic).
 
 The session uses only the public :class:`~dealer_assist.engine.round_api.Round` contract
 and the transcript's ``new_round``; it does no I/O. Each input returns a :class:`Step`:
@@ -77,6 +81,7 @@ class TableSession:
         self.tentative_held = False
         self.in_flight: dict[int, str] = {}  # shoe sequence number -> card, not yet recorded
         self.unread_unnumbered = 0  # unread cards from a shoe that sends no frame numbers
+        self.feeds: dict[int, list[str]] = {}  # frame -> the cards of a double feed ("?" unread)
         self.config: dict[str, Any] = {}
         self.round: Round = self._fresh(None)
 
@@ -310,17 +315,42 @@ class TableSession:
     @property
     def unread(self) -> int:
         """How many cards came out of the shoe unread and are not accounted for yet."""
-        return self.unread_unnumbered + sum(1 for card in self.in_flight.values() if card == UNREAD)
+        return (self.unread_unnumbered + sum(1 for card in self.in_flight.values() if card == UNREAD)
+                + sum(cards.count(UNREAD) for cards in self.feeds.values()))
 
     def first_unread(self) -> int | None:
-        """The frame number of the first unread card in flight, if any has one."""
-        return next((seq for seq, card in sorted(self.in_flight.items()) if card == UNREAD), None)
+        """The frame number of the first unread card in flight (alone or in a double feed)."""
+        return min((seq for seq in (*self.in_flight, *self.feeds) if self._unread_at(seq)), default=None)
+
+    def _unread_at(self, seq: int) -> bool:
+        return self.in_flight.get(seq) == UNREAD or UNREAD in self.feeds.get(seq, ())
+
+    def double_feed(self, seq: int, read: Sequence[str], count: int) -> None:
+        """Frame ``seq`` delivered ``count`` cards together, ``read`` those the shoe could
+        read: in flight together, the others :data:`UNREAD` until keyed in."""
+        self.in_flight.pop(seq, None)
+        self.feeds[seq] = [*read, *[UNREAD] * max(0, count - len(read))]
+
+    def key_in_feed(self, seq: int, card: str, *, approved: bool) -> tuple[str, ...]:
+        """A card keyed in for an unread card of the double feed of frame ``seq``: it takes
+        the first unread place (RuleRefusal, unchanged, without a supervisor's approval,
+        5.1, or when none of its cards is unread). Returns the feed's cards now; once none
+        is :data:`UNREAD` the caller deals them together (its ``multi``), in their turn."""
+        cards = self.feeds.get(seq)
+        if cards is None or UNREAD not in cards:
+            read = ", ".join(cards or ())
+            raise RuleRefusal(f"the shoe read every card of frame {seq}" + (f" ({read})" if read else ""))
+        refusal = self.key_in_refusal(seq, approved=approved)
+        if refusal:
+            raise RuleRefusal(refusal)
+        cards[cards.index(UNREAD)] = card
+        return tuple(cards)
 
     def key_in_refusal(self, seq: int | None = None, *, approved: bool) -> str:
         """Why keying in a card now would be refused ("" if it would not): the card for frame
         ``seq`` (any unread card when ``seq`` is None) came out unread, and no supervisor
         approved keying it in (5.1: a card not accounted for voids the round)."""
-        unread = self.in_flight.get(seq) == UNREAD if seq is not None else self.unread > 0
+        unread = self._unread_at(seq) if seq is not None else self.unread > 0
         if not unread or approved:
             return ""
         return ("keying in a card the shoe could not read needs a supervisor's PIN "
@@ -358,6 +388,7 @@ class TableSession:
             self.unread_unnumbered = 0
             for seq in [s for s, c in self.in_flight.items() if c == UNREAD]:
                 del self.in_flight[seq]
+            self.feeds.clear()
             return
         taken = min(count, self.unread_unnumbered)
         self.unread_unnumbered -= taken
@@ -400,18 +431,22 @@ class TableSession:
         for e in events:
             if isinstance(e, CardDrawn) and e.shoe_seq is not None:
                 self.in_flight.pop(e.shoe_seq, None)
+                self.feeds.pop(e.shoe_seq, None)
 
     def delivered(self, seq: int, card: str) -> None:
         """The shoe delivered ``card`` as frame ``seq`` (recorded by the caller before use)."""
         self.in_flight[seq] = card
 
     def unrecorded(self) -> list[tuple[int, str]]:
-        """(sequence number, card) of every delivered card no event records yet, in order."""
-        return sorted(self.in_flight.items())
+        """(sequence number, card) of every delivered card no event records yet, in order
+        (a double feed's cards under its one frame number)."""
+        feeds = [(seq, card) for seq, cards in self.feeds.items() for card in cards]
+        return sorted([*self.in_flight.items(), *feeds], key=lambda item: item[0])
 
     def settle_in_flight(self, seq: int) -> None:
-        """A card in flight was keyed in (recorded) or its round voided by a supervisor."""
+        """A card in flight (or a double feed) was recorded, or its round voided by a supervisor."""
         self.in_flight.pop(seq, None)
+        self.feeds.pop(seq, None)
 
 
 def _header(table: Mapping[str, Any]) -> dict[str, Any]:

@@ -15,14 +15,11 @@ event is dispatched (``_handle``), what the round expects, its views and its rep
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any, Final
 
 from dealer_assist.base.cards import Card
 from dealer_assist.base.errors import RuleRefusal
 from dealer_assist.base.hands import is_two_card_21
-from dealer_assist.base.money import to_json_number
 from dealer_assist.engine import claims, irregularities
 from dealer_assist.engine.events import (
     Absent,
@@ -43,9 +40,9 @@ from dealer_assist.engine.events import (
     Wager,
     Withdraw,
 )
-from dealer_assist.engine.outcome import NO_EXTRA, Expectation, Ruling
+from dealer_assist.engine.outcome import Expectation, Ruling
 from dealer_assist.engine.round_api import AreaView, DealerView, HandView, RoundView, WagerView
-from dealer_assist.engine.table_core import card_expected
+from dealer_assist.engine.table_core import NOTHING_EXPECTED, card_expected
 from dealer_assist.engine.table_dealing import TableDealing
 from dealer_assist.engine.table_play import IRREGULAR_ACTIONS
 from dealer_assist.engine.table_state import Area, Hand
@@ -93,6 +90,8 @@ class TableRound(TableDealing):
                 irregularities.irregular_decision(self, event)
             else:
                 self.on_decision(event)
+                if self.next_expected() is None:
+                    self.expect_in_turn()
         elif isinstance(event, Wager):
             self.on_wager(event)
         elif isinstance(event, NoMoreBets):
@@ -106,6 +105,7 @@ class TableRound(TableDealing):
                 self.on_burn(event)
         elif isinstance(event, CloseOffers):
             self.on_close_offers(event)
+            self.expect_in_turn()
         elif isinstance(event, Absent):
             self.on_absent(event)
         elif isinstance(event, Resolve):
@@ -151,17 +151,11 @@ class TableRound(TableDealing):
                 number, hand_index = self.initial_queue[self.queue_pos]
                 return card_expected(number, hand_index)
             if phase == "play":
-                hand = self.hand_in_turn()
-                if hand is None:
-                    return self._waiting_decision(None)
-                area = self.areas[self.order[self.turn]]
-                if self.needs_card(area, hand):
-                    return card_expected(area.number, area.hands.index(hand))
-                return self._waiting_decision((area, hand))
+                return self.play_expectation()
         if phase == "betting":
             return _WAGERS
         if phase in ("settled", "void"):
-            return _NOTHING
+            return NOTHING_EXPECTED
         if phase == "referred":
             assert self.referral is not None
             return Expectation("ruling", rule=self.referral[0], text=self.referral[1])
@@ -172,36 +166,7 @@ class TableRound(TableDealing):
         target = self.expected_card_target()
         if target is not None:
             return card_expected(target[0], target[1])
-        return self._waiting_decision(self.current_hand())
-
-    def _waiting_decision(self, cur: tuple[Area, Hand] | None) -> Expectation:
-        """The decision the round waits for when no card is expected (``cur``: the hand in turn)."""
-        offers = tuple(self.current_offers()) if self.offers_open else ()
-        if cur is None or cur[0].absent_play:
-            if offers:
-                first = offers[0]
-                return Expectation("decision", None, first["area"], 1, first["player"],
-                                   tuple(first["options"]), offers)
-            return _NOTHING
-        area, hand = cur
-        controller = area.controller
-        extra: Mapping[str, Any] = NO_EXTRA
-        options = self.play_options(area, hand, offers)
-        if len(hand.stakes) > 1 and ("split" in options or "double" in options):
-            # The other players on the hand, for the dealer screen to ask when the controller
-            # splits (match or stay, 3.24) or doubles (up to their own wager, 3.26.5).
-            followers = [
-                {"player": p, "wager": to_json_number(area.original(p))}
-                for p in hand.stakes
-                if p != controller and p not in area.surrendered and p not in self.absent
-                and p not in hand.settled
-            ]
-            if followers:
-                extra = {"followers": followers}
-        if not offers and extra is NO_EXTRA:
-            return _decision_expected(area.number, area.hands.index(hand) + 1, controller, options)
-        return Expectation("decision", None, area.number, area.hands.index(hand) + 1, controller,
-                           options, offers, (), None, None, extra)
+        return self.waiting_decision(self.current_hand())
 
     def options(self, area: Area, hand: Hand) -> tuple[str, ...]:
         """The legal choices for the hand in turn, in the spec's order."""
@@ -345,14 +310,3 @@ class TableRound(TableDealing):
 
 # Expectations are immutable: the plain ones are made once (expectation() runs for every event).
 _WAGERS: Final = Expectation("wagers")
-
-
-_NOTHING: Final = Expectation("none")
-
-
-
-
-@lru_cache(maxsize=4096)  # bounded: player names come and go over a long session
-def _decision_expected(number: int, hand_no: int, player: str | None, options: tuple[str, ...]) -> Expectation:
-    """A decision with no offers open and nobody else on the hand (most decisions)."""
-    return Expectation("decision", None, number, hand_no, player, options)

@@ -10,6 +10,7 @@ module never imports a later one).
 from __future__ import annotations
 
 from decimal import Decimal
+from functools import lru_cache
 from typing import Final
 
 from dealer_assist.base.cards import Card
@@ -252,6 +253,15 @@ def amount_text(amount: Decimal) -> str:
 
 
 _CARD_EXPECTED: Final[dict[int, Expectation]] = {}
+
+
+NOTHING_EXPECTED: Final = Expectation("none")
+
+
+@lru_cache(maxsize=4096)  # bounded: player names come and go over a long session
+def decision_expected(number: int, hand_no: int, player: str | None, options: tuple[str, ...]) -> Expectation:
+    """A decision with no offers open and nobody else on the hand (most decisions)."""
+    return Expectation("decision", None, number, hand_no, player, options)
 
 
 def card_expected(number: int, hand_index: int) -> Expectation:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dealer_assist.base.cards import Card
 from dealer_assist.base.errors import RuleRefusal
 from dealer_assist.engine.events import Burn, CardDrawn
-from dealer_assist.engine.table_core import card_expected
+from dealer_assist.engine.table_core import NOTHING_EXPECTED, card_expected
 from dealer_assist.engine.table_play import TablePlay
 from dealer_assist.engine.table_state import DEALER, Area, Hand
 
@@ -59,13 +59,28 @@ class TableDealing(TablePlay):
             if not self.check_shoe(card):
                 return
             self.deliver_to(card, target[0], target[1])
-        # What comes next, where the deal says it (a decision is worked out when asked):
-        phase = self.phase
-        if phase == "initial":  # 3.18: the next card of the initial deal
+        # What comes next, where the deal says it:
+        if self.phase == "initial":  # 3.18: the next card of the initial deal
             number, hand_index = self.initial_queue[self.queue_pos]
             self.expect_next(card_expected(number, hand_index))
-        elif phase == "dealer" and self.dealer_needs_card():  # the dealer draws on
-            self.expect_next(card_expected(0, 0))
+        else:
+            self.expect_in_turn()
+
+    def expect_in_turn(self) -> None:
+        """What comes next after a card, a play decision, an offer taken or the offers closed
+        (no section 5 ruling pending; the round resets it when one is): the hand in turn's
+        card or decision (3.29-3.31), the offers' decisions (3.25, 3.27), the dealer's next
+        card (3.33-3.35), or nothing once settled. Anything else is worked out when asked."""
+        phase = self.phase
+        if phase == "play":
+            self.expect_next(self.play_expectation())
+        elif phase == "offers":
+            self.expect_next(self.waiting_decision(self.current_hand()))
+        elif phase == "dealer":
+            if self.dealer_needs_card():  # the dealer draws on
+                self.expect_next(card_expected(0, 0))
+        elif phase == "settled":
+            self.expect_next(NOTHING_EXPECTED)
 
     def deliver(self, card: Card, target: tuple[int, int]) -> None:
         """Put a card where the deal expects it and move the round on."""

@@ -4,15 +4,21 @@ has, and an absent player (5.22)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any, Final
 
 from dealer_assist.base.errors import RuleRefusal
-from dealer_assist.base.money import ZERO
+from dealer_assist.base.money import ZERO, to_json_number
 from dealer_assist.engine import hand_rules
 from dealer_assist.engine.events import Absent, Decision
-from dealer_assist.engine.table_core import amount_text, card_expected
+from dealer_assist.engine.outcome import NO_EXTRA, Expectation
+from dealer_assist.engine.table_core import (
+    NOTHING_EXPECTED,
+    amount_text,
+    card_expected,
+    decision_expected,
+)
 from dealer_assist.engine.table_offers import TableOffers
 from dealer_assist.engine.table_state import Area, Hand
 
@@ -259,6 +265,46 @@ class TablePlay(TableOffers):
             if player == area.controller or choices.get(player) == "match":
                 new.stakes[player] = area.original(player)  # 3.21, 3.24.1
         area.hands.insert(area.hands.index(hand) + 1, new)
+
+    def waiting_decision(self, cur: tuple[Area, Hand] | None) -> Expectation:
+        """The decision the round waits for when no card is expected (``cur``: the hand in turn)."""
+        offers = tuple(self.current_offers()) if self.offers_open else ()
+        if cur is None or cur[0].absent_play:
+            if offers:
+                first = offers[0]
+                return Expectation("decision", None, first["area"], 1, first["player"],
+                                   tuple(first["options"]), offers)
+            return NOTHING_EXPECTED
+        area, hand = cur
+        controller = area.controller
+        extra: Mapping[str, Any] = NO_EXTRA
+        options = self.play_options(area, hand, offers)
+        if len(hand.stakes) > 1 and ("split" in options or "double" in options):
+            # The other players on the hand, for the dealer screen to ask when the controller
+            # splits (match or stay, 3.24) or doubles (up to their own wager, 3.26.5).
+            followers = [
+                {"player": p, "wager": to_json_number(area.original(p))}
+                for p in hand.stakes
+                if p != controller and p not in area.surrendered and p not in self.absent
+                and p not in hand.settled
+            ]
+            if followers:
+                extra = {"followers": followers}
+        if not offers and extra is NO_EXTRA:
+            return decision_expected(area.number, area.hands.index(hand) + 1, controller, options)
+        return Expectation("decision", None, area.number, area.hands.index(hand) + 1, controller,
+                           options, offers, (), None, None, extra)
+
+    def play_expectation(self) -> Expectation:
+        """What the play phase waits for (no section 5 ruling pending): the hand in turn's
+        card, or its decision (3.29-3.31)."""
+        hand = self.hand_in_turn()
+        if hand is None:
+            return self.waiting_decision(None)
+        area = self.areas[self.order[self.turn]]
+        if self.needs_card(area, hand):
+            return card_expected(area.number, area.hands.index(hand))
+        return self.waiting_decision((area, hand))
 
     def play_options(self, area: Area, hand: Hand, offers: Iterable[dict[str, Any]]) -> tuple[str, ...]:
         total = hand.total()

@@ -225,6 +225,13 @@ class TableService:
             seq = int(entry.detail.get("seq", -1))
             if seq in recorded or seq in settled:
                 continue
+            place = entry.detail.get("feed")
+            if isinstance(place, int):  # one card of a double feed (a keyed-in one written later)
+                count = int(entry.detail.get("count", place + 1))
+                known = self.in_flight.get(seq, {}).get("cards") or [UNREAD] * count
+                known[place] = str(entry.detail.get("card"))
+                self.in_flight[seq] = {"card": known[0], "cards": known, "audit": entry.id}
+                continue
             self.in_flight[seq] = {"card": str(entry.detail.get("card")), "audit": entry.id}
             self.session.delivered(seq, str(entry.detail.get("card")))
         pending = self.session.tentative
@@ -242,7 +249,11 @@ class TableService:
                 # read, then the service stopped before recording it: in flight now
                 self._in_flight({"seq": seq, "card": last.get("card") or UNREAD}
                                 if last.get("event") != "multi" else last)
-        if any(v["card"] == UNREAD for v in self.in_flight.values()):
+        for seq, flight in sorted(self.in_flight.items()):  # double feeds: dealt together, in turn
+            if "cards" in flight:
+                self.session.double_feed(seq, [c for c in flight["cards"] if c != UNREAD], len(flight["cards"]))
+                self.queue.append(_feed_event(seq, flight["cards"]))
+        if self.session.unread:
             self.hold = "a card came out of the shoe unread before the restart: key it in by its number"
 
     # ------------------------------------------------------------------ state
@@ -261,7 +272,8 @@ class TableService:
                        "player": exp.player, "options": list(exp.options), "rule": exp.rule, "text": exp.text},
             "output": round_output(rnd), "concluded": self.session.concluded,
             "hold": self.hold, "gap": self.gap, "referral": self.referral, "queued": len(self.queue), "stray": self.stray,
-            "in_flight": [{"seq": s, "card": v["card"]} for s, v in sorted(self.in_flight.items())],
+            "in_flight": [{"seq": s, "card": card} for s, v in sorted(self.in_flight.items())
+                          for card in v.get("cards") or [v["card"]]],
             "under_min": sorted(self.session.under_min), "shoe": dict(self.shoe),
             "floor": self.floor() if self.floor is not None else None,
             "needs_enrolment": self.store.needs_enrolment(), "simulated_shoe": self.simulator is not None,
@@ -708,9 +720,14 @@ class TableService:
         self._take(event)
 
     def _in_flight(self, event: dict[str, Any]) -> None:
-        """A delivered card no event records yet: on disk first (reported after any restart)."""
+        """A delivered card no event records yet: on disk first (reported after any restart).
+        A double feed's cards each, the unread ones as such (keyed in later, 5.1)."""
         seq = event.get("seq")
-        cards = [event["card"]] if "card" in event else list(event.get("cards", []))
+        if event.get("event") == "multi":
+            if isinstance(seq, int):
+                self._feed_in_flight(seq, [str(c) for c in event.get("cards", [])], int(event.get("count", 0)))
+            return
+        cards = [event["card"]] if "card" in event else []
         if not isinstance(seq, int):
             return
         for card in cards[:1] if cards else [UNREAD]:
@@ -719,6 +736,17 @@ class TableService:
             self.in_flight[seq] = {"card": card, "audit": audit}
             self.session.delivered(seq, card)
 
+    def _feed_in_flight(self, seq: int, read: list[str], count: int) -> None:
+        """The cards of a double feed (frame ``seq``), each on disk as in flight under its place
+        in the feed: the read ones, then one :data:`UNREAD` per card the shoe could not read."""
+        cards = [*read, *[UNREAD] * max(0, count - len(read))]
+        audit = 0
+        for place, card in enumerate(cards):
+            audit = self.store.add_audit(IN_FLIGHT_KIND, actor="shoe", round_id=self.round_id,
+                                         detail={"seq": seq, "card": card, "feed": place, "count": len(cards)})
+        self.in_flight[seq] = {"card": cards[0] if cards else UNREAD, "cards": cards, "audit": audit}
+        self.session.double_feed(seq, read, len(cards))
+
     def _take(self, event: dict[str, Any]) -> None:
         seq = event.get("seq") if isinstance(event.get("seq"), int) else None
         if event.get("event") == "multi":
@@ -726,7 +754,7 @@ class TableService:
             if len(cards) == 1:
                 event = {"event": "card", "card": str(cards[0]), "seq": seq}
             else:
-                self._record(self.session.apply(Multi(cards, ())), "shoe")
+                self._take_together(cards, seq)
                 return
         card = parse_card(str(event["card"]))
         if event.get("burn"):
@@ -741,6 +769,22 @@ class TableService:
             self.stray = {"seq": seq, "card": str(card), "reason": step.held}
         else:
             self.face_up_next = False
+
+    def _take_together(self, cards: tuple[Any, ...], seq: int | None) -> None:
+        """Cards that left the shoe together, every one known: one ``multi``, their order
+        unknown and none disclosed (the shoe's reading shows no card to the table): the
+        game's double-feed clause rules (5.23; 5.8 in Electronic voids the round). Refused
+        (no hand expects a card): kept in flight, the table held, nothing dropped."""
+        try:
+            step = self.session.apply(Multi(cards, ()))
+        except RuleRefusal as exc:
+            if isinstance(seq, int) and seq not in self.in_flight:
+                self._feed_in_flight(seq, [str(c) for c in cards], len(cards))
+            self.hold = f"the cards that came out together fit no reading: {exc}"
+            return
+        self._record(step, "shoe")
+        if isinstance(seq, int):  # recorded: no longer in flight, after any restart either
+            self._settle(seq, "shoe", "dealt together")
 
     def _release(self) -> None:
         """Cards that waited behind a hold, in order, once nothing holds them."""
@@ -781,6 +825,9 @@ class TableService:
         if not isinstance(seq, int) and self.hold:
             seq = self.session.first_unread()  # the hold waits for the unread card
         approved = False
+        if isinstance(seq, int) and "cards" in self.in_flight.get(seq, {}):
+            self._key_feed_card(client, args, seq, str(card))
+            return
         if isinstance(seq, int) and seq in self.in_flight:
             known = self.in_flight[seq]["card"]
             if known not in (UNREAD, str(card)):
@@ -807,7 +854,39 @@ class TableService:
         self._record(step, actor)
         if isinstance(seq, int) and seq in self.in_flight:
             self._settle(seq, actor, "keyed in")
-        if not any(v["card"] == UNREAD for v in self.in_flight.values()):
+        if not self.session.unread:
+            self.hold, self.gap = "", None
+
+    def _key_feed_card(self, client: Client, args: dict[str, Any], seq: int, card: str) -> None:
+        """A card keyed in for an unread card of the double feed of frame ``seq``, with a
+        supervisor's ``key_card`` approval (the session's rule, 5.1). Once every card of the
+        feed is known they are dealt together, in their turn among the cards held."""
+        rules = self.session.round.rules
+        if args.get("to"):
+            clause = rules.clause("multi.order_unknown" if rules.shared_hand else "multi")
+            raise refused(f"cards that came out together go where the rules for them say, not to a "
+                          f"place keyed in ({clause})", clause)
+        needs = self.session.key_in_refusal(seq, approved=False)
+        if not needs:  # none of its cards is unread: the session says so (RuleRefusal)
+            self.session.key_in_feed(seq, card, approved=False)
+        if args.get("approval") is None and not args.get("pin"):
+            raise ProtocolError("pin", needs, _clause_of(needs))
+        approval, user = self._approval(client, args, "key_card", self.round_id if self.round_id else None)
+        place = self.in_flight[seq]["cards"].index(UNREAD)
+        cards = self.session.key_in_feed(seq, card, approved=True)
+        who = f"supervisor:{user}"
+        self.store.add_audit("card_keyed", actor=who, round_id=self.round_id,
+                             detail={"seq": seq, "card": card, "approval": approval})
+        self.store.add_audit(IN_FLIGHT_KIND, actor=who, round_id=self.round_id,
+                             detail={"seq": seq, "card": card, "feed": place, "count": len(cards)})
+        self.in_flight[seq].update(card=cards[0], cards=list(cards))
+        if UNREAD not in cards:  # every card known: dealt together in the feed's turn
+            queued = [i for i, q in enumerate(self.queue) if q.get("seq") == seq]
+            if queued:
+                self.queue[queued[0]] = _feed_event(seq, list(cards))
+            else:
+                self.queue.append(_feed_event(seq, list(cards)))
+        if not self.session.unread:
             self.hold, self.gap = "", None
 
     def _place_stray(self, args: dict[str, Any], actor: str) -> None:
@@ -830,7 +909,7 @@ class TableService:
         approval, user = self._approval(client, args, "void", None)
         who = f"supervisor:{user}"
         if isinstance(seq, int) and seq in self.in_flight:
-            card = self.in_flight[seq]["card"]
+            card = " ".join(self.in_flight[seq].get("cards") or [self.in_flight[seq]["card"]])
             self._settle(seq, who, "set aside between rounds")
         elif self.stray is not None:
             card, seq = self.stray["card"], self.stray.get("seq")
@@ -841,7 +920,7 @@ class TableService:
             raise refused("no card waits to be set aside")
         self.store.add_audit("card_set_aside", actor=who, round_id=None,
                              detail={"seq": seq, "card": card, "approval": approval})
-        if not any(v["card"] == UNREAD for v in self.in_flight.values()):
+        if not self.session.unread:
             self.hold, self.gap = "", None
 
     def _void_in_flight(self, who: str) -> None:
@@ -855,6 +934,7 @@ class TableService:
     def _settle(self, seq: int, actor: str, how: str) -> None:
         self.store.add_audit(SETTLED_KIND, actor=actor, round_id=self.round_id, detail={"seq": seq, "how": how})
         self.in_flight.pop(seq, None)
+        self.queue = [q for q in self.queue if q.get("seq") != seq]  # nothing of it dealt later
         self.session.settle_in_flight(seq)
 
 
@@ -911,6 +991,11 @@ def _pin_text(check: Any) -> str:
     if check.reason == "must_change":
         return check.message or "the PIN must be changed"
     return check.message or "wrong name or PIN"
+
+
+def _feed_event(seq: int, cards: list[str]) -> dict[str, Any]:
+    """A double feed as the shoe's event (its known cards; ``count`` all of them)."""
+    return {"event": "multi", "count": len(cards), "cards": [c for c in cards if c != UNREAD], "seq": seq}
 
 
 def _hold_text(event: dict[str, Any]) -> str:

@@ -3,7 +3,9 @@ comes next sets it (``expect_next``) instead of the round searching its state; w
 sets must be exactly what the state gives (``expectation_from_state``). Checked after every
 event of every captured transcript and example (the identity capture), asked after every
 event and asked rarely (a card then goes where the handler said, not where it was asked),
-and over rounds played at random in all five games with offers taken."""
+and over rounds played at random in all five games with offers taken. At a table, with no
+section 5 ruling pending, a card, a play decision, an offer taken and the offers closed
+must leave it kept (not searched): checked with ``next_expected`` after each of them."""
 
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ from dealer_assist.bench.simulate import (
     table_wagers,
 )
 from dealer_assist.engine.electronic import ElectronicRound
-from dealer_assist.engine.events import Event
+from dealer_assist.engine.events import CardDrawn, CloseOffers, Decision, Event
 from dealer_assist.engine.table import TableRound
 from dealer_assist.engine.transcript import load_transcript, new_round, parse_event
 from dealer_assist.games import GAMES
@@ -46,6 +48,31 @@ def _transcripts() -> list[Any]:
 
 
 DOCS = _transcripts()
+# decisions whose handler keeps what comes next (play, 3.21-3.30; offers, 3.20, 3.25, 3.27)
+_KEEPING = frozenset({"hit", "stand", "double", "split", "surrender", "insurance", "even_money"})
+
+
+def _must_keep(rnd: TableRound | ElectronicRound, ev: Event) -> bool:
+    """Whether ``ev``'s handler must have set the expectation (a table round, no ruling pending)."""
+    if not isinstance(rnd, TableRound) or rnd.irregular is not None:
+        return False
+    if not (isinstance(ev, CardDrawn | CloseOffers) or (isinstance(ev, Decision) and ev.action in _KEEPING)):
+        return False
+    if rnd.phase in ("play", "offers", "settled", "initial"):
+        return True
+    return rnd.phase == "dealer" and rnd.expectation_from_state().kind == "card"
+
+
+def _check(rnd: TableRound | ElectronicRound, ev: Event, where: object) -> int:
+    """After ``ev`` was applied: a kept expectation is the state's, and one was kept where it
+    must be. Returns 1 when the event's handler kept it."""
+    kept = rnd.next_expected()
+    if kept is not None:
+        assert kept == rnd.expectation_from_state(), where
+    if _must_keep(rnd, ev):
+        assert kept is not None, ("searched, not kept", where)
+        return 1
+    return 0
 
 
 def _replay(doc: Any, ask_every: int) -> int:
@@ -59,9 +86,11 @@ def _replay(doc: Any, ask_every: int) -> int:
     checked = 0
     for i, raw in enumerate(doc["events"]):
         try:
-            rnd.apply(parse_event(raw))
+            ev = parse_event(raw)
+            rnd.apply(ev)
         except (EventFormatError, RuleRefusal):
             return checked
+        checked += _check(rnd, ev, (doc.get("game"), i, raw))
         if i % ask_every == 0:
             assert rnd.expectation() == rnd.expectation_from_state(), (doc.get("game"), i, raw)
             checked += 1
@@ -86,7 +115,7 @@ def test_the_kept_expectation_is_the_states_in_rounds_played_at_random(game: str
     header: dict[str, object] = {"game": game, "decks": rules.decks_usual,
                                  "areas": 0 if rules.shared_hand else 7}
     template = new_round(header)
-    checked = 0
+    checked = kept = 0
     for _ in range(150):
         shoe.round_start()
         rnd = template.fresh()
@@ -105,4 +134,6 @@ def test_the_kept_expectation_is_the_states_in_rounds_played_at_random(game: str
                 rnd.apply(ev)
             except RuleRefusal:
                 break  # a random choice the rules refuse: the round is unchanged, next round
+            kept += _check(rnd, ev, (game, ev))
     assert checked > 1000
+    assert rules.shared_hand or kept > 1000  # cards, decisions and offers kept at the tables

@@ -369,3 +369,30 @@ def test_unread_cards_without_numbers_are_counted_and_a_void_accounts_for_them()
     assert session.unread == 1
     session.apply(Void("a card cannot be accounted for", "5.1"))
     assert session.unread == 0 and session.no_card_missed_refusal() == ""
+
+
+@pytest.mark.parametrize(("game", "decks", "per_deck", "name"), SHOES)
+def test_a_double_feeds_unread_cards_are_keyed_in_by_its_number_with_approval(
+        game: str, decks: int, per_deck: int, name: str) -> None:
+    """A double feed (frame 8: three cards, one read): in flight together, two unread under the
+    frame's number; each keyed in only with a supervisor's approval (5.1), taking the next
+    unread place; once none is unread the feed's cards are complete, nothing dealt by it."""
+    session = TableSession(table(game, decks))
+    session.apply(wager(game))
+    session.close_bets()
+    session.double_feed(8, [name], 3)
+    assert session.unread == 2 and session.first_unread() == 8
+    assert session.unrecorded() == [(8, name), (8, "?"), (8, "?")]
+    assert "5.1" in session.no_card_missed_refusal()
+    before = tuple(session.round.events)
+    with pytest.raises(RuleRefusal, match=r"supervisor.*\(5\.1\)"):
+        session.key_in_feed(8, name, approved=False)
+    assert session.unread == 2 and tuple(session.round.events) == before
+    assert session.key_in_feed(8, name, approved=True) == (name, name, "?")
+    assert session.key_in_feed(8, name, approved=True) == (name, name, name)
+    assert session.unread == 0 and session.first_unread() is None and session.no_card_missed_refusal() == ""
+    with pytest.raises(RuleRefusal, match="read every card of frame 8"):
+        session.key_in_feed(8, name, approved=True)
+    assert tuple(session.round.events) == before  # the caller deals them, as one multi
+    session.settle_in_flight(8)
+    assert session.unrecorded() == []
