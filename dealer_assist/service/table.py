@@ -29,7 +29,7 @@ from dealer_assist.base.errors import (
 from dealer_assist.base.money import AmountError, parse_amount
 from dealer_assist.engine.events import Burn, CardDrawn, Event, Multi, Void
 from dealer_assist.engine.session import Step, TableSession
-from dealer_assist.engine.table_setup import TableSetup, setup_problem, setup_to_json
+from dealer_assist.engine.table_setup import SetupError, TableSetup, setup_problem, setup_to_json
 from dealer_assist.engine.transcript import (
     event_to_transcript,
     parse_event,
@@ -174,7 +174,7 @@ class TableService:
             setup = TableSetup(**entries[-1].detail["new"])
             if setup_problem(setup) is None:
                 self.use_setup(setup)
-        except (KeyError, TypeError, DealerAssistError, TranscriptError) as exc:
+        except (KeyError, TypeError, DealerAssistError, TranscriptError, SetupError) as exc:
             self.log.error("the table's last set-up cannot be used: %s", exc)
 
     def adopt_station_setup(self, setup: TableSetup, source: str) -> None:
@@ -886,7 +886,10 @@ def _entered_setup(raw: Any) -> TableSetup:
     if not isinstance(raw.get("limits", {}), dict) or not isinstance(raw.get("seated", {}), dict) \
             or not isinstance(raw.get("terminals", []), list) or not isinstance(raw.get("chips", [5]), list):
         raise ProtocolError("bad_request", "limits and seated are maps, terminals and chips lists")
-    setup = TableSetup(**raw)
+    try:
+        setup = TableSetup(**raw)  # limits exact: a fraction of a cent refused naming 3.6 / 2.2
+    except SetupError as exc:
+        raise refused(exc.message, exc.clause) from None
     low, high = DECISION_SECONDS
     if not low <= setup.decision_seconds <= high:
         rule = setup.rules.clauses.get("default_strategy")  # Electronic 3.18: no selection in time

@@ -161,9 +161,7 @@ def setup_from_station(setup: TableSetup, cfg: StationConfig | None, game: str |
         if cfg.areas is not None:
             setup.areas = cfg.areas
         if cfg.limits:
-            # TableSetup keeps numbers as the transcript's JSON has them
-            setup.limits = {k: [int(v) if v == v.to_integral_value() else float(v) for v in pair]
-                            for k, pair in cfg.limits.items()}
+            setup.limits = {k: list(pair) for k, pair in cfg.limits.items()}  # exact (Decimal)
     if game:
         setup.game = game
     rules = GAMES[setup.game]

@@ -7,7 +7,7 @@ window's state. The ranges come from the engine's game data (2.1 decks, Appendix
 
 from __future__ import annotations
 
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from PySide6.QtWidgets import (
@@ -24,8 +24,11 @@ from PySide6.QtWidgets import (
 
 from dealer_assist.engine.table_setup import (
     SETUP_AUDIT_KIND,
+    SetupError,
     TableSetup,
     default_setup,
+    exact_limits,
+    limits_clause,
     setup_from_json,
     setup_problem,
 )
@@ -101,7 +104,7 @@ class SetupDialog(QDialog):
 
     def accept(self) -> None:
         """OK only with a setup the engine opens a round with; else the reason, in the dialog."""
-        problem = setup_problem(self.result_setup())
+        problem = self.limits_problem() or setup_problem(self.result_setup())
         if problem is not None:
             self.problem.setText(f"This setup cannot be used: {problem}. Change it, or Cancel.")
             self.problem.show()
@@ -132,6 +135,33 @@ class SetupDialog(QDialog):
             self._limit_form.addRow(BET_NAMES.get(kind, kind), row)
             self.limits[kind] = (low, high)
 
+    def entered_limits(self) -> dict[str, list[Decimal]]:
+        """The limits as typed, exact (SetupError naming 3.6 / Electronic 2.2 for a value that
+        is not an amount in whole cents, or a min without its max)."""
+        game = str(self.game.currentData())
+        clause = limits_clause(game)
+        raw: dict[str, list[Decimal]] = {}
+        for kind, (low, high) in self.limits.items():
+            texts = [low.text().strip(), high.text().strip()]
+            if not any(texts):
+                continue
+            name = BET_NAMES.get(kind, kind)
+            if not all(texts):
+                raise SetupError(f"limits: {name} needs both its minimum and its maximum ({clause})", clause)
+            try:
+                raw[kind] = [Decimal(t) for t in texts]
+            except InvalidOperation:
+                raise SetupError(f"limits: {name}: {' / '.join(texts)} is not an amount ({clause})", clause) \
+                    from None
+        return exact_limits(raw, game)
+
+    def limits_problem(self) -> str | None:
+        try:
+            self.entered_limits()
+        except SetupError as exc:
+            return exc.message
+        return None
+
     def result_setup(self) -> TableSetup:
         """The setup as entered (invalid entries are left out, and the engine refuses bad limits)."""
         seated: dict[str, int] = {}
@@ -139,14 +169,10 @@ class SetupDialog(QDialog):
             name, _, area = part.partition("=")
             if name.strip() and area.strip().isdigit():
                 seated[name.strip()] = int(area)
-        limits: dict[str, list[float]] = {}
-        for kind, (low, high) in self.limits.items():
-            try:
-                pair = [Decimal(low.text().strip()), Decimal(high.text().strip())]
-            except ArithmeticError:
-                continue
-            # as the transcript's JSON has them: whole amounts as integers (5, not 5.0)
-            limits[kind] = [int(v) if v == v.to_integral_value() else float(v) for v in pair]
+        try:
+            limits = self.entered_limits()
+        except SetupError:
+            limits = {}  # accept() names the problem and keeps the dialog open
         return TableSetup(
             game=str(self.game.currentData()), decks=self.decks.value(), areas=self.areas.value(),
             limits=limits, seated=seated,
