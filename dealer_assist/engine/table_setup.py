@@ -63,7 +63,7 @@ def exact_limits(raw: Any, game: str) -> dict[str, list[Decimal]]:
         if not isinstance(pair, (list, tuple)) or len(pair) != 2:
             raise SetupError(f"limits: {kind} is [min, max]{where}", clause)
         try:
-            out[str(kind)] = [parse_amount(str(v) if isinstance(v, float) else v) for v in pair]
+            out[str(kind)] = [parse_amount(Decimal(str(v)) if isinstance(v, float) else v) for v in pair]
         except AmountError as exc:
             raise SetupError(f"limits: {kind}: {exc}{where}", clause) from None
     return out
@@ -128,18 +128,38 @@ def setup_to_json(setup: TableSetup) -> dict[str, Any]:
 
 
 def setup_from_json(data: Any) -> TableSetup:
-    """A remembered setup, or the default one if it is not a valid setup any more (a limit in
-    fractions of a cent included: SetupError is a ValueError). An older version's floats are
-    read exactly (12.5 stays 12.5)."""
+    """A remembered setup, or the default one if it is not a valid setup any more. An older
+    version's floats are read exactly (12.5 stays 12.5); see :func:`read_setup`."""
+    return read_setup(data)[0]
+
+
+def read_setup(data: Any) -> tuple[TableSetup, list[str]]:
+    """A remembered setup and what could not be kept of it, in words: a limit that is no
+    amount in whole cents is left out, naming the clause of limits (3.6; Electronic 2.2);
+    a record that is no setup at all gives the default setup."""
+    dropped: list[str] = []
     try:
-        setup = TableSetup(**data)
+        if not isinstance(data, dict):
+            raise TypeError(type(data).__name__)
+        fields = dict(data)
+        raw_limits = fields.get("limits")
+        if isinstance(raw_limits, dict):
+            kept: dict[str, Any] = {}
+            for kind, pair in raw_limits.items():
+                try:
+                    exact_limits({kind: pair}, str(fields.get("game")))
+                    kept[kind] = pair
+                except SetupError as exc:
+                    dropped.append(f"{exc.message}: the remembered {kind} limits left out")
+            fields["limits"] = kept
+        setup = TableSetup(**fields)
         if setup.game not in GAMES:
             raise ValueError(setup.game)
         if chip_problem(setup.chips) is not None:
             setup.chips = list(DEFAULT_CHIPS)
-        return setup
-    except (TypeError, ValueError):
-        return default_setup()
+        return setup, dropped
+    except (TypeError, ValueError) as exc:
+        return default_setup(), [f"the remembered setup cannot be read ({exc}): the default setup"]
 
 
 def setup_problem(setup: TableSetup) -> str | None:

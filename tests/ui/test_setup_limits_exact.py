@@ -67,6 +67,19 @@ def test_an_older_remembered_set_up_with_float_limits_loads_exactly(tmp_path: Pa
     assert setup.seated == {"p1": 1} and setup.chips == [5, 25]  # the rest of it kept too
 
 
-def test_a_remembered_limit_in_fractions_of_a_cent_is_not_taken() -> None:
-    setup = setup_from_json({"game": "lucky8", "limits": {"main": [0.1, 12.345]}})
-    assert setup.limits == {}  # the default set-up, not a limit the engine would refuse
+@pytest.mark.parametrize(("game", "clause"), [("lucky8", "3.6"), ("electronic", "2.2")])
+def test_a_remembered_limit_in_fractions_of_a_cent_is_left_out_naming_the_clause(
+        tmp_path: Path, game: str, clause: str) -> None:
+    db = tmp_path / "table.db"
+    store = Store.open(db)
+    store.add_audit(SETUP_AUDIT_KIND, actor="dealer:ann", detail={
+        "game": game, "decks": 6, "areas": 7, "limits": {"main": [0.1, 12.345], "insurance": [1, 50.5]},
+        "seated": {"p1": 1}, "terminals": ["t1"], "decision_seconds": 20, "chips": [5, 25]})
+    store.close()
+    repairs: list[str] = []
+    setup = remembered_setup(str(db), repairs)
+    assert setup.game == game and setup.limits == {"insurance": [Decimal(1), Decimal("50.50")]}
+    assert setup.chips == [5, 25]  # the rest of the remembered setup kept
+    [why] = repairs
+    assert "12.345 is not a multiple of 0.01" in why and f"({clause})" in why and "main" in why, why
+    assert setup_from_json({"game": "lucky8", "limits": "none"}).limits == {}  # no setup: the default

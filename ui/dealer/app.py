@@ -312,9 +312,11 @@ def _run_window(args: argparse.Namespace, cfg: StationConfig | None, store: Path
     log.info("station: configuration %s, table %r, store %s, shoe %s (%s, %d baud)",
              cfg.source if cfg else "none", cfg.table if cfg else "", store,
              port or "simulated", codec, baud)
-    remembered = remembered_setup(str(store))  # at launch, before the window exists
+    unread: list[str] = []
+    remembered = remembered_setup(str(store), unread)  # at launch, before the window exists
     setup = setup_from_station(remembered, cfg, args.game)
     setup, repairs = usable_setup(setup)  # a saved setup that no longer fits never stops the start
+    repairs = unread + repairs
     for repair in repairs:
         log.warning("setup at start: %s", repair)
     table = build_table(setup, db=str(store), dealer=args.dealer or "", port=port, codec=codec,

@@ -29,7 +29,7 @@ from dealer_assist.engine.table_setup import (
     default_setup,
     exact_limits,
     limits_clause,
-    setup_from_json,
+    read_setup,
     setup_problem,
 )
 from dealer_assist.games import GAMES
@@ -38,8 +38,9 @@ from ui.common.dialog_keys import enter_submits
 from ui.common.table_view import BET_NAMES
 
 
-def remembered_setup(db: str | None) -> TableSetup:
-    """The last setup recorded in the table's store (read-only; the default if none)."""
+def remembered_setup(db: str | None, repairs: list[str] | None = None) -> TableSetup:
+    """The last setup recorded in the table's store (read-only; the default if none); what
+    could not be kept of it is added to ``repairs`` (e.g. a limit in fractions of a cent, 3.6)."""
     path = Path(db) if db else default_db_path()
     if not path.exists():
         return default_setup()
@@ -48,7 +49,12 @@ def remembered_setup(db: str | None) -> TableSetup:
             entries = store.audit_entries(kind=SETUP_AUDIT_KIND)
     except (StoreError, OSError):
         return default_setup()
-    return setup_from_json(entries[-1].detail) if entries else default_setup()
+    if not entries:
+        return default_setup()
+    setup, dropped = read_setup(entries[-1].detail)
+    if repairs is not None:
+        repairs.extend(dropped)
+    return setup
 
 
 class SetupDialog(QDialog):
