@@ -238,3 +238,55 @@ def test_the_open_review_reads_a_round_the_station_ends_later_with_no_pin_again(
     with pytest.raises(ProtocolError) as ended:  # the review closed: its token ended with it
         fetch_snapshot(s.socket, None, s.state / "after.db", token=token)
     assert ended.value.code == "auth"
+
+
+def test_an_open_review_whose_token_expired_keeps_its_copy_and_asks_for_the_pin(qtbot: Any, station: Any) -> None:
+    """An hour after the PIN (the service's clock moved on) round 2 ends at the station: the
+    review's refresh is refused, the copy stays as it was (round 1 only), and the foot says
+    the PIN is needed again."""
+    import time
+
+    from PySide6.QtWidgets import QLabel
+
+    from dealer_assist.service.review_token import REVIEW_MINUTES
+    from ui.review.from_service import review_from_service
+
+    s: Station = station("10S 9H QD 8C 10D 9C QH 8D")
+    deal_a_round(s)
+    shown_windows: list[Any] = []
+
+    def show(copy: Any, supervisor: str) -> Any:
+        from ui.review.app import open_review
+
+        window = open_review(copy, supervisor=supervisor)
+        window.show()
+        shown_windows.append(window)
+        return window
+
+    gate, copy = review_from_service(s.socket, show, lambda: None)
+    gate.show()
+    try:
+        gate.name.setText("sue")
+        gate.pin.setText("482913")
+        QTest.keyClick(gate.pin, Qt.Key.Key_Return)
+        qtbot.waitUntil(lambda: bool(shown_windows) and hasattr(shown_windows[0], "station_link"), timeout=20000)
+        window = shown_windows[0]
+        newer = window.findChild(QLabel, "station_newer")
+        assert s.running is not None
+        s.running.service.review_tokens.clock = lambda: time.time() + REVIEW_MINUTES * 60 + 1
+        c = s.dealer()
+        c.request("next_round")
+        c.request("wager", player="p1", bet="main", amount=10, area=1)
+        s.deal(c, 3)
+        c.request("decide", action="stand", area=1, hand=1, player="p1")
+        assert s.deal(c, 1)["output"]["status"] == "settled"
+        qtbot.waitUntil(lambda: "expired" in newer.text(), timeout=20000)
+        assert "round 2" in newer.text() and "PIN" in newer.text(), newer.text()
+        assert window.model.rowCount() == 1 and [r.id for r in window.store.list_rounds(limit=5)] == [1]
+        assert copy.token == ""
+    finally:
+        for w in shown_windows:
+            if getattr(w, "station_link", None) is not None:
+                w.station_link.close()
+            w.close()
+        copy.close()

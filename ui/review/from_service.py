@@ -97,8 +97,10 @@ class ServiceCopy:
         def finished(_result: Any, error: BaseException | None) -> None:
             if error is None:
                 done("")
-            else:
-                done(str(getattr(error, "message", error)))
+                return
+            if isinstance(error, ProtocolError) and error.code == "auth":
+                self.token = ""  # expired or ended: the PIN opens the review again
+            done(str(getattr(error, "message", error)))
 
         self.worker.submit(job, finished)
 
@@ -106,7 +108,7 @@ class ServiceCopy:
         self.worker.stop()
         if self.token:  # the review session ends: its token gives no copy any more
             with contextlib.suppress(ServiceError, OSError):
-                client = ServiceClient(self.socket_path, "review")
+                client = ServiceClient(self.socket_path, "review", timeout_s=5.0)
                 try:
                     client.request("end_review", token=self.token)
                 finally:
