@@ -2,7 +2,9 @@
 station's store, so the service hands the review a consistent read-only copy after the
 supervisor's PIN (op ``snapshot``), as an open file passed over the socket (SCM_RIGHTS):
 only the process that asked gets it, and nothing is left in a directory others can read.
-The copy has no PIN hashes (blanked) and no key: it is for reading the rounds."""
+The copy has no PIN hashes (blanked) and no key: it is for reading the rounds. The copy
+asked with the PIN comes with a review token; the open review asks again with the token
+and no PIN (dealer_assist/service/review_token.py)."""
 
 from __future__ import annotations
 
