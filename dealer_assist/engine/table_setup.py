@@ -6,9 +6,11 @@ of kind ``table_setup``) and written into each round's transcript header
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from dealer_assist.base.errors import TranscriptError
+from dealer_assist.base.money import AmountError, parse_amount
 from dealer_assist.engine.transcript import new_round
 from dealer_assist.games import GAMES, GameRules
 
@@ -31,6 +33,42 @@ def chip_problem(chips: list[int]) -> str | None:
     return None
 
 
+class SetupError(ValueError):
+    """A set-up value that cannot be kept (e.g. a limit in fractions of a cent); ``clause``
+    names the rule (limits: 3.6, Electronic 2.2)."""
+
+    def __init__(self, message: str, clause: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.clause = clause
+
+
+def limits_clause(game: str) -> str | None:
+    """The clause of the table's limits in ``game`` (3.6; Electronic 2.2)."""
+    rules = GAMES.get(game)
+    return rules.clauses.get("limits") if rules is not None else None
+
+
+def exact_limits(raw: Any, game: str) -> dict[str, list[Decimal]]:
+    """Limits per bet kind as exact amounts ``[min, max]``: ints, Decimals, text, and the floats
+    of a set-up remembered by an older version (read through their shortest text, so 12.5
+    stays 12.5); a value that is not a whole number of cents is refused naming the clause of
+    limits (SetupError). Whether the game has the wager is the engine's check (setup_problem)."""
+    clause = limits_clause(game)
+    where = f" ({clause})" if clause else ""
+    if not isinstance(raw, dict):
+        raise SetupError(f"limits map a bet kind to [min, max]{where}", clause)
+    out: dict[str, list[Decimal]] = {}
+    for kind, pair in raw.items():
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+            raise SetupError(f"limits: {kind} is [min, max]{where}", clause)
+        try:
+            out[str(kind)] = [parse_amount(Decimal(str(v)) if isinstance(v, float) else v) for v in pair]
+        except AmountError as exc:
+            raise SetupError(f"limits: {kind}: {exc}{where}", clause) from None
+    return out
+
+
 @dataclass
 class TableSetup:
     """What the dealer chose in the setup dialog (remembered between sessions)."""
@@ -38,11 +76,15 @@ class TableSetup:
     game: str = "lucky8"
     decks: int = 6
     areas: int = 7
-    limits: dict[str, list[float]] = field(default_factory=dict)
+    limits: dict[str, list[Decimal]] = field(default_factory=dict)  # exact amounts (3.6 / 2.2)
     seated: dict[str, int] = field(default_factory=dict)  # player -> area (tables)
     terminals: list[str] = field(default_factory=list)  # electronic: terminal names
     decision_seconds: int = 20  # electronic: a terminal's decision time (3.18)
     chips: list[int] = field(default_factory=lambda: list(DEFAULT_CHIPS))  # the table's chip values
+
+    def __post_init__(self) -> None:
+        # exact money whatever the caller gave (ints, text, an old remembered file's floats)
+        self.limits = exact_limits(self.limits, self.game)
 
     @property
     def rules(self) -> GameRules:
@@ -78,23 +120,46 @@ def default_setup() -> TableSetup:
 
 def setup_to_json(setup: TableSetup) -> dict[str, Any]:
     return {
-        "game": setup.game, "decks": setup.decks, "areas": setup.areas, "limits": setup.limits,
+        "game": setup.game, "decks": setup.decks, "areas": setup.areas,
+        "limits": {k: list(v) for k, v in setup.limits.items()},  # Decimals: JSON numbers when written
         "seated": setup.seated, "terminals": setup.terminals, "decision_seconds": setup.decision_seconds,
         "chips": list(setup.chips),
     }
 
 
 def setup_from_json(data: Any) -> TableSetup:
-    """A remembered setup, or the default one if it is not a valid setup any more."""
+    """A remembered setup, or the default one if it is not a valid setup any more. An older
+    version's floats are read exactly (12.5 stays 12.5); see :func:`read_setup`."""
+    return read_setup(data)[0]
+
+
+def read_setup(data: Any) -> tuple[TableSetup, list[str]]:
+    """A remembered setup and what could not be kept of it, in words: a limit that is no
+    amount in whole cents is left out, naming the clause of limits (3.6; Electronic 2.2);
+    a record that is no setup at all gives the default setup."""
+    dropped: list[str] = []
     try:
-        setup = TableSetup(**data)
+        if not isinstance(data, dict):
+            raise TypeError(type(data).__name__)
+        fields = dict(data)
+        raw_limits = fields.get("limits")
+        if isinstance(raw_limits, dict):
+            kept: dict[str, Any] = {}
+            for kind, pair in raw_limits.items():
+                try:
+                    exact_limits({kind: pair}, str(fields.get("game")))
+                    kept[kind] = pair
+                except SetupError as exc:
+                    dropped.append(f"{exc.message}: the remembered {kind} limits left out")
+            fields["limits"] = kept
+        setup = TableSetup(**fields)
         if setup.game not in GAMES:
             raise ValueError(setup.game)
         if chip_problem(setup.chips) is not None:
             setup.chips = list(DEFAULT_CHIPS)
-        return setup
-    except (TypeError, ValueError):
-        return default_setup()
+        return setup, dropped
+    except (TypeError, ValueError) as exc:
+        return default_setup(), [f"the remembered setup cannot be read ({exc}): the default setup"]
 
 
 def setup_problem(setup: TableSetup) -> str | None:
@@ -118,12 +183,12 @@ def usable_setup(setup: TableSetup) -> tuple[TableSetup, list[str]]:
     If it still cannot open, the game's defaults with no limits."""
     rules = setup.rules
     changed: list[str] = []
-    limits: dict[str, list[float]] = {}
+    limits: dict[str, list[Decimal]] = {}
     for bet, pair in setup.limits.items():
         if bet != "main" and bet not in rules.side_bets:
             changed.append(f"limits for {bet!r} dropped: {rules.name} has no such wager")
         elif len(pair) != 2 or pair[0] > pair[1]:
-            changed.append(f"the {bet} limits {pair} dropped: the minimum is above the maximum")
+            changed.append(f"the {bet} limits {'-'.join(map(str, pair))} dropped: the minimum is above the maximum")
         else:
             limits[bet] = list(pair)
     seated: dict[str, int] = {}

@@ -10,7 +10,6 @@ import signal
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -76,13 +75,8 @@ def table_setup(cfg: st.StationConfig | None) -> TableSetup:
         setup.decks = cfg.decks or setup.decks
         setup.areas = cfg.areas or setup.areas
         if cfg.limits:
-            # as the transcript's JSON has them: whole amounts as integers
-            setup.limits = {k: [_json_amount(lo), _json_amount(hi)] for k, (lo, hi) in cfg.limits.items()}
+            setup.limits = {k: [lo, hi] for k, (lo, hi) in cfg.limits.items()}  # exact (Decimal)
     return setup
-
-
-def _json_amount(value: Decimal) -> float:
-    return int(value) if value == value.to_integral_value() else float(value)
 
 
 def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Running:

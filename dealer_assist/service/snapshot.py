@@ -2,7 +2,9 @@
 station's store, so the service hands the review a consistent read-only copy after the
 supervisor's PIN (op ``snapshot``), as an open file passed over the socket (SCM_RIGHTS):
 only the process that asked gets it, and nothing is left in a directory others can read.
-The copy has no PIN hashes (blanked) and no key: it is for reading the rounds."""
+The copy has no PIN hashes (blanked) and no key: it is for reading the rounds. The copy
+asked with the PIN comes with a review token; the open review asks again with the token
+and no PIN (dealer_assist/service/review_token.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import os
 import socket
 import sqlite3
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -42,10 +45,22 @@ def make_snapshot(store: Any, directory: Path) -> int:
                 os.unlink(path)
 
 
-def fetch_snapshot(socket_path: Path | str, pin: dict[str, str], into: Path, timeout_s: float = 60.0) -> str:
+@dataclass(frozen=True)
+class Copied:
+    """The service's answer with a copy: the supervisor, the review token (a copy asked with
+    the PIN; "" when asked with the token) and when the token ends (UTC, ISO 8601)."""
+
+    supervisor: str
+    token: str
+    expires: str
+
+
+def fetch_snapshot(socket_path: Path | str, pin: dict[str, str] | None, into: Path, timeout_s: float = 60.0,
+                   *, token: str | None = None) -> Copied:
     """As the review: ask the service at ``socket_path`` for the store's copy with a
-    supervisor's ``pin`` ({"user", "pin"}), write it to ``into`` (0600); the supervisor's
-    name. ProtocolError (code, message) when the service refuses or cannot be reached."""
+    supervisor's ``pin`` ({"user", "pin"}) or the review ``token`` it gave with an earlier copy
+    (dealer_assist/service/review_token.py), write it to ``into`` (0600). ProtocolError (code,
+    message) when the service refuses or cannot be reached."""
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     sock.settimeout(timeout_s)
     fds: list[int] = []
@@ -78,7 +93,8 @@ def fetch_snapshot(socket_path: Path | str, pin: dict[str, str], into: Path, tim
         answer = line()
         if "error" in answer:
             raise ProtocolError(str(answer["error"].get("code", "internal")), str(answer["error"].get("message", "")))
-        sock.sendall(encode({"id": 1, "op": "snapshot", "args": {"pin": pin}}))
+        args: dict[str, Any] = {"token": token} if token is not None else {"pin": pin}
+        sock.sendall(encode({"id": 1, "op": "snapshot", "args": args}))
         while True:
             reply = line()
             if reply.get("id") == 1:
@@ -97,7 +113,9 @@ def fetch_snapshot(socket_path: Path | str, pin: dict[str, str], into: Path, tim
                 os.write(out, chunk)
         finally:
             os.close(out)
-        return str(reply["result"].get("supervisor", pin.get("user", "")))
+        result = reply.get("result") or {}
+        return Copied(str(result.get("supervisor") or (pin or {}).get("user", "")), str(result.get("token") or ""),
+                      str(result.get("expires") or ""))
     finally:
         for fd in fds:
             os.close(fd)

@@ -29,7 +29,7 @@ from dealer_assist.base.errors import (
 from dealer_assist.base.money import AmountError, parse_amount
 from dealer_assist.engine.events import Burn, CardDrawn, Event, Multi, Void
 from dealer_assist.engine.session import UNREAD, Step, TableSession
-from dealer_assist.engine.table_setup import TableSetup, setup_problem, setup_to_json
+from dealer_assist.engine.table_setup import SetupError, TableSetup, setup_problem, setup_to_json
 from dealer_assist.engine.transcript import (
     event_to_transcript,
     parse_event,
@@ -47,6 +47,12 @@ from dealer_assist.service.anchor import (
 from dealer_assist.service.journal import JOURNAL_NAME, ShoeJournal, frames_between
 from dealer_assist.service.protocol import ProtocolError
 from dealer_assist.service.resume import RESUME_NAME, ResumeTokens
+from dealer_assist.service.review_token import (
+    REVIEW_NAME,
+    ReviewTokenRefused,
+    ReviewTokens,
+    iso_time,
+)
 from dealer_assist.store import Store, StoreError
 
 PENDING_CARD_KIND = "implied_card"  # as the screen wrote it: the tentative implied hit
@@ -65,7 +71,7 @@ DEALER_INPUTS = {
 SUPERVISED = {"void": ("void", "void"), "resolve": ("resolve", "resolve"),
               "correct": ("correction", "correction"), "pick": ("pick", "override")}
 ACCOUNT_OPS = ("enrol", "login", "resume", "logout", "unlock", "users", "add_account", "change_pin", "approve",
-               "set_disabled", "reset_pin", "snapshot")
+               "set_disabled", "reset_pin", "snapshot", "end_review")
 TABLE_OPS = ("refer", "no_more_bets", "set_slip", "take_back", "key_card", "place_card", "double_last_card",
              "confirm_hit",
              "face_up", "next_round", "release_hold", "set_aside", "sim_deal", "set_table")
@@ -139,6 +145,7 @@ class TableService:
         self.anchor_slot = 0
         self.journal = ShoeJournal(state_dir / JOURNAL_NAME)
         self.resume_tokens = ResumeTokens(state_dir / RESUME_NAME)
+        self.review_tokens = ReviewTokens(state_dir / REVIEW_NAME)
         self.last_frame: int | None = None  # the seq of the last frame read before this start
 
     # ------------------------------------------------------------------ start
@@ -173,7 +180,7 @@ class TableService:
             setup = TableSetup(**entries[-1].detail["new"])
             if setup_problem(setup) is None:
                 self.use_setup(setup)
-        except (KeyError, TypeError, DealerAssistError, TranscriptError) as exc:
+        except (KeyError, TypeError, DealerAssistError, TranscriptError, SetupError) as exc:
             self.log.error("the table's last set-up cannot be used: %s", exc)
 
     def adopt_station_setup(self, setup: TableSetup, source: str) -> None:
@@ -405,14 +412,32 @@ class TableService:
         return {"reset": name}
 
     def _op_snapshot(self, client: Client, args: dict[str, Any]) -> Any:
-        """The review's read-only copy of the store, after a supervisor's PIN (audited ``review``),
-        passed with the reply as an open file (dealer_assist/service/snapshot.py)."""
+        """The review's read-only copy of the store, passed with the reply as an open file
+        (dealer_assist/service/snapshot.py): after a supervisor's PIN (audited ``review``), which
+        also answers a review token; or again with that token (same OS account, not expired,
+        not ended: dealer_assist/service/review_token.py), no PIN."""
         from dealer_assist.service.snapshot import make_snapshot
 
+        token = args.get("token")
+        if token is not None:
+            try:
+                grant = self.review_tokens.check(str(token), client.account)
+            except ReviewTokenRefused as exc:
+                self.log.warning("review copy refused (account %s): %s", client.account, exc)
+                raise ProtocolError("auth", f"{exc}: the supervisor's PIN is needed again") from None
+            client.pass_fd = make_snapshot(self.store, self.state_dir)
+            self.log.info("review copy refreshed for supervisor %s (account %s, token until %s)",
+                          grant.supervisor, client.account, iso_time(grant.expires))
+            return {"snapshot": True, "supervisor": grant.supervisor, "expires": iso_time(grant.expires)}
         _, who = self._approval(client, args, "review", None)
         client.pass_fd = make_snapshot(self.store, self.state_dir)
+        new_token, grant = self.review_tokens.issue(who, client.account)
         self.log.info("review copy of the store for supervisor %s (account %s)", who, client.account)
-        return {"snapshot": True, "supervisor": who}
+        return {"snapshot": True, "supervisor": who, "token": new_token, "expires": iso_time(grant.expires)}
+
+    def _op_end_review(self, client: Client, args: dict[str, Any]) -> Any:
+        """The review's window closed: its token gives no copy any more."""
+        return {"ended": self.review_tokens.end(str(args.get("token", "")), client.account)}
 
     def _op_approve(self, client: Client, args: dict[str, Any]) -> Any:
         """A supervisor's PIN checked now for ``kind``; the approval's id goes with the op it
@@ -976,7 +1001,10 @@ def _entered_setup(raw: Any) -> TableSetup:
     if not isinstance(raw.get("limits", {}), dict) or not isinstance(raw.get("seated", {}), dict) \
             or not isinstance(raw.get("terminals", []), list) or not isinstance(raw.get("chips", [5]), list):
         raise ProtocolError("bad_request", "limits and seated are maps, terminals and chips lists")
-    setup = TableSetup(**raw)
+    try:
+        setup = TableSetup(**raw)  # limits exact: a fraction of a cent refused naming 3.6 / 2.2
+    except SetupError as exc:
+        raise refused(exc.message, exc.clause) from None
     low, high = DECISION_SECONDS
     if not low <= setup.decision_seconds <= high:
         rule = setup.rules.clauses.get("default_strategy")  # Electronic 3.18: no selection in time

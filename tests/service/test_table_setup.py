@@ -11,10 +11,13 @@ Appendix A areas). Nothing changes on a refusal.
 
 from __future__ import annotations
 
+import json
+from decimal import Decimal
 from typing import Any
 
 import pytest
 
+from dealer_assist.engine.transcript import settle_text
 from dealer_assist.games import GAMES
 from dealer_assist.service.client import ServiceClient, ServiceError
 from dealer_assist.service.table import SETUP_CHANGED_KIND
@@ -163,3 +166,62 @@ def test_root_changing_the_game_in_station_toml_wins_over_the_set_up_kept_in_the
     finally:
         s.stop()
         s.sim.close()
+
+
+def test_limits_in_cents_round_trip_exactly_from_set_up_to_the_transcript_and_its_settlement(station: Any) -> None:
+    """Lucky 8, main limits 0.10 / 12.35 set by a supervisor: p1 wagers the maximum 12.35 on
+    10+Q = 20, the dealer 9+8 = 17 stands, p1 is paid even money, 12.35 (4.3.2). The limits
+    stay 0.10 and 12.35 in the service's set-up, the round's header, the exported
+    transcript's JSON text (numbers, spec/round-script.md "Input") and its settlement."""
+    s: Station = station("10S 9H QD 8C")
+    c = s.dealer()
+    limits = {"main": [Decimal("0.10"), Decimal("12.35")]}
+    state = c.request("set_table", setup={**LUCKY8, "limits": limits}, pin=BOB)
+    assert state["setup"]["limits"] == {"main": [Decimal("0.1"), Decimal("12.35")]}
+    assert state["config"]["limits"] == {"main": [Decimal("0.1"), Decimal("12.35")]}
+    assert s.running is not None
+    assert s.running.service.setup.limits == {"main": [Decimal("0.10"), Decimal("12.35")]}
+    assert all(type(v) is Decimal for v in s.running.service.setup.limits["main"])  # never a float
+    [entry] = s.running.store.audit_entries(kind=SETUP_CHANGED_KIND)
+    assert entry.detail["changes"]["limits"] == [{}, {"main": [0.1, 12.35]}]
+
+    over = refusal(c, setup={**LUCKY8, "limits": {"main": [Decimal("0.10"), Decimal("12.345")]}}, pin=BOB)
+    assert over.code == "refused" and over.clause == "3.6" and "12.345" in over.message, over.message
+
+    c.request("wager", player="p1", bet="main", amount=Decimal("12.35"), area=1)
+    s.deal(c, 3)
+    c.request("decide", action="stand", area=1, hand=1, player="p1")
+    state = s.deal(c, 1)
+    assert state["output"]["status"] == "settled" and state["output"]["net"] == {"p1": Decimal("12.35")}
+    text = json.dumps(s.running.store.export_round(state["round_id"]), indent=1)
+    assert '"main": [\n   0.1,\n   12.35\n  ]' in text, text[:400]
+    settled = settle_text(text)
+    assert settled["net"] == {"p1": 12.35} and Decimal(str(settled["net"]["p1"])) == Decimal("12.35")
+
+
+def test_a_limit_in_fractions_of_a_cent_is_refused_naming_electronic_2_2(station: Any) -> None:
+    s: Station = station("10S 9H")
+    c = s.dealer()
+    bad = refusal(c, setup={**LUCKY8, "game": "electronic", "decks": 6,
+                            "limits": {"main": [Decimal("5"), Decimal("99.999")]}}, pin=BOB)
+    assert bad.code == "refused" and bad.clause == "2.2" and "99.999" in bad.message, bad.message
+
+
+def test_a_set_up_an_older_version_remembered_with_float_limits_is_read_exactly(station: Any) -> None:
+    """An older service wrote the set-up's limits as floats (12.5, 0.1): after a restart the
+    table's limits are exactly 12.5 and 0.10 (read through their text, not the float's binary
+    value)."""
+    s: Station = station("10S 9H")
+    s.dealer()
+    assert s.running is not None
+    old_new = {**LUCKY8, "game": "ace_race", "areas": 7, "limits": {"main": [0.1, 12.5], "ace_race": [1.05, 7.3]}}
+    s.running.store.add_audit(SETUP_CHANGED_KIND, actor="supervisor:bob",
+                              detail={"old": LUCKY8, "new": old_new, "changes": {"game": ["lucky8", "ace_race"]}})
+    s.stop()
+    running = s.start()
+    wait_connected(s)
+    assert running.service.setup.game == "ace_race"
+    assert running.service.setup.limits == {"main": [Decimal("0.10"), Decimal("12.50")],
+                                            "ace_race": [Decimal("1.05"), Decimal("7.30")]}
+    assert s.client().request("state")["config"]["limits"] == {"main": [Decimal("0.1"), Decimal("12.5")],
+                                                              "ace_race": [Decimal("1.05"), Decimal("7.3")]}

@@ -174,3 +174,119 @@ def test_the_review_reconnects_by_itself_after_the_service_restarts(qtbot: Any, 
                 w.station_link.close()
             w.close()
         copy.close()
+
+
+def test_the_open_review_reads_a_round_the_station_ends_later_with_no_pin_again(qtbot: Any, station: Any) -> None:
+    """The review opened with sue's PIN holds round 1; the station deals round 2 (p1 10D + QH
+    = 20 stands, the dealer 9C + 8D = 17: p1 wins 10, 4.3.2). When the service announces round
+    2 ended, the review fetches a new copy with its review token: the list shows both rounds,
+    the chosen round 1 stays chosen, no PIN is asked and no second ``review`` approval is
+    recorded; closing the review ends its token."""
+    from PySide6.QtWidgets import QLabel
+
+    from ui.review.from_service import review_from_service
+
+    s: Station = station("10S 9H QD 8C 10D 9C QH 8D")
+    deal_a_round(s)
+    shown_windows: list[Any] = []
+
+    def show(copy: Any, supervisor: str) -> Any:
+        from ui.review.app import open_review
+
+        window = open_review(copy, supervisor=supervisor)
+        window.show()
+        shown_windows.append(window)
+        return window
+
+    gate, copy = review_from_service(s.socket, show, lambda: None)
+    gate.show()
+    token = ""
+    try:
+        gate.name.setText("sue")
+        gate.pin.setText("482913")
+        QTest.keyClick(gate.pin, Qt.Key.Key_Return)
+        qtbot.waitUntil(lambda: bool(shown_windows) and hasattr(shown_windows[0], "station_link"), timeout=20000)
+        window = shown_windows[0]
+        assert window.model.rowCount() == 1 and copy.token
+        token = copy.token
+        window.select_round(1)
+        qtbot.waitUntil(lambda: window.detail.round_id == 1, timeout=5000)
+        newer = window.findChild(QLabel, "station_newer")
+
+        c = s.dealer()
+        c.request("next_round")
+        c.request("wager", player="p1", bet="main", amount=10, area=1)
+        s.deal(c, 3)
+        qtbot.waitUntil(lambda: "round 2" in newer.text(), timeout=20000)  # begun: fetched when it ends
+        assert window.model.rowCount() == 1
+        c.request("decide", action="stand", area=1, hand=1, player="p1")
+        state = s.deal(c, 1)
+        assert state["output"]["status"] == "settled" and state["round_id"] == 2
+        qtbot.waitUntil(lambda: window.model.rowCount() == 2, timeout=20000)
+        assert sorted((r.id, r.status) for r in window.model.rows) == [(1, "settled"), (2, "settled")]
+        assert window.store.get_round(2).result["net"] == {"p1": 10}
+        assert window.detail.round_id == 1  # the supervisor's place kept
+        assert "brought up to round 2" in newer.text(), newer.text()
+        assert not any(isinstance(w, PinDialog) and w.isVisible() for w in QApplication.topLevelWidgets())
+        assert s.running is not None and len(s.running.store.audit_entries(kind="review")) == 1
+    finally:
+        for w in shown_windows:
+            if getattr(w, "station_link", None) is not None:
+                w.station_link.close()
+            w.close()
+        copy.close()
+    with pytest.raises(ProtocolError) as ended:  # the review closed: its token ended with it
+        fetch_snapshot(s.socket, None, s.state / "after.db", token=token)
+    assert ended.value.code == "auth"
+
+
+def test_an_open_review_whose_token_expired_keeps_its_copy_and_asks_for_the_pin(qtbot: Any, station: Any) -> None:
+    """An hour after the PIN (the service's clock moved on) round 2 ends at the station: the
+    review's refresh is refused, the copy stays as it was (round 1 only), and the foot says
+    the PIN is needed again."""
+    import time
+
+    from PySide6.QtWidgets import QLabel
+
+    from dealer_assist.service.review_token import REVIEW_MINUTES
+    from ui.review.from_service import review_from_service
+
+    s: Station = station("10S 9H QD 8C 10D 9C QH 8D")
+    deal_a_round(s)
+    shown_windows: list[Any] = []
+
+    def show(copy: Any, supervisor: str) -> Any:
+        from ui.review.app import open_review
+
+        window = open_review(copy, supervisor=supervisor)
+        window.show()
+        shown_windows.append(window)
+        return window
+
+    gate, copy = review_from_service(s.socket, show, lambda: None)
+    gate.show()
+    try:
+        gate.name.setText("sue")
+        gate.pin.setText("482913")
+        QTest.keyClick(gate.pin, Qt.Key.Key_Return)
+        qtbot.waitUntil(lambda: bool(shown_windows) and hasattr(shown_windows[0], "station_link"), timeout=20000)
+        window = shown_windows[0]
+        newer = window.findChild(QLabel, "station_newer")
+        assert s.running is not None
+        s.running.service.review_tokens.clock = lambda: time.time() + REVIEW_MINUTES * 60 + 1
+        c = s.dealer()
+        c.request("next_round")
+        c.request("wager", player="p1", bet="main", amount=10, area=1)
+        s.deal(c, 3)
+        c.request("decide", action="stand", area=1, hand=1, player="p1")
+        assert s.deal(c, 1)["output"]["status"] == "settled"
+        qtbot.waitUntil(lambda: "expired" in newer.text(), timeout=20000)
+        assert "round 2" in newer.text() and "PIN" in newer.text(), newer.text()
+        assert window.model.rowCount() == 1 and [r.id for r in window.store.list_rounds(limit=5)] == [1]
+        assert copy.token == ""
+    finally:
+        for w in shown_windows:
+            if getattr(w, "station_link", None) is not None:
+                w.station_link.close()
+            w.close()
+        copy.close()

@@ -88,3 +88,29 @@ def test_the_setup_dialog_changes_the_game_through_the_service_after_the_pin(qtb
     finally:
         controller.close()
         window.close()
+
+
+def test_limits_in_cents_typed_in_the_dialog_reach_the_service_exactly(qtbot: Any, station: Any) -> None:
+    from decimal import Decimal
+
+    s: Station = station("10S 9H")
+    screen = logged_in_screen(qtbot, s)
+    controller, window = screen.controller, screen.window
+    try:
+        window.open_setup()
+        dialog = window.setup_dialog
+        low, high = dialog.limits["main"]
+        low.setText("0.10")
+        high.setText("12.35")
+        dialog.accept()
+        qtbot.waitUntil(lambda: window.pin_dialog is not None and window.pin_dialog.isVisible(), timeout=20000)
+        supervisor_pin(qtbot, window, "bob", "551903")
+        qtbot.waitUntil(lambda: bool(controller.config.get("limits")), timeout=20000)
+        assert s.running is not None
+        assert s.running.service.setup.limits == {"main": [Decimal("0.10"), Decimal("12.35")]}
+        assert controller.config["limits"] == {"main": [Decimal("0.1"), Decimal("12.35")]}
+        assert controller.setup.limits == {"main": [Decimal("0.10"), Decimal("12.35")]}
+        assert all(type(v) is Decimal for v in controller.setup.limits["main"])
+    finally:
+        controller.close()
+        window.close()

@@ -161,9 +161,7 @@ def setup_from_station(setup: TableSetup, cfg: StationConfig | None, game: str |
         if cfg.areas is not None:
             setup.areas = cfg.areas
         if cfg.limits:
-            # TableSetup keeps numbers as the transcript's JSON has them
-            setup.limits = {k: [int(v) if v == v.to_integral_value() else float(v) for v in pair]
-                            for k, pair in cfg.limits.items()}
+            setup.limits = {k: list(pair) for k, pair in cfg.limits.items()}  # exact (Decimal)
     if game:
         setup.game = game
     rules = GAMES[setup.game]
@@ -315,9 +313,11 @@ def _run_window(args: argparse.Namespace, cfg: StationConfig | None, store: Path
     log.info("station: configuration %s, table %r, store %s, shoe %s (%s, %d baud)",
              cfg.source if cfg else "none", cfg.table if cfg else "", store,
              port or "simulated", codec, baud)
-    remembered = remembered_setup(str(store))  # at launch, before the window exists
+    unread: list[str] = []
+    remembered = remembered_setup(str(store), unread)  # at launch, before the window exists
     setup = setup_from_station(remembered, cfg, args.game)
     setup, repairs = usable_setup(setup)  # a saved setup that no longer fits never stops the start
+    repairs = unread + repairs
     for repair in repairs:
         log.warning("setup at start: %s", repair)
     table = build_table(setup, db=str(store), dealer=args.dealer or "", port=port, codec=codec,

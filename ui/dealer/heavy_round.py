@@ -39,11 +39,13 @@ SPLIT_TO = 4  # area 1 (Electronic: the terminals split as far as the rules allo
 
 
 def heavy_setup(game: str) -> Any:
+    from decimal import Decimal
+
     from dealer_assist.engine.table_setup import TableSetup
     from dealer_assist.games import GAMES
 
     rules = GAMES[game]
-    limits: dict[str, list[float]] = {"main": [5, 1000], **{bet: [1, 200] for bet in rules.side_bets}}
+    limits = {"main": [Decimal(5), Decimal(1000)], **{bet: [Decimal(1), Decimal(200)] for bet in rules.side_bets}}
     decks = min(6, rules.deck_range[1])
     if rules.shared_hand:
         return TableSetup(game=game, decks=decks, limits=limits, terminals=list(TERMINALS), decision_seconds=600)

@@ -7,7 +7,7 @@ window's state. The ranges come from the engine's game data (2.1 decks, Appendix
 
 from __future__ import annotations
 
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from PySide6.QtWidgets import (
@@ -24,9 +24,12 @@ from PySide6.QtWidgets import (
 
 from dealer_assist.engine.table_setup import (
     SETUP_AUDIT_KIND,
+    SetupError,
     TableSetup,
     default_setup,
-    setup_from_json,
+    exact_limits,
+    limits_clause,
+    read_setup,
     setup_problem,
 )
 from dealer_assist.games import GAMES
@@ -35,8 +38,9 @@ from ui.common.dialog_keys import enter_submits
 from ui.common.table_view import BET_NAMES
 
 
-def remembered_setup(db: str | None) -> TableSetup:
-    """The last setup recorded in the table's store (read-only; the default if none)."""
+def remembered_setup(db: str | None, repairs: list[str] | None = None) -> TableSetup:
+    """The last setup recorded in the table's store (read-only; the default if none); what
+    could not be kept of it is added to ``repairs`` (e.g. a limit in fractions of a cent, 3.6)."""
     path = Path(db) if db else default_db_path()
     if not path.exists():
         return default_setup()
@@ -45,7 +49,12 @@ def remembered_setup(db: str | None) -> TableSetup:
             entries = store.audit_entries(kind=SETUP_AUDIT_KIND)
     except (StoreError, OSError):
         return default_setup()
-    return setup_from_json(entries[-1].detail) if entries else default_setup()
+    if not entries:
+        return default_setup()
+    setup, dropped = read_setup(entries[-1].detail)
+    if repairs is not None:
+        repairs.extend(dropped)
+    return setup
 
 
 class SetupDialog(QDialog):
@@ -101,7 +110,7 @@ class SetupDialog(QDialog):
 
     def accept(self) -> None:
         """OK only with a setup the engine opens a round with; else the reason, in the dialog."""
-        problem = setup_problem(self.result_setup())
+        problem = self.limits_problem() or setup_problem(self.result_setup())
         if problem is not None:
             self.problem.setText(f"This setup cannot be used: {problem}. Change it, or Cancel.")
             self.problem.show()
@@ -132,6 +141,33 @@ class SetupDialog(QDialog):
             self._limit_form.addRow(BET_NAMES.get(kind, kind), row)
             self.limits[kind] = (low, high)
 
+    def entered_limits(self) -> dict[str, list[Decimal]]:
+        """The limits as typed, exact (SetupError naming 3.6 / Electronic 2.2 for a value that
+        is not an amount in whole cents, or a min without its max)."""
+        game = str(self.game.currentData())
+        clause = limits_clause(game)
+        raw: dict[str, list[Decimal]] = {}
+        for kind, (low, high) in self.limits.items():
+            texts = [low.text().strip(), high.text().strip()]
+            if not any(texts):
+                continue
+            name = BET_NAMES.get(kind, kind)
+            if not all(texts):
+                raise SetupError(f"limits: {name} needs both its minimum and its maximum ({clause})", clause)
+            try:
+                raw[kind] = [Decimal(t) for t in texts]
+            except InvalidOperation:
+                raise SetupError(f"limits: {name}: {' / '.join(texts)} is not an amount ({clause})", clause) \
+                    from None
+        return exact_limits(raw, game)
+
+    def limits_problem(self) -> str | None:
+        try:
+            self.entered_limits()
+        except SetupError as exc:
+            return exc.message
+        return None
+
     def result_setup(self) -> TableSetup:
         """The setup as entered (invalid entries are left out, and the engine refuses bad limits)."""
         seated: dict[str, int] = {}
@@ -139,14 +175,10 @@ class SetupDialog(QDialog):
             name, _, area = part.partition("=")
             if name.strip() and area.strip().isdigit():
                 seated[name.strip()] = int(area)
-        limits: dict[str, list[float]] = {}
-        for kind, (low, high) in self.limits.items():
-            try:
-                pair = [Decimal(low.text().strip()), Decimal(high.text().strip())]
-            except ArithmeticError:
-                continue
-            # as the transcript's JSON has them: whole amounts as integers (5, not 5.0)
-            limits[kind] = [int(v) if v == v.to_integral_value() else float(v) for v in pair]
+        try:
+            limits = self.entered_limits()
+        except SetupError:
+            limits = {}  # accept() names the problem and keeps the dialog open
         return TableSetup(
             game=str(self.game.currentData()), decks=self.decks.value(), areas=self.areas.value(),
             limits=limits, seated=seated,

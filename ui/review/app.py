@@ -339,6 +339,20 @@ class ReviewWindow(QWidget):
     def open_round(self, round_id: int) -> None:
         self.detail.load(round_id)
 
+    def copy_refreshed(self) -> None:
+        """The file under this window was brought up to date (a station's copy fetched again):
+        the list, the open round and the summaries are read again; the filter and the chosen
+        round stay."""
+        chosen = self.detail.round_id
+        self.model.reload()
+        self._show_count()
+        self.summary.loaded = False
+        self.station_events.loaded = False
+        self._tab_changed(self.tabs.currentIndex())
+        if chosen is not None:
+            self.select_round(chosen)
+            self.detail.load(chosen)
+
     def select_round(self, round_id: int) -> bool:
         """Select a round in the list (it must be among the rows loaded)."""
         for row, r in enumerate(self.model.rows):

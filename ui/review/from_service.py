@@ -10,13 +10,19 @@ service). Notes are not taken here: they would go to the copy.
 
 While the window is open the review stays a client of the service (:func:`watch_station`):
 when the service restarts, the link connects again by itself and the window says so
-meanwhile; when the station records a round the copy does not hold, the window says
-that the copy is older (the review is opened again, with the PIN, to read it).
+meanwhile; when the service announces a round ended (settled or void) that the copy does
+not hold as ended, the review fetches a new copy with its review token (no PIN: the token
+the PIN gave, good for that OS account for an hour, ended when the review closes:
+dealer_assist/service/review_token.py), writes it into the open copy (SQLite's backup, so
+the window's read-only connection reads the new pages) and reloads its lists. A refused
+token (expired) leaves the copy as it was and says to open the review again with the PIN.
 """
 
 from __future__ import annotations
 
+import contextlib
 import shutil
+import sqlite3
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -24,7 +30,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMessageBox, QWidget
 
-from dealer_assist.service.client import ServiceError
+from dealer_assist.service.client import ServiceClient, ServiceError
 from dealer_assist.service.protocol import ProtocolError
 from dealer_assist.service.snapshot import fetch_snapshot
 from dealer_assist.store import PinCheck, StoreError
@@ -43,14 +49,17 @@ class ServiceCopy:
         self.directory = Path(tempfile.mkdtemp(prefix="dealer-assist-review-"))  # 0700
         self.path = self.directory / COPY_NAME
         self.worker = Worker("review-copy")
+        self.token = ""  # the review token the PIN gave (refreshes with no PIN)
+        self.expires = ""
 
     def approve(self, supervisor: str, pin: str, kind: str, done: Callable[[Any], None],
                 detail: dict[str, Any] | None = None) -> None:
-        def job() -> str:
+        def job() -> Any:
             return fetch_snapshot(self.socket_path, {"user": supervisor, "pin": pin}, self.path)
 
-        def finished(_result: Any, error: BaseException | None) -> None:
+        def finished(result: Any, error: BaseException | None) -> None:
             if error is None:
+                self.token, self.expires = result.token, result.expires
                 done(PinCheck(True))
             elif isinstance(error, ProtocolError) and error.code == "pin":
                 reason = error.reason or "wrong"
@@ -63,16 +72,59 @@ class ServiceCopy:
     def change_pin(self, name: str, old_pin: str, new_pin: str, done: Callable[[PinCheck], None]) -> None:
         done(PinCheck(False, "new_pin", message="change the PIN on the dealer's screen first"))
 
+    def refresh(self, done: Callable[[str], None]) -> None:
+        """A new copy with the review token, written into the open copy; ``done("")`` or the
+        reason it was not (the copy is then as it was)."""
+        token = self.token
+        if not token:
+            done("no review token: open the review again with the supervisor's PIN")
+            return
+
+        def job() -> None:
+            fresh = self.directory / "fresh.db"
+            try:
+                fetch_snapshot(self.socket_path, None, fresh, token=token)
+                source, target = sqlite3.connect(fresh), sqlite3.connect(self.path)
+                try:
+                    source.backup(target)  # the window's read-only connection sees the new pages
+                finally:
+                    source.close()
+                    target.close()
+            finally:
+                with contextlib.suppress(FileNotFoundError):
+                    fresh.unlink()
+
+        def finished(_result: Any, error: BaseException | None) -> None:
+            if error is None:
+                done("")
+                return
+            if isinstance(error, ProtocolError) and error.code == "auth":
+                self.token = ""  # expired or ended: the PIN opens the review again
+            done(str(getattr(error, "message", error)))
+
+        self.worker.submit(job, finished)
+
     def close(self) -> None:
         self.worker.stop()
+        if self.token:  # the review session ends: its token gives no copy any more
+            with contextlib.suppress(ServiceError, OSError):
+                client = ServiceClient(self.socket_path, "review", timeout_s=5.0)
+                try:
+                    client.request("end_review", token=self.token)
+                finally:
+                    client.close()
+            self.token = ""
         shutil.rmtree(self.directory, ignore_errors=True)
 
 
-def watch_station(window: QWidget, socket_path: Path, newest_copied: int) -> ServiceLink | None:
+def watch_station(window: QWidget, socket_path: Path, newest_copied: int,
+                  copy: ServiceCopy | None = None) -> ServiceLink | None:
     """The review's link to the service while ``window`` is open (None if the service cannot be
     reached now: the copy is still read). At the window's foot: the link's state while the service
-    restarts ("reconnecting…", then nothing), and "the copy is older" once the station has a
-    round after ``newest_copied``."""
+    restarts ("reconnecting…", then nothing), and the copy's state: when the service announces a
+    round ended that the copy does not hold ended, ``copy`` (with its review token) is fetched
+    again and the window reads it (``copy_refreshed``); without a copy, or with its token
+    refused, the foot says the station has newer rounds than the copy."""
     try:
         link = ServiceLink(socket_path, "review", window)
     except ServiceError:
@@ -89,18 +141,57 @@ def watch_station(window: QWidget, socket_path: Path, newest_copied: int) -> Ser
         layout.addWidget(newer)
         layout.addWidget(connection)
     link.link_state.connect(lambda text: connection.setText("" if text == "connected" else text))
+    ended = {"copied": newest_copied, "wanted": 0, "busy": False}  # rounds ended in the copy / announced
+
+    def refreshed(problem: str) -> None:
+        ended["busy"] = False
+        if problem:
+            newer.setText(f"the station has recorded round {ended['wanted']} since this copy ({problem})")
+            return
+        ended["copied"] = max(ended["copied"], ended["wanted"])
+        refresh = getattr(window, "copy_refreshed", None)
+        if callable(refresh):
+            refresh()
+        newer.setText(f"copy brought up to round {ended['copied']} (review token until {copy.expires if copy else ''})")
+        if ended["wanted"] > ended["copied"]:  # another round ended meanwhile
+            fetch()
+
+    def fetch() -> None:
+        if copy is None or ended["busy"]:
+            return
+        ended["busy"] = True
+        newer.setText(f"fetching round {ended['wanted']} from the station…")
+        copy.refresh(refreshed)
 
     def round_changed(state: object) -> None:
-        rid = state.get("round_id") if isinstance(state, dict) else None
-        if isinstance(rid, int) and rid > newest_copied:
-            newer.setText(f"the station has recorded round {rid} since this copy: open the review again "
-                          "to read it")
+        if not isinstance(state, dict):
+            return
+        rid = state.get("round_id")
+        if not isinstance(rid, int) or rid <= 0:
+            return
+        status = (state.get("output") or {}).get("status") if isinstance(state.get("output"), dict) else None
+        if status in ("settled", "void") and rid > ended["copied"]:
+            ended["wanted"] = max(ended["wanted"], rid)
+            if copy is not None and copy.token:
+                fetch()
+                return
+        if rid > ended["copied"] and not ended["busy"]:
+            newer.setText(f"the station has recorded round {rid} since this copy"
+                          + (": it is fetched when it ends" if copy is not None and copy.token else
+                             ": open the review again to read it"))
 
     link.round_changed.connect(round_changed)
     app = QApplication.instance()
     if app is not None:
         app.aboutToQuit.connect(link.close)
     return link
+
+
+def _newest_ended(store: Any) -> int:
+    """The newest round the copy holds ended (settled or void); an unfinished one is fetched again."""
+    rounds = store.list_rounds(limit=5)
+    unfinished = min((r.id for r in rounds if r.status not in ("settled", "void")), default=None)
+    return unfinished - 1 if unfinished is not None else max((r.id for r in rounds), default=0)
 
 
 def review_from_service(socket_path: Path, show: Callable[[Path, str], QWidget | None],
@@ -117,8 +208,8 @@ def review_from_service(socket_path: Path, show: Callable[[Path, str], QWidget |
             return
         if window is not None:
             store = getattr(window, "store", None)
-            newest = max((r.id for r in store.list_rounds(limit=1)), default=0) if store is not None else 0
-            window.station_link = watch_station(window, socket_path, newest)  # type: ignore[attr-defined]
+            newest = _newest_ended(store) if store is not None else 0
+            window.station_link = watch_station(window, socket_path, newest, copy)  # type: ignore[attr-defined]
         if window is not None:
             detail = getattr(window, "detail", None)
             if detail is not None:  # notes go to the station's store, not to this copy
