@@ -668,39 +668,38 @@ class FloorReader:
         return [(str(p), str(t), h, int(n), Decimal(w), Decimal(net)) for p, t, h, n, w, net in rows]
 
     def table_states(self, pit: str | None = None, now: _dt.datetime | None = None) -> list[TableState]:
-        """Each table's state from its forwarded sessions, rounds and alarms."""
+        """Each table's state from its forwarded sessions, rounds and alarms: one query for all the
+        tables (of ``pit``), each table's latest session, latest round, rounds this hour and first
+        alarm found through its own indexes (a probe each, the latest months' partitions first)."""
         moment = now or _dt.datetime.now(_dt.UTC)
         hour = moment.replace(minute=0, second=0, microsecond=0)
+        where = "" if pit is None else "WHERE t.pit = %s "
+        params: list[Any] = [hour, hour + _dt.timedelta(hours=1)]
+        if pit is not None:
+            params.append(pit)
+        rows = self._rows(
+            "SELECT t.table_name, t.pit, s.game, s.limits_json, s.dealer, s.ended, "
+            "l.game, l.dealer, l.started_at, l.forwarded_at, l.config_json, "
+            "(SELECT count(*) FROM floor.rounds c WHERE c.table_name = t.table_name "
+            "AND c.started_at >= %s AND c.started_at < %s), "
+            "(SELECT a.reason FROM floor.alarms a WHERE a.table_name = t.table_name ORDER BY a.raised_at LIMIT 1) "
+            "FROM floor.tables t "
+            "LEFT JOIN LATERAL (SELECT s.game, s.limits_json, s.dealer, EXISTS (SELECT 1 FROM floor.audit a "
+            "WHERE a.table_name = s.table_name AND a.kind = 'session_end' "
+            "AND a.detail_json::jsonb ->> 'session_id' = s.session_id::text) AS ended "
+            "FROM floor.sessions s WHERE s.table_name = t.table_name ORDER BY s.session_id DESC LIMIT 1) s ON true "
+            "LEFT JOIN LATERAL (SELECT r.game, r.dealer, r.started_at, r.forwarded_at, r.config_json "
+            "FROM floor.rounds r WHERE r.table_name = t.table_name ORDER BY r.started_at DESC LIMIT 1) l ON true "
+            f"{where}ORDER BY t.pit, t.table_name",
+            params,
+        )
         states = []
-        for table, table_pit in self.tables(pit):
-            session = self._rows(
-                "SELECT s.session_id, s.game, s.limits_json, s.dealer, EXISTS (SELECT 1 FROM floor.audit a "
-                "WHERE a.table_name = s.table_name AND a.kind = 'session_end' "
-                "AND a.detail_json::jsonb ->> 'session_id' = s.session_id::text) "
-                "FROM floor.sessions s WHERE s.table_name = %s ORDER BY s.session_id DESC LIMIT 1",
-                (table,),
-            )
-            last = self._rows(
-                "SELECT r.game, r.dealer, r.started_at, r.forwarded_at, r.config_json FROM floor.rounds r "
-                "WHERE r.table_name = %s ORDER BY r.started_at DESC LIMIT 1",
-                (table,),
-            )
-            count = self._rows(
-                "SELECT count(*) FROM floor.rounds WHERE table_name = %s AND started_at >= %s AND started_at < %s",
-                (table, hour, hour + _dt.timedelta(hours=1)),
-            )[0][0]
-            alarm = self._rows(
-                "SELECT reason FROM floor.alarms WHERE table_name = %s ORDER BY raised_at LIMIT 1", (table,)
-            )
-            game = dealer = None
-            limits: dict[str, Any] = {}
-            is_open = False
-            if session:
-                _, game, limits_json, dealer, ended = session[0]
-                limits = json.loads(limits_json)
-                is_open = not ended
-            if last:
-                lgame, ldealer, _, _, config_json = last[0]
+        for (table, table_pit, sgame, limits_json, sdealer, ended, lgame, ldealer, last_at, forwarded_at,
+             config_json, count, alarm) in rows:
+            game, dealer = sgame, sdealer
+            limits: dict[str, Any] = json.loads(limits_json) if limits_json is not None else {}
+            is_open = limits_json is not None and not ended
+            if last_at is not None:
                 if game in (None, "mixed"):
                     game = lgame
                 dealer = dealer or ldealer
@@ -708,9 +707,9 @@ class FloorReader:
                     config_limits = json.loads(config_json).get("limits")
                     limits = config_limits if isinstance(config_limits, dict) else {}
             states.append(TableState(
-                table=table, pit=table_pit, game=game, limits=limits, open=is_open, dealer=dealer,
-                rounds_this_hour=int(count), last_round_at=last[0][2] if last else None,
-                last_forwarded_at=last[0][3] if last else None, stopped=str(alarm[0][0]) if alarm else None,
+                table=str(table), pit=str(table_pit), game=game, limits=limits, open=is_open, dealer=dealer,
+                rounds_this_hour=int(count), last_round_at=last_at, last_forwarded_at=forwarded_at,
+                stopped=None if alarm is None else str(alarm),
             ))
         return states
 
