@@ -811,6 +811,7 @@ class FloorReader:
         conn = connect(self.url, autocommit=True, timeouts=REVIEW)
         conn.read_only = True
         conn.execute("SET jit = off")  # short per-round expressions: compiling costs more
+        conn.execute("SET work_mem = '64MB'")  # a part's events sorted and grouped in memory
         return conn
 
     def _round_part(self, table: str, lo: int, hi: int) -> tuple[dict[int, tuple[int, bytes, bytes, str | None]], int]:
@@ -819,8 +820,12 @@ class FloorReader:
         events = 0
         try:
             with self._part_connection() as conn:
-                for rid, floor_seq, floor_link, digest, n_events, *checks in conn.execute(
-                        _ROUND_CHECKS_SQL, (table, lo, hi)):
+                # the part's round ids bound each child table's index range (known to the planner)
+                rlo, rhi = conn.execute("SELECT min(round_id), max(round_id) FROM floor.rounds "
+                                        "WHERE table_name = %s AND floor_seq BETWEEN %s AND %s",
+                                        (table, lo, hi)).fetchone() or (None, None)
+                params = {"table": table, "lo": lo, "hi": hi, "rlo": rlo or 0, "rhi": rhi or -1}
+                for rid, floor_seq, floor_link, digest, n_events, *checks in conn.execute(_ROUND_CHECKS_SQL, params):
                     problem = next((text for ok, text in zip(checks, _CHECK_TEXTS, strict=True) if not ok), None)
                     links[int(floor_seq)] = (int(rid), bytes(digest), bytes(floor_link), problem)
                     events += int(n_events)
@@ -888,16 +893,16 @@ class FloorReader:
     def _verify_audit(self, table: str, max_audit: int, min_audit: int = 1,
                       prev: bytes = chain.ZERO) -> tuple[tuple[str, str] | None, int]:
         count = 0
-        query = ("SELECT audit_id, at, actor, kind, round_id, detail_json, station_link, floor_link "
-                 "FROM floor.audit WHERE table_name = %s AND audit_id BETWEEN %s AND %s ORDER BY audit_id")
+        # the server digests each entry's content (chain.AUDIT_DIGEST_SQL); the links are walked here
+        query = (f"SELECT a.audit_id, a.kind, {chain.AUDIT_DIGEST_SQL}, a.floor_link FROM floor.audit a "
+                 "WHERE a.table_name = %s AND a.audit_id BETWEEN %s AND %s ORDER BY a.audit_id")
         try:
             with self._part_connection() as conn, conn.transaction():
                 cur = conn.cursor(name="verify_audit")
                 cur.itersize = 10000
                 cur.execute(query, (table, min_audit, max_audit))
-                for aid, at, actor, kind, round_id, detail_json, station_link, floor_link in cur:
-                    expected = chain.link(prev, chain.audit_content(
-                        table, int(aid), at, actor, kind, round_id, detail_json, bytes(station_link)))
+                for aid, kind, content_digest, floor_link in cur:
+                    expected = chain.link_digest(prev, bytes(content_digest))
                     if not hmac.compare_digest(expected, bytes(floor_link)):
                         return (f"audit {aid}", f"audit entry {aid} ({kind}): its content or the entry before "
                                                 "it differ from what was forwarded (floor link does not match)"), count
@@ -912,9 +917,6 @@ class FloorReader:
 #: How many connections digest one table's rounds at once (the server does the work).
 VERIFY_PARTS = 2
 
-_SETTLEMENTS = "jsonb_array_elements(coalesce(p.res -> 'settlements', '[]'::jsonb))"
-_RULINGS = "jsonb_array_elements(coalesce(p.res -> 'rulings', '[]'::jsonb))"
-
 #: The derived rows of each round against its settle output, in the server (one pass).
 _CHECK_TEXTS = (
     "its settlement rows differ from its settle output",
@@ -923,33 +925,42 @@ _CHECK_TEXTS = (
     "its wagered or house net differs from its settle output",
     "its totals differ from its settle output",
 )
+# Set-based: the part's rounds are read once (their settle output parsed once), and each child
+# table is read in one index range over the part's round ids and grouped by round (no probe,
+# no sub-plan per round). Settlements and rulings are compared as jsonb objects keyed by their
+# index (order-free: an object's keys are sorted), so each side is aggregated without a sort.
+# The events' text is aggregated from a subquery sorted by (round, seq): a round's text in any
+# other order would not match its floor link (a reported difference, never a pass).
+_CHILD = "WHERE {a}.table_name = %(table)s AND {a}.round_id BETWEEN %(rlo)s AND %(rhi)s"
 _ROUND_CHECKS_SQL = (
-    f"SELECT r.round_id, r.floor_seq, r.floor_link, "
-    f"sha256(convert_to({chain.ROUND_FIELDS_SQL} || coalesce(ev.text, ''), 'UTF8')), coalesce(ev.n, 0), "
-    # settlements: the same entries in the same order (player, bet, result, stake, net)
-    "NOT EXISTS (SELECT 1 FROM (SELECT j.e, j.n - 1 AS idx FROM "
-    f"{_SETTLEMENTS} WITH ORDINALITY j(e, n)) j FULL JOIN (SELECT * FROM floor.settlements s "
-    "WHERE s.table_name = r.table_name AND s.round_id = r.round_id) s ON s.idx = j.idx "
-    "WHERE j.e IS NULL OR s.idx IS NULL OR s.player IS DISTINCT FROM j.e ->> 'player' "
-    "OR s.bet IS DISTINCT FROM j.e ->> 'bet' OR s.result IS DISTINCT FROM j.e ->> 'result' "
-    "OR s.stake IS DISTINCT FROM (j.e ->> 'stake')::numeric OR s.net IS DISTINCT FROM (j.e ->> 'net')::numeric), "
-    # rulings: clause and text, in order
-    "NOT EXISTS (SELECT 1 FROM (SELECT j.e, j.n - 1 AS idx FROM "
-    f"{_RULINGS} WITH ORDINALITY j(e, n)) j FULL JOIN (SELECT * FROM floor.rulings u "
-    "WHERE u.table_name = r.table_name AND u.round_id = r.round_id) u ON u.idx = j.idx "
-    "WHERE j.e IS NULL OR u.idx IS NULL OR coalesce(u.rule, '') IS DISTINCT FROM coalesce(j.e ->> 'rule', '') "
-    "OR coalesce(u.text, '') IS DISTINCT FROM coalesce(j.e ->> 'text', '')), "
+    f"SELECT r.round_id, r.floor_seq, r.floor_link, sha256(convert_to({chain.ROUND_FIELDS_SQL} "
+    "|| coalesce(ev.text, ''), 'UTF8')), coalesce(ev.n, 0), "
+    "coalesce(st.rows, '{}') = o.settlements, coalesce(ru.rows, '{}') = ou.rulings, "
     # each player's net, where the settle output gives one
-    "NOT EXISTS (SELECT 1 FROM floor.round_players q WHERE q.table_name = r.table_name "
-    "AND q.round_id = r.round_id AND coalesce(p.res -> 'net', '{}'::jsonb) ? q.player "
-    "AND q.net IS DISTINCT FROM (p.res -> 'net' ->> q.player)::numeric), "
+    "NOT EXISTS (SELECT 1 FROM jsonb_each(pl.nets) p WHERE r.res -> 'net' ? p.key "
+    "AND p.value IS DISTINCT FROM to_jsonb((r.res -> 'net' ->> p.key)::numeric)), "
     # the round's wagered and house net: sums over its settlements
-    f"r.wagered = (SELECT coalesce(sum((x ->> 'stake')::numeric), 0) FROM {_SETTLEMENTS} x) "
-    f"AND r.house_net = -(SELECT coalesce(sum((x ->> 'net')::numeric), 0) FROM {_SETTLEMENTS} x), "
-    "r.totals_json::jsonb = coalesce(p.res -> 'net', '{}'::jsonb) "
-    "FROM floor.rounds r CROSS JOIN LATERAL (SELECT coalesce(r.result_json, '{}')::jsonb AS res OFFSET 0) p "
-    # the round's events digested with it, counted in the same pass
-    f"CROSS JOIN LATERAL (SELECT string_agg({chain.EVENT_FIELDS_SQL}, '' ORDER BY e.seq) AS text, count(*) AS n "
-    "FROM floor.events e WHERE e.table_name = r.table_name AND e.round_id = r.round_id) ev "
-    "WHERE r.table_name = %s AND r.floor_seq BETWEEN %s AND %s"
+    "r.wagered = o.stakes AND r.house_net = -o.nets, "
+    "r.totals_json::jsonb = coalesce(r.res -> 'net', '{}'::jsonb) "
+    "FROM (SELECT r.*, coalesce(r.result_json, '{}')::jsonb AS res FROM floor.rounds r "
+    "WHERE r.table_name = %(table)s AND r.floor_seq BETWEEN %(lo)s AND %(hi)s "
+    "AND r.round_id BETWEEN %(rlo)s AND %(rhi)s OFFSET 0) r "
+    "CROSS JOIN LATERAL (SELECT coalesce(jsonb_object_agg(j.n - 1, jsonb_build_array(j.e ->> 'player', "
+    "j.e ->> 'bet', j.e ->> 'result', (j.e ->> 'stake')::numeric, (j.e ->> 'net')::numeric)), '{}') AS settlements, "
+    "coalesce(sum((j.e ->> 'stake')::numeric), 0) AS stakes, coalesce(sum((j.e ->> 'net')::numeric), 0) AS nets "
+    "FROM jsonb_array_elements(coalesce(r.res -> 'settlements', '[]'::jsonb)) WITH ORDINALITY j(e, n)) o "
+    "CROSS JOIN LATERAL (SELECT coalesce(jsonb_object_agg(j.n - 1, jsonb_build_array(coalesce(j.e ->> 'rule', ''), "
+    "coalesce(j.e ->> 'text', ''))), '{}') AS rulings "
+    "FROM jsonb_array_elements(coalesce(r.res -> 'rulings', '[]'::jsonb)) WITH ORDINALITY j(e, n)) ou "
+    "LEFT JOIN (SELECT e.round_id, string_agg(e.x, '') AS text, count(*) AS n FROM (SELECT e.round_id, "
+    f"{chain.EVENT_FIELDS_SQL} AS x FROM floor.events e {_CHILD.format(a='e')} ORDER BY e.round_id, e.seq) e "
+    "GROUP BY e.round_id) ev ON ev.round_id = r.round_id "
+    "LEFT JOIN (SELECT s.round_id, jsonb_object_agg(s.idx, jsonb_build_array(s.player, s.bet, s.result, s.stake, "
+    f"s.net)) AS rows FROM floor.settlements s {_CHILD.format(a='s')} GROUP BY s.round_id) st "
+    "ON st.round_id = r.round_id "
+    "LEFT JOIN (SELECT u.round_id, jsonb_object_agg(u.idx, jsonb_build_array(coalesce(u.rule, ''), "
+    f"coalesce(u.text, ''))) AS rows FROM floor.rulings u {_CHILD.format(a='u')} GROUP BY u.round_id) ru "
+    "ON ru.round_id = r.round_id "
+    "LEFT JOIN (SELECT q.round_id, jsonb_object_agg(q.player, q.net) AS nets FROM floor.round_players q "
+    f"{_CHILD.format(a='q')} GROUP BY q.round_id) pl ON pl.round_id = r.round_id"
 )
