@@ -32,7 +32,7 @@ import psycopg  # noqa: E402
 
 from dealer_assist.floor.forward import Forwarder  # noqa: E402
 from dealer_assist.floor.reader import FloorReader  # noqa: E402
-from dealer_assist.floor.schema import add_station, init_floor  # noqa: E402
+from dealer_assist.floor.schema import PARTITIONED, add_station, init_floor  # noqa: E402
 from tests.floor.pgserver import Server  # noqa: E402
 from tests.floor.stations import DOCUMENTS, approval_for, open_station, result_of  # noqa: E402
 
@@ -108,16 +108,16 @@ def generate(admin: str, tables: list[tuple[str, str]], rounds: int, per_hour: i
             )
             conn.execute(
                 "INSERT INTO floor.settlements (table_name, round_id, idx, player, area, hand, bet, stake, "
-                "result, net, rule, stage) SELECT r.table_name, r.round_id, i, "
+                "result, net, rule, stage, started_at) SELECT r.table_name, r.round_id, i, "
                 "(r.players_json::json ->> (i %% 2)), 1 + i %% 2, 1, CASE WHEN i < 2 THEN 'main' ELSE 'pair' END, "
-                "r.wagered / 4, 'lost', -r.house_net / 4, '4.1', 'final' "
+                "r.wagered / 4, 'lost', -r.house_net / 4, '4.1', 'final', r.started_at "
                 "FROM floor.rounds r, generate_series(0, 3) i WHERE r.table_name = %s",
                 (table,),
             )
             conn.execute(
                 "INSERT INTO floor.events (table_name, round_id, seq, station_event_id, at, actor, event_json, "
-                "station_link) SELECT r.table_name, r.round_id, e.seq - 1, r.round_id * 20 + e.seq, "
-                "to_char(r.started_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'), 'dealer:x', e.text, '\\x00'::bytea "
+                "station_link, started_at) SELECT r.table_name, r.round_id, e.seq - 1, r.round_id * 20 + e.seq, "
+                "to_char(r.started_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'), 'dealer:x', e.text, '\\x00'::bytea, r.started_at "
                 "FROM floor.rounds r, unnest(%s::text[]) WITH ORDINALITY e(text, seq) WHERE r.table_name = %s",
                 (events, table),
             )
@@ -193,7 +193,7 @@ def main() -> int:
         admin = server.url(dbname)
         init_floor(admin)
         with psycopg.connect(admin, autocommit=True) as conn:  # the bench's months (as the migration makes them)
-            for parent in ("rounds", "audit", "round_versions"):
+            for parent in PARTITIONED:
                 conn.execute("SELECT floor.add_month(%s, m::date) FROM generate_series(date_trunc('month', %s::timestamptz "
                              "AT TIME ZONE 'UTC'), %s::timestamptz AT TIME ZONE 'UTC', interval '1 month') m",
                              (parent, START, START + dt.timedelta(days=args.days)))
