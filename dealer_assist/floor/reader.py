@@ -544,8 +544,8 @@ class FloorReader:
             (int(s), str(a), str(actor), json.loads(text))
             for s, a, actor, text in self._rows(
                 "SELECT seq, at, actor, event_json FROM floor.events WHERE table_name = %s AND round_id = %s "
-                "ORDER BY seq",
-                (table, round_id),
+                "AND started_at = %s ORDER BY seq",  # (its round's start: the month's partition only)
+                (table, round_id, row[9]),
             )
         ]
         versions = [FloorVersion(
@@ -564,16 +564,16 @@ class FloorReader:
                  "rule": rule, "stage": stage}
                 for p, a, h, b, st, res, n, rule, stage in self._rows(
                     "SELECT player, area, hand, bet, stake, result, net, rule, stage FROM floor.settlements "
-                    "WHERE table_name = %s AND round_id = %s ORDER BY idx",
-                    (table, round_id),
+                    "WHERE table_name = %s AND round_id = %s AND started_at = %s ORDER BY idx",
+                    (table, round_id, row[9]),
                 )
             ]
             rulings = [
                 {"index": i, "rule": rule, "ruling": ruling, "text": text, "moves": json.loads(moves)}
                 for i, rule, ruling, text, moves in self._rows(
                     "SELECT event_index, rule, ruling, text, moves_json FROM floor.rulings "
-                    "WHERE table_name = %s AND round_id = %s ORDER BY idx",
-                    (table, round_id),
+                    "WHERE table_name = %s AND round_id = %s AND started_at = %s ORDER BY idx",
+                    (table, round_id, row[9]),
                 )
             ]
         for finish, status, ended, players, totals, irregular, result, wagered, house, added, at in later:
@@ -600,14 +600,14 @@ class FloorReader:
     def export_round(self, table: str, round_id: int) -> dict[str, Any]:
         """The round as a transcript (header fields in the store's order, then ``events``)."""
         rows = self._rows(
-            "SELECT config_json FROM floor.rounds WHERE table_name = %s AND round_id = %s", (table, round_id)
+            "SELECT config_json, started_at FROM floor.rounds WHERE table_name = %s AND round_id = %s", (table, round_id)
         )
         if not rows:
             raise FloorError(f"no round {round_id} of table {table} on the floor")
         config = json.loads(rows[0][0])
         events = [json.loads(r[0]) for r in self._rows(
-            "SELECT event_json FROM floor.events WHERE table_name = %s AND round_id = %s ORDER BY seq",
-            (table, round_id),
+            "SELECT event_json FROM floor.events WHERE table_name = %s AND round_id = %s AND started_at = %s "
+            "ORDER BY seq", (table, round_id, rows[0][1]),
         )]
         # events recorded after the first copy (the round finished again at the station)
         for (added,) in self._rows(
@@ -821,10 +821,13 @@ class FloorReader:
         try:
             with self._part_connection() as conn:
                 # the part's round ids bound each child table's index range (known to the planner)
-                rlo, rhi = conn.execute("SELECT min(round_id), max(round_id) FROM floor.rounds "
-                                        "WHERE table_name = %s AND floor_seq BETWEEN %s AND %s",
-                                        (table, lo, hi)).fetchone() or (None, None)
-                params = {"table": table, "lo": lo, "hi": hi, "rlo": rlo or 0, "rhi": rhi or -1}
+                bounds = conn.execute("SELECT min(round_id), max(round_id), min(started_at), max(started_at) "
+                                      "FROM floor.rounds WHERE table_name = %s AND floor_seq BETWEEN %s AND %s",
+                                      (table, lo, hi)).fetchone()
+                rlo, rhi, slo, shi = bounds if bounds is not None else (None, None, None, None)
+                params = {"table": table, "lo": lo, "hi": hi, "rlo": rlo or 0, "rhi": rhi or -1,
+                          "slo": slo or _dt.datetime(1, 1, 1, tzinfo=_dt.UTC),
+                          "shi": shi or _dt.datetime(1, 1, 1, tzinfo=_dt.UTC)}
                 for rid, floor_seq, floor_link, digest, n_events, *checks in conn.execute(_ROUND_CHECKS_SQL, params):
                     problem = next((text for ok, text in zip(checks, _CHECK_TEXTS, strict=True) if not ok), None)
                     links[int(floor_seq)] = (int(rid), bytes(digest), bytes(floor_link), problem)
@@ -931,7 +934,9 @@ _CHECK_TEXTS = (
 # index (order-free: an object's keys are sorted), so each side is aggregated without a sort.
 # The events' text is aggregated from a subquery sorted by (round, seq): a round's text in any
 # other order would not match its floor link (a reported difference, never a pass).
-_CHILD = "WHERE {a}.table_name = %(table)s AND {a}.round_id BETWEEN %(rlo)s AND %(rhi)s"
+# (a round's rows carry its start: only the months of the part's rounds are read)
+_CHILD = ("WHERE {a}.table_name = %(table)s AND {a}.round_id BETWEEN %(rlo)s AND %(rhi)s "
+          "AND {a}.started_at BETWEEN %(slo)s AND %(shi)s")
 _ROUND_CHECKS_SQL = (
     f"SELECT r.round_id, r.floor_seq, r.floor_link, sha256(convert_to({chain.ROUND_FIELDS_SQL} "
     "|| coalesce(ev.text, ''), 'UTF8')), coalesce(ev.n, 0), "
