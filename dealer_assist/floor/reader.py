@@ -12,8 +12,10 @@ from __future__ import annotations
 import datetime as _dt
 import hmac
 import json
-from collections.abc import Callable, Sequence
+import queue
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -257,9 +259,17 @@ class FloorReader:
             self.conn.close()
             raise
         self.conn.read_only = True
+        # verify's part connections, kept between verifies (a new connection per part cost more
+        # than a day's digest under load); each is used by one thread at a time
+        self._idle_parts: queue.SimpleQueue[psycopg.Connection[Any]] = queue.SimpleQueue()
 
     def close(self) -> None:
         self.conn.close()
+        while True:
+            try:
+                self._idle_parts.get_nowait().close()
+            except queue.Empty:
+                break
 
     def __enter__(self) -> FloorReader:
         return self
@@ -807,12 +817,27 @@ class FloorReader:
         counts["audit"] += audit_count if problem is None else 0
         return problem
 
-    def _part_connection(self) -> psycopg.Connection[Any]:
-        conn = connect(self.url, autocommit=True, timeouts=REVIEW)
-        conn.read_only = True
-        conn.execute("SET jit = off")  # short per-round expressions: compiling costs more
-        conn.execute("SET work_mem = '64MB'")  # a part's events sorted and grouped in memory
-        return conn
+    @contextmanager
+    def _part_connection(self) -> Iterator[psycopg.Connection[Any]]:
+        """A verify part's connection: an idle one kept from an earlier part, else a new one;
+        kept again afterwards unless the part failed or the link broke."""
+        try:
+            conn = self._idle_parts.get_nowait()
+        except queue.Empty:
+            conn = connect(self.url, autocommit=True, timeouts=REVIEW)
+            conn.read_only = True
+            conn.execute("SET jit = off")  # short per-round expressions: compiling costs more
+            conn.execute("SET work_mem = '64MB'")  # a part's events sorted and grouped in memory
+        kept = False
+        try:
+            yield conn
+            kept = not conn.closed and not conn.broken and (
+                conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE)
+        finally:
+            if kept:
+                self._idle_parts.put(conn)
+            else:
+                conn.close()
 
     def _round_part(self, table: str, lo: int, hi: int) -> tuple[dict[int, tuple[int, bytes, bytes, str | None]], int]:
         """The server's digest and checks of the rounds with floor seq ``lo``..``hi``."""
