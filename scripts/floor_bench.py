@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 import psycopg  # noqa: E402
 
+from dealer_assist.floor import schema  # noqa: E402
 from dealer_assist.floor.forward import Forwarder  # noqa: E402
 from dealer_assist.floor.reader import FloorReader  # noqa: E402
 from dealer_assist.floor.schema import add_station, init_floor  # noqa: E402
@@ -67,7 +68,8 @@ def station_store(path: Path, table: str, pit: str, rounds: int, per_hour: int) 
         conn.commit()
 
 
-def generate(admin: str, tables: list[tuple[str, str]], rounds: int, per_hour: int, refinished_every: int) -> None:
+def generate(admin: str, tables: list[tuple[str, str]], rounds: int, per_hour: int, refinished_every: int,
+             child_start: bool = True) -> None:
     """The other tables' rounds, generated in the server with the forwarded rows' shapes; one
     round in ``refinished_every`` was finished again at its station after it was forwarded (a
     version in floor.round_versions: void, the house's net 0), one in five of those twice."""
@@ -76,6 +78,8 @@ def generate(admin: str, tables: list[tuple[str, str]], rounds: int, per_hour: i
     result = json.dumps(result_of(sample), separators=(",", ":"))
     events = [json.dumps(e, separators=(",", ":")) for e in DOCUMENTS[sample]["events"]]
     minutes = 60 / per_hour
+    # the round's start on its rows (migration 0009); without: a floor of 0008, to time the migration
+    child = {"start": ", started_at", "r_start": ", r.started_at"} if child_start else {"start": "", "r_start": ""}
     with psycopg.connect(admin, autocommit=True) as conn:
         for t, (table, pit) in enumerate(tables, start=1):
             began = time.perf_counter()
@@ -108,17 +112,17 @@ def generate(admin: str, tables: list[tuple[str, str]], rounds: int, per_hour: i
             )
             conn.execute(
                 "INSERT INTO floor.settlements (table_name, round_id, idx, player, area, hand, bet, stake, "
-                "result, net, rule, stage) SELECT r.table_name, r.round_id, i, "
+                "result, net, rule, stage{start}) SELECT r.table_name, r.round_id, i, "
                 "(r.players_json::json ->> (i %% 2)), 1 + i %% 2, 1, CASE WHEN i < 2 THEN 'main' ELSE 'pair' END, "
-                "r.wagered / 4, 'lost', -r.house_net / 4, '4.1', 'final' "
-                "FROM floor.rounds r, generate_series(0, 3) i WHERE r.table_name = %s",
+                "r.wagered / 4, 'lost', -r.house_net / 4, '4.1', 'final'{r_start} "
+                "FROM floor.rounds r, generate_series(0, 3) i WHERE r.table_name = %s".format(**child),
                 (table,),
             )
             conn.execute(
                 "INSERT INTO floor.events (table_name, round_id, seq, station_event_id, at, actor, event_json, "
-                "station_link) SELECT r.table_name, r.round_id, e.seq - 1, r.round_id * 20 + e.seq, "
-                "to_char(r.started_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'), 'dealer:x', e.text, '\\x00'::bytea "
-                "FROM floor.rounds r, unnest(%s::text[]) WITH ORDINALITY e(text, seq) WHERE r.table_name = %s",
+                "station_link{start}) SELECT r.table_name, r.round_id, e.seq - 1, r.round_id * 20 + e.seq, "
+                "to_char(r.started_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'), 'dealer:x', e.text, '\\x00'::bytea{r_start} "
+                "FROM floor.rounds r, unnest(%s::text[]) WITH ORDINALITY e(text, seq) WHERE r.table_name = %s".format(**child),
                 (events, table),
             )
             # a month of audit: each round's finish entry and each session's end (session of 480 rounds),
@@ -179,6 +183,8 @@ def main() -> int:
     parser.add_argument("--refinished-every", type=int, default=200,
                         help="one generated round in N was finished again after forwarding (0: none)")
     parser.add_argument("--keep", action="store_true", help="leave the server running (prints its URL)")
+    parser.add_argument("--migrate", action="store_true", help="generate the other tables on a floor of migration "
+                        "0008 and time migration 0009 (their rows into months) before forwarding")
     parser.add_argument("--store", type=Path, help="the forwarded table's station store: reused if it exists "
                         "(built there otherwise, for the next run)")
     args = parser.parse_args()
@@ -191,9 +197,15 @@ def main() -> int:
     try:
         dbname = server.create_database("bench")
         admin = server.url(dbname)
+        full = (schema.MIGRATIONS, schema.KNOWN, schema.PARTITIONED)
+        if args.migrate:  # the floor as version 0008 made it
+            schema.MIGRATIONS = schema.MIGRATIONS[:8]
+            schema.KNOWN = frozenset(name for name, _ in schema.MIGRATIONS)
+            schema.PARTITIONED = {k: v for k, v in schema.PARTITIONED.items() if k in ("rounds", "audit",
+                                                                                        "round_versions")}
         init_floor(admin)
         with psycopg.connect(admin, autocommit=True) as conn:  # the bench's months (as the migration makes them)
-            for parent in ("rounds", "audit", "round_versions"):
+            for parent in schema.PARTITIONED:
                 conn.execute("SELECT floor.add_month(%s, m::date) FROM generate_series(date_trunc('month', %s::timestamptz "
                              "AT TIME ZONE 'UTC'), %s::timestamptz AT TIME ZONE 'UTC', interval '1 month') m",
                              (parent, START, START + dt.timedelta(days=args.days)))
@@ -210,8 +222,17 @@ def main() -> int:
                 print(f"station store of {real_table}: {per_table:,} rounds built in "
                       f"{time.perf_counter() - began:.1f} s ({store.stat().st_size / 1e6:.0f} MB)", flush=True)
             began = time.perf_counter()
-            generate(admin, tables[:-1], per_table, args.per_hour, args.refinished_every)
+            generate(admin, tables[:-1], per_table, args.per_hour, args.refinished_every, child_start=not args.migrate)
             print(f"generated {len(tables) - 1} tables in {time.perf_counter() - began:.0f} s", flush=True)
+            if args.migrate:
+                schema.MIGRATIONS, schema.KNOWN, schema.PARTITIONED = full
+                with psycopg.connect(admin, autocommit=True) as conn:
+                    rows = {t: conn.execute(f"SELECT count(*) FROM floor.{t}").fetchone()[0]  # type: ignore[index]
+                            for t in ("events", "settlements", "rulings", "round_players")}
+                began = time.perf_counter()
+                applied = init_floor(admin)
+                print(f"migration {', '.join(applied)} (floor init): " + ", ".join(f"{t} {n:,}" for t, n in rows.items())
+                      + f" rows copied into their months in {time.perf_counter() - began:.0f} s; {load()}", flush=True)
             with psycopg.connect(admin, autocommit=True) as conn:
                 began = time.perf_counter()
                 conn.execute("VACUUM ANALYZE")

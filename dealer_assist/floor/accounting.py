@@ -239,7 +239,7 @@ def player_rating(conn: psycopg.Connection[Any], player: str, since: _dt.datetim
     played = conn.execute(
         "SELECT coalesce(sum(span), interval '0') FROM (SELECT max(coalesce(r.ended_at, r.started_at)) "
         "- min(r.started_at) AS span FROM floor.round_players rp JOIN floor.rounds r ON r.table_name = rp.table_name "
-        "AND r.round_id = rp.round_id WHERE rp.player = %s AND rp.started_at >= %s AND rp.started_at < %s "
+        "AND r.round_id = rp.round_id AND r.started_at = rp.started_at WHERE rp.player = %s AND rp.started_at >= %s AND rp.started_at < %s "
         "GROUP BY rp.table_name, (rp.started_at AT TIME ZONE 'UTC')::date) x", (player, since, until)).fetchone()
     bought = conn.execute(
         "SELECT coalesce(sum(amount), 0), coalesce(sum(amount) FILTER (WHERE kind = 'marker'), 0) FROM floor.buy_ins "

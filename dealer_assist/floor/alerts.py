@@ -80,7 +80,9 @@ def win_bands(conn: psycopg.Connection[Any], since: _dt.datetime, until: _dt.dat
     stakes = conn.execute(
         "SELECT r.table_name, r.game, coalesce((r.config_json::jsonb ->> 'decks')::int, 0), s.bet, "
         "sum(s.stake), sum(s.stake * s.stake) FROM floor.rounds_latest r JOIN floor.settlements s "
-        "ON s.table_name = r.table_name AND s.round_id = r.round_id "
+        "ON s.table_name = r.table_name AND s.round_id = r.round_id AND s.started_at = r.started_at "
+        # (the rows of a round are in its month's partitions: only those of [since, until) are read)
+        "AND s.started_at >= %(since)s AND s.started_at < %(until)s "
         "WHERE r.status = 'settled' AND r.started_at >= %(since)s AND r.started_at < %(until)s "
         "AND (%(pit)s::text IS NULL OR r.pit = %(pit)s) GROUP BY 1, 2, 3, 4", params).fetchall()
     wins = conn.execute(

@@ -164,16 +164,16 @@ _ROUND_COLUMNS: Columns = (
 )
 _EVENT_COLUMNS: Columns = (
     ("table_name", "text"), ("round_id", "bigint"), ("seq", "int"), ("station_event_id", "bigint"),
-    ("at", "text"), ("actor", "text"), ("event_json", "text"), ("station_link", "bytea"),
+    ("at", "text"), ("actor", "text"), ("event_json", "text"), ("station_link", "bytea"), ("started_at", "timestamptz"),
 )
 _SETTLEMENT_COLUMNS: Columns = (
     ("table_name", "text"), ("round_id", "bigint"), ("idx", "int"), ("player", "text"), ("area", "int"),
     ("hand", "int"), ("bet", "text"), ("stake", "numeric"), ("result", "text"), ("net", "numeric"),
-    ("rule", "text"), ("stage", "text"),
+    ("rule", "text"), ("stage", "text"), ("started_at", "timestamptz"),
 )
 _RULING_COLUMNS: Columns = (
     ("table_name", "text"), ("round_id", "bigint"), ("idx", "int"), ("event_index", "int"), ("rule", "text"),
-    ("ruling", "text"), ("text", "text"), ("moves_json", "text"),
+    ("ruling", "text"), ("text", "text"), ("moves_json", "text"), ("started_at", "timestamptz"),
 )
 _PLAYER_COLUMNS: Columns = (
     ("player", "text"), ("started_at", "timestamptz"), ("table_name", "text"), ("round_id", "bigint"),
@@ -786,6 +786,7 @@ class Forwarder:
                 table, rid, session_id, int(number), source, game, config_json, started, ended,
                 status, result_json, link_bytes, "".join(event_texts[rid]),
             ))
+            start = _store_time(started)  # the round's month: its rows' partition key
             output = json.loads(result_json) if result_json else {}
             settlements = [s for s in (output.get("settlements") or []) if isinstance(s, dict)]
             rulings = [x for x in (output.get("rulings") or []) if isinstance(x, dict)]
@@ -799,7 +800,7 @@ class Forwarder:
                 stakes[player] = stakes.get(player, Decimal(0)) + stake
                 settlement_rows.append((
                     table, rid, i, player, s.get("area"), s.get("hand"), str(s.get("bet")),
-                    str(stake), str(s.get("result")), str(net), s.get("rule"), s.get("stage"),
+                    str(stake), str(s.get("result")), str(net), s.get("rule"), s.get("stage"), start,
                 ))
             round_rows.append((
                 table, rid, pit, session_id, number, source, game, dealer, config_json,
@@ -808,11 +809,13 @@ class Forwarder:
                 seq, prev.hex(), *round_figures(rid, session_id, game, config_json, status, started, ended,
                                                 wagers_of[rid], settlements),
             ))
-            event_rows.extend(event_rows_of[rid])
+            # each event row (a JSON array written by SQLite) with its round's start: its month
+            tail = f',"{start}"]'
+            event_rows.extend(row[:-1] + tail for row in event_rows_of[rid])
             for i, x in enumerate(rulings):
                 ruling_rows.append((
                     table, rid, i, x.get("index"), x.get("rule"), x.get("ruling"), x.get("text"),
-                    json.dumps(x.get("moves") or [], separators=(",", ":"), ensure_ascii=False),
+                    json.dumps(x.get("moves") or [], separators=(",", ":"), ensure_ascii=False), start,
                 ))
             net_raw = output.get("net")
             nets: dict[str, Any] = net_raw if isinstance(net_raw, dict) else {}

@@ -12,8 +12,10 @@ from __future__ import annotations
 import datetime as _dt
 import hmac
 import json
-from collections.abc import Callable, Sequence
+import queue
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -257,9 +259,17 @@ class FloorReader:
             self.conn.close()
             raise
         self.conn.read_only = True
+        # verify's part connections, kept between verifies (a new connection per part cost more
+        # than a day's digest under load); each is used by one thread at a time
+        self._idle_parts: queue.SimpleQueue[psycopg.Connection[Any]] = queue.SimpleQueue()
 
     def close(self) -> None:
         self.conn.close()
+        while True:
+            try:
+                self._idle_parts.get_nowait().close()
+            except queue.Empty:
+                break
 
     def __enter__(self) -> FloorReader:
         return self
@@ -544,8 +554,8 @@ class FloorReader:
             (int(s), str(a), str(actor), json.loads(text))
             for s, a, actor, text in self._rows(
                 "SELECT seq, at, actor, event_json FROM floor.events WHERE table_name = %s AND round_id = %s "
-                "ORDER BY seq",
-                (table, round_id),
+                "AND started_at = %s ORDER BY seq",  # (its round's start: the month's partition only)
+                (table, round_id, row[9]),
             )
         ]
         versions = [FloorVersion(
@@ -564,16 +574,16 @@ class FloorReader:
                  "rule": rule, "stage": stage}
                 for p, a, h, b, st, res, n, rule, stage in self._rows(
                     "SELECT player, area, hand, bet, stake, result, net, rule, stage FROM floor.settlements "
-                    "WHERE table_name = %s AND round_id = %s ORDER BY idx",
-                    (table, round_id),
+                    "WHERE table_name = %s AND round_id = %s AND started_at = %s ORDER BY idx",
+                    (table, round_id, row[9]),
                 )
             ]
             rulings = [
                 {"index": i, "rule": rule, "ruling": ruling, "text": text, "moves": json.loads(moves)}
                 for i, rule, ruling, text, moves in self._rows(
                     "SELECT event_index, rule, ruling, text, moves_json FROM floor.rulings "
-                    "WHERE table_name = %s AND round_id = %s ORDER BY idx",
-                    (table, round_id),
+                    "WHERE table_name = %s AND round_id = %s AND started_at = %s ORDER BY idx",
+                    (table, round_id, row[9]),
                 )
             ]
         for finish, status, ended, players, totals, irregular, result, wagered, house, added, at in later:
@@ -600,14 +610,14 @@ class FloorReader:
     def export_round(self, table: str, round_id: int) -> dict[str, Any]:
         """The round as a transcript (header fields in the store's order, then ``events``)."""
         rows = self._rows(
-            "SELECT config_json FROM floor.rounds WHERE table_name = %s AND round_id = %s", (table, round_id)
+            "SELECT config_json, started_at FROM floor.rounds WHERE table_name = %s AND round_id = %s", (table, round_id)
         )
         if not rows:
             raise FloorError(f"no round {round_id} of table {table} on the floor")
         config = json.loads(rows[0][0])
         events = [json.loads(r[0]) for r in self._rows(
-            "SELECT event_json FROM floor.events WHERE table_name = %s AND round_id = %s ORDER BY seq",
-            (table, round_id),
+            "SELECT event_json FROM floor.events WHERE table_name = %s AND round_id = %s AND started_at = %s "
+            "ORDER BY seq", (table, round_id, rows[0][1]),
         )]
         # events recorded after the first copy (the round finished again at the station)
         for (added,) in self._rows(
@@ -668,39 +678,38 @@ class FloorReader:
         return [(str(p), str(t), h, int(n), Decimal(w), Decimal(net)) for p, t, h, n, w, net in rows]
 
     def table_states(self, pit: str | None = None, now: _dt.datetime | None = None) -> list[TableState]:
-        """Each table's state from its forwarded sessions, rounds and alarms."""
+        """Each table's state from its forwarded sessions, rounds and alarms: one query for all the
+        tables (of ``pit``), each table's latest session, latest round, rounds this hour and first
+        alarm found through its own indexes (a probe each, the latest months' partitions first)."""
         moment = now or _dt.datetime.now(_dt.UTC)
         hour = moment.replace(minute=0, second=0, microsecond=0)
+        where = "" if pit is None else "WHERE t.pit = %s "
+        params: list[Any] = [hour, hour + _dt.timedelta(hours=1)]
+        if pit is not None:
+            params.append(pit)
+        rows = self._rows(
+            "SELECT t.table_name, t.pit, s.game, s.limits_json, s.dealer, s.ended, "
+            "l.game, l.dealer, l.started_at, l.forwarded_at, l.config_json, "
+            "(SELECT count(*) FROM floor.rounds c WHERE c.table_name = t.table_name "
+            "AND c.started_at >= %s AND c.started_at < %s), "
+            "(SELECT a.reason FROM floor.alarms a WHERE a.table_name = t.table_name ORDER BY a.raised_at LIMIT 1) "
+            "FROM floor.tables t "
+            "LEFT JOIN LATERAL (SELECT s.game, s.limits_json, s.dealer, EXISTS (SELECT 1 FROM floor.audit a "
+            "WHERE a.table_name = s.table_name AND a.kind = 'session_end' "
+            "AND a.detail_json::jsonb ->> 'session_id' = s.session_id::text) AS ended "
+            "FROM floor.sessions s WHERE s.table_name = t.table_name ORDER BY s.session_id DESC LIMIT 1) s ON true "
+            "LEFT JOIN LATERAL (SELECT r.game, r.dealer, r.started_at, r.forwarded_at, r.config_json "
+            "FROM floor.rounds r WHERE r.table_name = t.table_name ORDER BY r.started_at DESC LIMIT 1) l ON true "
+            f"{where}ORDER BY t.pit, t.table_name",
+            params,
+        )
         states = []
-        for table, table_pit in self.tables(pit):
-            session = self._rows(
-                "SELECT s.session_id, s.game, s.limits_json, s.dealer, EXISTS (SELECT 1 FROM floor.audit a "
-                "WHERE a.table_name = s.table_name AND a.kind = 'session_end' "
-                "AND a.detail_json::jsonb ->> 'session_id' = s.session_id::text) "
-                "FROM floor.sessions s WHERE s.table_name = %s ORDER BY s.session_id DESC LIMIT 1",
-                (table,),
-            )
-            last = self._rows(
-                "SELECT r.game, r.dealer, r.started_at, r.forwarded_at, r.config_json FROM floor.rounds r "
-                "WHERE r.table_name = %s ORDER BY r.started_at DESC LIMIT 1",
-                (table,),
-            )
-            count = self._rows(
-                "SELECT count(*) FROM floor.rounds WHERE table_name = %s AND started_at >= %s AND started_at < %s",
-                (table, hour, hour + _dt.timedelta(hours=1)),
-            )[0][0]
-            alarm = self._rows(
-                "SELECT reason FROM floor.alarms WHERE table_name = %s ORDER BY raised_at LIMIT 1", (table,)
-            )
-            game = dealer = None
-            limits: dict[str, Any] = {}
-            is_open = False
-            if session:
-                _, game, limits_json, dealer, ended = session[0]
-                limits = json.loads(limits_json)
-                is_open = not ended
-            if last:
-                lgame, ldealer, _, _, config_json = last[0]
+        for (table, table_pit, sgame, limits_json, sdealer, ended, lgame, ldealer, last_at, forwarded_at,
+             config_json, count, alarm) in rows:
+            game, dealer = sgame, sdealer
+            limits: dict[str, Any] = json.loads(limits_json) if limits_json is not None else {}
+            is_open = limits_json is not None and not ended
+            if last_at is not None:
                 if game in (None, "mixed"):
                     game = lgame
                 dealer = dealer or ldealer
@@ -708,9 +717,9 @@ class FloorReader:
                     config_limits = json.loads(config_json).get("limits")
                     limits = config_limits if isinstance(config_limits, dict) else {}
             states.append(TableState(
-                table=table, pit=table_pit, game=game, limits=limits, open=is_open, dealer=dealer,
-                rounds_this_hour=int(count), last_round_at=last[0][2] if last else None,
-                last_forwarded_at=last[0][3] if last else None, stopped=str(alarm[0][0]) if alarm else None,
+                table=str(table), pit=str(table_pit), game=game, limits=limits, open=is_open, dealer=dealer,
+                rounds_this_hour=int(count), last_round_at=last_at, last_forwarded_at=forwarded_at,
+                stopped=None if alarm is None else str(alarm),
             ))
         return states
 
@@ -808,11 +817,27 @@ class FloorReader:
         counts["audit"] += audit_count if problem is None else 0
         return problem
 
-    def _part_connection(self) -> psycopg.Connection[Any]:
-        conn = connect(self.url, autocommit=True, timeouts=REVIEW)
-        conn.read_only = True
-        conn.execute("SET jit = off")  # short per-round expressions: compiling costs more
-        return conn
+    @contextmanager
+    def _part_connection(self) -> Iterator[psycopg.Connection[Any]]:
+        """A verify part's connection: an idle one kept from an earlier part, else a new one;
+        kept again afterwards unless the part failed or the link broke."""
+        try:
+            conn = self._idle_parts.get_nowait()
+        except queue.Empty:
+            conn = connect(self.url, autocommit=True, timeouts=REVIEW)
+            conn.read_only = True
+            conn.execute("SET jit = off")  # short per-round expressions: compiling costs more
+            conn.execute("SET work_mem = '64MB'")  # a part's events sorted and grouped in memory
+        kept = False
+        try:
+            yield conn
+            kept = not conn.closed and not conn.broken and (
+                conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE)
+        finally:
+            if kept:
+                self._idle_parts.put(conn)
+            else:
+                conn.close()
 
     def _round_part(self, table: str, lo: int, hi: int) -> tuple[dict[int, tuple[int, bytes, bytes, str | None]], int]:
         """The server's digest and checks of the rounds with floor seq ``lo``..``hi``."""
@@ -820,8 +845,15 @@ class FloorReader:
         events = 0
         try:
             with self._part_connection() as conn:
-                for rid, floor_seq, floor_link, digest, n_events, *checks in conn.execute(
-                        _ROUND_CHECKS_SQL, (table, lo, hi)):
+                # the part's round ids bound each child table's index range (known to the planner)
+                bounds = conn.execute("SELECT min(round_id), max(round_id), min(started_at), max(started_at) "
+                                      "FROM floor.rounds WHERE table_name = %s AND floor_seq BETWEEN %s AND %s",
+                                      (table, lo, hi)).fetchone()
+                rlo, rhi, slo, shi = bounds if bounds is not None else (None, None, None, None)
+                params = {"table": table, "lo": lo, "hi": hi, "rlo": rlo or 0, "rhi": rhi or -1,
+                          "slo": slo or _dt.datetime(1, 1, 1, tzinfo=_dt.UTC),
+                          "shi": shi or _dt.datetime(1, 1, 1, tzinfo=_dt.UTC)}
+                for rid, floor_seq, floor_link, digest, n_events, *checks in conn.execute(_ROUND_CHECKS_SQL, params):
                     problem = next((text for ok, text in zip(checks, _CHECK_TEXTS, strict=True) if not ok), None)
                     links[int(floor_seq)] = (int(rid), bytes(digest), bytes(floor_link), problem)
                     events += int(n_events)
@@ -889,16 +921,16 @@ class FloorReader:
     def _verify_audit(self, table: str, max_audit: int, min_audit: int = 1,
                       prev: bytes = chain.ZERO) -> tuple[tuple[str, str] | None, int]:
         count = 0
-        query = ("SELECT audit_id, at, actor, kind, round_id, detail_json, station_link, floor_link "
-                 "FROM floor.audit WHERE table_name = %s AND audit_id BETWEEN %s AND %s ORDER BY audit_id")
+        # the server digests each entry's content (chain.AUDIT_DIGEST_SQL); the links are walked here
+        query = (f"SELECT a.audit_id, a.kind, {chain.AUDIT_DIGEST_SQL}, a.floor_link FROM floor.audit a "
+                 "WHERE a.table_name = %s AND a.audit_id BETWEEN %s AND %s ORDER BY a.audit_id")
         try:
             with self._part_connection() as conn, conn.transaction():
                 cur = conn.cursor(name="verify_audit")
                 cur.itersize = 10000
                 cur.execute(query, (table, min_audit, max_audit))
-                for aid, at, actor, kind, round_id, detail_json, station_link, floor_link in cur:
-                    expected = chain.link(prev, chain.audit_content(
-                        table, int(aid), at, actor, kind, round_id, detail_json, bytes(station_link)))
+                for aid, kind, content_digest, floor_link in cur:
+                    expected = chain.link_digest(prev, bytes(content_digest))
                     if not hmac.compare_digest(expected, bytes(floor_link)):
                         return (f"audit {aid}", f"audit entry {aid} ({kind}): its content or the entry before "
                                                 "it differ from what was forwarded (floor link does not match)"), count
@@ -913,9 +945,6 @@ class FloorReader:
 #: How many connections digest one table's rounds at once (the server does the work).
 VERIFY_PARTS = 2
 
-_SETTLEMENTS = "jsonb_array_elements(coalesce(p.res -> 'settlements', '[]'::jsonb))"
-_RULINGS = "jsonb_array_elements(coalesce(p.res -> 'rulings', '[]'::jsonb))"
-
 #: The derived rows of each round against its settle output, in the server (one pass).
 _CHECK_TEXTS = (
     "its settlement rows differ from its settle output",
@@ -924,33 +953,44 @@ _CHECK_TEXTS = (
     "its wagered or house net differs from its settle output",
     "its totals differ from its settle output",
 )
+# Set-based: the part's rounds are read once (their settle output parsed once), and each child
+# table is read in one index range over the part's round ids and grouped by round (no probe,
+# no sub-plan per round). Settlements and rulings are compared as jsonb objects keyed by their
+# index (order-free: an object's keys are sorted), so each side is aggregated without a sort.
+# The events' text is aggregated from a subquery sorted by (round, seq): a round's text in any
+# other order would not match its floor link (a reported difference, never a pass).
+# (a round's rows carry its start: only the months of the part's rounds are read)
+_CHILD = ("WHERE {a}.table_name = %(table)s AND {a}.round_id BETWEEN %(rlo)s AND %(rhi)s "
+          "AND {a}.started_at BETWEEN %(slo)s AND %(shi)s")
 _ROUND_CHECKS_SQL = (
-    f"SELECT r.round_id, r.floor_seq, r.floor_link, "
-    f"sha256(convert_to({chain.ROUND_FIELDS_SQL} || coalesce(ev.text, ''), 'UTF8')), coalesce(ev.n, 0), "
-    # settlements: the same entries in the same order (player, bet, result, stake, net)
-    "NOT EXISTS (SELECT 1 FROM (SELECT j.e, j.n - 1 AS idx FROM "
-    f"{_SETTLEMENTS} WITH ORDINALITY j(e, n)) j FULL JOIN (SELECT * FROM floor.settlements s "
-    "WHERE s.table_name = r.table_name AND s.round_id = r.round_id) s ON s.idx = j.idx "
-    "WHERE j.e IS NULL OR s.idx IS NULL OR s.player IS DISTINCT FROM j.e ->> 'player' "
-    "OR s.bet IS DISTINCT FROM j.e ->> 'bet' OR s.result IS DISTINCT FROM j.e ->> 'result' "
-    "OR s.stake IS DISTINCT FROM (j.e ->> 'stake')::numeric OR s.net IS DISTINCT FROM (j.e ->> 'net')::numeric), "
-    # rulings: clause and text, in order
-    "NOT EXISTS (SELECT 1 FROM (SELECT j.e, j.n - 1 AS idx FROM "
-    f"{_RULINGS} WITH ORDINALITY j(e, n)) j FULL JOIN (SELECT * FROM floor.rulings u "
-    "WHERE u.table_name = r.table_name AND u.round_id = r.round_id) u ON u.idx = j.idx "
-    "WHERE j.e IS NULL OR u.idx IS NULL OR coalesce(u.rule, '') IS DISTINCT FROM coalesce(j.e ->> 'rule', '') "
-    "OR coalesce(u.text, '') IS DISTINCT FROM coalesce(j.e ->> 'text', '')), "
+    f"SELECT r.round_id, r.floor_seq, r.floor_link, sha256(convert_to({chain.ROUND_FIELDS_SQL} "
+    "|| coalesce(ev.text, ''), 'UTF8')), coalesce(ev.n, 0), "
+    "coalesce(st.rows, '{}') = o.settlements, coalesce(ru.rows, '{}') = ou.rulings, "
     # each player's net, where the settle output gives one
-    "NOT EXISTS (SELECT 1 FROM floor.round_players q WHERE q.table_name = r.table_name "
-    "AND q.round_id = r.round_id AND coalesce(p.res -> 'net', '{}'::jsonb) ? q.player "
-    "AND q.net IS DISTINCT FROM (p.res -> 'net' ->> q.player)::numeric), "
+    "NOT EXISTS (SELECT 1 FROM jsonb_each(pl.nets) p WHERE r.res -> 'net' ? p.key "
+    "AND p.value IS DISTINCT FROM to_jsonb((r.res -> 'net' ->> p.key)::numeric)), "
     # the round's wagered and house net: sums over its settlements
-    f"r.wagered = (SELECT coalesce(sum((x ->> 'stake')::numeric), 0) FROM {_SETTLEMENTS} x) "
-    f"AND r.house_net = -(SELECT coalesce(sum((x ->> 'net')::numeric), 0) FROM {_SETTLEMENTS} x), "
-    "r.totals_json::jsonb = coalesce(p.res -> 'net', '{}'::jsonb) "
-    "FROM floor.rounds r CROSS JOIN LATERAL (SELECT coalesce(r.result_json, '{}')::jsonb AS res OFFSET 0) p "
-    # the round's events digested with it, counted in the same pass
-    f"CROSS JOIN LATERAL (SELECT string_agg({chain.EVENT_FIELDS_SQL}, '' ORDER BY e.seq) AS text, count(*) AS n "
-    "FROM floor.events e WHERE e.table_name = r.table_name AND e.round_id = r.round_id) ev "
-    "WHERE r.table_name = %s AND r.floor_seq BETWEEN %s AND %s"
+    "r.wagered = o.stakes AND r.house_net = -o.nets, "
+    "r.totals_json::jsonb = coalesce(r.res -> 'net', '{}'::jsonb) "
+    "FROM (SELECT r.*, coalesce(r.result_json, '{}')::jsonb AS res FROM floor.rounds r "
+    "WHERE r.table_name = %(table)s AND r.floor_seq BETWEEN %(lo)s AND %(hi)s "
+    "AND r.round_id BETWEEN %(rlo)s AND %(rhi)s OFFSET 0) r "
+    "CROSS JOIN LATERAL (SELECT coalesce(jsonb_object_agg(j.n - 1, jsonb_build_array(j.e ->> 'player', "
+    "j.e ->> 'bet', j.e ->> 'result', (j.e ->> 'stake')::numeric, (j.e ->> 'net')::numeric)), '{}') AS settlements, "
+    "coalesce(sum((j.e ->> 'stake')::numeric), 0) AS stakes, coalesce(sum((j.e ->> 'net')::numeric), 0) AS nets "
+    "FROM jsonb_array_elements(coalesce(r.res -> 'settlements', '[]'::jsonb)) WITH ORDINALITY j(e, n)) o "
+    "CROSS JOIN LATERAL (SELECT coalesce(jsonb_object_agg(j.n - 1, jsonb_build_array(coalesce(j.e ->> 'rule', ''), "
+    "coalesce(j.e ->> 'text', ''))), '{}') AS rulings "
+    "FROM jsonb_array_elements(coalesce(r.res -> 'rulings', '[]'::jsonb)) WITH ORDINALITY j(e, n)) ou "
+    "LEFT JOIN (SELECT e.round_id, string_agg(e.x, '') AS text, count(*) AS n FROM (SELECT e.round_id, "
+    f"{chain.EVENT_FIELDS_SQL} AS x FROM floor.events e {_CHILD.format(a='e')} ORDER BY e.round_id, e.seq) e "
+    "GROUP BY e.round_id) ev ON ev.round_id = r.round_id "
+    "LEFT JOIN (SELECT s.round_id, jsonb_object_agg(s.idx, jsonb_build_array(s.player, s.bet, s.result, s.stake, "
+    f"s.net)) AS rows FROM floor.settlements s {_CHILD.format(a='s')} GROUP BY s.round_id) st "
+    "ON st.round_id = r.round_id "
+    "LEFT JOIN (SELECT u.round_id, jsonb_object_agg(u.idx, jsonb_build_array(coalesce(u.rule, ''), "
+    f"coalesce(u.text, ''))) AS rows FROM floor.rulings u {_CHILD.format(a='u')} GROUP BY u.round_id) ru "
+    "ON ru.round_id = r.round_id "
+    "LEFT JOIN (SELECT q.round_id, jsonb_object_agg(q.player, q.net) AS nets FROM floor.round_players q "
+    f"{_CHILD.format(a='q')} GROUP BY q.round_id) pl ON pl.round_id = r.round_id"
 )

@@ -608,7 +608,7 @@ def _latest_with_theo() -> list[str]:
                                   "AS theo_wagered\n"), players_latest]
 
 
-PARTITIONED: dict[str, str] = {"rounds": "started_at", "audit": "forwarded_at", "round_versions": "forwarded_at"}
+_PARTITIONED_0008: dict[str, str] = {"rounds": "started_at", "audit": "forwarded_at", "round_versions": "forwarded_at"}
 _M0008_TABLES = {
     "rounds": """(
         table_name text NOT NULL REFERENCES floor.tables,
@@ -687,16 +687,16 @@ _M0008 = [
     "DROP VIEW floor.rounds_latest, floor.round_players_latest",
     "DROP TRIGGER rounds_notify ON floor.rounds",
     # today's tables step aside (their indexes and keys renamed out of the way)
-    *[f"ALTER TABLE floor.{t} RENAME TO {t}_0007" for t in PARTITIONED],
+    *[f"ALTER TABLE floor.{t} RENAME TO {t}_0007" for t in _PARTITIONED_0008],
     r"""DO $$ DECLARE i record; BEGIN
         FOR i IN SELECT c.relname FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid
                 JOIN pg_class t ON t.oid = x.indrelid JOIN pg_namespace n ON n.oid = t.relnamespace
                 WHERE n.nspname = 'floor' AND t.relname IN ('rounds_0007', 'audit_0007', 'round_versions_0007') LOOP
             EXECUTE format('ALTER INDEX floor.%I RENAME TO %I', i.relname, i.relname || '_0007');
         END LOOP; END $$""",
-    *[f"CREATE TABLE floor.{t} {columns} PARTITION BY RANGE ({PARTITIONED[t]})" for t, columns in _M0008_TABLES.items()],
+    *[f"CREATE TABLE floor.{t} {columns} PARTITION BY RANGE ({_PARTITIONED_0008[t]})" for t, columns in _M0008_TABLES.items()],
     *_M0008_INDEXES,
-    *[f"CREATE TABLE floor.{t}_default PARTITION OF floor.{t} DEFAULT" for t in PARTITIONED],
+    *[f"CREATE TABLE floor.{t}_default PARTITION OF floor.{t} DEFAULT" for t in _PARTITIONED_0008],
     # A month's partition: made as a table of its own, then attached (ATTACH takes SHARE UPDATE
     # EXCLUSIVE on the parent: forwarding and reading go on). Rows of that month already in the
     # default partition move into it first (the default is locked against inserts meanwhile).
@@ -737,7 +737,7 @@ _M0008 = [
     "INSERT INTO floor.round_versions SELECT *, NULL, NULL, NULL FROM floor.round_versions_0007",
     # the notes' write policies read floor.rounds: they go with the old table (floor init
     # makes them again on the new one, as it does every role's grants and policies)
-    *[f"DROP TABLE floor.{t}_0007 CASCADE" for t in PARTITIONED],
+    *[f"DROP TABLE floor.{t}_0007 CASCADE" for t in _PARTITIONED_0008],
     *_latest_with_theo(),
     # once per table, whatever the month (the keys hold the month: a second copy of a round,
     # a floor seq or an audit entry in another month would pass them)
@@ -777,14 +777,129 @@ _M0008 = [
     "REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION floor.check_once()",
     "CREATE TRIGGER audit_once AFTER INSERT ON floor.audit "
     "REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION floor.check_once()",
-    *[f"ALTER TABLE floor.{t} ENABLE ROW LEVEL SECURITY" for t in PARTITIONED],
+    *[f"ALTER TABLE floor.{t} ENABLE ROW LEVEL SECURITY" for t in _PARTITIONED_0008],
     *[f"CREATE POLICY station_sees ON floor.{t} FOR SELECT USING (table_name = (SELECT floor.station_table(current_user::text)))"
-      for t in PARTITIONED],
+      for t in _PARTITIONED_0008],
     "CREATE POLICY station_adds ON floor.rounds FOR INSERT WITH CHECK (table_name = "
     "(SELECT floor.station_table(current_user::text)) AND pit = (SELECT floor.station_pit(current_user::text)))",
     "CREATE POLICY station_adds ON floor.audit FOR INSERT WITH CHECK (table_name = "
     "(SELECT floor.station_table(current_user::text)))",
 ]
+
+
+# Issue 25, item 6: a round's rows (events, settlements, rulings, players) partitioned by month
+# with it: each carries its round's start (``started_at``, given by the forwarder; players had
+# it already), so a round and its rows are in the same month's partitions and a month's verify,
+# day page or report reads only that month's. The keys hold the start (a partition key must be
+# in them); a round's rows are written in its round's transaction (the round itself is on the
+# floor once: floor.check_once) and verify digests them with it, so a row added later under
+# another start is caught by verify like any other extra row. The migration copies today's rows
+# into their months, each with its round's start; a row whose round is not on the floor (which
+# verify names) keeps its place in the default partition (start -infinity).
+_CHILDREN_0009 = ("events", "settlements", "rulings", "round_players")
+_M0009_TABLES = {
+    "events": """(
+        table_name text NOT NULL,
+        round_id bigint NOT NULL,
+        seq integer NOT NULL,
+        station_event_id bigint NOT NULL,
+        at text NOT NULL,
+        actor text NOT NULL,
+        event_json text NOT NULL,
+        station_link bytea NOT NULL,
+        started_at timestamptz NOT NULL,
+        PRIMARY KEY (table_name, round_id, seq, started_at)
+    )""",
+    "settlements": """(
+        table_name text NOT NULL,
+        round_id bigint NOT NULL,
+        idx integer NOT NULL,
+        player text NOT NULL,
+        area integer,
+        hand integer,
+        bet text NOT NULL,
+        stake numeric NOT NULL,
+        result text NOT NULL,
+        net numeric NOT NULL,
+        rule text,
+        stage text,
+        started_at timestamptz NOT NULL,
+        PRIMARY KEY (table_name, round_id, idx, started_at)
+    )""",
+    "rulings": """(
+        table_name text NOT NULL,
+        round_id bigint NOT NULL,
+        idx integer NOT NULL,
+        event_index integer,
+        rule text,
+        ruling text,
+        text text,
+        moves_json text NOT NULL,
+        started_at timestamptz NOT NULL,
+        PRIMARY KEY (table_name, round_id, idx, started_at)
+    )""",
+    "round_players": """(
+        player text NOT NULL,
+        started_at timestamptz NOT NULL,
+        table_name text NOT NULL,
+        round_id bigint NOT NULL,
+        pit text NOT NULL,
+        net numeric,
+        wagered numeric NOT NULL,
+        PRIMARY KEY (player, started_at, table_name, round_id)
+    )""",
+}
+
+
+def _add_month_0009() -> str:
+    """floor.add_month of 0008, the round's rows partitioned by their round's start as rounds are."""
+    text = next(s for s in _M0008 if "FUNCTION floor.add_month" in s)
+    old = "col text := CASE parent WHEN 'rounds' THEN 'started_at' ELSE 'forwarded_at' END;"
+    assert text.count(old) == 1 and text.count("CREATE FUNCTION") == 1
+    return text.replace("CREATE FUNCTION", "CREATE OR REPLACE FUNCTION").replace(
+        old, "col text := CASE WHEN parent IN ('audit', 'round_versions') THEN 'forwarded_at' ELSE 'started_at' END;")
+
+
+_M0009 = [
+    "DROP VIEW floor.round_players_latest",
+    *[f"ALTER TABLE floor.{t} RENAME TO {t}_0008" for t in _CHILDREN_0009],
+    r"""DO $$ DECLARE i record; BEGIN
+        FOR i IN SELECT c.relname FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid
+                JOIN pg_class t ON t.oid = x.indrelid JOIN pg_namespace n ON n.oid = t.relnamespace
+                WHERE n.nspname = 'floor' AND t.relname IN ('events_0008', 'settlements_0008', 'rulings_0008',
+                    'round_players_0008') LOOP
+            EXECUTE format('ALTER INDEX floor.%I RENAME TO %I', i.relname, i.relname || '_0008');
+        END LOOP; END $$""",
+    *[f"CREATE TABLE floor.{t} {columns} PARTITION BY RANGE (started_at)" for t, columns in _M0009_TABLES.items()],
+    "CREATE INDEX round_players_round ON floor.round_players (table_name, round_id)",
+    *[f"CREATE TABLE floor.{t}_default PARTITION OF floor.{t} DEFAULT" for t in _CHILDREN_0009],
+    _add_month_0009(),
+    # the months of the rounds (a round's rows go in its month), then the rows with their round's start
+    """DO $$ DECLARE m date; t text; BEGIN
+        FOR m IN SELECT DISTINCT date_trunc('month', started_at AT TIME ZONE 'UTC')::date FROM floor.rounds LOOP
+            FOREACH t IN ARRAY ARRAY['events', 'settlements', 'rulings', 'round_players'] LOOP
+                PERFORM floor.add_month(t, m);
+            END LOOP;
+        END LOOP; END $$""",
+    *[f"INSERT INTO floor.{t} SELECT c.*, coalesce(r.started_at, '-infinity') FROM floor.{t}_0008 c "
+      f"LEFT JOIN floor.rounds r ON r.table_name = c.table_name AND r.round_id = c.round_id"
+      for t in ("events", "settlements", "rulings")],
+    # (the trigger that checks players against their rounds is made again below: these were checked)
+    "INSERT INTO floor.round_players SELECT * FROM floor.round_players_0008",
+    *[f"DROP TABLE floor.{t}_0008 CASCADE" for t in _CHILDREN_0009],
+    _M0003[1],
+    "CREATE TRIGGER round_players_checked AFTER INSERT ON floor.round_players "
+    "REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION floor.check_round_players()",
+    *[f"ALTER TABLE floor.{t} ENABLE ROW LEVEL SECURITY" for t in _CHILDREN_0009],
+    *[f"CREATE POLICY station_sees ON floor.{t} FOR SELECT USING (table_name = (SELECT floor.station_table(current_user::text)))"
+      for t in _CHILDREN_0009],
+    *[f"CREATE POLICY station_adds ON floor.{t} FOR INSERT WITH CHECK (table_name = (SELECT floor.station_table(current_user::text))"
+      + (" AND pit = (SELECT floor.station_pit(current_user::text)))" if t == "round_players" else ")")
+      for t in _CHILDREN_0009],
+]
+
+#: The monthly partitioned tables and their partition key (floor.add_month makes their months).
+PARTITIONED: dict[str, str] = {**_PARTITIONED_0008, **{t: "started_at" for t in _CHILDREN_0009}}
 
 #: How many months ahead of this one floor init makes partitions for (a monthly job runs it).
 MONTHS_AHEAD = 2
@@ -794,6 +909,7 @@ MIGRATIONS: tuple[tuple[str, list[str]], ...] = (
     ("0001_initial", _M0001), ("0002_notes_alarms_versions", _M0002), ("0003_latest_views", _M0003),
     ("0004_link_closed_writes", _M0004), ("0005_alerts", _M0005), ("0006_table_accounting", _M0006),
     ("0007_one_station_policy", _M0007), ("0008_monthly_partitions", _M0008),
+    ("0009_round_rows_monthly", _M0009),
 )
 KNOWN = frozenset(name for name, _ in MIGRATIONS)
 

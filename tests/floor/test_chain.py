@@ -28,3 +28,46 @@ def test_sqlite_event_text_gives_the_python_round_digest() -> None:
     # the encoding itself, for the second event: "1:1;2:12;27:...;14:supervisor:zoë;" ...
     assert pieces[1].startswith("1:1;2:12;27:2026-11-26T09:00:01.000000Z;14:supervisor:zoë;")
     assert pieces[1].endswith(";64:" + "ff" * 32 + ";")
+
+
+def test_the_servers_round_and_audit_digests_are_pythons_for_any_text(floor) -> None:  # type: ignore[no-untyped-def]
+    """verify has the server digest rounds, events and audit entries (chain.ROUND_FIELDS_SQL,
+    EVENT_FIELDS_SQL, AUDIT_DIGEST_SQL): the same bytes as the forwarder's Python digests, for
+    NULLs, non-ASCII text, quotes, backslashes and control characters."""
+    import datetime as dt
+
+    import psycopg
+
+    tricky = 'répété "quoted" back\\slash\nnew\tline \x01\x1f\x7f ♠ 🂡 \u2028'
+    events = [(0, 7, "2026-11-26T09:00:00.000001Z", "dealer:ann", '{"type":"no_more_bets"}', bytes(range(32))),
+              (1, 12, "2026-11-26T09:00:01.000000Z", "supervisor:zoë", '{"text":"' + tricky + '"}', b"\xff" * 32)]
+    started = dt.datetime(2026, 11, 26, 9, 0, 0, 1, tzinfo=dt.UTC)
+    rounds = [  # (session, end, result): NULLs where a round may have them
+        (None, None, None),
+        (4, started + dt.timedelta(seconds=50), '{"net":{"zoë":5},"text":"' + tricky + '"}'),
+    ]
+    with psycopg.connect(floor.admin_url) as conn:
+        for session, ended, result in rounds:
+            row = conn.execute(
+                f"SELECT sha256(convert_to({chain.ROUND_FIELDS_SQL} || (SELECT string_agg({chain.EVENT_FIELDS_SQL}, '' "
+                "ORDER BY e.seq) FROM (VALUES (0, 7::bigint, %s, %s, %s, %s::bytea), (1, 12, %s, %s, %s, %s)) "
+                "e(seq, station_event_id, at, actor, event_json, station_link)), 'UTF8')) "
+                "FROM (VALUES ('BJ-07', 3::bigint, %s::bigint, 1, 'live', 'lucky8', %s, %s::timestamptz, "
+                "%s::timestamptz, 'settled', %s, %s::bytea)) r(table_name, round_id, session_id, number, source, game, "
+                "config_json, started_at, ended_at, status, result_json, station_link)",
+                (*events[0][2:], *events[1][2:], session, '{"game":"lucky8","x":"' + tricky + '"}', started, ended,
+                 result, b"\x11" * 32)).fetchone()
+            assert row is not None
+            expected = chain.round_digest(
+                "BJ-07", 3, session, 1, "live", "lucky8", '{"game":"lucky8","x":"' + tricky + '"}',
+                "2026-11-26T09:00:00.000001Z", None if ended is None else "2026-11-26T09:00:50.000001Z", "settled",
+                result, b"\x11" * 32, events)
+            assert bytes(row[0]) == expected
+        for round_id, actor in ((None, "dealer:ann"), (17, "supervisor:" + tricky)):
+            content = ("BJ-07", 5, "2026-11-26T09:00:02.000000Z", actor, "round_finish", round_id,
+                       '{"why":"' + tricky.replace("\\", "\\\\").replace('"', '\\"') + '"}', b"\xab" * 32)
+            row = conn.execute(
+                f"SELECT {chain.AUDIT_DIGEST_SQL} FROM (VALUES (%s, %s::bigint, %s, %s, %s, %s::bigint, %s, "
+                "%s::bytea)) a(table_name, audit_id, at, actor, kind, round_id, detail_json, station_link)",
+                content).fetchone()
+            assert row is not None and bytes(row[0]) == chain.digest(chain.audit_content(*content))

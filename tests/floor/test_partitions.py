@@ -22,7 +22,7 @@ from dealer_assist.odds.theo import house_edges
 from dealer_assist.store import format_time
 from tests.floor.helpers import cli, query
 from tests.floor.pgserver import Server
-from tests.floor.stations import make_station, open_station, record_rounds
+from tests.floor.stations import DOCUMENTS, make_station, open_station, record_rounds
 
 _STORE_MODULES = ("core", "audit", "identity", "log")
 
@@ -59,6 +59,8 @@ def test_a_floor_of_the_previous_version_moves_into_monthly_partitions(
         m.setattr(schema, "MIGRATIONS", previous)
         m.setattr(schema, "KNOWN", frozenset(name for name, _ in previous))
         m.setattr(forward, "_ROUND_COLUMNS", forward._ROUND_COLUMNS[:22])
+        for name in ("_EVENT_COLUMNS", "_SETTLEMENT_COLUMNS", "_RULING_COLUMNS"):  # without their round's start
+            m.setattr(forward, name, getattr(forward, name)[:-1])
         m.setattr(forward, "_QUERIES", {})
         assert init_floor(admin)[-1] == "0007_one_station_policy"
         url = pg_server.url(floor_db, user=add_station(admin, "BJ-07", "PIT-2").role)
@@ -205,7 +207,7 @@ def test_verify_of_a_range_reads_that_range_and_continues_the_chain(  # type: ig
         conn.execute("UPDATE floor.rounds SET status = 'settled' WHERE round_id = 4")  # both put back
         conn.execute("UPDATE floor.rounds SET house_net = house_net - 1 WHERE round_id = 2")
         conn.execute("INSERT INTO floor.settlements SELECT table_name, 40, idx, player, area, hand, bet, stake, "
-                     "result, net, rule, stage FROM floor.settlements WHERE round_id = 3")
+                     "result, net, rule, stage, started_at FROM floor.settlements WHERE round_id = 3")
     whole = cli("history", "--db", floor.review_url, "verify", "--table", "BJ-07")
     assert whole.returncode == 1 and "rows of round 40 are on the floor without the round" in whole.stdout, (
         whole.stdout + whole.stderr)
@@ -237,3 +239,89 @@ def test_the_par_sheet_edges_kept_on_disk_are_the_par_sheets(tmp_path: Path) -> 
     (tmp_path / "dealer-assist" / files[0].name).rename(tmp_path / "dealer-assist" / "house-edges-other.json")
     fourth = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert json.loads(fourth.stdout) == expected
+
+
+def test_a_floor_of_0008_moves_each_rounds_rows_into_its_month(
+        pg_server: Server, floor_db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Migration 0009: events, settlements, rulings and players of a 0008 floor move into their
+    round's month (a row without its round stays, in the default partition, for verify to name);
+    rounds stay verifiable and forwarding goes on exactly once."""
+    admin = pg_server.url(floor_db)
+    db = tmp_path / "BJ-07.db"
+    with monkeypatch.context() as m:  # the floor and the forwarder of version 0008
+        previous = schema.MIGRATIONS[:8]
+        assert previous[-1][0] == "0008_monthly_partitions"
+        m.setattr(schema, "MIGRATIONS", previous)
+        m.setattr(schema, "KNOWN", frozenset(name for name, _ in previous))
+        m.setattr(schema, "PARTITIONED", {"rounds": "started_at", "audit": "forwarded_at",
+                                          "round_versions": "forwarded_at"})
+        for name in ("_EVENT_COLUMNS", "_SETTLEMENT_COLUMNS", "_RULING_COLUMNS"):
+            m.setattr(forward, name, getattr(forward, name)[:-1])
+        m.setattr(forward, "_QUERIES", {})
+        assert init_floor(admin)[-1] == "0008_monthly_partitions"
+        url = pg_server.url(floor_db, user=add_station(admin, "BJ-07", "PIT-2").role)
+        with recorded_at(monkeypatch, dt.datetime(2026, 9, 14, 22, 30, tzinfo=dt.UTC)):
+            make_station(db, "BJ-07", "PIT-2", rounds=2)  # Ace Race, Lucky 8 with its 5.13 ruling
+        with recorded_at(monkeypatch, dt.datetime(2026, 10, 2, 1, 15, tzinfo=dt.UTC)), open_station(db) as store:
+            record_rounds(store, 4, start=3)  # Star Elements, Lucky 8, Dueling 8's, Electronic
+        with Forwarder(db, url) as forwarder:
+            assert forwarder.forward().rounds == 6
+    assert query(admin, "SELECT to_regclass('floor.events_2026_09')") == [(None,)]
+    children = ("events", "settlements", "rulings", "round_players")
+    # each child's rows by its round's month, before the migration
+    before = {t: dict(query(admin, f"SELECT to_char(r.started_at AT TIME ZONE 'UTC', 'YYYY_MM'), count(*) "
+                                   f"FROM floor.{t} c JOIN floor.rounds r USING (table_name, round_id) GROUP BY 1"))
+              for t in children}
+    assert before["rulings"] == {"2026_09": 1}  # the one ruling of the Lucky 8 round
+    assert set(before["events"]) == set(before["settlements"]) == set(before["round_players"]) == {"2026_09", "2026_10"}
+    with psycopg.connect(admin) as conn:  # a settlement row whose round is not on the floor
+        conn.execute("INSERT INTO floor.settlements SELECT table_name, 40, idx, player, area, hand, bet, stake, "
+                     "result, net, rule, stage FROM floor.settlements WHERE round_id = 1 AND idx = 0")
+
+    done = cli("floor", "init", "--url", admin)
+    assert done.returncode == 0 and "applied 0009_round_rows_monthly" in done.stdout, done.stdout + done.stderr
+    for t in children:
+        moved = partitions_of(admin, t)
+        expected = {f"floor.{t}_{month}": n for month, n in before[t].items()}
+        if t == "settlements":
+            expected["floor.settlements_default"] = 1  # kept: verify names it
+        assert moved == expected, (t, moved)
+        assert query(admin, f"SELECT to_regclass('floor.{t}_0008')") == [(None,)]
+    # the months ahead are made for the round's rows too
+    now = dt.datetime.now(dt.UTC)
+    assert query(admin, f"SELECT to_regclass('floor.events_{month_start(now, 2):%Y_%m}') IS NOT NULL") == [(True,)]
+    review = pg_server.url(floor_db, user=review_role(floor_db))
+    with FloorReader(review) as reader:
+        checked = reader.verify("BJ-07")
+        assert not checked.ok and checked.problem == (
+            "table BJ-07: rows of round 40 are on the floor without the round"), checked
+    with psycopg.connect(admin) as conn:
+        conn.execute("DELETE FROM floor.settlements WHERE round_id = 40")
+    with FloorReader(review) as reader:
+        checked = reader.verify("BJ-07")
+        assert checked.ok and checked.rounds == 6, checked
+        # the round as it was: its events, settlement rows and the Lucky 8 round's ruling
+        lucky = reader.get_round("BJ-07", 2)
+        assert lucky is not None and [r["rule"] for r in lucky.rulings] == ["5.13"]
+        assert len(lucky.events) == len(DOCUMENTS[1]["events"])
+
+    # forwarding goes on (the new forwarder: each row with its round's start), exactly once
+    with open_station(db) as store:
+        record_rounds(store, 2, start=1)  # now: another Lucky 8 with its ruling, a void
+    with Forwarder(db, url) as forwarder:
+        assert forwarder.forward().rounds == 2
+        assert forwarder.forward().rounds == 0
+    sent = cli("forward", "--db", str(db), "--to", url)
+    assert sent.returncode == 0 and sent.stdout.startswith("forwarded 0 rounds"), sent.stdout + sent.stderr
+    this_month = f"{now:%Y_%m}"
+    # this month: the Lucky 8 round's 5.13 and the void's 5.1 (as its void event names it)
+    assert sorted(query(admin, "SELECT tableoid::regclass::text, rule FROM floor.rulings")) == [
+        ("floor.rulings_2026_09", "5.13"), (f"floor.rulings_{this_month}", "5.1"),
+        (f"floor.rulings_{this_month}", "5.13")]
+    assert query(admin, "SELECT count(*), count(DISTINCT (round_id, seq)) FROM floor.events") == [
+        (sum(before["events"].values()) + len(DOCUMENTS[1]["events"]) + len(DOCUMENTS[2]["events"]),) * 2]
+    assert query(admin, "SELECT count(*) FROM floor.events e JOIN floor.rounds r USING (table_name, round_id) "
+                        "WHERE e.started_at <> r.started_at") == [(0,)]
+    with FloorReader(review) as reader:
+        checked = reader.verify("BJ-07")
+        assert checked.ok and checked.rounds == 8, checked
