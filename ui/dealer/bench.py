@@ -55,7 +55,7 @@ class _Bench(QObject):
     A QObject: ``QTimer.singleShot(ms, method)`` on a plain object's method keeps a weak
     reference (and PySide's callable) for ever, one per call, with PySide6 6.11 (300 calls:
     +301 weakrefs; on a QObject's method none). The bench's own steps, about 15 a round,
-    were most of the memory per round it reported (issue 24)."""
+    were the only Python objects that grew over the rounds (issue 24)."""
 
     def __init__(self, table: Any, cards: int, rounds: int, wagers: list[tuple[str, str, int, int | None]],
                  pause_ms: int = 0) -> None:
