@@ -163,6 +163,7 @@ class SimulatedShoe:
             self._order = list(self._deck) * self.decks
             self._rng.shuffle(self._order)
         self.position = 0
+        self.unread: Card | None = None  # the last card out unread (NOREAD), until re-read
         self.cut_out = False
         self.cut_position = (
             None if self.penetration is None else max(1, int(len(self._order) * self.penetration))
@@ -209,7 +210,17 @@ class SimulatedShoe:
         with self._lock:
             card = self._take()
             if card is not None:
+                self.unread = card
                 self._send(NoRead())
+            return card
+
+    def reread(self) -> Card | None:
+        """The dealer puts the card the shoe could not read through the reader again: that
+        card (not the next one in the shoe) is read this time. None if no card is unread."""
+        with self._lock:
+            card, self.unread = self.unread, None
+            if card is not None:
+                self._send(CardRead(card=card))
             return card
 
     def multi(self, count: int = 2, *, unreadable: int = 0) -> list[Card]:

@@ -27,10 +27,11 @@ INITIAL = {"ace_race": 5, "electronic": 3, "star_elements": 5, "lucky8": 5, "due
 def _table(make_table: MakeTable, game: str) -> TableDriver:
     """p1 and p2 bet; the initial deal (7, 9 alternately: hands of 16); then p1's hand is in turn
     (Electronic: p1 stands and p2 hits, so the shared hand takes the next card). The shoe then
-    holds 2, 2, 10, 10 ..."""
+    holds 2, 3, 10, 10 ... (the card after the unread 2 differs: a re-read that took the next
+    card would show)"""
     suit = SUIT.get(game, "C")
     initial = [("9" if n % 2 else "7") + suit for n in range(INITIAL[game])]
-    text = " ".join([*initial, "2" + suit, "2" + suit, *(["10" + suit] * 6)])
+    text = " ".join([*initial, "2" + suit, "3" + suit, *(["10" + suit] * 6)])
     if game == "electronic":
         setup = TableSetup(game=game, decks=6, terminals=["p1", "p2"], decision_seconds=600)
     else:
@@ -101,7 +102,7 @@ def test_noread_on_an_implied_hit_re_read(make_table: MakeTable, game: str) -> N
     t.qtbot.mouseClick(status.reread_button, Qt.MouseButton.LeftButton)
     assert "re-read" in status.hold_text.text()
     # the card goes through the reader again and is read this time: it is the card that came out
-    t.qtbot.mouseClick(t.window.sim_panel.deal_button, Qt.MouseButton.LeftButton)
+    t.qtbot.mouseClick(t.window.sim_panel.reread_button, Qt.MouseButton.LeftButton)
     t.qtbot.waitUntil(lambda: not t.controller.hold_reason, timeout=5000)
     t.settled_writes()
     _took_the_card(t, game, "2" + SUIT.get(game, "C"))

@@ -120,7 +120,7 @@ class HandBox(DropTarget):
     def update_hand(self, hand: HandView) -> bool:
         """Show ``hand`` in place if it only gained cards or changed turn; False: rebuild."""
         old = self.hand
-        if hand.number != old.number or hand.cards[: len(old.cards)] != old.cards or hand.stakes != old.stakes:
+        if hand.number != old.number or hand.cards[: len(old.cards)] != old.cards:  # (stakes: not shown)
             return False
         for text in hand.cards[len(old.cards):]:
             self.cards.add(text)
@@ -337,40 +337,68 @@ class AreaBox(CardDropMixin, QFrame):
         fixed = self.title.sizeHint().height() + table.sizeHint().height() + px(4) * 2 + px(2) * 4
         if view.surrendered:
             fixed += px(20)
-        hands_h = max(px(50), height - fixed)
-        label = 15 if len(view.hands) <= 2 else 13
-        badge_h = px(label) + px(4)  # always: a badge (IN TURN, BUST ...) may appear in place later
-        card_h = max(px(34), hands_h - px(label) - px(6) - badge_h - px(6))
-        hand_w = (width - px(14)) // max(1, len(view.hands)) - px(4)
-        card_w = min(int(card_h * 0.71), int(hand_w * 0.6))
-        size = QSize(card_w, int(card_w / 0.71))
-        hands_row = QHBoxLayout()
-        hands_row.setSpacing(px(3))
+        self._hands_h = max(px(50), height - fixed)
+        self._width = width
+        self.hands_row = QHBoxLayout()
+        self.hands_row.setSpacing(px(3))
         self.hand_boxes: list[HandBox] = []
-        for hand in view.hands:
-            box = HandBox(hand, card_size=size, label_size=label, printed_first=view.printed_first and hand.number == 1,
-                          numbered=len(view.hands) > 1, target=f"area:{view.number}/{hand.number}", room=card_h,
-                          pay_names=len(view.hands) <= 2)
-            hands_row.addWidget(box, 1)
-            self.hand_boxes.append(box)
-        layout.addLayout(hands_row)
+        self._retired: list[HandBox] = []
+        self._build_hands(view)
+        layout.addLayout(self.hands_row)
         if view.surrendered:
             layout.addWidget(_label("SURRENDERED: " + ", ".join(view.surrendered), size=14, bold=True))
         layout.addStretch(1)
         layout.addWidget(table)
         self.table = table
 
+    def _build_hands(self, view: AreaView) -> None:
+        """The hand boxes of ``view`` in the hands row. Before the deal (wagers, no hand yet)
+        one empty box for hand 1: the deal then fills it in place, nothing is rebuilt on
+        the round's first card (a whole area costs about 3 ms to build and as much to paint)."""
+        hands = view.hands or (HandView(1, (), 0, False),)
+        label = 15 if len(hands) <= 2 else 13
+        badge_h = px(label) + px(4)  # always: a badge (IN TURN, BUST ...) may appear in place later
+        card_h = max(px(34), self._hands_h - px(label) - px(6) - badge_h - px(6))
+        hand_w = (self._width - px(14)) // max(1, len(hands)) - px(4)
+        card_w = min(int(card_h * 0.71), int(hand_w * 0.6))
+        size = QSize(card_w, int(card_w / 0.71))
+        for hand in hands:
+            box = HandBox(hand, card_size=size, label_size=label, printed_first=view.printed_first and hand.number == 1,
+                          numbered=len(hands) > 1, target=f"area:{view.number}/{hand.number}", room=card_h,
+                          pay_names=len(hands) <= 2)
+            self.hands_row.addWidget(box, 1)
+            self.hand_boxes.append(box)
+
+    def _rebuild_hands(self, view: AreaView) -> None:
+        """A split (or a round's hands gone): the hands row again, the rest of the box kept."""
+        # the old boxes leave the area at once (what it shows is its children) and are
+        # deleted by Qt later (a drop on one of them may be what changed the round); kept
+        # referenced until the next rebuild, by when Qt has deleted them
+        self._retired = self.hand_boxes
+        for box in self._retired:
+            self.hands_row.removeWidget(box)
+            box.hide()
+            box.setParent(None)
+            box.deleteLater()
+        self.hand_boxes = []
+        self._build_hands(view)
+
     def update_view(self, view: AreaView) -> bool:
-        """Show ``view`` in place when only cards, totals, badges or the turn changed."""
+        """Show ``view`` in place when only cards, totals, badges, the hands (a split) or the
+        turn changed; False: the box is to be built again."""
         old = self.view
-        if (view.number, view.occupied, view.controller, view.seated, len(view.hands), view.players,
+        if (view.number, view.occupied, view.controller, view.seated, view.players,
                 view.wager_rows, set(view.cells), view.surrendered) != (
-                old.number, old.occupied, old.controller, old.seated, len(old.hands), old.players,
+                old.number, old.occupied, old.controller, old.seated, old.players,
                 old.wager_rows, set(old.cells), old.surrendered) or not view.occupied:
             return False
-        boxes = self.hand_boxes
-        if len(boxes) != len(view.hands) or not all(b.update_hand(h) for b, h in zip(boxes, view.hands, strict=True)):
+        if view.width_share != old.width_share:  # three or four hands: a wider box
             return False
+        boxes = self.hand_boxes
+        hands = view.hands or (HandView(1, (), 0, False),)
+        if (view.printed_first != old.printed_first or len(boxes) != len(hands)
+                or not all(b.update_hand(h) for b, h in zip(boxes, hands, strict=True))):
+            self._rebuild_hands(view)
         if view.cells != old.cells:  # a settlement: the same wagers, now with what to pay or collect
             self.table.update_cells(view)
         if view.in_turn != old.in_turn:

@@ -137,7 +137,9 @@ class SettlementPanel(QWidget):
         self.summary.horizontalHeader().setVisible(False)  # its room goes to the rows
         self.summary.verticalHeader().setMinimumSectionSize(MIN_ROW_PX)
         self.summary.horizontalHeader().setMinimumSectionSize(px(14))  # "7": no wider than it needs
-        self._summary_px = 0
+        self._summary_px = 0  # the list's type size now
+        self._row_px: dict[int, int] = {}  # the type size each row's items were given
+        self._measured: dict[int, tuple[int, list[int], int]] = {}  # _measure's, for the rows shown
         self.summary.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.summary.setWordWrap(True)
         self.summary.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -207,37 +209,67 @@ class SettlementPanel(QWidget):
         self._after_paint.later("fit", self._fit_summary)
 
     def _fit_summary(self) -> None:
-        """Rows as high as the panel allows for all of them (a two-line row counts twice)."""
+        """Rows as high as the panel allows for all of them (a two-line row counts twice).
+
+        The type goes on the rows' items (a style sheet of its own restyled the whole list,
+        ~3 ms, and the panel's height changes with the prompt on most cards of a settled
+        round); the words are measured once a size and round (``_measured``)."""
         count = self._summary_count
         if not count:
             return
-        room = self.summary.viewport().height()
+        viewport = self.summary.viewport()
+        room = viewport.height()
         rows = [values for values, _, _ in self._summary_shown[:count]]
         bold = QFont(self._bold)
         font = QFont(self.summary.font())
         size = px(17)
+        scroll_w = self.summary.verticalScrollBar().sizeHint().width()
         while True:  # the largest type at which every row's lines fit the room
             font.setPixelSize(size)
             bold.setPixelSize(size)
-            metrics, bold_metrics = QFontMetrics(font), QFontMetrics(bold)
+            others, words, spacing = self._measure(size, rows, font, bold)
             # the other columns as wide as their words at this size (they size to contents)
-            others = (max(metrics.horizontalAdvance(r[0]) for r in rows) + max(metrics.horizontalAdvance(r[1]) for r in rows)
-                      + max(bold_metrics.horizontalAdvance(r[3]) for r in rows) + 3 * 14)
-            width = max(1, self.summary.viewport().width() - others - self.summary.verticalScrollBar().sizeHint().width()
-                        - 14)
-            self._summary_lines = [min(3, -(-metrics.horizontalAdvance(r[2]) // width)) for r in rows]
-            line = (room - count) // max(1, sum(self._summary_lines))  # 1 px a row: the grid line
-            if line >= metrics.lineSpacing() + 1 or size <= MIN_ROW_PX - 3:
+            width = max(1, viewport.width() - others - scroll_w - 14)
+            lines = [min(3, -(-w // width)) for w in words]
+            line = (room - count) // max(1, sum(lines))  # 1 px a row: the grid line
+            if line >= spacing + 1 or size <= MIN_ROW_PX - 3:
                 break
             size -= 1
+        self._summary_lines = lines
         line = max(MIN_ROW_PX, min(px(30), line))
-        if self._summary_px != size:  # in its own style sheet: the window's sets the tables' type
-            self._summary_px = size
-            self.summary.setStyleSheet(f"QTableWidget {{ font-size: {size}px; }}")
+        self._summary_px = size
+        amount = SUMMARY.index("Total")
+        stale = [row for row in range(count) if self._row_px.get(row) != size]  # new rows, or another size
+        if stale:
+            header = self.summary.horizontalHeader()
+            modes = [header.sectionResizeMode(col) for col in range(len(SUMMARY))]
+            header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)  # the columns sized once, after
+            try:
+                for row in stale:
+                    self._row_px[row] = size
+                    for col in range(len(SUMMARY)):
+                        item = self.summary.item(row, col)
+                        if item is not None:
+                            item.setFont(bold if col == amount else font)
+            finally:
+                for col, mode in enumerate(modes):
+                    header.setSectionResizeMode(col, mode)
         for row in range(count):
-            height = line * self._summary_lines[row] + 1
+            height = line * lines[row] + 1
             if self.summary.rowHeight(row) != height:
                 self.summary.setRowHeight(row, height)
+
+    def _measure(self, size: int, rows: list[tuple[str, ...]], font: QFont,
+                 bold: QFont) -> tuple[int, list[int], int]:
+        """(the other columns' width, each row's words' width, the line spacing) at ``size``."""
+        known = self._measured.get(size)
+        if known is None:
+            metrics, bold_metrics = QFontMetrics(font), QFontMetrics(bold)
+            others = (max(metrics.horizontalAdvance(r[0]) for r in rows) + max(metrics.horizontalAdvance(r[1]) for r in rows)
+                      + max(bold_metrics.horizontalAdvance(r[3]) for r in rows) + 3 * 14)
+            known = (others, [metrics.horizontalAdvance(r[2]) for r in rows], metrics.lineSpacing())
+            self._measured[size] = known
+        return known
 
     def show_output(self, output: dict[str, Any], heading: str | None = None, *, defer: bool = False) -> None:
         """Show ``output``'s settlements and per-player totals.
@@ -293,6 +325,7 @@ class SettlementPanel(QWidget):
         summary = self._summary(ordered)
         self._summary_count = len(summary)
         self._summary_lines = [1] * len(summary)
+        self._measured = {}
         self.table.setUpdatesEnabled(False)  # one repaint for the whole table
         try:
             _fill(self.summary, summary, self._summary_shown, self._bold, amounts=[SUMMARY.index("Total")])

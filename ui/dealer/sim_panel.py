@@ -37,6 +37,7 @@ class SimPanel(QWidget):
 
         self._button(layout, "Lose frame", lose_frame)
         self._button(layout, "Unreadable", lambda: shoe.noread())
+        self.reread_button = self._button(layout, "Re-read", lambda: shoe.reread())  # the unread card again
         self._button(layout, "Shuffle", lambda: shoe.shuffle())
         layout.addStretch(1)
 
