@@ -8,17 +8,13 @@ the token ends with the shift (log-out, or the screen's connection closing)."""
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
 import secrets
 from pathlib import Path
 
+from dealer_assist.service.token_file import read_tokens, token_digest, write_tokens
+
 RESUME_NAME = "resume.json"
 
-
-def _digest(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 class ResumeTokens:
@@ -26,31 +22,21 @@ class ResumeTokens:
         self.path = path
 
     def _read(self) -> dict[str, dict[str, str]]:
-        try:
-            data = json.loads(self.path.read_text())
-        except (OSError, ValueError):
-            return {}
-        return data if isinstance(data, dict) else {}
+        return read_tokens(self.path)
 
     def _write(self, data: dict[str, dict[str, str]]) -> None:
-        tmp = self.path.with_suffix(".tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w") as out:
-            json.dump(data, out)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, self.path)
+        write_tokens(self.path, data)
 
     def issue(self, dealer: str, account: str) -> str:
         token = secrets.token_urlsafe(32)
         data = self._read()
-        data[_digest(token)] = {"dealer": dealer, "account": account}
+        data[token_digest(token)] = {"dealer": dealer, "account": account}
         self._write(data)
         return token
 
     def take(self, token: str, account: str) -> str | None:
         """The dealer of ``token`` if it was issued to ``account`` (it stays valid for the next restart)."""
-        entry = self._read().get(_digest(token))
+        entry = self._read().get(token_digest(token))
         if not entry or entry.get("account") != account:
             return None
         return str(entry.get("dealer") or "") or None

@@ -12,21 +12,16 @@ asks the PIN again."""
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
 import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from dealer_assist.service.token_file import read_tokens, token_digest, write_tokens
+
 REVIEW_NAME = "review.json"
 REVIEW_MINUTES = 60  # a review session: an hour from the supervisor's PIN
-
-
-def _digest(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -49,20 +44,10 @@ class ReviewTokens:
         self.clock = clock  # wall-clock seconds: an end time holds over a restart
 
     def _read(self) -> dict[str, dict[str, object]]:
-        try:
-            data = json.loads(self.path.read_text())
-        except (OSError, ValueError):
-            return {}
-        return data if isinstance(data, dict) else {}
+        return read_tokens(self.path)
 
     def _write(self, data: dict[str, dict[str, object]]) -> None:
-        tmp = self.path.with_suffix(".tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w") as out:
-            json.dump(data, out)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, self.path)
+        write_tokens(self.path, data)
 
     def issue(self, supervisor: str, account: str) -> tuple[str, ReviewGrant]:
         """A new token for ``account``'s review opened by ``supervisor``'s PIN (expired ones dropped)."""
@@ -70,13 +55,13 @@ class ReviewTokens:
         token = secrets.token_urlsafe(32)
         grant = ReviewGrant(supervisor, now + self.lifetime_s)
         data = {k: v for k, v in self._read().items() if _expires(v) > now}
-        data[_digest(token)] = {"supervisor": supervisor, "account": account, "expires": grant.expires}
+        data[token_digest(token)] = {"supervisor": supervisor, "account": account, "expires": grant.expires}
         self._write(data)
         return token, grant
 
     def check(self, token: str, account: str) -> ReviewGrant:
         """The grant of ``token`` used from ``account``; ReviewTokenRefused if it gives none."""
-        entry = self._read().get(_digest(token)) if token else None
+        entry = self._read().get(token_digest(token)) if token else None
         if not entry:
             raise ReviewTokenRefused("this review token is unknown or ended")
         if entry.get("account") != account:
@@ -88,7 +73,7 @@ class ReviewTokens:
 
     def end(self, token: str, account: str) -> bool:
         """Ends ``token`` if ``account`` holds it (and drops expired tokens); whether it was ended."""
-        now, key = self.clock(), _digest(token)
+        now, key = self.clock(), token_digest(token)
         data = self._read()
         entry = data.get(key)
         ended = bool(entry) and entry is not None and entry.get("account") == account
