@@ -11,6 +11,8 @@ import pytest
 # every Qt window in the suite is a real one, drawn offscreen (no display in CI)
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+_TEST_HOME = pytest.StashKey[str]()
+
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     """With DEALER_ASSIST_EXPECT_COMPILED set, refuse to run on the pure-Python engine."""
@@ -32,6 +34,7 @@ def pytest_configure(config: pytest.Config) -> None:
     import tempfile
 
     home = tempfile.mkdtemp(prefix="dealer-assist-tests-home-")
+    config.stash[_TEST_HOME] = home
     os.environ["HOME"] = home
     for name, sub in (
         ("XDG_DATA_HOME", ".local/share"),
@@ -41,6 +44,15 @@ def pytest_configure(config: pytest.Config) -> None:
     ):
         os.environ[name] = os.path.join(home, sub)
         os.makedirs(os.environ[name], exist_ok=True)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Remove this run's HOME (each run made one in /tmp and left it: hundreds a day)."""
+    import shutil
+
+    home = config.stash.get(_TEST_HOME, None)
+    if home is not None:
+        shutil.rmtree(home, ignore_errors=True)
 
 
 @pytest.hookimpl(hookwrapper=True, trylast=True)

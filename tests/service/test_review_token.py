@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import pwd
+import shutil
 import stat
 import tempfile
 import time
@@ -129,7 +130,8 @@ def test_a_token_used_from_another_os_account_is_refused(tmp_path: Path) -> None
         s.dealer()
         copied = fetch_snapshot(s.socket, SUE, tmp_path / "copy.db")
         os.chmod(s.socket, 0o666)
-        into = Path(tempfile.mkdtemp(prefix="da-review-other-"))
+        into = run / "other"
+        into.mkdir(mode=0o777)
         into.chmod(0o777)
         read_end, write_end = os.pipe()
         child = os.fork()
@@ -159,3 +161,4 @@ def test_a_token_used_from_another_os_account_is_refused(tmp_path: Path) -> None
     finally:
         s.stop()
         s.sim.close()
+        shutil.rmtree(run, ignore_errors=True)
