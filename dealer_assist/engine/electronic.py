@@ -499,6 +499,9 @@ class ElectronicRound(EventSourcedRound):
     def _settle_side_bets(self, t: Terminal, final: bool) -> None:
         if t.side_settled or len(self.player_cards) < 2:
             return
+        if not t.sides:  # nothing to settle: no side bets' cards worked out
+            t.side_settled = True
+            return
         up = self.dealer[0] if self.dealer else None
         cards = sidebets.SideCards(self.player_cards, self.dealer, dealer_blackjack=is_two_card_21(self.dealer))
         could_bj = up is not None and (up.rank == "A" or up.points == 10)
@@ -950,7 +953,7 @@ class ElectronicRound(EventSourcedRound):
         pending decision; read from what refresh keeps per terminal, in the terminals' order."""
         if self.waiting_count:
             return Expectation("card", target="players", extra={"waiting": [p for p in self.waits if p is not None]})
-        return Expectation("decisions", pending=tuple([e for e in self.entries if e is not None]))
+        return Expectation("decisions", pending=tuple(filter(None, self.entries)))  # (entries are non-empty)
 
     def _kept_expectation(self) -> Expectation:
         """What the round waits for, from the kept state (no terminal worked out again)."""
