@@ -196,6 +196,10 @@ class ElectronicRound(EventSourcedRound):
         self.entries: list[dict[str, Any] | None] = []
         self.waits: list[str | None] = []
         self.player_blackjack = False  # the shared two cards are a blackjack (3.8)
+        # Per (side bet, dealer cards dealt): its pay-table row, and whether it waits for the
+        # dealer's second card -- the same for every terminal (3.8).
+        self.side_rows: dict[tuple[str, int], sidebets.PayRow | None] = {}
+        self.side_waits: dict[tuple[str, int], bool] = {}
 
     def clause(self, concept: str) -> str:
         return self.rules.clause(concept)
@@ -503,25 +507,43 @@ class ElectronicRound(EventSourcedRound):
             t.side_settled = True
             return
         up = self.dealer[0] if self.dealer else None
-        cards = sidebets.SideCards(self.player_cards, self.dealer, dealer_blackjack=is_two_card_21(self.dealer))
+        cards: sidebets.SideCards | None = None
         could_bj = up is not None and (up.rank == "A" or up.points == 10)
         pending_kb = False
+        # Every terminal's side bets read the same cards (3.8): each bet is classified once
+        # per dealer card count, not once per terminal.
+        dealt = len(self.dealer)
         for bet, amount in t.sides.items():
             spec = self.rules.spec(bet)
             if spec is None:
                 continue
-            if spec.waits_for_dealer is not None and spec.waits_for_dealer(cards) and could_bj and not final:
-                pending_kb = True  # Kings Bounty's top row needs the dealer's second card (4.4)
-                continue
+            key = (bet, dealt)
+            if spec.waits_for_dealer is not None and could_bj and not final:
+                waits = self.side_waits.get(key)
+                if waits is None:
+                    if cards is None:
+                        cards = self._side_cards()
+                    waits = self.side_waits[key] = spec.waits_for_dealer(cards)
+                if waits:
+                    pending_kb = True  # Kings Bounty's top row needs the dealer's second card (4.4)
+                    continue
             if (t.player, bet) in self._entered:
                 continue  # settled already (the interim, while Kings Bounty waited)
-            row = spec.classify(cards)
+            if key in self.side_rows:
+                row = self.side_rows[key]
+            else:
+                if cards is None:
+                    cards = self._side_cards()
+                row = self.side_rows[key] = spec.classify(cards)
             stage = "final" if final else "interim"
             if row is None:
                 self._side_entry(t, bet, amount, "lose", -amount, self.clause(f"side.{bet}"), stage)
             else:
                 self._side_entry(t, bet, amount, "win", winnings(amount, row.odds), row.clause, stage, row.name)
         t.side_settled = not pending_kb
+
+    def _side_cards(self) -> sidebets.SideCards:
+        return sidebets.SideCards(self.player_cards, self.dealer, dealer_blackjack=is_two_card_21(self.dealer))
 
     def _on_decision(self, ev: Decision) -> None:
         if ev.player is None:
