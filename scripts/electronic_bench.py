@@ -5,13 +5,14 @@
 
 For each ``--tree`` (a source tree: pure Python from it, compiled from its build/compiled
 when that exists) and each terminal count: rounds of Electronic Blackjack, every terminal a
-main wager, basic strategy, driven by ``bench.simulate.play`` as the engine bench does, in a
-fresh process; CPU time (``time.process_time``). The runs alternate tree and build so that
-load on the shared machine falls on all alike; prints every run, then per terminal count the
-median of ``--runs`` in rounds per CPU-second, the fit exponent of CPU per round over the
-terminal counts and the slope between the last two, and (pure runs) how many times per
-round the expectation, asked after every event, was worked out from the state (the
-event's handler left none: ``next_expected()`` is None).
+main wager (``--side-bets``: and every side bet), basic strategy, driven by
+``bench.simulate.play`` as the engine bench does, in a fresh process; CPU time
+(``time.process_time``). The runs alternate tree and build so that load on the shared
+machine falls on all alike; prints every run, then per terminal count the median of
+``--runs`` in rounds per CPU-second, the fit exponent of CPU per round over the terminal
+counts and the slope between the last two, and how many times per round the expectation,
+asked after every event, was worked out from the state (the event's handler left none:
+``next_expected()`` is None; counted in an untimed pass of 100 rounds).
 Measures; asserts nothing.
 """
 
@@ -38,12 +39,13 @@ compiled = el.__file__.endswith((".so", ".pyd"))
 if compiled != (sys.argv[1] == "compiled"):
     sys.exit("wrong engine: " + el.__file__)
 out = {}
-for terminals in map(int, sys.argv[3:]):
+side_bets = sys.argv[3] == "side-bets"
+for terminals in map(int, sys.argv[4:]):
     rounds = max(150, int(sys.argv[2]) // terminals)
     template = new_round({"game": "electronic", "decks": 6})
     rng = random.Random(26)
     shoe = Shoe("electronic", 6, 26)
-    wagers = [electronic_wagers(terminals, False, rng) for _ in range(rounds)]
+    wagers = [electronic_wagers(terminals, side_bets, rng) for _ in range(rounds)]
     c0 = time.process_time()
     for w in wagers:
         shoe.round_start()
@@ -69,10 +71,11 @@ print(json.dumps(out))
 """
 
 
-def _run(build: str, tree: Path, budget: int, terminals: list[int]) -> dict[str, dict[str, float]]:
+def _run(build: str, tree: Path, budget: int, side_bets: bool, terminals: list[int]) -> dict[str, dict[str, float]]:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(tree / "build" / "compiled") if build == "compiled" else str(tree)
-    out = subprocess.run([sys.executable, "-c", _OURS, build, str(budget), *map(str, terminals)], env=env,
+    out = subprocess.run([sys.executable, "-c", _OURS, build, str(budget), "side-bets" if side_bets else "main",
+                          *map(str, terminals)], env=env,
                          cwd="/", check=True, capture_output=True, text=True).stdout
     result: dict[str, dict[str, float]] = json.loads(out.strip().splitlines()[-1])
     return result
@@ -92,6 +95,7 @@ def main() -> int:
     ap.add_argument("--terminals", type=int, nargs="+", default=[1, 6, 12, 24])
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--budget", type=int, default=3000, help="rounds at 1 terminal (budget / T at T)")
+    ap.add_argument("--side-bets", action="store_true", help="every terminal also takes every side bet")
     args = ap.parse_args()
     trees = [Path(t).resolve() for t in args.tree] or [ROOT]
     plan = [(tree, build) for tree in trees for build in ("pure", "compiled")
@@ -100,7 +104,7 @@ def main() -> int:
     results: dict[tuple[Path, str], list[dict[str, dict[str, float]]]] = {p: [] for p in plan}
     for i in range(args.runs):
         for tree, build in plan:
-            r = _run(build, tree, args.budget, args.terminals)
+            r = _run(build, tree, args.budget, args.side_bets, args.terminals)
             results[(tree, build)].append(r)
             line = ", ".join(f"{t}: {v['rounds'] / v['cpu']:,.0f}" for t, v in r.items())
             print(f"run {i + 1} {tree.name} {build}: rounds per CPU-s {line}", flush=True)
