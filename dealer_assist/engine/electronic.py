@@ -218,7 +218,11 @@ class ElectronicRound(EventSourcedRound):
             raise RuleRefusal("the round is void; no further events", self.clause("void.foreign_card"))
         if self.phase == "settled" and not (isinstance(ev, CardDrawn) and ev.to is not None):
             raise RuleRefusal("the round is settled; no further events")
-        if isinstance(ev, Wager):
+        if isinstance(ev, Decision):  # the commonest events first
+            self._on_decision(ev)
+        elif isinstance(ev, CardDrawn):
+            self._on_card(ev)
+        elif isinstance(ev, Wager):
             self._on_wager(ev)
         elif isinstance(ev, NoMoreBets):
             self._on_no_more_bets()
@@ -226,10 +230,6 @@ class ElectronicRound(EventSourcedRound):
             if self.player_cards:
                 raise RuleRefusal("a burn card comes before the first card of the round")
             self.check_shoe(ev.card)
-        elif isinstance(ev, CardDrawn):
-            self._on_card(ev)
-        elif isinstance(ev, Decision):
-            self._on_decision(ev)
         elif isinstance(ev, Timeout):
             self._on_timeout(ev.player, self.clause("default_strategy"))
         elif isinstance(ev, PowerFailure):
@@ -387,7 +387,10 @@ class ElectronicRound(EventSourcedRound):
 
     # ------------------------------------------------------------------ terminals
     def _waiting_for_card(self, t: Terminal) -> bool:
-        hand = t.current()
+        return self._hand_waits(t, t.current())
+
+    def _hand_waits(self, t: Terminal, hand: TerminalHand | None) -> bool:
+        """``hand``, the terminal's hand in turn, needs a stream card not dealt yet."""
         return hand is not None and self._hand_needs_card(t, hand) and t.stream_pos >= len(self.stream)
 
     def _hand_needs_card(self, t: Terminal, hand: TerminalHand) -> bool:
@@ -462,9 +465,10 @@ class ElectronicRound(EventSourcedRound):
             self.waiting_count -= 1
         if not t.resolved:
             self.unresolved_count -= 1
-        t.entry = self.entries[t.index] = self._pending_entry(t)
-        waiting = t.waiting = self._waiting_for_card(t)
-        t.resolved = self._resolved(t)
+        hand = t.current()  # found once for the three questions
+        t.entry = self.entries[t.index] = self._entry_for(t, hand)
+        waiting = t.waiting = self._hand_waits(t, hand)
+        t.resolved = hand is None and self._offers_done(t)
         self.waits[t.index] = t.player if waiting else None
         if waiting:
             self.waiting_count += 1
@@ -472,8 +476,9 @@ class ElectronicRound(EventSourcedRound):
             self.unresolved_count += 1
 
     def _resolved(self, t: Terminal) -> bool:
-        if t.current() is not None:
-            return False
+        return t.current() is None and self._offers_done(t)
+
+    def _offers_done(self, t: Terminal) -> bool:
         # A blackjack against a dealer Ace still has even money / insurance to decline.
         return not (t.offers_open and self._offers(t))
 
@@ -943,9 +948,12 @@ class ElectronicRound(EventSourcedRound):
 
     def _pending_entry(self, t: Terminal) -> dict[str, Any] | None:
         """One terminal's pending decision (None: it has none)."""
+        return self._entry_for(t, t.current())
+
+    def _entry_for(self, t: Terminal, hand: TerminalHand | None) -> dict[str, Any] | None:
+        """``_pending_entry`` with the terminal's hand in turn (``hand``) already found."""
         if t.default_play:
             return None
-        hand = t.current()
         options: list[str] = []
         if hand is not None and not self._hand_needs_card(t, hand):
             total = hand.total()
