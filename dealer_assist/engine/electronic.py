@@ -168,6 +168,9 @@ class ElectronicRound(EventSourcedRound):
     def __init__(self, config: ElectronicConfig) -> None:
         self.config = config
         self.rules = config.rules
+        self.side_specs: dict[str, sidebets.SideBetSpec] = {}  # the game's side bets by key
+        for spec in config.rules.specs:
+            self.side_specs.setdefault(spec.key, spec)
         self._reset()
 
     def _reset(self) -> None:
@@ -264,7 +267,7 @@ class ElectronicRound(EventSourcedRound):
             raise self.refuse("no wager may be placed or increased after \"Bets are closed\"", "bets_closed")
         if ev.area is not None or ev.hand is not None:
             raise RuleRefusal("Electronic Blackjack wagers are placed at a terminal, not on an area")
-        if ev.bet != "main" and ev.bet not in self.rules.side_bets:
+        if ev.bet != "main" and ev.bet not in self.side_specs:
             raise RuleRefusal(f"Electronic Blackjack has no '{ev.bet}' wager")
         term = self.terminals.get(ev.player)
         new_total = ev.amount + (
@@ -519,7 +522,7 @@ class ElectronicRound(EventSourcedRound):
         # per dealer card count, not once per terminal.
         dealt = len(self.dealer)
         for bet, amount in t.sides.items():
-            spec = self.rules.spec(bet)
+            spec = self.side_specs.get(bet)
             if spec is None:
                 continue
             key = (bet, dealt)
