@@ -803,9 +803,9 @@ class ElectronicRound(EventSourcedRound):
                     break
         total, _ = hand_value(self.dealer)
         dealer_bj = is_two_card_21(self.dealer)
+        once = hand_rules.OriginalWagerOnce(self.rules)  # 3.15.5 / 4.7 (kept per player: one for all)
         for t in self.terminals.values():
             self._settle_side_bets(t, final=True)
-            once = hand_rules.OriginalWagerOnce(self.rules)  # 3.15.5 / 4.7
             for i, hand in enumerate(t.hands, start=1):
                 if hand.busted or hand.settled:
                     continue
