@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, Final
 
 from dealer_assist.base.cards import Card
 from dealer_assist.base.errors import RuleRefusal
@@ -63,9 +63,20 @@ class ElectronicConfig:
     shoe_dealt: tuple[Card, ...] = ()  # earlier rounds since the last shuffle (5.1)
 
 
+# What an Electronic round waits for, where no part of it varies (the rest: _decisions_expectation).
+_WAGERS: Final = Expectation("wagers")
+_NOTHING: Final = Expectation("none")
+_DEALER_CARD: Final = Expectation("card", target="dealer")
+_PLAYERS_CARD: Final = Expectation("card", target="players")
+
+
 class TerminalHand:
+    """One of a terminal's hands. It keeps running totals of its cards (``hard``: every ace
+    counted 1, 3.4; ``aces``) so that its value is not summed again on every question; its
+    cards change only through ``add_card`` and ``take_last`` (a split)."""
+
     __slots__ = ("cards", "stake", "doubled", "from_split", "split_aces", "awaiting", "done", "busted",
-                 "settled")
+                 "settled", "hard", "aces")
 
     def __init__(self, cards: list[Card], stake: Decimal, from_split: bool = False) -> None:
         self.cards = cards
@@ -77,19 +88,57 @@ class TerminalHand:
         self.done = False
         self.busted = False
         self.settled = False
+        hard = aces = 0
+        for c in cards:
+            points = c.points
+            hard += points
+            if points == 1:
+                aces += 1
+        self.hard = hard
+        self.aces = aces
+
+    def add_card(self, card: Card) -> None:
+        self.cards.append(card)
+        points = card.points
+        self.hard += points
+        if points == 1:
+            self.aces += 1
+
+    def take_last(self) -> Card:
+        """Remove the last card (a split, 3.14) and return it."""
+        card = self.cards.pop()
+        points = card.points
+        self.hard -= points
+        if points == 1:
+            self.aces -= 1
+        return card
+
+    def total(self) -> int:
+        """The best total: an ace counts 11 where that does not bust the hand (3.4)."""
+        hard = self.hard
+        return hard + 10 if self.aces and hard <= 11 else hard
 
     def value(self) -> tuple[int, bool]:
-        return hand_value(self.cards)
+        """The best total and whether it is soft (as ``base.hands.hand_value``)."""
+        hard = self.hard
+        if self.aces and hard <= 11:
+            return hard + 10, True
+        return hard, False
+
+    def two_card_21(self) -> bool:
+        """An ace and a ten-point card as the only two cards (1.1.1/1.1.2)."""
+        return self.hard == 11 and self.aces == 1 and len(self.cards) == 2
 
 
 class Terminal:
     """One player terminal: its wagers, its hands and how far it has read the card stream."""
 
-    __slots__ = ("player", "main", "sides", "hands", "stream_pos", "offers_open", "default_play",
+    __slots__ = ("player", "index", "main", "sides", "hands", "stream_pos", "offers_open", "default_play",
                  "surrendered", "insured", "even_money", "side_settled", "entry", "waiting", "resolved")
 
-    def __init__(self, player: str) -> None:
+    def __init__(self, player: str, index: int) -> None:
         self.player = player
+        self.index = index  # its place among the round's terminals (the order wagers came in)
         self.main = ZERO
         self.sides: dict[str, Decimal] = {}
         self.hands: list[TerminalHand] = []
@@ -119,6 +168,9 @@ class ElectronicRound(EventSourcedRound):
     def __init__(self, config: ElectronicConfig) -> None:
         self.config = config
         self.rules = config.rules
+        self.side_specs: dict[str, sidebets.SideBetSpec] = {}  # the game's side bets by key
+        for spec in config.rules.specs:
+            self.side_specs.setdefault(spec.key, spec)
         self._reset()
 
     def _reset(self) -> None:
@@ -139,9 +191,18 @@ class ElectronicRound(EventSourcedRound):
         self.event_index = 0
         self._expected = None
         self._asked = None
-        self._next = None  # (the Electronic round's handlers set none yet: worked out when asked)
+        self._next = None  # set by the handlers (expect_next); the rest by _dispatch from the kept state
         self.waiting_count = 0  # terminals waiting for a stream card (decisions phase)
         self.unresolved_count = 0  # terminals not yet resolved (decisions phase)
+        # Decisions phase, by terminal index: its pending entry, and its player while it waits
+        # for a stream card (None otherwise); kept by refresh for the terminal that changed.
+        self.entries: list[dict[str, Any] | None] = []
+        self.waits: list[str | None] = []
+        self.player_blackjack = False  # the shared two cards are a blackjack (3.8)
+        # Per (side bet, dealer cards dealt): its pay-table row, and whether it waits for the
+        # dealer's second card -- the same for every terminal (3.8).
+        self.side_rows: dict[tuple[str, int], sidebets.PayRow | None] = {}
+        self.side_waits: dict[tuple[str, int], bool] = {}
 
     def clause(self, concept: str) -> str:
         return self.rules.clause(concept)
@@ -155,11 +216,16 @@ class ElectronicRound(EventSourcedRound):
         return ElectronicRound(self.config)
 
     def _dispatch(self, ev: Event) -> None:
+        self.expect_next(None)  # (also when _rebuild replays the events)
         if self.phase == "void":
             raise RuleRefusal("the round is void; no further events", self.clause("void.foreign_card"))
         if self.phase == "settled" and not (isinstance(ev, CardDrawn) and ev.to is not None):
             raise RuleRefusal("the round is settled; no further events")
-        if isinstance(ev, Wager):
+        if isinstance(ev, Decision):  # the commonest events first
+            self._on_decision(ev)
+        elif isinstance(ev, CardDrawn):
+            self._on_card(ev)
+        elif isinstance(ev, Wager):
             self._on_wager(ev)
         elif isinstance(ev, NoMoreBets):
             self._on_no_more_bets()
@@ -167,10 +233,6 @@ class ElectronicRound(EventSourcedRound):
             if self.player_cards:
                 raise RuleRefusal("a burn card comes before the first card of the round")
             self.check_shoe(ev.card)
-        elif isinstance(ev, CardDrawn):
-            self._on_card(ev)
-        elif isinstance(ev, Decision):
-            self._on_decision(ev)
         elif isinstance(ev, Timeout):
             self._on_timeout(ev.player, self.clause("default_strategy"))
         elif isinstance(ev, PowerFailure):
@@ -194,6 +256,10 @@ class ElectronicRound(EventSourcedRound):
             raise RuleRefusal(f"{ev.type} does not apply to Electronic Blackjack now")
         else:
             raise RuleRefusal(f"{ev.type} events do not apply to Electronic Blackjack")
+        if self.next_expected() is None:
+            # An event that leaves what is awaited as it was (a burn, a time-out before the
+            # deal, a 5.2 ruling, ...): read from the kept state, no terminal searched.
+            self.expect_next(self._kept_expectation())
 
     # ------------------------------------------------------------------ wagers
     def _on_wager(self, ev: Wager) -> None:
@@ -201,7 +267,7 @@ class ElectronicRound(EventSourcedRound):
             raise self.refuse("no wager may be placed or increased after \"Bets are closed\"", "bets_closed")
         if ev.area is not None or ev.hand is not None:
             raise RuleRefusal("Electronic Blackjack wagers are placed at a terminal, not on an area")
-        if ev.bet != "main" and ev.bet not in self.rules.side_bets:
+        if ev.bet != "main" and ev.bet not in self.side_specs:
             raise RuleRefusal(f"Electronic Blackjack has no '{ev.bet}' wager")
         term = self.terminals.get(ev.player)
         new_total = ev.amount + (
@@ -216,20 +282,23 @@ class ElectronicRound(EventSourcedRound):
         if ev.bet != "main" and (term is None or not term.main):
             raise self.refuse("a player must place a main wager to take part", "main_required")
         if term is None:
-            term = self.terminals[ev.player] = Terminal(ev.player)
+            term = self.terminals[ev.player] = Terminal(ev.player, len(self.terminals))
         if ev.bet == "main":
             term.main = new_total
         else:
             term.sides[ev.bet] = new_total
+        self.expect_next(_WAGERS)
 
     def _on_no_more_bets(self) -> None:
         if self.phase != "betting":
             raise self.refuse("bets are already closed", "bets_closed")
         self.enter("initial" if self.terminals else "settled")
+        self.expect_next(_PLAYERS_CARD if self.terminals else _NOTHING)  # 3.7: the Player's first card
 
     # ------------------------------------------------------------------ cards
     def void(self, rule: str, text: str) -> None:
         self.enter("void")
+        self.expect_next(_NOTHING)
         self.rulings.append(Ruling(self.event_index, rule, "void", text))
         self.settlements = []
         self._entered.clear()
@@ -252,7 +321,11 @@ class ElectronicRound(EventSourcedRound):
     def _on_card(self, ev: CardDrawn) -> None:
         if ev.face_up:
             self.face_up(ev.card)
-        target = self.expected_target()
+        asked = self._asked  # what the round said it waits for (kept): no search for the target
+        if asked is not None:
+            target = asked.target if asked.kind == "card" else None
+        else:
+            target = self.expected_target()
         if ev.to is not None:
             wanted = ev.to.kind
             if wanted not in ("player", "dealer"):
@@ -291,6 +364,8 @@ class ElectronicRound(EventSourcedRound):
                 self.player_cards.append(card)
             if len(self.player_cards) == 2:
                 self._after_initial_deal()
+            else:  # 3.7: Player, Dealer, Player
+                self.expect_next(_DEALER_CARD if not self.dealer else _PLAYERS_CARD)
             return
         if target == "dealer":
             self.dealer.append(card)
@@ -303,7 +378,10 @@ class ElectronicRound(EventSourcedRound):
 
     def _after_initial_deal(self) -> None:
         self.enter("decisions")
-        bj = is_two_card_21(self.player_cards)
+        bj = self.player_blackjack = is_two_card_21(self.player_cards)
+        n = len(self.terminals)
+        self.entries = [None] * n
+        self.waits = [None] * n
         for t in self.terminals.values():
             hand = TerminalHand(list(self.player_cards), t.main)
             hand.done = bj
@@ -312,7 +390,10 @@ class ElectronicRound(EventSourcedRound):
 
     # ------------------------------------------------------------------ terminals
     def _waiting_for_card(self, t: Terminal) -> bool:
-        hand = t.current()
+        return self._hand_waits(t, t.current())
+
+    def _hand_waits(self, t: Terminal, hand: TerminalHand | None) -> bool:
+        """``hand``, the terminal's hand in turn, needs a stream card not dealt yet."""
         return hand is not None and self._hand_needs_card(t, hand) and t.stream_pos >= len(self.stream)
 
     def _hand_needs_card(self, t: Terminal, hand: TerminalHand) -> bool:
@@ -323,7 +404,8 @@ class ElectronicRound(EventSourcedRound):
     @staticmethod
     def _default_draws(hand: TerminalHand) -> bool:
         """3.18.1: cards until hard 12 or soft 17."""
-        return hand_rules.fixed_rule_draws(hand.cards)
+        total, soft = hand.value()
+        return hand_rules.draws_by_fixed_rule(total, soft)
 
     def _progress(self, only: Terminal | None = None, waiting_only: bool = False) -> None:
         """Let the terminals take the stream cards their hands need; then the dealer.
@@ -335,7 +417,8 @@ class ElectronicRound(EventSourcedRound):
         if only is not None:
             todo: list[Terminal] = [only]
         elif waiting_only:
-            todo = [t for t in self.terminals.values() if t.waiting]
+            terminals = self.terminals
+            todo = [terminals[p] for p in self.waits if p is not None]
         else:
             todo = list(self.terminals.values())
         for t in todo:
@@ -350,6 +433,8 @@ class ElectronicRound(EventSourcedRound):
             self.enter("dealer")
             self._unused_cards()  # 5.2: a card dealt early that no terminal took
             self._dealer_step()
+            return
+        self.expect_next(self._decisions_expectation())
 
     def _play_terminal(self, t: Terminal) -> None:
         while True:
@@ -361,9 +446,9 @@ class ElectronicRound(EventSourcedRound):
                     return
                 card = self.stream[t.stream_pos]
                 t.stream_pos += 1
-                hand.cards.append(card)
+                hand.add_card(card)
                 hand.awaiting = False
-                total, _ = hand.value()
+                total = hand.total()
                 if total > 21:
                     hand.busted = hand.done = True
                     self._settle_bust(t, hand)
@@ -383,17 +468,20 @@ class ElectronicRound(EventSourcedRound):
             self.waiting_count -= 1
         if not t.resolved:
             self.unresolved_count -= 1
-        t.entry = self._pending_entry(t)
-        t.waiting = self._waiting_for_card(t)
-        t.resolved = self._resolved(t)
-        if t.waiting:
+        hand = t.current()  # found once for the three questions
+        t.entry = self.entries[t.index] = self._entry_for(t, hand)
+        waiting = t.waiting = self._hand_waits(t, hand)
+        t.resolved = hand is None and self._offers_done(t)
+        self.waits[t.index] = t.player if waiting else None
+        if waiting:
             self.waiting_count += 1
         if not t.resolved:
             self.unresolved_count += 1
 
     def _resolved(self, t: Terminal) -> bool:
-        if t.current() is not None:
-            return False
+        return t.current() is None and self._offers_done(t)
+
+    def _offers_done(self, t: Terminal) -> bool:
         # A blackjack against a dealer Ace still has even money / insurance to decline.
         return not (t.offers_open and self._offers(t))
 
@@ -402,7 +490,7 @@ class ElectronicRound(EventSourcedRound):
             return []
         one_hand = len(t.hands) == 1
         return hand_rules.offers(
-            self.rules, self.dealer[0].rank == "A", is_two_card_21(self.player_cards) and one_hand, one_hand,
+            self.rules, self.dealer[0].rank == "A", self.player_blackjack and one_hand, one_hand,
             may_insure=not t.insured and not t.even_money, may_take_even_money=not t.even_money,
             may_surrender=not t.surrendered,
         )
@@ -415,7 +503,7 @@ class ElectronicRound(EventSourcedRound):
         self._settle_side_bets(t, final=False)
         up = self.dealer[0] if self.dealer else None
         hand = t.hands[0] if t.hands else None
-        if hand is not None and is_two_card_21(hand.cards) and not hand.settled and up is not None and not (
+        if hand is not None and hand.two_card_21() and not hand.settled and up is not None and not (
             up.rank == "A" or up.points == 10
         ):
             self._pay_blackjack(t, hand, "interim")
@@ -423,26 +511,47 @@ class ElectronicRound(EventSourcedRound):
     def _settle_side_bets(self, t: Terminal, final: bool) -> None:
         if t.side_settled or len(self.player_cards) < 2:
             return
+        if not t.sides:  # nothing to settle: no side bets' cards worked out
+            t.side_settled = True
+            return
         up = self.dealer[0] if self.dealer else None
-        cards = sidebets.SideCards(self.player_cards, self.dealer, dealer_blackjack=is_two_card_21(self.dealer))
+        cards: sidebets.SideCards | None = None
         could_bj = up is not None and (up.rank == "A" or up.points == 10)
         pending_kb = False
+        # Every terminal's side bets read the same cards (3.8): each bet is classified once
+        # per dealer card count, not once per terminal.
+        dealt = len(self.dealer)
         for bet, amount in t.sides.items():
-            spec = self.rules.spec(bet)
+            spec = self.side_specs.get(bet)
             if spec is None:
                 continue
-            if spec.waits_for_dealer is not None and spec.waits_for_dealer(cards) and could_bj and not final:
-                pending_kb = True  # Kings Bounty's top row needs the dealer's second card (4.4)
-                continue
+            key = (bet, dealt)
+            if spec.waits_for_dealer is not None and could_bj and not final:
+                waits = self.side_waits.get(key)
+                if waits is None:
+                    if cards is None:
+                        cards = self._side_cards()
+                    waits = self.side_waits[key] = spec.waits_for_dealer(cards)
+                if waits:
+                    pending_kb = True  # Kings Bounty's top row needs the dealer's second card (4.4)
+                    continue
             if (t.player, bet) in self._entered:
                 continue  # settled already (the interim, while Kings Bounty waited)
-            row = spec.classify(cards)
+            if key in self.side_rows:
+                row = self.side_rows[key]
+            else:
+                if cards is None:
+                    cards = self._side_cards()
+                row = self.side_rows[key] = spec.classify(cards)
             stage = "final" if final else "interim"
             if row is None:
                 self._side_entry(t, bet, amount, "lose", -amount, self.clause(f"side.{bet}"), stage)
             else:
                 self._side_entry(t, bet, amount, "win", winnings(amount, row.odds), row.clause, stage, row.name)
         t.side_settled = not pending_kb
+
+    def _side_cards(self) -> sidebets.SideCards:
+        return sidebets.SideCards(self.player_cards, self.dealer, dealer_blackjack=is_two_card_21(self.dealer))
 
     def _on_decision(self, ev: Decision) -> None:
         if ev.player is None:
@@ -479,7 +588,7 @@ class ElectronicRound(EventSourcedRound):
             )
         if self._hand_needs_card(t, hand):
             raise RuleRefusal(f"{t.player}'s hand {number} is waiting for a card, not a decision")
-        total, _ = hand.value()
+        total = hand.total()
         if action == "hit":
             if total >= 21:
                 raise self.refuse(f"a total of {total} takes no more cards", "twenty_one_stops")
@@ -503,7 +612,7 @@ class ElectronicRound(EventSourcedRound):
             hand.doubled = True
             hand.awaiting = True
         else:
-            second = hand.cards.pop()
+            second = hand.take_last()
             new = TerminalHand([second], t.main, from_split=True)
             hand.from_split = True
             if second.rank == "A":
@@ -514,7 +623,7 @@ class ElectronicRound(EventSourcedRound):
     # The refusals return the message and the concept of the clause: they run for every
     # option listed (pending), and only a refused decision becomes a RuleRefusal.
     def _double_refusal(self, t: Terminal, hand: TerminalHand, amount: Decimal | None) -> tuple[str, str] | None:
-        refusal = hand_rules.double_refusal(self.rules, hand.cards, hand.split_aces, hand.from_split)
+        refusal = hand_rules.double_refusal(self.rules, hand.cards, hand.split_aces, hand.from_split, hand.total())
         if refusal is not None:
             return refusal
         if amount is not None and amount != t.main:
@@ -584,7 +693,7 @@ class ElectronicRound(EventSourcedRound):
         t.default_play = True
         if self.phase == "decisions":
             self._close_offers(t)
-            self._progress()
+            self._progress(t)  # only this terminal changed
 
     def _on_power_failure(self) -> None:
         """5.9: the round continues; affected terminals whose wagers were accepted play the default."""
@@ -669,7 +778,9 @@ class ElectronicRound(EventSourcedRound):
         return False
 
     def _dealer_step(self) -> None:
-        if not self._dealer_needs_card():
+        if self._dealer_needs_card():
+            self.expect_next(_DEALER_CARD)
+        else:
             self._finish()
 
     def _settle_dealer_second_card(self) -> None:
@@ -692,15 +803,14 @@ class ElectronicRound(EventSourcedRound):
                     break
         total, _ = hand_value(self.dealer)
         dealer_bj = is_two_card_21(self.dealer)
+        once = hand_rules.OriginalWagerOnce(self.rules)  # 3.15.5 / 4.7 (kept per player: one for all)
         for t in self.terminals.values():
             self._settle_side_bets(t, final=True)
-            once = hand_rules.OriginalWagerOnce(self.rules)  # 3.15.5 / 4.7
             for i, hand in enumerate(t.hands, start=1):
                 if hand.busted or hand.settled:
                     continue
                 hand.settled = True
-                player_bj = hand_rules.is_blackjack(self.rules, hand.cards, hand.from_split)
-                result, concept = main_result(hand.value()[0], player_bj, total, dealer_bj)
+                result, concept = main_result(hand.total(), self._blackjack(hand), total, dealer_bj)
                 if result == "blackjack":
                     self._pay_blackjack(t, hand, "final")
                     continue
@@ -709,6 +819,11 @@ class ElectronicRound(EventSourcedRound):
                                                    t.main)
                 self._entry(t.player, "main", hand.stake, result, net, self.clause(concept), hand=i)
         self.enter("settled")
+        self.expect_next(_NOTHING)
+
+    def _blackjack(self, hand: TerminalHand) -> bool:
+        """A two-card 21 not on a split hand, in a game that pays blackjacks (hand_rules.is_blackjack)."""
+        return self.rules.blackjack_odds is not None and not hand.from_split and hand.two_card_21()
 
     def _pay_blackjack(self, t: Terminal, hand: TerminalHand, stage: str) -> None:
         odds = self.rules.blackjack_odds
@@ -826,7 +941,7 @@ class ElectronicRound(EventSourcedRound):
         """Every terminal still to decide: hand in turn, legal options, time-out state.
         ``recompute`` works every terminal out afresh (what the kept entries must equal)."""
         if self.phase == "decisions" and not recompute:  # kept terminal by terminal (refresh)
-            return [t.entry for t in self.terminals.values() if t.entry is not None]
+            return [e for e in self.entries if e is not None]
         out = []
         for t in self.terminals.values():
             entry = self._pending_entry(t)
@@ -836,12 +951,15 @@ class ElectronicRound(EventSourcedRound):
 
     def _pending_entry(self, t: Terminal) -> dict[str, Any] | None:
         """One terminal's pending decision (None: it has none)."""
+        return self._entry_for(t, t.current())
+
+    def _entry_for(self, t: Terminal, hand: TerminalHand | None) -> dict[str, Any] | None:
+        """``_pending_entry`` with the terminal's hand in turn (``hand``) already found."""
         if t.default_play:
             return None
-        hand = t.current()
         options: list[str] = []
         if hand is not None and not self._hand_needs_card(t, hand):
-            total, _ = hand.value()
+            total = hand.total()
             if total < 21 and not hand.split_aces:
                 options.append("hit")
             options.append("stand")
@@ -863,25 +981,51 @@ class ElectronicRound(EventSourcedRound):
             "options": options + extra,
         }
 
+    def _decisions_expectation(self) -> Expectation:
+        """While decisions are open: the stream card the waiting terminals need, else every
+        pending decision; read from what refresh keeps per terminal, in the terminals' order."""
+        if self.waiting_count:
+            return Expectation("card", target="players", extra={"waiting": [p for p in self.waits if p is not None]})
+        return Expectation("decisions", pending=tuple(filter(None, self.entries)))  # (entries are non-empty)
+
+    def _kept_expectation(self) -> Expectation:
+        """What the round waits for, from the kept state (no terminal worked out again)."""
+        phase = self.phase
+        if phase == "decisions":
+            return self._decisions_expectation()
+        if phase == "initial":
+            return _DEALER_CARD if len(self.player_cards) == 1 and not self.dealer else _PLAYERS_CARD
+        if phase == "betting":
+            return _WAGERS
+        if phase == "dealer" and self._dealer_needs_card():
+            return _DEALER_CARD
+        if phase == "dealer":
+            return Expectation("decisions", pending=tuple(self.pending()))
+        return _NOTHING
+
     def _expectation(self) -> Expectation:
-        if self.phase == "betting":
-            return Expectation("wagers")
-        if self.phase in ("settled", "void"):
-            return Expectation("none")
-        target = self.expected_target()
-        if target is not None:
-            extra: dict[str, Any] = {}
-            if self.phase == "decisions":
-                waiting = [t.player for t in self.terminals.values() if t.waiting]
-                extra["waiting"] = waiting
-            return Expectation("card", target=target, extra=extra)
-        return Expectation("decisions", pending=tuple(self.pending()))
+        """The full search: every terminal worked out afresh from its hands (what the kept
+        expectation must equal; tests/engine/test_electronic_expectation_kept.py)."""
+        phase = self.phase
+        if phase == "betting":
+            return _WAGERS
+        if phase in ("settled", "void"):
+            return _NOTHING
+        if phase == "initial":
+            return _DEALER_CARD if len(self.player_cards) == 1 and not self.dealer else _PLAYERS_CARD
+        if phase == "decisions":
+            waiting = [t.player for t in self.terminals.values() if self._waiting_for_card(t)]
+            if waiting:
+                return Expectation("card", target="players", extra={"waiting": waiting})
+        elif self._dealer_needs_card():
+            return _DEALER_CARD
+        return Expectation("decisions", pending=tuple(self.pending(recompute=True)))
 
     def report(self) -> dict[str, Any]:
         total, _ = hand_value(self.dealer)
         players = []
         for t in self.terminals.values():
-            hands = [{"hand": i, "cards": [str(c) for c in h.cards], "total": h.value()[0]}
+            hands = [{"hand": i, "cards": [str(c) for c in h.cards], "total": h.total()}
                      for i, h in enumerate(t.hands, start=1)]
             if not hands and self.player_cards:
                 hands = [{"hand": 1, "cards": [str(c) for c in self.player_cards],
@@ -921,7 +1065,7 @@ class ElectronicRound(EventSourcedRound):
                 total, soft = h.value()
                 hands.append(HandView(
                     i, tuple(str(c) for c in h.cards), total, soft, ((t.player, h.stake),),
-                    hand_rules.is_blackjack(rules, h.cards, h.from_split), h.busted or total > 21, h.doubled,
+                    self._blackjack(h), h.busted or total > 21, h.doubled,
                     t.surrendered and i == 1, in_turn == i and t.player in pending,
                 ))
             sides = tuple(WagerView(t.player, bet, rules.bet_name(bet), amount, amount)

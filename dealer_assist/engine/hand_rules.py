@@ -53,6 +53,11 @@ def fixed_rule_draws(cards: list[Card], aces_fixed_at_one: int = 0) -> bool:
     """5.22 (absent player) and Electronic 3.18.1 (default strategy): draw while the hard
     total is 11 or less or a soft total is under 17."""
     total, soft = hand_value(cards, aces_fixed_at_one)
+    return draws_by_fixed_rule(total, soft)
+
+
+def draws_by_fixed_rule(total: int, soft: bool) -> bool:
+    """``fixed_rule_draws`` for a hand whose value is known: hard 11 or less, soft under 17."""
     return total <= 16 if soft else total <= 11
 
 
