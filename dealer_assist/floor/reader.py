@@ -862,7 +862,9 @@ class FloorReader:
                 params = {"table": table, "lo": lo, "hi": hi, "rlo": rlo or 0, "rhi": rhi or -1,
                           "slo": slo or _dt.datetime(1, 1, 1, tzinfo=_dt.UTC),
                           "shi": shi or _dt.datetime(1, 1, 1, tzinfo=_dt.UTC)}
-                for rid, floor_seq, floor_link, digest, n_events, *checks in conn.execute(_ROUND_CHECKS_SQL, params):
+                # (binary results: the links and digests arrive as bytes, not hex text to decode)
+                rows = conn.cursor(binary=True).execute(_ROUND_CHECKS_SQL, params)
+                for rid, floor_seq, floor_link, digest, n_events, *checks in rows:
                     problem = next((text for ok, text in zip(checks, _CHECK_TEXTS, strict=True) if not ok), None)
                     links[int(floor_seq)] = (int(rid), bytes(digest), bytes(floor_link), problem)
                     events += int(n_events)
@@ -935,7 +937,7 @@ class FloorReader:
                  "WHERE a.table_name = %s AND a.audit_id BETWEEN %s AND %s ORDER BY a.audit_id")
         try:
             with self._part_connection() as conn, conn.transaction():
-                cur = conn.cursor(name="verify_audit")
+                cur = conn.cursor(name="verify_audit", binary=True)
                 cur.itersize = 10000
                 cur.execute(query, (table, min_audit, max_audit))
                 for aid, kind, content_digest, floor_link in cur:
