@@ -809,7 +809,9 @@ class FloorReader:
             audit_problem, audit_count = audit.result()
         problem = self._check_links(links, counts, seq_lo, seq_link)
         if problem is None and stray is not None:
-            problem = (f"round {stray}", f"rows of round {stray} are on the floor without the round")
+            rid, without = stray
+            problem = (f"round {rid}", f"rows of round {rid} are on the floor without the round" if without
+                       else f"rows of round {rid} are on the floor under another start than the round's")
         if problem is None:
             problem = self._verify_versions(table, max_audit, audit_lo)
         if problem is None and audit_problem is not None:
@@ -897,19 +899,30 @@ class FloorReader:
         return (f"round_versions {rid}", f"{where}: its settle output is not the one its round_finish entry "
                                          "records (result_sha256 differs)")
 
-    def _stray_rows(self, table: str, rids: tuple[int, int] | None = None) -> int | None:
+    def _stray_rows(self, table: str, rids: tuple[int, int] | None = None) -> tuple[int, bool] | None:
         """A round's rows (events, settlements, rulings, players, versions) on the floor without the
-        round (of the rounds ``rids`` only, if given): the rounds named by the children less the
-        rounds, one pass over each key (no probe per row across the months' partitions)."""
+        round, or under another start than the round's (in another month's partition, which the
+        parts do not read), of the rounds ``rids`` only if given: the (round, start) pairs the
+        children name less the rounds', one pass over each key (no probe per row across the
+        months' partitions). (round id, whether the round is missing altogether), the first."""
         span = " AND round_id BETWEEN %s AND %s" if rids else ""
         children = " UNION ".join(
-            f"SELECT round_id FROM floor.{child} WHERE table_name = %s{span}"
-            for child in ("events", "settlements", "rulings", "round_players", "round_versions"))
+            f"SELECT round_id, started_at FROM floor.{child} WHERE table_name = %s{span}"
+            for child in ("events", "settlements", "rulings", "round_players"))
         params = [table, *rids] if rids else [table]
         rows = self._rows(
-            f"SELECT min(round_id) FROM ({children} EXCEPT SELECT round_id FROM floor.rounds "
-            f"WHERE table_name = %s{span}) stray", params * 6)
-        return int(rows[0][0]) if rows and rows[0][0] is not None else None
+            f"SELECT min(round_id) FROM ({children} EXCEPT SELECT round_id, started_at FROM floor.rounds "
+            f"WHERE table_name = %s{span}) stray", params * 5)
+        found = int(rows[0][0]) if rows and rows[0][0] is not None else None
+        rows = self._rows(  # a version (partitioned by its forwarding) of a round not on the floor
+            f"SELECT min(round_id) FROM (SELECT round_id FROM floor.round_versions WHERE table_name = %s{span} "
+            f"EXCEPT SELECT round_id FROM floor.rounds WHERE table_name = %s{span}) stray", params * 2)
+        version = int(rows[0][0]) if rows and rows[0][0] is not None else None
+        first = min((r for r in (found, version) if r is not None), default=None)
+        if first is None:
+            return None
+        missing = not self._rows("SELECT 1 FROM floor.rounds WHERE table_name = %s AND round_id = %s", (table, first))
+        return first, missing
 
     @staticmethod
     def _check_links(links: dict[int, tuple[int, bytes, bytes, str | None]], counts: dict[str, int],

@@ -106,3 +106,23 @@ def test_the_ranges_first_row_is_chained_on_from_the_stored_link_before_it(
     checked = verify(floor, OCTOBER)
     assert not checked.ok and checked.problem == f"table BJ-07: round 4 (floor seq {two_months[4]}): {LINK}"
     assert verify(floor, SEPTEMBER).ok
+
+
+def test_a_rounds_row_under_another_start_is_named(floor: Floor, two_months: dict[int, int]) -> None:
+    """A row added to an October round under another start lands in another month's partition,
+    which the round's part does not read: the stray check compares each row's (round, start) with
+    the round's, in every month, so a range and the whole verify name it."""
+    with psycopg.connect(floor.admin_url) as conn:
+        conn.execute("INSERT INTO floor.settlements SELECT table_name, round_id, idx + 10, player, area, hand, bet, "
+                     "stake, result, net, rule, stage, timestamptz '2025-01-01 00:00Z' FROM floor.settlements "
+                     "WHERE round_id = 5 AND idx = 0")
+    named = "table BJ-07: rows of round 5 are on the floor under another start than the round's"
+    checked = verify(floor, OCTOBER)
+    assert not checked.ok and checked.problem == named, checked
+    with FloorReader(floor.review_url) as reader:
+        whole = reader.verify("BJ-07")
+    assert not whole.ok and whole.problem == named, whole
+    assert verify(floor, SEPTEMBER).ok
+    with psycopg.connect(floor.admin_url) as conn:
+        conn.execute("DELETE FROM floor.settlements WHERE round_id = 5 AND idx = 10")
+    assert verify(floor, OCTOBER).ok
