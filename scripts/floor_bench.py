@@ -10,7 +10,9 @@ server (the same row shapes and sizes as forwarded rows). Then it times the pit'
 page, a player's rounds across all tables, a pit's hourly win/hold for one day, a player's
 play across tables, and verify of the forwarded table's month. Every listing and figure reads
 each round's latest finish (floor.rounds_latest), so some generated rounds have later versions
-(``--refinished-every``).
+(``--refinished-every``). The forwarded table's audit entries are placed as if forwarded as
+written (spread over its days), so a range verify reads its share; verify of a day and a week
+is timed 5 times, with the server's CPU (not inflated by other work on the cores).
 """
 
 from __future__ import annotations
