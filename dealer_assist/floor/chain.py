@@ -118,25 +118,32 @@ def _sql_field(expr: str, nullable: bool = True) -> str:
     return f"coalesce({text}, '~')" if nullable else text
 
 
-def _sql_fields(fields: Sequence[tuple[str, bool]]) -> str:
+def _sql_hex_field(column: str) -> str:
+    """A bytea column's field: its hex text, whose length is twice its bytes (encoded once, not
+    again to measure it)."""
+    return f"(octet_length({column}) * 2)::text || ':' || encode({column}, 'hex')"
+
+
+def _sql_fields(fields: Sequence[str]) -> str:
     # concat_ws joins the fields in one go (no growing copy per '||' across fields, no per-call
     # output-function lookup as concat() does: a fifth less server time over a week's events)
-    return "(concat_ws(';', " + ", ".join(_sql_field(e, nullable) for e, nullable in fields) + ") || ';')"
+    return "(concat_ws(';', " + ", ".join(fields) + ") || ';')"
 
 
 _TIME = "to_char({} AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')"
 
 #: SQL text of the round row ``r``'s own fields (before its events).
 ROUND_FIELDS_SQL = _sql_fields((
-    ("r.table_name", False), ("r.round_id::text", False), ("r.session_id::text", True), ("r.number::text", False),
-    ("r.source", False), ("r.game", False), ("r.config_json", False), (_TIME.format("r.started_at"), False),
-    (_TIME.format("r.ended_at"), True), ("r.status", False), ("r.result_json", True),
-    ("encode(r.station_link, 'hex')", False)))
+    *(_sql_field(e, nullable) for e, nullable in (
+        ("r.table_name", False), ("r.round_id::text", False), ("r.session_id::text", True), ("r.number::text", False),
+        ("r.source", False), ("r.game", False), ("r.config_json", False), (_TIME.format("r.started_at"), False),
+        (_TIME.format("r.ended_at"), True), ("r.status", False), ("r.result_json", True))),
+    _sql_hex_field("r.station_link")))
 
 #: SQL text of one event row ``e`` (aggregated in seq order after the round's fields).
-EVENT_FIELDS_SQL = _sql_fields(tuple((e, False) for e in (
-    "e.seq::text", "e.station_event_id::text", "e.at", "e.actor", "e.event_json",
-    "encode(e.station_link, 'hex')")))
+EVENT_FIELDS_SQL = _sql_fields((
+    *(_sql_field(e, False) for e in ("e.seq::text", "e.station_event_id::text", "e.at", "e.actor", "e.event_json")),
+    _sql_hex_field("e.station_link")))
 
 #: SQL giving the same digest for the round row ``r`` of ``floor.rounds`` (with its events).
 ROUND_DIGEST_SQL = (

@@ -809,7 +809,9 @@ class FloorReader:
             audit_problem, audit_count = audit.result()
         problem = self._check_links(links, counts, seq_lo, seq_link)
         if problem is None and stray is not None:
-            problem = (f"round {stray}", f"rows of round {stray} are on the floor without the round")
+            rid, without = stray
+            problem = (f"round {rid}", f"rows of round {rid} are on the floor without the round" if without
+                       else f"rows of round {rid} are on the floor under another start than the round's")
         if problem is None:
             problem = self._verify_versions(table, max_audit, audit_lo)
         if problem is None and audit_problem is not None:
@@ -827,7 +829,14 @@ class FloorReader:
             conn = connect(self.url, autocommit=True, timeouts=REVIEW)
             conn.read_only = True
             conn.execute("SET jit = off")  # short per-round expressions: compiling costs more
-            conn.execute("SET work_mem = '64MB'")  # a part's events sorted and grouped in memory
+            conn.execute("SET work_mem = '64MB'")  # a part's rows grouped and compared in memory
+            # The planner multiplies the selectivities of a part's seq, round id and start ranges
+            # (they are correlated): it expects tens of rows where there are thousands and joins
+            # the per-round groups by nested loops (a day's part: 260,000 comparisons a join).
+            # A part reads whole ranges: hash joins; and plain index scans, whose (round, seq)
+            # order feeds the events' aggregate without a sort.
+            conn.execute("SET enable_nestloop = off")
+            conn.execute("SET enable_bitmapscan = off")
         kept = False
         try:
             yield conn
@@ -846,14 +855,18 @@ class FloorReader:
         try:
             with self._part_connection() as conn:
                 # the part's round ids bound each child table's index range (known to the planner)
+                # (OFFSET 0: read the part's rows by its seq range; min/max alone would walk the round id
+                # and start indexes of the whole month, filtering by seq)
                 bounds = conn.execute("SELECT min(round_id), max(round_id), min(started_at), max(started_at) "
-                                      "FROM floor.rounds WHERE table_name = %s AND floor_seq BETWEEN %s AND %s",
-                                      (table, lo, hi)).fetchone()
+                                      "FROM (SELECT round_id, started_at FROM floor.rounds WHERE table_name = %s "
+                                      "AND floor_seq BETWEEN %s AND %s OFFSET 0) r", (table, lo, hi)).fetchone()
                 rlo, rhi, slo, shi = bounds if bounds is not None else (None, None, None, None)
                 params = {"table": table, "lo": lo, "hi": hi, "rlo": rlo or 0, "rhi": rhi or -1,
                           "slo": slo or _dt.datetime(1, 1, 1, tzinfo=_dt.UTC),
                           "shi": shi or _dt.datetime(1, 1, 1, tzinfo=_dt.UTC)}
-                for rid, floor_seq, floor_link, digest, n_events, *checks in conn.execute(_ROUND_CHECKS_SQL, params):
+                # (binary results: the links and digests arrive as bytes, not hex text to decode)
+                rows = conn.cursor(binary=True).execute(_ROUND_CHECKS_SQL, params)
+                for rid, floor_seq, floor_link, digest, n_events, *checks in rows:
                     problem = next((text for ok, text in zip(checks, _CHECK_TEXTS, strict=True) if not ok), None)
                     links[int(floor_seq)] = (int(rid), bytes(digest), bytes(floor_link), problem)
                     events += int(n_events)
@@ -886,19 +899,30 @@ class FloorReader:
         return (f"round_versions {rid}", f"{where}: its settle output is not the one its round_finish entry "
                                          "records (result_sha256 differs)")
 
-    def _stray_rows(self, table: str, rids: tuple[int, int] | None = None) -> int | None:
+    def _stray_rows(self, table: str, rids: tuple[int, int] | None = None) -> tuple[int, bool] | None:
         """A round's rows (events, settlements, rulings, players, versions) on the floor without the
-        round (of the rounds ``rids`` only, if given): the rounds named by the children less the
-        rounds, one pass over each key (no probe per row across the months' partitions)."""
+        round, or under another start than the round's (in another month's partition, which the
+        parts do not read), of the rounds ``rids`` only if given: the (round, start) pairs the
+        children name less the rounds', one pass over each key (no probe per row across the
+        months' partitions). (round id, whether the round is missing altogether), the first."""
         span = " AND round_id BETWEEN %s AND %s" if rids else ""
         children = " UNION ".join(
-            f"SELECT round_id FROM floor.{child} WHERE table_name = %s{span}"
-            for child in ("events", "settlements", "rulings", "round_players", "round_versions"))
+            f"SELECT round_id, started_at FROM floor.{child} WHERE table_name = %s{span}"
+            for child in ("events", "settlements", "rulings", "round_players"))
         params = [table, *rids] if rids else [table]
         rows = self._rows(
-            f"SELECT min(round_id) FROM ({children} EXCEPT SELECT round_id FROM floor.rounds "
-            f"WHERE table_name = %s{span}) stray", params * 6)
-        return int(rows[0][0]) if rows and rows[0][0] is not None else None
+            f"SELECT min(round_id) FROM ({children} EXCEPT SELECT round_id, started_at FROM floor.rounds "
+            f"WHERE table_name = %s{span}) stray", params * 5)
+        found = int(rows[0][0]) if rows and rows[0][0] is not None else None
+        rows = self._rows(  # a version (partitioned by its forwarding) of a round not on the floor
+            f"SELECT min(round_id) FROM (SELECT round_id FROM floor.round_versions WHERE table_name = %s{span} "
+            f"EXCEPT SELECT round_id FROM floor.rounds WHERE table_name = %s{span}) stray", params * 2)
+        version = int(rows[0][0]) if rows and rows[0][0] is not None else None
+        first = min((r for r in (found, version) if r is not None), default=None)
+        if first is None:
+            return None
+        missing = not self._rows("SELECT 1 FROM floor.rounds WHERE table_name = %s AND round_id = %s", (table, first))
+        return first, missing
 
     @staticmethod
     def _check_links(links: dict[int, tuple[int, bytes, bytes, str | None]], counts: dict[str, int],
@@ -926,7 +950,7 @@ class FloorReader:
                  "WHERE a.table_name = %s AND a.audit_id BETWEEN %s AND %s ORDER BY a.audit_id")
         try:
             with self._part_connection() as conn, conn.transaction():
-                cur = conn.cursor(name="verify_audit")
+                cur = conn.cursor(name="verify_audit", binary=True)
                 cur.itersize = 10000
                 cur.execute(query, (table, min_audit, max_audit))
                 for aid, kind, content_digest, floor_link in cur:
@@ -953,44 +977,46 @@ _CHECK_TEXTS = (
     "its wagered or house net differs from its settle output",
     "its totals differ from its settle output",
 )
-# Set-based: the part's rounds are read once (their settle output parsed once), and each child
-# table is read in one index range over the part's round ids and grouped by round (no probe,
-# no sub-plan per round). Settlements and rulings are compared as jsonb objects keyed by their
-# index (order-free: an object's keys are sorted), so each side is aggregated without a sort.
-# The events' text is aggregated from a subquery sorted by (round, seq): a round's text in any
-# other order would not match its floor link (a reported difference, never a pass).
-# (a round's rows carry its start: only the months of the part's rounds are read)
+# Set-based: the part's rounds are read once (their settle output parsed once, into ``r``), and
+# each child table is read in one index range over the part's round ids (and its rounds' months).
+# The settlements and rulings are compared with the settle output's row by row, as sets: a full
+# join on (round, index), so a row missing, extra, moved to another index or altered marks its
+# round (no per-round object or sort); the players' nets likewise; the wagered and house net are
+# the sums over the settle output's settlements. The events' text is aggregated from a subquery in
+# (round, seq) order (the primary key's): a round's text in any other order would not match its
+# floor link (a reported difference, never a pass).
 _CHILD = ("WHERE {a}.table_name = %(table)s AND {a}.round_id BETWEEN %(rlo)s AND %(rhi)s "
           "AND {a}.started_at BETWEEN %(slo)s AND %(shi)s")
 _ROUND_CHECKS_SQL = (
+    "WITH r AS MATERIALIZED (SELECT r.*, coalesce(r.result_json, '{}')::jsonb AS res FROM floor.rounds r "
+    "WHERE r.table_name = %(table)s AND r.floor_seq BETWEEN %(lo)s AND %(hi)s "
+    "AND r.round_id BETWEEN %(rlo)s AND %(rhi)s), "
+    # the settle output's settlements and rulings, one row each (index from 0, as forwarded)
+    "so AS MATERIALIZED (SELECT r.round_id, j.n - 1 AS idx, j.e ->> 'player' AS player, j.e ->> 'bet' AS bet, "
+    "j.e ->> 'result' AS result, (j.e ->> 'stake')::numeric AS stake, (j.e ->> 'net')::numeric AS net FROM r, "
+    "jsonb_array_elements(coalesce(r.res -> 'settlements', '[]')) WITH ORDINALITY j(e, n)), "
+    "uo AS (SELECT r.round_id, j.n - 1 AS idx, coalesce(j.e ->> 'rule', '') AS rule, coalesce(j.e ->> 'text', '') AS text "
+    "FROM r, jsonb_array_elements(coalesce(r.res -> 'rulings', '[]')) WITH ORDINALITY j(e, n)), "
+    "bad_st AS (SELECT coalesce(a.round_id, b.round_id) AS round_id FROM "
+    f"(SELECT s.round_id, s.idx, s.player, s.bet, s.result, s.stake, s.net FROM floor.settlements s {_CHILD.format(a='s')}) a "
+    "FULL JOIN so b ON a.round_id = b.round_id AND a.idx = b.idx WHERE a.round_id IS NULL OR b.round_id IS NULL "
+    "OR (a.player, a.bet, a.result, a.stake, a.net) IS DISTINCT FROM (b.player, b.bet, b.result, b.stake, b.net)), "
+    "bad_ru AS (SELECT coalesce(a.round_id, b.round_id) AS round_id FROM "
+    f"(SELECT u.round_id, u.idx, coalesce(u.rule, '') AS rule, coalesce(u.text, '') AS text FROM floor.rulings u {_CHILD.format(a='u')}) a "
+    "FULL JOIN uo b ON a.round_id = b.round_id AND a.idx = b.idx WHERE a.round_id IS NULL OR b.round_id IS NULL "
+    "OR (a.rule, a.text) IS DISTINCT FROM (b.rule, b.text)), "
+    # each player's net, where the settle output gives one
+    f"bad_pl AS (SELECT q.round_id FROM floor.round_players q JOIN r ON r.round_id = q.round_id {_CHILD.format(a='q')} "
+    "AND r.res -> 'net' ? q.player AND (q.net IS NULL OR q.net IS DISTINCT FROM (r.res -> 'net' ->> q.player)::numeric)), "
+    "sums AS (SELECT so.round_id, sum(so.stake) AS stakes, sum(so.net) AS nets FROM so GROUP BY so.round_id) "
     f"SELECT r.round_id, r.floor_seq, r.floor_link, sha256(convert_to({chain.ROUND_FIELDS_SQL} "
     "|| coalesce(ev.text, ''), 'UTF8')), coalesce(ev.n, 0), "
-    "coalesce(st.rows, '{}') = o.settlements, coalesce(ru.rows, '{}') = ou.rulings, "
-    # each player's net, where the settle output gives one
-    "NOT EXISTS (SELECT 1 FROM jsonb_each(pl.nets) p WHERE r.res -> 'net' ? p.key "
-    "AND p.value IS DISTINCT FROM to_jsonb((r.res -> 'net' ->> p.key)::numeric)), "
-    # the round's wagered and house net: sums over its settlements
-    "r.wagered = o.stakes AND r.house_net = -o.nets, "
+    "r.round_id NOT IN (SELECT round_id FROM bad_st), r.round_id NOT IN (SELECT round_id FROM bad_ru), "
+    "r.round_id NOT IN (SELECT round_id FROM bad_pl), "
+    "r.wagered = coalesce(sm.stakes, 0) AND r.house_net = -coalesce(sm.nets, 0), "
     "r.totals_json::jsonb = coalesce(r.res -> 'net', '{}'::jsonb) "
-    "FROM (SELECT r.*, coalesce(r.result_json, '{}')::jsonb AS res FROM floor.rounds r "
-    "WHERE r.table_name = %(table)s AND r.floor_seq BETWEEN %(lo)s AND %(hi)s "
-    "AND r.round_id BETWEEN %(rlo)s AND %(rhi)s OFFSET 0) r "
-    "CROSS JOIN LATERAL (SELECT coalesce(jsonb_object_agg(j.n - 1, jsonb_build_array(j.e ->> 'player', "
-    "j.e ->> 'bet', j.e ->> 'result', (j.e ->> 'stake')::numeric, (j.e ->> 'net')::numeric)), '{}') AS settlements, "
-    "coalesce(sum((j.e ->> 'stake')::numeric), 0) AS stakes, coalesce(sum((j.e ->> 'net')::numeric), 0) AS nets "
-    "FROM jsonb_array_elements(coalesce(r.res -> 'settlements', '[]'::jsonb)) WITH ORDINALITY j(e, n)) o "
-    "CROSS JOIN LATERAL (SELECT coalesce(jsonb_object_agg(j.n - 1, jsonb_build_array(coalesce(j.e ->> 'rule', ''), "
-    "coalesce(j.e ->> 'text', ''))), '{}') AS rulings "
-    "FROM jsonb_array_elements(coalesce(r.res -> 'rulings', '[]'::jsonb)) WITH ORDINALITY j(e, n)) ou "
+    "FROM r LEFT JOIN sums sm ON sm.round_id = r.round_id "
     "LEFT JOIN (SELECT e.round_id, string_agg(e.x, '') AS text, count(*) AS n FROM (SELECT e.round_id, "
     f"{chain.EVENT_FIELDS_SQL} AS x FROM floor.events e {_CHILD.format(a='e')} ORDER BY e.round_id, e.seq) e "
-    "GROUP BY e.round_id) ev ON ev.round_id = r.round_id "
-    "LEFT JOIN (SELECT s.round_id, jsonb_object_agg(s.idx, jsonb_build_array(s.player, s.bet, s.result, s.stake, "
-    f"s.net)) AS rows FROM floor.settlements s {_CHILD.format(a='s')} GROUP BY s.round_id) st "
-    "ON st.round_id = r.round_id "
-    "LEFT JOIN (SELECT u.round_id, jsonb_object_agg(u.idx, jsonb_build_array(coalesce(u.rule, ''), "
-    f"coalesce(u.text, ''))) AS rows FROM floor.rulings u {_CHILD.format(a='u')} GROUP BY u.round_id) ru "
-    "ON ru.round_id = r.round_id "
-    "LEFT JOIN (SELECT q.round_id, jsonb_object_agg(q.player, q.net) AS nets FROM floor.round_players q "
-    f"{_CHILD.format(a='q')} GROUP BY q.round_id) pl ON pl.round_id = r.round_id"
+    "GROUP BY e.round_id) ev ON ev.round_id = r.round_id"
 )

@@ -34,6 +34,13 @@ ALTERATIONS = [
     ("UPDATE floor.settlements SET player = 'mallory' WHERE round_id = {rid} AND idx = 0",
      "UPDATE floor.settlements SET player = 'alice' WHERE round_id = {rid} AND idx = 0",
      0, "its settlement rows differ from its settle output"),
+    ("UPDATE floor.settlements SET stake = stake + 0.5 WHERE round_id = {rid} AND idx = 1",
+     "UPDATE floor.settlements SET stake = stake - 0.5 WHERE round_id = {rid} AND idx = 1",
+     0, "its settlement rows differ from its settle output"),
+    # a ruling moved to another index (one missing where the settle output has it, one extra)
+    ("UPDATE floor.rulings SET idx = idx + 5 WHERE round_id = {rid}",
+     "UPDATE floor.rulings SET idx = idx - 5 WHERE round_id = {rid}",
+     1, "its ruling rows differ from its settle output"),
     ("UPDATE floor.rulings SET text = text || '.' WHERE round_id = {rid}",
      "UPDATE floor.rulings SET text = left(text, -1) WHERE round_id = {rid}",
      1, "its ruling rows differ from its settle output"),
