@@ -228,9 +228,9 @@ class _StationBench(_Bench):
         super().__init__(table, cards, rounds, wagers, pause_ms)
         link = self.c.link
         self.c.changed.disconnect(self._acknowledged)
-        link.round_changed.disconnect(self.c.show_state)
+        link.round_changed.disconnect(self.c.show_notified)
         link.round_changed.connect(self._notified)
-        link.round_changed.connect(self.c.show_state)
+        link.round_changed.connect(self.c.show_notified)
 
     def _notified(self, _state: object) -> None:
         self._acknowledged()
