@@ -1,4 +1,13 @@
-"""Benchmark of the dealer's screen (not a test): ``python -m ui.dealer.bench [--cards N] [--rounds N]``.
+"""Benchmark of the dealer's screen (not a test): ``python -m ui.dealer.bench [--station] [--cards N] [--rounds N]``.
+
+``--station``: the product's path on a station. A real ``dealer-assist station serve``
+process (its own state directory, a private socket, the simulated shoe on a pty that the
+service's driver opens by path, as tests/ui_service start it) holds the engine, the store
+and the shoe; the screen is its client in this process, logged in as a dealer (enrolment,
+account, log-in through the socket), the heavy layout. The card is timed from its frame
+written to the pty to its paint in the client's window; the screen's share from the
+service's ``round`` notification reaching the GUI thread; the service's resident size is
+sampled with the screen's. Without it: the embedded path below (development mode).
 
 1. Card latency: from a card frame written to the simulated shoe's pty until that card
    is painted in the window (median and p99 over ``--cards`` cards; target p99 <= 16.7 ms,
