@@ -65,6 +65,9 @@ class ServiceClient:
         self._lock = threading.Lock()
         self._send_lock = threading.Lock()  # requests from several threads: whole lines each
         self._closed = False
+        # notifications read so far (the reader thread's count): a reply carries the count
+        # at its arrival, so a screen knows which notifications are older than a reply
+        self.notices = 0
         self._thread = threading.Thread(target=self._read_loop, name="service-client", daemon=True)
         self._thread.start()
 
@@ -79,13 +82,14 @@ class ServiceClient:
                 if message is None:
                     break
                 if "notify" in message:
+                    self.notices += 1
                     if self.on_notify is not None:
                         self.on_notify(str(message["notify"]), message.get("data") or {})
                     continue
                 with self._lock:
                     waiter = self._waiting.pop(message.get("id", -1), None)
                 if waiter is not None:
-                    waiter[1].append(message)
+                    waiter[1].append({**message, "notices": self.notices})
                     waiter[0].set()
         except (OSError, ProtocolError):
             pass
@@ -104,6 +108,11 @@ class ServiceClient:
 
     def request(self, op: str, **args: Any) -> Any:
         """Send one request and wait for its reply; ServiceError if refused or gone."""
+        return self.request_counted(op, **args)[0]
+
+    def request_counted(self, op: str, **args: Any) -> tuple[Any, int]:
+        """``request``, and the number of notifications read before its reply (the service
+        tells every screen before it answers: those are no newer than the reply)."""
         if self._closed:
             raise ServiceError("internal", "the station service closed the connection")
         request_id = next(self._ids)
@@ -122,7 +131,7 @@ class ServiceClient:
             raise ServiceError("internal", f"no answer from the station service to {op}")
         reply = box[0]
         if reply.get("ok"):
-            return reply.get("result")
+            return reply.get("result"), int(reply["notices"])
         error = reply.get("error") or {}
         raise ServiceError(str(error.get("code", "internal")), str(error.get("message", "")), error.get("clause"),
                            str(error.get("reason") or ""))

@@ -102,3 +102,43 @@ def test_heaviest_round_fits_the_screen(qtbot: Any, tmp_path: Path, game: str, s
     run(game, size, tmp_path, check=check, db_dir=str(tmp_path))
     assert set(found) >= {"1_betting", "3_play", "4_settled"}
     assert {step: p for step, p in found.items() if p} == {}
+
+
+SIZES = [(1280, 800), (1366, 768), (1920, 1080)]
+
+
+def _list_scrolls(window: Any) -> str:
+    """Why the dealer's settlement list does not fit its panel, or "" when it fits."""
+    panel = window.settlement
+    if not panel.isVisibleTo(window) or not panel.summary.isVisibleTo(window):
+        return ""
+    rows = panel.summary_rows()
+    summary = panel.summary
+    if rows and summary.verticalScrollBar().maximum() > 0:
+        shown = sum(summary.rowHeight(r) for r in range(len(rows)))
+        return f"{len(rows)} rows, {shown} px in {summary.viewport().height()} px"
+    return ""
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("game", ["ace_race", "electronic", "star_elements", "lucky8", "dueling8s"])
+def test_the_settlement_list_never_scrolls(qtbot: Any, tmp_path: Path, game: str, size: tuple[int, int]) -> None:
+    """Issue 24 item 3: the dealer's list (interim and final) fits its panel without
+    scrolling after every event of the heaviest round, at each table screen's size."""
+    found: list[str] = []
+    shown: list[str] = []
+
+    def after(what: str, window: Any) -> None:
+        qtbot.wait(150)  # the list is filled and fitted after the card is painted
+        if window.settlement.isVisibleTo(window) and window.settlement.summary_rows():
+            shown.append(what)
+        why = _list_scrolls(window)
+        if why:
+            found.append(f"after {what}: the settlement list scrolls: {why}")
+
+    def check(step: str, window: Any) -> None:
+        after(step, window)
+
+    run(game, size, tmp_path, check=check, db_dir=str(tmp_path), after_event=after)
+    assert "4_settled" in shown  # the final settlement was on the list
+    assert found == []

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QRegion
+from PySide6.QtWidgets import QWidget
 
 from dealer_assist.engine.table_setup import TableSetup
 from tests.ui.driving import TableDriver
@@ -89,3 +91,25 @@ def test_four_split_hands_each_doubled_paid_per_hand(make_table: MakeTable) -> N
     ])
     assert t.window.settlement.total_of("alice") == "COLLECT 200"
     assert t.window.settlement.total_of("bob") == "COLLECT 50"
+
+    # at each table screen's size, area 1's four doubled hands are all in view: each hand's
+    # title, badges, cards (each card's corner with its rank and element) and pay tag inside the
+    # area and covered by nothing
+    for width, height in ((1280, 800), (1366, 768), (1920, 1080)):
+        t.window.setGeometry(0, 0, width, height)
+        t.qtbot.wait(200)
+        box = t.window.table_view.area_boxes[1]
+        for n, hand in enumerate(box.hand_boxes, 1):
+            parts: list[tuple[str, QWidget, QRect]] = [
+                (f"hand {n}", hand, hand.rect()), (f"hand {n}'s title", hand.title, hand.title.rect()),
+                (f"hand {n}'s badges", hand.badges, hand.badges.rect()),
+                (f"hand {n}'s pay", hand.pay, hand.pay.rect())]
+            for face in hand.cards.faces:
+                corner = QRect(0, 0, max(1, face.width() * 3 // 10), max(1, face.height() * 3 // 10))
+                parts.append((f"hand {n}'s {face.text}", face, corner if not face.compact else face.rect()))
+            for what, widget, must_show in parts:
+                assert widget.isVisibleTo(t.window), f"{width}x{height}: {what} hidden"
+                placed = QRect(widget.mapTo(box, widget.rect().topLeft()), widget.size())
+                assert box.rect().contains(placed), f"{width}x{height}: {what} {placed.getRect()} outside the area"
+                assert widget.visibleRegion().intersected(must_show) == QRegion(must_show), \
+                    f"{width}x{height}: {what} covered ({widget.visibleRegion().boundingRect().getRect()})"

@@ -41,6 +41,7 @@ class ServiceLink(QObject):
         super().__init__(parent)
         self.path, self.kind = path, kind
         self._post = GuiPost(self)
+        self.answered = 0  # the client's notifications up to this one are older than a reply shown
         self.client = self._connect()
         self.worker = Worker("service-requests", self)
         self.notified.connect(self._dispatch)
@@ -49,19 +50,35 @@ class ServiceLink(QObject):
         self.attempts = 0
         self.delay_ms = FIRST_DELAY_MS
         self.resume_token = ""  # the service's token for this screen's shift (op login)
+        # the next attempt's timer: a member (QTimer.singleShot keeps a reference per call, PySide6 6.11)
+        self.retry = QTimer(self)
+        self.retry.setSingleShot(True)
+        self.retry.timeout.connect(self._try_again)
 
     def _connect(self) -> ServiceClient:
         box: list[ServiceClient] = []
 
         def notified(name: str, data: dict[str, Any]) -> None:  # from the client's thread
-            self._post.post(self._from_client, box, name, data)
+            self._post.post(self._from_client, box, name, data, box[0].notices if box else 0)
 
         box.append(ServiceClient(self.path, self.kind, on_notify=notified))
         return box[0]
 
-    def _from_client(self, box: list[ServiceClient], name: str, data: dict[str, Any]) -> None:
-        if box and box[0] is self.client:  # an old connection's last words are not this one's
-            self.notified.emit(name, data)
+    def _from_client(self, box: list[ServiceClient], name: str, data: dict[str, Any], number: int) -> None:
+        if not box or box[0] is not self.client:  # an old connection's last words are not this one's
+            return
+        if name == "round" and number <= self.answered:
+            return  # older than a reply this screen has shown (a card told while a decision was sent)
+        self.notified.emit(name, data)
+
+    def ask(self, op: str, **args: Any) -> Any:
+        """One request on the GUI thread, its result returned; the round notifications read
+        before its reply are older than it, and are not emitted after it."""
+        client = self.client
+        result, seen = client.request_counted(op, **args)
+        if client is self.client:
+            self.answered = max(self.answered, seen)
+        return result
 
 
     def _dispatch(self, name: str, data: object) -> None:
@@ -95,10 +112,11 @@ class ServiceLink(QObject):
                 client.close()
             return
         if client is None or client.closed:  # (closed again before it was taken)
-            QTimer.singleShot(self.delay_ms, self, self._try_again)
+            self.retry.start(self.delay_ms)
             self.delay_ms = min(self.delay_ms * 2, MAX_DELAY_MS)
             return
         self.client = client
+        self.answered = 0
         self.link_state.emit("connected")
         self.reconnected.emit()
 
@@ -120,6 +138,7 @@ class ServiceLink(QObject):
 
     def close(self) -> None:
         self.closing = True
+        self.retry.stop()
         self.worker.stop()  # the queued requests first (e.g. the log-out of a closing screen)
         self.client.close()
 

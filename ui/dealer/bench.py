@@ -1,4 +1,13 @@
-"""Benchmark of the dealer's screen (not a test): ``python -m ui.dealer.bench [--cards N] [--rounds N]``.
+"""Benchmark of the dealer's screen (not a test): ``python -m ui.dealer.bench [--station] [--cards N] [--rounds N]``.
+
+``--station``: the product's path on a station. A real ``dealer-assist station serve``
+process (its own state directory, a private socket, the simulated shoe on a pty that the
+service's driver opens by path, as tests/ui_service start it) holds the engine, the store
+and the shoe; the screen is its client in this process, logged in as a dealer (enrolment,
+account, log-in through the socket), the heavy layout. The card is timed from its frame
+written to the pty to its paint in the client's window; the screen's share from the
+service's ``round`` notification reaching the GUI thread; the service's resident size is
+sampled with the screen's. Without it: the embedded path below (development mode).
 
 1. Card latency: from a card frame written to the simulated shoe's pty until that card
    is painted in the window (median and p99 over ``--cards`` cards; target p99 <= 16.7 ms,
@@ -31,6 +40,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from array import array
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +56,17 @@ def _rss_mb() -> float:
         for line in status:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def _rss_of(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
     return float("nan")
 
 
@@ -71,17 +92,22 @@ class _Bench(QObject):
         self.c = table.controller
         self.cards_target = cards
         self.rounds_target = rounds
-        self.latencies: list[float] = []
+        # the figures are kept as machine doubles (8 bytes each): as Python floats and tuples
+        # they were ~140 bytes a card, 2.4 KB a round, most of the bench process's growth
+        self.latencies = array("d")
         self.rounds = 0
         self.pending: tuple[str, int, int] | None = None  # card text, card count, start ns
         self.rss: list[tuple[int, float]] = []
+        self.service_pid = 0  # on a station: the service's process, whose size is sampled too
+        self.service_rss: list[tuple[int, float]] = []
         self.done = False
         # the screen's own share of each card: from the store's acknowledgement (the
         # controller's ``changed``, before the window redraws) to the paint, in wall time and
         # in the GUI thread's CPU time (which the machine's load hardly changes); the cards
         # that bring a settlement (interim or final) apart from the others
         self.acked: tuple[int, float] | None = None
-        self.screen: dict[bool, list[tuple[float, float]]] = {True: [], False: []}
+        self.screen: dict[bool, tuple[array[float], array[float]]] = {True: (array("d"), array("d")),
+                                                                       False: (array("d"), array("d"))}
         self.settled = 0
         window = table.window
         self.c.changed.disconnect(window.refresh)
@@ -102,8 +128,9 @@ class _Bench(QObject):
             settled = len(self.c.rnd.settlements)
             if self.acked is not None:
                 wall_ns, cpu = self.acked
-                self.screen[settled > self.settled].append(((now_ns - wall_ns) / 1e6,
-                                                            (time.thread_time() - cpu) * 1e3))
+                wall, gui = self.screen[settled > self.settled]
+                wall.append((now_ns - wall_ns) / 1e6)
+                gui.append((time.thread_time() - cpu) * 1e3)
             self.settled = settled
             self.acked = None
             self.progress = time.monotonic()
@@ -124,18 +151,18 @@ class _Bench(QObject):
         c = self.c
         if self.done:
             return
-        if c.unacknowledged:
+        if self._writing():
             self._later(2)  # the store is writing: look again soon, without spinning
             return
         rnd = c.rnd
         status = rnd.status()
         if status in ("settled", "void"):
-            if not c.finish_recorded or c.store_worker.busy:
+            if not self._finished():
                 self._later(2)
                 return
             sim = self.table.sim
             if self.shuffled:
-                if not c.shoe_reloaded:  # the new shoe's "loaded" comes through the driver
+                if not self._reloaded():  # the new shoe's "loaded" comes through the driver
                     self._later(2)
                     return
                 self.shuffled = False
@@ -148,6 +175,8 @@ class _Bench(QObject):
             self.progress = time.monotonic()
             if self.rounds % max(1, self.rounds_target // 10) == 0:
                 self.rss.append((self.rounds, _rss_mb()))
+                if self.service_pid:
+                    self.service_rss.append((self.rounds, _rss_of(self.service_pid)))
             if self.rounds >= self.rounds_target and len(self.latencies) >= self.cards_target:
                 self.done = True
                 QCoreApplication.quit()
@@ -157,8 +186,7 @@ class _Bench(QObject):
             return
         exp = rnd.expectation()
         if exp.kind == "wagers":
-            for player, bet, amount, area in self.wagers:
-                c.place_wager(player, bet, amount, area)
+            self._place_wagers()
             c.no_more_bets()
             self._later(self.pause_ms)
         elif exp.kind == "card":
@@ -175,6 +203,20 @@ class _Bench(QObject):
         else:
             raise SystemExit(f"the benchmark does not know how to go on from {exp}")
 
+    # what the embedded screen waits for (its own store's writer thread, its own driver)
+    def _writing(self) -> bool:
+        return bool(self.c.unacknowledged)
+
+    def _finished(self) -> bool:
+        return bool(self.c.finish_recorded and not self.c.store_worker.busy)
+
+    def _reloaded(self) -> bool:
+        return bool(self.c.shoe_reloaded)
+
+    def _place_wagers(self) -> None:
+        for player, bet, amount, area in self.wagers:
+            self.c.place_wager(player, bet, amount, area)
+
     def watch(self, timeout: float) -> None:
         """Called every second: stop a run in which nothing moved for ``timeout`` seconds."""
         from PySide6.QtCore import QCoreApplication
@@ -186,6 +228,42 @@ class _Bench(QObject):
                             f"{c.rnd.expectation()}, pending card {self.pending}")
             self.done = True
             QCoreApplication.quit()
+
+
+class _StationBench(_Bench):
+    """The same rounds on the screen of a station: the screen is a client of a real
+    ``dealer-assist station serve`` process, which holds the engine, the store and the shoe;
+    the bench writes the shoe's frames to the pty the service reads. The screen's share of a
+    card starts when the service's ``round`` notification reaches the GUI thread (the service
+    recorded the card before telling anyone)."""
+
+    def __init__(self, table: Any, cards: int, rounds: int, wagers: list[tuple[str, str, int, int | None]],
+                 pause_ms: int = 0) -> None:
+        super().__init__(table, cards, rounds, wagers, pause_ms)
+        link = self.c.link
+        self.c.changed.disconnect(self._acknowledged)
+        link.round_changed.disconnect(self.c.show_notified)
+        link.round_changed.connect(self._notified)
+        link.round_changed.connect(self.c.show_notified)
+
+    def _notified(self, _state: object) -> None:
+        self._acknowledged()
+
+    # the service recorded everything before it answered or told; its driver reads the pty in
+    # order, so a new shoe's LOADED always comes before the next round's first card
+    def _writing(self) -> bool:
+        return False
+
+    def _finished(self) -> bool:
+        return True
+
+    def _reloaded(self) -> bool:
+        return True
+
+    def _place_wagers(self) -> None:
+        from decimal import Decimal
+
+        self.c.place_wagers([(p, b, Decimal(a), area) for p, b, a, area in self.wagers])  # one slip sent
 
 
 PLAYERS = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lea", "max", "ned",
@@ -263,6 +341,106 @@ def card_latency_and_memory(cards: int, rounds: int, *, layout: str = "heavy", s
     }
 
 
+def station_latency_and_memory(cards: int, rounds: int, *, size: tuple[int, int] = (1920, 1080),
+                               timeout: float = 30, pause_ms: int = 0) -> dict[str, Any]:
+    """The heavy layout on the station's path: ``station serve`` as its own process (own state
+    directory, private socket, the simulated shoe on a pty opened by path, as
+    tests/ui_service starts it), the screen its client in this process, logged in."""
+    import types
+
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    import dealer_assist.service.station as st
+    from dealer_assist.games import GAMES
+    from dealer_assist.service.client import SOCKET_ENV, ServiceError
+    from dealer_assist.service.probe import handshake
+    from hardware.simulator import SimulatedShoe
+    from ui.common.accounts import DEV_MODE_VARIABLE
+    from ui.common.cards import CardFace
+    from ui.common.collector import collect_between_rounds
+    from ui.common.service_link import ServiceLink
+    from ui.dealer.app import build_client_screen
+
+    app = QApplication.instance() or QApplication([])
+    sim = SimulatedShoe(game="lucky8", decks=8, seed=11)
+    sim.open()
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp)
+        state, sock = base / "state", base / "run" / "station.sock"
+        config = base / "station.toml"
+        config.write_text(st.render_config(st.StationConfig(table="BENCH", pit="PIT-1", game="lucky8", decks=8,
+                                                            areas=7, shoe_port=sim.path,
+                                                            store=str(state / "table.db"))))
+        env = {k: v for k, v in os.environ.items() if k not in (DEV_MODE_VARIABLE, SOCKET_ENV, st.CONFIG_ENV)}
+        service = subprocess.Popen([sys.executable, "-m", "dealer_assist", "station", "serve", "--config", str(config),
+                                    "--state-dir", str(state), "--socket", str(sock), "--log-dir", str(base / "log")],
+                                   env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        link: Any = None
+        table: Any = None
+        try:
+            deadline = time.monotonic() + 30
+            while not (sock.exists() and handshake(sock, timeout_s=1).ok):
+                if service.poll() is not None:
+                    raise SystemExit(f"the station service did not start: {service.communicate()[1]}")
+                if time.monotonic() > deadline:
+                    raise SystemExit("the station service did not answer within 30 s")
+                time.sleep(0.1)
+            link = ServiceLink(sock, "screen")
+            # the first supervisor enrols and adds the dealer, who logs in (as tests/ui_service do)
+            approval = link.client.request("enrol", name="sue", pin="482913")["approval"]
+            link.client.request("add_account", name="ann", new_pin="730418", roles=["dealer"], approval=approval)
+            try:
+                link.client.request("login", name="ann", pin="730418")
+            except ServiceError as exc:  # a first PIN is changed at the first log-in
+                if exc.code != "pin":
+                    raise
+                link.client.request("change_pin", name="ann", old_pin="730418", new_pin="246813")
+                link.client.request("login", name="ann", pin="246813")
+            screen = build_client_screen(link, None, sock, "lucky8")
+            c = screen.controller
+            c.start_shift("ann")
+            table = types.SimpleNamespace(controller=c, window=screen.window, sim=sim)
+            collect_between_rounds()
+            screen.window.setGeometry(0, 0, *size)
+            screen.window.show()
+            deadline = time.monotonic() + 10
+            while not (c.rnd is not None and c.shoe.connected):
+                app.processEvents()
+                time.sleep(0.005)
+                if time.monotonic() > deadline:
+                    raise SystemExit(f"the screen did not get ready: shoe {c.service_state.get('shoe')}")
+            bench = _StationBench(table, cards, rounds, heavy_wagers(GAMES["lucky8"].side_bets), pause_ms)
+            watchdog = QTimer()
+            watchdog.setInterval(1000)
+            watchdog.timeout.connect(lambda: bench.watch(timeout))
+            watchdog.start()
+            rss_start, service_start = _rss_mb(), _rss_of(service.pid)
+            bench.service_pid = service.pid
+            bench.progress = time.monotonic()
+            bench.step()
+            app.exec()
+            watchdog.stop()
+            CardFace.first_paint_listener = None
+        finally:
+            if table is not None:
+                table.controller.close()
+                table.window.close()
+            elif link is not None:
+                link.close()
+            service.terminate()
+            service.wait(30)
+            sim.close()
+        lat = sorted(bench.latencies)
+    if bench.stalled:
+        raise SystemExit(f"error: the benchmark stalled: {bench.stalled}")
+    return {
+        "screen": bench.screen, "cards": len(lat), "median_ms": statistics.median(lat), "p99_ms": _p99(lat),
+        "max_ms": lat[-1], "rounds": bench.rounds, "rss_start_mb": rss_start, "rss": bench.rss,
+        "service_rss_start_mb": service_start, "service_rss": bench.service_rss,
+    }
+
+
 def _p99(ordered: list[float]) -> float:
     return ordered[max(0, int(len(ordered) * 0.99) - 1)]
 
@@ -291,6 +469,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=100)
     parser.add_argument("--launches", type=int, default=3)
     parser.add_argument("--layout", choices=("heavy", "light"), default="heavy")
+    parser.add_argument("--station", action="store_true",
+                        help="the station's path: the screen a client of a real `station serve` (heavy layout)")
     parser.add_argument("--size", default="1920x1080", help="window size (default 1920x1080)")
     parser.add_argument("--timeout", type=float, default=30, help="seconds without progress before giving up")
     parser.add_argument("--pause", type=int, default=0, metavar="MS",
@@ -299,20 +479,28 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     width, _, height = args.size.partition("x")
     launches = [launch_to_first_window() for _ in range(args.launches)]
-    print(f"launch to first window: best {min(launches):.2f} s, worst {max(launches):.2f} s "
-          f"over {len(launches)} launches (target <= 1 s)")
-    result = card_latency_and_memory(args.cards, args.rounds, layout=args.layout,
-                                     size=(int(width), int(height)), timeout=args.timeout, pause_ms=args.pause)
-    print(f"card frame written -> card painted ({args.layout} layout, {args.size}): "
+    if launches:
+        print(f"launch to first window: best {min(launches):.2f} s, worst {max(launches):.2f} s "
+              f"over {len(launches)} launches (target <= 1 s)")
+    size = (int(width), int(height))
+    if args.station:
+        result = station_latency_and_memory(args.cards, args.rounds, size=size, timeout=args.timeout,
+                                            pause_ms=args.pause)
+        layout = "station service, heavy"
+    else:
+        result = card_latency_and_memory(args.cards, args.rounds, layout=args.layout, size=size,
+                                         timeout=args.timeout, pause_ms=args.pause)
+        layout = args.layout
+    share_from = "service's notification" if args.station else "store acknowledged"
+    print(f"card frame written -> card painted ({layout} layout, {args.size}): "
           f"median {result['median_ms']:.1f} ms, p99 {result['p99_ms']:.1f} ms, max {result['max_ms']:.1f} ms "
           f"over {result['cards']} cards in {result['rounds']} rounds, {args.pause} ms between actions "
           f"(target p99 <= 16.7 ms)")
     for settling, what in ((True, "cards bringing a settlement"), (False, "other cards")):
-        shares = result["screen"][settling]
-        if shares:
-            wall = sorted(w for w, _ in shares)
-            cpu = sorted(c for _, c in shares)
-            print(f"  {what} ({len(shares)}): store acknowledged -> painted median {statistics.median(wall):.1f} ms, "
+        walls, cpus = result["screen"][settling]
+        if walls:
+            wall, cpu = sorted(walls), sorted(cpus)
+            print(f"  {what} ({len(wall)}): {share_from} -> painted median {statistics.median(wall):.1f} ms, "
                   f"p99 {_p99(wall):.1f} ms, max {wall[-1]:.1f} ms; GUI thread CPU median "
                   f"{statistics.median(cpu):.1f} ms, p99 {_p99(cpu):.1f} ms, max {cpu[-1]:.1f} ms")
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
@@ -321,6 +509,11 @@ def main(argv: list[str] | None = None) -> int:
           + ", ".join(f"{mb:.1f} MB after {n} rounds" for n, mb in rss))
     if len(rss) >= 2:
         print(f"growth from {rss[0][0]} to {rss[-1][0]} rounds: {rss[-1][1] - rss[0][1]:+.1f} MB")
+    served = result.get("service_rss") or []
+    if served:
+        print(f"the service's memory: {result['service_rss_start_mb']:.1f} MB before the first round; "
+              + ", ".join(f"{mb:.1f} MB after {n} rounds" for n, mb in served)
+              + f" ({served[-1][1] - served[0][1]:+.1f} MB from {served[0][0]} to {served[-1][0]} rounds)")
     return 0
 
 

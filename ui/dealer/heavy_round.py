@@ -220,7 +220,10 @@ class Shooter:
 
 
 def run(game: str, size: tuple[int, int], out: Path, check: Callable[[str, Any], None] | None = None,
-        db_dir: str | None = None, review: bool = False) -> None:
+        db_dir: str | None = None, review: bool = False,
+        after_event: Callable[[str, Any], None] | None = None) -> None:
+    """The heavy round of ``game`` at ``size``; ``after_event(what, window)`` after every
+    event is on disk and shown."""
     from PySide6.QtWidgets import QApplication
 
     from dealer_assist.base.cards import parse_card
@@ -238,7 +241,8 @@ def run(game: str, size: tuple[int, int], out: Path, check: Callable[[str, Any],
         window.setGeometry(0, 0, *size)
         window.show()
         shooter = Shooter(app, window, out, f"{game}_{size[0]}x{size[1]}", check)
-        play(app, window, table.controller, sim, setup, shooter)
+        play(app, window, table.controller, sim, setup, shooter,
+             after_event=None if after_event is None else (lambda what: after_event(what, window)))
         if review:
             _review_shot(app, table, size, out, shooter)
         table.close()

@@ -41,7 +41,8 @@ from ui.common.table_view import BET_NAMES, SHORT_BET_NAMES
 TOTAL_PAIRS = 2
 SUMMARY = ("Area", "Player", "By hand and bet", "Total")
 LIST_NAMES = {"insurance": "Ins", "even_money": "EvM"}  # shorter than the layout's row names
-MIN_ROW_PX = 13  # the list's lines shrink to fit its panel, never below this (type >= 11 px)
+MIN_ROW_PX = 13  # the list's lines shrink to fit its panel, never below this (type >= 10 px)
+MIN_FULL_PX = 12  # a row per player while it fits in type this size; else a row per area
 COLUMNS = ("Area", "Player", "Wager", "Result", "Pay / collect", "Rule", "Stage")
 _GROUP_BRUSHES = (QBrush(QColor("#ffffff")), QBrush(QColor("#eef3ee")))
 _ACTION_BRUSHES = {"PAY": QBrush(QColor("#1b5e20")), "COLLECT": QBrush(QColor("#b00020"))}
@@ -139,7 +140,10 @@ class SettlementPanel(QWidget):
         self.summary.horizontalHeader().setMinimumSectionSize(px(14))  # "7": no wider than it needs
         self._summary_px = 0  # the list's type size now
         self._row_px: dict[int, int] = {}  # the type size each row's items were given
-        self._measured: dict[int, tuple[int, list[int], int]] = {}  # _measure's, for the rows shown
+        self._measured: dict[tuple[int, int], tuple[int, list[int], int]] = {}  # _measure's, this round
+        # the list a row per player, and condensed to a row per area (when the first does not fit)
+        self._summary_sets: tuple[list[tuple[tuple[str, ...], str, int]], ...] = ([], [])
+        self._summary_grouped = False
         self.summary.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.summary.setWordWrap(True)
         self.summary.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -211,30 +215,29 @@ class SettlementPanel(QWidget):
     def _fit_summary(self) -> None:
         """Rows as high as the panel allows for all of them (a two-line row counts twice).
 
+        A row per player while they all fit in type of at least ``MIN_FULL_PX``; else the list
+        condenses to a row per area, each player's total in it (the bets' amounts stay on the
+        layout's wager cells), so 7 areas × 3 players × 4 hands never scroll (issue 24 item 3).
         The type goes on the rows' items (a style sheet of its own restyled the whole list,
         ~3 ms, and the panel's height changes with the prompt on most cards of a settled
         round); the words are measured once a size and round (``_measured``)."""
-        count = self._summary_count
-        if not count:
+        if not self._summary_sets[0]:
             return
         viewport = self.summary.viewport()
         room = viewport.height()
-        rows = [values for values, _, _ in self._summary_shown[:count]]
-        bold = QFont(self._bold)
-        font = QFont(self.summary.font())
-        size = px(17)
         scroll_w = self.summary.verticalScrollBar().sizeHint().width()
-        while True:  # the largest type at which every row's lines fit the room
-            font.setPixelSize(size)
-            bold.setPixelSize(size)
-            others, words, spacing = self._measure(size, rows, font, bold)
-            # the other columns as wide as their words at this size (they size to contents)
-            width = max(1, viewport.width() - others - scroll_w - 14)
-            lines = [min(3, -(-w // width)) for w in words]
-            line = (room - count) // max(1, sum(lines))  # 1 px a row: the grid line
-            if line >= spacing + 1 or size <= MIN_ROW_PX - 3:
+        for grouped, chosen in enumerate(self._summary_sets):
+            size, lines, line, fits = self._fit_size(grouped, chosen, room, viewport.width() - scroll_w)
+            if fits:
                 break
-            size -= 1
+        if self._summary_shown[:self._summary_count] != chosen or self._summary_count != len(chosen):
+            _fill(self.summary, chosen, self._summary_shown, self._bold, amounts=[SUMMARY.index("Total")])
+            self._summary_count = len(chosen)
+        count = self._summary_count
+        self._summary_grouped = bool(grouped)
+        font, bold = QFont(self.summary.font()), QFont(self._bold)
+        font.setPixelSize(size)
+        bold.setPixelSize(size)
         self._summary_lines = lines
         line = max(MIN_ROW_PX, min(px(30), line))
         self._summary_px = size
@@ -259,9 +262,33 @@ class SettlementPanel(QWidget):
             if self.summary.rowHeight(row) != height:
                 self.summary.setRowHeight(row, height)
 
-    def _measure(self, size: int, rows: list[tuple[str, ...]], font: QFont,
+    def _fit_size(self, grouped: int, entries: list[tuple[tuple[str, ...], str, int]], room: int,
+                  width: int) -> tuple[int, list[int], int, bool]:
+        """The largest type at which every row's lines fit ``room``: (type px, each row's
+        lines, line height, whether they fit at a readable size)."""
+        rows = [values for values, _, _ in entries]
+        count = len(rows)
+        floor = MIN_FULL_PX if not grouped else MIN_ROW_PX - 3
+        font, bold = QFont(self.summary.font()), QFont(self._bold)
+        size = px(17)
+        while True:
+            font.setPixelSize(size)
+            bold.setPixelSize(size)
+            others, words, spacing = self._measure((grouped, size), rows, font, bold)
+            # the other columns as wide as their words at this size (they size to contents)
+            usable = max(1, width - others - 14)
+            lines = [min(3, -(-w // usable)) for w in words]
+            line = (room - count) // max(1, sum(lines))  # 1 px a row: the grid line
+            if line >= spacing + 1:
+                return size, lines, line, True
+            if size <= floor:
+                return size, lines, line, False
+            size -= 1
+
+    def _measure(self, size: tuple[int, int], rows: list[tuple[str, ...]], font: QFont,
                  bold: QFont) -> tuple[int, list[int], int]:
-        """(the other columns' width, each row's words' width, the line spacing) at ``size``."""
+        """(the other columns' width, each row's words' width, the line spacing) at ``size``
+        (the list's form: 0 a row per player, 1 a row per area; the type's size)."""
         known = self._measured.get(size)
         if known is None:
             metrics, bold_metrics = QFontMetrics(font), QFontMetrics(bold)
@@ -323,6 +350,7 @@ class SettlementPanel(QWidget):
             tip = f"{s['player']}: {bet}, stake {s['stake']}, {s['result']}: {pay} ({s['rule']}, {s.get('stage', '')})"
             rows.append((values, tip, group % 2))
         summary = self._summary(ordered)
+        self._summary_sets = (summary, self._summary_by_area(ordered))
         self._summary_count = len(summary)
         self._summary_lines = [1] * len(summary)
         self._measured = {}
@@ -374,6 +402,23 @@ class SettlementPanel(QWidget):
             shown_area = str(area) if area is not None and area not in seen else ""  # once a group
             seen.add(area)
             rows.append(((shown_area, player, text, total.strip()), tip, area_index % 2))
+        return rows
+
+    @staticmethod
+    def _summary_by_area(ordered: list[dict[str, Any]]) -> list[tuple[tuple[str, ...], str, int]]:
+        """The list condensed: a row per area in paying order, each player's total there."""
+        areas: dict[Any, dict[str, list[dict[str, Any]]]] = {}
+        for s in ordered:
+            areas.setdefault(s.get("area"), {}).setdefault(str(s["player"]), []).append(s)
+        rows: list[tuple[tuple[str, ...], str, int]] = []
+        for index, (area, players) in enumerate(areas.items()):
+            parts = []
+            for player, entries in players.items():
+                net = sum((Decimal(str(e["net"])) for e in entries), Decimal(0))
+                parts.append(f"{player} {settled_cell(entries).text.strip() if net else '='}")
+            tip = "; ".join(f"{e['player']} {BET_NAMES.get(e['bet'], e['bet'])} {e['result']} {signed(e['net'])} "
+                            f"({e['rule']})" for entries in players.values() for e in entries)
+            rows.append(((str(area) if area is not None else "", "", "   ".join(parts), ""), tip, index % 2))
         return rows
 
     def row_count(self) -> int:

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-from dealer_assist.base.errors import DealerAssistError, TranscriptError
+from dealer_assist.base.errors import DealerAssistError, RuleRefusal, TranscriptError
 from dealer_assist.engine.events import Event
 from dealer_assist.engine.session import TableSession
 from dealer_assist.engine.table_setup import TableSetup, setup_from_json, setup_to_json
@@ -55,7 +55,7 @@ class StationController(TableController):
         self.sent_slip: list[dict[str, Any]] = []  # the slip the service holds (in its memory only)
         # the log-in dialog again, when a restarted service cannot resume the shift (ui/dealer/app.py)
         self.login_lost: Callable[[], None] = lambda: None
-        link.round_changed.connect(self.show_state)
+        link.round_changed.connect(self.show_notified)
         link.shoe_changed.connect(self.show_shoe)
         link.closed.connect(self.on_service_closed)
         link.reconnected.connect(self.on_reconnected)
@@ -64,7 +64,7 @@ class StationController(TableController):
     def open_store(self, path: str | None, done: Callable[[bool], None] | None = None) -> None:
         """No store here: the service's state, once connected."""
         try:
-            state = self.link.client.request("state")
+            state = self.link.ask("state")
         except ServiceError as exc:
             self.store_error = exc.message
             self.store_failed.emit(exc.message)
@@ -75,11 +75,40 @@ class StationController(TableController):
         if done is not None:
             done(True)
 
+    def show_notified(self, state: object) -> None:
+        """The service's ``round`` notification; the state this screen shows already (the
+        service tells every screen after it answered this one) is not drawn again."""
+        if state != self.service_state:
+            self.show_state(state)
+
+    def _replayed(self, state: dict[str, Any], config: dict[str, Any]) -> TableSession:
+        """The service's round as an engine round. The same open round with more recorded
+        events (a card, a decision) takes only the new ones; anything else (another round, a
+        take-back, a tentative card, another set-up) is replayed from its first event."""
+        events = list(state.get("events") or [])
+        old = self.service_state
+        session = self.session
+        done = len(self.events)
+        if (session is not None and state.get("round_id") is not None and old.get("round_id") == state["round_id"]
+                and not old.get("tentative") and not state.get("tentative") and not session.tentative
+                and old.get("config") == state.get("config") and old.get("under_min") == state.get("under_min")
+                and 0 < done <= len(events) and events[:done] == self.events
+                and len(session.round.events) == done):
+            trial = session.round
+            try:
+                for raw in events[done:]:
+                    trial.apply(parse_event(raw))  # refused: the round is unchanged, replayed below
+                return session
+            except RuleRefusal:
+                pass
+        fresh = TableSession(config, state.get("under_min") or ())
+        fresh.restore(config, [parse_event(e) for e in events], [parse_event(e) for e in state.get("tentative") or []])
+        return fresh
+
     def show_state(self, state: object) -> None:
         """The service's round as the engine's: its recorded events replayed."""
         if not isinstance(state, dict):
             return
-        self.service_state = state
         refused = str(state.get("refused") or state.get("store_error") or "")
         if refused and refused != self.store_error:
             self.store_error = refused
@@ -92,13 +121,12 @@ class StationController(TableController):
                 if slip:
                     session.set_slip(slip)  # the service's slip (the first card closes it, 5.3)
             else:
-                session = TableSession(config, state.get("under_min") or ())
-                session.restore(config, [parse_event(e) for e in state.get("events") or []],
-                                [parse_event(e) for e in state.get("tentative") or []])
+                session = self._replayed(state, config)
         except (DealerAssistError, TranscriptError) as exc:
             log.error("the service's round cannot be shown: %s", exc)
             self.refused.emit(f"the service's round cannot be shown: {exc}")
             return
+        self.service_state = state
         self.session = session
         self.config = dict(session.config)
         if isinstance(state.get("setup"), dict):
@@ -165,7 +193,7 @@ class StationController(TableController):
     def ask(self, op: str, quiet: bool = False, **args: Any) -> bool:
         """One op; the reply's state shown; a refusal shown with the service's words."""
         try:
-            state = self.link.client.request(op, **args)
+            state = self.link.ask(op, **args)
         except ServiceError as exc:
             text = exc.message
             if exc.clause and f"({exc.clause}" not in text and exc.clause not in text:
