@@ -8,36 +8,61 @@ from dealer_assist.base.cards import Card
 from dealer_assist.base.errors import RuleRefusal
 from dealer_assist.engine.events import Burn, CardDrawn
 from dealer_assist.engine.table_core import NOTHING_EXPECTED, card_expected
-from dealer_assist.engine.table_play import TablePlay
-from dealer_assist.engine.table_state import DEALER, Area, Hand
+from dealer_assist.engine.table_dealer import DealerTurn
+from dealer_assist.engine.table_offers import Offers
+from dealer_assist.engine.table_play import Play
+from dealer_assist.engine.table_port import RoundAsked
+from dealer_assist.engine.table_settlement import Settling
+from dealer_assist.engine.table_state import DEALER, Area, Hand, TableState
 
 
-class TableDealing(TablePlay):
-    """Play, and the cards that reach the hands and the dealer."""
+class Dealing:
+    """Where each card goes and what it decides at once (3.18), the burn card
+    A part of ``table.TableRound``: it changes the round's one state value (``TableState``)
+    and asks only the parts it is given."""
+
+    __slots__ = ("st", "settling", "dealer_turn", "offers", "play", "table")
+
+    def __init__(self, st: TableState, settling: Settling, dealer_turn: DealerTurn, offers: Offers, play: Play, table: RoundAsked) -> None:
+        self.st = st
+        self.settling = settling
+        self.dealer_turn = dealer_turn
+        self.offers = offers
+        self.play = play
+        self.table = table
+
+    def check_shoe(self, card: Card) -> bool:
+        """Record a card the shoe read; a card that cannot belong to it voids the round (5.1)."""
+        st = self.st
+        problem = st.shoe.record(card)
+        if problem is None:
+            return True
+        self.settling.void(st.clause("void.foreign_card"), problem.reason + ": the round is void")
+        return False
 
     def expected_card_target(self) -> tuple[int, int] | None:
         """(area, hand index) or (0, 0) for the dealer; None when no card is expected."""
-        if self.phase == "initial":
-            return self.initial_queue[self.queue_pos]
-        if self.phase == "play":
-            cur = self.current_hand()
+        if self.st.phase == "initial":
+            return self.st.initial_queue[self.st.queue_pos]
+        if self.st.phase == "play":
+            cur = self.st.current_hand()
             if cur is None:
                 return None
             area, hand = cur
-            if self.needs_card(area, hand):
+            if self.st.needs_card(area, hand):
                 return (area.number, area.hands.index(hand))
             return None
-        if self.phase == "offers":
+        if self.st.phase == "offers":
             return None
-        if self.phase == "dealer":
-            return (0, 0) if self.dealer_needs_card() else None
+        if self.st.phase == "dealer":
+            return (0, 0) if self.dealer_turn.dealer_needs_card() else None
         return None
 
     def on_card(self, ev: CardDrawn) -> None:
         """A card out of the shoe with no place named: it goes where the deal expects it."""
-        asked = self.asked()
+        asked = self.st.asked()
         card = ev.card
-        if asked is not None and asked.kind == "card" and self.irregular is None:
+        if asked is not None and asked.kind == "card" and self.st.irregular is None:
             # The round said where the next card goes (expectation() works it out as
             # expected_card_target() does): area 0 is the dealer.
             number, hand_no = asked.area, asked.hand
@@ -47,22 +72,22 @@ class TableDealing(TablePlay):
             self.deliver_to(card, number, hand_no - 1)
         else:
             target = self.expected_card_target()
-            if target is None and self.phase == "offers" and self.no_player_decision():
+            if target is None and self.st.phase == "offers" and self.offers.no_player_decision():
                 # Nobody has a decision to make: the dealer's card closes the offers.
-                self.close_offers()
+                self.offers.close_offers()
                 target = self.expected_card_target()
             if target is None:
                 raise RuleRefusal(
                     "no card is expected now and the card event says nothing of where it went"
-                    + self.waiting_for()
+                    + self.table.waiting_for()
                 )
             if not self.check_shoe(card):
                 return
             self.deliver_to(card, target[0], target[1])
         # What comes next, where the deal says it:
-        if self.phase == "initial":  # 3.18: the next card of the initial deal
-            number, hand_index = self.initial_queue[self.queue_pos]
-            self.expect_next(card_expected(number, hand_index))
+        if self.st.phase == "initial":  # 3.18: the next card of the initial deal
+            number, hand_index = self.st.initial_queue[self.st.queue_pos]
+            self.st.expect_next(card_expected(number, hand_index))
         else:
             self.expect_in_turn()
 
@@ -71,16 +96,16 @@ class TableDealing(TablePlay):
         (no section 5 ruling pending; the round resets it when one is): the hand in turn's
         card or decision (3.29-3.31), the offers' decisions (3.25, 3.27), the dealer's next
         card (3.33-3.35), or nothing once settled. Anything else is worked out when asked."""
-        phase = self.phase
+        phase = self.st.phase
         if phase == "play":
-            self.expect_next(self.play_expectation())
+            self.st.expect_next(self.play.play_expectation())
         elif phase == "offers":
-            self.expect_next(self.waiting_decision(self.current_hand()))
+            self.st.expect_next(self.play.waiting_decision(self.st.current_hand()))
         elif phase == "dealer":
-            if self.dealer_needs_card():  # the dealer draws on
-                self.expect_next(card_expected(0, 0))
+            if self.dealer_turn.dealer_needs_card():  # the dealer draws on
+                self.st.expect_next(card_expected(0, 0))
         elif phase == "settled":
-            self.expect_next(NOTHING_EXPECTED)
+            self.st.expect_next(NOTHING_EXPECTED)
 
     def deliver(self, card: Card, target: tuple[int, int]) -> None:
         """Put a card where the deal expects it and move the round on."""
@@ -89,68 +114,68 @@ class TableDealing(TablePlay):
     def deliver_to(self, card: Card, number: int, hand_index: int) -> None:
         """:meth:`deliver` to area ``number`` (0: the dealer), hand ``hand_index`` (from 0)."""
         if number == 0:
-            if self.irregular is None:  # otherwise irregularities.after_event records it
-                self.placed_cards[self.event_index] = DEALER
-            self.dealer.append(card)
-            if self.phase == "initial":
-                self.queue_pos += 1
-                if self.queue_pos >= len(self.initial_queue):  # (after_initial_card's own test)
+            if self.st.irregular is None:  # otherwise irregularities.after_event records it
+                self.st.placed_cards[self.st.event_index] = DEALER
+            self.st.dealer.append(card)
+            if self.st.phase == "initial":
+                self.st.queue_pos += 1
+                if self.st.queue_pos >= len(self.st.initial_queue):  # (after_initial_card's own test)
                     self.after_initial_card()
             else:
-                self.after_dealer_card()
+                self.dealer_turn.after_dealer_card()
             return
-        area = self.areas[number]
+        area = self.st.areas[number]
         hand = area.hands[hand_index]
-        if self.irregular is None:  # otherwise irregularities.after_event records it
-            self.placed_cards[self.event_index] = (number, hand)
+        if self.st.irregular is None:  # otherwise irregularities.after_event records it
+            self.st.placed_cards[self.st.event_index] = (number, hand)
         hand.add_card(card)
         area.dealt.append(card)
-        if area.run_open and self.bets.run is not None:  # (track_run's own test)
-            self.track_run(area, card)
-        if self.phase == "initial":
-            self.queue_pos += 1
-            if self.queue_pos >= len(self.initial_queue):
+        if area.run_open and self.st.bets.run is not None:  # (track_run's own test)
+            self.settling.track_run(area, card)
+        if self.st.phase == "initial":
+            self.st.queue_pos += 1
+            if self.st.queue_pos >= len(self.st.initial_queue):
                 self.after_initial_card()
             return
         hand.awaiting = False
         self.after_player_card(area, hand)
 
     def after_initial_card(self) -> None:
-        if self.queue_pos < len(self.initial_queue):
+        if self.st.queue_pos < len(self.st.initial_queue):
             return
-        self.enter("offers")
-        self.offers_open = True
-        for number in self.order:
-            area = self.areas[number]
+        self.st.enter("offers")
+        self.st.offers_open = True
+        for number in self.st.order:
+            area = self.st.areas[number]
             hand = area.hands[0]
-            if self.is_blackjack(hand):
+            if self.st.is_blackjack(hand):
                 hand.done = True
-        self.maybe_close_offers()
+        self.offers.maybe_close_offers()
 
     def after_player_card(self, area: Area, hand: Hand) -> None:
         total = hand.total()
         if total > 21:
             hand.busted = True
             hand.done = True
-            self.settle_bust(area, hand)
+            self.settling.settle_bust(area, hand)
         elif total == 21:
             hand.done = True  # 3.30: 21 draws no more
         elif hand.split_aces and len(hand.cards) >= 2:
             hand.done = True  # 3.23.1: one card to each split ace
         elif hand.doubled and len(hand.cards) >= 3:
             hand.done = True  # 3.26.4: one card only
-        elif area.absent_play and not self.fixed_rule_draws(hand):
+        elif area.absent_play and not self.st.fixed_rule_draws(hand):
             hand.done = True  # 5.22 fixed rule reached
-            hand.stood_by_rule = self.clause("absent")
-        if self.phase == "play":
-            self.advance()
+            hand.stood_by_rule = self.st.clause("absent")
+        if self.st.phase == "play":
+            self.dealer_turn.advance()
 
     def burn_is_late(self) -> bool:
         """A burn noticed after cards came out is a card dealt in error (5.21)."""
-        return self.phase not in ("betting", "initial") or self.cards_dealt()
+        return self.st.phase not in ("betting", "initial") or self.cards_dealt()
 
     def on_burn(self, ev: Burn) -> None:
         self.check_shoe(ev.card)
 
     def cards_dealt(self) -> bool:
-        return bool(self.shoe.dealt) and self.queue_pos > 0
+        return bool(self.st.shoe.dealt) and self.st.queue_pos > 0
