@@ -770,9 +770,7 @@ def _dealer_redraw_card(rnd: Section5Port, card: Card) -> bool:
     st.dealer_redraw = False
     st.placed[rnd.st.event_index] = DEALER
     rnd.st.dealer.append(card)
-    # 5.12.2: surrender and insurance are offered once the dealer has the card.
-    rnd.st.offers_open = True
-    rnd.maybe_close_offers()
+    rnd.reopen_offers()  # 5.12.2: surrender and insurance are offered once the dealer has the card
     return True
 
 
@@ -924,10 +922,7 @@ def _skip_emptied_areas(rnd: Section5Port) -> None:
                if all(p in rnd.st.areas[n].hands[0].settled for p in rnd.st.areas[n].hands[0].stakes)}
     if not emptied:
         return
-    done, rest = rnd.st.initial_queue[:rnd.st.queue_pos], rnd.st.initial_queue[rnd.st.queue_pos:]
-    rnd.st.initial_queue = done + [t for t in rest if t[0] not in emptied]
-    if rnd.st.queue_pos >= len(rnd.st.initial_queue):
-        rnd.after_initial_card()
+    rnd.skip_areas(emptied)
 
 
 def _withdraw_player(rnd: Section5Port, player: str, rule: str, only_area: int | None) -> None:
@@ -1018,10 +1013,7 @@ def late_burn(rnd: Section5Port, ev: Burn) -> None:
         area.dealt.clear()
         area.run_open = True
     del rnd.st.dealer[base:]
-    rnd.st.rewind_turn()
-    rnd.st.enter("initial")
-    rnd.st.offers_open = False
-    rnd.st.queue_pos = 0
+    rnd.st.restart_initial_deal()
     moves = [CardMove(seq[0][0], _place_text(rnd, _target_place(rnd, seq[0][1])), "discard")]
     for (card, old), (_, new) in zip(seq[1:], seq[:-1], strict=True):
         if old != new:
@@ -1037,7 +1029,7 @@ def late_burn(rnd: Section5Port, ev: Burn) -> None:
 def _refer(rnd: Section5Port, text: str) -> None:
     """6.1: not covered by the rules: the Gaming Shift Manager decides; the round waits."""
     state(rnd).resume_phase = rnd.st.phase
-    rnd.refer(text)
+    rnd.st.refer(text)
 
 
 def resume_after_referral(rnd: Section5Port) -> bool:

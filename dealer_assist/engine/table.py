@@ -283,8 +283,8 @@ class TableRound:
     def after_player_card(self, area: Area, hand: Hand) -> None:
         self.dealing.after_player_card(area, hand)
 
-    def after_initial_card(self) -> None:
-        self.dealing.after_initial_card()
+    def skip_areas(self, emptied: set[int]) -> None:
+        self.dealing.skip_areas(emptied)
 
     def track_run(self, area: Area, card: Card) -> None:
         self.settling.track_run(area, card)
@@ -302,14 +302,14 @@ class TableRound:
     def dealer_step(self) -> None:
         self.dealer_turn.dealer_step()
 
-    def refer(self, text: str) -> None:
-        self.dealer_turn.refer(text)
-
     def close_offers(self) -> None:
         self.offers.close_offers()
 
     def maybe_close_offers(self) -> None:
         self.offers.maybe_close_offers()
+
+    def reopen_offers(self) -> None:
+        self.offers.reopen()
 
     def check_one_area(self, player: str, area_no: int) -> None:
         self.betting.check_one_area(player, area_no)

@@ -4,7 +4,6 @@ the dealer's second card (3.27), a dealer bust the pay table cannot settle refer
 
 from __future__ import annotations
 
-from dealer_assist.engine.outcome import Ruling
 from dealer_assist.engine.table_settlement import Settling
 from dealer_assist.engine.table_state import TableState
 
@@ -53,15 +52,10 @@ class DealerTurn:
             total, _ = self.st.dealer_value()
             if total > 21 and len(self.st.dealer) > paid.dealer_cards_paid:
                 # No row of the pay table (Dueling 8's 21+, 4.3): the Gaming Shift Manager decides.
-                self.refer(f"the dealer busted with {len(self.st.dealer)} cards; the {paid.name} pay table "
+                self.st.refer(f"the dealer busted with {len(self.st.dealer)} cards; the {paid.name} pay table "
                            f"stops at {paid.dealer_cards_paid} cards")
                 return
         self.dealer_step()
-
-    def refer(self, text: str) -> None:
-        self.st.enter("referred")
-        self.st.referral = (self.st.clause("refer"), text)
-        self.st.rulings.append(Ruling(self.st.event_index, self.st.clause("refer"), "referred", text))
 
     def advance(self) -> None:
         """Mark finished hands done; when no player hand is left, the dealer plays."""

@@ -170,6 +170,14 @@ class Dealing:
         if self.st.phase == "play":
             self.dealer_turn.advance()
 
+    def skip_areas(self, emptied: set[int]) -> None:
+        """The initial deal gives no more cards to these areas (every wager on them withdrawn)."""
+        st = self.st
+        done, rest = st.initial_queue[:st.queue_pos], st.initial_queue[st.queue_pos:]
+        st.initial_queue = done + [t for t in rest if t[0] not in emptied]
+        if st.queue_pos >= len(st.initial_queue):
+            self.after_initial_card()
+
     def burn_is_late(self) -> bool:
         """A burn noticed after cards came out is a card dealt in error (5.21)."""
         return self.st.phase not in ("betting", "initial") or self.cards_dealt()

@@ -63,6 +63,11 @@ class Offers:
         self.settling.interim_settlement()
         self.st.interim_done = True
 
+    def reopen(self) -> None:
+        """5.12.2: surrender and insurance are offered once the dealer has the redrawn card."""
+        self.st.offers_open = True
+        self.maybe_close_offers()
+
     def maybe_close_offers(self) -> None:
         """Offers close by themselves when nobody has anything to decide."""
         if self.st.offers_open and not self.current_offers(first_only=True) and self.no_player_decision():

@@ -26,7 +26,7 @@ class RoundAsked(Protocol):
 
 
 class Section5Port(Protocol):
-    """The round as section 5 sees it: its state and fourteen moves (``irregularities``)."""
+    """The round as section 5 sees it: its state and thirteen moves (``irregularities``)."""
 
     @property
     def st(self) -> TableState:
@@ -45,8 +45,8 @@ class Section5Port(Protocol):
     def after_player_card(self, area: Area, hand: Hand) -> None:
         """A card section 5 put on a hand itself: blackjack, bust or 21 and the turn."""
 
-    def after_initial_card(self) -> None:
-        """A card of the initial deal section 5 placed itself: the deal moves on."""
+    def skip_areas(self, emptied: set[int]) -> None:
+        """The initial deal gives no more cards to these areas (every wager withdrawn)."""
 
     # Settling (table_settlement.Settling)
     def track_run(self, area: Area, card: Card) -> None:
@@ -61,12 +61,10 @@ class Section5Port(Protocol):
 
     def dealer_step(self) -> None: ...
 
-    def refer(self, text: str) -> None:
-        """6.1: the round waits for the Gaming Shift Manager."""
-
     def close_offers(self) -> None: ...
 
-    def maybe_close_offers(self) -> None: ...
+    def reopen_offers(self) -> None:
+        """5.12.2: the offers open again once the dealer has the redrawn card."""
 
     def options(self, area: Area, hand: Hand) -> tuple[str, ...]:
         """The legal choices of the hand in turn (with the offers open)."""

@@ -342,6 +342,20 @@ class TableState:
         be what the state gives; tests/engine/test_expectation_kept.py checks it)."""
         self.next_exp = expectation
 
+    def refer(self, text: str) -> None:
+        """6.1: not covered by the rules: the round waits for the Gaming Shift Manager."""
+        self.enter("referred")
+        rule = self.clause("refer")
+        self.referral = (rule, text)
+        self.rulings.append(Ruling(self.event_index, rule, "referred", text))
+
+    def restart_initial_deal(self) -> None:
+        """5.21: the initial deal is laid out again from its first place (no offer open)."""
+        self.rewind_turn()
+        self.enter("initial")
+        self.offers_open = False
+        self.queue_pos = 0
+
     def status(self) -> str:
         """settled, void, referred or in_progress."""
         return _STATUS.get(self.phase, "in_progress")
