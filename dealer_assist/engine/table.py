@@ -54,7 +54,7 @@ from dealer_assist.engine.phase import Phase
 from dealer_assist.engine.round_api import AreaView, DealerView, HandView, RoundView, WagerView
 from dealer_assist.engine.shoe_state import ShoeState
 from dealer_assist.engine.table_betting import Betting
-from dealer_assist.engine.table_core import NOTHING_EXPECTED, card_expected, waiting_for
+from dealer_assist.engine.table_core import card_expected, waiting_for
 from dealer_assist.engine.table_dealer import DealerTurn
 from dealer_assist.engine.table_dealing import Dealing
 from dealer_assist.engine.table_offers import Offers
@@ -144,6 +144,10 @@ class TableRound:
         if st.irregular is not None:  # also when this event's ruling left something pending
             irregularities.after_event(self, event)
             st.next_exp = None  # section 5 has the last word: worked out from the state when asked
+        elif st.next_exp is None:
+            # A handler that did not say what comes next (a wager, a claim, an absence, a
+            # section 5 ruling that left nothing pending): what the phase waits for, now.
+            self.dealing.expect_in_turn()
 
     def _handle(self, event: Event) -> None:
         """The one place an event is dispatched to the part that handles it (the common
@@ -160,8 +164,6 @@ class TableRound:
                 irregularities.irregular_decision(self, event)
             else:
                 self.play.on_decision(event)
-                if self.st.next_exp is None:
-                    self.dealing.expect_in_turn()
         elif isinstance(event, Wager):
             self.betting.on_wager(event)
         elif isinstance(event, NoMoreBets):
@@ -175,7 +177,6 @@ class TableRound:
                 self.dealing.on_burn(event)
         elif isinstance(event, CloseOffers):
             self.offers.on_close_offers(event)
-            self.dealing.expect_in_turn()
         elif isinstance(event, Absent):
             self.play.on_absent(event)
         elif isinstance(event, Resolve):
@@ -233,25 +234,11 @@ class TableRound:
 
     def _expectation(self) -> Expectation:
         st = self.st
-        phase = st.phase
-        if st.irregular is None:
-            # The common cases first, with the hand in turn found once.
-            if phase == "initial":
-                number, hand_index = st.initial_queue[st.queue_pos]
-                return card_expected(number, hand_index)
-            if phase == "play":
-                return self.play.play_expectation()
-        if phase == "betting":
-            return _WAGERS
-        if phase in ("settled", "void"):
-            return NOTHING_EXPECTED
-        if phase == "referred":
-            assert st.referral is not None
-            return Expectation("ruling", rule=st.referral[0], text=st.referral[1])
-        if st.irregular is not None:
-            pending = irregularities.pending_expectation(self)
-            if pending is not None:
-                return pending
+        if st.irregular is None or st.phase in _CLOSED_PHASES or st.phase == "betting":
+            return self.dealing.next_expectation()
+        pending = irregularities.pending_expectation(self)
+        if pending is not None:
+            return pending
         target = self.dealing.expected_card_target()
         if target is not None:
             return card_expected(target[0], target[1])
@@ -521,6 +508,3 @@ class TableRound:
         }))
 
 
-
-# Expectations are immutable: the plain ones are made once (expectation() runs for every event).
-_WAGERS: Final = Expectation("wagers")

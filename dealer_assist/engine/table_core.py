@@ -30,6 +30,7 @@ _CARD_EXPECTED: Final[dict[int, Expectation]] = {}
 
 
 NOTHING_EXPECTED: Final = Expectation("none")
+WAGERS_EXPECTED: Final = Expectation("wagers")
 
 
 @lru_cache(maxsize=4096)  # bounded: player names come and go over a long session

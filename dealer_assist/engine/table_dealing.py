@@ -7,7 +7,8 @@ from __future__ import annotations
 from dealer_assist.base.cards import Card
 from dealer_assist.base.errors import RuleRefusal
 from dealer_assist.engine.events import Burn, CardDrawn
-from dealer_assist.engine.table_core import NOTHING_EXPECTED, card_expected
+from dealer_assist.engine.outcome import Expectation
+from dealer_assist.engine.table_core import NOTHING_EXPECTED, WAGERS_EXPECTED, card_expected
 from dealer_assist.engine.table_dealer import DealerTurn
 from dealer_assist.engine.table_offers import Offers
 from dealer_assist.engine.table_play import Play
@@ -93,19 +94,31 @@ class Dealing:
 
     def expect_in_turn(self) -> None:
         """What comes next after a card, a play decision, an offer taken or the offers closed
-        (no section 5 ruling pending; the round resets it when one is): the hand in turn's
-        card or decision (3.29-3.31), the offers' decisions (3.25, 3.27), the dealer's next
-        card (3.33-3.35), or nothing once settled. Anything else is worked out when asked."""
-        phase = self.st.phase
+        (no section 5 ruling pending; the round resets it when one is)."""
+        self.st.expect_next(self.next_expectation())
+
+    def next_expectation(self) -> Expectation:
+        """What the round waits for, by its phase (no section 5 ruling pending): wagers, the
+        initial deal's next card (3.18), the hand in turn's card or decision (3.29-3.31), the
+        offers' decisions (3.25, 3.27), the dealer's next card (3.33-3.35), a ruling (6.1),
+        or nothing once settled or void."""
+        st = self.st
+        phase = st.phase
+        if phase == "initial":
+            number, hand_index = st.initial_queue[st.queue_pos]
+            return card_expected(number, hand_index)
         if phase == "play":
-            self.st.expect_next(self.play.play_expectation())
-        elif phase == "offers":
-            self.st.expect_next(self.play.waiting_decision(self.st.current_hand()))
-        elif phase == "dealer":
-            if self.dealer_turn.dealer_needs_card():  # the dealer draws on
-                self.st.expect_next(card_expected(0, 0))
-        elif phase == "settled":
-            self.st.expect_next(NOTHING_EXPECTED)
+            return self.play.play_expectation()
+        if phase == "betting":
+            return WAGERS_EXPECTED
+        if phase == "settled" or phase == "void":
+            return NOTHING_EXPECTED
+        if phase == "referred":
+            assert st.referral is not None
+            return Expectation("ruling", rule=st.referral[0], text=st.referral[1])
+        if phase == "dealer" and self.dealer_turn.dealer_needs_card():
+            return card_expected(0, 0)
+        return self.play.waiting_decision(st.current_hand())  # the offers' decisions
 
     def deliver(self, card: Card, target: tuple[int, int]) -> None:
         """Put a card where the deal expects it and move the round on."""
