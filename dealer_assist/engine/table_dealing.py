@@ -43,27 +43,29 @@ class Dealing:
 
     def expected_card_target(self) -> tuple[int, int] | None:
         """(area, hand index) or (0, 0) for the dealer; None when no card is expected."""
-        if self.st.phase == "initial":
-            return self.st.initial_queue[self.st.queue_pos]
-        if self.st.phase == "play":
-            cur = self.st.current_hand()
+        st = self.st
+        if st.phase == "initial":
+            return st.initial_queue[st.queue_pos]
+        if st.phase == "play":
+            cur = st.current_hand()
             if cur is None:
                 return None
             area, hand = cur
-            if self.st.needs_card(area, hand):
+            if st.needs_card(area, hand):
                 return (area.number, area.hands.index(hand))
             return None
-        if self.st.phase == "offers":
+        if st.phase == "offers":
             return None
-        if self.st.phase == "dealer":
+        if st.phase == "dealer":
             return (0, 0) if self.dealer_turn.dealer_needs_card() else None
         return None
 
     def on_card(self, ev: CardDrawn) -> None:
         """A card out of the shoe with no place named: it goes where the deal expects it."""
-        asked = self.st.asked()
+        st = self.st
+        asked = st.asked()
         card = ev.card
-        if asked is not None and asked.kind == "card" and self.st.irregular is None:
+        if asked is not None and asked.kind == "card" and st.irregular is None:
             # The round said where the next card goes (expectation() works it out as
             # expected_card_target() does): area 0 is the dealer.
             number, hand_no = asked.area, asked.hand
@@ -73,7 +75,7 @@ class Dealing:
             self.deliver_to(card, number, hand_no - 1)
         else:
             target = self.expected_card_target()
-            if target is None and self.st.phase == "offers" and self.offers.no_player_decision():
+            if target is None and st.phase == "offers" and self.offers.no_player_decision():
                 # Nobody has a decision to make: the dealer's card closes the offers.
                 self.offers.close_offers()
                 target = self.expected_card_target()
@@ -86,9 +88,9 @@ class Dealing:
                 return
             self.deliver_to(card, target[0], target[1])
         # What comes next, where the deal says it:
-        if self.st.phase == "initial":  # 3.18: the next card of the initial deal
-            number, hand_index = self.st.initial_queue[self.st.queue_pos]
-            self.st.expect_next(card_expected(number, hand_index))
+        if st.phase == "initial":  # 3.18: the next card of the initial deal
+            number, hand_index = st.initial_queue[st.queue_pos]
+            st.expect_next(card_expected(number, hand_index))
         else:
             self.expect_in_turn()
 
@@ -126,46 +128,49 @@ class Dealing:
 
     def deliver_to(self, card: Card, number: int, hand_index: int) -> None:
         """:meth:`deliver` to area ``number`` (0: the dealer), hand ``hand_index`` (from 0)."""
+        st = self.st
         if number == 0:
-            if self.st.irregular is None:  # otherwise irregularities.after_event records it
-                self.st.placed_cards[self.st.event_index] = DEALER
-            self.st.dealer.append(card)
-            if self.st.phase == "initial":
-                self.st.queue_pos += 1
-                if self.st.queue_pos >= len(self.st.initial_queue):  # (after_initial_card's own test)
+            if st.irregular is None:  # otherwise irregularities.after_event records it
+                st.placed_cards[st.event_index] = DEALER
+            st.dealer.append(card)
+            if st.phase == "initial":
+                st.queue_pos += 1
+                if st.queue_pos >= len(st.initial_queue):  # (after_initial_card's own test)
                     self.after_initial_card()
             else:
                 self.dealer_turn.after_dealer_card()
             return
-        area = self.st.areas[number]
+        area = st.areas[number]
         hand = area.hands[hand_index]
-        if self.st.irregular is None:  # otherwise irregularities.after_event records it
-            self.st.placed_cards[self.st.event_index] = (number, hand)
+        if st.irregular is None:  # otherwise irregularities.after_event records it
+            st.placed_cards[st.event_index] = (number, hand)
         hand.add_card(card)
         area.dealt.append(card)
-        if area.run_open and self.st.bets.run is not None:  # (track_run's own test)
+        if area.run_open and st.bets.run is not None:  # (track_run's own test)
             self.settling.track_run(area, card)
-        if self.st.phase == "initial":
-            self.st.queue_pos += 1
-            if self.st.queue_pos >= len(self.st.initial_queue):
+        if st.phase == "initial":
+            st.queue_pos += 1
+            if st.queue_pos >= len(st.initial_queue):
                 self.after_initial_card()
             return
         hand.awaiting = False
         self.after_player_card(area, hand)
 
     def after_initial_card(self) -> None:
-        if self.st.queue_pos < len(self.st.initial_queue):
+        st = self.st
+        if st.queue_pos < len(st.initial_queue):
             return
-        self.st.enter("offers")
-        self.st.offers_open = True
-        for number in self.st.order:
-            area = self.st.areas[number]
+        st.enter("offers")
+        st.offers_open = True
+        for number in st.order:
+            area = st.areas[number]
             hand = area.hands[0]
-            if self.st.is_blackjack(hand):
+            if st.is_blackjack(hand):
                 hand.done = True
         self.offers.maybe_close_offers()
 
     def after_player_card(self, area: Area, hand: Hand) -> None:
+        st = self.st
         total = hand.total()
         if total > 21:
             hand.busted = True
@@ -177,10 +182,10 @@ class Dealing:
             hand.done = True  # 3.23.1: one card to each split ace
         elif hand.doubled and len(hand.cards) >= 3:
             hand.done = True  # 3.26.4: one card only
-        elif area.absent_play and not self.st.fixed_rule_draws(hand):
+        elif area.absent_play and not st.fixed_rule_draws(hand):
             hand.done = True  # 5.22 fixed rule reached
-            hand.stood_by_rule = self.st.clause("absent")
-        if self.st.phase == "play":
+            hand.stood_by_rule = st.clause("absent")
+        if st.phase == "play":
             self.dealer_turn.advance()
 
     def skip_areas(self, emptied: set[int]) -> None:
@@ -199,4 +204,5 @@ class Dealing:
         self.check_shoe(ev.card)
 
     def cards_dealt(self) -> bool:
-        return bool(self.st.shoe.dealt) and self.st.queue_pos > 0
+        st = self.st
+        return bool(st.shoe.dealt) and st.queue_pos > 0
