@@ -54,7 +54,7 @@ from dealer_assist.engine.phase import Phase
 from dealer_assist.engine.round_api import AreaView, DealerView, HandView, RoundView, WagerView
 from dealer_assist.engine.shoe_state import ShoeState
 from dealer_assist.engine.table_betting import Betting
-from dealer_assist.engine.table_core import card_expected, waiting_for
+from dealer_assist.engine.table_core import Unexpected, card_expected, waiting_for
 from dealer_assist.engine.table_dealer import DealerTurn
 from dealer_assist.engine.table_dealing import Dealing
 from dealer_assist.engine.table_offers import Offers
@@ -84,8 +84,8 @@ class TableRound:
         self.betting = Betting(st, self.settling)
         self.dealer_turn = DealerTurn(st, self.settling)
         self.offers = Offers(st, self.settling, self.dealer_turn)
-        self.play = Play(st, self.offers, self.dealer_turn, self)
-        self.dealing = Dealing(st, self.settling, self.dealer_turn, self.offers, self.play, self)
+        self.play = Play(st, self.offers, self.dealer_turn)
+        self.dealing = Dealing(st, self.settling, self.dealer_turn, self.offers, self.play)
 
     def fresh(self) -> TableRound:
         """A new round at the same table (the same configuration), no event applied."""
@@ -100,7 +100,7 @@ class TableRound:
         # card it said it waits for goes there without working the target out again.
         st.asked_for = st.expected
         st.expected = None
-        st.next_exp = None
+        st.expect_next(None)  # (a method: the compiled build must not take next_exp as None after the event)
         try:
             self._dispatch(event)
         except RuleRefusal:
@@ -137,13 +137,16 @@ class TableRound:
                 raise st.refuse(
                     "the round is referred to the Gaming Shift Manager; waiting for a resolve", "refer"
                 )
-        # Section 5 hooks only matter once a ruling left something pending (st.irregular).
-        if st.irregular is not None and irregularities.before_event(self, event):
-            return  # section 5 consumed the event
-        self._handle(event)
+        try:
+            # Section 5 hooks only matter once a ruling left something pending (st.irregular).
+            if st.irregular is not None and irregularities.before_event(self, event):
+                return  # section 5 consumed the event
+            self._handle(event)
+        except Unexpected as e:  # not what the round waits for: say what it does
+            raise RuleRefusal(e.message + self.waiting_for(), e.clause) from None
         if st.irregular is not None:  # also when this event's ruling left something pending
             irregularities.after_event(self, event)
-            st.next_exp = None  # section 5 has the last word: worked out from the state when asked
+            st.expect_next(None)  # section 5 has the last word: worked out from the state when asked
         elif st.next_exp is None:
             # A handler that did not say what comes next (a wager, a claim, an absence, a
             # section 5 ruling that left nothing pending): what the phase waits for, now.
@@ -245,7 +248,7 @@ class TableRound:
         return self.play.waiting_decision(st.current_hand())
 
     def waiting_for(self) -> str:
-        """What the round waits for, as a refusal adds it (table_port.RoundAsked)."""
+        """What the round waits for, as a refusal of an event it does not expect adds it."""
         return waiting_for(self.expectation())
 
     def status(self) -> str:

@@ -9,7 +9,14 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Final
 
+from dealer_assist.base.errors import RuleRefusal
 from dealer_assist.engine.outcome import Expectation
+
+
+class Unexpected(RuleRefusal):
+    """An event the round does not wait for now: ``TableRound`` adds what it waits for
+    instead (``waiting_for``) and refuses it as a plain :class:`RuleRefusal`. (The parts
+    hold no reference to the round: it is freed as soon as nobody holds it.)"""
 
 
 def waiting_for(exp: Expectation) -> str:

@@ -5,14 +5,17 @@ a run of 8s broken), the burn card (3.18)."""
 from __future__ import annotations
 
 from dealer_assist.base.cards import Card
-from dealer_assist.base.errors import RuleRefusal
 from dealer_assist.engine.events import Burn, CardDrawn
 from dealer_assist.engine.outcome import Expectation
-from dealer_assist.engine.table_core import NOTHING_EXPECTED, WAGERS_EXPECTED, card_expected
+from dealer_assist.engine.table_core import (
+    NOTHING_EXPECTED,
+    WAGERS_EXPECTED,
+    Unexpected,
+    card_expected,
+)
 from dealer_assist.engine.table_dealer import DealerTurn
 from dealer_assist.engine.table_offers import Offers
 from dealer_assist.engine.table_play import Play
-from dealer_assist.engine.table_port import RoundAsked
 from dealer_assist.engine.table_settlement import Settling
 from dealer_assist.engine.table_state import DEALER, Area, Hand, TableState
 
@@ -22,15 +25,14 @@ class Dealing:
     A part of ``table.TableRound``: it changes the round's one state value (``TableState``)
     and asks only the parts it is given."""
 
-    __slots__ = ("st", "settling", "dealer_turn", "offers", "play", "table")
+    __slots__ = ("st", "settling", "dealer_turn", "offers", "play")
 
-    def __init__(self, st: TableState, settling: Settling, dealer_turn: DealerTurn, offers: Offers, play: Play, table: RoundAsked) -> None:
+    def __init__(self, st: TableState, settling: Settling, dealer_turn: DealerTurn, offers: Offers, play: Play) -> None:
         self.st = st
         self.settling = settling
         self.dealer_turn = dealer_turn
         self.offers = offers
         self.play = play
-        self.table = table
 
     def check_shoe(self, card: Card) -> bool:
         """Record a card the shoe read; a card that cannot belong to it voids the round (5.1)."""
@@ -80,10 +82,7 @@ class Dealing:
                 self.offers.close_offers()
                 target = self.expected_card_target()
             if target is None:
-                raise RuleRefusal(
-                    "no card is expected now and the card event says nothing of where it went"
-                    + self.table.waiting_for()
-                )
+                raise Unexpected("no card is expected now and the card event says nothing of where it went")
             if not self.check_shoe(card):
                 return
             self.deliver_to(card, target[0], target[1])

@@ -15,13 +15,13 @@ from dealer_assist.engine.events import Absent, Decision
 from dealer_assist.engine.outcome import NO_EXTRA, Expectation
 from dealer_assist.engine.table_core import (
     NOTHING_EXPECTED,
+    Unexpected,
     amount_text,
     card_expected,
     decision_expected,
 )
 from dealer_assist.engine.table_dealer import DealerTurn
 from dealer_assist.engine.table_offers import Offers
-from dealer_assist.engine.table_port import RoundAsked
 from dealer_assist.engine.table_state import Area, Hand, TableState
 
 PLAY_ACTIONS: Final = frozenset({"hit", "stand", "double", "split"})
@@ -39,13 +39,12 @@ class Play:
     A part of ``table.TableRound``: it changes the round's one state value (``TableState``)
     and asks only the parts it is given."""
 
-    __slots__ = ("st", "offers", "dealer_turn", "table")
+    __slots__ = ("st", "offers", "dealer_turn")
 
-    def __init__(self, st: TableState, offers: Offers, dealer_turn: DealerTurn, table: RoundAsked) -> None:
+    def __init__(self, st: TableState, offers: Offers, dealer_turn: DealerTurn) -> None:
         self.st = st
         self.offers = offers
         self.dealer_turn = dealer_turn
-        self.table = table
 
     def on_decision(self, ev: Decision) -> None:
         action = ev.action
@@ -88,7 +87,7 @@ class Play:
             # 3.22.1/3.23.1, whichever hand is in turn and whether or not the round moved on.
             raise st.refuse(*hand_rules.SPLIT_ACES_AGAIN)
         if st.phase not in ("offers", "play"):
-            raise RuleRefusal(f"no {action} decision is possible now" + self.table.waiting_for())
+            raise Unexpected(f"no {action} decision is possible now")
         if named is not None and done is not None:  # decision_hand(ev), already found
             area, hand, hand_no = named, done, ev.hand or 1
         else:

@@ -1,7 +1,6 @@
-"""What the parts of a table round may ask of the rest of it, as small protocols (the round,
-``table.TableRound``, implements all three; none of their users imports ``table``):
+"""What section 5 and the claims may ask of a table round, as two small protocols (the
+round, ``table.TableRound``, implements both; neither user imports ``table``):
 
-- :class:`RoundAsked`: what a part asks of the whole round (what it waits for, for a refusal);
 - :class:`Section5Port`: section 5 and 6.1 (``irregularities``): the round's one state value
   (``TableState``: the layout, the records, the phase machine) and the few moves of the
   deal and of play that only the parts make (a card delivered where the deal expects it,
@@ -16,13 +15,6 @@ from typing import Protocol
 
 from dealer_assist.base.cards import Card
 from dealer_assist.engine.table_state import Area, Hand, TableState
-
-
-class RoundAsked(Protocol):
-    """What a part of the round asks of the whole round."""
-
-    def waiting_for(self) -> str:
-        """What the round waits for instead, as a refusal adds it (`` (bets are not closed)``)."""
 
 
 class Section5Port(Protocol):
