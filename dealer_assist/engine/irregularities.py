@@ -534,10 +534,7 @@ def irregular_decision(rnd: Section5Port, ev: Decision) -> None:
         index, card = st.offered
         st.offered = None
         st.placed[index] = (area.number, hand)
-        hand.cards.append(card)
-        area.dealt.append(card)
-        rnd.track_run(area, card)
-        rnd.after_player_card(area, hand)
+        rnd.place_card(area, hand, card, True)
         return
     _refuse_offer(rnd, area, hand)
 
@@ -624,16 +621,7 @@ def _rule_held(rnd: Section5Port) -> None:
         st.placed[index] = place
         n, h = place
         assert h is not None
-        a = rnd.st.areas[n]
-        h.cards.append(card)
-        a.dealt.append(card)
-        rnd.track_run(a, card)
-        total, _ = h.value()
-        if total > 21:
-            h.busted = h.done = True
-            rnd.settle_bust(a, h)
-        elif total == 21:
-            h.done = True
+        rnd.place_card(rnd.st.areas[n], h, card, False)
     for _, h in order[pos + 1:keys.index(last)]:
         h.done = True  # the dealer moved past these hands
     _ruling(rnd, "skipped.stood", "continued",

@@ -270,17 +270,11 @@ class TableRound:
     def deliver(self, card: Card, target: tuple[int, int]) -> None:
         self.dealing.deliver(card, target)
 
-    def after_player_card(self, area: Area, hand: Hand) -> None:
-        self.dealing.after_player_card(area, hand)
+    def place_card(self, area: Area, hand: Hand, card: Card, move_on: bool) -> None:
+        self.dealing.place_card(area, hand, card, move_on)
 
     def skip_areas(self, emptied: set[int]) -> None:
         self.dealing.skip_areas(emptied)
-
-    def track_run(self, area: Area, card: Card) -> None:
-        self.settling.track_run(area, card)
-
-    def settle_bust(self, area: Area, hand: Hand) -> None:
-        self.settling.settle_bust(area, hand)
 
     def void(self, rule: str, text: str) -> None:
         """The round is void: every wager is returned, citing ``rule``."""

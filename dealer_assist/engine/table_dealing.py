@@ -187,6 +187,23 @@ class Dealing:
         if st.phase == "play":
             self.dealer_turn.advance()
 
+    def place_card(self, area: Area, hand: Hand, card: Card, move_on: bool) -> None:
+        """A card section 5 puts on a hand itself (5.8 accepted, 5.18's cards kept where they
+        fell): the run bet's run goes on or breaks, then, with ``move_on``, what any card dealt
+        there decides (``after_player_card``); else only a bust (settled) or 21 ends the hand."""
+        hand.add_card(card)
+        area.dealt.append(card)
+        self.settling.track_run(area, card)
+        if move_on:
+            self.after_player_card(area, hand)
+            return
+        total = hand.total()
+        if total > 21:
+            hand.busted = hand.done = True
+            self.settling.settle_bust(area, hand)
+        elif total == 21:
+            hand.done = True
+
     def skip_areas(self, emptied: set[int]) -> None:
         """The initial deal gives no more cards to these areas (every wager on them withdrawn)."""
         st = self.st

@@ -18,7 +18,7 @@ from dealer_assist.engine.table_state import Area, Hand, TableState
 
 
 class Section5Port(Protocol):
-    """The round as section 5 sees it: its state and thirteen moves (``irregularities``)."""
+    """The round as section 5 sees it: its state and eleven moves (``irregularities``)."""
 
     @property
     def st(self) -> TableState:
@@ -34,18 +34,14 @@ class Section5Port(Protocol):
     def deliver(self, card: Card, target: tuple[int, int]) -> None:
         """Put a card where the deal expects it and move the round on."""
 
-    def after_player_card(self, area: Area, hand: Hand) -> None:
-        """A card section 5 put on a hand itself: blackjack, bust or 21 and the turn."""
+    def place_card(self, area: Area, hand: Hand, card: Card, move_on: bool) -> None:
+        """A card section 5 puts on a hand itself: the run bet, then bust or 21 (and with
+        ``move_on`` everything a dealt card decides, the turn included)."""
 
     def skip_areas(self, emptied: set[int]) -> None:
         """The initial deal gives no more cards to these areas (every wager withdrawn)."""
 
     # Settling (table_settlement.Settling)
-    def track_run(self, area: Area, card: Card) -> None:
-        """A card section 5 put on an area itself: the run bet's run goes on or breaks."""
-
-    def settle_bust(self, area: Area, hand: Hand) -> None: ...
-
     def void(self, rule: str, text: str) -> None: ...
 
     # Play moving on (table_dealer.DealerTurn, table_offers.Offers, table_play.Play)

@@ -62,12 +62,11 @@ def test_a_round_is_freed_without_the_garbage_collector() -> None:
         gc.enable()
 
 
-def test_section_5_sees_the_state_and_thirteen_moves() -> None:
+def test_section_5_sees_the_state_and_eleven_moves() -> None:
     members = {n for n in vars(Section5Port) if not n.startswith("_")}
     assert members == {
-        "st", "check_shoe", "expected_card_target", "deliver", "after_player_card", "skip_areas",
-        "track_run", "settle_bust", "void", "advance", "dealer_step", "close_offers", "reopen_offers",
-        "options",
+        "st", "check_shoe", "expected_card_target", "deliver", "place_card", "skip_areas",
+        "void", "advance", "dealer_step", "close_offers", "reopen_offers", "options",
     }
     source = (ENGINE / "irregularities.py").read_text()
     assert "Section5Port" in source and "TableRound" not in source
