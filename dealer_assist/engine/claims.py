@@ -56,8 +56,8 @@ SIDE_SLOTS = 3  # 3.17.1 (3.18.1 in Dueling 8's): three of each side bet per pla
 
 def resolve_claim(rnd: ClaimsPort, ev: Claim) -> None:
     """Grant the free slots of one bet kind on one area, or a declined insurance, by priority."""
-    if not 1 <= ev.area <= rnd.config.areas:
-        raise RuleRefusal(f"area {ev.area} is not on this layout of {rnd.config.areas} areas")
+    if not 1 <= ev.area <= rnd.st.config.areas:
+        raise RuleRefusal(f"area {ev.area} is not on this layout of {rnd.st.config.areas} areas")
     names = [c.player for c in ev.claimants]
     if len(set(names)) != len(names):
         raise RuleRefusal("a claim lists each claimant once")
@@ -69,7 +69,7 @@ def resolve_claim(rnd: ClaimsPort, ev: Claim) -> None:
 
 # ---------------------------------------------------------------------- helpers
 def _main_areas(rnd: ClaimsPort, player: str) -> list[Area]:
-    return [a for a in rnd.areas.values() if a.wager_of(player) is not None]
+    return [a for a in rnd.st.areas.values() if a.wager_of(player) is not None]
 
 
 def _distance(rnd: ClaimsPort, player: str, number: int) -> int | None:
@@ -80,41 +80,41 @@ def _distance(rnd: ClaimsPort, player: str, number: int) -> int | None:
 
 def _check_claimants(rnd: ClaimsPort, ev: Claim) -> None:
     for c in ev.claimants:
-        if c.player in rnd.absent:
-            raise rnd.refuse(f"{c.player} is not present and cannot claim a wager", "absent")
+        if c.player in rnd.st.absent:
+            raise rnd.st.refuse(f"{c.player} is not present and cannot claim a wager", "absent")
         rnd.check_one_area(c.player, ev.area)  # 3.9
 
 
 # ---------------------------------------------------------------------- side-bet slots
 def _side_claim(rnd: ClaimsPort, ev: Claim) -> None:
-    rules = rnd.rules
+    rules = rnd.st.rules
     if ev.bet == "main":
-        raise rnd.refuse(
+        raise rnd.st.refuse(
             "main wagers take their positions in the order placed; claims are for side-bet "
             "slots or a declined insurance", "control_front",
         )
     if ev.bet not in rules.side_bets:
         raise RuleRefusal(f"{rules.name} has no '{ev.bet}' wager")
     if ev.declined_by is not None:
-        raise rnd.refuse(
+        raise rnd.st.refuse(
             f"declined_by names who declined insurance; a {ev.bet} slot is claimed without it",
             "side_priority",
         )
-    if rnd.phase != "betting":
-        raise rnd.refuse(f"no {ev.bet} wager may be placed after \"no more bets\"", "bets_closed")
-    area = rnd.areas.get(ev.area)
+    if rnd.st.phase != "betting":
+        raise rnd.st.refuse(f"no {ev.bet} wager may be placed after \"no more bets\"", "bets_closed")
+    area = rnd.st.areas.get(ev.area)
     if area is None or not area.wagers:
-        raise rnd.refuse(
+        raise rnd.st.refuse(
             f"a {ev.bet} wager may only be placed on an area which contains a main wager",
             "side_needs_main",
         )
     taken = [s for s in area.sides if s.bet == ev.bet and s.hand is None]
     free = SIDE_SLOTS - len(taken)
     if free <= 0:
-        raise rnd.refuse(f"area {ev.area} already holds three {ev.bet} wagers", "side_slots")
+        raise rnd.st.refuse(f"area {ev.area} already holds three {ev.bet} wagers", "side_slots")
     for c in ev.claimants:
         if any(s.player == c.player for s in taken):
-            raise rnd.refuse(
+            raise rnd.st.refuse(
                 f"{c.player} already has a {ev.bet} wager on area {ev.area}; adding to it takes no "
                 "other slot", "side_slots",
             )
@@ -123,7 +123,7 @@ def _side_claim(rnd: ClaimsPort, ev: Claim) -> None:
     def side_total(player: str) -> Decimal:
         # 3.17.2.3: the player's total of this game's side bets, every area.
         return sum(
-            (s.placed for a in rnd.areas.values() for s in a.sides if s.player == player), ZERO
+            (s.placed for a in rnd.st.areas.values() for s in a.sides if s.player == player), ZERO
         )
 
     def key(order: int, c: Claimant) -> Key:
@@ -152,7 +152,7 @@ def _side_claim(rnd: ClaimsPort, ev: Claim) -> None:
     for c in ev.claimants:
         if c.player in granted:
             area.sides.append(SideWager(c.player, ev.bet, c.amount, None))
-    rnd.claims.append(ClaimDecision(rnd.event_index, tuple(granted), tuple(refused), rnd.clause(concept)))
+    rnd.st.claims.append(ClaimDecision(rnd.st.event_index, tuple(granted), tuple(refused), rnd.st.clause(concept)))
 
 
 def _allocate(
@@ -199,44 +199,44 @@ def _allocate(
 
 # ---------------------------------------------------------------------- declined insurance
 def _insurance_claim(rnd: ClaimsPort, ev: Claim) -> None:
-    rules = rnd.rules
+    rules = rnd.st.rules
     if not rules.insurance:
         raise RuleRefusal(f"{rules.name} has no insurance")
-    dealer_ace = bool(rnd.dealer) and rnd.dealer[0].rank == "A"
-    if not rnd.offers_open or not dealer_ace:
-        if rnd.phase in ("betting", "initial") or not dealer_ace:
-            raise rnd.refuse(
+    dealer_ace = bool(rnd.st.dealer) and rnd.st.dealer[0].rank == "A"
+    if not rnd.st.offers_open or not dealer_ace:
+        if rnd.st.phase in ("betting", "initial") or not dealer_ace:
+            raise rnd.st.refuse(
                 "insurance is offered only when the dealer's first card is an Ace, after the "
                 "initial deal", "insurance",
             )
-        raise rnd.refuse(
+        raise rnd.st.refuse(
             "insurance wagers are made before the commencement of the subsequent deal",
             "insurance.before_subsequent",
         )
     declined = ev.declined_by
     if declined is None:
-        raise rnd.refuse(
+        raise rnd.st.refuse(
             "an insurance claim names the player who declined it (declined_by)", "insurance.declined"
         )
-    area = rnd.areas.get(ev.area)
+    area = rnd.st.areas.get(ev.area)
     w = area.wager_of(declined) if area is not None else None
     if area is None or w is None:
-        raise rnd.refuse(f"{declined} has no wager on area {ev.area} to insure", "insurance.declined")
+        raise rnd.st.refuse(f"{declined} has no wager on area {ev.area} to insure", "insurance.declined")
     if declined in area.insurance_declined:
-        raise rnd.refuse(
+        raise rnd.st.refuse(
             f"the insurance {declined} declined on area {ev.area} has already been claimed",
             "insurance.declined",
         )
     if declined in area.insured or declined in area.even_money:
-        raise rnd.refuse(
+        raise rnd.st.refuse(
             f"{declined} did not decline insurance on area {ev.area}", "insurance.declined"
         )
     if declined in (c.player for c in ev.claimants):
-        raise rnd.refuse(f"{declined} declined this insurance and cannot claim it", "insurance.declined")
+        raise rnd.st.refuse(f"{declined} declined this insurance and cannot claim it", "insurance.declined")
     half = w.amount / 2
     for c in ev.claimants:
         if c.amount > half:
-            raise rnd.refuse(
+            raise rnd.st.refuse(
                 f"{c.player} may insure at most half of {declined}'s wager of "
                 f"{_fmt(w.amount)} ({_fmt(half)}), not {_fmt(c.amount)}", "insurance.declined",
             )
@@ -250,7 +250,7 @@ def _insurance_claim(rnd: ClaimsPort, ev: Claim) -> None:
         area.claimed_insurance.append((winner, amount, declined))
     granted = (winner,) if winner is not None else ()
     refused = tuple(p for p in names if p != winner)
-    rnd.claims.append(ClaimDecision(rnd.event_index, granted, refused, rnd.clause(concept)))
+    rnd.st.claims.append(ClaimDecision(rnd.st.event_index, granted, refused, rnd.st.clause(concept)))
     rnd.maybe_close_offers()
 
 
@@ -297,7 +297,7 @@ def _insurance_winner(
 
 def _insurance_total(rnd: ClaimsPort, player: str) -> Decimal:
     total = ZERO
-    for a in rnd.areas.values():
+    for a in rnd.st.areas.values():
         if a.controller == player:
             continue
         for p, amount in a.insurance_wagers():

@@ -6,7 +6,7 @@ cards, in the order the shoe delivered them, to the hands that should have recei
 them, and every ruling lists the cards it moved (``CardMove``).
 
 Clause numbers below are Ace Race / Lucky 8 / Star Elements ones; the code always
-asks ``rnd.clause(concept)`` so each game cites its own text (Dueling 8's numbers
+asks ``rnd.st.clause(concept)`` so each game cites its own text (Dueling 8's numbers
 section 5 differently and has no dealer card in the initial deal, so no 5.11/5.12/5.16).
 
 The phase at the moment an error is reported decides the ruling:
@@ -59,25 +59,25 @@ from dealer_assist.engine.events import (
 )
 from dealer_assist.engine.outcome import CardMove, Expectation, Ruling
 from dealer_assist.engine.round_api import Round
-from dealer_assist.engine.table_port import RoundRecords, TableLayout, TablePort, TableReader
+from dealer_assist.engine.table_port import Section5Port
 from dealer_assist.engine.table_state import DEALER, Area, Hand, IrregularState, Place
 
 
-def state(rnd: TableLayout) -> IrregularState:
-    if rnd.irregular is None:
+def state(rnd: Section5Port) -> IrregularState:
+    if rnd.st.irregular is None:
         # Shares the round's record of where each card went (kept from the first card on).
-        rnd.irregular = IrregularState(placed=rnd.placed_cards)
-    return rnd.irregular
+        rnd.st.irregular = IrregularState(placed=rnd.st.placed_cards)
+    return rnd.st.irregular
 
 
 # ---------------------------------------------------------------------- places
-def _place_text(rnd: TableLayout, place: Place | None) -> str:
+def _place_text(rnd: Section5Port, place: Place | None) -> str:
     if place is None:
         return "discard"
     number, hand = place
     if number == 0:
         return "dealer"
-    area = rnd.areas[number]
+    area = rnd.st.areas[number]
     assert hand is not None
     return f"area:{number}/{area.hands.index(hand) + 1}"
 
@@ -92,44 +92,44 @@ def _h(place: object) -> str:
     return {"dealer": "the dealer", "discard": "the discard holder", "shoe": "the shoe"}.get(text, text)
 
 
-def _target_place(rnd: TableLayout, target: tuple[int, int]) -> Place:
+def _target_place(rnd: Section5Port, target: tuple[int, int]) -> Place:
     number, index = target
     if number == 0:
         return DEALER
-    return (number, rnd.areas[number].hands[index])
+    return (number, rnd.st.areas[number].hands[index])
 
 
-def _place_of_target(rnd: TableLayout, to: Target) -> Place | None:
+def _place_of_target(rnd: Section5Port, to: Target) -> Place | None:
     """The layout place ``to`` names, None for the discard holder or an area not in play."""
     if to.kind == "dealer":
         return DEALER
-    if to.kind == "area" and to.area in rnd.order:
-        area = rnd.areas[to.area]
+    if to.kind == "area" and to.area in rnd.st.order:
+        area = rnd.st.areas[to.area]
         if 1 <= to.hand <= len(area.hands):
             return (to.area, area.hands[to.hand - 1])
     return None
 
 
-def _check_target(rnd: TableReader, to: Target) -> None:
+def _check_target(rnd: Section5Port, to: Target) -> None:
     if to.kind in ("player", "shoe"):
         raise RuleRefusal(f"'{to}' is not a place at a table with playing areas")
     if to.kind == "area":
-        if not 1 <= to.area <= rnd.config.areas:
-            raise RuleRefusal(f"area {to.area} is not on this layout of {rnd.config.areas} areas")
-        area = rnd.areas.get(to.area)
-        if to.area in rnd.order and area is not None and to.hand > len(area.hands):
+        if not 1 <= to.area <= rnd.st.config.areas:
+            raise RuleRefusal(f"area {to.area} is not on this layout of {rnd.st.config.areas} areas")
+        area = rnd.st.areas.get(to.area)
+        if to.area in rnd.st.order and area is not None and to.hand > len(area.hands):
             raise RuleRefusal(f"area {to.area} has no hand {to.hand}")
 
 
-def _current_place(rnd: TableLayout, index: int, card: Card) -> Place | None:
+def _current_place(rnd: Section5Port, index: int, card: Card) -> Place | None:
     """Where the program holds the card of event ``index`` now (None: discarded / unknown)."""
     place = state(rnd).placed.get(index)
     if place is None:
         return None
     number, hand = place
     if number == 0:
-        return DEALER if card in rnd.dealer else None
-    area = rnd.areas[number]
+        return DEALER if card in rnd.st.dealer else None
+    area = rnd.st.areas[number]
     if hand is not None and hand in area.hands and card in hand.cards:
         return place
     for h in area.hands:  # a split moved it to the new hand
@@ -138,51 +138,51 @@ def _current_place(rnd: TableLayout, index: int, card: Card) -> Place | None:
     return None
 
 
-def _containers(rnd: TableLayout) -> list[tuple[Place, list[Card]]]:
-    out: list[tuple[Place, list[Card]]] = [(DEALER, rnd.dealer)]
-    for number in rnd.order:
-        for h in rnd.areas[number].hands:
+def _containers(rnd: Section5Port) -> list[tuple[Place, list[Card]]]:
+    out: list[tuple[Place, list[Card]]] = [(DEALER, rnd.st.dealer)]
+    for number in rnd.st.order:
+        for h in rnd.st.areas[number].hands:
             out.append(((number, h), h.cards))
     return out
 
 
-def _remove_card(rnd: TableLayout, place: Place, card: Card) -> None:
+def _remove_card(rnd: Section5Port, place: Place, card: Card) -> None:
     number, hand = place
     if number == 0:
         # Remove the last copy: the dealer's cards are in the order received.
-        idx = len(rnd.dealer) - 1 - rnd.dealer[::-1].index(card)
-        del rnd.dealer[idx]
+        idx = len(rnd.st.dealer) - 1 - rnd.st.dealer[::-1].index(card)
+        del rnd.st.dealer[idx]
         return
     assert hand is not None
     idx = len(hand.cards) - 1 - hand.cards[::-1].index(card)
     del hand.cards[idx]
-    area = rnd.areas[number]
+    area = rnd.st.areas[number]
     if card in area.dealt:
         area.dealt.remove(card)
 
 
-def _ruling(rnd: RoundRecords, concept: str, ruling: str, text: str, moves: tuple[CardMove, ...] = ()) -> str:
-    rule = rnd.clause(concept)
+def _ruling(rnd: Section5Port, concept: str, ruling: str, text: str, moves: tuple[CardMove, ...] = ()) -> str:
+    rule = rnd.st.clause(concept)
     if f"({rule})" not in text:
         text = f"{text} ({rule})"
-    rnd.rulings.append(Ruling(rnd.event_index, rule, ruling, text, moves))
+    rnd.st.rulings.append(Ruling(rnd.st.event_index, rule, ruling, text, moves))
     return rule
 
 
-def _open_withdrawal(rnd: TableReader, concept: str) -> None:
+def _open_withdrawal(rnd: Section5Port, concept: str) -> None:
     """5.25 (5.22 in Dueling 8's): dissatisfied players may withdraw before more cards."""
-    state(rnd).withdraw_rule = rnd.clause(concept)
+    state(rnd).withdraw_rule = rnd.st.clause(concept)
 
 
-def _player_hands(rnd: TableLayout) -> list[tuple[Area, Hand]]:
-    return [(rnd.areas[n], h) for n in rnd.order for h in rnd.areas[n].hands]
+def _player_hands(rnd: Section5Port) -> list[tuple[Area, Hand]]:
+    return [(rnd.st.areas[n], h) for n in rnd.st.order for h in rnd.st.areas[n].hands]
 
 
 # ---------------------------------------------------------------------- hooks
 _ALWAYS = (Void, PowerFailure, Withdraw, Correction, Resolve)
 
 
-def before_event(rnd: TablePort, ev: Event) -> bool:
+def before_event(rnd: Section5Port, ev: Event) -> bool:
     """Run before the table handles ``ev``; True when this module consumed the event."""
     st = state(rnd)
     if st.held and not (isinstance(ev, CardDrawn) and ev.to is not None):
@@ -202,29 +202,29 @@ def before_event(rnd: TablePort, ev: Event) -> bool:
                 f"{' or '.join(exp.options)} on {exp.target or 'the hand'} first",
                 exp.rule,
             )
-    if isinstance(ev, CardDrawn | Multi) and not (isinstance(ev, CardDrawn) and rnd.phase == "settled"):
+    if isinstance(ev, CardDrawn | Multi) and not (isinstance(ev, CardDrawn) and rnd.st.phase == "settled"):
         st.withdraw_rule = None  # further cards dealt: the 5.25 / 5.29.1 window is closed
     if st.dealer_redraw and isinstance(ev, CardDrawn) and ev.to is None:
         return _dealer_redraw_card(rnd, ev.card)
     return False
 
 
-def after_event(rnd: TablePort, ev: Event) -> None:
+def after_event(rnd: Section5Port, ev: Event) -> None:
     """Run after the table handled ``ev``: record where a card went, feed waiting cards."""
     st = state(rnd)
-    if isinstance(ev, CardDrawn) and ev.to is None and rnd.event_index not in st.placed:
+    if isinstance(ev, CardDrawn) and ev.to is None and rnd.st.event_index not in st.placed:
         for place, cards in _containers(rnd):
             if len(cards) == st.snapshot.get(id(cards), 0) + 1 and cards and cards[-1] == ev.card:
-                st.placed[rnd.event_index] = place
+                st.placed[rnd.st.event_index] = place
                 break
         st.snapshot = {}
     _feed(rnd)
 
 
-def _feed(rnd: TablePort) -> None:
+def _feed(rnd: Section5Port) -> None:
     """Deal cards taken back (5.17) or drawn together (5.23) where the deal now wants a card."""
     st = state(rnd)
-    if st.offered is not None and rnd.current_hand() is None and rnd.phase in ("play", "dealer"):
+    if st.offered is not None and rnd.st.current_hand() is None and rnd.st.phase in ("play", "dealer"):
         # A card offered under 5.8 with no player hand left to take it (withdrawals): 5.10.
         index, card = st.offered
         st.offered = None
@@ -237,7 +237,7 @@ def _feed(rnd: TablePort) -> None:
         else:
             _ruling(rnd, "card_refused_all", "discarded", f"{card}: no player takes it and the dealer "
                     "draws no card: it is discarded", (CardMove(card, "shoe", "discard"),))
-    while (st.undisclosed or st.pool) and rnd.phase in ("initial", "play", "dealer"):
+    while (st.undisclosed or st.pool) and rnd.st.phase in ("initial", "play", "dealer"):
         target = rnd.expected_card_target()
         if target is None:
             break
@@ -248,8 +248,8 @@ def _feed(rnd: TablePort) -> None:
             rnd.deliver(st.pool.pop(), target)
             continue
         break
-    if st.pool and st.pool_mode == "several" and rnd.phase in ("play", "dealer"):
-        if rnd.current_hand() is None:
+    if st.pool and st.pool_mode == "several" and rnd.st.phase in ("play", "dealer"):
+        if rnd.st.current_hand() is None:
             # 5.23.3.1: nobody left to offer them to: the cards are burned.
             cards, st.pool = st.pool, []
             _ruling(rnd, "multi.offered_on", "burned",
@@ -261,39 +261,39 @@ def _feed(rnd: TablePort) -> None:
 
 
 # ---------------------------------------------------------------------- expectation
-def pending_expectation(rnd: TableReader) -> Expectation | None:
+def pending_expectation(rnd: Section5Port) -> Expectation | None:
     """A choice a ruling has left open, which the round waits for before anything else."""
-    st = rnd.irregular
-    if st is None or rnd.phase not in ("initial", "offers", "play", "dealer"):
+    st = rnd.st.irregular
+    if st is None or rnd.st.phase not in ("initial", "offers", "play", "dealer"):
         return None
     if st.held and st.offered is None:  # a card on offer (5.8) is answered first
-        cur = rnd.current_hand()
+        cur = rnd.st.current_hand()
         if cur is not None:
             # 5.17 / 5.18 are ruled at the next event that is not another card dealt on.
             area, hand = cur
             return Expectation(
                 "decision", target=_place_text(rnd, (area.number, hand)), area=area.number,
                 hand=area.hands.index(hand) + 1, player=area.controller, options=rnd.options(area, hand),
-                rule=rnd.clause("skipped.undisclosed"),
+                rule=rnd.st.clause("skipped.undisclosed"),
                 text=f"area {area.number} was skipped: cards went to later hands",
                 extra={"out_of_turn": [{"card": str(c), "at": str(t)} for _, c, t in st.held]},
             )
     if st.dealer_redraw:
         target = rnd.expected_card_target()
-        if target is None or target[0] == 0 or not rnd.areas[target[0]].hands[target[1]].awaiting:
+        if target is None or target[0] == 0 or not rnd.st.areas[target[0]].hands[target[1]].awaiting:
             return Expectation(
-                "card", target="dealer", rule=rnd.clause("dealer_no_card.draw"),
+                "card", target="dealer", rule=rnd.st.clause("dealer_no_card.draw"),
                 text="the dealer draws the missing card; the player in turn may first complete the hand",
-                extra={"rule": rnd.clause("dealer_no_card.draw")},
+                extra={"rule": rnd.st.clause("dealer_no_card.draw")},
             )
     if st.offered is not None:
-        cur = rnd.current_hand()
+        cur = rnd.st.current_hand()
         if cur is not None:
             area, hand = cur
             return Expectation(
                 "decision", target=_place_text(rnd, (area.number, hand)), area=area.number,
                 hand=area.hands.index(hand) + 1, player=area.controller, options=("accept", "refuse"),
-                rule=rnd.clause("card_in_error"),
+                rule=rnd.st.clause("card_in_error"),
                 text=f"{st.offered[1]} was dealt in error: accept it as the next card or refuse it",
                 extra={"card": str(st.offered[1])} if not st.held else {
                     "card": str(st.offered[1]),
@@ -301,10 +301,10 @@ def pending_expectation(rnd: TableReader) -> Expectation | None:
                 },
             )
     for number in st.one_card:
-        area = rnd.areas[number]
+        area = rnd.st.areas[number]
         return Expectation(
             "decision", target=f"area:{number}/1", area=number, hand=1, player=area.controller,
-            options=("act", "withdraw"), rule=rnd.clause("one_card.option"),
+            options=("act", "withdraw"), rule=rnd.st.clause("one_card.option"),
             text="only one card on the initial deal: act on the hand in turn or withdraw the wager",
         )
     if st.pool:
@@ -315,19 +315,19 @@ def pending_expectation(rnd: TableReader) -> Expectation | None:
                 concept = "multi.dealer_both" if st.pool_mode == "dealer_both" else "multi.dealer_none"
                 return Expectation(
                     "decision", target="dealer", player="pit_manager", options=("pick",),
-                    rule=rnd.clause(concept), text="the pit manager picks the dealer's card",
+                    rule=rnd.st.clause(concept), text="the pit manager picks the dealer's card",
                     extra={"cards": [str(c) for c in st.pool], "by": "pit_manager"},
                 )
-            area = rnd.areas[target[0]]
+            area = rnd.st.areas[target[0]]
             return _player_pick(rnd, area, place, ("pick",))
         if target is None and st.pool_mode == "several":
-            cur = rnd.current_hand()
+            cur = rnd.st.current_hand()
             if cur is not None and (cur[0].number, cur[1]) != st.pool_owner:
                 return _player_pick(rnd, cur[0], (cur[0].number, cur[1]), ("pick", "refuse"))
     return None
 
 
-def _player_pick(rnd: TableReader, area: Area, place: Place, options: tuple[str, ...]) -> Expectation:
+def _player_pick(rnd: Section5Port, area: Area, place: Place, options: tuple[str, ...]) -> Expectation:
     st = state(rnd)
     concept = "multi.several_disclosed" if st.pool_mode == "several" else "multi.none_disclosed"
     if "refuse" in options:
@@ -336,30 +336,30 @@ def _player_pick(rnd: TableReader, area: Area, place: Place, options: tuple[str,
     assert hand is not None
     return Expectation(
         "decision", target=_place_text(rnd, place), area=area.number, hand=area.hands.index(hand) + 1,
-        player=area.controller, options=options, rule=rnd.clause(concept),
+        player=area.controller, options=options, rule=rnd.st.clause(concept),
         text="cards drawn together: the player picks the card to receive",
         extra={"cards": [str(c) for c in st.pool], "by": "player"},
     )
 
 
 # ---------------------------------------------------------------------- a card placed elsewhere
-def misplaced_card(rnd: TablePort, ev: CardDrawn) -> None:
+def misplaced_card(rnd: Section5Port, ev: CardDrawn) -> None:
     """A ``card`` event with ``to``: the dealer put the card somewhere the deal did not expect."""
     to = ev.to
     assert to is not None
     _check_target(rnd, to)
     st = state(rnd)
     card = ev.card
-    if rnd.phase == "settled":
+    if rnd.st.phase == "settled":
         _dealer_completed(rnd, card, to)
         return
-    if rnd.phase not in ("initial", "offers", "play", "dealer"):
+    if rnd.st.phase not in ("initial", "offers", "play", "dealer"):
         raise RuleRefusal("no card is dealt now (bets are not closed)")
     if st.undisclosed or st.pool:
         raise RuleRefusal("the cards taken back or drawn together are dealt before the shoe's next card",
-                          rnd.clause("multi"))
+                          rnd.st.clause("multi"))
     target = rnd.expected_card_target()
-    if target is None and rnd.phase == "offers" and rnd.current_hand() is None:
+    if target is None and rnd.st.phase == "offers" and rnd.st.current_hand() is None:
         rnd.close_offers()  # as for a card without ``to``: nobody has a decision to make
         target = rnd.expected_card_target()
     if not rnd.check_shoe(card):
@@ -370,7 +370,7 @@ def misplaced_card(rnd: TablePort, ev: CardDrawn) -> None:
         if dest == place and to.kind != "discard":
             _deliver(rnd, card, target)  # it went where the deal expected
             return
-        if rnd.interim_done and to.kind == "area" and to.area not in rnd.order:
+        if rnd.st.interim_done and to.kind == "area" and to.area not in rnd.st.order:
             # 5.15: a card on an area with no wager is discarded; the hand still waits for its card.
             _ruling(rnd, "no_wager_cards.discard", "discarded",
                     f"{card} was dealt to area {to.area}, which has no wager: it is discarded and "
@@ -383,11 +383,11 @@ def misplaced_card(rnd: TablePort, ev: CardDrawn) -> None:
                 f"move it there from {_h(to)}", (CardMove(card, str(to), _place_text(rnd, place)),))
         _deliver(rnd, card, target)
         return
-    cur = rnd.current_hand()
+    cur = rnd.st.current_hand()
     if cur is None:
         _refer(rnd, f"{card} was dealt to {_h(to)} when no card and no decision was due")
         return
-    if not rnd.interim_done:
+    if not rnd.st.interim_done:
         # 5.6.1: before the subsequent deal, the card is put back in shoe order: it is the next card.
         st.undisclosed.append(card)
         _ruling(rnd, "misdeal.reconstruct", "reconstructed",
@@ -395,7 +395,7 @@ def misplaced_card(rnd: TablePort, ev: CardDrawn) -> None:
                 "next card dealt", (CardMove(card, str(to), "shoe"),))
         return
     area, hand = cur
-    if to.kind == "area" and to.area not in rnd.order:
+    if to.kind == "area" and to.area not in rnd.st.order:
         _ruling(rnd, "no_wager_cards.discard", "discarded",
                 f"{card} was dealt to area {to.area}, which has no wager: it is discarded and play "
                 "continues", (CardMove(card, str(to), "discard"),))
@@ -407,31 +407,31 @@ def misplaced_card(rnd: TablePort, ev: CardDrawn) -> None:
         if st.held and to.area not in held_areas:
             # A second area got a card: 5.18 is certain, ruled at once (the passed-over hand
             # has stood; play goes on from the last area that got a card).
-            st.held.append((rnd.event_index, card, to))
+            st.held.append((rnd.st.event_index, card, to))
             _rule_held(rnd)
             return
         if st.held or dest == _next_in_play(rnd, (area.number, hand)):
             # Cards on the next hand in play: held until the next event that is not a card,
             # then 5.17 (taken back undisclosed) unless a second area gets a card first.
-            st.held.append((rnd.event_index, card, to))
+            st.held.append((rnd.st.event_index, card, to))
             return
         # A single stray card on a later hand that is not the next in play: a card dealt in
         # error (5.8), offered to the hand in turn, then down the table.
-    if to.kind == "dealer" and rnd.dealer_stands() and len(rnd.dealer) >= 2:
+    if to.kind == "dealer" and rnd.st.dealer_stands() and len(rnd.st.dealer) >= 2:
         _dealer_completed(rnd, card, to)
         return
-    _offer(rnd, rnd.event_index, card, str(to))
+    _offer(rnd, rnd.st.event_index, card, str(to))
 
 
-def _deliver(rnd: TablePort, card: Card, target: tuple[int, int]) -> None:
-    state(rnd).placed[rnd.event_index] = _target_place(rnd, target)
+def _deliver(rnd: Section5Port, card: Card, target: tuple[int, int]) -> None:
+    state(rnd).placed[rnd.st.event_index] = _target_place(rnd, target)
     rnd.deliver(card, target)
 
 
-def _reconstruct_concept(rnd: TableReader, target: tuple[int, int]) -> str:
-    if rnd.phase != "initial":
-        return "misdeal.after_interim" if rnd.interim_done else "misdeal.reconstruct"
-    if target[0] == 0 and rnd.rules.has("dealer_no_card.reconstruct"):
+def _reconstruct_concept(rnd: Section5Port, target: tuple[int, int]) -> str:
+    if rnd.st.phase != "initial":
+        return "misdeal.after_interim" if rnd.st.interim_done else "misdeal.reconstruct"
+    if target[0] == 0 and rnd.st.rules.has("dealer_no_card.reconstruct"):
         return "dealer_no_card.reconstruct"  # 5.11: the dealer's card went elsewhere
     if target[0] != 0:
         return "one_card.reconstruct"  # 5.13 (5.11 in Dueling 8's): a player's card went elsewhere
@@ -443,11 +443,11 @@ def _can_act(area: Area, hand: Hand) -> bool:
     return not hand.done and not hand.busted and not hand.settled.issuperset(hand.stakes)
 
 
-def _next_in_play(rnd: TableLayout, after: Place) -> Place | None:
+def _next_in_play(rnd: Section5Port, after: Place) -> Place | None:
     """The next hand in play after ``after``: hands that can no longer act are skipped."""
     found = False
-    for n in rnd.order:
-        area = rnd.areas[n]
+    for n in rnd.st.order:
+        area = rnd.st.areas[n]
         for h in area.hands:
             if found and _can_act(area, h):
                 return (n, h)
@@ -456,15 +456,15 @@ def _next_in_play(rnd: TableLayout, after: Place) -> Place | None:
     return None
 
 
-def _later_than(rnd: TableLayout, a: Place, b: Place) -> bool:
-    order = [(n, h) for n in rnd.order for h in rnd.areas[n].hands]
+def _later_than(rnd: Section5Port, a: Place, b: Place) -> bool:
+    order = [(n, h) for n in rnd.st.order for h in rnd.st.areas[n].hands]
     return a in order and b in order and order.index(a) > order.index(b)
 
 
-def _dealer_completed(rnd: TablePort, card: Card, to: Target) -> None:
+def _dealer_completed(rnd: Section5Port, card: Card, to: Target) -> None:
     """5.7: a card dealt to the dealer's completed hand is discarded; the outcome stands."""
-    total, soft = rnd.dealer_value()
-    if to.kind != "dealer" or not rnd.dealer_stands():
+    total, soft = rnd.st.dealer_value()
+    if to.kind != "dealer" or not rnd.st.dealer_stands():
         raise RuleRefusal("the round is settled; no further events")
     if not rnd.check_shoe(card):
         return
@@ -475,10 +475,10 @@ def _dealer_completed(rnd: TablePort, card: Card, to: Target) -> None:
 
 
 # ---------------------------------------------------------------------- 5.8 - 5.10
-def _offer(rnd: TablePort, index: int, card: Card, source: str) -> None:
+def _offer(rnd: Section5Port, index: int, card: Card, source: str) -> None:
     """5.8: a card dealt in error goes to the hand in turn as though it were the next card."""
     st = state(rnd)
-    cur = rnd.current_hand()
+    cur = rnd.st.current_hand()
     assert cur is not None
     area, hand = cur
     place = _place_text(rnd, (area.number, hand))
@@ -490,14 +490,14 @@ def _offer(rnd: TablePort, index: int, card: Card, source: str) -> None:
         _refuse_offer(rnd, area, hand)
 
 
-def irregular_decision(rnd: TablePort, ev: Decision) -> None:
+def irregular_decision(rnd: Section5Port, ev: Decision) -> None:
     """accept / refuse (5.8-5.10, 5.23.3.1), act (5.16.1)."""
     st = state(rnd)
     if ev.action == "act":
         if ev.area is None or ev.area not in st.one_card:
             raise RuleRefusal("no player holds a one-card choice on that area now",
-                              rnd.clause("one_card.act") if rnd.rules.has("one_card.act") else None)
-        area = rnd.areas[ev.area]
+                              rnd.st.clause("one_card.act") if rnd.st.rules.has("one_card.act") else None)
+        area = rnd.st.areas[ev.area]
         _check_player(rnd, area, ev)
         st.one_card.remove(ev.area)
         _ruling(rnd, "one_card.act", "act", f"area {ev.area} acts on its one card in turn")
@@ -505,60 +505,57 @@ def irregular_decision(rnd: TablePort, ev: Decision) -> None:
     if ev.action == "refuse" and st.pool and st.pool_mode == "several":
         exp = pending_expectation(rnd)
         if exp is None or "refuse" not in exp.options or exp.area != ev.area:
-            raise RuleRefusal("no cards are offered to that hand now", rnd.clause("multi.offered_on"))
-        cur = rnd.current_hand()
+            raise RuleRefusal("no cards are offered to that hand now", rnd.st.clause("multi.offered_on"))
+        cur = rnd.st.current_hand()
         assert cur is not None
         _check_player(rnd, cur[0], ev)
         cards, st.pool = st.pool, []
         st.pool_mode, st.pool_owner = "", None
         cur[1].done = True
-        cur[1].stood_by_rule = rnd.clause("refuse_stands")
+        cur[1].stood_by_rule = rnd.st.clause("refuse_stands")
         _ruling(rnd, "multi.offered_on", "burned",
                 f"area {cur[0].number} declines the cards drawn together: they are burned and the "
-                f"player stands ({rnd.clause('refuse_stands')})",
+                f"player stands ({rnd.st.clause('refuse_stands')})",
                 tuple(CardMove(c, "shoe", "discard") for c in cards))
         rnd.advance()
         return
-    cur = rnd.current_hand()
+    cur = rnd.st.current_hand()
     if st.offered is None or cur is None:
-        raise RuleRefusal(f"{ev.action}: no card is offered under {rnd.clause('card_in_error')} now",
-                          rnd.clause("card_in_error"))
+        raise RuleRefusal(f"{ev.action}: no card is offered under {rnd.st.clause('card_in_error')} now",
+                          rnd.st.clause("card_in_error"))
     area, hand = cur
     if ev.area != area.number or (ev.hand or 1) != area.hands.index(hand) + 1:
         raise RuleRefusal(f"the card is offered to area {area.number} hand {area.hands.index(hand) + 1}",
-                          rnd.clause("card_in_error"))
+                          rnd.st.clause("card_in_error"))
     _check_player(rnd, area, ev)
-    if rnd.offers_open:
+    if rnd.st.offers_open:
         rnd.close_offers()
     if ev.action == "accept":
         index, card = st.offered
         st.offered = None
         st.placed[index] = (area.number, hand)
-        hand.cards.append(card)
-        area.dealt.append(card)
-        rnd.track_run(area, card)
-        rnd.after_player_card(area, hand)
+        rnd.place_card(area, hand, card, True)
         return
     _refuse_offer(rnd, area, hand)
 
 
-def _refuse_offer(rnd: TablePort, area: Area, hand: Hand) -> None:
+def _refuse_offer(rnd: Section5Port, area: Area, hand: Hand) -> None:
     """5.9/5.24: the player stands and takes no more cards; the card goes on (5.10: the dealer)."""
     st = state(rnd)
     assert st.offered is not None
     index, card = st.offered
     place = _place_text(rnd, (area.number, hand))
     hand.done = True
-    hand.stood_by_rule = rnd.clause("card_refused")
+    hand.stood_by_rule = rnd.st.clause("card_refused")
     if area.controller is not None:
         st.refused_players.add(area.controller)
     _ruling(rnd, "card_refused", "refused",
             f"area {area.number} refuses {card}: the player is deemed to stand "
-            f"({rnd.clause('refuse_stands')}) and receives no more cards this round "
-            f"({rnd.clause('card_refused')})")
+            f"({rnd.st.clause('refuse_stands')}) and receives no more cards this round "
+            f"({rnd.st.clause('card_refused')})")
     rnd.advance()
     target = rnd.expected_card_target()
-    cur = rnd.current_hand()
+    cur = rnd.st.current_hand()
     if target is not None:
         new_place = _target_place(rnd, target)
         st.offered = None
@@ -583,19 +580,19 @@ def _refuse_offer(rnd: TablePort, area: Area, hand: Hand) -> None:
             (CardMove(card, place, "discard"),))
 
 
-def _check_player(rnd: RoundRecords, area: Area, ev: Decision) -> None:
+def _check_player(rnd: Section5Port, area: Area, ev: Decision) -> None:
     player = ev.player or area.controller
     if player != area.controller:
         raise RuleRefusal(f"{player} does not control area {area.number}; {area.controller} decides",
-                          rnd.clause("control_seated"))
+                          rnd.st.clause("control_seated"))
 
 
 # ---------------------------------------------------------------------- 5.17 / 5.18
-def _rule_held(rnd: TablePort) -> None:
+def _rule_held(rnd: Section5Port) -> None:
     """The hand in turn was skipped and cards went to later hands."""
     st = state(rnd)
     held, st.held = st.held, []
-    cur = rnd.current_hand()
+    cur = rnd.st.current_hand()
     assert cur is not None
     area, hand = cur
     skipped = f"area {area.number}"
@@ -616,7 +613,7 @@ def _rule_held(rnd: TablePort) -> None:
     # brings the ruling below at once.
     # 5.18: more than one area received cards: the skipped player is deemed to have stood.
     hand.done = True
-    hand.stood_by_rule = rnd.clause("skipped.stood")
+    hand.stood_by_rule = rnd.st.clause("skipped.stood")
     keys: list[Place] = [(a.number, h) for a, h in order]
     last = max((p for p in places if p is not None), key=keys.index)
     for (index, card, _), place in zip(held, places, strict=True):
@@ -624,16 +621,7 @@ def _rule_held(rnd: TablePort) -> None:
         st.placed[index] = place
         n, h = place
         assert h is not None
-        a = rnd.areas[n]
-        h.cards.append(card)
-        a.dealt.append(card)
-        rnd.track_run(a, card)
-        total, _ = h.value()
-        if total > 21:
-            h.busted = h.done = True
-            rnd.settle_bust(a, h)
-        elif total == 21:
-            h.done = True
+        rnd.place_card(rnd.st.areas[n], h, card, False)
     for _, h in order[pos + 1:keys.index(last)]:
         h.done = True  # the dealer moved past these hands
     _ruling(rnd, "skipped.stood", "continued",
@@ -643,21 +631,21 @@ def _rule_held(rnd: TablePort) -> None:
 
 
 # ---------------------------------------------------------------------- other events
-def supervisor_void(rnd: TablePort, ev: Void) -> None:
+def supervisor_void(rnd: Section5Port, ev: Void) -> None:
     # 5.1, 5.2; and 6.1: the Gaming Shift Manager's decision on a round referred to them
-    allowed = {rnd.clause("void.foreign_card"), rnd.clause("void.cannot_reconstruct"), rnd.clause("refer")}
-    rule = ev.rule or rnd.clause("void.foreign_card")
+    allowed = {rnd.st.clause("void.foreign_card"), rnd.st.clause("void.cannot_reconstruct"), rnd.st.clause("refer")}
+    rule = ev.rule or rnd.st.clause("void.foreign_card")
     if rule not in allowed:
         raise RuleRefusal(f"a supervisor voids a round under {' or '.join(sorted(allowed))}, not {rule}")
-    if rnd.phase in ("betting", "settled"):
+    if rnd.st.phase in ("betting", "settled"):
         raise RuleRefusal("only a round in play may be voided")
     rnd.void(rule, ev.reason or "voided by the supervisor")
 
 
-def correction(rnd: TablePort, ev: Correction) -> None:
-    target_ev = card_event_at(rnd.events, ev.index)
+def correction(rnd: Section5Port, ev: Correction) -> None:
+    target_ev = card_event_at(rnd.st.events, ev.index)
     _check_target(rnd, ev.to)
-    if rnd.phase not in ("initial", "offers", "play", "dealer", "settled"):
+    if rnd.st.phase not in ("initial", "offers", "play", "dealer", "settled"):
         raise RuleRefusal("the round is not in play")
     card = target_ev.card
     place = _current_place(rnd, ev.index, card)
@@ -667,26 +655,26 @@ def correction(rnd: TablePort, ev: Correction) -> None:
     there = str(ev.to)
     if here == there:
         raise RuleRefusal(f"{card} already lies at {_h(here)}")
-    if not rnd.interim_done:
+    if not rnd.st.interim_done:
         # 5.6.1 / 5.11 / 5.13: the layout in shoe order is the reconstruction; the card goes back.
         concept = "misdeal.reconstruct"
-        if rnd.phase == "initial" or rnd.phase == "offers":
+        if rnd.st.phase == "initial" or rnd.st.phase == "offers":
             concept = (
-                "dealer_no_card.reconstruct" if place[0] == 0 and rnd.rules.has("dealer_no_card.reconstruct")
+                "dealer_no_card.reconstruct" if place[0] == 0 and rnd.st.rules.has("dealer_no_card.reconstruct")
                 else "one_card.reconstruct" if place[0] != 0 else "misdeal.reconstruct"
             )
         _ruling(rnd, concept, "reconstructed",
                 f"{card} lies at {_h(there)} but belongs to {_h(here)} in the order the shoe dealt it: "
                 "move it back", (CardMove(card, there, here),))
         return
-    if ev.to.kind == "discard" or (ev.to.kind == "area" and ev.to.area not in rnd.order):
+    if ev.to.kind == "discard" or (ev.to.kind == "area" and ev.to.area not in rnd.st.order):
         _lost_card(rnd, place, card, ev.to)
         return
     _ruling(rnd, "misdeal.after_interim", "reconstructed",
             f"{card} lies at {_h(there)} but belongs to {_h(here)}: move it back", (CardMove(card, there, here),))
 
 
-def _lost_card(rnd: TablePort, place: Place, card: Card, to: Target) -> None:
+def _lost_card(rnd: Section5Port, place: Place, card: Card, to: Target) -> None:
     """After the interim settlement a card lies on an area with no wager or in the discards."""
     here = _place_text(rnd, place)
     st = state(rnd)
@@ -698,41 +686,41 @@ def _lost_card(rnd: TablePort, place: Place, card: Card, to: Target) -> None:
         _open_withdrawal(rnd, "withdraw_after_ruling")
     number, hand = place
     if number == 0:
-        if len(rnd.dealer) != 1 or not rnd.rules.has("dealer_no_card.draw"):
+        if len(rnd.st.dealer) != 1 or not rnd.st.rules.has("dealer_no_card.draw"):
             _refer(rnd, f"{card} of the dealer's hand lies at {_h(to)}")
             return
         _remove_card(rnd, place, card)
         st.dealer_redraw = True
         _ruling(rnd, "dealer_no_card.draw", "dealer_draws",
                 "the dealer received no card on the initial deal: the dealer draws a card (the player "
-                f"in turn may first complete the hand, {rnd.clause('dealer_no_card.complete_hand')}); "
-                f"then surrender and insurance are offered ({rnd.clause('dealer_no_card.offers')})")
+                f"in turn may first complete the hand, {rnd.st.clause('dealer_no_card.complete_hand')}); "
+                f"then surrender and insurance are offered ({rnd.st.clause('dealer_no_card.offers')})")
         _open_withdrawal(rnd, "withdraw_after_ruling")
         return
     assert hand is not None
-    area = rnd.areas[number]
+    area = rnd.st.areas[number]
     own = [c for c in hand.cards]
-    if rnd.rules.permanent_eight and hand is area.hands[0]:
+    if rnd.st.rules.permanent_eight and hand is area.hands[0]:
         own = own[1:]
-    initial = 1 if rnd.rules.permanent_eight else 2  # cards an area receives in the initial deal
+    initial = 1 if rnd.st.rules.permanent_eight else 2  # cards an area receives in the initial deal
     if hand is not area.hands[0] or len(area.hands) > 1 or len(own) > initial or hand.settled or hand.done:
         # The hand was already played on (a card drawn, a decision made): no clause covers it.
         _refer(rnd, f"{card} of {_h(here)} lies at {_h(to)} after the hand was played on")
         return
     _remove_card(rnd, place, card)
-    if len(own) == 2 and rnd.rules.has("one_card.option"):
+    if len(own) == 2 and rnd.st.rules.has("one_card.option"):
         st.one_card.append(number)
         _ruling(rnd, "one_card.option", "one_card",
                 f"area {number} received only one card on the initial deal: the player may act on it "
-                f"in turn ({rnd.clause('one_card.act')}) or withdraw the wager and the card is "
-                f"discarded ({rnd.clause('one_card.withdraw')})")
+                f"in turn ({rnd.st.clause('one_card.act')}) or withdraw the wager and the card is "
+                f"discarded ({rnd.st.clause('one_card.withdraw')})")
         _open_withdrawal(rnd, "withdraw_after_ruling")
         return
     if len(own) == 1:
         # 5.14 (5.12 in Dueling 8's): the area received no card: its wager is returned.
         if number in st.one_card:
             st.one_card.remove(number)
-        _return_area(rnd, area, rnd.clause("no_cards.returned"))
+        _return_area(rnd, area, rnd.st.clause("no_cards.returned"))
         _ruling(rnd, "no_cards.returned", "returned",
                 f"area {number} received no card on the initial deal: its wagers are returned")
         rnd.advance()
@@ -740,61 +728,59 @@ def _lost_card(rnd: TablePort, place: Place, card: Card, to: Target) -> None:
     _refer(rnd, f"{card} of {_h(here)} lies at {_h(to)}")
 
 
-def _return_area(rnd: RoundRecords, area: Area, rule: str) -> None:
+def _return_area(rnd: Section5Port, area: Area, rule: str) -> None:
     for hand in area.hands:
         for player, stake in hand.stakes.items():
             if player in hand.settled or player in area.surrendered:
                 continue
             hand.settled.add(player)
-            rnd.record_entry(player, "main", stake, "returned", ZERO, rule, area=area.number,
+            rnd.st.record_entry(player, "main", stake, "returned", ZERO, rule, area=area.number,
                        hand=area.hands.index(hand) + 1)
         hand.done = True
     for side in area.sides:
         if not side.settled:
             side.settled = True
-            rnd.record_entry(side.player, side.bet, side.placed, "returned", ZERO, rule, area=area.number)
+            rnd.st.record_entry(side.player, side.bet, side.placed, "returned", ZERO, rule, area=area.number)
     for player, amount in area.insured.items():
-        rnd.record_entry(player, "insurance", amount, "returned", ZERO, rule, area=area.number)
+        rnd.st.record_entry(player, "insurance", amount, "returned", ZERO, rule, area=area.number)
     area.insured = {}
 
 
-def _dealer_redraw_card(rnd: TablePort, card: Card) -> bool:
+def _dealer_redraw_card(rnd: Section5Port, card: Card) -> bool:
     """5.12: the dealer's card, unless the player in turn is completing their hand (5.12.1)."""
     target = rnd.expected_card_target()
-    if target is not None and target[0] != 0 and rnd.phase == "play":
-        if rnd.areas[target[0]].hands[target[1]].awaiting:
+    if target is not None and target[0] != 0 and rnd.st.phase == "play":
+        if rnd.st.areas[target[0]].hands[target[1]].awaiting:
             return False  # 5.12.1: the player in turn completes the hand first
     if not rnd.check_shoe(card):
         return True
     st = state(rnd)
     st.dealer_redraw = False
-    st.placed[rnd.event_index] = DEALER
-    rnd.dealer.append(card)
-    # 5.12.2: surrender and insurance are offered once the dealer has the card.
-    rnd.offers_open = True
-    rnd.maybe_close_offers()
+    st.placed[rnd.st.event_index] = DEALER
+    rnd.st.dealer.append(card)
+    rnd.reopen_offers()  # 5.12.2: surrender and insurance are offered once the dealer has the card
     return True
 
 
 # ---------------------------------------------------------------------- 5.23
-def multi(rnd: TablePort, ev: Multi) -> None:
+def multi(rnd: Section5Port, ev: Multi) -> None:
     st = state(rnd)
-    if rnd.phase not in ("initial", "offers", "play", "dealer"):
+    if rnd.st.phase not in ("initial", "offers", "play", "dealer"):
         raise RuleRefusal("no card is dealt now")
     if st.pool or st.undisclosed:
-        raise RuleRefusal("cards drawn together earlier are dealt first", rnd.clause("multi"))
+        raise RuleRefusal("cards drawn together earlier are dealt first", rnd.st.clause("multi"))
     rest = list(ev.cards)
     for c in ev.disclosed:
         if c not in rest:
             raise RuleRefusal(f"disclosed card {c} is not among the cards drawn")
         rest.remove(c)
     target = rnd.expected_card_target()
-    if target is None and rnd.phase == "offers" and rnd.current_hand() is None:
+    if target is None and rnd.st.phase == "offers" and rnd.st.current_hand() is None:
         rnd.close_offers()
         target = rnd.expected_card_target()
     if target is None:
         raise RuleRefusal("no card is expected now: the cards drawn together have no hand to go to",
-                          rnd.clause("multi"))
+                          rnd.st.clause("multi"))
     for c in ev.cards:
         if not rnd.check_shoe(c):
             return  # 5.1
@@ -827,11 +813,11 @@ def multi(rnd: TablePort, ev: Multi) -> None:
     _open_withdrawal(rnd, "withdraw_after_ruling")
 
 
-def pick(rnd: TablePort, ev: Pick) -> None:
+def pick(rnd: Section5Port, ev: Pick) -> None:
     st = state(rnd)
     exp = pending_expectation(rnd)
     if not st.pool or exp is None or "pick" not in exp.options:
-        raise RuleRefusal("no cards drawn together wait for a choice", rnd.clause("multi"))
+        raise RuleRefusal("no cards drawn together wait for a choice", rnd.st.clause("multi"))
     if ev.card not in st.pool:
         raise RuleRefusal(f"{ev.card} is not one of {', '.join(str(c) for c in st.pool)}",
                           exp.rule)
@@ -844,9 +830,9 @@ def pick(rnd: TablePort, ev: Pick) -> None:
     st.pool.remove(ev.card)
     if target is None:
         # A several-disclosed pool offered on: picking is taking the card as the next card.
-        cur = rnd.current_hand()
+        cur = rnd.st.current_hand()
         assert cur is not None
-        if rnd.offers_open:
+        if rnd.st.offers_open:
             rnd.close_offers()
         cur[1].awaiting = True
         target = (cur[0].number, cur[0].hands.index(cur[1]))
@@ -862,20 +848,20 @@ def pick(rnd: TablePort, ev: Pick) -> None:
 
 
 # ---------------------------------------------------------------------- withdrawals, power failure
-def withdraw(rnd: TablePort, ev: Withdraw) -> None:
+def withdraw(rnd: Section5Port, ev: Withdraw) -> None:
     st = state(rnd)
     if ev.area is not None and ev.area in st.one_card:
-        area = rnd.areas[ev.area]
+        area = rnd.st.areas[ev.area]
         if area.wager_of(ev.player) is None:
             raise RuleRefusal(f"{ev.player} has no wager on area {ev.area}")
         st.one_card.remove(ev.area)
         hand = area.hands[0]
         moves = tuple(CardMove(c, f"area:{ev.area}/1", "discard") for c in hand.cards
-                      if not (rnd.rules.permanent_eight and c is hand.cards[0]))
-        rule = rnd.clause("one_card.withdraw")
+                      if not (rnd.st.rules.permanent_eight and c is hand.cards[0]))
+        rule = rnd.st.clause("one_card.withdraw")
         _withdraw_player(rnd, ev.player, rule, only_area=ev.area)
         if not any(p not in hand.settled for p in hand.stakes):
-            del hand.cards[1 if rnd.rules.permanent_eight else 0:]  # the card is discarded
+            del hand.cards[1 if rnd.st.rules.permanent_eight else 0:]  # the card is discarded
         _ruling(rnd, "one_card.withdraw", "withdrawn",
                 f"{ev.player} withdraws the wager on area {ev.area}; the card is discarded", moves)
         rnd.advance()
@@ -883,32 +869,32 @@ def withdraw(rnd: TablePort, ev: Withdraw) -> None:
     if st.withdraw_rule is None:
         raise RuleRefusal(
             "no wager may be withdrawn after \"no more bets\" except after a ruling that allows it",
-            rnd.clause("no_withdraw"),
+            rnd.st.clause("no_withdraw"),
         )
     if not any(a.wager_of(ev.player) or any(s.player == ev.player for s in a.sides)
-               for a in rnd.areas.values()):
+               for a in rnd.st.areas.values()):
         raise RuleRefusal(f"{ev.player} has no wager in this round")
     rule = st.withdraw_rule
     if ev.area is not None:
         raise RuleRefusal(f"a player withdrawing under {rule} withdraws all of their wagers", rule)
     _withdraw_player(rnd, ev.player, rule, only_area=None)
-    rnd.rulings.append(Ruling(rnd.event_index, rule, "withdrawn",
+    rnd.st.rulings.append(Ruling(rnd.st.event_index, rule, "withdrawn",
                               f"{ev.player} withdraws all remaining wagers; wagers already lost stay "
                               f"lost ({rule})"))
     _skip_emptied_areas(rnd)
     if _nothing_in_play(rnd):
-        rnd.enter("settled")  # every wager withdrawn or decided: the round is concluded (5.29.1)
+        rnd.st.enter("settled")  # every wager withdrawn or decided: the round is concluded (5.29.1)
         return
-    if rnd.phase == "play":
+    if rnd.st.phase == "play":
         rnd.advance()
-    if rnd.phase == "dealer":
+    if rnd.st.phase == "dealer":
         rnd.dealer_step()
 
 
-def _nothing_in_play(rnd: TableLayout) -> bool:
+def _nothing_in_play(rnd: Section5Port) -> bool:
     """No stake, side bet or insurance is left to settle."""
-    for number in rnd.order:
-        area = rnd.areas[number]
+    for number in rnd.st.order:
+        area = rnd.st.areas[number]
         if area.insured or any(not s.settled for s in area.sides):
             return False
         if any(p not in h.settled for h in area.hands for p in h.stakes):
@@ -916,56 +902,53 @@ def _nothing_in_play(rnd: TableLayout) -> bool:
     return True
 
 
-def _skip_emptied_areas(rnd: TablePort) -> None:
+def _skip_emptied_areas(rnd: Section5Port) -> None:
     """During the initial deal an area whose every wager was withdrawn gets no more cards."""
-    if rnd.phase != "initial":
+    if rnd.st.phase != "initial":
         return
-    emptied = {n for n in rnd.order
-               if all(p in rnd.areas[n].hands[0].settled for p in rnd.areas[n].hands[0].stakes)}
+    emptied = {n for n in rnd.st.order
+               if all(p in rnd.st.areas[n].hands[0].settled for p in rnd.st.areas[n].hands[0].stakes)}
     if not emptied:
         return
-    done, rest = rnd.initial_queue[:rnd.queue_pos], rnd.initial_queue[rnd.queue_pos:]
-    rnd.initial_queue = done + [t for t in rest if t[0] not in emptied]
-    if rnd.queue_pos >= len(rnd.initial_queue):
-        rnd.after_initial_card()
+    rnd.skip_areas(emptied)
 
 
-def _withdraw_player(rnd: TablePort, player: str, rule: str, only_area: int | None) -> None:
+def _withdraw_player(rnd: Section5Port, player: str, rule: str, only_area: int | None) -> None:
     found = False
-    for number in rnd.order:
+    for number in rnd.st.order:
         if only_area is not None and number != only_area:
             continue
-        area = rnd.areas[number]
+        area = rnd.st.areas[number]
         for i, hand in enumerate(area.hands, start=1):
             stake = hand.stakes.get(player)
             if stake is None or player in hand.settled or player in area.surrendered:
                 continue
             found = True
             hand.settled.add(player)
-            rnd.record_entry(player, "main", stake, "returned", ZERO, rule, area=number, hand=i)
+            rnd.st.record_entry(player, "main", stake, "returned", ZERO, rule, area=number, hand=i)
             if all(p in hand.settled for p in hand.stakes):
                 hand.done = True
         for side in area.sides:
             if side.player == player and not side.settled:
                 found = True
                 side.settled = True
-                rnd.record_entry(player, side.bet, side.placed, "returned", ZERO, rule, area=number)
+                rnd.st.record_entry(player, side.bet, side.placed, "returned", ZERO, rule, area=number)
         if player in area.insured:
             found = True
-            rnd.record_entry(player, "insurance", area.insured.pop(player), "returned", ZERO, rule, area=number)
+            rnd.st.record_entry(player, "insurance", area.insured.pop(player), "returned", ZERO, rule, area=number)
         if area.wager_of(player) is not None:
             area.surrendered.add(player)  # no longer in play on this area: control passes on
             if area.controller == player:
-                rnd.update_controller(area, "control_front")
+                rnd.st.update_controller(area, "control_front")
     if not found:
         raise RuleRefusal(f"{player} has no remaining wager to withdraw")
 
 
-def power_failure(rnd: TableReader) -> None:
+def power_failure(rnd: Section5Port) -> None:
     """5.29 (5.26 in Dueling 8's): withdraw while no outcome is established, else continue."""
-    if rnd.phase == "betting":
+    if rnd.st.phase == "betting":
         raise RuleRefusal("bets are still open: wagers may simply be taken back")
-    if rnd.outcome_established():  # by the cards dealt (DESIGN.md "Power failure")
+    if rnd.st.outcome_established():  # by the cards dealt (DESIGN.md "Power failure")
         _ruling(rnd, "power_failure.continue", "continue",
                 "power failure after an outcome was established: play continues and the round is "
                 "concluded")
@@ -973,83 +956,80 @@ def power_failure(rnd: TableReader) -> None:
     _ruling(rnd, "power_failure.withdraw", "withdraw_offered",
             "power failure before any outcome: each player may withdraw all of their wagers; the "
             "round is then concluded")
-    state(rnd).withdraw_rule = rnd.clause("power_failure.withdraw")
+    state(rnd).withdraw_rule = rnd.st.clause("power_failure.withdraw")
 
 
 # ---------------------------------------------------------------------- 5.21 late burn
-def late_burn(rnd: TablePort, ev: Burn) -> None:
+def late_burn(rnd: Section5Port, ev: Burn) -> None:
     """The dealer forgot to burn the first card (5.21; 5.18 in Dueling 8's)."""
-    first = next((e.card for e in rnd.events if isinstance(e, CardDrawn)), None)
+    first = next((e.card for e in rnd.st.events if isinstance(e, CardDrawn)), None)
     if first is None or ev.card != first:
         raise RuleRefusal(
             f"a burn after the deal began names the first card dealt this round ({first}), not {ev.card}",
-            rnd.clause("burn.reconstruct"),
+            rnd.st.clause("burn.reconstruct"),
         )
-    if rnd.interim_done:
+    if rnd.st.interim_done:
         _ruling(rnd, "burn.stays", "continue",
                 f"the first card {first} should have been burned; the subsequent deal has begun, so "
                 "play continues with it in play")
         return
-    if rnd.phase not in ("initial", "offers"):
-        raise RuleRefusal("the round is not in its initial deal", rnd.clause("burn.reconstruct"))
-    if rnd.settlements or any(a.insured or a.surrendered for a in rnd.areas.values()):
+    if rnd.st.phase not in ("initial", "offers"):
+        raise RuleRefusal("the round is not in its initial deal", rnd.st.clause("burn.reconstruct"))
+    if rnd.st.settlements or any(a.insured or a.surrendered for a in rnd.st.areas.values()):
         # Offers were already taken on the cards as dealt: no clause says what becomes of them.
         _refer(rnd, f"the first card {first} should have been burned, and offers were already "
                     "taken on the cards as dealt")
         return
     # 5.21.1: every card moves one place back along the initial deal; the first is burned.
-    queue = rnd.initial_queue[:rnd.queue_pos]
-    base = 1 if rnd.rules.permanent_eight else 0
+    queue = rnd.st.initial_queue[:rnd.st.queue_pos]
+    base = 1 if rnd.st.rules.permanent_eight else 0
     taken: dict[int, int] = {}
     seq: list[tuple[Card, tuple[int, int]]] = []
     for slot in queue:
         n = slot[0]
-        cards = rnd.dealer if n == 0 else rnd.areas[n].hands[0].cards
+        cards = rnd.st.dealer if n == 0 else rnd.st.areas[n].hands[0].cards
         k = taken.get(n, base)
         seq.append((cards[k], slot))
         taken[n] = k + 1
     if not seq:
         _refer(rnd, "the first card was not burned and the deal cannot be laid out again")
         return
-    for n in rnd.order:
-        area = rnd.areas[n]
+    for n in rnd.st.order:
+        area = rnd.st.areas[n]
         area.hands[0].cards[:] = area.hands[0].cards[:base]
         area.hands[0].done = False
         area.dealt.clear()
         area.run_open = True
-    del rnd.dealer[base:]
-    rnd.rewind_turn()
-    rnd.enter("initial")
-    rnd.offers_open = False
-    rnd.queue_pos = 0
+    del rnd.st.dealer[base:]
+    rnd.st.restart_initial_deal()
     moves = [CardMove(seq[0][0], _place_text(rnd, _target_place(rnd, seq[0][1])), "discard")]
     for (card, old), (_, new) in zip(seq[1:], seq[:-1], strict=True):
         if old != new:
             moves.append(CardMove(card, _place_text(rnd, _target_place(rnd, old)),
                                   _place_text(rnd, _target_place(rnd, new))))
-        rnd.deliver(card, rnd.initial_queue[rnd.queue_pos])
+        rnd.deliver(card, rnd.st.initial_queue[rnd.st.queue_pos])
     _ruling(rnd, "burn.reconstruct", "reconstructed",
             f"the first card {first} should have been burned: it is burned and each later card moves "
             "to the hand that should have received it", tuple(moves))
 
 
 # ---------------------------------------------------------------------- 6.1
-def _refer(rnd: TablePort, text: str) -> None:
+def _refer(rnd: Section5Port, text: str) -> None:
     """6.1: not covered by the rules: the Gaming Shift Manager decides; the round waits."""
-    state(rnd).resume_phase = rnd.phase
-    rnd.refer(text)
+    state(rnd).resume_phase = rnd.st.phase
+    rnd.st.refer(text)
 
 
-def resume_after_referral(rnd: TablePort) -> bool:
+def resume_after_referral(rnd: Section5Port) -> bool:
     """On ``resolve continue``: resume a round referred from mid-play. False if not such a round."""
-    st = rnd.irregular
+    st = rnd.st.irregular
     if st is None or st.resume_phase is None:
         return False
     resume, st.resume_phase = st.resume_phase, None
-    rnd.enter(resume)
-    if rnd.phase == "play":
+    rnd.st.enter(resume)
+    if rnd.st.phase == "play":
         rnd.advance()
-    elif rnd.phase == "dealer":
+    elif rnd.st.phase == "dealer":
         rnd.dealer_step()
     return True
 

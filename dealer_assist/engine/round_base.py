@@ -3,8 +3,9 @@ leaving the round exactly as it was (rebuilt from its accepted events), record a
 the shoe read (5.1: a card that cannot belong voids the round), and the 5.5 ruling on a
 card found face up; what the round expects (set by the handler of the last event when it
 knows, else worked out from the state when asked, and kept until the next event) and its status.
-``table.TableRound`` and ``electronic.ElectronicRound`` derive from ``EventSourcedRound``
-and supply ``_reset``, ``_dispatch``, ``_expectation``, ``clause`` and ``void``.
+``electronic.ElectronicRound`` derives from ``EventSourcedRound`` and supplies ``_reset``,
+``_dispatch``, ``_expectation``, ``clause`` and ``void``. (``table.TableRound`` keeps the
+same contract composed around its ``table_state.TableState``.)
 """
 
 from __future__ import annotations

@@ -2,19 +2,22 @@
 
 A :class:`TableRound` is its :class:`TableConfig` plus the events applied to it. Each
 event either changes the state or is refused with the clause that forbids it
-(:class:`RuleRefusal`); a refused event leaves the round exactly as it was.
+(:class:`RuleRefusal`); a refused event leaves the round exactly as it was (rebuilt from
+its accepted events).
 
-The round is written by phase, one module each, every class deriving from the one before
-(no module imports a later one): ``table_core`` (state, clauses, the hand in turn, control),
-``table_settlement`` (entries, side bets, interim and final settlement, void),
-``table_betting`` (wagers and limits), ``table_dealer`` (the turn moving on, the dealer's
-hand), ``table_offers`` (insurance, even money, surrender), ``table_play`` (hit, stand,
-double, split), ``table_dealing`` (where each card goes) and this module: the one place an
-event is dispatched (``_handle``), what the round expects, its views and its report.
+The round is composed, not inherited: one state value (``table_state.TableState``: the
+layout, the records, the phase and the expectation) and parts with one job each, each
+given the state and the parts it asks at construction: ``Settling`` (table_settlement),
+``Betting`` (table_betting), ``DealerTurn`` (table_dealer), ``Offers`` (table_offers),
+``Play`` (table_play), ``Dealing`` (table_dealing), and section 5 (``irregularities``,
+through ``table_port.Section5Port``) and the claims (``claims``, ``ClaimsPort``). This
+module is the facade: the one place an event is dispatched to the part that handles it,
+the expectation the handlers keep, the round's views and its report.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Final
 
 from dealer_assist.base.cards import Card
@@ -40,74 +43,145 @@ from dealer_assist.engine.events import (
     Wager,
     Withdraw,
 )
-from dealer_assist.engine.outcome import Expectation, Ruling
+from dealer_assist.engine.outcome import (
+    ClaimDecision,
+    ControlChange,
+    Expectation,
+    Ruling,
+    Settlement,
+)
+from dealer_assist.engine.phase import Phase
 from dealer_assist.engine.round_api import AreaView, DealerView, HandView, RoundView, WagerView
-from dealer_assist.engine.table_core import NOTHING_EXPECTED, card_expected
-from dealer_assist.engine.table_dealing import TableDealing
-from dealer_assist.engine.table_play import IRREGULAR_ACTIONS
-from dealer_assist.engine.table_state import Area, Hand
+from dealer_assist.engine.shoe_state import ShoeState
+from dealer_assist.engine.table_betting import Betting
+from dealer_assist.engine.table_core import Unexpected, card_expected, waiting_for
+from dealer_assist.engine.table_dealer import DealerTurn
+from dealer_assist.engine.table_dealing import Dealing
+from dealer_assist.engine.table_offers import Offers
+from dealer_assist.engine.table_play import IRREGULAR_ACTIONS, Play
+from dealer_assist.engine.table_settlement import Settling
+from dealer_assist.engine.table_state import (
+    Area,
+    GameBets,
+    Hand,
+    IrregularState,
+    TableConfig,
+    TableState,
+)
+from dealer_assist.games import GameRules
 
 _CLOSED_PHASES: Final = frozenset({"void", "settled", "referred"})  # phases that take few events or none
 
 
-class TableRound(TableDealing):
+class TableRound:
     """One round at a table: state folded from events; refuses what the rules forbid."""
+
+    __slots__ = ("st", "settling", "betting", "dealer_turn", "offers", "play", "dealing")
+
+    def __init__(self, config: TableConfig) -> None:
+        st = self.st = TableState(config)
+        self.settling = Settling(st)
+        self.betting = Betting(st, self.settling)
+        self.dealer_turn = DealerTurn(st, self.settling)
+        self.offers = Offers(st, self.settling, self.dealer_turn)
+        self.play = Play(st, self.offers, self.dealer_turn)
+        self.dealing = Dealing(st, self.settling, self.dealer_turn, self.offers, self.play)
 
     def fresh(self) -> TableRound:
         """A new round at the same table (the same configuration), no event applied."""
-        return TableRound(self.config)
+        return TableRound(self.st.config)
+
+    # ------------------------------------------------------------------ applying events
+    def apply(self, event: Event) -> None:
+        """Apply one event, or raise :class:`RuleRefusal` leaving the round unchanged."""
+        st = self.st
+        st.event_index = len(st.events)
+        # What the round said it expected before this event (None if nobody asked): the
+        # card it said it waits for goes there without working the target out again.
+        st.asked_for = st.expected
+        st.expected = None
+        st.expect_next(None)  # (a method: the compiled build must not take next_exp as None after the event)
+        try:
+            self._dispatch(event)
+        except RuleRefusal:
+            self._rebuild()
+            raise
+        finally:
+            st.asked_for = st.expected = None  # anything worked out mid-event is stale
+        # What the handler set (expect_next); None: worked out from the state when asked.
+        st.expected = st.next_exp
+        st.events.append(event)
+
+    def apply_all(self, events: Iterable[Event]) -> None:
+        for e in events:
+            self.apply(e)
+
+    def _rebuild(self) -> None:
+        st = self.st
+        events = st.events
+        st.reset()
+        for i, e in enumerate(events):
+            st.event_index = i
+            self._dispatch(e)
+            st.events.append(e)
 
     def _dispatch(self, event: Event) -> None:
-        phase = self.phase
+        st = self.st
+        phase = st.phase
         if phase in _CLOSED_PHASES:
             if phase == "void":
-                raise self.refuse("the round is void; no further events", "void.foreign_card")
+                raise st.refuse("the round is void; no further events", "void.foreign_card")
             if phase == "settled" and not (isinstance(event, CardDrawn) and event.to is not None):
                 raise RuleRefusal("the round is settled; no further events")
             if phase == "referred" and not isinstance(event, Resolve | Void):
-                raise self.refuse(
+                raise st.refuse(
                     "the round is referred to the Gaming Shift Manager; waiting for a resolve", "refer"
                 )
-        # Section 5 hooks only matter once a ruling left something pending (self.irregular).
-        if self.irregular is not None and irregularities.before_event(self, event):
-            return  # section 5 consumed the event
-        self._handle(event)
-        if self.irregular is not None:  # also when this event's ruling left something pending
+        try:
+            # Section 5 hooks only matter once a ruling left something pending (st.irregular).
+            if st.irregular is not None and irregularities.before_event(self, event):
+                return  # section 5 consumed the event
+            self._handle(event)
+        except Unexpected as e:  # not what the round waits for: say what it does
+            raise RuleRefusal(e.message + self.waiting_for(), e.clause) from None
+        if st.irregular is not None:  # also when this event's ruling left something pending
             irregularities.after_event(self, event)
-            self.expect_next(None)  # section 5 has the last word: worked out from the state when asked
+            st.expect_next(None)  # section 5 has the last word: worked out from the state when asked
+        elif st.next_exp is None:
+            # A handler that did not say what comes next (a wager, a claim, an absence, a
+            # section 5 ruling that left nothing pending): what the phase waits for, now.
+            self.dealing.expect_in_turn()
 
     def _handle(self, event: Event) -> None:
-        """The one place an event is dispatched (the common ones first)."""
+        """The one place an event is dispatched to the part that handles it (the common
+        ones first); each handler sets what comes next (``TableState.expect_next``)."""
         if isinstance(event, CardDrawn):
             if event.face_up:
-                self.face_up(event.card)  # 5.5: played as if found face down
+                self.st.face_up(event.card)  # 5.5: played as if found face down
             if event.to is None:
-                self.on_card(event)
+                self.dealing.on_card(event)
             else:  # the dealer put it somewhere the deal did not expect: section 5
                 irregularities.misplaced_card(self, event)
         elif isinstance(event, Decision):
             if event.action in IRREGULAR_ACTIONS:  # accept, refuse, act: section 5's choices
                 irregularities.irregular_decision(self, event)
             else:
-                self.on_decision(event)
-                if self.next_expected() is None:
-                    self.expect_in_turn()
+                self.play.on_decision(event)
         elif isinstance(event, Wager):
-            self.on_wager(event)
+            self.betting.on_wager(event)
         elif isinstance(event, NoMoreBets):
-            self.on_no_more_bets(event)
+            self.betting.on_no_more_bets(event)
         elif isinstance(event, Claim):
             claims.resolve_claim(self, event)
         elif isinstance(event, Burn):
-            if self.burn_is_late():  # 5.21: the dealer forgot to burn the first card
+            if self.dealing.burn_is_late():  # 5.21: the dealer forgot to burn the first card
                 irregularities.late_burn(self, event)
             else:
-                self.on_burn(event)
+                self.dealing.on_burn(event)
         elif isinstance(event, CloseOffers):
-            self.on_close_offers(event)
-            self.expect_in_turn()
+            self.offers.on_close_offers(event)
         elif isinstance(event, Absent):
-            self.on_absent(event)
+            self.play.on_absent(event)
         elif isinstance(event, Resolve):
             self._on_resolve(event)
         elif isinstance(event, Correction):
@@ -123,125 +197,246 @@ class TableRound(TableDealing):
         elif isinstance(event, Void):
             irregularities.supervisor_void(self, event)
         elif isinstance(event, Timeout):
-            raise self.refuse("a terminal time-out is an Electronic Blackjack event; at this table use "
-                              "'absent'", "absent")
+            raise self.st.refuse("a terminal time-out is an Electronic Blackjack event; at this table "
+                                 "use 'absent'", "absent")
         else:
             raise RuleRefusal(f"{event.type} events do not apply at this table")
 
     def _on_resolve(self, ev: Resolve) -> None:
-        if self.phase != "referred":
+        st = self.st
+        if st.phase != "referred":
             raise RuleRefusal("nothing is referred to the Gaming Shift Manager")
-        rule = self.clause("refer")
-        self.rulings.append(Ruling(self.event_index, rule, ev.ruling, ev.text))
-        self.referral = None
+        rule = st.clause("refer")
+        st.rulings.append(Ruling(st.event_index, rule, ev.ruling, ev.text))
+        st.referral = None
         if ev.ruling == "void":
-            self.void(rule, ev.text or "voided by the Gaming Shift Manager")
+            self.settling.void(rule, ev.text or "voided by the Gaming Shift Manager")
             return
         if irregularities.resume_after_referral(self):
             return  # referred mid-play (6.1): play resumes where it stopped
-        self.enter("dealer")
-        self.final_settlement(referred_rule=rule)
+        st.enter("dealer")
+        self.settling.final_settlement(referred_rule=rule)
+
+    # ------------------------------------------------------------------ what it expects
+    def expectation(self) -> Expectation:
+        """What the round waits for now: as the last event's handler set it, else worked out
+        from the state once until the next event."""
+        st = self.st
+        expected = st.expected
+        if expected is None:
+            expected = st.expected = self._expectation()
+        return expected
+
+    def next_expected(self) -> Expectation | None:
+        """What the handler of the event being applied set (``expect_next``), if anything."""
+        return self.st.next_exp
+
+    def expectation_from_state(self) -> Expectation:
+        """What the round waits for, worked out from its state now (never the kept one)."""
+        return self._expectation()
 
     def _expectation(self) -> Expectation:
-        phase = self.phase
-        if self.irregular is None:
-            # The common cases first, as expected_card_target() and the rest below work them
-            # out, with the hand in turn found once.
-            if phase == "initial":
-                number, hand_index = self.initial_queue[self.queue_pos]
-                return card_expected(number, hand_index)
-            if phase == "play":
-                return self.play_expectation()
-        if phase == "betting":
-            return _WAGERS
-        if phase in ("settled", "void"):
-            return NOTHING_EXPECTED
-        if phase == "referred":
-            assert self.referral is not None
-            return Expectation("ruling", rule=self.referral[0], text=self.referral[1])
-        if self.irregular is not None:
-            pending = irregularities.pending_expectation(self)
-            if pending is not None:
-                return pending
-        target = self.expected_card_target()
+        st = self.st
+        if st.irregular is None or st.phase in _CLOSED_PHASES or st.phase == "betting":
+            return self.dealing.next_expectation()
+        pending = irregularities.pending_expectation(self)
+        if pending is not None:
+            return pending
+        target = self.dealing.expected_card_target()
         if target is not None:
             return card_expected(target[0], target[1])
-        return self.waiting_decision(self.current_hand())
+        return self.play.waiting_decision(st.current_hand())
+
+    def waiting_for(self) -> str:
+        """What the round waits for, as a refusal of an event it does not expect adds it."""
+        return waiting_for(self.expectation())
+
+    def status(self) -> str:
+        """settled, void, referred or in_progress."""
+        return self.st.status()
 
     def options(self, area: Area, hand: Hand) -> tuple[str, ...]:
         """The legal choices for the hand in turn, in the spec's order."""
-        return self.play_options(area, hand, self.current_offers())
+        return self.play.play_options(area, hand, self.offers.current_offers())
 
+    # ------------------------------------------------------------------ section 5 and the claims
+    # (table_port.Section5Port, ClaimsPort: the moves only the parts make)
+    def check_shoe(self, card: Card) -> bool:
+        return self.dealing.check_shoe(card)
+
+    def expected_card_target(self) -> tuple[int, int] | None:
+        return self.dealing.expected_card_target()
+
+    def deliver(self, card: Card, target: tuple[int, int]) -> None:
+        self.dealing.deliver(card, target)
+
+    def place_card(self, area: Area, hand: Hand, card: Card, move_on: bool) -> None:
+        self.dealing.place_card(area, hand, card, move_on)
+
+    def skip_areas(self, emptied: set[int]) -> None:
+        self.dealing.skip_areas(emptied)
+
+    def void(self, rule: str, text: str) -> None:
+        """The round is void: every wager is returned, citing ``rule``."""
+        self.settling.void(rule, text)
+
+    def advance(self) -> None:
+        self.dealer_turn.advance()
+
+    def dealer_step(self) -> None:
+        self.dealer_turn.dealer_step()
+
+    def close_offers(self) -> None:
+        self.offers.close_offers()
+
+    def maybe_close_offers(self) -> None:
+        self.offers.maybe_close_offers()
+
+    def reopen_offers(self) -> None:
+        self.offers.reopen()
+
+    def check_one_area(self, player: str, area_no: int) -> None:
+        self.betting.check_one_area(player, area_no)
+
+    # ------------------------------------------------------------------ the state, read
+    @property
+    def config(self) -> TableConfig:
+        return self.st.config
+
+    @property
+    def rules(self) -> GameRules:
+        return self.st.rules
+
+    @property
+    def bets(self) -> GameBets:
+        return self.st.bets
+
+    @property
+    def events(self) -> list[Event]:
+        return self.st.events
+
+    @property
+    def phase(self) -> Phase:
+        return self.st.phase
+
+    @property
+    def areas(self) -> dict[int, Area]:
+        return self.st.areas
+
+    @property
+    def dealer(self) -> list[Card]:
+        return self.st.dealer
+
+    @property
+    def order(self) -> list[int]:
+        return self.st.order
+
+    @property
+    def absent(self) -> set[str]:
+        return self.st.absent
+
+    @property
+    def under_min_players(self) -> set[str]:
+        return self.st.under_min_players
+
+    @property
+    def shoe(self) -> ShoeState:
+        return self.st.shoe
+
+    @property
+    def settlements(self) -> list[Settlement]:
+        return self.st.settlements
+
+    @property
+    def rulings(self) -> list[Ruling]:
+        return self.st.rulings
+
+    @property
+    def claims(self) -> list[ClaimDecision]:
+        return self.st.claims
+
+    @property
+    def control_changes(self) -> list[ControlChange]:
+        return self.st.control_changes
+
+    @property
+    def irregular(self) -> IrregularState | None:
+        return self.st.irregular
+
+    @property
+    def referral(self) -> tuple[str, str] | None:
+        return self.st.referral
+
+    @property
+    def offers_open(self) -> bool:
+        return self.st.offers_open
+
+    @property
+    def interim_done(self) -> bool:
+        return self.st.interim_done
+
+    @property
+    def event_index(self) -> int:
+        return self.st.event_index
+
+    def clause(self, concept: str) -> str:
+        """This game's clause number for ``concept``."""
+        return self.st.clause(concept)
+
+    def current_hand(self) -> tuple[Area, Hand] | None:
+        """The first hand not yet done, in dealing order (3.18), or None."""
+        return self.st.current_hand()
+
+    def dealer_value(self) -> tuple[int, bool]:
+        return self.st.dealer_value()
+
+    def outcome_established(self) -> bool:
+        """Whether any wager has "conclusively won or lost" (5.29.1)."""
+        return self.st.outcome_established()
+
+    # ------------------------------------------------------------------ views
     def report(self) -> dict[str, Any]:
         """The layout for the settle output: the dealer's cards and every area's hands."""
-        total, _ = self.dealer_value()
+        st = self.st
+        total, _ = st.dealer_value()
         areas = []
-        for number in sorted(self.areas):
-            area = self.areas[number]
+        for number in sorted(st.areas):
+            area = st.areas[number]
             hands = [
                 {"hand": i, "cards": [str(c) for c in h.cards], "total": h.value()[0]}
                 for i, h in enumerate(area.hands, start=1)
             ]
             areas.append({"area": number, "controller": area.controller, "hands": hands})
-        return {"dealer": {"cards": [str(c) for c in self.dealer], "total": total}, "areas": areas}
-
-    def outcome_established(self) -> bool:
-        """Whether any wager has "conclusively won or lost" (5.29.1; 5.26.1 in Dueling 8's):
-        decided by the cards dealt, whether or not its settlement was recorded yet."""
-        if any(s.result in ("win", "lose", "surrender", "even_money") for s in self.settlements):
-            return True
-        dealer_up = self.dealer[0] if self.dealer and not self.rules.permanent_eight else None
-        for number in self.order:
-            area = self.areas[number]
-            if any(h.busted for h in area.hands):
-                return True
-            first = area.hands[0].cards if area.hands else []
-            if self.is_blackjack(area.hands[0]) and dealer_up is not None and not (
-                    dealer_up.rank == "A" or dealer_up.points == 10):
-                return True  # 4.3.1: the dealer can no longer match it
-            for side in area.sides:
-                if side.settled or side.hand is not None:
-                    continue
-                if self._side_decided(area, side.bet, first, dealer_up):
-                    return True
-        return False
-
-    def _side_decided(self, area: Area, bet: str, first: list[Card], dealer_up: Card | None) -> bool:
-        """The cards already dealt decide a side wager placed before the deal."""
-        spec = self.bets.specs.get(bet)
-        if spec is None:
-            return False
-        if spec.stage == "run":
-            return not area.run_open  # a card out of the run ended it (Superb 8's 4.2.2)
-        if spec.stage == "initial":
-            return len(first) >= 2 and (dealer_up is not None or not spec.needs_dealer_up)
-        return False  # decided by the finished hands (Tie on 18, 21+)
+        return {"dealer": {"cards": [str(c) for c in st.dealer], "total": total}, "areas": areas}
 
     def cards_needed(self) -> int:
         """The fewest cards the round still needs from the shoe to be completed (5.19)."""
-        if self.phase in ("betting", "settled", "void", "referred"):
+        st = self.st
+        if st.phase in ("betting", "settled", "void", "referred"):
             return 0
-        if self.phase == "initial":
-            return len(self.initial_queue) - self.queue_pos  # the rest of the initial deal (3.18)
-        dealer_min = max(0, 2 - len(self.dealer)) if self.live_hands() else 0
+        if st.phase == "initial":
+            return len(st.initial_queue) - st.queue_pos  # the rest of the initial deal (3.18)
+        dealer_min = max(0, 2 - len(st.dealer)) if st.live_hands() else 0
         hands = sum(
-            1 for n in self.order for h in self.areas[n].hands
+            1 for n in st.order for h in st.areas[n].hands
             if not h.done and not h.busted and (h.awaiting or len(h.cards) < 2)
         )
-        st = self.irregular
-        ready = len(st.undisclosed) + len(st.pool) if st is not None else 0
+        pending = st.irregular
+        ready = len(pending.undisclosed) + len(pending.pool) if pending is not None else 0
         return max(0, hands + dealer_min - ready)
 
     def next_to_act(self) -> tuple[int, str] | None:
         """(area, player) of the hand in turn, when someone controls it (5.19: who cuts)."""
-        cur = self.current_hand()
+        st = self.st
+        cur = st.current_hand()
         if cur is None or cur[0].controller is None:
             return None
         return cur[0].number, cur[0].controller
 
     def view(self) -> RoundView:
         """An immutable picture of the layout for a screen (round_api.RoundView)."""
-        rules = self.rules
+        st = self.st
+        rules = st.rules
         exp = self.expectation()
         in_turn: tuple[int, int] | None = None
         if exp.kind == "decision" and exp.area is not None and exp.hand is not None:
@@ -249,11 +444,11 @@ class TableRound(TableDealing):
         elif exp.kind == "card" and exp.area and exp.hand is not None:
             in_turn = (exp.area, exp.hand)
         seated: dict[int, list[str]] = {}
-        for player, number in self.config.seated.items():
+        for player, number in st.config.seated.items():
             seated.setdefault(number, []).append(player)
         areas: list[AreaView] = []
-        for number in range(1, self.config.areas + 1):
-            area = self.areas.get(number)
+        for number in range(1, st.config.areas + 1):
+            area = st.areas.get(number)
             if area is None:
                 areas.append(AreaView(number, None, tuple(seated.get(number, ())), (), (), (), ()))
                 continue
@@ -264,7 +459,7 @@ class TableRound(TableDealing):
             )
             sides = tuple(
                 WagerView(s.player, s.bet, rules.bet_name(s.bet), s.amount, s.placed, None,
-                          self.hand_number(area, s.hand) if s.hand is not None else None, s.returned)
+                          st.hand_number(area, s.hand) if s.hand is not None else None, s.returned)
                 for s in area.sides
             )
             hands = []
@@ -272,7 +467,7 @@ class TableRound(TableDealing):
                 total, soft = hand.value()
                 hands.append(HandView(
                     i, tuple(str(c) for c in hand.cards), total, soft, tuple(hand.stakes.items()),
-                    self.is_blackjack(hand), hand.busted or total > 21, hand.doubled,
+                    st.is_blackjack(hand), hand.busted or total > 21, hand.doubled,
                     bool(hand.stakes) and all(p in area.surrendered for p in hand.stakes),
                     in_turn == (number, i), rules.permanent_eight and i == 1 and not hand.from_split,
                 ))
@@ -284,29 +479,29 @@ class TableRound(TableDealing):
                                   tuple(hands), tuple(sorted(area.surrendered)), area.absent_play,
                                   insurance, tuple(sorted(area.even_money))))
         return RoundView(
-            rules.key, rules.name, False, self.status(), self.phase == "betting", self._dealer_view(),
+            rules.key, rules.name, False, st.status(), st.phase == "betting", self._dealer_view(),
             tuple(areas), (), (), in_turn,
             tuple((a.number, a.controller) for a in areas if a.controller is not None),
         )
 
     def _dealer_view(self) -> DealerView:
-        total, soft = self.dealer_value()
-        blackjack = self.rules.blackjack_odds is not None and is_two_card_21(self.dealer)
-        return DealerView(tuple(str(c) for c in self.dealer), total, soft, blackjack, total > 21,
-                          self.rules.permanent_eight)
+        st = self.st
+        total, soft = st.dealer_value()
+        blackjack = st.rules.blackjack_odds is not None and is_two_card_21(st.dealer)
+        return DealerView(tuple(str(c) for c in st.dealer), total, soft, blackjack, total > 21,
+                          st.rules.permanent_eight)
 
     def under_minimum_first_time(self) -> tuple[str, ...]:
         """Players whose under-minimum wager this round settles normally: their first at the
         table (5.26). The store remembers them; their next under-minimum wager is returned."""
-        new = self.under_min_players - self.config.under_min_history
-        limits = self.config.limits
+        st = self.st
+        new = st.under_min_players - st.config.under_min_history
+        limits = st.config.limits
         # Settled normally: an entry of an under-minimum stake that was not returned (a void
         # or a withdrawal returns it; the first time is then still to come).
         return tuple(sorted({
-            s.player for s in self.settlements
+            s.player for s in st.settlements
             if s.player in new and s.result != "returned" and s.bet in limits and s.stake < limits[s.bet][0]
         }))
 
 
-# Expectations are immutable: the plain ones are made once (expectation() runs for every event).
-_WAGERS: Final = Expectation("wagers")

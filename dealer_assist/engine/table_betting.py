@@ -7,36 +7,52 @@ from __future__ import annotations
 from dealer_assist.base.errors import RuleRefusal
 from dealer_assist.engine.events import NoMoreBets, Wager
 from dealer_assist.engine.table_core import card_expected
-from dealer_assist.engine.table_settlement import TableSettlement
-from dealer_assist.engine.table_state import PERMANENT_EIGHT, Area, Hand, MainWager, SideWager
+from dealer_assist.engine.table_settlement import Settling
+from dealer_assist.engine.table_state import (
+    PERMANENT_EIGHT,
+    Area,
+    Hand,
+    MainWager,
+    SideWager,
+    TableState,
+)
 
 
-class TableBetting(TableSettlement):
-    """Settlement, and the wagers placed before the deal."""
+class Betting:
+    """Wagers and where they may go (3.8-3.17), limits, bets closing (5.3)
+    A part of ``table.TableRound``: it changes the round's one state value (``TableState``)
+    and asks only the parts it is given."""
+
+    __slots__ = ("st", "settling")
+
+    def __init__(self, st: TableState, settling: Settling) -> None:
+        self.st = st
+        self.settling = settling
 
     def on_wager(self, ev: Wager) -> None:
-        rules = self.rules
-        config = self.config
+        st = self.st
+        rules = st.rules
+        config = st.config
         number, bet, player = ev.area, ev.bet, ev.player
         if number is None:
             raise RuleRefusal("a wager at this table names its playing area")
         if not 1 <= number <= config.areas:
             raise RuleRefusal(f"area {number} is not on this layout of {config.areas} areas")
-        if self.phase != "betting":
+        if st.phase != "betting":
             if ev.hand is not None and self._late_wager_allowed(ev):
                 self._place_split_side_bet(ev)
                 return
-            raise self.refuse("no wager may be placed or increased after \"no more bets\"", "bets_closed")
+            raise st.refuse("no wager may be placed or increased after \"no more bets\"", "bets_closed")
         if ev.hand is not None:
             raise RuleRefusal("a wager names a hand only when placed on a split hand")
-        if bet != "main" and bet not in self.bets.specs:
+        if bet != "main" and bet not in st.bets.specs:
             raise RuleRefusal(f"{rules.name} has no '{bet}' wager")
         if config.one_area_players:
             self.check_one_area(player, number)  # 3.9
-        area = self.areas.get(number)
+        area = st.areas.get(number)
         if bet == "main":
             if area is None:
-                area = self.areas[number] = Area(number)
+                area = st.areas[number] = Area(number)
             existing = area.wager_of(player)
             if existing is not None:
                 # 3.10.2: a player's wagers within one area are not separated.
@@ -46,17 +62,17 @@ class TableBetting(TableSettlement):
             limit = config.max_wagers_per_area
             if len(area.wagers) >= limit:
                 if limit == 3:
-                    raise self.refuse(f"area {number} already holds three main wagers", "max_wagers_area")
-                raise self.refuse(
+                    raise st.refuse(f"area {number} already holds three main wagers", "max_wagers_area")
+                raise st.refuse(
                     f"the pit manager allows {limit} main wager{'s' if limit > 1 else ''} per area "
                     f"and area {number} holds {len(area.wagers)}", "pit_restrict_wagers",
                 )
             area.wagers.append(MainWager(player, ev.amount, len(area.wagers) + 1))
             # 3.13: the controller is known, and shown, while bets are being placed.
-            self.update_controller(area, None)
+            st.update_controller(area, None)
             return
         if area is None or not area.wagers:
-            raise self.refuse(
+            raise st.refuse(
                 f"a {bet} wager may only be placed on an area which contains a main wager",
                 "side_needs_main",
             )
@@ -69,37 +85,39 @@ class TableBetting(TableSettlement):
                     return
                 taken += 1
         if taken >= 3:
-            raise self.refuse(f"area {number} already holds three {bet} wagers", "side_slots")
+            raise st.refuse(f"area {number} already holds three {bet} wagers", "side_slots")
         area.sides.append(SideWager(player, bet, ev.amount, None))
 
     def check_one_area(self, player: str, area_no: int) -> None:
-        if player not in self.config.one_area_players:
+        st = self.st
+        if player not in st.config.one_area_players:
             return
-        for a in self.areas.values():
+        for a in st.areas.values():
             if a.number != area_no and (
                 a.wager_of(player) is not None or any(s.player == player for s in a.sides)
             ):
-                raise self.refuse(
+                raise st.refuse(
                     f"{player} is restricted by the pit manager to one playing area "
                     f"and already wagers on area {a.number}",
                     "pit_restrict_area",
                 )
 
     def _late_wager_allowed(self, ev: Wager) -> bool:
-        spec = self.bets.specs.get(ev.bet)
+        spec = self.st.bets.specs.get(ev.bet)
         return spec is not None and spec.split_hand is not None
 
     def _place_split_side_bet(self, ev: Wager) -> None:
         """Ace Race wager on split aces (3.21.1); Tie on 18 on a split hand (3.23.1, 3.25)."""
+        st = self.st
         assert ev.area is not None and ev.hand is not None
-        area = self.areas.get(ev.area)
-        hand = self.hand_at(area, ev.hand) if area else None
+        area = st.areas.get(ev.area)
+        hand = st.hand_at(area, ev.hand) if area else None
         if area is None or hand is None:
             raise RuleRefusal(f"area {ev.area} has no hand {ev.hand}")
-        spec = self.bets.specs.get(ev.bet)
+        spec = st.bets.specs.get(ev.bet)
         assert spec is not None
         name = spec.name
-        clause = self.clause(spec.split_concept)
+        clause = st.clause(spec.split_concept)
         if spec.split_hand == "aces":  # Ace Race 3.21.1
             if not hand.split_aces:
                 raise RuleRefusal(f"an {name} wager after the deal goes only on split Aces", clause)
@@ -122,7 +140,7 @@ class TableBetting(TableSettlement):
                 raise RuleRefusal(
                     f"{ev.player} has no wager on hand {ev.hand}: only players who matched the split "
                     f"may wager {name} on it",
-                    self.clause(spec.split_follower_concept),
+                    st.clause(spec.split_follower_concept),
                 )
         if any(s.hand is hand and s.bet == ev.bet and s.player == ev.player for s in area.sides):
             raise RuleRefusal(f"{ev.player} already has a {ev.bet} wager on that hand", clause)
@@ -132,7 +150,8 @@ class TableBetting(TableSettlement):
 
     def apply_limits(self, wager: MainWager | SideWager, kind: str) -> None:
         """5.26/5.27 at the close of bets: cap at the maximum, return repeat under-minimums."""
-        limits = self.config.limits.get(kind)
+        st = self.st
+        limits = st.config.limits.get(kind)
         if limits is None:
             return
         low, high = limits
@@ -140,40 +159,41 @@ class TableBetting(TableSettlement):
             wager.amount = high
             wager.excess = wager.placed - high
         elif wager.placed < low:
-            if wager.player in self.under_min_players:
+            if wager.player in st.under_min_players:
                 wager.returned = True
             else:
-                self.under_min_players.add(wager.player)
+                st.under_min_players.add(wager.player)
 
     def on_no_more_bets(self, ev: NoMoreBets) -> None:
-        if self.phase != "betting":
-            raise self.refuse("bets are already closed", "bets_closed")
-        self.enter("initial")
-        self.order = sorted(a.number for a in self.areas.values() if a.wagers)
-        self.turn = 0
-        limited = bool(self.config.limits)  # no table limits: nothing to cap or return
-        for number in self.order:
-            area = self.areas[number]
+        st = self.st
+        if st.phase != "betting":
+            raise st.refuse("bets are already closed", "bets_closed")
+        st.enter("initial")
+        st.order = sorted(a.number for a in st.areas.values() if a.wagers)
+        st.turn = 0
+        limited = bool(st.config.limits)  # no table limits: nothing to cap or return
+        for number in st.order:
+            area = st.areas[number]
             if limited:
                 # Limits in placement order: the first under-minimum wager of a player settles normally.
                 for w in area.wagers:
                     self.apply_limits(w, "main")
                 for s in area.sides:
                     self.apply_limits(s, s.bet)
-            first = Hand([PERMANENT_EIGHT] if self.rules.permanent_eight else [])
+            first = Hand([PERMANENT_EIGHT] if st.rules.permanent_eight else [])
             for w in area.wagers:
                 first.stakes[w.player] = w.amount
             area.hands.append(first)
-            self.update_controller(area, None)
+            st.update_controller(area, None)
         # 3.18 (3.19 in Dueling 8's): one card to each area, one to the dealer, second round.
-        self.initial_queue = [(n, 0) for n in self.order]
-        if self.rules.dealer_card_in_initial_deal:
-            self.initial_queue.append((0, 0))
-        if not self.rules.permanent_eight:
-            self.initial_queue += [(n, 0) for n in self.order]
-        self.queue_pos = 0
-        if not self.order:
-            self.final_settlement()
+        st.initial_queue = [(n, 0) for n in st.order]
+        if st.rules.dealer_card_in_initial_deal:
+            st.initial_queue.append((0, 0))
+        if not st.rules.permanent_eight:
+            st.initial_queue += [(n, 0) for n in st.order]
+        st.queue_pos = 0
+        if not st.order:
+            self.settling.final_settlement()
         else:  # 3.18: the initial deal's first card
-            number, hand_index = self.initial_queue[0]
-            self.expect_next(card_expected(number, hand_index))
+            number, hand_index = st.initial_queue[0]
+            st.expect_next(card_expected(number, hand_index))

@@ -4,64 +4,70 @@ the dealer's second card (3.27), a dealer bust the pay table cannot settle refer
 
 from __future__ import annotations
 
-from dealer_assist.engine.outcome import Ruling
-from dealer_assist.engine.table_betting import TableBetting
+from dealer_assist.engine.table_settlement import Settling
+from dealer_assist.engine.table_state import TableState
 
 
-class TableDealer(TableBetting):
-    """Betting, and the turn moving on to the dealer."""
+class DealerTurn:
+    """The turn moving on and the dealer's hand (3.33-3.35)
+    A part of ``table.TableRound``: it changes the round's one state value (``TableState``)
+    and asks only the parts it is given."""
+
+    __slots__ = ("st", "settling")
+
+    def __init__(self, st: TableState, settling: Settling) -> None:
+        self.st = st
+        self.settling = settling
 
     def dealer_needs_card(self) -> bool:
-        if self.dealer_stands():
+        st = self.st
+        if st.dealer_stands():
             return False
         live = False
-        for number in self.order:
-            for h in self.areas[number].hands:
+        for number in st.order:
+            for h in st.areas[number].hands:
                 if h.busted or h.settled.issuperset(h.stakes):
                     continue  # not live: nothing on it to compare
                 # 3.35: a player blackjack only waits on the dealer's second card (a dealer blackjack).
-                if not self.is_blackjack(h):
+                if not st.is_blackjack(h):
                     return True
                 live = True
-        if self.bets.dealer_draws_for and any(
-            s.bet in self.bets.dealer_draws_for and not s.settled for a in self.areas.values() for s in a.sides
+        if st.bets.dealer_draws_for and any(
+            s.bet in st.bets.dealer_draws_for and not s.settled for a in st.areas.values() for s in a.sides
         ):
             return True  # Dueling 8's 3.33.1: the dealer draws for unsettled 21+ wagers
-        if len(self.dealer) < 2:
+        if len(st.dealer) < 2:
             # Insurance and unsettled blackjacks need the second card.
-            return live or any(a.insured or a.claimed_insurance for a in self.areas.values())
+            return live or any(a.insured or a.claimed_insurance for a in st.areas.values())
         return False
 
     def dealer_step(self) -> None:
         if not self.dealer_needs_card():
-            self.final_settlement()
+            self.settling.final_settlement()
 
     def after_dealer_card(self) -> None:
-        if len(self.dealer) == 2 and self.rules.insurance:
-            self.settle_insurance()
-        paid = self.bets.paid_by_dealer_cards
+        st = self.st
+        if len(st.dealer) == 2 and st.rules.insurance:
+            self.settling.settle_insurance()
+        paid = st.bets.paid_by_dealer_cards
         if paid is not None:
-            total, _ = self.dealer_value()
-            if total > 21 and len(self.dealer) > paid.dealer_cards_paid:
+            total, _ = st.dealer_value()
+            if total > 21 and len(st.dealer) > paid.dealer_cards_paid:
                 # No row of the pay table (Dueling 8's 21+, 4.3): the Gaming Shift Manager decides.
-                self.refer(f"the dealer busted with {len(self.dealer)} cards; the {paid.name} pay table "
+                st.refer(f"the dealer busted with {len(st.dealer)} cards; the {paid.name} pay table "
                            f"stops at {paid.dealer_cards_paid} cards")
                 return
         self.dealer_step()
 
-    def refer(self, text: str) -> None:
-        self.enter("referred")
-        self.referral = (self.clause("refer"), text)
-        self.rulings.append(Ruling(self.event_index, self.clause("refer"), "referred", text))
-
     def advance(self) -> None:
         """Mark finished hands done; when no player hand is left, the dealer plays."""
+        st = self.st
         while True:
-            hand = self.hand_in_turn()
+            hand = st.hand_in_turn()
             if hand is None:
                 break
-            area = self.areas[self.order[self.turn]]
-            if not area.controller and not area.absent_play and not self.needs_card(area, hand):
+            area = st.areas[st.order[st.turn]]
+            if not area.controller and not area.absent_play and not st.needs_card(area, hand):
                 hand.done = True
                 continue
             if len(hand.cards) >= 2 and not hand.awaiting:
@@ -72,11 +78,11 @@ class TableDealer(TableBetting):
                 if hand.stood_by_rule:
                     hand.done = True
                     continue
-                if area.absent_play and not self.fixed_rule_draws(hand):
+                if area.absent_play and not st.fixed_rule_draws(hand):
                     hand.done = True
-                    hand.stood_by_rule = self.clause("absent")
+                    hand.stood_by_rule = st.clause("absent")
                     continue
             break
-        if hand is None and self.phase == "play":
-            self.enter("dealer")
+        if hand is None and st.phase == "play":
+            st.enter("dealer")
             self.dealer_step()

@@ -10,28 +10,39 @@ from dealer_assist.base.money import ZERO, half_kept
 from dealer_assist.engine import hand_rules
 from dealer_assist.engine.events import CloseOffers, Decision
 from dealer_assist.engine.table_core import amount_text
-from dealer_assist.engine.table_dealer import TableDealer
-from dealer_assist.engine.table_state import Area
+from dealer_assist.engine.table_dealer import DealerTurn
+from dealer_assist.engine.table_settlement import Settling
+from dealer_assist.engine.table_state import Area, TableState
 
 
-class TableOffers(TableDealer):
-    """The dealer, and the offers before play."""
+class Offers:
+    """Insurance, even money and surrender (3.20, 3.25, 3.27), and the offers closing
+    A part of ``table.TableRound``: it changes the round's one state value (``TableState``)
+    and asks only the parts it is given."""
+
+    __slots__ = ("st", "settling", "dealer_turn")
+
+    def __init__(self, st: TableState, settling: Settling, dealer_turn: DealerTurn) -> None:
+        self.st = st
+        self.settling = settling
+        self.dealer_turn = dealer_turn
 
     def current_offers(self, first_only: bool = False) -> list[dict[str, Any]]:
         """Everyone who may still take insurance, even money or surrender (with
         ``first_only``, at most the first of them: whether anyone may)."""
-        if not self.offers_open:
+        st = self.st
+        if not st.offers_open:
             return []
         out: list[dict[str, Any]] = []
-        dealer_ace = bool(self.dealer) and self.dealer[-1].rank == "A" and not self.rules.permanent_eight
-        rules = self.rules
-        for number in self.order:
-            area = self.areas[number]
+        dealer_ace = bool(st.dealer) and st.dealer[-1].rank == "A" and not st.rules.permanent_eight
+        rules = st.rules
+        for number in st.order:
+            area = st.areas[number]
             hand = area.hands[0]
-            blackjack = self.is_blackjack(hand)
+            blackjack = st.is_blackjack(hand)
             for w in area.wagers:
                 p = w.player
-                if p in area.surrendered or p in area.even_money or p in self.absent:
+                if p in area.surrendered or p in area.even_money or p in st.absent:
                     continue
                 options = hand_rules.offers(
                     rules, dealer_ace, blackjack, len(area.hands) == 1,
@@ -46,46 +57,55 @@ class TableOffers(TableDealer):
 
     def close_offers(self) -> None:
         """Offers close, the interim settlement takes place and the subsequent deal begins."""
-        if not self.offers_open:
+        st = self.st
+        if not st.offers_open:
             return
-        self.offers_open = False
-        self.enter("play")
-        self.interim_settlement()
-        self.interim_done = True
+        st.offers_open = False
+        st.enter("play")
+        self.settling.interim_settlement()
+        st.interim_done = True
+
+    def reopen(self) -> None:
+        """5.12.2: surrender and insurance are offered once the dealer has the redrawn card."""
+        self.st.offers_open = True
+        self.maybe_close_offers()
 
     def maybe_close_offers(self) -> None:
         """Offers close by themselves when nobody has anything to decide."""
-        if self.offers_open and not self.current_offers(first_only=True) and self.no_player_decision():
+        st = self.st
+        if st.offers_open and not self.current_offers(first_only=True) and self.no_player_decision():
             self.close_offers()
-            if self.phase == "play":
-                self.advance()
+            if st.phase == "play":
+                self.dealer_turn.advance()
 
     def no_player_decision(self) -> bool:
         """No hand waits for a player: all done, or the next is dealt for an absent player (5.22)."""
-        hand = self.hand_in_turn()
-        return hand is None or self.areas[self.order[self.turn]].absent_play
+        st = self.st
+        hand = st.hand_in_turn()
+        return hand is None or st.areas[st.order[st.turn]].absent_play
 
     def offer_decision(self, ev: Decision) -> None:
+        st = self.st
         action = ev.action
-        if not self.offers_open:
+        if not st.offers_open:
             concept = {"insurance": "insurance.before_subsequent", "even_money": "even_money",
                        "surrender": "surrender"}[action]
-            if not self.rules.has(concept):
-                raise RuleRefusal(f"{self.rules.name} has no {action.replace('_', ' ')}")
-            raise self.refuse(
+            if not st.rules.has(concept):
+                raise RuleRefusal(f"{st.rules.name} has no {action.replace('_', ' ')}")
+            raise st.refuse(
                 f"{action.replace('_', ' ')} is offered only after the initial deal and before the "
                 "subsequent deal", concept,
             )
-        area, hand, _ = self.decision_hand(ev)
+        area, hand, _ = st.decision_hand(ev)
         player = ev.player or area.controller
         if player is None:
             raise RuleRefusal(f"nobody controls area {area.number} now: name the player deciding")
         if area.wager_of(player) is None:
             raise RuleRefusal(f"{player} has no main wager on area {area.number}")
-        if player in self.absent:
-            raise self.refuse(f"{player} is not present to make decisions", "absent")
+        if player in st.absent:
+            raise st.refuse(f"{player} is not present to make decisions", "absent")
         if action == "insurance" and player in area.insurance_declined:
-            raise self.refuse(
+            raise st.refuse(
                 f"{player} declined insurance on area {area.number} and another player's claim on it "
                 "was decided", "insurance.declined",
             )
@@ -102,16 +122,16 @@ class TableOffers(TableDealer):
             hand.settled.add(player)
             w = area.wager_of(player)
             assert w is not None
-            self.main_entry(w, area.number, 1, "surrender", kept - stake, self.clause("surrender"), "interim")
+            self.settling.main_entry(w, area.number, 1, "surrender", kept - stake, st.clause("surrender"), "interim")
             if player == area.controller:
-                self.update_controller(area, "surrender.control_passes")
+                st.update_controller(area, "surrender.control_passes")
             if all(p in area.surrendered for p in hand.stakes):
                 hand.done = True
         elif action == "insurance":
             original = area.original(player)
             amount = ev.amount if ev.amount is not None else half_kept(original)
             if amount > original / 2:
-                raise self.refuse(
+                raise st.refuse(
                     f"insurance may be at most half of the original wager ({amount_text(original / 2)})",
                     "insurance",
                 )
@@ -122,33 +142,34 @@ class TableOffers(TableDealer):
             hand.settled.add(player)
             w = area.wager_of(player)
             assert w is not None
-            self.main_entry(w, area.number, 1, "even_money", stake, self.clause("even_money"), "interim")
+            self.settling.main_entry(w, area.number, 1, "even_money", stake, st.clause("even_money"), "interim")
             insured = area.insured.pop(player, None)
             if insured is not None:
                 # 3.20: any insurance wager is returned.
-                self.record_entry(player, "insurance", insured, "returned", ZERO, self.clause("even_money"),
+                st.record_entry(player, "insurance", insured, "returned", ZERO, st.clause("even_money"),
                             area=area.number, stage="interim")
         self.maybe_close_offers()
 
     def _offer_refusal(self, area: Area, player: str, action: str) -> RuleRefusal:
-        dealer_ace = bool(self.dealer) and self.dealer[0].rank == "A"
+        st = self.st
+        dealer_ace = bool(st.dealer) and st.dealer[0].rank == "A"
         if action == "surrender":
-            if not self.rules.surrender_against_ace and dealer_ace:
-                return self.refuse("surrender is not offered when the dealer's card is an Ace", "surrender")
+            if not st.rules.surrender_against_ace and dealer_ace:
+                return st.refuse("surrender is not offered when the dealer's card is an Ace", "surrender")
             if player in area.surrendered:
-                return self.refuse(f"{player} has already surrendered", "surrender")
-            return self.refuse("a blackjack or a split hand may not surrender", "surrender.after_split")
-        if not self.rules.insurance:
-            return RuleRefusal(f"{self.rules.name} has no {action.replace('_', ' ')}")
+                return st.refuse(f"{player} has already surrendered", "surrender")
+            return st.refuse("a blackjack or a split hand may not surrender", "surrender.after_split")
+        if not st.rules.insurance:
+            return RuleRefusal(f"{st.rules.name} has no {action.replace('_', ' ')}")
         if not dealer_ace:
-            return self.refuse(f"{action.replace('_', ' ')} is offered only when the dealer's first card is an Ace",
+            return st.refuse(f"{action.replace('_', ' ')} is offered only when the dealer's first card is an Ace",
                                "insurance" if action == "insurance" else "even_money")
         if action == "even_money":
-            return self.refuse("even money is offered only on a blackjack", "even_money")
-        return self.refuse(f"{player} has already insured area {area.number}", "insurance")
+            return st.refuse("even money is offered only on a blackjack", "even_money")
+        return st.refuse(f"{player} has already insured area {area.number}", "insurance")
 
     def on_close_offers(self, ev: CloseOffers) -> None:
-        if not self.offers_open:
+        if not self.st.offers_open:
             raise RuleRefusal("no offers are open")
         self.close_offers()
-        self.advance()
+        self.dealer_turn.advance()

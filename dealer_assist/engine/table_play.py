@@ -15,12 +15,14 @@ from dealer_assist.engine.events import Absent, Decision
 from dealer_assist.engine.outcome import NO_EXTRA, Expectation
 from dealer_assist.engine.table_core import (
     NOTHING_EXPECTED,
+    Unexpected,
     amount_text,
     card_expected,
     decision_expected,
 )
-from dealer_assist.engine.table_offers import TableOffers
-from dealer_assist.engine.table_state import Area, Hand
+from dealer_assist.engine.table_dealer import DealerTurn
+from dealer_assist.engine.table_offers import Offers
+from dealer_assist.engine.table_state import Area, Hand, TableState
 
 PLAY_ACTIONS: Final = frozenset({"hit", "stand", "double", "split"})
 # Section 5's choices (accept / refuse a card dealt in error, act on one card): the round
@@ -32,13 +34,22 @@ _HIT_STAND: Final = ("hit", "stand")
 _STAND: Final = ("stand",)
 
 
-class TablePlay(TableOffers):
-    """The offers, and the play decisions."""
+class Play:
+    """The play decisions (3.21-3.30) and an absent player (5.22)
+    A part of ``table.TableRound``: it changes the round's one state value (``TableState``)
+    and asks only the parts it is given."""
+
+    __slots__ = ("st", "offers", "dealer_turn")
+
+    def __init__(self, st: TableState, offers: Offers, dealer_turn: DealerTurn) -> None:
+        self.st = st
+        self.offers = offers
+        self.dealer_turn = dealer_turn
 
     def on_decision(self, ev: Decision) -> None:
         action = ev.action
         if action in ("insurance", "even_money", "surrender"):
-            self.offer_decision(ev)
+            self.offers.offer_decision(ev)
             return
         if action not in PLAY_ACTIONS:
             raise RuleRefusal(f"'{action}' is not a decision at this table")
@@ -55,47 +66,48 @@ class TablePlay(TableOffers):
 
     def _play_turn(self, ev: Decision) -> tuple[Area, Hand, str]:
         """The hand a play decision is for and who makes it, or the clause that refuses it."""
+        st = self.st
         action = ev.action
-        named = self.areas.get(ev.area) if ev.area is not None else None
+        named = st.areas.get(ev.area) if ev.area is not None else None
         if named is not None and named.absent_play:
-            raise self.refuse(
+            raise st.refuse(
                 f"area {named.number} is played by the dealer for an absent player; splitting and "
                 "doubling are forfeited", "absent",
             )
-        done = self.hand_at(named, ev.hand or 1) if named is not None else None
+        done = st.hand_at(named, ev.hand or 1) if named is not None else None
         if named is not None and done is not None and done.doubled and len(done.cards) >= 3:
             # 3.26.4 (3.26.3 in Dueling 8's); 3.26.6 (3.26.5) when others on it did not double.
             concept = ("double.followers_one_card" if any(p not in done.doubled_by for p in done.stakes)
                        else "double.one_card")
-            raise self.refuse(
+            raise st.refuse(
                 f"area {named.number} hand {ev.hand or 1} was doubled and receives "
                 "only one additional card", concept,
             )
         if action == "split" and done is not None and done.split_aces:
             # 3.22.1/3.23.1, whichever hand is in turn and whether or not the round moved on.
-            raise self.refuse(*hand_rules.SPLIT_ACES_AGAIN)
-        if self.phase not in ("offers", "play"):
-            raise RuleRefusal(f"no {action} decision is possible now" + self.waiting_for())
+            raise st.refuse(*hand_rules.SPLIT_ACES_AGAIN)
+        if st.phase not in ("offers", "play"):
+            raise Unexpected(f"no {action} decision is possible now")
         if named is not None and done is not None:  # decision_hand(ev), already found
             area, hand, hand_no = named, done, ev.hand or 1
         else:
-            area, hand, hand_no = self.decision_hand(ev)
-        cur = self.current_hand()
+            area, hand, hand_no = st.decision_hand(ev)
+        cur = st.current_hand()
         if cur is None or cur[1] is not hand:
             if cur is None:
                 raise RuleRefusal(f"no hand is waiting for a decision ({action} on area {area.number})")
             raise RuleRefusal(
                 f"it is not the turn of area {area.number} hand {hand_no}: "
-                f"area {cur[0].number} hand {self.hand_number(cur[0], cur[1])} is in play",
-                self.clause("split.order") if cur[0] is area else self.clause("deal_order"),
+                f"area {cur[0].number} hand {st.hand_number(cur[0], cur[1])} is in play",
+                st.clause("split.order") if cur[0] is area else st.clause("deal_order"),
             )
-        if self.needs_card(area, hand):
+        if st.needs_card(area, hand):
             raise RuleRefusal(
                 f"area {area.number} hand {hand_no} is waiting for a card, not a decision"
             )
         player = ev.player or area.controller
         if area.absent_play:
-            raise self.refuse(
+            raise st.refuse(
                 f"area {area.number} is played by the dealer for an absent player", "absent"
             )
         if player is None:
@@ -106,9 +118,10 @@ class TablePlay(TableOffers):
 
     def _play(self, area: Area, hand: Hand, player: str, action: str, ev: Decision) -> None:
         """Carry out a valid hit, stand, double or split by ``player`` on the hand in turn."""
+        st = self.st
         # The first play decision closes the offers (interim settlement, subsequent deal).
-        if self.offers_open:
-            self.close_offers()
+        if st.offers_open:
+            self.offers.close_offers()
         if action == "stand":
             hand.done = True
         elif action == "hit":
@@ -117,27 +130,28 @@ class TablePlay(TableOffers):
             self._do_double(area, hand, player, ev)
         else:
             self._do_split(area, hand, ev)
-        self.advance()
-        if action == "hit" and self.phase == "play" and self.hand_in_turn() is hand and self.needs_card(area, hand):
-            self.expect_next(card_expected(area.number, area.hands.index(hand)))  # the hit's card
+        self.dealer_turn.advance()
+        if action == "hit" and st.phase == "play" and st.hand_in_turn() is hand and st.needs_card(area, hand):
+            st.expect_next(card_expected(area.number, area.hands.index(hand)))  # the hit's card
 
     def _not_controller(self, area: Area, hand: Hand, player: str, action: str) -> RuleRefusal:
         """A decision by someone who does not call the area's decisions (3.8)."""
+        st = self.st
         if action == "double" and player in hand.stakes:
             # 3.26.7: others double only alongside the controller (as its followers, 3.26.5).
-            return self.refuse(
+            return st.refuse(
                 f"{player} may double on area {area.number} only when {area.controller}, who "
                 "controls it, doubles", "double.controller_first",
             )
         if area.wager_of(player) is None:
-            return self.refuse(
+            return st.refuse(
                 f"{player} has no wager on area {area.number} and calls no decisions there; "
                 f"{area.controller} does", "call_decisions",
             )
         # The clause that gave the area its controller: 3.11, 3.12, 3.25.1.3 or 5.22.1.
         rule = next(
-            (c.rule for c in reversed(self.control_changes) if c.area == area.number),
-            self.clause("control_front"),
+            (c.rule for c in reversed(st.control_changes) if c.area == area.number),
+            st.clause("control_front"),
         )
         return RuleRefusal(
             f"{player} does not control area {area.number}; {area.controller} calls its decisions",
@@ -145,13 +159,14 @@ class TablePlay(TableOffers):
         )
 
     def _check_hit(self, area: Area, hand: Hand) -> None:
+        st = self.st
         total = hand.total()
         if total >= 21:
-            raise self.refuse(f"a total of {total} takes no more cards", "twenty_one_stops")
+            raise st.refuse(f"a total of {total} takes no more cards", "twenty_one_stops")
         if hand.doubled:
-            raise self.refuse("a doubled hand receives only one additional card", "double.one_card")
+            raise st.refuse("a doubled hand receives only one additional card", "double.one_card")
         if hand.split_aces:
-            raise self.refuse("split aces receive one card each", "split.aces_one_card")
+            raise st.refuse("split aces receive one card each", "split.aces_one_card")
 
     # _double_refusal and _split_refusal run for every decision the round asks for (the
     # options listed): they return the message and the concept of the clause, and only a
@@ -161,7 +176,7 @@ class TablePlay(TableOffers):
 
         ``total`` is the hand's best total when the caller has it already.
         """
-        rules = self.rules
+        rules = self.st.rules
         if area.absent_play:
             return "options to split or double are forfeited", "absent"
         if area.controller is not None and area.controller not in hand.stakes:
@@ -169,9 +184,10 @@ class TablePlay(TableOffers):
         return hand_rules.double_refusal(rules, hand.cards, hand.split_aces, hand.from_split, total)
 
     def _check_double(self, area: Area, hand: Hand, player: str, ev: Decision) -> None:
+        st = self.st
         refusal = self._double_refusal(area, hand)
         if refusal is not None:
-            raise self.refuse(*refusal)
+            raise st.refuse(*refusal)
         self._check_double_amount(area, player, ev.amount if ev.amount is not None else area.original(player))
         for follower, amount in ev.followers:
             if follower == player:
@@ -179,27 +195,28 @@ class TablePlay(TableOffers):
             if follower not in hand.stakes or follower in area.surrendered:
                 raise RuleRefusal(
                     f"{follower} has no wager on area {area.number} hand "
-                    f"{self.hand_number(area, hand)} to double", self.clause("double.followers")
+                    f"{st.hand_number(area, hand)} to double", st.clause("double.followers")
                 )
-            if follower in self.absent:
-                raise self.refuse(f"{follower} is absent; options to double are forfeited", "absent")
+            if follower in st.absent:
+                raise st.refuse(f"{follower} is absent; options to double are forfeited", "absent")
             if not isinstance(amount, Decimal):
-                raise RuleRefusal(f"{follower}'s double names no amount", self.clause("double.followers"))
+                raise RuleRefusal(f"{follower}'s double names no amount", st.clause("double.followers"))
             self._check_double_amount(area, follower, amount)
 
     def _check_double_amount(self, area: Area, player: str, amount: Decimal) -> None:
+        st = self.st
         original = area.original(player)
         concept = "double.amount"
-        if self.rules.double_equal_only and amount != original:
-            raise self.refuse(f"a double must equal the original wager of {original}", concept)
+        if st.rules.double_equal_only and amount != original:
+            raise st.refuse(f"a double must equal the original wager of {original}", concept)
         if amount > original:
-            raise self.refuse(
+            raise st.refuse(
                 f"{player} may double by at most the original wager of {amount_text(original)}, not {amount_text(amount)}",
                 concept,
             )
-        minimum = self.config.limits.get("main", (ZERO, ZERO))[0]
+        minimum = st.config.limits.get("main", (ZERO, ZERO))[0]
         if amount < minimum:
-            raise self.refuse(
+            raise st.refuse(
                 f"a double must not be less than the table minimum of {amount_text(minimum)}", concept
             )
 
@@ -211,7 +228,7 @@ class TablePlay(TableOffers):
             if follower != player and isinstance(extra, Decimal):
                 hand.stakes[follower] += extra
                 hand.doubled_by.add(follower)
-        if self.rules.double_hard_10_11_only:
+        if self.st.rules.double_hard_10_11_only:
             hand.aces_fixed = sum(1 for c in hand.cards[:2] if c.rank == "A")  # 3.4.2
         hand.awaiting = True
 
@@ -220,14 +237,14 @@ class TablePlay(TableOffers):
         # they play this hand for the absent player, whose options to split or double are
         # forfeited (5.22), and have no wager of their own on it to double or split.
         return (
-            f"{area.controller} plays hand {self.hand_number(area, hand)} of area {area.number} "
+            f"{area.controller} plays hand {self.st.hand_number(area, hand)} of area {area.number} "
             "for an absent player and has no wager on it; splitting and doubling are forfeited",
             "absent",
         )
 
     def _split_refusal(self, area: Area, hand: Hand) -> tuple[str, str] | None:
         """None if the hand may be split, else why not and the concept of the clause."""
-        rules = self.rules
+        rules = self.st.rules
         if area.absent_play:
             return "options to split or double are forfeited", "absent"
         if area.controller is not None and area.controller not in hand.stakes:
@@ -235,29 +252,30 @@ class TablePlay(TableOffers):
         return hand_rules.split_refusal(rules, hand.cards, len(area.hands), any(h.split_aces for h in area.hands))
 
     def _check_split(self, area: Area, hand: Hand, ev: Decision) -> None:
+        st = self.st
         refusal = self._split_refusal(area, hand)
         if refusal is not None:
-            raise self.refuse(*refusal)
+            raise st.refuse(*refusal)
         for follower, choice in ev.followers:
             if follower not in hand.stakes or follower == area.controller or follower in area.surrendered:
                 raise RuleRefusal(
                     f"{follower} has no other wager on that hand to match or keep",
-                    self.clause("split.followers"),
+                    st.clause("split.followers"),
                 )
             if choice not in ("match", "stay"):
                 raise RuleRefusal(
                     f"{follower} must 'match' or 'stay' on a split, not {choice!r}",
-                    self.clause("split.followers"),
+                    st.clause("split.followers"),
                 )
-            if choice == "match" and follower in self.absent:
-                raise self.refuse(f"{follower} is absent and cannot match a split", "absent")
+            if choice == "match" and follower in st.absent:
+                raise st.refuse(f"{follower} is absent and cannot match a split", "absent")
 
     def _do_split(self, area: Area, hand: Hand, ev: Decision) -> None:
         choices = {p: c for p, c in ev.followers}
         second_card = hand.take_last()
         new = Hand([second_card], from_split=True)
         hand.from_split = True
-        if second_card.rank == "A" and not self.rules.split_eights_only:
+        if second_card.rank == "A" and not self.st.rules.split_eights_only:
             hand.split_aces = new.split_aces = True
         for player in list(hand.stakes):
             if player in area.surrendered:
@@ -268,7 +286,8 @@ class TablePlay(TableOffers):
 
     def waiting_decision(self, cur: tuple[Area, Hand] | None) -> Expectation:
         """The decision the round waits for when no card is expected (``cur``: the hand in turn)."""
-        offers = tuple(self.current_offers()) if self.offers_open else ()
+        st = self.st
+        offers = tuple(self.offers.current_offers()) if st.offers_open else ()
         if cur is None or cur[0].absent_play:
             if offers:
                 first = offers[0]
@@ -285,7 +304,7 @@ class TablePlay(TableOffers):
             followers = [
                 {"player": p, "wager": to_json_number(area.original(p))}
                 for p in hand.stakes
-                if p != controller and p not in area.surrendered and p not in self.absent
+                if p != controller and p not in area.surrendered and p not in st.absent
                 and p not in hand.settled
             ]
             if followers:
@@ -298,18 +317,20 @@ class TablePlay(TableOffers):
     def play_expectation(self) -> Expectation:
         """What the play phase waits for (no section 5 ruling pending): the hand in turn's
         card, or its decision (3.29-3.31)."""
-        hand = self.hand_in_turn()
+        st = self.st
+        hand = st.hand_in_turn()
         if hand is None:
             return self.waiting_decision(None)
-        area = self.areas[self.order[self.turn]]
-        if self.needs_card(area, hand):
+        area = st.areas[st.order[st.turn]]
+        if st.needs_card(area, hand):
             return card_expected(area.number, area.hands.index(hand))
         return self.waiting_decision((area, hand))
 
     def play_options(self, area: Area, hand: Hand, offers: Iterable[dict[str, Any]]) -> tuple[str, ...]:
+        st = self.st
         total = hand.total()
         may_hit = total < 21 and not hand.doubled_by and not hand.split_aces
-        if len(hand.cards) != 2 and not self.offers_open:  # the usual case: hit or stand alone
+        if len(hand.cards) != 2 and not st.offers_open:  # the usual case: hit or stand alone
             return _HIT_STAND if may_hit else _STAND
         out = ["hit", "stand"] if may_hit else ["stand"]
         if len(hand.cards) == 2:  # both need the first two cards (3.26.1, 3.21)
@@ -317,7 +338,7 @@ class TablePlay(TableOffers):
                 out.append("double")
             if self._split_refusal(area, hand) is None:
                 out.append("split")
-        if self.offers_open and area.controller and any(
+        if st.offers_open and area.controller and any(
             o["player"] == area.controller and o["area"] == area.number and "surrender" in o["options"]
             for o in offers
         ):
@@ -325,15 +346,16 @@ class TablePlay(TableOffers):
         return tuple(out)
 
     def on_absent(self, ev: Absent) -> None:
-        if self.phase in ("betting",):
+        st = self.st
+        if st.phase in ("betting",):
             raise RuleRefusal(f"{ev.player} has not been dealt in yet; an absent player is reported after the deal begins")
-        if not any(a.wager_of(ev.player) for a in self.areas.values()):
+        if not any(a.wager_of(ev.player) for a in st.areas.values()):
             raise RuleRefusal(f"{ev.player} has no main wager in this round")
-        self.absent.add(ev.player)
-        for number in self.order:
-            area = self.areas[number]
+        st.absent.add(ev.player)
+        for number in st.order:
+            area = st.areas[number]
             if area.controller == ev.player:
-                self.update_controller(area, "absent.other_player")
-        self.maybe_close_offers()
-        if self.phase == "play":
-            self.advance()
+                st.update_controller(area, "absent.other_player")
+        self.offers.maybe_close_offers()
+        if st.phase == "play":
+            self.dealer_turn.advance()

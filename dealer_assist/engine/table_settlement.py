@@ -13,25 +13,39 @@ from dealer_assist.base.money import ZERO, winnings
 from dealer_assist.base.settlement import main_result
 from dealer_assist.engine import hand_rules
 from dealer_assist.engine.outcome import Ruling, settlement
-from dealer_assist.engine.table_core import TableCore
-from dealer_assist.engine.table_state import PERMANENT_EIGHT, Area, Hand, MainWager, SideWager
+from dealer_assist.engine.table_state import (
+    PERMANENT_EIGHT,
+    Area,
+    Hand,
+    MainWager,
+    SideWager,
+    TableState,
+)
 from dealer_assist.games import INSURANCE_ODDS, sidebets
 
 
-class TableSettlement(TableCore):
-    """The core, and how each wager is settled."""
+class Settling:
+    """How each wager is settled (section 4), the interim settlement and the void
+    A part of ``table.TableRound``: it changes the round's one state value (``TableState``)
+    and asks only the parts it is given."""
+
+    __slots__ = ("st")
+
+    def __init__(self, st: TableState) -> None:
+        self.st = st
 
     def main_entry(
         self, w: MainWager, area: int, hand: int, result: str, net: Decimal, rule: str, stage: str,
         stake: Decimal | None = None,
     ) -> None:
+        st = self.st
         stake = w.amount if stake is None else stake
         if w.returned:
-            self.record_entry(w.player, "main", stake, "returned", ZERO, self.clause("under_min"),
+            st.record_entry(w.player, "main", stake, "returned", ZERO, st.clause("under_min"),
                         area=area, hand=hand, stage=stage)
             return
         excess = w.excess if hand == 1 else ZERO
-        limits = self.config.limits.get("main") if self.config.limits else None
+        limits = st.config.limits.get("main") if st.config.limits else None
         if limits is not None and stake > limits[1] and result != "returned":
             # 5.27: the limit holds for the hand's whole wager, so a double (or a follower's
             # match) over the maximum settles as the maximum; the rest is returned.
@@ -43,42 +57,45 @@ class TableSettlement(TableCore):
                 net = -high
             stake = high
         # The common case straight to the record (this runs for every wager settled).
-        self.settlements.append(settlement(w.player, "main", stake, result, net, rule, stage, area, hand))
+        st.settlements.append(settlement(w.player, "main", stake, result, net, rule, stage, area, hand))
         if excess and result != "returned":
-            self.record_entry(w.player, "main", excess, "returned", ZERO, self.clause("over_max"),
+            st.record_entry(w.player, "main", excess, "returned", ZERO, st.clause("over_max"),
                         area=area, hand=hand, stage=stage)
 
     def wager_entry(
         self, side: SideWager, area: int, hand: int | None, result: str, net: Decimal, rule: str,
         stage: str, row: str | None = None,
     ) -> None:
+        st = self.st
         if side.returned:
-            self.record_entry(side.player, side.bet, side.amount, "returned", ZERO, self.clause("under_min"),
+            st.record_entry(side.player, side.bet, side.amount, "returned", ZERO, st.clause("under_min"),
                         area=area, hand=hand, stage=stage)
             return
-        self.settlements.append(
+        st.settlements.append(
             settlement(side.player, side.bet, side.amount, result, net, rule, stage, area, hand, row)
         )
         if side.excess:
-            self.record_entry(side.player, side.bet, side.excess, "returned", ZERO, self.clause("over_max"),
+            st.record_entry(side.player, side.bet, side.excess, "returned", ZERO, st.clause("over_max"),
                         area=area, hand=hand, stage=stage)
 
     def settle_side(self, area: Area, side: SideWager, row: sidebets.PayRow | None, stage: str) -> None:
+        st = self.st
         side.settled = True
-        hand_no = self.hand_number(area, side.hand) if side.hand is not None else None
+        hand_no = st.hand_number(area, side.hand) if side.hand is not None else None
         if row is None:
             self.wager_entry(side, area.number, hand_no, "lose", -side.amount,
-                             self.clause("side." + side.bet), stage)
+                             st.clause("side." + side.bet), stage)
         else:
             self.wager_entry(side, area.number, hand_no, "win", winnings(side.amount, row.odds),
                              row.clause, stage, row.name)
 
     def settle_run(self, area: Area, stage: str) -> None:
-        spec = self.bets.run
+        st = self.st
+        spec = st.bets.run
         if spec is None:
             return
         # The permanent 8 and the cards of the run's rank dealt to the area from its first on.
-        run = [PERMANENT_EIGHT] if self.rules.permanent_eight else []
+        run = [PERMANENT_EIGHT] if st.rules.permanent_eight else []
         for c in area.dealt:
             if c.rank != spec.run_rank:
                 break
@@ -90,12 +107,13 @@ class TableSettlement(TableCore):
 
     def track_run(self, area: Area, card: Card) -> None:
         """A "run" side bet (Superb 8's, 4.2.2) is decided by the first card that breaks the run."""
-        spec = self.bets.run
+        st = self.st
+        spec = st.bets.run
         if not area.run_open or spec is None:
             return
         if card.rank != spec.run_rank:
             area.run_open = False
-            if self.phase != "initial":
+            if st.phase != "initial":
                 self.settle_run(area, "final")
 
     def settle_initial_side_bets(self, area: Area, dealer_up: Card | None) -> None:
@@ -113,7 +131,7 @@ class TableSettlement(TableCore):
             if bet in rows:
                 row = rows[bet]
             else:
-                spec = self.bets.specs.get(bet)
+                spec = self.st.bets.specs.get(bet)
                 if spec is None:
                     continue
                 if spec.stage == "run":
@@ -128,47 +146,51 @@ class TableSettlement(TableCore):
             self.settle_side(area, side, row, "interim")
 
     def pay_blackjack(self, area: Area, hand: Hand, player: str, stake: Decimal, stage: str) -> None:
-        odds = self.rules.blackjack_odds
+        st = self.st
+        odds = st.rules.blackjack_odds
         assert odds is not None
         w = area.wager_of(player)
         assert w is not None
         hand.settled.add(player)
-        self.main_entry(w, area.number, 1, "win", winnings(stake, odds), self.clause("win.blackjack"), stage, stake)
+        self.main_entry(w, area.number, 1, "win", winnings(stake, odds), st.clause("win.blackjack"), stage, stake)
 
     def settle_bust(self, area: Area, hand: Hand) -> None:
         """3.32 (3.31 in Dueling 8's): every wager on a busted hand loses at once."""
-        i = self.hand_number(area, hand)
+        st = self.st
+        i = st.hand_number(area, hand)
         for player, stake in hand.stakes.items():
             if player in hand.settled:
                 continue
             hand.settled.add(player)
             w = area.wager_of(player)
             assert w is not None
-            self.main_entry(w, area.number, i, "lose", -stake, self.clause("lose.bust"), "final", stake)
+            self.main_entry(w, area.number, i, "lose", -stake, st.clause("lose.bust"), "final", stake)
         for side in area.sides:
-            if side.bet in self.bets.lost_on_bust and not side.settled and (
+            if side.bet in st.bets.lost_on_bust and not side.settled and (
                     side.hand is hand or (side.hand is None and i == 1)):
                 self.settle_side(area, side, None, "final")
 
     def settle_insurance(self) -> None:
-        blackjack = is_two_card_21(self.dealer)
-        for number in self.order:
-            area = self.areas[number]
+        st = self.st
+        blackjack = is_two_card_21(st.dealer)
+        for number in st.order:
+            area = st.areas[number]
             if not area.insured and not area.claimed_insurance:
                 continue  # no insurance wager on the area
             for player, amount in area.insurance_wagers():
                 if blackjack:
-                    self.record_entry(player, "insurance", amount, "win", winnings(amount, INSURANCE_ODDS),
-                                self.clause("pays"), area=area.number)
+                    st.record_entry(player, "insurance", amount, "win", winnings(amount, INSURANCE_ODDS),
+                                st.clause("pays"), area=area.number)
                 else:
-                    self.record_entry(player, "insurance", amount, "lose", -amount, self.clause("insurance"),
+                    st.record_entry(player, "insurance", amount, "lose", -amount, st.clause("insurance"),
                                 area=area.number)
             area.insured = {}
             area.claimed_insurance = []
 
     def settle_main_bonus(self, area: Area) -> None:
         """A bonus the game pays on main wagers (Dueling 8's 6-7-8, 1.1.2 and 4.1.1)."""
-        bonus = self.rules.main_bonus
+        st = self.st
+        bonus = st.rules.main_bonus
         if bonus is None:
             return
         hand = area.hands[0]
@@ -180,16 +202,17 @@ class TableSettlement(TableCore):
         for w in area.wagers:
             if w.player in area.surrendered or w.returned:
                 continue
-            self.record_entry(w.player, bonus.key, w.amount, "win", winnings(w.amount, row.odds), row.clause,
+            st.record_entry(w.player, bonus.key, w.amount, "win", winnings(w.amount, row.odds), row.clause,
                               area=area.number, hand=1, row=row.name)
 
     def settle_area_hands(self, area: Area, dealer_total: int, dealer_bj: bool) -> None:
+        st = self.st
         once: hand_rules.OriginalWagerOnce | None = None  # made for the area when it matters
         for i, hand in enumerate(area.hands, start=1):
             if hand.busted:
                 continue
             total = hand.total()
-            player_bj = self.is_blackjack(hand)
+            player_bj = st.is_blackjack(hand)
             for player, stake in hand.stakes.items():
                 if player in hand.settled or player in area.surrendered:
                     continue
@@ -204,30 +227,31 @@ class TableSettlement(TableCore):
                 net = stake if result == "win" else -stake if result == "lose" else ZERO
                 if concept == "lose.dealer_blackjack" and (hand.from_split or player in hand.doubled_by):
                     if once is None:
-                        once = hand_rules.OriginalWagerOnce(self.rules)
+                        once = hand_rules.OriginalWagerOnce(st.rules)
                     result, net, concept = once.settle(player, result, net, concept, hand.from_split,
                                                        True, w.amount)
-                self.main_entry(w, area.number, i, result, net, self.clause(concept), "final", stake)
+                self.main_entry(w, area.number, i, result, net, st.clause(concept), "final", stake)
 
     def final_settlement(self, referred_rule: str | None = None) -> None:
         """Final settlement of everything still open."""
-        dealer_total, _ = self.dealer_value()
-        dealer_bj = self.rules.blackjack_odds is not None and is_two_card_21(self.dealer)
-        if len(self.dealer) >= 2 and self.rules.insurance:
+        st = self.st
+        dealer_total, _ = st.dealer_value()
+        dealer_bj = st.rules.blackjack_odds is not None and is_two_card_21(st.dealer)
+        if len(st.dealer) >= 2 and st.rules.insurance:
             self.settle_insurance()
-        for number in self.order:
-            area = self.areas[number]
+        for number in st.order:
+            area = st.areas[number]
             self.settle_area_hands(area, dealer_total, dealer_bj)
             for side in area.sides:
                 if side.settled:
                     continue
-                spec = self.bets.specs.get(side.bet)
+                spec = st.bets.specs.get(side.bet)
                 if spec is None:
                     continue
                 if spec.stage == "run":
                     self.settle_run(area, "final")
                 elif spec.stage == "final":
-                    n = len(self.dealer)
+                    n = len(st.dealer)
                     if spec.dealer_cards_paid and dealer_total > 21 and n > spec.dealer_cards_paid \
                             and referred_rule is not None:
                         side.settled = True  # no row: returned on the 6.1 ruling
@@ -235,37 +259,39 @@ class TableSettlement(TableCore):
                         continue
                     hand = side.hand if side.hand is not None else area.hands[0]
                     total = hand.total()
-                    cards = sidebets.SideCards(hand.cards, self.dealer, (), total, hand.busted, dealer_total)
+                    cards = sidebets.SideCards(hand.cards, st.dealer, (), total, hand.busted, dealer_total)
                     self.settle_side(area, side, spec.classify(cards), "final")
                 elif side.hand is not None and spec.split_classify is not None:
                     row = spec.split_classify(sidebets.SideCards(side.hand.cards))  # Ace Race 3.21.1
                     self.settle_side(area, side, row, "final")
                 else:
-                    self.settle_initial_side_bets(area, self.dealer[0] if self.dealer else None)
+                    self.settle_initial_side_bets(area, st.dealer[0] if st.dealer else None)
             self.settle_main_bonus(area)
-        self.enter("settled")
+        st.enter("settled")
 
     def void(self, rule: str, text: str) -> None:
-        self.enter("void")
-        self.rulings.append(Ruling(self.event_index, rule, "void", text))
-        self.settlements = [s for s in self.settlements if False]
-        for area in self.areas.values():
+        st = self.st
+        st.enter("void")
+        st.rulings.append(Ruling(st.event_index, rule, "void", text))
+        st.settlements = [s for s in st.settlements if False]
+        for area in st.areas.values():
             for w in area.wagers:
-                self.record_entry(w.player, "main", w.placed, "returned", ZERO, rule, area=area.number, hand=1)
+                st.record_entry(w.player, "main", w.placed, "returned", ZERO, rule, area=area.number, hand=1)
             for s in area.sides:
-                hand_no = self.hand_number(area, s.hand) if s.hand else None
-                self.record_entry(s.player, s.bet, s.placed, "returned", ZERO, rule, area=area.number, hand=hand_no)
+                hand_no = st.hand_number(area, s.hand) if s.hand else None
+                st.record_entry(s.player, s.bet, s.placed, "returned", ZERO, rule, area=area.number, hand=hand_no)
             for player, amount in area.insurance_wagers():
-                self.record_entry(player, "insurance", amount, "returned", ZERO, rule, area=area.number)
+                st.record_entry(player, "insurance", amount, "returned", ZERO, rule, area=area.number)
 
     def interim_settlement(self) -> None:
-        dealer_up = self.dealer[0] if self.dealer and not self.rules.permanent_eight else None
+        st = self.st
+        dealer_up = st.dealer[0] if st.dealer and not st.rules.permanent_eight else None
         dealer_may_blackjack = dealer_up is not None and (dealer_up.rank == "A" or dealer_up.points == 10)
-        for number in self.order:
-            area = self.areas[number]
+        for number in st.order:
+            area = st.areas[number]
             hand = area.hands[0]
             # Player blackjacks the dealer can no longer match (4.3.1).
-            if self.is_blackjack(hand) and not dealer_may_blackjack:
+            if st.is_blackjack(hand) and not dealer_may_blackjack:
                 for player, stake in hand.stakes.items():
                     if player not in hand.settled:
                         self.pay_blackjack(area, hand, player, stake, "interim")

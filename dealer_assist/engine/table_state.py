@@ -1,6 +1,9 @@
 """The state of a round at a table with playing areas: its configuration, areas, hands and
-wagers, and what section 5 rulings leave pending. Data only; the rules that change it are
-in ``table`` (the round) and ``irregularities`` (section 5), which both read it from here.
+wagers, what section 5 rulings leave pending, and :class:`TableState`, the one value that
+holds all of it for a round (its phase, expectation and records too) with the questions
+every part of the round asks of it. The rules that change it are the round's parts
+(``table_settlement``, ``table_betting``, ``table_dealer``, ``table_offers``,
+``table_play``, ``table_dealing``) and section 5 (``irregularities``); ``table`` composes them.
 """
 
 from __future__ import annotations
@@ -10,10 +13,23 @@ from decimal import Decimal
 from typing import Final
 
 from dealer_assist.base.cards import Card, parse_card
+from dealer_assist.base.errors import RuleRefusal
+from dealer_assist.base.hands import hand_value
 from dealer_assist.base.money import ZERO
-from dealer_assist.engine.events import Target
-from dealer_assist.engine.phase import Phase
-from dealer_assist.games import GameRules
+from dealer_assist.engine import hand_rules
+from dealer_assist.engine.events import Decision, Event, Target
+from dealer_assist.engine.outcome import (
+    ClaimDecision,
+    ControlChange,
+    Expectation,
+    Ruling,
+    Settlement,
+    control_change,
+    settlement,
+)
+from dealer_assist.engine.phase import TABLE_MOVES, Phase, check_move
+from dealer_assist.engine.shoe_state import ShoeState
+from dealer_assist.games import GameRules, sidebets
 
 PERMANENT_EIGHT: Final = parse_card("8S")  # Dueling 8's 3.14: printed on the layout
 
@@ -230,3 +246,290 @@ class IrregularState:
     resume_phase: Phase | None = None  # 6.1: where play resumes after "continue"
     placed: dict[int, Place] = field(default_factory=dict)  # event index -> where its card went
     snapshot: dict[int, int] = field(default_factory=dict)
+
+
+class GameBets:
+    """What a game's side bets ask of a table round, worked out once per game (a round
+    starts often): the specs by key, the run bet, and the bets the dealer's hand settles."""
+
+    __slots__ = ("rules", "specs", "run", "paid_by_dealer_cards", "dealer_draws_for", "lost_on_bust")
+
+    def __init__(self, rules: GameRules) -> None:
+        self.rules = rules
+        self.specs: dict[str, sidebets.SideBetSpec] = {s.key: s for s in rules.specs}
+        self.run: sidebets.SideBetSpec | None = next((s for s in rules.specs if s.stage == "run"), None)
+        self.paid_by_dealer_cards = next((s for s in rules.specs if s.dealer_cards_paid), None)
+        self.dealer_draws_for = frozenset(s.key for s in rules.specs if s.dealer_draws_for_it)
+        self.lost_on_bust = frozenset(s.key for s in rules.specs if s.loses_on_bust)
+
+    def __deepcopy__(self, memo: dict[int, object]) -> GameBets:
+        return self  # constant data of the game, shared by every copy of a round (the review)
+
+
+_BETS: Final[dict[int, GameBets]] = {}
+
+
+def bets_of(rules: GameRules) -> GameBets:
+    found = _BETS.get(id(rules))
+    if found is None or found.rules is not rules:
+        found = _BETS[id(rules)] = GameBets(rules)
+    return found
+
+
+class TableState:
+    """Everything a table round changes as events apply, in one value the round's parts
+    share (``table.TableRound`` owns it; each part is given it at construction). Each
+    field names the part that writes it (docs/engine.md, "The composed round"); the
+    questions every part asks of the table (the hand in turn, control of an area, the
+    clause table, the one place a settlement entry is recorded) are methods here."""
+
+    __slots__ = (
+        "config", "rules", "bets", "moves",
+        "events", "event_index", "phase", "expected", "asked_for", "next_exp",
+        "areas", "dealer", "order", "turn", "initial_queue", "queue_pos", "absent",
+        "offers_open", "interim_done", "referral", "under_min_players", "shoe",
+        "settlements", "rulings", "claims", "control_changes", "irregular", "placed_cards",
+    )
+
+    def __init__(self, config: TableConfig) -> None:
+        self.config = config
+        self.rules = config.rules
+        self.bets = bets_of(self.rules)
+        self.moves: dict[str, frozenset[str]] = TABLE_MOVES  # the phase machine (phase.py)
+        self.reset()
+
+    def reset(self) -> None:
+        """No event applied (a refused event rebuilds the state from the accepted ones)."""
+        cfg = self.config
+        # The round (table.TableRound): the events, the expectation it keeps.
+        self.events: list[Event] = []
+        self.event_index = 0  # index of the event being applied
+        self.phase: Phase = "betting"  # changed only by enter() (phase.TABLE_MOVES)
+        self.expected: Expectation | None = None  # expectation(), until the next event
+        self.asked_for: Expectation | None = None  # the expectation the event being applied answers
+        self.next_exp: Expectation | None = None  # what comes next, as the event's handler set it
+        # The layout: Betting makes the areas and the deal queue, Dealing and Play fill the
+        # hands, DealerTurn the dealer's cards; the turn moves in DealerTurn.advance.
+        self.areas: dict[int, Area] = {}
+        self.dealer: list[Card] = [PERMANENT_EIGHT] if self.rules.permanent_eight else []
+        self.order: list[int] = []  # areas in play, dealing order
+        self.turn = 0  # index into order: every hand of the areas before it is done
+        self.initial_queue: list[tuple[int, int]] = []  # (area, 0) or (0, 0) for the dealer
+        self.queue_pos = 0
+        self.absent: set[str] = set()  # Play (5.22)
+        self.offers_open = False  # Offers
+        self.interim_done = False  # Settling
+        self.referral: tuple[str, str] | None = None  # DealerTurn / section 5 (6.1)
+        self.under_min_players: set[str] = set(cfg.under_min_history)  # Betting (5.26)
+        self.shoe = ShoeState(self.rules.composition, cfg.decks, list(cfg.shoe_dealt))
+        # The records.
+        self.settlements: list[Settlement] = []
+        self.rulings: list[Ruling] = []
+        self.claims: list[ClaimDecision] = []
+        self.control_changes: list[ControlChange] = []
+        # Section 5 (irregularities): what its rulings left pending, and where each card went
+        # (event index -> place, (0, None) for the dealer; 5.6 corrections).
+        self.irregular: IrregularState | None = None
+        self.placed_cards: dict[int, tuple[int, Hand | None]] = {}
+
+    def enter(self, to: Phase) -> None:
+        """Move to phase ``to``: the one place a table round's phase changes (phase.py)."""
+        check_move(self.moves, self.phase, to)
+        self.phase = to
+
+    def expect_next(self, expectation: Expectation | None) -> None:
+        """The handler of the event being applied says what the round waits for next (it must
+        be what the state gives; tests/engine/test_expectation_kept.py checks it)."""
+        self.next_exp = expectation
+
+    def refer(self, text: str) -> None:
+        """6.1: not covered by the rules: the round waits for the Gaming Shift Manager."""
+        self.enter("referred")
+        rule = self.clause("refer")
+        self.referral = (rule, text)
+        self.rulings.append(Ruling(self.event_index, rule, "referred", text))
+
+    def restart_initial_deal(self) -> None:
+        """5.21: the initial deal is laid out again from its first place (no offer open)."""
+        self.rewind_turn()
+        self.enter("initial")
+        self.offers_open = False
+        self.queue_pos = 0
+
+    def status(self) -> str:
+        """settled, void, referred or in_progress."""
+        return _STATUS.get(self.phase, "in_progress")
+
+    def face_up(self, card: Card) -> None:
+        """5.5: a card found face up in the shoe is played as if it were found face down."""
+        rule = self.clause("face_up_card")
+        self.rulings.append(Ruling(self.event_index, rule, "played",
+                                   f"{card} was found face up in the shoe: it is played as if face down ({rule})"))
+
+    def asked(self) -> Expectation | None:
+        """The expectation the event being applied answers (None if nobody asked first)."""
+        return self.asked_for
+
+    def clause(self, concept: str) -> str:
+        """This game's clause number for ``concept`` (as GameRules.clause, one call fewer)."""
+        return self.rules.clauses[concept]
+
+    def refuse(self, message: str, concept: str | None = None, clause: str | None = None) -> RuleRefusal:
+        return RuleRefusal(message, clause if clause else self.clause(concept) if concept else None)
+
+    def record_entry(
+        self, player: str, bet: str, stake: Decimal, result: str, net: Decimal, rule: str, *,
+        area: int | None = None, hand: int | None = None, stage: str | None = None,
+        row: str | None = None,
+    ) -> None:
+        if stage is None:
+            stage = "final" if self.interim_done else "interim"
+        self.settlements.append(settlement(player, bet, stake, result, net, rule, stage, area, hand, row))
+
+    @staticmethod
+    def hand_at(area: Area | None, number: int) -> Hand | None:
+        if area is None or not 1 <= number <= len(area.hands):
+            return None
+        return area.hands[number - 1]
+
+    @staticmethod
+    def hand_number(area: Area, hand: Hand | None) -> int:
+        return area.hands.index(hand) + 1 if hand is not None else 1
+
+    def is_blackjack(self, hand: Hand) -> bool:
+        # hand_rules.is_blackjack, from the hand's running totals
+        return self.rules.blackjack_odds is not None and not hand.from_split and hand.two_card_21()
+
+    def dealer_value(self) -> tuple[int, bool]:
+        return hand_value(self.dealer)
+
+    def dealer_stands(self) -> bool:
+        """The dealer's hand is complete (3.34; Ace Race hits soft 17)."""
+        return hand_rules.dealer_stands(self.rules, self.dealer)
+
+    def decision_hand(self, ev: Decision) -> tuple[Area, Hand, int]:
+        if ev.area is None:
+            raise RuleRefusal("a decision at this table names its playing area")
+        area = self.areas.get(ev.area)
+        if area is None or not area.hands:
+            raise RuleRefusal(f"area {ev.area} has no hand in play")
+        hand_no = ev.hand or 1
+        hand = self.hand_at(area, hand_no)
+        if hand is None:
+            raise RuleRefusal(f"area {ev.area} has no hand {hand_no}")
+        return area, hand, hand_no
+
+    def live_hands(self) -> list[tuple[Area, Hand]]:
+        out = []
+        for number in self.order:
+            area = self.areas[number]
+            for h in area.hands:
+                if not h.busted and not h.settled.issuperset(h.stakes):
+                    out.append((area, h))
+        return out
+
+    def update_controller(self, area: Area, concept: str | None) -> None:
+        # The first present wager seated at the area (3.11), else the first present one (3.12).
+        new: str | None = None
+        rule = "absent"
+        absent_left = False  # an absent player's wager is still on the area
+        seated = self.config.seated
+        for w in area.wagers:
+            player = w.player
+            if player in area.surrendered:
+                continue
+            if player in self.absent:
+                absent_left = True
+            elif seated.get(player) == area.number:
+                new, rule = player, "control_seated"
+                break
+            elif new is None:
+                new, rule = player, "control_front"
+        # 5.22: nobody present is left on the area but an absent player's wager is: the
+        # dealer plays it by the fixed rule (5.22.1 applies only while someone present is on it).
+        absent_play = new is None and absent_left
+        if new != area.controller:
+            area.controller = new
+            if absent_play:
+                rule = "absent"
+            elif concept is not None:
+                rule = concept
+            self.control_changes.append(control_change(self.event_index, area.number, new, self.clause(rule)))
+        if absent_play:
+            area.absent_play = True
+
+    @staticmethod
+    def fixed_rule_draws(hand: Hand) -> bool:
+        """5.22: the dealer draws while the hard total is 11 or less or a soft total under 17."""
+        return hand_rules.fixed_rule_draws(hand.cards, hand.aces_fixed)
+
+    def current_hand(self) -> tuple[Area, Hand] | None:
+        """The first hand not yet done, in dealing order (3.18), or None."""
+        hand = self.hand_in_turn()
+        if hand is None:
+            return None
+        return self.areas[self.order[self.turn]], hand
+
+    def hand_in_turn(self) -> Hand | None:
+        """current_hand()'s hand alone (no pair made: the hot loops call this); its area is
+        ``self.areas[self.order[self.turn]]``."""
+        # Hands finish in order, so the scan resumes at the first area not yet finished
+        # (``turn``); anything that re-opens a finished hand rewinds it (rewind_turn).
+        order = self.order
+        areas = self.areas
+        i = self.turn
+        n = len(order)
+        while i < n:
+            for hand in areas[order[i]].hands:
+                if not hand.done:
+                    self.turn = i
+                    return hand
+            i += 1
+        self.turn = i
+        return None
+
+    def rewind_turn(self) -> None:
+        """A finished hand was re-opened (5.21 reconstruction): scan from the first area again."""
+        self.turn = 0
+
+    def needs_card(self, area: Area, hand: Hand) -> bool:
+        if hand.awaiting or len(hand.cards) < 2:
+            return True
+        if area.absent_play and self.fixed_rule_draws(hand):
+            return True
+        return False
+
+    def outcome_established(self) -> bool:
+        """Whether any wager has "conclusively won or lost" (5.29.1; 5.26.1 in Dueling 8's):
+        decided by the cards dealt, whether or not its settlement was recorded yet."""
+        if any(s.result in ("win", "lose", "surrender", "even_money") for s in self.settlements):
+            return True
+        dealer_up = self.dealer[0] if self.dealer and not self.rules.permanent_eight else None
+        for number in self.order:
+            area = self.areas[number]
+            if any(h.busted for h in area.hands):
+                return True
+            first = area.hands[0].cards if area.hands else []
+            if self.is_blackjack(area.hands[0]) and dealer_up is not None and not (
+                    dealer_up.rank == "A" or dealer_up.points == 10):
+                return True  # 4.3.1: the dealer can no longer match it
+            for side in area.sides:
+                if side.settled or side.hand is not None:
+                    continue
+                if self.side_decided(area, side.bet, first, dealer_up):
+                    return True
+        return False
+
+    def side_decided(self, area: Area, bet: str, first: list[Card], dealer_up: Card | None) -> bool:
+        """The cards already dealt decide a side wager placed before the deal."""
+        spec = self.bets.specs.get(bet)
+        if spec is None:
+            return False
+        if spec.stage == "run":
+            return not area.run_open  # a card out of the run ended it (Superb 8's 4.2.2)
+        if spec.stage == "initial":
+            return len(first) >= 2 and (dealer_up is not None or not spec.needs_dealer_up)
+        return False  # decided by the finished hands (Tie on 18, 21+)
+
+
+_STATUS: Final = {"void": "void", "settled": "settled", "referred": "referred"}

@@ -4,8 +4,8 @@ sets must be exactly what the state gives (``expectation_from_state``). Checked 
 event of every captured transcript and example (the identity capture), asked after every
 event and asked rarely (a card then goes where the handler said, not where it was asked),
 and over rounds played at random in all five games with offers taken. At a table, with no
-section 5 ruling pending, a card, a play decision, an offer taken and the offers closed
-must leave it kept (not searched): checked with ``next_expected`` after each of them."""
+section 5 ruling pending, every event must leave it kept (not searched when asked):
+checked with ``next_expected`` after each of them."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from dealer_assist.bench.simulate import (
     table_wagers,
 )
 from dealer_assist.engine.electronic import ElectronicRound
-from dealer_assist.engine.events import CardDrawn, CloseOffers, Decision, Event
+from dealer_assist.engine.events import Event
 from dealer_assist.engine.table import TableRound
 from dealer_assist.engine.transcript import load_transcript, new_round, parse_event
 from dealer_assist.games import GAMES
@@ -48,19 +48,12 @@ def _transcripts() -> list[Any]:
 
 
 DOCS = _transcripts()
-# decisions whose handler keeps what comes next (play, 3.21-3.30; offers, 3.20, 3.25, 3.27)
-_KEEPING = frozenset({"hit", "stand", "double", "split", "surrender", "insurance", "even_money"})
 
 
 def _must_keep(rnd: TableRound | ElectronicRound, ev: Event) -> bool:
-    """Whether ``ev``'s handler must have set the expectation (a table round, no ruling pending)."""
-    if not isinstance(rnd, TableRound) or rnd.irregular is not None:
-        return False
-    if not (isinstance(ev, CardDrawn | CloseOffers) or (isinstance(ev, Decision) and ev.action in _KEEPING)):
-        return False
-    if rnd.phase in ("play", "offers", "settled", "initial"):
-        return True
-    return rnd.phase == "dealer" and rnd.expectation_from_state().kind == "card"
+    """Whether ``ev``'s handler must have set the expectation: at a table, after every event
+    that leaves no section 5 ruling pending (a wager, a card, a decision, a claim, ...)."""
+    return isinstance(rnd, TableRound) and rnd.irregular is None
 
 
 def _check(rnd: TableRound | ElectronicRound, ev: Event, where: object) -> int:

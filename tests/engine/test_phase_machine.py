@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from dealer_assist.engine.phase import ELECTRONIC_MOVES, TABLE_MOVES
+from dealer_assist.engine.table import TableRound
 from dealer_assist.engine.transcript import new_round, parse_event
 from tests.engine.helpers import NMB, bet, cards, decide, table, wager
 
@@ -36,8 +37,9 @@ def test_an_electronic_round_goes_betting_initial_decisions_dealer_settled() -> 
 
 def test_a_move_the_machine_does_not_list_is_refused() -> None:
     rnd = new_round({"game": "ace_race", "decks": 6, "areas": 7})
+    assert isinstance(rnd, TableRound)
     with pytest.raises(RuntimeError, match="from phase 'betting' to 'dealer'"):
-        rnd.enter("dealer")
+        rnd.st.enter("dealer")  # the round's state keeps the phase and its machine
     assert rnd.phase == "betting"
     assert "betting" not in TABLE_MOVES["void"] and not ELECTRONIC_MOVES["void"]
     for moves in (TABLE_MOVES, ELECTRONIC_MOVES):
