@@ -143,6 +143,7 @@ class TableService:
         self.gap: dict[str, Any] | None = None  # the frames a restart gap covers
         self.anchor_path = state_dir / ANCHOR_NAME
         self.anchor_slot = 0
+        self.anchor_due: int | None = None  # the round whose anchor is to be written
         self.journal = ShoeJournal(state_dir / JOURNAL_NAME)
         self.resume_tokens = ResumeTokens(state_dir / RESUME_NAME)
         self.review_tokens = ReviewTokens(state_dir / REVIEW_NAME)
@@ -224,6 +225,7 @@ class TableService:
                              "text": str(detail.get("text", "")), "by": referrals[-1].actor if referrals else ""}
         if self.session.concluded:  # killed between the last event and its result
             self._write_result()
+            self._write_anchor()
 
     def _restore_in_flight(self) -> None:
         recorded = set(self.store.read_with(_recorded_seqs))
@@ -289,6 +291,7 @@ class TableService:
 
     def _changed(self) -> None:
         self.notify("round", self.state())
+        self._write_anchor()
 
     # ------------------------------------------------------------------ ops
     def handle(self, client: Client, op: str, args: dict[str, Any]) -> Any:
@@ -670,12 +673,20 @@ class TableService:
         self._anchor()
 
     def _anchor(self) -> None:
-        key = self.store.station_key
-        if key is None or self.round_id is None:
+        """The anchor is due: written once the screens are told (``_changed``). A store ahead of
+        its anchor is no rollback (only an older one is refused), so the screens need not wait
+        for the anchor's fsync; a crash in between leaves the anchor one commit behind."""
+        if self.round_id is not None:
+            self.anchor_due = self.round_id
+
+    def _write_anchor(self) -> None:
+        key, round_id = self.store.station_key, self.anchor_due
+        if key is None or round_id is None:
             return
+        self.anchor_due = None
         _, generation, _ = self.store.read_with(_progress)
         self.anchor_slot ^= 1
-        write_anchor(self.anchor_path, Anchor(self.round_id, generation), key, self.anchor_slot)
+        write_anchor(self.anchor_path, Anchor(round_id, generation), key, self.anchor_slot)
 
     # ------------------------------------------------------------------ the shoe
     def on_shoe(self, event: dict[str, Any]) -> None:
