@@ -87,6 +87,34 @@ def test_blackjack_against_dealer_ace_waits_and_stands_off_on_dealer_blackjack()
     assert out["dealer"]["cards"] == ["AGo", "KEa"]
 
 
+@pytest.mark.parametrize(("game", "player", "dealer_ace", "ten"), [
+    ("lucky8", ("AS", "KH"), "AD", "KD"),
+    ("ace_race", ("AS", "KH"), "AD", "KD"),
+    ("star_elements", ("AFi", "KWa"), "AGo", "KEa"),
+])
+def test_the_dealers_card_closes_the_offers_when_every_hand_is_done(
+        game: str, player: tuple[str, str], dealer_ace: str, ten: str) -> None:
+    # A blackjack against a dealer Ace, nobody takes even money or insurance, and the dealer
+    # draws without announcing the offers closed: the card is the subsequent deal (3.27.2),
+    # so the offers close and it is the dealer's. Dealer blackjack: a stand-off (4.6.2).
+    doc = table(game, wager("alice", 1, 10), NMB, *cards(player[0], dealer_ace, player[1], ten))
+    out = settle(doc)
+    e = one(out, "alice", "main")
+    assert (e["result"], e["net"]) == ("push", 0)
+    assert out["dealer"]["cards"] == [dealer_ace, ten]
+    assert out["status"] == "settled"
+
+
+def test_the_dealers_card_that_closes_the_offers_ends_the_round_under_3_35() -> None:
+    # Lucky 8: alice A K v dealer A, then the dealer's 5 (soft 16): no blackjack for the
+    # dealer, alice's blackjack wins 3 to 2 (4.3.1, 4.1): +15; 3.35 no more dealer cards.
+    out = settle(table("lucky8", wager("alice", 1, 10), NMB, *cards("AS", "AD", "KH", "5D")))
+    e = one(out, "alice", "main")
+    assert (e["result"], e["net"], e["rule"]) == ("win", 15, "4.3.1")
+    assert out["dealer"]["cards"] == ["AD", "5D"]
+    assert out["status"] == "settled"
+
+
 def test_even_money_paid_before_the_subsequent_deal_and_insurance_returned() -> None:
     # Lucky 8 3.20: alice insures 10 then takes even money: main +20, insurance returned.
     doc = table("lucky8", wager("alice", 1, 20), NMB, *cards("AH", "AS", "KD"),
