@@ -741,9 +741,11 @@ def _return_area(rnd: Section5Port, area: Area, rule: str) -> None:
         if not side.settled:
             side.settled = True
             rnd.st.record_entry(side.player, side.bet, side.placed, "returned", ZERO, rule, area=area.number)
-    for player, amount in area.insured.items():
+    # the area's insurance wagers go with it: its players' own and those claimed on it (3.27.3)
+    for player, amount in area.insurance_wagers():
         rnd.st.record_entry(player, "insurance", amount, "returned", ZERO, rule, area=area.number)
     area.insured = {}
+    area.claimed_insurance = []
 
 
 def _dealer_redraw_card(rnd: Section5Port, card: Card) -> bool:

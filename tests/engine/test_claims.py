@@ -271,3 +271,20 @@ def test_a_claim_refused_leaves_the_round_as_it_was() -> None:
     with pytest.raises(RuleRefusal):
         rnd.apply(parse_event(claim("pair", 2, ("d", 5), ("e", 5))))
     assert round_output(rnd) == before and len(rnd.events) == 4
+
+
+@pytest.mark.parametrize("game", INSURANCE_GAMES)
+def test_an_area_that_received_no_card_returns_the_insurance_claimed_on_it_too(game: str) -> None:
+    # bob (area 2) declines insurance against the dealer's Ace; carol insures 5 on his area
+    # (3.27.3). After the interim settlement both of area 2's cards are found on area 5, which
+    # has no wager: discarded (5.15), and area 2 received no card: its wagers are returned
+    # (5.14) — bob's 10 and carol's insurance 5 on it, before the dealer's second card.
+    head = [wager("bob", 2, 10), wager("carol", 3, 10), NMB, *initial(game, ("5", "6"), ("9", "7"), up="A")]
+    out = settle(table(game, *head, claim("insurance", 2, ("carol", 5), declined_by="bob"), CLOSE,
+                       {"type": "correction", "index": 6, "to": "area:5"},
+                       {"type": "correction", "index": 3, "to": "area:5"}, seated={"bob": 2}))
+    main = one(out, "bob", "main")
+    assert (main["result"], main["net"], main["rule"]) == ("returned", 0, "5.14")
+    ins = one(out, "carol", "insurance")
+    assert (ins["area"], ins["stake"], ins["result"], ins["net"], ins["rule"]) == (2, 5, "returned", 0, "5.14")
+    assert out["next"]["player"] == "carol"  # play goes on with area 3
