@@ -78,8 +78,8 @@ class TableRound:
 
     __slots__ = ("st", "settling", "betting", "dealer_turn", "offers", "play", "dealing")
 
-    def __init__(self, config: TableConfig) -> None:
-        st = self.st = TableState(config)
+    def __init__(self, config: TableConfig, bets: GameBets | None = None) -> None:
+        st = self.st = TableState(config, bets)
         self.settling = Settling(st)
         self.betting = Betting(st, self.settling)
         self.dealer_turn = DealerTurn(st, self.settling)
@@ -89,7 +89,8 @@ class TableRound:
 
     def fresh(self) -> TableRound:
         """A new round at the same table (the same configuration), no event applied."""
-        return TableRound(self.st.config)
+        st = self.st
+        return TableRound(st.config, st.bets)  # the game's bets worked out once per table
 
     # ------------------------------------------------------------------ applying events
     def apply(self, event: Event) -> None:
@@ -102,7 +103,25 @@ class TableRound:
         st.expected = None
         st.expect_next(None)  # (a method: the compiled build must not take next_exp as None after the event)
         try:
-            self._dispatch(event)
+            if st.irregular is None and st.phase not in _CLOSED_PHASES:
+                # The usual event (no section 5 ruling pending, the round open): what
+                # _dispatch does, with the two commonest events handed straight to their part.
+                try:
+                    if isinstance(event, CardDrawn) and event.to is None and not event.face_up:
+                        self.dealing.on_card(event)
+                    elif isinstance(event, Decision) and event.action not in IRREGULAR_ACTIONS:
+                        self.play.on_decision(event)
+                    else:
+                        self._handle(event)
+                except Unexpected as e:  # not what the round waits for: say what it does
+                    raise RuleRefusal(e.message + self.waiting_for(), e.clause) from None
+                if st.irregular is not None:  # this event's ruling left something pending
+                    irregularities.after_event(self, event)
+                    st.expect_next(None)
+                elif st.next_exp is None:
+                    self.dealing.expect_in_turn()
+            else:
+                self._dispatch(event)
         except RuleRefusal:
             self._rebuild()
             raise

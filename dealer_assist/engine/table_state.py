@@ -291,10 +291,11 @@ class TableState:
         "settlements", "rulings", "claims", "control_changes", "irregular", "placed_cards",
     )
 
-    def __init__(self, config: TableConfig) -> None:
+    def __init__(self, config: TableConfig, bets: GameBets | None = None) -> None:
         self.config = config
         self.rules = config.rules
-        self.bets = bets_of(self.rules)
+        # ``bets``: the game's, from an earlier round at the same table (TableRound.fresh).
+        self.bets = bets if bets is not None and bets.rules is config.rules else bets_of(config.rules)
         self.moves: dict[str, frozenset[str]] = TABLE_MOVES  # the phase machine (phase.py)
         self.reset()
 
