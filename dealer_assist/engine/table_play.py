@@ -53,6 +53,19 @@ class Play:
             return
         if action not in PLAY_ACTIONS:
             raise RuleRefusal(f"'{action}' is not a decision at this table")
+        st = self.st
+        asked = st.asked_for
+        if asked is not None and asked.kind == "decision" and (action == "hit" or action == "stand"):
+            number, hand_no, player = asked.area, asked.hand, asked.player
+            if (number is not None and hand_no is not None and player is not None and number == ev.area
+                    and hand_no == (ev.hand or 1) and (ev.player is None or ev.player == player)
+                    and action in asked.options and st.irregular is None):
+                # The hit or stand the round listed for the hand in turn and its controller, the
+                # state unchanged since: the refusal functions that listed it (waiting_decision,
+                # play_options) would let it pass, so it is carried out without asking again.
+                area = st.areas[number]
+                self._play(area, area.hands[hand_no - 1], player, action, ev)
+                return
         # One validation path, whether or not the round was asked what it expects first:
         # the listed options (expectation) come from the same refusal functions.
         area, hand, player = self._play_turn(ev)
