@@ -101,6 +101,8 @@ class Dealing:
             st.expect_next(card_expected(number, hand_index))
         elif phase == "play":  # (next_expectation's own branch, one call fewer)
             st.expect_next(self.play.play_expectation())
+        elif phase == "dealer" and st.next_exp is not None:
+            return  # the dealer's next card, as DealerTurn.dealer_step found it
         else:
             self.expect_in_turn()
 

@@ -337,6 +337,11 @@ class Play:
         area = st.areas[st.order[st.turn]]
         if st.needs_card(area, hand):
             return card_expected(area.number, area.hands.index(hand))
+        if not st.offers_open and not area.absent_play and len(hand.cards) != 2:
+            # waiting_decision's usual case: a later decision, hit or stand alone (play_options),
+            # nobody asked to follow (no split or double listed) and no offer open.
+            return decision_expected(area.number, area.hands.index(hand) + 1, area.controller,
+                                     self.play_options(area, hand, ()))
         return self.waiting_decision((area, hand))
 
     def play_options(self, area: Area, hand: Hand, offers: Iterable[dict[str, Any]]) -> tuple[str, ...]:
