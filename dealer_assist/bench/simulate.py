@@ -28,6 +28,7 @@ Strategy = Callable[[list[Card], Card | None, tuple[str, ...], random.Random], s
 # Events are immutable values: the driver hands the round one instance per distinct event
 # instead of building a frozen dataclass (about 3 µs here) for every card, decision and wager.
 _card = cache(CardDrawn)
+_DRAWN: dict[Card, Event] = {}  # the same, looked up inline by _play_table (one call fewer per card)
 _decision = cache(Decision)
 _wager = cache(Wager)
 _amount = cache(Decimal)  # whole amounts; one Decimal each keeps its hash for the look-up above
@@ -200,10 +201,14 @@ def _play_table(rnd: TableRound, shoe: Iterator[Card], strategy: Strategy, rng: 
     """``play`` for a table round, typed as one: compiled, its calls go straight to the round's
     methods instead of through the ``Round`` protocol's generic look-up (same events)."""
     n = 0
+    drawn = _DRAWN
     while n < max_events:
         exp = rnd.expectation()
         if exp.kind == "card":
-            ev: Event | None = _card(next(shoe))
+            card = next(shoe)
+            ev: Event | None = drawn.get(card)
+            if ev is None:
+                ev = drawn[card] = CardDrawn(card)
         else:
             ev = next_event(rnd, exp, shoe, strategy, rng, take_offers)
         if ev is None:

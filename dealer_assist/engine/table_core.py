@@ -33,7 +33,8 @@ def amount_text(amount: Decimal) -> str:
     return f"{amount.normalize():f}"
 
 
-_CARD_EXPECTED: Final[dict[int, Expectation]] = {}
+# card_expected's expectations by number * 16 + hand index (a list: indexed, not hashed).
+_CARD_EXPECTED: Final[list[Expectation | None]] = [None] * 256
 
 
 NOTHING_EXPECTED: Final = Expectation("none")
@@ -50,8 +51,10 @@ def card_expected(number: int, hand_index: int) -> Expectation:
     """A card for the dealer (area 0) or for an area's hand (index from 0); made once each
     (expectations are immutable)."""
     key = number * 16 + hand_index  # at most 4 hands per area (3.23.2)
-    exp = _CARD_EXPECTED.get(key)
+    exp = _CARD_EXPECTED[key] if 0 <= hand_index < 16 and 0 <= key < 256 else None
     if exp is None:
         where = "dealer" if number == 0 else f"area:{number}/{hand_index + 1}"
-        exp = _CARD_EXPECTED[key] = Expectation("card", where, number, hand_index + 1)
+        exp = Expectation("card", where, number, hand_index + 1)
+        if 0 <= hand_index < 16 and 0 <= key < 256:
+            _CARD_EXPECTED[key] = exp
     return exp
