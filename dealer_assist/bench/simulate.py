@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache
+from typing import Final
 
 from dealer_assist.base.cards import Card
 from dealer_assist.base.hands import hand_value
@@ -27,13 +28,14 @@ Strategy = Callable[[list[Card], Card | None, tuple[str, ...], random.Random], s
 
 # Events are immutable values: the driver hands the round one instance per distinct event
 # instead of building a frozen dataclass (about 3 µs here) for every card, decision and wager.
-_card = cache(CardDrawn)
-_DRAWN: dict[Card, Event] = {}  # the same, looked up inline by _play_table (one call fewer per card)
-_decision = cache(Decision)
-_wager = cache(Wager)
-_amount = cache(Decimal)  # whole amounts; one Decimal each keeps its hash for the look-up above
-_NO_MORE_BETS = NoMoreBets()
-_CLOSE_OFFERS = CloseOffers()
+# (Final: compiled, a module constant is read directly, not looked up in the module's dict.)
+_card: Final = cache(CardDrawn)
+_DRAWN: Final[dict[Card, Event]] = {}  # the same, looked up inline by _play_table (one call fewer per card)
+_decision: Final = cache(Decision)
+_wager: Final = cache(Wager)
+_amount: Final = cache(Decimal)  # whole amounts; one Decimal each keeps its hash for the look-up above
+_NO_MORE_BETS: Final = NoMoreBets()
+_CLOSE_OFFERS: Final = CloseOffers()
 
 
 class Shoe:

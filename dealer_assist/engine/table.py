@@ -54,7 +54,7 @@ from dealer_assist.engine.phase import Phase
 from dealer_assist.engine.round_api import AreaView, DealerView, HandView, RoundView, WagerView
 from dealer_assist.engine.shoe_state import ShoeState
 from dealer_assist.engine.table_betting import Betting
-from dealer_assist.engine.table_core import Unexpected, card_expected, waiting_for
+from dealer_assist.engine.table_core import WAGERS_EXPECTED, Unexpected, card_expected, waiting_for
 from dealer_assist.engine.table_dealer import DealerTurn
 from dealer_assist.engine.table_dealing import Dealing
 from dealer_assist.engine.table_offers import Offers
@@ -111,6 +111,10 @@ class TableRound:
                         self.dealing.on_card(event)
                     elif isinstance(event, Decision) and event.action not in IRREGULAR_ACTIONS:
                         self.play.on_decision(event)
+                    elif isinstance(event, Wager):
+                        self.betting.on_wager(event)
+                        if st.phase == "betting" and st.irregular is None:
+                            st.expect_next(WAGERS_EXPECTED)  # next_expectation's betting branch
                     else:
                         self._handle(event)
                 except Unexpected as e:  # not what the round waits for: say what it does

@@ -226,7 +226,7 @@ class Area:
 
 # Where a card lies in the program's layout: ("dealer", None) or (area number, hand).
 Place = tuple[int, "Hand | None"]
-DEALER: Place = (0, None)
+DEALER: Final[Place] = (0, None)
 
 
 @dataclass
