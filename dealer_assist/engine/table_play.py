@@ -137,7 +137,11 @@ class Play:
             self.offers.close_offers()
         if action == "stand":
             hand.done = True
-        elif action == "hit":
+            self.dealer_turn.advance()
+            if st.phase == "play" and st.next_exp is None:
+                st.expect_next(self.play_expectation())  # next_expectation's play branch
+            return
+        if action == "hit":
             hand.awaiting = True
         elif action == "double":
             self._do_double(area, hand, player, ev)
@@ -262,7 +266,10 @@ class Play:
             return "options to split or double are forfeited", "absent"
         if area.controller is not None and area.controller not in hand.stakes:
             return self._not_on_hand(area, hand)
-        return hand_rules.split_refusal(rules, hand.cards, len(area.hands), any(h.split_aces for h in area.hands))
+        cards = hand.cards
+        # Whether aces were split matters only for a pair of aces (split_refusal's last test).
+        aces_split = len(cards) == 2 and cards[0].rank == "A" and any(h.split_aces for h in area.hands)
+        return hand_rules.split_refusal(rules, cards, len(area.hands), aces_split)
 
     def _check_split(self, area: Area, hand: Hand, ev: Decision) -> None:
         st = self.st
