@@ -204,10 +204,15 @@ def _play_table(rnd: TableRound, shoe: Iterator[Card], strategy: Strategy, rng: 
     methods instead of through the ``Round`` protocol's generic look-up (same events)."""
     n = 0
     drawn = _DRAWN
+    deck = shoe if isinstance(shoe, Shoe) else None  # its next card read inline (Shoe.__next__)
     while n < max_events:
         exp = rnd.expectation()
         if exp.kind == "card":
-            card = next(shoe)
+            if deck is not None:
+                card = deck.cards[deck.pos]
+                deck.pos += 1
+            else:
+                card = next(shoe)
             ev: Event | None = drawn.get(card)
             if ev is None:
                 ev = drawn[card] = CardDrawn(card)
