@@ -204,6 +204,7 @@ def _play_table(rnd: TableRound, shoe: Iterator[Card], strategy: Strategy, rng: 
     methods instead of through the ``Round`` protocol's generic look-up (same events)."""
     n = 0
     drawn = _DRAWN
+    st = rnd.st
     deck = shoe if isinstance(shoe, Shoe) else None  # its next card read inline (Shoe.__next__)
     while n < max_events:
         exp = rnd.expectation()
@@ -216,6 +217,13 @@ def _play_table(rnd: TableRound, shoe: Iterator[Card], strategy: Strategy, rng: 
             ev: Event | None = drawn.get(card)
             if ev is None:
                 ev = drawn[card] = CardDrawn(card)
+        elif exp.kind == "decision" and not take_offers and exp.area is not None and exp.hand is not None \
+                and "stand" in exp.options and "surrender" not in exp.options:
+            # next_event's usual decision, inline: the hand in turn plays by the strategy.
+            number, hand_no = exp.area, exp.hand
+            dealer = st.dealer
+            cards = st.areas[number].hands[hand_no - 1].cards
+            ev = _decision(strategy(cards, dealer[0] if dealer else None, exp.options, rng), number, hand_no)
         else:
             ev = next_event(rnd, exp, shoe, strategy, rng, take_offers)
         if ev is None:

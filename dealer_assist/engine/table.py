@@ -101,7 +101,9 @@ class TableRound:
         # card it said it waits for goes there without working the target out again.
         st.asked_for = st.expected
         st.expected = None
-        st.expect_next(None)  # (a method: the compiled build must not take next_exp as None after the event)
+        # Written through self.st, read back through st: mypy (and so the compiled build) must
+        # not take st.next_exp as None after the event; a method call per event did that before.
+        self.st.next_exp = None
         try:
             if st.irregular is None and st.phase not in _CLOSED_PHASES:
                 # The usual event (no section 5 ruling pending, the round open): what
