@@ -43,12 +43,13 @@ class Card:
     by identity and cost nothing on the engine's hot path. Immutable.
     """
 
-    __slots__ = ("rank", "suit", "points")
+    __slots__ = ("rank", "suit", "points", "index")
     _interned: ClassVar[dict[tuple[str, str], Card]] = {}
 
     rank: str
     suit: str
     points: int  # point value with an ace as 1 (3.4): 2–10 face value, J/Q/K 10
+    index: int  # a small integer of its own, 0 to CARD_KINDS - 1 (tables indexed by card)
 
     def __new__(cls, rank: str, suit: str) -> Card:
         key = (rank, suit)
@@ -61,6 +62,7 @@ class Card:
         object.__setattr__(obj, "rank", rank)
         object.__setattr__(obj, "suit", suit)
         object.__setattr__(obj, "points", _POINTS[rank])
+        object.__setattr__(obj, "index", len(cls._interned))
         cls._interned[key] = obj
         return obj
 
@@ -110,6 +112,8 @@ for _suit in STANDARD_SUITS + ELEMENT_SUITS:
 for _suit in STANDARD_SUITS + ELEMENT_SUITS:
     _ALL["T" + _suit] = _ALL["10" + _suit]
 _LOWER: Final = {k.lower(): v for k, v in _ALL.items()}
+# How many cards exist (every rank in every suit): ``Card.index`` is below it.
+CARD_KINDS: Final = len(RANKS) * (len(STANDARD_SUITS) + len(ELEMENT_SUITS))
 
 
 def parse_card(text: str) -> Card:

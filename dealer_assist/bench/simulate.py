@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache
+from typing import Final
 
 from dealer_assist.base.cards import Card
 from dealer_assist.base.hands import hand_value
@@ -27,12 +28,14 @@ Strategy = Callable[[list[Card], Card | None, tuple[str, ...], random.Random], s
 
 # Events are immutable values: the driver hands the round one instance per distinct event
 # instead of building a frozen dataclass (about 3 µs here) for every card, decision and wager.
-_card = cache(CardDrawn)
-_decision = cache(Decision)
-_wager = cache(Wager)
-_amount = cache(Decimal)  # whole amounts; one Decimal each keeps its hash for the look-up above
-_NO_MORE_BETS = NoMoreBets()
-_CLOSE_OFFERS = CloseOffers()
+# (Final: compiled, a module constant is read directly, not looked up in the module's dict.)
+_card: Final = cache(CardDrawn)
+_DRAWN: Final[dict[Card, Event]] = {}  # the same, looked up inline by _play_table (one call fewer per card)
+_decision: Final = cache(Decision)
+_wager: Final = cache(Wager)
+_amount: Final = cache(Decimal)  # whole amounts; one Decimal each keeps its hash for the look-up above
+_NO_MORE_BETS: Final = NoMoreBets()
+_CLOSE_OFFERS: Final = CloseOffers()
 
 
 class Shoe:
@@ -200,10 +203,27 @@ def _play_table(rnd: TableRound, shoe: Iterator[Card], strategy: Strategy, rng: 
     """``play`` for a table round, typed as one: compiled, its calls go straight to the round's
     methods instead of through the ``Round`` protocol's generic look-up (same events)."""
     n = 0
+    drawn = _DRAWN
+    st = rnd.st
+    deck = shoe if isinstance(shoe, Shoe) else None  # its next card read inline (Shoe.__next__)
     while n < max_events:
         exp = rnd.expectation()
         if exp.kind == "card":
-            ev: Event | None = _card(next(shoe))
+            if deck is not None:
+                card = deck.cards[deck.pos]
+                deck.pos += 1
+            else:
+                card = next(shoe)
+            ev: Event | None = drawn.get(card)
+            if ev is None:
+                ev = drawn[card] = CardDrawn(card)
+        elif exp.kind == "decision" and not take_offers and exp.area is not None and exp.hand is not None \
+                and "stand" in exp.options and "surrender" not in exp.options:
+            # next_event's usual decision, inline: the hand in turn plays by the strategy.
+            number, hand_no = exp.area, exp.hand
+            dealer = st.dealer
+            cards = st.areas[number].hands[hand_no - 1].cards
+            ev = _decision(strategy(cards, dealer[0] if dealer else None, exp.options, rng), number, hand_no)
         else:
             ev = next_event(rnd, exp, shoe, strategy, rng, take_offers)
         if ev is None:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Final
 
-from dealer_assist.base.cards import Card
+from dealer_assist.base.cards import CARD_KINDS, Card
 from dealer_assist.games import GAMES
 
 
@@ -21,17 +22,21 @@ class ForeignCard:
     reason: str
 
 
-_KINDS: dict[int, tuple[tuple[Card, ...], frozenset[Card]]] = {}
+_KINDS: Final[dict[int, tuple[tuple[Card, ...], frozenset[Card], list[bool]]]] = {}
 
 
-def _kinds(composition: tuple[Card, ...]) -> frozenset[Card]:
-    """The distinct cards of a composition (made once per composition: a round starts often)."""
+def _kinds(composition: tuple[Card, ...]) -> tuple[frozenset[Card], list[bool]]:
+    """The distinct cards of a composition, and by ``Card.index`` whether a card is one of
+    them (made once per composition: a round starts often)."""
     known = _KINDS.get(id(composition))
     if known is not None and known[0] is composition:
-        return known[1]
+        return known[1], known[2]
     kinds = frozenset(composition)
-    _KINDS[id(composition)] = (composition, kinds)
-    return kinds
+    mask = [False] * CARD_KINDS
+    for c in kinds:
+        mask[c.index] = True
+    _KINDS[id(composition)] = (composition, kinds, mask)
+    return kinds, mask
 
 
 class ShoeState:
@@ -57,10 +62,11 @@ class ShoeState:
         self.dealt: list[Card] = dealt if dealt is not None else []
         self.unread = unread
         self.cut_card_seen = cut_card_seen
-        self._allowed = _kinds(composition)
-        counts: dict[Card, int] = {}
+        self._allowed, self._allowed_index = _kinds(composition)
+        # Copies seen of each card, by Card.index (a list: indexed, not hashed).
+        counts = [0] * CARD_KINDS
         for c in self.dealt:
-            counts[c] = counts.get(c, 0) + 1
+            counts[c.index] += 1
         self._counts = counts
 
     def __repr__(self) -> str:
@@ -79,7 +85,8 @@ class ShoeState:
     @property
     def foreign_dealt(self) -> int:
         """Dealt cards whose kind is not in the decks in use (they were never part of the shoe)."""
-        return sum(n for c, n in self._counts.items() if c not in self._allowed)
+        allowed = self._allowed_index
+        return sum(n for i, n in enumerate(self._counts) if not allowed[i])
 
     @property
     def remaining(self) -> int:
@@ -99,19 +106,19 @@ class ShoeState:
         """Copies of ``card`` not yet seen (unread cards may be some of them)."""
         if card not in self._allowed:
             return 0
-        return max(0, self.decks - self._counts.get(card, 0))
+        return max(0, self.decks - self._counts[card.index])
 
     def remaining_by_rank(self) -> dict[str, int]:
         out: dict[str, int] = {}
         for c in self.composition:
-            out[c.rank] = out.get(c.rank, 0) + max(0, self.decks - self._counts.get(c, 0))
+            out[c.rank] = out.get(c.rank, 0) + max(0, self.decks - self._counts[c.index])
         return out
 
     def check(self, card: Card) -> ForeignCard | None:
         """Whether ``card`` could come out of this shoe now; None if it could (5.1)."""
         if card not in self._allowed:
             return ForeignCard(card, f"{card} does not belong to the decks in use (5.1)")
-        seen = self._counts.get(card, 0)
+        seen = self._counts[card.index]
         if seen >= self.decks:
             return ForeignCard(
                 card,
@@ -121,11 +128,13 @@ class ShoeState:
 
     def record(self, card: Card) -> ForeignCard | None:
         """Count a delivered card; returns the 5.1 problem if it cannot belong to the shoe."""
-        seen = self._counts.get(card, 0)
+        i = card.index
+        counts = self._counts
+        seen = counts[i]
         # A card of the decks in use with copies left is the usual case; check() words the problem.
-        problem = None if card in self._allowed and seen < self.decks else self.check(card)
+        problem = None if self._allowed_index[i] and seen < self.decks else self.check(card)
         self.dealt.append(card)
-        self._counts[card] = seen + 1
+        counts[i] = seen + 1
         return problem
 
     def record_unread(self, count: int = 1) -> None:
@@ -150,7 +159,7 @@ class ShoeState:
     def shuffle(self) -> None:
         """A freshly shuffled shoe was loaded."""
         self.dealt.clear()
-        self._counts.clear()
+        self._counts = [0] * CARD_KINDS
         self.unread = 0
         self.cut_card_seen = False
 

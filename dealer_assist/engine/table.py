@@ -54,7 +54,7 @@ from dealer_assist.engine.phase import Phase
 from dealer_assist.engine.round_api import AreaView, DealerView, HandView, RoundView, WagerView
 from dealer_assist.engine.shoe_state import ShoeState
 from dealer_assist.engine.table_betting import Betting
-from dealer_assist.engine.table_core import Unexpected, card_expected, waiting_for
+from dealer_assist.engine.table_core import WAGERS_EXPECTED, Unexpected, card_expected, waiting_for
 from dealer_assist.engine.table_dealer import DealerTurn
 from dealer_assist.engine.table_dealing import Dealing
 from dealer_assist.engine.table_offers import Offers
@@ -78,8 +78,8 @@ class TableRound:
 
     __slots__ = ("st", "settling", "betting", "dealer_turn", "offers", "play", "dealing")
 
-    def __init__(self, config: TableConfig) -> None:
-        st = self.st = TableState(config)
+    def __init__(self, config: TableConfig, bets: GameBets | None = None) -> None:
+        st = self.st = TableState(config, bets)
         self.settling = Settling(st)
         self.betting = Betting(st, self.settling)
         self.dealer_turn = DealerTurn(st, self.settling)
@@ -89,7 +89,8 @@ class TableRound:
 
     def fresh(self) -> TableRound:
         """A new round at the same table (the same configuration), no event applied."""
-        return TableRound(self.st.config)
+        st = self.st
+        return TableRound(st.config, st.bets)  # the game's bets worked out once per table
 
     # ------------------------------------------------------------------ applying events
     def apply(self, event: Event) -> None:
@@ -100,9 +101,33 @@ class TableRound:
         # card it said it waits for goes there without working the target out again.
         st.asked_for = st.expected
         st.expected = None
-        st.expect_next(None)  # (a method: the compiled build must not take next_exp as None after the event)
+        # Written through self.st, read back through st: mypy (and so the compiled build) must
+        # not take st.next_exp as None after the event; a method call per event did that before.
+        self.st.next_exp = None
         try:
-            self._dispatch(event)
+            if st.irregular is None and st.phase not in _CLOSED_PHASES:
+                # The usual event (no section 5 ruling pending, the round open): what
+                # _dispatch does, with the two commonest events handed straight to their part.
+                try:
+                    if isinstance(event, CardDrawn) and event.to is None and not event.face_up:
+                        self.dealing.on_card(event)
+                    elif isinstance(event, Decision) and event.action not in IRREGULAR_ACTIONS:
+                        self.play.on_decision(event)
+                    elif isinstance(event, Wager):
+                        self.betting.on_wager(event)
+                        if st.phase == "betting" and st.irregular is None:
+                            st.expect_next(WAGERS_EXPECTED)  # next_expectation's betting branch
+                    else:
+                        self._handle(event)
+                except Unexpected as e:  # not what the round waits for: say what it does
+                    raise RuleRefusal(e.message + self.waiting_for(), e.clause) from None
+                if st.irregular is not None:  # this event's ruling left something pending
+                    irregularities.after_event(self, event)
+                    st.expect_next(None)
+                elif st.next_exp is None:
+                    self.dealing.expect_in_turn()
+            else:
+                self._dispatch(event)
         except RuleRefusal:
             self._rebuild()
             raise

@@ -4,6 +4,7 @@ the dealer's second card (3.27), a dealer bust the pay table cannot settle refer
 
 from __future__ import annotations
 
+from dealer_assist.engine.table_core import card_expected
 from dealer_assist.engine.table_settlement import Settling
 from dealer_assist.engine.table_state import TableState
 
@@ -42,8 +43,13 @@ class DealerTurn:
         return False
 
     def dealer_step(self) -> None:
+        """The dealer draws (what the round waits for next, set here: it is worked out
+        already) or the round is settled."""
+        st = self.st
         if not self.dealer_needs_card():
             self.settling.final_settlement()
+        elif st.phase == "dealer":
+            st.expect_next(card_expected(0, 0))  # 3.33-3.35: the dealer's next card
 
     def after_dealer_card(self) -> None:
         st = self.st

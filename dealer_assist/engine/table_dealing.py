@@ -7,6 +7,7 @@ from __future__ import annotations
 from dealer_assist.base.cards import Card
 from dealer_assist.engine.events import Burn, CardDrawn
 from dealer_assist.engine.outcome import Expectation
+from dealer_assist.engine.shoe_state import ForeignCard
 from dealer_assist.engine.table_core import (
     NOTHING_EXPECTED,
     WAGERS_EXPECTED,
@@ -40,8 +41,13 @@ class Dealing:
         problem = st.shoe.record(card)
         if problem is None:
             return True
-        self.settling.void(st.clause("void.foreign_card"), problem.reason + ": the round is void")
+        self.foreign_card(problem)
         return False
+
+    def foreign_card(self, problem: ForeignCard) -> None:
+        """A card that cannot belong to the shoe voids the round (5.1)."""
+        st = self.st
+        self.settling.void(st.clause("void.foreign_card"), problem.reason + ": the round is void")
 
     def expected_card_target(self) -> tuple[int, int] | None:
         """(area, hand index) or (0, 0) for the dealer; None when no card is expected."""
@@ -65,14 +71,16 @@ class Dealing:
     def on_card(self, ev: CardDrawn) -> None:
         """A card out of the shoe with no place named: it goes where the deal expects it."""
         st = self.st
-        asked = st.asked()
+        asked = st.asked_for
         card = ev.card
         if asked is not None and asked.kind == "card" and st.irregular is None:
             # The round said where the next card goes (expectation() works it out as
             # expected_card_target() does): area 0 is the dealer.
             number, hand_no = asked.area, asked.hand
             assert number is not None and hand_no is not None
-            if not self.check_shoe(card):
+            problem = st.shoe.record(card)  # check_shoe, inline
+            if problem is not None:
+                self.foreign_card(problem)
                 return
             self.deliver_to(card, number, hand_no - 1)
         else:
@@ -90,9 +98,14 @@ class Dealing:
                 return
             self.deliver_to(card, target[0], target[1])
         # What comes next, where the deal says it:
-        if st.phase == "initial":  # 3.18: the next card of the initial deal
+        phase = st.phase
+        if phase == "initial":  # 3.18: the next card of the initial deal
             number, hand_index = st.initial_queue[st.queue_pos]
             st.expect_next(card_expected(number, hand_index))
+        elif phase == "play":  # (next_expectation's own branch, one call fewer)
+            st.expect_next(self.play.play_expectation())
+        elif phase == "dealer" and st.next_exp is not None:
+            return  # the dealer's next card, as DealerTurn.dealer_step found it
         else:
             self.expect_in_turn()
 

@@ -36,16 +36,18 @@ class Offers:
         out: list[dict[str, Any]] = []
         dealer_ace = bool(st.dealer) and st.dealer[-1].rank == "A" and not st.rules.permanent_eight
         rules = st.rules
+        absent = st.absent
         for number in st.order:
             area = st.areas[number]
             hand = area.hands[0]
             blackjack = st.is_blackjack(hand)
+            one_hand = len(area.hands) == 1
             for w in area.wagers:
                 p = w.player
-                if p in area.surrendered or p in area.even_money or p in st.absent:
+                if p in area.surrendered or p in area.even_money or p in absent:
                     continue
                 options = hand_rules.offers(
-                    rules, dealer_ace, blackjack, len(area.hands) == 1,
+                    rules, dealer_ace, blackjack, one_hand,
                     # 3.27.3: a player who declined and whose insurance others took
                     may_insure=p not in area.insured and p not in area.insurance_declined,
                 )

@@ -53,6 +53,19 @@ class Play:
             return
         if action not in PLAY_ACTIONS:
             raise RuleRefusal(f"'{action}' is not a decision at this table")
+        st = self.st
+        asked = st.asked_for
+        if asked is not None and asked.kind == "decision" and (action == "hit" or action == "stand"):
+            number, hand_no, player = asked.area, asked.hand, asked.player
+            if (number is not None and hand_no is not None and player is not None and number == ev.area
+                    and hand_no == (ev.hand or 1) and (ev.player is None or ev.player == player)
+                    and action in asked.options and st.irregular is None):
+                # The hit or stand the round listed for the hand in turn and its controller, the
+                # state unchanged since: the refusal functions that listed it (waiting_decision,
+                # play_options) would let it pass, so it is carried out without asking again.
+                area = st.areas[number]
+                self._play(area, area.hands[hand_no - 1], player, action, ev)
+                return
         # One validation path, whether or not the round was asked what it expects first:
         # the listed options (expectation) come from the same refusal functions.
         area, hand, player = self._play_turn(ev)
@@ -124,7 +137,11 @@ class Play:
             self.offers.close_offers()
         if action == "stand":
             hand.done = True
-        elif action == "hit":
+            self.dealer_turn.advance()
+            if st.phase == "play" and st.next_exp is None:
+                st.expect_next(self.play_expectation())  # next_expectation's play branch
+            return
+        if action == "hit":
             hand.awaiting = True
         elif action == "double":
             self._do_double(area, hand, player, ev)
@@ -249,7 +266,10 @@ class Play:
             return "options to split or double are forfeited", "absent"
         if area.controller is not None and area.controller not in hand.stakes:
             return self._not_on_hand(area, hand)
-        return hand_rules.split_refusal(rules, hand.cards, len(area.hands), any(h.split_aces for h in area.hands))
+        cards = hand.cards
+        # Whether aces were split matters only for a pair of aces (split_refusal's last test).
+        aces_split = len(cards) == 2 and cards[0].rank == "A" and any(h.split_aces for h in area.hands)
+        return hand_rules.split_refusal(rules, cards, len(area.hands), aces_split)
 
     def _check_split(self, area: Area, hand: Hand, ev: Decision) -> None:
         st = self.st
@@ -324,6 +344,11 @@ class Play:
         area = st.areas[st.order[st.turn]]
         if st.needs_card(area, hand):
             return card_expected(area.number, area.hands.index(hand))
+        if not st.offers_open and not area.absent_play and len(hand.cards) != 2:
+            # waiting_decision's usual case: a later decision, hit or stand alone (play_options),
+            # nobody asked to follow (no split or double listed) and no offer open.
+            return decision_expected(area.number, area.hands.index(hand) + 1, area.controller,
+                                     self.play_options(area, hand, ()))
         return self.waiting_decision((area, hand))
 
     def play_options(self, area: Area, hand: Hand, offers: Iterable[dict[str, Any]]) -> tuple[str, ...]:

@@ -226,7 +226,7 @@ class Area:
 
 # Where a card lies in the program's layout: ("dealer", None) or (area number, hand).
 Place = tuple[int, "Hand | None"]
-DEALER: Place = (0, None)
+DEALER: Final[Place] = (0, None)
 
 
 @dataclass
@@ -284,18 +284,20 @@ class TableState:
     clause table, the one place a settlement entry is recorded) are methods here."""
 
     __slots__ = (
-        "config", "rules", "bets", "moves",
+        "config", "rules", "bets", "moves", "pays_blackjack",
         "events", "event_index", "phase", "expected", "asked_for", "next_exp",
         "areas", "dealer", "order", "turn", "initial_queue", "queue_pos", "absent",
         "offers_open", "interim_done", "referral", "under_min_players", "shoe",
         "settlements", "rulings", "claims", "control_changes", "irregular", "placed_cards",
     )
 
-    def __init__(self, config: TableConfig) -> None:
+    def __init__(self, config: TableConfig, bets: GameBets | None = None) -> None:
         self.config = config
         self.rules = config.rules
-        self.bets = bets_of(self.rules)
+        # ``bets``: the game's, from an earlier round at the same table (TableRound.fresh).
+        self.bets = bets if bets is not None and bets.rules is config.rules else bets_of(config.rules)
         self.moves: dict[str, frozenset[str]] = TABLE_MOVES  # the phase machine (phase.py)
+        self.pays_blackjack = config.rules.blackjack_odds is not None  # 1.1.1/1.1.2
         self.reset()
 
     def reset(self) -> None:
@@ -397,8 +399,14 @@ class TableState:
         return area.hands.index(hand) + 1 if hand is not None else 1
 
     def is_blackjack(self, hand: Hand) -> bool:
-        # hand_rules.is_blackjack, from the hand's running totals
-        return self.rules.blackjack_odds is not None and not hand.from_split and hand.two_card_21()
+        # hand_rules.is_blackjack, from the hand's running totals (Hand.two_card_21 inline:
+        # asked some two dozen times a round).
+        cards = hand.cards
+        if len(cards) != 2 or hand.from_split or not self.pays_blackjack:
+            return False
+        if hand.counted != 2 or cards[1] is not hand.last:
+            hand.recount()
+        return hand.hard == 11 and hand.aces == 1
 
     def dealer_value(self) -> tuple[int, bool]:
         return hand_value(self.dealer)
