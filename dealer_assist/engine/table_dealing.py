@@ -88,9 +88,7 @@ class Dealing:
             if target is None and st.phase == "offers" and self.offers.no_player_decision():
                 # Nobody has a decision to make: the dealer's card closes the offers (insurance
                 # and even money before the subsequent deal: 3.27.2 / 3.20), and his turn begins.
-                self.offers.close_offers()
-                if st.phase == "play":
-                    self.dealer_turn.advance()
+                self.offers.close_by_card()
                 target = self.expected_card_target()
             if target is None:
                 raise Unexpected("no card is expected now and the card event says nothing of where it went")

@@ -72,6 +72,13 @@ class Offers:
         self.st.offers_open = True
         self.maybe_close_offers()
 
+    def close_by_card(self) -> None:
+        """The dealer's card closes the offers when nobody has a decision left (3.27.2, 3.20):
+        the interim settlement, then the dealer's turn."""
+        self.close_offers()
+        if self.st.phase == "play":
+            self.dealer_turn.advance()
+
     def maybe_close_offers(self) -> None:
         """Offers close by themselves when nobody has anything to decide."""
         st = self.st
