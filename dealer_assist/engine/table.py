@@ -105,9 +105,11 @@ class TableRound:
         # not take st.next_exp as None after the event; a method call per event did that before.
         self.st.next_exp = None
         try:
-            if st.irregular is None and st.phase not in _CLOSED_PHASES:
+            # (Tested through self.st: st.irregular must not be taken as None below, where a
+            # handler's ruling may have set it; the compiled build would trust the narrowing.)
+            if self.st.irregular is None and st.phase not in _CLOSED_PHASES:
                 # The usual event (no section 5 ruling pending, the round open): what
-                # _dispatch does, with the two commonest events handed straight to their part.
+                # _dispatch does, with the commonest events handed straight to their part.
                 try:
                     if isinstance(event, CardDrawn) and event.to is None and not event.face_up:
                         self.dealing.on_card(event)
