@@ -293,13 +293,15 @@ class ShoeMonitorCommand:
                 _say(line)
 
         stop = threading.Event()
+        # before the driver starts: once it reports "connected" a SIGTERM must stop the
+        # monitor cleanly (exit 0), not kill it (seen under load in CI: -15)
+        _stop_on_signals(stop)
         driver = ShoeDriver(args.port, show, codec=args.codec, baud=args.baud)
         try:
             driver.start(require_open=True)
         except ShoeConnectionError as exc:
             _say(f"error: {exc}", sys.stderr)
             return 1
-        _stop_on_signals(stop)
         try:
             while not stop.wait(0.5):
                 pass

@@ -29,7 +29,7 @@ class Settling:
     A part of ``table.TableRound``: it changes the round's one state value (``TableState``)
     and asks only the parts it is given."""
 
-    __slots__ = ("st")
+    __slots__ = ("st",)
 
     def __init__(self, st: TableState) -> None:
         self.st = st
@@ -273,7 +273,7 @@ class Settling:
         st = self.st
         st.enter("void")
         st.rulings.append(Ruling(st.event_index, rule, "void", text))
-        st.settlements = [s for s in st.settlements if False]
+        st.settlements = []
         for area in st.areas.values():
             for w in area.wagers:
                 st.record_entry(w.player, "main", w.placed, "returned", ZERO, rule, area=area.number, hand=1)
