@@ -184,7 +184,8 @@ class Betting:
             for w in area.wagers:
                 first.stakes[w.player] = w.amount
             area.hands.append(first)
-            st.update_controller(area, None)
+            # The controller needs no new look: every wager placed (and every withdrawal) since
+            # the area's first wager already worked it out (3.11-3.13).
         # 3.18 (3.19 in Dueling 8's): one card to each area, one to the dealer, second round.
         st.initial_queue = [(n, 0) for n in st.order]
         if st.rules.dealer_card_in_initial_deal:

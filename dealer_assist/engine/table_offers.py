@@ -7,7 +7,6 @@ from typing import Any
 
 from dealer_assist.base.errors import RuleRefusal
 from dealer_assist.base.money import ZERO, half_kept
-from dealer_assist.engine import hand_rules
 from dealer_assist.engine.events import CloseOffers, Decision
 from dealer_assist.engine.table_core import amount_text
 from dealer_assist.engine.table_dealer import DealerTurn
@@ -35,22 +34,21 @@ class Offers:
             return []
         out: list[dict[str, Any]] = []
         dealer_ace = bool(st.dealer) and st.dealer[-1].rank == "A" and not st.rules.permanent_eight
-        rules = st.rules
+        table = st.bets.offer_options  # hand_rules.offers, worked out once per game
         absent = st.absent
         for number in st.order:
             area = st.areas[number]
-            hand = area.hands[0]
-            blackjack = st.is_blackjack(hand)
-            one_hand = len(area.hands) == 1
+            # offer_key(dealer_ace, blackjack, one hand, may_insure) without the last:
+            base = (8 if dealer_ace else 0) + (4 if st.is_blackjack(area.hands[0]) else 0) \
+                + (2 if len(area.hands) == 1 else 0)
+            surrendered, even_money = area.surrendered, area.even_money
+            insured, declined = area.insured, area.insurance_declined
             for w in area.wagers:
                 p = w.player
-                if p in area.surrendered or p in area.even_money or p in absent:
+                if p in surrendered or p in even_money or p in absent:
                     continue
-                options = hand_rules.offers(
-                    rules, dealer_ace, blackjack, one_hand,
-                    # 3.27.3: a player who declined and whose insurance others took
-                    may_insure=p not in area.insured and p not in area.insurance_declined,
-                )
+                # 3.27.3: a player who declined and whose insurance others took
+                options = table[base + (0 if p in insured or p in declined else 1)]
                 if options:
                     out.append({"player": p, "area": number, "options": options})
                     if first_only:
@@ -118,9 +116,9 @@ class Offers:
                 f"{player} declined insurance on area {area.number} and another player's claim on it "
                 "was decided", "insurance.declined",
             )
-        offered: list[str] = next(
+        offered: tuple[str, ...] = next(
             (o["options"] for o in self.current_offers() if o["player"] == player and o["area"] == area.number),
-            [],
+            (),
         )
         if action not in offered:
             raise self._offer_refusal(area, player, action)

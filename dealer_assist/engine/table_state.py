@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
+from itertools import product
 from typing import Final
 
 from dealer_assist.base.cards import Card, parse_card
@@ -252,7 +253,8 @@ class GameBets:
     """What a game's side bets ask of a table round, worked out once per game (a round
     starts often): the specs by key, the run bet, and the bets the dealer's hand settles."""
 
-    __slots__ = ("rules", "specs", "run", "paid_by_dealer_cards", "dealer_draws_for", "lost_on_bust")
+    __slots__ = ("rules", "specs", "run", "paid_by_dealer_cards", "dealer_draws_for", "lost_on_bust",
+                 "offer_options")
 
     def __init__(self, rules: GameRules) -> None:
         self.rules = rules
@@ -261,9 +263,21 @@ class GameBets:
         self.paid_by_dealer_cards = next((s for s in rules.specs if s.dealer_cards_paid), None)
         self.dealer_draws_for = frozenset(s.key for s in rules.specs if s.dealer_draws_for_it)
         self.lost_on_bust = frozenset(s.key for s in rules.specs if s.loses_on_bust)
+        # The offers open to a player after the initial deal (hand_rules.offers: 3.20, 3.25,
+        # 3.27), by offer_key(dealer ace, blackjack, one hand, may insure): asked per player.
+        options: list[tuple[str, ...]] = [()] * 16
+        for ace, blackjack, one_hand, insure in product((False, True), repeat=4):
+            options[offer_key(ace, blackjack, one_hand, insure)] = tuple(
+                hand_rules.offers(rules, ace, blackjack, one_hand, may_insure=insure))
+        self.offer_options = tuple(options)
 
     def __deepcopy__(self, memo: dict[int, object]) -> GameBets:
         return self  # constant data of the game, shared by every copy of a round (the review)
+
+
+def offer_key(dealer_ace: bool, blackjack: bool, one_hand: bool, may_insure: bool) -> int:
+    """The index of ``GameBets.offer_options`` for these facts."""
+    return (8 if dealer_ace else 0) + (4 if blackjack else 0) + (2 if one_hand else 0) + (1 if may_insure else 0)
 
 
 _BETS: Final[dict[int, GameBets]] = {}

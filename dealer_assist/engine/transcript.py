@@ -613,7 +613,7 @@ def expectation_json(exp: Expectation) -> dict[str, Any] | None:
             out["area"] = exp.area
         out.update(hand=exp.hand, player=exp.player, options=list(exp.options))
         if exp.offers:
-            out["offers"] = [dict(o) for o in exp.offers]
+            out["offers"] = [{**o, "options": list(o["options"])} for o in exp.offers]
         out.update(exp.extra)
         return out
     if exp.kind == "decisions":
