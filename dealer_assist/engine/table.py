@@ -131,11 +131,13 @@ class TableRound:
             else:
                 self._dispatch(event)
         except RuleRefusal:
-            self._rebuild()
+            self._rebuild()  # (from reset(): nothing worked out mid-event is kept)
             raise
-        finally:
+        except BaseException:
             st.asked_for = st.expected = None  # anything worked out mid-event is stale
+            raise
         # What the handler set (expect_next); None: worked out from the state when asked.
+        # (``asked_for`` is read only while an event applies; the next one sets it.)
         st.expected = st.next_exp
         st.events.append(event)
 

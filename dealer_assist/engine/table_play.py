@@ -143,6 +143,10 @@ class Play:
             return
         if action == "hit":
             hand.awaiting = True
+            if st.phase == "play":
+                # The hand stays in turn for its card (advance would find it again, 3.29).
+                st.expect_next(card_expected(area.number, area.hands.index(hand)))
+                return
         elif action == "double":
             self._do_double(area, hand, player, ev)
         else:
@@ -361,7 +365,10 @@ class Play:
         if len(hand.cards) == 2:  # both need the first two cards (3.26.1, 3.21)
             if self._double_refusal(area, hand, total) is None:
                 out.append("double")
-            if self._split_refusal(area, hand) is None:
+            a, b = hand.cards
+            # Not a pair: split_refusal's answer whatever else holds (3.21; 8s only in Dueling 8's).
+            pair = a.rank == "8" == b.rank if st.rules.split_eights_only else a.points == b.points
+            if pair and self._split_refusal(area, hand) is None:
                 out.append("split")
         if st.offers_open and area.controller and any(
             o["player"] == area.controller and o["area"] == area.number and "surrender" in o["options"]
