@@ -197,4 +197,4 @@ class Betting:
             self.settling.final_settlement()
         else:  # 3.18: the initial deal's first card
             number, hand_index = st.initial_queue[0]
-            st.expect_next(card_expected(number, hand_index))
+            st.next_exp = card_expected(number, hand_index)

@@ -49,7 +49,7 @@ class DealerTurn:
         if not self.dealer_needs_card():
             self.settling.final_settlement()
         elif st.phase == "dealer":
-            st.expect_next(card_expected(0, 0))  # 3.33-3.35: the dealer's next card
+            st.next_exp = card_expected(0, 0)  # 3.33-3.35: the dealer's next card
 
     def after_dealer_card(self) -> None:
         st = self.st

@@ -99,9 +99,9 @@ class Dealing:
         phase = st.phase
         if phase == "initial":  # 3.18: the next card of the initial deal
             number, hand_index = st.initial_queue[st.queue_pos]
-            st.expect_next(card_expected(number, hand_index))
+            st.next_exp = card_expected(number, hand_index)
         elif phase == "play":  # (next_expectation's own branch, one call fewer)
-            st.expect_next(self.play.play_expectation())
+            st.next_exp = self.play.play_expectation()
         elif phase == "dealer" and st.next_exp is not None:
             return  # the dealer's next card, as DealerTurn.dealer_step found it
         else:
@@ -110,7 +110,7 @@ class Dealing:
     def expect_in_turn(self) -> None:
         """What comes next after a card, a play decision, an offer taken or the offers closed
         (no section 5 ruling pending; the round resets it when one is)."""
-        self.st.expect_next(self.next_expectation())
+        self.st.next_exp = self.next_expectation()
 
     def next_expectation(self) -> Expectation:
         """What the round waits for, by its phase (no section 5 ruling pending): wagers, the

@@ -139,13 +139,13 @@ class Play:
             hand.done = True
             self.dealer_turn.advance()
             if st.phase == "play" and st.next_exp is None:
-                st.expect_next(self.play_expectation())  # next_expectation's play branch
+                st.next_exp = self.play_expectation()  # next_expectation's play branch
             return
         if action == "hit":
             hand.awaiting = True
             if st.phase == "play":
                 # The hand stays in turn for its card (advance would find it again, 3.29).
-                st.expect_next(card_expected(area.number, area.hands.index(hand)))
+                st.next_exp = card_expected(area.number, area.hands.index(hand))
                 return
         elif action == "double":
             self._do_double(area, hand, player, ev)
@@ -153,7 +153,7 @@ class Play:
             self._do_split(area, hand, ev)
         self.dealer_turn.advance()
         if action == "hit" and st.phase == "play" and st.hand_in_turn() is hand and st.needs_card(area, hand):
-            st.expect_next(card_expected(area.number, area.hands.index(hand)))  # the hit's card
+            st.next_exp = card_expected(area.number, area.hands.index(hand))  # the hit's card
 
     def _not_controller(self, area: Area, hand: Hand, player: str, action: str) -> RuleRefusal:
         """A decision by someone who does not call the area's decisions (3.8)."""
