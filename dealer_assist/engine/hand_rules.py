@@ -16,7 +16,6 @@ lists, and only a refused decision looks its clause up.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from decimal import Decimal
 from typing import Final
 
@@ -30,10 +29,6 @@ from dealer_assist.games import GameRules
 def is_blackjack(rules: GameRules, cards: list[Card], from_split: bool = False) -> bool:
     """A two-card 21 that is not on a split hand, in a game that pays blackjacks."""
     return rules.blackjack_odds is not None and not from_split and is_two_card_21(cards)
-
-
-def is_bust(cards: list[Card], aces_fixed_at_one: int = 0) -> bool:
-    return hand_value(cards, aces_fixed_at_one)[0] > 21
 
 
 def dealer_stands(rules: GameRules, dealer: list[Card]) -> bool:
@@ -141,7 +136,3 @@ class OriginalWagerOnce:
             self.charged.add(player)
             return result, -original, concept
         return result, net, concept
-
-
-def cards_text(cards: Sequence[Card]) -> tuple[str, ...]:
-    return tuple(str(c) for c in cards)

@@ -337,10 +337,6 @@ class TableRound:
         return self.st.rules
 
     @property
-    def bets(self) -> GameBets:
-        return self.st.bets
-
-    @property
     def events(self) -> list[Event]:
         return self.st.events
 
@@ -357,16 +353,8 @@ class TableRound:
         return self.st.dealer
 
     @property
-    def order(self) -> list[int]:
-        return self.st.order
-
-    @property
     def absent(self) -> set[str]:
         return self.st.absent
-
-    @property
-    def under_min_players(self) -> set[str]:
-        return self.st.under_min_players
 
     @property
     def shoe(self) -> ShoeState:
@@ -392,36 +380,9 @@ class TableRound:
     def irregular(self) -> IrregularState | None:
         return self.st.irregular
 
-    @property
-    def referral(self) -> tuple[str, str] | None:
-        return self.st.referral
-
-    @property
-    def offers_open(self) -> bool:
-        return self.st.offers_open
-
-    @property
-    def interim_done(self) -> bool:
-        return self.st.interim_done
-
-    @property
-    def event_index(self) -> int:
-        return self.st.event_index
-
     def clause(self, concept: str) -> str:
         """This game's clause number for ``concept``."""
         return self.st.clause(concept)
-
-    def current_hand(self) -> tuple[Area, Hand] | None:
-        """The first hand not yet done, in dealing order (3.18), or None."""
-        return self.st.current_hand()
-
-    def dealer_value(self) -> tuple[int, bool]:
-        return self.st.dealer_value()
-
-    def outcome_established(self) -> bool:
-        """Whether any wager has "conclusively won or lost" (5.29.1)."""
-        return self.st.outcome_established()
 
     # ------------------------------------------------------------------ views
     def report(self) -> dict[str, Any]:
