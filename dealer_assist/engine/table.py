@@ -110,19 +110,16 @@ class TableRound:
             if self.st.irregular is None and st.phase not in _CLOSED_PHASES:
                 # The usual event (no section 5 ruling pending, the round open): what
                 # _dispatch does, with the commonest events handed straight to their part.
-                try:
-                    if isinstance(event, CardDrawn) and event.to is None and not event.face_up:
-                        self.dealing.on_card(event)
-                    elif isinstance(event, Decision) and event.action not in IRREGULAR_ACTIONS:
-                        self.play.on_decision(event)
-                    elif isinstance(event, Wager):
-                        self.betting.on_wager(event)
-                        if st.phase == "betting" and st.irregular is None:
-                            st.expect_next(WAGERS_EXPECTED)  # next_expectation's betting branch
-                    else:
-                        self._handle(event)
-                except Unexpected as e:  # not what the round waits for: say what it does
-                    raise RuleRefusal(e.message + self.waiting_for(), e.clause) from None
+                if isinstance(event, CardDrawn) and event.to is None and not event.face_up:
+                    self.dealing.on_card(event)
+                elif isinstance(event, Decision) and event.action not in IRREGULAR_ACTIONS:
+                    self.play.on_decision(event)
+                elif isinstance(event, Wager):
+                    self.betting.on_wager(event)
+                    if st.phase == "betting" and st.irregular is None:
+                        st.expect_next(WAGERS_EXPECTED)  # next_expectation's betting branch
+                else:
+                    self._handle(event)
                 if st.irregular is not None:  # this event's ruling left something pending
                     irregularities.after_event(self, event)
                     st.expect_next(None)
@@ -130,8 +127,12 @@ class TableRound:
                     self.dealing.expect_in_turn()
             else:
                 self._dispatch(event)
-        except RuleRefusal:
+        except RuleRefusal as e:
             self._rebuild()  # (from reset(): nothing worked out mid-event is kept)
+            if isinstance(e, Unexpected):
+                # Not what the round waits for: say what it does, from the rebuilt state (the
+                # refused handler may have changed the state before it raised).
+                raise RuleRefusal(e.message + self.waiting_for(), e.clause) from None
             raise
         except BaseException:
             st.asked_for = st.expected = None  # anything worked out mid-event is stale
@@ -166,13 +167,11 @@ class TableRound:
                 raise st.refuse(
                     "the round is referred to the Gaming Shift Manager; waiting for a resolve", "refer"
                 )
-        try:
-            # Section 5 hooks only matter once a ruling left something pending (st.irregular).
-            if st.irregular is not None and irregularities.before_event(self, event):
-                return  # section 5 consumed the event
-            self._handle(event)
-        except Unexpected as e:  # not what the round waits for: say what it does
-            raise RuleRefusal(e.message + self.waiting_for(), e.clause) from None
+        # Section 5 hooks only matter once a ruling left something pending (st.irregular).
+        # (An Unexpected raised here is worded by apply, once the round is rebuilt.)
+        if st.irregular is not None and irregularities.before_event(self, event):
+            return  # section 5 consumed the event
+        self._handle(event)
         if st.irregular is not None:  # also when this event's ruling left something pending
             irregularities.after_event(self, event)
             st.expect_next(None)  # section 5 has the last word: worked out from the state when asked
