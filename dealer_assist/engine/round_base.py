@@ -10,8 +10,8 @@ same contract composed around its ``table_state.TableState``.)
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Final
+from collections.abc import Callable, Iterable
+from typing import Final, Protocol
 
 from dealer_assist.base.cards import Card
 from dealer_assist.base.errors import RuleRefusal
@@ -21,6 +21,25 @@ from dealer_assist.engine.phase import Phase, check_move
 from dealer_assist.engine.shoe_state import ShoeState
 
 _STATUS: Final = {"void": "void", "settled": "settled", "referred": "referred"}
+
+
+class Replayed(Protocol):
+    """What a replay reads and writes: the accepted events and the index of the one applied."""
+
+    events: list[Event]
+    event_index: int
+
+
+def replay(state: Replayed, reset: Callable[[], None], dispatch: Callable[[Event], None]) -> None:
+    """Rebuild a round from its accepted events after a refusal: ``reset`` starts ``state`` afresh
+    (with a new events list), then each event is dispatched again and kept. Both kinds of round
+    use it (``EventSourcedRound`` and ``table.TableRound``); only a refused event comes here."""
+    events = state.events
+    reset()
+    for i, e in enumerate(events):
+        state.event_index = i
+        dispatch(e)
+        state.events.append(e)
 
 
 class EventSourcedRound:
@@ -61,12 +80,7 @@ class EventSourcedRound:
             self.apply(e)
 
     def _rebuild(self) -> None:
-        events = self.events
-        self._reset()
-        for i, e in enumerate(events):
-            self.event_index = i
-            self._dispatch(e)
-            self.events.append(e)
+        replay(self, self._reset, self._dispatch)
 
     def expectation(self) -> Expectation:
         """What the round waits for now: as the last event's handler set it, else worked out

@@ -52,6 +52,7 @@ from dealer_assist.engine.outcome import (
 )
 from dealer_assist.engine.phase import Phase
 from dealer_assist.engine.round_api import AreaView, DealerView, HandView, RoundView, WagerView
+from dealer_assist.engine.round_base import replay
 from dealer_assist.engine.shoe_state import ShoeState
 from dealer_assist.engine.table_betting import Betting
 from dealer_assist.engine.table_core import WAGERS_EXPECTED, Unexpected, card_expected, waiting_for
@@ -148,12 +149,7 @@ class TableRound:
 
     def _rebuild(self) -> None:
         st = self.st
-        events = st.events
-        st.reset()
-        for i, e in enumerate(events):
-            st.event_index = i
-            self._dispatch(e)
-            st.events.append(e)
+        replay(st, st.reset, self._dispatch)
 
     def _dispatch(self, event: Event) -> None:
         st = self.st
