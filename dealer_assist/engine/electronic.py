@@ -565,7 +565,13 @@ class ElectronicRound(EventSourcedRound):
         if action == "split" and self._split_ace_named(t, ev.hand):
             raise self.refuse(*hand_rules.SPLIT_ACES_AGAIN)  # 3.14.1/3.14.3, whatever the hand in turn
         if self.phase != "decisions":
-            raise RuleRefusal(f"no decision is possible now{self._waiting_text()}")
+            # The options follow the initial deal (3.7, 3.9); the dealer draws once every
+            # player's hand is complete (3.19).
+            phase = self.phase
+            when = ("options" if phase == "betting" or phase == "initial"
+                    else "dealer_draws" if phase == "dealer" else None)
+            raise RuleRefusal(f"no decision is possible now{self._waiting_text()}",
+                              self.clause(when) if when is not None else None)
         if t.default_play:
             raise self.refuse(f"{t.player}'s decision time ran out: the default strategy plays", "default_strategy")
         if action in ("insurance", "even_money", "surrender"):
@@ -580,6 +586,11 @@ class ElectronicRound(EventSourcedRound):
                 self._close_offers(t)  # a blackjack declines even money and insurance
                 self._progress(t)
                 return
+            hands = t.hands
+            number = ev.hand if ev.hand is not None and 0 < ev.hand <= len(hands) else len(hands)
+            finished = self._finished(hands[number - 1]) if number else None
+            if finished is not None:  # why the hand takes no more decisions
+                raise self.refuse(f"{t.player}'s hand {number} {finished[0]}", finished[1])
             raise RuleRefusal(f"{t.player} has no hand waiting for a decision")
         number = t.hands.index(hand) + 1
         if ev.hand is not None and ev.hand != number:
@@ -587,7 +598,10 @@ class ElectronicRound(EventSourcedRound):
                 f"{t.player} completes hand {number} before deciding on hand {ev.hand}", "split.order"
             )
         if self._hand_needs_card(t, hand):
-            raise RuleRefusal(f"{t.player}'s hand {number} is waiting for a card, not a decision")
+            # A split hand's second card comes first (3.13.1); the other cards it needs, from
+            # the subsequent cards (3.18.2).
+            raise self.refuse(f"{t.player}'s hand {number} is waiting for a card, not a decision",
+                              "split.order" if len(hand.cards) < 2 else "subsequent_cards")
         total = hand.total()
         if action == "hit":
             if total >= 21:
@@ -912,6 +926,21 @@ class ElectronicRound(EventSourcedRound):
                                        (CardMove(card, "shoe", "discard"),)))
 
     # ------------------------------------------------------------------ reporting
+    @staticmethod
+    def _finished(hand: TerminalHand) -> tuple[str, str] | None:
+        """Why a hand takes no more decisions (the text and the concept of the clause), or
+        None when it simply stood or was surrendered."""
+        if hand.split_aces and len(hand.cards) >= 2:
+            return "is a split Ace: it receives one card and no further decision", "split.aces_one_card"
+        if hand.doubled and len(hand.cards) >= 3:
+            return "was doubled and receives only one additional card", "double.one_card"
+        total = hand.total()
+        if hand.busted or total > 21:
+            return f"is bust on {total}: its wager has lost", "lose.bust"
+        if total == 21:
+            return "has 21 and takes no more cards", "twenty_one_stops"
+        return None
+
     def _waiting_text(self) -> str:
         exp = self.expectation()
         if exp.kind == "decisions":

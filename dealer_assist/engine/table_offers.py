@@ -107,8 +107,9 @@ class Offers:
         player = ev.player or area.controller
         if player is None:
             raise RuleRefusal(f"nobody controls area {area.number} now: name the player deciding")
-        if area.wager_of(player) is None:
-            raise RuleRefusal(f"{player} has no main wager on area {area.number}")
+        if area.wager_of(player) is None:  # each offer is on the player's own original wager
+            raise st.refuse(f"{player} has no main wager on area {area.number}",
+                            action if st.rules.has(action) else None)
         if player in st.absent:
             raise st.refuse(f"{player} is not present to make decisions", "absent")
         if action == "insurance" and player in area.insurance_declined:

@@ -100,24 +100,39 @@ class Play:
             # 3.22.1/3.23.1, whichever hand is in turn and whether or not the round moved on.
             raise st.refuse(*hand_rules.SPLIT_ACES_AGAIN)
         if st.phase not in ("offers", "play"):
-            raise Unexpected(f"no {action} decision is possible now")
+            # Decisions follow a hand's two cards (3.14; Dueling 8's 3.15) and the rest of the
+            # initial deal (3.18; 3.19), and end where the dealer's turn begins (3.34; 3.33).
+            phase = st.phase
+            when = ("decide_after_cards" if phase == "betting" or (
+                        phase == "initial" and (done is None or len(done.cards) < 2))
+                    else "deal_order" if phase == "initial"
+                    else "dealer_draws" if phase == "dealer" else None)
+            raise Unexpected(f"no {action} decision is possible now",
+                             st.clause(when) if when is not None else None)
         if named is not None and done is not None:  # decision_hand(ev), already found
             area, hand, hand_no = named, done, ev.hand or 1
         else:
             area, hand, hand_no = st.decision_hand(ev)
         cur = st.current_hand()
         if cur is None or cur[1] is not hand:
-            if cur is None:
-                raise RuleRefusal(f"no hand is waiting for a decision ({action} on area {area.number})")
+            finished = self._finished(hand)
+            if finished is not None:  # the hand takes no more decisions, and why
+                raise st.refuse(f"area {area.number} hand {hand_no} {finished[0]}", finished[1])
+            if cur is None:  # every hand is complete: the dealer's turn (3.34; Dueling 8's 3.33)
+                raise st.refuse(f"no hand is waiting for a decision ({action} on area {area.number})",
+                                "dealer_draws")
             raise RuleRefusal(
                 f"it is not the turn of area {area.number} hand {hand_no}: "
                 f"area {cur[0].number} hand {st.hand_number(cur[0], cur[1])} is in play",
                 st.clause("split.order") if cur[0] is area else st.clause("deal_order"),
             )
         if st.needs_card(area, hand):
-            raise RuleRefusal(
-                f"area {area.number} hand {hand_no} is waiting for a card, not a decision"
-            )
+            # The card it waits for: a split hand's second card (3.23), the one card of a
+            # double (3.26.4; Dueling 8's 3.26.3) or the card a hit asked for (3.29; 3.28).
+            concept = ("split.order" if len(hand.cards) < 2 else "double.one_card" if hand.doubled_by
+                       else "hit")
+            raise st.refuse(f"area {area.number} hand {hand_no} is waiting for a card, not a decision",
+                            concept)
         player = ev.player or area.controller
         if area.absent_play:
             raise st.refuse(
@@ -128,6 +143,21 @@ class Play:
         if player != area.controller:
             raise self._not_controller(area, hand, player, action)
         return area, hand, player
+
+    @staticmethod
+    def _finished(hand: Hand) -> tuple[str, str] | None:
+        """Why a hand takes no more decisions (the text and the concept of the clause), or
+        None when it simply stood or was surrendered."""
+        if hand.split_aces and len(hand.cards) >= 2:
+            return "is a split Ace: it receives one card and no further decision", "split.aces_one_card"
+        if hand.doubled_by and len(hand.cards) >= 3:
+            return "was doubled and receives only one additional card", "double.one_card"
+        total = hand.total()
+        if hand.busted or total > 21:
+            return f"is bust on {total}: its wagers have lost", "bust"
+        if total == 21:
+            return "has 21 and takes no more cards", "twenty_one_stops"
+        return None
 
     def _play(self, area: Area, hand: Hand, player: str, action: str, ev: Decision) -> None:
         """Carry out a valid hit, stand, double or split by ``player`` on the hand in turn."""
@@ -379,10 +409,13 @@ class Play:
 
     def on_absent(self, ev: Absent) -> None:
         st = self.st
+        # 5.22 (Dueling 8's 5.19): a player who placed a wager and is not present to decide on
+        # the cards dealt to it.
         if st.phase in ("betting",):
-            raise RuleRefusal(f"{ev.player} has not been dealt in yet; an absent player is reported after the deal begins")
+            raise st.refuse(f"{ev.player} has not been dealt in yet; an absent player is reported after "
+                            "the deal begins", "absent")
         if not any(a.wager_of(ev.player) for a in st.areas.values()):
-            raise RuleRefusal(f"{ev.player} has no main wager in this round")
+            raise st.refuse(f"{ev.player} has no main wager in this round", "absent")
         st.absent.add(ev.player)
         for number in st.order:
             area = st.areas[number]

@@ -35,6 +35,7 @@ _COMMON_TABLE: Final[dict[str, str]] = {
     "claim.lowest_total": "3.17.2.3",
     "claim.equivalent": "3.17.2.4",
     "claim.no_wager": "3.17.2.5",
+    "decide_after_cards": "3.14",  # a wager, the two cards, then the decisions
     "deal_order": "3.18",
     "even_money": "3.20",
     "split": "3.21",
@@ -197,6 +198,7 @@ DUELING8S_CLAUSES: Final = _table(
     _COMMON_TABLE,
     **{
         "permanent_eight": "3.14",
+        "decide_after_cards": "3.15",
         "side_needs_main": "3.16.4",
         "side_priority": "3.17",
         "side_slots": "3.18.1",

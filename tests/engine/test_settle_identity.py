@@ -57,6 +57,16 @@ CHANGED_BY_BUG_FIXES: dict[int, str] = {
     # and a second split of aces cites 3.22.1/3.23.1 (was "not the turn ... (3.23)").
     273: "Electronic known-order multi settles (5.7, issue 26)",
     875: "second split of aces refused citing 3.22.1/3.23.1 (issue 26)",
+    # Issue 26 (cleanup): a refused play decision names its clause: a split hand waiting for
+    # its second card (3.23); a decision before the initial deal has gone round (Lucky 8
+    # 3.18) or before the hand's second card (Dueling 8's 3.15). Still refused.
+    667: "decision on a split hand awaiting its card cites 3.23 (issue 26)",
+    689: "decision on a split hand awaiting its card cites 3.23 (issue 26)",
+    **{i: "decision before the initial deal went round cites 3.18 (issue 26)" for i in (698, 735, 774, 778)},
+    849: "decision before the hand's second card cites 3.15 (issue 26)",
+    # ... and Electronic's before the Player's second card (3.7): the options come after (3.9).
+    707: "Electronic decision before the initial deal ends cites 3.9 (issue 26)",
+    812: "Electronic decision before the initial deal ends cites 3.9 (issue 26)",
     # Issue 23: the shift manager may void a referred round (6.1: "referred for the decision of
     # the Gaming Shift Manager"), so a void's refusal lists 6.1 beside 5.1 and 5.2 (still refused).
     142: "a void under 3.4 refused naming 5.1, 5.2 or 6.1 (issue 23, referral)",
