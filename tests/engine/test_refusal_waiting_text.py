@@ -4,6 +4,8 @@ from whatever the refused handler changed before it raised."""
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from dealer_assist.base.cards import parse_card
@@ -14,6 +16,15 @@ from dealer_assist.engine.table_core import Unexpected
 from dealer_assist.engine.table_dealing import Dealing
 from dealer_assist.engine.transcript import new_round, parse_event
 from tests.engine.helpers import NMB, cards, table, wager
+
+# No accepted path today changes the state before finding an event unexpected (a search of
+# random rounds of every table game found none), so a handler that does is made here as a
+# subclass of the dealing part. Python cannot subclass a part compiled with mypyc: on the
+# compiled pass this one test does not run; it runs on the pure pass, from the same source.
+pytestmark = pytest.mark.skipif(
+    (sys.modules[Dealing.__module__].__file__ or "").endswith((".so", ".pyd")),
+    reason="a Python subclass of a part compiled with mypyc cannot be made (the pure pass runs it)",
+)
 
 
 class _HalfDone(Dealing):
