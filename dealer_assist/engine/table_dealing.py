@@ -82,7 +82,7 @@ class Dealing:
             if problem is not None:
                 self.foreign_card(problem)
                 return
-            self.deliver_to(card, number, hand_no - 1)
+            self.deliver_to(card, number, hand_no - 1, True)
         else:
             target = self.expected_card_target()
             if target is None and st.phase == "offers" and self.offers.no_player_decision():
@@ -94,7 +94,7 @@ class Dealing:
                 raise Unexpected("no card is expected now and the card event says nothing of where it went")
             if not self.check_shoe(card):
                 return
-            self.deliver_to(card, target[0], target[1])
+            self.deliver_to(card, target[0], target[1], True)
         # What comes next, where the deal says it:
         phase = st.phase
         if phase == "initial":  # 3.18: the next card of the initial deal
@@ -139,8 +139,9 @@ class Dealing:
         """Put a card where the deal expects it and move the round on."""
         self.deliver_to(card, target[0], target[1])
 
-    def deliver_to(self, card: Card, number: int, hand_index: int) -> None:
-        """:meth:`deliver` to area ``number`` (0: the dealer), hand ``hand_index`` (from 0)."""
+    def deliver_to(self, card: Card, number: int, hand_index: int, in_turn: bool = False) -> None:
+        """:meth:`deliver` to area ``number`` (0: the dealer), hand ``hand_index`` (from 0);
+        ``in_turn``: the card is the one the deal expected, for the hand in turn."""
         st = self.st
         if number == 0:
             if st.irregular is None:  # otherwise irregularities.after_event records it
@@ -167,7 +168,7 @@ class Dealing:
                 self.after_initial_card()
             return
         hand.awaiting = False
-        self.after_player_card(area, hand)
+        self.after_player_card(area, hand, in_turn)
 
     def after_initial_card(self) -> None:
         st = self.st
@@ -182,7 +183,7 @@ class Dealing:
                 hand.done = True
         self.offers.maybe_close_offers()
 
-    def after_player_card(self, area: Area, hand: Hand) -> None:
+    def after_player_card(self, area: Area, hand: Hand, in_turn: bool = False) -> None:
         st = self.st
         total = hand.total()
         if total > 21:
@@ -198,7 +199,9 @@ class Dealing:
         elif area.absent_play and not st.fixed_rule_draws(hand):
             hand.done = True  # 5.22 fixed rule reached
             hand.stood_by_rule = st.clause("absent")
-        if st.phase == "play":
+        if st.phase == "play" and (not in_turn or hand.done or not area.controller or hand.stood_by_rule):
+            # (The hand in turn, not finished and called by its controller, stays in turn for
+            # its decision: advance would find it again, 3.29.)
             self.dealer_turn.advance()
 
     def place_card(self, area: Area, hand: Hand, card: Card, move_on: bool) -> None:
