@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from dealer_assist.base.cards import Card
 from dealer_assist.base.errors import RuleRefusal
-from dealer_assist.base.hands import hand_value, is_two_card_21
+from dealer_assist.base.hands import RunningHand, hand_value, is_two_card_21
 from dealer_assist.base.money import ZERO, half_kept, winnings
 from dealer_assist.base.settlement import main_result
 from dealer_assist.engine import hand_rules
@@ -70,16 +70,14 @@ _DEALER_CARD: Final = Expectation("card", target="dealer")
 _PLAYERS_CARD: Final = Expectation("card", target="players")
 
 
-class TerminalHand:
-    """One of a terminal's hands. It keeps running totals of its cards (``hard``: every ace
-    counted 1, 3.4; ``aces``) so that its value is not summed again on every question; its
-    cards change only through ``add_card`` and ``take_last`` (a split)."""
+class TerminalHand(RunningHand):
+    """One of a terminal's hands: its cards with running totals (``RunningHand``), changed
+    only through ``add_card`` and ``take_last`` (a split, 3.14), and its stake."""
 
-    __slots__ = ("cards", "stake", "doubled", "from_split", "split_aces", "awaiting", "done", "busted",
-                 "settled", "hard", "aces")
+    __slots__ = ("stake", "doubled", "from_split", "split_aces", "awaiting", "done", "busted", "settled")
 
     def __init__(self, cards: list[Card], stake: Decimal, from_split: bool = False) -> None:
-        self.cards = cards
+        RunningHand.__init__(self, cards)
         self.stake = stake
         self.doubled = False
         self.from_split = from_split
@@ -88,46 +86,6 @@ class TerminalHand:
         self.done = False
         self.busted = False
         self.settled = False
-        hard = aces = 0
-        for c in cards:
-            points = c.points
-            hard += points
-            if points == 1:
-                aces += 1
-        self.hard = hard
-        self.aces = aces
-
-    def add_card(self, card: Card) -> None:
-        self.cards.append(card)
-        points = card.points
-        self.hard += points
-        if points == 1:
-            self.aces += 1
-
-    def take_last(self) -> Card:
-        """Remove the last card (a split, 3.14) and return it."""
-        card = self.cards.pop()
-        points = card.points
-        self.hard -= points
-        if points == 1:
-            self.aces -= 1
-        return card
-
-    def total(self) -> int:
-        """The best total: an ace counts 11 where that does not bust the hand (3.4)."""
-        hard = self.hard
-        return hard + 10 if self.aces and hard <= 11 else hard
-
-    def value(self) -> tuple[int, bool]:
-        """The best total and whether it is soft (as ``base.hands.hand_value``)."""
-        hard = self.hard
-        if self.aces and hard <= 11:
-            return hard + 10, True
-        return hard, False
-
-    def two_card_21(self) -> bool:
-        """An ace and a ten-point card as the only two cards (1.1.1/1.1.2)."""
-        return self.hard == 11 and self.aces == 1 and len(self.cards) == 2
 
 
 class Terminal:

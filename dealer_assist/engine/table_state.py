@@ -15,7 +15,7 @@ from typing import Final
 
 from dealer_assist.base.cards import Card, parse_card
 from dealer_assist.base.errors import RuleRefusal
-from dealer_assist.base.hands import hand_value
+from dealer_assist.base.hands import RunningHand, hand_value
 from dealer_assist.base.money import ZERO
 from dealer_assist.engine import hand_rules
 from dealer_assist.engine.events import Decision, Event, Target
@@ -80,22 +80,18 @@ class SideWager:
         self.excess = ZERO
 
 
-class Hand:
-    """A player hand on an area with every player's stake on it.
-
-    The hand keeps running totals of its cards (``hard``: every ace counted 1, 3.4;
-    ``aces``), so its value is not summed again on every question. The deal changes cards
-    through ``add_card`` and ``take_last``; a change section 5 makes to ``cards`` directly
-    is noticed (the count or the last card differs) and the totals are counted afresh.
-    """
+class Hand(RunningHand):
+    """A player hand on an area with every player's stake on it. Its cards and their
+    running totals are ``RunningHand``'s: the deal changes them through ``add_card`` and
+    ``take_last`` (a split, 3.21); section 5 may change ``cards`` directly (noticed there)."""
 
     __slots__ = (
-        "cards", "stakes", "doubled_by", "from_split", "split_aces", "awaiting", "done",
-        "busted", "aces_fixed", "settled", "stood_by_rule", "hard", "aces", "counted", "last",
+        "stakes", "doubled_by", "from_split", "split_aces", "awaiting", "done",
+        "busted", "settled", "stood_by_rule",
     )
 
     def __init__(self, cards: list[Card], from_split: bool = False) -> None:
-        self.cards = cards
+        RunningHand.__init__(self, cards)  # (aces_fixed: Ace Race 3.4.2)
         self.stakes: dict[str, Decimal] = {}
         self.doubled_by: set[str] = set()
         self.from_split = from_split
@@ -103,83 +99,8 @@ class Hand:
         self.awaiting = False  # a card was asked for (hit/double)
         self.done = False
         self.busted = False
-        self.aces_fixed = 0  # Ace Race 3.4.2
         self.settled: set[str] = set()  # players whose main stake here is settled
         self.stood_by_rule: str | None = None
-        # The running totals of ``cards``: points with aces as 1 (3.4), and aces; how many
-        # cards they hold, and the last of them.
-        hard = aces = 0
-        for c in cards:
-            hard += c.points
-            if c.points == 1:
-                aces += 1
-        self.hard = hard
-        self.aces = aces
-        self.counted = len(cards)
-        self.last: Card | None = cards[-1] if cards else None
-
-    def recount(self) -> None:
-        """Count the totals afresh from ``cards``."""
-        hard = aces = 0
-        for c in self.cards:
-            points = c.points
-            hard += points
-            if points == 1:
-                aces += 1
-        self.hard = hard
-        self.aces = aces
-        self.counted = len(self.cards)
-        self.last = self.cards[-1] if self.cards else None
-
-    def add_card(self, card: Card) -> None:
-        cards = self.cards
-        n = len(cards)
-        if n != self.counted or (n and cards[n - 1] is not self.last):
-            self.recount()  # ``cards`` was changed directly
-        cards.append(card)
-        points = card.points
-        self.hard += points
-        if points == 1:
-            self.aces += 1
-        self.counted += 1
-        self.last = card
-
-    def take_last(self) -> Card:
-        """Remove the last card (a split, 3.21) and return it."""
-        card = self.cards.pop()
-        self.recount()
-        return card
-
-    def total(self) -> int:
-        """The best total (an ace counts 11 where that does not bust it, 1.1.13)."""
-        cards = self.cards  # the totals still those of ``cards``? (inline: runs several times per event)
-        n = len(cards)
-        if n != self.counted or (n and cards[n - 1] is not self.last):
-            self.recount()
-        hard = self.hard
-        if self.aces > self.aces_fixed and hard <= 11:
-            return hard + 10
-        return hard
-
-    def value(self) -> tuple[int, bool]:
-        """The best total and whether it is soft (as ``base.hands.hand_value``)."""
-        cards = self.cards
-        n = len(cards)
-        if n != self.counted or (n and cards[n - 1] is not self.last):
-            self.recount()
-        hard = self.hard
-        if self.aces > self.aces_fixed and hard <= 11:
-            return hard + 10, True
-        return hard, False
-
-    def two_card_21(self) -> bool:
-        """An ace and a ten-point card as the only two cards (1.1.1/1.1.2)."""
-        cards = self.cards
-        if len(cards) != 2:
-            return False
-        if self.counted != 2 or cards[1] is not self.last:
-            self.recount()
-        return self.hard == 11 and self.aces == 1
 
     @property
     def doubled(self) -> bool:
