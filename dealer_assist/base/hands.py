@@ -11,27 +11,20 @@ class RunningHand:
     where that does not bust the hand (1.1.13), except ``aces_fixed`` aces that may not
     (Ace Race 3.4.2) — the rule as ``hand_value`` has it for a plain list of cards.
 
-    Cards change through ``add_card`` and ``take_last`` (a split); a change made to ``cards``
-    directly (section 5 at the tables) is noticed — the count or the last card differs —
-    and the totals are counted afresh. The table's hand and Electronic's terminal hand are
-    this class with their wagers added.
+    ``cards`` changes only through these methods (the deal: ``add_card``; a split:
+    ``take_last``; section 5's corrections: ``remove_card``, ``keep_first``), which keep
+    the totals. The table's hand and Electronic's terminal hand are this class with their
+    wagers added.
     """
 
-    __slots__ = ("cards", "hard", "aces", "aces_fixed", "counted", "last")
+    __slots__ = ("cards", "hard", "aces", "aces_fixed")
 
     def __init__(self, cards: list[Card]) -> None:
         self.cards = cards
         self.aces_fixed = 0
-        hard = aces = 0
-        for c in cards:
-            points = c.points
-            hard += points
-            if points == 1:
-                aces += 1
-        self.hard = hard
-        self.aces = aces
-        self.counted = len(cards)  # how many cards the totals hold, and the last of them
-        self.last: Card | None = cards[-1] if cards else None
+        self.hard = 0
+        self.aces = 0
+        self.recount()
 
     def recount(self) -> None:
         """Count the totals afresh from ``cards``."""
@@ -43,34 +36,37 @@ class RunningHand:
                 aces += 1
         self.hard = hard
         self.aces = aces
-        self.counted = len(self.cards)
-        self.last = self.cards[-1] if self.cards else None
 
     def add_card(self, card: Card) -> None:
-        cards = self.cards
-        n = len(cards)
-        if n != self.counted or (n and cards[n - 1] is not self.last):
-            self.recount()  # ``cards`` was changed directly
-        cards.append(card)
+        self.cards.append(card)
         points = card.points
         self.hard += points
         if points == 1:
             self.aces += 1
-        self.counted += 1
-        self.last = card
 
     def take_last(self) -> Card:
         """Remove the last card (a split) and return it."""
         card = self.cards.pop()
-        self.recount()
+        points = card.points
+        self.hard -= points
+        if points == 1:
+            self.aces -= 1
         return card
+
+    def remove_card(self, card: Card) -> None:
+        """Take the last copy of ``card`` out of the hand (a card found where it does not
+        belong); ValueError if the hand does not hold it."""
+        cards = self.cards
+        del cards[len(cards) - 1 - cards[::-1].index(card)]
+        self.recount()
+
+    def keep_first(self, count: int) -> None:
+        """Keep the first ``count`` cards and discard the rest."""
+        del self.cards[count:]
+        self.recount()
 
     def total(self) -> int:
         """The best total (an ace counts 11 where that does not bust it, 1.1.13)."""
-        cards = self.cards  # (inline, not a call: asked several times per event)
-        n = len(cards)
-        if n != self.counted or (n and cards[n - 1] is not self.last):
-            self.recount()
         hard = self.hard
         if self.aces > self.aces_fixed and hard <= 11:
             return hard + 10
@@ -78,17 +74,14 @@ class RunningHand:
 
     def value(self) -> tuple[int, bool]:
         """The best total and whether it is soft."""
-        total = self.total()
-        return total, total != self.hard
+        hard = self.hard
+        if self.aces > self.aces_fixed and hard <= 11:
+            return hard + 10, True
+        return hard, False
 
     def two_card_21(self) -> bool:
         """An ace and a ten-point card as the only two cards (1.1.1/1.1.2)."""
-        cards = self.cards
-        if len(cards) != 2:
-            return False
-        if self.counted != 2 or cards[1] is not self.last:
-            self.recount()
-        return self.hard == 11 and self.aces == 1
+        return self.hard == 11 and self.aces == 1 and len(self.cards) == 2
 
 
 def hand_value(cards: list[Card], aces_fixed_at_one: int = 0) -> tuple[int, bool]:

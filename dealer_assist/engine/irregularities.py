@@ -154,8 +154,7 @@ def _remove_card(rnd: Section5Port, place: Place, card: Card) -> None:
         del rnd.st.dealer[idx]
         return
     assert hand is not None
-    idx = len(hand.cards) - 1 - hand.cards[::-1].index(card)
-    del hand.cards[idx]
+    hand.remove_card(card)
     area = rnd.st.areas[number]
     if card in area.dealt:
         area.dealt.remove(card)
@@ -863,7 +862,7 @@ def withdraw(rnd: Section5Port, ev: Withdraw) -> None:
         rule = rnd.st.clause("one_card.withdraw")
         _withdraw_player(rnd, ev.player, rule, only_area=ev.area)
         if not any(p not in hand.settled for p in hand.stakes):
-            del hand.cards[1 if rnd.st.rules.permanent_eight else 0:]  # the card is discarded
+            hand.keep_first(1 if rnd.st.rules.permanent_eight else 0)  # the card is discarded
         _ruling(rnd, "one_card.withdraw", "withdrawn",
                 f"{ev.player} withdraws the wager on area {ev.area}; the card is discarded", moves)
         rnd.advance()
@@ -998,7 +997,7 @@ def late_burn(rnd: Section5Port, ev: Burn) -> None:
         return
     for n in rnd.st.order:
         area = rnd.st.areas[n]
-        area.hands[0].cards[:] = area.hands[0].cards[:base]
+        area.hands[0].keep_first(base)
         area.hands[0].done = False
         area.dealt.clear()
         area.run_open = True

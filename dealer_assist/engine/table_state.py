@@ -82,8 +82,8 @@ class SideWager:
 
 class Hand(RunningHand):
     """A player hand on an area with every player's stake on it. Its cards and their
-    running totals are ``RunningHand``'s: the deal changes them through ``add_card`` and
-    ``take_last`` (a split, 3.21); section 5 may change ``cards`` directly (noticed there)."""
+    running totals are ``RunningHand``'s (the deal, a split (3.21) and section 5's
+    corrections change them only through its methods)."""
 
     __slots__ = (
         "stakes", "doubled_by", "from_split", "split_aces", "awaiting", "done",
@@ -336,12 +336,8 @@ class TableState:
     def is_blackjack(self, hand: Hand) -> bool:
         # hand_rules.is_blackjack, from the hand's running totals (Hand.two_card_21 inline:
         # asked some two dozen times a round).
-        cards = hand.cards
-        if len(cards) != 2 or hand.from_split or not self.pays_blackjack:
-            return False
-        if hand.counted != 2 or cards[1] is not hand.last:
-            hand.recount()
-        return hand.hard == 11 and hand.aces == 1
+        return (hand.hard == 11 and hand.aces == 1 and len(hand.cards) == 2 and not hand.from_split
+                and self.pays_blackjack)
 
     def dealer_value(self) -> tuple[int, bool]:
         return hand_value(self.dealer)

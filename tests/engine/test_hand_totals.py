@@ -1,5 +1,5 @@
 """A hand's running totals (issue 26.4): the value of its cards without summing them on
-every question, also after section 5 changed its cards directly."""
+every question, kept by every change the deal and section 5 make (base.hands.RunningHand)."""
 
 from __future__ import annotations
 
@@ -39,16 +39,25 @@ def test_aces_fixed_at_one() -> None:
     assert h.value() == (21, True)
 
 
-def test_direct_changes_are_noticed() -> None:
-    h = Hand(list(cards("5S 6D")))
-    assert h.total() == 11
-    h.cards.append(cards("KH")[0])  # as section 5 appends a card it places
+def test_section_5_corrections_keep_the_totals() -> None:
+    h = Hand(list(cards("5S AD 6D")))
+    assert h.value() == (12, False)  # 5 + 1 + 6: the ace counts 1
+    h.remove_card(cards("AD")[0])  # a card found where it does not belong
+    assert h.cards == list(cards("5S 6D")) and h.value() == (11, False)
+    h.add_card(cards("KH")[0])  # as section 5 places a card
     assert h.total() == 21
-    h.cards[:] = h.cards[:1]  # as the 5.21 reconstruction cuts a hand back
-    assert h.value() == (5, False)
-    h.cards.pop()
-    h.cards.append(cards("AS")[0])  # same count, another last card
-    assert h.value() == (11, True)
+    h.keep_first(1)  # as the 5.21 reconstruction cuts a hand back
+    assert h.cards == list(cards("5S")) and h.value() == (5, False)
+    h.add_card(cards("AS")[0])
+    assert h.value() == (16, True)
+    h.keep_first(0)  # 5.16: the one card discarded
+    assert h.cards == [] and h.value() == (0, False)
+
+
+def test_the_last_copy_is_the_one_removed() -> None:
+    h = Hand(list(cards("AS 5D AS")))  # two copies of the ace of spades (a multi-deck shoe)
+    h.remove_card(cards("AS")[0])
+    assert h.cards == list(cards("AS 5D")) and h.value() == (16, True)
 
 
 def test_running_totals_agree_with_summing() -> None:
@@ -60,5 +69,9 @@ def test_running_totals_agree_with_summing() -> None:
             h.add_card(rng.choice(deck))
             if rng.random() < 0.1 and len(h.cards) > 1:
                 h.take_last()
+            if rng.random() < 0.05:
+                h.remove_card(rng.choice(h.cards))
+            if rng.random() < 0.05:
+                h.keep_first(rng.randrange(len(h.cards) + 1))
             h.aces_fixed = rng.choice((0, 0, 1))
             assert h.value() == hand_value(h.cards, h.aces_fixed)
