@@ -111,3 +111,15 @@ def test_bug_fix_cases_do_change() -> None:
         case = CASES[i]
         before = {k: case[k] for k in ("output", "error") if k in case}
         assert _settle(case["transcript"]) != before, i
+
+
+# The refusals that only gained their clause (issue 26): the same words, the clause after them.
+CLAUSE_ADDED: dict[int, str] = {667: "3.23", 689: "3.23", 698: "3.18", 735: "3.18", 774: "3.18",
+                                778: "3.18", 849: "3.15", 707: "3.9", 812: "3.9"}
+
+
+def test_refusals_that_gained_a_clause_say_the_same_otherwise() -> None:
+    for i, clause in CLAUSE_ADDED.items():
+        assert i in CHANGED_BY_BUG_FIXES
+        case = CASES[i]
+        assert _settle(case["transcript"]) == {"error": f"{case['error']} ({clause})"}, i
