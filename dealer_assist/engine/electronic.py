@@ -794,7 +794,7 @@ class ElectronicRound(EventSourcedRound):
         self.expect_next(_NOTHING)
 
     def _blackjack(self, hand: TerminalHand) -> bool:
-        """A two-card 21 not on a split hand, in a game that pays blackjacks (hand_rules.is_blackjack)."""
+        """A two-card 21 not on a split hand, in a game that pays blackjacks (1.1.1/1.1.2)."""
         return self.rules.blackjack_odds is not None and not hand.from_split and hand.two_card_21()
 
     def _pay_blackjack(self, t: Terminal, hand: TerminalHand, stage: str) -> None:

@@ -26,11 +26,6 @@ from dealer_assist.base.settlement import dealer_blackjack_concept
 from dealer_assist.games import GameRules
 
 
-def is_blackjack(rules: GameRules, cards: list[Card], from_split: bool = False) -> bool:
-    """A two-card 21 that is not on a split hand, in a game that pays blackjacks."""
-    return rules.blackjack_odds is not None and not from_split and is_two_card_21(cards)
-
-
 def dealer_stands(rules: GameRules, dealer: list[Card]) -> bool:
     """The dealer's hand is complete (3.34; Electronic 3.19): a blackjack, over 17, or 17
     unless it is soft and the game's dealer hits soft 17 (Ace Race)."""

@@ -334,8 +334,8 @@ class TableState:
         return area.hands.index(hand) + 1 if hand is not None else 1
 
     def is_blackjack(self, hand: Hand) -> bool:
-        # hand_rules.is_blackjack, from the hand's running totals (Hand.two_card_21 inline:
-        # asked some two dozen times a round).
+        """A two-card 21 not on a split hand, in a game that pays blackjacks (1.1.1/1.1.2), from
+        the hand's running totals (``two_card_21`` inline: asked some two dozen times a round)."""
         return (hand.hard == 11 and hand.aces == 1 and len(hand.cards) == 2 and not hand.from_split
                 and self.pays_blackjack)
 
