@@ -546,7 +546,10 @@ class ElectronicRound(EventSourcedRound):
                 return
             hands = t.hands
             number = ev.hand if ev.hand is not None and 0 < ev.hand <= len(hands) else len(hands)
-            finished = self._finished(hands[number - 1]) if number else None
+            last = hands[number - 1] if number else None
+            finished = (hand_rules.finished_hand(last, last.split_aces, last.doubled, last.busted,
+                                                 "lose.bust", "its wager has lost")
+                        if last is not None else None)
             if finished is not None:  # why the hand takes no more decisions
                 raise self.refuse(f"{t.player}'s hand {number} {finished[0]}", finished[1])
             raise RuleRefusal(f"{t.player} has no hand waiting for a decision")
@@ -884,21 +887,6 @@ class ElectronicRound(EventSourcedRound):
                                        (CardMove(card, "shoe", "discard"),)))
 
     # ------------------------------------------------------------------ reporting
-    @staticmethod
-    def _finished(hand: TerminalHand) -> tuple[str, str] | None:
-        """Why a hand takes no more decisions (the text and the concept of the clause), or
-        None when it simply stood or was surrendered."""
-        if hand.split_aces and len(hand.cards) >= 2:
-            return "is a split Ace: it receives one card and no further decision", "split.aces_one_card"
-        if hand.doubled and len(hand.cards) >= 3:
-            return "was doubled and receives only one additional card", "double.one_card"
-        total = hand.total()
-        if hand.busted or total > 21:
-            return f"is bust on {total}: its wager has lost", "lose.bust"
-        if total == 21:
-            return "has 21 and takes no more cards", "twenty_one_stops"
-        return None
-
     def _waiting_text(self) -> str:
         exp = self.expectation()
         if exp.kind == "decisions":

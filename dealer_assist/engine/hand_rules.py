@@ -20,7 +20,7 @@ from decimal import Decimal
 from typing import Final
 
 from dealer_assist.base.cards import Card
-from dealer_assist.base.hands import hand_value, is_two_card_21
+from dealer_assist.base.hands import RunningHand, hand_value, is_two_card_21
 from dealer_assist.base.money import ZERO
 from dealer_assist.base.settlement import dealer_blackjack_concept
 from dealer_assist.games import GameRules
@@ -84,16 +84,39 @@ def double_refusal(rules: GameRules, cards: list[Card], split_aces: bool, from_s
     return None
 
 
+def is_pair(rules: GameRules, a: Card, b: Card) -> bool:
+    """Two cards the game lets a player split (3.21: the same point value; a pair of 8s
+    only in Dueling 8's)."""
+    return a.rank == "8" == b.rank if rules.split_eights_only else a.points == b.points
+
+
+def finished_hand(hand: RunningHand, split_aces: bool, doubled: bool, busted: bool,
+                  bust_concept: str, lost: str) -> tuple[str, str] | None:
+    """Why a hand takes no more decisions (the text and the concept of the clause), or None
+    when it simply stood or was surrendered: a split Ace's one card (3.23.1; Electronic
+    3.14.1), a double's one card (3.26.4; 3.15.4), bust (3.32; 4.6.2), 21 (3.30; 3.16).
+    ``bust_concept`` and ``lost`` ("its wager has lost") are the round's own words."""
+    if split_aces and len(hand.cards) >= 2:
+        return "is a split Ace: it receives one card and no further decision", "split.aces_one_card"
+    if doubled and len(hand.cards) >= 3:
+        return "was doubled and receives only one additional card", "double.one_card"
+    total = hand.total()
+    if busted or total > 21:
+        return f"is bust on {total}: {lost}", bust_concept
+    if total == 21:
+        return "has 21 and takes no more cards", "twenty_one_stops"
+    return None
+
+
 def split_refusal(rules: GameRules, cards: list[Card], hands: int, aces_split: bool) -> tuple[str, str] | None:
     """Why this hand may not be split (message, clause concept), or None. ``hands`` is how
     many hands the player (area or terminal) holds; ``aces_split`` whether aces were split."""
     if len(cards) != 2:
         return "only two cards may be split", "split"
     a, b = cards
-    if rules.split_eights_only:
-        if not (a.rank == "8" and b.rank == "8"):
+    if not is_pair(rules, a, b):
+        if rules.split_eights_only:
             return f"{rules.short_name} splits only a pair of 8s", "split"
-    elif a.points != b.points:
         return "only two cards of the same point value may be split", "split"
     if hands >= rules.max_hands:
         return f"no more than {rules.max_hands} hands may be formed", "split.max_hands"

@@ -115,7 +115,8 @@ class Play:
             area, hand, hand_no = st.decision_hand(ev)
         cur = st.current_hand()
         if cur is None or cur[1] is not hand:
-            finished = self._finished(hand)
+            finished = hand_rules.finished_hand(hand, hand.split_aces, hand.doubled, hand.busted,
+                                                "bust", "its wagers have lost")
             if finished is not None:  # the hand takes no more decisions, and why
                 raise st.refuse(f"area {area.number} hand {hand_no} {finished[0]}", finished[1])
             if cur is None:  # every hand is complete: the dealer's turn (3.34; Dueling 8's 3.33)
@@ -143,21 +144,6 @@ class Play:
         if player != area.controller:
             raise self._not_controller(area, hand, player, action)
         return area, hand, player
-
-    @staticmethod
-    def _finished(hand: Hand) -> tuple[str, str] | None:
-        """Why a hand takes no more decisions (the text and the concept of the clause), or
-        None when it simply stood or was surrendered."""
-        if hand.split_aces and len(hand.cards) >= 2:
-            return "is a split Ace: it receives one card and no further decision", "split.aces_one_card"
-        if hand.doubled_by and len(hand.cards) >= 3:
-            return "was doubled and receives only one additional card", "double.one_card"
-        total = hand.total()
-        if hand.busted or total > 21:
-            return f"is bust on {total}: its wagers have lost", "bust"
-        if total == 21:
-            return "has 21 and takes no more cards", "twenty_one_stops"
-        return None
 
     def _play(self, area: Area, hand: Hand, player: str, action: str, ev: Decision) -> None:
         """Carry out a valid hit, stand, double or split by ``player`` on the hand in turn."""
