@@ -11,7 +11,7 @@ from dealer_assist.engine.events import CloseOffers, Decision
 from dealer_assist.engine.table_core import amount_text
 from dealer_assist.engine.table_dealer import DealerTurn
 from dealer_assist.engine.table_settlement import Settling
-from dealer_assist.engine.table_state import Area, TableState
+from dealer_assist.engine.table_state import Area, TableState, offer_key
 
 
 class Offers:
@@ -38,9 +38,9 @@ class Offers:
         absent = st.absent
         for number in st.order:
             area = st.areas[number]
-            # offer_key(dealer_ace, blackjack, one hand, may_insure) without the last:
-            base = (8 if dealer_ace else 0) + (4 if st.is_blackjack(area.hands[0]) else 0) \
-                + (2 if len(area.hands) == 1 else 0)
+            blackjack, one_hand = st.is_blackjack(area.hands[0]), len(area.hands) == 1
+            may_insure = table[offer_key(dealer_ace, blackjack, one_hand, True)]
+            may_not = table[offer_key(dealer_ace, blackjack, one_hand, False)]
             surrendered, even_money = area.surrendered, area.even_money
             insured, declined = area.insured, area.insurance_declined
             for w in area.wagers:
@@ -48,7 +48,7 @@ class Offers:
                 if p in surrendered or p in even_money or p in absent:
                     continue
                 # 3.27.3: a player who declined and whose insurance others took
-                options = table[base + (0 if p in insured or p in declined else 1)]
+                options = may_not if p in insured or p in declined else may_insure
                 if options:
                     out.append({"player": p, "area": number, "options": options})
                     if first_only:

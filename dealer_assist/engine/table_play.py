@@ -168,8 +168,6 @@ class Play:
         else:
             self._do_split(area, hand, ev)
         self.dealer_turn.advance()
-        if action == "hit" and st.phase == "play" and st.hand_in_turn() is hand and st.needs_card(area, hand):
-            st.next_exp = card_expected(area.number, area.hands.index(hand))  # the hit's card
 
     def _not_controller(self, area: Area, hand: Hand, player: str, action: str) -> RuleRefusal:
         """A decision by someone who does not call the area's decisions (3.8)."""
@@ -382,9 +380,8 @@ class Play:
             if self._double_refusal(area, hand, total) is None:
                 out.append("double")
             a, b = hand.cards
-            # Not a pair: split_refusal's answer whatever else holds (3.21; 8s only in Dueling 8's).
-            pair = a.rank == "8" == b.rank if st.rules.split_eights_only else a.points == b.points
-            if pair and self._split_refusal(area, hand) is None:
+            # Not a pair: split_refusal's answer whatever else holds.
+            if hand_rules.is_pair(st.rules, a, b) and self._split_refusal(area, hand) is None:
                 out.append("split")
         if st.offers_open and area.controller and any(
             o["player"] == area.controller and o["area"] == area.number and "surrender" in o["options"]
