@@ -29,13 +29,19 @@ Strategy = Callable[[list[Card], Card | None, tuple[str, ...], random.Random], s
 # Events are immutable values: the driver hands the round one instance per distinct event
 # instead of building a frozen dataclass (about 3 µs here) for every card, decision and wager.
 # (Final: compiled, a module constant is read directly, not looked up in the module's dict.)
-_card: Final = cache(CardDrawn)
-_DRAWN: Final[dict[Card, Event]] = {}  # the same, looked up inline by _play_table (one call fewer per card)
+_DRAWN: Final[dict[Card, Event]] = {}  # a card's CardDrawn (read inline by _play_table: one call fewer a card)
 _decision: Final = cache(Decision)
 _wager: Final = cache(Wager)
 _amount: Final = cache(Decimal)  # whole amounts; one Decimal each keeps its hash for the look-up above
 _NO_MORE_BETS: Final = NoMoreBets()
 _CLOSE_OFFERS: Final = CloseOffers()
+
+
+def _card(card: Card) -> Event:
+    ev = _DRAWN.get(card)
+    if ev is None:
+        ev = _DRAWN[card] = CardDrawn(card)
+    return ev
 
 
 class Shoe:
@@ -216,7 +222,7 @@ def _play_table(rnd: TableRound, shoe: Iterator[Card], strategy: Strategy, rng: 
                 card = next(shoe)
             ev: Event | None = drawn.get(card)
             if ev is None:
-                ev = drawn[card] = CardDrawn(card)
+                ev = _card(card)
         elif exp.kind == "decision" and not take_offers and exp.area is not None and exp.hand is not None \
                 and "stand" in exp.options and "surrender" not in exp.options:
             # next_event's usual decision, inline: the hand in turn plays by the strategy.
