@@ -45,6 +45,7 @@ from dealer_assist.service.layout import (
     is_root,
     station_layout,
     systemd_running,
+    write_enrol_code,
     write_floor_secret,
 )
 from dealer_assist.service.station import Check, StationConfig, StationError
@@ -214,7 +215,10 @@ class StationCommand:
         for name, text in (("check", "check each part of the station: OK, or what to do"),
                            ("init", "write the station's configuration (as root), the floor's password apart"),
                            ("show", "print the configuration in use"),
-                           ("serve", "run the station service (owns the shoe, the store, the PINs)")):
+                           ("serve", "run the station service (owns the shoe, the store, the PINs)"),
+                           ("unlock", "clear an account's wrong PINs and lock (as root; audited)"),
+                           ("enrol-code", "print a new one-time code for the first supervisor's enrolment "
+                                          "(as root)")):
             sub = actions.add_parser(name, help=text)
             # before or after the action; SUPPRESS keeps a value given before it
             sub.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help=config_help)
@@ -226,6 +230,9 @@ class StationCommand:
                 sub.add_argument("--log-dir", metavar="DIR", help="the service's log directory")
                 sub.add_argument("--sim-cards", metavar="FILE", help="simulated shoe: fixed card order")
                 sub.add_argument("--sim-seed", type=int, help="simulated shoe: shuffle seed")
+            if name == "unlock":
+                sub.add_argument("name", metavar="NAME", help="the account whose lock is cleared")
+                sub.add_argument("--socket", metavar="PATH", help="the service's socket")
             if name == "init":
                 sub.add_argument("--force", action="store_true", help="replace an existing file")
                 sub.add_argument("--shoe", metavar="PORT", default="", help="the shoe's serial port")
@@ -248,6 +255,10 @@ class StationCommand:
             return self._init(args, path)
         if args.action == "serve":
             return self._serve(args)
+        if args.action == "unlock":
+            return self._unlock(args)
+        if args.action == "enrol-code":
+            return self._enrol_code()
         try:
             cfg = st.find_config(args.config)
         except StationError as exc:
@@ -285,6 +296,52 @@ class StationCommand:
                                log_dir=args.log_dir)
         return serve(options, lambda on_event: attach_shoe(cfg, on_event, cards, args.sim_seed,
                                                            on_sim=options.simulators.append))
+
+    def _unlock(self, args: argparse.Namespace) -> int:
+        """Root clears a lock through the running service (it owns the store): op root_unlock."""
+        from dealer_assist.service.client import (
+            STATION_SOCKET,
+            ServiceClient,
+            ServiceError,
+            dev_socket_path,
+        )
+
+        if not is_root():
+            print("error: station unlock is root's (a supervisor clears another's lock at the screen): "
+                  "sudo dealer-assist station unlock NAME", file=sys.stderr)
+            return 2
+        try:
+            configured = st.find_config(args.config) is not None
+        except StationError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        sock = Path(args.socket) if args.socket else (STATION_SOCKET if configured else dev_socket_path())
+        try:
+            client = ServiceClient(sock, kind="cli", timeout_s=10)
+            try:
+                answer = client.request("root_unlock", name=args.name)
+            finally:
+                client.close()
+        except ServiceError as exc:
+            print(f"error: {exc.message}" + (f" (is the service running? systemctl status {UNIT})"
+                                             if exc.code == "internal" else ""), file=sys.stderr)
+            return 2
+        print(f"{args.name}: wrong PINs cleared" if answer.get("cleared") else
+              f"{args.name}: no wrong PINs were counted (nothing to clear); audited")
+        return 0
+
+    def _enrol_code(self) -> int:
+        if not is_root():
+            print("error: the enrolment code is root's to make: sudo dealer-assist station enrol-code",
+                  file=sys.stderr)
+            return 2
+        try:
+            code = write_enrol_code(station_layout())
+        except OSError as exc:
+            print(f"error: {exc.strerror or exc}", file=sys.stderr)
+            return 2
+        print(f"enrolment code for the first supervisor: {code} (once; the screen asks for it)")
+        return 0
 
     def _init(self, args: argparse.Namespace, path: Path) -> int:
         layout = station_layout()
@@ -328,6 +385,12 @@ class StationCommand:
         if password is not None:
             print(f"wrote the floor's password to {layout.floor_secret} ({ACCOUNT}'s alone, 0600)")
         if system:
+            try:  # the first supervisor's enrolment at the screen needs it (docs/station.md)
+                print(f"enrolment code for the first supervisor: {write_enrol_code(layout)} (once; the screen "
+                      "asks for it)")
+            except OSError as exc:
+                print(f"no enrolment code yet ({exc.strerror or exc}): `dealer-assist station enrol-code` "
+                      "prints one later")
             restart = (f"systemctl restart {UNIT}" if systemd_running()
                        else f"restart `dealer-assist station serve` (as {ACCOUNT})")
             print(f"the service reads it at its start: {restart}; then dealer-assist station check")

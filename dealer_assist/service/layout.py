@@ -355,3 +355,33 @@ def write_floor_secret(layout: Layout, password: str) -> None:
             tmp.unlink()
         raise
 
+
+ENROL_CODE = "enrol-code"  # dealer_assist/service/table.py ENROL_CODE_NAME reads it
+
+
+def write_enrol_code(layout: Layout) -> str:
+    """A new one-time code for the first supervisor's enrolment, written 0600 for the service
+    account in its state directory (replacing an older one); the code, for root to read out."""
+    import secrets
+
+    account = find_account()
+    if account is None or not layout.state_dir.is_dir():
+        raise OSError(f"no account {ACCOUNT} with its {layout.state_dir} yet: run install.sh first")
+    code = "-".join(f"{secrets.randbelow(10**4):04d}" for _ in range(3))
+    path = layout.state_dir / ENROL_CODE
+    tmp = layout.state_dir / f".{ENROL_CODE}.{os.getpid()}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, SECRET_MODE)
+    try:
+        try:
+            os.write(fd, code.encode("ascii") + b"\n")
+            os.fchown(fd, account.uid, account.gid)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    return code
+

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import socket
+import time
 from decimal import Decimal
 from typing import Any
 
@@ -19,7 +20,7 @@ NAME = "dealer-assist"
 PROTOCOL = 1
 MAX_LINE = 1 << 20  # 1 MiB, the newline included
 CLIENTS = ("screen", "review", "cli")
-ERROR_CODES = ("refused", "pin", "auth", "bad_request", "internal")
+ERROR_CODES = ("refused", "pin", "auth", "bad_request", "busy", "internal")
 
 __all__ = [
     "CLIENTS", "ERROR_CODES", "MAX_LINE", "NAME", "PROTOCOL", "LineReader", "ProtocolError",
@@ -69,6 +70,8 @@ def decode(line: bytes) -> dict[str, Any]:
         value = json.loads(line.decode("utf-8"), parse_float=Decimal)
     except (UnicodeDecodeError, ValueError) as exc:
         raise ProtocolError("bad_request", f"not a line of UTF-8 JSON: {exc}") from None
+    except RecursionError:  # JSON nested deeper than the parser goes: bad input, not a fault
+        raise ProtocolError("bad_request", "JSON nested too deep") from None
     if not isinstance(value, dict):
         raise ProtocolError("bad_request", "a message is a JSON object")
     return value
@@ -114,16 +117,23 @@ class LineReader:
         self.sock = sock
         self.buffer = bytearray()
 
-    def read_line(self) -> bytes | None:
-        """The next line without its newline; None at the end of the stream."""
+    def read_line(self, *, limit: int = MAX_LINE, deadline: float | None = None) -> bytes | None:
+        """The next line without its newline; None at the end of the stream. ``limit``: its
+        length at most (ProtocolError beyond); ``deadline`` (time.monotonic): TimeoutError
+        when the whole line has not come by then (a slow drip of bytes does not extend it)."""
         while True:
             end = self.buffer.find(b"\n")
-            if end >= 0:
+            if 0 <= end < limit:
                 line = bytes(self.buffer[:end])
                 del self.buffer[:end + 1]
                 return line
-            if len(self.buffer) >= MAX_LINE:
-                raise ProtocolError("bad_request", f"a line over {MAX_LINE} bytes")
+            if len(self.buffer) >= limit:
+                raise ProtocolError("bad_request", f"a line over {limit} bytes")
+            if deadline is not None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError("no whole line in time")
+                self.sock.settimeout(left)
             chunk = self.sock.recv(65536)
             if not chunk:
                 return None

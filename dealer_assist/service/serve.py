@@ -20,6 +20,7 @@ from dealer_assist.service.applog import start_logging
 from dealer_assist.service.client import dev_socket_path
 from dealer_assist.service.config_watch import check_config_digest
 from dealer_assist.service.forwarding import FloorForwarding, floor_last_round, floor_passfile
+from dealer_assist.service.health import notify_systemd
 from dealer_assist.service.server import StationServer
 from dealer_assist.service.table import TableService
 from dealer_assist.store import Store, StoreError
@@ -171,7 +172,9 @@ def serve(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> int:
         applog.stop()
         return 1
     print(f"serving on {running.server.path}", flush=True)
+    notify_systemd("READY=1")  # Type=notify: started; the watchdog's pings follow (server.py)
     done.wait()
+    notify_systemd("STOPPING=1")
     # stop in order, but never hang a stop on a stuck device or client (systemd waits for us)
     stopper = threading.Thread(target=running.stop, name="station-stop", daemon=True)
     stopper.start()

@@ -1,17 +1,26 @@
 """The station service's socket: accepts clients, knows each by SO_PEERCRED, speaks the
 protocol (protocol.py) and hands every request to the table (table.py); notifications go
-to every connected client. One thread per client; the table serialises them."""
+to every connected client. One thread per client; the table serialises them.
+
+Nothing a client does starves it (docs/station.md, "Limits"): the accept loop never ends
+(EMFILE and the like are logged once a burst and waited out), a connection must say hello
+within :data:`HELLO_SECONDS`, each OS account may hold :data:`PER_ACCOUNT` connections and
+the service :data:`MAX_CONNECTIONS`; the watchdog (health.py) pings systemd only while the
+accept loop turns and the table's lock can be taken."""
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import socket
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
-from dealer_assist.service.peer import peer_of
+from dealer_assist.service.health import BurstLog, notify_systemd, watchdog_interval
+from dealer_assist.service.peer import Peer, peer_of
 from dealer_assist.service.protocol import (
     LineReader,
     ProtocolError,
@@ -27,6 +36,14 @@ from dealer_assist.service.table import Client, TableService
 
 SOCKET_MODE = 0o660  # the group dealer-assist reaches the socket; nothing else of the service
 SEND_TIMEOUT_S = 5.0  # a client that does not read for this long is dropped (never blocks the table)
+HELLO_SECONDS = 5.0  # a connection that has not said hello by then is closed
+HELLO_LIMIT = 4096  # bytes of a hello line (the 1 MiB lines only after it)
+PER_ACCOUNT = 32  # connections one OS account may hold (a screen, a review and the CLI need a few)
+MAX_CONNECTIONS = 512  # all accounts together (each a thread and a descriptor)
+BACKLOG = 128
+ACCEPT_TURN_S = 1.0  # the accept loop wakes at least this often (the watchdog's proof it turns)
+BACKOFF_S = (0.05, 1.0)  # waiting out a full descriptor table: from, up to
+ALIVE_S = 5.0  # the accept loop turned within this, and the table's lock came within this
 
 
 class _Connection:
@@ -55,7 +72,8 @@ class StationServer:
     """Serves ``service`` on the Unix socket ``path`` (created 0660; a stale one replaced)."""
 
     def __init__(self, service: TableService, path: Path, *, log: logging.Logger | None = None,
-                 mode: int = SOCKET_MODE) -> None:
+                 mode: int = SOCKET_MODE, per_account: int = PER_ACCOUNT,
+                 max_connections: int = MAX_CONNECTIONS, hello_seconds: float = HELLO_SECONDS) -> None:
         self.service = service
         self.path = path
         self.mode = mode
@@ -65,6 +83,12 @@ class StationServer:
         self.listener: socket.socket | None = None
         self.thread: threading.Thread | None = None
         self.stopping = threading.Event()
+        self.per_account, self.max_connections, self.hello_seconds = per_account, max_connections, hello_seconds
+        self.open_by_uid: dict[int, int] = {}  # connections held (said hello or not), by peer uid
+        self.open_count = 0
+        self.bursts = BurstLog(self.log)
+        self.accept_turned = time.monotonic()
+        self.watchdog: threading.Thread | None = None
         service.notify = self.broadcast
 
     def start(self) -> None:
@@ -78,10 +102,14 @@ class StationServer:
         finally:
             os.umask(old)
         os.chmod(self.path, self.mode)
-        listener.listen(16)
+        listener.listen(BACKLOG)
+        listener.settimeout(ACCEPT_TURN_S)
         self.listener = listener
+        self.accept_turned = time.monotonic()
         self.thread = threading.Thread(target=self._accept, name="station-accept", daemon=True)
         self.thread.start()
+        self.watchdog = threading.Thread(target=self._health, name="station-health", daemon=True)
+        self.watchdog.start()
 
     def stop(self) -> None:
         self.stopping.set()
@@ -112,22 +140,114 @@ class StationServer:
         for conn in conns:
             conn.send(message)
 
+    # ------------------------------------------------------------------ accepting
     def _accept(self) -> None:
+        """Accept until stopped; never ends on an error (a full descriptor table is waited out)."""
         assert self.listener is not None
+        backoff = 0.0
         while not self.stopping.is_set():
+            self.accept_turned = time.monotonic()
             try:
                 sock, _ = self.listener.accept()
-            except OSError:
-                return
-            threading.Thread(target=self._serve, args=(sock,), name="station-client", daemon=True).start()
+            except TimeoutError:
+                continue
+            except OSError as exc:
+                if self.stopping.is_set():
+                    return
+                # EMFILE/ENFILE (descriptors), ENOBUFS/ENOMEM: wait, then accept again
+                backoff = min(max(backoff * 2, BACKOFF_S[0]), BACKOFF_S[1])
+                self.bursts.note("accept", errno.errorcode.get(exc.errno or 0, "error"),
+                                 f"accept failed: {exc.strerror or exc}; waiting {backoff:.2f} s, then again")
+                self.stopping.wait(backoff)
+                continue
+            backoff = 0.0
+            try:
+                self._admit(sock)
+            except Exception:  # never a dead accept loop for one connection
+                self.log.exception("a new connection could not be taken")
+                sock.close()
 
-    def _serve(self, sock: socket.socket) -> None:
+    def _admit(self, sock: socket.socket) -> None:
+        """The connection's thread, or a refusal when its account (or the service) holds enough."""
         sock.settimeout(None)
-        conn: _Connection | None = None
         try:
             peer = peer_of(sock)
+        except OSError:
+            sock.close()
+            return
+        with self.conn_lock:
+            mine = self.open_by_uid.get(peer.uid, 0)
+            full = "service" if self.open_count >= self.max_connections else \
+                "account" if mine >= self.per_account else ""
+            if not full:
+                self.open_by_uid[peer.uid] = mine + 1
+                self.open_count += 1
+        if full:
+            limit = self.max_connections if full == "service" else self.per_account
+            self.bursts.note("limit", f"account {peer.account}",
+                             f"connection refused: the {full}'s limit of {limit} connections is reached")
+            try:
+                sock.setblocking(False)
+                sock.send(encode({"error": ProtocolError(
+                    "busy", f"too many connections ({full} limit {limit}): close one, then connect again").as_json()}))
+            except OSError:
+                pass
+            sock.close()
+            return
+        try:
+            threading.Thread(target=self._serve, args=(sock, peer), name="station-client", daemon=True).start()
+        except BaseException:
+            self._release(peer)
+            raise
+
+    def _release(self, peer: Peer) -> None:
+        with self.conn_lock:
+            left = self.open_by_uid.get(peer.uid, 1) - 1
+            if left > 0:
+                self.open_by_uid[peer.uid] = left
+            else:
+                self.open_by_uid.pop(peer.uid, None)
+            self.open_count -= 1
+
+    # ------------------------------------------------------------------ health
+    def alive(self) -> str:
+        """"" when the accept loop turns and the table's lock can be taken, else what is wrong."""
+        thread = self.thread
+        if thread is None or not thread.is_alive():
+            return "the accept loop has ended"
+        if time.monotonic() - self.accept_turned > ALIVE_S:
+            return f"the accept loop has not turned for {time.monotonic() - self.accept_turned:.0f} s"
+        if not self.service.lock.acquire(timeout=ALIVE_S):
+            return f"the table's lock was not free within {ALIVE_S:.0f} s"
+        self.service.lock.release()
+        return ""
+
+    def _health(self) -> None:
+        """systemd's watchdog: a ping only after :meth:`alive` said so; and the bursts' counts."""
+        every = watchdog_interval()
+        was_ill = ""
+        while not self.stopping.wait(min(every or ACCEPT_TURN_S, ACCEPT_TURN_S * 5)):
+            self.bursts.flush()
+            self.service.flush_refusals()
+            ill = self.alive()
+            if ill and ill != was_ill:
+                self.log.critical("significant event: the service is not well: %s (no watchdog ping)", ill)
+            was_ill = ill
+            if not ill and every is not None:
+                notify_systemd("WATCHDOG=1")
+
+    # ------------------------------------------------------------------ a client
+    def _serve(self, sock: socket.socket, peer: Peer) -> None:
+        conn: _Connection | None = None
+        try:
             reader = LineReader(sock)
-            first = reader.read_line()
+            try:
+                first = reader.read_line(limit=HELLO_LIMIT, deadline=time.monotonic() + self.hello_seconds)
+            except TimeoutError:
+                self.bursts.note("hello", f"account {peer.account}",
+                                 f"connection closed: no hello within {self.hello_seconds:.0f} s")
+                return
+            sock.settimeout(None)
             if first is None:
                 return
             try:
@@ -135,7 +255,7 @@ class StationServer:
             except ProtocolError as exc:
                 sock.sendall(encode({"error": exc.as_json()}))
                 return
-            conn = _Connection(sock, Client(peer.account, kind))
+            conn = _Connection(sock, Client(peer.account, kind, uid=peer.uid))
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO,
                             int(SEND_TIMEOUT_S).to_bytes(8, "little") + b"\0" * 8)
             conn.send(service_hello(self.service.station, peer.account))
@@ -154,8 +274,13 @@ class StationServer:
                     if fd is not None:
                         os.close(fd)
         except ProtocolError as exc:
-            if conn is not None:
-                conn.send({"error": exc.as_json()})
+            try:
+                if conn is not None:
+                    conn.send({"error": exc.as_json()})
+                else:
+                    sock.sendall(encode({"error": exc.as_json()}))
+            except OSError:
+                pass
         except OSError:
             pass
         finally:
@@ -172,6 +297,7 @@ class StationServer:
                 sock.close()
             except OSError:
                 pass
+            self._release(peer)
 
     def _answer(self, client: Client, line: bytes) -> dict[str, Any]:
         request_id: Any = None
@@ -184,6 +310,8 @@ class StationServer:
             return ok_reply(request_id, self.service.handle(client, op, args))
         except ProtocolError as exc:
             return error_reply(request_id, exc)
+        except RecursionError:  # nested too deep for the table's checks: the client's fault
+            return error_reply(request_id, ProtocolError("bad_request", "a request nested too deep"))
         except Exception as exc:  # a fault of the service: answered, logged, never a dead client
             self.log.exception("request failed")
             return error_reply(request_id, ProtocolError("internal", f"the service failed: {exc}"))

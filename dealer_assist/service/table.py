@@ -12,8 +12,12 @@ its sequence number until the dealer keys it in or a supervisor voids it.
 
 from __future__ import annotations
 
+import datetime as dt
+import hmac
 import logging
+import os
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +49,7 @@ from dealer_assist.service.anchor import (
     write_anchor,
 )
 from dealer_assist.service.journal import JOURNAL_NAME, ShoeJournal, frames_between
+from dealer_assist.service.pins import NAME_FREE, PinWorker, RefusalSummary, Throttle, Verified
 from dealer_assist.service.protocol import ProtocolError
 from dealer_assist.service.resume import RESUME_NAME, ResumeTokens
 from dealer_assist.service.review_token import (
@@ -54,6 +59,8 @@ from dealer_assist.service.review_token import (
     iso_time,
 )
 from dealer_assist.store import Store, StoreError
+from dealer_assist.store.common import format_time
+from dealer_assist.store.users import PinCheck, lock_seconds
 
 PENDING_CARD_KIND = "implied_card"  # as the screen wrote it: the tentative implied hit
 IN_FLIGHT_KIND = "card_in_flight"
@@ -71,7 +78,11 @@ DEALER_INPUTS = {
 SUPERVISED = {"void": ("void", "void"), "resolve": ("resolve", "resolve"),
               "correct": ("correction", "correction"), "pick": ("pick", "override")}
 ACCOUNT_OPS = ("enrol", "login", "resume", "logout", "unlock", "users", "add_account", "change_pin", "approve",
-               "set_disabled", "reset_pin", "snapshot", "end_review")
+               "set_disabled", "reset_pin", "snapshot", "end_review", "root_unlock")
+# account ops that touch no table state: run outside the table's lock (those hashing a new
+# PIN on the PIN worker: dealer_assist/service/pins.py)
+OFF_TABLE = ("enrol", "change_pin", "add_account", "reset_pin", "set_disabled", "users", "root_unlock")
+ENROL_CODE_NAME = "enrol-code"  # the first enrolment's one-time code (station init writes it; root's eyes)
 TABLE_OPS = ("refer", "no_more_bets", "set_slip", "take_back", "key_card", "place_card", "double_last_card",
              "confirm_hit",
              "face_up", "next_round", "release_hold", "set_aside", "sim_deal", "set_table")
@@ -91,6 +102,7 @@ class Client:
     # an ``accounts`` approval serves the accounts dialog it opened, any other is used once
     approvals: dict[int, tuple[str, str]] = field(default_factory=dict)
     pass_fd: int | None = None  # a descriptor the server sends with the reply (op snapshot), then closes
+    uid: int = -1  # the peer's uid (SO_PEERCRED): the per-peer PIN throttle, root's op root_unlock
 
 
 def refused(message: str, clause: str | None = None) -> ProtocolError:
@@ -148,6 +160,10 @@ class TableService:
         self.resume_tokens = ResumeTokens(state_dir / RESUME_NAME)
         self.review_tokens = ReviewTokens(state_dir / REVIEW_NAME)
         self.last_frame: int | None = None  # the seq of the last frame read before this start
+        self.pins = PinWorker()  # PIN checks: never under self.lock (dealer_assist/service/pins.py)
+        self.throttle = Throttle()
+        self.refusals = RefusalSummary(lambda name, detail: self.store.add_audit(
+            "pin_refusals", actor="service", detail=detail))
 
     # ------------------------------------------------------------------ start
     def start(self) -> None:
@@ -295,16 +311,21 @@ class TableService:
 
     # ------------------------------------------------------------------ ops
     def handle(self, client: Client, op: str, args: dict[str, Any]) -> Any:
-        """One request; ProtocolError (refused, pin, auth, bad_request) when it is not done."""
+        """One request; ProtocolError (refused, pin, auth, bad_request, busy) when it is not done.
+        A PIN in it is checked first, on the PIN worker, outside the table's lock."""
         if op not in OPS:
             raise ProtocolError("bad_request", f"no op {op!r} (docs/station.md lists the ops)")
+        if op != "state" and (op in ACCOUNT_OPS or isinstance(args.get("pin"), dict)):
+            self._open_or_refuse()
+            args = self._check_pin_first(client, op, args)
+            if op in OFF_TABLE:
+                return self._off_table(client, op, args)
         with self.lock:
             if op == "state":
-                return self.state()
-            if self.refused:
-                raise refused(self.refused)
-            if self.store_error:
-                raise refused(f"not recorded: {self.store_error}")
+                state = self.state()  # and whether this client's enrolment needs root's code
+                state["enrol_code_needed"] = bool(state["needs_enrolment"]) and self.enrol_code_needed(client)
+                return state
+            self._open_or_refuse()
             if op in ACCOUNT_OPS:
                 return getattr(self, f"_op_{op}")(client, args)
             if client.dealer is None:
@@ -320,23 +341,131 @@ class TableService:
                 self.log.error("the store failed: %s", exc)
                 raise ProtocolError("internal", f"the store failed: {exc}") from None
 
+    def _open_or_refuse(self) -> None:
+        if self.refused:
+            raise refused(self.refused)
+        if self.store_error:
+            raise refused(f"not recorded: {self.store_error}")
+
+    # ------------------------------------------------------------------ PINs (pins.py)
+    def _check_pin_first(self, client: Client, op: str, args: dict[str, Any]) -> dict[str, Any]:
+        """The request's PIN checked on the PIN worker (outside the table's lock): the args
+        with :class:`Verified` in its place, or ProtocolError(pin) after the throttle's delay."""
+        if op == "login":
+            key, user, pin, role = "pin", args.get("name", ""), args.get("pin", ""), "dealer"
+        elif op == "approve":
+            if str(args.get("kind", "")) not in APPROVAL_KINDS:
+                raise ProtocolError("bad_request", f"no approval of kind {args.get('kind')!r}: one of "
+                                    f"{', '.join(APPROVAL_KINDS)}")
+            key, user, pin, role = "pin", args.get("user", ""), args.get("pin", ""), "supervisor"
+        elif isinstance(args.get("pin"), dict):
+            key, user, pin, role = "pin", args["pin"].get("user", ""), args["pin"].get("pin", ""), "supervisor"
+            if op == "unlock" and str(user) == str(args.get("name", "")):
+                raise ProtocolError("pin", "another supervisor must clear this lock")
+        else:
+            return args
+        name = str(user)
+        check = self.pins.run(lambda: self.store.check_pin(
+            name, str(pin), role=role, purpose="login" if op == "login" else "approval", audit_locked=False))
+        if check.ok:
+            self.throttle.passed(name)
+            return {**args, key: Verified(name)}
+        self._pin_refused(client, name, check)
+        raise AssertionError("unreachable")  # _pin_refused raises
+
+    def _pin_refused(self, client: Client, name: str, check: PinCheck) -> None:
+        """Raise the refusal of a PIN, after the throttle's delay (a guesser is slowed; a
+        right PIN never waits). An unknown name is answered as a known one would be."""
+        if check.reason in ("must_change", "new_pin", "error"):
+            raise ProtocolError("pin", _pin_text(check), reason=check.reason)
+        delay = self.throttle.failed(name, client.uid)
+        count = self.throttle.by_name.get(name, 0)
+        if check.reason == "locked":
+            self.refusals.note(name, "locked", format_time(_now()))
+        elif not check.known and count > NAME_FREE:  # as a known name would be locked by now
+            until = _now() + dt.timedelta(seconds=lock_seconds(count - 1))
+            check = PinCheck(False, "locked", locked_until=format_time(until))
+        if delay:
+            time.sleep(delay)
+        raise ProtocolError("pin", _pin_text(check), None, reason=check.reason)
+
+    def flush_refusals(self) -> None:
+        """The refusals' summary rows that are due (the server's health thread, each few s)."""
+        if self.refused or self.store_error:
+            return
+        try:
+            self.refusals.flush()
+        except StoreError as exc:
+            self.log.error("the PIN refusals' summary was not written: %s", exc)
+
+    def _off_table(self, client: Client, op: str, args: dict[str, Any]) -> Any:
+        """An account op that changes no table state: without the table's lock; one that
+        hashes a new PIN on the PIN worker."""
+        try:
+            if op == "change_pin":  # its refusal waits the throttle's delay here, never on the worker
+                name = str(args.get("name", ""))
+                check = self.pins.run(lambda: self.store.change_pin(
+                    name, str(args.get("old_pin", "")), str(args.get("new_pin", "")), audit_locked=False))
+                if not check.ok:
+                    self._pin_refused(client, name, check)
+                self.throttle.passed(name)
+                return {"changed": name}
+            if op == "enrol":
+                self._enrol_code(client, args)
+            if op in ("users", "set_disabled", "root_unlock"):
+                return getattr(self, f"_op_{op}")(client, args)
+            return self.pins.run(lambda: getattr(self, f"_op_{op}")(client, args))
+        except StoreError as exc:
+            raise ProtocolError("internal", f"the store failed: {exc}") from None
+
+    def enrol_code_needed(self, client: Client) -> bool:
+        """The first enrolment needs root's one-time code, except from the service's own
+        account (a development service: its private socket) or root."""
+        return client.uid not in (0, os.getuid())
+
+    def _enrol_code(self, client: Client, args: dict[str, Any]) -> None:
+        """Refuse a first enrolment without root's one-time code (when one is needed)."""
+        if not self.store.needs_enrolment():
+            raise refused("this station already has a supervisor: accounts are added by a supervisor")
+        code_file = self.state_dir / ENROL_CODE_NAME
+        if self.enrol_code_needed(client):
+            try:
+                code = code_file.read_text(encoding="utf-8").strip()
+            except OSError:
+                code = ""
+            given = str(args.get("code", "")).strip()
+            if not code or not hmac.compare_digest(given.encode(), code.encode()):
+                delay = self.throttle.failed("enrolment code", client.uid)
+                time.sleep(delay)
+                self.log.warning("first enrolment refused (account %s): %s", client.account,
+                                 "wrong enrolment code" if given else "no enrolment code")
+                raise refused("the first supervisor is enrolled with the enrolment code root has: `sudo "
+                              "dealer-assist station enrol-code` prints one" + (" (that code is not it)"
+                                                                                 if given else ""))
+
     def _op_enrol(self, client: Client, args: dict[str, Any]) -> Any:
+        """The first supervisor (on the PIN worker: a new PIN's hash), after :meth:`_enrol_code`."""
         name, pin = str(args.get("name", "")), str(args.get("pin", ""))
         if not self.store.needs_enrolment():
             raise refused("this station already has a supervisor: accounts are added by a supervisor")
+        code_file = self.state_dir / ENROL_CODE_NAME
         try:
             approval = self.store.enrol_supervisor(name, pin)
         except StoreError as exc:
             raise ProtocolError("bad_request", str(exc)) from None
+        try:
+            code_file.unlink()  # one time
+        except FileNotFoundError:
+            pass
         client.approvals[approval] = ("accounts", name)  # the new supervisor adds the dealers next
         self.log.info("first supervisor %s enrolled from account %s", name, client.account)
         return {"enrolled": name, "approval": approval}
 
     def _op_login(self, client: Client, args: dict[str, Any]) -> Any:
-        name, pin = str(args.get("name", "")), str(args.get("pin", ""))
-        check = self.store.start_shift(name, pin)
-        if not check.ok:
-            raise ProtocolError("pin", _pin_text(check), None, reason=check.reason)
+        name, pin = str(args.get("name", "")), args.get("pin")
+        if not isinstance(pin, Verified) or pin.user != name:
+            raise ProtocolError("pin", "wrong name or PIN", reason="wrong")
+        self.store.add_audit("shift_start", actor=name, detail={"role": "dealer"})
         self._on_shift(client, name)
         self.log.info("dealer %s logged in (account %s)", name, client.account)
         return {"dealer": name, "resume": self.resume_tokens.issue(name, client.account)}
@@ -443,30 +572,39 @@ class TableService:
         return {"ended": self.review_tokens.end(str(args.get("token", "")), client.account)}
 
     def _op_approve(self, client: Client, args: dict[str, Any]) -> Any:
-        """A supervisor's PIN checked now for ``kind``; the approval's id goes with the op it
-        authorises, on this connection only (void, resolve, correction, override, accounts)."""
+        """A supervisor's PIN (checked first, on the PIN worker) for ``kind``; the approval's id
+        goes with the op it authorises, on this connection only (void, resolve, correction, ...)."""
         kind = str(args.get("kind", ""))
-        if kind not in APPROVAL_KINDS:
-            raise ProtocolError("bad_request", f"no approval of kind {kind!r}: one of {', '.join(APPROVAL_KINDS)}")
         detail = args.get("detail") if isinstance(args.get("detail"), dict) else {}
-        user = str(args.get("user", ""))
-        check = self.store.authorise(user, str(args.get("pin", "")), kind=kind,
-                                     round_id=self.round_id if self.round_id else None, detail=detail)
-        if not check.ok or check.approval is None:
-            raise ProtocolError("pin", _pin_text(check), reason=check.reason)
-        client.approvals[check.approval] = (kind, user)
-        return {"approval": check.approval, "user": user}
-
-    def _op_change_pin(self, client: Client, args: dict[str, Any]) -> Any:
-        check = self.store.change_pin(str(args.get("name", "")), str(args.get("old_pin", "")),
-                                      str(args.get("new_pin", "")))
-        if not check.ok:
-            raise ProtocolError("pin", _pin_text(check), reason=check.reason)
-        return {"changed": str(args.get("name", ""))}
+        pin = args.get("pin")
+        if not isinstance(pin, Verified):
+            raise ProtocolError("pin", "wrong name or PIN", reason="wrong")
+        approval = self.store.add_audit(kind, actor=pin.user, round_id=self.round_id if self.round_id else None,
+                                        detail=detail)
+        client.approvals[approval] = (kind, pin.user)
+        return {"approval": approval, "user": pin.user}
 
     def _op_users(self, client: Client, args: dict[str, Any]) -> Any:
+        """The accounts: to a logged-in dealer, a supervisor's accounts dialog, or root; never
+        before log-in (the names are the half of a guess)."""
+        if client.dealer is None and client.uid != 0 and \
+                not any(kind == "accounts" for kind, _ in client.approvals.values()):
+            raise ProtocolError("auth", "the accounts are shown after a log-in (or a supervisor's PIN)")
         return [{k: u[k] for k in ("username", "roles", "disabled", "must_change", "locked_until") if k in u}
                 for u in self.store.users()]
+
+    def _op_root_unlock(self, client: Client, args: dict[str, Any]) -> Any:
+        """Root clears a name's wrong PINs and lock (``dealer-assist station unlock NAME``), audited."""
+        if client.uid != 0:
+            raise ProtocolError("auth", "only root clears a lock this way (a supervisor: op unlock)")
+        name = str(args.get("name", ""))
+        if not any(u["username"] == name for u in self.store.users()):
+            raise refused(f"no account {name!r}")
+        cleared = self.store.clear_lockout_by_root(name)
+        self.throttle.passed(name)
+        self.log.warning("significant event: root cleared %s's wrong PINs (%s)", name,
+                         "a lock" if cleared else "none were counted")
+        return {"unlocked": name, "cleared": cleared}
 
     def _approval(self, client: Client, args: dict[str, Any], kind: str, round_id: int | None, *,
                   forbid: str = "") -> tuple[int, str]:
@@ -483,6 +621,12 @@ class TableService:
                 del client.approvals[granted]  # used once
             return granted, held[1]
         pin = args.get("pin")
+        if isinstance(pin, Verified):  # checked on the PIN worker before the table's lock
+            if forbid and pin.user == forbid:
+                raise ProtocolError("pin", "another supervisor must clear this lock")
+            approval = self.store.add_audit(kind, actor=pin.user, round_id=round_id,
+                                            detail={k: v for k, v in args.items() if k != "pin"})
+            return approval, pin.user
         if not isinstance(pin, dict):
             raise ProtocolError("pin", f"a supervisor's PIN is needed ({kind})")
         user = str(pin.get("user", ""))
@@ -541,6 +685,8 @@ class TableService:
             self._set_aside(client, args)
         elif op == "release_hold":
             # the dealer checked the table: no card is missing (unread cards must be keyed in, 5.1)
+            if not self.hold and self.gap is None:
+                raise refused("nothing is held: there is no hold to release")
             if refusal := self.session.no_card_missed_refusal():
                 raise refused(refusal, _clause_of(refusal))
             self.store.add_audit("hold_released", actor=actor, round_id=self.round_id,
@@ -1022,6 +1168,10 @@ def _entered_setup(raw: Any) -> TableSetup:
         raise refused(f"a terminal's decision time is {low} to {high} seconds, not {setup.decision_seconds}"
                       + (f" ({rule})" if rule else ""), rule)
     return setup
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
 
 
 def _pin_text(check: Any) -> str:

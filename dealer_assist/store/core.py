@@ -686,30 +686,39 @@ class Store:
         role: str | None = None,
         purpose: str = "check",
         now: _dt.datetime | None = None,
+        audit_locked: bool = True,
     ) -> PinCheck:
         """Check ``pin`` for ``username`` (holding ``role``), with the lockout.
 
-        A locked name is refused without checking the PIN. A refusal is counted and
-        audited (``login_failed`` for a log-in, ``approval_refused`` for an approval,
-        ``pin_refused`` otherwise; ``pin_lockout`` when a lock starts). A right PIN
+        A locked name is refused without checking the PIN (and without a row). A known
+        name's refusal is counted and audited (``login_failed`` for a log-in,
+        ``approval_refused`` for an approval, ``pin_refused`` otherwise; ``pin_lockout``
+        when a lock starts); an unknown name's costs the same scrypt and writes nothing.
+        The last usable supervisor is never locked (users.last_usable_supervisor). A right PIN
         clears the count and answers ``must_change`` when the PIN is shorter than the
         policy or was set by a supervisor; a hash made with a weaker cost is re-hashed.
         ``now``: the time to judge the lock by (tests); the clock otherwise.
+        ``audit_locked``: a ``pin_locked`` row for each refusal of a locked name.
         """
         moment = now or _dt.datetime.now(_dt.UTC)
         failed_kind = {"login": "login_failed", "approval": "approval_refused"}.get(purpose, "pin_refused")
         with self._read() as conn:
             until = user_records.locked_until(conn, username, moment)
             record = user_records.pin_record(conn, username, role)
-        if until is not None:
-            with self._write() as conn:
-                insert_audit(conn, "pin_locked", username, None,
-                             {"purpose": purpose, "role": role, "until": until}, format_time(moment))
+            # never lock (nor keep locked) the supervisor without whom nobody can log in
+            spared = record is not None and user_records.last_usable_supervisor(conn, username, moment)
+        if until is not None and not spared:
+            if audit_locked:  # the station service passes False: it summarises these (a flood)
+                with self._write() as conn:
+                    insert_audit(conn, "pin_locked", username, None,
+                                 {"purpose": purpose, "role": role, "until": until}, format_time(moment))
             return PinCheck(False, "locked", locked_until=until)
         match = user_records.pin_matches(str(pin), record, self.pin_cost)
-        if record is None or not match or not record.has_role or record.disabled:
+        if record is None:
+            return PinCheck(False, "wrong", known=False)  # an unknown name: the same scrypt, no row
+        if not match or not record.has_role or record.disabled:
             with self._write() as conn:
-                failures, until = user_records.record_failure(conn, username, moment)
+                failures, until = user_records.record_failure(conn, username, moment, lock=not spared)
                 # the pin_failures row's whole state, so verify can check the table against it
                 insert_audit(conn, failed_kind, username, None,
                              {"purpose": purpose, "role": role, "failures": failures,
@@ -759,14 +768,14 @@ class Store:
         """The dealer logs out (``shift_end`` audited)."""
         self.add_audit("shift_end", actor=dealer, detail={"role": "dealer"})
 
-    def change_pin(self, username: str, old_pin: str, new_pin: str) -> PinCheck:
+    def change_pin(self, username: str, old_pin: str, new_pin: str, *, audit_locked: bool = True) -> PinCheck:
         """The user replaces their PIN (the old one checked, with the lockout)."""
         problem = user_records.new_pin_problem(new_pin)
         if problem:
             return PinCheck(False, "new_pin", message=problem[0].upper() + problem[1:])
         if new_pin == old_pin:
             return PinCheck(False, "new_pin", message="The new PIN must differ from the old one")
-        check = self.check_pin(username, old_pin, purpose="change")
+        check = self.check_pin(username, old_pin, purpose="change", audit_locked=audit_locked)
         if not check.ok and check.reason != "must_change":
             return check
         digest, salt = user_records.new_pin_hash(new_pin, self.pin_cost)
@@ -858,6 +867,15 @@ class Store:
             if cleared:
                 insert_audit(conn, "pin_failures_cleared", f"supervisor:{supervisor}", None,
                              {"username": name, "by": supervisor})
+            return cleared
+
+    def clear_lockout_by_root(self, name: str) -> bool:
+        """Root clears a name's wrong PINs and its lock (``dealer-assist station unlock``),
+        audited as root's; True when there was something to clear."""
+        with self._write() as conn:
+            cleared = user_records.clear_failures(conn, name)
+            insert_audit(conn, "pin_failures_cleared", "root", None,
+                         {"username": name, "by": "root", "cleared": cleared})
             return cleared
 
     # ---- audit

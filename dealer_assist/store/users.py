@@ -22,6 +22,12 @@ PIN policy (issue 15 item 8, issue 17 item 3)
   :data:`MAX_LOCK_SECONDS`. A locked name's PIN is not even checked (``pin_locked``
   audited); a right PIN clears the count. Every failure is audited, and so is the start
   of each lock (``pin_lockout``).
+- The last usable supervisor (enabled, and no other enabled supervisor unlocked) is never
+  locked by wrong PINs: their failures are counted and audited without a lock, their PIN
+  is checked even under an older lock, and the station service slows the guesser with a
+  growing delay instead (dealer_assist/service/pins.py). So no sequence of wrong PINs leaves
+  a station with no supervisor who can log in. An unknown name costs the same scrypt but
+  writes no row; the service asks for no ``pin_locked`` row per refusal (it summarises them).
 """
 
 from __future__ import annotations
@@ -60,6 +66,7 @@ __all__ = [
     "has_active_supervisor",
     "hash_pin",
     "insert_user",
+    "last_usable_supervisor",
     "list_users",
     "lock_seconds",
     "locked_until",
@@ -124,6 +131,7 @@ class PinCheck:
     locked_until: str | None = None
     approval: int | None = None
     message: str = ""
+    known: bool = True  # False: no such name (never told to a client; the service's throttle)
 
 
 @dataclass(frozen=True)
@@ -292,6 +300,23 @@ def has_active_supervisor(conn: sqlite3.Connection) -> bool:
     )
 
 
+def last_usable_supervisor(conn: sqlite3.Connection, username: str, now: _dt.datetime) -> bool:
+    """True when ``username`` is an enabled supervisor and no other enabled supervisor is
+    free of a lock at ``now``: the one whose lock would leave nobody to log in."""
+    if "supervisor" not in roles_of(conn, username):
+        return False
+    row = conn.execute("SELECT disabled FROM users WHERE username = ?", (username,)).fetchone()
+    if row is None or row[0]:
+        return False
+    others = conn.execute(
+        "SELECT COUNT(*) FROM users u JOIN user_roles r ON r.username = u.username "
+        "WHERE r.role = 'supervisor' AND u.disabled = 0 AND u.username != ? AND NOT EXISTS ("
+        "SELECT 1 FROM pin_failures f WHERE f.username = u.username AND f.locked_until > ?)",
+        (username, format_time(now)),
+    ).fetchone()[0]
+    return not others
+
+
 def pin_record(conn: sqlite3.Connection, username: str, role: str | None) -> PinRecord | None:
     """The user's stored PIN hash and state (None for an unknown name)."""
     row = conn.execute(
@@ -341,12 +366,13 @@ def locked_until(conn: sqlite3.Connection, username: str, now: _dt.datetime) -> 
 
 
 def record_failure(
-    conn: sqlite3.Connection, username: str, now: _dt.datetime
+    conn: sqlite3.Connection, username: str, now: _dt.datetime, *, lock: bool = True
 ) -> tuple[int, str | None]:
-    """Count one more failure for ``username``; returns (failures, locked until or None)."""
+    """Count one more failure for ``username``; returns (failures, locked until or None).
+    ``lock=False``: counted, never locked (the last usable supervisor)."""
     row = conn.execute("SELECT failures FROM pin_failures WHERE username = ?", (username,)).fetchone()
     failures = (int(row[0]) if row else 0) + 1
-    seconds = lock_seconds(failures)
+    seconds = lock_seconds(failures) if lock else 0
     until = format_time(now + _dt.timedelta(seconds=seconds)) if seconds else None
     conn.execute(
         "INSERT INTO pin_failures (username, failures, last_failure, locked_until) VALUES (?, ?, ?, ?) "

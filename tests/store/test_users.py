@@ -182,21 +182,41 @@ def test_lockout_survives_a_restart_and_grows(db_path: Path) -> None:
     ]
 
 
-def test_unknown_names_are_locked_too(db_path: Path) -> None:
-    # No difference between a known and an unknown name: both are counted and locked.
+def test_unknown_names_cost_a_check_but_write_nothing(db_path: Path) -> None:
+    # issue 39: a guess at an unknown name costs the same scrypt but writes no row (the
+    # station service answers such names "locked" after as many failures, from memory)
     with cheap(db_path) as store:
-        for _ in range(3):
-            assert store.check_pin("mallory", "123450").reason == "wrong"
-        assert store.check_pin("mallory", "123450").reason == "locked"
+        before = len(store.audit_entries())
+        for _ in range(5):
+            check = store.check_pin("mallory", "123450")
+            assert check.reason == "wrong" and not check.known
+        assert len(store.audit_entries()) == before and store.users() == []
 
 
 def test_right_pin_after_many_wrong_ones_is_refused(db_path: Path) -> None:
-    # The review's test (200 wrong PINs, then the right one), shortened: it is refused (locked).
+    # The review's test (200 wrong PINs, then the right one), shortened: it is refused (locked),
+    # as another supervisor (cy) can still log in.
     with cheap(db_path) as store:
         store.create_user("bob", "987650", ["supervisor"])
+        store.create_user("cy", "918273", ["supervisor"])
         for guess in range(40):
             store.check_pin("bob", f"{guess:06d}", role="supervisor")
         assert store.check_pin("bob", "987650", role="supervisor").reason == "locked"
+
+
+def test_the_last_usable_supervisor_is_never_locked(db_path: Path) -> None:
+    # issue 39: wrong PINs for every supervisor leave one who can log in with the right PIN
+    with cheap(db_path) as store:
+        store.create_user("bob", "987650", ["supervisor"])
+        store.create_user("cy", "918273", ["supervisor"])
+        for guess in range(6):
+            store.check_pin("bob", f"{guess:06d}", role="supervisor")
+            store.check_pin("cy", f"{guess:06d}", role="supervisor")
+        users = {u["username"]: u["locked_until"] for u in store.users()}
+        assert users["bob"] is not None and users["cy"] is None  # bob locked first, cy then the last
+        assert store.check_pin("bob", "987650", role="supervisor").reason == "locked"
+        assert store.check_pin("cy", "918273", role="supervisor").ok
+        assert store.verify().ok
 
 
 # ------------------------------------------------------------------ older stores and changes

@@ -102,8 +102,8 @@ class StoreJobs:
     def needs_enrolment(self, done: Callable[[Any, str], None]) -> None:
         self.run(lambda s: s.needs_enrolment(), done)
 
-    def enrol(self, name: str, pin: str, done: Callable[[Any, str], None]) -> None:
-        self.run(lambda s: s.enrol_supervisor(name, pin), done)
+    def enrol(self, name: str, pin: str, done: Callable[[Any, str], None], code: str = "") -> None:
+        self.run(lambda s: s.enrol_supervisor(name, pin), done)  # the store itself: no code
 
     def log_in(self, name: str, pin: str, done: Callable[[Any], None]) -> None:
         self.run(lambda s: s.start_shift(name, pin),
@@ -174,6 +174,12 @@ class EnrolmentDialog(QDialog):
         form = QFormLayout()
         self.name = _name_field()
         form.addRow("Supervisor's name", self.name)
+        # a station's first enrolment: root's one-time code (dealer-assist station enrol-code)
+        self.code = QLineEdit()
+        self.code.setPlaceholderText("from root: dealer-assist station enrol-code")
+        self.code_needed = bool(getattr(jobs, "code_needed", False))
+        if self.code_needed:
+            form.addRow("Enrolment code", self.code)
         pins = _PinPair(layout, form, "PIN")
         self.pin, self.pin_again, self.keypad, self.message = pins.pin, pins.pin_again, pins.keypad, pins.message
         row = QHBoxLayout()
@@ -215,7 +221,10 @@ class EnrolmentDialog(QDialog):
             show_message(self.message, "")
             self.accept()
 
-        self.jobs.enrol(name, pin, done)
+        if self.code_needed:
+            self.jobs.enrol(name, pin, done, code=self.code.text().strip())
+        else:
+            self.jobs.enrol(name, pin, done)
 
 
 class AccountsDialog(QDialog):

@@ -160,16 +160,21 @@ class ServiceJobs:
 
     def __init__(self, link: ServiceLink) -> None:
         self.link = link
+        self.code_needed = False  # the first enrolment needs root's one-time code (a station's screen)
 
     def _run(self, op: str, done: Callable[[Any, str], None], **args: Any) -> None:
         self.link.request(op, lambda result, error: done(result, error.message if error else ""), **args)
 
     def needs_enrolment(self, done: Callable[[Any, str], None]) -> None:
-        self._run("state", lambda state, error: done(bool(state["needs_enrolment"]) if state else None, error))
+        def answered(state: Any, error: str) -> None:
+            self.code_needed = bool(state.get("enrol_code_needed")) if state else False
+            done(bool(state["needs_enrolment"]) if state else None, error)
 
-    def enrol(self, name: str, pin: str, done: Callable[[Any, str], None]) -> None:
+        self._run("state", answered)
+
+    def enrol(self, name: str, pin: str, done: Callable[[Any, str], None], code: str = "") -> None:
         self._run("enrol", lambda result, error: done(result["approval"] if result else None, error),
-                  name=name, pin=pin)
+                  name=name, pin=pin, **({"code": code} if code else {}))
 
     def log_in(self, name: str, pin: str, done: Callable[[Any], None]) -> None:
         def answered(result: Any, error: ServiceError | None) -> None:
