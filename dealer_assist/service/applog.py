@@ -14,6 +14,7 @@ No Qt here: ui/common/applog.py routes Qt's own messages into this log.
 from __future__ import annotations
 
 import faulthandler
+import io
 import logging
 import logging.handlers
 import os
@@ -29,10 +30,20 @@ FAULT_NAME = "dealer-assist-faults.log"
 MAX_BYTES = 1_000_000  # about a week of a busy table's log lines
 BACKUPS = 5  # so the log directory never holds more than ~6 MB
 FORMAT = "%(asctime)s %(levelname)s %(name)s [%(threadName)s] %(message)s"
+LOG_MODE = 0o640  # the service's group may read, never write; others nothing (docs/station.md)
 
 log = logging.getLogger("dealer_assist")
 
 CrashCallback = Callable[[str], None]
+
+
+class _LogFile(logging.handlers.RotatingFileHandler):
+    """A rotating log whose every file (the rotated ones' successors too) is :data:`LOG_MODE`."""
+
+    def _open(self) -> io.TextIOWrapper:
+        stream = super()._open()
+        os.fchmod(stream.fileno(), LOG_MODE)
+        return stream
 
 
 class AppLog:
@@ -60,7 +71,7 @@ def start_logging(directory: Path, *, on_crash: CrashCallback | None = None, max
     the directory cannot be made or written."""
     directory.mkdir(mode=0o770, parents=True, exist_ok=True)
     path = directory / LOG_NAME
-    handler = logging.handlers.RotatingFileHandler(path, maxBytes=max_bytes, backupCount=backups,
+    handler = _LogFile(path, maxBytes=max_bytes, backupCount=backups,
                                                    encoding="utf-8", delay=False)
     handler.setFormatter(logging.Formatter(FORMAT))
     root = logging.getLogger()
@@ -70,6 +81,7 @@ def start_logging(directory: Path, *, on_crash: CrashCallback | None = None, max
     fault_file: IO[str] | None = None
     try:
         fault_file = open(directory / FAULT_NAME, "a", encoding="utf-8")  # noqa: SIM115 - open while the app runs
+        os.fchmod(fault_file.fileno(), LOG_MODE)
         faulthandler.enable(fault_file, all_threads=True)
     except OSError as exc:
         log.warning("faulthandler not enabled: %s", exc)
