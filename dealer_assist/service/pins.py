@@ -97,27 +97,31 @@ class Throttle:
         self.lock = threading.Lock()
         self.by_name: OrderedDict[str, int] = OrderedDict()
         self.by_peer: dict[int, deque[float]] = {}
+        self.ghosts: dict[str, str] = {}  # an unknown name -> "locked" until (as the store locks a known one)
 
-    def failed(self, name: str, uid: int) -> float:
-        """Count one wrong PIN; the seconds its refusal waits."""
+    def failed(self, name: str, uid: int, *, by_name: bool = True) -> float:
+        """Count one refusal (of the name too, unless ``by_name`` is False: a locked name's,
+        which guessed nothing); the seconds its answer waits."""
         now = time.monotonic()
         with self.lock:
-            count = self.by_name.pop(name, 0) + 1
+            count = self.by_name.pop(name, 0) + (1 if by_name else 0)
             self.by_name[name] = count
             while len(self.by_name) > NAMES_KEPT:
-                self.by_name.popitem(last=False)
+                dropped, _ = self.by_name.popitem(last=False)
+                self.ghosts.pop(dropped, None)
             recent = self.by_peer.setdefault(uid, deque())
             recent.append(now)
             while recent and now - recent[0] > PEER_WINDOW_S:
                 recent.popleft()
             peer = len(recent)
-        by_name = 0.0 if count <= NAME_FREE else 2.0 ** min(count - NAME_FREE - 1, 8)
+        named = 0.0 if not by_name or count <= NAME_FREE else 2.0 ** min(count - NAME_FREE - 1, 8)
         by_peer = 0.0 if peer <= PEER_FREE else 0.5 * (peer - PEER_FREE)
-        return min(max(by_name, by_peer), MAX_DELAY_S)
+        return min(max(named, by_peer), MAX_DELAY_S)
 
     def passed(self, name: str) -> None:
         with self.lock:
             self.by_name.pop(name, None)
+            self.ghosts.pop(name, None)
 
 
 class RefusalSummary:

@@ -49,7 +49,7 @@ from dealer_assist.service.anchor import (
     write_anchor,
 )
 from dealer_assist.service.journal import JOURNAL_NAME, ShoeJournal, frames_between
-from dealer_assist.service.pins import NAME_FREE, PinWorker, RefusalSummary, Throttle, Verified
+from dealer_assist.service.pins import PinWorker, RefusalSummary, Throttle, Verified
 from dealer_assist.service.protocol import ProtocolError
 from dealer_assist.service.resume import RESUME_NAME, ResumeTokens
 from dealer_assist.service.review_token import (
@@ -365,6 +365,7 @@ class TableService:
         else:
             return args
         name = str(user)
+        self._ghost_locked(client, name)
         check = self.pins.run(lambda: self.store.check_pin(
             name, str(pin), role=role, purpose="login" if op == "login" else "approval", audit_locked=False))
         if check.ok:
@@ -375,19 +376,32 @@ class TableService:
 
     def _pin_refused(self, client: Client, name: str, check: PinCheck) -> None:
         """Raise the refusal of a PIN, after the throttle's delay (a guesser is slowed; a
-        right PIN never waits). An unknown name is answered as a known one would be."""
+        right PIN never waits). An unknown name is answered as a known one would be: wrong,
+        then locked for as long (in memory, no row)."""
         if check.reason in ("must_change", "new_pin", "error"):
             raise ProtocolError("pin", _pin_text(check), reason=check.reason)
-        delay = self.throttle.failed(name, client.uid)
-        count = self.throttle.by_name.get(name, 0)
-        if check.reason == "locked":
+        if check.reason == "locked":  # not checked (no scrypt): a refusal of the peer, summarised
             self.refusals.note(name, "locked", format_time(_now()))
-        elif not check.known and count > NAME_FREE:  # as a known name would be locked by now
-            until = _now() + dt.timedelta(seconds=lock_seconds(count - 1))
-            check = PinCheck(False, "locked", locked_until=format_time(until))
+            delay = self.throttle.failed(name, client.uid, by_name=False)
+        else:
+            delay = self.throttle.failed(name, client.uid)
+            count = self.throttle.by_name.get(name, 0)
+            if not check.known and lock_seconds(count):  # as the store locks a known name
+                until = format_time(_now() + dt.timedelta(seconds=lock_seconds(count)))
+                self.throttle.ghosts[name] = until
+                check = PinCheck(False, "wrong", locked_until=until)
         if delay:
             time.sleep(delay)
         raise ProtocolError("pin", _pin_text(check), None, reason=check.reason)
+
+    def _ghost_locked(self, client: Client, name: str) -> None:
+        """An unknown name "locked" by the throttle is refused as a locked name is: at once."""
+        until = self.throttle.ghosts.get(name)
+        if until is not None and until > format_time(_now()):
+            delay = self.throttle.failed(name, client.uid, by_name=False)
+            if delay:
+                time.sleep(delay)
+            raise ProtocolError("pin", _pin_text(PinCheck(False, "locked", locked_until=until)), reason="locked")
 
     def flush_refusals(self) -> None:
         """The refusals' summary rows that are due (the server's health thread, each few s)."""
@@ -404,6 +418,7 @@ class TableService:
         try:
             if op == "change_pin":  # its refusal waits the throttle's delay here, never on the worker
                 name = str(args.get("name", ""))
+                self._ghost_locked(client, name)
                 check = self.pins.run(lambda: self.store.change_pin(
                     name, str(args.get("old_pin", "")), str(args.get("new_pin", "")), audit_locked=False))
                 if not check.ok:
@@ -585,9 +600,9 @@ class TableService:
         return {"approval": approval, "user": pin.user}
 
     def _op_users(self, client: Client, args: dict[str, Any]) -> Any:
-        """The accounts: to a logged-in dealer, a supervisor's accounts dialog, or root; never
-        before log-in (the names are the half of a guess)."""
-        if client.dealer is None and client.uid != 0 and \
+        """The accounts: to a logged-in dealer or a supervisor's accounts dialog; never before
+        a log-in (the names are half of a guess)."""
+        if client.dealer is None and \
                 not any(kind == "accounts" for kind, _ in client.approvals.values()):
             raise ProtocolError("auth", "the accounts are shown after a log-in (or a supervisor's PIN)")
         return [{k: u[k] for k in ("username", "roles", "disabled", "must_change", "locked_until") if k in u}

@@ -53,7 +53,10 @@ def code(op, **args):
         return "ok"
     except ServiceError as exc:
         return exc.code
-out["enrol"] = code("enrol", name="sue", pin="482913")
+out["enrol_without_code"] = code("enrol", name="sue", pin="482913")
+out["enrol_wrong_code"] = code("enrol", name="sue", pin="482913", code="0000-0000-0000")
+out["users_before_log_in"] = code("users")
+out["enrol"] = code("enrol", name="sue", pin="482913", code=sys.argv[3])
 out["add_audit"] = code("add_audit", kind="void", detail={})
 out["append_event"] = code("append_event", event={"type": "void"})
 out["void_without_pin"] = code("void", reason="x", rule="5.2")
@@ -134,7 +137,11 @@ def test_a_dealer_account_reaches_the_store_only_through_the_service(accounts: P
             time.sleep(0.05)
         assert sock.exists(), service.stdout.read().decode() if service.stdout and service.poll() is not None else ""
         assert oct(sock.stat().st_mode & 0o777) == "0o660" and sock.stat().st_gid == gid
-        done = subprocess.run(_as(DEALER, shim, [sys.executable, "-c", CLIENT, str(state), str(sock)]),
+        enrol_code = "1234-5678-9012"  # as `station enrol-code` writes it: the service account's, 0600
+        (state / "enrol-code").write_text(enrol_code + "\n", encoding="utf-8")
+        os.chown(state / "enrol-code", uid, gid)
+        (state / "enrol-code").chmod(0o600)
+        done = subprocess.run(_as(DEALER, shim, [sys.executable, "-c", CLIENT, str(state), str(sock), enrol_code]),
                               cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=60)
         assert done.returncode == 0, done.stderr
         seen = json.loads(done.stdout.strip().splitlines()[-1])
@@ -145,7 +152,11 @@ def test_a_dealer_account_reaches_the_store_only_through_the_service(accounts: P
     for name in ("table.db", "table.db.key", "table.db.key.head", "round-anchor"):
         assert seen[name] == "PermissionError", (name, seen)
     assert seen["pin_hashes"] == "OperationalError"  # the store cannot even be opened
+    # issue 39: a dealer account enrols the first supervisor only with root's one-time code
+    assert seen["enrol_without_code"] == "refused" and seen["enrol_wrong_code"] == "refused"
+    assert seen["users_before_log_in"] == "auth"  # no account's name before a log-in
     assert seen["enrol"] == "ok"  # through the service: the first supervisor
+    assert not (state / "enrol-code").exists()  # used once
     assert seen["add_audit"] == "bad_request" and seen["append_event"] == "bad_request"  # no such ops
     assert seen["void_without_pin"] == "auth"  # and nothing without a logged-in dealer
     modes = {p.name: oct(p.stat().st_mode & 0o777) for p in state.iterdir() if p.name.startswith(("table.db", "round"))}
