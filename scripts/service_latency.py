@@ -66,7 +66,7 @@ def main() -> int:
                     cards_seen.append((n, now))
                     arrived.notify_all()
 
-        c = ServiceClient(sock, on_notify=on_notify)
+        c = ServiceClient(sock, on_notify=on_notify, timeout_s=300)
         c.request("enrol", name="sue", pin="482913")
         c.request("add_account", name="ann", new_pin="246810", roles=["dealer"], pin={"user": "sue", "pin": "482913"})
         c.request("change_pin", name="ann", old_pin="246810", new_pin="730418")

@@ -17,6 +17,7 @@ cards out of the shoe-sim, then answers ``dealt``) and, at the end, ``DAY facts 
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 import traceback
@@ -157,6 +158,9 @@ def main(who: str) -> int:
     def dealer_a() -> None:
         name, first, pin = DEALERS["a"]
         enrol = wait("the enrolment of the first supervisor", lambda: shown(EnrolmentDialog))
+        # a dealer's account enrols with root's one-time code (issue 39), which station init printed
+        assert enrol.code_needed, "the enrolment on a station asks for root's code"
+        enrol.code.setText(os.environ["DAY_ENROL_CODE"])
         enter(enrol.name, SUPERVISOR)
         enrol.pin.setText(SUPERVISOR_PIN)
         enter(enrol.pin_again, SUPERVISOR_PIN)

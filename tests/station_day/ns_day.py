@@ -29,6 +29,7 @@ wager returned, net p1 0.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import tempfile
@@ -100,6 +101,7 @@ def station(floor: tuple[str, str]) -> Iterator[dict[str, Any]]:
                       "--shoe", "/run/dealer-shoe-sim", "--floor", floor[0]])
         assert init.returncode == 0, init.stdout + init.stderr
         assert STATION_PASSWORD not in s.CONFIG.read_text()  # the password is in floor.secret only
+        os.environ["DAY_ENROL_CODE"] = enrol_code(init.stdout)  # root's one-time code, read out to dealer A  # the password is in floor.secret only
         service = s.account(s.SERVICE).popen([s.COMMAND, "station", "serve"], stdout=subprocess.DEVNULL,
                                              stderr=subprocess.PIPE)
         deadline = time.monotonic() + 30
@@ -119,6 +121,13 @@ def station(floor: tuple[str, str]) -> Iterator[dict[str, Any]]:
         sim.wait(timeout=10)
 
 
+def enrol_code(said: str) -> str:
+    """The one-time enrolment code `station init` printed to root (issue 39)."""
+    marker = "enrolment code for the first supervisor: "
+    assert marker in said, said
+    return said.split(marker, 1)[1].split()[0]
+
+
 def _dealers() -> Any:
     import contextlib
 
@@ -128,7 +137,8 @@ def _dealers() -> Any:
 def screen_session(acct: s.Account, who: str, screen: Path, sim: subprocess.Popen[str]) -> dict[str, Any]:
     """day_screen.py as ``acct`` (its own process, offscreen); deals the cards it asks for out
     of the shoe-sim; its facts."""
-    env = acct.env(QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(s.PROGRAM / "lib"))
+    env = acct.env(QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(s.PROGRAM / "lib"),
+                   DAY_ENROL_CODE=os.environ.get("DAY_ENROL_CODE", ""))
     proc = acct.popen([str(s.VENV / "bin" / "python"), "-s", "-P", str(screen), who], env=env,
                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdin is not None and proc.stdout is not None and sim.stdin is not None and sim.stdout is not None

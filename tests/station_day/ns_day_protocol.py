@@ -40,6 +40,13 @@ for line in sys.stdin:
 """
 
 
+def enrol_code(said: str) -> str:
+    """The one-time enrolment code `station init` printed to root (issue 39)."""
+    marker = "enrolment code for the first supervisor: "
+    assert marker in said, said
+    return said.split(marker, 1)[1].split()[0]
+
+
 class Program:
     """A dealer's program: a process of that account talking to the service."""
 
@@ -103,7 +110,7 @@ def station(tmp_path: Path) -> Iterator[dict[str, Any]]:
     assert status == 0 and out.rstrip().endswith("station ready"), out
     try:
         with contextlib.contextmanager(s.dealers)("a", "b") as (a, b):
-            yield {"a": a, "b": b, "sim": sim}
+            yield {"a": a, "b": b, "sim": sim, "enrol_code": enrol_code(init.stdout)}
     finally:
         service.terminate()
         service.wait(timeout=30)
@@ -137,7 +144,9 @@ def test_a_day_through_the_service(station: dict[str, Any]) -> None:
     assert ann.account == a.name  # the service knows the OS account by SO_PEERCRED
     # first start: the first supervisor, then the dealers (PIN changed at the first log-in)
     assert ann.ok("state")["needs_enrolment"] is True
-    ann.ok("enrol", name="sue", pin="482913")
+    assert ann.ok("state")["enrol_code_needed"] is True  # a dealer's account: root's code (issue 39)
+    assert ann.ask("enrol", name="sue", pin="482913")["code"] == "refused"
+    ann.ok("enrol", name="sue", pin="482913", code=station["enrol_code"])
     sue = {"user": "sue", "pin": "482913"}
     ann.ok("add_account", name="ann", new_pin="246810", roles=["dealer"], pin=sue)
     ann.ok("add_account", name="bob", new_pin="135790", roles=["dealer"], pin=sue)
