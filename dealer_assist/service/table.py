@@ -317,6 +317,8 @@ class TableService:
             raise ProtocolError("bad_request", f"no op {op!r} (docs/station.md lists the ops)")
         if op != "state" and (op in ACCOUNT_OPS or isinstance(args.get("pin"), dict)):
             self._open_or_refuse()
+            if op not in ACCOUNT_OPS and client.dealer is None:  # no PIN checked for nobody
+                raise ProtocolError("auth", "no dealer is logged in on this screen: log in first")
             args = self._check_pin_first(client, op, args)
             if op in OFF_TABLE:
                 return self._off_table(client, op, args)

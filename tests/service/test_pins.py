@@ -121,3 +121,26 @@ def test_pin_checks_wait_on_their_worker_while_the_shoe_is_recorded(
     for t in threads:
         t.join(30)
     assert sorted(answers) == ["busy"] * 3 + ["pin"] * (QUEUE_DEPTH + 1)
+
+
+def test_the_watchdog_check_fails_while_the_table_is_held(station: Any) -> None:
+    s: Station = station("10S 9H QD 8C")
+    assert s.running is not None
+    server, service = s.running.server, s.running.service
+    assert server.alive() == ""
+    held, done = threading.Event(), threading.Event()
+
+    def hold() -> None:  # a stalled table: its lock never comes free
+        with service.lock:
+            held.set()
+            done.wait(30)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    held.wait(5)
+    try:
+        assert "the table's lock was not free" in server.alive()  # so no WATCHDOG=1 is sent
+    finally:
+        done.set()
+        holder.join()
+    assert server.alive() == ""
