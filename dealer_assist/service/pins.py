@@ -15,6 +15,7 @@ nothing in the store (a locked name) as one ``pin_refusals`` row per name and mi
 
 from __future__ import annotations
 
+import os
 import queue
 import threading
 import time
@@ -28,6 +29,7 @@ from dealer_assist.service.protocol import ProtocolError
 T = TypeVar("T")
 
 QUEUE_DEPTH = 8  # PIN checks waiting; beyond: "busy", at once
+WORKER_NICE = 10  # the PIN worker's thread runs below the table's
 WAIT_S = 60.0  # a check not done by then is answered "busy" (the worker is stuck)
 NAME_FREE = 3  # wrong PINs of a name answered without delay (FREE_FAILURES of the store's lock)
 PEER_FREE = 10  # wrong PINs of one OS account in a minute answered without delay
@@ -81,6 +83,12 @@ class PinWorker:
         return job.result  # type: ignore[no-any-return]
 
     def _work(self) -> None:
+        # Linux: a thread's own nice value (setpriority on its tid): the scrypt yields the CPU
+        # to the table's threads (the shoe, the screens) rather than competing with them
+        try:
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), WORKER_NICE)
+        except OSError:
+            pass
         while True:
             job = self.jobs.get()
             try:
