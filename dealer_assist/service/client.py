@@ -9,6 +9,7 @@ import itertools
 import os
 import socket
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -45,7 +46,7 @@ class ServiceClient:
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.sock.settimeout(timeout_s)  # a service still starting: never a connect that hangs
         try:
-            self.sock.connect(str(self.path))
+            self._connect(time.monotonic() + timeout_s)
             self.reader = LineReader(self.sock)
             self.sock.sendall(encode(hello(kind)))
             answer = self._read()
@@ -70,6 +71,18 @@ class ServiceClient:
         self.notices = 0
         self._thread = threading.Thread(target=self._read_loop, name="service-client", daemon=True)
         self._thread.start()
+
+    def _connect(self, deadline: float) -> None:
+        """Connect; a full listen backlog (EAGAIN: the service is accepting a burst of
+        connections, e.g. a flood) is tried again until ``deadline``."""
+        while True:
+            try:
+                self.sock.connect(str(self.path))
+                return
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise
+                time.sleep(0.05)
 
     def _read(self) -> dict[str, Any] | None:
         line = self.reader.read_line()
