@@ -7,8 +7,11 @@ unknown name writes no row; root clears a lock, audited."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +19,8 @@ import pytest
 from dealer_assist.service.client import ServiceClient, ServiceError
 from dealer_assist.service.pins import QUEUE_DEPTH
 from tests.service.conftest import Station
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _code(c: ServiceClient, op: str, **args: Any) -> str:
@@ -76,8 +81,14 @@ def test_root_clears_a_lock_through_the_service_audited(station: Any) -> None:
     for guess in range(3):
         _code(screen, "approve", user="sue", pin=f"{guess:06d}", kind="void")
     assert {u["username"]: u for u in screen.request("users")}["sue"]["locked_until"] is not None
-    answer = s.client().request("root_unlock", name="sue")
-    assert answer == {"unlocked": "sue", "cleared": True}
+    # root's command, as root types it (the real entry point, through the service's socket)
+    done = subprocess.run([sys.executable, "-m", "dealer_assist", "station", "unlock", "sue", "--socket",
+                           str(s.socket)], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 0 and done.stdout.strip() == "sue: wrong PINs cleared", done.stderr
+    nobody = subprocess.run([sys.executable, "-m", "dealer_assist", "station", "unlock", "ghost", "--socket",
+                             str(s.socket)], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert nobody.returncode == 2 and nobody.stderr.startswith("error: no account 'ghost'"), nobody.stderr
+    assert _code(s.client(), "root_unlock", name="sue") == "ok"  # root's uid (SO_PEERCRED) only
     assert {u["username"]: u for u in screen.request("users")}["sue"]["locked_until"] is None
     cleared = s.running.store.audit_entries(kind="pin_failures_cleared")
     assert cleared[-1].actor == "root" and cleared[-1].detail["username"] == "sue"
