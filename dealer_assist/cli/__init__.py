@@ -79,6 +79,14 @@ def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
     return parser
 
 
+def subcommand_parser(name: str) -> argparse.ArgumentParser:
+    """The parser of one subcommand, configured (tests/test_docs.py checks the README's
+    commands table against it)."""
+    parser = OneLineParser(prog=f"dealer-assist {name}")
+    _load(name).configure(parser)
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit status."""
     args_list = subcommand_first(sys.argv[1:] if argv is None else argv)
