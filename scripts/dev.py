@@ -218,7 +218,7 @@ def compile_in_background() -> int | None:
         with open(COMPILE_LOG, "w", encoding="utf-8") as log:
             child = subprocess.Popen([str(PY), str(COMPILE_ENGINE)], cwd=ROOT, stdin=subprocess.DEVNULL,
                                      stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-                                     pass_fds=(fd,))
+                                     pass_fds=(fd,), preexec_fn=lambda: os.nice(10))  # the window first
         return child.pid
     finally:
         os.close(fd)  # the child keeps the lock until it exits

@@ -76,7 +76,7 @@ def test_every_command_in_the_readme_exists_with_its_options_and_actions() -> No
         known = options_of(parser) | top
         for option in OPTION.findall(row):
             assert option in known, (
-                f"README.md, Commands, the row of `dealer-assist {name or ''}`: {option} is not an option of "
+                f"README.md, Commands, the row of `{' '.join(['dealer-assist', *words])}`: {option} is not an option of "
                 f"`dealer-assist {name or 'gui'}` (it has: {', '.join(sorted(known))}); remove it, or add it "
                 f"to the subcommand's configure() ({SUBCOMMANDS[name or 'gui'][0]})")
         actions = actions_of(parser)
