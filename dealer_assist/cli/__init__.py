@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import Protocol
 
-from dealer_assist import __version__
+from dealer_assist import version
 from dealer_assist.cli.common import OneLineParser
 
 
@@ -64,12 +64,21 @@ def subcommand_first(argv: Sequence[str]) -> list[str]:
     return args
 
 
+class _Version(argparse.Action):
+    """``--version``: the package metadata is read only when asked (not on every start)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        print(f"dealer-assist {version()}")
+        parser.exit()
+
+
 def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="dealer-assist",
         description="Dealer Assist for live blackjack tables.",
     )
-    parser.add_argument("--version", action="version", version=f"dealer-assist {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     chosen = argv[0] if argv and argv[0] in SUBCOMMANDS else None
     for name, (_, help_text) in SUBCOMMANDS.items():
