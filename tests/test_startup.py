@@ -22,11 +22,12 @@ def test_version_is_pyprojects() -> None:
     assert done.stdout == f"dealer-assist {wanted}\n"
 
 
-def test_settle_never_loads_the_package_metadata() -> None:
+def test_settle_never_loads_the_package_metadata_nor_shutil() -> None:
+    """Nor shutil (argparse asks it for the terminal's width; with it come bz2, lzma, fnmatch)."""
     probe = ("import sys\n"
              "from dealer_assist.cli import main\n"
              f"status = main(['settle', {str(EXAMPLE)!r}])\n"
-             "loaded = sorted(m for m in sys.modules if m.startswith(('importlib.metadata', 'email')))\n"
+             "loaded = sorted(m for m in sys.modules if m.startswith(('importlib.metadata', 'email', 'shutil')))\n"
              "print('LOADED', status, loaded, file=sys.stderr)\n")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert '"status": "settled"' in done.stdout
