@@ -1,7 +1,9 @@
 """Docs that cannot drift (issue 37, Build 4): the README's commands table against the
-command line's argparse tree (dealer_assist/cli), the README's layout tables against the
-package tree, and docs/station.md's ops table against the station service's ops. Each
-failure says what to add or change, and where."""
+command line's argparse tree (dealer_assist/cli), both ways; every `dealer-assist ...`
+written as code in README.md and docs/*.md against it; the README's layout tables against
+the package tree; docs/station.md's ops table against the station service's ops, both
+ways. Each failure says what to add or change, and where (a new subcommand: a row in
+README.md's commands table; a new op: a row in docs/station.md's ops table)."""
 
 from __future__ import annotations
 
@@ -155,3 +157,36 @@ def test_the_readme_opens_with_the_two_commands() -> None:
     block = text.split("```")[1].strip().splitlines()
     assert [line.split("#")[0].strip() for line in block] == [
         "python3 scripts/dev.py app", "python3 scripts/dev.py test"]
+
+
+def commands_in_docs() -> list[tuple[str, str]]:
+    """(file, command) for every `dealer-assist ...` written as code in README.md and docs/*.md:
+    a backquoted span, or a line of a fenced block (after `sudo` and a shell prompt)."""
+    found = []
+    for md in [README, *sorted((ROOT / "docs").glob("*.md"))]:
+        text = md.read_text(encoding="utf-8")
+        blocks = re.findall(r"^```[^\n]*\n(.*?)^```", text, re.M | re.S)
+        lines = [line for block in blocks for line in block.splitlines()]
+        prose = re.sub(r"^```[^\n]*\n.*?^```", "", text, flags=re.M | re.S)
+        for command in [*CODE.findall(prose), *lines]:
+            command = re.sub(r"^\s*(\$ )?(sudo )?", "", command).split("#")[0].rstrip()
+            if re.match(r"dealer-assist( \S|$)", command):  # (not a file listing: `dealer-assist   the program`)
+                found.append((md.relative_to(ROOT).as_posix(), command))
+    return found
+
+
+def test_every_command_and_option_written_in_the_docs_exists() -> None:
+    """Every `dealer-assist SUBCOMMAND --option` in the docs names a real subcommand and options it has."""
+    top = options_of(build_parser([]))
+    wrong = []
+    for where, command in commands_in_docs():
+        words = re.split(r"\s+", command)[1:]
+        name = words[0] if words and not words[0].startswith(("-", "[")) else "gui"
+        if name not in SUBCOMMANDS:
+            wrong.append(f"{where}: `{command}`: {name} is not a subcommand ({', '.join(SUBCOMMANDS)})")
+            continue
+        known = options_of(subcommand_parser(name)) | top
+        wrong += [f"{where}: `{command}`: {option} is not an option of `dealer-assist {name}`"
+                  for option in OPTION.findall(command) if option not in known]
+    assert not wrong, "options or subcommands in the docs that the code does not have (fix the doc, or " \
+        "add them to the subcommand's configure()):\n" + "\n".join(wrong)
