@@ -299,8 +299,9 @@ def _run_with_private_service(args: argparse.Namespace) -> int:
         service = start_private_service(extra)
     except LaunchError as exc:
         return _refuse(args, str(exc), 1)
-    print(f"dealer-assist: no station configuration: the station service for this account "
-          f"(local store, SIMULATED SHOE) on {service.socket}, pid {service.pid}", flush=True)
+    if sys.stdout is not None:  # started from the menu: maybe no standard output at all
+        print(f"dealer-assist: no station configuration: the station service for this account "
+              f"(local store, SIMULATED SHOE) on {service.socket}, pid {service.pid}", flush=True)
     try:
         return _run_client_window(args, None, service.socket)
     finally:
