@@ -239,8 +239,10 @@ def compile_engine() -> bool:
     if missing or os.name != "posix":
         say(f"no {missing or 'background compile here'}: running the pure-Python engine")
         return False
-    pid = compile_in_background()
     log = COMPILE_LOG.relative_to(ROOT)
+    if COMPILE_LOG.exists() and "[compile] mypyc failed" in COMPILE_LOG.read_text(errors="replace"):
+        say(f"the last engine compile failed (its log: {log}); trying again")
+    pid = compile_in_background()
     if pid is None:
         say(f"the engine compile is still running (log {log}): this start runs the pure-Python engine")
     else:
