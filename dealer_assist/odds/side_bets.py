@@ -359,9 +359,11 @@ def _dealer_hand(game: str, decks: int, spec: SideBetSpec) -> BetFigures:
     rows = [RowFigure(r.name, r.odds, weights.get(r.name, Fraction(0)), float(weights.get(r.name, Fraction(0))))
             for r in spec.rows]
     origin = "from the permanent 8" if rules.permanent_eight else "from the first"
+    unpaid = (f"a bust with {spec.dealer_cards_paid + 1} or more cards has no row and loses" if spec.dealer_cards_paid
+              else "a hand no row names loses")
     return BetFigures(spec.key, rows, lose=weights.get(_LOSE, Fraction(0)),
                       method=f"exact: every sequence of the dealer's draws {origin} to a standing total "
-                      "or a bust, without replacement from a full shoe (a hand no row names loses)")
+                      f"or a bust, without replacement from a full shoe ({unpaid})")
 
 
 def _drawn_to_eight(game: str, decks: int, spec: SideBetSpec, draws_on: dict[int, bool]) -> BetFigures:
