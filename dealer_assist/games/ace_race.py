@@ -5,9 +5,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Final
 
-from dealer_assist.games import sidebets as sb
 from dealer_assist.games.clauses import COMMON_TABLE, derive_table
 from dealer_assist.games.rules import GameRules
+from dealer_assist.games.sidebets import ACE_RACE_SPEC, PAIR_SPEC
 
 ACE_RACE_CLAUSES: Final = derive_table(
     COMMON_TABLE,
@@ -26,7 +26,7 @@ ACE_RACE_CLAUSES: Final = derive_table(
 
 ACE_RACE: Final = GameRules(
     key="ace_race", name="Blackjack Ace Race", deck_range=(2, 8), area_range=(5, 7),
-    specs=(sb.PAIR_SPEC, sb.ACE_RACE_SPEC), blackjack_odds=Fraction(6, 5), dealer_hits_soft_17=True,
+    specs=(PAIR_SPEC, ACE_RACE_SPEC), blackjack_odds=Fraction(6, 5), dealer_hits_soft_17=True,
     double_hard_10_11_only=True, double_equal_only=False, max_hands=4, split_eights_only=False,
     surrender_against_ace=False, insurance=True, insurance_exactly_half=False,
     dealer_blackjack_vs_doubled="all", permanent_eight=False, dealer_card_in_initial_deal=True,

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Final
 
 from dealer_assist.base.cards import no_tens_deck
-from dealer_assist.games import sidebets as sb
 from dealer_assist.games.clauses import COMMON_TABLE, derive_table
 from dealer_assist.games.rules import GameRules
+from dealer_assist.games.sidebets import BONUS678_SPEC, PLUS21_SPEC, SUPERB8_SPEC, TIE18_SPEC
 
 DUELING8S_CLAUSES: Final = derive_table(
     COMMON_TABLE,
@@ -106,11 +106,11 @@ DUELING8S_CLAUSES: Final = derive_table(
 
 DUELING8S: Final = GameRules(
     key="dueling8s", name="Dueling 8's 21+", deck_range=(3, 8), area_range=(1, 7),
-    specs=(sb.SUPERB8_SPEC, sb.TIE18_SPEC, sb.PLUS21_SPEC), blackjack_odds=None, dealer_hits_soft_17=False,
+    specs=(SUPERB8_SPEC, TIE18_SPEC, PLUS21_SPEC), blackjack_odds=None, dealer_hits_soft_17=False,
     double_hard_10_11_only=False, double_equal_only=False, max_hands=4, split_eights_only=True,
     surrender_against_ace=True, insurance=False, insurance_exactly_half=False,
     dealer_blackjack_vs_doubled=None, permanent_eight=True, dealer_card_in_initial_deal=False,
     shared_hand=False, clauses=DUELING8S_CLAUSES, short_name="Dueling 8's", deck=no_tens_deck,
     usual_decks=6, list_name="Dueling 8's 21+",
-    main_bonus=sb.BONUS678_SPEC,
+    main_bonus=BONUS678_SPEC,
 )

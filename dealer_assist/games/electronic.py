@@ -5,8 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Final
 
-from dealer_assist.games import sidebets as sb
 from dealer_assist.games.rules import GameRules
+from dealer_assist.games.sidebets import BET_THE_SET_SPEC, KINGS_BOUNTY_SPEC, ROYAL_MATCH_SPEC
 
 ELECTRONIC_CLAUSES: Final[dict[str, str]] = {
     "decks": "2.1",
@@ -75,7 +75,7 @@ ELECTRONIC_CLAUSES: Final[dict[str, str]] = {
 
 ELECTRONIC: Final = GameRules(
     key="electronic", name="Electronic Blackjack", deck_range=(2, 6), area_range=(0, 0),
-    specs=(sb.BET_THE_SET_SPEC, sb.ROYAL_MATCH_SPEC, sb.KINGS_BOUNTY_SPEC), blackjack_odds=Fraction(3, 2),
+    specs=(BET_THE_SET_SPEC, ROYAL_MATCH_SPEC, KINGS_BOUNTY_SPEC), blackjack_odds=Fraction(3, 2),
     dealer_hits_soft_17=False, double_hard_10_11_only=False, double_equal_only=True,
     max_hands=3, split_eights_only=False, surrender_against_ace=False, insurance=True,
     insurance_exactly_half=True, dealer_blackjack_vs_doubled="original", permanent_eight=False,

@@ -5,9 +5,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Final
 
-from dealer_assist.games import sidebets as sb
 from dealer_assist.games.clauses import COMMON_TABLE, derive_table
 from dealer_assist.games.rules import GameRules
+from dealer_assist.games.sidebets import LUCKY8_SPEC, PAIR_SPEC
 
 LUCKY8_CLAUSES: Final = derive_table(
     COMMON_TABLE,
@@ -24,7 +24,7 @@ LUCKY8_CLAUSES: Final = derive_table(
 
 LUCKY8: Final = GameRules(
     key="lucky8", name="Blackjack Lucky 8", deck_range=(1, 8), area_range=(5, 7),
-    specs=(sb.PAIR_SPEC, sb.LUCKY8_SPEC), blackjack_odds=Fraction(3, 2), dealer_hits_soft_17=False,
+    specs=(PAIR_SPEC, LUCKY8_SPEC), blackjack_odds=Fraction(3, 2), dealer_hits_soft_17=False,
     double_hard_10_11_only=False, double_equal_only=False, max_hands=4, split_eights_only=False,
     surrender_against_ace=False, insurance=True, insurance_exactly_half=False,
     dealer_blackjack_vs_doubled="original", permanent_eight=False,

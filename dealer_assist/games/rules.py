@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Final
 
 from dealer_assist.base.cards import Card, standard_deck
-from dealer_assist.games import sidebets as sb
+from dealer_assist.games.sidebets import SideBetSpec
 
 # Odds of insurance (4.1 of each game).
 INSURANCE_ODDS: Final = Fraction(2, 1)
@@ -24,7 +24,7 @@ class GameRules:
     name: str
     deck_range: tuple[int, int]
     area_range: tuple[int, int]
-    specs: tuple[sb.SideBetSpec, ...]  # the side bets, in the layout's order
+    specs: tuple[SideBetSpec, ...]  # the side bets, in the layout's order
     blackjack_odds: Fraction | None
     dealer_hits_soft_17: bool
     double_hard_10_11_only: bool
@@ -42,7 +42,7 @@ class GameRules:
     clauses: dict[str, str] = field(repr=False)
     deck: Callable[[], tuple[Card, ...]] = standard_deck  # one deck (2.1)
     short_name: str = ""  # in refusals: "Ace Race doubles only on hard 10 or 11"
-    main_bonus: sb.SideBetSpec | None = None  # paid on main wagers (Dueling 8's 6-7-8, 1.1.2)
+    main_bonus: SideBetSpec | None = None  # paid on main wagers (Dueling 8's 6-7-8, 1.1.2)
     usual_decks: int = 0  # the deck count it is usually dealt with (0: 6, within its 2.1 range)
     list_name: str = ""  # its name in lists: the review's filter and columns, the bench (else short_name)
 
@@ -65,7 +65,7 @@ class GameRules:
     def side_bets(self) -> tuple[str, ...]:
         return tuple(s.key for s in self.specs)
 
-    def spec(self, bet: str) -> sb.SideBetSpec | None:
+    def spec(self, bet: str) -> SideBetSpec | None:
         """The side bet ``bet`` of this game, or None."""
         for s in self.specs:
             if s.key == bet:

@@ -6,9 +6,9 @@ from fractions import Fraction
 from typing import Final
 
 from dealer_assist.base.cards import element_deck
-from dealer_assist.games import sidebets as sb
 from dealer_assist.games.clauses import COMMON_TABLE, derive_table
 from dealer_assist.games.rules import GameRules
+from dealer_assist.games.sidebets import PAIR_SPEC, SUPER_SEVENS_SPEC, THREE_STARS_SPEC
 
 STAR_ELEMENTS_CLAUSES: Final = derive_table(
     COMMON_TABLE,
@@ -32,7 +32,7 @@ STAR_ELEMENTS_CLAUSES: Final = derive_table(
 
 STAR_ELEMENTS: Final = GameRules(
     key="star_elements", name="Star Elements Blackjack", deck_range=(4, 6), area_range=(1, 7),
-    specs=(sb.PAIR_SPEC, sb.SUPER_SEVENS_SPEC, sb.THREE_STARS_SPEC), blackjack_odds=Fraction(3, 2),
+    specs=(PAIR_SPEC, SUPER_SEVENS_SPEC, THREE_STARS_SPEC), blackjack_odds=Fraction(3, 2),
     dealer_hits_soft_17=False, double_hard_10_11_only=False, double_equal_only=False,
     max_hands=4, split_eights_only=False, surrender_against_ace=False, insurance=True,
     insurance_exactly_half=False, dealer_blackjack_vs_doubled="all", permanent_eight=False,
