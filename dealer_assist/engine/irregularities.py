@@ -722,8 +722,8 @@ def _lost_card(rnd: Section5Port, place: Place, card: Card, to: Target) -> None:
         undone = _return_area(rnd, area, rnd.st.clause("no_cards.returned"))
         text = f"area {number} received no card on the initial deal: its wagers are returned"
         if undone:
-            text += (f" ({', '.join(undone)} settled at the interim on cards that were not the area's"
-                     " included: a payout is taken back, a lost stake given back)")
+            text += (f", {' and '.join(undone)} too, though settled at the interim on cards that were not"
+                     " the area's: a payout is taken back, a lost stake given back")
         _ruling(rnd, "no_cards.returned", "returned", text)
         rnd.advance()
         return

@@ -80,6 +80,10 @@ def test_side_bets_won_at_the_interim_are_returned_with_the_area_5_14(game: str)
                          side: ("returned", 0, "5.14")}
     assert out["net"]["bob"] == 0
     assert out["next"]["area"] == 3  # play goes on with carol
+    # The dealer is told which interim settlements are undone.
+    names = {"super_sevens": "Super Star 7s", "lucky8": "Lucky 8", "ace_race": "Ace Race"}
+    assert (f"its wagers are returned, bob's Pair and bob's {names[side]} too, though settled at the interim"
+            in out["rulings"][-1]["text"])
 
 
 @pytest.mark.parametrize("game", list(CASES))
