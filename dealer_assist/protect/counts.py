@@ -103,7 +103,8 @@ def fit_tags(effects: tuple[float, ...], deck: tuple[int, ...]) -> tuple[tuple[i
 
 
 @cache
-def _data() -> dict[str, Any]:
+def on_file() -> dict[str, Any]:
+    """The effects of removal on file, by game and deck count (data/main_removal.json)."""
     if not DATA.exists():
         return {}
     loaded: dict[str, Any] = json.loads(DATA.read_text(encoding="utf-8"))
@@ -111,7 +112,7 @@ def _data() -> dict[str, Any]:
 
 
 def known_decks(game: str) -> list[int]:
-    return sorted(int(d) for d in _data().get(game, {}))
+    return sorted(int(d) for d in on_file().get(game, {}))
 
 
 @cache
@@ -121,7 +122,7 @@ def count_for(game: str, decks: int) -> Count | None:
     if not available:
         return None
     near = min(available, key=lambda d: (abs(d - decks), d))
-    entry: Mapping[str, Any] = _data()[game][str(near)]
+    entry: Mapping[str, Any] = on_file()[game][str(near)]
     deck = for_game(game, decks).deck
     scale = near / decks  # an effect of removal is about inversely proportional to the shoe
     effects = tuple(float(entry["effects"].get(name, 0.0)) * scale for name in POINT_NAMES)
