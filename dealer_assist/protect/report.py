@@ -22,7 +22,7 @@ from typing import Any
 
 from dealer_assist.base.cards import Card, CardNotationError, parse_card
 from dealer_assist.protect.counts import Count, count_for
-from dealer_assist.protect.stats import fit
+from dealer_assist.protect.stats import Fit, fit
 from dealer_assist.store import DEFAULT_TABLE, Store
 
 ALPHA = 0.001  # two-sided p-value below which a rising bet is flagged
@@ -156,6 +156,11 @@ def _hours(first: str, last: str) -> float:
     return (at(last) - at(first)).total_seconds() / 3600
 
 
+def spread_flagged(result: Fit, rounds: int) -> bool:
+    """The bet rises with the count beyond chance: slope > 0, p below ALPHA, MIN_ROUNDS rounds."""
+    return rounds >= MIN_ROUNDS and result.slope > 0 and result.p_value < ALPHA
+
+
 def player_reports(rounds: list[RoundRow], player: str | None = None) -> list[PlayerReport]:
     by_player: dict[str, list[tuple[RoundRow, Decimal]]] = {}
     for r in rounds:
@@ -177,7 +182,7 @@ def player_reports(rounds: list[RoundRow], player: str | None = None) -> list[Pl
         per_hour = len(items) / span if span >= 0.1 else ROUNDS_PER_HOUR
         average = total / len(items)
         reasons = []
-        if len(items) >= MIN_ROUNDS and result.slope > 0 and result.p_value < ALPHA:
+        if spread_flagged(result, len(items)):
             reasons.append(f"main wager rises with the true count: {result.slope:.2f} per unit of count "
                            f"(95 % {result.slope_text()}), r = {result.r:.2f}, p = {result.p_value:.2g}, "
                            f"{len(items)} rounds")

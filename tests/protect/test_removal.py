@@ -24,7 +24,13 @@ import pytest
 from dealer_assist.base.cards import parse_card
 from dealer_assist.games import GAMES
 from dealer_assist.odds.side_bets import from_classifier
-from dealer_assist.protect.counts import POINT_NAMES, betting_correlation, count_for, known_decks, on_file
+from dealer_assist.protect.counts import (
+    POINT_NAMES,
+    betting_correlation,
+    count_for,
+    known_decks,
+    on_file,
+)
 from dealer_assist.protect.removal import (
     exact_side_bets,
     full_shoe,
@@ -32,7 +38,6 @@ from dealer_assist.protect.removal import (
     side_bet_removal,
     side_bet_return,
 )
-
 
 
 def two_deck_counts(game: str) -> tuple[int, int]:
