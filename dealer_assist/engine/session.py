@@ -493,7 +493,7 @@ class TableSession:
 
 
 def _header(table: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in table.items() if k not in ("shoe_dealt", "under_min_history", "events")}
+    return {k: v for k, v in table.items() if k not in ("shoe_dealt", "under_min_history", "events", "shoe")}
 
 
 __all__ = ["SHOE_KINDS", "SLIP_KINDS", "UNREAD", "Step", "TableSession"]
