@@ -1,6 +1,7 @@
 """The statistics of a bet spread, in pure Python (no SciPy): Pearson's correlation, the
 least-squares slope of wager on true count with its 95 % interval, and the p-value of the
-slope's t statistic (Student's t through the regularised incomplete beta function)."""
+slope's t statistic (Student's t through the regularised incomplete beta function), the
+slope's standard error robust to autocorrelation (Newey–West)."""
 
 from __future__ import annotations
 
@@ -83,6 +84,21 @@ class Fit:
         return f"{self.low:.2f} to {self.high:.2f}"
 
 
+def newey_west_se(xs: Sequence[float], ys: Sequence[float], mx: float, my: float, slope: float,
+                  sxx: float) -> float:
+    """The slope's standard error robust to autocorrelation (Newey–West, Bartlett weights,
+    lag floor(4 (n/100)^(2/9))): the points are rounds in time order, and both a true count
+    and a progression's wager carry over from one round to the next."""
+    n = len(xs)
+    lags = int(4 * (n / 100) ** (2 / 9))
+    u = [(x - mx) * ((y - my) - slope * (x - mx)) for x, y in zip(xs, ys, strict=True)]
+    total = sum(v * v for v in u)
+    for lag in range(1, min(lags, n - 1) + 1):
+        weight = 1 - lag / (lags + 1)
+        total += 2 * weight * sum(u[t] * u[t - lag] for t in range(lag, n))
+    return math.sqrt(max(total, 0.0)) / sxx
+
+
 def fit(xs: Sequence[float], ys: Sequence[float]) -> Fit:
     n = len(xs)
     if n < 3:
@@ -101,6 +117,8 @@ def fit(xs: Sequence[float], ys: Sequence[float]) -> Fit:
     sse = max(0.0, syy - slope * sxy)
     if sse <= 1e-12 * syy:  # every point on the line
         return Fit(n, r, slope, slope, slope, 0.0 if slope else 1.0)
-    se = math.sqrt(sse / df / sxx)
+    se = newey_west_se(xs, ys, mx, my, slope, sxx)
+    if se <= 0.0:
+        se = math.sqrt(sse / df / sxx)
     half = t_quantile(0.975, df) * se
     return Fit(n, r, slope, slope - half, slope + half, t_two_sided_p(slope / se, df))
