@@ -60,6 +60,7 @@ class PlayerReport:
     slope_low: float
     slope_high: float
     p_value: float
+    p_robust: float
     estimated_edge: float | None
     rounds_per_hour: float
     win_per_hour: float | None
@@ -74,7 +75,7 @@ class PlayerReport:
         return {
             "player": self.player, "rounds": self.rounds,
             "total_wager": _amount(self.total_wager), "average_wager": _amount(self.average_wager),
-            "correlation": num(self.correlation), "p_value": num(self.p_value),
+            "correlation": num(self.correlation), "p_value": num(self.p_value), "p_robust": num(self.p_robust),
             "slope": num(self.slope), "slope_95": [num(self.slope_low), num(self.slope_high)],
             "estimated_edge": num(self.estimated_edge), "rounds_per_hour": num(self.rounds_per_hour),
             "win_per_hour": num(self.win_per_hour), "flagged": self.flagged, "reasons": self.reasons,
@@ -191,6 +192,7 @@ def player_reports(rounds: list[RoundRow], player: str | None = None) -> list[Pl
         count = count_for(items[0][0].game, items[0][0].decks)
         out.append(PlayerReport(
             name, len(items), total, average, result.r, result.slope, result.low, result.high, result.p_value,
+            result.p_robust,
             edge, per_hour, edge * float(average) * per_hour if edge is not None else None,
             bool(reasons), reasons, _describe(count)))
     return out

@@ -1,7 +1,7 @@
 """The statistics of a bet spread, in pure Python (no SciPy): Pearson's correlation, the
 least-squares slope of wager on true count with its 95 % interval, and the p-value of the
 slope's t statistic (Student's t through the regularised incomplete beta function), the
-slope's standard error robust to autocorrelation (Newey–West)."""
+p-value with the slope's standard error robust to autocorrelation (Newey–West) beside it."""
 
 from __future__ import annotations
 
@@ -79,6 +79,7 @@ class Fit:
     low: float
     high: float
     p_value: float
+    p_robust: float = 1.0  # the same with the Newey-West standard error (not used to flag)
 
     def slope_text(self) -> str:
         return f"{self.low:.2f} to {self.high:.2f}"
@@ -116,9 +117,9 @@ def fit(xs: Sequence[float], ys: Sequence[float]) -> Fit:
     df = n - 2
     sse = max(0.0, syy - slope * sxy)
     if sse <= 1e-12 * syy:  # every point on the line
-        return Fit(n, r, slope, slope, slope, 0.0 if slope else 1.0)
-    se = newey_west_se(xs, ys, mx, my, slope, sxx)
-    if se <= 0.0:
-        se = math.sqrt(sse / df / sxx)
+        return Fit(n, r, slope, slope, slope, 0.0 if slope else 1.0, 0.0 if slope else 1.0)
+    se = math.sqrt(sse / df / sxx)
     half = t_quantile(0.975, df) * se
-    return Fit(n, r, slope, slope - half, slope + half, t_two_sided_p(slope / se, df))
+    robust = newey_west_se(xs, ys, mx, my, slope, sxx)
+    return Fit(n, r, slope, slope - half, slope + half, t_two_sided_p(slope / se, df),
+               t_two_sided_p(slope / robust, df) if robust > 0 else 1.0)

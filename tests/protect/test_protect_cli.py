@@ -78,10 +78,10 @@ def test_a_bettor_who_follows_the_count_is_flagged_and_a_flat_one_is_not(store: 
     # two points (0, 10) and (tc, 50), six times each: on one line
     assert p1["correlation"] == pytest.approx(1.0 if tc > 0 else -1.0)
     assert p1["slope"] == pytest.approx(40 / tc)
-    assert p1["p_value"] == 0.0
+    assert p1["p_value"] == 0.0 and p1["p_robust"] == 0.0
     assert p1["flagged"] is (tc > 0) and (not p1["flagged"] or "rises with the true count" in p1["reasons"][0])
     assert p2["rounds"] == 12 and p2["total_wager"] == 120
-    assert p2["correlation"] is None and p2["slope"] == 0 and p2["p_value"] == 1.0
+    assert p2["correlation"] is None and p2["slope"] == 0 and p2["p_value"] == 1.0 and p2["p_robust"] == 1.0
     assert p2["flagged"] is False and p2["reasons"] == []
     # the estimated edge: the full shoe's, then that plus 312/305 x the seven cards' effects
     after = count.base + 312 / 305 * sum(count.effects[parse_card(c).points - 1] for c in CARDS)
