@@ -32,6 +32,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "floor": ("dealer_assist.cli.floor", "set up the floor database (schema, roles)"),
     "bench": ("dealer_assist.cli.bench", "benchmark the rules engine"),
     "odds": ("dealer_assist.cli.odds", "print a game's par sheet: every wager's house edge"),
+    "protect": ("dealer_assist.cli.protect", "each player's bet against the count (game protection)"),
     "shoe-sim": ("hardware.commands", "run a simulated card-reading shoe on a pseudo-terminal"),
     "shoe-monitor": ("hardware.commands", "print the events a shoe sends, one JSON object per line"),
     "station": ("hardware.station", "check, write or show the station's configuration (technicians)"),
