@@ -43,6 +43,7 @@ from ui.common.keypad import PinKeypad, fit_dialog
 from ui.common.login import (
     PinDialog,
     ask_supervisor,
+    message_line,
     pin_field,
     pin_problem,
     show_message,
@@ -151,9 +152,7 @@ class _PinPair:
         layout.addLayout(form)
         self.keypad = PinKeypad([self.pin, self.pin_again])
         layout.addWidget(self.keypad)
-        self.message = QLabel("")
-        self.message.setWordWrap(True)
-        self.message.setProperty("role", "refusal")
+        self.message = message_line()
         layout.addWidget(self.message)
 
 
@@ -216,6 +215,26 @@ class EnrolmentDialog(QDialog):
             self.accept()
 
         self.jobs.enrol(name, pin, done)
+
+
+class ConfirmDialog(QDialog):
+    """A question with two large answers: *no* (left, also Escape) and *yes*."""
+
+    def __init__(self, title: str, question: str, no: str, yes: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        layout = QVBoxLayout(self)
+        layout.addWidget(_title(question))
+        row = QHBoxLayout()
+        self.no_button = touch_button(no)
+        self.no_button.clicked.connect(self.reject)
+        self.yes_button = touch_button(yes)
+        self.yes_button.setProperty("role", "danger")
+        self.yes_button.clicked.connect(self.accept)
+        row.addWidget(self.no_button)
+        row.addWidget(self.yes_button)
+        layout.addLayout(row)
+        fit_dialog(self)
 
 
 class AccountsDialog(QDialog):
@@ -429,12 +448,39 @@ class Shifts:
         dialog.open()
 
     def _login_cancelled(self) -> None:
-        # Cancel on the log-in closes the station's window: nobody deals without a shift.
+        # Escape / Cancel on the log-in clears it and asks again (issue 34): it never quits
+        # the station's program, and nobody deals without a shift.
         if self.dialog is self.login_dialog and self.dealer is None:
-            self.window.close()
+            self._log_in("Log-in cancelled. Enter your name and PIN to start a shift.")
+
+    def open_work(self) -> str:
+        """What a shift ending now would leave open, in words ("" when nothing is)."""
+        c = self.controller
+        if getattr(c, "rnd", None) is not None and getattr(c, "round_id", None) is not None and not c.concluded:
+            return (f"Round {c.round_id} is in play (not settled): it stays open for the next dealer, "
+                    "who finishes it.")
+        slip = list(getattr(c, "slip", []) or [])
+        if getattr(c, "betting", False) and slip:
+            return f"{len(slip)} wager(s) are on the layout and no card is dealt yet: they stay for the next dealer."
+        return ""
 
     def end_shift(self) -> None:
-        """The dealer logs out; the screen waits for the next dealer's log-in."""
+        """The dealer logs out; the screen waits for the next dealer's log-in. Mid-round it
+        asks first and says what stays open (issue 34)."""
+        if self.dealer is None:
+            return
+        work = self.open_work()
+        if not work:
+            self._end_shift()
+            return
+        ask = ConfirmDialog("End shift?", f"End {self.dealer}'s shift now? {work}",
+                            "Keep the shift", "End shift anyway", self.window)
+        self.dialog = ask
+        self.end_shift_question = ask
+        ask.accepted.connect(self._end_shift)
+        ask.open()
+
+    def _end_shift(self) -> None:
         name = self.dealer
         if name is None:
             return

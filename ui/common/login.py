@@ -75,6 +75,16 @@ def show_message(label: QLabel, text: str, *, ok: bool = False) -> None:
         label.style().unpolish(label)
         label.style().polish(label)
     label.setText(text)
+    label.setVisible(bool(text))  # no empty red bar (issue 34)
+
+
+def message_line() -> QLabel:
+    """A dialog's message line, hidden while it has nothing to say."""
+    label = QLabel("")
+    label.setWordWrap(True)
+    label.setProperty("role", "refusal")
+    label.setVisible(False)
+    return label
 
 
 def pin_field() -> QLineEdit:
@@ -130,9 +140,7 @@ class PinDialog(QDialog):
         layout.addLayout(form)
         self.keypad = PinKeypad([self.pin, self.new_pin, self.new_pin_again])
         layout.addWidget(self.keypad)
-        self.message = QLabel("")
-        self.message.setWordWrap(True)
-        self.message.setProperty("role", "refusal")
+        self.message = message_line()
         layout.addWidget(self.message)
         buttons = QHBoxLayout()
         self.ok_button = touch_button("OK")

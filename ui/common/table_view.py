@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 from dealer_assist.games.names import BetNames
 from ui.common.cards import CardDropMixin, CardRow, DropTarget
 from ui.common.round_view import AreaView, HandView, WagerCell, area_view, dealer_view
-from ui.common.style import px
+from ui.common.style import BADGE, HAND_TURN, PAY_COLOURS, px
 
 BET_NAMES = BetNames({  # a bet no entry names takes its game's name (games/names.py)
     "main": "Main", "pair": "Pair", "ace_race": "Ace Race", "lucky8": "Lucky 8",
@@ -47,7 +47,6 @@ SHORT_BET_NAMES = BetNames({
     "even_money": "EvenM",
 })
 
-PAY_COLOURS = {"pay": "#b9f6ca", "collect": "#ff8a80", "return": "#e0e0e0", "": "#ffffff"}
 
 
 def total_text(total: int, soft: bool, cards: int) -> str:
@@ -91,7 +90,7 @@ class HandBox(DropTarget):
         layout.setSpacing(1)
         self.title = _label(self._head(hand), size=label_size, bold=True)
         self.badges = _label(" ".join(hand.badges), size=max(10, label_size - 2 - (3 if numbered else 0)),
-                             bold=True, colour="#ffd600")
+                             bold=True, colour=BADGE)
         self.badges.setWordWrap(True)
         self.badges.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         layout.addWidget(self.title)
@@ -203,7 +202,7 @@ class HandBox(DropTarget):
         if self.hand.in_turn:  # the hand in turn: a lighter field behind it (seen from two metres)
             p = QPainter(self)
             p.setPen(Qt.PenStyle.NoPen)
-            p.setBrush(QColor("#1b8a48"))
+            p.setBrush(QColor(HAND_TURN))
             p.drawRoundedRect(self.rect(), 6, 6)
             p.end()
 
