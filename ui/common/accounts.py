@@ -49,6 +49,7 @@ from ui.common.login import (
     show_message,
     touch_button,
 )
+from ui.common.screen_fit import ScreenDialog
 from ui.common.worker import Worker
 
 T = TypeVar("T")
@@ -156,7 +157,7 @@ class _PinPair:
         layout.addWidget(self.message)
 
 
-class EnrolmentDialog(QDialog):
+class EnrolmentDialog(ScreenDialog):
     """First start on a new store: enrol a supervisor (name, PIN twice). No dealer is created."""
 
     def __init__(self, jobs: StoreJobs, parent: QWidget | None = None) -> None:
@@ -217,7 +218,7 @@ class EnrolmentDialog(QDialog):
         self.jobs.enrol(name, pin, done)
 
 
-class ConfirmDialog(QDialog):
+class ConfirmDialog(ScreenDialog):
     """A question with two large answers: *no* (left, also Escape) and *yes*."""
 
     def __init__(self, title: str, question: str, no: str, yes: str, parent: QWidget | None = None) -> None:
@@ -237,7 +238,7 @@ class ConfirmDialog(QDialog):
         fit_dialog(self)
 
 
-class AccountsDialog(QDialog):
+class AccountsDialog(ScreenDialog):
     """A supervisor's accounts: add, disable / enable, reset a PIN. Opened behind the PIN."""
 
     COLUMNS = ("Name", "Roles", "State", "PIN")
@@ -253,6 +254,10 @@ class AccountsDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(_title("Dealers and supervisors of this station. Every change is recorded "
                                 f"with your name ({supervisor})."))
+        # two columns, the accounts and the new account's PIN with its keypad: the dialog
+        # fits a 768 px screen (issue 34: Add account and Close were off-screen)
+        columns = QHBoxLayout()
+        left = QVBoxLayout()
         self.table = QTableWidget(0, len(self.COLUMNS))
         self.table.setHorizontalHeaderLabels(list(self.COLUMNS))
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -262,7 +267,8 @@ class AccountsDialog(QDialog):
         self.table.verticalHeader().setVisible(False)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.setMinimumHeight(220)
-        layout.addWidget(self.table)
+        self.table.setMinimumWidth(420)
+        left.addWidget(self.table, 1)
         row = QHBoxLayout()
         self.disable_button = touch_button("Disable")
         self.disable_button.clicked.connect(lambda: self._set_disabled(True))
@@ -272,16 +278,21 @@ class AccountsDialog(QDialog):
         self.reset_button.clicked.connect(self.reset_pin)
         for b in (self.disable_button, self.enable_button, self.reset_button):
             row.addWidget(b)
-        layout.addLayout(row)
+        left.addLayout(row)
+        columns.addLayout(left, 1)
+        right = QVBoxLayout()
         form = QFormLayout()
         self.name = _name_field()
-        self.supervisor_role = QCheckBox("Supervisor too (approves voids, corrections; accounts)")
+        self.supervisor_role = QCheckBox("Supervisor too (voids, corrections, accounts)")
         self.supervisor_role.setMinimumHeight(48)
         self.supervisor_role.setStyleSheet("QCheckBox::indicator { width: 32px; height: 32px; }")
-        form.addRow("New account's name", self.name)
+        form.addRow("New account", self.name)
         form.addRow("", self.supervisor_role)
-        pins = _PinPair(layout, form, "PIN (new account or reset)")
+        pins = _PinPair(right, form, "PIN (new or reset)")
         self.pin, self.pin_again, self.keypad, self.message = pins.pin, pins.pin_again, pins.keypad, pins.message
+        right.addStretch(1)
+        columns.addLayout(right)
+        layout.addLayout(columns, 1)
         bottom = QHBoxLayout()
         self.add_button = touch_button("Add account")
         self.add_button.clicked.connect(self.add_account)
@@ -291,7 +302,7 @@ class AccountsDialog(QDialog):
         bottom.addStretch(1)
         bottom.addWidget(self.close_button)
         layout.addLayout(bottom)
-        fit_dialog(self)
+        self.setMinimumWidth(960)  # the two columns side by side
         self.refresh()
 
     @property

@@ -16,7 +16,6 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from PySide6.QtWidgets import (
-    QDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -28,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from dealer_assist.store import MIN_PIN_DIGITS, PinCheck, new_pin_problem
 from ui.common.keypad import KEY_SIZE, PinKeypad, fit_dialog
+from ui.common.screen_fit import ScreenDialog
 
 WRONG = "Wrong name or PIN, or not allowed"
 
@@ -103,7 +103,7 @@ def touch_button(text: str) -> QPushButton:
     return button
 
 
-class PinDialog(QDialog):
+class PinDialog(ScreenDialog):
     """Ask for a name and PIN; ``check(name, pin, done)`` answers through ``done``.
 
     ``on_ok(name)`` runs once the PIN was accepted (after a required change, if any).

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 from dealer_assist.engine.table_setup import DEFAULT_CHIPS, MAX_CHIPS
 from ui.common.amount_keypad import AmountKeypad
 from ui.common.keys import bind
+from ui.common.screen_fit import ScreenDialog
 from ui.common.style import money, px
 from ui.common.table_view import BET_NAMES
 
@@ -57,7 +58,7 @@ def _clear(grid: QGridLayout, buttons: dict[Any, QPushButton]) -> None:
     buttons.clear()
 
 
-class TextDialog(QDialog):
+class TextDialog(ScreenDialog):
     """A question in words, one text field, OK and Cancel."""
 
     def __init__(self, title: str, question: str, placeholder: str, parent: QWidget | None = None) -> None:

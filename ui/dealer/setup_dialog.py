@@ -12,7 +12,6 @@ from pathlib import Path
 
 from PySide6.QtWidgets import (
     QComboBox,
-    QDialog,
     QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
@@ -36,6 +35,7 @@ from dealer_assist.engine.table_setup import (
 from dealer_assist.games import GAMES
 from dealer_assist.store import Store, StoreError, default_db_path
 from ui.common.dialog_keys import enter_submits
+from ui.common.screen_fit import ScreenDialog
 from ui.common.table_view import BET_NAMES
 
 
@@ -58,7 +58,7 @@ def remembered_setup(db: str | None, repairs: list[str] | None = None) -> TableS
     return setup
 
 
-class SetupDialog(QDialog):
+class SetupDialog(ScreenDialog):
     def __init__(self, setup: TableSetup, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Table setup")
