@@ -79,11 +79,12 @@ QPushButton:pressed {{ background: #ddd; }}
 QPushButton:disabled {{ color: {DISABLED_TEXT}; border-color: #aaa; background: #f0f0f0; }}
 QPushButton[role="option"] {{ font-size: {s(18)}px; min-height: {s(54)}px; padding: 2px 4px; background: #fff8d0; }}
 QPushButton[role="stand"] {{ font-size: {s(30)}px; min-height: {s(76)}px; background: #ffe082; border-width: 3px; }}
-QPushButton[role="offer"] {{ font-size: {s(17)}px; min-height: {s(TOUCH) - 4}px; padding: 2px 2px; background: #e3f2fd; }}
+QPushButton[role="go"] {{ font-size: {s(24)}px; min-height: {s(52)}px; background: #ffe082; border-width: 3px; }}
+QPushButton[role="offer"] {{ font-size: {s(16)}px; min-height: {s(TOUCH) - 8}px; padding: 2px 1px; background: #e3f2fd; }}
 QPushButton[role="confirm"] {{ background: #d7f5d7; }}
 QPushButton[role="danger"] {{ background: #fde0e0; }}
-QPushButton[role="place"] {{ font-size: {s(22)}px; min-height: {s(64)}px; background: #ffe0b2; border-width: 3px; }}
-QPushButton[role="toggle"] {{ font-size: {s(18)}px; min-height: {s(TOUCH)}px; background: #ffffff; }}
+QPushButton[role="place"] {{ font-size: {s(18)}px; min-height: {s(TOUCH) - 8}px; background: #ffe0b2; border-width: 3px; }}
+QPushButton[role="toggle"] {{ font-size: {s(17)}px; min-height: {s(TOUCH) - 8}px; padding: 2px 2px; background: #ffffff; }}
 QPushButton[role="toggle"]:checked {{ background: #1565c0; color: #ffffff; border-color: #0d47a1; }}
 QPushButton[role="report"] {{ font-size: {s(16)}px; padding: 2px 2px; }}
 QComboBox, QLineEdit, QSpinBox {{ font-size: {s(18)}px; min-height: {s(TOUCH) - 6}px; min-width: {s(TOUCH)}px; }}

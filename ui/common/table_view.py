@@ -73,6 +73,10 @@ def _set_text(label: QLabel, text: str) -> None:
         label.setText(text)
 
 
+PAY_MOST_PX = 30  # a pay tag's largest type at scale 1 (42 px at 1920×1080)
+PAY_FLOOR_PX = 14  # its smallest
+
+
 class HandBox(DropTarget):
     """One hand: its cards, total and badges; a card dragged here lies in this hand.
 
@@ -99,11 +103,12 @@ class HandBox(DropTarget):
         layout.addWidget(self.cards)
         layout.addWidget(self.badges)
         self.badges.setVisible(bool(hand.badges))
-        # what to pay or collect on this hand, over the lower part of its cards (their corner
-        # index stays visible): large type, read from two metres; no re-layout when it appears
+        # what to pay or collect on this hand, beside or under its cards (never over one):
+        # large type, read from two metres; no re-layout when it appears
         self.pay = PayTag(self)
         self._pay_lines: list[str] = []
-        self._pay_px = px(18 if numbered else 22)  # the largest; smaller only where the box is small
+        self._pay_px = px(PAY_MOST_PX)  # the largest; smaller only where the box is small
+        self.pay_cap = self._pay_px  # the layout's one size (TableView.equal_pay)
         font = QFont(self.pay.font())
         font.setPixelSize(self._pay_px)
         font.setBold(True)
@@ -142,7 +147,7 @@ class HandBox(DropTarget):
             self._pay_lines = []
             self.pay.set_lines([])
             return
-        self._pay_lines = [f"{name + ' ' if self.pay_names else ''}{amount}" for name, amount, _ in pay]
+        self._pay_lines = [f"{name} {amount}" for name, amount, _ in pay]  # names on split hands too
         self.pay.set_lines([(line, PAY_COLOURS.get(action, "#333")) for line, (_, _, action)
                             in zip(self._pay_lines, pay, strict=True)])
         self._place_pay()
@@ -152,46 +157,70 @@ class HandBox(DropTarget):
         """What the hand's spot says to pay or collect, one line a player (tests, review)."""
         return [f"{name} {amount}" for name, amount, _ in self.hand.pay]
 
-    def _fit(self, lines: list[str], room_h: int, smallest: int) -> tuple[int, int, int] | None:
-        """(type size, width, height) of the largest type from the label's size down to
-        ``smallest`` at which ``lines`` fit ``room_h`` and the box's width; None if none does."""
+    def _fit(self, lines: list[str], room_w: int, room_h: int, smallest: int) -> tuple[int, int, int] | None:
+        """(type size, width, height) of the largest type from the tag's size down to
+        ``smallest`` at which ``lines`` fit ``room_w`` × ``room_h``; None if none does."""
         font = QFont(self.pay.font())
         for size in range(self._pay_px, smallest - 1, -1):
             font.setPixelSize(size)
             metrics = QFontMetrics(font)
             width = max(metrics.horizontalAdvance(line) for line in lines) + 10
             height = metrics.lineSpacing() * len(lines) + 4
-            if height <= room_h and width <= self.width() - 4:
+            if height <= room_h and width <= room_w:
                 return size, width, height
         return None
 
-    def _place_pay(self) -> None:
-        # The largest type (at most its size at this scale, at least 11 px) at which every
-        # line fits three quarters of the box: small boxes (the review's replay) included.
-        # Cards shown as tiles (words, e.g. Star Elements' "9 Fire") are not covered: the
-        # amounts go under the tiles, on one line if need be (issue 24). Measured with font
-        # metrics, the tag's font set only when it changes (a settlement shows 21+ of these).
+    def faces_right(self) -> int:
+        """Where the hand's cards end, left to right (box coordinates)."""
+        return self.cards.x() + max((f.x() + f.width() for f in self.cards.faces), default=0)
+
+    def faces_bottom(self) -> int:
+        return self.cards.y() + self.cards.used_height()
+
+    def pay_fit(self) -> tuple[str, int, int, int] | None:
+        """Where the tag goes and its largest type: beside the cards (to their right) or under
+        them, never over a card's face or corner (issue 34); None when neither has room at
+        the floor (:data:`PAY_FLOOR_PX`)."""
         lines = self._pay_lines or [""]
-        bottom = self.height() - 2
-        single = False
-        fit: tuple[int, int, int] | None = None
-        if self.cards.tiled:
-            top = self.cards.y() + self.cards.used_height() + 2
-            fit = self._fit(lines, bottom - top, 11)
-            if fit is None and len(lines) > 1:
-                fit = self._fit(["  ".join(lines)], bottom - top, 10)
-                single = fit is not None
-        if fit is None:
-            fit = self._fit(lines, self.height() * 3 // 4, 11) or self._fit(lines, self.height() - 4, 11)
-        size, width, height = fit if fit is not None else (11, self.width() - 4, self.height() - 4)
+        floor = px(PAY_FLOOR_PX)
+        beside_w = self.width() - self.faces_right() - 4
+        beside = self._fit(lines, beside_w, self.height() - self.cards.y() - 2, floor) if beside_w > 0 else None
+        under = self._fit(lines, self.width() - 4, self.height() - self.faces_bottom() - 4, floor)
+        if beside is not None and (under is None or beside[0] >= under[0]):
+            return ("beside", *beside)
+        if under is not None:
+            return ("under", *under)
+        return None
+
+    def set_pay_cap(self, cap: int) -> None:
+        """The layout's one tag size (:meth:`TableView.equal_pay`)."""
+        self.pay_cap = cap
+        self._place_pay()
+
+    def _place_pay(self) -> None:
+        # The largest type the hand's free space takes (beside or under its cards), at most
+        # :attr:`pay_cap` (the table view sets one size for every hand of the layout, so that
+        # neighbours match) and at least the floor; measured with font metrics, the font set
+        # only when it changes (a settlement shows 21+ of these).
+        lines = self._pay_lines or [""]
+        fit = self.pay_fit()
+        where, size = (fit[0], min(fit[1], self.pay_cap)) if fit is not None else ("under", px(PAY_FLOOR_PX))
+        font = QFont(self.pay.font())
+        font.setPixelSize(size)
+        metrics = QFontMetrics(font)
+        width = max(metrics.horizontalAdvance(line) for line in lines) + 10
+        height = metrics.lineSpacing() * len(lines) + 4
         if self.pay.font().pixelSize() != size:
-            font = QFont(self.pay.font())
-            font.setPixelSize(size)
             self.pay.setFont(font)
-        self.pay.single_line = single
-        width = min(self.width() - 4, max(width, self.width() * 2 // 3))
-        height = min(self.height() - 4, height)
-        self.pay.setGeometry((self.width() - width) // 2, bottom - height, width, height)
+        self.pay.single_line = False
+        if where == "beside":
+            left = self.faces_right() + 3
+            width = min(width, self.width() - left - 1)
+            self.pay.setGeometry(left, self.cards.y(), width, min(height, self.height() - self.cards.y()))
+        else:  # under the cards (with no room at all: squeezed there, still off the cards)
+            top = self.faces_bottom() + 2
+            width = min(width, self.width() - 2)
+            self.pay.setGeometry((self.width() - width) // 2, top, width, max(1, min(height, self.height() - top)))
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802 (Qt name)
         super().resizeEvent(event)
@@ -360,6 +389,17 @@ class AreaBox(CardDropMixin, QFrame):
         card_h = max(px(34), self._hands_h - px(label) - px(6) - badge_h - px(6))
         hand_w = (self._width - px(14)) // max(1, len(hands)) - px(4)
         card_w = min(int(card_h * 0.71), int(hand_w * 0.6))
+        # the pay tag goes beside two cards or under the cards: where there is no room beside
+        # them, room under them is kept from the start (issue 34: never over a card)
+        font = QFont(self.font())
+        font.setPixelSize(px(PAY_FLOOR_PX))
+        font.setBold(True)
+        metrics = QFontMetrics(font)
+        widest = max((metrics.horizontalAdvance(f"{p} \u22121,000") for p in view.players), default=0) + 10
+        if hand_w - 2 * (card_w + 4) < widest:
+            band = metrics.lineSpacing() * max(1, len(view.players)) + 6
+            card_h = max(px(30), card_h - band)
+            card_w = min(int(card_h * 0.71), int(hand_w * 0.6))
         size = QSize(card_w, int(card_w / 0.71))
         for hand in hands:
             box = HandBox(hand, card_size=size, label_size=label, printed_first=view.printed_first and hand.number == 1,
@@ -612,6 +652,19 @@ class TableView(QWidget):
             row.setStretchFactor(box, view.width_share)
             self.area_boxes[number] = box
             self._area_sigs[number] = view.signature
+        self.equal_pay()
+
+    def equal_pay(self) -> None:
+        """One pay tag size for every hand of the layout (issue 34: neighbours match): the
+        largest that every hand's free space takes, never under the floor."""
+        boxes = [b for area in self.area_boxes.values() for b in getattr(area, "hand_boxes", [])
+                 if b.pay.lines]
+        if not boxes:
+            return
+        fits = [box.pay_fit() for box in boxes]  # (each at most its own largest size)
+        cap = min((f[1] for f in fits if f is not None), default=px(PAY_FLOOR_PX))
+        for box in boxes:
+            box.set_pay_cap(cap)
 
     def _refresh_shared(self, output: dict[str, Any], height: int) -> None:
         cards = list(output.get("player_cards", []))
