@@ -84,7 +84,7 @@ class HandBox(DropTarget):
 
     def __init__(self, hand: HandView, *, card_size: QSize, label_size: int, printed_first: bool = False,
                  numbered: bool = True, target: str = "dealer", room: int | None = None,
-                 pay_names: bool = True) -> None:
+                 pay_names: bool = True, pay_band: int = 0) -> None:
         super().__init__(target)
         self.hand = hand
         self.pay_names = pay_names  # narrow (three or four split hands): amounts only, in position order
@@ -99,13 +99,18 @@ class HandBox(DropTarget):
         self.badges.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         layout.addWidget(self.title)
         # room: the height the cards may take; small cards become tiles with words (cards.CardRow)
-        self.cards = CardRow(list(hand.cards), printed_first=printed_first, card_size=card_size, room=room)
+        # tiles take half the hand's width: the pay tag goes beside them (issue 34)
+        self.cards = CardRow(list(hand.cards), printed_first=printed_first, card_size=card_size, room=room,
+                             tile_share=0.5 if not numbered else 1.0)
         layout.addWidget(self.cards)
         layout.addWidget(self.badges)
         self.badges.setVisible(bool(hand.badges))
+        if pay_band:
+            layout.addSpacing(pay_band)  # the pay tag's room under the cards
         # what to pay or collect on this hand, beside or under its cards (never over one):
         # large type, read from two metres; no re-layout when it appears
         self.pay = PayTag(self)
+        self.cards.on_placed = self._cards_placed
         self._pay_lines: list[str] = []
         self._pay_px = px(PAY_MOST_PX)  # the largest; smaller only where the box is small
         self.pay_cap = self._pay_px  # the layout's one size (TableView.equal_pay)
@@ -191,6 +196,10 @@ class HandBox(DropTarget):
         if under is not None:
             return ("under", *under)
         return None
+
+    def _cards_placed(self) -> None:
+        if self.pay.lines:
+            self._place_pay()
 
     def set_pay_cap(self, cap: int) -> None:
         """The layout's one tag size (:meth:`TableView.equal_pay`)."""
@@ -395,16 +404,21 @@ class AreaBox(CardDropMixin, QFrame):
         font.setPixelSize(px(PAY_FLOOR_PX))
         font.setBold(True)
         metrics = QFontMetrics(font)
-        widest = max((metrics.horizontalAdvance(f"{p} \u22121,000") for p in view.players), default=0) + 10
+        widest = max((metrics.horizontalAdvance(f"{p} \u2212100") for p in view.players), default=0) + 10
+        band = 0
         if hand_w - 2 * (card_w + 4) < widest:
-            band = metrics.lineSpacing() * max(1, len(view.players)) + 6
-            card_h = max(px(30), card_h - band)
-            card_w = min(int(card_h * 0.71), int(hand_w * 0.6))
+            narrower = (hand_w - widest) // 2 - 4
+            if narrower >= px(44):  # slightly smaller cards, the tag beside them
+                card_w = narrower
+            else:  # no room beside: a band under the cards
+                band = metrics.lineSpacing() * max(1, len(view.players)) + 6
+                card_h = max(px(30), card_h - band)
+                card_w = min(int(card_h * 0.71), int(hand_w * 0.6))
         size = QSize(card_w, int(card_w / 0.71))
         for hand in hands:
             box = HandBox(hand, card_size=size, label_size=label, printed_first=view.printed_first and hand.number == 1,
                           numbered=len(hands) > 1, target=f"area:{view.number}/{hand.number}", room=card_h,
-                          pay_names=len(hands) <= 2)
+                          pay_names=len(hands) <= 2, pay_band=band)
             self.hands_row.addWidget(box, 1)
             self.hand_boxes.append(box)
 

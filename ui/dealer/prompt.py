@@ -295,8 +295,11 @@ class PromptPanel(QWidget):
                     self.add_button("double", "Double (that card)", double_after, shortcut="D")
             if exp.offers:
                 self._offers(exp.offers, decide)
-                self.add_button("close_offers", "Close offers", close_offers, shortcut="C", role="go",
-                                span=self.columns)
+                left = self.columns - self._next_cell % self.columns if self._next_cell % self.columns else 0
+                # beside the last area's block when it leaves half a row (21 offers and the
+                # hand's options fit 1366×768 with the amount row under them)
+                self.add_button("close_offers", "Close offers", close_offers, shortcut="C", role="option",
+                                span=left if left >= 3 else self.columns)
                 if not exp.options:
                     self.headline.setText(self.offers_headline)  # what is asked now
             else:
