@@ -165,6 +165,7 @@ class Walk:
         from PySide6.QtWidgets import QDialog
 
         before = {id(w) for w in top_levels()}
+        print(what, file=sys.stderr, flush=True)  # where a walk that stopped was
         opener()
         self.settle(0.2)
         self.check(what)
@@ -209,8 +210,21 @@ class Walk:
                         window, c, "key_card", "Key in an unread card",
                         "The shoe could not read the card(s): 10H keyed in. Supervisor name and PIN:",
                         lambda *_: None, {"cards": "10H"}).open()),
-                    ("end shift", action["End shift (log out)"].trigger)]
+                    ("end shift", lambda: self.end_shift(action["End shift (log out)"]))]
         return []
+
+    def end_shift(self, action: Any) -> None:
+        """End shift mid-round: a question naming the open round, not a log-out."""
+        from PySide6.QtWidgets import QLabel
+
+        from ui.common.accounts import ConfirmDialog
+
+        action.trigger()
+        self.settle(0.2)
+        ask = next((w for w in top_levels() if isinstance(w, ConfirmDialog)), None)
+        text = " ".join(label.text() for label in ask.findChildren(QLabel)) if ask is not None else ""
+        if ask is None or "in play" not in text or self.window.controller.dealer is None:
+            self.problems.append(f"End shift mid-round did not ask about the open round ({text!r})")
 
     def accounts(self) -> None:
         """Station > Accounts: the supervisor's PIN, then the accounts dialog (checked here:

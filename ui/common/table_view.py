@@ -197,6 +197,17 @@ class HandBox(DropTarget):
             return ("under", *under)
         return None
 
+    def pay_squeezed(self) -> tuple[str, int]:
+        """No room at the floor: the larger type (down to 10 px) of beside or under the cards,
+        still off them (the wager table below has every amount too)."""
+        lines = self._pay_lines or [""]
+        beside_w = self.width() - self.faces_right() - 4
+        beside = self._fit(lines, beside_w, self.height() - self.cards.y() - 2, 10) if beside_w > 0 else None
+        under = self._fit(lines, self.width() - 4, self.height() - self.faces_bottom() - 4, 10)
+        if beside is not None and (under is None or beside[0] >= under[0]):
+            return "beside", beside[0]
+        return "under", under[0] if under is not None else 10
+
     def _cards_placed(self) -> None:
         if self.pay.lines:
             self._place_pay()
@@ -213,7 +224,7 @@ class HandBox(DropTarget):
         # only when it changes (a settlement shows 21+ of these).
         lines = self._pay_lines or [""]
         fit = self.pay_fit()
-        where, size = (fit[0], min(fit[1], self.pay_cap)) if fit is not None else ("under", px(PAY_FLOOR_PX))
+        where, size = (fit[0], min(fit[1], self.pay_cap)) if fit is not None else self.pay_squeezed()
         font = QFont(self.pay.font())
         font.setPixelSize(size)
         metrics = QFontMetrics(font)
@@ -407,7 +418,7 @@ class AreaBox(CardDropMixin, QFrame):
         widest = max((metrics.horizontalAdvance(f"{p} \u2212100") for p in view.players), default=0) + 10
         band = 0
         if hand_w - 2 * (card_w + 4) < widest:
-            narrower = (hand_w - widest) // 2 - 4
+            narrower = (hand_w - widest - px(12)) // 2 - 4  # (the box's margins)
             if narrower >= px(44):  # slightly smaller cards, the tag beside them
                 card_w = narrower
             else:  # no room beside: a band under the cards
