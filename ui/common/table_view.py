@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QFrame,
@@ -84,7 +84,7 @@ class HandBox(DropTarget):
 
     def __init__(self, hand: HandView, *, card_size: QSize, label_size: int, printed_first: bool = False,
                  numbered: bool = True, target: str = "dealer", room: int | None = None,
-                 pay_names: bool = True, pay_band: int = 0) -> None:
+                 pay_names: bool = True, pay_band: int = 0, pay_column: int = 0) -> None:
         super().__init__(target)
         self.hand = hand
         self.pay_names = pay_names  # narrow (three or four split hands): amounts only, in position order
@@ -102,7 +102,14 @@ class HandBox(DropTarget):
         # tiles take half the hand's width: the pay tag goes beside them (issue 34)
         self.cards = CardRow(list(hand.cards), printed_first=printed_first, card_size=card_size, room=room,
                              tile_share=0.5 if not numbered else 1.0)
-        layout.addWidget(self.cards)
+        if pay_column:
+            beside = QHBoxLayout()
+            beside.setContentsMargins(0, 0, 0, 0)
+            beside.addWidget(self.cards, 1)
+            beside.addSpacing(pay_column)  # the pay tag's column
+            layout.addLayout(beside)
+        else:
+            layout.addWidget(self.cards)
         layout.addWidget(self.badges)
         self.badges.setVisible(bool(hand.badges))
         if pay_band:
@@ -409,27 +416,28 @@ class AreaBox(CardDropMixin, QFrame):
         card_h = max(px(34), self._hands_h - px(label) - px(6) - badge_h - px(6))
         hand_w = (self._width - px(14)) // max(1, len(hands)) - px(4)
         card_w = min(int(card_h * 0.71), int(hand_w * 0.6))
-        # the pay tag goes beside two cards or under the cards: where there is no room beside
-        # them, room under them is kept from the start (issue 34: never over a card)
-        font = QFont(self.font())
-        font.setPixelSize(px(PAY_FLOOR_PX))
-        font.setBold(True)
-        metrics = QFontMetrics(font)
-        widest = max((metrics.horizontalAdvance(f"{p} \u2212100") for p in view.players), default=0) + 10
-        band = 0
-        if hand_w - 2 * (card_w + 4) < widest:
-            narrower = (hand_w - widest - px(12)) // 2 - 4  # (the box's margins)
-            if narrower >= px(44):  # slightly smaller cards, the tag beside them
-                card_w = narrower
-            else:  # no room beside: a band under the cards
-                band = metrics.lineSpacing() * max(1, len(view.players)) + 6
-                card_h = max(px(30), card_h - band)
-                card_w = min(int(card_h * 0.71), int(hand_w * 0.6))
+        # the pay tag's own room, kept from the start (issue 34: never over a card): a column
+        # beside the cards (they overlap to leave it, corners visible), or where the hand is
+        # too narrow for that (split hands) a band under them
+        band = column = 0
+        for size_px in (px(20), px(PAY_FLOOR_PX)):
+            font = QFont(self.font())
+            font.setPixelSize(size_px)
+            font.setBold(True)
+            metrics = QFontMetrics(font)
+            widest = max((metrics.horizontalAdvance(f"{p} \u22121,000") for p in view.players), default=0) + 12
+            if hand_w - widest >= card_w * 1.4:  # a card and the corner of the next beside it
+                column = widest
+                break
+        if not column:
+            band = metrics.lineSpacing() * max(1, len(view.players)) + 6
+            card_h = max(px(30), card_h - band)
+            card_w = min(int(card_h * 0.71), int(hand_w * 0.6))
         size = QSize(card_w, int(card_w / 0.71))
         for hand in hands:
             box = HandBox(hand, card_size=size, label_size=label, printed_first=view.printed_first and hand.number == 1,
                           numbered=len(hands) > 1, target=f"area:{view.number}/{hand.number}", room=card_h,
-                          pay_names=len(hands) <= 2, pay_band=band)
+                          pay_names=len(hands) <= 2, pay_band=band, pay_column=column)
             self.hands_row.addWidget(box, 1)
             self.hand_boxes.append(box)
 
@@ -677,7 +685,7 @@ class TableView(QWidget):
             row.setStretchFactor(box, view.width_share)
             self.area_boxes[number] = box
             self._area_sigs[number] = view.signature
-        self.equal_pay()
+        QTimer.singleShot(0, self.equal_pay)  # once the boxes are laid out
 
     def equal_pay(self) -> None:
         """One pay tag size for every hand of the layout (issue 34: neighbours match): the
