@@ -46,15 +46,19 @@ def fit_to_screen(window: QWidget) -> None:
     frame, inner = window.frameGeometry(), window.geometry()
     left, top = inner.x() - frame.x(), inner.y() - frame.y()
     extra_w, extra_h = max(0, frame.width() - inner.width()), max(0, frame.height() - inner.height())
-    most_w, most_h = area.width() - extra_w, area.height() - extra_h
+    # never below what its layout needs (a screen smaller than the table's, e.g. a test's
+    # 800×600: the dialog stays whole, and the layout walk reports it at the table's sizes)
+    least = window.minimumSizeHint().expandedTo(window.minimumSize())
+    most_w = max(area.width() - extra_w, least.width())
+    most_h = max(area.height() - extra_h, least.height())
     window.setMaximumSize(most_w, most_h)
     hint = window.sizeHint().expandedTo(window.minimumSize())
     width = min(most_w, max(window.width(), hint.width()))
     height = min(most_h, max(window.height(), hint.height()))
     parent = window.parentWidget()
     centre = parent.window().frameGeometry().center() if parent is not None else area.center()
-    x = min(max(area.left(), centre.x() - (width + extra_w) // 2), area.right() + 1 - width - extra_w)
-    y = min(max(area.top(), centre.y() - (height + extra_h) // 2), area.bottom() + 1 - height - extra_h)
+    x = max(area.left(), min(centre.x() - (width + extra_w) // 2, area.right() + 1 - width - extra_w))
+    y = max(area.top(), min(centre.y() - (height + extra_h) // 2, area.bottom() + 1 - height - extra_h))
     window.setGeometry(x + left, y + top, width, height)
 
 
