@@ -188,6 +188,13 @@ class Walk:
             for title, opener in self.dialogs(name):
                 self.dialog(f"{what} {title}", opener)
         self.on_screen(0)
+        # the round goes on once the shoe answers again (a long pause in the walk may have
+        # let the shoe's link time out; the play then deals into a closed port)
+        from ui.dealer.heavy_round import wait
+
+        shoe = self.window.controller.shoe
+        wait(self.app, lambda: shoe.connected, f"the shoe after {name}", 60)
+        print(f"{name}: done", file=sys.stderr, flush=True)
 
     def dialogs(self, name: str) -> list[tuple[str, Callable[[], Any]]]:
         from ui.common.accounts import EnrolmentDialog

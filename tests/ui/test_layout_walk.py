@@ -34,13 +34,13 @@ def walk(game: str, tmp: Path) -> dict[str, object]:
                           capture_output=True, text=True, timeout=600)
     lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
     assert lines, f"no result (status {proc.returncode}): {proc.stderr[-3000:]}"
-    return dict(json.loads(lines[-1]))
+    return {**json.loads(lines[-1]), "stderr": proc.stderr[-1500:]}
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_window_and_control_fits_the_screen_and_a_finger(tmp_path: Path, game: str) -> None:
     result = walk(game, tmp_path)
-    assert "error" not in result, (result.get("error"), result.get("problems"))
+    assert "error" not in result, (result.get("error"), result.get("problems"), result.get("stderr"))
     assert result["concluded"] is True
     # log-in ×3, then betting, offers, play, settled (Electronic: no offers) ×3 with their dialogs
     assert int(str(result["checks"])) >= 3 + 3 * 3 + 3 * 10
