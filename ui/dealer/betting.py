@@ -128,6 +128,7 @@ class BettingPanel(QWidget):
         self.player_buttons: dict[str, QPushButton] = {}
         layout.addLayout(self.player_grid)
         self.new_player = QPushButton("New player")
+        self.new_player.setStyleSheet(f"font-size: {px(16)}px; padding: 2px 2px;")
         bind(self.new_player, "Ctrl+N", self.ask_new_player)
         self.new_player.clicked.connect(self.ask_new_player)
         self.bet_row = QGridLayout()
@@ -146,8 +147,8 @@ class BettingPanel(QWidget):
         row2 = QHBoxLayout()  # the amount, Place, the keypad, clear: one row
         self.amount_label = QLabel("0")
         self.amount_label.setStyleSheet(f"font-size: {px(30)}px; font-weight: bold; background: white; padding: 0 6px;")
-        row2.addWidget(self.amount_label, 1)
-        row2.addWidget(self.place_button, 2)
+        row2.addWidget(self.amount_label)
+        row2.addWidget(self.place_button, 1)
         keypad = QPushButton("Keypad")
         keypad.clicked.connect(self.open_keypad)
         row2.addWidget(keypad)
@@ -183,7 +184,8 @@ class BettingPanel(QWidget):
         self.change_button = QPushButton("Set amount")
         self.change_button.clicked.connect(self.change_selected)
         row3.addWidget(self.change_button, 0, 0)
-        self.remove_button = QPushButton("Remove (Del)")
+        self.remove_button = QPushButton("Remove")
+        self.remove_button.setToolTip("the selected wager (key: Del)")
         bind(self.remove_button, "Delete", self.remove_selected)
         self.remove_button.setProperty("role", "danger")
         self.remove_button.clicked.connect(self.remove_selected)
@@ -191,6 +193,8 @@ class BettingPanel(QWidget):
         self.claim_button = QPushButton("Claim slots")
         self.claim_button.clicked.connect(self.ask_claim)
         row3.addWidget(self.claim_button, 0, 2)
+        for b in (self.change_button, self.remove_button, self.claim_button):
+            b.setStyleSheet(f"font-size: {px(16)}px; padding: 2px 2px;")
         layout.addLayout(row3)
         # keys for the toggles: bound once, acting on whatever buttons the setup made
         for n in range(1, 10):
@@ -273,7 +277,8 @@ class BettingPanel(QWidget):
             b.clicked.connect(lambda _=False, n=name: self.set_player(n))
             self.player_grid.addWidget(b, i // columns, i % columns)
             self.player_buttons[name] = b
-        self.player_grid.addWidget(self.new_player, len(names) // columns, len(names) % columns)  # after them
+        cell = len(names) + (1 if len(names) % columns == columns - 1 else 0)  # two cells wide, after them
+        self.player_grid.addWidget(self.new_player, cell // columns, cell % columns, 1, min(2, columns))
 
     def set_area(self, number: int) -> None:
         if number not in self.area_buttons:
