@@ -29,6 +29,7 @@ ShoeEvents = Callable[[dict[str, Any]], None]
 AttachShoe = Callable[[ShoeEvents], Callable[[], None]]
 log = logging.getLogger("dealer_assist.service")
 STOP_SECONDS = 10
+RETRY_SECONDS = 1.0  # a store that failed a write (a full disk) is tried again this often
 
 
 @dataclass
@@ -52,8 +53,10 @@ class Running:
     store: Store
     stop_shoe: Callable[[], None]
     lock: st.StationLock
+    stopping: threading.Event = field(default_factory=threading.Event)
 
     def stop(self) -> None:
+        self.stopping.set()
         self.stop_shoe()
         self.server.stop()
         with self.service.lock:
@@ -152,7 +155,20 @@ def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Runni
 
         stop_shoe = stop_both
     log.info("station service on %s (store %s)", sock, store_file)
-    return Running(service, server, store, stop_shoe, lock)
+    running = Running(service, server, store, stop_shoe, lock)
+    threading.Thread(target=_retry_store, args=(running,), name="store-retry", daemon=True).start()
+    return running
+
+
+def _retry_store(running: Running) -> None:
+    """While a write fails (a full disk) the table holds; once the store takes writes again
+    it resumes by itself, the cards the journal kept recorded in order (issue 39 item 4)."""
+    while not running.stopping.wait(RETRY_SECONDS):
+        if running.service.store_error and not running.service.refused:
+            try:
+                running.service.retry_store()
+            except Exception:  # noqa: BLE001 - logged; the next try may succeed
+                log.exception("retrying the store failed")
 
 
 def serve(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> int:
