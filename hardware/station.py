@@ -214,10 +214,16 @@ class StationCommand:
         for name, text in (("check", "check each part of the station: OK, or what to do"),
                            ("init", "write the station's configuration (as root), the floor's password apart"),
                            ("show", "print the configuration in use"),
-                           ("serve", "run the station service (owns the shoe, the store, the PINs)")):
+                           ("serve", "run the station service (owns the shoe, the store, the PINs)"),
+                           ("acknowledge", "open the table on a store the service refused at its start "
+                            "(rolled back, anchor gone, failed verify) once a technician checked it: audited")):
             sub = actions.add_parser(name, help=text)
             # before or after the action; SUPPRESS keeps a value given before it
             sub.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help=config_help)
+            if name == "acknowledge":
+                sub.add_argument("--state-dir", metavar="DIR", help="the service's state directory "
+                                 "(default /var/lib/dealer-assist)")
+                sub.add_argument("--by", default="", help="who checked the store (default: the account)")
             if name == "serve":
                 sub.add_argument("--state-dir", metavar="DIR", help="the store, its key and the anchor "
                                  "(default /var/lib/dealer-assist; development: the user's data directory)")
@@ -248,6 +254,8 @@ class StationCommand:
             return self._init(args, path)
         if args.action == "serve":
             return self._serve(args)
+        if args.action == "acknowledge":
+            return self._acknowledge(args)
         try:
             cfg = st.find_config(args.config)
         except StationError as exc:
@@ -285,6 +293,43 @@ class StationCommand:
                                log_dir=args.log_dir)
         return serve(options, lambda on_event: attach_shoe(cfg, on_event, cards, args.sim_seed,
                                                            on_sim=options.simulators.append))
+
+    def _acknowledge(self, args: argparse.Namespace) -> int:
+        """A technician checked a store the service refused: it opens the table at its next
+        start, audited (issue 39 item 5). Root, or the service account itself."""
+        import datetime
+        import getpass
+
+        from dealer_assist.service.anchor import acknowledge
+
+        try:
+            cfg = st.find_config(args.config)
+        except StationError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        state = Path(args.state_dir) if args.state_dir else (st.site_data_dir() if cfg else st.user_data_dir())
+        try:
+            owner = state.stat().st_uid
+        except OSError as exc:
+            print(f"error: no state directory {state}: {exc.strerror}", file=sys.stderr)
+            return 2
+        if not is_root() and os.geteuid() != owner:
+            print(f"error: only root (sudo) or the service account may acknowledge the store in {state}",
+                  file=sys.stderr)
+            return 2
+        by = args.by or os.environ.get("SUDO_USER") or getpass.getuser()
+        at = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+        try:
+            problem = acknowledge(state, by, at)
+        except OSError as exc:
+            print(f"error: cannot write the acknowledgement in {state}: {exc.strerror}", file=sys.stderr)
+            return 2
+        if not problem:
+            print(f"error: the service refused no store in {state}: nothing to acknowledge", file=sys.stderr)
+            return 2
+        print(f"acknowledged by {by}: {problem}")
+        print("the service opens the table at its next start (audited): systemctl restart dealer-assist")
+        return 0
 
     def _init(self, args: argparse.Namespace, path: Path) -> int:
         layout = station_layout()

@@ -111,6 +111,12 @@ def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Runni
             "simulated": cfg.simulated if cfg else True, "configured": station}
     setup = table_setup(cfg)
     service = TableService(store, setup.config([]), state_dir=state, station=info, log=log, setup=setup)
+    if station or options.log_dir:  # the anchor's copy where a rolled-back state directory does not reach
+        service.anchor_copy_dir = Path(options.log_dir) if options.log_dir else st.log_dir(station)
+        try:
+            service.anchor_copy_dir.mkdir(parents=True, exist_ok=True, mode=0o750)
+        except OSError as exc:
+            log.error("no directory %s for the anchor's copy: %s", service.anchor_copy_dir, exc)
     service.start()
     if cfg is not None and cfg.table and not service.refused:
         try:  # the station's store carries its table's name (the floor goes by it)
@@ -119,12 +125,14 @@ def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Runni
             service.refused = f"the store {store_file} is refused: {exc}"
             log.critical("significant event: %s", service.refused)
     url = st.floor_url(cfg)
-    if url and cfg is not None and cfg.table and not service.refused:
+    if url and cfg is not None and cfg.table:
         on_floor = floor_last_round(url, cfg.table, password=st.floor_password(state))
         newest = max((r.id for r in store.list_rounds(limit=1)), default=0)
         if on_floor is not None and newest < on_floor:
-            service.refused = (f"the store {store_file} is refused: its newest round is {newest}, but the floor "
-                               f"holds round {on_floor} of {cfg.table}: the store was replaced by an older copy")
+            floor_text = (f"its newest round is {newest}, but the floor holds round {on_floor} of {cfg.table}: "
+                          "the store was replaced by an older copy")
+            service.refused = (f"{service.refused}; and {floor_text}" if service.refused
+                               else f"the store {store_file} is refused: {floor_text}")
             log.critical("significant event: %s", service.refused)
     if station and not service.refused and cfg is not None:
         changed = check_config_digest(store, config_path, cfg.settings())

@@ -40,6 +40,10 @@ from dealer_assist.games import GAMES
 from dealer_assist.service.anchor import (
     ANCHOR_NAME,
     Anchor,
+    acknowledgement,
+    clear_acknowledgement,
+    copy_name,
+    note_refusal,
     read_anchor,
     rollback_problem,
     write_anchor,
@@ -147,6 +151,7 @@ class TableService:
         # across restarts, released only by their own answer (cards keyed in, "none missing", a void)
         self.gaps: list[dict[str, Any]] = []
         self.anchor_path = state_dir / ANCHOR_NAME
+        self.anchor_copy_dir: Path | None = None  # the log directory: a copy a rolled-back state directory lacks
         self.anchor_slot = 0
         self.anchor_due: int | None = None  # the round whose anchor is to be written
         self.journal = ShoeJournal(state_dir / JOURNAL_NAME)
@@ -156,27 +161,61 @@ class TableService:
 
     # ------------------------------------------------------------------ start
     def start(self) -> None:
-        """Refuse an old store (rollback), then restore the open round and the cards in flight."""
-        key = self.store.station_key or b""
-        newest, generation, head = self.store.read_with(_progress)
-        outside = _outside_generation(self.store, key)
-        try:
-            anchor = read_anchor(self.anchor_path, key)
-            problem = rollback_problem(anchor, newest, generation, outside)
-        except ValueError as exc:
-            problem = str(exc)
-        if head is None and newest == 0:
-            problem = problem if anchor_exists(self.anchor_path) else ""
+        """Refuse an old store (rollback, its anchor or head file gone) or one that fails
+        verify until a technician acknowledges it (`station acknowledge`, audited); then
+        restore the open round and the cards in flight."""
+        problem = self._trust_problem()
         if problem:
-            self.refused = f"the store {self.store.path} is refused: {problem}"
-            self.log.critical("significant event: %s", self.refused)
-            return
+            ack = acknowledgement(self.state_dir, problem)
+            if ack is None:
+                self.refused = (f"the store {self.store.path} is refused: {problem} (the table stays closed until "
+                                "a technician checks it and runs `dealer-assist station acknowledge` as root)")
+                self.log.critical("significant event: %s", self.refused)
+                note_refusal(self.state_dir, problem)
+                return
+            self.store.add_audit("start_acknowledged", actor=f"technician:{ack['by']}",
+                                 detail={"problem": problem, "acknowledged_at": ack["at"]})
+            self.log.critical("significant event: the store was opened after %s acknowledged: %s", ack["by"], problem)
+            clear_acknowledgement(self.state_dir)
+            self._write_anchor(fresh=True)  # the anchors say what the store holds now
+        elif not anchor_exists(self.anchor_path):
+            self._write_anchor(fresh=True)  # from the first start on: a store with rounds has one
         self._restore_setup()
         open_round = self.store.find_open_round()
         if open_round is not None:
             self._restore(open_round)
         self._restore_in_flight()
         self._restore_gaps()
+
+    def _trust_problem(self) -> str:
+        """Why the store cannot be trusted as it is ("" when it can)."""
+        key = self.store.station_key or b""
+        newest, generation, head = self.store.read_with(_progress)
+        outside = _outside_generation(self.store, key)
+        try:
+            anchors = [a for a in (read_anchor(self.anchor_path, key), self._read_copy(key)) if a is not None]
+            anchor = max(anchors, key=lambda a: (a.round_id, a.generation), default=None)
+            problem = rollback_problem(anchor, newest, generation, outside)
+        except ValueError as exc:
+            return str(exc)
+        if problem:
+            return problem
+        if newest and not anchor_exists(self.anchor_path) and key:
+            return (f"its rollback anchor {self.anchor_path} is missing though the store holds rounds "
+                    "(deleted, or the store was brought from elsewhere)")
+        if head is not None and outside is None and key:
+            return f"its head file {self.store.head_path} is missing though the store has commits (deleted?)"
+        if head is None and newest == 0:
+            return ""
+        result = self.store.verify()
+        if not result.ok:
+            return f"it fails verify: {result.problem or 'a row does not match its chain'}"
+        return ""
+
+    def _read_copy(self, key: bytes) -> Anchor | None:
+        if self.anchor_copy_dir is None or not key:
+            return None
+        return read_anchor(self.anchor_copy_dir / copy_name(key), key)
 
     def _restore_setup(self) -> None:
         """The set-up a supervisor last chose at this table (kept over a restart)."""
@@ -808,14 +847,21 @@ class TableService:
         if self.round_id is not None:
             self.anchor_due = self.round_id
 
-    def _write_anchor(self) -> None:
+    def _write_anchor(self, *, fresh: bool = False) -> None:
         key, round_id = self.store.station_key, self.anchor_due
+        newest, generation, _ = self.store.read_with(_progress)
+        round_id = newest if fresh else round_id
         if key is None or round_id is None:
             return
         self.anchor_due = None
-        _, generation, _ = self.store.read_with(_progress)
         self.anchor_slot ^= 1
         write_anchor(self.anchor_path, Anchor(round_id, generation), key, self.anchor_slot)
+        if self.anchor_copy_dir is not None:
+            try:
+                write_anchor(self.anchor_copy_dir / copy_name(key), Anchor(round_id, generation), key,
+                             self.anchor_slot)
+            except OSError as exc:
+                self.log.error("the anchor's copy in %s cannot be written: %s", self.anchor_copy_dir, exc)
 
     # ------------------------------------------------------------------ the shoe
     def on_shoe(self, event: dict[str, Any]) -> None:
@@ -1104,7 +1150,8 @@ class TableService:
             if known and UNREAD in read:
                 read[read.index(UNREAD)] = known
             card = " ".join(read)
-            self._settle(int(seq), who, "set aside between rounds")
+            assert isinstance(seq, int)
+            self._settle(seq, who, "set aside between rounds")
         elif self.stray is not None:
             card, seq = self.stray["card"], self.stray.get("seq")
             if isinstance(seq, int) and seq in self.in_flight:
