@@ -165,7 +165,11 @@ class TableService:
         verify until a technician acknowledges it (`station acknowledge`, audited); then
         restore the open round and the cards in flight."""
         problem = self._trust_problem()
-        if problem:
+        earlier = [e for e in self.store.audit_entries(kind="start_acknowledged")
+                   if e.detail.get("problem") == problem] if problem else []
+        if earlier:  # the same problem a technician acknowledged before (a failed row stays failed)
+            self.log.warning("the store's problem was acknowledged by %s: %s", earlier[-1].actor, problem)
+        elif problem:
             ack = acknowledgement(self.state_dir, problem)
             if ack is None:
                 self.refused = (f"the store {self.store.path} is refused: {problem} (the table stays closed until "
