@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -179,9 +180,52 @@ def _retry_store(running: Running) -> None:
                 log.exception("retrying the store failed")
 
 
+def drop_root(options: ServeOptions, cfg_present: bool) -> str:
+    """Root never serves (issue 39 item 5): the service's files stay the service's. As root,
+    become the owner of the state directory (the service account on a station), else the
+    service account; with neither (a development machine run as root) root's own files.
+    The account become ("" when none); StationError when it cannot be done."""
+    from dealer_assist.service.layout import find_account, is_root
+
+    if not is_root():
+        return ""
+    state = Path(options.state_dir) if options.state_dir else (
+        st.site_data_dir() if cfg_present else st.user_data_dir())
+    try:
+        owner = state.stat()
+        uid, gid = owner.st_uid, owner.st_gid
+    except OSError:
+        uid = gid = 0
+    import pwd
+
+    account = find_account()
+    if uid == 0 and account is not None:
+        uid, gid = account.uid, account.gid
+    if uid == 0:
+        return ""
+    try:
+        name = pwd.getpwuid(uid).pw_name
+        member = find_account(name)
+        groups = sorted(member.groups) if member is not None else [gid]
+        os.setgroups(groups)
+        os.setgid(gid)
+        os.setuid(uid)
+    except (OSError, KeyError) as exc:
+        raise st.StationError(f"station serve does not run as root and cannot become the account of {state} "
+                              f"(uid {uid}): {exc}") from None
+    return name
+
+
 def serve(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> int:
     """Run in the foreground until SIGTERM or SIGINT; the exit status."""
     cfg_present = st.find_config(options.config) is not None
+    try:
+        became = drop_root(options, cfg_present)
+    except st.StationError as exc:
+        print(f"error: {exc}", file=sys.stderr, flush=True)
+        return 2
+    if became:
+        print(f"station serve was started as root: running as {became} (the owner of its state)", flush=True)
     logs = Path(options.log_dir) if options.log_dir else st.log_dir(cfg_present)
     applog = start_logging(logs)
     done = threading.Event()
