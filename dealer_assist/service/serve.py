@@ -169,10 +169,27 @@ def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Runni
     return running
 
 
+def clock_set_back(before: tuple[float, float], now: tuple[float, float]) -> float:
+    """Seconds the wall clock was set back between two (wall, monotonic) readings (0 if not):
+    the wall clock ran slower than the monotonic one by more than a second."""
+    back = (now[1] - before[1]) - (now[0] - before[0])
+    return back if back > 1.0 else 0.0
+
+
 def _retry_store(running: Running) -> None:
     """While a write fails (a full disk) the table holds; once the store takes writes again
-    it resumes by itself, the cards the journal kept recorded in order (issue 39 item 4)."""
+    it resumes by itself, the cards the journal kept recorded in order (issue 39 item 4).
+    The wall clock set back (the store's times then go backwards) is logged."""
+    import time
+
+    clock = (time.time(), time.monotonic())
     while not running.stopping.wait(RETRY_SECONDS):
+        now = (time.time(), time.monotonic())
+        back = clock_set_back(clock, now)
+        if back:
+            log.critical("significant event: the system clock was set back by %.1f s (recorded times go "
+                         "backwards from here)", back)
+        clock = now
         if running.service.store_error and not running.service.refused:
             try:
                 running.service.retry_store()

@@ -161,3 +161,11 @@ def test_acknowledge_with_nothing_refused_says_so(table: Table) -> None:
     table.stop()
     done = table.acknowledge()
     assert done.returncode == 2 and "nothing to acknowledge" in done.stderr
+
+
+def test_the_wall_clock_set_back_is_told_from_the_monotonic_clock() -> None:
+    from dealer_assist.service.serve import clock_set_back
+
+    assert clock_set_back((1000.0, 50.0), (1001.0, 51.0)) == 0.0  # both ran a second
+    assert clock_set_back((1000.0, 50.0), (940.0, 51.0)) == 61.0  # set back a minute
+    assert clock_set_back((1000.0, 50.0), (1100.0, 51.0)) == 0.0  # set forward: not "back"
