@@ -203,3 +203,36 @@ def test_station_serve_started_as_root_runs_as_the_owner_of_its_state_and_leaves
     assert f"running as {SERVICE}" in said
     made = [p for d in (state, run, logs) for p in d.rglob("*")]
     assert made and all(p.lstat().st_uid == uid for p in made), [(str(p), p.lstat().st_uid) for p in made]
+
+
+@needs_root
+def test_a_dealer_outside_the_group_is_told_so_and_the_fix(accounts: Path) -> None:
+    """Issue 39: a dealer's account not in the service's group reaching for the socket hears
+    that, and the fix, not "is the service running?"."""
+    import socket as sockets
+
+    base, shim = accounts, accounts / "shim"
+    run = base / "run"
+    run.mkdir()
+    run.chmod(0o755)
+    path = run / "station.sock"
+    listener = sockets.socket(sockets.AF_UNIX, sockets.SOCK_STREAM)
+    listener.bind(str(path))
+    listener.listen(1)
+    os.chown(path, 0, grp.getgrnam(GROUP).gr_gid)
+    path.chmod(0o660)  # as the service leaves it: its group's only
+    probe = ("from dealer_assist.service.client import ServiceClient, ServiceError\n"
+             "import sys\ntry:\n    ServiceClient(sys.argv[1])\nexcept ServiceError as exc:\n"
+             "    print(exc.code, exc.message)\n")
+    argv = _as(DEALER, shim, [sys.executable, "-c", probe, str(path)])
+    # the dealer's account without the group: its own group "nogroup"-like, no supplementary groups
+    script_at = argv.index("sh") + 2
+    argv[script_at] = argv[script_at].replace(f"--regid={GROUP} --init-groups", "--regid=65534 --clear-groups")
+    try:
+        done = subprocess.run(argv, cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=60)
+    finally:
+        listener.close()
+    said = done.stdout.strip()
+    assert said.startswith("permission "), (said, done.stderr)
+    assert f"({DEALER})" in said and f"not in the group {GROUP}" in said and f"usermod -aG {GROUP} {DEALER}" in said
+    assert "running" not in said
