@@ -166,8 +166,7 @@ def station_checks(cfg: StationConfig, layout: Layout, *, wait_s: float = ANSWER
         port = check_shoe_access(cfg.shoe_port)
         checks.append(port)
         if port.ok and service.ok:
-            checks.append(Check("shoe", True, "held by the service (the dealer's screen shows its status)",
-                                skipped=True))
+            checks.append(shoe_as_the_service_reads_it(layout.socket, cfg.codec, cfg.baud))
         elif port.ok and os.access(cfg.shoe_port, os.R_OK | os.W_OK):
             checks.append(probe_shoe(cfg.shoe_port, cfg.codec, cfg.baud, wait_s))
     store = st.store_path(cfg)
@@ -175,6 +174,32 @@ def station_checks(cfg: StationConfig, layout: Layout, *, wait_s: float = ANSWER
     checks.append(st.check_disk(store))
     checks.append(floor_check(cfg, st.floor_password(layout.state_dir)))
     return checks
+
+
+def shoe_as_the_service_reads_it(socket: Path, codec: str, baud: int) -> Check:
+    """The service holds the port: what it reads of the shoe's real frames (issue 39): a wrong
+    codec or baud decodes to damaged frames only, or to nothing (the screen's "Shoe LOST")."""
+    from dealer_assist.service.client import ServiceClient, ServiceError
+
+    try:
+        client = ServiceClient(socket, timeout_s=10)
+        try:
+            shoe = client.request("state").get("shoe") or {}
+        finally:
+            client.close()
+    except ServiceError as exc:
+        return Check("shoe", True, f"held by the service; its status not read: {exc.message}", skipped=True)
+    frames, damaged = int(shoe.get("frames") or 0), int(shoe.get("damaged") or 0)
+    if frames:
+        return Check("shoe", True, f"the service reads the shoe's frames as {codec} ({frames} whole, {damaged} damaged)")
+    if damaged:
+        return Check("shoe", False, f"the service read {damaged} frame(s) from the shoe and none decoded as {codec}: "
+                     f"are shoe.codec ({codec}) and shoe.baud ({baud}) the shoe's? (station init --force --codec ...)")
+    if not shoe.get("connected"):
+        return Check("shoe", False, f"the service has no answer from the shoe as {codec} (the screen shows Shoe "
+                     f"LOST): is the shoe switched on? are shoe.codec ({codec}) and shoe.baud ({baud}) the shoe's?")
+    return Check("shoe", True, "held by the service, no frame from it yet (deal a card and check again)",
+                 skipped=True)
 
 
 def store_check_as_service(store: Path) -> Check:

@@ -893,6 +893,10 @@ class TableService:
         None for a frame without a number. ``number``: a frame the journal kept, taken again."""
         name = event.get("event")
         seq = event.get("seq")
+        if name == "error":  # bytes that decode as no frame (a wrong codec sends only these)
+            self.shoe["damaged"] = int(self.shoe.get("damaged", 0)) + 1
+        elif isinstance(seq, int) or name in ("card", "hello"):
+            self.shoe["frames"] = int(self.shoe.get("frames", 0)) + 1  # frames read whole (`station check`)
         if isinstance(seq, int) and number is None:
             number = self.journal.write(event)  # before anything is done with it
             if self.last_frame is not None:
