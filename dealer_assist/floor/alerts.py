@@ -9,7 +9,7 @@ decks: dealer_assist.odds) and stakes ``s_i``: theoretical win ``T = sum(e_b * s
 ``V = sum(sd_b**2 * s_i**2)`` (rounds and bets independent), and the house's actual win ``W``
 (its net) is expected within ``T ± z * sqrt(V)`` (z = 3: outside it about 1 time in 370 by
 chance). Settled stakes include doubles and splits, whose risk the main wager's per-unit
-deviation already counts: the band is a little wide, never narrow. Hold = win / wagered.
+deviation already counts: the band is a little wide, never narrow. Net/wagered = the house's net / wagered (never called "hold": that is win / drop).
 """
 
 from __future__ import annotations
@@ -127,7 +127,7 @@ def evaluate(conn: psycopg.Connection[Any], *, now: _dt.datetime | None = None, 
             out.append(Condition(t.table, "pace", f"{t.rounds_last_hour} rounds in the last hour (under {min_pace})"))
     for band in win_bands(conn, moment - window, moment, pit=pit, figures=figures).values():
         if band.outside:
-            hold = "" if not band.wagered else f", hold {band.win * 100 / band.wagered:.2f} %"
+            hold = "" if not band.wagered else f", net/wagered {band.win * 100 / band.wagered:.2f} %"
             out.append(Condition(band.table, "win_band",
                                  f"win {band.win} over {band.rounds} rounds{hold}: outside {band.low} .. {band.high} "
                                  f"(theoretical {band.theo}, ±{band.z} sd of {band.sd})"))
