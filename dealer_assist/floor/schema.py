@@ -32,9 +32,11 @@ from psycopg import sql
 
 from dealer_assist.floor.connection import (
     ADMIN,
+    REVIEW,
     STATION,
     FloorError,
     FloorMisconfigured,
+    Timeouts,
     connect,
     describe_error,
 )
@@ -50,6 +52,7 @@ __all__ = [
     "clear_alarm",
     "init_floor",
     "review_role",
+    "service_role",
     "station_role",
     "validate_pit",
     "validate_table",
@@ -1083,6 +1086,103 @@ ACCOUNTING_FUNCTIONS = (
     "floor.record_buy_in(text, text, numeric, text, text, text)",
 )
 
+def _take_forward_lock_bounded() -> str:
+    """floor.take_forward_lock of 0004, first checking the session's bounds (0011)."""
+    text = next(x for x in _M0004 if "FUNCTION floor.take_forward_lock" in x)
+    head = "    BEGIN\n"
+    assert text.count(head) == 1
+    return text.replace("CREATE FUNCTION", "CREATE OR REPLACE FUNCTION").replace(
+        head, head + "        PERFORM floor.check_session_bounds();\n")
+
+
+# Issue 35, item 4: roles that cannot slip their bounds. PostgreSQL lets any role change its own
+# session defaults (ALTER ROLE self SET / RESET ALL, tested: tests/floor/test_roles_bounds.py) and
+# any session its own settings (SET statement_timeout = 0): a role's settings are defaults, never
+# a guarantee. So the floor keeps each station and review role's bounds in floor.role_bounds
+# (floor init; readable by no floor role) and checks them where they matter:
+# - floor.take_forward_lock refuses a session whose statement, lock or idle-in-transaction bound
+#   is off (0) or above the role's (a forwarder that dropped its bounds cannot lock its table);
+# - floor.enforce_bounds (run by the floor service every pass, as the floor's owner) puts back a
+#   role's settings changed by the role itself and ends any such role's session idle in a
+#   transaction or running a statement beyond its bound, whatever it SET in its session.
+_M0011 = [
+    """CREATE TABLE floor.role_bounds (
+        account text PRIMARY KEY,
+        statement_ms integer NOT NULL CHECK (statement_ms > 0),
+        lock_ms integer NOT NULL CHECK (lock_ms > 0),
+        idle_ms integer NOT NULL CHECK (idle_ms > 0)
+    )""",
+    "ALTER TABLE floor.role_bounds ENABLE ROW LEVEL SECURITY",
+    """CREATE FUNCTION floor.check_session_bounds() RETURNS void
+    LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+    DECLARE b record; s bigint; l bigint; i bigint;
+    BEGIN
+        SELECT * INTO b FROM floor.role_bounds WHERE account = session_user;
+        IF NOT FOUND THEN
+            RETURN;
+        END IF;
+        SELECT setting::bigint INTO s FROM pg_settings WHERE name = 'statement_timeout';
+        SELECT setting::bigint INTO l FROM pg_settings WHERE name = 'lock_timeout';
+        SELECT setting::bigint INTO i FROM pg_settings WHERE name = 'idle_in_transaction_session_timeout';
+        IF s = 0 OR s > b.statement_ms OR l = 0 OR l > b.lock_ms OR i = 0 OR i > b.idle_ms THEN
+            RAISE EXCEPTION 'this session''s bounds (statement % ms, lock % ms, idle in transaction % ms) are off or '
+                'above the floor''s for % (% / % / % ms): refused', s, l, i, session_user, b.statement_ms, b.lock_ms,
+                b.idle_ms USING ERRCODE = '42501';
+        END IF;
+    END $$""",
+    """CREATE FUNCTION floor.enforce_bounds() RETURNS TABLE (account text, action text)
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+    #variable_conflict use_column
+    DECLARE b record; want text[]; have text[]; p record;
+    BEGIN
+        FOR b IN SELECT * FROM floor.role_bounds r WHERE EXISTS (SELECT 1 FROM pg_roles x WHERE x.rolname = r.account)
+                ORDER BY r.account LOOP
+            want := ARRAY['idle_in_transaction_session_timeout=' || b.idle_ms || 'ms',
+                          'lock_timeout=' || b.lock_ms || 'ms', 'statement_timeout=' || b.statement_ms || 'ms'];
+            SELECT array_agg(c ORDER BY c) INTO have FROM pg_db_role_setting s JOIN pg_roles r ON r.oid = s.setrole,
+                unnest(s.setconfig) c WHERE r.rolname = b.account AND s.setdatabase = 0;
+            IF have IS DISTINCT FROM want THEN
+                EXECUTE format('ALTER ROLE %I RESET ALL', b.account);
+                EXECUTE format('ALTER ROLE %I SET statement_timeout = %L', b.account, b.statement_ms || 'ms');
+                EXECUTE format('ALTER ROLE %I SET lock_timeout = %L', b.account, b.lock_ms || 'ms');
+                EXECUTE format('ALTER ROLE %I SET idle_in_transaction_session_timeout = %L', b.account, b.idle_ms || 'ms');
+                account := b.account;
+                action := 'its settings were changed (' || coalesce(array_to_string(have, ', '), 'none') || '): put back';
+                RETURN NEXT;
+            END IF;
+            IF EXISTS (SELECT 1 FROM pg_db_role_setting s JOIN pg_roles r ON r.oid = s.setrole
+                    WHERE r.rolname = b.account AND s.setdatabase <> 0) THEN
+                FOR p IN SELECT d.datname FROM pg_db_role_setting s JOIN pg_roles r ON r.oid = s.setrole
+                        JOIN pg_database d ON d.oid = s.setdatabase WHERE r.rolname = b.account LOOP
+                    EXECUTE format('ALTER ROLE %I IN DATABASE %I RESET ALL', b.account, p.datname);
+                END LOOP;
+                account := b.account;
+                action := 'its per-database settings were removed';
+                RETURN NEXT;
+            END IF;
+        END LOOP;
+        FOR p IN SELECT a.pid, a.usename, a.state FROM pg_stat_activity a JOIN floor.role_bounds b
+                ON b.account = a.usename WHERE a.datname = current_database() AND a.pid <> pg_backend_pid() AND (
+                (a.state LIKE 'idle in transaction%' AND clock_timestamp() - a.state_change
+                    > make_interval(secs => b.idle_ms / 1000.0 + 1))
+                OR (a.state = 'active' AND clock_timestamp() - a.query_start
+                    > make_interval(secs => b.statement_ms / 1000.0 + 1))) LOOP
+            IF pg_terminate_backend(p.pid) THEN
+                account := p.usename;
+                action := 'session ' || p.pid || ' ended (' || p.state || ' beyond its bound)';
+                RETURN NEXT;
+            END IF;
+        END LOOP;
+    END $$""",
+    "REVOKE ALL ON FUNCTION floor.check_session_bounds() FROM PUBLIC",
+    "REVOKE ALL ON FUNCTION floor.enforce_bounds() FROM PUBLIC",
+    _take_forward_lock_bounded(),
+    # the floor service's alerts
+    "ALTER TABLE floor.alerts DROP CONSTRAINT alerts_kind_check",
+    "ALTER TABLE floor.alerts ADD CONSTRAINT alerts_kind_check CHECK (kind IN ('link_down', 'table_stopped', "
+    "'win_band', 'pace', 'verify_failed', 'role_bounds'))",
+]
+
 #: The monthly partitioned tables and their partition key (floor.add_month makes their months).
 PARTITIONED: dict[str, str] = {**_PARTITIONED_0008, **{t: "started_at" for t in _CHILDREN_0009}}
 
@@ -1095,6 +1195,7 @@ MIGRATIONS: tuple[tuple[str, list[str]], ...] = (
     ("0004_link_closed_writes", _M0004), ("0005_alerts", _M0005), ("0006_table_accounting", _M0006),
     ("0007_one_station_policy", _M0007), ("0008_monthly_partitions", _M0008),
     ("0009_round_rows_monthly", _M0009), ("0010_cage_rules", _M0010),
+    ("0011_role_bounds", _M0011),
 )
 KNOWN = frozenset(name for name, _ in MIGRATIONS)
 
@@ -1255,10 +1356,38 @@ def _grant_station(conn: psycopg.Connection[Any], role: str, group: str) -> None
     member = conn.execute("SELECT pg_has_role(%s, %s, 'MEMBER')", (role, group)).fetchone()
     if not (member and member[0]):
         conn.execute(sql.SQL("GRANT {} TO {}").format(sql.Identifier(group), sql.Identifier(role)))
-    for name, value in (("statement_timeout", STATION.statement), ("lock_timeout", STATION.lock),
-                        ("idle_in_transaction_session_timeout", STATION.idle_in_transaction)):
+    _bound(conn, role, STATION)
+
+
+def _bound(conn: psycopg.Connection[Any], role: str, bounds: Timeouts) -> None:
+    """The role's server bounds as its settings, and (0011) in floor.role_bounds, where the
+    forwarding lock and the floor service check them (the role can change its own settings)."""
+    for name, value in (("statement_timeout", bounds.statement), ("lock_timeout", bounds.lock),
+                        ("idle_in_transaction_session_timeout", bounds.idle_in_transaction)):
         conn.execute(sql.SQL("ALTER ROLE {} SET {} = {}").format(
             sql.Identifier(role), sql.Identifier(name), sql.Literal(f"{int(value * 1000)}ms")))
+    found = conn.execute("SELECT to_regclass('floor.role_bounds')").fetchone()
+    if found is not None and found[0] is not None:
+        conn.execute("INSERT INTO floor.role_bounds VALUES (%s, %s, %s, %s) ON CONFLICT (account) DO UPDATE SET "
+                     "statement_ms = excluded.statement_ms, lock_ms = excluded.lock_ms, idle_ms = excluded.idle_ms",
+                     (role, int(bounds.statement * 1000), int(bounds.lock * 1000),
+                      int(bounds.idle_in_transaction * 1000)))
+
+
+def service_role(dbname: str) -> str:
+    """The floor service's role (``floor serve``): reads as the review role does, raises alerts
+    and runs floor.enforce_bounds."""
+    return f"{_role_part(dbname)}_floor"[:63]
+
+
+def _grant_service(conn: psycopg.Connection[Any], role: str, review: str) -> None:
+    _ensure_role(conn, role)
+    member = conn.execute("SELECT pg_has_role(%s, %s, 'MEMBER')", (role, review)).fetchone()
+    if not (member and member[0]):
+        conn.execute(sql.SQL("GRANT {} TO {}").format(sql.Identifier(review), sql.Identifier(role)))
+    found = conn.execute("SELECT to_regproc('floor.enforce_bounds')").fetchone()
+    if found is not None and found[0] is not None:
+        conn.execute(sql.SQL("GRANT EXECUTE ON FUNCTION floor.enforce_bounds() TO {}").format(sql.Identifier(role)))
 
 
 def _drop_direct_station_grants(conn: psycopg.Connection[Any], role: str) -> None:
@@ -1308,6 +1437,8 @@ def init_floor(url: str) -> list[str]:
             review = review_role(dbname)
             _ensure_role(conn, review)
             _grant_review(conn, review)
+            _bound(conn, review, REVIEW)
+            _grant_service(conn, service_role(dbname), review)
             group = stations_group(dbname)
             _grant_stations_group(conn, group)
             for (role,) in conn.execute("SELECT station_role FROM floor.tables ORDER BY table_name").fetchall():
