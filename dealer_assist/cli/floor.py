@@ -15,6 +15,8 @@
     dealer-assist floor shift --url URL --day D --shift S [--pit P]   # win and hold % (win / drop)
     dealer-assist floor signer --url URL --name NAME                  # an account that signs, its PIN
     dealer-assist floor denominations --url URL --table T --chips 1000,100,25,5
+    dealer-assist floor serve --url URL --state PATH [--log PATH] [--interval S] [--stale-after S]
+                              # the floor service: every alert, continuously (systemd: dealer-assist-floor)
 
 Signers are accounts (``floor signer``, the administrator's): each signature is confirmed with
 the account's PIN, read from the terminal (or one a line on standard input: the first signer's,
@@ -75,6 +77,17 @@ class FloorCommand:
         denominations = actions.add_parser("denominations", help="a table's chip denominations (fills, counts)")
         denominations.add_argument("--table", required=True, help="the table, e.g. BJ-07")
         denominations.add_argument("--chips", required=True, help="its denominations, e.g. 1000,100,25,5")
+        serve = actions.add_parser("serve", help="the floor service: evaluate every alert continuously")
+        serve.add_argument("--url", required=True, help="the floor database, as the floor service's role")
+        serve.add_argument("--state", required=True, help="its state file (JSON: reachable or not, since when)")
+        serve.add_argument("--log", help="its log file (default: standard output, e.g. the journal)")
+        serve.add_argument("--interval", type=float, default=10.0, help="seconds between passes (default 10)")
+        serve.add_argument("--stale-after", type=float, default=30.0,
+                           help="link down after this many seconds without a heartbeat (default 30)")
+        serve.add_argument("--min-pace", type=int, default=30, help="rounds an hour under which pace alerts")
+        serve.add_argument("--no-win-band", action="store_true",
+                           help="no win-band alerts (no par sheets worked out: a floor that watches only links)")
+        serve.add_argument("--once", action="store_true", help="one pass, then exit")
         for sub in (chips, drop, buy, shift, rating, signer, denominations):
             sub.add_argument("--url", required=True, help="the floor database (libpq URL or service=NAME)")
         for sub in (chips, drop, shift):
@@ -110,6 +123,8 @@ class FloorCommand:
                 else:
                     print(f"floor: {safe_url(args.url)} is up to date")
                 return 0
+            if args.action == "serve":
+                return self._serve(args)
             if args.action in ("alerts", "ack"):
                 return self._alerts(args)
             if args.action in ("chips", "drop", "buy-in", "shift", "rating", "signer", "denominations"):
@@ -143,6 +158,29 @@ class FloorCommand:
                 state = "open" if a.acked_at is None else (
                     f"acknowledged by {a.acked_by} ({a.ack_account}) {a.acked_at:%Y-%m-%d %H:%M} UTC: {a.ack_note}")
                 print(f"{a.alert_id}\t{a.raised_at:%Y-%m-%d %H:%M} UTC\t{a.table}\t{a.kind}\t{a.detail}\t{state}")
+        return 0
+
+    def _serve(self, args: argparse.Namespace) -> int:
+        import datetime as dt
+        import signal
+        import threading
+        from pathlib import Path
+
+        from dealer_assist.floor.service import FloorService, ServiceSettings
+
+        if args.interval <= 0 or args.stale_after <= 0 or args.min_pace < 0:
+            raise FloorError("--interval and --stale-after must be more than 0, --min-pace 0 or more")
+        service = FloorService(args.url, Path(args.state), log_path=Path(args.log) if args.log else None,
+                               settings=ServiceSettings(interval=args.interval,
+                                                        stale_after=dt.timedelta(seconds=args.stale_after),
+                                                        min_pace=args.min_pace, win_band=not args.no_win_band))
+        if args.once:
+            done = service.pass_once()
+            return 0 if done.reachable else 1
+        stop = threading.Event()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, lambda *_: stop.set())
+        service.run(stop)
         return 0
 
     def _accounting(self, args: argparse.Namespace) -> int:
