@@ -422,7 +422,8 @@ class PitWindow(QMainWindow):
         # live: the floor's notifications wake the Live tab (one query a wake-up, never two at once)
         self.live = PitLive(url, self, tick=live_tick)
         self.live.changed.connect(self.refresh_live)
-        self.live.link.connect(self.live_status.setText)
+        self.live.link.connect(self._live_link)
+        self._live_contact: _dt.datetime | None = None  # the last time the Live tab read the floor
         self._live_running = False
         self._live_again = False
         self._live_debounce = QTimer(self)
@@ -582,6 +583,12 @@ class PitWindow(QMainWindow):
             return
         self._live_debounce.start()
 
+    def _live_link(self, text: str) -> None:
+        """The listener's own link: lost, the Live tab greys (what it shows is no longer live)."""
+        self.live_status.setText(text)
+        if text != "floor: live":
+            self.live_tables.show_no_contact(self._live_contact)
+
     def _query_live(self) -> None:
         pit = self._filters()["pit"]
         self._live_running = True
@@ -594,7 +601,9 @@ class PitWindow(QMainWindow):
             self._live_running = False
             if error is not None:
                 self.live_status.setText(f"floor: {error}")
+                self.live_tables.show_no_contact(self._live_contact)
             else:
+                self._live_contact = _dt.datetime.now(_dt.UTC)
                 self.live_tables.show_tables(result)
                 self.live_updated.emit(result)
             if self._live_again:
