@@ -87,6 +87,8 @@ class FloorCommand:
         serve.add_argument("--min-pace", type=int, default=30, help="rounds an hour under which pace alerts")
         serve.add_argument("--no-win-band", action="store_true",
                            help="no win-band alerts (no par sheets worked out: a floor that watches only links)")
+        serve.add_argument("--verify-every", type=float, default=300.0,
+                           help="seconds between verifies of the last day's chains (default 300; 0: never)")
         serve.add_argument("--once", action="store_true", help="one pass, then exit")
         for sub in (chips, drop, buy, shift, rating, signer, denominations):
             sub.add_argument("--url", required=True, help="the floor database (libpq URL or service=NAME)")
@@ -168,12 +170,14 @@ class FloorCommand:
 
         from dealer_assist.floor.service import FloorService, ServiceSettings
 
-        if args.interval <= 0 or args.stale_after <= 0 or args.min_pace < 0:
-            raise FloorError("--interval and --stale-after must be more than 0, --min-pace 0 or more")
+        if args.interval <= 0 or args.stale_after <= 0 or args.min_pace < 0 or args.verify_every < 0:
+            raise FloorError("--interval and --stale-after must be more than 0, --min-pace and --verify-every "
+                             "0 or more")
         service = FloorService(args.url, Path(args.state), log_path=Path(args.log) if args.log else None,
                                settings=ServiceSettings(interval=args.interval,
                                                         stale_after=dt.timedelta(seconds=args.stale_after),
-                                                        min_pace=args.min_pace, win_band=not args.no_win_band))
+                                                        min_pace=args.min_pace, win_band=not args.no_win_band,
+                                                        verify_every=args.verify_every))
         if args.once:
             done = service.pass_once()
             return 0 if done.reachable else 1

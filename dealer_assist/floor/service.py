@@ -14,6 +14,9 @@ Each pass (every ``interval`` seconds) it reads every table's state and raises, 
 - **win band**: the win outside the par sheet's band (dealer_assist.floor.alerts). The par
   sheets' figures are never worked out on the pass: a (game, decks) not yet known is worked out
   on a background thread and its tables' bands are checked from the next pass on;
+- **verify failed**: every ``verify_every`` seconds it verifies the floor's chains over the last
+  day (``FloorReader.verify``: rounds, events, audit entries, derived rows); the first row that
+  does not match is raised against its table;
 - and it runs ``floor.enforce_bounds`` (roles' settings put back, sessions past their bounds
   ended: migration 0011), raising **role bounds** for a station role it had to correct.
 
@@ -59,6 +62,8 @@ class ServiceSettings:
     window: _dt.timedelta = _dt.timedelta(hours=8)  # the win band's window
     connect_timeout: int = 5
     win_band: bool = True  # False: no par sheet is ever worked out (a floor watching links only)
+    verify_every: float = 300.0  # seconds between verifies of the last day's chains (0: never)
+    verify_span: _dt.timedelta = _dt.timedelta(days=1)
 
 
 @dataclass
@@ -148,6 +153,7 @@ class FloorService:
         self._since: str | None = previous.get("since") if isinstance(previous.get("since"), str) else None
         last = previous.get("last_contact")
         self._last_contact: str | None = last if isinstance(last, str) else None
+        self._verified_at: _dt.datetime | None = None
         self._timeouts = Timeouts(connect=settings.connect_timeout, statement=REVIEW.statement,
                                   lock=REVIEW.lock, idle_in_transaction=REVIEW.idle_in_transaction,
                                   client=REVIEW.client)
@@ -214,6 +220,7 @@ class FloorService:
                                          f"win {band.win} over {band.rounds} rounds{ratio}: outside {band.low} .. "
                                          f"{band.high} (theoretical {band.theo}, ±{band.z} sd of {band.sd})"))
         conn.commit()
+        out.extend(self._verify(moment))
         result.corrected = self._enforce(conn)
         stations = dict(conn.execute("SELECT station_role, table_name FROM floor.tables").fetchall())
         for account, action in result.corrected:
@@ -223,6 +230,20 @@ class FloorService:
         if out:
             result.raised = raise_alerts(conn, out)
         return result
+
+    def _verify(self, moment: _dt.datetime) -> list[Condition]:
+        every = self.settings.verify_every
+        if every <= 0 or (self._verified_at is not None and (moment - self._verified_at).total_seconds() < every):
+            return []
+        from dealer_assist.floor.reader import FloorReader
+
+        self._verified_at = moment
+        with FloorReader(self.url) as reader:
+            checked = reader.verify(since=moment - self.settings.verify_span, until=moment + _dt.timedelta(minutes=1))
+        if checked.ok or checked.table is None:
+            return []
+        self.log(f"floor service: verify failed: {checked.problem}")
+        return [Condition(checked.table, "verify_failed", f"verify failed: {checked.problem}")]
 
     def _enforce(self, conn: psycopg.Connection[Any]) -> list[tuple[str, str]]:
         try:

@@ -9,6 +9,8 @@ down after 3 s without a heartbeat); the defaults are 10 s and 30 s.
 - BJ-09's session began two hours ago, it played two rounds then, and its station still beats:
   it has a pace, 0 rounds in the last hour (under 30): a pace alert. BJ-07, a table whose
   session began now, has no pace yet: none for it.
+- A round of BJ-09 changed on the floor after it was forwarded (its house net, by someone with
+  the administrator's account): verify, run by the service, fails and is raised against BJ-09.
 - While PostgreSQL is stopped the service says "floor unreachable" in its own state file and
   log, from outside the database, and says when contact is back.
 """
@@ -95,6 +97,8 @@ def test_link_down_is_raised_with_no_window_and_a_table_closed_on_schedule_raise
         forwarder.forward()
         forwarder.heartbeat(0, None, "up")
     assert query(floor.admin_url, "SELECT table_name FROM floor.audit WHERE kind = 'session_end'") == [("BJ-08",)]
+    query(floor.admin_url, "UPDATE floor.rounds SET house_net = house_net - 1 WHERE table_name = 'BJ-09' "
+          "AND round_id = 2 RETURNING 1")
     service = floor.server.url(floor.dbname, user=service_role(floor.dbname))
     silent_at = time.monotonic()
 
@@ -102,7 +106,7 @@ def test_link_down_is_raised_with_no_window_and_a_table_closed_on_schedule_raise
         return [(str(t), str(k)) for t, k in query(floor.admin_url,
                                                    "SELECT table_name, kind FROM floor.alerts ORDER BY 1, 2")]
 
-    with serving(service, tmp_path) as (state, log):
+    with serving(service, tmp_path, "--verify-every", "1") as (state, log):
         beat = forwarders["BJ-09"]
         _until(lambda: ("BJ-07", "link_down") in alerts(), 60, lambda: beat.heartbeat(0, None, "up"))
         assert time.monotonic() - silent_at < 60
@@ -112,11 +116,14 @@ def test_link_down_is_raised_with_no_window_and_a_table_closed_on_schedule_raise
             _until(lambda before=passes: _state(state).get("checked_at") != before, 30,
                    lambda: beat.heartbeat(0, None, "up"))
             passes = _state(state).get("checked_at")
-        assert alerts() == [("BJ-07", "link_down"), ("BJ-09", "pace")]
+        assert alerts() == [("BJ-07", "link_down"), ("BJ-09", "pace"), ("BJ-09", "verify_failed")]
         seen = _state(state)
         assert seen["state"] == "ok" and seen["closed"] == ["BJ-08"], seen
         ((detail,),) = query(floor.admin_url, "SELECT detail FROM floor.alerts WHERE kind = 'pace'")
         assert detail == "0 rounds in the last hour (under 30)"
+        ((detail,),) = query(floor.admin_url, "SELECT detail FROM floor.alerts WHERE kind = 'verify_failed'")
+        assert detail.startswith("verify failed: ") and "round 2" in detail, detail
+        assert "verify failed" in log.read_text()
         ((raised_by,),) = query(floor.admin_url, "SELECT DISTINCT raised_by FROM floor.alerts")
         assert raised_by == service_role(floor.dbname)
     for forwarder in forwarders.values():
