@@ -15,6 +15,7 @@
     dealer-assist floor shift --url URL --day D --shift S [--pit P]   # win and hold % (win / drop)
     dealer-assist floor signer --url URL --name NAME                  # an account that signs, its PIN
     dealer-assist floor denominations --url URL --table T --chips 1000,100,25,5
+    dealer-assist floor edges [--game G] [--decks N]   # par sheets' edges kept on disk, once (install)
     dealer-assist floor serve --url URL --state PATH [--log PATH] [--interval S] [--stale-after S]
                               # the floor service: every alert, continuously (systemd: dealer-assist-floor)
 
@@ -77,6 +78,9 @@ class FloorCommand:
         denominations = actions.add_parser("denominations", help="a table's chip denominations (fills, counts)")
         denominations.add_argument("--table", required=True, help="the table, e.g. BJ-07")
         denominations.add_argument("--chips", required=True, help="its denominations, e.g. 1000,100,25,5")
+        edges = actions.add_parser("edges", help="work out and keep every par sheet's edges once (at install)")
+        edges.add_argument("--game", action="append", help="only this game (again for more)")
+        edges.add_argument("--decks", type=int, action="append", help="only this deck count (again for more)")
         serve = actions.add_parser("serve", help="the floor service: evaluate every alert continuously")
         serve.add_argument("--url", required=True, help="the floor database, as the floor service's role")
         serve.add_argument("--state", required=True, help="its state file (JSON: reachable or not, since when)")
@@ -124,6 +128,17 @@ class FloorCommand:
                     print(f"floor: applied {', '.join(done)} on {safe_url(args.url)}")
                 else:
                     print(f"floor: {safe_url(args.url)} is up to date")
+                return 0
+            if args.action == "edges":
+                from dealer_assist.floor.edges import build_edges, every_sheet
+
+                sheets = [(g, d) for g, d in every_sheet()
+                          if (not args.game or g in args.game) and (not args.decks or d in args.decks)]
+                if not sheets:
+                    raise FloorError("no game and deck count matches --game/--decks (games: "
+                                     + ", ".join(sorted({g for g, _ in every_sheet()})) + ")")
+                for game, decks in build_edges(sheets):
+                    print(f"floor: edges of {game} at {decks} decks kept")
                 return 0
             if args.action == "serve":
                 return self._serve(args)

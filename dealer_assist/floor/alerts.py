@@ -38,16 +38,11 @@ Figures = Callable[[str, int], Mapping[str, tuple[Decimal, Decimal]]]
 
 @cache
 def par_figures(game: str, decks: int) -> dict[str, tuple[Decimal, Decimal]]:
-    """Each bet's (house edge, standard deviation) per unit from the game's par sheet."""
-    from dealer_assist.odds.sheet import par_sheet
+    """Each bet's (house edge, standard deviation) per unit from the game's par sheet (kept on
+    disk once worked out: dealer_assist.floor.edges; ``floor edges`` builds them all)."""
+    from dealer_assist.floor.edges import cached_par_figures
 
-    sheet = par_sheet(game, decks, with_chart=False)
-    out = {"main": (Decimal(repr(round(sheet.main.house_edge, 10))),
-                    Decimal(repr(round(sheet.outcomes.std_dev, 10))))}
-    for name, bet in sheet.bets.items():
-        out[name] = (Decimal(repr(round(bet.house_edge, 10))), Decimal(repr(round(bet.std_dev, 10))))
-    out["bonus678"] = (Decimal(0), Decimal(0))  # paid on the main wager: inside its figures
-    return out
+    return dict(cached_par_figures(game, decks))
 
 
 @dataclass(frozen=True)

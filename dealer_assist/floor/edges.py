@@ -4,7 +4,12 @@ cached only per process), and a one-shot ``forward`` would pay it every run.
 
 The file (``$XDG_CACHE_HOME/dealer-assist/house-edges-<digest>.json``, else ``~/.cache/...``)
 is named by a digest of the source files the edges come from (the odds package, the games'
-rules data and the base layer), so a changed par sheet or paytable never reads an old figure; an unreadable or unwritable cache only means working the edges out again."""
+rules data and the base layer), so a changed par sheet or paytable never reads an old figure; an unreadable or unwritable cache only means working the edges out again.
+
+Issue 35, item 2: the alerts' figures (each bet's edge and standard deviation per unit: the win
+band) are kept the same way (``par-figures-<digest>.json``), and ``dealer-assist floor edges``
+builds both for every game and deck count once (at install or ``floor init`` time), so neither
+the forwarder, nor the alerts, nor the CLI work a par sheet out on their way."""
 
 from __future__ import annotations
 
@@ -15,17 +20,18 @@ import tempfile
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import dealer_assist.base as _base_package
 import dealer_assist.games as _games_package
 import dealer_assist.odds as _odds_package
 from dealer_assist.odds.theo import house_edges
 
-__all__ = ["cached_edges"]
+__all__ = ["build_edges", "cached_edges", "cached_par_figures", "every_sheet"]
 
 
 @cache
-def _cache_file() -> Path | None:
+def _cache_file(prefix: str = "house-edges") -> Path | None:
     digest = hashlib.sha256()
     found = False
     for package in (_odds_package, _games_package, _base_package):
@@ -36,10 +42,10 @@ def _cache_file() -> Path | None:
     if not found:
         return None
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "dealer-assist" / f"house-edges-{digest.hexdigest()[:24]}.json"
+    return Path(base) / "dealer-assist" / f"{prefix}-{digest.hexdigest()[:24]}.json"
 
 
-def _read(path: Path) -> dict[str, dict[str, str]]:
+def _read(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -71,3 +77,59 @@ def cached_edges(game: str, decks: int) -> dict[str, Decimal]:
         except OSError:
             pass
     return edges
+
+
+def _par_figures_now(game: str, decks: int) -> dict[str, tuple[Decimal, Decimal]]:
+    from dealer_assist.odds.sheet import par_sheet
+
+    sheet = par_sheet(game, decks, with_chart=False)
+    out = {"main": (Decimal(repr(round(sheet.main.house_edge, 10))), Decimal(repr(round(sheet.outcomes.std_dev, 10))))}
+    for name, bet in sheet.bets.items():
+        out[name] = (Decimal(repr(round(bet.house_edge, 10))), Decimal(repr(round(bet.std_dev, 10))))
+    out["bonus678"] = (Decimal(0), Decimal(0))  # paid on the main wager: inside its figures
+    return out
+
+
+@cache
+def cached_par_figures(game: str, decks: int) -> dict[str, tuple[Decimal, Decimal]]:
+    """Each bet's (house edge, standard deviation) per unit of ``game`` at ``decks`` decks, read
+    from the disk cache when it holds them (exact: Decimal text), else worked out and kept."""
+    path = _cache_file("par-figures")
+    key = f"{game}/{decks}"
+    if path is not None:
+        found = _read(path).get(key)
+        if isinstance(found, dict):
+            try:
+                return {str(k): (Decimal(str(v[0])), Decimal(str(v[1]))) for k, v in found.items()}
+            except (ArithmeticError, TypeError, IndexError, KeyError):
+                pass
+    figures = _par_figures_now(game, decks)
+    if path is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            data = _read(path)
+            data[key] = {k: [str(e), str(sd)] for k, (e, sd) in figures.items()}
+            with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, encoding="utf-8") as out:
+                json.dump(data, out)
+            os.replace(out.name, path)
+        except OSError:
+            pass
+    return figures
+
+
+def every_sheet() -> list[tuple[str, int]]:
+    """(game, decks) of every game at every deck count its rules allow (2.1 of each)."""
+    from dealer_assist.games import GAMES
+
+    return [(game, decks) for game, rules in GAMES.items()
+            for decks in range(rules.deck_range[0], rules.deck_range[1] + 1)]
+
+
+def build_edges(sheets: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """Work out and keep the edges and the alerts' figures of each (game, decks); those done."""
+    done = []
+    for game, decks in sheets:
+        cached_edges(game, decks)
+        cached_par_figures(game, decks)
+        done.append((game, decks))
+    return done
