@@ -17,6 +17,7 @@ import hashlib
 import json
 import os
 import tempfile
+import threading
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
@@ -27,7 +28,7 @@ import dealer_assist.games as _games_package
 import dealer_assist.odds as _odds_package
 from dealer_assist.odds.theo import house_edges
 
-__all__ = ["build_edges", "cached_edges", "cached_par_figures", "every_sheet"]
+__all__ = ["build_edges", "cached_edges", "cached_par_figures", "every_sheet", "kept_edges", "work_out_later"]
 
 
 @cache
@@ -133,3 +134,53 @@ def build_edges(sheets: list[tuple[str, int]]) -> list[tuple[str, int]]:
         cached_par_figures(game, decks)
         done.append((game, decks))
     return done
+
+
+_ready: dict[tuple[str, int], dict[str, Decimal]] = {}
+_busy: set[tuple[str, int]] = set()
+_lock = threading.Lock()
+
+
+def kept_edges(game: str, decks: int) -> dict[str, Decimal]:
+    """The edges of ``game`` at ``decks`` if they are known (this process, or kept on disk by
+    ``floor edges`` or an earlier run) — never worked out here: ``KeyError`` when they are not
+    (the caller goes on without them; :func:`work_out_later` starts their working out)."""
+    sheet = (game, decks)
+    with _lock:
+        found = _ready.get(sheet)
+    if found is not None:
+        return found
+    path = _cache_file()
+    entry = _read(path).get(f"{game}/{decks}") if path is not None else None
+    if isinstance(entry, dict):
+        try:
+            edges = {str(k): Decimal(str(v)) for k, v in entry.items()}
+        except ArithmeticError:
+            edges = None
+        if edges is not None:
+            with _lock:
+                _ready[sheet] = edges
+            return edges
+    raise KeyError(f"the edges of {game} at {decks} decks are not worked out yet")
+
+
+def work_out_later(game: str, decks: int) -> None:
+    """Work out (and keep on disk) the edges of ``game`` at ``decks`` on a background thread,
+    once; forwarding never waits for it."""
+    sheet = (game, decks)
+    with _lock:
+        if sheet in _ready or sheet in _busy:
+            return
+        _busy.add(sheet)
+
+    def work() -> None:
+        try:
+            edges = cached_edges(game, decks)
+        except Exception:  # noqa: BLE001 - no par sheet for it: its rounds go without theo, as before
+            edges = None
+        with _lock:
+            _busy.discard(sheet)
+            if edges is not None:
+                _ready[sheet] = edges
+
+    threading.Thread(target=work, name=f"edges-{game}-{decks}", daemon=True).start()

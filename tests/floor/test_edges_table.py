@@ -8,9 +8,12 @@ import json
 import os
 import subprocess
 import sys
+from decimal import Decimal
 from pathlib import Path
 
-from tests.floor.helpers import ROOT
+from tests.floor.conftest import Floor
+from tests.floor.helpers import ROOT, query
+from tests.floor.stations import make_station, open_station, record_rounds
 
 
 def _run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
@@ -38,3 +41,27 @@ def test_floor_edges_keeps_the_figures_and_the_alerts_read_them(tmp_path: Path) 
     assert read.stdout.strip() == "(Decimal('0.25'), Decimal('2'))", read.stderr
     refused = _run(env, "-m", "dealer_assist", "floor", "edges", "--game", "nope")
     assert refused.returncode == 2 and refused.stderr.startswith("error: no game and deck count matches")
+
+
+def test_a_forward_never_waits_for_a_par_sheet(floor: Floor, tmp_path: Path) -> None:
+    """With no edges kept on the station (a fresh cache), the forwarder forwards the rounds at
+    once without their theoretical win (the pit works it out for them) and starts working the
+    edges out in the background; once they are kept (here: `floor edges`), the next rounds
+    carry it."""
+    env = os.environ | {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    url = floor.station("BJ-07", "PIT-2")
+    db = tmp_path / "bj07.db"
+    make_station(db, "BJ-07", "PIT-2", rounds=1)  # Ace Race, 6 decks: alice main 25, pair 5
+    first = _run(env, "-m", "dealer_assist", "forward", "--db", str(db), "--to", url)
+    assert first.returncode == 0 and first.stdout.startswith("forwarded 1 round"), first.stdout + first.stderr
+    assert query(floor.admin_url, "SELECT round_id, status, theo FROM floor.rounds") == [(1, "settled", None)]
+    kept = _run(env, "-m", "dealer_assist", "floor", "edges", "--game", "ace_race", "--decks", "6")
+    assert kept.returncode == 0, kept.stderr
+    with open_station(db) as store:
+        record_rounds(store, 1)  # the same Ace Race round again
+    again = _run(env, "-m", "dealer_assist", "forward", "--db", str(db), "--to", url)
+    assert again.returncode == 0, again.stderr
+    (edges_file,) = (tmp_path / "cache" / "dealer-assist").glob("house-edges-*.json")
+    ace = {k: Decimal(v) for k, v in json.loads(edges_file.read_text())["ace_race/6"].items()}
+    assert query(floor.admin_url, "SELECT round_id, theo FROM floor.rounds ORDER BY round_id") == [
+        (1, None), (2, 25 * ace["main"] + 5 * ace["pair"])]
