@@ -40,7 +40,15 @@ from typing import Any
 
 import psycopg
 
-from dealer_assist.floor.alerts import Condition, Figures, par_figures, raise_alerts, win_bands
+from dealer_assist.floor.alerts import (
+    Condition,
+    Figures,
+    band_conditions,
+    par_figures,
+    raise_alerts,
+    table_conditions,
+    win_bands,
+)
 from dealer_assist.floor.connection import (
     REVIEW,
     FloorError,
@@ -49,7 +57,7 @@ from dealer_assist.floor.connection import (
     describe_error,
     safe_url,
 )
-from dealer_assist.floor.live import STALE_AFTER, live_tables
+from dealer_assist.floor.live import STALE_AFTER
 
 __all__ = ["FloorService", "PassResult", "ServiceSettings", "read_state"]
 
@@ -122,14 +130,6 @@ def read_state(path: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-_SESSIONS = """
-SELECT t.table_name, s.started_at, s.ended
-FROM floor.tables t
-LEFT JOIN LATERAL (SELECT s.started_at, EXISTS (SELECT 1 FROM floor.audit a WHERE a.table_name = s.table_name
-    AND a.kind = 'session_end' AND a.detail_json::jsonb ->> 'session_id' = s.session_id::text) AS ended
-    FROM floor.sessions s WHERE s.table_name = t.table_name ORDER BY s.session_id DESC LIMIT 1) s ON true
-"""
-
 _SHEETS = """
 SELECT DISTINCT game, coalesce((config_json::jsonb ->> 'decks')::int, 0) FROM floor.rounds
 WHERE status = 'settled' AND started_at >= %s AND started_at < %s
@@ -191,34 +191,13 @@ class FloorService:
     def _evaluate(self, conn: psycopg.Connection[Any], moment: _dt.datetime) -> PassResult:
         s = self.settings
         result = PassResult(reachable=True)
-        sessions = {str(t): (started, bool(ended)) for t, started, ended in conn.execute(_SESSIONS).fetchall()}
-        out: list[Condition] = []
-        for t in live_tables(conn, None, moment):
-            started, ended = sessions.get(t.table, (None, False))
-            if ended:
-                result.closed.append(t.table)
-            if t.alarm is not None or t.link_state == "stopped":
-                out.append(Condition(t.table, "table_stopped", t.note))
-            elif not ended and t.heartbeat_at is not None and moment - t.heartbeat_at > s.stale_after:
-                out.append(Condition(t.table, "link_down",
-                                     f"link down: no heartbeat since {t.heartbeat_at:%Y-%m-%d %H:%M:%S} UTC "
-                                     f"(over {int(s.stale_after.total_seconds())} s) and its session is open"))
-            has_pace = not ended and started is not None and moment - started >= _dt.timedelta(hours=1)
-            if has_pace and t.rounds_last_hour < s.min_pace and t.heartbeat_at is not None \
-                    and moment - t.heartbeat_at <= s.stale_after:
-                out.append(Condition(t.table, "pace",
-                                     f"{t.rounds_last_hour} rounds in the last hour (under {s.min_pace})"))
+        out, result.closed = table_conditions(conn, moment, min_pace=s.min_pace, stale_after=s.stale_after)
         since = moment - s.window
         if s.win_band:
             sheets = {(str(g), int(d)) for g, d in conn.execute(_SHEETS, (since, moment)).fetchall()}
             result.bands_waiting = self._figures.missing(sheets)
         if s.win_band and not result.bands_waiting:
-            for band in win_bands(conn, since, moment, figures=self._figures.lookup).values():
-                if band.outside:
-                    ratio = "" if not band.wagered else f", net/wagered {band.win * 100 / band.wagered:.2f} %"
-                    out.append(Condition(band.table, "win_band",
-                                         f"win {band.win} over {band.rounds} rounds{ratio}: outside {band.low} .. "
-                                         f"{band.high} (theoretical {band.theo}, ±{band.z} sd of {band.sd})"))
+            out.extend(band_conditions(win_bands(conn, since, moment, figures=self._figures.lookup)))
         conn.commit()
         out.extend(self._verify(moment))
         result.corrected = self._enforce(conn)
