@@ -81,6 +81,8 @@ class FloorCommand:
         edges = actions.add_parser("edges", help="work out and keep every par sheet's edges once (at install)")
         edges.add_argument("--game", action="append", help="only this game (again for more)")
         edges.add_argument("--decks", type=int, action="append", help="only this deck count (again for more)")
+        edges.add_argument("--background", action="store_true",
+                           help="at a low priority (as the forwarder starts it for a par sheet not kept)")
         serve = actions.add_parser("serve", help="the floor service: evaluate every alert continuously")
         serve.add_argument("--url", required=True, help="the floor database, as the floor service's role")
         serve.add_argument("--state", required=True, help="its state file (JSON: reachable or not, since when)")
@@ -130,7 +132,12 @@ class FloorCommand:
                     print(f"floor: {safe_url(args.url)} is up to date")
                 return 0
             if args.action == "edges":
+                import os
+
                 from dealer_assist.floor.edges import build_edges, every_sheet
+
+                if args.background:
+                    os.nice(10)
 
                 sheets = [(g, d) for g, d in every_sheet()
                           if (not args.game or g in args.game) and (not args.decks or d in args.decks)]

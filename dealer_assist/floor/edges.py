@@ -16,8 +16,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import subprocess
+import sys
 import tempfile
 import threading
+import time
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
@@ -130,13 +133,18 @@ def build_edges(sheets: list[tuple[str, int]]) -> list[tuple[str, int]]:
     """Work out and keep the edges and the alerts' figures of each (game, decks); those done."""
     done = []
     for game, decks in sheets:
-        cached_edges(game, decks)
-        cached_par_figures(game, decks)
+        try:
+            cached_edges(game, decks)
+            cached_par_figures(game, decks)
+        finally:
+            _done(game, decks)
         done.append((game, decks))
     return done
 
 
 _ready: dict[tuple[str, int], dict[str, Decimal]] = {}
+_looked: dict[tuple[str, int], float] = {}  # when the disk was last read for a sheet not kept
+_LOOK_AGAIN = 5.0
 _busy: set[tuple[str, int]] = set()
 _lock = threading.Lock()
 
@@ -148,8 +156,13 @@ def kept_edges(game: str, decks: int) -> dict[str, Decimal]:
     sheet = (game, decks)
     with _lock:
         found = _ready.get(sheet)
+        looked = _looked.get(sheet)
     if found is not None:
         return found
+    if looked is not None and time.monotonic() - looked < _LOOK_AGAIN:
+        raise KeyError(f"the edges of {game} at {decks} decks are not worked out yet")
+    with _lock:
+        _looked[sheet] = time.monotonic()
     path = _cache_file()
     entry = _read(path).get(f"{game}/{decks}") if path is not None else None
     if isinstance(entry, dict):
@@ -164,23 +177,43 @@ def kept_edges(game: str, decks: int) -> dict[str, Decimal]:
     raise KeyError(f"the edges of {game} at {decks} decks are not worked out yet")
 
 
+def _command() -> list[str]:
+    """How to run this program again: the frozen build's own executable, else this Python's module."""
+    if getattr(sys, "frozen", False):
+        return [sys.executable]
+    return [sys.executable, "-m", "dealer_assist"]
+
+
 def work_out_later(game: str, decks: int) -> None:
-    """Work out (and keep on disk) the edges of ``game`` at ``decks`` on a background thread,
-    once; forwarding never waits for it."""
+    """Work out (and keep on disk) the edges of ``game`` at ``decks`` in a process of its own
+    (``floor edges``, niced, its own session: it outlives a killed forwarder and shares no
+    interpreter lock with it), once per machine at a time (a ``.working`` mark beside the kept
+    file, stale after 10 minutes); forwarding never waits for it."""
     sheet = (game, decks)
     with _lock:
         if sheet in _ready or sheet in _busy:
             return
         _busy.add(sheet)
+    path = _cache_file()
+    if path is None:
+        return
+    mark = path.with_name(f"{path.stem}.{game}-{decks}.working")
+    try:
+        if mark.exists() and time.time() - mark.stat().st_mtime < 600:
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        mark.write_text(str(os.getpid()), encoding="utf-8")
+        subprocess.Popen([*_command(), "floor", "edges", "--game", game, "--decks", str(decks), "--background"],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         start_new_session=True)
+    except OSError:
+        return
 
-    def work() -> None:
+
+def _done(game: str, decks: int) -> None:
+    path = _cache_file()
+    if path is not None:
         try:
-            edges = cached_edges(game, decks)
-        except Exception:  # noqa: BLE001 - no par sheet for it: its rounds go without theo, as before
-            edges = None
-        with _lock:
-            _busy.discard(sheet)
-            if edges is not None:
-                _ready[sheet] = edges
-
-    threading.Thread(target=work, name=f"edges-{game}-{decks}", daemon=True).start()
+            path.with_name(f"{path.stem}.{game}-{decks}.working").unlink(missing_ok=True)
+        except OSError:
+            pass
