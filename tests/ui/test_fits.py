@@ -99,6 +99,8 @@ def _list_scrolls(window: Any) -> str:
     return ""
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(900)  # about 100 events, each looked at three sizes after 150 ms
 @pytest.mark.parametrize("game", ["ace_race", "electronic", "star_elements", "lucky8", "dueling8s"])
 def test_the_heaviest_round_fits_every_screen(qtbot: Any, tmp_path: Path, game: str) -> None:
     """One window plays the game's heaviest round; after every event it is resized to each
