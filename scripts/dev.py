@@ -129,7 +129,8 @@ COMPILED_STEP = "the engine's tests on the compiled engine"
 # tests run none of it and are not run twice. tests/test_compiled_pass.py proves the pass
 # imports only compiled engine modules, subprocesses included (tests/compiled_guard).
 COMPILED_TESTS = ("tests/test_compiled_pass.py", "tests/engine", "tests/odds", "tests/store", "tests/cli",
-                  "tests/service", "tests/ui", "tests/ui_review", "tests/ui_service")
+                  "tests/service", "tests/ui", "tests/ui_review", "tests/ui_service",
+                  "tests/hardware/test_shoe_state.py")
 GUARD = ROOT / "tests" / "compiled_guard"
 
 
