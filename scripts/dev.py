@@ -174,7 +174,7 @@ def run_tests(extra: list[str]) -> int:
     # tests/compiled_guard, which refuses a pure engine module and records it there.
     records = tempfile.mkdtemp(prefix="dealer-assist-pure-imports-")
     compiled_env = dict(app_environment(True, env), DEALER_ASSIST_EXPECT_COMPILED="1",
-                        DEALER_ASSIST_PURE_IMPORTS=records, PYTHONSAFEPATH="1")
+                        COMPILED_PASS_PURE_IMPORTS=records, PYTHONSAFEPATH="1")
     compiled_env["PYTHONPATH"] = os.pathsep.join([str(GUARD), compiled_env["PYTHONPATH"]])
     pytest_bin = BIN / ("pytest.exe" if os.name == "nt" else "pytest")
     missing = missing_c_toolchain()

@@ -35,7 +35,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """The compiled pass fails when any process of it imported a pure engine module, even
     one whose failure a test expected (tests/compiled_guard/sitecustomize.py)."""
-    folder = os.environ.get("DEALER_ASSIST_PURE_IMPORTS")
+    folder = os.environ.get("COMPILED_PASS_PURE_IMPORTS")
     if not os.environ.get("DEALER_ASSIST_EXPECT_COMPILED") or not folder or hasattr(session.config, "workerinput"):
         return
     records = sorted(os.listdir(folder)) if os.path.isdir(folder) else []

@@ -1,15 +1,16 @@
 """The compiled pass's guard (scripts/dev.py test puts this folder on PYTHONPATH with
 DEALER_ASSIST_EXPECT_COMPILED=1): in every Python process of that pass — pytest, its
-workers and every subprocess a test starts that keeps the environment — importing one of
+workers and every subprocess a test starts that keeps PYTHONPATH (even one that drops the
+DEALER_ASSIST_* variables), Python imports this as ``sitecustomize`` and importing one of
 the engine modules scripts/compile_engine.py compiles from a ``.py`` fails with an
-ImportError naming the file, and is written to DEALER_ASSIST_PURE_IMPORTS (a folder) so
+ImportError naming the file; it is also written to COMPILED_PASS_PURE_IMPORTS (a folder) so
 that a test which expected its subprocess to fail still cannot hide it (tests/conftest.py
-fails the run on any record there)."""
+and scripts/dev.py fail the pass on any record there)."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
+import re
 import sys
 from collections.abc import Sequence
 from importlib.abc import MetaPathFinder
@@ -18,18 +19,18 @@ from pathlib import Path
 from types import ModuleType
 
 EXPECT = "DEALER_ASSIST_EXPECT_COMPILED"
-RECORDS = "DEALER_ASSIST_PURE_IMPORTS"
+RECORDS = "COMPILED_PASS_PURE_IMPORTS"
 COMPILE_ENGINE = Path(__file__).resolve().parents[2] / "scripts" / "compile_engine.py"
 
 
 def compiled_names() -> frozenset[str]:
-    """``dealer_assist.engine.table``, ... for every module of compile_engine.MODULES."""
-    spec = importlib.util.spec_from_file_location("_da_compile_engine", COMPILE_ENGINE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    """``dealer_assist.engine.table``, ... for every module of compile_engine.MODULES (read from
+    the script's text: importing it would load subprocess, shutil, ... in every process)."""
+    text = COMPILE_ENGINE.read_text(encoding="utf-8")
+    listed = text[text.index("\nMODULES = ("):]
+    listed = listed[:listed.index("\n)")]
     names = set()
-    for path in module.MODULES:
+    for path in re.findall(r'"([a-z_/]+)"', listed):
         name = "dealer_assist." + path.replace("/", ".")
         names.add(name.removesuffix(".__init__"))
     return frozenset(names)
@@ -54,5 +55,5 @@ class PureEngineRefused(MetaPathFinder):
         return spec
 
 
-if os.environ.get(EXPECT) == "1":
+if __name__ == "sitecustomize":  # on PYTHONPATH: the compiled pass (imported by a test: not)
     sys.meta_path.insert(0, PureEngineRefused(compiled_names()))
