@@ -53,9 +53,10 @@ class _Connection:
         self.send_lock = threading.Lock()
         self.alive = True
 
-    def send(self, message: dict[str, Any], fd: int | None = None) -> None:
-        """One message; ``fd`` goes with its first byte (SCM_RIGHTS), e.g. the review's copy."""
-        data = encode(message)
+    def send(self, message: dict[str, Any] | bytes, fd: int | None = None) -> None:
+        """One message (or its line, encoded once for every screen); ``fd`` goes with its first
+        byte (SCM_RIGHTS), e.g. the review's copy."""
+        data = message if isinstance(message, bytes) else encode(message)
         with self.send_lock:
             if not self.alive:
                 return
@@ -134,7 +135,9 @@ class StationServer:
             pass
 
     def broadcast(self, name: str, data: dict[str, Any]) -> None:
-        message = notification(name, data)
+        """One notification to every connection: serialised once (the table's service sends
+        it after its lock: TableService.tell_screens)."""
+        message = encode(notification(name, data))
         with self.conn_lock:
             conns = [c for c in self.connections if c.alive]
         for conn in conns:

@@ -18,6 +18,7 @@ import logging
 import os
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -188,6 +189,10 @@ class TableService:
         self.review_tokens = ReviewTokens(state_dir / REVIEW_NAME)
         self.last_frame: int | None = None  # the seq of the last frame read before this start
         self.version = 0  # the state's version: one more at each change the screens are told of
+        # notifications made under the table's lock, sent in order after it (tell_screens): a
+        # screen slow to read never holds the table
+        self.outbox: deque[tuple[str, dict[str, Any]]] = deque()
+        self.telling = threading.Lock()
         self.pins = PinWorker()  # PIN checks: never under self.lock (dealer_assist/service/pins.py)
         self.throttle = Throttle()
         self.refusals = RefusalSummary(lambda name, detail: self.store.add_audit(
@@ -345,7 +350,7 @@ class TableService:
 
     def _changed(self) -> None:
         self.version += 1
-        self.notify("round", dict(self.state()))
+        self.outbox.append(("round", dict(self.state())))
         self._write_anchor()
 
     # ------------------------------------------------------------------ ops
@@ -363,23 +368,38 @@ class TableService:
             args = self._check_pin_first(client, op, args)
             if not entry.locked:
                 return self._off_table(client, entry, args)
-        with self.lock:
-            if entry.op is Op.STATE:
-                return entry.run(self, client, args)
-            self._open_or_refuse()
-            self._permit(entry, client)
-            if not entry.table:
-                return entry.run(self, client, args)
-            try:
-                return self._table_op(client, entry, args)
-            except RuleRefusal as exc:
-                raise refused(str(exc), _clause_of(str(exc))) from None
-            except (EventFormatError, TranscriptError, CardNotationError, AmountError) as exc:
-                raise ProtocolError("bad_request", str(exc)) from None
-            except StoreError as exc:
-                self.store_error = str(exc)
-                self.log.error("the store failed: %s", exc)
-                raise ProtocolError("internal", f"the store failed: {exc}") from None
+        try:
+            with self.lock:
+                return self._locked(client, entry, args)
+        finally:
+            self.tell_screens()  # before the reply: a screen is told of a change before its answer
+
+    def tell_screens(self) -> None:
+        """The notifications made under the table's lock, in their order, outside it; returns
+        once every one made before the call is sent (a reply then follows its notifications)."""
+        with self.telling:
+            while self.outbox:
+                name, data = self.outbox.popleft()
+                self.notify(name, data)
+
+    def _locked(self, client: Client, entry: Entry, args: dict[str, Any]) -> Any:
+        """The request under the table's lock (its PIN already checked)."""
+        if entry.op is Op.STATE:
+            return entry.run(self, client, args)
+        self._open_or_refuse()
+        self._permit(entry, client)
+        if not entry.table:
+            return entry.run(self, client, args)
+        try:
+            return self._table_op(client, entry, args)
+        except RuleRefusal as exc:
+            raise refused(str(exc), _clause_of(str(exc))) from None
+        except (EventFormatError, TranscriptError, CardNotationError, AmountError) as exc:
+            raise ProtocolError("bad_request", str(exc)) from None
+        except StoreError as exc:
+            self.store_error = str(exc)
+            self.log.error("the store failed: %s", exc)
+            raise ProtocolError("internal", f"the store failed: {exc}") from None
 
     def _permit(self, entry: Entry, client: Client) -> None:
         """The entry's permission (ops.Permission); a supervisor's PIN is checked by the
@@ -1067,8 +1087,9 @@ class TableService:
             except StoreError as exc:
                 self.store_error = str(exc)
                 self.log.error("the store failed: %s", exc)
-            self.notify("shoe", dict(self.shoe))
+            self.outbox.append(("shoe", dict(self.shoe)))
             self._changed()
+        self.tell_screens()
 
     def _shoe(self, event: dict[str, Any]) -> None:
         name = event.get("event")

@@ -10,6 +10,8 @@ import importlib.util
 import re
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -186,3 +188,45 @@ def test_the_docs_ops_table_is_the_registrys() -> None:
     done = subprocess.run([sys.executable, str(ROOT / "scripts" / "ops_table.py"), "--check"],
                           capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert done.returncode == 0, done.stderr
+
+
+# ------------------------------------------------------------------ notifications (issue 33 build 4, first step)
+def test_notifications_are_sent_after_the_tables_lock_and_serialised_once(
+        station: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import dealer_assist.service.server as server_module
+
+    s: Station = station("10S 9H QD 8C")
+    c = s.dealer()
+    told: list[str] = []
+    screens = [s.client(on_notify=lambda name, data: told.append(name)) for _ in range(3)]
+    assert s.running is not None
+    service = s.running.service
+    real_notify, real_encode = service.notify, server_module.encode
+    lock_free: list[bool] = []
+    encoded: list[str] = []
+
+    def notify(name: str, data: dict[str, Any]) -> None:
+        def probe() -> None:  # another thread takes the table's lock while the screens are told
+            got = service.lock.acquire(timeout=2)
+            lock_free.append(got)
+            if got:
+                service.lock.release()
+
+        t = threading.Thread(target=probe)
+        t.start()
+        t.join()
+        real_notify(name, data)
+
+    def encode(message: dict[str, Any]) -> bytes:
+        encoded.append(str(message.get("notify", "reply")))
+        return real_encode(message)
+
+    monkeypatch.setattr(service, "notify", notify)
+    monkeypatch.setattr(server_module, "encode", encode)
+    reply = c.request("face_up")
+    assert lock_free == [True]  # one notification, sent with the table's lock free
+    assert encoded.count("round") == 1  # once for the 4 connections
+    deadline = time.monotonic() + 5
+    while len(told) < 3 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert told == ["round"] * 3 and all(sc.request("state")["version"] == reply["version"] for sc in screens)
