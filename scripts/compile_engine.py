@@ -28,7 +28,8 @@ STAMP = OUT / ".sources"
 # The rules engine and the transcripts; the store, the CLI and the commands stay Python.
 MODULES = (
     "base/cards", "base/hands", "base/money", "base/settlement",
-    "games/sidebets", "games/__init__",
+    "games/sidebets", "games/clauses", "games/rules", "games/ace_race", "games/lucky8", "games/star_elements",
+    "games/dueling8s", "games/electronic", "games/__init__",
     "engine/outcome", "engine/events", "engine/round_api", "engine/phase",
     "engine/shoe_state", "engine/round_base", "engine/hand_rules", "engine/table_state", "engine/table_port",
     "engine/table_core", "engine/table_settlement", "engine/table_betting", "engine/table_dealer",

@@ -6,10 +6,12 @@ development extras (again only when pyproject.toml changed), makes sure the
 system libraries Qt needs are present (Debian/Ubuntu, when run as root), then
 starts the app or runs the whole check: ruff, mypy --strict, pytest.
 
-`app` runs the rules engine compiled with mypyc (scripts/compile_engine.py, into
-build/compiled; rebuilt only when a dealer_assist/*.py changed). If the compile fails,
-the app runs the pure-Python engine, which behaves the same; DEALER_ASSIST_PURE_PYTHON=1
-skips the compile.
+`app` starts as soon as the venv is ready, on the pure-Python engine, and compiles the rules
+engine with mypyc in the background (scripts/compile_engine.py, a detached process logging
+to build/compile-engine.log); a later start runs the compiled build once its digest matches
+the sources. DEALER_ASSIST_PURE_PYTHON=1 skips the compile. The app itself is the installed
+`dealer-assist` (with no station configuration it starts this account's station service and
+the screen as its client: dealer_assist/service/launch.py).
 """
 
 from __future__ import annotations
@@ -115,10 +117,15 @@ def ensure_venv() -> None:
     if STAMP.exists() and STAMP.read_text().strip() == wanted:
         return
     say("installing dealer-assist and its development tools (requirements/dev.lock: pinned, hashed)")
+    say("step 1/3: pip itself")
     subprocess.run([str(PY), "-m", "pip", "install", "-q", "--upgrade", "pip"], check=True)
-    # Every tool at the version and hash of the lock file, then the project itself (editable,
-    # its dependencies already there from the lock).
-    subprocess.run([str(PY), "-m", "pip", "install", "-q", "--require-hashes", "-r", str(DEV_LOCK)], check=True)
+    # Every tool at the version and hash of the lock file (pip prints each package as it goes),
+    # then the project itself (editable, its dependencies already there from the lock).
+    say(f"step 2/3: {sum(1 for line in DEV_LOCK.read_text().splitlines() if '==' in line)} packages "
+        "of requirements/dev.lock (PySide6 is the big one)")
+    subprocess.run([str(PY), "-m", "pip", "install", "--progress-bar", "off", "--require-hashes",
+                    "-r", str(DEV_LOCK)], check=True)
+    say("step 3/3: dealer-assist itself (editable)")
     subprocess.run([str(PY), "-m", "pip", "install", "-q", "--no-deps", "-e", str(ROOT)], check=True)
     STAMP.write_text(wanted)
 
@@ -191,26 +198,58 @@ def engine_up_to_date() -> bool:
     return stamp.exists() and stamp.read_text() == compile_engine.sources_digest()
 
 
-def compile_engine() -> bool:
-    """Bring build/compiled up to date with the sources; True if the app may run it.
+COMPILE_LOG = ROOT / "build" / "compile-engine.log"
+COMPILE_LOCK = ROOT / "build" / ".compile-engine.lock"
 
-    False (run the pure-Python engine) when DEALER_ASSIST_PURE_PYTHON=1, when the compile
-    fails, or when the sources changed again while it ran: a stale build is never used.
-    """
+
+def compile_in_background() -> int | None:
+    """Start scripts/compile_engine.py as a detached process (its own session, output to
+    build/compile-engine.log) unless one already runs; its PID, or None when one was running.
+    The compile holds build/.compile-engine.lock (flock, inherited) until it exits."""
+    import fcntl
+
+    COMPILE_LOCK.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(COMPILE_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return None  # a compile is under way
+        with open(COMPILE_LOG, "w", encoding="utf-8") as log:
+            child = subprocess.Popen([str(PY), str(COMPILE_ENGINE)], cwd=ROOT, stdin=subprocess.DEVNULL,
+                                     stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                                     pass_fds=(fd,), preexec_fn=lambda: os.nice(10))  # the window first
+        return child.pid
+    finally:
+        os.close(fd)  # the child keeps the lock until it exits
+
+
+def compile_engine() -> bool:
+    """True if the app may run the compiled engine now: build/compiled was built from the
+    dealer_assist/*.py in the tree (its digest matches). Otherwise the app starts at once on
+    the pure-Python engine, which behaves the same, and the compile runs in the background
+    for the next start. DEALER_ASSIST_PURE_PYTHON=1 skips it; a stale build is never used."""
     if os.environ.get(PURE_PYTHON_VAR) == "1":
         say(f"{PURE_PYTHON_VAR}=1: running the pure-Python engine")
         return False
-    if not engine_up_to_date():
-        say("compiling the rules engine with mypyc into build/compiled "
-            "(about 70 s on 2 cores; again only when dealer_assist/*.py changes)")
-    done = subprocess.run([str(PY), str(COMPILE_ENGINE)], cwd=ROOT)
-    if done.returncode != 0:
-        say("engine compile failed; running the pure-Python engine")
+    if engine_up_to_date():
+        say(f"running the compiled engine ({COMPILED.relative_to(ROOT)})")
+        return True
+    missing = missing_c_toolchain()
+    if missing or os.name != "posix":
+        say(f"no {missing or 'background compile here'}: running the pure-Python engine")
         return False
-    if not engine_up_to_date():
-        say("the engine sources changed during the compile; running the pure-Python engine")
-        return False
-    return True
+    log = COMPILE_LOG.relative_to(ROOT)
+    if COMPILE_LOG.exists() and "[compile] mypyc failed" in COMPILE_LOG.read_text(errors="replace"):
+        say(f"the last engine compile failed (its log: {log}); trying again")
+    pid = compile_in_background()
+    if pid is None:
+        say(f"the engine compile is still running (log {log}): this start runs the pure-Python engine")
+    else:
+        say(f"compiling the rules engine with mypyc in the background (pid {pid}, log {log}; "
+            "2-6 min on 2 cores, ~100 s of CPU): this start runs the pure-Python engine, "
+            "the next start after it finishes the compiled one")
+    return False
 
 
 def app_environment(compiled: bool, base: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -246,78 +285,12 @@ def main(argv: list[str]) -> int:
     return run_app(argv[1:], env)
 
 
-# The screen's switches of a development run on an embedded store, without the service
-# (benchmarks, a fixed store or shoe); refused on a configured station.
-EMBEDDED_SWITCHES = ("--dealer", "--shoe", "--db", "--floor", "--game", "--settings")
-SERVICE_SWITCHES = ("--sim-cards", "--sim-seed")  # for the service's simulated shoe
-
-
-def station_config(env: Mapping[str, str]) -> str | None:
-    """The station configuration the app would read (None: a development run)."""
-    probe = ("import dealer_assist.service.station as st\n"
-             "cfg = st.find_config()\n"
-             "print(cfg.source if cfg is not None else '')")
-    done = subprocess.run([str(PY), "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True)
-    if done.returncode != 0:
-        return done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "an unreadable configuration"
-    return done.stdout.strip() or None
-
-
-def dev_socket(env: Mapping[str, str]) -> Path:
-    """Where the development service listens (dealer_assist.service.client.dev_socket_path)."""
-    runtime = env.get("XDG_RUNTIME_DIR")
-    base = Path(runtime) / "dealer-assist" if runtime else Path(f"/tmp/dealer-assist-{os.getuid()}")
-    return base / "station.sock"
-
-
-def switch_given(args: list[str], names: tuple[str, ...]) -> list[str]:
-    return [a.split("=", 1)[0] for a in args if a.split("=", 1)[0] in names]
-
-
 def run_app(args: list[str], env: dict[str, str]) -> int:
-    """The README's first command. On a configured station: the screen, a client of the
-    station's service (development switches refused). With no configuration: the station
-    service for this account (its local store, the simulated shoe) on a private socket, then
-    the screen on it; the service stops when the screen closes."""
-    config = station_config(env)
-    embedded = switch_given(args, EMBEDDED_SWITCHES)
-    if config is not None:
-        if embedded or env.get("DEALER_ASSIST_DEV"):
-            what = " ".join(embedded) or "DEALER_ASSIST_DEV"
-            say(f"error: {what} is for development runs only: this is a station (configured by {config})")
-            return 2
-        return subprocess.run(app_command(args), cwd=ROOT, env=env).returncode
-    if embedded:
-        say(f"{' '.join(embedded)}: a development run on an embedded store (no station service)")
-        return subprocess.run(app_command(args), cwd=ROOT, env=env).returncode
-    sock = dev_socket(env)
-    serve = app_command(["station", "serve", "--socket", str(sock)])
-    screen_args: list[str] = []
-    rest = iter(args)
-    for arg in rest:  # the simulated shoe's switches go to the service
-        name = arg.split("=", 1)[0]
-        if name in SERVICE_SWITCHES:
-            serve += [arg] if "=" in arg else [arg, next(rest, "")]
-        else:
-            screen_args.append(arg)
-    say(f"starting the station service for this account (local store, SIMULATED SHOE) on {sock}")
-    service = subprocess.Popen(serve, cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
-    try:
-        assert service.stdout is not None
-        first = service.stdout.readline().strip()
-        if not first.startswith("serving on"):
-            service.wait(timeout=30)
-            say(f"error: the station service did not start: {first or 'no answer'} (its log says why)")
-            return 1
-        return subprocess.run(app_command(["--socket", str(sock), *screen_args]), cwd=ROOT, env=env).returncode
-    finally:
-        if service.poll() is None:
-            service.terminate()
-            try:
-                service.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                service.kill()
-                service.wait()
+    """The README's first command: the installed `dealer-assist` with ``args``. With no station
+    configuration it starts this account's station service and the screen as its client, and
+    stops the service when the screen closes; on a configured station it refuses the
+    development switches, naming the file (ui/dealer/app.py)."""
+    return subprocess.run(app_command(args), cwd=ROOT, env=env).returncode
 
 
 if __name__ == "__main__":

@@ -153,6 +153,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("dealer_assist.store",),
     ("dealer_assist.odds",),
     ("dealer_assist.floor",),
+    ("dealer_assist.protect",),  # issue 36: beside the floor; only the CLI imports it
     ("dealer_assist.service", "dealer_assist.bench"),
     ("dealer_assist.cli",),
     ("dealer_assist.__main__",),

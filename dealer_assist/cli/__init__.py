@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import Protocol
 
-from dealer_assist import __version__
+from dealer_assist import version
 from dealer_assist.cli.common import OneLineParser
 
 
@@ -32,6 +32,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "floor": ("dealer_assist.cli.floor", "set up the floor database (schema, roles)"),
     "bench": ("dealer_assist.cli.bench", "benchmark the rules engine"),
     "odds": ("dealer_assist.cli.odds", "print a game's par sheet: every wager's house edge"),
+    "protect": ("dealer_assist.cli.protect", "each player's bet against the count (game protection)"),
     "shoe-sim": ("hardware.commands", "run a simulated card-reading shoe on a pseudo-terminal"),
     "shoe-monitor": ("hardware.commands", "print the events a shoe sends, one JSON object per line"),
     "station": ("hardware.station", "check, write or show the station's configuration (technicians)"),
@@ -64,18 +65,35 @@ def subcommand_first(argv: Sequence[str]) -> list[str]:
     return args
 
 
+class _Version(argparse.Action):
+    """``--version``: the package metadata is read only when asked (not on every start)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        print(f"dealer-assist {version()}")
+        parser.exit()
+
+
 def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="dealer-assist",
         description="Dealer Assist for live blackjack tables.",
     )
-    parser.add_argument("--version", action="version", version=f"dealer-assist {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     chosen = argv[0] if argv and argv[0] in SUBCOMMANDS else None
     for name, (_, help_text) in SUBCOMMANDS.items():
         sub = subparsers.add_parser(name, help=help_text)
         if name == chosen:
             _load(name).configure(sub)
+    return parser
+
+
+def subcommand_parser(name: str) -> argparse.ArgumentParser:
+    """The parser of one subcommand, configured (tests/test_docs.py checks the README's
+    commands table against it)."""
+    parser = OneLineParser(prog=f"dealer-assist {name}")
+    _load(name).configure(parser)
     return parser
 
 

@@ -739,7 +739,12 @@ class ElectronicRound(EventSourcedRound):
 
     # ------------------------------------------------------------------ dealer
     def _live(self) -> bool:
-        return any(not h.busted and not h.settled for t in self.terminals.values() for h in t.hands)
+        """A hand whose outcome another dealer card may still change (3.20). A blackjack is
+        decided once the dealer has two cards: no later card makes a dealer blackjack (1.1.1),
+        and a hand of more cards never beats it (4.5.1)."""
+        dealer_has_two = len(self.dealer) >= 2
+        return any(not h.busted and not h.settled and not (dealer_has_two and self._blackjack(h))
+                   for t in self.terminals.values() for h in t.hands)
 
     def _dealer_needs_card(self) -> bool:
         if hand_rules.dealer_stands(self.rules, self.dealer):  # 3.19

@@ -719,15 +719,24 @@ def _lost_card(rnd: Section5Port, place: Place, card: Card, to: Target) -> None:
         # 5.14 (5.12 in Dueling 8's): the area received no card: its wager is returned.
         if number in st.one_card:
             st.one_card.remove(number)
-        _return_area(rnd, area, rnd.st.clause("no_cards.returned"))
-        _ruling(rnd, "no_cards.returned", "returned",
-                f"area {number} received no card on the initial deal: its wagers are returned")
+        undone = _return_area(rnd, area, rnd.st.clause("no_cards.returned"))
+        text = f"area {number} received no card on the initial deal: its wagers are returned"
+        if undone:
+            text += (f", {' and '.join(undone)} too, though settled at the interim on cards that were not"
+                     " the area's: a payout is taken back, a lost stake given back")
+        _ruling(rnd, "no_cards.returned", "returned", text)
         rnd.advance()
         return
     _refer(rnd, f"{card} of {_h(here)} lies at {_h(to)}")
 
 
-def _return_area(rnd: Section5Port, area: Area, rule: str) -> None:
+def _return_area(rnd: Section5Port, area: Area, rule: str) -> list[str]:
+    """Every wager of an area that received no cards is returned (5.14; 5.12 in Dueling 8's).
+
+    A side bet already settled at the interim was decided on cards that lay elsewhere (the
+    area was dealt none: 3.15.1 and its like need the Player's own first two cards): its
+    settlement is taken out and it is returned with the rest. Gives the side bets so undone."""
+    undone: list[str] = []
     for hand in area.hands:
         for player, stake in hand.stakes.items():
             if player in hand.settled or player in area.surrendered:
@@ -737,14 +746,24 @@ def _return_area(rnd: Section5Port, area: Area, rule: str) -> None:
                        hand=area.hands.index(hand) + 1)
         hand.done = True
     for side in area.sides:
-        if not side.settled:
-            side.settled = True
-            rnd.st.record_entry(side.player, side.bet, side.placed, "returned", ZERO, rule, area=area.number)
+        stake = side.placed
+        if side.settled:
+            entries = rnd.st.settlements
+            done = [s for s in entries if s.player == side.player and s.bet == side.bet
+                    and s.area == area.number and s.result != "returned"]
+            if not done:
+                continue  # returned already (5.26)
+            entries[:] = [s for s in entries if s not in done]
+            stake = sum((s.stake for s in done), ZERO)  # 5.27's excess was returned already
+            undone.append(f"{side.player}'s {rnd.st.rules.bet_name(side.bet)}")
+        side.settled = True
+        rnd.st.record_entry(side.player, side.bet, stake, "returned", ZERO, rule, area=area.number)
     # the area's insurance wagers go with it: its players' own and those claimed on it (3.27.3)
     for player, amount in area.insurance_wagers():
         rnd.st.record_entry(player, "insurance", amount, "returned", ZERO, rule, area=area.number)
     area.insured = {}
     area.claimed_insurance = []
+    return undone
 
 
 def _dealer_redraw_card(rnd: Section5Port, card: Card) -> bool:

@@ -4,6 +4,9 @@ table's rhythm that no single round decides.
 - **The shoe across rounds (5.1)**: a round starts with every card the shoe delivered
   since its last shuffle (``shoe_dealt``), so a copy too many is seen whichever round
   it falls in; a freshly loaded shoe, or another game or deck count, starts empty.
+- **The shoe on record** (spec/round-script.md ``shoe``): every round's header names the
+  shoe it is dealt from (an id that changes at every shuffle) and how many cards (burns
+  included) left it since that shuffle before the round's first card.
 - **Bets closed by the first card (5.3)**: a card, burn or double feed out of the shoe
   while wagers are still on the slip closes them (``no_more_bets``) before it is applied.
 - **Under-minimum history (5.26)**: the players whose under-minimum wager was settled
@@ -30,13 +33,15 @@ the events to record (in one transaction, in order) before anything is shown.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import datetime as _dt
+import secrets
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
 from dealer_assist.base.errors import RuleRefusal
-from dealer_assist.engine.events import CardDrawn, Decision, Event, NoMoreBets, Wager
+from dealer_assist.engine.events import Burn, CardDrawn, Decision, Event, Multi, NoMoreBets, Wager
 from dealer_assist.engine.retraction import Retraction, retraction
 from dealer_assist.engine.round_api import Round
 from dealer_assist.engine.transcript import new_round
@@ -47,6 +52,18 @@ SHOE_KINDS = ("card", "burn", "multi")
 SLIP_KINDS = ("wager", "claim")
 # A card in flight the shoe could not read (its face is known only when keyed in).
 UNREAD = "?"
+
+
+def new_shoe_id() -> str:
+    """A new shoe's id: the UTC time of the shuffle and a random tail (unique per station)."""
+    return f"S-{_dt.datetime.now(_dt.UTC):%Y-%m-%d-%H%M%S}-{secrets.token_hex(3)}"
+
+
+def cards_out(events: Iterable[Event]) -> int:
+    """How many cards the shoe delivered for these events: each card and burn, each card of
+    a double feed (``multi``); a correction moves a card and takes none."""
+    return sum(len(e.cards) if isinstance(e, Multi) else 1
+               for e in events if isinstance(e, (CardDrawn, Burn, Multi)))
 
 
 @dataclass(frozen=True)
@@ -71,8 +88,12 @@ class TableSession:
     (game, decks, areas, limits, seated) without ``shoe_dealt`` or ``under_min_history``,
     which the session supplies."""
 
-    def __init__(self, table: Mapping[str, Any], under_min: Iterable[str] = ()) -> None:
+    def __init__(self, table: Mapping[str, Any], under_min: Iterable[str] = (),
+                 shoe_ids: Callable[[], str] = new_shoe_id) -> None:
         self.table: dict[str, Any] = _header(table)
+        self.shoe_ids = shoe_ids
+        self.shoe_id = ""  # the shoe in play ("" until the first round names one)
+        self.shoe_before = 0  # cards out of it since its shuffle before this round
         self.under_min: set[str] = set(under_min)
         self.shoe_reloaded = False
         self.begun = False
@@ -94,6 +115,12 @@ class TableSession:
         if (previous is not None and not self.shoe_reloaded and previous.shoe.dealt
                 and previous.shoe.decks == config["decks"] and previous.rules.key == config["game"]):
             config["shoe_dealt"] = [str(c) for c in previous.shoe.dealt]
+        if (not self.shoe_id or self.shoe_reloaded or previous is not None and (
+                previous.shoe.decks != config["decks"] or previous.rules.key != config["game"])):
+            self.shoe_id, self.shoe_before = self.shoe_ids(), 0  # another shoe: counted from 0
+        elif previous is not None:
+            self.shoe_before += cards_out(previous.events)
+        config["shoe"] = {"id": self.shoe_id, "dealt": self.shoe_before}
         rnd = new_round(config)  # TranscriptError on a header the rules refuse
         self.config = config
         self.shoe_reloaded = False
@@ -122,10 +149,23 @@ class TableSession:
             self.shoe_reloaded = True
             return
         slip = list(self.round.events)
+        self.shoe_id, self.shoe_before = self.shoe_ids(), 0
         config = {k: v for k, v in self.config.items() if k != "shoe_dealt"}
+        config["shoe"] = {"id": self.shoe_id, "dealt": 0}
         rnd = new_round(config)
         rnd.apply_all(slip)  # the same wagers on the same table: accepted again
         self.config, self.round = config, rnd
+
+    def continue_shoe(self, last: Mapping[str, Any], taken: int) -> None:
+        """After a restart with no open round: the shoe of the last recorded round (``last``,
+        its header) goes on, ``taken`` cards (its cards out) later, unless a shuffle was seen
+        since or the next round is dealt from another game's or deck count's shoe."""
+        shoe = last.get("shoe")
+        if (not isinstance(shoe, Mapping) or not self.betting or self.shoe_reloaded or self.round.events
+                or last.get("game") != self.config.get("game") or last.get("decks") != self.config.get("decks")):
+            return
+        self.shoe_id, self.shoe_before = str(shoe["id"]), int(shoe["dealt"]) + taken
+        self.config["shoe"] = {"id": self.shoe_id, "dealt": self.shoe_before}
 
     def restore(self, config: Mapping[str, Any], events: Iterable[Event],
                 tentative: Sequence[Event] = ()) -> Round:
@@ -145,6 +185,9 @@ class TableSession:
                 held = False  # it fits no reading now: the caller holds the card
         self.config = dict(config)
         self.round = rnd
+        shoe = config.get("shoe")
+        if isinstance(shoe, Mapping):  # the open round's shoe goes on after it
+            self.shoe_id, self.shoe_before = str(shoe["id"]), int(shoe["dealt"])
         self.begun = True
         self.tentative = tuple(tentative) if held else ()
         self.tentative_held = held
@@ -450,7 +493,7 @@ class TableSession:
 
 
 def _header(table: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in table.items() if k not in ("shoe_dealt", "under_min_history", "events")}
+    return {k: v for k, v in table.items() if k not in ("shoe_dealt", "under_min_history", "events", "shoe")}
 
 
 __all__ = ["SHOE_KINDS", "SLIP_KINDS", "UNREAD", "Step", "TableSession"]

@@ -403,6 +403,7 @@ def new_round(doc: Any) -> Round:
         raise TranscriptError("under_min_history is a list of player names")
     _check_names(under_min, "under_min_history")
     shoe_dealt = _parse_shoe_dealt(doc.get("shoe_dealt", []), rules, decks)
+    parse_shoe_record(doc.get("shoe"), len(rules.composition) * decks)
     if rules.shared_hand:
         from dealer_assist.engine.electronic import ElectronicConfig, ElectronicRound
 
@@ -464,6 +465,32 @@ def _parse_shoe_dealt(raw: Any, rules: GameRules, decks: int) -> tuple[Card, ...
     if len(dealt) > len(rules.composition) * decks:
         raise TranscriptError(f"shoe_dealt holds more cards than {decks} decks ({rules.clause('void.foreign_card')})")
     return dealt
+
+
+def parse_shoe_record(raw: Any, cards: int | None = None) -> tuple[str, int] | None:
+    """Optional header ``shoe`` (spec/round-script.md): ``{"id": "S-...", "dealt": 57}``, the
+    shoe this round is dealt from and how many cards left it since its shuffle before the
+    round's first card; (id, dealt), or None when absent. No rule reads it: it is on record
+    for game protection and audits. ``cards``: the shoe's size, which ``dealt`` cannot exceed."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise TranscriptError(f"shoe is an object {{\"id\": ..., \"dealt\": ...}}, not {_shown(raw)}")
+    unknown = sorted(set(raw) - {"id", "dealt"})
+    if unknown:
+        raise TranscriptError(f"shoe: unknown field {_shown(unknown[0])} (it has 'id' and 'dealt')")
+    shoe_id = raw.get("id")
+    if not isinstance(shoe_id, str) or not shoe_id.strip():
+        raise TranscriptError(f"shoe.id is a non-empty text naming the shoe, not {_shown(shoe_id)}")
+    why = bad_character(shoe_id)
+    if why is not None or len(shoe_id) > 100:
+        raise TranscriptError(f"shoe.id {_shown(shoe_id)}: {why or 'longer than 100 characters'}")
+    dealt = raw.get("dealt")
+    if not isinstance(dealt, int) or isinstance(dealt, bool) or dealt < 0:
+        raise TranscriptError(f"shoe.dealt is a whole number of cards from 0 up, not {_shown(dealt)}")
+    if cards is not None and dealt > cards:
+        raise TranscriptError(f"shoe.dealt is {dealt}: more cards than the shoe holds ({cards})")
+    return shoe_id, dealt
 
 
 def _parse_limits(raw: Any, rules: GameRules) -> dict[str, tuple[Decimal, Decimal]]:

@@ -25,6 +25,7 @@ import psycopg
 
 from dealer_assist.floor.connection import FloorError, describe_error
 from dealer_assist.floor.live import STALE_AFTER, live_tables
+from dealer_assist.games import GAMES
 
 __all__ = [
     "KINDS", "Alert", "Band", "Condition", "acknowledge", "alerts", "evaluate", "par_figures", "raise_alerts",
@@ -46,7 +47,9 @@ def par_figures(game: str, decks: int) -> dict[str, tuple[Decimal, Decimal]]:
                     Decimal(repr(round(sheet.outcomes.std_dev, 10))))}
     for name, bet in sheet.bets.items():
         out[name] = (Decimal(repr(round(bet.house_edge, 10))), Decimal(repr(round(bet.std_dev, 10))))
-    out["bonus678"] = (Decimal(0), Decimal(0))  # paid on the main wager: inside its figures
+    bonus = GAMES[game].main_bonus
+    if bonus is not None:  # paid on the main wager (Dueling 8's 4.1.1): inside its figures
+        out[bonus.key] = (Decimal(0), Decimal(0))
     return out
 
 

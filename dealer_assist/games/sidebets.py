@@ -257,8 +257,11 @@ class SideBetSpec:
     ``stage`` says when the cards decide it: ``initial`` (the player's first two cards, and
     the dealer's first card when ``needs_dealer_up``: settled at the interim), ``run`` (a run
     of ``run_rank`` cards from the area's first card on: settled when another card comes),
-    ``final`` (the finished hands: settled at the end). The pay table's clause numbers are on
-    its rows; the wager's own clause is the game's ``side.<key>`` concept.
+    ``final`` (the finished hands: settled at the end; ``decided_by`` says which: ``dealer``
+    the dealer's finished hand, ``tie`` the hand's and the dealer's totals, ``drawn`` the cards
+    drawn to the permanent 8). The odds rate a bet from its stage (dealer_assist.odds.side_bets
+    ``rate``). The pay table's clause numbers are on its rows; the wager's own clause is the
+    game's ``side.<key>`` concept.
     """
 
     key: str  # the transcript's bet kind
@@ -279,6 +282,8 @@ class SideBetSpec:
     run_rank: str = ""
     dealer_draws_for_it: bool = False  # the dealer draws while it is unsettled (3.33.1)
     dealer_cards_paid: int = 0  # a dealer bust with more cards has no row: 6.1 (21+)
+    decided_by: str = ""  # a ``final`` bet: "dealer", "tie" or "drawn" (see above)
+    split_rows: tuple[PayRow, ...] = ()  # the rows paid only on a wager placed on a split hand
 
 
 def _two(c: SideCards) -> tuple[Card, Card]:
@@ -288,7 +293,7 @@ def _two(c: SideCards) -> tuple[Card, Card]:
 PAIR_SPEC: Final[SideBetSpec] = SideBetSpec("pair", "Pair", "initial", lambda c: pair(*_two(c)), (PAIR,))
 ACE_RACE_SPEC: Final[SideBetSpec] = SideBetSpec(
     "ace_race", "Ace Race", "initial", lambda c: ace_race(*_two(c)), ACE_RACE_ROWS,
-    split_hand="aces", split_concept="split.ace_race_wager",
+    split_hand="aces", split_concept="split.ace_race_wager", split_rows=ACE_RACE_ROWS[4:],
     split_classify=lambda c: ace_race_after_split(*_two(c)) if len(c.player) >= 2 else None,
 )
 LUCKY8_SPEC: Final[SideBetSpec] = SideBetSpec(
@@ -309,14 +314,14 @@ TIE18_SPEC: Final[SideBetSpec] = SideBetSpec(
     "tie18", "Tie on 18", "final",
     lambda c: TIE18 if not c.hand_busted and c.hand_total == 18 and c.dealer_total == 18 else None, (TIE18,),
     split_hand="any", split_concept="split.tie18", split_follower_concept="split.follower_tie18",
-    loses_on_bust=True,
+    loses_on_bust=True, decided_by="tie",
 )
 PLUS21_SPEC: Final[SideBetSpec] = SideBetSpec(
     "plus21", "21+", "final", lambda c: plus21(len(c.dealer), c.dealer_total > 21), tuple(PLUS21_ROWS.values()),
-    dealer_draws_for_it=True, dealer_cards_paid=max(PLUS21_ROWS),
+    dealer_draws_for_it=True, dealer_cards_paid=max(PLUS21_ROWS), decided_by="dealer",
 )
 BONUS678_SPEC: Final[SideBetSpec] = SideBetSpec("bonus678", "6-7-8 bonus", "final", lambda c: bonus678(c.player),
-                                   BONUS678_ROWS)
+                                   BONUS678_ROWS, decided_by="drawn")
 BET_THE_SET_SPEC: Final[SideBetSpec] = SideBetSpec("bet_the_set", "Bet the Set 21", "initial",
                                       lambda c: bet_the_set(*_two(c)), BET_THE_SET_ROWS)
 ROYAL_MATCH_SPEC: Final[SideBetSpec] = SideBetSpec("royal_match", "Royal Match 21", "initial",

@@ -52,7 +52,7 @@ class MainWagerResult:
     decisions: list[HandDecision] = field(default_factory=list)
     # The chosen play of the Dueling 8's hands the side bets look at: (first card) -> action.
     first_card_action: dict[int, str] = field(default_factory=dict)
-    bonus678_hit: dict[int, bool] = field(default_factory=dict)
+    main_bonus_hit: dict[int, bool] = field(default_factory=dict)
 
     @property
     def house_edge(self) -> float:
@@ -459,11 +459,11 @@ def _initial_value(vs: Versus, cards: tuple[int, ...], comp: Comp) -> tuple[floa
         values["hit"] = vs.hit_value(comp, hard, ace, bj_cost)
         if vs.may_double(hard, ace):
             values["double"] = vs.double_value(comp, hard, ace, dbl_cost)
-    if rules.bonus678 is not None and cards[1] in (6, 7):
+    if rules.main_bonus is not None and cards[1] in (6, 7):
         # Dueling 8's 1.1.2, 4.1.1: a 7 (or 6) drawn next pays the bonus on the original wager.
         other = 13 - cards[1]
         probs = vs.draw_probs(comp)
-        spades, plain = rules.bonus678
+        spades, plain = rules.main_bonus
         # A given 6 or 7 is a spade with chance 1/4 (one suit in four), independently.
         bonus = probs[other - 1] * (float(plain) + (float(spades) - float(plain)) / 16)
         for k in ("hit", "double"):

@@ -318,7 +318,7 @@ def _bonus(play: _Play, cards: tuple[int, ...], comp: Comp, sub: Dist, dist: Dis
     """Adds ``sub`` to ``dist``; for Dueling 8's 8-6 or 8-7 the 6-7-8 bonus on the 7 (or 6) drawn."""
     vs = play.vs
     rules = vs.rules
-    if rules.bonus678 is None or cards[1] not in (6, 7):
+    if rules.main_bonus is None or cards[1] not in (6, 7):
         for x, w in sub.items():
             _put(dist, x, p * w)
         return
@@ -334,7 +334,7 @@ def _bonus(play: _Play, cards: tuple[int, ...], comp: Comp, sub: Dist, dist: Dis
         rest[x] = rest.get(x, 0.0) - w
     for x, w in rest.items():
         _put(dist, x, p * w)
-    spades, plain = rules.bonus678
+    spades, plain = rules.main_bonus
     for x, w in bonus_branch.items():
         _put(dist, x + float(spades), p * w / 16)  # both the 6 and the 7 spades: 1 in 16
         _put(dist, x + float(plain), p * w * 15 / 16)

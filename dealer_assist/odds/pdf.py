@@ -30,6 +30,7 @@ from dealer_assist.games import GAMES
 from dealer_assist.odds.sheet import (
     ParSheet,
     bet_rows,
+    bonus_text,
     distribution_rows,
     edge_rows,
     main_method,
@@ -136,7 +137,7 @@ def write_pdf(sheet: ParSheet, path: str, when: _dt.datetime | None = None) -> N
         dist.append([f"{x:+g}", f"{p:.10f}", f"{c:+.10f}"])
     dist.append(["total", f"{sum(out.dist.values()):.10f}", f"{out.mean:+.10f}"])
     story.append(KeepTogether([Paragraph(f"Net result of one unit of original wager, {name} (splits and doubles "
-                                         f"included{'; the 6-7-8 bonus paid on the main wager' if sheet.rules.bonus678 else ''}):",
+                                         f"included{bonus_text(sheet, '; the {} paid on the main wager')}):",
                                          body), _table(dist, [22, 30, 30])]))
     story.append(Paragraph(f"<i>Method.</i> {main_method(sheet)}", small))
 
@@ -159,7 +160,8 @@ def write_pdf(sheet: ParSheet, path: str, when: _dt.datetime | None = None) -> N
                 rows.append([row, pays, f"{p:.10f}", f"{c:+.10f}", exact])
             parts.append(_table(rows, [58, 20, 24, 26, 48]))
             parts.append(Paragraph(f"<i>Method.</i> {extra.method}", small))
-        if bet == "tie18" and sheet.tie18 is not None:
+        spec = g.spec(bet)
+        if spec is not None and spec.decided_by == "tie" and sheet.tie18 is not None:
             t = sheet.tie18
             parts.append(Paragraph(
                 "By position after a split of 8s (P(tie | the hand is formed)): "

@@ -41,7 +41,7 @@ class RuleSet:
     surrender: str
     hole_card: str
     permanent_eight: bool  # Dueling 8's 3.14: an 8 starts every hand and the dealer's, not from the shoe
-    bonus678: tuple[Fraction, Fraction] | None = None  # (all spades, other) odds of the 6-7-8 bonus
+    main_bonus: tuple[Fraction, Fraction] | None = None  # (all spades, other) odds of the 6-7-8 bonus
     # Electronic 1.1.2/3.15: a double is exactly the original wager; the others (3.26) allow
     # less. The analysis values a double at the full amount either way: a double of x units
     # more (0 < x <= 1) is worth (1 + x) x the one-card value (less x times a dealer blackjack's
@@ -88,11 +88,9 @@ def for_game(game: str, decks: int | None = None) -> RuleSet:
     """The main wager of ``game`` as the engine plays it (games.py), at ``decks`` decks."""
     rules: GameRules = GAMES[game]
     n = decks if decks is not None else usual_decks(game)
-    from dealer_assist.games import sidebets
-
     bonus = None
-    if rules.permanent_eight:
-        bonus = (sidebets.BONUS678_ROWS[0].odds, sidebets.BONUS678_ROWS[1].odds)
+    if rules.main_bonus is not None:  # paid on the main wager (Dueling 8's 4.1.1): (all spades, other)
+        bonus = (rules.main_bonus.rows[0].odds, rules.main_bonus.rows[1].odds)
     if rules.dealer_blackjack_vs_doubled is None:
         hole = "none_all"  # Dueling 8's: the dealer cannot make a blackjack
     else:
@@ -113,7 +111,7 @@ def for_game(game: str, decks: int | None = None) -> RuleSet:
         surrender="early" if rules.surrender_against_ace else "early_not_ace",
         hole_card=hole,
         permanent_eight=rules.permanent_eight,
-        bonus678=bonus,
+        main_bonus=bonus,
         double_equal_only=rules.double_equal_only,
     )
 

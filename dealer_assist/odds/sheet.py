@@ -109,40 +109,26 @@ def side_bets_of(game: str, n: int, first_card_action: dict[int, str] | None = N
                  tie18: float | None = None, tie18_split: float | None = None) -> dict[str, BetFigures]:
     """Every side bet of ``game`` at ``n`` decks (the transcript's bet names), with insurance.
 
-    Dueling 8's needs the strategy's play of the permanent 8 with each first card
-    (``first_card_action``) for Superb 8's and the 6-7-8 bonus, and P(tie on 18).
+    Each bet is rated from the stage it settles at (side_bets.rate). A permanent-8 game needs
+    the strategy's play of the 8 with each first card (``first_card_action``: its run bet and
+    its main bonus) and P(tie) (``tie18``).
     """
+    rules = GAMES[game]
+    play = side_bets.Play(dict(first_card_action or {}), tie18, tie18_split)
     bets: dict[str, BetFigures] = {}
-    if game == "ace_race":
-        bets["pair"] = side_bets.pair(game, n)
-        bets["ace_race"] = side_bets.ace_race(n)
-    elif game == "lucky8":
-        bets["pair"] = side_bets.pair(game, n)
-        bets["lucky8"] = side_bets.lucky8(n)
-    elif game == "star_elements":
-        bets["pair"] = side_bets.pair(game, n)
-        bets["super_sevens"] = side_bets.super_sevens(n)
-        bets["three_stars"] = side_bets.three_stars(n)
-    elif game == "electronic":
-        bets["bet_the_set"] = side_bets.bet_the_set(n)
-        bets["royal_match"] = side_bets.royal_match(n)
-        bets["kings_bounty"] = side_bets.kings_bounty(n)
-    elif game == "dueling8s":
-        actions = first_card_action or {}
-        bets["superb8"] = side_bets.superb8(n, actions.get(8, "stand"))
-        if tie18 is not None:
-            bets["tie18"] = side_bets.tie18(tie18, tie18_split)
-        bets["plus21"] = side_bets.plus21(n)
-        bets["bonus678"] = side_bets.bonus678(n, {v: a in ("hit", "double") for v, a in actions.items()})
-    for spec in GAMES[game].specs:
-        # A game defined only as data (issue 26): its side bets from their own classifiers.
-        if spec.key not in bets:
-            figures = side_bets.from_classifier(game, n, spec)
-            if figures is not None:
-                bets[spec.key] = figures
+    for spec in rules.specs:
+        bets[spec.key] = side_bets.rate(game, n, spec, play)  # from its stage; UnrateableBet names it
+    if rules.main_bonus is not None:
+        bets[rules.main_bonus.key] = side_bets.rate(game, n, rules.main_bonus, play)
     if GAMES[game].insurance:
         bets["insurance"] = side_bets.insurance(game, n)
     return bets
+
+
+def bonus_text(sheet: ParSheet, text: str) -> str:
+    """``text`` with the name of the game's bonus paid on the main wager, or "" without one."""
+    bonus = GAMES[sheet.game].main_bonus
+    return text.format(bonus.name) if bonus is not None else ""
 
 
 def odds_text(odds: Fraction) -> str:
@@ -250,7 +236,7 @@ def main_lines(sheet: ParSheet) -> list[str]:
                      f"std dev {out.std_dev:.4f}, element of risk {out.element_of_risk * 100:.4f} % "
                      f"(average amount wagered {out.stake:.4f} units)")
     name, res, out = edge_rows(sheet)[-1]
-    lines.append(f"  net result of one unit, {name} (splits, doubles{', the 6-7-8 bonus' if sheet.rules.bonus678 else ''}):")
+    lines.append(f"  net result of one unit, {name} (splits, doubles{bonus_text(sheet, ', the {}')}):")
     lines.append(f"    {'net':>8}  {'probability':>14}  {'contribution':>14}")
     for x, p, c in distribution_rows(out):
         lines.append(f"    {x:>+8g}  {p:>14.10f}  {c:>+14.10f}")

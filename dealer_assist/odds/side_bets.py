@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from dealer_assist.base.cards import Card
-from dealer_assist.games import composition_for, sidebets
+from dealer_assist.games import GAMES, composition_for
 from dealer_assist.games.sidebets import PayRow, SideBetSpec, SideCards
 
 
@@ -148,74 +148,89 @@ _THREE = ("exact: every ordered triple (player's two cards, dealer's first card)
           "(the dealing order 3.18 does not change the probabilities: the cards are exchangeable)")
 
 
-def from_classifier(game: str, decks: int, spec: SideBetSpec) -> BetFigures | None:
-    """A side bet decided by the player's first two cards (with the dealer's first card when it
-    needs it), from the bet's own classifier: exact, for a game defined only as data. None
-    for a bet decided later (a run of cards, the finished hands, the dealer's second card)."""
-    if spec.stage != "initial" or spec.waits_for_dealer is not None:
-        return None
+class UnrateableBet(ValueError):
+    """A side bet the odds cannot rate from its stage: named, never rated 0 %."""
+
+    def __init__(self, game: str, spec: SideBetSpec, why: str) -> None:
+        super().__init__(f"the odds cannot rate {spec.name!r} ({spec.key}) of {game}: {why}")
+        self.bet = spec.key
+
+
+@dataclass(frozen=True)
+class Play:
+    """What the main wager's analysis tells the side bets: the strategy's play of each first
+    card with a permanent 8 (Dueling 8's), and P(tie) from tie18.py where the game has it."""
+
+    first_card_action: dict[int, str] = field(default_factory=dict)
+    tie: float | None = None
+    tie_split: float | None = None
+
+
+def rate(game: str, decks: int, spec: SideBetSpec, play: Play | None = None) -> BetFigures:
+    """The figures of ``spec``, enumerated from the stage it settles at (UnrateableBet if none fits)."""
+    play = play or Play()
+    rules = GAMES[game]
+    if spec.stage == "initial":
+        if spec.waits_for_dealer is not None:
+            return _with_dealer_second(game, decks, spec)
+        figures = _first_cards(game, decks, spec)
+        if spec.split_hand == "aces" and spec.split_classify is not None:
+            figures.extra["after_split"] = _on_split_aces(game, decks, spec)
+        elif spec.split_hand is not None:
+            raise UnrateableBet(game, spec, f"no enumeration of a wager placed on a split hand ({spec.split_hand})")
+        return figures
+    if spec.stage == "run" and rules.permanent_eight and spec.run_rank:
+        return _run(game, decks, spec, play.first_card_action.get(_POINTS[spec.run_rank], "stand"))
+    if spec.stage == "final" and spec.decided_by == "dealer":
+        return _dealer_hand(game, decks, spec)
+    if spec.stage == "final" and spec.decided_by == "tie" and play.tie is not None:
+        return _tie(spec, play.tie, play.tie_split)
+    if spec.stage == "final" and spec.decided_by == "drawn" and rules.permanent_eight:
+        return _drawn_to_eight(game, decks, spec, {v: a in ("hit", "double") for v, a in
+                                                   play.first_card_action.items()})
+    raise UnrateableBet(game, spec, f"no enumeration for the {spec.stage!r} stage"
+                        + (f" decided by {spec.decided_by!r}" if spec.decided_by else ""))
+
+
+_POINTS = {"A": 1, "J": 10, "Q": 10, "K": 10, **{str(v): v for v in range(2, 11)}}
+
+
+def _method(game: str, base: str) -> str:
+    rules = GAMES[game]
+    return base + (f" (the shared Player hand, {rules.clause('shared_hand')})" if rules.shared_hand else "")
+
+
+def _first_cards(game: str, decks: int, spec: SideBetSpec) -> BetFigures:
+    """Decided by the player's first two cards, with the dealer's first when ``needs_dealer_up``."""
+    rows = tuple(r for r in spec.rows if r not in spec.split_rows)
     if spec.needs_dealer_up:
         w, total = three_card_weights(game, decks, lambda a, b, c: spec.classify(SideCards(player=(a, b), dealer=(c,))))
-        return _figures(spec.key, spec.rows, w, total, _THREE)
+        return _figures(spec.key, rows, w, total, _method(game, _THREE))
     w, total = two_card_weights(game, decks, lambda a, b: spec.classify(SideCards(player=(a, b))))
-    return _figures(spec.key, spec.rows, w, total, _TWO)
+    return _figures(spec.key, rows, w, total, _method(game, _TWO))
 
 
-def pair(game: str, decks: int) -> BetFigures:
-    """Pair wager 11:1 (3.15.1, 4.1): same rank (DESIGN.md), J/Q/K as their face."""
-    w, total = two_card_weights(game, decks, sidebets.pair)
-    return _figures("pair", (sidebets.PAIR,), w, total, _TWO)
-
-
-def ace_race(decks: int) -> BetFigures:
-    """Ace Race wager (1.1.1, 4.2) on the first two cards, and on a split-aces hand (3.21.1)."""
-    w, total = two_card_weights("ace_race", decks, sidebets.ace_race)
-    figures = _figures("ace_race", sidebets.ACE_RACE_ROWS[:4], w, total, _TWO)
-    # 3.21.1: placed on a hand of split aces; wins when that hand's next card is an ace.
+def _on_split_aces(game: str, decks: int, spec: SideBetSpec) -> BetFigures:
+    """Placed on a hand of split aces (Ace Race 3.21.1): wins on the hand's next card."""
+    assert spec.split_classify is not None
     # Both aces of the pair are out of the shoe; any other card unseen is exchangeable.
-    shoe = _shoe("ace_race", decks)
+    shoe = _shoe(game, decks)
     n = sum(k for _, k in shoe) - 2
     ace_s, ace_h = Card("A", "S"), Card("A", "H")
     weights: dict[str, int] = {}
     for c, k in shoe:
         left = k - (c is ace_s) - (c is ace_h)
         if left > 0:
-            name = _name(sidebets.ace_race_after_split(ace_s, c))
+            name = _name(spec.split_classify(SideCards(player=(ace_s, c))))
             weights[name] = weights.get(name, 0) + left
-    figures.extra["after_split"] = _figures(
-        "ace_race", sidebets.ACE_RACE_ROWS[4:], weights, n,
-        "exact: the next card to a hand of split aces, both aces removed (taken over every dealer card)")
-    return figures
+    return _figures(spec.key, spec.split_rows, weights, n,
+                    "exact: the next card to a hand of split aces, both aces removed (taken over every dealer card)")
 
 
-def lucky8(decks: int) -> BetFigures:
-    w, total = three_card_weights("lucky8", decks, sidebets.lucky8)
-    return _figures("lucky8", sidebets.LUCKY8_ROWS, w, total, _THREE)
-
-
-def super_sevens(decks: int) -> BetFigures:
-    w, total = three_card_weights("star_elements", decks, sidebets.super_sevens)
-    return _figures("super_sevens", sidebets.SUPER_SEVENS_ROWS, w, total, _THREE)
-
-
-def three_stars(decks: int) -> BetFigures:
-    w, total = three_card_weights("star_elements", decks, sidebets.three_stars)
-    return _figures("three_stars", sidebets.THREE_STARS_ROWS, w, total, _THREE)
-
-
-def bet_the_set(decks: int) -> BetFigures:
-    w, total = two_card_weights("electronic", decks, sidebets.bet_the_set)
-    return _figures("bet_the_set", sidebets.BET_THE_SET_ROWS, w, total, _TWO + " (the shared Player hand, 3.8)")
-
-
-def royal_match(decks: int) -> BetFigures:
-    w, total = two_card_weights("electronic", decks, sidebets.royal_match)
-    return _figures("royal_match", sidebets.ROYAL_MATCH_ROWS, w, total, _TWO + " (the shared Player hand, 3.8)")
-
-
-def kings_bounty(decks: int) -> BetFigures:
-    """Kings Bounty (4.4): two cards, and for two Kings of Spades the dealer's first two cards."""
-    shoe = _shoe("electronic", decks)
+def _with_dealer_second(game: str, decks: int, spec: SideBetSpec) -> BetFigures:
+    """Two cards, and where ``waits_for_dealer`` the dealer's first two cards (Kings Bounty 4.4)."""
+    assert spec.waits_for_dealer is not None
+    shoe = _shoe(game, decks)
     n = sum(k for _, k in shoe)
     total = n * (n - 1) * (n - 2) * (n - 3)
     weights: dict[str, int] = {}
@@ -224,11 +239,11 @@ def kings_bounty(decks: int) -> BetFigures:
             wab = ka * (kb - 1 if b is a else kb)
             if wab <= 0:
                 continue
-            if not sidebets.kings_bounty_needs_dealer(a, b):
-                name = _name(sidebets.kings_bounty(a, b, False))
+            if not spec.waits_for_dealer(SideCards(player=(a, b))):
+                name = _name(spec.classify(SideCards(player=(a, b))))
                 weights[name] = weights.get(name, 0) + wab * (n - 2) * (n - 3)
                 continue
-            # Two Kings of Spades: the dealer's first card and (after the players) second card.
+            # The dealer's first card and (after the players) second card.
             for c, kc in shoe:
                 wc = kc - (c is a) - (c is b)
                 if wc <= 0:
@@ -238,10 +253,11 @@ def kings_bounty(decks: int) -> BetFigures:
                     if wd <= 0:
                         continue
                     bj = c.points + d.points == 11 and (c.is_ace or d.is_ace)
-                    name = _name(sidebets.kings_bounty(a, b, bj))
+                    name = _name(spec.classify(SideCards(player=(a, b), dealer=(c, d), dealer_blackjack=bj)))
                     weights[name] = weights.get(name, 0) + wab * wc * wd
-    return _figures("kings_bounty", sidebets.KINGS_BOUNTY_ROWS, weights, total,
-                    "exact: the shared Player hand's two cards; for two Kings of Spades also the dealer's "
+    where = "the shared Player hand's" if GAMES[game].shared_hand else "the player's"
+    return _figures(spec.key, spec.rows, weights, total,
+                    f"exact: {where} two cards; for two Kings of Spades also the dealer's "
                     "first card and second card (drawn after the players: still a fresh card, see the method)")
 
 
@@ -260,18 +276,18 @@ def insurance(game: str, decks: int) -> BetFigures:
     return figures
 
 
-def superb8(decks: int, action_on_eights: str) -> BetFigures:
-    """Superb 8's (1.1.15, 4.2): the run of 8s from the permanent 8♠, given the play of 8-8.
+def _run(game: str, decks: int, spec: SideBetSpec, action_on_pair: str) -> BetFigures:
+    """A run of ``run_rank`` cards from the permanent 8♠ (Superb 8's 1.1.15, 4.2), given the play of 8-8.
 
-    ``action_on_eights``: the strategy's play of the permanent 8 with a dealt 8 (split, hit,
+    ``action_on_pair``: the strategy's play of the permanent 8 with a dealt 8 (split, hit,
     double, stand or surrender). After a split every hand needs cards, so the area always
     gets the next two cards; hitting or doubling 16 gets one; standing none.
     """
-    shoe = _shoe("dueling8s", decks)
+    shoe = _shoe(game, decks)
     n = sum(k for _, k in shoe)
     eight = Card("8", "S")
     weights: dict[str, int] = {}
-    dealt_after = {"split": 2, "hit": 1, "double": 1}.get(action_on_eights, 0)
+    dealt_after = {"split": 2, "hit": 1, "double": 1}.get(action_on_pair, 0)
     for a, ka in shoe:
         for b, kb in shoe:
             wab = ka * (kb - 1 if b is a else kb)
@@ -282,67 +298,80 @@ def superb8(decks: int, action_on_eights: str) -> BetFigures:
                 if w <= 0:
                     continue
                 dealt = [a]
-                if a.rank == "8":
+                if a.rank == spec.run_rank:
                     dealt += [b, c][:dealt_after]
                 run = [eight]
                 for x in dealt:
-                    if x.rank != "8":
+                    if x.rank != spec.run_rank:
                         break
                     run.append(x)
-                name = _name(sidebets.superb8(run))
+                name = _name(spec.classify(SideCards((), run=run)))
                 weights[name] = weights.get(name, 0) + w
-    return _figures("superb8", sidebets.SUPERB8_ROWS, weights, n * (n - 1) * (n - 2),
+    return _figures(spec.key, spec.rows, weights, n * (n - 1) * (n - 2),
                     "exact: the first three cards dealt to the area, without replacement, with the "
-                    f"strategy's play of 8-8 against the 8 ({action_on_eights})")
+                    f"strategy's play of 8-8 against the 8 ({action_on_pair})")
 
 
-def plus21(decks: int) -> BetFigures:
-    """21+ (1.1.1, 4.3): the dealer's permanent 8 plus draws to 17 (3.33), busting with n cards."""
+_BY_POINTS = tuple(Card("A" if v == 1 else str(v), "S") for v in range(1, 11))
+
+
+def _dealer_hand(game: str, decks: int, spec: SideBetSpec) -> BetFigures:
+    """Decided by the dealer's finished hand: its number of cards and its total (21+ 4.3).
+
+    The dealer's cards, by point value, from the permanent 8 (or from none) to a standing
+    total (3.33/3.34: stands on 17, hits soft 17 where the game does) or a bust; the
+    classifier sees cards of those point values (a bet decided by ranks or suits is not of
+    this kind)."""
+    rules = GAMES[game]
     counts = [0] * 10
-    for c in composition_for("dueling8s"):
+    for c in composition_for(game):
         counts[c.points - 1] += decks
     n0 = sum(counts)
-    # sums[k]: total over draw sequences of k cards ending in a bust of the product of counts.
-    sums: dict[int, int] = {}
-    stands: dict[int, int] = {}
+    start = (Card("8", "S"),) if rules.permanent_eight else ()
+    # sums[(k, row)]: total over draw sequences of k cards, classified ``row``, of the product of counts.
+    sums: dict[tuple[int, str], int] = {}
+    drawn: list[Card] = []
 
-    def rec(hard: int, ace: bool, product: int, k: int) -> None:
+    def rec(hard: int, ace: bool, product: int) -> None:
         total = hard + 10 if ace and hard + 10 <= 21 else hard
-        if hard > 21:
-            sums[k] = sums.get(k, 0) + product
-            return
-        if total >= 17:
-            stands[k] = stands.get(k, 0) + product
+        soft = total != hard
+        finished = hard > 21 or total > 17 or total == 17 and not (soft and rules.dealer_hits_soft_17)
+        if finished:
+            cards = start + tuple(drawn)
+            name = _name(spec.classify(SideCards((), dealer=cards, dealer_total=total,
+                                                 dealer_blackjack=len(cards) == 2 and total == 21)))
+            key = (len(drawn), name)
+            sums[key] = sums.get(key, 0) + product
             return
         for i in range(10):
             c = counts[i]
             if c:
                 counts[i] = c - 1
-                rec(hard + i + 1, ace or i == 0, product * c, k + 1)
+                drawn.append(_BY_POINTS[i])
+                rec(hard + i + 1, ace or i == 0, product * c)
+                drawn.pop()
                 counts[i] = c
 
-    rec(8, False, 1, 0)
+    rec(sum(c.points for c in start), any(c.is_ace for c in start), 1)
     weights: dict[str, Fraction] = {}
-    for k, s in sums.items():
-        # The permanent 8 counts as one of the dealer's cards.
-        name = _name(sidebets.plus21(k + 1, True))
+    for (k, name), s in sums.items():
         weights[name] = weights.get(name, Fraction(0)) + Fraction(s, math.perm(n0, k))
-    for k, s in stands.items():
-        weights[_LOSE] = weights.get(_LOSE, Fraction(0)) + Fraction(s, math.perm(n0, k))
     rows = [RowFigure(r.name, r.odds, weights.get(r.name, Fraction(0)), float(weights.get(r.name, Fraction(0))))
-            for r in sidebets.PLUS21_ROWS.values()]
-    return BetFigures("plus21", rows, lose=weights.get(_LOSE, Fraction(0)),
-                      method="exact: every sequence of the dealer's draws from the permanent 8 to a standing total "
-                      "or a bust, without replacement from a full shoe (a bust with 9 or more cards has no row "
-                      "and loses)")
+            for r in spec.rows]
+    origin = "from the permanent 8" if rules.permanent_eight else "from the first"
+    unpaid = (f"a bust with {spec.dealer_cards_paid + 1} or more cards has no row and loses" if spec.dealer_cards_paid
+              else "a hand no row names loses")
+    return BetFigures(spec.key, rows, lose=weights.get(_LOSE, Fraction(0)),
+                      method=f"exact: every sequence of the dealer's draws {origin} to a standing total "
+                      f"or a bust, without replacement from a full shoe ({unpaid})")
 
 
-def bonus678(decks: int, draws_on: dict[int, bool]) -> BetFigures:
-    """6-7-8 Bonus (1.1.2, 4.1): paid on the main wager when the two cards drawn to the 8 are 6 and 7.
+def _drawn_to_eight(game: str, decks: int, spec: SideBetSpec, draws_on: dict[int, bool]) -> BetFigures:
+    """Paid on the main wager on the cards drawn to the permanent 8 (6-7-8 Bonus 1.1.2, 4.1).
 
     ``draws_on[v]``: whether the strategy draws (hits or doubles) on the permanent 8 with a ``v``.
     """
-    shoe = _shoe("dueling8s", decks)
+    shoe = _shoe(game, decks)
     n = sum(k for _, k in shoe)
     eight = Card("8", "S")
     weights: dict[str, int] = {}
@@ -352,26 +381,26 @@ def bonus678(decks: int, draws_on: dict[int, bool]) -> BetFigures:
             if w <= 0:
                 continue
             # Without a draw to the 8 and this card, the hand is not 8-6-7.
-            row = sidebets.bonus678([eight, a, b]) if draws_on.get(a.points, False) else None
+            row = spec.classify(SideCards((eight, a, b))) if draws_on.get(a.points, False) else None
             name = _name(row)
             weights[name] = weights.get(name, 0) + w
-    return _figures("bonus678", sidebets.BONUS678_ROWS, weights, n * (n - 1),
+    return _figures(spec.key, spec.rows, weights, n * (n - 1),
                     "exact: the player's first two drawn cards, without replacement, where the strategy "
                     "draws to 8-6 and 8-7; paid on the main wager, no stake of its own", staked=False)
 
 
-def tie18(probability: float, split_probability: float | None = None) -> BetFigures:
+def _tie(spec: SideBetSpec, probability: float, split_probability: float | None = None) -> BetFigures:
     """Tie on 18 (1.1.16, 4.1: 8 to 1) from tie18.py's exact probabilities: the wager placed
     before the deal and (``split_probability``) one placed on a hand formed by splitting."""
-    row = sidebets.TIE18
-    figures = BetFigures("tie18", [RowFigure(row.name, row.odds, None, probability)], exact=False,
+    [row] = spec.rows
+    figures = BetFigures(spec.key, [RowFigure(row.name, row.odds, None, probability)], exact=False,
                          method="exact, card by card without replacement: the area's play by the printed chart "
                          "and the dealer's draws from the permanent 8, every resplit (3.23.3) included "
                          "(tie18.py, by exchangeability of the shoe's order); one area heads-up; binary "
                          "floating point")
     if split_probability is not None:
         figures.extra["on_split_hand"] = BetFigures(
-            "tie18", [RowFigure(row.name, row.odds, None, split_probability)], exact=False,
+            spec.key, [RowFigure(row.name, row.odds, None, split_probability)], exact=False,
             method="per wager placed on a hand formed by splitting 8s (3.23.1): expected wins over "
                    "expected wagers on those hands, exact as the first hand's")
     return figures

@@ -23,6 +23,8 @@ from decimal import Decimal
 from functools import cache
 from typing import Any
 
+from dealer_assist.games import GAMES
+
 EdgeTable = Mapping[str, Decimal]
 EdgeLookup = Callable[[str, int], EdgeTable]
 
@@ -42,7 +44,9 @@ def house_edges(game: str, decks: int) -> dict[str, Decimal]:
         edges[name] = Decimal(repr(round(figures.house_edge, 10)))
         for extra in figures.extra.values():
             edges[name + AFTER_SPLIT] = Decimal(repr(round(extra.house_edge, 10)))
-    edges["bonus678"] = Decimal(0)  # inside the main wager's edge
+    bonus = GAMES[game].main_bonus
+    if bonus is not None:
+        edges[bonus.key] = Decimal(0)  # paid on the main wager (Dueling 8's 4.1.1): inside its edge
     return edges
 
 
@@ -94,6 +98,8 @@ def round_theo(rnd: StoredRound, edges: EdgeLookup = house_edges) -> dict[str, T
     if rnd.status not in _SETTLED:
         return out
     table = edges(rnd.game, rnd.decks)
+    game = GAMES.get(rnd.game)
+    bonus = game.main_bonus.key if game is not None and game.main_bonus is not None else None
     returned_main: dict[tuple[str, Any], bool] = {}
     for s in rnd.settlements:
         player = str(s["player"])
@@ -104,8 +110,8 @@ def round_theo(rnd: StoredRound, edges: EdgeLookup = house_edges) -> dict[str, T
         if bet == "main":
             key = (player, s.get("area"))
             returned_main[key] = returned_main.get(key, True) and s["result"] == "returned"
-        if s["result"] == "returned" or bet == "bonus678":
-            # The 6-7-8 bonus (Dueling 8's 4.1.1) is a payout on the main wager: its
+        if s["result"] == "returned" or bet == bonus:
+            # A bonus paid on the main wager (the 6-7-8 bonus, Dueling 8's 4.1.1): its
             # settlement carries the main wager's stake, which is not wagered a second time.
             continue
         line.wagered += stake
@@ -113,7 +119,9 @@ def round_theo(rnd: StoredRound, edges: EdgeLookup = house_edges) -> dict[str, T
             continue
         # A side bet placed on a split hand (Ace Race 3.21.1) has its own edge.
         placed_later = s.get("hand") is not None and bet + AFTER_SPLIT in table
-        edge = table.get(bet + AFTER_SPLIT if placed_later else bet, Decimal(0))
+        edge = table.get(bet + AFTER_SPLIT if placed_later else bet)
+        if edge is None:  # never a silent 0 %: the par sheet rates every bet of the game
+            raise ValueError(f"no house edge for the {bet!r} wager of {rnd.game} (round {rnd.id})")
         line.theo += stake * edge
         line.initial += stake
     for ev in rnd.events:

@@ -1,1 +1,3 @@
-"""The station: its configuration, its logging and (to come) the station service."""
+"""The station service: the table host on a Unix socket (its protocol, server and ops), its
+configuration, its logging, `station serve`, and the service a screen starts for its account
+(launch.py)."""

@@ -173,7 +173,11 @@ def serve(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> int:
         return 1
     print(f"serving on {running.server.path}", flush=True)
     notify_systemd("READY=1")  # Type=notify: started; the watchdog's pings follow (server.py)
-    done.wait()
+    # Never an endless wait: a SIGTERM the kernel hands to another thread (the shoe's reader,
+    # a client's) only flags the main thread, which must come back to Python to run the
+    # handler; blocked in Event.wait() it never did, and the stop waited for SIGKILL.
+    while not done.wait(0.5):
+        pass
     notify_systemd("STOPPING=1")
     # stop in order, but never hang a stop on a stuck device or client (systemd waits for us)
     stopper = threading.Thread(target=running.stop, name="station-stop", daemon=True)

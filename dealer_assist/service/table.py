@@ -33,7 +33,7 @@ from dealer_assist.base.errors import (
 )
 from dealer_assist.base.money import AmountError, parse_amount
 from dealer_assist.engine.events import Burn, CardDrawn, Event, Multi, Void
-from dealer_assist.engine.session import UNREAD, Step, TableSession
+from dealer_assist.engine.session import UNREAD, Step, TableSession, cards_out
 from dealer_assist.engine.table_setup import SetupError, TableSetup, setup_problem, setup_to_json
 from dealer_assist.engine.transcript import (
     event_to_transcript,
@@ -219,7 +219,18 @@ class TableService:
         open_round = self.store.find_open_round()
         if open_round is not None:
             self._restore(open_round)
+        else:
+            self._continue_shoe()
         self._restore_in_flight()
+
+    def _continue_shoe(self) -> None:
+        """The shoe of the last recorded round goes on (spec/round-script.md ``shoe``)."""
+        last = self.store.latest_round()
+        if last is not None:
+            try:
+                self.session.continue_shoe(last.config, cards_out(parse_event(e) for e in last.events))
+            except (EventFormatError, KeyError, TypeError, ValueError) as exc:
+                self.log.error("the last round's shoe cannot be continued: %s", exc)
 
     def _restore_setup(self) -> None:
         """The set-up a supervisor last chose at this table (kept over a restart)."""

@@ -26,7 +26,7 @@ Role = Literal["dealer", "supervisor"]
 ROUND_STATUSES: tuple[str, ...] = ("in_progress", "settled", "void", "referred")
 ROLES: tuple[str, ...] = ("dealer", "supervisor")
 #: Keys of the transcript header, in the order an export writes them.
-HEADER_KEYS: tuple[str, ...] = ("game", "decks", "areas", "limits", "seated", "under_min_history")
+HEADER_KEYS: tuple[str, ...] = ("game", "decks", "areas", "limits", "seated", "under_min_history", "shoe")
 
 
 class StoreError(Exception):

@@ -523,6 +523,13 @@ class Store:
             ids = log.open_round_ids(conn, self.table, latest_only=True)
             return log.open_round(conn, ids[0]) if ids else None
 
+    def latest_round(self) -> OpenRound | None:
+        """This table's latest live round, ended or not (its header names the shoe it was
+        dealt from: the next round after a restart goes on with that shoe)."""
+        with self._read() as conn:
+            ids = log.latest_round_ids(conn, self.table)
+            return log.open_round(conn, ids[0]) if ids else None
+
     def open_rounds(self) -> list[OpenRound]:
         """Every live round of this table that has not ended, oldest first."""
         with self._read() as conn:

@@ -23,6 +23,7 @@ __all__ = [
     "insert_event",
     "insert_round",
     "open_round",
+    "latest_round_ids",
     "open_round_ids",
     "players_of_event",
     "round_event_tail",
@@ -166,6 +167,13 @@ def open_round_ids(conn: sqlite3.Connection, table: str, *, latest_only: bool = 
         "WHERE r.ended_at IS NULL AND r.source = 'live' AND coalesce(s.table_name, ?) = ? "
         + ("ORDER BY r.id DESC LIMIT 1" if latest_only else "ORDER BY r.id")
     )
+    return [int(r[0]) for r in conn.execute(sql, (DEFAULT_TABLE, table))]
+
+
+def latest_round_ids(conn: sqlite3.Connection, table: str) -> list[int]:
+    """The id of ``table``'s latest live round (a list of one, or empty)."""
+    sql = ("SELECT r.id FROM rounds r LEFT JOIN sessions s ON s.id = r.session_id "
+           "WHERE r.source = 'live' AND coalesce(s.table_name, ?) = ? ORDER BY r.id DESC LIMIT 1")
     return [int(r[0]) for r in conn.execute(sql, (DEFAULT_TABLE, table))]
 
 

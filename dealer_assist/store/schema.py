@@ -223,6 +223,15 @@ def _m0007_round_players_by_round(db: sqlite_utils.Database) -> None:
     db.execute("DROP INDEX IF EXISTS round_players_round")
 
 
+@MIGRATIONS(name="0008_rounds_by_shoe")
+def _m0008_rounds_by_shoe(db: sqlite_utils.Database) -> None:
+    # Issue 36: each round's header names its shoe (spec/round-script.md ``shoe``); game
+    # protection reads the rounds of one shoe in order to rebuild its composition. The shoe
+    # stays in config_json (chained with the round); this index finds a shoe's rounds.
+    db.execute("CREATE INDEX rounds_shoe ON rounds(json_extract(config_json, '$.shoe.id'), id) "
+               "WHERE json_extract(config_json, '$.shoe.id') IS NOT NULL")
+
+
 @contextmanager
 def closed_on_failure(conn: sqlite3.Connection, db_path: Path) -> Iterator[None]:
     """Close ``conn`` if opening the store fails; a database error becomes a StoreError."""

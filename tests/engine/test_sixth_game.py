@@ -1,55 +1,29 @@
-"""Games are data (issue 14): a sixth game, defined entirely here — its own deck, its own
-clause numbers and one side bet with its own pay table — plays and settles a full round
+"""Games are data (issues 14, 33): a sixth game, defined entirely in two files of its own
+(tests/engine/sixth_game: the game module and its side bets) — its own deck, its own clause
+numbers and two side bets with their own pay tables — plays and settles a full round
 through ``settle``'s code path (the transcript text in, the settle output out) without a
 change to any product file. The game is registered only for the test (monkeypatch).
 
 "Seven Up" (invented for this test): a 36-card deck (A-9 of four suits, no tens or
-faces), the dealer hits soft 17, and a "Lucky Sevens" side bet on the player's first two
-cards: both 7s pays 77 to 1, one 7 pays 7 to 1 (its 4.7), lost otherwise (its 3.15.7).
+faces), the dealer hits soft 17; a "Lucky Sevens" side bet on the player's first two
+cards, settled at the interim: both 7s pays 77 to 1, one 7 pays 7 to 1 (its 4.7), lost
+otherwise (its 3.15.7); and a "Pat Hand" side bet settled at the ``final`` stage: the dealer
+stands on its first two cards, 7 to 1 (its 4.8), lost otherwise (its 3.15.8).
 """
 
 from __future__ import annotations
 
 import json
-from fractions import Fraction
 from typing import Any
 
 import pytest
 
-from dealer_assist.base.cards import Card, make_card
 from dealer_assist.base.errors import TranscriptError
 from dealer_assist.engine.transcript import settle_text
 from dealer_assist.games import GAMES, GameRules
-from dealer_assist.games.sidebets import PayRow, SideBetSpec, SideCards
+from tests.engine.sixth_game.seven_up import SEVEN_UP
 
-
-def seven_up_deck() -> tuple[Card, ...]:
-    return tuple(make_card(r, s) for s in ("S", "H", "D", "C") for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9"))
-
-
-BOTH_SEVENS = PayRow("Two Sevens", Fraction(77, 1), "4.7")
-ONE_SEVEN = PayRow("One Seven", Fraction(7, 1), "4.7")
-
-
-def lucky_sevens(cards: SideCards) -> PayRow | None:
-    sevens = sum(1 for c in cards.player[:2] if c.rank == "7")
-    return BOTH_SEVENS if sevens == 2 else ONE_SEVEN if sevens == 1 else None
-
-
-LUCKY_SEVENS = SideBetSpec("lucky_sevens", "Lucky Sevens", "initial", lucky_sevens, (BOTH_SEVENS, ONE_SEVEN))
-
-# Its own clause numbers: another game's table as a start, then this game's own numbering.
-CLAUSES = {**GAMES["lucky8"].clauses, "side.lucky_sevens": "3.15.7", "lose.lower": "4.4.9",
-           "push.equal": "4.6.9", "void.foreign_card": "5.1.7"}
-
-SEVEN_UP = GameRules(
-    key="seven_up", name="Seven Up Blackjack", deck_range=(1, 4), area_range=(1, 7), specs=(LUCKY_SEVENS,),
-    blackjack_odds=Fraction(3, 2), dealer_hits_soft_17=True, double_hard_10_11_only=False,
-    double_equal_only=False, max_hands=4, split_eights_only=False, surrender_against_ace=False, insurance=True,
-    insurance_exactly_half=False, dealer_blackjack_vs_doubled="all", permanent_eight=False,
-    dealer_card_in_initial_deal=True, shared_hand=False, clauses=CLAUSES, deck=seven_up_deck,
-    short_name="Seven Up",
-)
+__all__ = ["SEVEN_UP", "C", "D", "W"]
 
 
 @pytest.fixture
@@ -133,3 +107,30 @@ def test_the_sixth_game_and_its_side_bet_are_named_from_the_game(seven_up: GameR
     names = BetNames({"main": "Main"})
     assert names["lucky_sevens"] == "Lucky Sevens" and "lucky_sevens" in list(names)
     assert names.get("no_such_bet", "raw") == "raw"
+
+
+def test_a_side_bet_settled_at_the_final_stage_pays_on_the_dealers_finished_hand(seven_up: GameRules) -> None:
+    # alice 10 + Pat Hand 5 on area 1, bob 10 + Pat Hand 5 on area 2 (rounds 1 and 2 below).
+    # Round 1: alice 5S, bob 9H, dealer 8D, alice 4H (9), bob 8C (17). alice hits 3C (12) and
+    # stands; bob stands. The dealer 8D 9D = 17 stands (H17 hits only a soft 17): the dealer drew
+    # no card: Pat Hand wins 7 to 1 at the final stage (its 4.8): +35 each. alice 12 loses 10
+    # (its 4.4.9); bob 17 ties (its 4.6.9).
+    deal = (C("5S"), C("9H"), C("8D"), C("4H"), C("8C"), D("hit", 1), C("3C"), D("stand", 1), D("stand", 2))
+    bets = (W("alice", 1, 10), W("alice", 1, 5, "pat_hand"), W("bob", 2, 10), W("bob", 2, 5, "pat_hand"),
+            {"type": "no_more_bets"})
+    out = settle_text(transcript(*bets, *deal, C("9D")))
+    got = [(s["player"], s["bet"], s["result"], s["net"], s["rule"], s["stage"], s.get("row"))
+           for s in out["settlements"]]
+    assert sorted(got) == [
+        ("alice", "main", "lose", -10, "4.4.9", "final", None),
+        ("alice", "pat_hand", "win", 35, "4.8", "final", "Dealer Pat Hand"),
+        ("bob", "main", "push", 0, "4.6.9", "final", None),
+        ("bob", "pat_hand", "win", 35, "4.8", "final", "Dealer Pat Hand"),
+    ]
+    # Round 2: the dealer's 8D 6D = 14 draws 3S: 17 in three cards: Pat Hand loses (its 3.15.8);
+    # alice 12 loses, bob 17 ties.
+    out = settle_text(transcript(*bets, *deal, C("6D"), C("3S")))
+    side = sorted((s["player"], s["result"], s["net"], s["rule"], s["stage"]) for s in out["settlements"]
+                  if s["bet"] == "pat_hand")
+    assert side == [("alice", "lose", -5, "3.15.8", "final"), ("bob", "lose", -5, "3.15.8", "final")]
+    assert out["net"] == {"alice": -15, "bob": -5}

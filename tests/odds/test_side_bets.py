@@ -15,25 +15,33 @@ from dealer_assist.odds import side_bets
 from dealer_assist.odds.sheet import side_bets_of
 
 
+def rated(game: str, bet: str, decks: int, first_card_action: dict[int, str] | None = None) -> side_bets.BetFigures:
+    """The figures of the game's side bet ``bet``, rated from the stage it settles at."""
+    rules = GAMES[game]
+    spec = rules.spec(bet) or rules.main_bonus
+    assert spec is not None and spec.key == bet
+    return side_bets.rate(game, decks, spec, side_bets.Play(first_card_action or {}))
+
+
 def rows(figures: side_bets.BetFigures) -> dict[str, Fraction | None]:
     return {r.name: r.probability for r in figures.rows}
 
 
 def test_single_deck_pair_is_three_of_the_other_51() -> None:
     # Lucky 8 at one deck (2.1 allows 1): the second card matches the first's rank in 3 of 51.
-    assert rows(side_bets.pair("lucky8", 1)) == {"Pair": Fraction(3, 51)}
+    assert rows(rated("lucky8", "pair", 1)) == {"Pair": Fraction(3, 51)}
 
 
 def test_pair_at_two_decks_and_at_four_element_decks() -> None:
     # Ace Race, 2 decks: 7 of the other 103 cards share the first card's rank (J-Q is no pair).
-    assert rows(side_bets.pair("ace_race", 2)) == {"Pair": Fraction(7, 103)}
+    assert rows(rated("ace_race", "pair", 2)) == {"Pair": Fraction(7, 103)}
     # Star Elements, 4 decks of 65: each rank has 5 elements x 4 decks = 20 cards, 19 left of 259.
-    assert rows(side_bets.pair("star_elements", 4)) == {"Pair": Fraction(19, 259)}
+    assert rows(rated("star_elements", "pair", 4)) == {"Pair": Fraction(19, 259)}
 
 
 def test_lucky8_rows_at_one_deck() -> None:
     n3 = 52 * 51 * 50
-    got = rows(side_bets.lucky8(1))
+    got = rows(rated("lucky8", "lucky8", 1))
     # One deck has one 8 of each suit: no two 8s are suited.
     assert got["3 suited 8's"] == 0
     assert got["2 suited 8's"] == 0
@@ -46,7 +54,7 @@ def test_lucky8_rows_at_one_deck() -> None:
 
 def test_lucky8_suited_eights_at_two_decks() -> None:
     n3 = 104 * 103 * 102
-    got = rows(side_bets.lucky8(2))
+    got = rows(rated("lucky8", "lucky8", 2))
     # 8 eights (two of each suit). Three suited: 8 * 1 * 0 = impossible with 2 decks.
     assert got["3 suited 8's"] == 0
     # Three 8s, not all one suit: 8*7*6 ordered.
@@ -59,20 +67,20 @@ def test_lucky8_suited_eights_at_two_decks() -> None:
 def test_royal_match_rows_at_two_decks() -> None:
     # Suited K-Q: a K (8 of 104) then the Q of its suit (2 of 103), or the other way round.
     kq = Fraction(2 * 8 * 2, 104 * 103)
-    got = rows(side_bets.royal_match(2))
+    got = rows(rated("electronic", "royal_match", 2))
     assert got["Royal Match 21 (Suited King and Queen)"] == kq == Fraction(4, 1339)
     # Any two suited cards: 25 of the other 103 share the first card's suit.
     assert got["2 Suited Cards"] == Fraction(25, 103) - kq
 
 
 def test_bet_the_set_rows_at_two_decks() -> None:
-    got = rows(side_bets.bet_the_set(2))
+    got = rows(rated("electronic", "bet_the_set", 2))
     assert got["Suited Pair"] == Fraction(1, 103)  # the first card's twin
     assert got["Unsuited Pair"] == Fraction(6, 103)  # same rank, the other three suits, two decks
 
 
 def test_kings_bounty_top_rows_at_two_decks() -> None:
-    got = rows(side_bets.kings_bounty(2))
+    got = rows(rated("electronic", "kings_bounty", 2))
     both_ks = Fraction(2, 104) * Fraction(1, 103)
     # With both K-spades out: 8 aces and 30 ten-value cards among 102; ace then ten or ten then ace.
     dealer_bj = Fraction(2 * 8 * 30, 102 * 101)
@@ -84,7 +92,7 @@ def test_kings_bounty_top_rows_at_two_decks() -> None:
 
 def test_kings_bounty_twenty_includes_ace_nine() -> None:
     # DESIGN.md: "Suited 20" is any two suited cards totalling 20 that no higher row pays, A-9 included.
-    got = rows(side_bets.kings_bounty(2))
+    got = rows(rated("electronic", "kings_bounty", 2))
     n2 = 104 * 103
     # Suited: A-9 (8 aces x 2 nines of its suit, both orders) and two different suited ten-values:
     # 10-J,10-Q,10-K,J-Q,J-K,Q-K = 6 rank pairs x 4 suits x 2 x 2 copies x 2 orders.
@@ -94,13 +102,13 @@ def test_kings_bounty_twenty_includes_ace_nine() -> None:
 
 def test_star_elements_three_card_rows_at_four_decks() -> None:
     n3 = 260 * 259 * 258
-    sevens = rows(side_bets.super_sevens(4))
+    sevens = rows(rated("star_elements", "super_sevens", 4))
     # 20 sevens, 4 of each element.
     same = 20 * 3 * 2
     assert sevens["Three Sevens - Same Element"] == Fraction(same, n3)
     assert sevens["Three Sevens - Mixed Elements"] == Fraction(20 * 19 * 18 - same, n3)
     assert sevens["Two Sevens"] == Fraction(3 * 20 * 19 * 240, n3)
-    stars = rows(side_bets.three_stars(4))
+    stars = rows(rated("star_elements", "three_stars", 4))
     # 60 star cards (Fu, Lu, Shou x 5 elements x 4 decks), 12 per element.
     same_el = 5 * 12 * 11 * 10
     assert stars["3 Stars - Same Element"] == Fraction(same_el, n3)
@@ -108,7 +116,7 @@ def test_star_elements_three_card_rows_at_four_decks() -> None:
 
 
 def test_ace_race_rows_at_two_decks() -> None:
-    got = rows(side_bets.ace_race(2))
+    got = rows(rated("ace_race", "ace_race", 2))
     n2 = 104 * 103
     assert got["Pair of Aces"] == Fraction(8 * 7, n2)
     # A non-ace (96) then: its twin (suited), the same rank in the other suit of its colour
@@ -116,20 +124,20 @@ def test_ace_race_rows_at_two_decks() -> None:
     assert got["Suited Pair"] == Fraction(96 * 1, n2)
     assert got["Coloured Pair"] == Fraction(96 * 2, n2)
     assert got["Mixed Pair"] == Fraction(96 * 4, n2)
-    after = rows(side_bets.ace_race(2).extra["after_split"])
+    after = rows(rated("ace_race", "ace_race", 2).extra["after_split"])
     assert after["Pair of Aces after Split"] == Fraction(6, 102)  # 6 aces left of 102
 
 
 def test_superb8_rows_at_three_decks() -> None:
     n3 = 144 * 143 * 142
     # 12 eights in 3 decks of 48 (3 of them 8 of spades), 132 other cards.
-    split = rows(side_bets.superb8(3, "split"))
+    split = rows(rated("dueling8s", "superb8", 3, {8: "split"}))
     assert split["Four 8's (All Spades)"] == Fraction(3 * 2 * 1, n3)
     assert split["Four 8's (Excluding all Spades)"] == Fraction(12 * 11 * 10 - 6, n3)
     assert split["Three 8's"] == Fraction(12 * 11 * 132, n3)
     assert split["Two 8's"] == Fraction(12 * 132, 144 * 143)
     # Hitting 8-8 (16) instead: a third 8 busts the hand at 24 and ends the run (4.2.2).
-    hit = rows(side_bets.superb8(3, "hit"))
+    hit = rows(rated("dueling8s", "superb8", 3, {8: "hit"}))
     assert hit["Four 8's (All Spades)"] == 0 and hit["Four 8's (Excluding all Spades)"] == 0
     assert hit["Three 8's"] == Fraction(12 * 11, 144 * 143)
 
@@ -139,18 +147,18 @@ def test_plus21_three_card_bust_at_three_decks() -> None:
     # x=4: tens (36); x=5: 9 or ten (48); x=6: 8,9,ten (60); x=7: 7 (11 left),8,9,ten (71);
     # x=8: 6,7,8 (11 left),9,ten (83); x=2,3 cannot bust on one card.
     three = Fraction(12 * (36 + 48 + 60 + 71 + 83), 144 * 143)
-    assert rows(side_bets.plus21(3))["Dealer Busts with 3 cards"] == three
+    assert rows(rated("dueling8s", "plus21", 3))["Dealer Busts with 3 cards"] == three
 
 
 def test_bonus678_rows_at_three_decks() -> None:
-    figures = side_bets.bonus678(3, {6: True, 7: True})
+    figures = rated("dueling8s", "bonus678", 3, {6: "hit", 7: "double"})
     got = rows(figures)
     spades = Fraction(2 * 3 * 3, 144 * 143)  # 6S then 7S or 7S then 6S, 3 of each
     assert got["Bonus 6-7-8 (All Spades)"] == spades
     assert got["Bonus 6-7-8 (Excluding all Spades)"] == Fraction(2 * 12 * 12, 144 * 143) - spades
     assert not figures.staked
     # Standing on 8-7 (15) forfeits the draws that start with a 7.
-    half = rows(side_bets.bonus678(3, {6: True, 7: False}))
+    half = rows(rated("dueling8s", "bonus678", 3, {6: "hit", 7: "stand"}))
     assert half["Bonus 6-7-8 (Excluding all Spades)"] == Fraction(12 * 12 - 3 * 3, 144 * 143)
 
 
@@ -163,7 +171,7 @@ def test_insurance_at_six_decks() -> None:
 
 def test_house_edge_from_the_rows() -> None:
     # Pair 11:1 at one deck: 12 * 1/17 - 1 = -5/17 returned per unit: edge 5/17.
-    figures = side_bets.pair("lucky8", 1)
+    figures = rated("lucky8", "pair", 1)
     assert figures.expected_value_exact == Fraction(-5, 17)
     assert figures.house_edge == pytest.approx(5 / 17)
     assert figures.return_to_player == pytest.approx(12 / 17)

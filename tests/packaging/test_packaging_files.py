@@ -16,10 +16,11 @@ import shutil
 import stat
 import struct
 import subprocess
+import sys
+import time
 import tomllib
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
@@ -212,40 +213,68 @@ def test_dev_app_environment_puts_build_compiled_first_when_compiled() -> None:
 
 
 @pytest.mark.parametrize(
-    ("pure", "status", "current", "compiled", "says"),
+    ("pure", "current", "running", "compiled", "says"),
     [
-        (None, 0, [False, True], True, "about 70 s"),
-        (None, 0, [True, True], True, None),
-        (None, 1, [False], False, "[dev] engine compile failed; running the pure-Python engine"),
-        (None, 0, [True, False], False, "changed during the compile; running the pure-Python engine"),
-        ("1", 0, [], False, "DEALER_ASSIST_PURE_PYTHON=1: running the pure-Python engine"),
+        (None, True, False, True, "[dev] running the compiled engine (build/compiled)"),
+        (None, False, False, False, "compiling the rules engine with mypyc in the background (pid 4242"),
+        (None, False, True, False, "the engine compile is still running"),
+        ("1", False, False, False, "DEALER_ASSIST_PURE_PYTHON=1: running the pure-Python engine"),
     ],
 )
-def test_dev_app_compiles_the_engine_or_falls_back_to_pure_python(
+def test_dev_app_starts_at_once_and_compiles_the_engine_in_the_background(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-    pure: str | None, status: int, current: list[bool], compiled: bool, says: str | None,
+    pure: str | None, current: bool, running: bool, compiled: bool, says: str,
 ) -> None:
+    """Issue 37: the app never waits for the compile: a build matching the sources is run,
+    else the pure-Python engine while the compile runs in the background for the next start."""
     if pure is None:
         monkeypatch.delenv("DEALER_ASSIST_PURE_PYTHON", raising=False)
     else:
         monkeypatch.setenv("DEALER_ASSIST_PURE_PYTHON", pure)
-    runs: list[list[str]] = []
+    started: list[bool] = []
 
-    def fake_run(cmd: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
-        runs.append(cmd)
-        return subprocess.CompletedProcess(cmd, status)
+    def fake_background() -> int | None:
+        started.append(True)
+        return None if running else 4242
 
-    answers = iter(current)
-    monkeypatch.setattr(dev, "subprocess", SimpleNamespace(run=fake_run))
-    monkeypatch.setattr(dev, "engine_up_to_date", lambda: next(answers))
+    monkeypatch.setattr(dev, "engine_up_to_date", lambda: current)
+    monkeypatch.setattr(dev, "missing_c_toolchain", lambda: None)
+    monkeypatch.setattr(dev, "compile_in_background", fake_background)
     assert dev.compile_engine() is compiled
-    assert runs == ([] if pure else [[str(dev.PY), str(ROOT / "scripts" / "compile_engine.py")]])
-    assert next(answers, None) is None  # asked again after the compile, not only before
-    out = capsys.readouterr().out
-    if says is None:
-        assert out == ""
-    else:
-        assert says in out
+    assert started == ([True] if not pure and not current else [])
+    assert says in capsys.readouterr().out
+
+
+def test_the_background_compile_is_detached_logged_and_never_twice(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """compile_in_background with a stand-in for compile_engine.py: a process of its own
+    session, its output in the log file; a second start while it runs starts nothing."""
+    go = tmp_path / "go"
+    stand_in = tmp_path / "compile_engine.py"
+    stand_in.write_text("import os, sys, time\n"
+                        "print('compiling in session', os.getsid(0) == os.getpid(), flush=True)\n"
+                        f"while not os.path.exists({str(go)!r}):\n    time.sleep(0.05)\n"
+                        "print('done', flush=True)\n")
+    monkeypatch.setattr(dev, "PY", Path(sys.executable))
+    monkeypatch.setattr(dev, "COMPILE_ENGINE", stand_in)
+    monkeypatch.setattr(dev, "COMPILE_LOG", tmp_path / "compile-engine.log")
+    monkeypatch.setattr(dev, "COMPILE_LOCK", tmp_path / ".compile-engine.lock")
+    pid = dev.compile_in_background()
+    assert pid is not None
+    try:
+        assert dev.compile_in_background() is None  # one runs: the lock is held by the child
+    finally:
+        go.touch()
+        deadline = time.monotonic() + 60
+        while "done" not in (tmp_path / "compile-engine.log").read_text() and time.monotonic() < deadline:
+            time.sleep(0.05)
+    assert (tmp_path / "compile-engine.log").read_text() == "compiling in session True\ndone\n"
+    while time.monotonic() < deadline:  # the child exits and releases the lock (reaped by init
+        second = dev.compile_in_background()  # or by this process's Popen bookkeeping)
+        if second is not None:
+            break
+        time.sleep(0.05)
+    assert second is not None, "the lock outlived the compile"
 
 
 def test_dev_knows_whether_build_compiled_is_current() -> None:

@@ -53,7 +53,7 @@ def test_new_file_is_migrated_from_empty(db_path: Path) -> None:
         ).fetchall()
     assert applied == [(MIGRATION_SET, name) for name in (
         "0001_initial", "0002_rounds_game_index", "0003_session_table", "0004_keyed_chains",
-        "0005_table_identity", "0006_accounts", "0007_round_players_by_round")]
+        "0005_table_identity", "0006_accounts", "0007_round_players_by_round", "0008_rounds_by_shoe")]
 
 
 def test_a_file_from_the_first_version_is_migrated_on_open(db_path: Path) -> None:

@@ -1,7 +1,7 @@
-"""`python3 scripts/dev.py app` (the README's first command) keeps its embedded default
-(issue 23 item 3): with no station configuration it starts the station service for the
-account, then the screen on its socket, and stops the service when the screen closes;
-on a configured station the development switches are refused, naming the file."""
+"""`python3 scripts/dev.py app` (the README's first command) is a thin wrapper over the
+installed `dealer-assist` (issue 33): with no station configuration that starts the station
+service for the account, then the screen on its socket, and stops the service when the
+screen closes; on a configured station the development switches are refused."""
 
 from __future__ import annotations
 
@@ -47,15 +47,16 @@ def test_the_app_command_starts_the_service_then_the_screen_and_stops_the_servic
     assert dev.run_app(["--exit-after-show"], env) == 0
     out = capfd.readouterr().out
     sock = tmp_path / "run" / "dealer-assist" / "station.sock"
-    assert f"starting the station service for this account (local store, SIMULATED SHOE) on {sock}" in out
+    assert f"the station service for this account (local store, SIMULATED SHOE) on {sock}" in out
     assert "shown" in out  # the screen came up on the service's socket
     assert not sock.exists()  # the service stopped with the screen (its socket removed)
     assert (tmp_path / "home" / ".local" / "share" / "dealer-assist" / "table.db").exists()  # the local store
 
 
 @pytest.mark.parametrize("args, extra, named", [
-    (["--dealer", "ann"], {}, "--dealer"),
-    ([], {"DEALER_ASSIST_DEV": "1"}, "DEALER_ASSIST_DEV"),
+    (["--dealer", "ann"], {"DEALER_ASSIST_DEV": "1"}, "--dealer and DEALER_ASSIST_DEV are"),
+    ([], {"DEALER_ASSIST_DEV": "1"}, "--dealer and DEALER_ASSIST_DEV are"),
+    (["--dealer", "ann"], {}, "--dealer skips the log-in and is"),
 ])
 def test_development_switches_are_refused_on_a_configured_station(
         tmp_path: Path, capfd: pytest.CaptureFixture[str], args: list[str], extra: dict[str, str], named: str) -> None:
@@ -63,5 +64,7 @@ def test_development_switches_are_refused_on_a_configured_station(
     config.write_text(st.render_config(st.StationConfig(table="BJ-01")))
     dev = dev_script()
     assert dev.run_app(args, environment(tmp_path, **{st.CONFIG_ENV: str(config)}, **extra)) == 2
-    out = capfd.readouterr().out
-    assert f"error: {named} is for development runs only: this is a station (configured by {config})" in out
+    err = capfd.readouterr().err
+    assert f"error: {named} for development runs only" in err
+    if "DEALER_ASSIST_DEV" in extra:
+        assert f"this is a station (configured by {config})" in err

@@ -1,15 +1,18 @@
 """``dealer-assist`` (no arguments) / ``dealer-assist gui``: the dealer's screen.
 
-The station's configuration (dealer_assist/service/station.py, docs/station.md) says which shoe,
-which store and which table; command-line options override it for one run:
-``--config FILE``, ``--shoe PORT [--codec da1|da1-xor|beetek] [--baud B]``, ``--db FILE``,
-``--game``. With no configuration and no ``--shoe`` it starts an in-process simulated
-shoe on a pseudo-terminal (the driver opens the pty by path, as it opens a real shoe) and
-says so in the window title and the status line. One dealer's screen per store: a second
-one on the same store refuses to start, naming the running one. The log goes to the
-platform's log directory (dealer_assist/service/applog.py). For tests and benchmarks:
-``--sim-cards FILE`` (a fixed card order), ``--sim-seed N``, ``--dealer NAME`` (skip the
-log-in: only with ``DEALER_ASSIST_DEV=1``, a development run).
+The screen is a client of the station service. On a configured station
+(dealer_assist/service/station.py, docs/station.md) it connects to the station's socket.
+With no configuration it starts the station service for this account first (its own store,
+the simulated shoe, a private socket: dealer_assist/service/launch.py) and stops it when the
+screen closes; the first start enrols the supervisor, as on a station. ``--socket PATH`` (or
+$DEALER_ASSIST_SOCKET) connects to a service already running. The log goes to the
+platform's log directory (dealer_assist/service/applog.py).
+
+Development runs on an embedded store, without the service (benchmarks, a fixed store or
+shoe; refused on a configured station): ``--shoe PORT [--codec ...] [--baud B]``, ``--db
+FILE``, ``--game``, ``--floor URL``, ``--settings FILE``, ``--dealer NAME`` (skips the
+log-in: only with ``DEALER_ASSIST_DEV=1``). ``--sim-cards FILE`` (a fixed card order) and
+``--sim-seed N`` set up the simulated shoe, the service's or the embedded one.
 """
 
 from __future__ import annotations
@@ -200,7 +203,8 @@ def run(args: argparse.Namespace) -> int:
     from ui.common.accounts import DEV_MODE_VARIABLE, development_mode
 
     if args.dealer and not development_mode():
-        return fail(f"--dealer skips the log-in and is for development runs only (set {DEV_MODE_VARIABLE}=1)")
+        return fail("--dealer skips the log-in and is for development runs only (docs/ui.md, "
+                    "\"Development runs\"): start `dealer-assist` and log in")
     if args.game and args.game not in GAMES:
         return _refuse(args, f"unknown game {args.game!r}: one of {', '.join(GAMES)}")
     try:
@@ -213,6 +217,8 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"--dealer and {DEV_MODE_VARIABLE} are for development runs only: this is a station "
                     f"(configured by {where}); log in as a dealer")
     service_socket = station_socket(args, cfg)
+    if service_socket is None and cfg is None and not embedded_switches(args):
+        return _run_with_private_service(args)
     if service_socket is not None:
         if args.dealer:
             return fail("--dealer skips the log-in: the station service logs the dealer in (no --dealer "
@@ -257,6 +263,50 @@ def run(args: argparse.Namespace) -> int:
         except FloorError as exc:
             return _refuse(args, str(exc))
     return _run_window(args, cfg, store, port, codec, baud, cards, floor_url)
+
+
+# A development run on an embedded store, without the station service (benchmarks, a fixed
+# store or shoe): any of these switches. Without them and with no station configuration the
+# screen starts this account's own station service (dealer_assist/service/launch.py).
+EMBEDDED_SWITCHES = ("dealer", "shoe", "db", "floor", "game", "settings")
+
+
+def embedded_switches(args: argparse.Namespace) -> list[str]:
+    """The development switches given (``--dealer``, ``--shoe``, ...)."""
+    return [f"--{name}" for name in EMBEDDED_SWITCHES if getattr(args, name, None)]
+
+
+def _run_with_private_service(args: argparse.Namespace) -> int:
+    """No station configuration: this account's station service (its own store, the simulated
+    shoe, a private socket) as a child process, then the screen as its client, exactly as on a
+    station; the service is stopped when the screen closes."""
+    from dealer_assist.service.launch import LaunchError, start_private_service
+
+    reason = no_display()
+    if reason:
+        return fail(reason)
+    extra: list[str] = []
+    if args.sim_cards:  # the simulated shoe is the service's: checked here, read there
+        from hardware.commands import CommandError, read_card_file
+
+        try:
+            read_card_file(args.sim_cards)
+        except CommandError as exc:
+            return _refuse(args, str(exc))
+        extra += ["--sim-cards", str(Path(args.sim_cards).resolve())]
+    if args.sim_seed is not None:
+        extra += ["--sim-seed", str(args.sim_seed)]
+    try:
+        service = start_private_service(extra)
+    except LaunchError as exc:
+        return _refuse(args, str(exc), 1)
+    if sys.stdout is not None:  # started from the menu: maybe no standard output at all
+        print(f"dealer-assist: no station configuration: the station service for this account "
+              f"(local store, SIMULATED SHOE) on {service.socket}, pid {service.pid}", flush=True)
+    try:
+        return _run_client_window(args, None, service.socket)
+    finally:
+        service.stop()
 
 
 def _start_application(log_dir: Path) -> tuple[Any, Any]:

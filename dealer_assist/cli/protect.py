@@ -1,0 +1,65 @@
+"""``dealer-assist protect --db FILE [--table T] [--since T] [--until T] [--player P] [--json]``:
+each player's main wager against the true count of the shoe at each round's start (issue 36;
+dealer_assist/protect, docs/protect.md). ``--json``: one object a line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+
+from dealer_assist.cli.common import fail
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", required=True, metavar="FILE", help="the table's store file")
+    parser.add_argument("--table", metavar="NAME", help="only this table's rounds")
+    parser.add_argument("--since", metavar="TIME", help="rounds started at or after TIME (UTC)")
+    parser.add_argument("--until", metavar="TIME", help="rounds started before TIME (a date: that whole day)")
+    parser.add_argument("--player", metavar="NAME", help="only this player")
+    parser.add_argument("--json", action="store_true", help="one JSON object a line")
+
+
+def _line(r: object) -> str:
+    from dealer_assist.protect.report import PlayerReport
+
+    assert isinstance(r, PlayerReport)
+    corr = "-" if r.correlation is None else f"{r.correlation:+.2f}"
+    edge = "-" if r.estimated_edge is None else f"{r.estimated_edge * 100:+.2f}%"
+    win = "-" if r.win_per_hour is None else f"{r.win_per_hour:+.2f}"
+    flag = "FLAGGED: " + "; ".join(r.reasons) if r.flagged else ""
+    return (f"{r.player:<16} {r.rounds:>6} {r.total_wager:>12} {r.average_wager:>10.2f} {corr:>6} "
+            f"{r.slope:>8.2f} {r.p_value:>9.2g} {edge:>8} {win:>10}  {flag}").rstrip()
+
+
+def run(args: argparse.Namespace) -> int:
+    from dealer_assist.cli.history import parse_time
+    from dealer_assist.floor.connection import is_floor_url
+    from dealer_assist.protect.report import ProtectError, report
+    from dealer_assist.store import Store, StoreError
+
+    try:
+        if is_floor_url(args.db):
+            raise StoreError("protect reads a table's store file (--db FILE); the floor database is not read yet")
+        try:
+            since = parse_time(args.since) if args.since is not None else None
+            until = parse_time(args.until, end=True) if args.until is not None else None
+        except argparse.ArgumentTypeError as err:
+            raise StoreError(str(err)) from None
+        with Store.open_readonly(args.db) as store:
+            reports = report(store, table=args.table, since=since, until=until, player=args.player)
+    except (StoreError, ProtectError) as err:
+        return fail(str(err))
+    except sqlite3.Error as err:
+        return fail(f"{args.db}: {err}")
+    if args.json:
+        for r in reports:
+            print(json.dumps(r.as_json(), ensure_ascii=False))
+        return 0
+    if reports:
+        print(f"count: {reports[0].count}")
+    print(f"{'player':<16} {'rounds':>6} {'total':>12} {'average':>10} {'corr':>6} {'slope':>8} {'p':>9} "
+          f"{'edge':>8} {'win/hour':>10}")
+    for r in reports:
+        print(_line(r))
+    return 0

@@ -1,0 +1,186 @@
+"""Effects of removal (EoR): how the player's expectation on a wager changes when one card
+leaves a full shoe, per game and deck count (issue 36, Build 2).
+
+EoR(x) = E(shoe - one x) - E(shoe), in units of one unit staked (positive: the card's
+removal helps the player).
+
+- **Side bets decided by the first cards** (stage ``initial`` in games/sidebets.py, without a
+  wait for the dealer's second card): exact, as fractions. One pass over every ordered pair
+  (or triple, with the dealer's first card) of card kinds of the full shoe sums each row's
+  combinations and, for each card kind, the same sums weighted by how often the kind
+  appears in the combination; the combinations without one particular copy of ``x`` are
+  then ``all - weighted_x / copies_x`` (:func:`side_bet_removal`). The tests check it against
+  a recomputation over the shoe with the card taken out (:func:`side_bet_return`).
+- **The main wager**: the odds engine's combinatorial analysis (odds/main_wager.py, composition-
+  dependent optimal play) run on the shoe with one card of each point value removed, with the
+  dealer's probabilities exact for the dealer's card only (``exact_cards=0``: the player's
+  cards are not removed for the dealer's draws), against the same analysis of the full shoe
+  (:func:`main_wager_removal`). Suits do not matter to the main wager: one effect per point value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from dealer_assist.base.cards import Card
+from dealer_assist.games import GAMES, composition_for
+from dealer_assist.games.sidebets import PayRow, SideBetSpec, SideCards
+from dealer_assist.odds.main_wager import analyse
+from dealer_assist.odds.rulesets import RuleSet, for_game
+
+Shoe = Mapping[Card, int]  # copies of each card left in the shoe
+
+
+def full_shoe(game: str, decks: int) -> dict[Card, int]:
+    """``decks`` decks of ``game``'s deck (games.py), by card."""
+    out: dict[Card, int] = {}
+    for c in composition_for(game):
+        out[c] = out.get(c, 0) + decks
+    return out
+
+
+def exact_side_bets(game: str) -> tuple[SideBetSpec, ...]:
+    """The side bets of ``game`` whose outcome the first two cards (and the dealer's first)
+    decide: those this module values exactly."""
+    return tuple(s for s in GAMES[game].specs if s.stage == "initial" and s.waits_for_dealer is None)
+
+
+def _pays(row: PayRow | None) -> Fraction:
+    return Fraction(-1) if row is None else row.odds
+
+
+def _classify(spec: SideBetSpec, cards: Sequence[Card]) -> PayRow | None:
+    if spec.needs_dealer_up:
+        return spec.classify(SideCards(player=(cards[0], cards[1]), dealer=(cards[2],)))
+    return spec.classify(SideCards(player=(cards[0], cards[1])))
+
+
+_TABLES: dict[tuple[str, str], tuple[tuple[Card, ...], int, list[tuple[tuple[int, ...], int]]]] = {}
+
+
+def _pay_table(game: str, spec: SideBetSpec) -> tuple[tuple[Card, ...], int, list[tuple[tuple[int, ...], int]]]:
+    """(the game's distinct cards, a common denominator D, every ordered combination of
+    distinct-card indexes with its pay times D): classified once, counted many times."""
+    key = (game, spec.key)
+    if key not in _TABLES:
+        kinds = tuple(dict.fromkeys(composition_for(game)))
+        size = 3 if spec.needs_dealer_up else 2
+        denom = 1
+        for row in spec.rows:
+            denom = denom * row.odds.denominator // _gcd(denom, row.odds.denominator)
+        table: list[tuple[tuple[int, ...], int]] = []
+        index = range(len(kinds))
+        combos = ([(i, j) for i in index for j in index] if size == 2
+                  else [(i, j, k) for i in index for j in index for k in index])
+        for combo in combos:
+            pay = _pays(_classify(spec, [kinds[i] for i in combo]))
+            table.append((combo, int(pay * denom)))
+        _TABLES[key] = (kinds, denom, table)
+    return _TABLES[key]
+
+
+def _gcd(a: int, b: int) -> int:
+    while b:
+        a, b = b, a % b
+    return a
+
+
+def _ways(combo: tuple[int, ...], counts: Sequence[int]) -> int:
+    """Ordered ways to draw the distinct cards ``combo`` from ``counts`` without replacement."""
+    ways = 1
+    for pos, i in enumerate(combo):
+        ways *= counts[i] - combo[:pos].count(i)
+        if ways <= 0:
+            return 0
+    return ways
+
+
+def side_bet_return(game: str, spec: SideBetSpec, shoe: Shoe) -> Fraction:
+    """The player's exact expected return per unit on ``spec`` dealt from ``shoe``: every
+    ordered pair (triple with the dealer's card) of the cards in it, without replacement."""
+    kinds, denom, table = _pay_table(game, spec)
+    counts = [shoe.get(c, 0) for c in kinds]
+    n = sum(counts)
+    total = sum(_ways(combo, counts) * pay for combo, pay in table)
+    size = len(table[0][0])
+    return Fraction(total, denom * n * (n - 1) * (n - 2 if size == 3 else 1))
+
+
+@dataclass(frozen=True)
+class Removal:
+    """One wager's effects of removal at one game and deck count."""
+
+    game: str
+    decks: int
+    bet: str
+    expected_return: Fraction | float  # the player's, full shoe
+    effects: dict[str, Fraction | float]  # card (side bets) or point value (main: "A", "2" .. "10")
+    method: str
+
+
+def side_bet_removal(game: str, decks: int, spec: SideBetSpec) -> Removal:
+    """Every card's exact effect of removal on ``spec``, in one pass over the full shoe: the
+    combinations without one particular copy of ``x`` are all of them less those using it,
+    ``sum(pay * occurrences of x) / copies of x`` (module doc)."""
+    shoe = full_shoe(game, decks)
+    kinds, denom, table = _pay_table(game, spec)
+    counts = [shoe.get(c, 0) for c in kinds]
+    n = sum(counts)
+    size = len(table[0][0])
+    total = 0
+    weighted = [0] * len(kinds)
+    for combo, pay in table:
+        value = _ways(combo, counts) * pay
+        if value:
+            total += value
+            for i in combo:
+                weighted[i] += value
+    falling = denom * n * (n - 1) * (n - 2 if size == 3 else 1)
+    falling_less = denom * (n - 1) * (n - 2) * (n - 3 if size == 3 else 1)
+    full = Fraction(total, falling)
+    effects: dict[str, Fraction | float] = {}
+    for i, card in enumerate(kinds):
+        if counts[i]:
+            effects[str(card)] = Fraction(total * counts[i] - weighted[i], counts[i] * falling_less) - full
+    return Removal(game, decks, spec.key, full, effects,
+                   "exact: every ordered combination of the first cards, without replacement")
+
+
+POINT_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
+
+
+@dataclass(frozen=True)
+class _Removed(RuleSet):
+    """A rule set whose shoe lacks ``removed`` cards of each point value (index 0 = aces)."""
+
+    removed: tuple[int, ...] = (0,) * 10
+
+    @property
+    def shoe(self) -> tuple[int, ...]:
+        return tuple(n * self.decks - r for n, r in zip(self.deck, self.removed, strict=True))
+
+
+def main_wager_return(game: str, decks: int, removed: Sequence[int] = (0,) * 10, exact_cards: int = 0) -> float:
+    """The odds engine's expected return on the main wager (optimal play) with ``removed``
+    cards of each point value out of the shoe."""
+    base = for_game(game, decks)
+    rules = _Removed(**{f: getattr(base, f) for f in base.__dataclass_fields__}, removed=tuple(removed))
+    return analyse(rules, exact_cards=exact_cards).expected_return
+
+
+def main_wager_removal(game: str, decks: int, exact_cards: int = 0) -> Removal:
+    """Each point value's effect of removal on the main wager (the engine's analysis, twice)."""
+    full = main_wager_return(game, decks, exact_cards=exact_cards)
+    effects: dict[str, Fraction | float] = {}
+    deck = for_game(game, decks).deck
+    for i, name in enumerate(POINT_NAMES):
+        if deck[i] == 0:
+            continue
+        removed = [0] * 10
+        removed[i] = 1
+        effects[name] = main_wager_return(game, decks, removed, exact_cards) - full
+    return Removal(game, decks, "main", full, effects,
+                   f"the odds engine's combinatorial analysis (optimal play, exact_cards={exact_cards}) "
+                   "of the shoe less one card, minus that of the full shoe")

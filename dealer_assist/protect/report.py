@@ -1,0 +1,227 @@
+"""Each player's bet against the count, from a station's store (``dealer-assist protect``).
+
+The rounds of one shoe (their header's ``shoe``, spec/round-script.md), in the order of the
+cards dealt before them, rebuild the shoe before each round: the cards of the earlier rounds
+of that shoe (burns and double feeds included). From them the game's count (counts.py)
+gives the true count and the estimated edge at each round's start. Per player: the rounds
+they placed a main wager in, the wagers, the fit of main wager on true count (stats.py) and
+the wager-weighted estimated edge; ``flagged`` when the wager rises with the count beyond
+chance (slope > 0, p-value below :data:`ALPHA`, at least :data:`MIN_ROUNDS` rounds).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import math
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from dealer_assist.base.cards import Card, CardNotationError, parse_card
+from dealer_assist.protect.counts import Count, count_for
+from dealer_assist.protect.stats import Fit, fit
+from dealer_assist.store import DEFAULT_TABLE, Store
+
+ALPHA = 0.001  # two-sided p-value below which a rising bet is flagged
+MIN_ROUNDS = 10
+ROUNDS_PER_HOUR = 60.0  # assumed when a player's rounds span less than a few minutes
+
+
+class ProtectError(Exception):
+    """Nothing to report on (one-line message)."""
+
+
+@dataclass
+class RoundRow:
+    round_id: int
+    table: str
+    started_at: str
+    game: str
+    decks: int
+    shoe_id: str | None
+    dealt: int
+    cards: list[Card]
+    wagers: dict[str, Decimal]  # player -> main wager placed before the deal
+    true_count: float | None = None
+    edge: float | None = None
+
+
+@dataclass
+class PlayerReport:
+    player: str
+    rounds: int
+    total_wager: Decimal
+    average_wager: Decimal
+    correlation: float | None
+    slope: float
+    slope_low: float
+    slope_high: float
+    p_value: float
+    p_robust: float
+    estimated_edge: float | None
+    rounds_per_hour: float
+    win_per_hour: float | None
+    flagged: bool
+    reasons: list[str] = field(default_factory=list)
+    count: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        def num(x: float | None) -> float | None:
+            return None if x is None or math.isinf(x) else round(x, 10)
+
+        return {
+            "player": self.player, "rounds": self.rounds,
+            "total_wager": _amount(self.total_wager), "average_wager": _amount(self.average_wager),
+            "correlation": num(self.correlation), "p_value": num(self.p_value), "p_robust": num(self.p_robust),
+            "slope": num(self.slope), "slope_95": [num(self.slope_low), num(self.slope_high)],
+            "estimated_edge": num(self.estimated_edge), "rounds_per_hour": num(self.rounds_per_hour),
+            "win_per_hour": num(self.win_per_hour), "flagged": self.flagged, "reasons": self.reasons,
+            "count": self.count,
+        }
+
+
+def _amount(value: Decimal) -> int | float:
+    value = value.quantize(Decimal("0.01"))
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+def _cards_of(event: dict[str, Any]) -> list[Card]:
+    kind = event.get("type")
+    try:
+        if kind in ("card", "burn") and isinstance(event.get("card"), str):
+            return [parse_card(event["card"])]
+        if kind == "multi" and isinstance(event.get("cards"), list):
+            return [parse_card(c) for c in event["cards"]]
+    except CardNotationError:
+        return []
+    return []
+
+
+def _main_wagers(events: Sequence[dict[str, Any]]) -> dict[str, Decimal]:
+    out: dict[str, Decimal] = {}
+    for event in events:
+        if event.get("type") == "no_more_bets":
+            break
+        if event.get("type") == "wager" and event.get("bet") == "main" and isinstance(event.get("player"), str):
+            out[event["player"]] = out.get(event["player"], Decimal(0)) + Decimal(str(event.get("amount", 0)))
+    return out
+
+
+def _read(conn: sqlite3.Connection) -> list[RoundRow]:
+    named = conn.execute("SELECT table_name FROM table_identity WHERE id = 1").fetchone()
+    own = str(named[0]) if named else DEFAULT_TABLE
+    rows = conn.execute(
+        "SELECT r.id, r.started_at, r.config_json, s.table_name FROM rounds r "
+        "LEFT JOIN sessions s ON s.id = r.session_id ORDER BY r.id").fetchall()
+    events: dict[int, list[dict[str, Any]]] = {}
+    for rid, text in conn.execute("SELECT round_id, event_json FROM events ORDER BY round_id, seq"):
+        events.setdefault(int(rid), []).append(json.loads(text))
+    out = []
+    for rid, started, config_json, table in rows:
+        config = json.loads(config_json)
+        shoe = config.get("shoe") if isinstance(config.get("shoe"), dict) else None
+        evs = events.get(int(rid), [])
+        out.append(RoundRow(
+            int(rid), str(table or own), str(started), str(config.get("game")), int(config.get("decks") or 0),
+            str(shoe["id"]) if shoe and isinstance(shoe.get("id"), str) else None,
+            int(shoe["dealt"]) if shoe and isinstance(shoe.get("dealt"), int) else 0,
+            [c for e in evs for c in _cards_of(e)], _main_wagers(evs)))
+    return out
+
+
+def rebuild_counts(rounds: list[RoundRow]) -> None:
+    """Each round's true count and estimated edge at its start, from the earlier rounds of its
+    shoe (in the order of the cards dealt before them)."""
+    shoes: dict[tuple[str, str, str, int], list[RoundRow]] = {}
+    for r in rounds:
+        if r.shoe_id is not None:
+            shoes.setdefault((r.table, r.shoe_id, r.game, r.decks), []).append(r)
+    for (_, _, game, decks), members in shoes.items():
+        count = count_for(game, decks) if decks else None
+        if count is None:
+            continue
+        seen: list[Card] = []
+        for r in sorted(members, key=lambda m: (m.dealt, m.round_id)):
+            r.true_count = count.true_count(seen, r.dealt)
+            r.edge = count.edge(seen, r.dealt)
+            seen.extend(r.cards)
+
+
+def _hours(first: str, last: str) -> float:
+    def at(text: str) -> _dt.datetime:
+        return _dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+    return (at(last) - at(first)).total_seconds() / 3600
+
+
+def spread_flagged(result: Fit, rounds: int) -> bool:
+    """The bet rises with the count beyond chance: slope > 0, p below ALPHA, MIN_ROUNDS rounds."""
+    return rounds >= MIN_ROUNDS and result.slope > 0 and result.p_value < ALPHA
+
+
+def player_reports(rounds: list[RoundRow], player: str | None = None) -> list[PlayerReport]:
+    by_player: dict[str, list[tuple[RoundRow, Decimal]]] = {}
+    for r in rounds:
+        if r.true_count is None:
+            continue
+        for name, amount in r.wagers.items():
+            if amount > 0 and (player is None or name == player):
+                by_player.setdefault(name, []).append((r, amount))
+    out = []
+    for name in sorted(by_player):
+        items = by_player[name]
+        xs = [float(r.true_count or 0.0) for r, _ in items]
+        ys = [float(a) for _, a in items]
+        total = sum((a for _, a in items), Decimal(0))
+        result = fit(xs, ys)
+        edges = [(r.edge, float(a)) for r, a in items if r.edge is not None]
+        edge = sum(e * a for e, a in edges) / sum(a for _, a in edges) if edges else None
+        span = _hours(items[0][0].started_at, items[-1][0].started_at) if len(items) > 1 else 0.0
+        per_hour = len(items) / span if span >= 0.1 else ROUNDS_PER_HOUR
+        average = total / len(items)
+        reasons = []
+        if spread_flagged(result, len(items)):
+            reasons.append(f"main wager rises with the true count: {result.slope:.2f} per unit of count "
+                           f"(95 % {result.slope_text()}), r = {result.r:.2f}, p = {result.p_value:.2g}, "
+                           f"{len(items)} rounds")
+            if edge is not None and edge > 0:
+                reasons.append(f"estimated edge {edge * 100:+.2f} % for the player")
+        count = count_for(items[0][0].game, items[0][0].decks)
+        out.append(PlayerReport(
+            name, len(items), total, average, result.r, result.slope, result.low, result.high, result.p_value,
+            result.p_robust,
+            edge, per_hour, edge * float(average) * per_hour if edge is not None else None,
+            bool(reasons), reasons, _describe(count)))
+    return out
+
+
+def _describe(count: Count | None) -> str:
+    if count is None:
+        return ""
+    from dealer_assist.protect.counts import POINT_NAMES
+
+    tags = " ".join(f"{n}:{t:+d}" for n, t in zip(POINT_NAMES, count.tags, strict=True) if count.deck[POINT_NAMES.index(n)])
+    return f"{count.game} {count.decks} decks [{tags}] (betting correlation {count.betting_correlation:.2f})"
+
+
+def report(store: Store, *, table: str | None = None, since: str | None = None, until: str | None = None,
+           player: str | None = None) -> list[PlayerReport]:
+    """Every player's figures over ``store``'s rounds (started in [since, until), of ``table``)."""
+    rounds = store.read_with(_read)
+    if not any(r.shoe_id is not None for r in rounds):
+        raise ProtectError(f"{store.path} has no shoe records: no round names its shoe "
+                           "(spec/round-script.md 'shoe'; rounds recorded before stations wrote it)")
+    rebuild_counts(rounds)  # over every round: a shoe's earlier rounds count before --since
+    chosen = [r for r in rounds
+              if (table is None or r.table == table) and (since is None or r.started_at >= since)
+              and (until is None or r.started_at < until)]
+    if not chosen:
+        raise ProtectError("no rounds" + (f" of table {table}" if table else "") + " in that time")
+    games = {r.game for r in chosen if r.shoe_id is not None and count_for(r.game, r.decks) is None}
+    if games and all(count_for(r.game, r.decks) is None for r in chosen if r.shoe_id is not None):
+        raise ProtectError(f"no count for {', '.join(sorted(games))}: its effects of removal are not on file "
+                           "(scripts/protect_removal.py)")
+    return player_reports(chosen, player)

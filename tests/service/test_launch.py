@@ -1,0 +1,54 @@
+"""dealer_assist/service/launch.py: the station service a screen starts for its account
+(`station serve` as a child process on a private socket), with real processes."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+import dealer_assist.service.station as st
+from dealer_assist.service.client import ServiceClient
+from dealer_assist.service.launch import LaunchError, answering, start_private_service
+
+
+@pytest.fixture
+def account(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh account's directories, no station configuration; the private socket's path."""
+    for name in ("HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR"):
+        monkeypatch.setenv(name, str(tmp_path / name.lower()))
+    monkeypatch.delenv(st.CONFIG_ENV, raising=False)
+    monkeypatch.delenv("DEALER_ASSIST_SOCKET", raising=False)
+    return tmp_path / "xdg_runtime_dir" / "dealer-assist" / "station.sock"
+
+
+def test_the_service_answers_on_its_socket_until_stopped_by_its_pid(account: Path) -> None:
+    service = start_private_service()
+    try:
+        assert service.socket == account and answering(account)
+        client = ServiceClient(account, "screen")
+        assert client.station.get("simulated") is True  # the simulated shoe, no station configuration
+        assert client.request("state")["needs_enrolment"] is True  # a new store: the enrolment comes first
+        client.close()
+        # a second start while it runs: refused, naming the socket; the first one untouched
+        with pytest.raises(LaunchError, match="already running for this account"):
+            start_private_service()
+        assert answering(account)
+    finally:
+        began = time.monotonic()
+        status = service.stop()
+        took = time.monotonic() - began
+    assert status == 0, f"exit status {status} after {took:.1f} s"  # SIGTERM: a clean stop
+    assert not answering(account) and not account.exists()
+    with pytest.raises(ProcessLookupError):
+        os.kill(service.pid, 0)
+
+
+def test_a_service_that_cannot_start_says_why(account: Path, tmp_path: Path) -> None:
+    not_a_dir = tmp_path / "file"
+    not_a_dir.write_text("")
+    with pytest.raises(LaunchError, match="the station service did not start: .*file"):
+        start_private_service(["--state-dir", str(not_a_dir / "state")])
+    assert not answering(account)
