@@ -20,6 +20,7 @@ import pytest
 
 from dealer_assist.service.client import ServiceClient, ServiceError
 from dealer_assist.service.ops import REGISTRY, Op, Permission, handler
+from dealer_assist.service.protocol import apply_round_delta, round_delta
 from dealer_assist.service.table import TableService
 from tests.service.conftest import Station
 
@@ -147,8 +148,13 @@ def test_the_states_version_grows_with_each_change_told(station: Any) -> None:
     assert reply["version"] == first + 1
     state = s.deal(c, 1)
     assert state["version"] > reply["version"]
-    assert watcher.request("state")["version"] == state["version"]
+    deadline = time.monotonic() + 5
+    while (not told or told[-1]["version"] < state["version"]) and time.monotonic() < deadline:
+        time.sleep(0.02)
     assert [t["version"] for t in told] == sorted({t["version"] for t in told})  # in order, each once
+    # the notifications carry what changed (protocol.round_delta): the client's round, built
+    # from a snapshot and the deltas after it, is the service's state
+    assert told[-1] == watcher.round == watcher.request("state")
 
 
 # ------------------------------------------------------------------ the screen names no op by a string
@@ -230,3 +236,16 @@ def test_notifications_are_sent_after_the_tables_lock_and_serialised_once(
     while len(told) < 3 and time.monotonic() < deadline:
         time.sleep(0.02)
     assert told == ["round"] * 3 and all(sc.request("state")["version"] == reply["version"] for sc in screens)
+
+
+def test_a_round_delta_carries_the_new_events_and_the_changed_fields_only() -> None:
+    old = {"version": 4, "events": [{"type": "wager"}, {"type": "card", "card": "10S"}], "hold": "", "output": {"a": 1}}
+    new = {"version": 5, "events": [*old["events"], {"type": "card", "card": "9H"}], "hold": "", "output": {"a": 2}}
+    delta = round_delta(old, new)
+    assert delta == {"version": 5, "since": 4, "events_from": 2, "events": [{"type": "card", "card": "9H"}],
+                     "set": {"version": 5, "output": {"a": 2}}}
+    assert apply_round_delta(old, delta) == new
+    assert apply_round_delta({**old, "version": 3}, delta) is None  # a notification missed: a snapshot
+    assert apply_round_delta(None, delta) is None
+    taken_back = {**new, "version": 6, "events": old["events"][:1]}  # not an append: the events whole
+    assert apply_round_delta(new, round_delta(new, taken_back)) == taken_back
