@@ -222,6 +222,7 @@ class DoubleRequest(TypedDict, total=False):
 
 class SetAsideRequest(TypedDict, total=False):
     seq: int | None
+    card: str
     pin: Credential
     approval: int | None
 
