@@ -14,7 +14,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from dealer_assist.service.protocol import LineReader, ProtocolError, decode, encode, hello
+from dealer_assist.service.protocol import (
+    LineReader,
+    ProtocolError,
+    apply_round_delta,
+    decode,
+    encode,
+    hello,
+)
 
 SOCKET_ENV = "DEALER_ASSIST_SOCKET"
 STATION_SOCKET = Path("/run/dealer-assist/station.sock")
@@ -48,7 +55,7 @@ class ServiceClient:
         try:
             self._connect(time.monotonic() + timeout_s)
             self.reader = LineReader(self.sock)
-            self.sock.sendall(encode(hello(kind)))
+            self.sock.sendall(encode(hello(kind, deltas=True)))
             answer = self._read()
         except PermissionError:
             self.sock.close()
@@ -72,6 +79,12 @@ class ServiceClient:
         # notifications read so far (the reader thread's count): a reply carries the count
         # at its arrival, so a screen knows which notifications are older than a reply
         self.notices = 0
+        # the round as the notifications built it (they carry what changed: protocol.round_delta);
+        # notifications missed (a new connection): a snapshot asked for (op state), the
+        # deltas read meanwhile applied after it
+        self.round: dict[str, Any] | None = None
+        self._snapshot_id: int | None = None
+        self._behind: list[dict[str, Any]] = []
         self._thread = threading.Thread(target=self._read_loop, name="service-client", daemon=True)
         self._thread.start()
 
@@ -99,8 +112,16 @@ class ServiceClient:
                     break
                 if "notify" in message:
                     self.notices += 1
+                    name, data = str(message["notify"]), message.get("data") or {}
+                    if name == "round":
+                        data = self._round(data)
+                        if data is None:
+                            continue
                     if self.on_notify is not None:
-                        self.on_notify(str(message["notify"]), message.get("data") or {})
+                        self.on_notify(name, data)
+                    continue
+                if self._snapshot_id is not None and message.get("id") == self._snapshot_id:
+                    self._snapshot(message)
                     continue
                 with self._lock:
                     waiter = self._waiting.pop(message.get("id", -1), None)
@@ -117,6 +138,41 @@ class ServiceClient:
                 event.set()
             if self.on_notify is not None:
                 self.on_notify("closed", {})
+
+    def _round(self, delta: dict[str, Any]) -> dict[str, Any] | None:
+        """The round a delta makes of the one held (the reader thread's); None while a
+        snapshot is awaited (one asked for now when the delta does not follow on)."""
+        if self._snapshot_id is None:
+            state = apply_round_delta(self.round, delta)
+            if state is not None:
+                self.round = state
+                return state
+            self._snapshot_id = next(self._ids)
+            with self._send_lock:
+                self.sock.sendall(encode({"id": self._snapshot_id, "op": "state", "args": {}}))
+        self._behind.append(delta)
+        return None
+
+    def _snapshot(self, reply: dict[str, Any]) -> None:
+        """The snapshot's reply: the round, then the deltas read since that follow on."""
+        self._snapshot_id = None
+        if not reply.get("ok") or not isinstance(reply.get("result"), dict):
+            self._behind.clear()
+            return
+        state: dict[str, Any] | None = reply["result"]
+        behind, self._behind = self._behind, []
+        for delta in behind:
+            assert state is not None
+            if isinstance(delta.get("version"), int) and delta["version"] <= int(state.get("version") or 0):
+                continue  # already in the snapshot
+            state = apply_round_delta(state, delta)
+            if state is None:  # a gap again: another snapshot
+                self.round = None
+                self._round(delta)
+                return
+        self.round = state
+        if self.on_notify is not None and state is not None:
+            self.on_notify("round", state)
 
     @property
     def closed(self) -> bool:

@@ -24,8 +24,8 @@ ERROR_CODES = ("refused", "pin", "auth", "bad_request", "busy", "internal")
 
 __all__ = [
     "CLIENTS", "ERROR_CODES", "MAX_LINE", "NAME", "PROTOCOL", "LineReader", "ProtocolError",
-    "check_hello", "decode", "encode", "error_reply", "hello", "notification", "ok_reply",
-    "service_hello",
+    "apply_round_delta", "check_hello", "decode", "encode", "error_reply", "hello", "notification", "ok_reply",
+    "round_delta", "service_hello",
 ]
 
 
@@ -77,8 +77,33 @@ def decode(line: bytes) -> dict[str, Any]:
     return value
 
 
-def hello(client: str) -> dict[str, Any]:
-    return {"hello": NAME, "protocol": PROTOCOL, "client": client}
+def hello(client: str, *, deltas: bool = False) -> dict[str, Any]:
+    """The client's hello; ``deltas``: its ``round`` notifications as :func:`round_delta`s."""
+    message: dict[str, Any] = {"hello": NAME, "protocol": PROTOCOL, "client": client}
+    if deltas:
+        message["round"] = "delta"
+    return message
+
+
+def round_delta(old: dict[str, Any] | None, new: dict[str, Any]) -> dict[str, Any]:
+    """The ``round`` notification as what changed since the last one told (``old``, version
+    ``since``): the new events (from index ``events_from``) and the fields that changed
+    (``set``). A client that holds the state of version ``since`` rebuilds ``new`` with
+    :func:`apply_round_delta`; one that does not asks for a snapshot (op ``state``)."""
+    events, before = list(new.get("events") or []), list((old or {}).get("events") or [])
+    appended = old is not None and before == events[:len(before)]
+    return {"version": new.get("version"), "since": old.get("version") if old is not None else None,
+            "events_from": len(before) if appended else 0, "events": events[len(before):] if appended else events,
+            "set": {k: v for k, v in new.items() if k != "events" and (old is None or k not in old or old[k] != v)}}
+
+
+def apply_round_delta(base: dict[str, Any] | None, delta: dict[str, Any]) -> dict[str, Any] | None:
+    """``base`` (the state of version ``delta["since"]``) brought to the delta's version; None
+    when ``base`` is not that state (notifications missed: ask for a snapshot)."""
+    if base is None or delta.get("since") is None or base.get("version") != delta.get("since"):
+        return None
+    events = list(base.get("events") or [])[:int(delta.get("events_from") or 0)] + list(delta.get("events") or [])
+    return {**base, **(delta.get("set") or {}), "events": events, "version": delta.get("version")}
 
 
 def check_hello(message: dict[str, Any]) -> str:

@@ -194,6 +194,7 @@ def _retry_store(running: Running) -> None:
         if running.service.store_error and not running.service.refused:
             try:
                 running.service.retry_store()
+                running.service.tell_screens()  # the table as on disk again, to every screen
             except Exception:  # noqa: BLE001 - logged; the next try may succeed
                 log.exception("retrying the store failed")
 

@@ -30,6 +30,7 @@ from dealer_assist.service.protocol import (
     error_reply,
     notification,
     ok_reply,
+    round_delta,
     service_hello,
 )
 from dealer_assist.service.table import Client, TableService
@@ -52,10 +53,12 @@ class _Connection:
         self.client = client
         self.send_lock = threading.Lock()
         self.alive = True
+        self.deltas = False  # its hello asked for the round notifications as deltas
 
-    def send(self, message: dict[str, Any], fd: int | None = None) -> None:
-        """One message; ``fd`` goes with its first byte (SCM_RIGHTS), e.g. the review's copy."""
-        data = encode(message)
+    def send(self, message: dict[str, Any] | bytes, fd: int | None = None) -> None:
+        """One message (or its line, encoded once for every screen); ``fd`` goes with its first
+        byte (SCM_RIGHTS), e.g. the review's copy."""
+        data = message if isinstance(message, bytes) else encode(message)
         with self.send_lock:
             if not self.alive:
                 return
@@ -89,6 +92,7 @@ class StationServer:
         self.bursts = BurstLog(self.log)
         self.accept_turned = time.monotonic()
         self.watchdog: threading.Thread | None = None
+        self.last_round: dict[str, Any] | None = None  # the last round notification told
         service.notify = self.broadcast
 
     def start(self) -> None:
@@ -134,11 +138,23 @@ class StationServer:
             pass
 
     def broadcast(self, name: str, data: dict[str, Any]) -> None:
-        message = notification(name, data)
+        """One notification to every connection: serialised once (the table's service sends
+        it after its lock: TableService.tell_screens)."""
         with self.conn_lock:
             conns = [c for c in self.connections if c.alive]
+        if name != "round":
+            line = encode(notification(name, data))
+            for conn in conns:
+                conn.send(line)
+            return
+        # the round: to a client that asked, only what changed since the last one told
+        # (protocol.round_delta); each form serialised once
+        delta, self.last_round = round_delta(self.last_round, data), data
+        lines: dict[bool, bytes] = {}
         for conn in conns:
-            conn.send(message)
+            if conn.deltas not in lines:
+                lines[conn.deltas] = encode(notification(name, delta if conn.deltas else data))
+            conn.send(lines[conn.deltas])
 
     # ------------------------------------------------------------------ accepting
     def _accept(self) -> None:
@@ -251,11 +267,13 @@ class StationServer:
             if first is None:
                 return
             try:
-                kind = check_hello(decode(first))
+                said = decode(first)
+                kind = check_hello(said)
             except ProtocolError as exc:
                 sock.sendall(encode({"error": exc.as_json()}))
                 return
             conn = _Connection(sock, Client(peer.account, kind, uid=peer.uid))
+            conn.deltas = said.get("round") == "delta"
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO,
                             int(SEND_TIMEOUT_S).to_bytes(8, "little") + b"\0" * 8)
             conn.send(service_hello(self.service.station, peer.account))

@@ -18,6 +18,7 @@ import logging
 import os
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,6 +54,48 @@ from dealer_assist.service.anchor import (
     write_anchor,
 )
 from dealer_assist.service.journal import JOURNAL_NAME, ShoeJournal, frames_between
+from dealer_assist.service.ops import (
+    INPUT_EVENTS,
+    REGISTRY,
+    SUPERVISED_EVENTS,
+    ApprovalReply,
+    ApproveRequest,
+    ChangePinRequest,
+    DealerReply,
+    DoubleRequest,
+    EnrolReply,
+    EnrolRequest,
+    Entry,
+    EventRequest,
+    KeyCardRequest,
+    LoginReply,
+    LoginRequest,
+    NameReply,
+    NoArgs,
+    Op,
+    Permission,
+    PlaceCardRequest,
+    ReferRequest,
+    ResetPinRequest,
+    RootUnlockRequest,
+    SetAsideRequest,
+    SetDisabledRequest,
+    SetTableRequest,
+    SimDealRequest,
+    SlipRequest,
+    SnapshotReply,
+    SnapshotRequest,
+    SupervisedRequest,
+    TableState,
+    TakeBackRequest,
+    TokenRequest,
+    UnlockRequest,
+    UserRow,
+    check_complete,
+    check_fields,
+    handler,
+)
+from dealer_assist.service.ops import AddAccountRequest as AddAccount
 from dealer_assist.service.pins import PinWorker, RefusalSummary, Throttle, Verified
 from dealer_assist.service.protocol import ProtocolError
 from dealer_assist.service.resume import RESUME_NAME, ResumeTokens
@@ -75,24 +118,9 @@ REFUSED_KIND = "store_refused"
 SETUP_CHANGED_KIND = "table_setup_changed"  # a supervisor's change of the table's set-up, old -> new
 SETUP_FIELDS = ("game", "decks", "areas", "limits", "seated", "terminals", "decision_seconds", "chips")
 DECISION_SECONDS = (5, 120)  # Electronic's decision time, as the set-up dialog offers it
-# Inputs a dealer gives, by op name: the op names the event's type, the client never does.
-DEALER_INPUTS = {
-    "wager": "wager", "claim": "claim", "decide": "decision", "close_offers": "close_offers",
-    "timeout": "timeout", "absent": "absent", "withdraw": "withdraw", "power_failure": "power_failure",
-}
-# Inputs that need a supervisor's PIN (docs/store.md, the authority table): op -> (type, approval kind)
-SUPERVISED = {"void": ("void", "void"), "resolve": ("resolve", "resolve"),
-              "correct": ("correction", "correction"), "pick": ("pick", "override")}
-ACCOUNT_OPS = ("enrol", "login", "resume", "logout", "unlock", "users", "add_account", "change_pin", "approve",
-               "set_disabled", "reset_pin", "snapshot", "end_review", "root_unlock")
-# account ops that touch no table state: run outside the table's lock (those hashing a new
-# PIN on the PIN worker: dealer_assist/service/pins.py)
-OFF_TABLE = ("enrol", "change_pin", "add_account", "reset_pin", "set_disabled", "users", "root_unlock")
+# The ops, their handlers and permissions: dealer_assist/service/ops.py (the registry; the
+# handlers below register themselves with ``@handler``).
 ENROL_CODE_NAME = "enrol-code"  # the first enrolment's one-time code (station init writes it; root's eyes)
-TABLE_OPS = ("refer", "no_more_bets", "set_slip", "take_back", "key_card", "place_card", "double_last_card",
-             "confirm_hit",
-             "face_up", "next_round", "release_hold", "set_aside", "sim_deal", "set_table")
-OPS = frozenset(("state", *ACCOUNT_OPS, *DEALER_INPUTS, *SUPERVISED, *TABLE_OPS))
 HOLDING = ("noread", "gap", "error")
 APPROVAL_KINDS = ("void", "resolve", "correction", "override", "accounts", "review", "undo", "key_card", "setup")
 
@@ -170,6 +198,11 @@ class TableService:
         self.resume_tokens = ResumeTokens(state_dir / RESUME_NAME)
         self.review_tokens = ReviewTokens(state_dir / REVIEW_NAME)
         self.last_frame: int | None = None  # the seq of the last frame read before this start
+        self.version = 0  # the state's version: one more at each change the screens are told of
+        # notifications made under the table's lock, sent in order after it (tell_screens): a
+        # screen slow to read never holds the table
+        self.outbox: deque[tuple[str, dict[str, Any]]] = deque()
+        self.telling = threading.Lock()
         self.pins = PinWorker()  # PIN checks: never under self.lock (dealer_assist/service/pins.py)
         self.throttle = Throttle()
         self.refusals = RefusalSummary(lambda name, detail: self.store.add_audit(
@@ -426,10 +459,20 @@ class TableService:
             return not self.store_error
 
     # ------------------------------------------------------------------ state
-    def state(self) -> dict[str, Any]:
+    @handler(Op.STATE, Permission.ANYONE, NoArgs, TableState)
+    def _op_state(self, client: Client, args: dict[str, Any]) -> TableState:
+        """The round (events, slip, tentative hit, expectation, settle output), hold, cards in
+        flight, shoe, `needs_enrolment` (and `enrol_code_needed`: this connection's enrolment
+        needs root's code), `refused`, the table's `setup`, and the state's `version`."""
+        state = self.state()  # and whether this client's enrolment needs root's code
+        state["enrol_code_needed"] = bool(state["needs_enrolment"]) and self.enrol_code_needed(client)
+        return state
+
+    def state(self) -> TableState:
         rnd = self.session.round
         exp = rnd.expectation()
         return {
+            "version": self.version,
             "refused": self.refused, "store_error": self.store_error,
             "round_id": self.round_id, "betting": self.session.betting,
             "config": self.session.config,
@@ -483,7 +526,8 @@ class TableService:
             self.gaps.pop(0)
 
     def _changed(self) -> None:
-        self.notify("round", self.state())
+        self.version += 1
+        self.outbox.append(("round", dict(self.state())))
         try:
             self._write_anchor()
         except OSError as exc:  # the next round's anchor is written then; the store is ahead, no rollback
@@ -491,37 +535,64 @@ class TableService:
 
     # ------------------------------------------------------------------ ops
     def handle(self, client: Client, op: str, args: dict[str, Any]) -> Any:
-        """One request; ProtocolError (refused, pin, auth, bad_request, busy) when it is not done.
-        A PIN in it is checked first, on the PIN worker, outside the table's lock."""
-        if op not in OPS:
+        """One request, dispatched from the registry (dealer_assist/service/ops.py);
+        ProtocolError (refused, pin, auth, bad_request, busy) when it is not done. The entry's
+        permission is checked first, then a PIN in it, on the PIN worker, outside the table's lock."""
+        entry = REGISTRY.get(op)
+        if entry is None:
             raise ProtocolError("bad_request", f"no op {op!r} (docs/station.md lists the ops)")
-        if op != "state" and (op in ACCOUNT_OPS or isinstance(args.get("pin"), dict)):
-            self._open_or_refuse()
-            if op not in ACCOUNT_OPS and client.dealer is None:  # no PIN checked for nobody
-                raise ProtocolError("auth", "no dealer is logged in on this screen: log in first")
-            args = self._check_pin_first(client, op, args)
-            if op in OFF_TABLE:
-                return self._off_table(client, op, args)
-        with self.lock:
-            if op == "state":
-                state = self.state()  # and whether this client's enrolment needs root's code
-                state["enrol_code_needed"] = bool(state["needs_enrolment"]) and self.enrol_code_needed(client)
-                return state
-            self._open_or_refuse()
-            if op in ACCOUNT_OPS:
-                return getattr(self, f"_op_{op}")(client, args)
-            if client.dealer is None:
-                raise ProtocolError("auth", "no dealer is logged in on this screen: log in first")
-            try:
-                return self._table_op(client, op, args)
-            except RuleRefusal as exc:
-                raise refused(str(exc), _clause_of(str(exc))) from None
-            except (EventFormatError, TranscriptError, CardNotationError, AmountError) as exc:
-                raise ProtocolError("bad_request", str(exc)) from None
-            except StoreError as exc:
-                self._store_failed(exc)
-                self._changed()  # the screens see the table as on disk, and why it holds
-                raise ProtocolError("internal", f"not recorded: {self.store_error}") from None
+        check_fields(entry, args)
+        try:
+            if entry.op is not Op.STATE and (not entry.table or isinstance(args.get("pin"), dict)):
+                self._open_or_refuse()
+                self._permit(entry, client)  # no PIN checked for nobody
+                args = self._check_pin_first(client, op, args)
+                if not entry.locked:
+                    return self._off_table(client, entry, args)
+            with self.lock:
+                return self._locked(client, entry, args)
+        finally:
+            self.tell_screens()  # before the reply: a screen is told of a change before its answer
+
+    def tell_screens(self) -> None:
+        """The notifications made under the table's lock, in their order, outside it; returns
+        once every one made before the call is sent (a reply then follows its notifications)."""
+        with self.telling:
+            while self.outbox:
+                name, data = self.outbox.popleft()
+                self.notify(name, data)
+
+    def _locked(self, client: Client, entry: Entry, args: dict[str, Any]) -> Any:
+        """The request under the table's lock (its PIN already checked)."""
+        if entry.op is Op.STATE:
+            return entry.run(self, client, args)
+        self._open_or_refuse()
+        self._permit(entry, client)
+        if not entry.table:
+            return entry.run(self, client, args)
+        try:
+            return self._table_op(client, entry, args)
+        except RuleRefusal as exc:
+            raise refused(str(exc), _clause_of(str(exc))) from None
+        except (EventFormatError, TranscriptError, CardNotationError, AmountError) as exc:
+            raise ProtocolError("bad_request", str(exc)) from None
+        except StoreError as exc:
+            self._store_failed(exc)
+            self._changed()  # the screens see the table as on disk, and why it holds
+            raise ProtocolError("internal", f"not recorded: {self.store_error}") from None
+
+    def _permit(self, entry: Entry, client: Client) -> None:
+        """The entry's permission (ops.Permission); a supervisor's PIN is checked by the
+        handler's approval (:meth:`_approval`), after this."""
+        need = entry.permission
+        if need in (Permission.DEALER, Permission.SUPERVISOR) and client.dealer is None:
+            raise ProtocolError("auth", "no dealer is logged in on this screen: log in first")
+        if need is Permission.SIGNED_IN and client.dealer is None and \
+                not any(kind == "accounts" for kind, _ in client.approvals.values()):
+            # never before a log-in (the accounts' names are half of a guess)
+            raise ProtocolError("auth", "the accounts are shown after a log-in (or a supervisor's PIN)")
+        if need is Permission.ROOT and client.uid != 0:
+            raise ProtocolError("auth", "only root clears a lock this way (a supervisor: op unlock)")
 
     def _open_or_refuse(self) -> None:
         """Refused while the table is not open (trust at start) or its store takes no writes
@@ -596,26 +667,30 @@ class TableService:
         except StoreError as exc:
             self.log.error("the PIN refusals' summary was not written: %s", exc)
 
-    def _off_table(self, client: Client, op: str, args: dict[str, Any]) -> Any:
+    def _off_table(self, client: Client, entry: Entry, args: dict[str, Any]) -> Any:
         """An account op that changes no table state: without the table's lock; one that
         hashes a new PIN on the PIN worker."""
         try:
-            if op == "change_pin":  # its refusal waits the throttle's delay here, never on the worker
-                name = str(args.get("name", ""))
-                self._ghost_locked(client, name)
-                check = self.pins.run(lambda: self.store.change_pin(
-                    name, str(args.get("old_pin", "")), str(args.get("new_pin", "")), audit_locked=False))
-                if not check.ok:
-                    self._pin_refused(client, name, check)
-                self.throttle.passed(name)
-                return {"changed": name}
-            if op == "enrol":
+            if entry.op is Op.ENROL:  # root's code, its refusal waiting the throttle's delay here
                 self._enrol_code(client, args)
-            if op in ("users", "set_disabled", "root_unlock"):
-                return getattr(self, f"_op_{op}")(client, args)
-            return self.pins.run(lambda: getattr(self, f"_op_{op}")(client, args))
+            if entry.pin_worker:
+                return self.pins.run(lambda: entry.run(self, client, args))
+            return entry.run(self, client, args)
         except StoreError as exc:
             raise ProtocolError("internal", f"the store failed: {exc}") from None
+
+    @handler(Op.CHANGE_PIN, Permission.ANYONE, ChangePinRequest, NameReply, locked=False)
+    def _op_change_pin(self, client: Client, args: dict[str, Any]) -> NameReply:
+        """The account itself changes its PIN (`name`, `old_pin`, `new_pin`); a refusal waits
+        the throttle's delay here, never on the PIN worker."""
+        name = str(args.get("name", ""))
+        self._ghost_locked(client, name)
+        check = self.pins.run(lambda: self.store.change_pin(
+            name, str(args.get("old_pin", "")), str(args.get("new_pin", "")), audit_locked=False))
+        if not check.ok:
+            self._pin_refused(client, name, check)
+        self.throttle.passed(name)
+        return {"changed": name}
 
     def enrol_code_needed(self, client: Client) -> bool:
         """The first enrolment needs root's one-time code, except from the service's own
@@ -642,8 +717,14 @@ class TableService:
                               "dealer-assist station enrol-code` prints one" + (" (that code is not it)"
                                                                                  if given else ""))
 
-    def _op_enrol(self, client: Client, args: dict[str, Any]) -> Any:
-        """The first supervisor (on the PIN worker: a new PIN's hash), after :meth:`_enrol_code`."""
+    @handler(Op.ENROL, Permission.ANYONE, EnrolRequest, EnrolReply, locked=False, pin_worker=True)
+    def _op_enrol(self, client: Client, args: dict[str, Any]) -> EnrolReply:
+        """The first supervisor, only while the store has none (first start); `code`: root's
+        one-time enrolment code (`station init`, `station enrol-code`), not needed from the
+        service's own account (a development run) or root. Answers the new supervisor's
+        `accounts` approval on this connection.
+
+        On the PIN worker (a new PIN's hash), after :meth:`_enrol_code`."""
         name, pin = str(args.get("name", "")), str(args.get("pin", ""))
         if not self.store.needs_enrolment():
             raise refused("this station already has a supervisor: accounts are added by a supervisor")
@@ -660,7 +741,10 @@ class TableService:
         self.log.info("first supervisor %s enrolled from account %s", name, client.account)
         return {"enrolled": name, "approval": approval}
 
-    def _op_login(self, client: Client, args: dict[str, Any]) -> Any:
+    @handler(Op.LOGIN, Permission.ANYONE, LoginRequest, LoginReply)
+    def _op_login(self, client: Client, args: dict[str, Any]) -> LoginReply:
+        """A dealer's shift on this connection (audited `shift_start`); the answer's `resume`
+        token resumes it after the service restarted (op resume)."""
         name, pin = str(args.get("name", "")), args.get("pin")
         if not isinstance(pin, Verified) or pin.user != name:
             raise ProtocolError("pin", "wrong name or PIN", reason="wrong")
@@ -675,7 +759,8 @@ class TableService:
             game=self.session.table["game"], decks=int(self.session.table["decks"]),
             areas=self.session.table.get("areas"), limits=None, dealer=name)
 
-    def _op_resume(self, client: Client, args: dict[str, Any]) -> Any:
+    @handler(Op.RESUME, Permission.ANYONE, TokenRequest, DealerReply)
+    def _op_resume(self, client: Client, args: dict[str, Any]) -> DealerReply:
         """The screen reconnected after the service restarted: its dealer's shift goes on (no PIN)."""
         name = self.resume_tokens.take(str(args.get("token", "")), client.account)
         if name is None:
@@ -688,7 +773,9 @@ class TableService:
         self.log.info("dealer %s's shift resumed after a restart (account %s)", name, client.account)
         return {"dealer": name}
 
-    def _op_logout(self, client: Client, args: dict[str, Any]) -> Any:
+    @handler(Op.LOGOUT, Permission.ANYONE, NoArgs, NameReply)
+    def _op_logout(self, client: Client, args: dict[str, Any]) -> NameReply:
+        """The shift on this connection ends (audited `shift_end`); its resume token too."""
         if client.dealer is not None:
             if self.session_id is not None:
                 self.store.end_session(self.session_id, actor=client.dealer)
@@ -706,14 +793,16 @@ class TableService:
                 self.log.info("dealer %s logged out: the connection closed (account %s)", client.dealer, client.account)
                 self._op_logout(client, {})
 
-    def _op_unlock(self, client: Client, args: dict[str, Any]) -> Any:
+    @handler(Op.UNLOCK, Permission.SUPERVISOR_PIN, UnlockRequest, NameReply)
+    def _op_unlock(self, client: Client, args: dict[str, Any]) -> NameReply:
         """A locked name's lock cleared by another supervisor's PIN (issue 23 item 7)."""
         name = str(args.get("name", ""))
         approval, _ = self._approval(client, args, "accounts", None, forbid=name)
         self.store.clear_lockout(name, approval=approval)
         return {"unlocked": name}
 
-    def _op_add_account(self, client: Client, args: dict[str, Any]) -> Any:
+    @handler(Op.ADD_ACCOUNT, Permission.SUPERVISOR_PIN, AddAccount, NameReply, locked=False, pin_worker=True)
+    def _op_add_account(self, client: Client, args: dict[str, Any]) -> NameReply:
         """A supervisor adds an account (its PIN to be changed at its first log-in)."""
         name, roles = str(args.get("name", "")), args.get("roles") or ["dealer"]
         approval, who = self._approval(client, args, "accounts", None)
@@ -724,7 +813,9 @@ class TableService:
             raise refused(str(exc)) from None
         return {"added": name}
 
-    def _op_set_disabled(self, client: Client, args: dict[str, Any]) -> Any:
+    @handler(Op.SET_DISABLED, Permission.SUPERVISOR_PIN, SetDisabledRequest, NameReply, locked=False)
+    def _op_set_disabled(self, client: Client, args: dict[str, Any]) -> NameReply:
+        """A supervisor disables an account or enables it again (audited)."""
         name, disabled = str(args.get("name", "")), bool(args.get("disabled"))
         approval, who = self._approval(client, args, "accounts", None)
         try:
@@ -733,7 +824,9 @@ class TableService:
             raise refused(str(exc)) from None
         return {"name": name, "disabled": disabled}
 
-    def _op_reset_pin(self, client: Client, args: dict[str, Any]) -> Any:
+    @handler(Op.RESET_PIN, Permission.SUPERVISOR_PIN, ResetPinRequest, NameReply, locked=False, pin_worker=True)
+    def _op_reset_pin(self, client: Client, args: dict[str, Any]) -> NameReply:
+        """A supervisor gives an account a new PIN, to be changed at its next log-in (audited)."""
         name = str(args.get("name", ""))
         approval, who = self._approval(client, args, "accounts", None)
         try:
@@ -742,8 +835,13 @@ class TableService:
             raise refused(str(exc)) from None
         return {"reset": name}
 
-    def _op_snapshot(self, client: Client, args: dict[str, Any]) -> Any:
-        """The review's read-only copy of the store, passed with the reply as an open file
+    @handler(Op.SNAPSHOT, Permission.SUPERVISOR_PIN, SnapshotRequest, SnapshotReply)
+    def _op_snapshot(self, client: Client, args: dict[str, Any]) -> SnapshotReply:
+        """The review's read-only copy of the store without PIN hashes, passed with the reply
+        as an open file, with `supervisor` and `expires` (UTC); with the PIN also a review
+        `token`, which gives a fresh copy from the same OS account for 60 minutes after the
+        PIN (never extended; refused `auth` from another account, expired or ended).
+
         (dealer_assist/service/snapshot.py): after a supervisor's PIN (audited ``review``), which
         also answers a review token; or again with that token (same OS account, not expired,
         not ended: dealer_assist/service/review_token.py), no PIN."""
@@ -766,13 +864,17 @@ class TableService:
         self.log.info("review copy of the store for supervisor %s (account %s)", who, client.account)
         return {"snapshot": True, "supervisor": who, "token": new_token, "expires": iso_time(grant.expires)}
 
-    def _op_end_review(self, client: Client, args: dict[str, Any]) -> Any:
+    @handler(Op.END_REVIEW, Permission.ANYONE, TokenRequest, NameReply)
+    def _op_end_review(self, client: Client, args: dict[str, Any]) -> NameReply:
         """The review's window closed: its token gives no copy any more."""
         return {"ended": self.review_tokens.end(str(args.get("token", "")), client.account)}
 
-    def _op_approve(self, client: Client, args: dict[str, Any]) -> Any:
-        """A supervisor's PIN (checked first, on the PIN worker) for ``kind``; the approval's id
-        goes with the op it authorises, on this connection only (void, resolve, correction, ...)."""
+    @handler(Op.APPROVE, Permission.SUPERVISOR_PIN, ApproveRequest, ApprovalReply)
+    def _op_approve(self, client: Client, args: dict[str, Any]) -> ApprovalReply:
+        """A supervisor's PIN (`user`, `pin`, checked first, on the PIN worker) for `kind` (void,
+        resolve, correction, override, accounts, review, undo, key_card, setup), audited; the
+        answer's `approval` id is good on this connection only: once, or for the rest of the
+        connection for `accounts`."""
         kind = str(args.get("kind", ""))
         detail = args.get("detail") if isinstance(args.get("detail"), dict) else {}
         pin = args.get("pin")
@@ -783,19 +885,17 @@ class TableService:
         client.approvals[approval] = (kind, pin.user)
         return {"approval": approval, "user": pin.user}
 
-    def _op_users(self, client: Client, args: dict[str, Any]) -> Any:
-        """The accounts: to a logged-in dealer or a supervisor's accounts dialog; never before
-        a log-in (the names are half of a guess)."""
-        if client.dealer is None and \
-                not any(kind == "accounts" for kind, _ in client.approvals.values()):
-            raise ProtocolError("auth", "the accounts are shown after a log-in (or a supervisor's PIN)")
+    @handler(Op.USERS, Permission.SIGNED_IN, NoArgs, list[UserRow], locked=False)
+    def _op_users(self, client: Client, args: dict[str, Any]) -> list[dict[str, Any]]:
+        """The accounts (names, roles, locks; never hashes): to a logged-in dealer or a
+        supervisor's accounts dialog; never before a log-in (the names are half of a guess)."""
         return [{k: u[k] for k in ("username", "roles", "disabled", "must_change", "locked_until") if k in u}
                 for u in self.store.users()]
 
-    def _op_root_unlock(self, client: Client, args: dict[str, Any]) -> Any:
-        """Root clears a name's wrong PINs and lock (``dealer-assist station unlock NAME``), audited."""
-        if client.uid != 0:
-            raise ProtocolError("auth", "only root clears a lock this way (a supervisor: op unlock)")
+    @handler(Op.ROOT_UNLOCK, Permission.ROOT, RootUnlockRequest, NameReply, locked=False)
+    def _op_root_unlock(self, client: Client, args: dict[str, Any]) -> NameReply:
+        """Root clears a name's wrong PINs and lock (`sudo dealer-assist station unlock NAME`),
+        audited `pin_failures_cleared` by `root`."""
         name = str(args.get("name", ""))
         if not any(u["username"] == name for u in self.store.users()):
             raise refused(f"no account {name!r}")
@@ -837,85 +937,215 @@ class TableService:
             raise ProtocolError("pin", _pin_text(check), reason=check.reason)
         return check.approval, user
 
-    def _table_op(self, client: Client, op: str, args: dict[str, Any]) -> Any:
-        actor = f"dealer:{client.dealer}"
-        if self.referral is not None and op not in ("resolve", "void", "sim_deal"):
+    def _table_op(self, client: Client, entry: Entry, args: dict[str, Any]) -> TableState:
+        """A table op: its handler, then the cards held behind it released and the screens told."""
+        if self.referral is not None and not entry.during_referral:
             raise refused("the round is referred to the Gaming Shift Manager: nothing is taken until the "
                           f"shift manager decides ({self.referral['rule']})", self.referral["rule"])
-        if op == "refer":
-            self._refer(str(args.get("text", "")).strip(), actor)
-        elif op == "resolve" and self.referral is not None:
-            self._resolve_referral(client, args)
-        elif op in DEALER_INPUTS:
-            event = parse_event({k: v for k, v in args.items() if k != "type"} | {"type": DEALER_INPUTS[op]})
-            self._record(self.session.apply(event), actor)
-        elif op == "no_more_bets":
-            self._record(self.session.close_bets(), actor)
-        elif op == "set_slip":
-            slip = [parse_event({**w, "type": "wager"}) for w in args.get("wagers", [])]
-            self.session.set_slip(slip)
-        elif op in SUPERVISED:
-            kind, approval_kind = SUPERVISED[op]
-            if op == "void" and self.referral is None and str(args.get("rule", "")) == self._refer_clause():
-                raise refused(f"a void under {self._refer_clause()} is the shift manager's decision on a "
-                              "referred round: refer it first", self._refer_clause())
-            event = parse_event({k: v for k, v in args.items() if k not in ("pin", "approval")} | {"type": kind})
-            approval, user = self._approval(client, args, approval_kind, self.round_id if self.round_id else None)
-            who = f"supervisor:{user}"
-            self._record(self.session.apply(event), who, approval)
-            if kind == "void":
-                self._void_in_flight(who)
-                self.referral = None
-        elif op == "take_back":
-            self._take_back(client, args, actor)
-        elif op == "key_card":
-            self._key_card(client, args, actor)
-        elif op == "place_card":
-            self._place_stray(args, actor)
-        elif op == "double_last_card":
-            amount = args.get("amount")
-            value = None
-            if amount is not None:
-                value = parse_amount(amount)
-            self._record(self.session.double_tentative(value), actor)
-        elif op == "confirm_hit":
-            self._record(self.session.confirm_tentative(), actor)
-        elif op == "set_aside":
-            self._set_aside(client, args)
-        elif op == "release_hold":
-            # the dealer checked the table: no card is missing (unread cards must be keyed in, 5.1)
-            if not self._held():
-                raise refused("nothing holds the table: no card is missing")
-            if refusal := self.session.no_card_missed_refusal():
-                raise refused(refusal, _clause_of(refusal))
-            self.store.add_audit("hold_released", actor=actor, round_id=self.round_id,
-                                 detail={"hold": self._hold_now(), "gaps": [g["audit"] for g in self.gaps]})
-            self._answer_gaps(actor, "none (more) missing: the dealer checked the table")
-            self.hold = ""
-        elif op == "sim_deal":
-            # a demonstration station: the dealer's "Deal" takes a card out of the simulated
-            # shoe; it comes back through the driver as any card does (recorded, then shown)
-            if self.simulator is None:
-                raise refused("this station has a real shoe: cards come out of it")
-            if args.get("burn"):
-                self.simulator.burn()
-            else:
-                self.simulator.deal()
-        elif op == "set_table":
-            self._set_table(client, args)
-        elif op == "face_up":
-            self.face_up_next = True  # 5.5: the next card came out face up
-        elif op == "next_round":
-            if not self.session.concluded:
-                raise refused("the round is not over yet")
-            self._record(self.session.confirm_tentative(), actor)
-            self.session.new_round()
-            self.round_id = None
-        else:
-            raise ProtocolError("bad_request", f"no op {op!r}")
+        entry.run(self, client, args)
         self._release()
         self._changed()
         return self.state()
+
+    # ------------------------------------------------------------------ table ops (ops.py)
+    @handler(Op.REFER, Permission.DEALER, ReferRequest, TableState, table=True)
+    def _op_refer(self, client: Client, args: dict[str, Any]) -> None:
+        """A round in play referred to the Gaming Shift Manager (6.1): audited `referral`, the
+        round's record `referred`; until `resolve`, cards stay in flight and every other input
+        is refused naming 6.1."""
+        actor = f"dealer:{client.dealer}"
+        self._refer(str(args.get("text", "")).strip(), actor)
+
+    def _dealer_input(self, client: Client, args: dict[str, Any], kind: str) -> None:
+        """An input the dealer gives: the op names the event's type, the client never does."""
+        actor = f"dealer:{client.dealer}"
+        event = parse_event({k: v for k, v in args.items() if k != "type"} | {"type": kind})
+        self._record(self.session.apply(event), actor)
+
+    @handler(Op.WAGER, Permission.DEALER, EventRequest, TableState, table=True, open_fields=True)
+    def _op_wager(self, client: Client, args: dict[str, Any]) -> None:
+        """A wager after the bets closed (e.g. a double or a split's), as its transcript event."""
+        self._dealer_input(client, args, INPUT_EVENTS[Op.WAGER])
+
+    @handler(Op.CLAIM, Permission.DEALER, EventRequest, TableState, table=True, open_fields=True)
+    def _op_claim(self, client: Client, args: dict[str, Any]) -> None:
+        """A player's claim, as its transcript event."""
+        self._dealer_input(client, args, INPUT_EVENTS[Op.CLAIM])
+
+    @handler(Op.DECIDE, Permission.DEALER, EventRequest, TableState, table=True, open_fields=True)
+    def _op_decide(self, client: Client, args: dict[str, Any]) -> None:
+        """A player's decision (the transcript's `decision`)."""
+        self._dealer_input(client, args, INPUT_EVENTS[Op.DECIDE])
+
+    @handler(Op.CLOSE_OFFERS, Permission.DEALER, EventRequest, TableState, table=True, open_fields=True)
+    def _op_close_offers(self, client: Client, args: dict[str, Any]) -> None:
+        """The offers closed (the transcript's `close_offers`)."""
+        self._dealer_input(client, args, INPUT_EVENTS[Op.CLOSE_OFFERS])
+
+    @handler(Op.TIMEOUT, Permission.DEALER, EventRequest, TableState, table=True, open_fields=True)
+    def _op_timeout(self, client: Client, args: dict[str, Any]) -> None:
+        """A decision's time ran out (the transcript's `timeout`)."""
+        self._dealer_input(client, args, INPUT_EVENTS[Op.TIMEOUT])
+
+    @handler(Op.ABSENT, Permission.DEALER, EventRequest, TableState, table=True, open_fields=True)
+    def _op_absent(self, client: Client, args: dict[str, Any]) -> None:
+        """A player is not present to decide (the transcript's `absent`)."""
+        self._dealer_input(client, args, INPUT_EVENTS[Op.ABSENT])
+
+    @handler(Op.WITHDRAW, Permission.DEALER, EventRequest, TableState, table=True, open_fields=True)
+    def _op_withdraw(self, client: Client, args: dict[str, Any]) -> None:
+        """A player withdraws their remaining wagers (the transcript's `withdraw`)."""
+        self._dealer_input(client, args, INPUT_EVENTS[Op.WITHDRAW])
+
+    @handler(Op.POWER_FAILURE, Permission.DEALER, EventRequest, TableState, table=True, open_fields=True)
+    def _op_power_failure(self, client: Client, args: dict[str, Any]) -> None:
+        """A power failure (technical interruption) in this round (the transcript's `power_failure`)."""
+        self._dealer_input(client, args, INPUT_EVENTS[Op.POWER_FAILURE])
+
+    @handler(Op.NO_MORE_BETS, Permission.DEALER, NoArgs, TableState, table=True)
+    def _op_no_more_bets(self, client: Client, args: dict[str, Any]) -> None:
+        """The bets close: the slip the service holds becomes the round's wagers."""
+        actor = f"dealer:{client.dealer}"
+        self._record(self.session.close_bets(), actor)
+
+    @handler(Op.SET_SLIP, Permission.DEALER, SlipRequest, TableState, table=True)
+    def _op_set_slip(self, client: Client, args: dict[str, Any]) -> None:
+        """The betting slip (`wagers`: the transcript's wager fields), held until the bets close."""
+        slip = [parse_event({**w, "type": "wager"}) for w in args.get("wagers", [])]
+        self.session.set_slip(slip)
+
+    def _supervised(self, client: Client, args: dict[str, Any], op: Op) -> None:
+        """An input that needs a supervisor's PIN (docs/store.md, the authority table)."""
+        kind, approval_kind = SUPERVISED_EVENTS[op]
+        if op == "void" and self.referral is None and str(args.get("rule", "")) == self._refer_clause():
+            raise refused(f"a void under {self._refer_clause()} is the shift manager's decision on a "
+                          "referred round: refer it first", self._refer_clause())
+        event = parse_event({k: v for k, v in args.items() if k not in ("pin", "approval")} | {"type": kind})
+        approval, user = self._approval(client, args, approval_kind, self.round_id if self.round_id else None)
+        who = f"supervisor:{user}"
+        self._record(self.session.apply(event), who, approval)
+        if kind == "void":
+            self._void_in_flight(who)
+            self.referral = None
+
+    @handler(Op.VOID, Permission.SUPERVISOR, SupervisedRequest, TableState, table=True, during_referral=True,
+             open_fields=True)
+    def _op_void(self, client: Client, args: dict[str, Any]) -> None:
+        """A void (the event's fields), under a supervisor's PIN (approval `void`); its cards in
+        flight settled. A void under 6.1 without a referral is refused."""
+        self._supervised(client, args, Op.VOID)
+
+    @handler(Op.RESOLVE, Permission.SUPERVISOR, SupervisedRequest, TableState, table=True, during_referral=True,
+             open_fields=True)
+    def _op_resolve(self, client: Client, args: dict[str, Any]) -> None:
+        """A ruling (the event's fields), under a supervisor's PIN; on a referred round the
+        shift manager's decision: `ruling` `continue` (the round goes on) or `void` (a void
+        under 6.1), audited `referral_resolved`."""
+        if self.referral is not None:
+            self._resolve_referral(client, args)
+        else:
+            self._supervised(client, args, Op.RESOLVE)
+
+    @handler(Op.CORRECT, Permission.SUPERVISOR, SupervisedRequest, TableState, table=True, open_fields=True)
+    def _op_correct(self, client: Client, args: dict[str, Any]) -> None:
+        """A correction (the transcript's `correction`), under a supervisor's PIN."""
+        self._supervised(client, args, Op.CORRECT)
+
+    @handler(Op.PICK, Permission.SUPERVISOR, SupervisedRequest, TableState, table=True, open_fields=True)
+    def _op_pick(self, client: Client, args: dict[str, Any]) -> None:
+        """A supervisor's pick (the transcript's `pick`), under the PIN (approval `override`)."""
+        self._supervised(client, args, Op.PICK)
+
+    @handler(Op.TAKE_BACK, Permission.DEALER, TakeBackRequest, TableState, table=True)
+    def _op_take_back(self, client: Client, args: dict[str, Any]) -> None:
+        """Undo: the dealer's last input before the next card; more with a supervisor's `undo`
+        approval. Audited `event_withdrawn`; a shoe card taken back is held to be placed again."""
+        self._take_back(client, args, f"dealer:{client.dealer}")
+
+    @handler(Op.KEY_CARD, Permission.DEALER, KeyCardRequest, TableState, table=True)
+    def _op_key_card(self, client: Client, args: dict[str, Any]) -> None:
+        """The dealer keys in a card (`card`): the one a hold waits for, or a card in flight by
+        its `seq`, to `to`; an unread card with a supervisor's `key_card` approval (5.1)."""
+        self._key_card(client, args, f"dealer:{client.dealer}")
+
+    @handler(Op.PLACE_CARD, Permission.DEALER, PlaceCardRequest, TableState, table=True)
+    def _op_place_card(self, client: Client, args: dict[str, Any]) -> None:
+        """The dealer says where a card that fits no reading lies (`to`): held, never dropped."""
+        self._place_stray(args, f"dealer:{client.dealer}")
+
+    @handler(Op.DOUBLE_LAST_CARD, Permission.DEALER, DoubleRequest, TableState, table=True)
+    def _op_double_last_card(self, client: Client, args: dict[str, Any]) -> None:
+        """The tentative implied hit was a double (`amount`, optional)."""
+        actor = f"dealer:{client.dealer}"
+        amount = args.get("amount")
+        value = None
+        if amount is not None:
+            value = parse_amount(amount)
+        self._record(self.session.double_tentative(value), actor)
+
+    @handler(Op.CONFIRM_HIT, Permission.DEALER, NoArgs, TableState, table=True)
+    def _op_confirm_hit(self, client: Client, args: dict[str, Any]) -> None:
+        """The tentative implied hit confirmed."""
+        actor = f"dealer:{client.dealer}"
+        self._record(self.session.confirm_tentative(), actor)
+
+    @handler(Op.SET_ASIDE, Permission.SUPERVISOR, SetAsideRequest, TableState, table=True)
+    def _op_set_aside(self, client: Client, args: dict[str, Any]) -> None:
+        """A supervisor sets aside a card no round can take (`seq`, optional), or one that came
+        out between rounds while the service was down (`card`: keyed in under the restart
+        gap): audited `card_set_aside` with the card and the clause (5.1), counted among the
+        shoe's cards."""
+        self._set_aside(client, args)
+
+    @handler(Op.RELEASE_HOLD, Permission.DEALER, NoArgs, TableState, table=True)
+    def _op_release_hold(self, client: Client, args: dict[str, Any]) -> None:
+        """The dealer checked the table: no card (more) missing (refused while an unread card is
+        in flight, and when nothing holds the table); answers every open restart gap
+        (`gap_answered`)."""
+        actor = f"dealer:{client.dealer}"
+        # the dealer checked the table: no card is missing (unread cards must be keyed in, 5.1)
+        if not self._held():
+            raise refused("nothing holds the table: no card is missing")
+        if refusal := self.session.no_card_missed_refusal():
+            raise refused(refusal, _clause_of(refusal))
+        self.store.add_audit("hold_released", actor=actor, round_id=self.round_id,
+                             detail={"hold": self._hold_now(), "gaps": [g["audit"] for g in self.gaps]})
+        self._answer_gaps(actor, "none (more) missing: the dealer checked the table")
+        self.hold = ""
+
+    @handler(Op.SIM_DEAL, Permission.DEALER, SimDealRequest, TableState, table=True, during_referral=True)
+    def _op_sim_deal(self, client: Client, args: dict[str, Any]) -> None:
+        """A card (or a burn, `burn`) out of the service's simulated shoe, on a station with no
+        shoe configured: it comes back through the driver as any card."""
+        # a demonstration station: the dealer's "Deal" takes a card out of the simulated
+        # shoe; it comes back through the driver as any card does (recorded, then shown)
+        if self.simulator is None:
+            raise refused("this station has a real shoe: cards come out of it")
+        if args.get("burn"):
+            self.simulator.burn()
+        else:
+            self.simulator.deal()
+
+    @handler(Op.SET_TABLE, Permission.SUPERVISOR, SetTableRequest, TableState, table=True)
+    def _op_set_table(self, client: Client, args: dict[str, Any]) -> None:
+        """A supervisor changes the table's set-up (`setup`: game, decks, areas, limits, seated,
+        terminals, decision_seconds, chips) between rounds, audited `table_setup_changed`."""
+        self._set_table(client, args)
+
+    @handler(Op.FACE_UP, Permission.DEALER, NoArgs, TableState, table=True)
+    def _op_face_up(self, client: Client, args: dict[str, Any]) -> None:
+        """The next card came out of the shoe face up (5.5)."""
+        self.face_up_next = True  # 5.5: the next card came out face up
+
+    @handler(Op.NEXT_ROUND, Permission.DEALER, NoArgs, TableState, table=True)
+    def _op_next_round(self, client: Client, args: dict[str, Any]) -> None:
+        """The settlement confirmed: the next round takes bets."""
+        actor = f"dealer:{client.dealer}"
+        if not self.session.concluded:
+            raise refused("the round is not over yet")
+        self._record(self.session.confirm_tentative(), actor)
+        self.session.new_round()
+        self.round_id = None
 
     # ------------------------------------------------------------------ the table's set-up
     def _set_table(self, client: Client, args: dict[str, Any]) -> None:
@@ -1059,8 +1289,9 @@ class TableService:
             if self.journal.full:
                 self.log.critical("the shoe journal held 1,024 frames not recorded: the oldest was overwritten")
                 self.journal.full = False
-            self.notify("shoe", dict(self.shoe))
+            self.outbox.append(("shoe", dict(self.shoe)))
             self._changed()
+        self.tell_screens()
 
     def _shoe(self, event: dict[str, Any], *, number: int | None = None) -> int | None:
         """One frame; its journal number (marked done by the caller once it is on record), or
@@ -1446,5 +1677,7 @@ def _hold_text(event: dict[str, Any]) -> str:
         return "cards came out together and some could not be read: key in the unread card(s)"
     return "the shoe sent a damaged frame: a card may be missing"
 
+
+check_complete()  # every op of ops.Op has its handler above, each with its doc line
 
 __all__ = ["Client", "TableService"]

@@ -57,6 +57,7 @@ out["enrol_without_code"] = code("enrol", name="sue", pin="482913")
 out["enrol_wrong_code"] = code("enrol", name="sue", pin="482913", code="0000-0000-0000")
 out["users_before_log_in"] = code("users")
 out["enrol"] = code("enrol", name="sue", pin="482913", code=sys.argv[3])
+out["root_unlock"] = code("root_unlock", name="sue")
 out["add_audit"] = code("add_audit", kind="void", detail={})
 out["append_event"] = code("append_event", event={"type": "void"})
 out["void_without_pin"] = code("void", reason="x", rule="5.2")
@@ -157,6 +158,7 @@ def test_a_dealer_account_reaches_the_store_only_through_the_service(accounts: P
     assert seen["users_before_log_in"] == "auth"  # no account's name before a log-in
     assert seen["enrol"] == "ok"  # through the service: the first supervisor
     assert not (state / "enrol-code").exists()  # used once
+    assert seen["root_unlock"] == "auth"  # Permission.ROOT: SO_PEERCRED uid 0 only
     assert seen["add_audit"] == "bad_request" and seen["append_event"] == "bad_request"  # no such ops
     assert seen["void_without_pin"] == "auth"  # and nothing without a logged-in dealer
     modes = {p.name: oct(p.stat().st_mode & 0o777) for p in state.iterdir() if p.name.startswith(("table.db", "round"))}

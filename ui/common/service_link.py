@@ -17,6 +17,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from dealer_assist.service.client import ServiceClient, ServiceError
+from dealer_assist.service.ops import Op
 from dealer_assist.store import PinCheck
 from ui.common.qtfix import GuiPost
 from ui.common.worker import Worker
@@ -71,7 +72,7 @@ class ServiceLink(QObject):
             return  # older than a reply this screen has shown (a card told while a decision was sent)
         self.notified.emit(name, data)
 
-    def ask(self, op: str, **args: Any) -> Any:
+    def ask(self, op: Op, **args: Any) -> Any:
         """One request on the GUI thread, its result returned; the round notifications read
         before its reply are older than it, and are not emitted after it."""
         client = self.client
@@ -120,7 +121,7 @@ class ServiceLink(QObject):
         self.link_state.emit("connected")
         self.reconnected.emit()
 
-    def request(self, op: str, done: Callable[[Any, ServiceError | None], None] | None = None, **args: Any) -> None:
+    def request(self, op: Op, done: Callable[[Any, ServiceError | None], None] | None = None, **args: Any) -> None:
         """``op`` on the worker thread; ``done(result, error)`` back on the GUI thread."""
 
         def job() -> Any:
@@ -162,7 +163,7 @@ class ServiceJobs:
         self.link = link
         self.code_needed = False  # the first enrolment needs root's one-time code (a station's screen)
 
-    def _run(self, op: str, done: Callable[[Any, str], None], **args: Any) -> None:
+    def _run(self, op: Op, done: Callable[[Any, str], None], **args: Any) -> None:
         self.link.request(op, lambda result, error: done(result, error.message if error else ""), **args)
 
     def needs_enrolment(self, done: Callable[[Any, str], None]) -> None:
@@ -170,10 +171,10 @@ class ServiceJobs:
             self.code_needed = bool(state.get("enrol_code_needed")) if state else False
             done(bool(state["needs_enrolment"]) if state else None, error)
 
-        self._run("state", answered)
+        self._run(Op.STATE, answered)
 
     def enrol(self, name: str, pin: str, done: Callable[[Any, str], None], code: str = "") -> None:
-        self._run("enrol", lambda result, error: done(result["approval"] if result else None, error),
+        self._run(Op.ENROL, lambda result, error: done(result["approval"] if result else None, error),
                   name=name, pin=pin, **({"code": code} if code else {}))
 
     def log_in(self, name: str, pin: str, done: Callable[[Any], None]) -> None:
@@ -182,26 +183,26 @@ class ServiceJobs:
                 self.link.resume_token = str(result.get("resume") or "")
             done(pin_answer(error))
 
-        self.link.request("login", answered, name=name, pin=pin)
+        self.link.request(Op.LOGIN, answered, name=name, pin=pin)
 
     def users(self, done: Callable[[Any, str], None]) -> None:
-        self._run("users", done)
+        self._run(Op.USERS, done)
 
     def add_account(self, name: str, pin: str, roles: list[str], approval: int | None, actor: str,
                     done: Callable[[Any, str], None]) -> None:
-        self._run("add_account", done, name=name, new_pin=pin, roles=roles, approval=approval)
+        self._run(Op.ADD_ACCOUNT, done, name=name, new_pin=pin, roles=roles, approval=approval)
 
     def set_disabled(self, name: str, disabled: bool, approval: int | None, actor: str,
                      done: Callable[[Any, str], None]) -> None:
-        self._run("set_disabled", done, name=name, disabled=disabled, approval=approval)
+        self._run(Op.SET_DISABLED, done, name=name, disabled=disabled, approval=approval)
 
     def reset_pin(self, name: str, pin: str, approval: int | None, actor: str,
                   done: Callable[[Any, str], None]) -> None:
-        self._run("reset_pin", done, name=name, new_pin=pin, approval=approval)
+        self._run(Op.RESET_PIN, done, name=name, new_pin=pin, approval=approval)
 
     def approve(self, supervisor: str, pin: str, kind: str, done: Callable[[Any], None],
                 detail: dict[str, Any] | None = None) -> None:
-        self.link.request("approve", lambda result, error: done(
+        self.link.request(Op.APPROVE, lambda result, error: done(
             pin_answer(error, result["approval"] if result else None)),
             user=supervisor, pin=pin, kind=kind, detail=detail or {})
 
@@ -212,4 +213,4 @@ class ServiceJobs:
                 check = PinCheck(False, "new_pin", message=error.message)
             done(check)
 
-        self.link.request("change_pin", answered, name=name, old_pin=old_pin, new_pin=new_pin)
+        self.link.request(Op.CHANGE_PIN, answered, name=name, old_pin=old_pin, new_pin=new_pin)

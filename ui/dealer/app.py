@@ -27,6 +27,7 @@ from typing import Any
 import ui.common.qtfix  # noqa: F401  (first: keeps PySide6 6.12 from aborting CPython 3.11)
 from dealer_assist.cli.common import fail, no_display, whole_number
 from dealer_assist.engine.table_setup import TableSetup, usable_setup
+from dealer_assist.service.ops import Op
 from dealer_assist.service.station import StationConfig
 from hardware.codecs import CODEC_NAMES
 from hardware.driver import DEFAULT_BAUD, ShoeDriver
@@ -477,9 +478,9 @@ def build_client_screen(link: Any, cfg: StationConfig | None, socket_path: Path,
         bar = window.addToolBar("Simulated shoe")
         bar.setObjectName("simulated_shoe")
         deal = QAction("Deal a card (SIMULATED SHOE)", window)
-        deal.triggered.connect(lambda: controller.ask("sim_deal"))
+        deal.triggered.connect(lambda: controller.ask(Op.SIM_DEAL))
         burn = QAction("Burn a card", window)
-        burn.triggered.connect(lambda: controller.ask("sim_deal", burn=True))
+        burn.triggered.connect(lambda: controller.ask(Op.SIM_DEAL, burn=True))
         bar.addAction(deal)
         bar.addAction(burn)
     screen = ClientScreen(controller, window)

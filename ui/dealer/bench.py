@@ -47,6 +47,7 @@ from typing import Any
 from PySide6.QtCore import QObject
 
 from dealer_assist.engine.events import CloseOffers
+from dealer_assist.service.ops import Op
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -388,15 +389,15 @@ def station_latency_and_memory(cards: int, rounds: int, *, size: tuple[int, int]
                 time.sleep(0.1)
             link = ServiceLink(sock, "screen")
             # the first supervisor enrols and adds the dealer, who logs in (as tests/ui_service do)
-            approval = link.client.request("enrol", name="sue", pin="482913")["approval"]
-            link.client.request("add_account", name="ann", new_pin="730418", roles=["dealer"], approval=approval)
+            approval = link.client.request(Op.ENROL, name="sue", pin="482913")["approval"]
+            link.client.request(Op.ADD_ACCOUNT, name="ann", new_pin="730418", roles=["dealer"], approval=approval)
             try:
-                link.client.request("login", name="ann", pin="730418")
+                link.client.request(Op.LOGIN, name="ann", pin="730418")
             except ServiceError as exc:  # a first PIN is changed at the first log-in
                 if exc.code != "pin":
                     raise
-                link.client.request("change_pin", name="ann", old_pin="730418", new_pin="246813")
-                link.client.request("login", name="ann", pin="246813")
+                link.client.request(Op.CHANGE_PIN, name="ann", old_pin="730418", new_pin="246813")
+                link.client.request(Op.LOGIN, name="ann", pin="246813")
             screen = build_client_screen(link, None, sock, "lucky8")
             c = screen.controller
             c.start_shift("ann")

@@ -28,17 +28,16 @@ from dealer_assist.engine.session import TableSession
 from dealer_assist.engine.table_setup import TableSetup, setup_from_json, setup_to_json
 from dealer_assist.engine.transcript import event_to_transcript, parse_event
 from dealer_assist.service.client import ServiceError
+from dealer_assist.service.ops import INPUT_EVENTS, SUPERVISED_EVENTS, Op
 from dealer_assist.store import PinCheck
 from ui.common.service_link import RECONNECTING, ServiceJobs, ServiceLink
 from ui.dealer.controller import TableController
 
 log = logging.getLogger("ui.dealer.station")
 
-# the service's op for each input the dealer gives (dealer_assist/service/table.py)
-INPUT_OPS = {"wager": "wager", "claim": "claim", "decision": "decide", "close_offers": "close_offers",
-             "timeout": "timeout", "absent": "absent", "withdraw": "withdraw",
-             "power_failure": "power_failure"}
-SUPERVISED_OPS = {"void": "void", "resolve": "resolve", "correction": "correct", "pick": "pick"}
+# the service's op for each input the dealer gives (the registry: dealer_assist/service/ops.py)
+INPUT_OPS = {event: op for op, event in INPUT_EVENTS.items()}
+SUPERVISED_OPS = {event: op for op, (event, _) in SUPERVISED_EVENTS.items()}
 
 
 class StationController(TableController):
@@ -64,7 +63,7 @@ class StationController(TableController):
     def open_store(self, path: str | None, done: Callable[[bool], None] | None = None) -> None:
         """No store here: the service's state, once connected."""
         try:
-            state = self.link.ask("state")
+            state = self.link.ask(Op.STATE)
         except ServiceError as exc:
             self.store_error = exc.message
             self.store_failed.emit(exc.message)
@@ -178,19 +177,19 @@ class StationController(TableController):
         resumed = False
         if self.dealer and self.link.resume_token:
             try:
-                self.link.client.request("resume", token=self.link.resume_token)
+                self.link.client.request(Op.RESUME, token=self.link.resume_token)
                 resumed = True
             except ServiceError as exc:
                 log.warning("the shift of %s was not resumed: %s", self.dealer, exc.message)
         self.open_store(None)
         if resumed and self.sent_slip and not self.service_state.get("slip") \
                 and self.service_state.get("betting") and self.service_state.get("round_id") is None:
-            self.ask("set_slip", wagers=self.sent_slip)
+            self.ask(Op.SET_SLIP, wagers=self.sent_slip)
         if self.dealer and not resumed:
             self.login_lost()
 
     # ------------------------------------------------------------------ input
-    def ask(self, op: str, quiet: bool = False, **args: Any) -> bool:
+    def ask(self, op: Op, quiet: bool = False, **args: Any) -> bool:
         """One op; the reply's state shown; a refusal shown with the service's words."""
         try:
             state = self.link.ask(op, **args)
@@ -220,7 +219,7 @@ class StationController(TableController):
         raw = event_to_transcript(event)
         args = {k: v for k, v in raw.items() if k != "type"}
         if event.type == "no_more_bets":
-            return self.ask("no_more_bets", quiet)
+            return self.ask(Op.NO_MORE_BETS, quiet)
         if event.type in INPUT_OPS:
             return self.ask(INPUT_OPS[event.type], quiet, **args)
         if event.type in SUPERVISED_OPS:
@@ -228,7 +227,7 @@ class StationController(TableController):
                 return self.say_refused("a supervisor's PIN is needed first")
             return self.ask(SUPERVISED_OPS[event.type], quiet, approval=approval, **args)
         if event.type == "card":
-            return self.ask("key_card", quiet, card=args.get("card"), to=args.get("to"))
+            return self.ask(Op.KEY_CARD, quiet, card=args.get("card"), to=args.get("to"))
         return self.say_refused(f"{event.type} is not taken through the station service")
 
     def say_refused(self, text: str) -> bool:
@@ -243,7 +242,7 @@ class StationController(TableController):
             return False
         wagers = [{k: v for k, v in event_to_transcript(w).items() if k != "type"}
                   for w in (self.session.slip if self.session is not None else ())]
-        if self.ask("set_slip", wagers=wagers):
+        if self.ask(Op.SET_SLIP, wagers=wagers):
             self.sent_slip = wagers
             return True
         self.show_state(self.service_state)  # the service's slip, as it was
@@ -272,34 +271,34 @@ class StationController(TableController):
     def confirm_settlement(self) -> bool:
         if self.rnd is None or not self.concluded:
             return False
-        return self.ask("next_round")
+        return self.ask(Op.NEXT_ROUND)
 
     # ------------------------------------------------------------------ the cards the service holds
     def confirm_implied_hit(self) -> bool:
-        return bool(self.implied) and self.ask("confirm_hit")
+        return bool(self.implied) and self.ask(Op.CONFIRM_HIT)
 
     def double_last_card(self, amount: Decimal | float | None = None) -> bool:
         if not self.implied:
             return False
-        return self.ask("double_last_card", amount=str(amount) if amount is not None else None)
+        return self.ask(Op.DOUBLE_LAST_CARD, amount=str(amount) if amount is not None else None)
 
     def place_stray(self, target: str) -> bool:
-        return self.stray_card is not None and self.ask("place_card", to=target)
+        return self.stray_card is not None and self.ask(Op.PLACE_CARD, to=target)
 
     def report_face_up(self) -> None:
-        self.ask("face_up")  # 5.5: the service turns the next card face up
+        self.ask(Op.FACE_UP)  # 5.5: the service turns the next card face up
 
     def release_hold(self, keyed_card: str | None = None, approval: int | None = None,
                      supervisor: str | None = None) -> bool:
         """The dealer checked the table: the card keyed in (an unread one by its number, with a
         supervisor's ``key_card`` approval, 5.1), or none missing."""
         if not keyed_card:
-            return self.ask("release_hold")
+            return self.ask(Op.RELEASE_HOLD)
         extra: dict[str, Any] = {} if approval is None else {"approval": approval}
         unread = [f["seq"] for f in self.service_state.get("in_flight") or [] if f.get("card") == "?"]
         if unread:
-            return self.ask("key_card", card=keyed_card.strip(), seq=unread[0], **extra)
-        return self.ask("key_card", card=keyed_card.strip(), **extra)
+            return self.ask(Op.KEY_CARD, card=keyed_card.strip(), seq=unread[0], **extra)
+        return self.ask(Op.KEY_CARD, card=keyed_card.strip(), **extra)
 
     # ------------------------------------------------------------------ undo (issue 24 item 4)
     def undo(self, supervisor: str | None = None, approval: int | None = None) -> bool:
@@ -308,7 +307,7 @@ class StationController(TableController):
         if supervisor is not None and approval is None:
             return self.say_refused("taking back more needs a supervisor's PIN")
         extra: dict[str, Any] = {} if approval is None else {"approval": approval}
-        done = self.ask("take_back", **extra)
+        done = self.ask(Op.TAKE_BACK, **extra)
         if done:
             self.last_undo = "Taken back" + (f" by {supervisor}" if supervisor else "")
         return done
@@ -316,7 +315,7 @@ class StationController(TableController):
     # ------------------------------------------------------------------ referral (6.1)
     def refer(self, text: str) -> None:
         """6.1: the service records the referral (audited, the round "referred", no card assigned)."""
-        self.ask("refer", text=text)
+        self.ask(Op.REFER, text=text)
 
     def resolve_referral(self, ruling: str, supervisor: str, approval: int | None = None) -> bool:
         """The shift manager's decision (continue / void), under the PIN the service checked."""
@@ -324,7 +323,7 @@ class StationController(TableController):
             return False
         if approval is None:
             return self.say_refused("a supervisor's PIN is needed first")
-        return self.ask("resolve", ruling=ruling, text=f"Shift manager {supervisor}: {ruling}", approval=approval)
+        return self.ask(Op.RESOLVE, ruling=ruling, text=f"Shift manager {supervisor}: {ruling}", approval=approval)
 
     # ------------------------------------------------------------------ the table's set-up
     def apply_setup(self, setup: TableSetup, approval: int | None = None) -> bool:
@@ -332,7 +331,7 @@ class StationController(TableController):
         its refusal names the clause and leaves the set-up as it was."""
         if approval is None:
             return self.say_refused("a supervisor's PIN is needed to change the table's set-up")
-        return self.ask("set_table", setup=setup_to_json(setup), approval=approval)
+        return self.ask(Op.SET_TABLE, setup=setup_to_json(setup), approval=approval)
 
     # ------------------------------------------------------------------ what the service does itself
     def remember_setup(self, setup: TableSetup) -> None:
@@ -354,7 +353,7 @@ class StationController(TableController):
     def end_shift(self, dealer: str) -> None:
         self.link.resume_token = ""
         self.dealer = ""
-        self.link.request("logout")
+        self.link.request(Op.LOGOUT)
 
     def close(self) -> None:
         super().close()

@@ -31,6 +31,7 @@ from typing import Any
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMessageBox, QWidget
 
 from dealer_assist.service.client import ServiceClient, ServiceError
+from dealer_assist.service.ops import Op
 from dealer_assist.service.protocol import ProtocolError
 from dealer_assist.service.snapshot import fetch_snapshot
 from dealer_assist.store import PinCheck, StoreError
@@ -110,7 +111,7 @@ class ServiceCopy:
             with contextlib.suppress(ServiceError, OSError):
                 client = ServiceClient(self.socket_path, "review", timeout_s=5.0)
                 try:
-                    client.request("end_review", token=self.token)
+                    client.request(Op.END_REVIEW, token=self.token)
                 finally:
                     client.close()
             self.token = ""
