@@ -19,6 +19,7 @@ the chart (75 %), 3 deviations, all 3 index plays: flagged.
 
 from __future__ import annotations
 
+import csv
 import json
 import subprocess
 import sys
@@ -94,3 +95,30 @@ def test_a_chart_player_is_exact_and_an_insurance_counter_is_flagged(store: Path
     assert sorted({p["round"] for p in counter["index_plays"]}) == [2, 4, 6]  # every round B
     assert counter["flagged"] is True
     assert any("3 of 3 deviations from the chart are index plays" in r for r in counter["reasons"])
+
+
+def test_a_players_report_as_csv_and_pdf(store: Path, tmp_path: Path) -> None:
+    pdf, table = tmp_path / "counter.pdf", tmp_path / "counter.csv"
+    done = protect("--db", str(store), "--player", "counter", "--pdf", str(pdf), "--csv", str(table))
+    assert done.returncode == 0, done.stderr
+    assert pdf.read_bytes().startswith(b"%PDF-") and b"%%EOF" in pdf.read_bytes()[-64:]
+    with table.open(newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert [int(r["round"]) for r in rows] == [1, 2, 3, 4, 5, 6]
+    assert {r["player"] for r in rows} == {"counter"} and {r["main_wager"] for r in rows} == {"20"}
+    # round A at the shoe's start: true count 0; round B: the insurance taken at the index
+    assert [float(r["true_count"]) for r in rows[::2]] == [0.0, 0.0, 0.0]
+    assert [(r["decisions"], r["chart_matches"], r["index_plays"]) for r in rows] == \
+        [("2", "2", "0"), ("2", "1", "1")] * 3
+    assert rows[1]["deviations"] == "insurance v A: insurance (chart decline, index play)"
+
+
+def test_a_report_needs_one_player_and_a_writable_file(store: Path, tmp_path: Path) -> None:
+    done = protect("--db", str(store), "--pdf", str(tmp_path / "x.pdf"))
+    assert done.returncode == 2 and done.stderr.startswith("error: ") and "--player" in done.stderr
+    nobody = protect("--db", str(store), "--player", "nobody", "--csv", str(tmp_path / "x.csv"))
+    assert nobody.returncode == 2 and "no rounds of player nobody" in nobody.stderr
+    assert not (tmp_path / "x.csv").exists()
+    bad = protect("--db", str(store), "--player", "counter", "--csv", str(tmp_path / "missing" / "x.csv"))
+    assert bad.returncode == 2 and bad.stderr.startswith("error: cannot write the report")
+    assert "Traceback" not in bad.stderr
