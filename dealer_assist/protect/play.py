@@ -18,8 +18,9 @@ each decision the hand, the dealer's first card and the options the engine allow
   composition-dependent values with ``exact_cards=0``) of the hand against the same card
   from a shoe shifted to the round's true count (rounded, within -5..+5): a shoe of the
   game's deck count whose tagged cards are moved by the count (:func:`shifted_shoe`). Where it
-  differs from the chart's play, that cell has an index play at that count; a decision that
-  leaves the chart for exactly that play is an index play.
+  differs from the chart's play and from the engine's at a true count of 0, that cell has an
+  index play at that count; a decision that leaves the chart for exactly that play is an
+  index play (``scripts/protect_index_plays.py`` lists them per game).
 """
 
 from __future__ import annotations
@@ -136,6 +137,17 @@ def best_play(game: str, decks: int, true_count: int, cards: tuple[int, ...], up
     return "hit" if vs.plays_hit(comp, hard, ace, bj_cost) else "stand"
 
 
+def index_play(game: str, decks: int, true_count: int, cards: tuple[int, ...], up: int, allowed: frozenset[str],
+               printed: str) -> str | None:
+    """The count's play of the hand at ``true_count`` where it differs from the chart's and from
+    the engine's own at a true count of 0 (the engine's ``exact_cards=0`` values differ from
+    the chart's exact ones in a few close cells: not an index play)."""
+    best = best_play(game, decks, true_count, cards, up, allowed)
+    if best is None or best == printed or best == best_play(game, decks, 0, cards, up, allowed):
+        return None
+    return best
+
+
 def chart_play(chart: Chart, cards: tuple[int, ...], up: int, allowed: frozenset[str]) -> str:
     if len(cards) == 2:
         return chart.initial_action(cards[0], cards[1], up, lambda a: a in allowed)
@@ -226,9 +238,8 @@ def round_decisions(round_id: int, header: dict[str, Any], events: list[dict[str
                     up = parse_card(view.dealer.cards[0]).points
                     allowed = frozenset(exp.options) | {action} if exp.options else frozenset(PLAYS)
                     played = chart_play(chart, values, up, allowed)
-                    best = best_play(game, decks, tc, values, up, allowed)
                     out.append(PlayDecision(round_id, player, _describe(values, up), str(action), played,
-                                            best if best is not None and best != played else None,
+                                            index_play(game, decks, tc, values, up, allowed, played),
                                             true_count or 0.0))
             if action in PLAYS and offered:
                 close_offers()

@@ -30,7 +30,10 @@ from typing import Any
 import pytest
 
 from dealer_assist.engine.transcript import settle_document
+from dealer_assist.odds.rulesets import for_game
 from dealer_assist.odds.sheet import chart_of
+from dealer_assist.protect.counts import count_for
+from dealer_assist.protect.play import shifted_shoe
 from dealer_assist.store import record_transcript
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -122,3 +125,27 @@ def test_a_report_needs_one_player_and_a_writable_file(store: Path, tmp_path: Pa
     bad = protect("--db", str(store), "--player", "counter", "--csv", str(tmp_path / "missing" / "x.csv"))
     assert bad.returncode == 2 and bad.stderr.startswith("error: cannot write the report")
     assert "Traceback" not in bad.stderr
+
+
+def test_the_shifted_shoe_has_the_true_count_and_the_size() -> None:
+    count = count_for("lucky8", 6)
+    assert count is not None
+    rules = for_game("lucky8", 6)
+    for tc in range(-5, 6):
+        shoe = shifted_shoe(count, rules, tc)
+        assert sum(shoe) == sum(rules.shoe)
+        # the cards moved out of the full shoe, by tag: their running count per deck is tc
+        assert sum(t * (full - now) for t, full, now in zip(count.tags, rules.shoe, shoe, strict=True)) == 6 * tc
+
+
+def test_a_table_played_by_the_chart_is_all_the_chart(tmp_path: Path) -> None:
+    """Sixty rounds dealt through the engine, every hand by the chart (the simulator's, with
+    surrender): the replay finds every decision the chart's and no index play."""
+    db = tmp_path / "sim.db"
+    done = subprocess.run([sys.executable, "scripts/protect_sample.py", str(db), "--rounds", "60", "--seed", "3"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert done.returncode == 0, done.stderr
+    rows = {r["player"]: r for r in map(json.loads, protect("--db", str(db), "--json").stdout.splitlines())}
+    for name in ("counter", "flat"):
+        p = rows[name]["play_precision"]
+        assert p["decisions"] >= 60 and p["matching"] == p["decisions"] and p["index_plays"] == 0
