@@ -238,7 +238,7 @@ def player_reports(rounds: list[RoundRow], player: str | None = None, *, play: b
         if played is not None and index_flagged(played):
             at = [d for d in played.rows if d.at_index]
             reasons.append(f"{played.index_plays} of {played.deviations} deviations from the chart are index plays: "
-                           + ", ".join(f"{d.action} {d.hand} at true count {d.true_count:+.1f} (round {d.round_id})"
+                           + ", ".join(f"{d.hand}: {d.action} at true count {d.true_count:+.1f} (round {d.round_id})"
                                        for d in at[:5]) + (" ..." if len(at) > 5 else ""))
         count = count_for(items[0][0].game, items[0][0].decks)
         out.append(PlayerReport(
