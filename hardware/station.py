@@ -167,8 +167,7 @@ def station_checks(cfg: StationConfig, layout: Layout, *, wait_s: float = ANSWER
         port = check_shoe_access(cfg.shoe_port)
         checks.append(port)
         if port.ok and service.ok:
-            checks.append(Check("shoe", True, "held by the service (the dealer's screen shows its status)",
-                                skipped=True))
+            checks.append(shoe_as_the_service_reads_it(layout.socket, cfg.codec, cfg.baud))
         elif port.ok and os.access(cfg.shoe_port, os.R_OK | os.W_OK):
             checks.append(probe_shoe(cfg.shoe_port, cfg.codec, cfg.baud, wait_s))
     store = st.store_path(cfg)
@@ -176,6 +175,32 @@ def station_checks(cfg: StationConfig, layout: Layout, *, wait_s: float = ANSWER
     checks.append(st.check_disk(store))
     checks.append(floor_check(cfg, st.floor_password(layout.state_dir)))
     return checks
+
+
+def shoe_as_the_service_reads_it(socket: Path, codec: str, baud: int) -> Check:
+    """The service holds the port: what it reads of the shoe's real frames (issue 39): a wrong
+    codec or baud decodes to damaged frames only, or to nothing (the screen's "Shoe LOST")."""
+    from dealer_assist.service.client import ServiceClient, ServiceError
+
+    try:
+        client = ServiceClient(socket, timeout_s=10)
+        try:
+            shoe = client.request("state").get("shoe") or {}
+        finally:
+            client.close()
+    except ServiceError as exc:
+        return Check("shoe", True, f"held by the service; its status not read: {exc.message}", skipped=True)
+    frames, damaged = int(shoe.get("frames") or 0), int(shoe.get("damaged") or 0)
+    if frames:
+        return Check("shoe", True, f"the service reads the shoe's frames as {codec} ({frames} whole, {damaged} damaged)")
+    if damaged:
+        return Check("shoe", False, f"the service read {damaged} frame(s) from the shoe and none decoded as {codec}: "
+                     f"are shoe.codec ({codec}) and shoe.baud ({baud}) the shoe's? (station init --force --codec ...)")
+    if not shoe.get("connected"):
+        return Check("shoe", False, f"the service has no answer from the shoe as {codec} (the screen shows Shoe "
+                     f"LOST): is the shoe switched on? are shoe.codec ({codec}) and shoe.baud ({baud}) the shoe's?")
+    return Check("shoe", True, "held by the service, no frame from it yet (deal a card and check again)",
+                 skipped=True)
 
 
 def store_check_as_service(store: Path) -> Check:
@@ -218,10 +243,16 @@ class StationCommand:
                            ("serve", "run the station service (owns the shoe, the store, the PINs)"),
                            ("unlock", "clear an account's wrong PINs and lock (as root; audited)"),
                            ("enrol-code", "print a new one-time code for the first supervisor's enrolment "
-                                          "(as root)")):
+                                          "(as root)"),
+                           ("acknowledge", "open the table on a store the service refused at its start "
+                            "(rolled back, anchor gone, failed verify) once a technician checked it: audited")):
             sub = actions.add_parser(name, help=text)
             # before or after the action; SUPPRESS keeps a value given before it
             sub.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help=config_help)
+            if name == "acknowledge":
+                sub.add_argument("--state-dir", metavar="DIR", help="the service's state directory "
+                                 "(default /var/lib/dealer-assist)")
+                sub.add_argument("--by", default="", help="who checked the store (default: the account)")
             if name == "serve":
                 sub.add_argument("--state-dir", metavar="DIR", help="the store, its key and the anchor "
                                  "(default /var/lib/dealer-assist; development: the user's data directory)")
@@ -259,6 +290,8 @@ class StationCommand:
             return self._unlock(args)
         if args.action == "enrol-code":
             return self._enrol_code()
+        if args.action == "acknowledge":
+            return self._acknowledge(args)
         try:
             cfg = st.find_config(args.config)
         except StationError as exc:
@@ -341,6 +374,43 @@ class StationCommand:
             print(f"error: {exc.strerror or exc}", file=sys.stderr)
             return 2
         print(f"enrolment code for the first supervisor: {code} (once; the screen asks for it)")
+        return 0
+
+    def _acknowledge(self, args: argparse.Namespace) -> int:
+        """A technician checked a store the service refused: it opens the table at its next
+        start, audited (issue 39 item 5). Root, or the service account itself."""
+        import datetime
+        import getpass
+
+        from dealer_assist.service.anchor import acknowledge
+
+        try:
+            cfg = st.find_config(args.config)
+        except StationError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        state = Path(args.state_dir) if args.state_dir else (st.site_data_dir() if cfg else st.user_data_dir())
+        try:
+            owner = state.stat().st_uid
+        except OSError as exc:
+            print(f"error: no state directory {state}: {exc.strerror}", file=sys.stderr)
+            return 2
+        if not is_root() and os.geteuid() != owner:
+            print(f"error: only root (sudo) or the service account may acknowledge the store in {state}",
+                  file=sys.stderr)
+            return 2
+        by = args.by or os.environ.get("SUDO_USER") or getpass.getuser()
+        at = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+        try:
+            problem = acknowledge(state, by, at)
+        except OSError as exc:
+            print(f"error: cannot write the acknowledgement in {state}: {exc.strerror}", file=sys.stderr)
+            return 2
+        if not problem:
+            print(f"error: the service refused no store in {state}: nothing to acknowledge", file=sys.stderr)
+            return 2
+        print(f"acknowledged by {by}: {problem}")
+        print("the service opens the table at its next start (audited): systemctl restart dealer-assist")
         return 0
 
     def _init(self, args: argparse.Namespace, path: Path) -> int:

@@ -196,15 +196,31 @@ def check_engine() -> str:
         raise CheckFailed(f"bench says {first!r}, wanted 'engine: {want} ...'"
                           + (" (did build.sh say the engine compile failed?)" if want == "compiled" else ""))
     internal = DIST / "_internal"
-    compiled = sorted(p.name.split(".")[0] for p in (internal / "dealer_assist").glob("*.so"))
+    # where mypyc puts them: dealer_assist/engine/table.cpython-311-....so for engine/table
+    package = internal / "dealer_assist"
+    compiled = sorted(p.relative_to(package).as_posix().split(".")[0] for p in package.rglob("*.so"))
     runtime = sorted(p.name for p in internal.glob("*__mypyc*.so"))
-    if want == "compiled" and (not runtime or "table" not in compiled):
-        raise CheckFailed(f"compiled modules in the bundle: {compiled}, mypyc runtime: {runtime}")
+    missing = sorted(set(compiled_modules()) - set(compiled))
+    if want == "compiled" and (not runtime or missing):
+        raise CheckFailed(f"compiled modules missing from the bundle: {missing} (found {compiled}), "
+                          f"mypyc runtime: {runtime}")
     speed = re.search(r"([\d,]+) rounds/s", out)
     figure = f"; bench --rounds 50, set-up (a): {speed.group(1)} rounds/s" if speed else ""
     if want == "pure":
         return f"bench: pure-Python engine, as DEALER_ASSIST_PURE_PYTHON=1 asks{figure}"
-    return f"bench: compiled with mypyc, {len(compiled)} extension modules + {runtime[0]}{figure}"
+    return (f"bench: compiled with mypyc, {len(compiled)} extension modules (all "
+            f"{len(compiled_modules())} of scripts/compile_engine.py) + {runtime[0]}{figure}")
+
+
+def compiled_modules() -> tuple[str, ...]:
+    """scripts/compile_engine.py's MODULES: "engine/table", "games/__init__", ..."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("compile_engine", ROOT / "scripts" / "compile_engine.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return tuple(module.MODULES)
 
 
 def check_shoe(scratch: Path) -> str:

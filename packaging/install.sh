@@ -118,6 +118,13 @@ if [ -n "$FROM_VENV" ]; then
   PY=$VENV/bin/python
   [ -x "$PY" ] || die "--from-venv $VENV: no bin/python in it (a virtual environment with the project's requirements)"
   [ -f "$SRC/dealer_assist/__init__.py" ] || die "--from-venv: run packaging/install.sh of a source tree ($SRC holds no dealer_assist/)"
+  if [ -z "$DESTDIR" ]; then
+    # before anything changes: the service's account must run this Python (not under a 0700
+    # home); tried as that account if it exists, else as nobody (no more rights than it)
+    who=$ACCOUNT; getent passwd "$ACCOUNT" >/dev/null || who=nobody
+    runuser -u "$who" -- "$PY" -s -c 'import sqlite3, serial' >/dev/null 2>&1 ||
+      die "the account $ACCOUNT could not run $PY (tried as $who): the venv and its interpreter must be readable and reachable by it (a venv under /root or a 0700 home is not); nothing was changed"
+  fi
   STAGE=$(mktemp -d "${TMPDIR:-/tmp}/dealer-assist-stage.XXXXXX")
   mkdir "$STAGE/lib"
   for package in dealer_assist hardware ui; do
@@ -142,6 +149,28 @@ else
   fi
   PROGRAM_PARTS=(dealer-assist _internal share install.sh CHANGELOG.md)
 fi
+
+# Before anything changes: the paths are directories (or absent) and there is room.
+preflight() {
+  [ -z "$DESTDIR" ] || return 0
+  local path parent need have
+  for path in "$STATEDIR" "$LOGDIR" "$CONFDIR" "$PREFIX" "$BINDIR" "$DATADIR"; do
+    if [ -L "$path" ] || { [ -e "$path" ] && [ ! -d "$path" ]; }; then
+      die "$path exists and is not a directory (a link or a file): move it away first; nothing was changed"
+    fi
+  done
+  need=$(( $(du -sk "${PROGRAM_PARTS[@]/#/$HERE/}" 2>/dev/null | awk '{s += $1} END {print s + 0}') * 2 + 10240 ))
+  for path in "$PREFIX" "$STATEDIR"; do
+    parent=$path
+    while [ ! -d "$parent" ]; do parent=$(dirname "$parent"); done
+    have=$(df -Pk "$parent" | awk 'NR == 2 {print $4}')
+    [ "$path" = "$STATEDIR" ] && need=102400  # the store's first days and its journal
+    if [ -n "$have" ] && [ "$have" -lt "$need" ]; then
+      die "$parent has $((have / 1024)) MB free, $((need / 1024)) MB needed for $path: free some space; nothing was changed"
+    fi
+  done
+}
+preflight
 
 # The service account: a system account with no log-in, its home the state directory, in
 # dialout for the shoe. Dealers' accounts join group dealer-assist only to reach the socket.
@@ -200,10 +229,11 @@ if [ -z "$DESTDIR" ]; then
 else
   svc=(); root=()
 fi
-migrated=
-if [ -z "$DESTDIR" ] && [ -d "$STATEDIR" ] &&
-   [ -n "$(find "$STATEDIR" -xdev \( ! -user "$ACCOUNT" -o ! -group "$GROUP" -o -perm /0077 \) -print -quit)" ]; then
-  migrated=1
+migrated=; fixed=0
+if [ -z "$DESTDIR" ] && [ -d "$STATEDIR" ]; then
+  # the old shared layout is the setgid directory; otherwise say how many files were set right
+  if [ -g "$STATEDIR" ]; then migrated=1; fi
+  fixed=$(find "$STATEDIR" -xdev -mindepth 1 ! -type l \( ! -user "$ACCOUNT" -o ! -group "$GROUP" -o -perm /0077 \) -print | wc -l)
 fi
 install -d -m 0700 "${svc[@]}" "$DESTDIR$STATEDIR"
 install -d -m 0750 "${svc[@]}" "$DESTDIR$LOGDIR"
@@ -253,6 +283,8 @@ echo "Dealer Assist $("$DESTDIR$PREFIX/dealer-assist" --version 2>/dev/null | se
 echo "Station: $config_note; store in $STATEDIR, log in $LOGDIR (account $ACCOUNT)."
 if [ -n "$migrated" ]; then
   echo "Migrated $STATEDIR from the shared layout: its files now belong to $ACCOUNT alone (0700/0600)."
+elif [ "$fixed" -gt 0 ]; then
+  echo "Set $fixed file(s) in $STATEDIR to $ACCOUNT alone (0700/0600)."
 fi
 echo "Service: $service_note."
 echo "Next: dealer-assist station init (as root); add each dealer's account: usermod -aG $GROUP <account>;"

@@ -62,10 +62,12 @@ def _service(args: argparse.Namespace) -> int:
         figures = run_service(where, args.kills, seed=args.seed, max_delay=min(args.max_delay, 1.5))
     print("\n".join(figures.lines()))
     for name, ids in (("stuck", figures.stuck), ("results missing", figures.results_missing),
-                      ("cards lost", figures.cards_lost)):
+                      ("cards lost", figures.cards_lost), ("missing at a count", figures.count_misses),
+                      ("refused", figures.refusals)):
         if ids:
             print(f"  {name}: {ids[:20]}")
-    return 0 if not (figures.stuck or figures.results_missing or figures.cards_lost) and figures.verify == "ok" else 1
+    bad = figures.stuck or figures.results_missing or figures.cards_lost or figures.count_misses or figures.refusals
+    return 0 if not bad and figures.verify == "ok" else 1
 
 
 def _screen_client(args: argparse.Namespace) -> int:

@@ -130,7 +130,25 @@ def ensure_venv() -> None:
     STAMP.write_text(wanted)
 
 
-COMPILED_STEP = "the whole suite on the compiled engine"
+COMPILED_STEP = "the engine's tests on the compiled engine"
+# The tests that run the engine's code (what scripts/compile_engine.py compiles) in this
+# process or in the CLI they start; the floor, hardware, packaging, station and station-day
+# tests run none of it and are not run twice. tests/test_compiled_pass.py proves the pass
+# imports only compiled engine modules, subprocesses included (tests/compiled_guard).
+COMPILED_TESTS = ("tests/test_compiled_pass.py", "tests/engine", "tests/odds", "tests/store", "tests/cli",
+                  "tests/service", "tests/ui", "tests/ui_review", "tests/ui_service",
+                  "tests/hardware/test_shoe_state.py")
+GUARD = ROOT / "tests" / "compiled_guard"
+
+
+def pytest_workers() -> int:
+    """pytest-xdist workers: one per core this process may run on (DEALER_ASSIST_TEST_WORKERS
+    to choose)."""
+    chosen = os.environ.get("DEALER_ASSIST_TEST_WORKERS", "")
+    if chosen.isdigit() and int(chosen) > 0:
+        return int(chosen)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, cores)
 
 
 def missing_c_toolchain() -> str | None:
@@ -144,18 +162,27 @@ def missing_c_toolchain() -> str | None:
 
 
 def run_tests(extra: list[str]) -> int:
-    """ruff, mypy --strict, pytest, then the whole suite again on the mypyc-compiled engine
-    (the one the app and the packaged build run); every step runs, the exit status is 0 only
-    if all passed."""
+    """ruff, mypy --strict, pytest (in parallel workers), then the engine's tests again on the
+    mypyc-compiled engine (the one the app and the packaged build run); every step runs, the
+    exit status is 0 only if all passed."""
+    import tempfile
+
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONDONTWRITEBYTECODE="1")
+    # loadgroup: the tests marked xdist_group run in one worker (tests/station_day)
+    parallel = ["-n", str(pytest_workers()), "--dist", "loadgroup"]
     steps = [
         ("ruff", [str(PY), "-m", "ruff", "check", "dealer_assist", "hardware", "ui", "tests", "scripts", "packaging"]),
         ("mypy --strict", [str(PY), "-m", "mypy", "--strict", "dealer_assist", "hardware", "ui"]),
-        ("pytest", [str(PY), "-m", "pytest", *extra]),
+        ("pytest", [str(PY), "-m", "pytest", *parallel, *extra]),
     ]
     # The engine compiled with mypyc (build/compiled) must pass the same tests: engine, store,
-    # the dealer's screen and review all run on it in the app.
-    compiled_env = dict(app_environment(True, env), DEALER_ASSIST_EXPECT_COMPILED="1")
+    # the dealer's screen and review all run on it in the app. Every process of that pass
+    # (PYTHONSAFEPATH: `python -m` from the checkout does not put the sources first) loads
+    # tests/compiled_guard, which refuses a pure engine module and records it there.
+    records = tempfile.mkdtemp(prefix="dealer-assist-pure-imports-")
+    compiled_env = dict(app_environment(True, env), DEALER_ASSIST_EXPECT_COMPILED="1",
+                        COMPILED_PASS_PURE_IMPORTS=records, PYTHONSAFEPATH="1")
+    compiled_env["PYTHONPATH"] = os.pathsep.join([str(GUARD), compiled_env["PYTHONPATH"]])
     pytest_bin = BIN / ("pytest.exe" if os.name == "nt" else "pytest")
     missing = missing_c_toolchain()
     if missing:
@@ -166,7 +193,8 @@ def run_tests(extra: list[str]) -> int:
         steps += [
             ("compile the engine (mypyc)", [str(PY), "scripts/compile_engine.py"]),
             (COMPILED_STEP,
-             [str(pytest_bin), "tests", "--import-mode=importlib", "-p", "no:cacheprovider", "-q"]),
+             [str(pytest_bin), *COMPILED_TESTS, *parallel, "--import-mode=importlib", "-p", "no:cacheprovider",
+              "-q"]),
         ]
     failed = []
     for name, cmd in steps:
@@ -178,8 +206,12 @@ def run_tests(extra: list[str]) -> int:
         code = subprocess.run(cmd, cwd=ROOT, env=step_env).returncode
         if code == 5 and name in ("pytest", COMPILED_STEP):
             say("pytest collected no tests: that is a failure")
+        if name == COMPILED_STEP and os.listdir(records):
+            say("a pure-Python engine module was imported on the compiled pass: " + ", ".join(os.listdir(records)))
+            code = code or 1
         if code != 0:
             failed.append(name)
+    shutil.rmtree(records, ignore_errors=True)
     if failed:
         say("FAILED: " + ", ".join(failed))
         return 1

@@ -51,9 +51,12 @@ def main() -> int:
         review = server.url(db, user=review_role(db))
         today = dt.date.today()
         add_station(admin, "BJ-07", "PIT-2")
+        with psycopg.connect(admin) as conn:  # the signing accounts (issue 35: PINs)
+            for name in ("ann", "sue", "cal"):
+                acc.set_signer(conn, name, "2468")
         with psycopg.connect(review) as conn:  # the shift opens before the rounds
             acc.record_chips(conn, "BJ-07", today, "day", "opener", acc.parse_chips("1000x4,100x100,25x200,5x200"),
-                             "ann", "sue")
+                             "ann", "2468", "sue", "2468")
         for table, dealer, rounds in (("BJ-07", "ann", 7), ("BJ-08", "ben", 5)):
             role = add_station(admin, table, "PIT-2").role
             store = tmp / f"{table}.db"
@@ -68,9 +71,9 @@ def main() -> int:
         with psycopg.connect(review) as conn:
             for kind, chips in (("fill", "100x40,25x40"),
                                 ("fill", "25x80,5x100"), ("credit", "1000x4"), ("closer", "100x90,25x80,5x40")):
-                acc.record_chips(conn, "BJ-07", today, "day", kind, acc.parse_chips(chips), "ann", "sue")
+                acc.record_chips(conn, "BJ-07", today, "day", kind, acc.parse_chips(chips), "ann", "2468", "sue", "2468")
             acc.record_drop(conn, "BJ-07", today, "day", acc.amount("12000", "cash"), acc.amount("3000", "m"),
-                            "cal", "sue")
+                            "cal", "2468", "sue", "2468")
         from ui.review.pit_view import PitWindow
 
         window = PitWindow(review)

@@ -15,15 +15,35 @@ _TEST_HOME = pytest.StashKey[str]()
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    """With DEALER_ASSIST_EXPECT_COMPILED set, refuse to run on the pure-Python engine."""
+    """With DEALER_ASSIST_EXPECT_COMPILED set, refuse to run on the pure-Python engine, or
+    without the guard that refuses it in every process (tests/compiled_guard)."""
     if not os.environ.get("DEALER_ASSIST_EXPECT_COMPILED"):
         return
+    import sys
+
     import dealer_assist.engine.table as table
 
     if not table.__file__.endswith((".so", ".pyd")):
         raise pytest.UsageError(
             f"the compiled engine was expected, but {table.__file__} was imported"
         )
+    guard = sys.modules.get("sitecustomize")
+    if guard is None or not hasattr(guard, "PureEngineRefused"):
+        raise pytest.UsageError("the compiled pass needs tests/compiled_guard on PYTHONPATH")
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """The compiled pass fails when any process of it imported a pure engine module, even
+    one whose failure a test expected (tests/compiled_guard/sitecustomize.py)."""
+    folder = os.environ.get("COMPILED_PASS_PURE_IMPORTS")
+    if not os.environ.get("DEALER_ASSIST_EXPECT_COMPILED") or not folder or hasattr(session.config, "workerinput"):
+        return
+    records = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+    if records:
+        for name in records:
+            with open(os.path.join(folder, name), encoding="utf-8") as record:
+                print(f"\npure engine module imported on the compiled pass: {record.read().strip()}")
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -12,7 +12,16 @@
     dealer-assist floor drop --url URL --table T --day D --shift S --cash N [--markers N]
                              --counted-by NAME --witness NAME
     dealer-assist floor buy-in --url URL --table T --player P --amount N [--marker] --supervisor NAME
-    dealer-assist floor shift --url URL --day D --shift S [--pit P]   # win and hold
+    dealer-assist floor shift --url URL --day D --shift S [--pit P]   # win and hold % (win / drop)
+    dealer-assist floor signer --url URL --name NAME                  # an account that signs, its PIN
+    dealer-assist floor denominations --url URL --table T --chips 1000,100,25,5
+    dealer-assist floor edges [--game G] [--decks N]   # par sheets' edges kept on disk, once (install)
+    dealer-assist floor serve --url URL --state PATH [--log PATH] [--interval S] [--stale-after S]
+                              # the floor service: every alert, continuously (systemd: dealer-assist-floor)
+
+Signers are accounts (``floor signer``, the administrator's): each signature is confirmed with
+the account's PIN, read from the terminal (or one a line on standard input: the first signer's,
+then the second's) — never from the command line.
     dealer-assist floor rating --url URL --player P --since D --until D
 
 Run as the floor's administrator. URL is a libpq URL or ``service=NAME``; passwords come from
@@ -64,7 +73,30 @@ class FloorCommand:
         buy = actions.add_parser("buy-in", help="record a player's buy-in at a table")
         shift = actions.add_parser("shift", help="a shift's win and hold per table, pit and floor")
         rating = actions.add_parser("rating", help="a player's rating: rounds, wagered, net, buy-in, time played")
-        for sub in (chips, drop, buy, shift, rating):
+        signer = actions.add_parser("signer", help="add a signing account or give it a new PIN (PIN on stdin)")
+        signer.add_argument("--name", required=True, help="the account's name (one account whatever its case)")
+        denominations = actions.add_parser("denominations", help="a table's chip denominations (fills, counts)")
+        denominations.add_argument("--table", required=True, help="the table, e.g. BJ-07")
+        denominations.add_argument("--chips", required=True, help="its denominations, e.g. 1000,100,25,5")
+        edges = actions.add_parser("edges", help="work out and keep every par sheet's edges once (at install)")
+        edges.add_argument("--game", action="append", help="only this game (again for more)")
+        edges.add_argument("--decks", type=int, action="append", help="only this deck count (again for more)")
+        edges.add_argument("--background", action="store_true",
+                           help="at a low priority (as the forwarder starts it for a par sheet not kept)")
+        serve = actions.add_parser("serve", help="the floor service: evaluate every alert continuously")
+        serve.add_argument("--url", required=True, help="the floor database, as the floor service's role")
+        serve.add_argument("--state", required=True, help="its state file (JSON: reachable or not, since when)")
+        serve.add_argument("--log", help="its log file (default: standard output, e.g. the journal)")
+        serve.add_argument("--interval", type=float, default=10.0, help="seconds between passes (default 10)")
+        serve.add_argument("--stale-after", type=float, default=30.0,
+                           help="link down after this many seconds without a heartbeat (default 30)")
+        serve.add_argument("--min-pace", type=int, default=30, help="rounds an hour under which pace alerts")
+        serve.add_argument("--no-win-band", action="store_true",
+                           help="no win-band alerts (no par sheets worked out: a floor that watches only links)")
+        serve.add_argument("--verify-every", type=float, default=300.0,
+                           help="seconds between verifies of the last day's chains (default 300; 0: never)")
+        serve.add_argument("--once", action="store_true", help="one pass, then exit")
+        for sub in (chips, drop, buy, shift, rating, signer, denominations):
             sub.add_argument("--url", required=True, help="the floor database (libpq URL or service=NAME)")
         for sub in (chips, drop, shift):
             sub.add_argument("--day", required=True, help="the gaming day, YYYY-MM-DD")
@@ -99,9 +131,27 @@ class FloorCommand:
                 else:
                     print(f"floor: {safe_url(args.url)} is up to date")
                 return 0
+            if args.action == "edges":
+                import os
+
+                from dealer_assist.floor.edges import build_edges, every_sheet
+
+                if args.background:
+                    os.nice(10)
+
+                sheets = [(g, d) for g, d in every_sheet()
+                          if (not args.game or g in args.game) and (not args.decks or d in args.decks)]
+                if not sheets:
+                    raise FloorError("no game and deck count matches --game/--decks (games: "
+                                     + ", ".join(sorted({g for g, _ in every_sheet()})) + ")")
+                for game, decks in build_edges(sheets):
+                    print(f"floor: edges of {game} at {decks} decks kept")
+                return 0
+            if args.action == "serve":
+                return self._serve(args)
             if args.action in ("alerts", "ack"):
                 return self._alerts(args)
-            if args.action in ("chips", "drop", "buy-in", "shift", "rating"):
+            if args.action in ("chips", "drop", "buy-in", "shift", "rating", "signer", "denominations"):
                 return self._accounting(args)
             if args.action == "clear-alarm":
                 for alarm in clear_alarm(args.url, args.table, args.why):
@@ -134,6 +184,31 @@ class FloorCommand:
                 print(f"{a.alert_id}\t{a.raised_at:%Y-%m-%d %H:%M} UTC\t{a.table}\t{a.kind}\t{a.detail}\t{state}")
         return 0
 
+    def _serve(self, args: argparse.Namespace) -> int:
+        import datetime as dt
+        import signal
+        import threading
+        from pathlib import Path
+
+        from dealer_assist.floor.service import FloorService, ServiceSettings
+
+        if args.interval <= 0 or args.stale_after <= 0 or args.min_pace < 0 or args.verify_every < 0:
+            raise FloorError("--interval and --stale-after must be more than 0, --min-pace and --verify-every "
+                             "0 or more")
+        service = FloorService(args.url, Path(args.state), log_path=Path(args.log) if args.log else None,
+                               settings=ServiceSettings(interval=args.interval,
+                                                        stale_after=dt.timedelta(seconds=args.stale_after),
+                                                        min_pace=args.min_pace, win_band=not args.no_win_band,
+                                                        verify_every=args.verify_every))
+        if args.once:
+            done = service.pass_once()
+            return 0 if done.reachable else 1
+        stop = threading.Event()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, lambda *_: stop.set())
+        service.run(stop)
+        return 0
+
     def _accounting(self, args: argparse.Namespace) -> int:
         import datetime as dt
 
@@ -150,32 +225,49 @@ class FloorCommand:
             return "-" if value is None else f"{value:,.2f}"
 
         with connect(args.url, timeouts=REVIEW) as conn:
-            if args.action == "chips":
+            if args.action == "signer":
+                (pin,) = _pins([args.name], confirm=True)
+                print(f"floor: signer {acc.set_signer(conn, args.name, pin)} has its PIN")
+            elif args.action == "denominations":
+                values = [acc.amount(part.strip(), "--chips") for part in args.chips.split(",") if part.strip()]
+                acc.set_denominations(conn, args.table, values)
+                print(f"floor: {args.table} uses chips of {', '.join(format(v, 'f') for v in sorted(values, reverse=True))}")
+            elif args.action == "chips":
                 chips = acc.parse_chips(args.chips)
-                amount = acc.record_chips(conn, args.table, day(args.day), args.shift, args.kind, chips,
-                                          args.dealer, args.supervisor)
-                print(f"floor: {args.kind} of {args.table} ({args.day} {args.shift}) {money(amount)}, "
-                      f"signed by {args.dealer.strip()} and {args.supervisor.strip()}")
+                shift_day = day(args.day)
+                dealer_pin, supervisor_pin = _pins([args.dealer, args.supervisor])
+                done = acc.record_chips(conn, args.table, shift_day, args.shift, args.kind, chips,
+                                        args.dealer, dealer_pin, args.supervisor, supervisor_pin)
+                after = (" (after the closer: kept as an adjustment beside the closed shift, not in its figures)"
+                         if done.adjustment else "")
+                print(f"floor: {args.kind} of {args.table} ({args.day} {args.shift.strip().lower()}) "
+                      f"{money(done.total)}, signed by {args.dealer.strip().lower()} and "
+                      f"{args.supervisor.strip().lower()}{after}")
             elif args.action == "drop":
                 cash, markers = acc.amount(args.cash, "--cash"), acc.amount(args.markers, "--markers")
-                acc.record_drop(conn, args.table, day(args.day), args.shift, cash, markers, args.counted_by,
-                                args.witness)
-                print(f"floor: drop of {args.table} ({args.day} {args.shift}) {money(cash + markers)} "
+                shift_day = day(args.day)
+                counted_pin, witness_pin = _pins([args.counted_by, args.witness])
+                acc.record_drop(conn, args.table, shift_day, args.shift, cash, markers, args.counted_by, counted_pin,
+                                args.witness, witness_pin)
+                print(f"floor: drop of {args.table} ({args.day} {args.shift.strip().lower()}) {money(cash + markers)} "
                       f"(cash {money(cash)}, markers {money(markers)})")
             elif args.action == "buy-in":
                 value = acc.amount(args.amount, "--amount")
+                (pin,) = _pins([args.supervisor])
                 acc.record_buy_in(conn, args.table, args.player, value, "marker" if args.marker else "cash",
-                                  args.supervisor)
+                                  args.supervisor, pin)
                 print(f"floor: buy-in of {args.player} at {args.table}: {money(value)}")
             elif args.action == "shift":
                 tables, pits, whole = acc.shift_report(conn, day(args.day), args.shift, pit=args.pit)
                 print("\t".join(("", "opener", "closer", "fills", "credits", "drop", "win", "hold %", "rounds",
-                                 "rounds net", "theo win")))
+                                 "rounds net", "theo win", "after close", "win with after close")))
                 for f in [*tables, *pits, whole]:
                     print("\t".join((f.key, money(f.opener), money(f.closer), money(f.fills), money(f.credits),
                                      money(f.drop), money(f.win),
                                      "-" if f.hold_percent is None else f"{f.hold_percent}", str(f.rounds),
-                                     money(f.rounds_net), money(f.theo))))
+                                     money(f.rounds_net), money(f.theo),
+                                     f"{money(f.adjustment)} ({f.adjustments})" if f.adjustments else "-",
+                                     money(f.win_adjusted) if f.adjustments else "-")))
             else:
                 since, until = day(args.since, "--since"), day(args.until, "--until")
                 r = acc.player_rating(conn, args.player, dt.datetime(since.year, since.month, since.day, tzinfo=dt.UTC),
@@ -185,6 +277,26 @@ class FloorCommand:
                       f"net {money(r.net)}, buy-in {money(r.buy_in)} (markers {money(r.markers)}), "
                       f"time played {minutes // 60} h {minutes % 60:02d} min")
         return 0
+
+
+def _pins(names: list[str], *, confirm: bool = False) -> list[str]:
+    """Each signer's PIN: asked on the terminal, else one a line on standard input."""
+    import getpass
+    import sys
+
+    pins: list[str] = []
+    for name in names:
+        if sys.stdin.isatty():
+            pin = getpass.getpass(f"PIN of {name.strip()}: ")
+            if confirm and getpass.getpass(f"PIN of {name.strip()} again: ") != pin:
+                raise FloorError("the two PINs differ")
+        else:
+            line = sys.stdin.readline()
+            if not line:
+                raise FloorError(f"no PIN for {name.strip()} on standard input (one a line, in the signers' order)")
+            pin = line.rstrip("\r\n")
+        pins.append(pin)
+    return pins
 
 
 _COMMAND = FloorCommand()

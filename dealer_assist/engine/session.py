@@ -40,7 +40,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
-from dealer_assist.base.errors import RuleRefusal
+from dealer_assist.base.errors import RuleRefusal, TranscriptError
 from dealer_assist.engine.events import Burn, CardDrawn, Decision, Event, Multi, NoMoreBets, Wager
 from dealer_assist.engine.retraction import Retraction, retraction
 from dealer_assist.engine.round_api import Round
@@ -103,6 +103,7 @@ class TableSession:
         self.in_flight: dict[int, str] = {}  # shoe sequence number -> card, not yet recorded
         self.unread_unnumbered = 0  # unread cards from a shoe that sends no frame numbers
         self.feeds: dict[int, list[str]] = {}  # frame -> the cards of a double feed ("?" unread)
+        self.discarded: list[str] = []  # cards removed from the shoe between rounds and discarded (5.1)
         self.config: dict[str, Any] = {}
         self.round: Round = self._fresh(None)
 
@@ -112,15 +113,17 @@ class TableSession:
         if self.under_min:
             config["under_min_history"] = sorted(self.under_min)
         # 5.1 counts copies over the whole shoe since its last shuffle, not one round.
-        if (previous is not None and not self.shoe_reloaded and previous.shoe.dealt
+        if (previous is not None and not self.shoe_reloaded and (previous.shoe.dealt or self.discarded)
                 and previous.shoe.decks == config["decks"] and previous.rules.key == config["game"]):
-            config["shoe_dealt"] = [str(c) for c in previous.shoe.dealt]
+            config["shoe_dealt"] = [*(str(c) for c in previous.shoe.dealt), *self.discarded]
         if (not self.shoe_id or self.shoe_reloaded or previous is not None and (
                 previous.shoe.decks != config["decks"] or previous.rules.key != config["game"])):
             self.shoe_id, self.shoe_before = self.shoe_ids(), 0  # another shoe: counted from 0
         elif previous is not None:
-            self.shoe_before += cards_out(previous.events)
+            # the last round's cards and those set aside since (a supervisor's discard) left the shoe
+            self.shoe_before += cards_out(previous.events) + len(self.discarded)
         config["shoe"] = {"id": self.shoe_id, "dealt": self.shoe_before}
+        self.discarded = []
         rnd = new_round(config)  # TranscriptError on a header the rules refuse
         self.config = config
         self.shoe_reloaded = False
@@ -166,6 +169,25 @@ class TableSession:
             return
         self.shoe_id, self.shoe_before = str(shoe["id"]), int(shoe["dealt"]) + taken
         self.config["shoe"] = {"id": self.shoe_id, "dealt": self.shoe_before}
+
+    def discard(self, card: str) -> None:
+        """A card removed from the shoe between rounds and discarded (a supervisor set it
+        aside): one of the shoe's cards since its shuffle, so 5.1 counts it (a copy too many
+        later is seen) and the shoe's record counts it out. A round still taking bets deals
+        after it (its slip kept)."""
+        if not self.betting:
+            self.discarded.append(card)  # the next round's shoe_dealt
+            return
+        slip = list(self.round.events)
+        dealt = self.shoe_before + 1
+        config = {**self.config, "shoe_dealt": [*self.config.get("shoe_dealt", []), card],
+                  "shoe": {"id": self.shoe_id, "dealt": dealt}}
+        try:
+            rnd = new_round(config)
+            rnd.apply_all(slip)
+        except (TranscriptError, RuleRefusal):
+            return  # a card that fits no count of this shoe (5.1 voids the round it comes out in)
+        self.config, self.round, self.shoe_before = config, rnd, dealt
 
     def restore(self, config: Mapping[str, Any], events: Iterable[Event],
                 tentative: Sequence[Event] = ()) -> Round:

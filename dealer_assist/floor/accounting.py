@@ -9,7 +9,16 @@
 - **win** (the table's gross revenue): ``drop + closer - opener + credits - fills`` — what the
   tray gained, plus the chips that left it for the cage, minus those that came from it, plus the
   cash and markers the players gave for the chips they took from it;
-- **hold %** = win / drop.
+- **hold %** = win / drop (the table game's hold: this name and formula only; the rounds' own
+  house net over what was wagered is "net/wagered", never "hold").
+
+Issue 35, item 3 (a cage's rules, kept by the server: floor.record_chips, record_drop,
+record_buy_in of migration 0010): each signer is an account with a PIN (``floor signer``), two
+signatures by two different accounts ("SUE" is sue); fills, credits and buy-ins more than 0, in
+the table's chip denominations where the floor knows them (``floor denominations``); no gaming
+day after the floor's today; shift names in any case are one shift. A shift is closed once its
+closer is in: a later fill or credit is an **adjustment** of that shift, kept and shown beside
+its figures (``adjustment``, ``win_adjusted``), never in them.
 
 Beside them, for the shift's time (opener to closer), the rounds' own figures from the floor:
 the house's net over the rounds and the theoretical win (par sheets: dealer_assist.floor.alerts).
@@ -32,8 +41,8 @@ from dealer_assist.floor.alerts import Figures, par_figures, win_bands
 from dealer_assist.floor.connection import FloorError, describe_error
 
 __all__ = [
-    "KINDS", "PlayerRating", "ShiftFigures", "parse_chips", "player_rating", "record_buy_in", "record_chips",
-    "record_drop", "shift_report", "total",
+    "KINDS", "PlayerRating", "Recorded", "ShiftFigures", "parse_chips", "player_rating", "record_buy_in",
+    "record_chips", "record_drop", "set_denominations", "set_signer", "shift_report", "total",
 ]
 
 KINDS = ("opener", "closer", "fill", "credit")
@@ -65,62 +74,82 @@ def total(chips: dict[str, int]) -> Decimal:
     return sum((Decimal(d) * n for d, n in chips.items()), Decimal(0))
 
 
-def _write(conn: psycopg.Connection[Any], query: str, params: tuple[Any, ...], what: str) -> None:
+def _write(conn: psycopg.Connection[Any], query: str, params: tuple[Any, ...], what: str) -> Any:
+    """Run one recording statement (a function of the floor's) and commit; its first row back."""
     try:
-        conn.execute(query, params)
+        row = conn.execute(query, params).fetchone()
         if not conn.autocommit:
             conn.commit()
+        return row
     except psycopg.errors.UniqueViolation:
         if not conn.autocommit:
             conn.rollback()
         raise FloorError(f"{what} is already recorded (records are never changed)") from None
-    except psycopg.errors.CheckViolation as err:
-        if not conn.autocommit:
-            conn.rollback()
-        raise FloorError(f"{what}: refused ({describe_error(err)})") from None
     except psycopg.Error as err:
         if not conn.autocommit:
             conn.rollback()
-        raise FloorError(f"{what}: {describe_error(err)}") from None
+        raise FloorError(f"{what}: refused ({describe_error(err)})") from None
+
+
+@dataclass(frozen=True)
+class Recorded:
+    total: Decimal
+    adjustment: bool  # a fill or credit after the shift's closer: kept beside the closed shift
 
 
 def record_chips(conn: psycopg.Connection[Any], table: str, day: _dt.date, shift: str, kind: str,
-                 chips: dict[str, int], dealer: str, supervisor: str) -> Decimal:
-    """An opener, closer, fill or credit, signed by the dealer and a supervisor (two people)."""
+                 chips: dict[str, int], dealer: str, dealer_pin: str, supervisor: str, supervisor_pin: str
+                 ) -> Recorded:
+    """An opener, closer, fill or credit, signed by the dealer and a supervisor: two accounts,
+    each confirmed by its PIN (the server checks them: floor.record_chips)."""
     import json
 
     if kind not in KINDS:
         raise FloorError(f"kind {kind!r}: one of {', '.join(KINDS)}")
-    dealer, supervisor = dealer.strip(), supervisor.strip()
-    if not dealer or not supervisor:
+    if not dealer.strip() or not supervisor.strip():
         raise FloorError(f"a {kind} needs two signatures: the dealer's and a supervisor's")
-    if dealer == supervisor:
-        raise FloorError(f"a {kind} needs two signatures by two people: the dealer and a supervisor")
-    _write(conn, "INSERT INTO floor.chip_movements (table_name, gaming_day, shift, kind, chips, dealer, supervisor) "
-                 "VALUES (%s, %s, %s, %s, %s::jsonb, %s, %s)",
-           (table, day, shift, kind, json.dumps(chips), dealer, supervisor), f"the {kind} of {table} ({day} {shift})")
-    return total(chips)
+    row = _write(conn, "SELECT total, adjustment FROM floor.record_chips(%s, %s, %s, %s, %s::jsonb, %s, %s, %s, %s)",
+                 (table, day, shift, kind, json.dumps(chips), dealer, dealer_pin, supervisor, supervisor_pin),
+                 f"the {kind} of {table} ({day} {shift.strip().lower()})")
+    return Recorded(Decimal(row[0]), bool(row[1]))
 
 
 def record_drop(conn: psycopg.Connection[Any], table: str, day: _dt.date, shift: str, cash: Decimal,
-                markers: Decimal, counted_by: str, witness: str) -> None:
+                markers: Decimal, counted_by: str, counted_pin: str, witness: str, witness_pin: str) -> None:
+    """A drop counted by one account and witnessed by another (each with its PIN)."""
     if cash < 0 or markers < 0:
         raise FloorError("the drop's cash and markers cannot be negative")
-    if not counted_by.strip() or not witness.strip() or counted_by.strip() == witness.strip():
+    if not counted_by.strip() or not witness.strip():
         raise FloorError("a drop is counted by one person and witnessed by another")
-    _write(conn, "INSERT INTO floor.drops (table_name, gaming_day, shift, cash, markers, counted_by, witness) "
-                 "VALUES (%s, %s, %s, %s, %s, %s, %s)",
-           (table, day, shift, cash, markers, counted_by.strip(), witness.strip()), f"the drop of {table} ({day} {shift})")
+    _write(conn, "SELECT floor.record_drop(%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+           (table, day, shift, cash, markers, counted_by, counted_pin, witness, witness_pin),
+           f"the drop of {table} ({day} {shift.strip().lower()})")
 
 
 def record_buy_in(conn: psycopg.Connection[Any], table: str, player: str, amount: Decimal, kind: str,
-                  supervisor: str) -> None:
+                  supervisor: str, pin: str) -> None:
     if kind not in ("cash", "marker"):
         raise FloorError("a buy-in is cash or marker")
     if amount <= 0:
         raise FloorError("a buy-in's amount must be more than 0")
-    _write(conn, "INSERT INTO floor.buy_ins (table_name, player, amount, kind, supervisor) VALUES (%s, %s, %s, %s, %s)",
-           (table, player.strip(), amount, kind, supervisor.strip()), f"the buy-in of {player} at {table}")
+    _write(conn, "SELECT floor.record_buy_in(%s, %s, %s, %s, %s, %s)",
+           (table, player, amount, kind, supervisor, pin), f"the buy-in of {player} at {table}")
+
+
+def set_signer(conn: psycopg.Connection[Any], name: str, pin: str) -> str:
+    """The administrator's: an account that signs (a new one, or a new PIN); its name back."""
+    row = _write(conn, "SELECT floor.set_signer(%s, %s)", (name, pin), f"signer {name.strip()}")
+    return str(row[0])
+
+
+def set_denominations(conn: psycopg.Connection[Any], table: str, denominations: list[Decimal]) -> None:
+    """The administrator's: the chip denominations of a table (fills, credits and counts use only these)."""
+    if not denominations or any(d <= 0 for d in denominations):
+        raise FloorError("denominations: one or more, each more than 0 (e.g. 1000,100,25,5)")
+    _write(conn, "INSERT INTO floor.table_chips (table_name, denominations) VALUES (%s, %s) "
+                 "ON CONFLICT (table_name) DO UPDATE SET denominations = excluded.denominations, "
+                 "set_at = clock_timestamp(), set_by = session_user RETURNING table_name",
+           (table, sorted(set(denominations), reverse=True)), f"the denominations of {table}")
 
 
 def amount(text: str, what: str) -> Decimal:
@@ -145,6 +174,14 @@ class ShiftFigures:
     rounds: int
     rounds_net: Decimal  # the house's net over the shift's rounds
     theo: Decimal  # their theoretical win
+    adjustment: Decimal = Decimal(0)  # credits - fills recorded after the closer (beside, not in, the win)
+    adjustments: int = 0
+
+    @property
+    def win_adjusted(self) -> Decimal | None:
+        """The closed shift's win with its later adjustments (shown beside it)."""
+        win = self.win
+        return None if win is None else win + self.adjustment
 
     @property
     def drop(self) -> Decimal:
@@ -173,7 +210,8 @@ def _sum(figures: list[ShiftFigures], key: str) -> ShiftFigures:
                         sum((f.fills for f in figures), Decimal(0)), sum((f.credits for f in figures), Decimal(0)),
                         sum((f.cash for f in figures), Decimal(0)), sum((f.markers for f in figures), Decimal(0)),
                         sum(f.rounds for f in figures), sum((f.rounds_net for f in figures), Decimal(0)),
-                        sum((f.theo for f in figures), Decimal(0)))
+                        sum((f.theo for f in figures), Decimal(0)), sum((f.adjustment for f in figures), Decimal(0)),
+                        sum(f.adjustments for f in figures))
 
 
 def shift_report(conn: psycopg.Connection[Any], day: _dt.date, shift: str, *, pit: str | None = None,
@@ -183,34 +221,40 @@ def shift_report(conn: psycopg.Connection[Any], day: _dt.date, shift: str, *, pi
     rows = conn.execute(
         "SELECT t.table_name, t.pit, "
         "(SELECT m.total FROM floor.chip_movements m WHERE m.table_name = t.table_name AND m.gaming_day = %(day)s "
-        " AND m.shift = %(shift)s AND m.kind = 'opener'), "
+        " AND lower(m.shift) = %(shift)s AND m.kind = 'opener'), "
         "(SELECT m.total FROM floor.chip_movements m WHERE m.table_name = t.table_name AND m.gaming_day = %(day)s "
-        " AND m.shift = %(shift)s AND m.kind = 'closer'), "
+        " AND lower(m.shift) = %(shift)s AND m.kind = 'closer'), "
         "(SELECT coalesce(sum(m.total), 0) FROM floor.chip_movements m WHERE m.table_name = t.table_name "
-        " AND m.gaming_day = %(day)s AND m.shift = %(shift)s AND m.kind = 'fill'), "
+        " AND m.gaming_day = %(day)s AND lower(m.shift) = %(shift)s AND m.kind = 'fill' AND NOT m.adjusts_closed), "
         "(SELECT coalesce(sum(m.total), 0) FROM floor.chip_movements m WHERE m.table_name = t.table_name "
-        " AND m.gaming_day = %(day)s AND m.shift = %(shift)s AND m.kind = 'credit'), "
+        " AND m.gaming_day = %(day)s AND lower(m.shift) = %(shift)s AND m.kind = 'credit' AND NOT m.adjusts_closed), "
+        "(SELECT coalesce(sum(CASE m.kind WHEN 'credit' THEN m.total ELSE -m.total END), 0) "
+        " FROM floor.chip_movements m WHERE m.table_name = t.table_name AND m.gaming_day = %(day)s "
+        " AND lower(m.shift) = %(shift)s AND m.adjusts_closed), "
+        "(SELECT count(*) FROM floor.chip_movements m WHERE m.table_name = t.table_name AND m.gaming_day = %(day)s "
+        " AND lower(m.shift) = %(shift)s AND m.adjusts_closed), "
         "d.cash, d.markers, "
         "(SELECT m.recorded_at FROM floor.chip_movements m WHERE m.table_name = t.table_name "
-        " AND m.gaming_day = %(day)s AND m.shift = %(shift)s AND m.kind = 'opener'), "
+        " AND m.gaming_day = %(day)s AND lower(m.shift) = %(shift)s AND m.kind = 'opener'), "
         "(SELECT m.recorded_at FROM floor.chip_movements m WHERE m.table_name = t.table_name "
-        " AND m.gaming_day = %(day)s AND m.shift = %(shift)s AND m.kind = 'closer') "
+        " AND m.gaming_day = %(day)s AND lower(m.shift) = %(shift)s AND m.kind = 'closer') "
         "FROM floor.tables t LEFT JOIN floor.drops d ON d.table_name = t.table_name AND d.gaming_day = %(day)s "
-        "AND d.shift = %(shift)s WHERE (%(pit)s::text IS NULL OR t.pit = %(pit)s) AND EXISTS "
+        "AND lower(d.shift) = %(shift)s WHERE (%(pit)s::text IS NULL OR t.pit = %(pit)s) AND EXISTS "
         "(SELECT 1 FROM floor.chip_movements m WHERE m.table_name = t.table_name AND m.gaming_day = %(day)s "
-        " AND m.shift = %(shift)s) ORDER BY t.pit, t.table_name",
-        {"day": day, "shift": shift, "pit": pit}).fetchall()
+        " AND lower(m.shift) = %(shift)s) ORDER BY t.pit, t.table_name",
+        {"day": day, "shift": shift.strip().lower(), "pit": pit}).fetchall()
     moment = now or _dt.datetime.now(_dt.UTC)
     tables: list[ShiftFigures] = []
     pits: dict[str, list[ShiftFigures]] = {}
-    for table, table_pit, opener, closer, fills, credits, cash, markers, opened, closed in rows:
+    for (table, table_pit, opener, closer, fills, credits, adjustment, adjustments, cash, markers, opened,
+         closed) in rows:
         rounds, net, theo = 0, Decimal(0), Decimal(0)
         if opened is not None:
             band = win_bands(conn, opened, closed or moment, pit=table_pit, figures=figures).get(table)
             if band is not None:
                 rounds, net, theo = band.rounds, band.win, band.theo
         figure = ShiftFigures(str(table), opener, closer, Decimal(fills), Decimal(credits), Decimal(cash or 0),
-                              Decimal(markers or 0), rounds, net, theo)
+                              Decimal(markers or 0), rounds, net, theo, Decimal(adjustment), int(adjustments))
         tables.append(figure)
         pits.setdefault(str(table_pit), []).append(figure)
     return tables, [_sum(v, k) for k, v in sorted(pits.items())], _sum(tables, "floor")

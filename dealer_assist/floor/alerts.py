@@ -9,7 +9,7 @@ decks: dealer_assist.odds) and stakes ``s_i``: theoretical win ``T = sum(e_b * s
 ``V = sum(sd_b**2 * s_i**2)`` (rounds and bets independent), and the house's actual win ``W``
 (its net) is expected within ``T ± z * sqrt(V)`` (z = 3: outside it about 1 time in 370 by
 chance). Settled stakes include doubles and splits, whose risk the main wager's per-unit
-deviation already counts: the band is a little wide, never narrow. Hold = win / wagered.
+deviation already counts: the band is a little wide, never narrow. Net/wagered = the house's net / wagered (never called "hold": that is win / drop).
 """
 
 from __future__ import annotations
@@ -25,32 +25,24 @@ import psycopg
 
 from dealer_assist.floor.connection import FloorError, describe_error
 from dealer_assist.floor.live import STALE_AFTER, live_tables
-from dealer_assist.games import GAMES
 
 __all__ = [
-    "KINDS", "Alert", "Band", "Condition", "acknowledge", "alerts", "evaluate", "par_figures", "raise_alerts",
-    "win_bands",
+    "KINDS", "Alert", "Band", "Condition", "acknowledge", "alerts", "band_conditions", "evaluate", "par_figures",
+    "raise_alerts", "table_conditions", "win_bands",
 ]
 
-KINDS = ("link_down", "table_stopped", "win_band", "pace")
+KINDS = ("link_down", "table_stopped", "win_band", "pace", "verify_failed", "role_bounds")
 #: (edge, standard deviation) per unit staked of each bet of a game at some decks
 Figures = Callable[[str, int], Mapping[str, tuple[Decimal, Decimal]]]
 
 
 @cache
 def par_figures(game: str, decks: int) -> dict[str, tuple[Decimal, Decimal]]:
-    """Each bet's (house edge, standard deviation) per unit from the game's par sheet."""
-    from dealer_assist.odds.sheet import par_sheet
+    """Each bet's (house edge, standard deviation) per unit from the game's par sheet (kept on
+    disk once worked out: dealer_assist.floor.edges; ``floor edges`` builds them all)."""
+    from dealer_assist.floor.edges import cached_par_figures
 
-    sheet = par_sheet(game, decks, with_chart=False)
-    out = {"main": (Decimal(repr(round(sheet.main.house_edge, 10))),
-                    Decimal(repr(round(sheet.outcomes.std_dev, 10))))}
-    for name, bet in sheet.bets.items():
-        out[name] = (Decimal(repr(round(bet.house_edge, 10))), Decimal(repr(round(bet.std_dev, 10))))
-    bonus = GAMES[game].main_bonus
-    if bonus is not None:  # paid on the main wager (Dueling 8's 4.1.1): inside its figures
-        out[bonus.key] = (Decimal(0), Decimal(0))
-    return out
+    return dict(cached_par_figures(game, decks))
 
 
 @dataclass(frozen=True)
@@ -113,28 +105,63 @@ class Condition:
     detail: str
 
 
+_SESSIONS = """
+SELECT t.table_name, s.started_at, s.ended
+FROM floor.tables t
+LEFT JOIN LATERAL (SELECT s.started_at, EXISTS (SELECT 1 FROM floor.audit a WHERE a.table_name = s.table_name
+    AND a.kind = 'session_end' AND a.detail_json::jsonb ->> 'session_id' = s.session_id::text) AS ended
+    FROM floor.sessions s WHERE s.table_name = t.table_name ORDER BY s.session_id DESC LIMIT 1) s ON true
+WHERE %(pit)s::text IS NULL OR t.pit = %(pit)s
+"""
+
+
+def table_conditions(conn: psycopg.Connection[Any], moment: _dt.datetime, *, pit: str | None = None,
+                     min_pace: int = 30, stale_after: _dt.timedelta = STALE_AFTER) -> tuple[list[Condition], list[str]]:
+    """(what is wrong with the tables' links and play now, the tables that are closed).
+
+    Issue 35: a *closed* table — its latest session ended (the station's session_end entry is on
+    the floor) — is not a broken link when its station goes quiet; a table has a *pace* only once
+    its open session began an hour ago (no pace alert on its first rounds, none when closed)."""
+    sessions = {str(t): (started, bool(ended)) for t, started, ended in
+                conn.execute(_SESSIONS, {"pit": pit}).fetchall()}
+    out: list[Condition] = []
+    closed: list[str] = []
+    for t in live_tables(conn, pit, moment):
+        started, ended = sessions.get(t.table, (None, False))
+        if ended:
+            closed.append(t.table)
+        fresh = t.heartbeat_at is not None and moment - t.heartbeat_at <= stale_after
+        if t.alarm is not None or t.link_state == "stopped":
+            out.append(Condition(t.table, "table_stopped", t.note))
+        elif not ended and t.heartbeat_at is not None and not fresh:
+            out.append(Condition(t.table, "link_down",
+                                 f"link down: no heartbeat since {t.heartbeat_at:%Y-%m-%d %H:%M:%S} UTC "
+                                 f"(over {int(stale_after.total_seconds())} s) and its session is open"))
+        has_pace = not ended and started is not None and moment - started >= _dt.timedelta(hours=1)
+        if has_pace and fresh and t.rounds_last_hour < min_pace:
+            out.append(Condition(t.table, "pace", f"{t.rounds_last_hour} rounds in the last hour (under {min_pace})"))
+    return out, closed
+
+
+def band_conditions(bands: Mapping[str, Band]) -> list[Condition]:
+    out = []
+    for band in bands.values():
+        if band.outside:
+            ratio = "" if not band.wagered else f", net/wagered {band.win * 100 / band.wagered:.2f} %"
+            out.append(Condition(band.table, "win_band",
+                                 f"win {band.win} over {band.rounds} rounds{ratio}: outside {band.low} .. {band.high} "
+                                 f"(theoretical {band.theo}, ±{band.z} sd of {band.sd})"))
+    return out
+
+
 def evaluate(conn: psycopg.Connection[Any], *, now: _dt.datetime | None = None, pit: str | None = None,
              window: _dt.timedelta = _dt.timedelta(hours=8), min_pace: int = 30,
              figures: Figures = par_figures, stale_after: _dt.timedelta = STALE_AFTER) -> list[Condition]:
-    """What is wrong now: a table's link down (its heartbeat older than ``stale_after``), its
-    forwarding stopped (an alarm), its win over ``window`` outside the band, its pace (rounds in
-    the last hour) below ``min_pace`` while it plays (at least one round that hour)."""
+    """What is wrong now (:func:`table_conditions`: link down, stopped, pace), and each table's
+    win over ``window`` outside its band."""
     moment = now or _dt.datetime.now(_dt.UTC)
-    out: list[Condition] = []
-    for t in live_tables(conn, pit, moment):
-        if t.alarm is not None or t.link_state == "stopped":
-            out.append(Condition(t.table, "table_stopped", t.note))
-        elif t.heartbeat_at is not None and moment - t.heartbeat_at > stale_after:
-            out.append(Condition(t.table, "link_down", t.note))
-        if 0 < t.rounds_last_hour < min_pace:
-            out.append(Condition(t.table, "pace", f"{t.rounds_last_hour} rounds in the last hour (under {min_pace})"))
-    for band in win_bands(conn, moment - window, moment, pit=pit, figures=figures).values():
-        if band.outside:
-            hold = "" if not band.wagered else f", hold {band.win * 100 / band.wagered:.2f} %"
-            out.append(Condition(band.table, "win_band",
-                                 f"win {band.win} over {band.rounds} rounds{hold}: outside {band.low} .. {band.high} "
-                                 f"(theoretical {band.theo}, ±{band.z} sd of {band.sd})"))
-    return out
+    out, _closed = table_conditions(conn, moment, pit=pit, min_pace=min_pace, stale_after=stale_after)
+    return out + band_conditions(win_bands(conn, moment - window, moment, pit=pit, figures=figures))
 
 
 def raise_alerts(conn: psycopg.Connection[Any], conditions: list[Condition],

@@ -49,7 +49,7 @@ from dealer_assist.floor.connection import (
     connect,
     safe_url,
 )
-from dealer_assist.floor.edges import cached_edges
+from dealer_assist.floor.edges import kept_edges, work_out_later
 from dealer_assist.floor.schema import check_schema
 from dealer_assist.odds.theo import StoredRound, round_theo, total
 from dealer_assist.store import Store, StoreError
@@ -225,7 +225,7 @@ def round_figures(rid: int, session_id: int | None, game: str, config_json: str,
         return None, None, None
     try:
         rnd = StoredRound(rid, session_id, game, _decks(config_json), status, started, ended, wagers, settlements)
-        lines = round_theo(rnd, cached_edges)
+        lines = round_theo(rnd, kept_edges)  # never worked out on the way (issue 35): KeyError
     except (KeyError, ValueError, TypeError, ArithmeticError):
         return None, None, None
     if not lines:
@@ -686,9 +686,10 @@ class Forwarder:
         return result
 
     def _par_sheets(self, store: Store, todo: Sequence[int], dog: Watchdog) -> None:
-        """The par sheets the pass's settled rounds need (their stored theoretical win), worked out
-        or read from disk before the pass writes: seconds a game the first time on a station,
-        local work that the link's deadline does not count."""
+        """The par sheets the pass's settled rounds need (their stored theoretical win): read
+        from disk (``floor edges`` keeps them all at install) or, when missing, worked out on a
+        background thread (issue 35: never on the forwarding path) — the pass forwards those
+        rounds without their theo meanwhile, and the pit works it out for them."""
         if not todo:
             return
         for game, decks in store.db.execute(
@@ -697,8 +698,11 @@ class Forwarder:
             try:
                 sheet = (str(game), int(decks or 6))
                 if sheet not in self._sheets:
-                    cached_edges(*sheet)
-                    self._sheets.add(sheet)
+                    try:
+                        kept_edges(*sheet)
+                        self._sheets.add(sheet)
+                    except KeyError:
+                        work_out_later(*sheet)
             except (KeyError, ValueError, TypeError, ArithmeticError):
                 continue  # no par sheet: the round is forwarded without its theo (the pit works it out)
             dog.rearm()

@@ -151,7 +151,8 @@ class FloorVerify:
 
 @dataclass(frozen=True)
 class HourFigure:
-    """Win and hold of one table (or one dealer) in one hour: the house's net over the wagers."""
+    """The house's net and net/wagered of one table (or one dealer) in one hour (not "hold %",
+    which is the table game's win / drop: dealer_assist.floor.accounting)."""
 
     key: str  # table or dealer
     hour: _dt.datetime
@@ -160,7 +161,7 @@ class HourFigure:
     house_net: Decimal
 
     @property
-    def hold_percent(self) -> Decimal | None:
+    def net_wagered_percent(self) -> Decimal | None:
         if not self.wagered:
             return None
         return (self.house_net * 100 / self.wagered).quantize(Decimal("0.01"))
@@ -637,7 +638,7 @@ class FloorReader:
     def hourly(
         self, *, pit: str | None, since: _dt.datetime, until: _dt.datetime, by: str = "table"
     ) -> list[HourFigure]:
-        """Win and hold per table (``by="table"``) or per dealer (``"dealer"``) per hour, each
+        """The house's net and net/wagered per table (``by="table"``) or per dealer (``"dealer"``) per hour, each
         round as it stands (its latest finish, ``floor.rounds_latest``)."""
         key = {"table": "r.table_name", "dealer": "coalesce(r.dealer, '')"}[by]
         where = "r.started_at >= %s AND r.started_at < %s"

@@ -32,9 +32,11 @@ from psycopg import sql
 
 from dealer_assist.floor.connection import (
     ADMIN,
+    REVIEW,
     STATION,
     FloorError,
     FloorMisconfigured,
+    Timeouts,
     connect,
     describe_error,
 )
@@ -50,6 +52,7 @@ __all__ = [
     "clear_alarm",
     "init_floor",
     "review_role",
+    "service_role",
     "station_role",
     "validate_pit",
     "validate_table",
@@ -898,6 +901,288 @@ _M0009 = [
       for t in _CHILDREN_0009],
 ]
 
+# Issue 35, item 3: a cage's rules. Signers are accounts (floor.signers: a lower-case name and
+# a salted, iterated PIN hash, readable by no floor role), not typed names: a fill, credit,
+# count or drop is written only through the SECURITY DEFINER functions below, each signature
+# confirmed by its account's PIN, two signatures by two different accounts (compared by
+# account: "SUE" is sue). Fills, credits and buy-ins are more than 0, in the table's chip
+# denominations where the floor knows them (floor.table_chips); a gaming day is not after the
+# floor's today (floor.settings' gaming time zone); shift names are kept lower-case. A closed
+# shift (its closer recorded) never changes: a later fill or credit is kept as an adjustment
+# of that shift (adjusts_closed), shown beside its figures, never in them. The review role
+# loses its direct INSERT on these tables (floor init revokes it): the functions are its only way.
+_SIGNED = """
+        IF NOT EXISTS (SELECT 1 FROM floor.tables WHERE table_name = t) THEN
+            RAISE EXCEPTION 'no table % on the floor', t USING ERRCODE = '22023';
+        END IF;
+        IF day IS NULL OR day > floor.today() THEN
+            RAISE EXCEPTION 'gaming day % is in the future (the floor''s today is %)', day, floor.today()
+                USING ERRCODE = '22023';
+        END IF;
+        s := lower(btrim(coalesce(shift, '')));
+        IF s = '' THEN
+            RAISE EXCEPTION 'name the shift' USING ERRCODE = '22023';
+        END IF;
+        one := floor.check_signer(first, first_pin);
+        two := floor.check_signer(second, second_pin);
+        IF one = two THEN
+            RAISE EXCEPTION 'two signatures by two different accounts are needed (% signed twice)', one
+                USING ERRCODE = '22023';
+        END IF;"""
+_M0010 = [
+    """CREATE TABLE floor.settings (
+        key text PRIMARY KEY,
+        value text NOT NULL
+    )""",
+    "INSERT INTO floor.settings VALUES ('gaming_timezone', current_setting('TimeZone'))",
+    "ALTER TABLE floor.settings ENABLE ROW LEVEL SECURITY",
+    """CREATE FUNCTION floor.today() RETURNS date
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+        SELECT (clock_timestamp() AT TIME ZONE coalesce(
+            (SELECT value FROM floor.settings WHERE key = 'gaming_timezone'), 'UTC'))::date $$""",
+    """CREATE TABLE floor.signers (
+        signer text PRIMARY KEY CHECK (signer = lower(btrim(signer)) AND signer <> ''),
+        salt bytea NOT NULL,
+        pin_hash bytea NOT NULL,
+        set_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        set_by text NOT NULL DEFAULT session_user
+    )""",
+    "ALTER TABLE floor.signers ENABLE ROW LEVEL SECURITY",
+    """CREATE FUNCTION floor.pin_hash(salt bytea, pin text) RETURNS bytea
+    LANGUAGE plpgsql IMMUTABLE STRICT SET search_path = pg_catalog, pg_temp AS $$
+    DECLARE h bytea := sha256(salt || convert_to(pin, 'UTF8'));
+    BEGIN
+        FOR i IN 1..4096 LOOP h := sha256(h || salt); END LOOP;
+        RETURN h;
+    END $$""",
+    # the administrator's: an account and its PIN (again: a new PIN)
+    """CREATE FUNCTION floor.set_signer(name text, pin text) RETURNS text
+    LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+    DECLARE n text := lower(btrim(coalesce(name, ''))); salt bytea := uuid_send(gen_random_uuid());
+    BEGIN
+        IF n !~ '^[a-z0-9][a-z0-9 ._-]{0,39}$' THEN
+            RAISE EXCEPTION 'signer %: 1 to 40 letters, digits, spaces, dots, dashes or underscores', name
+                USING ERRCODE = '22023';
+        END IF;
+        IF coalesce(pin, '') !~ '^[0-9]{4,12}$' THEN
+            RAISE EXCEPTION 'a PIN is 4 to 12 digits' USING ERRCODE = '22023';
+        END IF;
+        INSERT INTO floor.signers (signer, salt, pin_hash) VALUES (n, salt, floor.pin_hash(salt, pin))
+        ON CONFLICT (signer) DO UPDATE SET salt = excluded.salt, pin_hash = excluded.pin_hash,
+            set_at = excluded.set_at, set_by = excluded.set_by;
+        RETURN n;
+    END $$""",
+    # an account's identity (its lower-case name) once its PIN is confirmed; a wrong PIN waits
+    # a second before it is refused (guesses are slow)
+    """CREATE FUNCTION floor.check_signer(name text, pin text) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+    DECLARE n text := lower(btrim(coalesce(name, ''))); row record;
+    BEGIN
+        SELECT * INTO row FROM floor.signers WHERE signer = n;
+        IF NOT FOUND THEN
+            RAISE EXCEPTION 'signer % has no account on the floor (the administrator adds it: floor signer)',
+                coalesce(nullif(btrim(name), ''), '(none)') USING ERRCODE = '28000';
+        END IF;
+        IF floor.pin_hash(row.salt, coalesce(pin, '')) IS DISTINCT FROM row.pin_hash THEN
+            PERFORM pg_sleep(1);
+            RAISE EXCEPTION 'the PIN of % is not right', n USING ERRCODE = '28P01';
+        END IF;
+        RETURN n;
+    END $$""",
+    """CREATE TABLE floor.table_chips (
+        table_name text PRIMARY KEY REFERENCES floor.tables,
+        denominations numeric[] NOT NULL CHECK (cardinality(denominations) > 0 AND 0 < ALL (denominations)),
+        set_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        set_by text NOT NULL DEFAULT session_user
+    )""",
+    "ALTER TABLE floor.table_chips ENABLE ROW LEVEL SECURITY",
+    "ALTER TABLE floor.chip_movements ADD COLUMN adjusts_closed boolean NOT NULL DEFAULT false",
+    f"""CREATE FUNCTION floor.record_chips(t text, day date, shift text, kind text, chips jsonb, first text,
+            first_pin text, second text, second_pin text, OUT total numeric, OUT adjustment boolean)
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+    #variable_conflict use_variable
+    DECLARE s text; one text; two text; known numeric[]; odd text;
+    BEGIN
+        {_SIGNED}
+        IF kind IS NULL OR kind NOT IN ('opener', 'closer', 'fill', 'credit') THEN
+            RAISE EXCEPTION 'kind %: one of opener, closer, fill, credit', kind USING ERRCODE = '22023';
+        END IF;
+        IF NOT coalesce(floor.chips_valid(chips), false) THEN
+            RAISE EXCEPTION 'chips: denominations more than 0 with whole counts' USING ERRCODE = '22023';
+        END IF;
+        total := floor.chip_total(chips);
+        IF kind IN ('fill', 'credit') AND total <= 0 THEN
+            RAISE EXCEPTION 'a % must be more than 0 (it is %)', kind, total USING ERRCODE = '22023';
+        END IF;
+        SELECT denominations INTO known FROM floor.table_chips c WHERE c.table_name = t;
+        IF known IS NOT NULL THEN
+            SELECT key INTO odd FROM jsonb_each(chips) WHERE NOT key::numeric = ANY (known) ORDER BY key LIMIT 1;
+            IF FOUND THEN
+                RAISE EXCEPTION 'table % has no % chips (its denominations: %)', t, odd, array_to_string(known, ', ')
+                    USING ERRCODE = '22023';
+            END IF;
+        END IF;
+        PERFORM pg_advisory_xact_lock(hashtext('floor.shift'), hashtext(t || '/' || day || '/' || s));
+        IF kind IN ('opener', 'closer') AND EXISTS (SELECT 1 FROM floor.chip_movements m WHERE m.table_name = t
+                AND m.gaming_day = day AND lower(m.shift) = s AND m.kind = kind) THEN
+            RAISE EXCEPTION 'the % of % (% %) is already recorded (records are never changed)', kind, t, day, s
+                USING ERRCODE = '23505';
+        END IF;
+        adjustment := kind IN ('fill', 'credit') AND EXISTS (SELECT 1 FROM floor.chip_movements m
+            WHERE m.table_name = t AND m.gaming_day = day AND lower(m.shift) = s AND m.kind = 'closer');
+        INSERT INTO floor.chip_movements (table_name, gaming_day, shift, kind, chips, dealer, supervisor,
+            db_role, adjusts_closed) VALUES (t, day, s, kind, chips, one, two, session_user, adjustment);
+    END $$""",
+    f"""CREATE FUNCTION floor.record_drop(t text, day date, shift text, cash numeric, markers numeric, first text,
+            first_pin text, second text, second_pin text) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+    #variable_conflict use_variable
+    DECLARE s text; one text; two text;
+    BEGIN
+        {_SIGNED}
+        IF cash IS NULL OR markers IS NULL OR cash < 0 OR markers < 0 THEN
+            RAISE EXCEPTION 'the drop''s cash and markers cannot be negative' USING ERRCODE = '22023';
+        END IF;
+        PERFORM pg_advisory_xact_lock(hashtext('floor.shift'), hashtext(t || '/' || day || '/' || s));
+        IF EXISTS (SELECT 1 FROM floor.drops d WHERE d.table_name = t AND d.gaming_day = day AND lower(d.shift) = s) THEN
+            RAISE EXCEPTION 'the drop of % (% %) is already recorded (records are never changed)', t, day, s
+                USING ERRCODE = '23505';
+        END IF;
+        INSERT INTO floor.drops (table_name, gaming_day, shift, cash, markers, counted_by, witness, db_role)
+        VALUES (t, day, s, cash, markers, one, two, session_user);
+    END $$""",
+    """CREATE FUNCTION floor.record_buy_in(t text, player text, amount numeric, kind text, supervisor text,
+            pin text) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+    #variable_conflict use_variable
+    DECLARE one text;
+    BEGIN
+        IF NOT EXISTS (SELECT 1 FROM floor.tables WHERE table_name = t) THEN
+            RAISE EXCEPTION 'no table % on the floor', t USING ERRCODE = '22023';
+        END IF;
+        IF amount IS NULL OR amount <= 0 THEN
+            RAISE EXCEPTION 'a buy-in''s amount must be more than 0' USING ERRCODE = '22023';
+        END IF;
+        IF kind IS NULL OR kind NOT IN ('cash', 'marker') THEN
+            RAISE EXCEPTION 'a buy-in is cash or marker' USING ERRCODE = '22023';
+        END IF;
+        IF coalesce(btrim(player), '') = '' THEN
+            RAISE EXCEPTION 'name the player' USING ERRCODE = '22023';
+        END IF;
+        one := floor.check_signer(supervisor, pin);
+        INSERT INTO floor.buy_ins (table_name, player, amount, kind, supervisor, db_role)
+        VALUES (t, btrim(player), amount, kind, one, session_user);
+    END $$""",
+    *[f"REVOKE ALL ON FUNCTION floor.{f} FROM PUBLIC" for f in (
+        "today()", "pin_hash(bytea, text)", "set_signer(text, text)", "check_signer(text, text)",
+        "record_chips(text, date, text, text, jsonb, text, text, text, text)",
+        "record_drop(text, date, text, numeric, numeric, text, text, text, text)",
+        "record_buy_in(text, text, numeric, text, text, text)")],
+]
+#: The SECURITY DEFINER functions the review role records the table's accounting through.
+ACCOUNTING_FUNCTIONS = (
+    "floor.record_chips(text, date, text, text, jsonb, text, text, text, text)",
+    "floor.record_drop(text, date, text, numeric, numeric, text, text, text, text)",
+    "floor.record_buy_in(text, text, numeric, text, text, text)",
+)
+
+def _take_forward_lock_bounded() -> str:
+    """floor.take_forward_lock of 0004, first checking the session's bounds (0011)."""
+    text = next(x for x in _M0004 if "FUNCTION floor.take_forward_lock" in x)
+    head = "    BEGIN\n"
+    assert text.count(head) == 1
+    return text.replace("CREATE FUNCTION", "CREATE OR REPLACE FUNCTION").replace(
+        head, head + "        PERFORM floor.check_session_bounds();\n")
+
+
+# Issue 35, item 4: roles that cannot slip their bounds. PostgreSQL lets any role change its own
+# session defaults (ALTER ROLE self SET / RESET ALL, tested: tests/floor/test_roles_bounds.py) and
+# any session its own settings (SET statement_timeout = 0): a role's settings are defaults, never
+# a guarantee. So the floor keeps each station and review role's bounds in floor.role_bounds
+# (floor init; readable by no floor role) and checks them where they matter:
+# - floor.take_forward_lock refuses a session whose statement, lock or idle-in-transaction bound
+#   is off (0) or above the role's (a forwarder that dropped its bounds cannot lock its table);
+# - floor.enforce_bounds (run by the floor service every pass, as the floor's owner) puts back a
+#   role's settings changed by the role itself and ends any such role's session idle in a
+#   transaction or running a statement beyond its bound, whatever it SET in its session.
+_M0011 = [
+    """CREATE TABLE floor.role_bounds (
+        account text PRIMARY KEY,
+        statement_ms integer NOT NULL CHECK (statement_ms > 0),
+        lock_ms integer NOT NULL CHECK (lock_ms > 0),
+        idle_ms integer NOT NULL CHECK (idle_ms > 0)
+    )""",
+    "ALTER TABLE floor.role_bounds ENABLE ROW LEVEL SECURITY",
+    """CREATE FUNCTION floor.check_session_bounds() RETURNS void
+    LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+    DECLARE b record; s bigint; l bigint; i bigint;
+    BEGIN
+        SELECT * INTO b FROM floor.role_bounds WHERE account = session_user;
+        IF NOT FOUND THEN
+            RETURN;
+        END IF;
+        SELECT setting::bigint INTO s FROM pg_settings WHERE name = 'statement_timeout';
+        SELECT setting::bigint INTO l FROM pg_settings WHERE name = 'lock_timeout';
+        SELECT setting::bigint INTO i FROM pg_settings WHERE name = 'idle_in_transaction_session_timeout';
+        IF s = 0 OR s > b.statement_ms OR l = 0 OR l > b.lock_ms OR i = 0 OR i > b.idle_ms THEN
+            RAISE EXCEPTION 'this session''s bounds (statement % ms, lock % ms, idle in transaction % ms) are off or '
+                'above the floor''s for % (% / % / % ms): refused', s, l, i, session_user, b.statement_ms, b.lock_ms,
+                b.idle_ms USING ERRCODE = '42501';
+        END IF;
+    END $$""",
+    """CREATE FUNCTION floor.enforce_bounds() RETURNS TABLE (account text, action text)
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+    #variable_conflict use_column
+    DECLARE b record; want text[]; have text[]; p record;
+    BEGIN
+        FOR b IN SELECT * FROM floor.role_bounds r WHERE EXISTS (SELECT 1 FROM pg_roles x WHERE x.rolname = r.account)
+                ORDER BY r.account LOOP
+            want := ARRAY['idle_in_transaction_session_timeout=' || b.idle_ms || 'ms',
+                          'lock_timeout=' || b.lock_ms || 'ms', 'statement_timeout=' || b.statement_ms || 'ms'];
+            SELECT array_agg(c ORDER BY c) INTO have FROM pg_db_role_setting s JOIN pg_roles r ON r.oid = s.setrole,
+                unnest(s.setconfig) c WHERE r.rolname = b.account AND s.setdatabase = 0;
+            IF have IS DISTINCT FROM want THEN
+                EXECUTE format('ALTER ROLE %I RESET ALL', b.account);
+                EXECUTE format('ALTER ROLE %I SET statement_timeout = %L', b.account, b.statement_ms || 'ms');
+                EXECUTE format('ALTER ROLE %I SET lock_timeout = %L', b.account, b.lock_ms || 'ms');
+                EXECUTE format('ALTER ROLE %I SET idle_in_transaction_session_timeout = %L', b.account, b.idle_ms || 'ms');
+                account := b.account;
+                action := 'its settings were changed (' || coalesce(array_to_string(have, ', '), 'none') || '): put back';
+                RETURN NEXT;
+            END IF;
+            IF EXISTS (SELECT 1 FROM pg_db_role_setting s JOIN pg_roles r ON r.oid = s.setrole
+                    WHERE r.rolname = b.account AND s.setdatabase <> 0) THEN
+                FOR p IN SELECT d.datname FROM pg_db_role_setting s JOIN pg_roles r ON r.oid = s.setrole
+                        JOIN pg_database d ON d.oid = s.setdatabase WHERE r.rolname = b.account LOOP
+                    EXECUTE format('ALTER ROLE %I IN DATABASE %I RESET ALL', b.account, p.datname);
+                END LOOP;
+                account := b.account;
+                action := 'its per-database settings were removed';
+                RETURN NEXT;
+            END IF;
+        END LOOP;
+        FOR p IN SELECT a.pid, a.usename, a.state FROM pg_stat_activity a JOIN floor.role_bounds b
+                ON b.account = a.usename WHERE a.datname = current_database() AND a.pid <> pg_backend_pid() AND (
+                (a.state LIKE 'idle in transaction%' AND clock_timestamp() - a.state_change
+                    > make_interval(secs => b.idle_ms / 1000.0 + 1))
+                OR (a.state = 'active' AND clock_timestamp() - a.query_start
+                    > make_interval(secs => b.statement_ms / 1000.0 + 1))) LOOP
+            IF pg_terminate_backend(p.pid) THEN
+                account := p.usename;
+                action := 'session ' || p.pid || ' ended (' || p.state || ' beyond its bound)';
+                RETURN NEXT;
+            END IF;
+        END LOOP;
+    END $$""",
+    "REVOKE ALL ON FUNCTION floor.check_session_bounds() FROM PUBLIC",
+    "REVOKE ALL ON FUNCTION floor.enforce_bounds() FROM PUBLIC",
+    _take_forward_lock_bounded(),
+    # the floor service's alerts
+    "ALTER TABLE floor.alerts DROP CONSTRAINT alerts_kind_check",
+    "ALTER TABLE floor.alerts ADD CONSTRAINT alerts_kind_check CHECK (kind IN ('link_down', 'table_stopped', "
+    "'win_band', 'pace', 'verify_failed', 'role_bounds'))",
+]
+
 #: The monthly partitioned tables and their partition key (floor.add_month makes their months).
 PARTITIONED: dict[str, str] = {**_PARTITIONED_0008, **{t: "started_at" for t in _CHILDREN_0009}}
 
@@ -909,7 +1194,8 @@ MIGRATIONS: tuple[tuple[str, list[str]], ...] = (
     ("0001_initial", _M0001), ("0002_notes_alarms_versions", _M0002), ("0003_latest_views", _M0003),
     ("0004_link_closed_writes", _M0004), ("0005_alerts", _M0005), ("0006_table_accounting", _M0006),
     ("0007_one_station_policy", _M0007), ("0008_monthly_partitions", _M0008),
-    ("0009_round_rows_monthly", _M0009),
+    ("0009_round_rows_monthly", _M0009), ("0010_cage_rules", _M0010),
+    ("0011_role_bounds", _M0011),
 )
 KNOWN = frozenset(name for name, _ in MIGRATIONS)
 
@@ -1012,21 +1298,25 @@ def _grant_review(conn: psycopg.Connection[Any], role: str) -> None:
     ack = sql.Identifier(f"ack_{role}")
     _policy_once(conn, f"ack_{role}", "alert_acks", sql.SQL(
         "CREATE POLICY {} ON floor.alert_acks FOR INSERT TO {} WITH CHECK (db_role = current_user)").format(ack, ident))
-    # table accounting: the pit's forms and CLI write (never change) counts, fills, credits, drop
-    for table, columns in _ACCOUNTING.items():
-        conn.execute(sql.SQL("GRANT INSERT ({}) ON {} TO {}").format(
-            sql.SQL(", ").join(sql.Identifier(c) for c in columns), sql.Identifier("floor", table), ident))
-        policy = sql.Identifier(f"account_{role}")
-        _policy_once(conn, f"account_{role}", table, sql.SQL(
-            "CREATE POLICY {} ON {} FOR INSERT TO {} WITH CHECK (db_role = current_user)").format(
-            policy, sql.Identifier("floor", table), ident))
-    for sequence in ("chip_movements_movement_id_seq", "buy_ins_buy_in_id_seq"):
-        conn.execute(sql.SQL("GRANT USAGE ON SEQUENCE {} TO {}").format(sql.Identifier("floor", sequence), ident))
     write = sql.Identifier(f"write_{role}")
     _policy_once(conn, f"write_{role}", "notes", sql.SQL(
         "CREATE POLICY {} ON floor.notes FOR INSERT TO {} WITH CHECK (db_role = current_user AND EXISTS "
         "(SELECT 1 FROM floor.rounds r WHERE r.table_name = notes.table_name AND r.round_id = notes.round_id))"
     ).format(write, ident))
+    # table accounting (issue 35, item 3): no direct write (a floor before 0010 granted INSERT:
+    # revoked); counts, fills, credits, drops and buy-ins only through the functions that confirm
+    # each signer's PIN. The signers' PIN hashes are readable by no floor role.
+    for table in _ACCOUNTING:
+        conn.execute(sql.SQL("REVOKE INSERT, UPDATE, DELETE ON {} FROM {}").format(sql.Identifier("floor", table), ident))
+    cage = conn.execute("SELECT to_regclass('floor.signers')").fetchone()
+    if cage is None or cage[0] is None:
+        return  # a floor before 0010 (its tests emulate older versions)
+    conn.execute(sql.SQL("REVOKE ALL ON floor.signers FROM {}").format(ident))
+    for function in ACCOUNTING_FUNCTIONS:
+        conn.execute(sql.SQL("GRANT EXECUTE ON FUNCTION {} TO {}").format(sql.SQL(function), ident))
+    for table in ("table_chips",):
+        _policy_once(conn, f"review_{role}", table, sql.SQL("CREATE POLICY {} ON {} FOR SELECT TO {} USING (true)")
+                     .format(sql.Identifier(f"review_{role}"), sql.Identifier("floor", table), ident))
 
 
 _STATION_FUNCTIONS = (
@@ -1066,10 +1356,38 @@ def _grant_station(conn: psycopg.Connection[Any], role: str, group: str) -> None
     member = conn.execute("SELECT pg_has_role(%s, %s, 'MEMBER')", (role, group)).fetchone()
     if not (member and member[0]):
         conn.execute(sql.SQL("GRANT {} TO {}").format(sql.Identifier(group), sql.Identifier(role)))
-    for name, value in (("statement_timeout", STATION.statement), ("lock_timeout", STATION.lock),
-                        ("idle_in_transaction_session_timeout", STATION.idle_in_transaction)):
+    _bound(conn, role, STATION)
+
+
+def _bound(conn: psycopg.Connection[Any], role: str, bounds: Timeouts) -> None:
+    """The role's server bounds as its settings, and (0011) in floor.role_bounds, where the
+    forwarding lock and the floor service check them (the role can change its own settings)."""
+    for name, value in (("statement_timeout", bounds.statement), ("lock_timeout", bounds.lock),
+                        ("idle_in_transaction_session_timeout", bounds.idle_in_transaction)):
         conn.execute(sql.SQL("ALTER ROLE {} SET {} = {}").format(
             sql.Identifier(role), sql.Identifier(name), sql.Literal(f"{int(value * 1000)}ms")))
+    found = conn.execute("SELECT to_regclass('floor.role_bounds')").fetchone()
+    if found is not None and found[0] is not None:
+        conn.execute("INSERT INTO floor.role_bounds VALUES (%s, %s, %s, %s) ON CONFLICT (account) DO UPDATE SET "
+                     "statement_ms = excluded.statement_ms, lock_ms = excluded.lock_ms, idle_ms = excluded.idle_ms",
+                     (role, int(bounds.statement * 1000), int(bounds.lock * 1000),
+                      int(bounds.idle_in_transaction * 1000)))
+
+
+def service_role(dbname: str) -> str:
+    """The floor service's role (``floor serve``): reads as the review role does, raises alerts
+    and runs floor.enforce_bounds."""
+    return f"{_role_part(dbname)}_floor"[:63]
+
+
+def _grant_service(conn: psycopg.Connection[Any], role: str, review: str) -> None:
+    _ensure_role(conn, role)
+    member = conn.execute("SELECT pg_has_role(%s, %s, 'MEMBER')", (role, review)).fetchone()
+    if not (member and member[0]):
+        conn.execute(sql.SQL("GRANT {} TO {}").format(sql.Identifier(review), sql.Identifier(role)))
+    found = conn.execute("SELECT to_regproc('floor.enforce_bounds')").fetchone()
+    if found is not None and found[0] is not None:
+        conn.execute(sql.SQL("GRANT EXECUTE ON FUNCTION floor.enforce_bounds() TO {}").format(sql.Identifier(role)))
 
 
 def _drop_direct_station_grants(conn: psycopg.Connection[Any], role: str) -> None:
@@ -1119,6 +1437,8 @@ def init_floor(url: str) -> list[str]:
             review = review_role(dbname)
             _ensure_role(conn, review)
             _grant_review(conn, review)
+            _bound(conn, review, REVIEW)
+            _grant_service(conn, service_role(dbname), review)
             group = stations_group(dbname)
             _grant_stations_group(conn, group)
             for (role,) in conn.execute("SELECT station_role FROM floor.tables ORDER BY table_name").fetchall():

@@ -20,7 +20,8 @@ from pathlib import Path
 
 ANCHOR_NAME = "round-anchor"
 
-__all__ = ["ANCHOR_NAME", "Anchor", "read_anchor", "write_anchor", "rollback_problem"]
+__all__ = ["ACK_NAME", "ANCHOR_NAME", "REFUSED_NAME", "Anchor", "acknowledge", "acknowledgement", "clear_acknowledgement",
+           "copy_name", "note_refusal", "read_anchor", "refusal", "rollback_problem", "write_anchor"]
 
 
 @dataclass(frozen=True)
@@ -93,3 +94,72 @@ def rollback_problem(anchor: Anchor | None, newest_round: int, generation: int,
         return (f"the store is at commit {generation}, older than its head record "
                 f"(commit {head_generation}): rolled back or replaced by an older copy")
     return ""
+
+
+# ---------------------------------------------------------------- trust at start (issue 39 item 5)
+REFUSED_NAME = "start-refused"  # why the service refused the store (for `station acknowledge`)
+ACK_NAME = "start-acknowledged"  # a technician's acknowledgement of that very problem
+
+
+def copy_name(key: bytes) -> str:
+    """The anchor's copy outside the state directory (the log directory), one per station key:
+    a state directory rolled back whole (store, head file, anchor) is still older than it."""
+    return f"{ANCHOR_NAME}.{hashlib.sha256(b'anchor-copy' + key).hexdigest()[:16]}"
+
+
+def note_refusal(state_dir: Path, problem: str) -> None:
+    """The problem the service refused the store for, where `station acknowledge` reads it."""
+    try:
+        fd = os.open(state_dir / REFUSED_NAME, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            os.write(fd, json.dumps({"problem": problem}).encode())
+        finally:
+            os.close(fd)
+    except OSError:
+        pass  # the log names it too
+
+
+def refusal(state_dir: Path) -> str:
+    """The problem noted by the last refused start ("" when none)."""
+    try:
+        return str(json.loads((state_dir / REFUSED_NAME).read_text(encoding="utf-8")).get("problem", ""))
+    except (OSError, ValueError, AttributeError):
+        return ""
+
+
+def acknowledge(state_dir: Path, by: str, at: str) -> str:
+    """A technician acknowledges the refused start's problem (the service opens the table at
+    its next start, audited); the problem, or "" when no start was refused."""
+    problem = refusal(state_dir)
+    if not problem:
+        return ""
+    path = state_dir / ACK_NAME
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, json.dumps({"problem": problem, "by": by, "at": at}).encode())
+        owner = os.stat(state_dir)
+        if os.geteuid() == 0 and owner.st_uid != 0:  # the service's file, never root's
+            os.fchown(fd, owner.st_uid, owner.st_gid)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    return problem
+
+
+def acknowledgement(state_dir: Path, problem: str) -> dict[str, str] | None:
+    """The acknowledgement of exactly ``problem`` (None when there is none, or of another)."""
+    try:
+        raw = json.loads((state_dir / ACK_NAME).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(raw, dict) or raw.get("problem") != problem:
+        return None
+    return {"by": str(raw.get("by", "")), "at": str(raw.get("at", ""))}
+
+
+def clear_acknowledgement(state_dir: Path) -> None:
+    for name in (ACK_NAME, REFUSED_NAME):
+        try:
+            (state_dir / name).unlink()
+        except OSError:
+            pass

@@ -50,6 +50,9 @@ class ServiceClient:
             self.reader = LineReader(self.sock)
             self.sock.sendall(encode(hello(kind)))
             answer = self._read()
+        except PermissionError:
+            self.sock.close()
+            raise ServiceError("permission", _not_in_group(self.path)) from None
         except (OSError, ProtocolError) as exc:
             self.sock.close()
             text = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc) or type(exc).__name__
@@ -155,3 +158,21 @@ class ServiceClient:
         except OSError:
             pass
         self.sock.close()
+
+
+def _not_in_group(path: Path) -> str:
+    """A dealer's account outside the service's group: what it is, and the fix (issue 39)."""
+    import grp
+    import pwd
+
+    try:
+        who = pwd.getpwuid(os.getuid()).pw_name
+    except KeyError:
+        who = str(os.getuid())
+    try:
+        group = grp.getgrgid(os.stat(path).st_gid).gr_name
+    except (OSError, KeyError):
+        group = "dealer-assist"
+    return (f"this account ({who}) may not reach the station service at {path}: it is not in the group {group} "
+            f"(root adds it: usermod -aG {group} {who}; then log out and in again)")
+

@@ -326,6 +326,10 @@ def check_shoe_access(port: str) -> Check:
     user, group = owner_names(st)
     if may_open(account, st):
         return Check(part, True, f"{port} ({user}:{group} {stat.S_IMODE(st.st_mode):04o}): {ACCOUNT} may open it")
+    if st.st_gid == 0 or group == "root":  # never the service into root's group: the udev rule
+        return Check(part, False, f"{port} is {user}:{group} {stat.S_IMODE(st.st_mode):04o} and {ACCOUNT} may not "
+                     f"open it: install packaging/udev/99-dealer-shoe.rules (it gives the shoe group {SHOE_GROUP}), "
+                     "then udevadm control --reload and plug the shoe in again")
     return Check(part, False, f"{port} is {user}:{group} {stat.S_IMODE(st.st_mode):04o} and {ACCOUNT} may not open "
                  f"it: usermod -aG {group} {ACCOUNT} (a udev rule gives the shoe group {SHOE_GROUP})")
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ ShoeEvents = Callable[[dict[str, Any]], None]
 AttachShoe = Callable[[ShoeEvents], Callable[[], None]]
 log = logging.getLogger("dealer_assist.service")
 STOP_SECONDS = 10
+RETRY_SECONDS = 1.0  # a store that failed a write (a full disk) is tried again this often
 
 
 @dataclass
@@ -53,8 +55,10 @@ class Running:
     store: Store
     stop_shoe: Callable[[], None]
     lock: st.StationLock
+    stopping: threading.Event = field(default_factory=threading.Event)
 
     def stop(self) -> None:
+        self.stopping.set()
         self.stop_shoe()
         self.server.stop()
         with self.service.lock:
@@ -109,6 +113,12 @@ def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Runni
             "simulated": cfg.simulated if cfg else True, "configured": station}
     setup = table_setup(cfg)
     service = TableService(store, setup.config([]), state_dir=state, station=info, log=log, setup=setup)
+    if station or options.log_dir:  # the anchor's copy where a rolled-back state directory does not reach
+        service.anchor_copy_dir = Path(options.log_dir) if options.log_dir else st.log_dir(station)
+        try:
+            service.anchor_copy_dir.mkdir(parents=True, exist_ok=True, mode=0o750)
+        except OSError as exc:
+            log.error("no directory %s for the anchor's copy: %s", service.anchor_copy_dir, exc)
     service.start()
     if cfg is not None and cfg.table and not service.refused:
         try:  # the station's store carries its table's name (the floor goes by it)
@@ -117,12 +127,14 @@ def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Runni
             service.refused = f"the store {store_file} is refused: {exc}"
             log.critical("significant event: %s", service.refused)
     url = st.floor_url(cfg)
-    if url and cfg is not None and cfg.table and not service.refused:
+    if url and cfg is not None and cfg.table:
         on_floor = floor_last_round(url, cfg.table, password=st.floor_password(state))
         newest = max((r.id for r in store.list_rounds(limit=1)), default=0)
         if on_floor is not None and newest < on_floor:
-            service.refused = (f"the store {store_file} is refused: its newest round is {newest}, but the floor "
-                               f"holds round {on_floor} of {cfg.table}: the store was replaced by an older copy")
+            floor_text = (f"its newest round is {newest}, but the floor holds round {on_floor} of {cfg.table}: "
+                          "the store was replaced by an older copy")
+            service.refused = (f"{service.refused}; and {floor_text}" if service.refused
+                               else f"the store {store_file} is refused: {floor_text}")
             log.critical("significant event: %s", service.refused)
     if station and not service.refused and cfg is not None:
         changed = check_config_digest(store, config_path, cfg.settings())
@@ -153,12 +165,85 @@ def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Runni
 
         stop_shoe = stop_both
     log.info("station service on %s (store %s)", sock, store_file)
-    return Running(service, server, store, stop_shoe, lock)
+    running = Running(service, server, store, stop_shoe, lock)
+    threading.Thread(target=_retry_store, args=(running,), name="store-retry", daemon=True).start()
+    return running
+
+
+def clock_set_back(before: tuple[float, float], now: tuple[float, float]) -> float:
+    """Seconds the wall clock was set back between two (wall, monotonic) readings (0 if not):
+    the wall clock ran slower than the monotonic one by more than a second."""
+    back = (now[1] - before[1]) - (now[0] - before[0])
+    return back if back > 1.0 else 0.0
+
+
+def _retry_store(running: Running) -> None:
+    """While a write fails (a full disk) the table holds; once the store takes writes again
+    it resumes by itself, the cards the journal kept recorded in order (issue 39 item 4).
+    The wall clock set back (the store's times then go backwards) is logged."""
+    import time
+
+    clock = (time.time(), time.monotonic())
+    while not running.stopping.wait(RETRY_SECONDS):
+        now = (time.time(), time.monotonic())
+        back = clock_set_back(clock, now)
+        if back:
+            log.critical("significant event: the system clock was set back by %.1f s (recorded times go "
+                         "backwards from here)", back)
+        clock = now
+        if running.service.store_error and not running.service.refused:
+            try:
+                running.service.retry_store()
+            except Exception:  # noqa: BLE001 - logged; the next try may succeed
+                log.exception("retrying the store failed")
+
+
+def drop_root(options: ServeOptions, cfg_present: bool) -> str:
+    """Root never serves (issue 39 item 5): the service's files stay the service's. As root,
+    become the owner of the state directory (the service account on a station), else the
+    service account; with neither (a development machine run as root) root's own files.
+    The account become ("" when none); StationError when it cannot be done."""
+    from dealer_assist.service.layout import find_account, is_root
+
+    if not is_root():
+        return ""
+    state = Path(options.state_dir) if options.state_dir else (
+        st.site_data_dir() if cfg_present else st.user_data_dir())
+    try:
+        owner = state.stat()
+        uid, gid = owner.st_uid, owner.st_gid
+    except OSError:
+        uid = gid = 0
+    import pwd
+
+    account = find_account()
+    if uid == 0 and account is not None:
+        uid, gid = account.uid, account.gid
+    if uid == 0:
+        return ""
+    try:
+        name = pwd.getpwuid(uid).pw_name
+        member = find_account(name)
+        groups = sorted(member.groups) if member is not None else [gid]
+        os.setgroups(groups)
+        os.setgid(gid)
+        os.setuid(uid)
+    except (OSError, KeyError) as exc:
+        raise st.StationError(f"station serve does not run as root and cannot become the account of {state} "
+                              f"(uid {uid}): {exc}") from None
+    return name
 
 
 def serve(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> int:
     """Run in the foreground until SIGTERM or SIGINT; the exit status."""
     cfg_present = st.find_config(options.config) is not None
+    try:
+        became = drop_root(options, cfg_present)
+    except st.StationError as exc:
+        print(f"error: {exc}", file=sys.stderr, flush=True)
+        return 2
+    if became:
+        print(f"station serve was started as root: running as {became} (the owner of its state)", flush=True)
     logs = Path(options.log_dir) if options.log_dir else st.log_dir(cfg_present)
     applog = start_logging(logs)
     done = threading.Event()

@@ -632,6 +632,9 @@ def check_port(port: str) -> Check:
     group = _group_name(st.st_gid)
     if st.st_gid in _groups_of_account() or not stat.S_IRWXG & st.st_mode:
         return Check("shoe port", False, f"{port}: permission denied (mode {stat.filemode(st.st_mode)})")
+    if st.st_gid == 0:  # never an account into root's group: the udev rule gives the shoe its group
+        return Check("shoe port", False, f"{port} belongs to group root: install packaging/udev/99-dealer-shoe.rules "
+                     "(it gives the shoe group dialout), then udevadm control --reload and plug the shoe in again")
     return Check("shoe port", False, f"{port} belongs to group {group} and {account_name()} is not in it: "
                  f"sudo usermod -aG {group} {account_name()}, then log out and in again")
 

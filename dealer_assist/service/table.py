@@ -44,6 +44,10 @@ from dealer_assist.games import GAMES
 from dealer_assist.service.anchor import (
     ANCHOR_NAME,
     Anchor,
+    acknowledgement,
+    clear_acknowledgement,
+    copy_name,
+    note_refusal,
     read_anchor,
     rollback_problem,
     write_anchor,
@@ -65,6 +69,8 @@ from dealer_assist.store.users import PinCheck, lock_seconds
 PENDING_CARD_KIND = "implied_card"  # as the screen wrote it: the tentative implied hit
 IN_FLIGHT_KIND = "card_in_flight"
 SETTLED_KIND = "in_flight_settled"
+GAP_ANSWERED_KIND = "gap_answered"  # a restart gap's answer: {gap: its shoe_fault entry, how}
+GAP_CARD_KIND = "gap_card_keyed"  # a card keyed in (or set aside) for a restart gap: {gap, card}
 REFUSED_KIND = "store_refused"
 SETUP_CHANGED_KIND = "table_setup_changed"  # a supervisor's change of the table's set-up, old -> new
 SETUP_FIELDS = ("game", "decks", "areas", "limits", "seated", "terminals", "decision_seconds", "chips")
@@ -152,8 +158,12 @@ class TableService:
         # the dealer referred the round to the Gaming Shift Manager (6.1): {rule, text, by}; no card
         # is assigned and no input taken until the shift manager's decision (op resolve)
         self.referral: dict[str, Any] | None = None
-        self.gap: dict[str, Any] | None = None  # the frames a restart gap covers
+        # the restart gaps not answered yet (frames the shoe sent while the service was down),
+        # each {after, before, lost, audit, keyed}: on record (shoe_fault restart_gap), held
+        # across restarts, released only by their own answer (cards keyed in, "none missing", a void)
+        self.gaps: list[dict[str, Any]] = []
         self.anchor_path = state_dir / ANCHOR_NAME
+        self.anchor_copy_dir: Path | None = None  # the log directory: a copy a rolled-back state directory lacks
         self.anchor_slot = 0
         self.anchor_due: int | None = None  # the round whose anchor is to be written
         self.journal = ShoeJournal(state_dir / JOURNAL_NAME)
@@ -167,21 +177,29 @@ class TableService:
 
     # ------------------------------------------------------------------ start
     def start(self) -> None:
-        """Refuse an old store (rollback), then restore the open round and the cards in flight."""
-        key = self.store.station_key or b""
-        newest, generation, head = self.store.read_with(_progress)
-        outside = _outside_generation(self.store, key)
-        try:
-            anchor = read_anchor(self.anchor_path, key)
-            problem = rollback_problem(anchor, newest, generation, outside)
-        except ValueError as exc:
-            problem = str(exc)
-        if head is None and newest == 0:
-            problem = problem if anchor_exists(self.anchor_path) else ""
-        if problem:
-            self.refused = f"the store {self.store.path} is refused: {problem}"
-            self.log.critical("significant event: %s", self.refused)
-            return
+        """Refuse an old store (rollback, its anchor or head file gone) or one that fails
+        verify until a technician acknowledges it (`station acknowledge`, audited); then
+        restore the open round and the cards in flight."""
+        problem = self._trust_problem()
+        earlier = [e for e in self.store.audit_entries(kind="start_acknowledged")
+                   if e.detail.get("problem") == problem] if problem else []
+        if earlier:  # the same problem a technician acknowledged before (a failed row stays failed)
+            self.log.warning("the store's problem was acknowledged by %s: %s", earlier[-1].actor, problem)
+        elif problem:
+            ack = acknowledgement(self.state_dir, problem)
+            if ack is None:
+                self.refused = (f"the store {self.store.path} is refused: {problem} (the table stays closed until "
+                                "a technician checks it and runs `dealer-assist station acknowledge` as root)")
+                self.log.critical("significant event: %s", self.refused)
+                note_refusal(self.state_dir, problem)
+                return
+            self.store.add_audit("start_acknowledged", actor=f"technician:{ack['by']}",
+                                 detail={"problem": problem, "acknowledged_at": ack["at"]})
+            self.log.critical("significant event: the store was opened after %s acknowledged: %s", ack["by"], problem)
+            clear_acknowledgement(self.state_dir)
+            self._write_anchor(fresh=True)  # the anchors say what the store holds now
+        elif not anchor_exists(self.anchor_path):
+            self._write_anchor(fresh=True)  # from the first start on: a store with rounds has one
         self._restore_setup()
         open_round = self.store.find_open_round()
         if open_round is not None:
@@ -189,6 +207,37 @@ class TableService:
         else:
             self._continue_shoe()
         self._restore_in_flight()
+        self._restore_gaps()
+
+    def _trust_problem(self) -> str:
+        """Why the store cannot be trusted as it is ("" when it can)."""
+        key = self.store.station_key or b""
+        newest, generation, head = self.store.read_with(_progress)
+        outside = _outside_generation(self.store, key)
+        try:
+            anchors = [a for a in (read_anchor(self.anchor_path, key), self._read_copy(key)) if a is not None]
+            anchor = max(anchors, key=lambda a: (a.round_id, a.generation), default=None)
+            problem = rollback_problem(anchor, newest, generation, outside)
+        except ValueError as exc:
+            return str(exc)
+        if problem:
+            return problem
+        if newest and not anchor_exists(self.anchor_path) and key:
+            return (f"its rollback anchor {self.anchor_path} is missing though the store holds rounds "
+                    "(deleted, or the store was brought from elsewhere)")
+        if head is not None and outside is None and key:
+            return f"its head file {self.store.head_path} is missing though the store has commits (deleted?)"
+        if head is None and newest == 0:
+            return ""
+        result = self.store.verify()
+        if not result.ok:
+            return f"it fails verify: {result.problem or 'a row does not match its chain'}"
+        return ""
+
+    def _read_copy(self, key: bytes) -> Anchor | None:
+        if self.anchor_copy_dir is None or not key:
+            return None
+        return read_anchor(self.anchor_copy_dir / copy_name(key), key)
 
     def _continue_shoe(self) -> None:
         """The shoe of the last recorded round goes on (spec/round-script.md ``shoe``)."""
@@ -229,7 +278,7 @@ class TableService:
         if self.round_id is None and self.session.betting and not self.session.slip:
             self.session.new_round()
 
-    def _restore(self, open_round: Any) -> None:
+    def _restore(self, open_round: Any, *, audit: bool = True) -> None:
         pending: list[Event] = []
         entries = self.store.audit_entries(round_id=open_round.round_id, kind=PENDING_CARD_KIND)
         if entries and entries[-1].detail.get("events") == len(open_round.events):
@@ -243,18 +292,19 @@ class TableService:
             self.log.error("the open round %s cannot be replayed: %s", open_round.round_id, exc)
             return
         self.round_id = open_round.round_id
-        self.store.add_audit("recovered", actor="system", round_id=self.round_id,
-                             detail={"events": len(open_round.events)})
+        if audit:
+            self.store.add_audit("recovered", actor="system", round_id=self.round_id,
+                                 detail={"events": len(open_round.events)})
         if open_round.status == "referred" and self.session.round.status() == "in_progress":
             referrals = self.store.audit_entries(round_id=self.round_id, kind="referral")
             detail = referrals[-1].detail if referrals else {}
             self.referral = {"rule": str(detail.get("rule") or self._refer_clause()),
                              "text": str(detail.get("text", "")), "by": referrals[-1].actor if referrals else ""}
-        if self.session.concluded:  # killed between the last event and its result
+        if self.session.concluded and audit:  # killed between the last event and its result
             self._write_result()
             self._write_anchor()
 
-    def _restore_in_flight(self) -> None:
+    def _restore_in_flight(self, *, journal: bool = True) -> None:
         recorded = set(self.store.read_with(_recorded_seqs))
         settled = {int(e.detail.get("seq", -1)) for e in self.store.audit_entries(kind=SETTLED_KIND)}
         for entry in self.store.audit_entries(kind=IN_FLIGHT_KIND):
@@ -274,23 +324,106 @@ class TableService:
         for event in pending:
             if isinstance(event, CardDrawn) and event.shoe_seq is not None:
                 self.in_flight.pop(event.shoe_seq, None)
-        last = self.journal.read()
-        if last is not None and isinstance(last.get("seq"), int):
-            self.last_frame = int(last["seq"])
-            seq = self.last_frame
-            settled = {int(e.detail.get("seq", -1)) for e in self.store.audit_entries(kind=SETTLED_KIND)}
-            unrecorded = seq not in recorded and seq not in self.in_flight and seq not in settled
-            held = any(isinstance(e, CardDrawn) and e.shoe_seq == seq for e in pending)
-            if unrecorded and not held and last.get("event") in ("card", "multi", "noread"):
-                # read, then the service stopped before recording it: in flight now
-                self._in_flight({"seq": seq, "card": last.get("card") or UNREAD}
-                                if last.get("event") != "multi" else last)
+        if journal:
+            self._journal_in_flight(recorded, pending)
         for seq, flight in sorted(self.in_flight.items()):  # double feeds: dealt together, in turn
             if "cards" in flight:
                 self.session.double_feed(seq, [c for c in flight["cards"] if c != UNREAD], len(flight["cards"]))
                 self.queue.append(_feed_event(seq, flight["cards"]))
         if self.session.unread:
             self.hold = "a card came out of the shoe unread before the restart: key it in by its number"
+
+    def _journal_in_flight(self, recorded: set[int], pending: tuple[Event, ...]) -> None:
+        """Every frame the journal holds that was read and not done (killed before it was
+        recorded, or the store could not be written): a card in flight now, on disk first,
+        whatever number of restarts came since; the newest frame's number for the gap."""
+        newest = self.journal.read()
+        if newest is not None and isinstance(newest.get("seq"), int):
+            self.last_frame = int(newest["seq"])
+        settled = {int(e.detail.get("seq", -1)) for e in self.store.audit_entries(kind=SETTLED_KIND)}
+        for entry in self.journal.undone():
+            last = entry.frame
+            seq = last.get("seq")
+            if not isinstance(seq, int):
+                self.journal.done(entry.number, last)
+                continue
+            unrecorded = seq not in recorded and seq not in self.in_flight and seq not in settled \
+                and seq not in self.session.in_flight and seq not in self.session.feeds
+            held = any(isinstance(e, CardDrawn) and e.shoe_seq == seq for e in pending)
+            if unrecorded and not held and last.get("event") in ("card", "multi", "noread"):
+                # read, then the service stopped before recording it: in flight now
+                self._in_flight({"seq": seq, "card": last.get("card") or UNREAD}
+                                if last.get("event") != "multi" else last)
+            elif unrecorded and last.get("event") in ("gap", "error"):  # the shoe's own loss report
+                self.store.add_audit("shoe_fault", actor="shoe", round_id=self.round_id, detail=last)
+                self.hold = _hold_text(last)
+            self.journal.done(entry.number, last)
+
+    def _restore_gaps(self) -> None:
+        """The restart gaps on record that no answer closed (kept over any number of restarts)."""
+        answered = {int(e.detail.get("gap", -1)) for e in self.store.audit_entries(kind=GAP_ANSWERED_KIND)}
+        keyed: dict[int, int] = {}
+        for e in self.store.audit_entries(kind=GAP_CARD_KIND):
+            keyed[int(e.detail.get("gap", -1))] = keyed.get(int(e.detail.get("gap", -1)), 0) + 1
+        for e in self.store.audit_entries(kind="shoe_fault"):
+            if e.detail.get("event") == "restart_gap" and e.id not in answered:
+                self.gaps.append({k: e.detail.get(k) for k in ("after", "before", "lost")}
+                                 | {"audit": e.id, "keyed": keyed.get(e.id, 0)})
+
+    def _reload(self) -> None:
+        """The table as the store holds it (a write failed: nothing of it is shown, and no
+        later input builds on it): the open round, its cards in flight and the gaps replayed
+        from the store, as after a restart, nothing written."""
+        self.session = TableSession(self.session.table, self.store.under_min_players())
+        self.round_id, self.hold, self.queue, self.stray = None, "", [], None
+        self.in_flight, self.referral, self.gaps, self.face_up_next = {}, None, [], False
+        open_round = self.store.find_open_round()
+        if open_round is not None:
+            self._restore(open_round, audit=False)
+        self._restore_in_flight(journal=False)
+        self._restore_gaps()
+
+    def _store_failed(self, exc: StoreError) -> None:
+        """A write failed (a full disk, say): the table holds until the store takes writes
+        again (:meth:`retry_store`); the screens see only what is on disk; cards from the
+        shoe wait in the journal, read and not done."""
+        self.store_error = (f"{exc}: the table holds until the store can be written again (is the disk "
+                            "full?); cards from the shoe are kept and recorded then")
+        self.log.error("the store failed: %s", exc)
+        try:
+            self._reload()
+        except (StoreError, DealerAssistError, TranscriptError) as again:
+            self.log.error("the table cannot be read back from the store: %s", again)
+
+    def retry_store(self) -> bool:
+        """After a failed write: the table as on disk again, then every frame the journal
+        holds not done, in order, as it came; True once the store takes writes again."""
+        with self.lock:
+            if not self.store_error or self.refused:
+                return not self.store_error
+            error, self.store_error = self.store_error, ""
+            try:
+                self._reload()
+                self.store.add_audit("store_resumed", actor="system", detail={"after": error[:500]})
+                recorded = set(self.store.read_with(_recorded_seqs))
+                settled = {int(e.detail.get("seq", -1)) for e in self.store.audit_entries(kind=SETTLED_KIND)}
+                for entry in self.journal.undone():
+                    seq = entry.frame.get("seq")
+                    if entry.frame.get("event") in ("card", "multi", "noread") and isinstance(seq, int) and (
+                            seq in recorded or seq in settled or seq in self.in_flight):
+                        self.journal.done(entry.number, entry.frame)  # its write got through
+                        continue
+                    self._shoe(entry.frame, number=entry.number)
+                    if self.store_error:
+                        break
+                    self.journal.done(entry.number, entry.frame)
+                    self._release()
+            except StoreError as exc:
+                self._store_failed(exc)
+            if not self.store_error:
+                self.log.warning("the store takes writes again: the table resumes")
+            self._changed()
+            return not self.store_error
 
     # ------------------------------------------------------------------ state
     def state(self) -> dict[str, Any]:
@@ -307,7 +440,7 @@ class TableService:
             "expect": {"kind": exp.kind, "target": exp.target, "area": exp.area, "hand": exp.hand,
                        "player": exp.player, "options": list(exp.options), "rule": exp.rule, "text": exp.text},
             "output": round_output(rnd), "concluded": self.session.concluded,
-            "hold": self.hold, "gap": self.gap, "referral": self.referral, "queued": len(self.queue), "stray": self.stray,
+            "hold": self._hold_now(), "gap": self.gaps[0] if self.gaps else None, "referral": self.referral, "queued": len(self.queue), "stray": self.stray,
             "in_flight": [{"seq": s, "card": card} for s, v in sorted(self.in_flight.items())
                           for card in v.get("cards") or [v["card"]]],
             "under_min": sorted(self.session.under_min), "shoe": dict(self.shoe),
@@ -316,9 +449,45 @@ class TableService:
             "setup": setup_to_json(self.setup),
         }
 
+    def _hold_now(self) -> str:
+        """What holds the table: a card missing or unread, then any restart gap not answered."""
+        parts = [self.hold] if self.hold else []
+        for gap in self.gaps:
+            before, lost = int(gap.get("before") or 0), int(gap.get("lost") or 0)
+            keyed = f" ({gap['keyed']} card(s) keyed in for it)" if gap.get("keyed") else ""
+            parts.append(f"{lost} frame(s) from the shoe (numbers {before - lost} to {before - 1}) came while the "
+                         f"service was down{keyed}: a card may be missing; key in every card that came out "
+                         "(between rounds: set it aside with a supervisor), or say none is missing")
+        return "; ".join(parts)
+
+    def _held(self) -> bool:
+        return bool(self.hold or self.gaps)
+
+    def _answer_gaps(self, actor: str, how: str) -> None:
+        for gap in self.gaps:
+            self.store.add_audit(GAP_ANSWERED_KIND, actor=actor, round_id=self.round_id,
+                                 detail={"gap": gap["audit"], "how": how, "keyed": gap.get("keyed", 0)})
+        self.gaps = []
+
+    def _gap_card(self, actor: str, card: str) -> None:
+        """A card keyed in for the oldest open gap: once as many cards as the gap lost frames
+        are keyed in, nothing more can be missing from it."""
+        gap = self.gaps[0]
+        self.store.add_audit(GAP_CARD_KIND, actor=actor, round_id=self.round_id,
+                             detail={"gap": gap["audit"], "card": card})
+        gap["keyed"] = int(gap.get("keyed") or 0) + 1
+        if gap["keyed"] >= int(gap.get("lost") or 0):
+            self.store.add_audit(GAP_ANSWERED_KIND, actor=actor, round_id=self.round_id,
+                                 detail={"gap": gap["audit"], "how": "every frame's card keyed in",
+                                         "keyed": gap["keyed"]})
+            self.gaps.pop(0)
+
     def _changed(self) -> None:
         self.notify("round", self.state())
-        self._write_anchor()
+        try:
+            self._write_anchor()
+        except OSError as exc:  # the next round's anchor is written then; the store is ahead, no rollback
+            self.log.error("the rollback anchor cannot be written: %s", exc)
 
     # ------------------------------------------------------------------ ops
     def handle(self, client: Client, op: str, args: dict[str, Any]) -> Any:
@@ -350,14 +519,16 @@ class TableService:
             except (EventFormatError, TranscriptError, CardNotationError, AmountError) as exc:
                 raise ProtocolError("bad_request", str(exc)) from None
             except StoreError as exc:
-                self.store_error = str(exc)
-                self.log.error("the store failed: %s", exc)
-                raise ProtocolError("internal", f"the store failed: {exc}") from None
+                self._store_failed(exc)
+                self._changed()  # the screens see the table as on disk, and why it holds
+                raise ProtocolError("internal", f"not recorded: {self.store_error}") from None
 
     def _open_or_refuse(self) -> None:
+        """Refused while the table is not open (trust at start) or its store takes no writes
+        (a full disk: tried again first, the journal's frames recorded in order)."""
         if self.refused:
             raise refused(self.refused)
-        if self.store_error:
+        if self.store_error and not self.retry_store():
             raise refused(f"not recorded: {self.store_error}")
 
     # ------------------------------------------------------------------ PINs (pins.py)
@@ -713,13 +884,14 @@ class TableService:
             self._set_aside(client, args)
         elif op == "release_hold":
             # the dealer checked the table: no card is missing (unread cards must be keyed in, 5.1)
-            if not self.hold and self.gap is None:
-                raise refused("nothing is held: there is no hold to release")
+            if not self._held():
+                raise refused("nothing holds the table: no card is missing")
             if refusal := self.session.no_card_missed_refusal():
                 raise refused(refusal, _clause_of(refusal))
             self.store.add_audit("hold_released", actor=actor, round_id=self.round_id,
-                                 detail={"hold": self.hold, "gap": self.gap})
-            self.hold, self.gap = "", None
+                                 detail={"hold": self._hold_now(), "gaps": [g["audit"] for g in self.gaps]})
+            self._answer_gaps(actor, "none (more) missing: the dealer checked the table")
+            self.hold = ""
         elif op == "sim_deal":
             # a demonstration station: the dealer's "Deal" takes a card out of the simulated
             # shoe; it comes back through the driver as any card does (recorded, then shown)
@@ -853,64 +1025,84 @@ class TableService:
         if self.round_id is not None:
             self.anchor_due = self.round_id
 
-    def _write_anchor(self) -> None:
+    def _write_anchor(self, *, fresh: bool = False) -> None:
         key, round_id = self.store.station_key, self.anchor_due
+        newest, generation, _ = self.store.read_with(_progress)
+        round_id = newest if fresh else round_id
         if key is None or round_id is None:
             return
         self.anchor_due = None
-        _, generation, _ = self.store.read_with(_progress)
         self.anchor_slot ^= 1
         write_anchor(self.anchor_path, Anchor(round_id, generation), key, self.anchor_slot)
+        if self.anchor_copy_dir is not None:
+            try:
+                write_anchor(self.anchor_copy_dir / copy_name(key), Anchor(round_id, generation), key,
+                             self.anchor_slot)
+            except OSError as exc:
+                self.log.error("the anchor's copy in %s cannot be written: %s", self.anchor_copy_dir, exc)
 
     # ------------------------------------------------------------------ the shoe
     def on_shoe(self, event: dict[str, Any]) -> None:
         """One shoe event (``event_to_json`` form), from the driver's thread."""
         with self.lock:
+            if self.store_error and not self.refused:
+                self.retry_store()  # space back? the frames kept are recorded first, in order
+            number = None
             try:
-                self._shoe(event)
+                number = self._shoe(event)
+                if number is not None and not self.store_error and not self.refused:
+                    self.journal.done(number, event)
             except StoreError as exc:
-                self.store_error = str(exc)
-                self.log.error("the store failed: %s", exc)
+                self._store_failed(exc)
+            except OSError as exc:  # the journal cannot be written: the frame is not acted on
+                self.log.critical("the shoe journal cannot be written (%s): frame not taken: %s", exc, event)
+            if self.journal.full:
+                self.log.critical("the shoe journal held 1,024 frames not recorded: the oldest was overwritten")
+                self.journal.full = False
             self.notify("shoe", dict(self.shoe))
             self._changed()
 
-    def _shoe(self, event: dict[str, Any]) -> None:
+    def _shoe(self, event: dict[str, Any], *, number: int | None = None) -> int | None:
+        """One frame; its journal number (marked done by the caller once it is on record), or
+        None for a frame without a number. ``number``: a frame the journal kept, taken again."""
         name = event.get("event")
         seq = event.get("seq")
-        if isinstance(seq, int):
-            self.journal.write(event)  # before anything is done with it
+        if name == "error":  # bytes that decode as no frame (a wrong codec sends only these)
+            self.shoe["damaged"] = int(self.shoe.get("damaged", 0)) + 1
+        elif isinstance(seq, int) or name in ("card", "hello"):
+            self.shoe["frames"] = int(self.shoe.get("frames", 0)) + 1  # frames read whole (`station check`)
+        if isinstance(seq, int) and number is None:
+            number = self.journal.write(event)  # before anything is done with it
             if self.last_frame is not None:
                 lost = frames_between(self.last_frame, seq)
                 self.last_frame = None
                 if lost and not (name == "hello" and seq == 0) and not self.refused:
                     # frames the shoe sent while the service was down: a card may be missing
                     detail = {"after": seq - lost - 1, "before": seq, "lost": lost}
-                    self.store.add_audit("shoe_fault", actor="shoe", round_id=self.round_id,
-                                         detail={"event": "restart_gap", **detail})
-                    self.hold = (f"{lost} frame(s) from the shoe (numbers {seq - lost} to {seq - 1}) came while "
-                                 "the service was down: a card may be missing")
-                    self.gap = detail
+                    audit = self.store.add_audit("shoe_fault", actor="shoe", round_id=self.round_id,
+                                                 detail={"event": "restart_gap", **detail})
+                    self.gaps.append({**detail, "audit": audit, "keyed": 0})
         if name in ("connected", "disconnected"):
             self.shoe.update(connected=name == "connected", port=event.get("port", ""),
                              codec=event.get("codec", self.shoe.get("codec", "")))
             if not self.refused:
                 self.store.add_audit("shoe_connected" if name == "connected" else "shoe_lost",
                                      actor="shoe", detail=event)
-            return
+            return number
         if name == "loaded":
             self.session.shoe_loaded()
-            return
+            return number
         if name in ("cut", "empty", "alive", "hello", "warning", "duplicate"):
             self.shoe["last"] = name
-            return
+            return number
         if self.refused or self.store_error:
             if name in ("card", "multi"):  # not lost: kept in the log for the technician
                 self.log.critical("card not recorded (store refused): %s", event)
-            return
+            return number
         if name == "fault":
             self.store.add_audit("shoe_fault", actor="shoe", detail=event)
             self.shoe["fault"] = f"{event.get('code', '')} {event.get('text', '')}".strip()
-            return
+            return number
         if name in HOLDING or (name == "multi" and int(event.get("count", 0)) > len(event.get("cards", []))):
             self.store.add_audit("shoe_fault", actor="shoe", round_id=self.round_id, detail=event)
             if name == "multi":  # the read cards of a double feed with unread ones: in flight
@@ -919,15 +1111,16 @@ class TableService:
             elif name == "noread":  # an unread card: in flight as "?" until the dealer keys it in
                 self._in_flight({"seq": event.get("seq"), "card": UNREAD})
             self.hold = _hold_text(event)
-            return
+            return number
         if name not in ("card", "multi"):
-            return
-        if self.hold or self.stray is not None or self.session.tentative_held or self.queue \
+            return number
+        if self._held() or self.stray is not None or self.session.tentative_held or self.queue \
                 or self.referral is not None:  # 6.1: no card assigned while referred
             self._in_flight(event)
             self.queue.append(event)
-            return
+            return number
         self._take(event)
+        return number
 
     def _in_flight(self, event: dict[str, Any]) -> None:
         """A delivered card no event records yet: on disk first (reported after any restart).
@@ -998,7 +1191,7 @@ class TableService:
 
     def _release(self) -> None:
         """Cards that waited behind a hold, in order, once nothing holds them."""
-        while self.queue and not self.hold and self.stray is None and not self.session.tentative_held \
+        while self.queue and not self._held() and self.stray is None and not self.session.tentative_held \
                 and self.referral is None:
             self._take(self.queue.pop(0))
 
@@ -1034,6 +1227,8 @@ class TableService:
         seq = args.get("seq")
         if not isinstance(seq, int) and self.hold:
             seq = self.session.first_unread()  # the hold waits for the unread card
+        # no frame named and no unread card waiting: the card came out in a restart gap
+        for_gap = bool(self.gaps) and not isinstance(seq, int)
         approved = False
         if isinstance(seq, int) and "cards" in self.in_flight.get(seq, {}):
             self._key_feed_card(client, args, seq, str(card))
@@ -1051,7 +1246,7 @@ class TableService:
                                      detail={"seq": seq, "card": str(card), "approval": approval})
                 approved = True
             self.queue = [q for q in self.queue if q.get("seq") != seq]
-        elif not self.hold:
+        elif not self._held():
             raise refused("no card is missing: cards come from the shoe")
         to = parse_target(args["to"]) if args.get("to") else None
         drawn = CardDrawn(card, to=to, shoe_seq=seq if isinstance(seq, int) else None)
@@ -1064,8 +1259,10 @@ class TableService:
         self._record(step, actor)
         if isinstance(seq, int) and seq in self.in_flight:
             self._settle(seq, actor, "keyed in")
+        if for_gap:
+            self._gap_card(actor, str(card))
         if not self.session.unread:
-            self.hold, self.gap = "", None
+            self.hold = ""  # a restart gap stays until its own answer
 
     def _key_feed_card(self, client: Client, args: dict[str, Any], seq: int, card: str) -> None:
         """A card keyed in for an unread card of the double feed of frame ``seq``, with a
@@ -1097,7 +1294,7 @@ class TableService:
             else:
                 self.queue.append(_feed_event(seq, list(cards)))
         if not self.session.unread:
-            self.hold, self.gap = "", None
+            self.hold = ""
 
     def _place_stray(self, args: dict[str, Any], actor: str) -> None:
         if self.stray is None:
@@ -1112,14 +1309,30 @@ class TableService:
 
     def _set_aside(self, client: Client, args: dict[str, Any]) -> None:
         """A supervisor sets aside a card no round can take (it came out between rounds, or
-        the round it belonged to is over): audited with the card, never silently dropped."""
+        the round it belonged to is over): audited with the card, never silently dropped. A
+        card that came out while the service was down (a restart gap), or unread, is keyed in
+        (``card``): removed from the shoe and discarded, counted for 5.1 (copies too many)."""
+        rule = self.session.round.rules.clause("void.foreign_card")
         if self.round_id is not None and not self.session.concluded:
             raise refused("a round is in play: key the card in, place it, or void the round")
         seq = args.get("seq")
+        keyed = args.get("card")
+        known = str(parse_card(str(keyed))) if keyed is not None else None
+        flight = self.in_flight.get(seq) if isinstance(seq, int) else None
+        if flight is None and self.stray is None and not (known and self.gaps):
+            raise refused("no card waits to be set aside" + (
+                ": a card that came out while the service was down is keyed in with it" if self.gaps else ""))
+        if flight is not None and "cards" not in flight and known and flight["card"] not in (UNREAD, known):
+            raise refused(f"the shoe read card {seq} as {flight['card']}, not {known}")
         approval, user = self._approval(client, args, "void", None)
         who = f"supervisor:{user}"
-        if isinstance(seq, int) and seq in self.in_flight:
-            card = " ".join(self.in_flight[seq].get("cards") or [self.in_flight[seq]["card"]])
+        for_gap = False
+        if flight is not None:
+            read = list(flight.get("cards") or [flight["card"]])
+            if known and UNREAD in read:
+                read[read.index(UNREAD)] = known
+            card = " ".join(read)
+            assert isinstance(seq, int)
             self._settle(seq, who, "set aside between rounds")
         elif self.stray is not None:
             card, seq = self.stray["card"], self.stray.get("seq")
@@ -1127,11 +1340,17 @@ class TableService:
                 self._settle(seq, who, "set aside between rounds")
             self.stray = None
         else:
-            raise refused("no card waits to be set aside")
-        self.store.add_audit("card_set_aside", actor=who, round_id=None,
-                             detail={"seq": seq, "card": card, "approval": approval})
+            card, seq, for_gap = str(known), None, True
+        self.store.add_audit("card_set_aside", actor=who, round_id=None, detail={
+            "seq": seq, "card": card, "approval": approval, "rule": rule,
+            **({"keyed": True} if known else {}), **({"gap": self.gaps[0]["audit"]} if for_gap else {})})
+        for one in card.split():
+            if one != UNREAD:
+                self.session.discard(one)  # 5.1: the shoe's copies count it
+        if for_gap:
+            self._gap_card(who, card)
         if not self.session.unread:
-            self.hold, self.gap = "", None
+            self.hold = ""
 
     def _void_in_flight(self, who: str) -> None:
         """A supervisor's void ends the round: its cards in flight are settled by it."""
@@ -1140,6 +1359,8 @@ class TableService:
         self.queue.clear()
         self.stray = None
         self.hold = ""
+        if self.gaps:  # 5.1: the void accounts for any card missing from the round
+            self._answer_gaps(who, "round voided")
 
     def _settle(self, seq: int, actor: str, how: str) -> None:
         self.store.add_audit(SETTLED_KIND, actor=actor, round_id=self.round_id, detail={"seq": seq, "how": how})

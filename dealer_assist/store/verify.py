@@ -718,6 +718,9 @@ def _verify_round(
             return ("settlements" if settlement_list else "rulings", round_id,
                     f"round {round_id}: derived rows recorded without an audit record")
         return None
+    if status == "referred" and output["status"] == "in_progress":
+        # a referred round (6.1) waits for the shift manager's decision: its events settle as in progress
+        output = {**output, "status": "referred"}
     if status != output["status"]:
         return ("rounds", round_id, f"{where}: status {status} but its events settle as {output['status']}")
     if _amounts(totals_json) != nets:

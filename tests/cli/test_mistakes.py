@@ -1,9 +1,16 @@
 """Every subcommand fed the mistakes newcomers make (issue 17): one line ``error: ...`` on
 standard error, exit 2 for bad input and 1 for a failed check, never a traceback, never
-a Qt abort, nothing created where nothing should be."""
+a Qt abort, nothing created where nothing should be.
+
+The mistakes run the command line in this process (``dealer_assist.cli.main`` with its
+argv, as the console script does); the tests marked "subprocess" start the real
+``python -m dealer_assist`` as a user would (the process's exit status, Qt's own abort
+without a display, the umask)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import subprocess
@@ -12,20 +19,58 @@ from pathlib import Path
 
 import pytest
 
+from dealer_assist.cli import main
 from dealer_assist.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = Path("/work/shared/examples/lucky8-pair-and-double.json")
+_DISPLAY = ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")
+
+
+def _environment(display: bool, env: dict[str, str]) -> dict[str, str]:
+    environment = {k: v for k, v in os.environ.items() if k != "DEALER_ASSIST_CONFIG"}
+    if not display:
+        for name in _DISPLAY:
+            environment.pop(name, None)
+    environment.update(env)
+    return environment
 
 
 def run(*args: str, stdin: str | None = None, display: bool = True, **env: str) -> subprocess.CompletedProcess[str]:
-    environment = {k: v for k, v in os.environ.items() if k != "DEALER_ASSIST_CONFIG"}
-    if not display:
-        for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
-            environment.pop(name, None)
-    environment.update(env)
+    """``dealer-assist ARGS`` in this process: its exit status (returned, or SystemExit's, as
+    the console script exits with), standard output and error."""
+    environment = _environment(display, env)
+    saved = dict(os.environ)
+    out, err = io.StringIO(), io.StringIO()
+    os.environ.clear()
+    os.environ.update(environment)
+    saved_stdin = sys.stdin
+    sys.stdin = io.StringIO(stdin if stdin is not None else "")
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                status: object = main(list(args))
+            except SystemExit as stop:
+                status = stop.code
+    finally:
+        sys.stdin = saved_stdin
+        os.environ.clear()
+        os.environ.update(saved)
+    if status is None:
+        code = 0
+    elif isinstance(status, int):
+        code = status
+    else:  # sys.exit("message"): the message on stderr, status 1
+        err.write(f"{status}\n")
+        code = 1
+    return subprocess.CompletedProcess(["dealer-assist", *args], code, out.getvalue(), err.getvalue())
+
+
+def run_process(*args: str, stdin: str | None = None, display: bool = True,
+                **env: str) -> subprocess.CompletedProcess[str]:
+    """The real ``python -m dealer_assist ARGS``: a process of its own."""
     return subprocess.run([sys.executable, "-m", "dealer_assist", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120, input=stdin, env=environment)
+                          text=True, timeout=120, input=stdin, env=_environment(display, env))
 
 
 def one_error(done: subprocess.CompletedProcess[str], *words: str, status: int = 2) -> None:
@@ -147,7 +192,8 @@ def test_bench_one_round_runs() -> None:
 
 # ----------------------------------------------------------------------------- review
 def test_review_without_a_display(recorded: Path) -> None:
-    done = run("review", "--db", str(recorded), display=False)
+    """subprocess: without a display Qt would abort the whole process (exit 134)."""
+    done = run_process("review", "--db", str(recorded), display=False)
     one_error(done, "no display")  # not Qt's abort (exit 134)
 
 
@@ -169,7 +215,8 @@ def test_review_missing_store(tmp_path: Path) -> None:
 
 # ----------------------------------------------------------------------------- gui
 def test_gui_without_a_display(tmp_path: Path) -> None:
-    one_error(run("--db", str(tmp_path / "t.db"), display=False), "no display")
+    """subprocess: as above, for the dealer's screen."""
+    one_error(run_process("--db", str(tmp_path / "t.db"), display=False), "no display")
     assert not (tmp_path / "t.db").exists()
 
 
@@ -230,6 +277,15 @@ def test_station_show(tmp_path: Path) -> None:
 # ----------------------------------------------------------------------------- the command
 def test_unknown_subcommand() -> None:
     one_error(run("replay", "x.json"), "replay")
+
+
+def test_mistakes_as_a_process(tmp_path: Path) -> None:
+    """subprocess: the real command's exit status and streams, for a refused round on
+    standard input (Lucky 8 2.1: 1 to 8 decks), a bad option and a missing store."""
+    one_error(run_process("settle", "-", stdin=_without("decks")), "no 'decks'", "1 to 8 decks", "2.1")
+    one_error(run_process("bench", "--rounds", "0"), "--rounds", "1 or more")
+    one_error(run_process("history", "--db", str(tmp_path / "nope.db"), "list"), "no such file")
+    assert not (tmp_path / "nope.db").exists()
 
 
 def test_settle_record_creates_the_store_0600(tmp_path: Path) -> None:

@@ -77,10 +77,9 @@ class Server:
             "-c", "max_parallel_workers_per_gather=0",
             *extra,
         ]
-        self._run(
-            [str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-w",
-             "-t", "60", "-o", " ".join(_quote(o) for o in options), "start"]
-        )
+        self._start = [str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-w",
+                       "-t", "60", "-o", " ".join(_quote(o) for o in options), "start"]
+        self._run(self._start)
         self._counter = 0
 
     def _run(self, argv: list[str]) -> None:
@@ -134,6 +133,14 @@ class Server:
         """Stop the server (fast: every session ends) and start it again with its options."""
         self._run([str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-m", "fast", "-w",
                    "-t", "60", "restart"])
+
+    def halt(self) -> None:
+        """Stop the server (immediate: as a crash or a pulled cable would), keeping its data."""
+        self._run([str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop"])
+
+    def start(self) -> None:
+        """Start a halted server again with its options."""
+        self._run(self._start)
 
     def stop(self) -> None:
         try:

@@ -88,9 +88,9 @@ def test_hourly_win_hold_and_a_players_rounds_use_the_latest_finish(floor: Floor
     since, until = now - _dt.timedelta(hours=3), now + _dt.timedelta(hours=3)
     with FloorReader(floor.review_url) as reader:
         by_table = {f.key: f for f in reader.hourly(pit="PIT-2", since=since, until=until)}
-        assert {k: (f.rounds, f.wagered, f.house_net, f.hold_percent) for k, f in by_table.items()} == {
+        assert {k: (f.rounds, f.wagered, f.house_net, f.net_wagered_percent) for k, f in by_table.items()} == {
             "BJ-07": (1, Decimal(25), Decimal(0), Decimal("0.00")),
-            # the house lost 25 on 30 wagered: hold -83.33 %
+            # the house lost 25 on 30 wagered: net/wagered -83.33 %
             "BJ-08": (1, Decimal(30), Decimal(-25), Decimal("-83.33")),
         }
         (ann,) = reader.hourly(pit="PIT-2", since=since, until=until, by="dealer")
@@ -126,8 +126,8 @@ def test_the_pit_window_shows_the_latest_finish(floor: Floor, tmp_path: Path, qt
     qtbot.waitUntil(lambda: window.pending == 0, timeout=20000)
     shown = {r.table: r for r in window.rounds_shown}
     assert (shown["BJ-07"].id, shown["BJ-07"].status, shown["BJ-07"].net) == (rid, "void", {"alice": 0})
-    # hold % per table: BJ-07 0 (all returned), BJ-08 -25 / 30 = -83.33 %
-    assert {k: [y for _, y in v] for k, v in window.charts.series["hold"].items()} == {
+    # net/wagered % per table: BJ-07 0 (all returned), BJ-08 -25 / 30 = -83.33 %
+    assert {k: [y for _, y in v] for k, v in window.charts.series["net/wagered"].items()} == {
         "BJ-07": [0.0], "BJ-08": [-83.33]}
     # alice's net per table and hour
     assert {k: [y for _, y in v] for k, v in window.charts.series["play"].items()} == {

@@ -154,6 +154,9 @@ def test_the_theoretical_win_is_worked_out_once_at_forwarding(floor, tmp_path: P
     url = floor.station("BJ-07", "PIT-2")
     db = tmp_path / "BJ-07.db"
     make_station(db, "BJ-07", "PIT-2", rounds=3)  # Ace Race, Lucky 8 with the ruling, a Lucky 8 void
+    # the edges kept once (issue 35: `floor edges` at install; the forwarder never works them out)
+    kept = cli("floor", "edges", "--game", "ace_race", "--game", "lucky8", "--decks", "6")
+    assert kept.returncode == 0, kept.stderr
     assert cli("forward", "--db", str(db), "--to", url).returncode == 0
     ace, lucky = house_edges("ace_race", 6), house_edges("lucky8", 6)
     ace_theo = 25 * ace["main"] + 5 * ace["pair"]  # alice: main 25, pair 5

@@ -60,7 +60,7 @@ def test_the_pit_window_shows_every_table_of_the_pit(pit_floor: Floor, qtbot: An
     # the player's play chart follows them across the whole floor, other pits included
     assert set(window.charts.series["play"]) == {"bob at BJ-07", "bob at BJ-08", "bob at BJ-21"}
     # Charts: one hold line per table of the pit; one rounds-per-hour line per dealer.
-    assert set(window.charts.series["hold"]) == {"BJ-07", "BJ-08"}
+    assert set(window.charts.series["net/wagered"]) == {"BJ-07", "BJ-08"}
     assert set(window.charts.series["dealers"]) == {"ann", "ben"}
     assert [y for _, y in window.charts.series["dealers"]["ann"]] == [float(len(DOCUMENTS))]
     # Ace Race at BJ-07 (first document): alice +25 on 30 wagered, so the house's net is -25.
@@ -68,7 +68,7 @@ def test_the_pit_window_shows_every_table_of_the_pit(pit_floor: Floor, qtbot: An
     window.player.setText("")
     window.day.setDate(window.day.date().addDays(-1))  # yesterday: nothing was played
     qtbot.waitUntil(lambda: window.pending == 0, timeout=20000)
-    assert window.rounds_shown == [] and window.charts.series["hold"] == {}
+    assert window.rounds_shown == [] and window.charts.series["net/wagered"] == {}
     window.close()
 
 

@@ -5,7 +5,7 @@ their betting correlation is what the definition gives.
 - Side bets decided by the first cards: the one-pass effects (``side_bet_removal``) equal,
   as exact fractions, the expected return recomputed over the shoe less that card minus the
   full shoe's (``side_bet_return``), and the full shoe's return is the par sheet's (odds
-  engine, ``from_classifier``). Three-card bets: a few cards each (a recomputation takes a
+  engine, ``rate``). Three-card bets: a few cards each (a recomputation takes a
   second); two-card bets: every card.
 - The main wager: the effects on file (``data/main_removal.json``, the usual deck count and
   the lowest legal one) are the odds engine's analysis of the shoe less that card minus the
@@ -23,7 +23,7 @@ import pytest
 
 from dealer_assist.base.cards import parse_card
 from dealer_assist.games import GAMES
-from dealer_assist.odds.side_bets import from_classifier
+from dealer_assist.odds.side_bets import rate
 from dealer_assist.protect.counts import (
     POINT_NAMES,
     betting_correlation,
@@ -56,7 +56,7 @@ def test_side_bet_effects_equal_recomputation_with_the_card_removed(game: str, d
     shoe = full_shoe(game, decks)
     full = side_bet_return(game, spec, shoe)
     assert removal.expected_return == full
-    sheet = from_classifier(game, decks, spec)
+    sheet = rate(game, decks, spec)
     assert sheet is not None and sheet.expected_value_exact == full  # the par sheet's figure
     cards = list(shoe)
     if spec.needs_dealer_up:  # an ace, a five, a seven, a ten-value of another suit

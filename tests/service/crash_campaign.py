@@ -12,6 +12,7 @@ round ended or the one open round, and every ended round must carry its result.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -48,11 +49,21 @@ class Figures:
     cards_lost: list[str] = field(default_factory=list)
     verify: str = ""
     seconds: float = 0.0
+    frames: int = 0  # frames the shoe sent (cards, hellos)
+    dealt_while_down: int = 0
+    second_restarts: int = 0  # killed again before the dealer answered what the restart showed
+    counts: int = 0  # independent counts (out of the shoe == on record), one after every restart
+    count_misses: list[str] = field(default_factory=list)  # "kill N: cards" missing at a count
+    refusals: list[str] = field(default_factory=list)  # a recovery the service refused
 
     def lines(self) -> list[str]:
         return [
-            f"service SIGKILLs: {self.kills} in {self.seconds:.0f} s",
+            f"service SIGKILLs: {self.kills} in {self.seconds:.0f} s; shoe frames: {self.frames}; "
+            f"{self.dealt_while_down} card(s) dealt while the service was down; "
+            f"{self.second_restarts} second restart(s) before the dealer answered",
             f"rounds: {self.rounds}; cards dealt by the shoe: {self.cards_dealt}, on record: {self.cards_recorded}",
+            f"counts after restarts (cards out of the shoe == cards on record): {self.counts}, "
+            f"with a card missing: {len(self.count_misses)}; recoveries refused: {len(self.refusals)}",
             f"after restarts: {self.keyed_after_restart} card(s) keyed in by number, "
             f"{self.holds_released} hold(s) released with no card missing, {self.voids} void(s), "
             f"{self.set_aside} card(s) set aside between rounds by a supervisor",
@@ -96,7 +107,8 @@ class Campaign:
                     time.sleep(0.02)
                     continue
                 while time.monotonic() < deadline:  # the service holds the shoe's port
-                    if client.request("state")["shoe"].get("connected"):
+                    shoe = client.request("state")["shoe"]
+                    if shoe.get("connected") and shoe.get("last"):  # the shoe's hello read: any gap known
                         return client
                     time.sleep(0.02)
                 break
@@ -129,17 +141,55 @@ class Campaign:
             c.request("change_pin", name="ann", old_pin="246810", new_pin="730418")
             c.request("login", name="ann", pin="730418")
 
+    def on_record(self, state: dict[str, Any]) -> tuple[Counter[str], int]:
+        """Every card on record now, counted independently of the service's own figures: card
+        events, cards in flight (reported now, or settled by a supervisor: voided, set aside),
+        cards set aside (keyed in: out of the shoe while the service was down), the tentative
+        implied hit; and how many unread cards ("?") stand for one card each."""
+        known = Counter(self.recorded_cards())
+        db = sqlite3.connect(f"file:{self.state / 'table.db'}?mode=ro", uri=True)
+        try:
+            rows = [(k, json.loads(d)) for k, d in db.execute(
+                "SELECT kind, detail_json FROM audit WHERE kind IN "
+                "('card_in_flight', 'in_flight_settled', 'card_set_aside') ORDER BY id")]
+        finally:
+            db.close()
+        flight: dict[int, str] = {}
+        settled_cards: list[str] = []
+        settled: set[int] = set()
+        for kind, d in rows:
+            seq = int(d.get("seq", -1)) if isinstance(d.get("seq"), int) else -1
+            if kind == "card_in_flight":
+                flight[seq] = str(d.get("card"))
+            elif kind == "in_flight_settled" and seq not in settled:
+                settled.add(seq)
+                settled_cards.append(flight.get(seq, "?"))
+        aside = [str(d.get("card")) for k, d in rows if k == "card_set_aside"
+                 and (not isinstance(d.get("seq"), int) or d.get("keyed") or int(d["seq"]) not in settled)]
+        cards = [c for x in settled_cards + aside for c in x.split()]
+        cards += [x["card"] for x in state["in_flight"]]
+        cards += [e["card"] for e in state.get("tentative", []) if e.get("type") == "card"]
+        known.update(c for c in cards if c != "?")
+        return known, sum(1 for c in cards if c == "?")
+
     def unrecorded(self, state: dict[str, Any]) -> list[str]:
-        """Cards that came out and no event or in-flight entry holds yet, oldest first."""
-        on_record = Counter(self.recorded_cards())
-        on_record.update(f["card"] for f in state["in_flight"] if f["card"] != "?")
+        """Cards that came out and nothing on record holds yet, oldest first."""
+        on_record, wild = self.on_record(state)
         out = []
         for card in self.dealt:
             if on_record[card] > 0:
                 on_record[card] -= 1
             else:
                 out.append(card)
-        return out
+        return out[wild:]
+
+    def count(self, c: ServiceClient) -> None:
+        """The independent count after a restart and its recovery: every card out of the
+        shoe is on record, between rounds too."""
+        self.figures.counts += 1
+        missing = self.unrecorded(c.request("state"))
+        if missing:
+            self.figures.count_misses.append(f"after kill {self.figures.kills}: {' '.join(missing)}")
 
     def recover(self, c: ServiceClient) -> None:
         """After a restart: what the service reports, answered as a dealer would."""
@@ -174,9 +224,14 @@ class Campaign:
                     try:
                         c.request("key_card", card=missing[0])
                         self.figures.keyed_after_restart += 1
-                    except ServiceError:
-                        c.request("void", reason="crash campaign: keyed card refused", rule="5.2", pin=SUPERVISOR)
-                        self.figures.voids += 1
+                    except ServiceError as exc:
+                        if state["round_id"] is not None and not state["concluded"]:
+                            c.request("void", reason=f"crash campaign: keyed card refused: {exc}", rule="5.2",
+                                      pin=SUPERVISOR)
+                            self.figures.voids += 1
+                        else:  # out of the shoe between rounds: removed and discarded (5.1 counts it)
+                            c.request("set_aside", card=missing[0], pin=SUPERVISOR)
+                            self.figures.set_aside += 1
                 else:
                     c.request("release_hold")
                     self.figures.holds_released += 1
@@ -252,13 +307,48 @@ class Campaign:
                 self.proc.kill()  # never leave a service behind holding the shoe's port
                 self.proc.wait()
 
+    def deal_while_down(self) -> None:
+        """The shoe deals on while nobody reads it (in play or between rounds)."""
+        for _ in range(self.rng.choice((0, 0, 1, 1, 2))):
+            card = self.sim.deal()
+            if card is None:
+                return
+            self.dealt.append(str(card))
+            self.figures.cards_dealt += 1
+            self.figures.dealt_while_down += 1
+
     def _run(self, kills: int) -> Figures:
         began = time.monotonic()
+        first_seq = self.sim.seq
+        try:
+            return self._campaign(kills, began, first_seq)
+        except (ServiceError, OSError, RuntimeError) as exc:  # the figures so far, and why it stopped
+            self.figures.refusals.append(f"after kill {self.figures.kills}: {exc}")
+            self.figures.seconds = time.monotonic() - began
+            self.figures.frames = (self.sim.seq - first_seq) % 10000
+            self.count_final()
+            return self.figures
+
+    def count_final(self) -> None:
+        """The record as it stands (the service stopped): the check with no state to add."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        try:
+            self.check({"in_flight": [], "tentative": [], "round_id": None})
+        except Exception as exc:  # noqa: BLE001 - reported, the figures still printed
+            self.figures.refusals.append(f"the final check failed: {exc}")
+
+    def _campaign(self, kills: int, began: float, first_seq: int) -> Figures:
         while self.figures.kills < kills:
             c = self.start()
             try:
                 self.log_in(c)
+                if self.figures.kills and self.rng.random() < 0.15:
+                    self.figures.second_restarts += 1  # killed again before the dealer answers
+                    raise OSError("second restart")
                 self.recover(c)
+                self.count(c)
                 delay = self.rng.random() * self.max_delay
                 timer = self.kill_later(delay)
                 try:
@@ -275,10 +365,12 @@ class Campaign:
                     os.kill(self.proc.pid, signal.SIGKILL)
                 self.proc.wait()
                 self.figures.kills += 1
+                self.deal_while_down()
         # the last start: recover, then check the record
         c = self.start()
         self.log_in(c)
         self.recover(c)
+        self.count(c)
         final = c.request("state")
         c.close()
         assert self.proc is not None
@@ -289,6 +381,7 @@ class Campaign:
             self.proc.kill()
             self.proc.wait()
             print("the service did not stop on SIGTERM within 20 s (killed)")
+        self.figures.frames = (self.sim.seq - first_seq) % 10000
         self.sim.close()
         self.figures.seconds = time.monotonic() - began
         self.check(final)
@@ -302,11 +395,6 @@ class Campaign:
         recorded = self.recorded_cards()
         f.cards_recorded = len(recorded)
         with Store.open_readonly(self.state / "table.db") as store:
-            flight = {int(e.detail.get("seq", -1)): str(e.detail.get("card"))
-                      for e in store.audit_entries(kind="card_in_flight")}
-            settled = [flight.get(int(e.detail.get("seq", -1)), "?") for e in store.audit_entries(kind="in_flight_settled")]
-            aside = [str(e.detail.get("card")) for e in store.audit_entries(kind="card_set_aside")
-                     if e.detail.get("seq") is None]
             f.verify = "ok" if store.verify().ok else "FAILED"
             for summary in store.list_rounds(limit=100000):
                 detail = store.get_round(summary.id)
@@ -315,10 +403,7 @@ class Campaign:
                         f.stuck.append(summary.id)
                 elif detail is None or not isinstance(detail.result, dict):
                     f.results_missing.append(summary.id)
-        known = Counter(recorded)
-        known.update(c for c in settled + aside if c != "?")
-        known.update(x["card"] for x in final["in_flight"] if x["card"] != "?")
-        wild = sum(1 for c in settled if c == "?") + sum(1 for x in final["in_flight"] if x["card"] == "?")
+        known, wild = self.on_record(final)
         missing = []
         for card in self.dealt:
             if known[card] > 0:

@@ -173,3 +173,77 @@ def test_dealer_is_refused_on_a_configured_station(accounts: Path) -> None:
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode != 0
     assert "development runs only" in done.stderr and str(config) in done.stderr
+
+
+@needs_root
+def test_station_serve_started_as_root_runs_as_the_owner_of_its_state_and_leaves_no_root_file(
+        accounts: Path) -> None:
+    """Issue 39 item 5: root starting `station serve` on the service's state directory (a new
+    store) leaves nothing root's: the service becomes the directory's owner before it opens
+    anything, and its next start as the service account finds every file its own."""
+    base, shim = accounts, accounts / "shim"
+    uid, gid = pwd.getpwnam(SERVICE).pw_uid, grp.getgrnam(GROUP).gr_gid
+    state, run, logs = base / "state", base / "run", base / "log"
+    for d, mode in ((state, 0o700), (run, 0o750), (logs, 0o750)):
+        d.mkdir()
+        os.chown(d, uid, gid)
+        d.chmod(mode)
+    config = base / "station.toml"
+    config.write_text('[table]\nname = "BJ-07"\n', encoding="utf-8")
+    config.chmod(0o644)
+    sock = run / "station.sock"
+    argv = [sys.executable, "-m", "dealer_assist", "station", "--config", str(config), "serve",
+            "--state-dir", str(state), "--socket", str(sock), "--log-dir", str(logs)]
+    tops = _under_root()  # as root, the interpreter under /root shown as in _as (no setpriv)
+    binds = " && ".join(f"mkdir -p {shim}/{t} && mount --bind /root/{t} {shim}/{t}" for t in tops)
+    script = (f"{binds} && mount --rbind {shim} /root && " if tops else "") + 'exec "$@"'
+    service = subprocess.Popen(["unshare", "--mount", "--propagation", "private", "sh", "-c", script, "sh", *argv],
+                               cwd=ROOT, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 30
+        while not sock.exists() and service.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert sock.exists(), service.stdout.read().decode() if service.stdout and service.poll() is not None else ""
+        status = Path(f"/proc/{service.pid}/status").read_text()
+        uids = next(line.split()[1:] for line in status.splitlines() if line.startswith("Uid:"))
+        assert set(uids) == {str(uid)}  # real, effective, saved and file-system ids: the owner's
+    finally:
+        service.terminate()
+        service.wait(10)
+    said = service.stdout.read().decode() if service.stdout else ""
+    assert f"running as {SERVICE}" in said
+    made = [p for d in (state, run, logs) for p in d.rglob("*")]
+    assert made and all(p.lstat().st_uid == uid for p in made), [(str(p), p.lstat().st_uid) for p in made]
+
+
+@needs_root
+def test_a_dealer_outside_the_group_is_told_so_and_the_fix(accounts: Path) -> None:
+    """Issue 39: a dealer's account not in the service's group reaching for the socket hears
+    that, and the fix, not "is the service running?"."""
+    import socket as sockets
+
+    base, shim = accounts, accounts / "shim"
+    run = base / "run"
+    run.mkdir()
+    run.chmod(0o755)
+    path = run / "station.sock"
+    listener = sockets.socket(sockets.AF_UNIX, sockets.SOCK_STREAM)
+    listener.bind(str(path))
+    listener.listen(1)
+    os.chown(path, 0, grp.getgrnam(GROUP).gr_gid)
+    path.chmod(0o660)  # as the service leaves it: its group's only
+    probe = ("from dealer_assist.service.client import ServiceClient, ServiceError\n"
+             "import sys\ntry:\n    ServiceClient(sys.argv[1])\nexcept ServiceError as exc:\n"
+             "    print(exc.code, exc.message)\n")
+    argv = _as(DEALER, shim, [sys.executable, "-c", probe, str(path)])
+    # the dealer's account without the group: its own group "nogroup"-like, no supplementary groups
+    script_at = argv.index("sh") + 2
+    argv[script_at] = argv[script_at].replace(f"--regid={GROUP} --init-groups", "--regid=65534 --clear-groups")
+    try:
+        done = subprocess.run(argv, cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=60)
+    finally:
+        listener.close()
+    said = done.stdout.strip()
+    assert said.startswith("permission "), (said, done.stderr)
+    assert f"({DEALER})" in said and f"not in the group {GROUP}" in said and f"usermod -aG {GROUP} {DEALER}" in said
+    assert "running" not in said

@@ -41,15 +41,16 @@ def mount(*args: str) -> None:
 class Scratch:
     """A tmpfs of this namespace for overlay layers."""
 
-    def __init__(self) -> None:
-        self.root = Path(tempfile.mkdtemp(prefix="dealer-assist-ns-"))
+    def __init__(self, place: Path | None = None) -> None:
+        """On ``place`` (a folder covered later), or else on a new folder in /tmp."""
+        self.root = place if place is not None else Path(tempfile.mkdtemp(prefix="dealer-assist-ns-", dir="/tmp"))
         mount("-t", "tmpfs", "-o", "mode=0700", "tmpfs", str(self.root))
         self.count = 0
         self.overlaid: set[Path] = set()
 
-    def overlay(self, target: Path, top_mode: int | None = None) -> None:
+    def overlay(self, target: Path, top_mode: int | None = None, skip: Path | None = None) -> None:
         """Overlay ``target``: its contents stay visible, writes go to the tmpfs. What is
-        mounted below it (a container's /etc/hosts, say) is mounted again on top."""
+        mounted below it (a container's /etc/hosts, say), but ``skip``, is mounted again on top."""
         if target in self.overlaid:
             return
         self.overlaid.add(target)
@@ -61,7 +62,7 @@ class Scratch:
         os.chown(upper, st.st_uid, st.st_gid)
         upper.chmod(top_mode if top_mode is not None else stat.S_IMODE(st.st_mode))
         kept = []
-        for n, below in enumerate(submounts(target)):
+        for n, below in enumerate(b for b in submounts(target) if skip is None or not under(b, skip)):
             holder = self.root / f"keep{self.count}-{n}"
             if below.is_dir():
                 holder.mkdir()
@@ -97,27 +98,35 @@ def under(path: Path, place: Path) -> bool:
     return path == place or place in path.parents
 
 
+SERVICE = "dealer-assist"  # packaging/install.sh's account and group
+
+
 def enter() -> None:
     if os.geteuid() != 0:
         raise SystemExit("tests/station_day/namespace.py: must run as root")
     keep = interpreter_paths()
+    held = [*keep, Path(__file__).resolve().parents[2]]  # and the checkout
     tmp = Path("/tmp")
-    if any(under(p, tmp) for p in [*keep, Path(__file__).resolve()]):
-        scratch = Scratch()  # the checkout is in /tmp: keep it, writes go to the tmpfs
-        scratch.overlay(tmp)
-    else:
-        mount("-t", "tmpfs", "-o", "mode=1777", "tmpfs", str(tmp))  # nothing left in /tmp outlives the namespace
-        scratch = Scratch()
+    # The overlays' layers are on a scratch tmpfs mounted on a station place that is covered
+    # with its own empty tmpfs last (/opt, say: no folder is made on the machine), or else on
+    # a folder in /tmp. Covering it hides the scratch; the overlays made before keep their
+    # layers. (The scratch is never inside a folder overlaid before the end: a clone in
+    # /tmp, with /tmp overlaid, would hide the layers still to be made.)
+    place = next((Path(p) for p in ("/opt", "/usr/local")
+                  if Path(p).is_dir() and not any(under(h, Path(p)) for h in held)), None)
+    scratch = Scratch(place)
     scratch.overlay(Path("/etc"))  # useradd writes here, never to the machine's /etc
     scratch.overlay(Path("/run"))  # a test may make /run/systemd/system (systemd "running")
-    for place in map(Path, MASKED):
-        if any(under(p, place) for p in keep):
-            scratch.overlay(place)
+    for masked in map(Path, MASKED):
+        if masked == place:
+            continue  # covered last
+        if any(under(p, masked) for p in keep):
+            scratch.overlay(masked)
             continue
-        if not place.exists():  # make the mount point without touching the machine
-            scratch.overlay(place.parent)
-            place.mkdir()
-        mount("-t", "tmpfs", "-o", "mode=0755", "tmpfs", str(place))
+        if not masked.exists():  # make the mount point without touching the machine
+            scratch.overlay(masked.parent)
+            masked.mkdir()
+        mount("-t", "tmpfs", "-o", "mode=0755", "tmpfs", str(masked))
     # The way to the interpreter: every directory other accounts may not enter, opened (0711).
     opened: set[Path] = set()
     for path in keep:
@@ -127,6 +136,32 @@ def enter() -> None:
             if not stat.S_IMODE(directory.stat().st_mode) & stat.S_IXOTH:
                 scratch.overlay(directory, stat.S_IMODE(directory.stat().st_mode) | 0o711)
             opened.add(directory)
+    never_installed()
+    if any(under(h, tmp) for h in held):
+        scratch.overlay(tmp, skip=scratch.root)  # the checkout is in /tmp: keep it, writes go to the tmpfs
+    else:
+        mount("-t", "tmpfs", "-o", "mode=1777", "tmpfs", str(tmp))  # nothing left in /tmp outlives the namespace
+    if place is not None:
+        mount("-t", "tmpfs", "-o", "mode=0755", "tmpfs", str(place))
+
+
+def never_installed() -> None:
+    """The machine's own ``dealer-assist`` account or group (a station of its own, an earlier
+    install) removed from this namespace's /etc: the station is installed as on a machine
+    that never had it."""
+    import grp
+    import pwd
+
+    try:
+        pwd.getpwnam(SERVICE)
+        subprocess.run(["userdel", SERVICE], check=True)
+    except KeyError:
+        pass
+    try:
+        grp.getgrnam(SERVICE)
+        subprocess.run(["groupdel", SERVICE], check=True)
+    except KeyError:
+        pass
 
 
 def main(argv: list[str]) -> int:

@@ -120,7 +120,7 @@ def test_install_upgrade_uninstall_as_root_with_no_destdir(installed: subprocess
 def test_the_shared_layout_is_migrated(tmp_path: Path) -> None:
     """An install of the old layout: group-writable 2770 store directory, 0660 files, the key
     made 0600 by whichever dealer opened the store first, station.toml group-writable."""
-    subprocess.run(["groupadd", "--system", "dealer-assist"], check=True)
+    subprocess.run(["groupadd", "--system", "dealer-assist"], check=True)  # absent: namespace.py
     first = s.add_dealer("k")
     try:
         s.STATE.chmod(0o2770)

@@ -72,7 +72,7 @@ def test_killed_process_round_comes_back(make_table: MakeTable, tmp_path: Path) 
     assert t.settlement_rows() == [("alice", "1/1", "Main", "RETURN", "5.29.1", "interim")]
     assert t.window.prompt.headline.text() == "Round settled: pay and collect"  # every wager withdrawn (5.29.1)
     t.press("confirm")
-    assert t.window.prompt.headline.text() == "Place wagers"
+    assert t.window.prompt.headline.text().startswith("Place wagers: ")
     assert not c.restored
 
 

@@ -225,7 +225,8 @@ def test_referral_and_the_shift_managers_decision(make_table: MakeTable, tmp_pat
     t.qtbot.mouseClick(t.window.report_buttons["refer"], Qt.MouseButton.LeftButton)
     dialog = t.window.choice_dialog
     assert "(6.1)" in dialog.findChildren(QLabel)[0].text() and dialog.cancel_button.isVisible()
-    t.qtbot.mouseClick(dialog.buttons["yes"], Qt.MouseButton.LeftButton)
+    t.qtbot.mouseClick(dialog.buttons["dispute"], Qt.MouseButton.LeftButton)  # the reason, from the short list
+    assert t.controller.referred.endswith("(6.1): A player disputes the round")
     assert t.window.prompt.headline.text() == "Referred to the Gaming Shift Manager (6.1)"
     t.qtbot.waitUntil(lambda: not t.controller.store_worker._pending, timeout=5000)
     assert _round_status(tmp_path / "table.db") == "referred"

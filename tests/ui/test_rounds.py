@@ -33,7 +33,7 @@ def test_ace_race_blackjack_pays_6_to_5(make_table: MakeTable) -> None:
     assert t.window.settlement.total_of("alice") == "PAY 120"
     t.screenshot("ace_race_blackjack")
     t.press("confirm")
-    assert t.window.prompt.headline.text() == "Place wagers"
+    assert t.window.prompt.headline.text().startswith("Place wagers: ")
     # the round is in the recall of the last 10 rounds, with alice's +120
     t.qtbot.waitUntil(lambda: len(t.controller.recall) == 1, timeout=5000)
     t.qtbot.mouseClick(t.window.recall_button, Qt.MouseButton.LeftButton)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from dealer_assist.engine.table_setup import TableSetup
 from tests.ui.driving import TableDriver
-from ui.common.table_view import PAY_COLOURS
+from ui.common.style import PAY_COLOURS
 from ui.dealer.settlement_panel import COLUMNS
 
 MakeTable = Callable[..., TableDriver]

@@ -93,7 +93,7 @@ def test_significant_events_in_the_audit_log_with_their_round(make_table: MakeTa
     t.qtbot.mouseClick(t.window.choice_dialog.buttons["yes"], Qt.MouseButton.LeftButton)  # "Record the power failure"
     t.settled_writes()
     t.qtbot.mouseClick(t.window.report_buttons["refer"], Qt.MouseButton.LeftButton)
-    t.qtbot.mouseClick(t.window.choice_dialog.buttons["yes"], Qt.MouseButton.LeftButton)  # "Refer the round"
+    t.qtbot.mouseClick(t.window.choice_dialog.buttons["cards"], Qt.MouseButton.LeftButton)  # "Cards or shoe in doubt"
     t.settled_writes()
     entries = audit(t)
     round_id = t.controller.round_id
@@ -105,6 +105,7 @@ def test_significant_events_in_the_audit_log_with_their_round(make_table: MakeTa
     assert by_kind["power_failure"].round_id == round_id
     assert by_kind["power_failure"].actor == "dealer:ann"
     assert by_kind["referral"].round_id == round_id and by_kind["referral"].detail["rule"] == "6.1"
+    assert by_kind["referral"].detail["text"].endswith(": Cards or shoe in doubt")  # the dealer's reason
 
     # and the supervisor's review shows them with the round
     from ui.review.app import ReviewWindow, open_review

@@ -24,7 +24,8 @@ def test_tap_area_player_bet_and_the_tables_own_chips(make_table: MakeTable) -> 
     t = make_table(TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1, "bob": 2},
                               chips=[10, 20, 50]), "8H 6D 8S 10C")
     panel = t.window.betting
-    assert [b.text() for b in panel.chip_buttons] == ["+10\nF1", "+20\nF2", "+50\nF3"]
+    assert [b.text() for b in panel.chip_buttons] == ["+10", "+20", "+50"]  # one row (issue 34)
+    assert [b.toolTip() for b in panel.chip_buttons] == ["key: F1", "key: F2", "key: F3"]
     assert sorted(panel.area_buttons) == [1, 2, 3, 4, 5, 6, 7]
     assert [w for w in t.window.findChildren(QComboBox) if w.isVisibleTo(t.window)] == []
     # touch: area 2 offers its seated player, chosen; a new player behind him by name (Enter keeps it)

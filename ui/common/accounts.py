@@ -43,11 +43,13 @@ from ui.common.keypad import PinKeypad, fit_dialog
 from ui.common.login import (
     PinDialog,
     ask_supervisor,
+    message_line,
     pin_field,
     pin_problem,
     show_message,
     touch_button,
 )
+from ui.common.screen_fit import ScreenDialog
 from ui.common.worker import Worker
 
 T = TypeVar("T")
@@ -151,13 +153,11 @@ class _PinPair:
         layout.addLayout(form)
         self.keypad = PinKeypad([self.pin, self.pin_again])
         layout.addWidget(self.keypad)
-        self.message = QLabel("")
-        self.message.setWordWrap(True)
-        self.message.setProperty("role", "refusal")
+        self.message = message_line()
         layout.addWidget(self.message)
 
 
-class EnrolmentDialog(QDialog):
+class EnrolmentDialog(ScreenDialog):
     """First start on a new store: enrol a supervisor (name, PIN twice). No dealer is created."""
 
     def __init__(self, jobs: StoreJobs, parent: QWidget | None = None) -> None:
@@ -227,7 +227,27 @@ class EnrolmentDialog(QDialog):
             self.jobs.enrol(name, pin, done)
 
 
-class AccountsDialog(QDialog):
+class ConfirmDialog(ScreenDialog):
+    """A question with two large answers: *no* (left, also Escape) and *yes*."""
+
+    def __init__(self, title: str, question: str, no: str, yes: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        layout = QVBoxLayout(self)
+        layout.addWidget(_title(question))
+        row = QHBoxLayout()
+        self.no_button = touch_button(no)
+        self.no_button.clicked.connect(self.reject)
+        self.yes_button = touch_button(yes)
+        self.yes_button.setProperty("role", "danger")
+        self.yes_button.clicked.connect(self.accept)
+        row.addWidget(self.no_button)
+        row.addWidget(self.yes_button)
+        layout.addLayout(row)
+        fit_dialog(self)
+
+
+class AccountsDialog(ScreenDialog):
     """A supervisor's accounts: add, disable / enable, reset a PIN. Opened behind the PIN."""
 
     COLUMNS = ("Name", "Roles", "State", "PIN")
@@ -243,6 +263,10 @@ class AccountsDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(_title("Dealers and supervisors of this station. Every change is recorded "
                                 f"with your name ({supervisor})."))
+        # two columns, the accounts and the new account's PIN with its keypad: the dialog
+        # fits a 768 px screen (issue 34: Add account and Close were off-screen)
+        columns = QHBoxLayout()
+        left = QVBoxLayout()
         self.table = QTableWidget(0, len(self.COLUMNS))
         self.table.setHorizontalHeaderLabels(list(self.COLUMNS))
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -252,7 +276,8 @@ class AccountsDialog(QDialog):
         self.table.verticalHeader().setVisible(False)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.setMinimumHeight(220)
-        layout.addWidget(self.table)
+        self.table.setMinimumWidth(420)
+        left.addWidget(self.table, 1)
         row = QHBoxLayout()
         self.disable_button = touch_button("Disable")
         self.disable_button.clicked.connect(lambda: self._set_disabled(True))
@@ -262,16 +287,21 @@ class AccountsDialog(QDialog):
         self.reset_button.clicked.connect(self.reset_pin)
         for b in (self.disable_button, self.enable_button, self.reset_button):
             row.addWidget(b)
-        layout.addLayout(row)
+        left.addLayout(row)
+        columns.addLayout(left, 1)
+        right = QVBoxLayout()
         form = QFormLayout()
         self.name = _name_field()
-        self.supervisor_role = QCheckBox("Supervisor too (approves voids, corrections; accounts)")
+        self.supervisor_role = QCheckBox("Supervisor too (voids, corrections, accounts)")
         self.supervisor_role.setMinimumHeight(48)
         self.supervisor_role.setStyleSheet("QCheckBox::indicator { width: 32px; height: 32px; }")
-        form.addRow("New account's name", self.name)
+        form.addRow("New account", self.name)
         form.addRow("", self.supervisor_role)
-        pins = _PinPair(layout, form, "PIN (new account or reset)")
+        pins = _PinPair(right, form, "PIN (new or reset)")
         self.pin, self.pin_again, self.keypad, self.message = pins.pin, pins.pin_again, pins.keypad, pins.message
+        right.addStretch(1)
+        columns.addLayout(right)
+        layout.addLayout(columns, 1)
         bottom = QHBoxLayout()
         self.add_button = touch_button("Add account")
         self.add_button.clicked.connect(self.add_account)
@@ -281,7 +311,7 @@ class AccountsDialog(QDialog):
         bottom.addStretch(1)
         bottom.addWidget(self.close_button)
         layout.addLayout(bottom)
-        fit_dialog(self)
+        self.setMinimumWidth(960)  # the two columns side by side
         self.refresh()
 
     @property
@@ -438,12 +468,39 @@ class Shifts:
         dialog.open()
 
     def _login_cancelled(self) -> None:
-        # Cancel on the log-in closes the station's window: nobody deals without a shift.
+        # Escape / Cancel on the log-in clears it and asks again (issue 34): it never quits
+        # the station's program, and nobody deals without a shift.
         if self.dialog is self.login_dialog and self.dealer is None:
-            self.window.close()
+            self._log_in("Log-in cancelled. Enter your name and PIN to start a shift.")
+
+    def open_work(self) -> str:
+        """What a shift ending now would leave open, in words ("" when nothing is)."""
+        c = self.controller
+        if getattr(c, "rnd", None) is not None and getattr(c, "round_id", None) is not None and not c.concluded:
+            return (f"Round {c.round_id} is in play (not settled): it stays open for the next dealer, "
+                    "who finishes it.")
+        slip = list(getattr(c, "slip", []) or [])
+        if getattr(c, "betting", False) and slip:
+            return f"{len(slip)} wager(s) are on the layout and no card is dealt yet: they stay for the next dealer."
+        return ""
 
     def end_shift(self) -> None:
-        """The dealer logs out; the screen waits for the next dealer's log-in."""
+        """The dealer logs out; the screen waits for the next dealer's log-in. Mid-round it
+        asks first and says what stays open (issue 34)."""
+        if self.dealer is None:
+            return
+        work = self.open_work()
+        if not work:
+            self._end_shift()
+            return
+        ask = ConfirmDialog("End shift?", f"End {self.dealer}'s shift now? {work}",
+                            "Keep the shift", "End shift anyway", self.window)
+        self.dialog = ask
+        self.end_shift_question = ask
+        ask.accepted.connect(self._end_shift)
+        ask.open()
+
+    def _end_shift(self) -> None:
         name = self.dealer
         if name is None:
             return

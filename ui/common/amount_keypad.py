@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
 
-from PySide6.QtWidgets import QDialog, QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from ui.common.dialog_keys import enter_submits
+from ui.common.screen_fit import ScreenDialog
 from ui.common.style import px
 
 
-class AmountKeypad(QDialog):
+class AmountKeypad(ScreenDialog):
     """Ask for an amount by touch. ``amount()`` after ``accept``: the Decimal, or None if empty."""
 
     def __init__(self, question: str, parent: QWidget | None = None, start: str = "") -> None:

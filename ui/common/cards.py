@@ -248,12 +248,14 @@ class CardRow(QWidget):
     hands on one area)."""
 
     def __init__(self, cards: list[str], *, printed_first: bool = False, card_size: QSize | None = None,
-                 room: int | None = None, parent: QWidget | None = None) -> None:
+                 room: int | None = None, parent: QWidget | None = None, tile_share: float = 1.0) -> None:
         super().__init__(parent)
         self.card_size = card_size or QSize(px(CARD_W), px(CARD_H))
         self.room = room
         self.tiled = False  # the cards are shown as tiles with words (too small to read as cards)
         self.faces: list[CardFace] = []
+        self.tile_share = tile_share  # the part of the row's width tiles take (at least 96 px)
+        self.on_placed: Callable[[], None] | None = None  # after the cards moved (a hand's pay tag follows)
         for i, text in enumerate(cards):
             face = CardFace(text, printed=printed_first and i == 0 and text == "8S", size=self.card_size, parent=self)
             self.faces.append(face)
@@ -291,6 +293,11 @@ class CardRow(QWidget):
         return max((f.y() + f.height() for f in self.faces), default=0)
 
     def _place(self) -> None:
+        self._place_cards()
+        if self.on_placed is not None:
+            self.on_placed()
+
+    def _place_cards(self) -> None:
         self.tiled = False
         n = len(self.faces)
         if not n:
@@ -315,7 +322,8 @@ class CardRow(QWidget):
         """Tiles one under the other, as wide as the row; overlapping (the first line of each
         left visible) only when they do not fit the row's height."""
         self.tiled = True
-        width = self.width()
+        # a hand's tiles may take part of the row (its pay tag goes beside them)
+        width = max(min(self.width(), px(96)), int(self.width() * self.tile_share))
         heights = [CardFace.tile_height(f.tile_lines(width)) for f in self.faces]
         gap = 2
         total = sum(heights) + gap * (len(heights) - 1)

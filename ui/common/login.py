@@ -16,7 +16,6 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from PySide6.QtWidgets import (
-    QDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -28,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from dealer_assist.store import MIN_PIN_DIGITS, PinCheck, new_pin_problem
 from ui.common.keypad import KEY_SIZE, PinKeypad, fit_dialog
+from ui.common.screen_fit import ScreenDialog
 
 WRONG = "Wrong name or PIN, or not allowed"
 
@@ -75,6 +75,16 @@ def show_message(label: QLabel, text: str, *, ok: bool = False) -> None:
         label.style().unpolish(label)
         label.style().polish(label)
     label.setText(text)
+    label.setVisible(bool(text))  # no empty red bar (issue 34)
+
+
+def message_line() -> QLabel:
+    """A dialog's message line, hidden while it has nothing to say."""
+    label = QLabel("")
+    label.setWordWrap(True)
+    label.setProperty("role", "refusal")
+    label.setVisible(False)
+    return label
 
 
 def pin_field() -> QLineEdit:
@@ -93,7 +103,7 @@ def touch_button(text: str) -> QPushButton:
     return button
 
 
-class PinDialog(QDialog):
+class PinDialog(ScreenDialog):
     """Ask for a name and PIN; ``check(name, pin, done)`` answers through ``done``.
 
     ``on_ok(name)`` runs once the PIN was accepted (after a required change, if any).
@@ -130,9 +140,7 @@ class PinDialog(QDialog):
         layout.addLayout(form)
         self.keypad = PinKeypad([self.pin, self.new_pin, self.new_pin_again])
         layout.addWidget(self.keypad)
-        self.message = QLabel("")
-        self.message.setWordWrap(True)
-        self.message.setProperty("role", "refusal")
+        self.message = message_line()
         layout.addWidget(self.message)
         buttons = QHBoxLayout()
         self.ok_button = touch_button("OK")

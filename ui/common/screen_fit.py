@@ -9,8 +9,8 @@ ruling scrolls or condenses inside its panel instead of pushing the window past 
 from __future__ import annotations
 
 from PySide6.QtCore import QRect
-from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QLayout, QWidget
+from PySide6.QtGui import QGuiApplication, QShowEvent
+from PySide6.QtWidgets import QDialog, QLayout, QWidget
 
 
 def available_geometry(window: QWidget) -> QRect:
@@ -36,3 +36,35 @@ def fill_screen(window: QWidget, *, kiosk: bool = False) -> None:
         window.showFullScreen()
     else:
         window.showMaximized()
+
+
+def fit_to_screen(window: QWidget) -> None:
+    """A dialog never larger than the screen's available geometry and wholly on it (issue 34):
+    at most the available size (less its frame), at its size hint within that, over its parent
+    when it has one, moved inside the available area."""
+    area = available_geometry(window)
+    frame, inner = window.frameGeometry(), window.geometry()
+    left, top = inner.x() - frame.x(), inner.y() - frame.y()
+    extra_w, extra_h = max(0, frame.width() - inner.width()), max(0, frame.height() - inner.height())
+    # never below what its layout needs (a screen smaller than the table's, e.g. a test's
+    # 800×600: the dialog stays whole, and the layout walk reports it at the table's sizes)
+    least = window.minimumSizeHint().expandedTo(window.minimumSize())
+    most_w = max(area.width() - extra_w, least.width())
+    most_h = max(area.height() - extra_h, least.height())
+    window.setMaximumSize(most_w, most_h)
+    hint = window.sizeHint().expandedTo(window.minimumSize())
+    width = min(most_w, max(window.width(), hint.width()))
+    height = min(most_h, max(window.height(), hint.height()))
+    parent = window.parentWidget()
+    centre = parent.window().frameGeometry().center() if parent is not None else area.center()
+    x = max(area.left(), min(centre.x() - (width + extra_w) // 2, area.right() + 1 - width - extra_w))
+    y = max(area.top(), min(centre.y() - (height + extra_h) // 2, area.bottom() + 1 - height - extra_h))
+    window.setGeometry(x + left, y + top, width, height)
+
+
+class ScreenDialog(QDialog):
+    """A dialog sized and placed within the screen each time it is shown (:func:`fit_to_screen`)."""
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        fit_to_screen(self)

@@ -13,6 +13,30 @@ from typing import Any
 TOUCH = 48  # the smallest touch control (fields, combo boxes, chips, dialog buttons), in px
 _scale = 1.0
 
+# The layout's colours (issue 34: every text on its background at least 4.5:1, WCAG AA;
+# tests/ui/test_contrast.py computes each pair from these and from :func:`app_style`).
+FELT = "#0b5d2a"  # a playing area
+FELT_TURN = "#0d6b30"  # the area in turn (also a yellow border and the ▶: colour is not the only cue)
+HAND_TURN = "#0e6d31"  # the field behind the hand in turn
+DEALER_FELT = "#083d1c"
+ON_FELT = "#ffffff"
+BADGE = "#ffd600"  # BLACKJACK, BUST, IN TURN ... on the felt
+PAY_TAG = "#000000"  # the pay tag's own background (painted, nearly opaque over the felt)
+# what to do with a wager's chips, on the felt (the amount also carries its sign: + pay,
+# − collect, = return)
+PAY_COLOURS = {"pay": "#b9f6ca", "collect": "#ffd2cc", "return": "#e0e0e0", "": ON_FELT}
+DISABLED_TEXT = "#5f5f5f"
+
+#: Text painted (not styled) on a background: (text, background, what), checked like the
+#: style sheet's pairs.
+PAINTED_PAIRS: tuple[tuple[str, str, str], ...] = tuple(
+    (colour, bg, f"{action or 'wager'} on {where}")
+    for action, colour in PAY_COLOURS.items()
+    for bg, where in ((FELT, "the felt"), (FELT_TURN, "the area in turn"), (HAND_TURN, "the hand in turn"),
+                      (PAY_TAG, "the pay tag"))) + (
+    (BADGE, FELT, "badge on the felt"), (BADGE, FELT_TURN, "badge on the area in turn"),
+    (BADGE, HAND_TURN, "badge on the hand in turn"), (ON_FELT, DEALER_FELT, "the dealer's hand"))
+
 
 def scale() -> float:
     return _scale
@@ -52,24 +76,27 @@ QMainWindow, QDialog {{ background: #f4f4f0; }}
 QPushButton {{ font-size: {s(18)}px; font-weight: bold; padding: 2px {s(8)}px; min-height: {s(TOUCH) - 8}px;
               min-width: {s(TOUCH) - 8}px; border: 2px solid #333; border-radius: 8px; background: #ffffff; }}
 QPushButton:pressed {{ background: #ddd; }}
-QPushButton:disabled {{ color: #888; border-color: #aaa; }}
+QPushButton:disabled {{ color: {DISABLED_TEXT}; border-color: #aaa; background: #f0f0f0; }}
 QPushButton[role="option"] {{ font-size: {s(18)}px; min-height: {s(54)}px; padding: 2px 4px; background: #fff8d0; }}
 QPushButton[role="stand"] {{ font-size: {s(30)}px; min-height: {s(76)}px; background: #ffe082; border-width: 3px; }}
-QPushButton[role="offer"] {{ font-size: {s(13)}px; min-height: {s(TOUCH) - 8}px; padding: 2px 0px; background: #e3f2fd; }}
+QPushButton[role="go"] {{ font-size: {s(24)}px; min-height: {s(52)}px; background: #ffe082; border-width: 3px; }}
+QPushButton[role="offer"] {{ font-size: {s(16)}px; min-height: {s(TOUCH) - 8}px; padding: 2px 1px; background: #e3f2fd; }}
 QPushButton[role="confirm"] {{ background: #d7f5d7; }}
 QPushButton[role="danger"] {{ background: #fde0e0; }}
-QPushButton[role="place"] {{ font-size: {s(22)}px; min-height: {s(64)}px; background: #ffe0b2; border-width: 3px; }}
-QPushButton[role="toggle"] {{ font-size: {s(18)}px; min-height: {s(TOUCH)}px; background: #ffffff; }}
+QPushButton[role="place"] {{ font-size: {s(18)}px; min-height: {s(TOUCH) - 8}px; background: #ffe0b2; border-width: 3px; }}
+QPushButton[role="toggle"] {{ font-size: {s(17)}px; min-height: {s(TOUCH) - 8}px; padding: 2px 2px; background: #ffffff; }}
 QPushButton[role="toggle"]:checked {{ background: #1565c0; color: #ffffff; border-color: #0d47a1; }}
-QPushButton[role="report"] {{ font-size: {s(15)}px; padding: 2px 2px; }}
+QPushButton[role="report"] {{ font-size: {s(16)}px; padding: 2px 2px; }}
 QComboBox, QLineEdit, QSpinBox {{ font-size: {s(18)}px; min-height: {s(TOUCH) - 6}px; min-width: {s(TOUCH)}px; }}
 QComboBox QAbstractItemView {{ font-size: {s(18)}px; }}
 QListWidget {{ font-size: {s(16)}px; }}
-QFrame[role="area"] {{ background: #0b5d2a; border-radius: 10px; border: 3px solid #0b5d2a; }}
-QFrame[role="area"] QLabel {{ color: #ffffff; }}
-QFrame[role="area"][turn="true"] {{ border: {s(3)}px solid #ffd600; background: #0f7a37; }}
-QFrame[role="dealer"] {{ background: #083d1c; border-radius: 10px; }}
-QFrame[role="dealer"] QLabel {{ color: #ffffff; }}
+QCheckBox {{ font-size: {s(17)}px; min-height: {s(TOUCH)}px; }}
+QCheckBox::indicator {{ width: {s(28)}px; height: {s(28)}px; }}
+QFrame[role="area"] {{ background: {FELT}; border-radius: 10px; border: 3px solid {FELT}; }}
+QFrame[role="area"] QLabel {{ color: {ON_FELT}; }}
+QFrame[role="area"][turn="true"] {{ border: {s(3)}px solid {BADGE}; background: {FELT_TURN}; }}
+QFrame[role="dealer"] {{ background: {DEALER_FELT}; border-radius: 10px; }}
+QFrame[role="dealer"] QLabel {{ color: {ON_FELT}; }}
 QMenuBar, QMenu {{ font-size: {s(17)}px; }}
 QMenuBar::item {{ padding: {s(2)}px {s(10)}px; }}
 QMenu::item {{ padding: {s(10)}px {s(16)}px; }}

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QFrame,
@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 from dealer_assist.games.names import BetNames
 from ui.common.cards import CardDropMixin, CardRow, DropTarget
 from ui.common.round_view import AreaView, HandView, WagerCell, area_view, dealer_view
-from ui.common.style import px
+from ui.common.style import BADGE, HAND_TURN, PAY_COLOURS, px
 
 BET_NAMES = BetNames({  # a bet no entry names takes its game's name (games/names.py)
     "main": "Main", "pair": "Pair", "ace_race": "Ace Race", "lucky8": "Lucky 8",
@@ -47,7 +47,6 @@ SHORT_BET_NAMES = BetNames({
     "even_money": "EvenM",
 })
 
-PAY_COLOURS = {"pay": "#b9f6ca", "collect": "#ff8a80", "return": "#e0e0e0", "": "#ffffff"}
 
 
 def total_text(total: int, soft: bool, cards: int) -> str:
@@ -74,6 +73,10 @@ def _set_text(label: QLabel, text: str) -> None:
         label.setText(text)
 
 
+PAY_MOST_PX = 30  # a pay tag's largest type at scale 1 (42 px at 1920×1080)
+PAY_FLOOR_PX = 14  # its smallest
+
+
 class HandBox(DropTarget):
     """One hand: its cards, total and badges; a card dragged here lies in this hand.
 
@@ -81,7 +84,7 @@ class HandBox(DropTarget):
 
     def __init__(self, hand: HandView, *, card_size: QSize, label_size: int, printed_first: bool = False,
                  numbered: bool = True, target: str = "dealer", room: int | None = None,
-                 pay_names: bool = True) -> None:
+                 pay_names: bool = True, pay_band: int = 0, pay_column: int = 0) -> None:
         super().__init__(target)
         self.hand = hand
         self.pay_names = pay_names  # narrow (three or four split hands): amounts only, in position order
@@ -91,20 +94,33 @@ class HandBox(DropTarget):
         layout.setSpacing(1)
         self.title = _label(self._head(hand), size=label_size, bold=True)
         self.badges = _label(" ".join(hand.badges), size=max(10, label_size - 2 - (3 if numbered else 0)),
-                             bold=True, colour="#ffd600")
+                             bold=True, colour=BADGE)
         self.badges.setWordWrap(True)
         self.badges.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         layout.addWidget(self.title)
         # room: the height the cards may take; small cards become tiles with words (cards.CardRow)
-        self.cards = CardRow(list(hand.cards), printed_first=printed_first, card_size=card_size, room=room)
-        layout.addWidget(self.cards)
+        # tiles take half the hand's width: the pay tag goes beside them (issue 34)
+        self.cards = CardRow(list(hand.cards), printed_first=printed_first, card_size=card_size, room=room,
+                             tile_share=0.5 if not numbered else 1.0)
+        if pay_column:
+            beside = QHBoxLayout()
+            beside.setContentsMargins(0, 0, 0, 0)
+            beside.addWidget(self.cards, 1)
+            beside.addSpacing(pay_column)  # the pay tag's column
+            layout.addLayout(beside)
+        else:
+            layout.addWidget(self.cards)
         layout.addWidget(self.badges)
         self.badges.setVisible(bool(hand.badges))
-        # what to pay or collect on this hand, over the lower part of its cards (their corner
-        # index stays visible): large type, read from two metres; no re-layout when it appears
+        if pay_band:
+            layout.addSpacing(pay_band)  # the pay tag's room under the cards
+        # what to pay or collect on this hand, beside or under its cards (never over one):
+        # large type, read from two metres; no re-layout when it appears
         self.pay = PayTag(self)
+        self.cards.on_placed = self._cards_placed
         self._pay_lines: list[str] = []
-        self._pay_px = px(18 if numbered else 22)  # the largest; smaller only where the box is small
+        self._pay_px = px(PAY_MOST_PX)  # the largest; smaller only where the box is small
+        self.pay_cap = self._pay_px  # the layout's one size (TableView.equal_pay)
         font = QFont(self.pay.font())
         font.setPixelSize(self._pay_px)
         font.setBold(True)
@@ -143,7 +159,7 @@ class HandBox(DropTarget):
             self._pay_lines = []
             self.pay.set_lines([])
             return
-        self._pay_lines = [f"{name + ' ' if self.pay_names else ''}{amount}" for name, amount, _ in pay]
+        self._pay_lines = [f"{name} {amount}" for name, amount, _ in pay]  # names on split hands too
         self.pay.set_lines([(line, PAY_COLOURS.get(action, "#333")) for line, (_, _, action)
                             in zip(self._pay_lines, pay, strict=True)])
         self._place_pay()
@@ -153,46 +169,85 @@ class HandBox(DropTarget):
         """What the hand's spot says to pay or collect, one line a player (tests, review)."""
         return [f"{name} {amount}" for name, amount, _ in self.hand.pay]
 
-    def _fit(self, lines: list[str], room_h: int, smallest: int) -> tuple[int, int, int] | None:
-        """(type size, width, height) of the largest type from the label's size down to
-        ``smallest`` at which ``lines`` fit ``room_h`` and the box's width; None if none does."""
+    def _fit(self, lines: list[str], room_w: int, room_h: int, smallest: int) -> tuple[int, int, int] | None:
+        """(type size, width, height) of the largest type from the tag's size down to
+        ``smallest`` at which ``lines`` fit ``room_w`` × ``room_h``; None if none does."""
         font = QFont(self.pay.font())
         for size in range(self._pay_px, smallest - 1, -1):
             font.setPixelSize(size)
             metrics = QFontMetrics(font)
             width = max(metrics.horizontalAdvance(line) for line in lines) + 10
             height = metrics.lineSpacing() * len(lines) + 4
-            if height <= room_h and width <= self.width() - 4:
+            if height <= room_h and width <= room_w:
                 return size, width, height
         return None
 
-    def _place_pay(self) -> None:
-        # The largest type (at most its size at this scale, at least 11 px) at which every
-        # line fits three quarters of the box: small boxes (the review's replay) included.
-        # Cards shown as tiles (words, e.g. Star Elements' "9 Fire") are not covered: the
-        # amounts go under the tiles, on one line if need be (issue 24). Measured with font
-        # metrics, the tag's font set only when it changes (a settlement shows 21+ of these).
+    def faces_right(self) -> int:
+        """Where the hand's cards end, left to right (box coordinates)."""
+        return self.cards.x() + max((f.x() + f.width() for f in self.cards.faces), default=0)
+
+    def faces_bottom(self) -> int:
+        return self.cards.y() + self.cards.used_height()
+
+    def pay_fit(self) -> tuple[str, int, int, int] | None:
+        """Where the tag goes and its largest type: beside the cards (to their right) or under
+        them, never over a card's face or corner (issue 34); None when neither has room at
+        the floor (:data:`PAY_FLOOR_PX`)."""
         lines = self._pay_lines or [""]
-        bottom = self.height() - 2
-        single = False
-        fit: tuple[int, int, int] | None = None
-        if self.cards.tiled:
-            top = self.cards.y() + self.cards.used_height() + 2
-            fit = self._fit(lines, bottom - top, 11)
-            if fit is None and len(lines) > 1:
-                fit = self._fit(["  ".join(lines)], bottom - top, 10)
-                single = fit is not None
-        if fit is None:
-            fit = self._fit(lines, self.height() * 3 // 4, 11) or self._fit(lines, self.height() - 4, 11)
-        size, width, height = fit if fit is not None else (11, self.width() - 4, self.height() - 4)
+        floor = px(PAY_FLOOR_PX)
+        beside_w = self.width() - self.faces_right() - 4
+        beside = self._fit(lines, beside_w, self.height() - self.cards.y() - 2, floor) if beside_w > 0 else None
+        under = self._fit(lines, self.width() - 4, self.height() - self.faces_bottom() - 4, floor)
+        if beside is not None and (under is None or beside[0] >= under[0]):
+            return ("beside", *beside)
+        if under is not None:
+            return ("under", *under)
+        return None
+
+    def pay_squeezed(self) -> tuple[str, int]:
+        """No room at the floor: the larger type (down to 10 px) of beside or under the cards,
+        still off them (the wager table below has every amount too)."""
+        lines = self._pay_lines or [""]
+        beside_w = self.width() - self.faces_right() - 4
+        beside = self._fit(lines, beside_w, self.height() - self.cards.y() - 2, 10) if beside_w > 0 else None
+        under = self._fit(lines, self.width() - 4, self.height() - self.faces_bottom() - 4, 10)
+        if beside is not None and (under is None or beside[0] >= under[0]):
+            return "beside", beside[0]
+        return "under", under[0] if under is not None else 10
+
+    def _cards_placed(self) -> None:
+        if self.pay.lines:
+            self._place_pay()
+
+    def set_pay_cap(self, cap: int) -> None:
+        """The layout's one tag size (:meth:`TableView.equal_pay`)."""
+        self.pay_cap = cap
+        self._place_pay()
+
+    def _place_pay(self) -> None:
+        # The largest type the hand's free space takes (beside or under its cards), at most
+        # :attr:`pay_cap` (the table view sets one size for every hand of the layout, so that
+        # neighbours match) and at least the floor; measured with font metrics, the font set
+        # only when it changes (a settlement shows 21+ of these).
+        lines = self._pay_lines or [""]
+        fit = self.pay_fit()
+        where, size = (fit[0], min(fit[1], self.pay_cap)) if fit is not None else self.pay_squeezed()
+        font = QFont(self.pay.font())
+        font.setPixelSize(size)
+        metrics = QFontMetrics(font)
+        width = max(metrics.horizontalAdvance(line) for line in lines) + 10
+        height = metrics.lineSpacing() * len(lines) + 4
         if self.pay.font().pixelSize() != size:
-            font = QFont(self.pay.font())
-            font.setPixelSize(size)
             self.pay.setFont(font)
-        self.pay.single_line = single
-        width = min(self.width() - 4, max(width, self.width() * 2 // 3))
-        height = min(self.height() - 4, height)
-        self.pay.setGeometry((self.width() - width) // 2, bottom - height, width, height)
+        self.pay.single_line = False
+        if where == "beside":
+            left = self.faces_right() + 3
+            width = min(width, self.width() - left - 1)
+            self.pay.setGeometry(left, self.cards.y(), width, min(height, self.height() - self.cards.y()))
+        else:  # under the cards (with no room at all: squeezed there, still off the cards)
+            top = self.faces_bottom() + 2
+            width = min(width, self.width() - 2)
+            self.pay.setGeometry((self.width() - width) // 2, top, width, max(1, min(height, self.height() - top)))
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802 (Qt name)
         super().resizeEvent(event)
@@ -203,7 +258,7 @@ class HandBox(DropTarget):
         if self.hand.in_turn:  # the hand in turn: a lighter field behind it (seen from two metres)
             p = QPainter(self)
             p.setPen(Qt.PenStyle.NoPen)
-            p.setBrush(QColor("#1b8a48"))
+            p.setBrush(QColor(HAND_TURN))
             p.drawRoundedRect(self.rect(), 6, 6)
             p.end()
 
@@ -361,11 +416,28 @@ class AreaBox(CardDropMixin, QFrame):
         card_h = max(px(34), self._hands_h - px(label) - px(6) - badge_h - px(6))
         hand_w = (self._width - px(14)) // max(1, len(hands)) - px(4)
         card_w = min(int(card_h * 0.71), int(hand_w * 0.6))
+        # the pay tag's own room, kept from the start (issue 34: never over a card): a column
+        # beside the cards (they overlap to leave it, corners visible), or where the hand is
+        # too narrow for that (split hands) a band under them
+        band = column = 0
+        for size_px in (px(20), px(PAY_FLOOR_PX)):
+            font = QFont(self.font())
+            font.setPixelSize(size_px)
+            font.setBold(True)
+            metrics = QFontMetrics(font)
+            widest = max((metrics.horizontalAdvance(f"{p} \u22121,000") for p in view.players), default=0) + 12
+            if hand_w - widest >= card_w * 1.4:  # a card and the corner of the next beside it
+                column = widest
+                break
+        if not column:
+            band = metrics.lineSpacing() * max(1, len(view.players)) + 6
+            card_h = max(px(30), card_h - band)
+            card_w = min(int(card_h * 0.71), int(hand_w * 0.6))
         size = QSize(card_w, int(card_w / 0.71))
         for hand in hands:
             box = HandBox(hand, card_size=size, label_size=label, printed_first=view.printed_first and hand.number == 1,
                           numbered=len(hands) > 1, target=f"area:{view.number}/{hand.number}", room=card_h,
-                          pay_names=len(hands) <= 2)
+                          pay_names=len(hands) <= 2, pay_band=band, pay_column=column)
             self.hands_row.addWidget(box, 1)
             self.hand_boxes.append(box)
 
@@ -613,6 +685,19 @@ class TableView(QWidget):
             row.setStretchFactor(box, view.width_share)
             self.area_boxes[number] = box
             self._area_sigs[number] = view.signature
+        QTimer.singleShot(0, self.equal_pay)  # once the boxes are laid out
+
+    def equal_pay(self) -> None:
+        """One pay tag size for every hand of the layout (issue 34: neighbours match): the
+        largest that every hand's free space takes, never under the floor."""
+        boxes = [b for area in self.area_boxes.values() for b in getattr(area, "hand_boxes", [])
+                 if b.pay.lines]
+        if not boxes:
+            return
+        fits = [box.pay_fit() for box in boxes]  # (each at most its own largest size)
+        cap = min((f[1] for f in fits if f is not None), default=px(PAY_FLOOR_PX))
+        for box in boxes:
+            box.set_pay_cap(cap)
 
     def _refresh_shared(self, output: dict[str, Any], height: int) -> None:
         cards = list(output.get("player_cards", []))

@@ -516,7 +516,8 @@ def _run_client_window(args: argparse.Namespace, cfg: StationConfig | None, sock
         link = ServiceLink(socket_path, "screen")
     except ServiceError as exc:
         log.error("not started: %s", exc.message)
-        _refuse(args, f"{exc.message} (is `dealer-assist station serve` running? docs/station.md)", 1)
+        hint = "" if exc.code == "permission" else " (is `dealer-assist station serve` running? docs/station.md)"
+        _refuse(args, f"{exc.message}{hint}", 1)
         stop_logging()
         return 1
     screen = build_client_screen(link, cfg, socket_path, args.game)

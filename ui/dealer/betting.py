@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 from dealer_assist.engine.table_setup import DEFAULT_CHIPS, MAX_CHIPS
 from ui.common.amount_keypad import AmountKeypad
 from ui.common.keys import bind
+from ui.common.screen_fit import ScreenDialog
 from ui.common.style import money, px
 from ui.common.table_view import BET_NAMES
 
@@ -57,7 +58,7 @@ def _clear(grid: QGridLayout, buttons: dict[Any, QPushButton]) -> None:
     buttons.clear()
 
 
-class TextDialog(QDialog):
+class TextDialog(ScreenDialog):
     """A question in words, one text field, OK and Cancel."""
 
     def __init__(self, title: str, question: str, placeholder: str, parent: QWidget | None = None) -> None:
@@ -114,26 +115,40 @@ class BettingPanel(QWidget):
         self._bet: str | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(px(4))
+        layout.setSpacing(px(3))
+        # every control in sight at 1280×800 and 1366×768 (issue 34): one row each for the
+        # areas, the area's players (with New player), the bets, the amount, the chips; Place
+        # beside Repeat all; the slip's actions on one row
         self.area_row = QGridLayout()
-        self.area_row.setSpacing(px(4))
+        self.area_row.setSpacing(px(3))
         self.area_buttons: dict[int, QPushButton] = {}
         layout.addLayout(self.area_row)
         self.player_grid = QGridLayout()
-        self.player_grid.setSpacing(px(4))
+        self.player_grid.setSpacing(px(3))
         self.player_buttons: dict[str, QPushButton] = {}
         layout.addLayout(self.player_grid)
         self.new_player = QPushButton("New player")
+        self.new_player.setStyleSheet(f"font-size: {px(16)}px; padding: 2px 2px;")
         bind(self.new_player, "Ctrl+N", self.ask_new_player)
         self.new_player.clicked.connect(self.ask_new_player)
         self.bet_row = QGridLayout()
-        self.bet_row.setSpacing(px(4))
+        self.bet_row.setSpacing(px(3))
         self.bet_buttons: dict[str, QPushButton] = {}
         layout.addLayout(self.bet_row)
-        row2 = QHBoxLayout()
+        self.chip_row = QGridLayout()
+        self.chip_row.setSpacing(px(3))
+        self.chip_buttons: list[QPushButton] = []
+        layout.addLayout(self.chip_row)
+        self.place_button = QPushButton("Place (Enter)")
+        self.place_button.setProperty("role", "place")
+        bind(self.place_button, "Return", self.place)
+        bind(self.place_button, "Enter", self.place)
+        self.place_button.clicked.connect(self.place)
+        row2 = QHBoxLayout()  # the amount, Place, the keypad, clear: one row
         self.amount_label = QLabel("0")
         self.amount_label.setStyleSheet(f"font-size: {px(30)}px; font-weight: bold; background: white; padding: 0 6px;")
-        row2.addWidget(self.amount_label, 1)
+        row2.addWidget(self.amount_label)
+        row2.addWidget(self.place_button, 1)
         keypad = QPushButton("Keypad")
         keypad.clicked.connect(self.open_keypad)
         row2.addWidget(keypad)
@@ -142,50 +157,44 @@ class BettingPanel(QWidget):
         clear.clicked.connect(self.clear_amount)
         row2.addWidget(clear)
         layout.addLayout(row2)
-        self.chip_row = QGridLayout()
-        self.chip_row.setSpacing(px(4))
-        self.chip_buttons: list[QPushButton] = []
-        layout.addLayout(self.chip_row)
-        self.place_button = QPushButton("Place wager (Enter)")
-        self.place_button.setProperty("role", "place")
-        bind(self.place_button, "Return", self.place)
-        bind(self.place_button, "Enter", self.place)
-        self.place_button.clicked.connect(self.place)
-        layout.addWidget(self.place_button)
         repeat = QGridLayout()
-        repeat.setSpacing(px(4))
-        self.repeat_all_button = QPushButton("Repeat all")
+        repeat.setSpacing(px(3))
+        self.repeat_all_button = QPushButton("Repeat\nall")
         bind(self.repeat_all_button, "Ctrl+R", self.repeat_all)
         self.repeat_all_button.clicked.connect(self.repeat_all)
         self.repeat_all_button.setToolTip("the whole table's wagers of the last round again (key: Ctrl+R)")
-        self.repeat_player_button = QPushButton("Repeat player")
+        self.repeat_player_button = QPushButton("Repeat\nplayer")
         bind(self.repeat_player_button, "Ctrl+Shift+R", self.repeat_player)
         self.repeat_player_button.clicked.connect(self.repeat_player)
-        self.clear_area_button = QPushButton("Clear area")
+        self.clear_area_button = QPushButton("Clear\narea")
         self.clear_area_button.setProperty("role", "danger")
         bind(self.clear_area_button, "Ctrl+Delete", self.clear_area)
         self.clear_area_button.clicked.connect(self.clear_area)
+        for b in (self.repeat_all_button, self.repeat_player_button, self.clear_area_button):
+            b.setStyleSheet(f"font-size: {px(16)}px;")  # two lines in a 48 px button
         repeat.addWidget(self.repeat_all_button, 0, 0)
         repeat.addWidget(self.repeat_player_button, 0, 1)
-        repeat.addWidget(self.clear_area_button, 1, 0)
-        repeat.addWidget(self.new_player, 1, 1)
+        repeat.addWidget(self.clear_area_button, 0, 2)
         layout.addLayout(repeat)
-        self.slip = QListWidget()
-        self.slip.setMinimumHeight(px(96))
+        self.slip = QListWidget()  # a list: it scrolls inside itself
+        self.slip.setMinimumHeight(px(56))
         layout.addWidget(self.slip, 1)
         row3 = QGridLayout()
-        row3.setSpacing(px(4))
+        row3.setSpacing(px(3))
         self.change_button = QPushButton("Set amount")
         self.change_button.clicked.connect(self.change_selected)
         row3.addWidget(self.change_button, 0, 0)
-        self.remove_button = QPushButton("Remove (Del)")
+        self.remove_button = QPushButton("Remove")
+        self.remove_button.setToolTip("the selected wager (key: Del)")
         bind(self.remove_button, "Delete", self.remove_selected)
         self.remove_button.setProperty("role", "danger")
         self.remove_button.clicked.connect(self.remove_selected)
         row3.addWidget(self.remove_button, 0, 1)
         self.claim_button = QPushButton("Claim slots")
         self.claim_button.clicked.connect(self.ask_claim)
-        row3.addWidget(self.claim_button, 1, 0)
+        row3.addWidget(self.claim_button, 0, 2)
+        for b in (self.change_button, self.remove_button, self.claim_button):
+            b.setStyleSheet(f"font-size: {px(16)}px; padding: 2px 2px;")
         layout.addLayout(row3)
         # keys for the toggles: bound once, acting on whatever buttons the setup made
         for n in range(1, 10):
@@ -209,12 +218,15 @@ class BettingPanel(QWidget):
             for n in range(1, max(1, areas) + 1):
                 b = _toggle(str(n), f"key: Ctrl+{n}")
                 b.clicked.connect(lambda _=False, n=n: self.set_area(n))
-                self.area_row.addWidget(b, (n - 1) // 4, (n - 1) % 4)  # 1-4, 5-7: as on the layout
+                self.area_row.addWidget(b, 0, n - 1)  # 1-7 in one row
                 self.area_buttons[n] = b
         _clear(self.bet_row, self.bet_buttons)
-        columns = 3 if all(len(BET_NAMES.get(b, b)) <= 10 for b in bets) else 2  # long names: two a row
+        columns = max(1, len(bets)) if len(bets) <= 4 else 3  # one row (a long name on two lines)
         for i, bet in enumerate(bets):
-            b = _toggle(BET_NAMES.get(bet, bet), f"key: Shift+F{i + 1}")
+            name = BET_NAMES.get(bet, bet)
+            if len(bets) > 3 and len(name) > 9 and " " in name:
+                name = "\n".join(name.rsplit(" ", 1))
+            b = _toggle(name, f"{BET_NAMES.get(bet, bet)} (key: Shift+F{i + 1})")
             b.clicked.connect(lambda _=False, bet=bet: self.set_bet(bet))
             self.bet_row.addWidget(b, i // columns, i % columns)
             self.bet_buttons[bet] = b
@@ -225,12 +237,12 @@ class BettingPanel(QWidget):
                 b.deleteLater()
             self.chip_buttons = []
             for i, value in enumerate(self.chips):
-                b = QPushButton(f"+{money(value)}\nF{i + 1}")
-                b.setMinimumHeight(px(56))
-                b.setStyleSheet("QPushButton { border-radius: 24px; background: #fff3e0; }")
+                b = QPushButton(f"+{money(value)}")
+                b.setStyleSheet(f"QPushButton {{ border-radius: 22px; background: #fff3e0; padding: 2px 1px; font-size: {px(17)}px; "
+                                f"min-width: {px(44)}px; }}")
                 b.setToolTip(f"key: F{i + 1}")
                 b.clicked.connect(lambda _=False, v=value: self.add_chip(v))
-                self.chip_row.addWidget(b, i // 4, i % 4)
+                self.chip_row.addWidget(b, i // 8, i % 8)  # one row (up to eight chips)
                 self.chip_buttons.append(b)
         self.set_bet(self._bet if self._bet in self.bet_buttons else (bets[0] if bets else None))
         if electronic:
@@ -258,11 +270,15 @@ class BettingPanel(QWidget):
         if list(self.player_buttons) == names:
             return
         _clear(self.player_grid, self.player_buttons)
+        self.player_grid.removeWidget(self.new_player)
+        columns = 7 if self.electronic else 4  # twelve terminals in two rows
         for i, name in enumerate(names):
             b = _toggle(name, f"key: Alt+{i + 1}" if i < 9 else "")
             b.clicked.connect(lambda _=False, n=name: self.set_player(n))
-            self.player_grid.addWidget(b, i // 4, i % 4)
+            self.player_grid.addWidget(b, i // columns, i % columns)
             self.player_buttons[name] = b
+        cell = len(names) + (1 if len(names) % columns == columns - 1 else 0)  # two cells wide, after them
+        self.player_grid.addWidget(self.new_player, cell // columns, cell % columns, 1, min(2, columns))
 
     def set_area(self, number: int) -> None:
         if number not in self.area_buttons:

@@ -345,7 +345,7 @@ def _deal_and_wait(app: Any, c: Any, sim: Any, what: str) -> None:
     wait(app, lambda: len(c.events) > before or bool(c.implied) or c.stray_card is not None, what)
 
 
-def wait(app: Any, done: Callable[[], bool], what: str, seconds: float = 15) -> None:
+def wait(app: Any, done: Callable[[], bool], what: str, seconds: float = 60) -> None:  # a loaded machine
     end = time.monotonic() + seconds
     while not done():
         app.processEvents()

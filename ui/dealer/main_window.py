@@ -14,7 +14,6 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QDoubleValidator, QFont, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
-    QDialog,
     QFrame,
     QGridLayout,
     QHBoxLayout,
@@ -51,10 +50,10 @@ from ui.common.dialog_keys import enter_submits
 from ui.common.keys import LetterKeys, bind
 from ui.common.login import PinDialog, ask_supervisor
 from ui.common.qtfix import AfterPaint
-from ui.common.screen_fit import fill_screen, keep_size
+from ui.common.screen_fit import ScreenDialog, fill_screen, keep_size
 from ui.common.style import TOUCH, app_style, base_font_px, money, px, scale_for, set_scale, signed
 from ui.common.table_view import SHORT_BET_NAMES, TableView
-from ui.dealer.betting import BettingPanel
+from ui.dealer.betting import BettingPanel, TextDialog
 from ui.dealer.controller import TableController, players_in
 from ui.dealer.held_panels import PowerFailurePanel, StrayCardPanel
 from ui.dealer.prompt import PromptPanel, target_words
@@ -65,7 +64,7 @@ from ui.dealer.shoe_status import ShoeStatus
 from ui.dealer.terminals_panel import TerminalsPanel
 
 
-class ChoiceDialog(QDialog):
+class ChoiceDialog(ScreenDialog):
     """A question in words, the clause it comes from, one large button per answer, and Cancel.
 
     Nothing is chosen by default: Enter does not pick an answer."""
@@ -103,7 +102,7 @@ class ChoiceDialog(QDialog):
         self.accept()
 
 
-class PlacementDialog(QDialog):
+class PlacementDialog(ScreenDialog):
     """Where a card physically lies: the next card (``to``) or an earlier one (correction).
 
     Large buttons: first the card, then where it lies; Cancel changes nothing."""
@@ -152,7 +151,7 @@ class PlacementDialog(QDialog):
         enter_submits(self, ok)  # Enter records the chosen place
 
 
-class FollowersDialog(QDialog):
+class FollowersDialog(ScreenDialog):
     """The other players on a hand the controller splits (match or stay, 3.24) or doubles
     (how much each adds, up to their own wager, 3.26.5). Each player's answer is asked in
     words; nothing is chosen for a player, and the decision is recorded only when every
@@ -240,7 +239,7 @@ class FollowersDialog(QDialog):
         return out
 
 
-class SplitWagerDialog(QDialog):
+class SplitWagerDialog(ScreenDialog):
     """A side bet on a split hand (Ace Race wager on split Aces 3.21.1; Tie on 18 on a split
     hand 3.23.1, 3.25): the hand, the player, the bet as large toggles and the amount in
     chips; the engine accepts or refuses it with its clause. Enter places it."""
@@ -635,16 +634,34 @@ class DealerWindow(QMainWindow):
         self._ask("face_up", "Face-up card", "Is the next card in the shoe face up?", clause,
                   [("yes", "Yes: record it with the next card")], reported)
 
+    REFER_REASONS = (  # the dealer's short list (issue 34); "Other" is typed
+        ("dispute", "A player disputes the round"),
+        ("irregularity", "An irregularity the screen does not cover"),
+        ("suspicion", "Suspected cheating or collusion"),
+        ("cards", "Cards or shoe in doubt"),
+        ("other", "Other (type the reason)"),
+    )
+
     def _report_refer(self) -> None:
         clause = self.controller.rules.clause("refer")
 
-        def referred(_: str) -> None:
-            self.controller.refer(f"the dealer referred the round to the Gaming Shift Manager ({clause})")
+        def refer(reason: str) -> None:
+            self.controller.refer(f"the dealer referred the round to the Gaming Shift Manager ({clause}): {reason}")
+
+        def chosen(key: str) -> None:
+            if key != "other":
+                refer(dict(self.REFER_REASONS)[key])
+                return
+            typed = TextDialog("Refer: the reason", "Why is the round referred to the shift manager?",
+                               "the reason", self)
+            self.refer_text_dialog = typed
+            typed.accepted.connect(lambda: refer(typed.text() or "no reason given"))
+            typed.open()
 
         self._ask("refer", "Refer to the shift manager",
-                  "Refer this round to the Gaming Shift Manager? No card is assigned and nothing is paid "
-                  "until the shift manager decides (supervisor PIN).", clause,
-                  [("yes", "Refer the round")], referred)
+                  "Refer this round to the Gaming Shift Manager: why? No card is assigned and nothing is "
+                  "paid until the shift manager decides (supervisor PIN).", clause,
+                  list(self.REFER_REASONS), chosen)
 
     def request_void(self) -> None:
         """A void needs a supervisor's PIN (5.1 / 5.2); the store writes it only with the approval."""

@@ -72,7 +72,10 @@ class PromptPanel(QWidget):
         self._pool_key: dict[QPushButton, tuple[str, str, str, str | None]] = {}
         self._next_cell = 0
         self._tags: list[QLabel] = []
-        self.columns = 6  # options take 2 (three a row), offers 3 (two a row)
+        self.columns = 6  # options take 2 (three a row), offers 1 (an area's block of three: two areas a row)
+        self._offer_grid: list[tuple[int, str, str]] = []  # (area, player, option) since the offers opened
+        self._offer_taken: set[str] = set()  # offers taken on this screen (marked ✓ once answered)
+        self.offers_headline = ""
         self._in_show = False  # within show_expectation
         self._batched = False  # the grid is hidden while its buttons are placed
 
@@ -145,30 +148,48 @@ class PromptPanel(QWidget):
         return button
 
     def _offers(self, offers: list[dict[str, Any]], decide: Callable[..., object]) -> None:
-        """Every open offer as a button, one row per area (highest first, as the dealer pays),
-        so that twenty-one players' insurance fits: ``ann Ins`` = ann takes insurance."""
+        """Every open offer as a button in a fixed grid (issue 34): each area a block of cells
+        in its players' order, two areas a row, laid out when the offers open and kept until
+        they close. A player who answered keeps the cell, disabled and marked (a second tap
+        never lands on the next player), so twenty-one players' insurance fits and never moves."""
         self._new_row()
+        current = [(int(o["area"]), str(o["player"]), str(option)) for o in offers for option in o["options"]]
+        if not self._offer_grid or not set(current) <= set(self._offer_grid):
+            self._offer_grid = list(dict.fromkeys([*self._offer_grid, *current]))
         by_area: dict[int, list[tuple[str, str]]] = {}
-        for offer in offers:
-            for option in offer["options"]:
-                by_area.setdefault(int(offer["area"]), []).append((str(offer["player"]), option))
+        for area, player, option in self._offer_grid:
+            by_area.setdefault(area, []).append((player, option))
+        open_now = set(current)
         cell = self._next_cell
         for area, entries in sorted(by_area.items()):
             if cell % self.columns and cell % self.columns + len(entries) > self.columns:
-                cell += self.columns - cell % self.columns  # an area's offers stay on one row
+                cell += self.columns - cell % self.columns  # an area's block stays on one row
             for player, option in entries:
                 key = f"offer:{player}:{area}:{option}"
-                button = self._button(key, f"{player} {OFFER_SHORT.get(option, option)}", "offer", None)
-                button.setToolTip(f"{player} takes {OPTION_WORDS.get(option, option).lower()} (area {area})")
-                self._actions[key] = partial(decide, option, area, 1, player)
+                short = OFFER_SHORT.get(option, option)
+                is_open = (area, player, option) in open_now
+                mark = "" if is_open else ("\u2713 " if key in self._offer_taken else "\u2013 ")
+                button = self._button(key, f"{player}\n{mark}{short}", "offer", None)
+                button.setEnabled(is_open)
+                button.setToolTip(f"{player} takes {OPTION_WORDS.get(option, option).lower()} (area {area})"
+                                  + ("" if is_open else ": answered"))
+                if is_open:
+                    self._actions[key] = partial(self._take_offer, key, partial(decide, option, area, 1, player))
                 self._grid.addWidget(button, cell // self.columns, cell % self.columns)
                 self._place(button)
                 self.buttons[key] = button
                 cell += 1
         self._next_cell = cell
-        kinds = dict.fromkeys(option for offer in offers for option in offer["options"])
+        kinds = dict.fromkeys(option for _, _, option in self._offer_grid)
         self.detail.setText(" \u00b7 ".join(f"{OFFER_SHORT.get(k, k)} = {OPTION_WORDS.get(k, k).lower()}"
                                              for k in kinds))  # one line: the prompt never grows past the panel
+        words = " / ".join(OPTION_WORDS.get(k, k).lower() for k in kinds)
+        self.offers_headline = (f"Offers open ({words}): {len(open_now)} of {len(self._offer_grid)} to answer. "
+                                "Tap who takes it, then Close offers")
+
+    def _take_offer(self, key: str, decide: Callable[[], object]) -> None:
+        self._offer_taken.add(key)
+        decide()
 
     def _new_row(self) -> None:
         if self._next_cell % self.columns:
@@ -207,6 +228,8 @@ class PromptPanel(QWidget):
         self.clear_buttons()
         self.detail.setText("")
         kind = exp.kind
+        if kind != "decision":
+            self._offer_grid, self._offer_taken = [], set()
         if status in ("settled", "void") or (status == "in_progress" and kind == "none"):
             self.headline.setText("Round void: return every wager" if status == "void"
                                   else "Round settled: pay and collect" if status == "settled"
@@ -216,9 +239,9 @@ class PromptPanel(QWidget):
                             span=self.columns)
             return
         if kind == "wagers":
-            self.headline.setText("Place wagers")
-            self.detail.setText(f"{slip_size} wager(s) on the layout. Then No more bets and deal.")
-            self.add_button("no_more_bets", "No more bets", no_more_bets, shortcut="N", role="stand",
+            # one line: the betting panel below keeps every control in sight (issue 34)
+            self.headline.setText(f"Place wagers: {slip_size} on the layout")
+            self.add_button("no_more_bets", "No more bets", no_more_bets, shortcut="N", role="go",
                             span=self.columns)
             return
         if kind == "card":
@@ -272,10 +295,15 @@ class PromptPanel(QWidget):
                     self.add_button("double", "Double (that card)", double_after, shortcut="D")
             if exp.offers:
                 self._offers(exp.offers, decide)
-                self.add_button("close_offers", "Close offers", close_offers, shortcut="C", role="offer",
-                                span=self.columns)
+                left = self.columns - self._next_cell % self.columns if self._next_cell % self.columns else 0
+                # beside the last area's block when it leaves half a row (21 offers and the
+                # hand's options fit 1366×768 with the amount row under them)
+                self.add_button("close_offers", "Close offers", close_offers, shortcut="C", role="option",
+                                span=left if left >= 3 else self.columns)
                 if not exp.options:
-                    self.headline.setText("Offers open")
+                    self.headline.setText(self.offers_headline)  # what is asked now
+            else:
+                self._offer_grid, self._offer_taken = [], set()
             return
         if kind == "decisions":
             players = ", ".join(p["player"] for p in exp.pending)

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from PySide6.QtWidgets import (
     QComboBox,
-    QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QSpinBox,
@@ -35,6 +35,7 @@ from dealer_assist.engine.table_setup import (
 from dealer_assist.games import GAMES
 from dealer_assist.store import Store, StoreError, default_db_path
 from ui.common.dialog_keys import enter_submits
+from ui.common.screen_fit import ScreenDialog
 from ui.common.table_view import BET_NAMES
 
 
@@ -57,11 +58,14 @@ def remembered_setup(db: str | None, repairs: list[str] | None = None) -> TableS
     return setup
 
 
-class SetupDialog(QDialog):
+class SetupDialog(ScreenDialog):
     def __init__(self, setup: TableSetup, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Table setup")
         layout = QVBoxLayout(self)
+        # three columns (the table, who sits where, the limits): the dialog fits a 768 px
+        # screen with seven areas and four bet kinds (issue 34)
+        columns = QHBoxLayout()
         form = QFormLayout()
         self.game = QComboBox()
         for key, rules in GAMES.items():
@@ -69,8 +73,15 @@ class SetupDialog(QDialog):
         self.game.setCurrentIndex(list(GAMES).index(setup.game))
         self.decks = QSpinBox()
         self.areas = QSpinBox()
-        self.seated = QLineEdit(", ".join(f"{p}={a}" for p, a in setup.seated.items()))
-        self.seated.setPlaceholderText("alice=1, bob=3")
+        # who sits where: one name field per area (the controlling player), no "player=area" text
+        self.seats: dict[int, QLineEdit] = {}
+        seat_form = QFormLayout()
+        most_areas = max(rules.area_range[1] for rules in GAMES.values())
+        for area in range(1, most_areas + 1):
+            field = QLineEdit(", ".join(p for p, a in setup.seated.items() if a == area))
+            field.setPlaceholderText("nobody")
+            seat_form.addRow(f"Area {area}", field)
+            self.seats[area] = field
         self.terminals = QLineEdit(", ".join(setup.terminals))
         self.seconds = QSpinBox()
         self.seconds.setRange(5, 120)
@@ -82,15 +93,23 @@ class SetupDialog(QDialog):
         form.addRow("Game", self.game)
         form.addRow("Decks", self.decks)
         form.addRow("Playing areas", self.areas)
-        form.addRow("Seated (player=area)", self.seated)
-        form.addRow("Terminals (Electronic)", self.terminals)
+        form.addRow("Terminals", self.terminals)
         form.addRow("Decision time, s (3.18)", self.seconds)
-        form.addRow("Chip values (F1-F8)", self.chips)
-        layout.addLayout(form)
-        layout.addWidget(QLabel("Limits per bet kind (min / max, blank = none)"))
+        form.addRow("Chips (F1-F8)", self.chips)
+        columns.addLayout(form, 1)
+        seating = QVBoxLayout()
+        seating.addWidget(QLabel("Seated player of each area"))
+        seating.addLayout(seat_form)
+        seating.addStretch(1)
+        columns.addLayout(seating, 1)
+        limits = QVBoxLayout()
+        limits.addWidget(QLabel("Limits per bet (min / max, blank = none)"))
         self._limit_host = QWidget()
         self._limit_host.setLayout(self._limit_form)
-        layout.addWidget(self._limit_host)
+        limits.addWidget(self._limit_host)
+        limits.addStretch(1)
+        columns.addLayout(limits, 1)
+        layout.addLayout(columns)
         self.problem = QLabel("")  # what the engine refuses in the setup, named (issue 24 item 6)
         self.problem.setProperty("role", "refusal")
         self.problem.setWordWrap(True)
@@ -101,6 +120,7 @@ class SetupDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
         self._initial = setup
+        self.areas.valueChanged.connect(self._areas_changed)
         self.game.currentIndexChanged.connect(self._game_changed)
         self._game_changed()
         self.decks.setValue(setup.decks)
@@ -122,6 +142,7 @@ class SetupDialog(QDialog):
         self.decks.setRange(*rules.deck_range)
         self.areas.setRange(*rules.area_range)
         self.areas.setEnabled(not rules.shared_hand)
+        self._areas_changed()
         while self._limit_form.rowCount():
             self._limit_form.removeRow(0)
         self.limits = {}
@@ -140,6 +161,12 @@ class SetupDialog(QDialog):
             h.addWidget(high)
             self._limit_form.addRow(BET_NAMES.get(kind, kind), row)
             self.limits[kind] = (low, high)
+
+    def _areas_changed(self) -> None:
+        shared = GAMES[str(self.game.currentData())].shared_hand
+        for area, field in self.seats.items():
+            field.setEnabled(not shared and area <= self.areas.value())
+        self.terminals.setEnabled(shared)
 
     def entered_limits(self) -> dict[str, list[Decimal]]:
         """The limits as typed, exact (SetupError naming 3.6 / Electronic 2.2 for a value that
@@ -171,10 +198,11 @@ class SetupDialog(QDialog):
     def result_setup(self) -> TableSetup:
         """The setup as entered (invalid entries are left out, and the engine refuses bad limits)."""
         seated: dict[str, int] = {}
-        for part in self.seated.text().split(","):
-            name, _, area = part.partition("=")
-            if name.strip() and area.strip().isdigit():
-                seated[name.strip()] = int(area)
+        for area, field in self.seats.items():
+            if field.isEnabled():
+                for name in field.text().split(","):
+                    if name.strip():
+                        seated[name.strip()] = area
         try:
             limits = self.entered_limits()
         except SetupError:

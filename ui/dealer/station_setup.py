@@ -18,7 +18,6 @@ from typing import Any
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QComboBox,
-    QDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -35,6 +34,7 @@ from dealer_assist.games import GAMES
 from dealer_assist.service import station
 from dealer_assist.service.station import StationConfig, StationError
 from ui.common.login import ask_supervisor
+from ui.common.screen_fit import ScreenDialog
 
 log = logging.getLogger(__name__)
 AUDIT_KIND = "station_config"
@@ -59,7 +59,7 @@ def format_limits(limits: dict[str, tuple[Decimal, Decimal]]) -> str:
     return ", ".join(f"{k}={lo}-{hi}" for k, (lo, hi) in sorted(limits.items()))
 
 
-class StationSetupDialog(QDialog):
+class StationSetupDialog(ScreenDialog):
     """The station's settings as a form; ``saved(cfg, changes)`` after a successful save."""
 
     def __init__(self, cfg: StationConfig, path: Path, supervisor: str,

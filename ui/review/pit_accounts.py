@@ -1,7 +1,8 @@
 """The pit window's **Accounting** tab (issue 25, item 5): a shift's win and hold per table, pit
 and floor beside the rounds' net and theoretical win, and the forms that record an opener,
-closer, fill or credit (chips per denomination, signed by the dealer and a supervisor) or a
-drop. The arithmetic and checks are dealer_assist.floor.accounting's; this only asks and shows."""
+closer, fill or credit (chips per denomination, signed by the dealer and a supervisor: two
+accounts, each with its PIN) or a drop. A fill or credit after the closer is shown beside the
+closed shift ("after close"), never in its figures. The arithmetic and checks are dealer_assist.floor.accounting's; this only asks and shows."""
 
 from __future__ import annotations
 
@@ -33,7 +34,8 @@ def _money(value: Any) -> str:
 class AccountsPanel(QWidget):
     """``record(kind, fields)`` and ``report(shift)`` are the window's to run on its worker."""
 
-    HEADERS = ["", "opener", "closer", "fills", "credits", "drop", "win", "hold %", "rounds", "rounds net", "theo win"]
+    HEADERS = ["", "opener", "closer", "fills", "credits", "drop", "win", "hold %", "rounds", "rounds net", "theo win",
+               "after close", "win with after close"]
 
     def __init__(self, record: Callable[[str, dict[str, str]], None], report: Callable[[str], None]) -> None:
         super().__init__()
@@ -67,9 +69,16 @@ class AccountsPanel(QWidget):
         self.dealer.setPlaceholderText("dealer (drop: counted by)")
         self.supervisor = QLineEdit()
         self.supervisor.setPlaceholderText("supervisor (drop: witness)")
+        self.dealer_pin = QLineEdit()
+        self.dealer_pin.setEchoMode(QLineEdit.EchoMode.Password)
+        self.dealer_pin.setPlaceholderText("their PIN")
+        self.supervisor_pin = QLineEdit()
+        self.supervisor_pin.setEchoMode(QLineEdit.EchoMode.Password)
+        self.supervisor_pin.setPlaceholderText("their PIN")
         rows: tuple[tuple[str, QWidget], ...] = (("Table", self.table), ("Record", self.kind), ("Chips", self.chips),
                               ("Drop: cash", self.cash), ("Drop: markers", self.markers),
-                              ("Signed by", self.dealer), ("and", self.supervisor))
+                              ("Signed by", self.dealer), ("PIN", self.dealer_pin), ("and", self.supervisor),
+                              ("PIN ", self.supervisor_pin))
         for label, field in rows:
             form.addRow(label, field)
         layout.addLayout(form)
@@ -90,7 +99,10 @@ class AccountsPanel(QWidget):
     def submit(self) -> None:
         fields = {"table": self.table.text().strip(), "shift": self.shift.text().strip(), "chips": self.chips.text(),
                   "cash": self.cash.text().strip() or "0", "markers": self.markers.text().strip() or "0",
-                  "dealer": self.dealer.text().strip(), "supervisor": self.supervisor.text().strip()}
+                  "dealer": self.dealer.text().strip(), "supervisor": self.supervisor.text().strip(),
+                  "dealer_pin": self.dealer_pin.text(), "supervisor_pin": self.supervisor_pin.text()}
+        self.dealer_pin.clear()  # each record confirmed again
+        self.supervisor_pin.clear()
         if not fields["table"] or not fields["shift"]:
             self.message.setText("name the table and the shift")
             return
@@ -103,7 +115,9 @@ class AccountsPanel(QWidget):
         for r, f in enumerate(rows):
             cells = [f.key, _money(f.opener), _money(f.closer), _money(f.fills), _money(f.credits), _money(f.drop),
                      _money(f.win), "-" if f.hold_percent is None else f"{f.hold_percent} %", str(f.rounds),
-                     _money(f.rounds_net), _money(f.theo)]
+                     _money(f.rounds_net), _money(f.theo),
+                     f"{_money(f.adjustment)} ({f.adjustments})" if f.adjustments else "-",
+                     _money(f.win_adjusted) if f.adjustments else "-"]
             for c, text in enumerate(cells):
                 self.figures.setItem(r, c, QTableWidgetItem(text))
         self.figures.resizeColumnsToContents()

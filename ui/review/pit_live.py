@@ -10,6 +10,8 @@ link down, not connected, stopped) are worked out in ``dealer_assist.floor.live`
 
 from __future__ import annotations
 
+import datetime as _dt
+
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QTableWidget, QTableWidgetItem
@@ -59,9 +61,28 @@ class LiveTables(QTableWidget):
         self.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.verticalHeader().setVisible(False)
         self.shown: list[LiveTable] = []
+        self.no_contact: str | None = None  # the words shown while the floor cannot be read
+
+    def show_no_contact(self, since: _dt.datetime | None) -> None:
+        """The floor does not answer (issue 35): every row grey, "no contact since ..." — what
+        was last read is not what the tables do now."""
+        self.no_contact = (f"no contact since {since.astimezone():%H:%M:%S}" if since is not None
+                           else "no contact with the floor yet")
+        grey = QColor("#9e9e9e")
+        for row in range(self.rowCount()):
+            for column in range(self.columnCount()):
+                item = self.item(row, column)
+                if item is None:
+                    item = QTableWidgetItem("")
+                    self.setItem(row, column, item)
+                if column == len(self.HEADERS) - 1:
+                    item.setText(self.no_contact)
+                item.setForeground(grey)
+        self.resizeColumnsToContents()
 
     def show_tables(self, tables: list[LiveTable]) -> None:
         self.shown = tables
+        self.no_contact = None
         self.setRowCount(len(tables))
         for row, t in enumerate(tables):
             result = ""

@@ -8,7 +8,7 @@ One window over every table of a pit, read through the floor's read-only review 
   first, paged by keyset; a player search across tables (case-insensitive, partial names).
   Opening a round shows its events, settlements and rulings, re-decides it through the current
   rules, and exports its transcript.
-- **Charts** (pyqtgraph): win and hold % per table per hour through the day, rounds per hour
+- **Charts** (pyqtgraph): net/wagered % per table per hour through the day, rounds per hour
   per dealer, and the searched player's play across tables (time, total wagered, net).
 
 Queries run on a worker thread (``ui.common.worker.Worker``): the window never waits on the network.
@@ -422,7 +422,8 @@ class PitWindow(QMainWindow):
         # live: the floor's notifications wake the Live tab (one query a wake-up, never two at once)
         self.live = PitLive(url, self, tick=live_tick)
         self.live.changed.connect(self.refresh_live)
-        self.live.link.connect(self.live_status.setText)
+        self.live.link.connect(self._live_link)
+        self._live_contact: _dt.datetime | None = None  # the last time the Live tab read the floor
         self._live_running = False
         self._live_again = False
         self._live_debounce = QTimer(self)
@@ -509,13 +510,17 @@ class PitWindow(QMainWindow):
             assert self._reader is not None
             if kind == "drop":
                 cash, markers = acc.amount(fields["cash"], "cash"), acc.amount(fields["markers"], "markers")
-                self._reader.write(lambda conn: acc.record_drop(conn, fields["table"], day, fields["shift"], cash,
-                                                                markers, fields["dealer"], fields["supervisor"]))
+                self._reader.write(lambda conn: acc.record_drop(
+                    conn, fields["table"], day, fields["shift"], cash, markers, fields["dealer"], fields["dealer_pin"],
+                    fields["supervisor"], fields["supervisor_pin"]))
                 return f"drop of {fields['table']}: {cash + markers:,.2f}"
             chips = acc.parse_chips(fields["chips"])
-            amount = self._reader.write(lambda conn: acc.record_chips(
-                conn, fields["table"], day, fields["shift"], kind, chips, fields["dealer"], fields["supervisor"]))
-            return f"{kind} of {fields['table']}: {amount:,.2f}, signed by {fields['dealer']} and {fields['supervisor']}"
+            done = self._reader.write(lambda conn: acc.record_chips(
+                conn, fields["table"], day, fields["shift"], kind, chips, fields["dealer"], fields["dealer_pin"],
+                fields["supervisor"], fields["supervisor_pin"]))
+            after = " (after the closer: an adjustment beside the closed shift)" if done.adjustment else ""
+            return (f"{kind} of {fields['table']}: {done.total:,.2f}, signed by {fields['dealer'].lower()} and "
+                    f"{fields['supervisor'].lower()}{after}")
 
         def done(text: Any, error: BaseException | None) -> None:
             self.accounts.message.setText(str(error) if error is not None else f"recorded: {text}")
@@ -578,6 +583,12 @@ class PitWindow(QMainWindow):
             return
         self._live_debounce.start()
 
+    def _live_link(self, text: str) -> None:
+        """The listener's own link: lost, the Live tab greys (what it shows is no longer live)."""
+        self.live_status.setText(text)
+        if text != "floor: live":
+            self.live_tables.show_no_contact(self._live_contact)
+
     def _query_live(self) -> None:
         pit = self._filters()["pit"]
         self._live_running = True
@@ -590,7 +601,9 @@ class PitWindow(QMainWindow):
             self._live_running = False
             if error is not None:
                 self.live_status.setText(f"floor: {error}")
+                self.live_tables.show_no_contact(self._live_contact)
             else:
+                self._live_contact = _dt.datetime.now(_dt.UTC)
                 self.live_tables.show_tables(result)
                 self.live_updated.emit(result)
             if self._live_again:
@@ -676,7 +689,7 @@ class PitWindow(QMainWindow):
         self.refresh_live()
 
     def compute_theo(self) -> None:
-        """Each table's and the pit's theoretical vs actual win and hold for the chosen day."""
+        """Each table's and the pit's theoretical vs actual win and net/wagered for the chosen day."""
         flt = self._filters()
 
         def job() -> dict[str, Any]:
@@ -696,8 +709,8 @@ class PitWindow(QMainWindow):
         lines = sorted(by_table.items())
         if lines:
             lines.append(("pit" if self._filters()["pit"] else "floor", total(t for _, t in lines)))
-        _fill(self.theo_table, ["table", "rounds", "wagered", "theoretical win", "actual win", "theoretical hold",
-                                "actual hold"],
+        _fill(self.theo_table, ["table", "rounds", "wagered", "theoretical win", "actual win", "theoretical net/wagered",
+                                "actual net/wagered"],
               [[name, str(t.rounds), money(t.wagered), f"{t.theo:.2f}", money(t.actual), pct(t.theo_hold),
                 pct(t.actual_hold)] for name, t in lines])
 
@@ -797,7 +810,7 @@ class PitWindow(QMainWindow):
 
 
 class _Charts(QWidget):
-    """Win/hold % per table per hour, rounds per hour per dealer, a player's play across tables."""
+    """Net/wagered % per table per hour, rounds per hour per dealer, a player's play across tables."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -805,7 +818,7 @@ class _Charts(QWidget):
 
         self._pg = pg
         layout = QVBoxLayout(self)
-        self.hold = pg.PlotWidget(title="hold % per table per hour (house net / wagered)")
+        self.hold = pg.PlotWidget(title="net/wagered % per table per hour (house net / wagered; hold % is win / drop)")
         self.hold.addLegend()
         self.dealers = pg.PlotWidget(title="rounds per hour per dealer")
         self.dealers.addLegend()
@@ -830,7 +843,7 @@ class _Charts(QWidget):
     def show_figures(self, by_table: list[HourFigure], by_dealer: list[HourFigure], play: list[Any]) -> None:
         pg = self._pg
         self.series = {
-            "hold": self._group(by_table, lambda f: f.hold_percent),
+            "net/wagered": self._group(by_table, lambda f: f.net_wagered_percent),
             "dealers": self._group(by_dealer, lambda f: Decimal(f.rounds)),
         }
         player_series: dict[str, list[tuple[float, float]]] = {}
@@ -840,7 +853,7 @@ class _Charts(QWidget):
             player_series.setdefault(key, []).append((hour.timestamp(), float(net)))
             sizes.setdefault(key, []).append(6 + min(24.0, float(wagered) / 50))
         self.series["play"] = player_series
-        for plot, name in ((self.hold, "hold"), (self.dealers, "dealers"), (self.play, "play")):
+        for plot, name in ((self.hold, "net/wagered"), (self.dealers, "dealers"), (self.play, "play")):
             plot.clear()
             for index, (key, points) in enumerate(sorted(self.series[name].items())):
                 xs = [p[0] for p in points]

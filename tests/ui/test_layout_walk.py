@@ -1,0 +1,48 @@
+"""The dealer's screen by touch at every table size (issue 34), through the real start path
+(``dealer-assist`` on a simulated shoe, the log-in dialog): one window per game, moved across
+three screens (1280×800, 1366×768, 1920×1080) at the heaviest round's betting, offers, play
+and settled moments, with the dialogs of each moment opened there (setup, new player,
+accounts behind the supervisor's PIN, enrolment, void, refer, elsewhere, undo and key-in
+approvals, end shift mid-round). Every top-level window lies inside its screen; every enabled
+button lies inside its window and outside any scroll (except a list's), is at least 48 px
+high with 16 px type; no pay tag covers a card. See tests/ui/layout_walk.py."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.ui.layout_walk import screens_config
+
+ROOT = Path(__file__).resolve().parents[2]
+GAMES = ["ace_race", "electronic", "star_elements", "lucky8", "dueling8s"]
+
+
+def walk(game: str, tmp: Path) -> dict[str, object]:
+    screens = tmp / "screens.json"
+    screens.write_text(json.dumps(screens_config()))
+    env = {k: v for k, v in os.environ.items() if k not in ("DEALER_ASSIST_DEV", "DEALER_ASSIST_CONFIG")}
+    env.update(QT_QPA_PLATFORM=f"offscreen:configfile={screens}", PYTHONPATH=str(ROOT),
+               HOME=str(tmp), XDG_DATA_HOME=str(tmp / "data"), XDG_STATE_HOME=str(tmp / "state"),
+               XDG_CONFIG_HOME=str(tmp / "config"), XDG_CACHE_HOME=str(tmp / "cache"))
+    proc = subprocess.run([sys.executable, "-m", "tests.ui.layout_walk", game, str(tmp)], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=600)
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
+    assert lines, f"no result (status {proc.returncode}): {proc.stderr[-3000:]}"
+    return {**json.loads(lines[-1]), "stderr": proc.stderr[-1500:]}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_window_and_control_fits_the_screen_and_a_finger(tmp_path: Path, game: str) -> None:
+    result = walk(game, tmp_path)
+    assert "error" not in result, (result.get("error"), result.get("problems"), result.get("stderr"))
+    assert result["concluded"] is True
+    # log-in ×3, then betting, offers, play, settled (Electronic: no offers) ×3 with their dialogs
+    assert int(str(result["checks"])) >= 3 + 3 * 3 + 3 * 10
+    problems = list(result["problems"])  # type: ignore[call-overload]
+    assert problems == [], f"{len(problems)} problems:\n" + "\n".join(problems[:80])
