@@ -1,6 +1,8 @@
-"""``dealer-assist protect --db FILE [--table T] [--since T] [--until T] [--player P] [--json]``:
-each player's main wager against the true count of the shoe at each round's start (issue 36;
-dealer_assist/protect, docs/protect.md). ``--json``: one object a line."""
+"""``dealer-assist protect --db FILE [--table T] [--since T] [--until T] [--player P] [--json]
+[--pdf FILE] [--csv FILE]``: each player's main wager against the true count of the shoe at
+each round's start and their play against the printed chart and the count's index plays
+(issue 36; dealer_assist/protect, docs/protect.md). ``--json``: one object a line.
+``--pdf``/``--csv`` (with ``--player``): that player's report (protect/export.py)."""
 
 from __future__ import annotations
 
@@ -18,6 +20,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--until", metavar="TIME", help="rounds started before TIME (a date: that whole day)")
     parser.add_argument("--player", metavar="NAME", help="only this player")
     parser.add_argument("--json", action="store_true", help="one JSON object a line")
+    parser.add_argument("--pdf", metavar="FILE", help="write the player's report as a PDF (needs --player)")
+    parser.add_argument("--csv", metavar="FILE", help="write the player's rounds as a CSV (needs --player)")
 
 
 def _line(r: object) -> str:
@@ -28,8 +32,11 @@ def _line(r: object) -> str:
     edge = "-" if r.estimated_edge is None else f"{r.estimated_edge * 100:+.2f}%"
     win = "-" if r.win_per_hour is None else f"{r.win_per_hour:+.2f}"
     flag = "FLAGGED: " + "; ".join(r.reasons) if r.flagged else ""
+    share = r.precision.share if r.precision else None
+    chart = "-" if share is None else f"{share * 100:.1f}%"
+    index = r.precision.index_plays if r.precision else 0
     return (f"{r.player:<16} {r.rounds:>6} {r.total_wager:>12} {r.average_wager:>10.2f} {corr:>6} "
-            f"{r.slope:>8.2f} {r.p_value:>9.2g} {edge:>8} {win:>10}  {flag}").rstrip()
+            f"{r.slope:>8.2f} {r.p_value:>9.2g} {edge:>8} {win:>10} {chart:>7} {index:>5}  {flag}").rstrip()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -38,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
     from dealer_assist.protect.report import ProtectError, report
     from dealer_assist.store import Store, StoreError
 
+    if (args.pdf or args.csv) and not args.player:
+        return fail("--pdf and --csv write one player's report: name the player (--player NAME)")
     try:
         if is_floor_url(args.db):
             raise StoreError("protect reads a table's store file (--db FILE); the floor database is not read yet")
@@ -52,6 +61,23 @@ def run(args: argparse.Namespace) -> int:
         return fail(str(err))
     except sqlite3.Error as err:
         return fail(f"{args.db}: {err}")
+    if args.pdf or args.csv:
+        if not reports:
+            return fail(f"no rounds of player {args.player} in that time")
+        from pathlib import Path
+
+        from dealer_assist.protect.export import write_csv, write_pdf
+
+        window = ", ".join(part for part in (
+            f"table {args.table}" if args.table else "every table",
+            f"from {since}" if since else "", f"before {until}" if until else "") if part)
+        try:
+            if args.csv:
+                write_csv(reports[0], Path(args.csv))
+            if args.pdf:
+                write_pdf(reports[0], Path(args.pdf), store=args.db, window=window)
+        except OSError as err:
+            return fail(f"cannot write the report: {err.strerror or err} ({err.filename or ''})")
     if args.json:
         for r in reports:
             print(json.dumps(r.as_json(), ensure_ascii=False))
@@ -59,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     if reports:
         print(f"count: {reports[0].count}")
     print(f"{'player':<16} {'rounds':>6} {'total':>12} {'average':>10} {'corr':>6} {'slope':>8} {'p':>9} "
-          f"{'edge':>8} {'win/hour':>10}")
+          f"{'edge':>8} {'win/hour':>10} {'chart':>7} {'index':>5}")
     for r in reports:
         print(_line(r))
     return 0

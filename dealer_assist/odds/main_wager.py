@@ -487,3 +487,9 @@ def _initial_value(vs: Versus, cards: tuple[int, ...], comp: Comp) -> tuple[floa
         value = -pbj + (1 - pbj) * value
     return value, values, best
 
+
+
+def initial_value(vs: Versus, cards: tuple[int, ...], comp: Comp) -> tuple[float, dict[str, float], str]:
+    """(value of the best play, each option's value, the best option) of an initial hand
+    (protect/play.py asks it of a shoe shifted by a count)."""
+    return _initial_value(vs, cards, comp)

@@ -22,11 +22,13 @@ from typing import Any
 
 from dealer_assist.base.cards import Card, CardNotationError, parse_card
 from dealer_assist.protect.counts import Count, count_for
+from dealer_assist.protect.play import PlayDecision, Precision, precision, round_decisions
 from dealer_assist.protect.stats import Fit, fit
 from dealer_assist.store import DEFAULT_TABLE, Store
 
 ALPHA = 0.001  # two-sided p-value below which a rising bet is flagged
 MIN_ROUNDS = 10
+MIN_INDEX_PLAYS = 2  # deviations from the chart exactly at an index play, at least half of all deviations
 ROUNDS_PER_HOUR = 60.0  # assumed when a player's rounds span less than a few minutes
 
 
@@ -45,8 +47,11 @@ class RoundRow:
     dealt: int
     cards: list[Card]
     wagers: dict[str, Decimal]  # player -> main wager placed before the deal
+    header: dict[str, Any] = field(default_factory=dict)
+    events: list[dict[str, Any]] = field(default_factory=list)
     true_count: float | None = None
     edge: float | None = None
+    seen: list[Card] = field(default_factory=list)  # the cards of the shoe's earlier rounds
 
 
 @dataclass
@@ -67,6 +72,8 @@ class PlayerReport:
     flagged: bool
     reasons: list[str] = field(default_factory=list)
     count: str = ""
+    precision: Precision | None = None
+    evidence: list[Evidence] = field(default_factory=list)  # each round's main wager at its true count
 
     def as_json(self) -> dict[str, Any]:
         def num(x: float | None) -> float | None:
@@ -80,7 +87,33 @@ class PlayerReport:
             "estimated_edge": num(self.estimated_edge), "rounds_per_hour": num(self.rounds_per_hour),
             "win_per_hour": num(self.win_per_hour), "flagged": self.flagged, "reasons": self.reasons,
             "count": self.count,
+            "play_precision": self.precision_json(), "index_plays": self.index_plays_json(),
         }
+
+    def precision_json(self) -> dict[str, Any] | None:
+        p = self.precision
+        if p is None:
+            return None
+        share = p.share
+        return {"decisions": p.decisions, "matching": p.matching,
+                "share": None if share is None else round(share, 10), "deviations": p.deviations,
+                "index_plays": p.index_plays}
+
+    def index_plays_json(self) -> list[dict[str, Any]]:
+        if self.precision is None:
+            return []
+        return [{"round": d.round_id, "hand": d.hand, "action": d.action, "chart": d.chart,
+                 "true_count": round(d.true_count, 4)} for d in self.precision.rows if d.at_index]
+
+
+@dataclass(frozen=True)
+class Evidence:
+    round_id: int
+    started_at: str
+    true_count: float
+    wager: Decimal
+    edge: float | None
+
 
 
 def _amount(value: Decimal) -> int | float:
@@ -128,7 +161,7 @@ def _read(conn: sqlite3.Connection) -> list[RoundRow]:
             int(rid), str(table or own), str(started), str(config.get("game")), int(config.get("decks") or 0),
             str(shoe["id"]) if shoe and isinstance(shoe.get("id"), str) else None,
             int(shoe["dealt"]) if shoe and isinstance(shoe.get("dealt"), int) else 0,
-            [c for e in evs for c in _cards_of(e)], _main_wagers(evs)))
+            [c for e in evs for c in _cards_of(e)], _main_wagers(evs), config, evs))
     return out
 
 
@@ -147,6 +180,7 @@ def rebuild_counts(rounds: list[RoundRow]) -> None:
         for r in sorted(members, key=lambda m: (m.dealt, m.round_id)):
             r.true_count = count.true_count(seen, r.dealt)
             r.edge = count.edge(seen, r.dealt)
+            r.seen = list(seen)
             seen.extend(r.cards)
 
 
@@ -162,11 +196,22 @@ def spread_flagged(result: Fit, rounds: int) -> bool:
     return rounds >= MIN_ROUNDS and result.slope > 0 and result.p_value < ALPHA
 
 
-def player_reports(rounds: list[RoundRow], player: str | None = None) -> list[PlayerReport]:
+def index_flagged(p: Precision) -> bool:
+    """The player leaves the chart exactly where the count says to, beyond chance: at least
+    MIN_INDEX_PLAYS index plays, and they are at least half of the deviations."""
+    return p.index_plays >= MIN_INDEX_PLAYS and 2 * p.index_plays >= p.deviations
+
+
+def player_reports(rounds: list[RoundRow], player: str | None = None, *, play: bool = True) -> list[PlayerReport]:
     by_player: dict[str, list[tuple[RoundRow, Decimal]]] = {}
+    decisions: dict[str, list[PlayDecision]] = {}
     for r in rounds:
         if r.true_count is None:
             continue
+        if play and r.header:
+            for d in round_decisions(r.round_id, r.header, r.events, r.seen, r.true_count):
+                if player is None or d.player == player:
+                    decisions.setdefault(d.player, []).append(d)
         for name, amount in r.wagers.items():
             if amount > 0 and (player is None or name == player):
                 by_player.setdefault(name, []).append((r, amount))
@@ -189,12 +234,19 @@ def player_reports(rounds: list[RoundRow], player: str | None = None) -> list[Pl
                            f"{len(items)} rounds")
             if edge is not None and edge > 0:
                 reasons.append(f"estimated edge {edge * 100:+.2f} % for the player")
+        played = precision(decisions.get(name, [])) if play else None
+        if played is not None and index_flagged(played):
+            at = [d for d in played.rows if d.at_index]
+            reasons.append(f"{played.index_plays} of {played.deviations} deviations from the chart are index plays: "
+                           + ", ".join(f"{d.hand}: {d.action} at true count {d.true_count:+.1f} (round {d.round_id})"
+                                       for d in at[:5]) + (" ..." if len(at) > 5 else ""))
         count = count_for(items[0][0].game, items[0][0].decks)
         out.append(PlayerReport(
             name, len(items), total, average, result.r, result.slope, result.low, result.high, result.p_value,
             result.p_robust,
             edge, per_hour, edge * float(average) * per_hour if edge is not None else None,
-            bool(reasons), reasons, _describe(count)))
+            bool(reasons), reasons, _describe(count), played,
+            [Evidence(r.round_id, r.started_at, float(r.true_count or 0.0), a, r.edge) for r, a in items]))
     return out
 
 
