@@ -481,3 +481,12 @@ def analyse_with_outcomes(rules: RuleSet, exact_cards: int | None = None,
     return result, Outcomes(dist, sum(play.staked for play in plays.values()),
                             sum(play.unresolved for play in plays.values()),
                             "enumerated" if enumerated else "model")
+
+
+def split_outcomes(vs: Versus, v: int, comp: Comp, exact: bool = True) -> tuple[Dist, float]:
+    """The net results of splitting a pair of ``v`` (``comp``: the pair) against ``vs``'s dealer
+    card: (distribution, unresolved mass); ``exact``: enumerated card by card (needs a chart)."""
+    walker = _Play(vs, exact)
+    dist: Dist = {}
+    walker.split(v, comp, dist, 1.0)
+    return dist, walker.unresolved
