@@ -160,8 +160,12 @@ def write_pdf(sheet: ParSheet, path: str, *, simulation: SimulationCheck | None 
     story.append(Spacer(1, 2 * mm))
     name, res, out = edge_rows(sheet)[-1]
     dist = [["net (units)", "probability", "contribution"]]
+    modelled = out.split_method == "model"
     for x, p, c in distribution_rows(out):
-        dist.append([f"{x:+g}", f"{p:.10f}", f"{c:+.10f}"])
+        if modelled and abs(x) > 4:  # reached only by 3 or more split hands: the model's estimate
+            dist.append([f"{x:+g} *", f"{p:.4g}", f"{c:+.4g}"])
+        else:
+            dist.append([f"{x:+g}", f"{p:.10f}", f"{c:+.10f}"])
     dist.append(["total", f"{sum(out.dist.values()):.10f}", f"{out.mean:+.10f}"])
     story.append(KeepTogether([Paragraph(f"Net result of one unit of original wager, {name} (splits and doubles "
                                          f"included{'; the 6-7-8 bonus paid on the main wager' if sheet.rules.bonus678 else ''}):",
@@ -172,11 +176,12 @@ def write_pdf(sheet: ParSheet, path: str, *, simulation: SimulationCheck | None 
                                  f"without replacement); sequences less likely than 1e-12 are left out: "
                                  f"{unresolved:.2e} in all, so each row is exact to within that."
                                  if out.split_method == "enumerated" else
-                                 "Rows reached only by splitting (beyond +/-4 units) follow the analysis' model of a "
-                                 "split (constant chance of the pair card, hands independent given the dealer's "
-                                 "outcome): an independent simulation found rows at +/-5 units and beyond 5-30 % too "
-                                 "high (issue 36). They are printed to 4 significant figures as estimates; the edge "
-                                 "does not depend on them, the standard deviation by less than 0.001."), small))
+                                 "Rows marked * (beyond +/-4 units: three or more split hands) follow the analysis' "
+                                 "model of a split (constant chance of the pair card, hands independent given the "
+                                 "dealer's outcome): an independent simulation found such rows 5-30 % too high "
+                                 "(issue 36). They are estimates, printed to 4 significant figures; rows within "
+                                 "+/-4 units also hold split hands' share from the same model. The house edge is the "
+                                 "analysis' expected value and does not come from these rows."), small))
     story.append(Paragraph(f"<i>Method.</i> {main_method(sheet)}", small))
 
     for bet, b in sheet.bets.items():
