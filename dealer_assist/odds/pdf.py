@@ -190,12 +190,12 @@ def write_pdf(sheet: ParSheet, path: str, *, simulation: SimulationCheck | None 
                    f"no stake of its own: pays {_pct(b.expected_value)} of the main wager on average (already "
                    f"inside the main wager's edge), hit frequency {_pct(b.hit_frequency)}")
         parts: list[Any] = [Paragraph(g.bet_name(bet), h2), Paragraph(summary, body)]
-        parts.append(_bet_table(b, sheet))
+        _add(parts, _bet_table(b, sheet))
         parts.append(Paragraph(f"<i>Method.</i> {b.method}", small))
         for key, extra in b.extra.items():
             parts.append(Paragraph(f"{key.replace('_', ' ')}: house edge {_pct(extra.house_edge)}, "
                                    f"return {_pct(extra.return_to_player)}", body))
-            parts.append(_bet_table(extra, sheet))
+            _add(parts, _bet_table(extra, sheet))
             parts.append(Paragraph(f"<i>Method.</i> {extra.method}", small))
         if bet == "tie18" and sheet.tie18 is not None:
             t = sheet.tie18
@@ -252,7 +252,7 @@ def write_pdf(sheet: ParSheet, path: str, *, simulation: SimulationCheck | None 
     doc.build(story, onFirstPage=footer, onLaterPages=footer)
 
 
-def _bet_table(b: BetFigures, sheet: ParSheet) -> Table:
+def _bet_table(b: BetFigures, sheet: ParSheet) -> Table | list[Any]:
     """A bet's rows with their exact probability and the combinations behind it."""
     n_cards = sum(sheet.rules.shoe)
     exacts = [r for r in bet_rows(b) if r[3]]
@@ -268,8 +268,7 @@ def _bet_table(b: BetFigures, sheet: ParSheet) -> Table:
                 lcm_total, k_total = total, (k, total)
         if k_total is not None and any((f * k_total[1]).denominator != 1 for f in fracs):
             k_total = None
-    rows = [["row", "pays", "probability", "contribution", "exact probability",
-             "combinations" + (f" of {k_total[1]:,}" if k_total else "")]]
+    rows = [["row", "pays", "probability", "contribution", "exact probability", "combinations" + (" *" if k_total else "")]]
     for row, pays, p, exact, c in bet_rows(b):
         count = ""
         if exact and k_total is not None:
@@ -279,7 +278,13 @@ def _bet_table(b: BetFigures, sheet: ParSheet) -> Table:
         rows.append([row, pays, f"{p:.10f}", f"{c:+.10f}", exact, count])
     edge = edge_fraction(b) if b.exact else None
     rows.append(["house edge", "", _pct(b.house_edge), "", str(edge) if edge is not None else "", ""])
-    return _table(rows, [48, 16, 22, 24, 34, 36])
+    table = _table(rows, [42, 14, 20, 22, 44, 38])
+    if k_total is None:
+        return table
+    note = Paragraph(f"* of the {k_total[1]:,} ordered deals of {k_total[0]} card{'s' if k_total[0] != 1 else ''} "
+                     f"from the {n_cards}-card shoe", ParagraphStyle("note", fontName="Helvetica", fontSize=6.5,
+                                                                      leading=8))
+    return [table, note]
 
 
 def _confirmation(sheet: ParSheet, simulation: SimulationCheck | None, basis: TheoBasis, body: ParagraphStyle,
@@ -327,3 +332,7 @@ def _sign_off(doc_no: str, issued: _dt.date, body: ParagraphStyle, h2: Paragraph
                       "the deck count, the rules document's revision and the digest of the game data: a sheet "
                       "regenerated from the same data carries the same number.", body),
             Spacer(1, 2 * mm), t]
+
+
+def _add(parts: list[Any], flow: Any) -> None:
+    parts.extend(flow if isinstance(flow, list) else [flow])
