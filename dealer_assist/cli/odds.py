@@ -1,4 +1,5 @@
-"""``dealer-assist odds GAME [--decks N] [--json] [--strategy] [--pdf FILE]``: a game's par sheet.
+"""``dealer-assist odds GAME [--decks N] [--json] [--strategy] [--pdf FILE] [--theo-basis B] [--simulate N]``
+or ``dealer-assist odds --all DIR``: a game's par sheet.
 
 Every side bet's pay-table rows with their exact probabilities, the 6-7-8 bonus, insurance
 and the main wager's house edge, computed from the pay tables and decks the engine plays
@@ -13,12 +14,22 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from dealer_assist.games import GAMES
 
+if TYPE_CHECKING:
+    from dealer_assist.odds.sheet import ParSheet, SimulationCheck, TheoBasis
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", help=f"one of {', '.join(GAMES)}")
+    parser.add_argument("game", nargs="?", help=f"one of {', '.join(GAMES)} (not with --all)")
+    parser.add_argument("--all", metavar="DIR", help="write the PDF par sheet of every game at every deck count its "
+                        "2.1 allows into DIR (GAME-N-decks.pdf)")
+    parser.add_argument("--theo-basis", default="chart", metavar="BASIS",
+                        help="the edge win per hour uses: chart (default), optimal, or a casino's house edge in per cent")
+    parser.add_argument("--simulate", type=int, default=20000, metavar="ROUNDS",
+                        help="rounds of the engine's simulator that confirm a PDF sheet (default 20000; 0: none)")
     parser.add_argument("--decks", metavar="N", help="number of decks (2.1 of the game's rules; default: the "
                         "game's usual count, 6)")
     parser.add_argument("--json", action="store_true", help="print the par sheet as JSON")
@@ -31,10 +42,25 @@ def run(args: argparse.Namespace) -> int:
         OddsError,
         check,
         par_sheet,
+        parse_theo_basis,
         strategy_chart,
         to_json,
         to_text,
     )
+
+    try:
+        basis = parse_theo_basis(args.theo_basis)
+    except OddsError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.simulate < 0:
+        print("error: --simulate must be 0 or more rounds", file=sys.stderr)
+        return 2
+    if args.all:
+        return _write_all(args.all, basis, args.simulate)
+    if args.game is None:
+        print("error: name a game (or --all DIR)", file=sys.stderr)
+        return 2
 
     decks: int | None = None
     if args.decks is not None:
@@ -53,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         from dealer_assist.odds.pdf import write_pdf
 
         try:
-            write_pdf(sheet, args.pdf)
+            write_pdf(sheet, args.pdf, simulation=_simulate(sheet, args.simulate), basis=basis)
         except OSError as exc:
             print(f"error: cannot write {args.pdf}: {exc.strerror or exc}", file=sys.stderr)
             return 2
@@ -66,4 +92,45 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(to_json(sheet), indent=2) + "\n")
     else:
         sys.stdout.write(to_text(sheet) + "\n")
+    return 0
+
+
+def _simulate(sheet: ParSheet, rounds: int) -> SimulationCheck | None:
+    """The engine's simulator played by the sheet's chart (bench/simulate.py), or None."""
+    from dealer_assist.bench.simulate import ChartRun, play_chart
+    from dealer_assist.odds.sheet import SimulationCheck
+
+    if rounds <= 0 or sheet.chart is None:
+        return None
+    seed = 36
+    run = ChartRun(sheet.game, sheet.decks)
+    play_chart(run, sheet.chart, rounds, seed)
+    return SimulationCheck(run.rounds, run.wagers, seed, -run.edge, run.half_width)
+
+
+def _write_all(folder: str, basis: TheoBasis, rounds: int) -> int:
+    """Every game at every deck count its 2.1 allows, one PDF each, with the time it took."""
+    import os
+    import time
+
+    from dealer_assist.odds.pdf import write_pdf
+    from dealer_assist.odds.sheet import par_sheet
+
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as exc:
+        print(f"error: cannot make {folder}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    for game, rules in GAMES.items():
+        lo, hi = rules.deck_range
+        for decks in range(lo, hi + 1):
+            start = time.perf_counter()
+            sheet = par_sheet(game, decks)
+            path = os.path.join(folder, f"{game}-{decks}-decks.pdf")
+            try:
+                write_pdf(sheet, path, simulation=_simulate(sheet, rounds), basis=basis)
+            except OSError as exc:
+                print(f"error: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
+                return 2
+            print(f"wrote {path} ({time.perf_counter() - start:.1f} s)", flush=True)
     return 0

@@ -35,6 +35,11 @@ from dealer_assist.odds.strategy import Chart
 
 Dist = dict[float, float]
 
+# A split's card sequences less likely than this (as a chance of the whole round) are left
+# out of the enumeration; their total is the distribution's ``unresolved`` mass: every row
+# is exact to within it (a row's true chance lies in [row, row + unresolved]).
+PRUNE = 1e-12
+
 
 def _put(dist: Dist, x: float, p: float) -> None:
     if p:
@@ -48,6 +53,8 @@ class Outcomes:
 
     dist: Dist
     stake: float = 1.0  # the expected total amount wagered per unit of original wager
+    unresolved: float = 0.0  # split sequences left out of the enumeration (PRUNE), in all
+    split_method: str = "model"  # "enumerated" (card by card) or "model" (main_wager.split_value)
 
     @property
     def mean(self) -> float:
@@ -84,13 +91,15 @@ def _outcome(total: int, k: int) -> int:
 class _Play:
     """Walks the strategy of one dealer card and accumulates the net results."""
 
-    def __init__(self, vs: Versus) -> None:
+    def __init__(self, vs: Versus, exact_splits: bool = False) -> None:
         self.vs = vs
+        self.exact_splits = exact_splits
         self._played: dict[tuple[Comp, int, bool, int], Dist] = {}
         rules = vs.rules
         self.bj_cost = 1 if vs.enhc else 0
         self.dbl_cost = (2 if rules.hole_card == "none_all" else 1) if vs.enhc else 0
         self.staked = 0.0  # sum of probability x total amount wagered, per unit of original wager
+        self.unresolved = 0.0  # the chance of the split card sequences left out (PRUNE)
 
     def stand(self, comp: Comp, total: int, bet: float, bj_cost: float, dist: Dist, p: float) -> None:
         d = self.vs.dealer(comp)
@@ -151,6 +160,109 @@ class _Play:
 
     # ------------------------------------------------------------ splits
     def split(self, v: int, comp: Comp, dist: Dist, p: float) -> None:
+        """Every split of a pair of ``v`` enumerated card by card, exactly (issue 36).
+
+        The hands are played one after another as the engine deals them: a hand takes its
+        second card; a pair card there starts a new hand while fewer than the game's limit
+        (aces: two hands, one card each), and the hand draws again; the hand is then doubled,
+        hit or stood on as the strategy says. Every card is drawn from the shoe less every
+        card dealt before it (the pair, the dealer's card, all earlier hands' cards). States
+        with the same cards removed, hands formed, hands waiting, hands finished and hand in
+        play are merged, so each sequence of draws is counted once with its exact chance.
+        At the end the dealer's outcome is taken from the shoe less all of the player's cards
+        (``dealer``; Versus.dealer: the analysis' own dealer probabilities).
+        """
+        vs = self.vs
+        if vs.chart is None or not self.exact_splits:
+            # Composition-dependent play: a decision at every composition reached is out of
+            # reach card by card; the optimal play keeps the analysis' model of a split. The
+            # chart's enumeration is opt-in: at 6 decks 2-2 against a 10 alone takes 30 s
+            # and leaves 6 % of its sequences unresolved at PRUNE 1e-10 (issue 36).
+            self.split_model(v, comp, dist, p)
+            return
+        rules = vs.rules
+        aces = v == 1
+        original_rule = vs.enhc and rules.hole_card == "none_original"
+        per_hand_bj = 0 if original_rule else 1
+        max_hands = 2 if aces else rules.max_hands
+        # state: (comp, hands formed, hands waiting after the one in play, finished hands
+        # as sorted (bet, total; 0 = bust), hand in play: None (needs its second card) or
+        # (hard, ace, bet)) -> probability. Every transition draws one card.
+        State = tuple[Comp, int, int, tuple[tuple[float, int], ...], tuple[int, bool, float] | None]
+        level: dict[State, float] = {(comp, 2, 1, (), None): 1.0}
+        finals: dict[tuple[Comp, tuple[tuple[float, int], ...]], float] = {}
+
+        def finish(nc: Comp, formed: int, waiting: int, done: tuple[tuple[float, int], ...],
+                   result: tuple[float, int], w: float, nxt: dict[State, float]) -> None:
+            done2 = tuple(sorted((*done, result)))
+            if waiting == 0:
+                key = (nc, done2)
+                finals[key] = finals.get(key, 0.0) + w
+            else:
+                st: State = (nc, formed, waiting - 1, done2, None)
+                nxt[st] = nxt.get(st, 0.0) + w
+
+        def settle_hand(nc: Comp, formed: int, waiting: int, done: tuple[tuple[float, int], ...],
+                        hard: int, ace: bool, bet: float, two_cards: bool, w: float,
+                        nxt: dict[State, float]) -> None:
+            """The hand in play holds ``hard``/``ace``: finish it or carry it on drawing."""
+            total = hand_total(hard, ace)
+            if hard > 21:
+                finish(nc, formed, waiting, done, (bet, 0), w, nxt)
+            elif bet == 2.0 or aces:
+                finish(nc, formed, waiting, done, (bet, total), w, nxt)
+            elif two_cards and vs.split_doubles(nc, hard, ace, per_hand_bj):
+                st: State = (nc, formed, waiting, done, (hard, ace, 2.0))
+                nxt[st] = nxt.get(st, 0.0) + w
+            elif total < 21 and self._hits(nc, hard, ace, per_hand_bj):
+                st = (nc, formed, waiting, done, (hard, ace, 1.0))
+                nxt[st] = nxt.get(st, 0.0) + w
+            else:
+                finish(nc, formed, waiting, done, (bet, total), w, nxt)
+
+        floor = PRUNE / p if p > 0 else 0.0
+        while level:
+            nxt: dict[State, float] = {}
+            for (c0, formed, waiting, done, cur), w in level.items():
+                if w < floor:
+                    self.unresolved += p * w  # a sequence below PRUNE: left out, counted
+                    continue
+                probs = vs.draw_probs(c0)
+                for i in range(10):
+                    pi = probs[i]
+                    if pi <= 0.0:
+                        continue
+                    c = i + 1
+                    nc = add_card(c0, c)
+                    wi = w * pi
+                    if cur is None:
+                        if c == v and formed < max_hands:  # the pair card starts a new hand
+                            st: State = (nc, formed + 1, waiting + 1, done, None)
+                            nxt[st] = nxt.get(st, 0.0) + wi
+                        else:
+                            settle_hand(nc, formed, waiting, done, v + c, aces or c == 1, 1.0, True, wi, nxt)
+                    else:
+                        hard, ace, bet = cur
+                        settle_hand(nc, formed, waiting, done, hard + c, ace or c == 1, bet, False, wi, nxt)
+            level = nxt
+
+        for (fc, done), w in finals.items():
+            d = self.split_dealer(fc)
+            pw = p * w
+            self.staked += pw * sum(b for b, _t in done)
+            busts = sum(-b for b, t in done if t == 0)
+            for k in range(6):
+                _put(dist, sum((-b if t == 0 else b * _outcome(t, k)) for b, t in done), pw * d[k])
+            if d[BLACKJACK] > 0:
+                # No hole card: a dealer blackjack takes every wager of the hands (Ace Race
+                # 3.24.3/3.26.8, Star Elements 4.5.3), or one original wager in all from the
+                # hands that did not bust (Lucky 8 4.5, Electronic 4.7; DESIGN.md).
+                stands = [b for b, t in done if t != 0]
+                lost = (1.0 if stands else 0.0) if original_rule else sum(stands)
+                _put(dist, busts - lost, pw * d[BLACKJACK])
+
+    def split_model(self, v: int, comp: Comp, dist: Dist, p: float) -> None:
+        """The optimal play's splits: the analysis' model (main_wager.split_value), not enumerated."""
         vs = self.vs
         rules = vs.rules
         aces = v == 1
@@ -193,6 +305,16 @@ class _Play:
                 total = _convolve_power(tuple(sorted(one.items())), n)
                 for x, w in total.items():
                     _put(dist, x + shift, p * mass * pn * w)
+
+    def split_dealer(self, comp: Comp) -> tuple[float, ...]:
+        """The dealer's outcome after a split: the analysis' dealer probabilities."""
+        return self.vs.dealer(comp)
+
+    def _hits(self, comp: Comp, hard: int, ace: bool, bj_cost: int) -> bool:
+        chart = self.vs.chart
+        if chart is not None:
+            return chart.hits(hard, ace, self.vs.up)
+        return self.vs.plays_hit(comp, hard, ace, bj_cost)
 
     def _hand(self, comp: Comp, hard: int, ace: bool, split_aces: bool, bj_cost: int,
               joint: list[Dist], p: float, d0: tuple[float, ...]) -> None:
@@ -341,7 +463,8 @@ def _bonus(play: _Play, cards: tuple[int, ...], comp: Comp, sub: Dist, dist: Dis
 
 
 def analyse_with_outcomes(rules: RuleSet, exact_cards: int | None = None,
-                          chart: Chart | None = None) -> tuple[MainWagerResult, Outcomes]:
+                          chart: Chart | None = None, exact_splits: bool = False,
+                          ) -> tuple[MainWagerResult, Outcomes]:
     """The main wager's analysis and the distribution of its net result under that play."""
     dist: Dist = {}
     plays: dict[int, _Play] = {}  # one walker (and its memo) per dealer card
@@ -349,9 +472,21 @@ def analyse_with_outcomes(rules: RuleSet, exact_cards: int | None = None,
     def hand(vs: Versus, decision: HandDecision, comp: Comp) -> None:
         play = plays.get(vs.up)
         if play is None or play.vs is not vs:
-            play = plays[vs.up] = _Play(vs)
+            play = plays[vs.up] = _Play(vs, exact_splits)
         initial_outcomes(play, decision, comp, dist, decision.probability)
 
     result = analyse(rules, exact_cards=main_wager.EXACT_CARDS if exact_cards is None else exact_cards,
                      on_hand=hand, chart=chart)
-    return result, Outcomes(dist, sum(play.staked for play in plays.values()))
+    enumerated = exact_splits and chart is not None
+    return result, Outcomes(dist, sum(play.staked for play in plays.values()),
+                            sum(play.unresolved for play in plays.values()),
+                            "enumerated" if enumerated else "model")
+
+
+def split_outcomes(vs: Versus, v: int, comp: Comp, exact: bool = True) -> tuple[Dist, float]:
+    """The net results of splitting a pair of ``v`` (``comp``: the pair) against ``vs``'s dealer
+    card: (distribution, unresolved mass); ``exact``: enumerated card by card (needs a chart)."""
+    walker = _Play(vs, exact)
+    dist: Dist = {}
+    walker.split(v, comp, dist, 1.0)
+    return dist, walker.unresolved

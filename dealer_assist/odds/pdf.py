@@ -28,13 +28,23 @@ from reportlab.platypus import (
 from dealer_assist import __version__
 from dealer_assist.games import GAMES
 from dealer_assist.odds.sheet import (
+    READINGS,
+    RULES_DOCUMENTS,
     ParSheet,
+    SimulationCheck,
+    TheoBasis,
     bet_rows,
     bonus_text,
+    combinations,
+    combined_std_dev,
     distribution_rows,
+    document_number,
+    edge_fraction,
     edge_rows,
+    game_data_digest,
     main_method,
 )
+from dealer_assist.odds.side_bets import BetFigures
 from dealer_assist.odds.strategy import Chart, total_cell, two_card_cell
 
 _UPS = [2, 3, 4, 5, 6, 7, 8, 9, 10, 1]
@@ -102,10 +112,19 @@ def _chart_table(chart: Chart, sheet: ParSheet) -> Table:
     return t
 
 
-def write_pdf(sheet: ParSheet, path: str, when: _dt.datetime | None = None) -> None:
-    """Write ``sheet`` as a PDF par sheet to ``path``."""
-    when = when or _dt.datetime.now(_dt.UTC)
+ROUNDS_PER_HOUR = (60, 80, 100)
+AVERAGE_WAGERS = (25, 100, 500)
+
+
+def write_pdf(sheet: ParSheet, path: str, *, simulation: SimulationCheck | None = None,
+              basis: TheoBasis | None = None, issued: _dt.date | None = None) -> None:
+    """Write ``sheet`` as a PDF par sheet to ``path``: no run time in it; ``issued`` (default
+    today) is the only date, and the document number does not depend on it."""
+    basis = basis or TheoBasis()
+    issued = issued or _dt.date.today()
     g = GAMES[sheet.game]
+    doc_no = document_number(sheet.game, sheet.decks)
+    rules_doc, revision = RULES_DOCUMENTS[sheet.game]
     styles = getSampleStyleSheet()
     body = ParagraphStyle("body", parent=styles["BodyText"], fontSize=8, leading=10)
     small = ParagraphStyle("small", parent=body, fontSize=7, leading=8.5)
@@ -114,14 +133,23 @@ def write_pdf(sheet: ParSheet, path: str, when: _dt.datetime | None = None) -> N
     story: list[Any] = []
     deck_text = f"{sheet.decks} deck{'s' if sheet.decks != 1 else ''}"
     story.append(Paragraph(f"{g.name}: par sheet, {deck_text}", h1))
-    story.append(Paragraph(f"Dealer Assist {__version__}; computed {when:%Y-%m-%d %H:%M} UTC in "
-                           f"{sheet.seconds:.1f} s from the game's rules data (games.py, sidebets.py)", body))
+    story.append(_table([["document", doc_no], ["rules document", f"{rules_doc}, {revision}"],
+                         ["game data digest", f"SHA-256 {game_data_digest(sheet.game, sheet.decks)} (rule set and "
+                                              "pay tables of games/, odds/rulesets.py)"],
+                         ["program", f"Dealer Assist {__version__} (dealer-assist odds {sheet.game} --decks "
+                                     f"{sheet.decks} --pdf)"],
+                         ["theo basis", basis.describe() + f": house edge {_pct(basis.edge(sheet))}"]],
+                        [32, 148], right_from=99))
+    story.append(Spacer(1, 2 * mm))
     story.append(Paragraph(f"<b>Rules.</b> {sheet.rules.describe()}. Side bets: "
                            f"{', '.join(g.bet_name(b) for b in sheet.bets if b != 'insurance') or 'none'}"
                            f"{'; insurance 2 to 1' if 'insurance' in sheet.bets else ''}.", body))
     story.append(Paragraph("<b>Assumptions.</b> One player heads-up; a freshly shuffled shoe each round (no "
-                           "penetration effects); insurance and even money never taken; no hands-per-hour or cycle "
-                           "assumption: theoretical win is stake x house edge per wager (docs/odds.md).", body))
+                           "penetration effects); insurance and even money never taken; theoretical win is stake x "
+                           "house edge per wager (docs/odds.md).", body))
+    story.append(Paragraph("<b>Readings that move a figure</b> (DESIGN.md, adopted readings):", body))
+    for reading in READINGS.get(sheet.game, []):
+        story.append(Paragraph(f"- {reading}", small))
 
     story.append(Paragraph("Main wager", h2))
     rows = [["play", "house edge", "return", "hit frequency", "push", "std dev", "element of risk",
@@ -133,12 +161,28 @@ def write_pdf(sheet: ParSheet, path: str, when: _dt.datetime | None = None) -> N
     story.append(Spacer(1, 2 * mm))
     name, res, out = edge_rows(sheet)[-1]
     dist = [["net (units)", "probability", "contribution"]]
+    modelled = out.split_method == "model"
     for x, p, c in distribution_rows(out):
-        dist.append([f"{x:+g}", f"{p:.10f}", f"{c:+.10f}"])
+        if modelled and abs(x) > 4:  # reached only by 3 or more split hands: the model's estimate
+            dist.append([f"{x:+g} *", f"{p:.4g}", f"{c:+.4g}"])
+        else:
+            dist.append([f"{x:+g}", f"{p:.10f}", f"{c:+.10f}"])
     dist.append(["total", f"{sum(out.dist.values()):.10f}", f"{out.mean:+.10f}"])
     story.append(KeepTogether([Paragraph(f"Net result of one unit of original wager, {name} (splits and doubles "
                                          f"included{bonus_text(sheet, '; the {} paid on the main wager')}):",
                                          body), _table(dist, [22, 30, 30])]))
+    unresolved = out.unresolved
+    story.append(Paragraph(
+        "<b>Split rows.</b> " + (f"Splits are enumerated card by card (every sequence of the split hands' cards, "
+                                 f"without replacement); sequences less likely than 1e-12 are left out: "
+                                 f"{unresolved:.2e} in all, so each row is exact to within that."
+                                 if out.split_method == "enumerated" else
+                                 "Rows marked * (beyond +/-4 units: three or more split hands) follow the analysis' "
+                                 "model of a split (constant chance of the pair card, hands independent given the "
+                                 "dealer's outcome): an independent simulation found such rows 5-30 % too high "
+                                 "(issue 36). They are estimates, printed to 4 significant figures; rows within "
+                                 "+/-4 units also hold split hands' share from the same model. The house edge is the "
+                                 "analysis' expected value and does not come from these rows."), small))
     story.append(Paragraph(f"<i>Method.</i> {main_method(sheet)}", small))
 
     for bet, b in sheet.bets.items():
@@ -147,18 +191,12 @@ def write_pdf(sheet: ParSheet, path: str, when: _dt.datetime | None = None) -> N
                    f"no stake of its own: pays {_pct(b.expected_value)} of the main wager on average (already "
                    f"inside the main wager's edge), hit frequency {_pct(b.hit_frequency)}")
         parts: list[Any] = [Paragraph(g.bet_name(bet), h2), Paragraph(summary, body)]
-        rows = [["row", "pays", "probability", "contribution", "exact probability"]]
-        for row, pays, p, exact, c in bet_rows(b):
-            rows.append([row, pays, f"{p:.10f}", f"{c:+.10f}", exact])
-        parts.append(_table(rows, [58, 20, 24, 26, 48]))
+        _add(parts, _bet_table(b, sheet))
         parts.append(Paragraph(f"<i>Method.</i> {b.method}", small))
         for key, extra in b.extra.items():
             parts.append(Paragraph(f"{key.replace('_', ' ')}: house edge {_pct(extra.house_edge)}, "
                                    f"return {_pct(extra.return_to_player)}", body))
-            rows = [["row", "pays", "probability", "contribution", "exact probability"]]
-            for row, pays, p, exact, c in bet_rows(extra):
-                rows.append([row, pays, f"{p:.10f}", f"{c:+.10f}", exact])
-            parts.append(_table(rows, [58, 20, 24, 26, 48]))
+            _add(parts, _bet_table(extra, sheet))
             parts.append(Paragraph(f"<i>Method.</i> {extra.method}", small))
         spec = g.spec(bet)
         if spec is not None and spec.decided_by == "tie" and sheet.tie18 is not None:
@@ -169,6 +207,8 @@ def write_pdf(sheet: ParSheet, path: str, when: _dt.datetime | None = None) -> N
                             for k, (p, f) in enumerate(zip(t.by_hand, t.hands_expected, strict=True))), body))
         story.append(KeepTogether(parts))
 
+    story.append(KeepTogether(_confirmation(sheet, simulation, basis, body, small, h2)))
+    story.append(KeepTogether(_sign_off(doc_no, issued, body, h2)))
     story.append(PageBreak())
     story.append(Paragraph(f"The printed strategy chart: {g.name}, {deck_text}", h2))
     story.append(Paragraph("S stand, H hit, D double (Dh: else hit, Ds: else stand), P split, R surrender (Rh, Rs). "
@@ -199,15 +239,102 @@ def write_pdf(sheet: ParSheet, path: str, when: _dt.datetime | None = None) -> N
                 rows.append(line)
             story.append(_table(rows, [14, 7, 9, 8, 15] * 3))
 
+
     def footer(canvas: Any, doc: Any) -> None:
         canvas.saveState()
         canvas.setFont("Helvetica", 7)
-        canvas.drawString(15 * mm, 8 * mm, f"{g.name} par sheet, {deck_text}; Dealer Assist {__version__}; "
-                                             f"{when:%Y-%m-%d}")
+        canvas.drawString(15 * mm, 8 * mm, f"{doc_no}: {g.name} par sheet, {deck_text}; Dealer Assist "
+                                             f"{__version__}; issued {issued:%Y-%m-%d}")
         canvas.drawRightString(A4[0] - 15 * mm, 8 * mm, f"page {doc.page}")
         canvas.restoreState()
 
     doc = SimpleDocTemplate(path, pagesize=A4, leftMargin=15 * mm, rightMargin=15 * mm, topMargin=14 * mm,
                             bottomMargin=14 * mm, title=f"{g.name} par sheet, {deck_text}",
-                            author="Dealer Assist", subject="par sheet")
+                            author="Dealer Assist", subject=f"par sheet {doc_no}")
     doc.build(story, onFirstPage=footer, onLaterPages=footer)
+
+
+def _bet_table(b: BetFigures, sheet: ParSheet) -> Table | list[Any]:
+    """A bet's rows with their exact probability and the combinations behind it."""
+    n_cards = sum(sheet.rules.shoe)
+    exacts = [r for r in bet_rows(b) if r[3]]
+    k_total: tuple[int, int] | None = None
+    if b.exact and exacts:
+        from fractions import Fraction
+
+        fracs = [Fraction(r[3]) for r in exacts]
+        lcm_total = 0
+        for f in fracs:
+            _c, total, k = combinations(f, n_cards)
+            if k and total > lcm_total:
+                lcm_total, k_total = total, (k, total)
+        if k_total is not None and any((f * k_total[1]).denominator != 1 for f in fracs):
+            k_total = None
+    rows = [["row", "pays", "probability", "contribution", "exact probability", "combinations" + (" *" if k_total else "")]]
+    for row, pays, p, exact, c in bet_rows(b):
+        count = ""
+        if exact and k_total is not None:
+            from fractions import Fraction
+
+            count = f"{int(Fraction(exact) * k_total[1]):,}"
+        rows.append([row, pays, f"{p:.10f}", f"{c:+.10f}", exact, count])
+    edge = edge_fraction(b) if b.exact else None
+    rows.append(["house edge", "", _pct(b.house_edge), "", str(edge) if edge is not None else "", ""])
+    table = _table(rows, [42, 14, 20, 22, 44, 38])
+    if k_total is None:
+        return table
+    note = Paragraph(f"* of the {k_total[1]:,} ordered deals of {k_total[0]} card{'s' if k_total[0] != 1 else ''} "
+                     f"from the {n_cards}-card shoe", ParagraphStyle("note", fontName="Helvetica", fontSize=6.5,
+                                                                      leading=8))
+    return [table, note]
+
+
+def _confirmation(sheet: ParSheet, simulation: SimulationCheck | None, basis: TheoBasis, body: ParagraphStyle,
+                  small: ParagraphStyle, h2: ParagraphStyle) -> list[Any]:
+    """The engine's simulation that confirms the sheet, win per hour and the combined SD."""
+    parts: list[Any] = [Paragraph("Confirmation, win per hour and combined standard deviation", h2)]
+    chart_edge = sheet.chart_main.house_edge if sheet.chart_main is not None else sheet.main.house_edge
+    if simulation is not None:
+        lo, hi = simulation.edge - simulation.half_width, simulation.edge + simulation.half_width
+        inside = lo <= chart_edge <= hi
+        parts.append(Paragraph(
+            f"<b>Engine simulation.</b> {simulation.rounds:,} rounds ({simulation.wagers:,} main wagers of one unit, "
+            f"seed {simulation.seed}) dealt from shuffled shoes through the engine (dealer_assist/bench/simulate.py), "
+            f"every decision the printed chart's: house edge {_pct(simulation.edge)}, 95 % interval "
+            f"{_pct(lo)} to {_pct(hi)}; the sheet's chart-play edge {_pct(chart_edge)} is "
+            f"{'inside' if inside else 'OUTSIDE'} it.", body))
+    else:
+        parts.append(Paragraph("<b>Engine simulation.</b> none run for this sheet (dealer-assist odds --simulate N).",
+                               body))
+    edge = basis.edge(sheet)
+    out = sheet.chart_outcomes or sheet.outcomes
+    parts.append(Paragraph(
+        f"<b>Win per hour</b> on the main wager = rounds per hour x average original wager x house edge "
+        f"({basis.describe()}: {_pct(edge)} of the original wager; doubles and splits are inside it).", body))
+    rows = [["rounds per hour"] + [f"avg. wager {w}" for w in AVERAGE_WAGERS]]
+    for r in ROUNDS_PER_HOUR:
+        rows.append([str(r)] + [f"{r * w * edge:,.2f}" for w in AVERAGE_WAGERS])
+    parts.append(_table(rows, [30, 30, 30, 30]))
+    parts.append(Paragraph(
+        f"<b>Combined standard deviation</b> of one unit on the main wager (chart play, {out.std_dev:.4f}) and one "
+        f"unit on every side bet with a stake: {combined_std_dev(sheet):.4f} per round (the bets taken as "
+        f"independent; their covariances are not included).", body))
+    return parts
+
+
+def _sign_off(doc_no: str, issued: _dt.date, body: ParagraphStyle, h2: ParagraphStyle) -> list[Any]:
+    rows = [["", "name", "title", "signature", "date"]]
+    for role in ("Prepared by", "Checked by", "Approved by"):
+        rows.append([role, "", "", "", ""])
+    t = Table(rows, colWidths=[26 * mm, 44 * mm, 40 * mm, 44 * mm, 26 * mm], rowHeights=[6 * mm] + [12 * mm] * 3,
+              hAlign="LEFT")
+    t.setStyle(_grid([]))
+    return [Paragraph("Sign-off", h2),
+            Paragraph(f"Document {doc_no}, issued {issued:%Y-%m-%d}. The document number is derived from the game, "
+                      "the deck count, the rules document's revision and the digest of the game data: a sheet "
+                      "regenerated from the same data carries the same number.", body),
+            Spacer(1, 2 * mm), t]
+
+
+def _add(parts: list[Any], flow: Any) -> None:
+    parts.extend(flow if isinstance(flow, list) else [flow])

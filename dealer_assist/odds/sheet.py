@@ -356,3 +356,141 @@ def strategy_chart(sheet: ParSheet) -> str:
     if sheet.chart is not None:
         lines += exception_lines(sheet.chart)
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- sign-off (issue 36)
+# The rules document each sheet is computed against (../shared/rules/*.txt: the title, the
+# version and the date it takes effect, as its header states them; a test reads the headers).
+RULES_DOCUMENTS: dict[str, tuple[str, str]] = {
+    "ace_race": ("Blackjack Ace Race (MBS) Game Rules, rules/ace-race.txt", "Version 4, w.e.f. 27 September 2019"),
+    "electronic": ("Electronic Blackjack (MBS) Game Rules, rules/electronic-blackjack.txt",
+                   "w.e.f. 7 March 2024 (no version number printed)"),
+    "star_elements": ("Star Elements Blackjack (MBS) Game Rules, rules/star-elements.txt",
+                      "w.e.f. 17 March 2020 (no version number printed)"),
+    "lucky8": ("Blackjack Lucky 8 (MBS) Game Rules, rules/lucky-8.txt", "Version 5, w.e.f. 27 September 2019"),
+    "dueling8s": ("Dueling 8's 21+ MBS Game Rules, rules/dueling-8s.txt", "Version 2, w.e.f. 17 March 2020"),
+}
+
+# Readings (DESIGN.md) that move a printed figure, with the figure under each reading.
+READINGS: dict[str, list[str]] = {
+    "ace_race": [
+        "Pair and Ace Race pay on the same rank (J, Q, K as their face; 10-J is no pair): a reading by "
+        "point value would pay 10-J and raise the Pair's hit frequency.",
+        "Doubling on hard 10 or 11 (1.1.5, 3.26.1): A-9 may be doubled as a hard 10 (3.4.2); the analysis "
+        "never doubles it (a soft 20), so the edge is the same under either reading.",
+        "A dealer blackjack takes every wager on doubled and split hands (3.24.3, 3.26.8).",
+    ],
+    "electronic": [
+        "Kings Bounty 'Suited 20' / 'Unsuited 20' (4.4): any two cards totalling 20, A-9 included, not paid "
+        "by a higher row: house edge 23.16 % at 6 decks; if A-9 were not a '20' it would be 30.58 %.",
+        "Bet the Set pays on the same rank (J, Q, K as their face).",
+        "A dealer blackjack takes one original wager in all from the hands that did not bust (4.7).",
+    ],
+    "star_elements": [
+        "Pair pays on the same rank (Fu, Lu, Shou as their face); five suits (elements) of 13 cards.",
+        "A dealer blackjack takes every wager on doubled and split hands (4.5.3).",
+    ],
+    "lucky8": [
+        "Pair and Lucky 8's 'Two of a Kind' pay on the same rank (J, Q, K as their face).",
+        "A dealer blackjack takes one original wager in all from the hands that did not bust (4.5).",
+    ],
+    "dueling8s": [
+        "The permanent 8 of spades is not in the shoe and counts as one of the dealer's cards for 21+ "
+        "(rows from 3 to 8 cards; a bust of 9 or more cards loses).",
+        "Superb 8's counts the permanent 8 and the 8s dealt to the area consecutively from its first card, "
+        "across splits and busts (4.2.2).",
+    ],
+}
+
+
+def game_data_digest(game: str, decks: int) -> str:
+    """SHA-256 (first 16 hex digits) of the data the figures come from: the main wager's rule
+    set (deck, rules) and every side bet's pay table (names, odds, clauses)."""
+    import hashlib
+
+    g = GAMES[game]
+    parts = [repr(for_game(game, decks))]
+    for spec in g.specs:
+        parts.append(f"{spec.key}|{spec.name}|{spec.stage}|" +
+                     ";".join(f"{r.name}={r.odds}@{r.clause}" for r in spec.rows))
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
+
+
+def document_number(game: str, decks: int) -> str:
+    """Stable: the game, the deck count, the rules document's revision and the data digest."""
+    revision = RULES_DOCUMENTS[game][1]
+    rev = "".join(ch for ch in revision.split(",")[0] if ch.isalnum()) if revision.startswith("Version") else \
+        "".join(ch for ch in revision.split("(")[0] if ch.isalnum()).replace("wef", "")
+    return f"DA-PS-{game.upper().replace('_', '')}-{decks}D-{rev}-{game_data_digest(game, decks)[:8].upper()}"
+
+
+def combinations(p: Fraction, shoe_cards: int) -> tuple[int, int, int]:
+    """(count, total, k): ``p`` as ``count`` of the ``total`` = N(N-1)...(N-k+1) ordered k-card
+    deals from the ``shoe_cards``-card shoe, the smallest k that makes every count whole."""
+    total = 1
+    for k in range(1, 11):
+        total *= shoe_cards - k + 1
+        if (p * total).denominator == 1:
+            return int(p * total), total, k
+    return p.numerator, p.denominator, 0
+
+
+def edge_fraction(b: BetFigures) -> Fraction | None:
+    """The bet's house edge per unit staked, exactly (None where the figure is not exact)."""
+    ev = b.expected_value_exact
+    return None if ev is None else -ev
+
+
+@dataclass(frozen=True)
+class SimulationCheck:
+    """The engine's simulator (bench/simulate.py) played by the printed chart."""
+
+    rounds: int
+    wagers: int
+    seed: int
+    edge: float  # the house's, per unit of main wager
+    half_width: float  # of the 95 % interval
+
+
+@dataclass
+class TheoBasis:
+    """The edge theoretical win uses: ``chart`` play (default), ``optimal``, or a casino's figure."""
+
+    kind: str = "chart"
+    figure: float | None = None  # house edge, a fraction, for kind "casino"
+
+    def edge(self, sheet: ParSheet) -> float:
+        if self.kind == "casino" and self.figure is not None:
+            return self.figure
+        if self.kind == "chart" and sheet.chart_main is not None:
+            return sheet.chart_main.house_edge
+        return sheet.main.house_edge
+
+    def describe(self) -> str:
+        if self.kind == "casino" and self.figure is not None:
+            return f"the casino's own figure, {self.figure * 100:.4f} %"
+        return "chart play (the printed chart's edge)" if self.kind == "chart" else "optimal play (composition-dependent)"
+
+
+def parse_theo_basis(text: str) -> TheoBasis:
+    """``chart``, ``optimal`` or a house edge in per cent (a casino's figure, e.g. ``1.25``)."""
+    if text in ("chart", "optimal"):
+        return TheoBasis(text)
+    try:
+        value = float(text.rstrip("%").strip())
+    except ValueError:
+        raise OddsError(f"--theo-basis must be chart, optimal or a house edge in per cent, not {text!r}") from None
+    if not -100 < value < 100:
+        raise OddsError(f"--theo-basis {text!r}: a house edge in per cent lies between -100 and 100")
+    return TheoBasis("casino", value / 100)
+
+
+def combined_std_dev(sheet: ParSheet) -> float:
+    """SD of one unit on the main wager (chart play) and one on every staked side bet, the bets
+    taken as independent (their covariances with the main wager are not included)."""
+    out = sheet.chart_outcomes or sheet.outcomes
+    var = out.std_dev ** 2
+    for bet, b in sheet.bets.items():
+        if b.staked and bet != "insurance":
+            var += b.std_dev ** 2
+    return float(var ** 0.5)
