@@ -32,4 +32,11 @@ ACE_RACE: Final = GameRules(
     dealer_blackjack_vs_doubled="all", permanent_eight=False, dealer_card_in_initial_deal=True,
     shared_hand=False, clauses=ACE_RACE_CLAUSES, short_name="Ace Race",
     usual_decks=6, list_name="Ace Race",
+    rules_document=('Blackjack Ace Race (MBS) Game Rules, rules/ace-race.txt',
+                    'Version 4, w.e.f. 27 September 2019'),
+    readings=(
+        "Pair and Ace Race pay on the same rank (J, Q, K as their face; 10-J is no pair): a reading by point value would pay 10-J and raise the Pair's hit frequency.",
+        'Doubling on hard 10 or 11 (1.1.5, 3.26.1): A-9 may be doubled as a hard 10 (3.4.2); the analysis never doubles it (a soft 20), so the edge is the same under either reading.',
+        'A dealer blackjack takes every wager on doubled and split hands (3.24.3, 3.26.8).',
+    ),
 )

@@ -113,4 +113,10 @@ DUELING8S: Final = GameRules(
     shared_hand=False, clauses=DUELING8S_CLAUSES, short_name="Dueling 8's", deck=no_tens_deck,
     usual_decks=6, list_name="Dueling 8's 21+",
     main_bonus=BONUS678_SPEC,
+    rules_document=("Dueling 8's 21+ MBS Game Rules, rules/dueling-8s.txt",
+                    'Version 2, w.e.f. 17 March 2020'),
+    readings=(
+        "The permanent 8 of spades is not in the shoe and counts as one of the dealer's cards for 21+ (rows from 3 to 8 cards; a bust of 9 or more cards loses).",
+        "Superb 8's counts the permanent 8 and the 8s dealt to the area consecutively from its first card, across splits and busts (4.2.2).",
+    ),
 )

@@ -81,4 +81,11 @@ ELECTRONIC: Final = GameRules(
     insurance_exactly_half=True, dealer_blackjack_vs_doubled="original", permanent_eight=False,
     dealer_card_in_initial_deal=True, shared_hand=True, clauses=ELECTRONIC_CLAUSES, short_name="Electronic Blackjack",
     usual_decks=6, list_name="Electronic",
+    rules_document=('Electronic Blackjack (MBS) Game Rules, rules/electronic-blackjack.txt',
+                    'w.e.f. 7 March 2024 (no version number printed)'),
+    readings=(
+        "Kings Bounty 'Suited 20' / 'Unsuited 20' (4.4): any two cards totalling 20, A-9 included, not paid by a higher row: house edge 23.16 % at 6 decks; if A-9 were not a '20' it would be 30.58 %.",
+        'Bet the Set pays on the same rank (J, Q, K as their face).',
+        'A dealer blackjack takes one original wager in all from the hands that did not bust (4.7).',
+    ),
 )

@@ -30,4 +30,10 @@ LUCKY8: Final = GameRules(
     dealer_blackjack_vs_doubled="original", permanent_eight=False,
     dealer_card_in_initial_deal=True, shared_hand=False, clauses=LUCKY8_CLAUSES, short_name="Lucky 8",
     usual_decks=6, list_name="Lucky 8",
+    rules_document=('Blackjack Lucky 8 (MBS) Game Rules, rules/lucky-8.txt',
+                    'Version 5, w.e.f. 27 September 2019'),
+    readings=(
+        "Pair and Lucky 8's 'Two of a Kind' pay on the same rank (J, Q, K as their face).",
+        'A dealer blackjack takes one original wager in all from the hands that did not bust (4.5).',
+    ),
 )

@@ -45,6 +45,10 @@ class GameRules:
     main_bonus: SideBetSpec | None = None  # paid on main wagers (Dueling 8's 6-7-8, 1.1.2)
     usual_decks: int = 0  # the deck count it is usually dealt with (0: 6, within its 2.1 range)
     list_name: str = ""  # its name in lists: the review's filter and columns, the bench (else short_name)
+    # the rules document the game is played by: its title and file, its revision as its header
+    # states it (par sheets name both; tests/odds/test_par_sheet_36.py reads the headers)
+    rules_document: tuple[str, str] = ("", "")
+    readings: tuple[str, ...] = field(default=(), repr=False)  # readings (DESIGN.md) that move a figure
 
     @property
     def decks_usual(self) -> int:

@@ -38,4 +38,10 @@ STAR_ELEMENTS: Final = GameRules(
     insurance_exactly_half=False, dealer_blackjack_vs_doubled="all", permanent_eight=False,
     dealer_card_in_initial_deal=True, shared_hand=False, clauses=STAR_ELEMENTS_CLAUSES, short_name="Star Elements", deck=element_deck,
     usual_decks=6, list_name="Star Elements",
+    rules_document=('Star Elements Blackjack (MBS) Game Rules, rules/star-elements.txt',
+                    'w.e.f. 17 March 2020 (no version number printed)'),
+    readings=(
+        'Pair pays on the same rank (Fu, Lu, Shou as their face); five suits (elements) of 13 cards.',
+        'A dealer blackjack takes every wager on doubled and split hands (4.5.3).',
+    ),
 )

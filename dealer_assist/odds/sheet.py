@@ -361,46 +361,11 @@ def strategy_chart(sheet: ParSheet) -> str:
 # ---------------------------------------------------------------- sign-off (issue 36)
 # The rules document each sheet is computed against (../shared/rules/*.txt: the title, the
 # version and the date it takes effect, as its header states them; a test reads the headers).
-RULES_DOCUMENTS: dict[str, tuple[str, str]] = {
-    "ace_race": ("Blackjack Ace Race (MBS) Game Rules, rules/ace-race.txt", "Version 4, w.e.f. 27 September 2019"),
-    "electronic": ("Electronic Blackjack (MBS) Game Rules, rules/electronic-blackjack.txt",
-                   "w.e.f. 7 March 2024 (no version number printed)"),
-    "star_elements": ("Star Elements Blackjack (MBS) Game Rules, rules/star-elements.txt",
-                      "w.e.f. 17 March 2020 (no version number printed)"),
-    "lucky8": ("Blackjack Lucky 8 (MBS) Game Rules, rules/lucky-8.txt", "Version 5, w.e.f. 27 September 2019"),
-    "dueling8s": ("Dueling 8's 21+ MBS Game Rules, rules/dueling-8s.txt", "Version 2, w.e.f. 17 March 2020"),
-}
+RULES_DOCUMENTS: dict[str, tuple[str, str]] = {key: g.rules_document for key, g in GAMES.items()}
 
-# Readings (DESIGN.md) that move a printed figure, with the figure under each reading.
-READINGS: dict[str, list[str]] = {
-    "ace_race": [
-        "Pair and Ace Race pay on the same rank (J, Q, K as their face; 10-J is no pair): a reading by "
-        "point value would pay 10-J and raise the Pair's hit frequency.",
-        "Doubling on hard 10 or 11 (1.1.5, 3.26.1): A-9 may be doubled as a hard 10 (3.4.2); the analysis "
-        "never doubles it (a soft 20), so the edge is the same under either reading.",
-        "A dealer blackjack takes every wager on doubled and split hands (3.24.3, 3.26.8).",
-    ],
-    "electronic": [
-        "Kings Bounty 'Suited 20' / 'Unsuited 20' (4.4): any two cards totalling 20, A-9 included, not paid "
-        "by a higher row: house edge 23.16 % at 6 decks; if A-9 were not a '20' it would be 30.58 %.",
-        "Bet the Set pays on the same rank (J, Q, K as their face).",
-        "A dealer blackjack takes one original wager in all from the hands that did not bust (4.7).",
-    ],
-    "star_elements": [
-        "Pair pays on the same rank (Fu, Lu, Shou as their face); five suits (elements) of 13 cards.",
-        "A dealer blackjack takes every wager on doubled and split hands (4.5.3).",
-    ],
-    "lucky8": [
-        "Pair and Lucky 8's 'Two of a Kind' pay on the same rank (J, Q, K as their face).",
-        "A dealer blackjack takes one original wager in all from the hands that did not bust (4.5).",
-    ],
-    "dueling8s": [
-        "The permanent 8 of spades is not in the shoe and counts as one of the dealer's cards for 21+ "
-        "(rows from 3 to 8 cards; a bust of 9 or more cards loses).",
-        "Superb 8's counts the permanent 8 and the 8s dealt to the area consecutively from its first card, "
-        "across splits and busts (4.2.2).",
-    ],
-}
+# Readings (DESIGN.md) that move a printed figure, with the figure under each reading: each
+# game's own data (games/<game>.py).
+READINGS: dict[str, list[str]] = {key: list(g.readings) for key, g in GAMES.items()}
 
 
 def game_data_digest(game: str, decks: int) -> str:
