@@ -58,6 +58,7 @@ from dealer_assist.service.review_token import (
     ReviewTokens,
     iso_time,
 )
+from dealer_assist.service.sim_faults import SIM_FAULTS, simulate
 from dealer_assist.store import Store, StoreError
 from dealer_assist.store.common import format_time
 from dealer_assist.store.users import PinCheck, lock_seconds
@@ -313,6 +314,7 @@ class TableService:
             "under_min": sorted(self.session.under_min), "shoe": dict(self.shoe),
             "floor": self.floor() if self.floor is not None else None,
             "needs_enrolment": self.store.needs_enrolment(), "simulated_shoe": self.simulator is not None,
+            "sim_faults": list(SIM_FAULTS.items()) if self.simulator is not None else [],
             "setup": setup_to_json(self.setup),
         }
 
@@ -725,10 +727,10 @@ class TableService:
             # shoe; it comes back through the driver as any card does (recorded, then shown)
             if self.simulator is None:
                 raise refused("this station has a real shoe: cards come out of it")
-            if args.get("burn"):
-                self.simulator.burn()
-            else:
-                self.simulator.deal()
+            try:  # any fault the simulator has (service/sim_faults.py)
+                simulate(self.simulator, str(args.get("fault") or ("burn" if args.get("burn") else "deal")))
+            except ValueError as exc:
+                raise ProtocolError("bad_request", str(exc)) from exc
         elif op == "set_table":
             self._set_table(client, args)
         elif op == "face_up":
@@ -736,6 +738,8 @@ class TableService:
         elif op == "next_round":
             if not self.session.concluded:
                 raise refused("the round is not over yet")
+            if self.stray is not None:  # never carried into the next round, never dropped
+                raise refused(f"{self.stray['card']} is held: say where it lies first ({self.stray['reason']})")
             self._record(self.session.confirm_tentative(), actor)
             self.session.new_round()
             self.round_id = None
