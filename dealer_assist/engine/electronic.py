@@ -294,9 +294,6 @@ class ElectronicRound(EventSourcedRound):
                 return
             if wanted not in ("player", "dealer"):
                 raise RuleRefusal(f"an Electronic Blackjack card goes to the player or the dealer, not {ev.to}")
-            if target is None and wanted == "dealer" and self.phase == "settled":
-                self._dealer_completed(ev.card)
-                return
             if target is not None and wanted != _place(target):
                 self._reconstruct(ev.card, wanted, target)  # 5.2
                 return
