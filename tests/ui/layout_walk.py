@@ -1,6 +1,9 @@
-"""Run as a program by test_layout_walk.py (issue 34): the real ``dealer-assist`` entry point
-on an offscreen platform with three screens, 1280×800, 1366×768 and 1920×1080 side by side;
-the log-in (Escape first: it must come back), then the heaviest round of a game. At its
+"""Run as a program by test_layout_walk.py (issue 34): ``dealer-assist --sim-cards FILE`` as a
+new user starts it (no station configuration, no development switch: this account's station
+service on its simulated shoe, the screen as its client) on an offscreen platform with three
+screens, 1280×800, 1366×768 and 1920×1080 side by side: the enrolment, the first dealer's
+account, the log-in (Escape first: it must come back) with the first PIN's change, the
+supervisor's set-up, then the heaviest round of a game and a card after its outcome. At its
 betting, offers, play and settled moments the one window is moved to each screen in turn
 (it takes that screen's geometry, as at a station) and the dialogs of that moment are
 opened there. Every time it records what does not fit the screen or a finger:
@@ -19,6 +22,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from dataclasses import replace
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -381,6 +385,8 @@ def drive(app: Any, game: str, result: dict[str, Any]) -> None:
         wait(app, lambda: c.dealer == DEALER and not login.isVisible(), "the shift", 60)
         # the heaviest set-up, changed by the supervisor (the setup dialog's op, under her PIN)
         setup = heavy_setup(game)
+        if setup.electronic:  # the longest decision time the service takes (3.18.1): no terminal times out
+            setup = replace(setup, decision_seconds=120)
         if not c.ask("set_table", setup=setup_to_json(setup), pin={"user": SUPERVISOR, "pin": SUPERVISOR_PIN}):
             raise RuntimeError(f"set-up refused: {c.last_refusal}")
         wait(app, lambda: c.config.get("game") == game and c.rnd is not None, "the heavy set-up", 60)
