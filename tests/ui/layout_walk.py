@@ -22,8 +22,8 @@ from __future__ import annotations
 import json
 import sys
 import time
-from dataclasses import replace
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +80,8 @@ def button_problems(top: Any, what: str, skip: Callable[[Any], bool]) -> list[st
                 view = parent.viewport()
                 seen = QRect(button.mapTo(view, button.rect().topLeft()), button.size())
                 if not view.rect().contains(seen):
-                    out.append(f"{what}: {name} behind a scroll bar ({seen.getRect()} of {view.rect().getRect()})")
+                    out.append(f"{what}: {name} behind a scroll bar ({seen.getRect()} of {view.rect().getRect()}, "
+                               f"in {chain(button)})")
                     break
             parent = parent.parentWidget()
         if listed:
@@ -92,6 +93,16 @@ def button_problems(top: Any, what: str, skip: Callable[[Any], bool]) -> list[st
         if font_px(button) < TYPE_PX:
             out.append(f"{what}: {name} has {font_px(button):.0f} px type (< {TYPE_PX})")
     return out
+
+
+def chain(widget: Any) -> str:
+    """Where a widget is: its parents' classes (object names), innermost first."""
+    names = []
+    parent = widget.parentWidget()
+    while parent is not None and len(names) < 6:
+        names.append(type(parent).__name__ + (f"#{parent.objectName()}" if parent.objectName() else ""))
+        parent = parent.parentWidget()
+    return " < ".join(names)
 
 
 def window_problems(what: str, skip: Callable[[Any], bool]) -> list[str]:
