@@ -147,7 +147,7 @@ class Walk:
         from PySide6.QtWidgets import QToolBar
 
         # the simulated shoe's bar (a demonstration station's, issue 34 item 6): its buttons
-        # are checked for fitting the window, not for a finger's size
+        # are not checked (no table's dealer touches them)
         self.sim = window.findChild(QToolBar, "simulated_shoe")
 
     def skip(self, button: Any) -> bool:
