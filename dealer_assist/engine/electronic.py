@@ -177,7 +177,10 @@ class ElectronicRound(EventSourcedRound):
         self.expect_next(None)  # (also when _rebuild replays the events)
         if self.phase == "void":
             raise RuleRefusal("the round is void; no further events", self.clause("void.foreign_card"))
-        if self.phase == "settled" and not (isinstance(ev, CardDrawn) and ev.to is not None):
+        if self.phase == "settled" and isinstance(ev, CardDrawn) and ev.to is None:
+            raise RuleRefusal("the round is settled: a card out of the shoe now is removed from play, the "
+                              "outcome stands", self.clause("dealer_completed"))
+        if self.phase == "settled" and not isinstance(ev, CardDrawn):
             raise RuleRefusal("the round is settled; no further events")
         if isinstance(ev, Decision):  # the commonest events first
             self._on_decision(ev)
@@ -286,11 +289,11 @@ class ElectronicRound(EventSourcedRound):
             target = self.expected_target()
         if ev.to is not None:
             wanted = ev.to.kind
+            if self.phase == "settled":
+                self._after_outcome(ev.card, wanted)
+                return
             if wanted not in ("player", "dealer"):
                 raise RuleRefusal(f"an Electronic Blackjack card goes to the player or the dealer, not {ev.to}")
-            if target is None and wanted == "dealer" and self.phase == "settled":
-                self._dealer_completed(ev.card)
-                return
             if target is not None and wanted != _place(target):
                 self._reconstruct(ev.card, wanted, target)  # 5.2
                 return
@@ -302,6 +305,25 @@ class ElectronicRound(EventSourcedRound):
         if not self.check_shoe(ev.card):
             return
         self._deliver(ev.card, target)
+
+    def _after_outcome(self, card: Card, wanted: str) -> None:
+        """A card out of the shoe once the outcome is established (1.1.12): on the dealer's
+        completed hand 5.6; in the discard holder (or on a dealer's hand that drew no more,
+        3.20) removed from play likewise, the outcome stands. Counted for 5.1 either way."""
+        if wanted == "dealer" and hand_value(self.dealer)[0] >= 17:
+            self._dealer_completed(card)
+            return
+        if wanted == "player":
+            raise RuleRefusal("the round is settled: the player hand takes no card now; a card out of the "
+                              "shoe goes to the discard holder", self.clause("dealer_completed"))
+        if not self.check_shoe(card):
+            return
+        where = "" if wanted == "discard" else " on the dealer's hand"
+        self.rulings.append(Ruling(
+            self.event_index, self.clause("dealer_completed"), "discarded",
+            f"{card} came out after the outcome{where}: removed from play; the outcome stands",
+            (CardMove(card, "shoe" if wanted == "discard" else wanted, "discard"),),
+        ))
 
     def _dealer_completed(self, card: Card) -> None:
         """5.6: a card dealt to the dealer's completed hand is removed; the outcome stands."""

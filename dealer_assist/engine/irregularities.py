@@ -350,7 +350,7 @@ def misplaced_card(rnd: Section5Port, ev: CardDrawn) -> None:
     st = state(rnd)
     card = ev.card
     if rnd.st.phase == "settled":
-        _dealer_completed(rnd, card, to)
+        _after_outcome(rnd, card, to)
         return
     if rnd.st.phase not in ("initial", "offers", "play", "dealer"):
         raise RuleRefusal("no card is dealt now (bets are not closed)")
@@ -471,6 +471,35 @@ def _dealer_completed(rnd: Section5Port, card: Card, to: Target) -> None:
     _ruling(rnd, "dealer_completed", "discarded",
             f"{card} was dealt to the dealer's completed hand of {kind} {total}: it is discarded and "
             "the outcome stands", (CardMove(card, "dealer", "discard"),))
+
+
+def _after_outcome(rnd: Section5Port, card: Card, to: Target) -> None:
+    """A card out of the shoe once the outcome is announced (the round concluded, 1.1.12):
+    on the dealer's completed hand 5.7 as above; in the discard holder (or on the dealer's
+    hand that drew no more, 3.35) it is removed from play likewise and the outcome stands.
+    Counted for 5.1 either way. A player's hand takes no card now."""
+    if to.kind == "dealer" and rnd.st.dealer_stands():
+        _dealer_completed(rnd, card, to)
+        return
+    rule = rnd.st.clause("dealer_completed")
+    if to.kind not in ("dealer", "discard"):
+        raise RuleRefusal(f"the round is settled: {_h(to)} takes no card now; a card out of the shoe goes "
+                          "to the discard holder", rule)
+    if not rnd.check_shoe(card):
+        return
+    where = "" if to.kind == "discard" else " on the dealer's hand"
+    _ruling(rnd, "dealer_completed", "discarded",
+            f"{card} came out after the outcome{where}: it is removed from play and placed in the discard "
+            "holder; the outcome stands",
+            (CardMove(card, "shoe" if to.kind == "discard" else "dealer", "discard"),))
+
+
+def after_outcome_text(rnd: Section5Port) -> str:
+    """Why a card out of the shoe after the outcome fits no hand, and what the rules do with
+    it (the dealer's screen shows this with its one place, the discard holder); the clause
+    is the refusal's (``dealer_completed``)."""
+    return ("the round is settled: a card out of the shoe now is removed from play and placed in the "
+            "discard holder, the outcome stands")
 
 
 # ---------------------------------------------------------------------- 5.8 - 5.10

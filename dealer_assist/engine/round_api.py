@@ -128,6 +128,12 @@ class RoundView:
                 return a
         return None
 
+    def held_card_places(self) -> list[str]:
+        """Where a card the round could not take may lie: once the round is settled only the
+        discard holder (it is removed from play, the outcome stands: 5.7, 5.6 in Electronic),
+        else every place of :meth:`card_places`."""
+        return ["discard"] if self.status == "settled" else self.card_places()
+
     def card_places(self) -> list[str]:
         """Every place a card can be put on this layout (transcript ``to`` notation)."""
         if self.shared_hand:

@@ -157,7 +157,9 @@ class TableRound:
         if phase in _CLOSED_PHASES:
             if phase == "void":
                 raise st.refuse("the round is void; no further events", "void.foreign_card")
-            if phase == "settled" and not (isinstance(event, CardDrawn) and event.to is not None):
+            if phase == "settled" and isinstance(event, CardDrawn) and event.to is None:
+                raise RuleRefusal(irregularities.after_outcome_text(self), st.clause("dealer_completed"))
+            if phase == "settled" and not isinstance(event, CardDrawn):
                 raise RuleRefusal("the round is settled; no further events")
             if phase == "referred" and not isinstance(event, Resolve | Void):
                 raise st.refuse(

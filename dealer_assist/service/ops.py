@@ -229,6 +229,7 @@ class SetAsideRequest(TypedDict, total=False):
 
 class SimDealRequest(TypedDict, total=False):
     burn: bool
+    fault: str
 
 
 class SetTableRequest(TypedDict, total=False):
@@ -283,6 +284,7 @@ class TableState(TypedDict):
     floor: dict[str, Any] | None
     needs_enrolment: bool
     simulated_shoe: bool
+    sim_faults: list[tuple[str, str]]  # what the simulated shoe can do (sim_deal's `fault`)
     setup: dict[str, Any]
     enrol_code_needed: NotRequired[bool]  # op state only: this connection's enrolment needs root's code
 

@@ -105,6 +105,7 @@ from dealer_assist.service.review_token import (
     ReviewTokens,
     iso_time,
 )
+from dealer_assist.service.sim_faults import SIM_FAULTS, simulate
 from dealer_assist.store import Store, StoreError
 from dealer_assist.store.common import format_time
 from dealer_assist.store.users import PinCheck, lock_seconds
@@ -489,6 +490,7 @@ class TableService:
             "under_min": sorted(self.session.under_min), "shoe": dict(self.shoe),
             "floor": self.floor() if self.floor is not None else None,
             "needs_enrolment": self.store.needs_enrolment(), "simulated_shoe": self.simulator is not None,
+            "sim_faults": list(SIM_FAULTS.items()) if self.simulator is not None else [],
             "setup": setup_to_json(self.setup),
         }
 
@@ -1115,16 +1117,17 @@ class TableService:
 
     @handler(Op.SIM_DEAL, Permission.DEALER, SimDealRequest, TableState, table=True, during_referral=True)
     def _op_sim_deal(self, client: Client, args: dict[str, Any]) -> None:
-        """A card (or a burn, `burn`) out of the service's simulated shoe, on a station with no
-        shoe configured: it comes back through the driver as any card."""
+        """A card (or a burn, `burn`, or any fault the simulator has, `fault`: the state's
+        `sim_faults`) out of the service's simulated shoe, on a station with no shoe configured:
+        it comes back through the driver as any card."""
         # a demonstration station: the dealer's "Deal" takes a card out of the simulated
         # shoe; it comes back through the driver as any card does (recorded, then shown)
         if self.simulator is None:
             raise refused("this station has a real shoe: cards come out of it")
-        if args.get("burn"):
-            self.simulator.burn()
-        else:
-            self.simulator.deal()
+        try:  # any fault the simulator has (service/sim_faults.py)
+            simulate(self.simulator, str(args.get("fault") or ("burn" if args.get("burn") else "deal")))
+        except ValueError as exc:
+            raise ProtocolError("bad_request", str(exc)) from exc
 
     @handler(Op.SET_TABLE, Permission.SUPERVISOR, SetTableRequest, TableState, table=True)
     def _op_set_table(self, client: Client, args: dict[str, Any]) -> None:
@@ -1143,6 +1146,8 @@ class TableService:
         actor = f"dealer:{client.dealer}"
         if not self.session.concluded:
             raise refused("the round is not over yet")
+        if self.stray is not None:  # never carried into the next round, never dropped
+            raise refused(f"{self.stray['card']} is held: say where it lies first ({self.stray['reason']})")
         self._record(self.session.confirm_tentative(), actor)
         self.session.new_round()
         self.round_id = None

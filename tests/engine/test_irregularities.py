@@ -834,3 +834,30 @@ def test_dueling8s_several_disclosed_picked_then_declined_and_burned_5_20_3() ->
     assert hands(out) == {2: [["8S", "5C", "2C"]], 3: [["8S", "9H"]]}
     assert entry(out, "bob") == ("lose", -10, "4.5.1")
     assert entry(out, "carol") == ("lose", -10, "4.5.1")
+
+
+@pytest.mark.parametrize("game", STD3)
+def test_a_card_after_the_outcome_goes_to_the_discard_holder_and_the_outcome_stands(game: str) -> None:
+    # Issue 34 item 5. Bob K 9 = 19 stands, dealer 9 8 = 17: bob wins 10 (4.3.2). Then 5C out of
+    # the shoe: straight from the shoe it is refused with the rule that says where it goes
+    # (5.7: removed from play, discard holder, the outcome stands); in the discard holder it is
+    # that ruling, counted for 5.1, and bob still wins 10.
+    base = [W("bob", 2, 10), NMB, cs(game, "KH 9D 9C"), D("stand", 2), cs(game, "8S")]
+    assert "discard holder" in err(doc(game, *base, cs(game, "5C")))
+    out = run(doc(game, *base, to(game, "5C", "discard")))
+    assert rulings(out) == [(7, "5.7", "discarded")]
+    assert moves(out) == [(g(game, "5C"), "shoe", "discard")]
+    assert out["dealer"]["total"] == 17
+    assert entry(out, "bob")[:2] == ("win", 10)
+
+
+def test_a_card_after_everyone_busted_is_discarded_not_the_dealers() -> None:
+    # Lucky 8: bob K 6 hits 9 = 25, bust (3.32): the dealer draws no more (3.35), the round is
+    # settled with the dealer on 5. 10H placed on the dealer's hand now is no draw of hers:
+    # removed from play (5.7), bob still loses 10.
+    d = doc("lucky8", W("bob", 2, 10), NMB, cs("lucky8", "KH 5D 6C"), D("hit", 2), cs("lucky8", "9S"),
+            to("lucky8", "10H", "dealer"))
+    out = run(d)
+    assert rulings(out)[-1][1:] == ("5.7", "discarded")
+    assert out["dealer"]["cards"] == ["5D"]
+    assert entry(out, "bob")[:2] == ("lose", -10)

@@ -1,6 +1,9 @@
-"""Run as a program by test_layout_walk.py (issue 34): the real ``dealer-assist`` entry point
-on an offscreen platform with three screens, 1280×800, 1366×768 and 1920×1080 side by side;
-the log-in (Escape first: it must come back), then the heaviest round of a game. At its
+"""Run as a program by test_layout_walk.py (issue 34): ``dealer-assist --sim-cards FILE`` as a
+new user starts it (no station configuration, no development switch: this account's station
+service on its simulated shoe, the screen as its client) on an offscreen platform with three
+screens, 1280×800, 1366×768 and 1920×1080 side by side: the enrolment, the first dealer's
+account, the log-in (Escape first: it must come back) with the first PIN's change, the
+supervisor's set-up, then the heaviest round of a game and a card after its outcome. At its
 betting, offers, play and settled moments the one window is moved to each screen in turn
 (it takes that screen's geometry, as at a station) and the dialogs of that moment are
 opened there. Every time it records what does not fit the screen or a finger:
@@ -20,14 +23,15 @@ import json
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import ui.common.qtfix  # noqa: F401  (first: keeps PySide6 6.12 from aborting CPython 3.11)
-from tests.ui.entry_fit import DEALER, DEALER_PIN, prepare
 
 SIZES = [(1280, 800), (1366, 768), (1920, 1080)]
 SUPERVISOR, SUPERVISOR_PIN = "sue", "482913"
+DEALER, FIRST_PIN, DEALER_PIN = "dee", "246810", "730418"
 TOUCH_PX, TYPE_PX = 48, 16
 
 
@@ -76,7 +80,8 @@ def button_problems(top: Any, what: str, skip: Callable[[Any], bool]) -> list[st
                 view = parent.viewport()
                 seen = QRect(button.mapTo(view, button.rect().topLeft()), button.size())
                 if not view.rect().contains(seen):
-                    out.append(f"{what}: {name} behind a scroll bar ({seen.getRect()} of {view.rect().getRect()})")
+                    out.append(f"{what}: {name} behind a scroll bar ({seen.getRect()} of {view.rect().getRect()}, "
+                               f"in {chain(button)})")
                     break
             parent = parent.parentWidget()
         if listed:
@@ -88,6 +93,16 @@ def button_problems(top: Any, what: str, skip: Callable[[Any], bool]) -> list[st
         if font_px(button) < TYPE_PX:
             out.append(f"{what}: {name} has {font_px(button):.0f} px type (< {TYPE_PX})")
     return out
+
+
+def chain(widget: Any) -> str:
+    """Where a widget is: its parents' classes (object names), innermost first."""
+    names = []
+    parent = widget.parentWidget()
+    while parent is not None and len(names) < 6:
+        names.append(type(parent).__name__ + (f"#{parent.objectName()}" if parent.objectName() else ""))
+        parent = parent.parentWidget()
+    return " < ".join(names)
 
 
 def window_problems(what: str, skip: Callable[[Any], bool]) -> list[str]:
@@ -129,10 +144,11 @@ class Walk:
         self.problems: list[str] = []
         self.checks = 0
         self.seen: set[str] = set()
-        sim = getattr(window, "sim_panel", None)
-        # the simulator's bar is development equipment (issue 34 item 6 is left open): its
-        # buttons are checked for fitting the window, not for a finger's size
-        self.sim = sim
+        from PySide6.QtWidgets import QToolBar
+
+        # the simulated shoe's bar (a demonstration station's, issue 34 item 6): its buttons
+        # are not checked (no table's dealer touches them)
+        self.sim = window.findChild(QToolBar, "simulated_shoe")
 
     def skip(self, button: Any) -> bool:
         return self.sim is not None and self.sim.isAncestorOf(button)
@@ -220,6 +236,30 @@ class Walk:
                     ("end shift", lambda: self.end_shift(action["End shift (log out)"]))]
         return []
 
+    def card_after_outcome(self) -> None:
+        """Issue 34 item 5: one more card out of the shoe once the round is settled. The
+        screen holds it with the service's reason and the one place the rules leave (the
+        discard holder, 5.7 / 5.6); tapped, it is recorded and Next round is back."""
+        from ui.dealer.heavy_round import wait
+
+        window, c = self.window, self.window.controller
+        before = len(c.events)
+        ServiceShoe(c).deal()
+        wait(self.app, lambda: c.stray_card is not None, "the card after the outcome held", 60)
+        self.check("after the outcome: a card held")
+        places = list(window.stray.buttons)
+        if places != ["discard"] or "removed from play" not in c.stray_reason:
+            self.problems.append(f"a card after the outcome: places {places}, reason {c.stray_reason!r}")
+            return
+        window.stray.buttons["discard"].click()
+        wait(self.app, lambda: c.stray_card is None and len(c.events) > before, "the card discarded", 60)
+        self.settle(0.3)
+        ruling = (c.output().get("rulings") or [{}])[-1]
+        if ruling.get("ruling") != "discarded" or "confirm" not in window.prompt.buttons \
+                or not window.prompt.buttons["confirm"].isVisible():
+            self.problems.append(f"after the discard: ruling {ruling!r}, Next round not shown")
+        self.check("after the outcome: discarded")
+
     def end_shift(self, action: Any) -> None:
         """End shift mid-round: a question naming the open round, not a log-out."""
         from PySide6.QtWidgets import QLabel
@@ -261,44 +301,112 @@ class Walk:
         self.settle(0.2)
 
 
+class ServiceShoe:
+    """The simulated shoe of the station service, as the screen's simulator bar deals from
+    it (op ``sim_deal``): the card comes back through the service's driver."""
+
+    def __init__(self, controller: Any) -> None:
+        self.controller = controller
+
+    def deal(self) -> None:
+        if not self.controller.ask("sim_deal"):
+            raise SystemExit(f"the service did not deal: {self.controller.last_refusal}")
+
+
+def first_start(app: Any, walk: Walk) -> None:
+    """A first start as a person does it: the supervisor's enrolment, then the first
+    dealer's account (both dialogs checked on the screen they open on)."""
+    from ui.common.accounts import AccountsDialog, EnrolmentDialog
+    from ui.dealer.heavy_round import wait
+
+    enrol = shown_now(EnrolmentDialog)
+    enrol.name.setText(SUPERVISOR)
+    enrol.pin.setText(SUPERVISOR_PIN)
+    enrol.pin_again.setText(SUPERVISOR_PIN)
+    enrol.ok_button.click()
+    wait(app, lambda: shown_now(AccountsDialog) is not None, "the accounts dialog after the enrolment", 60)
+    accounts = shown_now(AccountsDialog)
+    walk.check("first start: accounts")
+    accounts.name.setText(DEALER)
+    accounts.pin.setText(FIRST_PIN)
+    accounts.pin_again.setText(FIRST_PIN)
+    accounts.add_button.click()
+    wait(app, lambda: f"{DEALER} added" in accounts.message.text(), f"{DEALER} added", 60)
+    accounts.close_button.click()
+
+
+def _return(field: Any) -> None:
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    field.setFocus()
+    QTest.keyClick(field, Qt.Key.Key_Return)
+
+
+def shown_now(kind: type, title: str | None = None) -> Any:
+    from PySide6.QtWidgets import QApplication
+
+    found = [w for w in QApplication.allWidgets() if isinstance(w, kind) and w.isVisible()
+             and (title is None or w.windowTitle() == title)]
+    return found[-1] if found else None
+
+
 def drive(app: Any, game: str, result: dict[str, Any]) -> None:
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
-    from PySide6.QtWidgets import QApplication
 
+    from dealer_assist.engine.table_setup import setup_to_json
+    from ui.common.accounts import EnrolmentDialog
     from ui.common.login import PinDialog
     from ui.dealer.heavy_round import Shooter, heavy_setup, play, wait
     from ui.dealer.main_window import DealerWindow
 
-    def top(kind: type) -> Any:
-        return next((w for w in QApplication.topLevelWidgets() if isinstance(w, kind) and w.isVisible()), None)
-
     window = None
+    walk: Walk | None = None
     try:
-        wait(app, lambda: top(PinDialog) is not None, "the log-in", 30)
-        window = top(DealerWindow)
+        # the first start of this account: the enrolment comes first, never a log-in
+        wait(app, lambda: shown_now(EnrolmentDialog) is not None or shown_now(PinDialog, "Log in") is not None,
+             "the enrolment", 120)
+        if shown_now(EnrolmentDialog) is None:
+            raise RuntimeError("the first start did not offer the enrolment")
+        window = shown_now(DealerWindow)
         walk = Walk(app, window)
+        walk.check("first start: enrolment")
+        first_start(app, walk)
+        wait(app, lambda: shown_now(PinDialog, "Log in") is not None, "the log-in", 60)
         for index, (w, h) in enumerate(SIZES):
             walk.on_screen(index)
             walk.check(f"log-in {w}x{h}")
         walk.on_screen(0)
-        login = top(PinDialog)
+        login = shown_now(PinDialog, "Log in")
         QTest.keyClick(login, Qt.Key.Key_Escape)  # Escape: back to the log-in, never out of the program
         walk.settle(0.3)
-        login = top(PinDialog)
+        login = shown_now(PinDialog, "Log in")
         if login is None or not window.isVisible():
             walk.problems.append("Escape on the log-in did not return to the log-in")
             raise RuntimeError("no log-in after Escape")
         login.name.setText(DEALER)
-        login.pin.setText(DEALER_PIN)
-        login.ok_button.click()
+        login.pin.setText(FIRST_PIN)
+        _return(login.pin)
+        wait(app, lambda: bool(login.changing), "the first PIN's change", 60)
+        login.new_pin.setText(DEALER_PIN)
+        login.new_pin_again.setText(DEALER_PIN)
+        _return(login.new_pin_again)
         c = window.controller
-        wait(app, lambda: c.dealer == DEALER and not login.isVisible(), "the shift", 30)
+        wait(app, lambda: c.dealer == DEALER and not login.isVisible(), "the shift", 60)
+        # the heaviest set-up, changed by the supervisor (the setup dialog's op, under her PIN)
+        setup = heavy_setup(game)
+        if setup.electronic:  # the longest decision time the service takes (3.18.1): no terminal times out
+            setup = replace(setup, decision_seconds=120)
+        if not c.ask("set_table", setup=setup_to_json(setup), pin={"user": SUPERVISOR, "pin": SUPERVISOR_PIN}):
+            raise RuntimeError(f"set-up refused: {c.last_refusal}")
+        wait(app, lambda: c.config.get("game") == game and c.rnd is not None, "the heavy set-up", 60)
         shooter = Shooter(app, window, Path("."), "", check=lambda name, _w: walk.moment(name))
-        play(app, window, c, window.sim_panel.shoe, heavy_setup(game), shooter)
+        play(app, window, c, ServiceShoe(c), setup, shooter)
+        walk.card_after_outcome()
         result.update(checks=walk.checks, problems=walk.problems, concluded=bool(c.concluded))
     except BaseException as exc:  # noqa: BLE001  (reported to the test, never swallowed)
-        result.update(error=f"{type(exc).__name__}: {exc}")
+        result.update(error=f"{type(exc).__name__}: {exc}", problems=walk.problems if walk is not None else [])
     finally:
         if window is not None:
             window.close()
@@ -306,18 +414,27 @@ def drive(app: Any, game: str, result: dict[str, Any]) -> None:
 
 
 def main() -> int:
+    """``dealer-assist --sim-cards FILE`` as a user starts it (no station configuration, no
+    development switch): this account's station service, the screen as its client."""
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
     from dealer_assist.cli import main as dealer_assist
+    from ui.dealer.heavy_round import Cards, heavy_setup, plan
 
     game, work = sys.argv[1], Path(sys.argv[2])
-    db, cards = prepare(game, work)
+    setup = heavy_setup(game)
+    dealt = plan(setup)
+    rest = Cards(setup.game, setup.decks)
+    for card in dealt:
+        rest.pool.remove(card)
+    cards = work / "cards.txt"  # the round's cards, then one that comes out after its outcome
+    cards.write_text(" ".join([*dealt, rest.pool[0]]) + "\n")
     app = QApplication([])
     result: dict[str, Any] = {}
     QTimer.singleShot(0, lambda: drive(app, game, result))
     started = time.monotonic()
-    status = dealer_assist(["--db", str(db), "--sim-cards", str(cards)])  # as `dealer-assist` starts
+    status = dealer_assist(["--sim-cards", str(cards)])
     result.update(status=status, seconds=round(time.monotonic() - started, 1))
     print(json.dumps(result))
     return 0

@@ -1,5 +1,7 @@
 """The dealer's screen by touch at every table size (issue 34), through the real start path
-(``dealer-assist`` on a simulated shoe, the log-in dialog): one window per game, moved across
+(``dealer-assist`` with no station configuration: this account's station service on its
+simulated shoe, the screen as its client; the enrolment, the first dealer's account, the
+log-in with the first PIN's change): one window per game, moved across
 three screens (1280×800, 1366×768, 1920×1080) at the heaviest round's betting, offers, play
 and settled moments, with the dialogs of each moment opened there (setup, new player,
 accounts behind the supervisor's PIN, enrolment, void, refer, elsewhere, undo and key-in
@@ -17,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+import dealer_assist.service.station as st
 from tests.ui.layout_walk import screens_config
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,10 +29,17 @@ GAMES = ["ace_race", "electronic", "star_elements", "lucky8", "dueling8s"]
 def walk(game: str, tmp: Path) -> dict[str, object]:
     screens = tmp / "screens.json"
     screens.write_text(json.dumps(screens_config()))
-    env = {k: v for k, v in os.environ.items() if k not in ("DEALER_ASSIST_DEV", "DEALER_ASSIST_CONFIG")}
+    # a new user's account (as tests/ui_service/test_first_start.py): no station
+    # configuration, no development switch, a fresh HOME and a private runtime directory
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("DEALER_ASSIST_", "XDG_")) and k != st.CONFIG_ENV}
+    run = tmp / "run"
+    run.mkdir(mode=0o700)
     env.update(QT_QPA_PLATFORM=f"offscreen:configfile={screens}", PYTHONPATH=str(ROOT),
-               HOME=str(tmp), XDG_DATA_HOME=str(tmp / "data"), XDG_STATE_HOME=str(tmp / "state"),
-               XDG_CONFIG_HOME=str(tmp / "config"), XDG_CACHE_HOME=str(tmp / "cache"))
+               HOME=str(tmp), XDG_RUNTIME_DIR=str(run), XDG_DATA_HOME=str(tmp / "data"),
+               XDG_STATE_HOME=str(tmp / "state"), XDG_CONFIG_HOME=str(tmp / "config"),
+               XDG_CACHE_HOME=str(tmp / "cache"))
+    assert not st.default_config_path().exists(), f"this machine is a station ({st.default_config_path()})"
     proc = subprocess.run([sys.executable, "-m", "tests.ui.layout_walk", game, str(tmp)], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=600)
     lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]

@@ -472,17 +472,17 @@ def build_client_screen(link: Any, cfg: StationConfig | None, socket_path: Path,
     link.link_state.connect(lambda text: connection.setText("" if text == "connected" else text))
     window.statusBar().addPermanentWidget(connection)
     if controller.service_state.get("simulated_shoe"):
-        # the service's simulated shoe (a demonstration): the dealer takes each card out here
+        # the service's simulated shoe (a demonstration): the dealer takes each card out here,
+        # and shows or rehearses every fault the simulator has (the service names them)
         from PySide6.QtGui import QAction
 
         bar = window.addToolBar("Simulated shoe")
         bar.setObjectName("simulated_shoe")
-        deal = QAction("Deal a card (SIMULATED SHOE)", window)
-        deal.triggered.connect(lambda: controller.ask(Op.SIM_DEAL))
-        burn = QAction("Burn a card", window)
-        burn.triggered.connect(lambda: controller.ask(Op.SIM_DEAL, burn=True))
-        bar.addAction(deal)
-        bar.addAction(burn)
+        for key, words in controller.service_state.get("sim_faults") or [["deal", "Deal a card"]]:
+            action = QAction(f"{words} (SIMULATED SHOE)" if key == "deal" else str(words), window)
+            action.setObjectName(f"sim_{key}")
+            action.triggered.connect(lambda _=False, k=str(key): controller.ask(Op.SIM_DEAL, fault=k))
+            bar.addAction(action)
     screen = ClientScreen(controller, window)
     shifts = Shifts(controller, window, jobs=controller.jobs)
     shifts.title = lambda name: station_title(shown, simulated, name or "nobody logged in")

@@ -54,6 +54,7 @@ def _toggle(text: str, tip: str) -> QPushButton:
 def _clear(grid: QGridLayout, buttons: dict[Any, QPushButton]) -> None:
     for b in buttons.values():
         grid.removeWidget(b)
+        b.hide()  # out of the layout, never laid out again: not left on screen until deleted
         b.deleteLater()
     buttons.clear()
 
@@ -234,6 +235,7 @@ class BettingPanel(QWidget):
             self.chips = tuple(chips)
             for b in self.chip_buttons:
                 self.chip_row.removeWidget(b)
+                b.hide()
                 b.deleteLater()
             self.chip_buttons = []
             for i, value in enumerate(self.chips):
@@ -250,8 +252,10 @@ class BettingPanel(QWidget):
             self._show_players()
         else:
             self.set_area(self._area if self._area in self.area_buttons else 1)
-        if self._player:
+        if self._player and (not electronic or self._player in self._known):  # a terminal stays one
             self.set_player(self._player)
+        elif electronic:
+            self._player = ""
 
     # ------------------------------------------------------------------ choices
     def players_at(self, area: int | None) -> list[str]:

@@ -1105,6 +1105,14 @@ class TableController(QObject):
         places = self.rnd.view().card_places()  # the engine's list: dealer, discard, every hand
         return [*(p for p in places if p not in ("dealer", "discard")), "dealer", "discard"]
 
+    def held_targets(self) -> list[str]:
+        """Where the held card may lie, as the engine says (after the outcome: the discard only)."""
+        if self.rnd is None:
+            return []
+        places = self.rnd.view().held_card_places()
+        return [*(p for p in places if p not in ("dealer", "discard")), *(p for p in ("dealer", "discard")
+                                                                          if p in places)]
+
     def place_stray(self, target: str) -> bool:
         """The dealer says where the held card lies: it is recorded there (``to``); the engine rules."""
         if self.stray_event is None:

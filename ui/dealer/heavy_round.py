@@ -260,7 +260,9 @@ def play(app: Any, window: Any, c: Any, sim: Any, setup: Any, shooter: Shooter,
             shooter.settle(0.05)
             after_event(what)
 
-    wait(app, lambda: c.store is not None and c.rnd is not None and c.shoe.connected, "the table")
+    # the table: its store here (embedded), or the station service's state (a client screen)
+    wait(app, lambda: (c.store is not None or getattr(c, "link", None) is not None) and c.rnd is not None
+         and c.shoe.connected, "the table")
     for player, bet, amount, area in wagers(setup):
         if not c.place_wager(player, bet, amount, area):
             raise SystemExit(f"wager refused: {c.last_refusal}")
@@ -342,7 +344,12 @@ def _review_shot(app: Any, table: Any, size: tuple[int, int], out: Path, shooter
 def _deal_and_wait(app: Any, c: Any, sim: Any, what: str) -> None:
     before = len(c.events)
     sim.deal()
-    wait(app, lambda: len(c.events) > before or bool(c.implied) or c.stray_card is not None, what)
+    # a hold (a frame lost on the line, e.g. after the shoe's link dropped and its port was
+    # reopened: the port's input is flushed) keeps every later card: say so, never a timeout
+    wait(app, lambda: len(c.events) > before or bool(c.implied) or c.stray_card is not None
+         or bool(c.hold_reason), what)
+    if c.hold_reason and len(c.events) == before:
+        raise SystemExit(f"{what} is held: {c.hold_reason}")
 
 
 def wait(app: Any, done: Callable[[], bool], what: str, seconds: float = 60) -> None:  # a loaded machine

@@ -1000,7 +1000,7 @@ class DealerWindow(QMainWindow):
                 if split_hands:
                     self.prompt.add_button("split_wager", "Side bet on a split hand\u2026",
                                            lambda: self.open_split_wager(split_hands), span=self.prompt.columns)
-        self.stray.show_card(stray, c.stray_targets() if stray else [], c.stray_reason)
+        self.stray.show_card(stray, c.held_targets() if stray else [], c.stray_reason)
         self.prompt.setVisible(stray is None and not self.shoe_status.banner_shown())
         self.power_panel.show_players(c.power_failure_players())
         self.amount_row.setVisible(exp.kind == "decision" and not c.betting and any(

@@ -205,6 +205,7 @@ class TerminalsPanel(QWidget):
         if list(self.slots) != wanted:
             for button in self.slots.values():
                 self._actions.removeWidget(button)
+                button.hide()  # never laid out again: not left on screen until deleted
                 button.deleteLater()
             self.slots = {}
             if self._actions.indexOf(self.action_title) < 0:
