@@ -23,7 +23,9 @@ from dealer_assist.cli import main
 from dealer_assist.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = Path("/work/shared/examples/lucky8-pair-and-double.json")
+EXAMPLE = ROOT.parent / "shared" / "examples" / "lucky8-pair-and-double.json"  # ../shared beside the checkout
+if not EXAMPLE.exists():
+    EXAMPLE = Path("/work/shared/examples/lucky8-pair-and-double.json")
 _DISPLAY = ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")
 
 

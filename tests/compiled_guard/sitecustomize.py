@@ -30,7 +30,7 @@ def compiled_names() -> frozenset[str]:
     listed = text[text.index("\nMODULES = ("):]
     listed = listed[:listed.index("\n)")]
     names = set()
-    for path in re.findall(r'"([a-z_/]+)"', listed):
+    for path in re.findall(r'"([a-z0-9_/]+)"', listed):
         name = "dealer_assist." + path.replace("/", ".")
         names.add(name.removesuffix(".__init__"))
     return frozenset(names)

@@ -67,6 +67,9 @@ CHANGED_BY_BUG_FIXES: dict[int, str] = {
     # ... and Electronic's before the Player's second card (3.7): the options come after (3.9).
     707: "Electronic decision before the initial deal ends cites 3.9 (issue 26)",
     812: "Electronic decision before the initial deal ends cites 3.9 (issue 26)",
+    # Issue 34 item 5: a card after the outcome is refused naming where it goes (5.7: the
+    # discard holder, the outcome stands) instead of "the round is settled" (still refused).
+    187: "a card after the outcome refused citing 5.7 (issue 34)",
     # Issue 23: the shift manager may void a referred round (6.1: "referred for the decision of
     # the Gaming Shift Manager"), so a void's refusal lists 6.1 beside 5.1 and 5.2 (still refused).
     142: "a void under 3.4 refused naming 5.1, 5.2 or 6.1 (issue 23, referral)",

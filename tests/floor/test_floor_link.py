@@ -84,10 +84,22 @@ def test_the_station_service_forwards_to_the_configured_floor_service(floor: Flo
     env = {k: v for k, v in os.environ.items() if k not in ("DEALER_ASSIST_DEV", station.CONFIG_ENV)}
     env.update({"HOME": str(tmp_path), "PGSERVICEFILE": str(services)})
     sock = tmp_path / "run" / "station.sock"
-    proc = subprocess.Popen([sys.executable, "-m", "dealer_assist", "station", "serve", "--config", str(config),
-                             "--state-dir", str(state), "--socket", str(sock), "--log-dir", str(tmp_path / "log")],
-                            cwd=Path(__file__).resolve().parents[2], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    serve = [sys.executable, "-m", "dealer_assist", "station", "serve", "--config", str(config),
+             "--state-dir", str(state), "--socket", str(sock), "--log-dir", str(tmp_path / "log")]
+    checkout = Path(__file__).resolve().parents[2]
+    # The store was made here, not by this service: it has rounds and no rollback anchor, so
+    # the service's first start refuses to open the table (issue 39, trust at start) until a
+    # technician acknowledges it, as on a station whose store was brought from elsewhere.
+    first = subprocess.Popen(serve, cwd=checkout, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert first.stdout is not None
+    assert first.stdout.readline().startswith("serving on"), first.communicate()
+    first.terminate()
+    first.communicate(timeout=60)
+    ack = subprocess.run([sys.executable, "-m", "dealer_assist", "station", "acknowledge", "--config", str(config),
+                          "--state-dir", str(state), "--by", "tech"], cwd=checkout, env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert ack.returncode == 0 and "anchor" in ack.stdout, (ack.stdout, ack.stderr)
+    proc = subprocess.Popen(serve, cwd=checkout, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 90
         rounds: list[tuple[str, int]] = []

@@ -4,7 +4,10 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,13 +18,20 @@ from dealer_assist.service.launch import LaunchError, answering, start_private_s
 
 
 @pytest.fixture
-def account(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A fresh account's directories, no station configuration; the private socket's path."""
-    for name in ("HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR"):
+def account(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A fresh account's directories, no station configuration; the private socket's path
+    (its runtime directory short: a Unix socket's path has at most 107 bytes, and a pytest
+    worker's tmp_path may be longer)."""
+    for name in ("HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"):
         monkeypatch.setenv(name, str(tmp_path / name.lower()))
+    runtime = Path(tempfile.mkdtemp(prefix="da-run-"))
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
     monkeypatch.delenv(st.CONFIG_ENV, raising=False)
     monkeypatch.delenv("DEALER_ASSIST_SOCKET", raising=False)
-    return tmp_path / "xdg_runtime_dir" / "dealer-assist" / "station.sock"
+    try:
+        yield runtime / "dealer-assist" / "station.sock"
+    finally:
+        shutil.rmtree(runtime, ignore_errors=True)
 
 
 def test_the_service_answers_on_its_socket_until_stopped_by_its_pid(account: Path) -> None:

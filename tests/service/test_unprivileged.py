@@ -24,6 +24,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVICE, DEALER, GROUP = "da-test-svc", "da-test-dealer", "da-test-grp"
+# the machine's accounts are one for all: every test here runs in one pytest-xdist worker
+pytestmark = pytest.mark.xdist_group("machine-accounts")
 needs_root = pytest.mark.skipif(
     os.geteuid() != 0 or not all(shutil.which(t) for t in ("useradd", "setpriv", "unshare")),
     reason="needs root with useradd, setpriv and unshare (CI runs the suite as root)")

@@ -18,7 +18,9 @@ from dealer_assist.service import station
 from hardware.simulator import SimulatedShoe
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = Path("/work/shared/examples/lucky8-pair-and-double.json")
+EXAMPLE = ROOT.parent / "shared" / "examples" / "lucky8-pair-and-double.json"  # ../shared beside the checkout
+if not EXAMPLE.exists():
+    EXAMPLE = Path("/work/shared/examples/lucky8-pair-and-double.json")
 
 
 def check(config: Path, **env: str) -> subprocess.CompletedProcess[str]:

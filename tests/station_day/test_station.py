@@ -20,6 +20,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).parent
+# Each namespace makes the service's account in its own copy of /etc, all with the same uid,
+# and userdel refuses an account another namespace's process runs as: one worker runs them,
+# in turn, with the tests that add accounts to the machine (tests/service/test_unprivileged.py)
+pytestmark = pytest.mark.xdist_group("machine-accounts")
 
 
 def inner_tests() -> list[str]:

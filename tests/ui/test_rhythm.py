@@ -101,9 +101,9 @@ def test_double_keyed_right_after_its_card(make_table: MakeTable, tmp_path: Path
 def test_a_card_that_fits_no_reading_is_held_and_placed(make_table: MakeTable) -> None:
     # Alice 10♥ 9♣ = 19 stands; the dealer 7♦ + 10♠ = 17 stands: alice wins 100 (4.3.2) and the
     # round is settled. Then the shoe delivers 4♥: no hand may take a card. It is held on the
-    # screen (not dropped, not given to anyone) with a button for every place it may lie, and a
-    # card dealt meanwhile waits. The dealer says it lies on the dealer's hand: 5.7, the card
-    # dealt in error to the dealer's completed hand is discarded and alice's win stands.
+    # screen (not dropped, not given to anyone) with a button for the one place the rules leave
+    # it (5.7: removed from play to the discard holder, the outcome stands; no player's hand),
+    # and a card dealt meanwhile waits. The dealer discards it: alice's win stands.
     t = make_table(LUCKY8, "10H 7D 9C 10S 4H 2C")
     t.bet("alice", "main", [100], area=1)
     t.press("no_more_bets")
@@ -116,14 +116,14 @@ def test_a_card_that_fits_no_reading_is_held_and_placed(make_table: MakeTable) -
     t.qtbot.waitUntil(lambda: t.controller.stray_card == "4H", timeout=5000)
     stray = t.window.stray
     assert stray.isVisibleTo(t.window) and not t.window.prompt.isVisibleTo(t.window)
-    assert {"dealer", "area:1/1", "discard"} <= set(stray.buttons)
+    assert "discard" in stray.buttons and "area:1/1" not in stray.buttons
     assert t.controller.events == before  # nothing recorded yet
     t.qtbot.mouseClick(t.window.sim_panel.deal_button, Qt.MouseButton.LeftButton)  # 2♣ waits
     t.qtbot.waitUntil(lambda: len(t.controller.stray_queue) == 1, timeout=5000)
-    t.qtbot.mouseClick(stray.buttons["dealer"], Qt.MouseButton.LeftButton)
+    t.qtbot.mouseClick(stray.buttons["discard"], Qt.MouseButton.LeftButton)
     t.settled_writes()
     assert _without_seq(t.controller.events[len(before):len(before) + 1]) == [
-        {"type": "card", "card": "4H", "to": "dealer"}]
+        {"type": "card", "card": "4H", "to": "discard"}]
     assert [r["rule"] for r in t.controller.output()["rulings"]] == ["5.7"]
     assert ("alice", "1/1", "Main", "PAY 100", "4.3.2", "final") in t.settlement_rows()
     # the waiting 2♣ fits no reading either: it is held next, never lost

@@ -327,6 +327,12 @@ class CardRow(QWidget):
         heights = [CardFace.tile_height(f.tile_lines(width)) for f in self.faces]
         gap = 2
         total = sum(heights) + gap * (len(heights) - 1)
+        if total > self.height() and width < self.width():
+            # at part of the width the words wrap and the tiles would cover each other: the
+            # whole width (one line each); the pay tag then goes under them (HandBox.pay_fit)
+            width = self.width()
+            heights = [CardFace.tile_height(f.tile_lines(width)) for f in self.faces]
+            total = sum(heights) + gap * (len(heights) - 1)
         squeeze = 1.0
         if total > self.height() and len(heights) > 1:
             squeeze = max(0.0, (self.height() - heights[-1])) / max(1, sum(heights[:-1]) + gap * (len(heights) - 1))
