@@ -203,12 +203,11 @@ def main(who: str) -> int:
         try:
             (dealer_a if who == "a" else dealer_b)()
         except BaseException:
+            # said at once and the process ended: closing the windows would have the log-in ask
+            # again (issue 34), and the parent reads the error from the facts
             facts["error"] = traceback.format_exc()
-            for w in QApplication.topLevelWidgets():
-                w.close()
-            app = QApplication.instance()
-            if app is not None:
-                app.quit()
+            say("facts", facts)
+            os._exit(1)
 
     QTimer.singleShot(0, run)
     facts["status"] = dealer_assist([])  # `dealer-assist`: no option at all
