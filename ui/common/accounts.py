@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -469,8 +469,13 @@ class Shifts:
 
     def _login_cancelled(self) -> None:
         # Escape / Cancel on the log-in clears it and asks again (issue 34): it never quits
-        # the station's program, and nobody deals without a shift.
-        if self.dialog is self.login_dialog and self.dealer is None:
+        # the station's program, and nobody deals without a shift. Asked on the next turn of
+        # the event loop: when the program itself is quitting (Qt 6's quit() closes every
+        # window first, the log-in with them), the loop has ended and nothing is asked.
+        QTimer.singleShot(0, self._ask_again)
+
+    def _ask_again(self) -> None:
+        if self.dialog is self.login_dialog and self.dealer is None and not self.window.isHidden():
             self._log_in("Log-in cancelled. Enter your name and PIN to start a shift.")
 
     def open_work(self) -> str:
