@@ -71,15 +71,7 @@ def cached_edges(game: str, decks: int) -> dict[str, Decimal]:
                 pass
     edges = house_edges(game, decks)
     if path is not None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            data = _read(path)
-            data[key] = {k: str(v) for k, v in edges.items()}
-            with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, encoding="utf-8") as out:
-                json.dump(data, out)
-            os.replace(out.name, path)
-        except OSError:
-            pass
+        _keep(path, key, {k: str(v) for k, v in edges.items()})
     return edges
 
 
@@ -112,16 +104,22 @@ def cached_par_figures(game: str, decks: int) -> dict[str, tuple[Decimal, Decima
                 pass
     figures = _par_figures_now(game, decks)
     if path is not None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            data = _read(path)
-            data[key] = {k: [str(e), str(sd)] for k, (e, sd) in figures.items()}
-            with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, encoding="utf-8") as out:
-                json.dump(data, out)
-            os.replace(out.name, path)
-        except OSError:
-            pass
+        _keep(path, key, {k: [str(e), str(sd)] for k, (e, sd) in figures.items()})
     return figures
+
+
+def _keep(path: Path, key: str, value: object) -> None:
+    """``value`` under ``key`` in the JSON cache ``path``, replaced whole (never half written);
+    a cache that cannot be written is worked out again next time."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = _read(path)
+        data[key] = value
+        with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, encoding="utf-8") as out:
+            json.dump(data, out)
+        os.replace(out.name, path)
+    except OSError:
+        pass
 
 
 def every_sheet() -> list[tuple[str, int]]:
