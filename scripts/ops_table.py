@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.append(str(ROOT))  # after PYTHONPATH (build/compiled on the compiled pass)
 
 import dealer_assist.service.table  # noqa: E402,F401  (its handlers fill the registry)
 from dealer_assist.service.ops import ops_table  # noqa: E402

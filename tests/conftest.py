@@ -97,3 +97,30 @@ def pytest_runtest_call(item: pytest.Item) -> Any:
 
     gc.disable()
     yield
+
+
+@pytest.fixture(autouse=True)
+def _one_worker_per_xdist_group(request: pytest.FixtureRequest) -> Any:
+    """A test of an ``xdist_group`` (the machine's accounts: tests/service/test_unprivileged.py,
+    tests/station_day) holds that group's lock file while it runs: if two workers ever run the
+    group at once (pytest 9.2 with xdist 3.8 silently did, pytest-xdist#1386) the second fails
+    saying so, instead of the two deleting each other's accounts."""
+    import fcntl
+    import tempfile
+
+    mark = request.node.get_closest_marker("xdist_group")
+    if mark is None:
+        yield
+        return
+    name = str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+    path = os.path.join(tempfile.gettempdir(), f"dealer-assist-tests-{name}.lock")
+    with open(path, "a", encoding="utf-8") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            pytest.fail(f"the tests of xdist_group {name!r} ran in two workers at once "
+                        "(--dist loadgroup not honoured: see pyproject.toml's pytest pin)")
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)

@@ -17,7 +17,8 @@ import sys
 import traceback
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+# after PYTHONPATH: on the compiled pass build/compiled stays first
+sys.path.append(str(Path(__file__).resolve().parents[2]))
 
 from dealer_assist.store import Store  # noqa: E402
 from tests.store.conftest import EXAMPLE_NAMES, example_result, load_example  # noqa: E402

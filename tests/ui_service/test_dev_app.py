@@ -36,7 +36,7 @@ def environment(tmp_path: Path, **extra: str) -> dict[str, str]:
     env.update(QT_QPA_PLATFORM="offscreen", HOME=str(home), XDG_RUNTIME_DIR=str(run),
                XDG_DATA_HOME=str(home / ".local" / "share"), XDG_STATE_HOME=str(home / ".local" / "state"),
                XDG_CONFIG_HOME=str(home / ".config"),
-               PYTHONPATH=os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]), **extra)
+               PYTHONPATH=os.pathsep.join([*filter(None, [os.environ.get("PYTHONPATH")]), str(ROOT)]), **extra)
     return env
 
 
