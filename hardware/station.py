@@ -23,7 +23,7 @@ import argparse
 import os
 import subprocess
 import sys
-import threading
+import time
 import tomllib
 from collections.abc import Callable
 from dataclasses import replace
@@ -49,46 +49,98 @@ from dealer_assist.service.layout import (
     write_floor_secret,
 )
 from dealer_assist.service.station import Check, StationConfig, StationError
-from hardware.driver import ShoeConnectionError, ShoeDriver
-from hardware.events import Connected, Hello, ShoeEvent, ShoeFault, event_to_json
+from hardware.codecs import CODEC_NAMES, make_codec
+from hardware.driver import ShoeDriver, open_serial
+from hardware.events import (
+    Connected,
+    DecodeError,
+    Disconnected,
+    Duplicate,
+    Hello,
+    SequenceGap,
+    ShoeEvent,
+    ShoeFault,
+    event_to_json,
+)
 from hardware.simulator import SimulatedShoe
 
 ANSWER_S = 3.0  # a da1 shoe answers ID? within a few hundred ms; a beetek shoe may be silent
 
 
+# What a shoe may send that shows the codec read it: not a dropped frame, not the driver's own.
+_NOT_UNDERSTOOD = (DecodeError, SequenceGap, Duplicate, Connected, Disconnected)
+
+
 def probe_shoe(port: str, codec: str, baud: int, wait_s: float = ANSWER_S) -> Check:
-    """Open ``port``, ask ``ID?`` and wait for the shoe's HELLO (da1); for a codec
-    without ``ID?`` (beetek) any message from the shoe counts."""
-    answered = threading.Event()
-    seen: list[ShoeEvent] = []
-
-    def on_event(event: ShoeEvent) -> None:
-        seen.append(event)
-        if isinstance(event, Hello) or (not isinstance(event, Connected) and driver.codec.id_request() is None):
-            answered.set()
-
-    driver = ShoeDriver(port, on_event, codec=codec, baud=baud, reopen_s=wait_s * 2)
+    """Open ``port`` (exclusive, 8N1 at ``baud``), ask ``ID?`` when the codec has it and read
+    what the shoe sends for up to ``wait_s``; then judge those bytes (:func:`judge_shoe_bytes`):
+    a shoe answering in another wire format than ``codec`` is named, not passed."""
     try:
-        driver.start(require_open=True)
-    except ShoeConnectionError as exc:
+        link = open_serial(port, baud, read_timeout_s=0.1)
+    except Exception as exc:  # pyserial raises SerialException, OSError, ValueError...
         return Check("shoe", False, f"cannot open {port}: {exc} (if the dealer's screen is running "
                      "it holds the port: close it, then check again)")
+    raw = bytearray()
     try:
-        driver.request_id()
-        answered.wait(wait_s)
+        request = make_codec(codec).id_request()
+        if request is not None:
+            link.write(request)
+        deadline = time.monotonic() + wait_s
+        while time.monotonic() < deadline:
+            raw += link.read(4096)
+            read = _understood(codec, bytes(raw))[0] if raw else []
+            if any(isinstance(e, Hello) for e in read) or (request is None and read):
+                time.sleep(0.2)  # the rest of an answer (a fault after the HELLO)
+                raw += link.read(4096)
+                break
+    except Exception as exc:  # the port went away mid-probe
+        return Check("shoe", False, f"{port} failed while reading the shoe: {exc}")
     finally:
-        driver.stop()
-    hello = next((e for e in seen if isinstance(e, Hello)), None)
-    faults = [e for e in seen if isinstance(e, ShoeFault)]
+        link.close()
+    return judge_shoe_bytes(bytes(raw), codec, baud, wait_s)
+
+
+def _understood(codec: str, raw: bytes) -> tuple[list[ShoeEvent], int]:
+    """The events ``codec`` reads in ``raw`` and how many frames it had to drop."""
+    events = make_codec(codec).feed(raw)
+    read = [e for e in events if not isinstance(e, _NOT_UNDERSTOOD)]
+    return read, sum(1 for e in events if isinstance(e, DecodeError))
+
+
+def _reads_cleanly(codec: str, raw: bytes) -> bool:
+    read, dropped = _understood(codec, raw)
+    return bool(read) and dropped == 0
+
+
+def judge_shoe_bytes(raw: bytes, codec: str, baud: int, wait_s: float = ANSWER_S) -> Check:
+    """What ``station check`` says of the bytes a shoe sent (spec/shoe-protocol.md): its HELLO
+    in ``codec``; frames ``codec`` reads; or, when ``codec`` reads none of them, the wire format
+    that does (shoe.codec is wrong) or that none does (shoe.baud, or not a shoe)."""
+    read, dropped = _understood(codec, raw)
+    hello = next((e for e in read if isinstance(e, Hello)), None)
+    faults = [e for e in read if isinstance(e, ShoeFault)]
     if hello is not None:
         text = f"answers ID?: {hello.model}, firmware {hello.firmware}, serial {hello.serial_number}"
         if faults:
             return Check("shoe", False, f"{text}; reports fault {faults[0].code} {faults[0].text}: "
                          "clear it at the shoe (lid, jam) and check again")
         return Check("shoe", True, text)
-    if answered.is_set():
-        return Check("shoe", True, f"{codec} shoe is sending (this wire format has no ID?)")
-    if driver.codec.id_request() is None:
+    if read and dropped <= len(read):
+        frames = f"{len(read)} frames read" + (f", {dropped} dropped" if dropped else "")
+        if make_codec(codec).id_request() is None:
+            return Check("shoe", True, f"{codec} shoe is sending ({frames}; this wire format has no ID?)")
+        return Check("shoe", False, f"the shoe sends {codec} frames ({frames}) but did not answer ID? "
+                     f"in {wait_s:.0f} s: switch it off and on, then check again")
+    if raw:
+        others = [name for name in CODEC_NAMES if name != codec]
+        speaks = [name for name in others if _reads_cleanly(name, raw)]
+        if speaks:
+            return Check("shoe", False, f"the shoe sends {speaks[0]} frames, not {codec}: set "
+                         f'shoe.codec = "{speaks[0]}" in the station\'s configuration (the screen '
+                         f"would show the shoe as lost)")
+        return Check("shoe", False, f"the shoe sent {len(raw)} bytes that no wire format reads "
+                     f"({', '.join(CODEC_NAMES)}): is shoe.baud ({baud}) the shoe's? is this port the shoe?")
+    if make_codec(codec).id_request() is None:
         return Check("shoe", False, f"no message from the shoe in {wait_s:.0f} s: a {codec} shoe may be "
                      "silent while idle; deal a card and check again, or check --codec and --baud")
     return Check("shoe", False, f"no answer to ID? in {wait_s:.0f} s: is the shoe switched on? "
