@@ -164,6 +164,7 @@ def test_split_with_a_follower_who_matches_and_a_double_for_less(make_table: Mak
     t.press("split")
     dialog = t.window.followers_dialog
     assert dialog is not None and set(dialog.answers) == {"bob"}
+    assert dialog.question.text().endswith("(3.24)")  # Lucky 8's clause for the followers of a split
     assert not dialog.ok.isEnabled()  # nothing is decided for bob until he answers
     t.qtbot.mouseClick(dialog.buttons[("bob", "match")], Qt.MouseButton.LeftButton)
     t.qtbot.mouseClick(dialog.ok, Qt.MouseButton.LeftButton)
@@ -172,6 +173,7 @@ def test_split_with_a_follower_who_matches_and_a_double_for_less(make_table: Mak
     t.window.decision_amount.setText("30")
     t.press("double")
     dialog = t.window.followers_dialog
+    assert dialog.question.text().endswith("(3.26.5)")  # Lucky 8's for the followers of a double
     t.qtbot.mouseClick(dialog.buttons[("bob", "")], Qt.MouseButton.LeftButton)  # bob: no double
     t.qtbot.mouseClick(dialog.ok, Qt.MouseButton.LeftButton)
     t.settled_writes()

@@ -169,10 +169,10 @@ class FollowersDialog(ScreenDialog):
         else:
             question = ("The controlling player doubles. Each other player on the hand: double too "
                         "(up to their own wager), or not?")
-        ask = QLabel(question + (f"  ({clause})" if clause else ""))
-        ask.setWordWrap(True)
-        ask.setProperty("role", "title")
-        layout.addWidget(ask)
+        self.question = QLabel(question + (f"  ({clause})" if clause else ""))
+        self.question.setWordWrap(True)
+        self.question.setProperty("role", "title")
+        layout.addWidget(self.question)
         self.answers: dict[str, str | Decimal | None] = {}
         self.buttons: dict[tuple[str, str], QPushButton] = {}
         grid = QGridLayout()
@@ -837,8 +837,8 @@ class DealerWindow(QMainWindow):
         followers = exp.extra.get("followers") if exp.kind == "decision" and exp.extra else None
         if action in ("split", "double") and followers:
             rules = self.controller.rules
-            concept = "split_followers" if action == "split" else "double_followers"
-            clause = rules.clause(concept) if rules.has(concept) else ("3.24" if action == "split" else "3.26.5")
+            concept = f"{action}.followers"  # the game's own clause (Dueling 8's: 3.26.4)
+            clause = rules.clause(concept) if rules.has(concept) else ""
             dialog = FollowersDialog(action, list(followers), self, clause=clause)
             self.followers_dialog = dialog
 
