@@ -326,6 +326,14 @@ def pending_expectation(rnd: Section5Port) -> Expectation | None:
     return None
 
 
+def pick_unseen(rnd: Section5Port) -> bool:
+    """Cards drawn together wait for a pick and none of their faces was disclosed (5.23: the
+    pick is blind, the screen shows no face); disclosed ones (several, or both the dealer's)
+    are chosen seen."""
+    st = rnd.st.irregular
+    return st is not None and bool(st.pool) and st.pool_mode not in ("several", "dealer_both")
+
+
 def _player_pick(rnd: Section5Port, area: Area, place: Place, options: tuple[str, ...]) -> Expectation:
     st = state(rnd)
     concept = "multi.several_disclosed" if st.pool_mode == "several" else "multi.none_disclosed"

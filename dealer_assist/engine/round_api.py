@@ -121,6 +121,8 @@ class RoundView:
     terminals: tuple[TerminalView, ...] = ()
     in_turn: tuple[int, int] | None = None  # (area, hand) the round waits on
     controlling: tuple[tuple[int, str], ...] = ()  # (area, player) of every controlled area
+    # 5.23: cards drawn together that nobody has seen wait for a pick: their faces stay hidden
+    pick_unseen: bool = False
 
     def area(self, number: int) -> AreaView | None:
         for a in self.areas:

@@ -469,6 +469,7 @@ class TableRound:
             rules.key, rules.name, False, st.status(), st.phase == "betting", self._dealer_view(),
             tuple(areas), (), (), in_turn,
             tuple((a.number, a.controller) for a in areas if a.controller is not None),
+            irregularities.pick_unseen(self),
         )
 
     def _dealer_view(self) -> DealerView:

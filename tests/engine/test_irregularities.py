@@ -861,3 +861,20 @@ def test_a_card_after_everyone_busted_is_discarded_not_the_dealers() -> None:
     assert rulings(out)[-1][1:] == ("5.7", "discarded")
     assert out["dealer"]["cards"] == ["5D"]
     assert entry(out, "bob")[:2] == ("lose", -10)
+
+
+def test_the_view_says_when_a_pick_is_blind_5_23() -> None:
+    """5.23.1 / 5.23.4.1: cards drawn together that nobody has seen are picked blind (the
+    screen shows no face); 5.23.3 / 5.23.4.5: disclosed ones are picked seen."""
+    from dealer_assist.engine.transcript import run_document
+
+    blind = run_document(doc("lucky8", two("lucky8"), multi(["5C", "9H"], [])))
+    assert blind.expectation().options == ("pick",) and blind.view().pick_unseen
+    assert not run_document(doc("lucky8", two("lucky8"), multi(["5C", "9H"], []), pick("9H"))).view().pick_unseen
+    seen = run_document(doc("lucky8", _dealt("lucky8"), D("hit", 2), multi(["2C", "9H"], ["2C", "9H"])))
+    assert seen.expectation().options == ("pick",) and not seen.view().pick_unseen
+    dealer_blind = run_document(doc("ace_race", two("ace_race"), cs("ace_race", "5C 9H"), multi(["KD", "6S"], [])))
+    assert dealer_blind.expectation().player == "pit_manager" and dealer_blind.view().pick_unseen
+    dealer_seen = run_document(doc("lucky8", [*_dealt("lucky8"), D("stand", 2), D("stand", 3),
+                                              multi(["9H", "5C"], ["9H", "5C"])]))
+    assert dealer_seen.expectation().player == "pit_manager" and not dealer_seen.view().pick_unseen

@@ -1075,10 +1075,9 @@ class DealerWindow(QMainWindow):
         dialog.open()
 
     def _unseen_pick(self, exp: Any) -> bool:
-        """A 5.23 choice among cards nobody has seen (its clause says so): faces not shown."""
-        rules = self.controller.rules
-        unseen = {rules.clause(c) for c in ("multi.none_disclosed", "multi.dealer_none") if rules.has(c)}
-        return exp.kind == "decision" and "pick" in exp.options and exp.rule in unseen
+        """A 5.23 choice among cards nobody has seen (the engine says so): faces not shown."""
+        rnd = self.controller.rnd
+        return exp.kind == "decision" and "pick" in exp.options and rnd is not None and rnd.view().pick_unseen
 
     def _pages_wanted(self) -> bool:
         c = self.controller
