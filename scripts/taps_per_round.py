@@ -299,6 +299,7 @@ def measure(game: str, size: tuple[int, int], log: bool) -> dict[str, Any]:
         bets = first_round_bets(setup)
         taps = open_table(setup, bets, tmp, size, "first")
         out["wagers"] = len(bets)
+        out["window"] = f"{taps.window.width()}x{taps.window.height()}"
         first = place_all(taps, bets)
         out["first"], out["first_keys"] = first.taps, first.keys
         start = Count(taps.count.taps)
@@ -376,7 +377,8 @@ def main() -> int:
                 print(f"error: {game}: {exc}", file=sys.stderr)
                 return 1
         del app
-    print(f"Taps per round at {size[0]}x{size[1]} (keys: letters of new players' names)")
+    windows = ", ".join(sorted({r["window"] for r in rows}))
+    print(f"Taps per round on a {size[0]}x{size[1]} screen (the window {windows}; keys: letters of new players' names)")
     head = ("game", "wagers", "first round", "its play", "paying", "repeat round",
             "heavy wagers", "heavy bets", "heavy play", "heavy paying")
     print(" | ".join(head))
