@@ -38,6 +38,8 @@ def test_taps_place_exactly_the_wagers_asked_for(make_table: MakeTable, tmp_path
     # nothing to repeat before a first round: the button is there but off, and a tap on it is refused
     with pytest.raises(TapRefused):
         taps.repeat_all()
+    with pytest.raises(TapRefused):
+        taps.tap(t.window.terminals, "the terminals' panel")  # hidden at a table game
     assert taps.count.taps == 0
     bets: list[tuple[str, str, int, int | None]] = [
         ("alice", "main", 100, 1),  # area 1, alice and Main already chosen: +100, Place = 2
