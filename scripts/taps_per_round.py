@@ -67,9 +67,6 @@ class Taps:
     """Drives a running dealer's window (``table``: ui.dealer.app.Table) by taps only."""
 
     def __init__(self, table: Any) -> None:
-        from PySide6.QtWidgets import QApplication
-
-        self.app = QApplication.instance()
         self.table = table
         self.window = table.window
         self.c = table.controller
@@ -102,18 +99,22 @@ class Taps:
         self.count.keys += len(text)
 
     def wait(self, done: Callable[[], bool], what: str, seconds: float = 60) -> None:
+        from PySide6.QtWidgets import QApplication
+
         end = time.monotonic() + seconds
         while not done():
-            self.app.processEvents()
+            QApplication.processEvents()
             time.sleep(0.002)
             if time.monotonic() > end:
                 raise TapRefused(f"timed out waiting for {what}")
 
     def settle(self) -> None:
         """Every accepted event on disk and the screen refreshed."""
+        from PySide6.QtWidgets import QApplication
+
         self.wait(lambda: self.c.unacknowledged == 0, "the store")
         for _ in range(3):
-            self.app.processEvents()
+            QApplication.processEvents()
 
     def shown(self, get: Callable[[], Any], what: str) -> Any:
         """Wait for a widget to be there to touch (the screen refreshes after each event)."""
@@ -202,7 +203,12 @@ class Taps:
                 if panel.selected != player:
                     box = next(b for b in panel.findChildren(TerminalBox) if b.name == player and b.isVisible())
                     self.tap(box, f"terminal {player}")
-                self.tap(self.shown(lambda k=(player, action), p=panel: p.buttons.get(k), action), f"{action} (terminal)")
+                slot = (player, action)
+
+                def choice(p: Any = panel, k: tuple[str, str] = slot) -> Any:
+                    return p.buttons.get(k)
+
+                self.tap(self.shown(choice, action), f"{action} (terminal)")
             elif action == "hit" and not electronic:
                 self.deal()  # the table's rhythm: the card is the hit
             elif exp.offers:  # the policy takes an offer for a player (its button in the offers' grid)
@@ -269,10 +275,12 @@ def open_table(setup: Any, bets: list[Bet], tmp: str, size: tuple[int, int], nam
 
 
 def close_table(taps: Taps) -> None:
+    from PySide6.QtWidgets import QApplication
+
     taps.table.close()
     taps.window.deleteLater()
     for _ in range(5):
-        taps.app.processEvents()
+        QApplication.processEvents()
 
 
 def place_all(taps: Taps, bets: list[Bet]) -> Count:
