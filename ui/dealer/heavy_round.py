@@ -149,8 +149,9 @@ def choose_decision(rnd: Any, exp: Any, insured: set[str]) -> tuple[str, dict[st
     return "decide", {"action": options[0], "area": exp.area, "hand": exp.hand}
 
 
-def plan(setup: Any) -> list[str]:
-    """Play the round on the engine alone and return the cards it takes, in order."""
+def plan(setup: Any, bets: list[tuple[str, str, int, int | None]] | None = None) -> list[str]:
+    """Play the round on the engine alone and return the cards it takes, in order
+    (``bets``: the round's wagers, the heavy set of :func:`wagers` when not given)."""
     from decimal import Decimal
 
     from dealer_assist.base.cards import parse_card
@@ -158,7 +159,7 @@ def plan(setup: Any) -> list[str]:
     from dealer_assist.engine.transcript import new_round
 
     rnd = new_round(setup.config([]))
-    for player, bet, amount, area in wagers(setup):
+    for player, bet, amount, area in wagers(setup) if bets is None else bets:
         rnd.apply(Wager(player, bet, Decimal(str(amount)), area))
     rnd.apply(NoMoreBets())
     cards = Cards(setup.game, setup.decks)
