@@ -207,7 +207,7 @@ class FloorCommand:
             from dealer_assist.protect.live import LiveSettings, ProtectionCheck
 
             checks.append(ProtectionCheck(LiveSettings(window=dt.timedelta(hours=args.protect_hours),
-                                                       level=args.shoe_edge / 100)))
+                                                       level=args.shoe_edge / 100), background=not args.once))
         service = FloorService(args.url, Path(args.state), log_path=Path(args.log) if args.log else None,
                                settings=ServiceSettings(interval=args.interval,
                                                         stale_after=dt.timedelta(seconds=args.stale_after),

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import threading
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -95,7 +96,7 @@ def shoe_edges(game: str, decks: int, seen: list[Card], out: int) -> dict[str, f
     (on record) and ``out`` cards in all have left it: ``main`` (the count's estimate) and each
     side bet decided by the first cards (exact over the remaining composition); None when the
     game has no count at that deck count."""
-    count = count_for(game, decks)
+    count = count_for(game, decks) if decks > 0 else None
     if count is None:
         return None
     edges = {"main": count.edge(seen, out)}
@@ -150,21 +151,52 @@ def full_size(game: str, decks: int) -> int:
 
 
 class ProtectionCheck:
-    """The floor service's check (``FloorService(checks=...)``): both kinds on each pass. Side
-    bets' exact figures are kept per shoe state, worked out once."""
+    """The floor service's check (``FloorService(checks=...)``): both kinds on each pass.
 
-    def __init__(self, settings: LiveSettings = LiveSettings()) -> None:
+    The pass only reads the rounds; the work — the printed chart of a (game, decks) the first
+    time (about a minute), each round's decisions, side bets' exact figures (seconds per shoe
+    state for Star Elements) — runs on a thread of its own (``background``), and the pass
+    raises what the latest finished work found: a pass never waits on it. Side bets' figures
+    are kept per shoe state, worked out once. ``background=False`` (``floor serve --once``):
+    the pass waits for the work."""
+
+    def __init__(self, settings: LiveSettings = LiveSettings(), *, background: bool = True) -> None:
         self.settings = settings
+        self.background = background
         self._edges: dict[tuple[str, str, int, int], dict[str, float] | None] = {}
+        self._found: list[Condition] = []
+        self._lock = threading.Lock()
+        self._busy = False
 
     def __call__(self, conn: psycopg.Connection[Any], moment: _dt.datetime) -> list[Condition]:
         s = self.settings
         since = moment - s.window
         rounds = floor_rounds(conn, since - s.lookback, moment + _dt.timedelta(minutes=1))
+        if not self.background:
+            return self.work(rounds, since)
+        with self._lock:
+            start, self._busy = not self._busy, True
+            found = list(self._found)
+        if start:
+            threading.Thread(target=self._work, args=(rounds, since), name="protect-live", daemon=True).start()
+        return found
+
+    def _work(self, rounds: list[RoundRow], since: _dt.datetime) -> None:
+        try:
+            found = self.work(rounds, since)
+        except Exception:  # noqa: BLE001 - kept as it was; the next pass tries again
+            found = None
+        with self._lock:
+            if found is not None:
+                self._found = found
+            self._busy = False
+
+    def work(self, rounds: list[RoundRow], since: _dt.datetime) -> list[Condition]:
+        """Both kinds over ``rounds`` (the players' from ``since``)."""
         rebuild_counts(rounds)
         out = advantage_conditions(rounds, since.astimezone(_dt.UTC).isoformat())
         kept = dict(self._edges)
-        out.extend(shoe_conditions(rounds, s.level, kept))
+        out.extend(shoe_conditions(rounds, self.settings.level, kept))
         current = {(r.table, r.shoe_id) for r in rounds}
         self._edges = {k: v for k, v in kept.items() if (k[0], k[1]) in current}
         return out

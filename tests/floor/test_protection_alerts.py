@@ -22,6 +22,8 @@ from __future__ import annotations
 import ast
 import json
 import re
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +34,9 @@ from dealer_assist.base.cards import parse_card
 from dealer_assist.engine.transcript import settle_document
 from dealer_assist.floor.forward import Forwarder
 from dealer_assist.floor.schema import service_role
+from dealer_assist.floor.service import FloorService, ServiceSettings
 from dealer_assist.protect.counts import count_for
+from dealer_assist.protect.live import ProtectionCheck
 from dealer_assist.protect.removal import main_wager_return
 from dealer_assist.store import record_transcript
 from tests.floor.conftest import Floor
@@ -136,6 +140,24 @@ def test_a_higher_level_and_no_protect_raise_nothing(played: Floor, tmp_path: Pa
         conn.execute("DELETE FROM floor.alerts")
     serve_once(played, tmp_path, "--no-protect")
     assert alerts(played.admin_url) == {}
+
+
+def test_the_running_service_never_waits_on_the_work(played: Floor, tmp_path: Path) -> None:
+    """``floor serve`` (not --once): the pass hands the work to a thread and raises what it
+    found on a later pass."""
+    check = ProtectionCheck()
+    service = FloorService(played.server.url(played.dbname, user=service_role(played.dbname)),
+                           tmp_path / "state.json", log_path=tmp_path / "floor.log",
+                           settings=ServiceSettings(win_band=False, verify_every=0), checks=[check])
+    first = service.pass_once()
+    assert first.reachable and first.raised == []  # the work has only begun
+    deadline = time.monotonic() + 600
+    while any(t.name == "protect-live" for t in threading.enumerate()):
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    second = service.pass_once()
+    assert len(second.raised) == 2
+    assert sorted(alerts(played.admin_url)) == [("BJ-01", "advantage_play"), ("BJ-02", "shoe_favours_players")]
 
 
 def test_only_the_supervisors_and_service_roles_read_them_never_a_station(played: Floor, tmp_path: Path) -> None:
