@@ -213,6 +213,8 @@ class FloorCommand:
                                                         stale_after=dt.timedelta(seconds=args.stale_after),
                                                         min_pace=args.min_pace, win_band=not args.no_win_band,
                                                         verify_every=args.verify_every), checks=checks)
+        for check in checks:
+            check.log = service.log
         if args.once:
             done = service.pass_once()
             return 0 if done.reachable else 1

@@ -23,6 +23,7 @@ import datetime as _dt
 import json
 import threading
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -167,6 +168,7 @@ class ProtectionCheck:
         self._found: list[Condition] = []
         self._lock = threading.Lock()
         self._busy = False
+        self.log: Callable[[str], None] = lambda line: None  # the service's log (floor serve)
 
     def __call__(self, conn: psycopg.Connection[Any], moment: _dt.datetime) -> list[Condition]:
         s = self.settings
@@ -184,7 +186,8 @@ class ProtectionCheck:
     def _work(self, rounds: list[RoundRow], since: _dt.datetime) -> None:
         try:
             found = self.work(rounds, since)
-        except Exception:  # noqa: BLE001 - kept as it was; the next pass tries again
+        except Exception as err:  # noqa: BLE001 - kept as it was; the next pass tries again
+            self.log(f"floor service: game protection's work failed ({type(err).__name__}: {err})")
             found = None
         with self._lock:
             if found is not None:
