@@ -96,6 +96,11 @@ class FloorCommand:
         serve.add_argument("--verify-every", type=float, default=300.0,
                            help="seconds between verifies of the last day's chains (default 300; 0: never)")
         serve.add_argument("--once", action="store_true", help="one pass, then exit")
+        serve.add_argument("--protect-hours", type=float, default=8.0,
+                           help="advantage play judged over the rounds of the last HOURS (default 8)")
+        serve.add_argument("--shoe-edge", type=float, default=1.0,
+                           help="a shoe favours the players above this expected return, in %% (default 1)")
+        serve.add_argument("--no-protect", action="store_true", help="no game-protection alerts (issue 36)")
         for sub in (chips, drop, buy, shift, rating, signer, denominations):
             sub.add_argument("--url", required=True, help="the floor database (libpq URL or service=NAME)")
         for sub in (chips, drop, shift):
@@ -195,11 +200,21 @@ class FloorCommand:
         if args.interval <= 0 or args.stale_after <= 0 or args.min_pace < 0 or args.verify_every < 0:
             raise FloorError("--interval and --stale-after must be more than 0, --min-pace and --verify-every "
                              "0 or more")
+        if not args.protect_hours > 0 or not -100 < args.shoe_edge < 100:
+            raise FloorError("--protect-hours must be more than 0 and --shoe-edge a percentage (-100 to 100)")
+        checks = []
+        if not args.no_protect:  # issue 36, Build 4: advantage play, a shoe favouring the players
+            from dealer_assist.protect.live import LiveSettings, ProtectionCheck
+
+            checks.append(ProtectionCheck(LiveSettings(window=dt.timedelta(hours=args.protect_hours),
+                                                       level=args.shoe_edge / 100), background=not args.once))
         service = FloorService(args.url, Path(args.state), log_path=Path(args.log) if args.log else None,
                                settings=ServiceSettings(interval=args.interval,
                                                         stale_after=dt.timedelta(seconds=args.stale_after),
                                                         min_pace=args.min_pace, win_band=not args.no_win_band,
-                                                        verify_every=args.verify_every))
+                                                        verify_every=args.verify_every), checks=checks)
+        for check in checks:
+            check.log = service.log
         if args.once:
             done = service.pass_once()
             return 0 if done.reachable else 1

@@ -31,7 +31,8 @@ __all__ = [
     "raise_alerts", "table_conditions", "win_bands",
 ]
 
-KINDS = ("link_down", "table_stopped", "win_band", "pace", "verify_failed", "role_bounds")
+KINDS = ("link_down", "table_stopped", "win_band", "pace", "verify_failed", "role_bounds",
+         "advantage_play", "shoe_favours_players")  # the last two: game protection (protect/live.py, 0012)
 #: (edge, standard deviation) per unit staked of each bet of a game at some decks
 Figures = Callable[[str, int], Mapping[str, tuple[Decimal, Decimal]]]
 

@@ -1183,6 +1183,15 @@ _M0011 = [
     "'win_band', 'pace', 'verify_failed', 'role_bounds'))",
 ]
 
+# Issue 36, Build 4: game protection's alerts (dealer_assist.protect.live), raised by the floor
+# service. floor.alerts is readable by the review role (supervisors' pit windows) and the service
+# role only: a station role has no grant on it (tests/floor/test_protection_alerts.py).
+_M0012 = [
+    "ALTER TABLE floor.alerts DROP CONSTRAINT alerts_kind_check",
+    "ALTER TABLE floor.alerts ADD CONSTRAINT alerts_kind_check CHECK (kind IN ('link_down', 'table_stopped', "
+    "'win_band', 'pace', 'verify_failed', 'role_bounds', 'advantage_play', 'shoe_favours_players'))",
+]
+
 #: The monthly partitioned tables and their partition key (floor.add_month makes their months).
 PARTITIONED: dict[str, str] = {**_PARTITIONED_0008, **{t: "started_at" for t in _CHILDREN_0009}}
 
@@ -1195,7 +1204,7 @@ MIGRATIONS: tuple[tuple[str, list[str]], ...] = (
     ("0004_link_closed_writes", _M0004), ("0005_alerts", _M0005), ("0006_table_accounting", _M0006),
     ("0007_one_station_policy", _M0007), ("0008_monthly_partitions", _M0008),
     ("0009_round_rows_monthly", _M0009), ("0010_cage_rules", _M0010),
-    ("0011_role_bounds", _M0011),
+    ("0011_role_bounds", _M0011), ("0012_protection_alerts", _M0012),
 )
 KNOWN = frozenset(name for name, _ in MIGRATIONS)
 

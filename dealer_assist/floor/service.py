@@ -17,6 +17,8 @@ Each pass (every ``interval`` seconds) it reads every table's state and raises, 
 - **verify failed**: every ``verify_every`` seconds it verifies the floor's chains over the last
   day (``FloorReader.verify``: rounds, events, audit entries, derived rows); the first row that
   does not match is raised against its table;
+- the **checks** it is given (the CLI gives game protection's: dealer_assist.protect.live,
+  ``advantage_play`` and ``shoe_favours_players``); one that fails is logged, the rest go on;
 - and it runs ``floor.enforce_bounds`` (roles' settings put back, sessions past their bounds
   ended: migration 0011), raising **role bounds** for a station role it had to correct.
 
@@ -32,7 +34,7 @@ import json
 import os
 import tempfile
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -59,7 +61,10 @@ from dealer_assist.floor.connection import (
 )
 from dealer_assist.floor.live import STALE_AFTER
 
-__all__ = ["FloorService", "PassResult", "ServiceSettings", "read_state"]
+__all__ = ["Check", "FloorService", "PassResult", "ServiceSettings", "read_state"]
+
+#: a check of the pass: the conditions it finds on the floor at a moment (a layer above adds its own)
+Check = Callable[[psycopg.Connection[Any], _dt.datetime], list[Condition]]
 
 
 @dataclass(frozen=True)
@@ -141,8 +146,9 @@ class FloorService:
 
     def __init__(self, url: str, state_path: Path, *, log_path: Path | None = None,
                  settings: ServiceSettings = ServiceSettings(), figures: Figures = par_figures,
-                 clock: Callable[[], _dt.datetime] = _now) -> None:
+                 clock: Callable[[], _dt.datetime] = _now, checks: Sequence[Check] = ()) -> None:
         self.url = url
+        self.checks = tuple(checks)
         self.state_path = state_path
         self.log_path = log_path
         self.settings = settings
@@ -199,6 +205,7 @@ class FloorService:
         if s.win_band and not result.bands_waiting:
             out.extend(band_conditions(win_bands(conn, since, moment, figures=self._figures.lookup)))
         conn.commit()
+        out.extend(self._checked(conn, moment))
         out.extend(self._verify(moment))
         result.corrected = self._enforce(conn)
         stations = dict(conn.execute("SELECT station_role, table_name FROM floor.tables").fetchall())
@@ -209,6 +216,21 @@ class FloorService:
         if out:
             result.raised = raise_alerts(conn, out)
         return result
+
+    def _checked(self, conn: psycopg.Connection[Any], moment: _dt.datetime) -> list[Condition]:
+        out: list[Condition] = []
+        for check in self.checks:
+            try:
+                out.extend(check(conn, moment))
+                conn.commit()
+            except psycopg.OperationalError:
+                raise  # the floor unreachable: the pass says so
+            except Exception as err:  # noqa: BLE001 - one check's failure never stops the other alerts
+                if conn.broken:
+                    raise
+                conn.rollback()
+                self.log(f"floor service: a check failed ({type(err).__name__}: {err})")
+        return out
 
     def _verify(self, moment: _dt.datetime) -> list[Condition]:
         every = self.settings.verify_every

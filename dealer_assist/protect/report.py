@@ -152,17 +152,20 @@ def _read(conn: sqlite3.Connection) -> list[RoundRow]:
     events: dict[int, list[dict[str, Any]]] = {}
     for rid, text in conn.execute("SELECT round_id, event_json FROM events ORDER BY round_id, seq"):
         events.setdefault(int(rid), []).append(json.loads(text))
-    out = []
-    for rid, started, config_json, table in rows:
-        config = json.loads(config_json)
-        shoe = config.get("shoe") if isinstance(config.get("shoe"), dict) else None
-        evs = events.get(int(rid), [])
-        out.append(RoundRow(
-            int(rid), str(table or own), str(started), str(config.get("game")), int(config.get("decks") or 0),
-            str(shoe["id"]) if shoe and isinstance(shoe.get("id"), str) else None,
-            int(shoe["dealt"]) if shoe and isinstance(shoe.get("dealt"), int) else 0,
-            [c for e in evs for c in _cards_of(e)], _main_wagers(evs), config, evs))
-    return out
+    return [round_row(int(rid), str(table or own), str(started), json.loads(config_json), events.get(int(rid), []))
+            for rid, started, config_json, table in rows]
+
+
+def round_row(round_id: int, table: str, started_at: str, config: dict[str, Any],
+              events: list[dict[str, Any]]) -> RoundRow:
+    """One recorded round (its header ``config`` and ``events``) as protect reads it: a store's
+    or the floor's (protect/live.py)."""
+    shoe = config.get("shoe") if isinstance(config.get("shoe"), dict) else None
+    return RoundRow(
+        round_id, table, started_at, str(config.get("game")), int(config.get("decks") or 0),
+        str(shoe["id"]) if shoe and isinstance(shoe.get("id"), str) else None,
+        int(shoe["dealt"]) if shoe and isinstance(shoe.get("dealt"), int) else 0,
+        [c for e in events for c in _cards_of(e)], _main_wagers(events), config, events)
 
 
 def rebuild_counts(rounds: list[RoundRow]) -> None:

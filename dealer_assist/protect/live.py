@@ -1,0 +1,205 @@
+"""Game protection on the floor service's pass (issue 36, Build 4: ``dealer-assist floor serve``).
+
+From the rounds forwarded to the floor (``floor.rounds_latest`` and ``floor.events``), each pass
+raises two kinds of alert for surveillance, through ``floor.raise_alert`` (one open alert per
+table and kind: a table's flagged players are listed in one):
+
+- **advantage_play** (advantage play suspected): per table, every player ``protect`` flags
+  (report.py: same tests, same thresholds) over the rounds started in the last ``window``;
+  the detail gives each one's rounds, correlation, p-value, estimated edge and reasons;
+- **shoe_favours_players**: per table, its current shoe (that of its latest round): the
+  player's expected return on the next round from the shoe's remaining composition — the main
+  wager's removal-effect estimate (counts.py ``Count.edge``) and each side bet the first cards
+  decide, exactly (removal.py ``side_bet_return``) — above ``level`` on any of them.
+
+A shoe's counts need its earlier rounds: rounds are read from ``lookback`` before the window
+(a shoe lasts well under that). Only the floor service's role (and the review role it is a
+member of) reads these rows; the station never reads floor alerts (docs/floor.md).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import threading
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+
+from dealer_assist.base.cards import Card
+from dealer_assist.floor.alerts import Condition
+from dealer_assist.protect.counts import count_for
+from dealer_assist.protect.removal import exact_side_bets, full_shoe, side_bet_return
+from dealer_assist.protect.report import RoundRow, player_reports, rebuild_counts, round_row
+
+__all__ = ["KINDS", "LiveSettings", "ProtectionCheck", "advantage_conditions", "floor_rounds", "shoe_conditions",
+           "shoe_edges"]
+
+KINDS = ("advantage_play", "shoe_favours_players")
+
+
+@dataclass(frozen=True)
+class LiveSettings:
+    window: _dt.timedelta = _dt.timedelta(hours=8)  # the players' rounds judged
+    level: float = 0.01  # the player's expected return above which a shoe favours them (+1 %)
+    lookback: _dt.timedelta = _dt.timedelta(hours=2)  # read before the window: a shoe's earlier rounds
+
+
+_ROUNDS = """
+SELECT table_name, round_id, started_at, config_json FROM floor.rounds_latest
+WHERE started_at >= %(since)s AND started_at < %(until)s ORDER BY table_name, round_id
+"""
+_EVENTS = """
+SELECT table_name, round_id, event_json FROM floor.events
+WHERE started_at >= %(since)s AND started_at < %(until)s ORDER BY table_name, round_id, seq
+"""
+
+
+def floor_rounds(conn: psycopg.Connection[Any], since: _dt.datetime, until: _dt.datetime) -> list[RoundRow]:
+    """The floor's rounds started in [since, until) with their events (the first copy's: the
+    events a round gained when finished again at its station are not read)."""
+    window = {"since": since, "until": until}
+    events: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    for table, rid, text in conn.execute(_EVENTS, window).fetchall():
+        events.setdefault((str(table), int(rid)), []).append(json.loads(text))
+    return [round_row(int(rid), str(table), started.astimezone(_dt.UTC).isoformat(), json.loads(config),
+                      events.get((str(table), int(rid)), []))
+            for table, rid, started, config in conn.execute(_ROUNDS, window).fetchall()]
+
+
+def advantage_conditions(rounds: list[RoundRow], since: str) -> list[Condition]:
+    """One ``advantage_play`` condition per table with a player ``protect`` flags over its
+    rounds started at or after ``since`` (``rebuild_counts`` already run over ``rounds``)."""
+    tables: dict[str, list[RoundRow]] = {}
+    for r in rounds:
+        if r.started_at >= since:
+            tables.setdefault(r.table, []).append(r)
+    out = []
+    for table, members in sorted(tables.items()):
+        flagged = [p for p in player_reports(members) if p.flagged]
+        if not flagged:
+            continue
+        parts = []
+        for p in flagged:
+            corr = "-" if p.correlation is None else f"{p.correlation:+.2f}"
+            edge = "" if p.estimated_edge is None else f", estimated edge {p.estimated_edge * 100:+.2f} %"
+            parts.append(f"{p.player}: {p.rounds} rounds, correlation {corr}, p-value {p.p_value:.2g}{edge} "
+                         f"({'; '.join(p.reasons)})")
+        out.append(Condition(table, "advantage_play", "advantage play suspected: " + " | ".join(parts)))
+    return out
+
+
+def shoe_edges(game: str, decks: int, seen: list[Card], out: int) -> dict[str, float] | None:
+    """The player's expected return per unit on the next round of a shoe whose cards ``seen``
+    (on record) and ``out`` cards in all have left it: ``main`` (the count's estimate) and each
+    side bet decided by the first cards (exact over the remaining composition); None when the
+    game has no count at that deck count."""
+    count = count_for(game, decks) if decks > 0 else None
+    if count is None:
+        return None
+    edges = {"main": count.edge(seen, out)}
+    specs = exact_side_bets(game)
+    if specs:
+        left = Counter(full_shoe(game, decks))
+        left.subtract(seen)
+        shoe = {card: n for card, n in left.items() if n > 0}
+        for spec in specs:
+            edges[spec.key] = float(side_bet_return(game, spec, shoe))
+    return edges
+
+
+def shoe_conditions(rounds: list[RoundRow], level: float,
+                    cache: dict[tuple[str, str, int, int], dict[str, float] | None] | None = None) -> list[Condition]:
+    """One ``shoe_favours_players`` condition per table whose current shoe (its latest round's)
+    gives the player more than ``level`` on the main wager or a side bet on the next round."""
+    latest: dict[str, RoundRow] = {}
+    for r in rounds:
+        if r.table not in latest or (r.started_at, r.round_id) > (latest[r.table].started_at, latest[r.table].round_id):
+            latest[r.table] = r
+    out = []
+    for table, last in sorted(latest.items()):
+        if last.shoe_id is None:
+            continue
+        members = sorted((r for r in rounds if r.table == table and r.shoe_id == last.shoe_id),
+                         key=lambda m: (m.dealt, m.round_id))
+        seen = [c for m in members for c in m.cards]
+        after = members[-1]
+        dealt = after.dealt + len(after.cards)
+        key = (table, last.shoe_id, len(seen), dealt)
+        if cache is not None and key in cache:
+            edges = cache[key]
+        else:
+            edges = shoe_edges(last.game, last.decks, seen, dealt)
+            if cache is not None:
+                cache[key] = edges
+        over = {bet: e for bet, e in (edges or {}).items() if e > level}
+        if not over:
+            continue
+        figures = ", ".join(f"{'main wager' if bet == 'main' else 'side bet ' + bet} {e * 100:+.2f} %"
+                            for bet, e in over.items())
+        out.append(Condition(table, "shoe_favours_players",
+                             f"shoe {last.shoe_id} favours the players after round {after.round_id} "
+                             f"({max(dealt, len(seen))} of {full_size(last.game, last.decks)} cards out, "
+                             f"{len(seen)} on record): {figures} (level {level * 100:+.2f} %)"))
+    return out
+
+
+def full_size(game: str, decks: int) -> int:
+    return sum(full_shoe(game, decks).values())
+
+
+class ProtectionCheck:
+    """The floor service's check (``FloorService(checks=...)``): both kinds on each pass.
+
+    The pass only reads the rounds; the work — the printed chart of a (game, decks) the first
+    time (about a minute), each round's decisions, side bets' exact figures (seconds per shoe
+    state for Star Elements) — runs on a thread of its own (``background``), and the pass
+    raises what the latest finished work found: a pass never waits on it. Side bets' figures
+    are kept per shoe state, worked out once. ``background=False`` (``floor serve --once``):
+    the pass waits for the work."""
+
+    def __init__(self, settings: LiveSettings = LiveSettings(), *, background: bool = True) -> None:
+        self.settings = settings
+        self.background = background
+        self._edges: dict[tuple[str, str, int, int], dict[str, float] | None] = {}
+        self._found: list[Condition] = []
+        self._lock = threading.Lock()
+        self._busy = False
+        self.log: Callable[[str], None] = lambda line: None  # the service's log (floor serve)
+
+    def __call__(self, conn: psycopg.Connection[Any], moment: _dt.datetime) -> list[Condition]:
+        s = self.settings
+        since = moment - s.window
+        rounds = floor_rounds(conn, since - s.lookback, moment + _dt.timedelta(minutes=1))
+        if not self.background:
+            return self.work(rounds, since)
+        with self._lock:
+            start, self._busy = not self._busy, True
+            found = list(self._found)
+        if start:
+            threading.Thread(target=self._work, args=(rounds, since), name="protect-live", daemon=True).start()
+        return found
+
+    def _work(self, rounds: list[RoundRow], since: _dt.datetime) -> None:
+        try:
+            found = self.work(rounds, since)
+        except Exception as err:  # noqa: BLE001 - kept as it was; the next pass tries again
+            self.log(f"floor service: game protection's work failed ({type(err).__name__}: {err})")
+            found = None
+        with self._lock:
+            if found is not None:
+                self._found = found
+            self._busy = False
+
+    def work(self, rounds: list[RoundRow], since: _dt.datetime) -> list[Condition]:
+        """Both kinds over ``rounds`` (the players' from ``since``)."""
+        rebuild_counts(rounds)
+        out = advantage_conditions(rounds, since.astimezone(_dt.UTC).isoformat())
+        kept = dict(self._edges)
+        out.extend(shoe_conditions(rounds, self.settings.level, kept))
+        current = {(r.table, r.shoe_id) for r in rounds}
+        self._edges = {k: v for k, v in kept.items() if (k[0], k[1]) in current}
+        return out
