@@ -4,7 +4,9 @@ It runs ``initdb`` and ``pg_ctl`` (PostgreSQL 15+) into a temporary directory an
 only on a Unix socket there (no TCP port). The server refuses to run as root: when this
 process is root, the server runs as the unprivileged ``postgres`` account (the directory
 is handed to it); otherwise as the current user. Settings are for a small shared machine:
-small buffers, and — only here, never in a real floor — no fsync.
+small buffers, and — only here, never in a real floor — no fsync. ``Server.standby()`` starts
+a hot standby of a server (``pg_basebackup -R``: streaming replication over the primary's
+socket) on a directory and socket of its own.
 """
 
 from __future__ import annotations
@@ -42,8 +44,12 @@ def find_binaries() -> Path:
 class Server:
     """One running throwaway server; :meth:`url` gives a connection URL for a database."""
 
-    def __init__(self, *, shared_buffers: str = "32MB", extra: Sequence[str] = ()) -> None:
+    def __init__(self, *, shared_buffers: str = "32MB", extra: Sequence[str] = (),
+                 primary: Server | None = None) -> None:
+        """``primary``: start a hot standby of that server instead of a new cluster (its data
+        copied by ``pg_basebackup -R``: it follows the primary by streaming replication)."""
         self.bin = find_binaries()
+        self.shared_buffers, self.extra = shared_buffers, tuple(extra)
         self.root = Path(tempfile.mkdtemp(prefix="da-floor-pg-"))
         self.data = self.root / "data"
         self.socket_dir = self.root / "sock"
@@ -61,10 +67,18 @@ class Server:
         self.socket_dir.mkdir()
         if self._account is not None:
             os.chown(self.socket_dir, self._account.pw_uid, self._account.pw_gid)
-        self._run(
-            [str(self.bin / "initdb"), "-D", str(self.data), "-U", ADMIN, "--auth=trust",
-             "--encoding=UTF8", "--locale=C", "--no-sync"]
-        )
+        if primary is None:
+            self._run(
+                [str(self.bin / "initdb"), "-D", str(self.data), "-U", ADMIN, "--auth=trust",
+                 "--encoding=UTF8", "--locale=C", "--no-sync"]
+            )
+        else:
+            # initdb's pg_hba.conf trusts local replication connections; -R writes
+            # standby.signal and primary_conninfo (the primary's socket) into the copy
+            self._run(
+                [str(self.bin / "pg_basebackup"), "-D", str(self.data), "-R", "-X", "stream",
+                 "-c", "fast", "--no-sync", "-d", f"host={primary.socket_dir} user={ADMIN}"]
+            )
         options = [
             "-c", "listen_addresses=",
             "-c", f"unix_socket_directories={self.socket_dir}",
@@ -81,6 +95,32 @@ class Server:
                        "-t", "60", "-o", " ".join(_quote(o) for o in options), "start"]
         self._run(self._start)
         self._counter = 0
+
+    def standby(self) -> Server:
+        """A hot standby of this server, on its own directory and socket (stopped with ``stop``)."""
+        return Server(shared_buffers=self.shared_buffers, extra=self.extra, primary=self)
+
+    def wait_replayed(self, primary: Server, timeout: float = 30.0) -> None:
+        """Wait until this standby has replayed everything the primary has written so far."""
+        import time
+
+        import psycopg
+
+        with psycopg.connect(primary.url(), autocommit=True) as conn:
+            row = conn.execute("SELECT pg_current_wal_lsn()::text").fetchone()
+            assert row is not None
+            target = str(row[0])
+        deadline = time.monotonic() + timeout
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            while True:
+                row = conn.execute("SELECT pg_is_in_recovery(), pg_last_wal_replay_lsn() >= %s::pg_lsn",
+                                   (target,)).fetchone()
+                assert row is not None and row[0], "not a standby: it is not in recovery"
+                if row[1]:
+                    return
+                if time.monotonic() > deadline:
+                    raise ServerUnavailable(f"the standby did not replay up to {target} within {timeout:g} s")
+                time.sleep(0.05)
 
     def _run(self, argv: list[str]) -> None:
         kwargs: dict[str, object] = {}
