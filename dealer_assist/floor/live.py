@@ -178,7 +178,7 @@ class LiveListener:
         a standby out of reach or too far behind: the wake-up goes ahead, the lag is shown)."""
         if self.replica_url is None:
             return
-        row = conn.execute("SELECT pg_current_wal_lsn()::text").fetchone()
+        row = conn.execute("SELECT pg_current_wal_insert_lsn()::text").fetchone()
         if row is None:
             return
         deadline = time.monotonic() + self._replay_wait

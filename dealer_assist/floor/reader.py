@@ -363,7 +363,10 @@ class FloorReader:
         with connect(self.url, timeouts=REVIEW) as conn:
             yield conn
             conn.commit()
-            row = conn.execute("SELECT pg_current_wal_lsn()::text").fetchone() if self.reads_standby else None
+            # the insert position: an asynchronous commit (synchronous_commit off) may not be
+            # written yet, and pg_current_wal_lsn() would be before it (when the commit ends a WAL
+            # page this is past the next page's header: the wait then lasts until more WAL comes)
+            row = conn.execute("SELECT pg_current_wal_insert_lsn()::text").fetchone() if self.reads_standby else None
         if row is not None:
             self._wait_replayed(str(row[0]))
 

@@ -107,7 +107,7 @@ class Server:
         import psycopg
 
         with psycopg.connect(primary.url(), autocommit=True) as conn:
-            row = conn.execute("SELECT pg_current_wal_lsn()::text").fetchone()
+            row = conn.execute("SELECT pg_current_wal_insert_lsn()::text").fetchone()
             assert row is not None
             target = str(row[0])
         deadline = time.monotonic() + timeout
