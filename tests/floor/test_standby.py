@@ -6,6 +6,7 @@ pit window started with ``read_url``:
   standby has replayed it — and not before: with the standby's replay paused the pit keeps
   showing what the standby has and says how far behind it is;
 - an alert acknowledged from that pit lands on the primary (a standby refuses every write);
+- ``history --db STANDBY verify`` reads the standby alone;
 - ``review --read-url`` without a floor ``--db``, or with a password in it, is refused.
 """
 
@@ -193,6 +194,9 @@ def test_the_standby_refuses_writes_and_the_reader_sends_them_to_the_primary(
         assert lag is not None and lag.standby
     with FloorReader(replicated.review_url) as reader:
         assert reader.replica_lag() is None  # it reads the primary
+    # history only reads: its --db may be the standby (a long verify off the primary)
+    done = cli("history", "--db", replicated.standby_review_url, "verify")
+    assert done.returncode == 0 and done.stdout.startswith("ok: 1 tables, 1 rounds"), done.stdout + done.stderr
 
 
 def test_review_read_url_needs_a_floor_and_no_password(replicated: Replicated) -> None:
