@@ -7,12 +7,14 @@ pit window started with ``read_url``:
   showing what the standby has and says how far behind it is;
 - an alert acknowledged from that pit lands on the primary (a standby refuses every write);
 - ``history --db STANDBY verify`` reads the standby alone;
-- ``review --read-url`` without a floor ``--db``, or with a password in it, is refused.
+- ``review --read-url`` without a floor ``--db``, or with a password in it, is refused; the
+  configuration's ``[floor] read_url`` (``review --config FILE``) is checked the same way.
 """
 
 from __future__ import annotations
 
 import os
+import tomllib
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
@@ -205,3 +207,27 @@ def test_review_read_url_needs_a_floor_and_no_password(replicated: Replicated) -
     secret = cli("review", "--db", replicated.review_url,
                  "--read-url", replicated.standby_review_url.replace("@/", ":hunter2@/"))
     assert secret.returncode == 2 and "carries a password" in secret.stderr and "hunter2" not in secret.stderr
+
+
+def test_the_configurations_floor_read_url(tmp_path: Path, replicated: Replicated) -> None:
+    from dealer_assist.service import station
+    from dealer_assist.service.station import StationError
+
+    path = tmp_path / "station.toml"
+    path.write_text('[floor]\nurl = "postgresql://bj07@floor-db/floor"\n'
+                    'read_url = "postgresql://floor_review@floor-replica/floor"\n')
+    cfg = station.load_config(path)
+    assert cfg.floor_read_url == "postgresql://floor_review@floor-replica/floor"
+    assert station.parse_config(tomllib.loads(station.render_config(cfg))).floor_read_url == cfg.floor_read_url
+    path.write_text('[floor]\nread_url = "service=floor-replica"\n')
+    assert station.load_config(path).floor_read_url == "service=floor-replica"
+    path.write_text('[floor]\nread_url = "floor-replica"\n')
+    with pytest.raises(StationError, match="floor.read_url 'floor-replica' is not a postgresql:// URL"):
+        station.load_config(path)
+    path.write_text('[floor]\nread_url = "postgresql://floor_review:hunter2@floor-replica/floor"\n')
+    with pytest.raises(StationError, match="floor.read_url carries a password"):
+        station.load_config(path)
+    # the pit reads it from the configuration it is given
+    done = cli("review", "--config", str(path), "--db", replicated.review_url)
+    assert done.returncode == 2 and "floor.read_url carries a password" in done.stderr
+    assert "hunter2" not in done.stderr

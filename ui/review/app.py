@@ -455,7 +455,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", metavar="FILE", help="the station configuration naming the store")
     parser.add_argument("--read-url", metavar="URL",
                         help="with a floor --db: a hot standby of the floor to read from (streaming "
-                             "replication); notes, acknowledgements and accounting still go to --db")
+                             "replication; default: the --config file's [floor] read_url); notes, "
+                             "acknowledgements and accounting still go to --db")
     parser.add_argument("--round", type=whole_number(1), metavar="ID", help="open this round")
     parser.add_argument("--socket", metavar="PATH",
                         help="the station service's socket (default: $DEALER_ASSIST_SOCKET, else "
@@ -547,6 +548,12 @@ def run(args: argparse.Namespace) -> int:
     if reason:
         return fail(reason)  # before Qt: without a display Qt aborts the process
     if args.db and is_floor_url(args.db):
+        if not getattr(args, "read_url", None) and args.config:
+            try:  # the named configuration's [floor] read_url, beside the floor's URL
+                cfg = find_config(args.config)
+            except StationError as exc:
+                return fail(str(exc))
+            args.read_url = cfg.floor_read_url if cfg is not None else None
         return _run_floor(args)
     if getattr(args, "read_url", None):
         return fail("--read-url is a standby of the floor: it needs --db postgresql://... (the floor's primary)")
