@@ -231,3 +231,21 @@ def test_the_configurations_floor_read_url(tmp_path: Path, replicated: Replicate
     done = cli("review", "--config", str(path), "--db", replicated.review_url)
     assert done.returncode == 2 and "floor.read_url carries a password" in done.stderr
     assert "hunter2" not in done.stderr
+
+
+@pytest.mark.gui
+def test_the_station_setup_dialog_keeps_the_read_url(tmp_path: Path, qtbot: Any) -> None:
+    """The dealer's Station setup does not show ``[floor] read_url``; saving it keeps it."""
+    from dealer_assist.service import station
+    from ui.dealer.station_setup import StationSetupDialog
+
+    path = tmp_path / "station.toml"
+    path.write_text('[table]\nname = "BJ-07"\npit = "PIT-2"\n[floor]\nservice = "floor"\n'
+                    'read_url = "service=floor-replica"\n')
+    cfg = station.load_config(path)
+    dialog = StationSetupDialog(cfg, path, "sue", lambda _cfg, _changes: None)
+    qtbot.addWidget(dialog)
+    dialog.pit.setText("PIT-3")
+    dialog.save()
+    saved = station.load_config(path)
+    assert (saved.pit, saved.floor_service, saved.floor_read_url) == ("PIT-3", "floor", "service=floor-replica")
