@@ -10,6 +10,10 @@ finds the rows. Each station's forwarder beats at least every ``forward.HEARTBEA
 (since its last beat); a fresh beat with no new round is an *idle table*; a table never heard
 from is *not connected* (its station's URL, credentials or registration are wrong — the floor
 cannot tell which, the station's screen can).
+
+A pit that reads a hot standby still listens on the primary (a standby runs no ``LISTEN``);
+the listener then waits until the standby has replayed what the primary had written when the
+notification came (a bounded wait) before it wakes the pit, so the pit finds the rows there.
 """
 
 from __future__ import annotations
@@ -116,11 +120,17 @@ class LiveListener:
     or after a reconnection, when notifications may have been missed); ``on_link(text)`` with
     the listener's own link state. It reconnects by itself (after a server restart, a lost
     link), backing off from 0.5 s to ``max_backoff``; every ``tick`` seconds it also checks the
-    link with a ``SELECT 1`` under a deadline (a black-holed link sends no error)."""
+    link with a ``SELECT 1`` under a deadline (a black-holed link sends no error).
+    ``replica_url``: the standby the pit reads; a wake-up waits (at most ``replay_wait``
+    seconds) until it has replayed what the primary had written."""
 
     def __init__(self, url: str, on_change: Callable[[set[str]], None], on_link: Callable[[str], None],
-                 *, tick: float = 5.0, max_backoff: float = 5.0) -> None:
+                 *, tick: float = 5.0, max_backoff: float = 5.0, replica_url: str | None = None,
+                 replay_wait: float = 5.0) -> None:
         self.url = url
+        self.replica_url = replica_url if replica_url != url else None
+        self._replay_wait = replay_wait
+        self._replica: psycopg.Connection[Any] | None = None
         self._on_change = on_change
         self._on_link = on_link
         self._tick = tick
@@ -160,12 +170,38 @@ class LiveListener:
                 text = str(err).strip().splitlines()
                 self._on_link(f"floor: live updates lost ({text[0] if text else type(err).__name__}); reconnecting")
         self.connected.clear()
+        if self._replica is not None:
+            self._replica.close()
+
+    def _wait_replayed(self, conn: psycopg.Connection[Any]) -> None:
+        """With a standby: wait until it has replayed the primary's WAL as written now (bounded;
+        a standby out of reach or too far behind: the wake-up goes ahead, the lag is shown)."""
+        if self.replica_url is None:
+            return
+        row = conn.execute("SELECT pg_current_wal_insert_lsn()::text").fetchone()
+        if row is None:
+            return
+        deadline = time.monotonic() + self._replay_wait
+        try:
+            if self._replica is None or self._replica.closed or self._replica.broken:
+                self._replica = connect(self.replica_url, autocommit=True, timeouts=REVIEW)
+            while not self._stop.is_set():
+                done = self._replica.execute(
+                    "SELECT NOT pg_is_in_recovery() OR pg_last_wal_replay_lsn() >= %s::pg_lsn", (row[0],)).fetchone()
+                if (done is not None and done[0]) or time.monotonic() >= deadline:
+                    return
+                time.sleep(0.02)
+        except (psycopg.Error, FloorError):
+            if self._replica is not None:
+                self._replica.close()
+            self._replica = None
 
     def _listen(self, conn: psycopg.Connection[Any]) -> None:
         last_check = time.monotonic()
         while not self._stop.is_set():
             tables = {n.payload for n in conn.notifies(timeout=0.25)}
             if tables:
+                self._wait_replayed(conn)
                 self._on_change(tables)
             if time.monotonic() - last_check >= self._tick:
                 with Watchdog(conn, REVIEW.connect):

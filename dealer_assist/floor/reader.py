@@ -1,7 +1,9 @@
 """Reading the floor: round listings across tables, export, the pit's figures, and verify.
 
 Used by ``dealer-assist history --db URL`` and the pit supervisor's review on the floor. It
-needs only SELECT (the review role); it never writes.
+needs only SELECT (the review role); it never writes. Its reads may go to a hot standby
+(``read_url``, streaming replication); the pit's few writes (notes, acknowledgements, alerts,
+accounting entries) always go to the primary (``url``).
 
 Times handed in and out are aware datetimes or store-format text (UTC); the floor keeps
 ``timestamptz``.
@@ -13,6 +15,7 @@ import datetime as _dt
 import hmac
 import json
 import queue
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -39,6 +42,7 @@ __all__ = [
     "sort_key",
     "FloorVerify",
     "HourFigure",
+    "ReplicaLag",
     "TableState",
 ]
 
@@ -248,12 +252,52 @@ class StoredTheo:
     actual: Decimal
 
 
-class FloorReader:
-    """A read-only view of the floor database (one connection; not shared between threads)."""
+@dataclass(frozen=True)
+class ReplicaLag:
+    """How far the standby a pit reads is behind the primary: WAL bytes written on the primary
+    and not yet replayed there, and the age of the standby's last replayed transaction while it
+    is behind (0 when caught up). ``standby`` False: the read server is not in recovery (it is a
+    primary, or a standby promoted)."""
 
-    def __init__(self, url: str) -> None:
+    standby: bool
+    behind_bytes: int
+    seconds: float
+
+    def text(self) -> str:
+        if not self.standby:
+            return "reads a server that is not a standby"
+        if self.behind_bytes <= 0:
+            return "standby caught up"
+        return f"standby {_duration(self.seconds)} behind ({_size(self.behind_bytes)} not yet replayed)"
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    whole = int(seconds)
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60} s"
+    return f"{whole // 3600} h {whole % 3600 // 60} min"
+
+
+def _size(count: int) -> str:
+    for unit, scale in (("MB", 1 << 20), ("kB", 1 << 10)):
+        if count >= scale:
+            return f"{count / scale:.1f} {unit}"
+    return f"{count} bytes"
+
+
+class FloorReader:
+    """A read-only view of the floor database (one connection; not shared between threads).
+
+    ``read_url``: a hot standby of the floor to read from (None: read the primary, ``url``);
+    the few writes open a connection of their own to ``url``."""
+
+    def __init__(self, url: str, read_url: str | None = None) -> None:
         self.url = url
-        self.conn = connect(url, autocommit=True, timeouts=REVIEW)
+        self.read_url = read_url or url
+        self._primary: psycopg.Connection[Any] | None = None  # replica_lag's view of the primary
+        self.conn = connect(self.read_url, autocommit=True, timeouts=REVIEW)
         try:
             check_schema(self.conn)
         except BaseException:
@@ -266,6 +310,8 @@ class FloorReader:
 
     def close(self) -> None:
         self.conn.close()
+        if self._primary is not None:
+            self._primary.close()
         while True:
             try:
                 self._idle_parts.get_nowait().close()
@@ -290,18 +336,75 @@ class FloorReader:
                 if attempt == 0 and (self.conn.broken or self.conn.closed):
                     self.conn.close()
                     continue
-                raise FloorError(f"{safe_url(self.url)}: {describe_error(err)}") from None
+                raise FloorError(f"{safe_url(self.read_url)}: {describe_error(err)}") from None
             except psycopg.Error as err:
-                raise FloorError(f"{safe_url(self.url)}: {describe_error(err)}") from None
-        raise FloorError(f"{safe_url(self.url)}: the connection broke twice")
+                raise FloorError(f"{safe_url(self.read_url)}: {describe_error(err)}") from None
+        raise FloorError(f"{safe_url(self.read_url)}: the connection broke twice")
 
     def _reconnect(self) -> None:
-        conn = connect(self.url, autocommit=True, timeouts=REVIEW)
+        conn = connect(self.read_url, autocommit=True, timeouts=REVIEW)
         conn.read_only = True
         self.conn = conn
 
     def _rows(self, query: Any, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         return self._again(lambda: self.conn.execute(query, params).fetchall())
+
+    # ---- the standby read from (read_url)
+
+    @property
+    def reads_standby(self) -> bool:
+        return self.read_url != self.url
+
+    @contextmanager
+    def _primary_write(self) -> Iterator[psycopg.Connection[Any]]:
+        """A connection of its own to the primary for one write; once it is committed, and the
+        reader reads a standby, wait (at most ``replay_wait`` s) until the standby has replayed
+        it, so what the pit shows next includes its own write."""
+        with connect(self.url, timeouts=REVIEW) as conn:
+            yield conn
+            conn.commit()
+            # the insert position: an asynchronous commit (synchronous_commit off) may not be
+            # written yet, and pg_current_wal_lsn() would be before it (when the commit ends a WAL
+            # page this is past the next page's header: the wait then lasts until more WAL comes)
+            row = conn.execute("SELECT pg_current_wal_insert_lsn()::text").fetchone() if self.reads_standby else None
+        if row is not None:
+            self._wait_replayed(str(row[0]))
+
+    replay_wait = 5.0
+
+    def _wait_replayed(self, lsn: str) -> None:
+        deadline = time.monotonic() + self.replay_wait
+        try:
+            while not self._rows("SELECT NOT pg_is_in_recovery() OR pg_last_wal_replay_lsn() >= %s::pg_lsn",
+                                 (lsn,))[0][0]:
+                if time.monotonic() >= deadline:
+                    return  # the standby is behind: the pit shows its lag
+                time.sleep(0.02)
+        except FloorError:
+            return  # the write is on the primary; the next read says what is wrong with the standby
+
+    def replica_lag(self) -> ReplicaLag | None:
+        """How far the read server is behind the primary (None when the reader reads the primary)."""
+        if not self.reads_standby:
+            return None
+        rows = self._rows(
+            "SELECT pg_is_in_recovery(), pg_last_wal_replay_lsn()::text, "
+            "coalesce(extract(epoch FROM clock_timestamp() - pg_last_xact_replay_timestamp()), 0)::float8")
+        in_recovery, replayed, age = rows[0]
+        if not in_recovery or replayed is None:
+            return ReplicaLag(False, 0, 0.0)
+        try:
+            if self._primary is None or self._primary.closed or self._primary.broken:
+                self._primary = connect(self.url, autocommit=True, timeouts=REVIEW)
+                self._primary.read_only = True
+            row = self._primary.execute("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), %s::pg_lsn)::bigint",
+                                        (replayed,)).fetchone()
+        except psycopg.Error as err:
+            if self._primary is not None:
+                self._primary.close()
+            raise FloorError(f"{safe_url(self.url)}: {describe_error(err)}") from None
+        behind = max(0, int(row[0])) if row is not None else 0
+        return ReplicaLag(True, behind, float(age) if behind else 0.0)
 
     # ---- theoretical win (worked out once per round at forwarding: floor.rounds.theo)
 
@@ -339,7 +442,7 @@ class FloorReader:
         found = self._again(lambda: alerts.evaluate(self.conn, pit=pit, **options))
         if not found:
             return []
-        with connect(self.url, timeouts=REVIEW) as conn:
+        with self._primary_write() as conn:
             return alerts.raise_alerts(conn, found)
 
     def alerts(self, pit: str | None = None, *, open_only: bool = False) -> list[Alert]:
@@ -351,7 +454,7 @@ class FloorReader:
         from dealer_assist.floor import alerts
 
         try:
-            with connect(self.url, timeouts=REVIEW) as conn:
+            with self._primary_write() as conn:
                 alerts.acknowledge(conn, alert_id, supervisor, note)
         except psycopg.Error as err:
             raise FloorError(f"{safe_url(self.url)}: {describe_error(err)}") from None
@@ -364,7 +467,7 @@ class FloorReader:
 
     def write(self, record: Callable[[psycopg.Connection[Any]], T]) -> T:
         """``record(conn)`` on a writable connection of its own (the review role's few writes)."""
-        with connect(self.url, timeouts=REVIEW) as conn:
+        with self._primary_write() as conn:
             return record(conn)
 
     def live(self, pit: str | None = None) -> list[LiveTable]:
@@ -525,7 +628,7 @@ class FloorReader:
         if not text:
             raise FloorError("a note needs its text")
         try:
-            with connect(self.url, timeouts=REVIEW) as conn:
+            with self._primary_write() as conn:
                 conn.execute(
                     "INSERT INTO floor.notes (table_name, round_id, kind, supervisor, text) "
                     "VALUES (%s, %s, %s, %s, %s)",
@@ -827,7 +930,7 @@ class FloorReader:
         try:
             conn = self._idle_parts.get_nowait()
         except queue.Empty:
-            conn = connect(self.url, autocommit=True, timeouts=REVIEW)
+            conn = connect(self.read_url, autocommit=True, timeouts=REVIEW)
             conn.read_only = True
             conn.execute("SET jit = off")  # short per-round expressions: compiling costs more
             conn.execute("SET work_mem = '64MB'")  # a part's rows grouped and compared in memory
@@ -872,7 +975,7 @@ class FloorReader:
                     links[int(floor_seq)] = (int(rid), bytes(digest), bytes(floor_link), problem)
                     events += int(n_events)
         except psycopg.Error as err:
-            raise FloorError(f"{safe_url(self.url)}: {describe_error(err)}") from None
+            raise FloorError(f"{safe_url(self.read_url)}: {describe_error(err)}") from None
         return links, events
 
     def _verify_versions(self, table: str, max_audit: int, min_audit: int = 1) -> tuple[str, str] | None:
@@ -963,7 +1066,7 @@ class FloorReader:
                     count += 1
                 cur.close()
         except psycopg.Error as err:
-            raise FloorError(f"{safe_url(self.url)}: {describe_error(err)}") from None
+            raise FloorError(f"{safe_url(self.read_url)}: {describe_error(err)}") from None
         return None, count
 
 

@@ -129,6 +129,7 @@ class StationConfig:
     store: str = ""  # "" = table.db in the site data directory
     floor_service: str = ""  # PostgreSQL service name (pg_service.conf) of the floor database
     floor_database: str = ""  # or its URL, postgresql://user@host/db: never a password (floor.secret)
+    floor_read_url: str = ""  # a hot standby of the floor the pit reads (review --db URL), or ""
     source: Path | None = None  # the file it was read from
 
     @property
@@ -159,7 +160,7 @@ _SECTIONS: dict[str, set[str]] = {
     "table": _TABLE_KEYS | {"limits"},
     "shoe": {"port", "codec", "baud"},
     "store": {"path"},
-    "floor": {"service", "url"},
+    "floor": {"service", "url", "read_url"},
 }
 
 
@@ -210,8 +211,14 @@ def parse_config(doc: Mapping[str, Any], source: Path | None = None) -> StationC
         store=_text("store.path", doc.get("store", {}).get("path", "")),
         floor_service=_text("floor.service", doc.get("floor", {}).get("service", "")),
         floor_database=_text("floor.url", doc.get("floor", {}).get("url", "")),
+        floor_read_url=_text("floor.read_url", doc.get("floor", {}).get("read_url", "")),
         source=source,
     )
+    if cfg.floor_read_url:
+        if not cfg.floor_read_url.startswith(("postgresql://", "postgres://", "service=")):
+            raise StationError(f"floor.read_url {cfg.floor_read_url!r} is not a postgresql:// URL or service=NAME")
+        if split_floor_password(cfg.floor_read_url)[1] is not None:
+            raise StationError("floor.read_url carries a password: give it through ~/.pgpass or pg_service.conf")
     if cfg.floor_database:
         if not cfg.floor_database.startswith(("postgresql://", "postgres://")):
             raise StationError(f"floor.url {cfg.floor_database!r} is not a postgresql:// URL")
@@ -338,6 +345,8 @@ def render_config(cfg: StationConfig) -> str:
         "# (station init puts it there; never here: this file is readable by all). Empty: none.",
         f"service = {_toml_text(cfg.floor_service)}",
         f"url = {_toml_text(cfg.floor_database)}",
+        *([f"read_url = {_toml_text(cfg.floor_read_url)}    # a hot standby the pit reads"]
+          if cfg.floor_read_url else []),
         "",
     ]
     return "\n".join(lines)

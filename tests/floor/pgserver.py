@@ -4,7 +4,9 @@ It runs ``initdb`` and ``pg_ctl`` (PostgreSQL 15+) into a temporary directory an
 only on a Unix socket there (no TCP port). The server refuses to run as root: when this
 process is root, the server runs as the unprivileged ``postgres`` account (the directory
 is handed to it); otherwise as the current user. Settings are for a small shared machine:
-small buffers, and — only here, never in a real floor — no fsync.
+small buffers, and — only here, never in a real floor — no fsync. ``Server.standby()`` starts
+a hot standby of a server (``pg_basebackup -R``: streaming replication over the primary's
+socket) on a directory and socket of its own.
 """
 
 from __future__ import annotations
@@ -42,8 +44,15 @@ def find_binaries() -> Path:
 class Server:
     """One running throwaway server; :meth:`url` gives a connection URL for a database."""
 
-    def __init__(self, *, shared_buffers: str = "32MB", extra: Sequence[str] = ()) -> None:
+    def __init__(self, *, shared_buffers: str = "32MB", extra: Sequence[str] = (),
+                 primary: Server | None = None, archive: bool = False, restore: Server | None = None) -> None:
+        """``primary``: start a hot standby of that server instead of a new cluster (its data
+        copied by ``pg_basebackup -R``: it follows the primary by streaming replication).
+        ``archive``: keep every finished WAL segment in ``self.archive`` (``archive_command``).
+        ``restore``: a fresh server from that server's last :meth:`base_backup`, recovered
+        from its WAL archive to the archive's end and then promoted (a restore after a loss)."""
         self.bin = find_binaries()
+        self.shared_buffers, self.extra = shared_buffers, tuple(extra)
         self.root = Path(tempfile.mkdtemp(prefix="da-floor-pg-"))
         self.data = self.root / "data"
         self.socket_dir = self.root / "sock"
@@ -59,12 +68,29 @@ class Server:
             os.chown(self.root, self._account.pw_uid, self._account.pw_gid)
             os.chmod(self.root, 0o755)
         self.socket_dir.mkdir()
+        self.archive = self.root / "archive"
+        self.archive.mkdir()
         if self._account is not None:
-            os.chown(self.socket_dir, self._account.pw_uid, self._account.pw_gid)
-        self._run(
-            [str(self.bin / "initdb"), "-D", str(self.data), "-U", ADMIN, "--auth=trust",
-             "--encoding=UTF8", "--locale=C", "--no-sync"]
-        )
+            for made in (self.socket_dir, self.archive):
+                os.chown(made, self._account.pw_uid, self._account.pw_gid)
+        if restore is not None:
+            self._run(["cp", "-a", str(restore.root / "backup"), str(self.data)])
+            (self.data / "recovery.signal").touch()
+            _chown_tree(self.data, self._account)
+            with open(self.data / "postgresql.auto.conf", "a", encoding="utf-8") as conf:
+                conf.write(f"restore_command = 'cp {restore.archive}/%f %p'\n")
+        elif primary is None:
+            self._run(
+                [str(self.bin / "initdb"), "-D", str(self.data), "-U", ADMIN, "--auth=trust",
+                 "--encoding=UTF8", "--locale=C", "--no-sync"]
+            )
+        else:
+            # initdb's pg_hba.conf trusts local replication connections; -R writes
+            # standby.signal and primary_conninfo (the primary's socket) into the copy
+            self._run(
+                [str(self.bin / "pg_basebackup"), "-D", str(self.data), "-R", "-X", "stream",
+                 "-c", "fast", "--no-sync", "-d", f"host={primary.socket_dir} user={ADMIN}"]
+            )
         options = [
             "-c", "listen_addresses=",
             "-c", f"unix_socket_directories={self.socket_dir}",
@@ -75,12 +101,82 @@ class Server:
             "-c", "full_page_writes=off",
             "-c", "max_worker_processes=2",
             "-c", "max_parallel_workers_per_gather=0",
+            *(("-c", "archive_mode=on", "-c", f"archive_command=cp %p {self.archive}/%f") if archive else ()),
             *extra,
         ]
         self._start = [str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-w",
                        "-t", "60", "-o", " ".join(_quote(o) for o in options), "start"]
         self._run(self._start)
         self._counter = 0
+        if restore is not None:
+            self._wait_promoted()
+
+    def base_backup(self) -> Path:
+        """A base backup of this server (``pg_basebackup -X stream``) in ``root/backup``."""
+        backup = self.root / "backup"
+        shutil.rmtree(backup, ignore_errors=True)
+        self._run([str(self.bin / "pg_basebackup"), "-D", str(backup), "-X", "stream", "-c", "fast",
+                   "--no-sync", "-d", f"host={self.socket_dir} user={ADMIN}"])
+        return backup
+
+    def archive_wal(self) -> None:
+        """Close the current WAL segment and wait until it is in the archive."""
+        import time
+
+        import psycopg
+
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            row = conn.execute("SELECT pg_walfile_name(pg_switch_wal())").fetchone()
+            assert row is not None
+            deadline = time.monotonic() + 30
+            while not (self.archive / str(row[0])).exists():
+                if time.monotonic() > deadline:
+                    raise ServerUnavailable(f"WAL segment {row[0]} was not archived within 30 s")
+                time.sleep(0.05)
+
+    def _wait_promoted(self, timeout: float = 60.0) -> None:
+        import time
+
+        import psycopg
+
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                with psycopg.connect(self.url(), autocommit=True) as conn:
+                    row = conn.execute("SELECT pg_is_in_recovery()").fetchone()
+                    if row is not None and not row[0]:
+                        return
+            except psycopg.OperationalError:
+                pass
+            if time.monotonic() > deadline:
+                raise ServerUnavailable(f"the restored server did not finish recovery within {timeout:g} s")
+            time.sleep(0.1)
+
+    def standby(self) -> Server:
+        """A hot standby of this server, on its own directory and socket (stopped with ``stop``)."""
+        return Server(shared_buffers=self.shared_buffers, extra=self.extra, primary=self)
+
+    def wait_replayed(self, primary: Server, timeout: float = 30.0) -> None:
+        """Wait until this standby has replayed everything the primary has written so far."""
+        import time
+
+        import psycopg
+
+        with psycopg.connect(primary.url(), autocommit=True) as conn:
+            row = conn.execute("SELECT pg_current_wal_insert_lsn()::text").fetchone()
+            assert row is not None
+            target = str(row[0])
+        deadline = time.monotonic() + timeout
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            while True:
+                row = conn.execute("SELECT pg_is_in_recovery(), pg_last_wal_replay_lsn() >= %s::pg_lsn",
+                                   (target,)).fetchone()
+                assert row is not None and row[0], "not a standby: it is not in recovery"
+                if row[1]:
+                    return
+                if time.monotonic() > deadline:
+                    raise ServerUnavailable(f"the standby did not replay up to {target} within {timeout:g} s")
+                time.sleep(0.05)
 
     def _run(self, argv: list[str]) -> None:
         kwargs: dict[str, object] = {}
@@ -144,9 +240,19 @@ class Server:
 
     def stop(self) -> None:
         try:
-            self._run([str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop"])
+            if (self.data / "postmaster.pid").exists():  # not when halted
+                self._run([str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w",
+                           "stop"])
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _chown_tree(top: Path, account: pwd.struct_passwd | None) -> None:
+    if account is None:
+        return
+    for folder, dirs, files in os.walk(top):
+        for name in (folder, *(os.path.join(folder, d) for d in dirs), *(os.path.join(folder, f) for f in files)):
+            os.chown(name, account.pw_uid, account.pw_gid, follow_symlinks=False)
 
 
 def _quote(option: str) -> str:

@@ -140,7 +140,8 @@ class StationSetupDialog(ScreenDialog):
         if self.areas.value():
             doc["table"]["areas"] = self.areas.value()
         cfg = station.parse_config(doc, self.cfg.source)
-        return replace(cfg, limits=parse_limits(self.limits.text()))
+        # the pit's [floor] read_url is not edited here: kept as it was
+        return replace(cfg, limits=parse_limits(self.limits.text()), floor_read_url=self.cfg.floor_read_url)
 
     def save(self) -> None:
         try:

@@ -453,6 +453,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="the table's store (default: the station's store, docs/station.md), or the floor "
                              "database (postgresql://... or service=NAME): every table of a pit")
     parser.add_argument("--config", metavar="FILE", help="the station configuration naming the store")
+    parser.add_argument("--read-url", metavar="URL",
+                        help="with a floor --db: a hot standby of the floor to read from (streaming "
+                             "replication; default: the --config file's [floor] read_url); notes, "
+                             "acknowledgements and accounting still go to --db")
     parser.add_argument("--round", type=whole_number(1), metavar="ID", help="open this round")
     parser.add_argument("--socket", metavar="PATH",
                         help="the station service's socket (default: $DEALER_ASSIST_SOCKET, else "
@@ -503,8 +507,11 @@ def _run_floor(args: argparse.Namespace) -> int:
 
     from dealer_assist.floor.connection import FloorError, parse_url
 
+    read_url = getattr(args, "read_url", None)
     try:
         parse_url(args.db)
+        if read_url:
+            parse_url(read_url)
     except FloorError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -512,7 +519,7 @@ def _run_floor(args: argparse.Namespace) -> int:
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     start_gui_thread_collector(app)  # no collection on the pit's or the file check's workers
-    window = PitWindow(args.db)
+    window = PitWindow(args.db, read_url=read_url or None)
     fill_screen(window)
     if getattr(args, "screenshot", None):
         import time
@@ -541,7 +548,15 @@ def run(args: argparse.Namespace) -> int:
     if reason:
         return fail(reason)  # before Qt: without a display Qt aborts the process
     if args.db and is_floor_url(args.db):
+        if not getattr(args, "read_url", None) and args.config:
+            try:  # the named configuration's [floor] read_url, beside the floor's URL
+                cfg = find_config(args.config)
+            except StationError as exc:
+                return fail(str(exc))
+            args.read_url = cfg.floor_read_url if cfg is not None else None
         return _run_floor(args)
+    if getattr(args, "read_url", None):
+        return fail("--read-url is a standby of the floor: it needs --db postgresql://... (the floor's primary)")
     try:
         cfg = find_config(args.config)
         path = store_path(cfg, args.db)  # --db, else the station's store

@@ -34,12 +34,13 @@ class PitLive(QObject):
     changed = Signal(object)
     link = Signal(str)
 
-    def __init__(self, url: str, parent: QObject | None = None, *, tick: float = 5.0) -> None:
+    def __init__(self, url: str, parent: QObject | None = None, *, tick: float = 5.0,
+                 replica_url: str | None = None) -> None:
         super().__init__(parent)
         self._post = GuiPost(self)
         self.listener = LiveListener(
             url, lambda tables: self._post.post(self.changed.emit, tables),
-            lambda text: self._post.post(self.link.emit, text), tick=tick)
+            lambda text: self._post.post(self.link.emit, text), tick=tick, replica_url=replica_url)
 
     def start(self) -> None:
         self.listener.start()

@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dealer_assist.floor.connection import FloorError
 from dealer_assist.floor.reader import (
     FloorNote,
     FloorReader,
@@ -346,9 +347,13 @@ class PitWindow(QMainWindow):
     alerts_updated = Signal(object)
     accounting_updated = Signal(object)
 
-    def __init__(self, url: str, *, today: _dt.date | None = None, live_tick: float = 5.0) -> None:
+    def __init__(self, url: str, *, today: _dt.date | None = None, live_tick: float = 5.0,
+                 read_url: str | None = None) -> None:
         super().__init__()
-        self.url = url
+        self.url = url  # the primary: the pit's writes (notes, acknowledgements, accounting)
+        self.read_url = read_url  # a hot standby the pit reads (None: the primary)
+        self._link_text = ""
+        self.lag_text = ""  # how far the standby is behind, on the Live status line
         self.setWindowTitle("Dealer Assist — pit review (floor)")
         self._worker = Worker("floor-review", self)
         self._reader: FloorReader | None = None
@@ -420,7 +425,7 @@ class PitWindow(QMainWindow):
         layout.addWidget(self.live_status)
         self.setCentralWidget(central)
         # live: the floor's notifications wake the Live tab (one query a wake-up, never two at once)
-        self.live = PitLive(url, self, tick=live_tick)
+        self.live = PitLive(url, self, tick=live_tick, replica_url=read_url)
         self.live.changed.connect(self.refresh_live)
         self.live.link.connect(self._live_link)
         self._live_contact: _dt.datetime | None = None  # the last time the Live tab read the floor
@@ -466,7 +471,7 @@ class PitWindow(QMainWindow):
         self._worker.submit(job, finished)
 
     def _connect(self) -> list[str]:
-        self._reader = FloorReader(self.url)
+        self._reader = FloorReader(self.url, self.read_url)
         return self._reader.pits()
 
     def _connected(self, pits: list[str]) -> None:
@@ -535,7 +540,7 @@ class PitWindow(QMainWindow):
         # the alerts' own connection and thread: the first check works out the par sheets
         # (seconds), which must not hold up the window's other queries
         if self._alerts_reader is None:
-            self._alerts_reader = FloorReader(self.url)
+            self._alerts_reader = FloorReader(self.url, self.read_url)
         return self._alerts_reader
 
     def check_alerts(self) -> None:
@@ -585,7 +590,8 @@ class PitWindow(QMainWindow):
 
     def _live_link(self, text: str) -> None:
         """The listener's own link: lost, the Live tab greys (what it shows is no longer live)."""
-        self.live_status.setText(text)
+        self._link_text = text
+        self._show_live_status()
         if text != "floor: live":
             self.live_tables.show_no_contact(self._live_contact)
 
@@ -595,7 +601,12 @@ class PitWindow(QMainWindow):
 
         def job() -> Any:
             assert self._reader is not None
-            return self._reader.live(pit)
+            tables = self._reader.live(pit)
+            try:
+                lag = self._reader.replica_lag()
+            except FloorError as err:  # the primary out of reach: the standby still reads
+                return tables, f"standby lag unknown ({err})"
+            return tables, lag.text() if lag is not None else ""
 
         def done(result: Any, error: BaseException | None) -> None:
             self._live_running = False
@@ -603,14 +614,19 @@ class PitWindow(QMainWindow):
                 self.live_status.setText(f"floor: {error}")
                 self.live_tables.show_no_contact(self._live_contact)
             else:
+                tables, self.lag_text = result
+                self._show_live_status()
                 self._live_contact = _dt.datetime.now(_dt.UTC)
-                self.live_tables.show_tables(result)
-                self.live_updated.emit(result)
+                self.live_tables.show_tables(tables)
+                self.live_updated.emit(tables)
             if self._live_again:
                 self._live_again = False
                 self.refresh_live()
 
         self._worker.submit(job, done)
+
+    def _show_live_status(self) -> None:
+        self.live_status.setText(" \u00b7 ".join(t for t in (self._link_text, self.lag_text) if t))
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name
         reader = self._reader
