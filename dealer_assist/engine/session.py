@@ -122,6 +122,8 @@ class TableSession:
         elif previous is not None:
             # the last round's cards and those set aside since (a supervisor's discard) left the shoe
             self.shoe_before += cards_out(previous.events) + len(self.discarded)
+            if self.shoe_before > len(previous.shoe.composition) * previous.shoe.decks:  # a shuffle that was never seen
+                self.shoe_id, self.shoe_before = self.shoe_ids(), 0
         config["shoe"] = {"id": self.shoe_id, "dealt": self.shoe_before}
         self.discarded = []
         rnd = new_round(config)  # TranscriptError on a header the rules refuse
@@ -167,7 +169,10 @@ class TableSession:
         if (not isinstance(shoe, Mapping) or not self.betting or self.shoe_reloaded or self.round.events
                 or last.get("game") != self.config.get("game") or last.get("decks") != self.config.get("decks")):
             return
-        self.shoe_id, self.shoe_before = str(shoe["id"]), int(shoe["dealt"]) + taken
+        dealt = int(shoe["dealt"]) + taken
+        if dealt > len(self.round.shoe.composition) * self.round.shoe.decks:
+            return  # more than the shoe holds: it was shuffled since (the round's own new shoe stands)
+        self.shoe_id, self.shoe_before = str(shoe["id"]), dealt
         self.config["shoe"] = {"id": self.shoe_id, "dealt": self.shoe_before}
 
     def discard(self, card: str) -> None:

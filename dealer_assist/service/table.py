@@ -117,6 +117,7 @@ GAP_ANSWERED_KIND = "gap_answered"  # a restart gap's answer: {gap: its shoe_fau
 GAP_CARD_KIND = "gap_card_keyed"  # a card keyed in (or set aside) for a restart gap: {gap, card}
 REFUSED_KIND = "store_refused"
 SETUP_CHANGED_KIND = "table_setup_changed"  # a supervisor's change of the table's set-up, old -> new
+SHOE_LOADED_KIND = "shoe_loaded"  # a shuffle (the shoe's LOADED frame): {replaces: the shoe id it ends}
 SETUP_FIELDS = ("game", "decks", "areas", "limits", "seated", "terminals", "decision_seconds", "chips")
 DECISION_SECONDS = (5, 120)  # Electronic's decision time, as the set-up dialog offers it
 # The ops, their handlers and permissions: dealer_assist/service/ops.py (the registry; the
@@ -274,8 +275,14 @@ class TableService:
         return read_anchor(self.anchor_copy_dir / copy_name(key), key)
 
     def _continue_shoe(self) -> None:
-        """The shoe of the last recorded round goes on (spec/round-script.md ``shoe``)."""
+        """The shoe of the last recorded round goes on (spec/round-script.md ``shoe``), unless
+        the shoe was reloaded (shuffled) during or after that round: then the next round is
+        dealt from a new shoe, as it would have been without the restart."""
         last = self.store.latest_round()
+        shoe = last.config.get("shoe") if last is not None else None
+        replaced = self.store.read_with(_last_shoe_replaced)
+        if isinstance(shoe, dict) and replaced is not None and replaced == shoe.get("id"):
+            return
         if last is not None:
             try:
                 self.session.continue_shoe(last.config, cards_out(parse_event(e) for e in last.events))
@@ -326,6 +333,8 @@ class TableService:
             self.log.error("the open round %s cannot be replayed: %s", open_round.round_id, exc)
             return
         self.round_id = open_round.round_id
+        if self.store.audit_entries(round_id=self.round_id, kind=SHOE_LOADED_KIND):
+            self.session.shoe_reloaded = True  # shuffled during this round: the next is a new shoe
         if audit:
             self.store.add_audit("recovered", actor="system", round_id=self.round_id,
                                  detail={"events": len(open_round.events)})
@@ -1326,6 +1335,9 @@ class TableService:
                                      actor="shoe", detail=event)
             return number
         if name == "loaded":
+            if not self.refused:  # the shuffle on record: a restart before the next round starts a new shoe
+                self.store.add_audit(SHOE_LOADED_KIND, actor="shoe", round_id=self.round_id,
+                                     detail={"replaces": self.session.shoe_id})
             self.session.shoe_loaded()
             return number
         if name in ("cut", "empty", "alive", "hello", "warning", "duplicate"):
@@ -1615,6 +1627,13 @@ def _progress(conn: Any) -> tuple[int, int, int | None]:
     row = conn.execute("SELECT generation FROM head WHERE id = 1").fetchone()
     generation = int(row[0]) if row else 0
     return int(newest), generation, (generation if row else None)
+
+
+def _last_shoe_replaced(conn: Any) -> str | None:
+    """The shoe id the newest shuffle on record replaced (None if none is on record)."""
+    row = conn.execute("SELECT json_extract(detail_json, '$.replaces') FROM audit WHERE kind = ? "
+                       "ORDER BY id DESC LIMIT 1", (SHOE_LOADED_KIND,)).fetchone()
+    return str(row[0]) if row is not None and row[0] is not None else None
 
 
 def _recorded_seqs(conn: Any) -> list[int]:
