@@ -3,7 +3,7 @@
 at its gate, then the review) or ``dealer-assist review --db postgresql://...`` (the pit) as a
 supervisor starts it, on an offscreen platform with the three table screens side by side
 (tests/ui/layout_walk.py). The window is moved to each screen in turn and every tab shown, its
-dialogs opened there (the review's note; the pit's round). Every time it records:
+dialogs opened there (the review's note and full-screen replay; the pit's round). Every time it records:
 
 - a top-level window not inside its screen's available geometry;
 - a visible touch control (button, check box, field, list box, date, slider, tab) outside its
@@ -175,6 +175,7 @@ def walk_review(app: Any, walk: Walk) -> None:
         round_id = window.detail.round_id
         if round_id is not None:
             walk.dialog(f"{what} note", partial(window.add_note, round_id))
+            walk.dialog(f"{what} full-screen replay", window.detail.open_full_replay)
     window.close()
 
 
