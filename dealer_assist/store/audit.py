@@ -52,8 +52,11 @@ def audit_entries(
     round_id: int | None = None,
     kind: str | None = None,
     limit: int | None = None,
+    actor: str | None = None,
+    newest_first: bool = False,
 ) -> list[AuditEntry]:
-    """Audit entries, oldest first, filtered by round and/or kind."""
+    """Audit entries, oldest first (or ``newest_first``), filtered by round and/or kind and/or
+    an ``actor`` that contains the given text (any case)."""
     where: list[str] = []
     params: list[Any] = []
     if round_id is not None:
@@ -62,10 +65,13 @@ def audit_entries(
     if kind is not None:
         where.append("kind = ?")
         params.append(kind)
+    if actor:
+        where.append("instr(lower(actor), ?) > 0")
+        params.append(actor.lower())
     sql = "SELECT id, at, actor, kind, round_id, detail_json FROM audit"
     if where:
         sql += " WHERE " + " AND ".join(where)
-    sql += " ORDER BY id"
+    sql += " ORDER BY id DESC" if newest_first else " ORDER BY id"
     if limit is not None:
         sql += " LIMIT ?"
         params.append(limit)

@@ -115,6 +115,24 @@ QHeaderView::section {{ font-size: {s(15)}px; font-weight: bold; }}
 APP_STYLE = app_style()
 
 
+def review_style() -> str:
+    """The review's and the pit's windows (issue 34 item 7): the layout's look, and every
+    control a supervisor touches (tabs, buttons, fields, list boxes, dates, the replay's
+    slider) at least :data:`TOUCH` px high with 16 px type or more."""
+    return app_style() + f"""
+QPushButton {{ font-size: 16px; padding: 2px 10px; min-height: {TOUCH - 8}px; }}
+QLineEdit, QComboBox, QAbstractSpinBox {{ font-size: 16px; min-height: {TOUCH - 2}px; }}
+QTabBar {{ font-size: 16px; }}
+QTabBar::tab {{ font-size: 16px; min-height: {TOUCH - 12}px; padding: 6px 14px; }}
+QTabBar QToolButton {{ font-size: 16px; min-width: {TOUCH - 8}px; background: #ffffff; border: 2px solid #333; }}
+QSlider {{ font-size: 16px; min-height: {TOUCH}px; }}
+QSlider::groove:horizontal {{ height: 10px; background: #c8c8c8; border-radius: 5px; }}
+QSlider::handle:horizontal {{ width: {TOUCH - 8}px; margin: -{(TOUCH - 18) // 2}px 0; background: #1565c0;
+                              border-radius: 8px; }}
+QTableView, QTableWidget, QLabel, QCheckBox {{ font-size: 16px; }}
+"""
+
+
 def money(value: Any) -> str:
     """An amount as the dealer reads it: ``37.50``, ``100``."""
     amount = Decimal(str(value))

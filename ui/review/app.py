@@ -59,17 +59,13 @@ from dealer_assist.store.review_queries import (
 from ui.common.collector import start_gui_thread_collector
 from ui.common.qtfix import GuiPost
 from ui.common.screen_fit import available_geometry, fill_screen, keep_size
-from ui.common.style import APP_STYLE
+from ui.common.style import review_style
 from ui.review.detail import BAD_STYLE, OK_STYLE, RoundDetailView
 from ui.review.model import COLUMNS, GAME_NAMES, RoundListModel
 from ui.review.station import StationEventsView
 from ui.review.summary import SummaryView
 
-REVIEW_STYLE = APP_STYLE + """
-QTableView, QTableWidget { font-size: 16px; }
-QPushButton { font-size: 16px; padding: 6px 10px; min-height: 32px; }
-QLineEdit, QComboBox { font-size: 16px; min-height: 30px; }
-"""
+REVIEW_STYLE = review_style()  # every touch control 48 px with 16 px type (issue 34 item 7)
 
 
 class FilterBar(QWidget):
@@ -223,7 +219,6 @@ class ReviewWindow(QWidget):
         rp.addWidget(self.filters)
         self.status_line = QLabel("")
         self.count_button = QPushButton("Count all matching")
-        self.count_button.setStyleSheet("font-size: 14px; padding: 2px 8px; min-height: 22px;")
         self.count_button.clicked.connect(self.show_count_matching)
         status_row = QHBoxLayout()
         status_row.addWidget(self.status_line, 1)
@@ -263,7 +258,6 @@ class ReviewWindow(QWidget):
         self.tabs.currentChanged.connect(self._tab_changed)
 
         self.integrity_button = QPushButton("Verify the whole file")
-        self.integrity_button.setStyleSheet("font-size: 15px; padding: 2px 10px; min-height: 24px;")
         self.tabs.setCornerWidget(self.integrity_button)
         self.integrity_button.clicked.connect(self.verify_file_in_background)
         self.verification_done.connect(self._show_verification)

@@ -53,14 +53,14 @@ from dealer_assist.floor.reader import (
     sort_key,
 )
 from ui.common.screen_fit import fill_screen, keep_size
-from ui.common.style import money, signed
+from ui.common.style import money, review_style, signed
 from ui.common.worker import Worker
 from ui.review.model import GAME_NAMES
 from ui.review.pit_accounts import AccountsPanel
 from ui.review.pit_alerts import AlertsPanel
 from ui.review.pit_live import LiveTables, PitLive
 
-__all__ = ["PitWindow", "local_day_bounds"]
+__all__ = ["PitCharts", "PitWindow", "local_day_bounds"]
 
 PAGE = 200
 ALL_PITS = "all pits"
@@ -125,9 +125,9 @@ class RoundDialog(QDialog):
         self.steps = replay(detail.config, [ev for _, _, _, ev in detail.events])
         self.layout_view = TableView()
         # the dealer's screen's look: the felt, the areas' frames, the amounts' colours on them
-        from ui.common.style import app_style
+        from ui.common.style import review_style
 
-        self.setStyleSheet(app_style())
+        self.setStyleSheet(review_style())
         layout.addWidget(self.layout_view, 3)
         self.step_label = QLabel()
         self.step_label.setWordWrap(True)
@@ -355,6 +355,7 @@ class PitWindow(QMainWindow):
         self._link_text = ""
         self.lag_text = ""  # how far the standby is behind, on the Live status line
         self.setWindowTitle("Dealer Assist — pit review (floor)")
+        self.setStyleSheet(review_style())  # every touch control 48 px with 16 px type (issue 34 item 7)
         self._worker = Worker("floor-review", self)
         self._reader: FloorReader | None = None
         self._last: FloorRound | None = None
@@ -410,7 +411,7 @@ class PitWindow(QMainWindow):
         rounds_layout.addWidget(self.more)
         self.tabs.addTab(self.tables, "Tables")
         self.tabs.addTab(rounds_page, "Rounds")
-        self.charts = _Charts()
+        self.charts = PitCharts()
         self.tabs.addTab(self.charts, "Charts")
         # Theoretical win (issue 19): computed on request, it reads every round of the day.
         theo_page = QWidget()
@@ -825,23 +826,27 @@ class PitWindow(QMainWindow):
         self._submit(job, show)
 
 
-class _Charts(QWidget):
-    """Net/wagered % per table per hour, rounds per hour per dealer, a player's play across tables."""
+class PitCharts(QWidget):
+    """Net/wagered % per table per hour, rounds per hour per dealer, a player's play across
+    tables; each over local ``HH:MM`` (ui.review.pit_axis), in 16 px type."""
 
     def __init__(self) -> None:
         super().__init__()
         import pyqtgraph as pg
 
+        from ui.review.pit_axis import AXIS_PX, HourAxis, axis_font
+
         self._pg = pg
         layout = QVBoxLayout(self)
-        self.hold = pg.PlotWidget(title="net/wagered % per table per hour (house net / wagered; hold % is win / drop)")
-        self.hold.addLegend()
-        self.dealers = pg.PlotWidget(title="rounds per hour per dealer")
-        self.dealers.addLegend()
-        self.play = pg.PlotWidget(title="player's play across tables: net per hour (size = wagered)")
-        self.play.addLegend()
-        for plot in (self.hold, self.dealers, self.play):
-            plot.setAxisItems({"bottom": pg.DateAxisItem()})
+        self.hold = pg.PlotWidget(axisItems={"bottom": HourAxis()})
+        self.dealers = pg.PlotWidget(axisItems={"bottom": HourAxis()})
+        self.play = pg.PlotWidget(axisItems={"bottom": HourAxis()})
+        for plot, title in ((self.hold, "net/wagered % per table per hour (house net / wagered; hold % is win / drop)"),
+                            (self.dealers, "rounds per hour per dealer"),
+                            (self.play, "player's play across tables: net per hour (size = wagered)")):
+            plot.setTitle(title, size=f"{AXIS_PX}px")
+            plot.addLegend(labelTextSize=f"{AXIS_PX}px")
+            plot.getAxis("left").setTickFont(axis_font())
             plot.showGrid(x=True, y=True, alpha=0.3)
             layout.addWidget(plot)
         self.series: dict[str, dict[str, list[tuple[float, float]]]] = {}

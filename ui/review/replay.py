@@ -18,6 +18,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QKeySequence, QResizeEvent, QScreen, QShortcut
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSlider, QVBoxLayout, QWidget
 
+from ui.common.screen_fit import fill_screen
 from ui.common.style import app_style, base_font_px, px, scale, scale_for, set_scale
 from ui.common.table_view import TableView
 
@@ -86,8 +87,8 @@ class ReplayWindow(QWidget):
         """Cover the screen the review window is on (its available area)."""
         screen = self.detail.screen()
         if screen is not None:
-            self.setGeometry(screen.availableGeometry())
-        self.show()
+            self.setScreen(screen)
+        fill_screen(self)  # maximised: its frame too inside the screen (issue 34)
         self.raise_()
         self.activateWindow()  # its keys (← → Home End Esc) are the window's shortcuts
         self.show_step(self.detail.slider.value())

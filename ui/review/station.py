@@ -1,14 +1,22 @@
-"""The review's *Station events* tab: the significant events of GLI-24 from the store's audit
-log, newest first, with the round each belongs to (blank between rounds): the shoe connected
-and lost, shoe faults, power failures and recoveries, voids, the shift manager's decisions,
-referrals, refused approvals, configuration and table-setup changes, log-ins and the
-supervisors' account changes. A round's own entries are also in its *Who did what* tab."""
+"""The review's *Station events* tab: the store's audit log, newest first, with the round each
+entry belongs to (blank between rounds), filtered by kind and by who (issue 34 item 7).
+
+Every kind the store, the station service and the dealer's screen write is offered (one
+registry: :mod:`dealer_assist.store.audit_kinds`): by default GLI-24's significant events
+(the shoe connected and lost, shoe faults, power failures and recoveries, voids and the other
+approvals, referrals, refused PINs, configuration and set-up changes, log-ins, shifts and the
+accounts' changes); each group or one kind on request (the routine ones too: every round's
+record, each approval's use). A round's own entries are also in its *Who did what* tab."""
 
 from __future__ import annotations
 
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
     QLabel,
+    QLineEdit,
+    QPushButton,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -16,26 +24,37 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_assist.store import AuditEntry, Store
+from dealer_assist.store.audit_kinds import (
+    AUDIT_KINDS,
+    GROUPS,
+    kinds_of,
+    latest_audit,
+    significant_kinds,
+)
 from ui.review.export import audit_text
 from ui.review.model import short_time
 
-#: The audit kinds shown (round_finish and notes are per round: see the round's tabs).
-STATION_KINDS = (
-    "shoe_connected", "shoe_lost", "shoe_fault", "power_failure", "recovered", "void",
-    "supervisor_decision", "referral", "approval_refused", "station_setup", "station_config",
-    "table_setup", "review", "login", "login_failed", "user_created", "user_disabled",
-    "user_enabled",
-)
 LIMIT = 2000  # newest entries shown
+SIGNIFICANT = "significant events"
+EVERY = "every kind"
 
 
-def station_events(store: Store, limit: int = LIMIT) -> list[AuditEntry]:
-    """The station's significant events, newest first."""
-    entries: list[AuditEntry] = []
-    for kind in STATION_KINDS:
-        entries += store.audit_entries(kind=kind)
-    entries.sort(key=lambda e: e.id, reverse=True)
-    return entries[:limit]
+def kind_choices() -> list[tuple[str, tuple[str, ...]]]:
+    """The kind filter's entries: (label, the kinds it lists), in the combo box's order."""
+    choices = [(f"{SIGNIFICANT} (all but routine)", significant_kinds()),
+               (EVERY, tuple(AUDIT_KINDS))]
+    for group in GROUPS:
+        choices.append((f"{group} (all)", kinds_of(group)))
+        choices += [(f"    {name}: {AUDIT_KINDS[name].words}", (name,)) for name in kinds_of(group)]
+    return choices
+
+
+def station_events(store: Store, kinds: tuple[str, ...] | None = None, who: str | None = None,
+                   limit: int = LIMIT) -> list[AuditEntry]:
+    """The station's events of ``kinds`` (default: the significant ones), newest first;
+    ``who``: only entries whose actor contains it (any case)."""
+    chosen = significant_kinds() if kinds is None else kinds
+    return store.read_with(lambda conn: latest_audit(conn, chosen, actor=who or None, limit=limit))
 
 
 class StationEventsView(QWidget):
@@ -45,7 +64,24 @@ class StationEventsView(QWidget):
         super().__init__(parent)
         self.store = store
         self.loaded = False
+        self.entries: list[AuditEntry] = []
         layout = QVBoxLayout(self)
+        bar = QHBoxLayout()
+        self.kind = QComboBox()
+        self.kind.setObjectName("station_events_kind")
+        for label, kinds in kind_choices():
+            self.kind.addItem(label, kinds)
+        self.kind.setMaxVisibleItems(16)
+        self.who = QLineEdit()
+        self.who.setObjectName("station_events_who")
+        self.who.setPlaceholderText("who: dealer, supervisor, shoe\u2026 (any part)")
+        self.who.setMaximumWidth(360)
+        self.show_button = QPushButton("Show")
+        self.clear_button = QPushButton("All significant events")
+        for widget in (QLabel("Kind"), self.kind, QLabel("Who"), self.who, self.show_button, self.clear_button):
+            bar.addWidget(widget)
+        bar.addStretch(1)
+        layout.addLayout(bar)
         self.caption = QLabel("")
         layout.addWidget(self.caption)
         self.table = QTableWidget(0, len(self.COLUMNS))
@@ -54,18 +90,48 @@ class StationEventsView(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         self.table.horizontalHeader().setStretchLastSection(True)
-        for column, width in enumerate((170, 150, 150, 70)):
+        for column, width in enumerate((190, 170, 190, 70)):
             self.table.setColumnWidth(column, width)
         layout.addWidget(self.table, 1)
+        self.kind.currentIndexChanged.connect(lambda _i: self.refresh())
+        self.who.returnPressed.connect(self.refresh)
+        self.show_button.clicked.connect(self.refresh)
+        self.clear_button.clicked.connect(self.clear_filter)
+
+    def chosen_kinds(self) -> tuple[str, ...]:
+        return tuple(self.kind.currentData())
+
+    def choose(self, kinds: tuple[str, ...] | str) -> bool:
+        """Set the kind filter to the entry listing ``kinds`` (one kind's name, or a group's
+        kinds); True if there is one."""
+        wanted = (kinds,) if isinstance(kinds, str) else tuple(kinds)
+        for index in range(self.kind.count()):
+            if tuple(self.kind.itemData(index)) == wanted:
+                self.kind.setCurrentIndex(index)
+                return True
+        return False
+
+    def clear_filter(self) -> None:
+        self.who.clear()
+        if self.kind.currentIndex() != 0:
+            self.kind.setCurrentIndex(0)  # refreshes
+        else:
+            self.refresh()
 
     def refresh(self) -> None:
-        entries = station_events(self.store)
+        who = self.who.text().strip()
+        entries = self.entries = station_events(self.store, self.chosen_kinds(), who)
         self.table.setRowCount(len(entries))
         for row, entry in enumerate(entries):
             cells = (short_time(entry.at), entry.actor, entry.kind,
                      "" if entry.round_id is None else str(entry.round_id), audit_text(entry))
             for column, text in enumerate(cells):
-                self.table.setItem(row, column, QTableWidgetItem(text))
-        self.caption.setText(f"{len(entries)} station events, newest first"
-                             + (f" (the latest {LIMIT})" if len(entries) == LIMIT else ""))
+                item = QTableWidgetItem(text)
+                known = AUDIT_KINDS.get(entry.kind)
+                if column == 2 and known is not None:
+                    item.setToolTip(known.words)
+                self.table.setItem(row, column, item)
+        label = self.kind.currentText().strip().split(":")[0]
+        self.caption.setText(f"{len(entries)} entries ({label}" + (f", who contains {who!r}" if who else "")
+                             + "), newest first" + (f" (the latest {LIMIT})" if len(entries) == LIMIT else ""))
         self.loaded = True
