@@ -37,6 +37,7 @@ AUDIT_KINDS: dict[str, AuditKind] = _kinds(
     ("shoe_connected", "shoe and cards", "the shoe connected"),
     ("shoe_lost", "shoe and cards", "the shoe's link was lost"),
     ("shoe_fault", "shoe and cards", "a shoe fault (unread card, frame error, gap)"),
+    ("shoe_loaded", "shoe and cards", "the shoe reloaded: a freshly shuffled shoe (the next round deals from it)"),
     ("card_keyed", "shoe and cards", "a card keyed in by a supervisor"),
     ("card_set_aside", "shoe and cards", "a card set aside"),
     ("card_in_flight", "shoe and cards", "a card read and not yet in the round", True),
