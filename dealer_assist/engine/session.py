@@ -446,7 +446,13 @@ class TableSession:
         if refusal:
             raise RuleRefusal(refusal)
         was_unread = self.in_flight.get(seq) == UNREAD if seq is not None else self.unread_unnumbered > 0
+        tentative, tentative_held, in_flight = self.tentative, self.tentative_held, dict(self.in_flight)
         step = self.card(card)  # its face known now: recorded, or held to be placed
+        if step.held and tentative and step.record == tentative:
+            # a keyed card no reading takes is refused: the implied hit before it stays tentative
+            # (made final here, nobody would record it: the round would be left open behind it)
+            self.tentative, self.tentative_held, self.in_flight = tentative, tentative_held, in_flight
+            return replace(step, record=())
         if was_unread and seq is None:
             self.unread_unnumbered -= 1
         return step

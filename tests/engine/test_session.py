@@ -13,7 +13,7 @@ from dealer_assist.base.cards import parse_card
 from dealer_assist.base.errors import RuleRefusal
 from dealer_assist.engine.events import CardDrawn, Decision, Event, Void, Wager
 from dealer_assist.engine.session import TableSession
-from dealer_assist.engine.transcript import round_output
+from dealer_assist.engine.transcript import parse_target, round_output
 
 # game, the fewest decks it is dealt from, cards per deck, the card dealt in test rounds
 SHOES = [
@@ -396,3 +396,21 @@ def test_a_double_feeds_unread_cards_are_keyed_in_by_its_number_with_approval(
     assert tuple(session.round.events) == before  # the caller deals them, as one multi
     session.settle_in_flight(8)
     assert session.unrecorded() == []
+
+
+def test_a_refused_key_in_leaves_the_tentative_hit_tentative() -> None:
+    """A card keyed in that no reading takes (here: to an area with no wager, 5.x) is refused;
+    the implied hit before it is still tentative — neither lost nor made final unrecorded (a
+    kill campaign found the hit and its card applied but recorded by nobody, the round left
+    open while the table went on)."""
+    session = TableSession(table("lucky8", 1))
+    session.apply(wager("lucky8"))
+    for name in ["2S", "9D", "3C", "4H"]:  # 2+3 = 5 may double: the 4 is tentative
+        session.card(card(name))
+    events = list(session.round.events)
+    assert len(session.tentative) == 2
+    step = session.key_in(CardDrawn(parse_card("5C"), to=parse_target("area:7/1")), approved=False)
+    assert step.held and step.record == ()
+    assert len(session.tentative) == 2 and list(session.round.events) == events
+    step = session.confirm_tentative()  # Hit: the two events recorded now
+    assert [(e.type, getattr(e, "action", None)) for e in step.record] == [("decision", "hit"), ("card", None)]
