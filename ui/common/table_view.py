@@ -182,6 +182,20 @@ class HandBox(DropTarget):
                 return size, width, height
         return None
 
+    def _one_row(self, lines: list[str], room_w: int, room_h: int) -> tuple[int, int, int] | None:
+        """(type size, width, height) of the largest type down to 10 px at which ``lines``
+        fit side by side in one row of ``room_w`` × ``room_h``; None if none does."""
+        font = QFont(self.pay.font())
+        for size in range(self._pay_px, 9, -1):
+            font.setPixelSize(size)
+            metrics = QFontMetrics(font)
+            width = sum(metrics.horizontalAdvance(line) for line in lines) + \
+                metrics.horizontalAdvance("  ") * (len(lines) - 1) + 10
+            height = metrics.height() + 1
+            if width <= room_w and height <= room_h:
+                return size, width, height
+        return None
+
     def faces_right(self) -> int:
         """Where the hand's cards end, left to right (box coordinates)."""
         return self.cards.x() + max((f.x() + f.width() for f in self.cards.faces), default=0)
@@ -237,10 +251,17 @@ class HandBox(DropTarget):
         metrics = QFontMetrics(font)
         width = max(metrics.horizontalAdvance(line) for line in lines) + 10
         height = metrics.lineSpacing() * len(lines) + 4
+        room_h = self.height() - self.faces_bottom() - 2
+        row = self._one_row(lines, self.width() - 4, room_h) if fit is None and height > room_h else None
+        if row is not None:
+            # squeezed under the cards with room for one line only: every player's amount side
+            # by side in it, not the middle line of a clipped column (issue 34: names on amounts)
+            size, width, height = row
+            font.setPixelSize(size)
         if self.pay.font().pixelSize() != size:
             self.pay.setFont(font)
-        self.pay.single_line = False
-        if where == "beside":
+        self.pay.single_line = row is not None
+        if where == "beside" and row is None:
             left = self.faces_right() + 3
             width = min(width, self.width() - left - 1)
             self.pay.setGeometry(left, self.cards.y(), width, min(height, self.height() - self.cards.y()))
