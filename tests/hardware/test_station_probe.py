@@ -11,6 +11,7 @@ from collections.abc import Callable
 import pytest
 
 from dealer_assist.base.cards import card
+from dealer_assist.service.station import Check
 from hardware.codecs import make_codec
 from hardware.events import Alive, CardRead
 from hardware.simulator import SimulatedShoe
@@ -19,10 +20,15 @@ from hardware.station import judge_shoe_bytes, probe_shoe
 MakeSim = Callable[..., SimulatedShoe]
 
 
-def _dealing(sim: SimulatedShoe, after_s: float = 0.3) -> threading.Timer:
-    timer = threading.Timer(after_s, sim.deal)
+def _probe_while_dealing(sim: SimulatedShoe, codec: str, wait_s: float) -> Check:
+    """``station check``'s probe of ``sim`` as configured for ``codec``, a card dealt 0.3 s in
+    (a beetek shoe sends nothing until a card comes out)."""
+    timer = threading.Timer(0.3, sim.deal)
     timer.start()
-    return timer
+    try:
+        return probe_shoe(sim.path, codec, 9600, wait_s=wait_s)
+    finally:
+        timer.cancel()
 
 
 @pytest.mark.parametrize("codec", ["da1", "da1-xor"])
@@ -34,12 +40,7 @@ def test_a_shoe_in_the_configured_format_passes_with_its_hello(make_sim: MakeSim
 
 
 def test_a_beetek_shoe_passes_on_the_frames_it_sends(make_sim: MakeSim) -> None:
-    sim = make_sim(codec="beetek")
-    timer = _dealing(sim)
-    try:
-        check = probe_shoe(sim.path, "beetek", 9600, wait_s=3.0)
-    finally:
-        timer.cancel()
+    check = _probe_while_dealing(make_sim(codec="beetek"), "beetek", 3.0)
     assert check.ok, check.text
     assert "beetek shoe is sending" in check.text
 
@@ -53,12 +54,7 @@ def test_a_shoe_in_another_format_is_named_not_passed(make_sim: MakeSim, shoe: s
 
 
 def test_a_beetek_shoe_dealing_to_a_da1_station_is_named(make_sim: MakeSim) -> None:
-    sim = make_sim(codec="beetek")
-    timer = _dealing(sim)
-    try:
-        check = probe_shoe(sim.path, "da1", 9600, wait_s=2.0)
-    finally:
-        timer.cancel()
+    check = _probe_while_dealing(make_sim(codec="beetek"), "da1", 2.0)
     assert not check.ok and 'shoe.codec = "beetek"' in check.text
 
 
