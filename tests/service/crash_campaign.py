@@ -50,6 +50,7 @@ class Figures:
     verify: str = ""
     seconds: float = 0.0
     frames: int = 0  # frames the shoe sent (cards, hellos)
+    held_at_end: int = 0  # cards the service holds at the end outside events: in flight, a tentative hit
     dealt_while_down: int = 0
     second_restarts: int = 0  # killed again before the dealer answered what the restart showed
     counts: int = 0  # independent counts (out of the shoe == on record), one after every restart
@@ -61,7 +62,8 @@ class Figures:
             f"service SIGKILLs: {self.kills} in {self.seconds:.0f} s; shoe frames: {self.frames}; "
             f"{self.dealt_while_down} card(s) dealt while the service was down; "
             f"{self.second_restarts} second restart(s) before the dealer answered",
-            f"rounds: {self.rounds}; cards dealt by the shoe: {self.cards_dealt}, on record: {self.cards_recorded}",
+            f"rounds: {self.rounds}; cards dealt by the shoe: {self.cards_dealt}, on record: {self.cards_recorded}"
+            f" in events, {self.held_at_end} held by the service at the end (in flight, a tentative hit)",
             f"counts after restarts (cards out of the shoe == cards on record): {self.counts}, "
             f"with a card missing: {len(self.count_misses)}; recoveries refused: {len(self.refusals)}",
             f"after restarts: {self.keyed_after_restart} card(s) keyed in by number, "

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from dealer_assist.service.client import ServiceClient, ServiceError
 from hardware.simulator import SimulatedShoe
@@ -89,10 +90,11 @@ class ScreenCampaign(Campaign):
         # counted (a card still missing then is counted lost, as before)
         deadline = time.monotonic() + 10
         final = obs.request("state")
-        while len(self.recorded_cards()) + len(final["in_flight"]) < self.figures.cards_dealt \
+        while len(self.recorded_cards()) + held(final) < self.figures.cards_dealt \
                 and time.monotonic() < deadline:
             time.sleep(0.1)
             final = obs.request("state")
+        self.figures.held_at_end = held(final)
         self.figures.rounds = self.rounds_ended()
         obs.close()
         assert self.proc is not None
@@ -123,6 +125,13 @@ class ScreenCampaign(Campaign):
             if self.screen is not None and self.screen.poll() is None:
                 self.screen.kill()
                 self.screen.wait()
+
+
+def held(state: dict[str, Any]) -> int:
+    """Cards out of the shoe the service holds outside a round's events: reported in flight
+    (journaled, 5.1) or the tentative implied hit of the last decision (journaled until the
+    dealer confirms it or the next card makes it final)."""
+    return len(state["in_flight"]) + sum(1 for e in state.get("tentative", []) if e.get("type") == "card")
 
 
 def run(where: Path, kills: int, *, seed: int = 2323, max_delay: float = 5.0,

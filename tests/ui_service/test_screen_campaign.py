@@ -12,6 +12,8 @@ from tests.ui_service.screen_campaign import run
 def test_five_kills_of_the_screen_lose_no_round_no_result_and_no_card(tmp_path: Path) -> None:
     figures, lines = run(tmp_path, 5, seed=5, max_delay=5.0)
     assert figures.kills == 5
-    assert figures.cards_dealt > 0 and figures.cards_recorded == figures.cards_dealt, lines
+    # a card the shoe sent at the very end may still be held by the service (in flight, or the
+    # tentative implied hit of the last decision): journaled, on record, not yet an event
+    assert figures.cards_dealt > 0 and figures.cards_recorded + figures.held_at_end == figures.cards_dealt, lines
     assert figures.stuck == [] and figures.results_missing == [] and figures.cards_lost == [], lines
     assert figures.verify == "ok", lines
