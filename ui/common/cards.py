@@ -7,7 +7,7 @@ from its notation (``10H``, ``KFi``) as the engine reports it.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import QMimeData, QRectF, QSize, Qt
@@ -27,6 +27,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 from dealer_assist.base.cards import (
     ELEMENT_FACE_NAMES,
     ELEMENT_SUITS,
+    RANKS,
     SUIT_NAMES,
     SUIT_SYMBOLS,
     parse_card,
@@ -66,6 +67,38 @@ def card_label(text: str) -> str:
         return text
 
 
+def card_words(rank: str, suit: str) -> tuple[str, str, str]:
+    """(rank, suit in words or its sign, colour) of a card's tile or face."""
+    if suit in ELEMENT_SUITS:
+        return ELEMENT_FACE_NAMES.get(rank, rank), SUIT_NAMES[suit], ELEMENT_STYLE[suit][0]
+    return rank, SUIT_SYMBOLS[suit], RED if suit in ("H", "D") else BLACK
+
+
+def tile_widths(rank: str, suit: str) -> tuple[int, int]:
+    """A tile's (rank in bold + a space, suit in regular type) in px."""
+    words, suit_words, _ = card_words(rank, suit)
+    return (QFontMetrics(CardFace.tile_font()).horizontalAdvance(words + " "),
+            QFontMetrics(CardFace.tile_font(False)).horizontalAdvance(suit_words))
+
+
+def tile_lines(rank: str, suit: str, width: int) -> int:
+    """1 when a tile ``width`` wide holds rank and suit side by side, else 2."""
+    return 1 if sum(tile_widths(rank, suit)) + px(TILE_TEXT_X) + 2 <= width else 2
+
+
+def tiles_height(cards: Sequence[str], width: int, most: int) -> int:
+    """The height ``most`` tiles ``width`` wide take one under the other, none covering the
+    next: the ``cards`` at their own lines, the cards still to come at the most any card of
+    their kind may take (Star Elements' words wrap in a narrow hand: "Shou" / "Water")."""
+    parsed = [parse_card(c) for c in cards]
+    lines = [tile_lines(c.rank, c.suit, width) for c in parsed]
+    elements = any(c.suit in ELEMENT_SUITS for c in parsed)
+    worst = max(tile_lines(rank, suit, width) for rank in RANKS for suit in ELEMENT_SUITS) \
+        if elements else max(lines, default=1)
+    lines += [worst] * max(0, most - len(lines))
+    return sum(CardFace.tile_height(n) + 2 for n in lines)
+
+
 class CardFace(QWidget):
     """One card. ``printed``: the permanent 8♠ printed on the Dueling 8's layout (1.1.4)."""
 
@@ -99,9 +132,7 @@ class CardFace(QWidget):
 
     def words(self) -> tuple[str, str, str]:
         """(rank, suit in words or its sign, colour): ``("Shou", "Water", blue)``, ``("10", "♥", red)``."""
-        if self.suit in ELEMENT_SUITS:
-            return ELEMENT_FACE_NAMES.get(self.rank, self.rank), SUIT_NAMES[self.suit], ELEMENT_STYLE[self.suit][0]
-        return self.rank, SUIT_SYMBOLS[self.suit], RED if self.suit in ("H", "D") else BLACK
+        return card_words(self.rank, self.suit)
 
     @staticmethod
     def tile_font(bold: bool = True) -> QFont:
@@ -110,16 +141,9 @@ class CardFace(QWidget):
         font.setPixelSize(max(READABLE_PX, px(READABLE_PX)))
         return font
 
-    def _tile_widths(self) -> tuple[int, int]:
-        """(rank in bold + a space, suit in regular type) in px."""
-        rank, suit, _ = self.words()
-        return (QFontMetrics(self.tile_font()).horizontalAdvance(rank + " "),
-                QFontMetrics(self.tile_font(False)).horizontalAdvance(suit))
-
     def tile_lines(self, width: int) -> int:
         """1 when rank and suit fit side by side in a tile ``width`` wide, else 2."""
-        rank_w, suit_w = self._tile_widths()
-        return 1 if rank_w + suit_w + px(TILE_TEXT_X) + 2 <= width else 2
+        return tile_lines(self.rank, self.suit, width)
 
     @staticmethod
     def tile_height(lines: int) -> int:
@@ -204,7 +228,7 @@ class CardFace(QWidget):
         p.drawText(QRectF(x, top, w - x, line), left, rank)
         p.setFont(self.tile_font(False))
         if self.tile_lines(w) == 1:
-            p.drawText(QRectF(x + self._tile_widths()[0], top, w - x, line), left, suit)
+            p.drawText(QRectF(x + tile_widths(self.rank, self.suit)[0], top, w - x, line), left, suit)
         else:
             p.drawText(QRectF(x, top + line, w - x, line), left, suit)
         p.end()

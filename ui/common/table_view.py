@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_assist.games.names import BetNames
-from ui.common.cards import CardDropMixin, CardFace, CardRow, DropTarget
+from ui.common.cards import CardDropMixin, CardRow, DropTarget, tiles_height
 from ui.common.round_view import AreaView, HandView, WagerCell, area_view, dealer_view
 from ui.common.style import BADGE, HAND_TURN, PAY_COLOURS, px
 
@@ -453,11 +453,11 @@ class AreaBox(CardDropMixin, QFrame):
         if not column:
             band = metrics.lineSpacing() * max(1, len(view.players)) + 6
             # never at the cost of the cards: the row keeps room for four cards a hand (a split
-            # hand hit or doubled; more if one holds more) as one-line tiles, one under the
-            # other, none covering the next; the tag takes what is left under them
+            # hand hit or doubled; more if one holds more) as tiles of the lines they take, one
+            # under the other, none covering the next; the tag takes what is left under them
             # (HandBox.pay_fit squeezes it there, still off them)
             most = max(4, *(len(h.cards) for h in hands))
-            need = most * (CardFace.tile_height(1) + 2)
+            need = max(tiles_height(h.cards, hand_w - 4, most) for h in hands)  # the box's margins: 2 + 2
             band = min(band, max(0, card_h - need))
             card_h = max(px(30), card_h - band)
             card_w = min(int(card_h * 0.71), int(hand_w * 0.6))
