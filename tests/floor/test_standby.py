@@ -249,3 +249,26 @@ def test_the_station_setup_dialog_keeps_the_read_url(tmp_path: Path, qtbot: Any)
     dialog.save()
     saved = station.load_config(path)
     assert (saved.pit, saved.floor_service, saved.floor_read_url) == ("PIT-3", "floor", "service=floor-replica")
+
+
+def test_the_station_setup_dialog_keeps_the_floor_url(tmp_path: Path, qtbot: Any) -> None:
+    """A station forwarding to ``[floor] url`` (its password in floor.secret): the dialog shows
+    the URL, saving another field keeps it, and a service name typed over it replaces it."""
+    from dealer_assist.service import station
+    from ui.dealer.station_setup import StationSetupDialog
+
+    path = tmp_path / "station.toml"
+    path.write_text('[table]\nname = "BJ-07"\npit = "PIT-2"\n[floor]\nurl = "postgresql://bj07@floor-db/floor"\n')
+    dialog = StationSetupDialog(station.load_config(path), path, "sue", lambda _cfg, _changes: None)
+    qtbot.addWidget(dialog)
+    assert dialog.floor.text() == "postgresql://bj07@floor-db/floor"
+    dialog.pit.setText("PIT-3")
+    dialog.save()
+    saved = station.load_config(path)
+    assert (saved.pit, saved.floor_database, saved.floor_service) == ("PIT-3", "postgresql://bj07@floor-db/floor", "")
+    dialog = StationSetupDialog(saved, path, "sue", lambda _cfg, _changes: None)
+    qtbot.addWidget(dialog)
+    dialog.floor.setText("floor")
+    dialog.save()
+    saved = station.load_config(path)
+    assert (saved.floor_database, saved.floor_service) == ("", "floor")

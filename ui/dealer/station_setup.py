@@ -59,6 +59,12 @@ def format_limits(limits: dict[str, tuple[Decimal, Decimal]]) -> str:
     return ", ".join(f"{k}={lo}-{hi}" for k, (lo, hi) in sorted(limits.items()))
 
 
+def floor_entry(text: str) -> dict[str, str]:
+    """The ``[floor]`` table for what the field holds: a URL goes to ``url``, a name to ``service``."""
+    text = text.strip()
+    return {"url": text} if text.startswith(("postgresql://", "postgres://")) else {"service": text}
+
+
 class StationSetupDialog(ScreenDialog):
     """The station's settings as a form; ``saved(cfg, changes)`` after a successful save."""
 
@@ -105,12 +111,14 @@ class StationSetupDialog(ScreenDialog):
         self.baud.setValue(cfg.baud)
         self.store = QLineEdit(cfg.store)
         self.store.setPlaceholderText(str(station.site_data_dir() / station.STORE_NAME))
-        self.floor = QLineEdit(cfg.floor_service)
-        self.floor.setPlaceholderText("PostgreSQL service name; empty: none")
+        # the floor database: a pg_service.conf name or a postgresql:// URL (its password in
+        # floor.secret), whichever [floor] holds; saving keeps it where it was
+        self.floor = QLineEdit(cfg.floor_database or cfg.floor_service)
+        self.floor.setPlaceholderText("PostgreSQL service name or postgresql://user@host/db; empty: none")
         for label, widget in (("Table name", self.table), ("Pit", self.pit), ("Game", self.game),
                               ("Decks", self.decks), ("Playing areas", self.areas), ("Limits", self.limits),
                               ("Shoe port", self.shoe_port), ("Shoe wire format", self.codec),
-                              ("Baud", self.baud), ("Store file", self.store), ("Floor service", self.floor)):
+                              ("Baud", self.baud), ("Store file", self.store), ("Floor database", self.floor)):
             form.addRow(label, widget)
         layout.addLayout(form)
         self.message = QLabel("")
@@ -133,7 +141,7 @@ class StationSetupDialog(ScreenDialog):
             "table": {"name": self.table.text(), "pit": self.pit.text(), "game": self.game.currentData()},
             "shoe": {"port": self.shoe_port.text(), "codec": self.codec.currentData(), "baud": self.baud.value()},
             "store": {"path": self.store.text()},
-            "floor": {"service": self.floor.text()},
+            "floor": floor_entry(self.floor.text()),
         }
         if self.decks.value():
             doc["table"]["decks"] = self.decks.value()
