@@ -1,7 +1,10 @@
 """Alerts on the floor (issue 25, item 4): a table's link down, its forwarding stopped, its win
 outside the band the par sheet expects, its pace too slow — raised into ``floor.alerts``,
 acknowledged by a supervisor (``floor.alert_acks``: name, note, database account, time). Both
-tables are insert-only: the trail.
+tables are insert-only: the trail. An alert has a *subject* within its table and kind (migration
+0013): the player of an ``advantage_play``, the shoe of a ``shoe_favours_players``, '' for the
+other kinds; ``floor.raise_alert`` keeps one open alert per table, kind and subject, each
+acknowledged on its own, and raises none again within ``quiet`` of that subject's acknowledgement.
 
 **The win band.** Over a window's settled rounds of a table, each bet ``b`` with house edge
 ``e_b`` and standard deviation ``sd_b`` per unit staked (the game's par sheet at the table's
@@ -104,6 +107,7 @@ class Condition:
     table: str
     kind: str
     detail: str
+    subject: str = ""  # the player or shoe within the table and kind ('' for the table's own kinds)
 
 
 _SESSIONS = """
@@ -167,11 +171,13 @@ def evaluate(conn: psycopg.Connection[Any], *, now: _dt.datetime | None = None, 
 
 def raise_alerts(conn: psycopg.Connection[Any], conditions: list[Condition],
                  quiet: _dt.timedelta = _dt.timedelta(minutes=30)) -> list[int]:
-    """Raise an alert for each condition with none open (and none acknowledged within ``quiet``)."""
+    """Raise an alert for each condition with none open for its table, kind and subject (and
+    none of them acknowledged within ``quiet``)."""
     made = []
     try:
         for c in conditions:
-            row = conn.execute("SELECT floor.raise_alert(%s, %s, %s, %s)", (c.table, c.kind, c.detail, quiet)).fetchone()
+            row = conn.execute("SELECT floor.raise_alert(%s, %s, %s, %s, %s)",
+                               (c.table, c.kind, c.subject, c.detail, quiet)).fetchone()
             if row is not None and row[0] is not None:
                 made.append(int(row[0]))
         if not conn.autocommit:
@@ -186,6 +192,7 @@ class Alert:
     alert_id: int
     table: str
     kind: str
+    subject: str  # the player or shoe ('' for the table's own kinds)
     detail: str
     raised_at: _dt.datetime
     acked_by: str | None  # the supervisor's name
@@ -197,7 +204,7 @@ class Alert:
 def alerts(conn: psycopg.Connection[Any], *, pit: str | None = None, open_only: bool = False,
            limit: int = 200) -> list[Alert]:
     rows = conn.execute(
-        "SELECT a.alert_id, a.table_name, a.kind, a.detail, a.raised_at, c.supervisor, c.note, c.acked_at, c.db_role "
+        "SELECT a.alert_id, a.table_name, a.kind, a.subject, a.detail, a.raised_at, c.supervisor, c.note, c.acked_at, c.db_role "
         "FROM floor.alerts a JOIN floor.tables t ON t.table_name = a.table_name "
         "LEFT JOIN floor.alert_acks c ON c.alert_id = a.alert_id "
         "WHERE (%(pit)s::text IS NULL OR t.pit = %(pit)s) AND (NOT %(open)s OR c.alert_id IS NULL) "

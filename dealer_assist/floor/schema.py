@@ -450,7 +450,8 @@ _M0004 = [
 
 # Issue 25, item 4: alerts kept on the floor with their acknowledgements (both insert-only: the
 # trail). An alert is raised through floor.raise_alert, which keeps one unacknowledged alert per
-# table and kind (and none again within `quiet` of an acknowledgement of the same kind).
+# table and kind (and none again within `quiet` of an acknowledgement of the same kind; 0013:
+# per subject as well).
 _M0005 = [
     """CREATE TABLE floor.alerts (
         alert_id bigserial PRIMARY KEY,
@@ -1192,6 +1193,38 @@ _M0012 = [
     "'win_band', 'pace', 'verify_failed', 'role_bounds', 'advantage_play', 'shoe_favours_players'))",
 ]
 
+# Issue 36: an alert has a subject within its table and kind — the player (advantage_play), the
+# shoe (shoe_favours_players), '' for the other kinds — and floor.raise_alert keeps one open
+# alert per table, kind and subject (the quiet period after an acknowledgement per subject too).
+# Safe while stations forward: only floor.alerts is altered (a stored default: no rewrite) and
+# no station reads or writes it; the open alerts stay open (subject ''). The four-argument
+# function raises with subject '' (the kinds that have none).
+_M0013 = [
+    "ALTER TABLE floor.alerts ADD COLUMN subject text NOT NULL DEFAULT ''",
+    "CREATE INDEX alerts_table_kind_subject ON floor.alerts (table_name, kind, subject, raised_at DESC)",
+    "DROP INDEX floor.alerts_table_kind",
+    """CREATE FUNCTION floor.raise_alert(t text, k text, s text, why text, quiet interval) RETURNS bigint
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+    DECLARE made bigint;
+    BEGIN
+        PERFORM pg_advisory_xact_lock(hashtext('floor.alert'), hashtext(t || '/' || k || '/' || s));
+        IF EXISTS (SELECT 1 FROM floor.alerts a WHERE a.table_name = t AND a.kind = k AND a.subject = s
+                AND NOT EXISTS (SELECT 1 FROM floor.alert_acks c WHERE c.alert_id = a.alert_id))
+            OR EXISTS (SELECT 1 FROM floor.alerts a JOIN floor.alert_acks c USING (alert_id)
+                WHERE a.table_name = t AND a.kind = k AND a.subject = s AND c.acked_at > clock_timestamp() - quiet) THEN
+            RETURN NULL;
+        END IF;
+        INSERT INTO floor.alerts (table_name, kind, subject, detail) VALUES (t, k, s, why) RETURNING alert_id INTO made;
+        PERFORM pg_notify('floor_live', t);
+        RETURN made;
+    END $$""",
+    "REVOKE ALL ON FUNCTION floor.raise_alert(text, text, text, text, interval) FROM PUBLIC",
+    """CREATE OR REPLACE FUNCTION floor.raise_alert(t text, k text, why text, quiet interval) RETURNS bigint
+    LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+        SELECT floor.raise_alert(t, k, '', why, quiet)
+    $$""",
+]
+
 #: The monthly partitioned tables and their partition key (floor.add_month makes their months).
 PARTITIONED: dict[str, str] = {**_PARTITIONED_0008, **{t: "started_at" for t in _CHILDREN_0009}}
 
@@ -1205,6 +1238,7 @@ MIGRATIONS: tuple[tuple[str, list[str]], ...] = (
     ("0007_one_station_policy", _M0007), ("0008_monthly_partitions", _M0008),
     ("0009_round_rows_monthly", _M0009), ("0010_cage_rules", _M0010),
     ("0011_role_bounds", _M0011), ("0012_protection_alerts", _M0012),
+    ("0013_alert_subjects", _M0013),
 )
 KNOWN = frozenset(name for name, _ in MIGRATIONS)
 
@@ -1299,10 +1333,14 @@ def _grant_review(conn: psycopg.Connection[Any], role: str) -> None:
     conn.execute(sql.SQL("GRANT INSERT (table_name, round_id, kind, supervisor, text) ON floor.notes TO {}")
                  .format(ident))
     conn.execute(sql.SQL("GRANT USAGE ON SEQUENCE floor.notes_note_id_seq TO {}").format(ident))
-    # alerts: raised through floor.raise_alert (one open per table and kind); acknowledged by a
-    # supervisor (name and note given; the server records the database account and the time)
+    # alerts: raised through floor.raise_alert (one open per table, kind and subject: 0013);
+    # acknowledged by a supervisor (name and note given; the server records the account and time)
     conn.execute(sql.SQL("GRANT EXECUTE ON FUNCTION floor.raise_alert(text, text, text, interval) TO {}")
                  .format(ident))
+    subjects = conn.execute("SELECT to_regprocedure('floor.raise_alert(text, text, text, text, interval)')").fetchone()
+    if subjects is not None and subjects[0] is not None:  # a floor before 0013 has none
+        conn.execute(sql.SQL("GRANT EXECUTE ON FUNCTION floor.raise_alert(text, text, text, text, interval) TO {}")
+                     .format(ident))
     conn.execute(sql.SQL("GRANT INSERT (alert_id, supervisor, note) ON floor.alert_acks TO {}").format(ident))
     ack = sql.Identifier(f"ack_{role}")
     _policy_once(conn, f"ack_{role}", "alert_acks", sql.SQL(

@@ -2,7 +2,8 @@
 database, that evaluates every alert continuously whether or not a pit window is open.
 
 Each pass (every ``interval`` seconds) it reads every table's state and raises, through
-``floor.raise_alert`` (one open alert per table and kind):
+``floor.raise_alert`` (one open alert per table, kind and subject: the player or shoe of game
+protection's kinds, none for the others):
 
 - **link down**: a table whose station's heartbeat is older than ``stale_after`` — unless the
   table is **closed**: its latest session ended (the station's ``session_end`` audit entry is on
@@ -281,7 +282,8 @@ class FloorService:
             self.log(f"floor service: {len(result.raised)} new alerts")
         self._write_state({"state": "ok", "since": self._since, "last_contact": self._last_contact,
                            "checked_at": moment.isoformat(), "closed": result.closed,
-                           "open_conditions": [[c.table, c.kind] for c in result.conditions],
+                           "open_conditions": [[c.table, c.kind, *([c.subject] if c.subject else [])]
+                                               for c in result.conditions],
                            "par_sheets_waiting": [list(s) for s in result.bands_waiting]})
 
     def _write_state(self, data: dict[str, Any]) -> None:

@@ -2,12 +2,15 @@
 
 From the rounds forwarded to the floor (``floor.rounds_latest`` and ``floor.events``), each pass
 raises two kinds of alert for surveillance, through ``floor.raise_alert`` (one open alert per
-table and kind: a table's flagged players are listed in one):
+table, kind and subject — the player, the shoe — each acknowledged on its own: migration 0013):
 
-- **advantage_play** (advantage play suspected): per table, every player ``protect`` flags
-  (report.py: same tests, same thresholds) over the rounds started in the last ``window``;
-  the detail gives each one's rounds, correlation, p-value, estimated edge and reasons;
-- **shoe_favours_players**: per table, its current shoe (that of its latest round): the
+- **advantage_play** (advantage play suspected): per table, one for each player ``protect``
+  flags (report.py: same tests, same thresholds) over the rounds started in the last
+  ``window``, its subject the player: a second player flagged while the first one's alert is
+  open is raised too; the detail gives the player's rounds, correlation, p-value, estimated
+  edge and reasons;
+- **shoe_favours_players**: per table, its current shoe (that of its latest round), its subject
+  the shoe's id (a new shoe is raised though an earlier shoe's alert is open): the
   player's expected return on the next round from the shoe's remaining composition — the main
   wager's removal-effect estimate (counts.py ``Count.edge``) and each side bet the first cards
   decide, exactly (removal.py ``side_bet_return``) — above ``level`` on any of them.
@@ -71,7 +74,7 @@ def floor_rounds(conn: psycopg.Connection[Any], since: _dt.datetime, until: _dt.
 
 
 def advantage_conditions(rounds: list[RoundRow], since: str) -> list[Condition]:
-    """One ``advantage_play`` condition per table with a player ``protect`` flags over its
+    """One ``advantage_play`` condition per (table, player) ``protect`` flags over the table's
     rounds started at or after ``since`` (``rebuild_counts`` already run over ``rounds``)."""
     tables: dict[str, list[RoundRow]] = {}
     for r in rounds:
@@ -79,16 +82,14 @@ def advantage_conditions(rounds: list[RoundRow], since: str) -> list[Condition]:
             tables.setdefault(r.table, []).append(r)
     out = []
     for table, members in sorted(tables.items()):
-        flagged = [p for p in player_reports(members) if p.flagged]
-        if not flagged:
-            continue
-        parts = []
-        for p in flagged:
+        for p in player_reports(members):
+            if not p.flagged:
+                continue
             corr = "-" if p.correlation is None else f"{p.correlation:+.2f}"
             edge = "" if p.estimated_edge is None else f", estimated edge {p.estimated_edge * 100:+.2f} %"
-            parts.append(f"{p.player}: {p.rounds} rounds, correlation {corr}, p-value {p.p_value:.2g}{edge} "
-                         f"({'; '.join(p.reasons)})")
-        out.append(Condition(table, "advantage_play", "advantage play suspected: " + " | ".join(parts)))
+            out.append(Condition(table, "advantage_play",
+                                 f"advantage play suspected: {p.player}: {p.rounds} rounds, correlation {corr}, "
+                                 f"p-value {p.p_value:.2g}{edge} ({'; '.join(p.reasons)})", p.player))
     return out
 
 
@@ -113,8 +114,9 @@ def shoe_edges(game: str, decks: int, seen: list[Card], out: int) -> dict[str, f
 
 def shoe_conditions(rounds: list[RoundRow], level: float,
                     cache: dict[tuple[str, str, int, int], dict[str, float] | None] | None = None) -> list[Condition]:
-    """One ``shoe_favours_players`` condition per table whose current shoe (its latest round's)
-    gives the player more than ``level`` on the main wager or a side bet on the next round."""
+    """One ``shoe_favours_players`` condition (its subject the shoe's id) per table whose current
+    shoe (its latest round's) gives the player more than ``level`` on the main wager or a side
+    bet on the next round."""
     latest: dict[str, RoundRow] = {}
     for r in rounds:
         if r.table not in latest or (r.started_at, r.round_id) > (latest[r.table].started_at, latest[r.table].round_id):
@@ -143,7 +145,7 @@ def shoe_conditions(rounds: list[RoundRow], level: float,
         out.append(Condition(table, "shoe_favours_players",
                              f"shoe {last.shoe_id} favours the players after round {after.round_id} "
                              f"({max(dealt, len(seen))} of {full_size(last.game, last.decks)} cards out, "
-                             f"{len(seen)} on record): {figures} (level {level * 100:+.2f} %)"))
+                             f"{len(seen)} on record): {figures} (level {level * 100:+.2f} %)", last.shoe_id))
     return out
 
 

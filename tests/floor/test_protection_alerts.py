@@ -15,6 +15,9 @@ roles read them, never a station.
   that shoe (optimal play) is about +3.8 % — above the +1 % level: the shoe favours the players.
   Nobody's bet follows a count: no advantage play there. BJ-01's last shoe (2 3 4 5 6 twice, four
   10s out) stays under the level by the same engine.
+
+Each alert has its subject (migration 0013): the player, the shoe. One open alert per table,
+kind and subject, each acknowledged on its own.
 """
 
 from __future__ import annotations
@@ -32,8 +35,10 @@ import pytest
 
 from dealer_assist.base.cards import parse_card
 from dealer_assist.engine.transcript import settle_document
+from dealer_assist.floor import schema
+from dealer_assist.floor.alerts import Condition, raise_alerts
 from dealer_assist.floor.forward import Forwarder
-from dealer_assist.floor.schema import service_role
+from dealer_assist.floor.schema import add_station, init_floor, review_role, service_role
 from dealer_assist.floor.service import FloorService, ServiceSettings
 from dealer_assist.protect.counts import count_for
 from dealer_assist.protect.live import ProtectionCheck
@@ -41,15 +46,16 @@ from dealer_assist.protect.removal import main_wager_return
 from dealer_assist.store import record_transcript
 from tests.floor.conftest import Floor
 from tests.floor.helpers import ROOT, cli, query
+from tests.floor.pgserver import Server
 from tests.protect.test_protect_cli import CARDS, lucky8_round
 
 FIVES = ["5S", "5H", "5D", "5C"]
 
 
-def fives_round(dealt: int) -> dict[str, Any]:
+def fives_round(dealt: int, shoe: str = "H-1") -> dict[str, Any]:
     """p3 5 5 and p4 5 5 stand on 10; the dealer 5 then 5 5 5: 20 (Lucky 8 dealer stands on 17+)."""
     return {"game": "lucky8", "decks": 6, "areas": 7, "seated": {"p3": 1, "p4": 2},
-            "shoe": {"id": "H-1", "dealt": dealt}, "events": [
+            "shoe": {"id": shoe, "dealt": dealt}, "events": [
                 {"type": "wager", "player": "p3", "area": 1, "bet": "main", "amount": 10},
                 {"type": "wager", "player": "p4", "area": 2, "bet": "main", "amount": 10},
                 {"type": "no_more_bets"},
@@ -104,7 +110,9 @@ def test_a_count_follower_and_a_shoe_that_favours_the_players_are_raised_and_fla
     found = alerts(floor.admin_url)
     assert sorted(found) == [("BJ-01", "advantage_play"), ("BJ-02", "shoe_favours_players")]
     state = json.loads((tmp_path / "state.json").read_text())
-    assert sorted(map(tuple, state["open_conditions"])) == sorted(found)
+    # each with its subject: the count follower, the shoe of fives
+    assert sorted(map(tuple, state["open_conditions"])) == [("BJ-01", "advantage_play", "p1"),
+                                                            ("BJ-02", "shoe_favours_players", "H-1")]
 
     # p1's evidence, worked out from the count's tags (module doc), not read from the output
     count = count_for("lucky8", 6)
@@ -127,7 +135,7 @@ def test_a_count_follower_and_a_shoe_that_favours_the_players_are_raised_and_fla
     # BJ-01's last shoe: under the level by the same engine (2 3 4 5 6 twice and four 10s out)
     assert main_wager_return("lucky8", 6, [0, 2, 2, 2, 2, 2, 0, 0, 0, 4]) < 0.01
 
-    # one open alert per table and kind: a second pass raises none again
+    # one open alert per table, kind and subject: a second pass raises none again
     serve_once(floor, tmp_path)
     assert {k: len(v) for k, v in alerts(floor.admin_url).items()} == {
         ("BJ-01", "advantage_play"): 1, ("BJ-02", "shoe_favours_players"): 1}
@@ -184,3 +192,189 @@ def test_the_station_and_the_dealers_screen_never_read_floor_alerts() -> None:
                 readers.append(str(path.relative_to(ROOT)))
     assert readers == []
 
+
+
+# ---- one alert per subject (migration 0013) ----
+
+def two_player_round(shoe: dict[str, Any], bets: dict[str, int]) -> dict[str, Any]:
+    """lucky8_round's deal (both stand, the dealer busts: each wins their wager) for the two
+    players ``bets`` names, seated at areas 1 and 2 in that order."""
+    (first, a), (second, b) = bets.items()
+    doc = lucky8_round(shoe, a, b)
+    doc["seated"] = {first: 1, second: 2}
+    doc["events"][0]["player"], doc["events"][1]["player"] = first, second
+    return doc
+
+
+def shoes(db: Path, first: int, follower: str, other: str, other_bets: tuple[int, int]) -> None:
+    """Six shoes S-first.. of BJ-01, each round A (true count 0) then B (true count +0.51): the
+    ``follower`` bets 10 then 50, ``other`` ``other_bets``."""
+    for n in range(first, first + 6):
+        for dealt, bet, other_bet in ((0, 10, other_bets[0]), (7, 50, other_bets[1])):
+            doc = two_player_round({"id": f"S-{n}", "dealt": dealt}, {follower: bet, other: other_bet})
+            recorded(db, "BJ-01", doc, {follower: bet, other: other_bet})
+
+
+def subjects(url: str, kind: str) -> list[tuple[int, str, str, bool]]:
+    """(alert id, subject, detail, acknowledged) of the floor's alerts of ``kind``."""
+    return [(int(i), str(s), str(d), bool(a)) for i, s, d, a in query(
+        url, "SELECT a.alert_id, a.subject, a.detail, c.alert_id IS NOT NULL FROM floor.alerts a "
+             "LEFT JOIN floor.alert_acks c USING (alert_id) WHERE a.kind = %s ORDER BY a.alert_id", (kind,))]
+
+
+def ack(floor: Floor, alert_id: int, note: str) -> None:
+    done = cli("floor", "ack", "--url", floor.review_url, "--alert", str(alert_id), "--supervisor", "sue",
+               "--note", note)
+    assert done.returncode == 0 and done.stdout == f"floor: alert {alert_id} acknowledged by sue\n", done.stderr
+
+
+def open_alerts(floor: Floor) -> list[tuple[int, str, str]]:
+    """(id, kind, detail) of each open alert, as ``floor alerts --open`` lists them."""
+    done = cli("floor", "alerts", "--url", floor.review_url, "--open")
+    assert done.returncode == 0, done.stderr
+    return sorted((int(f[0]), f[3], f[4]) for f in (line.split("\t") for line in done.stdout.splitlines()))
+
+
+def test_each_flagged_player_has_an_alert_of_their_own_acknowledged_on_its_own(
+        floor: Floor, tmp_path: Path, qtbot: object) -> None:
+    """pa follows the count from the first pass; pc, seated later, from the second while pa's
+    alert is open: surveillance is told of pc too. pb (flat 10) never."""
+    db = tmp_path / "bj01.db"
+    url = floor.station("BJ-01", "PIT-1")
+    shoes(db, 1, "pa", "pb", (10, 10))
+    Forwarder(db, url).forward()
+    serve_once(floor, tmp_path)
+    ((pa_id, subject, detail, acked),) = subjects(floor.admin_url, "advantage_play")
+    assert (subject, acked) == ("pa", False) and detail.startswith("advantage play suspected: pa: 12 rounds, ")
+
+    shoes(db, 7, "pa", "pc", (10, 50))  # pa goes on (24 rounds), pc bets as he does (12 rounds)
+    Forwarder(db, url).forward()
+    serve_once(floor, tmp_path)
+    found = subjects(floor.admin_url, "advantage_play")
+    assert [(s, a) for _, s, _, a in found] == [("pa", False), ("pc", False)]  # pa's not raised again
+    assert found[0][0] == pa_id and found[0][2] == detail  # pa's alert as the first pass raised it
+    pc_id = found[1][0]
+    assert found[1][2].startswith("advantage play suspected: pc: 12 rounds, correlation +1.00, p-value 0")
+    assert "pb" not in found[0][2] + found[1][2]
+    assert [i for i, _, _ in open_alerts(floor)] == [pa_id, pc_id]
+
+    ack(floor, pa_id, "pa backed off; watching")
+    serve_once(floor, tmp_path)  # pa still flagged (acknowledged within the quiet half hour), pc open
+    assert [(s, a) for _, s, _, a in subjects(floor.admin_url, "advantage_play")] == [("pa", True), ("pc", False)]
+    ((still, kind, text),) = open_alerts(floor)
+    assert (still, kind) == (pc_id, "advantage_play") and text.startswith("advantage play suspected: pc: ")
+
+    # the pit window's Alerts tab shows whose alert it is
+    from dealer_assist.floor.reader import FloorReader
+    from ui.review.pit_alerts import AlertsPanel
+
+    panel = AlertsPanel(lambda alert_id, supervisor, note: None)
+    qtbot.addWidget(panel)  # type: ignore[attr-defined]
+    with FloorReader(floor.review_url) as reader:
+        panel.show_alerts(reader.alerts())
+    assert sorted(panel.list.item(r, 3).text() for r in range(panel.list.rowCount())) == [
+        "advantage_play: pa", "advantage_play: pc"]
+
+    ack(floor, pc_id, "pc asked to flat bet")
+    assert open_alerts(floor) == []
+
+
+def test_each_shoe_that_favours_the_players_has_an_alert_of_its_own(floor: Floor, tmp_path: Path) -> None:
+    """BJ-02's shoe H-1 and then H-2: each loses its 24 fives in three rounds (the module doc:
+    about +3.8 % to the player, over the +1 % level). H-2 is raised though H-1's alert is open."""
+    db = tmp_path / "bj02.db"
+    url = floor.station("BJ-02", "PIT-1")
+    for k in range(3):
+        recorded(db, "BJ-02", fives_round(8 * k, "H-1"), {"p3": -10, "p4": -10})
+    Forwarder(db, url).forward()
+    serve_once(floor, tmp_path)
+    for k in range(3):
+        recorded(db, "BJ-02", fives_round(8 * k, "H-2"), {"p3": -10, "p4": -10})
+    Forwarder(db, url).forward()
+    serve_once(floor, tmp_path)
+    serve_once(floor, tmp_path)  # H-2 still the current shoe: not raised again
+    found = subjects(floor.admin_url, "shoe_favours_players")
+    assert [(s, a) for _, s, _, a in found] == [("H-1", False), ("H-2", False)]
+    # rounds 1-3 were H-1's, 4-6 H-2's; 3 x 8 cards of each shoe out
+    assert found[0][2].startswith("shoe H-1 favours the players after round 3 (24 of 312 cards out, 24 on record)")
+    assert found[1][2].startswith("shoe H-2 favours the players after round 6 (24 of 312 cards out, 24 on record)")
+    assert subjects(floor.admin_url, "advantage_play") == []  # p3 and p4 bet flat
+    ack(floor, found[0][0], "H-1 is out of play")
+    assert [i for i, _, _ in open_alerts(floor)] == [found[1][0]]
+
+
+def test_the_quiet_period_after_an_acknowledgement_is_its_subjects_own(floor: Floor) -> None:
+    """Straight through floor.raise_alert as the floor service's role: a subject acknowledged
+    within the quiet period is not raised again; another subject of the same table and kind is;
+    the table's own kinds (no subject) keep one open alert per table and kind."""
+    floor.station("BJ-05", "PIT-1")
+    service = floor.server.url(floor.dbname, user=service_role(floor.dbname))
+
+    def raised(*conditions: Condition) -> list[int]:
+        with psycopg.connect(service) as conn:
+            return raise_alerts(conn, list(conditions))
+
+    (first,) = raised(Condition("BJ-05", "advantage_play", "advantage play suspected: pa", "pa"))
+    assert raised(Condition("BJ-05", "advantage_play", "advantage play suspected: pa again", "pa")) == []
+    ack(floor, first, "seen")
+    assert raised(Condition("BJ-05", "advantage_play", "advantage play suspected: pa", "pa")) == []
+    assert len(raised(Condition("BJ-05", "advantage_play", "advantage play suspected: pd", "pd"))) == 1
+    (link,) = raised(Condition("BJ-05", "link_down", "link down"), Condition("BJ-05", "link_down", "link down"))
+    assert raised(Condition("BJ-05", "link_down", "link down still")) == []
+    assert [(k, s) for k, s in query(floor.admin_url, "SELECT kind, subject FROM floor.alerts ORDER BY alert_id")] == [
+        ("advantage_play", "pa"), ("advantage_play", "pd"), ("link_down", "")]
+    assert link == max(i for (i,) in query(floor.admin_url, "SELECT alert_id FROM floor.alerts"))
+
+
+def test_a_floor_of_0012_upgrades_in_place_with_its_open_alerts_while_a_station_forwards(
+        pg_server: Server, floor_db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A floor made by the previous version (0012) with an open advantage-play alert its floor
+    service raised (one per table and kind then) and an acknowledged one; `floor init` migrates it
+    while the station holds its forwarded tables in an open transaction. The open alert stays
+    open (no subject) and still keeps its kind's one open alert; the acknowledged one keeps its
+    acknowledgement; the players are raised one by one from then on."""
+    admin = pg_server.url(floor_db)
+    with monkeypatch.context() as m:
+        previous = schema.MIGRATIONS[:12]
+        assert previous[-1][0] == "0012_protection_alerts"
+        m.setattr(schema, "MIGRATIONS", previous)
+        m.setattr(schema, "KNOWN", frozenset(name for name, _ in previous))
+        assert init_floor(admin)[-1] == "0012_protection_alerts"
+        station = pg_server.url(floor_db, user=add_station(admin, "BJ-01", "PIT-1").role)
+    service = pg_server.url(floor_db, user=service_role(floor_db))
+    with psycopg.connect(service) as conn:  # as 0012's floor service raised them
+        (old,) = conn.execute("SELECT floor.raise_alert('BJ-01', 'advantage_play', "
+                              "'advantage play suspected: pa: 12 rounds | pb: 12 rounds', interval '30 minutes')"
+                              ).fetchone() or (None,)
+        (paced,) = conn.execute("SELECT floor.raise_alert('BJ-01', 'pace', '3 rounds in the last hour (under 30)', "
+                                "interval '30 minutes')").fetchone() or (None,)
+    assert old is not None and paced is not None
+    with psycopg.connect(pg_server.url(floor_db, user=review_role(floor_db))) as conn:
+        conn.execute("INSERT INTO floor.alert_acks (alert_id, supervisor, note) VALUES (%s, 'sue', 'slow game')",
+                     (paced,))
+
+    db = tmp_path / "bj01.db"
+    shoes(db, 1, "pa", "pc", (10, 50))
+    with psycopg.connect(station) as held:  # the station's forwarding transaction, open throughout
+        held.execute("SELECT 1 FROM floor.rounds, floor.events, floor.audit, floor.round_players, "
+                     "floor.settlements, floor.sessions, floor.tables LIMIT 1")
+        assert init_floor(admin) == ["0013_alert_subjects"]  # its DDL would wait on no lock the station holds
+        held.execute("SELECT 1")  # still in its transaction (not ended by its 15 s idle bound)
+    assert query(admin, "SELECT alert_id, kind, subject, detail FROM floor.alerts ORDER BY alert_id") == [
+        (old, "advantage_play", "", "advantage play suspected: pa: 12 rounds | pb: 12 rounds"),
+        (paced, "pace", "", "3 rounds in the last hour (under 30)")]
+    assert query(admin, "SELECT alert_id, supervisor, note FROM floor.alert_acks") == [(paced, "sue", "slow game")]
+    assert Forwarder(db, station).forward().rounds == 12  # 6 shoes x 2 rounds
+
+    floor = Floor.__new__(Floor)  # the upgraded floor, not made again
+    floor.server, floor.dbname, floor.admin_url = pg_server, floor_db, admin
+    floor.review_url = pg_server.url(floor_db, user=review_role(floor_db))
+    with psycopg.connect(service) as conn:
+        # no subject: the upgraded open alert still counts; the pace one's acknowledgement its quiet period
+        assert raise_alerts(conn, [Condition("BJ-01", "advantage_play", "advantage play suspected")]) == []
+        assert raise_alerts(conn, [Condition("BJ-01", "pace", "2 rounds in the last hour (under 30)")]) == []
+    serve_once(floor, tmp_path)
+    assert [(i == old, s, a) for i, s, _, a in subjects(admin, "advantage_play")] == [
+        (True, "", False), (False, "pa", False), (False, "pc", False)]
+    ack(floor, old, "the listing before the upgrade: both seen")
+    assert sorted(d.split(":")[1].strip() for _, k, d in open_alerts(floor) if k == "advantage_play") == ["pa", "pc"]

@@ -63,7 +63,7 @@ class AlertsPanel(QWidget):
             acked = "" if a.acked_at is None else (
                 f"{a.acked_by} ({a.ack_account}) {a.acked_at.astimezone():%H:%M}: {a.ack_note}")
             cells = [str(a.alert_id), f"{a.raised_at.astimezone():%Y-%m-%d %H:%M}", a.table,
-                     _KIND_WORDS.get(a.kind, a.kind), a.detail, acked]
+                     _KIND_WORDS.get(a.kind, a.kind) + (f": {a.subject}" if a.subject else ""), a.detail, acked]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if a.acked_at is None:
