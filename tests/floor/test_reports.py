@@ -36,7 +36,13 @@ import psycopg
 from dealer_assist.floor.accounting import parse_chips, record_buy_in, record_chips, record_drop
 from dealer_assist.floor.alerts import par_figures
 from dealer_assist.floor.forward import Forwarder
-from dealer_assist.floor.reports import day_document, rating_document, report_csv, report_pdf, shift_document
+from dealer_assist.floor.reports import (
+    day_document,
+    rating_document,
+    report_csv,
+    report_pdf,
+    shift_document,
+)
 from tests.floor.conftest import Floor
 from tests.floor.helpers import cli
 from tests.floor.stations import DOCUMENTS, open_station, result_of
