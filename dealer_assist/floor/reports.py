@@ -19,7 +19,8 @@ import hashlib
 import io
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -114,6 +115,19 @@ def _digest(lines: list[list[str]]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12].upper()
 
 
+@contextmanager
+def _one_snapshot(conn: psycopg.Connection[Any]) -> Iterator[None]:
+    """Every figure of a report read in one snapshot (REPEATABLE READ, read only): an entry
+    recorded while it is read is in all of its figures or in none. Inside a transaction already
+    begun, that transaction's own."""
+    if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+        yield
+        return
+    with conn.transaction():
+        conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        yield
+
+
 def _check_pit(conn: psycopg.Connection[Any], pit: str | None) -> None:
     if pit is None:
         return
@@ -176,6 +190,12 @@ def _where(pit: str | None) -> str:
 def shift_document(conn: psycopg.Connection[Any], day: _dt.date, shift: str, *, pit: str | None = None,
                    database: str, figures: Figures = par_figures, now: _dt.datetime | None = None) -> Report:
     """One gaming day's shift: per table, per pit and the floor, with every signed entry."""
+    with _one_snapshot(conn):
+        return _shift_document(conn, day, shift, pit, database, figures, now)
+
+
+def _shift_document(conn: psycopg.Connection[Any], day: _dt.date, shift: str, pit: str | None, database: str,
+                    figures: Figures, now: _dt.datetime | None) -> Report:
     _check_pit(conn, pit)
     read_at = now or _dt.datetime.now(_dt.UTC)
     pits = _pits(conn)
@@ -193,6 +213,12 @@ def day_document(conn: psycopg.Connection[Any], day: _dt.date, *, pit: str | Non
                  figures: Figures = par_figures, now: _dt.datetime | None = None) -> Report:
     """Every shift of a gaming day, per table, then the day's totals per table, pit and the floor
     (each the sum of the shifts': the day's win is the sum of its shifts' wins)."""
+    with _one_snapshot(conn):
+        return _day_document(conn, day, pit, database, figures, now)
+
+
+def _day_document(conn: psycopg.Connection[Any], day: _dt.date, pit: str | None, database: str, figures: Figures,
+                  now: _dt.datetime | None) -> Report:
     _check_pit(conn, pit)
     read_at = now or _dt.datetime.now(_dt.UTC)
     shifts = _day_shifts(conn, day, pit)
@@ -432,9 +458,10 @@ def rating_document(conn: psycopg.Connection[Any], player: str, since: _dt.date,
         raise FloorError(f"--until {until} must be after --since {since}")
     start = _dt.datetime(since.year, since.month, since.day, tzinfo=_dt.UTC)
     end = _dt.datetime(until.year, until.month, until.day, tzinfo=_dt.UTC)
-    rating = player_rating(conn, player, start, end)
-    return RatingReport(rating, player_theo(conn, player, start, end, figures), since, until, database,
-                        _dt.datetime.now(_dt.UTC))
+    with _one_snapshot(conn):
+        rating = player_rating(conn, player, start, end)
+        theo = player_theo(conn, player, start, end, figures)
+    return RatingReport(rating, theo, since, until, database, _dt.datetime.now(_dt.UTC))
 
 
 def rating_csv(report: RatingReport) -> bytes:

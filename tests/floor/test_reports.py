@@ -271,3 +271,41 @@ def test_reports_through_the_cli(floor: Floor, tmp_path: Path) -> None:
         assert not target_csv.exists() and not target_pdf.exists()
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("bj07")) == [
         "alice.csv", "alice.pdf", "day.csv", "shift.csv", "shift.pdf"]
+
+
+def test_the_pit_window_saves_the_shift_and_day_reports(floor: Floor, tmp_path: Path, qtbot: object) -> None:
+    """The Accounting tab's "Save shift report" and "Save day report" (the file dialog's answer
+    given to ``save_to``): the same document as read here, the day's totals of the docstring."""
+    import os
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QDate
+
+    from ui.review.pit_view import PitWindow
+
+    _a_day(floor, tmp_path)
+    with psycopg.connect(floor.review_url) as conn:
+        expected = shift_document(conn, DAY, "day", database="f").document  # the pit's par-sheet theo
+    window = PitWindow(floor.review_url)
+    qtbot.addWidget(window)  # type: ignore[attr-defined]
+    window.show()
+    qtbot.waitUntil(lambda: window.pending == 0 and window.pit.count() == 3, timeout=20000)  # type: ignore[attr-defined]
+    window.day.setDate(QDate(2026, 11, 26))
+    panel = window.accounts
+    panel.shift.setText("day")
+    pdf, day_csv = tmp_path / "pit-shift.pdf", tmp_path / "pit-day.csv"
+    with qtbot.waitSignal(window.report_saved, timeout=60000):  # type: ignore[attr-defined]
+        panel.save_to("shift", str(pdf))
+    assert panel.message.text() == f"saved the shift report {expected} to {pdf}"
+    assert expected.encode() in pdf.read_bytes() and b"24.65 %" in pdf.read_bytes()
+    with qtbot.waitSignal(window.report_saved, timeout=60000):  # type: ignore[attr-defined]
+        panel.save_to("day", str(day_csv))
+    rows = _rows(day_csv.read_bytes())
+    assert _money(rows[("day", "floor", "floor")], "drop", "win", "hold_percent") == (
+        Decimal(25000), Decimal(7700), Decimal("30.80"))
+    panel.shift.setText("grave")
+    with qtbot.waitSignal(window.report_saved, timeout=60000):  # type: ignore[attr-defined]
+        panel.save_to("shift", str(tmp_path / "grave.pdf"))
+    assert panel.message.text().startswith("no shift 'grave' on 2026-11-26")
+    assert not (tmp_path / "grave.pdf").exists()
+    window.close()
