@@ -12,7 +12,9 @@
     dealer-assist floor drop --url URL --table T --day D --shift S --cash N [--markers N]
                              --counted-by NAME --witness NAME
     dealer-assist floor buy-in --url URL --table T --player P --amount N [--marker] --supervisor NAME
-    dealer-assist floor shift --url URL --day D --shift S [--pit P]   # win and hold % (win / drop)
+    dealer-assist floor shift --url URL --day D --shift S [--pit P] [--csv FILE] [--pdf FILE]
+                              # win and hold % (win / drop); the signed shift report as CSV / PDF
+    dealer-assist floor day --url URL --day D [--pit P] [--csv FILE] [--pdf FILE]  # every shift of a day
     dealer-assist floor signer --url URL --name NAME                  # an account that signs, its PIN
     dealer-assist floor denominations --url URL --table T --chips 1000,100,25,5
     dealer-assist floor edges [--game G] [--decks N]   # par sheets' edges kept on disk, once (install)
@@ -22,7 +24,7 @@
 Signers are accounts (``floor signer``, the administrator's): each signature is confirmed with
 the account's PIN, read from the terminal (or one a line on standard input: the first signer's,
 then the second's) — never from the command line.
-    dealer-assist floor rating --url URL --player P --since D --until D
+    dealer-assist floor rating --url URL --player P --since D --until D [--csv FILE] [--pdf FILE]
 
 Run as the floor's administrator. URL is a libpq URL or ``service=NAME``; passwords come from
 ``PGPASSFILE``, ``PGSERVICEFILE`` or the environment, never from the command line (a URL
@@ -72,6 +74,7 @@ class FloorCommand:
         drop = actions.add_parser("drop", help="record a table's drop for a shift (cash and markers)")
         buy = actions.add_parser("buy-in", help="record a player's buy-in at a table")
         shift = actions.add_parser("shift", help="a shift's win and hold per table, pit and floor")
+        whole_day = actions.add_parser("day", help="every shift of a gaming day per table, with the day's totals")
         rating = actions.add_parser("rating", help="a player's rating: rounds, wagered, net, buy-in, time played")
         signer = actions.add_parser("signer", help="add a signing account or give it a new PIN (PIN on stdin)")
         signer.add_argument("--name", required=True, help="the account's name (one account whatever its case)")
@@ -101,10 +104,11 @@ class FloorCommand:
         serve.add_argument("--shoe-edge", type=float, default=1.0,
                            help="a shoe favours the players above this expected return, in %% (default 1)")
         serve.add_argument("--no-protect", action="store_true", help="no game-protection alerts (issue 36)")
-        for sub in (chips, drop, buy, shift, rating, signer, denominations):
+        for sub in (chips, drop, buy, shift, whole_day, rating, signer, denominations):
             sub.add_argument("--url", required=True, help="the floor database (libpq URL or service=NAME)")
-        for sub in (chips, drop, shift):
+        for sub in (chips, drop, shift, whole_day):
             sub.add_argument("--day", required=True, help="the gaming day, YYYY-MM-DD")
+        for sub in (chips, drop, shift):
             sub.add_argument("--shift", required=True, help="the shift's name, e.g. day, swing, grave")
         for sub in (chips, drop, buy):
             sub.add_argument("--table", required=True, help="the table, e.g. BJ-07")
@@ -120,7 +124,11 @@ class FloorCommand:
         buy.add_argument("--amount", required=True)
         buy.add_argument("--marker", action="store_true", help="a marker (credit), not cash")
         buy.add_argument("--supervisor", required=True)
-        shift.add_argument("--pit", help="one pit's tables only")
+        for sub in (shift, whole_day):
+            sub.add_argument("--pit", help="one pit's tables only")
+        for sub in (shift, whole_day, rating):  # issue 35, Build 5: reports a shift manager signs
+            sub.add_argument("--csv", metavar="FILE", help="write the report as CSV (exact decimals) to FILE")
+            sub.add_argument("--pdf", metavar="FILE", help="write the report as a PDF with a signature block to FILE")
         rating.add_argument("--player", required=True, help="the player's name as recorded")
         rating.add_argument("--since", required=True, help="from this day (YYYY-MM-DD, UTC)")
         rating.add_argument("--until", required=True, help="to this day, not included (YYYY-MM-DD, UTC)")
@@ -156,7 +164,7 @@ class FloorCommand:
                 return self._serve(args)
             if args.action in ("alerts", "ack"):
                 return self._alerts(args)
-            if args.action in ("chips", "drop", "buy-in", "shift", "rating", "signer", "denominations"):
+            if args.action in ("chips", "drop", "buy-in", "shift", "day", "rating", "signer", "denominations"):
                 return self._accounting(args)
             if args.action == "clear-alarm":
                 for alarm in clear_alarm(args.url, args.table, args.why):
@@ -228,6 +236,7 @@ class FloorCommand:
         import datetime as dt
 
         from dealer_assist.floor import accounting as acc
+        from dealer_assist.floor import reports
         from dealer_assist.floor.connection import REVIEW, connect
 
         def day(text: str, what: str = "--day") -> dt.date:
@@ -272,25 +281,45 @@ class FloorCommand:
                 acc.record_buy_in(conn, args.table, args.player, value, "marker" if args.marker else "cash",
                                   args.supervisor, pin)
                 print(f"floor: buy-in of {args.player} at {args.table}: {money(value)}")
-            elif args.action == "shift":
-                tables, pits, whole = acc.shift_report(conn, day(args.day), args.shift, pit=args.pit)
+            elif args.action in ("shift", "day"):
+                if args.action == "shift":
+                    report = reports.shift_document(conn, day(args.day), args.shift, pit=args.pit,
+                                                    database=safe_url(args.url))
+                else:
+                    report = reports.day_document(conn, day(args.day), pit=args.pit, database=safe_url(args.url))
+                if args.csv or args.pdf:
+                    reports.write_files([(args.csv, reports.report_csv(report))] * bool(args.csv)
+                                        + [(args.pdf, reports.report_pdf(report))] * bool(args.pdf))
+                    f = report.total
+                    print(f"floor: {args.action} report {report.document}: drop {money(f.drop)}, win {money(f.win)}, "
+                          f"hold {'-' if f.hold_percent is None else f'{f.hold_percent} %'}; written to "
+                          + ", ".join(p for p in (args.csv, args.pdf) if p))
+                    return 0
                 print("\t".join(("", "opener", "closer", "fills", "credits", "drop", "win", "hold %", "rounds",
                                  "rounds net", "theo win", "after close", "win with after close")))
-                for f in [*tables, *pits, whole]:
-                    print("\t".join((f.key, money(f.opener), money(f.closer), money(f.fills), money(f.credits),
+                for row in report.rows:
+                    f = row.figures
+                    key = f.key if args.action == "shift" else f"{row.shift} {f.key}"
+                    print("\t".join((key, money(f.opener), money(f.closer), money(f.fills), money(f.credits),
                                      money(f.drop), money(f.win),
                                      "-" if f.hold_percent is None else f"{f.hold_percent}", str(f.rounds),
                                      money(f.rounds_net), money(f.theo),
                                      f"{money(f.adjustment)} ({f.adjustments})" if f.adjustments else "-",
                                      money(f.win_adjusted) if f.adjustments else "-")))
             else:
-                since, until = day(args.since, "--since"), day(args.until, "--until")
-                r = acc.player_rating(conn, args.player, dt.datetime(since.year, since.month, since.day, tzinfo=dt.UTC),
-                                      dt.datetime(until.year, until.month, until.day, tzinfo=dt.UTC))
+                rated = reports.rating_document(conn, args.player, day(args.since, "--since"),
+                                                day(args.until, "--until"), database=safe_url(args.url))
+                if args.csv or args.pdf:
+                    reports.write_files([(args.csv, reports.rating_csv(rated))] * bool(args.csv)
+                                        + [(args.pdf, reports.rating_pdf(rated))] * bool(args.pdf))
+                    print(f"floor: rating {rated.document} of {rated.rating.player} written to "
+                          + ", ".join(p for p in (args.csv, args.pdf) if p))
+                    return 0
+                r = rated.rating
                 minutes = int(r.time_played.total_seconds() // 60)
                 print(f"{r.player}: {r.rounds} rounds, wagered {money(r.wagered)}, average bet {money(r.average_bet)}, "
-                      f"net {money(r.net)}, buy-in {money(r.buy_in)} (markers {money(r.markers)}), "
-                      f"time played {minutes // 60} h {minutes % 60:02d} min")
+                      f"net {money(r.net)}, theo {money(rated.theo)}, buy-in {money(r.buy_in)} "
+                      f"(markers {money(r.markers)}), time played {minutes // 60} h {minutes % 60:02d} min")
         return 0
 
 

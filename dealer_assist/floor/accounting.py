@@ -42,7 +42,7 @@ from dealer_assist.floor.connection import FloorError, describe_error
 
 __all__ = [
     "KINDS", "PlayerRating", "Recorded", "ShiftFigures", "parse_chips", "player_rating", "record_buy_in",
-    "record_chips", "record_drop", "set_denominations", "set_signer", "shift_report", "total",
+    "record_chips", "record_drop", "set_denominations", "set_signer", "shift_report", "sum_figures", "total",
 ]
 
 KINDS = ("opener", "closer", "fill", "credit")
@@ -212,6 +212,11 @@ def _sum(figures: list[ShiftFigures], key: str) -> ShiftFigures:
                         sum(f.rounds for f in figures), sum((f.rounds_net for f in figures), Decimal(0)),
                         sum((f.theo for f in figures), Decimal(0)), sum((f.adjustment for f in figures), Decimal(0)),
                         sum(f.adjustments for f in figures))
+
+
+def sum_figures(figures: list[ShiftFigures], key: str) -> ShiftFigures:
+    """The figures of several tables (a pit, the floor) or shifts (a day) as one: each summed."""
+    return _sum(figures, key)
 
 
 def shift_report(conn: psycopg.Connection[Any], day: _dt.date, shift: str, *, pit: str | None = None,

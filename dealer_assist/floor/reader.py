@@ -465,6 +465,16 @@ class FloorReader:
 
         return self._again(lambda: accounting.shift_report(self.conn, day, shift, pit=pit))
 
+    def report(self, day: _dt.date, shift: str | None = None, pit: str | None = None) -> Any:
+        """The report a shift manager signs (dealer_assist.floor.reports) of ``shift``, or of the
+        whole day when None, read on this connection."""
+        from dealer_assist.floor import reports
+
+        database = safe_url(self.read_url)
+        if shift is None:
+            return self._again(lambda: reports.day_document(self.conn, day, pit=pit, database=database))
+        return self._again(lambda: reports.shift_document(self.conn, day, shift, pit=pit, database=database))
+
     def write(self, record: Callable[[psycopg.Connection[Any]], T]) -> T:
         """``record(conn)`` on a writable connection of its own (the review role's few writes)."""
         with self._primary_write() as conn:

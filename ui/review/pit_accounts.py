@@ -2,7 +2,8 @@
 and floor beside the rounds' net and theoretical win, and the forms that record an opener,
 closer, fill or credit (chips per denomination, signed by the dealer and a supervisor: two
 accounts, each with its PIN) or a drop. A fill or credit after the closer is shown beside the
-closed shift ("after close"), never in its figures. The arithmetic and checks are dealer_assist.floor.accounting's; this only asks and shows."""
+closed shift ("after close"), never in its figures. "Save shift report" / "Save day report"
+write the report a shift manager signs (PDF, or CSV for a .csv name; issue 35, Build 5). The arithmetic and checks are dealer_assist.floor.accounting's; this only asks and shows."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 
 from PySide6.QtWidgets import (
     QComboBox,
+    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -37,16 +39,22 @@ class AccountsPanel(QWidget):
     HEADERS = ["", "opener", "closer", "fills", "credits", "drop", "win", "hold %", "rounds", "rounds net", "theo win",
                "after close", "win with after close"]
 
-    def __init__(self, record: Callable[[str, dict[str, str]], None], report: Callable[[str], None]) -> None:
+    def __init__(self, record: Callable[[str, dict[str, str]], None], report: Callable[[str], None],
+                 save: Callable[[str | None, str], None] | None = None) -> None:
         super().__init__()
-        self._record, self._report = record, report
+        self._record, self._report, self._save = record, report, save
         layout = QVBoxLayout(self)
         top = QHBoxLayout()
         self.shift = QLineEdit("day")
         self.shift.setMaximumWidth(120)
         self.show_button = QPushButton("Show shift")
         self.show_button.clicked.connect(lambda: self._report(self.shift.text().strip()))
-        for widget in (QLabel("Shift (of the chosen day)"), self.shift, self.show_button):
+        self.save_shift_button = QPushButton("Save shift report…")
+        self.save_shift_button.clicked.connect(lambda: self._ask_and_save("shift"))
+        self.save_day_button = QPushButton("Save day report…")
+        self.save_day_button.clicked.connect(lambda: self._ask_and_save("day"))
+        for widget in (QLabel("Shift (of the chosen day)"), self.shift, self.show_button, self.save_shift_button,
+                       self.save_day_button):
             top.addWidget(widget)
         top.addStretch(1)
         layout.addLayout(top)
@@ -89,6 +97,21 @@ class AccountsPanel(QWidget):
         layout.addWidget(self.message)
         self.kind.currentTextChanged.connect(self._kind_changed)
         self._kind_changed(self.kind.currentText())
+
+    def _ask_and_save(self, scope: str) -> None:
+        name = f"{scope}-report.pdf" if scope == "day" else f"shift-{self.shift.text().strip() or 'day'}-report.pdf"
+        path, _ = QFileDialog.getSaveFileName(self, f"Save the {scope} report", name, "PDF (*.pdf);;CSV (*.csv)")
+        if path:
+            self.save_to(scope, path)
+
+    def save_to(self, scope: str, path: str) -> None:
+        """Write the shift's (``scope`` "shift") or the day's report to ``path``."""
+        shift = self.shift.text().strip()
+        if scope == "shift" and not shift:
+            self.message.setText("name the shift")
+            return
+        if self._save is not None:
+            self._save(shift if scope == "shift" else None, path)
 
     def _kind_changed(self, kind: str) -> None:
         drop = kind == "drop"

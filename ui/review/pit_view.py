@@ -346,6 +346,7 @@ class PitWindow(QMainWindow):
     live_updated = Signal(object)
     alerts_updated = Signal(object)
     accounting_updated = Signal(object)
+    report_saved = Signal(object)  # the message once a shift or day report is written (issue 35, Build 5)
 
     def __init__(self, url: str, *, today: _dt.date | None = None, live_tick: float = 5.0,
                  read_url: str | None = None) -> None:
@@ -400,7 +401,7 @@ class PitWindow(QMainWindow):
         self.tabs.addTab(self.live_tables, "Live")
         self.alerts = AlertsPanel(self.acknowledge_alert)
         self.tabs.addTab(self.alerts, "Alerts")
-        self.accounts = AccountsPanel(self.record_accounting, self.show_shift)
+        self.accounts = AccountsPanel(self.record_accounting, self.show_shift, self.save_report)
         self.live_status = QLabel("")
         self.tables = QTableWidget()
         self.rounds = QTableWidget()
@@ -504,6 +505,26 @@ class PitWindow(QMainWindow):
             else:
                 self.accounts.show_report(report)
                 self.accounting_updated.emit(report)
+
+        self._worker.submit(job, done)
+
+    def save_report(self, shift: str | None, path: str) -> None:
+        """The shift's report (the day's when ``shift`` is None) of the chosen day and pit, signed
+        on paper: a CSV when ``path`` ends in .csv, else a PDF (dealer_assist.floor.reports)."""
+        day, pit = self._day(), self._filters()["pit"]
+
+        def job() -> str:
+            from dealer_assist.floor import reports
+
+            assert self._reader is not None
+            report = self._reader.report(day, shift, pit)
+            data = reports.report_csv(report) if path.lower().endswith(".csv") else reports.report_pdf(report)
+            reports.write_files([(path, data)])
+            return f"saved the {report.kind} report {report.document} to {path}"
+
+        def done(text: Any, error: BaseException | None) -> None:
+            self.accounts.message.setText(str(error) if error is not None else str(text))
+            self.report_saved.emit(self.accounts.message.text())
 
         self._worker.submit(job, done)
 
