@@ -297,7 +297,9 @@ class StationCommand:
                            ("enrol-code", "print a new one-time code for the first supervisor's enrolment "
                                           "(as root)"),
                            ("acknowledge", "open the table on a store the service refused at its start "
-                            "(rolled back, anchor gone, failed verify) once a technician checked it: audited")):
+                            "(rolled back, anchor gone, failed verify) once a technician checked it: audited"),
+                           ("terminal", "pair player terminals to seats: add SEAT (a one-time code), list, "
+                                        "remove SEAT (root or the service account)")):
             sub = actions.add_parser(name, help=text)
             # before or after the action; SUPPRESS keeps a value given before it
             sub.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help=config_help)
@@ -313,6 +315,10 @@ class StationCommand:
                 sub.add_argument("--log-dir", metavar="DIR", help="the service's log directory")
                 sub.add_argument("--sim-cards", metavar="FILE", help="simulated shoe: fixed card order")
                 sub.add_argument("--sim-seed", type=int, help="simulated shoe: shuffle seed")
+            if name == "terminal":
+                from dealer_assist.cli.terminal import configure_admin
+
+                configure_admin(sub)
             if name == "unlock":
                 sub.add_argument("name", metavar="NAME", help="the account whose lock is cleared")
                 sub.add_argument("--socket", metavar="PATH", help="the service's socket")
@@ -344,6 +350,10 @@ class StationCommand:
             return self._enrol_code()
         if args.action == "acknowledge":
             return self._acknowledge(args)
+        if args.action == "terminal":
+            from dealer_assist.cli.terminal import admin
+
+            return admin(args)
         try:
             cfg = st.find_config(args.config)
         except StationError as exc:
