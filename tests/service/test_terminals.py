@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import stat
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from decimal import Decimal
@@ -216,3 +218,81 @@ def test_a_silent_connection_is_closed_after_the_handshake_time(table: TerminalS
     assert s.recv(1) == b""  # closed by the service, not by this side
     assert time.monotonic() - started < limit + 5
     s.close()
+
+
+def free_pair_of_ports() -> int:
+    """A port whose next is free too (the terminals' and the pairing's)."""
+    for _ in range(50):
+        with socket.socket() as a, socket.socket() as b:
+            a.bind(("127.0.0.1", 0))
+            port = a.getsockname()[1]
+            try:
+                b.bind(("127.0.0.1", port + 1))
+            except OSError:
+                continue
+            return int(port)
+    raise AssertionError("no two free ports in a row")
+
+
+def test_station_serve_listens_for_terminals_on_its_configured_port(tmp_path: Path) -> None:
+    """The technician's path end to end: [terminals] port in station.toml, `station serve`,
+    `station terminal add`, the terminal paired and started as its seat."""
+    port = free_pair_of_ports()
+    config = tmp_path / "station.toml"
+    state = tmp_path / "state"
+    config.write_text(st.render_config(st.StationConfig(table="BJ-07", game="electronic", terminals_port=port,
+                                                        terminals_host="127.0.0.1")))
+    assert st.load_config(config).terminals_port == port
+    env = {k: v for k, v in os.environ.items() if k != st.CONFIG_ENV}
+    proc = subprocess.Popen([sys.executable, "-m", "dealer_assist", "station", "serve", "--config", str(config),
+                             "--state-dir", str(state), "--socket", str(tmp_path / "station.sock"),
+                             "--log-dir", str(tmp_path / "log")],
+                            env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not (tmp_path / "station.sock").exists() or not (state / "terminals" / "station.pem").exists():
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "the service did not start within 30 s"
+            time.sleep(0.1)
+        added = cli("station", "--config", str(config), "terminal", "add", "t3", "--state-dir", str(state))
+        assert added.returncode == 0, added.stderr
+        assert f"dealer-assist terminal --connect HOST:{port} --pair " in added.stdout
+        code = added.stdout.split("pairing code for seat t3: ", 1)[1].split()[0]
+        assert cli("terminal", "--connect", f"127.0.0.1:{port}", "--pair", code,
+                   "--dir", str(tmp_path / "t3")).returncode == 0
+        started = cli("terminal", "--connect", f"127.0.0.1:{port}", "--dir", str(tmp_path / "t3"), "--once")
+        assert started.returncode == 0, started.stderr
+        view = json.loads(started.stdout)
+        assert view["seat"] == "t3" and view["config"]["game"] == "electronic"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def test_bad_input_at_the_terminal_commands_is_one_line_and_exit_2(table: TerminalStation, tmp_path: Path) -> None:
+    bad_address = cli("terminal", "--connect", "nowhere", "--dir", str(tmp_path / "x"))
+    assert bad_address.returncode == 2 and bad_address.stderr.startswith("error: --connect 'nowhere' is not HOST:PORT")
+    unpaired = cli("terminal", "--connect", f"127.0.0.1:{table.port}", "--dir", str(tmp_path / "x"))
+    assert unpaired.returncode == 2 and "this terminal is not paired" in unpaired.stderr
+    bad_seat = cli("station", "terminal", "add", "../t1", "--state-dir", str(table.state))
+    assert bad_seat.returncode == 2 and bad_seat.stderr.startswith("error: seat '../t1' is not a seat's name")
+    for done in (bad_address, unpaired, bad_seat):
+        assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("setpriv"), reason="needs root and setpriv (CI runs as root)")
+def test_only_root_or_the_service_account_pairs_terminals(tmp_path: Path) -> None:
+    base = Path(tempfile.mkdtemp(prefix="da-terminals-"))  # reachable by another account (tmp_path is 0700)
+    try:
+        base.chmod(0o755)
+        state = base / "state"
+        state.mkdir(mode=0o755)
+        env = {k: v for k, v in os.environ.items() if k != st.CONFIG_ENV}
+        done = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-m",
+                               "dealer_assist.cli", "station", "terminal", "add", "t1", "--state-dir", str(state)],
+                              capture_output=True, text=True, timeout=60, cwd=ROOT, env=env, check=False)
+        assert done.returncode == 2, done.stdout
+        assert done.stderr == f"error: only root (sudo) or the service account may pair terminals in {state}\n"
+        assert not (state / "terminals").exists()
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
