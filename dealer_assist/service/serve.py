@@ -280,6 +280,9 @@ def serve(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> int:
         applog.stop()
         return 1
     print(f"serving on {running.server.path}", flush=True)
+    if running.terminals is not None:
+        t = running.terminals
+        print(f"terminals on {t.host}:{t.port} (pairing on {t.pair_port})", flush=True)
     notify_systemd("READY=1")  # Type=notify: started; the watchdog's pings follow (server.py)
     # Never an endless wait: a SIGTERM the kernel hands to another thread (the shoe's reader,
     # a client's) only flags the main thread, which must come back to Python to run the
