@@ -296,3 +296,18 @@ def test_only_root_or_the_service_account_pairs_terminals(tmp_path: Path) -> Non
         assert not (state / "terminals").exists()
     finally:
         shutil.rmtree(base, ignore_errors=True)
+
+
+def test_a_terminal_hears_that_the_table_changed_but_not_what_another_seat_did(table: TerminalStation,
+                                                                               tmp_path: Path) -> None:
+    screen = table.dealer()
+    setup = TableSetup(game="electronic", decks=6, limits={"main": [Decimal(5), Decimal(1000)]}, terminals=["t1", "t2"])
+    screen.request("set_table", setup=setup_to_json(setup), pin=SUE)
+    term = paired(table, "t1", tmp_path / "t1")
+    before = term.request("seat")["version"]
+    screen.request("wager", player="t2", bet="main", amount=25)
+    note = term.wait_note(10.0)
+    assert note is not None and note["notify"] == "changed" and set(note["data"]) == {"version"}
+    assert note["data"]["version"] > before
+    view = term.request("seat")
+    assert view["version"] == note["data"]["version"] and view["events"] == [] and view["slip"] == []
