@@ -110,6 +110,8 @@ class TerminalServer:
         self.listeners: list[socket.socket] = []
         self.threads: list[threading.Thread] = []
         self.station_der = b""
+        self.changed = threading.Condition()
+        self.changed_version: Any = None  # the newest version not yet told to the terminals
 
     def start(self) -> None:
         self.ca.ensure()
@@ -119,6 +121,9 @@ class TerminalServer:
         self.port = main.getsockname()[1]
         pair = self._listen(self.port + 1 if self.port else 0)
         self.pair_port = pair.getsockname()[1]
+        teller = threading.Thread(target=self._tell_terminals, name="terminal-notify", daemon=True)
+        teller.start()
+        self.threads.append(teller)
         for sock, ctx, serve in ((main, mutual, self._serve_terminal), (pair, pairing, self._serve_pairing)):
             t = threading.Thread(target=self._accept, args=(sock, ctx, serve), name="terminal-accept", daemon=True)
             t.start()
@@ -145,6 +150,8 @@ class TerminalServer:
 
     def stop(self) -> None:
         self.stopping.set()
+        with self.changed:
+            self.changed.notify_all()
         for sock in self.listeners:
             with contextlib.suppress(OSError):
                 sock.close()
@@ -157,14 +164,28 @@ class TerminalServer:
 
     def tell(self, name: str, data: dict[str, Any]) -> None:
         """A ``changed`` notification (the version only) to every terminal: its seat's view is
-        one op ``seat`` away; the screens' round data never goes to a terminal."""
+        one op ``seat`` away; the screens' round data never goes to a terminal. Handed to the
+        terminals' own thread: a terminal that does not read never holds up the screens."""
         if name != "round":
             return
-        line = encode(notification("changed", {"version": data.get("version")}))
-        with self.lock:
-            terminals = [t for t in self.terminals if t.alive]
-        for t in terminals:
-            t.send(line)
+        with self.changed:
+            self.changed_version = data.get("version")
+            self.changed.notify()
+
+    def _tell_terminals(self) -> None:
+        """Sends the newest version (those between are skipped: a terminal asks for its view)."""
+        while not self.stopping.is_set():
+            with self.changed:
+                self.changed.wait_for(lambda: self.changed_version is not None or self.stopping.is_set(),
+                                      timeout=TURN_S * 4)
+                version, self.changed_version = self.changed_version, None
+            if version is None:
+                continue
+            line = encode(notification("changed", {"version": version}))
+            with self.lock:
+                terminals = [t for t in self.terminals if t.alive]
+            for t in terminals:
+                t.send(line)  # a stuck one: dropped after SEND_TIMEOUT_S, once
 
     # ------------------------------------------------------------------ accepting
     def _accept(self, listener: socket.socket, ctx: ssl.SSLContext,

@@ -311,3 +311,27 @@ def test_a_terminal_hears_that_the_table_changed_but_not_what_another_seat_did(t
     assert note["data"]["version"] > before
     view = term.request("seat")
     assert view["version"] == note["data"]["version"] and view["events"] == [] and view["slip"] == []
+
+
+def test_a_terminal_that_does_not_read_never_holds_up_a_screen(table: TerminalStation, tmp_path: Path) -> None:
+    """The terminals are told on their own thread: a terminal whose sends hang (a full
+    network buffer) leaves the screens' requests and notifications as they were."""
+    import threading
+
+    screen = table.dealer()
+    term = paired(table, "t1", tmp_path / "t1")
+    assert table.running is not None and table.running.terminals is not None
+    (stuck,) = table.running.terminals.terminals
+    release = threading.Event()
+    stuck.send = lambda message: release.wait()  # type: ignore[method-assign,assignment]
+    answered: list[Any] = []
+    try:
+        worker = threading.Thread(target=lambda: answered.append(
+            screen.request("wager", player="p1", area=1, bet="main", amount=10)))
+        worker.start()
+        worker.join(20)  # a liveness bound, not a speed measure: hung, it would never return
+        assert answered and [e["player"] for e in answered[0]["events"] if e["type"] == "wager"] == ["p1"]
+        assert screen.request("state")["version"] == answered[0]["version"]
+    finally:
+        release.set()
+        term.close()
