@@ -335,3 +335,27 @@ def test_a_terminal_that_does_not_read_never_holds_up_a_screen(table: TerminalSt
     finally:
         release.set()
         term.close()
+
+
+def test_a_code_relayed_to_another_station_certificate_pairs_nothing(table: TerminalStation, tmp_path: Path) -> None:
+    """The proof binds the code to the station certificate the terminal saw: a relay that
+    shows the terminal its own certificate cannot pass the terminal's proof on (and the
+    code is not spent by it)."""
+    import ssl
+
+    from dealer_assist.service.protocol import LineReader, encode
+    from dealer_assist.service.terminal_ca import code_key, pair_proof
+
+    code = add_code(table, "t1")
+    relay = TerminalCA(tmp_path / "relay-state")  # what a relay would show the terminal
+    relay.ensure()
+    relay_der = ssl.PEM_cert_to_DER_cert(relay.station_pem.read_text())
+    csr = openssl("req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                  "-keyout", str(tmp_path / "k.pem"), "-subj", "/CN=terminal")
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    ctx.check_hostname, ctx.verify_mode = False, ssl.CERT_NONE
+    with ctx.wrap_socket(socket.create_connection(("127.0.0.1", table.port + 1), timeout=10)) as tls:
+        tls.sendall(encode({"pair": 1, "csr": csr.decode(), "proof": pair_proof(code_key(code), relay_der, csr)}))
+        answer = json.loads(LineReader(tls).read_line() or b"null")
+    assert answer["ok"] is False and answer["error"]["message"].startswith("wrong pairing code (1 of")
+    assert pair(table, code, tmp_path / "t1").returncode == 0  # the code itself still pairs the real terminal
