@@ -167,7 +167,18 @@ def run_checks(cfg: StationConfig | None, path: Path, *, wait_s: float = ANSWER_
     checks.append(st.check_store(store))
     checks.append(st.check_disk(store))
     checks.append(floor_check(cfg, None))
+    _terminals_check(cfg, checks)
     return checks
+
+
+def _terminals_check(cfg: StationConfig | None, checks: list[Check], state_dir: Path | None = None) -> None:
+    """The player terminals' line, when ``[terminals] port`` is set (issue 38)."""
+    from dealer_assist.service.terminal_ca import check_terminals
+
+    if cfg is not None:
+        line = check_terminals(cfg.terminals_port, state_dir or st.site_data_dir())
+        if line is not None:
+            checks.append(line)
 
 
 def attach_shoe(cfg: StationConfig | None, on_event: Callable[[dict[str, Any]], None],
@@ -226,6 +237,7 @@ def station_checks(cfg: StationConfig, layout: Layout, *, wait_s: float = ANSWER
     checks.append(store_check_as_service(store))
     checks.append(st.check_disk(store))
     checks.append(floor_check(cfg, st.floor_password(layout.state_dir)))
+    _terminals_check(cfg, checks, layout.state_dir)
     return checks
 
 

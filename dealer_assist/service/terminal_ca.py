@@ -31,8 +31,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dealer_assist.service.station import Check
+
 __all__ = [
-    "CODE_MINUTES", "MAX_WRONG", "STATION_NAME", "PairingError", "TerminalCA", "check_seat", "code_key",
+    "CODE_MINUTES", "check_terminals", "MAX_WRONG", "STATION_NAME", "PairingError", "TerminalCA", "check_seat", "code_key",
     "openssl", "pair_proof", "station_proof",
 ]
 
@@ -309,3 +311,20 @@ def _der(cert_pem: bytes) -> bytes:
     import ssl
 
     return ssl.PEM_cert_to_DER_cert(cert_pem.decode("ascii"))
+
+
+def check_terminals(port: int | None, state_dir: Path) -> Check | None:
+    """``station check``'s line for the player terminals (None when ``[terminals] port`` is unset)."""
+    import shutil
+
+    if port is None:
+        return None
+    if shutil.which("openssl") is None:
+        return Check("terminals", False, "the openssl command is missing (it makes the station CA and signs the "
+                                         "terminals' certificates): sudo apt-get install openssl")
+    try:
+        seats = [p.seat for p in TerminalCA(state_dir).paired()]
+    except (PairingError, OSError) as exc:
+        return Check("terminals", False, f"port {port}: the paired terminals cannot be read: {exc}")
+    paired = f"paired: {', '.join(seats)}" if seats else "none paired yet (dealer-assist station terminal add SEAT)"
+    return Check("terminals", True, f"port {port}, pairing on {port + 1}; {paired}")

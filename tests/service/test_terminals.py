@@ -359,3 +359,15 @@ def test_a_code_relayed_to_another_station_certificate_pairs_nothing(table: Term
         answer = json.loads(LineReader(tls).read_line() or b"null")
     assert answer["ok"] is False and answer["error"]["message"].startswith("wrong pairing code (1 of")
     assert pair(table, code, tmp_path / "t1").returncode == 0  # the code itself still pairs the real terminal
+
+
+def test_station_check_reports_the_terminals_only_when_configured(tmp_path: Path) -> None:
+    with_port = tmp_path / "with.toml"
+    with_port.write_text(st.render_config(st.StationConfig(table="BJ-07", terminals_port=7300)))
+    without = tmp_path / "without.toml"
+    without.write_text(st.render_config(st.StationConfig(table="BJ-07")))
+    lines = cli("station", "check", "--config", str(with_port)).stdout.splitlines()
+    assert [ln for ln in lines if " terminals: " in ln][0].startswith("OK   terminals: port 7300, pairing on 7301; ")
+    assert not [ln for ln in cli("station", "check", "--config", str(without)).stdout.splitlines()
+                if " terminals: " in ln]
+    assert "terminals_port" not in st.load_config(without).settings()  # an unchanged digest when unset
