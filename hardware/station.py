@@ -167,7 +167,18 @@ def run_checks(cfg: StationConfig | None, path: Path, *, wait_s: float = ANSWER_
     checks.append(st.check_store(store))
     checks.append(st.check_disk(store))
     checks.append(floor_check(cfg, None))
+    _terminals_check(cfg, checks)
     return checks
+
+
+def _terminals_check(cfg: StationConfig | None, checks: list[Check], state_dir: Path | None = None) -> None:
+    """The player terminals' line, when ``[terminals] port`` is set (issue 38)."""
+    from dealer_assist.service.terminal_ca import check_terminals
+
+    if cfg is not None:
+        line = check_terminals(cfg.terminals_port, state_dir or st.site_data_dir())
+        if line is not None:
+            checks.append(line)
 
 
 def attach_shoe(cfg: StationConfig | None, on_event: Callable[[dict[str, Any]], None],
@@ -226,6 +237,7 @@ def station_checks(cfg: StationConfig, layout: Layout, *, wait_s: float = ANSWER
     checks.append(store_check_as_service(store))
     checks.append(st.check_disk(store))
     checks.append(floor_check(cfg, st.floor_password(layout.state_dir)))
+    _terminals_check(cfg, checks, layout.state_dir)
     return checks
 
 
@@ -297,7 +309,9 @@ class StationCommand:
                            ("enrol-code", "print a new one-time code for the first supervisor's enrolment "
                                           "(as root)"),
                            ("acknowledge", "open the table on a store the service refused at its start "
-                            "(rolled back, anchor gone, failed verify) once a technician checked it: audited")):
+                            "(rolled back, anchor gone, failed verify) once a technician checked it: audited"),
+                           ("terminal", "pair player terminals to seats: add SEAT (a one-time code), list, "
+                                        "remove SEAT (root or the service account)")):
             sub = actions.add_parser(name, help=text)
             # before or after the action; SUPPRESS keeps a value given before it
             sub.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help=config_help)
@@ -313,6 +327,10 @@ class StationCommand:
                 sub.add_argument("--log-dir", metavar="DIR", help="the service's log directory")
                 sub.add_argument("--sim-cards", metavar="FILE", help="simulated shoe: fixed card order")
                 sub.add_argument("--sim-seed", type=int, help="simulated shoe: shuffle seed")
+            if name == "terminal":
+                from dealer_assist.cli.terminal import configure_admin
+
+                configure_admin(sub)
             if name == "unlock":
                 sub.add_argument("name", metavar="NAME", help="the account whose lock is cleared")
                 sub.add_argument("--socket", metavar="PATH", help="the service's socket")
@@ -344,6 +362,10 @@ class StationCommand:
             return self._enrol_code()
         if args.action == "acknowledge":
             return self._acknowledge(args)
+        if args.action == "terminal":
+            from dealer_assist.cli.terminal import admin
+
+            return admin(args)
         try:
             cfg = st.find_config(args.config)
         except StationError as exc:

@@ -71,6 +71,7 @@ class Op(enum.StrEnum):
     SET_ASIDE = "set_aside"
     SIM_DEAL = "sim_deal"
     SET_TABLE = "set_table"
+    SEAT = "seat"
 
 
 # The inputs that are transcript events, by op: the op names the event's type, the client
@@ -96,6 +97,7 @@ class Permission(enum.Enum):
     SUPERVISOR = "the logged-in dealer, with a supervisor's PIN (`pin`) or approval (`approval`)"
     SUPERVISOR_PIN = "a supervisor's PIN (`pin`) or approval (`approval`); no log-in needed"
     ROOT = "root only (SO_PEERCRED uid 0)"
+    TERMINAL = "a player terminal paired to a seat (TLS certificate), for its own seat only"
 
 
 # ------------------------------------------------------------------ requests
@@ -354,6 +356,7 @@ class Entry:
     pin_worker: bool = False  # (off the lock) run on the PIN worker: it hashes a new PIN
     during_referral: bool = False  # a table op taken while the round is referred (6.1)
     open_fields: bool = False  # the request's fields are an event's (checked by the transcript)
+    terminal: bool = False  # a player terminal may call it (terminal_server.py; all others are the screens')
 
     @property
     def fields(self) -> tuple[str, ...]:

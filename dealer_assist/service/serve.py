@@ -24,6 +24,8 @@ from dealer_assist.service.forwarding import FloorForwarding, floor_last_round, 
 from dealer_assist.service.health import notify_systemd
 from dealer_assist.service.server import StationServer
 from dealer_assist.service.table import TableService
+from dealer_assist.service.terminal_ca import PairingError, TerminalCA
+from dealer_assist.service.terminal_server import TerminalServer
 from dealer_assist.store import Store, StoreError
 from dealer_assist.store.users import PIN_COST, PinCost
 
@@ -44,6 +46,7 @@ class ServeOptions:
     # the simulated shoe (hardware.simulator.SimulatedShoe) when the station has none: the
     # screen's "Deal" asks the service to deal from it (op sim_deal)
     simulators: list[Any] = field(default_factory=list)
+    terminals: tuple[str, int] | None = None  # (host, port) of the terminal endpoint, over [terminals]
 
 
 @dataclass
@@ -56,10 +59,13 @@ class Running:
     stop_shoe: Callable[[], None]
     lock: st.StationLock
     stopping: threading.Event = field(default_factory=threading.Event)
+    terminals: TerminalServer | None = None  # the player terminals' endpoint, when configured
 
     def stop(self) -> None:
         self.stopping.set()
         self.stop_shoe()
+        if self.terminals is not None:
+            self.terminals.stop()
         self.server.stop()
         with self.service.lock:
             self.store.close()
@@ -147,6 +153,22 @@ def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Runni
                     log.error("the configuration's table set-up cannot be used: %s", exc)
     server = StationServer(service, sock, log=log, mode=0o660 if station else 0o600)
     server.start()
+    terminals = None
+    where = options.terminals or ((cfg.terminals_host or "0.0.0.0", cfg.terminals_port)
+                                  if cfg is not None and cfg.terminals_port is not None else None)
+    if where is not None:  # player terminals (issue 38): off unless configured
+        owner = state.stat()
+        terminals = TerminalServer(service, TerminalCA(state, (owner.st_uid, owner.st_gid)), where[0], where[1],
+                                   log=log)
+        try:
+            terminals.start()
+        except (PairingError, OSError) as exc:
+            server.stop()
+            with service.lock:
+                store.close()
+                service.journal.close()
+            lock.release()
+            raise st.StationError(f"the terminals' endpoint on {where[0]}:{where[1]} cannot start: {exc}") from None
     stop_shoe = attach_shoe(service.on_shoe) if attach_shoe is not None else (lambda: None)
     if options.simulators:
         service.simulator = options.simulators[0]
@@ -165,7 +187,7 @@ def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Runni
 
         stop_shoe = stop_both
     log.info("station service on %s (store %s)", sock, store_file)
-    running = Running(service, server, store, stop_shoe, lock)
+    running = Running(service, server, store, stop_shoe, lock, terminals=terminals)
     threading.Thread(target=_retry_store, args=(running,), name="store-retry", daemon=True).start()
     return running
 
@@ -258,6 +280,9 @@ def serve(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> int:
         applog.stop()
         return 1
     print(f"serving on {running.server.path}", flush=True)
+    if running.terminals is not None:
+        t = running.terminals
+        print(f"terminals on {t.host}:{t.port} (pairing on {t.pair_port})", flush=True)
     notify_systemd("READY=1")  # Type=notify: started; the watchdog's pings follow (server.py)
     # Never an endless wait: a SIGTERM the kernel hands to another thread (the shoe's reader,
     # a client's) only flags the main thread, which must come back to Python to run the

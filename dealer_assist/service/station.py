@@ -130,6 +130,8 @@ class StationConfig:
     floor_service: str = ""  # PostgreSQL service name (pg_service.conf) of the floor database
     floor_database: str = ""  # or its URL, postgresql://user@host/db: never a password (floor.secret)
     floor_read_url: str = ""  # a hot standby of the floor the pit reads (review --db URL), or ""
+    terminals_port: int | None = None  # player terminals' TLS port (pairing on the next); None: off
+    terminals_host: str = ""  # the address terminals reach it on; "" = every address
     source: Path | None = None  # the file it was read from
 
     @property
@@ -140,8 +142,8 @@ class StationConfig:
         """The settings as plain values, for the audit log (``source`` left out)."""
         out: dict[str, Any] = {}
         for f in fields(self):
-            if f.name == "source":
-                continue
+            if f.name == "source" or (f.name.startswith("terminals_") and getattr(self, f.name) == f.default):
+                continue  # (the terminals' settings unset: the settings as before they existed)
             value = getattr(self, f.name)
             if f.name == "limits":
                 value = {k: [str(lo), str(hi)] for k, (lo, hi) in sorted(value.items())}
@@ -161,6 +163,7 @@ _SECTIONS: dict[str, set[str]] = {
     "shoe": {"port", "codec", "baud"},
     "store": {"path"},
     "floor": {"service", "url", "read_url"},
+    "terminals": {"port", "host"},
 }
 
 
@@ -212,6 +215,9 @@ def parse_config(doc: Mapping[str, Any], source: Path | None = None) -> StationC
         floor_service=_text("floor.service", doc.get("floor", {}).get("service", "")),
         floor_database=_text("floor.url", doc.get("floor", {}).get("url", "")),
         floor_read_url=_text("floor.read_url", doc.get("floor", {}).get("read_url", "")),
+        terminals_port=(_whole("terminals.port", doc["terminals"]["port"], 1, 65534)
+                        if "port" in doc.get("terminals", {}) else None),
+        terminals_host=_text("terminals.host", doc.get("terminals", {}).get("host", "")),
         source=source,
     )
     if cfg.floor_read_url:
@@ -347,6 +353,12 @@ def render_config(cfg: StationConfig) -> str:
         f"url = {_toml_text(cfg.floor_database)}",
         *([f"read_url = {_toml_text(cfg.floor_read_url)}    # a hot standby the pit reads"]
           if cfg.floor_read_url else []),
+        "",
+        "[terminals]",
+        "# Electronic Blackjack's player terminals (TLS; pairing on the port after it):",
+        "# dealer-assist station terminal add SEAT. No port: no terminals.",
+        (f"port = {cfg.terminals_port}" if cfg.terminals_port is not None else "# port = 7300"),
+        f"host = {_toml_text(cfg.terminals_host)}    # empty: every address",
         "",
     ]
     return "\n".join(lines)

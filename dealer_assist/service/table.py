@@ -105,6 +105,7 @@ from dealer_assist.service.review_token import (
     ReviewTokens,
     iso_time,
 )
+from dealer_assist.service.seat_view import seat_view
 from dealer_assist.service.sim_faults import SIM_FAULTS, simulate
 from dealer_assist.store import Store, StoreError
 from dealer_assist.store.common import format_time
@@ -139,6 +140,7 @@ class Client:
     approvals: dict[int, tuple[str, str]] = field(default_factory=dict)
     pass_fd: int | None = None  # a descriptor the server sends with the reply (op snapshot), then closes
     uid: int = -1  # the peer's uid (SO_PEERCRED): the per-peer PIN throttle, root's op root_unlock
+    seat: str | None = None  # a player terminal's seat, from its certificate (terminal_server.py)
 
 
 def refused(message: str, clause: str | None = None) -> ProtocolError:
@@ -478,6 +480,13 @@ class TableService:
         state["enrol_code_needed"] = bool(state["needs_enrolment"]) and self.enrol_code_needed(client)
         return state
 
+    @handler(Op.SEAT, Permission.TERMINAL, NoArgs, dict, terminal=True)
+    def _op_seat(self, client: Client, args: dict[str, Any]) -> dict[str, Any]:
+        """A player terminal's view of the table: its own seat's wagers, decisions and results,
+        the cards and the dealer's hand, bets open or closed (3.1, 3.2); no other seat's data."""
+        assert client.seat is not None  # Permission.TERMINAL
+        return seat_view(self.state(), client.seat)
+
     def state(self) -> TableState:
         rnd = self.session.round
         exp = rnd.expectation()
@@ -602,6 +611,8 @@ class TableService:
                 not any(kind == "accounts" for kind, _ in client.approvals.values()):
             # never before a log-in (the accounts' names are half of a guess)
             raise ProtocolError("auth", "the accounts are shown after a log-in (or a supervisor's PIN)")
+        if need is Permission.TERMINAL and (client.kind != "terminal" or client.seat is None):
+            raise ProtocolError("auth", "a player terminal's op: only a terminal paired to a seat calls it")
         if need is Permission.ROOT and client.uid != 0:
             raise ProtocolError("auth", "only root clears a lock this way (a supervisor: op unlock)")
 
