@@ -22,7 +22,7 @@ from typing import Any, NotRequired, TypedDict, TypeVar
 from dealer_assist.service.protocol import ProtocolError
 
 __all__ = [
-    "INPUT_EVENTS", "REGISTRY", "SUPERVISED_EVENTS", "Credential", "Entry", "Op", "Permission", "TableState", "check_complete", "check_fields",
+    "INPUT_EVENTS", "REGISTRY", "SUPERVISED_EVENTS", "Credential", "Entry", "Op", "Permission", "ShoeCountReply", "TableState", "check_complete", "check_fields",
     "handler", "ops_table",
 ]
 
@@ -72,6 +72,7 @@ class Op(enum.StrEnum):
     SIM_DEAL = "sim_deal"
     SET_TABLE = "set_table"
     SEAT = "seat"
+    SHOE_COUNT = "shoe_count"
 
 
 # The inputs that are transcript events, by op: the op names the event's type, the client
@@ -234,6 +235,11 @@ class SimDealRequest(TypedDict, total=False):
     fault: str
 
 
+class ShoeCountRequest(TypedDict, total=False):
+    pin: Credential
+    approval: int | None
+
+
 class SetTableRequest(TypedDict, total=False):
     setup: dict[str, Any]
     pin: Credential
@@ -334,6 +340,23 @@ class SnapshotReply(TypedDict, total=False):
     supervisor: str
     token: str
     expires: str
+
+
+class ShoeCountReply(TypedDict):
+    """The shoe in play's count (op ``shoe_count``; dealer_assist/service/shoe_count.py)."""
+
+    game: str
+    decks: int
+    shoe: str | None  # None: shuffled during the round, the next round deals from a new shoe
+    cards_out: int  # left the shoe since its shuffle, burns and cards in flight included
+    on_record: int  # of them, the cards whose faces are on record (counted)
+    decks_remaining: float | None
+    running_count: int | None
+    true_count: float | None
+    edge: float | None  # the player's expected return on the next round's main wager (estimate)
+    count: dict[str, Any] | None  # name, tags by point value, betting_correlation, source
+    note: str  # why there is no count ("" when there is one)
+    supervisor: str
 
 
 # ------------------------------------------------------------------ the registry

@@ -81,6 +81,8 @@ from dealer_assist.service.ops import (
     SetAsideRequest,
     SetDisabledRequest,
     SetTableRequest,
+    ShoeCountReply,
+    ShoeCountRequest,
     SimDealRequest,
     SlipRequest,
     SnapshotReply,
@@ -106,6 +108,13 @@ from dealer_assist.service.review_token import (
     iso_time,
 )
 from dealer_assist.service.seat_view import seat_view
+from dealer_assist.service.shoe_count import (
+    ShoeTally,
+    round_cards,
+    shoe_figures,
+    shoe_rounds_after,
+    tally_for,
+)
 from dealer_assist.service.sim_faults import SIM_FAULTS, simulate
 from dealer_assist.store import Store, StoreError
 from dealer_assist.store.common import format_time
@@ -184,6 +193,7 @@ class TableService:
         self.stray: dict[str, Any] | None = None  # a card that fits no reading: {seq, card, reason}
         self.in_flight: dict[int, dict[str, Any]] = {}  # seq -> {card, audit}: delivered, unrecorded
         self.shoe: dict[str, Any] = {"connected": False}
+        self.shoe_tally: ShoeTally | None = None  # the count's earlier rounds of the shoe (op shoe_count)
         self.floor: Callable[[], dict[str, Any]] | None = None  # the floor link's state, if any
         self.simulator: Any = None  # the simulated shoe (no shoe configured): op sim_deal deals from it
         self.face_up_next = False
@@ -890,6 +900,35 @@ class TableService:
     def _op_end_review(self, client: Client, args: dict[str, Any]) -> NameReply:
         """The review's window closed: its token gives no copy any more."""
         return {"ended": self.review_tokens.end(str(args.get("token", "")), client.account)}
+
+    @handler(Op.SHOE_COUNT, Permission.SUPERVISOR_PIN, ShoeCountRequest, ShoeCountReply)
+    def _op_shoe_count(self, client: Client, args: dict[str, Any]) -> ShoeCountReply:
+        """The shoe in play's count for a supervisor or surveillance, never the dealer's screen:
+        `shoe`, `cards_out`, `decks_remaining`, `running_count`, `true_count`, the estimated
+        `edge` of the next round's main wager and the `count` (name, tags), after a supervisor's
+        PIN or `review` approval (audited); a game with no count says so in `note`.
+
+        (dealer_assist/service/shoe_count.py; the game's own count, protect/counts.py.)"""
+        if not isinstance(args.get("pin"), dict | Verified) and not isinstance(args.get("approval"), int):
+            raise ProtocolError("pin", "the shoe's count is read by a supervisor only (never on the dealer's "
+                                "screen): a supervisor's PIN (`pin`) or `review` approval is needed")
+        _, who = self._approval(client, {**args, "read": "shoe_count"}, "review", None)
+        config = self.session.config
+        game, decks = str(config.get("game", "")), int(config.get("decks") or 0)
+        shoe = config.get("shoe") if isinstance(config.get("shoe"), dict) else None
+        if self.session.shoe_reloaded or shoe is None:  # shuffled: the next round deals from a full shoe
+            return {**shoe_figures(game, decks, None, [], 0), "supervisor": who}  # type: ignore[typeddict-item]
+        shoe_id, dealt = str(shoe.get("id", "")), int(shoe.get("dealt") or 0)
+        after = self.shoe_tally.through if self.shoe_tally is not None and self.shoe_tally.shoe == shoe_id else 0
+        rounds = self.store.read_with(lambda conn: shoe_rounds_after(conn, self.store.table, shoe_id, after,
+                                                                       self.round_id))
+        self.shoe_tally = tally_for(self.shoe_tally, shoe_id, rounds, self.round_id)
+        events = [event_to_transcript(e) for e in (*self.session.recorded, *self.session.tentative)]
+        here = round_cards(config, events)
+        flying = sum(len(v.get("cards") or [v["card"]]) for v in self.in_flight.values())
+        out = dealt + len(here) + flying + len(self.session.discarded)
+        figures = shoe_figures(game, decks, shoe_id, [*self.shoe_tally.seen, *here], out)
+        return {**figures, "supervisor": who}  # type: ignore[typeddict-item]
 
     @handler(Op.APPROVE, Permission.SUPERVISOR_PIN, ApproveRequest, ApprovalReply)
     def _op_approve(self, client: Client, args: dict[str, Any]) -> ApprovalReply:

@@ -110,6 +110,7 @@ SUPERVISOR_PIN_ARGS: dict[Op, dict[str, Any]] = {
     Op.SET_DISABLED: {"name": "bob", "disabled": True},
     Op.RESET_PIN: {"name": "bob", "new_pin": "615243"},
     Op.SNAPSHOT: {},
+    Op.SHOE_COUNT: {},
     Op.APPROVE: {"user": "ann", "pin": "730418", "kind": "void"},  # a dealer's PIN: no supervisor's
 }
 
