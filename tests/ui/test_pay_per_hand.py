@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from dealer_assist.engine.table_setup import TableSetup
 from tests.ui.driving import TableDriver
+from ui.common.round_view import hand_net
 
 MakeTable = Callable[..., TableDriver]
 
@@ -35,6 +36,8 @@ def test_split_hands_are_paid_each_on_its_spot(make_table: MakeTable) -> None:
     hands = box.hand_boxes
     assert [h.pay_text() for h in hands] == [["alice +100", "bob +50"], ["alice =100", "bob =50"]]
     assert all(h.pay.showing() for h in hands)
+    # each hand's net (the tag of a hand too narrow for each player's line): +100 + 50; both returned
+    assert [h.hand.net for h in hands] == [("+150", "pay"), ("=150", "return")]
     assert hands[0].pay.font().pixelSize() >= 18  # read from two metres
     assert t.window.settlement.summary_rows() == [
         ("1", "alice", "H1 +100  H2 =100", "+100"),
@@ -60,3 +63,14 @@ def test_interim_side_bet_then_final_on_the_hands_spot(make_table: MakeTable) ->
     hand = t.window.table_view.area_boxes[1].hand_boxes[0]
     assert hand.pay_text() == ["alice \u2212100"]
     assert t.window.settlement.summary_rows() == [("1", "alice", "\u2212100  Pair +55", "\u221245")]
+
+
+def test_a_hands_net_where_a_pay_and_a_collect_cancel() -> None:
+    # one hand's spot: alice paid 100 (4.4), bob collected 100 (4.4.1): nothing changes hands
+    # in sum, but that is not a return of the stakes (=): the net says ±0; no entry, no net
+    entry = {"stage": "final", "hand": 1}
+    entries = {"alice": [{**entry, "net": "100", "stake": "100", "result": "win", "rule": "4.4"}],
+               "bob": [{**entry, "net": "-100", "stake": "100", "result": "lose", "rule": "4.4.1"}]}
+    assert hand_net(entries) == ("\u00b10", "return")
+    assert hand_net({"alice": entries["alice"], "bob": entries["alice"]}) == ("+200", "pay")
+    assert hand_net({}) == ("", "")

@@ -29,6 +29,8 @@ class HandView:
     # once settled (interim or final): what to do on this hand's spot, per player in
     # position order: (player, "+200" / "−100" / "=100", "pay" / "collect" / "return")
     pay: tuple[tuple[str, str, str], ...] = ()
+    # the same, all players together: ("+150" / "−25" / "=175" (all returned) / "±0", action)
+    net: tuple[str, str] = ("", "")
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,18 @@ def hand_pay(entries: dict[str, list[dict[str, Any]]], order: list[str]) -> tupl
     return tuple(out)
 
 
+def hand_net(entries: dict[str, list[dict[str, Any]]]) -> tuple[str, str]:
+    """What to pay or collect on one hand's spot, every player's entries summed (the pay
+    tag of a hand too narrow for each player's line); ``±0`` when pays and collects cancel."""
+    every = [e for player in entries.values() for e in player]
+    if not every:
+        return ("", "")
+    cell = settled_cell(every)
+    if cell.action == "return" and any(Decimal(str(e["net"])) != 0 for e in every):
+        return ("\u00b10", "return")
+    return (cell.text, cell.action)
+
+
 def area_view(layout: Any, output: dict[str, Any], number: int) -> AreaView:
     """The area ``number`` as the layout shows it, from the engine's view (``round_api.RoundView``)."""
     area = layout.area(number)
@@ -121,7 +135,8 @@ def area_view(layout: Any, output: dict[str, Any], number: int) -> AreaView:
     hands = tuple(
         HandView(h.number, tuple(h.cards), h.total, h.soft, hand_badges(h), h.in_turn,
                  tuple((p, money(v)) for p, v in h.stakes), h.printed_first,
-                 hand_pay(on_hand.get(h.number, {}), [w.player for w in area.wagers]))
+                 hand_pay(on_hand.get(h.number, {}), [w.player for w in area.wagers]),
+                 hand_net(on_hand.get(h.number, {})))
         for h in area.hands)
     players: list[str] = [w.player for w in area.wagers]  # front position first
     for w in area.sides:

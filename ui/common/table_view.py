@@ -84,10 +84,10 @@ class HandBox(DropTarget):
 
     def __init__(self, hand: HandView, *, card_size: QSize, label_size: int, printed_first: bool = False,
                  numbered: bool = True, target: str = "dealer", room: int | None = None,
-                 pay_names: bool = True, pay_band: int = 0, pay_column: int = 0) -> None:
+                 players: tuple[str, ...] = (), pay_band: int = 0, pay_column: int = 0) -> None:
         super().__init__(target)
         self.hand = hand
-        self.pay_names = pay_names  # narrow (three or four split hands): amounts only, in position order
+        self.players = players  # the area's, in position order (the wager table's columns)
         self.numbered = numbered
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
@@ -117,6 +117,12 @@ class HandBox(DropTarget):
         # what to pay or collect on this hand, beside or under its cards (never over one):
         # large type, read from two metres; no re-layout when it appears
         self.pay = PayTag(self)
+        # placed again once a resize has laid out the cards and badges (their geometry then
+        # is final; in the resize itself they may still be the old size's)
+        self._pay_again = QTimer(self)
+        self._pay_again.setSingleShot(True)
+        self._pay_again.setInterval(0)
+        self._pay_again.timeout.connect(self._place_pay)
         self.cards.on_placed = self._cards_placed
         self._pay_lines: list[str] = []
         self._pay_px = px(PAY_MOST_PX)  # the largest; smaller only where the box is small
@@ -147,6 +153,7 @@ class HandBox(DropTarget):
                 self.badges.setVisible(bool(hand.badges))
             if hand.in_turn != old.in_turn:
                 self.update()
+            self.hand = hand  # (what the pay tag shows: pay_forms)
             if hand.pay != old.pay:
                 self._show_pay(hand.pay)
         self.hand = hand
@@ -160,8 +167,6 @@ class HandBox(DropTarget):
             self.pay.set_lines([])
             return
         self._pay_lines = [f"{name} {amount}" for name, amount, _ in pay]  # names on split hands too
-        self.pay.set_lines([(line, PAY_COLOURS.get(action, "#333")) for line, (_, _, action)
-                            in zip(self._pay_lines, pay, strict=True)])
         self._place_pay()
         self.pay.raise_()
 
@@ -169,30 +174,40 @@ class HandBox(DropTarget):
         """What the hand's spot says to pay or collect, one line a player (tests, review)."""
         return [f"{name} {amount}" for name, amount, _ in self.hand.pay]
 
-    def _fit(self, lines: list[str], room_w: int, room_h: int, smallest: int) -> tuple[int, int, int] | None:
-        """(type size, width, height) of the largest type from the tag's size down to
-        ``smallest`` at which ``lines`` fit ``room_w`` × ``room_h``; None if none does."""
-        font = QFont(self.pay.font())
-        for size in range(self._pay_px, smallest - 1, -1):
-            font.setPixelSize(size)
-            metrics = QFontMetrics(font)
-            width = max(metrics.horizontalAdvance(line) for line in lines) + 10
-            height = metrics.lineSpacing() * len(lines) + 4
-            if height <= room_h and width <= room_w:
-                return size, width, height
-        return None
+    def pay_forms(self) -> list[tuple[list[tuple[str, str]], bool, bool]]:
+        """What the tag may show, most first, each the hand's whole settlement: (lines,
+        side by side, the net): every player's line; every player's amount in the area's
+        position order (the wager table's columns) where the hand holds exactly its
+        players; the hand's net, marked ▾ (the area's wager table below has each player's
+        figures). Never one player's line alone (issue 34)."""
+        pay = self.hand.pay
+        named = [(f"{name} {amount}", PAY_COLOURS.get(action, "#333")) for name, amount, action in pay]
+        forms = [(named, False, False), (named, True, False)]
+        if len(pay) > 1 and tuple(name for name, _, _ in pay) == self.players:
+            amounts = [(amount, PAY_COLOURS.get(action, "#333")) for _, amount, action in pay]
+            forms += [(amounts, False, False), (amounts, True, False)]
+        if len(pay) > 1 and self.hand.net[0]:
+            forms.append(([(f"net\u2009{self.hand.net[0]}\u2009\u25be", PAY_COLOURS.get(self.hand.net[1], "#333"))], True, True))
+        return forms
 
-    def _one_row(self, lines: list[str], room_w: int, room_h: int) -> tuple[int, int, int] | None:
-        """(type size, width, height) of the largest type down to 10 px at which ``lines``
-        fit side by side in one row of ``room_w`` × ``room_h``; None if none does."""
+    def _measure(self, texts: list[str], single: bool, size: int) -> tuple[int, int]:
+        """(width, height) of a tag showing ``texts`` at ``size`` px (as PayTag paints them)."""
         font = QFont(self.pay.font())
-        for size in range(self._pay_px, 9, -1):
-            font.setPixelSize(size)
-            metrics = QFontMetrics(font)
-            width = sum(metrics.horizontalAdvance(line) for line in lines) + \
-                metrics.horizontalAdvance("  ") * (len(lines) - 1) + 10
-            height = metrics.height() + 1
-            if width <= room_w and height <= room_h:
+        font.setPixelSize(size)
+        metrics = QFontMetrics(font)
+        if single:
+            return (sum(metrics.horizontalAdvance(t) for t in texts)
+                    + metrics.horizontalAdvance("  ") * (len(texts) - 1) + 6, metrics.height() + 2)
+        return (max(metrics.horizontalAdvance(t) for t in texts) + 6,
+                max(metrics.lineSpacing(), metrics.height()) * len(texts) + 4)
+
+    def _fit(self, texts: list[str], single: bool, room_w: int, room_h: int, largest: int,
+             smallest: int) -> tuple[int, int, int] | None:
+        """(type size, width, height) of the largest type from ``largest`` down to
+        ``smallest`` at which ``texts`` fit ``room_w`` × ``room_h``; None if none does."""
+        for size in range(largest, smallest - 1, -1):
+            width, height = self._measure(texts, single, size)
+            if height <= room_h and width <= room_w:
                 return size, width, height
         return None
 
@@ -203,35 +218,49 @@ class HandBox(DropTarget):
     def faces_bottom(self) -> int:
         return self.cards.y() + self.cards.used_height()
 
-    def pay_fit(self) -> tuple[str, int, int, int] | None:
-        """Where the tag goes and its largest type: beside the cards (to their right) or under
-        them, never over a card's face or corner (issue 34); None when neither has room at
-        the floor (:data:`PAY_FLOOR_PX`)."""
-        lines = self._pay_lines or [""]
-        floor = px(PAY_FLOOR_PX)
-        beside_w = self.width() - self.faces_right() - 4
-        beside = self._fit(lines, beside_w, self.height() - self.cards.y() - 2, floor) if beside_w > 0 else None
-        under = self._fit(lines, self.width() - 4, self.height() - self.faces_bottom() - 4, floor)
-        if beside is not None and (under is None or beside[0] >= under[0]):
-            return ("beside", *beside)
-        if under is not None:
-            return ("under", *under)
-        return None
+    def _rooms(self) -> list[tuple[str, int, int]]:
+        """(where, width, height) of the free space beside the cards (to their right, down to
+        the badges where their words reach that far), under them (down to the badges) and
+        under the badges."""
+        right = self.faces_right()
+        beside_w = self.width() - right - 4
+        shown = self.badges.isVisibleTo(self) and bool(self.badges.text())
+        bottom = self.height()
+        if shown:
+            words = self.badges.x() + self.badges.fontMetrics().horizontalAdvance(self.badges.text())
+            bottom = self.badges.y() if words > right else bottom
+        rooms = [("beside", beside_w, bottom - self.cards.y() - 2)] if beside_w > 0 else []
+        rooms.append(("under", self.width() - 2, (self.badges.y() if shown else self.height()) - self._top("under") - 2))
+        if shown:
+            rooms.append(("below", self.width() - 2, self.height() - self._top("below") - 2))
+        return rooms
 
-    def pay_squeezed(self) -> tuple[str, int]:
-        """No room at the floor: the larger type (down to 10 px) of beside or under the cards,
-        still off them (the wager table below has every amount too)."""
-        lines = self._pay_lines or [""]
-        beside_w = self.width() - self.faces_right() - 4
-        beside = self._fit(lines, beside_w, self.height() - self.cards.y() - 2, 10) if beside_w > 0 else None
-        under = self._fit(lines, self.width() - 4, self.height() - self.faces_bottom() - 4, 10)
-        if beside is not None and (under is None or beside[0] >= under[0]):
-            return "beside", beside[0]
-        return "under", under[0] if under is not None else 10
+    def _top(self, where: str) -> int:
+        """Where a tag ``where`` (beside, under the cards, below the badges) begins."""
+        if where == "beside":
+            return self.cards.y()
+        if where == "below":
+            return self.badges.y() + self.badges.height()
+        return self.faces_bottom() + 2
+
+    def _best(self, texts: list[str], single: bool, largest: int, smallest: int) -> tuple[str, int, int, int] | None:
+        best: tuple[str, int, int, int] | None = None
+        for where, room_w, room_h in self._rooms():
+            fit = self._fit(texts, single, room_w, room_h, largest, smallest)
+            if fit is not None and (best is None or fit[0] > best[1]):
+                best = (where, *fit)
+        return best
+
+    def pay_fit(self) -> tuple[str, int, int, int] | None:
+        """Where the tag with every player's line goes and its largest type: beside the
+        cards (to their right) or under them, never over a card's face or corner (issue 34);
+        None when neither has room at the floor (:data:`PAY_FLOOR_PX`)."""
+        return self._best(self._pay_lines or [""], False, self._pay_px, px(PAY_FLOOR_PX))
 
     def _cards_placed(self) -> None:
         if self.pay.lines:
             self._place_pay()
+            self._pay_again.start()
 
     def set_pay_cap(self, cap: int) -> None:
         """The layout's one tag size (:meth:`TableView.equal_pay`)."""
@@ -239,34 +268,46 @@ class HandBox(DropTarget):
         self._place_pay()
 
     def _place_pay(self) -> None:
-        # The largest type the hand's free space takes (beside or under its cards), at most
-        # :attr:`pay_cap` (the table view sets one size for every hand of the layout, so that
-        # neighbours match) and at least the floor; measured with font metrics, the font set
-        # only when it changes (a settlement shows 21+ of these).
-        lines = self._pay_lines or [""]
+        # Every player's line in the largest type the hand's free space takes (beside or under
+        # its cards), at most :attr:`pay_cap` (the table view sets one size for every hand of
+        # the layout, so that neighbours match) and at least the floor; with no room for that,
+        # the first of :meth:`pay_forms` that fits whole in type of 10 px or more. Measured
+        # with font metrics, the font set only when it changes (a settlement shows 21+ tags).
+        if not self._pay_lines:
+            return
+        forms = self.pay_forms()
         fit = self.pay_fit()
-        where, size = (fit[0], min(fit[1], self.pay_cap)) if fit is not None else self.pay_squeezed()
-        font = QFont(self.pay.font())
-        font.setPixelSize(size)
-        metrics = QFontMetrics(font)
-        width = max(metrics.horizontalAdvance(line) for line in lines) + 10
-        height = metrics.lineSpacing() * len(lines) + 4
-        room_h = self.height() - self.faces_bottom() - 2
-        row = self._one_row(lines, self.width() - 4, room_h) if fit is None and height > room_h else None
-        if row is not None:
-            # squeezed under the cards with room for one line only: every player's amount side
-            # by side in it, not the middle line of a clipped column (issue 34: names on amounts)
-            size, width, height = row
-            font.setPixelSize(size)
+        lines, single, net = forms[0]
+        if fit is not None:
+            where, size = fit[0], min(fit[1], self.pay_cap)
+            width, height = self._measure([t for t, _ in lines], False, size)
+        else:  # no room even for the net at 10 px: the row band keeps it (AreaBox._build_hands)
+            where, size = "below" if self.badges.isVisibleTo(self) and self.badges.text() else "under", 10
+            lines, single, net = forms[-1]
+            width, height = self._measure([t for t, _ in lines], single, size)
+            # the first that fits at the floor; else the one of the largest type
+            best = 0
+            for form in forms[1:] + forms[:1]:
+                found = self._best([t for t, _ in form[0]], form[1], max(10, min(self._pay_px, self.pay_cap)), 10)
+                if found is not None and found[1] > best:
+                    where, size, width, height = found
+                    lines, single, net = form
+                    best = size
+                    if size >= px(PAY_FLOOR_PX):
+                        break
         if self.pay.font().pixelSize() != size:
+            font = QFont(self.pay.font())
+            font.setPixelSize(size)
             self.pay.setFont(font)
-        self.pay.single_line = row is not None
-        if where == "beside" and row is None:
+        self.pay.single_line = single
+        self.pay.net = net
+        self.pay.set_lines(lines)
+        if where == "beside":
             left = self.faces_right() + 3
-            width = min(width, self.width() - left - 1)
-            self.pay.setGeometry(left, self.cards.y(), width, min(height, self.height() - self.cards.y()))
-        else:  # under the cards (with no room at all: squeezed there, still off the cards)
-            top = self.faces_bottom() + 2
+            self.pay.setGeometry(left, self.cards.y(), min(width, self.width() - left - 1),
+                                 min(height, self.height() - self.cards.y()))
+        else:  # under the cards, or under their badges
+            top = self._top(where)
             width = min(width, self.width() - 2)
             self.pay.setGeometry((self.width() - width) // 2, top, width, max(1, min(height, self.height() - top)))
 
@@ -274,6 +315,7 @@ class HandBox(DropTarget):
         super().resizeEvent(event)
         if self.pay.showing():
             self._place_pay()
+            self._pay_again.start()
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt name)
         if self.hand.in_turn:  # the hand in turn: a lighter field behind it (seen from two metres)
@@ -294,6 +336,7 @@ class PayTag(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)  # a card under it stays droppable
         self.lines: list[tuple[str, str]] = []
         self.single_line = False  # the lines side by side (under tiles with little room)
+        self.net = False  # one line: the hand's net, every player's figure in the wager table
 
     def set_lines(self, lines: list[tuple[str, str]]) -> None:
         if lines != self.lines:
@@ -409,7 +452,9 @@ class AreaBox(CardDropMixin, QFrame):
             return
         # the hands: up to four (split), side by side; cards overlap to fit in what the
         # title and the wager table leave
-        table = WagerTable(view, width)
+        # three or four split hands: their tiles, badges and pay tags take more height, the
+        # wager table a little less (issue 34: a tag shows its hand's whole settlement)
+        table = WagerTable(view, width, most=0.85 if len(view.hands) > 2 else 1.0)
         fixed = self.title.sizeHint().height() + table.sizeHint().height() + px(4) * 2 + px(2) * 4
         if view.surrendered:
             fixed += px(20)
@@ -455,19 +500,31 @@ class AreaBox(CardDropMixin, QFrame):
             # never at the cost of the cards: the row keeps room for four cards a hand (a split
             # hand hit or doubled; more if one holds more) as tiles of the lines they take, one
             # under the other, none covering the next; the tag takes what is left under them
-            # (HandBox.pay_fit squeezes it there, still off them)
-            most = max(4, *(len(h.cards) for h in hands))
+            # (HandBox.pay_forms: what fits there whole), one line at least
+            # once every hand is settled no card comes: only the cards they hold
+            most = max(len(h.cards) for h in hands) if self._settled(hands) else max(4, *(len(h.cards) for h in hands))
+            # the cards' room measured: the hand box's margins (2 + 2), spacing (1 a gap), title, badges
+            font.setPixelSize(px(label))
+            title_h = QFontMetrics(font).height()
+            font.setPixelSize(max(9, px(max(10, label - 2 - (3 if len(hands) > 1 else 0)))))
+            card_h = max(card_h, self._hands_h - 4 - title_h - QFontMetrics(font).height() - 4 - 2)
             need = max(tiles_height(h.cards, hand_w - 4, most) for h in hands)  # the box's margins: 2 + 2
-            band = min(band, max(0, card_h - need))
+            font.setPixelSize(10)  # at least one line at 10 px: the hand's net (HandBox.pay_forms)
+            band = max(QFontMetrics(font).height() + 6, min(band, card_h - need))
             card_h = max(px(30), card_h - band)
             card_w = min(int(card_h * 0.71), int(hand_w * 0.6))
+        self._band_for = self._settled(hands) if band else None
         size = QSize(card_w, int(card_w / 0.71))
         for hand in hands:
             box = HandBox(hand, card_size=size, label_size=label, printed_first=view.printed_first and hand.number == 1,
                           numbered=len(hands) > 1, target=f"area:{view.number}/{hand.number}", room=card_h,
-                          pay_names=len(hands) <= 2, pay_band=band, pay_column=column)
+                          players=view.players, pay_band=band, pay_column=column)
             self.hands_row.addWidget(box, 1)
             self.hand_boxes.append(box)
+
+    @staticmethod
+    def _settled(hands: tuple[HandView, ...]) -> bool:
+        return all(h.pay for h in hands)
 
     def _rebuild_hands(self, view: AreaView) -> None:
         """A split (or a round's hands gone): the hands row again, the rest of the box kept."""
@@ -497,6 +554,7 @@ class AreaBox(CardDropMixin, QFrame):
         boxes = self.hand_boxes
         hands = view.hands or (HandView(1, (), 0, False),)
         if (view.printed_first != old.printed_first or len(boxes) != len(hands)
+                or self._band_for not in (None, self._settled(hands))  # the band's room: _build_hands
                 or not all(b.update_hand(h) for b, h in zip(boxes, hands, strict=True))):
             self._rebuild_hands(view)
         if view.cells != old.cells:  # a settlement: the same wagers, now with what to pay or collect
@@ -515,12 +573,13 @@ class WagerTable(QWidget):
     """An area's wagers: a column per player (position order), a row per bet; a settled
     wager's cell shows what to do with its chips."""
 
-    def __init__(self, view: AreaView, width: int = 0) -> None:
+    def __init__(self, view: AreaView, width: int = 0, most: float = 1.0) -> None:
         super().__init__()
         # the type shrinks when the area is narrower than three players' amounts need
-        # (the review's replay pane, a four-hand area's neighbours): never cut
+        # (the review's replay pane, a four-hand area's neighbours): never cut; ``most``: its
+        # largest share of the full size
         need = px(52) + max(1, len(view.players)) * px(50)
-        self.fit = min(1.0, max(0.6, (width - px(10)) / need)) if width else 1.0
+        self.fit = min(most, max(0.6, (width - px(10)) / need)) if width else most
         grid = QGridLayout(self)
         grid.setContentsMargins(0, 0, 0, 0)
         grid.setHorizontalSpacing(px(3))
@@ -564,6 +623,9 @@ class WagerCellLabel(QLabel):
         self.fit = fit
         self.cell: WagerCell | None = None
         self.colour = QColor(PAY_COLOURS[""])
+        # as tall from the start as once settled (larger type): a settlement does not take
+        # height from the hands above (AreaBox reserves the hands' room once)
+        self.setMinimumHeight(QFontMetrics(_cell_font(self.font(), True, fit)).height())
         self.show_cell(cell)
 
     def show_cell(self, cell: WagerCell) -> None:
