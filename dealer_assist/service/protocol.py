@@ -11,8 +11,10 @@ the service also pushes notifications ``{"notify": NAME, "data": {...}}``.
 from __future__ import annotations
 
 import json
+import logging
 import socket
 import time
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -24,7 +26,7 @@ ERROR_CODES = ("refused", "pin", "auth", "bad_request", "busy", "internal")
 
 __all__ = [
     "CLIENTS", "ERROR_CODES", "MAX_LINE", "NAME", "PROTOCOL", "LineReader", "ProtocolError",
-    "apply_round_delta", "check_hello", "decode", "encode", "error_reply", "hello", "notification", "ok_reply",
+    "answer", "apply_round_delta", "check_hello", "decode", "encode", "error_reply", "hello", "notification", "ok_reply",
     "round_delta", "service_hello",
 ]
 
@@ -129,6 +131,27 @@ def ok_reply(request_id: Any, result: Any) -> dict[str, Any]:
 
 def error_reply(request_id: Any, error: ProtocolError) -> dict[str, Any]:
     return {"id": request_id, "ok": False, "error": error.as_json()}
+
+
+def answer(line: bytes, act: Callable[[str, dict[str, Any]], Any], log: logging.Logger,
+           what: str = "request") -> dict[str, Any]:
+    """The reply to one request line: ``act(op, args)``'s result, or an error reply — the
+    client's fault (bad_request, a ProtocolError act raised) or, logged, the service's."""
+    request_id: Any = None
+    try:
+        message = decode(line)
+        request_id = message.get("id")
+        op, args = message.get("op"), message.get("args", {})
+        if not isinstance(op, str) or not isinstance(args, dict):
+            raise ProtocolError("bad_request", "a request is {\"id\": N, \"op\": NAME, \"args\": {...}}")
+        return ok_reply(request_id, act(op, args))
+    except ProtocolError as exc:
+        return error_reply(request_id, exc)
+    except RecursionError:  # nested too deep for the table's checks: the client's fault
+        return error_reply(request_id, ProtocolError("bad_request", "a request nested too deep"))
+    except Exception as exc:  # a fault of the service: answered, logged, never a dead client
+        log.exception("%s failed", what)
+        return error_reply(request_id, ProtocolError("internal", f"the service failed: {exc}"))
 
 
 def notification(name: str, data: dict[str, Any]) -> dict[str, Any]:

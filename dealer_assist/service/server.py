@@ -24,12 +24,11 @@ from dealer_assist.service.peer import Peer, peer_of
 from dealer_assist.service.protocol import (
     LineReader,
     ProtocolError,
+    answer,
     check_hello,
     decode,
     encode,
-    error_reply,
     notification,
-    ok_reply,
     round_delta,
     service_hello,
 )
@@ -318,18 +317,4 @@ class StationServer:
             self._release(peer)
 
     def _answer(self, client: Client, line: bytes) -> dict[str, Any]:
-        request_id: Any = None
-        try:
-            message = decode(line)
-            request_id = message.get("id")
-            op, args = message.get("op"), message.get("args", {})
-            if not isinstance(op, str) or not isinstance(args, dict):
-                raise ProtocolError("bad_request", "a request is {\"id\": N, \"op\": NAME, \"args\": {...}}")
-            return ok_reply(request_id, self.service.handle(client, op, args))
-        except ProtocolError as exc:
-            return error_reply(request_id, exc)
-        except RecursionError:  # nested too deep for the table's checks: the client's fault
-            return error_reply(request_id, ProtocolError("bad_request", "a request nested too deep"))
-        except Exception as exc:  # a fault of the service: answered, logged, never a dead client
-            self.log.exception("request failed")
-            return error_reply(request_id, ProtocolError("internal", f"the service failed: {exc}"))
+        return answer(line, lambda op, args: self.service.handle(client, op, args), self.log)

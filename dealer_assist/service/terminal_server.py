@@ -40,11 +40,10 @@ from dealer_assist.service.protocol import (
     PROTOCOL,
     LineReader,
     ProtocolError,
+    answer,
     decode,
     encode,
-    error_reply,
     notification,
-    ok_reply,
 )
 from dealer_assist.service.table import Client, TableService
 from dealer_assist.service.terminal_ca import PairingError, TerminalCA, pair_proof, station_proof
@@ -280,14 +279,14 @@ class TerminalServer:
             cert = self.ca.sign(seat, csr_pem)
             self.ca.record(seat, cert)
             ca_pem = self.ca.ca_pem.read_bytes()
-            answer = {"ok": True, "seat": seat, "cert": cert.decode("ascii"), "ca": ca_pem.decode("ascii"),
-                      "proof": station_proof(key, self.station_der, cert, ca_pem)}
+            reply = {"ok": True, "seat": seat, "cert": cert.decode("ascii"), "ca": ca_pem.decode("ascii"),
+                     "proof": station_proof(key, self.station_der, cert, ca_pem)}
             self.log.info("significant event: a terminal was paired to seat %s", seat)
         except (PairingError, ProtocolError) as exc:
             self.bursts.note("pairing", "terminal", f"a pairing refused: {exc}")
-            answer = {"ok": False, "error": {"code": "auth", "message": str(exc), "clause": None}}
+            reply = {"ok": False, "error": {"code": "auth", "message": str(exc), "clause": None}}
         tls.settimeout(SEND_TIMEOUT_S)
-        tls.sendall(encode(answer))
+        tls.sendall(encode(reply))
 
     # ------------------------------------------------------------------ a terminal
     def _serve_terminal(self, tls: ssl.SSLSocket, token: int) -> None:
@@ -343,29 +342,20 @@ class TerminalServer:
                 self.terminals = [t for t in self.terminals if t is not term]
 
     def _answer(self, term: _Terminal, line: bytes) -> dict[str, Any]:
-        request_id: Any = None
-        try:
-            message = decode(line)
-            request_id = message.get("id")
-            op, args = message.get("op"), message.get("args", {})
-            if not isinstance(op, str) or not isinstance(args, dict):
-                raise ProtocolError("bad_request", "a request is {\"id\": N, \"op\": NAME, \"args\": {...}}")
-            if self.ca.seat_of(term.cert) != term.seat:  # removed (or paired again) since it connected
-                term.revoked = True
-                raise ProtocolError("auth", f"this terminal is no longer paired to seat {term.seat}")
-            entry = REGISTRY.get(op)
-            if entry is None or not entry.terminal:
-                allowed = ", ".join(sorted(str(e.op) for e in REGISTRY.values() if e.terminal))
-                raise ProtocolError("auth", f"op {op!r} is not a terminal's (a screen's, or none): a terminal "
-                                            f"calls {allowed}, for its own seat")
-            return ok_reply(request_id, self.service.handle(term.client, op, args))
-        except ProtocolError as exc:
-            return error_reply(request_id, exc)
-        except RecursionError:
-            return error_reply(request_id, ProtocolError("bad_request", "a request nested too deep"))
-        except Exception as exc:
-            self.log.exception("terminal request failed")
-            return error_reply(request_id, ProtocolError("internal", f"the service failed: {exc}"))
+        return answer(line, lambda op, args: self._act(term, op, args), self.log, "terminal request")
+
+    def _act(self, term: _Terminal, op: str, args: dict[str, Any]) -> Any:
+        """A terminal's op: while its certificate is still the seat's, and only an op the
+        registry marks for terminals."""
+        if self.ca.seat_of(term.cert) != term.seat:  # removed (or paired again) since it connected
+            term.revoked = True
+            raise ProtocolError("auth", f"this terminal is no longer paired to seat {term.seat}")
+        entry = REGISTRY.get(op)
+        if entry is None or not entry.terminal:
+            allowed = ", ".join(sorted(str(e.op) for e in REGISTRY.values() if e.terminal))
+            raise ProtocolError("auth", f"op {op!r} is not a terminal's (a screen's, or none): a terminal "
+                                        f"calls {allowed}, for its own seat")
+        return self.service.handle(term.client, op, args)
 
 
 def _cut(sock: socket.socket) -> None:
