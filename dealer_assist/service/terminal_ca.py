@@ -26,7 +26,7 @@ import re
 import secrets
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,7 +35,7 @@ from dealer_assist.service.station import Check
 
 __all__ = [
     "CODE_MINUTES", "check_terminals", "MAX_WRONG", "STATION_NAME", "PairingError", "TerminalCA", "check_seat", "code_key",
-    "openssl", "pair_proof", "station_proof",
+    "openssl", "pair_proof", "station_proof", "write_private",
 ]
 
 STATION_NAME = "dealer-assist-station"  # the service's certificate's name; terminals check it
@@ -103,6 +103,24 @@ class Paired:
     paired: str
 
 
+
+def write_private(path: Path, data: bytes, *, before_replace: Callable[[Path], None] | None = None) -> None:
+    """``path`` replaced whole, mode 0600 (written beside it, fsynced, renamed); ``before_replace``
+    is given the written file first (the station's: handed to the state directory's owner)."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        os.fchmod(fd, 0o600)
+        os.write(fd, data)
+        os.fsync(fd)
+        os.close(fd)
+        if before_replace is not None:
+            before_replace(Path(tmp))
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
 class TerminalCA:
     """The ``terminals/`` directory of a state directory. ``owner``: (uid, gid) its files
     are given to when root writes them (the service account's)."""
@@ -163,18 +181,7 @@ class TerminalCA:
 
     def _write(self, name: str, value: dict[str, Any] | bytes) -> None:
         data = value if isinstance(value, bytes) else json.dumps(value, indent=1, sort_keys=True).encode()
-        fd, tmp = tempfile.mkstemp(dir=self.dir, prefix=f".{name}.")
-        try:
-            os.fchmod(fd, 0o600)
-            os.write(fd, data)
-            os.fsync(fd)
-            os.close(fd)
-            self._give(Path(tmp))
-            os.replace(tmp, self.dir / name)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        write_private(self.dir / name, data, before_replace=self._give)
 
     # ------------------------------------------------------------------ the CA
     def ensure(self, table: str = "") -> bool:

@@ -27,6 +27,7 @@ from dealer_assist.service.terminal_ca import (
     openssl,
     pair_proof,
     station_proof,
+    write_private,
 )
 
 __all__ = ["TerminalConnection", "TerminalError", "default_terminal_dir", "pair", "parse_address"]
@@ -54,20 +55,6 @@ def parse_address(text: str) -> tuple[str, int]:
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65535:
         raise TerminalError("bad_request", f"--connect {text!r} is not HOST:PORT (e.g. 10.0.4.7:7300)")
     return host, int(port)
-
-
-def _write_private(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        os.fchmod(fd, 0o600)
-        os.write(fd, data)
-        os.fsync(fd)
-        os.close(fd)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 def _connect(host: str, port: int) -> socket.socket:
@@ -114,10 +101,10 @@ def pair(host: str, port: int, code: str, directory: Path) -> str:
             raise TerminalError("auth", "the station's answer does not prove the code: not the station "
                                         "(or a relay between): nothing stored")
         seat = str(answer["seat"])
-        _write_private(directory / "key.pem", key_file.read_bytes())
-    _write_private(directory / "cert.pem", cert)
-    _write_private(directory / "ca.pem", ca)
-    _write_private(directory / "terminal.json",
+        write_private(directory / "key.pem", key_file.read_bytes())
+    write_private(directory / "cert.pem", cert)
+    write_private(directory / "ca.pem", ca)
+    write_private(directory / "terminal.json",
                    json.dumps({"seat": seat, "station": f"{host}:{port}"}).encode("utf-8"))
     return seat
 
