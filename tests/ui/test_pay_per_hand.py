@@ -32,6 +32,9 @@ def test_split_hands_are_paid_each_on_its_spot(make_table: MakeTable) -> None:
     t.press("stand")
     t.deal(2)  # the dealer's
     assert t.controller.concluded
+    # the tags are placed once the settled area is laid out (a zero-time timer after the cards)
+    t.qtbot.waitUntil(lambda: all(h.pay.showing() for h in t.window.table_view.area_boxes[1].hand_boxes),
+                      timeout=3000)
     box = t.window.table_view.area_boxes[1]
     hands = box.hand_boxes
     assert [h.pay_text() for h in hands] == [["alice +100", "bob +50"], ["alice =100", "bob =50"]]
