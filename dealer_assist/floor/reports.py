@@ -13,6 +13,7 @@ changed gives another. The PDF names the floor database and the time range it wa
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import datetime as _dt
 import hashlib
@@ -326,9 +327,10 @@ def _grid(rows: list[list[str]], widths: Sequence[float], right_from: int = 1,
     return t
 
 
-def _sign_off(number: str, small: Any) -> list[Any]:
+def _sign_off(number: str, small: Any, approver: str) -> list[Any]:
+    """The signature block: who prepared the document and who approves it (``approver``)."""
     _, _, styles, mm, Paragraph, _, Spacer, _, _ = _pdf_parts()
-    rows = [["", "name", "signature", "date"], ["Prepared by", "", "", ""], ["Shift manager", "", "", ""]]
+    rows = [["", "name", "signature", "date"], ["Prepared by", "", "", ""], [approver, "", "", ""]]
     t = _grid(rows, [30, 60, 80, 40], right_from=4, heights=[6, 13, 13])  # room to sign
     return [Spacer(1, 4 * mm), Paragraph("Signatures", styles["Heading4"]),
             Paragraph(f"By signing, each confirms the figures of document {_escape(number)} as printed.", small),
@@ -404,7 +406,7 @@ def report_pdf(report: Report) -> bytes:
             f"drop (cash {money(m.cash)}, markers {money(m.markers)})" if m.kind == "drop" else m.kind)
         entries.append([m.table, m.shift, kind, money(m.amount), m.first, m.second, _when(m.at)])
     story.append(_grid(entries, [22, 18, 62, 22, 40, 40, 40], right_from=3))
-    story += _sign_off(number, small)
+    story += _sign_off(number, small, "Shift manager")
     return _build_pdf(title, number, story)
 
 
@@ -492,15 +494,18 @@ def rating_pdf(report: RatingReport) -> bytes:
                   f"{report.until.isoformat()} 00:00 UTC (not included). Made by dealer-assist {__version__}.", small),
         Spacer(1, 3 * mm), _grid(rows, [70, 60]),
         Paragraph("Theo: each settled round's stakes times their bets' house edges (the games' par sheets).", small)]
-    story += _sign_off(number, small)
+    story += _sign_off(number, small, "Pit supervisor")  # a rating is the pit's, not a shift's accounts
     return _build_pdf(title, number, story)
 
 
 # ---------------------------------------------------------------- writing
 
 def write_files(outputs: list[tuple[str, bytes]]) -> None:
-    """Write every file or none: each is first written beside its place, then all are moved in."""
+    """Write every file or none: each is first written beside its place, then all are moved in;
+    if a move fails, the files already moved in are put back as they were (or removed)."""
     done: list[tuple[str, Path]] = []
+    kept: list[Path] = []  # the files as they were before, linked beside them
+    moved: list[tuple[str, Path | None]] = []
     try:
         for name, data in outputs:
             path = Path(name)
@@ -515,9 +520,39 @@ def write_files(outputs: list[tuple[str, bytes]]) -> None:
                 f.write(data)
         for name, part in done:
             try:
+                before = _keep(Path(name), kept)
                 os.replace(part, name)
             except OSError as err:
-                raise FloorError(f"cannot write {name}: {err.strerror or err}") from None
+                _put_back(moved)
+                raise FloorError(f"cannot write {name}: {err.strerror or err} (no file was written)") from None
+            moved.append((name, before))
     finally:
         for _, part in done:
             part.unlink(missing_ok=True)
+        for old in kept:
+            old.unlink(missing_ok=True)
+
+
+def _keep(path: Path, kept: list[Path]) -> Path | None:
+    """A hard link to the file at ``path`` as it is now (None if there is none)."""
+    if not path.exists():
+        return None
+    for attempt in range(100):
+        old = path.with_name(f".{path.name}.{os.getpid()}.{attempt}.old")
+        try:
+            os.link(path, old)
+        except FileExistsError:
+            continue
+        kept.append(old)
+        return old
+    raise OSError(f"no room beside {path} to keep the file as it was")
+
+
+def _put_back(moved: list[tuple[str, Path | None]]) -> None:
+    """Undo the moves already made: the file as it was, or none where there was none."""
+    for name, before in reversed(moved):
+        with contextlib.suppress(OSError):
+            if before is None:
+                os.unlink(name)
+            else:
+                os.replace(before, name)

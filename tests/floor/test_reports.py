@@ -28,13 +28,16 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import os
 from decimal import Decimal
 from pathlib import Path
 
 import psycopg
+import pytest
 
 from dealer_assist.floor.accounting import parse_chips, record_buy_in, record_chips, record_drop
 from dealer_assist.floor.alerts import par_figures
+from dealer_assist.floor.connection import FloorError
 from dealer_assist.floor.forward import Forwarder
 from dealer_assist.floor.reports import (
     day_document,
@@ -42,6 +45,7 @@ from dealer_assist.floor.reports import (
     report_csv,
     report_pdf,
     shift_document,
+    write_files,
 )
 from tests.floor.conftest import Floor
 from tests.floor.helpers import cli
@@ -250,7 +254,9 @@ def test_reports_through_the_cli(floor: Floor, tmp_path: Path) -> None:
     assert (row["rounds"], row["wagered"], row["average_bet"], row["net"], row["theo"], row["buy_in"],
             row["buy_in_markers"]) == ("3", "90.00", "30.00", "75.00", str(theo), "1500.00", "1000.00")
     assert stdout == f"floor: rating {row['document']} of alice written to {rating_csv}, {rating_pdf}\n"
-    assert row["document"].encode() in rating_pdf.read_bytes() and b"Shift manager" in rating_pdf.read_bytes()
+    # a rating is signed by the pit, not a shift's accounts
+    assert row["document"].encode() in rating_pdf.read_bytes() and b"Pit supervisor" in rating_pdf.read_bytes()
+    assert b"Shift manager" not in rating_pdf.read_bytes()
     # bad input: error, exit 2, nothing written
     target_csv, target_pdf = tmp_path / "bad.csv", tmp_path / "bad.pdf"
     bad = [
@@ -309,3 +315,30 @@ def test_the_pit_window_saves_the_shift_and_day_reports(floor: Floor, tmp_path: 
     assert panel.message.text().startswith("no shift 'grave' on 2026-11-26")
     assert not (tmp_path / "grave.pdf").exists()
     window.close()
+
+
+def test_a_report_is_written_whole_or_not_at_all(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CSV moved in, then the PDF's move fails (a full or failing disk): the CSV as it was
+    before is put back, the PDF that did not exist stays absent, and no part file is left."""
+    csv_path, pdf_path = tmp_path / "shift.csv", tmp_path / "shift.pdf"
+    csv_path.write_bytes(b"the earlier report\n")
+    moves: list[str] = []
+    real_replace = os.replace
+
+    def failing_second(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> None:
+        moves.append(str(dst))
+        if len(moves) == 2:
+            raise OSError(28, "No space left on device")
+        real_replace(src, dst)
+
+    monkeypatch.setattr("dealer_assist.floor.reports.os.replace", failing_second)
+    with pytest.raises(FloorError, match="no file was written"):
+        write_files([(str(csv_path), b"new csv\n"), (str(pdf_path), b"%PDF new")])
+    assert csv_path.read_bytes() == b"the earlier report\n"
+    assert not pdf_path.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["shift.csv"]
+    # and with nothing failing, both are written and nothing else is left
+    monkeypatch.setattr("dealer_assist.floor.reports.os.replace", real_replace)
+    write_files([(str(csv_path), b"new csv\n"), (str(pdf_path), b"%PDF new")])
+    assert (csv_path.read_bytes(), pdf_path.read_bytes()) == (b"new csv\n", b"%PDF new")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["shift.csv", "shift.pdf"]
