@@ -305,12 +305,17 @@ def test_a_terminal_hears_that_the_table_changed_but_not_what_another_seat_did(t
     screen.request("set_table", setup=setup_to_json(setup), pin=SUE)
     term = paired(table, "t1", tmp_path / "t1")
     before = term.request("seat")["version"]
-    screen.request("wager", player="t2", bet="main", amount=25)
-    note = term.wait_note(10.0)
-    assert note is not None and note["notify"] == "changed" and set(note["data"]) == {"version"}
-    assert note["data"]["version"] > before
+    wanted = screen.request("wager", player="t2", bet="main", amount=25)["version"]
+    assert wanted > before
+    # notes of earlier changes (the shoe, the set-up) may still be on their way: read on to the wager's
+    for _ in range(20):
+        note = term.wait_note(10.0)
+        assert note is not None and note["notify"] == "changed" and set(note["data"]) == {"version"}
+        if note["data"]["version"] >= wanted:
+            break
+    assert note["data"]["version"] >= wanted
     view = term.request("seat")
-    assert view["version"] == note["data"]["version"] and view["events"] == [] and view["slip"] == []
+    assert view["version"] >= wanted and view["events"] == [] and view["slip"] == []
 
 
 def test_a_terminal_that_does_not_read_never_holds_up_a_screen(table: TerminalStation, tmp_path: Path) -> None:
