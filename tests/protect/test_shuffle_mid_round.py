@@ -120,3 +120,29 @@ def test_the_cards_after_a_mid_round_shuffle_count_in_the_new_shoe(station: Any,
     s.stop()
     assert _export(path, b)["shoe"] == {"id": new, "dealt": 4}
     assert _export(path, a)["shoe"] == {"id": old, "dealt": 0}
+
+
+def _row(round_id: int, shoe: str, dealt: int, cards: str) -> Any:
+    events = [{"type": "card", "card": c} for c in cards.split()]
+    return round_row(round_id, "T1", f"2026-11-29T10:0{round_id}:00+00:00",
+                     {"game": "lucky8", "decks": 6, "shoe": {"id": shoe, "dealt": dealt}}, events)
+
+
+def test_the_floor_takes_a_new_shoes_first_cards_from_the_round_before_it() -> None:
+    """The reading the floor service and ``protect`` share (report.carried_in): round 2 is S2's
+    first round on record and says 3 cards of S2 were out before it, so they are round 1's
+    last 3 (4C 5D 6H: +3). Round 3 goes on in S2 after round 2's 2 cards (10S 10H: -2)."""
+    from dealer_assist.protect.live import shoe_conditions
+    from dealer_assist.protect.report import carried_in
+
+    rounds = [_row(1, "S1", 40, "9S 9H 4C 5D 6H"), _row(2, "S2", 3, "10S 10H"), _row(3, "S2", 5, "2C")]
+    assert {k: [str(c) for c in v] for k, v in carried_in(rounds).items()} == {("T1", "S2"): ["4C", "5D", "6H"]}
+    rebuild_counts(rounds)
+    assert rounds[1].true_count == pytest.approx(3 / (309 / 52))  # +3 with 312 - 3 left
+    assert rounds[2].true_count == pytest.approx(1 / (307 / 52))  # +3 - 2 with 312 - 5 left
+    # the floor's shoe alert counts them too: 6 cards of S2 out, all 6 faces known
+    (condition,) = shoe_conditions(rounds, -1.0)  # any edge is over a level of -100 %
+    assert condition.subject == "S2" and "(6 of 312 cards out, 6 on record)" in condition.detail
+    # a round of the same shoe before, or no round before: nothing is carried
+    assert carried_in([_row(1, "S2", 0, "9S"), _row(2, "S2", 1, "2C")]) == {}
+    assert carried_in([_row(2, "S2", 3, "2C")]) == {}
