@@ -5,7 +5,8 @@
     dealer-assist floor init --url URL                       # create / migrate the schema, roles
     dealer-assist floor station --url URL --table BJ-07 --pit PIT-2   # a station's role
     dealer-assist floor clear-alarm --url URL --table BJ-07 --why TEXT  # after investigating
-    dealer-assist floor alerts --url URL [--pit P] [--check] [--open]  # the alerts (--check: raise)
+    dealer-assist floor alerts --url URL [--pit P] [--check] [--open]  # the alerts (--check: raise);
+        one a line: id, raised, table, kind, subject (player, shoe or -), detail, state
     dealer-assist floor ack --url URL --alert N --supervisor NAME --note TEXT
     dealer-assist floor chips --url URL --table T --day D --shift S --kind opener|closer|fill|credit
                               --chips 100x20,25x40 --dealer NAME --supervisor NAME
@@ -194,7 +195,10 @@ class FloorCommand:
             for a in reader.alerts(args.pit, open_only=args.open):
                 state = "open" if a.acked_at is None else (
                     f"acknowledged by {a.acked_by} ({a.ack_account}) {a.acked_at:%Y-%m-%d %H:%M} UTC: {a.ack_note}")
-                print(f"{a.alert_id}\t{a.raised_at:%Y-%m-%d %H:%M} UTC\t{a.table}\t{a.kind}\t{a.detail}\t{state}")
+                # the subject (the player, the shoe; "-" for a table's own kinds) tells apart the
+                # alerts of one table and kind (migration 0013: one open alert per table, kind, subject)
+                print(f"{a.alert_id}\t{a.raised_at:%Y-%m-%d %H:%M} UTC\t{a.table}\t{a.kind}\t{a.subject or '-'}"
+                      f"\t{a.detail}\t{state}")
         return 0
 
     def _serve(self, args: argparse.Namespace) -> int:

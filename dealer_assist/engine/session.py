@@ -6,7 +6,10 @@ table's rhythm that no single round decides.
   it falls in; a freshly loaded shoe, or another game or deck count, starts empty.
 - **The shoe on record** (spec/round-script.md ``shoe``): every round's header names the
   shoe it is dealt from (an id that changes at every shuffle) and how many cards (burns
-  included) left it since that shuffle before the round's first card.
+  included) left it since that shuffle before the round's first card. A shuffle while a
+  round is being dealt (the shoe's LOADED frame) loads the new shoe before the round's
+  remaining cards: those came out of the new shoe, so the next round's ``dealt`` counts
+  them (and 5.1 counts them as the new shoe's); the old shoe ends with the cards before it.
 - **Bets closed by the first card (5.3)**: a card, burn or double feed out of the shoe
   while wagers are still on the slip closes them (``no_more_bets``) before it is applied.
 - **Under-minimum history (5.26)**: the players whose under-minimum wager was settled
@@ -66,6 +69,18 @@ def cards_out(events: Iterable[Event]) -> int:
                for e in events if isinstance(e, (CardDrawn, Burn, Multi)))
 
 
+def shoe_cards(events: Iterable[Event]) -> list[str]:
+    """The cards the shoe delivered for these events, in the order recorded (as :func:`cards_out`
+    counts them)."""
+    out: list[str] = []
+    for e in events:
+        if isinstance(e, Multi):
+            out.extend(str(c) for c in e.cards)
+        elif isinstance(e, (CardDrawn, Burn)):
+            out.append(str(e.card))
+    return out
+
+
 @dataclass(frozen=True)
 class Step:
     """What one input did. ``record``: events accepted and to be written, in this order and
@@ -96,6 +111,10 @@ class TableSession:
         self.shoe_before = 0  # cards out of it since its shuffle before this round
         self.under_min: set[str] = set(under_min)
         self.shoe_reloaded = False
+        # a shuffle during the round in play: the new shoe's id, and how many of the round's
+        # cards (in the order recorded) had left the old shoe before it (None: not known)
+        self.next_shoe = ""
+        self.reloaded_at: int | None = None
         self.begun = False
         self.tentative: tuple[Event, ...] = ()
         # the tentative events came back after a restart: the dealer says Hit or Double first
@@ -113,12 +132,22 @@ class TableSession:
         if self.under_min:
             config["under_min_history"] = sorted(self.under_min)
         # 5.1 counts copies over the whole shoe since its last shuffle, not one round.
+        same = previous is not None and (previous.shoe.decks == config["decks"]
+                                         and previous.rules.key == config["game"])
         if (previous is not None and not self.shoe_reloaded and (previous.shoe.dealt or self.discarded)
-                and previous.shoe.decks == config["decks"] and previous.rules.key == config["game"]):
+                and same):
             config["shoe_dealt"] = [*(str(c) for c in previous.shoe.dealt), *self.discarded]
-        if (not self.shoe_id or self.shoe_reloaded or previous is not None and (
-                previous.shoe.decks != config["decks"] or previous.rules.key != config["game"])):
+        if not self.shoe_id or previous is not None and not same:
             self.shoe_id, self.shoe_before = self.shoe_ids(), 0  # another shoe: counted from 0
+        elif self.shoe_reloaded and previous is not None:
+            # shuffled during the last round: its cards after the shuffle (and any set aside
+            # since) left the new shoe before this round's first card (5.1 counts them too)
+            done = shoe_cards(previous.events)
+            carried = [*done[min(len(done), self.reloaded_at if self.reloaded_at is not None else len(done)):],
+                       *self.discarded]
+            self.shoe_id, self.shoe_before = self.next_shoe or self.shoe_ids(), len(carried)
+            if carried:
+                config["shoe_dealt"] = carried
         elif previous is not None:
             # the last round's cards and those set aside since (a supervisor's discard) left the shoe
             self.shoe_before += cards_out(previous.events) + len(self.discarded)
@@ -128,7 +157,7 @@ class TableSession:
         self.discarded = []
         rnd = new_round(config)  # TranscriptError on a header the rules refuse
         self.config = config
-        self.shoe_reloaded = False
+        self.shoe_reloaded, self.next_shoe, self.reloaded_at = False, "", None
         self.begun = False
         self.tentative = ()
         self.tentative_held = False
@@ -147,19 +176,37 @@ class TableSession:
         new_round({**header, **({"under_min_history": sorted(self.under_min)} if self.under_min else {})})
         self.table = header
 
-    def shoe_loaded(self) -> None:
-        """A freshly shuffled shoe was loaded: a round still taking bets deals from it (its
-        slip kept), else the next round does (5.1: copies count from the shuffle)."""
+    def shoe_loaded(self, shoe: str | None = None) -> None:
+        """A freshly shuffled shoe (id ``shoe``, a new one if None) was loaded: a round still
+        taking bets deals from it (its slip kept), else the round goes on from it and the
+        next round is dealt from it after the cards that finish this one (5.1: copies count
+        from the shuffle)."""
+        shoe = shoe or self.shoe_ids()
         if not self.betting:
-            self.shoe_reloaded = True
+            # the cards out so far (recorded or in flight) were the old shoe's, those after
+            # are the new one's
+            self.reloaded(shoe, self.cards_out_now())
+            self.discarded = []  # set aside before the shuffle: the old shoe's
             return
         slip = list(self.round.events)
-        self.shoe_id, self.shoe_before = self.shoe_ids(), 0
+        self.shoe_id, self.shoe_before = shoe, 0
         config = {k: v for k, v in self.config.items() if k != "shoe_dealt"}
         config["shoe"] = {"id": self.shoe_id, "dealt": 0}
         rnd = new_round(config)
         rnd.apply_all(slip)  # the same wagers on the same table: accepted again
         self.config, self.round = config, rnd
+
+    def reloaded(self, shoe: str, at: int | None) -> None:
+        """A shuffle during the round in play (:meth:`shoe_loaded`, or on record before a
+        restart): the next round is dealt from shoe ``shoe``, after this round's cards past
+        the first ``at`` (None: not known, none counted)."""
+        self.shoe_reloaded, self.next_shoe, self.reloaded_at = True, shoe, at
+
+    def cards_out_now(self) -> int:
+        """The round's cards out of the shoe so far: recorded (tentative ones too) and in flight."""
+        numbered = {e.shoe_seq for e in self.round.events if isinstance(e, CardDrawn) and e.shoe_seq is not None}
+        flying = sum(1 for seq, _ in self.unrecorded() if seq not in numbered)
+        return cards_out(self.round.events) + flying + self.unread_unnumbered
 
     def continue_shoe(self, last: Mapping[str, Any], taken: int) -> None:
         """After a restart with no open round: the shoe of the last recorded round (``last``,
@@ -529,4 +576,4 @@ def _header(table: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in table.items() if k not in ("shoe_dealt", "under_min_history", "events", "shoe")}
 
 
-__all__ = ["SHOE_KINDS", "SLIP_KINDS", "UNREAD", "Step", "TableSession"]
+__all__ = ["SHOE_KINDS", "SLIP_KINDS", "UNREAD", "Step", "TableSession", "cards_out", "shoe_cards"]

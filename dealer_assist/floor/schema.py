@@ -12,6 +12,8 @@ Roles (named after the database, so one server can hold several floors):
   table's rows (and only with its own pit). No ``UPDATE``, no ``DELETE``: the server
   refuses them, whatever the client does.
 - ``<db>_review``: ``SELECT`` on everything, nothing else (pit supervisors' review).
+- ``<db>_surveillance``: what the review role reads, and nothing else: no note, no alert
+  raised or acknowledged, no accounting function (surveillance watches the pit, issue 36).
 
 The roles are created without a password: the floor's administrator gives each one its
 credentials (``ALTER ROLE ... PASSWORD`` in psql, certificates, or ``pg_hba.conf``), and
@@ -54,6 +56,7 @@ __all__ = [
     "review_role",
     "service_role",
     "station_role",
+    "surveillance_role",
     "validate_pit",
     "validate_table",
 ]
@@ -1319,15 +1322,47 @@ def _policy_once(conn: psycopg.Connection[Any], name: str, table: str, create: s
         conn.execute(create)
 
 
-def _grant_review(conn: psycopg.Connection[Any], role: str) -> None:
+def _grant_reads(conn: psycopg.Connection[Any], role: str) -> None:
+    """``SELECT`` on every floor table and view (a policy ``USING (true)`` where rows are
+    guarded), but nothing of floor.signers (the signers' PIN hashes)."""
     ident = sql.Identifier(role)
     conn.execute(sql.SQL("GRANT USAGE ON SCHEMA floor TO {}").format(ident))
     conn.execute(sql.SQL("GRANT SELECT ON ALL TABLES IN SCHEMA floor TO {}").format(ident))
-    for table in (*FORWARDED_TABLES, "tables", "notes", "alarm_clearings", "alerts", "alert_acks",
-                  *_ACCOUNTING):
+    tables = (*FORWARDED_TABLES, "tables", "notes", "alarm_clearings", "alerts", "alert_acks", *_ACCOUNTING)
+    cage = conn.execute("SELECT to_regclass('floor.signers')").fetchone()
+    if cage is not None and cage[0] is not None:  # a floor of 0010 on
+        conn.execute(sql.SQL("REVOKE ALL ON floor.signers FROM {}").format(ident))
+        tables = (*tables, "table_chips")
+    for table in tables:
         name = sql.Identifier(f"review_{role}")
         _policy_once(conn, f"review_{role}", table, sql.SQL("CREATE POLICY {} ON {} FOR SELECT TO {} USING (true)")
                      .format(name, sql.Identifier("floor", table), ident))
+
+
+def surveillance_role(dbname: str) -> str:
+    """Surveillance's role (issue 36; DESIGN.md 'surveillance / game protection'): reads the
+    floor as the review role does — rounds, alerts and their acknowledgements, the accounting
+    — to follow players and shoes (``floor alerts``, ``protect --db URL``, ``history``), and
+    writes nothing: no acknowledgement (that is the pit's answer to an alert, and would quiet
+    it for the pit for half an hour), no note, no alert raised, no fill, credit, drop or buy-in."""
+    return f"{_role_part(dbname)}_surveillance"[:63]
+
+
+def _grant_surveillance(conn: psycopg.Connection[Any], role: str) -> None:
+    _ensure_role(conn, role)
+    _grant_reads(conn, role)
+    ident = sql.Identifier(role)
+    # nothing else: any write the role or an earlier grant might hold goes (no UPDATE, DELETE,
+    # INSERT; no function of the floor's, e.g. the accounting ones, whatever PUBLIC may run)
+    conn.execute(sql.SQL("REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON ALL TABLES IN SCHEMA floor FROM {}").format(ident))
+    conn.execute(sql.SQL("REVOKE ALL ON ALL FUNCTIONS IN SCHEMA floor FROM {}").format(ident))
+    conn.execute(sql.SQL("REVOKE ALL ON ALL SEQUENCES IN SCHEMA floor FROM {}").format(ident))
+    _bound(conn, role, REVIEW)
+
+
+def _grant_review(conn: psycopg.Connection[Any], role: str) -> None:
+    ident = sql.Identifier(role)
+    _grant_reads(conn, role)
     # Notes and disputes: the only rows the review role writes. The columns it may give leave
     # the writing role and time to the server; a note must name a round on the floor.
     conn.execute(sql.SQL("GRANT INSERT (table_name, round_id, kind, supervisor, text) ON floor.notes TO {}")
@@ -1358,12 +1393,8 @@ def _grant_review(conn: psycopg.Connection[Any], role: str) -> None:
     cage = conn.execute("SELECT to_regclass('floor.signers')").fetchone()
     if cage is None or cage[0] is None:
         return  # a floor before 0010 (its tests emulate older versions)
-    conn.execute(sql.SQL("REVOKE ALL ON floor.signers FROM {}").format(ident))
     for function in ACCOUNTING_FUNCTIONS:
         conn.execute(sql.SQL("GRANT EXECUTE ON FUNCTION {} TO {}").format(sql.SQL(function), ident))
-    for table in ("table_chips",):
-        _policy_once(conn, f"review_{role}", table, sql.SQL("CREATE POLICY {} ON {} FOR SELECT TO {} USING (true)")
-                     .format(sql.Identifier(f"review_{role}"), sql.Identifier("floor", table), ident))
 
 
 _STATION_FUNCTIONS = (
@@ -1486,6 +1517,7 @@ def init_floor(url: str) -> list[str]:
             _grant_review(conn, review)
             _bound(conn, review, REVIEW)
             _grant_service(conn, service_role(dbname), review)
+            _grant_surveillance(conn, surveillance_role(dbname))
             group = stations_group(dbname)
             _grant_stations_group(conn, group)
             for (role,) in conn.execute("SELECT station_role FROM floor.tables ORDER BY table_name").fetchall():

@@ -36,7 +36,13 @@ from dealer_assist.base.cards import Card
 from dealer_assist.floor.alerts import Condition
 from dealer_assist.protect.counts import count_for
 from dealer_assist.protect.removal import exact_side_bets, full_shoe, side_bet_return
-from dealer_assist.protect.report import RoundRow, player_reports, rebuild_counts, round_row
+from dealer_assist.protect.report import (
+    RoundRow,
+    carried_in,
+    player_reports,
+    rebuild_counts,
+    round_row,
+)
 
 __all__ = ["KINDS", "LiveSettings", "ProtectionCheck", "advantage_conditions", "floor_rounds", "shoe_conditions",
            "shoe_edges"]
@@ -122,12 +128,13 @@ def shoe_conditions(rounds: list[RoundRow], level: float,
         if r.table not in latest or (r.started_at, r.round_id) > (latest[r.table].started_at, latest[r.table].round_id):
             latest[r.table] = r
     out = []
+    carried = carried_in(rounds)
     for table, last in sorted(latest.items()):
         if last.shoe_id is None:
             continue
         members = sorted((r for r in rounds if r.table == table and r.shoe_id == last.shoe_id),
                          key=lambda m: (m.dealt, m.round_id))
-        seen = [c for m in members for c in m.cards]
+        seen = [*carried.get((table, last.shoe_id), []), *(c for m in members for c in m.cards)]
         after = members[-1]
         dealt = after.dealt + len(after.cards)
         key = (table, last.shoe_id, len(seen), dealt)

@@ -168,18 +168,50 @@ def round_row(round_id: int, table: str, started_at: str, config: dict[str, Any]
         [c for e in events for c in _cards_of(e)], _main_wagers(events), config, events)
 
 
+def carried_cards(previous: RoundRow | None, shoe: str | None, dealt: int) -> list[Card]:
+    """The cards a shoe's first round on record found already out of it (its ``dealt`` > 0):
+    the shoe was loaded while the table's round before it (``previous``, of another shoe) was
+    being dealt, so that round's last ``dealt`` cards came out of this shoe (spec/round-script.md
+    ``shoe``; engine/session.py). Cards set aside between rounds are not in any round: fewer."""
+    if dealt <= 0 or previous is None or previous.shoe_id is None or previous.shoe_id == shoe:
+        return []
+    return previous.cards[max(0, len(previous.cards) - dealt):]
+
+
+def carried_in(rounds: list[RoundRow]) -> dict[tuple[str, str], list[Card]]:
+    """Per (table, shoe id): :func:`carried_cards` of the shoe's first round among ``rounds``."""
+    tables: dict[str, list[RoundRow]] = {}
+    first: dict[tuple[str, str], RoundRow] = {}
+    for r in rounds:
+        tables.setdefault(r.table, []).append(r)
+        if r.shoe_id is not None:
+            key = (r.table, r.shoe_id)
+            if key not in first or (r.dealt, r.round_id) < (first[key].dealt, first[key].round_id):
+                first[key] = r
+    out: dict[tuple[str, str], list[Card]] = {}
+    for (table, shoe), r in first.items():
+        before = [m for m in tables[table] if m.round_id < r.round_id]
+        previous = max(before, key=lambda m: m.round_id) if before and r.dealt > 0 else None
+        carried = carried_cards(previous, shoe, r.dealt)
+        if carried:
+            out[(table, shoe)] = carried
+    return out
+
+
 def rebuild_counts(rounds: list[RoundRow]) -> None:
     """Each round's true count and estimated edge at its start, from the earlier rounds of its
-    shoe (in the order of the cards dealt before them)."""
+    shoe (in the order of the cards dealt before them), and the cards of the round before
+    the shoe's first that came out of it (:func:`carried_cards`)."""
     shoes: dict[tuple[str, str, str, int], list[RoundRow]] = {}
     for r in rounds:
         if r.shoe_id is not None:
             shoes.setdefault((r.table, r.shoe_id, r.game, r.decks), []).append(r)
-    for (_, _, game, decks), members in shoes.items():
+    carried = carried_in(rounds)
+    for (table, shoe, game, decks), members in shoes.items():
         count = count_for(game, decks) if decks else None
         if count is None:
             continue
-        seen: list[Card] = []
+        seen: list[Card] = list(carried.get((table, shoe), []))
         for r in sorted(members, key=lambda m: (m.dealt, m.round_id)):
             r.true_count = count.true_count(seen, r.dealt)
             r.edge = count.edge(seen, r.dealt)

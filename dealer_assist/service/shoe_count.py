@@ -11,7 +11,9 @@ the shuffle, read from the same record the floor rebuilds counts from (the round
 - the round in play adds its own cards (recorded and tentative) when the count is read, and
   the cards in flight (delivered, not yet on record) count as out of the shoe, faces unknown;
 - a shuffle starts a new shoe id (engine/session.py): the tally of the old one is dropped; a
-  shuffle during a round (the next round deals from a new shoe) reads as a full shoe;
+  shuffle during a round reads as the new shoe at once: the round's cards after the shuffle
+  came out of it (and the next round's header counts them in its ``dealt``), so a new shoe's
+  first round starts from the last cards of the round before it (report.carried_cards);
 - after a restart the tally is rebuilt from the store as it was kept.
 """
 
@@ -19,17 +21,19 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from dealer_assist.base.cards import Card
 from dealer_assist.protect.counts import POINT_NAMES, Count, count_for
-from dealer_assist.protect.report import round_row
+from dealer_assist.protect.report import carried_cards, round_row
 from dealer_assist.store import DEFAULT_TABLE
 
 _ROUNDS_AFTER = ("SELECT r.id, r.config_json FROM rounds r LEFT JOIN sessions s ON s.id = r.session_id "
                  "WHERE r.source = 'live' AND coalesce(s.table_name, ?) = ? AND r.id > ? ORDER BY r.id DESC")
+_ROUND_BEFORE = ("SELECT r.id, r.config_json FROM rounds r LEFT JOIN sessions s ON s.id = r.session_id "
+                 "WHERE r.source = 'live' AND coalesce(s.table_name, ?) = ? AND r.id < ? ORDER BY r.id DESC LIMIT 1")
 
 
 @dataclass
@@ -40,6 +44,7 @@ class ShoeTally:
     through: int = 0  # the last round read
     seen: list[Card] = field(default_factory=list)
     rounds: set[int] = field(default_factory=set)
+    opened: bool = False  # the cards out before its first round (carried_into) are in ``seen``
 
 
 def shoe_rounds_after(conn: sqlite3.Connection, table: str, shoe: str, after: int, current: int | None,
@@ -59,6 +64,20 @@ def shoe_rounds_after(conn: sqlite3.Connection, table: str, shoe: str, after: in
             "SELECT event_json FROM events WHERE round_id = ? ORDER BY seq", (int(rid),))]
         found.append((int(rid), config, events))
     return found[::-1]
+
+
+def carried_into(conn: sqlite3.Connection, table: str, shoe: str, first: int | None, dealt: int) -> list[Card]:
+    """The cards of ``table``'s round before the shoe's first round (``first``; None: the round
+    in play, not on record yet), whose header says ``dealt`` cards were already out, that
+    came out of this shoe (report.carried_cards: a shuffle while that round was dealt)."""
+    if dealt <= 0:
+        return []
+    row = conn.execute(_ROUND_BEFORE, (DEFAULT_TABLE, table, first if first is not None else 2 ** 62)).fetchone()
+    if row is None:
+        return []
+    events = [json.loads(e) for (e,) in conn.execute(
+        "SELECT event_json FROM events WHERE round_id = ? ORDER BY seq", (int(row[0]),))]
+    return carried_cards(round_row(int(row[0]), table, "", json.loads(row[1]), events), shoe, dealt)
 
 
 def count_name(count: Count) -> str:
@@ -95,10 +114,17 @@ def round_cards(config: dict[str, Any], events: list[dict[str, Any]]) -> list[Ca
 
 
 def tally_for(tally: ShoeTally | None, shoe: str, rounds: list[tuple[int, dict[str, Any], list[dict[str, Any]]]],
-              current: int | None) -> ShoeTally:
+              current: int | None, opening: int = 0,
+              carried: Callable[[int | None, int], list[Card]] = lambda first, dealt: []) -> ShoeTally:
     """``tally`` (or a fresh one for another shoe) with ``rounds`` added, the round in play
-    (``current``) left out: its cards are read from the session."""
+    (``current``, its header's ``dealt`` ``opening``) left out: its cards are read from the
+    session. A fresh tally starts with ``carried(first round of the shoe, its dealt)``: the
+    cards that came out of the shoe before its first round (:func:`carried_into`)."""
     kept = tally if tally is not None and tally.shoe == shoe else ShoeTally(shoe)
+    if not kept.opened:  # the cards that came out of the shoe before its first round
+        first, dealt = ((rounds[0][0], rounds[0][1]["shoe"].get("dealt")) if rounds else (current, opening))
+        kept.seen.extend(carried(first, int(dealt or 0)))
+        kept.opened = True
     for rid, config, events in rounds:
         if rid == current or rid in kept.rounds:
             continue

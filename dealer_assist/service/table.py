@@ -110,6 +110,7 @@ from dealer_assist.service.review_token import (
 from dealer_assist.service.seat_view import seat_view
 from dealer_assist.service.shoe_count import (
     ShoeTally,
+    carried_into,
     round_cards,
     shoe_figures,
     shoe_rounds_after,
@@ -117,6 +118,7 @@ from dealer_assist.service.shoe_count import (
 )
 from dealer_assist.service.sim_faults import SIM_FAULTS, simulate
 from dealer_assist.store import Store, StoreError
+from dealer_assist.store.audit import audit_entries
 from dealer_assist.store.common import format_time
 from dealer_assist.store.users import PinCheck, lock_seconds
 
@@ -292,12 +294,18 @@ class TableService:
         dealt from a new shoe, as it would have been without the restart."""
         last = self.store.latest_round()
         shoe = last.config.get("shoe") if last is not None else None
-        replaced = self.store.read_with(_last_shoe_replaced)
-        if isinstance(shoe, dict) and replaced is not None and replaced == shoe.get("id"):
-            return
-        if last is not None:
+        shuffle = self.store.read_with(_last_shuffle)
+        config = last.config if last is not None else None
+        taken_from = 0  # the last round's cards before those that left the shoe going on
+        if isinstance(shoe, dict) and shuffle is not None and shuffle[1].get("replaces") == shoe.get("id"):
+            new, at = shuffle[1].get("shoe"), shuffle[1].get("at")
+            if last is None or shuffle[0] != last.round_id or not isinstance(new, str) or not isinstance(at, int):
+                return  # shuffled after that round (or not known where): a full new shoe
+            config, taken_from = {**last.config, "shoe": {"id": new, "dealt": 0}}, at
+        if last is not None and config is not None:
             try:
-                self.session.continue_shoe(last.config, cards_out(parse_event(e) for e in last.events))
+                taken = cards_out(parse_event(e) for e in last.events)
+                self.session.continue_shoe(config, max(0, taken - taken_from))
             except (EventFormatError, KeyError, TypeError, ValueError) as exc:
                 self.log.error("the last round's shoe cannot be continued: %s", exc)
 
@@ -345,8 +353,12 @@ class TableService:
             self.log.error("the open round %s cannot be replayed: %s", open_round.round_id, exc)
             return
         self.round_id = open_round.round_id
-        if self.store.audit_entries(round_id=self.round_id, kind=SHOE_LOADED_KIND):
-            self.session.shoe_reloaded = True  # shuffled during this round: the next is a new shoe
+        shuffles = self.store.audit_entries(round_id=self.round_id, kind=SHOE_LOADED_KIND)
+        if shuffles:  # shuffled during this round: the next is a new shoe, after this round's last cards
+            detail = shuffles[-1].detail
+            at = detail.get("at")
+            self.session.reloaded(str(detail.get("shoe") or self.session.shoe_ids()),
+                                  at if isinstance(at, int) else None)
         if audit:
             self.store.add_audit("recovered", actor="system", round_id=self.round_id,
                                  detail={"events": len(open_round.events)})
@@ -916,16 +928,22 @@ class TableService:
         config = self.session.config
         game, decks = str(config.get("game", "")), int(config.get("decks") or 0)
         shoe = config.get("shoe") if isinstance(config.get("shoe"), dict) else None
-        if self.session.shoe_reloaded or shoe is None:  # shuffled: the next round deals from a full shoe
-            return {**shoe_figures(game, decks, None, [], 0), "supervisor": who}  # type: ignore[typeddict-item]
-        shoe_id, dealt = str(shoe.get("id", "")), int(shoe.get("dealt") or 0)
-        after = self.shoe_tally.through if self.shoe_tally is not None and self.shoe_tally.shoe == shoe_id else 0
-        rounds = self.store.read_with(lambda conn: shoe_rounds_after(conn, self.store.table, shoe_id, after,
-                                                                       self.round_id))
-        self.shoe_tally = tally_for(self.shoe_tally, shoe_id, rounds, self.round_id)
         events = [event_to_transcript(e) for e in (*self.session.recorded, *self.session.tentative)]
         here = round_cards(config, events)
         flying = sum(len(v.get("cards") or [v["card"]]) for v in self.in_flight.values())
+        if self.session.shoe_reloaded or shoe is None:
+            # shuffled during this round: the new shoe, the round's cards after the shuffle out of it
+            at = self.session.reloaded_at if self.session.reloaded_at is not None else len(here) + flying
+            out = max(0, len(here) + flying - at) + len(self.session.discarded)
+            figures = shoe_figures(game, decks, self.session.next_shoe or None, here[at:], out)
+            return {**figures, "supervisor": who}  # type: ignore[typeddict-item]
+        shoe_id, dealt = str(shoe.get("id", "")), int(shoe.get("dealt") or 0)
+        after = self.shoe_tally.through if self.shoe_tally is not None and self.shoe_tally.shoe == shoe_id else 0
+        table = self.store.table
+        rounds = self.store.read_with(lambda conn: shoe_rounds_after(conn, table, shoe_id, after, self.round_id))
+        self.shoe_tally = tally_for(
+            self.shoe_tally, shoe_id, rounds, self.round_id, dealt,
+            lambda first, n: self.store.read_with(lambda conn: carried_into(conn, table, shoe_id, first, n)))
         out = dealt + len(here) + flying + len(self.session.discarded)
         figures = shoe_figures(game, decks, shoe_id, [*self.shoe_tally.seen, *here], out)
         return {**figures, "supervisor": who}  # type: ignore[typeddict-item]
@@ -1385,10 +1403,14 @@ class TableService:
                                      actor="shoe", detail=event)
             return number
         if name == "loaded":
-            if not self.refused:  # the shuffle on record: a restart before the next round starts a new shoe
+            # the shuffle on record: a restart deals from the new shoe (``shoe``), after the
+            # cards of the round in play past its first ``at`` (those came out of the new shoe)
+            new = self.session.shoe_ids()
+            at = 0 if self.session.betting else self.session.cards_out_now()
+            if not self.refused:
                 self.store.add_audit(SHOE_LOADED_KIND, actor="shoe", round_id=self.round_id,
-                                     detail={"replaces": self.session.shoe_id})
-            self.session.shoe_loaded()
+                                     detail={"replaces": self.session.shoe_id, "shoe": new, "at": at})
+            self.session.shoe_loaded(new)
             return number
         if name in ("cut", "empty", "alive", "hello", "warning", "duplicate"):
             self.shoe["last"] = name
@@ -1679,11 +1701,14 @@ def _progress(conn: Any) -> tuple[int, int, int | None]:
     return int(newest), generation, (generation if row else None)
 
 
-def _last_shoe_replaced(conn: Any) -> str | None:
-    """The shoe id the newest shuffle on record replaced (None if none is on record)."""
-    row = conn.execute("SELECT json_extract(detail_json, '$.replaces') FROM audit WHERE kind = ? "
-                       "ORDER BY id DESC LIMIT 1", (SHOE_LOADED_KIND,)).fetchone()
-    return str(row[0]) if row is not None and row[0] is not None else None
+def _last_shuffle(conn: Any) -> tuple[int | None, dict[str, Any]] | None:
+    """The newest shuffle on record: the round it came in (None between rounds) and its detail
+    ({replaces, shoe, at}; older records name only ``replaces``), or None if none is on record."""
+    newest = audit_entries(conn, kind=SHOE_LOADED_KIND, limit=1, newest_first=True)
+    if not newest:
+        return None
+    detail = newest[0].detail
+    return newest[0].round_id, detail if isinstance(detail, dict) else {}
 
 
 def _recorded_seqs(conn: Any) -> list[int]:

@@ -228,11 +228,14 @@ def ack(floor: Floor, alert_id: int, note: str) -> None:
     assert done.returncode == 0 and done.stdout == f"floor: alert {alert_id} acknowledged by sue\n", done.stderr
 
 
-def open_alerts(floor: Floor) -> list[tuple[int, str, str]]:
-    """(id, kind, detail) of each open alert, as ``floor alerts --open`` lists them."""
+def open_alerts(floor: Floor) -> list[tuple[int, str, str, str]]:
+    """(id, kind, subject, detail) of each open alert, as ``floor alerts --open`` lists them: id,
+    raised, table, kind, subject ("-" when none), detail, state."""
     done = cli("floor", "alerts", "--url", floor.review_url, "--open")
     assert done.returncode == 0, done.stderr
-    return sorted((int(f[0]), f[3], f[4]) for f in (line.split("\t") for line in done.stdout.splitlines()))
+    rows = [line.split("\t") for line in done.stdout.splitlines()]
+    assert all(len(f) == 7 for f in rows), done.stdout
+    return sorted((int(f[0]), f[3], f[4], f[5]) for f in rows)
 
 
 def test_each_flagged_player_has_an_alert_of_their_own_acknowledged_on_its_own(
@@ -256,13 +259,15 @@ def test_each_flagged_player_has_an_alert_of_their_own_acknowledged_on_its_own(
     pc_id = found[1][0]
     assert found[1][2].startswith("advantage play suspected: pc: 12 rounds, correlation +1.00, p-value 0")
     assert "pb" not in found[0][2] + found[1][2]
-    assert [i for i, _, _ in open_alerts(floor)] == [pa_id, pc_id]
+    # the listing names whose alert each is (the subject column), not only in the detail's words
+    assert [(i, s) for i, _, s, _ in open_alerts(floor)] == [(pa_id, "pa"), (pc_id, "pc")]
 
     ack(floor, pa_id, "pa backed off; watching")
     serve_once(floor, tmp_path)  # pa still flagged (acknowledged within the quiet half hour), pc open
     assert [(s, a) for _, s, _, a in subjects(floor.admin_url, "advantage_play")] == [("pa", True), ("pc", False)]
-    ((still, kind, text),) = open_alerts(floor)
-    assert (still, kind) == (pc_id, "advantage_play") and text.startswith("advantage play suspected: pc: ")
+    ((still, kind, subject, text),) = open_alerts(floor)
+    assert (still, kind, subject) == (pc_id, "advantage_play", "pc")
+    assert text.startswith("advantage play suspected: pc: ")
 
     # the pit window's Alerts tab shows whose alert it is
     from dealer_assist.floor.reader import FloorReader
@@ -300,7 +305,7 @@ def test_each_shoe_that_favours_the_players_has_an_alert_of_its_own(floor: Floor
     assert found[1][2].startswith("shoe H-2 favours the players after round 6 (24 of 312 cards out, 24 on record)")
     assert subjects(floor.admin_url, "advantage_play") == []  # p3 and p4 bet flat
     ack(floor, found[0][0], "H-1 is out of play")
-    assert [i for i, _, _ in open_alerts(floor)] == [found[1][0]]
+    assert [(i, s) for i, _, s, _ in open_alerts(floor)] == [(found[1][0], "H-2")]  # the shoe is the subject
 
 
 def test_the_quiet_period_after_an_acknowledgement_is_its_subjects_own(floor: Floor) -> None:
@@ -376,5 +381,7 @@ def test_a_floor_of_0012_upgrades_in_place_with_its_open_alerts_while_a_station_
     serve_once(floor, tmp_path)
     assert [(i == old, s, a) for i, s, _, a in subjects(admin, "advantage_play")] == [
         (True, "", False), (False, "pa", False), (False, "pc", False)]
+    # the alert raised before 0013 has no subject: listed as "-" beside pa's and pc's
+    assert sorted(s for _, k, s, _ in open_alerts(floor) if k == "advantage_play") == ["-", "pa", "pc"]
     ack(floor, old, "the listing before the upgrade: both seen")
-    assert sorted(d.split(":")[1].strip() for _, k, d in open_alerts(floor) if k == "advantage_play") == ["pa", "pc"]
+    assert sorted(s for _, k, s, _ in open_alerts(floor) if k == "advantage_play") == ["pa", "pc"]

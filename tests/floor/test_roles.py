@@ -171,7 +171,7 @@ def test_row_level_security_does_not_grow_with_stations_and_init_locks_no_table(
         floor.station(f"BJ-{n:02d}", "PIT-2")
     policies = query(floor.admin_url, "SELECT count(*) FROM pg_policies WHERE schemaname = 'floor' "
                                       "AND tablename = 'rounds'")
-    assert policies == [(3,)]  # station_sees, station_adds, the review role's
+    assert policies == [(4,)]  # station_sees, station_adds, the review role's, surveillance's
     with psycopg.connect(floor.review_url) as reader:
         reader.execute("SELECT 1 FROM floor.rounds, floor.events, floor.audit, floor.round_players, "
                        "floor.settlements, floor.sessions, floor.tables LIMIT 1")  # ACCESS SHARE on each, held
@@ -180,7 +180,7 @@ def test_row_level_security_does_not_grow_with_stations_and_init_locks_no_table(
         again = run("floor", "init", "--url", floor.admin_url)
         assert again.returncode == 0 and "up to date" in again.stdout, again.stderr
     assert query(floor.admin_url, "SELECT count(*) FROM pg_policies WHERE schemaname = 'floor' "
-                                  "AND tablename = 'rounds'") == [(3,)]
+                                  "AND tablename = 'rounds'") == [(4,)]
     # and BJ-99's station sees only its own table's registration
     url99 = floor.server.url(floor.dbname, user=station_role(floor.dbname, "BJ-99"))
     assert query(url99, "SELECT table_name FROM floor.tables") == [("BJ-99",)]

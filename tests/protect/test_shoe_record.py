@@ -144,3 +144,45 @@ def test_after_a_restart_the_last_rounds_shoe_goes_on() -> None:
     other = TableSession({**HEADER, "decks": 8}, shoe_ids=ids())
     other.continue_shoe(last, 5)  # another deck count: another shoe
     assert other.config["shoe"] == {"id": "S-1", "dealt": 0}
+
+
+def test_a_shuffle_during_a_round_counts_its_last_cards_in_the_new_shoe() -> None:
+    """LOADED after a round's first 3 cards: the rest of the round comes out of the new shoe.
+    p1 10S QD (20, stands), dealer 9H: shuffle, then 5C (14), 3D (17, stands): 2 cards of S-2
+    out before the next round; 5.1 counts them as S-2's (shoe_dealt), 312 - 2 left."""
+    session = TableSession(HEADER, shoe_ids=ids())
+    session.apply(Wager(player="p1", bet="main", amount=Decimal(10), area=1))
+    for c in "10S 9H QD".split():
+        session.card(CardDrawn(parse_card(c)))
+    session.shoe_loaded()
+    assert session.config["shoe"] == {"id": "S-1", "dealt": 0}  # the round's own header stands
+    session.apply(Decision(action="stand", area=1, hand=1, player="p1"))
+    for c in "5C 3D".split():
+        session.card(CardDrawn(parse_card(c)))
+    assert session.concluded
+    session.new_round()
+    assert session.config["shoe"] == {"id": "S-2", "dealt": 2}
+    assert session.config["shoe_dealt"] == ["5C", "3D"] and session.round.shoe.remaining == 310
+
+
+def test_two_shuffles_in_a_round_count_only_after_the_last() -> None:
+    """LOADED after 3 cards, the dealer's 5C, LOADED again, 3D: only 3D is the last shoe's."""
+    session = TableSession(HEADER, shoe_ids=ids())
+    session.apply(Wager(player="p1", bet="main", amount=Decimal(10), area=1))
+    for c in "10S 9H QD".split():
+        session.card(CardDrawn(parse_card(c)))
+    session.shoe_loaded()
+    session.apply(Decision(action="stand", area=1, hand=1, player="p1"))
+    session.card(CardDrawn(parse_card("5C")))
+    session.shoe_loaded()
+    session.card(CardDrawn(parse_card("3D")))
+    session.new_round()
+    assert session.config["shoe"] == {"id": "S-3", "dealt": 1} and session.config["shoe_dealt"] == ["3D"]
+
+
+def test_a_shuffle_after_the_round_finished_starts_the_next_from_zero() -> None:
+    session = TableSession(HEADER, shoe_ids=ids())
+    play_one(session, "10S 9H QD 8C")
+    session.shoe_loaded()  # every card of the round came out before it
+    session.new_round()
+    assert session.config["shoe"] == {"id": "S-2", "dealt": 0} and "shoe_dealt" not in session.config

@@ -164,9 +164,10 @@ def test_the_count_reads_the_store_once_per_round(station: Any, monkeypatch: pyt
     assert read_rounds == [first]  # the round in play is the session's, not read from the store
 
 
-def test_a_shuffle_during_a_round_reads_as_a_full_shoe(station: Any) -> None:
-    """A shuffle while a round is in play (5.1: the next round deals from the new shoe): the
-    count is of a full shoe at once, no shoe id until the next round names one."""
+def test_a_shuffle_during_a_round_reads_as_the_new_shoe(station: Any) -> None:
+    """A shuffle while a round is in play: the round's remaining cards come out of the new
+    shoe, so the count is of the new shoe at once (full, then those cards), and the next
+    round goes on with them (tests/protect/test_shuffle_mid_round.py works a longer case)."""
     s: Station = station("5S 9H 6D 8C")
     c = s.dealer()
     c.request("wager", player="p1", bet="main", amount=10, area=1)
@@ -179,11 +180,14 @@ def test_a_shuffle_during_a_round_reads_as_a_full_shoe(station: Any) -> None:
     while not s.running.store.audit_entries(kind="shoe_loaded") and time.monotonic() < deadline:
         time.sleep(0.02)
     shuffled = read(c)
-    assert (shuffled["shoe"], shuffled["running_count"], shuffled["cards_out"]) == (None, 0, 0)
+    assert shuffled["shoe"] not in (None, old)
+    assert (shuffled["running_count"], shuffled["cards_out"]) == (0, 0)
     c.request("decide", action="stand", area=1, hand=1, player="p1")
-    # the shoe deals the same order again: the dealer's 9H takes 5S (14), then 9H (23, bust)
+    # the shoe deals the same order again: the dealer's 9H takes 5S (14), then 9H (23, bust):
+    # 2 cards out of the new shoe, 5S +1, 9H -1 = 0
     assert not s.deal(c, 1)["concluded"] and s.deal(c, 1)["concluded"]
-    assert read(c)["shoe"] is None  # still the shuffled shoe's round until the next one
+    assert (read(c)["shoe"], read(c)["running_count"], read(c)["cards_out"]) == (shuffled["shoe"], 0, 2)
     c.request("next_round")
+    assert c.request("state")["config"]["shoe"] == {"id": shuffled["shoe"], "dealt": 2}
     fresh = read(c)
-    assert fresh["shoe"] not in (None, old) and (fresh["running_count"], fresh["cards_out"]) == (0, 0)
+    assert (fresh["shoe"], fresh["running_count"], fresh["cards_out"]) == (shuffled["shoe"], 0, 2)

@@ -113,4 +113,6 @@ def test_a_shuffle_is_on_record_so_a_restart_deals_from_the_new_shoe(station: An
     assert shoes[0]["id"] == old and shoes[0]["dealt"] == 0
     assert shoes[1]["id"] != old and shoes[1]["dealt"] == 0  # the new shoe, not old + 4
     assert shoes[2] == {"id": shoes[1]["id"], "dealt": 4}  # the shoe it was dealt from
-    assert shoes[3]["id"] not in (old, shoes[1]["id"]) and shoes[3]["dealt"] == 0  # shuffled in round 3
+    # shuffled in round 3 after its first 3 cards (10D 9S QH): the dealer's second card (10S,
+    # the new shoe's first) came out of the new shoe, so round 4 finds 1 card of it out
+    assert shoes[3]["id"] not in (old, shoes[1]["id"]) and shoes[3]["dealt"] == 1
