@@ -5,7 +5,8 @@
 
 - ``list [--json] [--player P] [--since T] [--until T] [--status S] [--irregular] [--limit N]``
   rounds, latest first (default the latest 100; ``--limit 0`` for all). ``--json``
-  prints one object per line, each with its ``id``.
+  prints a JSON array of rounds, each with its ``id`` (spec/round-script.md; on the floor
+  also its ``table``).
 - ``export ID`` prints the round as a transcript (game, decks, areas, limits, seated,
   under_min_history as recorded, then the events in order) that ``settle`` reproduces.
 - ``verify [--resettle] [--jobs N]`` recomputes the hash chains, checks each round against
@@ -78,7 +79,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     common.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 
     listing = actions.add_parser("list", help="list rounds, latest first", parents=[common])
-    listing.add_argument("--json", action="store_true", help="one JSON object per line")
+    listing.add_argument("--json", action="store_true", help="a JSON array of rounds (spec/round-script.md)")
     listing.add_argument("--player", help="only rounds this player took part in")
     listing.add_argument("--since", type=str, metavar="TIME", help="started at or after TIME (UTC)")
     listing.add_argument("--until", type=str, metavar="TIME", help="started before TIME (UTC)")
@@ -197,9 +198,8 @@ def _run(args: argparse.Namespace) -> int:
                 irregular=True if args.irregular else None,
                 limit=args.limit or None,
             )
-            if args.json:
-                for r in rounds:
-                    print(json.dumps(r.as_json(), ensure_ascii=False))
+            if args.json:  # spec/round-script.md: a JSON array of rounds
+                print(json.dumps([r.as_json() for r in rounds], ensure_ascii=False))
             else:
                 _print_table(rounds)
             return 0
@@ -259,9 +259,8 @@ def _run_floor(args: argparse.Namespace) -> int:
                     player=args.player, since=since, until=until, status=args.status,
                     irregular=True if args.irregular else None, limit=args.limit or None,
                 )
-                if args.json:
-                    for r in rounds:
-                        print(json.dumps(r.as_json(), ensure_ascii=False))
+                if args.json:  # spec/round-script.md: a JSON array of rounds, each naming its table
+                    print(json.dumps([r.as_json() for r in rounds], ensure_ascii=False))
                 else:
                     _print_floor_table(rounds)
                 return 0

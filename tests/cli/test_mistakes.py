@@ -124,7 +124,7 @@ def test_history_on_a_fresh_store(tmp_path: Path) -> None:
     done = run("history", "--db", str(tmp_path / "table.db"), "list")
     assert done.returncode == 0 and done.stderr == ""
     assert done.stdout == "(no rounds)\n"
-    assert run("history", "--db", str(tmp_path / "table.db"), "list", "--json").stdout == ""
+    assert run("history", "--db", str(tmp_path / "table.db"), "list", "--json").stdout == "[]\n"
 
 
 def test_history_with_no_match(recorded: Path) -> None:

@@ -148,18 +148,16 @@ def test_floor_listing_and_export_round_trip_through_settle(floor: Floor, tmp_pa
     review = floor.review_url
     listing = cli("history", "--db", review, "list", "--json", "--limit", "0")
     assert listing.returncode == 0, listing.stderr
-    rows = [json.loads(line) for line in listing.stdout.splitlines()]
+    rows = json.loads(listing.stdout)  # a JSON array (spec/round-script.md)
     assert len(rows) == 3 * len(DOCUMENTS)
     assert {r["table"] for r in rows} == set(stations)
-    pit2 = [json.loads(x) for x in cli("history", "--db", review, "list", "--json", "--pit", "PIT-2",
-                                       "--limit", "0").stdout.splitlines()]
+    pit2 = json.loads(cli("history", "--db", review, "list", "--json", "--pit", "PIT-2", "--limit", "0").stdout)
     assert {r["table"] for r in pit2} == {"BJ-07", "BJ-08"} and len(pit2) == 2 * len(DOCUMENTS)
-    by_dealer = [json.loads(x) for x in cli("history", "--db", review, "list", "--json", "--dealer", "cat",
-                                            "--game", "lucky8").stdout.splitlines()]
+    by_dealer = json.loads(cli("history", "--db", review, "list", "--json", "--dealer", "cat",
+                               "--game", "lucky8").stdout)
     # Three lucky8 documents per table (ruling, void, the example): at BJ-21 only.
     assert {(r["table"], r["game"]) for r in by_dealer} == {("BJ-21", "lucky8")} and len(by_dealer) == 3
-    bob = [json.loads(x) for x in cli("history", "--db", review, "list", "--json", "--player", "bob",
-                                      "--table", "BJ-08").stdout.splitlines()]
+    bob = json.loads(cli("history", "--db", review, "list", "--json", "--player", "bob", "--table", "BJ-08").stdout)
     assert bob and all(r["table"] == "BJ-08" and "bob" in r["players"] for r in bob)
     # Export every round of one table and settle it again: the same bytes as recorded.
     for rid in ids["BJ-08"]:
@@ -178,9 +176,9 @@ def test_floor_listing_and_export_round_trip_through_settle(floor: Floor, tmp_pa
     today = dt.datetime.now(dt.UTC).date()
     tomorrow = (today + dt.timedelta(days=1)).isoformat()
     later = cli("history", "--db", review, "list", "--json", "--since", tomorrow)
-    assert later.returncode == 0 and later.stdout == ""
+    assert later.returncode == 0 and json.loads(later.stdout) == []
     upto = cli("history", "--db", review, "list", "--json", "--until", today.isoformat(), "--limit", "0")
-    assert len(upto.stdout.splitlines()) == 3 * len(DOCUMENTS)
+    assert len(json.loads(upto.stdout)) == 3 * len(DOCUMENTS)
     bad = cli("history", "--db", review, "list", "--since", "yesterday")
     assert bad.returncode == 2 and bad.stderr.startswith("error: 'yesterday' is not an ISO 8601 date")
     file_only = cli("history", "--db", str(tmp_path / "BJ-08.db"), "list", "--pit", "PIT-2")

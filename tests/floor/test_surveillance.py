@@ -46,7 +46,7 @@ def test_surveillance_reads_the_alerts_the_rounds_and_the_players_counts(played:
     # every round the stations forwarded: 12 of BJ-01 and 3 of BJ-02
     history = cli("history", "--db", url, "list", "--json")
     assert history.returncode == 0, history.stderr
-    listing = [json.loads(line) for line in history.stdout.splitlines()]  # one object a line on the floor
+    listing = json.loads(history.stdout)  # a JSON array (spec/round-script.md)
     assert sorted(r["table"] for r in listing) == ["BJ-01"] * 12 + ["BJ-02"] * 3
     # the players' bets against the count, as the floor service reads them: p1 flagged, p2 not
     with psycopg.connect(url) as conn:

@@ -86,7 +86,7 @@ def test_settle_record_keeps_the_shoe_and_history_export_carries_it(tmp_path: Pa
     assert recorded.returncode == 0, recorded.stderr
     listed = cli("history", "--db", str(db), "list", "--json")
     assert listed.returncode == 0, listed.stderr
-    (entry,) = [json.loads(line) for line in listed.stdout.splitlines() if line.strip()]
+    (entry,) = json.loads(listed.stdout)
     exported = cli("history", "--db", str(db), "export", str(entry["id"]))
     assert exported.returncode == 0, exported.stderr
     back = json.loads(exported.stdout)

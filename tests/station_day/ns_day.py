@@ -207,7 +207,7 @@ def test_a_stations_first_day(station: dict[str, Any]) -> None:
     deadline = time.monotonic() + 60
     while True:
         listed = s.run([s.COMMAND, "history", "--db", admin, "list", "--table", TABLE, "--json"])
-        rows = [json.loads(line) for line in listed.stdout.splitlines() if line.startswith("{")]
+        rows = json.loads(listed.stdout) if listed.returncode == 0 and listed.stdout.startswith("[") else []
         if listed.returncode == 0 and len(rows) >= 3:
             break
         if time.monotonic() > deadline:

@@ -75,11 +75,13 @@ def _snapshot(path: Path) -> tuple[bytes, int]:
     return path.read_bytes(), path.stat().st_mtime_ns
 
 
-def test_list_json_one_object_per_line(store_file: Path) -> None:
+def test_list_json_is_an_array_of_rounds(store_file: Path) -> None:
+    """spec/round-script.md: `list --json` prints a JSON array of rounds, each with its id."""
     before = _snapshot(store_file)
     done = history("--db", str(store_file), "list", "--json")
     assert done.returncode == 0, done.stderr
-    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert done.stdout.startswith("[") and done.stdout.count("\n") == 1
+    rows = json.loads(done.stdout)
     assert [r["id"] for r in rows] == [4, 3, 2, 1]
     assert rows[1]["net"] == {"alice": 30, "bob": 150}
     assert rows[0]["status"] == "void" and rows[0]["irregular"] is True
@@ -102,7 +104,7 @@ def test_list_json_one_object_per_line(store_file: Path) -> None:
 def test_list_filters(store_file: Path, filters: list[str], ids: list[int]) -> None:
     done = history_in_process("--db", str(store_file), "list", "--json", *filters)
     assert done.returncode == 0, done.stderr
-    assert [json.loads(line)["id"] for line in done.stdout.splitlines()] == ids
+    assert [r["id"] for r in json.loads(done.stdout)] == ids
 
 
 def test_list_readable_table(store_file: Path) -> None:
@@ -161,7 +163,7 @@ def test_settle_record_then_export_reproduces_settle(tmp_path: Path) -> None:
     assert again.returncode == 0, again.stderr
     assert again.stdout == first.stdout
     listed = history_in_process("--db", str(db), "list", "--json")
-    assert json.loads(listed.stdout)["net"] == json.loads(first.stdout)["net"]
+    assert json.loads(listed.stdout)[0]["net"] == json.loads(first.stdout)["net"]
 
 
 def test_verify_intact(store_file: Path) -> None:
