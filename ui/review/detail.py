@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QScrollArea,
     QSlider,
     QSplitter,
     QTableWidget,
@@ -55,7 +54,7 @@ from ui.review.export import (
     report_sections,
 )
 from ui.review.model import GAME_NAMES, short_time
-from ui.review.replay import ReplayWindow
+from ui.review.replay import ReplayPane, ReplayWindow
 
 OK_STYLE = "font-size: 20px; font-weight: bold; color: #1b5e20; background: #e8f5e9; padding: 8px;"
 BAD_STYLE = "font-size: 20px; font-weight: bold; color: #b00020; background: #fde0e0; padding: 8px;"
@@ -189,10 +188,7 @@ class RoundDetailView(QWidget):
 
         split = QSplitter(Qt.Orientation.Vertical)
         self.layout_view = TableView()
-        self.layout_view.setMinimumHeight(660)  # room for the dealer and two rows of areas
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(self.layout_view)
+        scroll = ReplayPane(self.layout_view, lambda: self.show_step(self.slider.value()))
         split.addWidget(scroll)
         self.events_table = _table(["#", "Time (UTC)", "Who", "Event", "Shoe card"])
         self.events_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
