@@ -248,7 +248,7 @@ class ReviewWindow(QWidget):
         self.detail = RoundDetailView(self.reader, self.table_name)
         self.detail.note_requested.connect(self.add_note)
         split.addWidget(self.detail)
-        split.setSizes([700, 1100])
+        split.setSizes([560, 1340])  # the round's side the larger: its replay is 1240 px wide at least
         rp.addWidget(split, 1)
         self.tabs.addTab(rounds_page, "Rounds")
 

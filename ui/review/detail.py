@@ -149,6 +149,7 @@ class RoundDetailView(QWidget):
         self.export_pdf_button.clicked.connect(lambda: self._export("pdf"))
         self.note_button.clicked.connect(lambda: self.note_requested.emit(self.round_id or 0))
         self.export_status = QLabel("")
+        self.export_status.hide()  # shown with an export's outcome: no empty line over the replay
         outer.addWidget(self.export_status)
 
         self.tabs = QTabWidget()
@@ -195,6 +196,8 @@ class RoundDetailView(QWidget):
         self.events_table.cellClicked.connect(lambda row, _c: self.slider.setValue(row + 1))
         split.addWidget(self.events_table)
         split.setSizes([640, 170])
+        split.setStretchFactor(0, 4)  # a lower pane: the layout keeps the most of it
+        split.setStretchFactor(1, 1)
         rp.addWidget(split, 1)
         self.tabs.addTab(replay_page, "Replay")
 
@@ -433,9 +436,11 @@ class RoundDetailView(QWidget):
         except (OSError, ValueError) as exc:
             self.export_status.setText(f"Could not export: {exc}")
             self.export_status.setStyleSheet(BAD_STYLE)
+            self.export_status.show()
             return None
         self.export_status.setText(f"Exported {suffix[0]} to {path}")
         self.export_status.setStyleSheet("font-size: 16px; color: #1b5e20;")
+        self.export_status.show()
         return path
 
     def export_to(self, kind: str, path: str) -> None:
