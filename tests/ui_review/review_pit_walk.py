@@ -234,6 +234,16 @@ def walk_review(app: Any, walk: Walk) -> None:
         if round_id is not None:
             walk.dialog(f"{what} note", partial(window.add_note, round_id))
             walk.dialog(f"{what} full-screen replay", window.detail.open_full_replay)
+    # the review opened from the dealer's screen (its Review button): the same process, the
+    # dealer's type scale for 1920×1080 (ui.common.style.set_scale), the pane's layout built at it
+    from ui.common.style import scale_for, set_scale
+
+    set_scale(scale_for(*SIZES[-1]))
+    window.detail.layout_view.reset()  # built again at this scale, as when first shown there
+    window.detail.replay_pane.fit()
+    window.detail.show_step(window.detail.slider.value())
+    walk.settle(0.3)
+    walk.check(f"review {SIZES[-1][0]}x{SIZES[-1][1]} at the dealer's scale")
     window.close()
 
 

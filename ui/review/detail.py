@@ -189,8 +189,8 @@ class RoundDetailView(QWidget):
 
         split = QSplitter(Qt.Orientation.Vertical)
         self.layout_view = TableView()
-        scroll = ReplayPane(self.layout_view, lambda: self.show_step(self.slider.value()))
-        split.addWidget(scroll)
+        self.replay_pane = ReplayPane(self.layout_view, lambda: self.show_step(self.slider.value()))
+        split.addWidget(self.replay_pane)
         self.events_table = _table(["#", "Time (UTC)", "Who", "Event", "Shoe card"])
         self.events_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.events_table.cellClicked.connect(lambda row, _c: self.slider.setValue(row + 1))

@@ -55,8 +55,14 @@ class ReplayPane(QScrollArea):
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt name)
         super().resizeEvent(event)
-        width = max(REPLAY_LEAST_W, self.viewport().width())
-        height = max(REPLAY_LEAST_H, int(width * REPLAY_ASPECT))
+        self.fit()
+
+    def fit(self) -> None:
+        """The layout's size for the pane's width, built again when it changed."""
+        # at the type's scale: the review opened from the dealer's screen at 1920×1080 has its
+        # larger type (ui.common.style.set_scale), and its layout needs that much more room
+        width = max(int(REPLAY_LEAST_W * scale()), self.viewport().width())
+        height = max(int(REPLAY_LEAST_H * scale()), int(width * REPLAY_ASPECT))
         if (self.view.width(), self.view.height()) != (width, height):
             self.view.setFixedSize(width, height)
             self.view.reset()
