@@ -55,6 +55,10 @@ def _problems(window: Any, size: tuple[int, int]) -> list[str]:
 
 
 PAY_TYPE_PX = 10  # a pay tag's smallest type
+# a hand's net alone (four split hands side by side): readable across the table, a tag of
+# about 22 px (issue 34: ~4 mm cap height at 2 m); 21 px is all the room under the tiles of
+# four split hands has at 1366×768 (their DOUBLED under it), so 21 is the least asserted
+NET_TAG_PX = 21
 
 
 def _cut_pay_tags(window: Any) -> list[str]:
@@ -73,6 +77,8 @@ def _cut_pay_tags(window: Any) -> list[str]:
         texts = [text for text, _ in tag.lines]
         if tag.font().pixelSize() < PAY_TYPE_PX:
             problems.append(f"{where}: type {tag.font().pixelSize()} px")
+        if tag.net and tag.height() < NET_TAG_PX:
+            problems.append(f"{where}: the net's tag {tag.height()} px high (< {NET_TAG_PX})")
         if tag.single_line:
             need_w = sum(metrics.horizontalAdvance(t) for t in texts) + metrics.horizontalAdvance("  ") * (len(texts) - 1)
             need_h = metrics.height()
@@ -97,8 +103,9 @@ def _cut_pay_tags(window: Any) -> list[str]:
         if tag.net:
             # the hand's net: the sum of its players' amounts, to the cent (a return counts 0)
             net = sum((_signed(a) for a in amounts), Decimal(0))
-            shown = texts[0].removeprefix("net\u2009").removesuffix("\u2009\u25be")
-            if len(texts) != 1 or _signed(shown) != net or (net == 0) != (shown[0] in "=\u00b1"):
+            # one line ("net −275 ▾", "−275 ▾") or stacked ("net ▾" over "−275"): one figure
+            shown = "".join(texts).replace("net\u2009", "").replace("\u2009\u25be", "").replace("\u25be", "")
+            if len(texts) > 2 or _signed(shown) != net or (net == 0) != (shown[0] in "=\u00b1"):
                 problems.append(f"{where}: the net of {amounts} is {net}")
         elif texts != whole and texts != amounts:
             problems.append(f"{where}: shows {texts}, the hand holds {whole}")

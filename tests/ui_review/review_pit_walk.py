@@ -75,6 +75,62 @@ def control_problems(top: Any, what: str) -> list[str]:
     return out
 
 
+def header_problems(top: Any, what: str) -> list[str]:
+    """A list's header that is tapped to sort (sorting on, or its section clicks taken): at
+    least 48 px high (issue 34: the review's were 24 px)."""
+    from PySide6.QtCore import SIGNAL
+    from PySide6.QtWidgets import QAbstractItemView, QHeaderView
+
+    out: list[str] = []
+    for header in top.findChildren(QHeaderView):
+        view = header.parentWidget()
+        if header.window() is not top or not header.isVisibleTo(top):
+            continue
+        sorts = isinstance(view, QAbstractItemView) and getattr(view, "isSortingEnabled", lambda: False)()
+        if not (sorts or header.receivers(SIGNAL("sectionClicked(int)")) > 0):
+            continue
+        if header.height() < TOUCH_PX:
+            out.append(f"{what}: {type(top).__name__}: the sorting header of {chain(header)} is "
+                       f"{header.height()} px high (< {TOUCH_PX})")
+    return out
+
+
+def replay_problems(top: Any, what: str) -> list[str]:
+    """The round's layout in a replay (the review's pane, the full-screen replay) readable:
+    the dealer's and the areas' boxes inside the layout and none over another; every card's
+    words readable and uncovered, every pay tag whole and off the cards and badges, no
+    one-line label's text cut (the checks of the dealer's screen, tests/ui/test_fits.py)."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtWidgets import QLabel
+
+    from tests.ui.test_fits import _cut_pay_tags, _unreadable_cards
+    from ui.common.table_view import TableView
+
+    out: list[str] = []
+    for view in top.findChildren(TableView):
+        if view.window() is not top or not view.isVisibleTo(top):
+            continue
+        where = f"{what}: {type(top).__name__}: the replay in {chain(view)}"
+        boxes = [("dealer", view.dealer_box), *((f"area {n}", b) for n, b in view.area_boxes.items())]
+        placed = [(name, QRect(box.mapTo(view, box.rect().topLeft()), box.size())) for name, box in boxes
+                  if box is not None and box.isVisibleTo(view)]
+        for n, (name, rect) in enumerate(placed):
+            if not view.rect().contains(rect):
+                out.append(f"{where}: {name} {rect.getRect()} outside the layout {view.rect().getRect()}")
+            for other, rect2 in placed[n + 1:]:
+                if rect.intersects(rect2):
+                    out.append(f"{where}: {name} {rect.getRect()} over {other} {rect2.getRect()}")
+        out += [f"{where}: {p}" for p in _unreadable_cards(view) + _cut_pay_tags(view)]
+        for label in view.findChildren(QLabel):
+            if not label.isVisibleTo(view) or not label.text() or "<" in label.text():
+                continue
+            parts = label.text().split() if label.wordWrap() else label.text().split("\n")
+            need = max(label.fontMetrics().horizontalAdvance(part) for part in parts)
+            if need > label.contentsRect().width() + 1:
+                out.append(f"{where}: label {label.text()!r} cut: {need} > {label.contentsRect().width()} px")
+    return out
+
+
 class Walk:
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -107,6 +163,8 @@ class Walk:
                 self.problems.append(f"{what}: {type(top).__name__} {top.windowTitle()!r} at "
                                      f"{top.frameGeometry().getRect()} not inside the screen {screen.getRect()}")
             self.problems += control_problems(top, what)
+            self.problems += header_problems(top, what)
+            self.problems += replay_problems(top, what)
 
     def on_screen(self, window: Any, index: int) -> None:
         from PySide6.QtWidgets import QApplication
@@ -176,6 +234,16 @@ def walk_review(app: Any, walk: Walk) -> None:
         if round_id is not None:
             walk.dialog(f"{what} note", partial(window.add_note, round_id))
             walk.dialog(f"{what} full-screen replay", window.detail.open_full_replay)
+    # the review opened from the dealer's screen (its Review button): the same process, the
+    # dealer's type scale for 1920×1080 (ui.common.style.set_scale), the pane's layout built at it
+    from ui.common.style import scale_for, set_scale
+
+    set_scale(scale_for(*SIZES[-1]))
+    window.detail.layout_view.reset()  # built again at this scale, as when first shown there
+    window.detail.replay_pane.fit()
+    window.detail.show_step(window.detail.slider.value())
+    walk.settle(0.3)
+    walk.check(f"review {SIZES[-1][0]}x{SIZES[-1][1]} at the dealer's scale")
     window.close()
 
 

@@ -23,3 +23,25 @@ def test_the_review_fits_every_screen_and_a_finger(recorded: Recorded, tmp_path:
     assert int(result["checks"]) >= 3 + 3 * 5
     problems = list(result["problems"])
     assert problems == [], f"{len(problems)} problems:\n" + "\n".join(problems[:80])
+
+
+def test_the_replay_of_the_heaviest_round_is_readable_at_every_size(tmp_path: Path) -> None:
+    """Star Elements' heaviest round (ui.dealer.heavy_round: seven areas of three players with
+    every side bet, area 1 split to four hands, a double) played on the dealer's screen, then
+    reviewed as a supervisor at the three sizes: the replay in the review's pane and on the
+    whole screen has the dealer and every area inside the layout and none over another, every
+    card readable and uncovered, every pay tag whole (a net's tag of 21 px or more) and off the
+    cards, no label cut, the controls and the sorting headers 48 px (review_pit_walk)."""
+    from dealer_assist.store import TEST_PIN_COST, Store
+    from ui.dealer.heavy_round import run
+
+    run("star_elements", (1366, 768), tmp_path / "shots", check=lambda _step, _window: None,
+        db_dir=str(tmp_path), keep=tmp_path / "kept")
+    path = tmp_path / "kept" / "screens.db"
+    with Store.open(path, pin_cost=TEST_PIN_COST) as store:
+        store.create_user("sue", SUE_PIN, roles=["supervisor"], actor="test")
+    result = run_walk(["review", str(path)], tmp_path)
+    assert "error" not in result, (result.get("error"), result.get("problems"), result.get("stderr"))
+    assert sum("ReplayWindow" in o for o in result["opened"]) == 3  # the full-screen replay on each
+    problems = list(result["problems"])
+    assert problems == [], f"{len(problems)} problems:\n" + "\n".join(problems[:80])

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QRect
 from PySide6.QtGui import QGuiApplication, QShowEvent
-from PySide6.QtWidgets import QDialog, QLayout, QWidget
+from PySide6.QtWidgets import QDialog, QHeaderView, QLayout, QWidget
+
+from ui.common.style import TOUCH
 
 
 def available_geometry(window: QWidget) -> QRect:
@@ -60,6 +62,12 @@ def fit_to_screen(window: QWidget) -> None:
     x = max(area.left(), min(centre.x() - (width + extra_w) // 2, area.right() + 1 - width - extra_w))
     y = max(area.top(), min(centre.y() - (height + extra_h) // 2, area.bottom() + 1 - height - extra_h))
     window.setGeometry(x + left, y + top, width, height)
+
+
+def touch_header(header: QHeaderView) -> None:
+    """A list's header that is tapped to sort: its sections a touch target, at least
+    :data:`~ui.common.style.TOUCH` px high (issue 34: the review's were 24 px)."""
+    header.setMinimumHeight(TOUCH)
 
 
 class ScreenDialog(QDialog):

@@ -75,6 +75,7 @@ def _set_text(label: QLabel, text: str) -> None:
 
 PAY_MOST_PX = 30  # a pay tag's largest type at scale 1 (42 px at 1920×1080)
 PAY_FLOOR_PX = 14  # its smallest
+PAY_NET_PX = 17  # a hand's net alone (split hands): a tag of 22 px or more (issue 34: ~4 mm at 2 m)
 
 
 class HandBox(DropTarget):
@@ -110,10 +111,15 @@ class HandBox(DropTarget):
             layout.addLayout(beside)
         else:
             layout.addWidget(self.cards)
+        # the pay tag's room under the cards; once the hand is settled the badges go under
+        # that room, so the tag has the whole of it in one piece (issue 34: the net of four
+        # split hands was squeezed to 10 px between the tiles and their DOUBLED)
+        if pay_band and hand.pay:
+            layout.addSpacing(pay_band)
         layout.addWidget(self.badges)
         self.badges.setVisible(bool(hand.badges))
-        if pay_band:
-            layout.addSpacing(pay_band)  # the pay tag's room under the cards
+        if pay_band and not hand.pay:
+            layout.addSpacing(pay_band)
         # what to pay or collect on this hand, beside or under its cards (never over one):
         # large type, read from two metres; no re-layout when it appears
         self.pay = PayTag(self)
@@ -187,7 +193,14 @@ class HandBox(DropTarget):
             amounts = [(amount, PAY_COLOURS.get(action, "#333")) for _, amount, action in pay]
             forms += [(amounts, False, False), (amounts, True, False)]
         if len(pay) > 1 and self.hand.net[0]:
-            forms.append(([(f"net\u2009{self.hand.net[0]}\u2009\u25be", PAY_COLOURS.get(self.hand.net[1], "#333"))], True, True))
+            colour = PAY_COLOURS.get(self.hand.net[1], "#333")
+            # the net stacked ("net ▾" over the amount) before the net on one line: four split
+            # hands side by side are too narrow for one line in readable type (issue 34: the tag
+            # of 10 px at 1280×800); stacked, it takes the height under the tiles instead
+            forms.append(([("net\u2009\u25be", colour), (self.hand.net[0], colour)], False, True))
+            forms.append(([(f"net\u2009{self.hand.net[0]}\u2009\u25be", colour)], True, True))
+            # the narrowest: the hand's amount and ▾ (each player's figure in the wager table under it)
+            forms.append(([(f"{self.hand.net[0]}\u2009\u25be", colour)], True, True))
         return forms
 
     def _measure(self, texts: list[str], single: bool, size: int) -> tuple[int, int]:
@@ -230,7 +243,7 @@ class HandBox(DropTarget):
             words = self.badges.x() + self.badges.fontMetrics().horizontalAdvance(self.badges.text())
             bottom = self.badges.y() if words > right else bottom
         rooms = [("beside", beside_w, bottom - self.cards.y() - 2)] if beside_w > 0 else []
-        rooms.append(("under", self.width() - 2, (self.badges.y() if shown else self.height()) - self._top("under") - 2))
+        rooms.append(("under", self.width() - 2, (self.badges.y() if shown else self.height()) - self._top("under")))
         if shown:
             rooms.append(("below", self.width() - 2, self.height() - self._top("below") - 2))
         return rooms
@@ -241,7 +254,7 @@ class HandBox(DropTarget):
             return self.cards.y()
         if where == "below":
             return self.badges.y() + self.badges.height()
-        return self.faces_bottom() + 2
+        return self.faces_bottom()  # (touching the last card's edge, never over it)
 
     def _best(self, texts: list[str], single: bool, largest: int, smallest: int) -> tuple[str, int, int, int] | None:
         best: tuple[str, int, int, int] | None = None
@@ -285,15 +298,19 @@ class HandBox(DropTarget):
             where, size = "below" if self.badges.isVisibleTo(self) and self.badges.text() else "under", 10
             lines, single, net = forms[-1]
             width, height = self._measure([t for t, _ in lines], single, size)
-            # the first that fits at the floor; else the one of the largest type
+            # the first that fits at the floor (the net: at PAY_NET_PX, a tag of 22 px or more;
+            # one figure, so it may be larger than its neighbours' lines); else the one of the
+            # largest type
             best = 0
+            cap = max(10, min(self._pay_px, self.pay_cap))
+            net_cap = min(self._pay_px, max(cap, px(PAY_NET_PX)))
             for form in forms[1:] + forms[:1]:
-                found = self._best([t for t, _ in form[0]], form[1], max(10, min(self._pay_px, self.pay_cap)), 10)
+                found = self._best([t for t, _ in form[0]], form[1], net_cap if form[2] else cap, 10)
                 if found is not None and found[1] > best:
                     where, size, width, height = found
                     lines, single, net = form
                     best = size
-                    if size >= px(PAY_FLOOR_PX):
+                    if size >= px(PAY_NET_PX if form[2] else PAY_FLOOR_PX):
                         break
         if self.pay.font().pixelSize() != size:
             font = QFont(self.pay.font())

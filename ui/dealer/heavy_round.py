@@ -222,9 +222,10 @@ class Shooter:
 
 def run(game: str, size: tuple[int, int], out: Path, check: Callable[[str, Any], None] | None = None,
         db_dir: str | None = None, review: bool = False,
-        after_event: Callable[[str, Any], None] | None = None) -> None:
+        after_event: Callable[[str, Any], None] | None = None, keep: Path | None = None) -> None:
     """The heavy round of ``game`` at ``size``; ``after_event(what, window)`` after every
-    event is on disk and shown."""
+    event is on disk and shown; ``keep``: a folder the round's store file (with its key and
+    head record) is copied to once the table is closed (the review's layout test)."""
     from PySide6.QtWidgets import QApplication
 
     from dealer_assist.base.cards import parse_card
@@ -248,6 +249,12 @@ def run(game: str, size: tuple[int, int], out: Path, check: Callable[[str, Any],
             _review_shot(app, table, size, out, shooter)
         table.close()
         window.deleteLater()
+        if keep is not None:
+            import shutil
+
+            keep.mkdir(parents=True, exist_ok=True)
+            for file in Path(tmp).glob("screens.db*"):  # the file, its key and head record
+                shutil.copyfile(file, keep / file.name)
 
 
 def play(app: Any, window: Any, c: Any, sim: Any, setup: Any, shooter: Shooter,

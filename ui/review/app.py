@@ -58,7 +58,7 @@ from dealer_assist.store.review_queries import (
 )
 from ui.common.collector import start_gui_thread_collector
 from ui.common.qtfix import GuiPost
-from ui.common.screen_fit import available_geometry, fill_screen, keep_size
+from ui.common.screen_fit import available_geometry, fill_screen, keep_size, touch_header
 from ui.common.style import review_style
 from ui.review.detail import BAD_STYLE, OK_STYLE, RoundDetailView
 from ui.review.model import COLUMNS, GAME_NAMES, RoundListModel
@@ -241,13 +241,14 @@ class ReviewWindow(QWidget):
         self.view.horizontalHeader().setSortIndicator(self.model.sort_column(), Qt.SortOrder.DescendingOrder)
         self.view.setSortingEnabled(True)
         self.view.horizontalHeader().sortIndicatorChanged.connect(self._sort_changed)
+        touch_header(self.view.horizontalHeader())  # tapped to sort: 48 px (issue 34)
         for column, width in enumerate((64, 180, 70, 130, 90, 90, 120, 80, 180, 90, 80)):
             self.view.setColumnWidth(column, width)
         split.addWidget(self.view)
         self.detail = RoundDetailView(self.reader, self.table_name)
         self.detail.note_requested.connect(self.add_note)
         split.addWidget(self.detail)
-        split.setSizes([700, 1100])
+        split.setSizes([560, 1340])  # the round's side the larger: its replay is 1240 px wide at least
         rp.addWidget(split, 1)
         self.tabs.addTab(rounds_page, "Rounds")
 

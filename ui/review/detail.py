@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QScrollArea,
     QSlider,
     QSplitter,
     QTableWidget,
@@ -55,7 +54,7 @@ from ui.review.export import (
     report_sections,
 )
 from ui.review.model import GAME_NAMES, short_time
-from ui.review.replay import ReplayWindow
+from ui.review.replay import ReplayPane, ReplayWindow
 
 OK_STYLE = "font-size: 20px; font-weight: bold; color: #1b5e20; background: #e8f5e9; padding: 8px;"
 BAD_STYLE = "font-size: 20px; font-weight: bold; color: #b00020; background: #fde0e0; padding: 8px;"
@@ -150,6 +149,7 @@ class RoundDetailView(QWidget):
         self.export_pdf_button.clicked.connect(lambda: self._export("pdf"))
         self.note_button.clicked.connect(lambda: self.note_requested.emit(self.round_id or 0))
         self.export_status = QLabel("")
+        self.export_status.hide()  # shown with an export's outcome: no empty line over the replay
         outer.addWidget(self.export_status)
 
         self.tabs = QTabWidget()
@@ -189,16 +189,15 @@ class RoundDetailView(QWidget):
 
         split = QSplitter(Qt.Orientation.Vertical)
         self.layout_view = TableView()
-        self.layout_view.setMinimumHeight(660)  # room for the dealer and two rows of areas
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(self.layout_view)
-        split.addWidget(scroll)
+        self.replay_pane = ReplayPane(self.layout_view, lambda: self.show_step(self.slider.value()))
+        split.addWidget(self.replay_pane)
         self.events_table = _table(["#", "Time (UTC)", "Who", "Event", "Shoe card"])
         self.events_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.events_table.cellClicked.connect(lambda row, _c: self.slider.setValue(row + 1))
         split.addWidget(self.events_table)
         split.setSizes([640, 170])
+        split.setStretchFactor(0, 4)  # a lower pane: the layout keeps the most of it
+        split.setStretchFactor(1, 1)
         rp.addWidget(split, 1)
         self.tabs.addTab(replay_page, "Replay")
 
@@ -437,9 +436,11 @@ class RoundDetailView(QWidget):
         except (OSError, ValueError) as exc:
             self.export_status.setText(f"Could not export: {exc}")
             self.export_status.setStyleSheet(BAD_STYLE)
+            self.export_status.show()
             return None
         self.export_status.setText(f"Exported {suffix[0]} to {path}")
         self.export_status.setStyleSheet("font-size: 16px; color: #1b5e20;")
+        self.export_status.show()
         return path
 
     def export_to(self, kind: str, path: str) -> None:

@@ -52,7 +52,7 @@ from dealer_assist.floor.reader import (
     TableState,
     sort_key,
 )
-from ui.common.screen_fit import fill_screen, keep_size
+from ui.common.screen_fit import fill_screen, keep_size, touch_header
 from ui.common.style import money, review_style, signed
 from ui.common.worker import Worker
 from ui.review.model import GAME_NAMES
@@ -113,6 +113,7 @@ class RoundDialog(QDialog):
         from dealer_assist.store.review_queries import redecide_record, replay
         from ui.common.table_view import TableView
         from ui.review.export import event_text
+        from ui.review.replay import ReplayPane
 
         s = detail.summary
         self.detail = detail
@@ -128,7 +129,9 @@ class RoundDialog(QDialog):
         from ui.common.style import review_style
 
         self.setStyleSheet(review_style())
-        layout.addWidget(self.layout_view, 3)
+        # built for the size it is shown at, scrolling in a small dialog (issue 34: the second
+        # row of areas lay over the first)
+        layout.addWidget(ReplayPane(self.layout_view, lambda: self.show_step(self.slider.value())), 3)
         self.step_label = QLabel()
         self.step_label.setWordWrap(True)
         layout.addWidget(self.step_label)
@@ -452,6 +455,7 @@ class PitWindow(QMainWindow):
         self.min_wagered.returnPressed.connect(self.refresh)
         self.disputed.toggled.connect(lambda _: self.refresh())
         self.rounds.horizontalHeader().sectionClicked.connect(self.sort_by_column)
+        touch_header(self.rounds.horizontalHeader())  # tapped to sort: 48 px (issue 34)
         self.more.clicked.connect(self.load_more)
         self.theo_button.clicked.connect(self.compute_theo)
         self.rounds.cellDoubleClicked.connect(self._open_row)

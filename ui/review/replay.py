@@ -11,16 +11,62 @@ the pane's replay too. Keys: ← / → a step, Home / End, Esc closes.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QKeySequence, QResizeEvent, QScreen, QShortcut
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSlider, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSlider,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ui.common.screen_fit import fill_screen
 from ui.common.style import app_style, base_font_px, px, scale, scale_for, set_scale
 from ui.common.table_view import TableView
+
+# the pane's layout at least as large as the full-screen replay's on the smallest table
+# screen (1280×800 less its step controls): the dealer's layout is readable there (tests/ui/
+# test_fits.py); narrower, seven areas of three players cut their figures and cover their tiles
+REPLAY_LEAST_W = 1240
+REPLAY_LEAST_H = 720
+REPLAY_ASPECT = 0.6  # its height for a wider width (about a table screen's)
+
+
+class ReplayPane(QScrollArea):
+    """The round's layout in the review's pane and the pit's round: as wide as the pane and at least
+    :data:`REPLAY_LEAST_W`, as high as that width needs (at least :data:`REPLAY_LEAST_H`),
+    scrolling where the pane is smaller (*Full screen* shows it whole). Its boxes are built
+    for that size (issue 34: built for one size and shown at another, the second row of
+    areas lay over the first); a new width builds them again."""
+
+    def __init__(self, view: TableView, redraw: Callable[[], None]) -> None:
+        super().__init__()
+        self.view = view
+        self.redraw = redraw
+        self.setWidgetResizable(False)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)  # its width stays put
+        self.setWidget(view)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt name)
+        super().resizeEvent(event)
+        self.fit()
+
+    def fit(self) -> None:
+        """The layout's size for the pane's width, built again when it changed."""
+        # at the type's scale: the review opened from the dealer's screen at 1920×1080 has its
+        # larger type (ui.common.style.set_scale), and its layout needs that much more room
+        width = max(int(REPLAY_LEAST_W * scale()), self.viewport().width())
+        height = max(int(REPLAY_LEAST_H * scale()), int(width * REPLAY_ASPECT))
+        if (self.view.width(), self.view.height()) != (width, height):
+            self.view.setFixedSize(width, height)
+            self.view.reset()
+            self.redraw()
 
 
 class RoundDetailView(Protocol):
