@@ -18,3 +18,5 @@ for SIZE in 1280x800 1366x768 1920x1080; do
     kill $XPID
     N=$((N + 1))
 done
+# the player terminal (issue 38): its own offscreen pictures at 1024x768 and 1920x1080
+QT_QPA_PLATFORM=offscreen timeout 300 "$PY" scripts/shot_terminal.py --out "$OUT"

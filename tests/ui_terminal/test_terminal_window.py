@@ -22,9 +22,11 @@ import pytest
 from PySide6.QtCore import QPoint, QRect
 from PySide6.QtWidgets import QApplication, QLabel, QPushButton, QWidget
 
+from tests.ui.test_contrast import contrast
 from tests.ui_terminal.terminal_table import SEAT, SIZES, TerminalTable
 from ui.common.cards import CardRow
-from ui.common.style import TOUCH
+from ui.common.style import TOUCH, app_style
+from ui.terminal.window import PAINTED_PAIRS
 
 CARDS = "10S 9H QD 8C 5D 7H 6S"
 ROOT = Path(__file__).resolve().parents[2]
@@ -193,3 +195,16 @@ def test_the_command_opens_the_window_or_says_why_not(table: TerminalTable) -> N
                           env=env, check=False)
     assert text.returncode == 0, text.stderr
     assert '"seat": "t1"' in text.stdout and "PySide6" not in text.stderr
+
+
+@pytest.mark.parametrize(("text", "background", "where"), PAINTED_PAIRS)
+def test_the_terminal_s_own_colours_read_at_4_5_to_1(text: str, background: str, where: str) -> None:
+    assert contrast(text, background) >= 4.5, where
+
+
+def test_the_own_colours_are_the_style_s() -> None:
+    """The pairs above are the ones the style sheet paints (a changed colour there is seen here)."""
+    style = app_style().replace(" ", "")
+    for role, background in (("place", "#ffe0b2"), ("go", "#ffe082")):
+        assert f'QPushButton[role="{role}"]' in app_style() and f"background:{background}" in style
+    assert "QPushButton[role=\"toggle\"]:checked{background:#1565c0;color:#ffffff;" in style

@@ -42,11 +42,17 @@ from ui.terminal.bets import BetsPanel, ChipBar
 from ui.terminal.controller import TerminalController
 from ui.terminal.hands import HandsPanel
 
-__all__ = ["BETS_CLOSED", "BETS_OPEN", "TerminalWindow"]
+__all__ = ["BETS_CLOSED", "BETS_OPEN", "PAINTED_PAIRS", "TerminalWindow"]
 
 BETS_OPEN = "Place your bets"  # 3.1
 BETS_CLOSED = "No more bets"  # 3.2
-OPEN_BG, CLOSED_BG = "#1b5e20", "#b00020"  # white text on each: 7.9:1 and 6.5:1
+OPEN_BG, CLOSED_BG = "#1b5e20", "#b00020"  # the banner's backgrounds, white text on each
+#: The text this window colours itself, on its background (text, background, what): each
+#: at least 4.5:1 (tests/ui_terminal/test_terminal_window.py); the rest is ui.common.style's.
+PAINTED_PAIRS: tuple[tuple[str, str, str], ...] = (
+    ("#ffffff", OPEN_BG, "Place your bets"), ("#ffffff", CLOSED_BG, "No more bets"),
+    ("#111111", "#ffe0b2", "a bet's spot (role place)"), ("#111111", "#ffe082", "a decision (role go)"),
+    ("#ffffff", "#1565c0", "the chip held (role toggle, checked)"))
 HISTORY_SHOWN = 5
 
 
