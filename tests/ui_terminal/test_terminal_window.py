@@ -208,3 +208,21 @@ def test_the_own_colours_are_the_style_s() -> None:
     for role, background in (("place", "#ffe0b2"), ("go", "#ffe082")):
         assert f'QPushButton[role="{role}"]' in app_style() and f"background:{background}" in style
     assert "QPushButton[role=\"toggle\"]:checked{background:#1565c0;color:#ffffff;" in style
+
+
+def test_a_time_out_shows_the_default_strategy_s_play(qtbot: Any, table: TerminalTable) -> None:
+    """t1 does not decide: the time-out (sent by the dealer's screen today) plays its 20 by
+    the default strategy, which stands on hard 12 or more (3.18, 3.18.1); 20 beats the
+    dealer's 17 (4.5.2): +10."""
+    table.screen.request("wager", player=SEAT, bet="main", amount=10)
+    w = table.open_window((1024, 768))
+    table.deal(3)
+    qtbot.waitUntil(lambda: bool(w.hands.options), timeout=15000)
+    table.screen.request("timeout", player=SEAT)
+    qtbot.waitUntil(lambda: not w.hands.options, timeout=15000)
+    assert w.hands.player.lines.text() == "No decision in time: the default strategy played (3.18)"
+    table.deal(1)
+    qtbot.waitUntil(lambda: bool(table.controller.view.get("concluded")), timeout=15000)
+    assert w.hands.player.lines.text().splitlines() == [
+        "No decision in time: the default strategy played (3.18)", "Main: WIN +10  (4.5.2)"]
+    assert w.hands.player.cards == ["10S", "QD"] and w.net.text() == "Net +10"

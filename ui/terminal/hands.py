@@ -122,7 +122,10 @@ class HandsPanel(QWidget):
         shared = list(view.get("player_cards") or [])
         one = hands[0] if len(hands) == 1 else None
         self.player.show_cards(one["cards"] if one else shared, str(one.get("total", "")) if one else "")
-        self.player.show_lines(self._own_lines(hands, view.get("settlements") or [], names))
+        lines = self._own_lines(hands, view.get("settlements") or [], names)
+        if any(e.get("type") == "timeout" for e in view.get("events") or []):  # this seat's own events only
+            lines = "\n".join(filter(None, ["No decision in time: the default strategy played (3.18)", lines]))
+        self.player.show_lines(lines)
         self._show_options(pending)
 
     @staticmethod
