@@ -226,3 +226,19 @@ def test_a_time_out_shows_the_default_strategy_s_play(qtbot: Any, table: Termina
     assert w.hands.player.lines.text().splitlines() == [
         "No decision in time: the default strategy played (3.18)", "Main: WIN +10  (4.5.2)"]
     assert w.hands.player.cards == ["10S", "QD"] and w.net.text() == "Net +10"
+
+
+def test_the_window_says_the_station_went_away_and_comes_back_with_it(qtbot: Any, table: TerminalTable) -> None:
+    from ui.terminal.link import RECONNECTING
+
+    w = table.open_window((1024, 768))
+    qtbot.waitUntil(lambda: w.banner.text() == "Place your bets", timeout=15000)
+    assert not w.link_notice.isVisible()
+    table.station.stop()  # the service stops (systemd restarts it)
+    qtbot.waitUntil(lambda: w.link_notice.isVisible(), timeout=15000)
+    assert w.link_notice.text().startswith(RECONNECTING)
+    table.station.start()  # on a new port: the terminal's connect reads it (the test's stand-in for a fixed one)
+    table.screen = table.station.dealer()
+    qtbot.waitUntil(lambda: not w.link_notice.isVisible(), timeout=30000)
+    table.screen.request("wager", player=SEAT, bet="main", amount=25)
+    qtbot.waitUntil(lambda: w.bets.spots["main"].amount.text() == "Bet 25", timeout=15000)
