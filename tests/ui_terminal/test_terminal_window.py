@@ -242,3 +242,34 @@ def test_the_window_says_the_station_went_away_and_comes_back_with_it(qtbot: Any
     qtbot.waitUntil(lambda: not w.link_notice.isVisible(), timeout=30000)
     table.screen.request("wager", player=SEAT, bet="main", amount=25)
     qtbot.waitUntil(lambda: w.bets.spots["main"].amount.text() == "Bet 25", timeout=15000)
+
+
+def test_a_split_shows_each_hand_and_its_result(qtbot: Any, tmp_path: Path) -> None:
+    """Shoe 8S 9H 8D, then 3C 10H 8C. t1 splits its 8s (3.13): the first card after goes to
+    the first hand (3.13.1): 8S 3C = 11, t1 stands; then 8D 10H = 18, t1 stands; the
+    dealer's 9H 8C = 17 stands (3.19). 11 loses 10 to 17 (4.6.1); 18 beats 17 and wins 10
+    (4.5.2): net 0."""
+    t = TerminalTable(tmp_path, "8S 9H 8D 3C 10H 8C")
+    try:
+        t.screen.request("wager", player=SEAT, bet="main", amount=10)
+        w = t.open_window((1024, 768))
+        t.deal(3)
+        qtbot.waitUntil(lambda: "split" in w.hands.options, timeout=15000)
+        t.screen.request("decide", player=SEAT, action="split", hand=1)
+        t.deal(1)
+        qtbot.waitUntil(lambda: w.hands.prompt.text() == "Your decision on hand 1 (3.9)"
+                        and "Hand 1: 8\u2660 3\u2663 = 11" in w.hands.player.lines.text(), timeout=15000)
+        t.screen.request("decide", player=SEAT, action="stand", hand=1)
+        t.deal(1)
+        qtbot.waitUntil(lambda: w.hands.prompt.text() == "Your decision on hand 2 (3.9)", timeout=15000)
+        t.screen.request("decide", player=SEAT, action="stand", hand=2)
+        t.deal(1)
+        qtbot.waitUntil(lambda: bool(t.controller.view.get("concluded")), timeout=15000)
+        assert w.hands.player.lines.text().splitlines() == [
+            "Hand 1: 8\u2660 3\u2663 = 11", "Hand 2: 8\u2666 10\u2665 = 18",
+            "Main hand 1: LOSE \u221210  (4.6.1)", "Main hand 2: WIN +10  (4.5.2)"]
+        assert w.hands.player.cards == ["8S", "8D"]  # the shared hand (3.8)
+        assert w.net.text() == "Net 0"
+        assert fit_problems(w, "split 1024x768") == []
+    finally:
+        t.close()
