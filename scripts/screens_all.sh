@@ -34,3 +34,5 @@ for SIZE in $SIZES; do
     fi
     N=$((N + 1))
 done
+# the player terminal (issue 38): its own offscreen pictures at 1024x768 and 1920x1080
+QT_QPA_PLATFORM=offscreen timeout 300 "$PY" scripts/shot_terminal.py --out "$OUT"

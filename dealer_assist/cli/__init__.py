@@ -36,7 +36,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "shoe-sim": ("hardware.commands", "run a simulated card-reading shoe on a pseudo-terminal"),
     "shoe-monitor": ("hardware.commands", "print the events a shoe sends, one JSON object per line"),
     "station": ("hardware.station", "check, write or show the station's configuration (technicians)"),
-    "terminal": ("dealer_assist.cli.terminal", "a player terminal (Electronic Blackjack): pair it, start it"),
+    "terminal": ("ui.terminal.app", "a player terminal (Electronic Blackjack): pair it, start it"),
     "review": ("ui.review.app", "open the pit supervisor's review window"),
     "gui": ("ui.dealer.app", "open the dealer's screen (the default without a subcommand)"),
 }

@@ -1,9 +1,9 @@
 """``dealer-assist terminal``: a player terminal (issue 38; Electronic Blackjack 1.1.10).
 
 ``--connect HOST:PORT --pair CODE`` pairs it once (the code from ``dealer-assist station
-terminal add SEAT``); ``--connect HOST:PORT`` then starts it. This build has no window yet:
-it prints its seat's view of the table (op ``seat``) as one JSON line, and again at each
-change (``--once``: the first only).
+terminal add SEAT``); ``--connect HOST:PORT`` then starts it: the terminal's window, full screen (ui/terminal/),
+when a display is available; ``--text`` prints its seat's view of the table (op ``seat``)
+as one JSON line instead, and again at each change (``--once``: the first only).
 
 Also the technician's ``station terminal add|list|remove`` (:func:`admin`, called by
 hardware/station.py): root, or the service account that owns the state directory.
@@ -15,9 +15,11 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import dealer_assist.service.station as st
+from dealer_assist.cli.common import no_display
 from dealer_assist.service.terminal_ca import CODE_MINUTES, PairingError, TerminalCA, check_seat
 from dealer_assist.service.terminal_client import (
     TerminalConnection,
@@ -36,10 +38,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         "`dealer-assist station terminal add SEAT` printed")
     parser.add_argument("--dir", metavar="DIR", help=f"this terminal's key and certificate (default "
                         f"{default_terminal_dir()})")
-    parser.add_argument("--once", action="store_true", help="print the seat's view once and exit")
+    parser.add_argument("--text", action="store_true", help="no window: print the seat's view as JSON lines")
+    parser.add_argument("--once", action="store_true", help="print the seat's view once and exit (implies --text)")
+    parser.add_argument("--exit-after-show", action="store_true", help=argparse.SUPPRESS)
 
 
-def run(args: argparse.Namespace) -> int:
+Window = Callable[[TerminalConnection, Callable[[], TerminalConnection], bool], int]
+
+
+def run(args: argparse.Namespace, window: Window | None = None) -> int:
+    """Pair, or start: ``window`` (ui/terminal/app.py, which calls this: the CLI layer opens
+    no window itself) unless ``--text``/``--once``; without a window, the printed view."""
     directory = Path(args.dir) if args.dir else default_terminal_dir()
     try:
         host, port = parse_address(args.connect)
@@ -48,7 +57,13 @@ def run(args: argparse.Namespace) -> int:
             print(f"paired to seat {seat}: certificate stored in {directory}; start it with "
                   f"dealer-assist terminal --connect {args.connect}")
             return 0
+        text = window is None or args.text or args.once
+        reason = None if text else no_display()
+        if reason:
+            raise TerminalError("bad_request", f"{reason}; or --text to print the seat's view")
         conn = TerminalConnection(host, port, directory)
+        if window is not None and not text:
+            return window(conn, lambda: TerminalConnection(host, port, directory), bool(args.exit_after_show))
         try:
             print(json.dumps(conn.request("seat")), flush=True)
             while not args.once:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from dealer_assist.games import GAMES
 from dealer_assist.service.ops import TableState
 
 __all__ = ["seat_view"]
@@ -44,6 +45,30 @@ def _next(expect: dict[str, Any] | None, seat: str) -> dict[str, Any] | None:
     return out
 
 
+def _odds(odds: Any) -> str:
+    return f"{odds.numerator} to {odds.denominator}"
+
+
+def _layout(config: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every wager of the game in the layout's order, with the table's limits (2.2: the
+    terminal shows each betting option's minimum and maximum; None where the table sets
+    none) and what it pays (4.1-4.4), all from the game's rules and the table's set-up."""
+    rules = GAMES.get(str(config.get("game", "")))
+    if rules is None:
+        return []
+    limits = config.get("limits") or {}
+    main_pays = ([["Blackjack", _odds(rules.blackjack_odds)]] if rules.blackjack_odds is not None else []) + \
+        [["Win", "1 to 1"]]
+    bets = [{"bet": "main", "name": rules.bet_name("main"), "clause": rules.clauses.get("main_required"),
+             "pays": main_pays}]
+    bets += [{"bet": s.key, "name": s.name, "clause": rules.clauses.get(f"side.{s.key}"),
+              "pays": [[r.name, _odds(r.odds)] for r in s.rows]} for s in rules.specs]
+    for b in bets:
+        low, high = (limits.get(b["bet"]) or (None, None))[:2]
+        b["min"], b["max"] = low, high
+    return bets
+
+
 def seat_view(state: TableState, seat: str) -> dict[str, Any]:
     """``seat``'s view of ``state``."""
     output = state["output"] or {}
@@ -62,8 +87,11 @@ def seat_view(state: TableState, seat: str) -> dict[str, Any]:
         "slip": [w for w in state["slip"] if w.get("player") == seat],
         "status": output.get("status"),
         "dealer": output.get("dealer"),
+        "player_cards": list(output.get("player_cards") or []),  # 3.8: the shared hand, everyone's
         "hands": own_hands or own_areas,
         "settlements": [s for s in output.get("settlements", []) if s.get("player") == seat],
         "net": {p: v for p, v in (output.get("net") or {}).items() if p == seat},
         "next": _next(output.get("next"), seat),
+        "layout": _layout(state["config"]),  # 2.2: the bets and their limits
+        "chips": [c for c in (state.get("setup") or {}).get("chips", []) if isinstance(c, int)],
     }

@@ -167,16 +167,22 @@ class TerminalConnection:
         return message.get("result")
 
     def wait_note(self, timeout_s: float) -> dict[str, Any] | None:
-        """The next notification, or None after ``timeout_s``."""
+        """The next notification, or None after ``timeout_s``; TerminalError when the station
+        closed the connection (not None: a caller waiting again would spin on the closed socket)."""
         if self.notes:
             return self.notes.pop(0)
         try:
             line = self.reader.read_line(deadline=time.monotonic() + timeout_s)
         except TimeoutError:
             return None
+        except (OSError, ssl.SSLError) as exc:
+            raise TerminalError("internal", f"the connection to the station failed: {exc}") from None
         finally:
-            self.sock.settimeout(TIMEOUT_S)
-        return decode(line) if line is not None else None
+            with contextlib.suppress(OSError):
+                self.sock.settimeout(TIMEOUT_S)
+        if line is None:
+            raise TerminalError("internal", "the station closed the connection")
+        return decode(line)
 
     def close(self) -> None:
         with contextlib.suppress(OSError):

@@ -1,0 +1,72 @@
+"""The player wagers and decides at the terminal itself (issue 38 build 2; 3.1, 3.9, 3.17).
+
+NEEDS h-termplay: until the service accepts a terminal's own `wager` and `decide` (for its
+own seat) and puts `seconds_left`/`deadline` in the view's `next`, this test fails at the
+first placed bet (today the endpoint answers "op 'wager' is not a terminal's").
+
+The shoe's order 10S 9H QD 8C (3.7). t1 holds the 5 chip and touches Main twice and Royal
+Match 21 once, then Place bet: 10 on the main wager, 5 on Royal Match. 10S QD = 20 against
+the dealer's 9; t1 touches Stand; Royal Match loses 5 (4.3: not suited); the dealer's 9 8 =
+17 stands (3.19); 20 beats 17, the main wager wins 10 (4.5.2): net +5. Then Repeat bet builds
+the same bet for the next round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+
+from tests.ui_terminal.terminal_table import TerminalTable
+
+CARDS = "10S 9H QD 8C 5D 7H 6S"
+
+
+@pytest.fixture
+def table(qtbot: Any, tmp_path: Path) -> Iterator[TerminalTable]:
+    t = TerminalTable(tmp_path, CARDS)
+    yield t
+    t.close()
+
+
+def test_the_player_bets_and_decides_at_the_terminal(qtbot: Any, table: TerminalTable) -> None:
+    w = table.open_window((1024, 768))
+    qtbot.waitUntil(lambda: "main" in w.bets.spots and 5 in w.chips.buttons, timeout=15000)
+    qtbot.mouseClick(w.chips.buttons[5], Qt.MouseButton.LeftButton)
+    for bet in ("main", "main", "royal_match"):
+        qtbot.mouseClick(w.bets.spots[bet], Qt.MouseButton.LeftButton)
+    assert table.controller.building == {"main": Decimal(10), "royal_match": Decimal(5)}
+    assert w.bets.spots["main"].amount.text() == "+ 10 to place"
+    qtbot.mouseClick(w.place_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: table.controller.sending == 0, timeout=15000)
+    assert w.refusal.text() == ""
+    qtbot.waitUntil(lambda: w.bets.spots["main"].amount.text() == "Bet 10", timeout=15000)
+    assert w.bets.spots["royal_match"].amount.text() == "Bet 5"
+    wagers = [e for e in table.screen.request("state")["slip"]]
+    assert [(e["player"], e["bet"], e["amount"]) for e in wagers] == [("t1", "main", 10), ("t1", "royal_match", 5)]
+
+    table.deal(3)
+    qtbot.waitUntil(lambda: "stand" in w.hands.options, timeout=15000)
+    qtbot.waitUntil(lambda: w.hands.countdown.isVisible(), timeout=15000)  # the time the service gives (3.17)
+    seconds = int(w.hands.countdown.text().removesuffix(" s"))
+    assert 0 <= seconds <= 20  # the table's decision time (TableSetup.decision_seconds, 3.18)
+    qtbot.mouseClick(w.hands.options["stand"], Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not w.hands.options, timeout=15000)
+    decided = [e for e in table.screen.request("state")["events"] if e["type"] == "decision"]
+    assert decided == [{"type": "decision", "action": "stand", "hand": 1, "player": "t1"}]
+    table.deal(1)
+    qtbot.waitUntil(lambda: bool(table.controller.view.get("concluded")), timeout=15000)
+    assert w.bets.spots["main"].amount.text() == "WIN +10"
+    assert w.bets.spots["royal_match"].amount.text() == "LOSE \u22125"
+    assert w.net.text() == "Net +5"
+
+    table.screen.request("next_round")
+    qtbot.waitUntil(lambda: w.banner.text() == "Place your bets", timeout=15000)
+    qtbot.mouseClick(w.repeat_button, Qt.MouseButton.LeftButton)
+    assert table.controller.building == {"main": Decimal(10), "royal_match": Decimal(5)}
+    qtbot.mouseClick(w.clear_button, Qt.MouseButton.LeftButton)
+    assert table.controller.building == {}
