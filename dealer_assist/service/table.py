@@ -32,7 +32,7 @@ from dealer_assist.base.errors import (
     TranscriptError,
 )
 from dealer_assist.base.money import AmountError, parse_amount
-from dealer_assist.engine.events import Burn, CardDrawn, Event, Multi, Void
+from dealer_assist.engine.events import Burn, CardDrawn, Event, Multi, Timeout, Void
 from dealer_assist.engine.session import UNREAD, Step, TableSession, cards_out
 from dealer_assist.engine.table_setup import SetupError, TableSetup, setup_problem, setup_to_json
 from dealer_assist.engine.transcript import (
@@ -53,6 +53,7 @@ from dealer_assist.service.anchor import (
     rollback_problem,
     write_anchor,
 )
+from dealer_assist.service.decision_clock import Clock, DecisionClock
 from dealer_assist.service.journal import JOURNAL_NAME, ShoeJournal, frames_between
 from dealer_assist.service.ops import (
     INPUT_EVENTS,
@@ -128,6 +129,8 @@ GAP_CARD_KIND = "gap_card_keyed"  # a card keyed in (or set aside) for a restart
 REFUSED_KIND = "store_refused"
 SETUP_CHANGED_KIND = "table_setup_changed"  # a supervisor's change of the table's set-up, old -> new
 SHOE_LOADED_KIND = "shoe_loaded"  # a shuffle (the shoe's LOADED frame): {replaces: the shoe id it ends}
+INTERRUPTED_KIND = "terminal_interrupted"  # 5.9.1: a dropped terminal's seat played by the default decision
+CLOCK_ACTOR = "service:decision_clock"  # who records a time-out the service's clock ran out (3.18)
 SETUP_FIELDS = ("game", "decks", "areas", "limits", "seated", "terminals", "decision_seconds", "chips")
 DECISION_SECONDS = (5, 120)  # Electronic's decision time, as the set-up dialog offers it
 # The ops, their handlers and permissions: dealer_assist/service/ops.py (the registry; the
@@ -221,6 +224,12 @@ class TableService:
         self.throttle = Throttle()
         self.refusals = RefusalSummary(lambda name, detail: self.store.add_audit(
             "pin_refusals", actor="service", detail=detail))
+        # Electronic's decision time (3.17, 3.18): the seats pending, each with its clock
+        # (decision_clock.py; its thread started by start_clock)
+        self.clock = DecisionClock(self._clock_ran_out, self.log)
+        self.terminal_links: dict[str, int] = {}  # seat -> its terminal connections now (terminal_server.py)
+        self.interrupted: set[str] = set()  # seats whose terminal dropped and is not back (5.9)
+        self.last_round: dict[str, Any] | None = None  # the last round taken off the table (its result)
 
     # ------------------------------------------------------------------ start
     def start(self) -> None:
@@ -495,7 +504,15 @@ class TableService:
         """A player terminal's view of the table: its own seat's wagers, decisions and results,
         the cards and the dealer's hand, bets open or closed (3.1, 3.2); no other seat's data."""
         assert client.seat is not None  # Permission.TERMINAL
-        return seat_view(self.state(), client.seat)
+        seat = client.seat
+        pending = None
+        if seat in self._decisions_pending():  # its own decision, also while another seat's card is awaited
+            t = next(t for t in self.session.round.view().terminals if t.player == seat)
+            pending = {"player": seat, "hand": t.in_turn or 1, "options": list(t.options)}
+        clock = self.clock.get(seat) if pending is not None else None
+        return seat_view(self.state(), seat, pending=pending, last=self.last_round,
+                         clock=None if clock is None else {"seconds_left": clock.seconds_left(),
+                                                           "deadline": clock.deadline})
 
     def state(self) -> TableState:
         rnd = self.session.round
@@ -556,12 +573,90 @@ class TableService:
             self.gaps.pop(0)
 
     def _changed(self) -> None:
+        self._set_clocks()
         self.version += 1
         self.outbox.append(("round", dict(self.state())))
         try:
             self._write_anchor()
         except OSError as exc:  # the next round's anchor is written then; the store is ahead, no rollback
             self.log.error("the rollback anchor cannot be written: %s", exc)
+
+    # ------------------------------------------------------------------ the decision clock (3.17, 3.18)
+    def start_clock(self) -> None:
+        """The decision clock's thread (serve.start; Running.stop stops it)."""
+        self.clock.start()
+
+    def _decisions_pending(self) -> dict[str, tuple[Any, ...]]:
+        """Electronic: each seat whose decision the round waits on now (its hand in turn, or an
+        offer open to it, 3.9), with its decision's key: the round and the seat's events so
+        far (a decision made, a card taken: the next decision is another). None while the
+        round is referred (6.1) or the table holds no round in decisions."""
+        rnd = self.session.round
+        if not rnd.rules.shared_hand or rnd.phase != "decisions" or self.referral is not None \
+                or self.session.tentative_held:
+            return {}
+        pending: dict[str, tuple[Any, ...]] = {}
+        for t in rnd.view().terminals:
+            if t.options and not t.default_strategy:
+                own = sum(1 for e in rnd.events if getattr(e, "player", None) == t.player)
+                pending[t.player] = (self.round_id, t.player, own, t.in_turn, len(t.hands),
+                                     sum(len(h.cards) for h in t.hands))
+        return pending
+
+    def _set_clocks(self) -> None:
+        """After each change (under the table's lock): the pending seats' clocks of the table's
+        ``decision_seconds`` (3.17); a seat whose terminal dropped, none at all (5.9.1)."""
+        self.clock.set(self._decisions_pending(), self.setup.decision_seconds, self.interrupted)
+
+    def _clock_ran_out(self, seat: str, key: Any) -> None:
+        """A seat's decision time ran out (the clock's thread): its ``timeout`` recorded, once,
+        only if that same decision is still pending (3.18; a decision that came first stands)."""
+        with self.lock:
+            if self.refused or self.store_error or self._decisions_pending().get(seat) != key:
+                return
+            dropped = seat in self.interrupted
+            try:
+                self._record(self.session.apply(Timeout(seat)), CLOCK_ACTOR)
+                if dropped:  # 5.9.1: bets closed, its wager accepted: the default decision (3.18)
+                    rule = self.session.round.rules.clause("power_failure.accepted")
+                    self.store.add_audit(INTERRUPTED_KIND, actor=CLOCK_ACTOR, round_id=self.round_id,
+                                         detail={"seat": seat, "rule": rule})
+            except RuleRefusal as exc:
+                self.log.error("seat %s's time-out was refused: %s", seat, exc)
+                return
+            except StoreError as exc:
+                self._store_failed(exc)
+                self._changed()
+                return
+            self.log.info("seat %s: %s (3.18)", seat, "its terminal is down: the default decision (5.9.1)"
+                          if dropped else "its decision time ran out: the default strategy plays")
+            self._release()
+            self._changed()
+        self.tell_screens()
+
+    def terminal_joined(self, seat: str) -> None:
+        """A terminal of ``seat`` connected (terminal_server.py): it decides for itself again."""
+        with self.lock:
+            self.terminal_links[seat] = self.terminal_links.get(seat, 0) + 1
+            if seat in self.interrupted:
+                self.interrupted.discard(seat)
+                self._set_clocks()
+
+    def terminal_left(self, seat: str) -> None:
+        """A terminal of ``seat`` disconnected; its seat's last one gone, the seat is
+        interrupted (5.9): an accepted wager plays by the default decision when its turn
+        comes (5.9.1); with no wager accepted, the seat takes no part (5.9.2)."""
+        with self.lock:
+            left = self.terminal_links.get(seat, 0) - 1
+            if left > 0:
+                self.terminal_links[seat] = left
+                return
+            self.terminal_links.pop(seat, None)
+            self.interrupted.add(seat)
+            self._set_clocks()
+
+    def seat_clock(self, seat: str) -> Clock | None:
+        return self.clock.get(seat)
 
     # ------------------------------------------------------------------ ops
     def handle(self, client: Client, op: str, args: dict[str, Any]) -> Any:
@@ -616,6 +711,10 @@ class TableService:
         handler's approval (:meth:`_approval`), after this."""
         need = entry.permission
         if need in (Permission.DEALER, Permission.SUPERVISOR) and client.dealer is None:
+            raise ProtocolError("auth", "no dealer is logged in on this screen: log in first")
+        if need is Permission.DEALER_OR_TERMINAL and client.kind == "terminal" and client.seat is None:
+            raise ProtocolError("auth", "a player terminal acts only once paired to a seat (1.1.10)")
+        if need is Permission.DEALER_OR_TERMINAL and client.kind != "terminal" and client.dealer is None:
             raise ProtocolError("auth", "no dealer is logged in on this screen: log in first")
         if need is Permission.SIGNED_IN and client.dealer is None and \
                 not any(kind == "accounts" for kind, _ in client.approvals.values()):
@@ -1023,20 +1122,67 @@ class TableService:
         event = parse_event({k: v for k, v in args.items() if k != "type"} | {"type": kind})
         self._record(self.session.apply(event), actor)
 
-    @handler(Op.WAGER, Permission.DEALER, EventRequest, TableState, table=True, open_fields=True)
+    def _terminal_input(self, client: Client, args: dict[str, Any], kind: str) -> None:
+        """An input a player terminal gives for its own seat (1.1.10), as the dealer's screen
+        sends it: ``player`` is the seat (filled in when missing); another seat, another
+        player's part (``followers``, ``claimants``) or a wager once the bets closed (3.2) are
+        refused before the engine sees them. Every refusal leaves the round as it was."""
+        seat = str(client.seat)
+        if not self.session.round.rules.shared_hand:
+            raise refused("player terminals play Electronic Blackjack only: this table plays "
+                          f"{self.session.round.rules.name} (1.1.10)", "1.1.10")
+        player = args.get("player", seat)
+        if player != seat:
+            raise refused(f"this terminal is seat {seat}'s: it acts for no other seat ({player!r}) (1.1.10)",
+                          "1.1.10")
+        others = sorted(k for k in ("followers", "claimants", "declined_by") if k in args)
+        if others:
+            raise refused(f"a terminal decides for its own seat only: not {', '.join(others)} (1.1.10)", "1.1.10")
+        betting = self.session.betting
+        if kind == "wager" and not betting:
+            raise refused('the bets are closed: the terminals show "No more bets" (3.2); no wager may be '
+                          "placed or increased now (5.3)", "3.2")
+        actor = f"terminal:{seat}"
+        if kind == "withdraw":
+            clause = self.session.round.rules.clause("no_withdraw")
+            if not betting:  # 5.4: withdrawn only while the terminals show the bets open
+                raise refused(f'no wager may be withdrawn after "No more bets" ({clause})', clause)
+            slip = self.session.slip
+            kept = [e for e in slip if getattr(e, "player", None) != seat]
+            if len(kept) == len(slip):
+                raise refused(f"seat {seat} has no wager to withdraw (3.1)", "3.1")
+            self.session.set_slip(kept)
+            self.log.info("seat %s withdrew its wagers before the bets closed (%s)", seat, clause)
+            return
+        event = parse_event({k: v for k, v in args.items() if k != "type"} | {"player": seat, "type": kind})
+        self._record(self.session.apply(event), actor)
+
+    def _input(self, client: Client, args: dict[str, Any], op: Op) -> None:
+        """A screen's input (the dealer's), or a player terminal's for its own seat."""
+        if client.kind == "terminal":
+            self._terminal_input(client, args, INPUT_EVENTS[op])
+        else:
+            self._dealer_input(client, args, INPUT_EVENTS[op])
+
+    @handler(Op.WAGER, Permission.DEALER_OR_TERMINAL, EventRequest, TableState, table=True, open_fields=True,
+             terminal=True)
     def _op_wager(self, client: Client, args: dict[str, Any]) -> None:
-        """A wager after the bets closed (e.g. a double or a split's), as its transcript event."""
-        self._dealer_input(client, args, INPUT_EVENTS[Op.WAGER])
+        """A wager as its transcript event: while the bets are open it joins the slip (a
+        terminal's, for its own seat: refused naming 3.2 once the bets closed); after, e.g. a
+        double or a split's (the dealer's screen)."""
+        self._input(client, args, Op.WAGER)
 
     @handler(Op.CLAIM, Permission.DEALER, EventRequest, TableState, table=True, open_fields=True)
     def _op_claim(self, client: Client, args: dict[str, Any]) -> None:
         """A player's claim, as its transcript event."""
         self._dealer_input(client, args, INPUT_EVENTS[Op.CLAIM])
 
-    @handler(Op.DECIDE, Permission.DEALER, EventRequest, TableState, table=True, open_fields=True)
+    @handler(Op.DECIDE, Permission.DEALER_OR_TERMINAL, EventRequest, TableState, table=True, open_fields=True,
+             terminal=True)
     def _op_decide(self, client: Client, args: dict[str, Any]) -> None:
-        """A player's decision (the transcript's `decision`)."""
-        self._dealer_input(client, args, INPUT_EVENTS[Op.DECIDE])
+        """A player's decision (the transcript's `decision`); a terminal's for its own seat
+        (3.9), taken as it arrives: before its decision time ran out, or never (3.17, 3.18)."""
+        self._input(client, args, Op.DECIDE)
 
     @handler(Op.CLOSE_OFFERS, Permission.DEALER, EventRequest, TableState, table=True, open_fields=True)
     def _op_close_offers(self, client: Client, args: dict[str, Any]) -> None:
@@ -1045,7 +1191,13 @@ class TableService:
 
     @handler(Op.TIMEOUT, Permission.DEALER, EventRequest, TableState, table=True, open_fields=True)
     def _op_timeout(self, client: Client, args: dict[str, Any]) -> None:
-        """A decision's time ran out (the transcript's `timeout`)."""
+        """A decision's time ran out (the transcript's `timeout`). Electronic: the service's
+        clock records it itself (3.18); a screen's for a seat the default strategy plays
+        already changes nothing (never a second time-out)."""
+        rnd = self.session.round
+        player = args.get("player")
+        if rnd.rules.shared_hand and any(t.player == player and t.default_strategy for t in rnd.view().terminals):
+            return
         self._dealer_input(client, args, INPUT_EVENTS[Op.TIMEOUT])
 
     @handler(Op.ABSENT, Permission.DEALER, EventRequest, TableState, table=True, open_fields=True)
@@ -1053,10 +1205,12 @@ class TableService:
         """A player is not present to decide (the transcript's `absent`)."""
         self._dealer_input(client, args, INPUT_EVENTS[Op.ABSENT])
 
-    @handler(Op.WITHDRAW, Permission.DEALER, EventRequest, TableState, table=True, open_fields=True)
+    @handler(Op.WITHDRAW, Permission.DEALER_OR_TERMINAL, EventRequest, TableState, table=True, open_fields=True,
+             terminal=True)
     def _op_withdraw(self, client: Client, args: dict[str, Any]) -> None:
-        """A player withdraws their remaining wagers (the transcript's `withdraw`)."""
-        self._dealer_input(client, args, INPUT_EVENTS[Op.WITHDRAW])
+        """A player withdraws their remaining wagers (the transcript's `withdraw`); a terminal
+        its own seat's wagers from the slip, only before "No more bets" (5.4)."""
+        self._input(client, args, Op.WITHDRAW)
 
     @handler(Op.POWER_FAILURE, Permission.DEALER, EventRequest, TableState, table=True, open_fields=True)
     def _op_power_failure(self, client: Client, args: dict[str, Any]) -> None:
@@ -1208,6 +1362,7 @@ class TableService:
         if self.stray is not None:  # never carried into the next round, never dropped
             raise refused(f"{self.stray['card']} is held: say where it lies first ({self.stray['reason']})")
         self._record(self.session.confirm_tentative(), actor)
+        self.last_round = {"round_id": self.round_id, "output": round_output(self.session.round)}
         self.session.new_round()
         self.round_id = None
 

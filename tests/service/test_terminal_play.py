@@ -1,0 +1,208 @@
+"""Player terminals play for their own seat (issue 38, builds 2, 4 and 6; Electronic
+Blackjack 1.1.10, 3.1, 3.2, 3.17, 3.18, 5.9): a real service with its TLS terminal endpoint
+on loopback, the terminals paired by the technician's commands, the dealer's screen on the
+service's socket, the cards from a simulated shoe on a pseudo-terminal in a fixed order.
+
+Every result below is worked out by hand from electronic-blackjack.txt: Player, Dealer,
+Player for the initial deal (3.7), then the subsequent cards in the order the terminals
+take them (3.18.2), the dealer draws to 16 and stands on 17 (3.19)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Callable, Iterator
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import dealer_assist.service.station as st
+from dealer_assist.engine.table_setup import TableSetup, setup_to_json
+from dealer_assist.service.client import ServiceClient
+from dealer_assist.service.terminal_client import TerminalConnection, TerminalError
+from tests.service.conftest import make_shoe, wait_connected
+from tests.service.test_terminals import SUE, TerminalStation, paired
+
+LIVENESS_S = 60.0  # a bound for a hung service, never a measure of speed
+
+
+@pytest.fixture
+def electronic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., TerminalStation]]:
+    """A station with terminals, its shoe holding ``cards`` in order, set up for Electronic
+    Blackjack (main 5-1000) with ``decision_seconds``."""
+    monkeypatch.delenv(st.CONFIG_ENV, raising=False)
+    made: list[TerminalStation] = []
+
+    def make(cards: str, decision_seconds: int = 20) -> TerminalStation:
+        s = TerminalStation(tmp_path / "state", tmp_path / "run" / "station.sock", make_shoe(cards))
+        made.append(s)
+        s.start()
+        wait_connected(s)
+        setup = TableSetup(game="electronic", decks=6, limits={"main": [Decimal(5), Decimal(1000)]},
+                           terminals=["t1", "t2", "t3"], decision_seconds=decision_seconds)
+        s.dealer().request("set_table", setup=setup_to_json(setup), pin=SUE)
+        return s
+
+    yield make
+    for s in made:
+        s.stop()
+        s.sim.close()
+
+
+def until(screen: ServiceClient, done: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """The service's state once ``done`` holds of it."""
+    deadline = time.monotonic() + LIVENESS_S
+    while True:
+        state = screen.request("state")
+        if done(state):
+            return state
+        assert time.monotonic() < deadline, f"the service never got there: {state['output']}"
+        time.sleep(0.05)
+
+
+def of_type(state: dict[str, Any], kind: str) -> list[dict[str, Any]]:
+    return [e for e in state["events"] if e["type"] == kind]
+
+
+def unchanged(screen: ServiceClient, before: dict[str, Any]) -> None:
+    after = screen.request("state")
+    assert (after["version"], after["events"], after["slip"]) == (before["version"], before["events"], before["slip"])
+
+
+def test_a_terminal_wagers_and_decides_for_its_own_seat_only(electronic: Callable[..., TerminalStation],
+                                                             tmp_path: Path) -> None:
+    # Cards: Player 10S, Dealer 9H, Player 6D (3.7): the shared hand is hard 16 against 9.
+    # t1 (a terminal, main 10) hits: 4C -> 20, then stands. The dealer draws 8C: 9 + 8 = 17,
+    # stands (3.19). 20 beats 17: t1 wins 1 to 1 (4.1), +10 under 4.5.2.
+    table = electronic("10S 9H 6D 4C 8C")
+    screen = table.dealer()
+    term = paired(table, "t1", tmp_path / "t1")
+
+    view = term.request("wager", bet="main", amount=25)  # no player: the seat is filled in
+    assert screen.request("state")["slip"] == [{"type": "wager", "player": "t1", "bet": "main",
+                                                             "amount": 25}]
+    assert view["slip"] == [{"type": "wager", "player": "t1", "bet": "main", "amount": 25}]
+    term.request("withdraw")  # before "No more bets" a wager may be withdrawn (5.4, read the other way)
+    assert screen.request("state")["slip"] == []
+    term.request("wager", player="t1", bet="main", amount=10)
+
+    before = screen.request("state")
+    for op, args in (("wager", {"player": "t2", "bet": "main", "amount": 10}),
+                     ("withdraw", {"player": "t2"}),
+                     ("decide", {"player": "t2", "action": "stand"}),
+                     ("decide", {"action": "double", "followers": {"t2": 10}})):
+        with pytest.raises(TerminalError) as refused:
+            term.request(op, **args)
+        assert refused.value.code == "refused" and refused.value.clause == "1.1.10", refused.value.message
+        unchanged(screen, before)
+
+    screen.request("no_more_bets")  # 3.2: the terminals show "No more bets"
+    assert term.request("seat")["betting"] is False
+    before = screen.request("state")
+    with pytest.raises(TerminalError) as closed:
+        term.request("wager", bet="main", amount=10)
+    assert closed.value.code == "refused" and closed.value.clause == "3.2" and "No more bets" in closed.value.message
+    with pytest.raises(TerminalError) as late:
+        term.request("withdraw")
+    assert late.value.clause == "5.4"
+    unchanged(screen, before)
+
+    table.deal(screen, 3)
+    seat = term.request("seat")
+    assert seat["next"]["pending"] == [{"player": "t1", "hand": 1, "options": ["hit", "stand", "double", "surrender"]}]
+    term.request("decide", action="hit")
+    table.deal(screen, 1)
+    term.request("decide", player="t1", action="stand")
+    table.deal(screen, 1)
+    state = until(screen, lambda s: s["concluded"])
+    assert of_type(state, "decision") == [{"type": "decision", "player": "t1", "action": "hit"},
+                                          {"type": "decision", "player": "t1", "action": "stand"}]
+    assert of_type(state, "timeout") == []
+    (settled,) = state["output"]["settlements"]
+    assert (settled["player"], settled["result"], settled["net"], settled["rule"]) == ("t1", "win", 10, "4.5.2")
+    assert term.request("seat")["net"] == {"t1": 10}
+
+
+def test_a_terminal_that_does_not_decide_is_timed_out_by_the_service_once(
+        electronic: Callable[..., TerminalStation], tmp_path: Path) -> None:
+    # decision_seconds 5: the least the set-up takes (table.DECISION_SECONDS).
+    # Cards: Player 5S, Dealer 9H, Player 4D: hard 9. t1 (main 10) never decides; its time
+    # runs out and the service records "timeout" (3.17, 3.18): the default strategy draws to
+    # hard 12 or soft 17 (3.18.1): 2C -> 11, draws again: KD -> 21, stops (3.16). Dealer 9H 8C
+    # = 17 stands (3.19). 21 beats 17: +10 (4.5.2).
+    table = electronic("5S 9H 4D 2C KD 8C", decision_seconds=5)
+    screen = table.dealer()
+    term = paired(table, "t1", tmp_path / "t1")
+    term.request("wager", bet="main", amount=10)
+    screen.request("no_more_bets")
+    started = dt.datetime.now(dt.UTC)
+    table.deal(screen, 3)
+    view = term.request("seat")
+    if not of_type(screen.request("state"), "timeout"):  # (it may have run out already on a slow machine)
+        nxt = view["next"]
+        assert nxt["pending"][0]["player"] == "t1" and 0 <= nxt["seconds_left"] <= 5
+        ends = dt.datetime.fromisoformat(nxt["deadline"].replace("Z", "+00:00"))
+        assert started <= ends  # the wall time it ends: after the deal began (5 s after the decisions opened)
+    state = until(screen, lambda s: bool(of_type(s, "timeout")))
+    assert of_type(state, "timeout") == [{"type": "timeout", "player": "t1"}]
+    with pytest.raises(TerminalError) as too_late:  # its own decision after the time-out: refused (3.18)
+        term.request("decide", action="stand")
+    assert too_late.value.clause == "3.18.1"
+    screen.request("timeout", player="t1")  # the dealer's screen counted too: nothing decided twice
+    table.deal(screen, 3)
+    state = until(screen, lambda s: s["concluded"])
+    assert of_type(state, "timeout") == [{"type": "timeout", "player": "t1"}]
+    assert of_type(state, "decision") == []
+    (hand,) = state["output"]["players"][0]["hands"]
+    assert hand["cards"] == ["5S", "4D", "2C", "KD"] and hand["total"] == 21
+    (settled,) = state["output"]["settlements"]
+    assert (settled["result"], settled["net"], settled["rule"]) == ("win", 10, "4.5.2")
+    assert table.running is not None
+    actors = [e.actor for e in table.running.store.audit_entries(kind="terminal_interrupted")]
+    assert actors == []  # a time-out, not an interruption
+
+
+def test_a_terminal_dropped_after_its_wager_plays_the_default_and_sees_its_result_again(
+        electronic: Callable[..., TerminalStation], tmp_path: Path) -> None:
+    # decision_seconds 120 (the most): a dropped terminal is not waited for (5.9.1 applies
+    # the default decision as soon as its turn comes). The cards as above: Player 5S 4D =
+    # hard 9, Dealer 9H. t1 (main 10) drops after its wager was accepted: the default draws
+    # 2C, KD -> 21 (3.18.1). t2 (main 20) stands on 9 at its terminal. t3 connects and drops
+    # before any wager: it takes no part (5.9.2). Dealer 9H 8C = 17 (3.19).
+    # t1: 21 beats 17, +10 (4.5.2); t2: 9 under 17, -20 (4.6.1); t3: no entry.
+    table = electronic("5S 9H 4D 2C KD 8C", decision_seconds=120)
+    screen = table.dealer()
+    t1, t2 = paired(table, "t1", tmp_path / "t1"), paired(table, "t2", tmp_path / "t2")
+    t3 = paired(table, "t3", tmp_path / "t3")
+    t3.close()
+    t1.request("wager", bet="main", amount=10)
+    t2.request("wager", bet="main", amount=20)
+    t1.close()
+    screen.request("no_more_bets")
+    table.deal(screen, 3)
+    t2.request("decide", action="stand")
+    state = until(screen, lambda s: bool(of_type(s, "timeout")))
+    assert of_type(state, "timeout") == [{"type": "timeout", "player": "t1"}]
+    table.deal(screen, 3)
+    state = until(screen, lambda s: s["concluded"])
+    nets = {s["player"]: (s["result"], s["net"], s["rule"]) for s in state["output"]["settlements"]}
+    assert nets == {"t1": ("win", 10, "4.5.2"), "t2": ("lose", -20, "4.6.1")}
+    assert table.running is not None
+    (entry,) = table.running.store.audit_entries(kind="terminal_interrupted")
+    assert entry.detail == {"seat": "t1", "rule": "5.9.1"}
+
+    back = TerminalConnection("127.0.0.1", table.port, tmp_path / "t1")  # reconnected: its result
+    view = back.request("seat")
+    assert view["settlements"][0]["net"] == 10 and view["net"] == {"t1": 10}
+    screen.request("next_round")
+    later = back.request("seat")
+    assert later["betting"] is True and later["settlements"] == []
+    assert later["last_round"]["settlements"][0]["net"] == 10 and later["last_round"]["net"] == {"t1": 10}
+    t3 = TerminalConnection("127.0.0.1", table.port, tmp_path / "t3")
+    t3_view = t3.request("seat")
+    assert t3_view["last_round"]["settlements"] == [] and t3_view["last_round"]["net"] == {}
+    t3.close()
+    back.close()
+    t2.close()
