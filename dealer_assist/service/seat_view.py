@@ -53,7 +53,9 @@ def _last(last: dict[str, Any] | None, seat: str) -> dict[str, Any] | None:
     if not last:
         return None
     output = last.get("output") or {}
+    events = [e for e in (_own_event(ev, seat) for ev in last.get("events") or []) if e is not None]
     return {"round_id": last.get("round_id"), "status": output.get("status"), "dealer": output.get("dealer"),
+            "events": events,
             "hands": [p for p in output.get("players", []) if p.get("player") == seat],
             "settlements": [s for s in output.get("settlements", []) if s.get("player") == seat],
             "net": {p: v for p, v in (output.get("net") or {}).items() if p == seat}}
@@ -63,7 +65,7 @@ def seat_view(state: TableState, seat: str, *, pending: dict[str, Any] | None = 
               clock: dict[str, Any] | None = None, last: dict[str, Any] | None = None) -> dict[str, Any]:
     """``seat``'s view of ``state``; ``pending``: its own decision the round waits on (the
     service works it out), ``clock``: that decision's time (``seconds_left``, ``deadline``),
-    ``last``: the last round taken off the table (``round_id``, ``output``)."""
+    ``last``: the last round taken off the table (``round_id``, ``output``, ``events``)."""
     output = state["output"] or {}
     events = [e for e in (_own_event(ev, seat) for ev in state["events"]) if e is not None]
     own_hands = [p for p in output.get("players", []) if p.get("player") == seat]

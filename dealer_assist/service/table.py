@@ -583,7 +583,10 @@ class TableService:
 
     # ------------------------------------------------------------------ the decision clock (3.17, 3.18)
     def start_clock(self) -> None:
-        """The decision clock's thread (serve.start; Running.stop stops it)."""
+        """The decision clock's thread (serve.start; Running.stop stops it), and the clocks of
+        a round restored in its decisions (a restart gives every pending seat its full time)."""
+        with self.lock:
+            self._set_clocks()
         self.clock.start()
 
     def _decisions_pending(self) -> dict[str, tuple[Any, ...]]:
@@ -1362,7 +1365,8 @@ class TableService:
         if self.stray is not None:  # never carried into the next round, never dropped
             raise refused(f"{self.stray['card']} is held: say where it lies first ({self.stray['reason']})")
         self._record(self.session.confirm_tentative(), actor)
-        self.last_round = {"round_id": self.round_id, "output": round_output(self.session.round)}
+        self.last_round = {"round_id": self.round_id, "output": round_output(self.session.round),
+                           "events": [event_to_transcript(e) for e in self.session.recorded]}
         self.session.new_round()
         self.round_id = None
 

@@ -10,6 +10,10 @@ take them (3.18.2), the dealer draws to 16 and stands on 17 (3.19)."""
 from __future__ import annotations
 
 import datetime as dt
+import json
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from decimal import Decimal
@@ -23,7 +27,7 @@ from dealer_assist.engine.table_setup import TableSetup, setup_to_json
 from dealer_assist.service.client import ServiceClient
 from dealer_assist.service.terminal_client import TerminalConnection, TerminalError
 from tests.service.conftest import make_shoe, wait_connected
-from tests.service.test_terminals import SUE, TerminalStation, paired
+from tests.service.test_terminals import ROOT, SUE, TerminalStation, add_code, cli, paired
 
 LIVENESS_S = 60.0  # a bound for a hung service, never a measure of speed
 
@@ -206,3 +210,75 @@ def test_a_terminal_dropped_after_its_wager_plays_the_default_and_sees_its_resul
     t3.close()
     back.close()
     t2.close()
+
+
+def play_out(table: TerminalStation, screen: ServiceClient) -> dict[str, Any]:
+    """Deal each card the round asks for (the terminals decide or time out meanwhile) until it is over."""
+    while True:
+        state = until(screen, lambda s: s["concluded"] or s["expect"]["kind"] == "card")
+        if state["concluded"]:
+            return state
+        table.deal(screen, 1)
+
+
+def sim(table: TerminalStation, seat: str, directory: Path, *args: str) -> subprocess.Popen[str]:
+    env = {k: v for k, v in os.environ.items() if k != st.CONFIG_ENV}
+    return subprocess.Popen([sys.executable, "-m", "dealer_assist.cli", "terminal-sim", "--connect",
+                             f"127.0.0.1:{table.port}", "--pair", add_code(table, seat), "--dir", str(directory),
+                             *args], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def test_terminal_sim_plays_n_rounds_and_prints_a_json_line_each(electronic: Callable[..., TerminalStation],
+                                                                tmp_path: Path) -> None:
+    # Two simulated terminals, main 10 each, 2 rounds; decision_seconds 5.
+    # Round 1: Player 5S 4D = hard 9, Dealer 6H. t1 (chart): 9 against 6 doubles (the printed
+    # chart's D; 3.15.1): one card, 2C -> 11 (3.15.4), stake 20. t2 (timeout): its time runs
+    # out, the default draws to hard 12 (3.18.1): 2C -> 11, KD -> 21 (the subsequent cards in
+    # order, 3.18.2). Dealer 6H 10C = 16 draws, 9D: 25, bust (3.19). t1 +20, t2 +10 (4.5.3).
+    # Round 2: Player 10S 2D = hard 12, Dealer 7H. t1 (chart) hits 12 against 7: 5C -> 17,
+    # stands (hard 17 always stands). t2 times out: hard 12 takes no card (3.18.1). Dealer 7H
+    # 10C = 17 stands. t1 17 = 17: push, 0 (4.8.1); t2 12 under 17: -10 (4.6.1).
+    table = electronic("5S 6H 4D 2C KD 10C 9D  10S 7H 2D 5C 10C", decision_seconds=5)
+    screen = table.dealer()
+    procs = {"t1": sim(table, "t1", tmp_path / "t1", "--strategy", "chart", "--wager", "10", "--rounds", "2"),
+             "t2": sim(table, "t2", tmp_path / "t2", "--strategy", "timeout", "--wager", "10", "--rounds", "2")}
+    try:
+        states = []
+        for _ in range(2):
+            until(screen, lambda s: {w["player"] for w in s["slip"]} == {"t1", "t2"})
+            screen.request("no_more_bets")
+            table.deal(screen, 3)
+            states.append(play_out(table, screen))
+            screen.request("next_round")
+        out = {seat: p.communicate(timeout=LIVENESS_S) for seat, p in procs.items()}
+    finally:
+        for p in procs.values():
+            if p.poll() is None:
+                p.kill()
+                p.communicate()
+    for seat, p in procs.items():
+        assert p.returncode == 0, out[seat][1]
+    lines = {seat: [json.loads(line) for line in out[seat][0].splitlines()] for seat in procs}
+    assert [(r["decisions"], r["net"], r["timed_out"]) for r in lines["t1"]] == [(["double"], 20, False),
+                                                                                (["hit", "stand"], 0, False)]
+    assert [(r["decisions"], r["net"], r["timed_out"]) for r in lines["t2"]] == [([], 10, True), ([], -10, True)]
+    assert [r["round_id"] for r in lines["t1"]] == [s["round_id"] for s in states] == \
+        [r["round_id"] for r in lines["t2"]]
+    assert [r["settlements"][0]["rule"] for r in lines["t1"]] == ["4.5.3", "4.8.1"]
+    assert [r["hands"][0]["cards"] for r in lines["t2"]] == [["5S", "4D", "2C", "KD"], ["10S", "2D"]]
+    for s in states:  # one time-out per round: t2's, by the service's clock
+        assert of_type(s, "timeout") == [{"type": "timeout", "player": "t2"}]
+
+
+def test_terminal_sim_bad_input_is_one_line_and_exit_2(electronic: Callable[..., TerminalStation],
+                                                       tmp_path: Path) -> None:
+    table = electronic("5S 6H 4D")
+    for args in (["--wager", "ten"], ["--wager", "10", "--rounds", "0"], ["--wager", "10", "--strategy", "martingale"],
+                 ["--wager", "10", "--dir", str(tmp_path / "never-paired")]):
+        done = cli("terminal-sim", "--connect", f"127.0.0.1:{table.port}", *args)
+        assert done.returncode == 2 and done.stderr.startswith("error: "), (args, done.stderr)
+        assert len(done.stderr.splitlines()) == 1 and done.stdout == ""
+    # a wager the table refuses (over its maximum, 2.2): one line, exit 2
+    p = sim(table, "t1", tmp_path / "t1", "--wager", "5000")
+    _, err = p.communicate(timeout=LIVENESS_S)
+    assert p.returncode == 2 and err.startswith("error: the wager of 5000 was refused") and "(2.2)" in err
