@@ -226,7 +226,7 @@ class TableService:
             "pin_refusals", actor="service", detail=detail))
         # Electronic's decision time (3.17, 3.18): the seats pending, each with its clock
         # (decision_clock.py; its thread started by start_clock)
-        self.clock = DecisionClock(self._clock_ran_out, self.log)
+        self.clock = DecisionClock(self.decision_time_out, self.log)
         self.terminal_links: dict[str, int] = {}  # seat -> its terminal connections now (terminal_server.py)
         self.interrupted: set[str] = set()  # seats whose terminal dropped and is not back (5.9)
         self.last_round: dict[str, Any] | None = None  # the last round taken off the table (its result)
@@ -611,7 +611,7 @@ class TableService:
         ``decision_seconds`` (3.17); a seat whose terminal dropped, none at all (5.9.1)."""
         self.clock.set(self._decisions_pending(), self.setup.decision_seconds, self.interrupted)
 
-    def _clock_ran_out(self, seat: str, key: Any) -> None:
+    def decision_time_out(self, seat: str, key: Any) -> None:
         """A seat's decision time ran out (the clock's thread): its ``timeout`` recorded, once,
         only if that same decision is still pending (3.18; a decision that came first stands)."""
         with self.lock:

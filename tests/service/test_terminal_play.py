@@ -282,3 +282,70 @@ def test_terminal_sim_bad_input_is_one_line_and_exit_2(electronic: Callable[...,
     p = sim(table, "t1", tmp_path / "t1", "--wager", "5000")
     _, err = p.communicate(timeout=LIVENESS_S)
     assert p.returncode == 2 and err.startswith("error: the wager of 5000 was refused") and "(2.2)" in err
+
+
+def test_a_decision_that_came_first_wins_over_the_clock_and_a_time_out_is_taken_once(
+        electronic: Callable[..., TerminalStation], tmp_path: Path) -> None:
+    """The race of 3.17/3.18 played by hand: the clock's run-out for a decision already made
+    does nothing; run out twice for the same decision, it is recorded once."""
+    # Cards: Player 10S 6D = 16, Dealer 9H (3.7). decision_seconds 120: the clock never runs
+    # out by itself here; the test calls what the clock's thread calls.
+    table = electronic("10S 9H 6D 4C 8C", decision_seconds=120)
+    assert table.running is not None
+    service = table.running.service
+    screen = table.dealer()
+    t1, t2 = paired(table, "t1", tmp_path / "t1"), paired(table, "t2", tmp_path / "t2")
+    t1.request("wager", bet="main", amount=10)
+    t2.request("wager", bet="main", amount=10)
+    screen.request("no_more_bets")
+    table.deal(screen, 3)
+    clock1, clock2 = service.clock.get("t1"), service.clock.get("t2")
+    assert clock1 is not None and clock2 is not None
+    assert t1.request("seat")["next"]["deadline"] == clock1.deadline
+    t1.request("decide", action="stand")  # under the table's lock before the clock's run-out
+    before = screen.request("state")
+    service.decision_time_out("t1", clock1.key)
+    unchanged(screen, before)
+    service.decision_time_out("t2", clock2.key)
+    service.decision_time_out("t2", clock2.key)
+    state = screen.request("state")
+    assert of_type(state, "timeout") == [{"type": "timeout", "player": "t2"}]
+    assert of_type(state, "decision") == [{"type": "decision", "player": "t1", "action": "stand"}]
+    # t2's default stood on hard 16 (3.18.1): every hand is complete, the dealer draws (3.19)
+    assert state["output"]["next"] == {"expect": "card", "for": "dealer"}
+    with pytest.raises(TerminalError) as late:
+        t2.request("decide", action="hit")
+    assert late.value.clause == "3.19"
+    t1.close()
+    t2.close()
+
+
+def test_terminal_sim_dropped_after_its_wager_gets_the_default_and_prints_its_result(
+        electronic: Callable[..., TerminalStation], tmp_path: Path) -> None:
+    # Cards: Player 5S 4D = hard 9, Dealer 9H. t1 (a sim, chart strategy) goes down once its
+    # wager of 10 was accepted (5.9.1): the default decision draws 2C -> 11, KD -> 21
+    # (3.18.1); the chart would have hit 9 against 9 and then stood, but it never decides.
+    # Dealer 9H 8C = 17 (3.19). 21 beats 17: +10 (4.5.2). decision_seconds 120: it is not
+    # waited for.
+    table = electronic("5S 9H 4D 2C KD 8C", decision_seconds=120)
+    screen = table.dealer()
+    p = sim(table, "t1", tmp_path / "t1", "--strategy", "chart", "--wager", "10", "--drop-after-wager",
+            "--down", "1")
+    try:
+        until(screen, lambda s: [w["player"] for w in s["slip"]] == ["t1"])
+        screen.request("no_more_bets")
+        table.deal(screen, 3)
+        state = play_out(table, screen)
+        out, err = p.communicate(timeout=LIVENESS_S)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.communicate()
+    assert p.returncode == 0, err
+    (line,) = [json.loads(x) for x in out.splitlines()]
+    assert (line["decisions"], line["timed_out"], line["net"]) == ([], True, 10)
+    assert line["hands"][0]["cards"] == ["5S", "4D", "2C", "KD"]
+    assert of_type(state, "timeout") == [{"type": "timeout", "player": "t1"}]
+    assert table.running is not None
+    assert [e.detail for e in table.running.store.audit_entries(kind="terminal_interrupted")] == [
+        {"seat": "t1", "rule": "5.9.1"}]
