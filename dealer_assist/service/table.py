@@ -229,6 +229,7 @@ class TableService:
         self.clock = DecisionClock(self.decision_time_out, self.log)
         self.terminal_links: dict[str, int] = {}  # seat -> its terminal connections now (terminal_server.py)
         self.interrupted: set[str] = set()  # seats whose terminal dropped and is not back (5.9)
+        self.pending_seats: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {}  # at the last change
         self.last_round: dict[str, Any] | None = None  # the last round taken off the table (its result)
 
     # ------------------------------------------------------------------ start
@@ -505,10 +506,8 @@ class TableService:
         the cards and the dealer's hand, bets open or closed (3.1, 3.2); no other seat's data."""
         assert client.seat is not None  # Permission.TERMINAL
         seat = client.seat
-        pending = None
-        if seat in self._decisions_pending():  # its own decision, also while another seat's card is awaited
-            t = next(t for t in self.session.round.view().terminals if t.player == seat)
-            pending = {"player": seat, "hand": t.in_turn or 1, "options": list(t.options)}
+        # its own decision (kept since the last change), also while another seat's card is awaited
+        pending = self.pending_seats.get(seat, (None, None))[1]
         clock = self.clock.get(seat) if pending is not None else None
         return seat_view(self.state(), seat, pending=pending, last=self.last_round,
                          clock=None if clock is None else {"seconds_left": clock.seconds_left(),
@@ -589,33 +588,36 @@ class TableService:
             self._set_clocks()
         self.clock.start()
 
-    def _decisions_pending(self) -> dict[str, tuple[Any, ...]]:
+    def _decisions_pending(self) -> dict[str, tuple[tuple[Any, ...], dict[str, Any]]]:
         """Electronic: each seat whose decision the round waits on now (its hand in turn, or an
-        offer open to it, 3.9), with its decision's key: the round and the seat's events so
-        far (a decision made, a card taken: the next decision is another). None while the
-        round is referred (6.1) or the table holds no round in decisions."""
+        offer open to it, 3.9), with its decision's key (the round and the seat's events and
+        cards so far: a decision made, a card taken: the next decision is another) and its
+        entry (``player``, ``hand``, ``options``). None while the round is referred (6.1) or
+        the table holds no round in decisions."""
         rnd = self.session.round
         if not rnd.rules.shared_hand or rnd.phase != "decisions" or self.referral is not None \
                 or self.session.tentative_held:
             return {}
-        pending: dict[str, tuple[Any, ...]] = {}
+        pending: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {}
         for t in rnd.view().terminals:
             if t.options and not t.default_strategy:
                 own = sum(1 for e in rnd.events if getattr(e, "player", None) == t.player)
-                pending[t.player] = (self.round_id, t.player, own, t.in_turn, len(t.hands),
-                                     sum(len(h.cards) for h in t.hands))
+                key = (self.round_id, t.player, own, t.in_turn, len(t.hands), sum(len(h.cards) for h in t.hands))
+                pending[t.player] = (key, {"player": t.player, "hand": t.in_turn or 1, "options": list(t.options)})
         return pending
 
     def _set_clocks(self) -> None:
         """After each change (under the table's lock): the pending seats' clocks of the table's
         ``decision_seconds`` (3.17); a seat whose terminal dropped, none at all (5.9.1)."""
-        self.clock.set(self._decisions_pending(), self.setup.decision_seconds, self.interrupted)
+        self.pending_seats = self._decisions_pending()  # kept until the next change (op seat reads it)
+        self.clock.set({seat: key for seat, (key, _) in self.pending_seats.items()}, self.setup.decision_seconds,
+                       self.interrupted)
 
     def decision_time_out(self, seat: str, key: Any) -> None:
         """A seat's decision time ran out (the clock's thread): its ``timeout`` recorded, once,
         only if that same decision is still pending (3.18; a decision that came first stands)."""
         with self.lock:
-            if self.refused or self.store_error or self._decisions_pending().get(seat) != key:
+            if self.refused or self.store_error or self._decisions_pending().get(seat, (None,))[0] != key:
                 return
             dropped = seat in self.interrupted
             try:
