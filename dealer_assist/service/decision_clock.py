@@ -93,6 +93,13 @@ class DecisionClock:
         with self.cond:
             return self.clocks.get(seat)
 
+    def counting(self, seat: str) -> bool:
+        """The clock of ``seat`` is counting: its thread runs and its time has not run out."""
+        with self.cond:
+            c = self.clocks.get(seat)
+            running = self.thread is not None and self.thread.is_alive() and not self.stopping
+            return running and c is not None and not c.fired and c.ends > time.monotonic()
+
     def _run(self) -> None:
         while True:
             with self.cond:

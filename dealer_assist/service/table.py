@@ -1197,11 +1197,14 @@ class TableService:
     @handler(Op.TIMEOUT, Permission.DEALER, EventRequest, TableState, table=True, open_fields=True)
     def _op_timeout(self, client: Client, args: dict[str, Any]) -> None:
         """A decision's time ran out (the transcript's `timeout`). Electronic: the service's
-        clock records it itself (3.18); a screen's for a seat the default strategy plays
-        already changes nothing (never a second time-out)."""
+        clock records it itself (3.18); a screen's changes nothing while that clock still
+        counts (the time the terminal shows governs, 3.17) or once the default strategy plays
+        the seat (never a second time-out)."""
         rnd = self.session.round
-        player = args.get("player")
-        if rnd.rules.shared_hand and any(t.player == player and t.default_strategy for t in rnd.view().terminals):
+        player = str(args.get("player"))
+        if rnd.rules.shared_hand and (self.clock.counting(player) or any(
+                t.player == player and t.default_strategy for t in rnd.view().terminals)):
+            self.log.info("a screen's time-out of seat %s left to the service's clock (3.17, 3.18)", player)
             return
         self._dealer_input(client, args, INPUT_EVENTS[Op.TIMEOUT])
 

@@ -302,6 +302,8 @@ def test_a_decision_that_came_first_wins_over_the_clock_and_a_time_out_is_taken_
     clock1, clock2 = service.clock.get("t1"), service.clock.get("t2")
     assert clock1 is not None and clock2 is not None
     assert t1.request("seat")["next"]["deadline"] == clock1.deadline
+    early = screen.request("timeout", player="t2")  # the dealer's screen counted faster: the service's clock governs
+    assert of_type(early, "timeout") == [] and service.clock.get("t2") is clock2
     t1.request("decide", action="stand")  # under the table's lock before the clock's run-out
     before = screen.request("state")
     service.decision_time_out("t1", clock1.key)
