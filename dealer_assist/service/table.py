@@ -37,6 +37,7 @@ from dealer_assist.engine.session import UNREAD, Step, TableSession, cards_out
 from dealer_assist.engine.table_setup import SetupError, TableSetup, setup_problem, setup_to_json
 from dealer_assist.engine.transcript import (
     event_to_transcript,
+    new_round,
     parse_event,
     parse_target,
     round_output,
@@ -263,8 +264,23 @@ class TableService:
             self._restore(open_round)
         else:
             self._continue_shoe()
+            self._restore_last_round()
         self._restore_in_flight()
         self._restore_gaps()
+
+    def _restore_last_round(self) -> None:
+        """After a restart between rounds: the last round taken off the table, replayed for
+        the terminals' ``last_round`` (a terminal back after the restart sees its result)."""
+        last = self.store.latest_round()
+        if last is None:
+            return
+        try:
+            rnd = new_round(dict(last.config))
+            rnd.apply_all([parse_event(e) for e in last.events])
+        except (DealerAssistError, TranscriptError, KeyError, TypeError, ValueError) as exc:
+            self.log.error("the last round %s cannot be replayed for the terminals: %s", last.round_id, exc)
+            return
+        self.last_round = {"round_id": last.round_id, "output": round_output(rnd), "events": list(last.events)}
 
     def _trust_problem(self) -> str:
         """Why the store cannot be trusted as it is ("" when it can)."""

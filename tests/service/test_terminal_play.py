@@ -210,6 +210,15 @@ def test_a_terminal_dropped_after_its_wager_plays_the_default_and_sees_its_resul
     t3.close()
     back.close()
     t2.close()
+    table.stop()  # and after a restart of the service, between rounds: the same result
+    table.start()
+    again = TerminalConnection("127.0.0.1", table.port, tmp_path / "t1")
+    restarted = again.request("seat")
+    assert restarted["last_round"]["round_id"] == state["round_id"]
+    assert restarted["last_round"]["net"] == {"t1": 10}
+    assert [e for e in restarted["last_round"]["events"] if e["type"] != "card"] == [
+        {"type": "wager", "player": "t1", "bet": "main", "amount": 10}, {"type": "timeout", "player": "t1"}]
+    again.close()
 
 
 def play_out(table: TerminalStation, screen: ServiceClient) -> dict[str, Any]:
