@@ -521,7 +521,11 @@ class TableService:
         """A player terminal's view of the table: its own seat's wagers, decisions and results,
         the cards and the dealer's hand, bets open or closed (3.1, 3.2); no other seat's data."""
         assert client.seat is not None  # Permission.TERMINAL
-        seat = client.seat
+        return self.seat_reply(client.seat)
+
+    def seat_reply(self, seat: str) -> dict[str, Any]:
+        """``seat``'s view (op ``seat``; the reply to every table op of a terminal: never the
+        screens' state, which holds every seat's data)."""
         # its own decision (kept since the last change), also while another seat's card is awaited
         pending = self.pending_seats.get(seat, (None, None))[1]
         clock = self.clock.get(seat) if pending is not None else None
@@ -1118,14 +1122,17 @@ class TableService:
             raise ProtocolError("pin", _pin_text(check), reason=check.reason)
         return check.approval, user
 
-    def _table_op(self, client: Client, entry: Entry, args: dict[str, Any]) -> TableState:
-        """A table op: its handler, then the cards held behind it released and the screens told."""
+    def _table_op(self, client: Client, entry: Entry, args: dict[str, Any]) -> TableState | dict[str, Any]:
+        """A table op: its handler, then the cards held behind it released and the screens
+        told; a terminal's answered with its seat's view (1.1.10)."""
         if self.referral is not None and not entry.during_referral:
             raise refused("the round is referred to the Gaming Shift Manager: nothing is taken until the "
                           f"shift manager decides ({self.referral['rule']})", self.referral["rule"])
         entry.run(self, client, args)
         self._release()
         self._changed()
+        if client.kind == "terminal" and client.seat is not None:
+            return self.seat_reply(client.seat)
         return self.state()
 
     # ------------------------------------------------------------------ table ops (ops.py)

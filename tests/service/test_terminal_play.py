@@ -186,7 +186,8 @@ def test_a_terminal_dropped_after_its_wager_plays_the_default_and_sees_its_resul
     t1.close()
     screen.request("no_more_bets")
     table.deal(screen, 3)
-    t2.request("decide", action="stand")
+    reply = t2.request("decide", action="stand")
+    assert reply["seat"] == "t2" and "t1" not in json.dumps(reply)  # its own view, never the screens' state
     state = until(screen, lambda s: bool(of_type(s, "timeout")))
     assert of_type(state, "timeout") == [{"type": "timeout", "player": "t1"}]
     table.deal(screen, 3)
