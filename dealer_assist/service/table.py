@@ -231,6 +231,7 @@ class TableService:
         self.terminal_links: dict[str, int] = {}  # seat -> its terminal connections now (terminal_server.py)
         self.interrupted: set[str] = set()  # seats whose terminal dropped and is not back (5.9)
         self.pending_seats: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {}  # at the last change
+        self.state_at_change: TableState | None = None  # the state told at the last change (op seat cuts it)
         self.last_round: dict[str, Any] | None = None  # the last round taken off the table (its result)
 
     # ------------------------------------------------------------------ start
@@ -529,7 +530,10 @@ class TableService:
         # its own decision (kept since the last change), also while another seat's card is awaited
         pending = self.pending_seats.get(seat, (None, None))[1]
         clock = self.clock.get(seat) if pending is not None else None
-        return seat_view(self.state(), seat, pending=pending, last=self.last_round,
+        state = self.state_at_change
+        if state is None or state["version"] != self.version:
+            state = self.state()
+        return seat_view(state, seat, pending=pending, last=self.last_round,
                          clock=None if clock is None else {"seconds_left": clock.seconds_left(),
                                                            "deadline": clock.deadline})
 
@@ -594,7 +598,8 @@ class TableService:
     def _changed(self) -> None:
         self._set_clocks()
         self.version += 1
-        self.outbox.append(("round", dict(self.state())))
+        self.state_at_change = self.state()
+        self.outbox.append(("round", dict(self.state_at_change)))
         try:
             self._write_anchor()
         except OSError as exc:  # the next round's anchor is written then; the store is ahead, no rollback
