@@ -361,3 +361,29 @@ def test_terminal_sim_dropped_after_its_wager_gets_the_default_and_prints_its_re
     assert table.running is not None
     assert [e.detail for e in table.running.store.audit_entries(kind="terminal_interrupted")] == [
         {"seat": "t1", "rule": "5.9.1"}]
+
+
+def test_a_terminal_takes_insurance_as_the_rules_allow(electronic: Callable[..., TerminalStation],
+                                                       tmp_path: Path) -> None:
+    # Cards: Player 10S, Dealer AH, Player 9D (3.7): 19 against an Ace. t1 (main 10) may
+    # insure (3.11) and may not surrender (1.1.17). It insures 5 (half its wager, 1.1.8),
+    # then stands. The dealer's second card KC: a blackjack. t1's 19 loses 10 (4.6.3); the
+    # insurance wins 2 to 1 (4.1): +10. Net 0.
+    table = electronic("10S AH 9D KC")
+    screen = table.dealer()
+    term = paired(table, "t1", tmp_path / "t1")
+    term.request("wager", bet="main", amount=10)
+    screen.request("no_more_bets")
+    table.deal(screen, 3)
+    (pending,) = term.request("seat")["next"]["pending"]
+    assert pending["options"] == ["hit", "stand", "double", "insurance"]
+    with pytest.raises(TerminalError) as no:
+        term.request("decide", action="surrender")
+    assert no.value.clause == "1.1.17"
+    term.request("decide", action="insurance")
+    term.request("decide", action="stand")
+    table.deal(screen, 1)
+    state = until(screen, lambda s: s["concluded"])
+    entries = {(s["bet"], s["result"], s["net"], s["rule"]) for s in state["output"]["settlements"]}
+    assert entries == {("main", "lose", -10, "4.6.3"), ("insurance", "win", 10, "4.1")}
+    assert term.request("seat")["net"] == {"t1": 0}
