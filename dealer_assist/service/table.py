@@ -232,6 +232,7 @@ class TableService:
         self.interrupted: set[str] = set()  # seats whose terminal dropped and is not back (5.9)
         self.pending_seats: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {}  # at the last change
         self.state_at_change: TableState | None = None  # the state told at the last change (op seat cuts it)
+        self.slip_by_terminal: set[str] = set()  # seats whose wagers on the slip their terminal placed
         self.last_round: dict[str, Any] | None = None  # the last round taken off the table (its result)
 
     # ------------------------------------------------------------------ start
@@ -1185,10 +1186,13 @@ class TableService:
             if len(kept) == len(slip):
                 raise refused(f"seat {seat} has no wager to withdraw (3.1)", "3.1")
             self.session.set_slip(kept)
+            self.slip_by_terminal.discard(seat)
             self.log.info("seat %s withdrew its wagers before the bets closed (%s)", seat, clause)
             return
         event = parse_event({k: v for k, v in args.items() if k != "type"} | {"player": seat, "type": kind})
         self._record(self.session.apply(event), actor)
+        if kind == "wager":
+            self.slip_by_terminal.add(seat)
 
     def _input(self, client: Client, args: dict[str, Any], op: Op) -> None:
         """A screen's input (the dealer's), or a player terminal's for its own seat."""
@@ -1261,8 +1265,13 @@ class TableService:
 
     @handler(Op.SET_SLIP, Permission.DEALER, SlipRequest, TableState, table=True)
     def _op_set_slip(self, client: Client, args: dict[str, Any]) -> None:
-        """The betting slip (`wagers`: the transcript's wager fields), held until the bets close."""
+        """The betting slip (`wagers`: the transcript's wager fields), held until the bets
+        close. The wagers a terminal placed for its seat stay as the terminal left them (a
+        screen's slip sent before it heard of them does not drop them, 1.1.10)."""
         slip = [parse_event({**w, "type": "wager"}) for w in args.get("wagers", [])]
+        if self.slip_by_terminal:
+            own = [e for e in self.session.slip if getattr(e, "player", None) in self.slip_by_terminal]
+            slip = own + [e for e in slip if getattr(e, "player", None) not in self.slip_by_terminal]
         self.session.set_slip(slip)
 
     def _supervised(self, client: Client, args: dict[str, Any], op: Op) -> None:
@@ -1402,6 +1411,7 @@ class TableService:
                            "events": [event_to_transcript(e) for e in self.session.recorded]}
         self.session.new_round()
         self.round_id = None
+        self.slip_by_terminal = set()
 
     # ------------------------------------------------------------------ the table's set-up
     def _set_table(self, client: Client, args: dict[str, Any]) -> None:

@@ -387,3 +387,21 @@ def test_a_terminal_takes_insurance_as_the_rules_allow(electronic: Callable[...,
     entries = {(s["bet"], s["result"], s["net"], s["rule"]) for s in state["output"]["settlements"]}
     assert entries == {("main", "lose", -10, "4.6.3"), ("insurance", "win", 10, "4.1")}
     assert term.request("seat")["net"] == {"t1": 0}
+
+
+def test_a_screens_slip_keeps_the_wagers_terminals_placed(electronic: Callable[..., TerminalStation],
+                                                          tmp_path: Path) -> None:
+    """The dealer's screen sends its slip whole (set_slip): one sent before it heard of a
+    terminal's wager neither drops nor changes it (the terminal's wagers are its player's, 1.1.10)."""
+    table = electronic("10S 9H 6D")
+    screen = table.dealer()
+    term = paired(table, "t1", tmp_path / "t1")
+    term.request("wager", bet="main", amount=10)
+    screen.request("set_slip", wagers=[{"player": "t2", "bet": "main", "amount": 20}])  # a stale slip
+    screen.request("set_slip", wagers=[{"player": "t1", "bet": "main", "amount": 500},
+                                       {"player": "t2", "bet": "main", "amount": 25}])
+    assert screen.request("state")["slip"] == [{"type": "wager", "player": "t1", "bet": "main", "amount": 10},
+                                               {"type": "wager", "player": "t2", "bet": "main", "amount": 25}]
+    term.request("withdraw")  # its own: then the screen's slip governs that seat again
+    screen.request("set_slip", wagers=[{"player": "t1", "bet": "main", "amount": 15}])
+    assert screen.request("state")["slip"] == [{"type": "wager", "player": "t1", "bet": "main", "amount": 15}]
