@@ -298,8 +298,8 @@ def test_a_decision_that_came_first_wins_over_the_clock_and_a_time_out_is_taken_
         electronic: Callable[..., TerminalStation], tmp_path: Path) -> None:
     """The race of 3.17/3.18 played by hand: the clock's run-out for a decision already made
     does nothing; run out twice for the same decision, it is recorded once."""
-    # Cards: Player 10S 6D = 16, Dealer 9H (3.7). decision_seconds 120: the clock never runs
-    # out by itself here; the test calls what the clock's thread calls.
+    # Cards: Player 10S 6D = 16, Dealer 9H (3.7); t1 hits: 4C, 20, stands. decision_seconds
+    # 120: the clock never runs out by itself here; the test calls what the clock's thread calls.
     table = electronic("10S 9H 6D 4C 8C", decision_seconds=120)
     assert table.running is not None
     service = table.running.service
@@ -314,15 +314,22 @@ def test_a_decision_that_came_first_wins_over_the_clock_and_a_time_out_is_taken_
     assert t1.request("seat")["next"]["deadline"] == clock1.deadline
     early = screen.request("timeout", player="t2")  # the dealer's screen counted faster: the service's clock governs
     assert of_type(early, "timeout") == [] and service.clock.get("t2") is clock2
-    t1.request("decide", action="stand")  # under the table's lock before the clock's run-out
+    t1.request("decide", action="hit")  # under the table's lock before the clock's run-out
     before = screen.request("state")
     service.decision_time_out("t1", clock1.key)
     unchanged(screen, before)
+    # the round waits for t1's card; t2's own decision is still its to make, with its time
+    assert before["expect"]["kind"] == "card"
+    own = t2.request("seat")["next"]
+    assert own["pending"][0]["player"] == "t2" and own["deadline"] == clock2.deadline
+    table.deal(screen, 1)  # 4C: t1 has 20
+    t1.request("decide", action="stand")
     service.decision_time_out("t2", clock2.key)
     service.decision_time_out("t2", clock2.key)
     state = screen.request("state")
     assert of_type(state, "timeout") == [{"type": "timeout", "player": "t2"}]
-    assert of_type(state, "decision") == [{"type": "decision", "player": "t1", "action": "stand"}]
+    assert of_type(state, "decision") == [{"type": "decision", "player": "t1", "action": "hit"},
+                                          {"type": "decision", "player": "t1", "action": "stand"}]
     # t2's default stood on hard 16 (3.18.1): every hand is complete, the dealer draws (3.19)
     assert state["output"]["next"] == {"expect": "card", "for": "dealer"}
     with pytest.raises(TerminalError) as late:
