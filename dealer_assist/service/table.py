@@ -54,7 +54,7 @@ from dealer_assist.service.anchor import (
     rollback_problem,
     write_anchor,
 )
-from dealer_assist.service.decision_clock import Clock, DecisionClock
+from dealer_assist.service.decision_clock import DecisionClock
 from dealer_assist.service.journal import JOURNAL_NAME, ShoeJournal, frames_between
 from dealer_assist.service.ops import (
     INPUT_EVENTS,
@@ -686,9 +686,6 @@ class TableService:
             self.interrupted.add(seat)
             self._set_clocks()
 
-    def seat_clock(self, seat: str) -> Clock | None:
-        return self.clock.get(seat)
-
     # ------------------------------------------------------------------ ops
     def handle(self, client: Client, op: str, args: dict[str, Any]) -> Any:
         """One request, dispatched from the registry (dealer_assist/service/ops.py);
@@ -1184,7 +1181,7 @@ class TableService:
             slip = self.session.slip
             kept = [e for e in slip if getattr(e, "player", None) != seat]
             if len(kept) == len(slip):
-                raise refused(f"seat {seat} has no wager to withdraw (3.1)", "3.1")
+                raise refused(f"nothing to withdraw: seat {seat} has no wager on the slip ({clause})", clause)
             self.session.set_slip(kept)
             self.slip_by_terminal.discard(seat)
             self.log.info("seat %s withdrew its wagers before the bets closed (%s)", seat, clause)
