@@ -232,7 +232,7 @@ class TableService:
         self.interrupted: set[str] = set()  # seats whose terminal dropped and is not back (5.9)
         self.pending_seats: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {}  # at the last change
         self.state_at_change: TableState | None = None  # the state told at the last change (op seat cuts it)
-        self.slip_by_terminal: set[str] = set()  # seats whose wagers on the slip their terminal placed
+        self.slip_by_terminal: set[str] = set()  # seats whose wagers (this round) their terminal placed
         self.last_round: dict[str, Any] | None = None  # the last round taken off the table (its result)
 
     # ------------------------------------------------------------------ start
@@ -634,10 +634,16 @@ class TableService:
 
     def _set_clocks(self) -> None:
         """After each change (under the table's lock): the pending seats' clocks of the table's
-        ``decision_seconds`` (3.17); a seat whose terminal dropped, none at all (5.9.1)."""
+        ``decision_seconds`` (3.17); a seat whose terminal placed its wager and then dropped,
+        none at all (5.9.1)."""
         self.pending_seats = self._decisions_pending()  # kept until the next change (op seat reads it)
         self.clock.set({seat: key for seat, (key, _) in self.pending_seats.items()}, self.setup.decision_seconds,
-                       self.interrupted)
+                       self._down())
+
+    def _down(self) -> set[str]:
+        """The seats whose wager was accepted at their terminal and whose terminal is down now
+        (5.9.1); a seat whose wager the dealer's screen placed is decided there, on its clock."""
+        return self.interrupted & self.slip_by_terminal
 
     def decision_time_out(self, seat: str, key: Any) -> None:
         """A seat's decision time ran out (the clock's thread): its ``timeout`` recorded, once,
@@ -645,7 +651,7 @@ class TableService:
         with self.lock:
             if self.refused or self.store_error or self._decisions_pending().get(seat, (None,))[0] != key:
                 return
-            dropped = seat in self.interrupted
+            dropped = seat in self._down()
             try:
                 self._record(self.session.apply(Timeout(seat)), CLOCK_ACTOR)
                 if dropped:  # 5.9.1: bets closed, its wager accepted: the default decision (3.18)
