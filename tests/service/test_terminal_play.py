@@ -412,3 +412,25 @@ def test_a_screens_slip_keeps_the_wagers_terminals_placed(electronic: Callable[.
     term.request("withdraw")  # its own: then the screen's slip governs that seat again
     screen.request("set_slip", wagers=[{"player": "t1", "bet": "main", "amount": 15}])
     assert screen.request("state")["slip"] == [{"type": "wager", "player": "t1", "bet": "main", "amount": 15}]
+
+
+def test_a_seat_the_dealer_wagered_for_keeps_its_time_though_its_terminal_is_down(
+        electronic: Callable[..., TerminalStation], tmp_path: Path) -> None:
+    """5.9.1 is about a wager accepted at the terminal: a seat whose wager the dealer's screen
+    placed is decided there, on its clock, whether or not its terminal is up."""
+    table = electronic("10S 9H 6D", decision_seconds=120)
+    assert table.running is not None
+    screen = table.dealer()
+    paired(table, "t1", tmp_path / "t1").close()  # its terminal was up, and is down
+    service = table.running.service
+    deadline = time.monotonic() + LIVENESS_S
+    while "t1" not in service.interrupted:  # the service saw it go
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    screen.request("wager", player="t1", bet="main", amount=10)
+    screen.request("no_more_bets")
+    state = table.deal(screen, 3)
+    clock = service.clock.get("t1")
+    assert clock is not None and clock.seconds_left() > 0 and of_type(state, "timeout") == []
+    screen.request("decide", player="t1", action="stand")
+    assert of_type(screen.request("state"), "decision") == [{"type": "decision", "player": "t1", "action": "stand"}]
