@@ -37,6 +37,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "shoe-monitor": ("hardware.commands", "print the events a shoe sends, one JSON object per line"),
     "station": ("hardware.station", "check, write or show the station's configuration (technicians)"),
     "terminal": ("ui.terminal.app", "a player terminal (Electronic Blackjack): pair it, start it"),
+    "terminal-sim": ("dealer_assist.cli.terminal_sim", "headless player terminals: wager, decide by a strategy, "
+                     "print each round's result as JSON"),
     "review": ("ui.review.app", "open the pit supervisor's review window"),
     "gui": ("ui.dealer.app", "open the dealer's screen (the default without a subcommand)"),
 }

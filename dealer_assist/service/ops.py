@@ -99,6 +99,8 @@ class Permission(enum.Enum):
     SUPERVISOR_PIN = "a supervisor's PIN (`pin`) or approval (`approval`); no log-in needed"
     ROOT = "root only (SO_PEERCRED uid 0)"
     TERMINAL = "a player terminal paired to a seat (TLS certificate), for its own seat only"
+    DEALER_OR_TERMINAL = ("the logged-in dealer; or a player terminal paired to a seat, for its own seat "
+                          "only (`player` its seat, 1.1.10)")
 
 
 # ------------------------------------------------------------------ requests

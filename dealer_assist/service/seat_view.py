@@ -30,8 +30,12 @@ def _own_event(event: dict[str, Any], seat: str) -> dict[str, Any] | None:
     return None
 
 
-def _next(expect: dict[str, Any] | None, seat: str) -> dict[str, Any] | None:
-    """What the round waits for, as far as it is this seat's (3.9, 3.17: its own decisions)."""
+def _next(expect: dict[str, Any] | None, seat: str, pending: dict[str, Any] | None,
+          clock: dict[str, Any] | None) -> dict[str, Any] | None:
+    """What the round waits for, as far as it is this seat's (3.9, 3.17: its own decisions,
+    with the time left to make them: ``seconds_left`` and the wall time it ends, ``deadline``)."""
+    if pending is not None:  # its own decision, whatever else the round waits for (another seat's card)
+        return {"expect": "decisions", "pending": [pending], **(clock or {})}
     if not expect:
         return None
     kind = expect.get("expect")
@@ -69,8 +73,24 @@ def _layout(config: dict[str, Any]) -> list[dict[str, Any]]:
     return bets
 
 
-def seat_view(state: TableState, seat: str) -> dict[str, Any]:
-    """``seat``'s view of ``state``."""
+def _last(last: dict[str, Any] | None, seat: str) -> dict[str, Any] | None:
+    """The seat's part of the last round taken off the table: its result after a reconnection."""
+    if not last:
+        return None
+    output = last.get("output") or {}
+    events = [e for e in (_own_event(ev, seat) for ev in last.get("events") or []) if e is not None]
+    return {"round_id": last.get("round_id"), "status": output.get("status"), "dealer": output.get("dealer"),
+            "events": events,
+            "hands": [p for p in output.get("players", []) if p.get("player") == seat],
+            "settlements": [s for s in output.get("settlements", []) if s.get("player") == seat],
+            "net": {p: v for p, v in (output.get("net") or {}).items() if p == seat}}
+
+
+def seat_view(state: TableState, seat: str, *, pending: dict[str, Any] | None = None,
+              clock: dict[str, Any] | None = None, last: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``seat``'s view of ``state``; ``pending``: its own decision the round waits on (the
+    service works it out), ``clock``: that decision's time (``seconds_left``, ``deadline``),
+    ``last``: the last round taken off the table (``round_id``, ``output``, ``events``)."""
     output = state["output"] or {}
     events = [e for e in (_own_event(ev, seat) for ev in state["events"]) if e is not None]
     own_hands = [p for p in output.get("players", []) if p.get("player") == seat]
@@ -91,7 +111,8 @@ def seat_view(state: TableState, seat: str) -> dict[str, Any]:
         "hands": own_hands or own_areas,
         "settlements": [s for s in output.get("settlements", []) if s.get("player") == seat],
         "net": {p: v for p, v in (output.get("net") or {}).items() if p == seat},
-        "next": _next(output.get("next"), seat),
+        "next": _next(output.get("next"), seat, pending, clock),
+        "last_round": _last(last, seat),
         "layout": _layout(state["config"]),  # 2.2: the bets and their limits
         "chips": [c for c in (state.get("setup") or {}).get("chips", []) if isinstance(c, int)],
     }

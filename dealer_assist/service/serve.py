@@ -66,6 +66,7 @@ class Running:
         self.stop_shoe()
         if self.terminals is not None:
             self.terminals.stop()
+        self.service.clock.stop()
         self.server.stop()
         with self.service.lock:
             self.store.close()
@@ -126,6 +127,7 @@ def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Runni
         except OSError as exc:
             log.error("no directory %s for the anchor's copy: %s", service.anchor_copy_dir, exc)
     service.start()
+    service.start_clock()  # Electronic's decision time (3.17, 3.18), counted by the service
     if cfg is not None and cfg.table and not service.refused:
         try:  # the station's store carries its table's name (the floor goes by it)
             store.claim_table(cfg.table, cfg.pit or None, actor="service")

@@ -32,11 +32,12 @@ from dealer_assist.base.errors import (
     TranscriptError,
 )
 from dealer_assist.base.money import AmountError, parse_amount
-from dealer_assist.engine.events import Burn, CardDrawn, Event, Multi, Void
+from dealer_assist.engine.events import Burn, CardDrawn, Event, Multi, Timeout, Void
 from dealer_assist.engine.session import UNREAD, Step, TableSession, cards_out
 from dealer_assist.engine.table_setup import SetupError, TableSetup, setup_problem, setup_to_json
 from dealer_assist.engine.transcript import (
     event_to_transcript,
+    new_round,
     parse_event,
     parse_target,
     round_output,
@@ -53,6 +54,7 @@ from dealer_assist.service.anchor import (
     rollback_problem,
     write_anchor,
 )
+from dealer_assist.service.decision_clock import DecisionClock
 from dealer_assist.service.journal import JOURNAL_NAME, ShoeJournal, frames_between
 from dealer_assist.service.ops import (
     INPUT_EVENTS,
@@ -130,6 +132,8 @@ GAP_CARD_KIND = "gap_card_keyed"  # a card keyed in (or set aside) for a restart
 REFUSED_KIND = "store_refused"
 SETUP_CHANGED_KIND = "table_setup_changed"  # a supervisor's change of the table's set-up, old -> new
 SHOE_LOADED_KIND = "shoe_loaded"  # a shuffle (the shoe's LOADED frame): {replaces: the shoe id it ends}
+INTERRUPTED_KIND = "terminal_interrupted"  # 5.9.1: a dropped terminal's seat played by the default decision
+CLOCK_ACTOR = "service:decision_clock"  # who records a time-out the service's clock ran out (3.18)
 SETUP_FIELDS = ("game", "decks", "areas", "limits", "seated", "terminals", "decision_seconds", "chips")
 DECISION_SECONDS = (5, 120)  # Electronic's decision time, as the set-up dialog offers it
 # The ops, their handlers and permissions: dealer_assist/service/ops.py (the registry; the
@@ -223,6 +227,15 @@ class TableService:
         self.throttle = Throttle()
         self.refusals = RefusalSummary(lambda name, detail: self.store.add_audit(
             "pin_refusals", actor="service", detail=detail))
+        # Electronic's decision time (3.17, 3.18): the seats pending, each with its clock
+        # (decision_clock.py; its thread started by start_clock)
+        self.clock = DecisionClock(self.decision_time_out, self.log)
+        self.terminal_links: dict[str, int] = {}  # seat -> its terminal connections now (terminal_server.py)
+        self.interrupted: set[str] = set()  # seats whose terminal dropped and is not back (5.9)
+        self.pending_seats: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {}  # at the last change
+        self.state_at_change: TableState | None = None  # the state told at the last change (op seat cuts it)
+        self.slip_by_terminal: set[str] = set()  # seats whose wagers (this round) their terminal placed
+        self.last_round: dict[str, Any] | None = None  # the last round taken off the table (its result)
 
     # ------------------------------------------------------------------ start
     def start(self) -> None:
@@ -255,8 +268,23 @@ class TableService:
             self._restore(open_round)
         else:
             self._continue_shoe()
+            self._restore_last_round()
         self._restore_in_flight()
         self._restore_gaps()
+
+    def _restore_last_round(self) -> None:
+        """After a restart between rounds: the last round taken off the table, replayed for
+        the terminals' ``last_round`` (a terminal back after the restart sees its result)."""
+        last = self.store.latest_round()
+        if last is None:
+            return
+        try:
+            rnd = new_round(dict(last.config))
+            rnd.apply_all([parse_event(e) for e in last.events])
+        except (DealerAssistError, TranscriptError, KeyError, TypeError, ValueError) as exc:
+            self.log.error("the last round %s cannot be replayed for the terminals: %s", last.round_id, exc)
+            return
+        self.last_round = {"round_id": last.round_id, "output": round_output(rnd), "events": list(last.events)}
 
     def _trust_problem(self) -> str:
         """Why the store cannot be trusted as it is ("" when it can)."""
@@ -507,7 +535,20 @@ class TableService:
         """A player terminal's view of the table: its own seat's wagers, decisions and results,
         the cards and the dealer's hand, bets open or closed (3.1, 3.2); no other seat's data."""
         assert client.seat is not None  # Permission.TERMINAL
-        return seat_view(self.state(), client.seat)
+        return self.seat_reply(client.seat)
+
+    def seat_reply(self, seat: str) -> dict[str, Any]:
+        """``seat``'s view (op ``seat``; the reply to every table op of a terminal: never the
+        screens' state, which holds every seat's data)."""
+        # its own decision (kept since the last change), also while another seat's card is awaited
+        pending = self.pending_seats.get(seat, (None, None))[1]
+        clock = self.clock.get(seat) if pending is not None else None
+        state = self.state_at_change
+        if state is None or state["version"] != self.version:
+            state = self.state()
+        return seat_view(state, seat, pending=pending, last=self.last_round,
+                         clock=None if clock is None else {"seconds_left": clock.seconds_left(),
+                                                           "deadline": clock.deadline})
 
     def state(self) -> TableState:
         rnd = self.session.round
@@ -568,12 +609,100 @@ class TableService:
             self.gaps.pop(0)
 
     def _changed(self) -> None:
+        self._set_clocks()
         self.version += 1
-        self.outbox.append(("round", dict(self.state())))
+        self.state_at_change = self.state()
+        self.outbox.append(("round", dict(self.state_at_change)))
         try:
             self._write_anchor()
         except OSError as exc:  # the next round's anchor is written then; the store is ahead, no rollback
             self.log.error("the rollback anchor cannot be written: %s", exc)
+
+    # ------------------------------------------------------------------ the decision clock (3.17, 3.18)
+    def start_clock(self) -> None:
+        """The decision clock's thread (serve.start; Running.stop stops it), and the clocks of
+        a round restored in its decisions (a restart gives every pending seat its full time)."""
+        with self.lock:
+            self._set_clocks()
+        self.clock.start()
+
+    def _decisions_pending(self) -> dict[str, tuple[tuple[Any, ...], dict[str, Any]]]:
+        """Electronic: each seat whose decision the round waits on now (its hand in turn, or an
+        offer open to it, 3.9), with its decision's key (the round and the seat's events and
+        cards so far: a decision made, a card taken: the next decision is another) and its
+        entry (``player``, ``hand``, ``options``). None while the round is referred (6.1) or
+        the table holds no round in decisions."""
+        rnd = self.session.round
+        if not rnd.rules.shared_hand or rnd.phase != "decisions" or self.referral is not None \
+                or self.session.tentative_held:
+            return {}
+        pending: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {}
+        for t in rnd.view().terminals:
+            if t.options and not t.default_strategy:
+                own = sum(1 for e in rnd.events if getattr(e, "player", None) == t.player)
+                key = (self.round_id, t.player, own, t.in_turn, len(t.hands), sum(len(h.cards) for h in t.hands))
+                pending[t.player] = (key, {"player": t.player, "hand": t.in_turn or 1, "options": list(t.options)})
+        return pending
+
+    def _set_clocks(self) -> None:
+        """After each change (under the table's lock): the pending seats' clocks of the table's
+        ``decision_seconds`` (3.17); a seat whose terminal placed its wager and then dropped,
+        none at all (5.9.1)."""
+        self.pending_seats = self._decisions_pending()  # kept until the next change (op seat reads it)
+        self.clock.set({seat: key for seat, (key, _) in self.pending_seats.items()}, self.setup.decision_seconds,
+                       self._down())
+
+    def _down(self) -> set[str]:
+        """The seats whose wager was accepted at their terminal and whose terminal is down now
+        (5.9.1); a seat whose wager the dealer's screen placed is decided there, on its clock."""
+        return self.interrupted & self.slip_by_terminal
+
+    def decision_time_out(self, seat: str, key: Any) -> None:
+        """A seat's decision time ran out (the clock's thread): its ``timeout`` recorded, once,
+        only if that same decision is still pending (3.18; a decision that came first stands)."""
+        with self.lock:
+            if self.refused or self.store_error or self._decisions_pending().get(seat, (None,))[0] != key:
+                return
+            dropped = seat in self._down()
+            try:
+                self._record(self.session.apply(Timeout(seat)), CLOCK_ACTOR)
+                if dropped:  # 5.9.1: bets closed, its wager accepted: the default decision (3.18)
+                    rule = self.session.round.rules.clause("power_failure.accepted")
+                    self.store.add_audit(INTERRUPTED_KIND, actor=CLOCK_ACTOR, round_id=self.round_id,
+                                         detail={"seat": seat, "rule": rule})
+            except RuleRefusal as exc:
+                self.log.error("seat %s's time-out was refused: %s", seat, exc)
+                return
+            except StoreError as exc:
+                self._store_failed(exc)
+                self._changed()
+                return
+            self.log.info("seat %s: %s (3.18)", seat, "its terminal is down: the default decision (5.9.1)"
+                          if dropped else "its decision time ran out: the default strategy plays")
+            self._release()
+            self._changed()
+        self.tell_screens()
+
+    def terminal_joined(self, seat: str) -> None:
+        """A terminal of ``seat`` connected (terminal_server.py): it decides for itself again."""
+        with self.lock:
+            self.terminal_links[seat] = self.terminal_links.get(seat, 0) + 1
+            if seat in self.interrupted:
+                self.interrupted.discard(seat)
+                self._set_clocks()
+
+    def terminal_left(self, seat: str) -> None:
+        """A terminal of ``seat`` disconnected; its seat's last one gone, the seat is
+        interrupted (5.9): an accepted wager plays by the default decision when its turn
+        comes (5.9.1); with no wager accepted, the seat takes no part (5.9.2)."""
+        with self.lock:
+            left = self.terminal_links.get(seat, 0) - 1
+            if left > 0:
+                self.terminal_links[seat] = left
+                return
+            self.terminal_links.pop(seat, None)
+            self.interrupted.add(seat)
+            self._set_clocks()
 
     # ------------------------------------------------------------------ ops
     def handle(self, client: Client, op: str, args: dict[str, Any]) -> Any:
@@ -628,6 +757,10 @@ class TableService:
         handler's approval (:meth:`_approval`), after this."""
         need = entry.permission
         if need in (Permission.DEALER, Permission.SUPERVISOR) and client.dealer is None:
+            raise ProtocolError("auth", "no dealer is logged in on this screen: log in first")
+        if need is Permission.DEALER_OR_TERMINAL and client.kind == "terminal" and client.seat is None:
+            raise ProtocolError("auth", "a player terminal acts only once paired to a seat (1.1.10)")
+        if need is Permission.DEALER_OR_TERMINAL and client.kind != "terminal" and client.dealer is None:
             raise ProtocolError("auth", "no dealer is logged in on this screen: log in first")
         if need is Permission.SIGNED_IN and client.dealer is None and \
                 not any(kind == "accounts" for kind, _ in client.approvals.values()):
@@ -1016,14 +1149,17 @@ class TableService:
             raise ProtocolError("pin", _pin_text(check), reason=check.reason)
         return check.approval, user
 
-    def _table_op(self, client: Client, entry: Entry, args: dict[str, Any]) -> TableState:
-        """A table op: its handler, then the cards held behind it released and the screens told."""
+    def _table_op(self, client: Client, entry: Entry, args: dict[str, Any]) -> TableState | dict[str, Any]:
+        """A table op: its handler, then the cards held behind it released and the screens
+        told; a terminal's answered with its seat's view (1.1.10)."""
         if self.referral is not None and not entry.during_referral:
             raise refused("the round is referred to the Gaming Shift Manager: nothing is taken until the "
                           f"shift manager decides ({self.referral['rule']})", self.referral["rule"])
         entry.run(self, client, args)
         self._release()
         self._changed()
+        if client.kind == "terminal" and client.seat is not None:
+            return self.seat_reply(client.seat)
         return self.state()
 
     # ------------------------------------------------------------------ table ops (ops.py)
@@ -1041,20 +1177,70 @@ class TableService:
         event = parse_event({k: v for k, v in args.items() if k != "type"} | {"type": kind})
         self._record(self.session.apply(event), actor)
 
-    @handler(Op.WAGER, Permission.DEALER, EventRequest, TableState, table=True, open_fields=True)
+    def _terminal_input(self, client: Client, args: dict[str, Any], kind: str) -> None:
+        """An input a player terminal gives for its own seat (1.1.10), as the dealer's screen
+        sends it: ``player`` is the seat (filled in when missing); another seat, another
+        player's part (``followers``, ``claimants``) or a wager once the bets closed (3.2) are
+        refused before the engine sees them. Every refusal leaves the round as it was."""
+        seat = str(client.seat)
+        if not self.session.round.rules.shared_hand:
+            raise refused("player terminals play Electronic Blackjack only: this table plays "
+                          f"{self.session.round.rules.name} (1.1.10)", "1.1.10")
+        player = args.get("player", seat)
+        if player != seat:
+            raise refused(f"this terminal is seat {seat}'s: it acts for no other seat ({player!r}) (1.1.10)",
+                          "1.1.10")
+        others = sorted(k for k in ("followers", "claimants", "declined_by") if k in args)
+        if others:
+            raise refused(f"a terminal decides for its own seat only: not {', '.join(others)} (1.1.10)", "1.1.10")
+        betting = self.session.betting
+        if kind == "wager" and not betting:
+            raise refused('the bets are closed: the terminals show "No more bets" (3.2); no wager may be '
+                          "placed or increased now (5.3)", "3.2")
+        actor = f"terminal:{seat}"
+        if kind == "withdraw":
+            clause = self.session.round.rules.clause("no_withdraw")
+            if not betting:  # 5.4: withdrawn only while the terminals show the bets open
+                raise refused(f'no wager may be withdrawn after "No more bets" ({clause})', clause)
+            slip = self.session.slip
+            kept = [e for e in slip if getattr(e, "player", None) != seat]
+            if len(kept) == len(slip):
+                raise refused(f"nothing to withdraw: seat {seat} has no wager on the slip ({clause})", clause)
+            self.session.set_slip(kept)
+            self.slip_by_terminal.discard(seat)
+            self.log.info("seat %s withdrew its wagers before the bets closed (%s)", seat, clause)
+            return
+        event = parse_event({k: v for k, v in args.items() if k != "type"} | {"player": seat, "type": kind})
+        self._record(self.session.apply(event), actor)
+        if kind == "wager":
+            self.slip_by_terminal.add(seat)
+
+    def _input(self, client: Client, args: dict[str, Any], op: Op) -> None:
+        """A screen's input (the dealer's), or a player terminal's for its own seat."""
+        if client.kind == "terminal":
+            self._terminal_input(client, args, INPUT_EVENTS[op])
+        else:
+            self._dealer_input(client, args, INPUT_EVENTS[op])
+
+    @handler(Op.WAGER, Permission.DEALER_OR_TERMINAL, EventRequest, TableState, table=True, open_fields=True,
+             terminal=True)
     def _op_wager(self, client: Client, args: dict[str, Any]) -> None:
-        """A wager after the bets closed (e.g. a double or a split's), as its transcript event."""
-        self._dealer_input(client, args, INPUT_EVENTS[Op.WAGER])
+        """A wager as its transcript event: while the bets are open it joins the slip (a
+        terminal's, for its own seat: refused naming 3.2 once the bets closed); after, e.g. a
+        double or a split's (the dealer's screen)."""
+        self._input(client, args, Op.WAGER)
 
     @handler(Op.CLAIM, Permission.DEALER, EventRequest, TableState, table=True, open_fields=True)
     def _op_claim(self, client: Client, args: dict[str, Any]) -> None:
         """A player's claim, as its transcript event."""
         self._dealer_input(client, args, INPUT_EVENTS[Op.CLAIM])
 
-    @handler(Op.DECIDE, Permission.DEALER, EventRequest, TableState, table=True, open_fields=True)
+    @handler(Op.DECIDE, Permission.DEALER_OR_TERMINAL, EventRequest, TableState, table=True, open_fields=True,
+             terminal=True)
     def _op_decide(self, client: Client, args: dict[str, Any]) -> None:
-        """A player's decision (the transcript's `decision`)."""
-        self._dealer_input(client, args, INPUT_EVENTS[Op.DECIDE])
+        """A player's decision (the transcript's `decision`); a terminal's for its own seat
+        (3.9), taken as it arrives: before its decision time ran out, or never (3.17, 3.18)."""
+        self._input(client, args, Op.DECIDE)
 
     @handler(Op.CLOSE_OFFERS, Permission.DEALER, EventRequest, TableState, table=True, open_fields=True)
     def _op_close_offers(self, client: Client, args: dict[str, Any]) -> None:
@@ -1063,7 +1249,16 @@ class TableService:
 
     @handler(Op.TIMEOUT, Permission.DEALER, EventRequest, TableState, table=True, open_fields=True)
     def _op_timeout(self, client: Client, args: dict[str, Any]) -> None:
-        """A decision's time ran out (the transcript's `timeout`)."""
+        """A decision's time ran out (the transcript's `timeout`). Electronic: the service's
+        clock records it itself (3.18); a screen's changes nothing while that clock still
+        counts (the time the terminal shows governs, 3.17) or once the default strategy plays
+        the seat (never a second time-out)."""
+        rnd = self.session.round
+        player = str(args.get("player"))
+        if rnd.rules.shared_hand and (self.clock.counting(player) or any(
+                t.player == player and t.default_strategy for t in rnd.view().terminals)):
+            self.log.info("a screen's time-out of seat %s left to the service's clock (3.17, 3.18)", player)
+            return
         self._dealer_input(client, args, INPUT_EVENTS[Op.TIMEOUT])
 
     @handler(Op.ABSENT, Permission.DEALER, EventRequest, TableState, table=True, open_fields=True)
@@ -1071,10 +1266,12 @@ class TableService:
         """A player is not present to decide (the transcript's `absent`)."""
         self._dealer_input(client, args, INPUT_EVENTS[Op.ABSENT])
 
-    @handler(Op.WITHDRAW, Permission.DEALER, EventRequest, TableState, table=True, open_fields=True)
+    @handler(Op.WITHDRAW, Permission.DEALER_OR_TERMINAL, EventRequest, TableState, table=True, open_fields=True,
+             terminal=True)
     def _op_withdraw(self, client: Client, args: dict[str, Any]) -> None:
-        """A player withdraws their remaining wagers (the transcript's `withdraw`)."""
-        self._dealer_input(client, args, INPUT_EVENTS[Op.WITHDRAW])
+        """A player withdraws their remaining wagers (the transcript's `withdraw`); a terminal
+        its own seat's wagers from the slip, only before "No more bets" (5.4)."""
+        self._input(client, args, Op.WITHDRAW)
 
     @handler(Op.POWER_FAILURE, Permission.DEALER, EventRequest, TableState, table=True, open_fields=True)
     def _op_power_failure(self, client: Client, args: dict[str, Any]) -> None:
@@ -1089,8 +1286,13 @@ class TableService:
 
     @handler(Op.SET_SLIP, Permission.DEALER, SlipRequest, TableState, table=True)
     def _op_set_slip(self, client: Client, args: dict[str, Any]) -> None:
-        """The betting slip (`wagers`: the transcript's wager fields), held until the bets close."""
+        """The betting slip (`wagers`: the transcript's wager fields), held until the bets
+        close. The wagers a terminal placed for its seat stay as the terminal left them (a
+        screen's slip sent before it heard of them does not drop them, 1.1.10)."""
         slip = [parse_event({**w, "type": "wager"}) for w in args.get("wagers", [])]
+        if self.slip_by_terminal:
+            own = [e for e in self.session.slip if getattr(e, "player", None) in self.slip_by_terminal]
+            slip = own + [e for e in slip if getattr(e, "player", None) not in self.slip_by_terminal]
         self.session.set_slip(slip)
 
     def _supervised(self, client: Client, args: dict[str, Any], op: Op) -> None:
@@ -1226,8 +1428,11 @@ class TableService:
         if self.stray is not None:  # never carried into the next round, never dropped
             raise refused(f"{self.stray['card']} is held: say where it lies first ({self.stray['reason']})")
         self._record(self.session.confirm_tentative(), actor)
+        self.last_round = {"round_id": self.round_id, "output": round_output(self.session.round),
+                           "events": [event_to_transcript(e) for e in self.session.recorded]}
         self.session.new_round()
         self.round_id = None
+        self.slip_by_terminal = set()
 
     # ------------------------------------------------------------------ the table's set-up
     def _set_table(self, client: Client, args: dict[str, Any]) -> None:

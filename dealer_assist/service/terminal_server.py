@@ -321,10 +321,13 @@ class TerminalServer:
             tls.sendall(encode({"error": ProtocolError("busy", f"too many terminal connections (the {full}'s "
                                                                "limit): close one, then connect again").as_json()}))
             return
+        joined = False
         try:
             tls.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, int(SEND_TIMEOUT_S).to_bytes(8, "little") + b"\0" * 8)
             term.send({"hello": NAME, "protocol": PROTOCOL, "seat": seat, "station": self.service.station})
             self.log.info("terminal of seat %s connected", seat)
+            self.service.terminal_joined(seat)
+            joined = True
             while term.alive:
                 line = reader.read_line()
                 if line is None:
@@ -340,6 +343,9 @@ class TerminalServer:
             term.alive = False
             with self.lock:
                 self.terminals = [t for t in self.terminals if t is not term]
+            if joined:  # the seat's last connection gone: interrupted (5.9)
+                self.log.info("terminal of seat %s disconnected", seat)
+                self.service.terminal_left(seat)
 
     def _answer(self, term: _Terminal, line: bytes) -> dict[str, Any]:
         return answer(line, lambda op, args: self._act(term, op, args), self.log, "terminal request")

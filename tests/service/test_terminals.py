@@ -179,11 +179,15 @@ def test_a_terminal_sees_only_its_own_seat_and_calls_no_screen_op(table: Termina
     everyone = screen.request("state")["output"]["next"]["pending"]
     assert {p["player"] for p in everyone} == {"t1", "t2"}  # both still to decide: t2's was cut out
 
-    for op, args in (("wager", {"player": "t2", "bet": "main", "amount": 5}), ("state", {}),
-                     ("decide", {"player": "t2", "action": "stand"})):
+    for op, args in (("state", {}), ("set_slip", {"wagers": []}), ("timeout", {"player": "t1"})):
         with pytest.raises(TerminalError) as refused:
             term.request(op, **args)
         assert refused.value.code == "auth" and f"op '{op}' is not a terminal's" in refused.value.message
+    for op, args in (("wager", {"player": "t2", "bet": "main", "amount": 5}),
+                     ("decide", {"player": "t2", "action": "stand"})):  # its own ops, for another seat
+        with pytest.raises(TerminalError) as refused:
+            term.request(op, **args)
+        assert refused.value.code == "refused" and refused.value.clause == "1.1.10"
     with pytest.raises(ServiceError) as screen_refused:  # and a screen is no terminal
         screen.request("seat")
     assert screen_refused.value.code == "auth" and "only a terminal paired to a seat" in screen_refused.value.message

@@ -32,13 +32,14 @@ SIZES = [(1024, 768), (1280, 800), (1920, 1080)]
 class TerminalTable:
     """The station, the dealer's screen (a service client) and t1's terminal directory."""
 
-    def __init__(self, tmp: Path, cards: str) -> None:
+    def __init__(self, tmp: Path, cards: str, decision_seconds: int = 20) -> None:
         self.tmp = tmp
         self.station = TerminalStation(tmp / "state", tmp / "run" / "station.sock", make_shoe(cards))
         self.station.start()
         wait_connected(self.station)
         self.screen = self.station.dealer()
-        setup = TableSetup(game="electronic", decks=6, limits=dict(LIMITS), terminals=[SEAT, "t2"], chips=CHIPS)
+        setup = TableSetup(game="electronic", decks=6, limits=dict(LIMITS), terminals=[SEAT, "t2"], chips=CHIPS,
+                           decision_seconds=decision_seconds)
         self.screen.request("set_table", setup=setup_to_json(setup), pin=SUE)
         self.directory = tmp / SEAT
         self.first = paired(self.station, SEAT, self.directory)

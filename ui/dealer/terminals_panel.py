@@ -7,7 +7,11 @@ pay or collect. The terminal whose decision is shown in the action bar below the
 is outlined; touching another deciding terminal shows its choices there.
 
 The decision time (3.18) is counted here; when it runs out the controller sends a
-``timeout`` event and the engine plays that terminal by the default strategy.
+``timeout`` event and the engine plays that terminal by the default strategy. That is the
+only clock of a screen with its own store (no station service); on a station the service
+counts every seat's time itself (dealer_assist/service/decision_clock.py) and records the
+time-out once: a ``timeout`` from this panel changes nothing there while the service's
+clock still counts or once the default strategy plays the seat.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from dealer_assist.service.ops import Op
 from dealer_assist.service.terminal_client import TerminalError
 from ui.terminal.link import TerminalLink
 
@@ -193,7 +194,7 @@ class TerminalController(QObject):
             if amount <= 0:
                 continue
             self.sending += 1
-            self.link.request("wager", self._placed_callback(bet), player=self.seat, bet=bet, amount=_number(amount))
+            self.link.request(Op.WAGER, self._placed_callback(bet), player=self.seat, bet=bet, amount=_number(amount))
 
     def _placed_callback(self, bet: str) -> Callable[[Any, TerminalError | None], None]:
         return lambda _result, error: self._placed(bet, error)
@@ -214,7 +215,7 @@ class TerminalController(QObject):
         if pending.get("hand") is not None:
             args["hand"] = pending["hand"]
         self.sending += 1
-        self.link.request("decide", self._decided, **args)
+        self.link.request(Op.DECIDE, self._decided, **args)
 
     def _decided(self, result: Any, error: TerminalError | None) -> None:
         self.sending -= 1

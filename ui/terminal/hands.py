@@ -100,17 +100,17 @@ class HandsPanel(QWidget):
         box.addStretch(1)
         self.prompt = _label(20, True)
         self.prompt.setWordWrap(True)
-        box.addWidget(self.prompt)
-        bar = QHBoxLayout()
-        bar.setSpacing(px(6))
+        ask = QHBoxLayout()  # the prompt and its time (3.17) above the choices: the row is theirs
+        ask.setSpacing(px(6))
+        ask.addWidget(self.prompt, 1)
         self.countdown = _label(24, True)
         self.countdown.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         self.countdown.hide()
-        bar.addWidget(self.countdown)
+        ask.addWidget(self.countdown)
+        box.addLayout(ask)
         self.options_box = QHBoxLayout()
         self.options_box.setSpacing(px(6))
-        bar.addLayout(self.options_box, 1)
-        box.addLayout(bar)
+        box.addLayout(self.options_box)
         self.options: dict[str, QPushButton] = {}
 
     def show_view(self, view: dict[str, Any], pending: dict[str, Any] | None) -> None:
@@ -125,8 +125,8 @@ class HandsPanel(QWidget):
         lines = self._own_lines(hands, view.get("settlements") or [], names)
         if any(e.get("type") == "timeout" for e in view.get("events") or []):  # this seat's own events only
             lines = "\n".join(filter(None, ["No decision in time: the default strategy played (3.18)", lines]))
+        self._show_options(pending)  # the choices gone first, then the results: never both (the height)
         self.player.show_lines(lines)
-        self._show_options(pending)
 
     @staticmethod
     def _own_lines(hands: list[dict[str, Any]], settlements: list[dict[str, Any]], names: dict[str, str]) -> str:
@@ -158,7 +158,7 @@ class HandsPanel(QWidget):
                 b.setProperty("role", "go")
                 b.setStyleSheet(f"font-size: {px(18)}px; padding: 2px 2px;")
                 b.ensurePolished()
-                wide = b.fontMetrics().horizontalAdvance(b.text()) + px(8) + 8  # the word whole, padding, border
+                wide = b.fontMetrics().horizontalAdvance(b.text()) + px(8) + 16  # the word whole, padding, border
                 b.setMinimumSize(max(px(TOUCH + 16), wide), px(TOUCH + 8))
                 b.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
                 b.clicked.connect(lambda _=False, o=option: self._decide(o))

@@ -17,6 +17,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from dealer_assist.service.ops import Op
 from dealer_assist.service.terminal_client import TerminalConnection, TerminalError
 from ui.common.qtfix import GuiPost
 from ui.common.worker import Worker
@@ -65,7 +66,7 @@ class TerminalLink(QObject):
                 if conn is None:
                     conn = self._reader_conn = self.new_connection()
                     self._post.post(self._reconnected)
-                self._post.post(self._show, conn.request("seat"))
+                self._post.post(self._show, conn.request(Op.SEAT))
                 delay = FIRST_DELAY_S
                 while not self._stop.is_set():
                     note = conn.wait_note(NOTE_WAIT_S)
@@ -74,7 +75,7 @@ class TerminalLink(QObject):
                     if "error" in note:  # e.g. the terminal was removed: said, then closed
                         raise TerminalError(str(note["error"].get("code")), str(note["error"].get("message")))
                     if note.get("notify") == "changed":
-                        self._post.post(self._show, conn.request("seat"))
+                        self._post.post(self._show, conn.request(Op.SEAT))
             except Exception as exc:  # noqa: BLE001 - any failure: the connection is made again
                 if conn is not None:
                     conn.close()
@@ -108,7 +109,7 @@ class TerminalLink(QObject):
                 if self._actor is None:
                     self._actor = self.new_connection()
                 result = self._actor.request(op, **args)
-                return result, self._actor.request("seat")
+                return result, self._actor.request(Op.SEAT)
             except TerminalError as exc:
                 if exc.code == "internal" and self._actor is not None:  # the connection, not the op
                     self._actor.close()

@@ -133,6 +133,8 @@ class TerminalWindow(QMainWindow):
         self.history.setWordWrap(True)
         self.history.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.history.setMinimumHeight(px(20) * HISTORY_SHOWN)
+        # the lines it has room for (newest first): its wrapped text never makes the window taller
+        self.history.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         right.addWidget(self.history)
         body.addLayout(right, 2)
         outer.addLayout(body, 1)

@@ -1,8 +1,7 @@
 """The player wagers and decides at the terminal itself (issue 38 build 2; 3.1, 3.9, 3.17).
 
-NEEDS h-termplay: until the service accepts a terminal's own `wager` and `decide` (for its
-own seat) and puts `seconds_left`/`deadline` in the view's `next`, this test fails at the
-first placed bet (today the endpoint answers "op 'wager' is not a terminal's").
+The service accepts a terminal's own `wager` and `decide` for its seat and puts the decision
+time (`seconds_left`, `deadline`) in the view's `next` (3.17): the countdown is shown.
 
 The shoe's order 10S 9H QD 8C (3.7). t1 holds the 5 chip and touches Main twice and Royal
 Match 21 once, then Place bet: 10 on the main wager, 5 on Royal Match. 10S QD = 20 against
