@@ -49,6 +49,7 @@ AUDIT_KINDS: dict[str, AuditKind] = _kinds(
     # rounds
     ("round_finish", "rounds", "a round recorded as finished", True),
     ("power_failure", "rounds", "a power failure in a round"),
+    ("terminal_interrupted", "rounds", "a player terminal dropped after its wager: the default decision (5.9.1)"),
     ("recovered", "rounds", "a round recovered after a restart"),
     ("referral", "rounds", "a round referred to the Gaming Shift Manager"),
     ("referral_resolved", "rounds", "a referred round decided"),
