@@ -22,7 +22,7 @@ from dealer_assist.service.client import ServiceClient, ServiceError
 from dealer_assist.service.ops import REGISTRY, Op, Permission, handler
 from dealer_assist.service.protocol import apply_round_delta, round_delta
 from dealer_assist.service.table import TableService
-from tests.service.conftest import Station
+from tests.service.conftest import Station, wait_connected
 
 ROOT = Path(__file__).resolve().parents[2]
 BOB = {"user": "bob", "pin": "551903"}  # a supervisor (tests/service/conftest.py)
@@ -207,6 +207,15 @@ def test_notifications_are_sent_after_the_tables_lock_and_serialised_once(
 
     s: Station = station("10S 9H QD 8C")
     c = s.dealer()
+    # the start's own changes (the shoe connecting, its shoe loaded) over before face_up: one
+    # came after it once (the compiled CI pass, version 4 after face_up's 3)
+    wait_connected(s)
+    version, still_since = c.request("state")["version"], time.monotonic()
+    while time.monotonic() - still_since < 0.5:
+        time.sleep(0.05)
+        now = c.request("state")["version"]
+        if now != version:
+            version, still_since = now, time.monotonic()
     # (name, the round's version): a screen that connects may still be told of the start (the
     # shoe connected, the table's round) after it connected; only what face_up made is counted
     told: list[tuple[str, int]] = []
