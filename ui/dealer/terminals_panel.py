@@ -21,7 +21,7 @@ from decimal import Decimal
 from typing import Any
 
 from PySide6.QtCore import QTimer
-from PySide6.QtGui import QFont, QMouseEvent
+from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from ui.common.cards import card_label
+from ui.common.labels import sized_label
 from ui.common.round_view import settled_cell
 from ui.common.style import money, pay_words, px
 from ui.common.table_view import SHORT_BET_NAMES, total_text
@@ -44,13 +45,7 @@ TERMINAL_BET_NAMES = {"bet_the_set": "BtS", "royal_match": "RM", "kings_bounty":
 
 
 def _label(text: str, size: int, bold: bool = False) -> QLabel:
-    label = QLabel(text)
-    font = QFont(label.font())
-    font.setPixelSize(px(size))
-    font.setBold(bold)
-    label.setFont(font)
-    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-    return label
+    return sized_label(size, bold, text)
 
 
 class TerminalBox(QFrame):

@@ -9,7 +9,6 @@ from decimal import Decimal
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QButtonGroup,
     QHBoxLayout,
@@ -20,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ui.common.labels import sized_label
 from ui.common.style import TOUCH, money, px, signed
 
 __all__ = ["BetSpot", "BetsPanel", "ChipBar", "limits_text"]
@@ -29,13 +29,8 @@ RESULT_WORDS = {"win": "WIN", "lose": "LOSE", "push": "PUSH", "returned": "RETUR
 
 
 def _label(size: int, bold: bool = False) -> QLabel:
-    label = QLabel()
-    font = QFont(label.font())
-    font.setPixelSize(px(size))
-    font.setBold(bold)
-    label.setFont(font)
+    label = sized_label(size, bold)
     label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)  # the spot takes the touch
-    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
     return label
 
 

@@ -10,11 +10,9 @@ from decimal import Decimal
 from typing import Any
 
 from PySide6.QtCore import QSize
-from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
-    QLabel,
     QPushButton,
     QSizePolicy,
     QVBoxLayout,
@@ -22,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from ui.common.cards import CARD_H, CARD_W, CardRow, card_label
+from ui.common.labels import sized_label
 from ui.common.style import TOUCH, px, signed
 from ui.terminal.bets import RESULT_WORDS
 
@@ -30,16 +29,6 @@ __all__ = ["ACTION_WORDS", "HandsPanel"]
 ACTION_WORDS = {"hit": "Hit", "stand": "Stand", "double": "Double", "split": "Split", "surrender": "Surrender",
                 "insurance": "Insurance", "even_money": "Even money", "no_insurance": "No insurance",
                 "decline": "No thanks"}
-
-
-def _label(size: int, bold: bool = False) -> QLabel:
-    label = QLabel()
-    font = QFont(label.font())
-    font.setPixelSize(px(size))
-    font.setBold(bold)
-    label.setFont(font)
-    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-    return label
 
 
 class CardsBox(QFrame):
@@ -52,9 +41,9 @@ class CardsBox(QFrame):
         box.setContentsMargins(px(10), px(6), px(10), px(8))
         box.setSpacing(px(4))
         head = QHBoxLayout()
-        self.title = _label(19, True)
+        self.title = sized_label(19, True)
         self.title.setText(title)
-        self.total = _label(22, True)
+        self.total = sized_label(22, True)
         self.total.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         head.addWidget(self.title, 1)
         head.addWidget(self.total)
@@ -63,7 +52,7 @@ class CardsBox(QFrame):
         self.cards: list[str] = []
         self.row = CardRow([], card_size=self.card_size)
         box.addWidget(self.row)
-        self.lines = _label(17, True)  # own hands and results under the cards
+        self.lines = sized_label(17, True)  # own hands and results under the cards
         self.lines.setWordWrap(True)
         box.addWidget(self.lines)
         self.lines.hide()
@@ -98,12 +87,12 @@ class HandsPanel(QWidget):
         box.addWidget(self.dealer)
         box.addWidget(self.player)
         box.addStretch(1)
-        self.prompt = _label(20, True)
+        self.prompt = sized_label(20, True)
         self.prompt.setWordWrap(True)
         ask = QHBoxLayout()  # the prompt and its time (3.17) above the choices: the row is theirs
         ask.setSpacing(px(6))
         ask.addWidget(self.prompt, 1)
-        self.countdown = _label(24, True)
+        self.countdown = sized_label(24, True)
         self.countdown.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         self.countdown.hide()
         ask.addWidget(self.countdown)

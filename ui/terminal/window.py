@@ -18,7 +18,6 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFont, QResizeEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
-    QLabel,
     QMainWindow,
     QPushButton,
     QSizePolicy,
@@ -27,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from ui.common.cards import card_label
+from ui.common.labels import sized_label
 from ui.common.style import (
     TOUCH,
     app_style,
@@ -54,16 +54,6 @@ PAINTED_PAIRS: tuple[tuple[str, str, str], ...] = (
     ("#111111", "#ffe0b2", "a bet's spot (role place)"), ("#111111", "#ffe082", "a decision (role go)"),
     ("#ffffff", "#1565c0", "the chip held (role toggle, checked)"))
 HISTORY_SHOWN = 5
-
-
-def _label(size: int, bold: bool = False) -> QLabel:
-    label = QLabel()
-    font = QFont(label.font())
-    font.setPixelSize(px(size))
-    font.setBold(bold)
-    label.setFont(font)
-    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-    return label
 
 
 class TerminalWindow(QMainWindow):
@@ -96,17 +86,17 @@ class TerminalWindow(QMainWindow):
         outer.setSpacing(px(6))
 
         head = QHBoxLayout()
-        self.seat_label = _label(20, True)
+        self.seat_label = sized_label(20, True)
         self.seat_label.setText(f"Seat {self.controller.seat.upper()}"
                                 + (f"  \u00b7  Table {self.table_name}" if self.table_name else ""))
-        self.banner = _label(26, True)
+        self.banner = sized_label(26, True)
         self.banner.setMinimumHeight(px(TOUCH))
-        self.meter = _label(20, True)
+        self.meter = sized_label(20, True)
         head.addWidget(self.seat_label, 3)
         head.addWidget(self.banner, 4)
         head.addWidget(self.meter, 2)
         outer.addLayout(head)
-        self.link_notice = _label(17)
+        self.link_notice = sized_label(17)
         self.link_notice.setProperty("role", "refusal")
         self.link_notice.hide()
         outer.addWidget(self.link_notice)
@@ -116,7 +106,7 @@ class TerminalWindow(QMainWindow):
         left = QVBoxLayout()
         self.hands = HandsPanel(self.controller.decide)
         left.addWidget(self.hands, 1)
-        self.refusal = _label(17)
+        self.refusal = sized_label(17)
         self.refusal.setProperty("role", "refusal")
         self.refusal.setWordWrap(True)
         self.refusal.hide()
@@ -126,10 +116,10 @@ class TerminalWindow(QMainWindow):
         right.setSpacing(px(6))
         self.bets = BetsPanel(self.controller.add_chip)
         right.addWidget(self.bets, 1)
-        self.history_title = _label(17, True)
+        self.history_title = sized_label(17, True)
         self.history_title.setText("Last rounds")
         right.addWidget(self.history_title)
-        self.history = _label(15)
+        self.history = sized_label(15)
         self.history.setWordWrap(True)
         self.history.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.history.setMinimumHeight(px(20) * HISTORY_SHOWN)
@@ -148,7 +138,7 @@ class TerminalWindow(QMainWindow):
         self.place_button = self._button("Place bet", self.controller.place, "confirm")
         for b in (self.clear_button, self.repeat_button, self.place_button):
             foot.addWidget(b, 2)
-        self.net = _label(20, True)
+        self.net = sized_label(20, True)
         self.net.setMinimumWidth(px(120))
         foot.addWidget(self.net, 2)
         outer.addLayout(foot)
