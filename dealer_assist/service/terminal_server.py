@@ -23,6 +23,7 @@ longer than a screen's op, its seat's view cut out after.
 from __future__ import annotations
 
 import contextlib
+import errno
 import itertools
 import logging
 import socket
@@ -56,6 +57,7 @@ PER_SEAT = 4  # connections one seat's certificate may hold
 MAX_TERMINALS = 128  # established terminal connections, all seats
 SEND_TIMEOUT_S = 5.0
 PAIR_LIMIT = 16384  # bytes of the pairing message
+PAIR_TRIES = 50  # port 0: ports tried for a free pair (endpoint, pairing)
 TURN_S = 0.25  # the accept loops wake this often (pushing out handshakes past their time)
 
 
@@ -91,7 +93,7 @@ class _Terminal:
 
 
 class TerminalServer:
-    """Serves terminals of ``ca`` on ``host:port`` (pairing on ``port + 1``; port 0: any two)."""
+    """Serves terminals of ``ca`` on ``host:port`` (pairing on ``port + 1``; port 0: any free such pair)."""
 
     def __init__(self, service: TableService, ca: TerminalCA, host: str, port: int, *,
                  log: logging.Logger | None = None, handshake_seconds: float = HANDSHAKE_SECONDS,
@@ -116,10 +118,8 @@ class TerminalServer:
         self.ca.ensure()
         self.station_der = ssl.PEM_cert_to_DER_cert(self.ca.station_pem.read_text(encoding="ascii"))
         mutual, pairing = server_context(self.ca, require_client=True), server_context(self.ca, require_client=False)
-        main = self._listen(self.port)
-        self.port = main.getsockname()[1]
-        pair = self._listen(self.port + 1 if self.port else 0)
-        self.pair_port = pair.getsockname()[1]
+        main, pair = self._listen_pair(self.port)
+        self.port, self.pair_port = main.getsockname()[1], pair.getsockname()[1]
         teller = threading.Thread(target=self._tell_terminals, name="terminal-notify", daemon=True)
         teller.start()
         self.threads.append(teller)
@@ -137,11 +137,29 @@ class TerminalServer:
         self.service.notify = both
         self.log.info("terminals on %s:%s (pairing on %s)", self.host, self.port, self.pair_port)
 
+    def _listen_pair(self, port: int) -> tuple[socket.socket, socket.socket]:
+        """The endpoint on ``port`` and pairing on the next (terminal_client pairs on port + 1);
+        port 0: a free port whose next one is free too (tried again while the next is taken)."""
+        for attempt in range(PAIR_TRIES):
+            main = self._listen(port)
+            try:
+                return main, self._listen(main.getsockname()[1] + 1)
+            except OSError as exc:
+                if port or exc.errno != errno.EADDRINUSE or attempt == PAIR_TRIES - 1:
+                    raise
+                self.listeners.remove(main)
+                main.close()
+        raise AssertionError("unreachable")  # the loop returns or raises
+
     def _listen(self, port: int) -> socket.socket:
         family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((self.host, port))
+        try:
+            sock.bind((self.host, port))
+        except OSError:
+            sock.close()
+            raise
         sock.listen(1024)
         sock.settimeout(TURN_S)
         self.listeners.append(sock)
