@@ -296,6 +296,10 @@ class TableState(TypedDict):
     simulated_shoe: bool
     sim_faults: list[tuple[str, str]]  # what the simulated shoe can do (sim_deal's `fault`)
     setup: dict[str, Any]
+    recall: list[dict[str, Any]]
+    face_up_next: bool  # 5.5 reported: the next card out of the shoe was face up
+    taken_back: str  # the last take-back (op take_back) in words, e.g. "stand by p1"
+    clocks: dict[str, int]  # Electronic: each pending seat's seconds left to decide (3.17), as the service counts  # the last rounds taken off the table, newest first: {"round": id, **settle output}
     enrol_code_needed: NotRequired[bool]  # op state only: this connection's enrolment needs root's code
 
 

@@ -140,6 +140,7 @@ DECISION_SECONDS = (5, 120)  # Electronic's decision time, as the set-up dialog 
 # handlers below register themselves with ``@handler``).
 ENROL_CODE_NAME = "enrol-code"  # the first enrolment's one-time code (station init writes it; root's eyes)
 HOLDING = ("noread", "gap", "error")
+RECALL_SIZE = 10  # the dealer's recall: the last ten rounds
 APPROVAL_KINDS = ("void", "resolve", "correction", "override", "accounts", "review", "undo", "key_card", "setup")
 
 
@@ -236,6 +237,8 @@ class TableService:
         self.state_at_change: TableState | None = None  # the state told at the last change (op seat cuts it)
         self.slip_by_terminal: set[str] = set()  # seats whose wagers (this round) their terminal placed
         self.last_round: dict[str, Any] | None = None  # the last round taken off the table (its result)
+        self.recall: list[dict[str, Any]] = []  # the dealer's last rounds (RECALL_SIZE), newest first
+        self.taken_back = ""  # the last take-back, in words (engine/retraction.py)
 
     # ------------------------------------------------------------------ start
     def start(self) -> None:
@@ -271,6 +274,19 @@ class TableService:
             self._restore_last_round()
         self._restore_in_flight()
         self._restore_gaps()
+        self._restore_recall()
+
+    def _restore_recall(self) -> None:
+        """The last rounds taken off the table, for the dealer's recall (their settle output
+        as the store recorded it)."""
+        self.recall = []
+        for summary in self.store.list_rounds(limit=RECALL_SIZE + 1):
+            if summary.ended_at is None:
+                continue
+            detail = self.store.get_round(summary.id)
+            if detail is not None and isinstance(detail.result, dict):
+                self.recall.append({"round": summary.id, **detail.result})
+        del self.recall[RECALL_SIZE:]
 
     def _restore_last_round(self) -> None:
         """After a restart between rounds: the last round taken off the table, replayed for
@@ -566,6 +582,7 @@ class TableService:
                        "player": exp.player, "options": list(exp.options), "rule": exp.rule, "text": exp.text},
             "output": round_output(rnd), "concluded": self.session.concluded,
             "hold": self._hold_now(), "gap": self.gaps[0] if self.gaps else None, "referral": self.referral, "queued": len(self.queue), "stray": self.stray,
+            "face_up_next": self.face_up_next,
             "in_flight": [{"seq": s, "card": card} for s, v in sorted(self.in_flight.items())
                           for card in v.get("cards") or [v["card"]]],
             "under_min": sorted(self.session.under_min), "shoe": dict(self.shoe),
@@ -573,7 +590,19 @@ class TableService:
             "needs_enrolment": self.store.needs_enrolment(), "simulated_shoe": self.simulator is not None,
             "sim_faults": list(SIM_FAULTS.items()) if self.simulator is not None else [],
             "setup": setup_to_json(self.setup),
+            "recall": list(self.recall),
+            "clocks": self._clocks_now(),
+            "taken_back": self.taken_back,
         }
+
+    def _clocks_now(self) -> dict[str, int]:
+        """The pending seats' decision time left (3.17): the service's clock, the only one."""
+        clocks = {}
+        for seat in self.pending_seats:
+            clock = self.clock.get(seat)
+            if clock is not None:
+                clocks[seat] = clock.seconds_left()
+        return clocks
 
     def _hold_now(self) -> str:
         """What holds the table: a card missing or unread, then any restart gap not answered."""
@@ -609,6 +638,8 @@ class TableService:
             self.gaps.pop(0)
 
     def _changed(self) -> None:
+        if self.session.concluded:
+            self.face_up_next = False  # 5.5's report is for this round's next card: none comes
         self._set_clocks()
         self.version += 1
         self.state_at_change = self.state()
@@ -1286,10 +1317,14 @@ class TableService:
 
     @handler(Op.SET_SLIP, Permission.DEALER, SlipRequest, TableState, table=True)
     def _op_set_slip(self, client: Client, args: dict[str, Any]) -> None:
-        """The betting slip (`wagers`: the transcript's wager fields), held until the bets
-        close. The wagers a terminal placed for its seat stay as the terminal left them (a
-        screen's slip sent before it heard of them does not drop them, 1.1.10)."""
-        slip = [parse_event({**w, "type": "wager"}) for w in args.get("wagers", [])]
+        """The betting slip (`wagers`: the transcript's wager fields; a claim for free slots
+        with its `type` "claim", 3.17.2), held until the bets close. The wagers a terminal
+        placed for its seat stay as the terminal left them (a screen's slip sent before it
+        heard of them does not drop them, 1.1.10)."""
+        entries = list(args.get("wagers", []))
+        if any(not isinstance(w, dict) or w.get("type", "wager") not in ("wager", "claim") for w in entries):
+            raise ProtocolError("bad_request", "the slip holds wagers and claims only (5.3)")
+        slip = [parse_event({"type": "wager", **w}) for w in entries]
         if self.slip_by_terminal:
             own = [e for e in self.session.slip if getattr(e, "player", None) in self.slip_by_terminal]
             slip = own + [e for e in slip if getattr(e, "player", None) not in self.slip_by_terminal]
@@ -1428,8 +1463,12 @@ class TableService:
         if self.stray is not None:  # never carried into the next round, never dropped
             raise refused(f"{self.stray['card']} is held: say where it lies first ({self.stray['reason']})")
         self._record(self.session.confirm_tentative(), actor)
-        self.last_round = {"round_id": self.round_id, "output": round_output(self.session.round),
+        output = round_output(self.session.round)
+        self.last_round = {"round_id": self.round_id, "output": output,
                            "events": [event_to_transcript(e) for e in self.session.recorded]}
+        if self.round_id is not None:
+            self.recall = [{"round": self.round_id, **output}, *(r for r in self.recall if r.get("round") != self.round_id)]
+            del self.recall[RECALL_SIZE:]
         self.session.new_round()
         self.round_id = None
         self.slip_by_terminal = set()
@@ -1624,8 +1663,8 @@ class TableService:
             if name in ("card", "multi"):  # not lost: kept in the log for the technician
                 self.log.critical("card not recorded (store refused): %s", event)
             return number
-        if name == "fault":
-            self.store.add_audit("shoe_fault", actor="shoe", detail=event)
+        if name == "fault":  # with the round it happened in (the review's "who did what")
+            self.store.add_audit("shoe_fault", actor="shoe", round_id=self.round_id, detail=event)
             self.shoe["fault"] = f"{event.get('code', '')} {event.get('text', '')}".strip()
             return number
         if name in HOLDING or (name == "multi" and int(event.get("count", 0)) > len(event.get("cards", []))):
@@ -1732,9 +1771,13 @@ class TableService:
             who = f"supervisor:{user}"
         if self.round_id is None:
             raise refused("nothing taken back: the round has not begun (5.3)")
+        if approval is not None and self.session.tentative and not self.session.take_back_refusal(supervisor=True):
+            # a card waiting for Hit or Double is a hit: recorded, then taken back with its card
+            self._record(self.session.confirm_tentative(), who)
         taken = self.session.take_back(supervisor=approval is not None)
         self.store.withdraw_events(self.round_id, len(taken.events), actor=who,
                                    reason=f"undo: {taken.describe}", approval=approval)
+        self.taken_back = taken.describe  # what the screen says was taken back
         for card in taken.cards:  # in flight again, on disk first (reported after any restart)
             seq = card.shoe_seq
             if seq is not None:

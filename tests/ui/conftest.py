@@ -17,29 +17,25 @@ import pytest  # noqa: E402
 
 from dealer_assist.base.cards import cards  # noqa: E402
 from dealer_assist.engine.table_setup import TableSetup  # noqa: E402
-from dealer_assist.store import TEST_PIN_COST, Store  # noqa: E402
 from tests.ui.driving import TableDriver  # noqa: E402
-from ui.dealer.app import Table, build_table  # noqa: E402
+from tests.ui.service_table import ServiceTable, start_table  # noqa: E402
 
 
 @pytest.fixture
 def make_table(qtbot: Any, tmp_path: Path) -> Iterator[Callable[..., TableDriver]]:
-    tables: list[Table] = []
+    """The dealer's screen on a station service of its own (tests/ui/service_table.py)."""
+    tables: list[ServiceTable] = []
 
     def make(setup: TableSetup, card_text: str, *, db: Path | None = None,
              users: dict[str, tuple[str, list[str]]] | None = None) -> TableDriver:
-        db_path = db or tmp_path / "table.db"
-        if users:
-            store = Store.open(db_path, pin_cost=TEST_PIN_COST)  # cheap hashes for tests
-            for name, (pin, roles) in users.items():
-                store.create_user(name, pin, roles)
-            store.close()
-        table = build_table(setup, db=str(db_path), dealer="ann", sim_cards=list(cards(card_text)),
-                            sim_link=str(tmp_path / f"shoe{len(tables)}"))
+        table = start_table(tmp_path, len(tables), setup, list(cards(card_text)),
+                            db=db or tmp_path / "table.db", users=users)
         tables.append(table)
         qtbot.addWidget(table.window)
         table.window.resize(1600, 1000)
         table.window.show()
+        table.window.activateWindow()  # the dealer's screen in front: its keys go to it
+        qtbot.waitUntil(table.window.isActiveWindow, timeout=5000)
         driver = TableDriver(qtbot, table)
         driver.wait_ready()
         return driver

@@ -8,13 +8,13 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 
-from ui.dealer.app import Table
+from tests.ui.service_table import ServiceTable
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
 class TableDriver:
-    def __init__(self, qtbot: Any, table: Table) -> None:
+    def __init__(self, qtbot: Any, table: ServiceTable) -> None:
         self.qtbot = qtbot
         self.table = table
         self.window = table.window
@@ -22,8 +22,8 @@ class TableDriver:
 
     def wait_ready(self) -> None:
         c = self.controller
-        self.qtbot.waitUntil(lambda: c.store is not None and c.rnd is not None and c.shoe.connected
-                             and c.session_id is not None, timeout=10000)
+        self.qtbot.waitUntil(lambda: bool(c.service_state) and c.rnd is not None and c.shoe.connected,
+                             timeout=10000)
 
     def settled_writes(self) -> None:
         """Wait until every accepted event is on disk (and so on screen)."""
@@ -55,9 +55,28 @@ class TableDriver:
         """Press the simulated shoe's Deal button; wait until the card is recorded and shown."""
         for _ in range(count):
             before = self._cards_recorded()
-            self.qtbot.mouseClick(self.window.sim_panel.deal_button, Qt.MouseButton.LeftButton)
+            self.qtbot.mouseClick(self.deal_button(), Qt.MouseButton.LeftButton)
             self.qtbot.waitUntil(lambda b=before: self._cards_recorded() > b, timeout=5000)
             self.settled_writes()
+
+    def deal_button(self) -> Any:
+        """The simulated shoe's *Deal a card* on the window's tool bar (the service deals)."""
+        return self.sim_button("deal")
+
+    def sim_button(self, fault: str) -> Any:
+        """The simulated shoe's button for ``fault`` (dealer_assist/service/sim_faults.py) on
+        the window's tool bar: the service does it on its shoe."""
+        from PySide6.QtGui import QAction
+        from PySide6.QtWidgets import QToolBar
+
+        bar = self.window.findChild(QToolBar, "simulated_shoe")
+        action = self.window.findChild(QAction, f"sim_{fault}")
+        assert bar is not None and action is not None, f"no simulated shoe's {fault} on the screen"
+        return bar.widgetForAction(action)
+
+    def sim(self, fault: str) -> None:
+        """Tap the simulated shoe's ``fault`` (deal, noread, double, damaged, lost_frame ...)."""
+        self.qtbot.mouseClick(self.sim_button(fault), Qt.MouseButton.LeftButton)
 
     def _cards_recorded(self) -> int:
         # an implied hit's card is shown at once and stored with the next event

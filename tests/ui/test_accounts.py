@@ -65,7 +65,7 @@ def test_first_start_enrols_a_supervisor_then_dealers_log_in(make_table: MakeTab
     # Sue enrols, adds ann as a dealer in the accounts dialog; ann's first log-in asks her to
     # replace the PIN sue chose; her shift starts; End shift logs her out.
     t = make_table(SETUP, CARDS)
-    db = t.controller.store.path
+    db = t.table.store_path
     shifts = Shifts(t.controller, t.window)
     shifts.start()
     t.qtbot.waitUntil(lambda: isinstance(shifts.dialog, EnrolmentDialog) and shifts.dialog.isVisible(), timeout=5000)
@@ -120,7 +120,6 @@ def test_first_start_enrols_a_supervisor_then_dealers_log_in(make_table: MakeTab
     t.qtbot.waitUntil(lambda: isinstance(shifts.dialog, PinDialog) and shifts.dialog.isVisible()
                       and shifts.dialog is not login, timeout=5000)
     assert shifts.dialog.message.text() == "ann's shift ended."
-    t.controller.store_worker.wait_idle()
     assert audit(db) == [
         ("supervisor_enrolled", "sue", "sue"),
         ("user_created", "supervisor:sue", "ann"),
@@ -223,7 +222,6 @@ def test_wrong_pins_lock_the_log_in_across_a_restart(make_table: MakeTable, tmp_
     click(t2, again.ok_button)
     t2.qtbot.waitUntil(lambda: again.ok_button.isEnabled(), timeout=10000)
     assert again.message.text().startswith("Too many wrong PINs: locked until")
-    t2.controller.store_worker.wait_idle()
     kinds = [k for k, actor, _ in audit(db) if actor == "ann"]
     assert kinds == ["login_failed", "login_failed", "login_failed", "pin_lockout", "pin_locked", "pin_locked"]
 
@@ -308,10 +306,9 @@ def test_a_void_is_written_with_its_approval_and_its_result(make_table: MakeTabl
     click(t, dialog.ok_button)
     t.qtbot.waitUntil(lambda: t.controller.rnd.status() == "void", timeout=15000)
     t.settled_writes()
-    t.controller.store_worker.wait_idle()
     assert t.controller.store_error == ""
     rid = t.controller.round_id
-    with Store.open_readonly(t.controller.store.path) as store:
+    with Store.open_readonly(t.table.store_path) as store:
         assert [e["type"] for e in store.events(rid)] == ["wager", "no_more_bets", "card", "card", "void"]
         detail = store.get_round(rid)
         assert detail is not None and detail.summary.status == "void"

@@ -31,7 +31,7 @@ def test_card_dealt_to_completed_dealer_hand_is_discarded(make_table: MakeTable)
     # The dealer then puts another card (5♣) on the dealer's hand: the dealer marks where it
     # lies ("Card elsewhere", next card -> Dealer) and the shoe deals it. The ruling (5.6) shows
     # the move dealer -> discard, and t1 is still paid 100 (not 17 + 5 = 22, a dealer bust).
-    setup = TableSetup(game="electronic", decks=6, terminals=["t1"], decision_seconds=600)
+    setup = TableSetup(game="electronic", decks=6, terminals=["t1"], decision_seconds=120)
     t = make_table(setup, "10H 7C 9S 10D 5C 2C")
     _electronic_round(t)
     assert t.settlement_rows() == [("t1", "hand 1", "Main", "PAY 100", "4.5.2", "final")]
@@ -51,8 +51,7 @@ def test_card_dealt_to_completed_dealer_hand_is_discarded(make_table: MakeTable)
     assert t.settlement_rows() == [("t1", "hand 1", "Main", "PAY 100", "4.5.2", "final")]
     t.screenshot("ruling_5_6")
     # the ruling is recorded with the round in the store
-    t.controller.store_worker.wait_idle()
-    store = Store.open_readonly(t.controller.store.path)
+    store = Store.open_readonly(t.table.store_path)
     detail = store.get_round(store.list_rounds(limit=1)[0].id)
     store.close()
     assert detail is not None and detail.result is not None
@@ -63,7 +62,7 @@ def test_void_needs_a_supervisor_pin(make_table: MakeTable) -> None:
     # A void returns every wager (result "returned", net 0) citing 5.1. It is a supervisor action:
     # a wrong PIN, or a dealer's PIN, leaves the round as it was; the supervisor's PIN voids it.
     users = {"sam": ("482913", ["supervisor"]), "dan": ("730418", ["dealer"])}
-    setup = TableSetup(game="electronic", decks=6, terminals=["t1"], decision_seconds=600)
+    setup = TableSetup(game="electronic", decks=6, terminals=["t1"], decision_seconds=120)
     t = make_table(setup, "10H 7C 9S 10D 2C", users=users)
     t.bet("t1", "main", [100])
     t.press("no_more_bets")
@@ -95,8 +94,7 @@ def test_void_needs_a_supervisor_pin(make_table: MakeTable) -> None:
     assert t.window.prompt.headline.text() == "Round void: return every wager"
     t.screenshot("void")
     # the approval and the refusals are in the audit log
-    t.table.controller.store_worker.wait_idle()
-    store = Store.open_readonly(t.controller.store.path)
+    store = Store.open_readonly(t.table.store_path)
     kinds = [e.kind for e in store.audit_entries()]
     store.close()
     assert kinds.count("approval_refused") == 2 and "void" in kinds
@@ -203,7 +201,7 @@ def test_double_feed_the_player_picks_the_card(make_table: MakeTable) -> None:
 def test_review_opens_from_the_table_only_with_a_supervisor_pin(make_table: MakeTable) -> None:
     # Issue 9: the supervisor's review is reachable from the dealer's screen behind the PIN.
     users = {"sam": ("482913", ["supervisor"]), "dan": ("730418", ["dealer"])}
-    setup = TableSetup(game="electronic", decks=6, terminals=["t1"], decision_seconds=600)
+    setup = TableSetup(game="electronic", decks=6, terminals=["t1"], decision_seconds=120)
     t = make_table(setup, "10H 7C 9S 10D 2C", users=users)
 
     def try_pin(name: str, pin: str) -> None:
@@ -224,7 +222,7 @@ def test_review_opens_from_the_table_only_with_a_supervisor_pin(make_table: Make
     from ui.review.app import ReviewWindow
 
     assert isinstance(review, ReviewWindow) and review.isVisible()
-    assert str(review.db_path) == str(t.controller.store.path)  # this table's own store
+    assert str(review.db_path) == str(t.table.store_path)  # this table's own store
     assert review.windowTitle().startswith("Dealer Assist review")
     review.close()
 
@@ -232,7 +230,7 @@ def test_review_opens_from_the_table_only_with_a_supervisor_pin(make_table: Make
 def test_face_up_card_is_played_as_normal_and_ruled(make_table: MakeTable) -> None:
     # 5.5: the dealer reports the next card was found face up in the shoe; it is played where it
     # would have gone (electronic: the first Player card) and the ruling is recorded.
-    setup = TableSetup(game="electronic", decks=6, terminals=["t1"], decision_seconds=600)
+    setup = TableSetup(game="electronic", decks=6, terminals=["t1"], decision_seconds=120)
     t = make_table(setup, "10H 7C 9S 10D 2C")
     t.bet("t1", "main", [100])
     t.press("no_more_bets")

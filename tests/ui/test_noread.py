@@ -33,7 +33,7 @@ def _table(make_table: MakeTable, game: str) -> TableDriver:
     initial = [("9" if n % 2 else "7") + suit for n in range(INITIAL[game])]
     text = " ".join([*initial, "2" + suit, "3" + suit, *(["10" + suit] * 6)])
     if game == "electronic":
-        setup = TableSetup(game=game, decks=6, terminals=["p1", "p2"], decision_seconds=600)
+        setup = TableSetup(game=game, decks=6, terminals=["p1", "p2"], decision_seconds=120)
     else:
         setup = TableSetup(game=game, decks=6, areas=5, seated={"p1": 1, "p2": 2})
     t = make_table(setup, text, users=SUPERVISOR)
@@ -84,8 +84,7 @@ def test_noread_on_an_implied_hit_keyed_in_with_a_supervisor(make_table: MakeTab
     assert list(t.controller.current.events) == before and t.controller.hold_reason
     key_in_with_pin(t, card)
     _took_the_card(t, game, card)
-    t.controller.store_worker.wait_idle()
-    store = Store.open_readonly(t.controller.store.path)
+    store = Store.open_readonly(t.table.store_path)
     keyed = store.audit_entries(kind="card_keyed")
     approvals = store.audit_entries(kind="key_card")
     store.close()

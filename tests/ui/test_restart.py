@@ -132,7 +132,7 @@ def test_implied_hit_card_survives_a_kill_and_is_asked_hit_or_double(make_table:
     t.qtbot.waitUntil(lambda: "hit_held" in t.window.prompt.buttons, timeout=5000)
     assert "HELD after the restart" in t.window.prompt.headline.text()
     assert "double" in t.window.prompt.buttons
-    t.qtbot.mouseClick(t.window.sim_panel.deal_button, Qt.MouseButton.LeftButton)
+    t.sim("deal")
     t.qtbot.waitUntil(lambda: len(c.stray_queue) == 1, timeout=5000)
     assert len(c.events) == 5  # 8♣ is not given to anyone yet
     # nothing else decides it for her: a Stand now is refused (it would have made the card a hit)

@@ -112,14 +112,14 @@ def test_a_card_that_fits_no_reading_is_held_and_placed(make_table: MakeTable) -
     t.deal(1)
     assert t.controller.rnd.status() == "settled"
     before = list(t.controller.events)
-    t.qtbot.mouseClick(t.window.sim_panel.deal_button, Qt.MouseButton.LeftButton)
+    t.sim("deal")
     t.qtbot.waitUntil(lambda: t.controller.stray_card == "4H", timeout=5000)
     stray = t.window.stray
     assert stray.isVisibleTo(t.window) and not t.window.prompt.isVisibleTo(t.window)
     assert "discard" in stray.buttons and "area:1/1" not in stray.buttons
     assert t.controller.events == before  # nothing recorded yet
-    t.qtbot.mouseClick(t.window.sim_panel.deal_button, Qt.MouseButton.LeftButton)  # 2♣ waits
-    t.qtbot.waitUntil(lambda: len(t.controller.stray_queue) == 1, timeout=5000)
+    t.sim("deal")  # 2♣ waits
+    t.qtbot.waitUntil(lambda: t.controller.queued == 1, timeout=5000)
     t.qtbot.mouseClick(stray.buttons["discard"], Qt.MouseButton.LeftButton)
     t.settled_writes()
     assert _without_seq(t.controller.events[len(before):len(before) + 1]) == [
@@ -228,11 +228,10 @@ def test_referral_and_the_shift_managers_decision(make_table: MakeTable, tmp_pat
     t.qtbot.mouseClick(dialog.buttons["dispute"], Qt.MouseButton.LeftButton)  # the reason, from the short list
     assert t.controller.referred.endswith("(6.1): A player disputes the round")
     assert t.window.prompt.headline.text() == "Referred to the Gaming Shift Manager (6.1)"
-    t.qtbot.waitUntil(lambda: not t.controller.store_worker._pending, timeout=5000)
     assert _round_status(tmp_path / "table.db") == "referred"
     before = len(t.controller.events)
-    t.qtbot.mouseClick(t.window.sim_panel.deal_button, Qt.MouseButton.LeftButton)
-    t.qtbot.waitUntil(lambda: len(t.controller.stray_queue) == 1, timeout=5000)
+    t.sim("deal")
+    t.qtbot.waitUntil(lambda: t.controller.queued == 1, timeout=5000)
     assert len(t.controller.events) == before
     t.press("resolve_continue")
     pin = t.window.pin_dialog
@@ -242,7 +241,6 @@ def test_referral_and_the_shift_managers_decision(make_table: MakeTable, tmp_pat
     t.qtbot.waitUntil(lambda: not t.controller.referred, timeout=10000)
     t.settled_writes()
     assert _without_seq(t.controller.events[before:]) == [{"type": "card", "card": "6D"}]
-    t.qtbot.waitUntil(lambda: not t.controller.store_worker._pending, timeout=5000)
     assert _round_status(tmp_path / "table.db") == "in_progress"
     rid = t.controller.round_id
     store = Store.open_readonly(tmp_path / "table.db")
@@ -271,7 +269,6 @@ def test_shoe_fault_banner_and_its_round(make_table: MakeTable, tmp_path: Path) 
     t.window._shoe_changed()
     assert t.window.prompt.isVisibleTo(t.window)
     rid = t.controller.round_id
-    t.qtbot.waitUntil(lambda: not t.controller.store_worker._pending, timeout=5000)
     store = Store.open_readonly(tmp_path / "table.db")
     try:
         faults = [(a.kind, a.round_id) for a in store.audit_entries(kind="shoe_fault")]

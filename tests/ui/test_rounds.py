@@ -8,6 +8,8 @@ expected amounts are worked out by hand from the rules in the comments.
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
@@ -107,7 +109,7 @@ def test_electronic_terminal_stands_and_wins(make_table: MakeTable) -> None:
     # Electronic: one shared Player hand; deal order Player, Dealer, Player (3.7).
     # Player 10♥ 9♠ = 19; dealer 7♣. Terminal t1 (main 100) stands; dealer 7 + 10♦ = 17 stands.
     # 19 beats 17: t1 wins even money, +100 (4.5.2 in Electronic's numbering).
-    setup = TableSetup(game="electronic", decks=6, terminals=["t1", "t2"], decision_seconds=600)
+    setup = TableSetup(game="electronic", decks=6, terminals=["t1", "t2"], decision_seconds=120)
     t = make_table(setup, "10H 7C 9S 10D 2C")
     t.bet("t1", "main", [100])
     t.press("no_more_bets")
@@ -127,22 +129,19 @@ def test_electronic_terminal_stands_and_wins(make_table: MakeTable) -> None:
 
 def test_electronic_terminal_time_out_plays_the_default_strategy(make_table: MakeTable) -> None:
     # The same cards as above, but t1 does not decide. The terminal's decision time (3.18) is
-    # counted down by the panel (ticked here by hand, not by the clock); at 0 the screen sends
+    # counted down by the station service's clock (the panel shows it); at 0 the service records
     # "timeout" and the default strategy plays t1: draw while hard <= 11 or soft <= 16, so
     # hard 19 stands. Dealer 7 + 10 = 17; 19 beats 17: +100 (4.5.2).
-    setup = TableSetup(game="electronic", decks=6, terminals=["t1"], decision_seconds=3)
+    setup = TableSetup(game="electronic", decks=6, terminals=["t1"], decision_seconds=5)  # the least (3.18.1)
     t = make_table(setup, "10H 7C 9S 10D 2C")
     t.bet("t1", "main", [100])
     t.press("no_more_bets")
     t.deal(3)
     panel = t.window.terminals
-    panel._timer.stop()  # the test ticks the countdown itself
-    panel._tick()
-    assert panel.countdowns["t1"].text() == "H1: 2 s left"
-    panel._tick()
-    panel._tick()
-    t.settled_writes()
-    assert t.controller.events[-1] == {"type": "timeout", "player": "t1"}
+    t.qtbot.waitUntil(lambda: "t1" in panel.countdowns
+                      and re.fullmatch(r"H1: [1-5] s left", panel.countdowns["t1"].text()) is not None,
+                      timeout=5000)
+    t.qtbot.waitUntil(lambda: t.controller.events[-1] == {"type": "timeout", "player": "t1"}, timeout=15000)
     t.deal(1)
     assert t.settlement_rows() == [("t1", "hand 1", "Main", "PAY 100", "4.5.2", "final")]
 
@@ -193,7 +192,7 @@ def test_electronic_terminal_shows_its_insurance_before_it_is_settled(make_table
     # Electronic: Player 10♥ 9♠, dealer A♣ (3.7). t1 (main 100) takes insurance at its terminal:
     # exactly half its wager, 50 (Electronic's insurance rule). Its box shows the 50 at once,
     # before the dealer's second card settles it (it is no settlement entry yet).
-    setup = TableSetup(game="electronic", decks=6, terminals=["t1", "t2"], decision_seconds=600)
+    setup = TableSetup(game="electronic", decks=6, terminals=["t1", "t2"], decision_seconds=120)
     t = make_table(setup, "10H AC 9S 5D")
     t.bet("t1", "main", [100])
     t.press("no_more_bets")
@@ -213,7 +212,7 @@ def test_electronic_terminal_shows_its_insurance_before_it_is_settled(make_table
 def test_electronic_terminal_shows_the_cards_it_drew(make_table: MakeTable) -> None:
     # Electronic: shared Player 5♥ 6♠ = 11, dealer 7♣ (3.7). t1 hits and draws 9♦ for its own
     # hand: 5 + 6 + 9 = 20, shown as the card, not only the total; t1 stands.
-    setup = TableSetup(game="electronic", decks=6, terminals=["t1"], decision_seconds=600)
+    setup = TableSetup(game="electronic", decks=6, terminals=["t1"], decision_seconds=120)
     t = make_table(setup, "5H 7C 6S 9D 10D 2C")
     t.bet("t1", "main", [100])
     t.press("no_more_bets")

@@ -18,8 +18,7 @@ def test_a_new_setup_is_recorded_and_found_at_the_next_launch(make_table: MakeTa
                      seated={"bob": 2}, terminals=[], decision_seconds=20)
     assert t.controller.apply_setup(new)
     t.window.setup_saved(new)  # what the setup dialog's OK does after the controller accepts it
-    t.controller.store_worker.wait_idle()
-    db = str(t.controller.store.path)
+    db = str(t.table.store_path)
     assert remembered_setup(db) == new
     store = Store.open_readonly(db)
     entries = store.audit_entries(kind=SETUP_AUDIT_KIND)

@@ -21,8 +21,7 @@ USERS = {"sam": ("482913", ["supervisor"]), "dan": ("730418", ["dealer"])}
 
 
 def audit(t: TableDriver) -> list[Any]:
-    t.controller.store_worker.wait_idle()
-    with Store.open_readonly(t.controller.store.path) as store:
+    with Store.open_readonly(t.table.store_path) as store:
         return store.audit_entries()
 
 
@@ -40,7 +39,7 @@ def test_station_setup_needs_a_supervisor_and_is_audited(make_table: MakeTable, 
     path.write_text('[table]\nname = "BJ-07"\npit = "Pit 2"\n[shoe]\nport = "/dev/dealer-shoe"\n')
     cfg = station.load_config(path)
     t = make_table(TableSetup(game="lucky8", decks=6, areas=7), "10C 4S", users=USERS)
-    action = add_station_action(t.window, t.controller, cfg, t.controller.store.path)
+    action = add_station_action(t.window, t.controller, cfg, t.table.store_path)
     before = path.read_text()
 
     action.trigger()
@@ -110,7 +109,7 @@ def test_significant_events_in_the_audit_log_with_their_round(make_table: MakeTa
     # and the supervisor's review shows them with the round
     from ui.review.app import ReviewWindow, open_review
 
-    review = open_review(t.controller.store.path)
+    review = open_review(t.table.store_path)
     assert isinstance(review, ReviewWindow)
     t.qtbot.addWidget(review)
     review.open_round(round_id)

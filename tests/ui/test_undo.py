@@ -24,7 +24,7 @@ USERS = {"sam": ("482913", ["supervisor"])}
 
 def _setup(game: str) -> TableSetup:
     if game == "electronic":
-        return TableSetup(game=game, decks=6, terminals=["p1", "p2"], decision_seconds=600)
+        return TableSetup(game=game, decks=6, terminals=["p1", "p2"], decision_seconds=120)
     return TableSetup(game=game, decks=6, areas=5, seated={"p1": 1, "p2": 2})
 
 
@@ -79,8 +79,7 @@ def test_undo_takes_back_a_stray_stand_and_refuses_after_the_next_card(make_tabl
     assert _asked(t) == asked and t.window.prompt.headline.text() == headline
     assert c.events == events
     assert "stand" in t.window.notice.text()
-    c.store_worker.wait_idle()
-    store = Store.open_readonly(c.store.path)
+    store = Store.open_readonly(t.table.store_path)
     rid = store.list_rounds(limit=1)[0].id
     [entry] = store.audit_entries(round_id=rid, kind="event_withdrawn")
     assert store.events(rid) == events
@@ -113,8 +112,7 @@ def test_undo_takes_back_a_stray_stand_and_refuses_after_the_next_card(make_tabl
     t.settled_writes()
     assert c.stray_card == "2" + SUIT.get(game, "C")
     assert [e.type for e in c.current.events] == before[:-2]
-    c.store_worker.wait_idle()
-    store = Store.open_readonly(c.store.path)
+    store = Store.open_readonly(t.table.store_path)
     entries = store.audit_entries(round_id=rid, kind="event_withdrawn")
     store.close()
     assert entries[-1].actor == "supervisor:sam" and entries[-1].detail["supervisor"] == "sam"

@@ -448,9 +448,9 @@ def build_client_screen(link: Any, cfg: StationConfig | None, socket_path: Path,
     simulated = bool(info.get("simulated"))
     setup = setup_from_station(default_setup(), cfg, game)
     controller = StationController(setup, link)
-    controller.open_store(None)  # the service's state
+    controller.open_store(None)  # the service's state, its set-up included
     header = controller.config
-    if header.get("game"):
+    if header.get("game") and not isinstance(controller.service_state.get("setup"), dict):
         setup = replace(setup, game=str(header["game"]), decks=int(header.get("decks", setup.decks)),
                         areas=int(header.get("areas") or setup.areas))
         setup, _ = usable_setup(setup)

@@ -144,6 +144,7 @@ class TableController(QObject):
         self.events: list[dict[str, Any]] = []
         self.unacknowledged = 0  # events applied but not yet on disk
         self.recall: list[dict[str, Any]] = []  # the last rounds' settle output, newest first
+        self.clocks: dict[str, int] | None = None  # the station service's decision clocks (3.17); None: none
         self.restored = False  # the open round came back after a restart (5.29)
         self.last_refusal = ""
         self.last_refusal_text = ""

@@ -973,7 +973,7 @@ class DealerWindow(QMainWindow):
         if self.terminals.isHidden() == electronic:
             self.terminals.setVisible(electronic)
         if electronic:
-            self.terminals.refresh(rnd, output)
+            self.terminals.refresh(rnd, output, c.clocks)
         stray = c.stray_card
         double_after = self._double_after if c.can_double_last_card() else None
         split_hands = self._split_hands(rnd) if status == "in_progress" and not c.betting else []

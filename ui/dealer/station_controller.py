@@ -26,7 +26,7 @@ from dealer_assist.base.errors import DealerAssistError, RuleRefusal, Transcript
 from dealer_assist.engine.events import Event
 from dealer_assist.engine.session import TableSession
 from dealer_assist.engine.table_setup import TableSetup, setup_from_json, setup_to_json
-from dealer_assist.engine.transcript import event_to_transcript, parse_event
+from dealer_assist.engine.transcript import describe_event, event_to_transcript, parse_event
 from dealer_assist.service.client import ServiceError
 from dealer_assist.service.ops import INPUT_EVENTS, SUPERVISED_EVENTS, Op
 from dealer_assist.store import PinCheck
@@ -51,6 +51,7 @@ class StationController(TableController):
         self.service_state: dict[str, Any] = {}
         self.service_closed = False
         self.was_referred = False
+        self.queued = 0  # cards waiting behind a held one (the service's queue)
         self.sent_slip: list[dict[str, Any]] = []  # the slip the service holds (in its memory only)
         # the log-in dialog again, when a restarted service cannot resume the shift (ui/dealer/app.py)
         self.login_lost: Callable[[], None] = lambda: None
@@ -73,6 +74,11 @@ class StationController(TableController):
         self.show_state(state)
         if done is not None:
             done(True)
+
+    @property
+    def implied_held(self) -> bool:
+        """The service holds the implied card since a restart: Hit or Double before anything else."""
+        return bool(self.service_state.get("tentative_held"))
 
     def show_notified(self, state: object) -> None:
         """The service's ``round`` notification; the state this screen shows already (the
@@ -135,8 +141,9 @@ class StationController(TableController):
             self.sent_slip = []  # the bets closed: the slip is the round's now
         self.events = list(state.get("events") or [])
         referral = state.get("referral")
-        self.referred = (f"the round was referred to the Gaming Shift Manager: {referral.get('text', '')} "
-                         f"({referral.get('rule', '')})") if isinstance(referral, dict) else ""
+        self.referred = str(referral.get("text") or "") if isinstance(referral, dict) else ""  # the dealer's words (6.1)
+        self.face_up_next = bool(state.get("face_up_next"))  # 5.5 reported for the next card
+        self.queued = int(state.get("queued") or 0)  # cards behind a held one, in the service's queue
         hold = str(state.get("hold") or "")
         stray = state.get("stray") or None
         held_changed = bool(referral) != self.was_referred or hold != self.hold_reason or (stray or {}).get("card") != self.stray_card
@@ -145,6 +152,12 @@ class StationController(TableController):
         self.stray_card = str(stray["card"]) if isinstance(stray, dict) and stray.get("card") else None
         self.stray_reason = str(stray.get("reason", "")) if isinstance(stray, dict) else ""
         self.show_shoe(state.get("shoe") or {})
+        clocks = state.get("clocks")
+        self.clocks = {str(k): int(v) for k, v in clocks.items()} if isinstance(clocks, dict) else {}
+        recall = state.get("recall")
+        if isinstance(recall, list) and recall != self.recall:
+            self.recall = list(recall)  # the service's last rounds, newest first
+            self.recall_changed.emit()
         self.changed.emit()
         if held_changed:
             self.hold_changed.emit()
@@ -153,7 +166,8 @@ class StationController(TableController):
         if not isinstance(shoe, dict):
             return
         connected = bool(shoe.get("connected"))
-        if (connected, str(shoe.get("port", ""))) == (self.shoe.connected, self.shoe.port):
+        if (connected, str(shoe.get("port", "")), str(shoe.get("fault", ""))) == (
+                self.shoe.connected, self.shoe.port, self.shoe.fault):
             return
         self.shoe.connected = connected
         self.shoe.ever_connected = self.shoe.ever_connected or connected
@@ -189,8 +203,9 @@ class StationController(TableController):
             self.login_lost()
 
     # ------------------------------------------------------------------ input
-    def ask(self, op: Op, quiet: bool = False, **args: Any) -> bool:
-        """One op; the reply's state shown; a refusal shown with the service's words."""
+    def ask(self, op: Op, quiet: bool = False, about: Event | None = None, **args: Any) -> bool:
+        """One op; the reply's state shown; a refusal shown with the service's words (and the
+        input it refused, ``about``)."""
         try:
             state = self.link.ask(op, **args)
         except ServiceError as exc:
@@ -200,7 +215,8 @@ class StationController(TableController):
             if quiet:
                 self.last_refusal_text = text
             else:
-                self.last_refusal = f"Refused: {text}"
+                what = f" ({describe_event(event_to_transcript(about))})" if about is not None else ""
+                self.last_refusal = f"Refused{what}: {text}"
                 self.last_refusal_text = text
                 self.refused.emit(self.last_refusal)
             return False
@@ -221,11 +237,11 @@ class StationController(TableController):
         if event.type == "no_more_bets":
             return self.ask(Op.NO_MORE_BETS, quiet)
         if event.type in INPUT_OPS:
-            return self.ask(INPUT_OPS[event.type], quiet, **args)
+            return self.ask(INPUT_OPS[event.type], quiet, event, **args)
         if event.type in SUPERVISED_OPS:
             if approval is None:
                 return self.say_refused("a supervisor's PIN is needed first")
-            return self.ask(SUPERVISED_OPS[event.type], quiet, approval=approval, **args)
+            return self.ask(SUPERVISED_OPS[event.type], quiet, event, approval=approval, **args)
         if event.type == "card":
             return self.ask(Op.KEY_CARD, quiet, card=args.get("card"), to=args.get("to"))
         return self.say_refused(f"{event.type} is not taken through the station service")
@@ -240,8 +256,8 @@ class StationController(TableController):
     def slip_sent(self, ok: bool) -> bool:
         if not ok:
             return False
-        wagers = [{k: v for k, v in event_to_transcript(w).items() if k != "type"}
-                  for w in (self.session.slip if self.session is not None else ())]
+        wagers = [{k: v for k, v in event_to_transcript(w).items() if k != "type" or v != "wager"}
+                  for w in (self.session.slip if self.session is not None else ())]  # a claim keeps its type
         if self.ask(Op.SET_SLIP, wagers=wagers):
             self.sent_slip = wagers
             return True
@@ -309,7 +325,8 @@ class StationController(TableController):
         extra: dict[str, Any] = {} if approval is None else {"approval": approval}
         done = self.ask(Op.TAKE_BACK, **extra)
         if done:
-            self.last_undo = "Taken back" + (f" by {supervisor}" if supervisor else "")
+            what = str(self.service_state.get("taken_back") or "")
+            self.last_undo = "Taken back" + (f": {what}" if what else "") + (f" (by {supervisor})" if supervisor else "")
         return done
 
     # ------------------------------------------------------------------ referral (6.1)

@@ -79,6 +79,7 @@ class TerminalsPanel(QWidget):
         self.countdowns: dict[str, QLabel] = {}
         self.selected: str | None = None
         self._rnd: Any = None
+        self.service_clock = False
         self._on_hand: dict[tuple[str, int], list[dict[str, Any]]] = {}
         self._shared_count = 0  # the shared Player cards (a terminal's own cards come after them)
         outer = QVBoxLayout(self)
@@ -104,8 +105,12 @@ class TerminalsPanel(QWidget):
         if self._rnd is not None:
             self.refresh(self._rnd, self._output)
 
-    def refresh(self, rnd: Any, output: dict[str, Any] | None = None) -> None:
+    def refresh(self, rnd: Any, output: dict[str, Any] | None = None, clocks: dict[str, int] | None = None) -> None:
+        """The terminals as the round has them; ``clocks``: the station service's decision
+        clocks (seconds left per pending seat), which decide the time-outs (this panel only
+        counts down between the service's words); None: this panel's own clock."""
         self._rnd = rnd
+        self.service_clock = clocks is not None
         self._output = output or {}
         for box in self._boxes:
             self._grid.removeWidget(box)
@@ -119,7 +124,10 @@ class TerminalsPanel(QWidget):
             if name not in pending:
                 del self.deadlines[name]
         for name in pending:
-            self.deadlines.setdefault(name, self.seconds)
+            if clocks is not None and name in clocks:
+                self.deadlines[name] = clocks[name]
+            else:
+                self.deadlines.setdefault(name, self.seconds)
         if self.selected not in pending:
             self.selected = next(iter(pending), None)
         nets: dict[str, Decimal] = {}
@@ -237,12 +245,16 @@ class TerminalsPanel(QWidget):
     def _tick(self) -> None:
         expired = []
         for name in list(self.deadlines):
-            self.deadlines[name] -= 1
+            self.deadlines[name] = max(0, self.deadlines[name] - 1)
             label = self.countdowns.get(name)
             if label is not None:
                 label.setText(self._countdown_text(int(label.property("hand")), self.deadlines[name]))
             if self.deadlines[name] <= 0:
                 expired.append(name)
+        if self.service_clock:  # the service's clock records the time-out (3.18)
+            for name in expired:
+                self.deadlines[name] = 0
+            return
         for name in expired:
             del self.deadlines[name]
             self._timeout(name)

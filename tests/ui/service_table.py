@@ -1,0 +1,110 @@
+"""The dealer's screen as the tests of the screen start it: the one path (issue 33, build 1).
+
+A station service in this process (``dealer_assist.service.serve.start``, the same code a
+station runs) on a temporary socket and the test's store file, its simulated shoe on a real
+pseudo-terminal dealing the test's cards; the screen a client of it
+(``ui.dealer.app.build_client_screen``), the dealer logged in with a PIN through the service.
+The table's set-up is a supervisor's change under PIN (op ``set_table``), as on a station.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import dealer_assist.service.station as st
+from dealer_assist.engine.table_setup import TableSetup, setup_to_json, usable_setup
+from dealer_assist.service.ops import Op
+from dealer_assist.service.serve import Running, ServeOptions, start
+from dealer_assist.store import TEST_PIN_COST, Store
+from hardware.simulator import SimulatedShoe
+from hardware.station import attach_shoe
+
+SUPERVISOR, SUPERVISOR_PIN = "sue", "482913"
+DEALER, DEALER_PIN = "ann", "730418"
+
+
+@dataclass
+class ServiceTable:
+    """A running service and the screen connected to it (what the tests drive)."""
+
+    running: Running
+    sim: SimulatedShoe
+    link: Any  # ui.common.service_link.ServiceLink
+    screen: Any  # ui.dealer.app.ClientScreen
+    store_path: Path
+    socket: Path
+    supervisor: tuple[str, str] = (SUPERVISOR, SUPERVISOR_PIN)
+    closed: bool = False
+    extra: list[Any] = field(default_factory=list)
+
+    @property
+    def controller(self) -> Any:
+        return self.screen.controller
+
+    @property
+    def window(self) -> Any:
+        return self.screen.window
+
+    def stop_service(self) -> None:
+        """The service stops (its socket closes); the screen stays (a restart's first half)."""
+        self.running.stop()
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self.controller.close()
+        self.window.close()
+        self.running.stop()
+        self.sim.close()
+
+
+def start_table(tmp_path: Path, index: int, setup: TableSetup, cards: list[Any], *, db: Path,
+                users: dict[str, tuple[str, list[str]]] | None = None, dealer: str = DEALER) -> ServiceTable:
+    """Start the service on ``db`` (accounts from ``users``, else sue the supervisor and ann
+    the dealer), the shoe dealing ``cards``, the screen with ``dealer`` logged in."""
+    from ui.common.service_link import ServiceLink
+    from ui.dealer.app import build_client_screen
+
+    setup, _ = usable_setup(setup)  # as the screen's set-up dialog offers it (areas of the game)
+    accounts = dict(users or {})
+    supervisors = [(name, pin) for name, (pin, roles) in accounts.items() if "supervisor" in roles]
+    if not supervisors:
+        accounts[SUPERVISOR] = (SUPERVISOR_PIN, ["supervisor"])
+        supervisors = [(SUPERVISOR, SUPERVISOR_PIN)]
+    if dealer not in accounts:
+        accounts[dealer] = (DEALER_PIN, ["dealer"])
+    store = Store.open(db, pin_cost=TEST_PIN_COST)  # cheap hashes for tests
+    try:
+        known = {str(u["name"]) for u in store.users()}
+        for name, (pin, roles) in accounts.items():
+            if name not in known:
+                store.create_user(name, pin, roles)
+    finally:
+        store.close()
+    sim = SimulatedShoe(game=setup.game, decks=setup.decks, cards=cards, link=str(tmp_path / f"shoe{index}"),
+                        penetration=None)
+    sim.open()
+    state = db.parent / f"{db.stem}-state"  # the store's own: a restart on the same store finds its anchor
+    socket = tmp_path / f"run{index}" / "station.sock"
+    config = tmp_path / f"station{index}.toml"
+    config.write_text(st.render_config(st.StationConfig(table=f"T{index}", game=setup.game, shoe_port=sim.path, store=str(db))))
+    shoe_cfg = st.StationConfig(shoe_port=sim.path)
+    running = start(ServeOptions(config=str(config), state_dir=str(state), socket=str(socket),
+                                 pin_cost=TEST_PIN_COST, simulators=[sim]),
+                    lambda on_event: attach_shoe(shoe_cfg, on_event))
+    try:
+        link = ServiceLink(socket, "screen")
+        pin = accounts[dealer][0]
+        link.ask(Op.LOGIN, name=dealer, pin=pin)
+        boss = supervisors[0]
+        link.ask(Op.SET_TABLE, setup=setup_to_json(setup), pin={"user": boss[0], "pin": boss[1]})
+        screen = build_client_screen(link, None, socket)
+        screen.controller.start_shift(dealer)
+    except Exception:
+        running.stop()
+        sim.close()
+        raise
+    return ServiceTable(running, sim, link, screen, db, socket, supervisor=boss)
