@@ -297,6 +297,7 @@ class TableState(TypedDict):
     sim_faults: list[tuple[str, str]]  # what the simulated shoe can do (sim_deal's `fault`)
     setup: dict[str, Any]
     recall: list[dict[str, Any]]
+    restored: bool  # the open round came back after a restart, no power failure recorded yet (5.29)
     face_up_next: bool  # 5.5 reported: the next card out of the shoe was face up
     taken_back: str  # the last take-back (op take_back) in words, e.g. "stand by p1"
     clocks: dict[str, int]  # Electronic: each pending seat's seconds left to decide (3.17), as the service counts  # the last rounds taken off the table, newest first: {"round": id, **settle output}

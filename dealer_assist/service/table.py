@@ -55,7 +55,7 @@ from dealer_assist.service.anchor import (
     write_anchor,
 )
 from dealer_assist.service.decision_clock import DecisionClock
-from dealer_assist.service.journal import JOURNAL_NAME, ShoeJournal, frames_between
+from dealer_assist.service.journal import JOURNAL_NAME, SEQ_MODULO, ShoeJournal, frames_between
 from dealer_assist.service.ops import (
     INPUT_EVENTS,
     REGISTRY,
@@ -239,6 +239,7 @@ class TableService:
         self.last_round: dict[str, Any] | None = None  # the last round taken off the table (its result)
         self.recall: list[dict[str, Any]] = []  # the dealer's last rounds (RECALL_SIZE), newest first
         self.taken_back = ""  # the last take-back, in words (engine/retraction.py)
+        self.restored = False  # an open round came back at the start, no power failure recorded yet
 
     # ------------------------------------------------------------------ start
     def start(self) -> None:
@@ -269,6 +270,7 @@ class TableService:
         open_round = self.store.find_open_round()
         if open_round is not None:
             self._restore(open_round)
+            self.restored = True  # 5.29: the open round came back after a restart
         else:
             self._continue_shoe()
             self._restore_last_round()
@@ -582,7 +584,7 @@ class TableService:
                        "player": exp.player, "options": list(exp.options), "rule": exp.rule, "text": exp.text},
             "output": round_output(rnd), "concluded": self.session.concluded,
             "hold": self._hold_now(), "gap": self.gaps[0] if self.gaps else None, "referral": self.referral, "queued": len(self.queue), "stray": self.stray,
-            "face_up_next": self.face_up_next,
+            "face_up_next": self.face_up_next, "restored": self.restored,
             "in_flight": [{"seq": s, "card": card} for s, v in sorted(self.in_flight.items())
                           for card in v.get("cards") or [v["card"]]],
             "under_min": sorted(self.session.under_min), "shoe": dict(self.shoe),
@@ -610,7 +612,8 @@ class TableService:
         for gap in self.gaps:
             before, lost = int(gap.get("before") or 0), int(gap.get("lost") or 0)
             keyed = f" ({gap['keyed']} card(s) keyed in for it)" if gap.get("keyed") else ""
-            parts.append(f"{lost} frame(s) from the shoe (numbers {before - lost} to {before - 1}) came while the "
+            first, last = (before - lost) % SEQ_MODULO, (before - 1) % SEQ_MODULO  # the shoe's numbers wrap
+            parts.append(f"{lost} frame(s) from the shoe (numbers {first:04d} to {last:04d}) came while the "
                          f"service was down{keyed}: a card may be missing; key in every card that came out "
                          "(between rounds: set it aside with a supervisor), or say none is missing")
         return "; ".join(parts)
@@ -1308,6 +1311,7 @@ class TableService:
     def _op_power_failure(self, client: Client, args: dict[str, Any]) -> None:
         """A power failure (technical interruption) in this round (the transcript's `power_failure`)."""
         self._dealer_input(client, args, INPUT_EVENTS[Op.POWER_FAILURE])
+        self.restored = False
 
     @handler(Op.NO_MORE_BETS, Permission.DEALER, NoArgs, TableState, table=True)
     def _op_no_more_bets(self, client: Client, args: dict[str, Any]) -> None:
@@ -1472,6 +1476,7 @@ class TableService:
         self.session.new_round()
         self.round_id = None
         self.slip_by_terminal = set()
+        self.restored = False
 
     # ------------------------------------------------------------------ the table's set-up
     def _set_table(self, client: Client, args: dict[str, Any]) -> None:
@@ -1479,6 +1484,8 @@ class TableService:
         wager and the side bets, seats): checked as the engine opens a round with it, between
         rounds only, after the supervisor's PIN (approval ``setup``), audited old -> new."""
         new = _entered_setup(args.get("setup"))
+        if setup_to_json(new) == setup_to_json(self.setup):
+            return  # the set-up the table has: nothing changes (also mid-round)
         rules = GAMES[self.setup.game]
         limits_rule = rules.clauses.get("limits")
         if self.round_id is not None or not self.session.betting or self.session.slip or self.in_flight \

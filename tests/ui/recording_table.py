@@ -1,4 +1,5 @@
-"""Run a dealer's window in a child process, play part of a round, then wait to be killed.
+"""Run a station (its service and the dealer's screen) in a child process, play part of a
+round, then wait to be killed: a power failure of the whole station.
 
 ``python -m tests.ui.recording_table DB LINK``: Lucky 8, alice main 100 on area 1; no more
 bets; the shoe deals 8♥ (area 1), 6♦ (dealer), 9♠ (area 1). Prints READY once every event
@@ -8,6 +9,9 @@ is on disk, then sleeps until SIGKILL.
 11 and may hit or double; then 10♠ without a key pressed, an implied hit that Double may
 still claim (not yet an event). READY once that card is on disk as the pending entry and on
 screen: the moment a crash used to lose the card.
+
+The service and its state are those of tests/ui/service_table.py for DB, so the test's next
+table on DB is the restart of this one.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from pathlib import Path
 
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
@@ -22,8 +27,8 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from dealer_assist.base.cards import cards  # noqa: E402
 from dealer_assist.engine.table_setup import TableSetup  # noqa: E402
+from tests.ui.service_table import start_table  # noqa: E402
 from ui.common.cards import CardFace  # noqa: E402
-from ui.dealer.app import build_table  # noqa: E402
 
 
 def pump_until(app: QApplication, condition: object, timeout: float = 10.0) -> None:
@@ -36,24 +41,24 @@ def pump_until(app: QApplication, condition: object, timeout: float = 10.0) -> N
 
 
 def main() -> None:
-    db, link = sys.argv[1], sys.argv[2]
+    db, link = Path(sys.argv[1]), Path(sys.argv[2])
     app = QApplication([])
     implied = "--implied" in sys.argv[3:]
     setup = TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1})
     order = "6H 9D 5C 10S 8C" if implied else "8H 6D 9S 10C 4S 2C"
-    table = build_table(setup, db=db, dealer="ann", sim_cards=list(cards(order)), sim_link=link)
+    link.mkdir(parents=True, exist_ok=True)
+    table = start_table(link, 0, setup, list(cards(order)), db=db)
     c = table.controller
-    pump_until(app, lambda: c.store is not None and c.rnd is not None and c.shoe.connected)
-    c.place_wager("alice", "main", 100, 1)
-    c.no_more_bets()
+    table.window.show()
+    pump_until(app, lambda: c.rnd is not None and c.shoe.connected)
+    assert c.place_wager("alice", "main", 100, 1), c.last_refusal
+    assert c.no_more_bets(), c.last_refusal
     for n in range(1, 4):
-        assert table.sim is not None
         table.sim.deal()
-        pump_until(app, lambda n=n: sum(e["type"] == "card" for e in c.events) == n and c.unacknowledged == 0)
+        pump_until(app, lambda n=n: sum(e["type"] == "card" for e in c.events) == n)
     if implied:
-        assert table.sim is not None
         table.sim.deal()  # 10♠: the player signalled; no key pressed
-        pump_until(app, lambda: bool(c.implied) and c.unacknowledged == 0)
+        pump_until(app, lambda: bool(c.implied))
         faces = [f.text for f in table.window.table_view.area_boxes[1].findChildren(CardFace)]
         assert faces == ["6H", "5C", "10S"], faces  # shown, and Double may still claim it
         assert "double" in table.window.prompt.buttons

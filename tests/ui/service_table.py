@@ -78,7 +78,7 @@ def start_table(tmp_path: Path, index: int, setup: TableSetup, cards: list[Any],
         accounts[dealer] = (DEALER_PIN, ["dealer"])
     store = Store.open(db, pin_cost=TEST_PIN_COST)  # cheap hashes for tests
     try:
-        known = {str(u["name"]) for u in store.users()}
+        known = {str(u["username"]) for u in store.users()}
         for name, (pin, roles) in accounts.items():
             if name not in known:
                 store.create_user(name, pin, roles)

@@ -142,7 +142,8 @@ class StationController(TableController):
         self.events = list(state.get("events") or [])
         referral = state.get("referral")
         self.referred = str(referral.get("text") or "") if isinstance(referral, dict) else ""  # the dealer's words (6.1)
-        self.face_up_next = bool(state.get("face_up_next"))  # 5.5 reported for the next card
+        self.face_up_next = bool(state.get("face_up_next"))
+        self.restored = bool(state.get("restored"))  # the banner asks for the power failure (5.29)  # 5.5 reported for the next card
         self.queued = int(state.get("queued") or 0)  # cards behind a held one, in the service's queue
         hold = str(state.get("hold") or "")
         stray = state.get("stray") or None
