@@ -63,6 +63,7 @@ class Op(enum.StrEnum):
     TAKE_BACK = "take_back"
     KEY_CARD = "key_card"
     PLACE_CARD = "place_card"
+    PLACE_NEXT = "place_next"
     DOUBLE_LAST_CARD = "double_last_card"
     CONFIRM_HIT = "confirm_hit"
     FACE_UP = "face_up"
@@ -221,6 +222,10 @@ class PlaceCardRequest(TypedDict, total=False):
     to: str
 
 
+class PlaceNextRequest(TypedDict, total=False):
+    to: str | None
+
+
 class DoubleRequest(TypedDict, total=False):
     amount: str | None
 
@@ -298,6 +303,7 @@ class TableState(TypedDict):
     setup: dict[str, Any]
     recall: list[dict[str, Any]]
     restored: bool  # the open round came back after a restart, no power failure recorded yet (5.29)
+    next_to: str | None  # where the dealer said the next card out of the shoe lies (op place_next)
     face_up_next: bool  # 5.5 reported: the next card out of the shoe was face up
     taken_back: str  # the last take-back (op take_back) in words, e.g. "stand by p1"
     clocks: dict[str, int]  # Electronic: each pending seat's seconds left to decide (3.17), as the service counts  # the last rounds taken off the table, newest first: {"round": id, **settle output}

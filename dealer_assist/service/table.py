@@ -77,6 +77,7 @@ from dealer_assist.service.ops import (
     Op,
     Permission,
     PlaceCardRequest,
+    PlaceNextRequest,
     ReferRequest,
     ResetPinRequest,
     RootUnlockRequest,
@@ -240,6 +241,7 @@ class TableService:
         self.recall: list[dict[str, Any]] = []  # the dealer's last rounds (RECALL_SIZE), newest first
         self.taken_back = ""  # the last take-back, in words (engine/retraction.py)
         self.restored = False  # an open round came back at the start, no power failure recorded yet
+        self.next_to: str | None = None  # where the dealer said the next card lies (op place_next)
 
     # ------------------------------------------------------------------ start
     def start(self) -> None:
@@ -584,7 +586,7 @@ class TableService:
                        "player": exp.player, "options": list(exp.options), "rule": exp.rule, "text": exp.text},
             "output": round_output(rnd), "concluded": self.session.concluded,
             "hold": self._hold_now(), "gap": self.gaps[0] if self.gaps else None, "referral": self.referral, "queued": len(self.queue), "stray": self.stray,
-            "face_up_next": self.face_up_next, "restored": self.restored,
+            "face_up_next": self.face_up_next, "restored": self.restored, "next_to": self.next_to,
             "in_flight": [{"seq": s, "card": card} for s, v in sorted(self.in_flight.items())
                           for card in v.get("cards") or [v["card"]]],
             "under_min": sorted(self.session.under_min), "shoe": dict(self.shoe),
@@ -1371,10 +1373,15 @@ class TableService:
         """A correction (the transcript's `correction`), under a supervisor's PIN."""
         self._supervised(client, args, Op.CORRECT)
 
-    @handler(Op.PICK, Permission.SUPERVISOR, SupervisedRequest, TableState, table=True, open_fields=True)
+    @handler(Op.PICK, Permission.DEALER, SupervisedRequest, TableState, table=True, open_fields=True)
     def _op_pick(self, client: Client, args: dict[str, Any]) -> None:
-        """A supervisor's pick (the transcript's `pick`), under the PIN (approval `override`)."""
-        self._supervised(client, args, Op.PICK)
+        """A pick of the cards drawn together (the transcript's `pick`, 5.23): the player's
+        (`by` `player`) as the dealer records it; the pit manager's (`by` `pit_manager`, an
+        override of the dealing order) under a supervisor's PIN (approval `override`)."""
+        if str(args.get("by", "")) == "pit_manager":
+            self._supervised(client, args, Op.PICK)
+        else:
+            self._dealer_input(client, {k: v for k, v in args.items() if k not in ("pin", "approval")}, "pick")
 
     @handler(Op.TAKE_BACK, Permission.DEALER, TakeBackRequest, TableState, table=True)
     def _op_take_back(self, client: Client, args: dict[str, Any]) -> None:
@@ -1392,6 +1399,21 @@ class TableService:
     def _op_place_card(self, client: Client, args: dict[str, Any]) -> None:
         """The dealer says where a card that fits no reading lies (`to`): held, never dropped."""
         self._place_stray(args, f"dealer:{client.dealer}")
+
+    @handler(Op.PLACE_NEXT, Permission.DEALER, PlaceNextRequest, TableState, table=True)
+    def _op_place_next(self, client: Client, args: dict[str, Any]) -> None:
+        """The dealer says where the next card out of the shoe lies (`to`, e.g. "dealer" or
+        "area:2/1"; null: where the rules deal it): the engine rules on it as it comes (a card
+        dealt in error, 5.6-5.8); a card no place can take is held, never dropped."""
+        to = args.get("to")
+        if to is None or to == "":
+            self.next_to = None
+            return
+        try:
+            parse_target(str(to))
+        except EventFormatError as exc:
+            raise ProtocolError("bad_request", exc.message) from None
+        self.next_to = str(to)
 
     @handler(Op.DOUBLE_LAST_CARD, Permission.DEALER, DoubleRequest, TableState, table=True)
     def _op_double_last_card(self, client: Client, args: dict[str, Any]) -> None:
@@ -1734,7 +1756,8 @@ class TableService:
         if event.get("burn"):
             self._record(self.session.apply(Burn(card)), "shoe")
             return
-        drawn = CardDrawn(card, face_up=self.face_up_next, shoe_seq=seq)
+        to, self.next_to = self.next_to, None  # the dealer's word is for this one card
+        drawn = CardDrawn(card, face_up=self.face_up_next, to=parse_target(to) if to else None, shoe_seq=seq)
         step = self.session.card(drawn)
         self._record(step, "shoe")
         if step.held:

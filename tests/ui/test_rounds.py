@@ -9,7 +9,6 @@ expected amounts are worked out by hand from the rules in the comments.
 from __future__ import annotations
 
 import re
-
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -342,6 +343,12 @@ class TableController(QObject):
         self.store_worker.stop()
 
     # ------------------------------------------------------------------ the round
+    @property
+    def review_socket(self) -> Path | None:
+        """The station service's socket, whose copy of the store the review reads (None: the
+        store is this process's own)."""
+        return None
+
     @property
     def rules(self) -> GameRules:
         return GAMES[self.config.get("game", self.setup.game)]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
@@ -713,6 +714,10 @@ class DealerWindow(QMainWindow):
     def request_review(self) -> None:
         """The pit supervisor's review of this table's store, behind the supervisor PIN (issue 9)."""
         store = self.controller.store
+        socket = self.controller.review_socket
+        if store is None and socket is not None:  # a station: the service's copy of its store
+            self._review_from_service(socket)
+            return
         if store is None:
             self.show_refusal("no store is open to review")
             return
@@ -730,6 +735,22 @@ class DealerWindow(QMainWindow):
         self.pin_dialog = ask_supervisor(self, self.controller, "review", "Review rounds",
                                          "Supervisor PIN required to open the review", approved)
         self.pin_dialog.open()
+
+    def _review_from_service(self, socket: Path) -> None:
+        """The review of the station's store: the supervisor's PIN goes to the service, which
+        hands over a copy (op snapshot, audited ``review``)."""
+        from ui.review.app import open_review
+        from ui.review.from_service import review_from_service
+
+        def show(copy: Path, supervisor: str) -> QWidget:
+            window = open_review(copy, self, supervisor=supervisor)
+            self.review_window = window
+            fill_screen(window)
+            return window
+
+        dialog, self.review_copy = review_from_service(socket, show, lambda: None)
+        self.pin_dialog = dialog
+        dialog.open()
 
     def _resolve(self, ruling: str) -> None:
         """The shift manager's decision on a referred round (6.1), behind a supervisor PIN."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 from dealer_assist.base.errors import DealerAssistError, RuleRefusal, TranscriptError
@@ -74,6 +75,10 @@ class StationController(TableController):
         self.show_state(state)
         if done is not None:
             done(True)
+
+    @property
+    def review_socket(self) -> Path | None:
+        return Path(self.link.path)
 
     @property
     def implied_held(self) -> bool:
@@ -143,6 +148,7 @@ class StationController(TableController):
         referral = state.get("referral")
         self.referred = str(referral.get("text") or "") if isinstance(referral, dict) else ""  # the dealer's words (6.1)
         self.face_up_next = bool(state.get("face_up_next"))
+        self.placement = str(state["next_to"]) if state.get("next_to") else None
         self.restored = bool(state.get("restored"))  # the banner asks for the power failure (5.29)  # 5.5 reported for the next card
         self.queued = int(state.get("queued") or 0)  # cards behind a held one, in the service's queue
         hold = str(state.get("hold") or "")
@@ -239,6 +245,8 @@ class StationController(TableController):
             return self.ask(Op.NO_MORE_BETS, quiet)
         if event.type in INPUT_OPS:
             return self.ask(INPUT_OPS[event.type], quiet, event, **args)
+        if event.type == "pick" and args.get("by") != "pit_manager":  # the player's own pick (5.23.1)
+            return self.ask(Op.PICK, quiet, event, **args)
         if event.type in SUPERVISED_OPS:
             if approval is None:
                 return self.say_refused("a supervisor's PIN is needed first")
@@ -301,6 +309,10 @@ class StationController(TableController):
 
     def place_stray(self, target: str) -> bool:
         return self.stray_card is not None and self.ask(Op.PLACE_CARD, to=target)
+
+    def place_next_card(self, target: str | None) -> None:
+        """Where the next card lies: the service places the next card from the shoe there."""
+        self.ask(Op.PLACE_NEXT, to=target)
 
     def report_face_up(self) -> None:
         self.ask(Op.FACE_UP)  # 5.5: the service turns the next card face up
