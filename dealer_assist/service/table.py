@@ -860,7 +860,9 @@ class TableService:
                 check = PinCheck(False, "wrong", locked_until=until)
         if delay:
             time.sleep(delay)
-        raise ProtocolError("pin", _pin_text(check), None, reason=check.reason)
+        # a wrong PIN that locked the name says so now (a known name's and an unknown one's alike)
+        locked_now = check.reason == "wrong" and bool(check.locked_until)
+        raise ProtocolError("pin", _pin_text(check), None, reason="locked" if locked_now else check.reason)
 
     def _ghost_locked(self, client: Client, name: str) -> None:
         """An unknown name "locked" by the throttle is refused as a locked name is: at once."""
@@ -1314,6 +1316,9 @@ class TableService:
         """A power failure (technical interruption) in this round (the transcript's `power_failure`)."""
         self._dealer_input(client, args, INPUT_EVENTS[Op.POWER_FAILURE])
         self.restored = False
+        # a significant event (GLI-24) too: in the audit log with its round
+        self.store.add_audit("power_failure", actor=f"dealer:{client.dealer}", round_id=self.round_id,
+                             detail={k: v for k, v in args.items() if k != "type"})
 
     @handler(Op.NO_MORE_BETS, Permission.DEALER, NoArgs, TableState, table=True)
     def _op_no_more_bets(self, client: Client, args: dict[str, Any]) -> None:
@@ -2036,6 +2041,8 @@ def _pin_text(check: Any) -> str:
         return f"locked until {check.locked_until} after wrong PINs (another supervisor can clear it)"
     if check.reason == "must_change":
         return check.message or "the PIN must be changed"
+    if check.reason == "wrong" and check.locked_until:
+        return f"wrong name or PIN: too many wrong PINs, locked until {check.locked_until} (another supervisor can clear it)"
     return check.message or "wrong name or PIN"
 
 

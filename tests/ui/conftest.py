@@ -26,10 +26,10 @@ def make_table(qtbot: Any, tmp_path: Path) -> Iterator[Callable[..., TableDriver
     """The dealer's screen on a station service of its own (tests/ui/service_table.py)."""
     tables: list[ServiceTable] = []
 
-    def make(setup: TableSetup, card_text: str, *, db: Path | None = None,
-             users: dict[str, tuple[str, list[str]]] | None = None) -> TableDriver:
+    def make(setup: TableSetup | None, card_text: str, *, db: Path | None = None,
+             users: dict[str, tuple[str, list[str]]] | None = None, login: bool = True) -> TableDriver:
         table = start_table(tmp_path, len(tables), setup, list(cards(card_text)),
-                            db=db or tmp_path / "table.db", users=users)
+                            db=db or tmp_path / "table.db", users=users, login=login)
         tables.append(table)
         qtbot.addWidget(table.window)
         table.window.resize(1600, 1000)

@@ -22,8 +22,7 @@ class TableDriver:
 
     def wait_ready(self) -> None:
         c = self.controller
-        self.qtbot.waitUntil(lambda: bool(c.service_state) and c.rnd is not None and c.shoe.connected,
-                             timeout=10000)
+        self.qtbot.waitUntil(lambda: bool(c.service_state) and c.shoe.connected, timeout=10000)
 
     def settled_writes(self) -> None:
         """Wait until every accepted event is on disk (and so on screen)."""

@@ -23,6 +23,7 @@ from hardware.station import attach_shoe
 
 SUPERVISOR, SUPERVISOR_PIN = "sue", "482913"
 DEALER, DEALER_PIN = "ann", "730418"
+TABLE = "BJ-07"  # the table of every store here (a restart on the same store is the same table)
 
 
 @dataclass
@@ -61,20 +62,23 @@ class ServiceTable:
         self.sim.close()
 
 
-def start_table(tmp_path: Path, index: int, setup: TableSetup, cards: list[Any], *, db: Path,
-                users: dict[str, tuple[str, list[str]]] | None = None, dealer: str = DEALER) -> ServiceTable:
+def start_table(tmp_path: Path, index: int, setup: TableSetup | None, cards: list[Any], *, db: Path,
+                users: dict[str, tuple[str, list[str]]] | None = None, dealer: str = DEALER,
+                login: bool = True) -> ServiceTable:
     """Start the service on ``db`` (accounts from ``users``, else sue the supervisor and ann
-    the dealer), the shoe dealing ``cards``, the screen with ``dealer`` logged in."""
+    the dealer), the shoe dealing ``cards``, the screen with ``dealer`` logged in (``login``
+    False: nobody; ``users`` then are all the accounts, none when empty: a new store)."""
     from ui.common.service_link import ServiceLink
     from ui.dealer.app import build_client_screen
 
-    setup, _ = usable_setup(setup)  # as the screen's set-up dialog offers it (areas of the game)
+    # as the screen's set-up dialog offers it (areas of the game); None: the one the store has
+    setup = usable_setup(setup)[0] if setup is not None else None
     accounts = dict(users or {})
     supervisors = [(name, pin) for name, (pin, roles) in accounts.items() if "supervisor" in roles]
-    if not supervisors:
+    if not supervisors and login:
         accounts[SUPERVISOR] = (SUPERVISOR_PIN, ["supervisor"])
         supervisors = [(SUPERVISOR, SUPERVISOR_PIN)]
-    if dealer not in accounts:
+    if dealer not in accounts and login:
         accounts[dealer] = (DEALER_PIN, ["dealer"])
     store = Store.open(db, pin_cost=TEST_PIN_COST)  # cheap hashes for tests
     try:
@@ -84,25 +88,29 @@ def start_table(tmp_path: Path, index: int, setup: TableSetup, cards: list[Any],
                 store.create_user(name, pin, roles)
     finally:
         store.close()
-    sim = SimulatedShoe(game=setup.game, decks=setup.decks, cards=cards, link=str(tmp_path / f"shoe{index}"),
+    sim = SimulatedShoe(game=setup.game if setup else "lucky8", decks=setup.decks if setup else 6, cards=cards, link=str(tmp_path / f"shoe{index}"),
                         penetration=None)
     sim.open()
     state = db.parent / f"{db.stem}-state"  # the store's own: a restart on the same store finds its anchor
     socket = tmp_path / f"run{index}" / "station.sock"
-    config = tmp_path / f"station{index}.toml"
-    config.write_text(st.render_config(st.StationConfig(table=f"T{index}", game=setup.game, shoe_port=sim.path, store=str(db))))
+    config = db.parent / f"{db.stem}-station.toml"  # the store's station: a restart reads the same file
+    if not config.exists():
+        config.write_text(st.render_config(st.StationConfig(table=TABLE, game=setup.game if setup else "",
+                                                            shoe_port=sim.path, store=str(db))))
     shoe_cfg = st.StationConfig(shoe_port=sim.path)
     running = start(ServeOptions(config=str(config), state_dir=str(state), socket=str(socket),
                                  pin_cost=TEST_PIN_COST, simulators=[sim]),
                     lambda on_event: attach_shoe(shoe_cfg, on_event))
     try:
         link = ServiceLink(socket, "screen")
-        pin = accounts[dealer][0]
-        link.ask(Op.LOGIN, name=dealer, pin=pin)
-        boss = supervisors[0]
-        link.ask(Op.SET_TABLE, setup=setup_to_json(setup), pin={"user": boss[0], "pin": boss[1]})
+        boss = supervisors[0] if supervisors else ("", "")
+        if login:  # the set-up under the supervisor's PIN (logged out: the configured game only)
+            link.ask(Op.LOGIN, name=dealer, pin=accounts[dealer][0])
+            if setup is not None:
+                link.ask(Op.SET_TABLE, setup=setup_to_json(setup), pin={"user": boss[0], "pin": boss[1]})
         screen = build_client_screen(link, None, socket)
-        screen.controller.start_shift(dealer)
+        if login:
+            screen.controller.start_shift(dealer)
     except Exception:
         running.stop()
         sim.close()

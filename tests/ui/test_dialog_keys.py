@@ -13,7 +13,6 @@ from PySide6.QtCore import Qt
 from dealer_assist.engine.table_setup import TableSetup
 from tests.ui.driving import TableDriver
 from tests.ui.test_full_screen import run_entry
-from ui.common.accounts import Shifts
 from ui.common.amount_keypad import AmountKeypad
 from ui.common.login import PinDialog
 from ui.dealer.setup_dialog import SetupDialog
@@ -23,8 +22,9 @@ LUCKY8 = TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1})
 
 
 def test_enter_after_the_pin_logs_in_and_never_closes_the_window(make_table: MakeTable) -> None:
-    t = make_table(LUCKY8, "8H 6D 8S", users={"sue": ("482913", ["supervisor"]), "dee": ("730418", ["dealer"])})
-    shifts = Shifts(t.controller, t.window)
+    t = make_table(LUCKY8, "8H 6D 8S", users={"sue": ("482913", ["supervisor"]), "dee": ("730418", ["dealer"])},
+                   login=False)
+    shifts = t.table.screen.shifts
     shifts.start()
     t.qtbot.waitUntil(lambda: isinstance(shifts.dialog, PinDialog) and shifts.dialog.isVisible(), timeout=5000)
     login = shifts.dialog
@@ -67,6 +67,12 @@ def test_setup_names_what_is_wrong_and_enter_never_cancels(make_table: MakeTable
     dialog.chips.setText("10, 50, 250")
     t.qtbot.keyClick(dialog, Qt.Key.Key_Return)
     t.qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=2000)
+    pin = t.window.pin_dialog  # the station changes the set-up after a supervisor's PIN
+    t.qtbot.waitUntil(lambda: pin is not None and pin.isVisible(), timeout=2000)
+    pin.name.setText("sue")
+    pin.pin.setText("482913")
+    t.qtbot.mouseClick(pin.ok_button, Qt.MouseButton.LeftButton)
+    t.qtbot.waitUntil(lambda: t.controller.setup.chips == [10, 50, 250], timeout=10000)
     assert t.controller.setup.limits == {"main": [100, 500]}
     assert t.controller.setup.chips == [10, 50, 250]
 

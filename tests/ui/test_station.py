@@ -14,7 +14,6 @@ from dealer_assist.engine.table_setup import TableSetup
 from dealer_assist.service import station
 from dealer_assist.store import Store
 from tests.ui.driving import TableDriver
-from ui.dealer.station_setup import StationSetupDialog, add_station_action
 
 MakeTable = Callable[..., TableDriver]
 USERS = {"sam": ("482913", ["supervisor"]), "dan": ("730418", ["dealer"])}
@@ -32,54 +31,6 @@ def pin(t: TableDriver, name: str, code: str) -> None:
     dialog.pin.setText(code)
     t.qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
     t.qtbot.waitUntil(lambda: dialog.ok_button.isEnabled(), timeout=10000)
-
-
-def test_station_setup_needs_a_supervisor_and_is_audited(make_table: MakeTable, tmp_path: Path) -> None:
-    path = tmp_path / "station.toml"
-    path.write_text('[table]\nname = "BJ-07"\npit = "Pit 2"\n[shoe]\nport = "/dev/dealer-shoe"\n')
-    cfg = station.load_config(path)
-    t = make_table(TableSetup(game="lucky8", decks=6, areas=7), "10C 4S", users=USERS)
-    action = add_station_action(t.window, t.controller, cfg, t.table.store_path)
-    before = path.read_text()
-
-    action.trigger()
-    pin(t, "dan", "730418")  # a dealer may not
-    assert t.window.pin_dialog.message.text() == "Wrong name or PIN, or not allowed"
-    assert not hasattr(t.window, "station_setup_dialog")
-    t.window.pin_dialog.reject()
-
-    action.trigger()
-    pin(t, "sam", "482913")
-    dialog = t.window.station_setup_dialog
-    assert isinstance(dialog, StationSetupDialog) and dialog.isVisible()
-    assert dialog.table.text() == "BJ-07" and dialog.shoe_port.text() == "/dev/dealer-shoe"
-    dialog.limits.setText("main=10-500 pair=5")  # a mistake: refused, nothing written
-    t.qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
-    assert "is not an amount" in dialog.message.text() and "main" in dialog.message.text()
-    assert path.read_text() == before
-    dialog.limits.setText("main=10-500, pair=2.50-100")
-    dialog.table.setText("BJ-08")
-    dialog.game.setCurrentIndex(dialog.game.findData("ace_race"))
-    t.qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
-    assert not dialog.isVisible()
-
-    saved = station.load_config(path)
-    assert (saved.table, saved.pit, saved.game, saved.shoe_port) == ("BJ-08", "Pit 2", "ace_race", "/dev/dealer-shoe")
-    assert {k: (str(lo), str(hi)) for k, (lo, hi) in saved.limits.items()} == {"main": ("10", "500"),
-                                                                              "pair": ("2.50", "100")}
-    entries = audit(t)
-    # the dealer's attempt refused, the supervisor's approval recorded, then the change
-    assert [e.actor for e in entries if e.kind == "approval_refused"] == ["dan"]
-    assert [e.actor for e in entries if e.kind == "station_setup"] == ["sam"]
-    changed = [e for e in entries if e.kind == "station_config"]
-    assert len(changed) == 1
-    assert changed[0].actor == "supervisor:sam"
-    assert changed[0].detail["file"] == str(path)
-    assert changed[0].detail["changes"] == {
-        "table": ["BJ-07", "BJ-08"],
-        "game": ["", "ace_race"],
-        "limits": [{}, {"main": ["10", "500"], "pair": ["2.50", "100"]}],
-    }
 
 
 def test_significant_events_in_the_audit_log_with_their_round(make_table: MakeTable) -> None:

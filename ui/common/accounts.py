@@ -405,7 +405,9 @@ class Shifts:
         self.controller = controller
         self.window = window
         # the store's (an embedded screen) or the service's (ui.common.service_link.ServiceJobs)
-        self.jobs = jobs if jobs is not None else StoreJobs(controller.store_worker, lambda: controller.store)
+        if jobs is None:  # a station's screen: its controller's link to the service
+            jobs = getattr(controller, "jobs", None) or StoreJobs(controller.store_worker, lambda: controller.store)
+        self.jobs = jobs
         self.dialog: QDialog | None = None  # the one open now (tests look at it)
         self.dealer: str | None = None
         # the window title for the dealer logged in (None: nobody); ui/dealer/app.py puts the

@@ -56,7 +56,7 @@ def as_check(answer: Any) -> PinCheck:
 
 def answer_text(check: PinCheck) -> str:
     """What the dialog says about a refused PIN."""
-    if check.reason == "locked":
+    if check.reason == "locked" and check.locked_until:
         return f"Too many wrong PINs: locked until {check.locked_until} UTC. The attempt is recorded."
     if check.reason == "must_change" and check.message:
         return check.message
