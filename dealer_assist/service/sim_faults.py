@@ -14,6 +14,7 @@ SIM_FAULTS: Final[dict[str, str]] = {
     "deal": "Deal a card",
     "burn": "Burn a card",
     "noread": "Unreadable card (NOREAD)",
+    "reread": "Re-read the unread card",
     "double": "Double feed",
     "double_unread": "Double feed, 1 unread",
     "damaged": "Damaged frame",
@@ -31,6 +32,8 @@ def simulate(shoe: Any, fault: str) -> None:
         shoe.burn()
     elif fault == "noread":
         shoe.noread()
+    elif fault == "reread":  # the unread card through the reader again (the dealer's re-read, 5.1)
+        shoe.reread()
     elif fault == "double":
         shoe.multi(2)
     elif fault == "double_unread":

@@ -1675,7 +1675,8 @@ class TableService:
                     self.gaps.append({**detail, "audit": audit, "keyed": 0})
         if name in ("connected", "disconnected"):
             self.shoe.update(connected=name == "connected", port=event.get("port", ""),
-                             codec=event.get("codec", self.shoe.get("codec", "")))
+                             codec=event.get("codec", self.shoe.get("codec", "")),
+                             weak_checksum=bool(event.get("weak_checksum", self.shoe.get("weak_checksum"))))
             if not self.refused:
                 self.store.add_audit("shoe_connected" if name == "connected" else "shoe_lost",
                                      actor="shoe", detail=event)
@@ -2058,7 +2059,10 @@ def _hold_text(event: dict[str, Any]) -> str:
     if name == "gap":
         return f"{event.get('lost', 0)} frame(s) from the shoe were lost: a card may be missing"
     if name == "multi":
-        return "cards came out together and some could not be read: key in the unread card(s)"
+        read = [str(c) for c in event.get("cards") or []]
+        count = int(event.get("count") or len(read))
+        return (f"{count} cards came out together and {count - len(read)} could not be read "
+                f"(read: {' '.join(read) or 'none'}): key in the unread card(s)")
     return "the shoe sent a damaged frame: a card may be missing"
 
 

@@ -27,9 +27,10 @@ def make_table(qtbot: Any, tmp_path: Path) -> Iterator[Callable[..., TableDriver
     tables: list[ServiceTable] = []
 
     def make(setup: TableSetup | None, card_text: str, *, db: Path | None = None,
-             users: dict[str, tuple[str, list[str]]] | None = None, login: bool = True) -> TableDriver:
+             users: dict[str, tuple[str, list[str]]] | None = None, login: bool = True,
+             codec: str = "da1") -> TableDriver:
         table = start_table(tmp_path, len(tables), setup, list(cards(card_text)),
-                            db=db or tmp_path / "table.db", users=users, login=login)
+                            db=db or tmp_path / "table.db", users=users, login=login, codec=codec)
         tables.append(table)
         qtbot.addWidget(table.window)
         table.window.resize(1600, 1000)

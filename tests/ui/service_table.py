@@ -64,7 +64,7 @@ class ServiceTable:
 
 def start_table(tmp_path: Path, index: int, setup: TableSetup | None, cards: list[Any], *, db: Path,
                 users: dict[str, tuple[str, list[str]]] | None = None, dealer: str = DEALER,
-                login: bool = True) -> ServiceTable:
+                login: bool = True, codec: str = "da1") -> ServiceTable:
     """Start the service on ``db`` (accounts from ``users``, else sue the supervisor and ann
     the dealer), the shoe dealing ``cards``, the screen with ``dealer`` logged in (``login``
     False: nobody; ``users`` then are all the accounts, none when empty: a new store)."""
@@ -88,7 +88,7 @@ def start_table(tmp_path: Path, index: int, setup: TableSetup | None, cards: lis
                 store.create_user(name, pin, roles)
     finally:
         store.close()
-    sim = SimulatedShoe(game=setup.game if setup else "lucky8", decks=setup.decks if setup else 6, cards=cards, link=str(tmp_path / f"shoe{index}"),
+    sim = SimulatedShoe(game=setup.game if setup else "lucky8", decks=setup.decks if setup else 6, cards=cards, codec=codec, link=str(tmp_path / f"shoe{index}"),
                         penetration=None)
     sim.open()
     state = db.parent / f"{db.stem}-state"  # the store's own: a restart on the same store finds its anchor
@@ -97,7 +97,7 @@ def start_table(tmp_path: Path, index: int, setup: TableSetup | None, cards: lis
     if not config.exists():
         config.write_text(st.render_config(st.StationConfig(table=TABLE, game=setup.game if setup else "",
                                                             shoe_port=sim.path, store=str(db))))
-    shoe_cfg = st.StationConfig(shoe_port=sim.path)
+    shoe_cfg = st.StationConfig(shoe_port=sim.path, codec=codec)
     running = start(ServeOptions(config=str(config), state_dir=str(state), socket=str(socket),
                                  pin_cost=TEST_PIN_COST, simulators=[sim]),
                     lambda on_event: attach_shoe(shoe_cfg, on_event))

@@ -54,9 +54,7 @@ def _table(make_table: MakeTable, game: str) -> TableDriver:
 
 
 def _noread(t: TableDriver) -> None:
-    sim, worker = t.table.sim, t.table.sim_worker
-    assert sim is not None and worker is not None
-    worker.submit(sim.noread)  # 2 comes out unread
+    t.sim("noread")  # 2 comes out unread
     t.qtbot.waitUntil(lambda: t.window.shoe_status.hold_box.isVisibleTo(t.window), timeout=5000)
     assert "could not read" in t.window.shoe_status.hold_text.text()
 
@@ -101,7 +99,7 @@ def test_noread_on_an_implied_hit_re_read(make_table: MakeTable, game: str) -> N
     t.qtbot.mouseClick(status.reread_button, Qt.MouseButton.LeftButton)
     assert "re-read" in status.hold_text.text()
     # the card goes through the reader again and is read this time: it is the card that came out
-    t.qtbot.mouseClick(t.window.sim_panel.reread_button, Qt.MouseButton.LeftButton)
+    t.sim("reread")
     t.qtbot.waitUntil(lambda: not t.controller.hold_reason, timeout=5000)
     t.settled_writes()
     _took_the_card(t, game, "2" + SUIT.get(game, "C"))
@@ -128,9 +126,7 @@ def test_noread_on_an_implied_hit_voided_by_a_supervisor(make_table: MakeTable, 
 def test_a_damaged_frame_on_an_implied_hit_is_keyed_in_by_the_dealer(make_table: MakeTable, game: str) -> None:
     # a card that may be missing (bad checksum), not an unread one: the dealer keys it in alone
     t = _table(make_table, game)
-    sim, worker = t.table.sim, t.table.sim_worker
-    assert sim is not None and worker is not None
-    worker.submit(lambda: sim.deal(corrupt=True))
+    t.sim("damaged")
     status = t.window.shoe_status
     t.qtbot.waitUntil(lambda: status.hold_box.isVisibleTo(t.window), timeout=5000)
     assert not status.reread_button.isVisibleTo(t.window)

@@ -30,9 +30,7 @@ def _table(make_table: MakeTable, cards: str, *, close_bets: bool = True) -> Tab
 
 
 def _noread(t: TableDriver) -> None:
-    sim, worker = t.table.sim, t.table.sim_worker
-    assert sim is not None and worker is not None
-    worker.submit(sim.noread)
+    t.sim("noread")
     t.qtbot.waitUntil(lambda: t.window.shoe_status.hold_box.isVisibleTo(t.window), timeout=5000)
     assert "could not read" in t.window.shoe_status.hold_text.text()
 
@@ -42,8 +40,8 @@ def _way_forward(t: TableDriver, way: str, card: str) -> None:
         key_in_with_pin(t, card)
     else:  # re-read: the dealer says so, then feeds the card through the reader again
         t.qtbot.mouseClick(t.window.shoe_status.reread_button, Qt.MouseButton.LeftButton)
-        assert t.controller.rereading
-        t.qtbot.mouseClick(t.window.sim_panel.reread_button, Qt.MouseButton.LeftButton)
+        assert "re-read" in t.window.shoe_status.hold_text.text()
+        t.sim("reread")
         t.qtbot.waitUntil(lambda: not t.controller.hold_reason, timeout=5000)
         t.settled_writes()
     assert not t.controller.hold_reason and not t.window.shoe_status.hold_box.isVisibleTo(t.window)
@@ -144,8 +142,8 @@ def test_a_card_out_after_the_unread_one_waits_behind_it(make_table: MakeTable) 
     t.deal(3)
     t.press("stand")
     _noread(t)
-    t.qtbot.mouseClick(t.window.sim_panel.deal_button, Qt.MouseButton.LeftButton)
-    t.qtbot.waitUntil(lambda: len(t.controller.held_cards) == 1, timeout=5000)
+    t.sim("deal")
+    t.qtbot.waitUntil(lambda: t.controller.queued == 1, timeout=5000)
     # the unread card cannot be re-read any more: a card came out after it
     assert not t.controller.reread()
     key_in_with_pin(t, "10S")

@@ -9,11 +9,9 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 
-from dealer_assist.base.cards import cards
 from dealer_assist.engine.table_setup import TableSetup
 from tests.ui.driving import TableDriver
 from ui.common.cards import CardFace
-from ui.dealer.app import build_table
 
 MakeTable = Callable[..., TableDriver]
 SUPERVISOR = {"sam": ("482913", ["supervisor"])}
@@ -41,13 +39,12 @@ def test_checksum_error_holds_cards_until_the_dealer_keys_the_card_in(make_table
     t = make_table(TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1}), "10H 6D 9S 10C")
     t.bet("alice", "main", [100], area=1)
     t.press("no_more_bets")
-    sim_buttons = {b.text(): b for b in t.window.sim_panel.findChildren(type(t.window.sim_panel.deal_button))}
-    t.qtbot.mouseClick(sim_buttons["Bad checksum"], Qt.MouseButton.LeftButton)
+    t.sim("damaged")
     status = t.window.shoe_status
     t.qtbot.waitUntil(lambda: status.hold_box.isVisibleTo(t.window), timeout=5000)
     assert "STOP" in status.hold_text.text()
-    t.qtbot.mouseClick(t.window.sim_panel.deal_button, Qt.MouseButton.LeftButton)
-    t.qtbot.waitUntil(lambda: len(t.controller.held_cards) == 1, timeout=5000)
+    t.sim("deal")
+    t.qtbot.waitUntil(lambda: t.controller.queued == 1, timeout=5000)
     assert [e for e in t.controller.events if e["type"] == "card"] == []
     status.key_in.setText("10H")
     t.qtbot.mouseClick(status.key_button, Qt.MouseButton.LeftButton)
@@ -68,22 +65,20 @@ def test_double_feed_with_an_unread_card_holds_until_the_dealer_keys_it_in(make_
     for player, area in seated.items():
         t.bet(player, "main", [100], area=area)
     t.press("no_more_bets")
-    sim, worker = t.table.sim, t.table.sim_worker
-    assert sim is not None and worker is not None
-    worker.submit(lambda: sim.multi(3, unreadable=1))
+    t.table.sim.multi(3, unreadable=1)  # the shoe feeds three together (no button for three)
     status = t.window.shoe_status
     t.qtbot.waitUntil(lambda: status.hold_box.isVisibleTo(t.window), timeout=5000)
     assert "3 cards came out together and 1 could not be read (read: 5D 9C)" in status.hold_text.text()
     assert not status.confirm_button.isEnabled()  # cards did come out: "No card missed" is off
     # the next card out of the shoe (10C) is held, not assigned
-    t.qtbot.mouseClick(t.window.sim_panel.deal_button, Qt.MouseButton.LeftButton)
-    t.qtbot.waitUntil(lambda: len(t.controller.held_cards) == 1, timeout=5000)
+    t.sim("deal")
+    t.qtbot.waitUntil(lambda: t.controller.queued == 1, timeout=5000)
     before = list(t.controller.events)
     assert [e["type"] for e in before] == ["wager"] * 3 + ["no_more_bets"]  # nothing recorded
     # "Key in" with no card, or the wrong number of cards, is refused: still held
     t.qtbot.mouseClick(status.key_button, Qt.MouseButton.LeftButton)
     key_in_with_pin(t, "7H 10C")
-    assert t.controller.hold_reason and len(t.controller.held_cards) == 1
+    assert t.controller.hold_reason and t.controller.queued == 1
     assert t.controller.events == before
     # an unread card keyed in without a supervisor's PIN is refused, citing 5.1
     assert not t.controller.release_hold("7H")
@@ -93,15 +88,15 @@ def test_double_feed_with_an_unread_card_holds_until_the_dealer_keys_it_in(make_
     key_in_with_pin(t, "7H")
     assert t.controller.events[4:] == [{"type": "multi", "cards": ["5D", "9C", "7H"], "disclosed": []}]
     # 5.23.1: they came out unseen, the players in turn pick; 10C waits for the picks
-    assert len(t.controller.held_cards) == 1 and "picked" in status.hold_text.text()
+    assert t.controller.queued == 1 and "picked" in status.hold_text.text()
     assert not status.key_button.isEnabled()
     t.press("pick:9C")  # alice, area 1
-    assert len(t.controller.held_cards) == 1
+    assert t.controller.queued == 1
     t.press("pick:7H")  # bob, area 2; 5D goes to carol (area 3)
     t.settled_writes()
     assert [e["type"] for e in t.controller.events[4:]] == ["multi", "pick", "pick", "card"]
     assert t.controller.events[-1]["card"] == "10C"  # the held card, now the dealer's (3.18)
-    assert t.controller.held_cards == [] and not status.hold_box.isVisibleTo(t.window)
+    assert t.controller.queued == 0 and not status.hold_box.isVisibleTo(t.window)
     assert t.controller.last_refusal == ""
     faces = {area: [f.text for f in t.window.table_view.area_boxes[area].findChildren(CardFace)]
              for area in (1, 2, 3)}
@@ -116,8 +111,7 @@ def test_sim_panel_double_feed_with_one_unread_card(make_table: MakeTable) -> No
     t.bet("alice", "main", [100], area=1)
     t.bet("bob", "main", [100], area=2)
     t.press("no_more_bets")
-    buttons = {b.text(): b for b in t.window.sim_panel.findChildren(type(t.window.sim_panel.deal_button))}
-    t.qtbot.mouseClick(buttons["Double feed, 1 unread"], Qt.MouseButton.LeftButton)
+    t.sim("double_unread")
     status = t.window.shoe_status
     t.qtbot.waitUntil(lambda: status.hold_box.isVisibleTo(t.window), timeout=5000)
     assert "2 cards came out together and 1 could not be read (read: 5D)" in status.hold_text.text()
@@ -133,21 +127,16 @@ def test_a_noread_after_a_held_card_keeps_the_order(make_table: MakeTable) -> No
     t.bet("alice", "main", [100], area=1)
     t.bet("bob", "main", [100], area=2)
     t.press("no_more_bets")
-    sim = t.table.sim
-    assert sim is not None
-    worker = t.table.sim_worker
-    assert worker is not None
-    worker.submit(lambda: sim.deal(corrupt=True))
-    worker.submit(sim.deal)
-    worker.submit(sim.noread)
-    worker.submit(sim.deal)
-    t.qtbot.waitUntil(lambda: len(t.controller.held_cards) == 3, timeout=5000)
+    for fault in ("damaged", "deal", "noread", "deal"):
+        t.sim(fault)
+    t.qtbot.wait(1500); print("DEBUG", t.controller.service_state["queued"], t.controller.service_state["in_flight"], t.controller.service_state["hold"])
+    t.qtbot.waitUntil(lambda: t.controller.queued == 3, timeout=5000)
     status = t.window.shoe_status
     status.key_in.setText("10H")
     t.qtbot.mouseClick(status.key_button, Qt.MouseButton.LeftButton)
     t.settled_writes()
     assert [e["card"] for e in t.controller.events if e["type"] == "card"] == ["10H", "6D"]
-    assert "could not read" in status.hold_text.text() and len(t.controller.held_cards) == 1
+    assert "could not read" in status.hold_text.text() and t.controller.queued == 1
     # a card did come out unread: "No card missed" is off, and releasing without a card is refused
     assert not status.confirm_button.isEnabled()
     assert not t.controller.release_hold(None) and t.controller.hold_reason
@@ -164,20 +153,11 @@ def test_a_da1_xor_shoe_is_shown_as_the_weaker_checksum(make_table: MakeTable, q
     # spec/shoe-protocol.md: the dealer's screen says that this shoe's checksum is the weaker one
     da1 = make_table(TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1}), "10H 6D 9S")
     assert "weak checksum" not in da1.window.shoe_status.line.text()
-    table = build_table(TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1}),
-                        db=str(tmp_path / "xor.db"), dealer="ann", codec="da1-xor",
-                        sim_cards=list(cards("10H 6D 9S")), sim_link=str(tmp_path / "xorshoe"))
-    try:
-        qtbot.addWidget(table.window)
-        table.window.resize(1600, 1000)
-        table.window.show()
-        t = TableDriver(qtbot, table)
-        t.wait_ready()
-        line = table.window.shoe_status.line.text()
-        assert "weak checksum (da1-xor)" in line
-        t.bet("alice", "main", [100], area=1)
-        t.press("no_more_bets")
-        t.deal()
-        assert [e["card"] for e in t.controller.events if e["type"] == "card"] == ["10H"]
-    finally:
-        table.close()
+    t = make_table(TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1}), "10H 6D 9S",
+                   db=tmp_path / "xor.db", codec="da1-xor")
+    line = t.window.shoe_status.line.text()
+    assert "weak checksum (da1-xor)" in line
+    t.bet("alice", "main", [100], area=1)
+    t.press("no_more_bets")
+    t.deal()
+    assert [e["card"] for e in t.controller.events if e["type"] == "card"] == ["10H"]

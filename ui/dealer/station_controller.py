@@ -173,9 +173,11 @@ class StationController(TableController):
         if not isinstance(shoe, dict):
             return
         connected = bool(shoe.get("connected"))
-        if (connected, str(shoe.get("port", "")), str(shoe.get("fault", ""))) == (
-                self.shoe.connected, self.shoe.port, self.shoe.fault):
+        weak = bool(shoe.get("weak_checksum"))  # da1-xor: the status line says so
+        if (connected, str(shoe.get("port", "")), str(shoe.get("fault", "")), weak) == (
+                self.shoe.connected, self.shoe.port, self.shoe.fault, self.shoe.weak_checksum):
             return
+        self.shoe.weak_checksum = weak
         self.shoe.connected = connected
         self.shoe.ever_connected = self.shoe.ever_connected or connected
         self.shoe.port = str(shoe.get("port", ""))
