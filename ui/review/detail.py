@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSlider,
-    QSplitter,
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
@@ -58,6 +57,9 @@ from ui.review.replay import ReplayPane, ReplayWindow
 
 OK_STYLE = "font-size: 20px; font-weight: bold; color: #1b5e20; background: #e8f5e9; padding: 8px;"
 BAD_STYLE = "font-size: 20px; font-weight: bold; color: #b00020; background: #fde0e0; padding: 8px;"
+# the round's integrity beside its export buttons: one row, the words as well as the colour
+BANNER_OK = "font-size: 16px; font-weight: bold; color: #1b5e20; background: #e8f5e9; padding: 2px 6px;"
+BANNER_BAD = "font-size: 16px; font-weight: bold; color: #b00020; background: #fde0e0; padding: 2px 6px;"
 
 
 def _table(headers: Sequence[str]) -> QTableWidget:
@@ -106,6 +108,7 @@ class RoundDetailView(QWidget):
     """Everything about one round. ``note_requested(round_id)`` asks the window for a note."""
 
     note_requested = Signal(int)
+    list_requested = Signal()  # *◀ Rounds list*: the window shows its list again
 
     def __init__(self, reader: StoreReader, table: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -120,16 +123,26 @@ class RoundDetailView(QWidget):
         self.dealer: str | None = None
         self.save_path: Callable[[str, str, str], str | None] = self._ask_path
 
+        # Three rows above the tabs (issue 34: the replay's height at 1280×800 and 1366×768):
+        # [◀ Rounds list] title / integrity + exports / the round's tabs.
         outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(4)
+        head = QHBoxLayout()
+        self.back_button = QPushButton("\u25c0 Rounds list")
+        self.back_button.setToolTip("The rounds list and its filters again")
+        self.back_button.clicked.connect(self.list_requested.emit)
+        head.addWidget(self.back_button, 0, Qt.AlignmentFlag.AlignTop)
         self.title = QLabel("Choose a round in the list")
         self.title.setProperty("role", "title")
         self.title.setWordWrap(True)
-        outer.addWidget(self.title)
-        self.integrity_banner = QLabel("")
-        self.integrity_banner.setWordWrap(True)
-        outer.addWidget(self.integrity_banner)
+        head.addWidget(self.title, 1)
+        outer.addLayout(head)
 
         buttons = QHBoxLayout()
+        self.integrity_banner = QLabel("")
+        self.integrity_banner.setWordWrap(True)
+        buttons.addWidget(self.integrity_banner, 1)
         # short words: the four share the pane's width at 1280 px (the tooltips say the rest)
         self.export_json_button = QPushButton("Transcript (JSON)")
         self.export_json_button.setToolTip("Export the round's transcript (JSON), as `history export` writes it")
@@ -142,7 +155,6 @@ class RoundDetailView(QWidget):
         for b in (self.export_json_button, self.export_csv_button, self.export_pdf_button, self.note_button):
             b.setEnabled(False)
             buttons.addWidget(b)
-        buttons.addStretch(1)
         outer.addLayout(buttons)
         self.export_json_button.clicked.connect(lambda: self._export("json"))
         self.export_csv_button.clicked.connect(lambda: self._export("csv"))
@@ -155,9 +167,12 @@ class RoundDetailView(QWidget):
         self.tabs = QTabWidget()
         outer.addWidget(self.tabs, 1)
 
-        # --- replay: layout + step controls + event list
+        # --- replay: step controls + layout (the event list is the next tab: a tap there shows its step)
         replay_page = QWidget()
+        self.replay_page = replay_page
         rp = QVBoxLayout(replay_page)
+        rp.setContentsMargins(2, 4, 2, 2)
+        rp.setSpacing(4)
         controls = QHBoxLayout()
         self.first_button = QPushButton("|\u25c0 First")
         self.prev_button = QPushButton("\u25c0 Step back")
@@ -187,19 +202,16 @@ class RoundDetailView(QWidget):
         self.last_button.clicked.connect(lambda: self.slider.setValue(self.slider.maximum()))
         self.slider.valueChanged.connect(self.show_step)
 
-        split = QSplitter(Qt.Orientation.Vertical)
         self.layout_view = TableView()
         self.replay_pane = ReplayPane(self.layout_view, lambda: self.show_step(self.slider.value()))
-        split.addWidget(self.replay_pane)
+        rp.addWidget(self.replay_pane, 1)
+        self.tabs.addTab(replay_page, "Replay")
+        # the recorded events, one a row: a tap shows the layout after that event (issue 34: under
+        # the layout they left it 190-240 px at 1280×800 and 1366×768)
         self.events_table = _table(["#", "Time (UTC)", "Who", "Event", "Shoe card"])
         self.events_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.events_table.cellClicked.connect(lambda row, _c: self.slider.setValue(row + 1))
-        split.addWidget(self.events_table)
-        split.setSizes([640, 170])
-        split.setStretchFactor(0, 4)  # a lower pane: the layout keeps the most of it
-        split.setStretchFactor(1, 1)
-        rp.addWidget(split, 1)
-        self.tabs.addTab(replay_page, "Replay")
+        self.events_table.cellClicked.connect(self._event_tapped)
+        self.tabs.addTab(self.events_table, "Events")
 
         # --- settlements and rulings as recorded
         self.settlements_table = _table(
@@ -248,6 +260,10 @@ class RoundDetailView(QWidget):
         ip = QVBoxLayout(integrity_page)
         ip.addWidget(self.integrity_table, 1)
         self.tabs.addTab(integrity_page, "Integrity")
+
+    def _event_tapped(self, row: int, _column: int) -> None:
+        self.slider.setValue(row + 1)
+        self.tabs.setCurrentWidget(self.replay_page)
 
     # ------------------------------------------------------------------ loading
 
@@ -306,11 +322,11 @@ class RoundDetailView(QWidget):
         _fill(self.integrity_table, [[c.name, "intact" if c.ok else "ALTERED", c.detail] for c in self.integrity])
         if all(c.ok for c in self.integrity):
             self.integrity_banner.setText("Integrity: INTACT \u2014 every hash link and record of this round checks.")
-            self.integrity_banner.setStyleSheet(OK_STYLE)
+            self.integrity_banner.setStyleSheet(BANNER_OK)
         else:
             bad = "; ".join(f"{c.name}: {c.detail}" for c in self.integrity if not c.ok)
             self.integrity_banner.setText(f"Integrity: ALTERED \u2014 {bad}")
-            self.integrity_banner.setStyleSheet(BAD_STYLE)
+            self.integrity_banner.setStyleSheet(BANNER_BAD)
         self.redecision = None
         self.redecide_result.setText("")
         self.redecide_result.setStyleSheet("")
