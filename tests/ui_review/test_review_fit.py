@@ -74,4 +74,80 @@ def test_the_replay_has_half_the_window(recorded: Recorded, qtbot: Any, size: tu
                                       f"of {win.height()} ({share:.0%})"
         # the layout's width shown whole: the pane scrolls at most downwards (its areas' rows)
         assert pane.viewport().width() >= detail.layout_view.width(), name
+        # without scrolling: the dealer and the first row of areas (up to four), or the shared
+        # hand (Electronic: it stood under the pane's edge, the two rows spread over the height)
+        view = detail.layout_view
+        first_row = [view.shared_box] if view.shared_box is not None else \
+            [view.area_boxes[n] for n in sorted(view.area_boxes)[:4]]
+        assert first_row, name
+        for box in [view.dealer_box, *first_row]:
+            assert box is not None
+            placed = QRect(box.mapTo(pane.viewport(), QPoint(0, 0)), box.size())
+            assert pane.viewport().rect().contains(placed), \
+                f"{name} at {width}x{height}: {placed.getRect()} not inside {pane.viewport().rect().getRect()}"
         assert _button_problems(win, screen) == [], name
+
+
+def _font_px(widget: Any) -> float:
+    widget.ensurePolished()
+    font = widget.font()
+    return float(font.pixelSize()) if font.pixelSize() > 0 else font.pointSizeF() * 96 / 72
+
+
+def test_the_note_dialog_says_nothing_until_refused(recorded: Recorded, qtbot: Any) -> None:
+    # Issue 34: an empty red bar under the keypad; the note in 13 px type; the dialog a third
+    # wider once a PIN was refused. 000000 is not sue's PIN (conftest: 482913).
+    from ui.review.app import NoteDialog
+
+    win = ReviewWindow(recorded.path, supervisor="sue")
+    qtbot.addWidget(win)
+    win.setGeometry(0, 0, 1280, 800)
+    win.show()
+    assert win.select_round(recorded.ids["ace_race"])
+    dialog = win.add_note(recorded.ids["ace_race"])
+    assert isinstance(dialog, NoteDialog)
+    _settle(qtbot)
+    assert not dialog.message.isVisibleTo(dialog)
+    assert _font_px(dialog.text) >= 16
+    width = dialog.width()
+    dialog.text.setPlainText("paid right")
+    dialog.pin.setText("000000")
+    assert not dialog.submit()
+    _settle(qtbot)
+    assert dialog.message.isVisibleTo(dialog) and "not accepted" in dialog.message.text()
+    assert dialog.width() == width
+    dialog.reject()
+
+
+def test_the_export_dialog_by_touch(recorded: Recorded, qtbot: Any) -> None:
+    # Issue 34: Qt's file dialog had 13 px rows and 24 px tool buttons; now 48 px controls,
+    # 18 px rows of 40 px or more, within the screen the review is on.
+    from PySide6.QtWidgets import QComboBox, QLineEdit, QTreeView
+
+    win = ReviewWindow(recorded.path)
+    qtbot.addWidget(win)
+    win.setGeometry(0, 0, 1280, 800)
+    win.show()
+    assert win.select_round(recorded.ids["star_elements"])
+    dialog = win.detail.export_dialog("report (PDF)", "round-7.pdf", "PDF (*.pdf)")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    _settle(qtbot)
+    assert dialog.screen().availableGeometry().contains(dialog.frameGeometry())
+    small = []
+    for control in dialog.findChildren(QAbstractButton) + dialog.findChildren(QLineEdit) + \
+            dialog.findChildren(QComboBox):
+        if not control.isVisibleTo(dialog) or isinstance(control.parentWidget(), QAbstractItemView):
+            continue
+        if isinstance(control, QLineEdit) and isinstance(control.parentWidget(), QComboBox):
+            continue  # the combo box's own field
+        worded = not isinstance(control, QAbstractButton) or bool(control.text())  # not an icon's button
+        if control.height() < TOUCH_PX or (worded and _font_px(control) < 16):
+            small.append(f"{type(control).__name__} {control.objectName()!r}: {control.height()} px, "
+                         f"{_font_px(control):.0f} px type")
+    assert small == []
+    listing = dialog.findChild(QTreeView, "treeView")
+    assert listing is not None and listing.isVisibleTo(dialog)
+    assert _font_px(listing) >= 18
+    assert listing.sizeHintForRow(0) >= 40
+    dialog.reject()

@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QComboBox,
-    QDialog,
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
@@ -56,8 +55,15 @@ from dealer_assist.store.review_queries import (
     count_rounds,
 )
 from ui.common.collector import start_gui_thread_collector
+from ui.common.login import message_line
 from ui.common.qtfix import GuiPost
-from ui.common.screen_fit import available_geometry, fill_screen, keep_size, touch_header
+from ui.common.screen_fit import (
+    ScreenDialog,
+    available_geometry,
+    fill_screen,
+    keep_size,
+    touch_header,
+)
 from ui.common.style import review_style
 from ui.review.detail import BAD_STYLE, OK_STYLE, RoundDetailView
 from ui.review.model import COLUMNS, GAME_NAMES, RoundListModel
@@ -131,8 +137,12 @@ class FilterBar(QWidget):
         self.irregular.setChecked(False)
 
 
-class NoteDialog(QDialog):
-    """A supervisor's note on a round: name, PIN (checked by the store), text -> audit log."""
+class NoteDialog(ScreenDialog):
+    """A supervisor's note on a round: name, PIN (checked by the store), text -> audit log.
+
+    Sized and placed within the screen when shown (ui.common.screen_fit); as wide as its
+    refusal line needs from the start (it grew by a third when a PIN was refused), the
+    note in 18 px type, the refusal line hidden while it has nothing to say (issue 34)."""
 
     def __init__(self, db_path: Path, round_id: int, supervisor: str | None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -140,12 +150,15 @@ class NoteDialog(QDialog):
         self.round_id = round_id
         self.note_id: int | None = None
         self.setWindowTitle(f"Note on round {round_id}")
+        self.setMinimumWidth(560)
         layout = QVBoxLayout(self)
         form = QFormLayout()
         self.name = QLineEdit(supervisor or "")
         self.pin = QLineEdit()
         self.pin.setEchoMode(QLineEdit.EchoMode.Password)
         self.text = QPlainTextEdit()
+        self.text.setStyleSheet("font-size: 18px;")
+        self.text.setMinimumHeight(96)  # three lines of the note
         form.addRow("Supervisor", self.name)
         form.addRow("PIN", self.pin)
         form.addRow("Note", self.text)
@@ -154,8 +167,7 @@ class NoteDialog(QDialog):
 
         self.keypad = PinKeypad([self.pin])  # on a touch screen too (issue 16 item 7)
         layout.addWidget(self.keypad)
-        self.message = QLabel("")
-        self.message.setProperty("role", "refusal")
+        self.message = message_line()
         layout.addWidget(self.message)
         row = QHBoxLayout()
         self.ok_button = QPushButton("Add note to the audit log")
@@ -170,7 +182,7 @@ class NoteDialog(QDialog):
         name, pin, text = self.name.text().strip(), self.pin.text(), self.text.toPlainText().strip()
         self.pin.clear()
         if not text:
-            self.message.setText("Write the note first.")
+            self._say("Write the note first.")
             return False
         try:
             # A short write through the store's own writer (it waits its turn behind the table).
@@ -178,16 +190,20 @@ class NoteDialog(QDialog):
                 check = store.check_pin(name, pin, role="supervisor", purpose="approval")
                 if not check.ok:
                     # wrong, locked (the lockout), or a PIN to change first (at a log-in)
-                    self.message.setText("Name or PIN not accepted for a supervisor."
-                                         + (f" Locked until {check.locked_until} UTC." if check.locked_until else "")
-                                         + (f" {check.message}." if check.reason == "must_change" else ""))
+                    self._say("Name or PIN not accepted for a supervisor."
+                              + (f" Locked until {check.locked_until} UTC." if check.locked_until else "")
+                              + (f" {check.message}." if check.reason == "must_change" else ""))
                     return False
                 self.note_id = store.add_note(self.round_id, author=f"supervisor:{name}", text=text)
         except StoreError as exc:
-            self.message.setText(f"Not recorded: {exc}")
+            self._say(f"Not recorded: {exc}")
             return False
         self.accept()
         return True
+
+    def _say(self, text: str) -> None:
+        self.message.setText(text)
+        self.message.setVisible(bool(text))
 
 
 class ReviewWindow(QWidget):

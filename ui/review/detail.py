@@ -10,9 +10,10 @@ the current rules and lists any difference from what was recorded; it writes not
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QImage, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -25,6 +26,7 @@ from PySide6.QtWidgets import (
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
+    QTreeView,
     QVBoxLayout,
     QWidget,
 )
@@ -41,6 +43,7 @@ from dealer_assist.store.review_queries import (
     replay,
     round_integrity,
 )
+from ui.common.screen_fit import available_geometry
 from ui.common.style import money, signed
 from ui.common.table_view import BET_NAMES, TableView
 from ui.review.export import (
@@ -60,6 +63,32 @@ BAD_STYLE = "font-size: 20px; font-weight: bold; color: #b00020; background: #fd
 # the round's integrity beside its export buttons: one row, the words as well as the colour
 BANNER_OK = "font-size: 16px; font-weight: bold; color: #1b5e20; background: #e8f5e9; padding: 2px 6px;"
 BANNER_BAD = "font-size: 16px; font-weight: bold; color: #b00020; background: #fde0e0; padding: 2px 6px;"
+
+
+# the export's file dialog by touch: 48 px controls and rows, 16-18 px type (issue 34)
+FILE_DIALOG_STYLE = """
+QFileDialog, QFileDialog QLabel { font-size: 16px; }
+QFileDialog QAbstractItemView { font-size: 18px; }
+QFileDialog QTreeView::item, QFileDialog QListView::item { min-height: 40px; }
+QFileDialog QToolButton { min-width: 48px; min-height: 48px; }
+QFileDialog QPushButton { font-size: 16px; min-height: 44px; padding: 2px 12px; }
+QFileDialog QLineEdit, QFileDialog QComboBox { font-size: 16px; min-height: 46px; }
+QFileDialog QHeaderView::section { font-size: 16px; min-height: 40px; }
+"""
+
+
+def _removable_media() -> list[Path]:
+    """Mounted USB sticks and disks (/media/USER/*, /run/media/USER/*): where an export goes."""
+    import getpass
+
+    user = getpass.getuser()
+    found: list[Path] = []
+    for base in (Path("/media") / user, Path("/run/media") / user):
+        try:
+            found += sorted(p for p in base.iterdir() if p.is_dir())
+        except OSError:
+            continue
+    return found
 
 
 def _table(headers: Sequence[str]) -> QTableWidget:
@@ -433,9 +462,33 @@ class RoundDetailView(QWidget):
 
     # ------------------------------------------------------------------ exports
 
+    def export_dialog(self, kind: str, suggested: str, pattern: str) -> QFileDialog:
+        """Where to save an export: Qt's own file dialog on every desktop, by touch (issue 34: its
+        13 px rows and 24 px tool buttons), within the screen, the home folder and any mounted
+        USB stick in its side bar."""
+        dialog = QFileDialog(self, f"Export round as {kind}")
+        dialog.setOption(QFileDialog.Option.DontUseNativeDialog)  # a native one may not fit a touch screen
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setNameFilter(pattern)
+        dialog.selectFile(suggested)
+        dialog.setStyleSheet(FILE_DIALOG_STYLE)
+        places = [Path.home(), *_removable_media()]
+        dialog.setSidebarUrls([QUrl.fromLocalFile(str(place)) for place in places])
+        area = available_geometry(self)
+        dialog.resize(min(1100, area.width() * 9 // 10), min(720, area.height() * 9 // 10))
+        dialog.move(area.center() - dialog.rect().center())
+        listing = dialog.findChild(QTreeView, "treeView")  # its detail view: names and dates whole
+        if listing is not None:
+            for column, width in enumerate((dialog.width() // 2, 110, 110, 230)):
+                listing.header().resizeSection(column, width)
+        return dialog
+
     def _ask_path(self, kind: str, suggested: str, pattern: str) -> str | None:
-        path, _ = QFileDialog.getSaveFileName(self, f"Export round as {kind}", suggested, pattern)
-        return path or None
+        dialog = self.export_dialog(kind, suggested, pattern)
+        if dialog.exec() != QFileDialog.DialogCode.Accepted:
+            return None
+        chosen = dialog.selectedFiles()
+        return chosen[0] if chosen else None
 
     def _export(self, kind: str) -> str | None:
         if self.round_id is None:
