@@ -151,3 +151,33 @@ def test_the_export_dialog_by_touch(recorded: Recorded, qtbot: Any) -> None:
     assert _font_px(listing) >= 18
     assert listing.sizeHintForRow(0) >= 40
     dialog.reject()
+
+
+def test_back_to_the_list_and_to_the_round(recorded: Recorded, qtbot: Any) -> None:
+    # The list or the round, one at a time: *◀ Rounds list* shows the list (the round still
+    # selected); a tap on that row shows the same round again, a tap on another row that one.
+    from PySide6.QtCore import Qt
+
+    win = ReviewWindow(recorded.path)
+    qtbot.addWidget(win)
+    win.setGeometry(0, 0, 1280, 800)
+    win.show()
+    _settle(qtbot)
+    assert win.view.isVisible() and not win.detail.isVisible()
+    assert win.select_round(recorded.ids["ace_race"])
+    _settle(qtbot)
+    assert win.detail.isVisible() and not win.view.isVisible() and not win.filters.isVisible()
+    qtbot.mouseClick(win.detail.back_button, Qt.MouseButton.LeftButton)
+    _settle(qtbot)
+    assert win.view.isVisible() and win.filters.isVisible() and not win.detail.isVisible()
+    row = next(n for n, r in enumerate(win.model.rows) if r.id == recorded.ids["ace_race"])
+    rect = win.view.visualRect(win.model.index(row, 1))
+    qtbot.mouseClick(win.view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    _settle(qtbot)
+    assert win.detail.isVisible() and win.detail.round_id == recorded.ids["ace_race"]
+    qtbot.mouseClick(win.detail.back_button, Qt.MouseButton.LeftButton)
+    other = next(n for n, r in enumerate(win.model.rows) if r.id == recorded.ids["star_elements"])
+    rect = win.view.visualRect(win.model.index(other, 1))
+    qtbot.mouseClick(win.view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    _settle(qtbot)
+    assert win.detail.isVisible() and win.detail.round_id == recorded.ids["star_elements"]
