@@ -50,6 +50,7 @@ from ui.common.login import (
     touch_button,
 )
 from ui.common.screen_fit import ScreenDialog
+from ui.common.style import review_style
 from ui.common.worker import Worker
 
 T = TypeVar("T")
@@ -568,6 +569,7 @@ class ReviewGate:
 
         self.dialog = ask_supervisor(None, self.jobs, "review", "Dealer Assist review",
                                      "Supervisor PIN required to open the review", approved)
+        self.dialog.setStyleSheet(review_style())  # the review's touch type (its labels were 13 px, the refusal plain)
         self.dialog.rejected.connect(self.close)
         self.dialog.rejected.connect(on_cancel)
 

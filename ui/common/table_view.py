@@ -827,5 +827,7 @@ class TableView(QWidget):
             self._layout.insertWidget(1, frame)
             if self.extra is not None:
                 self._layout.addWidget(self.extra, 1)
+            else:  # a replay (no terminals): the two rows at the top, not spread over the height
+                self._layout.addStretch(1)
         self.shared_box = frame
         self._shared_sig = (tuple(cards),)

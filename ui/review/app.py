@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QComboBox,
-    QDialog,
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
@@ -35,7 +34,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
-    QSplitter,
     QTableView,
     QTabWidget,
     QVBoxLayout,
@@ -57,8 +55,15 @@ from dealer_assist.store.review_queries import (
     count_rounds,
 )
 from ui.common.collector import start_gui_thread_collector
+from ui.common.login import message_line
 from ui.common.qtfix import GuiPost
-from ui.common.screen_fit import available_geometry, fill_screen, keep_size, touch_header
+from ui.common.screen_fit import (
+    ScreenDialog,
+    available_geometry,
+    fill_screen,
+    keep_size,
+    touch_header,
+)
 from ui.common.style import review_style
 from ui.review.detail import BAD_STYLE, OK_STYLE, RoundDetailView
 from ui.review.model import COLUMNS, GAME_NAMES, RoundListModel
@@ -132,8 +137,12 @@ class FilterBar(QWidget):
         self.irregular.setChecked(False)
 
 
-class NoteDialog(QDialog):
-    """A supervisor's note on a round: name, PIN (checked by the store), text -> audit log."""
+class NoteDialog(ScreenDialog):
+    """A supervisor's note on a round: name, PIN (checked by the store), text -> audit log.
+
+    Sized and placed within the screen when shown (ui.common.screen_fit); as wide as its
+    refusal line needs from the start (it grew by a third when a PIN was refused), the
+    note in 18 px type, the refusal line hidden while it has nothing to say (issue 34)."""
 
     def __init__(self, db_path: Path, round_id: int, supervisor: str | None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -141,12 +150,15 @@ class NoteDialog(QDialog):
         self.round_id = round_id
         self.note_id: int | None = None
         self.setWindowTitle(f"Note on round {round_id}")
+        self.setMinimumWidth(560)
         layout = QVBoxLayout(self)
         form = QFormLayout()
         self.name = QLineEdit(supervisor or "")
         self.pin = QLineEdit()
         self.pin.setEchoMode(QLineEdit.EchoMode.Password)
         self.text = QPlainTextEdit()
+        self.text.setStyleSheet("font-size: 18px;")
+        self.text.setMinimumHeight(96)  # three lines of the note
         form.addRow("Supervisor", self.name)
         form.addRow("PIN", self.pin)
         form.addRow("Note", self.text)
@@ -155,8 +167,7 @@ class NoteDialog(QDialog):
 
         self.keypad = PinKeypad([self.pin])  # on a touch screen too (issue 16 item 7)
         layout.addWidget(self.keypad)
-        self.message = QLabel("")
-        self.message.setProperty("role", "refusal")
+        self.message = message_line()
         layout.addWidget(self.message)
         row = QHBoxLayout()
         self.ok_button = QPushButton("Add note to the audit log")
@@ -171,7 +182,7 @@ class NoteDialog(QDialog):
         name, pin, text = self.name.text().strip(), self.pin.text(), self.text.toPlainText().strip()
         self.pin.clear()
         if not text:
-            self.message.setText("Write the note first.")
+            self._say("Write the note first.")
             return False
         try:
             # A short write through the store's own writer (it waits its turn behind the table).
@@ -179,20 +190,25 @@ class NoteDialog(QDialog):
                 check = store.check_pin(name, pin, role="supervisor", purpose="approval")
                 if not check.ok:
                     # wrong, locked (the lockout), or a PIN to change first (at a log-in)
-                    self.message.setText("Name or PIN not accepted for a supervisor."
-                                         + (f" Locked until {check.locked_until} UTC." if check.locked_until else "")
-                                         + (f" {check.message}." if check.reason == "must_change" else ""))
+                    self._say("Name or PIN not accepted for a supervisor."
+                              + (f" Locked until {check.locked_until} UTC." if check.locked_until else "")
+                              + (f" {check.message}." if check.reason == "must_change" else ""))
                     return False
                 self.note_id = store.add_note(self.round_id, author=f"supervisor:{name}", text=text)
         except StoreError as exc:
-            self.message.setText(f"Not recorded: {exc}")
+            self._say(f"Not recorded: {exc}")
             return False
         self.accept()
         return True
 
+    def _say(self, text: str) -> None:
+        self.message.setText(text)
+        self.message.setVisible(bool(text))
+
 
 class ReviewWindow(QWidget):
-    """The review: round list with filters on the left, the chosen round on the right; summaries."""
+    """The review: the round list with its filters, or the chosen round over the whole page
+    (*◀ Rounds list* goes back); session summaries; station events."""
 
     #: (VerifyResult or None, first round with altered settlement rows or None, error or None)
     verification_done = Signal(object)
@@ -210,25 +226,36 @@ class ReviewWindow(QWidget):
         font.setPixelSize(16)  # the window's text; the replayed layout's labels keep their own fonts
         self.setFont(font)
         outer = QVBoxLayout(self)
+        outer.setContentsMargins(2, 2, 2, 2)  # the round's replay takes what the frames leave (issue 34)
         self.tabs = QTabWidget()
         outer.addWidget(self.tabs)
 
         rounds_page = QWidget()
         rp = QVBoxLayout(rounds_page)
+        rp.setContentsMargins(2, 4, 2, 2)
+        rp.setSpacing(4)
+        # the filters and the list fold away while a round is shown: at 1280×800 and 1366×768 they
+        # left its replay 190–240 px (issue 34); *◀ Rounds list* on the round brings them back
+        self.list_panel = QWidget()
+        lp = QVBoxLayout(self.list_panel)
+        lp.setContentsMargins(0, 0, 0, 0)
         self.filters = FilterBar()
-        rp.addWidget(self.filters)
+        lp.addWidget(self.filters)
         self.status_line = QLabel("")
         self.count_button = QPushButton("Count all matching")
         self.count_button.clicked.connect(self.show_count_matching)
         status_row = QHBoxLayout()
         status_row.addWidget(self.status_line, 1)
         status_row.addWidget(self.count_button)
-        rp.addLayout(status_row)
+        # the file's check beside the list (in the tabs' corner its top edge was cut off)
+        self.integrity_button = QPushButton("Verify the whole file")
+        status_row.addWidget(self.integrity_button)
+        lp.addLayout(status_row)
+        rp.addWidget(self.list_panel)
         self.integrity_label = QLabel("")
         self.integrity_label.setWordWrap(True)
         self.integrity_label.hide()
         rp.addWidget(self.integrity_label)
-        split = QSplitter(Qt.Orientation.Horizontal)
         self.model = RoundListModel(self.reader, self.table_name, self)
         self.view = QTableView()
         self.view.setModel(self.model)
@@ -244,12 +271,12 @@ class ReviewWindow(QWidget):
         touch_header(self.view.horizontalHeader())  # tapped to sort: 48 px (issue 34)
         for column, width in enumerate((64, 180, 70, 130, 90, 90, 120, 80, 180, 90, 80)):
             self.view.setColumnWidth(column, width)
-        split.addWidget(self.view)
+        rp.addWidget(self.view, 1)
         self.detail = RoundDetailView(self.reader, self.table_name)
         self.detail.note_requested.connect(self.add_note)
-        split.addWidget(self.detail)
-        split.setSizes([560, 1340])  # the round's side the larger: its replay is 1240 px wide at least
-        rp.addWidget(split, 1)
+        self.detail.list_requested.connect(self.show_list)
+        self.detail.hide()  # one at a time: the list, or the chosen round (its replay 1240 px wide at least)
+        rp.addWidget(self.detail, 1)
         self.tabs.addTab(rounds_page, "Rounds")
 
         self.summary = SummaryView(self.reader)
@@ -258,8 +285,6 @@ class ReviewWindow(QWidget):
         self.tabs.addTab(self.station_events, "Station events")
         self.tabs.currentChanged.connect(self._tab_changed)
 
-        self.integrity_button = QPushButton("Verify the whole file")
-        self.tabs.setCornerWidget(self.integrity_button)
         self.integrity_button.clicked.connect(self.verify_file_in_background)
         self.verification_done.connect(self._show_verification)
         self._post = GuiPost(self)  # the file check's thread hands its outcome over
@@ -272,6 +297,7 @@ class ReviewWindow(QWidget):
             combo.currentIndexChanged.connect(lambda _i: self.apply_filter())
         self.filters.irregular.toggled.connect(lambda _on: self.apply_filter())
         self.view.selectionModel().selectionChanged.connect(self._selected)
+        self.view.clicked.connect(self._tapped)
         self._show_count()
 
     # ---- list
@@ -331,8 +357,37 @@ class ReviewWindow(QWidget):
         if rows:
             self.open_round(self.model.round_at(rows[0].row()).id)
 
+    def _tapped(self, index: Any) -> None:
+        """A tap on the round already chosen (no selection change): the round again."""
+        if self.detail.round_id is not None and self.model.round_at(index.row()).id == self.detail.round_id:
+            self.show_round()
+
     def open_round(self, round_id: int) -> None:
         self.detail.load(round_id)
+        if self.detail.round_id == round_id:
+            self.show_round()
+
+    @property
+    def list_shown(self) -> bool:
+        return not self.view.isHidden()
+
+    def show_round(self) -> None:
+        """The chosen round over the page's whole width and height: the list and its filters fold
+        away (issue 34: beside them its replay had 190–240 px of a 768–800 px screen)."""
+        self.list_panel.hide()
+        self.view.hide()
+        self.detail.show()
+
+    def show_list(self) -> None:
+        """The rounds list and its filters again, over the page (all its columns at 1280 px);
+        the chosen round stays selected: a tap on it shows it again."""
+        self.detail.hide()
+        self.list_panel.show()
+        self.view.show()
+        rows = self.view.selectionModel().selectedRows()
+        if rows:
+            self.view.scrollTo(rows[0])
+        self.view.setFocus()
 
     def copy_refreshed(self) -> None:
         """The file under this window was brought up to date (a station's copy fetched again):

@@ -10,9 +10,10 @@ the current rules and lists any difference from what was recorded; it writes not
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QImage, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -22,10 +23,10 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSlider,
-    QSplitter,
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
+    QTreeView,
     QVBoxLayout,
     QWidget,
 )
@@ -42,6 +43,7 @@ from dealer_assist.store.review_queries import (
     replay,
     round_integrity,
 )
+from ui.common.screen_fit import available_geometry
 from ui.common.style import money, signed
 from ui.common.table_view import BET_NAMES, TableView
 from ui.review.export import (
@@ -58,6 +60,35 @@ from ui.review.replay import ReplayPane, ReplayWindow
 
 OK_STYLE = "font-size: 20px; font-weight: bold; color: #1b5e20; background: #e8f5e9; padding: 8px;"
 BAD_STYLE = "font-size: 20px; font-weight: bold; color: #b00020; background: #fde0e0; padding: 8px;"
+# the round's integrity beside its export buttons: one row, the words as well as the colour
+BANNER_OK = "font-size: 16px; font-weight: bold; color: #1b5e20; background: #e8f5e9; padding: 2px 6px;"
+BANNER_BAD = "font-size: 16px; font-weight: bold; color: #b00020; background: #fde0e0; padding: 2px 6px;"
+
+
+# the export's file dialog by touch: 48 px controls and rows, 16-18 px type (issue 34)
+FILE_DIALOG_STYLE = """
+QFileDialog, QFileDialog QLabel { font-size: 16px; }
+QFileDialog QAbstractItemView { font-size: 18px; }
+QFileDialog QTreeView::item, QFileDialog QListView::item { min-height: 40px; }
+QFileDialog QToolButton { min-width: 48px; min-height: 48px; }
+QFileDialog QPushButton { font-size: 16px; min-height: 44px; padding: 2px 12px; }
+QFileDialog QLineEdit, QFileDialog QComboBox { font-size: 16px; min-height: 46px; }
+QFileDialog QHeaderView::section { font-size: 16px; min-height: 40px; }
+"""
+
+
+def _removable_media() -> list[Path]:
+    """Mounted USB sticks and disks (/media/USER/*, /run/media/USER/*): where an export goes."""
+    import getpass
+
+    user = getpass.getuser()
+    found: list[Path] = []
+    for base in (Path("/media") / user, Path("/run/media") / user):
+        try:
+            found += sorted(p for p in base.iterdir() if p.is_dir())
+        except OSError:
+            continue
+    return found
 
 
 def _table(headers: Sequence[str]) -> QTableWidget:
@@ -106,6 +137,7 @@ class RoundDetailView(QWidget):
     """Everything about one round. ``note_requested(round_id)`` asks the window for a note."""
 
     note_requested = Signal(int)
+    list_requested = Signal()  # *◀ Rounds list*: the window shows its list again
 
     def __init__(self, reader: StoreReader, table: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -120,16 +152,26 @@ class RoundDetailView(QWidget):
         self.dealer: str | None = None
         self.save_path: Callable[[str, str, str], str | None] = self._ask_path
 
+        # Three rows above the tabs (issue 34: the replay's height at 1280×800 and 1366×768):
+        # [◀ Rounds list] title / integrity + exports / the round's tabs.
         outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(4)
+        head = QHBoxLayout()
+        self.back_button = QPushButton("\u25c0 Rounds list")
+        self.back_button.setToolTip("The rounds list and its filters again")
+        self.back_button.clicked.connect(self.list_requested.emit)
+        head.addWidget(self.back_button, 0, Qt.AlignmentFlag.AlignTop)
         self.title = QLabel("Choose a round in the list")
         self.title.setProperty("role", "title")
         self.title.setWordWrap(True)
-        outer.addWidget(self.title)
-        self.integrity_banner = QLabel("")
-        self.integrity_banner.setWordWrap(True)
-        outer.addWidget(self.integrity_banner)
+        head.addWidget(self.title, 1)
+        outer.addLayout(head)
 
         buttons = QHBoxLayout()
+        self.integrity_banner = QLabel("")
+        self.integrity_banner.setWordWrap(True)
+        buttons.addWidget(self.integrity_banner, 1)
         # short words: the four share the pane's width at 1280 px (the tooltips say the rest)
         self.export_json_button = QPushButton("Transcript (JSON)")
         self.export_json_button.setToolTip("Export the round's transcript (JSON), as `history export` writes it")
@@ -142,7 +184,6 @@ class RoundDetailView(QWidget):
         for b in (self.export_json_button, self.export_csv_button, self.export_pdf_button, self.note_button):
             b.setEnabled(False)
             buttons.addWidget(b)
-        buttons.addStretch(1)
         outer.addLayout(buttons)
         self.export_json_button.clicked.connect(lambda: self._export("json"))
         self.export_csv_button.clicked.connect(lambda: self._export("csv"))
@@ -155,9 +196,12 @@ class RoundDetailView(QWidget):
         self.tabs = QTabWidget()
         outer.addWidget(self.tabs, 1)
 
-        # --- replay: layout + step controls + event list
+        # --- replay: step controls + layout (the event list is the next tab: a tap there shows its step)
         replay_page = QWidget()
+        self.replay_page = replay_page
         rp = QVBoxLayout(replay_page)
+        rp.setContentsMargins(2, 4, 2, 2)
+        rp.setSpacing(4)
         controls = QHBoxLayout()
         self.first_button = QPushButton("|\u25c0 First")
         self.prev_button = QPushButton("\u25c0 Step back")
@@ -187,19 +231,16 @@ class RoundDetailView(QWidget):
         self.last_button.clicked.connect(lambda: self.slider.setValue(self.slider.maximum()))
         self.slider.valueChanged.connect(self.show_step)
 
-        split = QSplitter(Qt.Orientation.Vertical)
         self.layout_view = TableView()
         self.replay_pane = ReplayPane(self.layout_view, lambda: self.show_step(self.slider.value()))
-        split.addWidget(self.replay_pane)
+        rp.addWidget(self.replay_pane, 1)
+        self.tabs.addTab(replay_page, "Replay")
+        # the recorded events, one a row: a tap shows the layout after that event (issue 34: under
+        # the layout they left it 190-240 px at 1280×800 and 1366×768)
         self.events_table = _table(["#", "Time (UTC)", "Who", "Event", "Shoe card"])
         self.events_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.events_table.cellClicked.connect(lambda row, _c: self.slider.setValue(row + 1))
-        split.addWidget(self.events_table)
-        split.setSizes([640, 170])
-        split.setStretchFactor(0, 4)  # a lower pane: the layout keeps the most of it
-        split.setStretchFactor(1, 1)
-        rp.addWidget(split, 1)
-        self.tabs.addTab(replay_page, "Replay")
+        self.events_table.cellClicked.connect(self._event_tapped)
+        self.tabs.addTab(self.events_table, "Events")
 
         # --- settlements and rulings as recorded
         self.settlements_table = _table(
@@ -248,6 +289,10 @@ class RoundDetailView(QWidget):
         ip = QVBoxLayout(integrity_page)
         ip.addWidget(self.integrity_table, 1)
         self.tabs.addTab(integrity_page, "Integrity")
+
+    def _event_tapped(self, row: int, _column: int) -> None:
+        self.slider.setValue(row + 1)
+        self.tabs.setCurrentWidget(self.replay_page)
 
     # ------------------------------------------------------------------ loading
 
@@ -306,11 +351,11 @@ class RoundDetailView(QWidget):
         _fill(self.integrity_table, [[c.name, "intact" if c.ok else "ALTERED", c.detail] for c in self.integrity])
         if all(c.ok for c in self.integrity):
             self.integrity_banner.setText("Integrity: INTACT \u2014 every hash link and record of this round checks.")
-            self.integrity_banner.setStyleSheet(OK_STYLE)
+            self.integrity_banner.setStyleSheet(BANNER_OK)
         else:
             bad = "; ".join(f"{c.name}: {c.detail}" for c in self.integrity if not c.ok)
             self.integrity_banner.setText(f"Integrity: ALTERED \u2014 {bad}")
-            self.integrity_banner.setStyleSheet(BAD_STYLE)
+            self.integrity_banner.setStyleSheet(BANNER_BAD)
         self.redecision = None
         self.redecide_result.setText("")
         self.redecide_result.setStyleSheet("")
@@ -417,9 +462,33 @@ class RoundDetailView(QWidget):
 
     # ------------------------------------------------------------------ exports
 
+    def export_dialog(self, kind: str, suggested: str, pattern: str) -> QFileDialog:
+        """Where to save an export: Qt's own file dialog on every desktop, by touch (issue 34: its
+        13 px rows and 24 px tool buttons), within the screen, the home folder and any mounted
+        USB stick in its side bar."""
+        dialog = QFileDialog(self, f"Export round as {kind}")
+        dialog.setOption(QFileDialog.Option.DontUseNativeDialog)  # a native one may not fit a touch screen
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setNameFilter(pattern)
+        dialog.selectFile(suggested)
+        dialog.setStyleSheet(FILE_DIALOG_STYLE)
+        places = [Path.home(), *_removable_media()]
+        dialog.setSidebarUrls([QUrl.fromLocalFile(str(place)) for place in places])
+        area = available_geometry(self)
+        dialog.resize(min(1100, area.width() * 9 // 10), min(720, area.height() * 9 // 10))
+        dialog.move(area.center() - dialog.rect().center())
+        listing = dialog.findChild(QTreeView, "treeView")  # its detail view: names and dates whole
+        if listing is not None:
+            for column, width in enumerate((dialog.width() // 2, 110, 110, 230)):
+                listing.header().resizeSection(column, width)
+        return dialog
+
     def _ask_path(self, kind: str, suggested: str, pattern: str) -> str | None:
-        path, _ = QFileDialog.getSaveFileName(self, f"Export round as {kind}", suggested, pattern)
-        return path or None
+        dialog = self.export_dialog(kind, suggested, pattern)
+        if dialog.exec() != QFileDialog.DialogCode.Accepted:
+            return None
+        chosen = dialog.selectedFiles()
+        return chosen[0] if chosen else None
 
     def _export(self, kind: str) -> str | None:
         if self.round_id is None:

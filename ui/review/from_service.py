@@ -37,6 +37,7 @@ from dealer_assist.service.snapshot import fetch_snapshot
 from dealer_assist.store import PinCheck, StoreError
 from ui.common.login import PinDialog, ask_supervisor
 from ui.common.service_link import ServiceLink
+from ui.common.style import review_style
 from ui.common.worker import Worker
 
 COPY_NAME = "table-copy.db"
@@ -221,6 +222,7 @@ def review_from_service(socket_path: Path, show: Callable[[Path, str], QWidget |
 
     dialog = ask_supervisor(None, copy, "review", "Dealer Assist review",
                             "Supervisor PIN required to open the review", approved)
+    dialog.setStyleSheet(review_style())  # the review's touch type, as at its gate on a file
     dialog.rejected.connect(on_cancel)
     app = QApplication.instance()
     if app is not None:
