@@ -129,7 +129,6 @@ def test_a_noread_after_a_held_card_keeps_the_order(make_table: MakeTable) -> No
     t.press("no_more_bets")
     for fault in ("damaged", "deal", "noread", "deal"):
         t.sim(fault)
-    t.qtbot.wait(1500); print("DEBUG", t.controller.service_state["queued"], t.controller.service_state["in_flight"], t.controller.service_state["hold"])
     t.qtbot.waitUntil(lambda: t.controller.queued == 3, timeout=5000)
     status = t.window.shoe_status
     status.key_in.setText("10H")
