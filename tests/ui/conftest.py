@@ -1,4 +1,6 @@
-"""GUI tests: the real window, the real driver on a simulated shoe (pty), a real store file.
+"""GUI tests: the real window as a client of a real station service (in this process, on the
+test's store file), whose driver reads a simulated shoe on a pty (tests/ui/service_table.py):
+the one path a station runs (issue 33).
 
 QT_QPA_PLATFORM=offscreen is set before Qt is imported anywhere.
 """
