@@ -10,17 +10,21 @@ stake and result paid back once it is settled (interim or final)."""
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import dealer_assist.service.station as st
 from dealer_assist.service.terminal_client import TerminalConnection, TerminalError
 from dealer_assist.store import Store
 from tests.service import test_terminal_play as play
-from tests.service.test_terminals import SUE, TerminalStation, cli, paired
+from tests.service.test_terminals import ROOT, SUE, TerminalStation, add_code, cli, paired
 
 electronic = play.electronic  # the fixture: a station set up for Electronic Blackjack
 until = play.until
@@ -176,3 +180,40 @@ def test_a_tampered_meter_fails_history_verify(electronic: Callable[..., Termina
         assert "does not follow from its last (0) and this movement (1000)" in store.reconcile_credits()
     done = cli("history", "verify", "--db", str(path))
     assert done.returncode != 0
+
+
+def test_terminal_sim_buys_in_plays_and_cashes_out(electronic: Callable[..., TerminalStation],
+                                                   tmp_path: Path) -> None:
+    # Player 10S, Dealer 9H, Player QD (3.7): 20 against 9; the sim stands. The dealer draws 8C:
+    # 17, stands (3.19). 20 beats 17 (4.5.2): +10. Meter: 100 bought - 10 + 20 = 110, all on the voucher.
+    table = electronic("10S 9H QD 8C", credited=())
+    screen = table.dealer()
+    env = {k: v for k, v in os.environ.items() if k != st.CONFIG_ENV}
+
+    def run(seat: str, pin: str, *args: str) -> subprocess.Popen[str]:
+        return subprocess.Popen(
+            [sys.executable, "-m", "dealer_assist.cli", "terminal-sim", "--connect", f"127.0.0.1:{table.port}",
+             "--pair", add_code(table, seat), "--dir", str(tmp_path / seat), "--buy-in", "100", "--supervisor",
+             "sue", *args], cwd=ROOT, env={**env, "DEALER_ASSIST_PIN": pin}, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True)
+
+    wrong = run("t2", "000000", "--rounds", "0")
+    _, err = wrong.communicate(timeout=play.LIVENESS_S)
+    assert wrong.returncode == 2 and err.startswith("error: the buy-in of 100 was refused"), err
+    p = run("t1", SUE["pin"], "--strategy", "stand", "--wager", "10", "--cash-out")
+    try:
+        until(screen, lambda s: [w["player"] for w in s["slip"]] == ["t1"])
+        screen.request("no_more_bets")
+        table.deal(screen, 3)
+        play.play_out(table, screen)
+        out, err = p.communicate(timeout=play.LIVENESS_S)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.communicate()
+    assert p.returncode == 0, err
+    result, cashed = (json.loads(line) for line in out.splitlines())
+    assert (result["net"], result["meter"]) == (10, 110)
+    assert cashed["meter"] == 0 and cashed["voucher"]["amount"] == 110 and cashed["voucher"]["seat"] == "t1"
+    assert table.running is not None
+    assert table.running.store.meters() == {"t1": 0}  # t2's refused buy-in left no meter
