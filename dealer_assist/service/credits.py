@@ -19,7 +19,7 @@ from typing import Any
 from dealer_assist.base.money import ZERO, half_kept, parse_amount
 from dealer_assist.engine.round_api import Round, TerminalView
 
-__all__ = ["in_play", "nets", "round_part", "wanted"]
+__all__ = ["in_play", "nets", "round_part", "round_parts", "wanted"]
 
 
 def _terminal(rnd: Round, seat: str) -> TerminalView | None:
@@ -46,6 +46,17 @@ def round_part(rnd: Round, seat: str) -> Decimal:
     net = sum((s.net for s in rnd.settlements if s.player == seat), ZERO)
     t = _terminal(rnd, seat)
     return net - (_unsettled(rnd, seat, t) if t is not None else ZERO)
+
+
+def round_parts(rnd: Round) -> dict[str, Decimal]:
+    """:func:`round_part` of every seat with a wager in the round (one view of it)."""
+    view = rnd.view()
+    out: dict[str, Decimal] = {}
+    for s in rnd.settlements:
+        out[s.player] = out.get(s.player, ZERO) + s.net
+    for t in view.terminals:
+        out[t.player] = out.get(t.player, ZERO) - _unsettled(rnd, t.player, t)
+    return out
 
 
 def in_play(rnd: Round, seat: str) -> bool:

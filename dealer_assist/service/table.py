@@ -246,6 +246,7 @@ class TableService:
         self.meters: dict[str, Decimal] = {}
         self.paid: tuple[int | None, dict[str, Decimal]] = (None, {})
         self.vouchers: dict[str, dict[str, Any]] = {}
+        self.parts_at: tuple[int, dict[str, Decimal]] = (-1, {})  # (version, this round's part of each meter)
 
     # ------------------------------------------------------------------ start
     def start(self) -> None:
@@ -560,7 +561,7 @@ class TableService:
         state = self.state_at_change
         if state is None or state["version"] != self.version:
             state = self.state()
-        meter = self.meter(seat)
+        meter = self.meter(seat, shown=True)
         return seat_view(state, seat, pending=pending, last=self.last_round,
                          clock=None if clock is None else {"seconds_left": clock.seconds_left(),
                                                            "deadline": clock.deadline},
@@ -568,13 +569,20 @@ class TableService:
                          voucher=self.vouchers.get(seat))
 
     # ------------------------------------------------------------------ credit meters (1.1.10)
-    def meter(self, seat: str) -> Decimal | None:
+    def meter(self, seat: str, *, shown: bool = False) -> Decimal | None:
         """``seat``'s credit meter now (None: it never bought in): the meter on record, less
-        what this round took from it, plus what it paid back (service/credits.py)."""
+        what this round took from it, plus what it paid back (service/credits.py). ``shown``:
+        as the last change left it (every seat's worked out once per change, for the views)."""
         if seat not in self.meters:
             return None
         paid = self.paid[1] if self.paid[0] == self.round_id and self.round_id is not None else {}
-        return self.meters[seat] + credits.round_part(self.session.round, seat) - paid.get(seat, ZERO)
+        if shown:
+            if self.parts_at[0] != self.version:
+                self.parts_at = (self.version, credits.round_parts(self.session.round))
+            part = self.parts_at[1].get(seat, ZERO)
+        else:
+            part = credits.round_part(self.session.round, seat)
+        return self.meters[seat] + part - paid.get(seat, ZERO)
 
     def _from_meter(self, seat: str, kind: str, args: dict[str, Any], event: Event, actor: str) -> None:
         """A seat's input, its wagers taken from its credit meter (1.1.10: they are placed from
