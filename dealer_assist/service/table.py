@@ -609,8 +609,8 @@ class TableService:
         """A round that ended: each bought-in seat's net result paid to its meter on record
         (once; a result changed later pays the difference), then the reconciliation checked
         (buy-ins - cash-outs + net results = meters): a failure is audited and logged."""
-        if round_id is None or not self.meters:
-            return
+        if round_id is None or not self.meters or not rnd.rules.shared_hand:
+            return  # credits are Electronic Blackjack's terminals' (1.1.10)
         due = credits.nets(rnd, self.meters)
         if self.paid == (round_id, due):
             return
@@ -1256,7 +1256,7 @@ class TableService:
         actor = f"dealer:{client.dealer}"
         event = parse_event({k: v for k, v in args.items() if k != "type"} | {"type": kind})
         player = args.get("player")
-        if isinstance(player, str) and player in self.meters:
+        if isinstance(player, str) and player in self.meters and self.session.round.rules.shared_hand:
             self._from_meter(player, kind, args, event, actor)
             return
         self._record(self.session.apply(event), actor)
@@ -1377,7 +1377,8 @@ class TableService:
         if self.slip_by_terminal:
             own = [e for e in self.session.slip if getattr(e, "player", None) in self.slip_by_terminal]
             slip = own + [e for e in slip if getattr(e, "player", None) not in self.slip_by_terminal]
-        for seat in sorted({str(getattr(e, "player", "")) for e in slip} & set(self.meters)):
+        metered = set(self.meters) if self.session.round.rules.shared_hand else set()
+        for seat in sorted({str(getattr(e, "player", "")) for e in slip} & metered):
             placed = sum((getattr(e, "amount", ZERO) for e in slip if getattr(e, "player", None) == seat), ZERO)
             if placed > self.meters[seat]:
                 raise refused(f"seat {seat}'s meter holds {self.meters[seat]}: wagers of {placed} need more "

@@ -217,3 +217,26 @@ def test_terminal_sim_buys_in_plays_and_cashes_out(electronic: Callable[..., Ter
     assert cashed["meter"] == 0 and cashed["voucher"]["amount"] == 110 and cashed["voucher"]["seat"] == "t1"
     assert table.running is not None
     assert table.running.store.meters() == {"t1": 0}  # t2's refused buy-in left no meter
+
+
+def test_the_dealers_screen_places_a_bought_in_seats_wagers_from_its_meter(
+        electronic: Callable[..., TerminalStation], tmp_path: Path) -> None:
+    # t1 bought 1000 (the fixture). Wagers the dealer's screen enters for t1 come from the same
+    # meter (1.1.10): a slip of 600 + 500 = 1100 is short, 600 + 400 = 1000 is not: 1000 - 1000 = 0.
+    table = electronic("10S 9H 6D 4C 8C", credited=("t1",))
+    screen = table.dealer()
+    t1 = paired(table, "t1", tmp_path / "t1")
+    wagers = [{"player": "t1", "bet": "main", "amount": 600}, {"player": "t1", "bet": "royal_match", "amount": 500}]
+    with pytest.raises(Exception) as short:
+        screen.request("set_slip", wagers=wagers)
+    assert "1.1.10" in str(short.value) and "wagers of 1100 need more credits" in str(short.value)
+    assert screen.request("state")["slip"] == [] and t1.request("seat")["meter"] == 1000
+    screen.request("wager", player="t1", bet="main", amount=600)
+    with pytest.raises(Exception) as over:
+        screen.request("wager", player="t1", bet="royal_match", amount=500)
+    assert "holds 400" in str(over.value)
+    screen.request("wager", player="t1", bet="royal_match", amount=100)
+    assert t1.request("seat")["meter"] == 300  # 1000 - 600 - 100
+    # a seat that never bought credits is the dealer's to wager for, as before (no meter)
+    screen.request("wager", player="t2", bet="main", amount=10)
+    assert [w["player"] for w in screen.request("state")["slip"]] == ["t1", "t1", "t2"]
