@@ -48,15 +48,20 @@ def round_part(rnd: Round, seat: str) -> Decimal:
     return net - (_unsettled(rnd, seat, t) if t is not None else ZERO)
 
 
-def round_parts(rnd: Round) -> dict[str, Decimal]:
-    """:func:`round_part` of every seat with a wager in the round (one view of it)."""
+def round_parts(rnd: Round) -> tuple[dict[str, Decimal], set[str]]:
+    """:func:`round_part` of every seat with a wager in the round, and the seats with a wager
+    not settled yet (:func:`in_play`), from one view of it."""
     view = rnd.view()
     out: dict[str, Decimal] = {}
+    playing: set[str] = set()
     for s in rnd.settlements:
         out[s.player] = out.get(s.player, ZERO) + s.net
     for t in view.terminals:
-        out[t.player] = out.get(t.player, ZERO) - _unsettled(rnd, t.player, t)
-    return out
+        unsettled = _unsettled(rnd, t.player, t)
+        out[t.player] = out.get(t.player, ZERO) - unsettled
+        if unsettled > 0:
+            playing.add(t.player)
+    return out, playing
 
 
 def in_play(rnd: Round, seat: str) -> bool:

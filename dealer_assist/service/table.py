@@ -246,7 +246,8 @@ class TableService:
         self.meters: dict[str, Decimal] = {}
         self.paid: tuple[int | None, dict[str, Decimal]] = (None, {})
         self.vouchers: dict[str, dict[str, Any]] = {}
-        self.parts_at: tuple[int, dict[str, Decimal]] = (-1, {})  # (version, this round's part of each meter)
+        # (version, this round's part of each meter, the seats with wagers in play) for the views
+        self.parts_at: tuple[int, dict[str, Decimal], set[str]] = (-1, {}, set())
 
     # ------------------------------------------------------------------ start
     def start(self) -> None:
@@ -562,11 +563,13 @@ class TableService:
         if state is None or state["version"] != self.version:
             state = self.state()
         meter = self.meter(seat, shown=True)
+        # 1.1.10: it may cash out with credits on its meter and no wager in play or unpaid
+        may_cash_out = bool(meter) and meter == self.meters.get(seat) and seat not in self.parts_at[2]
         return seat_view(state, seat, pending=pending, last=self.last_round,
                          clock=None if clock is None else {"seconds_left": clock.seconds_left(),
                                                            "deadline": clock.deadline},
                          meter=None if meter is None else to_json_number(meter) if meter else 0,
-                         voucher=self.vouchers.get(seat))
+                         voucher=self.vouchers.get(seat), may_cash_out=may_cash_out)
 
     # ------------------------------------------------------------------ credit meters (1.1.10)
     def meter(self, seat: str, *, shown: bool = False) -> Decimal | None:
@@ -578,7 +581,7 @@ class TableService:
         paid = self.paid[1] if self.paid[0] == self.round_id and self.round_id is not None else {}
         if shown:
             if self.parts_at[0] != self.version:
-                self.parts_at = (self.version, credits.round_parts(self.session.round))
+                self.parts_at = (self.version, *credits.round_parts(self.session.round))
             part = self.parts_at[1].get(seat, ZERO)
         else:
             part = credits.round_part(self.session.round, seat)

@@ -77,6 +77,7 @@ def test_a_buy_in_wagers_and_results_move_the_meter_and_cash_out_writes_a_vouche
     with pytest.raises(TerminalError):
         t2.request("cash_out")  # its wager is in play, and there is nothing on its meter
     assert "wagers in play" in refused_with(t1, "1.1.10", "cash_out")
+    assert t1.request("seat")["may_cash_out"] is False
     t2.request("decide", action="stand")  # 18
     # t1 splits: a second 25 (3.13); its offers close with this first decision, its interim
     # settlement: Player 9S 9S is a suited pair, Bet the Set pays 15 to 1 (4.2): the stake 5 and
@@ -98,6 +99,7 @@ def test_a_buy_in_wagers_and_results_move_the_meter_and_cash_out_writes_a_vouche
     assert [(k, d["seat"], d["amount"], d["meter"]) for k, d in meter_rows(table) if k.startswith("meter_")] == [
         ("meter_buy_in", "t1", 500, 500), ("meter_buy_in", "t2", 20, 20), ("meter_result", "t1", 150, 650)]
 
+    assert t1.request("seat")["may_cash_out"] is True  # the round is over and paid
     view = t1.request("cash_out")
     voucher = view["voucher"]
     assert view["meter"] == 0 and voucher["amount"] == 650 and voucher["seat"] == "t1"
