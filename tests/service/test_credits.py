@@ -242,3 +242,30 @@ def test_the_dealers_screen_places_a_bought_in_seats_wagers_from_its_meter(
     # a seat that never bought credits is the dealer's to wager for, as before (no meter)
     screen.request("wager", player="t2", bet="main", amount=10)
     assert [w["player"] for w in screen.request("state")["slip"]] == ["t1", "t1", "t2"]
+
+
+def test_a_reconciliation_that_fails_at_a_rounds_end_is_audited(electronic: Callable[..., TerminalStation],
+                                                                 tmp_path: Path) -> None:
+    # t1 (1000 bought) main 10. Player 10S, Dealer 9H, Player 6D: 16, t1 stands; the dealer
+    # draws 4C (13) and 8C: 21 (3.19); 16 loses (4.6.1): -10, the meter 990.
+    # Meanwhile an entry is forged into the store (through its own writer, the chain kept): a
+    # result paid to t3 for no round. At the round's end the service pays t1 and reconciles:
+    # the forged payment fails it, audited meter_unreconciled with the round.
+    table = electronic("10S 9H 6D 4C 8C", credited=("t1",))
+    screen = table.dealer()
+    t1 = paired(table, "t1", tmp_path / "t1")
+    t1.request("wager", bet="main", amount=10)
+    screen.request("no_more_bets")
+    table.deal(screen, 3)
+    assert table.running is not None
+    table.running.store.add_audit("meter_result", actor="forger", detail={"seat": "t3", "amount": 5, "before": 0,
+                                                                          "meter": 5})
+    t1.request("decide", action="stand")
+    table.deal(screen, 2)
+    state = until(screen, lambda s: s["concluded"])
+    assert state["output"]["net"] == {"t1": -10}
+    assert t1.request("seat")["meter"] == 990
+    (failed,) = table.running.store.audit_entries(kind="meter_unreconciled")
+    assert failed.round_id == state["round_id"] and "a result paid for no round" in failed.detail["problem"]
+    done = cli("history", "verify", "--db", str(table.running.store.path))
+    assert done.returncode != 0 and "the credit meters do not reconcile" in done.stdout + done.stderr
