@@ -15,6 +15,7 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -242,6 +243,13 @@ def test_the_dealers_screen_places_a_bought_in_seats_wagers_from_its_meter(
     # a seat that never bought credits is the dealer's to wager for, as before (no meter)
     screen.request("wager", player="t2", bet="main", amount=10)
     assert [w["player"] for w in screen.request("state")["slip"]] == ["t1", "t1", "t2"]
+    # a supervisor's approval (op approve, kind buy_in) serves one buy-in at the dealer's screen
+    approval = screen.request("approve", user="sue", pin=SUE["pin"], kind="buy_in")["approval"]
+    screen.request("buy_in", seat="t3", amount="49.99", approval=approval)
+    with pytest.raises(Exception) as used:
+        screen.request("buy_in", seat="t3", amount=10, approval=approval)
+    assert "supervisor's approval" in str(used.value)
+    assert table.running is not None and table.running.store.meters()["t3"] == Decimal("49.99")
 
 
 def test_a_reconciliation_that_fails_at_a_rounds_end_is_audited(electronic: Callable[..., TerminalStation],
