@@ -11,6 +11,7 @@ out 500: not in the closed shift's figures."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 from decimal import Decimal
 from pathlib import Path
 
@@ -23,7 +24,8 @@ from tests.floor.conftest import Floor
 from tests.floor.helpers import cli
 from tests.floor.stations import open_station
 from tests.floor.test_accounting import DAY, SHIFT, _chips, signers
-from tests.store.conftest import load_example
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "examples"  # (not tests.store.conftest: a conftest)
 
 
 def no_par(game: str, decks: int) -> dict[str, tuple[Decimal, Decimal]]:
@@ -35,7 +37,7 @@ def test_terminal_buy_ins_and_cash_outs_beside_the_drop(floor: Floor, tmp_path: 
     signers(floor)
     _chips(floor, "BJ-21", "opener", "100x100")
     db = tmp_path / "bj21.db"
-    document = load_example("electronic-shared-hand.json")
+    document = json.loads((EXAMPLES / "electronic-shared-hand.json").read_text(encoding="utf-8"))
     with open_station(db) as store:
         store.claim_table("BJ-21", "PIT-4")
         store.create_user("sue", "482913", ["supervisor"])
