@@ -3,7 +3,7 @@
     QT_QPA_PLATFORM=offscreen .venv/bin/python scripts/shot_terminal.py [--out docs/screenshots]
 
 A station service with its terminal endpoint on loopback (tests/ui_terminal/terminal_table.py:
-real TLS, terminal t1 paired), an Electronic Blackjack table, the shoe's order 10S 9H QD 8C
+real TLS, terminal t1 paired, 500 of credits bought for it), an Electronic Blackjack table, the shoe's order 10S 9H QD 8C
 then 8S AH 8D 7C. Round 1 is played to its settlement (the last rounds' history); round 2 is
 pictured: bets open (t1's 25 on the main wager and 5 on Bet the Set 21 placed, 5 more on
 Kings Bounty being built), cards dealt (t1's decision; the dealer shows an Ace), settled.

@@ -300,7 +300,8 @@ class FloorCommand:
                           + ", ".join(p for p in (args.csv, args.pdf) if p))
                     return 0
                 print("\t".join(("", "opener", "closer", "fills", "credits", "drop", "win", "hold %", "rounds",
-                                 "rounds net", "theo win", "after close", "win with after close")))
+                                 "rounds net", "theo win", "after close", "win with after close",
+                                 "terminal buy-ins", "terminal cash-outs")))
                 for row in report.rows:
                     f = row.figures
                     key = f.key if args.action == "shift" else f"{row.shift} {f.key}"
@@ -309,7 +310,8 @@ class FloorCommand:
                                      "-" if f.hold_percent is None else f"{f.hold_percent}", str(f.rounds),
                                      money(f.rounds_net), money(f.theo),
                                      f"{money(f.adjustment)} ({f.adjustments})" if f.adjustments else "-",
-                                     money(f.win_adjusted) if f.adjustments else "-")))
+                                     money(f.win_adjusted) if f.adjustments else "-",
+                                     money(f.terminal_buy_ins), money(f.terminal_cash_outs))))
             else:
                 rated = reports.rating_document(conn, args.player, day(args.since, "--since"),
                                                 day(args.until, "--until"), database=safe_url(args.url))

@@ -13,6 +13,12 @@ while the bets are open (3.1), ``decide`` when its own decision is pending (3.9)
 - ``timeout``: never decides: the service's clock runs out and the default strategy
   plays (3.17, 3.18).
 
+Credits (1.1.10: a terminal buys credits, places wagers and cashes out): ``--buy-in AMOUNT``
+buys credits first, under the supervisor ``--supervisor NAME`` whose PIN is read from the
+environment variable DEALER_ASSIST_PIN (never the command line, which others can read);
+``--cash-out`` cashes the whole meter out after the rounds and prints the voucher as one
+JSON line. Each round's line carries the meter after it.
+
 ``--drop-after-wager``: the connection is closed once the wager was accepted and opened
 again ``--down`` seconds later (5.9.1: the default decision applies meanwhile). Each
 round's result for its seat is printed as one JSON line. Bad input: one line
@@ -24,6 +30,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import sys
 import time
 from decimal import Decimal
@@ -42,6 +49,7 @@ from dealer_assist.service.terminal_client import (
 )
 
 STRATEGIES = ("chart", "stand", "timeout")
+PIN_ENV = "DEALER_ASSIST_PIN"  # --buy-in: the supervisor's PIN
 POLL_S = 1.0  # the view is read again at least this often (a missed notification costs no more)
 RANKS = {"A": 1, "J": 10, "Q": 10, "K": 10}
 
@@ -57,8 +65,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         f"{default_terminal_dir()})")
     parser.add_argument("--strategy", choices=STRATEGIES, default="chart",
                         help="chart: the printed basic strategy; stand; timeout: never decide (3.18)")
-    parser.add_argument("--wager", metavar="AMOUNT", required=True, help="the main wager of each round")
-    parser.add_argument("--rounds", metavar="N", type=int, default=1, help="rounds to play (default 1)")
+    parser.add_argument("--wager", metavar="AMOUNT", help="the main wager of each round (needed with --rounds)")
+    parser.add_argument("--rounds", metavar="N", type=int, default=1, help="rounds to play (default 1; 0: none)")
+    parser.add_argument("--buy-in", metavar="AMOUNT", help="buy credits first (1.1.10), approved by --supervisor "
+                        f"(the supervisor's PIN in ${PIN_ENV})")
+    parser.add_argument("--supervisor", metavar="NAME", help="with --buy-in: the supervisor who approves it")
+    parser.add_argument("--cash-out", action="store_true",
+                        help="cash the meter out after the rounds (1.1.10) and print the voucher as JSON")
     parser.add_argument("--drop-after-wager", action="store_true",
                         help="close the connection once the wager was accepted (a power failure, 5.9.1)")
     parser.add_argument("--down", metavar="SECONDS", type=float, default=5.0,
@@ -70,14 +83,25 @@ class SimError(Exception):
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        amount = parse_amount(args.wager)
-    except AmountError as exc:
-        return fail(f"--wager {args.wager!r}: {exc}")
-    if amount <= 0:
-        return fail(f"--wager {args.wager!r}: a wager is more than 0 (3.5)")
-    if args.rounds < 1:
-        return fail(f"--rounds {args.rounds}: at least 1")
+    if args.rounds < 0 or (args.rounds == 0 and not (args.buy_in or args.cash_out)):
+        return fail(f"--rounds {args.rounds}: at least 1 (0 only with --buy-in or --cash-out)")
+    amount = Decimal(0)
+    if args.rounds:
+        if args.wager is None:
+            return fail("--wager AMOUNT: the main wager of each round is needed to play rounds")
+        try:
+            amount = parse_amount(args.wager)
+        except AmountError as exc:
+            return fail(f"--wager {args.wager!r}: {exc}")
+    buy_in: Decimal | None = None
+    pin = os.environ.get(PIN_ENV, "")
+    if args.buy_in is not None:
+        try:
+            buy_in = parse_amount(args.buy_in)
+        except AmountError as exc:
+            return fail(f"--buy-in {args.buy_in!r}: {exc} (1.1.10)")
+        if not args.supervisor or not pin:
+            return fail(f"--buy-in: a supervisor approves it: --supervisor NAME and the PIN in ${PIN_ENV} (1.1.10)")
     if args.down < 0:
         return fail(f"--down {args.down}: not below 0 seconds")
     directory = Path(args.dir) if args.dir else default_terminal_dir()
@@ -88,8 +112,12 @@ def run(args: argparse.Namespace) -> int:
         sim = TerminalSim(host, port, directory, args.strategy, amount, drop=args.drop_after_wager,
                           down=args.down)
         try:
+            if buy_in is not None:
+                sim.buy_in(buy_in, args.supervisor, pin)
             for _ in range(args.rounds):
                 print(json.dumps(sim.play_round()), flush=True)
+            if args.cash_out:
+                print(json.dumps(sim.cash_out()), flush=True)
         finally:
             sim.close()
     except SimError as exc:
@@ -140,6 +168,25 @@ class TerminalSim:
         if self.conn is None:
             self.conn = TerminalConnection(self.host, self.port, self.directory)
         return self.conn
+
+    def buy_in(self, amount: Decimal, supervisor: str, pin: str) -> None:
+        """Credits bought at this terminal under the supervisor's PIN (1.1.10)."""
+        try:
+            self._conn().request("buy_in", amount=_number(amount), pin={"user": supervisor, "pin": pin})
+        except TerminalError as exc:
+            if exc.code == "internal":
+                raise
+            raise SimError(f"the buy-in of {amount} was refused: {exc.message}") from None
+
+    def cash_out(self) -> dict[str, Any]:
+        """The meter cashed out (1.1.10): the voucher, as the service wrote it."""
+        try:
+            view = self._conn().request("cash_out")
+        except TerminalError as exc:
+            if exc.code == "internal":
+                raise
+            raise SimError(f"the cash-out was refused: {exc.message}") from None
+        return {"seat": self.seat, "voucher": view.get("voucher"), "meter": view.get("meter")}
 
     def view(self) -> dict[str, Any]:
         result: dict[str, Any] = self._conn().request("seat")
@@ -218,7 +265,7 @@ class TerminalSim:
                 "timed_out": timed_out, "dealer": view.get("dealer"),
                 "hands": (view.get("hands") or [{}])[0].get("hands", []) if view.get("hands") else [],
                 "settlements": view.get("settlements", []),
-                "net": (view.get("net") or {}).get(self.seat, 0)}
+                "net": (view.get("net") or {}).get(self.seat, 0), "meter": self.view().get("meter")}
 
 
 def _number(amount: Decimal) -> int | float:

@@ -42,7 +42,8 @@ from dealer_assist.floor.connection import FloorError, describe_error
 
 __all__ = [
     "KINDS", "PlayerRating", "Recorded", "ShiftFigures", "parse_chips", "player_rating", "record_buy_in",
-    "record_chips", "record_drop", "set_denominations", "set_signer", "shift_report", "sum_figures", "total",
+    "record_chips", "record_drop", "set_denominations", "set_signer", "shift_report", "sum_figures", "terminal_credits",
+    "total",
 ]
 
 KINDS = ("opener", "closer", "fill", "credit")
@@ -176,6 +177,10 @@ class ShiftFigures:
     theo: Decimal  # their theoretical win
     adjustment: Decimal = Decimal(0)  # credits - fills recorded after the closer (beside, not in, the win)
     adjustments: int = 0
+    # Electronic Blackjack's player terminals (1.1.10) in the shift, beside the drop (not in it:
+    # the station's audit entries meter_buy_in / meter_cash_out, forwarded): credits bought, vouchers written
+    terminal_buy_ins: Decimal = Decimal(0)
+    terminal_cash_outs: Decimal = Decimal(0)
 
     @property
     def win_adjusted(self) -> Decimal | None:
@@ -211,7 +216,9 @@ def _sum(figures: list[ShiftFigures], key: str) -> ShiftFigures:
                         sum((f.cash for f in figures), Decimal(0)), sum((f.markers for f in figures), Decimal(0)),
                         sum(f.rounds for f in figures), sum((f.rounds_net for f in figures), Decimal(0)),
                         sum((f.theo for f in figures), Decimal(0)), sum((f.adjustment for f in figures), Decimal(0)),
-                        sum(f.adjustments for f in figures))
+                        sum(f.adjustments for f in figures),
+                        sum((f.terminal_buy_ins for f in figures), Decimal(0)),
+                        sum((f.terminal_cash_outs for f in figures), Decimal(0)))
 
 
 def sum_figures(figures: list[ShiftFigures], key: str) -> ShiftFigures:
@@ -254,15 +261,38 @@ def shift_report(conn: psycopg.Connection[Any], day: _dt.date, shift: str, *, pi
     for (table, table_pit, opener, closer, fills, credits, adjustment, adjustments, cash, markers, opened,
          closed) in rows:
         rounds, net, theo = 0, Decimal(0), Decimal(0)
+        bought = cashed = Decimal(0)
         if opened is not None:
             band = win_bands(conn, opened, closed or moment, pit=table_pit, figures=figures).get(table)
             if band is not None:
                 rounds, net, theo = band.rounds, band.win, band.theo
+            bought, cashed = terminal_credits(conn, str(table), opened, closed or moment)
         figure = ShiftFigures(str(table), opener, closer, Decimal(fills), Decimal(credits), Decimal(cash or 0),
-                              Decimal(markers or 0), rounds, net, theo, Decimal(adjustment), int(adjustments))
+                              Decimal(markers or 0), rounds, net, theo, Decimal(adjustment), int(adjustments),
+                              bought, cashed)
         tables.append(figure)
         pits.setdefault(str(table_pit), []).append(figure)
     return tables, [_sum(v, k) for k, v in sorted(pits.items())], _sum(tables, "floor")
+
+
+def terminal_credits(conn: psycopg.Connection[Any], table: str, since: _dt.datetime, until: _dt.datetime
+                     ) -> tuple[Decimal, Decimal]:
+    """(credits bought, vouchers written) at ``table``'s player terminals in [since, until)
+    (1.1.10): the station's ``meter_buy_in`` and ``meter_cash_out`` audit entries as forwarded
+    (a cash-out's amount is the meter taken off, negative on record)."""
+    row = conn.execute(
+        "SELECT coalesce(sum(CASE kind WHEN 'meter_buy_in' THEN (detail_json::jsonb ->> 'amount')::numeric END), 0), "
+        "coalesce(sum(CASE kind WHEN 'meter_cash_out' THEN -(detail_json::jsonb ->> 'amount')::numeric END), 0) "
+        "FROM floor.audit WHERE table_name = %s AND kind IN ('meter_buy_in', 'meter_cash_out') "
+        "AND at >= %s AND at < %s", (table, _audit_time(since), _audit_time(until))).fetchone()
+    return (Decimal(row[0]), Decimal(row[1])) if row is not None else (Decimal(0), Decimal(0))
+
+
+def _audit_time(moment: _dt.datetime) -> str:
+    """A moment as the station's audit entries write it (ISO UTC text, which sorts as time)."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=_dt.UTC)
+    return moment.astimezone(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 @dataclass(frozen=True)

@@ -250,7 +250,7 @@ SHIFT_FIELDS = (
     "document", "day", "shift", "level", "table", "pit", "opener", "opener_signed_by", "opener_at", "fills",
     "fills_detail", "credits", "credits_detail", "closer", "closer_signed_by", "closer_at", "cash", "markers",
     "drop", "drop_counted_by", "win", "hold_percent", "rounds", "rounds_net", "theo", "after_close",
-    "after_close_detail", "win_with_after_close")
+    "after_close_detail", "win_with_after_close", "terminal_buy_ins", "terminal_cash_outs")
 DAY_FIELDS = SHIFT_FIELDS
 
 
@@ -282,7 +282,7 @@ def _figure_lines(report: Report) -> list[list[str]]:
             money(f.fills), _details(mine, "fill"), money(f.credits), _details(mine, "credit"), money(f.closer), closer_by,
             closer_at, money(f.cash), money(f.markers), money(f.drop), counted, money(f.win),
             money(f.hold_percent), str(f.rounds), money(f.rounds_net), money(f.theo), money(f.adjustment),
-            _details(mine, None), money(f.win_adjusted)])
+            _details(mine, None), money(f.win_adjusted), money(f.terminal_buy_ins), money(f.terminal_cash_outs)])
     return lines
 
 
@@ -396,6 +396,12 @@ def report_pdf(report: Report) -> bytes:
                           f"{money(f.adjustment)} ({f.adjustments})" if f.adjustments else "-",
                           money(f.win_adjusted) if f.adjustments else "-"])
         story += [_grid(lines, widths), Spacer(1, 2 * mm)]
+        terminals = [r for r in rows if r.figures.terminal_buy_ins or r.figures.terminal_cash_outs]
+        if terminals:  # Electronic Blackjack's player terminals, beside the drop (1.1.10)
+            story.append(Paragraph("Player terminals (beside the drop, not in it): " + "; ".join(
+                f"{_escape(r.table if r.level == 'table' else (f'pit {r.pit}' if r.level == 'pit' else 'floor'))} "
+                f"credits bought {money(r.figures.terminal_buy_ins)}, vouchers {money(r.figures.terminal_cash_outs)}"
+                for r in terminals), small))
     story.append(Paragraph("win = drop + closer - opener + credits - fills; hold % = win / drop. Fills and credits "
                            "entered after the closer are shown beside the shift (after close), not in its win.", small))
     story.append(Paragraph("Openers, closers, fills, credits and drops as signed", styles["Heading4"]))

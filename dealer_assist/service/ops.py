@@ -74,6 +74,8 @@ class Op(enum.StrEnum):
     SET_TABLE = "set_table"
     SEAT = "seat"
     SHOE_COUNT = "shoe_count"
+    BUY_IN = "buy_in"
+    CASH_OUT = "cash_out"
 
 
 # The inputs that are transcript events, by op: the op names the event's type, the client
@@ -243,6 +245,16 @@ class SimDealRequest(TypedDict, total=False):
 
 
 class ShoeCountRequest(TypedDict, total=False):
+    pin: Credential
+    approval: int | None
+
+
+class BuyInRequest(TypedDict, total=False):
+    """Credits bought at a terminal (1.1.10): its `seat` (a terminal's own, filled in), the
+    `amount` (more than 0, to the cent), a supervisor's PIN or approval (`buy_in`)."""
+
+    seat: str
+    amount: str | int | float
     pin: Credential
     approval: int | None
 

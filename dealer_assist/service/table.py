@@ -21,6 +21,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,7 @@ from dealer_assist.base.errors import (
     RuleRefusal,
     TranscriptError,
 )
-from dealer_assist.base.money import AmountError, parse_amount
+from dealer_assist.base.money import ZERO, AmountError, parse_amount, to_json_number
 from dealer_assist.engine.events import Burn, CardDrawn, Event, Multi, Timeout, Void
 from dealer_assist.engine.session import UNREAD, Step, TableSession, cards_out
 from dealer_assist.engine.table_setup import SetupError, TableSetup, setup_problem, setup_to_json
@@ -43,6 +44,7 @@ from dealer_assist.engine.transcript import (
     round_output,
 )
 from dealer_assist.games import GAMES
+from dealer_assist.service import credits
 from dealer_assist.service.anchor import (
     ANCHOR_NAME,
     Anchor,
@@ -62,6 +64,7 @@ from dealer_assist.service.ops import (
     SUPERVISED_EVENTS,
     ApprovalReply,
     ApproveRequest,
+    BuyInRequest,
     ChangePinRequest,
     DealerReply,
     DoubleRequest,
@@ -142,7 +145,8 @@ DECISION_SECONDS = (5, 120)  # Electronic's decision time, as the set-up dialog 
 ENROL_CODE_NAME = "enrol-code"  # the first enrolment's one-time code (station init writes it; root's eyes)
 HOLDING = ("noread", "gap", "error")
 RECALL_SIZE = 10  # the dealer's recall: the last ten rounds
-APPROVAL_KINDS = ("void", "resolve", "correction", "override", "accounts", "review", "undo", "key_card", "setup")
+APPROVAL_KINDS = ("void", "resolve", "correction", "override", "accounts", "review", "undo", "key_card", "setup",
+                  "buy_in")
 
 
 @dataclass
@@ -242,6 +246,14 @@ class TableService:
         self.taken_back = ""  # the last take-back, in words (engine/retraction.py)
         self.restored = False  # an open round came back at the start, no power failure recorded yet
         self.next_to: str | None = None  # where the dealer said the next card lies (op place_next)
+        # the terminals' credit meters on record (1.1.10; store/credits.py): seat -> meter, only
+        # seats that bought in; the round whose results were paid to them and what was paid;
+        # each seat's last voucher
+        self.meters: dict[str, Decimal] = {}
+        self.paid: tuple[int | None, dict[str, Decimal]] = (None, {})
+        self.vouchers: dict[str, dict[str, Any]] = {}
+        # (version, this round's part of each meter, the seats with wagers in play) for the views
+        self.parts_at: tuple[int, dict[str, Decimal], set[str]] = (-1, {}, set())
 
     # ------------------------------------------------------------------ start
     def start(self) -> None:
@@ -269,6 +281,8 @@ class TableService:
         elif not anchor_exists(self.anchor_path):
             self._write_anchor(fresh=True)  # from the first start on: a store with rounds has one
         self._restore_setup()
+        self.meters = self.store.meters()
+        self.vouchers = {v.seat: v.to_json() for v in self.store.vouchers()}
         open_round = self.store.find_open_round()
         if open_round is not None:
             self._restore(open_round)
@@ -305,6 +319,8 @@ class TableService:
             self.log.error("the last round %s cannot be replayed for the terminals: %s", last.round_id, exc)
             return
         self.last_round = {"round_id": last.round_id, "output": round_output(rnd), "events": list(last.events)}
+        if self.last_round["output"].get("status") in ("settled", "void"):
+            self._pay(last.round_id, rnd)  # a restart between its end and its payment pays it now
 
     def _trust_problem(self) -> str:
         """Why the store cannot be trusted as it is ("" when it can)."""
@@ -566,9 +582,72 @@ class TableService:
         state = self.state_at_change
         if state is None or state["version"] != self.version:
             state = self.state()
+        meter = self.meter(seat, shown=True)
+        # 1.1.10: it may cash out with credits on its meter and no wager in play or unpaid
+        may_cash_out = bool(meter) and meter == self.meters.get(seat) and seat not in self.parts_at[2]
         return seat_view(state, seat, pending=pending, last=self.last_round,
                          clock=None if clock is None else {"seconds_left": clock.seconds_left(),
-                                                           "deadline": clock.deadline})
+                                                           "deadline": clock.deadline},
+                         meter=None if meter is None else to_json_number(meter) if meter else 0,
+                         voucher=self.vouchers.get(seat), may_cash_out=may_cash_out)
+
+    # ------------------------------------------------------------------ credit meters (1.1.10)
+    def meter(self, seat: str, *, shown: bool = False) -> Decimal | None:
+        """``seat``'s credit meter now (None: it never bought in): the meter on record, less
+        what this round took from it, plus what it paid back (service/credits.py). ``shown``:
+        as the last change left it (every seat's worked out once per change, for the views)."""
+        if seat not in self.meters:
+            return None
+        paid = self.paid[1] if self.paid[0] == self.round_id and self.round_id is not None else {}
+        if shown:
+            if self.parts_at[0] != self.version:
+                self.parts_at = (self.version, *credits.round_parts(self.session.round))
+            part = self.parts_at[1].get(seat, ZERO)
+        else:
+            part = credits.round_part(self.session.round, seat)
+        return self.meters[seat] + part - paid.get(seat, ZERO)
+
+    def _from_meter(self, seat: str, kind: str, args: dict[str, Any], event: Event, actor: str) -> None:
+        """A seat's input, its wagers taken from its credit meter (1.1.10: they are placed from
+        the credits bought at its terminal): refused when the meter is short, or when the seat
+        never bought credits; a wager on the slip is first checked by the rules (limits, 2.2),
+        then the meter, the slip put back as it was when it is short."""
+        meter = self.meter(seat)
+        need, what = credits.wanted(self.session.round, seat, kind, args)
+        if need and meter is None:
+            raise refused(f"seat {seat} has no credits: buy credits at its terminal first (1.1.10)", "1.1.10")
+        if kind == "wager" and self.session.betting and meter is not None:
+            slip = list(self.session.slip)
+            step = self.session.apply(event)  # the rules' refusals first
+            if (self.meter(seat) or ZERO) < 0:
+                self.session.set_slip(slip)
+                raise refused(f"seat {seat}'s meter holds {meter}: {what} needs more credits (1.1.10)", "1.1.10")
+            self._record(step, actor)
+            return
+        if need and meter is not None and need > meter:
+            raise refused(f"seat {seat}'s meter holds {meter}: {what} needs more credits (1.1.10)", "1.1.10")
+        self._record(self.session.apply(event), actor)
+
+    def _pay(self, round_id: int | None, rnd: Any) -> None:
+        """A round that ended: each bought-in seat's net result paid to its meter on record
+        (once; a result changed later pays the difference), then the reconciliation checked
+        (buy-ins - cash-outs + net results = meters): a failure is audited and logged."""
+        if round_id is None or not self.meters or not rnd.rules.shared_hand:
+            return  # credits are Electronic Blackjack's terminals' (1.1.10)
+        due = credits.nets(rnd, self.meters)
+        if self.paid == (round_id, due):
+            return
+        try:
+            self.meters = self.store.pay_results(round_id, due, actor="service:credits")
+            self.paid = (round_id, due)
+            problem = self.store.reconcile_credits(audit_round=round_id)
+        except StoreError as exc:
+            self.log.error("round %s's results were not paid to the meters: %s", round_id, exc)
+            return
+        if problem:
+            self.log.error("significant event: the credit meters do not reconcile after round %s: %s",
+                           round_id, problem)
+
 
     def state(self) -> TableState:
         rnd = self.session.round
@@ -645,6 +724,8 @@ class TableService:
     def _changed(self) -> None:
         if self.session.concluded:
             self.face_up_next = False  # 5.5's report is for this round's next card: none comes
+        if self.round_id is not None and self.session.concluded and not self.store_error:
+            self._pay(self.round_id, self.session.round)
         self._set_clocks()
         self.version += 1
         self.state_at_change = self.state()
@@ -827,6 +908,8 @@ class TableService:
                                     f"{', '.join(APPROVAL_KINDS)}")
             key, user, pin, role = "pin", args.get("user", ""), args.get("pin", ""), "supervisor"
         elif isinstance(args.get("pin"), dict):
+            if op == Op.BUY_IN:  # a refused buy-in is refused before any PIN is checked (nothing written)
+                self._buy_in_args(client, args)
             key, user, pin, role = "pin", args["pin"].get("user", ""), args["pin"].get("pin", ""), "supervisor"
             if op == "unlock" and str(user) == str(args.get("name", "")):
                 raise ProtocolError("pin", "another supervisor must clear this lock")
@@ -1213,6 +1296,10 @@ class TableService:
         """An input the dealer gives: the op names the event's type, the client never does."""
         actor = f"dealer:{client.dealer}"
         event = parse_event({k: v for k, v in args.items() if k != "type"} | {"type": kind})
+        player = args.get("player")
+        if isinstance(player, str) and player in self.meters and self.session.round.rules.shared_hand:
+            self._from_meter(player, kind, args, event, actor)
+            return
         self._record(self.session.apply(event), actor)
 
     def _terminal_input(self, client: Client, args: dict[str, Any], kind: str) -> None:
@@ -1249,7 +1336,7 @@ class TableService:
             self.log.info("seat %s withdrew its wagers before the bets closed (%s)", seat, clause)
             return
         event = parse_event({k: v for k, v in args.items() if k != "type"} | {"player": seat, "type": kind})
-        self._record(self.session.apply(event), actor)
+        self._from_meter(seat, kind, args, event, actor)
         if kind == "wager":
             self.slip_by_terminal.add(seat)
 
@@ -1339,6 +1426,12 @@ class TableService:
         if self.slip_by_terminal:
             own = [e for e in self.session.slip if getattr(e, "player", None) in self.slip_by_terminal]
             slip = own + [e for e in slip if getattr(e, "player", None) not in self.slip_by_terminal]
+        metered = set(self.meters) if self.session.round.rules.shared_hand else set()
+        for seat in sorted({str(getattr(e, "player", "")) for e in slip} & metered):
+            placed = sum((getattr(e, "amount", ZERO) for e in slip if getattr(e, "player", None) == seat), ZERO)
+            if placed > self.meters[seat]:
+                raise refused(f"seat {seat}'s meter holds {self.meters[seat]}: wagers of {placed} need more "
+                              "credits (1.1.10)", "1.1.10")
         self.session.set_slip(slip)
 
     def _supervised(self, client: Client, args: dict[str, Any], op: Op) -> None:
@@ -1504,6 +1597,58 @@ class TableService:
         self.round_id = None
         self.slip_by_terminal = set()
         self.restored = False
+
+    @handler(Op.BUY_IN, Permission.DEALER_OR_TERMINAL, BuyInRequest, TableState, table=True, during_referral=True,
+             terminal=True)
+    def _op_buy_in(self, client: Client, args: dict[str, Any]) -> None:
+        """Credits bought for a player terminal's seat (1.1.10): `amount` more than 0, to the
+        cent; a supervisor's PIN (`pin`) or approval (`buy_in`), at the terminal (its own seat)
+        or the dealer's screen (`seat`); audited `meter_buy_in` with the meter after it."""
+        seat, amount = self._buy_in_args(client, args)
+        if seat not in self.meters and self._in_play(seat):
+            raise refused(f"seat {seat} has wagers in play that were not placed from credits: it buys credits "
+                          "once this round is over (1.1.10)", "1.1.10")
+        approval, user = self._approval(client, args, "buy_in", self.round_id)
+        _, after = self.store.buy_in(seat, amount, actor=f"supervisor:{user}", approval=approval)
+        self.meters[seat] = after
+        self.log.info("seat %s bought %s of credits (supervisor %s): its meter on record %s", seat, amount, user,
+                      after)
+
+    def _buy_in_args(self, client: Client, args: dict[str, Any]) -> tuple[str, Decimal]:
+        """A buy-in's seat and amount, or its refusal (1.1.10)."""
+        seat = str(client.seat) if client.kind == "terminal" else args.get("seat")
+        if client.kind == "terminal" and args.get("seat", seat) != seat:
+            raise refused(f"this terminal is seat {seat}'s: it buys credits for no other seat (1.1.10)", "1.1.10")
+        if not self.setup.electronic or seat not in self.setup.terminals:
+            raise refused(f"credits are bought for a player terminal's seat ({', '.join(self.setup.terminals)} "
+                          f"at Electronic Blackjack), not {seat!r} (1.1.10)", "1.1.10")
+        try:
+            amount = parse_amount(args.get("amount"))
+        except AmountError as exc:
+            raise refused(f"a buy-in's {exc} (1.1.10)", "1.1.10") from None
+        return str(seat), amount
+
+    def _in_play(self, seat: str) -> bool:
+        """``seat`` has a wager on the slip or in the round not yet paid to its meter."""
+        if credits.in_play(self.session.round, seat):
+            return True
+        meter = self.meter(seat)
+        return meter is not None and meter != self.meters[seat]
+
+    @handler(Op.CASH_OUT, Permission.TERMINAL, NoArgs, dict, table=True, terminal=True)
+    def _op_cash_out(self, client: Client, args: dict[str, Any]) -> None:
+        """A terminal cashes out its whole meter (1.1.10): a voucher (`validation`, 18 random
+        digits; `amount`, `seat`, `at`) written to the store, audited `meter_cash_out`, the
+        meter to 0 (the seat's view shows the voucher); refused while its seat has wagers in play."""
+        seat = str(client.seat)
+        if self._in_play(seat):
+            raise refused(f"seat {seat} has wagers in play: it cashes out once they are settled (1.1.10)", "1.1.10")
+        if not self.meters.get(seat):
+            raise refused(f"seat {seat}'s meter is 0: there is nothing to cash out (1.1.10)", "1.1.10")
+        voucher = self.store.cash_out(seat, actor=f"terminal:{seat}")
+        self.meters[seat] = ZERO
+        self.vouchers[seat] = voucher.to_json()
+        self.log.info("seat %s cashed out %s: voucher %s", seat, voucher.amount, voucher.validation)
 
     # ------------------------------------------------------------------ the table's set-up
     def _set_table(self, client: Client, args: dict[str, Any]) -> None:

@@ -17,7 +17,7 @@ __all__ = ["AUDIT_KINDS", "GROUPS", "AuditKind", "kinds_of", "latest_audit", "ro
 
 # The groups the review's filter offers, in its order.
 GROUPS = ("shoe and cards", "rounds", "approvals", "log-ins and shifts", "accounts and PINs",
-          "set-up and configuration", "the store")
+          "set-up and configuration", "the store", "player terminals' credits")
 
 
 @dataclass(frozen=True)
@@ -65,6 +65,7 @@ AUDIT_KINDS: dict[str, AuditKind] = _kinds(
     ("undo", "approvals", "an undo approved"),
     ("key_card", "approvals", "keying a card approved"),
     ("setup", "approvals", "a set-up change approved"),
+    ("buy_in", "approvals", "a buy-in of a player terminal's credits approved (1.1.10)"),
     ("supervisor_decision", "approvals", "the shift manager's decision on a referred round"),
     ("authority_used", "approvals", "an approval used by the event it authorised", True),
     ("approval_refused", "approvals", "a supervisor's PIN refused for an approval"),
@@ -101,6 +102,12 @@ AUDIT_KINDS: dict[str, AuditKind] = _kinds(
     ("session_snapshot", "the store", "a session's state when the store was keyed", True),
     ("user_snapshot", "the store", "an account's state when the store was keyed", True),
     ("table_identity", "the store", "the store's table and pit"),
+    # player terminals' credit meters (1.1.10: buy credits, place wagers, cash out; store/credits.py)
+    ("meter_buy_in", "player terminals' credits", "credits bought at a player terminal, a supervisor's PIN (1.1.10)"),
+    ("meter_result", "player terminals' credits", "a round's net result paid to a terminal's meter (1.1.10)", True),
+    ("meter_cash_out", "player terminals' credits", "a terminal cashed out: its voucher, the meter to 0 (1.1.10)"),
+    ("meter_unreconciled", "player terminals' credits",
+     "the meters do not reconcile: buy-ins - cash-outs + net results = meters (1.1.10)"),
 )
 
 def kinds_of(group: str) -> tuple[str, ...]:

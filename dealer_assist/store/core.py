@@ -10,12 +10,14 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, TypeVar, cast
 from urllib.request import pathname2url
 
 import sqlite_utils
 
+import dealer_assist.store.credits as credits
 import dealer_assist.store.identity as identity
 import dealer_assist.store.log as log
 import dealer_assist.store.queries as queries
@@ -33,6 +35,7 @@ from dealer_assist.store.common import (
     format_time,
     utc_now,
 )
+from dealer_assist.store.credits import BUY_IN_KIND, CASH_OUT_KIND, RESULT_KIND, UNRECONCILED_KIND
 from dealer_assist.store.keying import key_store, meta_value, record_head
 from dealer_assist.store.keys import (
     Head,
@@ -901,6 +904,66 @@ class Store:
             raise StoreError("an audit entry needs a kind")
         with self._write() as conn:
             return insert_audit(conn, kind, actor, round_id, detail)
+
+    # ---- player terminals' credit meters (1.1.10; dealer_assist/store/credits.py)
+
+    def meters(self) -> dict[str, Decimal]:
+        """Every seat that ever bought in, with its meter now."""
+        with self._read() as conn:
+            return credits.meters(conn)
+
+    def buy_in(self, seat: str, amount: Decimal, *, actor: str, approval: int,
+               round_id: int | None = None) -> tuple[int, Decimal]:
+        """Credits bought at ``seat`` (a supervisor's ``approval``): (audit id, the meter after)."""
+        if amount <= 0:
+            raise StoreError(f"a buy-in of {amount} (1.1.10)")
+        with self._write() as conn:
+            return credits.add_movement(conn, BUY_IN_KIND, actor, seat, amount, round_id=round_id,
+                                        extra={"approval": approval})
+
+    def cash_out(self, seat: str, *, actor: str) -> credits.Voucher:
+        """``seat``'s whole meter cashed out: its voucher written, the meter 0 (one transaction)."""
+        with self._write() as conn:
+            meter = credits.meters(conn).get(seat, Decimal(0))
+            if meter <= 0:
+                raise StoreError(f"seat {seat}'s meter is 0: nothing to cash out (1.1.10)")
+            number = credits.new_validation(conn)
+            audit_id, _ = credits.add_movement(conn, CASH_OUT_KIND, actor, seat, -meter,
+                                               extra={"validation": number})
+            at = str(conn.execute("SELECT at FROM audit WHERE id = ?", (audit_id,)).fetchone()[0])
+            return credits.Voucher(number, meter, seat, at, audit_id)
+
+    def pay_results(self, round_id: int, nets: Mapping[str, Decimal], *, actor: str) -> dict[str, Decimal]:
+        """The round's net result of each metered seat paid to its meter, less what was paid
+        for the round before (a result changed after its end pays the difference), in one
+        transaction; then the reconciliation: its problem is audited (``meter_unreconciled``)
+        and returned by :meth:`reconcile_credits`. Returns the meters after."""
+        with self._write() as conn:
+            already = credits.posted(conn, round_id)
+            have = credits.meters(conn)
+            for seat in sorted(set(nets) | set(already)):
+                if seat not in have:
+                    continue
+                due = nets.get(seat, Decimal(0)) - already.get(seat, Decimal(0))
+                if due:
+                    credits.add_movement(conn, RESULT_KIND, actor, seat, due, round_id=round_id)
+            return credits.meters(conn)
+
+    def reconcile_credits(self, *, audit_round: int | None = None) -> str:
+        """The reconciliation (credits.reconcile): "" when it holds; else its problem, audited
+        ``meter_unreconciled`` with ``audit_round`` when one is given."""
+        with self._read() as conn:
+            problem = credits.reconcile(conn)
+        if problem is None:
+            return ""
+        if audit_round is not None:
+            self.add_audit(UNRECONCILED_KIND, actor="service", round_id=audit_round,
+                           detail={"problem": problem[0]})
+        return problem[0]
+
+    def vouchers(self, seat: str | None = None) -> list[credits.Voucher]:
+        with self._read() as conn:
+            return credits.vouchers(conn, seat)
 
     def add_note(self, round_id: int | None, *, author: str, text: str) -> int:
         return self.add_audit("note", actor=author, round_id=round_id, detail={"text": text})

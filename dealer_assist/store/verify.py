@@ -41,6 +41,7 @@ from dealer_assist.engine.transcript import new_round, parse_event, round_output
 from dealer_assist.store.authority import first_unauthorised_event
 from dealer_assist.store.chain import audit_content, event_content, round_content, verify_chain
 from dealer_assist.store.common import StoreError, canonical_json, decimal_text
+from dealer_assist.store.credits import reconcile
 from dealer_assist.store.keying import CHAIN_SCHEME, meta_value, read_head, schema_digest
 from dealer_assist.store.keys import CHAINS, Head, key_id, read_head_file
 from dealer_assist.store.log import players_of_event
@@ -242,6 +243,7 @@ def _verify_rest(
         or _verify_under_min(conn, folded)
         or _verify_table_identity(conn, folded)
         or _verify_pin_failures(conn, folded)
+        or _verify_credits(conn)
         or _verify_head(conn, key, head_path, outside, tails)
     )
 
@@ -540,6 +542,15 @@ def _verify_pin_failures(conn: sqlite3.Connection, folded: _Folded) -> Problem |
             n for n in have if have[n] != folded.pin_failures.get(n))
         return ("pin_failures", 0, f"wrong-PIN count of {names[0]!r} differs from the audit log")
     return None
+
+
+def _verify_credits(conn: sqlite3.Connection) -> Problem | None:
+    """The player terminals' meters reconcile (dealer_assist/store/credits.py, 1.1.10)."""
+    problem = reconcile(conn)
+    if problem is None:
+        return None
+    text, row = problem
+    return ("audit", row, f"the credit meters do not reconcile: {text}")
 
 
 def _verify_table_identity(conn: sqlite3.Connection, folded: _Folded) -> Problem | None:

@@ -127,8 +127,8 @@ def test_a_hand_worked_shift(floor: Floor, tmp_path: Path) -> None:
     lines = [line.split("\t") for line in report.stdout.splitlines()]
     assert lines[1][:10] == ["BJ-07", "20,000.00", "11,200.00", "7,500.00", "4,000.00", "15,000.00", "2,700.00",
                              "18.00", "3", "-75.00"]
-    assert lines[1][11:] == ["-4,000.00 (1)", "-1,300.00"]
-    assert lines[2][11:] == ["-", "-"]
+    assert lines[1][11:] == ["-4,000.00 (1)", "-1,300.00", "0.00", "0.00"]  # no player terminals at BJ-07
+    assert lines[2][11:] == ["-", "-", "0.00", "0.00"]
     assert lines[3][:8] == ["PIT-2", "30,000.00", "18,300.00", "7,500.00", "4,000.00", "19,000.00", "3,800.00",
                             "20.00"]
 
@@ -320,5 +320,5 @@ def test_the_pit_window_records_a_shift_and_shows_win_and_hold(floor: Floor, qtb
     assert "after the closer" in panel.message.text(), panel.message.text()
     cells = [panel.figures.item(0, c).text() for c in range(panel.figures.columnCount())]
     assert cells[:8] == ["BJ-08", "10,000.00", "7,100.00", "0.00", "0.00", "4,000.00", "1,100.00", "27.50 %"]
-    assert cells[11:] == ["-500.00 (1)", "600.00"]
+    assert cells[11:] == ["-500.00 (1)", "600.00", "0.00", "0.00"]  # no player terminals (1.1.10) at BJ-08
     window.close()

@@ -35,18 +35,22 @@ LIVENESS_S = 60.0  # a bound for a hung service, never a measure of speed
 @pytest.fixture
 def electronic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., TerminalStation]]:
     """A station with terminals, its shoe holding ``cards`` in order, set up for Electronic
-    Blackjack (main 5-1000) with ``decision_seconds``."""
+    Blackjack (main 5-1000) with ``decision_seconds``, each of ``credited`` seats with 1000 of
+    credits bought (a supervisor's PIN at the dealer's screen)."""
     monkeypatch.delenv(st.CONFIG_ENV, raising=False)
     made: list[TerminalStation] = []
 
-    def make(cards: str, decision_seconds: int = 20) -> TerminalStation:
+    def make(cards: str, decision_seconds: int = 20, credited: tuple[str, ...] = ("t1", "t2", "t3")) -> TerminalStation:
         s = TerminalStation(tmp_path / "state", tmp_path / "run" / "station.sock", make_shoe(cards))
         made.append(s)
         s.start()
         wait_connected(s)
         setup = TableSetup(game="electronic", decks=6, limits={"main": [Decimal(5), Decimal(1000)]},
                            terminals=["t1", "t2", "t3"], decision_seconds=decision_seconds)
-        s.dealer().request("set_table", setup=setup_to_json(setup), pin=SUE)
+        dealer = s.dealer()
+        dealer.request("set_table", setup=setup_to_json(setup), pin=SUE)
+        for seat in credited:  # 1.1.10: a terminal wagers from the credits bought at it
+            dealer.request("buy_in", seat=seat, amount=1000, pin=SUE)
         return s
 
     yield make

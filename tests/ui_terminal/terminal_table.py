@@ -1,6 +1,7 @@
 """A station service with its terminal endpoint on loopback (real TLS), an Electronic
 Blackjack table set up by a supervisor through a dealer's screen, and terminal t1 paired
-with `dealer-assist terminal --pair` (tests/service/test_terminals.py's set-up), then the
+with `dealer-assist terminal --pair` (tests/service/test_terminals.py's set-up), t1 and t2
+with 500 of credits each, then the
 terminal's real window on it (offscreen). Used by tests/ui_terminal/ and by
 scripts/shot_terminal.py."""
 
@@ -26,6 +27,7 @@ SEAT = "t1"
 LIMITS = {"main": [Decimal(5), Decimal(1000)], "royal_match": [Decimal(1), Decimal(100)],
           "kings_bounty": [Decimal(1), Decimal(25)]}  # bet_the_set: none set
 CHIPS = [5, 25, 100, 500]
+BOUGHT = 500  # each terminal's credits at the start
 SIZES = [(1024, 768), (1280, 800), (1920, 1080)]
 
 
@@ -41,6 +43,8 @@ class TerminalTable:
         setup = TableSetup(game="electronic", decks=6, limits=dict(LIMITS), terminals=[SEAT, "t2"], chips=CHIPS,
                            decision_seconds=decision_seconds)
         self.screen.request("set_table", setup=setup_to_json(setup), pin=SUE)
+        for seat in (SEAT, "t2"):  # 1.1.10: credits bought at the dealer's screen, a supervisor's PIN
+            self.screen.request("buy_in", seat=seat, amount=BOUGHT, pin=SUE)
         self.directory = tmp / SEAT
         self.first = paired(self.station, SEAT, self.directory)
         self.window: Any = None

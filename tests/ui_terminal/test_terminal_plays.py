@@ -45,6 +45,7 @@ def test_the_player_bets_and_decides_at_the_terminal(qtbot: Any, table: Terminal
     assert w.refusal.text() == ""
     qtbot.waitUntil(lambda: w.bets.spots["main"].amount.text() == "Bet 10", timeout=15000)
     assert w.bets.spots["royal_match"].amount.text() == "Bet 5"
+    assert w.meter.text() == "Credits 485"  # 500 bought, 10 + 5 placed from it (1.1.10)
     wagers = [e for e in table.screen.request("state")["slip"]]
     assert [(e["player"], e["bet"], e["amount"]) for e in wagers] == [("t1", "main", 10), ("t1", "royal_match", 5)]
 
@@ -62,6 +63,8 @@ def test_the_player_bets_and_decides_at_the_terminal(qtbot: Any, table: Terminal
     assert w.bets.spots["main"].amount.text() == "WIN +10"
     assert w.bets.spots["royal_match"].amount.text() == "LOSE \u22125"
     assert w.net.text() == "Net +5"
+    # the main wager's 10 and its 10 won back, Royal Match's 5 lost: 485 + 20 = 505 = 500 + 5
+    qtbot.waitUntil(lambda: w.meter.text() == "Credits 505", timeout=15000)
 
     table.screen.request("next_round")
     qtbot.waitUntil(lambda: w.banner.text() == "Place your bets", timeout=15000)
@@ -69,3 +72,26 @@ def test_the_player_bets_and_decides_at_the_terminal(qtbot: Any, table: Terminal
     assert table.controller.building == {"main": Decimal(10), "royal_match": Decimal(5)}
     qtbot.mouseClick(w.clear_button, Qt.MouseButton.LeftButton)
     assert table.controller.building == {}
+
+
+def test_cash_out_at_the_terminal_writes_the_voucher_and_zeroes_the_meter(qtbot: Any, table: TerminalTable) -> None:
+    # 1.1.10: the player cashes out at the terminal. With a wager in play the service says it
+    # may not (the button is off); between rounds the whole meter, 500, goes on a voucher.
+    w = table.open_window((1024, 768))
+    qtbot.waitUntil(lambda: w.meter.text() == "Credits 500", timeout=15000)
+    assert w.cash_out_button.isEnabled() and not w.voucher.isVisible()
+    qtbot.waitUntil(lambda: "main" in w.bets.spots and 5 in w.chips.buttons, timeout=15000)
+    qtbot.mouseClick(w.chips.buttons[5], Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(w.bets.spots["main"], Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(w.place_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: w.meter.text() == "Credits 495", timeout=15000)
+    assert not w.cash_out_button.isEnabled()  # the service says no cash-out with a wager in play
+    table.connect().request("withdraw")  # 5.4: taken back before "No more bets": 495 + 5 = 500
+    qtbot.waitUntil(lambda: w.meter.text() == "Credits 500", timeout=15000)
+    qtbot.waitUntil(lambda: w.cash_out_button.isEnabled(), timeout=15000)
+    qtbot.mouseClick(w.cash_out_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: w.meter.text() == "Credits 0", timeout=15000)
+    qtbot.waitUntil(lambda: w.voucher.isVisible(), timeout=15000)
+    (voucher,) = table.station.running.store.vouchers()
+    assert w.voucher.text().startswith(f"Voucher {voucher.validation}  \u00b7  500  \u00b7  seat T1")
+    assert not w.cash_out_button.isEnabled()

@@ -37,7 +37,7 @@ class AccountsPanel(QWidget):
     """``record(kind, fields)`` and ``report(shift)`` are the window's to run on its worker."""
 
     HEADERS = ["", "opener", "closer", "fills", "credits", "drop", "win", "hold %", "rounds", "rounds net", "theo win",
-               "after close", "win with after close"]
+               "after close", "win with after close", "terminal buy-ins", "terminal cash-outs"]
 
     def __init__(self, record: Callable[[str, dict[str, str]], None], report: Callable[[str], None],
                  save: Callable[[str | None, str], None] | None = None) -> None:
@@ -140,7 +140,8 @@ class AccountsPanel(QWidget):
                      _money(f.win), "-" if f.hold_percent is None else f"{f.hold_percent} %", str(f.rounds),
                      _money(f.rounds_net), _money(f.theo),
                      f"{_money(f.adjustment)} ({f.adjustments})" if f.adjustments else "-",
-                     _money(f.win_adjusted) if f.adjustments else "-"]
+                     _money(f.win_adjusted) if f.adjustments else "-",
+                     _money(f.terminal_buy_ins), _money(f.terminal_cash_outs)]  # 1.1.10, beside the drop
             for c, text in enumerate(cells):
                 self.figures.setItem(r, c, QTableWidgetItem(text))
         self.figures.resizeColumnsToContents()

@@ -207,6 +207,18 @@ class TerminalController(QObject):
             self.refused.emit(_refusal(error))
         self.changed.emit()
 
+    def cash_out(self) -> None:
+        """The whole meter cashed out (op ``cash_out``): the service writes the voucher, or
+        says why not (wagers in play, nothing on the meter: 1.1.10)."""
+        self.sending += 1
+        self.link.request(Op.CASH_OUT, self._decided)
+
+    @property
+    def voucher(self) -> dict[str, Any] | None:
+        """The seat's last cash-out voucher, as the service shows it."""
+        voucher = self.view.get("voucher")
+        return voucher if isinstance(voucher, dict) else None
+
     def decide(self, action: str) -> None:
         pending = self.pending
         if pending is None:

@@ -2,10 +2,10 @@
 by touch, 1024×768 and up.
 
 Top: the seat and the table, "Place your bets" / "No more bets" as the service says (3.1,
-3.2), the credit meter. Left: the dealer's cards and the shared hand as they come, this
+3.2), the credit meter (1.1.10), the last cash-out's voucher. Left: the dealer's cards and the shared hand as they come, this
 seat's hands and results, its decisions with the time left (3.9, 3.17). Right: the
 layout with every bet and its limits (2.2), the last rounds. Bottom: the chips, clear,
-repeat bet, place bet, the round's net. Everything shown is the seat's view
+repeat bet, place bet, cash out (1.1.10), the round's net. Everything shown is the seat's view
 (dealer_assist/service/seat_view.py); the controller sends the player's touches.
 """
 
@@ -96,6 +96,9 @@ class TerminalWindow(QMainWindow):
         head.addWidget(self.banner, 4)
         head.addWidget(self.meter, 2)
         outer.addLayout(head)
+        self.voucher = sized_label(15)
+        self.voucher.hide()
+        outer.addWidget(self.voucher)
         self.link_notice = sized_label(17)
         self.link_notice.setProperty("role", "refusal")
         self.link_notice.hide()
@@ -136,7 +139,8 @@ class TerminalWindow(QMainWindow):
         self.clear_button = self._button("Clear", self.controller.clear, "danger")
         self.repeat_button = self._button("Repeat bet", self.controller.repeat, "")
         self.place_button = self._button("Place bet", self.controller.place, "confirm")
-        for b in (self.clear_button, self.repeat_button, self.place_button):
+        self.cash_out_button = self._button("Cash out", self.controller.cash_out, "")
+        for b in (self.clear_button, self.repeat_button, self.place_button, self.cash_out_button):
             foot.addWidget(b, 2)
         self.net = sized_label(20, True)
         self.net.setMinimumWidth(px(120))
@@ -179,6 +183,12 @@ class TerminalWindow(QMainWindow):
         self.banner.setStyleSheet(f"color: #ffffff; background: {bg}; border-radius: 8px; padding: 2px {px(10)}px;")
         meter = view.get("meter")
         self.meter.setText("Credits " + (money(meter) if meter is not None else "\u2014"))
+        self.cash_out_button.setEnabled(bool(view.get("may_cash_out")))  # as the service says (1.1.10)
+        voucher = c.voucher
+        if voucher is not None:
+            self.voucher.setText(f"Voucher {voucher.get('validation')}  \u00b7  {money(voucher.get('amount', 0))}  "
+                                 f"\u00b7  seat {str(voucher.get('seat', '')).upper()}  \u00b7  {voucher.get('at', '')}")
+        self.voucher.setVisible(voucher is not None)
         pending = c.pending
         self.hands.show_view(view, pending)
         results: dict[str, tuple[Decimal, str]] = {}
