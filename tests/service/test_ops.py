@@ -87,7 +87,7 @@ def test_no_table_op_before_a_log_in_and_no_pin_checked_for_nobody(station: Any)
     rows = len(s.running.store.audit_entries())
     needs_dealer = [e for e in REGISTRY.values() if e.permission in (Permission.DEALER, Permission.SUPERVISOR,
                                                                      Permission.DEALER_OR_TERMINAL)]
-    assert len(needs_dealer) == 27  # wager, decide, withdraw, buy_in: a screen needs its dealer still (issue 38)
+    assert len(needs_dealer) == 28  # wager, decide, withdraw, buy_in (issue 38), place_next (issue 33)
     for entry in needs_dealer:
         args: dict[str, Any] = {"pin": BOB} if entry.open_fields or "pin" in entry.fields else {}
         assert _code(nobody, entry.op, **args) == "auth", entry.op
@@ -101,7 +101,6 @@ SUPERVISOR_ARGS: dict[Op, dict[str, Any]] = {
     Op.VOID: {"reason": "cards mixed", "rule": "5.2"},
     Op.RESOLVE: {"ruling": "continue", "text": "checked"},
     Op.CORRECT: {"index": 0, "to": "dealer"},
-    Op.PICK: {"card": "AS", "by": "pit_manager"},
     Op.SET_ASIDE: {},
     Op.SET_TABLE: {"setup": {"game": "lucky8", "decks": 8}},
 }
@@ -132,6 +131,10 @@ def test_a_dealer_cannot_call_a_supervisors_op_without_a_supervisors_pin(station
         assert _code(c, op, **args, pin=ANN) in answers, op  # the dealer's own PIN is no supervisor's
     for op, args in SUPERVISOR_PIN_ARGS.items():
         assert _code(c, op, **args) == "pin", op
+    # the pit manager's pick overrides the dealing order (5.23): a supervisor's PIN (the
+    # player's own pick is the dealer's input, docs/store.md)
+    assert _code(c, Op.PICK, card="AS", by="pit_manager") == "pin"
+    assert _code(c, Op.PICK, card="AS", by="pit_manager", pin=ANN) == "pin"
     after = c.request("state")
     assert after["events"] == before["events"] and after["setup"] == before["setup"]
     # no account added, disabled or given a new PIN (ann's PIN offered as a supervisor's counted wrong)
