@@ -1,7 +1,9 @@
 """Run as a program by test_full_screen.py: the real ``dealer-assist`` entry point at a
-screen size (offscreen, one screen of that size), a dealer's log-in through the log-in
-dialog, then the heaviest round of a game; after every event it records where the window
-and the dealer's controls are. Prints one JSON line: {"events": N, "problems": [...]}.
+screen size (offscreen, one screen of that size) with no station configuration, so the
+screen starts this account's station service on the account's store and is its client (the
+one path, issue 33); a dealer's log-in through the log-in dialog, then the heaviest round
+of a game, the cards out of the service's simulated shoe; after every event it records where
+the window and the dealer's controls are. Prints one JSON line: {"events": N, "problems": [...]}.
 
 ``python -m tests.ui.entry_fit GAME DIR`` with ``QT_QPA_PLATFORM=offscreen:configfile=...``.
 """
@@ -12,6 +14,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import ui.common.qtfix  # noqa: F401  (first: keeps PySide6 6.12 from aborting CPython 3.11)
@@ -20,21 +23,24 @@ DEALER, DEALER_PIN = "dee", "730418"
 
 
 def prepare(game: str, work: Path) -> tuple[Path, Path]:
-    """A store with a supervisor, a dealer and the game's heaviest set-up remembered, and
-    the round's cards for the simulated shoe."""
-    if "+" in game:  # "saved+start": the saved setup of one game, the start with --game another
-        game = game.partition("+")[0]
-    from dealer_assist.base.cards import parse_card  # noqa: F401
-    from dealer_assist.engine.table_setup import SETUP_AUDIT_KIND, setup_to_json
+    """The account's store (where its station service keeps it) with a supervisor, a dealer
+    and the game's heaviest set-up as a supervisor chose it, and the round's cards for the
+    service's simulated shoe."""
+    from dealer_assist.engine.table_setup import default_setup, setup_to_json
+    from dealer_assist.service import station
     from dealer_assist.store import TEST_PIN_COST, Store
     from ui.dealer.heavy_round import heavy_setup, plan
 
     setup = heavy_setup(game)
-    db = work / "table.db"
+    state = station.user_data_dir()
+    state.mkdir(parents=True, exist_ok=True, mode=0o700)
+    db = state / station.STORE_NAME
     store = Store.open(db, pin_cost=TEST_PIN_COST)
     store.create_user("sue", "482913", ["supervisor"])
     store.create_user(DEALER, DEALER_PIN, ["dealer"])
-    store.add_audit(SETUP_AUDIT_KIND, actor="supervisor:sue", detail=setup_to_json(setup))
+    old, new = setup_to_json(default_setup()), setup_to_json(setup)
+    store.add_audit("table_setup_changed", actor="supervisor:sue", detail={  # as op set_table writes it
+        "old": old, "new": new, "changes": {k: [old[k], new[k]] for k in new if old.get(k) != new[k]}})
     store.close()
     cards = work / "cards.txt"
     cards.write_text(" ".join(plan(setup)) + "\n")
@@ -87,6 +93,7 @@ def problems(app: Any, window: Any, what: str) -> list[str]:
 def drive(app: Any, game: str, result: dict[str, Any]) -> None:
     from PySide6.QtWidgets import QApplication
 
+    from dealer_assist.service.ops import Op
     from ui.common.login import PinDialog
     from ui.dealer.heavy_round import Shooter, heavy_setup, play, wait
     from ui.dealer.main_window import DealerWindow
@@ -95,7 +102,6 @@ def drive(app: Any, game: str, result: dict[str, Any]) -> None:
         return next((w for w in QApplication.topLevelWidgets() if isinstance(w, kind) and w.isVisible()), None)
 
     try:
-        start_only = "+" in game
         wait(app, lambda: top(PinDialog) is not None, "the log-in", 30)
         login = top(PinDialog)
         login.name.setText(DEALER)
@@ -105,12 +111,6 @@ def drive(app: Any, game: str, result: dict[str, Any]) -> None:
         c = window.controller
         wait(app, lambda: c.dealer == DEALER and not login.isVisible(), "the shift", 30)
         found: list[str] = problems(app, window, "after the log-in")
-        if start_only:  # a start with a saved setup that does not fit: the table is usable
-            wait(app, lambda: c.rnd is not None and c.betting, "the first round", 30)
-            result.update(game=c.setup.game, limits=sorted(c.setup.limits), notice=window.notice.text(),
-                          notice_shown=window.notice.isVisibleTo(window), betting=c.betting, problems=found,
-                          events=0, concluded=True)
-            return
         events = 0
 
         def after(what: str) -> None:
@@ -119,7 +119,8 @@ def drive(app: Any, game: str, result: dict[str, Any]) -> None:
             found.extend(problems(app, window, what))
 
         shooter = Shooter(app, window, Path("."), "", check=lambda name, w: found.extend(problems(app, w, name)))
-        play(app, window, c, window.sim_panel.shoe, heavy_setup(game), shooter, after_event=after)
+        shoe = SimpleNamespace(deal=lambda: c.ask(Op.SIM_DEAL))  # the service's simulated shoe deals
+        play(app, window, c, shoe, heavy_setup(game), shooter, after_event=after)
         result.update(events=events, problems=found, concluded=bool(c.concluded))
     except BaseException as exc:  # noqa: BLE001  (reported to the test, never swallowed)
         result.update(error=f"{type(exc).__name__}: {exc}")
@@ -140,8 +141,7 @@ def main() -> int:
     result: dict[str, Any] = {}
     QTimer.singleShot(0, lambda: drive(app, game, result))
     started = time.monotonic()
-    extra = ["--game", game.partition("+")[2]] if "+" in game else []
-    status = dealer_assist(["--db", str(db), "--sim-cards", str(cards), *extra])  # as `dealer-assist` starts
+    status = dealer_assist(["--sim-cards", str(cards)])  # as `dealer-assist` starts, no configuration
     result.update(status=status, seconds=round(time.monotonic() - started, 1))
     print(json.dumps(result))
     return 0

@@ -6,13 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
-from pathlib import Path
 
 from PySide6.QtCore import Qt
 
 from dealer_assist.engine.table_setup import TableSetup
 from tests.ui.driving import TableDriver
-from tests.ui.test_full_screen import run_entry
 from ui.common.amount_keypad import AmountKeypad
 from ui.common.login import PinDialog
 from ui.dealer.setup_dialog import SetupDialog
@@ -75,20 +73,6 @@ def test_setup_names_what_is_wrong_and_enter_never_cancels(make_table: MakeTable
     t.qtbot.waitUntil(lambda: t.controller.setup.chips == [10, 50, 250], timeout=10000)
     assert t.controller.setup.limits == {"main": [100, 500]}
     assert t.controller.setup.chips == [10, 50, 250]
-
-
-def test_a_start_with_another_games_saved_limits_opens_the_table(tmp_path: Path) -> None:
-    # The saved setup is Lucky 8's heaviest (limits for main, pair and lucky8; seven seats);
-    # `dealer-assist --game ace_race` used to crash on Ace Race having no Lucky 8 wager and
-    # leave an empty table. Now the start drops that limit (keeps main and Pair, which Ace
-    # Race has), says so in the window, and the table takes wagers.
-    result = run_entry("lucky8+ace_race", (1366, 768), tmp_path)
-    assert "error" not in result, result.get("error")
-    assert result["game"] == "ace_race" and result["betting"] is True
-    assert result["limits"] == ["main", "pair"]
-    notice = str(result["notice"])
-    assert result["notice_shown"] is True
-    assert "limits for 'lucky8' dropped: Blackjack Ace Race has no such wager" in notice
 
 
 def test_menus_and_dialog_words_are_readable(make_table: MakeTable) -> None:
