@@ -447,6 +447,11 @@ class TableService:
             if not isinstance(seq, int):
                 self.journal.done(entry.number, last)
                 continue
+            reread = last.get("reread")
+            if isinstance(reread, int):  # a re-read's frame: the unread card of frame `reread`, never another
+                self._reread_frame(reread, last)  # read, then the service stopped before recording it
+                self.journal.done(entry.number, last)
+                continue
             unrecorded = seq not in recorded and seq not in self.in_flight and seq not in settled \
                 and seq not in self.session.in_flight and seq not in self.session.feeds
             held = any(isinstance(e, CardDrawn) and e.shoe_seq == seq for e in pending)
@@ -583,7 +588,7 @@ class TableService:
 
     def _hold_now(self) -> str:
         """What holds the table: a card missing or unread, then any restart gap not answered."""
-        parts = [self._reread_text() if self.rereading is not None else self.hold] if self.hold else []
+        parts = [self._reread_text() if self._rereading_now() is not None else self.hold] if self.hold else []
         for gap in self.gaps:
             before, lost = int(gap.get("before") or 0), int(gap.get("lost") or 0)
             keyed = f" ({gap['keyed']} card(s) keyed in for it)" if gap.get("keyed") else ""
@@ -1583,6 +1588,11 @@ class TableService:
             if self.store_error and not self.refused:
                 self.retry_store()  # space back? the frames kept are recorded first, in order
             number = None
+            reread = self._rereading_now()
+            if reread is not None and event.get("event") in ("card", "noread") and not event.get("burn"):
+                # the journal says which unread card this reading is for (after a restart, a full
+                # disk): never a card of its own
+                event = {**event, "reread": reread}
             try:
                 number = self._shoe(event)
                 if number is not None and not self.store_error and not self.refused:
@@ -1646,8 +1656,17 @@ class TableService:
             self.store.add_audit("shoe_fault", actor="shoe", detail=event)
             self.shoe["fault"] = f"{event.get('code', '')} {event.get('text', '')}".strip()
             return number
-        if self.rereading is not None and name in ("card", "multi", "noread", *HOLDING) and self._reread_frame(event):
+        mark = event.get("reread")
+        if isinstance(mark, int):  # the unread card's reading (on_shoe marked it): that card, never another
+            self.rereading = None
+            self._reread_frame(mark, event)
             return number
+        if self._rereading_now() is not None and name in ("card", "multi", *HOLDING):
+            self.rereading = None  # a burn, cards together, a lost or damaged frame: not the unread card alone
+            if name in ("card", "multi"):
+                clause = self.session.round.rules.clause("void.foreign_card")
+                self.hold = ("a card came out of the shoe while the unread card was being re-read, so its place is "
+                             f"not known: key it in under a supervisor's PIN, or void the round ({clause})")
         if name in HOLDING or (name == "multi" and int(event.get("count", 0)) > len(event.get("cards", []))):
             self.store.add_audit("shoe_fault", actor="shoe", round_id=self.round_id, detail=event)
             if name == "multi":  # the read cards of a double feed with unread ones: in flight
@@ -1692,28 +1711,35 @@ class TableService:
                              detail={"seq": seq, "rule": clause})
         self.rereading = seq
 
-    def _reread_frame(self, event: dict[str, Any]) -> bool:
-        """A frame while the unread card is being re-read: True when it was that card's reading
-        (taken as the unread card) or its second NOREAD (the hold stays: re-read again, key it
-        in or void); False: the frame goes its usual way (anything else ends the re-read)."""
-        seq, self.rereading = self.rereading, None
-        name = event.get("event")
-        clause = self.session.round.rules.clause("void.foreign_card")
+    def _rereading_now(self, seq: int | None = None) -> int | None:
+        """The unread card's frame whose re-read is awaited (``seq``, else the one asked), or
+        None: none asked, or it was accounted for meanwhile (keyed in, voided), or the round
+        was referred since (6.1)."""
+        seq = self.rereading if seq is None else seq
         if seq is None or self.in_flight.get(seq, {}).get("card") != UNREAD or self.referral is not None:
-            return False  # accounted for meanwhile (keyed in, voided), or the round referred (6.1)
-        if name == "noread":  # the same card, unread again: no other card came out
-            self.store.add_audit("shoe_fault", actor="shoe", round_id=self.round_id,
-                                 detail={**event, "reread": seq})
+            return None
+        return seq
+
+    def _reread_frame(self, seq: int, event: dict[str, Any]) -> None:
+        """The frame that answers the re-read of the unread card of frame ``seq`` (marked so in
+        the journal: also a frame kept over a restart or a full disk, taken again): its reading,
+        placed as the unread card; or a NOREAD again (the hold stays: re-read again, key it in
+        or void, 5.1). Nothing when that card is on record already (the same card)."""
+        if self.in_flight.get(seq, {}).get("card") != UNREAD:
+            return
+        if event.get("event") == "noread":
+            clause = self.session.round.rules.clause("void.foreign_card")
+            self.store.add_audit("shoe_fault", actor="shoe", round_id=self.round_id, detail=event)
             self.hold = ("the unread card could not be read again: re-read it again, key it in under a supervisor's "
                          f"PIN, or void the round ({clause})")
-            return True
-        if name == "card" and not event.get("burn"):
+            return
+        if self.referral is None:
             self._take_reread(seq, event)
-            return True
-        if name in ("card", "multi"):  # a burn, cards together: not the unread card alone
-            self.hold = ("a card came out of the shoe while the unread card was being re-read, so its place is not "
-                         f"known: key it in under a supervisor's PIN, or void the round ({clause})")
-        return False
+            return
+        # a kept frame taken again while the round is referred (6.1): in flight, its face known
+        self._in_flight({"seq": seq, "card": str(event["card"])})
+        self.store.add_audit(REREAD_KIND, actor="shoe", round_id=self.round_id,
+                             detail={"card": str(event["card"]), "seq": seq, "frame": event.get("seq")})
 
     def _take_reread(self, seq: int, event: dict[str, Any]) -> None:
         """The unread card of frame ``seq``, read again (frame ``event``): placed as a key-in for

@@ -31,6 +31,7 @@ import pytest
 import dealer_assist.service.station as st
 from dealer_assist.engine.table_setup import TableSetup, setup_to_json
 from dealer_assist.service.client import ServiceClient, ServiceError
+from dealer_assist.service.journal import ShoeJournal
 from dealer_assist.store import Store
 from tests.service.conftest import Station, make_shoe, wait_connected
 
@@ -271,3 +272,54 @@ def test_a_card_that_comes_out_while_rereading_is_not_taken_for_the_unread_one(s
     with pytest.raises(ServiceError, match="after the unread card"):
         c.request("reread")
     assert [d for d in audit(s, "card_reread")] == []
+
+
+@pytest.mark.parametrize("recorded", [False, True])
+def test_a_rereads_frame_kept_in_the_journal_is_never_a_card_of_its_own(station: Any, recorded: bool) -> None:
+    """The service stops with the re-read card's frame (9H) in the shoe journal, not marked
+    done: killed after reading it and before recording it (``recorded`` False), or after
+    recording it and before marking it done (True). After the restart 9H is the unread card
+    either way, placed once: the dealer's card (Lucky 8, 3.18: 10S to p1, then the dealer's
+    card came out unread), never a second card in flight."""
+    s: Station = station("10S 9H QD 8C 7D")
+    c = s.dealer()
+    c.request("wager", player="p1", bet="main", amount=10, area=1)
+    s.deal(c, 1)
+    s.sim.noread()
+    seq = until(c, "the unread card's hold", lambda st: st["unread"] == 1)["in_flight"][0]["seq"]
+    c.request("reread")
+    if recorded:
+        s.sim.reread()
+        until(c, "9H read again", lambda st: st["unread"] == 0)
+    s.stop()
+    journal = ShoeJournal(s.state / "shoe-journal")  # the re-read's frame, as the service journals it
+    if recorded:  # the service marked the real one so
+        assert [e.frame.get("reread") for e in journal.entries() if e.frame.get("card") == "9H"] == [seq]
+    journal.write({"event": "card", "card": "9H", "seq": seq + 1, "reread": seq})
+    journal.close()
+    s.start()
+    wait_connected(s)
+    c = s.dealer()
+    state = c.request("state")
+    assert cards(state) == ["10S", "9H"] and state["output"]["dealer"]["cards"] == ["9H"]
+    assert state["in_flight"] == [] and state["unread"] == 0 and state["stray"] is None
+    assert [(d["card"], d["seq"]) for d in audit(s, "card_reread")] == [("9H", seq)]
+
+
+def test_keyed_in_while_rereading_the_next_card_is_a_card_of_its_own(station: Any) -> None:
+    """Re-read asked, then the supervisor keys the unread card in instead (9H, the dealer's,
+    3.18): the re-read is over, and the next card out of the shoe (QD) is p1's second card,
+    10+Q = 20, not taken for the unread card nor dropped."""
+    s: Station = station("10S 9H QD 8C 7D")
+    c = s.dealer()
+    c.request("wager", player="p1", bet="main", amount=10, area=1)
+    s.deal(c, 1)
+    s.sim.noread()
+    seq = until(c, "the unread card's hold", lambda st: st["unread"] == 1)["in_flight"][0]["seq"]
+    assert c.request("reread")["hold"] == REREAD_TEXT
+    state = c.request("key_card", card="9H", seq=seq, pin=SUE)
+    assert state["hold"] == "" and cards(state) == ["10S", "9H"]
+    state = s.deal(c, 1)  # QD
+    assert cards(state) == ["10S", "9H", "QD"] and state["stray"] is None and state["in_flight"] == []
+    assert state["output"]["areas"][0]["hands"][0]["total"] == 20
+    assert audit(s, "card_reread") == []  # no reading was taken for the unread card
