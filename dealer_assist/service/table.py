@@ -1894,6 +1894,8 @@ class TableService:
         except RuleRefusal as exc:
             raise refused(str(exc), _clause_of(str(exc))) from None
         if step.held:
+            if isinstance(seq, int) and self.in_flight.get(seq, {}).get("card") == UNREAD:
+                self.session.came_out_unread(seq)  # the key-in refused: that card is still unread (5.1)
             raise refused(step.held, _clause_of(step.held))
         self._record(step, actor)
         if isinstance(seq, int) and seq in self.in_flight:

@@ -323,3 +323,33 @@ def test_keyed_in_while_rereading_the_next_card_is_a_card_of_its_own(station: An
     assert cards(state) == ["10S", "9H", "QD"] and state["stray"] is None and state["in_flight"] == []
     assert state["output"]["areas"][0]["hands"][0]["total"] == 20
     assert audit(s, "card_reread") == []  # no reading was taken for the unread card
+
+
+def test_an_unread_card_after_the_outcome_stays_unread_when_its_key_in_is_refused_then_is_reread(
+        station: Any) -> None:
+    """Lucky 8: p1 10+Q = 20 stands, the dealer 9+8 = 17 stands (3.34): p1 wins 10 (4.3.2),
+    the round is over. Then a card comes out unread (5D). Keyed in, it is refused: no hand
+    takes a card now (5.7), so it is still unread and "no card missed" is refused (5.1).
+    Re-read: the shoe reads 5D, held with 5.7's reason, and placed in the discard holder;
+    the outcome stands."""
+    s: Station = station("10S 9H QD 8C 5D")
+    c = s.dealer()
+    c.request("wager", player="p1", bet="main", amount=10, area=1)
+    s.deal(c, 3)
+    c.request("decide", action="stand", area=1, hand=1, player="p1")
+    assert s.deal(c, 1)["concluded"]
+    s.sim.noread()
+    held = until(c, "the unread card's hold", lambda st: st["unread"] == 1)
+    with pytest.raises(ServiceError, match=r"\(5\.7\)"):
+        c.request("key_card", card="5D", pin=SUE)
+    assert without_clock(c.request("state")) == without_clock(held)  # still one unread card
+    with pytest.raises(ServiceError, match=r"\(5\.1\)"):
+        c.request("release_hold")
+    c.request("reread")
+    s.sim.reread()
+    state = until(c, "5D held", lambda st: st["stray"] is not None)
+    assert state["stray"]["card"] == "5D" and "(5.7)" in state["stray"]["reason"]
+    assert state["unread"] == 0 and state["hold"] == ""
+    state = c.request("place_card", to="discard")
+    assert state["stray"] is None and state["in_flight"] == []
+    assert state["output"]["net"] == {"p1": 10} and state["output"]["rulings"][-1]["rule"] == "5.7"
