@@ -75,3 +75,43 @@ def test_the_station_screen_shows_reread_for_an_unread_card_and_the_service_take
         assert refusals and "nothing to re-read" in refusals[-1] and "(5.1)" in refusals[-1]
     finally:
         controller.close()
+
+
+def test_the_station_screen_asks_a_supervisors_pin_to_key_in_an_unread_card(qtbot: Any, station: Any) -> None:
+    """The other way forward (5.1): the dealer keys in 9H, the screen asks for a supervisor's
+    name and PIN (the card came out unread), and the service places it: the dealer's card."""
+    s: Station = station("10S 9H QD 8C")
+    link = ServiceLink(s.socket)
+    controller = StationController(default_setup(), link)
+    window = DealerWindow(controller)
+    qtbot.addWidget(window)
+    try:
+        approval = link.ask("enrol", name="sue", pin="482913")["approval"]
+        link.ask("add_account", name="ann", new_pin="730418", roles=["dealer"], approval=approval)
+        try:
+            link.ask("login", name="ann", pin="730418")
+        except ServiceError:
+            link.ask("change_pin", name="ann", old_pin="730418", new_pin="246813")
+            link.ask("login", name="ann", pin="246813")
+        controller.start_shift("ann")
+        controller.open_store(None)
+        window.show()
+        status = window.shoe_status
+        assert controller.place_wager("p1", "main", 10, 1), controller.last_refusal
+        assert controller.no_more_bets(), controller.last_refusal
+        s.sim.deal()
+        qtbot.waitUntil(lambda: cards(controller) == ["10S"], timeout=10000)
+        s.sim.noread()
+        qtbot.waitUntil(lambda: status.hold_box.isVisibleTo(window), timeout=10000)
+        status.key_in.setText("9H")
+        qtbot.mouseClick(status.key_button, Qt.MouseButton.LeftButton)
+        dialog = window.pin_dialog
+        assert dialog is not None and dialog.isVisible()
+        dialog.name.setText("sue")
+        dialog.pin.setText("482913")
+        qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: cards(controller) == ["10S", "9H"], timeout=10000)
+        qtbot.waitUntil(lambda: not status.hold_box.isVisibleTo(window), timeout=10000)
+        assert controller.output()["dealer"]["cards"] == ["9H"]
+    finally:
+        controller.close()
