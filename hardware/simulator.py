@@ -214,13 +214,17 @@ class SimulatedShoe:
                 self._send(NoRead())
             return card
 
-    def reread(self) -> Card | None:
+    def reread(self, *, readable: bool = True) -> Card | None:
         """The dealer puts the card the shoe could not read through the reader again: that
-        card (not the next one in the shoe) is read this time. None if no card is unread."""
+        card (not the next one in the shoe) is read this time (``readable`` False: unread
+        again, a NOREAD, and still the unread card). None if no card is unread."""
         with self._lock:
-            card, self.unread = self.unread, None
-            if card is not None:
+            card = self.unread
+            if card is not None and readable:
+                self.unread = None
                 self._send(CardRead(card=card))
+            elif card is not None:
+                self._send(NoRead())
             return card
 
     def multi(self, count: int = 2, *, unreadable: int = 0) -> list[Card]:

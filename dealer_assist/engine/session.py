@@ -504,6 +504,12 @@ class TableSession:
             self.unread_unnumbered -= 1
         return step
 
+    def read_again(self, card: CardDrawn) -> Step:
+        """The unread card of frame ``card.shoe_seq`` put through the shoe's reader again and
+        read: the shoe's reading accounts for it (5.1), so no supervisor's approval is needed;
+        it goes where a card keyed in for it would go (:meth:`key_in`)."""
+        return self.key_in(card, approved=True)
+
     def unread_accounted(self, count: int | None = None) -> None:
         """Unread cards accounted for otherwise (keyed in together as a double feed, read
         again): ``count`` of them, or all when None."""

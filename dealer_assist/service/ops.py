@@ -69,6 +69,7 @@ class Op(enum.StrEnum):
     FACE_UP = "face_up"
     NEXT_ROUND = "next_round"
     RELEASE_HOLD = "release_hold"
+    REREAD = "reread"
     SET_ASIDE = "set_aside"
     SIM_DEAL = "sim_deal"
     SET_TABLE = "set_table"
@@ -301,6 +302,7 @@ class TableState(TypedDict):
     output: dict[str, Any]
     concluded: bool
     hold: str
+    unread: int  # cards out of the shoe unread and not accounted for yet (5.1): the hold's Re-read, Key in (PIN)
     gap: dict[str, Any] | None
     referral: dict[str, Any] | None
     queued: int

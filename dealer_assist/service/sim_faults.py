@@ -1,7 +1,7 @@
 """What the dealer may do with the station service's simulated shoe (a demonstration station
 with no shoe configured): every fault hardware/simulator.py has, named once here so the
-screen shows them all (op ``sim_deal`` with ``fault``) and decides nothing itself. (The
-simulator's re-read is not here: at the service an unread card is keyed in, 5.1.)"""
+screen shows them all (op ``sim_deal`` with ``fault``) and decides nothing itself. Its
+re-read (the unread card through the reader again) answers the dealer's op ``reread`` (5.1)."""
 
 from __future__ import annotations
 
@@ -32,8 +32,8 @@ def simulate(shoe: Any, fault: str) -> None:
         shoe.burn()
     elif fault == "noread":
         shoe.noread()
-    elif fault == "reread":  # the unread card through the reader again (the dealer's re-read, 5.1)
-        shoe.reread()
+    elif fault == "reread":
+        shoe.reread()  # the card it could not read, read this time (nothing sent if none)
     elif fault == "double":
         shoe.multi(2)
     elif fault == "double_unread":

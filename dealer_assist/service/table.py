@@ -136,6 +136,8 @@ GAP_CARD_KIND = "gap_card_keyed"  # a card keyed in (or set aside) for a restart
 REFUSED_KIND = "store_refused"
 SETUP_CHANGED_KIND = "table_setup_changed"  # a supervisor's change of the table's set-up, old -> new
 SHOE_LOADED_KIND = "shoe_loaded"  # a shuffle (the shoe's LOADED frame): {replaces: the shoe id it ends}
+REREAD_ASKED_KIND = "card_reread_asked"  # the dealer puts the unread card through the reader again (5.1)
+REREAD_KIND = "card_reread"  # the unread card, read again: {card, seq: its frame, frame: the reading's}
 INTERRUPTED_KIND = "terminal_interrupted"  # 5.9.1: a dropped terminal's seat played by the default decision
 CLOCK_ACTOR = "service:decision_clock"  # who records a time-out the service's clock ran out (3.18)
 SETUP_FIELDS = ("game", "decks", "areas", "limits", "seated", "terminals", "decision_seconds", "chips")
@@ -201,6 +203,9 @@ class TableService:
         self.round_id: int | None = None
         self.session_id: int | None = None
         self.hold = ""  # a card may be missing: later cards wait until the dealer keys it in
+        # the unread card's frame while the dealer puts it through the reader again (op reread):
+        # the next card the shoe reads is that card
+        self.rereading: int | None = None
         self.queue: list[dict[str, Any]] = []  # shoe cards waiting behind a hold or a held card
         self.stray: dict[str, Any] | None = None  # a card that fits no reading: {seq, card, reason}
         self.in_flight: dict[int, dict[str, Any]] = {}  # seq -> {card, audit}: delivered, unrecorded
@@ -478,6 +483,11 @@ class TableService:
             if not isinstance(seq, int):
                 self.journal.done(entry.number, last)
                 continue
+            reread = last.get("reread")
+            if isinstance(reread, int):  # a re-read's frame: the unread card of frame `reread`, never another
+                self._reread_frame(reread, last)  # read, then the service stopped before recording it
+                self.journal.done(entry.number, last)
+                continue
             unrecorded = seq not in recorded and seq not in self.in_flight and seq not in settled \
                 and seq not in self.session.in_flight and seq not in self.session.feeds
             held = any(isinstance(e, CardDrawn) and e.shoe_seq == seq for e in pending)
@@ -507,6 +517,7 @@ class TableService:
         from the store, as after a restart, nothing written."""
         self.session = TableSession(self.session.table, self.store.under_min_players())
         self.round_id, self.hold, self.queue, self.stray = None, "", [], None
+        self.rereading = None
         self.in_flight, self.referral, self.gaps, self.face_up_next = {}, None, [], False
         open_round = self.store.find_open_round()
         if open_round is not None:
@@ -664,7 +675,7 @@ class TableService:
             "expect": {"kind": exp.kind, "target": exp.target, "area": exp.area, "hand": exp.hand,
                        "player": exp.player, "options": list(exp.options), "rule": exp.rule, "text": exp.text},
             "output": round_output(rnd), "concluded": self.session.concluded,
-            "hold": self._hold_now(), "gap": self.gaps[0] if self.gaps else None, "referral": self.referral, "queued": len(self.queue), "stray": self.stray,
+            "hold": self._hold_now(), "unread": self.session.unread, "gap": self.gaps[0] if self.gaps else None, "referral": self.referral, "queued": len(self.queue), "stray": self.stray,
             "face_up_next": self.face_up_next, "restored": self.restored, "next_to": self.next_to,
             "in_flight": [{"seq": s, "card": card} for s, v in sorted(self.in_flight.items())
                           for card in v.get("cards") or [v["card"]]],
@@ -689,7 +700,7 @@ class TableService:
 
     def _hold_now(self) -> str:
         """What holds the table: a card missing or unread, then any restart gap not answered."""
-        parts = [self.hold] if self.hold else []
+        parts = [self._reread_text() if self._rereading_now() is not None else self.hold] if self.hold else []
         for gap in self.gaps:
             before, lost = int(gap.get("before") or 0), int(gap.get("lost") or 0)
             keyed = f" ({gap['keyed']} card(s) keyed in for it)" if gap.get("keyed") else ""
@@ -698,6 +709,10 @@ class TableService:
                          f"service was down{keyed}: a card may be missing; key in every card that came out "
                          "(between rounds: set it aside with a supervisor), or say none is missing")
         return "; ".join(parts)
+
+    def _reread_text(self) -> str:
+        clause = self.session.round.rules.clause("void.foreign_card")
+        return f"re-read: put the unread card through the shoe's reader again ({clause} if it cannot be identified)"
 
     def _held(self) -> bool:
         return bool(self.hold or self.gaps)
@@ -1553,6 +1568,14 @@ class TableService:
         self._answer_gaps(actor, "none (more) missing: the dealer checked the table")
         self.hold = ""
 
+    @handler(Op.REREAD, Permission.DEALER, NoArgs, TableState, table=True)
+    def _op_reread(self, client: Client, args: dict[str, Any]) -> None:
+        """The card the shoe could not read goes through its reader again: the next card the
+        shoe reads is that card, placed as a key-in would place it (audited `card_reread_asked`,
+        then `card_reread`). Refused naming 5.1 when no unread card holds the table, or another
+        card came out after it (then: key it in under a supervisor's PIN, or void)."""
+        self._reread(f"dealer:{client.dealer}")
+
     @handler(Op.SIM_DEAL, Permission.DEALER, SimDealRequest, TableState, table=True, during_referral=True)
     def _op_sim_deal(self, client: Client, args: dict[str, Any]) -> None:
         """A card (or a burn, `burn`, or any fault the simulator has, `fault`: the state's
@@ -1783,6 +1806,11 @@ class TableService:
             if self.store_error and not self.refused:
                 self.retry_store()  # space back? the frames kept are recorded first, in order
             number = None
+            reread = self._rereading_now()
+            if reread is not None and event.get("event") in ("card", "noread") and not event.get("burn"):
+                # the journal says which unread card this reading is for (after a restart, a full
+                # disk): never a card of its own
+                event = {**event, "reread": reread}
             try:
                 number = self._shoe(event)
                 if number is not None and not self.store_error and not self.refused:
@@ -1847,6 +1875,17 @@ class TableService:
             self.store.add_audit("shoe_fault", actor="shoe", round_id=self.round_id, detail=event)
             self.shoe["fault"] = f"{event.get('code', '')} {event.get('text', '')}".strip()
             return number
+        mark = event.get("reread")
+        if isinstance(mark, int):  # the unread card's reading (on_shoe marked it): that card, never another
+            self.rereading = None
+            self._reread_frame(mark, event)
+            return number
+        if self._rereading_now() is not None and name in ("card", "multi", *HOLDING):
+            self.rereading = None  # a burn, cards together, a lost or damaged frame: not the unread card alone
+            if name in ("card", "multi"):
+                clause = self.session.round.rules.clause("void.foreign_card")
+                self.hold = ("a card came out of the shoe while the unread card was being re-read, so its place is "
+                             f"not known: key it in under a supervisor's PIN, or void the round ({clause})")
         if name in HOLDING or (name == "multi" and int(event.get("count", 0)) > len(event.get("cards", []))):
             self.store.add_audit("shoe_fault", actor="shoe", round_id=self.round_id, detail=event)
             if name == "multi":  # the read cards of a double feed with unread ones: in flight
@@ -1865,6 +1904,81 @@ class TableService:
             return number
         self._take(event)
         return number
+
+    # ------------------------------------------------------------------ re-read (5.1)
+    def _reread(self, actor: str) -> None:
+        """Op ``reread``: only while one card the shoe could not read holds the table and no
+        other card came out of the shoe since (its place is known: where the next card would
+        have gone); else a supervisor's key-in or a void (5.1). Refused: nothing changed."""
+        clause = self.session.round.rules.clause("void.foreign_card")
+        seq = self.session.first_unread()
+        if seq is None or not self.hold:
+            raise refused(f"nothing to re-read: no card the shoe could not read holds the table ({clause})", clause)
+        if "cards" in self.in_flight.get(seq, {}):
+            raise refused("the unread card came out together with other cards (a double feed): key it in under a "
+                          f"supervisor's PIN, or void the round ({clause})", clause)
+        stray = self.stray.get("seq") if self.stray is not None else None
+        others = [s for s in self.in_flight if s not in (seq, stray)]
+        if others or self.session.unread > 1 or self.queue:
+            count = max(len(others), self.session.unread - 1, len(self.queue))
+            raise refused(f"{count} card(s) came out of the shoe after the unread card, so its place is not known: "
+                          f"key it in under a supervisor's PIN, or void the round ({clause})", clause)
+        if self.gaps:
+            raise refused("frames from the shoe were lost while the service was down, so the unread card's place is "
+                          f"not known: key it in under a supervisor's PIN, or void the round ({clause})", clause)
+        self.store.add_audit(REREAD_ASKED_KIND, actor=actor, round_id=self.round_id,
+                             detail={"seq": seq, "rule": clause})
+        self.rereading = seq
+
+    def _rereading_now(self, seq: int | None = None) -> int | None:
+        """The unread card's frame whose re-read is awaited (``seq``, else the one asked), or
+        None: none asked, or it was accounted for meanwhile (keyed in, voided), or the round
+        was referred since (6.1)."""
+        seq = self.rereading if seq is None else seq
+        if seq is None or self.in_flight.get(seq, {}).get("card") != UNREAD or self.referral is not None:
+            return None
+        return seq
+
+    def _reread_frame(self, seq: int, event: dict[str, Any]) -> None:
+        """The frame that answers the re-read of the unread card of frame ``seq`` (marked so in
+        the journal: also a frame kept over a restart or a full disk, taken again): its reading,
+        placed as the unread card; or a NOREAD again (the hold stays: re-read again, key it in
+        or void, 5.1). Nothing when that card is on record already (the same card)."""
+        if self.in_flight.get(seq, {}).get("card") != UNREAD:
+            return
+        if event.get("event") == "noread":
+            clause = self.session.round.rules.clause("void.foreign_card")
+            self.store.add_audit("shoe_fault", actor="shoe", round_id=self.round_id, detail=event)
+            self.hold = ("the unread card could not be read again: re-read it again, key it in under a supervisor's "
+                         f"PIN, or void the round ({clause})")
+            return
+        if self.referral is None:
+            self._take_reread(seq, event)
+            return
+        # a kept frame taken again while the round is referred (6.1): in flight, its face known
+        self._in_flight({"seq": seq, "card": str(event["card"])})
+        self.store.add_audit(REREAD_KIND, actor="shoe", round_id=self.round_id,
+                             detail={"card": str(event["card"]), "seq": seq, "frame": event.get("seq")})
+
+    def _take_reread(self, seq: int, event: dict[str, Any]) -> None:
+        """The unread card of frame ``seq``, read again (frame ``event``): placed as a key-in for
+        it would be, without a supervisor (the shoe read it); a card that fits no reading there
+        is held to be placed, never dropped."""
+        card = parse_card(str(event["card"]))
+        step = self.session.read_again(CardDrawn(card, shoe_seq=seq))
+        self._record(step, "shoe")
+        self.store.add_audit(REREAD_KIND, actor="shoe", round_id=self.round_id,
+                             detail={"card": str(card), "seq": seq, "frame": event.get("seq")})
+        if step.held:  # its face known now: in flight as read (after any restart too), held to be placed
+            audit = self.store.add_audit(IN_FLIGHT_KIND, actor="shoe", round_id=self.round_id,
+                                         detail={"seq": seq, "card": str(card)})
+            self.in_flight[seq] = {"card": str(card), "audit": audit}
+            self.session.delivered(seq, str(card))
+            self.stray = {"seq": seq, "card": str(card), "reason": step.held}
+        elif seq in self.in_flight:  # a tentative implied hit: in flight until made final
+            self._settle(seq, "shoe", "read again")
+        if not self.session.unread:
+            self.hold = ""
 
     def _in_flight(self, event: dict[str, Any]) -> None:
         """A delivered card no event records yet: on disk first (reported after any restart).
@@ -2004,6 +2118,8 @@ class TableService:
         except RuleRefusal as exc:
             raise refused(str(exc), _clause_of(str(exc))) from None
         if step.held:
+            if isinstance(seq, int) and self.in_flight.get(seq, {}).get("card") == UNREAD:
+                self.session.came_out_unread(seq)  # the key-in refused: that card is still unread (5.1)
             raise refused(step.held, _clause_of(step.held))
         self._record(step, actor)
         if isinstance(seq, int) and seq in self.in_flight:
@@ -2108,6 +2224,7 @@ class TableService:
         self.queue.clear()
         self.stray = None
         self.hold = ""
+        self.rereading = None
         if self.gaps:  # 5.1: the void accounts for any card missing from the round
             self._answer_gaps(who, "round voided")
 

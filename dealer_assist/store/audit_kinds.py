@@ -39,6 +39,8 @@ AUDIT_KINDS: dict[str, AuditKind] = _kinds(
     ("shoe_fault", "shoe and cards", "a shoe fault (unread card, frame error, gap)"),
     ("shoe_loaded", "shoe and cards", "the shoe reloaded: a freshly shuffled shoe (the next round deals from it)"),
     ("card_keyed", "shoe and cards", "a card keyed in by a supervisor"),
+    ("card_reread_asked", "shoe and cards", "the dealer put an unread card through the shoe's reader again (5.1)"),
+    ("card_reread", "shoe and cards", "an unread card read again by the shoe, placed where it came out (5.1)"),
     ("card_set_aside", "shoe and cards", "a card set aside"),
     ("card_in_flight", "shoe and cards", "a card read and not yet in the round", True),
     ("in_flight_settled", "shoe and cards", "a card in flight accounted for", True),

@@ -19,8 +19,8 @@ from hardware.station import attach_shoe
 from tests.service.conftest import Station, make_shoe, wait_connected
 
 # what the simulator can do to the line or the cards (issue 34 item 6's list and the rest;
-# its re-read is no station's path: there an unread card is keyed in under a PIN, 5.1)
-EVERY_FAULT = {"deal", "burn", "noread", "double", "double_unread", "damaged", "lost_frame", "lost_shoe"}
+# its re-read answers the dealer's op reread, 5.1)
+EVERY_FAULT = {"deal", "burn", "noread", "reread", "double", "double_unread", "damaged", "lost_frame", "lost_shoe"}
 
 
 class SimStation(Station):
@@ -65,6 +65,12 @@ def test_every_fault_of_the_simulated_shoe_is_offered_and_reaches_the_service(tm
         c.request("sim_deal", fault="noread")
         state = until(c, "the hold for the unread card", lambda st_: bool(st_["hold"]))
         assert [f["card"] for f in state["in_flight"]] == ["?"]
+        # the dealer re-reads it (op reread), the simulator reads that card: 9H, the dealer's (3.18)
+        c.request("reread")
+        c.request("sim_deal", fault="reread")
+        state = until(c, "the unread card read again", lambda st_: not st_["hold"])
+        assert [e["card"] for e in state["events"] if e["type"] == "card"] == ["10S", "9H"]
+        assert state["output"]["dealer"]["cards"] == ["9H"] and state["in_flight"] == []
         # the shoe lost (its cable out): the service sees it lost, then back
         c.request("sim_deal", fault="lost_shoe")
         until(c, "the shoe lost", lambda st_: not st_["shoe"]["connected"])

@@ -136,6 +136,7 @@ class StationController(TableController):
             log.error("the service's round cannot be shown: %s", exc)
             self.refused.emit(f"the service's round cannot be shown: {exc}")
             return
+        unread_before = int(self.service_state.get("unread") or 0)
         self.service_state = state
         self.session = session
         self.config = dict(session.config)
@@ -153,7 +154,8 @@ class StationController(TableController):
         self.queued = int(state.get("queued") or 0)  # cards behind a held one, in the service's queue
         hold = str(state.get("hold") or "")
         stray = state.get("stray") or None
-        held_changed = bool(referral) != self.was_referred or hold != self.hold_reason or (stray or {}).get("card") != self.stray_card
+        held_changed = bool(referral) != self.was_referred or hold != self.hold_reason or (stray or {}).get("card") != self.stray_card \
+            or int(state.get("unread") or 0) != unread_before
         self.hold_reason = hold
         self.was_referred = bool(referral)
         self.stray_card = str(stray["card"]) if isinstance(stray, dict) and stray.get("card") else None
@@ -330,6 +332,16 @@ class StationController(TableController):
         if unread:
             return self.ask(Op.KEY_CARD, card=keyed_card.strip(), seq=unread[0], **extra)
         return self.ask(Op.KEY_CARD, card=keyed_card.strip(), **extra)
+
+    @property
+    def hold_unread(self) -> int:
+        """The unread cards the service counts (5.1): the hold's Re-read (one) and Key in (PIN)."""
+        return int(self.service_state.get("unread") or 0) if self.hold_reason else 0
+
+    def reread(self) -> bool:
+        """The unread card goes through the shoe's reader again: the service takes the next
+        card read as that card, or refuses naming 5.1 (a card came out after it)."""
+        return self.ask(Op.REREAD)
 
     # ------------------------------------------------------------------ undo (issue 24 item 4)
     def undo(self, supervisor: str | None = None, approval: int | None = None) -> bool:
