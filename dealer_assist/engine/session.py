@@ -481,15 +481,16 @@ class TableSession:
         return ("a card came out of the shoe and could not be read: key it in (supervisor) or void the round "
                 f"({self.round.rules.clause('void.foreign_card')})")
 
-    def key_in(self, card: CardDrawn, *, approved: bool) -> Step:
+    def key_in(self, card: CardDrawn, *, approved: bool, missing: bool = False) -> Step:
         """A card keyed in by the dealer for one the shoe delivered (its frame ``shoe_seq``, or
-        the first unread card). RuleRefusal, unchanged, if an unread card lacks a supervisor's
-        approval (:meth:`key_in_refusal`); else as :meth:`card`."""
+        the first unread card; ``missing``: a card whose frame was lost or damaged, which came
+        out before any unread card still waiting). RuleRefusal, unchanged, if an unread card
+        lacks a supervisor's approval (:meth:`key_in_refusal`); else as :meth:`card`."""
         seq = card.shoe_seq
-        if seq is None and self.unread_unnumbered == 0:
+        if seq is None and self.unread_unnumbered == 0 and not missing:
             seq = self.first_unread()
             card = replace(card, shoe_seq=seq) if seq is not None else card
-        refusal = self.key_in_refusal(seq, approved=approved)
+        refusal = "" if missing and seq is None else self.key_in_refusal(seq, approved=approved)
         if refusal:
             raise RuleRefusal(refusal)
         was_unread = self.in_flight.get(seq) == UNREAD if seq is not None else self.unread_unnumbered > 0

@@ -675,7 +675,7 @@ class TableService:
             "expect": {"kind": exp.kind, "target": exp.target, "area": exp.area, "hand": exp.hand,
                        "player": exp.player, "options": list(exp.options), "rule": exp.rule, "text": exp.text},
             "output": round_output(rnd), "concluded": self.session.concluded,
-            "hold": self._hold_now(), "unread": self.session.unread, "gap": self.gaps[0] if self.gaps else None, "referral": self.referral, "queued": len(self.queue), "stray": self.stray,
+            "hold": self._hold_now(), "unread": self._unread_now(), "gap": self.gaps[0] if self.gaps else None, "referral": self.referral, "queued": len(self.queue), "stray": self.stray,
             "face_up_next": self.face_up_next, "restored": self.restored, "next_to": self.next_to,
             "in_flight": [{"seq": s, "card": card} for s, v in sorted(self.in_flight.items())
                           for card in v.get("cards") or [v["card"]]],
@@ -1893,12 +1893,15 @@ class TableService:
                 self._in_flight(event)
             elif name == "noread":  # an unread card: in flight as "?" until the dealer keys it in
                 self._in_flight({"seq": event.get("seq"), "card": UNREAD})
+                if self.hold or self.queue:  # after a card that may be missing: it holds in its turn
+                    self.queue.append(event)
+                    return number
             self.hold = _hold_text(event)
             return number
         if name not in ("card", "multi"):
             return number
         if self._held() or self.stray is not None or self.session.tentative_held or self.queue \
-                or self.referral is not None:  # 6.1: no card assigned while referred
+                or self.referral is not None or self._awaiting_pick():  # 6.1: none while referred
             self._in_flight(event)
             self.queue.append(event)
             return number
@@ -1977,7 +1980,7 @@ class TableService:
             self.stray = {"seq": seq, "card": str(card), "reason": step.held}
         elif seq in self.in_flight:  # a tentative implied hit: in flight until made final
             self._settle(seq, "shoe", "read again")
-        if not self.session.unread:
+        if not self._unread_now():
             self.hold = ""
 
     def _in_flight(self, event: dict[str, Any]) -> None:
@@ -2008,8 +2011,19 @@ class TableService:
         self.in_flight[seq] = {"card": cards[0] if cards else UNREAD, "cards": cards, "audit": audit}
         self.session.double_feed(seq, read, len(cards))
 
+    def _unread_queued(self) -> int:
+        """Unread cards that came out behind another hold and wait their turn in the queue."""
+        return sum(1 for q in self.queue if q.get("event") == "noread")
+
+    def _unread_now(self) -> int:
+        """The unread cards the table is held for now (5.1: keyed in under a supervisor's PIN)."""
+        return max(0, self.session.unread - self._unread_queued())
+
     def _take(self, event: dict[str, Any]) -> None:
         seq = event.get("seq") if isinstance(event.get("seq"), int) else None
+        if event.get("event") == "noread":  # its turn: the table holds for it (5.1)
+            self.hold = _hold_text(event)
+            return
         if event.get("event") == "multi":
             cards = tuple(parse_card(c) for c in event.get("cards", []))
             if len(cards) == 1:
@@ -2048,10 +2062,16 @@ class TableService:
         if isinstance(seq, int):  # recorded: no longer in flight, after any restart either
             self._settle(seq, "shoe", "dealt together")
 
+    def _awaiting_pick(self) -> bool:
+        """The round waits for the pick of cards that came out together (5.23): a card from
+        the shoe now waits for it (taken now, no hand could have it)."""
+        exp = self.session.round.expectation()
+        return exp.kind == "decision" and "pick" in exp.options
+
     def _release(self) -> None:
         """Cards that waited behind a hold, in order, once nothing holds them."""
         while self.queue and not self._held() and self.stray is None and not self.session.tentative_held \
-                and self.referral is None:
+                and self.referral is None and not self._awaiting_pick():
             self._take(self.queue.pop(0))
 
     def _take_back(self, client: Client, args: dict[str, Any], actor: str) -> None:
@@ -2088,7 +2108,7 @@ class TableService:
         approval (a card not accounted for voids the round, 5.1)."""
         card = parse_card(str(args.get("card", "")))
         seq = args.get("seq")
-        if not isinstance(seq, int) and self.hold:
+        if not isinstance(seq, int) and self.hold and self._unread_now():
             seq = self.session.first_unread()  # the hold waits for the unread card
         # no frame named and no unread card waiting: the card came out in a restart gap
         for_gap = bool(self.gaps) and not isinstance(seq, int)
@@ -2114,7 +2134,10 @@ class TableService:
         to = parse_target(args["to"]) if args.get("to") else None
         drawn = CardDrawn(card, to=to, shoe_seq=seq if isinstance(seq, int) else None)
         try:
-            step = self.session.key_in(drawn, approved=approved)
+            # no frame named while every unread card waits its turn behind this hold: the card
+            # whose frame was lost or damaged, before them (never taken for an unread one)
+            missing = not isinstance(seq, int) and not self._unread_now()
+            step = self.session.key_in(drawn, approved=approved, missing=missing)
         except RuleRefusal as exc:
             raise refused(str(exc), _clause_of(str(exc))) from None
         if step.held:
@@ -2126,7 +2149,7 @@ class TableService:
             self._settle(seq, actor, "keyed in")
         if for_gap:
             self._gap_card(actor, str(card))
-        if not self.session.unread:
+        if not self._unread_now():
             self.hold = ""  # a restart gap stays until its own answer
 
     def _key_feed_card(self, client: Client, args: dict[str, Any], seq: int, card: str) -> None:
@@ -2158,7 +2181,7 @@ class TableService:
                 self.queue[queued[0]] = _feed_event(seq, list(cards))
             else:
                 self.queue.append(_feed_event(seq, list(cards)))
-        if not self.session.unread:
+        if not self._unread_now():
             self.hold = ""
 
     def _place_stray(self, args: dict[str, Any], actor: str) -> None:
@@ -2214,7 +2237,7 @@ class TableService:
                 self.session.discard(one)  # 5.1: the shoe's copies count it
         if for_gap:
             self._gap_card(who, card)
-        if not self.session.unread:
+        if not self._unread_now():
             self.hold = ""
 
     def _void_in_flight(self, who: str) -> None:

@@ -17,6 +17,11 @@ MakeTable = Callable[..., TableDriver]
 SUPERVISOR = {"sam": ("482913", ["supervisor"])}
 
 
+def waiting(t: TableDriver) -> list[str]:
+    """The cards out of the shoe the service holds, not yet in the round, in order ("?": unread)."""
+    return [str(f["card"]) for f in t.controller.service_state.get("in_flight") or []]
+
+
 def key_in_with_pin(t: TableDriver, text: str) -> None:
     """Key in a card the shoe could not read: the supervisor's name and PIN are asked for."""
     status = t.window.shoe_status
@@ -72,13 +77,13 @@ def test_double_feed_with_an_unread_card_holds_until_the_dealer_keys_it_in(make_
     assert not status.confirm_button.isEnabled()  # cards did come out: "No card missed" is off
     # the next card out of the shoe (10C) is held, not assigned
     t.sim("deal")
-    t.qtbot.waitUntil(lambda: t.controller.queued == 1, timeout=5000)
+    t.qtbot.waitUntil(lambda: "10C" in waiting(t), timeout=5000)
     before = list(t.controller.events)
     assert [e["type"] for e in before] == ["wager"] * 3 + ["no_more_bets"]  # nothing recorded
     # "Key in" with no card, or the wrong number of cards, is refused: still held
     t.qtbot.mouseClick(status.key_button, Qt.MouseButton.LeftButton)
     key_in_with_pin(t, "7H 10C")
-    assert t.controller.hold_reason and t.controller.queued == 1
+    assert t.controller.hold_reason and waiting(t)[-1] == "10C"
     assert t.controller.events == before
     # an unread card keyed in without a supervisor's PIN is refused, citing 5.1
     assert not t.controller.release_hold("7H")
@@ -88,15 +93,16 @@ def test_double_feed_with_an_unread_card_holds_until_the_dealer_keys_it_in(make_
     key_in_with_pin(t, "7H")
     assert t.controller.events[4:] == [{"type": "multi", "cards": ["5D", "9C", "7H"], "disclosed": []}]
     # 5.23.1: they came out unseen, the players in turn pick; 10C waits for the picks
-    assert t.controller.queued == 1 and "picked" in status.hold_text.text()
-    assert not status.key_button.isEnabled()
+    # 10C waits for the picks; the hold is over (every card that came out is known)
+    assert waiting(t)[-1] == "10C" and not status.hold_box.isVisibleTo(t.window)
+    assert {"pick:9C", "pick:7H", "pick:5D"} <= set(t.window.prompt.buttons)
     t.press("pick:9C")  # alice, area 1
-    assert t.controller.queued == 1
+    assert waiting(t)[-1] == "10C"
     t.press("pick:7H")  # bob, area 2; 5D goes to carol (area 3)
     t.settled_writes()
     assert [e["type"] for e in t.controller.events[4:]] == ["multi", "pick", "pick", "card"]
     assert t.controller.events[-1]["card"] == "10C"  # the held card, now the dealer's (3.18)
-    assert t.controller.queued == 0 and not status.hold_box.isVisibleTo(t.window)
+    assert waiting(t) == [] and not status.hold_box.isVisibleTo(t.window)
     assert t.controller.last_refusal == ""
     faces = {area: [f.text for f in t.window.table_view.area_boxes[area].findChildren(CardFace)]
              for area in (1, 2, 3)}
@@ -129,13 +135,13 @@ def test_a_noread_after_a_held_card_keeps_the_order(make_table: MakeTable) -> No
     t.press("no_more_bets")
     for fault in ("damaged", "deal", "noread", "deal"):
         t.sim(fault)
-    t.qtbot.waitUntil(lambda: t.controller.queued == 3, timeout=5000)
+    t.qtbot.waitUntil(lambda: waiting(t) == ["6D", "?", "10C"], timeout=5000)
     status = t.window.shoe_status
     status.key_in.setText("10H")
     t.qtbot.mouseClick(status.key_button, Qt.MouseButton.LeftButton)
     t.settled_writes()
     assert [e["card"] for e in t.controller.events if e["type"] == "card"] == ["10H", "6D"]
-    assert "could not read" in status.hold_text.text() and t.controller.queued == 1
+    assert "could not read" in status.hold_text.text() and waiting(t) == ["?", "10C"]
     # a card did come out unread: "No card missed" is off, and releasing without a card is refused
     assert not status.confirm_button.isEnabled()
     assert not t.controller.release_hold(None) and t.controller.hold_reason

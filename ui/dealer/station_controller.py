@@ -329,7 +329,7 @@ class StationController(TableController):
             return self.ask(Op.RELEASE_HOLD)
         extra: dict[str, Any] = {} if approval is None else {"approval": approval}
         unread = [f["seq"] for f in self.service_state.get("in_flight") or [] if f.get("card") == "?"]
-        if unread:
+        if unread and self.hold_unread:  # the hold is the unread card's (not a card lost before it)
             return self.ask(Op.KEY_CARD, card=keyed_card.strip(), seq=unread[0], **extra)
         return self.ask(Op.KEY_CARD, card=keyed_card.strip(), **extra)
 
