@@ -166,7 +166,7 @@ def test_a_dealer_can_enrol_log_in_and_deal_a_round_through_the_station_service(
     out = seen["output"]
     assert out["status"] == "settled" and out["net"] == {"p1": 10}
     assert seen["refused"] is False and seen["unchanged"] is True
-    assert re.fullmatch(r"Refused: .*\(\d+(\.\d+)+\)", seen["refusal"]), seen["refusal"]  # names the clause
+    assert re.fullmatch(r"Refused \(wager [^)]*\): .*\(\d+(\.\d+)+\)", seen["refusal"]), seen["refusal"]  # names the clause
     assert seen["betting_again"] is True
     refer_text, refer_unchanged, refer_error = seen["refer"]
     assert refer_text.endswith("player disputes the count (6.1)") and refer_unchanged and refer_error == "", seen["refer"]
