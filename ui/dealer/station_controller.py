@@ -147,7 +147,10 @@ class StationController(TableController):
             self.sent_slip = []  # the bets closed: the slip is the round's now
         self.events = list(state.get("events") or [])
         referral = state.get("referral")
-        self.referred = str(referral.get("text") or "") if isinstance(referral, dict) else ""  # the dealer's words (6.1)
+        self.referred = ""
+        if isinstance(referral, dict):  # the dealer's words, and the clause (6.1) unless they name it
+            text, rule = str(referral.get("text") or ""), str(referral.get("rule") or "")
+            self.referred = text if not rule or f"({rule})" in text else f"{text} ({rule})"
         self.face_up_next = bool(state.get("face_up_next"))
         self.placement = str(state["next_to"]) if state.get("next_to") else None
         self.restored = bool(state.get("restored"))  # the banner asks for the power failure (5.29)  # 5.5 reported for the next card
