@@ -327,6 +327,13 @@ class StationCommand:
                 sub.add_argument("--log-dir", metavar="DIR", help="the service's log directory")
                 sub.add_argument("--sim-cards", metavar="FILE", help="simulated shoe: fixed card order")
                 sub.add_argument("--sim-seed", type=int, help="simulated shoe: shuffle seed")
+                # a development run's (no station configuration; a station's are its file's)
+                dev = "development runs only (no station configuration): "
+                sub.add_argument("--shoe", metavar="PORT", default="", help=dev + "the shoe's serial port")
+                sub.add_argument("--codec", default="da1", choices=st.CODECS, help=dev + "the shoe's wire format")
+                sub.add_argument("--baud", type=int, default=st.DEFAULT_BAUD, help=dev + "the shoe's serial speed")
+                sub.add_argument("--game", default="", help=dev + "the table's game from now on")
+                sub.add_argument("--floor", metavar="URL", default="", help=dev + "the floor to forward to")
             if name == "terminal":
                 from dealer_assist.cli.terminal import configure_admin
 
@@ -396,12 +403,25 @@ class StationCommand:
         except StationError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
+        from dealer_assist.games import GAMES
+
+        dev_given = [f"--{k}" for k in ("shoe", "game", "floor") if getattr(args, k, "")]
+        if cfg is not None and dev_given:
+            print(f"error: {', '.join(dev_given)}: this is a station (configured by {cfg.source}): its "
+                  "settings are its configuration's (dealer-assist station init, docs/station.md)", file=sys.stderr)
+            return 2
+        if args.game and args.game not in GAMES:
+            print(f"error: unknown game {args.game!r}: one of {', '.join(GAMES)}", file=sys.stderr)
+            return 2
         cards = None
         if args.sim_cards:
             cards = [parse_card(c) for c in Path(args.sim_cards).read_text(encoding="utf-8").split()]
+        dev = None if cfg is not None else StationConfig(
+            shoe_port=args.shoe, codec=args.codec, baud=args.baud, game=args.game,
+            floor_database=args.floor)
         options = ServeOptions(config=args.config, state_dir=args.state_dir, socket=args.socket,
-                               log_dir=args.log_dir)
-        return serve(options, lambda on_event: attach_shoe(cfg, on_event, cards, args.sim_seed,
+                               log_dir=args.log_dir, development=dev)
+        return serve(options, lambda on_event: attach_shoe(cfg or dev, on_event, cards, args.sim_seed,
                                                            on_sim=options.simulators.append))
 
     def _unlock(self, args: argparse.Namespace) -> int:

@@ -10,13 +10,13 @@ import signal
 import sys
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import dealer_assist.service.station as st
-from dealer_assist.base.errors import TranscriptError
-from dealer_assist.engine.table_setup import TableSetup, default_setup
+from dealer_assist.base.errors import DealerAssistError, TranscriptError
+from dealer_assist.engine.table_setup import TableSetup, default_setup, usable_setup
 from dealer_assist.service.applog import start_logging
 from dealer_assist.service.client import dev_socket_path
 from dealer_assist.service.config_watch import check_config_digest
@@ -47,6 +47,9 @@ class ServeOptions:
     # screen's "Deal" asks the service to deal from it (op sim_deal)
     simulators: list[Any] = field(default_factory=list)
     terminals: tuple[str, int] | None = None  # (host, port) of the terminal endpoint, over [terminals]
+    # with no station configuration only: a development run's settings (the account's own
+    # service, `dealer-assist --shoe/--game/--floor`): its shoe, game and floor
+    development: st.StationConfig | None = None
 
 
 @dataclass
@@ -96,6 +99,7 @@ def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Runni
     cfg = st.find_config(options.config)
     config_path, _ = st.config_location(options.config)
     station = cfg is not None
+    dev = options.development if cfg is None else None  # a station's settings are its file's
     state = Path(options.state_dir) if options.state_dir else (st.site_data_dir() if station else st.user_data_dir())
     state.mkdir(parents=True, exist_ok=True, mode=0o700)
     os.chmod(state, 0o700)  # the store, its key, the PIN hashes and the anchor: the service's alone
@@ -117,7 +121,7 @@ def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Runni
         os.umask(old)
     store.head_sync = False  # the anchor (fsynced each round) is the durable lower bound
     info = {"table": cfg.table if cfg else "", "pit": cfg.pit if cfg else "",
-            "simulated": cfg.simulated if cfg else True, "configured": station}
+            "simulated": cfg.simulated if cfg else (dev.simulated if dev else True), "configured": station}
     setup = table_setup(cfg)
     service = TableService(store, setup.config([]), state_dir=state, station=info, log=log, setup=setup)
     if station or options.log_dir:  # the anchor's copy where a rolled-back state directory does not reach
@@ -127,6 +131,13 @@ def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Runni
         except OSError as exc:
             log.error("no directory %s for the anchor's copy: %s", service.anchor_copy_dir, exc)
     service.start()
+    if dev is not None and dev.game and dev.game != service.setup.game and not service.refused:
+        # --game: this game from now on (the kept set-up brought into its ranges), audited
+        try:
+            game_setup, _ = usable_setup(replace(service.setup, game=dev.game))
+            service.adopt_station_setup(game_setup, "--game")
+        except (DealerAssistError, TranscriptError) as exc:
+            log.error("the game %s cannot be set up: %s", dev.game, exc)
     service.start_clock()  # Electronic's decision time (3.17, 3.18), counted by the service
     if cfg is not None and cfg.table and not service.refused:
         try:  # the station's store carries its table's name (the floor goes by it)
@@ -134,7 +145,7 @@ def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Runni
         except StoreError as exc:
             service.refused = f"the store {store_file} is refused: {exc}"
             log.critical("significant event: %s", service.refused)
-    url = st.floor_url(cfg)
+    url = st.floor_url(cfg) or (dev.floor_database if dev is not None else "")
     if url and cfg is not None and cfg.table:
         on_floor = floor_last_round(url, cfg.table, password=st.floor_password(state))
         newest = max((r.id for r in store.list_rounds(limit=1)), default=0)

@@ -68,3 +68,44 @@ def test_development_switches_are_refused_on_a_configured_station(
     assert f"error: {named} for development runs only" in err
     if "DEALER_ASSIST_DEV" in extra:
         assert f"this is a station (configured by {config})" in err
+
+
+def test_a_real_shoe_and_a_game_go_to_the_accounts_service_not_to_an_embedded_table(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    # `dealer-assist --shoe PORT --game ace_race` with no configuration (issue 33: one host):
+    # the account's station service opens the shoe (a simulated shoe on a pty here, opened by
+    # its path as a real one is) and sets the table up for Ace Race, audited; the screen is its
+    # client. Before, these switches ran an embedded table with no service.
+    from dealer_assist.store import Store
+    from tests.service.conftest import make_shoe
+
+    shoe = make_shoe("10S 9H QD 8C")
+    try:
+        dev = dev_script()
+        env = environment(tmp_path)
+        assert dev.run_app(["--shoe", shoe.path, "--game", "ace_race", "--exit-after-show"], env) == 0
+    finally:
+        shoe.close()
+    out = capfd.readouterr().out
+    assert f"the station service for this account (local store, shoe {shoe.path})" in out and "shown" in out
+    store_file = tmp_path / "home" / ".local" / "share" / "dealer-assist" / "table.db"
+    with Store.open_readonly(store_file) as store:
+        changed = store.audit_entries(kind="table_setup_changed")
+        connected = store.audit_entries(kind="shoe_connected")
+    assert [(e.actor, e.detail["new"]["game"], e.detail["source"]) for e in changed] == [
+        ("service", "ace_race", "--game")]
+    assert connected and connected[-1].detail["port"] == shoe.path  # the service's driver opened it
+
+
+def test_a_development_shoe_or_game_is_refused_by_a_configured_stations_service(tmp_path: Path) -> None:
+    # a station's shoe and game are its configuration's: `station serve --shoe/--game` refuses
+    import subprocess
+
+    config = tmp_path / "station.toml"
+    config.write_text(st.render_config(st.StationConfig(table="BJ-01")))
+    env = environment(tmp_path)
+    done = subprocess.run([sys.executable, "-m", "dealer_assist", "station", "serve", "--config", str(config),
+                           "--state-dir", str(tmp_path / "state"), "--game", "lucky8"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert f"error: --game: this is a station (configured by {config})" in done.stderr

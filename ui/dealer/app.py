@@ -265,10 +265,11 @@ def run(args: argparse.Namespace) -> int:
     return _run_window(args, cfg, store, port, codec, baud, cards, floor_url)
 
 
-# A development run on an embedded store, without the station service (benchmarks, a fixed
-# store or shoe): any of these switches. Without them and with no station configuration the
-# screen starts this account's own station service (dealer_assist/service/launch.py).
-EMBEDDED_SWITCHES = ("dealer", "shoe", "db", "floor", "game", "settings")
+# A development run on an embedded store, without the station service (the embedded
+# benchmark, a fixed store file): any of these switches (issue 33: going). Without them and
+# with no station configuration the screen starts this account's own station service
+# (dealer_assist/service/launch.py), which takes --shoe, --codec, --baud, --game and --floor.
+EMBEDDED_SWITCHES = ("dealer", "db", "settings")
 
 
 def embedded_switches(args: argparse.Namespace) -> list[str]:
@@ -296,13 +297,25 @@ def _run_with_private_service(args: argparse.Namespace) -> int:
         extra += ["--sim-cards", str(Path(args.sim_cards).resolve())]
     if args.sim_seed is not None:
         extra += ["--sim-seed", str(args.sim_seed)]
+    if args.shoe:  # a real shoe on this account's service (a technician's check, a development run)
+        extra += ["--shoe", args.shoe, "--codec", args.codec or "da1", "--baud", str(args.baud or DEFAULT_BAUD)]
+    if args.game:
+        extra += ["--game", args.game]
+    if args.floor:
+        from dealer_assist.floor.connection import FloorError, parse_url
+
+        try:
+            parse_url(args.floor)
+        except FloorError as exc:
+            return _refuse(args, str(exc))
+        extra += ["--floor", args.floor]
     try:
         service = start_private_service(extra)
     except LaunchError as exc:
         return _refuse(args, str(exc), 1)
     if sys.stdout is not None:  # started from the menu: maybe no standard output at all
         print(f"dealer-assist: no station configuration: the station service for this account "
-              f"(local store, SIMULATED SHOE) on {service.socket}, pid {service.pid}", flush=True)
+              f"(local store, {('shoe ' + args.shoe) if args.shoe else 'SIMULATED SHOE'}) on {service.socket}, pid {service.pid}", flush=True)
     try:
         return _run_client_window(args, None, service.socket)
     finally:
