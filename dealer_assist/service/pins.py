@@ -61,6 +61,10 @@ class _Job:
     error: BaseException | None = None
 
 
+def _stop() -> None:
+    """The job that ends the worker (PinWorker.stop)."""
+
+
 class PinWorker:
     """One thread that runs PIN checks in turn, behind a bounded queue."""
 
@@ -82,6 +86,10 @@ class PinWorker:
             raise job.error
         return job.result  # type: ignore[no-any-return]
 
+    def stop(self) -> None:
+        """The worker ends after the checks queued before (the service stops)."""
+        self.jobs.put(_Job(_stop))
+
     def _work(self) -> None:
         # Linux: a thread's own nice value (setpriority on its tid): the scrypt yields the CPU
         # to the table's threads (the shoe, the screens) rather than competing with them
@@ -91,6 +99,9 @@ class PinWorker:
             pass
         while True:
             job = self.jobs.get()
+            if job.run is _stop:
+                job.done.set()
+                return
             try:
                 job.result = job.run()
             except BaseException as exc:  # noqa: BLE001 - handed to the waiting request

@@ -71,6 +71,7 @@ class Running:
             self.terminals.stop()
         self.service.clock.stop()
         self.server.stop()
+        self.service.pins.stop()
         with self.service.lock:
             self.store.close()
             self.service.journal.close()

@@ -25,12 +25,17 @@ def run_entry(game: str, size: tuple[int, int], tmp: Path) -> dict[str, object]:
     screen.write_text(json.dumps({"screens": [{"name": "table", "x": 0, "y": 0, "width": size[0],
                                                "height": size[1], "logicalDpi": 96, "logicalBaseDpi": 96,
                                                "dpr": 1}]}))
-    env = {k: v for k, v in os.environ.items() if k not in ("DEALER_ASSIST_DEV", "DEALER_ASSIST_CONFIG")}
-    env.update(QT_QPA_PLATFORM=f"offscreen:configfile={screen}", PYTHONPATH=str(ROOT),
+    # a fresh account: its own data and a private runtime directory (the account's service's
+    # socket: two tests at once must never meet on one)
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("DEALER_ASSIST_", "XDG_"))}
+    run = tmp / "run"
+    run.mkdir(mode=0o700, exist_ok=True)
+    env.update(QT_QPA_PLATFORM=f"offscreen:configfile={screen}", PYTHONPATH=str(ROOT), XDG_RUNTIME_DIR=str(run),
                HOME=str(tmp), XDG_DATA_HOME=str(tmp / "data"), XDG_STATE_HOME=str(tmp / "state"),
                XDG_CONFIG_HOME=str(tmp / "config"), XDG_CACHE_HOME=str(tmp / "cache"))
     proc = subprocess.run([sys.executable, "-m", "tests.ui.entry_fit", game, str(tmp)], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=240)  # under the suite's 300 s
     lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
     assert lines, f"no result (status {proc.returncode}): {proc.stderr[-3000:]}"
     return dict(json.loads(lines[-1]))
