@@ -113,3 +113,14 @@ def window(qtbot: Any, recorded: Recorded) -> Any:
     win.resize(1800, 1000)
     win.show()
     return win
+
+
+@pytest.fixture(autouse=True)
+def fresh_scale() -> Iterator[None]:
+    """Each review test starts at the layout's base size factor: the factor is the process's
+    (ui.common.style), and a dealer's window of an earlier test in this worker (1600×1000)
+    left it larger, so the replay's layout came out wider than a 1280 px screen."""
+    from ui.common.style import set_scale
+
+    set_scale(1.0)
+    yield

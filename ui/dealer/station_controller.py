@@ -76,12 +76,6 @@ class StationController(TableController):
         if done is not None:
             done(True)
 
-    def output(self) -> dict[str, Any]:
-        """The settle output the service worked out for the state shown (issue 33: the screen
-        does not settle the round a second time)."""
-        output = self.service_state.get("output")
-        return output if isinstance(output, dict) else super().output()
-
     @property
     def review_socket(self) -> Path | None:
         return Path(self.link.path)
