@@ -9,7 +9,7 @@ The table's set-up is a supervisor's change under PIN (op ``set_table``), as on 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,9 +36,7 @@ class ServiceTable:
     screen: Any  # ui.dealer.app.ClientScreen
     store_path: Path
     socket: Path
-    supervisor: tuple[str, str] = (SUPERVISOR, SUPERVISOR_PIN)
     closed: bool = False
-    extra: list[Any] = field(default_factory=list)
 
     @property
     def controller(self) -> Any:
@@ -47,10 +45,6 @@ class ServiceTable:
     @property
     def window(self) -> Any:
         return self.screen.window
-
-    def stop_service(self) -> None:
-        """The service stops (its socket closes); the screen stays (a restart's first half)."""
-        self.running.stop()
 
     def close(self) -> None:
         if self.closed:
@@ -115,4 +109,4 @@ def start_table(tmp_path: Path, index: int, setup: TableSetup | None, cards: lis
         running.stop()
         sim.close()
         raise
-    return ServiceTable(running, sim, link, screen, db, socket, supervisor=boss)
+    return ServiceTable(running, sim, link, screen, db, socket)

@@ -151,9 +151,9 @@ class StationController(TableController):
         if isinstance(referral, dict):  # the dealer's words, and the clause (6.1) unless they name it
             text, rule = str(referral.get("text") or ""), str(referral.get("rule") or "")
             self.referred = text if not rule or f"({rule})" in text else f"{text} ({rule})"
-        self.face_up_next = bool(state.get("face_up_next"))
+        self.face_up_next = bool(state.get("face_up_next"))  # 5.5 reported for the next card
         self.placement = str(state["next_to"]) if state.get("next_to") else None
-        self.restored = bool(state.get("restored"))  # the banner asks for the power failure (5.29)  # 5.5 reported for the next card
+        self.restored = bool(state.get("restored"))  # the banner asks for the power failure (5.29)
         self.queued = int(state.get("queued") or 0)  # cards behind a held one, in the service's queue
         hold = str(state.get("hold") or "")
         stray = state.get("stray") or None

@@ -79,7 +79,7 @@ class TerminalsPanel(QWidget):
         self.countdowns: dict[str, QLabel] = {}
         self.selected: str | None = None
         self._rnd: Any = None
-        self.service_clock = False
+        self._clocks: dict[str, int] | None = None  # the service's clocks last shown (None: this panel's own)
         self._on_hand: dict[tuple[str, int], list[dict[str, Any]]] = {}
         self._shared_count = 0  # the shared Player cards (a terminal's own cards come after them)
         outer = QVBoxLayout(self)
@@ -103,14 +103,14 @@ class TerminalsPanel(QWidget):
     def select(self, name: str) -> None:
         self.selected = name
         if self._rnd is not None:
-            self.refresh(self._rnd, self._output)
+            self.refresh(self._rnd, self._output, self._clocks)
 
     def refresh(self, rnd: Any, output: dict[str, Any] | None = None, clocks: dict[str, int] | None = None) -> None:
         """The terminals as the round has them; ``clocks``: the station service's decision
         clocks (seconds left per pending seat), which decide the time-outs (this panel only
         counts down between the service's words); None: this panel's own clock."""
         self._rnd = rnd
-        self.service_clock = clocks is not None
+        self._clocks = clocks
         self._output = output or {}
         for box in self._boxes:
             self._grid.removeWidget(box)
@@ -251,9 +251,7 @@ class TerminalsPanel(QWidget):
                 label.setText(self._countdown_text(int(label.property("hand")), self.deadlines[name]))
             if self.deadlines[name] <= 0:
                 expired.append(name)
-        if self.service_clock:  # the service's clock records the time-out (3.18)
-            for name in expired:
-                self.deadlines[name] = 0
+        if self._clocks is not None:  # the service's clock records the time-out (3.18)
             return
         for name in expired:
             del self.deadlines[name]
