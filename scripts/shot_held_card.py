@@ -52,17 +52,21 @@ def main() -> int:
         from PySide6.QtWidgets import QApplication
 
         from dealer_assist.base.cards import cards
-        from dealer_assist.engine.table_setup import TableSetup
-        from ui.dealer.app import build_table
+        from ui.dealer.local_station import start_local_station
 
         app = QApplication.instance() or QApplication([])
-        setup = TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1}, limits={"main": [5, 1000]})
-        table = build_table(setup, db=str(db), dealer="ann", sim_cards=list(cards("8C")),
-                            sim_link=str(Path(tmp) / "shoe"))
+        # the restart: the station service again on the same store (its set-up kept), the screen its client
+        table = start_local_station(Path(tmp), 1, None, list(cards("8C")), db=db)
         table.window.setGeometry(0, 0, *size)
         table.window.show()
         end = time.monotonic() + 15
-        while not ("hit_held" in table.window.prompt.buttons and table.controller.unacknowledged == 0):
+        c = table.controller
+        while not c.hold_reason and time.monotonic() < end:  # the new shoe's numbers do not follow (5.1)
+            app.processEvents()
+            time.sleep(0.01)
+        if c.hold_reason:
+            c.release_hold()  # the dealer checked the table: no card missed
+        while not ("hit_held" in table.window.prompt.buttons and not c.hold_reason):
             app.processEvents()
             time.sleep(0.01)
             if time.monotonic() > end:

@@ -260,16 +260,17 @@ def first_round_bets(setup: Any) -> list[Bet]:
 def open_table(setup: Any, bets: list[Bet], tmp: str, size: tuple[int, int], name: str) -> Any:
     from dealer_assist.base.cards import parse_card
     from ui.common.screen_fit import fill_screen
-    from ui.dealer.app import build_table
     from ui.dealer.heavy_round import plan
+    from ui.dealer.local_station import start_local_station
 
     cards = plan(setup, bets)
-    table = build_table(setup, db=str(Path(tmp) / f"{name}.db"), dealer="dee",
-                        sim_cards=[parse_card(c) for c in cards], sim_link=str(Path(tmp) / f"{name}.shoe"))
+    folder = Path(tmp) / name
+    folder.mkdir()
+    table = start_local_station(folder, 0, setup, [parse_card(c) for c in cards], db=folder / "table.db")
     fill_screen(table.window)
     taps = Taps(table)
     c = table.controller
-    taps.wait(lambda: c.store is not None and c.rnd is not None and c.shoe.connected, "the table")
+    taps.wait(lambda: c.rnd is not None and c.shoe.connected, "the table")
     taps.settle()
     return taps
 

@@ -1,5 +1,5 @@
 """GUI tests: the real window as a client of a real station service (in this process, on the
-test's store file), whose driver reads a simulated shoe on a pty (tests/ui/service_table.py):
+test's store file), whose driver reads a simulated shoe on a pty (ui/dealer/local_station.py):
 the one path a station runs (issue 33).
 
 QT_QPA_PLATFORM=offscreen is set before Qt is imported anywhere.
@@ -20,18 +20,18 @@ import pytest  # noqa: E402
 from dealer_assist.base.cards import cards  # noqa: E402
 from dealer_assist.engine.table_setup import TableSetup  # noqa: E402
 from tests.ui.driving import TableDriver  # noqa: E402
-from tests.ui.service_table import ServiceTable, start_table  # noqa: E402
+from ui.dealer.local_station import LocalStation, start_local_station  # noqa: E402
 
 
 @pytest.fixture
 def make_table(qtbot: Any, tmp_path: Path) -> Iterator[Callable[..., TableDriver]]:
-    """The dealer's screen on a station service of its own (tests/ui/service_table.py)."""
-    tables: list[ServiceTable] = []
+    """The dealer's screen on a station service of its own (ui/dealer/local_station.py)."""
+    tables: list[LocalStation] = []
 
     def make(setup: TableSetup | None, card_text: str, *, db: Path | None = None,
              users: dict[str, tuple[str, list[str]]] | None = None, login: bool = True,
              codec: str = "da1") -> TableDriver:
-        table = start_table(tmp_path, len(tables), setup, list(cards(card_text)),
+        table = start_local_station(tmp_path, len(tables), setup, list(cards(card_text)),
                             db=db or tmp_path / "table.db", users=users, login=login, codec=codec)
         tables.append(table)
         qtbot.addWidget(table.window)

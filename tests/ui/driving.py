@@ -8,13 +8,13 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 
-from tests.ui.service_table import ServiceTable
+from ui.dealer.local_station import LocalStation
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
 class TableDriver:
-    def __init__(self, qtbot: Any, table: ServiceTable) -> None:
+    def __init__(self, qtbot: Any, table: LocalStation) -> None:
         self.qtbot = qtbot
         self.table = table
         self.window = table.window

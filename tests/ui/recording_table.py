@@ -10,7 +10,7 @@ is on disk, then sleeps until SIGKILL.
 still claim (not yet an event). READY once that card is on disk as the pending entry and on
 screen: the moment a crash used to lose the card.
 
-The service and its state are those of tests/ui/service_table.py for DB, so the test's next
+The service and its state are those of ui/dealer/local_station.py for DB, so the test's next
 table on DB is the restart of this one.
 """
 
@@ -27,8 +27,8 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from dealer_assist.base.cards import cards  # noqa: E402
 from dealer_assist.engine.table_setup import TableSetup  # noqa: E402
-from tests.ui.service_table import start_table  # noqa: E402
 from ui.common.cards import CardFace  # noqa: E402
+from ui.dealer.local_station import start_local_station  # noqa: E402
 
 
 def pump_until(app: QApplication, condition: object, timeout: float = 10.0) -> None:
@@ -47,7 +47,7 @@ def main() -> None:
     setup = TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1})
     order = "6H 9D 5C 10S 8C" if implied else "8H 6D 9S 10C 4S 2C"
     link.mkdir(parents=True, exist_ok=True)
-    table = start_table(link, 0, setup, list(cards(order)), db=db)
+    table = start_local_station(link, 0, setup, list(cards(order)), db=db)
     c = table.controller
     table.window.show()
     pump_until(app, lambda: c.rnd is not None and c.shoe.connected)

@@ -1,22 +1,21 @@
-"""Benchmark of the dealer's screen (not a test): ``python -m ui.dealer.bench [--station] [--cards N] [--rounds N]``.
+"""Benchmark of the dealer's screen (not a test): ``python -m ui.dealer.bench [--cards N] [--rounds N]``.
 
-``--station``: the product's path on a station. A real ``dealer-assist station serve``
-process (its own state directory, a private socket, the simulated shoe on a pty that the
-service's driver opens by path, as tests/ui_service start it) holds the engine, the store
-and the shoe; the screen is its client in this process, logged in as a dealer (enrolment,
-account, log-in through the socket), the heavy layout. The card is timed from its frame
-written to the pty to its paint in the client's window; the screen's share from the
-service's ``round`` notification reaching the GUI thread; the service's resident size is
-sampled with the screen's. Without it: the embedded path below (development mode).
+The product's one path (issue 33): a real ``dealer-assist station serve`` process (its own
+state directory, a private socket, the simulated shoe on a pty that the service's driver
+opens by path, as tests/ui_service start it) holds the engine, the store and the shoe; the
+screen is its client in this process, logged in as a dealer (enrolment, account, log-in
+through the socket), the heaviest layout at 1920×1080: seven areas with three players each
+and every side bet.
 
 1. Card latency: from a card frame written to the simulated shoe's pty until that card
    is painted in the window (median and p99 over ``--cards`` cards; target p99 <= 16.7 ms,
-   one frame at 60 Hz). The path is the real one: pty -> driver thread -> Qt signal ->
-   engine -> store (durable append, fsync) -> screen refresh -> paint. ``--layout heavy``
-   (the default): the heaviest layout at 1920×1080, seven areas with three players each
-   and every side bet; ``--layout light``: one player on area 1 (the earlier figures).
-2. Launch to first window: a child process runs ``dealer-assist --dealer ...`` and
-   reports its first painted window; measured from spawning it (target <= 1 s).
+   one frame at 60 Hz). The path is the real one: pty -> the service's driver thread ->
+   engine -> store (durable append, fsync) -> the ``round`` notification -> the screen's
+   refresh -> paint. The screen's share is timed from the notification reaching the GUI
+   thread; the service's resident size is sampled with the screen's.
+2. Launch to first window: a child process runs ``dealer-assist --exit-after-show`` with no
+   station configuration, as a user starts it (its own station service first, then the
+   screen), and reports its first painted window; measured from spawning it (target <= 1 s).
 3. Memory: resident set size after ``--rounds`` simulated rounds (each: the wagers,
    no more bets, the deal, stand, the dealer's cards, settlement confirmed), compared
    with the size after the first 10% of them.
@@ -102,19 +101,23 @@ class _Bench(QObject):
         self.service_pid = 0  # on a station: the service's process, whose size is sampled too
         self.service_rss: list[tuple[int, float]] = []
         self.done = False
-        # the screen's own share of each card: from the store's acknowledgement (the
-        # controller's ``changed``, before the window redraws) to the paint, in wall time and
+        # the screen's own share of each card: from the service's notification to the paint, in wall time and
         # in the GUI thread's CPU time (which the machine's load hardly changes); the cards
         # that bring a settlement (interim or final) apart from the others
         self.acked: tuple[int, float] | None = None
         self.screen: dict[bool, tuple[array[float], array[float]]] = {True: (array("d"), array("d")),
                                                                        False: (array("d"), array("d"))}
         self.settled = 0
-        window = table.window
-        self.c.changed.disconnect(window.refresh)
-        self.c.changed.connect(self._acknowledged)
-        self.c.changed.connect(window.refresh)
+        # the screen's share of a card starts when the service's ``round`` notification reaches
+        # the GUI thread (the service recorded the card before telling anyone)
+        link = self.c.link
+        link.round_changed.disconnect(self.c.show_notified)
+        link.round_changed.connect(self._notified)
+        link.round_changed.connect(self.c.show_notified)
         CardFace.first_paint_listener = self._painted
+
+    def _notified(self, _state: object) -> None:
+        self._acknowledged()
 
     def _acknowledged(self) -> None:
         if self.pending is not None and self.acked is None:
@@ -204,52 +207,6 @@ class _Bench(QObject):
         else:
             raise SystemExit(f"the benchmark does not know how to go on from {exp}")
 
-    # what the embedded screen waits for (its own store's writer thread, its own driver)
-    def _writing(self) -> bool:
-        return bool(self.c.unacknowledged)
-
-    def _finished(self) -> bool:
-        return bool(self.c.finish_recorded and not self.c.store_worker.busy)
-
-    def _reloaded(self) -> bool:
-        return bool(self.c.shoe_reloaded)
-
-    def _place_wagers(self) -> None:
-        for player, bet, amount, area in self.wagers:
-            self.c.place_wager(player, bet, amount, area)
-
-    def watch(self, timeout: float) -> None:
-        """Called every second: stop a run in which nothing moved for ``timeout`` seconds."""
-        from PySide6.QtCore import QCoreApplication
-
-        if not self.done and time.monotonic() - self.progress > timeout:
-            c = self.c
-            self.stalled = (f"no progress for {timeout:.0f} s at round {self.rounds + 1}, "
-                            f"{len(self.latencies)} cards: status {c.rnd.status()}, waiting for "
-                            f"{c.rnd.expectation()}, pending card {self.pending}")
-            self.done = True
-            QCoreApplication.quit()
-
-
-class _StationBench(_Bench):
-    """The same rounds on the screen of a station: the screen is a client of a real
-    ``dealer-assist station serve`` process, which holds the engine, the store and the shoe;
-    the bench writes the shoe's frames to the pty the service reads. The screen's share of a
-    card starts when the service's ``round`` notification reaches the GUI thread (the service
-    recorded the card before telling anyone)."""
-
-    def __init__(self, table: Any, cards: int, rounds: int, wagers: list[tuple[str, str, int, int | None]],
-                 pause_ms: int = 0) -> None:
-        super().__init__(table, cards, rounds, wagers, pause_ms)
-        link = self.c.link
-        self.c.changed.disconnect(self._acknowledged)
-        link.round_changed.disconnect(self.c.show_notified)
-        link.round_changed.connect(self._notified)
-        link.round_changed.connect(self.c.show_notified)
-
-    def _notified(self, _state: object) -> None:
-        self._acknowledged()
-
     # the service recorded everything before it answered or told; its driver reads the pty in
     # order, so a new shoe's LOADED always comes before the next round's first card
     def _writing(self) -> bool:
@@ -266,6 +223,18 @@ class _StationBench(_Bench):
 
         self.c.place_wagers([(p, b, Decimal(a), area) for p, b, a, area in self.wagers])  # one slip sent
 
+    def watch(self, timeout: float) -> None:
+        """Called every second: stop a run in which nothing moved for ``timeout`` seconds."""
+        from PySide6.QtCore import QCoreApplication
+
+        if not self.done and time.monotonic() - self.progress > timeout:
+            c = self.c
+            self.stalled = (f"no progress for {timeout:.0f} s at round {self.rounds + 1}, "
+                            f"{len(self.latencies)} cards: status {c.rnd.status()}, waiting for "
+                            f"{c.rnd.expectation()}, pending card {self.pending}")
+            self.done = True
+            QCoreApplication.quit()
+
 
 PLAYERS = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lea", "max", "ned",
            "oli", "pam", "quin", "ray", "sam", "tia", "uma"]
@@ -280,66 +249,6 @@ def heavy_wagers(side_bets: tuple[str, ...]) -> list[tuple[str, str, int, int | 
             out.append((player, "main", [100, 25, 50][k], area))
             out += [(player, bet, [10, 5, 5][k], area) for bet in side_bets]
     return out
-
-
-def card_latency_and_memory(cards: int, rounds: int, *, layout: str = "heavy", size: tuple[int, int] = (1920, 1080),
-                            timeout: float = 30, pause_ms: int = 0) -> dict[str, Any]:
-    from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QApplication
-
-    from dealer_assist.engine.table_setup import TableSetup
-    from dealer_assist.games import GAMES
-    from ui.common.collector import collect_between_rounds
-    from ui.dealer.app import build_table
-
-    app = QApplication.instance() or QApplication([])
-    with tempfile.TemporaryDirectory() as tmp:
-        if layout == "heavy":
-            seated = {PLAYERS[3 * (a - 1)]: a for a in range(1, 8)}
-            wagers = heavy_wagers(GAMES["lucky8"].side_bets)
-        else:
-            seated = {"alice": 1}
-            wagers = [("alice", "main", 100, 1)]
-        setup = TableSetup(game="lucky8", decks=8, areas=7, seated=seated)
-        table = build_table(setup, db=str(Path(tmp) / "bench.db"), dealer="bench", sim_seed=11,
-                            sim_link=str(Path(tmp) / "shoe"))
-        collect_between_rounds()  # as the app does (ui.dealer.app.run)
-        table.window.setGeometry(0, 0, *size)
-        table.window.show()
-        bench = _Bench(table, cards, rounds, wagers, pause_ms)
-        watchdog = QTimer()
-        watchdog.setInterval(1000)
-        watchdog.timeout.connect(lambda: bench.watch(timeout))
-        watchdog.start()
-        c = table.controller
-        end = time.monotonic() + 10
-        while not (c.store is not None and c.rnd is not None and c.shoe.connected and c.session_id):
-            app.processEvents()
-            time.sleep(0.005)
-            if time.monotonic() > end:
-                raise SystemExit("the window did not get ready")
-        rss_start = _rss_mb()
-        bench.progress = time.monotonic()
-        bench.step()
-        app.exec()
-        watchdog.stop()
-        from ui.common.cards import CardFace
-
-        CardFace.first_paint_listener = None
-        table.close()
-        lat = sorted(bench.latencies)
-    if bench.stalled:
-        raise SystemExit(f"error: the benchmark stalled: {bench.stalled}")
-    return {
-        "screen": bench.screen,
-        "cards": len(lat),
-        "median_ms": statistics.median(lat),
-        "p99_ms": _p99(lat),
-        "max_ms": lat[-1],
-        "rounds": bench.rounds,
-        "rss_start_mb": rss_start,
-        "rss": bench.rss,
-    }
 
 
 def station_latency_and_memory(cards: int, rounds: int, *, size: tuple[int, int] = (1920, 1080),
@@ -411,7 +320,7 @@ def station_latency_and_memory(cards: int, rounds: int, *, size: tuple[int, int]
                 time.sleep(0.005)
                 if time.monotonic() > deadline:
                     raise SystemExit(f"the screen did not get ready: shoe {c.service_state.get('shoe')}")
-            bench = _StationBench(table, cards, rounds, heavy_wagers(GAMES["lucky8"].side_bets), pause_ms)
+            bench = _Bench(table, cards, rounds, heavy_wagers(GAMES["lucky8"].side_bets), pause_ms)
             watchdog = QTimer()
             watchdog.setInterval(1000)
             watchdog.timeout.connect(lambda: bench.watch(timeout))
@@ -447,16 +356,22 @@ def _p99(ordered: list[float]) -> float:
 
 
 def launch_to_first_window() -> float:
-    """Seconds from spawning ``dealer-assist`` until its window is painted."""
+    """Seconds from spawning ``dealer-assist`` (no station configuration: this account's
+    service, then the screen) until its window is painted; a private home, data and runtime
+    directory, so each launch is a first start."""
     with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp)
+        env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HOME": str(home), "XDG_RUNTIME_DIR": str(home),
+               "XDG_DATA_HOME": str(home / "data"), "XDG_STATE_HOME": str(home / "state")}
+        for name in ("DEALER_ASSIST_DEV", "DEALER_ASSIST_SOCKET", "DEALER_ASSIST_CONFIG"):
+            env.pop(name, None)
         start = time.monotonic()
-        child = subprocess.Popen(
-            [sys.executable, "-m", "dealer_assist.cli", "--dealer", "dana", "--db", str(Path(tmp) / "t.db"),
-             "--settings", str(Path(tmp) / "s.ini"), "--exit-after-show"],
-            stdout=subprocess.PIPE, text=True, env={**os.environ, "QT_QPA_PLATFORM": "offscreen", "DEALER_ASSIST_DEV": "1"},
-        )
+        child = subprocess.Popen([sys.executable, "-m", "dealer_assist.cli", "--exit-after-show"],
+                                 stdout=subprocess.PIPE, text=True, env=env)
         assert child.stdout is not None
         line = child.stdout.readline()
+        while line and not line.startswith("shown"):  # the service's line comes first
+            line = child.stdout.readline()
         elapsed = time.monotonic() - start
         child.wait(20)  # a child that does not report within 20 s is an error below
         if not line.startswith("shown"):
@@ -469,9 +384,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cards", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=100)
     parser.add_argument("--launches", type=int, default=3)
-    parser.add_argument("--layout", choices=("heavy", "light"), default="heavy")
-    parser.add_argument("--station", action="store_true",
-                        help="the station's path: the screen a client of a real `station serve` (heavy layout)")
     parser.add_argument("--size", default="1920x1080", help="window size (default 1920x1080)")
     parser.add_argument("--timeout", type=float, default=30, help="seconds without progress before giving up")
     parser.add_argument("--pause", type=int, default=0, metavar="MS",
@@ -484,15 +396,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"launch to first window: best {min(launches):.2f} s, worst {max(launches):.2f} s "
               f"over {len(launches)} launches (target <= 1 s)")
     size = (int(width), int(height))
-    if args.station:
-        result = station_latency_and_memory(args.cards, args.rounds, size=size, timeout=args.timeout,
-                                            pause_ms=args.pause)
-        layout = "station service, heavy"
-    else:
-        result = card_latency_and_memory(args.cards, args.rounds, layout=args.layout, size=size,
-                                         timeout=args.timeout, pause_ms=args.pause)
-        layout = args.layout
-    share_from = "service's notification" if args.station else "store acknowledged"
+    result = station_latency_and_memory(args.cards, args.rounds, size=size, timeout=args.timeout,
+                                        pause_ms=args.pause)
+    layout = "station service, heavy"
+    share_from = "service's notification"
     print(f"card frame written -> card painted ({layout} layout, {args.size}): "
           f"median {result['median_ms']:.1f} ms, p99 {result['p99_ms']:.1f} ms, max {result['max_ms']:.1f} ms "
           f"over {result['cards']} cards in {result['rounds']} rounds, {args.pause} ms between actions "

@@ -9,7 +9,8 @@ area 1 is split and resplit to four hands; a hand doubles; the other hands are h
 dealing their card (the table's rhythm: no key for a hit) or stand. Electronic: twelve
 terminals with every side bet. The cards are chosen beforehand by playing the same round
 on the engine alone, then the window plays it for real: the simulated shoe (a pty, the
-real driver) delivers each card, decisions go through the controller.
+real driver, the station service's) delivers each card, decisions go through the
+controller to the service (ui/dealer/local_station.py: the station's one path).
 
 Run under an X server of the given size (``Xvfb :5 -screen 0 1280x800x24``, ``DISPLAY=:5``)
 to take the screenshots with ImageMagick's ``import -window root``; with
@@ -48,7 +49,7 @@ def heavy_setup(game: str) -> Any:
     limits = {"main": [Decimal(5), Decimal(1000)], **{bet: [Decimal(1), Decimal(200)] for bet in rules.side_bets}}
     decks = min(6, rules.deck_range[1])
     if rules.shared_hand:
-        return TableSetup(game=game, decks=decks, limits=limits, terminals=list(TERMINALS), decision_seconds=600)
+        return TableSetup(game=game, decks=decks, limits=limits, terminals=list(TERMINALS), decision_seconds=120)  # the most 3.18.1 allows
     seated = {PLAYERS[3 * (a - 1)]: a for a in range(1, 8)}
     return TableSetup(game=game, decks=decks, areas=7, limits=limits, seated=seated)
 
@@ -229,21 +230,24 @@ def run(game: str, size: tuple[int, int], out: Path, check: Callable[[str, Any],
     from PySide6.QtWidgets import QApplication
 
     from dealer_assist.base.cards import parse_card
-    from ui.dealer.app import build_table
+    from ui.dealer.local_station import start_local_station
 
     app = QApplication.instance() or QApplication([])
     setup = heavy_setup(game)
     cards = plan(setup)
     with tempfile.TemporaryDirectory(dir=db_dir) as tmp:
-        table = build_table(setup, db=str(Path(tmp) / "screens.db"), dealer="dee",
-                            sim_cards=[parse_card(c) for c in cards], sim_link=str(Path(tmp) / "shoe"))
+        # the station's one path: the service in this process, the window its client
+        table = start_local_station(Path(tmp), 0, setup, [parse_card(c) for c in cards], db=Path(tmp) / "screens.db")
         window = table.window
-        sim = table.sim
-        assert sim is not None  # the simulated shoe (no port given)
+        from PySide6.QtWidgets import QToolBar
+
+        bar = window.findChild(QToolBar, "simulated_shoe")
+        if bar is not None:  # this script deals the cards: the screen as a station's shoe leaves it
+            bar.hide()
         window.setGeometry(0, 0, *size)
         window.show()
         shooter = Shooter(app, window, out, f"{game}_{size[0]}x{size[1]}", check)
-        play(app, window, table.controller, sim, setup, shooter,
+        play(app, window, table.controller, table.sim, setup, shooter,
              after_event=None if after_event is None else (lambda what: after_event(what, window)))
         if review:
             _review_shot(app, table, size, out, shooter)
@@ -268,9 +272,7 @@ def play(app: Any, window: Any, c: Any, sim: Any, setup: Any, shooter: Shooter,
             shooter.settle(0.05)
             after_event(what)
 
-    # the table: its store here (embedded), or the station service's state (a client screen)
-    wait(app, lambda: (c.store is not None or getattr(c, "link", None) is not None) and c.rnd is not None
-         and c.shoe.connected, "the table")
+    wait(app, lambda: c.rnd is not None and c.shoe.connected, "the table")  # the service's state
     for player, bet, amount, area in wagers(setup):
         if not c.place_wager(player, bet, amount, area):
             raise SystemExit(f"wager refused: {c.last_refusal}")
@@ -330,8 +332,8 @@ def _review_shot(app: Any, table: Any, size: tuple[int, int], out: Path, shooter
     from ui.review.app import ReviewWindow, open_review
 
     c = table.controller
-    wait(app, lambda: c.finished_outputs > 0 and not c.store_worker.busy, "the settle output")
-    review = open_review(c.store.path, None, supervisor="sam")
+    wait(app, lambda: bool(c.recall), "the settle output")  # the service recorded it
+    review = open_review(str(table.store_path), None, supervisor="sam")
     assert isinstance(review, ReviewWindow)
     review.setGeometry(0, 0, *size)
     review.show()

@@ -1,10 +1,12 @@
-"""The dealer's screen as the tests of the screen start it: the one path (issue 33, build 1).
+"""A station in this process: the service and the dealer's screen as its client (issue 33).
 
-A station service in this process (``dealer_assist.service.serve.start``, the same code a
-station runs) on a temporary socket and the test's store file, its simulated shoe on a real
-pseudo-terminal dealing the test's cards; the screen a client of it
-(``ui.dealer.app.build_client_screen``), the dealer logged in with a PIN through the service.
-The table's set-up is a supervisor's change under PIN (op ``set_table``), as on a station.
+For the screen's tests, its benchmark and its screenshots: a station service
+(``dealer_assist.service.serve.start``, the code a station runs) on a socket in a scratch
+folder and a given store file, its simulated shoe on a real pseudo-terminal dealing a given
+card order; the screen a client of it (``ui.dealer.app.build_client_screen``), the dealer
+logged in with a PIN through the service. The table's set-up is a supervisor's change under
+PIN (op ``set_table``), as on a station. PIN hashes are cheap (``TEST_PIN_COST``): the
+accounts here are made up for the run.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ TABLE = "BJ-07"  # the table of every store here (a restart on the same store is
 
 
 @dataclass
-class ServiceTable:
+class LocalStation:
     """A running service and the screen connected to it (what the tests drive)."""
 
     running: Running
@@ -56,11 +58,11 @@ class ServiceTable:
         self.sim.close()
 
 
-def start_table(tmp_path: Path, index: int, setup: TableSetup | None, cards: list[Any], *, db: Path,
+def start_local_station(tmp_path: Path, index: int, setup: TableSetup | None, cards: list[Any], *, db: Path,
                 users: dict[str, tuple[str, list[str]]] | None = None, dealer: str = DEALER,
-                login: bool = True, codec: str = "da1") -> ServiceTable:
-    """Start the service on ``db`` (accounts from ``users``, else sue the supervisor and ann
-    the dealer), the shoe dealing ``cards``, the screen with ``dealer`` logged in (``login``
+                login: bool = True, codec: str = "da1") -> LocalStation:
+    """Start the service on ``db`` (its socket and shoe ``index`` in ``tmp_path``; accounts from
+    ``users``, else sue the supervisor and ann the dealer), the shoe dealing ``cards``, the screen with ``dealer`` logged in (``login``
     False: nobody; ``users`` then are all the accounts, none when empty: a new store)."""
     from ui.common.service_link import ServiceLink
     from ui.dealer.app import build_client_screen
@@ -82,8 +84,8 @@ def start_table(tmp_path: Path, index: int, setup: TableSetup | None, cards: lis
                 store.create_user(name, pin, roles)
     finally:
         store.close()
-    sim = SimulatedShoe(game=setup.game if setup else "lucky8", decks=setup.decks if setup else 6, cards=cards, codec=codec, link=str(tmp_path / f"shoe{index}"),
-                        penetration=None)
+    sim = SimulatedShoe(game=setup.game if setup else "lucky8", decks=setup.decks if setup else 6, cards=cards,
+                        codec=codec, link=str(tmp_path / f"shoe{index}"), penetration=None)
     sim.open()
     state = db.parent / f"{db.stem}-state"  # the store's own: a restart on the same store finds its anchor
     socket = tmp_path / f"run{index}" / "station.sock"
@@ -109,4 +111,4 @@ def start_table(tmp_path: Path, index: int, setup: TableSetup | None, cards: lis
         running.stop()
         sim.close()
         raise
-    return ServiceTable(running, sim, link, screen, db, socket)
+    return LocalStation(running, sim, link, screen, db, socket)
