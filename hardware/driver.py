@@ -3,7 +3,7 @@
 One reader thread per shoe. It opens the port exclusively, reads with a finite
 timeout, feeds the bytes to a codec, stamps each event with ``time.monotonic_ns()``
 when its bytes were read, and hands it to ``on_event`` (called on the reader thread;
-the Qt adapter in ui/dealer/shoe_signals.py moves it to the GUI thread). When the shoe is
+the station service takes it under its table lock, hardware/station.py). When the shoe is
 lost (port error, or on da1 no byte for ``watchdog_s``) it reports ``Disconnected``,
 closes the port, and reopens it every ``reopen_s`` until the shoe answers ``HELLO``.
 

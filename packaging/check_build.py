@@ -399,10 +399,14 @@ def start_screen(scratch: Path, name: str, env: dict[str, str]) -> tuple[subproc
     """Start the dealer's screen; return it once its store exists and it has run START_SECONDS."""
     home = scratch / name
     home.mkdir()
-    env = dict(env, HOME=str(home), XDG_RUNTIME_DIR=str(home), DEALER_ASSIST_DEV="1")  # --dealer
-    db = home / "table.db"
+    # no station configuration: the build starts this account's station service (its own
+    # store under the data directory, the simulated shoe), then the screen as its client
+    env = dict(env, HOME=str(home), XDG_RUNTIME_DIR=str(home), XDG_DATA_HOME=str(home / "data"))
+    for name in ("DEALER_ASSIST_DEV", "DEALER_ASSIST_SOCKET", "DEALER_ASSIST_CONFIG"):
+        env.pop(name, None)
+    db = home / "data" / "dealer-assist" / "table.db"
     proc = subprocess.Popen(
-        [str(APP), "--dealer", "check", "--db", str(db), "--settings", str(home / "settings.ini"), "--sim-seed", "1"],
+        [str(APP), "--sim-seed", "1"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=home,
     )
     started = time.monotonic()

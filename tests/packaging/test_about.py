@@ -72,17 +72,14 @@ def test_help_menu_opens_the_about_box(qtbot: Any) -> None:
     qtbot.waitUntil(lambda: window.findChild(AboutDialog) is None)  # deleted on close
 
 
-def test_dealer_window_has_the_about_action(qtbot: Any) -> None:
-    from dealer_assist.engine.table_setup import TableSetup
-    from ui.dealer.controller import TableController
-    from ui.dealer.main_window import DealerWindow
+def test_dealer_window_has_the_about_action(qtbot: Any, tmp_path: Any) -> None:
+    from ui.dealer.local_station import start_local_station
 
-    controller = TableController(TableSetup(), "ann")
-    window = DealerWindow(controller)
-    qtbot.addWidget(window)
+    table = start_local_station(tmp_path, 0, None, [], db=tmp_path / "table.db")  # the station's screen
+    qtbot.addWidget(table.window)
     try:
-        help_menu = [a for a in window.menuBar().actions() if a.text() == "&Help"]
+        help_menu = [a for a in table.window.menuBar().actions() if a.text() == "&Help"]
         assert len(help_menu) == 1
         assert [a.text() for a in help_menu[0].menu().actions()] == ["&About Dealer Assist"]
     finally:
-        controller.close()
+        table.close()

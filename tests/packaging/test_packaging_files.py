@@ -207,9 +207,9 @@ def test_dev_app_environment_puts_build_compiled_first_when_compiled() -> None:
     assert "PYTHONPATH" not in dev.app_environment(False, {})
     # The console script, not `python -m dealer_assist` (which, run from the checkout,
     # would put the sources before PYTHONPATH).
-    command = dev.app_command(["--dealer", "ann"])
+    command = dev.app_command(["--sim-seed", "3"])
     assert Path(command[0]).parent == dev.BIN and Path(command[0]).stem == "dealer-assist"
-    assert command[1:] == ["--dealer", "ann"]
+    assert command[1:] == ["--sim-seed", "3"]
 
 
 @pytest.mark.parametrize(

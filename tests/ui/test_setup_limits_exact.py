@@ -1,19 +1,17 @@
 """The setup dialog's limits are exact amounts (money never a float): 0.10 / 12.35 stay
 0.10 / 12.35; a value in fractions of a cent, a text that is no amount, or a minimum without
-its maximum is refused in the dialog naming the clause of limits (3.6; Electronic 2.2); a
-set-up an older version remembered with float limits is read exactly."""
+its maximum is refused in the dialog naming the clause of limits (3.6; Electronic 2.2). (A
+set-up an older version remembered with float limits: tests/service/test_table_setup.py.)"""
 
 from __future__ import annotations
 
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from dealer_assist.engine.table_setup import SETUP_AUDIT_KIND, TableSetup, setup_from_json
-from dealer_assist.store import Store
-from ui.dealer.setup_dialog import SetupDialog, remembered_setup
+from dealer_assist.engine.table_setup import TableSetup
+from ui.dealer.setup_dialog import SetupDialog
 
 
 def dialog_with(qtbot: Any, game: str, low: str, high: str) -> SetupDialog:
@@ -51,35 +49,3 @@ def test_a_limit_that_is_no_amount_in_cents_is_refused_naming_the_clause(
     text = dialog.problem.text()
     assert words in text and f"({clause})" in text, text
     assert dialog.limits["main"][0].text() == low and dialog.limits["main"][1].text() == high
-
-
-def test_an_older_remembered_set_up_with_float_limits_loads_exactly(tmp_path: Path) -> None:
-    db = tmp_path / "table.db"
-    store = Store.open(db)
-    # as an older version wrote it: limits as JSON floats
-    store.add_audit(SETUP_AUDIT_KIND, actor="dealer:ann", detail={
-        "game": "lucky8", "decks": 6, "areas": 7, "limits": {"main": [0.1, 12.5], "lucky8": [2.35, 99.99]},
-        "seated": {"p1": 1}, "terminals": [], "decision_seconds": 20, "chips": [5, 25]})
-    store.close()
-    setup = remembered_setup(str(db))
-    assert setup.limits == {"main": [Decimal("0.10"), Decimal("12.50")],
-                            "lucky8": [Decimal("2.35"), Decimal("99.99")]}
-    assert setup.seated == {"p1": 1} and setup.chips == [5, 25]  # the rest of it kept too
-
-
-@pytest.mark.parametrize(("game", "clause"), [("lucky8", "3.6"), ("electronic", "2.2")])
-def test_a_remembered_limit_in_fractions_of_a_cent_is_left_out_naming_the_clause(
-        tmp_path: Path, game: str, clause: str) -> None:
-    db = tmp_path / "table.db"
-    store = Store.open(db)
-    store.add_audit(SETUP_AUDIT_KIND, actor="dealer:ann", detail={
-        "game": game, "decks": 6, "areas": 7, "limits": {"main": [0.1, 12.345], "insurance": [1, 50.5]},
-        "seated": {"p1": 1}, "terminals": ["t1"], "decision_seconds": 20, "chips": [5, 25]})
-    store.close()
-    repairs: list[str] = []
-    setup = remembered_setup(str(db), repairs)
-    assert setup.game == game and setup.limits == {"insurance": [Decimal(1), Decimal("50.50")]}
-    assert setup.chips == [5, 25]  # the rest of the remembered setup kept
-    [why] = repairs
-    assert "12.345 is not a multiple of 0.01" in why and f"({clause})" in why and "main" in why, why
-    assert setup_from_json({"game": "lucky8", "limits": "none"}).limits == {}  # no setup: the default

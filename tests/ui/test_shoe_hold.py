@@ -110,7 +110,7 @@ def test_double_feed_with_an_unread_card_holds_until_the_dealer_keys_it_in(make_
     assert [f.text for f in t.window.table_view.dealer_box.findChildren(CardFace)] == ["10C"]
 
 
-def test_sim_panel_double_feed_with_one_unread_card(make_table: MakeTable) -> None:
+def test_the_simulated_shoes_double_feed_with_one_unread_card(make_table: MakeTable) -> None:
     # the simulated shoe's button: two cards together, the second unread; one keyed in
     t = make_table(TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1, "bob": 2}), "5D 9C 10C 6S",
                    users=SUPERVISOR)

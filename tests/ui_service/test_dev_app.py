@@ -53,21 +53,27 @@ def test_the_app_command_starts_the_service_then_the_screen_and_stops_the_servic
     assert (tmp_path / "home" / ".local" / "share" / "dealer-assist" / "table.db").exists()  # the local store
 
 
-@pytest.mark.parametrize("args, extra, named", [
-    (["--dealer", "ann"], {"DEALER_ASSIST_DEV": "1"}, "--dealer and DEALER_ASSIST_DEV are"),
-    ([], {"DEALER_ASSIST_DEV": "1"}, "--dealer and DEALER_ASSIST_DEV are"),
-    (["--dealer", "ann"], {}, "--dealer skips the log-in and is"),
-])
-def test_development_switches_are_refused_on_a_configured_station(
-        tmp_path: Path, capfd: pytest.CaptureFixture[str], args: list[str], extra: dict[str, str], named: str) -> None:
+def test_the_development_switch_is_refused_on_a_configured_station(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     config = tmp_path / "station.toml"
     config.write_text(st.render_config(st.StationConfig(table="BJ-01")))
     dev = dev_script()
-    assert dev.run_app(args, environment(tmp_path, **{st.CONFIG_ENV: str(config)}, **extra)) == 2
+    assert dev.run_app([], environment(tmp_path, **{st.CONFIG_ENV: str(config)}, DEALER_ASSIST_DEV="1")) == 2
     err = capfd.readouterr().err
-    assert f"error: {named} for development runs only" in err
-    if "DEALER_ASSIST_DEV" in extra:
-        assert f"this is a station (configured by {config})" in err
+    assert "error: DEALER_ASSIST_DEV is for development runs only" in err
+    assert f"this is a station (configured by {config})" in err
+
+
+@pytest.mark.parametrize("args", [["--dealer", "ann"], ["--db", "t.db"], ["--settings", "s.ini"]])
+def test_the_embedded_tables_switches_are_gone(tmp_path: Path, capfd: pytest.CaptureFixture[str],
+                                               args: list[str]) -> None:
+    # issue 33: one table host. The switches that ran an embedded table (a log-in skipped, a
+    # store file of its own, a remembered set-up in Qt's settings) are no options any more:
+    # argparse refuses them before anything starts, and no store is made
+    dev = dev_script()
+    assert dev.run_app(args, environment(tmp_path)) == 2
+    assert f"unrecognized arguments: {' '.join(args)}" in capfd.readouterr().err
+    assert not (tmp_path / "home" / ".local" / "share" / "dealer-assist" / "table.db").exists()
 
 
 def test_a_real_shoe_and_a_game_go_to_the_accounts_service_not_to_an_embedded_table(

@@ -8,11 +8,11 @@ screen closes; the first start enrols the supervisor, as on a station. ``--socke
 $DEALER_ASSIST_SOCKET) connects to a service already running. The log goes to the
 platform's log directory (dealer_assist/service/applog.py).
 
-Development runs on an embedded store, without the service (benchmarks, a fixed store or
-shoe; refused on a configured station): ``--shoe PORT [--codec ...] [--baud B]``, ``--db
-FILE``, ``--game``, ``--floor URL``, ``--settings FILE``, ``--dealer NAME`` (skips the
-log-in: only with ``DEALER_ASSIST_DEV=1``). ``--sim-cards FILE`` (a fixed card order) and
-``--sim-seed N`` set up the simulated shoe, the service's or the embedded one.
+With no configuration the account's service also takes a real shoe, a game and a floor
+(``--shoe PORT [--codec ...] [--baud B]``, ``--game``, ``--floor URL``: a technician's check,
+a development run); ``--sim-cards FILE`` (a fixed card order) and ``--sim-seed N`` set up
+its simulated shoe. There is no other table host (issue 33): the round, the store and the
+shoe are always the service's.
 """
 
 from __future__ import annotations
@@ -30,11 +30,8 @@ from dealer_assist.engine.table_setup import TableSetup, usable_setup
 from dealer_assist.service.ops import Op
 from dealer_assist.service.station import StationConfig
 from hardware.codecs import CODEC_NAMES
-from hardware.driver import DEFAULT_BAUD, ShoeDriver
-from hardware.simulator import SimulatedShoe
+from hardware.driver import DEFAULT_BAUD
 from ui.common.collector import collect_between_rounds, collect_on_gui_thread_only
-from ui.common.worker import Worker
-from ui.dealer.controller import TableController
 
 CODECS = CODEC_NAMES  # da1 (CRC-16), da1-xor (earlier firmware's 8-bit XOR), beetek
 
@@ -45,87 +42,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--shoe", metavar="PORT", help="serial port of the card-reading shoe (default: the configured one, else simulated)")
     parser.add_argument("--codec", choices=CODECS, help="the shoe's wire format (default: the configured one, else da1; da1-xor for shoes of earlier firmware)")
     parser.add_argument("--baud", type=whole_number(50, 4_000_000), help=f"serial speed (default: the configured one, else {DEFAULT_BAUD})")
-    parser.add_argument("--db", metavar="FILE", help="the table's store (default: the configured one, else the station's)")
     parser.add_argument("--game", help="game for this session (overrides the configuration and the remembered setup)")
     parser.add_argument("--sim-cards", metavar="FILE", help="simulated shoe: fixed card order (cards separated by spaces)")
     parser.add_argument("--sim-seed", type=whole_number(0), help="simulated shoe: shuffle seed")
-    parser.add_argument("--dealer", help="log in as this dealer without the login dialog "
-                        "(development runs only: DEALER_ASSIST_DEV=1)")
     parser.add_argument("--floor", metavar="URL",
                         help="forward finished rounds to this floor database in the background "
                              "(postgresql://... or service=NAME; credentials via PGPASSFILE/PGSERVICEFILE)")
-    parser.add_argument("--settings", metavar="FILE", help="where to remember the setup (default: Qt's user settings)")
     parser.add_argument("--socket", metavar="PATH",
                         help="the station service's socket (default: $DEALER_ASSIST_SOCKET, else "
                              "/run/dealer-assist/station.sock on a configured station)")
     parser.add_argument("--exit-after-show", action="store_true", help=argparse.SUPPRESS)  # ui.dealer.bench
-
-
-@dataclass
-class Table:
-    """Everything one running dealer's screen consists of (the tests drive this)."""
-
-    controller: TableController
-    window: Any
-    driver: ShoeDriver
-    signals: Any
-    sim: SimulatedShoe | None
-    sim_worker: Worker | None
-    shifts: Any = None  # ui.common.accounts.Shifts once the log-in flow runs
-    floor_link: Any = None  # ui.dealer.floor_link.FloorLink when a floor URL is configured
-    lock: Any = None  # dealer_assist.service.station.StationLock while the screen runs
-    station: StationConfig | None = None
-
-    def close(self) -> None:
-        if self.floor_link is not None:
-            self.floor_link.stop()
-        self.driver.stop()
-        if self.sim is not None:
-            self.sim.close()
-        if self.sim_worker is not None:
-            self.sim_worker.stop()
-        self.controller.close()
-        self.window.close()
-        if self.lock is not None:
-            self.lock.release()
-
-
-def build_table(setup: TableSetup, *, db: str | None, dealer: str, port: str | None = None,
-                codec: str = "da1", baud: int = DEFAULT_BAUD, sim_cards: list[Any] | None = None,
-                sim_seed: int | None = None, sim_link: str | None = None,
-                driver_options: dict[str, Any] | None = None, floor_url: str | None = None) -> Table:
-    """Create the controller, the store, the shoe (simulated if no ``port``) and the window."""
-    from ui.dealer.main_window import DealerWindow
-    from ui.dealer.shoe_signals import ShoeSignals
-    from ui.dealer.sim_panel import SimPanel
-
-    controller = TableController(setup, dealer)
-    sim: SimulatedShoe | None = None
-    sim_worker: Worker | None = None
-    sim_panel = None
-    if port is None:
-        sim = SimulatedShoe(game=setup.game, decks=setup.decks, seed=sim_seed, cards=sim_cards,
-                            codec=codec, link=sim_link, penetration=None if sim_cards else 0.75)
-        port = sim.open()
-        sim_worker = Worker("simulated-shoe", controller)
-        sim_panel = SimPanel(sim, sim_worker)
-    window = DealerWindow(controller, sim_panel=sim_panel)
-    window.setup_saved = controller.remember_setup  # the store remembers the table setup
-    controller.open_store(db)
-    # the shoe talks to the app only through signals, delivered on the GUI thread
-    signals = ShoeSignals(window)
-    signals.shoe_event.connect(controller.on_shoe_event)
-    driver = ShoeDriver(port, signals.on_event, codec=codec, baud=baud, **(driver_options or {}))
-    driver.start()
-    floor_link = None
-    if floor_url:  # issue 18: forward in the background, the link's state in the status bar
-        from dealer_assist.store import default_db_path
-        from ui.dealer.floor_link import FloorLink
-
-        floor_link = FloorLink(db or default_db_path("table"), floor_url, parent=window)
-        window.statusBar().addPermanentWidget(floor_link.widget)
-        floor_link.start()
-    return Table(controller, window, driver, signals, sim, sim_worker, floor_link=floor_link)
 
 
 def station_title(cfg: StationConfig | None, simulated: bool, dealer: str | None = None) -> str:
@@ -139,16 +65,6 @@ def station_title(cfg: StationConfig | None, simulated: bool, dealer: str | None
     if dealer:
         parts.append(dealer)
     return " \u2014 ".join(parts)
-
-
-def station_status(cfg: StationConfig | None, simulated: bool, port: str | None, store: Path) -> str:
-    """The status line: where the configuration, the shoe and the store are."""
-    if cfg is None:
-        where = "no station configuration (dealer-assist station init)"
-    else:
-        where = f"configuration {cfg.source}"
-    shoe = "SIMULATED SHOE" if simulated else f"shoe {port}"
-    return f"{shoe} \u00b7 store {store} \u00b7 {where}"
 
 
 def setup_from_station(setup: TableSetup, cfg: StationConfig | None, game: str | None) -> TableSetup:
@@ -200,81 +116,29 @@ def run(args: argparse.Namespace) -> int:
     from dealer_assist.service import station
 
     # check what can be checked before Qt starts, so bad input is one line, not a Qt abort
-    from ui.common.accounts import DEV_MODE_VARIABLE, development_mode
+    from ui.common.accounts import DEV_MODE_VARIABLE
 
-    if args.dealer and not development_mode():
-        return fail("--dealer skips the log-in and is for development runs only (docs/ui.md, "
-                    "\"Development runs\"): start `dealer-assist` and log in")
     if args.game and args.game not in GAMES:
         return _refuse(args, f"unknown game {args.game!r}: one of {', '.join(GAMES)}")
     try:
         cfg = station.find_config(args.config)
     except station.StationError as exc:
         return _refuse(args, str(exc))
-    if cfg is not None and (args.dealer or os.environ.get(DEV_MODE_VARIABLE)):
+    if cfg is not None and os.environ.get(DEV_MODE_VARIABLE):
         # issue 23: no development switch on a configured station, whatever the environment says
         where = cfg.source or station.config_location(args.config)[0]
-        return fail(f"--dealer and {DEV_MODE_VARIABLE} are for development runs only: this is a station "
+        return fail(f"{DEV_MODE_VARIABLE} is for development runs only: this is a station "
                     f"(configured by {where}); log in as a dealer")
     service_socket = station_socket(args, cfg)
-    if service_socket is None and cfg is None and not embedded_switches(args):
+    if service_socket is None:  # no configuration: this account's own station service
         return _run_with_private_service(args)
-    if service_socket is not None:
-        if args.dealer:
-            return fail("--dealer skips the log-in: the station service logs the dealer in (no --dealer "
-                        "with --socket or $DEALER_ASSIST_SOCKET)")
-        if args.shoe or args.db or args.sim_cards or args.floor or args.game:
-            return fail("--shoe, --db, --sim-cards, --floor and --game are the station service's: its "
-                        "configuration, given to `dealer-assist station serve` (docs/station.md)")
-        reason = no_display()
-        if reason:
-            return fail(reason)
-        return _run_client_window(args, cfg, service_socket)
-    cards = None
-    if args.sim_cards:
-        from hardware.commands import CommandError, read_card_file
-
-        try:
-            cards = read_card_file(args.sim_cards)
-        except CommandError as exc:
-            return _refuse(args, str(exc))
+    if args.shoe or args.sim_cards or args.floor or args.game:
+        return fail("--shoe, --sim-cards, --floor and --game are the station service's: its "
+                    "configuration, given to `dealer-assist station serve` (docs/station.md)")
     reason = no_display()
     if reason:
-        return fail(reason)  # no display: no window either
-    store = station.store_path(cfg, args.db)
-    try:
-        if args.db or cfg is not None:
-            station.check_store_directory(store)  # never created silently (a typing mistake)
-        else:
-            station.ensure_user_store_directory(store)
-    except (station.StationError, OSError) as exc:
-        return _refuse(args, str(exc))
-    os.umask(station.UMASK)  # files this app makes: the station's group, never others
-    port = args.shoe or (cfg.shoe_port if cfg is not None and cfg.shoe_port else None)
-    codec = args.codec or (cfg.codec if cfg is not None else "da1")
-    baud = args.baud or (cfg.baud if cfg is not None else DEFAULT_BAUD)
-    # the floor (issue 18): --floor, else the configuration's PostgreSQL service
-    floor_url = station.floor_url(cfg, args.floor)
-    if floor_url:
-        from dealer_assist.floor.connection import FloorError, parse_url
-
-        try:
-            parse_url(floor_url)
-        except FloorError as exc:
-            return _refuse(args, str(exc))
-    return _run_window(args, cfg, store, port, codec, baud, cards, floor_url)
-
-
-# A development run on an embedded store, without the station service (the embedded
-# benchmark, a fixed store file): any of these switches (issue 33: going). Without them and
-# with no station configuration the screen starts this account's own station service
-# (dealer_assist/service/launch.py), which takes --shoe, --codec, --baud, --game and --floor.
-EMBEDDED_SWITCHES = ("dealer", "db", "settings")
-
-
-def embedded_switches(args: argparse.Namespace) -> list[str]:
-    """The development switches given (``--dealer``, ``--shoe``, ...)."""
-    return [f"--{name}" for name in EMBEDDED_SWITCHES if getattr(args, name, None)]
+        return fail(reason)
+    return _run_client_window(args, cfg, service_socket)
 
 
 def _run_with_private_service(args: argparse.Namespace) -> int:
@@ -349,86 +213,10 @@ def _start_application(log_dir: Path) -> tuple[Any, Any]:
     return app, app_log
 
 
-def _run_window(args: argparse.Namespace, cfg: StationConfig | None, store: Path, port: str | None,
-                codec: str, baud: int, cards: list[Any] | None, floor_url: str | None = None) -> int:
-    import logging
-
-    from PySide6.QtWidgets import QLabel
-
-    from dealer_assist.service import station
-    from ui.common.applog import stop_routing_qt_messages
-    from ui.dealer.setup_dialog import remembered_setup
-
-    log = logging.getLogger("ui.dealer.app")
-    app, app_log = _start_application(station.log_dir(installed=cfg is not None))
-    lock = station.StationLock(store)
-    try:
-        lock.acquire()
-        station.create_store_file(store)
-    except station.StationError as exc:
-        log.error("not started: %s", exc)
-        _refuse(args, str(exc), 1)  # launched from the menu, stderr goes nowhere: a message box too
-        lock.release()
-        stop_routing_qt_messages()
-        if app_log is not None:
-            app_log.stop()
-        return 1
-    simulated = port is None
-    log.info("station: configuration %s, table %r, store %s, shoe %s (%s, %d baud)",
-             cfg.source if cfg else "none", cfg.table if cfg else "", store,
-             port or "simulated", codec, baud)
-    unread: list[str] = []
-    remembered = remembered_setup(str(store), unread)  # at launch, before the window exists
-    setup = setup_from_station(remembered, cfg, args.game)
-    setup, repairs = usable_setup(setup)  # a saved setup that no longer fits never stops the start
-    repairs = unread + repairs
-    for repair in repairs:
-        log.warning("setup at start: %s", repair)
-    table = build_table(setup, db=str(store), dealer=args.dealer or "", port=port, codec=codec,
-                        baud=baud, sim_cards=cards, sim_seed=args.sim_seed, floor_url=floor_url)
-    table.lock = lock
-    table.station = cfg
-    collect_between_rounds()
-    window = table.window
-    if repairs:
-        window.show_notice("The saved setup did not fit the game and was changed for this session: "
-                           + "; ".join(repairs) + ". Check it in Setup.")
-    window.setWindowTitle(station_title(cfg, simulated, args.dealer))
-    status = QLabel(station_status(cfg, simulated, port, store))
-    status.setObjectName("station_status")
-    if simulated:
-        status.setStyleSheet("font-weight: bold; color: #b00020;")
-    window.statusBar().addPermanentWidget(status, 1)
-    table.controller.store_worker.submit(lambda: station.restrict_store_files(store))
-    window.show_on_screen(kiosk=cfg is not None)  # the whole screen, whatever it shows (issue 24)
-    if args.exit_after_show:
-        from PySide6.QtCore import QTimer
-
-        def shown() -> None:
-            window.repaint()  # painted: the first window is on screen
-            print("shown", flush=True)
-            app.quit()
-
-        QTimer.singleShot(0, shown)
-    if not args.dealer:
-        _ask_login(table)  # its Station menu (end shift, accounts) first ...
-    _add_station_menu(table, store)  # ... then Station setup in the same menu
-    if setup != remembered:
-        table.controller.remember_setup(setup)  # e.g. --game: queued after the store opens
-    try:
-        return int(app.exec())
-    finally:
-        table.close()
-        log.info("dealer-assist stopped")
-        stop_routing_qt_messages()
-        if app_log is not None:
-            app_log.stop()
-
-
 def station_socket(args: argparse.Namespace, cfg: StationConfig | None) -> Path | None:
     """The station service's socket this screen is a client of: ``--socket``, else
     $DEALER_ASSIST_SOCKET, else the station's on a configured station; None: no service
-    (a development run on an embedded store, tests)."""
+    (this account's own service is started)."""
     from dealer_assist.service.client import SOCKET_ENV, STATION_SOCKET
 
     given = getattr(args, "socket", None) or os.environ.get(SOCKET_ENV)
@@ -468,7 +256,7 @@ def build_client_screen(link: Any, cfg: StationConfig | None, socket_path: Path,
                         areas=int(header.get("areas") or setup.areas))
         setup, _ = usable_setup(setup)
         controller.setup = setup
-    window = DealerWindow(controller, sim_panel=None)
+    window = DealerWindow(controller)
     table_name = str(info.get("table") or "")
     shown = cfg if cfg is not None else (StationConfig(table=table_name) if table_name else None)
     window.setWindowTitle(station_title(shown, simulated))
@@ -556,20 +344,3 @@ def _run_client_window(args: argparse.Namespace, cfg: StationConfig | None, sock
         window.close()
         log.info("dealer-assist stopped")
         stop_logging()
-
-
-def _add_station_menu(table: Table, store: Path) -> None:
-    """Station > Station setup… (behind the supervisor PIN; ui/dealer/station_setup.py)."""
-    from ui.dealer.station_setup import add_station_action
-
-    add_station_action(table.window, table.controller, table.station, store)
-
-
-def _ask_login(table: Table) -> None:
-    """The dealer's shift starts with a log-in; a new store first enrols a supervisor (ui.common.accounts)."""
-    from ui.common.accounts import Shifts
-
-    shifts = Shifts(table.controller, table.window)
-    shifts.title = lambda name: station_title(table.station, table.sim is not None, name or "nobody logged in")
-    table.shifts = shifts
-    shifts.start()

@@ -348,7 +348,7 @@ class SplitWagerDialog(ScreenDialog):
 
 
 class DealerWindow(QMainWindow):
-    def __init__(self, controller: TableController, *, sim_panel: QWidget | None = None) -> None:
+    def __init__(self, controller: TableController) -> None:
         super().__init__()
         self.controller = controller
         self.setWindowTitle("Dealer Assist")
@@ -463,9 +463,6 @@ class DealerWindow(QMainWindow):
             hidden.hide()  # shown when there is something to show: the window never opens too tall
 
         outer.addWidget(self._reports_bar())
-        if sim_panel is not None:
-            outer.addWidget(sim_panel)
-        self.sim_panel = sim_panel
         from ui.common.about import add_about_action  # Help > About: version, licence, games
 
         self.about_action = add_about_action(self)

@@ -8,7 +8,6 @@ window's state. The ranges come from the engine's game data (2.1 decks, Appendix
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
-from pathlib import Path
 
 from PySide6.QtWidgets import (
     QComboBox,
@@ -23,39 +22,16 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_assist.engine.table_setup import (
-    SETUP_AUDIT_KIND,
     SetupError,
     TableSetup,
-    default_setup,
     exact_limits,
     limits_clause,
-    read_setup,
     setup_problem,
 )
 from dealer_assist.games import GAMES
-from dealer_assist.store import Store, StoreError, default_db_path
 from ui.common.dialog_keys import enter_submits
 from ui.common.screen_fit import ScreenDialog
 from ui.common.table_view import BET_NAMES
-
-
-def remembered_setup(db: str | None, repairs: list[str] | None = None) -> TableSetup:
-    """The last setup recorded in the table's store (read-only; the default if none); what
-    could not be kept of it is added to ``repairs`` (e.g. a limit in fractions of a cent, 3.6)."""
-    path = Path(db) if db else default_db_path()
-    if not path.exists():
-        return default_setup()
-    try:
-        with Store.open_readonly(path) as store:
-            entries = store.audit_entries(kind=SETUP_AUDIT_KIND)
-    except (StoreError, OSError):
-        return default_setup()
-    if not entries:
-        return default_setup()
-    setup, dropped = read_setup(entries[-1].detail)
-    if repairs is not None:
-        repairs.extend(dropped)
-    return setup
 
 
 class SetupDialog(ScreenDialog):

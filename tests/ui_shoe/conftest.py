@@ -1,3 +1,0 @@
-import os
-
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
