@@ -109,10 +109,9 @@ class Taps:
                 raise TapRefused(f"timed out waiting for {what}")
 
     def settle(self) -> None:
-        """Every accepted event on disk and the screen refreshed."""
+        """The screen refreshed (the service recorded every accepted input before it answered)."""
         from PySide6.QtWidgets import QApplication
 
-        self.wait(lambda: self.c.unacknowledged == 0, "the store")
         for _ in range(3):
             QApplication.processEvents()
 

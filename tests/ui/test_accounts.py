@@ -280,18 +280,6 @@ def test_review_gate_refuses_a_store_without_a_supervisor(tmp_path: Path) -> Non
         raise AssertionError("the gate opened on a store without a supervisor")
 
 
-def test_dealer_option_skips_the_log_in_only_in_a_development_run(
-        tmp_path: Path, capsys: Any, monkeypatch: Any) -> None:
-    from dealer_assist.cli import main as cli_main
-
-    monkeypatch.delenv("DEALER_ASSIST_DEV", raising=False)
-    assert cli_main(["--dealer", "ann", "--db", str(tmp_path / "t.db")]) == 2
-    err = capsys.readouterr().err
-    assert "--dealer skips the log-in and is for development runs only" in err
-    assert "DEALER_ASSIST_DEV" not in err  # the refusal never tells how to skip the log-in
-    assert not (tmp_path / "t.db").exists()
-
-
 def test_a_void_is_written_with_its_approval_and_its_result(make_table: MakeTable) -> None:
     # Ace Race: alice's wager, no more bets, two cards; the supervisor voids the round
     # (5.1). The void, its settle output (every wager returned) and the use of sue's

@@ -98,28 +98,33 @@ print(json.dumps({"exit": status, **seen}))
 
 
 def test_simulated_run_says_so_in_title_and_status(tmp_path: Path) -> None:
-    """The real start-up path (config lookup, lock, log, window), in its own process."""
+    """The real start-up path with no configuration (the account's station service on the
+    simulated shoe, then the screen as its client), in its own process."""
     import json
     import os
     import subprocess
     import sys
 
-    env = {k: v for k, v in os.environ.items() if k != station.CONFIG_ENV}
+    env = {k: v for k, v in os.environ.items()
+           if k not in (station.CONFIG_ENV, "DEALER_ASSIST_DEV", "DEALER_ASSIST_SOCKET")}
     env.update(QT_QPA_PLATFORM="offscreen", HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
-               DEALER_ASSIST_DEV="1")  # --dealer: a development run
+               XDG_DATA_HOME=str(tmp_path / "data"), XDG_RUNTIME_DIR=str(tmp_path / "run"))
+    (tmp_path / "run").mkdir(mode=0o700)
     if Path("/etc/dealer-assist/station.toml").exists():
         raise AssertionError("this test expects a machine without /etc/dealer-assist/station.toml")
-    done = subprocess.run([sys.executable, "-c", LOOK, "--db", str(tmp_path / "table.db"), "--dealer", "ann",
-                           "--exit-after-show"], cwd=Path(__file__).resolve().parents[2], env=env,
+    done = subprocess.run([sys.executable, "-c", LOOK, "--exit-after-show"],
+                          cwd=Path(__file__).resolve().parents[2], env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     seen = json.loads(done.stdout.splitlines()[-1])
     assert seen["exit"] == 0
-    assert seen["title"] == "Dealer Assist \u2014 SIMULATED SHOE \u2014 demonstration, not a live table \u2014 ann"
-    assert seen["status"].startswith("SIMULATED SHOE")
-    assert f"store {tmp_path / 'table.db'}" in seen["status"] and "no station configuration" in seen["status"]
+    # nobody has logged in yet (the first start enrols the supervisor)
+    assert seen["title"].startswith("Dealer Assist \u2014 SIMULATED SHOE \u2014 demonstration, not a live table")
+    sock = tmp_path / "run" / "dealer-assist" / "station.sock"
+    assert seen["status"] == f"SIMULATED SHOE \u00b7 station service {sock} \u00b7 no station configuration (development)"
+    assert (tmp_path / "data" / "dealer-assist" / "table.db").exists()  # the service's store, the account's
     log = tmp_path / "state" / "dealer-assist" / "log" / "dealer-assist.log"
-    assert "dealer-assist started" in log.read_text() and "shoe simulated" in log.read_text()
+    assert f"screen connected to the station service {sock}" in log.read_text()
 
 
 def test_configured_station_runs_its_shoe_and_store(tmp_path: Path) -> None:

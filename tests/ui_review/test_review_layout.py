@@ -38,8 +38,8 @@ def test_the_replay_of_the_heaviest_round_is_readable_at_every_size(tmp_path: Pa
     run("star_elements", (1366, 768), tmp_path / "shots", check=lambda _step, _window: None,
         db_dir=str(tmp_path), keep=tmp_path / "kept")
     path = tmp_path / "kept" / "screens.db"
-    with Store.open(path, pin_cost=TEST_PIN_COST) as store:
-        store.create_user("sue", SUE_PIN, roles=["supervisor"], actor="test")
+    with Store.open(path, pin_cost=TEST_PIN_COST) as store:  # sue, the local station's supervisor
+        assert store.check_pin("sue", SUE_PIN, role="supervisor").reason == ""
     result = run_walk(["review", str(path)], tmp_path)
     assert "error" not in result, (result.get("error"), result.get("problems"), result.get("stderr"))
     assert sum("ReplayWindow" in o for o in result["opened"]) == 3  # the full-screen replay on each

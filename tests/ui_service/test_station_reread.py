@@ -17,11 +17,11 @@ from dealer_assist.engine.table_setup import default_setup
 from dealer_assist.service.client import ServiceError
 from tests.service.conftest import Station
 from ui.common.service_link import ServiceLink
+from ui.dealer.controller import TableController
 from ui.dealer.main_window import DealerWindow
-from ui.dealer.station_controller import StationController
 
 
-def cards(controller: StationController) -> list[str]:
+def cards(controller: TableController) -> list[str]:
     return [e["card"] for e in controller.events if e["type"] == "card"]
 
 
@@ -29,7 +29,7 @@ def test_the_station_screen_shows_reread_for_an_unread_card_and_the_service_take
         qtbot: Any, station: Any) -> None:
     s: Station = station("10S 9H QD 8C")
     link = ServiceLink(s.socket)
-    controller = StationController(default_setup(), link)
+    controller = TableController(default_setup(), link)
     window = DealerWindow(controller)
     qtbot.addWidget(window)
     try:
@@ -41,7 +41,7 @@ def test_the_station_screen_shows_reread_for_an_unread_card_and_the_service_take
             link.ask("change_pin", name="ann", old_pin="730418", new_pin="246813")
             link.ask("login", name="ann", pin="246813")
         controller.start_shift("ann")
-        controller.open_store(None)
+        controller.read_state()
         window.show()
         status = window.shoe_status
         assert controller.place_wager("p1", "main", 10, 1), controller.last_refusal
@@ -82,7 +82,7 @@ def test_the_station_screen_asks_a_supervisors_pin_to_key_in_an_unread_card(qtbo
     name and PIN (the card came out unread), and the service places it: the dealer's card."""
     s: Station = station("10S 9H QD 8C")
     link = ServiceLink(s.socket)
-    controller = StationController(default_setup(), link)
+    controller = TableController(default_setup(), link)
     window = DealerWindow(controller)
     qtbot.addWidget(window)
     try:
@@ -94,7 +94,7 @@ def test_the_station_screen_asks_a_supervisors_pin_to_key_in_an_unread_card(qtbo
             link.ask("change_pin", name="ann", old_pin="730418", new_pin="246813")
             link.ask("login", name="ann", pin="246813")
         controller.start_shift("ann")
-        controller.open_store(None)
+        controller.read_state()
         window.show()
         status = window.shoe_status
         assert controller.place_wager("p1", "main", 10, 1), controller.last_refusal

@@ -18,17 +18,17 @@ from dealer_assist.engine.transcript import parse_event, round_output
 from dealer_assist.service.client import ServiceError
 from tests.service.conftest import Station
 from ui.common.service_link import ServiceLink
-from ui.dealer.station_controller import StationController
+from ui.dealer.controller import TableController
 
 
-def cards(controller: StationController) -> int:
+def cards(controller: TableController) -> int:
     return sum(1 for e in controller.events if e["type"] == "card")
 
 
 def test_the_screen_never_draws_an_older_state_and_applies_only_the_new_events(qtbot: Any, station: Any) -> None:
     s: Station = station("10S 9H QD 8C")
     link = ServiceLink(s.socket)
-    controller = StationController(default_setup(), link)
+    controller = TableController(default_setup(), link)
     try:
         approval = link.ask("enrol", name="sue", pin="482913")["approval"]
         link.ask("add_account", name="ann", new_pin="730418", roles=["dealer"], approval=approval)
@@ -38,7 +38,7 @@ def test_the_screen_never_draws_an_older_state_and_applies_only_the_new_events(q
             link.ask("change_pin", name="ann", old_pin="730418", new_pin="246813")
             link.ask("login", name="ann", pin="246813")
         controller.start_shift("ann")
-        controller.open_store(None)
+        controller.read_state()
         assert controller.betting
         drawn: list[tuple[bool, int]] = []  # (betting, events) each time the screen would redraw
         controller.changed.connect(lambda: drawn.append((controller.betting, len(controller.events))))

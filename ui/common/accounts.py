@@ -398,17 +398,15 @@ class AccountsDialog(ScreenDialog):
 class Shifts:
     """The dealer's screen's accounts flow: enrol, log in, end a shift, the accounts dialog.
 
-    ``controller`` is the table controller (its store worker, its ``start_shift``);
+    ``controller`` is the table controller (its link's jobs, its ``start_shift``);
     ``window`` the dealer's window the dialogs belong to.
     """
 
     def __init__(self, controller: Any, window: QMainWindow, jobs: Any = None) -> None:
         self.controller = controller
         self.window = window
-        # the store's (an embedded screen) or the service's (ui.common.service_link.ServiceJobs)
-        if jobs is None:  # a station's screen: its controller's link to the service
-            jobs = getattr(controller, "jobs", None) or StoreJobs(controller.store_worker, lambda: controller.store)
-        self.jobs = jobs
+        # the service's (ui.common.service_link.ServiceJobs): the controller's link, unless given
+        self.jobs = jobs if jobs is not None else controller.jobs
         self.dialog: QDialog | None = None  # the one open now (tests look at it)
         self.dealer: str | None = None
         # the window title for the dealer logged in (None: nobody); ui/dealer/app.py puts the

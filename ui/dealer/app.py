@@ -229,7 +229,7 @@ def station_socket(args: argparse.Namespace, cfg: StationConfig | None) -> Path 
 class ClientScreen:
     """The dealer's screen as a client of the station service (the tests look at it)."""
 
-    controller: Any  # ui.dealer.station_controller.StationController
+    controller: Any  # ui.dealer.controller.TableController
     window: Any
     shifts: Any = None
 
@@ -242,14 +242,14 @@ def build_client_screen(link: Any, cfg: StationConfig | None, socket_path: Path,
 
     from dealer_assist.engine.table_setup import default_setup
     from ui.common.accounts import Shifts
+    from ui.dealer.controller import TableController
     from ui.dealer.main_window import DealerWindow
-    from ui.dealer.station_controller import StationController
 
     info = link.client.station
     simulated = bool(info.get("simulated"))
     setup = setup_from_station(default_setup(), cfg, game)
-    controller = StationController(setup, link)
-    controller.open_store(None)  # the service's state, its set-up included
+    controller = TableController(setup, link)
+    controller.read_state()  # the service's state, its set-up included
     header = controller.config
     if header.get("game") and not isinstance(controller.service_state.get("setup"), dict):
         setup = replace(setup, game=str(header["game"]), decks=int(header.get("decks", setup.decks)),

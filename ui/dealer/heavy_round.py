@@ -267,8 +267,7 @@ def play(app: Any, window: Any, c: Any, sim: Any, setup: Any, shooter: Shooter,
     through the controller and the simulated shoe; ``after_event(what)`` after every event
     is on disk (and shown)."""
     def done(what: str) -> None:
-        if after_event is not None:
-            wait(app, lambda: c.unacknowledged == 0, "the store")
+        if after_event is not None:  # the service answered: the event is recorded
             shooter.settle(0.05)
             after_event(what)
 
@@ -284,7 +283,7 @@ def play(app: Any, window: Any, c: Any, sim: Any, setup: Any, shooter: Shooter,
     shots = {"offers": False, "split": False}
     insured: set[str] = set()
     for _ in range(600):
-        wait(app, lambda: c.unacknowledged == 0, "the store")
+        app.processEvents()
         rnd = c.current
         if c.concluded:
             break
@@ -321,7 +320,6 @@ def play(app: Any, window: Any, c: Any, sim: Any, setup: Any, shooter: Shooter,
             if not c.decide(fields.pop("action"), followers=followers, **fields):
                 raise SystemExit(f"decision refused: {c.last_refusal}")
             done(f"decision {exp.area}/{exp.hand}")
-    wait(app, lambda: c.unacknowledged == 0, "the store")
     if not shots["split"]:
         shooter.shot("3_play")
     shooter.shot("4_settled")

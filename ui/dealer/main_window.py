@@ -43,7 +43,6 @@ from dealer_assist.engine.events import (
 )
 from dealer_assist.engine.irregularities import shoe_notices
 from dealer_assist.engine.table_setup import TableSetup
-from dealer_assist.store import StoreError
 from ui.common.amount_keypad import AmountKeypad
 from ui.common.cards import DropTarget, card_label
 from ui.common.collector import collect_now
@@ -710,28 +709,7 @@ class DealerWindow(QMainWindow):
 
     def request_review(self) -> None:
         """The pit supervisor's review of this table's store, behind the supervisor PIN (issue 9)."""
-        store = self.controller.store
-        socket = self.controller.review_socket
-        if store is None and socket is not None:  # a station: the service's copy of its store
-            self._review_from_service(socket)
-            return
-        if store is None:
-            self.show_refusal("no store is open to review")
-            return
-
-        def approved(name: str, approval: int | None) -> None:
-            from ui.review.app import open_review  # the review loads only when asked for
-
-            try:
-                self.review_window = open_review(store.path, self, supervisor=name)
-            except StoreError as exc:
-                self.show_refusal(f"the review cannot open the store: {exc}")
-                return
-            fill_screen(self.review_window)
-
-        self.pin_dialog = ask_supervisor(self, self.controller, "review", "Review rounds",
-                                         "Supervisor PIN required to open the review", approved)
-        self.pin_dialog.open()
+        self._review_from_service(self.controller.review_socket)  # the service's copy of its store
 
     def _review_from_service(self, socket: Path) -> None:
         """The review of the station's store: the supervisor's PIN goes to the service, which
@@ -1108,7 +1086,7 @@ class DealerWindow(QMainWindow):
         notices = [text for _, text in shoe_notices(c.rnd)] if c.rnd is not None else []
         cut = c.rules.clause("cut_card") if c.rnd is not None and c.rules.has("cut_card") else None
         self.shoe_status.show_info(c.shoe, remaining, notices, cut)
-        self.shoe_status.show_hold(c.hold_text, len(c.held_cards), c.hold_unread, actions=bool(c.hold_reason))
+        self.shoe_status.show_hold(c.hold_text, c.queued, c.hold_unread, actions=bool(c.hold_reason))
         self.prompt.setVisible(c.stray_card is None and not self.shoe_status.banner_shown())
 
     def _toggle_recall(self, on: bool) -> None:
