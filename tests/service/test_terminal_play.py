@@ -26,6 +26,7 @@ import dealer_assist.service.station as st
 from dealer_assist.engine.table_setup import TableSetup, setup_to_json
 from dealer_assist.service.client import ServiceClient, ServiceError
 from dealer_assist.service.terminal_client import TerminalConnection, TerminalError
+from dealer_assist.store.common import StoreError
 from tests.service.conftest import make_shoe, wait_connected
 from tests.service.test_terminals import ROOT, SUE, TerminalStation, add_code, cli, paired
 
@@ -483,3 +484,69 @@ def test_the_dealers_wager_for_a_paired_seat_is_placed_from_its_credits(
                                                                                       ("t1", 25)]
     t1.close()
     t2.close()
+
+
+def test_a_restart_between_a_rounds_end_and_its_payment_pays_each_meter_once(
+        electronic: Callable[..., TerminalStation], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The service stops after the round's settlement is recorded and before its results are
+    paid to the meters (the payment's write fails: the seam where a kill leaves the store);
+    started again, it pays each seat's net result once, and a further restart pays nothing
+    more (1.1.10: buy-ins - cash-outs + net results = meters)."""
+    # Cards: Player 10S, Dealer 9H, Player 6D: hard 16 against 9 (3.7). t1 (main 10) hits:
+    # 4C -> 20, stands; t2 (main 20) stands on 16. The dealer draws 8C: 17, stands (3.19).
+    # t1: 20 beats 17, +10 (4.5.2); t2: 16 under 17, -20 (4.6.1). Meters (1000 bought
+    # each): t1 1000 + 10 = 1010, t2 1000 - 20 = 980.
+    table = electronic("10S 9H 6D 4C 8C", credited=("t1", "t2"))
+    screen = table.dealer()
+    t1, t2 = paired(table, "t1", tmp_path / "t1"), paired(table, "t2", tmp_path / "t2")
+    assert table.running is not None
+    store = table.running.store
+
+    def killed(*args: Any, **kwargs: Any) -> Any:
+        raise StoreError("the service was killed before the round's results were paid")
+
+    monkeypatch.setattr(store, "pay_results", killed)
+    t1.request("wager", bet="main", amount=10)
+    t2.request("wager", bet="main", amount=20)
+    screen.request("no_more_bets")
+    table.deal(screen, 3)
+    t2.request("decide", action="stand")
+    t1.request("decide", action="hit")
+    table.deal(screen, 1)
+    t1.request("decide", action="stand")
+    table.deal(screen, 1)
+    state = until(screen, lambda s: s["concluded"])
+    round_id = state["round_id"]
+    assert state["output"]["net"] == {"t1": 10, "t2": -20}
+    # the seam: the round is settled on record, its results not paid to the meters
+    (recorded,) = store.list_rounds(limit=1)
+    assert recorded.id == round_id and recorded.status == "settled"
+    assert store.audit_entries(round_id=round_id, kind="meter_result") == []
+    assert store.meters() == {"t1": 1000, "t2": 1000}
+    for c in (t1, t2):
+        c.close()
+
+    def paid_once() -> None:
+        assert table.running is not None
+        again = table.running.store
+        assert sorted((e.detail["seat"], e.detail["amount"])
+                      for e in again.audit_entries(round_id=round_id, kind="meter_result")) == [("t1", 10),
+                                                                                                ("t2", -20)]
+        assert again.meters() == {"t1": 1010, "t2": 980}
+        assert again.reconcile_credits() == ""
+
+    table.stop()
+    table.start()
+    wait_connected(table)
+    paid_once()
+    back = TerminalConnection("127.0.0.1", table.port, tmp_path / "t1")
+    assert back.request("seat")["meter"] == 1010 and back.request("seat")["last_round"]["round_id"] == round_id
+    back.close()
+    table.stop()  # and once more: nothing is paid twice
+    table.start()
+    wait_connected(table)
+    paid_once()
+    t1 = TerminalConnection("127.0.0.1", table.port, tmp_path / "t1")  # the next round's bets open (3.1)
+    view = t1.request("seat")
+    assert (view["meter"], view["betting"], view["last_round"]["net"]) == (1010, True, {"t1": 10})
+    t1.close()
