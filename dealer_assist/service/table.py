@@ -242,6 +242,9 @@ class TableService:
         # (decision_clock.py; its thread started by start_clock)
         self.clock = DecisionClock(self.decision_time_out, self.log)
         self.terminal_links: dict[str, int] = {}  # seat -> its terminal connections now (terminal_server.py)
+        # the seats a terminal is paired to now (terminal_server.py sets it from the station's
+        # CA; none without a terminal endpoint): their wagers are placed from credits (1.1.10)
+        self.paired_seats: Callable[[], set[str]] = set
         self.interrupted: set[str] = set()  # seats whose terminal dropped and is not back (5.9)
         self.pending_seats: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {}  # at the last change
         self.state_at_change: TableState | None = None  # the state told at the last change (op seat cuts it)
@@ -1312,7 +1315,10 @@ class TableService:
         actor = f"dealer:{client.dealer}"
         event = parse_event({k: v for k, v in args.items() if k != "type"} | {"type": kind})
         player = args.get("player")
-        if isinstance(player, str) and player in self.meters and self.session.round.rules.shared_hand:
+        if isinstance(player, str) and self.session.round.rules.shared_hand and (
+                player in self.meters or (kind == "wager" and player in self.paired_seats())):
+            # 1.1.10: a seat with credits, or with a paired terminal (its wagers are placed from
+            # the credits bought at it: none bought, none placed), plays from its meter
             self._from_meter(player, kind, args, event, actor)
             return
         self._record(self.session.apply(event), actor)
@@ -1441,10 +1447,12 @@ class TableService:
         if self.slip_by_terminal:
             own = [e for e in self.session.slip if getattr(e, "player", None) in self.slip_by_terminal]
             slip = own + [e for e in slip if getattr(e, "player", None) not in self.slip_by_terminal]
-        metered = set(self.meters) if self.session.round.rules.shared_hand else set()
+        metered = (set(self.meters) | self.paired_seats()) if self.session.round.rules.shared_hand else set()
         for seat in sorted({str(getattr(e, "player", "")) for e in slip} & metered):
             placed = sum((getattr(e, "amount", ZERO) for e in slip if getattr(e, "player", None) == seat), ZERO)
-            if placed > self.meters[seat]:
+            if seat not in self.meters and placed:  # a paired terminal's seat that bought no credits (1.1.10)
+                raise refused(f"seat {seat} has no credits: buy credits at its terminal first (1.1.10)", "1.1.10")
+            if placed > self.meters.get(seat, ZERO):
                 raise refused(f"seat {seat}'s meter holds {self.meters[seat]}: wagers of {placed} need more "
                               "credits (1.1.10)", "1.1.10")
         self.session.set_slip(slip)

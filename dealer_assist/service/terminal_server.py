@@ -127,6 +127,7 @@ class TerminalServer:
             t = threading.Thread(target=self._accept, args=(sock, ctx, serve), name="terminal-accept", daemon=True)
             t.start()
             self.threads.append(t)
+        self.service.paired_seats = self.paired_seats  # 1.1.10: their wagers are placed from credits
         # a terminal hears that the table changed (never another seat's data): it asks for its view
         previous = self.service.notify
 
@@ -136,6 +137,14 @@ class TerminalServer:
 
         self.service.notify = both
         self.log.info("terminals on %s:%s (pairing on %s)", self.host, self.port, self.pair_port)
+
+    def paired_seats(self) -> set[str]:
+        """The seats a terminal is paired to now (none if the list cannot be read: logged)."""
+        try:
+            return {p.seat for p in self.ca.paired()}
+        except PairingError as exc:
+            self.log.error("the paired terminals cannot be read: %s", exc)
+            return set()
 
     def _listen_pair(self, port: int) -> tuple[socket.socket, socket.socket]:
         """The endpoint on ``port`` and pairing on the next (terminal_client pairs on port + 1);

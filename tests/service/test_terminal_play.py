@@ -24,8 +24,9 @@ import pytest
 
 import dealer_assist.service.station as st
 from dealer_assist.engine.table_setup import TableSetup, setup_to_json
-from dealer_assist.service.client import ServiceClient
+from dealer_assist.service.client import ServiceClient, ServiceError
 from dealer_assist.service.terminal_client import TerminalConnection, TerminalError
+from dealer_assist.store.common import StoreError
 from tests.service.conftest import make_shoe, wait_connected
 from tests.service.test_terminals import ROOT, SUE, TerminalStation, add_code, cli, paired
 
@@ -438,3 +439,114 @@ def test_a_seat_the_dealer_wagered_for_keeps_its_time_though_its_terminal_is_dow
     assert clock is not None and clock.seconds_left() > 0 and of_type(state, "timeout") == []
     screen.request("decide", player="t1", action="stand")
     assert of_type(screen.request("state"), "decision") == [{"type": "decision", "player": "t1", "action": "stand"}]
+
+
+def test_the_dealers_wager_for_a_paired_seat_is_placed_from_its_credits(
+        electronic: Callable[..., TerminalStation], tmp_path: Path) -> None:
+    """1.1.10: a seat with a paired terminal plays from its credit meter, also when the dealer's
+    screen enters its wager (op ``wager``, or the slip the screen sends at "No more bets",
+    ``set_slip``): none bought, none placed; the refusal names 1.1.10 and leaves the round as
+    it was. A seat with no terminal still plays as cash."""
+    # t1: paired, no credits. t2: paired, 30 bought. t3: a terminal seat of the set-up with no
+    # terminal paired and no credits: cash, as before.
+    table = electronic("10S 9H 6D", credited=())
+    screen = table.dealer()
+    t1, t2 = paired(table, "t1", tmp_path / "t1"), paired(table, "t2", tmp_path / "t2")
+    screen.request("buy_in", seat="t2", amount=30, pin=SUE)
+    before = screen.request("state")
+    for op, args in (("wager", {"player": "t1", "bet": "main", "amount": 10}),
+                     ("set_slip", {"wagers": [{"player": "t1", "bet": "main", "amount": 10}]}),
+                     ("set_slip", {"wagers": [{"player": "t3", "bet": "main", "amount": 10},
+                                              {"player": "t1", "bet": "main", "amount": 5}]})):
+        with pytest.raises(ServiceError) as refused:
+            screen.request(op, **args)
+        assert refused.value.code == "refused" and refused.value.clause == "1.1.10", refused.value.message
+        assert refused.value.message == "seat t1 has no credits: buy credits at its terminal first (1.1.10)"
+        unchanged(screen, before)
+    # t2 holds 30: a wager of 40 is short, by either op (1.1.10)
+    for op, args in (("wager", {"player": "t2", "bet": "main", "amount": 40}),
+                     ("set_slip", {"wagers": [{"player": "t2", "bet": "main", "amount": 40}]})):
+        with pytest.raises(ServiceError) as short:
+            screen.request(op, **args)
+        assert short.value.clause == "1.1.10" and "meter holds 30" in short.value.message
+        unchanged(screen, before)
+    assert t1.request("seat")["meter"] is None and t2.request("seat")["meter"] == 30
+
+    # t3 has no terminal: its wager plays as cash (no meter); t2's 20 comes off its meter: 30 - 20 = 10
+    screen.request("set_slip", wagers=[{"player": "t3", "bet": "main", "amount": 10},
+                                       {"player": "t2", "bet": "main", "amount": 20}])
+    assert t2.request("seat")["meter"] == 10
+    # t1 bought 100 at the dealer's screen: the dealer's wager of 25 for it is placed from it: 75
+    screen.request("buy_in", seat="t1", amount=100, pin=SUE)
+    screen.request("wager", player="t1", bet="main", amount=25)
+    assert t1.request("seat")["meter"] == 75
+    assert [(e["player"], e["amount"]) for e in screen.request("state")["slip"]] == [("t3", 10), ("t2", 20),
+                                                                                      ("t1", 25)]
+    t1.close()
+    t2.close()
+
+
+def test_a_restart_between_a_rounds_end_and_its_payment_pays_each_meter_once(
+        electronic: Callable[..., TerminalStation], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The service stops after the round's settlement is recorded and before its results are
+    paid to the meters (the payment's write fails: the seam where a kill leaves the store);
+    started again, it pays each seat's net result once, and a further restart pays nothing
+    more (1.1.10: buy-ins - cash-outs + net results = meters)."""
+    # Cards: Player 10S, Dealer 9H, Player 6D: hard 16 against 9 (3.7). t1 (main 10) hits:
+    # 4C -> 20, stands; t2 (main 20) stands on 16. The dealer draws 8C: 17, stands (3.19).
+    # t1: 20 beats 17, +10 (4.5.2); t2: 16 under 17, -20 (4.6.1). Meters (1000 bought
+    # each): t1 1000 + 10 = 1010, t2 1000 - 20 = 980.
+    table = electronic("10S 9H 6D 4C 8C", credited=("t1", "t2"))
+    screen = table.dealer()
+    t1, t2 = paired(table, "t1", tmp_path / "t1"), paired(table, "t2", tmp_path / "t2")
+    assert table.running is not None
+    store = table.running.store
+
+    def killed(*args: Any, **kwargs: Any) -> Any:
+        raise StoreError("the service was killed before the round's results were paid")
+
+    monkeypatch.setattr(store, "pay_results", killed)
+    t1.request("wager", bet="main", amount=10)
+    t2.request("wager", bet="main", amount=20)
+    screen.request("no_more_bets")
+    table.deal(screen, 3)
+    t2.request("decide", action="stand")
+    t1.request("decide", action="hit")
+    table.deal(screen, 1)
+    t1.request("decide", action="stand")
+    table.deal(screen, 1)
+    state = until(screen, lambda s: s["concluded"])
+    round_id = state["round_id"]
+    assert state["output"]["net"] == {"t1": 10, "t2": -20}
+    # the seam: the round is settled on record, its results not paid to the meters
+    (recorded,) = store.list_rounds(limit=1)
+    assert recorded.id == round_id and recorded.status == "settled"
+    assert store.audit_entries(round_id=round_id, kind="meter_result") == []
+    assert store.meters() == {"t1": 1000, "t2": 1000}
+    for c in (t1, t2):
+        c.close()
+
+    def paid_once() -> None:
+        assert table.running is not None
+        again = table.running.store
+        assert sorted((e.detail["seat"], e.detail["amount"])
+                      for e in again.audit_entries(round_id=round_id, kind="meter_result")) == [("t1", 10),
+                                                                                                ("t2", -20)]
+        assert again.meters() == {"t1": 1010, "t2": 980}
+        assert again.reconcile_credits() == ""
+
+    table.stop()
+    table.start()
+    wait_connected(table)
+    paid_once()
+    back = TerminalConnection("127.0.0.1", table.port, tmp_path / "t1")
+    assert back.request("seat")["meter"] == 1010 and back.request("seat")["last_round"]["round_id"] == round_id
+    back.close()
+    table.stop()  # and once more: nothing is paid twice
+    table.start()
+    wait_connected(table)
+    paid_once()
+    t1 = TerminalConnection("127.0.0.1", table.port, tmp_path / "t1")  # the next round's bets open (3.1)
+    view = t1.request("seat")
+    assert (view["meter"], view["betting"], view["last_round"]["net"]) == (1010, True, {"t1": 10})
+    t1.close()
