@@ -194,6 +194,45 @@ def test_layers_point_down_only() -> None:
     assert upward_imports(graph) == []
 
 
+# The one table host (issue 33): the dealer's screen opens neither the store nor the shoe.
+# Its modules never import the store's writer, the shoe's driver or the station's shoe
+# attachment; only the local station (the service in the process, for the screen's tests,
+# benchmark and screenshots) and the benchmark's simulated shoe reach hardware/.
+SCREEN_MAY_NOT_IMPORT = ("dealer_assist.store", "hardware.driver", "hardware.station", "hardware.codecs",
+                         "hardware.events", "ui.common.worker")
+SCREEN_HARDWARE_ALLOWED = {"ui.dealer.local_station": {"hardware.local_station", "hardware.simulator"},
+                           "ui.dealer.bench": {"hardware.simulator"},
+                           "ui.dealer.app": {"hardware.commands"}}  # --sim-cards' file read before the service starts
+
+
+def screen_reaches(graph: dict[str, set[str]]) -> list[str]:
+    """``src -> dst`` for every module of ui/dealer importing the store, the shoe or a thread
+    of its own, or hardware/ beyond what it is allowed."""
+    out = []
+    for src in sorted(m for m in graph if m.startswith("ui.dealer")):
+        for dst in sorted(graph[src]):
+            if dst == "dealer_assist.store" and src == "ui.dealer.controller":
+                continue  # PinCheck, the service's answer to a PIN (a value, no store)
+            if dst.startswith(SCREEN_MAY_NOT_IMPORT) or (
+                    dst.startswith("hardware") and dst not in SCREEN_HARDWARE_ALLOWED.get(src, set())):
+                out.append(f"{src} -> {dst}")
+    return out
+
+
+def test_the_dealers_screen_opens_neither_the_store_nor_the_shoe() -> None:
+    trees = modules()
+    known = set(trees)
+    graph = {name: imports_of(name, tree, known) for name, tree in trees.items()}
+    assert screen_reaches(graph) == []
+    # the check checks: the in-process host as it was imported the store, the driver's
+    # events and its worker thread
+    was = {"ui.dealer.controller": {"dealer_assist.store", "hardware.events", "ui.common.worker"},
+           "ui.dealer.app": {"hardware.driver", "hardware.simulator"}}
+    assert screen_reaches(was) == ["ui.dealer.app -> hardware.driver", "ui.dealer.app -> hardware.simulator",
+                                   "ui.dealer.controller -> hardware.events",
+                                   "ui.dealer.controller -> ui.common.worker"]
+
+
 # ---------------------------------------------------------------------- the checks check
 def test_the_layer_check_finds_an_upward_import() -> None:
     graph = {"dealer_assist.base.cards": {"dealer_assist.engine.events"},

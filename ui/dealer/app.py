@@ -27,13 +27,12 @@ from typing import Any
 import ui.common.qtfix  # noqa: F401  (first: keeps PySide6 6.12 from aborting CPython 3.11)
 from dealer_assist.cli.common import fail, no_display, whole_number
 from dealer_assist.engine.table_setup import TableSetup, usable_setup
+from dealer_assist.service import station
 from dealer_assist.service.ops import Op
 from dealer_assist.service.station import StationConfig
-from hardware.codecs import CODEC_NAMES
-from hardware.driver import DEFAULT_BAUD
 from ui.common.collector import collect_between_rounds, collect_on_gui_thread_only
 
-CODECS = CODEC_NAMES  # da1 (CRC-16), da1-xor (earlier firmware's 8-bit XOR), beetek
+CODECS = station.CODECS  # da1 (CRC-16), da1-xor (earlier firmware's 8-bit XOR), beetek
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -41,7 +40,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="the station configuration (default: $DEALER_ASSIST_CONFIG, else the site's station.toml)")
     parser.add_argument("--shoe", metavar="PORT", help="serial port of the card-reading shoe (default: the configured one, else simulated)")
     parser.add_argument("--codec", choices=CODECS, help="the shoe's wire format (default: the configured one, else da1; da1-xor for shoes of earlier firmware)")
-    parser.add_argument("--baud", type=whole_number(50, 4_000_000), help=f"serial speed (default: the configured one, else {DEFAULT_BAUD})")
+    parser.add_argument("--baud", type=whole_number(50, 4_000_000), help=f"serial speed (default: the configured one, else {station.DEFAULT_BAUD})")
     parser.add_argument("--game", help="game for this session (overrides the configuration and the remembered setup)")
     parser.add_argument("--sim-cards", metavar="FILE", help="simulated shoe: fixed card order (cards separated by spaces)")
     parser.add_argument("--sim-seed", type=whole_number(0), help="simulated shoe: shuffle seed")
@@ -162,7 +161,7 @@ def _run_with_private_service(args: argparse.Namespace) -> int:
     if args.sim_seed is not None:
         extra += ["--sim-seed", str(args.sim_seed)]
     if args.shoe:  # a real shoe on this account's service (a technician's check, a development run)
-        extra += ["--shoe", args.shoe, "--codec", args.codec or "da1", "--baud", str(args.baud or DEFAULT_BAUD)]
+        extra += ["--shoe", args.shoe, "--codec", args.codec or "da1", "--baud", str(args.baud or station.DEFAULT_BAUD)]
     if args.game:
         extra += ["--game", args.game]
     if args.floor:
