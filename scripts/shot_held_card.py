@@ -34,7 +34,6 @@ def main() -> int:
     args = parser.parse_args()
     w, _, h = args.size.partition("x")
     size = (int(w), int(h))
-    os.environ.setdefault("DEALER_ASSIST_DEV", "1")
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "table.db"
         child = subprocess.Popen(

@@ -367,7 +367,6 @@ def main() -> int:
     size = (int(w), int(h))
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={screen_config(size, tmp)}"
-        os.environ.setdefault("DEALER_ASSIST_DEV", "1")
         from PySide6.QtCore import QtMsgType, qInstallMessageHandler
         from PySide6.QtWidgets import QApplication
 

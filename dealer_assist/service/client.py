@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from dealer_assist.service.protocol import (
+    ROUND_TOLD,
     LineReader,
     ProtocolError,
     apply_round_delta,
@@ -50,6 +51,8 @@ class ServiceClient:
         self.path = Path(path)
         self.on_notify = on_notify
         self.timeout_s = timeout_s
+        self.bytes_in = 0  # every line read, newlines counted (the benchmark's bytes per card)
+        self.notice_bytes = 0  # of which notifications
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.sock.settimeout(timeout_s)  # a service still starting: never a connect that hangs
         try:
@@ -102,7 +105,13 @@ class ServiceClient:
 
     def _read(self) -> dict[str, Any] | None:
         line = self.reader.read_line()
-        return None if line is None else decode(line)
+        if line is None:
+            return None
+        self.bytes_in += len(line) + 1
+        message = decode(line)
+        if "notify" in message:
+            self.notice_bytes += len(line) + 1
+        return message
 
     def _read_loop(self) -> None:
         try:
@@ -203,10 +212,23 @@ class ServiceClient:
             raise ServiceError("internal", f"no answer from the station service to {op}")
         reply = box[0]
         if reply.get("ok"):
-            return reply.get("result"), int(reply["notices"])
+            result = reply.get("result")
+            if isinstance(result, dict) and set(result) == {ROUND_TOLD}:
+                result = self.round_at(int(result[ROUND_TOLD]))
+            return result, int(reply["notices"])
         error = reply.get("error") or {}
         raise ServiceError(str(error.get("code", "internal")), str(error.get("message", "")), error.get("clause"),
                            str(error.get("reason") or ""))
+
+    def round_at(self, version: int) -> dict[str, Any]:
+        """The round of ``version`` or newer, which the service told before its reply (the
+        reader thread applied it before it handed over the reply); a snapshot when this
+        client does not hold it (notifications missed, a snapshot under way)."""
+        held = self.round
+        if held is not None and int(held.get("version") or 0) >= version:
+            return dict(held)
+        state = self.request("state")
+        return dict(state) if isinstance(state, dict) else {}
 
     def close(self) -> None:
         try:

@@ -79,6 +79,12 @@ def decode(line: bytes) -> dict[str, Any]:
     return value
 
 
+# A table op's reply to a client that asked for deltas: ``{"round_version": V}``. The service
+# told that client the round of version V (its ``round`` notification) before this reply, so
+# the whole state is not sent a second time; ServiceClient answers with the round it holds.
+ROUND_TOLD = "round_version"
+
+
 def hello(client: str, *, deltas: bool = False) -> dict[str, Any]:
     """The client's hello; ``deltas``: its ``round`` notifications as :func:`round_delta`s."""
     message: dict[str, Any] = {"hello": NAME, "protocol": PROTOCOL, "client": client}

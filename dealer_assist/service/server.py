@@ -273,6 +273,7 @@ class StationServer:
                 return
             conn = _Connection(sock, Client(peer.account, kind, uid=peer.uid))
             conn.deltas = said.get("round") == "delta"
+            conn.client.round_told = conn.deltas  # its table ops answered with the version told
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO,
                             int(SEND_TIMEOUT_S).to_bytes(8, "little") + b"\0" * 8)
             conn.send(service_hello(self.service.station, peer.account))

@@ -105,7 +105,7 @@ from dealer_assist.service.ops import (
 )
 from dealer_assist.service.ops import AddAccountRequest as AddAccount
 from dealer_assist.service.pins import PinWorker, RefusalSummary, Throttle, Verified
-from dealer_assist.service.protocol import ProtocolError
+from dealer_assist.service.protocol import ROUND_TOLD, ProtocolError
 from dealer_assist.service.resume import RESUME_NAME, ResumeTokens
 from dealer_assist.service.review_token import (
     REVIEW_NAME,
@@ -164,6 +164,9 @@ class Client:
     pass_fd: int | None = None  # a descriptor the server sends with the reply (op snapshot), then closes
     uid: int = -1  # the peer's uid (SO_PEERCRED): the per-peer PIN throttle, root's op root_unlock
     seat: str | None = None  # a player terminal's seat, from its certificate (terminal_server.py)
+    # its hello asked for the round as deltas: a table op's reply is the version it was told
+    # just before (protocol.ROUND_TOLD), not the whole state a second time
+    round_told: bool = False
 
 
 def refused(message: str, clause: str | None = None) -> ProtocolError:
@@ -1299,7 +1302,9 @@ class TableService:
         self._changed()
         if client.kind == "terminal" and client.seat is not None:
             return self.seat_reply(client.seat)
-        return self.state()
+        if client.round_told:  # the ``round`` notification of this change goes to it first
+            return {ROUND_TOLD: self.version}
+        return self.state_at_change if self.state_at_change is not None else self.state()
 
     # ------------------------------------------------------------------ table ops (ops.py)
     @handler(Op.REFER, Permission.DEALER, ReferRequest, TableState, table=True)

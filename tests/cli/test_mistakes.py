@@ -225,7 +225,7 @@ def test_gui_without_a_display(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["--db", "/no/such/dir/table.db"], ["no directory /no/such/dir"]),
+        (["--db", "/no/such/dir/table.db"], ["unrecognized arguments: --db"]),  # issue 33: no embedded table
         (["--baud", "0"], ["--baud", "from 50"]),
         (["--game", "baccarat"], ["baccarat"]),
         (["--sim-seed", "-3"], ["--sim-seed"]),
@@ -234,8 +234,8 @@ def test_gui_without_a_display(tmp_path: Path) -> None:
     ],
 )
 def test_gui_mistakes(tmp_path: Path, args: list[str], words: list[str]) -> None:
-    one_error(run(*args, "--dealer", "ann", "--exit-after-show", QT_QPA_PLATFORM="offscreen",
-                  HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path / "data"), DEALER_ASSIST_DEV="1"), *words)
+    one_error(run(*args, "--exit-after-show", QT_QPA_PLATFORM="offscreen",
+                  HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path / "data"), XDG_RUNTIME_DIR=str(tmp_path)), *words)
     assert not Path("/no/such/dir").exists()
 
 

@@ -164,6 +164,65 @@ def test_the_states_version_grows_with_each_change_told(station: Any) -> None:
     assert told[-1] == watcher.round == watcher.request("state")
 
 
+def test_a_table_ops_reply_is_the_version_told_not_the_state_again(station: Any) -> None:
+    # issue 33 build 4: the service tells every screen the change (its round notification,
+    # protocol.round_delta) before it answers, so a screen's table op is answered with the
+    # version told, a few bytes, where it was the whole state a second time; ServiceClient
+    # returns the round it holds, which is the service's state
+    import socket as sockets
+
+    from dealer_assist.service.protocol import ROUND_TOLD, LineReader, decode, encode, hello
+
+    s: Station = station("10S 9H QD 8C")
+    c = s.dealer()
+    wait_connected(s)
+    reply = c.request("face_up")  # a table op through ServiceClient: the whole round
+    assert reply == c.request("state") and reply["face_up_next"] is True
+    raw = sockets.socket(sockets.AF_UNIX, sockets.SOCK_STREAM)
+    raw.connect(str(s.socket))
+    try:
+        reader = LineReader(raw)
+        raw.sendall(encode(hello("screen", deltas=True)))
+        assert "station" in decode(reader.read_line() or b"")
+        raw.sendall(encode({"id": 1, "op": "login", "args": {"name": "ann", "pin": "730418"}}))
+        lines = []
+        while not lines or "id" not in lines[-1]:
+            lines.append(decode(reader.read_line() or b""))
+        raw.sendall(encode({"id": 2, "op": "face_up", "args": {}}))
+        lines = []
+        while not lines or lines[-1].get("id") != 2:
+            lines.append(decode(reader.read_line() or b""))
+        answer = lines[-1]
+        assert answer["ok"] and answer["result"] == {ROUND_TOLD: answer["result"][ROUND_TOLD]}
+        told = [m for m in lines if m.get("notify") == "round"]
+        # the change's notification came first, of the version the reply names
+        assert told and told[-1]["data"]["version"] == answer["result"][ROUND_TOLD]
+        # a client that did not ask for deltas is answered with the whole state, as before
+        old = sockets.socket(sockets.AF_UNIX, sockets.SOCK_STREAM)
+        old.connect(str(s.socket))
+        try:
+            old_reader = LineReader(old)
+            old.sendall(encode(hello("screen")))
+            decode(old_reader.read_line() or b"")
+            old.sendall(encode({"id": 1, "op": "login", "args": {"name": "ann", "pin": "730418"}}))
+            while "id" not in decode(old_reader.read_line() or b""):
+                pass
+            old.sendall(encode({"id": 2, "op": "face_up", "args": {}}))
+            message = decode(old_reader.read_line() or b"")
+            while message.get("id") != 2:
+                message = decode(old_reader.read_line() or b"")
+            assert message["ok"] and message["result"]["version"] >= answer["result"][ROUND_TOLD]
+            assert "events" in message["result"] and "expect" in message["result"]
+        finally:
+            old.close()
+    finally:
+        raw.close()
+    # a ServiceClient that holds no round (none told yet) takes a snapshot for the answer
+    fresh = s.client()
+    fresh.round = None
+    assert fresh.round_at(0) == fresh.request("state")
+
+
 # ------------------------------------------------------------------ the screen names no op by a string
 CALLS = ("request", "request_counted", "ask", "_run")
 

@@ -173,7 +173,7 @@ def test_dealer_is_refused_on_a_configured_station(accounts: Path) -> None:
     config = accounts / "station.toml"
     config.write_text('[table]\nname = "BJ-07"\n', encoding="utf-8")
     env = {**_env(), "DEALER_ASSIST_CONFIG": str(config), "DEALER_ASSIST_DEV": "1", "QT_QPA_PLATFORM": "offscreen"}
-    done = subprocess.run(_as(DEALER, accounts / "shim", [sys.executable, "-m", "dealer_assist", "--dealer", "ann"]),
+    done = subprocess.run(_as(DEALER, accounts / "shim", [sys.executable, "-m", "dealer_assist"]),
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode != 0
     assert "development runs only" in done.stderr and str(config) in done.stderr

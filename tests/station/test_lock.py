@@ -59,16 +59,29 @@ def test_lock_is_free_once_the_holder_ends(tmp_path: Path, holder: subprocess.Po
         assert lock.path.read_text() == f"{os.getpid()} {station.account_name()}\n"
 
 
-def test_second_dealer_screen_refuses_to_start(tmp_path: Path, holder: subprocess.Popen[str]) -> None:
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path),
-           "XDG_STATE_HOME": str(tmp_path / "state"), "DEALER_ASSIST_CONFIG": "",
-           "DEALER_ASSIST_DEV": "1"}  # --dealer: a development run
-    env.pop("DEALER_ASSIST_CONFIG")
-    done = subprocess.run([sys.executable, "-m", "dealer_assist", "--db", str(tmp_path / "table.db"),
-                           "--dealer", "ann", "--exit-after-show"],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+def test_second_dealer_screen_refuses_to_start(tmp_path: Path) -> None:
+    # another Dealer Assist holds the account's store (the one `dealer-assist` with no
+    # configuration gives its own station service): the service refuses to start, naming the
+    # holder, and so does the screen; the store is not touched
+    store = tmp_path / "data" / "dealer-assist" / "table.db"
+    store.parent.mkdir(parents=True)
+    proc = subprocess.Popen([sys.executable, "-c", HOLDER, str(store)], cwd=ROOT,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline() == "held\n"
+        env = {k: v for k, v in os.environ.items() if k not in ("DEALER_ASSIST_CONFIG", "DEALER_ASSIST_DEV",
+                                                                 "DEALER_ASSIST_SOCKET")}
+        env.update(QT_QPA_PLATFORM="offscreen", HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
+                   XDG_DATA_HOME=str(tmp_path / "data"), XDG_RUNTIME_DIR=str(tmp_path / "run"))
+        (tmp_path / "run").mkdir(mode=0o700)
+        done = subprocess.run([sys.executable, "-m", "dealer_assist", "--exit-after-show"],
+                              cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    finally:
+        assert proc.stdin is not None
+        proc.stdin.close()
+        proc.wait(timeout=30)
     assert done.returncode == 1
     assert "shown" not in done.stdout
     assert done.stderr.startswith("error: ")
-    assert f"PID {holder.pid}" in done.stderr and "in use by another Dealer Assist" in done.stderr
-    assert not (tmp_path / "table.db").exists()  # the store was not touched
+    assert f"PID {proc.pid}" in done.stderr and "in use by another Dealer Assist" in done.stderr
+    assert not store.exists()  # the store was not touched

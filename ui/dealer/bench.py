@@ -70,6 +70,13 @@ def _rss_of(pid: int) -> float:
     return float("nan")
 
 
+def _cpu_of(pid: int) -> float:
+    """Seconds of CPU (user + system) process ``pid`` has used, all its threads."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+        fields = stat.read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
 class _Bench(QObject):
     """Plays rounds on the GUI thread, one step per event loop turn, and times each card.
 
@@ -327,11 +334,15 @@ def station_latency_and_memory(cards: int, rounds: int, *, size: tuple[int, int]
             watchdog.start()
             rss_start, service_start = _rss_mb(), _rss_of(service.pid)
             bench.service_pid = service.pid
+            cpu_start = (_cpu_of(service.pid), time.process_time())
+            bytes_start = (link.client.bytes_in, link.client.notice_bytes)
             bench.progress = time.monotonic()
             bench.step()
             app.exec()
             watchdog.stop()
             CardFace.first_paint_listener = None
+            cpu = (_cpu_of(service.pid) - cpu_start[0], time.process_time() - cpu_start[1])
+            received = (link.client.bytes_in - bytes_start[0], link.client.notice_bytes - bytes_start[1])
         finally:
             if table is not None:
                 table.controller.close()
@@ -348,6 +359,7 @@ def station_latency_and_memory(cards: int, rounds: int, *, size: tuple[int, int]
         "screen": bench.screen, "cards": len(lat), "median_ms": statistics.median(lat), "p99_ms": _p99(lat),
         "max_ms": lat[-1], "rounds": bench.rounds, "rss_start_mb": rss_start, "rss": bench.rss,
         "service_rss_start_mb": service_start, "service_rss": bench.service_rss,
+        "service_cpu_s": cpu[0], "screen_cpu_s": cpu[1], "bytes_in": received[0], "notice_bytes": received[1],
     }
 
 
@@ -411,6 +423,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {what} ({len(wall)}): {share_from} -> painted median {statistics.median(wall):.1f} ms, "
                   f"p99 {_p99(wall):.1f} ms, max {wall[-1]:.1f} ms; GUI thread CPU median "
                   f"{statistics.median(cpu):.1f} ms, p99 {_p99(cpu):.1f} ms, max {cpu[-1]:.1f} ms")
+    cards = result["cards"]
+    print(f"per card dealt ({cards} cards, the whole round's traffic and work divided by them): the service "
+          f"{result['service_cpu_s'] * 1e3 / cards:.1f} ms CPU, the screen's process "
+          f"{result['screen_cpu_s'] * 1e3 / cards:.1f} ms CPU; the screen received {result['bytes_in'] / cards:,.0f} "
+          f"bytes ({result['notice_bytes'] / cards:,.0f} of them notifications)")
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     rss = result["rss"]
     print(f"memory: {result['rss_start_mb']:.1f} MB before the first round; "
