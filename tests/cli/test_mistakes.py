@@ -218,8 +218,9 @@ def test_review_missing_store(tmp_path: Path) -> None:
 # ----------------------------------------------------------------------------- gui
 def test_gui_without_a_display(tmp_path: Path) -> None:
     """subprocess: as above, for the dealer's screen."""
-    one_error(run_process("--db", str(tmp_path / "t.db"), display=False), "no display")
-    assert not (tmp_path / "t.db").exists()
+    one_error(run_process(display=False, HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path / "data"),
+                          XDG_RUNTIME_DIR=str(tmp_path)), "no display")
+    assert not (tmp_path / "data").exists()  # no service started, no store made
 
 
 @pytest.mark.parametrize(
