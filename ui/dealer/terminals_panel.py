@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import (
     QFrame,
@@ -100,6 +100,7 @@ class TerminalsPanel(QWidget):
         self.links = TerminalLinks()
         self.override_buttons: dict[str, QPushButton] = {}  # read-only terminals' supervisor's override
         self.states: dict[str, QLabel] = {}  # each paired terminal's state line
+        self.tags: dict[str, QLabel] = {}  # each paired terminal's TERMINAL / OVERRIDE tag
         self.seconds = seconds
         self.deadlines: dict[str, int] = {}  # terminal -> seconds left
         self.buttons: dict[tuple[str, str], QPushButton] = {}  # the open choices of the chosen terminal
@@ -154,6 +155,7 @@ class TerminalsPanel(QWidget):
         self.countdowns = {}
         self.override_buttons = {}
         self.states = {}
+        self.tags = {}
         exp = rnd.expectation()
         pending = {p["player"]: p for p in exp.pending} if exp.kind == "decisions" else {}
         for name in list(self.deadlines):
@@ -209,11 +211,20 @@ class TerminalsPanel(QWidget):
                          for w in wagers)
         if terminal.even_money:
             sides = f"{sides} EVEN MONEY".strip()
-        title = f"{terminal.player.upper()}  {money(terminal.main)}"
+        title = QHBoxLayout()
+        title.setContentsMargins(0, 0, 0, 0)
+        title.addWidget(_label(f"{terminal.player.upper()}  {money(terminal.main)}", 17, True), 1)
         if paired:  # whose decisions these are: the terminal's, or the dealer's on a supervisor's word
             who = self.links.overrides.get(seat)
-            title += f"   OVERRIDE ({who})" if who else "   TERMINAL"
-        layout.addWidget(_label(title, 17, True))
+            up = seat in self.links.linked
+            tag = _label(f"OVERRIDE \u00b7 {who}" if who else "TERMINAL" if up else "DOWN (5.9)", 11, True)
+            tag.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            tag.setStyleSheet(f"color: {'#b3e5fc' if up and not who else '#ff8a80'};")
+            tag.setToolTip(f"supervisor {who} overrode this terminal: the dealer enters its decisions this round"
+                           if who else "its player decides at the terminal (3.17)")
+            self.tags[seat] = tag
+            title.addWidget(tag, 1)
+        layout.addLayout(title)
         if sides:
             layout.addWidget(_label(sides, 12))
         hands = list(terminal.hands)
@@ -237,7 +248,7 @@ class TerminalsPanel(QWidget):
             layout.addWidget(hand_label)
         layout.addStretch(1)
         if pending is not None:
-            where = "at its terminal: " if read_only else ""
+            where = "terminal: " if read_only else ""
             countdown = _label(self._countdown_text(pending["hand"], self.deadlines[terminal.player], where), 14, True)
             countdown.setStyleSheet("color: #ffd600;")
             countdown.setProperty("hand", pending["hand"])
@@ -248,19 +259,18 @@ class TerminalsPanel(QWidget):
             status = _label(self._terminal_state(terminal, paired, net), 13, paired)
         if paired:
             self.states[seat] = status
-        row = QHBoxLayout()
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(status, 1)
-        if read_only and in_play:  # a terminal that cannot be used: a supervisor's override (3.17)
+        if status.text():
+            layout.addWidget(status)
+        # a terminal that cannot be used while its hands are still to decide: a supervisor's override (3.17)
+        if read_only and in_play and not terminal.resolved and not terminal.default_strategy:
             button = QPushButton("Override (PIN)")
             button.setProperty("role", "danger")
+            button.setStyleSheet(f"font-size: {px(14)}px; min-height: {px(34)}px; padding: 0px {px(8)}px;")
             button.setToolTip(f"{seat}'s terminal cannot be used: with a supervisor's PIN the dealer enters "
                               "its decisions this round (3.17)")
             button.clicked.connect(lambda _=False, s=seat: self._override(s))
             self.override_buttons[seat] = button
-            row.addWidget(button)
-        if status.text() or read_only and in_play:
-            layout.addLayout(row)
+            layout.addWidget(button, 0, Qt.AlignmentFlag.AlignRight)
         if net is not None and (pending is None):
             words = pay_words(net, "push") if net else "RETURN / even"
             result = _label(words, 17, True)
@@ -317,7 +327,7 @@ class TerminalsPanel(QWidget):
 
     @staticmethod
     def _countdown_text(hand: int, seconds: int, where: str = "") -> str:
-        return f"H{hand}: deciding {where}{seconds} s left" if where else f"H{hand}: {seconds} s left"
+        return f"H{hand} {where}{seconds} s left" if where else f"H{hand}: {seconds} s left"
 
     def _tick(self) -> None:
         expired = []
