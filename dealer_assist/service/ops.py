@@ -22,7 +22,7 @@ from typing import Any, NotRequired, TypedDict, TypeVar
 from dealer_assist.service.protocol import ProtocolError
 
 __all__ = [
-    "INPUT_EVENTS", "REGISTRY", "SUPERVISED_EVENTS", "Credential", "Entry", "Op", "Permission", "ShoeCountReply", "TableState", "check_complete", "check_fields",
+    "INPUT_EVENTS", "REGISTRY", "SUPERVISED_EVENTS", "Credential", "Entry", "Op", "Permission", "ShoeCountReply", "TableState", "TerminalOverrideRequest", "check_complete", "check_fields",
     "handler", "ops_table",
 ]
 
@@ -77,6 +77,7 @@ class Op(enum.StrEnum):
     SHOE_COUNT = "shoe_count"
     BUY_IN = "buy_in"
     CASH_OUT = "cash_out"
+    TERMINAL_OVERRIDE = "terminal_override"
 
 
 # The inputs that are transcript events, by op: the op names the event's type, the client
@@ -260,6 +261,15 @@ class BuyInRequest(TypedDict, total=False):
     approval: int | None
 
 
+class TerminalOverrideRequest(TypedDict, total=False):
+    """A supervisor's override of a seat's Player Terminal that cannot be used: its `seat`, a
+    supervisor's PIN (`pin`) or approval (`override`)."""
+
+    seat: str
+    pin: Credential
+    approval: int | None
+
+
 class SetTableRequest(TypedDict, total=False):
     setup: dict[str, Any]
     pin: Credential
@@ -321,6 +331,9 @@ class TableState(TypedDict):
     face_up_next: bool  # 5.5 reported: the next card out of the shoe was face up
     taken_back: str  # the last take-back (op take_back) in words, e.g. "stand by p1"
     clocks: dict[str, int]  # Electronic: each pending seat's seconds left to decide (3.17), as the service counts  # the last rounds taken off the table, newest first: {"round": id, **settle output}
+    paired: list[str]  # Electronic: the seats paired to a Player Terminal: their players decide there (3.9, 3.17)
+    linked: list[str]  # of them, the seats whose terminal is connected now (one that is not: 5.9)
+    overrides: dict[str, str]  # seat -> the supervisor whose override lets the dealer enter its decisions this round
     enrol_code_needed: NotRequired[bool]  # op state only: this connection's enrolment needs root's code
 
 

@@ -96,6 +96,7 @@ from dealer_assist.service.ops import (
     SupervisedRequest,
     TableState,
     TakeBackRequest,
+    TerminalOverrideRequest,
     TokenRequest,
     UnlockRequest,
     UserRow,
@@ -139,6 +140,9 @@ SHOE_LOADED_KIND = "shoe_loaded"  # a shuffle (the shoe's LOADED frame): {replac
 REREAD_ASKED_KIND = "card_reread_asked"  # the dealer puts the unread card through the reader again (5.1)
 REREAD_KIND = "card_reread"  # the unread card, read again: {card, seq: its frame, frame: the reading's}
 INTERRUPTED_KIND = "terminal_interrupted"  # 5.9.1: a dropped terminal's seat played by the default decision
+# a supervisor's override of a Player Terminal that cannot be used: the dealer enters its seat's
+# decisions this round (3.17: otherwise the player decides at the terminal)
+OVERRIDE_KIND = "terminal_override"
 CLOCK_ACTOR = "service:decision_clock"  # who records a time-out the service's clock ran out (3.18)
 SETUP_FIELDS = ("game", "decks", "areas", "limits", "seated", "terminals", "decision_seconds", "chips")
 DECISION_SECONDS = (5, 120)  # Electronic's decision time, as the set-up dialog offers it
@@ -249,6 +253,9 @@ class TableService:
         # CA; none without a terminal endpoint): their wagers are placed from credits (1.1.10)
         self.paired_seats: Callable[[], set[str]] = set
         self.interrupted: set[str] = set()  # seats whose terminal dropped and is not back (5.9)
+        # seat -> the supervisor whose override (op terminal_override) lets the dealer enter its
+        # decisions this round: its terminal cannot be used; cleared when the next round opens
+        self.overrides: dict[str, str] = {}
         self.pending_seats: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {}  # at the last change
         self.state_at_change: TableState | None = None  # the state told at the last change (op seat cuts it)
         self.slip_by_terminal: set[str] = set()  # seats whose wagers (this round) their terminal placed
@@ -669,6 +676,7 @@ class TableService:
     def state(self) -> TableState:
         rnd = self.session.round
         exp = rnd.expectation()
+        paired = sorted(self.paired_seats()) if rnd.rules.shared_hand else []
         return {
             "version": self.version,
             "refused": self.refused, "store_error": self.store_error,
@@ -693,6 +701,11 @@ class TableService:
             "recall": list(self.recall),
             "clocks": self._clocks_now(),
             "taken_back": self.taken_back,
+            # Electronic: the seats paired to a Player Terminal (their players decide there,
+            # 3.17), those whose terminal is connected now, the supervisors' overrides this round
+            "paired": paired,
+            "linked": sorted(s for s in self.terminal_links if s in paired),
+            "overrides": {s: who for s, who in sorted(self.overrides.items()) if s in paired},
         }
 
     def _clocks_now(self) -> dict[str, int]:
@@ -825,9 +838,10 @@ class TableService:
         """A terminal of ``seat`` connected (terminal_server.py): it decides for itself again."""
         with self.lock:
             self.terminal_links[seat] = self.terminal_links.get(seat, 0) + 1
-            if seat in self.interrupted:
-                self.interrupted.discard(seat)
-                self._set_clocks()
+            self.interrupted.discard(seat)
+            if self.terminal_links[seat] == 1:  # the screens show it up again
+                self._changed()
+        self.tell_screens()
 
     def terminal_left(self, seat: str) -> None:
         """A terminal of ``seat`` disconnected; its seat's last one gone, the seat is
@@ -840,7 +854,8 @@ class TableService:
                 return
             self.terminal_links.pop(seat, None)
             self.interrupted.add(seat)
-            self._set_clocks()
+            self._changed()  # its clock (5.9.1), and the screens show it down
+        self.tell_screens()
 
     # ------------------------------------------------------------------ ops
     def handle(self, client: Client, op: str, args: dict[str, Any]) -> Any:
@@ -1319,6 +1334,8 @@ class TableService:
         """An input the dealer gives: the op names the event's type, the client never does."""
         actor = f"dealer:{client.dealer}"
         event = parse_event({k: v for k, v in args.items() if k != "type"} | {"type": kind})
+        if kind == "decision":
+            self._dealer_may_decide(event)
         player = args.get("player")
         if isinstance(player, str) and self.session.round.rules.shared_hand and (
                 player in self.meters or (kind == "wager" and player in self.paired_seats())):
@@ -1327,6 +1344,19 @@ class TableService:
             self._from_meter(player, kind, args, event, actor)
             return
         self._record(self.session.apply(event), actor)
+
+    def _dealer_may_decide(self, event: Event) -> None:
+        """Electronic: a seat paired to a Player Terminal decides there (1.1.10, 3.9, 3.17); the
+        dealer enters its decisions only after a supervisor's override of that terminal (op
+        terminal_override) this round. Refused before the engine sees the decision."""
+        if not self.session.round.rules.shared_hand:
+            return
+        named = {str(getattr(event, "player", None))} | {str(p) for p, _ in getattr(event, "followers", ())}
+        for seat in sorted(named & self.paired_seats()):
+            if seat not in self.overrides:
+                raise refused(f"seat {seat}'s player decides at its own Player Terminal (1.1.10): the dealer "
+                              "enters its decisions only after a supervisor's override of a terminal that "
+                              "cannot be used (3.17)", "3.17")
 
     def _terminal_input(self, client: Client, args: dict[str, Any], kind: str) -> None:
         """An input a player terminal gives for its own seat (1.1.10), as the dealer's screen
@@ -1632,6 +1662,7 @@ class TableService:
         self.session.new_round()
         self.round_id = None
         self.slip_by_terminal = set()
+        self.overrides = {}  # a terminal's override is for one round
         self.restored = False
 
     @handler(Op.BUY_IN, Permission.DEALER_OR_TERMINAL, BuyInRequest, TableState, table=True, during_referral=True,
@@ -1649,6 +1680,35 @@ class TableService:
         self.meters[seat] = after
         self.log.info("seat %s bought %s of credits (supervisor %s): its meter on record %s", seat, amount, user,
                       after)
+
+    @handler(Op.TERMINAL_OVERRIDE, Permission.SUPERVISOR, TerminalOverrideRequest, TableState, table=True)
+    def _op_terminal_override(self, client: Client, args: dict[str, Any]) -> None:
+        """A supervisor's override of `seat`'s Player Terminal that cannot be used (a broken
+        screen): with a supervisor's PIN (`pin`) or approval (`override`), audited
+        `terminal_override`; the dealer then enters that seat's decisions until the round ends
+        (otherwise refused naming 3.17). Refused for a seat with no terminal paired, and for one
+        whose terminal went down after its wager was accepted (the default decision, 5.9.1)."""
+        seat = str(args.get("seat", ""))
+        paired = self.paired_seats()
+        if not self.session.round.rules.shared_hand:
+            raise refused("player terminals play Electronic Blackjack only: this table plays "
+                          f"{self.session.round.rules.name} (1.1.10)", "1.1.10")
+        if seat not in paired:
+            raise refused(f"seat {seat!r} has no Player Terminal paired: the dealer enters its decisions "
+                          "as it is (1.1.10)", "1.1.10")
+        if seat in self.overrides:
+            raise refused(f"seat {seat}'s terminal is overridden already this round (supervisor "
+                          f"{self.overrides[seat]}) (3.17)", "3.17")
+        if seat in self._down():
+            clause = self.session.round.rules.clause("power_failure.accepted")
+            raise refused(f"seat {seat}'s terminal went down after its wager was accepted: the default "
+                          f"decision applies ({clause})", clause)
+        approval, user = self._approval(client, args, "override", self.round_id)
+        self.store.add_audit(OVERRIDE_KIND, actor=f"supervisor:{user}", round_id=self.round_id,
+                             detail={"seat": seat, "approval": approval, "dealer": client.dealer, "rule": "3.17"})
+        self.overrides[seat] = user
+        self.log.warning("significant event: supervisor %s overrode seat %s's terminal: the dealer enters its "
+                         "decisions this round", user, seat)
 
     def _buy_in_args(self, client: Client, args: dict[str, Any]) -> tuple[str, Decimal]:
         """A buy-in's seat and amount, or its refusal (1.1.10)."""

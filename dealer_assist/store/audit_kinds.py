@@ -68,6 +68,8 @@ AUDIT_KINDS: dict[str, AuditKind] = _kinds(
     ("key_card", "approvals", "keying a card approved"),
     ("setup", "approvals", "a set-up change approved"),
     ("buy_in", "approvals", "a buy-in of a player terminal's credits approved (1.1.10)"),
+    ("terminal_override", "approvals", "a supervisor's override of a Player Terminal that cannot be used: the dealer "
+     "enters its seat's decisions this round (1.1.10, 3.17)"),
     ("supervisor_decision", "approvals", "the shift manager's decision on a referred round"),
     ("authority_used", "approvals", "an approval used by the event it authorised", True),
     ("approval_refused", "approvals", "a supervisor's PIN refused for an approval"),

@@ -87,7 +87,8 @@ def test_no_table_op_before_a_log_in_and_no_pin_checked_for_nobody(station: Any)
     rows = len(s.running.store.audit_entries())
     needs_dealer = [e for e in REGISTRY.values() if e.permission in (Permission.DEALER, Permission.SUPERVISOR,
                                                                      Permission.DEALER_OR_TERMINAL)]
-    assert len(needs_dealer) == 29  # wager, decide, withdraw, buy_in (issue 38), place_next, reread (issue 33)
+    # wager, decide, withdraw, buy_in, terminal_override (issue 38), place_next, reread (issue 33)
+    assert len(needs_dealer) == 30
     for entry in needs_dealer:
         args: dict[str, Any] = {"pin": BOB} if entry.open_fields or "pin" in entry.fields else {}
         assert _code(nobody, entry.op, **args) == "auth", entry.op
@@ -103,6 +104,7 @@ SUPERVISOR_ARGS: dict[Op, dict[str, Any]] = {
     Op.CORRECT: {"index": 0, "to": "dealer"},
     Op.SET_ASIDE: {},
     Op.SET_TABLE: {"setup": {"game": "lucky8", "decks": 8}},
+    Op.TERMINAL_OVERRIDE: {"seat": "t1"},
 }
 SUPERVISOR_PIN_ARGS: dict[Op, dict[str, Any]] = {
     Op.UNLOCK: {"name": "bob"},
@@ -125,8 +127,9 @@ def test_a_dealer_cannot_call_a_supervisors_op_without_a_supervisors_pin(station
     before = c.request("state")
     users = [(u["username"], u["roles"], u["disabled"], u["must_change"]) for u in c.request("users")]
     for op, args in SUPERVISOR_ARGS.items():
-        # set_aside with no card waiting is refused before any PIN is asked (nothing to set aside)
-        answers = ("pin", "refused") if op is Op.SET_ASIDE else ("pin",)
+        # set_aside with no card waiting is refused before any PIN is asked (nothing to set aside);
+        # terminal_override at a table with no Player Terminals too (1.1.10)
+        answers = ("pin", "refused") if op in (Op.SET_ASIDE, Op.TERMINAL_OVERRIDE) else ("pin",)
         assert _code(c, op, **args) in answers, op
         assert _code(c, op, **args, pin=ANN) in answers, op  # the dealer's own PIN is no supervisor's
     for op, args in SUPERVISOR_PIN_ARGS.items():

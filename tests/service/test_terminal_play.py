@@ -422,7 +422,8 @@ def test_a_screens_slip_keeps_the_wagers_terminals_placed(electronic: Callable[.
 def test_a_seat_the_dealer_wagered_for_keeps_its_time_though_its_terminal_is_down(
         electronic: Callable[..., TerminalStation], tmp_path: Path) -> None:
     """5.9.1 is about a wager accepted at the terminal: a seat whose wager the dealer's screen
-    placed is decided there, on its clock, whether or not its terminal is up."""
+    placed is decided there (after a supervisor's override of its terminal), on its clock,
+    whether or not its terminal is up."""
     table = electronic("10S 9H 6D", decision_seconds=120)
     assert table.running is not None
     screen = table.dealer()
@@ -437,6 +438,8 @@ def test_a_seat_the_dealer_wagered_for_keeps_its_time_though_its_terminal_is_dow
     state = table.deal(screen, 3)
     clock = service.clock.get("t1")
     assert clock is not None and clock.seconds_left() > 0 and of_type(state, "timeout") == []
+    # the dealer enters t1's decision once a supervisor overrode its terminal (issue 38 build 5, 3.17)
+    screen.request("terminal_override", seat="t1", pin=SUE)
     screen.request("decide", player="t1", action="stand")
     assert of_type(screen.request("state"), "decision") == [{"type": "decision", "player": "t1", "action": "stand"}]
 

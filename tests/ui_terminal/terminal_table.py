@@ -66,6 +66,11 @@ class TerminalTable:
         self.link.start()
         return self.window
 
+    def override(self) -> None:
+        """A supervisor's override of t1's terminal for this round: the dealer's screen may then
+        enter t1's decisions (issue 38 build 5; otherwise refused naming 3.17)."""
+        self.screen.request("terminal_override", seat=SEAT, pin=SUE)
+
     def deal(self, count: int) -> dict[str, Any]:
         """``count`` cards out of the shoe, taken by the service (tests/service/conftest.py)."""
         return self.station.deal(self.screen, count)

@@ -85,6 +85,7 @@ def test_the_window_follows_a_round_the_service_deals(qtbot: Any, table: Termina
         assert not spot.isEnabled()  # 3.2: no bet now
     assert not any(b.isEnabled() for b in w.chips.buttons.values())
 
+    table.override()  # the dealer's screen enters t1's decision (a supervisor's override, 3.17)
     table.screen.request("decide", player=SEAT, action="stand", hand=1)
     qtbot.waitUntil(lambda: not w.hands.options, timeout=15000)
     assert spot_texts(table)["royal_match"][2] == "LOSE \u22125"  # 10S QD: no two suited cards (4.3)
@@ -171,6 +172,7 @@ def test_controls_are_for_a_finger_and_nothing_overlaps_at_three_sizes(qtbot: An
             table.deal(3)
             qtbot.waitUntil(lambda: bool(w.hands.options), timeout=15000)
         elif phase == "settled":
+            table.override()
             table.screen.request("decide", player=SEAT, action="stand", hand=1)
             table.deal(1)
             qtbot.waitUntil(lambda: bool(table.controller.view.get("concluded")), timeout=15000)
@@ -273,6 +275,7 @@ def test_a_split_shows_each_hand_and_its_result(qtbot: Any, tmp_path: Path) -> N
         w = t.open_window((1024, 768))
         t.deal(3)
         qtbot.waitUntil(lambda: "split" in w.hands.options, timeout=15000)
+        t.override()  # the dealer's screen enters t1's decisions (a supervisor's override, 3.17)
         t.screen.request("decide", player=SEAT, action="split", hand=1)
         t.deal(1)
         qtbot.waitUntil(lambda: w.hands.prompt.text() == "Your decision on hand 1 (3.9)"

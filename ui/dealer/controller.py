@@ -119,6 +119,12 @@ class TableController(QObject):
         self.events: list[dict[str, Any]] = []
         self.recall: list[dict[str, Any]] = []  # the last rounds' settle output, newest first
         self.clocks: dict[str, int] | None = None  # the service's decision clocks (3.17); None: none
+        # Electronic, as the service says: the seats paired to a Player Terminal (their players
+        # decide there, 3.17), those whose terminal is connected now, and each seat whose terminal
+        # a supervisor overrode this round (the dealer enters its decisions) with that supervisor
+        self.paired: list[str] = []
+        self.linked: list[str] = []
+        self.overrides: dict[str, str] = {}
         self.restored = False  # the open round came back after a restart (5.29)
         self.face_up_next = False  # 5.5 reported for the next card
         self.last_refusal = ""
@@ -281,6 +287,10 @@ class TableController(QObject):
         self.show_shoe(state.get("shoe") or {})
         clocks = state.get("clocks")
         self.clocks = {str(k): int(v) for k, v in clocks.items()} if isinstance(clocks, dict) else {}
+        self.paired = [str(s) for s in state.get("paired") or []]
+        self.linked = [str(s) for s in state.get("linked") or []]
+        overrides = state.get("overrides")
+        self.overrides = {str(k): str(v) for k, v in overrides.items()} if isinstance(overrides, dict) else {}
         recall = state.get("recall")
         if isinstance(recall, list) and recall != self.recall:
             self.recall = list(recall)  # the service's last rounds, newest first
@@ -602,6 +612,14 @@ class TableController(QObject):
         except EventFormatError as exc:
             return self._refuse_text_only(exc.message)
         return self.submit(decision)
+
+    def override_terminal(self, seat: str, approval: int | None) -> bool:
+        """A supervisor's override of ``seat``'s Player Terminal that cannot be used (op
+        ``terminal_override``, ``approval`` of kind ``override`` from :meth:`approve`): the
+        service then takes the dealer's decisions for that seat this round (3.17)."""
+        if approval is None:
+            return self.say_refused("a supervisor's PIN is needed first")
+        return self.ask(Op.TERMINAL_OVERRIDE, seat=seat, approval=approval)
 
     def void(self, reason: str, rule: str, supervisor: str, approval: int | None = None) -> bool:
         """A supervisor's void (``approval`` from :meth:`approve`; the store refuses it without)."""

@@ -61,7 +61,7 @@ from ui.dealer.ruling_panel import RulingPanel
 from ui.dealer.settlement_panel import SettlementPanel
 from ui.dealer.setup_dialog import SetupDialog
 from ui.dealer.shoe_status import ShoeStatus
-from ui.dealer.terminals_panel import TerminalsPanel
+from ui.dealer.terminals_panel import TerminalLinks, TerminalsPanel
 
 
 class ChoiceDialog(ScreenDialog):
@@ -382,7 +382,7 @@ class DealerWindow(QMainWindow):
         self.table_view = TableView()
         left.addWidget(self.table_view, 1)
         self.terminals = TerminalsPanel(self._terminal_decide, self._terminal_timeout,
-                                        controller.setup.decision_seconds)
+                                        controller.setup.decision_seconds, override=self._override_terminal)
         self.table_view.extra = self.terminals
         self.terminals.hide()
 
@@ -876,6 +876,20 @@ class DealerWindow(QMainWindow):
     def _terminal_decide(self, action: str, player: str, hand: int) -> None:
         self.controller.decide(action, hand=hand, player=player)
 
+    def _override_terminal(self, seat: str) -> None:
+        """A Player Terminal that cannot be used (a broken screen): a supervisor's PIN (approval
+        ``override``), then the service lets the dealer enter its seat's decisions this round
+        (op terminal_override, audited)."""
+
+        def approved(name: str, approval: int | None) -> None:
+            self.controller.override_terminal(seat, approval)
+
+        self.pin_dialog = ask_supervisor(self, self.controller, "override", f"Override {seat}'s terminal",
+                                         f"{seat}'s player decides at its own terminal (3.17). If that terminal "
+                                         "cannot be used, a supervisor's name and PIN let the dealer enter its "
+                                         "decisions for this round:", approved, {"seat": seat, "rule": "3.17"})
+        self.pin_dialog.open()
+
     def _terminal_timeout(self, player: str) -> None:
         self.controller.submit(Timeout(player))
 
@@ -969,7 +983,8 @@ class DealerWindow(QMainWindow):
         if self.terminals.isHidden() == electronic:
             self.terminals.setVisible(electronic)
         if electronic:
-            self.terminals.refresh(rnd, output, c.clocks)
+            self.terminals.refresh(rnd, output, c.clocks,
+                                   TerminalLinks(frozenset(c.paired), frozenset(c.linked), dict(c.overrides)))
         stray = c.stray_card
         double_after = self._double_after if c.can_double_last_card() else None
         split_hands = self._split_hands(rnd) if status == "in_progress" and not c.betting else []

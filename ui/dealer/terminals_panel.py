@@ -6,6 +6,14 @@ the seconds left, standing, played by the default strategy) and, once settled, w
 pay or collect. The terminal whose decision is shown in the action bar below the grid
 is outlined; touching another deciding terminal shows its choices there.
 
+A seat paired to a Player Terminal (the station service's ``paired``) is shown read-only:
+its player decides at the terminal (1.1.10, 3.9, 3.17), so its box shows the terminal's
+state (waiting, deciding with the service's countdown, done, down) and no choice of it
+reaches the action bar. Its box offers a supervisor's override (the PIN, then op
+``terminal_override``) for a terminal that cannot be used; once the service says a seat is
+overridden (``overrides``) the dealer chooses for it here, as for a seat with no terminal.
+Which seats those are is the service's word; this panel only shows it.
+
 The decision time (3.18) is counted here; when it runs out the controller sends a
 ``timeout`` event and the engine plays that terminal by the default strategy. That is the
 only clock of a screen with its own store (no station service); on a station the service
@@ -16,11 +24,12 @@ clock still counts or once the default strategy plays the seat.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import (
     QFrame,
@@ -42,6 +51,21 @@ from ui.dealer.prompt import OPTION_WORDS
 
 COLUMNS = 4
 TERMINAL_BET_NAMES = {"bet_the_set": "BtS", "royal_match": "RM", "kings_bounty": "KB"}
+
+
+@dataclass(frozen=True)
+class TerminalLinks:
+    """The Player Terminals as the station service's state has them: the seats ``paired`` to
+    one, those ``linked`` (connected now) and the ``overrides`` of this round (seat ->
+    supervisor)."""
+
+    paired: frozenset[str] = frozenset()
+    linked: frozenset[str] = frozenset()
+    overrides: Mapping[str, str] = field(default_factory=dict)
+
+    def read_only(self, seat: str) -> bool:
+        """Its player decides at the terminal (3.17): the dealer's panel only shows it."""
+        return seat in self.paired and seat not in self.overrides
 
 
 def _label(text: str, size: int, bold: bool = False) -> QLabel:
@@ -67,10 +91,16 @@ FIXED_OPTIONS = ("hit", "stand", "double", "split", "surrender")  # the bar's pl
 
 class TerminalsPanel(QWidget):
     def __init__(self, decide: Callable[[str, str, int], None], timeout: Callable[[str], None],
-                 seconds: int = 20, parent: QWidget | None = None) -> None:
+                 seconds: int = 20, parent: QWidget | None = None,
+                 override: Callable[[str], None] | None = None) -> None:
         super().__init__(parent)
         self._decide = decide
         self._timeout = timeout
+        self._override = override or (lambda seat: None)
+        self.links = TerminalLinks()
+        self.override_buttons: dict[str, QPushButton] = {}  # read-only terminals' supervisor's override
+        self.states: dict[str, QLabel] = {}  # each paired terminal's state line
+        self.tags: dict[str, QLabel] = {}  # each paired terminal's TERMINAL / OVERRIDE tag
         self.seconds = seconds
         self.deadlines: dict[str, int] = {}  # terminal -> seconds left
         self.buttons: dict[tuple[str, str], QPushButton] = {}  # the open choices of the chosen terminal
@@ -101,23 +131,31 @@ class TerminalsPanel(QWidget):
         self._timer.timeout.connect(self._tick)
 
     def select(self, name: str) -> None:
+        if self.links.read_only(name):
+            return  # its player decides at the terminal (3.17)
         self.selected = name
         if self._rnd is not None:
-            self.refresh(self._rnd, self._output, self._clocks)
+            self.refresh(self._rnd, self._output, self._clocks, self.links)
 
-    def refresh(self, rnd: Any, output: dict[str, Any] | None = None, clocks: dict[str, int] | None = None) -> None:
+    def refresh(self, rnd: Any, output: dict[str, Any] | None = None, clocks: dict[str, int] | None = None,
+                links: TerminalLinks | None = None) -> None:
         """The terminals as the round has them; ``clocks``: the station service's decision
         clocks (seconds left per pending seat), which decide the time-outs (this panel only
-        counts down between the service's words); None: this panel's own clock."""
+        counts down between the service's words); None: this panel's own clock. ``links``:
+        the service's Player Terminals (a paired seat is shown read-only)."""
         self._rnd = rnd
         self._clocks = clocks
         self._output = output or {}
+        self.links = links or TerminalLinks()
         for box in self._boxes:
             self._grid.removeWidget(box)
             box.hide()
             box.deleteLater()
         self._boxes = []
         self.countdowns = {}
+        self.override_buttons = {}
+        self.states = {}
+        self.tags = {}
         exp = rnd.expectation()
         pending = {p["player"]: p for p in exp.pending} if exp.kind == "decisions" else {}
         for name in list(self.deadlines):
@@ -128,8 +166,9 @@ class TerminalsPanel(QWidget):
                 self.deadlines[name] = clocks[name]
             else:
                 self.deadlines.setdefault(name, self.seconds)
-        if self.selected not in pending:
-            self.selected = next(iter(pending), None)
+        choosable = {name: p for name, p in pending.items() if not self.links.read_only(name)}
+        if self.selected not in choosable:
+            self.selected = next(iter(choosable), None)
         nets: dict[str, Decimal] = {}
         self._on_hand = {}  # each hand's own settlement
         for s in self._output.get("settlements", []):
@@ -141,21 +180,27 @@ class TerminalsPanel(QWidget):
         terminals = list(view.terminals)  # the engine's typed views (round_api.TerminalView)
         rows = max(1, (len(terminals) + COLUMNS - 1) // COLUMNS)
         box_h = max(px(90), (self._grid_host.height() - px(4) * (rows - 1)) // rows)
+        in_play = view.status == "in_progress" and not view.betting
         for n, terminal in enumerate(terminals):
-            box = self._terminal_box(terminal, pending.get(terminal.player), nets.get(terminal.player), box_h)
+            box = self._terminal_box(terminal, pending.get(terminal.player), nets.get(terminal.player), box_h,
+                                     in_play)
             self._grid.addWidget(box, n // COLUMNS, n % COLUMNS)
             self._boxes.append(box)
         for r in range(rows):
             self._grid.setRowStretch(r, 1)
-        self._show_actions(pending.get(self.selected) if self.selected else None)
+        self._show_actions(choosable.get(self.selected) if self.selected else None)
         if self.deadlines and not self._timer.isActive():
             self._timer.start()
         elif not self.deadlines:
             self._timer.stop()
 
     def _terminal_box(self, terminal: Any, pending: dict[str, Any] | None, net: Decimal | None,
-                      height: int) -> QWidget:
+                      height: int, in_play: bool) -> QWidget:
+        seat = terminal.player
+        paired = seat in self.links.paired
+        read_only = self.links.read_only(seat)
         box = TerminalBox(terminal.player, self.select)
+        box.setProperty("read_only", "true" if read_only else "false")
         box.setProperty("turn", "true" if terminal.player == self.selected else "false")
         layout = QVBoxLayout(box)
         layout.setSizeConstraint(QVBoxLayout.SizeConstraint.SetNoConstraint)
@@ -166,7 +211,20 @@ class TerminalsPanel(QWidget):
                          for w in wagers)
         if terminal.even_money:
             sides = f"{sides} EVEN MONEY".strip()
-        layout.addWidget(_label(f"{terminal.player.upper()}  {money(terminal.main)}", 17, True))
+        title = QHBoxLayout()
+        title.setContentsMargins(0, 0, 0, 0)
+        title.addWidget(_label(f"{terminal.player.upper()}  {money(terminal.main)}", 17, True), 1)
+        if paired:  # whose decisions these are: the terminal's, or the dealer's on a supervisor's word
+            who = self.links.overrides.get(seat)
+            up = seat in self.links.linked
+            tag = _label(f"OVERRIDE \u00b7 {who}" if who else "TERMINAL" if up else "DOWN (5.9)", 11, True)
+            tag.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            tag.setStyleSheet(f"color: {'#b3e5fc' if up and not who else '#ff8a80'};")
+            tag.setToolTip(f"supervisor {who} overrode this terminal: the dealer enters its decisions this round"
+                           if who else "its player decides at the terminal (3.17)")
+            self.tags[seat] = tag
+            title.addWidget(tag, 1)
+        layout.addLayout(title)
         if sides:
             layout.addWidget(_label(sides, 12))
         hands = list(terminal.hands)
@@ -190,13 +248,29 @@ class TerminalsPanel(QWidget):
             layout.addWidget(hand_label)
         layout.addStretch(1)
         if pending is not None:
-            countdown = _label(self._countdown_text(pending["hand"], self.deadlines[terminal.player]), 14, True)
+            where = "terminal: " if read_only else ""
+            countdown = _label(self._countdown_text(pending["hand"], self.deadlines[terminal.player], where), 14, True)
             countdown.setStyleSheet("color: #ffd600;")
             countdown.setProperty("hand", pending["hand"])
+            countdown.setProperty("where", where)
             self.countdowns[terminal.player] = countdown
-            layout.addWidget(countdown)
-        elif terminal.default_strategy:
-            layout.addWidget(_label("default strategy (3.18)", 13))
+            status: QLabel = countdown
+        else:
+            status = _label(self._terminal_state(terminal, paired, net), 13, paired)
+        if paired:
+            self.states[seat] = status
+        if status.text():
+            layout.addWidget(status)
+        # a terminal that cannot be used while its hands are still to decide: a supervisor's override (3.17)
+        if read_only and in_play and not terminal.resolved and not terminal.default_strategy:
+            button = QPushButton("Override (PIN)")
+            button.setProperty("role", "danger")
+            button.setStyleSheet(f"font-size: {px(14)}px; min-height: {px(34)}px; padding: 0px {px(8)}px;")
+            button.setToolTip(f"{seat}'s terminal cannot be used: with a supervisor's PIN the dealer enters "
+                              "its decisions this round (3.17)")
+            button.clicked.connect(lambda _=False, s=seat: self._override(s))
+            self.override_buttons[seat] = button
+            layout.addWidget(button, 0, Qt.AlignmentFlag.AlignRight)
         if net is not None and (pending is None):
             words = pay_words(net, "push") if net else "RETURN / even"
             result = _label(words, 17, True)
@@ -238,9 +312,22 @@ class TerminalsPanel(QWidget):
         if self.selected is not None and self._pending_hand is not None:
             self._decide(option, self.selected, self._pending_hand)
 
+    def _terminal_state(self, terminal: Any, paired: bool, net: Decimal | None) -> str:
+        """A terminal not deciding now: played by the default strategy, or (a paired one) its
+        terminal down (5.9), done, or waiting."""
+        if terminal.default_strategy:
+            return "default strategy (3.18)"
+        if not paired:
+            return ""
+        if terminal.player not in self.links.linked:
+            return "terminal down (5.9)"
+        if net is not None or terminal.resolved:
+            return "done"
+        return "waiting"
+
     @staticmethod
-    def _countdown_text(hand: int, seconds: int) -> str:
-        return f"H{hand}: {seconds} s left"
+    def _countdown_text(hand: int, seconds: int, where: str = "") -> str:
+        return f"H{hand} {where}{seconds} s left" if where else f"H{hand}: {seconds} s left"
 
     def _tick(self) -> None:
         expired = []
@@ -248,7 +335,8 @@ class TerminalsPanel(QWidget):
             self.deadlines[name] = max(0, self.deadlines[name] - 1)
             label = self.countdowns.get(name)
             if label is not None:
-                label.setText(self._countdown_text(int(label.property("hand")), self.deadlines[name]))
+                label.setText(self._countdown_text(int(label.property("hand")), self.deadlines[name],
+                                                   str(label.property("where") or "")))
             if self.deadlines[name] <= 0:
                 expired.append(name)
         if self._clocks is not None:  # the service's clock records the time-out (3.18)

@@ -1,0 +1,130 @@
+"""The dealer no longer decides for a seat whose player has a Player Terminal (issue 38,
+build 5; Electronic Blackjack 1.1.10, 3.9, 3.17): the service refuses the dealer's decision
+for a paired seat unless a supervisor overrode that terminal this round (a broken screen),
+audited ``terminal_override``. A real service with its TLS terminal endpoint on loopback,
+the dealer's screen on its socket, the cards from a simulated shoe in a fixed order.
+
+Results worked by hand from electronic-blackjack.txt: Player, Dealer, Player for the initial
+deal (3.7), the later cards in the order the hands take them (3.18.2), the dealer draws to 16
+and stands on 17 (3.19)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from dealer_assist.service.client import ServiceError
+from tests.service.test_terminal_play import electronic, of_type, unchanged, until  # noqa: F401 (a fixture)
+from tests.service.test_terminals import SUE, TerminalStation, paired
+
+
+def test_the_dealers_decision_for_a_paired_seat_needs_a_supervisors_override(
+        electronic: Callable[..., TerminalStation], tmp_path: Path) -> None:  # noqa: F811 (the fixture)
+    # Cards: Player 10S, Dealer 9H, Player 6D (3.7): the shared hand is hard 16 against 9.
+    # t1 (a terminal, main 10) cannot use its screen: after the supervisor's override the
+    # dealer hits for it: 4C -> 20, and stands. t3 (no terminal, main 10 from its credits)
+    # stands on 16, as the dealer enters it (no override needed). The dealer draws 8C: 9 + 8
+    # = 17, stands (3.19). t1: 20 beats 17, +10 (4.5.2); t3: 16 loses to 17, -10.
+    table = electronic("10S 9H 6D 4C 8C", decision_seconds=120)
+    assert table.running is not None
+    store = table.running.store
+    screen = table.dealer()
+    term = paired(table, "t1", tmp_path / "t1")
+    term.request("wager", bet="main", amount=10)
+    screen.request("wager", player="t3", bet="main", amount=10)
+    screen.request("no_more_bets")
+    state = table.deal(screen, 3)
+    assert (state["paired"], state["overrides"]) == (["t1"], {})
+    assert until(screen, lambda s: s["linked"] == ["t1"])["linked"] == ["t1"]  # its terminal is up
+    assert set(state["clocks"]) == {"t1", "t3"}  # both decide, each on the service's clock (3.17)
+
+    before = screen.request("state")
+    for action in ("stand", "hit"):
+        with pytest.raises(ServiceError) as refused:
+            screen.request("decide", player="t1", action=action)
+        assert refused.value.code == "refused" and refused.value.clause == "3.17", refused.value.message
+        assert "seat t1's player decides at its own Player Terminal (1.1.10)" in refused.value.message
+        unchanged(screen, before)
+    screen.request("decide", player="t3", action="stand")  # no terminal paired: the dealer's, as before
+
+    # a wrong PIN: refused, nothing overridden, no override audited
+    before = screen.request("state")
+    with pytest.raises(ServiceError) as wrong:
+        screen.request("terminal_override", seat="t1", pin={"user": "sue", "pin": "000000"})
+    assert wrong.value.code == "pin"
+    unchanged(screen, before)
+    assert screen.request("state")["overrides"] == {} and store.audit_entries(kind="terminal_override") == []
+    with pytest.raises(ServiceError) as still:
+        screen.request("decide", player="t1", action="hit")
+    assert still.value.clause == "3.17"
+    # no terminal to override at t3 (1.1.10)
+    with pytest.raises(ServiceError) as none:
+        screen.request("terminal_override", seat="t3", pin=SUE)
+    assert none.value.code == "refused" and none.value.clause == "1.1.10"
+
+    # the supervisor's PIN: the override, audited; the dealer enters t1's decisions this round
+    state = screen.request("terminal_override", seat="t1", pin=SUE)
+    assert state["overrides"] == {"t1": "sue"}
+    (entry,) = store.audit_entries(kind="terminal_override")
+    assert entry.actor == "supervisor:sue" and entry.round_id == state["round_id"]
+    assert {k: entry.detail[k] for k in ("seat", "dealer", "rule")} == {"seat": "t1", "dealer": "ann", "rule": "3.17"}
+    assert [e.id for e in store.audit_entries(kind="override")] == [entry.detail["approval"]]  # the PIN's approval
+    with pytest.raises(ServiceError) as twice:
+        screen.request("terminal_override", seat="t1", pin=SUE)
+    assert twice.value.clause == "3.17" and "overridden already" in twice.value.message
+    screen.request("decide", player="t1", action="hit")
+    table.deal(screen, 1)  # 4C: 10 + 6 + 4 = 20
+    screen.request("decide", player="t1", action="stand")
+    table.deal(screen, 1)  # the dealer's 8C: 17
+    state = until(screen, lambda s: s["concluded"])
+    assert of_type(state, "decision") == [{"type": "decision", "player": "t3", "action": "stand"},
+                                          {"type": "decision", "player": "t1", "action": "hit"},
+                                          {"type": "decision", "player": "t1", "action": "stand"}]
+    assert of_type(state, "timeout") == []
+    nets = {s["player"]: (s["result"], s["net"]) for s in state["output"]["settlements"]}
+    assert nets == {"t1": ("win", 10), "t3": ("lose", -10)}
+    assert term.request("seat")["net"] == {"t1": 10}
+
+    # the override was for that round: the next one is the terminal's again
+    state = screen.request("next_round")
+    assert state["overrides"] == {}
+    term.close()
+
+
+def test_an_override_by_the_screens_approval_and_one_refused_under_5_9_1(
+        electronic: Callable[..., TerminalStation], tmp_path: Path) -> None:  # noqa: F811 (the fixture)
+    # The screen asks the supervisor's PIN first (op approve, kind override, as for a void) and
+    # sends the approval with the override. t2's terminal placed its wager and went down: 5.9.1
+    # gives it the default decision, which no override replaces.
+    # Cards: Player 10S, Dealer 9H, Player 6D: hard 16. t2's default stands on hard 12 or more
+    # (3.18.1) at once (its terminal is down, 5.9.1).
+    table = electronic("10S 9H 6D", decision_seconds=120)
+    assert table.running is not None
+    service = table.running.service
+    screen = table.dealer()
+    t1, t2 = paired(table, "t1", tmp_path / "t1"), paired(table, "t2", tmp_path / "t2")
+    t1.request("wager", bet="main", amount=10)
+    t2.request("wager", bet="main", amount=10)
+    screen.request("no_more_bets")
+    t2.close()
+    until(screen, lambda s: s["linked"] == ["t1"])  # the screens are told it went down
+    assert "t2" in service.interrupted
+    table.deal(screen, 3)
+    state = until(screen, lambda s: of_type(s, "timeout") == [{"type": "timeout", "player": "t2"}])
+    granted = screen.request("approve", user="sue", pin="482913", kind="override", detail={"seat": "t2"})
+    with pytest.raises(ServiceError) as down:
+        screen.request("terminal_override", seat="t2", approval=granted["approval"])
+    assert down.value.clause == "5.9.1" and "the default decision applies" in down.value.message
+    unchanged(screen, state)
+
+    granted = screen.request("approve", user="sue", pin="482913", kind="override", detail={"seat": "t1"})
+    state = screen.request("terminal_override", seat="t1", approval=granted["approval"])
+    assert state["overrides"] == {"t1": "sue"}
+    with pytest.raises(ServiceError) as used:  # an approval serves once
+        screen.request("terminal_override", seat="t1", approval=granted["approval"])
+    assert used.value.code in ("pin", "refused")
+    screen.request("decide", player="t1", action="stand")
+    assert of_type(screen.request("state"), "decision") == [{"type": "decision", "player": "t1", "action": "stand"}]
+    t1.close()
