@@ -16,6 +16,7 @@ Both are read from the source with ``ast``, so the check needs no import of the 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -231,6 +232,36 @@ def test_the_dealers_screen_opens_neither_the_store_nor_the_shoe() -> None:
     assert screen_reaches(was) == ["ui.dealer.app -> hardware.driver", "ui.dealer.app -> hardware.simulator",
                                    "ui.dealer.controller -> hardware.events",
                                    "ui.dealer.controller -> ui.common.worker"]
+
+
+# No clause number written into ui/ (issue 33 build 2): the screens cite a rule by the game's
+# clause table (``GameRules.clause``), since the five documents number the same rule
+# differently (a double feed is 5.23 in Lucky 8 and 5.20 in Dueling 8's, whose 5.23 is the
+# under-minimum wager). Docstrings and comments may name clauses; the words shown may not.
+CLAUSE_NUMBER = re.compile(r"(?<![\w.\-])[1-9]\.\d{1,2}(?:\.\d{1,2})*(?![\w.])")
+
+
+def clause_literals(trees: dict[str, ast.Module]) -> list[str]:
+    """``module:line 'text'`` for every string constant (not a docstring) naming a clause."""
+    out = []
+    for name, tree in sorted(trees.items()):
+        docs = {id(node.body[0].value) for node in ast.walk(tree)
+                if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs \
+                    and CLAUSE_NUMBER.search(node.value):
+                out.append(f"{name}:{node.lineno} {node.value[:60]!r}")
+    return out
+
+
+def test_no_clause_number_is_written_into_the_screens() -> None:
+    trees = {name: tree for name, tree in modules().items() if name.startswith("ui")}
+    assert clause_literals(trees) == []
+    # the check checks: what the dealer's screen said before, and what it may say
+    was = ast.parse('"""Docs may cite 5.23."""\nx = "Pit manager\'s choice (5.23)"\n'
+                    'y = f"placed {a}, settles as {b} (5.27)"\nz = "LGPL-3.0, 37.50, 0.01, 16.7 ms"\n')
+    assert clause_literals({"ui.was": was}) == ["ui.was:2 \"Pit manager's choice (5.23)\"", "ui.was:3 ' (5.27)'"]
 
 
 # ---------------------------------------------------------------------- the checks check

@@ -21,6 +21,7 @@ COMMON_TABLE: Final[dict[str, str]] = {
     "side_needs_main": "3.15.3",
     "side_priority": "3.16",
     "side_slots": "3.17.1",
+    "claim": "3.17.2",  # players who have not agreed claim free side-bet slots
     "claim.non_controller": "3.17.2.1",
     "claim.nearest_area": "3.17.2.2",
     "claim.lowest_total": "3.17.2.3",

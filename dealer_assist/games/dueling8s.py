@@ -17,6 +17,7 @@ DUELING8S_CLAUSES: Final = derive_table(
         "side_needs_main": "3.16.4",
         "side_priority": "3.17",
         "side_slots": "3.18.1",
+        "claim": "3.18.2",
         "claim.non_controller": "3.18.2.1",
         "claim.nearest_area": "3.18.2.2",
         "claim.lowest_total": "3.18.2.3",

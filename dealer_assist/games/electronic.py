@@ -45,6 +45,7 @@ ELECTRONIC_CLAUSES: Final[dict[str, str]] = {
     "hit": "1.1.6",
     "stand": "3.9",
     "decision_time": "3.17",
+    "no_selection": "3.18",  # no selection made in time: the default strategy decides
     "default_strategy": "3.18.1",
     "subsequent_cards": "3.18.2",
     "dealer_draws": "3.19",

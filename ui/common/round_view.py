@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from dealer_assist.games import GAMES
 from ui.common.style import money
 
 
@@ -143,11 +144,13 @@ def area_view(layout: Any, output: dict[str, Any], number: int) -> AreaView:
         if w.player not in players:
             players.append(w.player)
     cells: dict[tuple[str, str], WagerCell] = {}
+    rules = GAMES[layout.game]  # the round's own game: its rule document's numbering
+    over_max = rules.clause("over_max") if rules.has("over_max") else "?"
     for w in area.wagers:
         capped = w.amount != w.placed
         cells[(w.player, "main")] = WagerCell(
             money(w.amount) + ("*" if capped else ""), "",
-            f"placed {money(w.placed)}, settles as {money(w.amount)} (5.27)" if capped else f"position {w.position}")
+            f"placed {money(w.placed)}, settles as {money(w.amount)} ({over_max})" if capped else f"position {w.position}")
     for w in area.sides:
         cells[(w.player, w.bet)] = WagerCell(money(w.amount), "", w.name)
     for w in area.insurance:  # taken, not yet settled (the engine's view): on its spot at once

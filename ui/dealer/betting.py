@@ -108,6 +108,7 @@ class BettingPanel(QWidget):
         self.dialog: QDialog | None = None
         self.chips: tuple[int, ...] = ()
         self.electronic = False
+        self.claim_clause = ""  # the game's clause for claiming free side-bet slots (set up by configure)
         self.seated: dict[str, int] = {}
         self.last_round: list[tuple[str, str, Decimal, int | None]] = []  # (player, bet, amount, area)
         self._slip: list[dict[str, Any]] = []
@@ -208,10 +209,12 @@ class BettingPanel(QWidget):
 
     # ------------------------------------------------------------------ set-up
     def configure(self, players: list[str], bets: list[str], areas: int, electronic: bool,
-                  chips: tuple[int, ...] | list[int] = DEFAULT_CHIPS, seated: dict[str, int] | None = None) -> None:
+                  chips: tuple[int, ...] | list[int] = DEFAULT_CHIPS, seated: dict[str, int] | None = None,
+                  claim_clause: str = "") -> None:
         """The table's areas, bets and chip values (from its setup); players: the seated
         ones, or Electronic's terminals."""
         self.electronic = electronic
+        self.claim_clause = claim_clause
         self.seated = dict(seated or {})
         self._known = list(players)
         _clear(self.area_row, self.area_buttons)
@@ -435,7 +438,7 @@ class BettingPanel(QWidget):
         name = BET_NAMES.get(str(bet), str(bet))
         dialog = TextDialog("Claim free side-bet slots",
                             f"Players who have not agreed want the free {name} slots on "
-                            f"area {self._area} (3.17.2). In the order their chips went down:",
+                            f"area {self._area} ({self.claim_clause}). In the order their chips went down:",
                             "carol=10, dan=5", self)
         self.dialog = dialog
         dialog.accepted.connect(lambda: self.claim(dialog.text()))

@@ -107,12 +107,16 @@ class PlacementDialog(ScreenDialog):
 
     Large buttons: first the card, then where it lies; Cancel changes nothing."""
 
-    def __init__(self, cards: list[tuple[int, str]], targets: list[str], parent: QWidget | None = None) -> None:
+    def __init__(self, cards: list[tuple[int, str]], targets: list[str], rules: Any,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Card placed elsewhere")
         layout = QVBoxLayout(self)
+        # the game's own numbering (Dueling 8's and Electronic number these otherwise)
+        cited = ", ".join(rules.clause(c) for c in ("misdeal", "one_card.reconstruct") if rules.has(c))
+        error = f"; {rules.clause('card_in_error')} for a card dealt in error" if rules.has("card_in_error") else ""
         ask = QLabel("Which card lies somewhere else than recorded, and where does it lie? "
-                     "The rules decide what follows (5.6, 5.13; 5.8 for a card dealt in error).")
+                     f"The rules decide what follows ({cited}{error}).")
         ask.setWordWrap(True)
         ask.setProperty("role", "title")
         layout.addWidget(ask)
@@ -755,7 +759,7 @@ class DealerWindow(QMainWindow):
 
     def open_placement(self) -> None:
         targets = self.controller.stray_targets()  # every hand, the dealer, the discard (engine's view)
-        dialog = PlacementDialog(self.controller.card_events(), targets, self)
+        dialog = PlacementDialog(self.controller.card_events(), targets, self.controller.rules, self)
         self.placement_dialog = dialog
 
         def accepted() -> None:
@@ -884,10 +888,11 @@ class DealerWindow(QMainWindow):
         def approved(name: str, approval: int | None) -> None:
             self.controller.override_terminal(seat, approval)
 
+        rule = self.controller.rules.clause("decision_time")  # Electronic's: a player decides at the terminal
         self.pin_dialog = ask_supervisor(self, self.controller, "override", f"Override {seat}'s terminal",
-                                         f"{seat}'s player decides at its own terminal (3.17). If that terminal "
+                                         f"{seat}'s player decides at its own terminal ({rule}). If that terminal "
                                          "cannot be used, a supervisor's name and PIN let the dealer enter its "
-                                         "decisions for this round:", approved, {"seat": seat, "rule": "3.17"})
+                                         "decisions for this round:", approved, {"seat": seat, "rule": rule})
         self.pin_dialog.open()
 
     def _terminal_timeout(self, player: str) -> None:
@@ -902,7 +907,8 @@ class DealerWindow(QMainWindow):
             self.controller.submit(Pick(parse_card(card), by), actor=f"supervisor:{name}",
                                    approval=approval)
 
-        self.pin_dialog = ask_supervisor(self, self.controller, "override", "Pit manager's choice (5.23)",
+        self.pin_dialog = ask_supervisor(self, self.controller, "override",
+                                         f"Pit manager's choice ({self.controller.rules.clause('multi')})",
                                          f"Supervisor PIN: {card} goes first", approved, {"card": card})
         self.pin_dialog.open()
 
@@ -1042,7 +1048,8 @@ class DealerWindow(QMainWindow):
             if betting_sig != self._betting_sig:
                 self._betting_sig = betting_sig
                 self.betting.configure(c.setup.players(), bets, c.setup.areas, electronic,
-                                       chips=c.setup.chips, seated=c.setup.seated)
+                                       chips=c.setup.chips, seated=c.setup.seated,
+                                       claim_clause=c.rules.clause("claim") if c.rules.has("claim") else "")
             self.betting.show_slip(c.slip)
         if c.restored:
             clause = rnd.rules.clause("power_failure")

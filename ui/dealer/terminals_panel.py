@@ -45,7 +45,7 @@ from PySide6.QtWidgets import (
 from ui.common.cards import card_label
 from ui.common.labels import sized_label
 from ui.common.round_view import settled_cell
-from ui.common.style import money, pay_words, px
+from ui.common.style import TOUCH, money, pay_words, px
 from ui.common.table_view import SHORT_BET_NAMES, total_text
 from ui.dealer.prompt import OPTION_WORDS
 
@@ -217,11 +217,12 @@ class TerminalsPanel(QWidget):
         if paired:  # whose decisions these are: the terminal's, or the dealer's on a supervisor's word
             who = self.links.overrides.get(seat)
             up = seat in self.links.linked
-            tag = _label(f"OVERRIDE \u00b7 {who}" if who else "TERMINAL" if up else "DOWN (5.9)", 11, True)
+            tag = _label(f"OVERRIDE \u00b7 {who}" if who else "TERMINAL" if up
+                         else f"DOWN ({self._clause('power_failure')})", 11, True)
             tag.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             tag.setStyleSheet(f"color: {'#b3e5fc' if up and not who else '#ff8a80'};")
             tag.setToolTip(f"supervisor {who} overrode this terminal: the dealer enters its decisions this round"
-                           if who else "its player decides at the terminal (3.17)")
+                           if who else f"its player decides at the terminal ({self._clause('decision_time')})")
             self.tags[seat] = tag
             title.addWidget(tag, 1)
         layout.addLayout(title)
@@ -265,9 +266,10 @@ class TerminalsPanel(QWidget):
         if read_only and in_play and not terminal.resolved and not terminal.default_strategy:
             button = QPushButton("Override (PIN)")
             button.setProperty("role", "danger")
-            button.setStyleSheet(f"font-size: {px(14)}px; min-height: {px(34)}px; padding: 0px {px(8)}px;")
+            # a touch target (48 px, issue 34), as every control of the dealer's screen
+            button.setStyleSheet(f"font-size: {px(14)}px; min-height: {px(TOUCH)}px; padding: 0px {px(8)}px;")
             button.setToolTip(f"{seat}'s terminal cannot be used: with a supervisor's PIN the dealer enters "
-                              "its decisions this round (3.17)")
+                              f"its decisions this round ({self._clause('decision_time')})")
             button.clicked.connect(lambda _=False, s=seat: self._override(s))
             self.override_buttons[seat] = button
             layout.addWidget(button, 0, Qt.AlignmentFlag.AlignRight)
@@ -316,14 +318,19 @@ class TerminalsPanel(QWidget):
         """A terminal not deciding now: played by the default strategy, or (a paired one) its
         terminal down (5.9), done, or waiting."""
         if terminal.default_strategy:
-            return "default strategy (3.18)"
+            return f"default strategy ({self._clause('no_selection')})"
         if not paired:
             return ""
         if terminal.player not in self.links.linked:
-            return "terminal down (5.9)"
+            return f"terminal down ({self._clause('power_failure')})"
         if net is not None or terminal.resolved:
             return "done"
         return "waiting"
+
+    def _clause(self, concept: str) -> str:
+        """The round's game's clause for ``concept`` (its rule document's numbering)."""
+        rules = getattr(self._rnd, "rules", None)
+        return rules.clause(concept) if rules is not None and rules.has(concept) else "?"
 
     @staticmethod
     def _countdown_text(hand: int, seconds: int, where: str = "") -> str:

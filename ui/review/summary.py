@@ -133,7 +133,8 @@ class SummaryView(QWidget):
         top.addWidget(self.message)
         top.addStretch(1)
         outer.addLayout(top)
-        note = QLabel("Wagered leaves out returned wagers (void rounds, 5.26, 5.27 excess). "
+        note = QLabel("Wagered leaves out returned wagers (void rounds, under-minimum wagers settled once "
+                      "returned, the excess over a maximum). "
                       "Table win = what the players lost; hold % = table win / wagered.")
         note.setWordWrap(True)
         note.setStyleSheet("font-size: 15px; color: #444;")

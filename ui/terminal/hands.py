@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dealer_assist.games import GAMES
 from ui.common.cards import CARD_H, CARD_W, CardRow, card_label
 from ui.common.labels import sized_label
 from ui.common.style import TOUCH, px, signed
@@ -83,7 +84,8 @@ class HandsPanel(QWidget):
         box.setContentsMargins(0, 0, 0, 0)
         box.setSpacing(px(8))
         self.dealer = CardsBox("dealer", "Dealer")
-        self.player = CardsBox("area", "Player hand (shared, 3.8)")
+        self.player = CardsBox("area", "Player hand (shared)")
+        self.rules: Any = None  # the seat view's game (its clause numbers), once a view came
         box.addWidget(self.dealer)
         box.addWidget(self.player)
         box.addStretch(1)
@@ -104,6 +106,8 @@ class HandsPanel(QWidget):
 
     def show_view(self, view: dict[str, Any], pending: dict[str, Any] | None) -> None:
         names = {str(b.get("bet")): str(b.get("name")) for b in view.get("layout") or []}
+        self.rules = GAMES.get(str((view.get("config") or {}).get("game") or ""))
+        self.player.title.setText(f"Player hand (shared, {self.clause('shared_hand')})")
         dealer = view.get("dealer") or {}
         dealer_cards = list(dealer.get("cards") or [])
         self.dealer.show_cards(dealer_cards, str(dealer.get("total") or "") if dealer_cards else "")
@@ -113,7 +117,8 @@ class HandsPanel(QWidget):
         self.player.show_cards(one["cards"] if one else shared, str(one.get("total", "")) if one else "")
         lines = self._own_lines(hands, view.get("settlements") or [], names)
         if any(e.get("type") == "timeout" for e in view.get("events") or []):  # this seat's own events only
-            lines = "\n".join(filter(None, ["No decision in time: the default strategy played (3.18)", lines]))
+            lines = "\n".join(filter(None, [f"No decision in time: the default strategy played "
+                                             f"({self.clause('no_selection')})", lines]))
         self._show_options(pending)  # the choices gone first, then the results: never both (the height)
         self.player.show_lines(lines)
 
@@ -155,10 +160,15 @@ class HandsPanel(QWidget):
                 self.options[option] = b
         if pending is not None:
             hand = pending.get("hand")
-            self.prompt.setText(f"Your decision{f' on hand {hand}' if hand is not None else ''} (3.9)")
+            self.prompt.setText(f"Your decision{f' on hand {hand}' if hand is not None else ''} "
+                                f"({self.clause('options')})")
         else:
             self.prompt.setText("")
             self.show_seconds(None)
+
+    def clause(self, concept: str) -> str:
+        """The seat's game's clause for ``concept`` (the rule document's numbering)."""
+        return self.rules.clause(concept) if self.rules is not None and self.rules.has(concept) else "?"
 
     def show_seconds(self, seconds: int | None) -> None:
         """The decision's time left (3.17), or nothing when the service gives none."""
