@@ -12,8 +12,9 @@ table, kind and subject — the player, the shoe — each acknowledged on its ow
 - **shoe_favours_players**: per table, its current shoe (that of its latest round), its subject
   the shoe's id (a new shoe is raised though an earlier shoe's alert is open): the
   player's expected return on the next round from the shoe's remaining composition — the main
-  wager's removal-effect estimate (counts.py ``Count.edge``) and each side bet the first cards
-  decide, exactly (removal.py ``side_bet_return``) — above ``level`` on any of them.
+  wager's removal-effect estimate (counts.py ``Count.edge``) and each side bet over the cards
+  left, as the station's ``shoe_count`` gives them (removal.py ``side_bet_edges``) — above
+  ``level`` on any of them.
 
 A shoe's counts need its earlier rounds: rounds are read from ``lookback`` before the window
 (a shoe lasts well under that). Only the floor service's role (and the review role it is a
@@ -25,7 +26,6 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import threading
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -35,7 +35,7 @@ import psycopg
 from dealer_assist.base.cards import Card
 from dealer_assist.floor.alerts import Condition
 from dealer_assist.protect.counts import count_for
-from dealer_assist.protect.removal import exact_side_bets, full_shoe, side_bet_return
+from dealer_assist.protect.removal import full_shoe, side_bet_edges
 from dealer_assist.protect.report import (
     RoundRow,
     carried_in,
@@ -102,19 +102,16 @@ def advantage_conditions(rounds: list[RoundRow], since: str) -> list[Condition]:
 def shoe_edges(game: str, decks: int, seen: list[Card], out: int) -> dict[str, float] | None:
     """The player's expected return per unit on the next round of a shoe whose cards ``seen``
     (on record) and ``out`` cards in all have left it: ``main`` (the count's estimate) and each
-    side bet decided by the first cards (exact over the remaining composition); None when the
-    game has no count at that deck count."""
+    side bet worked out over the remaining composition (removal.py ``side_bet_edges``: exact
+    where the odds can, a bet without a figure left out); None when the game has no count at
+    that deck count."""
     count = count_for(game, decks) if decks > 0 else None
     if count is None:
         return None
     edges = {"main": count.edge(seen, out)}
-    specs = exact_side_bets(game)
-    if specs:
-        left = Counter(full_shoe(game, decks))
-        left.subtract(seen)
-        shoe = {card: n for card, n in left.items() if n > 0}
-        for spec in specs:
-            edges[spec.key] = float(side_bet_return(game, spec, shoe))
+    for side in side_bet_edges(game, decks, seen):  # as the station's shoe_count gives them
+        if side.edge is not None:
+            edges[side.bet] = float(side.edge)
     return edges
 
 

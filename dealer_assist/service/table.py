@@ -1186,7 +1186,8 @@ class TableService:
     def _op_shoe_count(self, client: Client, args: dict[str, Any]) -> ShoeCountReply:
         """The shoe in play's count for a supervisor or surveillance, never the dealer's screen:
         `shoe`, `cards_out`, `decks_remaining`, `running_count`, `true_count`, the estimated
-        `edge` of the next round's main wager and the `count` (name, tags), after a supervisor's
+        `edge` of the next round's main wager and the `count` (name, tags), each side bet's
+        player's expected return from the cards left (`side_bets`), after a supervisor's
         PIN or `review` approval (audited); a game with no count says so in `note`.
 
         (dealer_assist/service/shoe_count.py; the game's own count, protect/counts.py.)"""
