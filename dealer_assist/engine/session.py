@@ -112,9 +112,11 @@ class TableSession:
         self.under_min: set[str] = set(under_min)
         self.shoe_reloaded = False
         # a shuffle during the round in play: the new shoe's id, and how many of the round's
-        # cards (in the order recorded) had left the old shoe before it (None: not known)
+        # cards (in the order recorded) had left the old shoe before it (None: not known);
+        # ``reloads`` every shuffle during the round in order, the last one's in the two fields
         self.next_shoe = ""
         self.reloaded_at: int | None = None
+        self.reloads: list[tuple[str, int | None]] = []
         self.begun = False
         self.tentative: tuple[Event, ...] = ()
         # the tentative events came back after a restart: the dealer says Hit or Double first
@@ -157,7 +159,7 @@ class TableSession:
         self.discarded = []
         rnd = new_round(config)  # TranscriptError on a header the rules refuse
         self.config = config
-        self.shoe_reloaded, self.next_shoe, self.reloaded_at = False, "", None
+        self.shoe_reloaded, self.next_shoe, self.reloaded_at, self.reloads = False, "", None, []
         self.begun = False
         self.tentative = ()
         self.tentative_held = False
@@ -199,8 +201,16 @@ class TableSession:
     def reloaded(self, shoe: str, at: int | None) -> None:
         """A shuffle during the round in play (:meth:`shoe_loaded`, or on record before a
         restart): the next round is dealt from shoe ``shoe``, after this round's cards past
-        the first ``at`` (None: not known, none counted)."""
+        the first ``at`` (None: not known, none counted). A second shuffle in the round ends
+        the shoe the first one loaded: its cards are the round's between the two ``at``."""
         self.shoe_reloaded, self.next_shoe, self.reloaded_at = True, shoe, at
+        self.reloads.append((shoe, at))
+
+    @property
+    def shoe_in_play(self) -> str:
+        """The shoe the cards come out of now: the last one loaded during the round in play,
+        else the round's own (its header's)."""
+        return self.next_shoe if self.shoe_reloaded and self.next_shoe else self.shoe_id
 
     def cards_out_now(self) -> int:
         """The round's cards out of the shoe so far: recorded (tentative ones too) and in flight."""

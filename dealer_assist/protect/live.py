@@ -42,6 +42,8 @@ from dealer_assist.protect.report import (
     player_reports,
     rebuild_counts,
     round_row,
+    round_shuffles,
+    shoe_spans,
 )
 
 __all__ = ["KINDS", "LiveSettings", "ProtectionCheck", "advantage_conditions", "floor_rounds", "shoe_conditions",
@@ -67,16 +69,32 @@ WHERE started_at >= %(since)s AND started_at < %(until)s ORDER BY table_name, ro
 """
 
 
+_SHUFFLES = """
+SELECT a.table_name, a.round_id, a.detail_json FROM floor.audit a
+JOIN floor.rounds_latest r ON r.table_name = a.table_name AND r.round_id = a.round_id
+WHERE a.kind = 'shoe_loaded' AND r.started_at >= %(since)s AND r.started_at < %(until)s
+ORDER BY a.table_name, a.audit_id
+"""
+
+
 def floor_rounds(conn: psycopg.Connection[Any], since: _dt.datetime, until: _dt.datetime) -> list[RoundRow]:
     """The floor's rounds started in [since, until) with their events (the first copy's: the
-    events a round gained when finished again at its station are not read)."""
+    events a round gained when finished again at its station are not read) and the shuffles
+    during each (the station's forwarded shoe_loaded audit entries)."""
     window = {"since": since, "until": until}
     events: dict[tuple[str, int], list[dict[str, Any]]] = {}
     for table, rid, text in conn.execute(_EVENTS, window).fetchall():
         events.setdefault((str(table), int(rid)), []).append(json.loads(text))
-    return [round_row(int(rid), str(table), started.astimezone(_dt.UTC).isoformat(), json.loads(config),
+    shuffles: dict[tuple[str, int], list[Any]] = {}
+    for table, rid, text in conn.execute(_SHUFFLES, window).fetchall():
+        shuffles.setdefault((str(table), int(rid)), []).append(json.loads(text))
+    out = []
+    for table, rid, started, config in conn.execute(_ROUNDS, window).fetchall():
+        r = round_row(int(rid), str(table), started.astimezone(_dt.UTC).isoformat(), json.loads(config),
                       events.get((str(table), int(rid)), []))
-            for table, rid, started, config in conn.execute(_ROUNDS, window).fetchall()]
+        r.shuffles = round_shuffles(shuffles.get((r.table, r.round_id), []), r.shoe_id)
+        out.append(r)
+    return out
 
 
 def advantage_conditions(rounds: list[RoundRow], since: str) -> list[Condition]:
@@ -129,12 +147,18 @@ def shoe_conditions(rounds: list[RoundRow], level: float,
     for table, last in sorted(latest.items()):
         if last.shoe_id is None:
             continue
-        members = sorted((r for r in rounds if r.table == table and r.shoe_id == last.shoe_id),
-                         key=lambda m: (m.dealt, m.round_id))
-        seen = [*carried.get((table, last.shoe_id), []), *(c for m in members for c in m.cards)]
-        after = members[-1]
-        dealt = after.dealt + len(after.cards)
-        key = (table, last.shoe_id, len(seen), dealt)
+        if last.shuffles:  # shuffled during the latest round: the last shoe loaded, its cards so far
+            shoe_id = last.shuffles[-1][0]
+            seen = [c for s, cards in shoe_spans(last) if s == shoe_id for c in cards]
+            after, dealt = last, len(seen)
+        else:
+            shoe_id = last.shoe_id
+            members = sorted((r for r in rounds if r.table == table and r.shoe_id == shoe_id),
+                             key=lambda m: (m.dealt, m.round_id))
+            seen = [*carried.get((table, shoe_id), []), *(c for m in members for c in m.cards)]
+            after = members[-1]
+            dealt = after.dealt + len(after.cards)
+        key = (table, shoe_id, len(seen), dealt)
         if cache is not None and key in cache:
             edges = cache[key]
         else:
@@ -147,9 +171,9 @@ def shoe_conditions(rounds: list[RoundRow], level: float,
         figures = ", ".join(f"{'main wager' if bet == 'main' else 'side bet ' + bet} {e * 100:+.2f} %"
                             for bet, e in over.items())
         out.append(Condition(table, "shoe_favours_players",
-                             f"shoe {last.shoe_id} favours the players after round {after.round_id} "
+                             f"shoe {shoe_id} favours the players after round {after.round_id} "
                              f"({max(dealt, len(seen))} of {full_size(last.game, last.decks)} cards out, "
-                             f"{len(seen)} on record): {figures} (level {level * 100:+.2f} %)", last.shoe_id))
+                             f"{len(seen)} on record): {figures} (level {level * 100:+.2f} %)", shoe_id))
     return out
 
 
@@ -206,6 +230,6 @@ class ProtectionCheck:
         out = advantage_conditions(rounds, since.astimezone(_dt.UTC).isoformat())
         kept = dict(self._edges)
         out.extend(shoe_conditions(rounds, self.settings.level, kept))
-        current = {(r.table, r.shoe_id) for r in rounds}
+        current = {(r.table, shoe) for r in rounds for shoe in (r.shoe_id, *(new for new, _ in r.shuffles))}
         self._edges = {k: v for k, v in kept.items() if (k[0], k[1]) in current}
         return out

@@ -52,6 +52,36 @@ class RoundRow:
     true_count: float | None = None
     edge: float | None = None
     seen: list[Card] = field(default_factory=list)  # the cards of the shoe's earlier rounds
+    # the shuffles during the round, in order (the station's shoe_loaded audit entries): the
+    # shoe loaded and how many of the round's cards had left the shoe before it
+    shuffles: list[tuple[str, int]] = field(default_factory=list)
+
+
+def shoe_spans(r: RoundRow) -> list[tuple[str | None, list[Card]]]:
+    """Each card of round ``r`` against the shoe it came out of, in order: the header's shoe
+    for the cards before the round's first shuffle, then each shoe loaded during the round
+    for the cards until the next shuffle (a shoe loaded and shuffled again within the round
+    has its cards here only: no round names it). Spans without a card are left out."""
+    spans: list[tuple[str | None, list[Card]]] = []
+    shoe, start = r.shoe_id, 0
+    for new, at in r.shuffles:
+        at = min(max(at, start), len(r.cards))
+        spans.append((shoe, r.cards[start:at]))
+        shoe, start = new, at
+    spans.append((shoe, r.cards[start:]))
+    return [(s, cards) for s, cards in spans if cards]
+
+
+def round_shuffles(details: Sequence[Any], own: str | None) -> list[tuple[str, int]]:
+    """A round's shuffles from its ``shoe_loaded`` audit details in order ({replaces, shoe, at}):
+    those with a whole ``at`` and a new shoe other than the round's own (``own``: a shuffle
+    while the round took bets deals the whole round from it)."""
+    out = []
+    for d in details:
+        if isinstance(d, dict) and isinstance(d.get("shoe"), str) and isinstance(d.get("at"), int) \
+                and d["shoe"] != own:
+            out.append((str(d["shoe"]), int(d["at"])))
+    return out
 
 
 @dataclass
@@ -152,8 +182,21 @@ def _read(conn: sqlite3.Connection) -> list[RoundRow]:
     events: dict[int, list[dict[str, Any]]] = {}
     for rid, text in conn.execute("SELECT round_id, event_json FROM events ORDER BY round_id, seq"):
         events.setdefault(int(rid), []).append(json.loads(text))
-    return [round_row(int(rid), str(table or own), str(started), json.loads(config_json), events.get(int(rid), []))
-            for rid, started, config_json, table in rows]
+    shuffles: dict[int, list[Any]] = {}
+    for rid, text in conn.execute("SELECT round_id, detail_json FROM audit WHERE kind = 'shoe_loaded' "
+                                  "AND round_id IS NOT NULL ORDER BY id"):
+        shuffles.setdefault(int(rid), []).append(json.loads(text))
+    out = []
+    for rid, started, config_json, table in rows:
+        r = round_row(int(rid), str(table or own), str(started), json.loads(config_json), events.get(int(rid), []))
+        r.shuffles = round_shuffles(shuffles.get(r.round_id, []), r.shoe_id)
+        out.append(r)
+    return out
+
+
+def store_rounds(store: Store) -> list[RoundRow]:
+    """Every round of ``store`` as protect reads it, oldest first, with its shuffles."""
+    return store.read_with(_read)
 
 
 def round_row(round_id: int, table: str, started_at: str, config: dict[str, Any],
@@ -175,6 +218,8 @@ def carried_cards(previous: RoundRow | None, shoe: str | None, dealt: int) -> li
     ``shoe``; engine/session.py). Cards set aside between rounds are not in any round: fewer."""
     if dealt <= 0 or previous is None or previous.shoe_id is None or previous.shoe_id == shoe:
         return []
+    if previous.shuffles:  # the shuffles on record say which of its cards were this shoe's
+        return [c for s, cards in shoe_spans(previous) if s == shoe for c in cards][-dealt:]
     return previous.cards[max(0, len(previous.cards) - dealt):]
 
 
@@ -216,7 +261,9 @@ def rebuild_counts(rounds: list[RoundRow]) -> None:
             r.true_count = count.true_count(seen, r.dealt)
             r.edge = count.edge(seen, r.dealt)
             r.seen = list(seen)
-            seen.extend(r.cards)
+            # the round's cards out of this shoe: all, or those before its first shuffle
+            seen.extend(r.cards if not r.shuffles else [c for s, cards in shoe_spans(r)[:1] if s == shoe
+                                                        for c in cards])
 
 
 def _hours(first: str, last: str) -> float:

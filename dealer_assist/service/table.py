@@ -422,10 +422,14 @@ class TableService:
             self.log.error("the open round %s cannot be replayed: %s", open_round.round_id, exc)
             return
         self.round_id = open_round.round_id
-        shuffles = self.store.audit_entries(round_id=self.round_id, kind=SHOE_LOADED_KIND)
-        if shuffles:  # shuffled during this round: the next is a new shoe, after this round's last cards
-            detail = shuffles[-1].detail
+        # shuffled during this round (once or more, in order): the next round is dealt from the
+        # last shoe loaded, after this round's last cards
+        own = open_round.config.get("shoe") if isinstance(open_round.config.get("shoe"), dict) else {}
+        for shuffle in self.store.audit_entries(round_id=self.round_id, kind=SHOE_LOADED_KIND):
+            detail = shuffle.detail
             at = detail.get("at")
+            if detail.get("shoe") == own.get("id"):
+                continue  # loaded while the round took bets: the round is dealt from it
             self.session.reloaded(str(detail.get("shoe") or self.session.shoe_ids()),
                                   at if isinstance(at, int) else None)
         if audit:
@@ -1857,12 +1861,14 @@ class TableService:
             return number
         if name == "loaded":
             # the shuffle on record: a restart deals from the new shoe (``shoe``), after the
-            # cards of the round in play past its first ``at`` (those came out of the new shoe)
+            # cards of the round in play past its first ``at`` (those came out of the new shoe);
+            # ``replaces`` the shoe the cards came from until now (a second shuffle in one round
+            # ends the shoe the first one loaded: its cards are those between the two ``at``)
             new = self.session.shoe_ids()
             at = 0 if self.session.betting else self.session.cards_out_now()
             if not self.refused:
                 self.store.add_audit(SHOE_LOADED_KIND, actor="shoe", round_id=self.round_id,
-                                     detail={"replaces": self.session.shoe_id, "shoe": new, "at": at})
+                                     detail={"replaces": self.session.shoe_in_play, "shoe": new, "at": at})
             self.session.shoe_loaded(new)
             return number
         if name in ("cut", "empty", "alive", "hello", "warning", "duplicate"):
