@@ -39,6 +39,7 @@ from dealer_assist.protect.removal import full_shoe, side_bet_edges
 from dealer_assist.protect.report import (
     RoundRow,
     carried_in,
+    listed_before,
     player_reports,
     rebuild_counts,
     round_row,
@@ -155,8 +156,10 @@ def shoe_conditions(rounds: list[RoundRow], level: float,
             shoe_id = last.shoe_id
             members = sorted((r for r in rounds if r.table == table and r.shoe_id == shoe_id),
                              key=lambda m: (m.dealt, m.round_id))
-            seen = [*carried.get((table, shoe_id), []), *(c for m in members for c in m.cards)]
             after = members[-1]
+            listed = listed_before(after.header, after.dealt)  # cards set aside between rounds included
+            seen = ([*listed, *after.cards] if listed is not None
+                    else [*carried.get((table, shoe_id), []), *(c for m in members for c in m.cards)])
             dealt = after.dealt + len(after.cards)
         key = (table, shoe_id, len(seen), dealt)
         if cache is not None and key in cache:

@@ -15,7 +15,7 @@ import datetime as _dt
 import json
 import math
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -70,6 +70,24 @@ def shoe_spans(r: RoundRow) -> list[tuple[str | None, list[Card]]]:
         shoe, start = new, at
     spans.append((shoe, r.cards[start:]))
     return [(s, cards) for s, cards in spans if cards]
+
+
+def listed_before(header: Mapping[str, Any], dealt: int) -> list[Card] | None:
+    """The cards out of a round's shoe before its first card as the round's header lists them
+    (``shoe_dealt``, which a station writes for 5.1: every card since the shuffle, cards set
+    aside between rounds included, a shuffle after them counting only those after it): the
+    ``dealt`` of spec/round-script.md's ``shoe``, by face. None when the list is missing or
+    does not account for all ``dealt`` cards (an older record, a restart): then the shoe's
+    earlier rounds rebuild them."""
+    if dealt <= 0:
+        return []
+    raw = header.get("shoe_dealt")
+    if not isinstance(raw, list) or len(raw) != dealt:
+        return None
+    try:
+        return [parse_card(str(c)) for c in raw]
+    except CardNotationError:
+        return None
 
 
 def round_shuffles(details: Sequence[Any], own: str | None) -> list[tuple[str, int]]:
@@ -237,7 +255,8 @@ def carried_in(rounds: list[RoundRow]) -> dict[tuple[str, str], list[Card]]:
     for (table, shoe), r in first.items():
         before = [m for m in tables[table] if m.round_id < r.round_id]
         previous = max(before, key=lambda m: m.round_id) if before and r.dealt > 0 else None
-        carried = carried_cards(previous, shoe, r.dealt)
+        listed = listed_before(r.header, r.dealt)  # its header's own list, cards set aside included
+        carried = listed if listed is not None else carried_cards(previous, shoe, r.dealt)
         if carried:
             out[(table, shoe)] = carried
     return out
@@ -258,6 +277,10 @@ def rebuild_counts(rounds: list[RoundRow]) -> None:
             continue
         seen: list[Card] = list(carried.get((table, shoe), []))
         for r in sorted(members, key=lambda m: (m.dealt, m.round_id)):
+            # cards out not in any round (set aside between rounds): the header's list has them
+            listed = listed_before(r.header, r.dealt) if len(seen) != r.dealt else None
+            if listed is not None:
+                seen = listed
             r.true_count = count.true_count(seen, r.dealt)
             r.edge = count.edge(seen, r.dealt)
             r.seen = list(seen)

@@ -34,7 +34,7 @@ from dealer_assist.base.cards import Card
 from dealer_assist.games import GAMES
 from dealer_assist.protect.counts import POINT_NAMES, Count, count_for
 from dealer_assist.protect.removal import side_bet_edges
-from dealer_assist.protect.report import carried_cards, round_row
+from dealer_assist.protect.report import carried_cards, listed_before, round_row
 from dealer_assist.service.ops import SideBetEdge
 from dealer_assist.store import DEFAULT_TABLE
 
@@ -134,15 +134,20 @@ def round_cards(config: dict[str, Any], events: list[dict[str, Any]]) -> list[Ca
 
 def tally_for(tally: ShoeTally | None, shoe: str, rounds: list[tuple[int, dict[str, Any], list[dict[str, Any]]]],
               current: int | None, opening: int = 0,
-              carried: Callable[[int | None, int], list[Card]] = lambda first, dealt: []) -> ShoeTally:
+              carried: Callable[[int | None, int], list[Card]] = lambda first, dealt: [],
+              header: dict[str, Any] | None = None) -> ShoeTally:
     """``tally`` (or a fresh one for another shoe) with ``rounds`` added, the round in play
-    (``current``, its header's ``dealt`` ``opening``) left out: its cards are read from the
-    session. A fresh tally starts with ``carried(first round of the shoe, its dealt)``: the
-    cards that came out of the shoe before its first round (:func:`carried_into`)."""
+    (``current``, its header ``header`` with ``dealt`` ``opening``) left out: its cards are
+    read from the session. A fresh tally starts with the cards that came out of the shoe
+    before its first round: those its header lists (report.listed_before: cards set aside
+    after the shuffle included), else ``carried(first round of the shoe, its dealt)``
+    (:func:`carried_into`)."""
     kept = tally if tally is not None and tally.shoe == shoe else ShoeTally(shoe)
     if not kept.opened:  # the cards that came out of the shoe before its first round
-        first, dealt = ((rounds[0][0], rounds[0][1]["shoe"].get("dealt")) if rounds else (current, opening))
-        kept.seen.extend(carried(first, int(dealt or 0)))
+        first, dealt, own = ((rounds[0][0], rounds[0][1]["shoe"].get("dealt"), rounds[0][1]) if rounds
+                             else (current, opening, header or {}))
+        listed = listed_before(own, int(dealt or 0))
+        kept.seen.extend(listed if listed is not None else carried(first, int(dealt or 0)))
         kept.opened = True
     for rid, config, events in rounds:
         if rid == current or rid in kept.rounds:

@@ -44,6 +44,7 @@ from dealer_assist.engine.transcript import (
     round_output,
 )
 from dealer_assist.games import GAMES
+from dealer_assist.protect.report import listed_before
 from dealer_assist.service import credits
 from dealer_assist.service.anchor import (
     ANCHOR_NAME,
@@ -1209,7 +1210,8 @@ class TableService:
             # shuffled during this round: the new shoe, the round's cards after the shuffle out of it
             at = self.session.reloaded_at if self.session.reloaded_at is not None else len(here) + flying
             out = max(0, len(here) + flying - at) + len(self.session.discarded)
-            figures = shoe_figures(game, decks, self.session.next_shoe or None, here[at:], out)
+            aside = [parse_card(c) for c in self.session.discarded]  # set aside after the shuffle
+            figures = shoe_figures(game, decks, self.session.next_shoe or None, [*here[at:], *aside], out)
             return {**figures, "supervisor": who}  # type: ignore[typeddict-item]
         shoe_id, dealt = str(shoe.get("id", "")), int(shoe.get("dealt") or 0)
         after = self.shoe_tally.through if self.shoe_tally is not None and self.shoe_tally.shoe == shoe_id else 0
@@ -1217,9 +1219,14 @@ class TableService:
         rounds = self.store.read_with(lambda conn: shoe_rounds_after(conn, table, shoe_id, after, self.round_id))
         self.shoe_tally = tally_for(
             self.shoe_tally, shoe_id, rounds, self.round_id, dealt,
-            lambda first, n: self.store.read_with(lambda conn: carried_into(conn, table, shoe_id, first, n)))
+            lambda first, n: self.store.read_with(lambda conn: carried_into(conn, table, shoe_id, first, n)), config)
+        # the round's header lists the shoe's cards before it (cards set aside between rounds
+        # included: its `dealt` counts them, spec/round-script.md): that list when complete
+        listed = listed_before(config, dealt)
+        before = listed if listed is not None else self.shoe_tally.seen
         out = dealt + len(here) + flying + len(self.session.discarded)
-        figures = shoe_figures(game, decks, shoe_id, [*self.shoe_tally.seen, *here], out)
+        aside = [parse_card(c) for c in self.session.discarded]  # set aside since the round: faces known
+        figures = shoe_figures(game, decks, shoe_id, [*before, *here, *aside], out)
         return {**figures, "supervisor": who}  # type: ignore[typeddict-item]
 
     @handler(Op.APPROVE, Permission.SUPERVISOR_PIN, ApproveRequest, ApprovalReply)
