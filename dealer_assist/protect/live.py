@@ -37,18 +37,21 @@ from dealer_assist.floor.alerts import Condition
 from dealer_assist.protect.counts import count_for
 from dealer_assist.protect.removal import full_shoe, side_bet_edges
 from dealer_assist.protect.report import (
+    PlayerReport,
     RoundRow,
     carried_in,
     listed_before,
     player_reports,
     rebuild_counts,
+    report_rounds,
     round_row,
     round_shuffles,
     shoe_spans,
 )
+from dealer_assist.store.common import format_time
 
-__all__ = ["KINDS", "LiveSettings", "ProtectionCheck", "advantage_conditions", "floor_rounds", "shoe_conditions",
-           "shoe_edges"]
+__all__ = ["KINDS", "LiveSettings", "ProtectionCheck", "advantage_conditions", "floor_report", "floor_rounds",
+           "shoe_conditions", "shoe_edges"]
 
 KINDS = ("advantage_play", "shoe_favours_players")
 
@@ -96,6 +99,22 @@ def floor_rounds(conn: psycopg.Connection[Any], since: _dt.datetime, until: _dt.
         r.shuffles = round_shuffles(shuffles.get((r.table, r.round_id), []), r.shoe_id)
         out.append(r)
     return out
+
+
+def floor_report(conn: psycopg.Connection[Any], source: str, *, table: str | None = None,
+                 since: _dt.datetime | None = None, until: _dt.datetime | None = None, player: str | None = None,
+                 lookback: _dt.timedelta = LiveSettings().lookback) -> list[PlayerReport]:
+    """``dealer-assist protect --db URL``: every player's figures over the floor's rounds (every
+    table's, or ``table``'s) started in [since, until), as report.py gives them for one store;
+    the rounds of ``lookback`` before ``since`` are read too, for their shoes (a shoe lasts well
+    under that)."""
+    first = (since - lookback) if since is not None else _dt.datetime(1970, 1, 1, tzinfo=_dt.UTC)
+    last = until if until is not None else _dt.datetime(9999, 1, 1, tzinfo=_dt.UTC)
+    rounds = floor_rounds(conn, first, last)
+    for r in rounds:  # as a store writes its times: --since/--until compare with them
+        r.started_at = format_time(_dt.datetime.fromisoformat(r.started_at))
+    return report_rounds(rounds, source, table=table, since=format_time(since) if since else None,
+                         until=format_time(until) if until else None, player=player)
 
 
 def advantage_conditions(rounds: list[RoundRow], since: str) -> list[Condition]:

@@ -367,9 +367,19 @@ def _describe(count: Count | None) -> str:
 def report(store: Store, *, table: str | None = None, since: str | None = None, until: str | None = None,
            player: str | None = None) -> list[PlayerReport]:
     """Every player's figures over ``store``'s rounds (started in [since, until), of ``table``)."""
-    rounds = store.read_with(_read)
+    return report_rounds(store.read_with(_read), str(store.path), table=table, since=since, until=until,
+                         player=player)
+
+
+def report_rounds(rounds: list[RoundRow], source: str, *, table: str | None = None, since: str | None = None,
+                  until: str | None = None, player: str | None = None) -> list[PlayerReport]:
+    """Every player's figures over ``rounds`` read from ``source`` (a store, the floor) started in
+    [since, until) (store time text), of ``table``; the rounds before ``since`` count for their
+    shoes only."""
+    if not rounds:
+        raise ProtectError("no rounds" + (f" of table {table}" if table else "") + " in that time")
     if not any(r.shoe_id is not None for r in rounds):
-        raise ProtectError(f"{store.path} has no shoe records: no round names its shoe "
+        raise ProtectError(f"{source} has no shoe records: no round names its shoe "
                            "(spec/round-script.md 'shoe'; rounds recorded before stations wrote it)")
     rebuild_counts(rounds)  # over every round: a shoe's earlier rounds count before --since
     chosen = [r for r in rounds
