@@ -218,10 +218,12 @@ class TableSession:
         flying = sum(1 for seq, _ in self.unrecorded() if seq not in numbered)
         return cards_out(self.round.events) + flying + self.unread_unnumbered
 
-    def continue_shoe(self, last: Mapping[str, Any], taken: int) -> None:
+    def continue_shoe(self, last: Mapping[str, Any], taken: int, cards: Sequence[str] | None = None) -> None:
         """After a restart with no open round: the shoe of the last recorded round (``last``,
         its header) goes on, ``taken`` cards (its cards out) later, unless a shuffle was seen
-        since or the next round is dealt from another game's or deck count's shoe."""
+        since or the next round is dealt from another game's or deck count's shoe. ``cards``:
+        the faces of all the cards out of the shoe since its shuffle, when known: the next
+        round's ``shoe_dealt`` (5.1 counts them), kept only when they are all of them."""
         shoe = last.get("shoe")
         if (not isinstance(shoe, Mapping) or not self.betting or self.shoe_reloaded or self.round.events
                 or last.get("game") != self.config.get("game") or last.get("decks") != self.config.get("decks")):
@@ -231,6 +233,12 @@ class TableSession:
             return  # more than the shoe holds: it was shuffled since (the round's own new shoe stands)
         self.shoe_id, self.shoe_before = str(shoe["id"]), dealt
         self.config["shoe"] = {"id": self.shoe_id, "dealt": self.shoe_before}
+        if cards is not None and len(cards) == dealt and dealt > 0:
+            config = {**self.config, "shoe_dealt": list(cards)}
+            try:
+                self.config, self.round = config, new_round(config)
+            except (TranscriptError, RuleRefusal):
+                self.config.pop("shoe_dealt", None)  # a list that fits no count of this shoe: not kept
 
     def discard(self, card: str) -> None:
         """A card removed from the shoe between rounds and discarded (a supervisor set it

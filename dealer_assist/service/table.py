@@ -20,7 +20,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -125,7 +125,7 @@ from dealer_assist.service.shoe_count import (
 )
 from dealer_assist.service.sim_faults import SIM_FAULTS, simulate
 from dealer_assist.store import Store, StoreError
-from dealer_assist.store.audit import audit_entries
+from dealer_assist.store.audit import AuditEntry, audit_entries
 from dealer_assist.store.common import format_time
 from dealer_assist.store.users import PinCheck, lock_seconds
 
@@ -361,23 +361,53 @@ class TableService:
     def _continue_shoe(self) -> None:
         """The shoe of the last recorded round goes on (spec/round-script.md ``shoe``), unless
         the shoe was reloaded (shuffled) during or after that round: then the next round is
-        dealt from a new shoe, as it would have been without the restart."""
+        dealt from the shoe loaded (its id on record), as it would have been without the
+        restart. The cards set aside since (audited ``card_set_aside``; after the shuffle, if
+        one came after that round) are the shoe's again: the next round's ``dealt`` and
+        ``shoe_dealt`` count them (5.1)."""
         last = self.store.latest_round()
         shoe = last.config.get("shoe") if last is not None else None
         shuffle = self.store.read_with(_last_shuffle)
         config = last.config if last is not None else None
-        taken_from = 0  # the last round's cards before those that left the shoe going on
-        if isinstance(shoe, dict) and shuffle is not None and shuffle[1].get("replaces") == shoe.get("id"):
-            new, at = shuffle[1].get("shoe"), shuffle[1].get("at")
-            if last is None or shuffle[0] != last.round_id or not isinstance(new, str) or not isinstance(at, int):
+        taken_from: int | None = 0  # the last round's cards before those that left the shoe going on
+        after: tuple[int, str] | None = None  # set-asides after this audit id, or at/after this time
+        if isinstance(shoe, dict) and shuffle is not None and shuffle.detail.get("replaces") == shoe.get("id"):
+            new, at = shuffle.detail.get("shoe"), shuffle.detail.get("at")
+            if last is not None and shuffle.round_id is None and isinstance(new, str):
+                # shuffled between rounds, after that round: the next round deals from that shoe, full
+                config, taken_from, after = {**last.config, "shoe": {"id": new, "dealt": 0}}, None, (shuffle.id, "")
+            elif last is None or shuffle.round_id != last.round_id or not isinstance(new, str) \
+                    or not isinstance(at, int):
                 return  # shuffled after that round (or not known where): a full new shoe
-            config, taken_from = {**last.config, "shoe": {"id": new, "dealt": 0}}, at
+            else:
+                config, taken_from = {**last.config, "shoe": {"id": new, "dealt": 0}}, at
         if last is not None and config is not None:
             try:
                 taken = cards_out(parse_event(e) for e in last.events)
-                self.session.continue_shoe(config, max(0, taken - taken_from))
+                # the faces of the shoe's cards so far, for the next round's shoe_dealt (5.1)
+                faces = [str(c) for c in round_cards(last.config, last.events)]
+                prior = last.config.get("shoe_dealt")
+                known: list[str] | None
+                if len(faces) != taken:
+                    known = None  # a card of the round unread: not all faces known
+                elif config is not last.config:  # a new shoe: its cards of the round (none if loaded after it)
+                    known = [] if taken_from is None else faces[taken_from:]
+                else:
+                    known = [*(map(str, prior) if isinstance(prior, list) else []), *faces]
+                self.session.continue_shoe(config, max(0, taken - (taken if taken_from is None else taken_from)),
+                                           known)
             except (EventFormatError, KeyError, TypeError, ValueError) as exc:
                 self.log.error("the last round's shoe cannot be continued: %s", exc)
+                return
+            if after is None:
+                row = self.store.read_with(
+                    lambda conn: conn.execute("SELECT started_at FROM rounds WHERE id = ?", (last.round_id,)).fetchone())
+                after = (0, str(row[0]) if row else "")
+            for entry in self.store.audit_entries(kind="card_set_aside"):
+                if entry.round_id is None and entry.id > after[0] and entry.at >= after[1]:
+                    for one in str(entry.detail.get("card", "")).split():
+                        if one != UNREAD:
+                            self.session.discard(one)  # 5.1: the shoe's copies count it
 
     def _restore_setup(self) -> None:
         """The set-up a supervisor last chose at this table (kept over a restart)."""
@@ -2284,14 +2314,14 @@ def _progress(conn: Any) -> tuple[int, int, int | None]:
     return int(newest), generation, (generation if row else None)
 
 
-def _last_shuffle(conn: Any) -> tuple[int | None, dict[str, Any]] | None:
-    """The newest shuffle on record: the round it came in (None between rounds) and its detail
-    ({replaces, shoe, at}; older records name only ``replaces``), or None if none is on record."""
+def _last_shuffle(conn: Any) -> AuditEntry | None:
+    """The newest shuffle on record (its ``round_id`` the round it came in, None between rounds;
+    its detail {replaces, shoe, at}, older records name only ``replaces``), or None."""
     newest = audit_entries(conn, kind=SHOE_LOADED_KIND, limit=1, newest_first=True)
     if not newest:
         return None
-    detail = newest[0].detail
-    return newest[0].round_id, detail if isinstance(detail, dict) else {}
+    entry = newest[0]
+    return entry if isinstance(entry.detail, dict) else replace(entry, detail={})
 
 
 def _recorded_seqs(conn: Any) -> list[int]:

@@ -23,7 +23,7 @@ from dealer_assist.protect.report import carried_in, rebuild_counts, store_round
 from tests.protect.test_shuffle_mid_round import _export
 from tests.protect.test_station_count import read
 from tests.protect.test_station_shoe import one_round, wait_new_shoe
-from tests.service.conftest import Station
+from tests.service.conftest import Station, wait_connected
 
 SUE = {"user": "sue", "pin": "482913"}  # a supervisor (tests/service/conftest.py)
 # round A, shoe S1: p1 5S, dealer 9H, p1 6D, dealer 8C (17, stands)
@@ -77,3 +77,38 @@ def test_a_card_set_aside_after_a_shuffle_counts_in_the_new_shoe_everywhere(stat
     s.stop()
     exported = _export(path, b)  # history export, the installed command's
     assert exported["shoe"] == {"id": s2, "dealt": 1} and exported["shoe_dealt"] == ["5S"]
+
+
+def test_a_restart_keeps_the_shuffled_shoe_and_the_cards_set_aside(station: Any) -> None:
+    """The shuffle's shoe id and the cards set aside are on record (audit ``shoe_loaded``,
+    ``card_set_aside``): a restart between rounds deals the next round from that shoe with
+    them counted, as without the restart. Same cards as above, then 10D set aside after round
+    B: S2 has 5S, B's 9H 6D 8C AS and 10D out: +1 -1 +1 0 -1 -1 = -1, 6 cards."""
+    s: Station = station(CARDS)
+    c = s.dealer()
+    s1 = c.request("state")["config"]["shoe"]["id"]
+    one_round(s, c)
+    s.sim.shuffle()
+    wait_new_shoe(c, s1)
+    s2 = c.request("state")["config"]["shoe"]["id"]
+    assert s.deal(c, 1)["stray"]["card"] == "5S"
+    c.request("set_aside", pin=SUE)
+    s.stop()
+    s.start()
+    wait_connected(s)
+    c = s.dealer()
+    config = c.request("state")["config"]
+    assert config["shoe"] == {"id": s2, "dealt": 1} and config["shoe_dealt"] == ["5S"]
+    assert (read(c)["running_count"], read(c)["cards_out"]) == (1, 1)
+    one_round(s, c)
+    assert s.deal(c, 1)["stray"]["card"] == "10D"
+    c.request("set_aside", pin=SUE)
+    s.stop()
+    s.start()
+    wait_connected(s)
+    c = s.dealer()
+    config = c.request("state")["config"]
+    assert config["shoe"] == {"id": s2, "dealt": 6}
+    assert config["shoe_dealt"] == ["5S", "9H", "6D", "8C", "AS", "10D"]
+    count = read(c)
+    assert (count["shoe"], count["cards_out"], count["on_record"], count["running_count"]) == (s2, 6, 6, -1)
