@@ -10,10 +10,12 @@ p-value 0: flagged. BJ-02: p3 and p4 bet 10 flat over three rounds of one shoe: 
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 
 from dealer_assist.floor.forward import Forwarder
@@ -78,3 +80,31 @@ def test_a_floor_without_shoe_records_is_refused(floor: Floor, tmp_path: Path) -
     done = cli("protect", "--db", floor.review_url, "--json")
     assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
     assert done.stderr.startswith("error: the floor (") and "no shoe records" in done.stderr
+
+
+def test_the_floor_reads_a_rounds_shuffles_and_splits_its_cards_by_them(floor: Floor, tmp_path: Path) -> None:
+    """Round 1 of BJ-03 (shoe S-A) was shuffled twice while dealt, as a station records it
+    (audit shoe_loaded {replaces, shoe, at}): after its 3rd card (S-B) and its 5th (S-C). Round
+    2 is S-C's, 2 cards out before it. Forwarded, the floor's reading (protect/live.py
+    floor_rounds) splits round 1's cards 2S 3S 4S | 5S 6S | 10S 10H by them and starts round 2
+    from S-C's two."""
+    from dealer_assist.protect.live import floor_rounds
+    from dealer_assist.protect.report import rebuild_counts, shoe_spans
+    from dealer_assist.store import Store
+
+    url = floor.station("BJ-03", "PIT-1")
+    db = tmp_path / "bj03.db"
+    recorded(db, "BJ-03", lucky8_round({"id": "S-A", "dealt": 0}, 10, 10), {"p1": 10, "p2": 10})
+    with Store.open(db, table="BJ-03") as store:
+        store.add_audit("shoe_loaded", actor="shoe", round_id=1, detail={"replaces": "S-A", "shoe": "S-B", "at": 3})
+        store.add_audit("shoe_loaded", actor="shoe", round_id=1, detail={"replaces": "S-B", "shoe": "S-C", "at": 5})
+    recorded(db, "BJ-03", lucky8_round({"id": "S-C", "dealt": 2}, 10, 10), {"p1": 10, "p2": 10})
+    Forwarder(db, url).forward()
+    with psycopg.connect(floor.review_url) as conn:
+        rows = floor_rounds(conn, dt.datetime(2000, 1, 1, tzinfo=dt.UTC), dt.datetime(9999, 1, 1, tzinfo=dt.UTC))
+    one, two = sorted(rows, key=lambda r: r.round_id)
+    assert one.shuffles == [("S-B", 3), ("S-C", 5)] and two.shuffles == []
+    assert [(s, " ".join(map(str, cards))) for s, cards in shoe_spans(one)] == [
+        ("S-A", "2S 3S 4S"), ("S-B", "5S 6S"), ("S-C", "10S 10H")]
+    rebuild_counts(rows)
+    assert [str(c) for c in two.seen] == ["10S", "10H"]
