@@ -112,9 +112,11 @@ class TableSession:
         self.under_min: set[str] = set(under_min)
         self.shoe_reloaded = False
         # a shuffle during the round in play: the new shoe's id, and how many of the round's
-        # cards (in the order recorded) had left the old shoe before it (None: not known)
+        # cards (in the order recorded) had left the old shoe before it (None: not known);
+        # ``reloads`` every shuffle during the round in order, the last one's in the two fields
         self.next_shoe = ""
         self.reloaded_at: int | None = None
+        self.reloads: list[tuple[str, int | None]] = []
         self.begun = False
         self.tentative: tuple[Event, ...] = ()
         # the tentative events came back after a restart: the dealer says Hit or Double first
@@ -157,7 +159,7 @@ class TableSession:
         self.discarded = []
         rnd = new_round(config)  # TranscriptError on a header the rules refuse
         self.config = config
-        self.shoe_reloaded, self.next_shoe, self.reloaded_at = False, "", None
+        self.shoe_reloaded, self.next_shoe, self.reloaded_at, self.reloads = False, "", None, []
         self.begun = False
         self.tentative = ()
         self.tentative_held = False
@@ -199,8 +201,16 @@ class TableSession:
     def reloaded(self, shoe: str, at: int | None) -> None:
         """A shuffle during the round in play (:meth:`shoe_loaded`, or on record before a
         restart): the next round is dealt from shoe ``shoe``, after this round's cards past
-        the first ``at`` (None: not known, none counted)."""
+        the first ``at`` (None: not known, none counted). A second shuffle in the round ends
+        the shoe the first one loaded: its cards are the round's between the two ``at``."""
         self.shoe_reloaded, self.next_shoe, self.reloaded_at = True, shoe, at
+        self.reloads.append((shoe, at))
+
+    @property
+    def shoe_in_play(self) -> str:
+        """The shoe the cards come out of now: the last one loaded during the round in play,
+        else the round's own (its header's)."""
+        return self.next_shoe if self.shoe_reloaded and self.next_shoe else self.shoe_id
 
     def cards_out_now(self) -> int:
         """The round's cards out of the shoe so far: recorded (tentative ones too) and in flight."""
@@ -208,10 +218,12 @@ class TableSession:
         flying = sum(1 for seq, _ in self.unrecorded() if seq not in numbered)
         return cards_out(self.round.events) + flying + self.unread_unnumbered
 
-    def continue_shoe(self, last: Mapping[str, Any], taken: int) -> None:
+    def continue_shoe(self, last: Mapping[str, Any], taken: int, cards: Sequence[str] | None = None) -> None:
         """After a restart with no open round: the shoe of the last recorded round (``last``,
         its header) goes on, ``taken`` cards (its cards out) later, unless a shuffle was seen
-        since or the next round is dealt from another game's or deck count's shoe."""
+        since or the next round is dealt from another game's or deck count's shoe. ``cards``:
+        the faces of all the cards out of the shoe since its shuffle, when known: the next
+        round's ``shoe_dealt`` (5.1 counts them), kept only when they are all of them."""
         shoe = last.get("shoe")
         if (not isinstance(shoe, Mapping) or not self.betting or self.shoe_reloaded or self.round.events
                 or last.get("game") != self.config.get("game") or last.get("decks") != self.config.get("decks")):
@@ -221,6 +233,12 @@ class TableSession:
             return  # more than the shoe holds: it was shuffled since (the round's own new shoe stands)
         self.shoe_id, self.shoe_before = str(shoe["id"]), dealt
         self.config["shoe"] = {"id": self.shoe_id, "dealt": self.shoe_before}
+        if cards is not None and len(cards) == dealt and dealt > 0:
+            config = {**self.config, "shoe_dealt": list(cards)}
+            try:
+                self.config, self.round = config, new_round(config)
+            except (TranscriptError, RuleRefusal):
+                self.config.pop("shoe_dealt", None)  # a list that fits no count of this shoe: not kept
 
     def discard(self, card: str) -> None:
         """A card removed from the shoe between rounds and discarded (a supervisor set it

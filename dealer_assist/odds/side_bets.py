@@ -13,7 +13,7 @@ of each card is a martingale).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -104,13 +104,17 @@ def _name(row: PayRow | None) -> str:
     return _LOSE if row is None else row.name
 
 
+CardCounts = Sequence[tuple[Card, int]]  # each distinct card once, with its copies in the shoe
+
+
 def _shoe(game: str, decks: int) -> list[tuple[Card, int]]:
     return [(c, decks) for c in composition_for(game)]
 
 
-def two_card_weights(game: str, decks: int, classify: Callable[[Card, Card], PayRow | None]) -> tuple[dict[str, int], int]:
-    """Ordered pairs of cards from a fresh shoe, counted by the winning row."""
-    shoe = _shoe(game, decks)
+def two_card_weights(game: str, decks: int, classify: Callable[[Card, Card], PayRow | None],
+                     shoe: CardCounts | None = None) -> tuple[dict[str, int], int]:
+    """Ordered pairs of cards from a fresh shoe (or ``shoe``, the cards left), counted by the winning row."""
+    shoe = shoe if shoe is not None else _shoe(game, decks)
     n = sum(k for _, k in shoe)
     weights: dict[str, int] = {}
     for a, ka in shoe:
@@ -123,10 +127,11 @@ def two_card_weights(game: str, decks: int, classify: Callable[[Card, Card], Pay
     return weights, n * (n - 1)
 
 
-def three_card_weights(game: str, decks: int,
-                       classify: Callable[[Card, Card, Card], PayRow | None]) -> tuple[dict[str, int], int]:
-    """Ordered (player's first, player's second, dealer's first) cards, counted by the winning row."""
-    shoe = _shoe(game, decks)
+def three_card_weights(game: str, decks: int, classify: Callable[[Card, Card, Card], PayRow | None],
+                       shoe: CardCounts | None = None) -> tuple[dict[str, int], int]:
+    """Ordered (player's first, player's second, dealer's first) cards from a fresh shoe (or
+    ``shoe``, the cards left), counted by the winning row."""
+    shoe = shoe if shoe is not None else _shoe(game, decks)
     n = sum(k for _, k in shoe)
     weights: dict[str, int] = {}
     for a, ka in shoe:
@@ -169,25 +174,40 @@ class Play:
 def rate(game: str, decks: int, spec: SideBetSpec, play: Play | None = None) -> BetFigures:
     """The figures of ``spec``, enumerated from the stage it settles at (UnrateableBet if none fits)."""
     play = play or Play()
+    if spec.stage == "initial" and spec.waits_for_dealer is None and spec.split_hand not in (None, "aces"):
+        raise UnrateableBet(game, spec, f"no enumeration of a wager placed on a split hand ({spec.split_hand})")
+    figures = _rate(game, _shoe(game, decks), spec, play)
+    if spec.stage == "initial" and spec.waits_for_dealer is None and spec.split_hand == "aces" \
+            and spec.split_classify is not None:
+        figures.extra["after_split"] = _on_split_aces(game, decks, spec)
+    return figures
+
+
+def rate_remaining(game: str, left: Mapping[Card, int], spec: SideBetSpec, play: Play | None = None) -> BetFigures:
+    """The figures of the wager on ``spec`` placed before the next round's deal, the cards
+    coming from ``left`` (a shoe's remaining cards, by card) instead of a fresh shoe: the same
+    enumerations over those counts (the cards left are exchangeable as a fresh shoe's are).
+    A wager placed on a split hand is not rated here. UnrateableBet as :func:`rate`."""
+    shoe = [(c, k) for c, k in left.items() if k > 0]
+    return _rate(game, shoe, spec, play or Play(), "the shoe's remaining cards")
+
+
+def _rate(game: str, shoe: CardCounts, spec: SideBetSpec, play: Play, source: str = "a full shoe") -> BetFigures:
+    """The wager placed before the deal, from ``shoe`` (:func:`rate`, :func:`rate_remaining`)."""
     rules = GAMES[game]
     if spec.stage == "initial":
         if spec.waits_for_dealer is not None:
-            return _with_dealer_second(game, decks, spec)
-        figures = _first_cards(game, decks, spec)
-        if spec.split_hand == "aces" and spec.split_classify is not None:
-            figures.extra["after_split"] = _on_split_aces(game, decks, spec)
-        elif spec.split_hand is not None:
-            raise UnrateableBet(game, spec, f"no enumeration of a wager placed on a split hand ({spec.split_hand})")
-        return figures
+            return _with_dealer_second(game, shoe, spec)
+        return _first_cards(game, shoe, spec)
     if spec.stage == "run" and rules.permanent_eight and spec.run_rank:
-        return _run(game, decks, spec, play.first_card_action.get(_POINTS[spec.run_rank], "stand"))
+        return _run(game, shoe, spec, play.first_card_action.get(_POINTS[spec.run_rank], "stand"))
     if spec.stage == "final" and spec.decided_by == "dealer":
-        return _dealer_hand(game, decks, spec)
+        return _dealer_hand(game, shoe, spec, source)
     if spec.stage == "final" and spec.decided_by == "tie" and play.tie is not None:
         return _tie(spec, play.tie, play.tie_split)
     if spec.stage == "final" and spec.decided_by == "drawn" and rules.permanent_eight:
-        return _drawn_to_eight(game, decks, spec, {v: a in ("hit", "double") for v, a in
-                                                   play.first_card_action.items()})
+        return _drawn_to_eight(game, shoe, spec, {v: a in ("hit", "double") for v, a in
+                                                  play.first_card_action.items()})
     raise UnrateableBet(game, spec, f"no enumeration for the {spec.stage!r} stage"
                         + (f" decided by {spec.decided_by!r}" if spec.decided_by else ""))
 
@@ -200,13 +220,14 @@ def _method(game: str, base: str) -> str:
     return base + (f" (the shared Player hand, {rules.clause('shared_hand')})" if rules.shared_hand else "")
 
 
-def _first_cards(game: str, decks: int, spec: SideBetSpec) -> BetFigures:
+def _first_cards(game: str, shoe: CardCounts, spec: SideBetSpec) -> BetFigures:
     """Decided by the player's first two cards, with the dealer's first when ``needs_dealer_up``."""
     rows = tuple(r for r in spec.rows if r not in spec.split_rows)
     if spec.needs_dealer_up:
-        w, total = three_card_weights(game, decks, lambda a, b, c: spec.classify(SideCards(player=(a, b), dealer=(c,))))
+        w, total = three_card_weights(game, 0, lambda a, b, c: spec.classify(SideCards(player=(a, b), dealer=(c,))),
+                                      shoe)
         return _figures(spec.key, rows, w, total, _method(game, _THREE))
-    w, total = two_card_weights(game, decks, lambda a, b: spec.classify(SideCards(player=(a, b))))
+    w, total = two_card_weights(game, 0, lambda a, b: spec.classify(SideCards(player=(a, b))), shoe)
     return _figures(spec.key, rows, w, total, _method(game, _TWO))
 
 
@@ -227,10 +248,9 @@ def _on_split_aces(game: str, decks: int, spec: SideBetSpec) -> BetFigures:
                     "exact: the next card to a hand of split aces, both aces removed (taken over every dealer card)")
 
 
-def _with_dealer_second(game: str, decks: int, spec: SideBetSpec) -> BetFigures:
+def _with_dealer_second(game: str, shoe: CardCounts, spec: SideBetSpec) -> BetFigures:
     """Two cards, and where ``waits_for_dealer`` the dealer's first two cards (Kings Bounty 4.4)."""
     assert spec.waits_for_dealer is not None
-    shoe = _shoe(game, decks)
     n = sum(k for _, k in shoe)
     total = n * (n - 1) * (n - 2) * (n - 3)
     weights: dict[str, int] = {}
@@ -276,14 +296,13 @@ def insurance(game: str, decks: int) -> BetFigures:
     return figures
 
 
-def _run(game: str, decks: int, spec: SideBetSpec, action_on_pair: str) -> BetFigures:
+def _run(game: str, shoe: CardCounts, spec: SideBetSpec, action_on_pair: str) -> BetFigures:
     """A run of ``run_rank`` cards from the permanent 8♠ (Superb 8's 1.1.15, 4.2), given the play of 8-8.
 
     ``action_on_pair``: the strategy's play of the permanent 8 with a dealt 8 (split, hit,
     double, stand or surrender). After a split every hand needs cards, so the area always
     gets the next two cards; hitting or doubling 16 gets one; standing none.
     """
-    shoe = _shoe(game, decks)
     n = sum(k for _, k in shoe)
     eight = Card("8", "S")
     weights: dict[str, int] = {}
@@ -315,7 +334,7 @@ def _run(game: str, decks: int, spec: SideBetSpec, action_on_pair: str) -> BetFi
 _BY_POINTS = tuple(Card("A" if v == 1 else str(v), "S") for v in range(1, 11))
 
 
-def _dealer_hand(game: str, decks: int, spec: SideBetSpec) -> BetFigures:
+def _dealer_hand(game: str, shoe: CardCounts, spec: SideBetSpec, source: str = "a full shoe") -> BetFigures:
     """Decided by the dealer's finished hand: its number of cards and its total (21+ 4.3).
 
     The dealer's cards, by point value, from the permanent 8 (or from none) to a standing
@@ -324,8 +343,8 @@ def _dealer_hand(game: str, decks: int, spec: SideBetSpec) -> BetFigures:
     this kind)."""
     rules = GAMES[game]
     counts = [0] * 10
-    for c in composition_for(game):
-        counts[c.points - 1] += decks
+    for c, k in shoe:
+        counts[c.points - 1] += k
     n0 = sum(counts)
     start = (Card("8", "S"),) if rules.permanent_eight else ()
     # sums[(k, row)]: total over draw sequences of k cards, classified ``row``, of the product of counts.
@@ -363,15 +382,14 @@ def _dealer_hand(game: str, decks: int, spec: SideBetSpec) -> BetFigures:
               else "a hand no row names loses")
     return BetFigures(spec.key, rows, lose=weights.get(_LOSE, Fraction(0)),
                       method=f"exact: every sequence of the dealer's draws {origin} to a standing total "
-                      f"or a bust, without replacement from a full shoe ({unpaid})")
+                      f"or a bust, without replacement from {source} ({unpaid})")
 
 
-def _drawn_to_eight(game: str, decks: int, spec: SideBetSpec, draws_on: dict[int, bool]) -> BetFigures:
+def _drawn_to_eight(game: str, shoe: CardCounts, spec: SideBetSpec, draws_on: dict[int, bool]) -> BetFigures:
     """Paid on the main wager on the cards drawn to the permanent 8 (6-7-8 Bonus 1.1.2, 4.1).
 
     ``draws_on[v]``: whether the strategy draws (hits or doubles) on the permanent 8 with a ``v``.
     """
-    shoe = _shoe(game, decks)
     n = sum(k for _, k in shoe)
     eight = Card("8", "S")
     weights: dict[str, int] = {}

@@ -12,8 +12,9 @@ table, kind and subject — the player, the shoe — each acknowledged on its ow
 - **shoe_favours_players**: per table, its current shoe (that of its latest round), its subject
   the shoe's id (a new shoe is raised though an earlier shoe's alert is open): the
   player's expected return on the next round from the shoe's remaining composition — the main
-  wager's removal-effect estimate (counts.py ``Count.edge``) and each side bet the first cards
-  decide, exactly (removal.py ``side_bet_return``) — above ``level`` on any of them.
+  wager's removal-effect estimate (counts.py ``Count.edge``) and each side bet over the cards
+  left, as the station's ``shoe_count`` gives them (removal.py ``side_bet_edges``) — above
+  ``level`` on any of them.
 
 A shoe's counts need its earlier rounds: rounds are read from ``lookback`` before the window
 (a shoe lasts well under that). Only the floor service's role (and the review role it is a
@@ -25,7 +26,6 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import threading
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -35,17 +35,23 @@ import psycopg
 from dealer_assist.base.cards import Card
 from dealer_assist.floor.alerts import Condition
 from dealer_assist.protect.counts import count_for
-from dealer_assist.protect.removal import exact_side_bets, full_shoe, side_bet_return
+from dealer_assist.protect.removal import full_shoe, side_bet_edges
 from dealer_assist.protect.report import (
+    PlayerReport,
     RoundRow,
     carried_in,
+    listed_before,
     player_reports,
     rebuild_counts,
+    report_rounds,
     round_row,
+    round_shuffles,
+    shoe_spans,
 )
+from dealer_assist.store.common import format_time
 
-__all__ = ["KINDS", "LiveSettings", "ProtectionCheck", "advantage_conditions", "floor_rounds", "shoe_conditions",
-           "shoe_edges"]
+__all__ = ["KINDS", "LiveSettings", "ProtectionCheck", "advantage_conditions", "floor_report", "floor_rounds",
+           "shoe_conditions", "shoe_edges"]
 
 KINDS = ("advantage_play", "shoe_favours_players")
 
@@ -67,16 +73,48 @@ WHERE started_at >= %(since)s AND started_at < %(until)s ORDER BY table_name, ro
 """
 
 
+_SHUFFLES = """
+SELECT a.table_name, a.round_id, a.detail_json FROM floor.audit a
+JOIN floor.rounds_latest r ON r.table_name = a.table_name AND r.round_id = a.round_id
+WHERE a.kind = 'shoe_loaded' AND r.started_at >= %(since)s AND r.started_at < %(until)s
+ORDER BY a.table_name, a.audit_id
+"""
+
+
 def floor_rounds(conn: psycopg.Connection[Any], since: _dt.datetime, until: _dt.datetime) -> list[RoundRow]:
     """The floor's rounds started in [since, until) with their events (the first copy's: the
-    events a round gained when finished again at its station are not read)."""
+    events a round gained when finished again at its station are not read) and the shuffles
+    during each (the station's forwarded shoe_loaded audit entries)."""
     window = {"since": since, "until": until}
     events: dict[tuple[str, int], list[dict[str, Any]]] = {}
     for table, rid, text in conn.execute(_EVENTS, window).fetchall():
         events.setdefault((str(table), int(rid)), []).append(json.loads(text))
-    return [round_row(int(rid), str(table), started.astimezone(_dt.UTC).isoformat(), json.loads(config),
+    shuffles: dict[tuple[str, int], list[Any]] = {}
+    for table, rid, text in conn.execute(_SHUFFLES, window).fetchall():
+        shuffles.setdefault((str(table), int(rid)), []).append(json.loads(text))
+    out = []
+    for table, rid, started, config in conn.execute(_ROUNDS, window).fetchall():
+        r = round_row(int(rid), str(table), started.astimezone(_dt.UTC).isoformat(), json.loads(config),
                       events.get((str(table), int(rid)), []))
-            for table, rid, started, config in conn.execute(_ROUNDS, window).fetchall()]
+        r.shuffles = round_shuffles(shuffles.get((r.table, r.round_id), []), r.shoe_id)
+        out.append(r)
+    return out
+
+
+def floor_report(conn: psycopg.Connection[Any], source: str, *, table: str | None = None,
+                 since: _dt.datetime | None = None, until: _dt.datetime | None = None, player: str | None = None,
+                 lookback: _dt.timedelta = LiveSettings().lookback) -> list[PlayerReport]:
+    """``dealer-assist protect --db URL``: every player's figures over the floor's rounds (every
+    table's, or ``table``'s) started in [since, until), as report.py gives them for one store;
+    the rounds of ``lookback`` before ``since`` are read too, for their shoes (a shoe lasts well
+    under that)."""
+    first = (since - lookback) if since is not None else _dt.datetime(1970, 1, 1, tzinfo=_dt.UTC)
+    last = until if until is not None else _dt.datetime(9999, 1, 1, tzinfo=_dt.UTC)
+    rounds = floor_rounds(conn, first, last)
+    for r in rounds:  # as a store writes its times: --since/--until compare with them
+        r.started_at = format_time(_dt.datetime.fromisoformat(r.started_at))
+    return report_rounds(rounds, source, table=table, since=format_time(since) if since else None,
+                         until=format_time(until) if until else None, player=player)
 
 
 def advantage_conditions(rounds: list[RoundRow], since: str) -> list[Condition]:
@@ -102,19 +140,16 @@ def advantage_conditions(rounds: list[RoundRow], since: str) -> list[Condition]:
 def shoe_edges(game: str, decks: int, seen: list[Card], out: int) -> dict[str, float] | None:
     """The player's expected return per unit on the next round of a shoe whose cards ``seen``
     (on record) and ``out`` cards in all have left it: ``main`` (the count's estimate) and each
-    side bet decided by the first cards (exact over the remaining composition); None when the
-    game has no count at that deck count."""
+    side bet worked out over the remaining composition (removal.py ``side_bet_edges``: exact
+    where the odds can, a bet without a figure left out); None when the game has no count at
+    that deck count."""
     count = count_for(game, decks) if decks > 0 else None
     if count is None:
         return None
     edges = {"main": count.edge(seen, out)}
-    specs = exact_side_bets(game)
-    if specs:
-        left = Counter(full_shoe(game, decks))
-        left.subtract(seen)
-        shoe = {card: n for card, n in left.items() if n > 0}
-        for spec in specs:
-            edges[spec.key] = float(side_bet_return(game, spec, shoe))
+    for side in side_bet_edges(game, decks, seen):  # as the station's shoe_count gives them
+        if side.edge is not None:
+            edges[side.bet] = float(side.edge)
     return edges
 
 
@@ -132,12 +167,20 @@ def shoe_conditions(rounds: list[RoundRow], level: float,
     for table, last in sorted(latest.items()):
         if last.shoe_id is None:
             continue
-        members = sorted((r for r in rounds if r.table == table and r.shoe_id == last.shoe_id),
-                         key=lambda m: (m.dealt, m.round_id))
-        seen = [*carried.get((table, last.shoe_id), []), *(c for m in members for c in m.cards)]
-        after = members[-1]
-        dealt = after.dealt + len(after.cards)
-        key = (table, last.shoe_id, len(seen), dealt)
+        if last.shuffles:  # shuffled during the latest round: the last shoe loaded, its cards so far
+            shoe_id = last.shuffles[-1][0]
+            seen = [c for s, cards in shoe_spans(last) if s == shoe_id for c in cards]
+            after, dealt = last, len(seen)
+        else:
+            shoe_id = last.shoe_id
+            members = sorted((r for r in rounds if r.table == table and r.shoe_id == shoe_id),
+                             key=lambda m: (m.dealt, m.round_id))
+            after = members[-1]
+            listed = listed_before(after.header, after.dealt)  # cards set aside between rounds included
+            seen = ([*listed, *after.cards] if listed is not None
+                    else [*carried.get((table, shoe_id), []), *(c for m in members for c in m.cards)])
+            dealt = after.dealt + len(after.cards)
+        key = (table, shoe_id, len(seen), dealt)
         if cache is not None and key in cache:
             edges = cache[key]
         else:
@@ -150,9 +193,9 @@ def shoe_conditions(rounds: list[RoundRow], level: float,
         figures = ", ".join(f"{'main wager' if bet == 'main' else 'side bet ' + bet} {e * 100:+.2f} %"
                             for bet, e in over.items())
         out.append(Condition(table, "shoe_favours_players",
-                             f"shoe {last.shoe_id} favours the players after round {after.round_id} "
+                             f"shoe {shoe_id} favours the players after round {after.round_id} "
                              f"({max(dealt, len(seen))} of {full_size(last.game, last.decks)} cards out, "
-                             f"{len(seen)} on record): {figures} (level {level * 100:+.2f} %)", last.shoe_id))
+                             f"{len(seen)} on record): {figures} (level {level * 100:+.2f} %)", shoe_id))
     return out
 
 
@@ -209,6 +252,6 @@ class ProtectionCheck:
         out = advantage_conditions(rounds, since.astimezone(_dt.UTC).isoformat())
         kept = dict(self._edges)
         out.extend(shoe_conditions(rounds, self.settings.level, kept))
-        current = {(r.table, r.shoe_id) for r in rounds}
+        current = {(r.table, shoe) for r in rounds for shoe in (r.shoe_id, *(new for new, _ in r.shuffles))}
         self._edges = {k: v for k, v in kept.items() if (k[0], k[1]) in current}
         return out

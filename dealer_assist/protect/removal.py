@@ -20,7 +20,7 @@ removal helps the player).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -29,6 +29,9 @@ from dealer_assist.games import GAMES, composition_for
 from dealer_assist.games.sidebets import PayRow, SideBetSpec, SideCards
 from dealer_assist.odds.main_wager import analyse
 from dealer_assist.odds.rulesets import RuleSet, for_game
+from dealer_assist.odds.sheet import chart_of, main_wager_result
+from dealer_assist.odds.side_bets import Play, UnrateableBet, rate_remaining
+from dealer_assist.odds.tie18 import tie18_exact
 
 Shoe = Mapping[Card, int]  # copies of each card left in the shoe
 
@@ -184,3 +187,99 @@ def main_wager_removal(game: str, decks: int, exact_cards: int = 0) -> Removal:
     return Removal(game, decks, "main", full, effects,
                    f"the odds engine's combinatorial analysis (optimal play, exact_cards={exact_cards}) "
                    "of the shoe less one card, minus that of the full shoe")
+
+
+# ---------------------------------------------------------------------- the shoe in play
+@dataclass(frozen=True)
+class SideEdge:
+    """One side bet's player's expected return per unit staked on the next round, from the
+    cards left in the shoe; ``edge`` None when it is not worked out (``method`` says why)."""
+
+    bet: str
+    edge: Fraction | float | None
+    method: str
+
+
+def remaining(game: str, decks: int, seen: Iterable[Card]) -> dict[Card, int]:
+    """The cards of ``decks`` decks of ``game`` less those ``seen`` (a card seen more often
+    than the shoe holds it, or not of the game's deck, takes nothing away)."""
+    left = full_shoe(game, decks)
+    for card in seen:
+        if left.get(card, 0) > 0:
+            left[card] -= 1
+    return left
+
+
+def _needs(spec: SideBetSpec) -> int:
+    """Cards the bet's enumeration takes from the shoe at the least."""
+    if spec.waits_for_dealer is not None:
+        return 4  # the player's two, the dealer's two (Kings Bounty 4.4)
+    if spec.needs_dealer_up or spec.stage == "run":
+        return 3
+    return 2
+
+
+TIE_SHOE = 20  # Tie on 18 is worked out from this many cards left (a shoe is cut long before)
+
+
+def side_bet_edges(game: str, decks: int, seen: Iterable[Card]) -> list[SideEdge]:
+    """Each side bet of ``game`` (its layout's order), the wager placed before the next round's
+    deal, over the shoe's remaining composition (:func:`remaining`). Cards that left the shoe
+    unseen (burns, cards not on record) do not change it: they are exchangeable with the
+    cards left, so the expectation given what was seen is that of this composition.
+
+    Exact (a fraction) for the bets the first cards decide (:func:`side_bet_return`); the other
+    stages by the odds' enumerations over the same counts (odds/side_bets.py ``rate_remaining``):
+    Kings Bounty with the dealer's two cards, Superb 8's with the play of 8-8 of the full shoe's
+    strategy, 21+ by the dealer's draws, Tie on 18 by tie18.py with the printed chart (binary
+    floating point, one area heads-up). A bet the odds cannot rate, or a shoe too short for it,
+    has no figure and says why."""
+    left = remaining(game, decks, seen)
+    n = sum(left.values())
+    exact = {s.key for s in exact_side_bets(game)}
+    out: list[SideEdge] = []
+    play: Play | None = None
+    for spec in GAMES[game].specs:
+        need = _needs(spec)
+        if n < need:
+            out.append(SideEdge(spec.key, None, f"not worked out: {n} card(s) left, the bet takes {need}"))
+            continue
+        if spec.key in exact:
+            out.append(SideEdge(spec.key, side_bet_return(game, spec, left),
+                                f"exact: every ordered combination of the first cards of the {n} cards left"))
+            continue
+        if spec.decided_by == "tie" and n < TIE_SHOE:
+            out.append(SideEdge(spec.key, None, f"not worked out: {n} cards left, fewer than {TIE_SHOE}: the area's "
+                                                "and the dealer's cards could run out (tie18.py takes a shoe that "
+                                                "cannot)"))
+            continue
+        if play is None:
+            play = _play(game, decks, left)
+        try:
+            figures = rate_remaining(game, left, spec, play)
+        except UnrateableBet as err:
+            out.append(SideEdge(spec.key, None, f"not worked out: {err}"))
+            continue
+        if figures.lose is not None and figures.hit_frequency_exact is not None \
+                and figures.hit_frequency_exact + figures.lose != 1:
+            out.append(SideEdge(spec.key, None, f"not worked out: the {n} cards left may run out before "
+                                                "the bet is decided"))
+            continue
+        edge = figures.expected_value_exact if figures.exact else figures.expected_value
+        out.append(SideEdge(spec.key, edge, f"{figures.method}; over the {n} cards left"))
+    return out
+
+
+def _play(game: str, decks: int, left: Shoe) -> Play:
+    """What the side bets of a permanent-8 game need of the main wager (odds/sheet.py as the par
+    sheet takes it): the play of the 8 with each first card, and P(tie on 18) from the cards left."""
+    if not for_game(game, decks).permanent_eight:
+        return Play()
+    main, _ = main_wager_result(game, decks)
+    base = for_game(game, decks)
+    by_points = [0] * 10
+    for card, k in left.items():
+        by_points[card.points - 1] += k
+    gone = tuple(full - k for full, k in zip(base.shoe, by_points, strict=True))
+    rules = _Removed(**{f: getattr(base, f) for f in base.__dataclass_fields__}, removed=gone)
+    return Play(dict(main.first_card_action), tie18_exact(rules, chart_of(game, decks)).first_hand)

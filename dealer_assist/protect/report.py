@@ -15,7 +15,7 @@ import datetime as _dt
 import json
 import math
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -52,6 +52,54 @@ class RoundRow:
     true_count: float | None = None
     edge: float | None = None
     seen: list[Card] = field(default_factory=list)  # the cards of the shoe's earlier rounds
+    # the shuffles during the round, in order (the station's shoe_loaded audit entries): the
+    # shoe loaded and how many of the round's cards had left the shoe before it
+    shuffles: list[tuple[str, int]] = field(default_factory=list)
+
+
+def shoe_spans(r: RoundRow) -> list[tuple[str | None, list[Card]]]:
+    """Each card of round ``r`` against the shoe it came out of, in order: the header's shoe
+    for the cards before the round's first shuffle, then each shoe loaded during the round
+    for the cards until the next shuffle (a shoe loaded and shuffled again within the round
+    has its cards here only: no round names it). Spans without a card are left out."""
+    spans: list[tuple[str | None, list[Card]]] = []
+    shoe, start = r.shoe_id, 0
+    for new, at in r.shuffles:
+        at = min(max(at, start), len(r.cards))
+        spans.append((shoe, r.cards[start:at]))
+        shoe, start = new, at
+    spans.append((shoe, r.cards[start:]))
+    return [(s, cards) for s, cards in spans if cards]
+
+
+def listed_before(header: Mapping[str, Any], dealt: int) -> list[Card] | None:
+    """The cards out of a round's shoe before its first card as the round's header lists them
+    (``shoe_dealt``, which a station writes for 5.1: every card since the shuffle, cards set
+    aside between rounds included, a shuffle after them counting only those after it): the
+    ``dealt`` of spec/round-script.md's ``shoe``, by face. None when the list is missing or
+    does not account for all ``dealt`` cards (an older record, a restart): then the shoe's
+    earlier rounds rebuild them."""
+    if dealt <= 0:
+        return []
+    raw = header.get("shoe_dealt")
+    if not isinstance(raw, list) or len(raw) != dealt:
+        return None
+    try:
+        return [parse_card(str(c)) for c in raw]
+    except CardNotationError:
+        return None
+
+
+def round_shuffles(details: Sequence[Any], own: str | None) -> list[tuple[str, int]]:
+    """A round's shuffles from its ``shoe_loaded`` audit details in order ({replaces, shoe, at}):
+    those with a whole ``at`` and a new shoe other than the round's own (``own``: a shuffle
+    while the round took bets deals the whole round from it)."""
+    out = []
+    for d in details:
+        if isinstance(d, dict) and isinstance(d.get("shoe"), str) and isinstance(d.get("at"), int) \
+                and d["shoe"] != own:
+            out.append((str(d["shoe"]), int(d["at"])))
+    return out
 
 
 @dataclass
@@ -152,8 +200,21 @@ def _read(conn: sqlite3.Connection) -> list[RoundRow]:
     events: dict[int, list[dict[str, Any]]] = {}
     for rid, text in conn.execute("SELECT round_id, event_json FROM events ORDER BY round_id, seq"):
         events.setdefault(int(rid), []).append(json.loads(text))
-    return [round_row(int(rid), str(table or own), str(started), json.loads(config_json), events.get(int(rid), []))
-            for rid, started, config_json, table in rows]
+    shuffles: dict[int, list[Any]] = {}
+    for rid, text in conn.execute("SELECT round_id, detail_json FROM audit WHERE kind = 'shoe_loaded' "
+                                  "AND round_id IS NOT NULL ORDER BY id"):
+        shuffles.setdefault(int(rid), []).append(json.loads(text))
+    out = []
+    for rid, started, config_json, table in rows:
+        r = round_row(int(rid), str(table or own), str(started), json.loads(config_json), events.get(int(rid), []))
+        r.shuffles = round_shuffles(shuffles.get(r.round_id, []), r.shoe_id)
+        out.append(r)
+    return out
+
+
+def store_rounds(store: Store) -> list[RoundRow]:
+    """Every round of ``store`` as protect reads it, oldest first, with its shuffles."""
+    return store.read_with(_read)
 
 
 def round_row(round_id: int, table: str, started_at: str, config: dict[str, Any],
@@ -175,6 +236,8 @@ def carried_cards(previous: RoundRow | None, shoe: str | None, dealt: int) -> li
     ``shoe``; engine/session.py). Cards set aside between rounds are not in any round: fewer."""
     if dealt <= 0 or previous is None or previous.shoe_id is None or previous.shoe_id == shoe:
         return []
+    if previous.shuffles:  # the shuffles on record say which of its cards were this shoe's
+        return [c for s, cards in shoe_spans(previous) if s == shoe for c in cards][-dealt:]
     return previous.cards[max(0, len(previous.cards) - dealt):]
 
 
@@ -192,7 +255,8 @@ def carried_in(rounds: list[RoundRow]) -> dict[tuple[str, str], list[Card]]:
     for (table, shoe), r in first.items():
         before = [m for m in tables[table] if m.round_id < r.round_id]
         previous = max(before, key=lambda m: m.round_id) if before and r.dealt > 0 else None
-        carried = carried_cards(previous, shoe, r.dealt)
+        listed = listed_before(r.header, r.dealt)  # its header's own list, cards set aside included
+        carried = listed if listed is not None else carried_cards(previous, shoe, r.dealt)
         if carried:
             out[(table, shoe)] = carried
     return out
@@ -213,10 +277,16 @@ def rebuild_counts(rounds: list[RoundRow]) -> None:
             continue
         seen: list[Card] = list(carried.get((table, shoe), []))
         for r in sorted(members, key=lambda m: (m.dealt, m.round_id)):
+            # cards out not in any round (set aside between rounds): the header's list has them
+            listed = listed_before(r.header, r.dealt) if len(seen) != r.dealt else None
+            if listed is not None:
+                seen = listed
             r.true_count = count.true_count(seen, r.dealt)
             r.edge = count.edge(seen, r.dealt)
             r.seen = list(seen)
-            seen.extend(r.cards)
+            # the round's cards out of this shoe: all, or those before its first shuffle
+            seen.extend(r.cards if not r.shuffles else [c for s, cards in shoe_spans(r)[:1] if s == shoe
+                                                        for c in cards])
 
 
 def _hours(first: str, last: str) -> float:
@@ -297,9 +367,19 @@ def _describe(count: Count | None) -> str:
 def report(store: Store, *, table: str | None = None, since: str | None = None, until: str | None = None,
            player: str | None = None) -> list[PlayerReport]:
     """Every player's figures over ``store``'s rounds (started in [since, until), of ``table``)."""
-    rounds = store.read_with(_read)
+    return report_rounds(store.read_with(_read), str(store.path), table=table, since=since, until=until,
+                         player=player)
+
+
+def report_rounds(rounds: list[RoundRow], source: str, *, table: str | None = None, since: str | None = None,
+                  until: str | None = None, player: str | None = None) -> list[PlayerReport]:
+    """Every player's figures over ``rounds`` read from ``source`` (a store, the floor) started in
+    [since, until) (store time text), of ``table``; the rounds before ``since`` count for their
+    shoes only."""
+    if not rounds:
+        raise ProtectError("no rounds" + (f" of table {table}" if table else "") + " in that time")
     if not any(r.shoe_id is not None for r in rounds):
-        raise ProtectError(f"{store.path} has no shoe records: no round names its shoe "
+        raise ProtectError(f"{source} has no shoe records: no round names its shoe "
                            "(spec/round-script.md 'shoe'; rounds recorded before stations wrote it)")
     rebuild_counts(rounds)  # over every round: a shoe's earlier rounds count before --since
     chosen = [r for r in rounds

@@ -22,7 +22,8 @@ from typing import Any, NotRequired, TypedDict, TypeVar
 from dealer_assist.service.protocol import ProtocolError
 
 __all__ = [
-    "INPUT_EVENTS", "REGISTRY", "SUPERVISED_EVENTS", "Credential", "Entry", "Op", "Permission", "ShoeCountReply", "TableState", "TerminalOverrideRequest", "check_complete", "check_fields",
+    "INPUT_EVENTS", "REGISTRY", "SUPERVISED_EVENTS", "Credential", "Entry", "Op", "Permission", "ShoeCountReply",
+    "SideBetEdge", "TableState", "TerminalOverrideRequest", "check_complete", "check_fields",
     "handler", "ops_table",
 ]
 
@@ -382,6 +383,14 @@ class SnapshotReply(TypedDict, total=False):
     expires: str
 
 
+class SideBetEdge(TypedDict):
+    """One side bet's figure in ``shoe_count`` (protect/removal.py ``side_bet_edges``)."""
+
+    edge: float | None  # the player's expected return per unit on the next round's wager; None: not worked out
+    fraction: str | None  # the same as an exact fraction ("-1/8"), where the enumeration is in fractions
+    method: str  # how it was worked out, or why not
+
+
 class ShoeCountReply(TypedDict):
     """The shoe in play's count (op ``shoe_count``; dealer_assist/service/shoe_count.py)."""
 
@@ -395,6 +404,7 @@ class ShoeCountReply(TypedDict):
     true_count: float | None
     edge: float | None  # the player's expected return on the next round's main wager (estimate)
     count: dict[str, Any] | None  # name, tags by point value, betting_correlation, source
+    side_bets: dict[str, SideBetEdge]  # each side bet of the game, exact from the cards left where the odds can
     note: str  # why there is no count ("" when there is one)
     supervisor: str
 

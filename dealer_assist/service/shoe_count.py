@@ -14,7 +14,11 @@ the shuffle, read from the same record the floor rebuilds counts from (the round
   shuffle during a round reads as the new shoe at once: the round's cards after the shuffle
   came out of it (and the next round's header counts them in its ``dealt``), so a new shoe's
   first round starts from the last cards of the round before it (report.carried_cards);
-- after a restart the tally is rebuilt from the store as it was kept.
+- after a restart the tally is rebuilt from the store as it was kept;
+- each side bet's figure (``side_bets``) is the player's expected return on the next round
+  from the shoe's remaining composition (the full shoe less the cards on record), exact where
+  the odds can enumerate it, else ``edge`` None and ``method`` saying why
+  (protect/removal.py ``side_bet_edges``).
 """
 
 from __future__ import annotations
@@ -23,11 +27,15 @@ import json
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from dealer_assist.base.cards import Card
+from dealer_assist.games import GAMES
 from dealer_assist.protect.counts import POINT_NAMES, Count, count_for
-from dealer_assist.protect.report import carried_cards, round_row
+from dealer_assist.protect.removal import side_bet_edges
+from dealer_assist.protect.report import carried_cards, listed_before, round_row
+from dealer_assist.service.ops import SideBetEdge
 from dealer_assist.store import DEFAULT_TABLE
 
 _ROUNDS_AFTER = ("SELECT r.id, r.config_json FROM rounds r LEFT JOIN sessions s ON s.id = r.session_id "
@@ -91,7 +99,8 @@ def shoe_figures(game: str, decks: int, shoe: str | None, seen: Sequence[Card], 
     """The reply's figures (ops.ShoeCountReply) for ``seen`` (faces on record) and ``out``
     cards out of the shoe in all; a game with no count on file says so in ``note``."""
     count = count_for(game, decks) if decks > 0 else None
-    base: dict[str, Any] = {"game": game, "decks": decks, "shoe": shoe, "on_record": len(seen)}
+    base: dict[str, Any] = {"game": game, "decks": decks, "shoe": shoe, "on_record": len(seen),
+                            "side_bets": side_bet_figures(game, decks, seen)}
     if count is None:
         return {**base, "cards_out": max(out, len(seen)), "decks_remaining": None, "running_count": None,
                 "true_count": None, "edge": None, "count": None,
@@ -108,6 +117,16 @@ def shoe_figures(game: str, decks: int, shoe: str | None, seen: Sequence[Card], 
             "note": ""}
 
 
+def side_bet_figures(game: str, decks: int, seen: Sequence[Card]) -> dict[str, SideBetEdge]:
+    """Each side bet's player's expected return on the next round from the cards left
+    (protect/removal.py ``side_bet_edges``); none for a game or deck count not known."""
+    if game not in GAMES or decks <= 0:
+        return {}
+    return {e.bet: {"edge": None if e.edge is None else float(e.edge),
+                    "fraction": str(e.edge) if isinstance(e.edge, Fraction) else None, "method": e.method}
+            for e in side_bet_edges(game, decks, seen)}
+
+
 def round_cards(config: dict[str, Any], events: list[dict[str, Any]]) -> list[Card]:
     """A round's cards out of the shoe, as the floor reads them (report.round_row)."""
     return round_row(0, "", "", config, events).cards
@@ -115,15 +134,20 @@ def round_cards(config: dict[str, Any], events: list[dict[str, Any]]) -> list[Ca
 
 def tally_for(tally: ShoeTally | None, shoe: str, rounds: list[tuple[int, dict[str, Any], list[dict[str, Any]]]],
               current: int | None, opening: int = 0,
-              carried: Callable[[int | None, int], list[Card]] = lambda first, dealt: []) -> ShoeTally:
+              carried: Callable[[int | None, int], list[Card]] = lambda first, dealt: [],
+              header: dict[str, Any] | None = None) -> ShoeTally:
     """``tally`` (or a fresh one for another shoe) with ``rounds`` added, the round in play
-    (``current``, its header's ``dealt`` ``opening``) left out: its cards are read from the
-    session. A fresh tally starts with ``carried(first round of the shoe, its dealt)``: the
-    cards that came out of the shoe before its first round (:func:`carried_into`)."""
+    (``current``, its header ``header`` with ``dealt`` ``opening``) left out: its cards are
+    read from the session. A fresh tally starts with the cards that came out of the shoe
+    before its first round: those its header lists (report.listed_before: cards set aside
+    after the shuffle included), else ``carried(first round of the shoe, its dealt)``
+    (:func:`carried_into`)."""
     kept = tally if tally is not None and tally.shoe == shoe else ShoeTally(shoe)
     if not kept.opened:  # the cards that came out of the shoe before its first round
-        first, dealt = ((rounds[0][0], rounds[0][1]["shoe"].get("dealt")) if rounds else (current, opening))
-        kept.seen.extend(carried(first, int(dealt or 0)))
+        first, dealt, own = ((rounds[0][0], rounds[0][1]["shoe"].get("dealt"), rounds[0][1]) if rounds
+                             else (current, opening, header or {}))
+        listed = listed_before(own, int(dealt or 0))
+        kept.seen.extend(listed if listed is not None else carried(first, int(dealt or 0)))
         kept.opened = True
     for rid, config, events in rounds:
         if rid == current or rid in kept.rounds:

@@ -20,7 +20,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -44,6 +44,7 @@ from dealer_assist.engine.transcript import (
     round_output,
 )
 from dealer_assist.games import GAMES
+from dealer_assist.protect.report import listed_before
 from dealer_assist.service import credits
 from dealer_assist.service.anchor import (
     ANCHOR_NAME,
@@ -125,7 +126,7 @@ from dealer_assist.service.shoe_count import (
 )
 from dealer_assist.service.sim_faults import SIM_FAULTS, simulate
 from dealer_assist.store import Store, StoreError
-from dealer_assist.store.audit import audit_entries
+from dealer_assist.store.audit import AuditEntry, audit_entries
 from dealer_assist.store.common import format_time
 from dealer_assist.store.users import PinCheck, lock_seconds
 
@@ -373,23 +374,53 @@ class TableService:
     def _continue_shoe(self) -> None:
         """The shoe of the last recorded round goes on (spec/round-script.md ``shoe``), unless
         the shoe was reloaded (shuffled) during or after that round: then the next round is
-        dealt from a new shoe, as it would have been without the restart."""
+        dealt from the shoe loaded (its id on record), as it would have been without the
+        restart. The cards set aside since (audited ``card_set_aside``; after the shuffle, if
+        one came after that round) are the shoe's again: the next round's ``dealt`` and
+        ``shoe_dealt`` count them (5.1)."""
         last = self.store.latest_round()
         shoe = last.config.get("shoe") if last is not None else None
         shuffle = self.store.read_with(_last_shuffle)
         config = last.config if last is not None else None
-        taken_from = 0  # the last round's cards before those that left the shoe going on
-        if isinstance(shoe, dict) and shuffle is not None and shuffle[1].get("replaces") == shoe.get("id"):
-            new, at = shuffle[1].get("shoe"), shuffle[1].get("at")
-            if last is None or shuffle[0] != last.round_id or not isinstance(new, str) or not isinstance(at, int):
+        taken_from: int | None = 0  # the last round's cards before those that left the shoe going on
+        after: tuple[int, str] | None = None  # set-asides after this audit id, or at/after this time
+        if isinstance(shoe, dict) and shuffle is not None and shuffle.detail.get("replaces") == shoe.get("id"):
+            new, at = shuffle.detail.get("shoe"), shuffle.detail.get("at")
+            if last is not None and shuffle.round_id is None and isinstance(new, str):
+                # shuffled between rounds, after that round: the next round deals from that shoe, full
+                config, taken_from, after = {**last.config, "shoe": {"id": new, "dealt": 0}}, None, (shuffle.id, "")
+            elif last is None or shuffle.round_id != last.round_id or not isinstance(new, str) \
+                    or not isinstance(at, int):
                 return  # shuffled after that round (or not known where): a full new shoe
-            config, taken_from = {**last.config, "shoe": {"id": new, "dealt": 0}}, at
+            else:
+                config, taken_from = {**last.config, "shoe": {"id": new, "dealt": 0}}, at
         if last is not None and config is not None:
             try:
                 taken = cards_out(parse_event(e) for e in last.events)
-                self.session.continue_shoe(config, max(0, taken - taken_from))
+                # the faces of the shoe's cards so far, for the next round's shoe_dealt (5.1)
+                faces = [str(c) for c in round_cards(last.config, last.events)]
+                prior = last.config.get("shoe_dealt")
+                known: list[str] | None
+                if len(faces) != taken:
+                    known = None  # a card of the round unread: not all faces known
+                elif config is not last.config:  # a new shoe: its cards of the round (none if loaded after it)
+                    known = [] if taken_from is None else faces[taken_from:]
+                else:
+                    known = [*(map(str, prior) if isinstance(prior, list) else []), *faces]
+                self.session.continue_shoe(config, max(0, taken - (taken if taken_from is None else taken_from)),
+                                           known)
             except (EventFormatError, KeyError, TypeError, ValueError) as exc:
                 self.log.error("the last round's shoe cannot be continued: %s", exc)
+                return
+            if after is None:
+                row = self.store.read_with(
+                    lambda conn: conn.execute("SELECT started_at FROM rounds WHERE id = ?", (last.round_id,)).fetchone())
+                after = (0, str(row[0]) if row else "")
+            for entry in self.store.audit_entries(kind="card_set_aside"):
+                if entry.round_id is None and entry.id > after[0] and entry.at >= after[1]:
+                    for one in str(entry.detail.get("card", "")).split():
+                        if one != UNREAD:
+                            self.session.discard(one)  # 5.1: the shoe's copies count it
 
     def _restore_setup(self) -> None:
         """The set-up a supervisor last chose at this table (kept over a restart)."""
@@ -435,10 +466,14 @@ class TableService:
             self.log.error("the open round %s cannot be replayed: %s", open_round.round_id, exc)
             return
         self.round_id = open_round.round_id
-        shuffles = self.store.audit_entries(round_id=self.round_id, kind=SHOE_LOADED_KIND)
-        if shuffles:  # shuffled during this round: the next is a new shoe, after this round's last cards
-            detail = shuffles[-1].detail
+        # shuffled during this round (once or more, in order): the next round is dealt from the
+        # last shoe loaded, after this round's last cards
+        own = open_round.config.get("shoe") if isinstance(open_round.config.get("shoe"), dict) else {}
+        for shuffle in self.store.audit_entries(round_id=self.round_id, kind=SHOE_LOADED_KIND):
+            detail = shuffle.detail
             at = detail.get("at")
+            if detail.get("shoe") == own.get("id"):
+                continue  # loaded while the round took bets: the round is dealt from it
             self.session.reloaded(str(detail.get("shoe") or self.session.shoe_ids()),
                                   at if isinstance(at, int) else None)
         if audit:
@@ -1207,7 +1242,8 @@ class TableService:
     def _op_shoe_count(self, client: Client, args: dict[str, Any]) -> ShoeCountReply:
         """The shoe in play's count for a supervisor or surveillance, never the dealer's screen:
         `shoe`, `cards_out`, `decks_remaining`, `running_count`, `true_count`, the estimated
-        `edge` of the next round's main wager and the `count` (name, tags), after a supervisor's
+        `edge` of the next round's main wager and the `count` (name, tags), each side bet's
+        player's expected return from the cards left (`side_bets`), after a supervisor's
         PIN or `review` approval (audited); a game with no count says so in `note`.
 
         (dealer_assist/service/shoe_count.py; the game's own count, protect/counts.py.)"""
@@ -1225,7 +1261,8 @@ class TableService:
             # shuffled during this round: the new shoe, the round's cards after the shuffle out of it
             at = self.session.reloaded_at if self.session.reloaded_at is not None else len(here) + flying
             out = max(0, len(here) + flying - at) + len(self.session.discarded)
-            figures = shoe_figures(game, decks, self.session.next_shoe or None, here[at:], out)
+            aside = [parse_card(c) for c in self.session.discarded]  # set aside after the shuffle
+            figures = shoe_figures(game, decks, self.session.next_shoe or None, [*here[at:], *aside], out)
             return {**figures, "supervisor": who}  # type: ignore[typeddict-item]
         shoe_id, dealt = str(shoe.get("id", "")), int(shoe.get("dealt") or 0)
         after = self.shoe_tally.through if self.shoe_tally is not None and self.shoe_tally.shoe == shoe_id else 0
@@ -1233,9 +1270,14 @@ class TableService:
         rounds = self.store.read_with(lambda conn: shoe_rounds_after(conn, table, shoe_id, after, self.round_id))
         self.shoe_tally = tally_for(
             self.shoe_tally, shoe_id, rounds, self.round_id, dealt,
-            lambda first, n: self.store.read_with(lambda conn: carried_into(conn, table, shoe_id, first, n)))
+            lambda first, n: self.store.read_with(lambda conn: carried_into(conn, table, shoe_id, first, n)), config)
+        # the round's header lists the shoe's cards before it (cards set aside between rounds
+        # included: its `dealt` counts them, spec/round-script.md): that list when complete
+        listed = listed_before(config, dealt)
+        before = listed if listed is not None else self.shoe_tally.seen
         out = dealt + len(here) + flying + len(self.session.discarded)
-        figures = shoe_figures(game, decks, shoe_id, [*self.shoe_tally.seen, *here], out)
+        aside = [parse_card(c) for c in self.session.discarded]  # set aside since the round: faces known
+        figures = shoe_figures(game, decks, shoe_id, [*before, *here, *aside], out)
         return {**figures, "supervisor": who}  # type: ignore[typeddict-item]
 
     @handler(Op.APPROVE, Permission.SUPERVISOR_PIN, ApproveRequest, ApprovalReply)
@@ -1929,12 +1971,14 @@ class TableService:
             return number
         if name == "loaded":
             # the shuffle on record: a restart deals from the new shoe (``shoe``), after the
-            # cards of the round in play past its first ``at`` (those came out of the new shoe)
+            # cards of the round in play past its first ``at`` (those came out of the new shoe);
+            # ``replaces`` the shoe the cards came from until now (a second shuffle in one round
+            # ends the shoe the first one loaded: its cards are those between the two ``at``)
             new = self.session.shoe_ids()
             at = 0 if self.session.betting else self.session.cards_out_now()
             if not self.refused:
                 self.store.add_audit(SHOE_LOADED_KIND, actor="shoe", round_id=self.round_id,
-                                     detail={"replaces": self.session.shoe_id, "shoe": new, "at": at})
+                                     detail={"replaces": self.session.shoe_in_play, "shoe": new, "at": at})
             self.session.shoe_loaded(new)
             return number
         if name in ("cut", "empty", "alive", "hello", "warning", "duplicate"):
@@ -2343,14 +2387,14 @@ def _progress(conn: Any) -> tuple[int, int, int | None]:
     return int(newest), generation, (generation if row else None)
 
 
-def _last_shuffle(conn: Any) -> tuple[int | None, dict[str, Any]] | None:
-    """The newest shuffle on record: the round it came in (None between rounds) and its detail
-    ({replaces, shoe, at}; older records name only ``replaces``), or None if none is on record."""
+def _last_shuffle(conn: Any) -> AuditEntry | None:
+    """The newest shuffle on record (its ``round_id`` the round it came in, None between rounds;
+    its detail {replaces, shoe, at}, older records name only ``replaces``), or None."""
     newest = audit_entries(conn, kind=SHOE_LOADED_KIND, limit=1, newest_first=True)
     if not newest:
         return None
-    detail = newest[0].detail
-    return newest[0].round_id, detail if isinstance(detail, dict) else {}
+    entry = newest[0]
+    return entry if isinstance(entry.detail, dict) else replace(entry, detail={})
 
 
 def _recorded_seqs(conn: Any) -> list[int]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -53,6 +54,12 @@ def test_the_count_follows_the_cards_a_restart_keeps_it_a_shuffle_resets_it(stat
     e = dict(zip(("A", "2", "3", "4", "5", "6", "7", "8", "9", "10"), lucky8.effects, strict=True))
     # the removal-effect estimate: base + 312/308 x (effects of 5, 9, 6, 8)
     assert after1["edge"] == pytest.approx(lucky8.base + 312 / 308 * (e["5"] + e["9"] + e["6"] + e["8"]))
+    # the side bets from the 308 cards left: Pair (4.1, 11 to 1) pays on two of one rank,
+    # 24 of each rank but 23 of 5, 9, 6 and 8: 9 x 24 x 23 + 4 x 23 x 22 ordered pairs of 308 x 307
+    pair = after1["side_bets"]["pair"]
+    assert Fraction(pair["fraction"]) == Fraction(12 * (9 * 24 * 23 + 4 * 23 * 22), 308 * 307) - 1
+    assert Fraction(full["side_bets"]["pair"]["fraction"]) == Fraction(12 * 13 * 24 * 23, 312 * 311) - 1
+    assert list(after1["side_bets"]) == ["pair", "lucky8"] and after1["side_bets"]["lucky8"]["edge"] is not None
 
     one_round(s, c)
     assert (read(c)["running_count"], read(c)["cards_out"]) == (1, 8)
