@@ -1238,7 +1238,7 @@ class TableService:
         """The review's window closed: its token gives no copy any more."""
         return {"ended": self.review_tokens.end(str(args.get("token", "")), client.account)}
 
-    @handler(Op.SHOE_COUNT, Permission.SUPERVISOR_PIN, ShoeCountRequest, ShoeCountReply)
+    @handler(Op.SHOE_COUNT, Permission.SUPERVISOR_PIN, ShoeCountRequest, ShoeCountReply, locked=False)
     def _op_shoe_count(self, client: Client, args: dict[str, Any]) -> ShoeCountReply:
         """The shoe in play's count for a supervisor or surveillance, never the dealer's screen:
         `shoe`, `cards_out`, `decks_remaining`, `running_count`, `true_count`, the estimated
@@ -1250,6 +1250,14 @@ class TableService:
         if not isinstance(args.get("pin"), dict | Verified) and not isinstance(args.get("approval"), int):
             raise ProtocolError("pin", "the shoe's count is read by a supervisor only (never on the dealer's "
                                 "screen): a supervisor's PIN (`pin`) or `review` approval is needed")
+        with self.lock:  # the shoe's cards as the table has them now
+            who, shoe_cards = self._shoe_count_cards(client, args)
+        # the figures (side bets by enumeration: seconds for some games) with the table's lock
+        # free: the cards and the dealer's inputs never wait for a supervisor's read
+        return {**shoe_figures(*shoe_cards), "supervisor": who}  # type: ignore[typeddict-item]
+
+    def _shoe_count_cards(self, client: Client, args: dict[str, Any]) -> tuple[str, tuple[Any, ...]]:
+        """Under the table's lock: the approval used (audited) and shoe_figures' arguments."""
         _, who = self._approval(client, {**args, "read": "shoe_count"}, "review", None)
         config = self.session.config
         game, decks = str(config.get("game", "")), int(config.get("decks") or 0)
@@ -1262,8 +1270,7 @@ class TableService:
             at = self.session.reloaded_at if self.session.reloaded_at is not None else len(here) + flying
             out = max(0, len(here) + flying - at) + len(self.session.discarded)
             aside = [parse_card(c) for c in self.session.discarded]  # set aside after the shuffle
-            figures = shoe_figures(game, decks, self.session.next_shoe or None, [*here[at:], *aside], out)
-            return {**figures, "supervisor": who}  # type: ignore[typeddict-item]
+            return who, (game, decks, self.session.next_shoe or None, [*here[at:], *aside], out)
         shoe_id, dealt = str(shoe.get("id", "")), int(shoe.get("dealt") or 0)
         after = self.shoe_tally.through if self.shoe_tally is not None and self.shoe_tally.shoe == shoe_id else 0
         table = self.store.table
@@ -1277,8 +1284,7 @@ class TableService:
         before = listed if listed is not None else self.shoe_tally.seen
         out = dealt + len(here) + flying + len(self.session.discarded)
         aside = [parse_card(c) for c in self.session.discarded]  # set aside since the round: faces known
-        figures = shoe_figures(game, decks, shoe_id, [*before, *here, *aside], out)
-        return {**figures, "supervisor": who}  # type: ignore[typeddict-item]
+        return who, (game, decks, shoe_id, [*before, *here, *aside], out)
 
     @handler(Op.APPROVE, Permission.SUPERVISOR_PIN, ApproveRequest, ApprovalReply)
     def _op_approve(self, client: Client, args: dict[str, Any]) -> ApprovalReply:

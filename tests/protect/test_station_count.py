@@ -198,3 +198,35 @@ def test_a_shuffle_during_a_round_reads_as_the_new_shoe(station: Any) -> None:
     assert c.request("state")["config"]["shoe"] == {"id": shuffled["shoe"], "dealt": 2}
     fresh = read(c)
     assert (fresh["shoe"], fresh["running_count"], fresh["cards_out"]) == (shuffled["shoe"], 0, 2)
+
+
+def test_the_figures_are_worked_out_with_the_tables_lock_free(station: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The side bets' figures take seconds for some games (enumerations over the cards left):
+    they are worked out with the table's lock free, so a card or a dealer's input never waits
+    for a supervisor's read (the cards themselves are taken under the lock)."""
+    import threading
+
+    s: Station = station("5S 9H 6D 8C AS 10D 2H 7C")
+    c = s.dealer()
+    one_round(s, c)
+    assert s.running is not None
+    service = s.running.service
+    real = shoe_count.shoe_figures
+    lock_free: list[bool] = []
+
+    def figures(*args: Any) -> Any:
+        def probe() -> None:  # another thread (a card from the shoe) takes the table's lock meanwhile
+            got = service.lock.acquire(timeout=2)
+            lock_free.append(got)
+            if got:
+                service.lock.release()
+
+        t = threading.Thread(target=probe)
+        t.start()
+        t.join()
+        return real(*args)
+
+    monkeypatch.setattr("dealer_assist.service.table.shoe_figures", figures)
+    reply = read(c)
+    assert lock_free == [True]
+    assert reply["supervisor"] == "bob"  # the read went through, its figures made
