@@ -330,7 +330,7 @@ def _review_shot(app: Any, table: Any, size: tuple[int, int], out: Path, shooter
     from ui.review.app import ReviewWindow, open_review
 
     c = table.controller
-    wait(app, lambda: bool(c.recall), "the settle output")  # the service recorded it
+    wait(app, lambda: c.concluded, "the settle output")  # recorded with the round's last event
     review = open_review(str(table.store_path), None, supervisor="sam")
     assert isinstance(review, ReviewWindow)
     review.setGeometry(0, 0, *size)
