@@ -223,7 +223,7 @@ def test_the_heaviest_round_fits_every_screen(qtbot: Any, tmp_path: Path, game: 
             at(size, window)
             stepped[size].add(step)
             # the layout settled (on a loaded machine settle() may give up before the cards are
-            # be placed again): a problem still there after 3 s is the screen's, and reported
+            # placed again): a problem still there after 3 s is the screen's, and reported
             try:
                 qtbot.waitUntil(lambda: not _problems(window, size), timeout=3000)  # noqa: B023
             except qtbot.TimeoutError:
