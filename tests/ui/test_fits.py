@@ -21,8 +21,8 @@ from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QAbstractButton, QComboBox, QLabel, QLineEdit, QWidget
 
 from dealer_assist.base.cards import ELEMENT_SUITS
-from tests.ui.settle import settle
 from ui.common.cards import READABLE_PX, CardFace, CardRow, name_font_px
+from ui.common.idle import wait_idle
 from ui.common.style import TOUCH
 from ui.common.table_view import HandBox, PayTag
 from ui.dealer.heavy_round import run
@@ -195,7 +195,7 @@ def test_the_heaviest_round_fits_every_screen(qtbot: Any, tmp_path: Path, game: 
     def at(size: tuple[int, int], window: Any) -> None:
         if (window.width(), window.height()) != size:
             window.setGeometry(0, 0, *size)
-        settle()  # laid out again; the list is filled and fitted after the card is painted
+        wait_idle()  # laid out again; the list is filled and fitted after the card is painted
 
     def here_first(sizes: list[tuple[int, int]], window: Any) -> list[tuple[int, int]]:
         """Every size, the window's own first: an event is looked at where it arrived, one
@@ -222,7 +222,7 @@ def test_the_heaviest_round_fits_every_screen(qtbot: Any, tmp_path: Path, game: 
         for size in here_first(FIT_SIZES[game], window):
             at(size, window)
             stepped[size].add(step)
-            # the layout settled (on a loaded machine settle() may give up before the cards are
+            # the layout settled (on a loaded machine wait_idle() may give up before the cards are
             # placed again): a problem still there after 3 s is the screen's, and reported
             try:
                 qtbot.waitUntil(lambda: not _problems(window, size), timeout=3000)  # noqa: B023

@@ -1,4 +1,5 @@
-"""Wait for Qt to be idle instead of a fixed pause (the geometry checks' waits, issue 37).
+"""Wait for Qt to be idle instead of a fixed pause (the heavy round's and the geometry
+checks' waits before they look at the window, issue 37).
 
 A resize, a new card or an opened dialog is laid out by events Qt posts (the resize itself,
 layout requests, zero-interval timers such as a hand's pay tag placed after its cards, the
@@ -14,17 +15,22 @@ import time
 
 QUIET = 0.03  # longer than an update request's frame (16 ms at 60 Hz): painting is done too
 MOST = 3.0  # a machine too loaded to settle in 3 s: the check runs anyway (and reports)
+FALLBACK = 0.15
 
 
-def settle(quiet: float = QUIET, most: float = MOST) -> None:
+def wait_idle(quiet: float = QUIET, most: float = MOST) -> None:
     """Process events until none came for ``quiet`` seconds (at most ``most`` seconds)."""
-    from PySide6.QtCore import QAbstractEventDispatcher, QEventLoop
+    from PySide6.QtCore import QAbstractEventDispatcher, QCoreApplication, QEventLoop
 
     dispatcher = QAbstractEventDispatcher.instance()
-    # GLib's dispatcher says whether a pass handled anything, posted events included (the
-    # plain Unix one leaves those out: it could not tell a busy loop from an idle one)
-    assert dispatcher is not None and "Glib" in dispatcher.metaObject().className(), dispatcher
     start = time.monotonic()
+    if dispatcher is None or "Glib" not in dispatcher.metaObject().className():
+        # GLib's dispatcher says whether a pass handled anything, posted events included;
+        # the plain Unix one (QT_NO_GLIB) leaves those out: the old fixed pause instead
+        while time.monotonic() - start < FALLBACK:
+            QCoreApplication.processEvents()
+            time.sleep(0.005)
+        return
     last = start
     while True:
         busy = dispatcher.processEvents(QEventLoop.ProcessEventsFlag.AllEvents)
