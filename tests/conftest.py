@@ -124,11 +124,3 @@ def _one_worker_per_xdist_group(request: pytest.FixtureRequest) -> Any:
             yield
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The long tests (marked ``slow``) first, each kind in its usual order. With
-    ``--dist loadgroup`` a worker is handed the next test whenever it is down to two, in
-    this order: a 60 s test handed out last kept one worker busy while the other had nothing
-    left to run (issue 37). Every test still runs; only when."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

@@ -40,7 +40,6 @@ def test_the_accounts_are_not_listed_before_a_log_in(station: Any) -> None:
     assert {u["username"] for u in stranger.request("users")} == {"sue", "ann", "bob"}
 
 
-@pytest.mark.slow
 def test_no_sequence_of_wrong_pins_leaves_the_station_without_a_supervisor(station: Any) -> None:
     s: Station = station("10S 9H QD 8C")
     screen = s.dealer()

@@ -242,7 +242,6 @@ def sim(table: TerminalStation, seat: str, directory: Path, *args: str) -> subpr
                              *args], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-@pytest.mark.slow
 def test_terminal_sim_plays_n_rounds_and_prints_a_json_line_each(electronic: Callable[..., TerminalStation],
                                                                 tmp_path: Path) -> None:
     # Two simulated terminals, main 10 each, 2 rounds; decision_seconds 5.
@@ -285,7 +284,6 @@ def test_terminal_sim_plays_n_rounds_and_prints_a_json_line_each(electronic: Cal
         assert of_type(s, "timeout") == [{"type": "timeout", "player": "t2"}]
 
 
-@pytest.mark.slow
 def test_terminal_sim_bad_input_is_one_line_and_exit_2(electronic: Callable[..., TerminalStation],
                                                        tmp_path: Path) -> None:
     table = electronic("5S 6H 4D")

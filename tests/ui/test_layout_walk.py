@@ -23,7 +23,6 @@ import dealer_assist.service.station as st
 from tests.ui.layout_walk import screens_config
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.slow  # 10-50 s each: a real start and the heaviest round
 GAMES = ["ace_race", "electronic", "star_elements", "lucky8", "dueling8s"]
 
 

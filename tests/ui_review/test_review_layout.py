@@ -8,13 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from tests.ui_review.conftest import SUE_PIN, Recorded
 from tests.ui_review.review_pit_walk import SUPERVISOR_PIN, run_walk
 
 
-@pytest.mark.slow
 def test_the_review_fits_every_screen_and_a_finger(recorded: Recorded, tmp_path: Path) -> None:
     assert SUPERVISOR_PIN == SUE_PIN
     result = run_walk(["review", str(recorded.path)], tmp_path)
@@ -28,7 +25,6 @@ def test_the_review_fits_every_screen_and_a_finger(recorded: Recorded, tmp_path:
     assert problems == [], f"{len(problems)} problems:\n" + "\n".join(problems[:80])
 
 
-@pytest.mark.slow
 def test_the_replay_of_the_heaviest_round_is_readable_at_every_size(tmp_path: Path) -> None:
     """Star Elements' heaviest round (ui.dealer.heavy_round: seven areas of three players with
     every side bet, area 1 split to four hands, a double) played on the dealer's screen, then

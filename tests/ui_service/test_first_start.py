@@ -49,7 +49,6 @@ def alive(pid: int) -> bool:
     return True
 
 
-@pytest.mark.slow
 @pytest.mark.skipif(not CONSOLE_SCRIPT.exists(), reason="no installed dealer-assist console script in this venv")
 def test_a_new_users_first_start_enrols_logs_in_and_deals_a_round(tmp_path: Path) -> None:
     env = fresh_account(tmp_path)

@@ -100,7 +100,6 @@ def cards(events: list[dict[str, Any]]) -> list[str]:
     return [e["card"] for e in events if e["type"] == "card"]
 
 
-@pytest.mark.slow
 def test_the_screen_reconnects_to_a_killed_and_restarted_service_and_the_round_goes_on(
         qtbot: Any, service: Service) -> None:
     from PySide6.QtWidgets import QLabel

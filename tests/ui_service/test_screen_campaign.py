@@ -6,12 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from tests.ui_service.screen_campaign import run
 
 
-@pytest.mark.slow
 def test_five_kills_of_the_screen_lose_no_round_no_result_and_no_card(tmp_path: Path) -> None:
     figures, lines = run(tmp_path, 5, seed=5, max_delay=5.0)
     assert figures.kills == 5
