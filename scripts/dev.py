@@ -142,7 +142,13 @@ COMPILED_TESTS = ("tests/test_compiled_pass.py", "tests/engine", "tests/odds", "
 # covered, at three sizes). They measure Qt's layout of what the engine said, not the engine;
 # the same rounds' outcomes are asserted on the compiled engine by the other ui tests. They
 # were ~45 % of the compiled pass's time (test_fits, layout walk, full screen: ~960 s of CPU).
-COMPILED_SKIPS = ("tests/ui/test_fits.py", "tests/ui/test_layout_walk.py", "tests/ui/test_full_screen.py")
+# The review's geometry checks likewise (its layout walk, the replay at each size: ~63 s of
+# worker time on the pure pass), and the service's process and socket handling, which play
+# no round: a station service started for the account (test_launch), 2,000 idle
+# connections and a hello-less flood (test_starvation) — ~33 s (issue 37).
+COMPILED_SKIPS = ("tests/ui/test_fits.py", "tests/ui/test_layout_walk.py", "tests/ui/test_full_screen.py",
+                  "tests/ui_review/test_review_layout.py", "tests/ui_review/test_review_fit.py",
+                  "tests/service/test_launch.py", "tests/service/test_starvation.py")
 GUARD = ROOT / "tests" / "compiled_guard"
 
 

@@ -153,11 +153,12 @@ class Walk:
     def skip(self, button: Any) -> bool:
         return self.sim is not None and self.sim.isAncestorOf(button)
 
-    def settle(self, seconds: float = 0.15) -> None:
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            self.app.processEvents()
-            time.sleep(0.005)
+    def settle(self) -> None:
+        """Until Qt is idle (ui/common/idle.py): laid out and painted; what waits on the
+        service (the accounts dialog, a held card) waits for it by name first."""
+        from ui.common.idle import wait_idle
+
+        wait_idle()
 
     def check(self, what: str) -> None:
         self.settle()
@@ -174,7 +175,7 @@ class Walk:
             self.window.showNormal()
             self.window.setScreen(screen)
             fill_screen(self.window)
-            self.settle(0.3)
+            self.settle()
 
     def dialog(self, what: str, opener: Callable[[], Any]) -> None:
         """Open a dialog, check every window, close it (Escape: as a dealer would back out)."""
@@ -183,12 +184,12 @@ class Walk:
         before = {id(w) for w in top_levels()}
         print(what, file=sys.stderr, flush=True)  # where a walk that stopped was
         opener()
-        self.settle(0.2)
+        self.settle()
         self.check(what)
         for w in top_levels():
             if id(w) not in before and isinstance(w, QDialog):
                 w.reject()
-        self.settle(0.05)
+        self.settle()
 
     def moment(self, name: str) -> None:
         """At a moment of the round: every screen, that moment's checks and dialogs."""
@@ -253,7 +254,7 @@ class Walk:
             return
         window.stray.buttons["discard"].click()
         wait(self.app, lambda: c.stray_card is None and len(c.events) > before, "the card discarded", 60)
-        self.settle(0.3)
+        self.settle()
         ruling = (c.output().get("rulings") or [{}])[-1]
         if ruling.get("ruling") != "discarded" or "confirm" not in window.prompt.buttons \
                 or not window.prompt.buttons["confirm"].isVisible():
@@ -267,7 +268,11 @@ class Walk:
         from ui.common.accounts import ConfirmDialog
 
         action.trigger()
-        self.settle(0.2)
+        end = time.monotonic() + 20
+        while not any(isinstance(w, ConfirmDialog) for w in top_levels()) and time.monotonic() < end:
+            self.app.processEvents()
+            time.sleep(0.01)
+        self.settle()
         ask = next((w for w in top_levels() if isinstance(w, ConfirmDialog)), None)
         text = " ".join(label.text() for label in ask.findChildren(QLabel)) if ask is not None else ""
         if ask is None or "in play" not in text or self.window.controller.dealer is None:
@@ -285,7 +290,7 @@ class Walk:
         action = next(a for a in window.findChildren(type(window.menuBar().actions()[0]))
                       if a.text().startswith("&Accounts"))
         action.trigger()
-        self.settle(0.2)
+        self.settle()
         self.check("accounts' PIN")
         gate = next(w for w in top_levels() if isinstance(w, PinDialog))
         gate.name.setText(SUPERVISOR)
@@ -298,7 +303,7 @@ class Walk:
                 return
             QApplication.processEvents()
             time.sleep(0.01)
-        self.settle(0.2)
+        self.settle()
 
 
 class ServiceShoe:
@@ -380,7 +385,7 @@ def drive(app: Any, game: str, result: dict[str, Any]) -> None:
         walk.on_screen(0)
         login = shown_now(PinDialog, "Log in")
         QTest.keyClick(login, Qt.Key.Key_Escape)  # Escape: back to the log-in, never out of the program
-        walk.settle(0.3)
+        walk.settle()
         login = shown_now(PinDialog, "Log in")
         if login is None or not window.isVisible():
             walk.problems.append("Escape on the log-in did not return to the log-in")

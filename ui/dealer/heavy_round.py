@@ -201,6 +201,13 @@ class Shooter:
         self.x11 = bool(os.environ.get("DISPLAY")) and os.environ.get("QT_QPA_PLATFORM") != "offscreen"
 
     def settle(self, seconds: float = 0.4) -> None:
+        """The window laid out and painted: offscreen, once Qt is idle (ui/common/idle.py);
+        under an X server, ``seconds`` (the server paints the screenshot on its own time)."""
+        if not self.x11:
+            from ui.common.idle import wait_idle
+
+            wait_idle()
+            return
         end = time.monotonic() + seconds
         while time.monotonic() < end:
             self.app.processEvents()
