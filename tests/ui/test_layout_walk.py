@@ -5,7 +5,9 @@ log-in with the first PIN's change): one window per game, moved across
 three screens (1280×800, 1366×768, 1920×1080) at the heaviest round's betting, offers, play
 and settled moments, with the dialogs of each moment opened there (setup, new player,
 accounts behind the supervisor's PIN, enrolment, void, refer, elsewhere, undo and key-in
-approvals, end shift mid-round). Every top-level window lies inside its screen; every enabled
+approvals, end shift mid-round; at settled the review from the Review button behind the
+supervisor's PIN on the service's copy, the round just played chosen, its tabs, export dialog and
+full-screen replay). Every top-level window lies inside its screen; every enabled
 button lies inside its window and outside any scroll (except a list's), is at least 48 px
 high with 16 px type; no pay tag covers a card. See tests/ui/layout_walk.py."""
 
@@ -54,5 +56,9 @@ def test_every_window_and_control_fits_the_screen_and_a_finger(tmp_path: Path, g
     assert result["concluded"] is True
     # log-in ×3, then betting, offers, play, settled (Electronic: no offers) ×3 with their dialogs
     assert int(str(result["checks"])) >= 3 + 3 * 3 + 3 * 10
+    # the review from the dealer's Review button (the supervisor's PIN, the service's copy) on
+    # the round just played, once at each size
+    assert [str(r).split(":")[0] for r in result["reviewed"]] == [  # type: ignore[attr-defined]
+        f"4_settled {w}x{h}" for w, h in ((1280, 800), (1366, 768), (1920, 1080))]
     problems = list(result["problems"])  # type: ignore[call-overload]
     assert problems == [], f"{len(problems)} problems:\n" + "\n".join(problems[:80])
