@@ -137,6 +137,27 @@ def tag_problems(window: Any, what: str) -> list[str]:
     return out
 
 
+def cut_labels(top: Any, what: str) -> list[str]:
+    """A label whose words do not fit it: a one-line label narrower than its text, a wrapped
+    one narrower than its longest word or lower than its lines (rich text aside)."""
+    from PySide6.QtWidgets import QLabel
+
+    out: list[str] = []
+    for label in top.findChildren(QLabel):
+        text = label.text()
+        if label.window() is not top or not label.isVisibleTo(top) or not text or "<" in text:
+            continue
+        metrics, room = label.fontMetrics(), label.contentsRect()
+        text = text.replace("&&", "\0").replace("&", "").replace("\0", "&")  # a mnemonic's & is not drawn
+        parts = text.split() if label.wordWrap() else text.split("\n")
+        need = max(metrics.horizontalAdvance(part) for part in parts)
+        high = label.heightForWidth(label.width()) if label.wordWrap() else metrics.height() * len(parts)
+        if need > room.width() + 1 or high > label.height() + 1:
+            out.append(f"{what}: {type(top).__name__}: label {text[:60]!r} cut ({need}×{high} px in "
+                       f"{room.width()}×{label.height()}, in {chain(label)})")
+    return out
+
+
 class Walk:
     def __init__(self, app: Any, window: Any) -> None:
         self.app = app
@@ -321,7 +342,8 @@ class Walk:
         for top in top_levels():
             if top is self.window:
                 continue
-            found = control_problems(top, what) + header_problems(top, what) + replay_problems(top, what)
+            found = (control_problems(top, what) + header_problems(top, what) + replay_problems(top, what)
+                     + cut_labels(top, what))
             self.problems += [p for p in found if p not in self.problems]
 
     def review_tabs(self, review: Any, what: str) -> None:
