@@ -166,6 +166,7 @@ class Walk:
         self.checks = 0
         self.seen: set[str] = set()
         self.reviewed: list[str] = []  # the review opened on the round just played, at each size
+        self.review_seconds: list[float] = []  # what each review took (the walk's time in CI)
         from PySide6.QtWidgets import QToolBar
 
         # the simulated shoe's bar (a demonstration station's, issue 34 item 6): its buttons
@@ -264,8 +265,8 @@ class Walk:
         """The dealer's screen's *Review*: the supervisor's PIN typed on the gate's keypad, the
         service's copy of the store (op snapshot), the round just played chosen in the list;
         the review window, its tabs (every one at the smallest screen, the round's replay at
-        each) and the export's file dialog and the full-screen replay checked like the dealer's
-        windows, plus the review's own checks (its list boxes, tabs, sorting headers and the
+        each), the full-screen replay and (at 1366×768) the export's file dialog checked like the
+        dealer's windows, plus the review's own checks (its list boxes, tabs, sorting headers and the
         replay's layout: tests/ui_review/review_pit_walk.py); then closed."""
         from ui.common.login import PinDialog
         from ui.dealer.heavy_round import wait
@@ -273,6 +274,7 @@ class Walk:
 
         window, c = self.window, self.window.controller
         print(f"{what} review", file=sys.stderr, flush=True)
+        started = time.monotonic()
         before = {id(w) for w in top_levels()}
         window.report_buttons["review"].click()
         gate = self.found(lambda: next((w for w in top_levels() if isinstance(w, PinDialog)
@@ -311,14 +313,17 @@ class Walk:
                 self.review_tabs(review, f"{what} review")
                 review.detail.tabs.setCurrentIndex(0)
                 review.tabs.setCurrentIndex(0)
-            self.review_dialog(f"{what} review: export", lambda: review.detail.export_dialog(
-                "report (PDF)", f"round-{c.round_id}.pdf", "PDF (*.pdf)").open())
+            if index == 1:  # the export's file dialog (at most 1100×720, 90 % of the screen): the
+                # lowest at 1366×768, the same at the other sizes
+                self.review_dialog(f"{what} review: export", lambda: review.detail.export_dialog(
+                    "report (PDF)", f"round-{c.round_id}.pdf", "PDF (*.pdf)").open())
             self.review_dialog(f"{what} review: full-screen replay", review.detail.open_full_replay)
             review.detail.list_requested.emit()  # ◀ Rounds list: the list and its filters again
             self.review_check(f"{what} review: list")
         finally:
             review.close()
             self.settle(0.1)
+            self.review_seconds.append(round(time.monotonic() - started, 1))
 
     def found(self, condition: Callable[[], Any], what: str, seconds: float) -> Any:
         """What ``condition`` returns once it is something (the walk stops if it never is)."""
@@ -538,7 +543,7 @@ def drive(app: Any, game: str, result: dict[str, Any]) -> None:
         play(app, window, c, ServiceShoe(c), setup, shooter)
         walk.card_after_outcome()
         result.update(checks=walk.checks, problems=walk.problems, concluded=bool(c.concluded),
-                      reviewed=walk.reviewed)
+                      reviewed=walk.reviewed, review_seconds=walk.review_seconds)
     except BaseException as exc:  # noqa: BLE001  (reported to the test, never swallowed)
         result.update(error=f"{type(exc).__name__}: {exc}", problems=walk.problems if walk is not None else [])
     finally:

@@ -6,10 +6,12 @@ three screens (1280×800, 1366×768, 1920×1080) at the heaviest round's betting
 and settled moments, with the dialogs of each moment opened there (setup, new player,
 accounts behind the supervisor's PIN, enrolment, void, refer, elsewhere, undo and key-in
 approvals, end shift mid-round; at settled the review from the Review button behind the
-supervisor's PIN on the service's copy, the round just played chosen, its tabs, export dialog and
-full-screen replay). Every top-level window lies inside its screen; every enabled
+supervisor's PIN on the service's copy, the round just played chosen, its tabs, full-screen
+replay and export dialog). Every top-level window lies inside its screen; every enabled
 button lies inside its window and outside any scroll (except a list's), is at least 48 px
-high with 16 px type; no pay tag covers a card. See tests/ui/layout_walk.py."""
+high with 16 px type; no pay tag covers a card; in the review's windows also every list box,
+field, tab and sorting header 48 px, the replay's layout readable, no label cut. The pit
+(a program of its own on the floor's PostgreSQL) has its walk: tests/floor/test_pit_layout.py. See tests/ui/layout_walk.py."""
 
 from __future__ import annotations
 
