@@ -137,6 +137,27 @@ def tag_problems(window: Any, what: str) -> list[str]:
     return out
 
 
+def cut_labels(top: Any, what: str) -> list[str]:
+    """A label whose words do not fit it: a one-line label narrower than its text, a wrapped
+    one narrower than its longest word or lower than its lines (rich text aside)."""
+    from PySide6.QtWidgets import QLabel
+
+    out: list[str] = []
+    for label in top.findChildren(QLabel):
+        text = label.text()
+        if label.window() is not top or not label.isVisibleTo(top) or not text or "<" in text:
+            continue
+        metrics, room = label.fontMetrics(), label.contentsRect()
+        text = text.replace("&&", "\0").replace("&", "").replace("\0", "&")  # a mnemonic's & is not drawn
+        parts = text.split() if label.wordWrap() else text.split("\n")
+        need = max(metrics.horizontalAdvance(part) for part in parts)
+        high = label.heightForWidth(label.width()) if label.wordWrap() else metrics.height() * len(parts)
+        if need > room.width() + 1 or high > label.height() + 1:
+            out.append(f"{what}: {type(top).__name__}: label {text[:60]!r} cut ({need}×{high} px in "
+                       f"{room.width()}×{label.height()}, in {chain(label)})")
+    return out
+
+
 class Walk:
     def __init__(self, app: Any, window: Any) -> None:
         self.app = app
@@ -144,6 +165,8 @@ class Walk:
         self.problems: list[str] = []
         self.checks = 0
         self.seen: set[str] = set()
+        self.reviewed: list[str] = []  # the review opened on the round just played, at each size
+        self.review_seconds: list[float] = []  # what each review took (the walk's time in CI)
         from PySide6.QtWidgets import QToolBar
 
         # the simulated shoe's bar (a demonstration station's, issue 34 item 6): its buttons
@@ -204,6 +227,8 @@ class Walk:
                 self.problems += tag_problems(self.window, what)
             for title, opener in self.dialogs(name):
                 self.dialog(f"{what} {title}", opener)
+            if name == "4_settled":
+                self.review(index, what)
         self.on_screen(0)
         # the round goes on once the shoe answers again (a long pause in the walk may have
         # let the shoe's link time out; the play then deals into a closed port)
@@ -236,6 +261,119 @@ class Walk:
                         lambda *_: None, {"cards": "10H"}).open()),
                     ("end shift", lambda: self.end_shift(action["End shift (log out)"]))]
         return []
+
+    def review(self, index: int, what: str) -> None:
+        """The dealer's screen's *Review*: the supervisor's PIN typed on the gate's keypad, the
+        service's copy of the store (op snapshot), the round just played chosen in the list;
+        the review window, its tabs (every one at the smallest screen, the round's replay at
+        each), the full-screen replay and (at 1366×768) the export's file dialog checked like the
+        dealer's windows, plus the review's own checks (its list boxes, tabs, sorting headers and the
+        replay's layout: tests/ui_review/review_pit_walk.py); then closed."""
+        from ui.common.login import PinDialog
+        from ui.dealer.heavy_round import wait
+        from ui.review.app import ReviewWindow
+
+        window, c = self.window, self.window.controller
+        print(f"{what} review", file=sys.stderr, flush=True)
+        started = time.monotonic()
+        before = {id(w) for w in top_levels()}
+        window.report_buttons["review"].click()
+        gate = self.found(lambda: next((w for w in top_levels() if isinstance(w, PinDialog)
+                                        and id(w) not in before), None), "the review's PIN", 30)
+        if gate.screen() is not window.screen():  # a window of its own: on the station's one screen
+            gate.hide()
+            gate.setScreen(window.screen())
+            gate.show()
+        self.review_check(f"{what} review's PIN")
+        gate.name.setText(SUPERVISOR)
+        gate.keypad.target = gate.pin
+        for digit in SUPERVISOR_PIN:
+            gate.keypad.keys[digit].click()
+        if gate.pin.text() != SUPERVISOR_PIN:
+            self.problems.append(f"{what}: the review's keypad typed {len(gate.pin.text())} digits")
+        gate.ok_button.click()
+        review = self.found(lambda: next((w for w in top_levels() if isinstance(w, ReviewWindow)), None)
+                            or (gate.message.text() and "checking" not in gate.message.text() and gate),
+                            "the review window", 60)
+        if not isinstance(review, ReviewWindow):
+            self.problems.append(f"{what}: the review did not open: {gate.message.text()!r}")
+            return
+        try:
+            if review.screen() is not window.screen():
+                self.problems.append(f"{what}: the review opened on {review.screen().name()}, "
+                                     f"not on the dealer's screen {window.screen().name()}")
+            self.settle(0.3)
+            if c.round_id is None or not review.select_round(c.round_id):
+                self.problems.append(f"{what}: the round just played ({c.round_id}) is not in the review's list")
+                return
+            wait(self.app, lambda: review.detail.round_id == c.round_id, "the round in the review", 30)
+            review.detail.slider.setValue(review.detail.slider.maximum())  # the settled layout
+            self.review_check(f"{what} review: round {c.round_id}")
+            self.reviewed.append(f"{what}: round {c.round_id}")
+            if index == 0:  # every tab at the smallest screen (the others' tabs fit if this one's do)
+                self.review_tabs(review, f"{what} review")
+                review.detail.tabs.setCurrentIndex(0)
+                review.tabs.setCurrentIndex(0)
+            if index == 1:  # the export's file dialog (at most 1100×720, 90 % of the screen): the
+                # lowest at 1366×768, the same at the other sizes
+                self.review_dialog(f"{what} review: export", lambda: review.detail.export_dialog(
+                    "report (PDF)", f"round-{c.round_id}.pdf", "PDF (*.pdf)").open())
+            self.review_dialog(f"{what} review: full-screen replay", review.detail.open_full_replay)
+            review.detail.list_requested.emit()  # ◀ Rounds list: the list and its filters again
+            self.review_check(f"{what} review: list")
+        finally:
+            review.close()
+            self.settle(0.1)
+            self.review_seconds.append(round(time.monotonic() - started, 1))
+
+    def found(self, condition: Callable[[], Any], what: str, seconds: float) -> Any:
+        """What ``condition`` returns once it is something (the walk stops if it never is)."""
+        end = time.monotonic() + seconds
+        while not (value := condition()):
+            self.app.processEvents()
+            time.sleep(0.005)
+            if time.monotonic() > end:
+                raise SystemExit(f"timed out waiting for {what}")
+        return value
+
+    def review_check(self, what: str) -> None:
+        """The dealer's checks and the review's own on every window (ui_review's walk)."""
+        from tests.ui_review.review_pit_walk import (
+            control_problems,
+            header_problems,
+            replay_problems,
+        )
+
+        self.check(what)
+        for top in top_levels():
+            if top is self.window:
+                continue
+            found = (control_problems(top, what) + header_problems(top, what) + replay_problems(top, what)
+                     + cut_labels(top, what))
+            self.problems += [p for p in found if p not in self.problems]
+
+    def review_tabs(self, review: Any, what: str) -> None:
+        from PySide6.QtWidgets import QTabWidget
+
+        for tabs in [review.tabs, *(t for t in review.findChildren(QTabWidget) if t is not review.tabs)]:
+            if not tabs.isVisibleTo(review):
+                continue
+            for i in range(tabs.count()):
+                tabs.setCurrentIndex(i)
+                self.review_check(f"{what} tab {tabs.tabText(i)!r}")
+            tabs.setCurrentIndex(0)
+
+    def review_dialog(self, what: str, opener: Callable[[], Any]) -> None:
+        before = {id(w) for w in top_levels()}
+        opener()
+        self.settle(0.3)
+        new = [w for w in top_levels() if id(w) not in before]
+        if not new:
+            self.problems.append(f"{what}: nothing opened")
+        self.review_check(what)
+        for w in new:
+            w.close()
+        self.settle(0.05)
 
     def card_after_outcome(self) -> None:
         """Issue 34 item 5: one more card out of the shoe once the round is settled. The
@@ -409,7 +547,8 @@ def drive(app: Any, game: str, result: dict[str, Any]) -> None:
         shooter = Shooter(app, window, Path("."), "", check=lambda name, _w: walk.moment(name))
         play(app, window, c, ServiceShoe(c), setup, shooter)
         walk.card_after_outcome()
-        result.update(checks=walk.checks, problems=walk.problems, concluded=bool(c.concluded))
+        result.update(checks=walk.checks, problems=walk.problems, concluded=bool(c.concluded),
+                      reviewed=walk.reviewed, review_seconds=walk.review_seconds)
     except BaseException as exc:  # noqa: BLE001  (reported to the test, never swallowed)
         result.update(error=f"{type(exc).__name__}: {exc}", problems=walk.problems if walk is not None else [])
     finally:

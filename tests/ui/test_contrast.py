@@ -9,6 +9,7 @@ inside it ("X QLabel"), or else with the window's text colour; the layout's pain
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -85,3 +86,75 @@ def test_every_text_reads_against_its_background(text: str, background: str, whe
 def test_the_formula() -> None:  # WCAG's own end points and a known pair
     assert contrast("#000000", "#ffffff") == pytest.approx(21.0)
     assert contrast("#777777", "#ffffff") == pytest.approx(4.48, abs=0.01)
+
+
+def drawn_disabled(qtbot: Any, sheet: str, role: str | None, checked: bool = False) -> tuple[str, str, float, bool]:
+    """A disabled button of ``role`` drawn under ``sheet``: (its ground, its type's colour
+    measured from the pixels, their contrast, whether its top frame is dashed)."""
+    from PySide6.QtGui import QColor
+    from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
+
+    top = QWidget()
+    top.setStyleSheet(sheet)
+    button = QPushButton("WWW MMM")
+    if role:
+        button.setProperty("role", role)
+    button.setCheckable(checked)
+    button.setChecked(checked)
+    button.setEnabled(False)
+    QVBoxLayout(top).addWidget(button)
+    qtbot.addWidget(top)
+    top.resize(400, 140)
+    top.show()
+    qtbot.waitExposed(top)
+    image = button.grab().toImage()
+    w, h = image.width(), image.height()
+
+    def lum(c: QColor) -> float:
+        return luminance(c.name())
+
+    ground = image.pixelColor(w // 2, 6)  # inside the frame, above the words
+    # the words: the pixel of the middle band furthest in luminance from the ground
+    ink = max((image.pixelColor(x, y) for x in range(w // 4, 3 * w // 4) for y in range(h // 3, 2 * h // 3)),
+              key=lambda c: abs(lum(c) - lum(ground)))
+    # the frame's top edge (row 1, the corners' curves left out): a dashed one has gaps of ground
+    edge = {image.pixelColor(x, 1).name() for x in range(16, w - 16)}
+    return ground.name(), ink.name(), contrast(ink.name(), ground.name()), ground.name() in edge
+
+
+@pytest.mark.parametrize("sheet", ["dealer", "review"])
+def test_a_disabled_button_reads_and_looks_disabled_in_every_role(qtbot: Any, sheet: str) -> None:
+    """Issue 34 item 8: a greyed-out button's words ≥ 4.5:1 on its ground, measured on the drawn
+    button (not only the sheet's pair); it looks disabled by more than colour — the same pale
+    ground in every role (a disabled Stand is not yellow, a checked toggle not blue) and a
+    dashed frame (an enabled button's is solid: checked the same way, so the check can fail)."""
+    text = style.app_style() if sheet == "dealer" else style.review_style()
+    problems = []
+    for role, checked in [(None, False), *((r, False) for r in style.BUTTON_ROLES), ("toggle", True)]:
+        ground, ink, ratio, dashed = drawn_disabled(qtbot, text, role, checked)
+        where = f"{role or 'plain'}{' checked' if checked else ''}"
+        if ratio < 4.5:
+            problems.append(f"{where}: {ink} on {ground} is {ratio:.2f}:1")
+        if ground != style.DISABLED_BACKGROUND:
+            problems.append(f"{where}: drawn on {ground}, not the disabled ground {style.DISABLED_BACKGROUND}")
+        if not dashed:
+            problems.append(f"{where}: its frame is not dashed")
+    assert problems == []
+
+
+def test_an_enabled_button_has_a_solid_frame(qtbot: Any) -> None:
+    """The dashed-frame check above tells a solid frame from a dashed one."""
+    from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
+
+    top = QWidget()
+    top.setStyleSheet(style.app_style())
+    button = QPushButton("WWW MMM")
+    QVBoxLayout(top).addWidget(button)
+    qtbot.addWidget(top)
+    top.resize(400, 140)
+    top.show()
+    qtbot.waitExposed(top)
+    image = button.grab().toImage()
+    ground = image.pixelColor(image.width() // 2, 6).name()
+    assert ground == "#ffffff"  # QPushButton's ground in the sheet
+    assert ground not in {image.pixelColor(x, 1).name() for x in range(16, image.width() - 16)}

@@ -5,9 +5,13 @@ log-in with the first PIN's change): one window per game, moved across
 three screens (1280×800, 1366×768, 1920×1080) at the heaviest round's betting, offers, play
 and settled moments, with the dialogs of each moment opened there (setup, new player,
 accounts behind the supervisor's PIN, enrolment, void, refer, elsewhere, undo and key-in
-approvals, end shift mid-round). Every top-level window lies inside its screen; every enabled
+approvals, end shift mid-round; at settled the review from the Review button behind the
+supervisor's PIN on the service's copy, the round just played chosen, its tabs, full-screen
+replay and export dialog). Every top-level window lies inside its screen; every enabled
 button lies inside its window and outside any scroll (except a list's), is at least 48 px
-high with 16 px type; no pay tag covers a card. See tests/ui/layout_walk.py."""
+high with 16 px type; no pay tag covers a card; in the review's windows also every list box,
+field, tab and sorting header 48 px, the replay's layout readable, no label cut. The pit
+(a program of its own on the floor's PostgreSQL) has its walk: tests/floor/test_pit_layout.py. See tests/ui/layout_walk.py."""
 
 from __future__ import annotations
 
@@ -54,5 +58,9 @@ def test_every_window_and_control_fits_the_screen_and_a_finger(tmp_path: Path, g
     assert result["concluded"] is True
     # log-in ×3, then betting, offers, play, settled (Electronic: no offers) ×3 with their dialogs
     assert int(str(result["checks"])) >= 3 + 3 * 3 + 3 * 10
+    # the review from the dealer's Review button (the supervisor's PIN, the service's copy) on
+    # the round just played, once at each size
+    assert [str(r).split(":")[0] for r in result["reviewed"]] == [  # type: ignore[attr-defined]
+        f"4_settled {w}x{h}" for w, h in ((1280, 800), (1366, 768), (1920, 1080))]
     problems = list(result["problems"])  # type: ignore[call-overload]
     assert problems == [], f"{len(problems)} problems:\n" + "\n".join(problems[:80])

@@ -25,7 +25,15 @@ PAY_TAG = "#000000"  # the pay tag's own background (painted, nearly opaque over
 # what to do with a wager's chips, on the felt (the amount also carries its sign: + pay,
 # − collect, = return)
 PAY_COLOURS = {"pay": "#b9f6ca", "collect": "#ffd2cc", "return": "#e0e0e0", "": ON_FELT}
-DISABLED_TEXT = "#5f5f5f"
+# a button that cannot be touched now (issue 34 item 8): dark grey type on a pale ground with a
+# dashed frame, whatever its role's colour (the frame is the cue besides the colour); its
+# words still read (6.7:1)
+DISABLED_TEXT = "#595959"
+DISABLED_BACKGROUND = "#fafafa"
+DISABLED_BORDER = "#8c8c8c"
+DISABLED_LOOK = f"color: {DISABLED_TEXT}; background: {DISABLED_BACKGROUND}; border: 2px dashed {DISABLED_BORDER};"
+#: every role a button is given in the style sheets (ui/): each has its disabled look
+BUTTON_ROLES = ("option", "stand", "go", "offer", "confirm", "danger", "place", "toggle", "report")
 
 #: Text painted (not styled) on a background: (text, background, what), checked like the
 #: style sheet's pairs.
@@ -68,6 +76,13 @@ def base_font_px() -> int:
     return px(17)
 
 
+def disabled_selectors() -> str:
+    """The disabled state of every button (after the roles' rules: the same specificity, the
+    later rule wins; a checked toggle's one more)."""
+    return ", ".join(["QPushButton:disabled", *(f'QPushButton[role="{r}"]:disabled' for r in BUTTON_ROLES),
+                      'QPushButton[role="toggle"]:checked:disabled'])
+
+
 def app_style() -> str:
     s = px
     return f"""
@@ -76,7 +91,6 @@ QMainWindow, QDialog {{ background: #f4f4f0; }}
 QPushButton {{ font-size: {s(18)}px; font-weight: bold; padding: 2px {s(8)}px; min-height: {s(TOUCH) - 8}px;
               min-width: {s(TOUCH) - 8}px; border: 2px solid #333; border-radius: 8px; background: #ffffff; }}
 QPushButton:pressed {{ background: #ddd; }}
-QPushButton:disabled {{ color: {DISABLED_TEXT}; border-color: #aaa; background: #f0f0f0; }}
 QPushButton[role="option"] {{ font-size: {s(18)}px; min-height: {s(54)}px; padding: 2px 4px; background: #fff8d0; }}
 QPushButton[role="stand"] {{ font-size: {s(30)}px; min-height: {s(76)}px; background: #ffe082; border-width: 3px; }}
 QPushButton[role="go"] {{ font-size: {s(24)}px; min-height: {s(52)}px; background: #ffe082; border-width: 3px; }}
@@ -87,6 +101,7 @@ QPushButton[role="place"] {{ font-size: {s(18)}px; min-height: {s(TOUCH) - 8}px;
 QPushButton[role="toggle"] {{ font-size: {s(17)}px; min-height: {s(TOUCH) - 8}px; padding: 2px 2px; background: #ffffff; }}
 QPushButton[role="toggle"]:checked {{ background: #1565c0; color: #ffffff; border-color: #0d47a1; }}
 QPushButton[role="report"] {{ font-size: {s(16)}px; padding: 2px 2px; }}
+{disabled_selectors()} {{ {DISABLED_LOOK} }}
 QComboBox, QLineEdit, QSpinBox {{ font-size: {s(18)}px; min-height: {s(TOUCH) - 6}px; min-width: {s(TOUCH)}px; }}
 QComboBox QAbstractItemView {{ font-size: {s(18)}px; }}
 QListWidget {{ font-size: {s(16)}px; }}

@@ -34,7 +34,7 @@ from dealer_assist.engine.table_setup import DEFAULT_CHIPS, MAX_CHIPS
 from ui.common.amount_keypad import AmountKeypad
 from ui.common.keys import bind
 from ui.common.screen_fit import ScreenDialog
-from ui.common.style import money, px
+from ui.common.style import DISABLED_LOOK, money, px
 from ui.common.table_view import BET_NAMES
 
 CHIPS = DEFAULT_CHIPS  # the default chip values (a table's own are in its setup)
@@ -244,7 +244,7 @@ class BettingPanel(QWidget):
             for i, value in enumerate(self.chips):
                 b = QPushButton(f"+{money(value)}")
                 b.setStyleSheet(f"QPushButton {{ border-radius: 22px; background: #fff3e0; padding: 2px 1px; font-size: {px(17)}px; "
-                                f"min-width: {px(44)}px; }}")
+                                f"min-width: {px(44)}px; }} QPushButton:disabled {{ {DISABLED_LOOK} }}")
                 b.setToolTip(f"key: F{i + 1}")
                 b.clicked.connect(lambda _=False, v=value: self.add_chip(v))
                 self.chip_row.addWidget(b, i // 8, i % 8)  # one row (up to eight chips)

@@ -493,6 +493,7 @@ def open_review(db_path: str | Path, parent: QWidget | None = None, *, superviso
     window = ReviewWindow(db_path, None, supervisor=supervisor)
     if parent is not None:
         window.setParent(parent, Qt.WindowType.Window)
+        window.setScreen(parent.screen())  # on the dealer's screen, not the first one (layout walk)
     keep_size(window)  # the caller shows it over the screen (ui.common.screen_fit.fill_screen)
     window.setGeometry(available_geometry(window))
     return window

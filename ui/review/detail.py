@@ -70,10 +70,10 @@ FILE_DIALOG_STYLE = """
 QFileDialog, QFileDialog QLabel { font-size: 16px; }
 QFileDialog QAbstractItemView { font-size: 18px; }
 QFileDialog QTreeView::item, QFileDialog QListView::item { min-height: 40px; }
-QFileDialog QToolButton { min-width: 48px; min-height: 48px; }
+QFileDialog QToolButton { font-size: 16px; min-width: 48px; min-height: 48px; }
 QFileDialog QPushButton { font-size: 16px; min-height: 44px; padding: 2px 12px; }
 QFileDialog QLineEdit, QFileDialog QComboBox { font-size: 16px; min-height: 46px; }
-QFileDialog QHeaderView::section { font-size: 16px; min-height: 40px; }
+QFileDialog QHeaderView::section { font-size: 16px; min-height: 48px; }
 """
 
 
