@@ -176,11 +176,16 @@ class Walk:
     def skip(self, button: Any) -> bool:
         return self.sim is not None and self.sim.isAncestorOf(button)
 
-    def settle(self) -> None:
+    def settle(self, at_least: float = 0.0) -> None:
         """Until Qt is idle (ui/common/idle.py): laid out and painted; what waits on the
-        service (the accounts dialog, a held card) waits for it by name first."""
+        service (the accounts dialog, a held card) waits for it by name first. ``at_least``:
+        seconds of events first (the review's windows load on its own worker threads)."""
         from ui.common.idle import wait_idle
 
+        end = time.monotonic() + at_least
+        while time.monotonic() < end:
+            self.app.processEvents()
+            time.sleep(0.01)
         wait_idle()
 
     def check(self, what: str) -> None:
