@@ -23,7 +23,7 @@ from dealer_assist.service.protocol import ProtocolError
 
 __all__ = [
     "INPUT_EVENTS", "REGISTRY", "SUPERVISED_EVENTS", "Credential", "Entry", "Op", "Permission", "ShoeCountReply",
-    "SideBetEdge", "TableState", "TerminalOverrideRequest", "check_complete", "check_fields",
+    "PlayerRequest", "SideBetEdge", "TableState", "TerminalOverrideRequest", "check_complete", "check_fields",
     "handler", "ops_table",
 ]
 
@@ -79,6 +79,7 @@ class Op(enum.StrEnum):
     BUY_IN = "buy_in"
     CASH_OUT = "cash_out"
     TERMINAL_OVERRIDE = "terminal_override"
+    POWER_STAYS = "power_stays"
 
 
 # The inputs that are transcript events, by op: the op names the event's type, the client
@@ -262,6 +263,12 @@ class BuyInRequest(TypedDict, total=False):
     approval: int | None
 
 
+class PlayerRequest(TypedDict, total=False):
+    """One `player` of the round."""
+
+    player: str
+
+
 class TerminalOverrideRequest(TypedDict, total=False):
     """A supervisor's override of a seat's Player Terminal that cannot be used: its `seat`, a
     supervisor's PIN (`pin`) or approval (`override`)."""
@@ -335,6 +342,9 @@ class TableState(TypedDict):
     paired: list[str]  # Electronic: the seats paired to a Player Terminal: their players decide there (3.9, 3.17)
     linked: list[str]  # of them, the seats whose terminal is connected now (one that is not: 5.9)
     overrides: dict[str, str]  # seat -> the supervisor whose override lets the dealer enter its decisions this round
+    # after a power failure in the round (5.29): the players still to say whether they withdraw
+    # or stay, and the clause; None when nobody has to answer
+    power_failure: dict[str, Any] | None
     enrol_code_needed: NotRequired[bool]  # op state only: this connection's enrolment needs root's code
 
 

@@ -34,6 +34,7 @@ from dealer_assist.base.errors import (
 )
 from dealer_assist.base.money import ZERO, AmountError, parse_amount, to_json_number
 from dealer_assist.engine.events import Burn, CardDrawn, Event, Multi, Timeout, Void
+from dealer_assist.engine.power_failure import still_to_answer
 from dealer_assist.engine.session import UNREAD, Step, TableSession, cards_out
 from dealer_assist.engine.table_setup import SetupError, TableSetup, setup_problem, setup_to_json
 from dealer_assist.engine.transcript import (
@@ -82,6 +83,7 @@ from dealer_assist.service.ops import (
     Permission,
     PlaceCardRequest,
     PlaceNextRequest,
+    PlayerRequest,
     ReferRequest,
     ResetPinRequest,
     RootUnlockRequest,
@@ -144,6 +146,7 @@ INTERRUPTED_KIND = "terminal_interrupted"  # 5.9.1: a dropped terminal's seat pl
 # a supervisor's override of a Player Terminal that cannot be used: the dealer enters its seat's
 # decisions this round (3.17: otherwise the player decides at the terminal)
 OVERRIDE_KIND = "terminal_override"
+STAYS_KIND = "power_failure_stays"  # a player stays after the round's power failure (5.29.1)
 CLOCK_ACTOR = "service:decision_clock"  # who records a time-out the service's clock ran out (3.18)
 SETUP_FIELDS = ("game", "decks", "areas", "limits", "seated", "terminals", "decision_seconds", "chips")
 DECISION_SECONDS = (5, 120)  # Electronic's decision time, as the set-up dialog offers it
@@ -257,6 +260,7 @@ class TableService:
         # seat -> the supervisor whose override (op terminal_override) lets the dealer enter its
         # decisions this round: its terminal cannot be used; cleared when the next round opens
         self.overrides: dict[str, str] = {}
+        self.power_stays: set[str] = set()  # players who stay after this round's power failure (5.29.1)
         self.pending_seats: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {}  # at the last change
         self.state_at_change: TableState | None = None  # the state told at the last change (op seat cuts it)
         self.slip_by_terminal: set[str] = set()  # seats whose wagers (this round) their terminal placed
@@ -466,6 +470,9 @@ class TableService:
             self.log.error("the open round %s cannot be replayed: %s", open_round.round_id, exc)
             return
         self.round_id = open_round.round_id
+        # who said they stay after this round's power failure (5.29.1), as audited
+        self.power_stays = {str(a.detail.get("player")) for a in self.store.audit_entries(
+            round_id=open_round.round_id, kind=STAYS_KIND)}
         # shuffled during this round (once or more, in order): the next round is dealt from the
         # last shoe loaded, after this round's last cards
         own = open_round.config.get("shoe") if isinstance(open_round.config.get("shoe"), dict) else {}
@@ -741,7 +748,17 @@ class TableService:
             "paired": paired,
             "linked": sorted(s for s in self.terminal_links if s in paired),
             "overrides": {s: who for s, who in sorted(self.overrides.items()) if s in paired},
+            "power_failure": self._power_failure_answers(),
         }
+
+    def _power_failure_answers(self) -> dict[str, Any] | None:
+        """The players still to say whether they withdraw or stay after the round's power
+        failure (the engine's reading, engine/power_failure.py), with the clause; None: nobody."""
+        rnd = self.session.round
+        players = still_to_answer(rnd, self.power_stays)
+        if not players:
+            return None
+        return {"players": players, "rule": rnd.rules.clause("power_failure")}
 
     def _clocks_now(self) -> dict[str, int]:
         """The pending seats' decision time left (3.17): the service's clock, the only one."""
@@ -1711,6 +1728,7 @@ class TableService:
         self.round_id = None
         self.slip_by_terminal = set()
         self.overrides = {}  # a terminal's override is for one round
+        self.power_stays = set()
         self.restored = False
 
     @handler(Op.BUY_IN, Permission.DEALER_OR_TERMINAL, BuyInRequest, TableState, table=True, during_referral=True,
@@ -1757,6 +1775,21 @@ class TableService:
         self.overrides[seat] = user
         self.log.warning("significant event: supervisor %s overrode seat %s's terminal: the dealer enters its "
                          "decisions this round", user, seat)
+
+    @handler(Op.POWER_STAYS, Permission.DEALER, PlayerRequest, TableState, table=True)
+    def _op_power_stays(self, client: Client, args: dict[str, Any]) -> None:
+        """After a power failure in the round, `player` stays in it (5.29.1; 5.26.1 in Dueling
+        8's; 5.9 in Electronic; a withdrawal is op `withdraw`): audited `power_failure_stays`,
+        kept over a restart. Refused for a player with nothing to answer."""
+        player = str(args.get("player", ""))
+        rnd = self.session.round
+        clause = rnd.rules.clause("power_failure")
+        if player not in still_to_answer(rnd, self.power_stays):
+            raise refused(f"{player!r} has nothing to answer: after a power failure each player with a wager "
+                          f"in the round says once whether they withdraw or stay ({clause})", clause)
+        self.store.add_audit(STAYS_KIND, actor=f"dealer:{client.dealer}", round_id=self.round_id,
+                             detail={"player": player, "rule": clause})
+        self.power_stays.add(player)
 
     def _buy_in_args(self, client: Client, args: dict[str, Any]) -> tuple[str, Decimal]:
         """A buy-in's seat and amount, or its refusal (1.1.10)."""

@@ -51,6 +51,8 @@ AUDIT_KINDS: dict[str, AuditKind] = _kinds(
     # rounds
     ("round_finish", "rounds", "a round recorded as finished", True),
     ("power_failure", "rounds", "a power failure in a round"),
+    ("power_failure_stays", "rounds", "after a power failure, a player stays in the round (a withdrawal is the "
+                                      "round's own event)"),
     ("terminal_interrupted", "rounds", "a player terminal dropped after its wager: the default decision (5.9.1)"),
     ("recovered", "rounds", "a round recovered after a restart"),
     ("referral", "rounds", "a round referred to the Gaming Shift Manager"),

@@ -137,7 +137,6 @@ class TableController(QObject):
         self.stray_card: str | None = None  # a card the service holds until the dealer places it
         self.stray_reason = ""
         self.referred = ""  # the round was referred to the shift manager (6.1): why
-        self.power_answers: set[str] = set()  # players who said they stay after a power failure
         self.last_undo = ""  # what the last undo took back, for the dealer to see
         self.sent_slip: list[dict[str, Any]] = []  # the slip the service holds (in its memory only)
         # the log-in dialog again, when a restarted service cannot resume the shift (ui/dealer/app.py)
@@ -659,13 +658,16 @@ class TableController(QObject):
         return bool(self.implied)
 
     def power_failure_players(self) -> tuple[list[str], str]:
-        """After a recorded power failure in this open round: the players with wagers who have
-        neither withdrawn nor said they stay, and the clause; the engine rules on a withdrawal."""
-        if self.rnd is None or self.concluded or not any(e.get("type") == "power_failure" for e in self.events):
+        """After a power failure in this round: the players still to say whether they withdraw
+        or stay, and the clause, as the service has them (engine/power_failure.py)."""
+        answers = self.service_state.get("power_failure")
+        if not isinstance(answers, dict):
             return [], ""
-        gone = {e.get("player") for e in self.events if e.get("type") == "withdraw"}
-        names = [n for n in players_in(self.rnd.view()) if n not in gone and n not in self.power_answers]
-        return names, self.rules.clause("power_failure")
+        return [str(p) for p in answers.get("players") or []], str(answers.get("rule") or "")
+
+    def stays(self, player: str) -> bool:
+        """``player`` stays in the round after its power failure (op power_stays, audited)."""
+        return self.ask(Op.POWER_STAYS, player=player)
 
     def correct(self, index: int, target: str, approval: int | None = None) -> bool:
         """An earlier card lies elsewhere (correction; the store wants a supervisor's approval)."""
@@ -698,16 +700,6 @@ class TableController(QObject):
 
     def close(self) -> None:
         self.link.close()
-
-
-def players_in(layout: Any) -> list[str]:
-    """Every player with a wager in the round, in layout order (the engine's view)."""
-    if layout.shared_hand:
-        return [t.player for t in layout.terminals]
-    names: list[str] = []
-    for area in layout.areas:
-        names += [w.player for w in area.wagers] + [w.player for w in area.sides]
-    return list(dict.fromkeys(names))
 
 
 def _amount(amount: Decimal | float | int, what: str) -> Decimal:

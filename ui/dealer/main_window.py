@@ -42,6 +42,7 @@ from dealer_assist.engine.events import (
     Withdraw,
 )
 from dealer_assist.engine.irregularities import shoe_notices
+from dealer_assist.engine.power_failure import players_with_wagers
 from dealer_assist.engine.table_setup import TableSetup
 from ui.common.amount_keypad import AmountKeypad
 from ui.common.cards import DropTarget, card_label
@@ -54,7 +55,7 @@ from ui.common.screen_fit import ScreenDialog, fill_screen, keep_size
 from ui.common.style import TOUCH, app_style, base_font_px, money, px, scale_for, set_scale, signed
 from ui.common.table_view import SHORT_BET_NAMES, TableView
 from ui.dealer.betting import BettingPanel, TextDialog
-from ui.dealer.controller import TableController, players_in
+from ui.dealer.controller import TableController
 from ui.dealer.held_panels import PowerFailurePanel, StrayCardPanel
 from ui.dealer.prompt import PromptPanel, target_words
 from ui.dealer.ruling_panel import RulingPanel
@@ -590,7 +591,7 @@ class DealerWindow(QMainWindow):
         output = c.output() if c.rnd is not None else {}
         names = [*c.setup.players(), *(s["player"] for s in output.get("settlements", []))]
         if c.rnd is not None:
-            names += players_in(c.rnd.view())
+            names += players_with_wagers(c.rnd.view())
         return list(dict.fromkeys(names))
 
     def _ask(self, key: str, title: str, question: str, clause: str | None, answers: list[tuple[str, str]],
@@ -917,8 +918,7 @@ class DealerWindow(QMainWindow):
             self.controller.submit(Withdraw(player, area))
 
     def _stays(self, player: str) -> None:
-        self.controller.power_answers.add(player)
-        self.refresh()
+        self.controller.stays(player)
 
     def _place_stray(self, target: str) -> None:
         self.controller.place_stray(target)
