@@ -112,6 +112,9 @@ class TableSetup:
 
 
 SETUP_AUDIT_KIND = "table_setup"
+# Electronic's decision time a table may be set up with, seconds (the terminal's countdown,
+# 3.17; the default strategy after it, 3.18): the station service refuses any other
+DECISION_SECONDS = (5, 120)
 
 
 def default_setup() -> TableSetup:

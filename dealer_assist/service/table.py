@@ -36,7 +36,13 @@ from dealer_assist.base.money import ZERO, AmountError, parse_amount, to_json_nu
 from dealer_assist.engine.events import Burn, CardDrawn, Event, Multi, Timeout, Void
 from dealer_assist.engine.power_failure import still_to_answer
 from dealer_assist.engine.session import UNREAD, Step, TableSession, cards_out
-from dealer_assist.engine.table_setup import SetupError, TableSetup, setup_problem, setup_to_json
+from dealer_assist.engine.table_setup import (
+    DECISION_SECONDS,
+    SetupError,
+    TableSetup,
+    setup_problem,
+    setup_to_json,
+)
 from dealer_assist.engine.transcript import (
     event_to_transcript,
     new_round,
@@ -149,7 +155,6 @@ OVERRIDE_KIND = "terminal_override"
 STAYS_KIND = "power_failure_stays"  # a player stays after the round's power failure (5.29.1)
 CLOCK_ACTOR = "service:decision_clock"  # who records a time-out the service's clock ran out (3.18)
 SETUP_FIELDS = ("game", "decks", "areas", "limits", "seated", "terminals", "decision_seconds", "chips")
-DECISION_SECONDS = (5, 120)  # Electronic's decision time, as the set-up dialog offers it
 # The ops, their handlers and permissions: dealer_assist/service/ops.py (the registry; the
 # handlers below register themselves with ``@handler``).
 ENROL_CODE_NAME = "enrol-code"  # the first enrolment's one-time code (station init writes it; root's eyes)
@@ -1771,7 +1776,8 @@ class TableService:
                           f"decision applies ({clause})", clause)
         approval, user = self._approval(client, args, "override", self.round_id)
         self.store.add_audit(OVERRIDE_KIND, actor=f"supervisor:{user}", round_id=self.round_id,
-                             detail={"seat": seat, "approval": approval, "dealer": client.dealer, "rule": "3.17"})
+                             detail={"seat": seat, "approval": approval, "dealer": client.dealer,
+                                     "rule": self.session.round.rules.clause("decision_time")})
         self.overrides[seat] = user
         self.log.warning("significant event: supervisor %s overrode seat %s's terminal: the dealer enters its "
                          "decisions this round", user, seat)

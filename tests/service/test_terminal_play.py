@@ -136,7 +136,7 @@ def test_a_terminal_wagers_and_decides_for_its_own_seat_only(electronic: Callabl
 
 def test_a_terminal_that_does_not_decide_is_timed_out_by_the_service_once(
         electronic: Callable[..., TerminalStation], tmp_path: Path) -> None:
-    # decision_seconds 5: the least the set-up takes (table.DECISION_SECONDS).
+    # decision_seconds 5: the least the set-up takes (table_setup.DECISION_SECONDS).
     # Cards: Player 5S, Dealer 9H, Player 4D: hard 9. t1 (main 10) never decides; its time
     # runs out and the service records "timeout" (3.17, 3.18): the default strategy draws to
     # hard 12 or soft 17 (3.18.1): 2C -> 11, draws again: KD -> 21, stops (3.16). Dealer 9H 8C

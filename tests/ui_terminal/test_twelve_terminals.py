@@ -61,12 +61,11 @@ import pytest
 from PySide6.QtCore import Qt
 
 import dealer_assist.service.station as st
-from dealer_assist.engine.table_setup import TableSetup, setup_to_json
+from dealer_assist.engine.table_setup import DECISION_SECONDS, TableSetup, setup_to_json
 from dealer_assist.floor.accounting import terminal_credits
 from dealer_assist.floor.forward import Forwarder
 from dealer_assist.service.client import SOCKET_ENV, ServiceClient
 from dealer_assist.service.probe import handshake
-from dealer_assist.service.table import DECISION_SECONDS
 from dealer_assist.service.terminal_ca import TerminalCA
 from dealer_assist.service.terminal_client import TerminalConnection, pair
 from dealer_assist.store.core import Store

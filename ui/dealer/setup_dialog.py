@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_assist.engine.table_setup import (
+    DECISION_SECONDS,
     SetupError,
     TableSetup,
     exact_limits,
@@ -60,7 +61,7 @@ class SetupDialog(ScreenDialog):
             self.seats[area] = field
         self.terminals = QLineEdit(", ".join(setup.terminals))
         self.seconds = QSpinBox()
-        self.seconds.setRange(5, 120)
+        self.seconds.setRange(*DECISION_SECONDS)  # as the service takes it
         self.seconds.setValue(setup.decision_seconds)
         self.chips = QLineEdit(", ".join(str(c) for c in setup.chips))
         self.chips.setPlaceholderText("5, 25, 100, 500, 1000")
