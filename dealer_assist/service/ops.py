@@ -23,7 +23,7 @@ from dealer_assist.service.protocol import ProtocolError
 
 __all__ = [
     "INPUT_EVENTS", "REGISTRY", "SUPERVISED_EVENTS", "Credential", "Entry", "Op", "Permission", "ShoeCountReply",
-    "PlayerRequest", "SideBetEdge", "TableState", "TerminalOverrideRequest", "check_complete", "check_fields",
+    "NoteReply", "NoteRequest", "PlayerRequest", "SideBetEdge", "TableState", "TerminalOverrideRequest", "check_complete", "check_fields",
     "handler", "ops_table",
 ]
 
@@ -80,6 +80,7 @@ class Op(enum.StrEnum):
     CASH_OUT = "cash_out"
     TERMINAL_OVERRIDE = "terminal_override"
     POWER_STAYS = "power_stays"
+    ADD_NOTE = "add_note"
 
 
 # The inputs that are transcript events, by op: the op names the event's type, the client
@@ -261,6 +262,19 @@ class BuyInRequest(TypedDict, total=False):
     amount: str | int | float
     pin: Credential
     approval: int | None
+
+
+class NoteRequest(TypedDict, total=False):
+    """A supervisor's note: its `text`, the round it is on (`round_id`; none: the table), the
+    supervisor's PIN (`pin`)."""
+
+    round_id: int | None
+    text: str
+    pin: Credential
+
+
+class NoteReply(TypedDict):
+    note: int  # the audit entry's id
 
 
 class PlayerRequest(TypedDict, total=False):

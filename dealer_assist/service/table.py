@@ -85,6 +85,8 @@ from dealer_assist.service.ops import (
     LoginRequest,
     NameReply,
     NoArgs,
+    NoteReply,
+    NoteRequest,
     Op,
     Permission,
     PlaceCardRequest,
@@ -1203,6 +1205,23 @@ class TableService:
         except StoreError as exc:
             raise refused(str(exc)) from None
         return {"added": name}
+
+    @handler(Op.ADD_NOTE, Permission.SUPERVISOR_PIN, NoteRequest, NoteReply, locked=False)
+    def _op_add_note(self, client: Client, args: dict[str, Any]) -> NoteReply:
+        """A supervisor's note (`text`) on round `round_id` (none: on the table) in the audit
+        log, after the supervisor's PIN (`pin`): audited `note` by the supervisor. The review of
+        the station's copy adds its notes so (the copy is read only)."""
+        pin = args.get("pin")
+        if not isinstance(pin, Verified):
+            raise ProtocolError("pin", "a supervisor's PIN is needed for a note")
+        text = str(args.get("text", "")).strip()
+        if not text:
+            raise ProtocolError("bad_request", "write the note first: its text is empty")
+        round_id = args.get("round_id")
+        if round_id is not None and (isinstance(round_id, bool) or not isinstance(round_id, int)
+                                     or self.store.get_round(round_id) is None):
+            raise ProtocolError("bad_request", f"no round {round_id!r} on this table's store")
+        return {"note": self.store.add_note(round_id, author=f"supervisor:{pin.user}", text=text)}
 
     @handler(Op.SET_DISABLED, Permission.SUPERVISOR_PIN, SetDisabledRequest, NameReply, locked=False)
     def _op_set_disabled(self, client: Client, args: dict[str, Any]) -> NameReply:

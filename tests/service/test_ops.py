@@ -114,6 +114,7 @@ SUPERVISOR_PIN_ARGS: dict[Op, dict[str, Any]] = {
     Op.SNAPSHOT: {},
     Op.SHOE_COUNT: {},
     Op.APPROVE: {"user": "ann", "pin": "730418", "kind": "void"},  # a dealer's PIN: no supervisor's
+    Op.ADD_NOTE: {"round_id": None, "text": "a note"},
 }
 
 

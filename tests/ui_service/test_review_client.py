@@ -21,6 +21,7 @@ from dealer_assist.service.snapshot import fetch_snapshot
 from tests.service.conftest import Station
 from ui.common.login import PinDialog
 from ui.review.app import ReviewWindow
+from ui.review.note import NoteDialog
 
 
 def deal_a_round(s: Station) -> None:
@@ -61,6 +62,21 @@ def test_a_supervisor_can_review_the_stations_store_through_the_service(
                 lambda conn: conn.execute("SELECT pin_hash, pin_salt FROM users").fetchall())
             rounds = review.store.list_rounds(limit=5)
             seen["round"] = review.store.get_round(rounds[0].id)
+            # a note on the round: the copy is read only, so the note goes to the station's
+            # store (op add_note), the PIN checked by the service; a dealer's PIN is refused
+            review.select_round(rounds[0].id)
+            qtbot.waitUntil(lambda: review.detail.round_id == rounds[0].id, timeout=20000)
+            review.detail.note_button.click()
+            qtbot.waitUntil(lambda: any(isinstance(w, NoteDialog) and w.isVisible()
+                                        for w in QApplication.topLevelWidgets()), timeout=20000)
+            note = next(w for w in QApplication.topLevelWidgets() if isinstance(w, NoteDialog) and w.isVisible())
+            note.text.setPlainText("p1 asked for the count of the shoe")
+            note.name.setText("ann")
+            note.pin.setText("730418")
+            seen["refused"] = (note.submit(), note.message.text())
+            note.name.setText("sue")
+            note.pin.setText("482913")
+            seen["noted"] = (note.submit(), note.note_id)
             review.close()  # the last window: the review ends
         except BaseException as exc:
             seen["error"] = exc
@@ -73,6 +89,12 @@ def test_a_supervisor_can_review_the_stations_store_through_the_service(
     assert seen["rows"] == 1
     assert seen["round"].result["net"] == {"p1": 10}
     assert seen["hashes"] and all(h == b"" and salt == b"" for h, salt in seen["hashes"])
+    assert seen["refused"][0] is False and seen["refused"][1].startswith("Name or PIN not accepted")
+    assert seen["noted"][0] is True
+    assert s.running is not None
+    notes = s.running.store.audit_entries(kind="note")
+    assert [(a.id, a.actor, a.round_id, a.detail) for a in notes] == [
+        (seen["noted"][1], "supervisor:sue", seen["round"].summary.id, {"text": "p1 asked for the count of the shoe"})]
 
 
 def test_the_copy_is_refused_without_a_supervisors_pin(station: Any, tmp_path: Any) -> None:

@@ -27,12 +27,10 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QComboBox,
-    QFormLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
-    QPlainTextEdit,
     QPushButton,
     QTableView,
     QTabWidget,
@@ -55,10 +53,8 @@ from dealer_assist.store.review_queries import (
     count_rounds,
 )
 from ui.common.collector import start_gui_thread_collector
-from ui.common.login import message_line
 from ui.common.qtfix import GuiPost
 from ui.common.screen_fit import (
-    ScreenDialog,
     available_geometry,
     fill_screen,
     keep_size,
@@ -67,6 +63,7 @@ from ui.common.screen_fit import (
 from ui.common.style import review_style
 from ui.review.detail import BAD_STYLE, OK_STYLE, RoundDetailView
 from ui.review.model import COLUMNS, GAME_NAMES, RoundListModel
+from ui.review.note import NoteDialog
 from ui.review.station import StationEventsView
 from ui.review.summary import SummaryView
 
@@ -135,75 +132,6 @@ class FilterBar(QWidget):
         self.game.setCurrentIndex(0)
         self.status.setCurrentIndex(0)
         self.irregular.setChecked(False)
-
-
-class NoteDialog(ScreenDialog):
-    """A supervisor's note on a round: name, PIN (checked by the store), text -> audit log.
-
-    Sized and placed within the screen when shown (ui.common.screen_fit); as wide as its
-    refusal line needs from the start (it grew by a third when a PIN was refused), the
-    note in 18 px type, the refusal line hidden while it has nothing to say (issue 34)."""
-
-    def __init__(self, db_path: Path, round_id: int, supervisor: str | None, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.db_path = db_path
-        self.round_id = round_id
-        self.note_id: int | None = None
-        self.setWindowTitle(f"Note on round {round_id}")
-        self.setMinimumWidth(560)
-        layout = QVBoxLayout(self)
-        form = QFormLayout()
-        self.name = QLineEdit(supervisor or "")
-        self.pin = QLineEdit()
-        self.pin.setEchoMode(QLineEdit.EchoMode.Password)
-        self.text = QPlainTextEdit()
-        self.text.setStyleSheet("font-size: 18px;")
-        self.text.setMinimumHeight(96)  # three lines of the note
-        form.addRow("Supervisor", self.name)
-        form.addRow("PIN", self.pin)
-        form.addRow("Note", self.text)
-        layout.addLayout(form)
-        from ui.common.keypad import PinKeypad
-
-        self.keypad = PinKeypad([self.pin])  # on a touch screen too (issue 16 item 7)
-        layout.addWidget(self.keypad)
-        self.message = message_line()
-        layout.addWidget(self.message)
-        row = QHBoxLayout()
-        self.ok_button = QPushButton("Add note to the audit log")
-        self.ok_button.clicked.connect(self.submit)
-        cancel = QPushButton("Cancel")
-        cancel.clicked.connect(self.reject)
-        row.addWidget(self.ok_button)
-        row.addWidget(cancel)
-        layout.addLayout(row)
-
-    def submit(self) -> bool:
-        name, pin, text = self.name.text().strip(), self.pin.text(), self.text.toPlainText().strip()
-        self.pin.clear()
-        if not text:
-            self._say("Write the note first.")
-            return False
-        try:
-            # A short write through the store's own writer (it waits its turn behind the table).
-            with Store.open(self.db_path) as store:
-                check = store.check_pin(name, pin, role="supervisor", purpose="approval")
-                if not check.ok:
-                    # wrong, locked (the lockout), or a PIN to change first (at a log-in)
-                    self._say("Name or PIN not accepted for a supervisor."
-                              + (f" Locked until {check.locked_until} UTC." if check.locked_until else "")
-                              + (f" {check.message}." if check.reason == "must_change" else ""))
-                    return False
-                self.note_id = store.add_note(self.round_id, author=f"supervisor:{name}", text=text)
-        except StoreError as exc:
-            self._say(f"Not recorded: {exc}")
-            return False
-        self.accept()
-        return True
-
-    def _say(self, text: str) -> None:
-        self.message.setText(text)
-        self.message.setVisible(bool(text))
 
 
 class ReviewWindow(QWidget):

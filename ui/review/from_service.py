@@ -39,6 +39,7 @@ from ui.common.login import PinDialog, ask_supervisor
 from ui.common.service_link import ServiceLink
 from ui.common.style import review_style
 from ui.common.worker import Worker
+from ui.review.note import NoteDialog, NoteRefused
 
 COPY_NAME = "table-copy.db"
 
@@ -196,6 +197,34 @@ def _newest_ended(store: Any) -> int:
     return unfinished - 1 if unfinished is not None else max((r.id for r in rounds), default=0)
 
 
+def note_through_service(socket_path: Path) -> Callable[[int, str, str, str], int]:
+    """A note's writer for the review of the station's copy: op ``add_note`` on the station's
+    store, the supervisor's PIN checked by the service (its throttle and lock-out)."""
+
+    def record(round_id: int, supervisor: str, pin: str, text: str) -> int:
+        try:
+            client = ServiceClient(socket_path, "review")
+            try:
+                reply = client.request(Op.ADD_NOTE, round_id=round_id or None, text=text,
+                                       pin={"user": supervisor, "pin": pin})
+            finally:
+                client.close()
+        except ServiceError as exc:
+            if exc.code == "pin":
+                raise NoteRefused(f"Name or PIN not accepted for a supervisor: {exc.message}.") from None
+            raise NoteRefused(f"Not recorded: {exc.message}") from None
+        return int(reply["note"])
+
+    return record
+
+
+def _note_dialog(window: QWidget, copy: ServiceCopy, round_id: int, supervisor: str) -> QWidget:
+    """The note dialog over the review of the station's copy: the note goes to the station."""
+    dialog = NoteDialog(copy.path, round_id, supervisor, window, record=note_through_service(copy.socket_path))
+    dialog.open()
+    return dialog
+
+
 def review_from_service(socket_path: Path, show: Callable[[Path, str], QWidget | None],
                         on_cancel: Callable[[], None]) -> tuple[PinDialog, ServiceCopy]:
     """The supervisor's PIN, then ``show(copy, supervisor)`` on the service's copy."""
@@ -214,11 +243,9 @@ def review_from_service(socket_path: Path, show: Callable[[Path, str], QWidget |
             window.station_link = watch_station(window, socket_path, newest, copy)  # type: ignore[attr-defined]
         if window is not None:
             detail = getattr(window, "detail", None)
-            if detail is not None:  # notes go to the station's store, not to this copy
+            if detail is not None:  # notes go to the station's store (op add_note), not to this copy
                 detail.note_requested.disconnect()
-                detail.note_requested.connect(lambda _round: QMessageBox.information(
-                    window, "Notes", "A note is added on the dealer's screen of the station (the review "
-                                     "here reads a copy of its store)."))
+                detail.note_requested.connect(lambda round_id: _note_dialog(window, copy, round_id, name))
 
     dialog = ask_supervisor(None, copy, "review", "Dealer Assist review",
                             "Supervisor PIN required to open the review", approved)
