@@ -324,6 +324,8 @@ class Walk:
                 self.review_dialog(f"{what} review: export", lambda: review.detail.export_dialog(
                     "report (PDF)", f"round-{c.round_id}.pdf", "PDF (*.pdf)").open())
             self.review_dialog(f"{what} review: full-screen replay", review.detail.open_full_replay)
+            # the note (to the station's store, op add_note): its dialog over the review
+            self.review_dialog(f"{what} review: note", review.detail.note_button.click)
             review.detail.list_requested.emit()  # ◀ Rounds list: the list and its filters again
             self.review_check(f"{what} review: list")
         finally:
