@@ -17,6 +17,8 @@ import json
 import os
 import socket
 import ssl
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -27,7 +29,13 @@ import pytest
 
 from dealer_assist.service.client import ServiceClient
 from dealer_assist.service.protocol import LineReader, encode
-from dealer_assist.service.terminal_ca import TerminalCA, code_key, openssl, pair_proof
+from dealer_assist.service.terminal_ca import (
+    STATION_NAME,
+    TerminalCA,
+    code_key,
+    openssl,
+    pair_proof,
+)
 from dealer_assist.service.terminal_client import TerminalConnection, TerminalError
 from dealer_assist.service.terminal_server import PER_SEAT
 from tests.service.test_terminal_play import electronic, of_type  # noqa: F401 (a fixture)
@@ -378,3 +386,103 @@ def test_guessed_pairing_codes_from_many_connections_pair_nothing(
     assert [p.seat for p in TerminalCA(table.state).paired()] == ["t1"]
     only_the_good_clients_did(screen.request("state"))
     assert pair(table, add_code(table, "t2"), tmp_path / "t2").returncode == 0  # a new code pairs
+
+
+CHURN = r"""
+import socket, sys, time
+port, hello, seconds = int(sys.argv[1]), bytes.fromhex(sys.argv[2]), float(sys.argv[3])
+held, opened = [], 0
+end = time.monotonic() + seconds
+while time.monotonic() < end:  # as fast as one process opens them: each a handshake begun, never ended
+    try:
+        s = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=("127.0.0.2", 0))
+        s.sendall(hello)
+        held.append(s)
+        opened += 1
+        if opened == 500:
+            print("flooding", flush=True)
+    except OSError:
+        pass
+    if len(held) > 400:
+        held.pop(0).close()
+print(opened, flush=True)
+"""
+
+
+def test_a_fast_flood_of_new_handshakes_from_one_address_pushes_out_no_other_address(
+        dealt: tuple[TerminalStation, ServiceClient, Path]) -> None:
+    """Another process opens connections from the hostile address as fast as it can (each
+    starts a handshake and never ends it): a good terminal's handshake on another address is
+    never pushed out by them, however many arrive during it."""
+    table, screen, good = dealt
+    assert table.running is not None and table.running.terminals is not None
+    table.running.terminals.max_handshaking = 8  # a small pool: the flood fills it many times over a handshake
+    floods = [subprocess.Popen([sys.executable, "-c", CHURN, str(table.port), client_hello()[:40].hex(), "30"],
+                               stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    try:
+        for flood in floods:
+            assert flood.stdout is not None and flood.stdout.readline().strip() == "flooding"
+        keeps_working(table, screen, good)
+        for _ in range(10):
+            term = TerminalConnection("127.0.0.1", table.port, good, timeout_s=LIVENESS_S)
+            try:
+                assert term.request("seat")["seat"] == "t1"
+            finally:
+                term.close()
+        assert all(flood.poll() is None for flood in floods)  # the flood ran throughout
+    finally:
+        for flood in floods:
+            flood.kill()
+            flood.wait()
+    only_the_good_clients_did(screen.request("state"))
+
+
+def test_a_slow_good_handshake_outlives_a_pool_full_of_another_addresss(
+        dealt: tuple[TerminalStation, ServiceClient, Path]) -> None:
+    """A good terminal (127.0.0.1) connects and is slow to start its handshake; meanwhile the
+    hostile address opens many times the pool of handshakes. The pool pushes out the
+    hostile address's own (the one holding the most), never the good one, which then
+    completes its handshake and gets its view."""
+    import select
+
+    table, screen, good = dealt
+    assert table.running is not None and table.running.terminals is not None
+    endpoint = table.running.terminals
+    endpoint.max_handshaking = 8
+    endpoint.handshake_seconds = LIVENESS_S  # what is tested is the pool, not the handshake's deadline
+    slow = socket.create_connection(("127.0.0.1", table.port), timeout=LIVENESS_S)
+
+    def holds(host: str) -> int:
+        with endpoint.lock:
+            return sum(1 for entry in endpoint.handshaking.values() if entry[2] == host)
+
+    deadline = time.monotonic() + LIVENESS_S
+    while holds("127.0.0.1") < 1:  # the good one accepted: the oldest handshake of the pool
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    hostile = [hostile_connection(table.port, timeout=LIVENESS_S) for _ in range(50)]
+    try:
+        cut: set[int] = set()
+        while len(cut) < 50 - 7:  # the pool holds 8: 43 of the 50 pushed out (closed by the service)
+            assert time.monotonic() < deadline, f"only {len(cut)} pushed out"
+            ready, _, _ = select.select([s for s in hostile if s.fileno() not in cut], [], [], 1.0)
+            for s in ready:
+                with contextlib.suppress(OSError):
+                    assert s.recv(1) == b""
+                cut.add(s.fileno())
+        assert holds("127.0.0.1") == 1 and holds(HOSTILE) == 7
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)  # as terminal_client.TerminalConnection
+        ctx.load_verify_locations(cafile=str(good / "ca.pem"))
+        ctx.load_cert_chain(str(good / "cert.pem"), str(good / "key.pem"))
+        with ctx.wrap_socket(slow, server_hostname=STATION_NAME) as tls:
+            reader = LineReader(tls)
+            tls.sendall(encode({"hello": "dealer-assist", "protocol": 1, "client": "terminal"}))
+            assert json.loads(reader.read_line() or b"null")["seat"] == "t1"
+            tls.sendall(encode({"id": 1, "op": "seat", "args": {}}))
+            reply = json.loads(reader.read_line() or b"null")
+            while "notify" in reply:
+                reply = json.loads(reader.read_line() or b"null")
+            assert reply["ok"] is True and reply["result"]["seat"] == "t1"
+    finally:
+        for s in hostile:
+            s.close()
