@@ -480,6 +480,7 @@ class TableService:
         # who said they stay after this round's power failure (5.29.1), as audited
         self.power_stays = {str(a.detail.get("player")) for a in self.store.audit_entries(
             round_id=open_round.round_id, kind=STAYS_KIND)}
+        self._restore_overrides()
         # shuffled during this round (once or more, in order): the next round is dealt from the
         # last shoe loaded, after this round's last cards
         own = open_round.config.get("shoe") if isinstance(open_round.config.get("shoe"), dict) else {}
@@ -501,6 +502,15 @@ class TableService:
         if self.session.concluded and audit:  # killed between the last event and its result
             self._write_result()
             self._write_anchor()
+
+    def _restore_overrides(self) -> None:
+        """The supervisors' terminal overrides of the open round (3.17), from their audit
+        entries: a restart mid-round leaves the dealer entering the seats overridden before it."""
+        self.overrides = {}
+        for entry in self.store.audit_entries(round_id=self.round_id, kind=OVERRIDE_KIND):
+            seat = entry.detail.get("seat")
+            if isinstance(seat, str) and seat not in self.overrides:
+                self.overrides[seat] = entry.actor.removeprefix("supervisor:")
 
     def _restore_in_flight(self, *, journal: bool = True) -> None:
         recorded = set(self.store.read_with(_recorded_seqs))

@@ -14,7 +14,8 @@ Two listeners, ``[terminals] port`` and the port after it:
 
 Floods (docs/station.md, "Limits"): the accept loops never do a handshake; at most
 :data:`MAX_HANDSHAKING` connections handshake at once, each for :data:`HANDSHAKE_SECONDS`,
-and a new one pushes out the oldest (200 held handshakes cannot keep a terminal out);
+and a new one pushes out the oldest of the peer address holding the most (200 held
+handshakes cannot keep a terminal out, nor a flood from one address push out another's);
 a seat holds :data:`PER_SEAT` connections, the endpoint :data:`MAX_TERMINALS`. A
 terminal's op runs as a screen's does (TableService.handle): under the table's lock no
 longer than a screen's op, its seat's view cut out after.
@@ -105,7 +106,8 @@ class TerminalServer:
         self.bursts = BurstLog(self.log)
         self.stopping = threading.Event()
         self.lock = threading.Lock()
-        self.handshaking: OrderedDict[int, tuple[socket.socket, float]] = OrderedDict()  # -> socket, deadline
+        # token -> socket, deadline, the peer's address (oldest first)
+        self.handshaking: OrderedDict[int, tuple[socket.socket, float, str]] = OrderedDict()
         self.tokens = itertools.count()
         self.terminals: list[_Terminal] = []
         self.listeners: list[socket.socket] = []
@@ -182,7 +184,7 @@ class TerminalServer:
             with contextlib.suppress(OSError):
                 sock.close()
         with self.lock:
-            held = [t.sock for t in self.terminals] + [s for s, _ in self.handshaking.values()]
+            held = [t.sock for t in self.terminals] + [s for s, _, _ in self.handshaking.values()]
         for s in held:
             _cut(s)
         for t in self.threads:
@@ -220,7 +222,7 @@ class TerminalServer:
         while not self.stopping.is_set():
             self._push_out_late()
             try:
-                raw, _ = listener.accept()
+                raw, address = listener.accept()
             except TimeoutError:
                 continue
             except OSError as exc:
@@ -230,13 +232,14 @@ class TerminalServer:
                 self.stopping.wait(0.1)
                 continue
             token = next(self.tokens)
+            peer = str(address[0])
             with self.lock:
                 while len(self.handshaking) >= self.max_handshaking:
-                    _, (oldest, _) = self.handshaking.popitem(last=False)
+                    oldest = self._push_out_for(peer)
                     self.bursts.note("handshake", "terminal", "a terminal handshake pushed out by a newer one "
-                                     f"({self.max_handshaking} at once)")
+                                     f"({self.max_handshaking} at once; the oldest of the address holding most)")
                     _cut(oldest)
-                self.handshaking[token] = (raw, time.monotonic() + self.handshake_seconds)
+                self.handshaking[token] = (raw, time.monotonic() + self.handshake_seconds, peer)
             try:
                 threading.Thread(target=self._handshake, args=(token, raw, ctx, serve), name="terminal",
                                  daemon=True).start()
@@ -244,10 +247,22 @@ class TerminalServer:
                 self._done_handshaking(token)
                 raw.close()
 
+    def _push_out_for(self, peer: str) -> socket.socket:
+        """The handshake a new one from ``peer`` pushes out (under the lock, the pool full): the
+        oldest of the address holding the most, ``peer`` first among equals - a flood from one
+        address pushes out its own, never a terminal's on another address."""
+        held: dict[str, int] = {}
+        for _, _, host in self.handshaking.values():
+            held[host] = held.get(host, 0) + 1
+        most = max(held.values())
+        busiest = peer if held.get(peer, 0) == most else next(h for h, n in held.items() if n == most)
+        token = next(t for t, (_, _, host) in self.handshaking.items() if host == busiest)
+        return self.handshaking.pop(token)[0]
+
     def _push_out_late(self) -> None:
         now = time.monotonic()
         with self.lock:
-            late = [token for token, (_, deadline) in self.handshaking.items() if deadline <= now]
+            late = [token for token, (_, deadline, _) in self.handshaking.items() if deadline <= now]
             cut = [self.handshaking.pop(token)[0] for token in late]
         for s in cut:
             self.bursts.note("handshake", "terminal",
@@ -266,7 +281,7 @@ class TerminalServer:
             tls = ctx.wrap_socket(raw, server_side=True, do_handshake_on_connect=False)
             with self.lock:  # the wrapped socket is the one to cut now (raw's descriptor moved to it)
                 if token in self.handshaking:
-                    self.handshaking[token] = (tls, self.handshaking[token][1])
+                    self.handshaking[token] = (tls, *self.handshaking[token][1:])
                 else:
                     _cut(tls)
             tls.do_handshake()

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from dealer_assist.service.client import ServiceError
+from tests.service.conftest import wait_connected
 from tests.service.test_terminal_play import electronic, of_type, unchanged, until  # noqa: F401 (a fixture)
 from tests.service.test_terminals import SUE, TerminalStation, paired
 
@@ -128,3 +129,41 @@ def test_an_override_by_the_screens_approval_and_one_refused_under_5_9_1(
     screen.request("decide", player="t1", action="stand")
     assert of_type(screen.request("state"), "decision") == [{"type": "decision", "player": "t1", "action": "stand"}]
     t1.close()
+
+
+def test_an_override_survives_a_restart_of_the_service_mid_round(
+        electronic: Callable[..., TerminalStation], tmp_path: Path) -> None:  # noqa: F811 (the fixture)
+    # As the first test: Player 10S, Dealer 9H, Player 6D (3.7): hard 16 against 9. The
+    # supervisor overrides t1's terminal, then the service restarts before the dealer enters
+    # t1's decision. The override is this round's (audited terminal_override): after the
+    # restart the dealer still enters t1's decisions: hit 4C -> 20, stand; t3 stands on 16; the
+    # dealer's 8C makes 17 and stands (3.19). t1: 20 beats 17, +10 (4.5.2); t3: 16 loses, -10.
+    table = electronic("10S 9H 6D 4C 8C", decision_seconds=120)
+    screen = table.dealer()
+    paired(table, "t1", tmp_path / "t1").close()  # paired, its terminal not up: t1's wager from the screen
+    screen.request("wager", player="t1", bet="main", amount=10)  # (a terminal's, dropped, would be 5.9.1's)
+    screen.request("wager", player="t3", bet="main", amount=10)
+    screen.request("no_more_bets")
+    table.deal(screen, 3)
+    state = screen.request("terminal_override", seat="t1", pin=SUE)
+    assert state["overrides"] == {"t1": "sue"}
+    round_id = state["round_id"]
+
+    table.stop()
+    table.start()
+    wait_connected(table)
+    screen = table.dealer()
+    state = screen.request("state")
+    assert state["round_id"] == round_id and state["restored"] is True
+    assert state["overrides"] == {"t1": "sue"}  # from the audit entry, not from memory
+    screen.request("decide", player="t3", action="stand")
+    screen.request("decide", player="t1", action="hit")  # refused (3.17) had the override been lost
+    table.deal(screen, 1)  # 4C: 10 + 6 + 4 = 20
+    screen.request("decide", player="t1", action="stand")
+    table.deal(screen, 1)  # the dealer's 8C: 17
+    state = until(screen, lambda s: s["concluded"])
+    nets = {s["player"]: (s["result"], s["net"]) for s in state["output"]["settlements"]}
+    assert nets == {"t1": ("win", 10), "t3": ("lose", -10)}
+    assert table.running is not None
+    assert len(table.running.store.audit_entries(kind="terminal_override")) == 1  # restored, not audited again
+    assert screen.request("next_round")["overrides"] == {}  # for that round only
