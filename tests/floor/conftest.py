@@ -19,9 +19,12 @@ def pg_server() -> Iterator[Server]:
 
 
 @pytest.fixture
-def floor_db(pg_server: Server) -> Iterator[str]:
-    """The name of a fresh, empty database on the test server (dropped afterwards)."""
-    name = pg_server.create_database()
+def floor_db(pg_server: Server, request: pytest.FixtureRequest) -> Iterator[str]:
+    """The name of a fresh, empty database on the test server (dropped afterwards). For a
+    test that takes ``floor``, a copy of the server's migrated floor with no roles instead:
+    ``Floor`` then runs ``init_floor`` on it, which makes and grants its roles (issue 37)."""
+    template = pg_server.migrated_floor() if "floor" in request.fixturenames else None
+    name = pg_server.create_database(template=template)
     try:
         yield name
     finally:
