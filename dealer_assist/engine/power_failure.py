@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from dealer_assist.engine.events import PowerFailure, Withdraw
+from dealer_assist.engine.session import TableSession
 
 
 def players_with_wagers(layout: Any) -> list[str]:
@@ -21,16 +22,12 @@ def players_with_wagers(layout: Any) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def concluded(rnd: Any) -> bool:
-    """Nothing more to play in ``rnd``: settled, void, or nothing expected."""
-    return rnd.status() in ("settled", "void") or rnd.expectation().kind == "none"
-
-
-def still_to_answer(rnd: Any, stays: Iterable[str]) -> list[str]:
+def still_to_answer(session: TableSession, stays: Iterable[str]) -> list[str]:
     """The players who have neither withdrawn nor said they stay since the round's power
     failure, in layout order; none when the round had no power failure or is over."""
+    rnd = session.round
     events = list(rnd.events)
-    if not any(isinstance(e, PowerFailure) for e in events) or concluded(rnd):
+    if not any(isinstance(e, PowerFailure) for e in events) or session.concluded:
         return []
     answered = {e.player for e in events if isinstance(e, Withdraw)} | set(stays)
     return [p for p in players_with_wagers(rnd.view()) if p not in answered]

@@ -772,7 +772,7 @@ class TableService:
         """The players still to say whether they withdraw or stay after the round's power
         failure (the engine's reading, engine/power_failure.py), with the clause; None: nobody."""
         rnd = self.session.round
-        players = still_to_answer(rnd, self.power_stays)
+        players = still_to_answer(self.session, self.power_stays)
         if not players:
             return None
         return {"players": players, "rule": rnd.rules.clause("power_failure")}
@@ -1819,7 +1819,7 @@ class TableService:
         player = str(args.get("player", ""))
         rnd = self.session.round
         clause = rnd.rules.clause("power_failure")
-        if player not in still_to_answer(rnd, self.power_stays):
+        if player not in still_to_answer(self.session, self.power_stays):
             raise refused(f"{player!r} has nothing to answer: after a power failure each player with a wager "
                           f"in the round says once whether they withdraw or stay ({clause})", clause)
         self.store.add_audit(STAYS_KIND, actor=f"dealer:{client.dealer}", round_id=self.round_id,
