@@ -77,11 +77,6 @@ class ShoeInfo:
 
     connected: bool = False
     port: str = ""
-    model: str = ""
-    remaining: int | None = None
-    cut_seen: bool = False
-    last_event: str = ""
-    warning: str = ""
     fault: str = ""  # a shoe fault (jam ...) until the dealer says it is cleared
     ever_connected: bool = False
     codec: str = ""

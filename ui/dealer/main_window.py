@@ -1106,8 +1106,7 @@ class DealerWindow(QMainWindow):
         remaining = c.rnd.shoe.remaining if c.rnd is not None else None
         # 5.19 (5.16 in Dueling 8's): the engine says when the shoe will not finish the round.
         notices = [text for _, text in shoe_notices(c.rnd)] if c.rnd is not None else []
-        cut = c.rules.clause("cut_card") if c.rnd is not None and c.rules.has("cut_card") else None
-        self.shoe_status.show_info(c.shoe, remaining, notices, cut)
+        self.shoe_status.show_info(c.shoe, remaining, notices)
         self.shoe_status.show_hold(c.hold_text, c.queued, c.hold_unread, actions=bool(c.hold_reason))
         self.prompt.setVisible(c.stray_card is None and not self.shoe_status.banner_shown())
 

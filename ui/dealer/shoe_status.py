@@ -89,9 +89,9 @@ class ShoeStatus(QWidget):
         self.state_text.setText(text)
         self.state_box.show()
 
-    def show_info(self, info: ShoeInfo, remaining: int | None, notices: list[str] | None = None,
-                  cut_clause: str | None = None) -> None:
-        """The status line; ``notices``: the engine's sentences about the shoe (5.19), with clauses."""
+    def show_info(self, info: ShoeInfo, remaining: int | None, notices: list[str] | None = None) -> None:
+        """The status line; ``notices``: the engine's sentences about the shoe (5.19; the cutting
+        card out, 5.20), with the game's clauses."""
         state = "OK" if info.connected else "LOST"
         colour = "#1b5e20" if info.connected else "#b00020"
         parts = [f"<span style='color:{colour}'>Shoe {state}</span>"]
@@ -101,15 +101,9 @@ class ShoeStatus(QWidget):
                          "a damaged card frame may read as another card</span>")
         if remaining is not None:
             parts.append(f"{remaining} cards")
-        if info.cut_seen:
-            where = f" ({cut_clause})" if cut_clause else ""
-            parts.append(f"<span style='color:#b00020'>CUT CARD OUT: shuffle after this round{where}</span>")
         for text in notices or []:
             parts.append(f"<span style='color:#b00020'>\u26a0 {text}</span>")
-        if info.warning and info.connected:
-            parts.append(f"<span style='color:#b00020'>\u26a0 {info.warning}</span>")
         self.line.setText(" \u2022 ".join(parts))
-        self.line.setToolTip(info.last_event)
         self.show_state(info)
 
     def show_hold(self, reason: str, held: int, unread: int = 0, actions: bool = True) -> None:
