@@ -19,7 +19,7 @@ from dealer_assist.protect.counts import count_for
 from dealer_assist.service import shoe_count
 from dealer_assist.service.client import ServiceClient, ServiceError
 from tests.protect.test_station_shoe import one_round, wait_new_shoe
-from tests.service.conftest import Station, wait_connected
+from tests.service.conftest import Station, lock_taken_by_another_thread, wait_connected
 from tests.service.test_table_setup import LUCKY8
 
 BOB = {"user": "bob", "pin": "551903"}  # a supervisor (tests/service/conftest.py)
@@ -204,8 +204,6 @@ def test_the_figures_are_worked_out_with_the_tables_lock_free(station: Any, monk
     """The side bets' figures take seconds for some games (enumerations over the cards left):
     they are worked out with the table's lock free, so a card or a dealer's input never waits
     for a supervisor's read (the cards themselves are taken under the lock)."""
-    import threading
-
     s: Station = station("5S 9H 6D 8C AS 10D 2H 7C")
     c = s.dealer()
     one_round(s, c)
@@ -215,15 +213,7 @@ def test_the_figures_are_worked_out_with_the_tables_lock_free(station: Any, monk
     lock_free: list[bool] = []
 
     def figures(*args: Any) -> Any:
-        def probe() -> None:  # another thread (a card from the shoe) takes the table's lock meanwhile
-            got = service.lock.acquire(timeout=2)
-            lock_free.append(got)
-            if got:
-                service.lock.release()
-
-        t = threading.Thread(target=probe)
-        t.start()
-        t.join()
+        lock_free.append(lock_taken_by_another_thread(service))  # a card from the shoe, meanwhile
         return real(*args)
 
     monkeypatch.setattr("dealer_assist.service.table.shoe_figures", figures)

@@ -112,3 +112,21 @@ def wait_connected(s: Station) -> None:
             return
         time.sleep(0.02)
     raise AssertionError("the service's driver never connected to the simulated shoe")
+
+
+def lock_taken_by_another_thread(service: Any) -> bool:
+    """Whether another thread (a card from the shoe, say) takes the table's lock now, within 2 s."""
+    import threading
+
+    got: list[bool] = []
+
+    def probe() -> None:
+        taken = service.lock.acquire(timeout=2)
+        got.append(taken)
+        if taken:
+            service.lock.release()
+
+    t = threading.Thread(target=probe)
+    t.start()
+    t.join()
+    return got == [True]

@@ -10,7 +10,6 @@ import importlib.util
 import re
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from types import ModuleType
@@ -22,7 +21,7 @@ from dealer_assist.service.client import ServiceClient, ServiceError
 from dealer_assist.service.ops import REGISTRY, Op, Permission, handler
 from dealer_assist.service.protocol import apply_round_delta, round_delta
 from dealer_assist.service.table import TableService
-from tests.service.conftest import Station, wait_connected
+from tests.service.conftest import Station, lock_taken_by_another_thread, wait_connected
 
 ROOT = Path(__file__).resolve().parents[2]
 BOB = {"user": "bob", "pin": "551903"}  # a supervisor (tests/service/conftest.py)
@@ -294,15 +293,7 @@ def test_notifications_are_sent_after_the_tables_lock_and_serialised_once(
     encoded: list[str] = []
 
     def notify(name: str, data: dict[str, Any]) -> None:
-        def probe() -> None:  # another thread takes the table's lock while the screens are told
-            got = service.lock.acquire(timeout=2)
-            lock_free.append(got)
-            if got:
-                service.lock.release()
-
-        t = threading.Thread(target=probe)
-        t.start()
-        t.join()
+        lock_free.append(lock_taken_by_another_thread(service))  # while the screens are told
         real_notify(name, data)
 
     def encode(message: dict[str, Any]) -> bytes:
