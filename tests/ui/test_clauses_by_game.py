@@ -16,10 +16,14 @@ from ui.dealer.main_window import PlacementDialog
     # Lucky 8 (lucky-8.txt): misdeal 5.6, one card reconstructed 5.13, a card dealt in error 5.8
     ("lucky8", "(5.6, 5.13; 5.8 for a card dealt in error)"),
     ("ace_race", "(5.6, 5.13; 5.8 for a card dealt in error)"),
-    # Dueling 8's numbers them itself (dueling-8s.txt: one card reconstructed is 5.11); before,
-    # the dialog said 5.6, 5.13, 5.8 here too
-    ("dueling8s", f"({GAMES['dueling8s'].clause('misdeal')}, {GAMES['dueling8s'].clause('one_card.reconstruct')}; "
-                  f"{GAMES['dueling8s'].clause('card_in_error')} for a card dealt in error)"),
+    # Dueling 8's numbers them itself (dueling-8s.txt: 5.6 the incorrect dealing, 5.11 a
+    # player dealt no card to the permanent 8, the card dealt in error after 5.7); before, the
+    # dialog said 5.6, 5.13, 5.8 here too
+    ("dueling8s", "(5.6, 5.11; 5.8 for a card dealt in error)"),
+    ("star_elements", "(5.6, 5.13; 5.8 for a card dealt in error)"),
+    # Electronic (electronic-blackjack.txt 5.2): a card dealt incorrectly, the cards reconstructed;
+    # before, the dialog said Lucky 8's 5.6 (Electronic's 5.6 is the dealer's completed hand)
+    ("electronic", "The rules decide what follows (5.2)."),
 ])
 def test_the_card_placed_elsewhere_dialog_cites_the_games_clauses(qtbot: Any, game: str, words: str) -> None:
     dialog = PlacementDialog([(3, "9H")], ["area:1/1", "dealer", "discard"], GAMES[game])

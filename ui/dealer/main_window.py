@@ -114,7 +114,9 @@ class PlacementDialog(ScreenDialog):
         self.setWindowTitle("Card placed elsewhere")
         layout = QVBoxLayout(self)
         # the game's own numbering (Dueling 8's and Electronic number these otherwise)
-        cited = ", ".join(rules.clause(c) for c in ("misdeal", "one_card.reconstruct") if rules.has(c))
+        # (Electronic has one clause for a card dealt incorrectly: the cards are reconstructed)
+        concepts = ("misdeal", "one_card.reconstruct") if rules.has("misdeal") else ("misdeal.reconstruct",)
+        cited = ", ".join(rules.clause(c) for c in concepts if rules.has(c))
         error = f"; {rules.clause('card_in_error')} for a card dealt in error" if rules.has("card_in_error") else ""
         ask = QLabel("Which card lies somewhere else than recorded, and where does it lie? "
                      f"The rules decide what follows ({cited}{error}).")
