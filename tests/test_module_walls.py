@@ -135,6 +135,16 @@ def test_no_import_cycle_in_the_three_packages() -> None:
     assert find_cycle(graph) is None, f"import cycle: {' -> '.join(find_cycle(graph) or [])}"
 
 
+def test_no_import_cycle_among_the_tests_and_scripts() -> None:
+    """The tests' and scripts' own helpers too (issue 34: the two layout walks imported each
+    other, one inside a function): over tests/ and scripts/ with the packages they use."""
+    trees = {module_name(p): ast.parse(p.read_text(encoding="utf-8"), str(p))
+             for top in (*PACKAGES, "tests", "scripts") for p in sorted((ROOT / top).rglob("*.py"))}
+    known = set(trees)
+    graph = {name: imports_of(name, tree, known) for name, tree in trees.items()}
+    assert find_cycle(graph) is None, f"import cycle: {' -> '.join(find_cycle(graph) or [])}"
+
+
 def test_no_module_uses_another_modules_private_names() -> None:
     found = {
         name: uses for name, tree in modules().items()

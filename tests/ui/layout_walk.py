@@ -28,134 +28,19 @@ from pathlib import Path
 from typing import Any
 
 import ui.common.qtfix  # noqa: F401  (first: keeps PySide6 6.12 from aborting CPython 3.11)
+from tests.ui.window_checks import (
+    SIZES,
+    control_problems,
+    cut_labels,
+    header_problems,
+    replay_problems,
+    tag_problems,
+    top_levels,
+    window_problems,
+)
 
-SIZES = [(1280, 800), (1366, 768), (1920, 1080)]
 SUPERVISOR, SUPERVISOR_PIN = "sue", "482913"
 DEALER, FIRST_PIN, DEALER_PIN = "dee", "246810", "730418"
-TOUCH_PX, TYPE_PX = 48, 16
-
-
-def screens_config() -> dict[str, Any]:
-    """The three table screens side by side (x offsets), for the offscreen platform."""
-    screens, x = [], 0
-    for w, h in SIZES:
-        screens.append({"name": f"{w}x{h}", "x": x, "y": 0, "width": w, "height": h,
-                        "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1})
-        x += w
-    return {"screens": screens}
-
-
-def font_px(widget: Any) -> float:
-    font = widget.font()
-    return float(font.pixelSize()) if font.pixelSize() > 0 else font.pointSizeF() * 96 / 72
-
-
-def top_levels() -> list[Any]:
-    from PySide6.QtCore import Qt
-    from PySide6.QtWidgets import QApplication
-
-    return [w for w in QApplication.topLevelWidgets() if w.isVisible()
-            and not (w.windowFlags() & Qt.WindowType.ToolTip) == Qt.WindowType.ToolTip
-            and w.metaObject().className() not in ("QMenu", "QComboBoxPrivateContainer")]
-
-
-def button_problems(top: Any, what: str, skip: Callable[[Any], bool]) -> list[str]:
-    from PySide6.QtCore import QRect
-    from PySide6.QtWidgets import QAbstractButton, QAbstractItemView, QAbstractScrollArea
-
-    out: list[str] = []
-    inside = top.rect()
-    for button in top.findChildren(QAbstractButton):
-        if button.window() is not top or not button.isVisibleTo(top) or not button.isEnabled() or skip(button):
-            continue
-        name = f"{type(top).__name__}: {button.text() or button.objectName() or type(button).__name__!r}"
-        placed = QRect(button.mapTo(top, button.rect().topLeft()), button.size())
-        listed = False
-        parent = button.parentWidget()
-        while parent is not None and parent is not top:
-            if isinstance(parent, QAbstractItemView):
-                listed = True  # a button of a list's row: the list scrolls
-                break
-            if isinstance(parent, QAbstractScrollArea):
-                view = parent.viewport()
-                seen = QRect(button.mapTo(view, button.rect().topLeft()), button.size())
-                if not view.rect().contains(seen):
-                    out.append(f"{what}: {name} behind a scroll bar ({seen.getRect()} of {view.rect().getRect()}, "
-                               f"in {chain(button)})")
-                    break
-            parent = parent.parentWidget()
-        if listed:
-            continue
-        if not inside.contains(placed):
-            out.append(f"{what}: {name} at {placed.getRect()} outside its window {inside.getRect()}")
-        if button.height() < TOUCH_PX:
-            out.append(f"{what}: {name} is {button.height()} px high (< {TOUCH_PX})")
-        if font_px(button) < TYPE_PX:
-            out.append(f"{what}: {name} has {font_px(button):.0f} px type (< {TYPE_PX})")
-    return out
-
-
-def chain(widget: Any) -> str:
-    """Where a widget is: its parents' classes (object names), innermost first."""
-    names = []
-    parent = widget.parentWidget()
-    while parent is not None and len(names) < 6:
-        names.append(type(parent).__name__ + (f"#{parent.objectName()}" if parent.objectName() else ""))
-        parent = parent.parentWidget()
-    return " < ".join(names)
-
-
-def window_problems(what: str, skip: Callable[[Any], bool]) -> list[str]:
-    out: list[str] = []
-    for top in top_levels():
-        screen = top.screen().availableGeometry()
-        if not screen.contains(top.frameGeometry()):
-            out.append(f"{what}: {type(top).__name__} {top.windowTitle()!r} at {top.frameGeometry().getRect()} "
-                       f"not inside the screen {screen.getRect()}")
-        out += button_problems(top, what, skip)
-    return out
-
-
-def tag_problems(window: Any, what: str) -> list[str]:
-    """A pay tag that overlaps a card's face (its whole rectangle, corner included)."""
-    from PySide6.QtCore import QRect
-
-    from ui.common.cards import CardFace
-    from ui.common.table_view import HandBox
-
-    out: list[str] = []
-    faces = [QRect(f.mapTo(window, f.rect().topLeft()), f.size())
-             for f in window.findChildren(CardFace) if f.isVisibleTo(window)]
-    for box in window.findChildren(HandBox):
-        if not box.isVisibleTo(window) or not box.pay.showing():
-            continue
-        tag = QRect(box.pay.mapTo(window, box.pay.rect().topLeft()), box.pay.size())
-        for face in faces:
-            if tag.intersects(face):
-                out.append(f"{what}: pay tag {box.pay.text()!r} over a card at {face.getRect()}")
-                break
-    return out
-
-
-def cut_labels(top: Any, what: str) -> list[str]:
-    """A label whose words do not fit it: a one-line label narrower than its text, a wrapped
-    one narrower than its longest word or lower than its lines (rich text aside)."""
-    from PySide6.QtWidgets import QLabel
-
-    out: list[str] = []
-    for label in top.findChildren(QLabel):
-        text = label.text()
-        if label.window() is not top or not label.isVisibleTo(top) or not text or "<" in text:
-            continue
-        metrics, room = label.fontMetrics(), label.contentsRect()
-        text = text.replace("&&", "\0").replace("&", "").replace("\0", "&")  # a mnemonic's & is not drawn
-        parts = text.split() if label.wordWrap() else text.split("\n")
-        need = max(metrics.horizontalAdvance(part) for part in parts)
-        high = label.heightForWidth(label.width()) if label.wordWrap() else metrics.height() * len(parts)
-        if need > room.width() + 1 or high > label.height() + 1:
-            out.append(f"{what}: {type(top).__name__}: label {text[:60]!r} cut ({need}×{high} px in "
-                       f"{room.width()}×{label.height()}, in {chain(label)})")
-    return out
 
 
 class Walk:
@@ -252,7 +137,7 @@ class Walk:
         if name == "1_betting":
             # the enrolment dialog of a first start (its jobs are not used: it is only looked at)
             return [("setup", window.open_setup), ("new player", window.betting.ask_new_player),
-                    ("accounts", self.accounts), ("enrolment", lambda: EnrolmentDialog(None, window).open())]
+                    ("accounts", self.accounts), ("enrolment", lambda: EnrolmentDialog(None, window).open())]  # type: ignore[arg-type]
         if name == "3_play":
             return [("void", window.request_void), ("refer", window.report_buttons["refer"].click),
                     ("elsewhere", window.open_placement),
@@ -345,12 +230,6 @@ class Walk:
 
     def review_check(self, what: str) -> None:
         """The dealer's checks and the review's own on every window (ui_review's walk)."""
-        from tests.ui_review.review_pit_walk import (
-            control_problems,
-            header_problems,
-            replay_problems,
-        )
-
         self.check(what)
         for top in top_levels():
             if top is self.window:

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 import dealer_assist.service.station as st
-from tests.ui.layout_walk import screens_config
+from tests.ui.window_checks import screens_config
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ["ace_race", "electronic", "star_elements", "lucky8", "dueling8s"]

@@ -24,111 +24,16 @@ from pathlib import Path
 from typing import Any
 
 import ui.common.qtfix  # noqa: F401  (first: keeps PySide6 6.12 from aborting CPython 3.11)
-from tests.ui.layout_walk import SIZES, TOUCH_PX, TYPE_PX, chain, font_px, top_levels
+from tests.ui.window_checks import (
+    SIZES,
+    control_problems,
+    header_problems,
+    replay_problems,
+    screens_config,
+    top_levels,
+)
 
 SUPERVISOR, SUPERVISOR_PIN = "sue", "482913"
-
-
-def control_problems(top: Any, what: str) -> list[str]:
-    from PySide6.QtCore import QRect
-    from PySide6.QtWidgets import (
-        QAbstractButton,
-        QAbstractItemView,
-        QAbstractSpinBox,
-        QComboBox,
-        QLineEdit,
-        QSlider,
-        QTabBar,
-        QWidget,
-    )
-
-    out: list[str] = []
-    inside = top.rect()
-    kinds = (QAbstractButton, QComboBox, QLineEdit, QAbstractSpinBox, QSlider, QTabBar)
-    for control in top.findChildren(QWidget):
-        if not isinstance(control, kinds) or control.window() is not top or not control.isVisibleTo(top):
-            continue
-        parent, listed = control.parentWidget(), False
-        while parent is not None and parent is not top:
-            if isinstance(parent, (QAbstractItemView, QAbstractSpinBox, QComboBox)):
-                listed = True  # a list's row, a spin box's or combo box's own parts
-                break
-            parent = parent.parentWidget()
-        if listed:
-            continue
-        if isinstance(control, QLineEdit) and control.isReadOnly():
-            continue
-        label = control.text() if isinstance(control, (QAbstractButton, QLineEdit)) else ""
-        name = f"{type(top).__name__}: {type(control).__name__} {label or control.objectName()!r} in {chain(control)}"
-        placed = QRect(control.mapTo(top, control.rect().topLeft()), control.size())
-        if not inside.contains(placed):
-            out.append(f"{what}: {name} at {placed.getRect()} outside its window {inside.getRect()}")
-        if isinstance(control, QTabBar):
-            for index in range(control.count()):
-                if control.tabRect(index).height() < TOUCH_PX:
-                    out.append(f"{what}: {name} tab {control.tabText(index)!r} is "
-                               f"{control.tabRect(index).height()} px high (< {TOUCH_PX})")
-        elif control.height() < TOUCH_PX:
-            out.append(f"{what}: {name} is {control.height()} px high (< {TOUCH_PX})")
-        if font_px(control) < TYPE_PX:
-            out.append(f"{what}: {name} has {font_px(control):.0f} px type (< {TYPE_PX})")
-    return out
-
-
-def header_problems(top: Any, what: str) -> list[str]:
-    """A list's header that is tapped to sort (sorting on, or its section clicks taken): at
-    least 48 px high (issue 34: the review's were 24 px)."""
-    from PySide6.QtCore import SIGNAL
-    from PySide6.QtWidgets import QAbstractItemView, QHeaderView
-
-    out: list[str] = []
-    for header in top.findChildren(QHeaderView):
-        view = header.parentWidget()
-        if header.window() is not top or not header.isVisibleTo(top):
-            continue
-        sorts = isinstance(view, QAbstractItemView) and getattr(view, "isSortingEnabled", lambda: False)()
-        if not (sorts or header.receivers(SIGNAL("sectionClicked(int)")) > 0):
-            continue
-        if header.height() < TOUCH_PX:
-            out.append(f"{what}: {type(top).__name__}: the sorting header of {chain(header)} is "
-                       f"{header.height()} px high (< {TOUCH_PX})")
-    return out
-
-
-def replay_problems(top: Any, what: str) -> list[str]:
-    """The round's layout in a replay (the review's pane, the full-screen replay) readable:
-    the dealer's and the areas' boxes inside the layout and none over another; every card's
-    words readable and uncovered, every pay tag whole and off the cards and badges, no
-    one-line label's text cut (the checks of the dealer's screen, tests/ui/test_fits.py)."""
-    from PySide6.QtCore import QRect
-    from PySide6.QtWidgets import QLabel
-
-    from tests.ui.test_fits import _cut_pay_tags, _unreadable_cards
-    from ui.common.table_view import TableView
-
-    out: list[str] = []
-    for view in top.findChildren(TableView):
-        if view.window() is not top or not view.isVisibleTo(top):
-            continue
-        where = f"{what}: {type(top).__name__}: the replay in {chain(view)}"
-        boxes = [("dealer", view.dealer_box), *((f"area {n}", b) for n, b in view.area_boxes.items())]
-        placed = [(name, QRect(box.mapTo(view, box.rect().topLeft()), box.size())) for name, box in boxes
-                  if box is not None and box.isVisibleTo(view)]
-        for n, (name, rect) in enumerate(placed):
-            if not view.rect().contains(rect):
-                out.append(f"{where}: {name} {rect.getRect()} outside the layout {view.rect().getRect()}")
-            for other, rect2 in placed[n + 1:]:
-                if rect.intersects(rect2):
-                    out.append(f"{where}: {name} {rect.getRect()} over {other} {rect2.getRect()}")
-        out += [f"{where}: {p}" for p in _unreadable_cards(view) + _cut_pay_tags(view)]
-        for label in view.findChildren(QLabel):
-            if not label.isVisibleTo(view) or not label.text() or "<" in label.text():
-                continue
-            parts = label.text().split() if label.wordWrap() else label.text().split("\n")
-            need = max(label.fontMetrics().horizontalAdvance(part) for part in parts)
-            if need > label.contentsRect().width() + 1:
-                out.append(f"{where}: label {label.text()!r} cut: {need} > {label.contentsRect().width()} px")
-    return out
 
 
 class Walk:
@@ -272,8 +177,6 @@ def run_walk(args: list[str], tmp: Path) -> dict[str, Any]:
     with no station configuration (a fresh HOME, private XDG directories); its result."""
     import os
     import subprocess
-
-    from tests.ui.layout_walk import screens_config
 
     root = Path(__file__).resolve().parents[2]
     screens = tmp / "screens.json"
