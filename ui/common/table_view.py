@@ -13,6 +13,7 @@ The same widget draws the review's replay (``ui.review.detail``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QSize, Qt, QTimer
@@ -46,6 +47,33 @@ SHORT_BET_NAMES = BetNames({
     "royal_match": "RMtch", "kings_bounty": "KBnty", "insurance": "Insur", "bonus678": "678",
     "even_money": "EvenM",
 })
+
+
+_METRICS: dict[tuple[str, int], tuple[QFontMetrics, dict[str, int]]] = {}
+_ADVANCES_KEPT = 2048  # texts remembered per type size (amounts and names of a shift's rounds)
+
+
+def type_metrics(base: QFont, size: int) -> tuple[QFontMetrics, Callable[[str], int]]:
+    """The metrics of ``base`` at ``size`` px and a remembered ``horizontalAdvance``: a
+    settlement measures the same lines at the same sizes for every tag, twice (each hand's
+    own fit, then the layout's one size)."""
+    key = (base.key(), size)
+    kept = _METRICS.get(key)
+    if kept is None:
+        font = QFont(base)
+        font.setPixelSize(size)
+        kept = _METRICS[key] = (QFontMetrics(font), {})
+    metrics, widths = kept
+
+    def advance(text: str) -> int:
+        width = widths.get(text)
+        if width is None:
+            if len(widths) >= _ADVANCES_KEPT:
+                widths.clear()
+            width = widths[text] = metrics.horizontalAdvance(text)
+        return width
+
+    return metrics, advance
 
 
 
@@ -205,24 +233,27 @@ class HandBox(DropTarget):
 
     def _measure(self, texts: list[str], single: bool, size: int) -> tuple[int, int]:
         """(width, height) of a tag showing ``texts`` at ``size`` px (as PayTag paints them)."""
-        font = QFont(self.pay.font())
-        font.setPixelSize(size)
-        metrics = QFontMetrics(font)
+        metrics, advance = type_metrics(self.pay.font(), size)
         if single:
-            return (sum(metrics.horizontalAdvance(t) for t in texts)
-                    + metrics.horizontalAdvance("  ") * (len(texts) - 1) + 6, metrics.height() + 2)
-        return (max(metrics.horizontalAdvance(t) for t in texts) + 6,
-                max(metrics.lineSpacing(), metrics.height()) * len(texts) + 4)
+            return (sum(advance(t) for t in texts) + advance("  ") * (len(texts) - 1) + 6, metrics.height() + 2)
+        return (max(advance(t) for t in texts) + 6, max(metrics.lineSpacing(), metrics.height()) * len(texts) + 4)
 
     def _fit(self, texts: list[str], single: bool, room_w: int, room_h: int, largest: int,
              smallest: int) -> tuple[int, int, int] | None:
         """(type size, width, height) of the largest type from ``largest`` down to
-        ``smallest`` at which ``texts`` fit ``room_w`` × ``room_h``; None if none does."""
-        for size in range(largest, smallest - 1, -1):
+        ``smallest`` at which ``texts`` fit ``room_w`` × ``room_h``; None if none does.
+        A tag only grows with its type, so the sizes are halved, not walked one by one (a
+        settlement fits 21+ tags, each in up to three rooms and several forms)."""
+        found: tuple[int, int, int] | None = None
+        low, high = smallest, largest
+        while low <= high:
+            size = (low + high) // 2
             width, height = self._measure(texts, single, size)
             if height <= room_h and width <= room_w:
-                return size, width, height
-        return None
+                found, low = (size, width, height), size + 1
+            else:
+                high = size - 1
+        return found
 
     def faces_right(self) -> int:
         """Where the hand's cards end, left to right (box coordinates)."""
