@@ -833,10 +833,6 @@ class TableService:
         self.version += 1
         self.state_at_change = self.state()
         self.outbox.append(("round", dict(self.state_at_change)))
-        try:
-            self._write_anchor()
-        except OSError as exc:  # the next round's anchor is written then; the store is ahead, no rollback
-            self.log.error("the rollback anchor cannot be written: %s", exc)
 
     # ------------------------------------------------------------------ the decision clock (3.17, 3.18)
     def start_clock(self) -> None:
@@ -954,6 +950,12 @@ class TableService:
             while self.outbox:
                 name, data = self.outbox.popleft()
                 self.notify(name, data)
+        if self.anchor_due is not None:  # a round's result is on disk: its anchor, once the screens know (_anchor)
+            with self.lock:
+                try:
+                    self._write_anchor()
+                except OSError as exc:  # the next round's anchor is written then; the store is ahead, no rollback
+                    self.log.error("the rollback anchor cannot be written: %s", exc)
 
     def _locked(self, client: Client, entry: Entry, args: dict[str, Any]) -> Any:
         """The request under the table's lock (its PIN already checked)."""
@@ -1966,7 +1968,7 @@ class TableService:
         self._anchor()
 
     def _anchor(self) -> None:
-        """The anchor is due: written once the screens are told (``_changed``). A store ahead of
+        """The anchor is due: written once the screens are told (``tell_screens``). A store ahead of
         its anchor is no rollback (only an older one is refused), so the screens need not wait
         for the anchor's fsync; a crash in between leaves the anchor one commit behind."""
         if self.round_id is not None:
@@ -1974,6 +1976,8 @@ class TableService:
 
     def _write_anchor(self, *, fresh: bool = False) -> None:
         key, round_id = self.store.station_key, self.anchor_due
+        if not fresh and round_id is None:
+            return
         newest, generation, _ = self.store.read_with(_progress)
         round_id = newest if fresh else round_id
         if key is None or round_id is None:
