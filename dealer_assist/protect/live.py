@@ -13,8 +13,10 @@ table, kind and subject — the player, the shoe — each acknowledged on its ow
   the shoe's id (a new shoe is raised though an earlier shoe's alert is open): the
   player's expected return on the next round from the shoe's remaining composition — the main
   wager's removal-effect estimate (counts.py ``Count.edge``) and each side bet over the cards
-  left, as the station's ``shoe_count`` gives them (removal.py ``side_bet_edges``) — above
-  ``level`` on any of them.
+  left, as the station's ``shoe_count`` gives them (removal.py ``side_bet_edges``), insurance
+  given the dealer's Ace up among them — above ``level`` on any of them. A bonus paid on the
+  main wager (Dueling 8's 6-7-8, 4.1.1) is inside the main wager's figure and never below 0:
+  it is not held against the level on its own, its figure is named beside the main wager's.
 
 A shoe's counts need its earlier rounds: rounds are read from ``lookback`` before the window
 (a shoe lasts well under that). Only the floor service's role (and the review role it is a
@@ -34,8 +36,9 @@ import psycopg
 
 from dealer_assist.base.cards import Card
 from dealer_assist.floor.alerts import Condition
+from dealer_assist.games import GAMES
 from dealer_assist.protect.counts import count_for
-from dealer_assist.protect.removal import full_shoe, side_bet_edges
+from dealer_assist.protect.removal import full_shoe, side_bet_edges, wager_label
 from dealer_assist.protect.report import (
     PlayerReport,
     RoundRow,
@@ -141,8 +144,8 @@ def shoe_edges(game: str, decks: int, seen: list[Card], out: int) -> dict[str, f
     """The player's expected return per unit on the next round of a shoe whose cards ``seen``
     (on record) and ``out`` cards in all have left it: ``main`` (the count's estimate) and each
     side bet worked out over the remaining composition (removal.py ``side_bet_edges``: exact
-    where the odds can, a bet without a figure left out); None when the game has no count at
-    that deck count."""
+    where the odds can, a bet without a figure left out; the main bonus per unit of main wager,
+    ``insurance_ace_up`` given an Ace up); None when the game has no count at that deck count."""
     count = count_for(game, decks) if decks > 0 else None
     if count is None:
         return None
@@ -187,10 +190,14 @@ def shoe_conditions(rounds: list[RoundRow], level: float,
             edges = shoe_edges(last.game, last.decks, seen, dealt)
             if cache is not None:
                 cache[key] = edges
-        over = {bet: e for bet, e in (edges or {}).items() if e > level}
+        bonus = GAMES[last.game].main_bonus if last.game in GAMES else None
+        on_main = bonus.key if bonus is not None else None  # inside the main wager's figure (4.1.1)
+        over = {bet: e for bet, e in (edges or {}).items() if e > level and bet != on_main}
         if not over:
             continue
-        figures = ", ".join(f"{'main wager' if bet == 'main' else 'side bet ' + bet} {e * 100:+.2f} %"
+        inside = (f" ({wager_label(last.game, on_main)} {edges[on_main] * 100:+.2f} %, inside that figure)"
+                  if edges and on_main in edges else "")
+        figures = ", ".join(f"{wager_label(last.game, bet)} {e * 100:+.2f} %{inside if bet == 'main' else ''}"
                             for bet, e in over.items())
         out.append(Condition(table, "shoe_favours_players",
                              f"shoe {shoe_id} favours the players after round {after.round_id} "

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from dealer_assist.base.cards import Card
-from dealer_assist.games import GAMES, composition_for
+from dealer_assist.games import GAMES, INSURANCE_ODDS, composition_for
 from dealer_assist.games.sidebets import PayRow, SideBetSpec, SideCards
 from dealer_assist.odds.main_wager import analyse
 from dealer_assist.odds.rulesets import RuleSet, for_game
@@ -193,11 +193,20 @@ def main_wager_removal(game: str, decks: int, exact_cards: int = 0) -> Removal:
 @dataclass(frozen=True)
 class SideEdge:
     """One side bet's player's expected return per unit staked on the next round, from the
-    cards left in the shoe; ``edge`` None when it is not worked out (``method`` says why)."""
+    cards left in the shoe; ``edge`` None when it is not worked out (``method`` says why).
+    ``on_main``: a bonus paid on the main wager without a stake of its own (Dueling 8's 6-7-8,
+    1.1.2, 4.1.1): ``edge`` is its added return per unit of main wager, inside the main
+    wager's figure."""
 
     bet: str
     edge: Fraction | float | None
     method: str
+    name: str = ""  # as the pit reads it (the rules' name of the wager)
+    on_main: bool = False
+
+
+INSURANCE_ACE_UP = "insurance_ace_up"  # the key of insurance's row: its figure holds given an Ace up
+INSURANCE_NAME = "Insurance, if the dealer's first card is an Ace"
 
 
 def remaining(game: str, decks: int, seen: Iterable[Card]) -> dict[Card, int]:
@@ -224,50 +233,118 @@ TIE_SHOE = 20  # Tie on 18 is worked out from this many cards left (a shoe is cu
 
 def side_bet_edges(game: str, decks: int, seen: Iterable[Card]) -> list[SideEdge]:
     """Each side bet of ``game`` (its layout's order), the wager placed before the next round's
-    deal, over the shoe's remaining composition (:func:`remaining`). Cards that left the shoe
-    unseen (burns, cards not on record) do not change it: they are exchangeable with the
+    deal, over the shoe's remaining composition (:func:`remaining`), then the bonus the game
+    pays on the main wager (Dueling 8's 6-7-8, :func:`bonus_edge`) and insurance given the
+    dealer's Ace up (:func:`insurance_edge`) where the game offers them. Cards that left the
+    shoe unseen (burns, cards not on record) do not change it: they are exchangeable with the
     cards left, so the expectation given what was seen is that of this composition.
 
     Exact (a fraction) for the bets the first cards decide (:func:`side_bet_return`); the other
     stages by the odds' enumerations over the same counts (odds/side_bets.py ``rate_remaining``):
     Kings Bounty with the dealer's two cards, Superb 8's with the play of 8-8 of the full shoe's
     strategy, 21+ by the dealer's draws, Tie on 18 by tie18.py with the printed chart (binary
-    floating point, one area heads-up). A bet the odds cannot rate, or a shoe too short for it,
-    has no figure and says why."""
+    floating point, one area heads-up), the 6-7-8 bonus over the two cards drawn to the
+    permanent 8 with the full shoe's play of 8-6 and 8-7. A bet the odds cannot rate, or a shoe
+    too short for it, has no figure and says why."""
     left = remaining(game, decks, seen)
     n = sum(left.values())
+    rules = GAMES[game]
     exact = {s.key for s in exact_side_bets(game)}
     out: list[SideEdge] = []
     play: Play | None = None
-    for spec in GAMES[game].specs:
+    wagers = [*rules.specs, *([rules.main_bonus] if rules.main_bonus is not None else [])]
+    for spec in wagers:
+        on_main = spec is rules.main_bonus
         need = _needs(spec)
         if n < need:
-            out.append(SideEdge(spec.key, None, f"not worked out: {n} card(s) left, the bet takes {need}"))
+            out.append(SideEdge(spec.key, None, f"not worked out: {n} card(s) left, the bet takes {need}",
+                                f"{spec.name}, paid on the main wager" if on_main else spec.name, on_main))
             continue
         if spec.key in exact:
             out.append(SideEdge(spec.key, side_bet_return(game, spec, left),
-                                f"exact: every ordered combination of the first cards of the {n} cards left"))
+                                f"exact: every ordered combination of the first cards of the {n} cards left",
+                                spec.name))
             continue
         if spec.decided_by == "tie" and n < TIE_SHOE:
             out.append(SideEdge(spec.key, None, f"not worked out: {n} cards left, fewer than {TIE_SHOE}: the area's "
                                                 "and the dealer's cards could run out (tie18.py takes a shoe that "
-                                                "cannot)"))
+                                                "cannot)", spec.name))
             continue
         if play is None:
             play = _play(game, decks, left)
+        if on_main:
+            out.append(bonus_edge(game, left, spec, play))
+            continue
         try:
             figures = rate_remaining(game, left, spec, play)
         except UnrateableBet as err:
-            out.append(SideEdge(spec.key, None, f"not worked out: {err}"))
+            out.append(SideEdge(spec.key, None, f"not worked out: {err}", spec.name))
             continue
         if figures.lose is not None and figures.hit_frequency_exact is not None \
                 and figures.hit_frequency_exact + figures.lose != 1:
-            out.append(SideEdge(spec.key, None, f"not worked out: the {n} cards left may run out before "
-                                                "the bet is decided"))
+            out.append(SideEdge(spec.key, None, f"not worked out: the {n} cards left may run out "
+                                                "before the bet is decided", spec.name))
             continue
         edge = figures.expected_value_exact if figures.exact else figures.expected_value
-        out.append(SideEdge(spec.key, edge, f"{figures.method}; over the {n} cards left"))
+        out.append(SideEdge(spec.key, edge, f"{figures.method}; over the {n} cards left", spec.name))
+    if rules.insurance:
+        out.append(insurance_edge(game, left))
     return out
+
+
+def bonus_edge(game: str, left: Shoe, spec: SideBetSpec, play: Play) -> SideEdge:
+    """The bonus ``game`` pays on the main wager (Dueling 8's 6-7-8, 1.1.2, 4.1, 4.1.1: 1 to 1,
+    5 to 1 all spades, whatever the hand's outcome): its added return per unit of main wager on
+    the next round, exact over every ordered pair of the two cards drawn to the permanent 8
+    from ``left`` (odds/side_bets.py), given ``play`` (:func:`_play`: the full shoe's play of
+    8-6 and 8-7, as the par sheet takes it). Never below 0: it has no stake of its own."""
+    n = sum(left.values())
+    try:
+        figures = rate_remaining(game, left, spec, play)
+    except UnrateableBet as err:
+        return SideEdge(spec.key, None, f"not worked out: {err}", f"{spec.name}, paid on the main wager", True)
+    plays = ", ".join(f"8-{v}: {play.first_card_action.get(v, 'stand')}" for v in (6, 7))
+    return SideEdge(spec.key, figures.expected_value_exact,
+                    f"{figures.method}; over the {n} cards left; per unit of main wager ({spec.rows[0].clause}: "
+                    "paid whatever the outcome), inside the main wager's figure; the play of the permanent 8 "
+                    f"as the par sheet takes it ({plays})", f"{spec.name}, paid on the main wager", True)
+
+
+def insurance_edge(game: str, left: Shoe) -> SideEdge:
+    """Insurance (``game``'s 3.27, Electronic's 3.11; 2 to 1, 4.1) on the next round given the
+    dealer's first card is an Ace: it wins when the dealer's second card is a ten-value card
+    (J, Q, K, 10; Star Elements' Fu, Lu, Shou, 10). That Ace is one of the ``left`` cards; the
+    second card is any of the others alike (the players' cards, unseen when the figure is
+    read, are exchangeable with it): P = tens / (cards left - 1), exact. No figure when no Ace
+    is left (the condition cannot happen)."""
+    rules = GAMES[game]
+    n = sum(left.values())
+    aces = sum(k for c, k in left.items() if c.is_ace)
+    tens = sum(k for c, k in left.items() if c.points == 10)
+    where = f"{rules.clause('insurance')}, {rules.clause('pays')}"
+    if aces == 0 or n < 2:
+        why = (f"no Ace among the {n} cards left: the dealer's first card cannot be one" if aces == 0
+               else "the Ace is the last card: no second card for the dealer")
+        return SideEdge(INSURANCE_ACE_UP, None, f"not worked out ({where}): {why}", INSURANCE_NAME)
+    p = Fraction(tens, n - 1)
+    odds = INSURANCE_ODDS
+    return SideEdge(INSURANCE_ACE_UP, p * (odds + 1) - 1,
+                    f"exact, given the dealer's first card is an Ace ({where}: {odds.numerator} to "
+                    f"{odds.denominator}): {tens} ten-value cards among the {n - 1} cards left besides that "
+                    "Ace", INSURANCE_NAME)
+
+
+def wager_label(game: str, key: str) -> str:
+    """A figure's name in the floor's alert text: ``main wager``, ``side bet pair``, the bonus
+    and insurance by their own names (the latter's condition, the Ace up, in it)."""
+    if key == "main":
+        return "main wager"
+    if key == INSURANCE_ACE_UP:
+        return "insurance if the dealer's first card is an Ace"
+    bonus = GAMES[game].main_bonus if game in GAMES else None
+    if bonus is not None and key == bonus.key:
+        return f"{bonus.name} paid on the main wager"
+    return f"side bet {key}"
 
 
 def _play(game: str, decks: int, left: Shoe) -> Play:

@@ -410,9 +410,11 @@ class SnapshotReply(TypedDict, total=False):
 class SideBetEdge(TypedDict):
     """One side bet's figure in ``shoe_count`` (protect/removal.py ``side_bet_edges``)."""
 
+    name: str  # the wager as the pit reads it ("Insurance, if the dealer's first card is an Ace")
     edge: float | None  # the player's expected return per unit on the next round's wager; None: not worked out
     fraction: str | None  # the same as an exact fraction ("-1/8"), where the enumeration is in fractions
     method: str  # how it was worked out, or why not
+    on_main: bool  # a bonus paid on the main wager (6-7-8): per unit of main wager, inside ``edge`` of the reply
 
 
 class ShoeCountReply(TypedDict):
@@ -428,7 +430,7 @@ class ShoeCountReply(TypedDict):
     true_count: float | None
     edge: float | None  # the player's expected return on the next round's main wager (estimate)
     count: dict[str, Any] | None  # name, tags by point value, betting_correlation, source
-    side_bets: dict[str, SideBetEdge]  # each side bet of the game, exact from the cards left where the odds can
+    side_bets: dict[str, SideBetEdge]  # each side bet, the main bonus, insurance_ace_up: from the cards left
     note: str  # why there is no count ("" when there is one)
     supervisor: str
 

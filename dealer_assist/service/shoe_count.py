@@ -18,7 +18,9 @@ the shuffle, read from the same record the floor rebuilds counts from (the round
 - each side bet's figure (``side_bets``) is the player's expected return on the next round
   from the shoe's remaining composition (the full shoe less the cards on record), exact where
   the odds can enumerate it, else ``edge`` None and ``method`` saying why
-  (protect/removal.py ``side_bet_edges``).
+  (protect/removal.py ``side_bet_edges``); with them the bonus paid on the main wager (Dueling
+  8's ``bonus678``, per unit of main wager, ``on_main``) and, where the game offers it,
+  ``insurance_ace_up``: insurance given the dealer's first card is an Ace.
 """
 
 from __future__ import annotations
@@ -118,12 +120,14 @@ def shoe_figures(game: str, decks: int, shoe: str | None, seen: Sequence[Card], 
 
 
 def side_bet_figures(game: str, decks: int, seen: Sequence[Card]) -> dict[str, SideBetEdge]:
-    """Each side bet's player's expected return on the next round from the cards left
-    (protect/removal.py ``side_bet_edges``); none for a game or deck count not known."""
+    """Each side bet's player's expected return on the next round from the cards left, the
+    main bonus's and insurance's given an Ace up (protect/removal.py ``side_bet_edges``); none
+    for a game or deck count not known."""
     if game not in GAMES or decks <= 0:
         return {}
-    return {e.bet: {"edge": None if e.edge is None else float(e.edge),
-                    "fraction": str(e.edge) if isinstance(e.edge, Fraction) else None, "method": e.method}
+    return {e.bet: {"name": e.name or e.bet, "edge": None if e.edge is None else float(e.edge),
+                    "fraction": str(e.edge) if isinstance(e.edge, Fraction) else None, "method": e.method,
+                    "on_main": e.on_main}
             for e in side_bet_edges(game, decks, seen)}
 
 

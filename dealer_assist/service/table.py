@@ -1296,8 +1296,9 @@ class TableService:
         """The shoe in play's count for a supervisor or surveillance, never the dealer's screen:
         `shoe`, `cards_out`, `decks_remaining`, `running_count`, `true_count`, the estimated
         `edge` of the next round's main wager and the `count` (name, tags), each side bet's
-        player's expected return from the cards left (`side_bets`), after a supervisor's
-        PIN or `review` approval (audited); a game with no count says so in `note`.
+        player's expected return from the cards left (`side_bets`, with the 6-7-8 bonus per
+        unit of main wager and `insurance_ace_up`, insurance given the dealer's Ace up), after a
+        supervisor's PIN or `review` approval (audited); a game with no count says so in `note`.
 
         (dealer_assist/service/shoe_count.py; the game's own count, protect/counts.py.)"""
         if not isinstance(args.get("pin"), dict | Verified) and not isinstance(args.get("approval"), int):

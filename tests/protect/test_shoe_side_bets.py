@@ -39,36 +39,42 @@ def exact(out: dict[str, Any], bet: str) -> Fraction:
 
 def test_lucky8_pair_and_lucky8_from_four_cards_left() -> None:
     out = figures_with_left("lucky8", {"8S": 2, "5C": 1, "5D": 1})
-    assert list(out["side_bets"]) == ["pair", "lucky8"]
+    assert list(out["side_bets"]) == ["pair", "lucky8", "insurance_ace_up"]
     # Pair (4.1, 11 to 1): 4 x 3 = 12 ordered first two cards; a pair: 8S-8S (2 orders), 5C-5D (2 orders).
     assert exact(out, "pair") == Fraction(4 * 11 - 8, 12) == 3
     # Lucky 8 (4.2) on the player's two and the dealer's first card: 4 choices of 3 cards, 6 orders each.
     # 8S 8S 5C and 8S 8S 5D: two suited 8s (10 to 1); 8S 5C 5D (either 8S): Two of a Kind (3 to 1).
     assert exact(out, "lucky8") == Fraction(10 + 10 + 3 + 3, 4) == Fraction(13, 2)
+    # Insurance (3.27) needs the dealer's Ace up: no Ace is left, no figure.
+    insurance = out["side_bets"]["insurance_ace_up"]
+    assert insurance["edge"] is None and "no Ace among the 4 cards left" in insurance["method"]
 
 
 def test_ace_race_pair_and_ace_race_from_four_cards_left() -> None:
     out = figures_with_left("ace_race", {"AS": 1, "AH": 1, "7S": 1, "7C": 1})
-    assert list(out["side_bets"]) == ["pair", "ace_race"]
+    assert list(out["side_bets"]) == ["pair", "ace_race", "insurance_ace_up"]
     assert exact(out, "pair") == Fraction(4 * 11 - 8, 12) == 3  # 4.1: AS-AH, 7S-7C, 2 orders each
     # Ace Race (4.2): AS-AH a Pair of Aces (50 to 1, 2 orders); 7S-7C both black, suits differ: a
     # Coloured Pair (8 to 1, 2 orders); the other 8 orders lose.
     assert exact(out, "ace_race") == Fraction(2 * 50 + 2 * 8 - 8, 12) == 9
+    # Insurance (3.27, 4.1: 2 to 1) given an Ace up: the 3 other cards (an Ace, two 7s) hold no ten.
+    assert exact(out, "insurance_ace_up") == Fraction(0, 3) * 3 - 1 == -1
 
 
 def test_star_elements_three_bets_from_four_cards_left() -> None:
     out = figures_with_left("star_elements", {"KFi": 2, "QFi": 1, "7Wa": 1})
-    assert list(out["side_bets"]) == ["pair", "super_sevens", "three_stars"]
+    assert list(out["side_bets"]) == ["pair", "super_sevens", "three_stars", "insurance_ace_up"]
     assert exact(out, "pair") == Fraction(2 * 11 - 10, 12) == 1  # 4.1: only KFi-KFi (2 orders of 12)
     assert exact(out, "super_sevens") == -1  # 4.2 needs two 7s: one is left
     # 3 Stars (4.3): all three cards Fu/Lu/Shou: only KFi KFi QFi (one of the 4 choices of 3 cards,
     # any order), one element: 500 to 1; the 3 choices with 7Wa lose.
     assert exact(out, "three_stars") == Fraction(500 - 3, 4)
+    assert out["side_bets"]["insurance_ace_up"]["edge"] is None  # 3.27: no Ace left to be the dealer's
 
 
 def test_electronic_three_bets_from_four_cards_left() -> None:
     out = figures_with_left("electronic", {"KS": 2, "AH": 1, "QH": 1})
-    assert list(out["side_bets"]) == ["bet_the_set", "royal_match", "kings_bounty"]
+    assert list(out["side_bets"]) == ["bet_the_set", "royal_match", "kings_bounty", "insurance_ace_up"]
     # Bet the Set (4.2): KS-KS a Suited Pair (15 to 1), 2 orders of 12.
     assert exact(out, "bet_the_set") == Fraction(2 * 15 - 10, 12) == Fraction(5, 3)
     # Royal Match (4.3): suited two: KS-KS and AH-QH (5 to 2, 2 orders each), no suited K and Q.
@@ -77,15 +83,19 @@ def test_electronic_three_bets_from_four_cards_left() -> None:
     # two cards: KS-KS (4 orders) leaves AH QH to the dealer, a blackjack: 1000 to 1; KS-QH (8):
     # an unsuited 20, 4 to 1; KS-AH (8) and AH-QH (4) total 21: lose.
     assert exact(out, "kings_bounty") == Fraction(4 * 1000 + 8 * 4 - 8 - 4, 24) == Fraction(335, 2)
+    # Insurance (3.11, 4.1: 2 to 1) given the AH up: the other 3 cards (KS KS QH) are all tens.
+    assert exact(out, "insurance_ace_up") == Fraction(3, 3) * 3 - 1 == 2
 
 
 def test_dueling8s_tie_and_21_plus_from_tens_and_nines() -> None:
     # 20 ten-valued cards and 10 nines left (the shoe has no 10s: J Q K, 2.1).
     out = figures_with_left("dueling8s", {"KS": 6, "KH": 6, "KD": 6, "KC": 2, "9S": 6, "9H": 4})
-    assert list(out["side_bets"]) == ["superb8", "tie18", "plus21"]
+    # the 6-7-8 bonus after the side bets; no insurance row (Dueling 8's has none)
+    assert list(out["side_bets"]) == ["superb8", "tie18", "plus21", "bonus678"]
     assert exact(out, "superb8") == -1  # 4.2 needs an 8 dealt to the permanent 8: none is left
     # 21+ (4.3): the dealer's 8 takes a ten (18) or a nine (17) and stands (3.33): never busts.
     assert exact(out, "plus21") == -1
+    assert exact(out, "bonus678") == 0  # 1.1.2: no 6 or 7 left to draw to the 8; no stake to lose
     # Tie on 18 (4.1, 8 to 1): the area's 8 with a ten stands on 18 (with a nine on 17); the
     # dealer's 8 then takes a ten: 20/30 x 19/29; worked out in floating point (tie18.py).
     tie = out["side_bets"]["tie18"]

@@ -59,7 +59,11 @@ def test_the_count_follows_the_cards_a_restart_keeps_it_a_shuffle_resets_it(stat
     pair = after1["side_bets"]["pair"]
     assert Fraction(pair["fraction"]) == Fraction(12 * (9 * 24 * 23 + 4 * 23 * 22), 308 * 307) - 1
     assert Fraction(full["side_bets"]["pair"]["fraction"]) == Fraction(12 * 13 * 24 * 23, 312 * 311) - 1
-    assert list(after1["side_bets"]) == ["pair", "lucky8"] and after1["side_bets"]["lucky8"]["edge"] is not None
+    assert list(after1["side_bets"]) == ["pair", "lucky8", "insurance_ace_up"]
+    assert after1["side_bets"]["lucky8"]["edge"] is not None
+    # insurance given an Ace up (3.27, 4.1: 2 to 1): none of 5, 9, 6, 8 is a ten or an Ace, so
+    # 96 tens among the 307 cards besides the dealer's Ace: 96/307 x 3 - 1
+    assert Fraction(after1["side_bets"]["insurance_ace_up"]["fraction"]) == Fraction(96, 307) * 3 - 1
 
     one_round(s, c)
     assert (read(c)["running_count"], read(c)["cards_out"]) == (1, 8)
