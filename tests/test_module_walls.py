@@ -274,6 +274,48 @@ def test_no_clause_number_is_written_into_the_screens() -> None:
     assert clause_literals({"ui.was": was}) == ["ui.was:2 \"Pit manager's choice (5.23)\"", "ui.was:3 ' (5.27)'"]
 
 
+# No rule branch by game or bet in ui/ (issue 33 build 2): a screen never asks which game or
+# which side bet it shows to decide what to do; it reads the game's rules as data (``rules.has``,
+# ``rules.clause``, ``rules.side_bets``, the engine's expectation and options). The key of a
+# game or a side bet compared with anything (``==``, ``in``, a ``match`` case) is such a branch;
+# a key used as data (a display name's entry, a bench's configuration) is not.
+def rule_branches(trees: dict[str, ast.Module], keys: frozenset[str]) -> list[str]:
+    """``module:line 'key'`` for every comparison or match case on a game's or bet's key."""
+    out = []
+    for name, tree in sorted(trees.items()):
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Compare):
+                sides = [node.left, *node.comparators]
+            elif isinstance(node, ast.MatchValue):
+                sides = [node.value]
+            else:
+                continue
+            for side in sides:
+                items = side.elts if isinstance(side, (ast.Tuple, ast.List, ast.Set)) else [side]
+                out += [f"{name}:{node.lineno} {item.value!r}" for item in items
+                        if isinstance(item, ast.Constant) and item.value in keys]
+    return out
+
+
+def game_and_bet_keys() -> frozenset[str]:
+    from dealer_assist.games import GAMES
+
+    return frozenset(GAMES) | {bet for game in GAMES.values() for bet in game.side_bets}
+
+
+def test_no_screen_branches_on_a_game_or_a_side_bet() -> None:
+    keys = game_and_bet_keys()
+    assert {"lucky8", "electronic", "tie18", "kings_bounty"} <= keys
+    trees = {name: tree for name, tree in modules().items() if name.startswith("ui")}
+    assert rule_branches(trees, keys) == []
+    # the check checks: branches as a screen could write them, and keys used as data
+    was = ast.parse('if rules.game == "electronic":\n    pass\nshow = bet in ("tie18", "plus21")\n'
+                    'match game:\n    case "lucky8":\n        pass\n'
+                    'NAMES = {"tie18": "Tie on 18"}\nshoe = Shoe(game="lucky8")\n')
+    assert rule_branches({"ui.was": was}, keys) == ["ui.was:1 'electronic'", "ui.was:3 'tie18'", "ui.was:3 'plus21'",
+                                                    "ui.was:5 'lucky8'"]
+
+
 # ---------------------------------------------------------------------- the checks check
 def test_the_layer_check_finds_an_upward_import() -> None:
     graph = {"dealer_assist.base.cards": {"dealer_assist.engine.events"},
