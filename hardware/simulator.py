@@ -38,6 +38,7 @@ from hardware.events import (
     ShoeEvent,
     ShoeFault,
     ShoeLoaded,
+    ShoeWarning,
 )
 
 HEARTBEAT_S = 1.0
@@ -257,6 +258,19 @@ class SimulatedShoe:
         """A device fault: JAM (stuck card), SENSOR, LID, ..."""
         with self._lock:
             self._send(ShoeFault(code=code, text=text))
+
+    def empty(self) -> None:
+        """The shoe says it holds no card (EMPTY; beetek: its "Shoe Empty" alarm)."""
+        with self._lock:
+            self._send(ShoeEmpty())
+
+    def warn(self, code: str = "0x01") -> None:
+        """A bare warning code, as a beetek shoe sends it (``<W0x01>``); the framed formats
+        have no warning frame (nothing is sent)."""
+        if self._framed:
+            return
+        with self._lock:
+            self._send(ShoeWarning(code=code))
 
     # ------------------------------------------------------------ faults on the line
     def noise(self, size: int = 16) -> None:

@@ -2043,11 +2043,19 @@ class TableService:
         if name in ("connected", "disconnected"):
             self.shoe.update(connected=name == "connected", port=event.get("port", ""),
                              codec=event.get("codec", self.shoe.get("codec", "")),
-                             weak_checksum=bool(event.get("weak_checksum", self.shoe.get("weak_checksum"))))
+                             weak_checksum=bool(event.get("weak_checksum", self.shoe.get("weak_checksum"))),
+                             # a format with no sequence numbers cannot show a lost card: the
+                             # screen says so (spec/shoe-protocol.md, codec beetek)
+                             guaranteed=bool(event.get("guaranteed", self.shoe.get("guaranteed", True))),
+                             reason=str(event.get("reason") or ""))
+            if name == "connected":
+                self.shoe.pop("warning", None)  # the shoe's last warning was of the link before
             if not self.refused:
                 self.store.add_audit("shoe_connected" if name == "connected" else "shoe_lost",
                                      actor="shoe", detail=event)
             return number
+        if name in ("loaded", "card", "multi", "noread"):
+            self.shoe.pop("empty", None)
         if name == "loaded":
             # the shuffle on record: a restart deals from the new shoe (``shoe``), after the
             # cards of the round in play past its first ``at`` (those came out of the new shoe);
@@ -2062,6 +2070,11 @@ class TableService:
             return number
         if name in ("cut", "empty", "alive", "hello", "warning", "duplicate"):
             self.shoe["last"] = name
+            if name == "empty":  # until a shoe is loaded or a card is read (the screen says so)
+                self.shoe["empty"] = True
+            elif name == "warning":  # the shoe's own code (beetek <W0x..>), shown until it reconnects
+                self.shoe["warning"] = str(event.get("code") or "")
+                self.log.warning("shoe warning %s", self.shoe["warning"])
             return number
         if self.refused or self.store_error:
             if name in ("card", "multi"):  # not lost: kept in the log for the technician
@@ -2070,6 +2083,7 @@ class TableService:
         if name == "fault":  # with the round it happened in (the review's "who did what")
             self.store.add_audit("shoe_fault", actor="shoe", round_id=self.round_id, detail=event)
             self.shoe["fault"] = f"{event.get('code', '')} {event.get('text', '')}".strip()
+            self.shoe["faults"] = int(self.shoe.get("faults", 0)) + 1  # a screen's "cleared" is for one fault
             return number
         mark = event.get("reread")
         if isinstance(mark, int):  # the unread card's reading (on_shoe marked it): that card, never another

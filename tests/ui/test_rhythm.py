@@ -324,3 +324,22 @@ def test_insurance_is_on_its_spot_before_it_is_settled(make_table: MakeTable) ->
     t.deal(1)
     cells = box.findChild(WagerTable).cells
     assert cells[("alice", "insurance")].text() == "+100"
+
+
+def test_a_cleared_fault_stays_cleared_until_the_next_fault(make_table: MakeTable) -> None:
+    # The service tells every screen the shoe's state with each frame (its last fault too):
+    # "Fault cleared" holds through the next cards, and a second fault shows again.
+    t = make_table(LUCKY8, "10H 6D 9C 8S 7H")
+    t.bet("alice", "main", [100], area=1)
+    t.press("no_more_bets")
+    t.table.sim.fault("JAM", "card jam")
+    t.qtbot.waitUntil(lambda: t.controller.shoe.faults == 1, timeout=5000)
+    status = t.window.shoe_status
+    assert status.state_box.isVisibleTo(t.window)
+    t.qtbot.mouseClick(status.fault_button, Qt.MouseButton.LeftButton)
+    t.deal(2)  # two cards: two shoe notifications that still carry the cleared fault
+    assert t.controller.shoe.fault == "JAM card jam"
+    assert not status.state_box.isVisibleTo(t.window) and t.window.prompt.isVisibleTo(t.window)
+    t.table.sim.fault("LID", "lid open")
+    t.qtbot.waitUntil(lambda: t.controller.shoe.faults == 2, timeout=5000)
+    assert status.state_box.isVisibleTo(t.window) and "LID lid open" in status.state_text.text()

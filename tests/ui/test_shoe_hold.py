@@ -166,3 +166,28 @@ def test_a_da1_xor_shoe_is_shown_as_the_weaker_checksum(make_table: MakeTable, q
     t.press("no_more_bets")
     t.deal()
     assert [e["card"] for e in t.controller.events if e["type"] == "card"] == ["10H"]
+
+
+def test_a_beetek_shoe_is_shown_as_giving_no_guarantee_and_its_warnings(make_table: MakeTable, qtbot: Any,
+                                                                          tmp_path: Path) -> None:
+    # spec/shoe-protocol.md, codec beetek: no sequence numbers, no checksum, no heartbeat, and
+    # "the dealer screen must say that this shoe gives no such guarantee"; its bare warning
+    # code (<W0x01>) is shown until the shoe reconnects.
+    t = make_table(TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1}), "10H 6D 9S",
+                   db=tmp_path / "beetek.db", codec="beetek")
+    line = t.window.shoe_status.line
+    assert "cannot show a lost card" in line.text() and "(beetek)" in line.text()
+    assert "shoe warning" not in line.text()
+    t.table.sim.warn("0x01")
+    qtbot.waitUntil(lambda: "shoe warning 0x01" in line.text(), timeout=5000)
+
+
+def test_an_empty_shoe_is_said_until_a_shoe_is_loaded(make_table: MakeTable, qtbot: Any) -> None:
+    t = make_table(TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1}), "10H 6D 9S")
+    line = t.window.shoe_status.line
+    assert "cannot show a lost card" not in line.text()  # da1: sequence numbers and a checksum
+    assert "empty" not in line.text()
+    t.table.sim.empty()
+    qtbot.waitUntil(lambda: "the shoe is empty" in line.text(), timeout=5000)
+    t.table.sim.shuffle()
+    qtbot.waitUntil(lambda: "empty" not in line.text(), timeout=5000)

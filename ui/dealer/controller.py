@@ -77,11 +77,16 @@ class ShoeInfo:
 
     connected: bool = False
     port: str = ""
-    fault: str = ""  # a shoe fault (jam ...) until the dealer says it is cleared
+    fault: str = ""  # the shoe's last fault (jam ...), shown until the dealer says it is cleared
+    faults: int = 0  # the faults the service has seen (the dealer clears each one)
     ever_connected: bool = False
     codec: str = ""
     # the shoe's checksum misses some two-bit errors (da1-xor): the status line says so
     weak_checksum: bool = False
+    guaranteed: bool = True  # False: the shoe's format cannot show a lost card (beetek)
+    warning: str = ""  # the shoe's own warning code, until it reconnects
+    empty: bool = False  # the shoe said it is empty, until a shoe is loaded or a card read
+    reason: str = ""  # why the shoe was lost, as the driver saw it
 
 
 class TableController(QObject):
@@ -296,17 +301,16 @@ class TableController(QObject):
     def show_shoe(self, shoe: object) -> None:
         if not isinstance(shoe, dict):
             return
-        connected = bool(shoe.get("connected"))
-        weak = bool(shoe.get("weak_checksum"))  # da1-xor: the status line says so
-        if (connected, str(shoe.get("port", "")), str(shoe.get("fault", "")), weak) == (
-                self.shoe.connected, self.shoe.port, self.shoe.fault, self.shoe.weak_checksum):
+        told = ShoeInfo(connected=bool(shoe.get("connected")), port=str(shoe.get("port", "")),
+                        fault=str(shoe.get("fault", "")), faults=int(shoe.get("faults") or 0),
+                        codec=str(shoe.get("codec", "")),
+                        weak_checksum=bool(shoe.get("weak_checksum")),  # da1-xor: the status line says so
+                        guaranteed=bool(shoe.get("guaranteed", True)), warning=str(shoe.get("warning") or ""),
+                        empty=bool(shoe.get("empty")), reason=str(shoe.get("reason") or ""))
+        told.ever_connected = self.shoe.ever_connected or told.connected
+        if told == self.shoe:
             return
-        self.shoe.weak_checksum = weak
-        self.shoe.connected = connected
-        self.shoe.ever_connected = self.shoe.ever_connected or connected
-        self.shoe.port = str(shoe.get("port", ""))
-        self.shoe.codec = str(shoe.get("codec", ""))
-        self.shoe.fault = str(shoe.get("fault", ""))
+        self.shoe = told
         self.shoe_changed.emit()
 
     def on_service_closed(self) -> None:

@@ -63,23 +63,25 @@ class ShoeStatus(QWidget):
         layout.addWidget(self.state_box)
         self.state_box.hide()
         self._info: ShoeInfo | None = None
+        self.faults_cleared = 0  # the service's fault count when the dealer last said "Fault cleared"
 
     def banner_shown(self) -> bool:
         return not self.hold_box.isHidden() or not self.state_box.isHidden()
 
     def _fault_cleared(self) -> None:
         if self._info is not None:
-            self._info.fault = ""
+            self.faults_cleared = self._info.faults  # until the shoe reports another fault
             self.state_box.hide()
 
     def show_state(self, info: ShoeInfo) -> None:
         """The shoe lost or faulted: what happened and what to do, full width."""
         self._info = info
         if not info.connected and info.ever_connected:
-            text = ("SHOE LOST: no card is read. Do not deal: check the shoe's cable and power; "
+            why = f" ({info.reason})" if info.reason else ""
+            text = (f"SHOE LOST{why}: no card is read. Do not deal: check the shoe's cable and power; "
                     "play goes on when the shoe is back.")
             self.fault_button.hide()
-        elif info.fault:
+        elif info.fault and info.faults > self.faults_cleared:
             text = (f"SHOE FAULT: {info.fault}. Stop dealing, clear the shoe (a jammed card: take it out "
                     "and check it), then press Fault cleared.")
             self.fault_button.show()
@@ -99,6 +101,15 @@ class ShoeStatus(QWidget):
             # spec/shoe-protocol.md: the screen says that this shoe's checksum is the weaker one
             parts.append(f"<span style='color:#b00020'>\u26a0 weak checksum ({info.codec}): "
                          "a damaged card frame may read as another card</span>")
+        if info.connected and not info.guaranteed:
+            # spec/shoe-protocol.md: a format with no sequence numbers, no checksum and no
+            # heartbeat; the dealer screen must say that this shoe gives no such guarantee
+            parts.append(f"<span style='color:#b00020'>\u26a0 this shoe's format ({info.codec}) cannot show a "
+                         "lost card or a silent shoe: count the cards on the table</span>")
+        if info.warning:
+            parts.append(f"<span style='color:#b00020'>\u26a0 shoe warning {info.warning}</span>")
+        if info.empty:
+            parts.append("<span style='color:#b00020'>\u26a0 the shoe is empty</span>")
         if remaining is not None:
             parts.append(f"{remaining} cards")
         for text in notices or []:
