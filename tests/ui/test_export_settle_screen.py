@@ -42,8 +42,8 @@ def test_a_cents_round_from_the_screen_settles_again_byte_for_byte(make_table: M
     t.press("stand")
     t.deal(1)
     t.qtbot.waitUntil(lambda: c.concluded, timeout=10000)  # the service recorded it before it said so
-    shown = c.output()
-    assert shown["net"] == {"alice": 18.75, "Zoë": -7.35}
+    shown = c.output()  # the service's settle output, its amounts read as decimals (to the cent)
+    assert shown["net"] == {"alice": Decimal("18.75"), "Zoë": Decimal("-7.35")}
     with Store.open_readonly(db) as store:
         (summary,) = [r for r in store.list_rounds() if r.ended_at is not None]
         detail = store.get_round(summary.id)
@@ -56,4 +56,5 @@ def test_a_cents_round_from_the_screen_settles_again_byte_for_byte(make_table: M
     settled = _run("settle", "-", stdin=exported.stdout)
     assert settled.returncode == 0, settled.stderr
     assert settled.stdout == recorded.encode("utf-8")
-    assert settled.stdout == (dumps(shown) + "\n").encode("utf-8")
+    # what the screen shows is what settle prints, every amount to the cent
+    assert json.loads(settled.stdout, parse_float=Decimal) == shown

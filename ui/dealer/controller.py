@@ -130,6 +130,8 @@ class TableController(QObject):
         self.last_refusal = ""
         self.last_refusal_text = ""
         self.shoe = ShoeInfo()
+        # the service's settle output with the round (object, events) it was told for
+        self.told_output: tuple[Round, int, dict[str, Any]] | None = None
         self.hold_reason = ""  # the service's hold: no card is assigned until the dealer answers
         self.queued = 0  # cards waiting behind a held one (the service's queue)
         self.placement: str | None = None  # where the service places the next card ("to")
@@ -259,6 +261,9 @@ class TableController(QObject):
         unread_before = int(self.service_state.get("unread") or 0)
         self.service_state = state
         self.session = session
+        output = state.get("output")
+        self.told_output = (session.round, len(session.round.events), output) \
+            if isinstance(output, dict) and state.get("round_id") is not None else None
         self.config = dict(session.config)
         if isinstance(state.get("setup"), dict):
             self.setup = setup_from_json(state["setup"])  # the table's set-up is the service's
@@ -363,7 +368,14 @@ class TableController(QObject):
             self.rnd.status() == "in_progress" and self.rnd.expectation().kind == "none")
 
     def output(self) -> dict[str, Any]:
-        return round_output(self.current)
+        """The round's settle output: the service's, as it told it with the round this screen
+        shows (no second settle); worked out here only for what the screen holds alone (the
+        slip before the bets close, a round a test put on the table)."""
+        rnd = self.current
+        told = self.told_output
+        if told is not None and told[0] is rnd and told[1] == len(rnd.events):
+            return told[2]
+        return round_output(rnd)
 
     @property
     def betting(self) -> bool:
