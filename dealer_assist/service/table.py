@@ -1495,24 +1495,15 @@ class TableService:
                               "cannot be used (3.17)", "3.17")
 
     def _for_paired_seat(self, kind: str, event: Event, actor: str) -> bool:
-        """Electronic: the dealer's ``withdraw``, ``absent`` or ``claim`` naming a seat paired
-        to a Player Terminal, where its player buys credits, places and withdraws wagers and
-        decides (1.1.10, 3.17). Our reading (docs/station.md, "Player terminals"):
-
-        - withdraw: the player withdraws at the terminal before "No more bets" (1.1.10, 5.4);
-          after it nobody does (5.4), nor after a power failure, when the round continues
-          (5.9: an accepted wager plays the default decision, 5.9.1; the dealer's answer
-          for the seat is op power_stays). With a supervisor's override of the terminal
-          this round, the dealer withdraws its wagers from the slip as the terminal would.
-        - absent: its terminal, when connected, shows the time to decide (3.17) and the
-          service's clock applies the default decision when it runs out (3.18); down after
-          its wager was accepted there, the default decision applies at once (5.9.1). The
-          dealer says a player is absent only at an overridden terminal, or at a down one
-          whose wager the dealer's screen placed.
-        - claim: its wagers are placed at the terminal (1.1.10; "No more bets": 5.3), unless
-          overridden.
-
-        Refused before the engine sees the event (the round as it was); True: done here."""
+        """Electronic: the dealer's ``withdraw``, ``absent`` or ``claim`` naming a seat paired to
+        a Player Terminal, whose player wagers, withdraws and decides there (1.1.10, 3.17), is
+        refused naming the clause before the engine sees it, unless a supervisor's override of
+        that terminal is in force (the reading: docs/station.md, "Player terminals").
+        Withdraw: 1.1.10 while the bets are open (overridden: off the slip, as its terminal
+        would), 5.4 after "No more bets", 5.9 after a power failure (the round continues; the
+        answer is op power_stays), overridden or not. Absent: 3.17 while its terminal is
+        connected (the service's clock applies 3.18); 5.9.1 once it dropped after its wager
+        was accepted. Claim: 1.1.10; 5.3 after "No more bets". True: done here."""
         rnd = self.session.round
         if not rnd.rules.shared_hand:
             return False
