@@ -12,6 +12,7 @@ default strategy draws to hard 12 or soft 17 (3.18.1), the dealer draws to 16 an
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,13 @@ from dealer_assist.service.client import ServiceClient, ServiceError
 from dealer_assist.service.terminal_client import TerminalConnection
 from hardware.simulator import HEARTBEAT_S
 from tests.service.conftest import wait_connected
-from tests.service.test_terminal_play import electronic, of_type, unchanged, until  # noqa: F401 (a fixture)
+from tests.service.test_terminal_play import (  # noqa: F401 (a fixture)
+    LIVENESS_S,
+    electronic,
+    of_type,
+    unchanged,
+    until,
+)
 from tests.service.test_terminals import SUE, TerminalStation, paired
 
 
@@ -35,6 +42,19 @@ def refused(screen: ServiceClient, op: str, clause: str, words: str, **args: Any
     assert words in caught.value.message and "\n" not in caught.value.message, caught.value.message
     unchanged(screen, before)
     assert screen.request("state")["power_failure"] == before["power_failure"]
+
+
+def quiet(table: TerminalStation) -> None:
+    """The simulated shoe's heartbeat paused until the service is back, every frame it sent
+    read: a heartbeat sent while the service is down would be a restart gap for the dealer to
+    answer (tests/service/test_cards_on_record.py), not this test's subject."""
+    table.sim.heartbeat_s = None
+    assert table.running is not None
+    journal = table.running.service.journal
+    deadline = time.monotonic() + LIVENESS_S
+    while (journal.read() or {}).get("seq") != table.sim.seq - 1:
+        assert time.monotonic() < deadline, "the service never read the shoe's last frame"
+        time.sleep(0.02)
 
 
 def claim_for(seat: str) -> dict[str, Any]:
@@ -85,6 +105,27 @@ def test_the_dealers_withdraw_absent_and_claim_for_a_paired_seat_are_refused_wit
     nets = {s["player"]: (s["result"], s["net"], s["rule"]) for s in state["output"]["settlements"]}
     assert nets == {seat: ("lose", -10, "4.6.1") for seat in ("t1", "t2", "t3")}
     t1.close()
+
+
+def test_the_dealer_says_absent_for_a_down_terminals_seat_whose_wager_the_screen_placed(
+        electronic: Callable[..., TerminalStation], tmp_path: Path) -> None:  # noqa: F811 (the fixture)
+    # t1's terminal is paired and down; the dealer's screen placed its 10 (from its credits), so
+    # 5.9.1 (a wager accepted at the terminal) does not apply and its terminal shows nothing:
+    # the dealer says its player is away. Player 10S, Dealer 9H, Player 6D: hard 16, the
+    # default stands (3.18.1); the dealer's 8C makes 17 (3.19): 16 loses 10 (4.6.1).
+    table = electronic("10S 9H 6D 8C", decision_seconds=120)
+    screen = table.dealer()
+    paired(table, "t1", tmp_path / "t1").close()
+    until(screen, lambda s: s["paired"] == ["t1"] and s["linked"] == [])
+    screen.request("wager", player="t1", bet="main", amount=10)
+    screen.request("no_more_bets")
+    table.deal(screen, 3)
+    screen.request("absent", player="t1")
+    table.deal(screen, 1)
+    state = until(screen, lambda s: s["concluded"])
+    assert of_type(state, "absent") == [{"type": "absent", "player": "t1"}] and of_type(state, "timeout") == []
+    (settled,) = state["output"]["settlements"]
+    assert (settled["player"], settled["result"], settled["net"], settled["rule"]) == ("t1", "lose", -10, "4.6.1")
 
 
 def test_an_overridden_terminals_wager_is_withdrawn_before_no_more_bets_and_a_power_failure_keeps_it(
@@ -141,9 +182,7 @@ def test_a_terminal_down_before_a_restart_mid_round_gets_the_default_decision_at
     terms["t2"] = TerminalConnection("127.0.0.1", table.port, tmp_path / "t2")
     until(screen, lambda s: s["linked"] == ["t2"])
 
-    # the simulated shoe's heartbeat waits while the service is down: one sent then would be a
-    # restart gap for the dealer to answer (tests/service/test_cards_on_record.py), not this test's
-    table.sim.heartbeat_s = None
+    quiet(table)
     table.stop()
     table.start()
     wait_connected(table)
