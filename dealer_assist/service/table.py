@@ -33,7 +33,7 @@ from dealer_assist.base.errors import (
     TranscriptError,
 )
 from dealer_assist.base.money import ZERO, AmountError, parse_amount, to_json_number
-from dealer_assist.engine.events import Burn, CardDrawn, Event, Multi, Timeout, Void
+from dealer_assist.engine.events import Burn, CardDrawn, Event, Multi, PowerFailure, Timeout, Void
 from dealer_assist.engine.power_failure import still_to_answer
 from dealer_assist.engine.session import UNREAD, Step, TableSession, cards_out
 from dealer_assist.engine.table_setup import (
@@ -155,6 +155,10 @@ INTERRUPTED_KIND = "terminal_interrupted"  # 5.9.1: a dropped terminal's seat pl
 # decisions this round (3.17: otherwise the player decides at the terminal)
 OVERRIDE_KIND = "terminal_override"
 STAYS_KIND = "power_failure_stays"  # a player stays after the round's power failure (5.29.1)
+# a seat whose wager its terminal placed: its terminal went down in the open round (5.9), or
+# came back ({seat, rule}); a restart mid-round reads them (5.9.1: the default decision at once)
+DOWN_KIND = "terminal_down"
+BACK_KIND = "terminal_back"
 CLOCK_ACTOR = "service:decision_clock"  # who records a time-out the service's clock ran out (3.18)
 SETUP_FIELDS = ("game", "decks", "areas", "limits", "seated", "terminals", "decision_seconds", "chips")
 # The ops, their handlers and permissions: dealer_assist/service/ops.py (the registry; the
@@ -481,6 +485,7 @@ class TableService:
         self.power_stays = {str(a.detail.get("player")) for a in self.store.audit_entries(
             round_id=open_round.round_id, kind=STAYS_KIND)}
         self._restore_overrides()
+        self._restore_terminals(open_round.round_id, links=audit)
         # shuffled during this round (once or more, in order): the next round is dealt from the
         # last shoe loaded, after this round's last cards
         own = open_round.config.get("shoe") if isinstance(open_round.config.get("shoe"), dict) else {}
@@ -511,6 +516,25 @@ class TableService:
             seat = entry.detail.get("seat")
             if isinstance(seat, str) and seat not in self.overrides:
                 self.overrides[seat] = entry.actor.removeprefix("supervisor:")
+
+    def _restore_terminals(self, round_id: int, *, links: bool) -> None:
+        """The open round's seats whose wager their terminal placed (its wager events recorded
+        as ``terminal:SEAT``'s), and at a start (``links``) those of them whose terminal was
+        down when the service stopped (their last ``terminal_down``/``terminal_back``): a
+        restart mid-round gives those the default decision at once (5.9.1), the others their
+        decision time. (A store error's reload keeps the connections as they are.)"""
+        detail = self.store.get_round(round_id)
+        events = detail.events if detail is not None else []
+        self.slip_by_terminal = {str(e.event.get("player")) for e in events
+                                 if e.event.get("type") == "wager" and e.actor == f"terminal:{e.event.get('player')}"}
+        if not links:
+            return
+        down: set[str] = set()
+        for entry in self.store.audit_entries(round_id=round_id):
+            seat = entry.detail.get("seat")
+            if entry.kind in (DOWN_KIND, BACK_KIND) and isinstance(seat, str):
+                (down.add if entry.kind == DOWN_KIND else down.discard)(seat)
+        self.interrupted = down
 
     def _restore_in_flight(self, *, journal: bool = True) -> None:
         recorded = set(self.store.read_with(_recorded_seqs))
@@ -903,7 +927,9 @@ class TableService:
         """A terminal of ``seat`` connected (terminal_server.py): it decides for itself again."""
         with self.lock:
             self.terminal_links[seat] = self.terminal_links.get(seat, 0) + 1
-            self.interrupted.discard(seat)
+            if seat in self.interrupted:
+                self.interrupted.discard(seat)
+                self._link_on_record(BACK_KIND, seat)
             if self.terminal_links[seat] == 1:  # the screens show it up again
                 self._changed()
         self.tell_screens()
@@ -919,8 +945,17 @@ class TableService:
                 return
             self.terminal_links.pop(seat, None)
             self.interrupted.add(seat)
+            self._link_on_record(DOWN_KIND, seat)
             self._changed()  # its clock (5.9.1), and the screens show it down
         self.tell_screens()
+
+    def _link_on_record(self, kind: str, seat: str) -> None:
+        """A terminal's drop or return audited (``_note_link``); a store that takes no write
+        holds the table as after any failed write."""
+        try:
+            self._note_link(kind, seat)
+        except StoreError as exc:
+            self._store_failed(exc)
 
     # ------------------------------------------------------------------ ops
     def handle(self, client: Client, op: str, args: dict[str, Any]) -> Any:
@@ -1438,6 +1473,8 @@ class TableService:
         event = parse_event({k: v for k, v in args.items() if k != "type"} | {"type": kind})
         if kind == "decision":
             self._dealer_may_decide(event)
+        elif kind in ("withdraw", "absent", "claim") and self._for_paired_seat(kind, event, actor):
+            return
         player = args.get("player")
         if isinstance(player, str) and self.session.round.rules.shared_hand and (
                 player in self.meters or (kind == "wager" and player in self.paired_seats())):
@@ -1459,6 +1496,74 @@ class TableService:
                 raise refused(f"seat {seat}'s player decides at its own Player Terminal (1.1.10): the dealer "
                               "enters its decisions only after a supervisor's override of a terminal that "
                               "cannot be used (3.17)", "3.17")
+
+    def _for_paired_seat(self, kind: str, event: Event, actor: str) -> bool:
+        """Electronic: the dealer's ``withdraw``, ``absent`` or ``claim`` naming a seat paired to
+        a Player Terminal, whose player wagers, withdraws and decides there (1.1.10, 3.17), is
+        refused naming the clause before the engine sees it, unless a supervisor's override of
+        that terminal is in force (the reading: docs/station.md, "Player terminals").
+        Withdraw: 1.1.10 while the bets are open (overridden: off the slip, as its terminal
+        would), 5.4 after "No more bets", 5.9 after a power failure (the round continues; the
+        answer is op power_stays), overridden or not. Absent: 3.17 while its terminal is
+        connected (the service's clock applies 3.18); 5.9.1 once it dropped after its wager
+        was accepted. Claim: 1.1.10; 5.3 after "No more bets". True: done here."""
+        rnd = self.session.round
+        if not rnd.rules.shared_hand:
+            return False
+        named = {getattr(event, "player", None), getattr(event, "declined_by", None)}
+        named |= {c.player for c in getattr(event, "claimants", ())}
+        seats = sorted({p for p in named if isinstance(p, str)} & self.paired_seats())
+        betting = self.session.betting
+        for seat in seats:
+            overridden = seat in self.overrides
+            if kind == "withdraw" and not betting:
+                if any(isinstance(e, PowerFailure) for e in rnd.events):
+                    clause = rnd.rules.clause("power_failure")
+                    raise refused(f"after the power failure the round continues ({clause}): seat {seat}'s accepted "
+                                  f"wager plays the default decision ({rnd.rules.clause('power_failure.accepted')}) "
+                                  "and is not withdrawn: the seat stays (op power_stays)", clause)
+                clause = rnd.rules.clause("no_withdraw")
+                raise refused(f'no wager may be withdrawn after "No more bets" ({clause}): seat {seat}\'s wagers '
+                              "stay in the round", clause)
+            if kind == "withdraw" and not overridden:
+                raise refused(f"seat {seat}'s player withdraws its wagers at its own Player Terminal before \"No "
+                              f"more bets\" (1.1.10, {rnd.rules.clause('no_withdraw')}): the dealer withdraws them only "
+                              "after a supervisor's override of a terminal that cannot be used (3.17)", "1.1.10")
+            if kind == "absent" and not overridden:
+                if seat in self._down():
+                    clause = rnd.rules.clause("power_failure.accepted")
+                    raise refused(f"seat {seat}'s terminal went down after its wager was accepted: the default "
+                                  f"decision applies ({clause})", clause)
+                if seat in self.terminal_links:
+                    raise refused(f"seat {seat}'s player decides at its own Player Terminal, which is connected, "
+                                  f"within the time it shows ({rnd.rules.clause('decision_time')}); none made in "
+                                  f"time, the service applies the default decision "
+                                  f"({rnd.rules.clause('no_selection')})", rnd.rules.clause("decision_time"))
+            if kind == "claim" and not overridden:
+                if not betting:
+                    clause = rnd.rules.clause("bets_closed")
+                    raise refused(f'no wager may be placed after "No more bets" ({clause}): seat {seat} claims '
+                                  "nothing", clause)
+                raise refused(f"seat {seat}'s player places its wagers at its own Player Terminal (1.1.10): the "
+                              "dealer claims nothing for it without a supervisor's override of its terminal (3.17)",
+                              "1.1.10")
+        if kind == "withdraw" and seats:  # overridden, bets open: from the slip, as its terminal would
+            (seat,) = seats
+            self._withdraw_from_slip(seat, actor)
+            return True
+        return False
+
+    def _withdraw_from_slip(self, seat: str, who: str) -> None:
+        """``seat``'s wagers taken off the slip while the bets are open (5.4, read the other
+        way); refused when it has none there."""
+        clause = self.session.round.rules.clause("no_withdraw")
+        slip = self.session.slip
+        kept = [e for e in slip if getattr(e, "player", None) != seat]
+        if len(kept) == len(slip):
+            raise refused(f"nothing to withdraw: seat {seat} has no wager on the slip ({clause})", clause)
+        self.session.set_slip(kept)
+        self.slip_by_terminal.discard(seat)
+        self.log.info("seat %s's wagers withdrawn before the bets closed (%s, by %s)", seat, clause, who)
 
     def _terminal_input(self, client: Client, args: dict[str, Any], kind: str) -> None:
         """An input a player terminal gives for its own seat (1.1.10), as the dealer's screen
@@ -1485,13 +1590,7 @@ class TableService:
             clause = self.session.round.rules.clause("no_withdraw")
             if not betting:  # 5.4: withdrawn only while the terminals show the bets open
                 raise refused(f'no wager may be withdrawn after "No more bets" ({clause})', clause)
-            slip = self.session.slip
-            kept = [e for e in slip if getattr(e, "player", None) != seat]
-            if len(kept) == len(slip):
-                raise refused(f"nothing to withdraw: seat {seat} has no wager on the slip ({clause})", clause)
-            self.session.set_slip(kept)
-            self.slip_by_terminal.discard(seat)
-            self.log.info("seat %s withdrew its wagers before the bets closed (%s)", seat, clause)
+            self._withdraw_from_slip(seat, actor)
             return
         event = parse_event({k: v for k, v in args.items() if k != "type"} | {"player": seat, "type": kind})
         self._from_meter(seat, kind, args, event, actor)
@@ -1515,7 +1614,9 @@ class TableService:
 
     @handler(Op.CLAIM, Permission.DEALER, EventRequest, TableState, table=True, open_fields=True)
     def _op_claim(self, client: Client, args: dict[str, Any]) -> None:
-        """A player's claim, as its transcript event."""
+        """A player's claim, as its transcript event. Electronic: refused for a seat paired to a
+        Player Terminal (its wagers are placed there, 1.1.10; after "No more bets" 5.3) unless a
+        supervisor overrode that terminal this round."""
         self._dealer_input(client, args, INPUT_EVENTS[Op.CLAIM])
 
     @handler(Op.DECIDE, Permission.DEALER_OR_TERMINAL, EventRequest, TableState, table=True, open_fields=True,
@@ -1546,14 +1647,20 @@ class TableService:
 
     @handler(Op.ABSENT, Permission.DEALER, EventRequest, TableState, table=True, open_fields=True)
     def _op_absent(self, client: Client, args: dict[str, Any]) -> None:
-        """A player is not present to decide (the transcript's `absent`)."""
+        """A player is not present to decide (the transcript's `absent`). Electronic: refused for a
+        paired seat whose terminal is connected (its player decides there in the time shown, 3.17;
+        the service's clock applies 3.18) or went down after its wager was accepted there (the
+        default decision at once, 5.9.1), unless a supervisor overrode that terminal this round."""
         self._dealer_input(client, args, INPUT_EVENTS[Op.ABSENT])
 
     @handler(Op.WITHDRAW, Permission.DEALER_OR_TERMINAL, EventRequest, TableState, table=True, open_fields=True,
              terminal=True)
     def _op_withdraw(self, client: Client, args: dict[str, Any]) -> None:
         """A player withdraws their remaining wagers (the transcript's `withdraw`); a terminal
-        its own seat's wagers from the slip, only before "No more bets" (5.4)."""
+        its own seat's wagers from the slip, only before "No more bets" (5.4). The dealer's for
+        a seat paired to a terminal: refused naming 1.1.10 (its player withdraws there), 5.4
+        after "No more bets", 5.9 after a power failure (the round continues; op `power_stays`);
+        with a supervisor's override of that terminal this round, from the slip as it would."""
         self._input(client, args, Op.WITHDRAW)
 
     @handler(Op.POWER_FAILURE, Permission.DEALER, EventRequest, TableState, table=True, open_fields=True)
@@ -1817,8 +1924,9 @@ class TableService:
     @handler(Op.POWER_STAYS, Permission.DEALER, PlayerRequest, TableState, table=True)
     def _op_power_stays(self, client: Client, args: dict[str, Any]) -> None:
         """After a power failure in the round, `player` stays in it (5.29.1; 5.26.1 in Dueling
-        8's; 5.9 in Electronic; a withdrawal is op `withdraw`): audited `power_failure_stays`,
-        kept over a restart. Refused for a player with nothing to answer."""
+        8's; a withdrawal is op `withdraw`; in Electronic the round continues, 5.9, and a stay
+        is the only answer): audited `power_failure_stays`, kept over a restart. Refused for a
+        player with nothing to answer."""
         player = str(args.get("player", ""))
         rnd = self.session.round
         clause = rnd.rules.clause("power_failure")
@@ -1945,8 +2053,9 @@ class TableService:
             if step.begins or self.round_id is None:
                 self.round_id = self.store.start_round(
                     self.session.config, raws, session_id=self.session_id, actor=actor, result=output,
-                    approval=approval, under_min=under)
+                    approval=approval, under_min=under, actors=[self._placed_by(raw, actor) for raw in raws])
                 self._anchor()
+                self._down_at_start()
             else:
                 self.store.append_events(self.round_id, raws, actor=actor, result=output,
                                          approval=approval, under_min=under)
@@ -1960,6 +2069,30 @@ class TableService:
             self.store.add_audit(PENDING_CARD_KIND, actor=actor, round_id=self.round_id, detail={
                 "events": len(self.session.recorded), "hit": event_to_transcript(hit),
                 "card": event_to_transcript(card)})
+
+    def _placed_by(self, raw: dict[str, Any], actor: str) -> str:
+        """Who a round's first event is recorded as from: a wager its seat's terminal placed,
+        that terminal (1.1.10; a restart reads which wagers were accepted at a terminal from
+        it, 5.9.1); every other, ``actor``."""
+        player = raw.get("player")
+        if raw.get("type") == "wager" and isinstance(player, str) and player in self.slip_by_terminal:
+            return f"terminal:{player}"
+        return actor
+
+    def _down_at_start(self) -> None:
+        """The round began with seats whose terminal placed their wager and is down now: on
+        record (``terminal_down``), so a restart mid-round still plays them by the default
+        decision (5.9.1)."""
+        for seat in sorted(self._down()):
+            self._note_link(DOWN_KIND, seat)
+
+    def _note_link(self, kind: str, seat: str) -> None:
+        """``seat``'s terminal went down or came back in the open round (5.9), audited; only a
+        seat whose wager its terminal placed (the seats 5.9.1 concerns)."""
+        if self.round_id is None or seat not in self.slip_by_terminal or self.refused or self.session.concluded:
+            return
+        self.store.add_audit(kind, actor=f"terminal:{seat}", round_id=self.round_id,
+                             detail={"seat": seat, "rule": self.session.round.rules.clause("power_failure")})
 
     def _write_result(self) -> None:
         if self.round_id is None:

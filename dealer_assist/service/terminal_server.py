@@ -385,7 +385,9 @@ class TerminalServer:
             term.alive = False
             with self.lock:
                 self.terminals = [t for t in self.terminals if t is not term]
-            if joined:  # the seat's last connection gone: interrupted (5.9)
+            # the seat's last connection gone: interrupted (5.9); not when the service itself
+            # stops (a restart is no terminal's interruption: connected again, it decides)
+            if joined and not self.stopping.is_set():
                 self.log.info("terminal of seat %s disconnected", seat)
                 self.service.terminal_left(seat)
 

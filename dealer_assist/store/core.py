@@ -418,9 +418,12 @@ class Store:
         result: Mapping[str, Any] | None = None,
         approval: int | None = None,
         under_min: Sequence[str] | None = None,
+        actors: Sequence[str] | None = None,
     ) -> int:
         """Record a new live round with its first events (the betting slip and *no more
         bets*, or a void) in one durable transaction; returns its id.
+        ``actors``: each event's own actor, in order (a wager a Player Terminal placed is
+        ``terminal:SEAT``'s, 1.1.10); none: ``actor`` for every event.
 
         A crash leaves either the whole start or nothing: never a round in betting with
         some of its wagers. ``result``: the round is already over (e.g. void before any
@@ -428,12 +431,14 @@ class Store:
         ``approval``: the supervisor's, for the one event among them that needs it (a
         void before *no more bets*); the store refuses such an event without it.
         """
+        if actors is not None and len(actors) != len(events):
+            raise StoreError(f"{len(events)} events need as many actors, not {len(actors)}")
         now = _dt.datetime.now(_dt.UTC)
         with self._write() as conn:
             round_id = log.insert_round(conn, config, session_id, None, "live", None)
             for seq, event in enumerate(events):
                 use_approval(conn, approval, event, round_id, seq, now)
-                log.insert_event(conn, round_id, seq, event, actor, None)
+                log.insert_event(conn, round_id, seq, event, actor if actors is None else actors[seq], None)
             if result is not None:
                 results.finish(conn, round_id, result, actor, under_min)
             return round_id
