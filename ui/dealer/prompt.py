@@ -277,7 +277,7 @@ class PromptPanel(QWidget):
                             words = f"Card {n}, face down" if unseen_pick else f"Take {card_label(card)}"
                             self.add_button(f"pick:{card}", words,
                                             partial(pick, card, by, exp.player if by == "player" else None),
-                                            shortcut=str(n) if n <= 9 else None)
+                                            shortcut=str(n) if n <= 9 else None, span=self.columns)  # a row each: the words whole
                         if by == "pit_manager":
                             self.headline.setText("The pit manager picks the dealer's card")
                         self.detail.setText(f"{exp.text or ''} ({exp.rule})" if exp.rule else exp.text or "")
