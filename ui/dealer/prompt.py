@@ -18,6 +18,7 @@ from typing import Any
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from ui.common.cards import card_label
+from ui.common.fit_words import fit_words
 from ui.common.keys import bind
 from ui.common.style import px
 
@@ -117,7 +118,7 @@ class PromptPanel(QWidget):
         button = self._pool.pop(pooled, None)
         if button is not None:
             return button
-        button = QPushButton(text)
+        button = fit_words(QPushButton(text))  # its words whole in a third of a row at 1280×800
         button.setProperty("role", role)
         if shortcut:
             bind(button, shortcut, partial(self._press, key))
