@@ -1,0 +1,270 @@
+"""Online migrations (issue 35, item 6): migration 0014_round_reach (each round's reach, the
+largest amount any player won or lost in it) runs in steps — create, backfill in batches, swap —
+while a station forwards. A real PostgreSQL; the floor of the previous version (0013) is made by
+that version's own (frozen) migrations, as in test_partitions.
+
+Each round's reach worked by hand from its settle output (tests/floor/stations.py): Ace Race
+alice +25 -> 25; Lucky 8 ruling alice +20, bob +40 -> 40; Lucky 8 void (5.1.1, every wager
+returned) -> 0; Star Elements bob +50 -> 50. The other three documents' nets are the settle
+engine's own (stations.result_of), read here from it, not from the floor."""
+
+from __future__ import annotations
+
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
+from dealer_assist.floor import schema
+from dealer_assist.floor.forward import Forwarder
+from dealer_assist.floor.reader import FloorReader
+from dealer_assist.floor.schema import add_station, init_floor, review_role
+from tests.floor.helpers import ROOT, cli, query
+from tests.floor.pgserver import Server
+from tests.floor.stations import DOCUMENTS, approval_for, open_station, result_of
+
+HAND_REACH = {0: Decimal(25), 1: Decimal(40), 2: Decimal(0), 3: Decimal(50)}
+
+
+def reach_of_document(index: int) -> Decimal:
+    if index in HAND_REACH:
+        return HAND_REACH[index]
+    return max(abs(Decimal(str(v))) for v in result_of(index)["net"].values())
+
+
+def record(db: Path, count: int, start: int, *, table: str = "BJ-07") -> dict[int, int]:
+    """``count`` whole rounds (cycling the documents from ``start``); round id -> document."""
+    made: dict[int, int] = {}
+    with open_station(db) as store:
+        if store.table_identity() is None:
+            store.claim_table(table, "PIT-2")
+        store.db.execute("PRAGMA synchronous = OFF")  # test data only
+        for n in range(count):
+            index = (start + n) % len(DOCUMENTS)
+            document = DOCUMENTS[index]
+            config = {k: v for k, v in document.items() if k != "events"}
+            approval = None
+            for event in document["events"]:
+                approval = approval or approval_for(store, event, None)
+            made[store.start_round(config, document["events"], result=result_of(index), approval=approval)] = index
+    return made
+
+
+def floor_at_0013(server: Server, dbname: str, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
+    """A floor of version 0013 with station BJ-07 registered; (admin URL, station URL)."""
+    admin = server.url(dbname)
+    with monkeypatch.context() as m:
+        previous = schema.MIGRATIONS[:13]
+        assert previous[-1][0] == "0013_alert_subjects"
+        m.setattr(schema, "MIGRATIONS", previous)
+        m.setattr(schema, "KNOWN", frozenset(name for name, _ in previous))
+        assert init_floor(admin)[-1] == "0013_alert_subjects"
+        station = server.url(dbname, user=add_station(admin, "BJ-07", "PIT-2").role)
+    assert query(admin, "SELECT to_regclass('floor.migration_steps')") == [(None,)]
+    return admin, station
+
+
+def forward_all(db: Path, url: str) -> int:
+    with Forwarder(db, url) as forwarder:
+        return forwarder.forward().rounds
+
+
+def reaches(url: str) -> list[tuple[Any, ...]]:
+    return query(url, "SELECT table_name, round_id, started_at, reach FROM floor.rounds ORDER BY table_name, round_id")
+
+
+def big_rounds(review: str) -> set[int]:
+    with FloorReader(review) as reader:
+        return {r.id for r in reader.list_rounds(min_net=Decimal(45), limit=None)}
+
+
+def upgrade(url: str, *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "dealer_assist", "floor", "upgrade", "--url", url, *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+
+
+def test_a_station_forwards_every_round_once_while_the_floor_upgrades(
+        pg_server: Server, floor_db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "BJ-07.db"
+    admin, station = floor_at_0013(pg_server, floor_db, monkeypatch)
+    documents = record(db, 300, 0)
+    assert forward_all(db, station) == 300
+
+    # the station: one round recorded and forwarded after another, each pass timed
+    passes: list[tuple[float, float, int]] = []  # (finished at, seconds, rounds forwarded)
+    stop = threading.Event()
+    failures: list[BaseException] = []
+
+    def station_loop() -> None:
+        try:
+            with Forwarder(db, station) as forwarder:
+                k = 0
+                while not stop.is_set():
+                    documents.update(record(db, 1, k))
+                    k += 1
+                    began = time.monotonic()
+                    sent = forwarder.forward().rounds
+                    passes.append((time.monotonic(), time.monotonic() - began, sent))
+        except BaseException as err:  # reported by the test below
+            failures.append(err)
+
+    worker = threading.Thread(target=station_loop)
+    worker.start()
+    try:
+        while len(passes) < 3 and worker.is_alive():
+            time.sleep(0.05)
+        began = time.monotonic()
+        run = upgrade(admin, "--batch", "20", "--pause", "0.2")
+        lines: list[tuple[float, str]] = []
+        assert run.stdout is not None
+        for line in run.stdout:
+            lines.append((time.monotonic(), line.rstrip("\n")))
+        assert run.wait(timeout=300) == 0, run.stderr.read() if run.stderr else ""
+        ended = time.monotonic()
+    finally:
+        stop.set()
+        worker.join(timeout=120)
+    assert not failures, failures
+    text = "\n".join(line for _, line in lines)
+    assert "floor: applied 0014_round_reach" in text, text
+    batches = [at for at, line in lines if "0014_round_reach: backfill: batch " in line]
+    # the 300 rounds there before, 20 a batch (and the rounds forwarded meanwhile ahead of it)
+    assert len(batches) >= 15, text
+    during = [p for p in passes if batches[0] < p[0] < batches[-1] and p[2] > 0]
+    upgrading = [p[1] for p in passes if began < p[0] and p[0] - p[1] < ended]
+    before = [p[1] for p in passes if p[0] < began]
+    print(f"\nupgrade {ended - began:.2f} s, backfill {len(batches)} batches; the station's passes (one round "
+          f"each): {len(upgrading)} during the upgrade, {len(during)} landed between the first and last batch; "
+          f"a pass during the upgrade took median {1000 * statistics.median(upgrading):.0f} ms, longest "
+          f"{1000 * max(upgrading):.0f} ms (before it: median {1000 * statistics.median(before):.0f} ms, "
+          f"longest {1000 * max(before):.0f} ms)")
+    assert during, "no round reached the floor while the backfill was under way"
+
+    assert forward_all(db, station) >= 0  # whatever the last pass left
+    # every round once: the store's rounds are the floor's, none twice
+    on_floor = query(admin, "SELECT round_id, count(*) FROM floor.rounds WHERE table_name = 'BJ-07' GROUP BY 1")
+    assert {int(r) for r, _ in on_floor} == set(documents) and all(n == 1 for _, n in on_floor)
+    # each round's reach, those backfilled and those filled as they arrived
+    got = {int(r): v for r, v in query(admin, "SELECT round_id, reach FROM floor.rounds")}
+    assert got == {rid: reach_of_document(index) for rid, index in documents.items()}
+    with FloorReader(pg_server.url(floor_db, user=review_role(floor_db))) as reader:
+        checked = reader.verify("BJ-07")
+        assert checked.ok and checked.rounds == len(documents), checked
+
+
+def test_an_upgrade_killed_mid_backfill_resumes_and_ends_as_an_uninterrupted_one(
+        pg_server: Server, floor_db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "BJ-07.db"
+    documents = record(db, 200, 0)
+    killed, station = floor_at_0013(pg_server, floor_db, monkeypatch)
+    other_db = pg_server.create_database()
+    try:
+        straight, other_station = floor_at_0013(pg_server, other_db, monkeypatch)
+        assert forward_all(db, station) == 200 and forward_all(db, other_station) == 200
+        review = pg_server.url(floor_db, user=review_role(floor_db))
+        # "net >= 45" before the upgrade (the filter through each player's row): Star Elements
+        # (bob +50) and the three documents whose largest net is 75, 105, 150
+        wanted = {rid for rid, index in documents.items() if reach_of_document(index) >= 45}
+        assert {documents[rid] for rid in wanted} == {3, 4, 5, 6}
+        assert big_rounds(review) == wanted
+
+        done = cli("floor", "upgrade", "--url", pg_server.url(other_db), "--batch", "20")
+        assert done.returncode == 0 and "applied 0014_round_reach" in done.stdout, done.stdout + done.stderr
+
+        run = upgrade(killed, "--batch", "20", "--pause", "0.5")
+        assert run.stdout is not None
+        seen = []
+        for line in run.stdout:
+            seen.append(line)
+            if "backfill: batch 3:" in line:
+                os.kill(run.pid, signal.SIGKILL)  # mid-backfill, as a power cut or kill -9 would
+                break
+        run.wait(timeout=60)
+        assert run.returncode == -signal.SIGKILL, "".join(seen)
+        # what the killed run left: the create done, the backfill part way (whole batches only:
+        # the one in flight, if any, rolled back by the server), nothing swapped
+        steps = dict((str(s), (d is not None, int(n))) for s, d, n in query(
+            killed, "SELECT step, done_at, rows FROM floor.migration_steps WHERE migration = '0014_round_reach'"))
+        assert steps["create"] == (True, 0)
+        assert steps["backfill"][0] is False and steps["backfill"][1] in (60, 80), steps
+        assert "swap" not in steps
+        assert query(killed, "SELECT count(*) FROM floor.schema_migrations WHERE name = '0014_round_reach'") == [(0,)]
+        left = query(killed, "SELECT count(*) FILTER (WHERE reach IS NULL) FROM floor.rounds")[0][0]
+        assert left == 200 - steps["backfill"][1]
+        # the floor is served meanwhile: forwarding, and the filter (the old way, until the swap)
+        more = record(db, 7, 0)
+        documents.update(more)
+        assert forward_all(db, station) == 7
+        wanted |= {rid for rid, index in more.items() if index in (3, 4, 5, 6)}
+        assert big_rounds(review) == wanted
+
+        again = cli("floor", "upgrade", "--url", killed, "--batch", "20")
+        assert again.returncode == 0, again.stdout + again.stderr
+        assert f"resuming after [\"BJ-07\", {steps['backfill'][1]}]" in again.stdout, again.stdout
+        assert "floor: 0014_round_reach: create done earlier" in again.stdout
+        assert "applied 0014_round_reach" in again.stdout
+        assert forward_all(db, other_station) == 7
+        # the same rows as the uninterrupted upgrade, each reach worked out by hand
+        assert reaches(killed) == reaches(pg_server.url(other_db))
+        assert {int(r[1]): r[3] for r in reaches(killed)} == {
+            rid: reach_of_document(index) for rid, index in documents.items()}
+        assert big_rounds(review) == wanted  # now by each round's reach
+        with FloorReader(review) as reader:
+            checked = reader.verify("BJ-07")
+            assert checked.ok and checked.rounds == 207, checked
+    finally:
+        pg_server.drop_database(other_db)
+
+
+def test_the_swap_gives_up_behind_a_long_reader_and_succeeds_on_retry(
+        pg_server: Server, floor_db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "BJ-07.db"
+    admin, station = floor_at_0013(pg_server, floor_db, monkeypatch)
+    record(db, 30, 0)
+    assert forward_all(db, station) == 30
+    first = cli("floor", "upgrade", "--url", admin, "--batch", "20", "--no-swap")
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert "stopped before swap (--no-swap)" in first.stdout and "applied" not in first.stdout, first.stdout
+    reach_column = "SELECT count(*) FROM pg_attribute WHERE attrelid = 'floor.rounds_latest'::regclass " \
+                   "AND attname = 'reach'"
+    assert query(admin, reach_column) == [(0,)]
+
+    # a pit supervisor's long report: a transaction reading the rounds as they stand
+    review = pg_server.url(floor_db, user=review_role(floor_db))
+    with psycopg.connect(review) as reader:
+        assert reader.execute("SELECT count(*) FROM floor.rounds_latest").fetchone() == (30,)
+        pid = reader.info.backend_pid
+        time.sleep(0.5)  # older than the swap's lock timeout
+        blocked = cli("floor", "upgrade", "--url", admin, "--lock-timeout", "0.3", "--attempts", "2")
+        assert blocked.returncode == 2, blocked.stdout + blocked.stderr
+        error = blocked.stderr.strip()
+        assert len(error.splitlines()) == 1 and "Traceback" not in blocked.stderr, blocked.stderr
+        assert error.startswith("error: 0014_round_reach: swap gave up: its locks were not free within 0.3 s, 2 times")
+        assert f"pid {pid} " in error and "nothing of swap was done" in error, error
+        assert "attempt 1 of 2" in blocked.stdout, blocked.stdout
+        # nothing half-done: the view as it was, the migration not recorded, the swap still to do
+        assert query(admin, reach_column) == [(0,)]
+        assert query(admin, "SELECT count(*) FROM floor.schema_migrations WHERE name = '0014_round_reach'") == [(0,)]
+        assert query(admin, "SELECT step, done_at IS NOT NULL FROM floor.migration_steps ORDER BY started_at") == [
+            ("create", True), ("backfill", True), ("swap", False)]
+        # and nothing left locked: the station forwards while the report is still open
+        record(db, 1, 3)
+        assert forward_all(db, station) == 1
+        reader.rollback()
+    done = cli("floor", "upgrade", "--url", admin, "--lock-timeout", "0.3", "--attempts", "2")
+    assert done.returncode == 0 and "applied 0014_round_reach" in done.stdout, done.stdout + done.stderr
+    assert "floor: 0014_round_reach: backfill done earlier" in done.stdout
+    assert query(admin, reach_column) == [(1,)]
+    # the round forwarded behind the report (Star Elements, bob +50) was filled as it arrived
+    assert query(admin, "SELECT round_id, reach FROM floor.rounds_latest ORDER BY round_id DESC LIMIT 1") == [
+        (31, Decimal(50))]
+    assert query(admin, "SELECT count(*) FROM floor.rounds_latest WHERE reach IS NULL") == [(0,)]
