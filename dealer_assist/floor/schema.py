@@ -1345,6 +1345,15 @@ def check_schema(conn: psycopg.Connection[Any]) -> None:
         raise FloorMisconfigured("this database has no floor schema: run `dealer-assist floor init --url URL`")
     unknown = [n for n in applied if n not in KNOWN]
     if unknown:
+        # a newer version's online migration keeps the floor readable and writable by the code
+        # before it (it only adds: docs/floor.md, "Online migrations"): served; any other, refused
+        steps = conn.execute("SELECT to_regclass('floor.migration_steps') IS NOT NULL "
+                             "AND has_table_privilege('floor.migration_steps', 'SELECT')").fetchone()
+        if steps is not None and steps[0]:
+            online = {str(r[0]) for r in conn.execute(
+                "SELECT DISTINCT migration FROM floor.migration_steps WHERE migration = ANY(%s)", (unknown,))}
+            unknown = [n for n in unknown if n not in online]
+    if unknown:
         raise FloorMisconfigured(f"the floor was migrated by a newer Dealer Assist (schema {unknown[0]}); upgrade first")
     if any(name not in applied and name not in ONLINE for name, _ in MIGRATIONS):
         raise FloorMisconfigured("the floor's schema is older than this version: run `dealer-assist floor init --url URL`")
@@ -1465,6 +1474,9 @@ def _grant_stations_group(conn: psycopg.Connection[Any], group: str) -> None:
     ident = sql.Identifier(group)
     conn.execute(sql.SQL("GRANT USAGE ON SCHEMA floor TO {}").format(ident))
     wanted = [("schema_migrations", "SELECT"), ("tables", "SELECT")]
+    steps = conn.execute("SELECT to_regclass('floor.migration_steps')").fetchone()
+    if steps is not None and steps[0] is not None:  # (check_schema: a newer version's online migrations)
+        wanted.append(("migration_steps", "SELECT"))
     for name in FORWARDED_TABLES:
         wanted.append((name, "SELECT"))
         if name not in ("round_versions", "station_links"):

@@ -5,8 +5,8 @@ that version's own (frozen) migrations, as in test_partitions.
 
 Each round's reach worked by hand from its settle output (tests/floor/stations.py): Ace Race
 alice +25 -> 25; Lucky 8 ruling alice +20, bob +40 -> 40; Lucky 8 void (5.1.1, every wager
-returned) -> 0; Star Elements bob +50 -> 50. The other three documents' nets are the settle
-engine's own (stations.result_of), read here from it, not from the floor."""
+returned) -> 0; Star Elements bob +50 -> 50; and as tests/floor/test_review_tools.py works
+them, Lucky 8 pair and double bob 150 -> 150, Dueling 8s alice 75 -> 75, Electronic t2 105 -> 105."""
 
 from __future__ import annotations
 
@@ -25,20 +25,20 @@ import psycopg
 import pytest
 
 from dealer_assist.floor import schema
+from dealer_assist.floor.connection import FloorError
 from dealer_assist.floor.forward import Forwarder
 from dealer_assist.floor.reader import FloorReader
 from dealer_assist.floor.schema import add_station, init_floor, review_role
+from tests.floor.conftest import Floor
 from tests.floor.helpers import ROOT, cli, query
 from tests.floor.pgserver import Server
 from tests.floor.stations import DOCUMENTS, approval_for, open_station, result_of
 
-HAND_REACH = {0: Decimal(25), 1: Decimal(40), 2: Decimal(0), 3: Decimal(50)}
+HAND_REACH = {0: 25, 1: 40, 2: 0, 3: 50, 4: 150, 5: 75, 6: 105}
 
 
 def reach_of_document(index: int) -> Decimal:
-    if index in HAND_REACH:
-        return HAND_REACH[index]
-    return max(abs(Decimal(str(v))) for v in result_of(index)["net"].values())
+    return Decimal(HAND_REACH[index])
 
 
 def record(db: Path, count: int, start: int, *, table: str = "BJ-07") -> dict[int, int]:
@@ -268,3 +268,25 @@ def test_the_swap_gives_up_behind_a_long_reader_and_succeeds_on_retry(
     assert query(admin, "SELECT round_id, reach FROM floor.rounds_latest ORDER BY round_id DESC LIMIT 1") == [
         (31, Decimal(50))]
     assert query(admin, "SELECT count(*) FROM floor.rounds_latest WHERE reach IS NULL") == [(0,)]
+
+
+def test_a_newer_versions_online_migration_leaves_the_floor_served(floor: Floor, tmp_path: Path) -> None:
+    """A floor carrying a newer version's online migration (it only adds, by its rules) is still
+    served by this version — its station forwards, its pit reads — but not migrated by it; a
+    newer migration of statements is refused as before."""
+    db = tmp_path / "BJ-07.db"
+    station = floor.station("BJ-07", "PIT-2")
+    record(db, 3, 0)
+    with psycopg.connect(floor.admin_url) as conn:
+        conn.execute("INSERT INTO floor.migration_steps (migration, step, done_at) VALUES "
+                     "('0099_future', 'create', now()), ('0099_future', 'swap', now())")
+        conn.execute("INSERT INTO floor.schema_migrations (name) VALUES ('0099_future')")
+    assert forward_all(db, station) == 3
+    with FloorReader(floor.review_url) as reader:
+        assert len(reader.list_rounds(table="BJ-07")) == 3
+    done = cli("floor", "init", "--url", floor.admin_url)
+    assert done.returncode == 2 and "newer Dealer Assist (schema 0099_future)" in done.stderr, done.stderr
+    with psycopg.connect(floor.admin_url) as conn:
+        conn.execute("INSERT INTO floor.schema_migrations (name) VALUES ('0100_statements')")
+    with pytest.raises(FloorError, match=r"newer Dealer Assist \(schema 0100_statements\)"):
+        FloorReader(floor.review_url)
