@@ -37,6 +37,7 @@ carrying one is refused). Exit 0 done, 2 with one line ``error: ...``.
 from __future__ import annotations
 
 import argparse
+import sys
 
 from dealer_assist.cli.common import OneLineParser, fail
 from dealer_assist.floor.connection import FloorError, safe_url
@@ -158,7 +159,13 @@ class FloorCommand:
                 if args.action == "upgrade":
                     options = OnlineOptions(batch=args.batch, lock_timeout=args.lock_timeout, attempts=args.attempts,
                                             pause=args.pause, swap=not args.no_swap)
-                done = init_floor(args.url, options, progress=lambda line: print(f"floor: {line}", flush=True))
+                try:
+                    done = init_floor(args.url, options, progress=lambda line: print(f"floor: {line}", flush=True))
+                except KeyboardInterrupt:
+                    # the batch in flight is rolled back by the server; every step and batch done is kept
+                    print("floor: interrupted: what was done is kept; `dealer-assist floor upgrade` again resumes",
+                          file=sys.stderr)
+                    return 130
                 if done:
                     print(f"floor: applied {', '.join(done)} on {safe_url(args.url)}")
                 elif options.swap:

@@ -180,6 +180,19 @@ def test_an_upgrade_killed_mid_backfill_resumes_and_ends_as_an_uninterrupted_one
         done = cli("floor", "upgrade", "--url", pg_server.url(other_db), "--batch", "20")
         assert done.returncode == 0 and "applied 0014_round_reach" in done.stdout, done.stdout + done.stderr
 
+        # Ctrl-C after the first batch: one line, nothing lost
+        run = upgrade(killed, "--batch", "20", "--pause", "0.5")
+        assert run.stdout is not None and run.stderr is not None
+        for line in run.stdout:
+            if "backfill: batch 1:" in line:
+                os.kill(run.pid, signal.SIGINT)
+                break
+        assert run.wait(timeout=60) == 130
+        said = run.stderr.read()
+        assert said == "floor: interrupted: what was done is kept; `dealer-assist floor upgrade` again resumes\n"
+        interrupted = query(killed, "SELECT rows FROM floor.migration_steps WHERE step = 'backfill'")[0][0]
+        assert interrupted in (20, 40)
+        # then killed outright at its third batch (the batches count on from the first run's)
         run = upgrade(killed, "--batch", "20", "--pause", "0.5")
         assert run.stdout is not None
         seen = []
@@ -190,6 +203,7 @@ def test_an_upgrade_killed_mid_backfill_resumes_and_ends_as_an_uninterrupted_one
                 break
         run.wait(timeout=60)
         assert run.returncode == -signal.SIGKILL, "".join(seen)
+        assert f"resuming after [\"BJ-07\", {interrupted}]" in "".join(seen)
         # what the killed run left: the create done, the backfill part way (whole batches only:
         # the one in flight, if any, rolled back by the server), nothing swapped
         steps = dict((str(s), (d is not None, int(n))) for s, d, n in query(
