@@ -38,7 +38,7 @@ from psycopg import errors, sql
 
 from dealer_assist.floor.connection import FloorError, describe_error
 
-__all__ = ["Backfill", "Change", "Online", "OnlineOptions", "Progress", "run_online", "steps_done"]
+__all__ = ["Backfill", "Change", "Index", "Online", "OnlineOptions", "Progress", "run_online", "steps_done"]
 
 #: Where the upgrade reports each step and batch (``print`` in the CLI).
 Progress = Callable[[str], None]
@@ -75,7 +75,21 @@ class Backfill:
     assignment: str
 
 
-Step = Change | Backfill
+@dataclass(frozen=True)
+class Index:
+    """An index built without blocking writes. On a plain table, ``CREATE INDEX CONCURRENTLY``;
+    on a partitioned one (which has no CONCURRENTLY), the index made ``ON ONLY`` the parent
+    (invalid, instant: the parent holds no rows), then each partition's built concurrently and
+    attached (the parent's turns valid with the last). An invalid index left by a killed run
+    is dropped and built again. ``columns``: its column list, e.g. ``(pit, reach)``."""
+
+    name: str
+    table: str
+    index: str
+    columns: str
+
+
+Step = Change | Backfill | Index
 
 
 @dataclass(frozen=True)
@@ -133,6 +147,8 @@ def run_online(conn: psycopg.Connection[Any], name: str, migration: Online, opti
                          (name, step.name))
             if isinstance(step, Change):
                 _change(conn, name, step, options, progress, record=swap)
+            elif isinstance(step, Index):
+                _index(conn, name, step, options, progress)
             else:
                 _backfill(conn, name, step, options, progress)
         return True
@@ -156,34 +172,102 @@ def _holders(conn: psycopg.Connection[Any], seconds: float) -> str:
 
 def _change(conn: psycopg.Connection[Any], name: str, step: Change, options: OnlineOptions, progress: Progress,
             *, record: bool) -> None:
+    started = time.monotonic()
+    _short(conn, name, step.name, step.statements, options, progress, done=True, record=record)
+    progress(f"{name}: {step.name} done in {1000 * (time.monotonic() - started):.0f} ms")
+
+
+def _short(conn: psycopg.Connection[Any], name: str, step: str, statements: tuple[str, ...], options: OnlineOptions,
+           progress: Progress, *, done: bool, record: bool = False) -> None:
+    """``statements`` in one transaction under ``lock_timeout``, tried ``attempts`` times; with
+    ``done`` the step is marked done in it (and with ``record`` the migration recorded)."""
     wait = sql.Literal(f"{int(options.lock_timeout * 1000)}ms")
     for attempt in range(1, options.attempts + 1):
-        started = time.monotonic()
         try:
             with conn.transaction():
                 conn.execute(sql.SQL("SET LOCAL lock_timeout = {}").format(wait))
-                for statement in step.statements:
+                for statement in statements:
                     conn.execute(statement)
-                conn.execute("UPDATE floor.migration_steps SET done_at = clock_timestamp() "
-                             "WHERE migration = %s AND step = %s", (name, step.name))
+                if done:
+                    conn.execute("UPDATE floor.migration_steps SET done_at = clock_timestamp() "
+                                 "WHERE migration = %s AND step = %s", (name, step))
                 if record:
                     conn.execute("INSERT INTO floor.schema_migrations (name) VALUES (%s)", (name,))
+            return
         except errors.LockNotAvailable:
             held = _holders(conn, options.lock_timeout)
             if attempt == options.attempts:
                 raise FloorError(
-                    f"{name}: {step.name} gave up: its locks were not free within {options.lock_timeout:g} s, "
-                    f"{options.attempts} times ({held}); nothing of {step.name} was done: "
+                    f"{name}: {step} gave up: its locks were not free within {options.lock_timeout:g} s, "
+                    f"{options.attempts} times ({held}); nothing of {step} was done: "
                     "run `dealer-assist floor upgrade` again when the floor is quieter") from None
             rest = min(0.5 * 2 ** (attempt - 1), 5.0)
-            progress(f"{name}: {step.name}: locks not free within {options.lock_timeout:g} s "
+            progress(f"{name}: {step}: locks not free within {options.lock_timeout:g} s "
                      f"(attempt {attempt} of {options.attempts}; {held}); again in {rest:g} s")
             time.sleep(rest)
-            continue
         except psycopg.Error as err:
-            raise FloorError(f"{name}: {step.name} failed: {describe_error(err)}; nothing of it was done") from None
-        progress(f"{name}: {step.name} done in {1000 * (time.monotonic() - started):.0f} ms")
+            raise FloorError(f"{name}: {step} failed: {describe_error(err)}; nothing of it was done") from None
+
+
+def _concurrently(conn: psycopg.Connection[Any], name: str, step: str, index: str, target: str, columns: str,
+                  progress: Progress) -> None:
+    """``CREATE INDEX CONCURRENTLY`` (outside any transaction), after dropping an invalid one of
+    that name left by an interrupted run. It waits for the transactions before it without a
+    lock timeout: its lock (SHARE UPDATE EXCLUSIVE) lets every read and write go on."""
+    found = conn.execute("SELECT x.indisvalid FROM pg_index x WHERE x.indexrelid = to_regclass(%s)",
+                         (f"floor.{index}",)).fetchone()
+    ident = sql.Identifier("floor", index)
+    try:
+        if found is not None and not found[0]:
+            conn.execute(sql.SQL("DROP INDEX CONCURRENTLY {}").format(ident))
+            progress(f"{name}: {step}: dropped the invalid {index} an interrupted run left")
+        conn.execute("SET lock_timeout = 0")
+        started = time.monotonic()
+        conn.execute(sql.SQL("CREATE INDEX CONCURRENTLY IF NOT EXISTS {} ON {} {}").format(
+            sql.Identifier(index), sql.Identifier("floor", target), sql.SQL(columns)))
+        progress(f"{name}: {step}: {index} built in {1000 * (time.monotonic() - started):.0f} ms")
+    except psycopg.Error as err:
+        raise FloorError(f"{name}: {step}: building {index} failed: {describe_error(err)} (`floor upgrade` again "
+                         "drops what it left and builds it again)") from None
+    finally:
+        conn.execute("RESET lock_timeout")
+
+
+def _index(conn: psycopg.Connection[Any], name: str, step: Index, options: OnlineOptions,
+           progress: Progress) -> None:
+    kind = conn.execute("SELECT relkind FROM pg_class WHERE oid = to_regclass(%s)", (f"floor.{step.table}",)).fetchone()
+    if kind is None:
+        raise FloorError(f"{name}: {step.name}: no table floor.{step.table}")
+    if kind[0] != "p":
+        _concurrently(conn, name, step.name, step.index, step.table, step.columns, progress)
+        _short(conn, name, step.name, (), options, progress, done=True)
         return
+    parent = sql.Identifier("floor", step.index)
+    _short(conn, name, step.name, (sql.SQL("CREATE INDEX IF NOT EXISTS {} ON ONLY {} {}").format(
+        sql.Identifier(step.index), sql.Identifier("floor", step.table), sql.SQL(step.columns)).as_string(conn),),
+        options, progress, done=False)
+    suffix = step.index.removeprefix(f"{step.table}_")
+    while True:
+        # the partitions whose index is not attached yet (a month made meanwhile gets its index
+        # when floor.add_month attaches it)
+        missing = [str(r[0]) for r in conn.execute(
+            "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
+            "WHERE i.inhparent = to_regclass(%s) AND NOT EXISTS (SELECT 1 FROM pg_inherits j "
+            "JOIN pg_index x ON x.indexrelid = j.inhrelid WHERE j.inhparent = to_regclass(%s) AND x.indrelid = c.oid) "
+            "ORDER BY c.relname", (f"floor.{step.table}", f"floor.{step.index}"))]
+        if not missing:
+            break
+        for part in missing:
+            child = f"{part}_{suffix}"[:63]
+            _concurrently(conn, name, step.name, child, part, step.columns, progress)
+            _short(conn, name, step.name, (sql.SQL("ALTER INDEX {} ATTACH PARTITION {}").format(
+                parent, sql.Identifier("floor", child)).as_string(conn),), options, progress, done=False)
+    valid = conn.execute("SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass(%s)",
+                         (f"floor.{step.index}",)).fetchone()
+    if valid is None or not valid[0]:
+        raise FloorError(f"{name}: {step.name}: {step.index} is not valid after attaching every partition's")
+    _short(conn, name, step.name, (), options, progress, done=True)
+    progress(f"{name}: {step.name} done: {step.index} on every partition of floor.{step.table}")
 
 
 def _backfill(conn: psycopg.Connection[Any], name: str, step: Backfill, options: OnlineOptions,

@@ -27,6 +27,7 @@ import pytest
 from dealer_assist.floor import schema
 from dealer_assist.floor.connection import FloorError
 from dealer_assist.floor.forward import Forwarder
+from dealer_assist.floor.online import Change, Index, Online, OnlineOptions, run_online
 from dealer_assist.floor.reader import FloorReader
 from dealer_assist.floor.schema import add_station, init_floor, review_role
 from tests.floor.conftest import Floor
@@ -304,3 +305,53 @@ def test_a_newer_versions_online_migration_leaves_the_floor_served(floor: Floor,
         conn.execute("INSERT INTO floor.schema_migrations (name) VALUES ('0100_statements')")
     with pytest.raises(FloorError, match=r"newer Dealer Assist \(schema 0100_statements\)"):
         FloorReader(floor.review_url)
+
+
+def test_an_index_step_builds_each_partitions_index_and_rebuilds_one_left_invalid(
+        floor: Floor, tmp_path: Path) -> None:
+    """The index step of the mechanism on the partitioned rounds (an index 0014 does not need:
+    a migration of this test's own, run by the same runner): each month's index built
+    concurrently and attached, the parent's valid; an invalid index an interrupted build left is
+    dropped and built again; a month made afterwards gets its index when it is attached."""
+    db = tmp_path / "BJ-07.db"
+    station = floor.station("BJ-07", "PIT-2")
+    record(db, 10, 0)
+    assert forward_all(db, station) == 10
+    admin = floor.admin_url
+    partitions = {str(r[0]) for r in query(admin, "SELECT inhrelid::regclass::text FROM pg_inherits "
+                                                  "WHERE inhparent = 'floor.rounds'::regclass")}
+    month = query(admin, "SELECT tableoid::regclass::text FROM floor.rounds LIMIT 1")[0][0]
+    assert month in partitions and len(partitions) == 4  # this month, the next two, the default
+    # what an interrupted build leaves: the index of the month, invalid (here a unique build that
+    # failed on the ten rounds' one pit)
+    with psycopg.connect(admin, autocommit=True) as conn:
+        with pytest.raises(psycopg.errors.UniqueViolation):
+            conn.execute(f"CREATE UNIQUE INDEX CONCURRENTLY {month.removeprefix('floor.')}_pit_reach ON {month} (pit)")
+    assert query(admin, "SELECT indisvalid FROM pg_index WHERE indexrelid = %s::regclass",
+                 (f"{month}_pit_reach",)) == [(False,)]
+
+    migration = Online((Index("index", "rounds", "rounds_pit_reach", "(pit, reach)"),
+                        Change("swap", ("COMMENT ON INDEX floor.rounds_pit_reach IS 'a pit''s rounds by reach'",))))
+    lines: list[str] = []
+    with psycopg.connect(admin) as conn:
+        assert run_online(conn, "0900_index_test", migration, OnlineOptions(), lines.append)
+    assert f"0900_index_test: index: dropped the invalid {month.removeprefix('floor.')}_pit_reach an interrupted " \
+           "run left" in lines, lines
+    assert len([line for line in lines if " built in " in line]) == 4, lines
+    attached = {str(r[0]) for r in query(
+        admin, "SELECT x.indrelid::regclass::text FROM pg_inherits i JOIN pg_index x ON x.indexrelid = i.inhrelid "
+               "WHERE i.inhparent = 'floor.rounds_pit_reach'::regclass AND x.indisvalid")}
+    assert attached == partitions
+    assert query(admin, "SELECT indisvalid FROM pg_index WHERE indexrelid = 'floor.rounds_pit_reach'::regclass") == [
+        (True,)]
+    # a month made later (floor.add_month attaches it) has its index at once
+    with psycopg.connect(admin) as conn:
+        assert conn.execute("SELECT floor.add_month('rounds', (now() + interval '9 months')::date)").fetchone() == (
+            True,)
+    assert query(admin, "SELECT count(*) FROM pg_inherits WHERE inhparent = 'floor.rounds_pit_reach'::regclass") == [
+        (5,)]
+    # and a second run has nothing to do
+    again: list[str] = []
+    with psycopg.connect(admin) as conn:
+        assert run_online(conn, "0900_index_test", migration, OnlineOptions(), again.append)
+    assert again == ["0900_index_test: index done earlier", "0900_index_test: swap done earlier"]
