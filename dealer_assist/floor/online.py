@@ -113,6 +113,11 @@ class OnlineOptions:
     pause: float = 0.0
     swap: bool = True
 
+    def __post_init__(self) -> None:
+        if self.batch < 1 or self.attempts < 1 or not self.lock_timeout > 0 or not self.pause >= 0:
+            raise FloorError("floor upgrade: --batch and --attempts at least 1, --lock-timeout above 0, "
+                             "--pause 0 or more")
+
 
 def steps_done(conn: psycopg.Connection[Any], migration: str) -> dict[str, tuple[bool, int, Any]]:
     """Each recorded step of ``migration``: (done, rows backfilled, resume key)."""
@@ -128,8 +133,6 @@ def run_online(conn: psycopg.Connection[Any], name: str, migration: Online, opti
     """Run the steps of ``migration`` not yet done; True when it is complete (swapped and
     recorded in floor.schema_migrations), False when stopped before its swap (``swap=False``).
     ``conn`` is the administrator's, in no transaction (each step commits on its own)."""
-    if options.batch < 1 or options.attempts < 1 or options.lock_timeout <= 0 or options.pause < 0:
-        raise FloorError("floor upgrade: --batch and --attempts at least 1, --lock-timeout above 0, --pause 0 or more")
     conn.autocommit = True
     try:
         conn.execute(_STEPS_TABLE)

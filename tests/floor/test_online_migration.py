@@ -285,6 +285,15 @@ def test_the_swap_gives_up_behind_a_long_reader_and_succeeds_on_retry(
     assert query(admin, "SELECT count(*) FROM floor.rounds_latest WHERE reach IS NULL") == [(0,)]
 
 
+def test_upgrade_options_out_of_range_are_refused_in_one_line(admin_url: str) -> None:
+    for option, value in (("--batch", "0"), ("--lock-timeout", "0"), ("--attempts", "0"), ("--pause", "-1")):
+        done = cli("floor", "upgrade", "--url", admin_url, option, value)
+        assert done.returncode == 2 and done.stderr == (
+            "error: floor upgrade: --batch and --attempts at least 1, --lock-timeout above 0, --pause 0 or more\n"), (
+            option, done.stderr)
+    assert query(admin_url, "SELECT to_regclass('floor.schema_migrations')") == [(None,)]  # nothing done
+
+
 def test_a_newer_versions_online_migration_leaves_the_floor_served(floor: Floor, tmp_path: Path) -> None:
     """A floor carrying a newer version's online migration (it only adds, by its rules) is still
     served by this version — its station forwards, its pit reads — but not migrated by it; a
