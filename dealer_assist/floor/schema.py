@@ -19,8 +19,10 @@ The roles are created without a password: the floor's administrator gives each o
 credentials (``ALTER ROLE ... PASSWORD`` in psql, certificates, or ``pg_hba.conf``), and
 stations read them through libpq (``PGPASSFILE``, ``PGSERVICEFILE``).
 
-Migrations are applied in order, each once, in one transaction under an advisory lock;
-a database carrying a migration this version does not know is refused.
+Migrations are applied in order, each once, under an advisory lock: a list of statements in
+one transaction, an online one (dealer_assist.floor.online: create, backfill in batches, swap)
+step by step while stations forward. A database carrying a migration this version does not
+know is refused (one a newer version ran online is still served: it only adds).
 """
 
 from __future__ import annotations
