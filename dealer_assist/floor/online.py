@@ -94,9 +94,15 @@ Step = Change | Backfill | Index
 
 @dataclass(frozen=True)
 class Online:
-    """An online migration: its steps in order; the last one is the swap."""
+    """An online migration: its steps in order; the last one is the swap (a :class:`Change`,
+    which records the migration in floor.schema_migrations in its own transaction)."""
 
     steps: tuple[Step, ...]
+
+    def __post_init__(self) -> None:
+        names = [step.name for step in self.steps]
+        if not self.steps or not isinstance(self.steps[-1], Change) or len(set(names)) != len(names):
+            raise ValueError(f"an online migration ends with its swap (a Change), its steps named once: {names}")
 
 
 @dataclass(frozen=True)
@@ -139,8 +145,7 @@ def run_online(conn: psycopg.Connection[Any], name: str, migration: Online, opti
         recorded = steps_done(conn, name)
         for index, step in enumerate(migration.steps):
             swap = index == len(migration.steps) - 1
-            done, rows, _ = recorded.get(step.name, (False, 0, None))
-            if done:
+            if recorded.get(step.name, (False, 0, None))[0]:
                 progress(f"{name}: {step.name} done earlier")
                 continue
             if swap and not options.swap:
