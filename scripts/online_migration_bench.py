@@ -48,13 +48,62 @@ def timed_filter(url: str, pit: str, day: dt.datetime, repeat: int = 7) -> tuple
     return statistics.median(walls), max(walls), found
 
 
+def catch_up(rounds: int, per_hour: int) -> int:
+    """Forwarding catch-up of one station store into a floor of 0013 and one of 0014, alternately."""
+    import tempfile
+
+    from floor_bench import station_store
+
+    from dealer_assist.floor.edges import cached_edges
+    from dealer_assist.floor.forward import Forwarder
+
+    server = Server(shared_buffers="128MB")
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            store = Path(tmp) / "station.db"
+            station_store(store, "BJ-01", "PIT-1", rounds, per_hour)
+            for game in ("ace_race", "lucky8", "star_elements", "dueling8s", "electronic"):
+                cached_edges(game, 6)
+            full = (schema.MIGRATIONS, schema.KNOWN)
+            rates: dict[str, list[float]] = {"0013": [], "0014": []}
+            for run in range(3):
+                for version in ("0013", "0014"):
+                    dbname = server.create_database(f"catchup{version}x{run}")
+                    admin = server.url(dbname)
+                    if version == "0013":
+                        schema.MIGRATIONS = full[0][:13]
+                        schema.KNOWN = frozenset(name for name, _ in schema.MIGRATIONS)
+                    init_floor(admin)
+                    with psycopg.connect(admin, autocommit=True) as conn:
+                        conn.execute("SELECT floor.add_month('rounds', %s::date)", (START,))
+                    url = server.url(dbname, user=add_station(admin, "BJ-01", "PIT-1").role)
+                    schema.MIGRATIONS, schema.KNOWN = full
+                    with Forwarder(store, url) as forwarder:
+                        began = time.perf_counter()
+                        done = forwarder.forward()
+                        rates[version].append(done.rounds / (time.perf_counter() - began))
+                    server.drop_database(dbname)
+            for version, got in rates.items():
+                print(f"catch-up of {rounds:,} rounds into a floor of {version}: "
+                      + ", ".join(f"{r:,.0f}" for r in got) + f" rounds/s (median {statistics.median(got):,.0f}); "
+                      f"{load()}", flush=True)
+    finally:
+        server.stop()
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--tables", type=int, default=10)
     parser.add_argument("--days", type=int, default=7)
     parser.add_argument("--per-hour", type=int, default=60)
     parser.add_argument("--batch", type=int, default=1000)
+    parser.add_argument("--catch-up", type=int, default=0, metavar="N",
+                        help="also forward a real station store of N rounds into a floor of 0013 and one of 0014 "
+                             "(the cost of the trigger that fills each round's reach), then stop")
     args = parser.parse_args()
+    if args.catch_up:
+        return catch_up(args.catch_up, args.per_hour)
     per_table = args.days * 24 * args.per_hour
     print(f"online migration bench: {args.tables} tables x {args.days} days x 24 h x {args.per_hour}/h = "
           f"{per_table * args.tables:,} rounds", flush=True)
