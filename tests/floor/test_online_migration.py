@@ -364,3 +364,38 @@ def test_an_index_step_builds_each_partitions_index_and_rebuilds_one_left_invali
     with psycopg.connect(admin) as conn:
         assert run_online(conn, "0900_index_test", migration, OnlineOptions(), again.append)
     assert again == ["0900_index_test: index done earlier", "0900_index_test: swap done earlier"]
+
+
+def test_a_forwarder_queued_behind_a_waiting_create_waits_no_longer_than_its_lock_timeout(
+        pg_server: Server, floor_db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worst case for a station: the create step (ALTER TABLE, ACCESS EXCLUSIVE) waits behind
+    a long reader of the rounds, and a forwarder's pass queues behind the waiting create. The
+    create gives up at its lock timeout, and the pass goes through then."""
+    db = tmp_path / "BJ-07.db"
+    admin, station = floor_at_0013(pg_server, floor_db, monkeypatch)
+    record(db, 5, 0)
+    assert forward_all(db, station) == 5
+    review = pg_server.url(floor_db, user=review_role(floor_db))
+    waiting = ("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+               "AND query LIKE 'ALTER TABLE floor.rounds ADD COLUMN reach%%'")
+    with psycopg.connect(review) as reader:
+        assert reader.execute("SELECT count(*) FROM floor.rounds").fetchone() == (5,)  # a report, left open
+        run = upgrade(admin, "--lock-timeout", "1", "--attempts", "2")
+        while query(admin, waiting) != [(1,)]:
+            assert run.poll() is None, run.communicate()
+            time.sleep(0.02)
+        record(db, 1, 3)
+        began = time.monotonic()
+        assert forward_all(db, station) == 1  # queued behind the create, then through
+        waited = time.monotonic() - began
+        out, err = run.communicate(timeout=60)
+        print(f"\na forwarder's pass queued behind the waiting create took {1000 * waited:.0f} ms "
+              "(the create's lock timeout: 1000 ms)")
+        assert run.returncode == 2 and "0014_round_reach: create gave up" in err, out + err
+        assert query(admin, "SELECT count(*) FROM pg_attribute WHERE attrelid = 'floor.rounds'::regclass "
+                            "AND attname = 'reach'") == [(0,)]  # nothing of it done
+        reader.rollback()
+    done = cli("floor", "upgrade", "--url", admin)
+    assert done.returncode == 0 and "applied 0014_round_reach" in done.stdout, done.stdout + done.stderr
+    assert query(admin, "SELECT reach FROM floor.rounds ORDER BY round_id") == [
+        (Decimal(n),) for n in (25, 40, 0, 50, 150, 50)]
