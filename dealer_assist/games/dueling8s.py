@@ -12,8 +12,11 @@ from dealer_assist.games.sidebets import BONUS678_SPEC, PLUS21_SPEC, SUPERB8_SPE
 DUELING8S_CLAUSES: Final = derive_table(
     COMMON_TABLE,
     **{
+        "round_of_play": "1.1.9",
         "permanent_eight": "3.14",
         "decide_after_cards": "3.15",
+        "options": "3.15",  # stand, hit, split, surrender or double (no insurance)
+        "side_bets": "3.16",
         "side_needs_main": "3.16.4",
         "side_priority": "3.17",
         "side_slots": "3.18.1",
