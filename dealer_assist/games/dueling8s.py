@@ -51,7 +51,10 @@ DUELING8S_CLAUSES: Final = derive_table(
         "double.controller_first": "3.26.6",
         "double.amount": "1.1.3",
         "even_money": None,
-        "insurance": None,
+        "insurance": None,  # nor any of its sub-rules (3.27 is Stand in Dueling 8's)
+        **{c: None for c in ("insurance.offer", "insurance.before_subsequent", "insurance.declined",
+                             "insurance.same_area", "insurance.nearest_area", "insurance.lowest_total",
+                             "insurance.equivalent", "insurance.no_wager")},
         "stand": "3.27",
         "hit": "3.28",
         "twenty_one_stops": "3.29",

@@ -174,3 +174,11 @@ def test_a_correction_of_an_event_that_does_not_exist_is_malformed_input(game: s
     _refused(_round(doc), bad, EventFormatError)
     doc["events"].append(bad)
     assert refusal(doc) == "event 3 (correction): there is no event 40 yet"
+
+
+def test_dueling8s_insurance_is_not_among_its_options() -> None:
+    # dueling-8s.txt line 72, 3.15: stand, take cards, split, surrender or double: no
+    # insurance (its 3.27 is Stand, so no insurance sub-rule may be cited there)
+    rnd = _round(table("dueling8s", wager("a", 2, 20), NMB, *cards("8C")))
+    refused = _refused(rnd, decide("insurance", 2))
+    assert (refused.message, refused.clause) == ("Dueling 8's 21+ has no insurance", "3.15")
