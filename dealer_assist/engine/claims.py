@@ -41,7 +41,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from decimal import Decimal
 
-from dealer_assist.base.errors import EventFormatError
 from dealer_assist.base.money import ZERO
 from dealer_assist.engine.events import Claim, Claimant
 from dealer_assist.engine.outcome import ClaimDecision
@@ -60,7 +59,8 @@ def resolve_claim(rnd: ClaimsPort, ev: Claim) -> None:
         raise rnd.st.refuse(f"area {ev.area} is not on this layout of {rnd.st.config.areas} areas", "layout")
     names = [c.player for c in ev.claimants]
     if len(set(names)) != len(names):
-        raise EventFormatError("claim: a claim lists each claimant once")
+        # 3.17.2 (3.18.2 in Dueling 8's) ranks the players who wish to take the slot: each has one place
+        raise rnd.st.refuse("a claim lists each claimant once", "claim")
     if ev.bet == "insurance":
         _insurance_claim(rnd, ev)
     else:

@@ -182,3 +182,18 @@ def test_dueling8s_insurance_is_not_among_its_options() -> None:
     rnd = _round(table("dueling8s", wager("a", 2, 20), NMB, *cards("8C")))
     refused = _refused(rnd, decide("insurance", 2))
     assert (refused.message, refused.clause) == ("Dueling 8's 21+ has no insurance", "3.15")
+
+
+# "If more than one Player wishes to take another Player's ... wager, preference shall be given
+# to:" -- each claimant has one place in that order: 3.17.2 (ace-race.txt 89, lucky-8.txt 90,
+# star-elements.txt 82), 3.18.2 in Dueling 8's (dueling-8s.txt 82)
+CLAIM = {"ace_race": "3.17.2", "lucky8": "3.17.2", "star_elements": "3.17.2", "dueling8s": "3.18.2"}
+
+
+@pytest.mark.parametrize("game", TABLE_GAMES)
+def test_a_claim_naming_a_player_twice_cites_the_claims_order(game: str) -> None:
+    side = {"dueling8s": "tie18", "lucky8": "lucky8", "ace_race": "ace_race", "star_elements": "pair"}[game]
+    claim = {"type": "claim", "bet": side, "area": 1,
+             "claimants": [{"player": "b", "amount": 5}, {"player": "b", "amount": 5}]}
+    refused = _refused(_betting(game), claim)
+    assert (refused.message, refused.clause) == ("a claim lists each claimant once", CLAIM[game])
