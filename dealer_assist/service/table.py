@@ -324,6 +324,7 @@ class TableService:
         else:
             self._continue_shoe()
             self._restore_last_round()
+            self._restore_overrides()  # made while the next round's bets are open
         self._restore_in_flight()
         self._restore_gaps()
         self._restore_recall()
@@ -509,10 +510,21 @@ class TableService:
             self._write_anchor()
 
     def _restore_overrides(self) -> None:
-        """The supervisors' terminal overrides of the open round (3.17), from their audit
-        entries: a restart mid-round leaves the dealer entering the seats overridden before it."""
+        """The supervisors' terminal overrides (3.17) of the round on the table, from their
+        audit entries: a restart leaves the dealer entering the seats overridden before it. An
+        override is for the round it was made in until that round ends (op next_round clears
+        them): with the round open, its own entries and those made while its bets were open,
+        before it had an id (``after_round``: the round before it); between rounds (bets
+        open, no round id yet), those made since the last round, none of an ended round."""
         self.overrides = {}
-        for entry in self.store.audit_entries(round_id=self.round_id, kind=OVERRIDE_KIND):
+        if self.round_id is not None:
+            entries = self.store.audit_entries(round_id=self.round_id, kind=OVERRIDE_KIND)
+            before = self.store.latest_round_id(before=self.round_id)
+        else:
+            entries, before = [], self.store.latest_round_id()
+        early = [e for e in self.store.audit_entries(kind=OVERRIDE_KIND)
+                 if e.round_id is None and "after_round" in e.detail and e.detail["after_round"] == before]
+        for entry in sorted([*early, *entries], key=lambda e: e.id):
             seat = entry.detail.get("seat")
             if isinstance(seat, str) and seat not in self.overrides:
                 self.overrides[seat] = entry.actor.removeprefix("supervisor:")
@@ -1898,8 +1910,10 @@ class TableService:
         """A supervisor's override of `seat`'s Player Terminal that cannot be used (a broken
         screen): with a supervisor's PIN (`pin`) or approval (`override`), audited
         `terminal_override`; the dealer then enters that seat's decisions until the round ends
-        (otherwise refused naming 3.17). Refused for a seat with no terminal paired, and for one
-        whose terminal went down after its wager was accepted (the default decision, 5.9.1)."""
+        (otherwise refused naming 3.17); made while the bets are open, for the round they open;
+        kept over a restart until that round ends. Refused for a seat with no terminal paired,
+        and for one whose terminal went down after its wager was accepted (the default
+        decision, 5.9.1)."""
         seat = str(args.get("seat", ""))
         paired = self.paired_seats()
         if not self.session.round.rules.shared_hand:
@@ -1916,9 +1930,11 @@ class TableService:
             raise refused(f"seat {seat}'s terminal went down after its wager was accepted: the default "
                           f"decision applies ({clause})", clause)
         approval, user = self._approval(client, args, "override", self.round_id)
-        self.store.add_audit(OVERRIDE_KIND, actor=f"supervisor:{user}", round_id=self.round_id,
-                             detail={"seat": seat, "approval": approval, "dealer": client.dealer,
-                                     "rule": self.session.round.rules.clause("decision_time")})
+        detail: dict[str, Any] = {"seat": seat, "approval": approval, "dealer": client.dealer,
+                                  "rule": self.session.round.rules.clause("decision_time")}
+        if self.round_id is None:  # bets open, no round id yet: for the round after the last one
+            detail["after_round"] = self.store.latest_round_id()
+        self.store.add_audit(OVERRIDE_KIND, actor=f"supervisor:{user}", round_id=self.round_id, detail=detail)
         self.overrides[seat] = user
         self.log.warning("significant event: supervisor %s overrode seat %s's terminal: the dealer enters its "
                          "decisions this round", user, seat)

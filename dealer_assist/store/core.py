@@ -538,6 +538,13 @@ class Store:
             ids = log.latest_round_ids(conn, self.table)
             return log.open_round(conn, ids[0]) if ids else None
 
+    def latest_round_id(self, *, before: int | None = None) -> int | None:
+        """The id of this table's latest live round, ended or not (None: it has none), or of
+        its latest before round ``before``."""
+        with self._read() as conn:
+            ids = log.latest_round_ids(conn, self.table, before=before)
+            return ids[0] if ids else None
+
     def open_rounds(self) -> list[OpenRound]:
         """Every live round of this table that has not ended, oldest first."""
         with self._read() as conn:

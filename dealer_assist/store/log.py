@@ -170,11 +170,14 @@ def open_round_ids(conn: sqlite3.Connection, table: str, *, latest_only: bool = 
     return [int(r[0]) for r in conn.execute(sql, (DEFAULT_TABLE, table))]
 
 
-def latest_round_ids(conn: sqlite3.Connection, table: str) -> list[int]:
-    """The id of ``table``'s latest live round (a list of one, or empty)."""
+def latest_round_ids(conn: sqlite3.Connection, table: str, *, before: int | None = None) -> list[int]:
+    """The id of ``table``'s latest live round, or of its latest before round ``before`` (a
+    list of one, or empty)."""
     sql = ("SELECT r.id FROM rounds r LEFT JOIN sessions s ON s.id = r.session_id "
-           "WHERE r.source = 'live' AND coalesce(s.table_name, ?) = ? ORDER BY r.id DESC LIMIT 1")
-    return [int(r[0]) for r in conn.execute(sql, (DEFAULT_TABLE, table))]
+           "WHERE r.source = 'live' AND coalesce(s.table_name, ?) = ? "
+           + ("" if before is None else "AND r.id < ? ") + "ORDER BY r.id DESC LIMIT 1")
+    params: tuple[Any, ...] = (DEFAULT_TABLE, table) + (() if before is None else (before,))
+    return [int(r[0]) for r in conn.execute(sql, params)]
 
 
 def open_round(conn: sqlite3.Connection, round_id: int) -> OpenRound:

@@ -15,8 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from dealer_assist.service.client import ServiceError
+from dealer_assist.service.client import ServiceClient, ServiceError
+from hardware.simulator import HEARTBEAT_S
 from tests.service.conftest import wait_connected
+from tests.service.test_paired_seats import quiet
 from tests.service.test_terminal_play import electronic, of_type, unchanged, until  # noqa: F401 (a fixture)
 from tests.service.test_terminals import SUE, TerminalStation, paired
 
@@ -167,3 +169,108 @@ def test_an_override_survives_a_restart_of_the_service_mid_round(
     assert table.running is not None
     assert len(table.running.store.audit_entries(kind="terminal_override")) == 1  # restored, not audited again
     assert screen.request("next_round")["overrides"] == {}  # for that round only
+
+
+def restart(table: TerminalStation) -> ServiceClient:
+    """The service stopped and started again on the same SQLite file (the shoe's heartbeat
+    paused meanwhile, ``quiet``); a dealer's screen on it."""
+    quiet(table)
+    table.stop()
+    table.start()
+    wait_connected(table)
+    table.sim.heartbeat_s = HEARTBEAT_S
+    return table.dealer()
+
+
+def test_an_override_made_while_the_bets_are_open_survives_a_restart_until_its_round_ends(
+        electronic: Callable[..., TerminalStation], tmp_path: Path) -> None:  # noqa: F811 (the fixture)
+    # The supervisor overrides t1's terminal before the round has an id (bets open, no round on
+    # the table yet), then the service restarts twice: with the bets open (the override is
+    # still there: the round it is for has not begun) and after that round ended (it is gone).
+    # Cards: Player 10S, Dealer 9H, Player 6D (3.7): hard 16 against 9. The dealer enters t1's
+    # decisions: hit 4C -> 20, stand; t3 stands on 16; the dealer's 8C makes 17 and stands
+    # (3.19). t1: 20 beats 17, +10 (4.5.2); t3: 16 under 17, -10 (4.6.1).
+    table = electronic("10S 9H 6D 4C 8C", decision_seconds=120)
+    screen = table.dealer()
+    paired(table, "t1", tmp_path / "t1").close()  # its screen cannot be used: the terminal is off
+    state = screen.request("terminal_override", seat="t1", pin=SUE)
+    assert (state["round_id"], state["betting"], state["overrides"]) == (None, True, {"t1": "sue"})
+    assert table.running is not None
+    (entry,) = table.running.store.audit_entries(kind="terminal_override")
+    assert entry.round_id is None and entry.detail["after_round"] is None  # no round before it
+
+    screen = restart(table)
+    state = screen.request("state")
+    assert (state["round_id"], state["betting"]) == (None, True)
+    assert state["overrides"] == {"t1": "sue"}  # lost before: _restore_overrides read the open round only
+    screen.request("wager", player="t1", bet="main", amount=10)  # from t1's credits (1.1.10)
+    screen.request("wager", player="t3", bet="main", amount=10)
+    round_id = screen.request("no_more_bets")["round_id"]
+    table.deal(screen, 3)
+    screen.request("decide", player="t1", action="hit")  # refused (3.17) had the override been lost
+    table.deal(screen, 1)  # 4C: 10 + 6 + 4 = 20
+    screen.request("decide", player="t1", action="stand")
+    screen.request("decide", player="t3", action="stand")
+    table.deal(screen, 1)  # the dealer's 8C: 17
+    state = until(screen, lambda s: s["concluded"])
+    nets = {s["player"]: (s["result"], s["net"], s["rule"]) for s in state["output"]["settlements"]}
+    assert nets == {"t1": ("win", 10, "4.5.2"), "t3": ("lose", -10, "4.6.1")}
+    assert state["round_id"] == round_id and state["overrides"] == {"t1": "sue"}  # until next_round
+
+    screen = restart(table)  # the round ended (on record) before the dealer confirmed it
+    state = screen.request("state")
+    assert (state["round_id"], state["betting"], state["overrides"]) == (None, True, {})
+    assert table.running is not None
+    assert len(table.running.store.audit_entries(kind="terminal_override")) == 1
+
+
+def test_an_override_from_the_bets_restored_mid_round_and_dropped_after_the_round(
+        electronic: Callable[..., TerminalStation], tmp_path: Path) -> None:  # noqa: F811 (the fixture)
+    # Round 1 (no override): Player 10S, Dealer 9H, Player 6D: hard 16; t3 stands; the dealer's
+    # 8C: 17 (3.19); t3 -10 (4.6.1). Round 2: the supervisor overrides t1's terminal while
+    # its bets are open (audited with no round id, after round 1); the round begins, then the
+    # service restarts mid-round. Cards: Player 5S, Dealer 7H, Player 5D: hard 10 against 7.
+    # The dealer enters t1's hit: 9C -> 19, stand; t3 stands on 10; the dealer's 10D makes 17,
+    # stands. t1: 19 beats 17, +10 (4.5.2); t3: 10 under 17, -10 (4.6.1). After round 2 the
+    # override is gone, also after a further restart.
+    table = electronic("10S 9H 6D 8C 5S 7H 5D 9C 10D", decision_seconds=120)
+    screen = table.dealer()
+    paired(table, "t1", tmp_path / "t1").close()
+    screen.request("wager", player="t3", bet="main", amount=10)
+    first = screen.request("no_more_bets")["round_id"]
+    table.deal(screen, 3)
+    screen.request("decide", player="t3", action="stand")
+    table.deal(screen, 1)
+    state = until(screen, lambda s: s["concluded"])
+    assert [(s["player"], s["net"]) for s in state["output"]["settlements"]] == [("t3", -10)]
+    assert screen.request("next_round")["overrides"] == {}
+
+    state = screen.request("terminal_override", seat="t1", pin=SUE)
+    assert (state["round_id"], state["overrides"]) == (None, {"t1": "sue"})
+    screen.request("wager", player="t1", bet="main", amount=10)
+    screen.request("wager", player="t3", bet="main", amount=10)
+    second = screen.request("no_more_bets")["round_id"]
+    assert second is not None and second != first
+    table.deal(screen, 3)
+    assert table.running is not None
+    (entry,) = table.running.store.audit_entries(kind="terminal_override")
+    assert entry.round_id is None and entry.detail["after_round"] == first
+
+    screen = restart(table)
+    state = screen.request("state")
+    assert state["round_id"] == second and state["restored"] is True
+    assert state["overrides"] == {"t1": "sue"}  # the entry of its bets, before it had an id
+    screen.request("decide", player="t1", action="hit")  # refused (3.17) had the override been lost
+    table.deal(screen, 1)  # 9C: 5 + 5 + 9 = 19
+    screen.request("decide", player="t1", action="stand")
+    screen.request("decide", player="t3", action="stand")
+    table.deal(screen, 1)  # the dealer's 10D: 17
+    state = until(screen, lambda s: s["concluded"])
+    nets = {s["player"]: (s["result"], s["net"], s["rule"]) for s in state["output"]["settlements"]}
+    assert nets == {"t1": ("win", 10, "4.5.2"), "t3": ("lose", -10, "4.6.1")}
+    assert screen.request("next_round")["overrides"] == {}
+
+    screen = restart(table)  # between rounds again: the override was round 2's, which ended
+    state = screen.request("state")
+    assert (state["round_id"], state["betting"], state["overrides"]) == (None, True, {})
+
