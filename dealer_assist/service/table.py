@@ -901,15 +901,28 @@ class TableService:
     def _set_clocks(self) -> None:
         """After each change (under the table's lock): the pending seats' clocks of the table's
         ``decision_seconds`` (3.17); a seat whose terminal placed its wager and then dropped,
-        none at all (5.9.1)."""
+        none at all (5.9.1), unless a supervisor overrode that terminal before (``_default_at_once``)."""
         self.pending_seats = self._decisions_pending()  # kept until the next change (op seat reads it)
         self.clock.set({seat: key for seat, (key, _) in self.pending_seats.items()}, self.setup.decision_seconds,
-                       self._down())
+                       self._default_at_once())
 
     def _down(self) -> set[str]:
         """The seats whose wager was accepted at their terminal and whose terminal is down now
         (5.9.1); a seat whose wager the dealer's screen placed is decided there, on its clock."""
         return self.interrupted & self.slip_by_terminal
+
+    def _default_at_once(self) -> set[str]:
+        """The seats 5.9.1 plays by the default decision at once: down after their wager was
+        accepted at their terminal, and not overridden. Our reading (docs/station.md, "A
+        terminal that drops"): 5.9 is about the Player Terminals a technical interruption
+        affects, and 5.9.1 applies the default decision "in accordance with Rule 3.18", the
+        rule for a hand on which no selection is made (3.9: made on the Player Terminal).
+        Once a supervisor overrode a terminal that cannot be used, its player's decisions are
+        entered by the dealer, not made on that terminal (3.17 read with 6.1, 6.2), so its
+        drop afterwards interrupts none of them: the seat keeps its decision time and 3.18
+        applies only if none is entered in it. A drop before any override is 5.9.1's (the
+        default decision applies; op terminal_override is then refused, nothing decided twice)."""
+        return self._down() - set(self.overrides)
 
     def decision_time_out(self, seat: str, key: Any) -> None:
         """A seat's decision time ran out (the clock's thread): its ``timeout`` recorded, once,
@@ -917,7 +930,7 @@ class TableService:
         with self.lock:
             if self.refused or self.store_error or self._decisions_pending().get(seat, (None,))[0] != key:
                 return
-            dropped = seat in self._down()
+            dropped = seat in self._default_at_once()
             try:
                 self._record(self.session.apply(Timeout(seat)), CLOCK_ACTOR)
                 if dropped:  # 5.9.1: bets closed, its wager accepted: the default decision (3.18)
@@ -1911,9 +1924,10 @@ class TableService:
         screen): with a supervisor's PIN (`pin`) or approval (`override`), audited
         `terminal_override`; the dealer then enters that seat's decisions until the round ends
         (otherwise refused naming 3.17); made while the bets are open, for the round they open;
-        kept over a restart until that round ends. Refused for a seat with no terminal paired,
-        and for one whose terminal went down after its wager was accepted (the default
-        decision, 5.9.1)."""
+        kept over a restart until that round ends. Its terminal dropping afterwards changes
+        nothing: the dealer goes on entering them in the seat's decision time (3.17, 3.18; not
+        5.9.1). Refused for a seat with no terminal paired, and for one whose terminal went
+        down after its wager was accepted (the default decision, 5.9.1)."""
         seat = str(args.get("seat", ""))
         paired = self.paired_seats()
         if not self.session.round.rules.shared_hand:

@@ -274,3 +274,50 @@ def test_an_override_from_the_bets_restored_mid_round_and_dropped_after_the_roun
     state = screen.request("state")
     assert (state["round_id"], state["betting"], state["overrides"]) == (None, True, {})
 
+
+def test_an_overridden_terminal_that_drops_is_decided_by_the_dealer_not_by_5_9_1(
+        electronic: Callable[..., TerminalStation], tmp_path: Path) -> None:  # noqa: F811 (the fixture)
+    # 5.9.1 against an override (the reading: TableService._default_at_once, docs/station.md).
+    # t1 and t2 wager 10 at their terminals; the bets close on them (their wagers accepted).
+    # The supervisor overrides t1's terminal (its screen broken); then both terminals drop.
+    # Cards: Player 10S, Dealer 9H, Player 2D (3.7): hard 12 against 9.
+    # t2, not overridden: 5.9.1, the default decision at once: hard 12 reached, it stands
+    # (3.18.1). t1, overridden: its decisions are the dealer's, not its terminal's, so its
+    # drop is no 5.9.1: it keeps its decision time (3.17), also over a restart, and the dealer
+    # enters hit: 8C -> 20, stand. Dealer 9H 8D = 17 stands (3.19).
+    # t1: 20 beats 17, +10 (4.5.2); t2: 12 under 17, -10 (4.6.1).
+    table = electronic("10S 9H 2D 8C 8D", decision_seconds=120)
+    screen = table.dealer()
+    t1, t2 = paired(table, "t1", tmp_path / "t1"), paired(table, "t2", tmp_path / "t2")
+    t1.request("wager", bet="main", amount=10)
+    t2.request("wager", bet="main", amount=10)
+    round_id = screen.request("no_more_bets")["round_id"]
+    assert screen.request("terminal_override", seat="t1", pin=SUE)["overrides"] == {"t1": "sue"}
+    t1.close()
+    t2.close()
+    until(screen, lambda s: s["linked"] == [])
+    table.deal(screen, 3)
+    state = until(screen, lambda s: of_type(s, "timeout") != [])
+    assert of_type(state, "timeout") == [{"type": "timeout", "player": "t2"}]  # 5.9.1, t2 only
+    assert 0 < state["clocks"]["t1"] <= 120  # t1's decision time counts (3.17)
+
+    screen = restart(table)  # t1 down and overridden, both on record: still the dealer's
+    state = screen.request("state")
+    assert state["round_id"] == round_id and state["overrides"] == {"t1": "sue"}
+    assert 0 < until(screen, lambda s: "t1" in s["clocks"])["clocks"]["t1"] <= 120
+    screen.request("decide", player="t1", action="hit")  # refused had 5.9.1 played t1 (3.18)
+    table.deal(screen, 1)  # 8C: 10 + 2 + 8 = 20
+    screen.request("decide", player="t1", action="stand")
+    table.deal(screen, 1)  # the dealer's 8D: 17
+    state = until(screen, lambda s: s["concluded"])
+    nets = {s["player"]: (s["result"], s["net"], s["rule"]) for s in state["output"]["settlements"]}
+    assert nets == {"t1": ("win", 10, "4.5.2"), "t2": ("lose", -10, "4.6.1")}
+    assert of_type(state, "timeout") == [{"type": "timeout", "player": "t2"}]
+    assert of_type(state, "decision") == [{"type": "decision", "player": "t1", "action": "hit"},
+                                          {"type": "decision", "player": "t1", "action": "stand"}]
+    assert table.running is not None
+    store = table.running.store
+    downs = [a.detail["seat"] for a in store.audit_entries(round_id=round_id, kind="terminal_down")]
+    assert sorted(downs) == ["t1", "t2"]  # both drops on record: the link's state
+    interrupted = store.audit_entries(kind="terminal_interrupted")
+    assert [(a.detail["seat"], a.detail["rule"]) for a in interrupted] == [("t2", "5.9.1")]
