@@ -8,7 +8,8 @@ rounds: every terminal wagers 10, the bets close, the initial deal, then the ter
 stand one after another. For each decision, the time from the deciding terminal sending
 `decide` to (a) each terminal holding a `seat` view of that version or newer (told by its
 `changed` notification, then asking; its own connection, over TLS) and (b) the dealer's
-screen receiving the `round` notification of it.
+screen receiving the `round` notification of it. Each seat buys 1000 of credits first (its
+wagers are taken from its meter, 1.1.10).
 
     PYTHONPATH=$PWD python scripts/terminal_decision_latency.py [--terminals 24] [--rounds 5]
 """
@@ -121,6 +122,8 @@ def main() -> int:
             pair("127.0.0.1", port, code, tmp / seat)
             actors[seat] = TerminalConnection("127.0.0.1", port, tmp / seat)
             listeners.append(Listener(TerminalConnection("127.0.0.1", port, tmp / seat)))
+            # 1.1.10: a terminal wagers from the credits bought at it (a supervisor's PIN)
+            c.request("buy_in", seat=seat, amount=1000, pin=SUE)
         while not c.request("state")["shoe"].get("connected"):
             time.sleep(0.05)
         decisions: list[tuple[int, int]] = []  # (version, ns sent)
