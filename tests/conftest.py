@@ -101,7 +101,7 @@ def pytest_runtest_call(item: pytest.Item) -> Any:
 
 @pytest.fixture(autouse=True)
 def _one_worker_per_xdist_group(request: pytest.FixtureRequest) -> Any:
-    """A test of an ``xdist_group`` (the machine's accounts: tests/service/test_unprivileged.py,
+    """A test of the ``xdist_group`` of the machine's accounts (tests/service/test_unprivileged.py,
     tests/station_day) holds that group's lock file while it runs: if two workers ever run the
     group at once (pytest 9.2 with xdist 3.8 silently did, pytest-xdist#1386) the second fails
     saying so, instead of the two deleting each other's accounts."""
@@ -109,10 +109,10 @@ def _one_worker_per_xdist_group(request: pytest.FixtureRequest) -> Any:
     import tempfile
 
     mark = request.node.get_closest_marker("xdist_group")
-    if mark is None:
+    name = "" if mark is None else str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+    if name != "machine-accounts":  # other groups only share a worker's caches (tests/odds)
         yield
         return
-    name = str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
     path = os.path.join(tempfile.gettempdir(), f"dealer-assist-tests-{name}.lock")
     with open(path, "a", encoding="utf-8") as lock:
         try:

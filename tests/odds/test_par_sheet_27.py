@@ -29,7 +29,15 @@ from dealer_assist.odds.sheet import (
 from dealer_assist.odds.strategy import Chart
 from dealer_assist.odds.tie18 import dealer_eighteens, tie18_exact
 
-ALL = [(g, n) for g, r in GAMES.items() for n in range(r.deck_range[0], r.deck_range[1] + 1)]
+
+
+def _case(game: str, decks: int) -> object:
+    """One game at one deck count, in one worker: its analysis (seconds; cached per process by
+    dealer_assist.odds.sheet) is worked out once for both tests below, not once in each worker."""
+    return pytest.param(game, decks, marks=pytest.mark.xdist_group(f"odds-{game}-{decks}"))
+
+
+ALL = [_case(g, n) for g, r in GAMES.items() for n in range(r.deck_range[0], r.deck_range[1] + 1)]
 
 
 @pytest.mark.parametrize(("game", "decks"), ALL)
@@ -43,7 +51,7 @@ def test_chart_returns_no_more_than_the_optimal_play(game: str, decks: int) -> N
 
 
 # The usual deck count and 1, 2, 6, 8 decks where 2.1 of the game allows them.
-DISTRIBUTION_CASES = [(g, n) for g, r in GAMES.items() for n in sorted({1, 2, 6, 8, usual_decks(g)})
+DISTRIBUTION_CASES = [_case(g, n) for g, r in GAMES.items() for n in sorted({1, 2, 6, 8, usual_decks(g)})
                       if r.deck_range[0] <= n <= r.deck_range[1]]
 
 
