@@ -1932,7 +1932,9 @@ class TableService:
         screen): with a supervisor's PIN (`pin`) or approval (`override`), audited
         `terminal_override`; the dealer then enters that seat's decisions until the round ends
         (otherwise refused naming 3.17); made while the bets are open, for the round they open;
-        kept over a restart until that round ends. Its terminal dropping afterwards changes
+        kept over a restart until that round ends. Meanwhile that terminal's own `wager`,
+        `withdraw` and `decide` are refused naming 3.17 (one source of the seat's decisions; its
+        view's `override` names the supervisor). Its terminal dropping afterwards changes
         nothing: the dealer goes on entering them in the seat's decision time (3.17, 3.18; not
         5.9.1). Refused for a seat with no terminal paired, and for one whose terminal went
         down after its wager was accepted (the default decision, 5.9.1)."""

@@ -101,7 +101,8 @@ def test_the_window_follows_a_round_the_service_deals(qtbot: Any, table: Termina
     assert w.net.text() == "Net +5"
     assert w.hands.player.lines.text().splitlines() == ["Royal Match 21: LOSE \u22125  (3.6.2)",
                                                         "Main: WIN +10  (4.5.2)"]
-    assert w.history.text() == "#1  Main 10, Royal Match 21 5  \u00b7  dealer 9\u2665 8\u2663 (17)  \u00b7  net +5"
+    assert w.history.lines == ["#1  net +5  \u00b7  Main 10, Royal Match 21 5  \u00b7  dealer 9\u2665 8\u2663 (17)"]
+    assert w.history.text().startswith("#1  net +5  \u00b7  Main 10")  # the net first: kept when the line is cut
 
 
 def leaves(window: QWidget) -> list[QWidget]:

@@ -13,6 +13,7 @@ place bet, cash out (1.1.10), the round's net. Everything shown is the seat's vi
 
 from __future__ import annotations
 
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
@@ -20,6 +21,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFont, QResizeEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
+    QLabel,
     QMainWindow,
     QPushButton,
     QSizePolicy,
@@ -56,6 +58,33 @@ PAINTED_PAIRS: tuple[tuple[str, str, str], ...] = (
     ("#111111", "#ffe0b2", "a bet's spot (role place)"), ("#111111", "#ffe082", "a decision (role go)"),
     ("#ffffff", "#1565c0", "the chip held (role toggle, checked)"))
 HISTORY_SHOWN = 5
+
+
+class HistoryLines(QLabel):
+    """The last rounds, one line each, newest first, each cut with "…" to the width it is
+    given (a line never wraps: ``shown`` rounds always fit the height it asks for)."""
+
+    def __init__(self, shown: int) -> None:
+        super().__init__()
+        font = QFont(self.font())
+        font.setPixelSize(px(15))
+        self.setFont(font)
+        self.lines: list[str] = []  # the whole lines, before any is cut
+        self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.setFixedHeight(self.fontMetrics().lineSpacing() * shown + px(4))
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+
+    def show_lines(self, lines: list[str]) -> None:
+        self.lines = list(lines)
+        self._fit()
+
+    def _fit(self) -> None:
+        metrics, width = self.fontMetrics(), max(self.contentsRect().width(), 1)
+        self.setText("\n".join(metrics.elidedText(line, Qt.TextElideMode.ElideRight, width) for line in self.lines))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt name)
+        super().resizeEvent(event)
+        self._fit()
 
 
 class TerminalWindow(QMainWindow):
@@ -116,6 +145,7 @@ class TerminalWindow(QMainWindow):
         outer.addWidget(self.credits_notice)
         self.link_notice = sized_label(17)
         self.link_notice.setProperty("role", "refusal")
+        self.link_notice.setWordWrap(True)
         self.link_notice.setText(self.link_text)
         self.link_notice.setVisible(bool(self.link_text))
         outer.addWidget(self.link_notice)
@@ -139,12 +169,7 @@ class TerminalWindow(QMainWindow):
         self.history_title = sized_label(17, True)
         self.history_title.setText("Last rounds")
         right.addWidget(self.history_title)
-        self.history = sized_label(15)
-        self.history.setWordWrap(True)
-        self.history.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        self.history.setMinimumHeight(px(20) * HISTORY_SHOWN)
-        # the lines it has room for (newest first): its wrapped text never makes the window taller
-        self.history.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+        self.history = HistoryLines(HISTORY_SHOWN)  # a round a line, newest first
         right.addWidget(self.history)
         body.addLayout(right, 2)
         outer.addLayout(body, 1)
@@ -209,7 +234,8 @@ class TerminalWindow(QMainWindow):
         voucher = c.voucher
         if voucher is not None:
             self.voucher.setText(f"Voucher {voucher.get('validation')}  \u00b7  {money(voucher.get('amount', 0))}  "
-                                 f"\u00b7  seat {str(voucher.get('seat', '')).upper()}  \u00b7  {voucher.get('at', '')}")
+                                 f"\u00b7  seat {str(voucher.get('seat', '')).upper()}  \u00b7  "
+                                 f"{_when(voucher.get('at'))}")
         self.voucher.setVisible(voucher is not None)
         pending = c.pending
         override = c.override
@@ -234,22 +260,23 @@ class TerminalWindow(QMainWindow):
         self.place_button.setEnabled(betting and bool(c.building))
         nets = view.get("net") or {}
         self.net.setText(f"Net {signed(Decimal(str(nets[c.seat])))}" if c.seat in nets else "")
-        self.history.setText(self._history_text())
+        self.history.show_lines(self._history_lines())
         self._tick()
         if pending is not None and c.deadline is not None:
             self.countdown_timer.start()
         else:
             self.countdown_timer.stop()
 
-    def _history_text(self) -> str:
+    def _history_lines(self) -> list[str]:
+        """A round a line: its net first (what an elided line keeps), its wagers, the dealer's hand."""
         lines = []
         names = {str(b.get("bet")): str(b.get("name")) for b in self.controller.layout}
         for r in self.controller.history[:HISTORY_SHOWN]:
             wagers = ", ".join(f"{names.get(bet, bet)} {money(amount)}" for bet, amount in r.wagers) or "no wager"
             dealer = " ".join(card_label(card) for card in r.dealer)
-            lines.append(f"#{r.round_id}  {wagers}  \u00b7  dealer {dealer} ({r.dealer_total})  \u00b7  "
-                         f"net {signed(r.net)}")
-        return "\n".join(lines) if lines else "\u2014"
+            lines.append(f"#{r.round_id}  net {signed(r.net)}  \u00b7  {wagers}  \u00b7  "
+                         f"dealer {dealer} ({r.dealer_total})")
+        return lines or ["\u2014"]
 
     def _tick(self) -> None:
         self.hands.show_seconds(self.controller.seconds_left())
@@ -264,3 +291,11 @@ class TerminalWindow(QMainWindow):
         self.link_notice.setText(self.link_text)
         self.link_notice.setVisible(bool(self.link_text))
         self.refresh()  # no touch is taken while the station is away
+
+
+def _when(at: Any) -> str:
+    """A voucher's time (ISO UTC from the service) as a person reads it: 30 Nov 2026 06:09:17 UTC."""
+    try:
+        return datetime.fromisoformat(str(at).replace("Z", "+00:00")).strftime("%d %b %Y %H:%M:%S UTC")
+    except ValueError:
+        return str(at or "")
