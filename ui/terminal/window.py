@@ -227,7 +227,7 @@ class TerminalWindow(QMainWindow):
         self.meter.setText("Credits " + (money(meter) if meter is not None else "\u2014"))
         empty = bool(view) and not meter  # none bought (None) or all cashed out or played (0)
         self.credits_notice.setText("No credits on this terminal: ask an attendant to buy credits in "
-                                    "(a supervisor's PIN, here or at the dealer's screen, 1.1.10)" if empty else "")
+                                    "(a supervisor's PIN, here or at the dealer's screen)" if empty else "")
         self.credits_notice.setVisible(empty)
         linked = not self.link_text  # the station away: the last view stays, no touch is sent
         self.cash_out_button.setEnabled(linked and bool(view.get("may_cash_out")))  # as the service says (1.1.10)
