@@ -89,13 +89,15 @@ def _last(last: dict[str, Any] | None, seat: str) -> dict[str, Any] | None:
 def seat_view(state: TableState, seat: str, *, pending: dict[str, Any] | None = None,
               clock: dict[str, Any] | None = None, last: dict[str, Any] | None = None,
               meter: int | float | None = None, voucher: dict[str, Any] | None = None,
-              may_cash_out: bool = False) -> dict[str, Any]:
+              may_cash_out: bool = False, override: str | None = None) -> dict[str, Any]:
     """``seat``'s view of ``state``; ``pending``: its own decision the round waits on (the
     service works it out), ``clock``: that decision's time (``seconds_left``, ``deadline``),
     ``last``: the last round taken off the table (``round_id``, ``output``, ``events``);
     ``meter``: its credit meter now (None: it never bought credits, 1.1.10), ``voucher``: its
     last cash-out's voucher (``validation``, ``amount``, ``seat``, ``at``); ``may_cash_out``:
-    the service would take its ``cash_out`` now (credits on the meter, no wager in play)."""
+    the service would take its ``cash_out`` now (credits on the meter, no wager in play);
+    ``override``: the supervisor whose override of this terminal lets the dealer enter its
+    decisions and wagers this round (3.17), its own refused meanwhile; None: not overridden."""
     output = state["output"] or {}
     events = [e for e in (_own_event(ev, seat) for ev in state["events"]) if e is not None]
     own_hands = [p for p in output.get("players", []) if p.get("player") == seat]
@@ -122,5 +124,7 @@ def seat_view(state: TableState, seat: str, *, pending: dict[str, Any] | None = 
         "meter": meter,
         "voucher": voucher,
         "may_cash_out": may_cash_out,
+        # 3.17: overridden, the dealer decides for this seat this round (who, and the clause)
+        "override": None if override is None else {"supervisor": override, "rule": "3.17"},
         "chips": [c for c in (state.get("setup") or {}).get("chips", []) if isinstance(c, int)],
     }

@@ -708,7 +708,8 @@ class TableService:
                          clock=None if clock is None else {"seconds_left": clock.seconds_left(),
                                                            "deadline": clock.deadline},
                          meter=None if meter is None else to_json_number(meter) if meter else 0,
-                         voucher=self.vouchers.get(seat), may_cash_out=may_cash_out)
+                         voucher=self.vouchers.get(seat), may_cash_out=may_cash_out,
+                         override=self.overrides.get(seat))
 
     # ------------------------------------------------------------------ credit meters (1.1.10)
     def meter(self, seat: str, *, shown: bool = False) -> Decimal | None:
@@ -1595,8 +1596,10 @@ class TableService:
     def _terminal_input(self, client: Client, args: dict[str, Any], kind: str) -> None:
         """An input a player terminal gives for its own seat (1.1.10), as the dealer's screen
         sends it: ``player`` is the seat (filled in when missing); another seat, another
-        player's part (``followers``, ``claimants``) or a wager once the bets closed (3.2) are
-        refused before the engine sees them. Every refusal leaves the round as it was."""
+        player's part (``followers``, ``claimants``), a wager once the bets closed (3.2), and
+        any wager, withdrawal or decision while a supervisor's override of this terminal is in
+        force (3.17: the dealer enters them this round) are refused before the engine sees
+        them. Every refusal leaves the round as it was."""
         seat = str(client.seat)
         if not self.session.round.rules.shared_hand:
             raise refused("player terminals play Electronic Blackjack only: this table plays "
@@ -1608,6 +1611,11 @@ class TableService:
         others = sorted(k for k in ("followers", "claimants", "declined_by") if k in args)
         if others:
             raise refused(f"a terminal decides for its own seat only: not {', '.join(others)} (1.1.10)", "1.1.10")
+        if seat in self.overrides:
+            # 3.17 (6.1, 6.2): overridden, the seat's decisions and wagers this round are the
+            # dealer's, who enters them as the player says; one source of them, never two
+            raise refused(f"this terminal is overridden by supervisor {self.overrides[seat]} for this round: the "
+                          f"dealer enters seat {seat}'s decisions and wagers until the round ends (3.17)", "3.17")
         betting = self.session.betting
         if kind == "wager" and not betting:
             raise refused('the bets are closed: the terminals show "No more bets" (3.2); no wager may be '
@@ -1924,7 +1932,9 @@ class TableService:
         screen): with a supervisor's PIN (`pin`) or approval (`override`), audited
         `terminal_override`; the dealer then enters that seat's decisions until the round ends
         (otherwise refused naming 3.17); made while the bets are open, for the round they open;
-        kept over a restart until that round ends. Its terminal dropping afterwards changes
+        kept over a restart until that round ends. Meanwhile that terminal's own `wager`,
+        `withdraw` and `decide` are refused naming 3.17 (one source of the seat's decisions; its
+        view's `override` names the supervisor). Its terminal dropping afterwards changes
         nothing: the dealer goes on entering them in the seat's decision time (3.17, 3.18; not
         5.9.1). Refused for a seat with no terminal paired, and for one whose terminal went
         down after its wager was accepted (the default decision, 5.9.1)."""

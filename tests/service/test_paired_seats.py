@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from dealer_assist.service.client import ServiceClient, ServiceError
-from dealer_assist.service.terminal_client import TerminalConnection
+from dealer_assist.service.terminal_client import TerminalConnection, TerminalError
 from hardware.simulator import HEARTBEAT_S
 from tests.service.conftest import wait_connected
 from tests.service.test_terminal_play import (  # noqa: F401 (a fixture)
@@ -132,7 +132,8 @@ def test_an_overridden_terminals_wager_is_withdrawn_before_no_more_bets_and_a_po
         electronic: Callable[..., TerminalStation], tmp_path: Path) -> None:  # noqa: F811 (the fixture)
     # t1's terminal cannot be used: with a supervisor's override the dealer withdraws its 10
     # from the slip, as the terminal would before "No more bets" (5.4): its meter is 1000
-    # again. t1 wagers 20. After the deal a power failure: the round continues (5.9), t1's
+    # again. t1's player wagers 20 through the dealer (its terminal's own wager is refused
+    # while overridden, 3.17). After the deal a power failure: the round continues (5.9), t1's
     # accepted wager plays the default decision (5.9.1): no withdrawal; the dealer's answer
     # for it is that it stays (op power_stays).
     table = electronic("10S 9H 6D", decision_seconds=120)
@@ -144,7 +145,10 @@ def test_an_overridden_terminals_wager_is_withdrawn_before_no_more_bets_and_a_po
     state = screen.request("withdraw", player="t1")
     assert state["slip"] == [] and t1.request("seat")["meter"] == 1000
     refused(screen, "withdraw", "5.4", "nothing to withdraw: seat t1 has no wager on the slip", player="t1")
-    t1.request("wager", bet="main", amount=20)
+    with pytest.raises(TerminalError) as own:  # overridden: the dealer places t1's wagers this round (3.17)
+        t1.request("wager", bet="main", amount=20)
+    assert own.value.clause == "3.17" and screen.request("state")["slip"] == []
+    screen.request("wager", player="t1", bet="main", amount=20)  # as t1's player asks the dealer
     screen.request("no_more_bets")
     table.deal(screen, 3)
     state = screen.request("power_failure")

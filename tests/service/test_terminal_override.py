@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from dealer_assist.service.client import ServiceClient, ServiceError
+from dealer_assist.service.terminal_client import TerminalError
 from hardware.simulator import HEARTBEAT_S
 from tests.service.conftest import wait_connected
 from tests.service.test_paired_seats import quiet
@@ -321,3 +322,67 @@ def test_an_overridden_terminal_that_drops_is_decided_by_the_dealer_not_by_5_9_1
     assert sorted(downs) == ["t1", "t2"]  # both drops on record: the link's state
     interrupted = store.audit_entries(kind="terminal_interrupted")
     assert [(a.detail["seat"], a.detail["rule"]) for a in interrupted] == [("t2", "5.9.1")]
+
+
+def test_an_overridden_terminal_still_connected_is_refused_its_own_wagers_and_decisions(
+        electronic: Callable[..., TerminalStation], tmp_path: Path) -> None:  # noqa: F811 (the fixture)
+    # One source of a seat's decisions (3.9, 3.17): once a supervisor overrode t1's terminal
+    # for the round, the dealer enters t1's decisions and wagers; t1's terminal, still
+    # connected, is refused its own (naming 3.17), the round as it was, until the round ends.
+    # Cards: Player 10S, Dealer 9H, Player 6D (3.7): hard 16 against 9. t1 (main 10 placed at
+    # its terminal before the override) hits through the dealer: 4C -> 20, stands. t2 (its
+    # own terminal, main 10, not overridden) stands on 16 there. The dealer draws 8C: 17,
+    # stands (3.19). t1: 20 beats 17, +10 (4.5.2); t2: 16 loses to 17, -10. Meters: each
+    # bought 1000 (the fixture): t1 1000 + 10 = 1010, t2 1000 - 10 = 990.
+    table = electronic("10S 9H 6D 4C 8C", decision_seconds=120)
+    screen = table.dealer()
+    t1, t2 = paired(table, "t1", tmp_path / "t1"), paired(table, "t2", tmp_path / "t2")
+    t1.request("wager", bet="main", amount=10)
+    t2.request("wager", bet="main", amount=10)
+    state = screen.request("terminal_override", seat="t1", pin=SUE)  # while the bets are open
+    assert state["overrides"] == {"t1": "sue"}
+    view = t1.request("seat")
+    assert view["override"] == {"supervisor": "sue", "rule": "3.17"} and view["betting"] is True
+    assert t2.request("seat")["override"] is None
+
+    def refused_at_t1(op: str, **args: object) -> None:
+        before, meter = screen.request("state"), t1.request("seat")["meter"]
+        with pytest.raises(TerminalError) as refused:
+            t1.request(op, **args)
+        assert refused.value.code == "refused" and refused.value.clause == "3.17", refused.value.message
+        assert "overridden by supervisor sue" in refused.value.message
+        unchanged(screen, before)
+        assert t1.request("seat")["meter"] == meter
+
+    refused_at_t1("wager", bet="main", amount=10)  # no wager of its own while the dealer's (3.17)
+    refused_at_t1("withdraw")  # its wager on the slip stays: the dealer would withdraw it
+    assert screen.request("state")["slip"] == [{"type": "wager", "player": "t1", "bet": "main", "amount": 10},
+                                               {"type": "wager", "player": "t2", "bet": "main", "amount": 10}]
+    screen.request("no_more_bets")
+    table.deal(screen, 3)
+    assert until(screen, lambda s: set(s["clocks"]) == {"t1", "t2"})  # t1 keeps its decision time (3.17)
+    for action in ("hit", "stand", "double", "surrender"):
+        refused_at_t1("decide", action=action)
+    assert t1.request("seat")["next"]["pending"][0]["player"] == "t1"  # still awaited, now from the dealer
+    t2.request("decide", action="stand")  # t2's terminal decides for t2, as before
+    screen.request("decide", player="t1", action="hit")  # the dealer, as t1's player says
+    table.deal(screen, 1)  # 4C: 20
+    refused_at_t1("decide", action="stand")
+    screen.request("decide", player="t1", action="stand")
+    table.deal(screen, 1)  # the dealer's 8C: 17
+    state = until(screen, lambda s: s["concluded"])
+    assert of_type(state, "decision") == [{"type": "decision", "player": "t2", "action": "stand"},
+                                          {"type": "decision", "player": "t1", "action": "hit"},
+                                          {"type": "decision", "player": "t1", "action": "stand"}]
+    assert of_type(state, "timeout") == []
+    nets = {s["player"]: (s["result"], s["net"]) for s in state["output"]["settlements"]}
+    assert nets == {"t1": ("win", 10), "t2": ("lose", -10)}
+
+    # the round's end ends the override: t1's terminal wagers again
+    screen.request("next_round")
+    view = t1.request("seat")
+    assert view["override"] is None and view["meter"] == 1010 and t2.request("seat")["meter"] == 990
+    t1.request("wager", bet="main", amount=5)
+    assert screen.request("state")["slip"] == [{"type": "wager", "player": "t1", "bet": "main", "amount": 5}]
+    t1.close()
+    t2.close()

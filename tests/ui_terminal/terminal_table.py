@@ -1,7 +1,7 @@
 """A station service with its terminal endpoint on loopback (real TLS), an Electronic
 Blackjack table set up by a supervisor through a dealer's screen, and terminal t1 paired
 with `dealer-assist terminal --pair` (tests/service/test_terminals.py's set-up), t1 and t2
-with 500 of credits each, then the
+(or the seats ``credited``) with 500 of credits each, then the
 terminal's real window on it (offscreen). Used by tests/ui_terminal/ and by
 scripts/shot_terminal.py."""
 
@@ -34,7 +34,8 @@ SIZES = [(1024, 768), (1280, 800), (1920, 1080)]
 class TerminalTable:
     """The station, the dealer's screen (a service client) and t1's terminal directory."""
 
-    def __init__(self, tmp: Path, cards: str, decision_seconds: int = 20) -> None:
+    def __init__(self, tmp: Path, cards: str, decision_seconds: int = 20,
+                 credited: tuple[str, ...] = (SEAT, "t2")) -> None:
         self.tmp = tmp
         self.station = TerminalStation(tmp / "state", tmp / "run" / "station.sock", make_shoe(cards))
         self.station.start()
@@ -43,7 +44,7 @@ class TerminalTable:
         setup = TableSetup(game="electronic", decks=6, limits=dict(LIMITS), terminals=[SEAT, "t2"], chips=CHIPS,
                            decision_seconds=decision_seconds)
         self.screen.request("set_table", setup=setup_to_json(setup), pin=SUE)
-        for seat in (SEAT, "t2"):  # 1.1.10: credits bought at the dealer's screen, a supervisor's PIN
+        for seat in credited:  # 1.1.10: credits bought at the dealer's screen, a supervisor's PIN
             self.screen.request("buy_in", seat=seat, amount=BOUGHT, pin=SUE)
         self.directory = tmp / SEAT
         self.first = paired(self.station, SEAT, self.directory)
@@ -70,6 +71,10 @@ class TerminalTable:
         """A supervisor's override of t1's terminal for this round: the dealer's screen may then
         enter t1's decisions (issue 38 build 5; otherwise refused naming 3.17)."""
         self.screen.request("terminal_override", seat=SEAT, pin=SUE)
+
+    def buy_in(self, seat: str = SEAT, amount: int = BOUGHT) -> None:
+        """Credits bought for ``seat`` at the dealer's screen under a supervisor's PIN (1.1.10)."""
+        self.screen.request("buy_in", seat=seat, amount=amount, pin=SUE)
 
     def deal(self, count: int) -> dict[str, Any]:
         """``count`` cards out of the shoe, taken by the service (tests/service/conftest.py)."""

@@ -95,3 +95,34 @@ def test_cash_out_at_the_terminal_writes_the_voucher_and_zeroes_the_meter(qtbot:
     (voucher,) = table.station.running.store.vouchers()
     assert w.voucher.text().startswith(f"Voucher {voucher.validation}  \u00b7  500  \u00b7  seat T1")
     assert not w.cash_out_button.isEnabled()
+
+
+def test_an_overridden_terminal_shows_the_dealer_deciding_and_offers_no_choice(qtbot: Any,
+                                                                                table: TerminalTable) -> None:
+    # 3.17: a supervisor overrode t1's terminal for the round; the dealer enters its decisions
+    # and wagers (the service refuses the terminal's own: tests/service/test_terminal_override.py).
+    # The window says so, offers no choice and no chip, and still shows the decision's time.
+    # Cards 10S 9H QD 8C: 20 against 9; the dealer stands for t1; 9 8 = 17 stands (3.19); the
+    # main wager's 10 wins 10 (4.5.2).
+    w = table.open_window((1024, 768))
+    qtbot.waitUntil(lambda: "main" in w.bets.spots and 5 in w.chips.buttons, timeout=15000)
+    assert not w.override_notice.isVisible()
+    table.override()
+    qtbot.waitUntil(lambda: w.override_notice.isVisible(), timeout=15000)
+    assert w.override_notice.text().startswith("Supervisor sue has overridden this terminal for this round")
+    assert "(3.17)" in w.override_notice.text()
+    assert w.banner.text() == "Place your bets"  # the bets are open, for the dealer to place t1's
+    assert not any(b.isEnabled() for b in w.chips.buttons.values())
+    assert not any(s.isEnabled() for s in w.bets.spots.values()) and not w.place_button.isEnabled()
+    table.screen.request("wager", player="t1", bet="main", amount=10)  # the dealer, as t1's player says
+    table.deal(3)
+    qtbot.waitUntil(lambda: table.controller.pending is not None, timeout=15000)
+    qtbot.waitUntil(lambda: w.hands.countdown.isVisible(), timeout=15000)  # its decision time still runs (3.17)
+    assert w.hands.options == {}  # no choice of its own
+    assert w.hands.prompt.text() == "The dealer enters your decision on hand 1 (3.17)"
+    table.screen.request("decide", player="t1", action="stand", hand=1)
+    table.deal(1)
+    qtbot.waitUntil(lambda: bool(table.controller.view.get("concluded")), timeout=15000)
+    assert w.bets.spots["main"].amount.text() == "WIN +10"
+    table.screen.request("next_round")  # the override was for that round
+    qtbot.waitUntil(lambda: not w.override_notice.isVisible() and w.chips.buttons[5].isEnabled(), timeout=15000)

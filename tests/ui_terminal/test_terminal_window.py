@@ -86,8 +86,11 @@ def test_the_window_follows_a_round_the_service_deals(qtbot: Any, table: Termina
     assert not any(b.isEnabled() for b in w.chips.buttons.values())
 
     table.override()  # the dealer's screen enters t1's decision (a supervisor's override, 3.17)
+    qtbot.waitUntil(lambda: w.override_notice.isVisible(), timeout=15000)
+    assert not w.hands.options  # no choice of its own while overridden (3.17)
+    assert w.hands.prompt.text() == "The dealer enters your decision on hand 1 (3.17)"
     table.screen.request("decide", player=SEAT, action="stand", hand=1)
-    qtbot.waitUntil(lambda: not w.hands.options, timeout=15000)
+    qtbot.waitUntil(lambda: w.hands.prompt.text() == "", timeout=15000)
     assert spot_texts(table)["royal_match"][2] == "LOSE \u22125"  # 10S QD: no two suited cards (4.3)
     assert spot_texts(table)["main"][2] == "Bet 10"
     table.deal(1)  # 8C: the dealer's 17
@@ -98,7 +101,8 @@ def test_the_window_follows_a_round_the_service_deals(qtbot: Any, table: Termina
     assert w.net.text() == "Net +5"
     assert w.hands.player.lines.text().splitlines() == ["Royal Match 21: LOSE \u22125  (3.6.2)",
                                                         "Main: WIN +10  (4.5.2)"]
-    assert w.history.text() == "#1  Main 10, Royal Match 21 5  \u00b7  dealer 9\u2665 8\u2663 (17)  \u00b7  net +5"
+    assert w.history.lines == ["#1  net +5  \u00b7  Main 10, Royal Match 21 5  \u00b7  dealer 9\u2665 8\u2663 (17)"]
+    assert w.history.text().startswith("#1  net +5  \u00b7  Main 10")  # the net first: kept when the line is cut
 
 
 def leaves(window: QWidget) -> list[QWidget]:
@@ -252,15 +256,26 @@ def test_the_window_says_the_station_went_away_and_comes_back_with_it(qtbot: Any
     from ui.terminal.link import RECONNECTING
 
     w = table.open_window((1024, 768))
-    qtbot.waitUntil(lambda: w.banner.text() == "Place your bets", timeout=15000)
+    qtbot.waitUntil(lambda: w.banner.text() == "Place your bets" and 5 in w.chips.buttons, timeout=15000)
     assert not w.link_notice.isVisible()
+    w.chips.buttons[5].click()  # a touch before: the link's connection for the player's ops is open
+    w.bets.spots["main"].click()
+    w.place_button.click()
+    qtbot.waitUntil(lambda: w.bets.spots["main"].amount.text() == "Bet 5", timeout=15000)
+    table.connect().request("withdraw")  # 5.4: off the slip again before the bets close
     table.station.stop()  # the service stops (systemd restarts it)
     qtbot.waitUntil(lambda: w.link_notice.isVisible(), timeout=15000)
     assert w.link_notice.text().startswith(RECONNECTING)
     table.station.start()  # on a new port: the terminal's connect reads it (the test's stand-in for a fixed one)
     table.screen = table.station.dealer()
     qtbot.waitUntil(lambda: not w.link_notice.isVisible(), timeout=30000)
-    table.screen.request("wager", player=SEAT, bet="main", amount=25)
+    # the player's first touch after it came back is taken (not refused on the old connection)
+    w.chips.buttons[25].click()
+    w.bets.spots["main"].click()
+    w.place_button.click()
+    qtbot.waitUntil(lambda: table.controller.sending == 0, timeout=15000)
+    assert not w.refusal.isVisible(), w.refusal.text()
+    assert table.screen.request("state")["slip"] == [{"type": "wager", "player": SEAT, "bet": "main", "amount": 25}]
     qtbot.waitUntil(lambda: w.bets.spots["main"].amount.text() == "Bet 25", timeout=15000)
 
 
@@ -275,15 +290,18 @@ def test_a_split_shows_each_hand_and_its_result(qtbot: Any, tmp_path: Path) -> N
         w = t.open_window((1024, 768))
         t.deal(3)
         qtbot.waitUntil(lambda: "split" in w.hands.options, timeout=15000)
-        t.override()  # the dealer's screen enters t1's decisions (a supervisor's override, 3.17)
-        t.screen.request("decide", player=SEAT, action="split", hand=1)
+        w.hands.options["split"].click()  # t1's own touches, at its terminal (3.9)
+        qtbot.waitUntil(lambda: t.controller.sending == 0 and "split" not in w.hands.options, timeout=15000)
         t.deal(1)
         qtbot.waitUntil(lambda: w.hands.prompt.text() == "Your decision on hand 1 (3.9)"
-                        and "Hand 1: 8\u2660 3\u2663 = 11" in w.hands.player.lines.text(), timeout=15000)
-        t.screen.request("decide", player=SEAT, action="stand", hand=1)
+                        and "Hand 1: 8\u2660 3\u2663 = 11" in w.hands.player.lines.text()
+                        and "stand" in w.hands.options, timeout=15000)
+        w.hands.options["stand"].click()
+        qtbot.waitUntil(lambda: t.controller.sending == 0 and not w.hands.options, timeout=15000)
         t.deal(1)
-        qtbot.waitUntil(lambda: w.hands.prompt.text() == "Your decision on hand 2 (3.9)", timeout=15000)
-        t.screen.request("decide", player=SEAT, action="stand", hand=2)
+        qtbot.waitUntil(lambda: w.hands.prompt.text() == "Your decision on hand 2 (3.9)"
+                        and "stand" in w.hands.options, timeout=15000)
+        w.hands.options["stand"].click()
         t.deal(1)
         qtbot.waitUntil(lambda: bool(t.controller.view.get("concluded")), timeout=15000)
         assert w.hands.player.lines.text().splitlines() == [

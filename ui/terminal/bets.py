@@ -56,7 +56,7 @@ class BetSpot(QPushButton):
         box.setContentsMargins(px(10), px(4), px(10), px(4))
         box.setSpacing(0)
         self.name = _label(18, True)
-        self.terms = _label(14)
+        self.terms = _label(16)  # on a touch control: 16 px or more
         self.amount = _label(17, True)
         for w in (self.name, self.terms, self.amount):
             box.addWidget(w)

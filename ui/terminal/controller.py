@@ -153,6 +153,13 @@ class TerminalController(QObject):
         timing = {k: nxt[k] for k in ("seconds_left", "deadline") if k in nxt}
         return {**timing, **entry}
 
+    @property
+    def override(self) -> dict[str, Any] | None:
+        """A supervisor's override of this terminal this round (``supervisor``, ``rule``): the
+        dealer enters this seat's decisions and wagers (3.17); the service refuses its own."""
+        override = self.view.get("override")
+        return override if isinstance(override, dict) else None
+
     def placed(self) -> dict[str, Decimal]:
         """bet -> this seat's amount on it now (placed in betting, or the round's)."""
         out: dict[str, Decimal] = {}

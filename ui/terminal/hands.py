@@ -103,8 +103,13 @@ class HandsPanel(QWidget):
         self.options_box.setSpacing(px(6))
         box.addLayout(self.options_box)
         self.options: dict[str, QPushButton] = {}
+        self.by_dealer = False  # a supervisor's override: the dealer enters this seat's decisions (3.17)
+        self.asked = False  # a decision of this seat's is awaited
 
-    def show_view(self, view: dict[str, Any], pending: dict[str, Any] | None) -> None:
+    def show_view(self, view: dict[str, Any], pending: dict[str, Any] | None, by_dealer: bool = False) -> None:
+        """The cards, this seat's hands and results, its decision; ``by_dealer``: a supervisor's
+        override is in force (3.17): the decision is shown with its time, no choice offered."""
+        self.by_dealer = by_dealer
         names = {str(b.get("bet")): str(b.get("name")) for b in view.get("layout") or []}
         self.rules = GAMES.get(str((view.get("config") or {}).get("game") or ""))
         self.player.title.setText(f"Player hand (shared, {self.clause('shared_hand')})")
@@ -140,7 +145,7 @@ class HandsPanel(QWidget):
         return "\n".join(lines)
 
     def _show_options(self, pending: dict[str, Any] | None) -> None:
-        options = [str(o) for o in (pending or {}).get("options") or []]
+        options = [] if self.by_dealer else [str(o) for o in (pending or {}).get("options") or []]
         if list(self.options) != options:
             for b in self.options.values():
                 self.options_box.removeWidget(b)
@@ -158,10 +163,12 @@ class HandsPanel(QWidget):
                 b.clicked.connect(lambda _=False, o=option: self._decide(o))
                 self.options_box.addWidget(b, 1)
                 self.options[option] = b
+        self.asked = pending is not None
         if pending is not None:
             hand = pending.get("hand")
-            self.prompt.setText(f"Your decision{f' on hand {hand}' if hand is not None else ''} "
-                                f"({self.clause('options')})")
+            on = f" on hand {hand}" if hand is not None else ""
+            self.prompt.setText(f"The dealer enters your decision{on} ({self.clause('decision_time')})"
+                                if self.by_dealer else f"Your decision{on} ({self.clause('options')})")
         else:
             self.prompt.setText("")
             self.show_seconds(None)
@@ -172,6 +179,6 @@ class HandsPanel(QWidget):
 
     def show_seconds(self, seconds: int | None) -> None:
         """The decision's time left (3.17), or nothing when the service gives none."""
-        text = f"{seconds} s" if seconds is not None and self.options else ""
+        text = f"{seconds} s" if seconds is not None and (self.options or self.by_dealer and self.asked) else ""
         self.countdown.setText(text)
         self.countdown.setVisible(bool(text))

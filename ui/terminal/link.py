@@ -46,6 +46,9 @@ class TerminalLink(QObject):
         self._stop = threading.Event()
         self._reader_conn: TerminalConnection | None = first
         self._actor: TerminalConnection | None = None  # the worker's connection, made on its thread
+        # set when the reader connected again (the station went away): the worker's connection
+        # is then made anew before its next op, not found closed by the player's next touch
+        self._renew_actor = threading.Event()
         self.worker = Worker("terminal-requests", self)
         self._reader = threading.Thread(target=self._read, name="terminal-reader", daemon=True)
 
@@ -65,6 +68,7 @@ class TerminalLink(QObject):
             try:
                 if conn is None:
                     conn = self._reader_conn = self.new_connection()
+                    self._renew_actor.set()
                     self._post.post(self._reconnected)
                 self._post.post(self._show, conn.request(Op.SEAT))
                 delay = FIRST_DELAY_S
@@ -94,7 +98,7 @@ class TerminalLink(QObject):
         self.view_changed.emit(view)
 
     def _lost(self, why: str) -> None:
-        self.link_state.emit(f"{RECONNECTING} ({why})")
+        self.link_state.emit(f"{RECONNECTING} ({why})" if why else RECONNECTING)
 
     def _reconnected(self) -> None:
         self.shown = -1  # a restarted service counts its versions from the start again
@@ -106,6 +110,11 @@ class TerminalLink(QObject):
 
         def job() -> tuple[Any, Any]:
             try:
+                if self._renew_actor.is_set():
+                    self._renew_actor.clear()
+                    if self._actor is not None:
+                        self._actor.close()
+                        self._actor = None
                 if self._actor is None:
                     self._actor = self.new_connection()
                 result = self._actor.request(op, **args)
