@@ -12,7 +12,6 @@ default strategy draws to hard 12 or soft 17 (3.18.1), the dealer draws to 16 an
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ from tests.service.test_terminal_play import (  # noqa: F401 (a fixture)
     LIVENESS_S,
     electronic,
     of_type,
+    quiet,
     unchanged,
     until,
 )
@@ -44,17 +44,6 @@ def refused(screen: ServiceClient, op: str, clause: str, words: str, **args: Any
     assert screen.request("state")["power_failure"] == before["power_failure"]
 
 
-def quiet(table: TerminalStation) -> None:
-    """The simulated shoe's heartbeat paused until the service is back, every frame it sent
-    read: a heartbeat sent while the service is down would be a restart gap for the dealer to
-    answer (tests/service/test_cards_on_record.py), not this test's subject."""
-    table.sim.heartbeat_s = None
-    assert table.running is not None
-    journal = table.running.service.journal
-    deadline = time.monotonic() + LIVENESS_S
-    while (journal.read() or {}).get("seq") != table.sim.seq - 1:
-        assert time.monotonic() < deadline, "the service never read the shoe's last frame"
-        time.sleep(0.02)
 
 
 def claim_for(seat: str) -> dict[str, Any]:

@@ -33,6 +33,20 @@ from tests.service.test_terminals import ROOT, SUE, TerminalStation, add_code, c
 LIVENESS_S = 60.0  # a bound for a hung service, never a measure of speed
 
 
+def quiet(table: TerminalStation) -> None:
+    """The simulated shoe's heartbeat paused, every frame it sent read: a heartbeat sent while
+    the service is down would be a restart gap for the dealer to answer
+    (tests/service/test_cards_on_record.py), and one between two states a change of the
+    table's version of its own (unchanged() compares versions): neither is these tests' subject."""
+    table.sim.heartbeat_s = None
+    assert table.running is not None
+    journal = table.running.service.journal
+    deadline = time.monotonic() + LIVENESS_S
+    while (journal.read() or {}).get("seq") != table.sim.seq - 1:
+        assert time.monotonic() < deadline, "the service never read the shoe's last frame"
+        time.sleep(0.02)
+
+
 @pytest.fixture
 def electronic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., TerminalStation]]:
     """A station with terminals, its shoe holding ``cards`` in order, set up for Electronic
@@ -86,6 +100,7 @@ def test_a_terminal_wagers_and_decides_for_its_own_seat_only(electronic: Callabl
     # t1 (a terminal, main 10) hits: 4C -> 20, then stands. The dealer draws 8C: 9 + 8 = 17,
     # stands (3.19). 20 beats 17: t1 wins 1 to 1 (4.1), +10 under 4.5.2.
     table = electronic("10S 9H 6D 4C 8C")
+    quiet(table)  # a heartbeat between two states is a change of its own (unchanged() compares versions)
     screen = table.dealer()
     term = paired(table, "t1", tmp_path / "t1")
 
@@ -306,6 +321,7 @@ def test_a_decision_that_came_first_wins_over_the_clock_and_a_time_out_is_taken_
     # Cards: Player 10S 6D = 16, Dealer 9H (3.7); t1 hits: 4C, 20, stands. decision_seconds
     # 120: the clock never runs out by itself here; the test calls what the clock's thread calls.
     table = electronic("10S 9H 6D 4C 8C", decision_seconds=120)
+    quiet(table)  # a heartbeat between two states is a change of its own (unchanged() compares versions)
     assert table.running is not None
     service = table.running.service
     screen = table.dealer()
@@ -453,6 +469,7 @@ def test_the_dealers_wager_for_a_paired_seat_is_placed_from_its_credits(
     # t1: paired, no credits. t2: paired, 30 bought. t3: a terminal seat of the set-up with no
     # terminal paired and no credits: cash, as before.
     table = electronic("10S 9H 6D", credited=())
+    quiet(table)  # a heartbeat between two states is a change of its own (unchanged() compares versions)
     screen = table.dealer()
     t1, t2 = paired(table, "t1", tmp_path / "t1"), paired(table, "t2", tmp_path / "t2")
     screen.request("buy_in", seat="t2", amount=30, pin=SUE)
