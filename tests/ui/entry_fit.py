@@ -65,6 +65,13 @@ def problems(app: Any, window: Any, what: str) -> list[str]:
     if window.frameGeometry() != available:
         out.append(f"{what}: window frame {window.frameGeometry().getRect()} != screen's available "
                    f"{available.getRect()}")
+    return out + control_problems(window, what)
+
+
+def control_problems(window: Any, what: str) -> list[str]:
+    """The dealer's controls (controls()) each inside the window, whole, uncovered, and not
+    overlapping another (tests/ui/test_fits.py looks with it after every event too)."""
+    out: list[str] = []
     inside = window.rect()
     placed_all = []
     for button in controls(window):
