@@ -1,0 +1,204 @@
+"""Issue 36: the fast split enumeration (splits.SplitWalker) against the reference walk and
+against every order of a small shoe, in three games whose split rules differ, and its bounds.
+
+Lucky 8: four hands (3.22), any two cards doubled after a split, a dealer blackjack takes one
+original wager from the hands that did not bust (4.5), S17. Ace Race: four hands (3.22), a
+split hand doubles on a hard 10 or 11 only (3.26.2), a dealer blackjack takes every wager of
+the split hands (3.24.3), H17. Electronic: three hands (3.14.3), aces split once with one card
+each (3.14.1, 3.14.3), one original wager to a dealer blackjack (3.15.5).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from fractions import Fraction
+
+import pytest
+
+from dealer_assist.odds.main_wager import Versus
+from dealer_assist.odds.outcomes import split_bounds, split_outcomes
+from dealer_assist.odds.rulesets import for_game
+from dealer_assist.odds.strategy import Chart
+
+
+def _chart(up: int) -> Chart:
+    """Against ``up``: double hard 10, 11 and soft 17 (A-6); hit hard 12-14 (hard 11 or less and
+    soft 17 or less by the chart's default); stand on hard 15 and more and soft 18 and more."""
+    return Chart(cells={("hard", 10, up): "Dh", ("hard", 11, up): "Dh", ("soft", 17, up): "Dh",
+                        ("hard", 12, up): "H", ("hard", 13, up): "H", ("hard", 14, up): "H",
+                        ("soft", 18, up): "S"})
+
+
+def _total(hard: int, ace: bool) -> int:
+    return hard + 10 if ace and hard <= 11 else hard
+
+
+def _hits(hard: int, ace: bool) -> bool:
+    """The chart above, by hand: hard 14 or less, soft 17 or less (21 never hits)."""
+    t = _total(hard, ace)
+    soft = ace and hard <= 11
+    return t < 21 and (t <= 17 if soft else t <= 14)
+
+
+Net = dict[int, Fraction]
+
+
+def _brute(counts: list[int], v: int, up: int, max_hands: int, h17: bool, takes_all: bool,
+           doubles: Callable[[int, bool], bool]) -> Net:
+    """Split a pair of ``v`` against ``up`` (no hole card: the dealer's second card comes after
+    the hands), every order of the remaining ``counts`` (by value, ace first)."""
+    out: Net = {}
+    aces = v == 1
+
+    def draw(cnt: list[int], p: Fraction, then: Callable[[int, list[int], Fraction], None]) -> None:
+        n = sum(cnt)
+        for i, c in enumerate(cnt):
+            if c:
+                cnt[i] -= 1
+                then(i + 1, cnt, p * Fraction(c, n))
+                cnt[i] += 1
+
+    def dealer(cnt: list[int], p: Fraction, hands: list[tuple[int, int]]) -> None:
+        # hands: (bet, total; 0 = bust)
+        def settle(p2: Fraction, d: int) -> None:  # d: dealer's total, 0 = bust, -1 = blackjack
+            if d == -1:
+                if takes_all:
+                    net = -sum(b for b, _ in hands)
+                else:
+                    net = -sum(b for b, t in hands if t == 0) - (1 if any(t for _, t in hands) else 0)
+            else:
+                net = sum(-b if t == 0 else b if d == 0 or t > d else 0 if t == d else -b for b, t in hands)
+            out[net] = out.get(net, Fraction(0)) + p2
+
+        def go(hard: int, ace: bool, cards: int, cnt2: list[int], p2: Fraction) -> None:
+            if cards == 2 and _total(hard, ace) == 21 and up in (1, 10):
+                settle(p2, -1)
+                return
+            t = _total(hard, ace)
+            if t > 21:
+                settle(p2, 0)
+            elif t >= 17 and not (h17 and t == 17 and ace and hard == 7):
+                settle(p2, t)
+            else:
+                draw(cnt2, p2, lambda c, c3, p3: go(hard + c, ace or c == 1, cards + 1, c3, p3))
+
+        go(up, up == 1, 1, cnt, p)
+
+    def hand(cnt: list[int], p: Fraction, formed: int, waiting: int, done: list[tuple[int, int]]) -> None:
+        """The next hand takes its second card (a pair card there: a new hand, under the limit)."""
+        def second(c: int, c2: list[int], p2: Fraction) -> None:
+            if c == v and formed < max_hands:
+                hand(c2, p2, formed + 1, waiting + 1, done)
+                return
+            hard, ace = v + c, aces or c == 1
+            if aces:
+                finish(c2, p2, formed, waiting, done, (1, _total(hard, ace)))
+            elif doubles(hard, ace):
+                draw(c2, p2, lambda d, c3, p3: finish(c3, p3, formed, waiting, done,
+                                                      (2, 0 if hard + d > 21 else _total(hard + d, ace or d == 1))))
+            else:
+                play(c2, p2, formed, waiting, done, hard, ace)
+        draw(cnt, p, second)
+
+    def play(cnt: list[int], p: Fraction, formed: int, waiting: int, done: list[tuple[int, int]],
+             hard: int, ace: bool) -> None:
+        if hard > 21:
+            finish(cnt, p, formed, waiting, done, (1, 0))
+        elif _hits(hard, ace):
+            draw(cnt, p, lambda c, c2, p2: play(c2, p2, formed, waiting, done, hard + c, ace or c == 1))
+        else:
+            finish(cnt, p, formed, waiting, done, (1, _total(hard, ace)))
+
+    def finish(cnt: list[int], p: Fraction, formed: int, waiting: int, done: list[tuple[int, int]],
+               result: tuple[int, int]) -> None:
+        if waiting == 0:
+            dealer(cnt, p, [*done, result])
+        else:
+            hand(cnt, p, formed, waiting - 1, [*done, result])
+
+    hand(list(counts), Fraction(1), 2, 1, [])
+    return out
+
+
+def _any_two(hard: int, ace: bool) -> bool:
+    """Lucky 8 / Electronic: any two cards of a split hand double (the chart: 10, 11, soft 17)."""
+    return (not ace and hard in (10, 11)) or (ace and hard == 7)
+
+
+def _hard_10_11(hard: int, ace: bool) -> bool:
+    """Ace Race 3.26.2: a split hand doubles on a hard 10 or 11 only (its soft 17 hits)."""
+    return not ace and hard in (10, 11)
+
+
+# (game, shoe by value ace first, pair, dealer's card, double rule, hands at most, the lowest
+# net the deal reaches: it shows how many hands the deal forms and how many double).
+CASES = [
+    # Lucky 8: 6-6 against a 10: resplits to four (3.22), doubles on 10, 11 and A-6 (any two),
+    # an ace under the 10: blackjack. -8: four hands, all doubled (4, 5, A, A), all lost.
+    ("lucky8", (2, 1, 1, 1, 1, 4, 0, 0, 0, 6), 6, 10, _any_two, 4, -8),
+    # Ace Race: the same deal: A-6 after the split is hit, not doubled (3.26.2), so two hands at
+    # most double (the 4 and the 5): -6 is four hands, two doubled. A blackjack takes all
+    # (3.24.3); H17 (3.34).
+    ("ace_race", (2, 1, 1, 1, 1, 4, 0, 0, 0, 6), 6, 10, _hard_10_11, 4, -6),
+    # Ace Race: 8-8 against an ace (the dealer's A-6 hits; a ten under the ace is a blackjack):
+    # the 2 and the 3 double (10, 11): -6 is four hands, two doubled.
+    ("ace_race", (2, 1, 1, 0, 0, 2, 0, 4, 0, 7), 8, 1, _hard_10_11, 4, -6),
+    # Electronic: 8-8 against a 9 with three more 8s in the shoe: three hands at most (3.14.3):
+    # -5 is three hands, two doubled (8-2, 8-3).
+    ("electronic", (1, 1, 1, 0, 0, 1, 1, 5, 2, 4), 8, 9, _any_two, 3, -5),
+    # Electronic: aces against a 10: two hands, one card each, never resplit or doubled (3.14.1).
+    ("electronic", (4, 0, 0, 0, 0, 2, 1, 1, 1, 6), 1, 10, _any_two, 2, -2),
+]
+
+
+def _setup(game: str, shoe: tuple[int, ...], v: int, up: int) -> tuple[Versus, tuple[int, ...], list[int]]:
+    rules = dataclasses.replace(for_game(game, 1), deck=shoe)
+    vs = Versus(rules, up, 99, _chart(up))  # the dealer's probabilities exact for every card removed
+    comp = tuple(2 if i == v - 1 else 0 for i in range(10))
+    counts = [shoe[i] - comp[i] - (1 if i == up - 1 else 0) for i in range(10)]
+    return vs, comp, counts
+
+
+def _expected(game: str, counts: list[int], v: int, up: int, doubles: Callable[[int, bool], bool],
+              hands: int) -> Net:
+    """Every order, by the rules' text: H17 in Ace Race only (3.34: draws to soft 17; the others
+    S17); a dealer
+    blackjack takes all in Ace Race (3.24.3), one original wager in Lucky 8 (4.5) and Electronic
+    (3.15.5)."""
+    ace_race = game == "ace_race"
+    return _brute(counts, v, up, hands, ace_race, ace_race, doubles)
+
+
+@pytest.mark.parametrize(("game", "shoe", "v", "up", "doubles", "hands", "lowest"), CASES)
+def test_fast_equals_reference_and_every_order(game: str, shoe: tuple[int, ...], v: int, up: int,
+                                               doubles: Callable[[int, bool], bool], hands: int,
+                                               lowest: int) -> None:
+    vs, comp, counts = _setup(game, shoe, v, up)
+    expected = _expected(game, counts, v, up, doubles, hands)
+    assert sum(expected.values()) == 1  # the shoe never runs out
+    assert min(expected) == lowest
+    fast, unresolved = split_outcomes(vs, v, comp, prune=0.0)
+    slow, _ = split_outcomes(vs, v, comp, prune=0.0, fast=False)
+    assert unresolved == 0.0
+    assert {x for x, p in fast.items() if p > 1e-15} == {float(x) for x in expected}
+    for x, p in expected.items():
+        assert fast.get(float(x), 0.0) == pytest.approx(float(p), abs=1e-12), x
+        assert slow.get(float(x), 0.0) == pytest.approx(float(p), abs=1e-12), x
+
+
+@pytest.mark.parametrize("prune", [1e-4, 1e-3, 1e-2])
+@pytest.mark.parametrize(("game", "shoe", "v", "up", "doubles", "hands", "lowest"), CASES[2:4])
+def test_bounds_contain_every_order(game: str, shoe: tuple[int, ...], v: int, up: int,
+                                    doubles: Callable[[int, bool], bool], hands: int, lowest: int,
+                                    prune: float) -> None:
+    vs, comp, counts = _setup(game, shoe, v, up)
+    expected = _expected(game, counts, v, up, doubles, hands)
+    rows, bound = split_bounds(vs, v, comp, prune)
+    left_out = 1 - sum(rows.values())
+    assert left_out > 1e-6  # the threshold left some sequences out
+    assert max(bound.values()) <= left_out + 1e-12
+    for x in set(expected) | {int(r) for r in rows} | {int(r) for r in bound}:
+        lo = rows.get(float(x), 0.0)
+        hi = lo + bound.get(float(x), 0.0)
+        assert lo - 1e-12 <= float(expected.get(x, 0)) <= hi + 1e-12, (x, lo, float(expected.get(x, 0)), hi)
