@@ -78,17 +78,34 @@ def chart_result(game: str, decks: int) -> tuple[MainWagerResult, Outcomes]:
     return analyse_with_outcomes(for_game(game, decks), chart=chart_of(game, decks))
 
 
+# The printed chart's distribution enumerates every split card by card (splits.SplitWalker);
+# sequences less likely than this (a chance of the round) are bounded, not followed: each row
+# is printed with the chance left out that could fall in it (issue 36).
+SPLIT_PRUNE = 1e-10
+
+
+@cache
+def chart_distribution(game: str, decks: int, prune: float = SPLIT_PRUNE) -> Outcomes:
+    """The printed chart's net-result distribution with every split enumerated (rows bounded)."""
+    _res, out = analyse_with_outcomes(for_game(game, decks), chart=chart_of(game, decks), exact_splits=True,
+                                      prune=prune)
+    return out
+
+
 @cache
 def exact_tie18(game: str, decks: int) -> Tie18:
     """A permanent-8 game's Tie on 18, exactly (tie18.py; about a second)."""
     return tie18_exact(for_game(game, decks), chart_of(game, decks))
 
 
-def par_sheet(game: str, decks: int | None = None, *, with_chart: bool = True) -> ParSheet:
+def par_sheet(game: str, decks: int | None = None, *, with_chart: bool = True,
+              split_prune: float | None = SPLIT_PRUNE) -> ParSheet:
     """The whole par sheet of ``game`` at ``decks`` decks (every figure from the game's data).
 
     ``with_chart``: also the printed chart's edge and distribution (what theoretical win and
-    the floor's alerts need is there without it).
+    the floor's alerts need is there without it). ``split_prune``: the chart's distribution
+    with every split enumerated down to that chance of a round (None: the analysis' model of
+    a split, as the optimal play's row).
     """
     n = check(game, decks)
     start = time.perf_counter()
@@ -101,6 +118,8 @@ def par_sheet(game: str, decks: int | None = None, *, with_chart: bool = True) -
     if with_chart:
         sheet.chart = chart_of(game, n)
         sheet.chart_main, sheet.chart_outcomes = chart_result(game, n)
+        if split_prune is not None:
+            sheet.chart_outcomes = chart_distribution(game, n, split_prune)
     sheet.seconds = time.perf_counter() - start
     return sheet
 
@@ -197,9 +216,10 @@ def main_method(sheet: ParSheet) -> str:
             "valued per hand with the pair removed; insurance never taken (floating point). The printed "
             "chart's edge: the same analysis with every decision the chart's (strategy.py). Distribution: "
             "the net result per unit of original wager under that play; hit frequency = P(net result > 0); "
-            "split hands in the distribution follow the analysis' model of a split, independent given the "
-            "dealer's outcome (the probabilities sum to 1 and the mean is the edge, to rounding); element "
-            "of risk = expected loss / expected amount wagered")
+            "the optimal play's split hands follow the analysis' model of a split, independent given the "
+            "dealer's outcome (its probabilities sum to 1 and its mean is the edge, to rounding); the printed "
+            "chart's splits are enumerated card by card (see the split rows; their mean is the exact split's, "
+            "not the edge's model); element of risk = expected loss / expected amount wagered")
 
 
 def to_text(sheet: ParSheet) -> str:
@@ -224,8 +244,38 @@ def edge_rows(sheet: ParSheet) -> list[tuple[str, MainWagerResult, Outcomes]]:
 
 
 def distribution_rows(out: Outcomes) -> list[tuple[float, float, float]]:
-    """(net result per unit of original wager, probability, contribution to the mean), by net."""
-    return [(x, p, x * p) for x, p in sorted(out.dist.items()) if p > 0]
+    """(net result per unit of original wager, probability, contribution to the mean), by net;
+    an enumerated distribution's rows are lower bounds (``row_bound``), rows only its bounds
+    reach included with 0."""
+    rows = {x for x, p in out.dist.items() if p > 0} | {x for x, b in out.bound.items() if b > 0}
+    return [(x, out.dist.get(x, 0.0), x * out.dist.get(x, 0.0)) for x in sorted(rows)]
+
+
+def row_bound(out: Outcomes, x: float) -> float:
+    """The chance left out of the enumeration that could fall in row ``x`` (0: the row is exact)."""
+    return out.bound.get(x, 0.0)
+
+
+def split_rows_text(out: Outcomes) -> str:
+    """What the distribution's rows are: exact, bounded (how) or the model's."""
+    if out.split_method != "enumerated":
+        return ("split hands follow the analysis' model of a split (constant chance of the pair card, hands "
+                "independent given the dealer's outcome): rows beyond +/-4 units (three or more split hands) are "
+                "estimates, found 5-30 % high by an independent simulation (issue 36)")
+    bounded = [x for x in sorted(out.bound) if out.bound[x] > 0]
+    text = (f"every split enumerated card by card (splits.SplitWalker: every sequence of the split hands' cards "
+            f"drawn without replacement, the chart's play, the dealer's outcome from the analysis' dealer "
+            f"probabilities); sequences less likely than {out.prune:.0e} of a round were not followed: "
+            f"{out.unresolved:.3e} of a round in all. ")
+    if not bounded:
+        return text + "Every row is exact (to floating-point rounding)."
+    exact = [f"{x:+g}" for x in sorted(set(out.dist) - set(bounded)) if out.dist[x] > 0]
+    return text + ("A row printed with '+ b' is a lower bound: its true chance lies between the figure and the "
+                   "figure + b, b being the chance left out whose hands could still reach that net (a rigorous "
+                   "bound); " + (f"the rows {', '.join(exact)} are exact (to floating-point rounding). "
+                                  if exact else "every row is bounded. ") +
+                   f"The rows sum to {sum(out.dist.values()):.10f}, 1 less the chance left out; hit frequency, "
+                   f"push, standard deviation and average wagered are taken from them")
 
 
 def main_lines(sheet: ParSheet) -> list[str]:
@@ -237,10 +287,13 @@ def main_lines(sheet: ParSheet) -> list[str]:
                      f"(average amount wagered {out.stake:.4f} units)")
     name, res, out = edge_rows(sheet)[-1]
     lines.append(f"  net result of one unit, {name} (splits, doubles{bonus_text(sheet, ', the {}')}):")
-    lines.append(f"    {'net':>8}  {'probability':>14}  {'contribution':>14}")
+    lines.append(f"    {'net':>8}  {'probability':>14}  {'contribution':>14}  bound")
     for x, p, c in distribution_rows(out):
-        lines.append(f"    {x:>+8g}  {p:>14.10f}  {c:>+14.10f}")
-    lines.append(f"    {'total':>8}  {sum(out.dist.values()):>14.10f}  {out.mean:>+14.10f}")
+        b = row_bound(out, x)
+        lines.append(f"    {x:>+8g}  {p:>14.10f}  {c:>+14.10f}  {f'+ {b:.2e}' if b > 0 else 'exact'}")
+    lines.append(f"    {'total':>8}  {sum(out.dist.values()):>14.10f}  {out.mean:>+14.10f}"
+                 + (f"  (left out {out.unresolved:.3e})" if out.unresolved > 0 else ""))
+    lines.append(f"  split rows: {split_rows_text(out)}")
     lines.append(f"  method: {main_method(sheet)}")
     return lines
 

@@ -17,8 +17,9 @@ from fractions import Fraction
 import pytest
 
 from dealer_assist.odds.main_wager import Versus
-from dealer_assist.odds.outcomes import split_bounds, split_outcomes
+from dealer_assist.odds.outcomes import analyse_with_outcomes, split_bounds, split_outcomes
 from dealer_assist.odds.rulesets import for_game
+from dealer_assist.odds.sheet import ParSheet, main_lines
 from dealer_assist.odds.strategy import Chart
 
 
@@ -202,3 +203,34 @@ def test_bounds_contain_every_order(game: str, shoe: tuple[int, ...], v: int, up
         lo = rows.get(float(x), 0.0)
         hi = lo + bound.get(float(x), 0.0)
         assert lo - 1e-12 <= float(expected.get(x, 0)) <= hi + 1e-12, (x, lo, float(expected.get(x, 0)), hi)
+
+
+# A shoe of 24 cards, two of each value and six tens; the chart splits every pair against every
+# card (else hits 11 or less and soft 18 or less: the chart's default) so every split is walked.
+SHOE24 = (2, 2, 2, 2, 2, 2, 2, 2, 2, 6)
+SPLIT_ALL = Chart(cells={("pair", v, up): "P" for v in range(1, 11) for up in range(1, 11)})
+
+
+def test_sheet_rows_bound_the_unpruned_enumeration_and_say_so() -> None:
+    """The whole distribution of the chart's play (every initial hand, every dealer card): with a
+    threshold, each printed row and its bound contain the rows enumerated without one; the text
+    marks the bounded rows and does not print a total of 1."""
+    rules = dataclasses.replace(for_game("lucky8", 1), deck=SHOE24)
+    res, exact = analyse_with_outcomes(rules, chart=SPLIT_ALL, exact_splits=True, prune=0.0)
+    _res, pruned = analyse_with_outcomes(rules, chart=SPLIT_ALL, exact_splits=True, prune=1e-6)
+    assert exact.unresolved == 0.0 and exact.bound == {}
+    assert sum(exact.dist.values()) == pytest.approx(1.0, abs=1e-12)
+    assert pruned.unresolved > 1e-6  # some split sequences were left out
+    assert sum(pruned.dist.values()) + pruned.unresolved == pytest.approx(1.0, abs=1e-12)
+    for x in set(exact.dist) | set(pruned.dist) | set(pruned.bound):
+        lo, hi = pruned.interval(x)
+        assert lo - 1e-12 <= exact.dist.get(x, 0.0) <= hi + 1e-12, (x, lo, exact.dist.get(x, 0.0), hi)
+    # No split reaches -0.5 or +1.5 (a surrender, a blackjack): those rows are exact.
+    assert pruned.bound.get(-0.5, 0.0) == 0.0 and pruned.bound.get(1.5, 0.0) == 0.0
+    sheet = ParSheet("lucky8", 1, rules, res, exact, chart_main=res, chart_outcomes=pruned)
+    lines = main_lines(sheet)
+    total = next(line for line in lines if line.strip().startswith("total"))
+    assert "1.0000000000" not in total and "left out" in total
+    rows = {line.split()[0]: line for line in lines if line.startswith("    ") and line.split()[0][0] in "+-"}
+    assert rows["+1.5"].endswith("exact") and "+ " in rows["-2"]
+    assert "lower bound" in " ".join(lines)
