@@ -527,7 +527,8 @@ def split_outcomes(vs: Versus, v: int, comp: Comp, exact: bool = True, prune: fl
     return dist, walker.unresolved
 
 
-def split_bounds(vs: Versus, v: int, comp: Comp, prune: float) -> tuple[Dist, Dist]:
-    """(rows, bound per row) of a split enumerated with ``prune`` (splits.SplitWalker)."""
+def split_bounds(vs: Versus, v: int, comp: Comp, prune: float) -> tuple[Dist, Dist, float]:
+    """(rows, bound per row, chance bounded rather than enumerated) of a split enumerated with
+    ``prune`` (splits.SplitWalker)."""
     rows = SplitWalker(vs).split(v, comp, 1.0, prune)
-    return rows.dist, rows.bound
+    return rows.dist, rows.bound, rows.unresolved

@@ -173,7 +173,7 @@ def write_pdf(sheet: ParSheet, path: str, *, simulation: SimulationCheck | None 
         else:
             dist.append([f"{x:+g}", f"{p:.10f}", f"{c:+.10f}", "" if modelled else "exact"])
     dist.append(["total", f"{sum(out.dist.values()):.10f}", f"{out.mean:+.10f}",
-                 f"left out {out.unresolved:.2e}" if out.unresolved > 0 else ""])
+                 f"bounded {out.unresolved:.2e}" if out.unresolved > 0 else ""])
     story.append(KeepTogether([Paragraph(f"Net result of one unit of original wager, {name} (splits and doubles "
                                          f"included{bonus_text(sheet, '; the {} paid on the main wager')}):",
                                          body), _table(dist, [22, 30, 30, 28])]))

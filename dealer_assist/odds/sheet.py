@@ -79,8 +79,8 @@ def chart_result(game: str, decks: int) -> tuple[MainWagerResult, Outcomes]:
 
 
 # The printed chart's distribution enumerates every split card by card (splits.SplitWalker);
-# sequences less likely than this (a chance of the round) are bounded, not followed: each row
-# is printed with the chance left out that could fall in it (issue 36).
+# sequences less likely than this (a chance of the round) are carried on with bounded chances:
+# each row is printed with its bound (issue 36).
 SPLIT_PRUNE = 1e-10
 
 
@@ -252,7 +252,7 @@ def distribution_rows(out: Outcomes) -> list[tuple[float, float, float]]:
 
 
 def row_bound(out: Outcomes, x: float) -> float:
-    """The chance left out of the enumeration that could fall in row ``x`` (0: the row is exact)."""
+    """How much more than its figure row ``x`` may hold (0: the row is exact; splits.SplitWalker)."""
     return out.bound.get(x, 0.0)
 
 
@@ -265,17 +265,17 @@ def split_rows_text(out: Outcomes) -> str:
     bounded = [x for x in sorted(out.bound) if out.bound[x] > 0]
     text = (f"every split enumerated card by card (splits.SplitWalker: every sequence of the split hands' cards "
             f"drawn without replacement, the chart's play, the dealer's outcome from the analysis' dealer "
-            f"probabilities); sequences less likely than {out.prune:.0e} of a round were not followed: "
-            f"{out.unresolved:.3e} of a round in all. ")
+            f"probabilities); sequences less likely than {out.prune:.0e} of a round ({out.unresolved:.3e} of a round "
+            f"in all) were carried on with their chance bounded instead: each card's chance between its least and "
+            f"greatest over every composition they may hold, the dealer's outcome likewise. ")
     if not bounded:
         return text + "Every row is exact (to floating-point rounding)."
     exact = [f"{x:+g}" for x in sorted(set(out.dist) - set(bounded)) if out.dist[x] > 0]
     return text + ("A row printed with '+ b' is a lower bound: its true chance lies between the figure and the "
-                   "figure + b, b being the chance left out whose hands could still reach that net (a rigorous "
-                   "bound); " + (f"the rows {', '.join(exact)} are exact (to floating-point rounding). "
+                   "figure + b (a rigorous bound from the bounded sequences); " + (f"the rows {', '.join(exact)} are exact (to floating-point rounding). "
                                   if exact else "every row is bounded. ") +
-                   f"The rows sum to {sum(out.dist.values()):.10f}, 1 less the chance left out; hit frequency, "
-                   f"push, standard deviation and average wagered are taken from them")
+                   f"The rows sum to {sum(out.dist.values()):.10f} (at least 1 less the bounded chance); hit "
+                   f"frequency, push, standard deviation and average wagered are taken from them")
 
 
 def main_lines(sheet: ParSheet) -> list[str]:
@@ -292,7 +292,7 @@ def main_lines(sheet: ParSheet) -> list[str]:
         b = row_bound(out, x)
         lines.append(f"    {x:>+8g}  {p:>14.10f}  {c:>+14.10f}  {f'+ {b:.2e}' if b > 0 else 'exact'}")
     lines.append(f"    {'total':>8}  {sum(out.dist.values()):>14.10f}  {out.mean:>+14.10f}"
-                 + (f"  (left out {out.unresolved:.3e})" if out.unresolved > 0 else ""))
+                 + (f"  (bounded, not enumerated: {out.unresolved:.3e})" if out.unresolved > 0 else ""))
     lines.append(f"  split rows: {split_rows_text(out)}")
     lines.append(f"  method: {main_method(sheet)}")
     return lines

@@ -27,11 +27,14 @@ What makes it fast (the chart's play depends on the hand's total only, never on 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from dealer_assist.odds.main_wager import BLACKJACK, BUST, Comp, Versus, hand_total
 
 Dist = dict[float, float]
+Box = list[Any]  # a bounded state: [low, high, fewest removed by value, most removed by value]
 
 # Removed cards per value, packed 6 bits a value (at most 63 of a value: more than any split
 # of four hands can draw).
@@ -80,6 +83,7 @@ class SplitWalker:
         self._probs: dict[int, list[tuple[int, int, float]]] = {}
         self._dealer: dict[int, tuple[float, ...]] = {}
         self._dkeys: dict[int, int] = {}  # removed cards -> as the dealer's analysis sees them
+        self._ranges: dict[tuple[Comp, Comp, int], tuple[list[float], list[float]]] = {}
         # The chart's play by (hard, soft ace): doubles a two-card split hand; hits.
         self._doubles = {(h, a): vs.split_doubles((0,) * 10, h, a, self.per_hand_bj)
                          for h in range(2, 22) for a in (False, True)}
@@ -133,17 +137,23 @@ class SplitWalker:
         State = tuple[int, int, int, int, bool, int]
         level: dict[State, float] = {(pack(comp), 2, 1, _NETS0, False, 0): 1.0}
         finals: dict[tuple[int, int, bool], float] = {}
-        pruned: dict[tuple[int, int, bool], float] = {}  # (nets, hands still to come, stood)
+        # Bounded states (below the threshold): (formed, waiting, nets, stood, hand in play) ->
+        # [low, high, fewest removed, most removed]: the true chance lies in [low, high] and every
+        # composition it holds between the two vectors (below: _bounded).
+        bounded: dict[tuple[int, int, int, bool, int], Box] = {}
+        bounded_finals: dict[tuple[int, bool, int], Box] = {}
         staked = 0.0
+        removed = sum(comp)
 
-        while level:
+        while level or bounded:
             nxt: dict[State, float] = {}
             out.states += len(level)
             for (key, formed, waiting, nets, stood, cur), w in level.items():
                 if w < floor:
-                    # Hands to come: the one in play, those waiting, those still to be formed.
-                    pk = (nets, waiting + 1 + max_hands - formed, stood)
-                    pruned[pk] = pruned.get(pk, 0.0) + w
+                    # Not followed card by card: carried on below with its chance bounded.
+                    out.unresolved += p * w
+                    cards = unpack(key)
+                    _merge(bounded, (formed, waiting, nets, stood, cur), w, w, cards, cards)
                     continue
                 for c, inc, pc in self.probs(key):
                     nk = key + inc
@@ -182,6 +192,8 @@ class SplitWalker:
                         st = (nk, formed, waiting - 1, nn, ns, 0)
                         nxt[st] = nxt.get(st, 0.0) + wi
             level = nxt
+            bounded = self._bounded_step(bounded, bounded_finals, v, max_hands, removed)
+            removed += 1
 
         dist = out.dist
         for (dkey, nets, stood), w in finals.items():
@@ -194,22 +206,120 @@ class SplitWalker:
                 if d[k] > 0.0:
                     x = float(net[k])
                     dist[x] = dist.get(x, 0.0) + pw * d[k]
-        bound = out.bound
-        for (nets, future, stood), w in pruned.items():
+        # The bounded states' rows: [low x the dealer's least chance, high x its greatest] over
+        # every composition the state may hold; the low parts are added to the rows (which stay
+        # lower bounds), the rest is the row's bound.
+        low: Dist = {}
+        high: Dist = {}
+        for (nets, stood, n), (lo, hi, cmin, cmax) in bounded_finals.items():
+            dmin, dmax = self.dealer_range(tuple(cmin), tuple(cmax), n)
             net = _nets(nets)
             if original and stood:
-                net[BLACKJACK] -= 1  # a hand stood: the blackjack's one original wager is taken
-            reach = 2 * future
-            rows: set[int] = set()
+                net[BLACKJACK] -= 1
             for k in range(7):
-                lo = net[k] - reach - (1 if k == BLACKJACK and original and not stood else 0)
-                rows.update(range(lo, net[k] + reach + 1))
-            pw = p * w
-            out.unresolved += pw
-            for r in rows:
-                bound[float(r)] = bound.get(float(r), 0.0) + pw
+                if dmax[k] > 0.0:
+                    x = float(net[k])
+                    low[x] = low.get(x, 0.0) + p * lo * dmin[k]
+                    high[x] = high.get(x, 0.0) + p * hi * dmax[k]
+        # The bounded mass is known exactly (out.unresolved): a row holds at most what the other
+        # rows' low parts leave of it.
+        spare = out.unresolved - sum(low.values())
+        for x, h in high.items():
+            lo_x = low.get(x, 0.0)
+            dist[x] = dist.get(x, 0.0) + lo_x
+            b = min(h - lo_x, spare, out.unresolved)
+            if b > 0.0:
+                out.bound[x] = b
         out.staked = p * staked
         return out
+
+    def _bounded_step(self, bounded: dict[tuple[int, int, int, bool, int], Box],
+                      finals: dict[tuple[int, bool, int], Box], v: int,
+                      max_hands: int, removed: int) -> dict[tuple[int, int, int, bool, int], Box]:
+        """One card for every bounded state (``removed`` cards out of the shoe in each). A state's
+        compositions lie between ``cmin`` and ``cmax``, so the next card's chance of value i lies
+        between (shoe_i - cmax_i) / left and (shoe_i - cmin_i) / left (``left``: the cards left,
+        the same for all: every state here has drawn as many). Merged states keep the sum of
+        their lows and highs and the widest box, which stays true of every state merged."""
+        vs = self.vs
+        shoe, left = vs.shoe, vs.n - removed
+        aces = v == 1
+        nxt: dict[tuple[int, int, int, bool, int], Box] = {}
+        for (formed, waiting, nets, stood, cur), (lo, hi, cmin, cmax) in bounded.items():
+            for i in range(10):
+                p_hi = (shoe[i] - cmin[i]) / left
+                if p_hi <= 0.0:
+                    continue
+                p_lo = max(shoe[i] - cmax[i], 0) / left
+                c = i + 1
+                nmin = list(cmin)
+                nmin[i] += 1
+                nmax = list(cmax)
+                nmax[i] += 1
+                lo_i, hi_i = lo * p_lo, hi * p_hi
+                if cur == 0:
+                    if c == v and formed < max_hands:
+                        _merge(nxt, (formed + 1, waiting + 1, nets, stood, 0), lo_i, hi_i, nmin, nmax)
+                        continue
+                    hard, ace, bet, two = v + c, aces or c == 1, 1, True
+                else:
+                    code = cur - 1
+                    hard, ace, bet, two = (code >> 2) + c, bool(code & 2) or c == 1, 2 if code & 1 else 1, False
+                if hard > 21:
+                    t = 0
+                elif bet == 2 or aces:
+                    t = hand_total(hard, ace)
+                elif two and self._doubles[(hard, ace)]:
+                    _merge(nxt, (formed, waiting, nets, stood, 1 + 4 * hard + (2 if ace else 0) + 1),
+                           lo_i, hi_i, nmin, nmax)
+                    continue
+                elif self._hits[(hard, ace)]:
+                    _merge(nxt, (formed, waiting, nets, stood, 1 + 4 * hard + (2 if ace else 0)), lo_i, hi_i, nmin, nmax)
+                    continue
+                else:
+                    t = hand_total(hard, ace)
+                nn = nets + self._delta[(bet, 16 if 0 < t < 16 else t)]
+                ns = stood or (self.original_rule and t != 0)
+                if waiting == 0:
+                    _merge(finals, (nn, ns, removed + 1), lo_i, hi_i, nmin, nmax)
+                else:
+                    _merge(nxt, (formed, waiting - 1, nn, ns, 0), lo_i, hi_i, nmin, nmax)
+        return nxt
+
+    def dealer_range(self, cmin: Comp, cmax: Comp, n: int) -> tuple[list[float], list[float]]:
+        """The least and the greatest chance of each dealer outcome over every composition of
+        ``n`` cards between ``cmin`` and ``cmax``, as the analysis' dealer sees it (Versus.dealer:
+        the lowest ``exact_cards`` of them): every multiset of that many cards within ``cmax``
+        (and above ``cmin`` when all ``n`` count) is tried; [0, 1] where there are too many."""
+        e = self.vs.exact_cards
+        size = min(e, n)
+        shoe = self.vs.shoe
+        floor_ = cmin if e >= n else (0,) * 10
+        # No candidate holds more than ``size`` of a value or more than the shoe: the box is cut
+        # to that before it is looked up (many boxes give the same candidates).
+        top = tuple(min(a, b, size) for a, b in zip(cmax, shoe, strict=True))
+        key = (floor_, top, size)
+        found = self._ranges.get(key)
+        if found is not None:
+            return found
+        lows, highs = [1.0] * 7, [0.0] * 7
+        count = 0
+        for r in _multisets(floor_, top, size):
+            count += 1
+            try:
+                d = self.vs.dealer(r)
+            except ZeroDivisionError:  # a composition the box allows that empties the shoe
+                count = 4001
+            if count > 4000:
+                lows, highs = [0.0] * 7, [1.0] * 7
+                break
+            for k in range(7):
+                lows[k] = min(lows[k], d[k])
+                highs[k] = max(highs[k], d[k])
+        if count == 0:
+            lows, highs = [0.0] * 7, [1.0] * 7
+        found = self._ranges[key] = (lows, highs)
+        return found
 
     def vs_key(self, key: int) -> int:
         """The removed cards as the analysis' dealer distinguishes them (Versus.dealer: beyond
@@ -222,3 +332,31 @@ class SplitWalker:
             extra -= take
         found = self._dkeys[key] = pack(tuple(lst))
         return found
+
+
+def _merge(into: dict[Any, Box], key: object, lo: float, hi: float, cmin: Comp | list[int],
+           cmax: Comp | list[int]) -> None:
+    """Adds a bounded state's [lo, hi] to ``key``'s, widening its box to hold both."""
+    found = into.get(key)
+    if found is None:
+        into[key] = [lo, hi, list(cmin), list(cmax)]
+        return
+    found[0] += lo
+    found[1] += hi
+    a, b = found[2], found[3]
+    for i in range(10):
+        if cmin[i] < a[i]:
+            a[i] = cmin[i]
+        if cmax[i] > b[i]:
+            b[i] = cmax[i]
+
+
+def _multisets(lo: Comp, hi: Comp, size: int, i: int = 0) -> Iterator[Comp]:
+    """Every vector r with lo <= r <= hi (by value) and sum(r) == size."""
+    if i == 10:
+        if size == 0:
+            yield ()
+        return
+    for k in range(lo[i], min(hi[i], size) + 1):
+        for rest in _multisets(lo, hi, size - k, i + 1):
+            yield (k, *rest)
