@@ -1,4 +1,5 @@
-"""``dealer-assist odds GAME [--decks N] [--json] [--strategy] [--pdf FILE] [--theo-basis B] [--simulate N]``
+"""``dealer-assist odds GAME [--decks N] [--json] [--strategy] [--pdf FILE] [--theo-basis B] [--simulate N]
+[--split-prune P]``
 or ``dealer-assist odds --all DIR``: a game's par sheet.
 
 Every side bet's pay-table rows with their exact probabilities, the 6-7-8 bonus, insurance
@@ -30,6 +31,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="the edge win per hour uses: chart (default), optimal, or a casino's house edge in per cent")
     parser.add_argument("--simulate", type=int, default=20000, metavar="ROUNDS",
                         help="rounds of the engine's simulator that confirm a PDF sheet (default 20000; 0: none)")
+    parser.add_argument("--split-prune", type=float, default=None, metavar="P",
+                        help="the chart's splits are enumerated card by card; sequences less likely than P of a "
+                        "round are carried on with bounded chances (default 1e-10; smaller: tighter bounds, slower)")
     parser.add_argument("--decks", metavar="N", help="number of decks (2.1 of the game's rules; default: the "
                         "game's usual count, 6)")
     parser.add_argument("--json", action="store_true", help="print the par sheet as JSON")
@@ -56,8 +60,14 @@ def run(args: argparse.Namespace) -> int:
     if args.simulate < 0:
         print("error: --simulate must be 0 or more rounds", file=sys.stderr)
         return 2
+    from dealer_assist.odds.sheet import SPLIT_PRUNE
+
+    prune = SPLIT_PRUNE if args.split_prune is None else args.split_prune
+    if not 0 < prune < 1:
+        print("error: --split-prune must lie between 0 and 1 (a chance of the round)", file=sys.stderr)
+        return 2
     if args.all:
-        return _write_all(args.all, basis, args.simulate)
+        return _write_all(args.all, basis, args.simulate, prune)
     if args.game is None:
         print("error: name a game (or --all DIR)", file=sys.stderr)
         return 2
@@ -74,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     except OddsError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    sheet = par_sheet(args.game, decks)
+    sheet = par_sheet(args.game, decks, split_prune=prune)
     if args.pdf:
         from dealer_assist.odds.pdf import write_pdf
 
@@ -108,7 +118,7 @@ def _simulate(sheet: ParSheet, rounds: int) -> SimulationCheck | None:
     return SimulationCheck(run.rounds, run.wagers, seed, -run.edge, run.half_width)
 
 
-def _write_all(folder: str, basis: TheoBasis, rounds: int) -> int:
+def _write_all(folder: str, basis: TheoBasis, rounds: int, prune: float) -> int:
     """Every game at every deck count its 2.1 allows, one PDF each, with the time it took."""
     import os
     import time
@@ -125,7 +135,7 @@ def _write_all(folder: str, basis: TheoBasis, rounds: int) -> int:
         lo, hi = rules.deck_range
         for decks in range(lo, hi + 1):
             start = time.perf_counter()
-            sheet = par_sheet(game, decks)
+            sheet = par_sheet(game, decks, split_prune=prune)
             path = os.path.join(folder, f"{game}-{decks}-decks.pdf")
             try:
                 write_pdf(sheet, path, simulation=_simulate(sheet, rounds), basis=basis)

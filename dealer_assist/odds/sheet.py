@@ -189,7 +189,9 @@ def to_json(sheet: ParSheet) -> dict[str, Any]:
             "house_edge": round(res.house_edge, 10), "hit_frequency": round(o.hit_frequency, 10),
             "push": round(o.push, 10), "std_dev": round(o.std_dev, 10),
             "element_of_risk": round(o.element_of_risk, 10), "average_wagered": round(o.stake, 10),
-            "distribution": [{"net": x, "probability": round(p, 12)} for x, p, _ in distribution_rows(o)]}
+            "distribution": [{"net": x, "probability": round(p, 12), "bound": row_bound(o, x)}
+                             for x, p, _ in distribution_rows(o)],
+            "split_rows": {"method": o.split_method, "prune": o.prune, "bounded": o.unresolved}}
     bets["main"].update({"push": round(sheet.outcomes.push, 10),
                          "element_of_risk": round(sheet.outcomes.element_of_risk, 10),
                          "average_wagered": round(sheet.outcomes.stake, 10)})

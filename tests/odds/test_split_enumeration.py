@@ -16,6 +16,7 @@ from fractions import Fraction
 
 import pytest
 
+from dealer_assist.cli import main
 from dealer_assist.odds.main_wager import Versus
 from dealer_assist.odds.outcomes import analyse_with_outcomes, split_bounds, split_outcomes
 from dealer_assist.odds.rulesets import for_game
@@ -234,3 +235,9 @@ def test_sheet_rows_bound_the_unpruned_enumeration_and_say_so() -> None:
     rows = {line.split()[0]: line for line in lines if line.startswith("    ") and line.split()[0][0] in "+-"}
     assert rows["+1.5"].endswith("exact") and "+ " in rows["-2"]
     assert "lower bound" in " ".join(lines)
+
+
+def test_cli_refuses_a_split_threshold_outside_0_1(capsys: pytest.CaptureFixture[str]) -> None:
+    for bad in ("0", "1", "1.5"):
+        assert main(["odds", "lucky8", "--split-prune", bad]) == 2
+        assert capsys.readouterr().err == "error: --split-prune must lie between 0 and 1 (a chance of the round)\n"
