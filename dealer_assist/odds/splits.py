@@ -36,10 +36,12 @@ from dealer_assist.odds.main_wager import BLACKJACK, BUST, Comp, Versus, hand_to
 Dist = dict[float, float]
 Box = list[Any]  # a bounded state: [low, high, fewest removed by value, most removed by value]
 
-# Removed cards per value, packed 6 bits a value (at most 63 of a value: more than any split
-# of four hands can draw).
-_BITS = 6
-_MASK = (1 << _BITS) - 1
+# Removed cards per value, packed 7 bits a value: 6 for the count (at most 63 of a value: more
+# than any split of four hands can draw), the 7th always 0 (a guard for _box_merge).
+_BITS = 7
+_MASK = (1 << (_BITS - 1)) - 1
+_GUARDS = sum(1 << (_BITS * i + _BITS - 1) for i in range(10))
+_FIELDS = sum(_MASK << (_BITS * i) for i in range(10))
 # A finished hand's net against each dealer outcome (17..21, bust, blackjack), 5 bits each,
 # offset by 16 (at most four hands of two units: -8..+8).
 _NB = 5
@@ -152,8 +154,7 @@ class SplitWalker:
                 if w < floor:
                     # Not followed card by card: carried on below with its chance bounded.
                     out.unresolved += p * w
-                    cards = unpack(key)
-                    _merge(bounded, (formed, waiting, nets, stood, cur), w, w, cards, cards)
+                    _merge(bounded, (formed, waiting, nets, stood, cur), w, w, key, key)
                     continue
                 for c, inc, pc in self.probs(key):
                     nk = key + inc
@@ -212,7 +213,7 @@ class SplitWalker:
         low: Dist = {}
         high: Dist = {}
         for (nets, stood, n), (lo, hi, cmin, cmax) in bounded_finals.items():
-            dmin, dmax = self.dealer_range(tuple(cmin), tuple(cmax), n)
+            dmin, dmax = self.dealer_range(unpack(cmin), unpack(cmax), n)
             net = _nets(nets)
             if original and stood:
                 net[BLACKJACK] -= 1
@@ -245,17 +246,16 @@ class SplitWalker:
         shoe, left = vs.shoe, vs.n - removed
         aces = v == 1
         nxt: dict[tuple[int, int, int, bool, int], Box] = {}
-        for (formed, waiting, nets, stood, cur), (lo, hi, cmin, cmax) in bounded.items():
+        for (formed, waiting, nets, stood, cur), (lo, hi, bmin, bmax) in bounded.items():
+            cmin, cmax = unpack(bmin), unpack(bmax)
             for i in range(10):
                 p_hi = (shoe[i] - cmin[i]) / left
                 if p_hi <= 0.0:
                     continue
                 p_lo = max(shoe[i] - cmax[i], 0) / left
                 c = i + 1
-                nmin = list(cmin)
-                nmin[i] += 1
-                nmax = list(cmax)
-                nmax[i] += 1
+                inc = 1 << (_BITS * i)
+                nmin, nmax = bmin + inc, bmax + inc
                 lo_i, hi_i = lo * p_lo, hi * p_hi
                 if cur == 0:
                     if c == v and formed < max_hands:
@@ -334,21 +334,29 @@ class SplitWalker:
         return found
 
 
-def _merge(into: dict[Any, Box], key: object, lo: float, hi: float, cmin: Comp | list[int],
-           cmax: Comp | list[int]) -> None:
-    """Adds a bounded state's [lo, hi] to ``key``'s, widening its box to hold both."""
+def _merge(into: dict[Any, Box], key: object, lo: float, hi: float, cmin: int, cmax: int) -> None:
+    """Adds a bounded state's [lo, hi] to ``key``'s, widening its box (packed) to hold both."""
     found = into.get(key)
     if found is None:
-        into[key] = [lo, hi, list(cmin), list(cmax)]
+        into[key] = [lo, hi, cmin, cmax]
         return
     found[0] += lo
     found[1] += hi
     a, b = found[2], found[3]
-    for i in range(10):
-        if cmin[i] < a[i]:
-            a[i] = cmin[i]
-        if cmax[i] > b[i]:
-            b[i] = cmax[i]
+    if cmin != a:
+        found[2] = _box_merge(a, cmin, False)
+    if cmax != b:
+        found[3] = _box_merge(b, cmax, True)
+
+
+def _box_merge(a: int, b: int, greatest: bool) -> int:
+    """Per value, the greater (``greatest``) or the lesser of two packed counts, all ten at once:
+    with each field's guard bit set, a - b keeps it exactly where a's count >= b's."""
+    ge = ((a | _GUARDS) - b) & _GUARDS
+    mask = ge - (ge >> (_BITS - 1))  # the count bits of the fields where a >= b
+    if greatest:
+        return (a & mask) | (b & ~mask & _FIELDS)
+    return (b & mask) | (a & ~mask & _FIELDS)
 
 
 def _multisets(lo: Comp, hi: Comp, size: int, i: int = 0) -> Iterator[Comp]:
