@@ -58,7 +58,12 @@ def test_json_has_the_issue_shape(capsys: pytest.CaptureFixture[str]) -> None:
     assert 0 < main_wager["hit_frequency"] < 1 and main_wager["std_dev"] > 1
     chart = main_wager["printed_chart"]  # issue 27: the chart's own edge, never above the optimal return
     assert chart["house_edge"] >= main_wager["house_edge"]
-    assert sum(row["probability"] for row in chart["distribution"]) == pytest.approx(1, abs=1e-9)
+    # Issue 36: the chart's splits are enumerated; its rows are lower bounds, short of 1 by at most
+    # the chance carried on bounded, and each row's bound covers the rest.
+    rows, bounded = chart["distribution"], chart["split_rows"]["bounded"]
+    assert chart["split_rows"]["method"] == "enumerated"
+    assert 1 - bounded - 1e-9 <= sum(row["probability"] for row in rows) <= 1 + 1e-9
+    assert sum(row["probability"] + row["bound"] for row in rows) >= 1 - 1e-9
     lucky = {r["row"]: r["probability_exact"] for r in doc["bets"]["lucky8"]["rows"]}
     assert lucky["3 unsuited 8's"] == "1/5525"
 
