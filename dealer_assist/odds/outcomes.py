@@ -2,11 +2,13 @@
 
 Gives the hit frequency and the standard deviation the expected value alone does not.
 Hands that are not split follow the strategy card by card with the dealer's probabilities
-for the cards removed (as the expected values do). Split hands follow the analysis' own
+for the cards removed (as the expected values do). Under the printed chart with
+``exact_splits`` every split is enumerated card by card (splits.SplitWalker: rows with
+rigorous bounds, issue 36). Otherwise split hands follow the analysis' own
 model of a split (main_wager.split_value): each hand valued on the pair and its own cards,
 its second card weighted by split_card_weights, their number from the resplit chain with
 the same constant chance of the pair card; the hands are taken as independent given the
-dealer's outcome (which they share). The distribution sums to 1 and its mean is the
+dealer's outcome (which they share); that distribution sums to 1 and its mean is the
 analysis' expected value (to floating-point rounding; the tests check both for every game).
 """
 
@@ -192,8 +194,8 @@ class _Play:
         if vs.chart is None or not self.exact_splits:
             # Composition-dependent play: a decision at every composition reached is out of
             # reach card by card; the optimal play keeps the analysis' model of a split. The
-            # chart's enumeration is opt-in: at 6 decks 2-2 against a 10 alone takes 30 s
-            # and leaves 6 % of its sequences unresolved at PRUNE 1e-10 (issue 36).
+            # chart's enumeration (splits.SplitWalker; the walk below is its reference) is what
+            # the sheets print (sheet.chart_distribution, issue 36).
             self.split_model(v, comp, dist, p)
             return
         if self.fast:
