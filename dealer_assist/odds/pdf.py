@@ -177,7 +177,8 @@ def write_pdf(sheet: ParSheet, path: str, *, simulation: SimulationCheck | None 
     story.append(KeepTogether([Paragraph(f"Net result of one unit of original wager, {name} (splits and doubles "
                                          f"included{bonus_text(sheet, '; the {} paid on the main wager')}):",
                                          body), _table(dist, [22, 30, 30, 28])]))
-    story.append(Paragraph("<b>Split rows.</b> " + split_rows_text(out) + (
+    rows_text = split_rows_text(out)
+    story.append(Paragraph("<b>Split rows.</b> " + rows_text[0].upper() + rows_text[1:] + (
         ". The house edge is the analysis' expected value and does not come from these rows." if modelled else
         ". The house edge above is the analysis' (its split model); these rows do not change it."), small))
     story.append(Paragraph(f"<i>Method.</i> {main_method(sheet)}", small))
