@@ -84,7 +84,8 @@ def run(args: argparse.Namespace) -> int:
     except OddsError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    sheet = par_sheet(args.game, decks, split_prune=prune)
+    # The chart alone needs no distribution: its splits are not enumerated for --strategy.
+    sheet = par_sheet(args.game, decks, split_prune=None if args.strategy and not args.pdf else prune)
     if args.pdf:
         from dealer_assist.odds.pdf import write_pdf
 
