@@ -3,6 +3,8 @@
 ::
 
     dealer-assist floor init --url URL                       # create / migrate the schema, roles
+    dealer-assist floor upgrade --url URL [--batch N] [--lock-timeout S] [--attempts N] [--pause S] [--no-swap]
+                              # the same, online migrations' steps tuned (progress per batch; resumable)
     dealer-assist floor station --url URL --table BJ-07 --pit PIT-2   # a station's role
     dealer-assist floor clear-alarm --url URL --table BJ-07 --why TEXT  # after investigating
     dealer-assist floor alerts --url URL [--pit P] [--check] [--open]  # the alerts (--check: raise);
@@ -35,6 +37,7 @@ carrying one is refused). Exit 0 done, 2 with one line ``error: ...``.
 from __future__ import annotations
 
 import argparse
+import sys
 
 from dealer_assist.cli.common import OneLineParser, fail
 from dealer_assist.floor.connection import FloorError, safe_url
@@ -51,6 +54,17 @@ class FloorCommand:
                                         parser_class=OneLineParser)
         init = actions.add_parser("init", help="create or migrate the floor schema and its review role")
         init.add_argument("--url", required=True, help="the floor database (libpq URL or service=NAME)")
+        upgrade = actions.add_parser("upgrade", help="migrate the floor, online migrations step by step "
+                                     "(forwarding goes on; killed, a second run resumes)")
+        upgrade.add_argument("--url", required=True, help="the floor database (libpq URL or service=NAME)")
+        upgrade.add_argument("--batch", type=int, default=1000, help="rows per backfill transaction (default 1000)")
+        upgrade.add_argument("--lock-timeout", type=float, default=2.0,
+                             help="seconds a create or swap waits for its locks before it gives up and tries "
+                                  "again (default 2: forwarders wait at most that long)")
+        upgrade.add_argument("--attempts", type=int, default=5, help="tries of a create or swap (default 5)")
+        upgrade.add_argument("--pause", type=float, default=0.0, help="seconds of rest between batches (default 0)")
+        upgrade.add_argument("--no-swap", action="store_true",
+                             help="create and backfill now, leave the swap (a short lock) for a later run")
         station = actions.add_parser("station", help="register a table and create its station role")
         station.add_argument("--url", required=True, help="the floor database (libpq URL or service=NAME)")
         station.add_argument("--table", required=True, help="the table's name, e.g. BJ-07")
@@ -138,11 +152,23 @@ class FloorCommand:
         from dealer_assist.floor.schema import add_station, clear_alarm, init_floor
 
         try:
-            if args.action == "init":
-                done = init_floor(args.url)
+            if args.action in ("init", "upgrade"):
+                from dealer_assist.floor.online import OnlineOptions
+
+                options = OnlineOptions()
+                if args.action == "upgrade":
+                    options = OnlineOptions(batch=args.batch, lock_timeout=args.lock_timeout, attempts=args.attempts,
+                                            pause=args.pause, swap=not args.no_swap)
+                try:
+                    done = init_floor(args.url, options, progress=lambda line: print(f"floor: {line}", flush=True))
+                except KeyboardInterrupt:
+                    # the batch in flight is rolled back by the server; every step and batch done is kept
+                    print("floor: interrupted: what was done is kept; `dealer-assist floor upgrade` again resumes",
+                          file=sys.stderr)
+                    return 130
                 if done:
                     print(f"floor: applied {', '.join(done)} on {safe_url(args.url)}")
-                else:
+                elif options.swap:
                     print(f"floor: {safe_url(args.url)} is up to date")
                 return 0
             if args.action == "edges":

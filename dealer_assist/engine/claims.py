@@ -41,7 +41,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from decimal import Decimal
 
-from dealer_assist.base.errors import RuleRefusal
 from dealer_assist.base.money import ZERO
 from dealer_assist.engine.events import Claim, Claimant
 from dealer_assist.engine.outcome import ClaimDecision
@@ -57,10 +56,11 @@ SIDE_SLOTS = 3  # 3.17.1 (3.18.1 in Dueling 8's): three of each side bet per pla
 def resolve_claim(rnd: ClaimsPort, ev: Claim) -> None:
     """Grant the free slots of one bet kind on one area, or a declined insurance, by priority."""
     if not 1 <= ev.area <= rnd.st.config.areas:
-        raise RuleRefusal(f"area {ev.area} is not on this layout of {rnd.st.config.areas} areas")
+        raise rnd.st.refuse(f"area {ev.area} is not on this layout of {rnd.st.config.areas} areas", "layout")
     names = [c.player for c in ev.claimants]
     if len(set(names)) != len(names):
-        raise RuleRefusal("a claim lists each claimant once")
+        # 3.17.2 (3.18.2 in Dueling 8's) ranks the players who wish to take the slot: each has one place
+        raise rnd.st.refuse("a claim lists each claimant once", "claim")
     if ev.bet == "insurance":
         _insurance_claim(rnd, ev)
     else:
@@ -94,7 +94,7 @@ def _side_claim(rnd: ClaimsPort, ev: Claim) -> None:
             "slots or a declined insurance", "control_front",
         )
     if ev.bet not in rules.side_bets:
-        raise RuleRefusal(f"{rules.name} has no '{ev.bet}' wager")
+        raise rnd.st.refuse(f"{rules.name} has no '{ev.bet}' wager", "side_bets")
     if ev.declined_by is not None:
         raise rnd.st.refuse(
             f"declined_by names who declined insurance; a {ev.bet} slot is claimed without it",
@@ -201,7 +201,7 @@ def _allocate(
 def _insurance_claim(rnd: ClaimsPort, ev: Claim) -> None:
     rules = rnd.st.rules
     if not rules.insurance:
-        raise RuleRefusal(f"{rules.name} has no insurance")
+        raise rnd.st.refuse(f"{rules.name} has no insurance", "options")  # Dueling 8's 3.15
     dealer_ace = bool(rnd.st.dealer) and rnd.st.dealer[0].rank == "A"
     if not rnd.st.offers_open or not dealer_ace:
         if rnd.st.phase in ("betting", "initial") or not dealer_ace:

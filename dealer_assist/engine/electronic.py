@@ -15,7 +15,7 @@ from decimal import Decimal
 from typing import Any, Final
 
 from dealer_assist.base.cards import Card
-from dealer_assist.base.errors import RuleRefusal
+from dealer_assist.base.errors import EventFormatError, RuleRefusal
 from dealer_assist.base.hands import RunningHand, hand_value, is_two_card_21
 from dealer_assist.base.money import ZERO, half_kept, winnings
 from dealer_assist.base.settlement import main_result
@@ -36,6 +36,7 @@ from dealer_assist.engine.events import (
     Timeout,
     Void,
     Wager,
+    Withdraw,
     card_event_at,
 )
 from dealer_assist.engine.outcome import (
@@ -181,7 +182,7 @@ class ElectronicRound(EventSourcedRound):
             raise RuleRefusal("the round is settled: a card out of the shoe now is removed from play, the "
                               "outcome stands", self.clause("dealer_completed"))
         if self.phase == "settled" and not isinstance(ev, CardDrawn):
-            raise RuleRefusal("the round is settled; no further events")
+            raise self.refuse("the round is settled; no further events", "round_of_play")
         if isinstance(ev, Decision):  # the commonest events first
             self._on_decision(ev)
         elif isinstance(ev, CardDrawn):
@@ -192,7 +193,7 @@ class ElectronicRound(EventSourcedRound):
             self._on_no_more_bets()
         elif isinstance(ev, Burn):
             if self.player_cards:
-                raise RuleRefusal("a burn card comes before the first card of the round")
+                raise self.refuse("a burn card comes before the first card of the round", "deal_order")
             self.check_shoe(ev.card)
         elif isinstance(ev, Timeout):
             self._on_timeout(ev.player, self.clause("default_strategy"))
@@ -207,16 +208,22 @@ class ElectronicRound(EventSourcedRound):
             self._on_timeout(ev.player, self.clause("default_strategy"))
         elif isinstance(ev, CloseOffers):
             if self.phase != "decisions":
-                raise RuleRefusal("no offers are open")
+                raise self.refuse("no offers are open", "insurance")
             for t in self.terminals.values():
                 self._close_offers(t)
             self._progress()
         elif isinstance(ev, Correction):
             self._correction(ev)  # 5.2
-        elif isinstance(ev, Pick | Resolve):
-            raise RuleRefusal(f"{ev.type} does not apply to Electronic Blackjack now")
-        else:
-            raise RuleRefusal(f"{ev.type} events do not apply to Electronic Blackjack")
+        elif isinstance(ev, Pick):  # cards drawn together in an unknown order void the round (5.8)
+            raise self.refuse("pick does not apply to Electronic Blackjack: cards drawn together in an "
+                              "unknown order void the round", "multi.order_unknown")
+        elif isinstance(ev, Resolve):
+            raise self.refuse("resolve does not apply to Electronic Blackjack now: nothing is referred", "refer")
+        elif isinstance(ev, Withdraw):
+            raise self.refuse("withdraw does not apply to Electronic Blackjack: no wager may be withdrawn "
+                              "after \"No more bets\"", "no_withdraw")
+        else:  # a claim: every player shares the Player hand and decides at their own terminal
+            raise self.refuse(f"{ev.type} events do not apply to Electronic Blackjack", "shared_hand")
         if self.next_expected() is None:
             # An event that leaves what is awaited as it was (a burn, a time-out before the
             # deal, a 5.2 ruling, ...): read from the kept state, no terminal searched.
@@ -227,9 +234,9 @@ class ElectronicRound(EventSourcedRound):
         if self.phase != "betting":
             raise self.refuse("no wager may be placed or increased after \"Bets are closed\"", "bets_closed")
         if ev.area is not None or ev.hand is not None:
-            raise RuleRefusal("Electronic Blackjack wagers are placed at a terminal, not on an area")
+            raise self.refuse("Electronic Blackjack wagers are placed at a terminal, not on an area", "layout")
         if ev.bet != "main" and ev.bet not in self.side_specs:
-            raise RuleRefusal(f"Electronic Blackjack has no '{ev.bet}' wager")
+            raise self.refuse(f"Electronic Blackjack has no '{ev.bet}' wager", "side_bets")
         term = self.terminals.get(ev.player)
         new_total = ev.amount + (
             (term.main if ev.bet == "main" else term.sides.get(ev.bet, ZERO)) if term else ZERO
@@ -293,7 +300,7 @@ class ElectronicRound(EventSourcedRound):
                 self._after_outcome(ev.card, wanted)
                 return
             if wanted not in ("player", "dealer"):
-                raise RuleRefusal(f"an Electronic Blackjack card goes to the player or the dealer, not {ev.to}")
+                raise self.refuse(f"an Electronic Blackjack card goes to the player or the dealer, not {ev.to}", "deal_order")
             if target is not None and wanted != _place(target):
                 self._reconstruct(ev.card, wanted, target)  # 5.2
                 return
@@ -301,7 +308,8 @@ class ElectronicRound(EventSourcedRound):
                 self._next_card(ev.card, wanted)  # 5.2: it is the next card
                 return
         if target is None:
-            raise RuleRefusal("no card is expected now" + self._waiting_text())
+            raise self.refuse("no card is expected now" + self._waiting_text(),
+                              "deal_order" if self.phase == "betting" else "subsequent_cards")
         if not self.check_shoe(ev.card):
             return
         self._deliver(ev.card, target)
@@ -535,9 +543,9 @@ class ElectronicRound(EventSourcedRound):
 
     def _on_decision(self, ev: Decision) -> None:
         if ev.player is None:
-            raise RuleRefusal("an Electronic Blackjack decision names the player (terminal)")
+            raise self.refuse("an Electronic Blackjack decision names the player (terminal)", "options")
         if ev.area is not None:
-            raise RuleRefusal("Electronic Blackjack decisions name no area")
+            raise self.refuse("Electronic Blackjack decisions name no area", "shared_hand")
         t = self.terminals.get(ev.player)
         if t is None:
             raise self.refuse(f"{ev.player} placed no main wager in this round", "main_required")
@@ -559,7 +567,7 @@ class ElectronicRound(EventSourcedRound):
             self._progress(t)
             return
         if action not in ("hit", "stand", "double", "split"):
-            raise RuleRefusal(f"'{action}' is not an Electronic Blackjack decision")
+            raise self.refuse(f"'{action}' is not an Electronic Blackjack decision", "options")
         hand = t.current()
         if hand is None:
             if action == "stand" and t.offers_open:
@@ -574,7 +582,7 @@ class ElectronicRound(EventSourcedRound):
                         if last is not None else None)
             if finished is not None:  # why the hand takes no more decisions
                 raise self.refuse(f"{t.player}'s hand {number} {finished[0]}", finished[1])
-            raise RuleRefusal(f"{t.player} has no hand waiting for a decision")
+            raise self.refuse(f"{t.player} has no hand waiting for a decision", "options")
         number = t.hands.index(hand) + 1
         if ev.hand is not None and ev.hand != number:
             raise self.refuse(
@@ -686,7 +694,7 @@ class ElectronicRound(EventSourcedRound):
         if t is None:
             raise self.refuse(f"{player} placed no main wager in this round", "main_required")
         if self.phase not in ("initial", "decisions"):
-            raise RuleRefusal(f"{player} has no decision pending{self._waiting_text()}")
+            raise self.refuse(f"{player} has no decision pending{self._waiting_text()}", "no_selection")
         t.default_play = True
         if self.phase == "decisions":
             self._close_offers(t)
@@ -713,7 +721,7 @@ class ElectronicRound(EventSourcedRound):
             rest = list(ev.cards)
             for c in ev.disclosed:
                 if c not in rest:
-                    raise RuleRefusal(f"disclosed card {c} is not among the cards drawn")
+                    raise EventFormatError(f"multi: disclosed card {c} is not among the cards drawn")
                 rest.remove(c)
             self._multi_in_order(ev.cards)
             return
@@ -866,17 +874,17 @@ class ElectronicRound(EventSourcedRound):
         """5.2: discovered later, the card is moved back to where the shoe order put it."""
         card_ev = card_event_at(self.events, ev.index)
         if ev.to.kind not in ("player", "dealer"):
-            raise RuleRefusal(f"an Electronic Blackjack card lies with the player or the dealer, not {ev.to}")
+            raise self.refuse(f"an Electronic Blackjack card lies with the player or the dealer, not {ev.to}", "deal_order")
         if self.phase in ("void", "betting"):
-            raise RuleRefusal("the round is not in play")
+            raise self.refuse("the round is not in play", "misdeal.reconstruct")
         before = ElectronicRound(self.config)
         before.apply_all(self.events[:ev.index])
         target = before.expected_target()
         if target is None:
-            raise RuleRefusal(f"{card_ev.card} of event {ev.index} was discarded")
+            raise self.refuse(f"{card_ev.card} of event {ev.index} was discarded", "misdeal.reconstruct")
         here = _place(target)
         if here == ev.to.kind:
-            raise RuleRefusal(f"{card_ev.card} already lies with the {here}")
+            raise self.refuse(f"{card_ev.card} already lies with the {here}", "misdeal.reconstruct")
         rule = self.clause("misdeal.reconstruct")
         self.rulings.append(Ruling(
             self.event_index, rule, "reconstructed",

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from dealer_assist.base.cards import Card
-from dealer_assist.base.errors import RuleRefusal
+from dealer_assist.base.errors import EventFormatError
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,8 +164,8 @@ DECISION_ACTIONS = (
 def card_event_at(events: Sequence[Event], index: int) -> CardDrawn:
     """The card event a correction points at (5.6; Electronic 5.2)."""
     if not 0 <= index < len(events):
-        raise RuleRefusal(f"there is no event {index} yet")
+        raise EventFormatError(f"there is no event {index} yet")
     found = events[index]
     if not isinstance(found, CardDrawn):
-        raise RuleRefusal(f"event {index} is a {found.type}, not a card")
+        raise EventFormatError(f"event {index} is a {found.type}, not a card")
     return found

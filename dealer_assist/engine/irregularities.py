@@ -40,7 +40,7 @@ Readings adopted (each says so where it is applied):
 from __future__ import annotations
 
 from dealer_assist.base.cards import Card
-from dealer_assist.base.errors import RuleRefusal
+from dealer_assist.base.errors import EventFormatError, RuleRefusal
 from dealer_assist.base.money import ZERO
 from dealer_assist.engine.events import (
     Burn,
@@ -112,13 +112,13 @@ def _place_of_target(rnd: Section5Port, to: Target) -> Place | None:
 
 def _check_target(rnd: Section5Port, to: Target) -> None:
     if to.kind in ("player", "shoe"):
-        raise RuleRefusal(f"'{to}' is not a place at a table with playing areas")
+        raise rnd.st.refuse(f"'{to}' is not a place at a table with playing areas", "layout")
     if to.kind == "area":
         if not 1 <= to.area <= rnd.st.config.areas:
-            raise RuleRefusal(f"area {to.area} is not on this layout of {rnd.st.config.areas} areas")
+            raise rnd.st.refuse(f"area {to.area} is not on this layout of {rnd.st.config.areas} areas", "layout")
         area = rnd.st.areas.get(to.area)
         if to.area in rnd.st.order and area is not None and to.hand > len(area.hands):
-            raise RuleRefusal(f"area {to.area} has no hand {to.hand}")
+            raise rnd.st.refuse(f"area {to.area} has no hand {to.hand}", "split")
 
 
 def _current_place(rnd: Section5Port, index: int, card: Card) -> Place | None:
@@ -361,7 +361,7 @@ def misplaced_card(rnd: Section5Port, ev: CardDrawn) -> None:
         _after_outcome(rnd, card, to)
         return
     if rnd.st.phase not in ("initial", "offers", "play", "dealer"):
-        raise RuleRefusal("no card is dealt now (bets are not closed)")
+        raise rnd.st.refuse("no card is dealt now (bets are not closed)", "deal_order")
     if st.undisclosed or st.pool:
         raise RuleRefusal("the cards taken back or drawn together are dealt before the shoe's next card",
                           rnd.st.clause("multi"))
@@ -472,7 +472,7 @@ def _dealer_completed(rnd: Section5Port, card: Card, to: Target) -> None:
     """5.7: a card dealt to the dealer's completed hand is discarded; the outcome stands."""
     total, soft = rnd.st.dealer_value()
     if to.kind != "dealer" or not rnd.st.dealer_stands():
-        raise RuleRefusal("the round is settled; no further events")
+        raise rnd.st.refuse("the round is settled; no further events", "round_of_play")
     if not rnd.check_shoe(card):
         return
     kind = "soft" if soft else "hard"
@@ -672,9 +672,10 @@ def supervisor_void(rnd: Section5Port, ev: Void) -> None:
     allowed = {rnd.st.clause("void.foreign_card"), rnd.st.clause("void.cannot_reconstruct"), rnd.st.clause("refer")}
     rule = ev.rule or rnd.st.clause("void.foreign_card")
     if rule not in allowed:
-        raise RuleRefusal(f"a supervisor voids a round under {' or '.join(sorted(allowed))}, not {rule}")
+        raise rnd.st.refuse(f"a supervisor voids a round under {' or '.join(sorted(allowed))}, not {rule}",
+                            "void.foreign_card")
     if rnd.st.phase in ("betting", "settled"):
-        raise RuleRefusal("only a round in play may be voided")
+        raise rnd.st.refuse("only a round in play may be voided", "void.foreign_card")  # "in the course of a round"
     rnd.void(rule, ev.reason or "voided by the supervisor")
 
 
@@ -682,15 +683,15 @@ def correction(rnd: Section5Port, ev: Correction) -> None:
     target_ev = card_event_at(rnd.st.events, ev.index)
     _check_target(rnd, ev.to)
     if rnd.st.phase not in ("initial", "offers", "play", "dealer", "settled"):
-        raise RuleRefusal("the round is not in play")
+        raise rnd.st.refuse("the round is not in play", "misdeal")
     card = target_ev.card
     place = _current_place(rnd, ev.index, card)
     if place is None:
-        raise RuleRefusal(f"{card} of event {ev.index} is no longer on the layout")
+        raise rnd.st.refuse(f"{card} of event {ev.index} is no longer on the layout", "misdeal")
     here = _place_text(rnd, place)
     there = str(ev.to)
     if here == there:
-        raise RuleRefusal(f"{card} already lies at {_h(here)}")
+        raise rnd.st.refuse(f"{card} already lies at {_h(here)}", "misdeal")
     if not rnd.st.interim_done:
         # 5.6.1 / 5.11 / 5.13: the layout in shoe order is the reconstruction; the card goes back.
         concept = "misdeal.reconstruct"
@@ -823,13 +824,13 @@ def _dealer_redraw_card(rnd: Section5Port, card: Card) -> bool:
 def multi(rnd: Section5Port, ev: Multi) -> None:
     st = state(rnd)
     if rnd.st.phase not in ("initial", "offers", "play", "dealer"):
-        raise RuleRefusal("no card is dealt now")
+        raise rnd.st.refuse("no card is dealt now", "deal_order")
     if st.pool or st.undisclosed:
         raise RuleRefusal("cards drawn together earlier are dealt first", rnd.st.clause("multi"))
     rest = list(ev.cards)
     for c in ev.disclosed:
         if c not in rest:
-            raise RuleRefusal(f"disclosed card {c} is not among the cards drawn")
+            raise EventFormatError(f"multi: disclosed card {c} is not among the cards drawn")
         rest.remove(c)
     target = rnd.expected_card_target()
     if target is None and rnd.st.phase == "offers" and rnd.st.current_hand() is None:
@@ -910,7 +911,7 @@ def withdraw(rnd: Section5Port, ev: Withdraw) -> None:
     if ev.area is not None and ev.area in st.one_card:
         area = rnd.st.areas[ev.area]
         if area.wager_of(ev.player) is None:
-            raise RuleRefusal(f"{ev.player} has no wager on area {ev.area}")
+            raise rnd.st.refuse(f"{ev.player} has no wager on area {ev.area}", "one_card.withdraw")
         st.one_card.remove(ev.area)
         hand = area.hands[0]
         moves = tuple(CardMove(c, f"area:{ev.area}/1", "discard") for c in hand.cards
@@ -930,7 +931,7 @@ def withdraw(rnd: Section5Port, ev: Withdraw) -> None:
         )
     if not any(a.wager_of(ev.player) or any(s.player == ev.player for s in a.sides)
                for a in rnd.st.areas.values()):
-        raise RuleRefusal(f"{ev.player} has no wager in this round")
+        raise RuleRefusal(f"{ev.player} has no wager in this round", st.withdraw_rule)
     rule = st.withdraw_rule
     if ev.area is not None:
         raise RuleRefusal(f"a player withdrawing under {rule} withdraws all of their wagers", rule)
@@ -998,13 +999,13 @@ def _withdraw_player(rnd: Section5Port, player: str, rule: str, only_area: int |
             if area.controller == player:
                 rnd.st.update_controller(area, "control_front")
     if not found:
-        raise RuleRefusal(f"{player} has no remaining wager to withdraw")
+        raise RuleRefusal(f"{player} has no remaining wager to withdraw", rule)
 
 
 def power_failure(rnd: Section5Port) -> None:
     """5.29 (5.26 in Dueling 8's): withdraw while no outcome is established, else continue."""
     if rnd.st.phase == "betting":
-        raise RuleRefusal("bets are still open: wagers may simply be taken back")
+        raise rnd.st.refuse("bets are still open: wagers may simply be taken back", "power_failure")
     if rnd.st.outcome_established():  # by the cards dealt (DESIGN.md "Power failure")
         _ruling(rnd, "power_failure.continue", "continue",
                 "power failure after an outcome was established: play continues and the round is "

@@ -30,15 +30,16 @@ from dealer_assist.engine.round_api import Round
 
 __all__ = ["Retraction", "retraction"]
 
-# Events no undo takes back: the round's opening and what a supervisor decided or approved.
+# Events no undo takes back: the round's opening and what a supervisor decided or approved;
+# each with the game's concept of the rule that makes it final.
 _NEVER = {
-    "no_more_bets": "the bets are closed (5.3)",
-    "wager": "the bets are closed (5.3)",
-    "claim": "the bets are closed (5.3)",
-    "void": "a void is a supervisor's ruling",
-    "resolve": "the shift manager's decision stands (6.1)",
-    "correction": "a correction was approved by a supervisor",
-    "power_failure": "a power failure is a fact of the round",
+    "no_more_bets": ("the bets are closed", "bets_closed"),
+    "wager": ("the bets are closed", "bets_closed"),
+    "claim": ("the bets are closed", "bets_closed"),
+    "void": ("a void is a supervisor's ruling", "void.foreign_card"),
+    "resolve": ("the shift manager's decision stands", "refer"),
+    "correction": ("a correction was approved by a supervisor", "misdeal.reconstruct"),
+    "power_failure": ("a power failure is a fact of the round", "power_failure"),
 }
 
 
@@ -54,8 +55,15 @@ class Retraction:
 
 
 def _reconstruct(rnd: Round) -> str:
+    """The clause under which a supervisor puts wrongly dealt cards right (5.6.1; Electronic 5.2):
+    what an undo refused for a card already dealt on the input names (docs/ui.md, Undo)."""
+    return _clause(rnd, "misdeal.reconstruct")
+
+
+def _clause(rnd: Round, concept: str, instead: str = "misdeal.reconstruct") -> str:
+    """The game's clause for ``concept``, else for ``instead`` (a game without that rule)."""
     rules = rnd.rules
-    return rules.clause("misdeal.reconstruct") if rules.has("misdeal.reconstruct") else "5.6"
+    return rules.clause(concept if rules.has(concept) else instead)
 
 
 def _describe(event: Event) -> str:
@@ -77,18 +85,21 @@ def retraction(rnd: Round, recorded: Sequence[Event], *, supervisor: bool) -> Re
     PIN was given (takes back further than the dealer may)."""
     events = tuple(recorded)
     if not events:
-        raise RuleRefusal("nothing is recorded in this round to take back")
+        # before "No more bets" the wagers are changed on the slip (5.3), not taken back
+        raise RuleRefusal("nothing is recorded in this round to take back", _clause(rnd, "bets_closed"))
     status = rnd.status()
     if status in ("settled", "void") or (status == "in_progress" and rnd.expectation().kind == "none"):
-        raise RuleRefusal(f"the round has concluded ({status}): nothing is taken back after the "
-                          f"settlement ({_reconstruct(rnd)} is a supervisor's ruling)")
+        # the round of play concludes once its outcome is established (1.1.12; Dueling 8's 1.1.9)
+        raise RuleRefusal(f"the round has concluded ({status}): nothing is taken back after the settlement",
+                          _clause(rnd, "round_of_play"))
     last = events[-1]
     taken: tuple[Event, ...] = (last,)
-    why = _NEVER.get(last.type)
-    if why is None and isinstance(last, Pick) and last.by == "pit_manager":
-        why = "the pit manager's pick was approved by a supervisor (5.23)"
-    if why is not None:
-        raise RuleRefusal(f"the last event cannot be taken back: {why}")
+    never = _NEVER.get(last.type)
+    if never is None and isinstance(last, Pick) and last.by == "pit_manager":
+        never = ("the pit manager's pick was approved by a supervisor", "multi.dealer_none")  # 5.23.4.1
+    if never is not None:
+        why, concept = never
+        raise RuleRefusal(f"the last event cannot be taken back: {why}", _clause(rnd, concept))
     if not supervisor:
         dealer_may = isinstance(last, Decision) or isinstance(last, Pick) or (
             isinstance(last, CardDrawn) and last.to is not None)
@@ -100,8 +111,8 @@ def retraction(rnd: Round, recorded: Sequence[Event], *, supervisor: bool) -> Re
             since = f" since the {_describe(before)}" if before is not None else ""
             raise RuleRefusal(
                 f"the next card ({str(getattr(last, 'card', last.type))}) is already recorded{since}: a decision is taken "
-                f"back only before the next card; the cards dealt on it are reconstructed by a "
-                f"supervisor ({_reconstruct(rnd)}): a supervisor's PIN takes back more")
+                f"back only before the next card; a supervisor's PIN takes back more: the cards dealt "
+                f"on it are reconstructed by a supervisor", _reconstruct(rnd))
     elif isinstance(last, CardDrawn) and last.to is None and len(events) >= 2:
         # a hit and the card it took were recorded together: a supervisor takes back both
         prev = events[-2]
@@ -111,7 +122,8 @@ def retraction(rnd: Round, recorded: Sequence[Event], *, supervisor: bool) -> Re
     trial = rnd.fresh()
     trial.apply_all(remaining)  # a prefix of accepted events: accepted again
     if len(trial.settlements) != len(rnd.settlements):
+        # after an interim settlement the cards are reconstructed by a supervisor's ruling (5.6.2)
         raise RuleRefusal(f"an interim settlement was made on the {_describe(last)}: the money has "
-                          f"moved, so it is not taken back ({_reconstruct(rnd)} is a supervisor's ruling)")
+                          f"moved, so it is not taken back", _clause(rnd, "misdeal.after_interim"))
     cards = tuple(e for e in taken if isinstance(e, CardDrawn))  # out of the shoe all the same
     return Retraction(taken, remaining, cards, ", ".join(_describe(e) for e in taken))

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Final, Protocol
 
 from dealer_assist.base.cards import Card
-from dealer_assist.base.errors import RuleRefusal
+from dealer_assist.base.errors import EventFormatError, RuleRefusal
 from dealer_assist.engine.events import Event
 from dealer_assist.engine.outcome import Expectation, Ruling
 from dealer_assist.engine.phase import Phase, check_move
@@ -65,7 +65,7 @@ class EventSourcedRound:
         self.expect_next(None)  # (a method: the compiled build must not take it as None after the event)
         try:
             self._dispatch(event)
-        except RuleRefusal:
+        except (RuleRefusal, EventFormatError):  # a malformed event is refused alike
             self._rebuild()
             raise
         finally:

@@ -398,7 +398,7 @@ class TableSession:
         unchanged, if the rules refuse the double)."""
         hit = self.tentative[0] if len(self.tentative) == 2 else None
         if not isinstance(hit, Decision):
-            raise RuleRefusal("no card waits for Hit or Double")
+            raise RuleRefusal("no card waits for Hit or Double", self.round.rules.clause("double"))
         card = self.tentative[1]
         double = replace(hit, action="double", amount=amount)
         rnd = self._rebuilt([*self.recorded, double, card])
@@ -423,7 +423,9 @@ class TableSession:
         if not self.begun:
             raise RuleRefusal("the bets are still open: change the slip instead (5.3)")
         if self.tentative and supervisor and not asking:  # the caller makes it final first
-            raise RuleRefusal("first say whether the last card was a hit or a double (H / D)")
+            # the card is the one card of a double, or a hit's (3.26.4; Electronic 3.15.4)
+            raise RuleRefusal("first say whether the last card was a hit or a double (H / D)",
+                              self.round.rules.clause("double.one_card"))
         # a tentative implied hit counts: its card is the next card, out of the shoe
         return retraction(self.round, tuple(self.round.events), supervisor=supervisor)
 
@@ -474,10 +476,12 @@ class TableSession:
         cards = self.feeds.get(seq)
         if cards is None or UNREAD not in cards:
             read = ", ".join(cards or ())
-            raise RuleRefusal(f"the shoe read every card of frame {seq}" + (f" ({read})" if read else ""))
-        refusal = self.key_in_refusal(seq, approved=approved)
-        if refusal:
-            raise RuleRefusal(refusal)
+            # a card keyed in for a frame read in full would be an extra card (5.1)
+            raise RuleRefusal(f"the shoe read every card of frame {seq}" + (f" ({read})" if read else ""),
+                              self.round.rules.clause("void.foreign_card"))
+        refused = self.key_in_refused(seq, approved=approved)
+        if refused is not None:
+            raise refused
         cards[cards.index(UNREAD)] = card
         return tuple(cards)
 
@@ -485,11 +489,16 @@ class TableSession:
         """Why keying in a card now would be refused ("" if it would not): the card for frame
         ``seq`` (any unread card when ``seq`` is None) came out unread, and no supervisor
         approved keying it in (5.1: a card not accounted for voids the round)."""
+        refused = self.key_in_refused(seq, approved=approved)
+        return str(refused) if refused is not None else ""
+
+    def key_in_refused(self, seq: int | None = None, *, approved: bool) -> RuleRefusal | None:
+        """:meth:`key_in_refusal` as the refusal to raise (None: keying in is allowed)."""
         unread = self._unread_at(seq) if seq is not None else self.unread > 0
         if not unread or approved:
-            return ""
-        return ("keying in a card the shoe could not read needs a supervisor's PIN "
-                f"(a card not accounted for voids the round) ({self.round.rules.clause('void.foreign_card')})")
+            return None
+        return RuleRefusal("keying in a card the shoe could not read needs a supervisor's PIN "
+                           "(a card not accounted for voids the round)", self.round.rules.clause("void.foreign_card"))
 
     def no_card_missed_refusal(self) -> str:
         """Why "no card is missing" would be refused now ("" if it would not): a card came out
@@ -508,9 +517,9 @@ class TableSession:
         if seq is None and self.unread_unnumbered == 0 and not missing:
             seq = self.first_unread()
             card = replace(card, shoe_seq=seq) if seq is not None else card
-        refusal = "" if missing and seq is None else self.key_in_refusal(seq, approved=approved)
-        if refusal:
-            raise RuleRefusal(refusal)
+        refused = None if missing and seq is None else self.key_in_refused(seq, approved=approved)
+        if refused is not None:
+            raise refused
         was_unread = self.in_flight.get(seq) == UNREAD if seq is not None else self.unread_unnumbered > 0
         tentative, tentative_held, in_flight = self.tentative, self.tentative_held, dict(self.in_flight)
         step = self.card(card)  # its face known now: recorded, or held to be placed

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from typing import Any, Final
 
 from dealer_assist.base.cards import Card
-from dealer_assist.base.errors import RuleRefusal
+from dealer_assist.base.errors import EventFormatError, RuleRefusal
 from dealer_assist.base.hands import is_two_card_21
 from dealer_assist.engine import claims, irregularities
 from dealer_assist.engine.events import (
@@ -128,7 +128,7 @@ class TableRound:
                     self.dealing.expect_in_turn()
             else:
                 self._dispatch(event)
-        except RuleRefusal as e:
+        except (RuleRefusal, EventFormatError) as e:  # a malformed event is refused alike
             self._rebuild()  # (from reset(): nothing worked out mid-event is kept)
             if isinstance(e, Unexpected):
                 # Not what the round waits for: say what it does, from the rebuilt state (the
@@ -160,7 +160,7 @@ class TableRound:
             if phase == "settled" and isinstance(event, CardDrawn) and event.to is None:
                 raise RuleRefusal(irregularities.after_outcome_text(self), st.clause("dealer_completed"))
             if phase == "settled" and not isinstance(event, CardDrawn):
-                raise RuleRefusal("the round is settled; no further events")
+                raise st.refuse("the round is settled; no further events", "round_of_play")
             if phase == "referred" and not isinstance(event, Resolve | Void):
                 raise st.refuse(
                     "the round is referred to the Gaming Shift Manager; waiting for a resolve", "refer"
@@ -226,12 +226,12 @@ class TableRound:
             raise self.st.refuse("a terminal time-out is an Electronic Blackjack event; at this table "
                                  "use 'absent'", "absent")
         else:
-            raise RuleRefusal(f"{event.type} events do not apply at this table")
+            raise EventFormatError(f"{event.type} is not an event at this table")  # every event type is handled above
 
     def _on_resolve(self, ev: Resolve) -> None:
         st = self.st
         if st.phase != "referred":
-            raise RuleRefusal("nothing is referred to the Gaming Shift Manager")
+            raise st.refuse("nothing is referred to the Gaming Shift Manager", "refer")
         rule = st.clause("refer")
         st.rulings.append(Ruling(st.event_index, rule, ev.ruling, ev.text))
         st.referral = None

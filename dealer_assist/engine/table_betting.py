@@ -35,18 +35,18 @@ class Betting:
         config = st.config
         number, bet, player = ev.area, ev.bet, ev.player
         if number is None:
-            raise RuleRefusal("a wager at this table names its playing area")
+            raise st.refuse("a wager at this table names its playing area", "layout")
         if not 1 <= number <= config.areas:
-            raise RuleRefusal(f"area {number} is not on this layout of {config.areas} areas")
+            raise st.refuse(f"area {number} is not on this layout of {config.areas} areas", "layout")
         if st.phase != "betting":
             if ev.hand is not None and self._late_wager_allowed(ev):
                 self._place_split_side_bet(ev)
                 return
             raise st.refuse("no wager may be placed or increased after \"no more bets\"", "bets_closed")
         if ev.hand is not None:
-            raise RuleRefusal("a wager names a hand only when placed on a split hand")
+            raise st.refuse("a wager names a hand only when placed on a split hand", "split")
         if bet != "main" and bet not in st.bets.specs:
-            raise RuleRefusal(f"{rules.name} has no '{bet}' wager")
+            raise st.refuse(f"{rules.name} has no '{bet}' wager", "side_bets")
         if config.one_area_players:
             self.check_one_area(player, number)  # 3.9
         area = st.areas.get(number)
@@ -113,7 +113,7 @@ class Betting:
         area = st.areas.get(ev.area)
         hand = st.hand_at(area, ev.hand) if area else None
         if area is None or hand is None:
-            raise RuleRefusal(f"area {ev.area} has no hand {ev.hand}")
+            raise st.refuse(f"area {ev.area} has no hand {ev.hand}", "split")
         spec = st.bets.specs.get(ev.bet)
         assert spec is not None
         name = spec.name

@@ -98,7 +98,7 @@ class Offers:
             concept = {"insurance": "insurance.before_subsequent", "even_money": "even_money",
                        "surrender": "surrender"}[action]
             if not st.rules.has(concept):
-                raise RuleRefusal(f"{st.rules.name} has no {action.replace('_', ' ')}")
+                raise st.refuse(f"{st.rules.name} has no {action.replace('_', ' ')}", "options")
             raise st.refuse(
                 f"{action.replace('_', ' ')} is offered only after the initial deal and before the "
                 "subsequent deal", concept,
@@ -106,7 +106,7 @@ class Offers:
         area, hand, _ = st.decision_hand(ev)
         player = ev.player or area.controller
         if player is None:
-            raise RuleRefusal(f"nobody controls area {area.number} now: name the player deciding")
+            raise st.refuse(f"nobody controls area {area.number} now: name the player deciding", "call_decisions")
         if area.wager_of(player) is None:  # each offer is on the player's own original wager
             raise st.refuse(f"{player} has no main wager on area {area.number}",
                             action if st.rules.has(action) else None)
@@ -168,7 +168,7 @@ class Offers:
                 return st.refuse(f"{player} has already surrendered", "surrender")
             return st.refuse("a blackjack or a split hand may not surrender", "surrender.after_split")
         if not st.rules.insurance:
-            return RuleRefusal(f"{st.rules.name} has no {action.replace('_', ' ')}")
+            return st.refuse(f"{st.rules.name} has no {action.replace('_', ' ')}", "options")
         if not dealer_ace:
             return st.refuse(f"{action.replace('_', ' ')} is offered only when the dealer's first card is an Ace",
                                "insurance" if action == "insurance" else "even_money")
@@ -178,6 +178,8 @@ class Offers:
 
     def on_close_offers(self, ev: CloseOffers) -> None:
         if not self.st.offers_open:
-            raise RuleRefusal("no offers are open")
+            rules = self.st.rules  # the offers: insurance and even money, or Dueling 8's surrender
+            raise self.st.refuse("no offers are open",
+                                 "insurance.offer" if rules.insurance else "surrender.offer")
         self.close_offers()
         self.dealer_turn.advance()

@@ -52,7 +52,7 @@ class Play:
             self.offers.offer_decision(ev)
             return
         if action not in PLAY_ACTIONS:
-            raise RuleRefusal(f"'{action}' is not a decision at this table")
+            raise self.st.refuse(f"'{action}' is not a decision at this table", "options")
         st = self.st
         asked = st.asked_for
         if asked is not None and asked.kind == "decision" and (action == "hit" or action == "stand"):
@@ -140,7 +140,7 @@ class Play:
                 f"area {area.number} is played by the dealer for an absent player", "absent"
             )
         if player is None:
-            raise RuleRefusal(f"nobody calls the decisions of area {area.number}")
+            raise st.refuse(f"nobody calls the decisions of area {area.number}", "call_decisions")
         if player != area.controller:
             raise self._not_controller(area, hand, player, action)
         return area, hand, player

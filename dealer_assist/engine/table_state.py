@@ -348,14 +348,14 @@ class TableState:
 
     def decision_hand(self, ev: Decision) -> tuple[Area, Hand, int]:
         if ev.area is None:
-            raise RuleRefusal("a decision at this table names its playing area")
+            raise self.refuse("a decision at this table names its playing area", "call_decisions")
         area = self.areas.get(ev.area)
         if area is None or not area.hands:
-            raise RuleRefusal(f"area {ev.area} has no hand in play")
+            raise self.refuse(f"area {ev.area} has no hand in play", "deal_order")  # cards go to areas with a wager
         hand_no = ev.hand or 1
         hand = self.hand_at(area, hand_no)
         if hand is None:
-            raise RuleRefusal(f"area {ev.area} has no hand {hand_no}")
+            raise self.refuse(f"area {ev.area} has no hand {hand_no}", "split")
         return area, hand, hand_no
 
     def live_hands(self) -> list[tuple[Area, Hand]]:

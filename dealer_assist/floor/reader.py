@@ -300,9 +300,13 @@ class FloorReader:
         self.conn = connect(self.read_url, autocommit=True, timeouts=REVIEW)
         try:
             check_schema(self.conn)
+            # each round's reach on the floor (0014, online: the old filter until its swap is recorded)
+            reach = self.conn.execute(
+                "SELECT 1 FROM floor.schema_migrations WHERE name = '0014_round_reach'").fetchone()
         except BaseException:
             self.conn.close()
             raise
+        self._reach = reach is not None
         self.conn.read_only = True
         # verify's part connections, kept between verifies (a new connection per part cost more
         # than a day's digest under load); each is used by one thread at a time
@@ -584,7 +588,10 @@ class FloorReader:
         if irregular is not None:
             where.append("r.irregular = %s")
             params.append(irregular)
-        if min_net is not None:
+        if min_net is not None and self._reach:
+            where.append("r.reach >= %s")
+            params.append(abs(min_net))
+        elif min_net is not None:
             where.append("EXISTS (SELECT 1 FROM floor.round_players_latest q WHERE q.table_name = r.table_name "
                          "AND q.round_id = r.round_id AND abs(q.net) >= %s)")
             params.append(abs(min_net))

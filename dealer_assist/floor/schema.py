@@ -19,8 +19,10 @@ The roles are created without a password: the floor's administrator gives each o
 credentials (``ALTER ROLE ... PASSWORD`` in psql, certificates, or ``pg_hba.conf``), and
 stations read them through libpq (``PGPASSFILE``, ``PGSERVICEFILE``).
 
-Migrations are applied in order, each once, in one transaction under an advisory lock;
-a database carrying a migration this version does not know is refused.
+Migrations are applied in order, each once, under an advisory lock: a list of statements in
+one transaction, an online one (dealer_assist.floor.online: create, backfill in batches, swap)
+step by step while stations forward. A database carrying a migration this version does not
+know is refused (one a newer version ran online is still served: it only adds).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from dealer_assist.floor.connection import (
     connect,
     describe_error,
 )
+from dealer_assist.floor.online import Backfill, Change, Online, OnlineOptions, Progress, run_online
 
 __all__ = [
     "FORWARDED_TABLES",
@@ -1228,22 +1231,79 @@ _M0013 = [
     $$""",
 ]
 
+# Issue 35, items 6 and 7: each round's reach, the largest amount any player won or lost in it
+# (the settle output's net per player, as round_players_latest reads a version's), kept on the
+# round, so the pit's "net >=" filter compares one column instead of probing round_players (one
+# index probe per month's partition, per round of the day: 308-915 ms a pit-day at 2.16 M rounds)
+# and every refinished version's settle output. The first migration written online
+# (dealer_assist.floor.online): forwarding goes on during it.
+# - create: the column (nullable, no default: catalog only) and the trigger that fills it on
+#   every round inserted from then on (from its own settle output: a station cannot give another);
+# - backfill: the rounds already there, in batches along (table, round);
+# - swap: rounds_latest gives each round's reach as it stands (its latest version's where it was
+#   finished again); the reader uses it once the swap is recorded, the old filter before.
+# (plpgsql, json: the settle output parsed once and lazily — half the cost per forwarded round
+# of a jsonb parse of it twice, measured: 34 against 74 us a round)
+_REACH_OF = r"""CREATE FUNCTION floor.reach_of(result text) RETURNS numeric
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+    DECLARE net json := result::json -> 'net'; reach numeric;
+    BEGIN
+        IF json_typeof(net) IS DISTINCT FROM 'object' THEN
+            RETURN NULL;
+        END IF;
+        SELECT max(abs(e.value::numeric)) INTO reach FROM json_each_text(net) e
+            WHERE e.value ~ '^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$';
+        RETURN reach;
+    END $$"""
+
+
+def _rounds_latest_with_reach() -> str:
+    """rounds_latest of 0008 with each round's reach as it stands, as its last column."""
+    text = _latest_with_theo()[0]
+    old = "AS theo_wagered\n"
+    assert text.count(old) == 1 and text.count("CREATE VIEW") == 1
+    return text.replace("CREATE VIEW", "CREATE OR REPLACE VIEW").replace(
+        old, "AS theo_wagered,\n        CASE WHEN v.round_id IS NULL THEN r.reach ELSE floor.reach_of(v.result_json) "
+             "END AS reach\n")
+
+
+_M0014 = Online((
+    Change("create", (
+        "ALTER TABLE floor.rounds ADD COLUMN reach numeric",
+        _REACH_OF,
+        """CREATE FUNCTION floor.fill_reach() RETURNS trigger
+        LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+        BEGIN
+            NEW.reach := floor.reach_of(NEW.result_json);
+            RETURN NEW;
+        END $$""",
+        "CREATE TRIGGER rounds_reach BEFORE INSERT ON floor.rounds FOR EACH ROW EXECUTE FUNCTION floor.fill_reach()",
+    )),
+    Backfill("backfill", "rounds", (("table_name", "text"), ("round_id", "bigint")),
+             "reach = floor.reach_of(result_json)"),
+    Change("swap", (_rounds_latest_with_reach(),)),
+))
+
 #: The monthly partitioned tables and their partition key (floor.add_month makes their months).
 PARTITIONED: dict[str, str] = {**_PARTITIONED_0008, **{t: "started_at" for t in _CHILDREN_0009}}
 
 #: How many months ahead of this one floor init makes partitions for (a monthly job runs it).
 MONTHS_AHEAD = 2
 
-#: (name, statements) in order. Never edit an applied migration: add a new one.
-MIGRATIONS: tuple[tuple[str, list[str]], ...] = (
+#: (name, statements or online steps) in order. Never edit an applied migration: add a new one.
+MIGRATIONS: tuple[tuple[str, list[str] | Online], ...] = (
     ("0001_initial", _M0001), ("0002_notes_alarms_versions", _M0002), ("0003_latest_views", _M0003),
     ("0004_link_closed_writes", _M0004), ("0005_alerts", _M0005), ("0006_table_accounting", _M0006),
     ("0007_one_station_policy", _M0007), ("0008_monthly_partitions", _M0008),
     ("0009_round_rows_monthly", _M0009), ("0010_cage_rules", _M0010),
     ("0011_role_bounds", _M0011), ("0012_protection_alerts", _M0012),
-    ("0013_alert_subjects", _M0013),
+    ("0013_alert_subjects", _M0013), ("0014_round_reach", _M0014),
 )
 KNOWN = frozenset(name for name, _ in MIGRATIONS)
+#: Whether each migration is online: a floor where one is still under way (or not begun) is
+#: served by this version (an online migration is written so that the code works before and
+#: after it: readers use what it adds only once its swap is recorded).
+ONLINE = frozenset(name for name, body in MIGRATIONS if isinstance(body, Online))
 
 _TABLE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
 
@@ -1295,8 +1355,17 @@ def check_schema(conn: psycopg.Connection[Any]) -> None:
         raise FloorMisconfigured("this database has no floor schema: run `dealer-assist floor init --url URL`")
     unknown = [n for n in applied if n not in KNOWN]
     if unknown:
+        # a newer version's online migration keeps the floor readable and writable by the code
+        # before it (it only adds: docs/floor.md, "Online migrations"): served; any other, refused
+        steps = conn.execute("SELECT to_regclass('floor.migration_steps') IS NOT NULL "
+                             "AND has_table_privilege('floor.migration_steps', 'SELECT')").fetchone()
+        if steps is not None and steps[0]:
+            online = {str(r[0]) for r in conn.execute(
+                "SELECT DISTINCT migration FROM floor.migration_steps WHERE migration = ANY(%s)", (unknown,))}
+            unknown = [n for n in unknown if n not in online]
+    if unknown:
         raise FloorMisconfigured(f"the floor was migrated by a newer Dealer Assist (schema {unknown[0]}); upgrade first")
-    if len(applied) < len(KNOWN):
+    if any(name not in applied and name not in ONLINE for name, _ in MIGRATIONS):
         raise FloorMisconfigured("the floor's schema is older than this version: run `dealer-assist floor init --url URL`")
 
 
@@ -1415,6 +1484,9 @@ def _grant_stations_group(conn: psycopg.Connection[Any], group: str) -> None:
     ident = sql.Identifier(group)
     conn.execute(sql.SQL("GRANT USAGE ON SCHEMA floor TO {}").format(ident))
     wanted = [("schema_migrations", "SELECT"), ("tables", "SELECT")]
+    steps = conn.execute("SELECT to_regclass('floor.migration_steps')").fetchone()
+    if steps is not None and steps[0] is not None:  # (check_schema: a newer version's online migrations)
+        wanted.append(("migration_steps", "SELECT"))
     for name in FORWARDED_TABLES:
         wanted.append((name, "SELECT"))
         if name not in ("round_versions", "station_links"):
@@ -1490,11 +1562,18 @@ def add_months(conn: psycopg.Connection[Any], ahead: int = MONTHS_AHEAD) -> list
     return made
 
 
-def init_floor(url: str) -> list[str]:
-    """Create or migrate the floor schema and (re)grant the roles; returns the migrations applied."""
+def init_floor(url: str, options: OnlineOptions | None = None, progress: Progress | None = None) -> list[str]:
+    """Create or migrate the floor schema and (re)grant the roles; returns the migrations applied
+    (``floor init`` / ``floor upgrade``). Migrations of statements run together in one transaction;
+    an online one (dealer_assist.floor.online) step by step, each step committed, reporting to
+    ``progress``; with ``options.swap`` False the upgrade stops before its swap (and the
+    migrations after it wait). The whole run holds the floor's advisory lock (a second init
+    waits); a killed run leaves every finished step recorded and the next one resumes."""
+    options = options or OnlineOptions()
     with connect(url, timeouts=ADMIN) as conn:
         try:
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
+            conn.execute("SELECT pg_advisory_lock(%s)", (_LOCK_KEY,))  # the session's, across the steps' commits
+            conn.commit()
             applied = _applied(conn)
             unknown = [n for n in applied if n not in KNOWN]
             if unknown:
@@ -1502,10 +1581,16 @@ def init_floor(url: str) -> list[str]:
                     f"the floor was migrated by a newer Dealer Assist (schema {unknown[0]}); upgrade first"
                 )
             done: list[str] = []
-            for name, statements in MIGRATIONS:
+            for name, body in MIGRATIONS:
                 if name in applied:
                     continue
-                for statement in statements:
+                if isinstance(body, Online):
+                    conn.commit()  # the migrations before it, whole
+                    if not run_online(conn, name, body, options, progress or (lambda _line: None)):
+                        break
+                    done.append(name)
+                    continue
+                for statement in body:
                     conn.execute(statement)
                 conn.execute("INSERT INTO floor.schema_migrations (name) VALUES (%s)", (name,))
                 done.append(name)
@@ -1525,6 +1610,8 @@ def init_floor(url: str) -> list[str]:
                 if "0007_one_station_policy" in done:
                     _drop_direct_station_grants(conn, str(role))
                 _grant_station(conn, str(role), group)
+            conn.commit()
+            conn.execute("SELECT pg_advisory_unlock(%s)", (_LOCK_KEY,))
             conn.commit()
         except psycopg.Error as err:
             raise FloorError(f"floor init failed: {describe_error(err)}") from None

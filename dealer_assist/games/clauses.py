@@ -7,7 +7,9 @@ from typing import Final
 
 # Concepts every game's clause table may name. Missing concept = the game has no such rule.
 COMMON_TABLE: Final[dict[str, str]] = {
+    "round_of_play": "1.1.12",  # commences ... concludes when the outcome is announced and settled
     "decks": "2.1",
+    "layout": "2.2",  # the layout's playing areas for each wager
     "limits": "3.6",  # within the minimum and maximum limits displayed at the table
     "bets_closed": "5.3",
     "no_withdraw": "5.4",
@@ -28,6 +30,8 @@ COMMON_TABLE: Final[dict[str, str]] = {
     "claim.equivalent": "3.17.2.4",
     "claim.no_wager": "3.17.2.5",
     "decide_after_cards": "3.14",  # a wager, the two cards, then the decisions
+    "options": "3.14",  # the player's options: stand, hit, split, surrender, double, insurance
+    "side_bets": "3.15",  # the side bets a player may also place
     "deal_order": "3.18",
     "even_money": "3.20",
     "split": "3.21",

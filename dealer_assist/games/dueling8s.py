@@ -12,8 +12,11 @@ from dealer_assist.games.sidebets import BONUS678_SPEC, PLUS21_SPEC, SUPERB8_SPE
 DUELING8S_CLAUSES: Final = derive_table(
     COMMON_TABLE,
     **{
+        "round_of_play": "1.1.9",
         "permanent_eight": "3.14",
         "decide_after_cards": "3.15",
+        "options": "3.15",  # stand, hit, split, surrender or double (no insurance)
+        "side_bets": "3.16",
         "side_needs_main": "3.16.4",
         "side_priority": "3.17",
         "side_slots": "3.18.1",
@@ -48,7 +51,10 @@ DUELING8S_CLAUSES: Final = derive_table(
         "double.controller_first": "3.26.6",
         "double.amount": "1.1.3",
         "even_money": None,
-        "insurance": None,
+        "insurance": None,  # nor any of its sub-rules (3.27 is Stand in Dueling 8's)
+        **{c: None for c in ("insurance.offer", "insurance.before_subsequent", "insurance.declined",
+                             "insurance.same_area", "insurance.nearest_area", "insurance.lowest_total",
+                             "insurance.equivalent", "insurance.no_wager")},
         "stand": "3.27",
         "hit": "3.28",
         "twenty_one_stops": "3.29",

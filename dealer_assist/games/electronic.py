@@ -9,12 +9,15 @@ from dealer_assist.games.rules import GameRules
 from dealer_assist.games.sidebets import BET_THE_SET_SPEC, KINGS_BOUNTY_SPEC, ROYAL_MATCH_SPEC
 
 ELECTRONIC_CLAUSES: Final[dict[str, str]] = {
+    "round_of_play": "1.1.12",  # concluding when an outcome is established
     "decks": "2.1",
+    "layout": "2.2",  # the layouts are shown in the Player Terminals
     "limits": "2.2",
     "bets_closed": "5.3",
     "no_withdraw": "5.4",
     "main_required": "3.5",
     "side_needs_main": "3.5",
+    "side_bets": "3.6",
     "deal_order": "3.7",
     "shared_hand": "3.8",
     "options": "3.9",

@@ -799,7 +799,9 @@ class TableService:
         players = still_to_answer(self.session, self.power_stays)
         if not players:
             return None
-        return {"players": players, "rule": rnd.rules.clause("power_failure")}
+        # Electronic's 5.9: the round continues and nobody withdraws; a stay is the only answer
+        return {"players": players, "rule": rnd.rules.clause("power_failure"),
+                "withdraw": rnd.rules.has("power_failure.withdraw")}
 
     def _clocks_now(self) -> dict[str, int]:
         """The pending seats' decision time left (3.17): the service's clock, the only one."""

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from dealer_assist.base.errors import RuleRefusal
+from dealer_assist.base.errors import EventFormatError, RuleRefusal
 from dealer_assist.engine.transcript import new_round, parse_event, settle_document
 from tests.engine.helpers import NMB, bet, cards, decide, one, table, wager
 
@@ -144,5 +144,8 @@ def test_ace_race_takes_the_same_known_order_multi_as_its_next_cards() -> None:
 
 def test_electronic_known_order_disclosing_a_card_not_drawn_is_refused() -> None:
     rnd = _round(table("electronic", bet("t1", 10), NMB, *cards("5H", "7D", "3C"), decide("hit", player="t1")))
-    with pytest.raises(RuleRefusal, match="disclosed card 9S is not among the cards drawn"):
+    before = list(rnd.events)
+    # a malformed event (its disclosed card is not one of its cards), not a rule's refusal
+    with pytest.raises(EventFormatError, match="disclosed card 9S is not among the cards drawn"):
         rnd.apply(parse_event({"type": "multi", "cards": ["2C", "9D"], "disclosed": ["9S"], "order_known": True}))
+    assert list(rnd.events) == before

@@ -148,7 +148,7 @@ def test_an_overridden_terminals_wager_is_withdrawn_before_no_more_bets_and_a_po
     screen.request("no_more_bets")
     table.deal(screen, 3)
     state = screen.request("power_failure")
-    assert state["power_failure"] == {"players": ["t1"], "rule": "5.9"}
+    assert state["power_failure"] == {"players": ["t1"], "rule": "5.9", "withdraw": False}  # 5.9: it continues
     refused(screen, "withdraw", "5.9", "after the power failure the round continues (5.9)", player="t1")
     state = screen.request("power_stays", player="t1")
     assert state["power_failure"] is None

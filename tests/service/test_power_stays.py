@@ -27,9 +27,9 @@ def test_who_must_still_answer_is_the_services_and_a_stay_survives_a_restart(sta
         c.request("power_stays", player="p1")
     assert caught.value.clause == "5.29"
     state = c.request("power_failure")
-    assert state["power_failure"] == {"players": ["p1", "p2"], "rule": "5.29"}
+    assert state["power_failure"] == {"players": ["p1", "p2"], "rule": "5.29", "withdraw": True}
     state = c.request("power_stays", player="p1")
-    assert state["power_failure"] == {"players": ["p2"], "rule": "5.29"}
+    assert state["power_failure"] == {"players": ["p2"], "rule": "5.29", "withdraw": True}
     for who in ("p1", "zed"):  # p1 answered once already; zed has no wager in the round
         before = c.request("state")
         with pytest.raises(ServiceError) as caught:
@@ -46,7 +46,7 @@ def test_who_must_still_answer_is_the_services_and_a_stay_survives_a_restart(sta
     wait_connected(s)
     c = s.dealer()
     state = c.request("state")
-    assert state["power_failure"] == {"players": ["p2"], "rule": "5.29"}
+    assert state["power_failure"] == {"players": ["p2"], "rule": "5.29", "withdraw": True}
     # p2 withdraws: no wager had conclusively won or lost, so the 20 is returned (5.29.1);
     # nobody is left to answer, and p1's round goes on
     state = c.request("withdraw", player="p2")

@@ -20,6 +20,8 @@ Prints one JSON line: {"checks": N, "problems": [...]}.
 from __future__ import annotations
 
 import json
+import os
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -78,6 +80,17 @@ class Walk:
         self.checks += 1
         self.problems += window_problems(what, self.skip)
 
+    def shoot(self, windows: list[Any], what: str) -> None:
+        """With DA_WALK_SHOTS=DIR: each window as it is on its screen, DIR/walk-WHAT.png (what a
+        person sees of each dialog at each size, to look at)."""
+        folder = os.environ.get("DA_WALK_SHOTS")
+        if not folder:
+            return
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        for n, w in enumerate(windows):
+            slug = re.sub(r"[^a-z0-9x]+", "-", what.lower()).strip("-") + (f"-{n + 1}" if n else "")
+            w.grab().save(str(Path(folder) / f"walk-{slug}.png"))
+
     def on_screen(self, index: int) -> None:
         from PySide6.QtWidgets import QApplication
 
@@ -99,6 +112,7 @@ class Walk:
         opener()
         self.settle()
         self.check(what)
+        self.shoot([w for w in top_levels() if id(w) not in before and isinstance(w, QDialog)], what)
         for w in top_levels():
             if id(w) not in before and isinstance(w, QDialog):
                 w.reject()
@@ -257,6 +271,7 @@ class Walk:
         if not new:
             self.problems.append(f"{what}: nothing opened")
         self.review_check(what)
+        self.shoot(new, what)
         for w in new:
             w.close()
         self.settle(0.05)
@@ -349,6 +364,7 @@ def first_start(app: Any, walk: Walk) -> None:
     from ui.dealer.heavy_round import wait
 
     enrol = shown_now(EnrolmentDialog)
+    walk.shoot([enrol], "first start enrolment")
     enrol.name.setText(SUPERVISOR)
     enrol.pin.setText(SUPERVISOR_PIN)
     enrol.pin_again.setText(SUPERVISOR_PIN)
@@ -356,6 +372,7 @@ def first_start(app: Any, walk: Walk) -> None:
     wait(app, lambda: shown_now(AccountsDialog) is not None, "the accounts dialog after the enrolment", 60)
     accounts = shown_now(AccountsDialog)
     walk.check("first start: accounts")
+    walk.shoot([accounts], "first start accounts")
     accounts.name.setText(DEALER)
     accounts.pin.setText(FIRST_PIN)
     accounts.pin_again.setText(FIRST_PIN)
@@ -414,10 +431,13 @@ def drive(app: Any, game: str, result: dict[str, Any]) -> None:
         if login is None or not window.isVisible():
             walk.problems.append("Escape on the log-in did not return to the log-in")
             raise RuntimeError("no log-in after Escape")
+        walk.shoot([login], "first start log-in")
         login.name.setText(DEALER)
         login.pin.setText(FIRST_PIN)
         _return(login.pin)
         wait(app, lambda: bool(login.changing), "the first PIN's change", 60)
+        walk.settle()
+        walk.shoot([login], "first start change of pin")
         login.new_pin.setText(DEALER_PIN)
         login.new_pin_again.setText(DEALER_PIN)
         _return(login.new_pin_again)

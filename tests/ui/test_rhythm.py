@@ -343,3 +343,24 @@ def test_a_cleared_fault_stays_cleared_until_the_next_fault(make_table: MakeTabl
     t.table.sim.fault("LID", "lid open")
     t.qtbot.waitUntil(lambda: t.controller.shoe.faults == 2, timeout=5000)
     assert status.state_box.isVisibleTo(t.window) and "LID lid open" in status.state_text.text()
+
+
+def test_electronic_power_failure_asks_only_for_stays(make_table: MakeTable) -> None:
+    # Electronic 5.9: after a power failure "the round of play shall continue": nobody
+    # withdraws (its 5.9.1/5.9.2 say what happens to the affected terminals' wagers), so the
+    # panel names 5.9 and offers each player a stay, no withdrawal.
+    setup = TableSetup(game="electronic", decks=6, terminals=["t1", "t2"], decision_seconds=120)
+    t = make_table(setup, "10H 7C 9S 10D 5C 2C")
+    t.bet("t1", "main", [100])
+    t.bet("t2", "main", [25])
+    t.press("no_more_bets")
+    t.deal(3)
+    t.qtbot.mouseClick(t.window.report_buttons["power_failure"], Qt.MouseButton.LeftButton)
+    t.qtbot.mouseClick(t.window.choice_dialog.buttons["yes"], Qt.MouseButton.LeftButton)
+    t.settled_writes()
+    panel = t.window.power_panel
+    assert panel.isVisibleTo(t.window) and "(5.9)" in panel.title.text() and "continues" in panel.title.text()
+    assert set(panel.buttons) == {("t1", "stay"), ("t2", "stay")}
+    t.qtbot.mouseClick(panel.buttons[("t1", "stay")], Qt.MouseButton.LeftButton)
+    t.settled_writes()
+    assert set(panel.buttons) == {("t2", "stay")}

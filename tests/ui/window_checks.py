@@ -69,7 +69,26 @@ def button_problems(top: Any, what: str, skip: Callable[[Any], bool]) -> list[st
             out.append(f"{what}: {name} is {button.height()} px high (< {TOUCH_PX})")
         if font_px(button) < TYPE_PX:
             out.append(f"{what}: {name} has {font_px(button):.0f} px type (< {TYPE_PX})")
+        out += cut_button_text(button, what, name)
     return out
+
+
+def cut_button_text(button: Any, what: str, name: str) -> list[str]:
+    """A push button narrower than its words (issue 34: "ard 1, face down (" on a half-row
+    button): the widest line of its text against the room inside its frame."""
+    from PySide6.QtWidgets import QPushButton, QStyle, QStyleOptionButton
+
+    if not isinstance(button, QPushButton) or not button.text():
+        return []
+    lines = button.text().replace("&&", "\0").replace("&", "").replace("\0", "&").splitlines()
+    need = max(button.fontMetrics().horizontalAdvance(line) for line in lines)
+    option = QStyleOptionButton()
+    button.initStyleOption(option)
+    # the room for its words: inside the border and the padding its style sheet gives it
+    room = button.style().subElementRect(QStyle.SubElement.SE_PushButtonContents, option, button).width()
+    if need > room + 2:  # (a glyph's side bearing: up to 2 px of its advance are blank)
+        return [f"{what}: {name}: its words need {need} px, it has {room} px (cut, in {chain(button)})"]
+    return []
 
 
 def chain(widget: Any) -> str:

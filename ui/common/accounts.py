@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QFormLayout,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
     QMainWindow,
@@ -49,7 +50,7 @@ from ui.common.login import (
     show_message,
     touch_button,
 )
-from ui.common.screen_fit import ScreenDialog
+from ui.common.screen_fit import ScreenDialog, touch_header
 from ui.common.style import review_style
 from ui.common.worker import Worker
 
@@ -275,7 +276,10 @@ class AccountsDialog(ScreenDialog):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setDefaultSectionSize(48)  # rows are touch targets
         self.table.verticalHeader().setVisible(False)
-        self.table.horizontalHeader().setStretchLastSection(True)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)  # the names take the room left
+        touch_header(header)
         self.table.setMinimumHeight(220)
         self.table.setMinimumWidth(420)
         left.addWidget(self.table, 1)
@@ -332,7 +336,6 @@ class AccountsDialog(ScreenDialog):
                          "must change" if user.get("must_change") else "")
                 for j, text in enumerate(cells):
                     self.table.setItem(i, j, QTableWidgetItem(text))
-            self.table.resizeColumnsToContents()
 
         self.jobs.users(done)
 

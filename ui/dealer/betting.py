@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from dealer_assist.engine.table_setup import DEFAULT_CHIPS, MAX_CHIPS
 from ui.common.amount_keypad import AmountKeypad
+from ui.common.fit_words import fit_words
 from ui.common.keys import bind
 from ui.common.screen_fit import ScreenDialog
 from ui.common.style import DISABLED_LOOK, money, px
@@ -42,7 +43,7 @@ CHIPS = DEFAULT_CHIPS  # the default chip values (a table's own are in its setup
 
 def _toggle(text: str, tip: str) -> QPushButton:
     """A large toggle button (area, player, bet)."""
-    b = QPushButton(text)
+    b = fit_words(QPushButton(text))
     b.setCheckable(True)
     b.setAutoDefault(False)
     b.setProperty("role", "toggle")
@@ -129,7 +130,7 @@ class BettingPanel(QWidget):
         self.player_grid.setSpacing(px(3))
         self.player_buttons: dict[str, QPushButton] = {}
         layout.addLayout(self.player_grid)
-        self.new_player = QPushButton("New player")
+        self.new_player = fit_words(QPushButton("New player"))
         self.new_player.setStyleSheet(f"font-size: {px(16)}px; padding: 2px 2px;")
         bind(self.new_player, "Ctrl+N", self.ask_new_player)
         self.new_player.clicked.connect(self.ask_new_player)
@@ -141,7 +142,7 @@ class BettingPanel(QWidget):
         self.chip_row.setSpacing(px(3))
         self.chip_buttons: list[QPushButton] = []
         layout.addLayout(self.chip_row)
-        self.place_button = QPushButton("Place (Enter)")
+        self.place_button = fit_words(QPushButton("Place (Enter)"))
         self.place_button.setProperty("role", "place")
         bind(self.place_button, "Return", self.place)
         bind(self.place_button, "Enter", self.place)
@@ -161,14 +162,14 @@ class BettingPanel(QWidget):
         layout.addLayout(row2)
         repeat = QGridLayout()
         repeat.setSpacing(px(3))
-        self.repeat_all_button = QPushButton("Repeat\nall")
+        self.repeat_all_button = fit_words(QPushButton("Repeat\nall"))
         bind(self.repeat_all_button, "Ctrl+R", self.repeat_all)
         self.repeat_all_button.clicked.connect(self.repeat_all)
         self.repeat_all_button.setToolTip("the whole table's wagers of the last round again (key: Ctrl+R)")
-        self.repeat_player_button = QPushButton("Repeat\nplayer")
+        self.repeat_player_button = fit_words(QPushButton("Repeat\nplayer"))
         bind(self.repeat_player_button, "Ctrl+Shift+R", self.repeat_player)
         self.repeat_player_button.clicked.connect(self.repeat_player)
-        self.clear_area_button = QPushButton("Clear\narea")
+        self.clear_area_button = fit_words(QPushButton("Clear\narea"))
         self.clear_area_button.setProperty("role", "danger")
         bind(self.clear_area_button, "Ctrl+Delete", self.clear_area)
         self.clear_area_button.clicked.connect(self.clear_area)
@@ -183,16 +184,16 @@ class BettingPanel(QWidget):
         layout.addWidget(self.slip, 1)
         row3 = QGridLayout()
         row3.setSpacing(px(3))
-        self.change_button = QPushButton("Set amount")
+        self.change_button = fit_words(QPushButton("Set amount"))
         self.change_button.clicked.connect(self.change_selected)
         row3.addWidget(self.change_button, 0, 0)
-        self.remove_button = QPushButton("Remove")
+        self.remove_button = fit_words(QPushButton("Remove"))
         self.remove_button.setToolTip("the selected wager (key: Del)")
         bind(self.remove_button, "Delete", self.remove_selected)
         self.remove_button.setProperty("role", "danger")
         self.remove_button.clicked.connect(self.remove_selected)
         row3.addWidget(self.remove_button, 0, 1)
-        self.claim_button = QPushButton("Claim slots")
+        self.claim_button = fit_words(QPushButton("Claim slots"))
         self.claim_button.clicked.connect(self.ask_claim)
         row3.addWidget(self.claim_button, 0, 2)
         for b in (self.change_button, self.remove_button, self.claim_button):

@@ -668,13 +668,15 @@ class TableController(QObject):
     def can_double_last_card(self) -> bool:
         return bool(self.implied)
 
-    def power_failure_players(self) -> tuple[list[str], str]:
+    def power_failure_players(self) -> tuple[list[str], str, bool]:
         """After a power failure in this round: the players still to say whether they withdraw
-        or stay, and the clause, as the service has them (engine/power_failure.py)."""
+        or stay, the clause, and whether the game lets them withdraw, as the service has them
+        (engine/power_failure.py)."""
         answers = self.service_state.get("power_failure")
         if not isinstance(answers, dict):
-            return [], ""
-        return [str(p) for p in answers.get("players") or []], str(answers.get("rule") or "")
+            return [], "", False
+        return ([str(p) for p in answers.get("players") or []], str(answers.get("rule") or ""),
+                bool(answers.get("withdraw", True)))
 
     def stays(self, player: str) -> bool:
         """``player`` stays in the round after its power failure (op power_stays, audited)."""

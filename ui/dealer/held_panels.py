@@ -81,14 +81,16 @@ class PowerFailurePanel(QWidget):
         self._grid = QGridLayout()
         layout.addLayout(self._grid)
         self.buttons: dict[tuple[str, str], QPushButton] = {}
-        self._shown: tuple[tuple[str, ...], str] = ((), "")
+        self._shown: tuple[tuple[str, ...], str, bool] = ((), "", True)
         self.hide()
 
-    def show_players(self, players: tuple[list[str], str]) -> None:
-        names, clause = players
-        if (tuple(names), clause) == self._shown:
+    def show_players(self, players: tuple[list[str], str, bool]) -> None:
+        """``players``: the names still to answer, the clause, and whether the game lets them
+        withdraw (where it does not, the round continues and each stays)."""
+        names, clause, withdraw = players
+        if (tuple(names), clause, withdraw) == self._shown:
             return
-        self._shown = (tuple(names), clause)
+        self._shown = (tuple(names), clause, withdraw)
         for b in self.buttons.values():
             self._grid.removeWidget(b)
             b.hide()
@@ -101,16 +103,18 @@ class PowerFailurePanel(QWidget):
         if not names:
             self.hide()
             return
-        self.title.setText(f"Power failure ({clause}): does each player withdraw or stay?")
+        self.title.setText(f"Power failure ({clause}): does each player withdraw or stay?" if withdraw else
+                           f"Power failure ({clause}): the round continues; confirm that each player stays")
         for row, name in enumerate(names):
             self._grid.addWidget(QLabel(name), row, 0)
-            w = QPushButton(f"Withdraw {name}")
-            w.setProperty("role", "danger")
-            w.clicked.connect(lambda _=False, p=name: self._withdraw(p, None))
+            if withdraw:
+                w = QPushButton(f"Withdraw {name}")
+                w.setProperty("role", "danger")
+                w.clicked.connect(lambda _=False, p=name: self._withdraw(p, None))
+                self._grid.addWidget(w, row, 1)
+                self.buttons[(name, "withdraw")] = w
             s = QPushButton(f"{name} stays")
             s.clicked.connect(lambda _=False, p=name: self._stays(p))
-            self._grid.addWidget(w, row, 1)
             self._grid.addWidget(s, row, 2)
-            self.buttons[(name, "withdraw")] = w
             self.buttons[(name, "stay")] = s
         self.show()

@@ -18,6 +18,7 @@ from typing import Any
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from ui.common.cards import card_label
+from ui.common.fit_words import fit_words
 from ui.common.keys import bind
 from ui.common.style import px
 
@@ -117,7 +118,7 @@ class PromptPanel(QWidget):
         button = self._pool.pop(pooled, None)
         if button is not None:
             return button
-        button = QPushButton(text)
+        button = fit_words(QPushButton(text))  # its words whole in a third of a row at 1280×800
         button.setProperty("role", role)
         if shortcut:
             bind(button, shortcut, partial(self._press, key))
@@ -277,7 +278,7 @@ class PromptPanel(QWidget):
                             words = f"Card {n}, face down" if unseen_pick else f"Take {card_label(card)}"
                             self.add_button(f"pick:{card}", words,
                                             partial(pick, card, by, exp.player if by == "player" else None),
-                                            shortcut=str(n) if n <= 9 else None)
+                                            shortcut=str(n) if n <= 9 else None, span=self.columns)  # a row each: the words whole
                         if by == "pit_manager":
                             self.headline.setText("The pit manager picks the dealer's card")
                         self.detail.setText(f"{exp.text or ''} ({exp.rule})" if exp.rule else exp.text or "")

@@ -33,6 +33,7 @@ from dealer_assist.games import GAMES
 from ui.common.dialog_keys import enter_submits
 from ui.common.screen_fit import ScreenDialog
 from ui.common.table_view import BET_NAMES
+from ui.common.touch_spin import TouchSpin
 
 
 class SetupDialog(ScreenDialog):
@@ -68,12 +69,13 @@ class SetupDialog(ScreenDialog):
         self.limits: dict[str, tuple[QLineEdit, QLineEdit]] = {}
         self._limit_form = QFormLayout()
         form.addRow("Game", self.game)
-        form.addRow("Decks", self.decks)
-        form.addRow("Playing areas", self.areas)
+        self.spins = [TouchSpin(self.decks), TouchSpin(self.areas), TouchSpin(self.seconds)]
+        form.addRow("Decks", self.spins[0])
+        form.addRow("Playing areas", self.spins[1])
         form.addRow("Terminals", self.terminals)
         # the clause of the game whose players decide at terminals (Electronic's numbering)
         timed = next((r.clause("decision_time") for r in GAMES.values() if r.has("decision_time")), "")
-        form.addRow(f"Decision time, s ({timed})", self.seconds)
+        form.addRow(f"Terminal decision\ntime, s ({timed})", self.spins[2])
         form.addRow("Chips (F1-F8)", self.chips)
         columns.addLayout(form, 1)
         seating = QVBoxLayout()
@@ -121,6 +123,9 @@ class SetupDialog(ScreenDialog):
         self.decks.setRange(*rules.deck_range)
         self.areas.setRange(*rules.area_range)
         self.areas.setEnabled(not rules.shared_hand)
+        self.seconds.setEnabled(rules.shared_hand)  # the terminals' decision time (3.17 of Electronic)
+        for spin in self.spins:
+            spin.sync()  # the new ranges' ends
         self._areas_changed()
         while self._limit_form.rowCount():
             self._limit_form.removeRow(0)

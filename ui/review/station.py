@@ -78,10 +78,16 @@ class StationEventsView(QWidget):
         self.who.setMaximumWidth(360)
         self.show_button = QPushButton("Show")
         self.clear_button = QPushButton("All significant events")
-        for widget in (QLabel("Kind"), self.kind, QLabel("Who"), self.who, self.show_button, self.clear_button):
-            bar.addWidget(widget)
-        bar.addStretch(1)
+        # two rows: at 1280 px the long kind names and the buttons on one row cut "All
+        # significant events" to 60 px (the layout walk's check of button words)
+        bar.addWidget(QLabel("Kind"))
+        bar.addWidget(self.kind, 1)
         layout.addLayout(bar)
+        second = QHBoxLayout()
+        for widget in (QLabel("Who"), self.who, self.show_button, self.clear_button):
+            second.addWidget(widget)
+        second.addStretch(1)
+        layout.addLayout(second)
         self.caption = QLabel("")
         layout.addWidget(self.caption)
         self.table = QTableWidget(0, len(self.COLUMNS))
