@@ -35,3 +35,15 @@ def store_rows(path: Path, sql: str, params: tuple[Any, ...] = ()) -> list[tuple
         return conn.execute(sql, params).fetchall()
     finally:
         conn.close()
+
+
+def floor_version(m: Any, last: str) -> None:
+    """Within a monkeypatch context ``m``: this version's migrations up to ``last`` only, as an
+    earlier version of Dealer Assist knew them (a floor of that version is made, or upgraded
+    to it, with that version's own frozen migrations)."""
+    from dealer_assist.floor import schema
+
+    names = [name for name, _ in schema.MIGRATIONS]
+    previous = schema.MIGRATIONS[:names.index(last) + 1]
+    m.setattr(schema, "MIGRATIONS", previous)
+    m.setattr(schema, "KNOWN", frozenset(name for name, _ in previous))

@@ -81,11 +81,14 @@ def make_station(path: Path, table: str, pit: str, rounds: int, *, dealer: str =
         return record_rounds(store, rounds, dealer=dealer, start=start)
 
 
-def bulk_station(path: Path, table: str, pit: str, rounds: int, *, start: int = 0) -> None:
+def bulk_station(path: Path, table: str, pit: str, rounds: int, *, start: int = 0) -> dict[int, int]:
     """Many rounds quickly: each whole round in one transaction (``start_round`` with its events
-    and settle output; a void with its supervisor's approval), cycling the documents."""
+    and settle output; a void with its supervisor's approval), cycling the documents from
+    ``start``; the table claimed if it is not yet. Round id -> its document's index."""
+    made: dict[int, int] = {}
     with open_station(path) as store:
-        store.claim_table(table, pit)
+        if store.table_identity() is None:
+            store.claim_table(table, pit)
         store.db.execute("PRAGMA synchronous = OFF")  # test data only: one fsync per round is slow
         for n in range(rounds):
             index = (start + n) % len(DOCUMENTS)
@@ -94,4 +97,5 @@ def bulk_station(path: Path, table: str, pit: str, rounds: int, *, start: int = 
             approval = None
             for event in document["events"]:
                 approval = approval or approval_for(store, event, None)
-            store.start_round(config, document["events"], result=result_of(index), approval=approval)
+            made[store.start_round(config, document["events"], result=result_of(index), approval=approval)] = index
+    return made

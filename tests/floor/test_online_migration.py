@@ -24,16 +24,15 @@ from typing import Any
 import psycopg
 import pytest
 
-from dealer_assist.floor import schema
 from dealer_assist.floor.connection import FloorError
 from dealer_assist.floor.forward import Forwarder
 from dealer_assist.floor.online import Change, Index, Online, OnlineOptions, run_online
 from dealer_assist.floor.reader import FloorReader
 from dealer_assist.floor.schema import add_station, init_floor, review_role
 from tests.floor.conftest import Floor
-from tests.floor.helpers import ROOT, cli, query
+from tests.floor.helpers import ROOT, cli, floor_version, query
 from tests.floor.pgserver import Server
-from tests.floor.stations import DOCUMENTS, approval_for, open_station, result_of
+from tests.floor.stations import bulk_station
 
 HAND_REACH = {0: 25, 1: 40, 2: 0, 3: 50, 4: 150, 5: 75, 6: 105}
 
@@ -44,30 +43,14 @@ def reach_of_document(index: int) -> Decimal:
 
 def record(db: Path, count: int, start: int, *, table: str = "BJ-07") -> dict[int, int]:
     """``count`` whole rounds (cycling the documents from ``start``); round id -> document."""
-    made: dict[int, int] = {}
-    with open_station(db) as store:
-        if store.table_identity() is None:
-            store.claim_table(table, "PIT-2")
-        store.db.execute("PRAGMA synchronous = OFF")  # test data only
-        for n in range(count):
-            index = (start + n) % len(DOCUMENTS)
-            document = DOCUMENTS[index]
-            config = {k: v for k, v in document.items() if k != "events"}
-            approval = None
-            for event in document["events"]:
-                approval = approval or approval_for(store, event, None)
-            made[store.start_round(config, document["events"], result=result_of(index), approval=approval)] = index
-    return made
+    return bulk_station(db, table, "PIT-2", count, start=start)
 
 
 def floor_at_0013(server: Server, dbname: str, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
     """A floor of version 0013 with station BJ-07 registered; (admin URL, station URL)."""
     admin = server.url(dbname)
     with monkeypatch.context() as m:
-        previous = schema.MIGRATIONS[:13]
-        assert previous[-1][0] == "0013_alert_subjects"
-        m.setattr(schema, "MIGRATIONS", previous)
-        m.setattr(schema, "KNOWN", frozenset(name for name, _ in previous))
+        floor_version(m, "0013_alert_subjects")
         assert init_floor(admin)[-1] == "0013_alert_subjects"
         station = server.url(dbname, user=add_station(admin, "BJ-07", "PIT-2").role)
     assert query(admin, "SELECT to_regclass('floor.migration_steps')") == [(None,)]

@@ -20,7 +20,7 @@ from dealer_assist.floor.reader import FloorReader
 from dealer_assist.floor.schema import add_station, init_floor, review_role
 from dealer_assist.odds.theo import house_edges
 from dealer_assist.store import format_time
-from tests.floor.helpers import cli, query
+from tests.floor.helpers import cli, floor_version, query
 from tests.floor.pgserver import Server
 from tests.floor.stations import DOCUMENTS, make_station, open_station, record_rounds
 
@@ -54,10 +54,7 @@ def test_a_floor_of_the_previous_version_moves_into_monthly_partitions(
     db = tmp_path / "BJ-07.db"
     # the floor as version 0007 made it, forwarded to by that version (rounds without theo)
     with monkeypatch.context() as m:
-        previous = schema.MIGRATIONS[:7]
-        assert previous[-1][0] == "0007_one_station_policy"
-        m.setattr(schema, "MIGRATIONS", previous)
-        m.setattr(schema, "KNOWN", frozenset(name for name, _ in previous))
+        floor_version(m, "0007_one_station_policy")
         m.setattr(forward, "_ROUND_COLUMNS", forward._ROUND_COLUMNS[:22])
         for name in ("_EVENT_COLUMNS", "_SETTLEMENT_COLUMNS", "_RULING_COLUMNS"):  # without their round's start
             m.setattr(forward, name, getattr(forward, name)[:-1])
@@ -252,10 +249,7 @@ def test_a_floor_of_0008_moves_each_rounds_rows_into_its_month(
     admin = pg_server.url(floor_db)
     db = tmp_path / "BJ-07.db"
     with monkeypatch.context() as m:  # the floor and the forwarder of version 0008
-        previous = schema.MIGRATIONS[:8]
-        assert previous[-1][0] == "0008_monthly_partitions"
-        m.setattr(schema, "MIGRATIONS", previous)
-        m.setattr(schema, "KNOWN", frozenset(name for name, _ in previous))
+        floor_version(m, "0008_monthly_partitions")
         m.setattr(schema, "PARTITIONED", {"rounds": "started_at", "audit": "forwarded_at",
                                           "round_versions": "forwarded_at"})
         for name in ("_EVENT_COLUMNS", "_SETTLEMENT_COLUMNS", "_RULING_COLUMNS"):

@@ -35,7 +35,6 @@ import pytest
 
 from dealer_assist.base.cards import parse_card
 from dealer_assist.engine.transcript import settle_document
-from dealer_assist.floor import schema
 from dealer_assist.floor.alerts import Condition, raise_alerts
 from dealer_assist.floor.forward import Forwarder
 from dealer_assist.floor.schema import add_station, init_floor, review_role, service_role
@@ -45,7 +44,7 @@ from dealer_assist.protect.live import ProtectionCheck
 from dealer_assist.protect.removal import main_wager_return
 from dealer_assist.store import record_transcript
 from tests.floor.conftest import Floor
-from tests.floor.helpers import ROOT, cli, query
+from tests.floor.helpers import ROOT, cli, floor_version, query
 from tests.floor.pgserver import Server
 from tests.protect.test_protect_cli import CARDS, lucky8_round
 
@@ -340,10 +339,7 @@ def test_a_floor_of_0012_upgrades_in_place_with_its_open_alerts_while_a_station_
     acknowledgement; the players are raised one by one from then on."""
     admin = pg_server.url(floor_db)
     with monkeypatch.context() as m:
-        previous = schema.MIGRATIONS[:12]
-        assert previous[-1][0] == "0012_protection_alerts"
-        m.setattr(schema, "MIGRATIONS", previous)
-        m.setattr(schema, "KNOWN", frozenset(name for name, _ in previous))
+        floor_version(m, "0012_protection_alerts")
         assert init_floor(admin)[-1] == "0012_protection_alerts"
         station = pg_server.url(floor_db, user=add_station(admin, "BJ-01", "PIT-1").role)
     service = pg_server.url(floor_db, user=service_role(floor_db))
@@ -363,9 +359,7 @@ def test_a_floor_of_0012_upgrades_in_place_with_its_open_alerts_while_a_station_
     with psycopg.connect(station) as held, monkeypatch.context() as m:  # the station's forwarding transaction
         held.execute("SELECT 1 FROM floor.rounds, floor.events, floor.audit, floor.round_players, "
                      "floor.settlements, floor.sessions, floor.tables LIMIT 1")
-        upto = schema.MIGRATIONS[:13]  # 0013 itself (0014 adds a column to the rounds: online, in steps)
-        m.setattr(schema, "MIGRATIONS", upto)
-        m.setattr(schema, "KNOWN", frozenset(name for name, _ in upto))
+        floor_version(m, "0013_alert_subjects")
         assert init_floor(admin) == ["0013_alert_subjects"]  # its DDL waits on no lock the station holds
         held.execute("SELECT 1")  # still in its transaction (not ended by its 15 s idle bound)
     assert init_floor(admin) == ["0014_round_reach"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
@@ -277,6 +278,14 @@ def test_shoe_fault_banner_and_its_round(make_table: MakeTable, tmp_path: Path) 
     assert faults == [("shoe_fault", rid)]
 
 
+def report_power_failure(t: TableDriver) -> Any:
+    """The dealer reports a power failure (Power fail, Yes); the panel that asks the players."""
+    t.qtbot.mouseClick(t.window.report_buttons["power_failure"], Qt.MouseButton.LeftButton)
+    t.qtbot.mouseClick(t.window.choice_dialog.buttons["yes"], Qt.MouseButton.LeftButton)
+    t.settled_writes()
+    return t.window.power_panel
+
+
 def test_power_failure_asks_each_player(make_table: MakeTable) -> None:
     # 5.29.1: after a power failure each player whose wagers have not conclusively won or lost
     # may withdraw them. Alice (area 1) and bob (area 2) have two cards each, no decision yet:
@@ -288,10 +297,7 @@ def test_power_failure_asks_each_player(make_table: MakeTable) -> None:
     t.bet("bob", "main", [100], area=2)
     t.press("no_more_bets")
     t.deal(5)
-    t.qtbot.mouseClick(t.window.report_buttons["power_failure"], Qt.MouseButton.LeftButton)
-    t.qtbot.mouseClick(t.window.choice_dialog.buttons["yes"], Qt.MouseButton.LeftButton)
-    t.settled_writes()
-    panel = t.window.power_panel
+    panel = report_power_failure(t)
     assert panel.isVisibleTo(t.window) and "(5.29)" in panel.title.text()
     assert set(panel.buttons) == {("alice", "withdraw"), ("alice", "stay"), ("bob", "withdraw"), ("bob", "stay")}
     t.qtbot.mouseClick(panel.buttons[("bob", "stay")], Qt.MouseButton.LeftButton)
@@ -355,10 +361,7 @@ def test_electronic_power_failure_asks_only_for_stays(make_table: MakeTable) -> 
     t.bet("t2", "main", [25])
     t.press("no_more_bets")
     t.deal(3)
-    t.qtbot.mouseClick(t.window.report_buttons["power_failure"], Qt.MouseButton.LeftButton)
-    t.qtbot.mouseClick(t.window.choice_dialog.buttons["yes"], Qt.MouseButton.LeftButton)
-    t.settled_writes()
-    panel = t.window.power_panel
+    panel = report_power_failure(t)
     assert panel.isVisibleTo(t.window) and "(5.9)" in panel.title.text() and "continues" in panel.title.text()
     assert set(panel.buttons) == {("t1", "stay"), ("t2", "stay")}
     t.qtbot.mouseClick(panel.buttons[("t1", "stay")], Qt.MouseButton.LeftButton)
