@@ -13,15 +13,19 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from fractions import Fraction
+from functools import cache
+from pathlib import Path
 
 import pytest
 
 from dealer_assist.cli import main
 from dealer_assist.odds.main_wager import Versus
 from dealer_assist.odds.outcomes import analyse_with_outcomes, split_bounds, split_outcomes
+from dealer_assist.odds.pdf import write_pdf
 from dealer_assist.odds.rulesets import for_game
-from dealer_assist.odds.sheet import ParSheet, main_lines
+from dealer_assist.odds.sheet import ParSheet, main_lines, to_json
 from dealer_assist.odds.strategy import Chart
+from tests.odds.pdf_text import pdf_text
 
 
 def _chart(up: int) -> Chart:
@@ -165,11 +169,16 @@ def _setup(game: str, shoe: tuple[int, ...], v: int, up: int) -> tuple[Versus, t
 def _expected(game: str, counts: list[int], v: int, up: int, doubles: Callable[[int, bool], bool],
               hands: int) -> Net:
     """Every order, by the rules' text: H17 in Ace Race only (3.34: draws to soft 17; the others
-    S17); a dealer
-    blackjack takes all in Ace Race (3.24.3), one original wager in Lucky 8 (4.5) and Electronic
-    (3.15.5)."""
+    S17); a dealer blackjack takes all in Ace Race (3.24.3), one original wager in Lucky 8 (4.5)
+    and Electronic (3.15.5). Worked out once per deal (a few seconds of exact fractions)."""
+    return dict(_every_order(game, tuple(counts), v, up, doubles, hands))
+
+
+@cache
+def _every_order(game: str, counts: tuple[int, ...], v: int, up: int, doubles: Callable[[int, bool], bool],
+                 hands: int) -> Net:
     ace_race = game == "ace_race"
-    return _brute(counts, v, up, hands, ace_race, ace_race, doubles)
+    return _brute(list(counts), v, up, hands, ace_race, ace_race, doubles)
 
 
 @pytest.mark.parametrize(("game", "shoe", "v", "up", "doubles", "hands", "lowest"), CASES)
@@ -212,10 +221,10 @@ SHOE24 = (2, 2, 2, 2, 2, 2, 2, 2, 2, 6)
 SPLIT_ALL = Chart(cells={("pair", v, up): "P" for v in range(1, 11) for up in range(1, 11)})
 
 
-def test_sheet_rows_bound_the_unpruned_enumeration_and_say_so() -> None:
+def test_sheet_rows_bound_the_unpruned_enumeration_and_say_so(tmp_path: Path) -> None:
     """The whole distribution of the chart's play (every initial hand, every dealer card): with a
-    threshold, each printed row and its bound contain the rows enumerated without one; the text
-    marks the bounded rows and does not print a total of 1."""
+    threshold, each printed row and its bound contain the rows enumerated without one; the text,
+    the JSON and the PDF mark the bounded rows and do not print a total of 1."""
     rules = dataclasses.replace(for_game("lucky8", 1), deck=SHOE24)
     res, exact = analyse_with_outcomes(rules, chart=SPLIT_ALL, exact_splits=True, prune=0.0)
     _res, pruned = analyse_with_outcomes(rules, chart=SPLIT_ALL, exact_splits=True, prune=1e-6)
@@ -235,6 +244,48 @@ def test_sheet_rows_bound_the_unpruned_enumeration_and_say_so() -> None:
     rows = {line.split()[0]: line for line in lines if line.startswith("    ") and line.split()[0][0] in "+-"}
     assert rows["+1.5"].endswith("exact") and "+ " in rows["-2"]
     assert "lower bound" in " ".join(lines)
+    doc = to_json(sheet)["bets"]["main"]["printed_chart"]
+    assert doc["split_rows"]["method"] == "enumerated" and doc["split_rows"]["estimates"] is False
+    assert doc["split_rows"]["prune"] == 1e-6 and doc["split_rows"]["bounded"] == pruned.unresolved
+    by_net = {r["net"]: r for r in doc["distribution"]}
+    assert by_net[1.5]["bound"] == 0.0 and by_net[-2]["bound"] == pruned.bound[-2] > 0
+    # The printed sheet: each row's figure with '+ bound' or 'exact', the total with the chance
+    # bounded, and what the rows are (issue 36: "rows printed with their error bound").
+    path = tmp_path / "sheet.pdf"
+    write_pdf(sheet, str(path))
+    text = pdf_text(path)
+    assert f"+1.5 {pruned.dist[1.5]:.10f} {1.5 * pruned.dist[1.5]:+.10f} exact" in text
+    assert f"-2 {pruned.dist[-2]:.10f} {-2 * pruned.dist[-2]:+.10f} + {pruned.bound[-2]:.2e}" in text
+    assert f"total {sum(pruned.dist.values()):.10f} {pruned.mean:+.10f} bounded {pruned.unresolved:.2e}" in text
+    assert "Split rows. Every split enumerated card by card" in text
+    assert "sequences less likely than 1e-06 of a round" in text
+    assert "A row printed with '+ b' is a lower bound" in text and "the row +1.5 is exact" in text
+    assert "model of a split" not in text.split("Split rows.")[1].split("Method.")[0]
+
+
+def test_model_rows_are_marked_as_estimates(tmp_path: Path) -> None:
+    """Without an enumeration (par_sheet's default) the chart's rows are the split model's: the
+    JSON says so (method "model", estimates, no bound), the text and the PDF mark no row exact
+    nor bounded, and the PDF says what the model is."""
+    rules = dataclasses.replace(for_game("lucky8", 1), deck=SHOE24)
+    res, model = analyse_with_outcomes(rules, chart=SPLIT_ALL)
+    assert model.split_method == "model" and model.bound == {}
+    sheet = ParSheet("lucky8", 1, rules, res, model, chart_main=res, chart_outcomes=model)
+    doc = to_json(sheet)["bets"]["main"]
+    for split_rows in (doc["split_rows"], doc["printed_chart"]["split_rows"]):
+        assert split_rows["method"] == "model" and split_rows["estimates"] is True
+        assert split_rows["prune"] is None and split_rows["bounded"] is None
+        assert "estimates" in split_rows["note"] and "no row is exact" in split_rows["note"]
+    assert all(r["bound"] is None for r in doc["printed_chart"]["distribution"])
+    lines = main_lines(sheet)
+    marks = [line.split()[-1] for line in lines if line.startswith("    ") and line.split()[0][0] in "+-"]
+    assert marks and set(marks) == {"model"}
+    path = tmp_path / "model.pdf"
+    write_pdf(sheet, str(path))
+    text = pdf_text(path)
+    table = text.split("Net result of one unit")[1].split("Split rows.")[0]
+    assert f"-1 {model.dist[-1]:.10f}" in table and " exact" not in table and "+ " not in table
+    assert "Split rows. Split hands follow the analysis' model of a split" in text and "no row is exact" in text
 
 
 def test_cli_refuses_a_split_threshold_outside_0_1(capsys: pytest.CaptureFixture[str]) -> None:
