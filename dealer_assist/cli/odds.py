@@ -1,11 +1,14 @@
-"""``dealer-assist odds GAME [--decks N] [--json] [--strategy] [--pdf FILE] [--theo-basis B] [--simulate N]``
+"""``dealer-assist odds GAME [--decks N] [--json] [--strategy] [--pdf FILE] [--theo-basis B] [--simulate N]
+[--split-prune P]``
 or ``dealer-assist odds --all DIR``: a game's par sheet.
 
 Every side bet's pay-table rows with their exact probabilities, the 6-7-8 bonus, insurance
 and the main wager's house edge, computed from the pay tables and decks the engine plays
 by (docs/odds.md), the main wager under the optimal play and under the printed chart.
 ``--strategy`` prints the chart with its composition-dependent exceptions; ``--pdf FILE``
-writes the printable par sheet. Dueling 8's Tie on 18 is exact (tie18.py). Without ``--decks`` the game's usual deck count (rulesets.usual_decks).
+writes the printable par sheet, its chart's splits enumerated card by card with each row's
+bound (sheet.SPLIT_PRUNE, or ``--split-prune P``; minutes of CPU); the text and JSON keep the
+split model's rows, marked as estimates, unless ``--split-prune P`` is given. Dueling 8's Tie on 18 is exact (tie18.py). Without ``--decks`` the game's usual deck count (rulesets.usual_decks).
 A game or deck count the rules do not allow prints ``error: ...`` (naming 2.1) and exits 2.
 """
 
@@ -30,6 +33,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="the edge win per hour uses: chart (default), optimal, or a casino's house edge in per cent")
     parser.add_argument("--simulate", type=int, default=20000, metavar="ROUNDS",
                         help="rounds of the engine's simulator that confirm a PDF sheet (default 20000; 0: none)")
+    parser.add_argument("--split-prune", type=float, default=None, metavar="P",
+                        help="enumerate the chart's splits card by card, carrying sequences less likely than P of "
+                        "a round on with bounded chances (smaller: tighter bounds, slower); --pdf and --all: "
+                        "default 1e-10; text and --json: the split model's estimates unless given")
     parser.add_argument("--decks", metavar="N", help="number of decks (2.1 of the game's rules; default: the "
                         "game's usual count, 6)")
     parser.add_argument("--json", action="store_true", help="print the par sheet as JSON")
@@ -56,8 +63,14 @@ def run(args: argparse.Namespace) -> int:
     if args.simulate < 0:
         print("error: --simulate must be 0 or more rounds", file=sys.stderr)
         return 2
+    from dealer_assist.odds.sheet import SPLIT_PRUNE
+
+    prune: float | None = args.split_prune
+    if prune is not None and not 0 < prune < 1:
+        print("error: --split-prune must lie between 0 and 1 (a chance of the round)", file=sys.stderr)
+        return 2
     if args.all:
-        return _write_all(args.all, basis, args.simulate)
+        return _write_all(args.all, basis, args.simulate, SPLIT_PRUNE if prune is None else prune)
     if args.game is None:
         print("error: name a game (or --all DIR)", file=sys.stderr)
         return 2
@@ -74,12 +87,25 @@ def run(args: argparse.Namespace) -> int:
     except OddsError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    sheet = par_sheet(args.game, decks)
+    if args.pdf:
+        import os
+
+        folder = os.path.dirname(os.path.abspath(args.pdf))
+        if not os.path.isdir(folder):  # said now, not after minutes of enumeration
+            print(f"error: cannot write {args.pdf}: no folder {folder}", file=sys.stderr)
+            return 2
+    # The printed sheet enumerates the splits (issue 36); text and JSON only when asked; the
+    # chart alone (--strategy) needs no distribution.
+    if args.pdf and prune is None:
+        prune = SPLIT_PRUNE
+    elif args.strategy and not args.pdf:
+        prune = None
+    sheet = par_sheet(args.game, decks, split_prune=prune)
     if args.pdf:
         from dealer_assist.odds.pdf import write_pdf
 
         try:
-            write_pdf(sheet, args.pdf, simulation=_simulate(sheet, args.simulate), basis=basis)
+            write_pdf(sheet, args.pdf, simulation=simulation_check(sheet, args.simulate), basis=basis)
         except OSError as exc:
             print(f"error: cannot write {args.pdf}: {exc.strerror or exc}", file=sys.stderr)
             return 2
@@ -95,8 +121,8 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _simulate(sheet: ParSheet, rounds: int) -> SimulationCheck | None:
-    """The engine's simulator played by the sheet's chart (bench/simulate.py), or None."""
+def simulation_check(sheet: ParSheet, rounds: int) -> SimulationCheck | None:
+    """The engine's simulator played by the sheet's chart (bench/simulate.py; ``rounds`` 0: None)."""
     from dealer_assist.bench.simulate import ChartRun, play_chart
     from dealer_assist.odds.sheet import SimulationCheck
 
@@ -108,7 +134,7 @@ def _simulate(sheet: ParSheet, rounds: int) -> SimulationCheck | None:
     return SimulationCheck(run.rounds, run.wagers, seed, -run.edge, run.half_width)
 
 
-def _write_all(folder: str, basis: TheoBasis, rounds: int) -> int:
+def _write_all(folder: str, basis: TheoBasis, rounds: int, prune: float) -> int:
     """Every game at every deck count its 2.1 allows, one PDF each, with the time it took."""
     import os
     import time
@@ -125,10 +151,10 @@ def _write_all(folder: str, basis: TheoBasis, rounds: int) -> int:
         lo, hi = rules.deck_range
         for decks in range(lo, hi + 1):
             start = time.perf_counter()
-            sheet = par_sheet(game, decks)
+            sheet = par_sheet(game, decks, split_prune=prune)
             path = os.path.join(folder, f"{game}-{decks}-decks.pdf")
             try:
-                write_pdf(sheet, path, simulation=_simulate(sheet, rounds), basis=basis)
+                write_pdf(sheet, path, simulation=simulation_check(sheet, rounds), basis=basis)
             except OSError as exc:
                 print(f"error: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
                 return 2

@@ -2,18 +2,20 @@
 
 Gives the hit frequency and the standard deviation the expected value alone does not.
 Hands that are not split follow the strategy card by card with the dealer's probabilities
-for the cards removed (as the expected values do). Split hands follow the analysis' own
+for the cards removed (as the expected values do). Under the printed chart with
+``exact_splits`` every split is enumerated card by card (splits.SplitWalker: rows with
+rigorous bounds, issue 36). Otherwise split hands follow the analysis' own
 model of a split (main_wager.split_value): each hand valued on the pair and its own cards,
 its second card weighted by split_card_weights, their number from the resplit chain with
 the same constant chance of the pair card; the hands are taken as independent given the
-dealer's outcome (which they share). The distribution sums to 1 and its mean is the
+dealer's outcome (which they share); that distribution sums to 1 and its mean is the
 analysis' expected value (to floating-point rounding; the tests check both for every game).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from dealer_assist.odds import main_wager
@@ -31,6 +33,7 @@ from dealer_assist.odds.main_wager import (
     split_hand_counts,
 )
 from dealer_assist.odds.rulesets import RuleSet
+from dealer_assist.odds.splits import SplitWalker
 from dealer_assist.odds.strategy import Chart
 
 Dist = dict[float, float]
@@ -55,6 +58,16 @@ class Outcomes:
     stake: float = 1.0  # the expected total amount wagered per unit of original wager
     unresolved: float = 0.0  # split sequences left out of the enumeration (PRUNE), in all
     split_method: str = "model"  # "enumerated" (card by card) or "model" (main_wager.split_value)
+    # Enumerated: row -> the chance left out that could fall in that row (splits.SplitWalker);
+    # the row's true chance lies in [dist[row], dist[row] + bound[row]].
+    bound: Dist = field(default_factory=dict)
+    prune: float = 0.0  # the enumeration's threshold (a chance of the round)
+    split_states: int = 0  # states the enumeration followed
+
+    def interval(self, x: float) -> tuple[float, float]:
+        """The row's chance as a rigorous interval (exact rows: a point)."""
+        p = self.dist.get(x, 0.0)
+        return p, p + self.bound.get(x, 0.0)
 
     @property
     def mean(self) -> float:
@@ -91,9 +104,14 @@ def _outcome(total: int, k: int) -> int:
 class _Play:
     """Walks the strategy of one dealer card and accumulates the net results."""
 
-    def __init__(self, vs: Versus, exact_splits: bool = False) -> None:
+    def __init__(self, vs: Versus, exact_splits: bool = False, prune: float = PRUNE, fast: bool = True) -> None:
         self.vs = vs
         self.exact_splits = exact_splits
+        self.prune = prune
+        self.fast = fast  # splits.SplitWalker (counts, not orders); False: the reference walk below
+        self.walker: SplitWalker | None = None
+        self.bound: Dist = {}
+        self.states = 0
         self._played: dict[tuple[Comp, int, bool, int], Dist] = {}
         rules = vs.rules
         self.bj_cost = 1 if vs.enhc else 0
@@ -176,9 +194,21 @@ class _Play:
         if vs.chart is None or not self.exact_splits:
             # Composition-dependent play: a decision at every composition reached is out of
             # reach card by card; the optimal play keeps the analysis' model of a split. The
-            # chart's enumeration is opt-in: at 6 decks 2-2 against a 10 alone takes 30 s
-            # and leaves 6 % of its sequences unresolved at PRUNE 1e-10 (issue 36).
+            # chart's enumeration (splits.SplitWalker; the walk below is its reference) is what
+            # the sheets print (sheet.chart_distribution, issue 36).
             self.split_model(v, comp, dist, p)
+            return
+        if self.fast:
+            if self.walker is None:
+                self.walker = SplitWalker(vs)
+            rows = self.walker.split(v, comp, p, self.prune)
+            for x, w in rows.dist.items():
+                _put(dist, x, w)
+            for x, w in rows.bound.items():
+                self.bound[x] = self.bound.get(x, 0.0) + w
+            self.unresolved += rows.unresolved
+            self.staked += rows.staked
+            self.states += rows.states
             return
         rules = vs.rules
         aces = v == 1
@@ -220,7 +250,7 @@ class _Play:
             else:
                 finish(nc, formed, waiting, done, (bet, total), w, nxt)
 
-        floor = PRUNE / p if p > 0 else 0.0
+        floor = self.prune / p if p > 0 else 0.0
         while level:
             nxt: dict[State, float] = {}
             for (c0, formed, waiting, done, cur), w in level.items():
@@ -464,7 +494,7 @@ def _bonus(play: _Play, cards: tuple[int, ...], comp: Comp, sub: Dist, dist: Dis
 
 def analyse_with_outcomes(rules: RuleSet, exact_cards: int | None = None,
                           chart: Chart | None = None, exact_splits: bool = False,
-                          ) -> tuple[MainWagerResult, Outcomes]:
+                          prune: float = PRUNE) -> tuple[MainWagerResult, Outcomes]:
     """The main wager's analysis and the distribution of its net result under that play."""
     dist: Dist = {}
     plays: dict[int, _Play] = {}  # one walker (and its memo) per dealer card
@@ -472,21 +502,35 @@ def analyse_with_outcomes(rules: RuleSet, exact_cards: int | None = None,
     def hand(vs: Versus, decision: HandDecision, comp: Comp) -> None:
         play = plays.get(vs.up)
         if play is None or play.vs is not vs:
-            play = plays[vs.up] = _Play(vs, exact_splits)
+            play = plays[vs.up] = _Play(vs, exact_splits, prune)
         initial_outcomes(play, decision, comp, dist, decision.probability)
 
     result = analyse(rules, exact_cards=main_wager.EXACT_CARDS if exact_cards is None else exact_cards,
                      on_hand=hand, chart=chart)
     enumerated = exact_splits and chart is not None
+    bound: Dist = {}
+    for play in plays.values():
+        for x, w in play.bound.items():
+            bound[x] = bound.get(x, 0.0) + w
     return result, Outcomes(dist, sum(play.staked for play in plays.values()),
                             sum(play.unresolved for play in plays.values()),
-                            "enumerated" if enumerated else "model")
+                            "enumerated" if enumerated else "model", bound, prune if enumerated else 0.0,
+                            sum(play.states for play in plays.values()))
 
 
-def split_outcomes(vs: Versus, v: int, comp: Comp, exact: bool = True) -> tuple[Dist, float]:
+def split_outcomes(vs: Versus, v: int, comp: Comp, exact: bool = True, prune: float = PRUNE,
+                   fast: bool = True) -> tuple[Dist, float]:
     """The net results of splitting a pair of ``v`` (``comp``: the pair) against ``vs``'s dealer
-    card: (distribution, unresolved mass); ``exact``: enumerated card by card (needs a chart)."""
-    walker = _Play(vs, exact)
+    card: (distribution, unresolved mass); ``exact``: enumerated card by card (needs a chart);
+    ``fast``: splits.SplitWalker, else the reference walk (state per finished hand's total)."""
+    walker = _Play(vs, exact, prune, fast)
     dist: Dist = {}
     walker.split(v, comp, dist, 1.0)
     return dist, walker.unresolved
+
+
+def split_bounds(vs: Versus, v: int, comp: Comp, prune: float) -> tuple[Dist, Dist, float]:
+    """(rows, bound per row, chance bounded rather than enumerated) of a split enumerated with
+    ``prune`` (splits.SplitWalker)."""
+    rows = SplitWalker(vs).split(v, comp, 1.0, prune)
+    return rows.dist, rows.bound, rows.unresolved

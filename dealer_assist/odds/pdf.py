@@ -43,6 +43,8 @@ from dealer_assist.odds.sheet import (
     edge_rows,
     game_data_digest,
     main_method,
+    row_bound,
+    split_rows_text,
 )
 from dealer_assist.odds.side_bets import BetFigures
 from dealer_assist.odds.strategy import Chart, total_cell, two_card_cell
@@ -160,29 +162,25 @@ def write_pdf(sheet: ParSheet, path: str, *, simulation: SimulationCheck | None 
     story.append(_table(rows, [24, 20, 20, 22, 18, 16, 24, 20]))
     story.append(Spacer(1, 2 * mm))
     name, res, out = edge_rows(sheet)[-1]
-    dist = [["net (units)", "probability", "contribution"]]
     modelled = out.split_method == "model"
+    dist = [["net (units)", "probability", "contribution", "" if modelled else "bound"]]
     for x, p, c in distribution_rows(out):
+        bd = row_bound(out, x)
         if modelled and abs(x) > 4:  # reached only by 3 or more split hands: the model's estimate
-            dist.append([f"{x:+g} *", f"{p:.4g}", f"{c:+.4g}"])
+            dist.append([f"{x:+g} *", f"{p:.4g}", f"{c:+.4g}", ""])
+        elif bd > 0:  # a lower bound: the true chance lies in [p, p + bd]
+            dist.append([f"{x:+g}", f"{p:.10f}", f"{c:+.10f}", f"+ {bd:.2e}"])
         else:
-            dist.append([f"{x:+g}", f"{p:.10f}", f"{c:+.10f}"])
-    dist.append(["total", f"{sum(out.dist.values()):.10f}", f"{out.mean:+.10f}"])
+            dist.append([f"{x:+g}", f"{p:.10f}", f"{c:+.10f}", "" if modelled else "exact"])
+    dist.append(["total", f"{sum(out.dist.values()):.10f}", f"{out.mean:+.10f}",
+                 f"bounded {out.unresolved:.2e}" if out.unresolved > 0 else ""])
     story.append(KeepTogether([Paragraph(f"Net result of one unit of original wager, {name} (splits and doubles "
                                          f"included{bonus_text(sheet, '; the {} paid on the main wager')}):",
-                                         body), _table(dist, [22, 30, 30])]))
-    unresolved = out.unresolved
-    story.append(Paragraph(
-        "<b>Split rows.</b> " + (f"Splits are enumerated card by card (every sequence of the split hands' cards, "
-                                 f"without replacement); sequences less likely than 1e-12 are left out: "
-                                 f"{unresolved:.2e} in all, so each row is exact to within that."
-                                 if out.split_method == "enumerated" else
-                                 "Rows marked * (beyond +/-4 units: three or more split hands) follow the analysis' "
-                                 "model of a split (constant chance of the pair card, hands independent given the "
-                                 "dealer's outcome): an independent simulation found such rows 5-30 % too high "
-                                 "(issue 36). They are estimates, printed to 4 significant figures; rows within "
-                                 "+/-4 units also hold split hands' share from the same model. The house edge is the "
-                                 "analysis' expected value and does not come from these rows."), small))
+                                         body), _table(dist, [22, 30, 30, 28])]))
+    rows_text = split_rows_text(out)
+    story.append(Paragraph("<b>Split rows.</b> " + rows_text[0].upper() + rows_text[1:] + (
+        ". The house edge is the analysis' expected value and does not come from these rows." if modelled else
+        ". The house edge above is the analysis' (its split model); these rows do not change it."), small))
     story.append(Paragraph(f"<i>Method.</i> {main_method(sheet)}", small))
 
     for bet, b in sheet.bets.items():

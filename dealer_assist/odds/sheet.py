@@ -78,17 +78,36 @@ def chart_result(game: str, decks: int) -> tuple[MainWagerResult, Outcomes]:
     return analyse_with_outcomes(for_game(game, decks), chart=chart_of(game, decks))
 
 
+# The printed sheets (odds --pdf, --all) enumerate the chart's splits card by card
+# (splits.SplitWalker); sequences less likely than this (a chance of the round) are carried on
+# with bounded chances: each row is printed with its bound (issue 36). A minute or two of CPU a
+# sheet at 6 decks: par_sheet enumerates only when asked (split_prune), never by default.
+SPLIT_PRUNE = 1e-10
+
+
+@cache
+def chart_distribution(game: str, decks: int, prune: float = SPLIT_PRUNE) -> Outcomes:
+    """The printed chart's net-result distribution with every split enumerated (rows bounded)."""
+    _res, out = analyse_with_outcomes(for_game(game, decks), chart=chart_of(game, decks), exact_splits=True,
+                                      prune=prune)
+    return out
+
+
 @cache
 def exact_tie18(game: str, decks: int) -> Tie18:
     """A permanent-8 game's Tie on 18, exactly (tie18.py; about a second)."""
     return tie18_exact(for_game(game, decks), chart_of(game, decks))
 
 
-def par_sheet(game: str, decks: int | None = None, *, with_chart: bool = True) -> ParSheet:
+def par_sheet(game: str, decks: int | None = None, *, with_chart: bool = True,
+              split_prune: float | None = None) -> ParSheet:
     """The whole par sheet of ``game`` at ``decks`` decks (every figure from the game's data).
 
     ``with_chart``: also the printed chart's edge and distribution (what theoretical win and
-    the floor's alerts need is there without it).
+    the floor's alerts need is there without it). ``split_prune``: the chart's distribution
+    with every split enumerated down to that chance of a round (minutes of CPU at 6 decks: the
+    printed sheets ask for it); None (the default): the analysis' model of a split, as the
+    optimal play's, its rows marked as the model's estimates (``split_rows_json``).
     """
     n = check(game, decks)
     start = time.perf_counter()
@@ -101,6 +120,8 @@ def par_sheet(game: str, decks: int | None = None, *, with_chart: bool = True) -
     if with_chart:
         sheet.chart = chart_of(game, n)
         sheet.chart_main, sheet.chart_outcomes = chart_result(game, n)
+        if split_prune is not None:
+            sheet.chart_outcomes = chart_distribution(game, n, split_prune)
     sheet.seconds = time.perf_counter() - start
     return sheet
 
@@ -170,8 +191,12 @@ def to_json(sheet: ParSheet) -> dict[str, Any]:
             "house_edge": round(res.house_edge, 10), "hit_frequency": round(o.hit_frequency, 10),
             "push": round(o.push, 10), "std_dev": round(o.std_dev, 10),
             "element_of_risk": round(o.element_of_risk, 10), "average_wagered": round(o.stake, 10),
-            "distribution": [{"net": x, "probability": round(p, 12)} for x, p, _ in distribution_rows(o)]}
-    bets["main"].update({"push": round(sheet.outcomes.push, 10),
+            "distribution": [{"net": x, "probability": round(p, 12),
+                              "bound": row_bound(o, x) if o.split_method == "enumerated" else None}
+                             for x, p, _ in distribution_rows(o)],
+            "split_rows": split_rows_json(o)}
+    bets["main"].update({"split_rows": split_rows_json(sheet.outcomes),
+                         "push": round(sheet.outcomes.push, 10),
                          "element_of_risk": round(sheet.outcomes.element_of_risk, 10),
                          "average_wagered": round(sheet.outcomes.stake, 10)})
     out: dict[str, Any] = {"game": sheet.game, "decks": sheet.decks, "bets": bets}
@@ -192,14 +217,19 @@ def to_json(sheet: ParSheet) -> dict[str, Any]:
 
 
 def main_method(sheet: ParSheet) -> str:
+    chart = sheet.chart_outcomes
+    enumerated = chart is not None and chart.split_method == "enumerated"
     return ("combinatorial analysis: composition-dependent optimal play, dealer probabilities exact "
             f"for the first {main_wager.EXACT_CARDS} player cards and the dealer's card removed; splits "
             "valued per hand with the pair removed; insurance never taken (floating point). The printed "
             "chart's edge: the same analysis with every decision the chart's (strategy.py). Distribution: "
             "the net result per unit of original wager under that play; hit frequency = P(net result > 0); "
-            "split hands in the distribution follow the analysis' model of a split, independent given the "
-            "dealer's outcome (the probabilities sum to 1 and the mean is the edge, to rounding); element "
-            "of risk = expected loss / expected amount wagered")
+            "the optimal play's split hands follow the analysis' model of a split, independent given the "
+            "dealer's outcome (its probabilities sum to 1 and its mean is the edge, to rounding); "
+            + ("the printed chart's splits are enumerated card by card (see the split rows; their mean is the "
+               "exact split's, not the edge's model)" if enumerated else
+               "so do the printed chart's (estimates: see the split rows)")
+            + "; element of risk = expected loss / expected amount wagered")
 
 
 def to_text(sheet: ParSheet) -> str:
@@ -224,8 +254,52 @@ def edge_rows(sheet: ParSheet) -> list[tuple[str, MainWagerResult, Outcomes]]:
 
 
 def distribution_rows(out: Outcomes) -> list[tuple[float, float, float]]:
-    """(net result per unit of original wager, probability, contribution to the mean), by net."""
-    return [(x, p, x * p) for x, p in sorted(out.dist.items()) if p > 0]
+    """(net result per unit of original wager, probability, contribution to the mean), by net;
+    an enumerated distribution's rows are lower bounds (``row_bound``), rows only its bounds
+    reach included with 0."""
+    rows = {x for x, p in out.dist.items() if p > 0} | {x for x, b in out.bound.items() if b > 0}
+    return [(x, out.dist.get(x, 0.0), x * out.dist.get(x, 0.0)) for x in sorted(rows)]
+
+
+def row_bound(out: Outcomes, x: float) -> float:
+    """How much more than its figure row ``x`` may hold (0: the row is exact; splits.SplitWalker)."""
+    return out.bound.get(x, 0.0)
+
+
+def split_rows_json(out: Outcomes) -> dict[str, Any]:
+    """What a distribution's rows are, for the JSON: ``method`` "enumerated" (each row's
+    ``bound``: its true chance lies in [probability, probability + bound]; ``estimates`` false)
+    or "model" (``estimates`` true: no row is exact, none has a bound)."""
+    enumerated = out.split_method == "enumerated"
+    return {"method": out.split_method, "estimates": not enumerated,
+            "prune": out.prune if enumerated else None, "bounded": out.unresolved if enumerated else None,
+            "note": split_rows_text(out)}
+
+
+def split_rows_text(out: Outcomes) -> str:
+    """What the distribution's rows are: exact, bounded (how) or the model's."""
+    if out.split_method != "enumerated":
+        return ("split hands follow the analysis' model of a split (constant chance of the pair card, hands "
+                "independent given the dealer's outcome): rows beyond +/-4 units (three or more split hands) are "
+                "estimates, found 5-30 % high by an independent simulation (issue 36), and rows within +/-4 "
+                "hold split hands' share from the same model; no row is exact (odds --split-prune P, --pdf: "
+                "every split enumerated, each row exact or bounded)")
+    bounded = [x for x in sorted(out.bound) if out.bound[x] > 0]
+    text = (f"every split enumerated card by card (splits.SplitWalker: every sequence of the split hands' cards "
+            f"drawn without replacement, the chart's play, the dealer's outcome from the analysis' dealer "
+            f"probabilities); sequences less likely than {out.prune:.0e} of a round ({out.unresolved:.3e} of a round "
+            f"in all) were carried on with their chance bounded instead: each card's chance between its least and "
+            f"greatest over every composition they may hold, the dealer's outcome likewise. ")
+    if not bounded:
+        return text + "Every row is exact (to floating-point rounding)."
+    exact = [f"{x:+g}" for x in sorted(set(out.dist) - set(bounded)) if out.dist[x] > 0]
+    return text + ("A row printed with '+ b' is a lower bound: its true chance lies between the figure and the "
+                   "figure + b (a rigorous bound from the bounded sequences); " + (
+                       f"the row{'s' if len(exact) > 1 else ''} {', '.join(exact)} "
+                       f"{'are' if len(exact) > 1 else 'is'} exact (to floating-point rounding). "
+                       if exact else "every row is bounded. ") +
+                   f"The rows sum to {sum(out.dist.values()):.10f} (at least 1 less the bounded chance); hit "
+                   f"frequency, push, standard deviation and average wagered are taken from them")
 
 
 def main_lines(sheet: ParSheet) -> list[str]:
@@ -237,10 +311,15 @@ def main_lines(sheet: ParSheet) -> list[str]:
                      f"(average amount wagered {out.stake:.4f} units)")
     name, res, out = edge_rows(sheet)[-1]
     lines.append(f"  net result of one unit, {name} (splits, doubles{bonus_text(sheet, ', the {}')}):")
-    lines.append(f"    {'net':>8}  {'probability':>14}  {'contribution':>14}")
+    modelled = out.split_method == "model"
+    lines.append(f"    {'net':>8}  {'probability':>14}  {'contribution':>14}  {'split rows' if modelled else 'bound'}")
     for x, p, c in distribution_rows(out):
-        lines.append(f"    {x:>+8g}  {p:>14.10f}  {c:>+14.10f}")
-    lines.append(f"    {'total':>8}  {sum(out.dist.values()):>14.10f}  {out.mean:>+14.10f}")
+        b = row_bound(out, x)
+        mark = "model" if modelled else f"+ {b:.2e}" if b > 0 else "exact"
+        lines.append(f"    {x:>+8g}  {p:>14.10f}  {c:>+14.10f}  {mark}")
+    lines.append(f"    {'total':>8}  {sum(out.dist.values()):>14.10f}  {out.mean:>+14.10f}"
+                 + (f"  (bounded, not enumerated: {out.unresolved:.3e})" if out.unresolved > 0 else ""))
+    lines.append(f"  split rows: {split_rows_text(out)}")
     lines.append(f"  method: {main_method(sheet)}")
     return lines
 

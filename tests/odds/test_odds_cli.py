@@ -5,10 +5,15 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from dealer_assist.cli import main
+from dealer_assist.cli.odds import simulation_check
+from dealer_assist.odds.pdf import write_pdf
+from dealer_assist.odds.sheet import par_sheet
+from tests.odds.pdf_text import pdf_text
 
 
 def run_odds(*args: str) -> subprocess.CompletedProcess[str]:
@@ -54,13 +59,35 @@ def test_json_has_the_issue_shape(capsys: pytest.CaptureFixture[str]) -> None:
     assert pair["house_edge"] == pytest.approx(5 / 17)
     assert pair["return_to_player"] == pytest.approx(12 / 17)
     main_wager = doc["bets"]["main"]
-    assert set(main_wager) == set(pair) | {"push", "element_of_risk", "average_wagered", "printed_chart"}
+    assert set(main_wager) == set(pair) | {"push", "element_of_risk", "average_wagered", "printed_chart",
+                                           "split_rows"}
     assert 0 < main_wager["hit_frequency"] < 1 and main_wager["std_dev"] > 1
     chart = main_wager["printed_chart"]  # issue 27: the chart's own edge, never above the optimal return
     assert chart["house_edge"] >= main_wager["house_edge"]
+    # Issue 36: without --split-prune the JSON keeps the split model's rows (no enumeration: seconds,
+    # not minutes) and says they are estimates, each row without a bound; they sum to 1.
+    for split_rows in (main_wager["split_rows"], chart["split_rows"]):
+        assert split_rows["method"] == "model" and split_rows["estimates"] is True
+    assert all(row["bound"] is None for row in chart["distribution"])
     assert sum(row["probability"] for row in chart["distribution"]) == pytest.approx(1, abs=1e-9)
     lucky = {r["row"]: r["probability_exact"] for r in doc["bets"]["lucky8"]["rows"]}
     assert lucky["3 unsuited 8's"] == "1/5525"
+
+
+def test_json_with_split_prune_enumerates_the_splits(capsys: pytest.CaptureFixture[str]) -> None:
+    """--split-prune P with --json: the chart's splits enumerated (a coarse P: seconds); the rows
+    are lower bounds, short of 1 by at most the chance carried on bounded, and each row's bound
+    covers the rest; the optimal play's rows stay the model's."""
+    assert main(["odds", "dueling8s", "--decks", "3", "--json", "--split-prune", "1e-3"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    chart = doc["bets"]["main"]["printed_chart"]
+    split_rows, rows = chart["split_rows"], chart["distribution"]
+    assert split_rows["method"] == "enumerated" and split_rows["estimates"] is False
+    assert split_rows["prune"] == 1e-3 and split_rows["bounded"] > 0
+    assert 1 - split_rows["bounded"] - 1e-9 <= sum(row["probability"] for row in rows) <= 1 + 1e-9
+    assert sum(row["probability"] + row["bound"] for row in rows) >= 1 - 1e-9
+    assert all(0 <= row["bound"] <= split_rows["bounded"] for row in rows)
+    assert doc["bets"]["main"]["split_rows"]["method"] == "model"
 
 
 def test_dueling8s_json_names_the_transcript_bets(capsys: pytest.CaptureFixture[str]) -> None:
@@ -84,23 +111,27 @@ def test_text_sheet_names_every_bet() -> None:
 
 
 @pytest.mark.parametrize("game", ["ace_race", "electronic", "star_elements", "lucky8", "dueling8s"])
-def test_pdf_par_sheet_of_every_game(game: str, tmp_path: pytest.TempPathFactory) -> None:
-    """`odds GAME --pdf FILE` as a user runs it, without --decks (the usual deck count)."""
-    out = tmp_path / f"{game}.pdf"  # type: ignore[operator]
-    proc = subprocess.run([sys.executable, "-m", "dealer_assist", "odds", game, "--pdf", str(out),
-                           "--simulate", "300"],
-                          capture_output=True, text=True, timeout=280)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout == f"wrote {out}\n"
+def test_pdf_par_sheet_of_every_game(game: str, tmp_path: Path) -> None:
+    """Every game's PDF at its usual deck count, with the engine's simulation. The split rows are
+    the model's here (par_sheet's default): `odds GAME --pdf` enumerates them, a minute or two of
+    CPU for a four-hand game, so the CLI's enumerated sheet is tested on Dueling 8's at 3 decks
+    (test_par_sheet_36) and the enumerated rows' printing on a small shoe (test_split_enumeration)."""
+    sheet = par_sheet(game)
+    out = tmp_path / f"{game}.pdf"
+    write_pdf(sheet, str(out), simulation=simulation_check(sheet, 300))
     data = out.read_bytes()
     assert data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF")
     assert data.count(b"/Type /Page\n") + data.count(b"/Type /Page ") >= 2  # the sheet and the chart
+    text = pdf_text(out)
+    assert "Engine simulation. 300 rounds" in text
+    assert "Split rows. Split hands follow the analysis' model of a split" in text
 
 
 def test_pdf_to_a_folder_that_does_not_exist(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["odds", "dueling8s", "--pdf", "/nonexistent/folder/sheet.pdf"]) == 2
+    # Refused before the sheet is computed (its enumeration takes minutes).
+    assert main(["odds", "lucky8", "--pdf", "/nonexistent/folder/sheet.pdf"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("error: cannot write /nonexistent/folder/sheet.pdf") and err.count("\n") == 1
+    assert err == "error: cannot write /nonexistent/folder/sheet.pdf: no folder /nonexistent/folder\n"
 
 
 def test_strategy_prints_the_chart_and_its_exceptions(capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,6 +8,7 @@ revision against its header, the theo basis and the PDF as the CLI writes it.
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 import subprocess
 import sys
@@ -22,6 +23,7 @@ from dealer_assist.odds.main_wager import Versus, hand_total
 from dealer_assist.odds.outcomes import split_outcomes
 from dealer_assist.odds.rulesets import for_game
 from dealer_assist.odds.strategy import Chart
+from tests.odds.pdf_text import pdf_text
 
 # A reduced shoe (by point value, ace first): one ace, 5, 6, 7 and 9, four 8s, six tens.
 SMALL = (1, 0, 0, 0, 1, 1, 1, 4, 1, 6)
@@ -171,10 +173,32 @@ def test_cli_refuses_a_bad_theo_basis_and_no_game(capsys: pytest.CaptureFixture[
 
 
 def test_pdf_through_the_cli_carries_its_document_number(tmp_path: Path) -> None:
+    """As a user runs it; a coarse --split-prune keeps the enumeration to seconds (every row then
+    bounded: Dueling 8's has no row a split cannot reach, no blackjack or surrender)."""
     out = tmp_path / "d8.pdf"
     proc = subprocess.run([sys.executable, "-m", "dealer_assist", "odds", "dueling8s", "--decks", "3", "--pdf",
-                           str(out), "--simulate", "200", "--theo-basis", "1.5"],
+                           str(out), "--simulate", "200", "--theo-basis", "1.5", "--split-prune", "1e-3"],
                           capture_output=True, text=True, timeout=280)
     assert proc.returncode == 0, proc.stderr
     data = out.read_bytes()
     assert f"par sheet {sheet.document_number('dueling8s', 3)}".encode() in data
+    text = pdf_text(out)
+    table = text.split("Net result of one unit")[1].split("Split rows.")[0]
+    assert "net (units) probability contribution bound" in table and " exact" not in table
+    assert table.count(" + ") >= 17 and " total " in table and " bounded " in table  # -8 to +8, each bounded
+    assert "Split rows. Every split enumerated card by card" in text
+    assert "sequences less likely than 1e-03 of a round" in text and "every row is bounded" in text
+
+
+def test_pdf_enumerates_by_default_and_json_does_not(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """`odds GAME --pdf` enumerates at sheet.SPLIT_PRUNE (made coarse here: seconds, not the
+    sheets' 1e-10); `--json` without --split-prune keeps the model's rows, marked as estimates."""
+    monkeypatch.setattr(sheet, "SPLIT_PRUNE", 1e-3)
+    out = tmp_path / "d8.pdf"
+    assert main(["odds", "dueling8s", "--decks", "3", "--pdf", str(out), "--simulate", "0"]) == 0
+    assert "sequences less likely than 1e-03 of a round" in pdf_text(out)
+    capsys.readouterr()
+    assert main(["odds", "dueling8s", "--decks", "3", "--json"]) == 0
+    chart = json.loads(capsys.readouterr().out)["bets"]["main"]["printed_chart"]
+    assert chart["split_rows"]["method"] == "model" and chart["split_rows"]["estimates"] is True
