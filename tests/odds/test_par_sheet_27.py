@@ -30,7 +30,6 @@ from dealer_assist.odds.strategy import Chart
 from dealer_assist.odds.tie18 import dealer_eighteens, tie18_exact
 
 
-
 def _case(game: str, decks: int) -> object:
     """One game at one deck count, in one worker: its analysis (seconds; cached per process by
     dealer_assist.odds.sheet) is worked out once for both tests below, not once in each worker."""
