@@ -172,20 +172,24 @@ def missing_c_toolchain() -> str | None:
     return None
 
 
+PACKAGE_VAR = "DEALER_ASSIST_TEST_PACKAGE"
+PACKAGE_LOG = ROOT / "build" / "package-check.log"
+
+
 def run_tests(extra: list[str]) -> int:
     """ruff, mypy --strict, pytest (in parallel workers), then the engine's tests again on the
-    mypyc-compiled engine (the one the app and the packaged build run); every step runs, the
-    exit status is 0 only if all passed."""
+    mypyc-compiled engine (the one the app and the packaged build run), and the packaged
+    build checked (packaging/build.sh --clean, packaging/check_build.sh); every step runs, the
+    exit status is 0 only if all passed. On 2 cores the compile runs beside ruff and mypy
+    (each one core) and the build and its check beside the pure pytest pass; each step's wall
+    time is printed, and the load. DEALER_ASSIST_TEST_PACKAGE=0 leaves the build out."""
     import tempfile
+    import time
 
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONDONTWRITEBYTECODE="1")
-    # loadgroup: the tests marked xdist_group run in one worker (tests/station_day)
+    # loadgroup: the tests marked xdist_group run in one worker (tests/station_day; each par
+    # sheet's tests in tests/odds)
     parallel = ["-n", str(pytest_workers()), "--dist", "loadgroup"]
-    steps = [
-        ("ruff", [str(PY), "-m", "ruff", "check", "dealer_assist", "hardware", "ui", "tests", "scripts", "packaging"]),
-        ("mypy --strict", [str(PY), "-m", "mypy", "--strict", "dealer_assist", "hardware", "ui"]),
-        ("pytest", [str(PY), "-m", "pytest", *parallel, *extra]),
-    ]
     # The engine compiled with mypyc (build/compiled) must pass the same tests: engine, store,
     # the dealer's screen and review all run on it in the app. Every process of that pass
     # (PYTHONSAFEPATH: `python -m` from the checkout does not put the sources first) loads
@@ -195,34 +199,83 @@ def run_tests(extra: list[str]) -> int:
                         COMPILED_PASS_PURE_IMPORTS=records, PYTHONSAFEPATH="1")
     compiled_env["PYTHONPATH"] = os.pathsep.join([str(GUARD), compiled_env["PYTHONPATH"]])
     pytest_bin = BIN / ("pytest.exe" if os.name == "nt" else "pytest")
-    missing = missing_c_toolchain()
-    if missing:
-        # Without a C compiler nothing can be compiled: the app runs the pure-Python engine,
-        # which the pytest step above tested. (A compile that fails for any other reason fails.)
-        say(f"no {missing}: the compiled-engine pass is skipped (the app will run the pure-Python engine)")
-    else:
-        steps += [
-            ("compile the engine (mypyc)", [str(PY), "scripts/compile_engine.py"]),
-            (COMPILED_STEP,
-             [str(pytest_bin), *COMPILED_TESTS, *(f"--ignore={path}" for path in COMPILED_SKIPS), *parallel,
-              "--import-mode=importlib", "-p", "no:cacheprovider", "-q"]),
-        ]
-    failed = []
-    for name, cmd in steps:
-        if name == COMPILED_STEP and "compile the engine (mypyc)" in failed:
-            failed.append(name)
-            continue
+    failed: list[str] = []
+    started = time.monotonic()
+    say(f"load average {os.getloadavg()[0]:.2f} at the start" if hasattr(os, "getloadavg") else "tests")
+
+    def step(name: str, cmd: list[str], step_env: Mapping[str, str]) -> int:
         say(name)
-        step_env = compiled_env if name == COMPILED_STEP else env
+        began = time.monotonic()
         code = subprocess.run(cmd, cwd=ROOT, env=step_env).returncode
-        if code == 5 and name in ("pytest", COMPILED_STEP):
+        say(f"{name}: {time.monotonic() - began:.0f} s" + ("" if code == 0 else f", exit {code}"))
+        if code == 5 and "pytest" in name:
             say("pytest collected no tests: that is a failure")
-        if name == COMPILED_STEP and os.listdir(records):
-            say("a pure-Python engine module was imported on the compiled pass: " + ", ".join(os.listdir(records)))
-            code = code or 1
         if code != 0:
             failed.append(name)
+        return code
+
+    missing = missing_c_toolchain()
+    compiling = None
+    if missing:
+        # Without a C compiler nothing can be compiled: the app runs the pure-Python engine,
+        # which the pytest step tests. (A compile that fails for any other reason fails.)
+        say(f"no {missing}: the compiled-engine pass and the packaged build are skipped "
+            "(the app will run the pure-Python engine)")
+    else:
+        say("compile the engine (mypyc), beside ruff and mypy")
+        COMPILE_LOG.parent.mkdir(parents=True, exist_ok=True)
+        compile_log = open(COMPILE_LOG, "w", encoding="utf-8")  # noqa: SIM115  (closed below)
+        compiling = subprocess.Popen([str(PY), str(COMPILE_ENGINE)], cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
+                                     stdout=compile_log, stderr=subprocess.STDOUT)
+    step("ruff", [str(PY), "-m", "ruff", "check", "dealer_assist", "hardware", "ui", "tests", "scripts",
+                  "packaging"], env)
+    step("mypy --strict", [str(PY), "-m", "mypy", "--strict", "dealer_assist", "hardware", "ui"], env)
+    compiled = False
+    if compiling is not None:
+        code = compiling.wait()
+        compile_log.close()
+        print(COMPILE_LOG.read_text(errors="replace"), end="", flush=True)
+        say(f"compile the engine (mypyc): {time.monotonic() - started:.0f} s since the start"
+            + ("" if code == 0 else f", exit {code}"))
+        compiled = code == 0
+        if not compiled:
+            failed += ["compile the engine (mypyc)", COMPILED_STEP]
+    packaging = None
+    if compiled and os.environ.get(PACKAGE_VAR) != "0" and sys.platform.startswith("linux"):
+        # The build (its own venv, PyInstaller) and check_build.sh on it: mostly downloads,
+        # PyInstaller's one core and a minute of the built program's starts, beside the tests.
+        say(f"the packaged build and its check, beside the tests (log {PACKAGE_LOG.relative_to(ROOT)})")
+        package_log = open(PACKAGE_LOG, "w", encoding="utf-8")  # noqa: SIM115  (closed below)
+        packaging = subprocess.Popen(["bash", "-c", "packaging/build.sh --clean && packaging/check_build.sh"],
+                                     cwd=ROOT, env=dict(env, PYTHON=sys.executable), stdin=subprocess.DEVNULL,
+                                     stdout=package_log, stderr=subprocess.STDOUT)
+    elif compiled:
+        say(f"{PACKAGE_VAR}=0 (or not Linux): the packaged build is not checked")
+    step("pytest", [str(PY), "-m", "pytest", *parallel, "--durations=25", *extra], env)
+    if compiled:
+        code = step(COMPILED_STEP,
+                    [str(pytest_bin), *COMPILED_TESTS, *(f"--ignore={path}" for path in COMPILED_SKIPS), *parallel,
+                     "--import-mode=importlib", "-p", "no:cacheprovider", "-q"], compiled_env)
+        if os.listdir(records):
+            say("a pure-Python engine module was imported on the compiled pass: " + ", ".join(os.listdir(records)))
+            if code == 0:
+                failed.append(COMPILED_STEP)
     shutil.rmtree(records, ignore_errors=True)
+    if packaging is not None:
+        code = packaging.wait()
+        package_log.close()
+        lines = PACKAGE_LOG.read_text(errors="replace").splitlines()
+        shown = [line for line in lines if line.startswith(("[build] build time", "[build] folder size"))]
+        shown += [line for line in lines if line.split(" ", 1)[0] in ("ok", "FAIL", "NOT")
+                  or line.startswith("check_build")]
+        print("\n".join(shown or lines[-40:]), flush=True)
+        say("the packaged build and its check" + (" passed" if code == 0 else f": exit {code} (whole log above: "
+                                                   f"{PACKAGE_LOG.relative_to(ROOT)})"))
+        if code != 0:
+            print("\n".join(lines[-60:]), flush=True)
+            failed.append("the packaged build and its check")
+    load = f", load average {os.getloadavg()[0]:.2f} at the end" if hasattr(os, "getloadavg") else ""
+    say(f"{time.monotonic() - started:.0f} s in all{load}")
     if failed:
         say("FAILED: " + ", ".join(failed))
         return 1

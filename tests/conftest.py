@@ -66,6 +66,13 @@ def pytest_configure(config: pytest.Config) -> None:
         os.makedirs(os.environ[name], exist_ok=True)
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The tests marked ``slow`` first, each in its place among them (a stable sort): the
+    workers take the long ones while there is other work beside them, and none is left
+    running a minute-long test alone at the end of the run."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     """Remove this run's HOME (each run made one in /tmp and left it: hundreds a day)."""
     import shutil

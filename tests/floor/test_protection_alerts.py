@@ -48,6 +48,8 @@ from tests.floor.helpers import ROOT, cli, floor_version, query
 from tests.floor.pgserver import Server
 from tests.protect.test_protect_cli import CARDS, lucky8_round
 
+pytestmark = pytest.mark.slow  # several minute-long floors (tests/conftest.py runs these first)
+
 FIVES = ["5S", "5H", "5D", "5C"]
 
 

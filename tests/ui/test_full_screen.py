@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.slow  # (tests/conftest.py runs these first)
 GAMES = ["ace_race", "electronic", "star_elements", "lucky8", "dueling8s"]
 SIZES = [(1280, 800), (1366, 768), (1920, 1080)]
 

@@ -27,6 +27,7 @@ import dealer_assist.service.station as st
 from tests.ui.window_checks import screens_config
 
 ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.slow  # (tests/conftest.py runs these first)
 GAMES = ["ace_race", "electronic", "star_elements", "lucky8", "dueling8s"]
 
 
