@@ -9,8 +9,8 @@
 # The source tree's side runs with the project's .venv (scripts/dev.py setup makes it);
 # PYTHON=/path/to/python chooses another interpreter with dealer-assist installed;
 # DEALER_ASSIST_EXAMPLES=DIR another folder of example transcripts (default ../shared/examples).
-# Not part of pytest/CI: a build takes about a minute and the check a little over a minute
-# on 2 cores (docs/packaging.md has the measured times).
+# Not part of pytest; `scripts/dev.py test` (CI) runs the build and this check beside the
+# pytest pass (docs/packaging.md has the measured times).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PYTHON=${PYTHON:-$ROOT/.venv/bin/python}
