@@ -180,9 +180,10 @@ def run_tests(extra: list[str]) -> int:
     """ruff, mypy --strict, pytest (in parallel workers), then the engine's tests again on the
     mypyc-compiled engine (the one the app and the packaged build run), and the packaged
     build checked (packaging/build.sh --clean, packaging/check_build.sh); every step runs, the
-    exit status is 0 only if all passed. On 2 cores the compile runs beside ruff and mypy
-    (each one core) and the build and its check beside the pure pytest pass; each step's wall
-    time is printed, and the load. DEALER_ASSIST_TEST_PACKAGE=0 leaves the build out."""
+    exit status is 0 only if all passed. The compile, then the build and its check, run
+    beside ruff, mypy and the pure pass (one core of two while the tests wait on their
+    processes); each step's wall time is printed, and the load. DEALER_ASSIST_TEST_PACKAGE=0
+    leaves the build out."""
     import tempfile
     import time
 
@@ -215,62 +216,78 @@ def run_tests(extra: list[str]) -> int:
         return code
 
     missing = missing_c_toolchain()
-    compiling = None
+    # Beside ruff, mypy and the pure pass (which needs neither): the compile, then the packaged
+    # build and check_build.sh on it (mostly downloads, PyInstaller's one core and a minute of
+    # the built program's starts). Their output goes to logs, shown once they end.
+    background: dict[str, int] = {}
+    package = os.environ.get(PACKAGE_VAR) != "0" and sys.platform.startswith("linux")
+
+    def compile_then_package() -> None:
+        background["compile"] = 1  # until it ran and passed
+        try:
+            COMPILE_LOG.parent.mkdir(parents=True, exist_ok=True)
+            with open(COMPILE_LOG, "w", encoding="utf-8") as log:
+                background["compile"] = subprocess.run([str(PY), str(COMPILE_ENGINE)], cwd=ROOT, env=env,
+                                                       stdin=subprocess.DEVNULL, stdout=log,
+                                                       stderr=subprocess.STDOUT).returncode
+        finally:
+            background["compiled at"] = round(time.monotonic() - started)
+            compiled_event.set()
+        if background["compile"] == 0 and package:
+            background["package"], background["packaged at"] = 1, 0  # until it ran and passed
+            with open(PACKAGE_LOG, "w", encoding="utf-8") as log:
+                background["package"] = subprocess.run(
+                    ["bash", "-c", "packaging/build.sh --clean && packaging/check_build.sh"], cwd=ROOT,
+                    env=dict(env, PYTHON=sys.executable), stdin=subprocess.DEVNULL, stdout=log,
+                    stderr=subprocess.STDOUT).returncode
+            background["packaged at"] = round(time.monotonic() - started)
+
+    import threading
+
+    compiled_event = threading.Event()
+    worker = threading.Thread(target=compile_then_package, daemon=True)
     if missing:
         # Without a C compiler nothing can be compiled: the app runs the pure-Python engine,
         # which the pytest step tests. (A compile that fails for any other reason fails.)
         say(f"no {missing}: the compiled-engine pass and the packaged build are skipped "
             "(the app will run the pure-Python engine)")
     else:
-        say("compile the engine (mypyc), beside ruff and mypy")
-        COMPILE_LOG.parent.mkdir(parents=True, exist_ok=True)
-        compile_log = open(COMPILE_LOG, "w", encoding="utf-8")  # noqa: SIM115  (closed below)
-        compiling = subprocess.Popen([str(PY), str(COMPILE_ENGINE)], cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
-                                     stdout=compile_log, stderr=subprocess.STDOUT)
+        say("compile the engine (mypyc), then the packaged build and its check"
+            + ("" if package else f" ({PACKAGE_VAR}=0 or not Linux: left out)")
+            + f", beside the steps below (logs {COMPILE_LOG.relative_to(ROOT)}, {PACKAGE_LOG.relative_to(ROOT)})")
+        worker.start()
     step("ruff", [str(PY), "-m", "ruff", "check", "dealer_assist", "hardware", "ui", "tests", "scripts",
                   "packaging"], env)
     step("mypy --strict", [str(PY), "-m", "mypy", "--strict", "dealer_assist", "hardware", "ui"], env)
-    compiled = False
-    if compiling is not None:
-        code = compiling.wait()
-        compile_log.close()
-        print(COMPILE_LOG.read_text(errors="replace"), end="", flush=True)
-        say(f"compile the engine (mypyc): {time.monotonic() - started:.0f} s since the start"
-            + ("" if code == 0 else f", exit {code}"))
-        compiled = code == 0
-        if not compiled:
-            failed += ["compile the engine (mypyc)", COMPILED_STEP]
-    packaging = None
-    if compiled and os.environ.get(PACKAGE_VAR) != "0" and sys.platform.startswith("linux"):
-        # The build (its own venv, PyInstaller) and check_build.sh on it: mostly downloads,
-        # PyInstaller's one core and a minute of the built program's starts, beside the tests.
-        say(f"the packaged build and its check, beside the tests (log {PACKAGE_LOG.relative_to(ROOT)})")
-        package_log = open(PACKAGE_LOG, "w", encoding="utf-8")  # noqa: SIM115  (closed below)
-        packaging = subprocess.Popen(["bash", "-c", "packaging/build.sh --clean && packaging/check_build.sh"],
-                                     cwd=ROOT, env=dict(env, PYTHON=sys.executable), stdin=subprocess.DEVNULL,
-                                     stdout=package_log, stderr=subprocess.STDOUT)
-    elif compiled:
-        say(f"{PACKAGE_VAR}=0 (or not Linux): the packaged build is not checked")
     step("pytest", [str(PY), "-m", "pytest", *parallel, "--durations=25", *extra], env)
-    if compiled:
-        code = step(COMPILED_STEP,
-                    [str(pytest_bin), *COMPILED_TESTS, *(f"--ignore={path}" for path in COMPILED_SKIPS), *parallel,
-                     "--import-mode=importlib", "-p", "no:cacheprovider", "-q"], compiled_env)
-        if os.listdir(records):
-            say("a pure-Python engine module was imported on the compiled pass: " + ", ".join(os.listdir(records)))
-            if code == 0:
-                failed.append(COMPILED_STEP)
+    if not missing:
+        compiled_event.wait()
+        print(COMPILE_LOG.read_text(errors="replace"), end="", flush=True)
+        code = background["compile"]
+        say(f"compile the engine (mypyc): done {background['compiled at']} s after the start"
+            + ("" if code == 0 else f", exit {code}"))
+        if code != 0:
+            failed += ["compile the engine (mypyc)", COMPILED_STEP]
+        else:
+            code = step(COMPILED_STEP,
+                        [str(pytest_bin), *COMPILED_TESTS, *(f"--ignore={path}" for path in COMPILED_SKIPS),
+                         *parallel, "--import-mode=importlib", "-p", "no:cacheprovider", "-q"], compiled_env)
+            if os.listdir(records):
+                say("a pure-Python engine module was imported on the compiled pass: "
+                    + ", ".join(os.listdir(records)))
+                if code == 0:
+                    failed.append(COMPILED_STEP)
+        worker.join()
     shutil.rmtree(records, ignore_errors=True)
-    if packaging is not None:
-        code = packaging.wait()
-        package_log.close()
+    if "package" in background:
+        code = background["package"]
         lines = PACKAGE_LOG.read_text(errors="replace").splitlines()
         shown = [line for line in lines if line.startswith(("[build] build time", "[build] folder size"))]
         shown += [line for line in lines if line.split(" ", 1)[0] in ("ok", "FAIL", "NOT")
                   or line.startswith("check_build")]
-        print("\n".join(shown or lines[-40:]), flush=True)
-        say("the packaged build and its check" + (" passed" if code == 0 else f": exit {code} (whole log above: "
-                                                   f"{PACKAGE_LOG.relative_to(ROOT)})"))
+        print("\n".join(shown), flush=True)
+        say(f"the packaged build and its check: done {background['packaged at']} s after the start, "
+            + ("passed" if code == 0 else f"exit {code}; its log's end:"))
         if code != 0:
             print("\n".join(lines[-60:]), flush=True)
             failed.append("the packaged build and its check")
