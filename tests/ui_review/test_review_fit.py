@@ -72,19 +72,20 @@ def test_the_replay_has_half_the_window(recorded: Recorded, qtbot: Any, size: tu
         share = pane.height() / win.height()
         assert share >= REPLAY_SHARE, f"{name} at {width}x{height}: the replay has {pane.height()} px " \
                                       f"of {win.height()} ({share:.0%})"
-        # the layout's width shown whole: the pane scrolls at most downwards (its areas' rows)
-        assert pane.viewport().width() >= detail.layout_view.width(), name
-        # without scrolling: the dealer and the first row of areas (up to four), or the shared
-        # hand (Electronic: it stood under the pane's edge, the two rows spread over the height)
+        # the whole layout without scrolling (issue 34: a big round's second row of areas was
+        # under the pane's edge): the dealer and every area, or the shared hand (Electronic: it
+        # stood under the pane's edge, the two rows spread over the height)
         view = detail.layout_view
-        first_row = [view.shared_box] if view.shared_box is not None else \
-            [view.area_boxes[n] for n in sorted(view.area_boxes)[:4]]
-        assert first_row, name
-        for box in [view.dealer_box, *first_row]:
+        room = pane.viewport().rect()
+        assert room.contains(pane.placed(view)), f"{name} at {width}x{height}: the layout " \
+            f"{pane.placed(view).getRect()} not whole in {room.getRect()}"
+        boxes = [view.shared_box] if view.shared_box is not None else list(view.area_boxes.values())
+        assert boxes, name
+        for box in [view.dealer_box, *boxes]:
             assert box is not None
-            placed = QRect(box.mapTo(pane.viewport(), QPoint(0, 0)), box.size())
-            assert pane.viewport().rect().contains(placed), \
-                f"{name} at {width}x{height}: {placed.getRect()} not inside {pane.viewport().rect().getRect()}"
+            placed = pane.placed(box)
+            assert room.contains(placed), \
+                f"{name} at {width}x{height}: {placed.getRect()} not inside {room.getRect()}"
         assert _button_problems(win, screen) == [], name
 
 
