@@ -95,6 +95,26 @@ def cut_button_text(button: Any, what: str, name: str) -> list[str]:
     return []
 
 
+def cut_combo_text(top: Any, what: str) -> list[str]:
+    """A list box (combo box) narrower than the choice it shows (issue 34: "Star Elements
+    Blackjack" cut under the set-up's arrow): its text against the room beside the arrow."""
+    from PySide6.QtWidgets import QComboBox, QStyle, QStyleOptionComboBox
+
+    out: list[str] = []
+    for combo in top.findChildren(QComboBox):
+        if combo.window() is not top or not combo.isVisibleTo(top) or combo.isEditable() or not combo.currentText():
+            continue
+        option = QStyleOptionComboBox()
+        combo.initStyleOption(option)
+        room = combo.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
+                                            QStyle.SubControl.SC_ComboBoxEditField, combo).width()
+        need = combo.fontMetrics().horizontalAdvance(combo.currentText())
+        if need > room + 2:
+            out.append(f"{what}: {type(top).__name__}: list box {combo.currentText()!r} needs {need} px, "
+                       f"it has {room} px (cut, in {chain(combo)})")
+    return out
+
+
 def chain(widget: Any) -> str:
     """Where a widget is: its parents' classes (object names), innermost first."""
     names: list[str] = []
@@ -112,7 +132,7 @@ def window_problems(what: str, skip: Callable[[Any], bool]) -> list[str]:
         if not screen.contains(top.frameGeometry()):
             out.append(f"{what}: {type(top).__name__} {top.windowTitle()!r} at {top.frameGeometry().getRect()} "
                        f"not inside the screen {screen.getRect()}")
-        out += button_problems(top, what, skip)
+        out += button_problems(top, what, skip) + cut_combo_text(top, what)
     return out
 
 
