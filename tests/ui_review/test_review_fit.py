@@ -182,3 +182,33 @@ def test_back_to_the_list_and_to_the_round(recorded: Recorded, qtbot: Any) -> No
     qtbot.mouseClick(win.view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     _settle(qtbot)
     assert win.detail.isVisible() and win.detail.round_id == recorded.ids["star_elements"]
+
+
+def test_a_step_repaints_the_pane(recorded: Recorded, qtbot: Any) -> None:
+    # Issue 34: the pane draws the layout through a graphics view; under X11 its picture stayed
+    # empty (grab() repaints everything, the screen does not): each step shown must reach the
+    # pane's own painting, counted here as the paint events of its viewport.
+    from PySide6.QtCore import QEvent, QObject
+
+    class Paints(QObject):
+        count = 0
+
+        def eventFilter(self, _watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt name)
+            if event.type() == QEvent.Type.Paint:
+                Paints.count += 1
+            return False
+
+    win = ReviewWindow(recorded.path)
+    qtbot.addWidget(win)
+    win.setGeometry(0, 0, 1280, 800)
+    win.show()
+    assert win.select_round(recorded.ids["lucky8_example"])
+    _settle(qtbot)
+    pane = win.detail.replay_pane
+    paints = Paints()
+    pane.viewport().installEventFilter(paints)
+    for position in (0, 1, win.detail.slider.maximum()):
+        before = Paints.count
+        win.detail.slider.setValue(position)
+        _settle(qtbot)
+        assert Paints.count > before, f"step {position}: the pane was not repainted"
