@@ -214,6 +214,7 @@ class RoundDialog(QDialog):
             exports.addWidget(button)
         layout.addLayout(exports)
         self.export_status = QLabel("")
+        self.export_status.hide()  # shown with an export's outcome: no empty line under the replay
         layout.addWidget(self.export_status)
         self.events.cellClicked.connect(lambda row, _c: self.slider.setValue(row + 1))
         self.slider.setValue(self.slider.maximum())
@@ -275,8 +276,10 @@ class RoundDialog(QDialog):
             self.export_to(kind, path)
         except (OSError, ValueError) as exc:
             self.export_status.setText(f"Could not export: {exc}")
+            self.export_status.show()
             return
         self.export_status.setText(f"Exported to {path}")
+        self.export_status.show()
 
     def export_to(self, kind: str, path: str) -> None:
         """Write the round: ``json`` (the transcript ``settle`` reproduces), ``csv`` (one row per
