@@ -78,7 +78,6 @@ class ReplayPane(QGraphicsView):
         # the layout's own repaints reach the pane's screen through this (under X11 a box
         # rebuilt or a pay tag placed was not drawn until the pane itself repainted)
         view.installEventFilter(self)
-        self.setMinimumHeight(int(REPLAY_LEAST_H * scale() * REPLAY_LEAST_FACTOR))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt name)
         if watched is self.view and event.type() in (QEvent.Type.UpdateRequest, QEvent.Type.LayoutRequest):
@@ -105,10 +104,6 @@ class ReplayPane(QGraphicsView):
         # larger type (ui.common.style.set_scale), and its layout needs that much more room
         room = self.viewport().size()
         least_w, least_h = REPLAY_LEAST_W * scale(), REPLAY_LEAST_H * scale()
-        # never lower than the layout at its least factor: a window's other parts (the pit's
-        # round: its lists, which scroll) give way first
-        if self.minimumHeight() != int(least_h * REPLAY_LEAST_FACTOR):
-            self.setMinimumHeight(int(least_h * REPLAY_LEAST_FACTOR))
         factor = max(REPLAY_LEAST_FACTOR, min(1.0, room.width() / least_w, room.height() / least_h))
         # (a pane too small for it even at the least factor scrolls, down to the layout's foot)
         width, height = int(room.width() / factor), max(int(room.height() / factor), int(least_h))
