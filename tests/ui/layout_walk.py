@@ -43,12 +43,19 @@ from tests.ui.window_checks import (
 
 SUPERVISOR, SUPERVISOR_PIN = "sue", "482913"
 DEALER, FIRST_PIN, DEALER_PIN = "dee", "246810", "730418"
+# the dialogs that look the same in every game (compared pixel for pixel across the five
+# games' walks: the same but for the focus frame): their pictures are saved once,
+# walk-WHAT.png; the others (the set-up, card elsewhere, void's reasons, the full-screen
+# replay) as walk-GAME-WHAT.png
+SAME_IN_EVERY_GAME = (r"first-start-.*", r".*-(accounts|enrolment|new-player|end-shift|key-in-approval|refer"
+                      r"|undo-approval|review-note|review-export)")
 
 
 class Walk:
-    def __init__(self, app: Any, window: Any) -> None:
+    def __init__(self, app: Any, window: Any, game: str) -> None:
         self.app = app
         self.window = window
+        self.game = game
         self.problems: list[str] = []
         self.checks = 0
         self.seen: set[str] = set()
@@ -81,15 +88,17 @@ class Walk:
         self.problems += window_problems(what, self.skip)
 
     def shoot(self, windows: list[Any], what: str) -> None:
-        """With DA_WALK_SHOTS=DIR: each window as it is on its screen, DIR/walk-WHAT.png (what a
-        person sees of each dialog at each size, to look at)."""
+        """With DA_WALK_SHOTS=DIR: each window as it is on its screen, DIR/walk-GAME-WHAT.png
+        (what a person sees of each dialog at each size, to look at), or DIR/walk-WHAT.png for
+        one that is the same in every game (:data:`SAME_IN_EVERY_GAME`)."""
         folder = os.environ.get("DA_WALK_SHOTS")
         if not folder:
             return
         Path(folder).mkdir(parents=True, exist_ok=True)
         for n, w in enumerate(windows):
             slug = re.sub(r"[^a-z0-9x]+", "-", what.lower()).strip("-") + (f"-{n + 1}" if n else "")
-            w.grab().save(str(Path(folder) / f"walk-{slug}.png"))
+            shared = any(re.fullmatch(pattern, slug) for pattern in SAME_IN_EVERY_GAME)
+            w.grab().save(str(Path(folder) / f"walk-{slug if shared else f'{self.game}-{slug}'}.png"))
 
     def on_screen(self, index: int) -> None:
         from PySide6.QtWidgets import QApplication
@@ -416,7 +425,7 @@ def drive(app: Any, game: str, result: dict[str, Any]) -> None:
         if shown_now(EnrolmentDialog) is None:
             raise RuntimeError("the first start did not offer the enrolment")
         window = shown_now(DealerWindow)
-        walk = Walk(app, window)
+        walk = Walk(app, window, game)
         walk.check("first start: enrolment")
         first_start(app, walk)
         wait(app, lambda: shown_now(PinDialog, "Log in") is not None, "the log-in", 60)

@@ -10,6 +10,8 @@ from typing import Any
 
 SIZES = [(1280, 800), (1366, 768), (1920, 1080)]
 TOUCH_PX, TYPE_PX = 48, 16
+# a round's layout scaled down in a pane: its 17 px figures 12 px or more
+REPLAY_LEAST_SHOWN = 0.7
 
 
 def screens_config() -> dict[str, Any]:
@@ -31,7 +33,9 @@ def top_levels() -> list[Any]:
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 
-    return [w for w in QApplication.topLevelWidgets() if w.isVisible()
+    # (a widget shown inside a graphics view, as the review's replay pane shows its layout, is
+    # no window of its own: it is checked where it is shown, replay_problems)
+    return [w for w in QApplication.topLevelWidgets() if w.isVisible() and w.graphicsProxyWidget() is None
             and not (w.windowFlags() & Qt.WindowType.ToolTip) == Qt.WindowType.ToolTip
             and w.metaObject().className() not in ("QMenu", "QComboBoxPrivateContainer")]
 
@@ -91,6 +95,26 @@ def cut_button_text(button: Any, what: str, name: str) -> list[str]:
     return []
 
 
+def cut_combo_text(top: Any, what: str) -> list[str]:
+    """A list box (combo box) narrower than the choice it shows (issue 34: "Star Elements
+    Blackjack" cut under the set-up's arrow): its text against the room beside the arrow."""
+    from PySide6.QtWidgets import QComboBox, QStyle, QStyleOptionComboBox
+
+    out: list[str] = []
+    for combo in top.findChildren(QComboBox):
+        if combo.window() is not top or not combo.isVisibleTo(top) or combo.isEditable() or not combo.currentText():
+            continue
+        option = QStyleOptionComboBox()
+        combo.initStyleOption(option)
+        room = combo.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
+                                            QStyle.SubControl.SC_ComboBoxEditField, combo).width()
+        need = combo.fontMetrics().horizontalAdvance(combo.currentText())
+        if need > room + 2:
+            out.append(f"{what}: {type(top).__name__}: list box {combo.currentText()!r} needs {need} px, "
+                       f"it has {room} px (cut, in {chain(combo)})")
+    return out
+
+
 def chain(widget: Any) -> str:
     """Where a widget is: its parents' classes (object names), innermost first."""
     names: list[str] = []
@@ -108,7 +132,7 @@ def window_problems(what: str, skip: Callable[[Any], bool]) -> list[str]:
         if not screen.contains(top.frameGeometry()):
             out.append(f"{what}: {type(top).__name__} {top.windowTitle()!r} at {top.frameGeometry().getRect()} "
                        f"not inside the screen {screen.getRect()}")
-        out += button_problems(top, what, skip)
+        out += button_problems(top, what, skip) + cut_combo_text(top, what)
     return out
 
 
@@ -220,22 +244,61 @@ def header_problems(top: Any, what: str) -> list[str]:
     return out
 
 
-def replay_problems(top: Any, what: str) -> list[str]:
-    """The round's layout in a replay (the review's pane, the full-screen replay) readable:
-    the dealer's and the areas' boxes inside the layout and none over another; every card's
-    words readable and uncovered, every pay tag whole and off the cards and badges, no
-    one-line label's text cut (the checks of the dealer's screen, tests/ui/test_fits.py)."""
+def replays(top: Any) -> list[tuple[Any, Any, Any]]:
+    """The round's layouts shown in ``top``: (layout, what shows it, where on that one's screen
+    area the layout lies): a layout in a scroll area (its viewport), one drawn by a graphics view
+    (the review's replay pane: its viewport, the layout scaled), or one in the window itself."""
     from PySide6.QtCore import QRect
-    from PySide6.QtWidgets import QLabel
+    from PySide6.QtWidgets import QAbstractScrollArea, QGraphicsView
 
-    from tests.ui.test_fits import _cut_pay_tags, _unreadable_cards
     from ui.common.table_view import TableView
 
-    out: list[str] = []
+    out: list[tuple[Any, Any, Any]] = []
     for view in top.findChildren(TableView):
         if view.window() is not top or not view.isVisibleTo(top):
             continue
-        where = f"{what}: {type(top).__name__}: the replay in {chain(view)}"
+        holder = view.parentWidget()
+        while holder is not None and holder is not top and not isinstance(holder, QAbstractScrollArea):
+            holder = holder.parentWidget()
+        if isinstance(holder, QAbstractScrollArea):
+            out.append((view, holder, QRect(view.mapTo(holder.viewport(), view.rect().topLeft()), view.size())))
+        else:
+            out.append((view, top, QRect(view.mapTo(top, view.rect().topLeft()), view.size())))
+    for pane in top.findChildren(QGraphicsView):
+        if pane.window() is not top or not pane.isVisibleTo(top) or pane.scene() is None:
+            continue
+        for item in pane.scene().items():
+            widget = item.widget() if hasattr(item, "widget") else None
+            if isinstance(widget, TableView) and item.isVisible():
+                shown = pane.viewportTransform().mapRect(item.sceneBoundingRect())  # scene -> viewport
+                out.append((widget, pane, QRect(round(shown.x()), round(shown.y()), round(shown.width()),
+                                                round(shown.height()))))
+    return out
+
+
+def replay_problems(top: Any, what: str) -> list[str]:
+    """The round's layout in a replay (the review's pane, the full-screen replay) readable:
+    the whole layout seen, none of it behind a scroll bar or the pane's edge (issue 34: a big
+    round's second row of areas under the review pane's edge); the dealer's and the areas'
+    boxes inside the layout and none over another; every card's words readable and uncovered,
+    every pay tag whole and off the cards and badges, no one-line label's text cut (the checks
+    of the dealer's screen, tests/ui/test_fits.py)."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtWidgets import QAbstractScrollArea, QGraphicsView, QLabel
+
+    from tests.ui.test_fits import _cut_pay_tags, _unreadable_cards
+
+    out: list[str] = []
+    for view, holder, seen in replays(top):
+        where = f"{what}: {type(top).__name__}: the replay in {chain(view) or type(holder).__name__}"
+        if isinstance(holder, (QAbstractScrollArea, QGraphicsView)):
+            room = holder.viewport().rect()
+            if not room.contains(seen):
+                out.append(f"{where}: the layout {seen.getRect()} not whole in its pane {room.getRect()} "
+                           f"(scrolled, or under the pane's edge)")
+            shown = seen.width() / max(1, view.width())
+            if shown < REPLAY_LEAST_SHOWN:
+                out.append(f"{where}: the layout shown at {shown:.2f} of its size (< {REPLAY_LEAST_SHOWN})")
         boxes = [("dealer", view.dealer_box), *((f"area {n}", b) for n, b in view.area_boxes.items())]
         placed = [(name, QRect(box.mapTo(view, box.rect().topLeft()), box.size())) for name, box in boxes
                   if box is not None and box.isVisibleTo(view)]

@@ -72,19 +72,20 @@ def test_the_replay_has_half_the_window(recorded: Recorded, qtbot: Any, size: tu
         share = pane.height() / win.height()
         assert share >= REPLAY_SHARE, f"{name} at {width}x{height}: the replay has {pane.height()} px " \
                                       f"of {win.height()} ({share:.0%})"
-        # the layout's width shown whole: the pane scrolls at most downwards (its areas' rows)
-        assert pane.viewport().width() >= detail.layout_view.width(), name
-        # without scrolling: the dealer and the first row of areas (up to four), or the shared
-        # hand (Electronic: it stood under the pane's edge, the two rows spread over the height)
+        # the whole layout without scrolling (issue 34: a big round's second row of areas was
+        # under the pane's edge): the dealer and every area, or the shared hand (Electronic: it
+        # stood under the pane's edge, the two rows spread over the height)
         view = detail.layout_view
-        first_row = [view.shared_box] if view.shared_box is not None else \
-            [view.area_boxes[n] for n in sorted(view.area_boxes)[:4]]
-        assert first_row, name
-        for box in [view.dealer_box, *first_row]:
+        room = pane.viewport().rect()
+        assert room.contains(pane.placed(view)), f"{name} at {width}x{height}: the layout " \
+            f"{pane.placed(view).getRect()} not whole in {room.getRect()}"
+        boxes = [view.shared_box] if view.shared_box is not None else list(view.area_boxes.values())
+        assert boxes, name
+        for box in [view.dealer_box, *boxes]:
             assert box is not None
-            placed = QRect(box.mapTo(pane.viewport(), QPoint(0, 0)), box.size())
-            assert pane.viewport().rect().contains(placed), \
-                f"{name} at {width}x{height}: {placed.getRect()} not inside {pane.viewport().rect().getRect()}"
+            placed = pane.placed(box)
+            assert room.contains(placed), \
+                f"{name} at {width}x{height}: {placed.getRect()} not inside {room.getRect()}"
         assert _button_problems(win, screen) == [], name
 
 
@@ -181,3 +182,33 @@ def test_back_to_the_list_and_to_the_round(recorded: Recorded, qtbot: Any) -> No
     qtbot.mouseClick(win.view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     _settle(qtbot)
     assert win.detail.isVisible() and win.detail.round_id == recorded.ids["star_elements"]
+
+
+def test_a_step_repaints_the_pane(recorded: Recorded, qtbot: Any) -> None:
+    # Issue 34: the pane draws the layout through a graphics view; under X11 its picture stayed
+    # empty (grab() repaints everything, the screen does not): each step shown must reach the
+    # pane's own painting, counted here as the paint events of its viewport.
+    from PySide6.QtCore import QEvent, QObject
+
+    class Paints(QObject):
+        count = 0
+
+        def eventFilter(self, _watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt name)
+            if event.type() == QEvent.Type.Paint:
+                Paints.count += 1
+            return False
+
+    win = ReviewWindow(recorded.path)
+    qtbot.addWidget(win)
+    win.setGeometry(0, 0, 1280, 800)
+    win.show()
+    assert win.select_round(recorded.ids["lucky8_example"])
+    _settle(qtbot)
+    pane = win.detail.replay_pane
+    paints = Paints()
+    pane.viewport().installEventFilter(paints)
+    for position in (0, 1, win.detail.slider.maximum()):
+        before = Paints.count
+        win.detail.slider.setValue(position)
+        _settle(qtbot)
+        assert Paints.count > before, f"step {position}: the pane was not repainted"

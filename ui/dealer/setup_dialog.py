@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
 
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDialogButtonBox,
@@ -17,6 +18,8 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QSpinBox,
+    QStyle,
+    QStyleOptionComboBox,
     QVBoxLayout,
     QWidget,
 )
@@ -31,7 +34,7 @@ from dealer_assist.engine.table_setup import (
 )
 from dealer_assist.games import GAMES
 from ui.common.dialog_keys import enter_submits
-from ui.common.screen_fit import ScreenDialog
+from ui.common.screen_fit import ScreenDialog, fit_to_screen
 from ui.common.table_view import BET_NAMES
 from ui.common.touch_spin import TouchSpin
 
@@ -108,6 +111,22 @@ class SetupDialog(ScreenDialog):
         self.areas.setValue(setup.areas)
         ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
         enter_submits(self, ok)  # Enter: OK (checked below), never Cancel
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
+        """Fitted to the screen; the game's list box never narrower than its longest name at this
+        screen's type (issue 34: "Star Elements Blackjack" was cut under its arrow at 1920×1080),
+        the dialog fitted again if it had to widen."""
+        super().showEvent(event)
+        option = QStyleOptionComboBox()
+        self.game.initStyleOption(option)
+        field = self.game.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
+                                                 QStyle.SubControl.SC_ComboBoxEditField, self.game).width()
+        longest = max(self.game.fontMetrics().horizontalAdvance(self.game.itemText(i))
+                      for i in range(self.game.count()))
+        least = self.game.width() - field + longest + 4
+        if self.game.minimumWidth() < least:
+            self.game.setMinimumWidth(least)
+            fit_to_screen(self)
 
     def accept(self) -> None:
         """OK only with a setup the engine opens a round with; else the reason, in the dialog."""

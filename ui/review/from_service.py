@@ -143,19 +143,23 @@ def watch_station(window: QWidget, socket_path: Path, newest_copied: int,
     elif (layout := window.layout()) is not None:
         layout.addWidget(newer)
         layout.addWidget(connection)
-    link.link_state.connect(lambda text: connection.setText("" if text == "connected" else text))
+    # shown only with something to say (issue 34: two empty lines at the window's foot took
+    # 50 px from the round's replay)
+    for label in (connection, newer):
+        label.hide()
+    link.link_state.connect(lambda text: _say(connection, "" if text == "connected" else text))
     ended = {"copied": newest_copied, "wanted": 0, "busy": False}  # rounds ended in the copy / announced
 
     def refreshed(problem: str) -> None:
         ended["busy"] = False
         if problem:
-            newer.setText(f"the station has recorded round {ended['wanted']} since this copy ({problem})")
+            _say(newer, f"the station has recorded round {ended['wanted']} since this copy ({problem})")
             return
         ended["copied"] = max(ended["copied"], ended["wanted"])
         refresh = getattr(window, "copy_refreshed", None)
         if callable(refresh):
             refresh()
-        newer.setText(f"copy brought up to round {ended['copied']} (review token until {copy.expires if copy else ''})")
+        _say(newer, f"copy brought up to round {ended['copied']} (review token until {copy.expires if copy else ''})")
         if ended["wanted"] > ended["copied"]:  # another round ended meanwhile
             fetch()
 
@@ -163,7 +167,7 @@ def watch_station(window: QWidget, socket_path: Path, newest_copied: int,
         if copy is None or ended["busy"]:
             return
         ended["busy"] = True
-        newer.setText(f"fetching round {ended['wanted']} from the station…")
+        _say(newer, f"fetching round {ended['wanted']} from the station…")
         copy.refresh(refreshed)
 
     def round_changed(state: object) -> None:
@@ -179,7 +183,7 @@ def watch_station(window: QWidget, socket_path: Path, newest_copied: int,
                 fetch()
                 return
         if rid > ended["copied"] and not ended["busy"]:
-            newer.setText(f"the station has recorded round {rid} since this copy"
+            _say(newer, f"the station has recorded round {rid} since this copy"
                           + (": it is fetched when it ends" if copy is not None and copy.token else
                              ": open the review again to read it"))
 
@@ -188,6 +192,12 @@ def watch_station(window: QWidget, socket_path: Path, newest_copied: int,
     if app is not None:
         app.aboutToQuit.connect(link.close)
     return link
+
+
+def _say(label: QLabel, text: str) -> None:
+    """A line at the window's foot: shown while it says something."""
+    label.setText(text)
+    label.setVisible(bool(text))
 
 
 def _newest_ended(store: Any) -> int:

@@ -129,18 +129,23 @@ class RoundDialog(QDialog):
         from ui.common.style import review_style
 
         self.setStyleSheet(review_style())
-        # built for the size it is shown at, scrolling in a small dialog (issue 34: the second
-        # row of areas lay over the first)
-        layout.addWidget(ReplayPane(self.layout_view, lambda: self.show_step(self.slider.value())), 3)
+        # the replay is the first of the round's tabs, as in the review (issue 34: above the lists
+        # it had 330-349 px at 1280×800 and 1366×768, and its layout scrolled): built for the
+        # size it is shown at, whole (ui.review.replay.ReplayPane)
+        replay_page = QWidget()
+        replay_layout = QVBoxLayout(replay_page)
+        replay_layout.addWidget(ReplayPane(self.layout_view, lambda: self.show_step(self.slider.value())), 1)
         self.step_label = QLabel()
         self.step_label.setWordWrap(True)
-        layout.addWidget(self.step_label)
+        replay_layout.addWidget(self.step_label)
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setMaximum(max(0, len(self.steps) - 1))
         self.slider.valueChanged.connect(self.show_step)
-        layout.addWidget(self.slider)
+        replay_layout.addWidget(self.slider)
         self._event_words = [event_text(ev) for _, _, _, ev in detail.events]
         tabs = QTabWidget()
+        self.tabs = tabs
+        tabs.addTab(replay_page, "Replay")
         self.events = QTableWidget()
         _fill(self.events, ["#", "time", "actor", "event"],
               [[str(seq), _local(at), actor, words]
@@ -205,7 +210,7 @@ class RoundDialog(QDialog):
         self.note_button.clicked.connect(self.submit_note)
         self.show_notes(notes or [])
         tabs.addTab(notes_page, "Notes and disputes")
-        layout.addWidget(tabs, 2)
+        layout.addWidget(tabs, 1)
         exports = QHBoxLayout()
         for kind, label in (("json", "Export transcript…"), ("csv", "Export settlements (CSV)…"),
                             ("pdf", "Printable report (PDF)…")):
@@ -214,11 +219,17 @@ class RoundDialog(QDialog):
             exports.addWidget(button)
         layout.addLayout(exports)
         self.export_status = QLabel("")
+        self.export_status.hide()  # shown with an export's outcome: no empty line under the replay
         layout.addWidget(self.export_status)
-        self.events.cellClicked.connect(lambda row, _c: self.slider.setValue(row + 1))
+        self.events.cellClicked.connect(self._event_tapped)
         self.slider.setValue(self.slider.maximum())
         self.show_step(self.slider.value())
         keep_size(self)  # shown over the screen by its opener (ui.common.screen_fit)
+
+    def _event_tapped(self, row: int, _column: int) -> None:
+        """A tap on an event: the layout after it, on the Replay tab."""
+        self.slider.setValue(row + 1)
+        self.tabs.setCurrentIndex(0)
 
     def show_step(self, position: int) -> None:
         """The layout after ``position`` events (0: before the first), as the review shows it."""
@@ -275,8 +286,10 @@ class RoundDialog(QDialog):
             self.export_to(kind, path)
         except (OSError, ValueError) as exc:
             self.export_status.setText(f"Could not export: {exc}")
+            self.export_status.show()
             return
         self.export_status.setText(f"Exported to {path}")
+        self.export_status.show()
 
     def export_to(self, kind: str, path: str) -> None:
         """Write the round: ``json`` (the transcript ``settle`` reproduces), ``csv`` (one row per

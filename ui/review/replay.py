@@ -1,8 +1,8 @@
 """The review's replay of a round on the whole screen (issue 16).
 
-The round's pane in the review window is too small for a big round (seven areas of three
-players, four split hands): there the layout scrolls. *Full screen (F11)* on the Replay
-tab opens this window over the whole screen: the same layout widget as the dealer's screen
+The round's pane in the review window is smaller than the dealer's screen: there the layout
+of a big round (seven areas of three players, four split hands) is shown whole, scaled down
+(:class:`ReplayPane`). *Full screen (F11)* on the Replay tab opens this window over the whole screen: the same layout widget as the dealer's screen
 (``ui.common.table_view.TableView``), sized and scaled the way the dealer's window is
 (``ui.common.style.set_scale``), so it fits without scrolling, with the step controls and the
 step's description above it. It follows the pane's slider both ways: a step here moves
@@ -14,13 +14,24 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont, QKeySequence, QResizeEvent, QScreen, QShortcut
+from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRect, QRectF, QSize, QSizeF, Qt
+from PySide6.QtGui import (
+    QFont,
+    QKeySequence,
+    QPainter,
+    QResizeEvent,
+    QScreen,
+    QShortcut,
+    QShowEvent,
+    QTransform,
+)
 from PySide6.QtWidgets import (
+    QFrame,
+    QGraphicsScene,
+    QGraphicsView,
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QScrollArea,
     QSlider,
     QVBoxLayout,
     QWidget,
@@ -30,43 +41,93 @@ from ui.common.screen_fit import fill_screen
 from ui.common.style import app_style, base_font_px, px, scale, scale_for, set_scale
 from ui.common.table_view import TableView
 
-# the pane's layout at least as large as the full-screen replay's on the smallest table
-# screen (1280×800 less its step controls): the dealer's layout is readable there (tests/ui/
-# test_fits.py); narrower, seven areas of three players cut their figures and cover their tiles
+# the layout is built at least this large (at the type's scale): the heaviest rounds' layout
+# (seven areas of three players, area 1 split to four hands) is readable there, every card
+# uncovered and every pay tag whole (tests/ui_review/test_review_layout.py); lower or narrower,
+# their figures are cut and their tiles covered
 REPLAY_LEAST_W = 1240
-REPLAY_LEAST_H = 720
-REPLAY_ASPECT = 0.6  # its height for a wider width (about a table screen's)
+REPLAY_LEAST_H = 640
+# a pane smaller than that shows the layout scaled down, never below this (its 17 px figures
+# 12 px or more)
+REPLAY_LEAST_FACTOR = 0.7
 
 
-class ReplayPane(QScrollArea):
-    """The round's layout in the review's pane and the pit's round: as wide as the pane and at least
-    :data:`REPLAY_LEAST_W`, as high as that width needs (at least :data:`REPLAY_LEAST_H`),
-    scrolling where the pane is smaller (*Full screen* shows it whole). Its boxes are built
-    for that size (issue 34: built for one size and shown at another, the second row of
-    areas lay over the first); a new width builds them again."""
+class ReplayPane(QGraphicsView):
+    """The round's layout in the review's pane and the pit's round, whole, without scrolling
+    (issue 34: the big round's second row of areas was under the pane's edge at 1280×800 and
+    1366×768): built for the pane's shape, at least :data:`REPLAY_LEAST_W` ×
+    :data:`REPLAY_LEAST_H`, and shown scaled to the pane where the pane is smaller (*Full
+    screen* shows it at the dealer's size). Its boxes are built for that size (built for one
+    size and shown at another, the second row of areas lay over the first); a new size builds
+    them again."""
 
     def __init__(self, view: TableView, redraw: Callable[[], None]) -> None:
         super().__init__()
         self.view = view
         self.redraw = redraw
-        self.setWidgetResizable(False)
-        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)  # its width stays put
-        self.setWidget(view)
+        self.factor = 1.0  # the layout's size on the pane: 1 = as built
+        self.setScene(QGraphicsScene(self))
+        self.proxy = self.scene().addWidget(view)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing
+                            | QPainter.RenderHint.SmoothPixmapTransform)
+        self.setBackgroundBrush(self.palette().window())
+        # the layout's own repaints reach the pane's screen through this (under X11 a box
+        # rebuilt or a pay tag placed was not drawn until the pane itself repainted)
+        view.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt name)
+        if watched is self.view and event.type() in (QEvent.Type.UpdateRequest, QEvent.Type.LayoutRequest):
+            self.viewport().update()
+        return super().eventFilter(watched, event)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt name)
         super().resizeEvent(event)
         self.fit()
 
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt name)
+        super().showEvent(event)
+        self.fit()
+
     def fit(self) -> None:
-        """The layout's size for the pane's width, built again when it changed."""
+        """The layout's size for the pane's, built again when it changed, and its scale."""
+        # the window's look and type (an embedded widget takes neither from the pane)
+        window = self.window()
+        if self.view.styleSheet() != window.styleSheet():
+            self.view.setStyleSheet(window.styleSheet())
+        if self.view.font() != window.font():
+            self.view.setFont(window.font())
         # at the type's scale: the review opened from the dealer's screen at 1920×1080 has its
         # larger type (ui.common.style.set_scale), and its layout needs that much more room
-        width = max(int(REPLAY_LEAST_W * scale()), self.viewport().width())
-        height = max(int(REPLAY_LEAST_H * scale()), int(width * REPLAY_ASPECT))
+        room = self.viewport().size()
+        least_w, least_h = REPLAY_LEAST_W * scale(), REPLAY_LEAST_H * scale()
+        factor = max(REPLAY_LEAST_FACTOR, min(1.0, room.width() / least_w, room.height() / least_h))
+        # (a pane too small for it even at the least factor scrolls, down to the layout's foot)
+        width, height = int(room.width() / factor), max(int(room.height() / factor), int(least_h))
         if (self.view.width(), self.view.height()) != (width, height):
             self.view.setFixedSize(width, height)
             self.view.reset()
             self.redraw()
+        if self.proxy.size().toSize() != QSize(width, height):
+            # the proxy's own size, not its widget's hints (the boxes of the size before are
+            # still in the layout, to be deleted, and would hold it wider)
+            self.proxy.setMinimumSize(width, height)
+            self.proxy.setMaximumSize(width, height)
+            self.proxy.resize(width, height)
+        self.scene().setSceneRect(0, 0, width, height)
+        if factor != self.factor or self.transform().m11() != factor:
+            self.factor = factor
+            self.setTransform(QTransform.fromScale(factor, factor))
+
+    def placed(self, widget: QWidget) -> QRect:
+        """Where ``widget`` (the layout or a box of it) is seen on the pane's viewport."""
+        corner = widget.mapTo(self.view, QPoint(0, 0)) if widget is not self.view else QPoint(0, 0)
+        shown = self.viewportTransform().mapRect(QRectF(self.proxy.mapToScene(QPointF(corner)),
+                                                        QSizeF(widget.size())))
+        return shown.toRect()
 
 
 class RoundDetailView(Protocol):
