@@ -466,6 +466,16 @@ class IntegrityCheck:
     name: str
     ok: bool
     detail: str
+    checked: bool = True  # False: it could not be checked here (no station key), which is not "altered"
+
+
+def integrity_verdict(checks: Sequence[IntegrityCheck]) -> str:
+    """"altered" when a check ran and failed; else "not checked" when one could not run (a copy
+    without the station key: the review of a station's copy, whose key its service keeps);
+    else "intact"."""
+    if any(c.checked and not c.ok for c in checks):
+        return "altered"
+    return "not checked" if any(not c.checked for c in checks) else "intact"
 
 
 def round_integrity(reader: StoreReader, round_id: int) -> list[IntegrityCheck]:
@@ -478,8 +488,10 @@ def round_integrity(reader: StoreReader, round_id: int) -> list[IntegrityCheck]:
     """
     key = reader.station_key
     if key is None:
-        return [IntegrityCheck("station key", False, f"the station key {reader.key_path} is missing: "
-                               "the keyed hash chains cannot be checked")]
+        return [IntegrityCheck("station key", False, f"no station key beside this file ({reader.key_path}): "
+                               "its keyed hash chains cannot be checked here (a station's service keeps "
+                               "the key; `dealer-assist history verify` where the key is checks them)",
+                               checked=False)]
     checks: list[IntegrityCheck] = []
     row = reader.row(
         "SELECT id, session_id, number, source, started_at, config_json, hash, status, result_json "

@@ -18,6 +18,7 @@ from dealer_assist.store.review_queries import (
     SORT_KEYS,
     RoundFilter,
     count_rounds,
+    integrity_verdict,
     page_rounds,
     read_settlement_csv,
     redecide,
@@ -369,3 +370,24 @@ def test_status_filter_pages_by_either_index(recorded: Recorded, monkeypatch: An
             paged += [r.id for r in page]
             after = page[-1].key("time")
     assert paged == settled
+
+
+def test_a_copy_without_its_station_key_is_not_checked_rather_than_altered(recorded: Recorded) -> None:
+    """The review of a station's copy (op snapshot: the service keeps the key) cannot check the
+    keyed chains: that is "not checked", never "altered"; an honest round with its key is
+    "intact", an altered one "altered" (the settlement row changed, as above)."""
+    rid = recorded.ids["ace_race"]
+    with StoreReader.open(recorded.path) as store:
+        assert integrity_verdict(round_integrity(store, rid)) == "intact"
+    key = recorded.path.with_name(recorded.path.name + ".key")
+    kept = key.read_bytes()
+    key.unlink()
+    with StoreReader.open(recorded.path) as store:
+        checks = round_integrity(store, rid)
+    assert [(c.name, c.ok, c.checked) for c in checks] == [("station key", False, False)]
+    assert "cannot be checked here" in checks[0].detail
+    assert integrity_verdict(checks) == "not checked"
+    key.write_bytes(kept)
+    _alter_pair_settlement(recorded.path, rid)
+    with StoreReader.open(recorded.path) as store:
+        assert integrity_verdict(round_integrity(store, rid)) == "altered"

@@ -481,3 +481,20 @@ def test_summaries_from_a_date(window: ReviewWindow, recorded: Recorded) -> None
     view.since.clear()  # every round
     assert view.refresh()
     assert sum(s.rounds for s in view.items) == 7
+
+
+def test_a_copy_without_its_station_key_says_not_checked(recorded: Recorded, qtbot: Any) -> None:
+    """A station's copy reviewed without the key its service keeps: the banner and the report
+    say the chains were not checked here (amber), never ALTERED."""
+    from ui.review.app import ReviewWindow
+    from ui.review.export import report_sections
+
+    recorded.path.with_name(recorded.path.name + ".key").unlink()
+    win = ReviewWindow(recorded.path)
+    qtbot.addWidget(win)
+    win.open_round(recorded.ids["ace_race"])
+    banner = win.detail.integrity_banner.text()
+    assert banner.startswith("Integrity: NOT CHECKED here") and "ALTERED" not in banner, banner
+    assert win.detail.integrity_table.item(0, 1).text() == "not checked"
+    head = report_sections(win.detail.detail, "BJ-07", None, win.detail.integrity, [])[0][1]
+    assert any(line.startswith("Integrity: NOT CHECKED here") for line in head), head

@@ -39,6 +39,7 @@ from dealer_assist.store.review_queries import (
     ReplayStep,
     dealer_of,
     decimal,
+    integrity_verdict,
     redecide,
     replay,
     round_integrity,
@@ -63,6 +64,9 @@ BAD_STYLE = "font-size: 20px; font-weight: bold; color: #b00020; background: #fd
 # the round's integrity beside its export buttons: one row, the words as well as the colour
 BANNER_OK = "font-size: 16px; font-weight: bold; color: #1b5e20; background: #e8f5e9; padding: 2px 6px;"
 BANNER_BAD = "font-size: 16px; font-weight: bold; color: #b00020; background: #fde0e0; padding: 2px 6px;"
+BANNER_UNCHECKED = "font-size: 16px; font-weight: bold; color: #6d4c00; background: #fff3e0; padding: 2px 6px;"
+CHECK_WORDS = {(True, True): "intact", (False, True): "ALTERED", (False, False): "not checked",
+               (True, False): "not checked"}  # (ok, checked)
 
 
 # the export's file dialog by touch: 48 px controls and rows, 16-18 px type (issue 34)
@@ -348,12 +352,17 @@ class RoundDetailView(QWidget):
         people.sort(key=lambda row: row[0])
         _fill(self.people_table, people)
         self.integrity = round_integrity(self.reader, round_id)
-        _fill(self.integrity_table, [[c.name, "intact" if c.ok else "ALTERED", c.detail] for c in self.integrity])
-        if all(c.ok for c in self.integrity):
+        _fill(self.integrity_table, [[c.name, CHECK_WORDS[c.ok, c.checked], c.detail] for c in self.integrity])
+        verdict = integrity_verdict(self.integrity)
+        if verdict == "intact":
             self.integrity_banner.setText("Integrity: INTACT \u2014 every hash link and record of this round checks.")
             self.integrity_banner.setStyleSheet(BANNER_OK)
+        elif verdict == "not checked":
+            why = "; ".join(c.detail for c in self.integrity if not c.checked)
+            self.integrity_banner.setText(f"Integrity: NOT CHECKED here \u2014 {why}")
+            self.integrity_banner.setStyleSheet(BANNER_UNCHECKED)
         else:
-            bad = "; ".join(f"{c.name}: {c.detail}" for c in self.integrity if not c.ok)
+            bad = "; ".join(f"{c.name}: {c.detail}" for c in self.integrity if c.checked and not c.ok)
             self.integrity_banner.setText(f"Integrity: ALTERED \u2014 {bad}")
             self.integrity_banner.setStyleSheet(BANNER_BAD)
         self.redecision = None

@@ -28,7 +28,12 @@ from PySide6.QtGui import (
 
 from dealer_assist.engine.transcript import describe_event
 from dealer_assist.store import AuditEntry, RoundDetail, Store, utc_now
-from dealer_assist.store.review_queries import IntegrityCheck, decimal, settlement_csv_text
+from dealer_assist.store.review_queries import (
+    IntegrityCheck,
+    decimal,
+    integrity_verdict,
+    settlement_csv_text,
+)
 from ui.common.style import money, signed
 from ui.review.model import GAME_NAMES, short_time
 
@@ -142,9 +147,14 @@ def report_sections(detail: RoundDetail, table: str, dealer: str | None,
         f"Started {short_time(s.started_at)}   Ended {short_time(s.ended_at) or '-'} (UTC)",
         "Net: " + (", ".join(f"{p} {signed(decimal(v))}" for p, v in s.net.items()) or "-"),
     ]
-    intact = all(c.ok for c in integrity)
-    head.append("Integrity: " + ("INTACT - every hash link and record of this round checks" if intact else
-                                 "ALTERED - " + "; ".join(f"{c.name}: {c.detail}" for c in integrity if not c.ok)))
+    verdict = integrity_verdict(integrity)
+    if verdict == "intact":
+        head.append("Integrity: INTACT - every hash link and record of this round checks")
+    elif verdict == "not checked":
+        head.append("Integrity: NOT CHECKED here - " + "; ".join(c.detail for c in integrity if not c.checked))
+    else:
+        head.append("Integrity: ALTERED - " + "; ".join(f"{c.name}: {c.detail}" for c in integrity
+                                                        if c.checked and not c.ok))
     numbers = card_numbers([e.event for e in detail.events])
     events = [
         f"{e.seq:>3} {short_time(e.at)[11:]} {e.actor}: {event_text(e.event)}"
