@@ -45,6 +45,7 @@ class Op(enum.StrEnum):
     RESET_PIN = "reset_pin"
     SNAPSHOT = "snapshot"
     END_REVIEW = "end_review"
+    ROUND_INTEGRITY = "round_integrity"
     ROOT_UNLOCK = "root_unlock"
     WAGER = "wager"
     CLAIM = "claim"
@@ -398,6 +399,25 @@ class UserRow(TypedDict, total=False):
     disabled: bool
     must_change: bool
     locked_until: str | None
+
+
+class RoundIntegrityRequest(TypedDict, total=False):
+    token: str
+    round_id: int
+
+
+class IntegrityCheckReply(TypedDict):
+    """One check of op ``round_integrity`` (dealer_assist/store/review_queries.round_integrity)."""
+
+    name: str
+    ok: bool
+    detail: str
+    checked: bool
+
+
+class RoundIntegrityReply(TypedDict):
+    round_id: int
+    checks: list[IntegrityCheckReply]
 
 
 class SnapshotReply(TypedDict, total=False):

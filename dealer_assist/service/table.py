@@ -95,6 +95,8 @@ from dealer_assist.service.ops import (
     ReferRequest,
     ResetPinRequest,
     RootUnlockRequest,
+    RoundIntegrityReply,
+    RoundIntegrityRequest,
     SetAsideRequest,
     SetDisabledRequest,
     SetTableRequest,
@@ -1353,6 +1355,31 @@ class TableService:
     def _op_end_review(self, client: Client, args: dict[str, Any]) -> NameReply:
         """The review's window closed: its token gives no copy any more."""
         return {"ended": self.review_tokens.end(str(args.get("token", "")), client.account)}
+
+    @handler(Op.ROUND_INTEGRITY, Permission.ANYONE, RoundIntegrityRequest, RoundIntegrityReply, locked=False)
+    def _op_round_integrity(self, client: Client, args: dict[str, Any]) -> RoundIntegrityReply:
+        """The integrity of round `round_id` checked here, with the station key the review's copy
+        is made without (op snapshot): each of its hash links and records, as the review's
+        Integrity tab shows them (`checks`: `name`, `ok`, `detail`, `checked`). For the review
+        `token` of a supervisor's PIN (same OS account, not expired, not ended); refused `auth`
+        otherwise. Reads the store file on a connection of its own."""
+        from dealer_assist.store import StoreReader
+        from dealer_assist.store.review_queries import round_integrity
+
+        try:
+            self.review_tokens.check(str(args.get("token", "")), client.account)
+        except ReviewTokenRefused as exc:
+            raise ProtocolError("auth", f"{exc}: the supervisor's PIN is needed again") from None
+        round_id = args.get("round_id")
+        if not isinstance(round_id, int) or isinstance(round_id, bool) or round_id < 1:
+            raise ProtocolError("bad_request", "round_id: a round's number (1 or more)")
+        try:
+            with StoreReader.open(self.store.path, key_file=self.store.key_path) as reader:
+                checks = round_integrity(reader, round_id)
+        except StoreError as exc:
+            raise ProtocolError("internal", f"the store cannot be read: {exc}") from None
+        return {"round_id": round_id, "checks": [{"name": c.name, "ok": c.ok, "detail": c.detail,
+                                                  "checked": c.checked} for c in checks]}
 
     @handler(Op.SHOE_COUNT, Permission.SUPERVISOR_PIN, ShoeCountRequest, ShoeCountReply, locked=False)
     def _op_shoe_count(self, client: Client, args: dict[str, Any]) -> ShoeCountReply:

@@ -162,3 +162,49 @@ def test_a_token_used_from_another_os_account_is_refused(tmp_path: Path) -> None
         s.stop()
         s.sim.close()
         shutil.rmtree(run, ignore_errors=True)
+
+
+def test_the_service_checks_a_rounds_integrity_with_the_key_the_copy_is_made_without(
+        station: Any, tmp_path: Path) -> None:
+    """Op round_integrity: the review's copy comes without the station key (it stays with the
+    service), so the copy cannot check its keyed chains ("not checked"); the service checks
+    them for the review's token: an honest round intact, a settlement row changed in the
+    station's file altered, no round 99 named, a guessed token refused."""
+    from dealer_assist.service.client import ServiceError
+    from dealer_assist.store import StoreReader
+    from dealer_assist.store.review_queries import integrity_verdict, round_integrity
+
+    s: Station = station("10S 9H QD 8C")
+    rid = a_round(s, s.dealer())
+    copied = fetch_snapshot(s.socket, SUE, tmp_path / "copy.db")
+    with StoreReader.open(tmp_path / "copy.db") as reader:
+        assert integrity_verdict(round_integrity(reader, rid)) == "not checked"
+    review = ServiceClient(s.socket, "review")
+    try:
+        reply = review.request("round_integrity", token=copied.token, round_id=rid)
+        assert reply["round_id"] == rid
+        assert [(c["name"], c["ok"], c["checked"]) for c in reply["checks"]] == [
+            ("round header", True, True), ("events", True, True), ("audit entries", True, True),
+            ("finish record", True, True), ("settlement rows", True, True)]
+        missing = review.request("round_integrity", token=copied.token, round_id=99)["checks"]
+        assert missing == [{"name": "round", "ok": False, "detail": "no round 99", "checked": True}]
+        for token, round_id, code in (("made-up", rid, "auth"), (copied.token, 0, "bad_request"),
+                                      (copied.token, "1", "bad_request")):
+            with pytest.raises(ServiceError) as caught:
+                review.request("round_integrity", token=token, round_id=round_id)
+            assert caught.value.code == code, caught.value.message
+        # p1's settlement row changed in the station's own file (not through the store): the
+        # settle output it was hashed with says +10 (4.3.2)
+        assert s.running is not None
+        import sqlite3
+
+        conn = sqlite3.connect(s.running.store.path)
+        with conn:
+            conn.execute("UPDATE settlements SET net = '100' WHERE round_id = ?", (rid,))
+        conn.close()
+        altered = {c["name"]: c for c in review.request("round_integrity", token=copied.token,
+                                                         round_id=rid)["checks"]}
+        assert not altered["settlement rows"]["ok"] and altered["settlement rows"]["checked"]
+        assert altered["events"]["ok"] and altered["finish record"]["ok"]
+    finally:
+        review.close()

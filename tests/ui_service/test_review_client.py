@@ -66,6 +66,9 @@ def test_a_supervisor_can_review_the_stations_store_through_the_service(
             # store (op add_note), the PIN checked by the service; a dealer's PIN is refused
             review.select_round(rounds[0].id)
             qtbot.waitUntil(lambda: review.detail.round_id == rounds[0].id, timeout=20000)
+            # the copy has no station key: the service checks the round's chains (op round_integrity)
+            qtbot.waitUntil(lambda: review.detail.integrity_banner.text().startswith("Integrity: INTACT"),
+                            timeout=20000)
             review.detail.note_button.click()
             qtbot.waitUntil(lambda: any(isinstance(w, NoteDialog) and w.isVisible()
                                         for w in QApplication.topLevelWidgets()), timeout=20000)

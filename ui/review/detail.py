@@ -152,6 +152,9 @@ class RoundDetailView(QWidget):
         self.steps: list[ReplayStep] = []
         self.redecision: Redecision | None = None
         self.integrity: list[IntegrityCheck] = []
+        # Where a round this file cannot check is checked (a station's copy: its service keeps
+        # the key, op round_integrity): ``checker(round_id, done)``, done(checks) on this thread.
+        self.integrity_checker: Callable[[int, Callable[[list[IntegrityCheck]], None]], None] | None = None
         self.audit: list[AuditEntry] = []
         self.dealer: str | None = None
         self.save_path: Callable[[str, str, str], str | None] = self._ask_path
@@ -351,20 +354,9 @@ class RoundDetailView(QWidget):
         people += [[short_time(a.at)[11:], a.actor, a.kind, audit_text(a)] for a in self.audit]
         people.sort(key=lambda row: row[0])
         _fill(self.people_table, people)
-        self.integrity = round_integrity(self.reader, round_id)
-        _fill(self.integrity_table, [[c.name, CHECK_WORDS[c.ok, c.checked], c.detail] for c in self.integrity])
-        verdict = integrity_verdict(self.integrity)
-        if verdict == "intact":
-            self.integrity_banner.setText("Integrity: INTACT \u2014 every hash link and record of this round checks.")
-            self.integrity_banner.setStyleSheet(BANNER_OK)
-        elif verdict == "not checked":
-            why = "; ".join(c.detail for c in self.integrity if not c.checked)
-            self.integrity_banner.setText(f"Integrity: NOT CHECKED here \u2014 {why}")
-            self.integrity_banner.setStyleSheet(BANNER_UNCHECKED)
-        else:
-            bad = "; ".join(f"{c.name}: {c.detail}" for c in self.integrity if c.checked and not c.ok)
-            self.integrity_banner.setText(f"Integrity: ALTERED \u2014 {bad}")
-            self.integrity_banner.setStyleSheet(BANNER_BAD)
+        self.show_integrity(round_id, round_integrity(self.reader, round_id))
+        if self.integrity_checker is not None and integrity_verdict(self.integrity) == "not checked":
+            self.integrity_checker(round_id, lambda checks: self.show_integrity(round_id, checks))
         self.redecision = None
         self.redecide_result.setText("")
         self.redecide_result.setStyleSheet("")
@@ -383,6 +375,27 @@ class RoundDetailView(QWidget):
                 b.setEnabled(False)
         else:
             self.show_step(len(self.steps) - 1)
+
+
+    def show_integrity(self, round_id: int, checks: list[IntegrityCheck]) -> None:
+        """The Integrity tab and the banner for ``checks`` of ``round_id`` (if it is still the
+        round shown): intact, not checked here (no key), or altered."""
+        if round_id != self.round_id:
+            return
+        self.integrity = checks
+        _fill(self.integrity_table, [[c.name, CHECK_WORDS[c.ok, c.checked], c.detail] for c in checks])
+        verdict = integrity_verdict(checks)
+        if verdict == "intact":
+            self.integrity_banner.setText("Integrity: INTACT \u2014 every hash link and record of this round checks.")
+            self.integrity_banner.setStyleSheet(BANNER_OK)
+        elif verdict == "not checked":
+            why = "; ".join(c.detail for c in checks if not c.checked)
+            self.integrity_banner.setText(f"Integrity: NOT CHECKED here \u2014 {why}")
+            self.integrity_banner.setStyleSheet(BANNER_UNCHECKED)
+        else:
+            bad = "; ".join(f"{c.name}: {c.detail}" for c in checks if c.checked and not c.ok)
+            self.integrity_banner.setText(f"Integrity: ALTERED \u2014 {bad}")
+            self.integrity_banner.setStyleSheet(BANNER_BAD)
 
     def show_theo(self) -> None:
         """Each player's theoretical and actual win on this round (the house's view)."""

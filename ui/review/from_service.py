@@ -35,6 +35,7 @@ from dealer_assist.service.ops import Op
 from dealer_assist.service.protocol import ProtocolError
 from dealer_assist.service.snapshot import fetch_snapshot
 from dealer_assist.store import PinCheck, StoreError
+from dealer_assist.store.review_queries import IntegrityCheck
 from ui.common.login import PinDialog, ask_supervisor
 from ui.common.service_link import ServiceLink
 from ui.common.style import review_style
@@ -104,6 +105,31 @@ class ServiceCopy:
             if isinstance(error, ProtocolError) and error.code == "auth":
                 self.token = ""  # expired or ended: the PIN opens the review again
             done(str(getattr(error, "message", error)))
+
+        self.worker.submit(job, finished)
+
+    def integrity(self, round_id: int, done: Callable[[list[IntegrityCheck]], None]) -> None:
+        """The round's integrity checked by the service with the station key the copy is made
+        without (op round_integrity, the review token); ``done(checks)`` on the GUI thread,
+        a "not checked" line saying why when the service gives none."""
+        token = self.token
+
+        def job() -> list[IntegrityCheck]:
+            client = ServiceClient(self.socket_path, "review", timeout_s=10.0)
+            try:
+                reply = client.request(Op.ROUND_INTEGRITY, token=token, round_id=round_id)
+            finally:
+                client.close()
+            return [IntegrityCheck(str(c["name"]), bool(c["ok"]), str(c["detail"]), bool(c["checked"]))
+                    for c in reply["checks"]]
+
+        def finished(result: Any, error: BaseException | None) -> None:
+            if error is None:
+                done(result)
+                return
+            why = str(getattr(error, "message", error))
+            done([IntegrityCheck("station key", False, f"the station's service did not check it: {why}",
+                                 checked=False)])
 
         self.worker.submit(job, finished)
 
@@ -253,6 +279,8 @@ def review_from_service(socket_path: Path, show: Callable[[Path, str], QWidget |
             window.station_link = watch_station(window, socket_path, newest, copy)  # type: ignore[attr-defined]
         if window is not None:
             detail = getattr(window, "detail", None)
+            if detail is not None:  # the service checks the integrity: the copy has no key
+                detail.integrity_checker = copy.integrity
             if detail is not None:  # notes go to the station's store (op add_note), not to this copy
                 detail.note_requested.disconnect()
                 detail.note_requested.connect(lambda round_id: _note_dialog(window, copy, round_id, name))
