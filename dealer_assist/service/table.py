@@ -1732,12 +1732,14 @@ class TableService:
         decision, no settlement, its credits still on its meter (they are taken only by a
         wager in the round, service/credits.py). Until the close a wager may still be withdrawn
         (5.4), so a terminal that comes back before it keeps its wager; after it, a drop is
-        5.9.1's. A wager the dealer's screen placed (not in ``slip_by_terminal``) stays. Every
+        5.9.1's. A wager the dealer's screen placed (not in ``slip_by_terminal``) stays, and so
+        do those of a seat a supervisor overrode (its wagers and decisions are the dealer's
+        this round, not its terminal's, 3.17: ``_default_at_once``). Every
         wager taken off, the bets close on what is left, as for any slip (an empty one: a round
         with no wager, settled at once)."""
         if not self.session.betting or not self.session.round.rules.shared_hand:
             return {}
-        down = self._down()
+        down = self._down() - set(self.overrides)
         if not down:
             return {}
         slip = self.session.slip
@@ -1757,6 +1759,8 @@ class TableService:
     def _audit_not_accepted(self, gone: dict[str, list[dict[str, Any]]]) -> None:
         """The wagers ``_not_accepted_off_slip`` took off, audited with the round the close began
         (none when no round began)."""
+        if not gone:
+            return
         clause = self.session.round.rules.clause("power_failure.not_accepted")
         for seat, wagers in sorted(gone.items()):
             self.store.add_audit(NOT_ACCEPTED_KIND, actor=f"terminal:{seat}", round_id=self.round_id,
@@ -1985,8 +1989,10 @@ class TableService:
         `withdraw` and `decide` are refused naming 3.17 (one source of the seat's decisions; its
         view's `override` names the supervisor). Its terminal dropping afterwards changes
         nothing: the dealer goes on entering them in the seat's decision time (3.17, 3.18; not
-        5.9.1). Refused for a seat with no terminal paired, and for one whose terminal went
-        down after its wager was accepted (the default decision, 5.9.1)."""
+        5.9.1). Refused for a seat with no terminal paired, for one whose terminal went
+        down after its wager was accepted (the default decision, 5.9.1), and for one whose
+        terminal went down after placing its wager while the bets are open (not accepted if
+        still down at the close, 5.9.2)."""
         seat = str(args.get("seat", ""))
         paired = self.paired_seats()
         if not self.session.round.rules.shared_hand:
@@ -1998,6 +2004,11 @@ class TableService:
         if seat in self.overrides:
             raise refused(f"seat {seat}'s terminal is overridden already this round (supervisor "
                           f"{self.overrides[seat]}) (3.17)", "3.17")
+        if seat in self._down() and self.session.betting:
+            clause = self.session.round.rules.clause("power_failure.not_accepted")
+            raise refused(f"seat {seat}'s terminal went down after placing its wager, before the bets closed: "
+                          f"unless it connects again before they close, its wager is not accepted and the seat "
+                          f"takes no part ({clause})", clause)
         if seat in self._down():
             clause = self.session.round.rules.clause("power_failure.accepted")
             raise refused(f"seat {seat}'s terminal went down after its wager was accepted: the default "

@@ -262,6 +262,12 @@ def test_a_terminal_down_when_the_bets_close_had_no_wager_accepted_and_takes_no_
     t2.request("wager", bet="main", amount=20)
     t1.close()
     until(screen, lambda s: "t1" not in s["linked"])
+    quiet(table)  # unchanged() compares versions
+    before = screen.request("state")
+    with pytest.raises(ServiceError) as down:  # not accepted if still down at the close: no override of it
+        screen.request("terminal_override", seat="t1", pin=SUE)
+    assert down.value.clause == "5.9.2" and "not accepted" in down.value.message
+    unchanged(screen, before)
     closed = screen.request("no_more_bets")
     assert of_type(closed, "wager") == [{"type": "wager", "player": "t2", "bet": "main", "amount": 20}]
     table.deal(screen, 3)
@@ -326,6 +332,37 @@ def test_a_terminal_back_before_the_bets_close_keeps_its_wager(electronic: Calla
     assert table.running is not None
     assert table.running.store.audit_entries(kind="terminal_not_accepted") == []
     t1.close()
+    t2.close()
+
+
+def test_an_overridden_terminal_down_at_the_close_keeps_its_wager(electronic: Callable[..., TerminalStation],
+                                                                  tmp_path: Path) -> None:
+    # t1 (main 10) wagers at its terminal; a supervisor overrides it while the bets are open
+    # (3.17: its wagers and decisions are the dealer's this round), then it drops before the
+    # close. Its wager is no longer its terminal's to have accepted: it stays (as an
+    # overridden terminal's drop after the close is no 5.9.1, docs/station.md), and the
+    # dealer enters its decision. Cards: Player 5S, Dealer 9H, Player 4D (3.7) = hard 9; t1
+    # (the dealer for it) and t2 (main 20, at its terminal) stand; Dealer 9H 8C = 17 (3.19):
+    # t1 -10, t2 -20 (4.6.1).
+    table = electronic("5S 9H 4D 8C", decision_seconds=120)
+    screen = table.dealer()
+    t1, t2 = paired(table, "t1", tmp_path / "t1"), paired(table, "t2", tmp_path / "t2")
+    t1.request("wager", bet="main", amount=10)
+    t2.request("wager", bet="main", amount=20)
+    screen.request("terminal_override", seat="t1", pin=SUE)
+    t1.close()
+    until(screen, lambda s: "t1" not in s["linked"])
+    closed = screen.request("no_more_bets")
+    assert sorted((e["player"], e["amount"]) for e in of_type(closed, "wager")) == [("t1", 10), ("t2", 20)]
+    table.deal(screen, 3)
+    screen.request("decide", player="t1", action="stand")
+    t2.request("decide", action="stand")
+    table.deal(screen, 1)
+    state = until(screen, lambda s: s["concluded"])
+    nets = {s["player"]: (s["result"], s["net"], s["rule"]) for s in state["output"]["settlements"]}
+    assert nets == {"t1": ("lose", -10, "4.6.1"), "t2": ("lose", -20, "4.6.1")}
+    assert table.running is not None
+    assert table.running.store.audit_entries(kind="terminal_not_accepted") == []
     t2.close()
 
 
