@@ -19,8 +19,9 @@ environment variable DEALER_ASSIST_PIN (never the command line, which others can
 ``--cash-out`` cashes the whole meter out after the rounds and prints the voucher as one
 JSON line. Each round's line carries the meter after it.
 
-``--drop-after-wager``: the connection is closed once the wager was accepted and opened
-again ``--down`` seconds later (5.9.1: the default decision applies meanwhile). Each
+``--drop-after-wager``: the connection is closed once the wager was accepted (the bets
+closed with it on the slip: a terminal down before the close has no wager accepted, 5.9.2)
+and opened again ``--down`` seconds later (5.9.1: the default decision applies meanwhile). Each
 round's result for its seat is printed as one JSON line. Bad input: one line
 ``error: ...``, exit 2; a station that goes away: exit 1.
 """
@@ -73,7 +74,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cash-out", action="store_true",
                         help="cash the meter out after the rounds (1.1.10) and print the voucher as JSON")
     parser.add_argument("--drop-after-wager", action="store_true",
-                        help="close the connection once the wager was accepted (a power failure, 5.9.1)")
+                        help="close the connection once the bets closed with its wager accepted (a power failure, 5.9.1)")
     parser.add_argument("--down", metavar="SECONDS", type=float, default=5.0,
                         help="with --drop-after-wager: seconds before it connects again (default 5)")
 
@@ -226,8 +227,11 @@ class TerminalSim:
                 view = self.wait()
             before = (view.get("last_round") or {}).get("round_id")
         decisions: list[str] = []
-        if self.drop:
-            self.close()  # 5.9.1: down after its wager was accepted
+        if self.drop:  # 5.9.1: down after the bets closed with its wager (before it, 5.9.2: no part)
+            view = self.view()
+            while view["betting"]:
+                view = self.wait()
+            self.close()
             time.sleep(self.down)
         round_id: int | None = None
         while True:

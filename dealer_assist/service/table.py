@@ -153,6 +153,8 @@ SHOE_LOADED_KIND = "shoe_loaded"  # a shuffle (the shoe's LOADED frame): {replac
 REREAD_ASKED_KIND = "card_reread_asked"  # the dealer puts the unread card through the reader again (5.1)
 REREAD_KIND = "card_reread"  # the unread card, read again: {card, seq: its frame, frame: the reading's}
 INTERRUPTED_KIND = "terminal_interrupted"  # 5.9.1: a dropped terminal's seat played by the default decision
+# 5.9.2: a terminal down when the bets closed: its wagers were not accepted, off the slip ({seat, rule, wagers})
+NOT_ACCEPTED_KIND = "terminal_not_accepted"
 # a supervisor's override of a Player Terminal that cannot be used: the dealer enters its seat's
 # decisions this round (3.17: otherwise the player decides at the terminal)
 OVERRIDE_KIND = "terminal_override"
@@ -1736,9 +1738,60 @@ class TableService:
 
     @handler(Op.NO_MORE_BETS, Permission.DEALER, NoArgs, TableState, table=True)
     def _op_no_more_bets(self, client: Client, args: dict[str, Any]) -> None:
-        """The bets close: the slip the service holds becomes the round's wagers."""
+        """The bets close: the slip the service holds becomes the round's wagers, less those a
+        terminal placed that is down at this moment: not accepted, its player takes no part
+        (5.9.2; audited `terminal_not_accepted`)."""
         actor = f"dealer:{client.dealer}"
+        unaccepted = self._not_accepted_off_slip()
         self._record(self.session.close_bets(), actor)
+        self._audit_not_accepted(unaccepted)
+
+    def _not_accepted_off_slip(self) -> dict[str, list[dict[str, Any]]]:
+        """At the closing of bets (op ``no_more_bets``, or the first card out of the shoe, 5.3):
+        the wagers of each seat whose terminal placed them and is down now, taken off the slip;
+        returned by seat (transcript form) for ``_audit_not_accepted``. Our reading
+        (docs/station.md, "A terminal that drops"): 5.9 lets the round continue for the Player
+        Terminals a technical interruption affects; 5.9.1 applies the default decision only
+        where "the closing of bets has taken place on the Player Terminal and the Player's
+        wager was successfully accepted". A terminal down when "No more bets" is shown never
+        showed the closing of bets, so its wager was not accepted: 5.9.2, the player is deemed
+        not to have participated: no wager in the round, no decision clock, no default
+        decision, no settlement, its credits still on its meter (they are taken only by a
+        wager in the round, service/credits.py). Until the close a wager may still be withdrawn
+        (5.4), so a terminal that comes back before it keeps its wager; after it, a drop is
+        5.9.1's. A wager the dealer's screen placed (not in ``slip_by_terminal``) stays, and so
+        do those of a seat a supervisor overrode (its wagers and decisions are the dealer's
+        this round, not its terminal's, 3.17: ``_default_at_once``). Every
+        wager taken off, the bets close on what is left, as for any slip (an empty one: a round
+        with no wager, settled at once)."""
+        if not self.session.betting or not self.session.round.rules.shared_hand:
+            return {}
+        down = self._down() - set(self.overrides)
+        if not down:
+            return {}
+        slip = self.session.slip
+        gone: dict[str, list[dict[str, Any]]] = {}
+        for e in slip:
+            seat = getattr(e, "player", None)
+            if seat in down:
+                gone.setdefault(str(seat), []).append(event_to_transcript(e))
+        if gone:
+            self.session.set_slip([e for e in slip if getattr(e, "player", None) not in gone])
+            self.slip_by_terminal -= set(gone)
+            for seat in sorted(gone):
+                self.log.info("seat %s's terminal is down as the bets close: its wagers were not accepted, it takes "
+                              "no part in the round (5.9.2)", seat)
+        return gone
+
+    def _audit_not_accepted(self, gone: dict[str, list[dict[str, Any]]]) -> None:
+        """The wagers ``_not_accepted_off_slip`` took off, audited with the round the close began
+        (none when no round began)."""
+        if not gone:
+            return
+        clause = self.session.round.rules.clause("power_failure.not_accepted")
+        for seat, wagers in sorted(gone.items()):
+            self.store.add_audit(NOT_ACCEPTED_KIND, actor=f"terminal:{seat}", round_id=self.round_id,
+                                 detail={"seat": seat, "rule": clause, "wagers": wagers})
 
     @handler(Op.SET_SLIP, Permission.DEALER, SlipRequest, TableState, table=True)
     def _op_set_slip(self, client: Client, args: dict[str, Any]) -> None:
@@ -1963,8 +2016,10 @@ class TableService:
         `withdraw` and `decide` are refused naming 3.17 (one source of the seat's decisions; its
         view's `override` names the supervisor). Its terminal dropping afterwards changes
         nothing: the dealer goes on entering them in the seat's decision time (3.17, 3.18; not
-        5.9.1). Refused for a seat with no terminal paired, and for one whose terminal went
-        down after its wager was accepted (the default decision, 5.9.1)."""
+        5.9.1). Refused for a seat with no terminal paired, for one whose terminal went
+        down after its wager was accepted (the default decision, 5.9.1), and for one whose
+        terminal went down after placing its wager while the bets are open (not accepted if
+        still down at the close, 5.9.2)."""
         seat = str(args.get("seat", ""))
         paired = self.paired_seats()
         if not self.session.round.rules.shared_hand:
@@ -1976,6 +2031,11 @@ class TableService:
         if seat in self.overrides:
             raise refused(f"seat {seat}'s terminal is overridden already this round (supervisor "
                           f"{self.overrides[seat]}) (3.17)", "3.17")
+        if seat in self._down() and self.session.betting:
+            clause = self.session.round.rules.clause("power_failure.not_accepted")
+            raise refused(f"seat {seat}'s terminal went down after placing its wager, before the bets closed: "
+                          f"unless it connects again before they close, its wager is not accepted and the seat "
+                          f"takes no part ({clause})", clause)
         if seat in self._down():
             clause = self.session.round.rules.clause("power_failure.accepted")
             raise refused(f"seat {seat}'s terminal went down after its wager was accepted: the default "
@@ -2436,6 +2496,14 @@ class TableService:
         if event.get("event") == "noread":  # its turn: the table holds for it (5.1)
             self.hold = _hold_text(event)
             return
+        # a card out of the shoe while the bets are open closes them (5.3): a terminal down
+        # then had no wager accepted (5.9.2)
+        gone = self._not_accepted_off_slip()
+        self._take_out(event, seq)
+        self._audit_not_accepted(gone)
+
+    def _take_out(self, event: dict[str, Any], seq: int | None) -> None:
+        """A card (or cards, or a burn card) out of the shoe, taken by the round."""
         if event.get("event") == "multi":
             cards = tuple(parse_card(c) for c in event.get("cards", []))
             if len(cards) == 1:

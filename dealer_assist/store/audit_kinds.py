@@ -54,6 +54,8 @@ AUDIT_KINDS: dict[str, AuditKind] = _kinds(
     ("power_failure_stays", "rounds", "after a power failure, a player stays in the round (a withdrawal is the "
                                       "round's own event)"),
     ("terminal_interrupted", "rounds", "a player terminal dropped after its wager: the default decision (5.9.1)"),
+    ("terminal_not_accepted", "rounds", "a player terminal down when the bets closed: its wagers not accepted, the "
+                                        "player takes no part in the round (5.9.2)"),
     ("terminal_down", "rounds", "a player terminal whose wager was accepted went down in the round (5.9; kept "
                                 "over a restart: the default decision, 5.9.1)"),
     ("terminal_back", "rounds", "a player terminal that went down in the round connected again (5.9)"),

@@ -192,9 +192,10 @@ def test_a_terminal_dropped_after_its_wager_plays_the_default_and_sees_its_resul
         electronic: Callable[..., TerminalStation], tmp_path: Path) -> None:
     # decision_seconds 120 (the most): a dropped terminal is not waited for (5.9.1 applies
     # the default decision as soon as its turn comes). The cards as above: Player 5S 4D =
-    # hard 9, Dealer 9H. t1 (main 10) drops after its wager was accepted: the default draws
-    # 2C, KD -> 21 (3.18.1). t2 (main 20) stands on 9 at its terminal. t3 connects and drops
-    # before any wager: it takes no part (5.9.2). Dealer 9H 8C = 17 (3.19).
+    # hard 9, Dealer 9H. t1 (main 10) drops after the bets closed with its wager accepted
+    # (5.9.1; a drop before the close is 5.9.2's: test_a_terminal_down_when_the_bets_close_...):
+    # the default draws 2C, KD -> 21 (3.18.1). t2 (main 20) stands on 9 at its terminal. t3
+    # connects and drops before any wager: it takes no part (5.9.2). Dealer 9H 8C = 17 (3.19).
     # t1: 21 beats 17, +10 (4.5.2); t2: 9 under 17, -20 (4.6.1); t3: no entry.
     table = electronic("5S 9H 4D 2C KD 8C", decision_seconds=120)
     screen = table.dealer()
@@ -203,8 +204,9 @@ def test_a_terminal_dropped_after_its_wager_plays_the_default_and_sees_its_resul
     t3.close()
     t1.request("wager", bet="main", amount=10)
     t2.request("wager", bet="main", amount=20)
-    t1.close()
     screen.request("no_more_bets")
+    t1.close()
+    until(screen, lambda s: "t1" not in s["linked"])
     table.deal(screen, 3)
     reply = t2.request("decide", action="stand")
     assert reply["seat"] == "t2" and "t1" not in json.dumps(reply)  # its own view, never the screens' state
@@ -240,6 +242,177 @@ def test_a_terminal_dropped_after_its_wager_plays_the_default_and_sees_its_resul
     assert [e for e in restarted["last_round"]["events"] if e["type"] != "card"] == [
         {"type": "wager", "player": "t1", "bet": "main", "amount": 10}, {"type": "timeout", "player": "t1"}]
     again.close()
+
+
+def test_a_terminal_down_when_the_bets_close_had_no_wager_accepted_and_takes_no_part(
+        electronic: Callable[..., TerminalStation], tmp_path: Path) -> None:
+    # Our reading (docs/station.md, "A terminal that drops"): t1 (main 10) and t2 (main 20)
+    # wager at their terminals; t1's terminal drops before "No more bets" and is still down
+    # when the bets close. The closing of bets never took place on it, so its wager was not
+    # accepted: 5.9.2, t1 is deemed not to have participated: its wager leaves the slip, no
+    # clock, no default decision (no timeout), no settlement, and its credits stay on its
+    # meter (1000 bought; 990 while its wager was on the slip, 1.1.10). Audited
+    # `terminal_not_accepted` with the clause and the wager; no 5.9.1 entry.
+    # Cards: Player 5S, Dealer 9H, Player 4D (3.7): hard 9. t2 stands. Dealer 9H 8C = 17
+    # stands (3.19). t2: 9 under 17 loses 20 (4.6.1), its meter 1000 - 20 = 980.
+    table = electronic("5S 9H 4D 8C", decision_seconds=120)
+    screen = table.dealer()
+    t1, t2 = paired(table, "t1", tmp_path / "t1"), paired(table, "t2", tmp_path / "t2")
+    assert t1.request("wager", bet="main", amount=10)["meter"] == 990
+    t2.request("wager", bet="main", amount=20)
+    t1.close()
+    until(screen, lambda s: "t1" not in s["linked"])
+    quiet(table)  # unchanged() compares versions
+    before = screen.request("state")
+    with pytest.raises(ServiceError) as down:  # not accepted if still down at the close: no override of it
+        screen.request("terminal_override", seat="t1", pin=SUE)
+    assert down.value.clause == "5.9.2" and "not accepted" in down.value.message
+    unchanged(screen, before)
+    closed = screen.request("no_more_bets")
+    assert of_type(closed, "wager") == [{"type": "wager", "player": "t2", "bet": "main", "amount": 20}]
+    table.deal(screen, 3)
+    t2.request("decide", action="stand")
+    table.deal(screen, 1)
+    state = until(screen, lambda s: s["concluded"])
+    assert of_type(state, "timeout") == [] and of_type(state, "decision") == [
+        {"type": "decision", "player": "t2", "action": "stand"}]
+    assert [p["player"] for p in state["output"]["players"]] == ["t2"]
+    nets = {s["player"]: (s["result"], s["net"], s["rule"]) for s in state["output"]["settlements"]}
+    assert nets == {"t2": ("lose", -20, "4.6.1")}
+    assert t2.request("seat")["meter"] == 980
+    assert table.running is not None
+    store = table.running.store
+    (entry,) = store.audit_entries(kind="terminal_not_accepted")
+    assert (entry.round_id, entry.actor) == (state["round_id"], "terminal:t1")
+    assert entry.detail == {"seat": "t1", "rule": "5.9.2",
+                            "wagers": [{"type": "wager", "player": "t1", "bet": "main", "amount": 10}]}
+    assert store.audit_entries(kind="terminal_interrupted") == []
+    assert store.audit_entries(kind="terminal_down") == []  # no seat of the round went down
+    detail = store.get_round(state["round_id"])
+    assert detail is not None and [e.event["player"] for e in detail.events if e.event["type"] == "wager"] == ["t2"]
+
+    back = TerminalConnection("127.0.0.1", table.port, tmp_path / "t1")  # connected again: no part, its credits
+    view = back.request("seat")
+    assert (view["meter"], view["hands"], view["settlements"], view["net"]) == (1000, [], [], {})
+    screen.request("next_round")
+    later = back.request("seat")
+    assert later["last_round"]["settlements"] == [] and later["last_round"]["net"] == {}
+    assert later["meter"] == 1000
+    back.close()
+    t2.close()
+
+
+def test_a_terminal_back_before_the_bets_close_keeps_its_wager(electronic: Callable[..., TerminalStation],
+                                                               tmp_path: Path) -> None:
+    # t1 (main 10) drops and connects again before "No more bets": until the close a wager
+    # may still be withdrawn (5.4) and none was accepted or refused; connected when the bets
+    # close, the closing takes place on its terminal and its wager is accepted (3.2), as
+    # t2's (main 20). Cards: Player 5S, Dealer 9H, Player 4D (3.7): hard 9; both stand at
+    # their terminals. Dealer 9H 8C = 17 (3.19). t1 -10, t2 -20 (4.6.1).
+    table = electronic("5S 9H 4D 8C", decision_seconds=120)
+    screen = table.dealer()
+    t1, t2 = paired(table, "t1", tmp_path / "t1"), paired(table, "t2", tmp_path / "t2")
+    t1.request("wager", bet="main", amount=10)
+    t2.request("wager", bet="main", amount=20)
+    t1.close()
+    until(screen, lambda s: "t1" not in s["linked"])
+    t1 = TerminalConnection("127.0.0.1", table.port, tmp_path / "t1")
+    until(screen, lambda s: "t1" in s["linked"])
+    closed = screen.request("no_more_bets")
+    assert sorted((e["player"], e["amount"]) for e in of_type(closed, "wager")) == [("t1", 10), ("t2", 20)]
+    table.deal(screen, 3)
+    t1.request("decide", action="stand")
+    t2.request("decide", action="stand")
+    table.deal(screen, 1)
+    state = until(screen, lambda s: s["concluded"])
+    assert of_type(state, "timeout") == []
+    nets = {s["player"]: (s["result"], s["net"], s["rule"]) for s in state["output"]["settlements"]}
+    assert nets == {"t1": ("lose", -10, "4.6.1"), "t2": ("lose", -20, "4.6.1")}
+    assert t1.request("seat")["meter"] == 990
+    assert table.running is not None
+    assert table.running.store.audit_entries(kind="terminal_not_accepted") == []
+    t1.close()
+    t2.close()
+
+
+def test_an_overridden_terminal_down_at_the_close_keeps_its_wager(electronic: Callable[..., TerminalStation],
+                                                                  tmp_path: Path) -> None:
+    # t1 (main 10) wagers at its terminal; a supervisor overrides it while the bets are open
+    # (3.17: its wagers and decisions are the dealer's this round), then it drops before the
+    # close. Its wager is no longer its terminal's to have accepted: it stays (as an
+    # overridden terminal's drop after the close is no 5.9.1, docs/station.md), and the
+    # dealer enters its decision. Cards: Player 5S, Dealer 9H, Player 4D (3.7) = hard 9; t1
+    # (the dealer for it) and t2 (main 20, at its terminal) stand; Dealer 9H 8C = 17 (3.19):
+    # t1 -10, t2 -20 (4.6.1).
+    table = electronic("5S 9H 4D 8C", decision_seconds=120)
+    screen = table.dealer()
+    t1, t2 = paired(table, "t1", tmp_path / "t1"), paired(table, "t2", tmp_path / "t2")
+    t1.request("wager", bet="main", amount=10)
+    t2.request("wager", bet="main", amount=20)
+    screen.request("terminal_override", seat="t1", pin=SUE)
+    t1.close()
+    until(screen, lambda s: "t1" not in s["linked"])
+    closed = screen.request("no_more_bets")
+    assert sorted((e["player"], e["amount"]) for e in of_type(closed, "wager")) == [("t1", 10), ("t2", 20)]
+    table.deal(screen, 3)
+    screen.request("decide", player="t1", action="stand")
+    t2.request("decide", action="stand")
+    table.deal(screen, 1)
+    state = until(screen, lambda s: s["concluded"])
+    nets = {s["player"]: (s["result"], s["net"], s["rule"]) for s in state["output"]["settlements"]}
+    assert nets == {"t1": ("lose", -10, "4.6.1"), "t2": ("lose", -20, "4.6.1")}
+    assert table.running is not None
+    assert table.running.store.audit_entries(kind="terminal_not_accepted") == []
+    t2.close()
+
+
+def test_every_wager_from_terminals_down_at_the_close_leaves_a_round_with_no_wager(
+        electronic: Callable[..., TerminalStation], tmp_path: Path) -> None:
+    # t1 (main 10) is the only wager and its terminal is down when the bets close: not
+    # accepted (5.9.2), the slip is empty, and the bets close as on any empty slip: a round
+    # with no wager, settled at once with no settlement (the engine's close of an empty slip).
+    # No card is asked for; t1's meter stays 1000.
+    table = electronic("5S 9H 4D 8C")
+    screen = table.dealer()
+    t1 = paired(table, "t1", tmp_path / "t1")
+    t1.request("wager", bet="main", amount=10)
+    t1.close()
+    until(screen, lambda s: "t1" not in s["linked"])
+    state = screen.request("no_more_bets")
+    assert state["betting"] is False and state["concluded"] is True
+    assert of_type(state, "wager") == [] and state["output"]["settlements"] == []
+    assert state["output"]["status"] == "settled"
+    assert table.running is not None
+    (entry,) = table.running.store.audit_entries(kind="terminal_not_accepted")
+    assert (entry.round_id, entry.detail["seat"], entry.detail["rule"]) == (state["round_id"], "t1", "5.9.2")
+    back = TerminalConnection("127.0.0.1", table.port, tmp_path / "t1")
+    assert back.request("seat")["meter"] == 1000
+    back.close()
+
+
+def test_the_first_card_closing_the_bets_leaves_out_a_terminal_down_then(
+        electronic: Callable[..., TerminalStation], tmp_path: Path) -> None:
+    # No "No more bets" from the dealer: the first card out of the shoe closes the bets (5.3).
+    # t1 (main 10) is down then: not accepted (5.9.2). t2 (main 20): Player 5S, Dealer 9H,
+    # Player 4D (3.7) = hard 9, stands; Dealer 9H 8C = 17 (3.19): -20 (4.6.1).
+    table = electronic("5S 9H 4D 8C", decision_seconds=120)
+    screen = table.dealer()
+    t1, t2 = paired(table, "t1", tmp_path / "t1"), paired(table, "t2", tmp_path / "t2")
+    t1.request("wager", bet="main", amount=10)
+    t2.request("wager", bet="main", amount=20)
+    t1.close()
+    until(screen, lambda s: "t1" not in s["linked"])
+    table.deal(screen, 3)
+    t2.request("decide", action="stand")
+    table.deal(screen, 1)
+    state = until(screen, lambda s: s["concluded"])
+    assert [e["player"] for e in of_type(state, "wager")] == ["t2"] and of_type(state, "timeout") == []
+    nets = {s["player"]: (s["result"], s["net"], s["rule"]) for s in state["output"]["settlements"]}
+    assert nets == {"t2": ("lose", -20, "4.6.1")}
+    assert table.running is not None
+    (entry,) = table.running.store.audit_entries(kind="terminal_not_accepted")
+    assert (entry.round_id, entry.detail["seat"], entry.detail["rule"]) == (state["round_id"], "t1", "5.9.2")
+    t2.close()
 
 
 def play_out(table: TerminalStation, screen: ServiceClient) -> dict[str, Any]:
