@@ -104,6 +104,23 @@ def station(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callabl
         s.sim.close()
 
 
+QUIET_BOUND_S = 60.0  # a bound for a hung service, never a measure of speed
+
+
+def quiet(table: Station) -> None:
+    """The simulated shoe's heartbeat paused, every frame it sent read: a heartbeat sent while
+    the service is down would be a restart gap for the dealer to answer
+    (tests/service/test_cards_on_record.py), and one between two states a change of the
+    table's version of its own (unchanged() compares versions): neither is these tests' subject."""
+    table.sim.heartbeat_s = None
+    assert table.running is not None
+    journal = table.running.service.journal
+    deadline = time.monotonic() + QUIET_BOUND_S
+    while (journal.read() or {}).get("seq") != table.sim.seq - 1:
+        assert time.monotonic() < deadline, "the service never read the shoe's last frame"
+        time.sleep(0.02)
+
+
 def wait_connected(s: Station) -> None:
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:

@@ -21,7 +21,7 @@ from dealer_assist.service.client import ServiceClient, ServiceError
 from dealer_assist.service.ops import REGISTRY, Op, Permission, handler
 from dealer_assist.service.protocol import apply_round_delta, round_delta
 from dealer_assist.service.table import TableService
-from tests.service.conftest import Station, lock_taken_by_another_thread, wait_connected
+from tests.service.conftest import Station, lock_taken_by_another_thread, quiet, wait_connected
 
 ROOT = Path(__file__).resolve().parents[2]
 BOB = {"user": "bob", "pin": "551903"}  # a supervisor (tests/service/conftest.py)
@@ -275,6 +275,7 @@ def test_notifications_are_sent_after_the_tables_lock_and_serialised_once(
     # the start's own changes (the shoe connecting, its shoe loaded) over before face_up: one
     # came after it once (the compiled CI pass, version 4 after face_up's 3)
     wait_connected(s)
+    quiet(s)  # nor a heartbeat of the shoe's during face_up (a change of its own: version 4 under load)
     version, still_since = c.request("state")["version"], time.monotonic()
     while time.monotonic() - still_since < 0.5:
         time.sleep(0.05)

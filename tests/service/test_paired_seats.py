@@ -21,12 +21,11 @@ import pytest
 from dealer_assist.service.client import ServiceClient, ServiceError
 from dealer_assist.service.terminal_client import TerminalConnection, TerminalError
 from hardware.simulator import HEARTBEAT_S
-from tests.service.conftest import wait_connected
+from tests.service.conftest import quiet, wait_connected
 from tests.service.test_terminal_play import (  # noqa: F401 (a fixture)
     LIVENESS_S,
     electronic,
     of_type,
-    quiet,
     unchanged,
     until,
 )

@@ -18,8 +18,8 @@ import pytest
 from dealer_assist.service.client import ServiceClient, ServiceError
 from dealer_assist.service.terminal_client import TerminalError
 from hardware.simulator import HEARTBEAT_S
-from tests.service.conftest import wait_connected
-from tests.service.test_terminal_play import electronic, of_type, quiet, unchanged, until  # noqa: F401 (a fixture)
+from tests.service.conftest import quiet, wait_connected
+from tests.service.test_terminal_play import electronic, of_type, unchanged, until  # noqa: F401 (a fixture)
 from tests.service.test_terminals import SUE, TerminalStation, paired
 
 

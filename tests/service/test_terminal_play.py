@@ -27,24 +27,11 @@ from dealer_assist.engine.table_setup import TableSetup, setup_to_json
 from dealer_assist.service.client import ServiceClient, ServiceError
 from dealer_assist.service.terminal_client import TerminalConnection, TerminalError
 from dealer_assist.store.common import StoreError
-from tests.service.conftest import make_shoe, wait_connected
+from tests.service.conftest import make_shoe, quiet, wait_connected
 from tests.service.test_terminals import ROOT, SUE, TerminalStation, add_code, cli, paired
 
 LIVENESS_S = 60.0  # a bound for a hung service, never a measure of speed
 
-
-def quiet(table: TerminalStation) -> None:
-    """The simulated shoe's heartbeat paused, every frame it sent read: a heartbeat sent while
-    the service is down would be a restart gap for the dealer to answer
-    (tests/service/test_cards_on_record.py), and one between two states a change of the
-    table's version of its own (unchanged() compares versions): neither is these tests' subject."""
-    table.sim.heartbeat_s = None
-    assert table.running is not None
-    journal = table.running.service.journal
-    deadline = time.monotonic() + LIVENESS_S
-    while (journal.read() or {}).get("seq") != table.sim.seq - 1:
-        assert time.monotonic() < deadline, "the service never read the shoe's last frame"
-        time.sleep(0.02)
 
 
 @pytest.fixture
