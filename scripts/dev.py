@@ -146,9 +146,14 @@ COMPILED_TESTS = ("tests/test_compiled_pass.py", "tests/engine", "tests/odds", "
 # worker time on the pure pass), and the service's process and socket handling, which play
 # no round: a station service started for the account (test_launch), 2,000 idle
 # connections and a hello-less flood (test_starvation) — ~33 s (issue 37).
+# And the odds analysis' own checks (the 27 par sheets' edges and distributions, the splits
+# enumerated card by card): the analysis (odds/main_wager, outcomes, splits) is not compiled,
+# and what it reads of the compiled engine (the games' rules) the other tests/odds files read
+# too; by the pure pass's figures they were 2-5 minutes of worker time (issue 37).
 COMPILED_SKIPS = ("tests/ui/test_fits.py", "tests/ui/test_layout_walk.py", "tests/ui/test_full_screen.py",
                   "tests/ui_review/test_review_layout.py", "tests/ui_review/test_review_fit.py",
-                  "tests/service/test_launch.py", "tests/service/test_starvation.py")
+                  "tests/service/test_launch.py", "tests/service/test_starvation.py",
+                  "tests/odds/test_par_sheet_27.py", "tests/odds/test_split_enumeration.py")
 GUARD = ROOT / "tests" / "compiled_guard"
 
 
