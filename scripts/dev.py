@@ -223,7 +223,8 @@ def run_tests(extra: list[str]) -> int:
     missing = missing_c_toolchain()
     # Beside ruff, mypy and the pure pass (which needs neither): the compile, then the packaged
     # build and check_build.sh on it (mostly downloads, PyInstaller's one core and a minute of
-    # the built program's starts). Their output goes to logs, shown once they end.
+    # the built program's starts). Their output goes to logs, shown once they end. (No PYTHON
+    # for them: build.sh takes python3.11 for its venv, check_build.sh the project's .venv.)
     background: dict[str, int] = {}
     package = os.environ.get(PACKAGE_VAR) != "0" and sys.platform.startswith("linux")
 
@@ -243,7 +244,7 @@ def run_tests(extra: list[str]) -> int:
             with open(PACKAGE_LOG, "w", encoding="utf-8") as log:
                 background["package"] = subprocess.run(
                     ["bash", "-c", "packaging/build.sh --clean && packaging/check_build.sh"], cwd=ROOT,
-                    env=dict(env, PYTHON=sys.executable), stdin=subprocess.DEVNULL, stdout=log,
+                    env={k: v for k, v in env.items() if k != "PYTHON"}, stdin=subprocess.DEVNULL, stdout=log,
                     stderr=subprocess.STDOUT).returncode
             background["packaged at"] = round(time.monotonic() - started)
 
