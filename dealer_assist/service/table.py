@@ -1742,9 +1742,21 @@ class TableService:
         terminal placed that is down at this moment: not accepted, its player takes no part
         (5.9.2; audited `terminal_not_accepted`)."""
         actor = f"dealer:{client.dealer}"
+        kept = (list(self.session.slip), set(self.slip_by_terminal))
         unaccepted = self._not_accepted_off_slip()
-        self._record(self.session.close_bets(), actor)
+        try:
+            self._record(self.session.close_bets(), actor)
+        except BaseException:
+            self._slip_back(kept, unaccepted)  # refused: the slip as it was
+            raise
         self._audit_not_accepted(unaccepted)
+
+    def _slip_back(self, kept: tuple[list[Any], set[str]], gone: dict[str, list[dict[str, Any]]]) -> None:
+        """The slip as it was before ``_not_accepted_off_slip``, when the close it was for did
+        not happen (refused): the bets are still open, so a wager may still be accepted."""
+        if gone and self.session.betting:
+            self.session.set_slip(kept[0])
+            self.slip_by_terminal = kept[1]
 
     def _not_accepted_off_slip(self) -> dict[str, list[dict[str, Any]]]:
         """At the closing of bets (op ``no_more_bets``, or the first card out of the shoe, 5.3):
@@ -2498,8 +2510,16 @@ class TableService:
             return
         # a card out of the shoe while the bets are open closes them (5.3): a terminal down
         # then had no wager accepted (5.9.2)
+        kept = (list(self.session.slip), set(self.slip_by_terminal))
         gone = self._not_accepted_off_slip()
-        self._take_out(event, seq)
+        try:
+            self._take_out(event, seq)
+        except BaseException:
+            self._slip_back(kept, gone)
+            raise
+        if gone and self.session.betting:  # the card closed nothing (held): the slip as it was
+            self._slip_back(kept, gone)
+            return
         self._audit_not_accepted(gone)
 
     def _take_out(self, event: dict[str, Any], seq: int | None) -> None:

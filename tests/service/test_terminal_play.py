@@ -402,6 +402,27 @@ def test_the_first_card_closing_the_bets_leaves_out_a_terminal_down_then(
     t2.close()
 
 
+def test_a_card_that_closes_nothing_leaves_a_down_terminals_wager_on_the_slip(
+        electronic: Callable[..., TerminalStation], tmp_path: Path) -> None:
+    # Only t1 (main 10) wagered, at its terminal, and it is down when a card comes out. Taken
+    # off, its wager would leave an empty slip, which a card does not close (a stray card, not
+    # expected now, 3.7, as for any empty slip): the bets are still open, so nothing was closed on any
+    # terminal and 5.9.2 has not happened. The slip is as it was; t1 may come back before the
+    # close and keep its wager (5.4).
+    table = electronic("5S 9H 4D 8C", decision_seconds=120)
+    screen = table.dealer()
+    t1 = paired(table, "t1", tmp_path / "t1")
+    t1.request("wager", bet="main", amount=10)
+    t1.close()
+    until(screen, lambda s: "t1" not in s["linked"])
+    table.sim.deal()
+    state = until(screen, lambda s: bool(s["stray"]))
+    assert state["stray"]["card"] == "5S" and "(3.7)" in state["stray"]["reason"]  # a card not expected
+    assert state["slip"] == [{"type": "wager", "player": "t1", "bet": "main", "amount": 10}]
+    assert table.running is not None
+    assert table.running.store.audit_entries(kind="terminal_not_accepted") == []
+
+
 def play_out(table: TerminalStation, screen: ServiceClient) -> dict[str, Any]:
     """Deal each card the round asks for (the terminals decide or time out meanwhile) until it is over."""
     while True:
