@@ -302,6 +302,9 @@ def test_a_split_shows_each_hand_and_its_result(qtbot: Any, tmp_path: Path) -> N
         qtbot.waitUntil(lambda: w.hands.prompt.text() == "Your decision on hand 2 (3.9)"
                         and "stand" in w.hands.options, timeout=15000)
         w.hands.options["stand"].click()
+        # the stand recorded before the dealer's card (it is sent off the GUI thread: a card
+        # dealt first would meet hand 2's decision still pending; found by CI under load)
+        qtbot.waitUntil(lambda: t.controller.sending == 0 and not w.hands.options, timeout=15000)
         t.deal(1)
         qtbot.waitUntil(lambda: bool(t.controller.view.get("concluded")), timeout=15000)
         assert w.hands.player.lines.text().splitlines() == [
