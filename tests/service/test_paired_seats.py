@@ -26,6 +26,8 @@ from tests.service.test_terminal_play import (  # noqa: F401 (a fixture)
     LIVENESS_S,
     electronic,
     of_type,
+    results_by_player,
+    two_terminals,
     unchanged,
     until,
 )
@@ -60,7 +62,7 @@ def test_the_dealers_withdraw_absent_and_claim_for_a_paired_seat_are_refused_wit
     # Every seat's 16 is under 21: each loses its 10 (4.6.1).
     table = electronic("10S 9H 6D 4C 8C", decision_seconds=120)
     screen = table.dealer()
-    t1, t2 = paired(table, "t1", tmp_path / "t1"), paired(table, "t2", tmp_path / "t2")
+    t1, t2 = two_terminals(table, tmp_path)
     t1.request("wager", bet="main", amount=10)
     t2.request("wager", bet="main", amount=10)
     screen.request("wager", player="t3", bet="main", amount=10)
@@ -90,7 +92,7 @@ def test_the_dealers_withdraw_absent_and_claim_for_a_paired_seat_are_refused_wit
     state = until(screen, lambda s: s["concluded"])
     assert of_type(state, "absent") == [{"type": "absent", "player": "t3"}, {"type": "absent", "player": "t1"}]
     assert of_type(state, "withdraw") == [] and of_type(state, "claim") == []
-    nets = {s["player"]: (s["result"], s["net"], s["rule"]) for s in state["output"]["settlements"]}
+    nets = results_by_player(state)
     assert nets == {seat: ("lose", -10, "4.6.1") for seat in ("t1", "t2", "t3")}
     t1.close()
 
@@ -195,7 +197,7 @@ def test_a_terminal_down_before_a_restart_mid_round_gets_the_default_decision_at
     terms["t2"].request("decide", action="stand")
     table.deal(screen, 3)
     state = until(screen, lambda s: s["concluded"])
-    nets = {s["player"]: (s["result"], s["net"], s["rule"]) for s in state["output"]["settlements"]}
+    nets = results_by_player(state)
     assert nets == {"t1": ("win", 10, "4.5.2"), "t2": ("lose", -10, "4.6.1")}
     assert of_type(state, "decision") == [{"type": "decision", "player": "t2", "action": "stand"}]
 

@@ -19,7 +19,14 @@ from dealer_assist.service.client import ServiceClient, ServiceError
 from dealer_assist.service.terminal_client import TerminalError
 from hardware.simulator import HEARTBEAT_S
 from tests.service.conftest import quiet, wait_connected
-from tests.service.test_terminal_play import electronic, of_type, unchanged, until  # noqa: F401 (a fixture)
+from tests.service.test_terminal_play import (  # noqa: F401 (a fixture)
+    electronic,
+    of_type,
+    results_by_player,
+    two_terminals,
+    unchanged,
+    until,
+)
 from tests.service.test_terminals import SUE, TerminalStation, paired
 
 
@@ -107,7 +114,7 @@ def test_an_override_by_the_screens_approval_and_one_refused_under_5_9_1(
     assert table.running is not None
     service = table.running.service
     screen = table.dealer()
-    t1, t2 = paired(table, "t1", tmp_path / "t1"), paired(table, "t2", tmp_path / "t2")
+    t1, t2 = two_terminals(table, tmp_path)
     t1.request("wager", bet="main", amount=10)
     t2.request("wager", bet="main", amount=10)
     screen.request("no_more_bets")
@@ -213,7 +220,7 @@ def test_an_override_made_while_the_bets_are_open_survives_a_restart_until_its_r
     screen.request("decide", player="t3", action="stand")
     table.deal(screen, 1)  # the dealer's 8C: 17
     state = until(screen, lambda s: s["concluded"])
-    nets = {s["player"]: (s["result"], s["net"], s["rule"]) for s in state["output"]["settlements"]}
+    nets = results_by_player(state)
     assert nets == {"t1": ("win", 10, "4.5.2"), "t3": ("lose", -10, "4.6.1")}
     assert state["round_id"] == round_id and state["overrides"] == {"t1": "sue"}  # until next_round
 
@@ -266,7 +273,7 @@ def test_an_override_from_the_bets_restored_mid_round_and_dropped_after_the_roun
     screen.request("decide", player="t3", action="stand")
     table.deal(screen, 1)  # the dealer's 10D: 17
     state = until(screen, lambda s: s["concluded"])
-    nets = {s["player"]: (s["result"], s["net"], s["rule"]) for s in state["output"]["settlements"]}
+    nets = results_by_player(state)
     assert nets == {"t1": ("win", 10, "4.5.2"), "t3": ("lose", -10, "4.6.1")}
     assert screen.request("next_round")["overrides"] == {}
 
@@ -288,7 +295,7 @@ def test_an_overridden_terminal_that_drops_is_decided_by_the_dealer_not_by_5_9_1
     # t1: 20 beats 17, +10 (4.5.2); t2: 12 under 17, -10 (4.6.1).
     table = electronic("10S 9H 2D 8C 8D", decision_seconds=120)
     screen = table.dealer()
-    t1, t2 = paired(table, "t1", tmp_path / "t1"), paired(table, "t2", tmp_path / "t2")
+    t1, t2 = two_terminals(table, tmp_path)
     t1.request("wager", bet="main", amount=10)
     t2.request("wager", bet="main", amount=10)
     round_id = screen.request("no_more_bets")["round_id"]
@@ -310,7 +317,7 @@ def test_an_overridden_terminal_that_drops_is_decided_by_the_dealer_not_by_5_9_1
     screen.request("decide", player="t1", action="stand")
     table.deal(screen, 1)  # the dealer's 8D: 17
     state = until(screen, lambda s: s["concluded"])
-    nets = {s["player"]: (s["result"], s["net"], s["rule"]) for s in state["output"]["settlements"]}
+    nets = results_by_player(state)
     assert nets == {"t1": ("win", 10, "4.5.2"), "t2": ("lose", -10, "4.6.1")}
     assert of_type(state, "timeout") == [{"type": "timeout", "player": "t2"}]
     assert of_type(state, "decision") == [{"type": "decision", "player": "t1", "action": "hit"},
@@ -335,7 +342,7 @@ def test_an_overridden_terminal_still_connected_is_refused_its_own_wagers_and_de
     # bought 1000 (the fixture): t1 1000 + 10 = 1010, t2 1000 - 10 = 990.
     table = electronic("10S 9H 6D 4C 8C", decision_seconds=120)
     screen = table.dealer()
-    t1, t2 = paired(table, "t1", tmp_path / "t1"), paired(table, "t2", tmp_path / "t2")
+    t1, t2 = two_terminals(table, tmp_path)
     t1.request("wager", bet="main", amount=10)
     t2.request("wager", bet="main", amount=10)
     state = screen.request("terminal_override", seat="t1", pin=SUE)  # while the bets are open

@@ -76,6 +76,16 @@ def of_type(state: dict[str, Any], kind: str) -> list[dict[str, Any]]:
     return [e for e in state["events"] if e["type"] == kind]
 
 
+def results_by_player(state: dict[str, Any]) -> dict[str, tuple[str, Any, str]]:
+    """Each settlement of the round's output as player -> (result, net, rule)."""
+    return {s["player"]: (s["result"], s["net"], s["rule"]) for s in state["output"]["settlements"]}
+
+
+def two_terminals(table: TerminalStation, directory: Path) -> tuple[TerminalConnection, TerminalConnection]:
+    """Terminals paired to seats t1 and t2, connected."""
+    return paired(table, "t1", directory / "t1"), paired(table, "t2", directory / "t2")
+
+
 def unchanged(screen: ServiceClient, before: dict[str, Any]) -> None:
     after = screen.request("state")
     assert (after["version"], after["events"], after["slip"]) == (before["version"], before["events"], before["slip"])
@@ -186,7 +196,7 @@ def test_a_terminal_dropped_after_its_wager_plays_the_default_and_sees_its_resul
     # t1: 21 beats 17, +10 (4.5.2); t2: 9 under 17, -20 (4.6.1); t3: no entry.
     table = electronic("5S 9H 4D 2C KD 8C", decision_seconds=120)
     screen = table.dealer()
-    t1, t2 = paired(table, "t1", tmp_path / "t1"), paired(table, "t2", tmp_path / "t2")
+    t1, t2 = two_terminals(table, tmp_path)
     t3 = paired(table, "t3", tmp_path / "t3")
     t3.close()
     t1.request("wager", bet="main", amount=10)
@@ -201,7 +211,7 @@ def test_a_terminal_dropped_after_its_wager_plays_the_default_and_sees_its_resul
     assert of_type(state, "timeout") == [{"type": "timeout", "player": "t1"}]
     table.deal(screen, 3)
     state = until(screen, lambda s: s["concluded"])
-    nets = {s["player"]: (s["result"], s["net"], s["rule"]) for s in state["output"]["settlements"]}
+    nets = results_by_player(state)
     assert nets == {"t1": ("win", 10, "4.5.2"), "t2": ("lose", -20, "4.6.1")}
     assert table.running is not None
     (entry,) = table.running.store.audit_entries(kind="terminal_interrupted")
@@ -244,7 +254,7 @@ def test_a_terminal_down_when_the_bets_close_had_no_wager_accepted_and_takes_no_
     # stands (3.19). t2: 9 under 17 loses 20 (4.6.1), its meter 1000 - 20 = 980.
     table = electronic("5S 9H 4D 8C", decision_seconds=120)
     screen = table.dealer()
-    t1, t2 = paired(table, "t1", tmp_path / "t1"), paired(table, "t2", tmp_path / "t2")
+    t1, t2 = two_terminals(table, tmp_path)
     assert t1.request("wager", bet="main", amount=10)["meter"] == 990
     t2.request("wager", bet="main", amount=20)
     t1.close()
@@ -264,7 +274,7 @@ def test_a_terminal_down_when_the_bets_close_had_no_wager_accepted_and_takes_no_
     assert of_type(state, "timeout") == [] and of_type(state, "decision") == [
         {"type": "decision", "player": "t2", "action": "stand"}]
     assert [p["player"] for p in state["output"]["players"]] == ["t2"]
-    nets = {s["player"]: (s["result"], s["net"], s["rule"]) for s in state["output"]["settlements"]}
+    nets = results_by_player(state)
     assert nets == {"t2": ("lose", -20, "4.6.1")}
     assert t2.request("seat")["meter"] == 980
     assert table.running is not None
@@ -298,7 +308,7 @@ def test_a_terminal_back_before_the_bets_close_keeps_its_wager(electronic: Calla
     # their terminals. Dealer 9H 8C = 17 (3.19). t1 -10, t2 -20 (4.6.1).
     table = electronic("5S 9H 4D 8C", decision_seconds=120)
     screen = table.dealer()
-    t1, t2 = paired(table, "t1", tmp_path / "t1"), paired(table, "t2", tmp_path / "t2")
+    t1, t2 = two_terminals(table, tmp_path)
     t1.request("wager", bet="main", amount=10)
     t2.request("wager", bet="main", amount=20)
     t1.close()
@@ -313,7 +323,7 @@ def test_a_terminal_back_before_the_bets_close_keeps_its_wager(electronic: Calla
     table.deal(screen, 1)
     state = until(screen, lambda s: s["concluded"])
     assert of_type(state, "timeout") == []
-    nets = {s["player"]: (s["result"], s["net"], s["rule"]) for s in state["output"]["settlements"]}
+    nets = results_by_player(state)
     assert nets == {"t1": ("lose", -10, "4.6.1"), "t2": ("lose", -20, "4.6.1")}
     assert t1.request("seat")["meter"] == 990
     assert table.running is not None
@@ -333,7 +343,7 @@ def test_an_overridden_terminal_down_at_the_close_keeps_its_wager(electronic: Ca
     # t1 -10, t2 -20 (4.6.1).
     table = electronic("5S 9H 4D 8C", decision_seconds=120)
     screen = table.dealer()
-    t1, t2 = paired(table, "t1", tmp_path / "t1"), paired(table, "t2", tmp_path / "t2")
+    t1, t2 = two_terminals(table, tmp_path)
     t1.request("wager", bet="main", amount=10)
     t2.request("wager", bet="main", amount=20)
     screen.request("terminal_override", seat="t1", pin=SUE)
@@ -346,7 +356,7 @@ def test_an_overridden_terminal_down_at_the_close_keeps_its_wager(electronic: Ca
     t2.request("decide", action="stand")
     table.deal(screen, 1)
     state = until(screen, lambda s: s["concluded"])
-    nets = {s["player"]: (s["result"], s["net"], s["rule"]) for s in state["output"]["settlements"]}
+    nets = results_by_player(state)
     assert nets == {"t1": ("lose", -10, "4.6.1"), "t2": ("lose", -20, "4.6.1")}
     assert table.running is not None
     assert table.running.store.audit_entries(kind="terminal_not_accepted") == []
@@ -384,7 +394,7 @@ def test_the_first_card_closing_the_bets_leaves_out_a_terminal_down_then(
     # Player 4D (3.7) = hard 9, stands; Dealer 9H 8C = 17 (3.19): -20 (4.6.1).
     table = electronic("5S 9H 4D 8C", decision_seconds=120)
     screen = table.dealer()
-    t1, t2 = paired(table, "t1", tmp_path / "t1"), paired(table, "t2", tmp_path / "t2")
+    t1, t2 = two_terminals(table, tmp_path)
     t1.request("wager", bet="main", amount=10)
     t2.request("wager", bet="main", amount=20)
     t1.close()
@@ -394,7 +404,7 @@ def test_the_first_card_closing_the_bets_leaves_out_a_terminal_down_then(
     table.deal(screen, 1)
     state = until(screen, lambda s: s["concluded"])
     assert [e["player"] for e in of_type(state, "wager")] == ["t2"] and of_type(state, "timeout") == []
-    nets = {s["player"]: (s["result"], s["net"], s["rule"]) for s in state["output"]["settlements"]}
+    nets = results_by_player(state)
     assert nets == {"t2": ("lose", -20, "4.6.1")}
     assert table.running is not None
     (entry,) = table.running.store.audit_entries(kind="terminal_not_accepted")
@@ -506,7 +516,7 @@ def test_a_decision_that_came_first_wins_over_the_clock_and_a_time_out_is_taken_
     assert table.running is not None
     service = table.running.service
     screen = table.dealer()
-    t1, t2 = paired(table, "t1", tmp_path / "t1"), paired(table, "t2", tmp_path / "t2")
+    t1, t2 = two_terminals(table, tmp_path)
     t1.request("wager", bet="main", amount=10)
     t2.request("wager", bet="main", amount=10)
     screen.request("no_more_bets")
@@ -652,7 +662,7 @@ def test_the_dealers_wager_for_a_paired_seat_is_placed_from_its_credits(
     table = electronic("10S 9H 6D", credited=())
     quiet(table)  # a heartbeat between two states is a change of its own (unchanged() compares versions)
     screen = table.dealer()
-    t1, t2 = paired(table, "t1", tmp_path / "t1"), paired(table, "t2", tmp_path / "t2")
+    t1, t2 = two_terminals(table, tmp_path)
     screen.request("buy_in", seat="t2", amount=30, pin=SUE)
     before = screen.request("state")
     for op, args in (("wager", {"player": "t1", "bet": "main", "amount": 10}),
@@ -699,7 +709,7 @@ def test_a_restart_between_a_rounds_end_and_its_payment_pays_each_meter_once(
     # each): t1 1000 + 10 = 1010, t2 1000 - 20 = 980.
     table = electronic("10S 9H 6D 4C 8C", credited=("t1", "t2"))
     screen = table.dealer()
-    t1, t2 = paired(table, "t1", tmp_path / "t1"), paired(table, "t2", tmp_path / "t2")
+    t1, t2 = two_terminals(table, tmp_path)
     assert table.running is not None
     store = table.running.store
 
