@@ -571,7 +571,9 @@ def run(args: argparse.Namespace) -> int:
     if screenshot:
         if not show(None):
             return 2
-        app.processEvents()
+        from ui.common.idle import wait_idle
+
+        wait_idle()  # laid out and painted (the replay pane builds its layout once it is shown)
         shown[0].grab().save(screenshot)
         shown[0].close()
         return 0
