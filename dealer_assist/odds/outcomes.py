@@ -104,11 +104,10 @@ def _outcome(total: int, k: int) -> int:
 class _Play:
     """Walks the strategy of one dealer card and accumulates the net results."""
 
-    def __init__(self, vs: Versus, exact_splits: bool = False, prune: float = PRUNE, fast: bool = True) -> None:
+    def __init__(self, vs: Versus, exact_splits: bool = False, prune: float = PRUNE) -> None:
         self.vs = vs
         self.exact_splits = exact_splits
         self.prune = prune
-        self.fast = fast  # splits.SplitWalker (counts, not orders); False: the reference walk below
         self.walker: SplitWalker | None = None
         self.bound: Dist = {}
         self.states = 0
@@ -178,118 +177,26 @@ class _Play:
 
     # ------------------------------------------------------------ splits
     def split(self, v: int, comp: Comp, dist: Dist, p: float) -> None:
-        """Every split of a pair of ``v`` enumerated card by card, exactly (issue 36).
-
-        The hands are played one after another as the engine deals them: a hand takes its
-        second card; a pair card there starts a new hand while fewer than the game's limit
-        (aces: two hands, one card each), and the hand draws again; the hand is then doubled,
-        hit or stood on as the strategy says. Every card is drawn from the shoe less every
-        card dealt before it (the pair, the dealer's card, all earlier hands' cards). States
-        with the same cards removed, hands formed, hands waiting, hands finished and hand in
-        play are merged, so each sequence of draws is counted once with its exact chance.
-        At the end the dealer's outcome is taken from the shoe less all of the player's cards
-        (``dealer``; Versus.dealer: the analysis' own dealer probabilities).
-        """
+        """Every split of a pair of ``v`` under the chart, enumerated card by card by
+        splits.SplitWalker (issue 36; tests/odds/test_split_enumeration checks it against
+        every order of small shoes in exact fractions); the optimal play: the model."""
         vs = self.vs
         if vs.chart is None or not self.exact_splits:
             # Composition-dependent play: a decision at every composition reached is out of
             # reach card by card; the optimal play keeps the analysis' model of a split. The
-            # chart's enumeration (splits.SplitWalker; the walk below is its reference) is what
-            # the sheets print (sheet.chart_distribution, issue 36).
+            # chart's enumeration is what the sheets print (sheet.chart_distribution).
             self.split_model(v, comp, dist, p)
             return
-        if self.fast:
-            if self.walker is None:
-                self.walker = SplitWalker(vs)
-            rows = self.walker.split(v, comp, p, self.prune)
-            for x, w in rows.dist.items():
-                _put(dist, x, w)
-            for x, w in rows.bound.items():
-                self.bound[x] = self.bound.get(x, 0.0) + w
-            self.unresolved += rows.unresolved
-            self.staked += rows.staked
-            self.states += rows.states
-            return
-        rules = vs.rules
-        aces = v == 1
-        original_rule = vs.enhc and rules.hole_card == "none_original"
-        per_hand_bj = 0 if original_rule else 1
-        max_hands = 2 if aces else rules.max_hands
-        # state: (comp, hands formed, hands waiting after the one in play, finished hands
-        # as sorted (bet, total; 0 = bust), hand in play: None (needs its second card) or
-        # (hard, ace, bet)) -> probability. Every transition draws one card.
-        State = tuple[Comp, int, int, tuple[tuple[float, int], ...], tuple[int, bool, float] | None]
-        level: dict[State, float] = {(comp, 2, 1, (), None): 1.0}
-        finals: dict[tuple[Comp, tuple[tuple[float, int], ...]], float] = {}
-
-        def finish(nc: Comp, formed: int, waiting: int, done: tuple[tuple[float, int], ...],
-                   result: tuple[float, int], w: float, nxt: dict[State, float]) -> None:
-            done2 = tuple(sorted((*done, result)))
-            if waiting == 0:
-                key = (nc, done2)
-                finals[key] = finals.get(key, 0.0) + w
-            else:
-                st: State = (nc, formed, waiting - 1, done2, None)
-                nxt[st] = nxt.get(st, 0.0) + w
-
-        def settle_hand(nc: Comp, formed: int, waiting: int, done: tuple[tuple[float, int], ...],
-                        hard: int, ace: bool, bet: float, two_cards: bool, w: float,
-                        nxt: dict[State, float]) -> None:
-            """The hand in play holds ``hard``/``ace``: finish it or carry it on drawing."""
-            total = hand_total(hard, ace)
-            if hard > 21:
-                finish(nc, formed, waiting, done, (bet, 0), w, nxt)
-            elif bet == 2.0 or aces:
-                finish(nc, formed, waiting, done, (bet, total), w, nxt)
-            elif two_cards and vs.split_doubles(nc, hard, ace, per_hand_bj):
-                st: State = (nc, formed, waiting, done, (hard, ace, 2.0))
-                nxt[st] = nxt.get(st, 0.0) + w
-            elif total < 21 and self._hits(nc, hard, ace, per_hand_bj):
-                st = (nc, formed, waiting, done, (hard, ace, 1.0))
-                nxt[st] = nxt.get(st, 0.0) + w
-            else:
-                finish(nc, formed, waiting, done, (bet, total), w, nxt)
-
-        floor = self.prune / p if p > 0 else 0.0
-        while level:
-            nxt: dict[State, float] = {}
-            for (c0, formed, waiting, done, cur), w in level.items():
-                if w < floor:
-                    self.unresolved += p * w  # a sequence below PRUNE: left out, counted
-                    continue
-                probs = vs.draw_probs(c0)
-                for i in range(10):
-                    pi = probs[i]
-                    if pi <= 0.0:
-                        continue
-                    c = i + 1
-                    nc = add_card(c0, c)
-                    wi = w * pi
-                    if cur is None:
-                        if c == v and formed < max_hands:  # the pair card starts a new hand
-                            st: State = (nc, formed + 1, waiting + 1, done, None)
-                            nxt[st] = nxt.get(st, 0.0) + wi
-                        else:
-                            settle_hand(nc, formed, waiting, done, v + c, aces or c == 1, 1.0, True, wi, nxt)
-                    else:
-                        hard, ace, bet = cur
-                        settle_hand(nc, formed, waiting, done, hard + c, ace or c == 1, bet, False, wi, nxt)
-            level = nxt
-
-        for (fc, done), w in finals.items():
-            d = self.split_dealer(fc)
-            pw = p * w
-            self.staked += pw * sum(b for b, _t in done)
-            busts = sum(-b for b, t in done if t == 0)
-            for k in range(6):
-                _put(dist, sum((-b if t == 0 else b * _outcome(t, k)) for b, t in done), pw * d[k])
-            if d[BLACKJACK] > 0:
-                # No hole card: a dealer blackjack takes every wager of the hands (Ace Race
-                # 3.24.3/3.26.8, Star Elements 4.5.3), or one original wager in all from the
-                # hands that did not bust (Lucky 8 4.5, Electronic 4.7; DESIGN.md).
-                stands = [b for b, t in done if t != 0]
-                lost = (1.0 if stands else 0.0) if original_rule else sum(stands)
-                _put(dist, busts - lost, pw * d[BLACKJACK])
+        if self.walker is None:
+            self.walker = SplitWalker(vs)
+        rows = self.walker.split(v, comp, p, self.prune)
+        for x, w in rows.dist.items():
+            _put(dist, x, w)
+        for x, w in rows.bound.items():
+            self.bound[x] = self.bound.get(x, 0.0) + w
+        self.unresolved += rows.unresolved
+        self.staked += rows.staked
+        self.states += rows.states
 
     def split_model(self, v: int, comp: Comp, dist: Dist, p: float) -> None:
         """The optimal play's splits: the analysis' model (main_wager.split_value), not enumerated."""
@@ -335,16 +242,6 @@ class _Play:
                 total = _convolve_power(tuple(sorted(one.items())), n)
                 for x, w in total.items():
                     _put(dist, x + shift, p * mass * pn * w)
-
-    def split_dealer(self, comp: Comp) -> tuple[float, ...]:
-        """The dealer's outcome after a split: the analysis' dealer probabilities."""
-        return self.vs.dealer(comp)
-
-    def _hits(self, comp: Comp, hard: int, ace: bool, bj_cost: int) -> bool:
-        chart = self.vs.chart
-        if chart is not None:
-            return chart.hits(hard, ace, self.vs.up)
-        return self.vs.plays_hit(comp, hard, ace, bj_cost)
 
     def _hand(self, comp: Comp, hard: int, ace: bool, split_aces: bool, bj_cost: int,
               joint: list[Dist], p: float, d0: tuple[float, ...]) -> None:
@@ -518,12 +415,12 @@ def analyse_with_outcomes(rules: RuleSet, exact_cards: int | None = None,
                             sum(play.states for play in plays.values()))
 
 
-def split_outcomes(vs: Versus, v: int, comp: Comp, exact: bool = True, prune: float = PRUNE,
-                   fast: bool = True) -> tuple[Dist, float]:
+def split_outcomes(vs: Versus, v: int, comp: Comp, exact: bool = True,
+                   prune: float = PRUNE) -> tuple[Dist, float]:
     """The net results of splitting a pair of ``v`` (``comp``: the pair) against ``vs``'s dealer
-    card: (distribution, unresolved mass); ``exact``: enumerated card by card (needs a chart);
-    ``fast``: splits.SplitWalker, else the reference walk (state per finished hand's total)."""
-    walker = _Play(vs, exact, prune, fast)
+    card: (distribution, unresolved mass); ``exact``: enumerated card by card (needs a chart,
+    splits.SplitWalker), else the analysis' model of a split."""
+    walker = _Play(vs, exact, prune)
     dist: Dist = {}
     walker.split(v, comp, dist, 1.0)
     return dist, walker.unresolved
