@@ -28,7 +28,7 @@ import psycopg
 from dealer_assist.floor import chain
 from dealer_assist.floor.connection import REVIEW, FloorError, connect, describe_error, safe_url
 from dealer_assist.floor.live import LiveTable, live_tables
-from dealer_assist.floor.schema import check_schema
+from dealer_assist.floor.schema import applied_migrations, check_schema
 from dealer_assist.store import HEADER_KEYS, ROUND_STATUSES, format_time
 
 __all__ = [
@@ -301,12 +301,11 @@ class FloorReader:
         try:
             check_schema(self.conn)
             # each round's reach on the floor (0014, online: the old filter until its swap is recorded)
-            reach = self.conn.execute(
-                "SELECT 1 FROM floor.schema_migrations WHERE name = '0014_round_reach'").fetchone()
+            reach = "0014_round_reach" in applied_migrations(self.conn)
         except BaseException:
             self.conn.close()
             raise
-        self._reach = reach is not None
+        self._reach = reach
         self.conn.read_only = True
         # verify's part connections, kept between verifies (a new connection per part cost more
         # than a day's digest under load); each is used by one thread at a time
