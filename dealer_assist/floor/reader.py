@@ -396,18 +396,22 @@ class FloorReader:
         in_recovery, replayed, age = rows[0]
         if not in_recovery or replayed is None:
             return ReplicaLag(False, 0, 0.0)
+        row = self._on_primary(lambda primary: primary.execute(
+            "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), %s::pg_lsn)::bigint", (replayed,)).fetchone())
+        behind = max(0, int(row[0])) if row is not None else 0
+        return ReplicaLag(True, behind, float(age) if behind else 0.0)
+
+    def _on_primary(self, read: Callable[[psycopg.Connection[Any]], T]) -> T:
+        """``read`` on a read-only connection to the primary, kept (replica_lag, the links' alerts)."""
         try:
             if self._primary is None or self._primary.closed or self._primary.broken:
                 self._primary = connect(self.url, autocommit=True, timeouts=REVIEW)
                 self._primary.read_only = True
-            row = self._primary.execute("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), %s::pg_lsn)::bigint",
-                                        (replayed,)).fetchone()
+            return read(self._primary)
         except psycopg.Error as err:
             if self._primary is not None:
                 self._primary.close()
             raise FloorError(f"{safe_url(self.url)}: {describe_error(err)}") from None
-        behind = max(0, int(row[0])) if row is not None else 0
-        return ReplicaLag(True, behind, float(age) if behind else 0.0)
 
     # ---- theoretical win (worked out once per round at forwarding: floor.rounds.theo)
 
@@ -439,10 +443,17 @@ class FloorReader:
 
     def check_alerts(self, pit: str | None = None, **options: Any) -> list[int]:
         """Evaluate the alert conditions of ``pit`` now and raise those not already open; the
-        new alerts' ids."""
+        new alerts' ids. Reading a standby, the links' conditions (link down, stopped, pace) are
+        read on the primary — the standby's heartbeats are as old as its lag: read there, a
+        standby behind would raise link down for every beating station — and the win bands on
+        the standby."""
         from dealer_assist.floor import alerts
 
-        found = self._again(lambda: alerts.evaluate(self.conn, pit=pit, **options))
+        if self.reads_standby:
+            found = self._on_primary(lambda primary: self._again(
+                lambda: alerts.evaluate(self.conn, pit=pit, links=primary, **options)))
+        else:
+            found = self._again(lambda: alerts.evaluate(self.conn, pit=pit, **options))
         if not found:
             return []
         with self._primary_write() as conn:
