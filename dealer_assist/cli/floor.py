@@ -21,7 +21,7 @@
     dealer-assist floor signer --url URL --name NAME                  # an account that signs, its PIN
     dealer-assist floor denominations --url URL --table T --chips 1000,100,25,5
     dealer-assist floor edges [--game G] [--decks N]   # par sheets' edges kept on disk, once (install)
-    dealer-assist floor serve --url URL --state PATH [--log PATH] [--interval S] [--stale-after S]
+    dealer-assist floor serve --url URL [--read-url STANDBY] --state PATH [--log PATH] [--interval S] [--stale-after S]
                               # the floor service: every alert, continuously (systemd: dealer-assist-floor)
 
 Signers are accounts (``floor signer``, the administrator's): each signature is confirmed with
@@ -103,6 +103,9 @@ class FloorCommand:
                            help="at a low priority (as the forwarder starts it for a par sheet not kept)")
         serve = actions.add_parser("serve", help="the floor service: evaluate every alert continuously")
         serve.add_argument("--url", required=True, help="the floor database, as the floor service's role")
+        serve.add_argument("--read-url", metavar="URL",
+                           help="the hot standby the pits read ([floor] read_url): only watched, its lag in the "
+                                "state file and log; every alert is judged and raised on --url, the primary")
         serve.add_argument("--state", required=True, help="its state file (JSON: reachable or not, since when)")
         serve.add_argument("--log", help="its log file (default: standard output, e.g. the journal)")
         serve.add_argument("--interval", type=float, default=10.0, help="seconds between passes (default 10)")
@@ -240,6 +243,10 @@ class FloorCommand:
                              "0 or more")
         if not args.protect_hours > 0 or not -100 < args.shoe_edge < 100:
             raise FloorError("--protect-hours must be more than 0 and --shoe-edge a percentage (-100 to 100)")
+        if args.read_url:
+            from dealer_assist.floor.connection import parse_url
+
+            parse_url(args.read_url)  # a malformed one, or one carrying a password: refused now
         checks = []
         if not args.no_protect:  # issue 36, Build 4: advantage play, a shoe favouring the players
             from dealer_assist.protect.live import LiveSettings, ProtectionCheck
@@ -250,7 +257,8 @@ class FloorCommand:
                                settings=ServiceSettings(interval=args.interval,
                                                         stale_after=dt.timedelta(seconds=args.stale_after),
                                                         min_pace=args.min_pace, win_band=not args.no_win_band,
-                                                        verify_every=args.verify_every), checks=checks)
+                                                        verify_every=args.verify_every), checks=checks,
+                               standby_url=args.read_url)
         for check in checks:
             check.log = service.log
         if args.once:

@@ -161,11 +161,14 @@ def band_conditions(bands: Mapping[str, Band]) -> list[Condition]:
 
 def evaluate(conn: psycopg.Connection[Any], *, now: _dt.datetime | None = None, pit: str | None = None,
              window: _dt.timedelta = _dt.timedelta(hours=8), min_pace: int = 30,
-             figures: Figures = par_figures, stale_after: _dt.timedelta = STALE_AFTER) -> list[Condition]:
+             figures: Figures = par_figures, stale_after: _dt.timedelta = STALE_AFTER,
+             links: psycopg.Connection[Any] | None = None) -> list[Condition]:
     """What is wrong now (:func:`table_conditions`: link down, stopped, pace), and each table's
-    win over ``window`` outside its band."""
+    win over ``window`` outside its band. ``links``: the connection the table conditions are read
+    on when ``conn`` reads a hot standby — the primary's: heartbeats are judged against *now*,
+    and a standby behind shows them as they were (every beating station would look silent)."""
     moment = now or _dt.datetime.now(_dt.UTC)
-    out, _closed = table_conditions(conn, moment, pit=pit, min_pace=min_pace, stale_after=stale_after)
+    out, _closed = table_conditions(links or conn, moment, pit=pit, min_pace=min_pace, stale_after=stale_after)
     return out + band_conditions(win_bands(conn, moment - window, moment, pit=pit, figures=figures))
 
 

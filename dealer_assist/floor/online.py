@@ -17,12 +17,14 @@ each its own short transaction, each recorded in ``floor.migration_steps`` when 
   create step's trigger, so the backfill walks only up to the last key there when it began
   (recorded too): it ends however fast the stations add rows.
 
-The last step of a migration is its swap: the migration is recorded in
-``floor.schema_migrations`` in the swap's own transaction, so a reader sees either the old
-schema or the new one whole. ``schema_migrations`` holds finished migrations only (every
-version reads it, and refuses a floor naming a migration it does not know: a step recorded
-there would stop the previous version's forwarders mid-upgrade); the steps are in
-``floor.migration_steps``.
+The last step of a migration is its swap: the swap's row in ``floor.migration_steps`` is
+marked done in the swap's own transaction, so a reader sees either the old schema or the new
+one whole — and that row is the migration's record. An online migration is never written to
+``floor.schema_migrations``: every version reads that table and the versions before 0014's
+refuse a floor naming a migration they do not know, so a name there would stop the previous
+version's stations at their next connection (an online migration only adds, by its rules: the
+previous version works after its swap). ``dealer_assist.floor.schema.applied_migrations`` reads
+both.
 """
 
 from __future__ import annotations
@@ -95,7 +97,7 @@ Step = Change | Backfill | Index
 @dataclass(frozen=True)
 class Online:
     """An online migration: its steps in order; the last one is the swap (a :class:`Change`,
-    which records the migration in floor.schema_migrations in its own transaction)."""
+    whose step row, marked done in its own transaction, records the migration)."""
 
     steps: tuple[Step, ...]
 
@@ -136,8 +138,8 @@ def steps_done(conn: psycopg.Connection[Any], migration: str) -> dict[str, tuple
 
 def run_online(conn: psycopg.Connection[Any], name: str, migration: Online, options: OnlineOptions,
                progress: Progress) -> bool:
-    """Run the steps of ``migration`` not yet done; True when it is complete (swapped and
-    recorded in floor.schema_migrations), False when stopped before its swap (``swap=False``).
+    """Run the steps of ``migration`` not yet done; True when it is complete (its swap done and
+    recorded in floor.migration_steps), False when stopped before its swap (``swap=False``).
     ``conn`` is the administrator's, in no transaction (each step commits on its own)."""
     conn.autocommit = True
     try:
@@ -154,7 +156,7 @@ def run_online(conn: psycopg.Connection[Any], name: str, migration: Online, opti
             conn.execute("INSERT INTO floor.migration_steps (migration, step) VALUES (%s, %s) ON CONFLICT DO NOTHING",
                          (name, step.name))
             if isinstance(step, Change):
-                _change(conn, name, step, options, progress, record=swap)
+                _change(conn, name, step, options, progress)
             elif isinstance(step, Index):
                 _index(conn, name, step, options, progress)
             else:
@@ -178,17 +180,17 @@ def _holders(conn: psycopg.Connection[Any], seconds: float) -> str:
     return "; ".join(f"pid {pid} ({user}, in a transaction for {age} s: {query})" for pid, user, age, query in rows)
 
 
-def _change(conn: psycopg.Connection[Any], name: str, step: Change, options: OnlineOptions, progress: Progress,
-            *, record: bool) -> None:
+def _change(conn: psycopg.Connection[Any], name: str, step: Change, options: OnlineOptions,
+            progress: Progress) -> None:
     started = time.monotonic()
-    _short(conn, name, step.name, step.statements, options, progress, done=True, record=record)
+    _short(conn, name, step.name, step.statements, options, progress, done=True)
     progress(f"{name}: {step.name} done in {1000 * (time.monotonic() - started):.0f} ms")
 
 
 def _short(conn: psycopg.Connection[Any], name: str, step: str, statements: tuple[str, ...], options: OnlineOptions,
-           progress: Progress, *, done: bool, record: bool = False) -> None:
+           progress: Progress, *, done: bool) -> None:
     """``statements`` in one transaction under ``lock_timeout``, tried ``attempts`` times; with
-    ``done`` the step is marked done in it (and with ``record`` the migration recorded)."""
+    ``done`` the step is marked done in it (the swap's: the migration recorded)."""
     wait = sql.Literal(f"{int(options.lock_timeout * 1000)}ms")
     for attempt in range(1, options.attempts + 1):
         try:
@@ -199,8 +201,6 @@ def _short(conn: psycopg.Connection[Any], name: str, step: str, statements: tupl
                 if done:
                     conn.execute("UPDATE floor.migration_steps SET done_at = clock_timestamp() "
                                  "WHERE migration = %s AND step = %s", (name, step))
-                if record:
-                    conn.execute("INSERT INTO floor.schema_migrations (name) VALUES (%s)", (name,))
             return
         except errors.LockNotAvailable:
             held = _holders(conn, options.lock_timeout)

@@ -28,7 +28,7 @@ import psycopg
 from dealer_assist.floor import chain
 from dealer_assist.floor.connection import REVIEW, FloorError, connect, describe_error, safe_url
 from dealer_assist.floor.live import LiveTable, live_tables
-from dealer_assist.floor.schema import check_schema
+from dealer_assist.floor.schema import applied_migrations, check_schema
 from dealer_assist.store import HEADER_KEYS, ROUND_STATUSES, format_time
 
 __all__ = [
@@ -301,12 +301,11 @@ class FloorReader:
         try:
             check_schema(self.conn)
             # each round's reach on the floor (0014, online: the old filter until its swap is recorded)
-            reach = self.conn.execute(
-                "SELECT 1 FROM floor.schema_migrations WHERE name = '0014_round_reach'").fetchone()
+            reach = "0014_round_reach" in applied_migrations(self.conn)
         except BaseException:
             self.conn.close()
             raise
-        self._reach = reach is not None
+        self._reach = reach
         self.conn.read_only = True
         # verify's part connections, kept between verifies (a new connection per part cost more
         # than a day's digest under load); each is used by one thread at a time
@@ -397,18 +396,22 @@ class FloorReader:
         in_recovery, replayed, age = rows[0]
         if not in_recovery or replayed is None:
             return ReplicaLag(False, 0, 0.0)
+        row = self._on_primary(lambda primary: primary.execute(
+            "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), %s::pg_lsn)::bigint", (replayed,)).fetchone())
+        behind = max(0, int(row[0])) if row is not None else 0
+        return ReplicaLag(True, behind, float(age) if behind else 0.0)
+
+    def _on_primary(self, read: Callable[[psycopg.Connection[Any]], T]) -> T:
+        """``read`` on a read-only connection to the primary, kept (replica_lag, the links' alerts)."""
         try:
             if self._primary is None or self._primary.closed or self._primary.broken:
                 self._primary = connect(self.url, autocommit=True, timeouts=REVIEW)
                 self._primary.read_only = True
-            row = self._primary.execute("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), %s::pg_lsn)::bigint",
-                                        (replayed,)).fetchone()
+            return read(self._primary)
         except psycopg.Error as err:
             if self._primary is not None:
                 self._primary.close()
             raise FloorError(f"{safe_url(self.url)}: {describe_error(err)}") from None
-        behind = max(0, int(row[0])) if row is not None else 0
-        return ReplicaLag(True, behind, float(age) if behind else 0.0)
 
     # ---- theoretical win (worked out once per round at forwarding: floor.rounds.theo)
 
@@ -440,10 +443,17 @@ class FloorReader:
 
     def check_alerts(self, pit: str | None = None, **options: Any) -> list[int]:
         """Evaluate the alert conditions of ``pit`` now and raise those not already open; the
-        new alerts' ids."""
+        new alerts' ids. Reading a standby, the links' conditions (link down, stopped, pace) are
+        read on the primary — the standby's heartbeats are as old as its lag: read there, a
+        standby behind would raise link down for every beating station — and the win bands on
+        the standby."""
         from dealer_assist.floor import alerts
 
-        found = self._again(lambda: alerts.evaluate(self.conn, pit=pit, **options))
+        if self.reads_standby:
+            found = self._on_primary(lambda primary: self._again(
+                lambda: alerts.evaluate(self.conn, pit=pit, links=primary, **options)))
+        else:
+            found = self._again(lambda: alerts.evaluate(self.conn, pit=pit, **options))
         if not found:
             return []
         with self._primary_write() as conn:

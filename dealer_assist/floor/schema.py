@@ -51,6 +51,7 @@ __all__ = [
     "MIGRATIONS",
     "PARTITIONED",
     "add_months",
+    "applied_migrations",
     "StationRole",
     "ClearedAlarm",
     "add_station",
@@ -1341,28 +1342,54 @@ def _dbname(conn: psycopg.Connection[Any]) -> str:
     return str(row[0])
 
 
-def _applied(conn: psycopg.Connection[Any]) -> list[str]:
+def _steps_readable(conn: psycopg.Connection[Any]) -> bool:
+    row = conn.execute("SELECT to_regclass('floor.migration_steps') IS NOT NULL "
+                       "AND has_table_privilege('floor.migration_steps', 'SELECT')").fetchone()
+    return row is not None and bool(row[0])
+
+
+def _swapped(conn: psycopg.Connection[Any]) -> list[str]:
+    """This version's online migrations whose swap is done (their record: the swap's step row)."""
+    if not ONLINE or not _steps_readable(conn):
+        return []
+    last = {name: body.steps[-1].name for name, body in MIGRATIONS if isinstance(body, Online)}
+    return sorted(str(r[0]) for r in conn.execute(
+        "SELECT migration FROM floor.migration_steps WHERE done_at IS NOT NULL "
+        "AND (migration, step) IN (SELECT * FROM unnest(%s::text[], %s::text[]))",
+        (list(last), list(last.values()))).fetchall())
+
+
+def _newer_online(conn: psycopg.Connection[Any]) -> list[str]:
+    """Online migrations of a newer version begun on the floor (named in floor.migration_steps)."""
+    if not _steps_readable(conn):
+        return []
+    return sorted(str(r[0]) for r in conn.execute(
+        "SELECT DISTINCT migration FROM floor.migration_steps WHERE NOT migration = ANY(%s)", (sorted(KNOWN),)))
+
+
+def applied_migrations(conn: psycopg.Connection[Any]) -> list[str]:
+    """The migrations done on the floor: those of statements (and, from a floor upgraded before
+    this rule, online ones) in floor.schema_migrations, and the online ones whose swap is done
+    in floor.migration_steps — never written to schema_migrations, which the versions before
+    0014 read, refusing a name they do not know (docs/floor.md, "Versions side by side")."""
     row = conn.execute("SELECT to_regclass('floor.schema_migrations')").fetchone()
     if row is None or row[0] is None:
         return []
-    return [str(r[0]) for r in conn.execute("SELECT name FROM floor.schema_migrations ORDER BY name")]
+    names = {str(r[0]) for r in conn.execute("SELECT name FROM floor.schema_migrations")}
+    return sorted(names | set(_swapped(conn)))
 
 
 def check_schema(conn: psycopg.Connection[Any]) -> None:
     """Refuse a database that is not a floor or was migrated by a newer version."""
-    applied = _applied(conn)
+    applied = applied_migrations(conn)
     if not applied:
         raise FloorMisconfigured("this database has no floor schema: run `dealer-assist floor init --url URL`")
     unknown = [n for n in applied if n not in KNOWN]
     if unknown:
         # a newer version's online migration keeps the floor readable and writable by the code
         # before it (it only adds: docs/floor.md, "Online migrations"): served; any other, refused
-        steps = conn.execute("SELECT to_regclass('floor.migration_steps') IS NOT NULL "
-                             "AND has_table_privilege('floor.migration_steps', 'SELECT')").fetchone()
-        if steps is not None and steps[0]:
-            online = {str(r[0]) for r in conn.execute(
-                "SELECT DISTINCT migration FROM floor.migration_steps WHERE migration = ANY(%s)", (unknown,))}
-            unknown = [n for n in unknown if n not in online]
+        online = set(_newer_online(conn))
+        unknown = [n for n in unknown if n not in online]
     if unknown:
         raise FloorMisconfigured(f"the floor was migrated by a newer Dealer Assist (schema {unknown[0]}); upgrade first")
     if any(name not in applied and name not in ONLINE for name, _ in MIGRATIONS):
@@ -1574,8 +1601,9 @@ def init_floor(url: str, options: OnlineOptions | None = None, progress: Progres
         try:
             conn.execute("SELECT pg_advisory_lock(%s)", (_LOCK_KEY,))  # the session's, across the steps' commits
             conn.commit()
-            applied = _applied(conn)
-            unknown = [n for n in applied if n not in KNOWN]
+            applied = applied_migrations(conn)
+            # a newer version's online migration, even one not swapped yet: refused here too
+            unknown = [n for n in applied if n not in KNOWN] + _newer_online(conn)
             if unknown:
                 raise FloorError(
                     f"the floor was migrated by a newer Dealer Assist (schema {unknown[0]}); upgrade first"
@@ -1594,6 +1622,12 @@ def init_floor(url: str, options: OnlineOptions | None = None, progress: Progres
                     conn.execute(statement)
                 conn.execute("INSERT INTO floor.schema_migrations (name) VALUES (%s)", (name,))
                 done.append(name)
+            # an online migration recorded in schema_migrations by the version before this rule
+            # (its record is its swap's step): the name goes, so that stations of the version
+            # before 0014 serve the floor again (docs/floor.md, "Versions side by side")
+            swapped = _swapped(conn)
+            if swapped:
+                conn.execute("DELETE FROM floor.schema_migrations WHERE name = ANY(%s)", (swapped,))
             if "0008_monthly_partitions" in (*applied, *done):
                 add_months(conn)  # run monthly (cron): the coming months' partitions, made ahead
             dbname = _dbname(conn)

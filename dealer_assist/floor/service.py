@@ -26,6 +26,18 @@ protection's kinds, none for the others):
 **Floor unreachable** is decided outside the database: a pass that cannot reach PostgreSQL
 writes it to the service's own state file (JSON: ``state`` ok / unreachable, ``since``,
 ``last_contact``, ``error``) and log, and says when contact is back. Nothing here needs a window.
+
+**Beside a hot standby** (the pits read one: ``[floor] read_url``): every read of a pass and
+every alert is on the **primary** (``url``), never on the standby. Link down and pace are
+judged on the stations' heartbeats and rounds *now*, and a standby shows them as they were
+when it last replayed: read there, a standby some seconds behind would make every beating
+station look silent (a false link down on every table) and a lagging standby would hide a real
+one. The standby (``standby_url``, optional) is only watched: each pass its lag behind the
+primary (or that it cannot be reached, or is no standby) goes in the state file (``standby``)
+and, when that changes, a line in the log; a standby down never stops a pass — the alerts go on
+being raised on the primary, and a pit reading the standby sees them once it is back.
+A ``url`` that is itself a standby (read-only: no alert could be written) is refused each pass
+with one line in the log and ``state`` ``misconfigured``.
 """
 
 from __future__ import annotations
@@ -55,12 +67,14 @@ from dealer_assist.floor.alerts import (
 from dealer_assist.floor.connection import (
     REVIEW,
     FloorError,
+    FloorMisconfigured,
     Timeouts,
     connect,
     describe_error,
     safe_url,
 )
 from dealer_assist.floor.live import STALE_AFTER
+from dealer_assist.floor.reader import ReplicaLag
 
 __all__ = ["Check", "FloorService", "PassResult", "ServiceSettings", "read_state"]
 
@@ -89,6 +103,8 @@ class PassResult:
     closed: list[str] = field(default_factory=list)  # tables whose session ended
     bands_waiting: list[tuple[str, int]] = field(default_factory=list)  # par sheets being worked out
     error: str | None = None
+    primary_lsn: str | None = None  # the primary's WAL position at the pass (the standby's lag)
+    standby: dict[str, Any] | None = None  # the standby watched (None: none given)
 
 
 class _BackgroundFigures:
@@ -147,8 +163,12 @@ class FloorService:
 
     def __init__(self, url: str, state_path: Path, *, log_path: Path | None = None,
                  settings: ServiceSettings = ServiceSettings(), figures: Figures = par_figures,
-                 clock: Callable[[], _dt.datetime] = _now, checks: Sequence[Check] = ()) -> None:
+                 clock: Callable[[], _dt.datetime] = _now, checks: Sequence[Check] = (),
+                 standby_url: str | None = None) -> None:
         self.url = url
+        self.standby_url = standby_url or None
+        self._standby: dict[str, Any] = {}  # the standby as last seen: state, since, lag
+        self._standby_since: str | None = None
         self.checks = tuple(checks)
         self.state_path = state_path
         self.log_path = log_path
@@ -161,6 +181,7 @@ class FloorService:
         last = previous.get("last_contact")
         self._last_contact: str | None = last if isinstance(last, str) else None
         self._verified_at: _dt.datetime | None = None
+        self._error: str | None = None
         self._timeouts = Timeouts(connect=settings.connect_timeout, statement=REVIEW.statement,
                                   lock=REVIEW.lock, idle_in_transaction=REVIEW.idle_in_transaction,
                                   client=REVIEW.client)
@@ -168,7 +189,9 @@ class FloorService:
     # ---- the loop
 
     def run(self, stop: threading.Event) -> None:
-        self.log(f"floor service: watching {safe_url(self.url)} every {self.settings.interval:g} s")
+        self.log(f"floor service: watching {safe_url(self.url)} every {self.settings.interval:g} s"
+                 + (f"; the pits' standby {safe_url(self.standby_url)} watched for its lag only (alerts are "
+                    "judged and raised on the primary)" if self.standby_url else ""))
         while not stop.is_set():
             try:
                 self.pass_once()
@@ -186,10 +209,13 @@ class FloorService:
         try:
             with conn:
                 result = self._evaluate(conn, moment)
+        except FloorMisconfigured as err:
+            return self._misconfigured(moment, str(err))
         except (FloorError, psycopg.Error) as err:
             if isinstance(err, psycopg.OperationalError) or conn.broken:
                 return self._unreachable(moment, describe_error(err))
             raise
+        result.standby = self._watch_standby(moment, result.primary_lsn)
         self._contact(moment, result)
         return result
 
@@ -198,6 +224,13 @@ class FloorService:
     def _evaluate(self, conn: psycopg.Connection[Any], moment: _dt.datetime) -> PassResult:
         s = self.settings
         result = PassResult(reachable=True)
+        row = conn.execute("SELECT pg_is_in_recovery(), CASE WHEN pg_is_in_recovery() THEN NULL "
+                           "ELSE pg_current_wal_lsn()::text END").fetchone()
+        if row is not None and row[0]:
+            raise FloorMisconfigured(
+                f"{safe_url(self.url)} is a hot standby (read-only: no alert can be raised there): give "
+                "--url the primary; the standby the pits read goes in --read-url")
+        result.primary_lsn = None if row is None else row[1]
         out, result.closed = table_conditions(conn, moment, min_pace=s.min_pace, stale_after=s.stale_after)
         since = moment - s.window
         if s.win_band:
@@ -259,6 +292,54 @@ class FloorService:
             self.log(f"floor service: role {account}: {action}")
         return [(str(a), str(x)) for a, x in rows]
 
+    # ---- the standby the pits read: watched, never read for an alert
+
+    def _watch_standby(self, moment: _dt.datetime, primary_lsn: str | None) -> dict[str, Any] | None:
+        """The standby's state for the state file; a line in the log when it changes."""
+        if self.standby_url is None:
+            return None
+        where = safe_url(self.standby_url)
+        seen: dict[str, Any]
+        try:
+            with connect(self.standby_url, autocommit=True, timeouts=self._timeouts,
+                         connect_timeout=self.settings.connect_timeout) as conn:
+                row = conn.execute(
+                    "SELECT pg_is_in_recovery(), pg_wal_lsn_diff(%s::pg_lsn, pg_last_wal_replay_lsn())::bigint, "
+                    "coalesce(extract(epoch FROM clock_timestamp() - pg_last_xact_replay_timestamp()), 0)::float8",
+                    (primary_lsn,)).fetchone()
+        except (FloorError, psycopg.Error) as err:
+            seen = {"state": "unreachable", "error": err.args[0] if isinstance(err, FloorError) else describe_error(err)}
+        else:
+            assert row is not None
+            if not row[0]:
+                lag = ReplicaLag(False, 0, 0.0)
+                seen = {"state": "not_standby", "lag": lag.text()}
+            elif row[1] is None:  # the primary did not answer this pass
+                seen = {"state": "ok", "lag": "standby reachable (its lag unknown: the primary did not answer)"}
+            else:
+                behind = max(0, int(row[1]))
+                lag = ReplicaLag(True, behind, float(row[2]) if behind else 0.0)
+                seen = {"state": "ok", "lag": lag.text(), "behind_bytes": lag.behind_bytes,
+                        "seconds": round(lag.seconds, 1)}
+        before = self._standby.get("state")
+        if seen["state"] != before:
+            self._standby_since = moment.isoformat()
+            if seen["state"] == "unreachable":
+                self.log(f"floor service: the pits' standby {where} unreachable since {moment:%Y-%m-%d %H:%M:%S} UTC "
+                         f"({seen['error']}): alerts go on being judged and raised on the primary; a pit reading "
+                         "the standby sees them once it is back")
+            elif seen["state"] == "not_standby":
+                self.log(f"floor service: {where} (--read-url) is not a standby (promoted, or the primary): pits "
+                         "reading it read a server that is not replicated from this floor's primary")
+            elif before is None:
+                self.log(f"floor service: the pits' standby {where}: {seen['lag']}")
+            else:
+                self.log(f"floor service: the pits' standby {where} reachable again at "
+                         f"{moment:%Y-%m-%d %H:%M:%S} UTC ({seen['lag']})")
+        seen["since"] = self._standby_since
+        self._standby = seen
+        return seen
+
     # ---- its own state, outside the database
 
     def _unreachable(self, moment: _dt.datetime, error: str) -> PassResult:
@@ -267,7 +348,19 @@ class FloorService:
             last = self._last_contact or "never"
             self.log(f"floor unreachable since {moment:%Y-%m-%d %H:%M:%S} UTC (last contact {last}): {error}")
         self._state = "unreachable"
+        # the standby is watched still (the pits may read it while the primary is down)
+        standby = self._watch_standby(moment, None)
         self._write_state({"state": "unreachable", "since": self._since, "last_contact": self._last_contact,
+                           "checked_at": moment.isoformat(), "error": error,
+                           **({"standby": standby} if standby is not None else {})})
+        return PassResult(reachable=False, error=error, standby=standby)
+
+    def _misconfigured(self, moment: _dt.datetime, error: str) -> PassResult:
+        if self._state != "misconfigured" or self._error != error:
+            self.log(f"floor service: {error}")
+            self._since = moment.isoformat()
+        self._state, self._error = "misconfigured", error
+        self._write_state({"state": "misconfigured", "since": self._since, "last_contact": self._last_contact,
                            "checked_at": moment.isoformat(), "error": error})
         return PassResult(reachable=False, error=error)
 
@@ -284,7 +377,8 @@ class FloorService:
                            "checked_at": moment.isoformat(), "closed": result.closed,
                            "open_conditions": [[c.table, c.kind, *([c.subject] if c.subject else [])]
                                                for c in result.conditions],
-                           "par_sheets_waiting": [list(s) for s in result.bands_waiting]})
+                           "par_sheets_waiting": [list(s) for s in result.bands_waiting],
+                           **({"standby": result.standby} if result.standby is not None else {})})
 
     def _write_state(self, data: dict[str, Any]) -> None:
         try:

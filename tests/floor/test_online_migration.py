@@ -382,3 +382,115 @@ def test_a_forwarder_queued_behind_a_waiting_create_waits_no_longer_than_its_loc
     assert done.returncode == 0 and "applied 0014_round_reach" in done.stdout, done.stdout + done.stderr
     assert query(admin, "SELECT reach FROM floor.rounds ORDER BY round_id") == [
         (Decimal(n),) for n in (25, 40, 0, 50, 150, 50)]
+
+
+# The schema check of the version before 0014 (0013_alert_subjects), as released (commit cc06239,
+# dealer_assist/floor/schema.py check_schema and _applied), word for word but for its KNOWN: that
+# version's migrations. A station of that version runs it at each connection to the floor.
+PREVIOUS_KNOWN = frozenset(("0001_initial", "0002_notes_alarms_versions", "0003_latest_views",
+                            "0004_link_closed_writes", "0005_alerts", "0006_table_accounting",
+                            "0007_one_station_policy", "0008_monthly_partitions", "0009_round_rows_monthly",
+                            "0010_cage_rules", "0011_role_bounds", "0012_protection_alerts",
+                            "0013_alert_subjects"))
+
+
+def previous_check_schema(conn: psycopg.Connection[Any]) -> None:
+    from dealer_assist.floor.connection import FloorMisconfigured
+
+    row = conn.execute("SELECT to_regclass('floor.schema_migrations')").fetchone()
+    applied = [] if row is None or row[0] is None else [
+        str(r[0]) for r in conn.execute("SELECT name FROM floor.schema_migrations ORDER BY name")]
+    if not applied:
+        raise FloorMisconfigured("this database has no floor schema: run `dealer-assist floor init --url URL`")
+    unknown = [n for n in applied if n not in PREVIOUS_KNOWN]
+    if unknown:
+        raise FloorMisconfigured(f"the floor was migrated by a newer Dealer Assist (schema {unknown[0]}); upgrade first")
+    if len(applied) < len(PREVIOUS_KNOWN):
+        raise FloorMisconfigured("the floor's schema is older than this version: run `dealer-assist floor init --url URL`")
+
+
+def forward_fresh(db: Path, url: str) -> int:
+    """One pass on a new connection (the station restarted: its schema check runs again)."""
+    with Forwarder(db, url) as forwarder:
+        return forwarder.forward().rounds
+
+
+def test_a_station_of_the_previous_version_forwards_through_the_swap_and_after_it(
+        pg_server: Server, floor_db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A station that still runs the version before 0014 (its schema check: a name in
+    floor.schema_migrations it does not know is refused) connects anew for every pass while
+    the floor upgrades to 0014 (create, backfill, swap) and after: every pass goes through,
+    every round once, each round's reach filled by the trigger from its own settle output
+    (HAND_REACH, worked by hand). The same check refuses a floor naming a newer migration of
+    statements (it is live), and refused 0014 where the swap wrote its name into
+    floor.schema_migrations (as the version before this rule did) until `floor init` moved it."""
+    db = tmp_path / "BJ-07.db"
+    admin, station = floor_at_0013(pg_server, floor_db, monkeypatch)
+    monkeypatch.setattr("dealer_assist.floor.forward.check_schema", previous_check_schema)
+    documents = record(db, 60, 0)
+    assert forward_fresh(db, station) == 60
+
+    passes: list[tuple[float, int]] = []  # (finished at, rounds forwarded)
+    stop = threading.Event()
+    failures: list[BaseException] = []
+
+    def station_loop() -> None:
+        k = 0
+        while not stop.is_set():
+            try:
+                documents.update(record(db, 1, k))
+                k += 1
+                passes.append((time.monotonic(), forward_fresh(db, station)))
+            except BaseException as err:  # reported below
+                failures.append(err)
+                return
+
+    worker = threading.Thread(target=station_loop)
+    worker.start()
+    try:
+        run = upgrade(admin, "--batch", "10", "--pause", "0.1")
+        out, err = run.communicate(timeout=300)
+        swapped = time.monotonic()
+        assert run.returncode == 0, out + err
+        # passes after the swap (each a new connection: the old check against the new floor)
+        while len([p for p in passes if p[0] > swapped]) < 3 and worker.is_alive():
+            time.sleep(0.05)
+    finally:
+        stop.set()
+        worker.join(timeout=120)
+    assert not failures, failures
+    assert "floor: applied 0014_round_reach" in out and " backfill: batch 6:" in out, out
+    assert len([p for p in passes if p[0] > swapped and p[1] == 1]) >= 3
+    # the swap recorded as its step, not in schema_migrations (the previous version reads that)
+    assert query(admin, "SELECT count(*) FROM floor.schema_migrations WHERE name = '0014_round_reach'") == [(0,)]
+    assert query(admin, "SELECT step FROM floor.migration_steps WHERE migration = '0014_round_reach' "
+                        "AND done_at IS NOT NULL ORDER BY started_at") == [("create",), ("backfill",), ("swap",)]
+    documents.update(record(db, 2, 3))  # Star Elements (bob +50), then Lucky 8 pair and double (bob 150)
+    assert forward_fresh(db, station) == 2
+    on_floor = query(admin, "SELECT round_id, count(*) FROM floor.rounds WHERE table_name = 'BJ-07' GROUP BY 1")
+    assert {int(r) for r, _ in on_floor} == set(documents) and all(n == 1 for _, n in on_floor)
+    got = {int(r): v for r, v in query(admin, "SELECT round_id, reach FROM floor.rounds_latest")}
+    assert got == {rid: reach_of_document(index) for rid, index in documents.items()}
+    # this version reads the swap from its step: the "net >=" filter by each round's reach
+    review = pg_server.url(floor_db, user=review_role(floor_db))
+    assert big_rounds(review) == {rid for rid, index in documents.items() if index in (3, 4, 5, 6)}
+
+    # the check is live: a floor naming a migration of statements it does not know is refused
+    with psycopg.connect(admin) as conn:
+        conn.execute("INSERT INTO floor.schema_migrations (name) VALUES ('0015_statements')")
+    with pytest.raises(FloorError, match=r"newer Dealer Assist \(schema 0015_statements\)"):
+        forward_fresh(db, station)
+    # a floor whose swap was recorded by name (the version before this rule): refused, until
+    # this version's floor init moves the record to the swap's step
+    with psycopg.connect(admin) as conn:
+        conn.execute("UPDATE floor.schema_migrations SET name = '0014_round_reach' WHERE name = '0015_statements'")
+    with pytest.raises(FloorError, match=r"newer Dealer Assist \(schema 0014_round_reach\)"):
+        forward_fresh(db, station)
+    done = cli("floor", "init", "--url", admin)
+    assert done.returncode == 0 and "up to date" in done.stdout, done.stdout + done.stderr
+    assert query(admin, "SELECT count(*) FROM floor.schema_migrations WHERE name = '0014_round_reach'") == [(0,)]
+    documents.update(record(db, 1, 0))
+    assert forward_fresh(db, station) == 1
+    with FloorReader(review) as reader:
+        checked = reader.verify("BJ-07")
+        assert checked.ok and checked.rounds == len(documents), checked
