@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from dealer_assist.base.cards import ELEMENT_SUITS, parse_card
 from dealer_assist.games.names import BetNames
-from ui.common.cards import CardDropMixin, CardRow, DropTarget, tiles_height
+from ui.common.cards import PERMANENT_BADGE, CardDropMixin, CardRow, DropTarget, tiles_height
 from ui.common.round_view import AreaView, HandView, WagerCell, area_view, dealer_view
 from ui.common.style import BADGE, HAND_TURN, PAY_COLOURS, px
 
@@ -197,12 +197,10 @@ class HandBox(DropTarget):
             self.cards.add(text)
         if hand != old:
             _set_text(self.title, self._head(hand))
-            _set_text(self.badges, " ".join(hand.badges))
-            if self.badges.isHidden() == bool(hand.badges):
-                self.badges.setVisible(bool(hand.badges))
+            self.hand = hand  # (what the badges and the pay tag show: badge_words, pay_forms)
+            self._show_badges()
             if hand.in_turn != old.in_turn:
                 self.update()
-            self.hand = hand  # (what the pay tag shows: pay_forms)
             if hand.pay != old.pay:
                 self._show_pay(hand.pay)
         self.hand = hand
@@ -341,7 +339,23 @@ class HandBox(DropTarget):
                 return best
         return None, None
 
+    def badge_words(self) -> str:
+        """The hand's badges in words; PERMANENT 8 (1.1.4) where its printed 8 has no room for
+        its own word (overlapped by the next card, or a tile: issue 34, it was cut to "PRI")."""
+        words = list(self.hand.badges)
+        if self.cards.printed_word_hidden():
+            words.insert(0, PERMANENT_BADGE)
+        return " ".join(words)
+
+    def _show_badges(self) -> None:
+        text = self.badge_words()
+        _set_text(self.badges, text)
+        if self.badges.isHidden() == bool(text) and self.badges.parent() is not None and self.title.isVisibleTo(self):
+            self.badges.setVisible(bool(text))
+
     def _cards_placed(self) -> None:
+        if self.cards.printed_word_hidden() != (PERMANENT_BADGE in self.badges.text()):
+            self._show_badges()
         if self.pay.lines:
             self._place_pay()
             self._pay_again.start()
@@ -580,8 +594,11 @@ class AreaBox(CardDropMixin, QFrame):
             font.setBold(True)
             metrics = QFontMetrics(font)
             widest = max((metrics.horizontalAdvance(f"{p} \u22121,000") for p in view.players), default=0) + 12
-            if hand_w - widest >= card_w * 1.4:  # a card and the corner of the next beside it
+            # a card and the corner of the next beside it; the cards smaller (down to 40 px wide,
+            # a rank of 17 px) rather than the column lost for a band that takes their height
+            if hand_w - widest >= min(card_w, px(40)) * 1.4:
                 column = widest
+                card_w = min(card_w, int((hand_w - widest) / 1.4))
                 break
         if not column:
             band = metrics.lineSpacing() * max(1, len(view.players)) + 6
