@@ -146,7 +146,9 @@ class HandBox(DropTarget):
         # tiles take half the hand's width: the pay tag goes beside them (issue 34)
         self.cards = CardRow(list(hand.cards), printed_first=printed_first, card_size=card_size, room=room,
                              tile_share=0.5 if not numbered else 1.0)
+        self._pay_column = pay_column
         if pay_column:
+            self._keep_corners()
             beside = QHBoxLayout()
             beside.setContentsMargins(0, 0, 0, 0)
             beside.addWidget(self.cards, 1)
@@ -182,6 +184,13 @@ class HandBox(DropTarget):
         self.pay.setFont(font)
         self._show_pay(hand.pay)
 
+    def _keep_corners(self) -> None:
+        """Beside the pay column the cards keep the width of every card's corner and the last
+        card whole (CardRow overlaps them down to a third of a card): a narrower box than the
+        area planned (its row's real width) takes it from the column, never from a card."""
+        w = self.cards.card_size.width()
+        self.cards.setMinimumWidth(w + int(w * 0.34 + 1) * max(0, len(self.cards.faces) - 1))
+
     def _head(self, hand: HandView) -> str:
         total = total_text(hand.total, hand.soft, len(hand.cards))
         if self.numbered and not hand.soft:
@@ -195,6 +204,8 @@ class HandBox(DropTarget):
             return False
         for text in hand.cards[len(old.cards):]:
             self.cards.add(text)
+        if self._pay_column and len(hand.cards) != len(old.cards):
+            self._keep_corners()
         if hand != old:
             _set_text(self.title, self._head(hand))
             self.hand = hand  # (what the badges and the pay tag show: badge_words, pay_forms)
@@ -596,9 +607,9 @@ class AreaBox(CardDropMixin, QFrame):
             widest = max((metrics.horizontalAdvance(f"{p} \u22121,000") for p in view.players), default=0) + 12
             # a card and the corner of the next beside it; the cards smaller (down to 40 px wide,
             # a rank of 17 px) rather than the column lost for a band that takes their height
-            if hand_w - widest >= min(card_w, px(40)) * 1.4:
+            if hand_w - widest >= min(card_w, px(40)) * 1.5:  # (1.5: the box's margins and spacing)
                 column = widest
-                card_w = min(card_w, int((hand_w - widest) / 1.4))
+                card_w = min(card_w, int((hand_w - widest) / 1.5))
                 break
         if not column:
             band = metrics.lineSpacing() * max(1, len(view.players)) + 6
@@ -819,7 +830,9 @@ class TableView(QWidget):
         total = max(self.height(), px(420))
         dealer = max(px(80), int(total * 0.14))
         if shared:
-            return dealer, max(px(110), int(total * 0.22)), 0
+            # the shared hand's row: the terminals' boxes under it have the rest (issue 34: their
+            # type of 16 px)
+            return dealer, max(px(110), int(total * 0.18)), 0
         spacing = self._layout.spacing() * rows  # between the dealer and each row
         area = max(px(150), (total - dealer - spacing) // max(1, rows))
         extra = 0 if tall is None else max(0, min(self._tag_extra, dealer - self._dealer_least))

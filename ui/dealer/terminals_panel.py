@@ -50,6 +50,7 @@ from ui.common.table_view import SHORT_BET_NAMES, total_text
 from ui.dealer.prompt import OPTION_WORDS
 
 COLUMNS = 4
+TYPE_PX = 16  # the least type of a terminal's box, at scale 1 (issue 34: every text the dealer reads)
 TERMINAL_BET_NAMES = {"bet_the_set": "BtS", "royal_match": "RM", "kings_bounty": "KB"}
 
 
@@ -213,12 +214,16 @@ class TerminalsPanel(QWidget):
             sides = f"{sides} EVEN MONEY".strip()
         title = QHBoxLayout()
         title.setContentsMargins(0, 0, 0, 0)
-        title.addWidget(_label(f"{terminal.player.upper()}  {money(terminal.main)}", 17, True), 1)
+        title.setSpacing(px(4))
+        name = _label(f"{terminal.player.upper()}  {money(terminal.main)}", TYPE_PX, True)
+        if not paired:  # its own width; the result beside it has the rest
+            name.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        title.addWidget(name, 1 if paired else 0)
         if paired:  # whose decisions these are: the terminal's, or the dealer's on a supervisor's word
             who = self.links.overrides.get(seat)
             up = seat in self.links.linked
             tag = _label(f"OVERRIDE \u00b7 {who}" if who else "TERMINAL" if up
-                         else f"DOWN ({self._clause('power_failure')})", 11, True)
+                         else f"DOWN ({self._clause('power_failure')})", TYPE_PX, True)
             tag.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             tag.setStyleSheet(f"color: {'#b3e5fc' if up and not who else '#ff8a80'};")
             tag.setToolTip(f"supervisor {who} overrode this terminal: the dealer enters its decisions this round"
@@ -227,7 +232,7 @@ class TerminalsPanel(QWidget):
             title.addWidget(tag, 1)
         layout.addLayout(title)
         if sides:
-            layout.addWidget(_label(sides, 12))
+            layout.addWidget(_label(sides, TYPE_PX))
         hands = list(terminal.hands)
         for i, hand in enumerate(hands, start=1):
             total, soft = hand.total, hand.soft
@@ -236,28 +241,32 @@ class TerminalsPanel(QWidget):
             text = f"H{i} " if len(hands) > 1 else ""
             if len(hands) > 1:  # split: each hand's own cards (one hand: the shared hand above)
                 text += " ".join(card_label(c) for c in hand.cards) + " = "
-            elif len(hand.cards) > self._shared_count:  # its own cards drawn after the shared ones
-                text += "+ " + " ".join(card_label(c) for c in hand.cards[self._shared_count:]) + " = "
-            text += total_text(total, soft, len(hand.cards)) + ("  " + " ".join(badges) if badges else "")
+                # a hard total as its figure ("H2 8♦ 8♠ = 16"): a split hand's line in 16 px type
+                text += total_text(total, soft, len(hand.cards)) if soft else str(total)
+            else:
+                if len(hand.cards) > self._shared_count:  # its own cards drawn after the shared ones
+                    text += "+ " + " ".join(card_label(c) for c in hand.cards[self._shared_count:]) + " = "
+                text += total_text(total, soft, len(hand.cards))
+            text += ("  " + " ".join(badges)) if badges else ""
             settled = self._on_hand.get((terminal.player, i))
             if settled:  # what to pay or collect on this hand (issue 24 item 3)
                 text += "  " + settled_cell(settled).text
             if pending is not None and pending["hand"] == i:
                 text = "\u25b6 " + text
-            hand_label = _label(text, 15 if len(hands) == 1 else 13, True)
+            hand_label = _label(text, 17 if len(hands) == 1 else TYPE_PX, True)
             hand_label.setToolTip(text)
             layout.addWidget(hand_label)
         layout.addStretch(1)
         if pending is not None:
             where = "terminal: " if read_only else ""
-            countdown = _label(self._countdown_text(pending["hand"], self.deadlines[terminal.player], where), 14, True)
+            countdown = _label(self._countdown_text(pending["hand"], self.deadlines[terminal.player], where), TYPE_PX, True)
             countdown.setStyleSheet("color: #ffd600;")
             countdown.setProperty("hand", pending["hand"])
             countdown.setProperty("where", where)
             self.countdowns[terminal.player] = countdown
             status: QLabel = countdown
         else:
-            status = _label(self._terminal_state(terminal, paired, net), 13, paired)
+            status = _label(self._terminal_state(terminal, paired, net), TYPE_PX, paired)
         if paired:
             self.states[seat] = status
         if status.text():
@@ -267,7 +276,7 @@ class TerminalsPanel(QWidget):
             button = QPushButton("Override (PIN)")
             button.setProperty("role", "danger")
             # a touch target (48 px, issue 34), as every control of the dealer's screen
-            button.setStyleSheet(f"font-size: {px(14)}px; min-height: {px(TOUCH)}px; padding: 0px {px(8)}px;")
+            button.setStyleSheet(f"font-size: {px(TYPE_PX)}px; min-height: {px(TOUCH)}px; padding: 0px {px(8)}px;")
             button.setToolTip(f"{seat}'s terminal cannot be used: with a supervisor's PIN the dealer enters "
                               f"its decisions this round ({self._clause('decision_time')})")
             button.clicked.connect(lambda _=False, s=seat: self._override(s))
@@ -277,7 +286,15 @@ class TerminalsPanel(QWidget):
             words = pay_words(net, "push") if net else "RETURN / even"
             result = _label(words, 17, True)
             result.setStyleSheet(f"color: {'#b9f6ca' if net > 0 else '#ff8a80' if net < 0 else '#e0e0e0'};")
-            layout.addWidget(result)
+            # beside the name where the box has the width (twelve boxes of three split hands in
+            # 16 px type fit 1366×768 so); a paired terminal's tag is there, or a long amount: under
+            width = (self._grid_host.width() - px(4) * (COLUMNS - 1)) // COLUMNS - px(4) * 2 - px(12)
+            need = name.fontMetrics().horizontalAdvance(name.text()) + result.fontMetrics().horizontalAdvance(words)
+            if paired or need > width:
+                layout.addWidget(result)
+            else:
+                result.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                title.addWidget(result, 1)
         return box
 
     def _show_actions(self, pending: dict[str, Any] | None) -> None:
