@@ -7,7 +7,7 @@ final) its cell shows, in large type, what the dealer does: ``+120`` pay, ``−1
 collect, ``=100`` return. Everything comes from the engine's round and
 ``round_output`` through :mod:`ui.common.round_view`; nothing here decides a rule.
 
-Electronic: the dealer, the shared Player hand and the terminals (``ui.dealer.terminals_panel``).
+Electronic: the dealer, the shared Player hand and the terminals (``ui.common.terminals_panel``).
 The same widget draws the review's replay (``ui.review.detail``).
 """
 

@@ -54,6 +54,7 @@ from ui.common.qtfix import AfterPaint
 from ui.common.screen_fit import ScreenDialog, fill_screen, keep_size
 from ui.common.style import TOUCH, app_style, base_font_px, money, px, scale_for, set_scale, signed
 from ui.common.table_view import SHORT_BET_NAMES, TableView
+from ui.common.terminals_panel import TerminalLinks, TerminalsPanel
 from ui.dealer.betting import BettingPanel, TextDialog
 from ui.dealer.controller import TableController
 from ui.dealer.held_panels import PowerFailurePanel, StrayCardPanel
@@ -62,7 +63,6 @@ from ui.dealer.ruling_panel import RulingPanel
 from ui.dealer.settlement_panel import SettlementPanel
 from ui.dealer.setup_dialog import SetupDialog
 from ui.dealer.shoe_status import ShoeStatus
-from ui.dealer.terminals_panel import TerminalLinks, TerminalsPanel
 
 
 class ChoiceDialog(ScreenDialog):

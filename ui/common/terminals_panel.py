@@ -43,11 +43,10 @@ from PySide6.QtWidgets import (
 )
 
 from ui.common.cards import card_label
-from ui.common.labels import sized_label
+from ui.common.labels import OPTION_WORDS, sized_label
 from ui.common.round_view import settled_cell
 from ui.common.style import TOUCH, money, pay_words, px
-from ui.common.table_view import SHORT_BET_NAMES, total_text
-from ui.dealer.prompt import OPTION_WORDS
+from ui.common.table_view import SHORT_BET_NAMES, TableView, total_text
 
 COLUMNS = 4
 TYPE_PX = 16  # the least type of a terminal's box, at scale 1 (issue 34: every text the dealer reads)
@@ -93,8 +92,11 @@ FIXED_OPTIONS = ("hit", "stand", "double", "split", "surrender")  # the bar's pl
 class TerminalsPanel(QWidget):
     def __init__(self, decide: Callable[[str, str, int], None], timeout: Callable[[str], None],
                  seconds: int = 20, parent: QWidget | None = None,
-                 override: Callable[[str], None] | None = None) -> None:
+                 override: Callable[[str], None] | None = None, replay: bool = False) -> None:
         super().__init__(parent)
+        # a replay (the review's, the pit's): what each terminal held at that step, read only:
+        # no clock, no choices, no override
+        self.replay = replay
         self._decide = decide
         self._timeout = timeout
         self._override = override or (lambda seat: None)
@@ -132,7 +134,7 @@ class TerminalsPanel(QWidget):
         self._timer.timeout.connect(self._tick)
 
     def select(self, name: str) -> None:
-        if self.links.read_only(name):
+        if self.links.read_only(name) or self.replay:
             return  # its player decides at the terminal (3.17)
         self.selected = name
         if self._rnd is not None:
@@ -162,12 +164,12 @@ class TerminalsPanel(QWidget):
         for name in list(self.deadlines):
             if name not in pending:
                 del self.deadlines[name]
-        for name in pending:
+        for name in pending if not self.replay else ():
             if clocks is not None and name in clocks:
                 self.deadlines[name] = clocks[name]
             else:
                 self.deadlines.setdefault(name, self.seconds)
-        choosable = {name: p for name, p in pending.items() if not self.links.read_only(name)}
+        choosable = {name: p for name, p in pending.items() if not self.links.read_only(name) and not self.replay}
         if self.selected not in choosable:
             self.selected = next(iter(choosable), None)
         nets: dict[str, Decimal] = {}
@@ -189,7 +191,10 @@ class TerminalsPanel(QWidget):
             self._boxes.append(box)
         for r in range(rows):
             self._grid.setRowStretch(r, 1)
-        self._show_actions(choosable.get(self.selected) if self.selected else None)
+        if self.replay:
+            self.action_bar.hide()
+        else:
+            self._show_actions(choosable.get(self.selected) if self.selected else None)
         if self.deadlines and not self._timer.isActive():
             self._timer.start()
         elif not self.deadlines:
@@ -257,14 +262,18 @@ class TerminalsPanel(QWidget):
             hand_label.setToolTip(text)
             layout.addWidget(hand_label)
         layout.addStretch(1)
-        if pending is not None:
+        status: QLabel
+        if pending is not None and self.replay:
+            status = _label(f"H{pending['hand']}: deciding", TYPE_PX, True)
+            status.setStyleSheet("color: #ffd600;")
+        elif pending is not None:
             where = "terminal: " if read_only else ""
             countdown = _label(self._countdown_text(pending["hand"], self.deadlines[terminal.player], where), TYPE_PX, True)
             countdown.setStyleSheet("color: #ffd600;")
             countdown.setProperty("hand", pending["hand"])
             countdown.setProperty("where", where)
             self.countdowns[terminal.player] = countdown
-            status: QLabel = countdown
+            status = countdown
         else:
             status = _label(self._terminal_state(terminal, paired, net), TYPE_PX, paired)
         if paired:
@@ -368,3 +377,21 @@ class TerminalsPanel(QWidget):
         for name in expired:
             del self.deadlines[name]
             self._timeout(name)
+
+
+def replay_terminals(view: TableView) -> TerminalsPanel:
+    """A read-only terminals panel under ``view``'s shared hand (Electronic's replay: each
+    terminal's wagers, hands and results at the step, as the dealer's screen shows them)."""
+    panel = TerminalsPanel(lambda option, seat, hand: None, lambda seat: None, replay=True)
+    panel.hide()  # (shown once the view holds it: a replay of Electronic)
+    view.extra = panel
+    return panel
+
+
+def show_terminals(panel: TerminalsPanel, rnd: Any, output: dict[str, Any]) -> None:
+    """The step's terminals on ``panel`` (after the view's own refresh), for Electronic only."""
+    if not rnd.view().shared_hand:
+        return
+    panel.refresh(rnd, output)
+    if panel.parent() is not None and panel.isHidden():
+        panel.show()
