@@ -605,9 +605,11 @@ class AreaBox(CardDropMixin, QFrame):
             font.setBold(True)
             metrics = QFontMetrics(font)
             widest = max((metrics.horizontalAdvance(f"{p} \u22121,000") for p in view.players), default=0) + 12
-            # a card and the corner of the next beside it; the cards smaller (down to 40 px wide,
-            # a rank of 17 px) rather than the column lost for a band that takes their height
-            if hand_w - widest >= min(card_w, px(40)) * 1.5:  # (1.5: the box's margins and spacing)
+            # a card and the corner of the next beside it; for the floor's column the cards
+            # smaller (down to 40 px wide, a rank of 17 px) rather than the column lost for a
+            # band that takes their height (1.5: the box's margins and spacing)
+            least = card_w * 1.4 if size_px > px(PAY_FLOOR_PX) else min(card_w, px(40)) * 1.5
+            if hand_w - widest >= least:
                 column = widest
                 card_w = min(card_w, int((hand_w - widest) / 1.5))
                 break

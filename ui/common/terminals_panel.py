@@ -221,9 +221,10 @@ class TerminalsPanel(QWidget):
         title.setContentsMargins(0, 0, 0, 0)
         title.setSpacing(px(4))
         name = _label(f"{terminal.player.upper()}  {money(terminal.main)}", TYPE_PX, True)
-        if not paired:  # its own width; the result beside it has the rest
-            name.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
-        title.addWidget(name, 1 if paired else 0)
+        # its own width; the terminal's tag (or the result) beside it has the rest (16 px type:
+        # "OVERRIDE · sue" was cut to "RRIDE · sue" at 1280×800)
+        name.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        title.addWidget(name, 0)
         if paired:  # whose decisions these are: the terminal's, or the dealer's on a supervisor's word
             who = self.links.overrides.get(seat)
             up = seat in self.links.linked
