@@ -179,8 +179,8 @@ class Taps:
     def play(self, electronic: bool) -> None:
         """Play the round to its end by the heavy round's policy: cards from the shoe,
         decisions by taps."""
+        from ui.common.terminals_panel import TerminalBox
         from ui.dealer.heavy_round import choose_decision
-        from ui.dealer.terminals_panel import TerminalBox
 
         insured: set[str] = set()
         for _ in range(800):

@@ -111,12 +111,19 @@ def _cut_pay_tags(window: Any) -> list[str]:
             shown = "".join(texts).replace("net\u2009", "").replace("\u2009\u25be", "").replace("\u25be", "")
             if len(texts) > 2 or _signed(shown) != net or (net == 0) != (shown[0] in "=\u00b1"):
                 problems.append(f"{where}: the net of {amounts} is {net}")
-        elif texts != whole and texts != amounts:
+        elif texts != whole and texts != _cut_names(hand):
+            # every player's amount under the player's name, whole or cut to the letters that
+            # tell the area's players apart (issue 34: never amounts without names)
             problems.append(f"{where}: shows {texts}, the hand holds {whole}")
-        elif texts == amounts and [name for name, _, _ in hand.hand.pay] != list(hand.players):
-            problems.append(f"{where}: amounts without names, the hand's players {hand.hand.pay} "
-                            f"not the wager table's columns {hand.players}")
     return problems
+
+
+def _cut_names(hand: HandBox) -> list[str]:
+    """The hand's lines with each name cut to its first letters, as few as tell the area's
+    players apart (the same letters for all, e.g. ann/bob/cat: a/b/c; alice/albert: ali/alb)."""
+    names = list(dict.fromkeys([*hand.players, *(name for name, _, _ in hand.hand.pay)]))
+    length = next(n for n in range(1, 100) if len({name[:n] for name in names}) == len(names))
+    return [f"{name[:length]} {amount}" for name, amount, _ in hand.hand.pay]
 
 
 def _signed(amount: str) -> Decimal:

@@ -498,3 +498,38 @@ def test_a_copy_without_its_station_key_says_not_checked(recorded: Recorded, qtb
     assert win.detail.integrity_table.item(0, 1).text() == "not checked"
     head = report_sections(win.detail.detail, "BJ-07", None, win.detail.integrity, [])[0][1]
     assert any(line.startswith("Integrity: NOT CHECKED here") for line in head), head
+
+
+def _terminal_lines(view: Any) -> dict[str, list[str]]:
+    """Each terminal box's lines on a replay's layout (Electronic), by its player."""
+    from PySide6.QtWidgets import QLabel
+
+    from ui.common.terminals_panel import TerminalBox
+
+    return {box.name: [lab.text() for lab in box.findChildren(QLabel) if lab.isVisibleTo(view)]
+            for box in view.findChildren(TerminalBox) if box.isVisibleTo(view)}
+
+
+def test_electronic_replay_shows_every_terminal(window: ReviewWindow, recorded: Recorded, qtbot: Any) -> None:
+    # issue 34: the replay showed only the dealer's and the shared hand. The example's two
+    # terminals (../shared/examples/README.md): t1 main 10 stands on the shared 9♠ 9♠ = 18
+    # against the dealer's 18: a push, returned (net 0); t2 main 10 and Bet the Set 5 splits,
+    # hand 1 9♠ 2♦ doubled, 10♣ = 21 wins 20, hand 2 9♠ 7♥ hit 5♣ = 21 wins 10, the suited
+    # pair pays Bet the Set 15 to 1 = 75: t2 +105, paid.
+    window.open_round(recorded.ids["electronic_example"])
+    detail = window.detail
+    detail.tabs.setCurrentWidget(detail.replay_page)
+    qtbot.waitUntil(lambda: set(_terminal_lines(detail.layout_view)) == {"t1", "t2"}, timeout=3000)
+    lines = _terminal_lines(detail.layout_view)
+    assert lines["t1"][0] == "T1  10" and "RETURN / even" in lines["t1"]
+    assert lines["t2"][0] == "T2  10" and "BtS 5" in lines["t2"] and "PAY 105" in lines["t2"]
+    hands = [line for line in lines["t2"] if line.startswith("H")]
+    assert hands == ["H1 9\u2660 2\u2666 10\u2663 = 21  DOUBLED  +20", "H2 9\u2660 7\u2665 5\u2663 = 21  +10"]
+    # the full-screen replay too, and at the first step no terminal holds a wager yet
+    full = detail.open_full_replay()
+    assert full is not None
+    qtbot.waitUntil(lambda: set(_terminal_lines(full.view)) == {"t1", "t2"}, timeout=3000)
+    assert _terminal_lines(full.view)["t2"] == lines["t2"]
+    detail.slider.setValue(1)  # after t1's wager of 10: its box, no hand yet, no result
+    qtbot.waitUntil(lambda: _terminal_lines(full.view).get("t1") == ["T1  10"], timeout=3000)
+    full.close()

@@ -48,6 +48,8 @@ BLACK = "#111111"
 CARD_MIME_PREFIX = "dealer-assist-card:"
 CARD_W = 74  # a card at scale 1 (ui.common.style.px), full size
 CARD_H = 104
+PRINTED_WORD = "PRINTED"  # on the permanent 8 printed on the Dueling 8's layout (3.14)
+PERMANENT_BADGE = "PERMANENT 8"  # the rules' word (1.1.4), where the card has no room for PRINTED_WORD
 READABLE_PX = 14  # the smallest type of a card's rank or element name (read from two metres)
 TILE_TEXT_X = 6  # a tile's text starts after its colour stripe
 
@@ -114,6 +116,7 @@ class CardFace(QWidget):
         self.rank = card.rank
         self.suit = card.suit
         self.compact = False  # a tile of one or two lines: rank and element in words (CardRow)
+        self.shown_width: int | None = None  # the part left uncovered by the next card (CardRow); None: all
         self._painted = False
         self.setFixedSize(size or QSize(px(CARD_W), px(CARD_H)))
         self.setToolTip(("printed " if printed else "") + card_label(text))
@@ -198,13 +201,31 @@ class CardFace(QWidget):
         font.setPixelSize(max(10, int(h * 0.36)))
         p.setFont(font)
         p.drawText(QRectF(w * 0.3, h * 0.36, w * 0.68, h * 0.42), Qt.AlignmentFlag.AlignCenter, glyph)
-        if suit_line or self.printed:
+        if suit_line:
             # the element's name as large as the card's width allows (14 px on a 57 × 80 card)
-            font.setPixelSize(name_font_px(self.size()) if suit_line else max(9, int(min(h * 0.14, w * 0.2))))
+            font.setPixelSize(name_font_px(self.size()))
             p.setFont(font)
-            p.drawText(QRectF(0, h * 0.785, w, h * 0.2), Qt.AlignmentFlag.AlignHCenter,
-                       "PRINTED" if self.printed else suit_line)
+            p.drawText(QRectF(0, h * 0.785, w, h * 0.2), Qt.AlignmentFlag.AlignHCenter, suit_line)
+        elif self.printed and self.printed_word_shown():
+            # the word whole in the part the next card leaves (issue 34: it was cut to "PRI");
+            # where it has no room the hand's badges say PERMANENT 8 (HandBox, 3.14)
+            font = self.printed_font()
+            p.setFont(font)
+            shown = self.shown_width or w
+            p.drawText(QRectF(0, h * 0.785, shown, h * 0.2), Qt.AlignmentFlag.AlignHCenter, PRINTED_WORD)
         p.end()
+
+    def printed_font(self) -> QFont:
+        font = QFont()
+        font.setBold(True)
+        font.setPixelSize(max(9, int(min(self.height() * 0.14, self.width() * 0.2))))
+        return font
+
+    def printed_word_shown(self) -> bool:
+        """The printed 8's word fits, whole, the part of the card left uncovered (a face, not a tile)."""
+        shown = self.width() if self.shown_width is None else self.shown_width
+        return (self.printed and not self.compact
+                and QFontMetrics(self.printed_font()).horizontalAdvance(PRINTED_WORD) + 2 <= shown)
 
     def _paint_tile(self) -> None:
         """A small card as a tile: rank and element (or suit sign) in words, readable type, the
@@ -213,8 +234,8 @@ class CardFace(QWidget):
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         w, h = self.width(), self.height()
         rank, suit, colour = self.words()
-        p.setBrush(QColor("white"))
-        p.setPen(QPen(QColor("#333333"), 1.5))
+        p.setBrush(QColor("#dfeedd" if self.printed else "white"))  # printed: the cloth's look (3.14)
+        p.setPen(QPen(QColor("#1b5e20"), 2, Qt.PenStyle.DashLine) if self.printed else QPen(QColor("#333333"), 1.5))
         p.drawRoundedRect(QRectF(0.75, 0.75, w - 1.5, h - 1.5), 4, 4)
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(QColor(colour))
@@ -341,6 +362,15 @@ class CardRow(QWidget):
                 face.update()
             face.move(int(i * step), 0)
             face.raise_()
+            shown = int(step) if overlap and i < n - 1 else None
+            if face.shown_width != shown:
+                face.shown_width = shown
+                if face.printed:
+                    face.update()
+
+    def printed_word_hidden(self) -> bool:
+        """The row's printed 8 has no room for its word (overlapped, or a tile)."""
+        return any(f.printed and not f.printed_word_shown() for f in self.faces)
 
     def _place_tiles(self) -> None:
         """Tiles one under the other, as wide as the row; overlapping (the first line of each

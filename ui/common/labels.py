@@ -7,7 +7,14 @@ from PySide6.QtWidgets import QLabel, QSizePolicy
 
 from ui.common.style import px
 
-__all__ = ["sized_label"]
+__all__ = ["OPTION_WORDS", "sized_label"]
+
+# a decision's or an offer's words on its button (the dealer's prompt, the terminals' bar)
+OPTION_WORDS = {
+    "hit": "Hit", "stand": "Stand / next hand", "double": "Double", "split": "Split", "surrender": "Surrender",
+    "accept": "Accept card", "refuse": "Refuse card", "act": "Act on hand", "withdraw": "Withdraw",
+    "insurance": "Insurance", "even_money": "Even money",
+}
 
 
 def sized_label(size: int, bold: bool = False, text: str = "") -> QLabel:

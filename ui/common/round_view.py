@@ -59,8 +59,9 @@ class AreaView:
 
     @property
     def width_share(self) -> int:
-        """How much of its row the area takes: more for three or four split hands."""
-        return {3: 5, 4: 6}.get(len(self.hands), 4)
+        """How much of its row the area takes: more for three or four split hands (four: each
+        hand's tiles and its pay tag of named lines, issue 34)."""
+        return {3: 5, 4: 7}.get(len(self.hands), 4)
 
     @property
     def signature(self) -> tuple[Any, ...]:

@@ -7,7 +7,7 @@ final) its cell shows, in large type, what the dealer does: ``+120`` pay, ``−1
 collect, ``=100`` return. Everything comes from the engine's round and
 ``round_output`` through :mod:`ui.common.round_view`; nothing here decides a rule.
 
-Electronic: the dealer, the shared Player hand and the terminals (``ui.dealer.terminals_panel``).
+Electronic: the dealer, the shared Player hand and the terminals (``ui.common.terminals_panel``).
 The same widget draws the review's replay (``ui.review.detail``).
 """
 
@@ -28,8 +28,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dealer_assist.base.cards import ELEMENT_SUITS, parse_card
 from dealer_assist.games.names import BetNames
-from ui.common.cards import CardDropMixin, CardRow, DropTarget, tiles_height
+from ui.common.cards import PERMANENT_BADGE, CardDropMixin, CardRow, DropTarget, tiles_height
 from ui.common.round_view import AreaView, HandView, WagerCell, area_view, dealer_view
 from ui.common.style import BADGE, HAND_TURN, PAY_COLOURS, px
 
@@ -77,6 +78,17 @@ def type_metrics(base: QFont, size: int) -> tuple[QFontMetrics, Callable[[str], 
 
 
 
+def short_names(players: tuple[str, ...]) -> dict[str, str]:
+    """Each player's name cut to its first letters, as few as tell the players apart (one
+    length for all: ``ann, bob, cat`` → ``a, b, c``; ``alice, albert`` → ``ali, alb``): a
+    split hand's pay tag, under the wager table whose column heads have the whole names."""
+    for length in range(1, max((len(p) for p in players), default=1) + 1):
+        cut = {p: p[:length] for p in players}
+        if len(set(cut.values())) == len(players):
+            return cut
+    return {p: p for p in players}
+
+
 def total_text(total: int, soft: bool, cards: int) -> str:
     """``soft 17`` / ``hard 17``."""
     if cards == 0:
@@ -103,6 +115,9 @@ def _set_text(label: QLabel, text: str) -> None:
 
 PAY_MOST_PX = 30  # a pay tag's largest type at scale 1 (42 px at 1920×1080)
 PAY_FLOOR_PX = 14  # its smallest
+TALL_ROW_PX = 28  # the most a row of three or four split hands takes from the dealer's row
+DEALER_LEAST_PX = 60  # the dealer's row then: its cards 50 px high, their rank 15 px
+ELEMENT_DEALER_LEAST_PX = 84  # with element cards: 74 px high, the element's name 14 px (cards.name_font_px)
 PAY_NET_PX = 17  # a hand's net alone (split hands): a tag of 22 px or more (issue 34: ~4 mm at 2 m)
 
 
@@ -131,7 +146,9 @@ class HandBox(DropTarget):
         # tiles take half the hand's width: the pay tag goes beside them (issue 34)
         self.cards = CardRow(list(hand.cards), printed_first=printed_first, card_size=card_size, room=room,
                              tile_share=0.5 if not numbered else 1.0)
+        self._pay_column = pay_column
         if pay_column:
+            self._keep_corners()
             beside = QHBoxLayout()
             beside.setContentsMargins(0, 0, 0, 0)
             beside.addWidget(self.cards, 1)
@@ -167,6 +184,13 @@ class HandBox(DropTarget):
         self.pay.setFont(font)
         self._show_pay(hand.pay)
 
+    def _keep_corners(self) -> None:
+        """Beside the pay column the cards keep the width of every card's corner and the last
+        card whole (CardRow overlaps them down to a third of a card): a narrower box than the
+        area planned (its row's real width) takes it from the column, never from a card."""
+        w = self.cards.card_size.width()
+        self.cards.setMinimumWidth(w + int(w * 0.34 + 1) * max(0, len(self.cards.faces) - 1))
+
     def _head(self, hand: HandView) -> str:
         total = total_text(hand.total, hand.soft, len(hand.cards))
         if self.numbered and not hand.soft:
@@ -180,14 +204,14 @@ class HandBox(DropTarget):
             return False
         for text in hand.cards[len(old.cards):]:
             self.cards.add(text)
+        if self._pay_column and len(hand.cards) != len(old.cards):
+            self._keep_corners()
         if hand != old:
             _set_text(self.title, self._head(hand))
-            _set_text(self.badges, " ".join(hand.badges))
-            if self.badges.isHidden() == bool(hand.badges):
-                self.badges.setVisible(bool(hand.badges))
+            self.hand = hand  # (what the badges and the pay tag show: badge_words, pay_forms)
+            self._show_badges()
             if hand.in_turn != old.in_turn:
                 self.update()
-            self.hand = hand  # (what the pay tag shows: pay_forms)
             if hand.pay != old.pay:
                 self._show_pay(hand.pay)
         self.hand = hand
@@ -210,16 +234,13 @@ class HandBox(DropTarget):
 
     def pay_forms(self) -> list[tuple[list[tuple[str, str]], bool, bool]]:
         """What the tag may show, most first, each the hand's whole settlement: (lines,
-        side by side, the net): every player's line; every player's amount in the area's
-        position order (the wager table's columns) where the hand holds exactly its
-        players; the hand's net, marked ▾ (the area's wager table below has each player's
-        figures). Never one player's line alone (issue 34)."""
+        side by side, the net): every player's line under its name; the same with each
+        name cut to the letters that tell the area's players apart (the wager table's
+        column heads below have the whole names: four split hands side by side); the
+        hand's net, marked ▾, only where no named form fits at the floor. Never one
+        player's line alone, never amounts without names (issue 34)."""
         pay = self.hand.pay
-        named = [(f"{name} {amount}", PAY_COLOURS.get(action, "#333")) for name, amount, action in pay]
-        forms = [(named, False, False), (named, True, False)]
-        if len(pay) > 1 and tuple(name for name, _, _ in pay) == self.players:
-            amounts = [(amount, PAY_COLOURS.get(action, "#333")) for _, amount, action in pay]
-            forms += [(amounts, False, False), (amounts, True, False)]
+        forms = [form for group in self.named_forms() for form in group]
         if len(pay) > 1 and self.hand.net[0]:
             colour = PAY_COLOURS.get(self.hand.net[1], "#333")
             # the net stacked ("net ▾" over the amount) before the net on one line: four split
@@ -230,6 +251,19 @@ class HandBox(DropTarget):
             # the narrowest: the hand's amount and ▾ (each player's figure in the wager table under it)
             forms.append(([(f"{self.hand.net[0]}\u2009\u25be", colour)], True, True))
         return forms
+
+    def named_forms(self) -> list[list[tuple[list[tuple[str, str]], bool, bool]]]:
+        """The forms of :meth:`pay_forms` that name each player, in two groups: whole names
+        (stacked, side by side); the names cut to :func:`short_names` of the area's players
+        (only where the whole names have no room at the floor)."""
+        pay = self.hand.pay
+        named = [(f"{name} {amount}", PAY_COLOURS.get(action, "#333")) for name, amount, action in pay]
+        groups = [[(named, False, False), (named, True, False)]]
+        short = short_names(tuple(dict.fromkeys((*self.players, *(name for name, _, _ in pay)))))
+        cut = [(f"{short[name]} {amount}", PAY_COLOURS.get(action, "#333")) for name, amount, action in pay]
+        if cut != named:
+            groups.append([(cut, False, False), (cut, True, False)])
+        return groups
 
     def _measure(self, texts: list[str], single: bool, size: int) -> tuple[int, int]:
         """(width, height) of a tag showing ``texts`` at ``size`` px (as PayTag paints them)."""
@@ -295,13 +329,44 @@ class HandBox(DropTarget):
                 best = (where, *fit)
         return best
 
-    def pay_fit(self) -> tuple[str, int, int, int] | None:
-        """Where the tag with every player's line goes and its largest type: beside the
-        cards (to their right) or under them, never over a card's face or corner (issue 34);
-        None when neither has room at the floor (:data:`PAY_FLOOR_PX`)."""
-        return self._best(self._pay_lines or [""], False, self._pay_px, px(PAY_FLOOR_PX))
+    def pay_fit(self, cap: int | None = None) -> tuple[str, int, int, int] | None:
+        """Where a tag naming every player goes and its largest type up to ``cap`` (whole
+        names, stacked or side by side; where they have no room at the floor
+        (:data:`PAY_FLOOR_PX`), the names cut: :meth:`named_forms`): beside the cards (to
+        their right) or under them, never over a card's face or corner (issue 34); None
+        when no named form has room at the floor."""
+        return self._named_fit(cap)[1]
+
+    def _named_fit(self, cap: int | None = None) -> tuple[tuple[list[tuple[str, str]], bool, bool] | None,
+                                                        tuple[str, int, int, int] | None]:
+        largest = self._pay_px if cap is None else max(px(PAY_FLOOR_PX), min(self._pay_px, cap))
+        for group in self.named_forms() if self._pay_lines else [[([("", "")], False, False)]]:
+            best: tuple[tuple[list[tuple[str, str]], bool, bool] | None, tuple[str, int, int, int] | None] = (None, None)
+            for form in group:
+                found = self._best([t for t, _ in form[0]], form[1], largest, px(PAY_FLOOR_PX))
+                if found is not None and (best[1] is None or found[1] > best[1][1]):
+                    best = (form, found)
+            if best[1] is not None:
+                return best
+        return None, None
+
+    def badge_words(self) -> str:
+        """The hand's badges in words; PERMANENT 8 (1.1.4) where its printed 8 has no room for
+        its own word (overlapped by the next card, or a tile: issue 34, it was cut to "PRI")."""
+        words = list(self.hand.badges)
+        if self.cards.printed_word_hidden():
+            words.insert(0, PERMANENT_BADGE)
+        return " ".join(words)
+
+    def _show_badges(self) -> None:
+        text = self.badge_words()
+        _set_text(self.badges, text)
+        if self.badges.isHidden() == bool(text) and self.badges.parent() is not None and self.title.isVisibleTo(self):
+            self.badges.setVisible(bool(text))
 
     def _cards_placed(self) -> None:
+        if self.cards.printed_word_hidden() != (PERMANENT_BADGE in self.badges.text()):
+            self._show_badges()
         if self.pay.lines:
             self._place_pay()
             self._pay_again.start()
@@ -312,20 +377,19 @@ class HandBox(DropTarget):
         self._place_pay()
 
     def _place_pay(self) -> None:
-        # Every player's line in the largest type the hand's free space takes (beside or under
-        # its cards), at most :attr:`pay_cap` (the table view sets one size for every hand of
-        # the layout, so that neighbours match) and at least the floor; with no room for that,
-        # the first of :meth:`pay_forms` that fits whole in type of 10 px or more. Measured
-        # with font metrics, the font set only when it changes (a settlement shows 21+ tags).
+        # Every player's line in the layout's one size (:attr:`pay_cap`: the table view sets
+        # the largest that every hand's free space takes, so that neighbours match), beside or
+        # under the cards: whole names where they have room at the floor, else the names cut
+        # (:meth:`named_forms`); with no room for those, the first of :meth:`pay_forms` that
+        # fits whole in type of 10 px or more (the hand's net). Measured with font metrics,
+        # the font set only when it changes (a settlement shows 21+ tags).
         if not self._pay_lines:
             return
-        forms = self.pay_forms()
-        fit = self.pay_fit()
-        lines, single, net = forms[0]
-        if fit is not None:
-            where, size = fit[0], min(fit[1], self.pay_cap)
-            width, height = self._measure([t for t, _ in lines], False, size)
-        else:  # no room even for the net at 10 px: the row band keeps it (AreaBox._build_hands)
+        form, found = self._named_fit(self.pay_cap)
+        if form is not None and found is not None:
+            (lines, single, net), (where, size, width, height) = form, found
+        else:  # no room even for the cut names at the floor: the row band keeps the net (AreaBox._build_hands)
+            forms = self.pay_forms()
             where, size = "below" if self.badges.isVisibleTo(self) and self.badges.text() else "under", 10
             lines, single, net = forms[-1]
             width, height = self._measure([t for t, _ in lines], single, size)
@@ -333,10 +397,10 @@ class HandBox(DropTarget):
             # one figure, so it may be larger than its neighbours' lines); else the one of the
             # largest type
             best = 0
-            cap = max(10, min(self._pay_px, self.pay_cap))
-            net_cap = min(self._pay_px, max(cap, px(PAY_NET_PX)))
-            for form in forms[1:] + forms[:1]:
-                found = self._best([t for t, _ in form[0]], form[1], net_cap if form[2] else cap, 10)
+            small = max(10, min(self._pay_px, self.pay_cap))
+            net_cap = min(self._pay_px, max(small, px(PAY_NET_PX)))
+            for form in forms:
+                found = self._best([t for t, _ in form[0]], form[1], net_cap if form[2] else small, 10)
                 if found is not None and found[1] > best:
                     where, size, width, height = found
                     lines, single, net = form
@@ -507,6 +571,7 @@ class AreaBox(CardDropMixin, QFrame):
         if view.surrendered:
             fixed += px(20)
         self._hands_h = max(px(50), height - fixed)
+        self.band_short = 0  # (AreaBox._build_hands)
         self._width = width
         self.hands_row = QHBoxLayout()
         self.hands_row.setSpacing(px(3))
@@ -540,8 +605,13 @@ class AreaBox(CardDropMixin, QFrame):
             font.setBold(True)
             metrics = QFontMetrics(font)
             widest = max((metrics.horizontalAdvance(f"{p} \u22121,000") for p in view.players), default=0) + 12
-            if hand_w - widest >= card_w * 1.4:  # a card and the corner of the next beside it
+            # a card and the corner of the next beside it; for the floor's column the cards
+            # smaller (down to 40 px wide, a rank of 17 px) rather than the column lost for a
+            # band that takes their height (1.5: the box's margins and spacing)
+            least = card_w * 1.4 if size_px > px(PAY_FLOOR_PX) else min(card_w, px(40)) * 1.5
+            if hand_w - widest >= least:
                 column = widest
+                card_w = min(card_w, int((hand_w - widest) / 1.5))
                 break
         if not column:
             band = metrics.lineSpacing() * max(1, len(view.players)) + 6
@@ -558,6 +628,9 @@ class AreaBox(CardDropMixin, QFrame):
             card_h = max(card_h, self._hands_h - 4 - title_h - QFontMetrics(font).height() - 4 - 2)
             need = max(tiles_height(h.cards, hand_w - 4, most) for h in hands)  # the box's margins: 2 + 2
             font.setPixelSize(10)  # at least one line at 10 px: the hand's net (HandBox.pay_forms)
+            # what the tag of every player's line at the floor misses once settled (the table
+            # view gives it from the dealer's row: TableView.heights)
+            self.band_short = max(0, band - (card_h - need)) if self._settled(hands) else 0
             band = max(QFontMetrics(font).height() + 6, min(band, card_h - need))
             card_h = max(px(30), card_h - band)
             card_w = min(int(card_h * 0.71), int(hand_w * 0.6))
@@ -729,6 +802,8 @@ class TableView(QWidget):
         self._area_sigs: dict[int, Any] = {}
         self._shape: Any = None
         self.extra: QWidget | None = None  # Electronic: the terminals, under the shared hand
+        self._tag_extra = 0  # what a row of three or four settled split hands wants from the dealer's row
+        self._dealer_least = px(DEALER_LEAST_PX)  # the dealer's row with its cards readable
 
     def reset(self) -> None:
         """Forget every box (the scale changed): the next refresh builds them again."""
@@ -749,14 +824,21 @@ class TableView(QWidget):
         self._dealer_sig = self._shared_sig = None
         self._area_sigs = {}
 
-    def heights(self, shared: bool, rows: int) -> tuple[int, int]:
-        """(dealer row, area row) heights for the space this view has."""
+    def heights(self, shared: bool, rows: int, tall: int | None = None) -> tuple[int, int, int]:
+        """(dealer row, area row, extra) heights for the space this view has; ``tall``: the
+        row (from 0) holding an area of three or four split hands, which takes ``extra`` px
+        from the dealer's row for the pay tags under its hands' tiles once settled (every
+        player's line named, issue 34), as far as the dealer's cards stay readable."""
         total = max(self.height(), px(420))
         dealer = max(px(80), int(total * 0.14))
         if shared:
-            return dealer, max(px(110), int(total * 0.22))
+            # the shared hand's row: the terminals' boxes under it have the rest (issue 34: their
+            # type of 16 px)
+            return dealer, max(px(110), int(total * 0.18)), 0
         spacing = self._layout.spacing() * rows  # between the dealer and each row
-        return dealer, max(px(150), (total - dealer - spacing) // max(1, rows))
+        area = max(px(150), (total - dealer - spacing) // max(1, rows))
+        extra = 0 if tall is None else max(0, min(self._tag_extra, dealer - self._dealer_least))
+        return dealer - extra, area, extra
 
     def refresh(self, rnd: Any, output: dict[str, Any], expectation: Any) -> None:
         layout = rnd.view()  # the engine's typed picture of the round: all this view reads of it
@@ -764,7 +846,14 @@ class TableView(QWidget):
         count = 0 if shared else len(layout.areas)
         per_row = 4 if count > 4 else max(count, 1)
         rows = (count + per_row - 1) // per_row
-        shape = (shared, count, layout.game, self.height())
+        views = [area_view(layout, output, n) for n in range(1, count + 1)]
+        tall = next((i // per_row for i, v in enumerate(views) if len(v.hands) > 2), None)
+        if tall is None:
+            self._tag_extra = 0
+        # the least dealer's row: its cards' rank, and an element's name, in type of READABLE_PX
+        elements = any(parse_card(c).suit in ELEMENT_SUITS for c in layout.dealer.cards)
+        self._dealer_least = max(px(DEALER_LEAST_PX), ELEMENT_DEALER_LEAST_PX if elements else 0)
+        shape = (shared, count, layout.game, self.height(), tall, self._tag_extra)
         if shape != self._shape:
             self._clear()
             self._shape = shape
@@ -773,7 +862,7 @@ class TableView(QWidget):
                 row.setSpacing(px(6))
                 self._rows.append(row)
             self.setMinimumHeight(px(420))
-        dealer_h, area_h = self.heights(shared, rows)
+        dealer_h, area_h, extra = self.heights(shared, rows, tall)
         dealer_sig = (tuple(output.get("dealer", {}).get("cards", [])),)
         if (dealer_sig != self._dealer_sig and isinstance(self.dealer_box, DealerBox)
                 and self.dealer_box.update_dealer(layout)):
@@ -797,7 +886,6 @@ class TableView(QWidget):
         if shared:
             self._refresh_shared(output, area_h)
             return
-        views = [area_view(layout, output, n) for n in range(1, count + 1)]
         for view in views:
             number = view.number
             if view.signature == self._area_sigs.get(number):
@@ -809,7 +897,7 @@ class TableView(QWidget):
             first = (number - 1) // per_row * per_row
             shares = sum(v.width_share for v in views[first:first + per_row])
             width = (max(self.width(), px(600)) - px(6) * (per_row - 1)) * view.width_share // max(1, shares)
-            box = AreaBox(view, height=area_h, width=width)
+            box = AreaBox(view, height=area_h + (extra if (number - 1) // per_row == tall else 0), width=width)
             row = self._rows[(number - 1) // per_row]
             old = self.area_boxes.get(number)
             if old is not None:
@@ -823,6 +911,14 @@ class TableView(QWidget):
             row.setStretchFactor(box, view.width_share)
             self.area_boxes[number] = box
             self._area_sigs[number] = view.signature
+        if tall is not None:  # the tall row's tags: the room they miss, from the dealer's row
+            short = max((getattr(b, "band_short", 0) for n, b in self.area_boxes.items() if (n - 1) // per_row == tall),
+                        default=0)
+            want = max(0, min(self._tag_extra + short, dealer_h + extra - self._dealer_least))
+            if want != self._tag_extra:
+                self._tag_extra = want
+                self.refresh(rnd, output, expectation)  # built again (once: the same want then)
+                return
         QTimer.singleShot(0, self.equal_pay)  # once the boxes are laid out
 
     def equal_pay(self) -> None:

@@ -54,6 +54,7 @@ from ui.common.qtfix import AfterPaint
 from ui.common.screen_fit import ScreenDialog, fill_screen, keep_size
 from ui.common.style import TOUCH, app_style, base_font_px, money, px, scale_for, set_scale, signed
 from ui.common.table_view import SHORT_BET_NAMES, TableView
+from ui.common.terminals_panel import TerminalLinks, TerminalsPanel
 from ui.dealer.betting import BettingPanel, TextDialog
 from ui.dealer.controller import TableController
 from ui.dealer.held_panels import PowerFailurePanel, StrayCardPanel
@@ -62,7 +63,6 @@ from ui.dealer.ruling_panel import RulingPanel
 from ui.dealer.settlement_panel import SettlementPanel
 from ui.dealer.setup_dialog import SetupDialog
 from ui.dealer.shoe_status import ShoeStatus
-from ui.dealer.terminals_panel import TerminalLinks, TerminalsPanel
 
 
 class ChoiceDialog(ScreenDialog):
@@ -411,7 +411,9 @@ class DealerWindow(QMainWindow):
         self.amount_row = QWidget()
         amount = QHBoxLayout(self.amount_row)
         amount.setContentsMargins(0, 0, 0, 0)
-        amount.addWidget(QLabel("Double / insurance\nfor less than full:"))
+        less = QLabel("Double / insurance\nfor less than full:")
+        less.setStyleSheet(f"font-size: {px(16)}px;")  # read by the dealer: 16 px at least (issue 34)
+        amount.addWidget(less)
         self.decision_amount = QLineEdit()
         self.decision_amount.setValidator(QDoubleValidator(0, 10**9, 2))
         self.decision_amount.setPlaceholderText("full")
@@ -568,7 +570,7 @@ class DealerWindow(QMainWindow):
         self._fit_reports()
         discard = DropTarget("discard")
         discard_label = QLabel("DISCARD", discard)
-        discard_label.setStyleSheet("font-weight: bold; border: 2px dashed #555; padding: 4px;")
+        discard_label.setStyleSheet(f"font-size: {px(16)}px; font-weight: bold; border: 2px dashed #555; padding: 4px;")
         discard_layout = QVBoxLayout(discard)
         discard_layout.setContentsMargins(0, 0, 0, 0)
         discard_layout.addWidget(discard_label)

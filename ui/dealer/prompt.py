@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QVBoxLayout, QWi
 from ui.common.cards import card_label
 from ui.common.fit_words import fit_words
 from ui.common.keys import bind
+from ui.common.labels import OPTION_WORDS
 from ui.common.style import px
 
 OPTION_KEYS = {
@@ -28,11 +29,6 @@ OPTION_KEYS = {
 }
 POOL_SIZE = 64  # hidden buttons kept for reuse: the offers of 21 players and the usual options
 OFFER_SHORT = {"insurance": "Ins", "surrender": "Sur", "even_money": "EvM"}
-OPTION_WORDS = {
-    "hit": "Hit", "stand": "Stand / next hand", "double": "Double", "split": "Split", "surrender": "Surrender",
-    "accept": "Accept card", "refuse": "Refuse card", "act": "Act on hand", "withdraw": "Withdraw",
-    "insurance": "Insurance", "even_money": "Even money",
-}
 
 
 def target_words(target: str | None) -> str:

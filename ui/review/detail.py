@@ -47,6 +47,7 @@ from dealer_assist.store.review_queries import (
 from ui.common.screen_fit import available_geometry
 from ui.common.style import money, signed
 from ui.common.table_view import BET_NAMES, TableView
+from ui.common.terminals_panel import replay_terminals, show_terminals
 from ui.review.export import (
     audit_text,
     card_numbers,
@@ -239,6 +240,7 @@ class RoundDetailView(QWidget):
         self.slider.valueChanged.connect(self.show_step)
 
         self.layout_view = TableView()
+        self.terminals = replay_terminals(self.layout_view)  # Electronic: each terminal's wagers and hands
         self.replay_pane = ReplayPane(self.layout_view, lambda: self.show_step(self.slider.value()))
         rp.addWidget(self.replay_pane, 1)
         self.tabs.addTab(replay_page, "Replay")
@@ -420,6 +422,7 @@ class RoundDetailView(QWidget):
         step = self.steps[position]
         rnd = step.round
         self.layout_view.refresh(rnd, step.output, rnd.expectation())
+        show_terminals(self.terminals, rnd, step.output)
         total = len(self.steps) - 1
         if position == 0:
             words = "before the first event"

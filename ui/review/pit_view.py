@@ -54,6 +54,7 @@ from dealer_assist.floor.reader import (
 )
 from ui.common.screen_fit import fill_screen, keep_size, touch_header
 from ui.common.style import money, review_style, signed
+from ui.common.terminals_panel import show_terminals
 from ui.common.worker import Worker
 from ui.review.model import GAME_NAMES
 from ui.review.pit_accounts import AccountsPanel
@@ -112,6 +113,7 @@ class RoundDialog(QDialog):
         super().__init__(parent)
         from dealer_assist.store.review_queries import redecide_record, replay
         from ui.common.table_view import TableView
+        from ui.common.terminals_panel import replay_terminals
         from ui.review.export import event_text
         from ui.review.replay import ReplayPane
 
@@ -125,6 +127,7 @@ class RoundDialog(QDialog):
                                 f"dealer {s.dealer or '?'} · {s.status}"))
         self.steps = replay(detail.config, [ev for _, _, _, ev in detail.events])
         self.layout_view = TableView()
+        self.terminals = replay_terminals(self.layout_view)  # Electronic: each terminal's wagers and hands
         # the dealer's screen's look: the felt, the areas' frames, the amounts' colours on them
         from ui.common.style import review_style
 
@@ -237,6 +240,7 @@ class RoundDialog(QDialog):
             return
         step = self.steps[max(0, min(position, len(self.steps) - 1))]
         self.layout_view.refresh(step.round, step.output, step.round.expectation())
+        show_terminals(self.terminals, step.round, step.output)
         words = "before the first event" if position == 0 else \
             f"after event {position - 1}: {self._event_words[position - 1]}"
         line = f"step {position} of {len(self.steps) - 1} — {words}"

@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
 from ui.common.screen_fit import fill_screen
 from ui.common.style import app_style, base_font_px, px, scale, scale_for, set_scale
 from ui.common.table_view import TableView
+from ui.common.terminals_panel import replay_terminals, show_terminals
 
 # the layout is built at least this large (at the type's scale): the heaviest rounds' layout
 # (seven areas of three players, area 1 split to four hands) is readable there, every card
@@ -179,6 +180,7 @@ class ReplayWindow(QWidget):
         controls.insertWidget(4, self.step_label, 1)
         outer.addLayout(controls)
         self.view = TableView()
+        self.terminals = replay_terminals(self.view)  # Electronic: each terminal's wagers and hands
         outer.addWidget(self.view, 1)
         slider.valueChanged.connect(self.show_step)
         self._apply_style()
@@ -216,6 +218,7 @@ class ReplayWindow(QWidget):
         step = steps[position]
         rnd: Any = step.round
         self.view.refresh(rnd, step.output, rnd.expectation())
+        show_terminals(self.terminals, rnd, step.output)
         self.step_label.setText(self.detail.step_label.text())
         last = len(steps) - 1
         self.buttons["first"].setEnabled(position > 0)

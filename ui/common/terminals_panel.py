@@ -43,13 +43,13 @@ from PySide6.QtWidgets import (
 )
 
 from ui.common.cards import card_label
-from ui.common.labels import sized_label
+from ui.common.labels import OPTION_WORDS, sized_label
 from ui.common.round_view import settled_cell
 from ui.common.style import TOUCH, money, pay_words, px
-from ui.common.table_view import SHORT_BET_NAMES, total_text
-from ui.dealer.prompt import OPTION_WORDS
+from ui.common.table_view import SHORT_BET_NAMES, TableView, total_text
 
 COLUMNS = 4
+TYPE_PX = 16  # the least type of a terminal's box, at scale 1 (issue 34: every text the dealer reads)
 TERMINAL_BET_NAMES = {"bet_the_set": "BtS", "royal_match": "RM", "kings_bounty": "KB"}
 
 
@@ -92,8 +92,11 @@ FIXED_OPTIONS = ("hit", "stand", "double", "split", "surrender")  # the bar's pl
 class TerminalsPanel(QWidget):
     def __init__(self, decide: Callable[[str, str, int], None], timeout: Callable[[str], None],
                  seconds: int = 20, parent: QWidget | None = None,
-                 override: Callable[[str], None] | None = None) -> None:
+                 override: Callable[[str], None] | None = None, replay: bool = False) -> None:
         super().__init__(parent)
+        # a replay (the review's, the pit's): what each terminal held at that step, read only:
+        # no clock, no choices, no override
+        self.replay = replay
         self._decide = decide
         self._timeout = timeout
         self._override = override or (lambda seat: None)
@@ -131,7 +134,7 @@ class TerminalsPanel(QWidget):
         self._timer.timeout.connect(self._tick)
 
     def select(self, name: str) -> None:
-        if self.links.read_only(name):
+        if self.links.read_only(name) or self.replay:
             return  # its player decides at the terminal (3.17)
         self.selected = name
         if self._rnd is not None:
@@ -161,12 +164,12 @@ class TerminalsPanel(QWidget):
         for name in list(self.deadlines):
             if name not in pending:
                 del self.deadlines[name]
-        for name in pending:
+        for name in pending if not self.replay else ():
             if clocks is not None and name in clocks:
                 self.deadlines[name] = clocks[name]
             else:
                 self.deadlines.setdefault(name, self.seconds)
-        choosable = {name: p for name, p in pending.items() if not self.links.read_only(name)}
+        choosable = {name: p for name, p in pending.items() if not self.links.read_only(name) and not self.replay}
         if self.selected not in choosable:
             self.selected = next(iter(choosable), None)
         nets: dict[str, Decimal] = {}
@@ -188,7 +191,10 @@ class TerminalsPanel(QWidget):
             self._boxes.append(box)
         for r in range(rows):
             self._grid.setRowStretch(r, 1)
-        self._show_actions(choosable.get(self.selected) if self.selected else None)
+        if self.replay:
+            self.action_bar.hide()
+        else:
+            self._show_actions(choosable.get(self.selected) if self.selected else None)
         if self.deadlines and not self._timer.isActive():
             self._timer.start()
         elif not self.deadlines:
@@ -213,12 +219,17 @@ class TerminalsPanel(QWidget):
             sides = f"{sides} EVEN MONEY".strip()
         title = QHBoxLayout()
         title.setContentsMargins(0, 0, 0, 0)
-        title.addWidget(_label(f"{terminal.player.upper()}  {money(terminal.main)}", 17, True), 1)
+        title.setSpacing(px(4))
+        name = _label(f"{terminal.player.upper()}  {money(terminal.main)}", TYPE_PX, True)
+        # its own width; the terminal's tag (or the result) beside it has the rest (16 px type:
+        # "OVERRIDE · sue" was cut to "RRIDE · sue" at 1280×800)
+        name.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        title.addWidget(name, 0)
         if paired:  # whose decisions these are: the terminal's, or the dealer's on a supervisor's word
             who = self.links.overrides.get(seat)
             up = seat in self.links.linked
             tag = _label(f"OVERRIDE \u00b7 {who}" if who else "TERMINAL" if up
-                         else f"DOWN ({self._clause('power_failure')})", 11, True)
+                         else f"DOWN ({self._clause('power_failure')})", TYPE_PX, True)
             tag.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             tag.setStyleSheet(f"color: {'#b3e5fc' if up and not who else '#ff8a80'};")
             tag.setToolTip(f"supervisor {who} overrode this terminal: the dealer enters its decisions this round"
@@ -227,7 +238,7 @@ class TerminalsPanel(QWidget):
             title.addWidget(tag, 1)
         layout.addLayout(title)
         if sides:
-            layout.addWidget(_label(sides, 12))
+            layout.addWidget(_label(sides, TYPE_PX))
         hands = list(terminal.hands)
         for i, hand in enumerate(hands, start=1):
             total, soft = hand.total, hand.soft
@@ -236,28 +247,36 @@ class TerminalsPanel(QWidget):
             text = f"H{i} " if len(hands) > 1 else ""
             if len(hands) > 1:  # split: each hand's own cards (one hand: the shared hand above)
                 text += " ".join(card_label(c) for c in hand.cards) + " = "
-            elif len(hand.cards) > self._shared_count:  # its own cards drawn after the shared ones
-                text += "+ " + " ".join(card_label(c) for c in hand.cards[self._shared_count:]) + " = "
-            text += total_text(total, soft, len(hand.cards)) + ("  " + " ".join(badges) if badges else "")
+                # a hard total as its figure ("H2 8♦ 8♠ = 16"): a split hand's line in 16 px type
+                text += total_text(total, soft, len(hand.cards)) if soft else str(total)
+            else:
+                if len(hand.cards) > self._shared_count:  # its own cards drawn after the shared ones
+                    text += "+ " + " ".join(card_label(c) for c in hand.cards[self._shared_count:]) + " = "
+                text += total_text(total, soft, len(hand.cards))
+            text += ("  " + " ".join(badges)) if badges else ""
             settled = self._on_hand.get((terminal.player, i))
             if settled:  # what to pay or collect on this hand (issue 24 item 3)
                 text += "  " + settled_cell(settled).text
             if pending is not None and pending["hand"] == i:
                 text = "\u25b6 " + text
-            hand_label = _label(text, 15 if len(hands) == 1 else 13, True)
+            hand_label = _label(text, 17 if len(hands) == 1 else TYPE_PX, True)
             hand_label.setToolTip(text)
             layout.addWidget(hand_label)
         layout.addStretch(1)
-        if pending is not None:
+        status: QLabel
+        if pending is not None and self.replay:
+            status = _label(f"H{pending['hand']}: deciding", TYPE_PX, True)
+            status.setStyleSheet("color: #ffd600;")
+        elif pending is not None:
             where = "terminal: " if read_only else ""
-            countdown = _label(self._countdown_text(pending["hand"], self.deadlines[terminal.player], where), 14, True)
+            countdown = _label(self._countdown_text(pending["hand"], self.deadlines[terminal.player], where), TYPE_PX, True)
             countdown.setStyleSheet("color: #ffd600;")
             countdown.setProperty("hand", pending["hand"])
             countdown.setProperty("where", where)
             self.countdowns[terminal.player] = countdown
-            status: QLabel = countdown
+            status = countdown
         else:
-            status = _label(self._terminal_state(terminal, paired, net), 13, paired)
+            status = _label(self._terminal_state(terminal, paired, net), TYPE_PX, paired)
         if paired:
             self.states[seat] = status
         if status.text():
@@ -267,7 +286,7 @@ class TerminalsPanel(QWidget):
             button = QPushButton("Override (PIN)")
             button.setProperty("role", "danger")
             # a touch target (48 px, issue 34), as every control of the dealer's screen
-            button.setStyleSheet(f"font-size: {px(14)}px; min-height: {px(TOUCH)}px; padding: 0px {px(8)}px;")
+            button.setStyleSheet(f"font-size: {px(TYPE_PX)}px; min-height: {px(TOUCH)}px; padding: 0px {px(8)}px;")
             button.setToolTip(f"{seat}'s terminal cannot be used: with a supervisor's PIN the dealer enters "
                               f"its decisions this round ({self._clause('decision_time')})")
             button.clicked.connect(lambda _=False, s=seat: self._override(s))
@@ -277,7 +296,15 @@ class TerminalsPanel(QWidget):
             words = pay_words(net, "push") if net else "RETURN / even"
             result = _label(words, 17, True)
             result.setStyleSheet(f"color: {'#b9f6ca' if net > 0 else '#ff8a80' if net < 0 else '#e0e0e0'};")
-            layout.addWidget(result)
+            # beside the name where the box has the width (twelve boxes of three split hands in
+            # 16 px type fit 1366×768 so); a paired terminal's tag is there, or a long amount: under
+            width = (self._grid_host.width() - px(4) * (COLUMNS - 1)) // COLUMNS - px(4) * 2 - px(12)
+            need = name.fontMetrics().horizontalAdvance(name.text()) + result.fontMetrics().horizontalAdvance(words)
+            if paired or need > width:
+                layout.addWidget(result)
+            else:
+                result.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                title.addWidget(result, 1)
         return box
 
     def _show_actions(self, pending: dict[str, Any] | None) -> None:
@@ -351,3 +378,21 @@ class TerminalsPanel(QWidget):
         for name in expired:
             del self.deadlines[name]
             self._timeout(name)
+
+
+def replay_terminals(view: TableView) -> TerminalsPanel:
+    """A read-only terminals panel under ``view``'s shared hand (Electronic's replay: each
+    terminal's wagers, hands and results at the step, as the dealer's screen shows them)."""
+    panel = TerminalsPanel(lambda option, seat, hand: None, lambda seat: None, replay=True)
+    panel.hide()  # (shown once the view holds it: a replay of Electronic)
+    view.extra = panel
+    return panel
+
+
+def show_terminals(panel: TerminalsPanel, rnd: Any, output: dict[str, Any]) -> None:
+    """The step's terminals on ``panel`` (after the view's own refresh), for Electronic only."""
+    if not rnd.view().shared_hand:
+        return
+    panel.refresh(rnd, output)
+    if panel.parent() is not None and panel.isHidden():
+        panel.show()
