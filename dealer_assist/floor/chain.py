@@ -16,7 +16,9 @@ A round's content is encoded so that the server can rebuild it in SQL (``ROUND_D
 each field as ``<length in characters>:<text>;`` (``~;`` for NULL) — the round's table, id,
 session, number, source, game, config JSON, start and end times (store format), status, settle
 output JSON and station link (hex), then each event's seq, station id, time, actor, JSON and
-station link — and digested as UTF-8 with sha256.
+station link — and digested as UTF-8 with sha256. That is *chain format 1*; rounds forwarded
+from migration 0015 on are written in *format 2* (below: no lengths, the derived rows chained
+with the round), the format recorded per round (``floor.rounds.chain_format``).
 
 Anyone editing, inserting or deleting a forwarded row without recomputing the chain to the
 end is caught by ``history --db URL verify``; a station whose store no longer extends the

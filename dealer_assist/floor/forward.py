@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import math
 import queue
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -207,6 +209,44 @@ def _figures(result_json: str | None) -> tuple[Decimal, Decimal]:
     wagered = sum((_amount(s.get("stake")) for s in settlements), Decimal(0))
     house = -sum((_amount(s.get("net")) for s in settlements), Decimal(0))
     return wagered, house
+
+
+_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+
+def _number(value: Any) -> bool:
+    """An amount the server reads as the forwarder does (floor.check_derived casts its text)."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return True
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return isinstance(value, str) and _NUMBER.fullmatch(value) is not None
+
+
+def _checks2(output: Any, totals_json: str) -> bool:
+    """Whether the server's check of a format-2 round (floor.check_derived) passes on what an
+    honest station sends: its settle output's settlements and rulings lists of objects, each
+    settlement's player, bet and result text and stake and net amounts, and its totals its nets.
+    Otherwise the round is written in format 1 (a station's own inconsistency is then named by
+    verify, as before, never a refused batch)."""
+    if not isinstance(output, dict):
+        return False
+    settlements, rulings = output.get("settlements", []), output.get("rulings", [])
+    if not isinstance(settlements, list) or not isinstance(rulings, list):
+        return False
+    if not all(isinstance(x, dict) for x in (*settlements, *rulings)):
+        return False
+    for s in settlements:
+        if not all(isinstance(s.get(k), str) for k in ("player", "bet", "result")):
+            return False
+        if not (_number(s.get("stake")) and _number(s.get("net"))):
+            return False
+    try:
+        return bool(json.loads(totals_json) == output.get("net", {}))
+    except ValueError:
+        return False
 
 
 def _plain2(fields: Sequence[Any], settlements: Sequence[Sequence[Any]], rulings: Sequence[Sequence[Any]],
@@ -858,7 +898,8 @@ class Forwarder:
             wagered_text, house_text = chain.num_text(wagered), chain.num_text(house)
             fields = (table, rid, session_id, number, source, game, config_json, started, ended, status,
                       result_json, link_bytes.hex(), players_json, totals_json, wagered_text, house_text)
-            if format2 and rid not in not_plain and _plain2(fields, round_settlements, round_rulings, round_players):
+            if (format2 and rid not in not_plain and _checks2(output, totals_json)
+                    and _plain2(fields, round_settlements, round_rulings, round_players)):
                 fmt = chain.FORMAT_2
                 prev = chain.link_digest(prev, chain.round_digest2(
                     fields, "".join(event_texts[rid]), round_settlements, round_rulings,
