@@ -145,3 +145,23 @@ def test_the_server_checks_a_format2_round_as_it_arrives(floor: Floor, tmp_path:
         conn.rollback()
     with FloorReader(floor.review_url) as reader:
         assert reader.verify("BJ-07").ok
+
+
+def test_this_versions_station_writes_format_2_once_the_swap_is_recorded(floor: Floor, tmp_path: Path) -> None:
+    """Before 0015's swap (floor upgrade --no-swap: its row not in schema_migrations) this version's
+    forwarder writes format 1; once recorded, format 2; the floor verifies across them."""
+    url = floor.station("BJ-07", "PIT-2")
+    db = tmp_path / "BJ-07.db"
+    with psycopg.connect(floor.admin_url) as conn:
+        conn.execute("DELETE FROM floor.schema_migrations WHERE name = '0015_chain_format'")
+    make_station(db, "BJ-07", "PIT-2", rounds=2)
+    forward_as(db, url, 2)
+    with psycopg.connect(floor.admin_url) as conn:
+        conn.execute("INSERT INTO floor.schema_migrations (name) VALUES ('0015_chain_format')")
+    with open_station(db) as store:
+        record_rounds(store, 2, start=2)
+    forward_as(db, url, 2)
+    assert formats(floor) == [None, None, 2, 2]
+    with FloorReader(floor.review_url) as reader:
+        checked = reader.verify("BJ-07")
+    assert checked.ok and checked.rounds == 4, checked

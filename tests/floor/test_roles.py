@@ -31,7 +31,7 @@ def test_init_creates_the_schema_once_and_is_idempotent(admin_url: str) -> None:
                      ("0004_link_closed_writes",), ("0005_alerts",), ("0006_table_accounting",),
                      ("0007_one_station_policy",), ("0008_monthly_partitions",), ("0009_round_rows_monthly",),
                      ("0010_cage_rules",), ("0011_role_bounds",), ("0012_protection_alerts",),
-                     ("0013_alert_subjects",), ("0014_round_reach",)]
+                     ("0013_alert_subjects",), ("0014_round_reach",), ("0015_chain_format",)]
 
 
 def test_init_brings_an_older_floor_up_to_the_latest_views(floor: Floor) -> None:
