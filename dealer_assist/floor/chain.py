@@ -16,7 +16,9 @@ A round's content is encoded so that the server can rebuild it in SQL (``ROUND_D
 each field as ``<length in characters>:<text>;`` (``~;`` for NULL) — the round's table, id,
 session, number, source, game, config JSON, start and end times (store format), status, settle
 output JSON and station link (hex), then each event's seq, station id, time, actor, JSON and
-station link — and digested as UTF-8 with sha256.
+station link — and digested as UTF-8 with sha256. That is *chain format 1*; rounds forwarded
+from migration 0015 on are written in *format 2* (below: no lengths, the derived rows chained
+with the round), the format recorded per round (``floor.rounds.chain_format``).
 
 Anyone editing, inserting or deleting a forwarded row without recomputing the chain to the
 end is caught by ``history --db URL verify``; a station whose store no longer extends the
@@ -27,7 +29,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Sequence
+from decimal import Decimal
 from typing import Any
 
 ZERO = bytes(32)
@@ -174,3 +178,95 @@ AUDIT_DIGEST_SQL = (
     "coalesce(a.round_id::text, 'null') || ',' || to_json(a.detail_json)::text || ',\"' || "
     "encode(a.station_link, 'hex') || '\"]', 'UTF8'))"
 )
+
+
+# ---- chain format 2 (issue 35, item 7; migration 0015_chain_format)
+#
+# Format 1 (above) writes each field as ``<length>:<text>;``: the server spends most of a verify
+# measuring and writing lengths. Format 2 joins the fields with control characters instead, and
+# chains the round's derived rows (settlements, rulings, players) and figures (wagered, house
+# net, totals, players) with it, which the server checked against the settle output once, as the
+# round arrived (floor.check_derived): verify re-hashes them instead of parsing and comparing.
+#
+#     "2" US  round fields (each followed by US)  events (6 fields each, each followed by US)
+#     GS  settlements (10 fields each)  GS  rulings (6 each)  GS  players (3 each, by name's bytes)
+#
+# with US = U+001F after every field, NULL written as RS = U+001E, GS = U+001D between the sections.
+# This is unambiguous as long as no field's text holds U+001C..U+001F (each field is then read back
+# by splitting at US, each section at GS, and every row has a fixed number of fields): JSON text
+# cannot (control characters are escaped in it), numbers, times and hex links cannot, and the
+# forwarder writes a round whose free text (an actor, a player's name, a ruling's text...) holds
+# one in format 1 (:func:`plain`). Format 2 text never starts as format 1's does (a digit string
+# then ':', or '~;'), so neither can pass for the other.
+
+FORMAT_1 = 1
+FORMAT_2 = 2
+US, RS, GS = "\x1f", "\x1e", "\x1d"
+_SEPARATOR = re.compile("[\x1c-\x1f]")
+
+
+def plain(*texts: str | None) -> bool:
+    """No separator of format 2 (U+001C..U+001F) in any of ``texts``."""
+    return _SEPARATOR.search("".join(t for t in texts if t)) is None
+
+
+def field2(value: object) -> str:
+    return RS + US if value is None else f"{value}{US}"
+
+
+def num_text(value: Decimal) -> str:
+    """An amount as PostgreSQL's numeric writes it (no exponent, its scale kept, no '-0'): the
+    forwarder sends this text, so the server's ``numeric::text`` gives it back byte for byte."""
+    return format(abs(value) if value == 0 else value, "f")
+
+
+def round_digest2(fields: Sequence[object], events_text: str, settlements: Sequence[Sequence[object]],
+                  rulings: Sequence[Sequence[object]], players: Sequence[Sequence[object]]) -> bytes:
+    """The sha256 of a round's content in format 2: ``fields`` are :data:`ROUND2_FIELDS` in order,
+    ``events_text`` the events' part (:data:`EVENT2_TEXT_SQL`, in seq order), the derived rows
+    as stored (settlements and rulings in index order, players in order of their names' UTF-8)."""
+    parts = ["2", US, *(field2(v) for v in fields), events_text, GS]
+    parts.extend(field2(v) for row in settlements for v in row)
+    parts.append(GS)
+    parts.extend(field2(v) for row in rulings for v in row)
+    parts.append(GS)
+    parts.extend(field2(v) for row in players for v in row)
+    return hashlib.sha256("".join(parts).encode("utf-8")).digest()
+
+
+#: SQLite text of one row of a station store's ``events`` in format 2, and whether its free text
+#: is plain (no separator).
+EVENT2_TEXT_SQL = (
+    "seq || char(31) || id || char(31) || at || char(31) || actor || char(31) || event_json || char(31) || "
+    "lower(hex(hash)) || char(31)"
+)
+EVENT2_PLAIN_SQL = (
+    "(instr(at || actor || event_json, char(28)) + instr(at || actor || event_json, char(29)) + "
+    "instr(at || actor || event_json, char(30)) + instr(at || actor || event_json, char(31))) = 0"
+)
+
+
+def _sql_fields2(fields: Sequence[tuple[str, bool]]) -> str:
+    # every field followed by US (concat_ws puts it between, one more after); NULL as RS
+    return ("(concat_ws(chr(31), " + ", ".join(f"coalesce({e}, chr(30))" if nullable else e for e, nullable in fields)
+            + ") || chr(31))")
+
+
+#: The round's own fields in format 2 (what :func:`round_digest2`'s ``fields`` are), as SQL on ``r``.
+ROUND2_FIELDS = (
+    ("r.table_name", False), ("r.round_id::text", False), ("r.session_id::text", True), ("r.number::text", False),
+    ("r.source", False), ("r.game", False), ("r.config_json", False), (_TIME.format("r.started_at"), False),
+    (_TIME.format("r.ended_at"), True), ("r.status", False), ("r.result_json", True),
+    ("encode(r.station_link, 'hex')", False), ("r.players_json", False), ("r.totals_json", False),
+    ("r.wagered::text", False), ("r.house_net::text", False),
+)
+ROUND2_FIELDS_SQL = "('2' || chr(31) || " + _sql_fields2(ROUND2_FIELDS) + ")"
+EVENT2_FIELDS_SQL = _sql_fields2((("e.seq::text", False), ("e.station_event_id::text", False), ("e.at", False),
+                                  ("e.actor", False), ("e.event_json", False), ("encode(e.station_link, 'hex')", False)))
+SETTLEMENT2_FIELDS_SQL = _sql_fields2((
+    ("s.idx::text", False), ("s.player", False), ("s.area::text", True), ("s.hand::text", True), ("s.bet", False),
+    ("s.stake::text", False), ("s.result", False), ("s.net::text", False), ("s.rule", True), ("s.stage", True)))
+RULING2_FIELDS_SQL = _sql_fields2((
+    ("u.idx::text", False), ("u.event_index::text", True), ("u.rule", True), ("u.ruling", True), ("u.text", True),
+    ("u.moves_json", True)))
+PLAYER2_FIELDS_SQL = _sql_fields2((("q.player", False), ("q.net::text", True), ("q.wagered::text", True)))

@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import math
 import queue
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -50,7 +52,7 @@ from dealer_assist.floor.connection import (
     safe_url,
 )
 from dealer_assist.floor.edges import kept_edges, work_out_later
-from dealer_assist.floor.schema import check_schema
+from dealer_assist.floor.schema import CHAIN_FORMAT_MIGRATION, applied_migrations, check_schema
 from dealer_assist.odds.theo import StoredRound, round_theo, total
 from dealer_assist.store import Store, StoreError
 
@@ -162,6 +164,8 @@ _ROUND_COLUMNS: Columns = (
     ("house_net", "numeric"), ("station_link", "bytea"), ("finish_audit_id", "bigint"), ("floor_seq", "bigint"),
     ("floor_link", "bytea"), ("theo", "numeric"), ("theo_initial", "numeric"), ("theo_wagered", "numeric"),
 )
+#: The rounds' columns on a floor of 0015 on: each round's chain format recorded with it.
+_ROUND2_COLUMNS: Columns = (*_ROUND_COLUMNS, ("chain_format", "smallint"))
 _EVENT_COLUMNS: Columns = (
     ("table_name", "text"), ("round_id", "bigint"), ("seq", "int"), ("station_event_id", "bigint"),
     ("at", "text"), ("actor", "text"), ("event_json", "text"), ("station_link", "bytea"), ("started_at", "timestamptz"),
@@ -205,6 +209,66 @@ def _figures(result_json: str | None) -> tuple[Decimal, Decimal]:
     wagered = sum((_amount(s.get("stake")) for s in settlements), Decimal(0))
     house = -sum((_amount(s.get("net")) for s in settlements), Decimal(0))
     return wagered, house
+
+
+_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+
+def _number(value: Any) -> bool:
+    """An amount the server reads as the forwarder does (floor.check_derived casts its text)."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return True
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return isinstance(value, str) and _NUMBER.fullmatch(value) is not None
+
+
+def _checks2(output: Any, totals_json: str) -> bool:
+    """Whether the server's check of a format-2 round (floor.check_derived) passes on what an
+    honest station sends: its settle output's settlements and rulings lists of objects, each
+    settlement's player, bet and result text and stake and net amounts, and its totals its nets.
+    Otherwise the round is written in format 1 (a station's own inconsistency is then named by
+    verify, as before, never a refused batch)."""
+    if not isinstance(output, dict):
+        return False
+    settlements, rulings = output.get("settlements", []), output.get("rulings", [])
+    if not isinstance(settlements, list) or not isinstance(rulings, list):
+        return False
+    if not all(isinstance(x, dict) for x in (*settlements, *rulings)):
+        return False
+    for s in settlements:
+        if not all(isinstance(s.get(k), str) for k in ("player", "bet", "result")):
+            return False
+        if not (_number(s.get("stake")) and _number(s.get("net"))):
+            return False
+    try:
+        return bool(json.loads(totals_json) == output.get("net", {}))
+    except ValueError:
+        return False
+
+
+def _plain2(fields: Sequence[Any], settlements: Sequence[Sequence[Any]], rulings: Sequence[Sequence[Any]],
+            players: Sequence[Sequence[Any]]) -> bool:
+    """Whether a round's fields and derived rows write plainly in chain format 2: no separator in
+    any text, and each integer column given as an integer (so the server's text of it is the
+    station's). Otherwise the round is written in format 1 (its derived rows checked by verify)."""
+    texts: list[Any] = [f for f in fields if isinstance(f, str)]
+    for _i, player, area, hand, bet, _stake, result, _net, rule, stage in settlements:
+        if not all(v is None or (isinstance(v, int) and not isinstance(v, bool)) for v in (area, hand)):
+            return False
+        if not all(v is None or isinstance(v, str) for v in (rule, stage)):
+            return False
+        texts.extend((player, bet, result, rule, stage))
+    for _i, index, rule, ruling, text, moves in rulings:
+        if not (index is None or (isinstance(index, int) and not isinstance(index, bool))):
+            return False
+        if not all(v is None or isinstance(v, str) for v in (rule, ruling, text)):
+            return False
+        texts.extend((rule, ruling, text, moves))
+    texts.extend(p[0] for p in players)
+    return chain.plain(*texts)
 
 
 def _decks(config_json: str | None) -> int:
@@ -271,12 +335,12 @@ class _Batch:
     link: bytes = chain.ZERO
     session_max: int = 0
 
-    def add(self, table: str, columns: Columns, rows: Sequence[tuple[Any, ...]]) -> None:
+    def add(self, table: str, columns: Columns, rows: Sequence[tuple[Any, ...]], key: str | None = None) -> None:
         if not rows:
             return
-        query = _QUERIES.get(table)
+        query = _QUERIES.get(key or table)
         if query is None:
-            query = _QUERIES[table] = _insert_query(table, columns)
+            query = _QUERIES[key or table] = _insert_query(table, columns)
         self.statements.append((query, (_ENCODER.encode(rows),)))
 
     def add_json(self, table: str, columns: Columns, rows: Sequence[str]) -> None:
@@ -368,8 +432,12 @@ class Forwarder:
     """Forwards one station store (``db``) to the floor at ``url``."""
 
     def __init__(self, db: str | Path, url: str, *, batch: int = BATCH_ROUNDS,
-                 timeouts: Timeouts = STATION) -> None:
+                 timeouts: Timeouts = STATION, chain_format: int = chain.FORMAT_2) -> None:
         self.db = Path(db)
+        # the newest chain format this forwarder writes (format 1: as a station before 0015 does;
+        # tests use it for the older stations); the floor's own schema may hold it to format 1
+        self.chain_format = chain_format
+        self._format = chain.FORMAT_1
         self.url = url
         self.batch = batch
         self.timeouts = timeouts
@@ -417,6 +485,8 @@ class Forwarder:
                     row = conn.execute(
                         "SELECT pit FROM floor.tables WHERE table_name = %s", (self.table,)
                     ).fetchone()
+                    # chain format 2 once 0015's swap is recorded (its column and checks are there)
+                    swapped = CHAIN_FORMAT_MIGRATION in applied_migrations(conn)  # the swap's step
                     conn.rollback()
             except psycopg.Error as err:
                 conn.close()
@@ -437,6 +507,7 @@ class Forwarder:
                 raise FloorMisconfigured(
                     f"table {self.table} is in pit {row[0]} on the floor but the store says pit {self.pit}"
                 )
+            self._format = min(self.chain_format, chain.FORMAT_2 if swapped else chain.FORMAT_1)
             self._conn = conn
         return self._conn
 
@@ -740,20 +811,27 @@ class Forwarder:
             list(ids),
         ).fetchall()
         table, pit = self.table, self.pit
-        # Each event's floor row (as JSON) and its part of the round's digest text
-        # (chain.EVENT_TEXT_SQL), both written by SQLite in C.
+        format2 = self._format == chain.FORMAT_2
+        # Each event's floor row (as JSON) and its part of the round's digest text (format 1:
+        # chain.EVENT_TEXT_SQL; format 2: EVENT2_TEXT_SQL, and whether its text is plain), both
+        # written by SQLite in C.
         event_rows_of: dict[int, list[str]] = {i: [] for i in ids}
         event_texts: dict[int, list[str]] = {i: [] for i in ids}
         wagers_of: dict[int, list[dict[str, Any]]] = {i: [] for i in ids}  # for the theoretical win
-        for rid, row_json, piece, wager in db.execute(
+        not_plain: set[int] = set()  # rounds written in format 1 (a separator in their free text)
+        text_sql, plain_sql = ((chain.EVENT2_TEXT_SQL, chain.EVENT2_PLAIN_SQL) if format2
+                               else (chain.EVENT_TEXT_SQL, "1"))
+        for rid, row_json, piece, wager, plain in db.execute(
             "SELECT round_id, json_array(?, round_id, seq, id, at, actor, event_json, lower(hex(hash))), "
-            f"{chain.EVENT_TEXT_SQL}, CASE WHEN json_extract(event_json, '$.type') = 'wager' THEN event_json END "
+            f"{text_sql}, CASE WHEN json_extract(event_json, '$.type') = 'wager' THEN event_json END, {plain_sql} "
             "FROM events WHERE round_id BETWEEN ? AND ? ORDER BY round_id, seq",
             (table, lo, hi),
         ):
             if rid in wanted:
                 event_rows_of[rid].append(row_json)
                 event_texts[rid].append(piece)
+                if not plain:
+                    not_plain.add(rid)
                 if wager is not None:
                     wagers_of[rid].append(json.loads(wager))
         finishes: dict[int, int] = {}
@@ -786,55 +864,83 @@ class Forwarder:
              players_json, totals_json, irregular, result_json, station_link, dealer) = r[1:]
             seq += 1
             link_bytes = bytes(station_link)
-            prev = chain.link_digest(prev, chain.round_digest_text(
-                table, rid, session_id, int(number), source, game, config_json, started, ended,
-                status, result_json, link_bytes, "".join(event_texts[rid]),
-            ))
             start = _store_time(started)  # the round's month: its rows' partition key
             output = json.loads(result_json) if result_json else {}
             settlements = [s for s in (output.get("settlements") or []) if isinstance(s, dict)]
             rulings = [x for x in (output.get("rulings") or []) if isinstance(x, dict)]
             stakes: dict[str, Decimal] = {}
             wagered = house = Decimal(0)
+            # the derived rows as stored (amounts as the server writes them: chain.num_text)
+            round_settlements: list[tuple[Any, ...]] = []
             for i, s in enumerate(settlements):
                 player = str(s.get("player"))
                 stake, net = _amount(s.get("stake")), _amount(s.get("net"))
                 wagered += stake
                 house -= net
                 stakes[player] = stakes.get(player, Decimal(0)) + stake
-                settlement_rows.append((
-                    table, rid, i, player, s.get("area"), s.get("hand"), str(s.get("bet")),
-                    str(stake), str(s.get("result")), str(net), s.get("rule"), s.get("stage"), start,
+                round_settlements.append((
+                    i, player, s.get("area"), s.get("hand"), str(s.get("bet")), chain.num_text(stake),
+                    str(s.get("result")), chain.num_text(net), s.get("rule"), s.get("stage"),
+                ))
+            round_rulings = [
+                (i, x.get("index"), x.get("rule"), x.get("ruling"), x.get("text"),
+                 json.dumps(x.get("moves") or [], separators=(",", ":"), ensure_ascii=False))
+                for i, x in enumerate(rulings)
+            ]
+            net_raw = output.get("net")
+            nets: dict[str, Any] = net_raw if isinstance(net_raw, dict) else {}
+            round_players = [
+                (str(player), chain.num_text(_amount(nets[str(player)])) if str(player) in nets else None,
+                 chain.num_text(stakes.get(str(player), Decimal(0))))
+                for player in json.loads(players_json)
+            ]
+            wagered_text, house_text = chain.num_text(wagered), chain.num_text(house)
+            fields = (table, rid, session_id, number, source, game, config_json, started, ended, status,
+                      result_json, link_bytes.hex(), players_json, totals_json, wagered_text, house_text)
+            if (format2 and rid not in not_plain and _checks2(output, totals_json)
+                    and _plain2(fields, round_settlements, round_rulings, round_players)):
+                fmt = chain.FORMAT_2
+                prev = chain.link_digest(prev, chain.round_digest2(
+                    fields, "".join(event_texts[rid]), round_settlements, round_rulings,
+                    sorted(round_players, key=lambda p: str(p[0]).encode("utf-8"))))
+            else:
+                fmt = chain.FORMAT_1
+                events_text = "".join(event_texts[rid]) if not format2 else "".join(
+                    str(t) for (t,) in db.execute(f"SELECT {chain.EVENT_TEXT_SQL} FROM events WHERE round_id = ? "
+                                                  "ORDER BY seq", (rid,)))
+                prev = chain.link_digest(prev, chain.round_digest_text(
+                    table, rid, session_id, int(number), source, game, config_json, started, ended,
+                    status, result_json, link_bytes, events_text,
                 ))
             round_rows.append((
                 table, rid, pit, session_id, number, source, game, dealer, config_json,
                 _store_time(started), _store_time(ended) if ended else None, status, players_json, totals_json,
-                bool(irregular), result_json, str(wagered), str(house), link_bytes.hex(), finishes.get(rid),
+                bool(irregular), result_json, wagered_text, house_text, link_bytes.hex(), finishes.get(rid),
                 seq, prev.hex(), *round_figures(rid, session_id, game, config_json, status, started, ended,
                                                 wagers_of[rid], settlements),
+                *((fmt,) if format2 else ()),
             ))
             # each event row (a JSON array written by SQLite) with its round's start: its month
             tail = f',"{start}"]'
             event_rows.extend(row[:-1] + tail for row in event_rows_of[rid])
-            for i, x in enumerate(rulings):
-                ruling_rows.append((
-                    table, rid, i, x.get("index"), x.get("rule"), x.get("ruling"), x.get("text"),
-                    json.dumps(x.get("moves") or [], separators=(",", ":"), ensure_ascii=False), start,
-                ))
-            net_raw = output.get("net")
-            nets: dict[str, Any] = net_raw if isinstance(net_raw, dict) else {}
-            for player in json.loads(players_json):
-                name = str(player)
+            settlement_rows.extend((table, rid, *row, start) for row in round_settlements)
+            ruling_rows.extend((table, rid, *row, start) for row in round_rulings)
+            for name, net_text, stake_text in round_players:
                 names.add(name)
-                player_rows.append((
-                    name, _store_time(started), table, rid, pit,
-                    str(_amount(nets[name])) if name in nets else None, str(stakes.get(name, Decimal(0))),
-                ))
+                player_rows.append((name, start, table, rid, pit, net_text, stake_text))
             batch.last_round = rid
-        batch.add("rounds", _ROUND_COLUMNS, round_rows)
-        batch.add_json("events", _EVENT_COLUMNS, event_rows)
-        batch.add("settlements", _SETTLEMENT_COLUMNS, settlement_rows)
-        batch.add("rulings", _RULING_COLUMNS, ruling_rows)
+        if format2:
+            # a format-2 round's settlements and rulings go before it: the server checks them as the
+            # round arrives (floor.check_derived) and refuses any added after it
+            batch.add("settlements", _SETTLEMENT_COLUMNS, settlement_rows)
+            batch.add("rulings", _RULING_COLUMNS, ruling_rows)
+            batch.add("rounds", _ROUND2_COLUMNS, round_rows, key="rounds2")
+            batch.add_json("events", _EVENT_COLUMNS, event_rows)
+        else:
+            batch.add("rounds", _ROUND_COLUMNS, round_rows)
+            batch.add_json("events", _EVENT_COLUMNS, event_rows)
+            batch.add("settlements", _SETTLEMENT_COLUMNS, settlement_rows)
+            batch.add("rulings", _RULING_COLUMNS, ruling_rows)
         batch.add("round_players", _PLAYER_COLUMNS, player_rows)
         # floor.players is filled by the server from the round_players rows it checked
         batch.rounds = len(round_rows)

@@ -925,14 +925,17 @@ class FloorReader:
             seq_lo, max_seq, seq_link, audit_lo, max_audit, audit_link, rid_lo, rid_hi = self._range(
                 table, since, until)
             rids = (rid_lo, rid_hi)
+        # chain format 2 (0015): rounds may be of either format once the column is there
+        formats = bool(self._rows("SELECT 1 FROM pg_attribute WHERE attrelid = 'floor.rounds'::regclass "
+                                  "AND attname = 'chain_format' AND NOT attisdropped"))
         count = max(0, max_seq - seq_lo + 1)
         step = max(1, -(-count // VERIFY_PARTS))
         ranges = [(lo, min(max_seq, lo + step - 1)) for lo in range(seq_lo, max_seq + 1, step)]
         with ThreadPoolExecutor(max_workers=len(ranges) + 1, thread_name_prefix="floor-verify") as pool:
             audit = pool.submit(self._verify_audit, table, max_audit, audit_lo, audit_link)
-            parts = [pool.submit(self._round_part, table, lo, hi) for lo, hi in ranges]
+            parts = [pool.submit(self._round_part, table, lo, hi, formats) for lo, hi in ranges]
             stray = self._stray_rows(table, rids)
-            links: dict[int, tuple[int, bytes, bytes, str | None]] = {}
+            links: dict[int, _Link] = {}
             for part in parts:
                 found, events = part.result()
                 links.update(found)
@@ -979,28 +982,38 @@ class FloorReader:
             else:
                 conn.close()
 
-    def _round_part(self, table: str, lo: int, hi: int) -> tuple[dict[int, tuple[int, bytes, bytes, str | None]], int]:
-        """The server's digest and checks of the rounds with floor seq ``lo``..``hi``."""
-        links: dict[int, tuple[int, bytes, bytes, str | None]] = {}
+    def _round_part(self, table: str, lo: int, hi: int, formats: bool = False) -> tuple[dict[int, _Link], int]:
+        """The server's digest and checks of the rounds with floor seq ``lo``..``hi``; ``formats``:
+        the floor records each round's chain format (0015), else all are of format 1."""
+        links: dict[int, _Link] = {}
         events = 0
         try:
             with self._part_connection() as conn:
                 # the part's round ids bound each child table's index range (known to the planner)
                 # (OFFSET 0: read the part's rows by its seq range; min/max alone would walk the round id
-                # and start indexes of the whole month, filtering by seq)
-                bounds = conn.execute("SELECT min(round_id), max(round_id), min(started_at), max(started_at) "
-                                      "FROM (SELECT round_id, started_at FROM floor.rounds WHERE table_name = %s "
+                # and start indexes of the whole month, filtering by seq); and how many are of format 2
+                two = "count(*) FILTER (WHERE chain_format = 2)" if formats else "0"
+                bounds = conn.execute(f"SELECT min(round_id), max(round_id), min(started_at), max(started_at), "
+                                      f"count(*), {two} FROM (SELECT round_id, started_at"
+                                      f"{', chain_format' if formats else ''} FROM floor.rounds WHERE table_name = %s "
                                       "AND floor_seq BETWEEN %s AND %s OFFSET 0) r", (table, lo, hi)).fetchone()
-                rlo, rhi, slo, shi = bounds if bounds is not None else (None, None, None, None)
+                rlo, rhi, slo, shi, n_all, n_two = bounds if bounds is not None else (None, None, None, None, 0, 0)
                 params = {"table": table, "lo": lo, "hi": hi, "rlo": rlo or 0, "rhi": rhi or -1,
                           "slo": slo or _dt.datetime(1, 1, 1, tzinfo=_dt.UTC),
                           "shi": shi or _dt.datetime(1, 1, 1, tzinfo=_dt.UTC)}
-                # (binary results: the links and digests arrive as bytes, not hex text to decode)
-                rows = conn.cursor(binary=True).execute(_ROUND_CHECKS_SQL, params)
-                for rid, floor_seq, floor_link, digest, n_events, *checks in rows:
-                    problem = next((text for ok, text in zip(checks, _CHECK_TEXTS, strict=True) if not ok), None)
-                    links[int(floor_seq)] = (int(rid), bytes(digest), bytes(floor_link), problem)
-                    events += int(n_events)
+                queries = []
+                if int(n_two or 0) < int(n_all or 0):  # format 1: all, or those not of format 2
+                    queries.append((_ROUND_CHECKS_SQL if not n_two else _ROUND_CHECKS_SQL.replace(
+                        _FORMAT_FILTER, " AND r.chain_format IS DISTINCT FROM 2" + _FORMAT_FILTER, 1), chain.FORMAT_1))
+                if n_two:
+                    queries.append((_ROUND2_SQL, chain.FORMAT_2))
+                for query, fmt in queries:
+                    # (binary results: the links and digests arrive as bytes, not hex text to decode)
+                    rows = conn.cursor(binary=True).execute(query, params)
+                    for rid, floor_seq, floor_link, digest, n_events, *checks in rows:
+                        problem = next((text for ok, text in zip(checks, _CHECK_TEXTS, strict=True) if not ok), None)
+                        links[int(floor_seq)] = (int(rid), bytes(digest), bytes(floor_link), problem, fmt)
+                        events += int(n_events)
         except psycopg.Error as err:
             raise FloorError(f"{safe_url(self.read_url)}: {describe_error(err)}") from None
         return links, events
@@ -1056,15 +1069,19 @@ class FloorReader:
         return first, missing
 
     @staticmethod
-    def _check_links(links: dict[int, tuple[int, bytes, bytes, str | None]], counts: dict[str, int],
+    def _check_links(links: dict[int, _Link], counts: dict[str, int],
                      first: int = 1, prev: bytes = chain.ZERO) -> tuple[str, str] | None:
         for expected_seq, floor_seq in enumerate(sorted(links), start=first):
-            rid, content_digest, stored, problem = links[floor_seq]
+            rid, content_digest, stored, problem, fmt = links[floor_seq]
             where = f"round {rid} (floor seq {floor_seq})"
             if floor_seq != expected_seq:
                 return (f"rounds {rid}", f"{where}: a forwarded round before it is missing "
                                          f"(expected floor seq {expected_seq})")
             if not hmac.compare_digest(chain.link_digest(prev, content_digest), stored):
+                if fmt == chain.FORMAT_2:  # its derived rows are chained with it
+                    return (f"rounds {rid}", f"{where}: its content, its events, its settlements, rulings or "
+                                             "players, or the round before it differ from what was forwarded "
+                                             "(floor link does not match; chain format 2)")
                 return (f"rounds {rid}", f"{where}: its content, its events or the round before it "
                                          "differ from what was forwarded (floor link does not match)")
             if problem is not None:
@@ -1099,6 +1116,10 @@ class FloorReader:
 
 #: How many connections digest one table's rounds at once (the server does the work).
 VERIFY_PARTS = 2
+
+#: A round's check in a verify part: (round id, content digest, stored floor link, the first
+#: derived-row check it fails or None, its chain format).
+_Link = tuple[int, bytes, bytes, str | None, int]
 
 #: The derived rows of each round against its settle output, in the server (one pass).
 _CHECK_TEXTS = (
@@ -1150,4 +1171,31 @@ _ROUND_CHECKS_SQL = (
     "LEFT JOIN (SELECT e.round_id, string_agg(e.x, '') AS text, count(*) AS n FROM (SELECT e.round_id, "
     f"{chain.EVENT_FIELDS_SQL} AS x FROM floor.events e {_CHILD.format(a='e')} ORDER BY e.round_id, e.seq) e "
     "GROUP BY e.round_id) ev ON ev.round_id = r.round_id"
+)
+
+# (where a part with rounds of both formats restricts the format-1 query to its own)
+_FORMAT_FILTER = " AND r.round_id BETWEEN %(rlo)s AND %(rhi)s), "
+assert _ROUND_CHECKS_SQL.count(_FORMAT_FILTER) == 1
+
+# Chain format 2 (0015): a round's derived rows were checked against its settle output by the server
+# as it arrived (floor.check_derived) and are chained with it, so they are only re-hashed here: each
+# child table read once by its index range, each round's rows aggregated in key order (players in
+# their names' byte order: COLLATE "C"), the text as chain.round_digest2 writes it.
+_ROUND2_SQL = (
+    "WITH r AS MATERIALIZED (SELECT r.* FROM floor.rounds r WHERE r.table_name = %(table)s "
+    "AND r.floor_seq BETWEEN %(lo)s AND %(hi)s AND r.round_id BETWEEN %(rlo)s AND %(rhi)s AND r.chain_format = 2) "
+    f"SELECT r.round_id, r.floor_seq, r.floor_link, sha256(convert_to({chain.ROUND2_FIELDS_SQL} "
+    "|| coalesce(ev.text, '') || chr(29) || coalesce(st.text, '') || chr(29) || coalesce(ru.text, '') || chr(29) "
+    "|| coalesce(pl.text, ''), 'UTF8')), coalesce(ev.n, 0), true, true, true, true, true "
+    "FROM r LEFT JOIN (SELECT e.round_id, string_agg(e.x, '') AS text, count(*) AS n FROM (SELECT e.round_id, "
+    f"{chain.EVENT2_FIELDS_SQL} AS x FROM floor.events e {_CHILD.format(a='e')} ORDER BY e.round_id, e.seq) e "
+    "GROUP BY e.round_id) ev ON ev.round_id = r.round_id "
+    "LEFT JOIN (SELECT s.round_id, string_agg(s.x, '') AS text FROM (SELECT s.round_id, "
+    f"{chain.SETTLEMENT2_FIELDS_SQL} AS x FROM floor.settlements s {_CHILD.format(a='s')} ORDER BY s.round_id, s.idx) s "
+    "GROUP BY s.round_id) st ON st.round_id = r.round_id "
+    "LEFT JOIN (SELECT u.round_id, string_agg(u.x, '') AS text FROM (SELECT u.round_id, "
+    f"{chain.RULING2_FIELDS_SQL} AS x FROM floor.rulings u {_CHILD.format(a='u')} ORDER BY u.round_id, u.idx) u "
+    "GROUP BY u.round_id) ru ON ru.round_id = r.round_id "
+    f"LEFT JOIN (SELECT q.round_id, string_agg({chain.PLAYER2_FIELDS_SQL}, '' ORDER BY q.player COLLATE \"C\") AS text "
+    f"FROM floor.round_players q {_CHILD.format(a='q')} GROUP BY q.round_id) pl ON pl.round_id = r.round_id"
 )

@@ -1285,6 +1285,120 @@ _M0014 = Online((
     Change("swap", (_rounds_latest_with_reach(),)),
 ))
 
+# Issue 35, item 7: chain format 2 (dealer_assist/floor/chain.py). A round written in it has
+# its derived rows checked against its settle output here, once, as it arrives — so verify re-hashes
+# them (they are chained with the round) instead of parsing and comparing:
+# - floor.check_derived (after each INSERT into rounds, the statement's format-2 rounds): the
+#   settlement and ruling rows against the settle output's, by index (the forwarder writes them
+#   before the round), the wagered and house net against its stakes and nets, the totals against
+#   its nets — the checks verify makes of a format-1 round;
+# - floor.refuse_late_rows (after each INSERT into settlements or rulings): none for a format-2
+#   round already on the floor (what was checked is what the station chained; a row under another
+#   start is named by verify's stray check);
+# - floor.check_round_players: a format-2 round's player row carries its settle output's net.
+# Rounds without the column's value (older stations' forwarders) are format 1, verified as before.
+_CHECK_DERIVED = r"""CREATE FUNCTION floor.check_derived() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+    DECLARE bad record;
+    BEGIN
+        WITH r AS MATERIALIZED (SELECT a.table_name, a.round_id, a.started_at, a.wagered, a.house_net,
+                a.totals_json, coalesce(a.result_json, '{}')::jsonb AS res FROM added a WHERE a.chain_format = 2),
+        so AS MATERIALIZED (SELECT r.table_name, r.round_id, r.started_at, j.n - 1 AS idx, j.e ->> 'player' AS player,
+                j.e ->> 'bet' AS bet, j.e ->> 'result' AS result, (j.e ->> 'stake')::numeric AS stake,
+                (j.e ->> 'net')::numeric AS net
+            FROM r, jsonb_array_elements(coalesce(r.res -> 'settlements', '[]')) WITH ORDINALITY j(e, n)),
+        uo AS (SELECT r.table_name, r.round_id, j.n - 1 AS idx, coalesce(j.e ->> 'rule', '') AS rule,
+                coalesce(j.e ->> 'text', '') AS text
+            FROM r, jsonb_array_elements(coalesce(r.res -> 'rulings', '[]')) WITH ORDINALITY j(e, n)),
+        st AS (SELECT s.table_name, s.round_id, s.idx, s.player, s.bet, s.result, s.stake, s.net
+            FROM floor.settlements s JOIN r ON s.table_name = r.table_name AND s.round_id = r.round_id
+            AND s.started_at = r.started_at),
+        ru AS (SELECT u.table_name, u.round_id, u.idx, coalesce(u.rule, '') AS rule, coalesce(u.text, '') AS text
+            FROM floor.rulings u JOIN r ON u.table_name = r.table_name AND u.round_id = r.round_id
+            AND u.started_at = r.started_at),
+        sums AS (SELECT so.table_name, so.round_id, sum(so.stake) AS stakes, sum(so.net) AS nets FROM so
+            GROUP BY so.table_name, so.round_id),
+        wrong AS (
+            SELECT coalesce(a.table_name, b.table_name) AS t, coalesce(a.round_id, b.round_id) AS rid,
+                'settlement rows' AS what FROM st a FULL JOIN so b
+                ON a.table_name = b.table_name AND a.round_id = b.round_id AND a.idx = b.idx
+                WHERE a.round_id IS NULL OR b.round_id IS NULL
+                OR (a.player, a.bet, a.result, a.stake, a.net) IS DISTINCT FROM (b.player, b.bet, b.result, b.stake, b.net)
+            UNION ALL
+            SELECT coalesce(a.table_name, b.table_name), coalesce(a.round_id, b.round_id), 'ruling rows'
+                FROM ru a FULL JOIN uo b ON a.table_name = b.table_name AND a.round_id = b.round_id AND a.idx = b.idx
+                WHERE a.round_id IS NULL OR b.round_id IS NULL OR (a.rule, a.text) IS DISTINCT FROM (b.rule, b.text)
+            UNION ALL
+            SELECT r.table_name, r.round_id, 'wagered, house net or totals' FROM r
+                LEFT JOIN sums m ON m.table_name = r.table_name AND m.round_id = r.round_id
+                WHERE r.wagered IS DISTINCT FROM coalesce(m.stakes, 0) OR r.house_net IS DISTINCT FROM -coalesce(m.nets, 0)
+                OR r.totals_json::jsonb IS DISTINCT FROM coalesce(r.res -> 'net', '{}'::jsonb))
+        SELECT t, rid, what INTO bad FROM wrong ORDER BY t, rid LIMIT 1;
+        IF FOUND THEN
+            RAISE EXCEPTION 'round % of table %: its % differ from its settle output (chain format 2: checked '
+                'as the round arrives, its settlements and rulings written before it)', bad.rid, bad.t, bad.what
+                USING ERRCODE = '23514';
+        END IF;
+        RETURN NULL;
+    END $$"""
+
+_REFUSE_LATE_ROWS = """CREATE FUNCTION floor.refuse_late_rows() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+    DECLARE bad record;
+    BEGIN
+        SELECT n.table_name, n.round_id INTO bad FROM (SELECT DISTINCT table_name, round_id, started_at FROM added) n
+            JOIN floor.rounds r ON r.table_name = n.table_name AND r.round_id = n.round_id
+            AND r.started_at = n.started_at WHERE r.chain_format = 2 LIMIT 1;
+        IF FOUND THEN
+            RAISE EXCEPTION 'round % of table % is on the floor in chain format 2: its % were checked and chained '
+                'as it arrived, none can be added', bad.round_id, bad.table_name, TG_TABLE_NAME USING ERRCODE = '42501';
+        END IF;
+        RETURN NULL;
+    END $$"""
+
+_CHECK_ROUND_PLAYERS_0015 = """CREATE OR REPLACE FUNCTION floor.check_round_players() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+    DECLARE bad record;
+    BEGIN
+        SELECT n.player, n.table_name, n.round_id INTO bad FROM added n WHERE NOT EXISTS (
+            SELECT 1 FROM floor.rounds r WHERE r.table_name = n.table_name AND r.round_id = n.round_id
+            AND r.pit = n.pit AND r.started_at = n.started_at AND r.players_json::jsonb ? n.player
+            -- chain format 2: the player's net is its round's (its totals: the settle output's nets,
+            -- checked by floor.check_derived), where it has one
+            AND (r.chain_format IS DISTINCT FROM 2 OR NOT r.totals_json::jsonb ? n.player
+                 OR n.net = (r.totals_json::jsonb ->> n.player)::numeric)) LIMIT 1;
+        IF FOUND THEN
+            RAISE EXCEPTION 'round % of table % on the floor does not name the player % (or, chain format 2, '
+                'with another net)', bad.round_id, bad.table_name, bad.player USING ERRCODE = '42501';
+        END IF;
+        INSERT INTO floor.players (player) SELECT DISTINCT player FROM added ON CONFLICT DO NOTHING;
+        RETURN NULL;
+    END $$"""
+
+# - create: the column (nullable, no default: catalog only; NULL is format 1) and the checks, which
+#   look only at format-2 rounds (none yet: this version's forwarders write format 2 once the swap
+#   is recorded, older ones never);
+# - swap: only the record (the forwarders of this version read it).
+_M0015 = Online((
+    Change("create", (
+        "ALTER TABLE floor.rounds ADD COLUMN chain_format smallint",
+        _CHECK_DERIVED,
+        _REFUSE_LATE_ROWS,
+        _CHECK_ROUND_PLAYERS_0015,
+        "REVOKE ALL ON FUNCTION floor.check_derived() FROM PUBLIC",
+        "REVOKE ALL ON FUNCTION floor.refuse_late_rows() FROM PUBLIC",
+        "CREATE TRIGGER rounds_derived AFTER INSERT ON floor.rounds "
+        "REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION floor.check_derived()",
+        *[f"CREATE TRIGGER {t}_late AFTER INSERT ON floor.{t} "
+          "REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION floor.refuse_late_rows()"
+          for t in ("settlements", "rulings")],
+    )),
+    Change("swap", ()),
+))
+
+#: The migration after which this version's forwarders write chain format 2.
+CHAIN_FORMAT_MIGRATION = "0015_chain_format"
+
 #: The monthly partitioned tables and their partition key (floor.add_month makes their months).
 PARTITIONED: dict[str, str] = {**_PARTITIONED_0008, **{t: "started_at" for t in _CHILDREN_0009}}
 
@@ -1299,6 +1413,7 @@ MIGRATIONS: tuple[tuple[str, list[str] | Online], ...] = (
     ("0009_round_rows_monthly", _M0009), ("0010_cage_rules", _M0010),
     ("0011_role_bounds", _M0011), ("0012_protection_alerts", _M0012),
     ("0013_alert_subjects", _M0013), ("0014_round_reach", _M0014),
+    ("0015_chain_format", _M0015),
 )
 KNOWN = frozenset(name for name, _ in MIGRATIONS)
 #: Whether each migration is online: a floor where one is still under way (or not begun) is

@@ -47,3 +47,25 @@ def floor_version(m: Any, last: str) -> None:
     previous = schema.MIGRATIONS[:names.index(last) + 1]
     m.setattr(schema, "MIGRATIONS", previous)
     m.setattr(schema, "KNOWN", frozenset(name for name, _ in previous))
+
+
+#: What verify says of a round whose floor link does not match, by its chain format (1: stations
+#: before 0015; 2: its settlements, rulings and players chained with it).
+LINK_TEXT = {
+    1: "its content, its events or the round before it differ from what was forwarded (floor link does not match)",
+    2: "its content, its events, its settlements, rulings or players, or the round before it differ from what "
+       "was forwarded (floor link does not match; chain format 2)",
+}
+
+
+def forward_as(db: Path, url: str, chain_format: int) -> None:
+    """Forward a station store as this version's station (format 2: the CLI) or as a station of
+    a version before 0015 (format 1: this forwarder held to it), and check each round's format."""
+    if chain_format == 2:
+        done = cli("forward", "--db", str(db), "--to", url)
+        assert done.returncode == 0, done.stderr
+    else:
+        from dealer_assist.floor.forward import Forwarder
+
+        with Forwarder(db, url, chain_format=1) as forwarder:
+            forwarder.forward()

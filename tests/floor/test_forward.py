@@ -11,7 +11,7 @@ from pathlib import Path
 import psycopg
 
 from tests.floor.conftest import Floor
-from tests.floor.helpers import cli, query, store_rows
+from tests.floor.helpers import LINK_TEXT, cli, forward_as, query, store_rows
 from tests.floor.stations import DOCUMENTS, make_station, open_station, record_rounds
 
 
@@ -209,8 +209,8 @@ def test_verify_names_the_first_altered_row(floor: Floor, tmp_path: Path) -> Non
                       "AND idx = 0", (ids[3],))
     done = cli("history", "--db", floor.review_url, "verify", "--table", "BJ-07")
     assert done.returncode == 1
-    assert done.stdout.strip() == (f"FAILED: table BJ-07: round {ids[3]} (floor seq 4): its settlement rows "
-                                   "differ from its settle output")
+    # (this version's station: chain format 2, the settlements chained with their round)
+    assert done.stdout.strip() == f"FAILED: table BJ-07: round {ids[3]} (floor seq 4): {LINK_TEXT[2]}"
     with psycopg.connect(admin) as conn:
         conn.execute("UPDATE floor.settlements SET net = 0 WHERE table_name = 'BJ-07' AND round_id = %s "
                      "AND idx = 0", (ids[3],))
@@ -222,10 +222,11 @@ def test_verify_names_the_first_altered_row(floor: Floor, tmp_path: Path) -> Non
     done = cli("history", "--db", floor.review_url, "verify")
     assert done.returncode == 1
     assert f"round {ids[2]} (floor seq 3): a forwarded round before it is missing" in done.stdout
-    # A ruling removed from the floor's copy (LUCKY8_RULING, the second document, has the 5.13 one).
+    # A ruling removed from the floor's copy (LUCKY8_RULING, the second document, has the 5.13 one),
+    # forwarded by a station before 0015 (chain format 1: its rows compared with the settle output).
     more = tmp_path / "bj08.db"
     ids8 = make_station(more, "BJ-08", "PIT-2", rounds=2)
-    assert cli("forward", "--db", str(more), "--to", floor.station("BJ-08", "PIT-2")).returncode == 0
+    forward_as(more, floor.station("BJ-08", "PIT-2"), 1)
     with psycopg.connect(admin) as conn:
         conn.execute("DELETE FROM floor.rulings WHERE table_name = 'BJ-08' AND round_id = %s", (ids8[1],))
     done = cli("history", "--db", floor.review_url, "verify", "--table", "BJ-08")

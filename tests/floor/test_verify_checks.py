@@ -10,7 +10,7 @@ import pytest
 
 from dealer_assist.floor.reader import FloorReader
 from tests.floor.conftest import Floor
-from tests.floor.helpers import cli
+from tests.floor.helpers import LINK_TEXT, forward_as, query
 from tests.floor.stations import make_station
 
 # (the alteration, its undoing, the round it touches (index into the station's ids), what verify says)
@@ -24,8 +24,9 @@ ALTERATIONS = [
     ("UPDATE floor.rounds SET house_net = -house_net WHERE round_id = {rid}",
      "UPDATE floor.rounds SET house_net = -house_net WHERE round_id = {rid}",
      0, "its wagered or house net differs from its settle output"),
-    ("UPDATE floor.rounds SET totals_json = '{{\"alice\": 26}}' WHERE round_id = {rid}",
-     "UPDATE floor.rounds SET totals_json = '{{\"alice\": 25}}' WHERE round_id = {rid}",
+    # (its text put back as it was: format 2 chains the text itself)
+    ("UPDATE floor.rounds SET totals_json = replace(totals_json, '25', '26') WHERE round_id = {rid}",
+     "UPDATE floor.rounds SET totals_json = replace(totals_json, '26', '25') WHERE round_id = {rid}",
      0, "its totals differ from its settle output"),
     # a settlement row moved to another index, one taken away, a player's name changed
     ("UPDATE floor.settlements SET idx = idx + 10 WHERE round_id = {rid} AND idx = 1",
@@ -34,8 +35,8 @@ ALTERATIONS = [
     ("UPDATE floor.settlements SET player = 'mallory' WHERE round_id = {rid} AND idx = 0",
      "UPDATE floor.settlements SET player = 'alice' WHERE round_id = {rid} AND idx = 0",
      0, "its settlement rows differ from its settle output"),
-    ("UPDATE floor.settlements SET stake = stake + 0.5 WHERE round_id = {rid} AND idx = 1",
-     "UPDATE floor.settlements SET stake = stake - 0.5 WHERE round_id = {rid} AND idx = 1",
+    ("UPDATE floor.settlements SET stake = stake + 1 WHERE round_id = {rid} AND idx = 1",
+     "UPDATE floor.settlements SET stake = stake - 1 WHERE round_id = {rid} AND idx = 1",
      0, "its settlement rows differ from its settle output"),
     # a ruling moved to another index (one missing where the settle output has it, one extra)
     ("UPDATE floor.rulings SET idx = idx + 5 WHERE round_id = {rid}",
@@ -47,16 +48,27 @@ ALTERATIONS = [
 ]
 
 
+@pytest.fixture(params=[1, 2], ids=["format1", "format2"])
+def chain_format(request: pytest.FixtureRequest) -> int:
+    """Each test on a floor of rounds in chain format 1 (older stations) and in format 2."""
+    return int(request.param)
+
+
 @pytest.fixture
-def forwarded(floor: Floor, tmp_path: Path) -> list[int]:
+def forwarded(floor: Floor, tmp_path: Path, chain_format: int) -> list[int]:
     url = floor.station("BJ-07", "PIT-2")
     db = tmp_path / "BJ-07.db"
     ids = make_station(db, "BJ-07", "PIT-2", rounds=3)  # Ace Race (alice +25), Lucky 8 with its ruling, a void
-    assert cli("forward", "--db", str(db), "--to", url).returncode == 0
+    forward_as(db, url, chain_format)
+    formats = query(floor.admin_url, "SELECT DISTINCT chain_format FROM floor.rounds")
+    assert formats == [(2 if chain_format == 2 else None,)], formats
     return ids
 
 
-def test_each_derived_row_is_checked_against_the_settle_output(floor: Floor, forwarded: list[int]) -> None:
+def test_each_derived_row_is_checked_against_the_settle_output(
+        floor: Floor, forwarded: list[int], chain_format: int) -> None:
+    """Format 1: each derived row compared with the settle output, its check named; format 2: the
+    same alterations change what was chained with the round (its link named)."""
     with FloorReader(floor.review_url) as reader:
         assert reader.verify("BJ-07").ok
         for alter, undo, index, text in ALTERATIONS:
@@ -64,8 +76,9 @@ def test_each_derived_row_is_checked_against_the_settle_output(floor: Floor, for
             with psycopg.connect(floor.admin_url) as conn:
                 assert conn.execute(alter.format(rid=rid)).rowcount == 1, alter
             checked = reader.verify("BJ-07")
+            said = text if chain_format == 1 else LINK_TEXT[2]
             assert not checked.ok and checked.problem == (
-                f"table BJ-07: round {rid} (floor seq {index + 1}): {text}"), (alter, checked)
+                f"table BJ-07: round {rid} (floor seq {index + 1}): {said}"), (alter, checked)
             with psycopg.connect(floor.admin_url) as conn:
                 conn.execute(undo.format(rid=rid))
             assert reader.verify("BJ-07").ok, undo

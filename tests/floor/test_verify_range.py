@@ -14,17 +14,28 @@ import pytest
 
 from dealer_assist.floor.reader import FloorReader, FloorVerify
 from tests.floor.conftest import Floor
-from tests.floor.helpers import cli, query
+from tests.floor.helpers import LINK_TEXT, forward_as, query
 from tests.floor.stations import make_station, open_station, record_rounds
 from tests.floor.test_partitions import recorded_at
 
 SEPTEMBER = (dt.datetime(2026, 9, 1, tzinfo=dt.UTC), dt.datetime(2026, 10, 1, tzinfo=dt.UTC))
 OCTOBER = (dt.datetime(2026, 10, 1, tzinfo=dt.UTC), dt.datetime(2026, 11, 1, tzinfo=dt.UTC))
-LINK = "its content, its events or the round before it differ from what was forwarded (floor link does not match)"
+
+
+@pytest.fixture(params=[1, 2], ids=["format1", "format2"])
+def chain_format(request: pytest.FixtureRequest) -> int:
+    """Each test on rounds in chain format 1 (older stations) and in format 2."""
+    return int(request.param)
 
 
 @pytest.fixture
-def two_months(floor: Floor, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[int, int]]:
+def link(chain_format: int) -> str:
+    return LINK_TEXT[chain_format]
+
+
+@pytest.fixture
+def two_months(floor: Floor, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+               chain_format: int) -> Iterator[dict[int, int]]:
     """Rounds 1-2 started in September, 3-6 in October, forwarded in that order: {round id: floor seq}."""
     url = floor.station("BJ-07", "PIT-2")
     db = tmp_path / "BJ-07.db"
@@ -32,7 +43,7 @@ def two_months(floor: Floor, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
         make_station(db, "BJ-07", "PIT-2", rounds=2)
     with recorded_at(monkeypatch, dt.datetime(2026, 10, 5, 12, 0, tzinfo=dt.UTC)), open_station(db) as store:
         record_rounds(store, 4, start=3)  # Star Elements, Lucky 8, Dueling 8's, Electronic
-    assert cli("forward", "--db", str(db), "--to", url).returncode == 0
+    forward_as(db, url, chain_format)
     seqs = {int(r): int(s) for r, s in query(floor.admin_url, "SELECT round_id, floor_seq FROM floor.rounds")}
     assert sorted(seqs) == [1, 2, 3, 4, 5, 6], seqs
     yield seqs
@@ -48,7 +59,7 @@ def alter(floor: Floor, sql: str) -> None:
         assert conn.execute(sql).rowcount == 1, sql
 
 
-def test_a_byte_altered_in_the_range_is_named(floor: Floor, two_months: dict[int, int]) -> None:
+def test_a_byte_altered_in_the_range_is_named(floor: Floor, two_months: dict[int, int], link: str) -> None:
     first = verify(floor, OCTOBER)
     assert first.ok and first.rounds == 4, first
     # (a field of a round or event in October, one character or byte changed, and changed back)
@@ -68,7 +79,7 @@ def test_a_byte_altered_in_the_range_is_named(floor: Floor, two_months: dict[int
         alter(floor, change)
         checked = verify(floor, OCTOBER)
         assert not checked.ok and checked.problem == (
-            f"table BJ-07: round {rid} (floor seq {two_months[rid]}): {LINK}"), (change, checked)
+            f"table BJ-07: round {rid} (floor seq {two_months[rid]}): {link}"), (change, checked)
         assert verify(floor, SEPTEMBER).ok  # the range before it does not read October
         if undo is None:  # put the JSON back as it was
             with psycopg.connect(floor.admin_url) as conn:
@@ -79,22 +90,22 @@ def test_a_byte_altered_in_the_range_is_named(floor: Floor, two_months: dict[int
 
 
 def test_the_ranges_first_row_is_chained_on_from_the_stored_link_before_it(
-        floor: Floor, two_months: dict[int, int]) -> None:
+        floor: Floor, two_months: dict[int, int], link: str) -> None:
     flip = ("UPDATE floor.rounds SET floor_link = set_byte(floor_link, 0, get_byte(floor_link, 0) # 1) "
             "WHERE round_id = {rid}")
     # the stored link of October's first round altered: named there
     alter(floor, flip.format(rid=3))
     checked = verify(floor, OCTOBER)
-    assert not checked.ok and checked.problem == f"table BJ-07: round 3 (floor seq {two_months[3]}): {LINK}"
+    assert not checked.ok and checked.problem == f"table BJ-07: round 3 (floor seq {two_months[3]}): {link}"
     alter(floor, flip.format(rid=3))
     assert verify(floor, OCTOBER).ok
     # the link October continues from (September's last round) altered: October's first row no
     # longer chains on from it, and September's own check names that round
     alter(floor, flip.format(rid=2))
     checked = verify(floor, OCTOBER)
-    assert not checked.ok and checked.problem == f"table BJ-07: round 3 (floor seq {two_months[3]}): {LINK}"
+    assert not checked.ok and checked.problem == f"table BJ-07: round 3 (floor seq {two_months[3]}): {link}"
     checked = verify(floor, SEPTEMBER)
-    assert not checked.ok and checked.problem == f"table BJ-07: round 2 (floor seq {two_months[2]}): {LINK}"
+    assert not checked.ok and checked.problem == f"table BJ-07: round 2 (floor seq {two_months[2]}): {link}"
     alter(floor, flip.format(rid=2))
     assert verify(floor, OCTOBER).ok and verify(floor, SEPTEMBER).ok
     # October's first round taken off the floor (its rows too): the range then starts at the next
@@ -104,7 +115,7 @@ def test_the_ranges_first_row_is_chained_on_from_the_stored_link_before_it(
             conn.execute(f"DELETE FROM floor.{child} WHERE round_id = 3")
         conn.execute("DELETE FROM floor.rounds WHERE round_id = 3")
     checked = verify(floor, OCTOBER)
-    assert not checked.ok and checked.problem == f"table BJ-07: round 4 (floor seq {two_months[4]}): {LINK}"
+    assert not checked.ok and checked.problem == f"table BJ-07: round 4 (floor seq {two_months[4]}): {link}"
     assert verify(floor, SEPTEMBER).ok
 
 
