@@ -86,8 +86,9 @@ def test_no_table_op_before_a_log_in_and_no_pin_checked_for_nobody(station: Any)
     rows = len(s.running.store.audit_entries())
     needs_dealer = [e for e in REGISTRY.values() if e.permission in (Permission.DEALER, Permission.SUPERVISOR,
                                                                      Permission.DEALER_OR_TERMINAL)]
-    # wager, decide, withdraw, buy_in, terminal_override (issue 38), place_next, reread, power_stays (issue 33)
-    assert len(needs_dealer) == 31
+    # wager, decide, withdraw, buy_in, terminal_override (issue 38), place_next, reread, power_stays,
+    # take_back_check (issue 33)
+    assert len(needs_dealer) == 32
     for entry in needs_dealer:
         args: dict[str, Any] = {"pin": BOB} if entry.open_fields or "pin" in entry.fields else {}
         assert _code(nobody, entry.op, **args) == "auth", entry.op
