@@ -16,10 +16,10 @@ the picture the engine made (tests/engine/test_picture.py). The game's rules are
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, TypeVar
 
 from dealer_assist.base.cards import parse_card
 from dealer_assist.base.errors import TranscriptError
@@ -36,6 +36,8 @@ from dealer_assist.engine.round_api import (
 )
 
 __all__ = ["RoundPicture", "ShoePicture", "picture_from_json", "picture_of", "picture_to_json"]
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,18 +78,35 @@ def picture_to_json(rnd: Round | RoundPicture) -> dict[str, Any]:
     return out
 
 
-def picture_from_json(d: Mapping[str, Any]) -> RoundPicture:
+def picture_from_json(d: Mapping[str, Any], like: tuple[Mapping[str, Any], RoundPicture] | None = None
+                      ) -> RoundPicture:
     """A picture read back from :func:`picture_to_json`'s JSON; TranscriptError naming the
-    part that is not a picture."""
+    part that is not a picture. ``like``: an earlier picture and the JSON it was read from;
+    each part written the same (an area, a terminal, a settlement ...) is taken from it as
+    it is (a card changes one area: the others are not read again)."""
     try:
         shoe = d["shoe"]
-        return RoundPicture(
-            str(d["game"]), _read_round_view(d["layout"]), _read_expectation(d["expect"]),
-            tuple(_read_settlement(s) for s in d["settlements"]), tuple(_read_ruling(r) for r in d["rulings"]),
-            ShoePicture(int(shoe["remaining"]), bool(shoe.get("cut_card_seen"))),
-            tuple((str(rule), str(text)) for rule, text in d["shoe_notices"]))
+        if like is None:
+            layout, expectation = _read_round_view(d["layout"]), _read_expectation(d["expect"])
+            settlements = tuple(_read_settlement(s) for s in d["settlements"])
+            rulings = tuple(_read_ruling(r) for r in d["rulings"])
+        else:
+            raw, old = like
+            layout = old.layout if d["layout"] == raw["layout"] else _read_round_view(d["layout"], (raw["layout"], old.layout))
+            expectation = old.expectation if d["expect"] == raw["expect"] else _read_expectation(d["expect"])
+            settlements = _parts(d["settlements"], raw["settlements"], old.settlements, _read_settlement)
+            rulings = old.rulings if d["rulings"] == raw["rulings"] else tuple(_read_ruling(r) for r in d["rulings"])
+        return RoundPicture(str(d["game"]), layout, expectation, settlements, rulings,
+                            ShoePicture(int(shoe["remaining"]), bool(shoe.get("cut_card_seen"))),
+                            tuple((str(rule), str(text)) for rule, text in d["shoe_notices"]))
     except (KeyError, TypeError, ValueError, InvalidOperation) as exc:
         raise TranscriptError(f"the round's picture cannot be read: {type(exc).__name__} {exc}") from None
+
+
+def _parts(raws: Sequence[Any], old_raws: Sequence[Any], old: Sequence[T], read: Callable[[Any], T]) -> tuple[T, ...]:
+    """Each part read from ``raws``, or the earlier one where it was written the same."""
+    return tuple(old[i] if i < len(old_raws) and i < len(old) and r == old_raws[i] else read(r)
+                 for i, r in enumerate(raws))
 
 
 # ------------------------------------------------------------------ writing
@@ -251,14 +270,17 @@ def _read_terminal(d: Mapping[str, Any]) -> TerminalView:
                         _read_wager(insurance) if insurance is not None else None, bool(d.get("even_money")))
 
 
-def _read_round_view(d: Mapping[str, Any]) -> RoundView:
+def _read_round_view(d: Mapping[str, Any], like: tuple[Mapping[str, Any], RoundView] | None = None) -> RoundView:
     dd = d["dealer"]
     dealer = DealerView(_strings(dd["cards"]), int(dd["total"]), bool(dd.get("soft")), bool(dd.get("blackjack")),
                         bool(dd.get("bust")), bool(dd.get("printed_first")))
     in_turn = d.get("in_turn")
+    raw, old = like if like is not None else ({}, None)
+    areas = _parts(d.get("areas") or (), raw.get("areas") or (), old.areas if old else (), _read_area)
+    terminals = _parts(d.get("terminals") or (), raw.get("terminals") or (), old.terminals if old else (),
+                       _read_terminal)
     return RoundView(str(d["game"]), str(d["game_name"]), bool(d.get("shared_hand")), str(d["status"]),
-                     bool(d.get("betting")), dealer, tuple(_read_area(a) for a in d.get("areas") or ()),
-                     _strings(d.get("player_cards")), tuple(_read_terminal(t) for t in d.get("terminals") or ()),
+                     bool(d.get("betting")), dealer, areas, _strings(d.get("player_cards")), terminals,
                      (int(in_turn[0]), int(in_turn[1])) if in_turn is not None else None,
                      tuple((int(a), str(p)) for a, p in d.get("controlling") or ()), bool(d.get("pick_unseen")))
 

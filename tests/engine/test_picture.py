@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 from decimal import Decimal
+from typing import Any
 
 import pytest
 
@@ -35,17 +36,22 @@ from tests.engine.helpers import NMB, cards, decide, table, wager
 from tests.engine.test_expectation_kept import DOCS
 
 
-def _round_trip(rnd: Round) -> RoundPicture:
-    """The picture as the screen reads it: through JSON text, as the socket carries it."""
-    back = picture_from_json(json.loads(json.dumps(picture_to_json(rnd))))
+def _round_trip(rnd: Round, like: tuple[dict[str, Any], RoundPicture] | None = None
+                ) -> tuple[dict[str, Any], RoundPicture]:
+    """The picture as the screen reads it: through JSON text, as the socket carries it; read
+    alone and (``like``) beside the picture before (the parts written the same taken from it)."""
+    raw = json.loads(json.dumps(picture_to_json(rnd)))
+    back = picture_from_json(raw)
     assert back == picture_of(rnd)
+    if like is not None:
+        assert picture_from_json(raw, like) == back
     # the engine's own values, not a copy of a copy: the layout, what it waits for, the money
     assert back.layout == rnd.view() and back.layout.status == rnd.status()
     assert back.expectation == rnd.expectation()
     assert back.settlements == tuple(rnd.settlements) and back.rulings == tuple(rnd.rulings)
     assert back.shoe.remaining == rnd.shoe.remaining and back.shoe_notices == tuple(shoe_notices(rnd))
     assert GAMES[back.game] is rnd.rules
-    return back
+    return raw, back
 
 
 def test_every_captured_transcript_reads_back_exactly_after_every_event() -> None:
@@ -56,12 +62,14 @@ def test_every_captured_transcript_reads_back_exactly_after_every_event() -> Non
             rnd = new_round(doc)
         except TranscriptError:
             continue
+        like = None
         for raw in doc["events"]:
             try:
                 rnd.apply(parse_event(raw))
             except (EventFormatError, RuleRefusal):
                 break
-            back = _round_trip(rnd)
+            like = _round_trip(rnd, like)
+            back = like[1]
             checked += 1
             rulings += bool(back.rulings)
             settled += bool(back.settlements)
@@ -83,8 +91,10 @@ def test_rounds_played_at_random_read_back_exactly(game: str) -> None:
         wagers: list[Event] = (electronic_wagers(6, True, rng) if rules.shared_hand
                                else table_wagers(game, 7, 2, True, rng))
         rnd.apply_all(wagers)
+        like = None
         for _step in range(400):
-            back = _round_trip(rnd)
+            like = _round_trip(rnd, like)
+            back = like[1]
             checked += 1
             offers += bool(back.expectation.offers or back.expectation.pending)
             ev = next_event(rnd, rnd.expectation(), shoe, random_strategy, rng, take_offers=True)

@@ -95,10 +95,11 @@ class ShownRound:
     widgets read of a round, read-only. Nothing is worked out here; the game's rules are
     static data (``dealer_assist.games``)."""
 
-    __slots__ = ("picture", "rules")
+    __slots__ = ("picture", "raw", "rules")
 
-    def __init__(self, picture: RoundPicture) -> None:
+    def __init__(self, picture: RoundPicture, raw: dict[str, Any] | None = None) -> None:
         self.picture = picture
+        self.raw = raw  # the service's JSON it was read from
         self.rules: GameRules = GAMES[picture.game]
 
     def view(self) -> RoundView:
@@ -262,10 +263,11 @@ class TableController(QObject):
         config = dict(state.get("config") or {})
         old = self.service_state
         try:
-            shown = self.shown
-            if state.get("picture") != old.get("picture") or shown is None:
-                raw = state.get("picture")
-                shown = ShownRound(picture_from_json(raw)) if isinstance(raw, dict) else None
+            shown, raw = self.shown, state.get("picture")
+            if shown is None or raw != old.get("picture"):
+                # the parts written as in the picture shown are taken from it (a card: one area)
+                like = (old["picture"], shown.picture) if shown is not None and shown.raw is old.get("picture") else None
+                shown = ShownRound(picture_from_json(raw, like), raw) if isinstance(raw, dict) else None
             slip_session = None
             if state.get("round_id") is None and state.get("betting"):
                 slip_session = self.slip_session
