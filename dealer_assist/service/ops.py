@@ -23,7 +23,7 @@ from dealer_assist.service.protocol import ProtocolError
 
 __all__ = [
     "INPUT_EVENTS", "REGISTRY", "SUPERVISED_EVENTS", "Credential", "Entry", "Op", "Permission", "ShoeCountReply",
-    "NoteReply", "NoteRequest", "PlayerRequest", "SideBetEdge", "TableState", "TerminalOverrideRequest", "check_complete", "check_fields",
+    "NoteReply", "NoteRequest", "PlayerRequest", "SideBetEdge", "TableState", "TakeBackCheckReply", "TerminalOverrideRequest", "check_complete", "check_fields",
     "handler", "ops_table",
 ]
 
@@ -63,6 +63,7 @@ class Op(enum.StrEnum):
     NO_MORE_BETS = "no_more_bets"
     SET_SLIP = "set_slip"
     TAKE_BACK = "take_back"
+    TAKE_BACK_CHECK = "take_back_check"
     KEY_CARD = "key_card"
     PLACE_CARD = "place_card"
     PLACE_NEXT = "place_next"
@@ -218,6 +219,14 @@ class TakeBackRequest(TypedDict, total=False):
     approval: int | None
 
 
+class TakeBackCheckReply(TypedDict):
+    """Why an undo would be refused now (op ``take_back_check``): the dealer's, and with a
+    supervisor's PIN; "" when it would be taken back (engine/retraction.py)."""
+
+    dealer: str
+    supervisor: str
+
+
 class KeyCardRequest(TypedDict, total=False):
     card: str
     seq: int | None
@@ -333,6 +342,9 @@ class TableState(TypedDict):
     tentative_held: bool
     expect: Expectation
     output: dict[str, Any]
+    # the round as the engine made it (engine/picture.py): the layout, what it waits for, the
+    # settlements and rulings, the shoe's count; the screen draws it and works nothing out again
+    picture: dict[str, Any]
     concluded: bool
     hold: str
     unread: int  # cards out of the shoe unread and not accounted for yet (5.1): the hold's Re-read, Key in (PIN)

@@ -100,9 +100,59 @@ def round_delta(old: dict[str, Any] | None, new: dict[str, Any]) -> dict[str, An
     :func:`apply_round_delta`; one that does not asks for a snapshot (op ``state``)."""
     events, before = list(new.get("events") or []), list((old or {}).get("events") or [])
     appended = old is not None and before == events[:len(before)]
-    return {"version": new.get("version"), "since": old.get("version") if old is not None else None,
-            "events_from": len(before) if appended else 0, "events": events[len(before):] if appended else events,
-            "set": {k: v for k, v in new.items() if k != "events" and (old is None or k not in old or old[k] != v)}}
+    changed = {k: v for k, v in new.items() if k != "events" and (old is None or k not in old or old[k] != v)}
+    delta: dict[str, Any] = {"version": new.get("version"), "since": old.get("version") if old is not None else None,
+                             "events_from": len(before) if appended else 0,
+                             "events": events[len(before):] if appended else events, "set": changed}
+    # the round's picture (engine/picture.py) as its changed parts: a card changes one area
+    if old is not None and isinstance(old.get("picture"), dict) and isinstance(changed.get("picture"), dict):
+        delta["picture"] = _changes(old["picture"], changed.pop("picture"), PICTURE_DEPTH)
+    return delta
+
+
+# the picture, its layout, the layout's areas and each area: a part changed below (an area's
+# hands, its wagers) is sent whole
+PICTURE_DEPTH = 3
+
+
+def _changes(old: Any, new: Any, depth: int) -> dict[str, Any]:
+    """``new`` as the changes to ``old`` (both dicts, or both lists): the keys (indexes) set
+    anew, those dropped (a list: its new length), and down to ``depth`` the changes inside."""
+    inner: dict[str, Any] = {}
+    put: dict[str, Any] = {}
+    if isinstance(new, dict):
+        keys: list[Any] = [k for k in new if k not in old or old[k] != new[k]]
+        out: dict[str, Any] = {"drop": [k for k in old if k not in new]}
+    else:
+        keys = [i for i, v in enumerate(new) if i >= len(old) or old[i] != v]
+        out = {"len": len(new)}
+    for k in keys:
+        was, now = (old.get(k) if isinstance(old, dict) else old[k] if k < len(old) else None), new[k]
+        if depth > 0 and type(was) is type(now) and isinstance(now, (dict, list)):
+            inner[str(k)] = _changes(was, now, depth - 1)
+        else:
+            put[str(k)] = now
+    out.update(set=put, inner=inner)
+    return out
+
+
+def _patched(base: Any, changes: dict[str, Any]) -> Any:
+    """``base`` with :func:`_changes`' changes: a new dict or list; its parts not changed are
+    ``base``'s own."""
+    if isinstance(base, dict):
+        out: Any = {k: v for k, v in base.items() if k not in changes["drop"]}
+        for k, v in changes["set"].items():
+            out[k] = v
+        for k, sub in changes["inner"].items():
+            out[k] = _patched(base[k], sub)
+        return out
+    out = list(base[:int(changes["len"])])
+    out.extend([None] * (int(changes["len"]) - len(out)))
+    for k, v in changes["set"].items():
+        out[int(k)] = v
+    for k, sub in changes["inner"].items():
+        out[int(k)] = _patched(base[int(k)], sub)
+    return out
 
 
 def apply_round_delta(base: dict[str, Any] | None, delta: dict[str, Any]) -> dict[str, Any] | None:
@@ -111,7 +161,12 @@ def apply_round_delta(base: dict[str, Any] | None, delta: dict[str, Any]) -> dic
     if base is None or delta.get("since") is None or base.get("version") != delta.get("since"):
         return None
     events = list(base.get("events") or [])[:int(delta.get("events_from") or 0)] + list(delta.get("events") or [])
-    return {**base, **(delta.get("set") or {}), "events": events, "version": delta.get("version")}
+    state = {**base, **(delta.get("set") or {}), "events": events, "version": delta.get("version")}
+    if isinstance(delta.get("picture"), dict):
+        if not isinstance(base.get("picture"), dict):
+            return None
+        state["picture"] = _patched(base["picture"], delta["picture"])
+    return state
 
 
 def check_hello(message: dict[str, Any]) -> str:

@@ -34,6 +34,7 @@ from dealer_assist.base.errors import (
 )
 from dealer_assist.base.money import ZERO, AmountError, parse_amount, to_json_number
 from dealer_assist.engine.events import Burn, CardDrawn, Event, Multi, PowerFailure, Timeout, Void
+from dealer_assist.engine.picture import picture_to_json
 from dealer_assist.engine.power_failure import still_to_answer
 from dealer_assist.engine.session import UNREAD, Step, TableSession, cards_out
 from dealer_assist.engine.table_setup import (
@@ -108,6 +109,7 @@ from dealer_assist.service.ops import (
     SnapshotRequest,
     SupervisedRequest,
     TableState,
+    TakeBackCheckReply,
     TakeBackRequest,
     TerminalOverrideRequest,
     TokenRequest,
@@ -682,9 +684,10 @@ class TableService:
     # ------------------------------------------------------------------ state
     @handler(Op.STATE, Permission.ANYONE, NoArgs, TableState)
     def _op_state(self, client: Client, args: dict[str, Any]) -> TableState:
-        """The round (events, slip, tentative hit, expectation, settle output), hold, cards in
-        flight, shoe, `needs_enrolment` (and `enrol_code_needed`: this connection's enrolment
-        needs root's code), `refused`, the table's `setup`, and the state's `version`."""
+        """The round (events, slip, tentative hit, expectation, settle output, and its `picture`
+        as the engine made it: engine/picture.py), hold, cards in flight, shoe,
+        `needs_enrolment` (and `enrol_code_needed`: this connection's enrolment needs root's
+        code), `refused`, the table's `setup`, and the state's `version`."""
         state = self.state()  # and whether this client's enrolment needs root's code
         state["enrol_code_needed"] = bool(state["needs_enrolment"]) and self.enrol_code_needed(client)
         return state
@@ -788,7 +791,7 @@ class TableService:
             "tentative_held": self.session.tentative_held,
             "expect": {"kind": exp.kind, "target": exp.target, "area": exp.area, "hand": exp.hand,
                        "player": exp.player, "options": list(exp.options), "rule": exp.rule, "text": exp.text},
-            "output": round_output(rnd), "concluded": self.session.concluded,
+            "output": round_output(rnd), "picture": picture_to_json(rnd), "concluded": self.session.concluded,
             "hold": self._hold_now(), "unread": self._unread_now(), "gap": self.gaps[0] if self.gaps else None, "referral": self.referral, "queued": len(self.queue), "stray": self.stray,
             "face_up_next": self.face_up_next, "restored": self.restored, "next_to": self.next_to,
             "in_flight": [{"seq": s, "card": card} for s, v in sorted(self.in_flight.items())
@@ -1880,6 +1883,13 @@ class TableService:
         """Undo: the dealer's last input before the next card; more with a supervisor's `undo`
         approval. Audited `event_withdrawn`; a shoe card taken back is held to be placed again."""
         self._take_back(client, args, f"dealer:{client.dealer}")
+
+    @handler(Op.TAKE_BACK_CHECK, Permission.DEALER, NoArgs, TakeBackCheckReply)
+    def _op_take_back_check(self, client: Client, args: dict[str, Any]) -> TakeBackCheckReply:
+        """Whether an undo would be refused now, as the engine rules it: `dealer` the dealer's
+        refusal, `supervisor` the refusal with a supervisor's PIN ("" when it would be taken back)."""
+        return {"dealer": self.session.take_back_refusal(),
+                "supervisor": self.session.take_back_refusal(supervisor=True)}
 
     @handler(Op.KEY_CARD, Permission.DEALER, KeyCardRequest, TableState, table=True)
     def _op_key_card(self, client: Client, args: dict[str, Any]) -> None:

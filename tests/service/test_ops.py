@@ -86,8 +86,9 @@ def test_no_table_op_before_a_log_in_and_no_pin_checked_for_nobody(station: Any)
     rows = len(s.running.store.audit_entries())
     needs_dealer = [e for e in REGISTRY.values() if e.permission in (Permission.DEALER, Permission.SUPERVISOR,
                                                                      Permission.DEALER_OR_TERMINAL)]
-    # wager, decide, withdraw, buy_in, terminal_override (issue 38), place_next, reread, power_stays (issue 33)
-    assert len(needs_dealer) == 31
+    # wager, decide, withdraw, buy_in, terminal_override (issue 38), place_next, reread, power_stays,
+    # take_back_check (issue 33)
+    assert len(needs_dealer) == 32
     for entry in needs_dealer:
         args: dict[str, Any] = {"pin": BOB} if entry.open_fields or "pin" in entry.fields else {}
         assert _code(nobody, entry.op, **args) == "auth", entry.op
@@ -328,3 +329,46 @@ def test_a_round_delta_carries_the_new_events_and_the_changed_fields_only() -> N
     assert apply_round_delta(None, delta) is None
     taken_back = {**new, "version": 6, "events": old["events"][:1]}  # not an append: the events whole
     assert apply_round_delta(new, round_delta(new, taken_back)) == taken_back
+
+
+def test_a_round_delta_carries_the_pictures_changed_parts_only() -> None:
+    # The pictures of a Lucky 8 round with wagers on areas 1 and 3 and of an Electronic round,
+    # after each event: each state rebuilt from the one before and its delta (through JSON, as
+    # the socket carries it) is the new state exactly. Lucky 8: 10S area 1, 9H area 3, 5D
+    # dealer, QD area 1 (20), 8C area 3 (17); p1 stands, p3 hits: 2C to area 3 (19), which
+    # changes area 3 alone: the delta carries area 3's changes and nothing of area 1.
+    import json
+
+    from dealer_assist.engine.picture import picture_to_json
+    from dealer_assist.engine.transcript import new_round, parse_event
+
+    lucky8 = [{"type": "wager", "player": "p1", "bet": "main", "amount": 10, "area": 1},
+              {"type": "wager", "player": "p3", "bet": "main", "amount": 25.5, "area": 3},
+              {"type": "no_more_bets"}, *({"type": "card", "card": c} for c in ("10S", "9H", "5D", "QD", "8C")),
+              {"type": "decision", "action": "stand", "area": 1, "hand": 1, "player": "p1"},
+              {"type": "decision", "action": "hit", "area": 3, "hand": 1, "player": "p3"},
+              {"type": "card", "card": "2C"},
+              {"type": "decision", "action": "stand", "area": 3, "hand": 1, "player": "p3"},
+              {"type": "card", "card": "6S"}, {"type": "card", "card": "KC"}]
+    electronic = [{"type": "wager", "player": "t1", "bet": "main", "amount": 10},
+                  {"type": "wager", "player": "t2", "bet": "main", "amount": 20}, {"type": "no_more_bets"},
+                  *({"type": "card", "card": c} for c in ("10H", "7C", "9S")),
+                  {"type": "decision", "action": "stand", "player": "t1", "hand": 1},
+                  {"type": "decision", "action": "stand", "player": "t2", "hand": 1}, {"type": "card", "card": "10D"}]
+    for header, events in (({"game": "lucky8", "decks": 6, "areas": 7}, lucky8),
+                           ({"game": "electronic", "decks": 6}, electronic)):
+        rnd = new_round(header)
+        old = {"version": 0, "events": [], "picture": picture_to_json(rnd)}
+        for n, raw in enumerate(events, start=1):
+            rnd.apply(parse_event(raw))
+            new = {"version": n, "events": events[:n], "picture": picture_to_json(rnd)}
+            delta = json.loads(json.dumps(round_delta(old, new)))
+            assert "picture" not in delta["set"]
+            assert apply_round_delta(old, delta) == new, (header["game"], n)
+            if header["game"] == "lucky8" and raw.get("card") == "2C":
+                areas = delta["picture"]["inner"]["layout"]["inner"]["areas"]
+                assert areas["set"] == {} and set(areas["inner"]) == {"2"}  # area 3 (index 2) alone
+                assert set(areas["inner"]["2"]["set"]) == {"hands"}  # its hand, whole
+            old = new
+    assert apply_round_delta({"version": 4}, {"version": 5, "since": 4, "set": {},
+                                              "picture": {"drop": [], "set": {}, "inner": {}}}) is None  # no base picture

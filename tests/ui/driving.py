@@ -13,6 +13,14 @@ from ui.dealer.local_station import LocalStation
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
+def round_events(controller: Any) -> list[Any]:
+    """The round's events as the service holds them, typed: those recorded, then the
+    tentative implied hit and its card (the screen holds no engine round to ask)."""
+    from dealer_assist.engine.transcript import parse_event
+
+    return [*(parse_event(e) for e in controller.events), *controller.implied]
+
+
 class TableDriver:
     def __init__(self, qtbot: Any, table: LocalStation) -> None:
         self.qtbot = qtbot

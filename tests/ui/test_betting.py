@@ -34,7 +34,7 @@ def test_pair_slot_claim_granted_by_distance(make_table: MakeTable) -> None:
     dialog.field.setText("dan=10, bob=10, erin=10, carol=10")
     t.qtbot.mouseClick(dialog.ok, Qt.MouseButton.LeftButton)
     assert t.window.ruling_panel.body.text() == "<b>3.17.2.2</b> claim: granted bob, erin; refused dan, carol"
-    sides = [(s.player, s.bet, s.amount) for s in t.controller.rnd.areas[1].sides]
+    sides = [(s.player, s.bet, s.amount) for s in t.controller.rnd.view().area(1).sides]
     assert sorted(sides) == [("alice", "pair", 5), ("bob", "pair", 10), ("erin", "pair", 10)]
     # Before "no more bets" a wager can be removed from the slip: erin's main wager goes. The
     # claim is decided again on what is now on the layout: erin has no wager any more, so after
@@ -43,8 +43,8 @@ def test_pair_slot_claim_granted_by_distance(make_table: MakeTable) -> None:
     # order of the claim.)
     panel.slip.setCurrentRow(3)
     t.qtbot.mouseClick(panel.remove_button, Qt.MouseButton.LeftButton)
-    assert not t.controller.rnd.areas.get(4) or not t.controller.rnd.areas[4].wagers
+    assert not t.controller.rnd.view().area(4).wagers
     assert t.window.ruling_panel.body.text() == "<b>3.17.2.5</b> claim: granted dan, bob; refused erin, carol"
-    sides = [(s.player, s.bet, s.amount) for s in t.controller.rnd.areas[1].sides]
+    sides = [(s.player, s.bet, s.amount) for s in t.controller.rnd.view().area(1).sides]
     assert sorted(sides) == [("alice", "pair", 5), ("bob", "pair", 10), ("dan", "pair", 10)]
     t.screenshot("betting_claim")

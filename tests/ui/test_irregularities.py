@@ -248,7 +248,9 @@ def test_shoe_status_warns_before_the_shoe_runs_out(make_table: MakeTable) -> No
     # Two areas bet: the initial deal needs 2 + 1 + 2 = 5 cards; 6 < 5 + 6, so the dealer is told
     # "only 6 cards remain; the round needs at least 5 (5.19)".
     from dealer_assist.base.cards import standard_deck
+    from dealer_assist.engine.picture import picture_of
     from dealer_assist.engine.transcript import new_round, parse_event
+    from ui.dealer.controller import ShownRound
 
     t = make_table(TableSetup(game="lucky8", decks=1, areas=7, seated={"a": 1, "b": 2}), "2C 3C")
     dealt = [str(c) for c in standard_deck()[:46]]
@@ -257,7 +259,7 @@ def test_shoe_status_warns_before_the_shoe_runs_out(make_table: MakeTable) -> No
                 {"type": "wager", "player": "b", "area": 2, "bet": "main", "amount": 10},
                 {"type": "no_more_bets"}):
         rnd.apply(parse_event(raw))
-    t.controller.rnd = rnd
+    t.controller.rnd = ShownRound(picture_of(rnd))  # as the service would send it
     t.window._shoe_changed()
     text = t.window.shoe_status.line.text()
     assert "6 cards" in text

@@ -14,7 +14,7 @@ from PySide6.QtCore import Qt
 
 from dealer_assist.engine.table_setup import TableSetup
 from dealer_assist.store import Store
-from tests.ui.driving import TableDriver
+from tests.ui.driving import TableDriver, round_events
 from tests.ui.test_shoe_hold import SUPERVISOR, key_in_with_pin
 
 MakeTable = Callable[..., TableDriver]
@@ -61,7 +61,7 @@ def _noread(t: TableDriver) -> None:
 
 def _took_the_card(t: TableDriver, game: str, card: str) -> None:
     """The card is p1's hit (a hit without pressing Hit), or on Electronic the shared hand's card."""
-    events = list(t.controller.current.events)  # an implied hit that may still be a double included
+    events = round_events(t.controller)  # an implied hit that may still be a double included
     last = events[-1]
     assert (last.type, str(getattr(last, "card", ""))) == ("card", card)
     if game != "electronic":
@@ -73,13 +73,13 @@ def _took_the_card(t: TableDriver, game: str, card: str) -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_noread_on_an_implied_hit_keyed_in_with_a_supervisor(make_table: MakeTable, game: str) -> None:
     t = _table(make_table, game)
-    before = list(t.controller.current.events)
+    before = round_events(t.controller)
     _noread(t)
     card = "2" + SUIT.get(game, "C")
     # the dealer alone may not key in a card nobody could read: refused, citing 5.1; nothing changed
     assert not t.controller.release_hold(card)
     assert "supervisor" in t.window.refusal.text() and "(5.1)" in t.window.refusal.text()
-    assert list(t.controller.current.events) == before and t.controller.hold_reason
+    assert round_events(t.controller) == before and t.controller.hold_reason
     key_in_with_pin(t, card)
     _took_the_card(t, game, card)
     store = Store.open_readonly(t.table.store_path)

@@ -1,5 +1,6 @@
-"""The dealer's screen hands the engine typed events and the store records their transcript
-form: what the round applied and what the store holds are the same events, one for one."""
+"""The dealer's screen sends typed events to the service and the store records their
+transcript form: the round's events the service told the screen and what the store holds
+are the same events, one for one."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from dealer_assist.engine.events import CardDrawn
 from dealer_assist.engine.table_setup import TableSetup
 from dealer_assist.engine.transcript import event_to_transcript, parse_event
 from dealer_assist.store import Store
-from tests.ui.driving import TableDriver
+from tests.ui.driving import TableDriver, round_events
 
 MakeTable = Callable[..., TableDriver]
 
@@ -39,7 +40,7 @@ def test_the_store_holds_the_events_the_round_applied(make_table: MakeTable, tmp
     assert c.rnd.status() == "settled"
     assert c.output()["net"] == {"alice": 42.5}
 
-    applied = list(c.rnd.events)
+    applied = round_events(c)  # as the service told the screen
     store = Store.open(db)
     try:
         assert c.round_id is not None

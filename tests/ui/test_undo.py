@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 
 from dealer_assist.engine.table_setup import TableSetup
 from dealer_assist.store import Store
-from tests.ui.driving import TableDriver
+from tests.ui.driving import TableDriver, round_events
 
 MakeTable = Callable[..., TableDriver]
 GAMES = ["ace_race", "electronic", "star_elements", "lucky8", "dueling8s"]
@@ -94,14 +94,14 @@ def test_undo_takes_back_a_stray_stand_and_refuses_after_the_next_card(make_tabl
         t.qtbot.mouseClick(t.window.terminals.buttons[("p2", "hit")], Qt.MouseButton.LeftButton)
         t.settled_writes()
     t.deal(1)
-    before = [e.type for e in c.current.events]
+    before = [e.type for e in round_events(c)]
     t.qtbot.keyClick(t.window, Qt.Key.Key_Z)
     dialog = t.window.pin_dialog
     assert dialog is not None and dialog.isVisible(), (t.window.refusal.text(), t.window.notice.text(), before)
     why = dialog.reason.text()
     assert "before the next card" in why and f"({RECONSTRUCT.get(game, '5.6.1')})" in why
     dialog.reject()
-    assert [e.type for e in c.current.events] == before  # refused: the round as it was
+    assert [e.type for e in round_events(c)] == before  # refused: the round as it was
     # the supervisor's PIN takes back the hit and its card; the card is held to be placed
     t.qtbot.keyClick(t.window, Qt.Key.Key_Z)
     dialog = t.window.pin_dialog
@@ -111,7 +111,7 @@ def test_undo_takes_back_a_stray_stand_and_refuses_after_the_next_card(make_tabl
     t.qtbot.waitUntil(lambda: c.stray_card is not None, timeout=10000)
     t.settled_writes()
     assert c.stray_card == "2" + SUIT.get(game, "C")
-    assert [e.type for e in c.current.events] == before[:-2]
+    assert [e.type for e in round_events(c)] == before[:-2]
     store = Store.open_readonly(t.table.store_path)
     entries = store.audit_entries(round_id=rid, kind="event_withdrawn")
     store.close()

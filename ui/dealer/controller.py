@@ -7,10 +7,11 @@ widgets know of the table:
 - dealer input (a wager after the bets closed, a decision, *no more bets* with the slip,
   a card keyed in, a supervisor's void ...) is sent as the service's op; a refusal shows
   the service's text, which names the clause, and leaves the round as it was;
-- the round the screen draws is the engine's, rebuilt from the service's state (its
-  recorded events replayed, as a restart replays them) after every reply and every
-  ``round`` notification: the service is the authority, the screen only displays.
-  Widgets never decide a rule: they read ``rnd.expectation()``, ``round_output(rnd)`` and
+- the round the screen draws is the picture the service's engine made of it
+  (engine/picture.py), sent with every reply and every ``round`` notification, read into a
+  :class:`ShownRound`: the service is the authority, the screen only displays and never
+  works the round out again (no second replay, no second settle). Widgets never decide a
+  rule: they read ``rnd.view()``, ``rnd.expectation()``, the service's settle output and
   the round's lists;
 - the betting slip is the screen's until *no more bets* sends it (``set_slip``): each wager
   is checked by the engine as it is placed, and the whole slip goes to the service on each
@@ -47,8 +48,9 @@ from dealer_assist.engine.events import (
     Void,
     Wager,
 )
-from dealer_assist.engine.outcome import Expectation
-from dealer_assist.engine.round_api import Round
+from dealer_assist.engine.outcome import Expectation, Ruling, Settlement
+from dealer_assist.engine.picture import RoundPicture, ShoePicture, picture_from_json
+from dealer_assist.engine.round_api import RoundView
 from dealer_assist.engine.session import TableSession
 from dealer_assist.engine.table_setup import TableSetup, setup_from_json, setup_to_json
 from dealer_assist.engine.transcript import (
@@ -56,7 +58,6 @@ from dealer_assist.engine.transcript import (
     event_to_transcript,
     parse_event,
     parse_target,
-    round_output,
 )
 from dealer_assist.games import GAMES, GameRules
 from dealer_assist.service.client import ServiceError
@@ -89,6 +90,45 @@ class ShoeInfo:
     reason: str = ""  # why the shoe was lost, as the driver saw it
 
 
+class ShownRound:
+    """The round as the service told it (its engine's picture, engine/picture.py): what the
+    widgets read of a round, read-only. Nothing is worked out here; the game's rules are
+    static data (``dealer_assist.games``)."""
+
+    __slots__ = ("picture", "raw", "rules")
+
+    def __init__(self, picture: RoundPicture, raw: dict[str, Any] | None = None) -> None:
+        self.picture = picture
+        self.raw = raw  # the service's JSON it was read from
+        self.rules: GameRules = GAMES[picture.game]
+
+    def view(self) -> RoundView:
+        return self.picture.layout
+
+    def expectation(self) -> Expectation:
+        return self.picture.expectation
+
+    def status(self) -> str:
+        return self.picture.layout.status
+
+    @property
+    def settlements(self) -> tuple[Settlement, ...]:
+        return self.picture.settlements
+
+    @property
+    def rulings(self) -> tuple[Ruling, ...]:
+        return self.picture.rulings
+
+    @property
+    def shoe(self) -> ShoePicture:
+        return self.picture.shoe
+
+    @property
+    def shoe_notices(self) -> tuple[tuple[str, str], ...]:
+        """What the dealer is told about the shoe (5.19 / 5.20), as the engine said it."""
+        return self.picture.shoe_notices
+
+
 class TableController(QObject):
     """The table as the screen knows it: the service's state, and the ops it sends."""
 
@@ -112,10 +152,13 @@ class TableController(QObject):
         self.was_referred = False
         self.round_id: int | None = None
         self.config: dict[str, Any] = {}
-        # the table session (engine), rebuilt from the service's state: the round, the slip
-        # before the bets close, the implied hit; None until the state is read
-        self.session: TableSession | None = None
-        # the open round's recorded events (transcript form); the round holds them typed
+        # the round as the service's engine made it (its picture); None until the state is read
+        self.shown: ShownRound | None = None
+        # the betting slip before the bets close: the screen's own engine checks each wager as
+        # it is placed (5.3); None once the round is open (the service's picture shows it)
+        self.slip_session: TableSession | None = None
+        self.tentative: tuple[Event, ...] = ()  # the service's tentative implied hit and its card
+        # the open round's recorded events (transcript form)
         self.events: list[dict[str, Any]] = []
         self.recall: list[dict[str, Any]] = []  # the last rounds' settle output, newest first
         self.clocks: dict[str, int] | None = None  # the service's decision clocks (3.17); None: none
@@ -130,8 +173,7 @@ class TableController(QObject):
         self.last_refusal = ""
         self.last_refusal_text = ""
         self.shoe = ShoeInfo()
-        # the service's settle output with the round (object, events) it was told for
-        self.told_output: tuple[Round, int, dict[str, Any]] | None = None
+        self.told_output: dict[str, Any] = {}  # the service's settle output of the round shown
         self.hold_reason = ""  # the service's hold: no card is assigned until the dealer answers
         self.queued = 0  # cards waiting behind a held one (the service's queue)
         self.placement: str | None = None  # where the service places the next card ("to")
@@ -149,24 +191,24 @@ class TableController(QObject):
         link.reconnected.connect(self.on_reconnected)
 
     @property
-    def rnd(self) -> Round | None:
-        """The round on the table (the session's), None before the store is open."""
-        return self.session.round if self.session is not None else None
+    def rnd(self) -> ShownRound | None:
+        """The round on the table as the service told it, None before its state is read."""
+        return self.shown
 
     @rnd.setter
-    def rnd(self, value: Round) -> None:
-        """A round put on the table as it is (a test's prepared shoe); the session keeps it."""
-        self._session().round = value
+    def rnd(self, value: ShownRound) -> None:
+        """A round's picture put on the table as it is (a test's prepared shoe)."""
+        self.shown = value
 
     @property
     def slip(self) -> list[dict[str, Any]]:
         """Wagers (and claims) before "no more bets", in transcript form."""
-        return [event_to_transcript(e) for e in self.session.slip] if self.session is not None else []
+        return [event_to_transcript(e) for e in self.slip_session.slip] if self.slip_session is not None else []
 
     @property
     def implied(self) -> list[Event]:
-        """The tentative implied hit and its card (empty when none)."""
-        return list(self.session.tentative) if self.session is not None else []
+        """The tentative implied hit and its card (empty when none), as the service holds them."""
+        return list(self.tentative)
 
     @property
     def implied_held(self) -> bool:
@@ -176,16 +218,12 @@ class TableController(QObject):
     @property
     def under_min(self) -> list[str]:
         """Players whose under-minimum wager was settled once at this table (5.26)."""
-        return sorted(self.session.under_min) if self.session is not None else []
+        return sorted(str(p) for p in self.service_state.get("under_min") or [])
 
-    @property
-    def shoe_reloaded(self) -> bool:
-        return self.session is not None and self.session.shoe_reloaded
-
-    def _session(self) -> TableSession:
-        if self.session is None:
-            self.session = TableSession(self.setup.config([]), ())
-        return self.session
+    def _slip_session(self) -> TableSession:
+        if self.slip_session is None:
+            self.slip_session = TableSession(self.config or self.setup.config([]), self.under_min)
+        return self.slip_session
 
     # ------------------------------------------------------------------ store
     def read_state(self, done: Callable[[bool], None] | None = None) -> None:
@@ -213,32 +251,9 @@ class TableController(QObject):
         if state != self.service_state:
             self.show_state(state)
 
-    def _replayed(self, state: dict[str, Any], config: dict[str, Any]) -> TableSession:
-        """The service's round as an engine round. The same open round with more recorded
-        events (a card, a decision) takes only the new ones; anything else (another round, a
-        take-back, a tentative card, another set-up) is replayed from its first event."""
-        events = list(state.get("events") or [])
-        old = self.service_state
-        session = self.session
-        done = len(self.events)
-        if (session is not None and state.get("round_id") is not None and old.get("round_id") == state["round_id"]
-                and not old.get("tentative") and not state.get("tentative") and not session.tentative
-                and old.get("config") == state.get("config") and old.get("under_min") == state.get("under_min")
-                and 0 < done <= len(events) and events[:done] == self.events
-                and len(session.round.events) == done):
-            trial = session.round
-            try:
-                for raw in events[done:]:
-                    trial.apply(parse_event(raw))  # refused: the round is unchanged, replayed below
-                return session
-            except RuleRefusal:
-                pass
-        fresh = TableSession(config, state.get("under_min") or ())
-        fresh.restore(config, [parse_event(e) for e in events], [parse_event(e) for e in state.get("tentative") or []])
-        return fresh
-
     def show_state(self, state: object) -> None:
-        """The service's round as the engine's: its recorded events replayed."""
+        """The service's round as its engine made it (the picture), and the slip before the
+        bets close as the service holds it."""
         if not isinstance(state, dict):
             return
         refused = str(state.get("refused") or state.get("store_error") or "")
@@ -246,25 +261,33 @@ class TableController(QObject):
             self.store_error = refused
             self.store_failed.emit(refused)
         config = dict(state.get("config") or {})
+        old = self.service_state
         try:
+            shown, raw = self.shown, state.get("picture")
+            if shown is None or raw != old.get("picture"):
+                # the parts written as in the picture shown are taken from it (a card: one area)
+                like = (old["picture"], shown.picture) if shown is not None and shown.raw is old.get("picture") else None
+                shown = ShownRound(picture_from_json(raw, like), raw) if isinstance(raw, dict) else None
+            slip_session = None
             if state.get("round_id") is None and state.get("betting"):
-                session = TableSession(config, state.get("under_min") or ())
-                slip = [parse_event(e) for e in state.get("slip") or []]
-                if slip:
-                    session.set_slip(slip)  # the service's slip (the first card closes it, 5.3)
-            else:
-                session = self._replayed(state, config)
-        except (DealerAssistError, TranscriptError) as exc:
+                slip_session = self.slip_session
+                if (slip_session is None or self.slip != list(state.get("slip") or [])
+                        or (old.get("config"), old.get("under_min")) != (config, state.get("under_min"))):
+                    slip_session = TableSession(config, state.get("under_min") or ())
+                    slip = [parse_event(e) for e in state.get("slip") or []]
+                    if slip:
+                        slip_session.set_slip(slip)  # the service's slip (the first card closes it, 5.3)
+            tentative = tuple(parse_event(e) for e in state.get("tentative") or [])
+        except (DealerAssistError, TranscriptError, KeyError) as exc:
             log.error("the service's round cannot be shown: %s", exc)
             self.refused.emit(f"the service's round cannot be shown: {exc}")
             return
         unread_before = int(self.service_state.get("unread") or 0)
         self.service_state = state
-        self.session = session
+        self.shown, self.slip_session, self.tentative = shown, slip_session, tentative
         output = state.get("output")
-        self.told_output = (session.round, len(session.round.events), output) \
-            if isinstance(output, dict) and state.get("round_id") is not None else None
-        self.config = dict(session.config)
+        self.told_output = output if isinstance(output, dict) else {}
+        self.config = config
         if isinstance(state.get("setup"), dict):
             self.setup = setup_from_json(state["setup"])  # the table's set-up is the service's
         self.round_id = state.get("round_id")
@@ -349,7 +372,7 @@ class TableController(QObject):
         return GAMES[self.config.get("game", self.setup.game)]
 
     @property
-    def current(self) -> Round:
+    def current(self) -> ShownRound:
         """The round on the table; only asked for once the table has one (after start-up)."""
         if self.rnd is None:
             raise RuntimeError("the table has no round yet")
@@ -368,18 +391,12 @@ class TableController(QObject):
             self.rnd.status() == "in_progress" and self.rnd.expectation().kind == "none")
 
     def output(self) -> dict[str, Any]:
-        """The round's settle output: the service's, as it told it with the round this screen
-        shows (no second settle); worked out here only for what the screen holds alone (the
-        slip before the bets close, a round a test put on the table)."""
-        rnd = self.current
-        told = self.told_output
-        if told is not None and told[0] is rnd and told[1] == len(rnd.events):
-            return told[2]
-        return round_output(rnd)
+        """The round's settle output, as the service told it with the round shown (no second settle)."""
+        return self.told_output
 
     @property
     def betting(self) -> bool:
-        return self.round_id is None and self.session is not None and self.session.betting
+        return self.round_id is None and self.slip_session is not None and self.slip_session.betting
 
     # ------------------------------------------------------------------ betting slip
     def place_wager(self, player: str, bet: str, amount: Decimal | float | int, area: int | None = None,
@@ -393,7 +410,7 @@ class TableController(QObject):
             return self._refuse_text_only(exc.message)
         if not self.betting:
             return self.submit(wager)
-        return self.slip_sent(self._rebuild_slip([*self._session().slip, wager], wager))
+        return self.slip_sent(self._rebuild_slip([*self._slip_session().slip, wager], wager))
 
     def place_wagers(self, wagers: list[tuple[str, str, Decimal, int | None]]) -> bool:
         """Several wagers (player, bet, amount, area) onto the slip at once, e.g. last round's
@@ -405,7 +422,7 @@ class TableController(QObject):
                    for p, b, a, area in wagers]
         except EventFormatError as exc:
             return self._refuse_text_only(exc.message)
-        return self.slip_sent(self._rebuild_slip([*self.current.events, *new], new[-1] if new else None))
+        return self.slip_sent(self._rebuild_slip([*self._slip_session().slip, *new], new[-1] if new else None))
 
     def claim(self, bet: str, area: int, claimants: list[dict[str, Any]]) -> bool:
         """Players who have not agreed want the free slots of ``bet`` on ``area``: the engine decides."""
@@ -419,12 +436,13 @@ class TableController(QObject):
     def remove_wager(self, index: int) -> bool:
         if not self.betting or not 0 <= index < len(self.slip):
             return False
-        return self.slip_sent(self._rebuild_slip([w for i, w in enumerate(self._session().slip) if i != index], None))
+        return self.slip_sent(self._rebuild_slip([w for i, w in enumerate(self._slip_session().slip) if i != index],
+                                                 None))
 
     def change_wager(self, index: int, amount: Decimal | float | int) -> bool:
         if not self.betting or not 0 <= index < len(self.slip):
             return False
-        slip: list[Event] = list(self._session().slip)
+        slip: list[Event] = list(self._slip_session().slip)
         wager = slip[index]
         if not isinstance(wager, Wager):
             return False
@@ -440,7 +458,7 @@ class TableController(QObject):
 
     def _rebuild_slip(self, slip: list[Event], new: Event | None) -> bool:
         try:
-            self._session().set_slip(slip)
+            self._slip_session().set_slip(slip)
         except RuleRefusal as exc:
             self._refuse(new if new is not None else slip[-1], exc)
             return False
@@ -483,7 +501,7 @@ class TableController(QObject):
             self.refused.emit(f"not recorded: {self.store_error}")
             return False
         if self.betting and event.type in ("wager", "claim"):  # the slip (5.3), checked by the engine
-            return self.slip_sent(self._rebuild_slip([*self._session().slip, event], event))
+            return self.slip_sent(self._rebuild_slip([*self._slip_session().slip, event], event))
         raw = event_to_transcript(event)
         args = {k: v for k, v in raw.items() if k != "type"}
         if event.type == "no_more_bets":
@@ -511,7 +529,7 @@ class TableController(QObject):
         if not ok:
             return False
         wagers = [{k: v for k, v in event_to_transcript(w).items() if k != "type" or v != "wager"}
-                  for w in (self.session.slip if self.session is not None else ())]  # a claim keeps its type
+                  for w in (self.slip_session.slip if self.slip_session is not None else ())]  # a claim keeps its type
         if self.ask(Op.SET_SLIP, wagers=wagers):
             self.sent_slip = wagers
             return True
@@ -636,10 +654,15 @@ class TableController(QObject):
         return self.submit(Void(reason, rule), actor=f"supervisor:{supervisor}", approval=approval)
 
     def undo_refusal(self, *, supervisor: bool = False) -> str:
-        """Why an undo would be refused now ("" if it would not), as the engine rules it."""
-        if self.session is None:
+        """Why an undo would be refused now ("" if it would not), as the service's engine rules
+        it (op take_back_check, asked when the dealer presses Undo)."""
+        if self.shown is None:
             return "the table has no round yet"
-        return self.session.take_back_refusal(supervisor=supervisor)
+        try:
+            refusals = self.link.ask(Op.TAKE_BACK_CHECK)
+        except ServiceError as exc:
+            return exc.message
+        return str(refusals["supervisor" if supervisor else "dealer"])
 
     def _refuse_text(self, event: Event, text: str) -> None:
         self.last_refusal = f"Refused ({describe_event(event_to_transcript(event))}): {text}"

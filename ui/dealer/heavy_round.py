@@ -31,7 +31,7 @@ from typing import Any
 
 import ui.common.qtfix  # noqa: F401  (first: keeps PySide6 6.12 from aborting CPython 3.11)
 from dealer_assist.engine.events import CloseOffers
-from dealer_assist.engine.round_api import HandView, Round
+from dealer_assist.engine.round_api import HandView
 
 PLAYERS = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lea", "max", "ned",
            "oli", "pam", "quin", "ray", "sam", "tia", "uma"]
@@ -377,7 +377,7 @@ def wait(app: Any, done: Callable[[], bool], what: str, seconds: float = 60) -> 
 
 
 
-def _hands_of_area_1(rnd: Round) -> tuple[HandView, ...]:
+def _hands_of_area_1(rnd: Any) -> tuple[HandView, ...]:  # an engine round, or the screen's ShownRound
     area = rnd.view().area(1)
     return () if area is None else area.hands
 

@@ -41,7 +41,6 @@ from dealer_assist.engine.events import (
     Timeout,
     Withdraw,
 )
-from dealer_assist.engine.irregularities import shoe_notices
 from dealer_assist.engine.power_failure import players_with_wagers
 from dealer_assist.engine.table_setup import TableSetup
 from ui.common.amount_keypad import AmountKeypad
@@ -1109,7 +1108,7 @@ class DealerWindow(QMainWindow):
         c = self.controller
         remaining = c.rnd.shoe.remaining if c.rnd is not None else None
         # 5.19 (5.16 in Dueling 8's): the engine says when the shoe will not finish the round.
-        notices = [text for _, text in shoe_notices(c.rnd)] if c.rnd is not None else []
+        notices = [text for _, text in c.rnd.shoe_notices] if c.rnd is not None else []
         self.shoe_status.show_info(c.shoe, remaining, notices)
         self.shoe_status.show_hold(c.hold_text, c.queued, c.hold_unread, actions=bool(c.hold_reason))
         self.prompt.setVisible(c.stray_card is None and not self.shoe_status.banner_shown())

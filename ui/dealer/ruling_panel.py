@@ -1,4 +1,4 @@
-"""Rulings on irregularities: the clause, one sentence, the card moves (from ``rnd.rulings``).
+"""Rulings on irregularities: the clause, one sentence, the card moves (the service's settle output's ``rulings``).
 
 The choices a ruling gives (accept or refuse a card, withdraw, act, pick) appear as
 legal options in the prompt, because the engine reports them in its "next".

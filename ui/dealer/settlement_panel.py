@@ -7,7 +7,7 @@ shrink to fit the panel (7 areas × 3 players × 4 hands without scrolling, issu
 *Details* shows instead a row per wager with its result, clause and stage, and the
 per-player totals.
 
-Reads ``round_output(rnd)["settlements"]`` and ``["net"]``. The amount column never
+Reads the service's settle output's ``["settlements"]`` and ``["net"]``. The amount column never
 scrolls out of view: the wager column takes what is left and elides a long bet name
 (the whole name, the result and the clause are in the row's tooltip; *Clauses* shows
 the clause and stage columns).
