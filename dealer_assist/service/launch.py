@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,8 +87,9 @@ class PrivateService:
 
 
 def start_private_service(extra: list[str] | None = None, sock: Path | None = None,
-                          timeout_s: float = START_S) -> PrivateService:
-    """Start ``station serve`` for this account and wait for its "serving on" line.
+                          timeout_s: float = START_S, meanwhile: Callable[[], None] | None = None) -> PrivateService:
+    """Start ``station serve`` for this account and wait for its "serving on" line;
+    ``meanwhile`` runs while the child starts (the screen loads Qt then: the two starts overlap).
 
     Raises LaunchError when one already answers on the socket (a second start while the
     first runs: never a second writer on the same store, never the first's socket taken),
@@ -102,10 +104,16 @@ def start_private_service(extra: list[str] | None = None, sock: Path | None = No
                                preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None)
     service = PrivateService(sock, process)
     assert process.stdout is not None
+    deadline = time.monotonic() + timeout_s
+    if meanwhile is not None:
+        try:
+            meanwhile()
+        except BaseException:
+            service.stop()
+            raise
     first = ""
     with selectors.DefaultSelector() as sel:
         sel.register(process.stdout, selectors.EVENT_READ)
-        deadline = time.monotonic() + timeout_s
         while not first:
             left = deadline - time.monotonic()
             if left <= 0 or not sel.select(left):

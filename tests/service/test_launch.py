@@ -62,3 +62,45 @@ def test_a_service_that_cannot_start_says_why(account: Path, tmp_path: Path) -> 
     with pytest.raises(LaunchError, match="the station service did not start: .*file"):
         start_private_service(["--state-dir", str(not_a_dir / "state")])
     assert not answering(account)
+
+
+def test_the_screen_loads_while_the_service_starts_and_a_failure_there_stops_the_child(account: Path) -> None:
+    """``meanwhile`` (the screen's imports) runs after the child is spawned, before its
+    "serving on" line is awaited; if it fails the child is stopped, never left running."""
+    seen: list[bool] = []
+    service = start_private_service(meanwhile=lambda: seen.append(True))
+    try:
+        assert seen == [True] and answering(account)
+    finally:
+        assert service.stop() == 0
+    spawned: list[int] = []
+
+    def fails() -> None:
+        # the child exists while the screen loads (its PID is one of this process's children)
+        spawned.extend(int(p) for p in os.listdir("/proc") if p.isdigit() and _parent(int(p)) == os.getpid()
+                       and str(account) in _command(int(p)))
+        raise RuntimeError("the screen's modules could not be loaded")
+
+    with pytest.raises(RuntimeError, match="could not be loaded"):
+        start_private_service(meanwhile=fails)
+    assert spawned, "the service was spawned before the screen loaded"
+    for pid in spawned:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+    assert not answering(account)
+
+
+def _command(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as line:
+            return line.read().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def _parent(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return int(stat.read().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return -1

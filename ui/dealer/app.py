@@ -173,7 +173,7 @@ def _run_with_private_service(args: argparse.Namespace) -> int:
             return _refuse(args, str(exc))
         extra += ["--floor", args.floor]
     try:
-        service = start_private_service(extra)
+        service = start_private_service(extra, meanwhile=_load_screen_modules)
     except LaunchError as exc:
         return _refuse(args, str(exc), 1)
     if sys.stdout is not None:  # started from the menu: maybe no standard output at all
@@ -183,6 +183,15 @@ def _run_with_private_service(args: argparse.Namespace) -> int:
         return _run_client_window(args, None, service.socket)
     finally:
         service.stop()
+
+
+def _load_screen_modules() -> None:
+    """Import Qt and the screen's modules (about half a second) while the service starts."""
+    import PySide6.QtWidgets  # noqa: F401
+
+    import ui.common.service_link  # noqa: F401
+    import ui.dealer.controller  # noqa: F401
+    import ui.dealer.main_window  # noqa: F401
 
 
 def _start_application(log_dir: Path) -> tuple[Any, Any]:
