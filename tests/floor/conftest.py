@@ -18,6 +18,22 @@ def pg_server() -> Iterator[Server]:
         server.stop()
 
 
+@pytest.fixture(scope="module")
+def servers() -> Iterator[tuple[Server, Server]]:
+    """A primary of its own and its hot standby (pg_basebackup -R), for one test module."""
+    primary = Server()
+    try:
+        standby = primary.standby()
+    except BaseException:
+        primary.stop()
+        raise
+    try:
+        yield primary, standby
+    finally:
+        standby.stop()
+        primary.stop()
+
+
 @pytest.fixture
 def floor_db(pg_server: Server, request: pytest.FixtureRequest) -> Iterator[str]:
     """The name of a fresh, empty database on the test server (dropped afterwards). For a

@@ -23,12 +23,11 @@ import datetime as dt
 import json
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import psycopg
-import pytest
 
 from dealer_assist.floor.forward import Forwarder
 from dealer_assist.floor.reader import FloorReader
@@ -39,21 +38,6 @@ from tests.floor.stations import make_station
 from tests.floor.test_floor_serve import serving
 
 STALE = 5  # --stale-after, seconds
-
-
-@pytest.fixture(scope="module")
-def servers() -> Iterator[tuple[Server, Server]]:
-    primary = Server()
-    try:
-        standby = primary.standby()
-    except BaseException:
-        primary.stop()
-        raise
-    try:
-        yield primary, standby
-    finally:
-        standby.stop()
-        primary.stop()
 
 
 def state_of(path: Path) -> dict[str, Any]:

@@ -49,21 +49,6 @@ class Replicated:
         return self.primary.url(self.dbname, user=add_station(self.admin_url, table, pit).role)
 
 
-@pytest.fixture(scope="module")
-def servers() -> Iterator[tuple[Server, Server]]:
-    primary = Server()
-    try:
-        standby = primary.standby()
-    except BaseException:
-        primary.stop()
-        raise
-    try:
-        yield primary, standby
-    finally:
-        standby.stop()
-        primary.stop()
-
-
 @pytest.fixture
 def replicated(servers: tuple[Server, Server]) -> Iterator[Replicated]:
     primary, standby = servers
