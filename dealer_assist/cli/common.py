@@ -17,6 +17,11 @@ from typing import Any, NoReturn
 BAD_INPUT = 2
 CHECK_FAILED = 1
 
+#: ``dealer-assist --dealer NAME`` (no log-in) and ``review --screenshot`` (no PIN) are
+#: honoured only with this set to 1: development runs, tests and benchmarks, never a
+#: station (issue 15 item 8).
+DEV_MODE_VARIABLE = "DEALER_ASSIST_DEV"
+
 
 def terminal_columns() -> int:
     """shutil.get_terminal_size()'s columns without importing shutil (and with it bz2, lzma,

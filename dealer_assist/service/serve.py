@@ -20,7 +20,6 @@ from dealer_assist.engine.table_setup import TableSetup, default_setup, usable_s
 from dealer_assist.service.applog import start_logging
 from dealer_assist.service.client import dev_socket_path
 from dealer_assist.service.config_watch import check_config_digest
-from dealer_assist.service.forwarding import FloorForwarding, floor_last_round, floor_passfile
 from dealer_assist.service.health import notify_systemd
 from dealer_assist.service.server import StationServer
 from dealer_assist.service.table import TableService
@@ -148,6 +147,9 @@ def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Runni
             log.critical("significant event: %s", service.refused)
     url = st.floor_url(cfg) or (dev.floor_database if dev is not None else "")
     if url and cfg is not None and cfg.table:
+        # psycopg and the forwarder only where a floor is configured (issue 37: ~0.1 s a start)
+        from dealer_assist.service.forwarding import floor_last_round
+
         on_floor = floor_last_round(url, cfg.table, password=st.floor_password(state))
         newest = max((r.id for r in store.list_rounds(limit=1)), default=0)
         if on_floor is not None and newest < on_floor:
@@ -187,6 +189,8 @@ def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Runni
     if options.simulators:
         service.simulator = options.simulators[0]
     if url and not service.refused:
+        from dealer_assist.service.forwarding import FloorForwarding, floor_passfile
+
         password = st.floor_password(state)
         if password:  # the forwarder connects through libpq: its password file, not the URL
             os.environ["PGPASSFILE"] = str(floor_passfile(state, password))

@@ -105,6 +105,9 @@ are named too (docs/store.md).
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from dealer_assist.store.audit import AuditEntry
 from dealer_assist.store.authority import authority_needed
 from dealer_assist.store.chain import audit_content, chain, event_content, round_content
@@ -128,10 +131,7 @@ from dealer_assist.store.common import (
     format_time,
     utc_now,
 )
-from dealer_assist.store.core import Store, record_transcript
-from dealer_assist.store.reader import StoreReader
 from dealer_assist.store.records import OpenRound, RoundDetail, RoundSummary, StoredEvent
-from dealer_assist.store.schema import KNOWN_MIGRATIONS, MIGRATIONS
 from dealer_assist.store.users import (
     MIN_PIN_DIGITS,
     PIN_COST,
@@ -144,7 +144,31 @@ from dealer_assist.store.users import (
     PinCost,
     new_pin_problem,
 )
-from dealer_assist.store.verify import CENTS_SQL, VerifyResult, first_altered_settlements
+
+if TYPE_CHECKING:  # imported on first use (below): sqlite-utils and the verifier's pool
+    from dealer_assist.store.core import Store, record_transcript
+    from dealer_assist.store.reader import StoreReader
+    from dealer_assist.store.schema import KNOWN_MIGRATIONS, MIGRATIONS
+    from dealer_assist.store.verify import CENTS_SQL, VerifyResult, first_altered_settlements
+
+# A client of the station service (the dealer's screen, a terminal) reads PinCheck or
+# StoreError from here and never opens a store: the modules that open one are imported when
+# one of their names is first asked for (issue 37: about 0.4 s of the screen's start).
+_ON_FIRST_USE = {
+    "Store": "core", "record_transcript": "core", "StoreReader": "reader",
+    "KNOWN_MIGRATIONS": "schema", "MIGRATIONS": "schema",
+    "CENTS_SQL": "verify", "VerifyResult": "verify", "first_altered_settlements": "verify",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _ON_FIRST_USE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "APPLICATION_ID",

@@ -15,8 +15,6 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 from urllib.request import pathname2url
 
-import sqlite_utils
-
 import dealer_assist.store.credits as credits
 import dealer_assist.store.identity as identity
 import dealer_assist.store.log as log
@@ -57,6 +55,7 @@ from dealer_assist.store.schema import (
     closed_on_failure,
     connect,
 )
+from dealer_assist.store.sqlite_lib import Database
 from dealer_assist.store.states import session_state
 from dealer_assist.store.users import PIN_COST, PinCheck, PinCost
 from dealer_assist.store.verify import VerifyResult, verify
@@ -97,7 +96,7 @@ class Store:
         self.table = table  # the table this Store writes for (sessions, restore)
         self.readonly = readonly
         self._lock = threading.RLock()
-        self.db = sqlite_utils.Database(conn, execute_plugins=False, recursive_triggers=False)
+        self.db = Database(conn, execute_plugins=False, recursive_triggers=False)
 
     # ---- opening
 

@@ -7,8 +7,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import sqlite_utils
-
 from dealer_assist.store.common import (
     APPLICATION_ID,
     BUSY_TIMEOUT_MS,
@@ -19,6 +17,7 @@ from dealer_assist.store.common import (
     StoreError,
 )
 from dealer_assist.store.keys import KeyedConnection
+from dealer_assist.store.sqlite_lib import Database, Migrations
 
 __all__ = [
     "KNOWN_MIGRATIONS",
@@ -31,11 +30,11 @@ __all__ = [
     "connect",
 ]
 
-MIGRATIONS = sqlite_utils.Migrations(MIGRATION_SET)
+MIGRATIONS = Migrations(MIGRATION_SET)
 
 
 @MIGRATIONS(name="0001_initial")
-def _m0001_initial(db: sqlite_utils.Database) -> None:
+def _m0001_initial(db: Database) -> None:
     statements = [
         f"PRAGMA application_id = {APPLICATION_ID}",
         """CREATE TABLE sessions (
@@ -148,20 +147,20 @@ def _m0001_initial(db: sqlite_utils.Database) -> None:
 
 
 @MIGRATIONS(name="0002_rounds_game_index")
-def _m0002_rounds_game_index(db: sqlite_utils.Database) -> None:
+def _m0002_rounds_game_index(db: Database) -> None:
     # The review filters and sorts by game (issue 9).
     db.execute("CREATE INDEX rounds_game ON rounds(game, started_at)")
 
 
 @MIGRATIONS(name="0003_session_table")
-def _m0003_session_table(db: sqlite_utils.Database) -> None:
+def _m0003_session_table(db: Database) -> None:
     # Which table a session (and so its rounds) belongs to: a restore after a crash takes
     # only its own table's open round, even when two tables write one file (issue 15).
     db.execute("ALTER TABLE sessions ADD COLUMN table_name TEXT NOT NULL DEFAULT 'table'")
 
 
 @MIGRATIONS(name="0004_keyed_chains")
-def _m0004_keyed_chains(db: sqlite_utils.Database) -> None:
+def _m0004_keyed_chains(db: Database) -> None:
     # The chains become keyed (HMAC with the station key, outside the file) and each
     # commit records a head (docs/store.md, Tamper evidence). The rows are re-chained by
     # ``keying.key_store`` right after, in the same write transaction, with the key.
@@ -184,7 +183,7 @@ def _m0004_keyed_chains(db: sqlite_utils.Database) -> None:
 
 
 @MIGRATIONS(name="0005_table_identity")
-def _m0005_table_identity(db: sqlite_utils.Database) -> None:
+def _m0005_table_identity(db: Database) -> None:
     # Issue 18: a store belongs to one table (its name and pit), set once (identity.py).
     db.execute(
         """CREATE TABLE table_identity (
@@ -197,7 +196,7 @@ def _m0005_table_identity(db: sqlite_utils.Database) -> None:
 
 
 @MIGRATIONS(name="0006_accounts")
-def _m0006_accounts(db: sqlite_utils.Database) -> None:
+def _m0006_accounts(db: Database) -> None:
     # Issue 15 item 8 / issue 17 item 3: a PIN that must be changed at its next use (set or
     # reset by a supervisor), and the wrong-PIN count behind the lockout, kept in the store
     # so a restart does not clear it.
@@ -216,7 +215,7 @@ def _m0006_accounts(db: sqlite_utils.Database) -> None:
 
 
 @MIGRATIONS(name="0007_round_players_by_round")
-def _m0007_round_players_by_round(db: sqlite_utils.Database) -> None:
+def _m0007_round_players_by_round(db: Database) -> None:
     # Issue 15 (verify of a million rounds): a round's player rows with their nets read in
     # round order from one index, not looked up one by one in the table (ordered by player).
     db.execute("CREATE INDEX round_players_by_round ON round_players(round_id, player, net)")
@@ -224,7 +223,7 @@ def _m0007_round_players_by_round(db: sqlite_utils.Database) -> None:
 
 
 @MIGRATIONS(name="0008_rounds_by_shoe")
-def _m0008_rounds_by_shoe(db: sqlite_utils.Database) -> None:
+def _m0008_rounds_by_shoe(db: Database) -> None:
     # Issue 36: each round's header names its shoe (spec/round-script.md ``shoe``); game
     # protection reads the rounds of one shoe in order to rebuild its composition. The shoe
     # stays in config_json (chained with the round); this index finds a shoe's rounds.
@@ -268,11 +267,11 @@ def connect(
 
 
 # Every migration this program knows: all of them are pending on an empty database.
-KNOWN_MIGRATIONS = frozenset(m.name for m in MIGRATIONS.pending(sqlite_utils.Database(memory=True)))
-MIGRATIONS_TABLE = sqlite_utils.Migrations.migrations_table
+KNOWN_MIGRATIONS = frozenset(m.name for m in MIGRATIONS.pending(Database(memory=True)))
+MIGRATIONS_TABLE = Migrations.migrations_table
 
 
-def applied_migrations(db: sqlite_utils.Database, path: Path) -> list[str]:
+def applied_migrations(db: Database, path: Path) -> list[str]:
     """The migrations applied to the file; refuses a file a newer program wrote."""
     names = [m.name for m in MIGRATIONS.applied(db)]
     unknown = [n for n in names if n not in KNOWN_MIGRATIONS]

@@ -26,10 +26,11 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
 
 import dealer_assist.service.station as st
+from dealer_assist.cli.common import DEV_MODE_VARIABLE
 from dealer_assist.service.client import SOCKET_ENV
 from dealer_assist.service.probe import handshake
 from tests.service.conftest import make_shoe
-from ui.common.accounts import DEV_MODE_VARIABLE, AccountsDialog, EnrolmentDialog
+from ui.common.accounts import AccountsDialog, EnrolmentDialog
 from ui.common.login import PinDialog
 
 SUPERVISOR, SUPERVISOR_PIN = "sue", "482913"

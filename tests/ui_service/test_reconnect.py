@@ -24,10 +24,10 @@ from typing import Any
 import pytest
 
 import dealer_assist.service.station as st
+from dealer_assist.cli.common import DEV_MODE_VARIABLE
 from dealer_assist.service.client import SOCKET_ENV, ServiceClient
 from dealer_assist.service.probe import handshake
 from tests.service.conftest import make_shoe
-from ui.common.accounts import DEV_MODE_VARIABLE
 from ui.common.login import PinDialog
 from ui.common.service_link import RECONNECTING, ServiceLink
 

@@ -61,6 +61,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 import dealer_assist.service.station as st
+from dealer_assist.cli.common import DEV_MODE_VARIABLE
 from dealer_assist.engine.table_setup import DECISION_SECONDS, TableSetup, setup_to_json
 from dealer_assist.floor.accounting import terminal_credits
 from dealer_assist.floor.forward import Forwarder
@@ -73,7 +74,6 @@ from hardware.simulator import SimulatedShoe
 from tests.floor.conftest import Floor, floor, floor_db, pg_server  # noqa: F401  (the floor's fixtures)
 from tests.service.conftest import make_shoe
 from tests.service.test_terminals import free_pair_of_ports
-from ui.common.accounts import DEV_MODE_VARIABLE
 
 ROOT = Path(__file__).resolve().parents[2]
 LIVENESS_S = 60.0  # a bound for a hung service, never a measure of speed

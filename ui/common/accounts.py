@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
@@ -39,7 +39,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from dealer_assist.store import PinCheck, Store, StoreError
+from dealer_assist.cli.common import DEV_MODE_VARIABLE
+from dealer_assist.store import PinCheck, StoreError
 from ui.common.keypad import PinKeypad, fit_dialog
 from ui.common.login import (
     PinDialog,
@@ -54,12 +55,11 @@ from ui.common.screen_fit import ScreenDialog, touch_header
 from ui.common.style import review_style
 from ui.common.worker import Worker
 
+if TYPE_CHECKING:  # a screen opens no store (issue 37: the store's modules cost its start)
+    from dealer_assist.store import Store
+
 T = TypeVar("T")
 
-#: ``dealer-assist --dealer NAME`` (no log-in) and ``review --screenshot`` (no PIN) are
-#: honoured only with this set to 1: development runs, tests and benchmarks, never a
-#: station (issue 15 item 8).
-DEV_MODE_VARIABLE = "DEALER_ASSIST_DEV"
 
 
 def development_mode() -> bool:
@@ -556,6 +556,8 @@ class ReviewGate:
     """
 
     def __init__(self, path: Path, then: Callable[[str], None], on_cancel: Callable[[], None]) -> None:
+        from dealer_assist.store import Store
+
         self.store = Store.open(path)
         if self.store.needs_enrolment():
             self.store.close()

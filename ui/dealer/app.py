@@ -22,15 +22,15 @@ import os
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import ui.common.qtfix  # noqa: F401  (first: keeps PySide6 6.12 from aborting CPython 3.11)
 from dealer_assist.cli.common import fail, no_display, whole_number
-from dealer_assist.engine.table_setup import TableSetup, usable_setup
 from dealer_assist.service import station
-from dealer_assist.service.ops import Op
 from dealer_assist.service.station import StationConfig
 from ui.common.collector import collect_between_rounds, collect_on_gui_thread_only
+
+if TYPE_CHECKING:
+    from dealer_assist.engine.table_setup import TableSetup
 
 CODECS = station.CODECS  # da1 (CRC-16), da1-xor (earlier firmware's 8-bit XOR), beetek
 
@@ -111,11 +111,10 @@ def _refuse(args: argparse.Namespace, message: str, status: int = 2) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    # check what can be checked before Qt starts, so bad input is one line, not a Qt abort
+    from dealer_assist.cli.common import DEV_MODE_VARIABLE
     from dealer_assist.games import GAMES
     from dealer_assist.service import station
-
-    # check what can be checked before Qt starts, so bad input is one line, not a Qt abort
-    from ui.common.accounts import DEV_MODE_VARIABLE
 
     if args.game and args.game not in GAMES:
         return _refuse(args, f"unknown game {args.game!r}: one of {', '.join(GAMES)}")
@@ -186,9 +185,11 @@ def _run_with_private_service(args: argparse.Namespace) -> int:
 
 
 def _load_screen_modules() -> None:
-    """Import Qt and the screen's modules (about half a second) while the service starts."""
+    """Import Qt and the screen's modules (about a quarter of a second) while the service
+    starts: nothing of Qt or the screen is imported before the service is spawned."""
     import PySide6.QtWidgets  # noqa: F401
 
+    import ui.common.qtfix  # noqa: F401  (before any Qt call: keeps PySide6 6.12 from aborting CPython 3.11)
     import ui.common.service_link  # noqa: F401
     import ui.dealer.controller  # noqa: F401
     import ui.dealer.main_window  # noqa: F401
@@ -248,7 +249,8 @@ def build_client_screen(link: Any, cfg: StationConfig | None, socket_path: Path,
     service's (no store, no shoe in this process)."""
     from PySide6.QtWidgets import QLabel
 
-    from dealer_assist.engine.table_setup import default_setup
+    from dealer_assist.engine.table_setup import default_setup, usable_setup
+    from dealer_assist.service.ops import Op
     from ui.common.accounts import Shifts
     from ui.dealer.controller import TableController
     from ui.dealer.main_window import DealerWindow
@@ -309,6 +311,7 @@ def _run_client_window(args: argparse.Namespace, cfg: StationConfig | None, sock
     """The dealer's screen as a client of the station service on ``socket_path``."""
     import logging
 
+    import ui.common.qtfix  # noqa: F401  (before any Qt call: keeps PySide6 6.12 from aborting CPython 3.11)
     from dealer_assist.service import station
     from dealer_assist.service.client import ServiceError
     from ui.common.applog import stop_routing_qt_messages

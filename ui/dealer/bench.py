@@ -269,11 +269,11 @@ def station_latency_and_memory(cards: int, rounds: int, *, size: tuple[int, int]
     from PySide6.QtWidgets import QApplication
 
     import dealer_assist.service.station as st
+    from dealer_assist.cli.common import DEV_MODE_VARIABLE
     from dealer_assist.games import GAMES
     from dealer_assist.service.client import SOCKET_ENV, ServiceError
     from dealer_assist.service.probe import handshake
     from hardware.simulator import SimulatedShoe
-    from ui.common.accounts import DEV_MODE_VARIABLE
     from ui.common.cards import CardFace
     from ui.common.collector import collect_between_rounds
     from ui.common.service_link import ServiceLink

@@ -546,7 +546,8 @@ def run(args: argparse.Namespace) -> int:
         return _run_from_service(args, socket_path)
     from PySide6.QtWidgets import QApplication
 
-    from ui.common.accounts import DEV_MODE_VARIABLE, ReviewGate, development_mode
+    from dealer_assist.cli.common import DEV_MODE_VARIABLE
+    from ui.common.accounts import ReviewGate, development_mode
 
     screenshot = getattr(args, "screenshot", None)
     if screenshot and not development_mode():
