@@ -375,7 +375,9 @@ def launch_to_first_window() -> float:
         home = Path(tmp)
         env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HOME": str(home), "XDG_RUNTIME_DIR": str(home),
                "XDG_DATA_HOME": str(home / "data"), "XDG_STATE_HOME": str(home / "state")}
-        for name in ("DEALER_ASSIST_DEV", "DEALER_ASSIST_SOCKET", "DEALER_ASSIST_CONFIG"):
+        # as on a user's machine: bytecode is written and read (the test command's
+        # PYTHONDONTWRITEBYTECODE would make every launch compile every module again)
+        for name in ("DEALER_ASSIST_DEV", "DEALER_ASSIST_SOCKET", "DEALER_ASSIST_CONFIG", "PYTHONDONTWRITEBYTECODE"):
             env.pop(name, None)
         start = time.monotonic()
         child = subprocess.Popen([sys.executable, "-m", "dealer_assist.cli", "--exit-after-show"],
