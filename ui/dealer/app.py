@@ -171,15 +171,24 @@ def _run_with_private_service(args: argparse.Namespace) -> int:
         except FloorError as exc:
             return _refuse(args, str(exc))
         extra += ["--floor", args.floor]
+    started: list[tuple[Any, Any]] = []
+
+    def meanwhile() -> None:  # while the service starts: Qt, the screen's modules, the application
+        _load_screen_modules()
+        started.append(_start_application(station.log_dir(installed=False)))
+
     try:
-        service = start_private_service(extra, meanwhile=_load_screen_modules)
+        service = start_private_service(extra, meanwhile=meanwhile)
     except LaunchError as exc:
-        return _refuse(args, str(exc), 1)
+        status = _refuse(args, str(exc), 1)
+        if started:
+            _stop_logging(started[0][1])
+        return status
     if sys.stdout is not None:  # started from the menu: maybe no standard output at all
         print(f"dealer-assist: no station configuration: the station service for this account "
               f"(local store, {('shoe ' + args.shoe) if args.shoe else 'SIMULATED SHOE'}) on {service.socket}, pid {service.pid}", flush=True)
     try:
-        return _run_client_window(args, None, service.socket)
+        return _run_client_window(args, None, service.socket, started[0] if started else None)
     finally:
         service.stop()
 
@@ -307,23 +316,31 @@ def build_client_screen(link: Any, cfg: StationConfig | None, socket_path: Path,
     return screen
 
 
-def _run_client_window(args: argparse.Namespace, cfg: StationConfig | None, socket_path: Path) -> int:
-    """The dealer's screen as a client of the station service on ``socket_path``."""
+def _stop_logging(app_log: Any) -> None:
+    from ui.common.applog import stop_routing_qt_messages
+
+    stop_routing_qt_messages()
+    if app_log is not None:
+        app_log.stop()
+
+
+def _run_client_window(args: argparse.Namespace, cfg: StationConfig | None, socket_path: Path,
+                       started: tuple[Any, Any] | None = None) -> int:
+    """The dealer's screen as a client of the station service on ``socket_path``; ``started``:
+    the application and log already started while this account's service started."""
     import logging
 
     import ui.common.qtfix  # noqa: F401  (before any Qt call: keeps PySide6 6.12 from aborting CPython 3.11)
     from dealer_assist.service import station
     from dealer_assist.service.client import ServiceError
-    from ui.common.applog import stop_routing_qt_messages
     from ui.common.service_link import ServiceLink
 
     log = logging.getLogger("ui.dealer.app")
-    app, app_log = _start_application(station.log_dir(installed=False))  # the user's own log (the service logs apart)
+    # the user's own log (the service logs apart)
+    app, app_log = started or _start_application(station.log_dir(installed=False))
 
     def stop_logging() -> None:
-        stop_routing_qt_messages()
-        if app_log is not None:
-            app_log.stop()
+        _stop_logging(app_log)
 
     try:
         link = ServiceLink(socket_path, "screen")
