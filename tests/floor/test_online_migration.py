@@ -164,8 +164,9 @@ def test_an_upgrade_killed_mid_backfill_resumes_and_ends_as_an_uninterrupted_one
         done = cli("floor", "upgrade", "--url", pg_server.url(other_db), "--batch", "20")
         assert done.returncode == 0 and "applied 0014_round_reach" in done.stdout, done.stdout + done.stderr
 
-        # Ctrl-C after the first batch: one line, nothing lost
-        run = upgrade(killed, "--batch", "20", "--pause", "0.5")
+        # Ctrl-C after the first batch: one line, nothing lost (a 2 s pause between batches: a
+        # test process that a loaded machine holds back 5 s must not find the upgrade finished)
+        run = upgrade(killed, "--batch", "20", "--pause", "2")
         assert run.stdout is not None and run.stderr is not None
         for line in run.stdout:
             if "backfill: batch 1:" in line:
@@ -177,7 +178,7 @@ def test_an_upgrade_killed_mid_backfill_resumes_and_ends_as_an_uninterrupted_one
         interrupted = query(killed, "SELECT rows FROM floor.migration_steps WHERE step = 'backfill'")[0][0]
         assert interrupted in (20, 40)
         # then killed outright at its third batch (the batches count on from the first run's)
-        run = upgrade(killed, "--batch", "20", "--pause", "0.5")
+        run = upgrade(killed, "--batch", "20", "--pause", "2")
         assert run.stdout is not None
         seen = []
         for line in run.stdout:
