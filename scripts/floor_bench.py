@@ -231,7 +231,16 @@ def main() -> int:
         real_table, real_pit = tables[-1]
         with tempfile.TemporaryDirectory() as tmp:
             store = args.store or Path(tmp) / "station.db"
-            if store.exists():
+            if store.exists():  # a reused store is forwarded as its own table (one of the bench's)
+                from dealer_assist.store import Store
+
+                with Store.open_readonly(store) as reused:
+                    identity = reused.table_identity()
+                named = [t for t in tables if identity is not None and t[0] == identity[0]]
+                if not named:
+                    raise SystemExit(f"{store} is the store of {identity[0] if identity else 'no table'}, "
+                                     f"not one of BJ-01..BJ-{args.tables:02d}")
+                real_table, real_pit = named[0]
                 print(f"station store of {real_table}: reusing {store}", flush=True)
             else:
                 began = time.perf_counter()
@@ -239,7 +248,7 @@ def main() -> int:
                 print(f"station store of {real_table}: {per_table:,} rounds built in "
                       f"{time.perf_counter() - began:.1f} s ({store.stat().st_size / 1e6:.0f} MB)", flush=True)
             began = time.perf_counter()
-            generate(admin, tables[:-1], per_table, args.per_hour, args.refinished_every, child_start=not args.migrate)
+            generate(admin, [t for t in tables if t[0] != real_table], per_table, args.per_hour, args.refinished_every, child_start=not args.migrate)
             print(f"generated {len(tables) - 1} tables in {time.perf_counter() - began:.0f} s", flush=True)
             if args.migrate:
                 schema.MIGRATIONS, schema.KNOWN, schema.PARTITIONED = full
