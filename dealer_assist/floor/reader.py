@@ -927,11 +927,14 @@ class FloorReader:
         # chain format 2 (0015): rounds may be of either format once the column is there
         formats = bool(self._rows("SELECT 1 FROM pg_attribute WHERE attrelid = 'floor.rounds'::regclass "
                                   "AND attname = 'chain_format' AND NOT attisdropped"))
+        # audit format 2 (0016): entries of either format once its column is there
+        audit_formats = bool(self._rows("SELECT 1 FROM pg_attribute WHERE attrelid = 'floor.audit'::regclass "
+                                        "AND attname = 'chain_format' AND NOT attisdropped"))
         count = max(0, max_seq - seq_lo + 1)
         step = max(1, -(-count // VERIFY_PARTS))
         ranges = [(lo, min(max_seq, lo + step - 1)) for lo in range(seq_lo, max_seq + 1, step)]
         with ThreadPoolExecutor(max_workers=len(ranges) + 1, thread_name_prefix="floor-verify") as pool:
-            audit = pool.submit(self._verify_audit, table, max_audit, audit_lo, audit_link)
+            audit = pool.submit(self._verify_audit, table, max_audit, audit_lo, audit_link, audit_formats)
             parts = [pool.submit(self._round_part, table, lo, hi, formats, seq_link if lo == seq_lo else None)
                      for lo, hi in ranges]
             children = self._child_rows(table, rids)
@@ -1125,18 +1128,19 @@ class FloorReader:
         return None
 
     def _verify_audit(self, table: str, max_audit: int, min_audit: int = 1,
-                      prev: bytes = chain.ZERO) -> tuple[tuple[str, str] | None, int]:
-        # the server digests each entry's content (chain.AUDIT_DIGEST_SQL) and checks its link
-        # against the stored link of the entry before it (``prev`` for the first): the first that
-        # fails comes back, with the count
+                      prev: bytes = chain.ZERO, formats: bool = False) -> tuple[tuple[str, str] | None, int]:
+        # the server digests each entry's content (chain.AUDIT_DIGEST_SQL, or AUDIT2_DIGEST_SQL for
+        # an entry of audit format 2, recorded since 0016: ``formats``) and checks its link against
+        # the stored link of the entry before it (``prev`` for the first): the first that fails
+        # comes back, with the count
         try:
             with self._part_connection() as conn, conn.transaction():
                 # a part's connection reads ranges by plain index scans (no bitmaps: the events'
-                # order); the planner then takes a pass over the whole month's audit, every
-                # table's entries (20,000 pages for a week's 12,961 entries at 432,000 rounds):
-                # bitmaps here, the table's entries read by the index
+                # order); for this query the planner would then take a pass over the whole
+                # month's audit, every table's entries (20,000 pages for a week's 12,961 entries
+                # at 432,000 rounds): bitmaps here, the table's entries read by the index
                 conn.execute("SET LOCAL enable_bitmapscan = on")
-                row = conn.execute(_AUDIT_LINKED_SQL, {"table": table, "lo": min_audit, "hi": max_audit,
+                row = conn.execute(_AUDIT_LINKED_SQL.format(digest=_AUDIT_EITHER if formats else chain.AUDIT_DIGEST_SQL), {"table": table, "lo": min_audit, "hi": max_audit,
                                                        "prev": prev}).fetchone()
         except psycopg.Error as err:
             raise FloorError(f"{safe_url(self.read_url)}: {describe_error(err)}") from None
@@ -1191,9 +1195,12 @@ _AUDIT_LINKED_SQL = (
     "(array_agg(a.kind ORDER BY a.audit_id) FILTER (WHERE a.unlinked))[1] FROM (SELECT a.audit_id, a.kind, "
     "sha256(coalesce(lag(a.floor_link) OVER (ORDER BY a.audit_id), %(prev)s::bytea) || a.digest) "
     "IS DISTINCT FROM a.floor_link AS unlinked FROM (SELECT a.audit_id, a.kind, a.floor_link, "
-    f"{chain.AUDIT_DIGEST_SQL} AS digest FROM floor.audit a WHERE a.table_name = %(table)s "
+    "{digest} AS digest FROM floor.audit a WHERE a.table_name = %(table)s "
     "AND a.audit_id BETWEEN %(lo)s AND %(hi)s) a) a"
 )
+#: An entry's digest in its recorded audit format (0016: NULL is format 1). A format changed is a
+#: link that does not match: format 2's text starts with "2", format 1's with "[".
+_AUDIT_EITHER = f"CASE WHEN a.chain_format = 2 THEN {chain.AUDIT2_DIGEST_SQL} ELSE {chain.AUDIT_DIGEST_SQL} END"
 
 #: The derived rows of each round against its settle output, in the server (one pass).
 _CHECK_TEXTS = (
