@@ -5,7 +5,8 @@
 Starts a throwaway PostgreSQL server (tests/floor/pgserver.py), creates the floor, and fills
 it with ``tables x days x 24 x per-hour`` rounds: one table's month goes through the real
 forwarder from a real station store (that is the catch-up figure, and the table ``verify``
-checks); the other tables' rounds, players, settlements and events are generated in the
+checks; a reused ``--store`` is forwarded as its own table, which must be one of the bench's);
+the other tables' rounds, players, settlements and events are generated in the
 server (the same row shapes and sizes as forwarded rows). Then it times the pit's latest
 page, a player's rounds across all tables, a pit's hourly win/hold for one day, a player's
 play across tables, and verify of the forwarded table's month. Every listing and figure reads
