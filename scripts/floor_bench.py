@@ -5,7 +5,8 @@
 Starts a throwaway PostgreSQL server (tests/floor/pgserver.py), creates the floor, and fills
 it with ``tables x days x 24 x per-hour`` rounds: one table's month goes through the real
 forwarder from a real station store (that is the catch-up figure, and the table ``verify``
-checks); the other tables' rounds, players, settlements and events are generated in the
+checks; a reused ``--store`` is forwarded as its own table, which must be one of the bench's);
+the other tables' rounds, players, settlements and events are generated in the
 server (the same row shapes and sizes as forwarded rows). Then it times the pit's latest
 page, a player's rounds across all tables, a pit's hourly win/hold for one day, a player's
 play across tables, and verify of the forwarded table's month. Every listing and figure reads
@@ -231,7 +232,16 @@ def main() -> int:
         real_table, real_pit = tables[-1]
         with tempfile.TemporaryDirectory() as tmp:
             store = args.store or Path(tmp) / "station.db"
-            if store.exists():
+            if store.exists():  # a reused store is forwarded as its own table (one of the bench's)
+                from dealer_assist.store import Store
+
+                with Store.open_readonly(store) as reused:
+                    identity = reused.table_identity()
+                named = [t for t in tables if identity is not None and t[0] == identity[0]]
+                if not named:
+                    raise SystemExit(f"{store} is the store of {identity[0] if identity else 'no table'}, "
+                                     f"not one of BJ-01..BJ-{args.tables:02d}")
+                real_table, real_pit = named[0]
                 print(f"station store of {real_table}: reusing {store}", flush=True)
             else:
                 began = time.perf_counter()
@@ -239,7 +249,7 @@ def main() -> int:
                 print(f"station store of {real_table}: {per_table:,} rounds built in "
                       f"{time.perf_counter() - began:.1f} s ({store.stat().st_size / 1e6:.0f} MB)", flush=True)
             began = time.perf_counter()
-            generate(admin, tables[:-1], per_table, args.per_hour, args.refinished_every, child_start=not args.migrate)
+            generate(admin, [t for t in tables if t[0] != real_table], per_table, args.per_hour, args.refinished_every, child_start=not args.migrate)
             print(f"generated {len(tables) - 1} tables in {time.perf_counter() - began:.0f} s", flush=True)
             if args.migrate:
                 schema.MIGRATIONS, schema.KNOWN, schema.PARTITIONED = full

@@ -104,8 +104,12 @@ class FloorCommand:
         serve = actions.add_parser("serve", help="the floor service: evaluate every alert continuously")
         serve.add_argument("--url", required=True, help="the floor database, as the floor service's role")
         serve.add_argument("--read-url", metavar="URL",
-                           help="the hot standby the pits read ([floor] read_url): only watched, its lag in the "
-                                "state file and log; every alert is judged and raised on --url, the primary")
+                           help="the hot standby the pits read (default: the --config file's [floor] read_url): "
+                                "only watched, its lag in the state file and log; every alert is judged and "
+                                "raised on --url, the primary")
+        serve.add_argument("--config", metavar="FILE",
+                           help="a configuration whose [floor] read_url names that standby (as the pit's "
+                                "review --config; --read-url overrides it)")
         serve.add_argument("--state", required=True, help="its state file (JSON: reachable or not, since when)")
         serve.add_argument("--log", help="its log file (default: standard output, e.g. the journal)")
         serve.add_argument("--interval", type=float, default=10.0, help="seconds between passes (default 10)")
@@ -243,6 +247,15 @@ class FloorCommand:
                              "0 or more")
         if not args.protect_hours > 0 or not -100 < args.shoe_edge < 100:
             raise FloorError("--protect-hours must be more than 0 and --shoe-edge a percentage (-100 to 100)")
+        if not args.read_url and args.config:
+            # the named configuration's [floor] read_url, as the pit reads it (review --config)
+            from dealer_assist.service.station import StationError, find_config
+
+            try:
+                cfg = find_config(args.config)
+            except StationError as exc:
+                raise FloorError(str(exc)) from None
+            args.read_url = (cfg.floor_read_url if cfg is not None else "") or None
         if args.read_url:
             from dealer_assist.floor.connection import parse_url
 

@@ -270,3 +270,32 @@ RULING2_FIELDS_SQL = _sql_fields2((
     ("u.idx::text", False), ("u.event_index::text", True), ("u.rule", True), ("u.ruling", True), ("u.text", True),
     ("u.moves_json", True)))
 PLAYER2_FIELDS_SQL = _sql_fields2((("q.player", False), ("q.net::text", True), ("q.wagered::text", True)))
+
+
+# ---- audit format 2 (issue 35, item 7; migration 0016_audit_format)
+#
+# Format 1 digests an audit entry as a compact JSON array (AUDIT_DIGEST_SQL: every string through
+# to_json, which escapes it character by character). Audit format 2 writes the entry as a round's
+# fields are written in format 2 —
+#
+#     "2" US  table, audit id, time, actor, kind, round id (RS for none), detail JSON, station link
+#             (hex), each followed by US
+#
+# — unambiguous under the same condition (no U+001C..U+001F in any field: the forwarder writes an
+# entry whose time, actor, kind or detail holds one in format 1), and never taken for format 1
+# (whose text starts with '['). The format is recorded per entry (floor.audit.chain_format).
+
+
+def audit_digest2(table: str, audit_id: int, at: str, actor: str, kind: str, round_id: int | None,
+                  detail_json: str, station_link: bytes) -> bytes:
+    fields = (table, audit_id, at, actor, kind, round_id, detail_json, station_link.hex())
+    return hashlib.sha256(("2" + US + "".join(field2(v) for v in fields)).encode("utf-8")).digest()
+
+
+#: SQL giving :func:`audit_digest2` for the row ``a`` of ``floor.audit``.
+AUDIT2_DIGEST_SQL = (
+    "sha256(convert_to('2' || chr(31) || " + _sql_fields2((
+        ("a.table_name", False), ("a.audit_id::text", False), ("a.at", False), ("a.actor", False),
+        ("a.kind", False), ("a.round_id::text", True), ("a.detail_json", False),
+        ("encode(a.station_link, 'hex')", False))) + ", 'UTF8'))"
+)

@@ -52,7 +52,12 @@ from dealer_assist.floor.connection import (
     safe_url,
 )
 from dealer_assist.floor.edges import kept_edges, work_out_later
-from dealer_assist.floor.schema import CHAIN_FORMAT_MIGRATION, applied_migrations, check_schema
+from dealer_assist.floor.schema import (
+    AUDIT_FORMAT_MIGRATION,
+    CHAIN_FORMAT_MIGRATION,
+    applied_migrations,
+    check_schema,
+)
 from dealer_assist.odds.theo import StoredRound, round_theo, total
 from dealer_assist.store import Store, StoreError
 
@@ -187,6 +192,7 @@ _AUDIT_COLUMNS: Columns = (
     ("table_name", "text"), ("audit_id", "bigint"), ("at", "text"), ("actor", "text"), ("kind", "text"),
     ("round_id", "bigint"), ("detail_json", "text"), ("station_link", "bytea"), ("floor_link", "bytea"),
 )
+_AUDIT2_COLUMNS: Columns = (*_AUDIT_COLUMNS, ("chain_format", "smallint"))
 
 
 _SESSION_COLUMNS: Columns = (
@@ -269,6 +275,14 @@ def _plain2(fields: Sequence[Any], settlements: Sequence[Sequence[Any]], rulings
         texts.extend((rule, ruling, text, moves))
     texts.extend(p[0] for p in players)
     return chain.plain(*texts)
+
+
+def _plain_audit(at: object, actor: object, kind: object, detail_json: object, round_id: object) -> bool:
+    """An audit entry audit format 2 writes as the server rebuilds it: its texts are text with no
+    separator (chain.plain), its round an integer or none; otherwise it is written in format 1."""
+    texts = (at, actor, kind, detail_json)
+    return (all(isinstance(t, str) for t in texts) and chain.plain(*(str(t) for t in texts))
+            and (round_id is None or (isinstance(round_id, int) and not isinstance(round_id, bool))))
 
 
 def _decks(config_json: str | None) -> int:
@@ -432,12 +446,16 @@ class Forwarder:
     """Forwards one station store (``db``) to the floor at ``url``."""
 
     def __init__(self, db: str | Path, url: str, *, batch: int = BATCH_ROUNDS,
-                 timeouts: Timeouts = STATION, chain_format: int = chain.FORMAT_2) -> None:
+                 timeouts: Timeouts = STATION, chain_format: int = chain.FORMAT_2,
+                 audit_format: int = chain.FORMAT_2) -> None:
         self.db = Path(db)
         # the newest chain format this forwarder writes (format 1: as a station before 0015 does;
         # tests use it for the older stations); the floor's own schema may hold it to format 1
         self.chain_format = chain_format
         self._format = chain.FORMAT_1
+        # likewise the audit's (format 1: as a station before 0016 does)
+        self.audit_format = audit_format
+        self._audit_format = chain.FORMAT_1
         self.url = url
         self.batch = batch
         self.timeouts = timeouts
@@ -486,7 +504,9 @@ class Forwarder:
                         "SELECT pit FROM floor.tables WHERE table_name = %s", (self.table,)
                     ).fetchone()
                     # chain format 2 once 0015's swap is recorded (its column and checks are there)
-                    swapped = CHAIN_FORMAT_MIGRATION in applied_migrations(conn)  # the swap's step
+                    applied = applied_migrations(conn)
+                    swapped = CHAIN_FORMAT_MIGRATION in applied  # the swap's step
+                    audit_swapped = AUDIT_FORMAT_MIGRATION in applied  # 0016's: audit format 2
                     conn.rollback()
             except psycopg.Error as err:
                 conn.close()
@@ -508,6 +528,7 @@ class Forwarder:
                     f"table {self.table} is in pit {row[0]} on the floor but the store says pit {self.pit}"
                 )
             self._format = min(self.chain_format, chain.FORMAT_2 if swapped else chain.FORMAT_1)
+            self._audit_format = min(self.audit_format, chain.FORMAT_2 if audit_swapped else chain.FORMAT_1)
             self._conn = conn
         return self._conn
 
@@ -953,14 +974,26 @@ class Forwarder:
             (start, end),
         ).fetchall()
         out: list[tuple[Any, ...]] = []
+        format2 = self._audit_format == chain.FORMAT_2
         for aid, at, actor, kind, round_id, detail_json, station_link in rows:
             link_bytes = bytes(station_link)
-            prev = chain.link(prev, chain.audit_content(
-                self.table, int(aid), at, actor, kind, round_id, detail_json, link_bytes
-            ))
-            out.append((self.table, aid, at, actor, kind, round_id, detail_json, link_bytes.hex(), prev.hex()))
+            if format2 and _plain_audit(at, actor, kind, detail_json, round_id):
+                # audit format 2 (0016), its free text holding no separator (chain.audit_digest2)
+                prev = chain.link_digest(prev, chain.audit_digest2(
+                    self.table, int(aid), at, actor, kind, round_id, detail_json, link_bytes))
+                fmt: int | None = chain.FORMAT_2
+            else:
+                prev = chain.link(prev, chain.audit_content(
+                    self.table, int(aid), at, actor, kind, round_id, detail_json, link_bytes
+                ))
+                fmt = None  # format 1, as written before 0016
+            out.append((self.table, aid, at, actor, kind, round_id, detail_json, link_bytes.hex(), prev.hex(),
+                        *((fmt,) if format2 else ())))
         batch = _Batch(audit=len(out), link=prev)
-        batch.add("audit", _AUDIT_COLUMNS, out)
+        if format2:
+            batch.add("audit", _AUDIT2_COLUMNS, out, key="audit2")
+        else:
+            batch.add("audit", _AUDIT_COLUMNS, out)
         versions = self._versions(store, start, end)
         if versions:
             batch.versions_at = len(batch.statements)

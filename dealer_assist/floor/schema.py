@@ -1399,6 +1399,19 @@ _M0015 = Online((
 #: The migration after which this version's forwarders write chain format 2.
 CHAIN_FORMAT_MIGRATION = "0015_chain_format"
 
+# 0016_audit_format (issue 35, item 7): audit format 2 (dealer_assist.floor.chain: an entry's
+# fields joined by control characters, not a JSON array of to_json strings), recorded per entry.
+# - create: the column (nullable, no default: catalog only, the month partitions' too; NULL is
+#   format 1, what every forwarder before this version writes);
+# - swap: only the record (this version's forwarders write audit format 2 once it is there).
+_M0016 = Online((
+    Change("create", ("ALTER TABLE floor.audit ADD COLUMN chain_format smallint",)),
+    Change("swap", ()),
+))
+
+#: The migration after which this version's forwarders write audit format 2.
+AUDIT_FORMAT_MIGRATION = "0016_audit_format"
+
 #: The monthly partitioned tables and their partition key (floor.add_month makes their months).
 PARTITIONED: dict[str, str] = {**_PARTITIONED_0008, **{t: "started_at" for t in _CHILDREN_0009}}
 
@@ -1413,7 +1426,7 @@ MIGRATIONS: tuple[tuple[str, list[str] | Online], ...] = (
     ("0009_round_rows_monthly", _M0009), ("0010_cage_rules", _M0010),
     ("0011_role_bounds", _M0011), ("0012_protection_alerts", _M0012),
     ("0013_alert_subjects", _M0013), ("0014_round_reach", _M0014),
-    ("0015_chain_format", _M0015),
+    ("0015_chain_format", _M0015), ("0016_audit_format", _M0016),
 )
 KNOWN = frozenset(name for name, _ in MIGRATIONS)
 #: Whether each migration is online: a floor where one is still under way (or not begun) is

@@ -67,5 +67,5 @@ def forward_as(db: Path, url: str, chain_format: int) -> None:
     else:
         from dealer_assist.floor.forward import Forwarder
 
-        with Forwarder(db, url, chain_format=1) as forwarder:
+        with Forwarder(db, url, chain_format=1, audit_format=1) as forwarder:  # (before 0016 too)
             forwarder.forward()

@@ -71,3 +71,21 @@ def test_the_servers_round_and_audit_digests_are_pythons_for_any_text(floor) -> 
                 "%s::bytea)) a(table_name, audit_id, at, actor, kind, round_id, detail_json, station_link)",
                 content).fetchone()
             assert row is not None and bytes(row[0]) == chain.digest(chain.audit_content(*content))
+            # audit format 2 (0016) writes only entries with no separator (U+001C..U+001F) in them
+            plain = tuple(v.replace("\x1f", "") if isinstance(v, str) else v for v in content)
+            row = conn.execute(
+                f"SELECT {chain.AUDIT2_DIGEST_SQL} FROM (VALUES (%s, %s::bigint, %s, %s, %s, %s::bigint, %s, "
+                "%s::bytea)) a(table_name, audit_id, at, actor, kind, round_id, detail_json, station_link)",
+                plain).fetchone()
+            assert row is not None and bytes(row[0]) == chain.audit_digest2(*plain)
+
+
+def test_audit_format_2_text() -> None:
+    """An entry in audit format 2 is "2", then each field followed by U+001F (no round: U+001E),
+    the station link in hex (docs/floor.md, Tamper evidence: the text written out by hand here)."""
+    import hashlib
+
+    text = ("2\x1fBJ-07\x1f5\x1f2026-11-26T09:00:02.000000Z\x1fdealer:zoë\x1fsession_end\x1f\x1e\x1f"
+            '{"session_id":4}\x1f' + "ab" * 32 + "\x1f")
+    assert chain.audit_digest2("BJ-07", 5, "2026-11-26T09:00:02.000000Z", "dealer:zoë", "session_end", None,
+                               '{"session_id":4}', b"\xab" * 32) == hashlib.sha256(text.encode("utf-8")).digest()

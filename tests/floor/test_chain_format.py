@@ -16,7 +16,7 @@ import pytest
 from dealer_assist.floor import chain
 from dealer_assist.floor.reader import FloorReader
 from tests.floor.conftest import Floor
-from tests.floor.helpers import LINK_TEXT, forward_as, query
+from tests.floor.helpers import LINK_TEXT, floor_version, forward_as, query
 from tests.floor.stations import make_station, open_station, record_rounds
 
 
@@ -167,3 +167,76 @@ def test_this_versions_station_writes_format_2_once_the_swap_is_recorded(floor: 
     with FloorReader(floor.review_url) as reader:
         checked = reader.verify("BJ-07")
     assert checked.ok and checked.rounds == 4, checked
+
+
+def audit_formats(floor: Floor) -> list[int | None]:
+    return [r[0] for r in query(floor.admin_url, "SELECT chain_format FROM floor.audit ORDER BY audit_id")]
+
+
+def test_a_floor_of_both_audit_formats_verifies_and_an_altered_entry_is_named(
+        floor: Floor, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Audit format 2 (0016): a station of the version before (migrations up to 0015: rounds in
+    format 2, its audit in format 1; 0016 is a newer online migration to it) forwards to a floor at
+    0016, then this version's station; the floor verifies across the boundary, an entry altered in
+    either format is named, and so is an entry whose recorded format was changed."""
+    from dealer_assist.floor.forward import Forwarder
+
+    url = floor.station("BJ-07", "PIT-2")
+    db = tmp_path / "BJ-07.db"
+    make_station(db, "BJ-07", "PIT-2", rounds=2)
+    with monkeypatch.context() as m:
+        floor_version(m, "0015_chain_format")
+        with Forwarder(db, url) as older:
+            assert older.forward().rounds == 2
+    assert formats(floor) == [2, 2]
+    old_entries = len(audit_formats(floor))
+    with open_station(db) as store:
+        record_rounds(store, 2, start=3)
+    forward_as(db, url, 2)
+    seen = audit_formats(floor)
+    assert old_entries >= 2 and seen[:old_entries] == [None] * old_entries, seen
+    assert len(seen) > old_entries + 1 and set(seen[old_entries:]) == {2}, seen
+    first_new, last_old = old_entries + 1, old_entries  # audit ids from 1, forwarded in order
+    named = ("table BJ-07: audit entry {aid} ({kind}): its content or the entry before it differ from what was "
+             "forwarded (floor link does not match)")
+    with FloorReader(floor.review_url) as reader:
+        whole = reader.verify("BJ-07")
+        assert whole.ok and whole.audit == len(seen), whole
+        for aid, change, undo in (
+                (last_old, "actor = actor || 'x'", "actor = left(actor, -1)"),
+                (first_new, "actor = actor || 'x'", "actor = left(actor, -1)"),
+                (first_new, "detail_json = detail_json || ' '", "detail_json = rtrim(detail_json)"),
+                (first_new, "chain_format = NULL", "chain_format = 2"),  # the recorded format changed
+                (last_old, "chain_format = 2", "chain_format = NULL")):
+            with psycopg.connect(floor.admin_url) as conn:
+                kind = conn.execute("SELECT kind FROM floor.audit WHERE audit_id = %s", (aid,)).fetchone()
+                assert conn.execute(f"UPDATE floor.audit SET {change} WHERE audit_id = %s", (aid,)).rowcount == 1
+            checked = reader.verify("BJ-07")
+            assert kind is not None and not checked.ok and checked.problem == named.format(aid=aid, kind=kind[0]), (
+                change, checked)
+            with psycopg.connect(floor.admin_url) as conn:
+                conn.execute(f"UPDATE floor.audit SET {undo} WHERE audit_id = %s", (aid,))
+            assert reader.verify("BJ-07").ok, undo
+
+
+def test_this_versions_station_writes_audit_format_2_once_its_swap_is_recorded(floor: Floor, tmp_path: Path) -> None:
+    url = floor.station("BJ-07", "PIT-2")
+    db = tmp_path / "BJ-07.db"
+    with psycopg.connect(floor.admin_url) as conn:
+        conn.execute("UPDATE floor.migration_steps SET done_at = NULL "
+                     "WHERE migration = '0016_audit_format' AND step = 'swap'")
+    make_station(db, "BJ-07", "PIT-2", rounds=1)
+    forward_as(db, url, 2)
+    before = len(audit_formats(floor))
+    with psycopg.connect(floor.admin_url) as conn:
+        conn.execute("UPDATE floor.migration_steps SET done_at = now() "
+                     "WHERE migration = '0016_audit_format' AND step = 'swap'")
+    with open_station(db) as store:
+        record_rounds(store, 1, start=2)
+    forward_as(db, url, 2)
+    seen = audit_formats(floor)
+    assert before >= 1 and seen[:before] == [None] * before and set(seen[before:]) == {2}, seen
+    assert formats(floor) == [2, 2]  # the rounds' own format: 0015's, swapped
+    with FloorReader(floor.review_url) as reader:
+        checked = reader.verify("BJ-07")
+    assert checked.ok and checked.audit == len(seen), checked

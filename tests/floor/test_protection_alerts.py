@@ -364,7 +364,7 @@ def test_a_floor_of_0012_upgrades_in_place_with_its_open_alerts_while_a_station_
         floor_version(m, "0013_alert_subjects")
         assert init_floor(admin) == ["0013_alert_subjects"]  # its DDL waits on no lock the station holds
         held.execute("SELECT 1")  # still in its transaction (not ended by its 15 s idle bound)
-    assert init_floor(admin) == ["0014_round_reach", "0015_chain_format"]
+    assert init_floor(admin) == ["0014_round_reach", "0015_chain_format", "0016_audit_format"]
     assert query(admin, "SELECT alert_id, kind, subject, detail FROM floor.alerts ORDER BY alert_id") == [
         (old, "advantage_play", "", "advantage play suspected: pa: 12 rounds | pb: 12 rounds"),
         (paced, "pace", "", "3 rounds in the last hour (under 30)")]

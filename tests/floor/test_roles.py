@@ -34,7 +34,7 @@ def test_init_creates_the_schema_once_and_is_idempotent(admin_url: str) -> None:
                      ("0013_alert_subjects",)]
     # an online migration's record is its swap's step (the versions before 0014 read schema_migrations)
     assert query(admin_url, "SELECT migration FROM floor.migration_steps WHERE step = 'swap' AND done_at IS NOT NULL") \
-        == [("0014_round_reach",), ("0015_chain_format",)]
+        == [("0014_round_reach",), ("0015_chain_format",), ("0016_audit_format",)]
 
 
 def test_init_brings_an_older_floor_up_to_the_latest_views(floor: Floor) -> None:

@@ -203,3 +203,40 @@ def test_floor_serve_refuses_a_standby_as_its_url_and_a_read_url_with_a_password
         assert "hunter2" not in secret.stderr
     finally:
         primary.drop_database(dbname)
+
+
+def test_floor_serve_reads_the_standby_from_the_configuration_and_the_flag_overrides_it(
+        servers: tuple[Server, Server], tmp_path: Path) -> None:
+    """``--config FILE``: the standby watched is the file's ``[floor] read_url`` (as the pit's
+    ``review --config``); ``--read-url`` given as well wins. Told apart by what the service finds
+    there: the standby is watched as one (``ok``, a lag), the primary named by the flag is no
+    standby (``not_standby``)."""
+    primary, standby = servers
+    dbname = primary.create_database()
+    try:
+        init_floor(primary.url(dbname))
+        standby.wait_replayed(primary)
+        service = service_role(dbname)
+        config = tmp_path / "station.toml"
+        config.write_text(f'[floor]\nread_url = "{standby.url(dbname, user=service)}"\n')
+        state = tmp_path / "state.json"
+        base = ("floor", "serve", "--once", "--url", primary.url(dbname, user=service), "--state", str(state),
+                "--no-win-band", "--no-protect", "--verify-every", "0", "--config", str(config))
+        done = cli(*base)
+        assert done.returncode == 0, done.stdout + done.stderr
+        watched = state_of(state)["standby"]
+        assert watched["state"] == "ok" and watched["lag"].startswith("standby "), watched
+        # the flag overrides the file: the primary it names is no standby
+        done = cli(*base, "--read-url", primary.url(dbname, user=service))
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert state_of(state)["standby"]["state"] == "not_standby", state_of(state)
+        # a file's read_url with a password is refused, in one line, as the pit refuses it
+        config.write_text(f'[floor]\nread_url = "{standby.url(dbname).replace("@/", ":hunter2@/")}"\n')
+        secret = cli(*base)
+        assert secret.returncode == 2 and "floor.read_url carries a password" in secret.stderr, secret.stderr
+        assert "hunter2" not in secret.stderr and "Traceback" not in secret.stderr
+        # without --config and --read-url nothing is watched
+        done = cli(*base[:-2])
+        assert done.returncode == 0 and state_of(state).get("standby") is None, state_of(state)
+    finally:
+        primary.drop_database(dbname)

@@ -95,3 +95,44 @@ def test_an_altered_audit_entry_is_named(floor: Floor, forwarded: list[int]) -> 
         assert kind is not None and not checked.ok and checked.problem == (
             f"table BJ-07: audit entry 3 ({kind[0]}): its content or the entry before it differ from what was "
             "forwarded (floor link does not match)"), checked
+
+
+def test_a_row_moved_under_another_start_within_the_parts_reach_is_named(
+        floor: Floor, forwarded: list[int]) -> None:
+    """The stray check counts a round's rows under its own start in the parts and compares them one
+    by one only when the counts say so: a settlement of the first round moved to the second
+    round's start (same month, inside the start range the first part reads, its content and index
+    unchanged, so the first round's digest and derived rows still match) is still named."""
+    first, second = forwarded[0], forwarded[1]
+    move = ("UPDATE floor.settlements SET started_at = (SELECT started_at FROM floor.rounds WHERE round_id = {to}) "
+            "WHERE round_id = {rid} AND idx = 0")
+    with FloorReader(floor.review_url) as reader:
+        assert reader.verify("BJ-07").ok
+        with psycopg.connect(floor.admin_url) as conn:
+            assert conn.execute(move.format(to=second, rid=first)).rowcount == 1
+        checked = reader.verify("BJ-07")
+        assert not checked.ok and checked.problem == (
+            f"table BJ-07: rows of round {first} are on the floor under another start than the round's"), checked
+        with psycopg.connect(floor.admin_url) as conn:
+            assert conn.execute(move.format(to=first, rid=first)).rowcount == 1
+        assert reader.verify("BJ-07").ok
+
+
+@pytest.mark.parametrize("parts", [1, 2])
+def test_a_round_taken_off_the_floor_is_named_at_the_next(
+        floor: Floor, forwarded: list[int], parts: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server checks each part's seqs and links: the second round (floor seq 2) taken away with
+    its rows, the third (seq 3) is named as following a missing one — inside one part (1 part:
+    seqs 1-3) and across two (seqs 1-2 and 3)."""
+    from dealer_assist.floor import reader as floor_reader
+
+    monkeypatch.setattr(floor_reader, "VERIFY_PARTS", parts)
+    with psycopg.connect(floor.admin_url) as conn:
+        for child in ("events", "settlements", "rulings", "round_players"):
+            conn.execute(f"DELETE FROM floor.{child} WHERE round_id = %s", (forwarded[1],))
+        assert conn.execute("DELETE FROM floor.rounds WHERE round_id = %s", (forwarded[1],)).rowcount == 1
+    with FloorReader(floor.review_url) as reader:
+        checked = reader.verify("BJ-07")
+    assert not checked.ok and checked.problem == (
+        f"table BJ-07: round {forwarded[2]} (floor seq 3): a forwarded round before it is missing "
+        "(expected floor seq 2)"), checked
