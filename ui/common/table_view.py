@@ -861,7 +861,8 @@ class TableView(QWidget):
 
     Boxes are rebuilt only when what they show changed, so a card repaints one area.
     Areas 1–4 on the first row, 5–7 on the second (1 = the dealer's left); an area with
-    three or four split hands takes more of its row's width.
+    three or four split hands takes more of its row's width, and where it is one of areas
+    1–4 the rows are 1–3 and 4–7 (:func:`area_rows`).
     """
 
     def __init__(self, parent: QWidget | None = None) -> None:
