@@ -623,7 +623,7 @@ class AreaBox(CardDropMixin, QFrame):
         # its wagers a row per player where that saves rows and fits the width
         across = (wide and len(view.wager_rows) > len(view.players)
                   and width - px(14) >= wager_table_need(len(view.wager_rows)))
-        table = WagerTable(view, width, most=0.85 if wide else 1.0, across=across)
+        table = WagerTable(view, width, most=0.85 if wide and not across else 1.0, across=across)
         fixed = self.title.sizeHint().height() + table.sizeHint().height() + px(4) * 2 + px(2) * 4
         if view.surrendered:
             fixed += px(20)
