@@ -11,7 +11,8 @@ opened there. Every time it records what does not fit the screen or a finger:
 - a top-level window (the dealer's, a dialog) not inside its screen's available geometry;
 - an enabled button outside its window, or hidden in a scroll area that is not a list;
 - a button lower than 48 px or with type under 16 px;
-- a pay tag over a card's face (settled).
+- a pay tag over a card's face (settled);
+- two buttons, pay tags or cards over each other (a hand's own spread of cards aside).
 
 Prints one JSON line: {"checks": N, "problems": [...]}.
 ``python -m tests.ui.layout_walk GAME DIR`` with ``QT_QPA_PLATFORM=offscreen:configfile=...``.
@@ -35,6 +36,7 @@ from tests.ui.window_checks import (
     control_problems,
     cut_labels,
     header_problems,
+    overlap_problems,
     replay_problems,
     tag_problems,
     top_levels,
@@ -86,6 +88,8 @@ class Walk:
         self.settle()
         self.checks += 1
         self.problems += window_problems(what, self.skip)
+        for top in top_levels():
+            self.problems += overlap_problems(top, what, self.skip)
 
     def shoot(self, windows: list[Any], what: str) -> None:
         """With DA_WALK_SHOTS=DIR: each window as it is on its screen, DIR/walk-GAME-WHAT.png

@@ -25,7 +25,7 @@ from tests.ui.entry_fit import control_problems
 from ui.common.cards import READABLE_PX, CardFace, CardRow, name_font_px
 from ui.common.idle import wait_idle
 from ui.common.style import TOUCH
-from ui.common.table_view import HandBox, PayTag
+from ui.common.table_view import HandBox, PayTag, area_rows
 from ui.dealer.heavy_round import run
 
 
@@ -86,11 +86,18 @@ def _cut_pay_tags(window: Any) -> list[str]:
         if tag.single_line:
             need_w = sum(metrics.horizontalAdvance(t) for t in texts) + metrics.horizontalAdvance("  ") * (len(texts) - 1)
             need_h = metrics.height()
+            if need_w > tag.width() or need_h > tag.height():
+                problems.append(f"{where}: needs {need_w}x{need_h} px, has {tag.width()}x{tag.height()}")
         else:
-            need_w = max(metrics.horizontalAdvance(t) for t in texts)
-            need_h = max(metrics.lineSpacing(), metrics.height()) * len(texts)
-        if need_w > tag.width() or need_h > tag.height():
-            problems.append(f"{where}: needs {need_w}x{need_h} px, has {tag.width()}x{tag.height()}")
+            # stacked lines (issue 34: by their letters' height, PayTag.baselines): each line's
+            # ink where it is drawn, inside the tag and clear of the next line's
+            inks = [metrics.tightBoundingRect(t).translated(x, y) for t, (x, y) in zip(texts, tag.baselines(), strict=True)]
+            for text, ink in zip(texts, inks, strict=True):
+                if not tag.rect().contains(ink):
+                    problems.append(f"{where}: {text!r} drawn at {ink.getRect()}, the tag {tag.width()}x{tag.height()}")
+            for (upper, ink), lower in zip(zip(texts, inks, strict=True), inks[1:], strict=False):
+                if ink.bottom() >= lower.top():
+                    problems.append(f"{where}: {upper!r} touches the line under it")
         if not hand.rect().contains(tag.geometry()):
             problems.append(f"{where}: {tag.geometry().getRect()} outside its hand {hand.width()}x{hand.height()}")
         for face in hand.cards.faces:
@@ -158,6 +165,22 @@ def _unreadable_cards(window: Any) -> list[str]:
             elif int(face.height() * 0.30) < READABLE_PX:
                 problems.append(f"{where}: rank {int(face.height() * 0.30)} px")
     return problems
+
+
+def test_area_rows_give_split_hands_room() -> None:
+    # seven areas: 1-4 over 5-7; one of areas 1-4 split to three or four hands: 1-3 over 4-7
+    # (its neighbours keep 16 px wager tables); a split in 5-7 (already a row of three) or to
+    # two hands changes nothing
+    assert area_rows([1] * 7) == [[0, 1, 2, 3], [4, 5, 6]]
+    assert area_rows([4, 1, 1, 1, 1, 1, 1]) == [[0, 1, 2], [3, 4, 5, 6]]
+    assert area_rows([1, 1, 1, 3, 1, 1, 1]) == [[0, 1, 2], [3, 4, 5, 6]]
+    assert area_rows([1, 1, 1, 1, 1, 4, 1]) == [[0, 1, 2, 3], [4, 5, 6]]
+    assert area_rows([2, 2, 2, 2, 1, 1, 1]) == [[0, 1, 2, 3], [4, 5, 6]]
+    # four areas or fewer: one row; five: 4 + 1, or 3 + 2 with a split in the first four
+    assert area_rows([4, 1, 1, 1]) == [[0, 1, 2, 3]]
+    assert area_rows([1] * 5) == [[0, 1, 2, 3], [4]]
+    assert area_rows([1, 4, 1, 1, 1]) == [[0, 1, 2], [3, 4]]
+    assert area_rows([]) == []
 
 
 SIZES = [(1280, 800), (1366, 768), (1920, 1080)]

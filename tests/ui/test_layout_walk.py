@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 import dealer_assist.service.station as st
-from tests.ui.window_checks import screens_config
+from tests.ui.window_checks import overlap_problems, screens_config
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow  # (tests/conftest.py runs these first)
@@ -65,3 +65,80 @@ def test_every_window_and_control_fits_the_screen_and_a_finger(tmp_path: Path, g
         f"4_settled {w}x{h}" for w, h in ((1280, 800), (1366, 768), (1920, 1080))]
     problems = list(result["problems"])  # type: ignore[call-overload]
     assert problems == [], f"{len(problems)} problems:\n" + "\n".join(problems[:80])
+
+
+def test_the_overlap_check_sees_what_is_painted_over_what(qtbot: object) -> None:
+    """overlap_problems (the walk's): a button over another, a pay tag over a card and a card
+    over another hand's card are reported; a hand's spread (its cards overlapping, corners
+    visible) and a button inside a frame are not."""
+    from PySide6.QtWidgets import QPushButton, QWidget
+
+    from ui.common.cards import CardFace, CardRow
+    from ui.common.table_view import PayTag
+
+    top = QWidget()
+    top.resize(600, 400)
+    QPushButton("Hit", top).setGeometry(10, 10, 100, 50)
+    QPushButton("Stand", top).setGeometry(90, 40, 100, 50)  # over Hit's lower right corner
+    frame = QWidget(top)
+    frame.setGeometry(300, 10, 200, 100)
+    QPushButton("Inside", frame).setGeometry(10, 10, 80, 50)  # inside its frame: not "over" it
+    spread = CardRow(["10H", "9S", "8D"], parent=top)
+    spread.setGeometry(10, 150, 120, 110)  # three cards in 120 px: overlapped, the hand's spread
+    other = CardFace("KC", parent=top)
+    other.move(115, 160)  # another hand's card over the spread's last card
+    tag = PayTag(top)
+    tag.set_lines([("ann +100", "#b9f6ca")])
+    tag.setGeometry(300, 200, 80, 30)
+    tag_empty = PayTag(top)  # an empty tag paints nothing
+    tag_empty.setGeometry(10, 10, 500, 380)
+    CardFace("AS", parent=top).move(340, 190)  # under the tag
+    top.show()
+    found = overlap_problems(top, "here", lambda _: False)
+    pairs = sorted(" / ".join(sorted(part.split(" at ")[0].split(": ")[-1] for part in (p.split(" and ")[0], p.split(" and ")[1])))
+                   for p in found)
+    assert pairs == ["button 'Hit' / button 'Stand'", "card 8D / card KC", "card AS / pay tag 'ann +100'"], found
+    top.close()
+
+
+def test_the_log_in_keeps_its_keys_clear_on_a_larger_screen(qtbot: object) -> None:
+    """The log-in open while the dealer's window moves to the 1920×1080 screen (its style
+    sheet at scale 1.4: keys and buttons 67 px high, the walk's log-in at each size): the
+    dialog grows, its keypad's last row no longer under Cancel and OK (the overlap check
+    found them 24-36 px over each other)."""
+    from PySide6.QtGui import QFont
+    from PySide6.QtWidgets import QMainWindow
+
+    from ui.common.idle import wait_idle
+    from ui.common.login import PinDialog
+    from ui.common.style import app_style, base_font_px, scale, set_scale
+
+    window = QMainWindow()
+    window.resize(1280, 800)
+
+    def restyle() -> None:  # as DealerWindow._apply_style after its screen's scale changed
+        font = QFont(window.font())
+        font.setPixelSize(base_font_px())
+        window.setFont(font)
+        window.setStyleSheet(app_style())
+
+    before = scale()
+    try:
+        set_scale(1.0)
+        restyle()
+        window.show()
+        login = PinDialog("Log in", "Log in to start your shift", lambda *_: None, lambda _: None, window)
+        login.show()
+        wait_idle()
+        assert overlap_problems(login, "at 1.0", lambda _: False) == []
+        high = login.height()
+        set_scale(1.4)
+        restyle()
+        wait_idle()
+        wait_idle()
+        assert login.ok_button.height() >= 64  # (the larger screen's buttons)
+        assert overlap_problems(login, "at 1.4", lambda _: False) == []
+        assert login.height() > high
+    finally:
+        set_scale(before)
+        window.close()

@@ -11,12 +11,10 @@ from typing import Any
 import pytest
 from PySide6.QtGui import QFont, QFontMetrics
 
+from tests.ui.at_sizes import at_every_size
 from ui.common.cards import CardRow
-from ui.common.idle import wait_idle
 from ui.common.table_view import HandBox
 from ui.dealer.heavy_round import run
-
-SIZES = [(1280, 800), (1366, 768), (1920, 1080)]
 
 
 def _cut_words(window: Any) -> tuple[list[str], int, int]:
@@ -57,18 +55,12 @@ def test_the_printed_eight_is_named_whole(qtbot: Any, tmp_path: Path) -> None:
     problems: list[str] = []
     counts: dict[tuple[str, tuple[int, int]], tuple[int, int]] = {}
 
-    def check(step: str, window: Any) -> None:
-        if step not in ("3_play", "4_settled"):
-            return
-        for size in SIZES:
-            window.setGeometry(0, 0, *size)
-            wait_idle()
-            wait_idle()
-            found, whole, badged = _cut_words(window)
-            problems.extend(f"{step} {size}: {p}" for p in found)
-            counts[(step, size)] = (whole, badged)
+    def look(step: str, size: tuple[int, int], window: Any) -> None:
+        found, whole, badged = _cut_words(window)
+        problems.extend(f"{step} {size}: {p}" for p in found)
+        counts[(step, size)] = (whole, badged)
 
-    run("dueling8s", SIZES[1], tmp_path, check=check, db_dir=str(tmp_path))
+    run("dueling8s", (1366, 768), tmp_path, check=at_every_size(("3_play", "4_settled"), look), db_dir=str(tmp_path))
     assert problems == []
     # the dealer's and areas 2 to 7's printed 8 at least (3.14: every hand starts on it)
     assert all(whole + badged >= 7 for whole, badged in counts.values()), counts

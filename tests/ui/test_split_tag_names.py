@@ -14,18 +14,11 @@ from typing import Any
 import pytest
 from PySide6.QtWidgets import QApplication
 
+from tests.ui.at_sizes import SIZES, at_every_size
 from tests.ui.test_fits import _cut_pay_tags
 from ui.common.idle import wait_idle
 from ui.common.table_view import HandBox, short_names
 from ui.dealer.heavy_round import run
-
-SIZES = [(1280, 800), (1366, 768), (1920, 1080)]
-# Star Elements' cards are tiles with the element's name (14 px type, 21 px high each): at
-# 1366×768 three tiles, the hand's title and its DOUBLED leave 38 px under four split hands
-# even with what the dealer's row can give (its element names stay 14 px: 84 px high), where
-# three named lines need 52 px; there the tag says the hand's net (its figures are in the
-# wager table under it), as before issue 34's names. Worked out from the probe's rooms.
-NET_ONLY = {("star_elements", (1366, 768))}
 
 
 def test_short_names_tell_the_players_apart() -> None:
@@ -50,30 +43,22 @@ def test_split_hands_tags_name_every_player(qtbot: Any, tmp_path: Path, game: st
     seen: list[tuple[tuple[int, int], list[list[str]], set[int]]] = []
     problems: list[str] = []
 
-    def check(step: str, window: Any) -> None:
-        if step != "4_settled":
-            return
-        for size in SIZES:
-            window.setGeometry(0, 0, *size)
-            wait_idle()
-            area = window.table_view.area_boxes[1]
-            hands: list[HandBox] = area.hand_boxes
-            qtbot.waitUntil(lambda: all(h.pay.lines for h in hands), timeout=3000)  # noqa: B023
-            wait_idle()  # the layout's one size (TableView.equal_pay, once laid out)
-            QApplication.processEvents()
-            lines = [[t for t, _ in h.pay.lines] for h in hands]
-            sizes = {b.pay.font().pixelSize() for a in window.table_view.area_boxes.values()
-                     for b in getattr(a, "hand_boxes", []) if b.pay.lines}
-            seen.append((size, lines, sizes))
-            problems.extend(f"{size}: {p}" for p in _cut_pay_tags(window))
+    def look(step: str, size: tuple[int, int], window: Any) -> None:
+        area = window.table_view.area_boxes[1]
+        hands: list[HandBox] = area.hand_boxes
+        qtbot.waitUntil(lambda: all(h.pay.lines for h in hands), timeout=3000)
+        wait_idle()  # the layout's one size (TableView.equal_pay, once laid out)
+        QApplication.processEvents()
+        lines = [[t for t, _ in h.pay.lines] for h in hands]
+        sizes = {b.pay.font().pixelSize() for a in window.table_view.area_boxes.values()
+                 for b in getattr(a, "hand_boxes", []) if b.pay.lines}
+        seen.append((size, lines, sizes))
+        problems.extend(f"{size}: {p}" for p in _cut_pay_tags(window))
 
-    run(game, SIZES[0], tmp_path, check=check, db_dir=str(tmp_path))
+    run(game, SIZES[0], tmp_path, check=at_every_size(("4_settled",), look), db_dir=str(tmp_path))
     assert [size for size, _, _ in seen] == SIZES
     for size, lines, sizes in seen:
         assert len(lines) == 4, (size, lines)  # split and resplit to four hands
-        if (game, size) in NET_ONLY:  # (the net: one figure, in larger type than the lines)
-            assert all(hand[-1].startswith("\u2212275") for hand in lines), (size, lines)
-            continue
         assert len(sizes) == 1, (size, sizes)  # one tag size for the layout: neighbours match
         for hand in lines:
             # one line a player, in the area's position order: ann, bob, cat (heavy_round.wagers)

@@ -88,7 +88,8 @@ def look():
     from ui.dealer.main_window import DealerWindow
     window = next(w for w in QApplication.topLevelWidgets() if isinstance(w, DealerWindow))
     label = window.statusBar().findChild(QLabel, "station_status")
-    seen.update(title=window.windowTitle(), status=label.text() if label is not None else "")
+    seen.update(title=window.windowTitle(), status=label.text() if label is not None else "",
+                socket=label.toolTip() if label is not None else "")
 
 app = QApplication(sys.argv[:1])
 QTimer.singleShot(0, look)  # before --exit-after-show's own timer quits
@@ -121,7 +122,8 @@ def test_simulated_run_says_so_in_title_and_status(tmp_path: Path) -> None:
     # nobody has logged in yet (the first start enrols the supervisor)
     assert seen["title"].startswith("Dealer Assist \u2014 SIMULATED SHOE \u2014 demonstration, not a live table")
     sock = tmp_path / "run" / "dealer-assist" / "station.sock"
-    assert seen["status"] == f"SIMULATED SHOE \u00b7 station service {sock} \u00b7 no station configuration (development)"
+    assert seen["status"] == "SIMULATED SHOE \u00b7 no station configuration (development)"
+    assert seen["socket"] == f"station service {sock}"  # (its tooltip)
     assert (tmp_path / "data" / "dealer-assist" / "table.db").exists()  # the service's store, the account's
     log = tmp_path / "state" / "dealer-assist" / "log" / "dealer-assist.log"
     assert f"screen connected to the station service {sock}" in log.read_text()
@@ -172,6 +174,7 @@ def test_configured_station_runs_its_shoe_and_store(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     seen = json.loads(done.stdout.splitlines()[-1])
     assert seen["title"] == "Dealer Assist \u2014 BJ-07 (Pit 2)"
-    assert seen["status"] == f"shoe of the station \u00b7 station service {sock} \u00b7 configuration {config}"
+    assert seen["status"] == f"shoe of the station \u00b7 configuration {config}"
+    assert seen["socket"] == f"station service {sock}"  # (its tooltip)
     assert store.exists() and (store.stat().st_mode & 0o777) == 0o600  # made by the service
     assert game.returncode == 2 and "--game" in game.stderr and "station serve" in game.stderr, game.stderr

@@ -317,3 +317,51 @@ def replay_problems(top: Any, what: str) -> list[str]:
             if need > label.contentsRect().width() + 1:
                 out.append(f"{where}: label {label.text()!r} cut: {need} > {label.contentsRect().width()} px")
     return out
+
+
+def overlap_problems(top: Any, what: str, skip: Callable[[Any], bool]) -> list[str]:
+    """Two things the dealer touches or reads painted over each other (issue 34: a widget over
+    another is not seen by the checks above): every visible button, pay tag and card of
+    ``top``, each cut to the part its parents show (a scroll area's viewport), against every
+    other; a card over the next card of its own hand is the hand's spread (CardRow: each
+    corner left visible), and a widget inside another is not over it."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtWidgets import QAbstractButton
+
+    from ui.common.cards import CardFace
+    from ui.common.table_view import PayTag
+
+    def shown(widget: Any) -> Any:
+        rect = QRect(widget.mapTo(top, widget.rect().topLeft()), widget.size())
+        parent = widget.parentWidget()
+        while parent is not None and parent is not top:
+            rect &= QRect(parent.mapTo(top, parent.rect().topLeft()), parent.size())
+            parent = parent.parentWidget()
+        return rect
+
+    things: list[tuple[str, Any, Any]] = []
+    for widget in [w for kind in (QAbstractButton, PayTag, CardFace) for w in top.findChildren(kind)]:
+        if widget.window() is not top or not widget.isVisibleTo(top) or skip(widget):
+            continue
+        if isinstance(widget, PayTag) and not widget.lines:
+            continue  # (an empty tag paints nothing)
+        rect = shown(widget)
+        if rect.isEmpty():
+            continue
+        if isinstance(widget, PayTag):
+            name = f"pay tag {widget.text()!r}"
+        elif isinstance(widget, CardFace):
+            name = f"card {widget.text}"
+        else:
+            name = f"button {widget.text() or widget.objectName() or type(widget).__name__!r}"
+        things.append((name, widget, rect))
+    out: list[str] = []
+    for n, (name, widget, rect) in enumerate(things):
+        for other_name, other, other_rect in things[n + 1:]:
+            if not rect.intersects(other_rect) or widget.isAncestorOf(other) or other.isAncestorOf(widget):
+                continue
+            if isinstance(widget, CardFace) and isinstance(other, CardFace) and widget.parent() is other.parent():
+                continue  # a hand's spread
+            out.append(f"{what}: {type(top).__name__}: {name} at {rect.getRect()} and {other_name} at "
+                       f"{other_rect.getRect()} overlap (in {chain(widget)})")
+    return out

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from PySide6.QtCore import QEvent, QTimer
 from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
@@ -27,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from dealer_assist.store import MIN_PIN_DIGITS, PinCheck, new_pin_problem
 from ui.common.keypad import KEY_SIZE, PinKeypad, fit_dialog
-from ui.common.screen_fit import ScreenDialog
+from ui.common.screen_fit import ScreenDialog, fit_to_screen
 
 WRONG = "Wrong name or PIN, or not allowed"
 
@@ -161,6 +162,19 @@ class PinDialog(ScreenDialog):
     def showEvent(self, event: Any) -> None:  # noqa: N802 (Qt's name)
         fit_dialog(self)  # after any widget a caller added (ask_supervisor's extra)
         super().showEvent(event)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+        """Shown while the window behind it moves to a screen of another scale (its style
+        sheet's sizes: keys and buttons 67 px high at 1920×1080): fitted again, once laid out
+        in the new sizes (issue 34: the keypad's last row was under *Cancel* and *OK*)."""
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.StyleChange, QEvent.Type.FontChange) and self.isVisible():
+            QTimer.singleShot(0, self._fit_again)
+
+    def _fit_again(self) -> None:
+        if self.isVisible():
+            fit_dialog(self)
+            fit_to_screen(self)
 
     def add_button(self, button: QPushButton) -> None:
         """Another action under the dialog's own buttons (e.g. *Accounts* on the log-in)."""

@@ -11,6 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 TOUCH = 48  # the smallest touch control (fields, combo boxes, chips, dialog buttons), in px
+LEAST_TYPE_PX = 16  # the smallest type the dealer reads on the table, at every size (issue 34)
 _scale = 1.0
 
 # The layout's colours (issue 34: every text on its background at least 4.5:1, WCAG AA;

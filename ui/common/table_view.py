@@ -32,7 +32,7 @@ from dealer_assist.base.cards import ELEMENT_SUITS, parse_card
 from dealer_assist.games.names import BetNames
 from ui.common.cards import PERMANENT_BADGE, CardDropMixin, CardRow, DropTarget, tiles_height
 from ui.common.round_view import AreaView, HandView, WagerCell, area_view, dealer_view
-from ui.common.style import BADGE, HAND_TURN, PAY_COLOURS, px
+from ui.common.style import BADGE, HAND_TURN, LEAST_TYPE_PX, PAY_COLOURS, px
 
 BET_NAMES = BetNames({  # a bet no entry names takes its game's name (games/names.py)
     "main": "Main", "pair": "Pair", "ace_race": "Ace Race", "lucky8": "Lucky 8",
@@ -77,6 +77,26 @@ def type_metrics(base: QFont, size: int) -> tuple[QFontMetrics, Callable[[str], 
     return metrics, advance
 
 
+_INK: dict[tuple[str, int, str], tuple[int, int]] = {}
+
+
+def stacked_lines(base: QFont, size: int, texts: list[str]) -> tuple[int, int, int]:
+    """(ink above the baseline, ink height, baseline to baseline) of ``texts`` one under the
+    other in ``base`` at ``size`` px: the lines stacked by their letters' own height and a gap
+    of an eighth of the type (2 px at 16 px), not by the font's line box, which leaves a
+    quarter of the type empty (issue 34: three named lines of a split hand's tag in 49 px)."""
+    key = (base.key(), size, "\n".join(texts))
+    kept = _INK.get(key)
+    if kept is None:
+        if len(_INK) >= _ADVANCES_KEPT:
+            _INK.clear()
+        metrics, _ = type_metrics(base, size)
+        ink = metrics.tightBoundingRect("".join(texts))  # (relative to the baseline: top < 0)
+        kept = _INK[key] = (-ink.top(), ink.height())
+    top, high = kept
+    return top, high, high + max(2, size // 8)
+
+
 
 def short_names(players: tuple[str, ...]) -> dict[str, str]:
     """Each player's name cut to its first letters, as few as tell the players apart (one
@@ -99,7 +119,7 @@ def total_text(total: int, soft: bool, cards: int) -> str:
 def _label(text: str, *, size: float = 18, bold: bool = False, colour: str | None = None) -> QLabel:
     label = QLabel(text)
     font = QFont(label.font())  # a font, not a style sheet: cheap to build on every card
-    font.setPixelSize(max(9, px(size)))
+    font.setPixelSize(max(LEAST_TYPE_PX, px(size)))  # read across the table (issue 34)
     font.setBold(bold)
     label.setFont(font)
     if colour:
@@ -121,6 +141,30 @@ ELEMENT_DEALER_LEAST_PX = 84  # with element cards: 74 px high, the element's na
 PAY_NET_PX = 17  # a hand's net alone (split hands): a tag of 22 px or more (issue 34: ~4 mm at 2 m)
 
 
+def title_px(label_size: int) -> int:
+    """A hand's title (``H2 18``) in px: ``label_size`` scaled, never under LEAST_TYPE_PX."""
+    return max(LEAST_TYPE_PX, px(label_size))
+
+
+def badge_px(label_size: int, numbered: bool) -> int:
+    """A hand's badges (DOUBLED, BUST ...) in px: a little under its title, never under LEAST_TYPE_PX."""
+    return max(LEAST_TYPE_PX, px(label_size - 2 - (3 if numbered else 0)))
+
+
+def area_rows(hands: list[int]) -> list[list[int]]:
+    """The areas' rows (0-based indices, in the areas' order): one row of up to four; of more,
+    areas 1-4 on the first row and the rest on the second, or 1-3 and the rest when one of
+    areas 1-4 holds three or four split hands (``hands``: each area's count). Its hands take
+    more of the row (AreaView.width_share), and the row's other areas keep their wager
+    tables in type of 16 px (issue 34): four areas beside four split hands left each
+    neighbour 183 px at 1280×800, its table needing 207."""
+    count = len(hands)
+    if count <= 4:
+        return [list(range(count))] if count else []
+    first = 3 if any(n > 2 for n in hands[:4]) and count - 3 <= 4 else 4
+    return [list(range(first)), list(range(first, count))]
+
+
 class HandBox(DropTarget):
     """One hand: its cards, total and badges; a card dragged here lies in this hand.
 
@@ -137,8 +181,10 @@ class HandBox(DropTarget):
         layout.setContentsMargins(2, 2, 2, 2)
         layout.setSpacing(1)
         self.title = _label(self._head(hand), size=label_size, bold=True)
-        self.badges = _label(" ".join(hand.badges), size=max(10, label_size - 2 - (3 if numbered else 0)),
-                             bold=True, colour=BADGE)
+        self.badges = _label(" ".join(hand.badges), bold=True, colour=BADGE)
+        font = QFont(self.badges.font())
+        font.setPixelSize(badge_px(label_size, numbered))
+        self.badges.setFont(font)
         self.badges.setWordWrap(True)
         self.badges.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         layout.addWidget(self.title)
@@ -270,7 +316,8 @@ class HandBox(DropTarget):
         metrics, advance = type_metrics(self.pay.font(), size)
         if single:
             return (sum(advance(t) for t in texts) + advance("  ") * (len(texts) - 1) + 6, metrics.height() + 2)
-        return (max(advance(t) for t in texts) + 6, max(metrics.lineSpacing(), metrics.height()) * len(texts) + 4)
+        _, high, step = stacked_lines(self.pay.font(), size, texts)
+        return (max(advance(t) for t in texts) + 6, step * (len(texts) - 1) + high + 6)
 
     def _fit(self, texts: list[str], single: bool, room_w: int, room_h: int, largest: int,
              smallest: int) -> tuple[int, int, int] | None:
@@ -482,13 +529,19 @@ class PayTag(QWidget):
                 p.drawText(x, y, text)
                 x += metrics.horizontalAdvance(text + "  ")
         else:
-            step = metrics.lineSpacing()
-            y = (self.height() - step * len(self.lines)) // 2 + metrics.ascent()
-            for text, colour in self.lines:
+            for (text, colour), (x, y) in zip(self.lines, self.baselines(), strict=True):
                 p.setPen(QColor(colour))
-                p.drawText((self.width() - metrics.horizontalAdvance(text)) // 2, y, text)
-                y += step
+                p.drawText(x, y, text)
         p.end()
+
+    def baselines(self) -> list[tuple[int, int]]:
+        """Where each stacked line is drawn: (left, baseline), centred in the tag."""
+        texts = [t for t, _ in self.lines]
+        size = self.font().pixelSize()
+        top, high, step = stacked_lines(self.font(), size, texts)
+        metrics = QFontMetrics(self.font())
+        y = (self.height() - step * (len(texts) - 1) - high) // 2 + top
+        return [((self.width() - metrics.horizontalAdvance(t)) // 2, y + n * step) for n, t in enumerate(texts)]
 
 
 def _dealer_total(view: HandView) -> str:
@@ -566,7 +619,11 @@ class AreaBox(CardDropMixin, QFrame):
         # title and the wager table leave
         # three or four split hands: their tiles, badges and pay tags take more height, the
         # wager table a little less (issue 34: a tag shows its hand's whole settlement)
-        table = WagerTable(view, width, most=0.85 if len(view.hands) > 2 else 1.0)
+        wide = len(view.hands) > 2
+        # its wagers a row per player where that saves rows and fits the width
+        across = (wide and len(view.wager_rows) > len(view.players)
+                  and width - px(14) >= wager_table_need(len(view.wager_rows)))
+        table = WagerTable(view, width, most=0.85 if wide and not across else 1.0, across=across)
         fixed = self.title.sizeHint().height() + table.sizeHint().height() + px(4) * 2 + px(2) * 4
         if view.surrendered:
             fixed += px(20)
@@ -591,8 +648,14 @@ class AreaBox(CardDropMixin, QFrame):
         the round's first card (a whole area costs about 3 ms to build and as much to paint)."""
         hands = view.hands or (HandView(1, (), 0, False),)
         label = 15 if len(hands) <= 2 else 13
-        badge_h = px(label) + px(4)  # always: a badge (IN TURN, BUST ...) may appear in place later
-        card_h = max(px(34), self._hands_h - px(label) - px(6) - badge_h - px(6))
+        font = QFont(self.font())
+        font.setBold(True)
+        font.setPixelSize(title_px(label))
+        title_h = QFontMetrics(font).height()
+        font.setPixelSize(badge_px(label, len(hands) > 1))
+        badge_h = QFontMetrics(font).height()  # always: a badge (IN TURN, BUST ...) may appear in place later
+        # the hand box's margins (2 + 2) and spacing (1 a gap)
+        card_h = max(px(34), self._hands_h - title_h - badge_h - 4 - 2)
         hand_w = (self._width - px(14)) // max(1, len(hands)) - px(4)
         card_w = min(int(card_h * 0.71), int(hand_w * 0.6))
         # the pay tag's own room, kept from the start (issue 34: never over a card): a column
@@ -622,10 +685,7 @@ class AreaBox(CardDropMixin, QFrame):
             # once every hand is settled no card comes: only the cards they hold
             most = max(len(h.cards) for h in hands) if self._settled(hands) else max(4, *(len(h.cards) for h in hands))
             # the cards' room measured: the hand box's margins (2 + 2), spacing (1 a gap), title, badges
-            font.setPixelSize(px(label))
-            title_h = QFontMetrics(font).height()
-            font.setPixelSize(max(9, px(max(10, label - 2 - (3 if len(hands) > 1 else 0)))))
-            card_h = max(card_h, self._hands_h - 4 - title_h - QFontMetrics(font).height() - 4 - 2)
+            card_h = max(card_h, self._hands_h - 4 - title_h - badge_h - 4 - 2)
             need = max(tiles_height(h.cards, hand_w - 4, most) for h in hands)  # the box's margins: 2 + 2
             font.setPixelSize(10)  # at least one line at 10 px: the hand's net (HandBox.pay_forms)
             # what the tag of every player's line at the floor misses once settled (the table
@@ -690,16 +750,24 @@ class AreaBox(CardDropMixin, QFrame):
         return True
 
 
+def wager_table_need(columns: int) -> int:
+    """The width an area's wager table of ``columns`` amount columns takes at full size: the
+    row heads and each column's amount (``+110`` in bold, 16-17 px at scale 1)."""
+    return px(52) + max(1, columns) * px(50)
+
+
 class WagerTable(QWidget):
     """An area's wagers: a column per player (position order), a row per bet; a settled
-    wager's cell shows what to do with its chips."""
+    wager's cell shows what to do with its chips. ``across``: a row per player and a column
+    per bet (an area of three or four split hands, as wide as that: it has more bets than
+    players, and the rows it saves go to its hands' cards and pay tags, issue 34)."""
 
-    def __init__(self, view: AreaView, width: int = 0, most: float = 1.0) -> None:
+    def __init__(self, view: AreaView, width: int = 0, most: float = 1.0, across: bool = False) -> None:
         super().__init__()
-        # the type shrinks when the area is narrower than three players' amounts need
-        # (the review's replay pane, a four-hand area's neighbours): never cut; ``most``: its
-        # largest share of the full size
-        need = px(52) + max(1, len(view.players)) * px(50)
+        # the type shrinks when the area is narrower than its amounts need (the review's
+        # replay pane at scale > 1): never cut, never under 16 px (the floor of _label and
+        # _cell_font); ``most``: its largest share of the full size
+        need = wager_table_need(len(view.wager_rows) if across else len(view.players))
         self.fit = min(most, max(0.6, (width - px(10)) / need)) if width else most
         grid = QGridLayout(self)
         grid.setContentsMargins(0, 0, 0, 0)
@@ -708,19 +776,27 @@ class WagerTable(QWidget):
         self.cells: dict[tuple[str, str], WagerCellLabel] = {}
         for col, player in enumerate(view.players, start=1):
             name = _label(player, size=14 * self.fit, bold=True)
-            name.setAlignment(Qt.AlignmentFlag.AlignRight)
-            grid.addWidget(name, 0, col)
+            if across:
+                grid.addWidget(name, col, 0)
+            else:
+                name.setAlignment(Qt.AlignmentFlag.AlignRight)
+                grid.addWidget(name, 0, col)
         for row, bet in enumerate(view.wager_rows, start=1):
-            grid.addWidget(_label(SHORT_BET_NAMES.get(bet, bet), size=13 * self.fit), row, 0)
+            bet_name = _label(SHORT_BET_NAMES.get(bet, bet), size=13 * self.fit)
+            if across:
+                bet_name.setAlignment(Qt.AlignmentFlag.AlignRight)
+                grid.addWidget(bet_name, 0, row)
+            else:
+                grid.addWidget(bet_name, row, 0)
             for col, player in enumerate(view.players, start=1):
                 cell = view.cells.get((player, bet))
                 if cell is None:
                     continue
                 label = WagerCellLabel(cell, self.fit)
-                grid.addWidget(label, row, col)
+                grid.addWidget(label, *((col, row) if across else (row, col)))
                 self.cells[(player, bet)] = label
         grid.setColumnStretch(0, 0)
-        for col in range(1, len(view.players) + 1):
+        for col in range(1, (len(view.wager_rows) if across else len(view.players)) + 1):
             grid.setColumnStretch(col, 1)
 
     def update_cells(self, view: AreaView) -> None:
@@ -775,7 +851,7 @@ class WagerCellLabel(QLabel):
 
 def _cell_font(base: QFont, settled: bool, fit: float) -> QFont:
     font = QFont(base)
-    font.setPixelSize(max(10, px((17 if settled else 15) * fit)))
+    font.setPixelSize(max(LEAST_TYPE_PX + (1 if settled else 0), px((17 if settled else 15) * fit)))
     font.setBold(settled)
     return font
 
@@ -785,7 +861,8 @@ class TableView(QWidget):
 
     Boxes are rebuilt only when what they show changed, so a card repaints one area.
     Areas 1–4 on the first row, 5–7 on the second (1 = the dealer's left); an area with
-    three or four split hands takes more of its row's width.
+    three or four split hands takes more of its row's width, and where it is one of areas
+    1–4 the rows are 1–3 and 4–7 (:func:`area_rows`).
     """
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -844,16 +921,17 @@ class TableView(QWidget):
         layout = rnd.view()  # the engine's typed picture of the round: all this view reads of it
         shared = layout.shared_hand
         count = 0 if shared else len(layout.areas)
-        per_row = 4 if count > 4 else max(count, 1)
-        rows = (count + per_row - 1) // per_row
         views = [area_view(layout, output, n) for n in range(1, count + 1)]
-        tall = next((i // per_row for i, v in enumerate(views) if len(v.hands) > 2), None)
+        members = area_rows([len(v.hands) for v in views])
+        row_of = {i: r for r, row in enumerate(members) for i in row}
+        rows = len(members)
+        tall = next((row_of[i] for i, v in enumerate(views) if len(v.hands) > 2), None)
         if tall is None:
             self._tag_extra = 0
         # the least dealer's row: its cards' rank, and an element's name, in type of READABLE_PX
         elements = any(parse_card(c).suit in ELEMENT_SUITS for c in layout.dealer.cards)
         self._dealer_least = max(px(DEALER_LEAST_PX), ELEMENT_DEALER_LEAST_PX if elements else 0)
-        shape = (shared, count, layout.game, self.height(), tall, self._tag_extra)
+        shape = (shared, count, layout.game, self.height(), tall, self._tag_extra, tuple(map(len, members)))
         if shape != self._shape:
             self._clear()
             self._shape = shape
@@ -894,11 +972,11 @@ class TableView(QWidget):
             if current is not None and current.update_view(view):
                 self._area_sigs[number] = view.signature
                 continue
-            first = (number - 1) // per_row * per_row
-            shares = sum(v.width_share for v in views[first:first + per_row])
-            width = (max(self.width(), px(600)) - px(6) * (per_row - 1)) * view.width_share // max(1, shares)
-            box = AreaBox(view, height=area_h + (extra if (number - 1) // per_row == tall else 0), width=width)
-            row = self._rows[(number - 1) // per_row]
+            members_here = members[row_of[number - 1]]
+            shares = sum(views[i].width_share for i in members_here)
+            width = (max(self.width(), px(600)) - px(6) * (len(members_here) - 1)) * view.width_share // max(1, shares)
+            box = AreaBox(view, height=area_h + (extra if row_of[number - 1] == tall else 0), width=width)
+            row = self._rows[row_of[number - 1]]
             old = self.area_boxes.get(number)
             if old is not None:
                 index = row.indexOf(old)
@@ -912,7 +990,7 @@ class TableView(QWidget):
             self.area_boxes[number] = box
             self._area_sigs[number] = view.signature
         if tall is not None:  # the tall row's tags: the room they miss, from the dealer's row
-            short = max((getattr(b, "band_short", 0) for n, b in self.area_boxes.items() if (n - 1) // per_row == tall),
+            short = max((getattr(b, "band_short", 0) for n, b in self.area_boxes.items() if row_of[n - 1] == tall),
                         default=0)
             want = max(0, min(self._tag_extra + short, dealer_h + extra - self._dealer_least))
             if want != self._tag_extra:

@@ -256,11 +256,12 @@ def build_client_screen(link: Any, cfg: StationConfig | None, socket_path: Path,
                         game: str | None = None) -> ClientScreen:
     """The window on a connected service link: the round, the log-in and the accounts are the
     service's (no store, no shoe in this process)."""
-    from PySide6.QtWidgets import QLabel
+    from PySide6.QtWidgets import QLabel, QSizePolicy
 
     from dealer_assist.engine.table_setup import default_setup, usable_setup
     from dealer_assist.service.ops import Op
     from ui.common.accounts import Shifts
+    from ui.common.style import LEAST_TYPE_PX, px
     from ui.dealer.controller import TableController
     from ui.dealer.main_window import DealerWindow
 
@@ -281,14 +282,18 @@ def build_client_screen(link: Any, cfg: StationConfig | None, socket_path: Path,
     window.setWindowTitle(station_title(shown, simulated))
     shoe = "SIMULATED SHOE" if simulated else "shoe of the station"
     where = f"configuration {cfg.source}" if cfg is not None else "no station configuration (development)"
-    status = QLabel(f"{shoe} \u00b7 station service {socket_path} \u00b7 {where}")
+    # the service's socket in the tooltip (and the log): at 16 px a temporary directory's path
+    # made the line wider than a 1366 px screen
+    status = QLabel(f"{shoe} \u00b7 {where}")
+    status.setToolTip(f"station service {socket_path}")
+    status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)  # never wider than the screen
     status.setObjectName("station_status")
-    if simulated:
-        status.setStyleSheet("font-weight: bold; color: #b00020;")
+    size = f"font-size: {px(LEAST_TYPE_PX)}px;"  # the status bar's own type was 12 px (issue 34: 16 at least)
+    status.setStyleSheet(size + (" font-weight: bold; color: #b00020;" if simulated else ""))
     window.statusBar().addPermanentWidget(status, 1)
     connection = QLabel("")  # "reconnecting to the station service…" while the service restarts
     connection.setObjectName("station_link")
-    connection.setStyleSheet("font-weight: bold; color: #b00020;")
+    connection.setStyleSheet(size + " font-weight: bold; color: #b00020;")
     link.link_state.connect(lambda text: connection.setText("" if text == "connected" else text))
     window.statusBar().addPermanentWidget(connection)
     if controller.service_state.get("simulated_shoe"):
