@@ -162,7 +162,10 @@ class HandBox(DropTarget):
         if pay_band and hand.pay:
             layout.addSpacing(pay_band)
         layout.addWidget(self.badges)
-        self.badges.setVisible(bool(hand.badges))
+        # the badges' line keeps its room, empty or not (_build_hands reserves it): a badge that
+        # comes or goes (IN TURN moves with every card of the deal) changes a text, never a
+        # visibility, which in a visible window lays every ancestor out again at once
+        self.badges.setMinimumHeight(self.badges.fontMetrics().height())
         if pay_band and not hand.pay:
             layout.addSpacing(pay_band)
         # what to pay or collect on this hand, beside or under its cards (never over one):
@@ -359,10 +362,7 @@ class HandBox(DropTarget):
         return " ".join(words)
 
     def _show_badges(self) -> None:
-        text = self.badge_words()
-        _set_text(self.badges, text)
-        if self.badges.isHidden() == bool(text) and self.badges.parent() is not None and self.title.isVisibleTo(self):
-            self.badges.setVisible(bool(text))
+        _set_text(self.badges, self.badge_words())  # (an empty line paints nothing: __init__)
 
     def _cards_placed(self) -> None:
         if self.cards.printed_word_hidden() != (PERMANENT_BADGE in self.badges.text()):
@@ -800,6 +800,10 @@ class TableView(QWidget):
         self._dealer_sig: Any = None
         self._shared_sig: Any = None
         self._area_sigs: dict[int, Any] = {}
+        self._area_shown: dict[int, AreaView] = {}  # the view each area box shows (its object)
+        # each area's view with what it was read from (the engine's area, its turn, its
+        # settlement entries): an area a card did not touch keeps its view object
+        self._area_read: dict[int, tuple[tuple[Any, ...], AreaView]] = {}
         self._shape: Any = None
         self.extra: QWidget | None = None  # Electronic: the terminals, under the shared hand
         self._tag_extra = 0  # what a row of three or four settled split hands wants from the dealer's row
@@ -823,6 +827,7 @@ class TableView(QWidget):
         self._rows = []
         self._dealer_sig = self._shared_sig = None
         self._area_sigs = {}
+        self._area_shown = {}
 
     def heights(self, shared: bool, rows: int, tall: int | None = None) -> tuple[int, int, int]:
         """(dealer row, area row, extra) heights for the space this view has; ``tall``: the
@@ -846,7 +851,7 @@ class TableView(QWidget):
         count = 0 if shared else len(layout.areas)
         per_row = 4 if count > 4 else max(count, 1)
         rows = (count + per_row - 1) // per_row
-        views = [area_view(layout, output, n) for n in range(1, count + 1)]
+        views = self._area_views(layout, output, count)
         tall = next((i // per_row for i, v in enumerate(views) if len(v.hands) > 2), None)
         if tall is None:
             self._tag_extra = 0
@@ -888,11 +893,15 @@ class TableView(QWidget):
             return
         for view in views:
             number = view.number
-            if view.signature == self._area_sigs.get(number):
+            if view is self._area_shown.get(number):
+                continue  # the area a card did not touch: not compared again
+            signature = view.signature
+            if signature == self._area_sigs.get(number):
+                self._area_shown[number] = view
                 continue
             current = self.area_boxes.get(number)
             if current is not None and current.update_view(view):
-                self._area_sigs[number] = view.signature
+                self._area_sigs[number], self._area_shown[number] = signature, view
                 continue
             first = (number - 1) // per_row * per_row
             shares = sum(v.width_share for v in views[first:first + per_row])
@@ -910,7 +919,7 @@ class TableView(QWidget):
                 row.addWidget(box, view.width_share)
             row.setStretchFactor(box, view.width_share)
             self.area_boxes[number] = box
-            self._area_sigs[number] = view.signature
+            self._area_sigs[number], self._area_shown[number] = signature, view
         if tall is not None:  # the tall row's tags: the room they miss, from the dealer's row
             short = max((getattr(b, "band_short", 0) for n, b in self.area_boxes.items() if (n - 1) // per_row == tall),
                         default=0)
@@ -920,6 +929,28 @@ class TableView(QWidget):
                 self.refresh(rnd, output, expectation)  # built again (once: the same want then)
                 return
         QTimer.singleShot(0, self.equal_pay)  # once the boxes are laid out
+
+    def _area_views(self, layout: Any, output: dict[str, Any], count: int) -> list[AreaView]:
+        """Each area's view (round_view.area_view). An area whose engine view (the same object
+        when the service's picture wrote it the same), turn and settlement entries are those of
+        the last refresh keeps its view: a card changes one area, the others are not read again."""
+        entries: dict[Any, list[dict[str, Any]]] = {}
+        for e in output.get("settlements", []):
+            entries.setdefault(e.get("area"), []).append(e)
+        in_turn = layout.in_turn
+        views = []
+        for number in range(1, count + 1):
+            area = layout.area(number)
+            read = (layout.game, in_turn[1] if in_turn is not None and in_turn[0] == number else None,
+                    entries.get(number, []))
+            known = self._area_read.get(number)
+            if known is not None and (known[0][0] is area or known[0][0] == area) and known[0][1:] == read:
+                views.append(known[1])
+                continue
+            view = area_view(layout, output, number)
+            self._area_read[number] = ((area, *read), view)
+            views.append(view)
+        return views
 
     def equal_pay(self) -> None:
         """One pay tag size for every hand of the layout (issue 34: neighbours match): the
