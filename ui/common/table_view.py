@@ -179,6 +179,9 @@ class HandBox(DropTarget):
         self._pay_again.timeout.connect(self._place_pay)
         self.cards.on_placed = self._cards_placed
         self._pay_lines: list[str] = []
+        # the tag's last place: what it was worked out from (_room_key), the largest type it was
+        # fitted in, and the named form's fit found (None: none fits, the net shown)
+        self._placed: tuple[tuple[Any, ...], int, tuple[str, int, int, int] | None] | None = None
         self._pay_px = px(PAY_MOST_PX)  # the largest; smaller only where the box is small
         self.pay_cap = self._pay_px  # the layout's one size (TableView.equal_pay)
         font = QFont(self.pay.font())
@@ -225,6 +228,7 @@ class HandBox(DropTarget):
         # ancestor: ~1 ms a hand, 21+ hands at a settlement): an empty tag paints nothing
         if not pay:
             self._pay_lines = []
+            self._placed = None
             self.pay.set_lines([])
             return
         self._pay_lines = [f"{name} {amount}" for name, amount, _ in pay]  # names on split hands too
@@ -338,11 +342,32 @@ class HandBox(DropTarget):
         (:data:`PAY_FLOOR_PX`), the names cut: :meth:`named_forms`): beside the cards (to
         their right) or under them, never over a card's face or corner (issue 34); None
         when no named form has room at the floor."""
+        room, largest = self._room_key(), self._largest(cap)
+        placed = self._placed
+        # the tag placed for this room in this size, or found below its cap and this one (a
+        # tag only grows with its type: the largest it takes at all, whatever the cap above)
+        if placed is not None and placed[0] == room and placed[2] is not None and (
+                placed[1] == largest or placed[2][1] < placed[1] and placed[2][1] <= largest):
+            return placed[2]
         return self._named_fit(cap)[1]
+
+    def _largest(self, cap: int | None) -> int:
+        """The largest type a tag is fitted in under ``cap`` (:meth:`_named_fit`)."""
+        return self._pay_px if cap is None else max(px(PAY_FLOOR_PX), min(self._pay_px, cap))
+
+    def _room_key(self) -> tuple[Any, ...]:
+        """What a tag's form, size and place are worked out from (:meth:`_place_pay`,
+        :meth:`pay_fit`): the hand's settlement and players, the box's size, where its cards
+        end and its badges are. The same again (the layout's one size set to the size the tag
+        has, a resize that moved nothing, the second placement after a card): nothing measured again."""
+        badges = self.badges
+        return (self.hand.pay, self.hand.net, self.players, self._pay_px, self.width(), self.height(),
+                self.cards.x(), self.cards.y(), self.faces_right(), self.faces_bottom(),
+                badges.isVisibleTo(self), badges.text(), badges.x(), badges.y(), badges.height())
 
     def _named_fit(self, cap: int | None = None) -> tuple[tuple[list[tuple[str, str]], bool, bool] | None,
                                                         tuple[str, int, int, int] | None]:
-        largest = self._pay_px if cap is None else max(px(PAY_FLOOR_PX), min(self._pay_px, cap))
+        largest = self._largest(cap)
         for group in self.named_forms() if self._pay_lines else [[([("", "")], False, False)]]:
             best: tuple[tuple[list[tuple[str, str]], bool, bool] | None, tuple[str, int, int, int] | None] = (None, None)
             for form in group:
@@ -385,7 +410,14 @@ class HandBox(DropTarget):
         # the font set only when it changes (a settlement shows 21+ tags).
         if not self._pay_lines:
             return
+        room, largest = self._room_key(), self._largest(self.pay_cap)
+        placed = self._placed
+        # placed already for this room, in this size, or below both caps (then the same)
+        if placed is not None and placed[0] == room and (placed[1] == largest or (
+                placed[2] is not None and placed[2][1] < placed[1] and placed[2][1] <= largest)):
+            return
         form, found = self._named_fit(self.pay_cap)
+        self._placed = (room, largest, found)
         if form is not None and found is not None:
             (lines, single, net), (where, size, width, height) = form, found
         else:  # no room even for the cut names at the floor: the row band keeps the net (AreaBox._build_hands)
