@@ -42,6 +42,16 @@ def target_words(target: str | None) -> str:
             "discard": "Discard"}.get(target, target)
 
 
+class _Line(QLabel):
+    """A prompt's line: the same words again are not set again (``QLabel.setText`` lays the
+    label and its ancestors out again even for the same text; the detail is cleared and set
+    on every card)."""
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt name)
+        if text != self.text():
+            super().setText(text)
+
+
 class PromptPanel(QWidget):
     """Shows what the round waits for and offers exactly the legal choices."""
 
@@ -50,10 +60,10 @@ class PromptPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(px(4))
-        self.headline = QLabel("")
+        self.headline = _Line("")
         self.headline.setProperty("role", "prompt")
         self.headline.setWordWrap(True)
-        self.detail = QLabel("")
+        self.detail = _Line("")
         self.detail.setWordWrap(True)
         self.detail.setStyleSheet(f"font-size: {px(18)}px;")
         layout.addWidget(self.headline)
