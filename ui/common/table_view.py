@@ -923,6 +923,7 @@ class TableView(QWidget):
         if shared:
             self._refresh_shared(output, area_h)
             return
+        built: list[AreaBox] = []
         for view in views:
             number = view.number
             if view is self._area_shown.get(number):
@@ -952,6 +953,16 @@ class TableView(QWidget):
             row.setStretchFactor(box, view.width_share)
             self.area_boxes[number] = box
             self._area_sigs[number], self._area_shown[number] = signature, view
+            built.append(box)
+        if len(built) > 1 and self.isVisible():
+            # the new boxes shown together: each box shown in a visible window lays its ancestors
+            # out at once (Qt's QWidget::setVisible), and a row's boxes shown one by one took the
+            # whole row, then half of it, a third ... (seven layouts of every box, the wagers
+            # recorded at *no more bets* under the round's first card)
+            self.hide()
+            for box in built:
+                box.show()
+            self.show()
         if tall is not None:  # the tall row's tags: the room they miss, from the dealer's row
             short = max((getattr(b, "band_short", 0) for n, b in self.area_boxes.items() if (n - 1) // per_row == tall),
                         default=0)
