@@ -280,6 +280,10 @@ class TableService:
         self.power_stays: set[str] = set()  # players who stay after this round's power failure (5.29.1)
         self.pending_seats: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {}  # at the last change
         self.state_at_change: TableState | None = None  # the state told at the last change (op seat cuts it)
+        # whether the store has no supervisor yet, as the last state read it; a shoe frame's
+        # state takes it as it is (a card changes no account: one store query less a card)
+        self.enrolment_known: bool | None = None
+        self.on_card = False  # within a shoe frame's change (on_shoe)
         self.slip_by_terminal: set[str] = set()  # seats whose wagers (this round) their terminal placed
         self.last_round: dict[str, Any] | None = None  # the last round taken off the table (its result)
         self.recall: list[dict[str, Any]] = []  # the dealer's last rounds (RECALL_SIZE), newest first
@@ -798,7 +802,7 @@ class TableService:
                           for card in v.get("cards") or [v["card"]]],
             "under_min": sorted(self.session.under_min), "shoe": dict(self.shoe),
             "floor": self.floor() if self.floor is not None else None,
-            "needs_enrolment": self.store.needs_enrolment(), "simulated_shoe": self.simulator is not None,
+            "needs_enrolment": self._needs_enrolment(), "simulated_shoe": self.simulator is not None,
             "sim_faults": list(SIM_FAULTS.items()) if self.simulator is not None else [],
             "setup": setup_to_json(self.setup),
             "recall": list(self.recall),
@@ -811,6 +815,12 @@ class TableService:
             "overrides": {s: who for s, who in sorted(self.overrides.items()) if s in paired},
             "power_failure": self._power_failure_answers(),
         }
+
+    def _needs_enrolment(self) -> bool:
+        """Read from the store for every request's state; a shoe frame's takes the last one read."""
+        if self.enrolment_known is None or not self.on_card:
+            self.enrolment_known = self.store.needs_enrolment()
+        return self.enrolment_known
 
     def _power_failure_answers(self) -> dict[str, Any] | None:
         """The players still to say whether they withdraw or stay after the round's power
@@ -2301,7 +2311,11 @@ class TableService:
                 self.log.critical("the shoe journal held 1,024 frames not recorded: the oldest was overwritten")
                 self.journal.full = False
             self.outbox.append(("shoe", dict(self.shoe)))
-            self._changed()
+            self.on_card = True
+            try:
+                self._changed()
+            finally:
+                self.on_card = False
         self.tell_screens()
 
     def _shoe(self, event: dict[str, Any], *, number: int | None = None) -> int | None:

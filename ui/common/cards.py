@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from PySide6.QtCore import QMimeData, QRectF, QSize, Qt
 from PySide6.QtGui import (
@@ -16,10 +16,12 @@ from PySide6.QtGui import (
     QDrag,
     QFont,
     QFontMetrics,
+    QGuiApplication,
     QMouseEvent,
     QPainter,
     QPaintEvent,
     QPen,
+    QPixmap,
     QResizeEvent,
 )
 from PySide6.QtWidgets import QSizePolicy, QWidget
@@ -152,20 +154,47 @@ class CardFace(QWidget):
     def tile_height(lines: int) -> int:
         return lines * QFontMetrics(CardFace.tile_font()).height() + px(4)
 
+    # each look of a face painted once, as a pixmap: a settlement repaints every hand, some
+    # forty faces of a rounded outline and three texts each. The looks last used are kept (a
+    # round's faces; some 60 kB each at 1920×1080: 400 of them grew the screen by 13 MB over
+    # 24 rounds)
+    looks: ClassVar[dict[tuple[Any, ...], QPixmap]] = {}
+    LOOKS_KEPT = 64
+
+    def _look(self) -> QPixmap:
+        ratio = self.devicePixelRatioF()
+        # what a face's picture depends on: its card, its size, tile or face, the printed 8's
+        # uncovered part, the type (the application's font: ui.common.style.set_scale)
+        key = (self.text, self.printed, self.compact, self.width(), self.height(),
+               self.shown_width if self.printed else None, ratio, QGuiApplication.font().key())
+        look = CardFace.looks.pop(key, None)
+        if look is None:
+            look = QPixmap(max(1, round(self.width() * ratio)), max(1, round(self.height() * ratio)))
+            look.setDevicePixelRatio(ratio)
+            look.fill(Qt.GlobalColor.transparent)
+            p = QPainter(look)
+            if self.compact:
+                self._paint_tile(p)
+            else:
+                self._paint(p)
+            p.end()
+            while len(CardFace.looks) >= CardFace.LOOKS_KEPT:
+                del CardFace.looks[next(iter(CardFace.looks))]  # the look used longest ago
+        CardFace.looks[key] = look  # (last: the newest)
+        return look
+
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt name)
-        if self.compact:
-            self._paint_tile()
-        else:
-            self._paint()
+        p = QPainter(self)
+        p.drawPixmap(0, 0, self._look())
+        p.end()
         listener = CardFace.first_paint_listener
         if listener is not None and not self._painted:
             listener(self, time.monotonic_ns())
         self._painted = True
 
-    def _paint(self) -> None:
+    def _paint(self, p: QPainter) -> None:
         """Rank and suit in the top-left corner (readable when cards overlap), the sign in the
         middle; Star Elements: the element's name along the bottom."""
-        p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         w, h = self.width(), self.height()
         rect = QRectF(1.5, 1.5, w - 3, h - 3)
@@ -213,7 +242,6 @@ class CardFace(QWidget):
             p.setFont(font)
             shown = self.shown_width or w
             p.drawText(QRectF(0, h * 0.785, shown, h * 0.2), Qt.AlignmentFlag.AlignHCenter, PRINTED_WORD)
-        p.end()
 
     def printed_font(self) -> QFont:
         font = QFont()
@@ -227,10 +255,9 @@ class CardFace(QWidget):
         return (self.printed and not self.compact
                 and QFontMetrics(self.printed_font()).horizontalAdvance(PRINTED_WORD) + 2 <= shown)
 
-    def _paint_tile(self) -> None:
+    def _paint_tile(self, p: QPainter) -> None:
         """A small card as a tile: rank and element (or suit sign) in words, readable type, the
         element's colour as a stripe; on two lines when one is too narrow."""
-        p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         w, h = self.width(), self.height()
         rank, suit, colour = self.words()
@@ -252,7 +279,6 @@ class CardFace(QWidget):
             p.drawText(QRectF(x + tile_widths(self.rank, self.suit)[0], top, w - x, line), left, suit)
         else:
             p.drawText(QRectF(x, top + line, w - x, line), left, suit)
-        p.end()
 
 
 class CardDropMixin:

@@ -57,6 +57,12 @@ def fit(button: QPushButton) -> None:
         words = button.text()
         button.setProperty("words", words)
     words = str(words)
+    # fitted already at this size to these words (a button shown again from a pool, a resize
+    # that kept its width): its style sheet and text are what the last fit made them
+    fitted = (button.width(), button.height(), words, int(own), str(sheet or ""), button.text(), button.styleSheet(),
+              button.font().key())
+    if button.property("fitted") == fitted:
+        return
     room = words_room(button)
     size = int(own)
     font = QFont(button.font())
@@ -76,6 +82,8 @@ def fit(button: QPushButton) -> None:
         button.setStyleSheet(wanted)
     if button.text() != text:
         button.setText(text)
+    button.setProperty("fitted", (button.width(), button.height(), words, int(own), str(sheet or ""), button.text(),
+                                  button.styleSheet(), button.font().key()))
 
 
 _FILTER = WordsFit()

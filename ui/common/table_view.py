@@ -208,7 +208,10 @@ class HandBox(DropTarget):
         if pay_band and hand.pay:
             layout.addSpacing(pay_band)
         layout.addWidget(self.badges)
-        self.badges.setVisible(bool(hand.badges))
+        # the badges' line keeps its room, empty or not (_build_hands reserves it): a badge that
+        # comes or goes (IN TURN moves with every card of the deal) changes a text, never a
+        # visibility, which in a visible window lays every ancestor out again at once
+        self.badges.setMinimumHeight(self.badges.fontMetrics().height())
         if pay_band and not hand.pay:
             layout.addSpacing(pay_band)
         # what to pay or collect on this hand, beside or under its cards (never over one):
@@ -222,6 +225,9 @@ class HandBox(DropTarget):
         self._pay_again.timeout.connect(self._place_pay)
         self.cards.on_placed = self._cards_placed
         self._pay_lines: list[str] = []
+        # the tag's last place: what it was worked out from (_room_key), the largest type it was
+        # fitted in, and the named form's fit found (None: none fits, the net shown)
+        self._placed: tuple[tuple[Any, ...], int, tuple[str, int, int, int] | None] | None = None
         self._pay_px = px(PAY_MOST_PX)  # the largest; smaller only where the box is small
         self.pay_cap = self._pay_px  # the layout's one size (TableView.equal_pay)
         font = QFont(self.pay.font())
@@ -268,6 +274,7 @@ class HandBox(DropTarget):
         # ancestor: ~1 ms a hand, 21+ hands at a settlement): an empty tag paints nothing
         if not pay:
             self._pay_lines = []
+            self._placed = None
             self.pay.set_lines([])
             return
         self._pay_lines = [f"{name} {amount}" for name, amount, _ in pay]  # names on split hands too
@@ -382,11 +389,32 @@ class HandBox(DropTarget):
         (:data:`PAY_FLOOR_PX`), the names cut: :meth:`named_forms`): beside the cards (to
         their right) or under them, never over a card's face or corner (issue 34); None
         when no named form has room at the floor."""
+        room, largest = self._room_key(), self._largest(cap)
+        placed = self._placed
+        # the tag placed for this room in this size, or found below its cap and this one (a
+        # tag only grows with its type: the largest it takes at all, whatever the cap above)
+        if placed is not None and placed[0] == room and placed[2] is not None and (
+                placed[1] == largest or placed[2][1] < placed[1] and placed[2][1] <= largest):
+            return placed[2]
         return self._named_fit(cap)[1]
+
+    def _largest(self, cap: int | None) -> int:
+        """The largest type a tag is fitted in under ``cap`` (:meth:`_named_fit`)."""
+        return self._pay_px if cap is None else max(px(PAY_FLOOR_PX), min(self._pay_px, cap))
+
+    def _room_key(self) -> tuple[Any, ...]:
+        """What a tag's form, size and place are worked out from (:meth:`_place_pay`,
+        :meth:`pay_fit`): the hand's settlement and players, the box's size, where its cards
+        end and its badges are. The same again (the layout's one size set to the size the tag
+        has, a resize that moved nothing, the second placement after a card): nothing measured again."""
+        badges = self.badges
+        return (self.hand.pay, self.hand.net, self.players, self._pay_px, self.width(), self.height(),
+                self.cards.x(), self.cards.y(), self.faces_right(), self.faces_bottom(),
+                badges.isVisibleTo(self), badges.text(), badges.x(), badges.y(), badges.height())
 
     def _named_fit(self, cap: int | None = None) -> tuple[tuple[list[tuple[str, str]], bool, bool] | None,
                                                         tuple[str, int, int, int] | None]:
-        largest = self._pay_px if cap is None else max(px(PAY_FLOOR_PX), min(self._pay_px, cap))
+        largest = self._largest(cap)
         for group in self.named_forms() if self._pay_lines else [[([("", "")], False, False)]]:
             best: tuple[tuple[list[tuple[str, str]], bool, bool] | None, tuple[str, int, int, int] | None] = (None, None)
             for form in group:
@@ -406,10 +434,7 @@ class HandBox(DropTarget):
         return " ".join(words)
 
     def _show_badges(self) -> None:
-        text = self.badge_words()
-        _set_text(self.badges, text)
-        if self.badges.isHidden() == bool(text) and self.badges.parent() is not None and self.title.isVisibleTo(self):
-            self.badges.setVisible(bool(text))
+        _set_text(self.badges, self.badge_words())  # (an empty line paints nothing: __init__)
 
     def _cards_placed(self) -> None:
         if self.cards.printed_word_hidden() != (PERMANENT_BADGE in self.badges.text()):
@@ -432,7 +457,14 @@ class HandBox(DropTarget):
         # the font set only when it changes (a settlement shows 21+ tags).
         if not self._pay_lines:
             return
+        room, largest = self._room_key(), self._largest(self.pay_cap)
+        placed = self._placed
+        # placed already for this room, in this size, or below both caps (then the same)
+        if placed is not None and placed[0] == room and (placed[1] == largest or (
+                placed[2] is not None and placed[2][1] < placed[1] and placed[2][1] <= largest)):
+            return
         form, found = self._named_fit(self.pay_cap)
+        self._placed = (room, largest, found)
         if form is not None and found is not None:
             (lines, single, net), (where, size, width, height) = form, found
         else:  # no room even for the cut names at the floor: the row band keeps the net (AreaBox._build_hands)
@@ -877,6 +909,10 @@ class TableView(QWidget):
         self._dealer_sig: Any = None
         self._shared_sig: Any = None
         self._area_sigs: dict[int, Any] = {}
+        self._area_shown: dict[int, AreaView] = {}  # the view each area box shows (its object)
+        # each area's view with what it was read from (the engine's area, its turn, its
+        # settlement entries): an area a card did not touch keeps its view object
+        self._area_read: dict[int, tuple[tuple[Any, ...], AreaView]] = {}
         self._shape: Any = None
         self.extra: QWidget | None = None  # Electronic: the terminals, under the shared hand
         self._tag_extra = 0  # what a row of three or four settled split hands wants from the dealer's row
@@ -900,6 +936,7 @@ class TableView(QWidget):
         self._rows = []
         self._dealer_sig = self._shared_sig = None
         self._area_sigs = {}
+        self._area_shown = {}
 
     def heights(self, shared: bool, rows: int, tall: int | None = None) -> tuple[int, int, int]:
         """(dealer row, area row, extra) heights for the space this view has; ``tall``: the
@@ -921,7 +958,7 @@ class TableView(QWidget):
         layout = rnd.view()  # the engine's typed picture of the round: all this view reads of it
         shared = layout.shared_hand
         count = 0 if shared else len(layout.areas)
-        views = [area_view(layout, output, n) for n in range(1, count + 1)]
+        views = self._area_views(layout, output, count)
         members = area_rows([len(v.hands) for v in views])
         row_of = {i: r for r, row in enumerate(members) for i in row}
         rows = len(members)
@@ -964,13 +1001,18 @@ class TableView(QWidget):
         if shared:
             self._refresh_shared(output, area_h)
             return
+        built: list[AreaBox] = []
         for view in views:
             number = view.number
-            if view.signature == self._area_sigs.get(number):
+            if view is self._area_shown.get(number):
+                continue  # the area a card did not touch: not compared again
+            signature = view.signature
+            if signature == self._area_sigs.get(number):
+                self._area_shown[number] = view
                 continue
             current = self.area_boxes.get(number)
             if current is not None and current.update_view(view):
-                self._area_sigs[number] = view.signature
+                self._area_sigs[number], self._area_shown[number] = signature, view
                 continue
             members_here = members[row_of[number - 1]]
             shares = sum(views[i].width_share for i in members_here)
@@ -988,7 +1030,17 @@ class TableView(QWidget):
                 row.addWidget(box, view.width_share)
             row.setStretchFactor(box, view.width_share)
             self.area_boxes[number] = box
-            self._area_sigs[number] = view.signature
+            self._area_sigs[number], self._area_shown[number] = signature, view
+            built.append(box)
+        if len(built) > 1 and self.isVisible():
+            # the new boxes shown together: each box shown in a visible window lays its ancestors
+            # out at once (Qt's QWidget::setVisible), and a row's boxes shown one by one took the
+            # whole row, then half of it, a third ... (seven layouts of every box, the wagers
+            # recorded at *no more bets* under the round's first card)
+            self.hide()
+            for box in built:
+                box.show()
+            self.show()
         if tall is not None:  # the tall row's tags: the room they miss, from the dealer's row
             short = max((getattr(b, "band_short", 0) for n, b in self.area_boxes.items() if row_of[n - 1] == tall),
                         default=0)
@@ -998,6 +1050,28 @@ class TableView(QWidget):
                 self.refresh(rnd, output, expectation)  # built again (once: the same want then)
                 return
         QTimer.singleShot(0, self.equal_pay)  # once the boxes are laid out
+
+    def _area_views(self, layout: Any, output: dict[str, Any], count: int) -> list[AreaView]:
+        """Each area's view (round_view.area_view). An area whose engine view (the same object
+        when the service's picture wrote it the same), turn and settlement entries are those of
+        the last refresh keeps its view: a card changes one area, the others are not read again."""
+        entries: dict[Any, list[dict[str, Any]]] = {}
+        for e in output.get("settlements", []):
+            entries.setdefault(e.get("area"), []).append(e)
+        in_turn = layout.in_turn
+        views = []
+        for number in range(1, count + 1):
+            area = layout.area(number)
+            read = (layout.game, in_turn[1] if in_turn is not None and in_turn[0] == number else None,
+                    entries.get(number, []))
+            known = self._area_read.get(number)
+            if known is not None and (known[0][0] is area or known[0][0] == area) and known[0][1:] == read:
+                views.append(known[1])
+                continue
+            view = area_view(layout, output, number)
+            self._area_read[number] = ((area, *read), view)
+            views.append(view)
+        return views
 
     def equal_pay(self) -> None:
         """One pay tag size for every hand of the layout (issue 34: neighbours match): the

@@ -42,6 +42,16 @@ def target_words(target: str | None) -> str:
             "discard": "Discard"}.get(target, target)
 
 
+class _Line(QLabel):
+    """A prompt's line: the same words again are not set again (``QLabel.setText`` lays the
+    label and its ancestors out again even for the same text; the detail is cleared and set
+    on every card)."""
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt name)
+        if text != self.text():
+            super().setText(text)
+
+
 class PromptPanel(QWidget):
     """Shows what the round waits for and offers exactly the legal choices."""
 
@@ -50,10 +60,10 @@ class PromptPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(px(4))
-        self.headline = QLabel("")
+        self.headline = _Line("")
         self.headline.setProperty("role", "prompt")
         self.headline.setWordWrap(True)
-        self.detail = QLabel("")
+        self.detail = _Line("")
         self.detail.setWordWrap(True)
         self.detail.setStyleSheet(f"font-size: {px(18)}px;")
         layout.addWidget(self.headline)
@@ -68,6 +78,11 @@ class PromptPanel(QWidget):
         self._pool: dict[tuple[str, str, str, str | None], QPushButton] = {}  # hidden, for reuse
         self._pool_key: dict[QPushButton, tuple[str, str, str, str | None]] = {}
         self._next_cell = 0
+        # where each shown button sits (row, column, span); within show_expectation the buttons
+        # shown before it, each kept in place when asked again the same (Stand on every hand)
+        self._cells: dict[str, tuple[int, int, int]] = {}
+        self._before: dict[str, QPushButton] = {}
+        self._cells_before: dict[str, tuple[int, int, int]] = {}
         self._tags: list[QLabel] = []
         self.columns = 6  # options take 2 (three a row), offers 1 (an area's block of three: two areas a row)
         self._offer_grid: list[tuple[int, str, str]] = []  # (area, player, option) since the offers opened
@@ -83,11 +98,45 @@ class PromptPanel(QWidget):
             self._put_back(button)
         self.buttons = {}
         self._actions = {}
+        self._cells = {}
+        self._clear_tags()
+
+    def _clear_tags(self) -> None:
         for tag in self._tags:
             self._grid.removeWidget(tag)
             tag.deleteLater()
         self._tags = []
         self._next_cell = 0
+
+    def _begin(self) -> None:
+        """A new question: the buttons shown so far stay until the end of show_expectation,
+        where those not asked again go (a button shown in a visible window lays the whole
+        window out again: a hand's Stand after the last hand's Stand stays as it is)."""
+        self._before, self._cells_before = self.buttons, self._cells
+        self.buttons, self._actions, self._cells = {}, {}, {}
+        self._clear_tags()
+
+    def _end(self) -> None:
+        for button in self._before.values():
+            self._grid.removeWidget(button)
+            button.hide()
+            self._put_back(button)
+        self._before, self._cells_before = {}, {}
+
+    def _put(self, key: str, text: str, role: str, shortcut: str | None, cell: tuple[int, int, int]) -> QPushButton:
+        """The button for ``key`` at ``cell`` (row, column, span): the one shown there already
+        with the same words, role and key, or one from the pool put there."""
+        button = self._before.get(key)
+        if button is not None and self._pool_key.get(button) == (key, text, role, shortcut) \
+                and self._cells_before.get(key) == cell:
+            del self._before[key]
+        else:
+            button = self._button(key, text, role, shortcut)
+            self._grid.addWidget(button, *cell[:2], 1, cell[2])
+            self._place(button)  # at once, not at the next event loop turn: its key works immediately
+        self._cells[key] = cell
+        self.buttons[key] = button
+        return button
 
     def _put_back(self, button: QPushButton) -> None:
         """Keep a hidden button for the same question later (every round asks the same
@@ -133,15 +182,13 @@ class PromptPanel(QWidget):
     def add_button(self, key: str, text: str, action: Callable[[], object], *, shortcut: str | None = None,
                    role: str = "option", span: int = 2) -> QPushButton:
         label = f"{text} ({'Enter' if shortcut == 'Return' else shortcut})" if shortcut else text
-        button = self._button(key, label, role, shortcut)
-        self._actions[key] = action
         span = min(span, self.columns)
         if self._next_cell % self.columns + span > self.columns:
             self._next_cell += self.columns - self._next_cell % self.columns
-        self._grid.addWidget(button, self._next_cell // self.columns, self._next_cell % self.columns, 1, span)
+        button = self._put(key, label, role, shortcut, (self._next_cell // self.columns,
+                                                        self._next_cell % self.columns, span))
+        self._actions[key] = action
         self._next_cell += span
-        self._place(button)  # at once, not at the next event loop turn: its key works immediately
-        self.buttons[key] = button
         return button
 
     def _offers(self, offers: list[dict[str, Any]], decide: Callable[..., object]) -> None:
@@ -166,15 +213,13 @@ class PromptPanel(QWidget):
                 short = OFFER_SHORT.get(option, option)
                 is_open = (area, player, option) in open_now
                 mark = "" if is_open else ("\u2713 " if key in self._offer_taken else "\u2013 ")
-                button = self._button(key, f"{player}\n{mark}{short}", "offer", None)
+                button = self._put(key, f"{player}\n{mark}{short}", "offer", None,
+                                   (cell // self.columns, cell % self.columns, 1))
                 button.setEnabled(is_open)
                 button.setToolTip(f"{player} takes {OPTION_WORDS.get(option, option).lower()} (area {area})"
                                   + ("" if is_open else ": answered"))
                 if is_open:
                     self._actions[key] = partial(self._take_offer, key, partial(decide, option, area, 1, player))
-                self._grid.addWidget(button, cell // self.columns, cell % self.columns)
-                self._place(button)
-                self.buttons[key] = button
                 cell += 1
         self._next_cell = cell
         kinds = dict.fromkeys(option for _, _, option in self._offer_grid)
@@ -200,9 +245,11 @@ class PromptPanel(QWidget):
         window out twenty-one times. The buttons are placed while their grid is hidden and
         shown together, before this returns (their keys work at once)."""
         self._in_show = True
+        self._begin()
         try:
             self._show_expectation(exp, status, **options)
         finally:
+            self._end()
             self._in_show = False
             if self._batched:
                 self._batched = False
@@ -222,7 +269,6 @@ class PromptPanel(QWidget):
                          pick: Callable[[str, str, str | None], object] = lambda *a: None,
                          placement: str | None, double_after: Callable[[], object] | None = None,
                          unseen_pick: bool = False) -> None:
-        self.clear_buttons()
         self.detail.setText("")
         kind = exp.kind
         if kind != "decision":
