@@ -15,9 +15,9 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     KeepTogether,
-    PageBreak,
     Paragraph,
     SimpleDocTemplate,
     Spacer,
@@ -114,6 +114,9 @@ def _chart_table(chart: Chart, sheet: ParSheet) -> Table:
     return t
 
 
+# A table cell's text that may wrap (the _grid's font).
+_CELL = ParagraphStyle("cell", fontName="Helvetica", fontSize=7.5, leading=8.5)
+
 ROUNDS_PER_HOUR = (60, 80, 100)
 AVERAGE_WAGERS = (25, 100, 500)
 
@@ -207,17 +210,21 @@ def write_pdf(sheet: ParSheet, path: str, *, simulation: SimulationCheck | None 
 
     story.append(KeepTogether(_confirmation(sheet, simulation, basis, body, small, h2)))
     story.append(KeepTogether(_sign_off(doc_no, issued, body, h2)))
-    story.append(PageBreak())
-    story.append(Paragraph(f"The printed strategy chart: {g.name}, {deck_text}", h2))
-    story.append(Paragraph("S stand, H hit, D double (Dh: else hit, Ds: else stand), P split, R surrender (Rh, Rs). "
-                           "Each cell is the play of the most likely two-card hand of that total; a hand of three or "
-                           "more cards hits or stands by its total's row. Its edge is on the first page.", body))
+    # The chart follows on the same page when it fits (Dueling 8's short one, under its sign-off),
+    # else on the next (issue 36: no page holding one block; the sign-off alone was a page).
+    chart_head = [Paragraph(f"The printed strategy chart: {g.name}, {deck_text}", h2),
+                  Paragraph("S stand, H hit, D double (Dh: else hit, Ds: else stand), P split, R surrender (Rh, Rs). "
+                            "Each cell is the play of the most likely two-card hand of that total; a hand of three or "
+                            "more cards hits or stands by its total's row. Its edge is on the first page.", body)]
     chart = sheet.chart
+    if chart is None:
+        story.extend(chart_head)
     if chart is not None:
-        story.append(_chart_table(chart, sheet))
-        story.append(Spacer(1, 2 * mm))
+        # The chart and its exceptions on one page: a table split across pages left a page of
+        # three exception rows (Electronic).
+        block: list[Any] = [*chart_head, _chart_table(chart, sheet), Spacer(1, 2 * mm)]
         ex = sorted(chart.exceptions, key=lambda e: -e.probability)
-        story.append(Paragraph(f"Composition-dependent exceptions: {len(ex)} hands the optimal play plays "
+        block.append(Paragraph(f"Composition-dependent exceptions: {len(ex)} hands the optimal play plays "
                                f"differently{' (the 30 most likely)' if len(ex) > 30 else ''}.", body))
         if ex:
             # Three columns of (hand, dealer, chart, optimal, probability), most likely first.
@@ -235,21 +242,42 @@ def write_pdf(sheet: ParSheet, path: str, *, simulation: SimulationCheck | None 
                     else:
                         line += [""] * 5
                 rows.append(line)
-            story.append(_table(rows, [14, 7, 9, 8, 15] * 3))
-
+            block.append(_table(rows, [14, 7, 9, 8, 15] * 3))
+        story.append(KeepTogether(block))
 
     def footer(canvas: Any, doc: Any) -> None:
         canvas.saveState()
         canvas.setFont("Helvetica", 7)
         canvas.drawString(15 * mm, 8 * mm, f"{doc_no}: {g.name} par sheet, {deck_text}; Dealer Assist "
                                              f"{__version__}; issued {issued:%Y-%m-%d}")
-        canvas.drawRightString(A4[0] - 15 * mm, 8 * mm, f"page {doc.page}")
         canvas.restoreState()
 
     doc = SimpleDocTemplate(path, pagesize=A4, leftMargin=15 * mm, rightMargin=15 * mm, topMargin=14 * mm,
                             bottomMargin=14 * mm, title=f"{g.name} par sheet, {deck_text}",
                             author="Dealer Assist", subject=f"par sheet {doc_no}")
-    doc.build(story, onFirstPage=footer, onLaterPages=footer)
+    doc.build(story, onFirstPage=footer, onLaterPages=footer, canvasmaker=_NumberedCanvas)
+
+
+class _NumberedCanvas(Canvas):  # type: ignore[misc]  # reportlab has no type hints
+    """Writes "page n of N" on every page: the pages are kept until the last is known."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._pages: list[dict[str, Any]] = []
+
+    def showPage(self) -> None:  # noqa: N802 (reportlab's name)
+        self._pages.append(dict(self.__dict__))
+        self._startPage()
+
+    def save(self) -> None:
+        for state in self._pages:
+            self.__dict__.update(state)
+            self.saveState()
+            self.setFont("Helvetica", 7)
+            self.drawRightString(A4[0] - 15 * mm, 8 * mm, f"page {self._pageNumber} of {len(self._pages)}")
+            self.restoreState()
+            super().showPage()
+        super().save()
 
 
 def _bet_table(b: BetFigures, sheet: ParSheet) -> Table | list[Any]:
@@ -268,16 +296,20 @@ def _bet_table(b: BetFigures, sheet: ParSheet) -> Table | list[Any]:
                 lcm_total, k_total = total, (k, total)
         if k_total is not None and any((f * k_total[1]).denominator != 1 for f in fracs):
             k_total = None
-    rows = [["row", "pays", "probability", "contribution", "exact probability", "combinations" + (" *" if k_total else "")]]
+    rows: list[list[Any]] = [["row", "pays", "probability", "contribution", "exact probability",
+                              "combinations" + (" *" if k_total else "")]]
     for row, pays, p, exact, c in bet_rows(b):
         count = ""
         if exact and k_total is not None:
             from fractions import Fraction
 
             count = f"{int(Fraction(exact) * k_total[1]):,}"
-        rows.append([row, pays, f"{p:.10f}", f"{c:+.10f}", exact, count])
+        # A long row name wraps in its cell instead of running under the pay (Kings Bounty's
+        # "2 Kings of Spades + Dealer Blackjack").
+        rows.append([Paragraph(row, _CELL), pays, f"{p:.10f}", f"{c:+.10f}", exact, count])
     edge = edge_fraction(b) if b.exact else None
-    rows.append(["house edge", "", _pct(b.house_edge), "", str(edge) if edge is not None else "", ""])
+    # The house edge is minus the contributions' sum: printed under them, not under probability.
+    rows.append(["house edge", "", "", _pct(b.house_edge), str(edge) if edge is not None else "", ""])
     table = _table(rows, [42, 14, 20, 22, 44, 38])
     if k_total is None:
         return table
@@ -296,27 +328,35 @@ def _confirmation(sheet: ParSheet, simulation: SimulationCheck | None, basis: Th
         lo, hi = simulation.edge - simulation.half_width, simulation.edge + simulation.half_width
         inside = lo <= chart_edge <= hi
         parts.append(Paragraph(
-            f"<b>Engine simulation.</b> {simulation.rounds:,} rounds ({simulation.wagers:,} main wagers of one unit, "
-            f"seed {simulation.seed}) dealt from shuffled shoes through the engine (dealer_assist/bench/simulate.py), "
-            f"every decision the printed chart's: house edge {_pct(simulation.edge)}, 95 % interval "
-            f"{_pct(lo)} to {_pct(hi)}; the sheet's chart-play edge {_pct(chart_edge)} is "
-            f"{'inside' if inside else 'OUTSIDE'} it.", body))
+            f"<b>Engine simulation.</b> {simulation.rounds:,} rounds ({simulation.wagers:,} main wagers of one unit) "
+            f"dealt from shuffled shoes through the engine (dealer_assist/bench/simulate.py), every decision the "
+            f"printed chart's: house edge {_pct(simulation.edge)}, 95 % interval {_pct(lo)} to {_pct(hi)} "
+            f"(+/- {simulation.half_width * 100:.4f} percentage points); the sheet's chart-play edge "
+            f"{_pct(chart_edge)} is {'inside' if inside else 'OUTSIDE'} it. One sheet in twenty is expected "
+            f"outside its interval by chance.", body))
+        parts.append(Paragraph(
+            f"<b>Seed {simulation.seed}</b>: this sheet's own, drawn from base seed {simulation.base_seed}, the game "
+            f"and the deck count (first 8 hex digits of SHA-256 of \"{simulation.base_seed}/{sheet.game}/"
+            f"{sheet.decks}\"), so no two sheets share a simulation. To re-run this check alone: "
+            f"<font face=\"Courier\">dealer-assist odds {sheet.game} --decks {sheet.decks} --confirm --simulate "
+            f"{simulation.rounds} --seed {simulation.base_seed}</font>.", body))
     else:
         parts.append(Paragraph("<b>Engine simulation.</b> none run for this sheet (dealer-assist odds --simulate N).",
                                body))
     edge = basis.edge(sheet)
     out = sheet.chart_outcomes or sheet.outcomes
     parts.append(Paragraph(
-        f"<b>Win per hour</b> on the main wager = rounds per hour x average original wager x house edge "
-        f"({basis.describe()}: {_pct(edge)} of the original wager; doubles and splits are inside it).", body))
-    rows = [["rounds per hour"] + [f"avg. wager {w}" for w in AVERAGE_WAGERS]]
+        f"<b>Win per hour</b>: the house's expected win from one seat's main wager, in the currency of the wager "
+        f"= rounds per hour x average original wager x house edge ({basis.describe()}: {_pct(edge)} of the "
+        f"original wager; doubles and splits are inside it; side bets not included).", body))
+    rows = [["rounds per hour"] + [f"average wager {w}" for w in AVERAGE_WAGERS]]
     for r in ROUNDS_PER_HOUR:
         rows.append([str(r)] + [f"{r * w * edge:,.2f}" for w in AVERAGE_WAGERS])
     parts.append(_table(rows, [30, 30, 30, 30]))
     parts.append(Paragraph(
         f"<b>Combined standard deviation</b> of one unit on the main wager (chart play, {out.std_dev:.4f}) and one "
-        f"unit on every side bet with a stake: {combined_std_dev(sheet):.4f} per round (the bets taken as "
-        f"independent; their covariances are not included).", body))
+        f"unit on every side bet with a stake: {combined_std_dev(sheet):.4f} units per round (the bets taken "
+        f"as independent; their covariances are not included).", body))
     return parts
 
 
@@ -324,13 +364,13 @@ def _sign_off(doc_no: str, issued: _dt.date, body: ParagraphStyle, h2: Paragraph
     rows = [["", "name", "title", "signature", "date"]]
     for role in ("Prepared by", "Checked by", "Approved by"):
         rows.append([role, "", "", "", ""])
-    t = Table(rows, colWidths=[26 * mm, 44 * mm, 40 * mm, 44 * mm, 26 * mm], rowHeights=[6 * mm] + [12 * mm] * 3,
+    t = Table(rows, colWidths=[26 * mm, 44 * mm, 40 * mm, 44 * mm, 26 * mm], rowHeights=[5 * mm] + [9 * mm] * 3,
               hAlign="LEFT")
     t.setStyle(_grid([]))
     return [Paragraph("Sign-off", h2),
-            Paragraph(f"Document {doc_no}, issued {issued:%Y-%m-%d}. The document number is derived from the game, "
-                      "the deck count, the rules document's revision and the digest of the game data: a sheet "
-                      "regenerated from the same data carries the same number.", body),
+            Paragraph(f"Document {doc_no}, issued {issued:%Y-%m-%d}, every page (each footer: the number, 'page n "
+                      "of N'), the strategy chart included. The number comes from the game, the deck count, the rules "
+                      "document's revision and the game data's digest: the same data, the same number.", body),
             Spacer(1, 2 * mm), t]
 
 
