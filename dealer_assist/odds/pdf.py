@@ -331,7 +331,7 @@ def _confirmation(sheet: ParSheet, simulation: SimulationCheck | None, basis: Th
             f"<b>Engine simulation.</b> {simulation.rounds:,} rounds ({simulation.wagers:,} main wagers of one unit) "
             f"dealt from shuffled shoes through the engine (dealer_assist/bench/simulate.py), every decision the "
             f"printed chart's: house edge {_pct(simulation.edge)}, 95 % interval {_pct(lo)} to {_pct(hi)} "
-            f"(+/- {simulation.half_width * 100:.4f} percentage points); the sheet's chart-play edge "
+            f"(&#177;&nbsp;{simulation.half_width * 100:.4f}&nbsp;percentage points); the sheet's chart-play edge "
             f"{_pct(chart_edge)} is {'inside' if inside else 'OUTSIDE'} it. One sheet in twenty is expected "
             f"outside its interval by chance.", body))
         parts.append(Paragraph(
