@@ -140,7 +140,7 @@ def simulation_check(sheet: ParSheet, rounds: int, base_seed: int | None = None)
     """The engine's simulator played by the sheet's chart (bench/simulate.py; ``rounds`` 0: None),
     seeded by the sheet's own seed (sheet.simulation_seed: from ``base_seed``, the game and the
     deck count)."""
-    from dealer_assist.bench.simulate import ChartRun, play_chart
+    from dealer_assist.bench.simulate import RESHUFFLE_BELOW, ChartRun, play_chart
     from dealer_assist.odds.sheet import BASE_SEED, SimulationCheck, simulation_seed
 
     if rounds <= 0 or sheet.chart is None:
@@ -149,7 +149,7 @@ def simulation_check(sheet: ParSheet, rounds: int, base_seed: int | None = None)
     seed = simulation_seed(sheet.game, sheet.decks, base)
     run = ChartRun(sheet.game, sheet.decks)
     play_chart(run, sheet.chart, rounds, seed)
-    return SimulationCheck(run.rounds, run.wagers, seed, -run.edge, run.half_width, base)
+    return SimulationCheck(run.rounds, run.wagers, seed, -run.edge, run.half_width, base, RESHUFFLE_BELOW)
 
 
 def _confirm(game: str, decks: int, rounds: int, base_seed: int | None) -> int:

@@ -329,8 +329,9 @@ def _confirmation(sheet: ParSheet, simulation: SimulationCheck | None, basis: Th
         inside = lo <= chart_edge <= hi
         parts.append(Paragraph(
             f"<b>Engine simulation.</b> {simulation.rounds:,} rounds ({simulation.wagers:,} main wagers of one unit) "
-            f"dealt from shuffled shoes through the engine (dealer_assist/bench/simulate.py), every decision the "
-            f"printed chart's: house edge {_pct(simulation.edge)}, 95 % interval {_pct(lo)} to {_pct(hi)} "
+            f"dealt through the engine (dealer_assist/bench/simulate.py) from a shoe reshuffled when fewer than "
+            f"{simulation.reshuffle_below} cards remain (the figures above assume a fresh shoe each round), every "
+            f"decision the printed chart's: house edge {_pct(simulation.edge)}, 95 % interval {_pct(lo)} to {_pct(hi)} "
             f"(&#177;&nbsp;{simulation.half_width * 100:.4f}&nbsp;percentage points); the sheet's chart-play edge "
             f"{_pct(chart_edge)} is {'inside' if inside else 'OUTSIDE'} it. One sheet in twenty is expected "
             f"outside its interval by chance.", body))

@@ -509,6 +509,7 @@ class SimulationCheck:
     edge: float  # the house's, per unit of main wager
     half_width: float  # of the 95 % interval
     base_seed: int = BASE_SEED
+    reshuffle_below: int = 60  # cards left (bench.simulate.RESHUFFLE_BELOW)
 
 
 @dataclass
