@@ -164,7 +164,7 @@ def _confirm(game: str, decks: int, rounds: int, base_seed: int | None) -> int:
     assert check is not None and sheet.chart_main is not None  # a chart: par_sheet's default
     edge = sheet.chart_main.house_edge
     lo, hi = check.edge - check.half_width, check.edge + check.half_width
-    print(f"{GAMES[game].name}, {decks} decks: seed {check.seed}, {check.rounds:,} rounds ({check.wagers:,} main "
+    print(f"{GAMES[game].name}, {decks} deck{'s' if decks != 1 else ''}: seed {check.seed}, {check.rounds:,} rounds ({check.wagers:,} main "
           f"wagers): house edge {check.edge * 100:.4f} %, 95 % interval {lo * 100:.4f} % to {hi * 100:.4f} %; the "
           f"sheet's chart-play edge {edge * 100:.4f} % is {'inside' if lo <= edge <= hi else 'OUTSIDE'} it")
     return 0
