@@ -44,10 +44,15 @@ def _card(card: Card) -> Event:
     return ev
 
 
+# Cards left in the shoe below which it is reshuffled before a round (the par sheets'
+# confirming simulations print it: their shoes are dealt down to it, not fresh each round).
+RESHUFFLE_BELOW = 60
+
+
 class Shoe:
     """A shuffled shoe of the game's composition; reshuffles when fewer than ``reserve`` remain."""
 
-    def __init__(self, game: str, decks: int, seed: int, reserve: int = 60) -> None:
+    def __init__(self, game: str, decks: int, seed: int, reserve: int = RESHUFFLE_BELOW) -> None:
         self.cards = list(GAMES[game].composition) * decks
         self.rng = random.Random(seed)
         self.reserve = reserve

@@ -13,13 +13,17 @@ _SHOWN = re.compile(rb"\(((?:[^()\\]|\\.)*)\)\s*Tj")
 
 
 def pdf_text(path: Path) -> str:
-    words: list[str] = []
+    return " ".join(page_texts(path))
+
+
+def page_texts(path: Path) -> list[str]:
+    """Each page's text, in order (a reportlab page is one content stream)."""
+    pages: list[str] = []
     for raw in _STREAM.findall(path.read_bytes()):
         body = raw.strip()
         if body.endswith(b"~>"):
             body = body[:-2]
         content = zlib.decompress(base64.a85decode(body))
-        for shown in _SHOWN.findall(content):
-            text = re.sub(rb"\\(.)", rb"\1", shown).decode("latin-1")
-            words.append(text)
-    return re.sub(r"\s+", " ", " ".join(words))
+        words = [re.sub(rb"\\(.)", rb"\1", shown).decode("latin-1") for shown in _SHOWN.findall(content)]
+        pages.append(re.sub(r"\s+", " ", " ".join(words)).strip())
+    return pages

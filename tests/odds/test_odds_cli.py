@@ -12,8 +12,8 @@ import pytest
 from dealer_assist.cli import main
 from dealer_assist.cli.odds import simulation_check
 from dealer_assist.odds.pdf import write_pdf
-from dealer_assist.odds.sheet import par_sheet
-from tests.odds.pdf_text import pdf_text
+from dealer_assist.odds.sheet import par_sheet, simulation_seed
+from tests.odds.pdf_text import page_texts, pdf_text
 
 
 def run_odds(*args: str) -> subprocess.CompletedProcess[str]:
@@ -125,6 +125,17 @@ def test_pdf_par_sheet_of_every_game(game: str, tmp_path: Path) -> None:
     text = pdf_text(out)
     assert "Engine simulation. 300 rounds" in text
     assert "Split rows. Split hands follow the analysis' model of a split" in text
+    # Issue 36: the sheet's own seed and the command that re-runs its check alone.
+    decks = sheet.decks
+    assert f"Seed {simulation_seed(game, decks)} : this sheet's own, drawn from base seed 36" in text  # bold, then not
+    assert f"dealer-assist odds {game} --decks {decks} --confirm --simulate 300 --seed 36" in text
+    # No page holds a block alone (the sign-off was a page of its own in Dueling 8's, three
+    # exception rows one in Electronic's): every page carries a section's worth of text, its
+    # footer says which page of how many, and the sign-off closes the figures, before the chart.
+    pages = page_texts(out)
+    for n, page in enumerate(pages, 1):
+        assert f"page {n} of {len(pages)}" in page and len(page) > 800, (n, page[:200])
+    assert text.index("Sign-off") < text.index("The printed strategy chart")
 
 
 def test_pdf_to_a_folder_that_does_not_exist(capsys: pytest.CaptureFixture[str]) -> None:
@@ -143,3 +154,36 @@ def test_strategy_prints_the_chart_and_its_exceptions(capsys: pytest.CaptureFixt
                and sum(int(c) if c.isdigit() else 10 if c == "T" else 1 for c in line.split()[0].split("-")) == 16
                for line in text.splitlines() if line.startswith("  ") and "against" in line
                and len(line.split()[0].split("-")) == 3)
+
+
+def test_each_sheet_its_own_seed() -> None:
+    """Issue 36: the 29 sheets' simulations were all seeded 36. Each sheet's seed is the first 8
+    hex digits of SHA-256 of "base/game/decks": the same sheet the same seed, two sheets two."""
+    import hashlib
+
+    assert simulation_seed("dueling8s", 7) == simulation_seed("dueling8s", 7)
+    assert simulation_seed("dueling8s", 7) == int(hashlib.sha256(b"36/dueling8s/7").hexdigest()[:8], 16)
+    assert simulation_seed("dueling8s", 7) != simulation_seed("dueling8s", 6)
+    assert simulation_seed("dueling8s", 7) != simulation_seed("dueling8s", 7, base=37)
+    from dealer_assist.games import GAMES
+
+    every = [simulation_seed(g, d) for g, r in GAMES.items() for d in range(r.deck_range[0], r.deck_range[1] + 1)]
+    assert len(every) == len(set(every))  # no two sheets (29 at 2.1's deck counts) share a seed
+
+
+def test_confirm_reruns_the_sheets_simulation(capsys: pytest.CaptureFixture[str]) -> None:
+    """`odds GAME --confirm` plays the sheet's own seed, as its PDF does (simulation_check), without
+    the split enumeration; --seed BASE draws another seed; a confirmation without rounds is refused."""
+    sheet = par_sheet("dueling8s", 3)
+    check = simulation_check(sheet, 200)
+    assert check is not None and check.seed == simulation_seed("dueling8s", 3) and check.base_seed == 36
+    assert main(["odds", "dueling8s", "--decks", "3", "--confirm", "--simulate", "200"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"Dueling 8's 21+, 3 decks: seed {check.seed}, 200 rounds (1,400 main wagers): "
+                          f"house edge {check.edge * 100:.4f} %")
+    assert main(["odds", "dueling8s", "--decks", "3", "--confirm", "--simulate", "200", "--seed", "7"]) == 0
+    assert f"seed {simulation_seed('dueling8s', 3, 7)}," in capsys.readouterr().out
+    assert main(["odds", "dueling8s", "--decks", "3", "--confirm", "--simulate", "0"]) == 2
+    assert capsys.readouterr().err == "error: --confirm needs --simulate ROUNDS of 1 or more\n"
+    assert main(["odds", "dueling8s", "--confirm", "--seed", "-1"]) == 2
+    assert capsys.readouterr().err == "error: --seed must be 0 or more\n"
