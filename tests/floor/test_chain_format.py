@@ -147,19 +147,22 @@ def test_the_server_checks_a_format2_round_as_it_arrives(floor: Floor, tmp_path:
         assert reader.verify("BJ-07").ok
 
 
+def swap_recorded(floor: Floor, migration: str, done: bool) -> None:
+    """Record ``migration``'s swap step as done (now) or not done (floor upgrade --no-swap)."""
+    with psycopg.connect(floor.admin_url) as conn:
+        conn.execute("UPDATE floor.migration_steps SET done_at = CASE WHEN %s THEN now() END "
+                     "WHERE migration = %s AND step = 'swap'", (done, migration))
+
+
 def test_this_versions_station_writes_format_2_once_the_swap_is_recorded(floor: Floor, tmp_path: Path) -> None:
     """Before 0015's swap (floor upgrade --no-swap: its swap step not done) this version's
     forwarder writes format 1; once recorded, format 2; the floor verifies across them."""
     url = floor.station("BJ-07", "PIT-2")
     db = tmp_path / "BJ-07.db"
-    with psycopg.connect(floor.admin_url) as conn:
-        conn.execute("UPDATE floor.migration_steps SET done_at = NULL "
-                     "WHERE migration = '0015_chain_format' AND step = 'swap'")
+    swap_recorded(floor, "0015_chain_format", False)
     make_station(db, "BJ-07", "PIT-2", rounds=2)
     forward_as(db, url, 2)
-    with psycopg.connect(floor.admin_url) as conn:
-        conn.execute("UPDATE floor.migration_steps SET done_at = now() "
-                     "WHERE migration = '0015_chain_format' AND step = 'swap'")
+    swap_recorded(floor, "0015_chain_format", True)
     with open_station(db) as store:
         record_rounds(store, 2, start=2)
     forward_as(db, url, 2)
@@ -222,15 +225,11 @@ def test_a_floor_of_both_audit_formats_verifies_and_an_altered_entry_is_named(
 def test_this_versions_station_writes_audit_format_2_once_its_swap_is_recorded(floor: Floor, tmp_path: Path) -> None:
     url = floor.station("BJ-07", "PIT-2")
     db = tmp_path / "BJ-07.db"
-    with psycopg.connect(floor.admin_url) as conn:
-        conn.execute("UPDATE floor.migration_steps SET done_at = NULL "
-                     "WHERE migration = '0016_audit_format' AND step = 'swap'")
+    swap_recorded(floor, "0016_audit_format", False)
     make_station(db, "BJ-07", "PIT-2", rounds=1)
     forward_as(db, url, 2)
     before = len(audit_formats(floor))
-    with psycopg.connect(floor.admin_url) as conn:
-        conn.execute("UPDATE floor.migration_steps SET done_at = now() "
-                     "WHERE migration = '0016_audit_format' AND step = 'swap'")
+    swap_recorded(floor, "0016_audit_format", True)
     with open_station(db) as store:
         record_rounds(store, 1, start=2)
     forward_as(db, url, 2)
