@@ -508,8 +508,8 @@ class SimulationCheck:
     seed: int  # the sheet's own (simulation_seed), drawn from base_seed
     edge: float  # the house's, per unit of main wager
     half_width: float  # of the 95 % interval
-    base_seed: int = BASE_SEED
-    reshuffle_below: int = 60  # cards left (bench.simulate.RESHUFFLE_BELOW)
+    base_seed: int
+    reshuffle_below: int  # cards left when the simulator shuffles (bench.simulate.RESHUFFLE_BELOW)
 
 
 @dataclass
