@@ -925,11 +925,9 @@ class FloorReader:
                 table, since, until)
             rids = (rid_lo, rid_hi)
         # chain format 2 (0015): rounds may be of either format once the column is there
-        formats = bool(self._rows("SELECT 1 FROM pg_attribute WHERE attrelid = 'floor.rounds'::regclass "
-                                  "AND attname = 'chain_format' AND NOT attisdropped"))
+        formats = self._has_chain_format("floor.rounds")
         # audit format 2 (0016): entries of either format once its column is there
-        audit_formats = bool(self._rows("SELECT 1 FROM pg_attribute WHERE attrelid = 'floor.audit'::regclass "
-                                        "AND attname = 'chain_format' AND NOT attisdropped"))
+        audit_formats = self._has_chain_format("floor.audit")
         count = max(0, max_seq - seq_lo + 1)
         step = max(1, -(-count // VERIFY_PARTS))
         ranges = [(lo, min(max_seq, lo + step - 1)) for lo in range(seq_lo, max_seq + 1, step)]
@@ -1076,6 +1074,11 @@ class FloorReader:
             return None
         missing = not self._rows("SELECT 1 FROM floor.rounds WHERE table_name = %s AND round_id = %s", (table, first))
         return first, missing
+
+    def _has_chain_format(self, relation: str) -> bool:
+        """Whether ``relation`` (floor.rounds: 0015; floor.audit: 0016) records each row's chain format."""
+        return bool(self._rows("SELECT 1 FROM pg_attribute WHERE attrelid = %s::regclass "
+                               "AND attname = 'chain_format' AND NOT attisdropped", (relation,)))
 
     def _stray_versions(self, table: str, rids: tuple[int, int] | None = None) -> tuple[int, bool] | None:
         """A version (partitioned by its forwarding) of a round not on the floor: (round id, True)."""
