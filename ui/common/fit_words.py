@@ -6,6 +6,8 @@ padding; at the floor it stays (the layout walk reports what still does not fit)
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QPushButton, QStyle, QStyleOptionButton
@@ -59,9 +61,7 @@ def fit(button: QPushButton) -> None:
     words = str(words)
     # fitted already at this size to these words (a button shown again from a pool, a resize
     # that kept its width): its style sheet and text are what the last fit made them
-    fitted = (button.width(), button.height(), words, int(own), str(sheet or ""), button.text(), button.styleSheet(),
-              button.font().key())
-    if button.property("fitted") == fitted:
+    if button.property("fitted") == _fitted(button, words, int(own), str(sheet or "")):
         return
     room = words_room(button)
     size = int(own)
@@ -82,8 +82,14 @@ def fit(button: QPushButton) -> None:
         button.setStyleSheet(wanted)
     if button.text() != text:
         button.setText(text)
-    button.setProperty("fitted", (button.width(), button.height(), words, int(own), str(sheet or ""), button.text(),
-                                  button.styleSheet(), button.font().key()))
+    button.setProperty("fitted", _fitted(button, words, int(own), str(sheet or "")))
+
+
+def _fitted(button: QPushButton, words: str, own: int, sheet: str) -> tuple[Any, ...]:
+    """What a fit of ``button`` depends on and leaves behind: its size, its words, its own type and
+    sheet, and the text, sheet and font the fit gave it."""
+    return (button.width(), button.height(), words, own, sheet, button.text(), button.styleSheet(),
+            button.font().key())
 
 
 _FILTER = WordsFit()
