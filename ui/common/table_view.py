@@ -389,14 +389,20 @@ class HandBox(DropTarget):
         (:data:`PAY_FLOOR_PX`), the names cut: :meth:`named_forms`): beside the cards (to
         their right) or under them, never over a card's face or corner (issue 34); None
         when no named form has room at the floor."""
-        room, largest = self._room_key(), self._largest(cap)
         placed = self._placed
-        # the tag placed for this room in this size, or found below its cap and this one (a
-        # tag only grows with its type: the largest it takes at all, whatever the cap above)
-        if placed is not None and placed[0] == room and placed[2] is not None and (
-                placed[1] == largest or placed[2][1] < placed[1] and placed[2][1] <= largest):
+        if placed is not None and placed[2] is not None and self._still_placed(self._room_key(), self._largest(cap)):
             return placed[2]
         return self._named_fit(cap)[1]
+
+    def _still_placed(self, room: tuple[Any, ...], largest: int) -> bool:
+        """Whether the tag's last place holds for ``room`` in type up to ``largest``: placed
+        for this room in this size, or found below that size and this one (a tag only grows with
+        its type: the largest it takes at all, whatever the cap above)."""
+        placed = self._placed
+        if placed is None or placed[0] != room:
+            return False
+        found = placed[2]
+        return placed[1] == largest or (found is not None and found[1] < placed[1] and found[1] <= largest)
 
     def _largest(self, cap: int | None) -> int:
         """The largest type a tag is fitted in under ``cap`` (:meth:`_named_fit`)."""
@@ -458,10 +464,7 @@ class HandBox(DropTarget):
         if not self._pay_lines:
             return
         room, largest = self._room_key(), self._largest(self.pay_cap)
-        placed = self._placed
-        # placed already for this room, in this size, or below both caps (then the same)
-        if placed is not None and placed[0] == room and (placed[1] == largest or (
-                placed[2] is not None and placed[2][1] < placed[1] and placed[2][1] <= largest)):
+        if self._still_placed(room, largest):
             return
         form, found = self._named_fit(self.pay_cap)
         self._placed = (room, largest, found)
