@@ -8,7 +8,8 @@ forwarder from a real station store (that is the catch-up figure, and the table 
 checks; a reused ``--store`` is forwarded as its own table, which must be one of the bench's);
 the other tables' rounds, players, settlements and events are generated in the
 server (the same row shapes and sizes as forwarded rows). Then it times the pit's latest
-page, a player's rounds across all tables, a pit's hourly win/hold for one day, a player's
+page, a player's rounds across all tables, a pit's day sorted by the house's net and filtered
+by "net >= 200", a pit's hourly win/hold for one day, a player's
 play across tables, and verify of the forwarded table's month. Every listing and figure reads
 each round's latest finish (floor.rounds_latest), so some generated rounds have later versions
 (``--refinished-every``). The forwarded table's audit entries are placed as if forwarded as
@@ -26,6 +27,7 @@ import statistics
 import sys
 import tempfile
 import time
+from decimal import Decimal
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -305,8 +307,11 @@ def main() -> int:
                                                                                        limit=None))
         timed("a player's latest 100, partial any-case name 'PLAYER-012' (10 names)",
               lambda: reader.list_rounds(player="PLAYER-012", player_partial=True, limit=100))
-        timed(f"{pit}'s latest page (50) by the house's net, one day",
+        timed(f"{pit}'s latest page (50) by the house's net, one day (target <= 200 ms)",
               lambda: reader.list_rounds(pit=pit, limit=50, sort="house", since=day, until=day + dt.timedelta(days=1)))
+        timed(f"{pit}'s 'net >= 200' filter over one day, latest 100 (target <= 200 ms)",
+              lambda: reader.list_rounds(pit=pit, since=day, until=day + dt.timedelta(days=1),
+                                         min_net=Decimal(200), limit=100))
         timed(f"{pit}'s hourly win/hold for one day (target <= 200 ms)",
               lambda: reader.hourly(pit=pit, since=day, until=day + dt.timedelta(days=1)))
         timed(f"{pit}'s rounds per hour per dealer for one day",

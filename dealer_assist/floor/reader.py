@@ -935,21 +935,24 @@ class FloorReader:
             audit = pool.submit(self._verify_audit, table, max_audit, audit_lo, audit_link, audit_formats)
             parts = [pool.submit(self._round_part, table, lo, hi, formats, seq_link if lo == seq_lo else None)
                      for lo, hi in ranges]
+            # while the parts run: the checks that do not wait for them, on this connection
             children = self._child_rows(table, rids)
+            stray_version = self._stray_versions(table, rids)
+            versions = self._verify_versions(table, max_audit, audit_lo)
             found = [part.result() for part in parts]
             audit_problem, audit_count = audit.result()
         problem = self._check_parts(found, counts, seq_lo)
         # every child row of the rounds' ids under its round's start (the parts read and counted
         # them so: rounds of format 2) — else the rows are compared one by one, and named
         read = [part.rows for part in found]
-        stray = (self._stray_versions(table, rids) if None not in read and sum(r or 0 for r in read) == children
+        stray = (stray_version if None not in read and sum(r or 0 for r in read) == children
                  else self._stray_rows(table, rids))
         if problem is None and stray is not None:
             rid, without = stray
             problem = (f"round {rid}", f"rows of round {rid} are on the floor without the round" if without
                        else f"rows of round {rid} are on the floor under another start than the round's")
         if problem is None:
-            problem = self._verify_versions(table, max_audit, audit_lo)
+            problem = versions
         if problem is None and audit_problem is not None:
             return audit_problem
         counts["audit"] += audit_count if problem is None else 0
@@ -973,6 +976,12 @@ class FloorReader:
             # order feeds the events' aggregate without a sort.
             conn.execute("SET enable_nestloop = off")
             conn.execute("SET enable_bitmapscan = off")
+            # A part's index ranges are read from cache: at the default random_page_cost (4) the
+            # planner read the whole month's round_players partition (every table's players, 400,000
+            # rows at 216,000 rounds) for a part's 7,200 rows, and sorted the audit range after a
+            # bitmap scan; costed as cached reads, both are index ranges in key order (a week's
+            # server CPU 340 -> 290 ms, issue 35 item 7)
+            conn.execute("SET random_page_cost = 1.1")
         kept = False
         try:
             yield conn
@@ -1082,11 +1091,13 @@ class FloorReader:
 
     def _stray_versions(self, table: str, rids: tuple[int, int] | None = None) -> tuple[int, bool] | None:
         """A version (partitioned by its forwarding) of a round not on the floor: (round id, True)."""
-        span = " AND round_id BETWEEN %s AND %s" if rids else ""
+        span = " AND v.round_id BETWEEN %s AND %s" if rids else ""
         params = [table, *rids] if rids else [table]
+        # a probe per version (a week has tens), not the range's round ids read and excepted
         rows = self._rows(
-            f"SELECT min(round_id) FROM (SELECT round_id FROM floor.round_versions WHERE table_name = %s{span} "
-            f"EXCEPT SELECT round_id FROM floor.rounds WHERE table_name = %s{span}) stray", params * 2)
+            f"SELECT min(v.round_id) FROM floor.round_versions v WHERE v.table_name = %s{span} "
+            "AND NOT EXISTS (SELECT 1 FROM floor.rounds r WHERE r.table_name = v.table_name "
+            "AND r.round_id = v.round_id)", params)
         return (int(rows[0][0]), True) if rows and rows[0][0] is not None else None
 
     def _child_rows(self, table: str, rids: tuple[int, int] | None = None) -> int:
@@ -1137,12 +1148,10 @@ class FloorReader:
         # the stored link of the entry before it (``prev`` for the first): the first that fails
         # comes back, with the count
         try:
-            with self._part_connection() as conn, conn.transaction():
-                # a part's connection reads ranges by plain index scans (no bitmaps: the events'
-                # order); for this query the planner would then take a pass over the whole
-                # month's audit, every table's entries (20,000 pages for a week's 12,961 entries
-                # at 432,000 rounds): bitmaps here, the table's entries read by the index
-                conn.execute("SET LOCAL enable_bitmapscan = on")
+            with self._part_connection() as conn:
+                # the table's entries by the primary key's range, in audit id order (the lag()'s):
+                # costed as cached reads (the part connection's random_page_cost), no pass over
+                # the whole month's audit of every table and no sort
                 row = conn.execute(_AUDIT_LINKED_SQL.format(digest=_AUDIT_EITHER if formats else chain.AUDIT_DIGEST_SQL), {"table": table, "lo": min_audit, "hi": max_audit,
                                                        "prev": prev}).fetchone()
         except psycopg.Error as err:

@@ -137,3 +137,25 @@ def test_a_rounds_row_under_another_start_is_named(floor: Floor, two_months: dic
     with psycopg.connect(floor.admin_url) as conn:
         conn.execute("DELETE FROM floor.settlements WHERE round_id = 5 AND idx = 10")
     assert verify(floor, OCTOBER).ok
+
+
+def test_a_version_of_a_round_not_on_the_floor_is_named(floor: Floor, two_months: dict[int, int]) -> None:
+    """A later finish (floor.round_versions, partitioned by its forwarding) of a round the floor
+    does not hold is named by the stray check of the whole verify (a probe per version for its
+    round); a range whose round ids it is not among is not concerned. Made a version of a round
+    that is there, it is checked against the audit entry it names (entry 1 is no round_finish)."""
+    with psycopg.connect(floor.admin_url) as conn:  # the administrator adds a version of round 40
+        conn.execute("INSERT INTO floor.round_versions (table_name, round_id, finish_audit_id, status, players_json, "
+                     "totals_json, irregular, wagered, house_net, events_json) "
+                     "VALUES ('BJ-07', 40, 1, 'void', '[]', '{}', false, 0, 0, '[]')")
+    with FloorReader(floor.review_url) as reader:
+        whole = reader.verify("BJ-07")
+    assert not whole.ok and whole.problem == "table BJ-07: rows of round 40 are on the floor without the round", whole
+    assert verify(floor, OCTOBER).ok  # October's rounds are 3-6
+    with psycopg.connect(floor.admin_url) as conn:  # now of round 5, which is there: not stray
+        assert conn.execute("UPDATE floor.round_versions SET round_id = 5 WHERE round_id = 40").rowcount == 1
+    with FloorReader(floor.review_url) as reader:
+        whole = reader.verify("BJ-07")
+    assert not whole.ok and whole.problem == (
+        "table BJ-07: round 5's version of audit entry 1: its settle output is not the one its round_finish "
+        "entry records (result_sha256 differs)"), whole
