@@ -2,7 +2,8 @@
 
 The enrolment of the first supervisor on a new store, the accounts dialog, the dealer's
 shift (log-in, the change of a PIN the supervisor chose, end of shift), the lockout on
-a real store file across a restart, the review's PIN gate and the PIN keypad. The
+a real store file across a restart and the PIN keypad (the review's PIN gate:
+tests/ui_review/test_review_file_service.py). The
 window's own store hashes at the production cost (about 0.4 s a PIN); accounts that a
 test makes beforehand use TEST_PIN_COST.
 """
@@ -17,9 +18,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton, QLineEdit, QWidget
 
 from dealer_assist.engine.table_setup import TableSetup
-from dealer_assist.store import TEST_PIN_COST, Store, StoreError
+from dealer_assist.store import TEST_PIN_COST, Store
 from tests.ui.driving import TableDriver
-from ui.common.accounts import AccountsDialog, EnrolmentDialog, ReviewGate, StoreJobs
+from ui.common.accounts import AccountsDialog, EnrolmentDialog, StoreJobs
 from ui.common.keypad import KEY_SIZE
 from ui.common.login import WRONG, PinDialog
 from ui.common.worker import Worker
@@ -246,38 +247,6 @@ def test_keys_typed_and_keypad_fill_the_pin_field(qtbot: Any) -> None:
     assert touch_sized(dialog) == []
     qtbot.keyClick(dialog.pin, Qt.Key.Key_Return)
     assert answers == [("ann", "730418")] and dialog.pin.text() == ""  # the PIN is not kept
-
-
-def test_review_gate_asks_a_supervisor(qtbot: Any, tmp_path: Path) -> None:
-    db, _ = _accounts_store(tmp_path)
-    opened: list[str] = []
-    gate = ReviewGate(db, opened.append, lambda: None)
-    qtbot.addWidget(gate.dialog)
-    gate.open()
-    dialog = gate.dialog
-    dialog.name.setText("dan")  # a dealer
-    dialog.pin.setText("730418")
-    qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: dialog.message.text() == WRONG, timeout=10000)
-    assert opened == []
-    dialog.name.setText("sue")
-    dialog.pin.setText("482913")
-    qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: opened == ["sue"], timeout=10000)
-    # sue's hash was made at the test cost: the station's store re-hashes it at its own
-    assert [(k, a) for k, a, _ in audit(db)][-3:] == [("approval_refused", "dan"), ("pin_rehashed", "store"),
-                                                      ("review", "sue")]
-
-
-def test_review_gate_refuses_a_store_without_a_supervisor(tmp_path: Path) -> None:
-    db = tmp_path / "new.db"
-    Store.open(db).close()
-    try:
-        ReviewGate(db, lambda name: None, lambda: None)
-    except StoreError as exc:
-        assert "no supervisor yet" in str(exc)
-    else:
-        raise AssertionError("the gate opened on a store without a supervisor")
 
 
 def test_a_void_is_written_with_its_approval_and_its_result(make_table: MakeTable) -> None:

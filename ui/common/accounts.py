@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import Qt, QTimer
@@ -52,7 +51,6 @@ from ui.common.login import (
     touch_button,
 )
 from ui.common.screen_fit import ScreenDialog, touch_header
-from ui.common.style import review_style
 from ui.common.worker import Worker
 
 if TYPE_CHECKING:  # a screen opens no store (issue 37: the store's modules cost its start)
@@ -542,45 +540,3 @@ class Shifts:
         dialog.finished.connect(lambda _: then())
         dialog.setWindowModality(Qt.WindowModality.WindowModal)
         dialog.open()
-
-
-# --------------------------------------------------------------------------- the review's gate
-
-
-class ReviewGate:
-    """``dealer-assist review`` on a station: a supervisor's PIN before anything is shown.
-
-    The PIN is checked by the store itself (with the lockout, audited as a ``review``
-    approval), on a worker thread; the store file is opened for that check only.
-    Raises StoreError when the file is not a store or has no supervisor yet.
-    """
-
-    def __init__(self, path: Path, then: Callable[[str], None], on_cancel: Callable[[], None]) -> None:
-        from dealer_assist.store import Store
-
-        self.store = Store.open(path)
-        if self.store.needs_enrolment():
-            self.store.close()
-            raise StoreError(f"{path} has no supervisor yet: enrol one on the dealer's screen first")
-        self.worker = Worker("review-pin")
-        self.jobs = StoreJobs(self.worker, lambda: self.store)
-        self.then = then
-
-        def approved(name: str, approval: int | None) -> None:
-            self.close()
-            then(name)
-
-        self.dialog = ask_supervisor(None, self.jobs, "review", "Dealer Assist review",
-                                     "Supervisor PIN required to open the review", approved)
-        self.dialog.setStyleSheet(review_style())  # the review's touch type (its labels were 13 px, the refusal plain)
-        self.dialog.rejected.connect(self.close)
-        self.dialog.rejected.connect(on_cancel)
-
-    def open(self) -> None:
-        self.dialog.show()
-
-    def close(self) -> None:
-        if self.worker is not None:
-            self.worker.submit(self.store.close)
-            self.worker.stop()
-            self.worker = None  # type: ignore[assignment]
