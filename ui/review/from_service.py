@@ -186,9 +186,8 @@ def review_gate(socket_path: Path, then: Callable[[str], None], on_cancel: Calla
                             "Supervisor PIN required to open the review", approved)
     dialog.setStyleSheet(review_style())  # the review's touch type, as at the station's gate
     dialog.rejected.connect(on_cancel)
-    dialog.approvals = approvals  # type: ignore[attr-defined]  # (its worker lives as long as the gate)
     app = QApplication.instance()
-    if app is not None:  # its thread ended on the GUI thread, as the station's copy's
+    if app is not None:  # its thread ended on the GUI thread when the review ends, as the copy's
         app.aboutToQuit.connect(approvals.close)
     return dialog
 
