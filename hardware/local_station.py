@@ -5,20 +5,35 @@ tests, its benchmark and its screenshots; ui/dealer/local_station.py connects th
 ``dealer_assist.service.serve.start`` is the code a station runs; the shoe is attached as a
 station's is (``hardware.station.attach_shoe``, the driver opening the pty by its path). The
 accounts are made up for the run, with cheap PIN hashes (``TEST_PIN_COST``).
+
+:func:`start_station_process` runs ``dealer-assist station serve`` as a process of its own
+instead, on a station configuration whose shoe is the simulated shoe in this process (the
+screen's benchmark, ui/dealer/bench.py). The screen holds the shoe's handle (``sim``: deal,
+peek, shuffle) and never names the shoe's driver or simulator itself.
 """
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import dealer_assist.service.station as st
+from dealer_assist.cli.common import DEV_MODE_VARIABLE
 from dealer_assist.engine.table_setup import TableSetup, usable_setup
+from dealer_assist.service.client import SOCKET_ENV
+from dealer_assist.service.probe import handshake
 from dealer_assist.service.serve import Running, ServeOptions, start
 from dealer_assist.store import TEST_PIN_COST, Store
 from hardware.simulator import SimulatedShoe
 from hardware.station import attach_shoe
+
+#: the simulated shoe's handle that the screen's tests and benchmark hold (deal, peek, shuffle ...)
+ShoeHandle = SimulatedShoe
 
 SUPERVISOR, SUPERVISOR_PIN = "sue", "482913"
 DEALER, DEALER_PIN = "ann", "730418"
@@ -82,3 +97,57 @@ def start_local_service(tmp_path: Path, index: int, setup: TableSetup | None, ca
                                  pin_cost=TEST_PIN_COST, simulators=[sim]),
                     lambda on_event: attach_shoe(shoe_cfg, on_event))
     return LocalService(running, sim, db, socket, accounts, setup)
+
+
+@dataclass
+class StationProcess:
+    """``station serve`` as a process of its own and the simulated shoe (in this process) it
+    reads as its shoe; :meth:`stop` ends both."""
+
+    process: subprocess.Popen[str]
+    sim: SimulatedShoe
+    socket: Path
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def stop(self) -> None:
+        """SIGTERM to the service's PID, wait for it (30 s at most), then close the shoe."""
+        self.process.terminate()
+        try:
+            self.process.wait(30)
+        finally:
+            self.sim.close()
+
+
+def start_station_process(base: Path, *, table: str, pit: str, game: str, decks: int, areas: int,
+                          seed: int, timeout_s: float = 30.0) -> StationProcess:
+    """``dealer-assist station serve`` as its own process on a station configuration written in
+    ``base`` (its state directory, a private socket, its log), its shoe the simulated shoe
+    opened here on a pty (shuffled with ``seed``), which the service's driver opens by its
+    path; returns once the service answers on its socket. The development switches are not
+    passed on. StationError (the service's own words) when it does not start."""
+    sim = SimulatedShoe(game=game, decks=decks, seed=seed)
+    sim.open()
+    state, sock = base / "state", base / "run" / "station.sock"
+    config = base / "station.toml"
+    config.write_text(st.render_config(st.StationConfig(table=table, pit=pit, game=game, decks=decks, areas=areas,
+                                                        shoe_port=sim.path, store=str(state / "table.db"))))
+    env = {k: v for k, v in os.environ.items() if k not in (DEV_MODE_VARIABLE, SOCKET_ENV, st.CONFIG_ENV)}
+    process = subprocess.Popen([sys.executable, "-m", "dealer_assist", "station", "serve", "--config", str(config),
+                                "--state-dir", str(state), "--socket", str(sock), "--log-dir", str(base / "log")],
+                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    station = StationProcess(process, sim, sock)
+    try:
+        deadline = time.monotonic() + timeout_s
+        while not (sock.exists() and handshake(sock, timeout_s=1).ok):
+            if process.poll() is not None:
+                raise st.StationError(f"the station service did not start: {process.communicate()[1]}")
+            if time.monotonic() > deadline:
+                raise st.StationError(f"the station service did not answer within {timeout_s:.0f} s")
+            time.sleep(0.1)
+    except BaseException:
+        station.stop()
+        raise
+    return station

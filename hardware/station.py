@@ -334,6 +334,9 @@ class StationCommand:
                 sub.add_argument("--baud", type=int, default=st.DEFAULT_BAUD, help=dev + "the shoe's serial speed")
                 sub.add_argument("--game", default="", help=dev + "the table's game from now on")
                 sub.add_argument("--floor", metavar="URL", default="", help=dev + "the floor to forward to")
+                sub.add_argument("--review", metavar="FILE", default="",
+                                 help="a review service on this store file (`dealer-assist review --db FILE`): "
+                                 "no table, no shoe; the supervisor's PIN, notes and the copy only; needs --socket")
             if name == "terminal":
                 from dealer_assist.cli.terminal import configure_admin
 
@@ -398,6 +401,18 @@ class StationCommand:
     def _serve(self, args: argparse.Namespace) -> int:
         from dealer_assist.service.serve import ServeOptions, serve
 
+        if args.review:  # a store's review: no shoe is attached, the configuration is not read
+            given = [f"--{k.replace('_', '-')}" for k in ("shoe", "game", "floor", "sim_cards") if getattr(args, k)]
+            given += ["--sim-seed"] if args.sim_seed is not None else []
+            if given:
+                print(f"error: --review serves a store's review with no table: not with {', '.join(given)}",
+                      file=sys.stderr)
+                return 2
+            if not args.socket:
+                print("error: --review FILE needs its own --socket PATH", file=sys.stderr)
+                return 2
+            return serve(ServeOptions(state_dir=args.state_dir, socket=args.socket, log_dir=args.log_dir,
+                                      review_store=args.review))
         try:
             cfg = st.find_config(args.config)
         except StationError as exc:

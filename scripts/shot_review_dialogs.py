@@ -12,6 +12,7 @@ with a supervisor ``sue``. Saves review-dialog-<name>.png.
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import tempfile
@@ -39,10 +40,11 @@ def main() -> int:
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication, QDialog
 
+    from dealer_assist.service.launch import start_review_service
     from dealer_assist.store import TEST_PIN_COST, Store
-    from ui.common.accounts import ReviewGate
     from ui.common.screen_fit import fill_screen
     from ui.review.app import NoteDialog, ReviewWindow, open_review
+    from ui.review.from_service import note_through_service, review_gate
 
     app = QApplication(sys.argv[:1])
 
@@ -78,16 +80,18 @@ def main() -> int:
         with Store.open(db, pin_cost=TEST_PIN_COST) as store:
             store.create_user(SUPERVISOR, PIN, roles=["supervisor"], actor="shot")
         opened: list[ReviewWindow] = []
+        # as `dealer-assist review --db FILE`: the store's review service (this tree's code)
+        os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+        service = start_review_service(db)
 
         def show(name: str) -> None:
-            window = open_review(db, supervisor=name)
+            window = open_review(db, supervisor=name, notes=note_through_service(service.socket))
             assert isinstance(window, ReviewWindow)
             fill_screen(window)
             opened.append(window)
 
-        gate = ReviewGate(db, show, app.quit)
-        gate.open()
-        dialog = gate.dialog
+        dialog = review_gate(service.socket, show, app.quit)
+        dialog.show()
         shot("pin")
         dialog.name.setText(SUPERVISOR)
         dialog.pin.setText("000000")
@@ -121,6 +125,7 @@ def main() -> int:
         QTimer.singleShot(300, grab_file_dialog)
         window.detail.export_pdf_button.click()  # the file dialog, modal, until it is closed
         window.close()
+        service.stop()
     return 0
 
 

@@ -208,11 +208,12 @@ def test_layers_point_down_only() -> None:
 # The one table host (issue 33): the dealer's screen opens neither the store nor the shoe.
 # Its modules never import the store's writer, the shoe's driver or the station's shoe
 # attachment; only the local station (the service in the process, for the screen's tests,
-# benchmark and screenshots) and the benchmark's simulated shoe reach hardware/.
+# benchmark and screenshots, and the service's process for the benchmark, each starting the
+# simulated shoe: hardware/local_station.py) reaches hardware/.
 SCREEN_MAY_NOT_IMPORT = ("dealer_assist.store", "hardware.driver", "hardware.station", "hardware.codecs",
-                         "hardware.events", "ui.common.worker")
-SCREEN_HARDWARE_ALLOWED = {"ui.dealer.local_station": {"hardware.local_station", "hardware.simulator"},
-                           "ui.dealer.bench": {"hardware.simulator"},
+                         "hardware.events", "hardware.simulator", "ui.common.worker")
+SCREEN_HARDWARE_ALLOWED = {"ui.dealer.local_station": {"hardware.local_station"},
+                           "ui.dealer.bench": {"hardware.local_station"},
                            "ui.dealer.app": {"hardware.commands"}}  # --sim-cards' file read before the service starts
 
 

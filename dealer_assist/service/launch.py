@@ -4,15 +4,22 @@ with no station configuration) or by ``scripts/dev.py app``: ``dealer-assist sta
 directory and the simulated shoe; the screen is its client, as on a station. The child is
 stopped by its PID when the screen closes (and, on Linux, when the screen's process dies).
 
-No Qt here: the screen (ui/dealer/app.py) calls :func:`start_private_service`."""
+``dealer-assist review --db FILE`` starts a review service so (:func:`start_review_service`):
+``station serve --review FILE`` on a socket in a private temporary directory; the review's
+window is its client.
+
+No Qt here: the screen (ui/dealer/app.py) calls :func:`start_private_service`, the review
+(ui/review/app.py) :func:`start_review_service`."""
 
 from __future__ import annotations
 
 import selectors
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -69,6 +76,7 @@ class PrivateService:
 
     socket: Path
     process: subprocess.Popen[str]
+    directory: Path | None = None  # a review service's private directory (its socket, its tokens): removed at stop
 
     @property
     def pid(self) -> int:
@@ -83,11 +91,14 @@ class PrivateService:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        if self.directory is not None:
+            shutil.rmtree(self.directory, ignore_errors=True)
         return self.process.returncode
 
 
 def start_private_service(extra: list[str] | None = None, sock: Path | None = None,
-                          timeout_s: float = START_S, meanwhile: Callable[[], None] | None = None) -> PrivateService:
+                          timeout_s: float = START_S, meanwhile: Callable[[], None] | None = None,
+                          what: str = "the station service") -> PrivateService:
     """Start ``station serve`` for this account and wait for its "serving on" line;
     ``meanwhile`` runs while the child starts (the screen loads Qt then: the two starts overlap).
 
@@ -118,7 +129,7 @@ def start_private_service(extra: list[str] | None = None, sock: Path | None = No
             left = deadline - time.monotonic()
             if left <= 0 or not sel.select(left):
                 service.stop()
-                raise LaunchError(f"the station service did not answer within {timeout_s:.0f} s "
+                raise LaunchError(f"{what} did not answer within {timeout_s:.0f} s "
                                   f"(pid {process.pid}; its log says why)")
             first = process.stdout.readline()
             if not first:  # end of file: the child exited
@@ -127,7 +138,7 @@ def start_private_service(extra: list[str] | None = None, sock: Path | None = No
     if not first.startswith("serving on"):
         status = service.stop()
         why = first.removeprefix("error: ") or f"exit status {status}"
-        raise LaunchError(f"the station service did not start: {why}")
+        raise LaunchError(f"{what} did not start: {why}")
     # anything it prints later is read and dropped, so the child never blocks on a full pipe
     threading.Thread(target=process.stdout.read, name="service-stdout", daemon=True).start()
     return service
@@ -137,3 +148,22 @@ def private_socket() -> Path:
     """Where this account's service listens ($XDG_RUNTIME_DIR/dealer-assist, else /tmp/dealer-assist-$UID)."""
     return dev_socket_path()
 
+
+REVIEW_SOCKET = "review.sock"
+
+
+def start_review_service(store: Path, timeout_s: float = START_S,
+                         meanwhile: Callable[[], None] | None = None) -> PrivateService:
+    """Start ``station serve --review STORE`` for this account on a socket in a new private
+    directory (0700; removed when the service is stopped) and wait for its "serving on" line.
+    LaunchError with the service's own words when it does not start (a file that is not a
+    store, a store with no supervisor yet, one another Dealer Assist holds)."""
+    directory = Path(tempfile.mkdtemp(prefix="dealer-assist-review-"))
+    try:
+        service = start_private_service(["--review", str(store.resolve()), "--state-dir", str(directory / "state")],
+                                        directory / REVIEW_SOCKET, timeout_s, meanwhile, what="the review service")
+    except BaseException:
+        shutil.rmtree(directory, ignore_errors=True)
+        raise
+    service.directory = directory
+    return service

@@ -488,6 +488,9 @@ class Entry:
     during_referral: bool = False  # a table op taken while the round is referred (6.1)
     open_fields: bool = False  # the request's fields are an event's (checked by the transcript)
     terminal: bool = False  # a player terminal may call it (terminal_server.py; all others are the screens')
+    # a review service serves it too (``station serve --review FILE``: a store's review, no
+    # table; every other op is refused there)
+    review: bool = False
 
     @property
     def fields(self) -> tuple[str, ...]:
@@ -538,5 +541,6 @@ def ops_table() -> str:
         fields = "the event's fields" if entry.open_fields else ""
         named = ", ".join(f"`{f}`" for f in entry.fields)
         args = ", ".join(x for x in (fields, named) if x) or "—"
-        rows.append(f"| `{op}` | {args} | {entry.permission.value} | {entry.doc.replace('|', '/')} |")
+        doc = entry.doc.replace('|', '/') + (" *A review service serves it too.*" if entry.review else "")
+        rows.append(f"| `{op}` | {args} | {entry.permission.value} | {doc} |")
     return "\n".join(rows) + "\n"

@@ -49,6 +49,11 @@ class ServeOptions:
     # with no station configuration only: a development run's settings (the account's own
     # service, `dealer-assist --shoe/--game/--floor`): its shoe, game and floor
     development: st.StationConfig | None = None
+    # a review service (``station serve --review FILE --socket PATH``): this store file only, for
+    # ``dealer-assist review --db FILE``: no table, no shoe, no terminals, no floor, the
+    # station's configuration not read; it serves the ops the registry marks ``review`` (the
+    # supervisor's PIN with its lockout, audited; notes; the copy) and refuses every other
+    review_store: str | None = None
 
 
 @dataclass
@@ -96,6 +101,8 @@ def table_setup(cfg: st.StationConfig | None) -> TableSetup:
 
 def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Running:
     """Open everything and start serving (raises StoreError/StationError/OSError)."""
+    if options.review_store is not None:
+        return start_review(options)
     cfg = st.find_config(options.config)
     config_path, _ = st.config_location(options.config)
     station = cfg is not None
@@ -210,6 +217,47 @@ def start(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> Runni
     return running
 
 
+def start_review(options: ServeOptions) -> Running:
+    """A review service on ``options.review_store`` (its socket ``options.socket``, its review
+    tokens in ``options.state_dir``): the store opened for writing under its lock (one writer
+    per store: a table's service on the same file is refused while it runs, and the other way
+    round), its table never started (no round restored, no anchor written, nothing dealt).
+    StationError when the store has no supervisor yet (nobody could open its review)."""
+    assert options.review_store is not None
+    if not options.socket:
+        raise st.StationError("a review service needs its own socket (--socket PATH)")
+    store_file = Path(options.review_store)
+    state = Path(options.state_dir) if options.state_dir else st.user_data_dir() / "review"
+    state.mkdir(parents=True, exist_ok=True, mode=0o700)
+    os.chmod(state, 0o700)  # its review tokens are the supervisor's
+    lock = st.StationLock(store_file)
+    lock.acquire()
+    try:
+        store = Store.open(store_file, pin_cost=options.pin_cost or PIN_COST)
+    except BaseException:
+        lock.release()
+        raise
+    if store.needs_enrolment():
+        store.close()
+        lock.release()
+        raise st.StationError(f"{store_file} has no supervisor yet: enrol one on the dealer's screen first")
+    setup = default_setup()
+    service = TableService(store, setup.config([]), state_dir=state, log=log, setup=setup,
+                           station={"table": store.table, "pit": "", "simulated": False, "configured": False})
+    service.review_only = str(store_file)
+    server = StationServer(service, Path(options.socket), log=log, mode=0o600)
+    try:
+        server.start()
+    except BaseException:
+        with service.lock:
+            store.close()
+            service.journal.close()
+        lock.release()
+        raise
+    log.info("review service on %s (store %s)", options.socket, store_file)
+    return Running(service, server, store, lambda: None, lock)
+
+
 def clock_set_back(before: tuple[float, float], now: tuple[float, float]) -> float:
     """Seconds the wall clock was set back between two (wall, monotonic) readings (0 if not):
     the wall clock ran slower than the monotonic one by more than a second."""
@@ -277,7 +325,8 @@ def drop_root(options: ServeOptions, cfg_present: bool) -> str:
 
 def serve(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> int:
     """Run in the foreground until SIGTERM or SIGINT; the exit status."""
-    cfg_present = st.find_config(options.config) is not None
+    # a review service reads no station configuration (the store it reviews is named)
+    cfg_present = options.review_store is None and st.find_config(options.config) is not None
     try:
         became = drop_root(options, cfg_present)
     except st.StationError as exc:

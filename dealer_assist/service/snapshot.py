@@ -120,3 +120,22 @@ def fetch_snapshot(socket_path: Path | str, pin: dict[str, str] | None, into: Pa
         for fd in fds:
             os.close(fd)
         sock.close()
+
+
+def refresh_snapshot(socket_path: Path | str, token: str, into: Path) -> Copied:
+    """A new copy asked with the review ``token`` (no PIN), written into the copy at ``into``
+    that a review's read-only connection has open (SQLite's backup: that connection reads the
+    new pages). ProtocolError as :func:`fetch_snapshot`; ``into`` is then as it was."""
+    fresh = into.with_name("fresh.db")
+    try:
+        copied = fetch_snapshot(socket_path, None, fresh, token=token)
+        source, target = sqlite3.connect(fresh), sqlite3.connect(into)
+        try:
+            source.backup(target)
+        finally:
+            source.close()
+            target.close()
+        return copied
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            fresh.unlink()

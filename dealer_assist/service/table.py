@@ -226,6 +226,9 @@ class TableService:
         self.log = log or logging.getLogger("dealer_assist.service")
         self.lock = threading.RLock()
         self.refused = ""  # the store was refused at start: every op answers this
+        # a review service's store (``station serve --review FILE``): no table is dealt here, only
+        # the ops marked ``review`` in the registry are served ("" : a table's service)
+        self.review_only = ""
         self.store_error = ""
         self.session = TableSession(table, store.under_min_players())
         self.round_id: int | None = None
@@ -686,7 +689,7 @@ class TableService:
             return not self.store_error
 
     # ------------------------------------------------------------------ state
-    @handler(Op.STATE, Permission.ANYONE, NoArgs, TableState)
+    @handler(Op.STATE, Permission.ANYONE, NoArgs, TableState, review=True)
     def _op_state(self, client: Client, args: dict[str, Any]) -> TableState:
         """The round (events, slip, tentative hit, expectation, settle output, and its `picture`
         as the engine made it: engine/picture.py), hold, cards in flight, shoe,
@@ -1011,6 +1014,9 @@ class TableService:
         if entry is None:
             raise ProtocolError("bad_request", f"no op {op!r} (docs/station.md lists the ops)")
         check_fields(entry, args)
+        if self.review_only and not entry.review:
+            raise refused(f"this service serves the review of {self.review_only} only: no table is dealt "
+                          f"from it (op {entry.op} is a table's)")
         try:
             if entry.op is not Op.STATE and (not entry.table or isinstance(args.get("pin"), dict)):
                 self._open_or_refuse()
@@ -1164,7 +1170,7 @@ class TableService:
         except StoreError as exc:
             raise ProtocolError("internal", f"the store failed: {exc}") from None
 
-    @handler(Op.CHANGE_PIN, Permission.ANYONE, ChangePinRequest, NameReply, locked=False)
+    @handler(Op.CHANGE_PIN, Permission.ANYONE, ChangePinRequest, NameReply, locked=False, review=True)
     def _op_change_pin(self, client: Client, args: dict[str, Any]) -> NameReply:
         """The account itself changes its PIN (`name`, `old_pin`, `new_pin`); a refusal waits
         the throttle's delay here, never on the PIN worker."""
@@ -1298,7 +1304,7 @@ class TableService:
             raise refused(str(exc)) from None
         return {"added": name}
 
-    @handler(Op.ADD_NOTE, Permission.SUPERVISOR_PIN, NoteRequest, NoteReply, locked=False)
+    @handler(Op.ADD_NOTE, Permission.SUPERVISOR_PIN, NoteRequest, NoteReply, locked=False, review=True)
     def _op_add_note(self, client: Client, args: dict[str, Any]) -> NoteReply:
         """A supervisor's note (`text`) on round `round_id` (none: on the table) in the audit
         log, after the supervisor's PIN (`pin`): audited `note` by the supervisor. The review of
@@ -1337,7 +1343,7 @@ class TableService:
             raise refused(str(exc)) from None
         return {"reset": name}
 
-    @handler(Op.SNAPSHOT, Permission.SUPERVISOR_PIN, SnapshotRequest, SnapshotReply)
+    @handler(Op.SNAPSHOT, Permission.SUPERVISOR_PIN, SnapshotRequest, SnapshotReply, review=True)
     def _op_snapshot(self, client: Client, args: dict[str, Any]) -> SnapshotReply:
         """The review's read-only copy of the store without PIN hashes, passed with the reply
         as an open file, with `supervisor` and `expires` (UTC); with the PIN also a review
@@ -1366,12 +1372,13 @@ class TableService:
         self.log.info("review copy of the store for supervisor %s (account %s)", who, client.account)
         return {"snapshot": True, "supervisor": who, "token": new_token, "expires": iso_time(grant.expires)}
 
-    @handler(Op.END_REVIEW, Permission.ANYONE, TokenRequest, NameReply)
+    @handler(Op.END_REVIEW, Permission.ANYONE, TokenRequest, NameReply, review=True)
     def _op_end_review(self, client: Client, args: dict[str, Any]) -> NameReply:
         """The review's window closed: its token gives no copy any more."""
         return {"ended": self.review_tokens.end(str(args.get("token", "")), client.account)}
 
-    @handler(Op.ROUND_INTEGRITY, Permission.ANYONE, RoundIntegrityRequest, RoundIntegrityReply, locked=False)
+    @handler(Op.ROUND_INTEGRITY, Permission.ANYONE, RoundIntegrityRequest, RoundIntegrityReply, locked=False,
+              review=True)
     def _op_round_integrity(self, client: Client, args: dict[str, Any]) -> RoundIntegrityReply:
         """The integrity of round `round_id` checked here, with the station key the review's copy
         is made without (op snapshot): each of its hash links and records, as the review's
@@ -1445,7 +1452,7 @@ class TableService:
         aside = [parse_card(c) for c in self.session.discarded]  # set aside since the round: faces known
         return who, (game, decks, shoe_id, [*before, *here, *aside], out)
 
-    @handler(Op.APPROVE, Permission.SUPERVISOR_PIN, ApproveRequest, ApprovalReply)
+    @handler(Op.APPROVE, Permission.SUPERVISOR_PIN, ApproveRequest, ApprovalReply, review=True)
     def _op_approve(self, client: Client, args: dict[str, Any]) -> ApprovalReply:
         """A supervisor's PIN (`user`, `pin`, checked first, on the PIN worker) for `kind` (void,
         resolve, correction, override, accounts, review, undo, key_card, setup), audited; the

@@ -2,7 +2,8 @@
 
 The enrolment of the first supervisor on a new store, the accounts dialog, the dealer's
 shift (log-in, the change of a PIN the supervisor chose, end of shift), the lockout on
-a real store file across a restart, the review's PIN gate and the PIN keypad. The
+a real store file across a restart and the PIN keypad (the review's PIN gate:
+tests/ui_review/test_review_file_service.py). The
 window's own store hashes at the production cost (about 0.4 s a PIN); accounts that a
 test makes beforehand use TEST_PIN_COST.
 """
@@ -17,12 +18,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton, QLineEdit, QWidget
 
 from dealer_assist.engine.table_setup import TableSetup
-from dealer_assist.store import TEST_PIN_COST, Store, StoreError
+from dealer_assist.service.ops import Op
+from dealer_assist.store import Store
 from tests.ui.driving import TableDriver
-from ui.common.accounts import AccountsDialog, EnrolmentDialog, ReviewGate, StoreJobs
+from ui.common.accounts import AccountsDialog, EnrolmentDialog
 from ui.common.keypad import KEY_SIZE
 from ui.common.login import WRONG, PinDialog
-from ui.common.worker import Worker
 
 MakeTable = Callable[..., TableDriver]
 SETUP = TableSetup(game="lucky8", decks=6, areas=7, seated={"alice": 1})
@@ -133,55 +134,52 @@ def test_first_start_enrols_a_supervisor_then_dealers_log_in(make_table: MakeTab
     assert sessions[-1] == ("ann",)  # the table's session is ann's from her log-in
 
 
-def _accounts_store(tmp_path: Path) -> tuple[Path, int]:
-    db = tmp_path / "accounts.db"
-    with Store.open(db, pin_cost=TEST_PIN_COST) as store:
-        approval = store.enrol_supervisor("sue", "482913")
-        store.create_user("dan", "730418", ["dealer"])
-    return db, approval
+def test_accounts_dialog_disables_enables_and_resets(make_table: MakeTable) -> None:
+    # The accounts dialog on the station service's connection (the screen writes no store):
+    # sue's accounts approval (op approve) for the dialog's connection; dan disabled, enabled
+    # and his PIN reset; sue, the last active supervisor, cannot be disabled.
+    from ui.common.service_link import ServiceJobs, ServiceLink
 
-
-def test_accounts_dialog_disables_enables_and_resets(qtbot: Any, tmp_path: Path) -> None:
-    db, approval = _accounts_store(tmp_path)
-    store = Store.open(db, pin_cost=TEST_PIN_COST)
-    worker = Worker("test-store")
+    users = {"sue": ("482913", ["supervisor"]), "dan": ("730418", ["dealer"])}
+    t = make_table(SETUP, CARDS, users=users, login=False)
+    link = ServiceLink(t.table.socket, "screen")
     try:
-        dialog = AccountsDialog(StoreJobs(worker, lambda: store), "sue", approval)
-        qtbot.addWidget(dialog)
+        approval = link.ask(Op.APPROVE, user="sue", pin="482913", kind="accounts")["approval"]
+        dialog = AccountsDialog(ServiceJobs(link), "sue", approval)
+        t.qtbot.addWidget(dialog)
         dialog.show()
-        qtbot.waitUntil(lambda: dialog.table.rowCount() == 2, timeout=5000)
+        t.qtbot.waitUntil(lambda: dialog.table.rowCount() == 2, timeout=5000)
         assert touch_sized(dialog) == []
         names = [dialog.table.item(r, 0).text() for r in range(2)]
         assert names == ["dan", "sue"]
         dialog.table.selectRow(0)
-        qtbot.mouseClick(dialog.disable_button, Qt.MouseButton.LeftButton)
-        qtbot.waitUntil(lambda: dialog.table.item(0, 2) is not None and dialog.table.item(0, 2).text() == "disabled",
-                        timeout=5000)
+        click(t, dialog.disable_button)
+        t.qtbot.waitUntil(lambda: dialog.table.item(0, 2) is not None
+                          and dialog.table.item(0, 2).text() == "disabled", timeout=5000)
         dialog.table.selectRow(1)
-        qtbot.mouseClick(dialog.disable_button, Qt.MouseButton.LeftButton)  # sue: the last supervisor
-        qtbot.waitUntil(lambda: "last active supervisor" in dialog.message.text(), timeout=5000)
+        click(t, dialog.disable_button)  # sue: the last supervisor
+        t.qtbot.waitUntil(lambda: "last active supervisor" in dialog.message.text(), timeout=5000)
         dialog.table.selectRow(0)
-        qtbot.mouseClick(dialog.enable_button, Qt.MouseButton.LeftButton)
-        qtbot.waitUntil(lambda: dialog.table.item(0, 2).text() == "active", timeout=5000)
+        click(t, dialog.enable_button)
+        t.qtbot.waitUntil(lambda: dialog.table.item(0, 2).text() == "active", timeout=5000)
         dialog.table.selectRow(0)
         dialog.pin.setText("902716")
         dialog.pin_again.setText("902716")
-        qtbot.mouseClick(dialog.reset_button, Qt.MouseButton.LeftButton)
-        qtbot.waitUntil(lambda: dialog.table.item(0, 3).text() == "must change", timeout=5000)
-        worker.wait_idle()
-        assert store.check_pin("dan", "902716").reason == "must_change"
-        # without a valid approval nothing changes
-        unapproved = AccountsDialog(StoreJobs(worker, lambda: store), "sue", None)
-        qtbot.addWidget(unapproved)
+        click(t, dialog.reset_button)
+        t.qtbot.waitUntil(lambda: dialog.table.item(0, 3).text() == "must change", timeout=5000)
+        # without a valid approval nothing changes: the service asks for a supervisor's PIN
+        unapproved = AccountsDialog(ServiceJobs(link), "sue", None)
+        t.qtbot.addWidget(unapproved)
         unapproved.name.setText("eve")
         unapproved.pin.setText("561029")
         unapproved.pin_again.setText("561029")
-        qtbot.mouseClick(unapproved.add_button, Qt.MouseButton.LeftButton)
-        qtbot.waitUntil(lambda: "approval" in unapproved.message.text(), timeout=5000)
-        assert [u["username"] for u in store.users()] == ["dan", "sue"]
+        click(t, unapproved.add_button)
+        t.qtbot.waitUntil(lambda: "supervisor's PIN is needed" in unapproved.message.text(), timeout=5000)
     finally:
-        worker.submit(store.close)
-        worker.stop()
+        link.close()
+    db = t.table.store_path
+    with Store.open_readonly(db) as store:
+        assert [u["username"] for u in store.users()] == ["dan", "sue"]  # no eve: not approved
     assert audit(db)[-3:] == [("user_disabled", "supervisor:sue", "dan"), ("user_enabled", "supervisor:sue", "dan"),
                               ("pin_reset", "supervisor:sue", "dan")]
 
@@ -246,38 +244,6 @@ def test_keys_typed_and_keypad_fill_the_pin_field(qtbot: Any) -> None:
     assert touch_sized(dialog) == []
     qtbot.keyClick(dialog.pin, Qt.Key.Key_Return)
     assert answers == [("ann", "730418")] and dialog.pin.text() == ""  # the PIN is not kept
-
-
-def test_review_gate_asks_a_supervisor(qtbot: Any, tmp_path: Path) -> None:
-    db, _ = _accounts_store(tmp_path)
-    opened: list[str] = []
-    gate = ReviewGate(db, opened.append, lambda: None)
-    qtbot.addWidget(gate.dialog)
-    gate.open()
-    dialog = gate.dialog
-    dialog.name.setText("dan")  # a dealer
-    dialog.pin.setText("730418")
-    qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: dialog.message.text() == WRONG, timeout=10000)
-    assert opened == []
-    dialog.name.setText("sue")
-    dialog.pin.setText("482913")
-    qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: opened == ["sue"], timeout=10000)
-    # sue's hash was made at the test cost: the station's store re-hashes it at its own
-    assert [(k, a) for k, a, _ in audit(db)][-3:] == [("approval_refused", "dan"), ("pin_rehashed", "store"),
-                                                      ("review", "sue")]
-
-
-def test_review_gate_refuses_a_store_without_a_supervisor(tmp_path: Path) -> None:
-    db = tmp_path / "new.db"
-    Store.open(db).close()
-    try:
-        ReviewGate(db, lambda name: None, lambda: None)
-    except StoreError as exc:
-        assert "no supervisor yet" in str(exc)
-    else:
-        raise AssertionError("the gate opened on a store without a supervisor")
 
 
 def test_a_void_is_written_with_its_approval_and_its_result(make_table: MakeTable) -> None:

@@ -105,6 +105,20 @@ def recorded(recorded_template: Recorded, tmp_path: Path) -> Recorded:
 
 
 @pytest.fixture
+def review_service(recorded: Recorded, tmp_path: Path) -> Iterator[Path]:
+    """The recorded store's review service (``station serve --review``, in this process), as
+    ``dealer-assist review --db FILE`` starts it: its socket. Notes go through it (op add_note)."""
+    from dealer_assist.service.serve import ServeOptions, start
+
+    running = start(ServeOptions(review_store=str(recorded.path), socket=str(tmp_path / "review" / "review.sock"),
+                                 state_dir=str(tmp_path / "review" / "state"), pin_cost=TEST_PIN_COST))
+    try:
+        yield running.server.path
+    finally:
+        running.stop()
+
+
+@pytest.fixture
 def window(qtbot: Any, recorded: Recorded) -> Any:
     from ui.review.app import ReviewWindow
 
@@ -113,6 +127,13 @@ def window(qtbot: Any, recorded: Recorded) -> Any:
     win.resize(1800, 1000)
     win.show()
     return win
+
+
+@pytest.fixture(autouse=True)
+def this_tree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``review --db FILE`` starts its review service as a child process (``python -P -m
+    dealer_assist station serve --review``): this tree's, not an installed copy."""
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
 
 
 @pytest.fixture(autouse=True)

@@ -9,6 +9,7 @@ screen, unclipped (not under another panel's edge), at least 48 px high.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -95,12 +96,14 @@ def _font_px(widget: Any) -> float:
     return float(font.pixelSize()) if font.pixelSize() > 0 else font.pointSizeF() * 96 / 72
 
 
-def test_the_note_dialog_says_nothing_until_refused(recorded: Recorded, qtbot: Any) -> None:
+def test_the_note_dialog_says_nothing_until_refused(recorded: Recorded, review_service: Path, qtbot: Any) -> None:
     # Issue 34: an empty red bar under the keypad; the note in 13 px type; the dialog a third
-    # wider once a PIN was refused. 000000 is not sue's PIN (conftest: 482913).
+    # wider once a PIN was refused. 000000 is not sue's PIN (conftest: 482913): the store's
+    # review service refuses it.
     from ui.review.app import NoteDialog
+    from ui.review.from_service import note_through_service
 
-    win = ReviewWindow(recorded.path, supervisor="sue")
+    win = ReviewWindow(recorded.path, supervisor="sue", notes=note_through_service(review_service))
     qtbot.addWidget(win)
     win.setGeometry(0, 0, 1280, 800)
     win.show()

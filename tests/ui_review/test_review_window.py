@@ -267,7 +267,11 @@ def test_pdf_of_a_long_round_stays_one_page(window: ReviewWindow, recorded: Reco
     assert len(re.findall(rb"/Type\s*/Page(?!s)", data)) == 1
 
 
-def test_note_goes_to_the_audit_log(window: ReviewWindow, recorded: Recorded, qtbot: Any) -> None:
+def test_note_goes_to_the_audit_log(window: ReviewWindow, recorded: Recorded, review_service: Path,
+                                    qtbot: Any) -> None:
+    from ui.review.from_service import note_through_service
+
+    window.notes = note_through_service(review_service)  # the store's service writes it (op add_note)
     rid = recorded.ids["ace_race"]
     window.open_round(rid)
     dialog = window.add_note(rid)
@@ -342,6 +346,12 @@ def test_open_review_for_the_dealer_screen(recorded: Recorded, qtbot: Any) -> No
     assert win.model.rowCount() == 7
     dialog = win.add_note(recorded.ids["ace_race"])
     assert dialog.name.text() == "sue"
+    # no service behind this window: the note is not taken, and nothing is written
+    dialog.pin.setText(SUE_PIN)
+    dialog.text.setPlainText("paid right")
+    assert dialog.submit() is False and dialog.message.text().startswith("Not recorded: notes are written by")
+    with Store.open_readonly(recorded.path) as store:
+        assert store.audit_entries(kind="note") == []
     dialog.reject()
 
 

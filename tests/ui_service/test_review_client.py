@@ -315,3 +315,49 @@ def test_an_open_review_whose_token_expired_keeps_its_copy_and_asks_for_the_pin(
                 w.station_link.close()
             w.close()
         copy.close()
+
+
+def test_with_no_station_the_review_goes_to_this_accounts_running_service(
+        qtbot: Any, station: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``dealer-assist review`` with no ``--db``, no station.toml and no $DEALER_ASSIST_SOCKET,
+    while this account's table runs (its service answers on the account's private socket, as
+    ``dealer-assist`` starts it): the review is that service's client (its store is held by
+    it), after sue's PIN: the copy of round 1 (p1 wins 10, 4.3.2, the module's round)."""
+    from dealer_assist.cli import main
+    from dealer_assist.service.client import dev_socket_path
+
+    s: Station = station("10S 9H QD 8C")
+    deal_a_round(s)
+    monkeypatch.delenv(SOCKET_ENV, raising=False)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "xdg"))
+    (tmp_path / "xdg").mkdir()
+    (tmp_path / "xdg" / "dealer-assist").symlink_to(s.socket.parent)  # the account's socket is the station's
+    assert dev_socket_path().resolve() == s.socket.resolve()
+    seen: dict[str, Any] = {}
+
+    def supervisor() -> None:
+        try:
+            qtbot.waitUntil(lambda: any(isinstance(w, PinDialog) and w.isVisible()
+                                        for w in QApplication.topLevelWidgets()), timeout=20000)
+            gate = next(w for w in QApplication.topLevelWidgets() if isinstance(w, PinDialog) and w.isVisible())
+            gate.name.setText("sue")
+            gate.pin.setText("482913")
+            QTest.keyClick(gate.pin, Qt.Key.Key_Return)
+            qtbot.waitUntil(lambda: any(isinstance(w, ReviewWindow) and w.isVisible()
+                                        for w in QApplication.topLevelWidgets()), timeout=20000)
+            review = next(w for w in QApplication.topLevelWidgets() if isinstance(w, ReviewWindow) and w.isVisible())
+            seen["title"] = review.windowTitle()
+            seen["rounds"] = [(r.id, r.status) for r in review.store.list_rounds(limit=5)]
+            seen["net"] = review.store.get_round(1).result["net"]
+            review.close()
+        except BaseException as exc:
+            seen["error"] = exc
+            QApplication.instance().quit()  # type: ignore[union-attr]
+
+    QTimer.singleShot(0, supervisor)
+    assert main(["review"]) == 0
+    if "error" in seen:
+        raise seen["error"]
+    assert "a copy of the station's store" in seen["title"], seen["title"]
+    assert seen["rounds"] == [(1, "settled")] and seen["net"] == {"p1": 10}
+    assert s.running is not None and len(s.running.store.audit_entries(kind="review")) == 1

@@ -10,16 +10,16 @@
 - A dealer's shift starts with a log-in (name + PIN) and ends with *End shift*; both are
   recorded in the store's audit log (``shift_start`` / ``shift_end``).
 
-Every store call runs on the store's worker thread (:class:`StoreJobs`); PIN hashing
-(scrypt, about a third of a second) never blocks the screen.
+Every account call goes to the station service (:class:`ui.common.service_link.ServiceJobs`,
+answered on the GUI thread): the service checks the PINs and writes the store; its PIN
+hashing (scrypt, about a third of a second) never blocks the screen.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
@@ -40,7 +40,6 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_assist.cli.common import DEV_MODE_VARIABLE
-from dealer_assist.store import PinCheck, StoreError
 from ui.common.keypad import PinKeypad, fit_dialog
 from ui.common.login import (
     PinDialog,
@@ -52,81 +51,11 @@ from ui.common.login import (
     touch_button,
 )
 from ui.common.screen_fit import ScreenDialog, touch_header
-from ui.common.style import review_style
-from ui.common.worker import Worker
-
-if TYPE_CHECKING:  # a screen opens no store (issue 37: the store's modules cost its start)
-    from dealer_assist.store import Store
-
-T = TypeVar("T")
-
+from ui.common.service_link import ServiceJobs
 
 
 def development_mode() -> bool:
     return os.environ.get(DEV_MODE_VARIABLE) == "1"
-
-
-class StoreJobs:
-    """Runs ``fn(store)`` on the store's worker; ``done(result, error_text)`` on the GUI thread."""
-
-    def __init__(self, worker: Worker, store: Callable[[], Store | None]) -> None:
-        self.worker = worker
-        self.store = store
-
-    def run(self, fn: Callable[[Store], T], done: Callable[[T | None, str], None]) -> None:
-        store = self.store
-
-        def job() -> T:
-            opened = store()
-            if opened is None:
-                raise StoreError("no store is open")
-            return fn(opened)
-
-        def finished(result: Any, error: BaseException | None) -> None:
-            if error is None:
-                done(result, "")
-            elif isinstance(error, StoreError):
-                done(None, str(error))
-            else:
-                done(None, f"the store failed: {error}")
-
-        self.worker.submit(job, finished)
-
-    # the two calls every PIN dialog needs (ui.common.login.PinChecker)
-    def approve(self, supervisor: str, pin: str, kind: str, done: Callable[[Any], None],
-                detail: dict[str, Any] | None = None) -> None:
-        self.run(lambda s: s.authorise(supervisor, pin, kind=kind, detail=detail or {}),
-                 lambda result, err: done(result if result is not None else PinCheck(False, "error", message=err)))
-
-    def change_pin(self, name: str, old_pin: str, new_pin: str, done: Callable[[PinCheck], None]) -> None:
-        self.run(lambda s: s.change_pin(name, old_pin, new_pin),
-                 lambda result, err: done(result if result is not None else PinCheck(False, "new_pin", message=err)))
-
-    # the accounts' calls, by name (ui.common.service_link.ServiceJobs has the same through the service)
-    def needs_enrolment(self, done: Callable[[Any, str], None]) -> None:
-        self.run(lambda s: s.needs_enrolment(), done)
-
-    def enrol(self, name: str, pin: str, done: Callable[[Any, str], None], code: str = "") -> None:
-        self.run(lambda s: s.enrol_supervisor(name, pin), done)  # the store itself: no code
-
-    def log_in(self, name: str, pin: str, done: Callable[[Any], None]) -> None:
-        self.run(lambda s: s.start_shift(name, pin),
-                 lambda result, err: done(result if result is not None else PinCheck(False, "error", message=err)))
-
-    def users(self, done: Callable[[Any, str], None]) -> None:
-        self.run(lambda s: s.users(), done)
-
-    def add_account(self, name: str, pin: str, roles: list[str], approval: int | None, actor: str,
-                    done: Callable[[Any, str], None]) -> None:
-        self.run(lambda s: s.add_account(name, pin, roles, approval=approval, actor=actor), done)
-
-    def set_disabled(self, name: str, disabled: bool, approval: int | None, actor: str,
-                     done: Callable[[Any, str], None]) -> None:
-        self.run(lambda s: s.set_account_disabled(name, disabled, approval=approval, actor=actor), done)
-
-    def reset_pin(self, name: str, pin: str, approval: int | None, actor: str,
-                  done: Callable[[Any, str], None]) -> None:
-        self.run(lambda s: s.reset_pin(name, pin, approval=approval, actor=actor), done)
 
 
 def _title(text: str) -> QLabel:
@@ -162,7 +91,7 @@ class _PinPair:
 class EnrolmentDialog(ScreenDialog):
     """First start on a new store: enrol a supervisor (name, PIN twice). No dealer is created."""
 
-    def __init__(self, jobs: StoreJobs, parent: QWidget | None = None) -> None:
+    def __init__(self, jobs: ServiceJobs, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.jobs = jobs
         self.enrolled: str | None = None
@@ -254,7 +183,7 @@ class AccountsDialog(ScreenDialog):
 
     COLUMNS = ("Name", "Roles", "State", "PIN")
 
-    def __init__(self, jobs: StoreJobs, supervisor: str, approval: int | None,
+    def __init__(self, jobs: ServiceJobs, supervisor: str, approval: int | None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.jobs = jobs
@@ -542,45 +471,3 @@ class Shifts:
         dialog.finished.connect(lambda _: then())
         dialog.setWindowModality(Qt.WindowModality.WindowModal)
         dialog.open()
-
-
-# --------------------------------------------------------------------------- the review's gate
-
-
-class ReviewGate:
-    """``dealer-assist review`` on a station: a supervisor's PIN before anything is shown.
-
-    The PIN is checked by the store itself (with the lockout, audited as a ``review``
-    approval), on a worker thread; the store file is opened for that check only.
-    Raises StoreError when the file is not a store or has no supervisor yet.
-    """
-
-    def __init__(self, path: Path, then: Callable[[str], None], on_cancel: Callable[[], None]) -> None:
-        from dealer_assist.store import Store
-
-        self.store = Store.open(path)
-        if self.store.needs_enrolment():
-            self.store.close()
-            raise StoreError(f"{path} has no supervisor yet: enrol one on the dealer's screen first")
-        self.worker = Worker("review-pin")
-        self.jobs = StoreJobs(self.worker, lambda: self.store)
-        self.then = then
-
-        def approved(name: str, approval: int | None) -> None:
-            self.close()
-            then(name)
-
-        self.dialog = ask_supervisor(None, self.jobs, "review", "Dealer Assist review",
-                                     "Supervisor PIN required to open the review", approved)
-        self.dialog.setStyleSheet(review_style())  # the review's touch type (its labels were 13 px, the refusal plain)
-        self.dialog.rejected.connect(self.close)
-        self.dialog.rejected.connect(on_cancel)
-
-    def open(self) -> None:
-        self.dialog.show()
-
-    def close(self) -> None:
-        if self.worker is not None:
-            self.worker.submit(self.store.close)
-            self.worker.stop()
-            self.worker = None  # type: ignore[assignment]

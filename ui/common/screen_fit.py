@@ -9,16 +9,33 @@ ruling scrolls or condenses inside its panel instead of pushing the window past 
 from __future__ import annotations
 
 from PySide6.QtCore import QRect
-from PySide6.QtGui import QGuiApplication, QShowEvent
+from PySide6.QtGui import QGuiApplication, QScreen, QShowEvent
 from PySide6.QtWidgets import QDialog, QHeaderView, QLayout, QWidget
 
 from ui.common.style import TOUCH
 
+_HOLDER: list[QWidget] = []  # one hidden widget for the process: the screens' keeper (screen_of)
+
+
+def screen_of(widget: QWidget) -> QScreen:
+    """The screen ``widget`` is on (the primary one if none).
+
+    PySide6 makes the QScreen that ``QWidget.screen()`` returns a child of that widget in its
+    own bookkeeping (its return-value heuristic), and when the widget is collected with the
+    screen's wrapper still its child, the screen itself is deleted: the next window crashes
+    in QScreen (a review's PIN dialog cancelled after an earlier review, in one process). The
+    screen is asked once more of a hidden widget that lives as long as the process, which
+    makes that widget its keeper."""
+    screen = widget.screen() or QGuiApplication.primaryScreen()
+    if not _HOLDER:
+        _HOLDER.append(QWidget())
+    _HOLDER[0].setScreen(screen)
+    return _HOLDER[0].screen()
+
 
 def available_geometry(window: QWidget) -> QRect:
     """The available area (without panels and docks) of the screen the window is on."""
-    screen = window.screen() or QGuiApplication.primaryScreen()
-    return screen.availableGeometry()
+    return screen_of(window).availableGeometry()
 
 
 def keep_size(window: QWidget) -> None:

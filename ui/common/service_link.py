@@ -156,8 +156,8 @@ def pin_answer(error: ServiceError | None, approval: int | None = None) -> PinCh
 
 
 class ServiceJobs:
-    """The accounts' calls (enrolment, log-in, accounts, PINs) through the service, with
-    the interface of ui.common.accounts.StoreJobs: the PINs are checked by the service."""
+    """The accounts' calls (enrolment, log-in, accounts, PINs) through the service, for the
+    dialogs of ui.common.accounts: the PINs are checked, and the store written, by the service."""
 
     def __init__(self, link: ServiceLink) -> None:
         self.link = link

@@ -268,41 +268,26 @@ def station_latency_and_memory(cards: int, rounds: int, *, size: tuple[int, int]
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
-    import dealer_assist.service.station as st
-    from dealer_assist.cli.common import DEV_MODE_VARIABLE
     from dealer_assist.games import GAMES
-    from dealer_assist.service.client import SOCKET_ENV, ServiceError
-    from dealer_assist.service.probe import handshake
-    from hardware.simulator import SimulatedShoe
+    from dealer_assist.service.client import ServiceError
+    from dealer_assist.service.station import StationError
+    from hardware.local_station import start_station_process
     from ui.common.cards import CardFace
     from ui.common.collector import collect_between_rounds
     from ui.common.service_link import ServiceLink
     from ui.dealer.app import build_client_screen
 
     app = QApplication.instance() or QApplication([])
-    sim = SimulatedShoe(game="lucky8", decks=8, seed=11)
-    sim.open()
     with tempfile.TemporaryDirectory() as tmp:
-        base = Path(tmp)
-        state, sock = base / "state", base / "run" / "station.sock"
-        config = base / "station.toml"
-        config.write_text(st.render_config(st.StationConfig(table="BENCH", pit="PIT-1", game="lucky8", decks=8,
-                                                            areas=7, shoe_port=sim.path,
-                                                            store=str(state / "table.db"))))
-        env = {k: v for k, v in os.environ.items() if k not in (DEV_MODE_VARIABLE, SOCKET_ENV, st.CONFIG_ENV)}
-        service = subprocess.Popen([sys.executable, "-m", "dealer_assist", "station", "serve", "--config", str(config),
-                                    "--state-dir", str(state), "--socket", str(sock), "--log-dir", str(base / "log")],
-                                   env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:  # the service's process and its simulated shoe (hardware/local_station.py)
+            station = start_station_process(Path(tmp), table="BENCH", pit="PIT-1", game="lucky8", decks=8, areas=7,
+                                            seed=11)
+        except StationError as exc:
+            raise SystemExit(str(exc)) from None
+        service, sim, sock = station.process, station.sim, station.socket
         link: Any = None
         table: Any = None
         try:
-            deadline = time.monotonic() + 30
-            while not (sock.exists() and handshake(sock, timeout_s=1).ok):
-                if service.poll() is not None:
-                    raise SystemExit(f"the station service did not start: {service.communicate()[1]}")
-                if time.monotonic() > deadline:
-                    raise SystemExit("the station service did not answer within 30 s")
-                time.sleep(0.1)
             link = ServiceLink(sock, "screen")
             # the first supervisor enrols and adds the dealer, who logs in (as tests/ui_service do)
             approval = link.client.request(Op.ENROL, name="sue", pin="482913")["approval"]
@@ -349,9 +334,7 @@ def station_latency_and_memory(cards: int, rounds: int, *, size: tuple[int, int]
                 table.window.close()
             elif link is not None:
                 link.close()
-            service.terminate()
-            service.wait(30)
-            sim.close()
+            station.stop()
         lat = sorted(bench.latencies)
     if bench.stalled:
         raise SystemExit(f"error: the benchmark stalled: {bench.stalled}")

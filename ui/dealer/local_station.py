@@ -1,9 +1,10 @@
 """A station in this process: the service and the dealer's screen as its client (issue 33).
 
 For the screen's tests, its benchmark and its screenshots: a station service on a given store
-with its simulated shoe (hardware/local_station.py: the code a station runs) and the screen
-a client of it (``ui.dealer.app.build_client_screen``), the dealer logged in with a PIN
-through the service. The screen opens neither the store nor the shoe.
+with its simulated shoe (hardware/local_station.py: the code a station runs; it starts the
+shoe, this module holds only its handle) and the screen a client of it
+(``ui.dealer.app.build_client_screen``), the dealer logged in with a PIN through the service.
+The screen opens neither the store nor the shoe.
 """
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ from hardware.local_station import (
     SUPERVISOR_PIN,
     TABLE,
     LocalService,
+    ShoeHandle,
     start_local_service,
 )
-from hardware.simulator import SimulatedShoe
 
 __all__ = ["DEALER", "DEALER_PIN", "SUPERVISOR", "SUPERVISOR_PIN", "TABLE", "LocalStation", "start_local_station"]
 
@@ -46,7 +47,7 @@ class LocalStation:
         return self.screen.window
 
     @property
-    def sim(self) -> SimulatedShoe:
+    def sim(self) -> ShoeHandle:
         return self.service.sim
 
     @property

@@ -58,12 +58,13 @@ from ui.common.screen_fit import (
     available_geometry,
     fill_screen,
     keep_size,
+    screen_of,
     touch_header,
 )
 from ui.common.style import review_style
 from ui.review.detail import BAD_STYLE, OK_STYLE, RoundDetailView
 from ui.review.model import COLUMNS, GAME_NAMES, RoundListModel
-from ui.review.note import NoteDialog
+from ui.review.note import NoteDialog, NoteWriter
 from ui.review.station import StationEventsView
 from ui.review.summary import SummaryView
 
@@ -141,10 +142,12 @@ class ReviewWindow(QWidget):
     #: (VerifyResult or None, first round with altered settlement rows or None, error or None)
     verification_done = Signal(object)
 
-    def __init__(self, db_path: str | Path, parent: QWidget | None = None, *, supervisor: str | None = None) -> None:
+    def __init__(self, db_path: str | Path, parent: QWidget | None = None, *, supervisor: str | None = None,
+                 notes: NoteWriter | None = None) -> None:
         super().__init__(parent)
         self.db_path = Path(db_path)
         self.supervisor = supervisor
+        self.notes = notes  # the store's service takes the notes (op add_note); None: no note is taken
         self.store = Store.open_readonly(self.db_path)
         self.reader = StoreReader(self.store)  # owns the store's read-only connection
         self.table_name = self.db_path.stem
@@ -342,7 +345,7 @@ class ReviewWindow(QWidget):
     # ---- notes, integrity, summaries
 
     def add_note(self, round_id: int) -> NoteDialog:
-        dialog = NoteDialog(self.db_path, round_id, self.supervisor, self)
+        dialog = NoteDialog(self.db_path, round_id, self.supervisor, self, record=self.notes)
         dialog.accepted.connect(self.detail.refresh_audit)
         dialog.open()
         return dialog
@@ -411,17 +414,19 @@ class ReviewWindow(QWidget):
         super().closeEvent(event)
 
 
-def open_review(db_path: str | Path, parent: QWidget | None = None, *, supervisor: str | None = None) -> QWidget:
+def open_review(db_path: str | Path, parent: QWidget | None = None, *, supervisor: str | None = None,
+                notes: NoteWriter | None = None) -> QWidget:
     """The review window on ``db_path`` (the dealer's screen calls this behind the supervisor PIN).
 
-    ``supervisor``: the name already checked, offered in the note dialog. Returns the
-    window (a top-level window even with a parent); the caller shows it. Raises
-    StoreError (one-line message) if the file is not a readable store.
+    ``supervisor``: the name already checked, offered in the note dialog; ``notes``: the
+    store's service taking the notes (``ui.review.from_service.note_through_service``; None:
+    no note is taken). Returns the window (a top-level window even with a parent); the caller
+    shows it. Raises StoreError (one-line message) if the file is not a readable store.
     """
-    window = ReviewWindow(db_path, None, supervisor=supervisor)
+    window = ReviewWindow(db_path, None, supervisor=supervisor, notes=notes)
     if parent is not None:
         window.setParent(parent, Qt.WindowType.Window)
-        window.setScreen(parent.screen())  # on the dealer's screen, not the first one (layout walk)
+        window.setScreen(screen_of(parent))  # on the dealer's screen, not the first one (layout walk)
     keep_size(window)  # the caller shows it over the screen (ui.common.screen_fit.fill_screen)
     window.setGeometry(available_geometry(window))
     return window
@@ -542,48 +547,89 @@ def run(args: argparse.Namespace) -> int:
     except StationError as exc:
         return fail(str(exc))
     socket_path = _service_socket(args, cfg)
-    if socket_path is not None and not args.db and not getattr(args, "screenshot", None):
-        return _run_from_service(args, socket_path)
-    from PySide6.QtWidgets import QApplication
-
-    from dealer_assist.cli.common import DEV_MODE_VARIABLE
-    from ui.common.accounts import ReviewGate, development_mode
-
     screenshot = getattr(args, "screenshot", None)
-    if screenshot and not development_mode():
-        return fail(f"--screenshot skips the supervisor's PIN: development runs only ({DEV_MODE_VARIABLE}=1)")
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    start_gui_thread_collector(app)  # no collection on the pit's or the file check's workers
-    shown: list[QWidget] = []
+    if socket_path is None and not args.db and cfg is None and not screenshot:
+        from dealer_assist.service.launch import answering, private_socket
 
-    def show(supervisor: str | None) -> bool:
-        try:
-            window = open_review(path, supervisor=supervisor)
-        except StoreError as exc:
-            fail(str(exc))
-            return False
-        if getattr(args, "round", None) is not None:
-            assert isinstance(window, ReviewWindow)
-            window.open_round(int(args.round))
-        fill_screen(window)
-        shown.append(window)
-        return True
-
+        if answering(private_socket()):  # this account's table runs: its service holds the store
+            socket_path = private_socket()
+    if socket_path is not None and not args.db and not screenshot:
+        return _run_from_service(args, socket_path)
     if screenshot:
-        if not show(None):
-            return 2
-        from ui.common.idle import wait_idle
-
-        wait_idle()  # laid out and painted (the replay pane builds its layout once it is shown)
-        shown[0].grab().save(screenshot)
-        shown[0].close()
-        return 0
+        return _screenshot(args, path, screenshot)
     # On a station the review shows nothing before a supervisor's PIN (issue 17 item 2).
     if not path.is_file():
         return fail(f"{path}: no such file")
+    return _run_on_file(args, path)
+
+
+def _screenshot(args: argparse.Namespace, path: Path, screenshot: str) -> int:
+    """``--screenshot PNG``: the window on the file with no PIN (a development run's only)."""
+    from PySide6.QtWidgets import QApplication
+
+    from dealer_assist.cli.common import DEV_MODE_VARIABLE
+    from ui.common.accounts import development_mode
+    from ui.common.idle import wait_idle
+
+    if not development_mode():
+        return fail(f"--screenshot skips the supervisor's PIN: development runs only ({DEV_MODE_VARIABLE}=1)")
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    start_gui_thread_collector(app)  # no collection on the pit's or the file check's workers
     try:
-        gate = ReviewGate(path, lambda name: None if show(name) else app.exit(2), app.quit)
+        window = open_review(path)
     except StoreError as exc:
         return fail(str(exc))
-    gate.open()
-    return int(app.exec())
+    if getattr(args, "round", None) is not None:
+        assert isinstance(window, ReviewWindow)
+        window.open_round(int(args.round))
+    fill_screen(window)
+    wait_idle()  # laid out and painted (the replay pane builds its layout once it is shown)
+    window.grab().save(screenshot)
+    window.close()
+    return 0
+
+
+def _run_on_file(args: argparse.Namespace, path: Path) -> int:
+    """``review --db FILE``: a review service on the file (``station serve --review``,
+    dealer_assist/service/launch.py) and the window its client: the supervisor's PIN checked by
+    the service (its lock-out; audited ``review``), the notes written by it (op add_note). The
+    window reads the file on its own read-only connection; the service is stopped (by its PID)
+    when the review ends."""
+    from PySide6.QtWidgets import QApplication
+
+    from dealer_assist.service.launch import LaunchError, start_review_service
+    from ui.review.from_service import note_through_service, review_gate
+
+    apps: list[Any] = []
+
+    def load_qt() -> None:  # while the service starts (kept: the application lives to the end)
+        apps.append(QApplication.instance() or QApplication(sys.argv[:1]))
+
+    try:
+        service = start_review_service(path, meanwhile=load_qt)
+    except LaunchError as exc:
+        return fail(str(exc))
+    try:
+        app = apps[0] if apps else (QApplication.instance() or QApplication(sys.argv[:1]))
+        start_gui_thread_collector(app)  # no collection on the pit's or the file check's workers
+        notes = note_through_service(service.socket)
+        shown: list[QWidget] = []
+
+        def show(supervisor: str) -> None:
+            try:
+                window = open_review(path, supervisor=supervisor, notes=notes)
+            except StoreError as exc:
+                fail(str(exc))
+                app.exit(2)
+                return
+            if getattr(args, "round", None) is not None:
+                assert isinstance(window, ReviewWindow)
+                window.open_round(int(args.round))
+            fill_screen(window)
+            shown.append(window)
+
+        gate = review_gate(service.socket, show, app.quit)
+        gate.show()
+        return int(app.exec())
+    finally:
+        service.stop()

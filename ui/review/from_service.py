@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import contextlib
 import shutil
-import sqlite3
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -33,11 +32,11 @@ from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMessageBox, QW
 from dealer_assist.service.client import ServiceClient, ServiceError
 from dealer_assist.service.ops import Op
 from dealer_assist.service.protocol import ProtocolError
-from dealer_assist.service.snapshot import fetch_snapshot
+from dealer_assist.service.snapshot import fetch_snapshot, refresh_snapshot
 from dealer_assist.store import PinCheck, StoreError
 from dealer_assist.store.review_queries import IntegrityCheck
 from ui.common.login import PinDialog, ask_supervisor
-from ui.common.service_link import ServiceLink
+from ui.common.service_link import ServiceLink, pin_answer
 from ui.common.style import review_style
 from ui.common.worker import Worker
 from ui.review.note import NoteDialog, NoteRefused
@@ -85,18 +84,7 @@ class ServiceCopy:
             return
 
         def job() -> None:
-            fresh = self.directory / "fresh.db"
-            try:
-                fetch_snapshot(self.socket_path, None, fresh, token=token)
-                source, target = sqlite3.connect(fresh), sqlite3.connect(self.path)
-                try:
-                    source.backup(target)  # the window's read-only connection sees the new pages
-                finally:
-                    source.close()
-                    target.close()
-            finally:
-                with contextlib.suppress(FileNotFoundError):
-                    fresh.unlink()
+            refresh_snapshot(self.socket_path, token, self.path)  # the window's connection sees the new pages
 
         def finished(_result: Any, error: BaseException | None) -> None:
             if error is None:
@@ -144,6 +132,64 @@ class ServiceCopy:
                     client.close()
             self.token = ""
         shutil.rmtree(self.directory, ignore_errors=True)
+
+
+class ServiceApprovals:
+    """The PIN checks of :func:`ask_supervisor` done by a service: op ``approve`` (its throttle
+    and lock-out, the approval audited as the kind asked) and op ``change_pin``, each on a
+    connection of its own on the review's worker (the review of a store file: its review
+    service, :func:`review_gate`)."""
+
+    def __init__(self, socket_path: Path) -> None:
+        self.socket_path = socket_path
+        self.worker = Worker("review-pin")
+
+    def _ask(self, op: Op, done: Callable[[Any, ServiceError | None], None], **args: Any) -> None:
+        def job() -> Any:
+            client = ServiceClient(self.socket_path, "review", timeout_s=60.0)
+            try:
+                return client.request(op, **args)
+            finally:
+                client.close()
+
+        def finished(result: Any, error: BaseException | None) -> None:
+            if error is None or isinstance(error, ServiceError):
+                done(result, error)
+            else:
+                done(None, ServiceError("internal", str(error)))
+
+        self.worker.submit(job, finished)
+
+    def approve(self, supervisor: str, pin: str, kind: str, done: Callable[[Any], None],
+                detail: dict[str, Any] | None = None) -> None:
+        self._ask(Op.APPROVE, lambda result, error: done(pin_answer(error, result["approval"] if result else None)),
+                  user=supervisor, pin=pin, kind=kind, detail=detail or {})
+
+    def change_pin(self, name: str, old_pin: str, new_pin: str, done: Callable[[PinCheck], None]) -> None:
+        self._ask(Op.CHANGE_PIN, lambda _result, error: done(pin_answer(error)),
+                  name=name, old_pin=old_pin, new_pin=new_pin)
+
+    def close(self) -> None:
+        self.worker.stop()
+
+
+def review_gate(socket_path: Path, then: Callable[[str], None], on_cancel: Callable[[], None]) -> PinDialog:
+    """``dealer-assist review --db FILE``: the supervisor's PIN before anything of the store is
+    shown, checked by the store's review service at ``socket_path`` (audited ``review``, with
+    the service's lock-out); ``then(supervisor)`` once it is accepted."""
+    approvals = ServiceApprovals(socket_path)
+
+    def approved(name: str, _approval: int | None) -> None:
+        then(name)
+
+    dialog = ask_supervisor(None, approvals, "review", "Dealer Assist review",
+                            "Supervisor PIN required to open the review", approved)
+    dialog.setStyleSheet(review_style())  # the review's touch type, as at the station's gate
+    dialog.rejected.connect(on_cancel)
+    app = QApplication.instance()
+    if app is not None:  # its thread ended on the GUI thread when the review ends, as the copy's
+        app.aboutToQuit.connect(approvals.close)
+    return dialog
 
 
 def watch_station(window: QWidget, socket_path: Path, newest_copied: int,

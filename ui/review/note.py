@@ -1,7 +1,8 @@
-"""A supervisor's note on a round, in the audit log: the note dialog (name, PIN, text). On a
-store file the dialog checks the PIN and writes the note itself; on the review of a
-station's copy it hands them to the station service (op ``add_note``:
-ui/review/from_service.py), which checks the PIN and writes to the station's store."""
+"""A supervisor's note on a round, in the audit log: the note dialog (name, PIN, text). The
+dialog writes nothing itself: it hands them to the service of the store under review (op
+``add_note``: ``ui.review.from_service.note_through_service``), which checks the PIN (its
+throttle and lock-out) and writes the note; the station's review and ``review --db FILE``
+(its review service) alike."""
 
 from __future__ import annotations
 
@@ -18,29 +19,32 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from dealer_assist.store import Store, StoreError
 from ui.common.login import message_line
 from ui.common.screen_fit import ScreenDialog
 
 
 class NoteRefused(Exception):
-    """A note the station service did not take (its words: a PIN refused, the store's error)."""
+    """A note the service did not take (its words: a PIN refused, the store's error)."""
+
+
+#: ``record(round_id, supervisor, pin, text) -> note id`` (NoteRefused when not taken)
+NoteWriter = Callable[[int, str, str, str], int]
 
 
 class NoteDialog(ScreenDialog):
-    """A supervisor's note on a round: name, PIN (checked by the store), text -> audit log.
+    """A supervisor's note on a round: name, PIN (checked by the service), text -> audit log.
 
     Sized and placed within the screen when shown (ui.common.screen_fit); as wide as its
     refusal line needs from the start (it grew by a third when a PIN was refused), the
     note in 18 px type, the refusal line hidden while it has nothing to say (issue 34)."""
 
     def __init__(self, db_path: Path, round_id: int, supervisor: str | None, parent: QWidget | None = None,
-                 record: Callable[[int, str, str, str], int] | None = None) -> None:
+                 record: NoteWriter | None = None) -> None:
         super().__init__(parent)
         self.db_path = db_path
         self.round_id = round_id
-        # ``record(round_id, supervisor, pin, text) -> note id``, NoteRefused when not taken:
-        # the station service's (op add_note) for the review of its copy; None: this store file
+        # ``record(round_id, supervisor, pin, text) -> note id``, NoteRefused when not taken: the
+        # service's (op add_note); None: a window with no service behind it takes no note
         self.record = record
         self.note_id: int | None = None
         self.setWindowTitle(f"Note on round {round_id}")
@@ -78,27 +82,14 @@ class NoteDialog(ScreenDialog):
         if not text:
             self._say("Write the note first.")
             return False
-        if self.record is not None:
-            try:
-                self.note_id = self.record(self.round_id, name, pin, text)
-            except NoteRefused as exc:
-                self._say(str(exc))
-                return False
-            self.accept()
-            return True
+        if self.record is None:
+            self._say("Not recorded: notes are written by the store's service; open the review with "
+                      "dealer-assist review (a supervisor's PIN) to add one.")
+            return False
         try:
-            # A short write through the store's own writer (it waits its turn behind the table).
-            with Store.open(self.db_path) as store:
-                check = store.check_pin(name, pin, role="supervisor", purpose="approval")
-                if not check.ok:
-                    # wrong, locked (the lockout), or a PIN to change first (at a log-in)
-                    self._say("Name or PIN not accepted for a supervisor."
-                              + (f" Locked until {check.locked_until} UTC." if check.locked_until else "")
-                              + (f" {check.message}." if check.reason == "must_change" else ""))
-                    return False
-                self.note_id = store.add_note(self.round_id, author=f"supervisor:{name}", text=text)
-        except StoreError as exc:
-            self._say(f"Not recorded: {exc}")
+            self.note_id = self.record(self.round_id, name, pin, text)
+        except NoteRefused as exc:
+            self._say(str(exc))
             return False
         self.accept()
         return True
