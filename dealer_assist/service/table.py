@@ -253,6 +253,9 @@ class TableService:
         self.anchor_copy_dir: Path | None = None  # the log directory: a copy a rolled-back state directory lacks
         self.anchor_slot = 0
         self.anchor_due: int | None = None  # the round whose anchor is to be written
+        # the concluded round's result (round id, settle output, 5.26 names, actor): its last
+        # events are on disk and the screens told; written before the table takes anything else
+        self.result_due: tuple[int, dict[str, Any], list[str] | None, str] | None = None
         self.journal = ShoeJournal(state_dir / JOURNAL_NAME)
         self.resume_tokens = ResumeTokens(state_dir / RESUME_NAME)
         self.review_tokens = ReviewTokens(state_dir / REVIEW_NAME)
@@ -518,6 +521,9 @@ class TableService:
         if self.session.concluded and audit:  # killed between the last event and its result
             self._write_result()
             self._write_anchor()
+        elif self.session.concluded and self.round_id is not None:  # read back after a failed write
+            self.result_due = (self.round_id, round_output(self.session.round),
+                               list(self.session.round.under_minimum_first_time()), "system")
 
     def _restore_overrides(self) -> None:
         """The supervisors' terminal overrides (3.17) of the round on the table, from their
@@ -883,8 +889,8 @@ class TableService:
     def _changed(self) -> None:
         if self.session.concluded:
             self.face_up_next = False  # 5.5's report is for this round's next card: none comes
-        if self.round_id is not None and self.session.concluded and not self.store_error:
-            self._pay(self.round_id, self.session.round)
+        if self.round_id is not None and self.session.concluded and not self.store_error and self.result_due is None:
+            self._pay(self.round_id, self.session.round)  # (the result on disk: the meters reconcile with it)
         self._set_clocks()
         self.version += 1
         self.state_at_change = self.state()
@@ -946,6 +952,7 @@ class TableService:
         """A seat's decision time ran out (the clock's thread): its ``timeout`` recorded, once,
         only if that same decision is still pending (3.18; a decision that came first stands)."""
         with self.lock:
+            self._result_now()
             if self.refused or self.store_error or self._decisions_pending().get(seat, (None,))[0] != key:
                 return
             dropped = seat in self._default_at_once()
@@ -971,6 +978,7 @@ class TableService:
     def terminal_joined(self, seat: str) -> None:
         """A terminal of ``seat`` connected (terminal_server.py): it decides for itself again."""
         with self.lock:
+            self._result_now()
             self.terminal_links[seat] = self.terminal_links.get(seat, 0) + 1
             if seat in self.interrupted:
                 self.interrupted.discard(seat)
@@ -984,6 +992,7 @@ class TableService:
         interrupted (5.9): an accepted wager plays by the default decision when its turn
         comes (5.9.1); with no wager accepted, the seat takes no part (5.9.2)."""
         with self.lock:
+            self._result_now()
             left = self.terminal_links.get(seat, 0) - 1
             if left > 0:
                 self.terminal_links[seat] = left
@@ -1019,6 +1028,7 @@ class TableService:
                 if not entry.locked:
                     return self._off_table(client, entry, args)
             with self.lock:
+                self._result_now()
                 return self._locked(client, entry, args)
         finally:
             self.tell_screens()  # before the reply: a screen is told of a change before its answer
@@ -1030,6 +1040,12 @@ class TableService:
             while self.outbox:
                 name, data = self.outbox.popleft()
                 self.notify(name, data)
+        if self.result_due is not None:
+            with self.lock:
+                self._result_now()
+            if self.outbox:  # the meters paid, or the write failed (the table holds): told too
+                self.tell_screens()
+                return
         if self.anchor_due is not None:  # a round's result is on disk: its anchor, once the screens know (_anchor)
             with self.lock:
                 try:
@@ -1273,6 +1289,7 @@ class TableService:
     def disconnected(self, client: Client) -> None:
         """A connection closed (the screen closed or was killed): its dealer's shift ends."""
         with self.lock:
+            self._result_now()
             client.approvals.clear()
             if client.dealer is not None and not self.refused and not self.store_error:
                 self.log.info("dealer %s logged out: the connection closed (account %s)", client.dealer, client.account)
@@ -2218,10 +2235,11 @@ class TableService:
                 self._anchor()
                 self._down_at_start()
             else:
-                self.store.append_events(self.round_id, raws, actor=actor, result=output,
-                                         approval=approval, under_min=under)
+                # the round's last events on disk now; its result (derived from them: the settle
+                # output, the settlement rows, the seal) once the screens are told (_result_now)
+                self.store.append_events(self.round_id, raws, actor=actor, approval=approval)
                 if output is not None:
-                    self._anchor()
+                    self.result_due = (self.round_id, output, under, actor)
             for e in step.record:
                 if isinstance(e, CardDrawn) and e.shoe_seq is not None and e.shoe_seq in self.in_flight:
                     self.in_flight.pop(e.shoe_seq)
@@ -2254,6 +2272,27 @@ class TableService:
             return
         self.store.add_audit(kind, actor=f"terminal:{seat}", round_id=self.round_id,
                              detail={"seat": seat, "rule": self.session.round.rules.clause("power_failure")})
+
+    def _result_now(self) -> None:
+        """The concluded round's result (:attr:`result_due`), written before the table takes
+        anything else: under the table's lock, once the screens were told of the round's last
+        card (tell_screens), or first thing in the next input. A write that fails holds the
+        table as any failed write; the store read back has the round concluded with no
+        result, which is then due again (_restore)."""
+        due = self.result_due
+        if due is None or self.refused or self.store_error:
+            return  # (a store that takes no write: due again once it does, retry_store)
+        self.result_due = None
+        round_id, output, under, actor = due
+        try:
+            self.store.finish_round(round_id, output, actor=actor, under_min=under)
+        except StoreError as exc:
+            self._store_failed(exc)
+            self._changed()
+            return
+        self.anchor_due = round_id
+        if self.meters and self.session.round.rules.shared_hand and round_id == self.round_id:
+            self._changed()  # the results paid to the credit meters (_pay), to the screens and terminals
 
     def _write_result(self) -> None:
         if self.round_id is None:
@@ -2291,6 +2330,7 @@ class TableService:
     def on_shoe(self, event: dict[str, Any]) -> None:
         """One shoe event (``event_to_json`` form), from the driver's thread."""
         with self.lock:
+            self._result_now()
             if self.store_error and not self.refused:
                 self.retry_store()  # space back? the frames kept are recorded first, in order
             number = None
