@@ -256,6 +256,7 @@ class TableService:
         # the concluded round's result (round id, settle output, 5.26 names, actor): its last
         # events are on disk and the screens told; written before the table takes anything else
         self.result_due: tuple[int, dict[str, Any], list[str] | None, str] | None = None
+        self.transcripts_kept: list[tuple[Event, dict[str, Any]]] = []  # (_transcripts)
         self.journal = ShoeJournal(state_dir / JOURNAL_NAME)
         self.resume_tokens = ResumeTokens(state_dir / RESUME_NAME)
         self.review_tokens = ReviewTokens(state_dir / REVIEW_NAME)
@@ -786,6 +787,18 @@ class TableService:
                            round_id, problem)
 
 
+    def _transcripts(self, events: tuple[Event, ...]) -> list[dict[str, Any]]:
+        """The round's events as transcript entries: those of the last state kept (the same
+        event objects, in the same places: a card adds one), the others written anew."""
+        kept = self.transcripts_kept
+        same = 0
+        for event, (was, _) in zip(events, kept, strict=False):  # (the shorter of the two)
+            if event is not was:
+                break
+            same += 1
+        kept[same:] = [(e, event_to_transcript(e)) for e in events[same:]]
+        return [entry for _, entry in kept]
+
     def state(self) -> TableState:
         rnd = self.session.round
         exp = rnd.expectation()
@@ -795,7 +808,7 @@ class TableService:
             "refused": self.refused, "store_error": self.store_error,
             "round_id": self.round_id, "betting": self.session.betting,
             "config": self.session.config,
-            "events": [event_to_transcript(e) for e in self.session.recorded],
+            "events": self._transcripts(self.session.recorded),
             "slip": [event_to_transcript(e) for e in self.session.slip],
             "tentative": [event_to_transcript(e) for e in self.session.tentative],
             "tentative_held": self.session.tentative_held,
