@@ -85,8 +85,24 @@ def hand_badges(hand: Any) -> tuple[str, ...]:
     return tuple(badges)
 
 
+_CELLS: dict[tuple[Any, ...], WagerCell] = {}  # settled_cell's, by what its entries say
+_CELLS_KEPT = 4096
+
+
 def settled_cell(entries: list[dict[str, Any]]) -> WagerCell:
-    """The cell of one player's wager of one kind on one area once entries exist."""
+    """The cell of one player's wager of one kind on one area once entries exist (the same
+    entries again, as every settlement's cells, hand tags and nets are read at each card of
+    the round after it: the cell made for them before)."""
+    key = tuple((e.get("hand"), e["result"], e["net"], e["stake"], e["rule"], e.get("stage", "")) for e in entries)
+    cell = _CELLS.get(key)
+    if cell is None:
+        if len(_CELLS) >= _CELLS_KEPT:
+            _CELLS.clear()
+        cell = _CELLS[key] = _settled_cell(entries)
+    return cell
+
+
+def _settled_cell(entries: list[dict[str, Any]]) -> WagerCell:
     net = sum((Decimal(str(e["net"])) for e in entries), Decimal(0))
     stake = sum((Decimal(str(e["stake"])) for e in entries), Decimal(0))
     detail = "; ".join(
