@@ -165,6 +165,9 @@ STAYS_KIND = "power_failure_stays"  # a player stays after the round's power fai
 # came back ({seat, rule}); a restart mid-round reads them (5.9.1: the default decision at once)
 DOWN_KIND = "terminal_down"
 BACK_KIND = "terminal_back"
+# the concluded round's result is written this long after the screens are told of its last card
+# (or first thing in the next input, whichever comes first): not while the screens paint it
+RESULT_AFTER_S = 0.2
 CLOCK_ACTOR = "service:decision_clock"  # who records a time-out the service's clock ran out (3.18)
 SETUP_FIELDS = ("game", "decks", "areas", "limits", "seated", "terminals", "decision_seconds", "chips")
 # The ops, their handlers and permissions: dealer_assist/service/ops.py (the registry; the
@@ -256,6 +259,7 @@ class TableService:
         # the concluded round's result (round id, settle output, 5.26 names, actor): its last
         # events are on disk and the screens told; written before the table takes anything else
         self.result_due: tuple[int, dict[str, Any], list[str] | None, str] | None = None
+        self.result_timer: threading.Timer | None = None  # writes result_due (tell_screens)
         self.transcripts_kept: list[tuple[Event, dict[str, Any]]] = []  # (_transcripts)
         self.journal = ShoeJournal(state_dir / JOURNAL_NAME)
         self.resume_tokens = ResumeTokens(state_dir / RESUME_NAME)
@@ -1055,10 +1059,11 @@ class TableService:
                 self.notify(name, data)
         if self.result_due is not None:
             with self.lock:
-                self._result_now()
-            if self.outbox:  # the meters paid, or the write failed (the table holds): told too
-                self.tell_screens()
-                return
+                if self.result_timer is None and self.result_due is not None:
+                    self.result_timer = threading.Timer(RESULT_AFTER_S, self.write_result_due)
+                    self.result_timer.daemon = True
+                    self.result_timer.start()
+            return
         if self.anchor_due is not None:  # a round's result is on disk: its anchor, once the screens know (_anchor)
             with self.lock:
                 try:
@@ -2285,6 +2290,17 @@ class TableService:
             return
         self.store.add_audit(kind, actor=f"terminal:{seat}", round_id=self.round_id,
                              detail={"seat": seat, "rule": self.session.round.rules.clause("power_failure")})
+
+    def write_result_due(self, *, stopping: bool = False) -> None:
+        """The concluded round's result written now if it is still due (its timer; the service's
+        stop, ``stopping``: no timer runs after it), and what that changed told."""
+        with self.lock:
+            if stopping and self.result_timer is not None:
+                self.result_timer.cancel()
+            self.result_timer = None
+            self._result_now()
+        if not stopping:
+            self.tell_screens()
 
     def _result_now(self) -> None:
         """The concluded round's result (:attr:`result_due`), written before the table takes
