@@ -999,9 +999,9 @@ class DealerWindow(QMainWindow):
         if ended and self.isVisible():
             # the card that ended the round is painted first; its Next round one paint later
             # (a whole window's layout: the prompt grows by its row)
-            self._after_paint.later("prompt", self._show_prompt)
+            self._after_paint.later("prompt", self.show_prompt)
         else:
-            self._show_prompt()
+            self.show_prompt()
         self.stray.show_card(stray, c.held_targets() if stray else [], c.stray_reason)
         self.prompt.setVisible(stray is None and not self.shoe_status.banner_shown())
         self.power_panel.show_players(c.power_failure_players())
@@ -1017,7 +1017,7 @@ class DealerWindow(QMainWindow):
             self.settlement.show_output(output, defer=True)  # after the card is painted
         self._refresh_rest()
 
-    def _show_prompt(self) -> None:
+    def show_prompt(self) -> None:
         """The prompt's question and buttons for the round as it is now, rebuilt only when the
         question changed (:meth:`refresh`; one paint after the card that ended the round)."""
         c = self.controller
