@@ -74,6 +74,7 @@ class Running:
         if self.terminals is not None:
             self.terminals.stop()
         self.service.clock.stop()
+        self.service.write_result_due(stopping=True)  # a round's result not yet written (RESULT_AFTER_S)
         self.server.stop()
         self.service.pins.stop()
         with self.service.lock:

@@ -165,6 +165,9 @@ STAYS_KIND = "power_failure_stays"  # a player stays after the round's power fai
 # came back ({seat, rule}); a restart mid-round reads them (5.9.1: the default decision at once)
 DOWN_KIND = "terminal_down"
 BACK_KIND = "terminal_back"
+# the concluded round's result is written this long after the screens are told of its last card
+# (or first thing in the next input, whichever comes first): not while the screens paint it
+RESULT_AFTER_S = 0.2
 CLOCK_ACTOR = "service:decision_clock"  # who records a time-out the service's clock ran out (3.18)
 SETUP_FIELDS = ("game", "decks", "areas", "limits", "seated", "terminals", "decision_seconds", "chips")
 # The ops, their handlers and permissions: dealer_assist/service/ops.py (the registry; the
@@ -256,6 +259,11 @@ class TableService:
         self.anchor_copy_dir: Path | None = None  # the log directory: a copy a rolled-back state directory lacks
         self.anchor_slot = 0
         self.anchor_due: int | None = None  # the round whose anchor is to be written
+        # the concluded round's result (round id, settle output, 5.26 names, actor): its last
+        # events are on disk and the screens told; written before the table takes anything else
+        self.result_due: tuple[int, dict[str, Any], list[str] | None, str] | None = None
+        self.result_timer: threading.Timer | None = None  # writes result_due (tell_screens)
+        self.transcripts_kept: list[tuple[Event, dict[str, Any]]] = []  # (_transcripts)
         self.journal = ShoeJournal(state_dir / JOURNAL_NAME)
         self.resume_tokens = ResumeTokens(state_dir / RESUME_NAME)
         self.review_tokens = ReviewTokens(state_dir / REVIEW_NAME)
@@ -521,6 +529,9 @@ class TableService:
         if self.session.concluded and audit:  # killed between the last event and its result
             self._write_result()
             self._write_anchor()
+        elif self.session.concluded and self.round_id is not None:  # read back after a failed write
+            self.result_due = (self.round_id, round_output(self.session.round),
+                               list(self.session.round.under_minimum_first_time()), "system")
 
     def _restore_overrides(self) -> None:
         """The supervisors' terminal overrides (3.17) of the round on the table, from their
@@ -783,6 +794,18 @@ class TableService:
                            round_id, problem)
 
 
+    def _transcripts(self, events: tuple[Event, ...]) -> list[dict[str, Any]]:
+        """The round's events as transcript entries: those of the last state kept (the same
+        event objects, in the same places: a card adds one), the others written anew."""
+        kept = self.transcripts_kept
+        same = 0
+        for event, (was, _) in zip(events, kept, strict=False):  # (the shorter of the two)
+            if event is not was:
+                break
+            same += 1
+        kept[same:] = [(e, event_to_transcript(e)) for e in events[same:]]
+        return [entry for _, entry in kept]
+
     def state(self) -> TableState:
         rnd = self.session.round
         exp = rnd.expectation()
@@ -792,7 +815,7 @@ class TableService:
             "refused": self.refused, "store_error": self.store_error,
             "round_id": self.round_id, "betting": self.session.betting,
             "config": self.session.config,
-            "events": [event_to_transcript(e) for e in self.session.recorded],
+            "events": self._transcripts(self.session.recorded),
             "slip": [event_to_transcript(e) for e in self.session.slip],
             "tentative": [event_to_transcript(e) for e in self.session.tentative],
             "tentative_held": self.session.tentative_held,
@@ -886,8 +909,8 @@ class TableService:
     def _changed(self) -> None:
         if self.session.concluded:
             self.face_up_next = False  # 5.5's report is for this round's next card: none comes
-        if self.round_id is not None and self.session.concluded and not self.store_error:
-            self._pay(self.round_id, self.session.round)
+        if self.round_id is not None and self.session.concluded and not self.store_error and self.result_due is None:
+            self._pay(self.round_id, self.session.round)  # (the result on disk: the meters reconcile with it)
         self._set_clocks()
         self.version += 1
         self.state_at_change = self.state()
@@ -949,6 +972,7 @@ class TableService:
         """A seat's decision time ran out (the clock's thread): its ``timeout`` recorded, once,
         only if that same decision is still pending (3.18; a decision that came first stands)."""
         with self.lock:
+            self._result_now()
             if self.refused or self.store_error or self._decisions_pending().get(seat, (None,))[0] != key:
                 return
             dropped = seat in self._default_at_once()
@@ -974,6 +998,7 @@ class TableService:
     def terminal_joined(self, seat: str) -> None:
         """A terminal of ``seat`` connected (terminal_server.py): it decides for itself again."""
         with self.lock:
+            self._result_now()
             self.terminal_links[seat] = self.terminal_links.get(seat, 0) + 1
             if seat in self.interrupted:
                 self.interrupted.discard(seat)
@@ -987,6 +1012,7 @@ class TableService:
         interrupted (5.9): an accepted wager plays by the default decision when its turn
         comes (5.9.1); with no wager accepted, the seat takes no part (5.9.2)."""
         with self.lock:
+            self._result_now()
             left = self.terminal_links.get(seat, 0) - 1
             if left > 0:
                 self.terminal_links[seat] = left
@@ -1025,6 +1051,7 @@ class TableService:
                 if not entry.locked:
                     return self._off_table(client, entry, args)
             with self.lock:
+                self._result_now()
                 return self._locked(client, entry, args)
         finally:
             self.tell_screens()  # before the reply: a screen is told of a change before its answer
@@ -1036,6 +1063,13 @@ class TableService:
             while self.outbox:
                 name, data = self.outbox.popleft()
                 self.notify(name, data)
+        if self.result_due is not None:
+            with self.lock:
+                if self.result_timer is None and self.result_due is not None:
+                    self.result_timer = threading.Timer(RESULT_AFTER_S, self.write_result_due)
+                    self.result_timer.daemon = True
+                    self.result_timer.start()
+            return
         if self.anchor_due is not None:  # a round's result is on disk: its anchor, once the screens know (_anchor)
             with self.lock:
                 try:
@@ -1279,6 +1313,7 @@ class TableService:
     def disconnected(self, client: Client) -> None:
         """A connection closed (the screen closed or was killed): its dealer's shift ends."""
         with self.lock:
+            self._result_now()
             client.approvals.clear()
             if client.dealer is not None and not self.refused and not self.store_error:
                 self.log.info("dealer %s logged out: the connection closed (account %s)", client.dealer, client.account)
@@ -2225,10 +2260,11 @@ class TableService:
                 self._anchor()
                 self._down_at_start()
             else:
-                self.store.append_events(self.round_id, raws, actor=actor, result=output,
-                                         approval=approval, under_min=under)
+                # the round's last events on disk now; its result (derived from them: the settle
+                # output, the settlement rows, the seal) once the screens are told (_result_now)
+                self.store.append_events(self.round_id, raws, actor=actor, approval=approval)
                 if output is not None:
-                    self._anchor()
+                    self.result_due = (self.round_id, output, under, actor)
             for e in step.record:
                 if isinstance(e, CardDrawn) and e.shoe_seq is not None and e.shoe_seq in self.in_flight:
                     self.in_flight.pop(e.shoe_seq)
@@ -2261,6 +2297,38 @@ class TableService:
             return
         self.store.add_audit(kind, actor=f"terminal:{seat}", round_id=self.round_id,
                              detail={"seat": seat, "rule": self.session.round.rules.clause("power_failure")})
+
+    def write_result_due(self, *, stopping: bool = False) -> None:
+        """The concluded round's result written now if it is still due (its timer; the service's
+        stop, ``stopping``: no timer runs after it), and what that changed told."""
+        with self.lock:
+            if stopping and self.result_timer is not None:
+                self.result_timer.cancel()
+            self.result_timer = None
+            self._result_now()
+        if not stopping:
+            self.tell_screens()
+
+    def _result_now(self) -> None:
+        """The concluded round's result (:attr:`result_due`), written before the table takes
+        anything else: under the table's lock, once the screens were told of the round's last
+        card (tell_screens), or first thing in the next input. A write that fails holds the
+        table as any failed write; the store read back has the round concluded with no
+        result, which is then due again (_restore)."""
+        due = self.result_due
+        if due is None or self.refused or self.store_error:
+            return  # (a store that takes no write: due again once it does, retry_store)
+        self.result_due = None
+        round_id, output, under, actor = due
+        try:
+            self.store.finish_round(round_id, output, actor=actor, under_min=under)
+        except StoreError as exc:
+            self._store_failed(exc)
+            self._changed()
+            return
+        self.anchor_due = round_id
+        if self.meters and self.session.round.rules.shared_hand and round_id == self.round_id:
+            self._changed()  # the results paid to the credit meters (_pay), to the screens and terminals
 
     def _write_result(self) -> None:
         if self.round_id is None:
@@ -2298,6 +2366,7 @@ class TableService:
     def on_shoe(self, event: dict[str, Any]) -> None:
         """One shoe event (``event_to_json`` form), from the driver's thread."""
         with self.lock:
+            self._result_now()
             if self.store_error and not self.refused:
                 self.retry_store()  # space back? the frames kept are recorded first, in order
             number = None

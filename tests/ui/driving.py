@@ -8,6 +8,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 
+from dealer_assist.service.ops import Op
 from ui.dealer.local_station import LocalStation
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -34,10 +35,14 @@ class TableDriver:
 
     def settled_writes(self) -> None:
         """The service recorded every accepted input before it answered: what is left is the
-        notifications already queued for the GUI thread (and so the screen)."""
+        notifications already queued for the GUI thread (and so the screen), and a round's
+        result, which the service writes once the screens are told of its last card and before
+        it takes anything else (docs/station.md): this screen's next request, as a supervisor's
+        would be, finds it on disk."""
         from PySide6.QtWidgets import QApplication
 
         QApplication.processEvents()
+        self.controller.link.client.request(Op.STATE)
 
     # betting -------------------------------------------------------------------------
     def bet(self, player: str, bet: str, chips: list[int], area: int | None = None) -> None:

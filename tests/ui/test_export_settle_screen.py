@@ -41,7 +41,8 @@ def test_a_cents_round_from_the_screen_settles_again_byte_for_byte(make_table: M
     t.deal(5)
     t.press("stand")
     t.deal(1)
-    t.qtbot.waitUntil(lambda: c.concluded, timeout=10000)  # the service recorded it before it said so
+    t.qtbot.waitUntil(lambda: c.concluded, timeout=10000)  # its last card recorded before the service said so
+    t.settled_writes()  # and its result, before the service takes anything else (a request)
     shown = c.output()  # the service's settle output, its amounts read as decimals (to the cent)
     assert shown["net"] == {"alice": Decimal("18.75"), "Zoë": Decimal("-7.35")}
     with Store.open_readonly(db) as store:

@@ -85,8 +85,24 @@ def hand_badges(hand: Any) -> tuple[str, ...]:
     return tuple(badges)
 
 
+_CELLS: dict[tuple[Any, ...], WagerCell] = {}  # settled_cell's, by what its entries say
+_CELLS_KEPT = 4096
+
+
 def settled_cell(entries: list[dict[str, Any]]) -> WagerCell:
-    """The cell of one player's wager of one kind on one area once entries exist."""
+    """The cell of one player's wager of one kind on one area once entries exist (the same
+    entries again, as every settlement's cells, hand tags and nets are read at each card of
+    the round after it: the cell made for them before)."""
+    key = tuple((e.get("hand"), e["result"], e["net"], e["stake"], e["rule"], e.get("stage", "")) for e in entries)
+    cell = _CELLS.get(key)
+    if cell is None:
+        if len(_CELLS) >= _CELLS_KEPT:
+            _CELLS.clear()
+        cell = _CELLS[key] = _settled_cell(entries)
+    return cell
+
+
+def _settled_cell(entries: list[dict[str, Any]]) -> WagerCell:
     net = sum((Decimal(str(e["net"])) for e in entries), Decimal(0))
     stake = sum((Decimal(str(e["stake"])) for e in entries), Decimal(0))
     detail = "; ".join(
@@ -121,8 +137,9 @@ def hand_net(entries: dict[str, list[dict[str, Any]]]) -> tuple[str, str]:
     return (cell.text, cell.action)
 
 
-def area_view(layout: Any, output: dict[str, Any], number: int) -> AreaView:
-    """The area ``number`` as the layout shows it, from the engine's view (``round_api.RoundView``)."""
+def area_view(layout: Any, settled: list[dict[str, Any]], number: int) -> AreaView:
+    """The area ``number`` as the layout shows it, from the engine's view (``round_api.RoundView``)
+    and ``settled``, the settle output's entries for this area."""
     area = layout.area(number)
     in_turn = layout.in_turn[1] if layout.in_turn is not None and layout.in_turn[0] == number else None
     if area is None:
@@ -131,8 +148,8 @@ def area_view(layout: Any, output: dict[str, Any], number: int) -> AreaView:
     if not (area.wagers or area.sides or area.hands):
         return AreaView(number, False, seated=seated, in_turn=in_turn)
     on_hand: dict[int, dict[str, list[dict[str, Any]]]] = {}  # hand -> player -> its entries
-    for e in output.get("settlements", []):
-        if e.get("area") == number and e.get("hand") is not None:
+    for e in settled:
+        if e.get("hand") is not None:
             on_hand.setdefault(int(e["hand"]), {}).setdefault(str(e["player"]), []).append(e)
     hands = tuple(
         HandView(h.number, tuple(h.cards), h.total, h.soft, hand_badges(h), h.in_turn,
@@ -159,9 +176,8 @@ def area_view(layout: Any, output: dict[str, Any], number: int) -> AreaView:
         if w.player not in players:
             players.append(w.player)
     entries: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for e in output.get("settlements", []):
-        if e.get("area") == number:
-            entries.setdefault((e["player"], e["bet"]), []).append(e)
+    for e in settled:
+        entries.setdefault((e["player"], e["bet"]), []).append(e)
     for key, group in entries.items():
         cells[key] = settled_cell(group)
         if key[0] not in players:

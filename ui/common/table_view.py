@@ -78,6 +78,7 @@ def type_metrics(base: QFont, size: int) -> tuple[QFontMetrics, Callable[[str], 
 
 
 _INK: dict[tuple[str, int, str], tuple[int, int]] = {}
+_MEASURED: dict[tuple[str, int, bool, tuple[str, ...]], tuple[int, int]] = {}  # HandBox._measure
 
 
 def stacked_lines(base: QFont, size: int, texts: list[str]) -> tuple[int, int, int]:
@@ -217,6 +218,10 @@ class HandBox(DropTarget):
         # what to pay or collect on this hand, beside or under its cards (never over one):
         # large type, read from two metres; no re-layout when it appears
         self.pay = PayTag(self)
+        self._pay_type_kept: tuple[str, QFont.Weight, QFont, str] | None = None  # (_pay_type)
+        # within one fitting (_fitting): the tag's type and the rooms beside and under the cards
+        self._type_now: tuple[QFont, str] = (QFont(), "")
+        self._rooms_now: list[tuple[str, int, int]] = []
         # placed again once a resize has laid out the cards and badges (their geometry then
         # is final; in the resize itself they may still be the old size's)
         self._pay_again = QTimer(self)
@@ -319,12 +324,34 @@ class HandBox(DropTarget):
         return groups
 
     def _measure(self, texts: list[str], single: bool, size: int) -> tuple[int, int]:
-        """(width, height) of a tag showing ``texts`` at ``size`` px (as PayTag paints them)."""
-        metrics, advance = type_metrics(self.pay.font(), size)
-        if single:
-            return (sum(advance(t) for t in texts) + advance("  ") * (len(texts) - 1) + 6, metrics.height() + 2)
-        _, high, step = stacked_lines(self.pay.font(), size, texts)
-        return (max(advance(t) for t in texts) + 6, step * (len(texts) - 1) + high + 6)
+        """(width, height) of a tag showing ``texts`` at ``size`` px (as PayTag paints them),
+        remembered for the tag's type (a settlement's 21+ tags measure the same lines at the
+        same sizes, round after round)."""
+        base, base_key = self._type_now
+        key = (base_key, size, single, tuple(texts))
+        found = _MEASURED.get(key)
+        if found is None:
+            metrics, advance = type_metrics(base, size)
+            if single:
+                found = (sum(advance(t) for t in texts) + advance("  ") * (len(texts) - 1) + 6, metrics.height() + 2)
+            else:
+                _, high, step = stacked_lines(base, size, texts)
+                found = (max(advance(t) for t in texts) + 6, step * (len(texts) - 1) + high + 6)
+            if len(_MEASURED) >= _ADVANCES_KEPT * 4:
+                _MEASURED.clear()
+            _MEASURED[key] = found
+        return found
+
+    @property
+    def _pay_type(self) -> tuple[QFont, str]:
+        """The tag's type, its size aside (what :meth:`_measure` is remembered by)."""
+        font = self.pay.font()
+        kept = self._pay_type_kept
+        if kept is None or kept[0] != font.family() or kept[1] != font.weight():
+            base = QFont(font)
+            base.setPixelSize(16)
+            kept = self._pay_type_kept = (font.family(), font.weight(), base, base.key())
+        return kept[2], kept[3]
 
     def _fit(self, texts: list[str], single: bool, room_w: int, room_h: int, largest: int,
              smallest: int) -> tuple[int, int, int] | None:
@@ -375,9 +402,14 @@ class HandBox(DropTarget):
             return self.badges.y() + self.badges.height()
         return self.faces_bottom()  # (touching the last card's edge, never over it)
 
+    def _fitting(self) -> None:
+        """What every form's fit in one placement reads, read once (:meth:`_best`, :meth:`_measure`)."""
+        self._type_now = self._pay_type
+        self._rooms_now = self._rooms()
+
     def _best(self, texts: list[str], single: bool, largest: int, smallest: int) -> tuple[str, int, int, int] | None:
         best: tuple[str, int, int, int] | None = None
-        for where, room_w, room_h in self._rooms():
+        for where, room_w, room_h in self._rooms_now:
             fit = self._fit(texts, single, room_w, room_h, largest, smallest)
             if fit is not None and (best is None or fit[0] > best[1]):
                 best = (where, *fit)
@@ -421,6 +453,7 @@ class HandBox(DropTarget):
     def _named_fit(self, cap: int | None = None) -> tuple[tuple[list[tuple[str, str]], bool, bool] | None,
                                                         tuple[str, int, int, int] | None]:
         largest = self._largest(cap)
+        self._fitting()
         for group in self.named_forms() if self._pay_lines else [[([("", "")], False, False)]]:
             best: tuple[tuple[list[tuple[str, str]], bool, bool] | None, tuple[str, int, int, int] | None] = (None, None)
             for form in group:
@@ -472,6 +505,7 @@ class HandBox(DropTarget):
             (lines, single, net), (where, size, width, height) = form, found
         else:  # no room even for the cut names at the floor: the row band keeps the net (AreaBox._build_hands)
             forms = self.pay_forms()
+            self._fitting()
             where, size = "below" if self.badges.isVisibleTo(self) and self.badges.text() else "under", 10
             lines, single, net = forms[-1]
             width, height = self._measure([t for t, _ in lines], single, size)
@@ -1071,7 +1105,7 @@ class TableView(QWidget):
             if known is not None and (known[0][0] is area or known[0][0] == area) and known[0][1:] == read:
                 views.append(known[1])
                 continue
-            view = area_view(layout, output, number)
+            view = area_view(layout, read[2], number)
             self._area_read[number] = ((area, *read), view)
             views.append(view)
         return views

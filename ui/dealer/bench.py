@@ -122,13 +122,28 @@ class _Bench(QObject):
         link.round_changed.connect(self._notified)
         link.round_changed.connect(self.c.show_notified)
         CardFace.first_paint_listener = self._painted
+        # the card that ends a round is painted first, its prompt's Next round one paint later
+        # (DealerWindow.refresh): from that card's notification to the button placed
+        self.next_round_ms = array("d")
+        self.notified_ns = 0
+        window = table.window
+        place = window.show_prompt
+
+        def show_prompt() -> None:
+            had = "confirm" in window.prompt.buttons
+            place()
+            if not had and "confirm" in window.prompt.buttons and self.notified_ns:
+                self.next_round_ms.append((time.monotonic_ns() - self.notified_ns) / 1e6)
+
+        window.show_prompt = show_prompt
 
     def _notified(self, _state: object) -> None:
         self._acknowledged()
 
     def _acknowledged(self) -> None:
+        self.notified_ns = time.monotonic_ns()
         if self.pending is not None and self.acked is None:
-            self.acked = (time.monotonic_ns(), time.thread_time())
+            self.acked = (self.notified_ns, time.thread_time())
 
     def _painted(self, face: Any, now_ns: int) -> None:
         if self.pending is None:
@@ -339,7 +354,7 @@ def station_latency_and_memory(cards: int, rounds: int, *, size: tuple[int, int]
     if bench.stalled:
         raise SystemExit(f"error: the benchmark stalled: {bench.stalled}")
     return {
-        "screen": bench.screen, "cards": len(lat), "median_ms": statistics.median(lat), "p99_ms": _p99(lat),
+        "screen": bench.screen, "next_round_ms": sorted(bench.next_round_ms), "cards": len(lat), "median_ms": statistics.median(lat), "p99_ms": _p99(lat),
         "max_ms": lat[-1], "rounds": bench.rounds, "rss_start_mb": rss_start, "rss": bench.rss,
         "service_rss_start_mb": service_start, "service_rss": bench.service_rss,
         "service_cpu_s": cpu[0], "screen_cpu_s": cpu[1], "bytes_in": received[0], "notice_bytes": received[1],
@@ -408,6 +423,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {what} ({len(wall)}): {share_from} -> painted median {statistics.median(wall):.1f} ms, "
                   f"p99 {_p99(wall):.1f} ms, max {wall[-1]:.1f} ms; GUI thread CPU median "
                   f"{statistics.median(cpu):.1f} ms, p99 {_p99(cpu):.1f} ms, max {cpu[-1]:.1f} ms")
+    placed = result["next_round_ms"]
+    if placed:
+        print(f"  the round's last card: its notification -> the prompt's Next round placed (one paint after the "
+              f"card) median {statistics.median(placed):.1f} ms, p99 {_p99(placed):.1f} ms, max {placed[-1]:.1f} ms "
+              f"over {len(placed)} rounds")
     cards = result["cards"]
     print(f"per card dealt ({cards} cards, the whole round's traffic and work divided by them): the service "
           f"{result['service_cpu_s'] * 1e3 / cards:.1f} ms CPU, the screen's process "

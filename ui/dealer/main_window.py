@@ -995,6 +995,39 @@ class DealerWindow(QMainWindow):
             self.terminals.refresh(rnd, output, c.clocks,
                                    TerminalLinks(frozenset(c.paired), frozenset(c.linked), dict(c.overrides)))
         stray = c.stray_card
+        ended = status in ("settled", "void") and self._prompt_sig is not None and self._prompt_sig[1] == "in_progress"
+        if ended and self.isVisible():
+            # the card that ended the round is painted first; its Next round one paint later
+            # (a whole window's layout: the prompt grows by its row)
+            self._after_paint.later("prompt", self.show_prompt)
+        else:
+            self.show_prompt()
+        self.stray.show_card(stray, c.held_targets() if stray else [], c.stray_reason)
+        self.prompt.setVisible(stray is None and not self.shoe_status.banner_shown())
+        self.power_panel.show_players(c.power_failure_players())
+        self.amount_row.setVisible(exp.kind == "decision" and not c.betting and any(
+            o in ("double", "insurance") for o in [*exp.options, *(x for f in exp.offers for x in f["options"])]))
+        rulings = (output.get("rulings", []), output.get("claims", []))
+        if rulings != self._rulings_shown:
+            self._rulings_shown = rulings
+            self.ruling_panel.show_rulings(*rulings)
+        settlement_sig = (output["settlements"], output["net"], status)
+        if settlement_sig != self._settlement_shown:
+            self._settlement_shown = settlement_sig
+            self.settlement.show_output(output, defer=True)  # after the card is painted
+        self._refresh_rest()
+
+    def show_prompt(self) -> None:
+        """The prompt's question and buttons for the round as it is now, rebuilt only when the
+        question changed (:meth:`refresh`; one paint after the card that ended the round)."""
+        c = self.controller
+        rnd = c.rnd
+        if rnd is None:
+            return
+        output = c.output()
+        exp = rnd.expectation()
+        status = output["status"]
+        stray = c.stray_card
         double_after = self._double_after if c.can_double_last_card() else None
         split_hands = self._split_hands(rnd) if status == "in_progress" and not c.betting else []
         prompt_sig = (exp, status, len(c.slip), c.placement, c.referred, stray, double_after is not None,
@@ -1020,19 +1053,12 @@ class DealerWindow(QMainWindow):
                 if split_hands:
                     self.prompt.add_button("split_wager", "Side bet on a split hand\u2026",
                                            lambda: self.open_split_wager(split_hands), span=self.prompt.columns)
-        self.stray.show_card(stray, c.held_targets() if stray else [], c.stray_reason)
-        self.prompt.setVisible(stray is None and not self.shoe_status.banner_shown())
-        self.power_panel.show_players(c.power_failure_players())
-        self.amount_row.setVisible(exp.kind == "decision" and not c.betting and any(
-            o in ("double", "insurance") for o in [*exp.options, *(x for f in exp.offers for x in f["options"])]))
-        rulings = (output.get("rulings", []), output.get("claims", []))
-        if rulings != self._rulings_shown:
-            self._rulings_shown = rulings
-            self.ruling_panel.show_rulings(*rulings)
-        settlement_sig = (output["settlements"], output["net"], status)
-        if settlement_sig != self._settlement_shown:
-            self._settlement_shown = settlement_sig
-            self.settlement.show_output(output, defer=True)  # after the card is painted
+
+    def _refresh_rest(self) -> None:
+        c = self.controller
+        rnd = c.rnd
+        assert rnd is not None
+        electronic = bool(rnd.rules.shared_hand)
         if self._pages_wanted():
             if self.pages.isHidden():  # revealed with the table, after the card is painted
                 self._after_paint.later("pages", lambda: self.pages.setVisible(self._pages_wanted()))
