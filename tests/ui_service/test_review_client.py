@@ -24,6 +24,24 @@ from ui.review.app import ReviewWindow
 from ui.review.note import NoteDialog
 
 
+def pin_gate(qtbot: Any) -> PinDialog:
+    """The review's PIN dialog, once it is shown."""
+    qtbot.waitUntil(lambda: any(isinstance(w, PinDialog) and w.isVisible()
+                                for w in QApplication.topLevelWidgets()), timeout=20000)
+    return next(w for w in QApplication.topLevelWidgets() if isinstance(w, PinDialog) and w.isVisible())
+
+
+def run_review(supervisor: Any, seen: dict[str, Any]) -> None:
+    """``dealer-assist review`` (its real entry point, no --db) with ``supervisor`` driving its
+    windows once the event loop runs; what ``supervisor`` raised (kept in ``seen``) raised here."""
+    from dealer_assist.cli import main
+
+    QTimer.singleShot(0, supervisor)
+    assert main(["review"]) == 0
+    if "error" in seen:
+        raise seen["error"]
+
+
 def deal_a_round(s: Station) -> None:
     c = s.dealer()  # sue the supervisor (482913), ann logged in
     c.request("wager", player="p1", bet="main", amount=10, area=1)
@@ -35,7 +53,6 @@ def deal_a_round(s: Station) -> None:
 
 def test_a_supervisor_can_review_the_stations_store_through_the_service(
         qtbot: Any, station: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    from dealer_assist.cli import main
 
     s: Station = station("10S 9H QD 8C")
     deal_a_round(s)
@@ -44,9 +61,7 @@ def test_a_supervisor_can_review_the_stations_store_through_the_service(
 
     def supervisor() -> None:
         try:
-            qtbot.waitUntil(lambda: any(isinstance(w, PinDialog) and w.isVisible()
-                                        for w in QApplication.topLevelWidgets()), timeout=20000)
-            gate = next(w for w in QApplication.topLevelWidgets() if isinstance(w, PinDialog) and w.isVisible())
+            gate = pin_gate(qtbot)
             gate.name.setText("ann")  # a dealer is not a supervisor: refused by the service
             gate.pin.setText("730418")
             QTest.keyClick(gate.pin, Qt.Key.Key_Return)
@@ -85,10 +100,7 @@ def test_a_supervisor_can_review_the_stations_store_through_the_service(
             seen["error"] = exc
             QApplication.instance().quit()  # type: ignore[union-attr]
 
-    QTimer.singleShot(0, supervisor)
-    assert main(["review"]) == 0
-    if "error" in seen:
-        raise seen["error"]
+    run_review(supervisor, seen)
     assert seen["rows"] == 1
     assert seen["round"].result["net"] == {"p1": 10}
     assert seen["hashes"] and all(h == b"" and salt == b"" for h, salt in seen["hashes"])
@@ -323,7 +335,6 @@ def test_with_no_station_the_review_goes_to_this_accounts_running_service(
     while this account's table runs (its service answers on the account's private socket, as
     ``dealer-assist`` starts it): the review is that service's client (its store is held by
     it), after sue's PIN: the copy of round 1 (p1 wins 10, 4.3.2, the module's round)."""
-    from dealer_assist.cli import main
     from dealer_assist.service.client import dev_socket_path
 
     s: Station = station("10S 9H QD 8C")
@@ -337,9 +348,7 @@ def test_with_no_station_the_review_goes_to_this_accounts_running_service(
 
     def supervisor() -> None:
         try:
-            qtbot.waitUntil(lambda: any(isinstance(w, PinDialog) and w.isVisible()
-                                        for w in QApplication.topLevelWidgets()), timeout=20000)
-            gate = next(w for w in QApplication.topLevelWidgets() if isinstance(w, PinDialog) and w.isVisible())
+            gate = pin_gate(qtbot)
             gate.name.setText("sue")
             gate.pin.setText("482913")
             QTest.keyClick(gate.pin, Qt.Key.Key_Return)
@@ -354,10 +363,7 @@ def test_with_no_station_the_review_goes_to_this_accounts_running_service(
             seen["error"] = exc
             QApplication.instance().quit()  # type: ignore[union-attr]
 
-    QTimer.singleShot(0, supervisor)
-    assert main(["review"]) == 0
-    if "error" in seen:
-        raise seen["error"]
+    run_review(supervisor, seen)
     assert "a copy of the station's store" in seen["title"], seen["title"]
     assert seen["rounds"] == [(1, "settled")] and seen["net"] == {"p1": 10}
     assert s.running is not None and len(s.running.store.audit_entries(kind="review")) == 1

@@ -978,14 +978,20 @@ class DealerWindow(QMainWindow):
             parts.append("no table limits set")
         return "  ·  ".join(parts)
 
+    def _round_now(self) -> tuple[Any, dict[str, Any], Any, str] | None:
+        """(the round, its settle output, what it expects, its status) as the service told them."""
+        rnd = self.controller.rnd
+        if rnd is None:
+            return None
+        output = self.controller.output()
+        return rnd, output, rnd.expectation(), output["status"]
+
     def refresh(self) -> None:
         c = self.controller
-        rnd = c.rnd
-        if rnd is None:
+        now = self._round_now()
+        if now is None:
             return
-        output = c.output()
-        exp = rnd.expectation()
-        status = output["status"]
+        rnd, output, exp, status = now
         self.game_line.setText(self._game_line())
         self.table_view.refresh(rnd, output, exp)
         electronic = bool(rnd.rules.shared_hand)
@@ -1021,12 +1027,10 @@ class DealerWindow(QMainWindow):
         """The prompt's question and buttons for the round as it is now, rebuilt only when the
         question changed (:meth:`refresh`; one paint after the card that ended the round)."""
         c = self.controller
-        rnd = c.rnd
-        if rnd is None:
+        now = self._round_now()
+        if now is None:
             return
-        output = c.output()
-        exp = rnd.expectation()
-        status = output["status"]
+        rnd, _, exp, status = now
         stray = c.stray_card
         double_after = self._double_after if c.can_double_last_card() else None
         split_hands = self._split_hands(rnd) if status == "in_progress" and not c.betting else []
