@@ -132,8 +132,9 @@ def window(qtbot: Any, recorded: Recorded) -> Any:
 @pytest.fixture(autouse=True)
 def this_tree(monkeypatch: pytest.MonkeyPatch) -> None:
     """``review --db FILE`` starts its review service as a child process (``python -P -m
-    dealer_assist station serve --review``): this tree's, not an installed copy."""
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    dealer_assist station serve --review``): this tree's, not an installed copy; after what the
+    path has already (the compiled pass's engine comes first: tests/compiled_guard)."""
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [os.environ.get("PYTHONPATH"), str(ROOT)])))
 
 
 @pytest.fixture(autouse=True)
