@@ -66,6 +66,23 @@ __all__ = ["Store", "record_transcript"]
 T = TypeVar("T")
 
 
+
+def waiting_out_locks(step: Callable[[], T], wait_seconds: float = LOCK_WAIT_SECONDS) -> T:
+    """``step()``, tried again while another process holds the file ("database is locked":
+    each try waits the busy timeout, then backing off) for up to ``wait_seconds`` in all;
+    any other error at once (tests/store/test_concurrency.py)."""
+    deadline = time.monotonic() + wait_seconds
+    pause = 0.005
+    while True:
+        try:
+            return step()
+        except sqlite3.OperationalError as err:
+            text = str(err).lower()
+            if not ("locked" in text or "busy" in text) or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.25)
+
 class Store:
     """One table's store file. Create with :meth:`open` (writer) or :meth:`open_readonly`.
 
@@ -127,10 +144,12 @@ class Store:
             db_path.parent.mkdir(parents=True, exist_ok=True)
         conn = connect(str(db_path), db_path, uri=False, busy_timeout_ms=busy_timeout_ms)
         with closed_on_failure(conn, db_path):
-            check_identity(conn, db_path, allow_new=True)
+            # another process opening or closing the file may hold it for a moment: waited out
+            # as a write is (_patiently), never a store refused to open for it
+            waiting_out_locks(lambda: check_identity(conn, db_path, allow_new=True))
             old_level = conn.isolation_level
             conn.isolation_level = None  # PRAGMA journal_mode needs autocommit
-            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            mode = waiting_out_locks(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchone()[0])
             conn.isolation_level = old_level
             if str(mode).lower() != "wal":
                 raise StoreError(f"cannot put {db_path} in WAL mode (got {mode})")

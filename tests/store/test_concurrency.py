@@ -150,3 +150,32 @@ def test_three_writers_on_one_file_all_finish_and_each_restores_its_own_round(db
             assert [e.get("n") for e in open_round.events] == [None, *range(150)]
     with Store.open_readonly(db_path) as reader:
         assert reader.verify().ok
+
+
+def test_a_store_opens_while_another_process_holds_the_file_for_a_moment(db_path: Path) -> None:
+    """Opening reads the file's identity and sets WAL: with another connection holding the file
+    exclusively (as one that opens or closes it may, for a moment), the open waits it out as a
+    write does, even with a 1 ms busy timeout (WRITER's), instead of refusing the store
+    ("database is locked", seen once in CI with three writers)."""
+    import sqlite3
+    import threading
+
+    Store.open(db_path).close()
+    holder = sqlite3.connect(db_path, isolation_level=None, check_same_thread=False)
+    holder.execute("PRAGMA locking_mode = EXCLUSIVE")
+    holder.execute("BEGIN EXCLUSIVE")
+    holder.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+
+    def release() -> None:
+        holder.execute("COMMIT")
+        holder.execute("PRAGMA locking_mode = NORMAL")
+        holder.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()  # (the lock goes with the next access)
+        holder.close()
+
+    timer = threading.Timer(0.5, release)
+    timer.start()
+    try:
+        with Store.open(db_path, busy_timeout_ms=1) as store:
+            assert store.find_open_round() is None
+    finally:
+        timer.join()
