@@ -66,11 +66,11 @@ __all__ = ["Store", "record_transcript"]
 T = TypeVar("T")
 
 
-
 def waiting_out_locks(step: Callable[[], T], wait_seconds: float = LOCK_WAIT_SECONDS) -> T:
     """``step()``, tried again while another process holds the file ("database is locked":
     each try waits the busy timeout, then backing off) for up to ``wait_seconds`` in all;
-    any other error at once (tests/store/test_concurrency.py)."""
+    any other error at once: a write's BEGIN and COMMIT (:meth:`Store._patiently`) and the
+    open's first reads (tests/store/test_concurrency.py)."""
     deadline = time.monotonic() + wait_seconds
     pause = 0.005
     while True:
@@ -82,6 +82,7 @@ def waiting_out_locks(step: Callable[[], T], wait_seconds: float = LOCK_WAIT_SEC
                 raise
         time.sleep(pause)
         pause = min(pause * 2, 0.25)
+
 
 class Store:
     """One table's store file. Create with :meth:`open` (writer) or :meth:`open_readonly`.
@@ -300,21 +301,10 @@ class Store:
         the busy timeout, then the try is repeated (backing off) for up to
         ``lock_wait_seconds`` in all. A table is never left refusing events because another
         writer held the file for a while ("database is locked")."""
-        deadline = time.monotonic() + self.lock_wait_seconds
-        pause = 0.005
-        while True:
-            try:
-                conn.execute(statement)
-                return
-            except sqlite3.OperationalError as err:
-                text = str(err).lower()
-                busy = "locked" in text or "busy" in text
-                if not busy or time.monotonic() + pause > deadline:
-                    raise StoreError(f"cannot write to {self.path}: {err}") from err
-            except sqlite3.Error as err:
-                raise StoreError(f"cannot write to {self.path}: {err}") from err
-            time.sleep(pause)  # a failed COMMIT keeps the transaction open: it is retried whole
-            pause = min(pause * 2, 0.25)
+        try:  # (a failed COMMIT keeps the transaction open: it is retried whole)
+            waiting_out_locks(lambda: conn.execute(statement), self.lock_wait_seconds)
+        except sqlite3.Error as err:
+            raise StoreError(f"cannot write to {self.path}: {err}") from err
 
     def read_with(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """``fn(connection)`` in one consistent read snapshot, under the Store's lock (for
