@@ -530,8 +530,7 @@ class TableService:
             self._write_result()
             self._write_anchor()
         elif self.session.concluded and self.round_id is not None:  # read back after a failed write
-            self.result_due = (self.round_id, round_output(self.session.round),
-                               list(self.session.round.under_minimum_first_time()), "system")
+            self.result_due = self._restored_result(self.round_id)
 
     def _restore_overrides(self) -> None:
         """The supervisors' terminal overrides (3.17) of the round on the table, from their
@@ -2330,11 +2329,17 @@ class TableService:
         if self.meters and self.session.round.rules.shared_hand and round_id == self.round_id:
             self._changed()  # the results paid to the credit meters (_pay), to the screens and terminals
 
+    def _restored_result(self, round_id: int) -> tuple[int, dict[str, Any], list[str] | None, str]:
+        """A concluded round read back from the store without its result: that result, as
+        :attr:`result_due` holds one (the service's own, ``system``)."""
+        return (round_id, round_output(self.session.round), list(self.session.round.under_minimum_first_time()),
+                "system")
+
     def _write_result(self) -> None:
         if self.round_id is None:
             return
-        self.store.finish_round(self.round_id, round_output(self.session.round), actor="system",
-                                under_min=list(self.session.round.under_minimum_first_time()))
+        round_id, output, under, actor = self._restored_result(self.round_id)
+        self.store.finish_round(round_id, output, actor=actor, under_min=under)
         self._anchor()
 
     def _anchor(self) -> None:
