@@ -36,7 +36,7 @@ from dealer_assist.service.snapshot import fetch_snapshot, refresh_snapshot
 from dealer_assist.store import PinCheck, StoreError
 from dealer_assist.store.review_queries import IntegrityCheck
 from ui.common.login import PinDialog, ask_supervisor
-from ui.common.service_link import ServiceLink, pin_answer
+from ui.common.service_link import ServiceJobs, ServiceLink
 from ui.common.style import review_style
 from ui.common.worker import Worker
 from ui.review.note import NoteDialog, NoteRefused
@@ -134,50 +134,12 @@ class ServiceCopy:
         shutil.rmtree(self.directory, ignore_errors=True)
 
 
-class ServiceApprovals:
-    """The PIN checks of :func:`ask_supervisor` done by a service: op ``approve`` (its throttle
-    and lock-out, the approval audited as the kind asked) and op ``change_pin``, each on a
-    connection of its own on the review's worker (the review of a store file: its review
-    service, :func:`review_gate`)."""
-
-    def __init__(self, socket_path: Path) -> None:
-        self.socket_path = socket_path
-        self.worker = Worker("review-pin")
-
-    def _ask(self, op: Op, done: Callable[[Any, ServiceError | None], None], **args: Any) -> None:
-        def job() -> Any:
-            client = ServiceClient(self.socket_path, "review", timeout_s=60.0)
-            try:
-                return client.request(op, **args)
-            finally:
-                client.close()
-
-        def finished(result: Any, error: BaseException | None) -> None:
-            if error is None or isinstance(error, ServiceError):
-                done(result, error)
-            else:
-                done(None, ServiceError("internal", str(error)))
-
-        self.worker.submit(job, finished)
-
-    def approve(self, supervisor: str, pin: str, kind: str, done: Callable[[Any], None],
-                detail: dict[str, Any] | None = None) -> None:
-        self._ask(Op.APPROVE, lambda result, error: done(pin_answer(error, result["approval"] if result else None)),
-                  user=supervisor, pin=pin, kind=kind, detail=detail or {})
-
-    def change_pin(self, name: str, old_pin: str, new_pin: str, done: Callable[[PinCheck], None]) -> None:
-        self._ask(Op.CHANGE_PIN, lambda _result, error: done(pin_answer(error)),
-                  name=name, old_pin=old_pin, new_pin=new_pin)
-
-    def close(self) -> None:
-        self.worker.stop()
-
-
 def review_gate(socket_path: Path, then: Callable[[str], None], on_cancel: Callable[[], None]) -> PinDialog:
     """``dealer-assist review --db FILE``: the supervisor's PIN before anything of the store is
     shown, checked by the store's review service at ``socket_path`` (audited ``review``, with
     the service's lock-out); ``then(supervisor)`` once it is accepted."""
-    approvals = ServiceApprovals(socket_path)
+    link = ServiceLink(socket_path, "review", reconnect=False)
+    approvals = ServiceJobs(link)  # the PIN checks the dealer's screen makes, through this service
 
     def approved(name: str, _approval: int | None) -> None:
         then(name)
@@ -188,7 +150,7 @@ def review_gate(socket_path: Path, then: Callable[[str], None], on_cancel: Calla
     dialog.rejected.connect(on_cancel)
     app = QApplication.instance()
     if app is not None:  # its thread ended on the GUI thread when the review ends, as the copy's
-        app.aboutToQuit.connect(approvals.close)
+        app.aboutToQuit.connect(link.close)
     return dialog
 
 
