@@ -25,7 +25,7 @@ CLIENTS = ("screen", "review", "cli")
 ERROR_CODES = ("refused", "pin", "auth", "bad_request", "busy", "internal")
 
 __all__ = [
-    "CLIENTS", "ERROR_CODES", "MAX_LINE", "NAME", "PROTOCOL", "LineReader", "ProtocolError",
+    "CLIENTS", "DELTA_PARTS", "ERROR_CODES", "MAX_LINE", "NAME", "PROTOCOL", "ROUND_FORM", "LineReader", "ProtocolError",
     "answer", "apply_round_delta", "check_hello", "decode", "encode", "error_reply", "hello", "notification", "ok_reply",
     "round_delta", "service_hello",
 ]
@@ -83,49 +83,66 @@ def decode(line: bytes) -> dict[str, Any]:
 # told that client the round of version V (its ``round`` notification) before this reply, so
 # the whole state is not sent a second time; ServiceClient answers with the round it holds.
 ROUND_TOLD = "round_version"
+# A client's hello asks for its ``round`` notifications as :func:`round_delta`s with
+# ``"round": ROUND_FORM``. "delta" was the form before the settle output and the recall were
+# sent as their parts: a client still asking for it is of an earlier version (a screen left
+# running through an upgrade) and is told so at its hello, never sent a form it misreads.
+ROUND_FORM = "parts"
 
 
 def hello(client: str, *, deltas: bool = False) -> dict[str, Any]:
     """The client's hello; ``deltas``: its ``round`` notifications as :func:`round_delta`s."""
     message: dict[str, Any] = {"hello": NAME, "protocol": PROTOCOL, "client": client}
     if deltas:
-        message["round"] = "delta"
+        message["round"] = ROUND_FORM
     return message
 
 
 def round_delta(old: dict[str, Any] | None, new: dict[str, Any]) -> dict[str, Any]:
     """The ``round`` notification as what changed since the last one told (``old``, version
-    ``since``): the new events (from index ``events_from``) and the fields that changed
-    (``set``). A client that holds the state of version ``since`` rebuilds ``new`` with
-    :func:`apply_round_delta`; one that does not asks for a snapshot (op ``state``)."""
+    ``since``): the new events (from index ``events_from``), the fields that changed (``set``)
+    and, for the fields of :data:`DELTA_PARTS`, their changed parts (``parts``). A client that
+    holds the state of version ``since`` rebuilds ``new`` with :func:`apply_round_delta`; one
+    that does not asks for a snapshot (op ``state``)."""
     events, before = list(new.get("events") or []), list((old or {}).get("events") or [])
     appended = old is not None and before == events[:len(before)]
     changed = {k: v for k, v in new.items() if k != "events" and (old is None or k not in old or old[k] != v)}
     delta: dict[str, Any] = {"version": new.get("version"), "since": old.get("version") if old is not None else None,
                              "events_from": len(before) if appended else 0,
                              "events": events[len(before):] if appended else events, "set": changed}
-    # the round's picture (engine/picture.py) as its changed parts: a card changes one area
-    if old is not None and isinstance(old.get("picture"), dict) and isinstance(changed.get("picture"), dict):
-        delta["picture"] = _changes(old["picture"], changed.pop("picture"), PICTURE_DEPTH)
+    parts: dict[str, Any] = {}
+    for key, depth in DELTA_PARTS.items():
+        was, now = (old or {}).get(key), changed.get(key)
+        if type(was) is type(now) and isinstance(now, (dict, list)):
+            parts[key] = _changes(was, changed.pop(key), depth)
+    if parts:
+        delta["parts"] = parts
     return delta
 
 
-# the picture, its layout, the layout's areas and each area: a part changed below (an area's
-# hands, its wagers) is sent whole
-PICTURE_DEPTH = 3
+# The fields sent as their changed parts, and how deep: the round's picture (engine/picture.py)
+# down to each area of its layout (a card changes one area; an area's hands and wagers are sent
+# whole); the settle output down to each entry of its lists (a settlement card adds its
+# settlements: the others are not sent again); the dealer's recall, each round whole (a round
+# taken off the table goes in front: the nine after it are not sent again)
+DELTA_PARTS = {"picture": 3, "output": 1, "recall": 0}
 
 
 def _changes(old: Any, new: Any, depth: int) -> dict[str, Any]:
     """``new`` as the changes to ``old`` (both dicts, or both lists): the keys (indexes) set
-    anew, those dropped (a list: its new length), and down to ``depth`` the changes inside."""
+    anew, those dropped (a list: its new length; ``front``: how many entries went in before
+    the old ones), and down to ``depth`` the changes inside."""
     inner: dict[str, Any] = {}
     put: dict[str, Any] = {}
     if isinstance(new, dict):
         keys: list[Any] = [k for k in new if k not in old or old[k] != new[k]]
         out: dict[str, Any] = {"drop": [k for k in old if k not in new]}
     else:
+        front = _front(old, new)
+        if front:
+            old = [None] * front + list(old)
         keys = [i for i, v in enumerate(new) if i >= len(old) or old[i] != v]
-        out = {"len": len(new)}
+        out = {"len": len(new), "front": front} if front else {"len": len(new)}
     for k in keys:
         was, now = (old.get(k) if isinstance(old, dict) else old[k] if k < len(old) else None), new[k]
         if depth > 0 and type(was) is type(now) and isinstance(now, (dict, list)):
@@ -134,6 +151,19 @@ def _changes(old: Any, new: Any, depth: int) -> dict[str, Any]:
             put[str(k)] = now
     out.update(set=put, inner=inner)
     return out
+
+
+def _front(old: list[Any], new: list[Any]) -> int:
+    """How many entries ``new`` has before the old ones when it is ``old`` with entries put in
+    front (and some dropped at the end); 0 otherwise."""
+    if not old or not new or new[0] == old[0]:
+        return 0
+    try:
+        front = new.index(old[0])
+    except ValueError:
+        return 0
+    kept = len(new) - front
+    return front if kept > 0 and new[front:] == old[:kept] else 0
 
 
 def _patched(base: Any, changes: dict[str, Any]) -> Any:
@@ -146,12 +176,13 @@ def _patched(base: Any, changes: dict[str, Any]) -> Any:
         for k, sub in changes["inner"].items():
             out[k] = _patched(base[k], sub)
         return out
-    out = list(base[:int(changes["len"])])
+    shifted = [None] * int(changes.get("front") or 0) + list(base)  # the entries put in front
+    out = shifted[:int(changes["len"])]
     out.extend([None] * (int(changes["len"]) - len(out)))
     for k, v in changes["set"].items():
         out[int(k)] = v
     for k, sub in changes["inner"].items():
-        out[int(k)] = _patched(base[int(k)], sub)
+        out[int(k)] = _patched(shifted[int(k)], sub)
     return out
 
 
@@ -162,10 +193,10 @@ def apply_round_delta(base: dict[str, Any] | None, delta: dict[str, Any]) -> dic
         return None
     events = list(base.get("events") or [])[:int(delta.get("events_from") or 0)] + list(delta.get("events") or [])
     state = {**base, **(delta.get("set") or {}), "events": events, "version": delta.get("version")}
-    if isinstance(delta.get("picture"), dict):
-        if not isinstance(base.get("picture"), dict):
+    for key, changes in (delta.get("parts") or {}).items():
+        if not isinstance(base.get(key), (dict, list)):
             return None
-        state["picture"] = _patched(base["picture"], delta["picture"])
+        state[key] = _patched(base[key], changes)
     return state
 
 
@@ -176,6 +207,10 @@ def check_hello(message: dict[str, Any]) -> str:
     if message.get("protocol") != PROTOCOL:
         raise ProtocolError("bad_request", f"protocol {message.get('protocol')!r} is not spoken here "
                                            f"(this service speaks protocol {PROTOCOL})")
+    form = message.get("round")
+    if form is not None and form != ROUND_FORM:
+        raise ProtocolError("bad_request", f"round notifications as {form!r} are not sent by this service (it sends "
+                                           f"{ROUND_FORM!r}): the client is of an earlier version; restart it")
     client = message.get("client")
     if client not in CLIENTS:
         raise ProtocolError("bad_request", f"client must be one of {', '.join(CLIENTS)}, not {client!r}")

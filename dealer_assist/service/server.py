@@ -22,6 +22,7 @@ from typing import Any
 from dealer_assist.service.health import BurstLog, notify_systemd, watchdog_interval
 from dealer_assist.service.peer import Peer, peer_of
 from dealer_assist.service.protocol import (
+    ROUND_FORM,
     LineReader,
     ProtocolError,
     answer,
@@ -272,7 +273,7 @@ class StationServer:
                 sock.sendall(encode({"error": exc.as_json()}))
                 return
             conn = _Connection(sock, Client(peer.account, kind, uid=peer.uid))
-            conn.deltas = said.get("round") == "delta"
+            conn.deltas = said.get("round") == ROUND_FORM
             conn.client.round_told = conn.deltas  # its table ops answered with the version told
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO,
                             int(SEND_TIMEOUT_S).to_bytes(8, "little") + b"\0" * 8)

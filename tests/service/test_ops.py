@@ -322,8 +322,9 @@ def test_a_round_delta_carries_the_new_events_and_the_changed_fields_only() -> N
     old = {"version": 4, "events": [{"type": "wager"}, {"type": "card", "card": "10S"}], "hold": "", "output": {"a": 1}}
     new = {"version": 5, "events": [*old["events"], {"type": "card", "card": "9H"}], "hold": "", "output": {"a": 2}}
     delta = round_delta(old, new)
+    # the settle output as its changed parts (protocol.DELTA_PARTS): its key a, set anew
     assert delta == {"version": 5, "since": 4, "events_from": 2, "events": [{"type": "card", "card": "9H"}],
-                     "set": {"version": 5, "output": {"a": 2}}}
+                     "set": {"version": 5}, "parts": {"output": {"drop": [], "set": {"a": 2}, "inner": {}}}}
     assert apply_round_delta(old, delta) == new
     assert apply_round_delta({**old, "version": 3}, delta) is None  # a notification missed: a snapshot
     assert apply_round_delta(None, delta) is None
@@ -366,9 +367,9 @@ def test_a_round_delta_carries_the_pictures_changed_parts_only() -> None:
             assert "picture" not in delta["set"]
             assert apply_round_delta(old, delta) == new, (header["game"], n)
             if header["game"] == "lucky8" and raw.get("card") == "2C":
-                areas = delta["picture"]["inner"]["layout"]["inner"]["areas"]
+                areas = delta["parts"]["picture"]["inner"]["layout"]["inner"]["areas"]
                 assert areas["set"] == {} and set(areas["inner"]) == {"2"}  # area 3 (index 2) alone
                 assert set(areas["inner"]["2"]["set"]) == {"hands"}  # its hand, whole
             old = new
-    assert apply_round_delta({"version": 4}, {"version": 5, "since": 4, "set": {},
-                                              "picture": {"drop": [], "set": {}, "inner": {}}}) is None  # no base picture
+    assert apply_round_delta({"version": 4}, {"version": 5, "since": 4, "set": {}, "parts": {
+        "picture": {"drop": [], "set": {}, "inner": {}}}}) is None  # no base picture
