@@ -1,9 +1,13 @@
 """``dealer-assist review --db FILE`` through the store's review service (issue 33: no store
-writes in ui/): the command starts ``station serve --review FILE`` (a child process, its own
-socket), the supervisor's PIN is checked by that service (its lock-out, audited), the window
-reads the file, a note is written by the service (op add_note), and the service is stopped
-when the review closes. The store is tests/ui_review/conftest.py's: sue a supervisor
-(482913), ann a dealer (730418), seven recorded rounds."""
+writes in ui/), run in this process (``dealer_assist.cli.main``, as root on CI): the command
+starts ``station serve --review FILE`` (a child process, its own socket), the supervisor's
+PIN is checked by that service (its lock-out, audited), the window reads the file, a note is
+written by the service (op add_note), and the service is stopped when the review closes.
+These look at the window's own objects (the gate's lock-out, a store with no supervisor,
+the lock seen from the review's process); the person's path, the review run by a pit
+supervisor's own OS account in its own process, is test_review_as_account.py's. The store is
+tests/ui_review/conftest.py's: sue a supervisor (482913), ann a dealer (730418), seven
+recorded rounds."""
 
 from __future__ import annotations
 
@@ -70,7 +74,7 @@ def _audit(path: Path) -> list[tuple[str, str, int | None, dict[str, Any]]]:
         return [(e.kind, e.actor, e.round_id, e.detail) for e in store.audit_entries()]
 
 
-def test_a_pit_supervisor_can_review_a_store_file_through_its_review_service(
+def test_the_review_command_in_this_process_gates_notes_and_holds_the_store(
         qtbot: Any, recorded: Recorded) -> None:
     before = len(_audit(recorded.path))
     rid = recorded.ids["ace_race"]
