@@ -101,6 +101,19 @@ def under(path: Path, place: Path) -> bool:
 SERVICE = "dealer-assist"  # packaging/install.sh's account and group
 
 
+def open_the_way(scratch: Scratch, places: list[Path]) -> None:
+    """Every directory on the way to ``places`` that other accounts may not enter, overlaid
+    with a top of its mode | 0711."""
+    opened: set[Path] = set()
+    for path in places:
+        for directory in reversed([path, *path.parents]):
+            if directory in opened or not directory.is_dir() or directory == Path("/"):
+                continue
+            if not stat.S_IMODE(directory.stat().st_mode) & stat.S_IXOTH:
+                scratch.overlay(directory, stat.S_IMODE(directory.stat().st_mode) | 0o711)
+            opened.add(directory)
+
+
 def enter() -> None:
     if os.geteuid() != 0:
         raise SystemExit("tests/station_day/namespace.py: must run as root")
@@ -127,15 +140,7 @@ def enter() -> None:
             scratch.overlay(masked.parent)
             masked.mkdir()
         mount("-t", "tmpfs", "-o", "mode=0755", "tmpfs", str(masked))
-    # The way to the interpreter: every directory other accounts may not enter, opened (0711).
-    opened: set[Path] = set()
-    for path in keep:
-        for directory in reversed([path, *path.parents]):
-            if directory in opened or not directory.is_dir() or directory == Path("/"):
-                continue
-            if not stat.S_IMODE(directory.stat().st_mode) & stat.S_IXOTH:
-                scratch.overlay(directory, stat.S_IMODE(directory.stat().st_mode) | 0o711)
-            opened.add(directory)
+    open_the_way(scratch, keep)  # the way to the interpreter
     never_installed()
     if any(under(h, tmp) for h in held):
         scratch.overlay(tmp, skip=scratch.root)  # the checkout is in /tmp: keep it, writes go to the tmpfs

@@ -25,27 +25,13 @@ from __future__ import annotations
 import json
 import os
 import pwd
-import stat
 import subprocess
 import sys
 from pathlib import Path
 
-from tests.station_day.namespace import Scratch, interpreter_paths
+from tests.station_day.namespace import Scratch, interpreter_paths, open_the_way
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def open_the_way(scratch: Scratch, places: list[Path]) -> None:
-    """Every directory on the way to ``places`` that other accounts may not enter, overlaid
-    with a top of its mode | 0711 (namespace.py's ``enter`` does so for the interpreter)."""
-    opened: set[Path] = set()
-    for path in places:
-        for directory in reversed([path, *path.parents]):
-            if directory in opened or not directory.is_dir() or directory == Path("/"):
-                continue
-            if not stat.S_IMODE(directory.stat().st_mode) & stat.S_IXOTH:
-                scratch.overlay(directory, stat.S_IMODE(directory.stat().st_mode) | 0o711)
-            opened.add(directory)
 
 
 def give(home: Path, uid: int, gid: int) -> None:
