@@ -16,6 +16,8 @@ import os
 import socket
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -93,7 +95,9 @@ class StationServer:
         self.accept_turned = time.monotonic()
         self.watchdog: threading.Thread | None = None
         self.last_round: dict[str, Any] | None = None  # the last round notification told
+        self.held = threading.local()  # a thread's notifications held to be sent together
         service.notify = self.broadcast
+        service.together = self.sending_together
 
     def start(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -137,6 +141,30 @@ class StationServer:
         except FileNotFoundError:
             pass
 
+    @contextmanager
+    def sending_together(self) -> Iterator[None]:
+        """The notifications this thread makes meanwhile, sent to each connection in one write
+        at the end, in their order (a card's shoe status and round: one wake-up of a screen, not
+        a first one that takes the core before the second is sent)."""
+        if getattr(self.held, "lines", None) is not None:
+            yield  # already held by an outer one
+            return
+        held: dict[_Connection, list[bytes]] = {}
+        self.held.lines = held
+        try:
+            yield
+        finally:
+            self.held.lines = None
+            for conn, lines in held.items():
+                conn.send(b"".join(lines))
+
+    def _send(self, conn: _Connection, line: bytes) -> None:
+        held: dict[_Connection, list[bytes]] | None = getattr(self.held, "lines", None)
+        if held is None:
+            conn.send(line)
+        else:
+            held.setdefault(conn, []).append(line)
+
     def broadcast(self, name: str, data: dict[str, Any]) -> None:
         """One notification to every connection: serialised once (the table's service sends
         it after its lock: TableService.tell_screens)."""
@@ -145,7 +173,7 @@ class StationServer:
         if name != "round":
             line = encode(notification(name, data))
             for conn in conns:
-                conn.send(line)
+                self._send(conn, line)
             return
         # the round: to a client that asked, only what changed since the last one told
         # (protocol.round_delta); each form serialised once
@@ -154,7 +182,7 @@ class StationServer:
         for conn in conns:
             if conn.deltas not in lines:
                 lines[conn.deltas] = encode(notification(name, delta if conn.deltas else data))
-            conn.send(lines[conn.deltas])
+            self._send(conn, lines[conn.deltas])
 
     # ------------------------------------------------------------------ accepting
     def _accept(self) -> None:

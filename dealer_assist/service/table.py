@@ -20,6 +20,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from pathlib import Path
@@ -226,6 +227,9 @@ class TableService:
         self.state_dir = state_dir
         self.station = station
         self.notify = notify or (lambda name, data: None)
+        # the notifications of one tell sent together (the server's StationServer.sending_together):
+        # a card's shoe status and its round in one write, one wake-up of each screen
+        self.together: Callable[[], AbstractContextManager[None]] = nullcontext
         self.log = log or logging.getLogger("dealer_assist.service")
         self.lock = threading.RLock()
         self.refused = ""  # the store was refused at start: every op answers this
@@ -298,6 +302,8 @@ class TableService:
         self.slip_by_terminal: set[str] = set()  # seats whose wagers (this round) their terminal placed
         self.last_round: dict[str, Any] | None = None  # the last round taken off the table (its result)
         self.recall: list[dict[str, Any]] = []  # the dealer's last rounds (RECALL_SIZE), newest first
+        # the settle output last worked out: (round's id, events, tentative), the round, the output
+        self.output_made: tuple[tuple[int, int, int], Any, dict[str, Any]] | None = None
         self.taken_back = ""  # the last take-back, in words (engine/retraction.py)
         self.restored = False  # an open round came back at the start, no power failure recorded yet
         self.next_to: str | None = None  # where the dealer said the next card lies (op place_next)
@@ -820,7 +826,7 @@ class TableService:
             "tentative_held": self.session.tentative_held,
             "expect": {"kind": exp.kind, "target": exp.target, "area": exp.area, "hand": exp.hand,
                        "player": exp.player, "options": list(exp.options), "rule": exp.rule, "text": exp.text},
-            "output": round_output(rnd), "picture": picture_to_json(rnd), "concluded": self.session.concluded,
+            "output": self._round_output(), "picture": picture_to_json(rnd), "concluded": self.session.concluded,
             "hold": self._hold_now(), "unread": self._unread_now(), "gap": self.gaps[0] if self.gaps else None, "referral": self.referral, "queued": len(self.queue), "stray": self.stray,
             "face_up_next": self.face_up_next, "restored": self.restored, "next_to": self.next_to,
             "in_flight": [{"seq": s, "card": card} for s, v in sorted(self.in_flight.items())
@@ -840,6 +846,16 @@ class TableService:
             "overrides": {s: who for s, who in sorted(self.overrides.items()) if s in paired},
             "power_failure": self._power_failure_answers(),
         }
+
+    def _round_output(self) -> dict[str, Any]:
+        """The round's settle output, worked out once for one change (the same round, events and
+        tentative events): the card that concludes a round needs it for its result (_record)
+        and for the state told (_changed forgets it)."""
+        rnd = self.session.round
+        key = (id(rnd), len(self.session.recorded), len(self.session.tentative))
+        if self.output_made is None or self.output_made[0] != key or self.output_made[1] is not rnd:
+            self.output_made = (key, rnd, round_output(rnd))
+        return self.output_made[2]
 
     def _needs_enrolment(self) -> bool:
         """Read from the store for every request's state; a shoe frame's takes the last one read."""
@@ -913,6 +929,7 @@ class TableService:
         self._set_clocks()
         self.version += 1
         self.state_at_change = self.state()
+        self.output_made = None  # worked out for this change only (_round_output)
         self.outbox.append(("round", dict(self.state_at_change)))
 
     # ------------------------------------------------------------------ the decision clock (3.17, 3.18)
@@ -1058,7 +1075,7 @@ class TableService:
     def tell_screens(self) -> None:
         """The notifications made under the table's lock, in their order, outside it; returns
         once every one made before the call is sent (a reply then follows its notifications)."""
-        with self.telling:
+        with self.telling, self.together():
             while self.outbox:
                 name, data = self.outbox.popleft()
                 self.notify(name, data)
@@ -2250,7 +2267,7 @@ class TableService:
         """What the session accepted, on disk before anyone is told (one transaction)."""
         if step.record:
             raws = [event_to_transcript(e) for e in step.record]
-            output = round_output(self.session.round) if step.concluded else None
+            output = self._round_output() if step.concluded else None
             under = list(step.under_min) if step.concluded else None
             if step.begins or self.round_id is None:
                 self.round_id = self.store.start_round(
