@@ -933,9 +933,7 @@ class FloorReader:
         ranges = [(lo, min(max_seq, lo + step - 1)) for lo in range(seq_lo, max_seq + 1, step)]
         with ThreadPoolExecutor(max_workers=len(ranges) + 1, thread_name_prefix="floor-verify") as pool:
             audit = pool.submit(self._verify_audit, table, max_audit, audit_lo, audit_link, audit_formats)
-            # (a whole table's first and last parts read child rows of every round id before and after)
-            parts = [pool.submit(self._round_part, table, lo, hi, formats, seq_link if lo == seq_lo else None,
-                                 rids is None and lo == seq_lo, hi == max_seq, rids is None and hi == max_seq)
+            parts = [pool.submit(self._round_part, table, lo, hi, formats, seq_link if lo == seq_lo else None)
                      for lo, hi in ranges]
             # while the parts run: the checks that do not wait for them, on this connection
             stray_version = self._stray_versions(table, rids)
@@ -943,16 +941,17 @@ class FloorReader:
             found = [part.result() for part in parts]
             audit_problem, audit_count = audit.result()
         problem = self._check_parts(found, counts, seq_lo)
-        # The stray check: every child row of the range's round ids (the whole table's) in every
-        # month is under its round's start if the parts' tiles of round ids follow each other with
-        # no id between them and cover the range's ids, and each part read its whole tile with every
-        # row in a group of one of its rounds (not None: rounds of format 2), all under that round's
-        # start — else the rows are compared one by one, and named.
+        # The stray check: every child row of the range's round ids in every month is under its
+        # round's start when the parts prove it together — each part's round ids are one run with
+        # no id missing (its tile: every child row of those ids, in every month, is in a group of
+        # one of its rounds), each read all of them and found them under their round's start (rows
+        # not None: rounds of format 2), and the tiles follow each other with no id between them
+        # (so they cover the range's round ids; a whole table's: and no child row has an id before
+        # the first or after the last) — else the rows are compared one by one, and named.
         tiles = [part.tile for part in found if part.tile is not None]
         covered = (bool(found) and len(tiles) == len(found) and None not in [part.rows for part in found]
                    and all(a[1] + 1 == b[0] for a, b in zip(tiles, tiles[1:], strict=False))
-                   and (tiles[0][0] <= _TILE_MIN and tiles[-1][1] >= _TILE_MAX if rids is None
-                        else tiles[0][0] <= rids[0] and tiles[-1][1] >= rids[1]))
+                   and (rids is not None or not self._child_rows_beyond(table, tiles[0][0], tiles[-1][1])))
         stray = stray_version if covered else self._stray_rows(table, rids)
         if problem is None and stray is not None:
             rid, without = stray
@@ -1001,8 +1000,7 @@ class FloorReader:
                 conn.close()
 
     def _round_part(self, table: str, lo: int, hi: int, formats: bool = False,
-                    prev: bytes | None = None, open_lo: bool = False, last: bool = True,
-                    open_hi: bool = False) -> _Part:
+                    prev: bytes | None = None) -> _Part:
         """The server's digest and checks of the rounds with floor seq ``lo``..``hi``, and of their
         floor links: each round's link against the stored link of the round before it (``prev``
         for the part's first, else the stored link of seq ``lo`` - 1), so only the first round
@@ -1013,29 +1011,23 @@ class FloorReader:
                 # the part's round ids bound each child table's index range (known to the planner)
                 # (OFFSET 0: read the part's rows by its seq range; min/max alone would walk the round id
                 # and start indexes of the whole month, filtering by seq); and how many are of format 2
-                # (and the round id of the next part's first round: this part's tile of child rows
-                # reaches up to it)
+                # (and how many round ids: its rounds' ids are one run if as many as its id range)
                 two = "count(*) FILTER (WHERE chain_format = 2)" if formats else "0"
                 bounds = conn.execute(f"SELECT min(round_id), max(round_id), min(started_at), max(started_at), "
-                                      f"count(*), {two}, (SELECT n.round_id FROM floor.rounds n WHERE n.table_name = %s "
-                                      f"AND n.floor_seq = %s) FROM (SELECT round_id, started_at"
+                                      f"count(*), {two}, count(DISTINCT round_id) FROM (SELECT round_id, started_at"
                                       f"{', chain_format' if formats else ''} FROM floor.rounds WHERE table_name = %s "
-                                      "AND floor_seq BETWEEN %s AND %s OFFSET 0) r",
-                                      (table, hi + 1, table, lo, hi)).fetchone()
-                rlo, rhi, slo, shi, n_all, n_two, next_rid = (
-                    bounds if bounds is not None else (None, None, None, None, 0, 0, None))
+                                      "AND floor_seq BETWEEN %s AND %s OFFSET 0) r", (table, lo, hi)).fetchone()
+                rlo, rhi, slo, shi, n_all, n_two, n_ids = (
+                    bounds if bounds is not None else (None, None, None, None, 0, 0, 0))
                 if not n_all:
                     return _Part(0, 0, 0, 0, 0, None, 0, None)
-                assert rlo is not None and rhi is not None  # (a round: its id and start)
-                # the part's tile of round ids: its own rounds' (always), on to the id before the next
-                # part's first round; a whole table's first and last parts open-ended
-                tile = (_TILE_MIN if open_lo else int(rlo),
-                        _TILE_MAX if open_hi else int(rhi) if last or next_rid is None
-                        else max(int(rhi), int(next_rid) - 1))
+                # its tile: round ids with no id missing between its least and greatest, each of a
+                # round of the part (so no child row of them is of no round of the part)
+                tile = (int(rlo), int(rhi)) if rlo is not None and rhi is not None and (
+                    int(n_ids) == int(rhi) - int(rlo) + 1) else None
                 params = {"table": table, "lo": lo, "hi": hi, "rlo": rlo or 0, "rhi": rhi or -1,
                           "slo": slo or _dt.datetime(1, 1, 1, tzinfo=_dt.UTC),
-                          "shi": shi or _dt.datetime(1, 1, 1, tzinfo=_dt.UTC), "prev": prev,
-                          "crlo": tile[0], "crhi": tile[1]}
+                          "shi": shi or _dt.datetime(1, 1, 1, tzinfo=_dt.UTC), "prev": prev}
                 queries = []
                 if int(n_two or 0) < int(n_all or 0):  # format 1: all, or those not of format 2
                     queries.append((_ROUND_CHECKS_SQL if not n_two else _ROUND_CHECKS_SQL.replace(
@@ -1120,6 +1112,16 @@ class FloorReader:
             "AND r.round_id = v.round_id)", params)
         return (int(rows[0][0]), True) if rows and rows[0][0] is not None else None
 
+    def _child_rows_beyond(self, table: str, lo: int, hi: int) -> bool:
+        """Whether ``table`` has an event, settlement, ruling or player row of a round id before
+        ``lo`` or after ``hi`` (a whole table's verify: its rounds' ids are lo..hi), in any month:
+        a probe at each end of each child's index."""
+        rows = self._rows("SELECT " + " OR ".join(
+            f"EXISTS (SELECT 1 FROM floor.{child} WHERE table_name = %s AND round_id {op} %s)"
+            for child in ("events", "settlements", "rulings", "round_players") for op in ("<", ">")),
+            [v for _ in range(4) for v in (table, lo, table, hi)])
+        return bool(rows[0][0])
+
     @staticmethod
     def _check_parts(parts: list[_Part], counts: dict[str, int], first: int = 1) -> tuple[str, str] | None:
         """The parts in forwarding order: each begins where the one before ended (no seq missing
@@ -1182,9 +1184,9 @@ class _Part(NamedTuple):
     """What a verify part found: its rounds and events, its first round (seq, id) and last seq,
     the first round it found wrong: (round id, floor seq, rounds before it in the part, a seq
     missing before it, its link does not match, the first derived-row check it fails or None,
-    its chain format), how many child rows its rounds have under their own starts (None: a
-    round of format 1, a child row under another start, or of no round of the part), and the
-    tile of round ids whose child rows it read in every month."""
+    its chain format), how many child rows its rounds have under their own starts, in every month
+    (None: a round of format 1, or a child row under another start), and its round ids if they
+    are one run with no id missing (whose child rows it then read, every one)."""
 
     rounds: int
     events: int
@@ -1193,11 +1195,7 @@ class _Part(NamedTuple):
     last_seq: int
     bad: tuple[int, int, int, bool, bool, str | None, int] | None
     rows: int | None  # its rounds' child rows, all under their round's start (None: not known so)
-    tile: tuple[int, int] | None  # the round ids whose child rows it read in every month (None: none)
-
-
-#: A whole table's tiles of round ids reach from the least to the greatest bigint.
-_TILE_MIN, _TILE_MAX = -(2 ** 63), 2 ** 63 - 1
+    tile: tuple[int, int] | None  # its round ids, one run with none missing (None: not so)
 
 
 # The links in the server: each round's floor link must be sha256(the stored link of the round
@@ -1205,12 +1203,7 @@ _TILE_MIN, _TILE_MAX = -(2 ** 63), 2 ** 63 - 1
 # stored link of seq lo - 1 (the part before checks that one); a seq missing inside the part marks
 # the round after it. Only the first round that fails is sent back (no row per round to Python).
 _LINKED_SQL = (
-    "WITH d(round_id, floor_seq, floor_link, digest, n, c1, c2, c3, c4, c5, m, fmt) AS MATERIALIZED ({digests}) "
-    # (a row of d without a round: a group of child rows of the part's round ids that no round of the
-    # part has; such rows are not the part's rounds, and its child rows are then not known to be
-    # all under their rounds' starts: the stray check compares them)
-    "SELECT count(*), sum(n), CASE WHEN bool_and(m IS NOT NULL) AND NOT EXISTS (SELECT FROM d "
-    "WHERE d.floor_seq IS NULL) THEN sum(m) END, min(floor_seq), "
+    "SELECT count(*), sum(n), CASE WHEN bool_and(m IS NOT NULL) THEN sum(m) END, min(floor_seq), "
     "min(round_id) FILTER (WHERE k = 1), max(floor_seq), (array_agg(ARRAY[round_id, floor_seq, k - 1, gap::int, "
     "unlinked::int, fmt, c1::int, c2::int, c3::int, c4::int, c5::int] ORDER BY floor_seq) "
     "FILTER (WHERE gap OR unlinked OR NOT (c1 AND c2 AND c3 AND c4 AND c5)))[1:1] FROM (SELECT w.*, "
@@ -1218,7 +1211,8 @@ _LINKED_SQL = (
     "FROM floor.rounds p WHERE p.table_name = %(table)s AND p.floor_seq = %(lo)s - 1), decode(repeat('00', 32), "
     "'hex')) || w.digest) IS DISTINCT FROM w.floor_link AS unlinked FROM (SELECT d.*, row_number() OVER o AS k, "
     "first_value(d.floor_seq) OVER o AS first_seq, lag(d.floor_link) OVER o AS prev "
-    "FROM d WHERE d.floor_seq IS NOT NULL WINDOW o AS (ORDER BY d.floor_seq)) w) x"
+    "FROM ({digests}) d(round_id, floor_seq, floor_link, digest, n, c1, c2, c3, c4, c5, m, fmt) "
+    "WINDOW o AS (ORDER BY d.floor_seq)) w) x"
 )
 
 # The audit chain likewise: each entry's link against the stored link of the entry before it.
@@ -1290,16 +1284,14 @@ _ROUND_CHECKS_SQL = (
 _FORMAT_FILTER = " AND r.round_id BETWEEN %(rlo)s AND %(rhi)s), "
 assert _ROUND_CHECKS_SQL.count(_FORMAT_FILTER) == 1
 
-# A format-2 part's child rows: the part's whole tile of round ids (crlo..crhi: from its least
-# round id to its greatest, or on to the id before the next part's first round; a whole table's
-# first and last parts open-ended) in every month, so a row of those ids under another start than its round's,
-# or of no round of the part, is read too (in its round's group: the starts' min and max differ; or
-# in a group no round joins: a row of d without a round), and the parts' reads together are every
-# child row the stray check must account for (no count over each child's index beside them). A
-# round's text is of its rows under the part's starts (slo..shi) only, as it was when the part read
-# no others: a row added under another month's start leaves the round's link matching, and the
-# stray check names it.
-_CHILD2 = "WHERE {a}.table_name = %(table)s AND {a}.round_id BETWEEN %(crlo)s AND %(crhi)s"
+# A format-2 part's child rows: those of the part's round ids (rlo..rhi) in every month, so a row
+# under another start than its round's is read too (in its round's group: the starts' min and max
+# differ, the round's count is NULL) — when the part's ids are one run, every child row of them is
+# in a group one of its rounds joins, and the parts' reads together account for every child row
+# the stray check must (no count over each child's index beside them). A round's text is of its
+# rows under the part's starts (slo..shi) only, as it was when the part read no others: a row added
+# under another month's start leaves the round's link matching, and the stray check names it.
+_CHILD2 = "WHERE {a}.table_name = %(table)s AND {a}.round_id BETWEEN %(rlo)s AND %(rhi)s"
 
 # Chain format 2 (0015): a round's derived rows were checked against its settle output by the server
 # as it arrived (floor.check_derived) and are chained with it, so they are only re-hashed here: each
@@ -1316,21 +1308,21 @@ _ROUND2_SQL = (
     # the round's child rows, if all are under its own start (else NULL: the stray check compares them)
     + " + ".join(f"CASE WHEN {c}.n IS NULL THEN 0 WHEN {c}.s0 = r.started_at AND {c}.s1 = r.started_at THEN {c}.n "
                  "END" for c in ("ev", "st", "ru", "pl")) + " "
-    "FROM r FULL JOIN (SELECT e.round_id, string_agg(e.x, '') FILTER (WHERE e.started_at BETWEEN %(slo)s AND %(shi)s) AS text, count(*) AS n, min(e.started_at) AS s0, "
+    "FROM r LEFT JOIN (SELECT e.round_id, string_agg(e.x, '') FILTER (WHERE e.started_at BETWEEN %(slo)s AND %(shi)s) AS text, count(*) AS n, min(e.started_at) AS s0, "
     "max(e.started_at) AS s1 FROM (SELECT e.round_id, e.started_at, "
     f"{chain.EVENT2_FIELDS_SQL} AS x FROM floor.events e {_CHILD2.format(a='e')} ORDER BY e.round_id, e.seq) e "
     "GROUP BY e.round_id) ev ON ev.round_id = r.round_id "
-    "FULL JOIN (SELECT s.round_id, string_agg(s.x, '') FILTER (WHERE s.started_at BETWEEN %(slo)s AND %(shi)s) AS text, count(*) AS n, min(s.started_at) AS s0, "
+    "LEFT JOIN (SELECT s.round_id, string_agg(s.x, '') FILTER (WHERE s.started_at BETWEEN %(slo)s AND %(shi)s) AS text, count(*) AS n, min(s.started_at) AS s0, "
     "max(s.started_at) AS s1 FROM (SELECT s.round_id, s.started_at, "
     f"{chain.SETTLEMENT2_FIELDS_SQL} AS x FROM floor.settlements s {_CHILD2.format(a='s')} ORDER BY s.round_id, s.idx) s "
     "GROUP BY s.round_id) st ON st.round_id = r.round_id "
-    "FULL JOIN (SELECT u.round_id, string_agg(u.x, '') FILTER (WHERE u.started_at BETWEEN %(slo)s AND %(shi)s) AS text, count(*) AS n, min(u.started_at) AS s0, "
+    "LEFT JOIN (SELECT u.round_id, string_agg(u.x, '') FILTER (WHERE u.started_at BETWEEN %(slo)s AND %(shi)s) AS text, count(*) AS n, min(u.started_at) AS s0, "
     "max(u.started_at) AS s1 FROM (SELECT u.round_id, u.started_at, "
     f"{chain.RULING2_FIELDS_SQL} AS x FROM floor.rulings u {_CHILD2.format(a='u')} ORDER BY u.round_id, u.idx) u "
     "GROUP BY u.round_id) ru ON ru.round_id = r.round_id "
     # the players in their names' byte order, sorted once for the part (an ORDER BY inside the
     # aggregate sorts each round's few rows on their own: twice the time)
-    "FULL JOIN (SELECT q.round_id, string_agg(q.x, '') FILTER (WHERE q.started_at BETWEEN %(slo)s AND %(shi)s) AS text, count(*) AS n, min(q.started_at) AS s0, "
+    "LEFT JOIN (SELECT q.round_id, string_agg(q.x, '') FILTER (WHERE q.started_at BETWEEN %(slo)s AND %(shi)s) AS text, count(*) AS n, min(q.started_at) AS s0, "
     "max(q.started_at) AS s1 FROM (SELECT q.round_id, q.started_at, "
     f"{chain.PLAYER2_FIELDS_SQL} AS x FROM floor.round_players q {_CHILD2.format(a='q')} "
     "ORDER BY q.round_id, q.player COLLATE \"C\") q GROUP BY q.round_id) pl ON pl.round_id = r.round_id"
