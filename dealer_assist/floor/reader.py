@@ -878,31 +878,31 @@ class FloorReader:
                                    f"table {name}: {text}", name, row)
         return FloorVerify(True, len(tables), counts["rounds"], counts["events"], counts["audit"])
 
-    def _range(self, table: str, since: _dt.datetime | None, until: _dt.datetime | None
-               ) -> tuple[int, int, bytes, int, int, bytes, int, int]:
-        """The floor seqs, audit ids and round ids of ``table`` in the time range, with the stored
-        links their chains continue from: (seq lo, hi, link, audit lo, hi, link, round lo, hi)."""
-        lo_time = since or _dt.datetime(1, 1, 1, tzinfo=_dt.UTC)
-        hi_time = until or _dt.datetime(9999, 1, 1, tzinfo=_dt.UTC)
+    def _seq_range(self, table: str, since: _dt.datetime | None, until: _dt.datetime | None
+                   ) -> tuple[int, int, bytes, int, int]:
+        """The floor seqs and round ids of ``table``'s rounds started in the time range, with the
+        stored link their chain continues from (one query): (seq lo, hi, link, round lo, hi)."""
         row = self._rows(
-            "SELECT min(floor_seq), max(floor_seq), min(round_id), max(round_id) FROM floor.rounds "
-            "WHERE table_name = %s AND started_at >= %s AND started_at < %s", (table, lo_time, hi_time))[0]
+            "SELECT b.*, (SELECT p.floor_link FROM floor.rounds p WHERE p.table_name = %s AND p.floor_seq = b.lo - 1) "
+            "FROM (SELECT min(floor_seq) AS lo, max(floor_seq), min(round_id), max(round_id) FROM floor.rounds "
+            "WHERE table_name = %s AND started_at >= %s AND started_at < %s) b",
+            (table, table, since or _EARLIEST, until or _LATEST))[0]
         seq_lo, seq_hi = int(row[0] or 1), int(row[1] or 0)
-        rid_lo, rid_hi = int(row[2] or 1), int(row[3] or 0)
+        link = bytes(row[4]) if row[4] is not None and seq_lo > 1 else chain.ZERO
+        return seq_lo, seq_hi, link, int(row[2] or 1), int(row[3] or 0)
+
+    def _audit_range(self, table: str, since: _dt.datetime | None, until: _dt.datetime | None
+                     ) -> tuple[int, int, bytes]:
+        """The audit ids of ``table``'s entries forwarded in the time range, with the stored link
+        their chain continues from (one query): (audit lo, hi, link)."""
         row = self._rows(
-            "SELECT min(audit_id), max(audit_id) FROM floor.audit "
-            "WHERE table_name = %s AND forwarded_at >= %s AND forwarded_at < %s", (table, lo_time, hi_time))[0]
-        audit_lo, audit_hi = int(row[0] or 1), int(row[1] or 0)
-        seq_link = audit_link = chain.ZERO
-        if seq_lo > 1:
-            found = self._rows("SELECT floor_link FROM floor.rounds WHERE table_name = %s AND floor_seq = %s",
-                               (table, seq_lo - 1))
-            seq_link = bytes(found[0][0]) if found else seq_link
-        if audit_lo > 1:
-            found = self._rows("SELECT floor_link FROM floor.audit WHERE table_name = %s AND audit_id < %s "
-                               "ORDER BY audit_id DESC LIMIT 1", (table, audit_lo))
-            audit_link = bytes(found[0][0]) if found else audit_link
-        return seq_lo, seq_hi, seq_link, audit_lo, audit_hi, audit_link, rid_lo, rid_hi
+            "SELECT b.*, (SELECT p.floor_link FROM floor.audit p WHERE p.table_name = %s AND p.audit_id < b.lo "
+            "ORDER BY p.audit_id DESC LIMIT 1) FROM (SELECT min(audit_id) AS lo, max(audit_id) FROM floor.audit "
+            "WHERE table_name = %s AND forwarded_at >= %s AND forwarded_at < %s) b",
+            (table, table, since or _EARLIEST, until or _LATEST))[0]
+        audit_lo = int(row[0] or 1)
+        link = bytes(row[2]) if row[2] is not None and audit_lo > 1 else chain.ZERO
+        return audit_lo, int(row[1] or 0), link
 
     def _verify_table(self, table: str, counts: dict[str, int], since: _dt.datetime | None = None,
                       until: _dt.datetime | None = None) -> tuple[str, str] | None:
@@ -913,7 +913,11 @@ class FloorReader:
         Each part reads the rows up to the floor seq and audit id read first: forwarded rows
         are only ever added, a batch commits whole and a table's seqs grow in commit order, so
         every part sees the same rows whatever a forwarder commits meanwhile."""
-        if since is None and until is None:
+        # chain format 2 (0015) and audit format 2 (0016): rounds and audit entries may be of
+        # either format once the floor records each row's (one catalog query for both)
+        formats, audit_formats = self._has_chain_formats()
+        whole = since is None and until is None
+        if whole:
             row = self._rows(
                 "SELECT (SELECT max(floor_seq) FROM floor.rounds WHERE table_name = %s), "
                 "(SELECT max(audit_id) FROM floor.audit WHERE table_name = %s)", (table, table))[0]
@@ -921,20 +925,18 @@ class FloorReader:
                 1, int(row[0] or 0), chain.ZERO, 1, int(row[1] or 0), chain.ZERO)
             rids: tuple[int, int] | None = None
         else:
-            seq_lo, max_seq, seq_link, audit_lo, max_audit, audit_link, rid_lo, rid_hi = self._range(
-                table, since, until)
+            seq_lo, max_seq, seq_link, rid_lo, rid_hi = self._seq_range(table, since, until)
             rids = (rid_lo, rid_hi)
-        # chain format 2 (0015): rounds may be of either format once the column is there
-        formats = self._has_chain_format("floor.rounds")
-        # audit format 2 (0016): entries of either format once its column is there
-        audit_formats = self._has_chain_format("floor.audit")
         count = max(0, max_seq - seq_lo + 1)
         step = max(1, -(-count // VERIFY_PARTS))
         ranges = [(lo, min(max_seq, lo + step - 1)) for lo in range(seq_lo, max_seq + 1, step)]
         with ThreadPoolExecutor(max_workers=len(ranges) + 1, thread_name_prefix="floor-verify") as pool:
-            audit = pool.submit(self._verify_audit, table, max_audit, audit_lo, audit_link, audit_formats)
             parts = [pool.submit(self._round_part, table, lo, hi, formats, seq_link if lo == seq_lo else None)
                      for lo, hi in ranges]
+            # (a range's audit ids read while the parts start: after its seqs, as before)
+            if not whole:
+                audit_lo, max_audit, audit_link = self._audit_range(table, since, until)
+            audit = pool.submit(self._verify_audit, table, max_audit, audit_lo, audit_link, audit_formats)
             # while the parts run: the checks that do not wait for them, on this connection
             stray_version = self._stray_versions(table, rids)
             versions = self._verify_versions(table, max_audit, audit_lo)
@@ -1096,10 +1098,12 @@ class FloorReader:
         missing = not self._rows("SELECT 1 FROM floor.rounds WHERE table_name = %s AND round_id = %s", (table, first))
         return first, missing
 
-    def _has_chain_format(self, relation: str) -> bool:
-        """Whether ``relation`` (floor.rounds: 0015; floor.audit: 0016) records each row's chain format."""
-        return bool(self._rows("SELECT 1 FROM pg_attribute WHERE attrelid = %s::regclass "
-                               "AND attname = 'chain_format' AND NOT attisdropped", (relation,)))
+    def _has_chain_formats(self) -> tuple[bool, bool]:
+        """Whether floor.rounds (0015) and floor.audit (0016) record each row's chain format."""
+        row = self._rows("SELECT " + ", ".join(
+            f"EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = '{relation}'::regclass "
+            "AND attname = 'chain_format' AND NOT attisdropped)" for relation in ("floor.rounds", "floor.audit")))[0]
+        return bool(row[0]), bool(row[1])
 
     def _stray_versions(self, table: str, rids: tuple[int, int] | None = None) -> tuple[int, bool] | None:
         """A version (partitioned by its forwarding) of a round not on the floor: (round id, True)."""
@@ -1175,6 +1179,9 @@ class FloorReader:
                                     "it differ from what was forwarded (floor link does not match)"), count
         return None, count
 
+
+#: A verify's time range when open at either end.
+_EARLIEST, _LATEST = _dt.datetime(1, 1, 1, tzinfo=_dt.UTC), _dt.datetime(9999, 1, 1, tzinfo=_dt.UTC)
 
 #: How many connections digest one table's rounds at once (the server does the work).
 VERIFY_PARTS = 2
