@@ -878,31 +878,31 @@ class FloorReader:
                                    f"table {name}: {text}", name, row)
         return FloorVerify(True, len(tables), counts["rounds"], counts["events"], counts["audit"])
 
-    def _range(self, table: str, since: _dt.datetime | None, until: _dt.datetime | None
-               ) -> tuple[int, int, bytes, int, int, bytes, int, int]:
-        """The floor seqs, audit ids and round ids of ``table`` in the time range, with the stored
-        links their chains continue from: (seq lo, hi, link, audit lo, hi, link, round lo, hi)."""
-        lo_time = since or _dt.datetime(1, 1, 1, tzinfo=_dt.UTC)
-        hi_time = until or _dt.datetime(9999, 1, 1, tzinfo=_dt.UTC)
+    def _seq_range(self, table: str, since: _dt.datetime | None, until: _dt.datetime | None
+                   ) -> tuple[int, int, bytes, int, int]:
+        """The floor seqs and round ids of ``table``'s rounds started in the time range, with the
+        stored link their chain continues from (one query): (seq lo, hi, link, round lo, hi)."""
         row = self._rows(
-            "SELECT min(floor_seq), max(floor_seq), min(round_id), max(round_id) FROM floor.rounds "
-            "WHERE table_name = %s AND started_at >= %s AND started_at < %s", (table, lo_time, hi_time))[0]
+            "SELECT b.*, (SELECT p.floor_link FROM floor.rounds p WHERE p.table_name = %s AND p.floor_seq = b.lo - 1) "
+            "FROM (SELECT min(floor_seq) AS lo, max(floor_seq), min(round_id), max(round_id) FROM floor.rounds "
+            "WHERE table_name = %s AND started_at >= %s AND started_at < %s) b",
+            (table, table, since or _EARLIEST, until or _LATEST))[0]
         seq_lo, seq_hi = int(row[0] or 1), int(row[1] or 0)
-        rid_lo, rid_hi = int(row[2] or 1), int(row[3] or 0)
+        link = bytes(row[4]) if row[4] is not None and seq_lo > 1 else chain.ZERO
+        return seq_lo, seq_hi, link, int(row[2] or 1), int(row[3] or 0)
+
+    def _audit_range(self, table: str, since: _dt.datetime | None, until: _dt.datetime | None
+                     ) -> tuple[int, int, bytes]:
+        """The audit ids of ``table``'s entries forwarded in the time range, with the stored link
+        their chain continues from (one query): (audit lo, hi, link)."""
         row = self._rows(
-            "SELECT min(audit_id), max(audit_id) FROM floor.audit "
-            "WHERE table_name = %s AND forwarded_at >= %s AND forwarded_at < %s", (table, lo_time, hi_time))[0]
-        audit_lo, audit_hi = int(row[0] or 1), int(row[1] or 0)
-        seq_link = audit_link = chain.ZERO
-        if seq_lo > 1:
-            found = self._rows("SELECT floor_link FROM floor.rounds WHERE table_name = %s AND floor_seq = %s",
-                               (table, seq_lo - 1))
-            seq_link = bytes(found[0][0]) if found else seq_link
-        if audit_lo > 1:
-            found = self._rows("SELECT floor_link FROM floor.audit WHERE table_name = %s AND audit_id < %s "
-                               "ORDER BY audit_id DESC LIMIT 1", (table, audit_lo))
-            audit_link = bytes(found[0][0]) if found else audit_link
-        return seq_lo, seq_hi, seq_link, audit_lo, audit_hi, audit_link, rid_lo, rid_hi
+            "SELECT b.*, (SELECT p.floor_link FROM floor.audit p WHERE p.table_name = %s AND p.audit_id < b.lo "
+            "ORDER BY p.audit_id DESC LIMIT 1) FROM (SELECT min(audit_id) AS lo, max(audit_id) FROM floor.audit "
+            "WHERE table_name = %s AND forwarded_at >= %s AND forwarded_at < %s) b",
+            (table, table, since or _EARLIEST, until or _LATEST))[0]
+        audit_lo = int(row[0] or 1)
+        link = bytes(row[2]) if row[2] is not None and audit_lo > 1 else chain.ZERO
+        return audit_lo, int(row[1] or 0), link
 
     def _verify_table(self, table: str, counts: dict[str, int], since: _dt.datetime | None = None,
                       until: _dt.datetime | None = None) -> tuple[str, str] | None:
@@ -913,7 +913,11 @@ class FloorReader:
         Each part reads the rows up to the floor seq and audit id read first: forwarded rows
         are only ever added, a batch commits whole and a table's seqs grow in commit order, so
         every part sees the same rows whatever a forwarder commits meanwhile."""
-        if since is None and until is None:
+        # chain format 2 (0015) and audit format 2 (0016): rounds and audit entries may be of
+        # either format once the floor records each row's (one catalog query for both)
+        formats, audit_formats = self._has_chain_formats()
+        whole = since is None and until is None
+        if whole:
             row = self._rows(
                 "SELECT (SELECT max(floor_seq) FROM floor.rounds WHERE table_name = %s), "
                 "(SELECT max(audit_id) FROM floor.audit WHERE table_name = %s)", (table, table))[0]
@@ -921,32 +925,36 @@ class FloorReader:
                 1, int(row[0] or 0), chain.ZERO, 1, int(row[1] or 0), chain.ZERO)
             rids: tuple[int, int] | None = None
         else:
-            seq_lo, max_seq, seq_link, audit_lo, max_audit, audit_link, rid_lo, rid_hi = self._range(
-                table, since, until)
+            seq_lo, max_seq, seq_link, rid_lo, rid_hi = self._seq_range(table, since, until)
             rids = (rid_lo, rid_hi)
-        # chain format 2 (0015): rounds may be of either format once the column is there
-        formats = self._has_chain_format("floor.rounds")
-        # audit format 2 (0016): entries of either format once its column is there
-        audit_formats = self._has_chain_format("floor.audit")
         count = max(0, max_seq - seq_lo + 1)
         step = max(1, -(-count // VERIFY_PARTS))
         ranges = [(lo, min(max_seq, lo + step - 1)) for lo in range(seq_lo, max_seq + 1, step)]
         with ThreadPoolExecutor(max_workers=len(ranges) + 1, thread_name_prefix="floor-verify") as pool:
-            audit = pool.submit(self._verify_audit, table, max_audit, audit_lo, audit_link, audit_formats)
             parts = [pool.submit(self._round_part, table, lo, hi, formats, seq_link if lo == seq_lo else None)
                      for lo, hi in ranges]
+            # (a range's audit ids read while the parts start: after its seqs, as before)
+            if not whole:
+                audit_lo, max_audit, audit_link = self._audit_range(table, since, until)
+            audit = pool.submit(self._verify_audit, table, max_audit, audit_lo, audit_link, audit_formats)
             # while the parts run: the checks that do not wait for them, on this connection
-            children = self._child_rows(table, rids)
             stray_version = self._stray_versions(table, rids)
             versions = self._verify_versions(table, max_audit, audit_lo)
             found = [part.result() for part in parts]
             audit_problem, audit_count = audit.result()
         problem = self._check_parts(found, counts, seq_lo)
-        # every child row of the rounds' ids under its round's start (the parts read and counted
-        # them so: rounds of format 2) — else the rows are compared one by one, and named
-        read = [part.rows for part in found]
-        stray = (stray_version if None not in read and sum(r or 0 for r in read) == children
-                 else self._stray_rows(table, rids))
+        # The stray check: every child row of the range's round ids in every month is under its
+        # round's start when the parts prove it together — each part's round ids are one run with
+        # no id missing (its tile: every child row of those ids, in every month, is in a group of
+        # one of its rounds), each read all of them and found them under their round's start (rows
+        # not None: rounds of format 2), and the tiles follow each other with no id between them
+        # (so they cover the range's round ids; a whole table's: and no child row has an id before
+        # the first or after the last) — else the rows are compared one by one, and named.
+        tiles = [part.tile for part in found if part.tile is not None]
+        covered = (bool(found) and len(tiles) == len(found) and None not in [part.rows for part in found]
+                   and all(a[1] + 1 == b[0] for a, b in zip(tiles, tiles[1:], strict=False))
+                   and (rids is not None or not self._child_rows_beyond(table, tiles[0][0], tiles[-1][1])))
+        stray = stray_version if covered else self._stray_rows(table, rids)
         if problem is None and stray is not None:
             rid, without = stray
             problem = (f"round {rid}", f"rows of round {rid} are on the floor without the round" if without
@@ -1005,14 +1013,20 @@ class FloorReader:
                 # the part's round ids bound each child table's index range (known to the planner)
                 # (OFFSET 0: read the part's rows by its seq range; min/max alone would walk the round id
                 # and start indexes of the whole month, filtering by seq); and how many are of format 2
+                # (and how many round ids: its rounds' ids are one run if as many as its id range)
                 two = "count(*) FILTER (WHERE chain_format = 2)" if formats else "0"
                 bounds = conn.execute(f"SELECT min(round_id), max(round_id), min(started_at), max(started_at), "
-                                      f"count(*), {two} FROM (SELECT round_id, started_at"
+                                      f"count(*), {two}, count(DISTINCT round_id) FROM (SELECT round_id, started_at"
                                       f"{', chain_format' if formats else ''} FROM floor.rounds WHERE table_name = %s "
                                       "AND floor_seq BETWEEN %s AND %s OFFSET 0) r", (table, lo, hi)).fetchone()
-                rlo, rhi, slo, shi, n_all, n_two = bounds if bounds is not None else (None, None, None, None, 0, 0)
+                rlo, rhi, slo, shi, n_all, n_two, n_ids = (
+                    bounds if bounds is not None else (None, None, None, None, 0, 0, 0))
                 if not n_all:
-                    return _Part(0, 0, 0, 0, 0, None, 0)
+                    return _Part(0, 0, 0, 0, 0, None, 0, None)
+                # its tile: round ids with no id missing between its least and greatest, each of a
+                # round of the part (so no child row of them is of no round of the part)
+                tile = (int(rlo), int(rhi)) if rlo is not None and rhi is not None and (
+                    int(n_ids) == int(rhi) - int(rlo) + 1) else None
                 params = {"table": table, "lo": lo, "hi": hi, "rlo": rlo or 0, "rhi": rhi or -1,
                           "slo": slo or _dt.datetime(1, 1, 1, tzinfo=_dt.UTC),
                           "shi": shi or _dt.datetime(1, 1, 1, tzinfo=_dt.UTC), "prev": prev}
@@ -1035,7 +1049,7 @@ class FloorReader:
             problem = next((text for ok, text in zip(checks, _CHECK_TEXTS, strict=True) if not ok), None)
             bad = (bad_rid, bad_seq, before, bool(gap), bool(unlinked), problem, fmt)
         return _Part(int(count), int(events or 0), int(first_seq), int(first_rid), int(last_seq), bad,
-                     None if rows is None else int(rows))
+                     None if rows is None else int(rows), tile)
 
     def _verify_versions(self, table: str, max_audit: int, min_audit: int = 1) -> tuple[str, str] | None:
         """Each later finish of a round (``floor.round_versions``) against the chained audit entry
@@ -1084,10 +1098,12 @@ class FloorReader:
         missing = not self._rows("SELECT 1 FROM floor.rounds WHERE table_name = %s AND round_id = %s", (table, first))
         return first, missing
 
-    def _has_chain_format(self, relation: str) -> bool:
-        """Whether ``relation`` (floor.rounds: 0015; floor.audit: 0016) records each row's chain format."""
-        return bool(self._rows("SELECT 1 FROM pg_attribute WHERE attrelid = %s::regclass "
-                               "AND attname = 'chain_format' AND NOT attisdropped", (relation,)))
+    def _has_chain_formats(self) -> tuple[bool, bool]:
+        """Whether floor.rounds (0015) and floor.audit (0016) record each row's chain format."""
+        row = self._rows("SELECT " + ", ".join(
+            f"EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = '{relation}'::regclass "
+            "AND attname = 'chain_format' AND NOT attisdropped)" for relation in ("floor.rounds", "floor.audit")))[0]
+        return bool(row[0]), bool(row[1])
 
     def _stray_versions(self, table: str, rids: tuple[int, int] | None = None) -> tuple[int, bool] | None:
         """A version (partitioned by its forwarding) of a round not on the floor: (round id, True)."""
@@ -1100,15 +1116,15 @@ class FloorReader:
             "AND r.round_id = v.round_id)", params)
         return (int(rows[0][0]), True) if rows and rows[0][0] is not None else None
 
-    def _child_rows(self, table: str, rids: tuple[int, int] | None = None) -> int:
-        """How many events, settlements, rulings and player rows ``table`` has of the rounds
-        ``rids`` (all if None), in every month: one count over each child's index."""
-        span = " AND round_id BETWEEN %s AND %s" if rids else ""
-        params = [table, *rids] if rids else [table]
-        rows = self._rows("SELECT " + " + ".join(
-            f"(SELECT count(*) FROM floor.{child} WHERE table_name = %s{span})"
-            for child in ("events", "settlements", "rulings", "round_players")), params * 4)
-        return int(rows[0][0])
+    def _child_rows_beyond(self, table: str, lo: int, hi: int) -> bool:
+        """Whether ``table`` has an event, settlement, ruling or player row of a round id before
+        ``lo`` or after ``hi`` (a whole table's verify: its rounds' ids are lo..hi), in any month:
+        a probe at each end of each child's index."""
+        rows = self._rows("SELECT " + " OR ".join(
+            f"EXISTS (SELECT 1 FROM floor.{child} WHERE table_name = %s AND round_id {op} %s)"
+            for child in ("events", "settlements", "rulings", "round_players") for op in ("<", ">")),
+            [v for _ in range(4) for v in (table, lo, table, hi)])
+        return bool(rows[0][0])
 
     @staticmethod
     def _check_parts(parts: list[_Part], counts: dict[str, int], first: int = 1) -> tuple[str, str] | None:
@@ -1164,6 +1180,9 @@ class FloorReader:
         return None, count
 
 
+#: A verify's time range when open at either end.
+_EARLIEST, _LATEST = _dt.datetime(1, 1, 1, tzinfo=_dt.UTC), _dt.datetime(9999, 1, 1, tzinfo=_dt.UTC)
+
 #: How many connections digest one table's rounds at once (the server does the work).
 VERIFY_PARTS = 2
 
@@ -1172,8 +1191,9 @@ class _Part(NamedTuple):
     """What a verify part found: its rounds and events, its first round (seq, id) and last seq,
     the first round it found wrong: (round id, floor seq, rounds before it in the part, a seq
     missing before it, its link does not match, the first derived-row check it fails or None,
-    its chain format), and how many child rows its rounds have under their own starts (None: a
-    round of format 1, or a child row under another start)."""
+    its chain format), how many child rows its rounds have under their own starts, in every month
+    (None: a round of format 1, or a child row under another start), and its round ids if they
+    are one run with no id missing (whose child rows it then read, every one)."""
 
     rounds: int
     events: int
@@ -1182,6 +1202,7 @@ class _Part(NamedTuple):
     last_seq: int
     bad: tuple[int, int, int, bool, bool, str | None, int] | None
     rows: int | None  # its rounds' child rows, all under their round's start (None: not known so)
+    tile: tuple[int, int] | None  # its round ids, one run with none missing (None: not so)
 
 
 # The links in the server: each round's floor link must be sha256(the stored link of the round
@@ -1270,6 +1291,15 @@ _ROUND_CHECKS_SQL = (
 _FORMAT_FILTER = " AND r.round_id BETWEEN %(rlo)s AND %(rhi)s), "
 assert _ROUND_CHECKS_SQL.count(_FORMAT_FILTER) == 1
 
+# A format-2 part's child rows: those of the part's round ids (rlo..rhi) in every month, so a row
+# under another start than its round's is read too (in its round's group: the starts' min and max
+# differ, the round's count is NULL) — when the part's ids are one run, every child row of them is
+# in a group one of its rounds joins, and the parts' reads together account for every child row
+# the stray check must (no count over each child's index beside them). A round's text is of its
+# rows under the part's starts (slo..shi) only, as it was when the part read no others: a row added
+# under another month's start leaves the round's link matching, and the stray check names it.
+_CHILD2 = "WHERE {a}.table_name = %(table)s AND {a}.round_id BETWEEN %(rlo)s AND %(rhi)s"
+
 # Chain format 2 (0015): a round's derived rows were checked against its settle output by the server
 # as it arrived (floor.check_derived) and are chained with it, so they are only re-hashed here: each
 # child table read once by its index range, each round's rows aggregated in key order (players in
@@ -1285,22 +1315,22 @@ _ROUND2_SQL = (
     # the round's child rows, if all are under its own start (else NULL: the stray check compares them)
     + " + ".join(f"CASE WHEN {c}.n IS NULL THEN 0 WHEN {c}.s0 = r.started_at AND {c}.s1 = r.started_at THEN {c}.n "
                  "END" for c in ("ev", "st", "ru", "pl")) + " "
-    "FROM r LEFT JOIN (SELECT e.round_id, string_agg(e.x, '') AS text, count(*) AS n, min(e.started_at) AS s0, "
+    "FROM r LEFT JOIN (SELECT e.round_id, string_agg(e.x, '') FILTER (WHERE e.started_at BETWEEN %(slo)s AND %(shi)s) AS text, count(*) AS n, min(e.started_at) AS s0, "
     "max(e.started_at) AS s1 FROM (SELECT e.round_id, e.started_at, "
-    f"{chain.EVENT2_FIELDS_SQL} AS x FROM floor.events e {_CHILD.format(a='e')} ORDER BY e.round_id, e.seq) e "
+    f"{chain.EVENT2_FIELDS_SQL} AS x FROM floor.events e {_CHILD2.format(a='e')} ORDER BY e.round_id, e.seq) e "
     "GROUP BY e.round_id) ev ON ev.round_id = r.round_id "
-    "LEFT JOIN (SELECT s.round_id, string_agg(s.x, '') AS text, count(*) AS n, min(s.started_at) AS s0, "
+    "LEFT JOIN (SELECT s.round_id, string_agg(s.x, '') FILTER (WHERE s.started_at BETWEEN %(slo)s AND %(shi)s) AS text, count(*) AS n, min(s.started_at) AS s0, "
     "max(s.started_at) AS s1 FROM (SELECT s.round_id, s.started_at, "
-    f"{chain.SETTLEMENT2_FIELDS_SQL} AS x FROM floor.settlements s {_CHILD.format(a='s')} ORDER BY s.round_id, s.idx) s "
+    f"{chain.SETTLEMENT2_FIELDS_SQL} AS x FROM floor.settlements s {_CHILD2.format(a='s')} ORDER BY s.round_id, s.idx) s "
     "GROUP BY s.round_id) st ON st.round_id = r.round_id "
-    "LEFT JOIN (SELECT u.round_id, string_agg(u.x, '') AS text, count(*) AS n, min(u.started_at) AS s0, "
+    "LEFT JOIN (SELECT u.round_id, string_agg(u.x, '') FILTER (WHERE u.started_at BETWEEN %(slo)s AND %(shi)s) AS text, count(*) AS n, min(u.started_at) AS s0, "
     "max(u.started_at) AS s1 FROM (SELECT u.round_id, u.started_at, "
-    f"{chain.RULING2_FIELDS_SQL} AS x FROM floor.rulings u {_CHILD.format(a='u')} ORDER BY u.round_id, u.idx) u "
+    f"{chain.RULING2_FIELDS_SQL} AS x FROM floor.rulings u {_CHILD2.format(a='u')} ORDER BY u.round_id, u.idx) u "
     "GROUP BY u.round_id) ru ON ru.round_id = r.round_id "
     # the players in their names' byte order, sorted once for the part (an ORDER BY inside the
     # aggregate sorts each round's few rows on their own: twice the time)
-    "LEFT JOIN (SELECT q.round_id, string_agg(q.x, '') AS text, count(*) AS n, min(q.started_at) AS s0, "
+    "LEFT JOIN (SELECT q.round_id, string_agg(q.x, '') FILTER (WHERE q.started_at BETWEEN %(slo)s AND %(shi)s) AS text, count(*) AS n, min(q.started_at) AS s0, "
     "max(q.started_at) AS s1 FROM (SELECT q.round_id, q.started_at, "
-    f"{chain.PLAYER2_FIELDS_SQL} AS x FROM floor.round_players q {_CHILD.format(a='q')} "
+    f"{chain.PLAYER2_FIELDS_SQL} AS x FROM floor.round_players q {_CHILD2.format(a='q')} "
     "ORDER BY q.round_id, q.player COLLATE \"C\") q GROUP BY q.round_id) pl ON pl.round_id = r.round_id"
 )

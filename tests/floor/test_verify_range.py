@@ -15,7 +15,7 @@ import pytest
 from dealer_assist.floor.reader import FloorReader, FloorVerify
 from tests.floor.conftest import Floor
 from tests.floor.helpers import LINK_TEXT, forward_as, query
-from tests.floor.stations import make_station, open_station, record_rounds
+from tests.floor.stations import DOCUMENTS, make_station, open_station, record_rounds
 from tests.floor.test_partitions import recorded_at
 
 SEPTEMBER = (dt.datetime(2026, 9, 1, tzinfo=dt.UTC), dt.datetime(2026, 10, 1, tzinfo=dt.UTC))
@@ -159,3 +159,36 @@ def test_a_version_of_a_round_not_on_the_floor_is_named(floor: Floor, two_months
     assert not whole.ok and whole.problem == (
         "table BJ-07: round 5's version of audit entry 1: its settle output is not the one its round_finish "
         "entry records (result_sha256 differs)"), whole
+
+
+@pytest.mark.parametrize("after", [3, 2], ids=["gap-inside-a-part", "gap-between-parts"])
+def test_a_row_of_a_round_id_no_round_has_between_the_ranges_rounds_is_named(
+        floor: Floor, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chain_format: int, after: int) -> None:
+    """The parts prove the stray check when each part's round ids are one run and the runs follow
+    each other: a round the station began and never finished (round 3: never forwarded) leaves an
+    id no round on the floor has, inside the first part's ids (3 rounds after it: the parts hold
+    rounds 1, 2, 4 and 5, 6) or between the parts' (2 after: 1, 2 and 4, 5). A settlement row
+    the administrator adds under that id, in the range's month, is named (its group joins no round
+    of a part: without the runs' check it would be dropped unseen)."""
+    url = floor.station("BJ-07", "PIT-2")
+    db = tmp_path / "BJ-07.db"
+    with recorded_at(monkeypatch, dt.datetime(2026, 10, 5, 12, 0, tzinfo=dt.UTC)), open_station(db) as store:
+        store.claim_table("BJ-07", "PIT-2")
+        record_rounds(store, 2)
+        config = {k: v for k, v in DOCUMENTS[2].items() if k != "events"}
+        assert store.begin_round(config) == 3  # begun, never finished
+        record_rounds(store, after, start=3)
+    forward_as(db, url, chain_format)
+    ids = sorted(int(r) for (r,) in query(floor.admin_url, "SELECT round_id FROM floor.rounds"))
+    assert ids == [1, 2, *range(4, 4 + after)], ids
+    assert verify(floor, OCTOBER).ok
+    with psycopg.connect(floor.admin_url) as conn:
+        assert conn.execute("INSERT INTO floor.settlements SELECT table_name, 3, idx, player, area, hand, bet, "
+                            "stake, result, net, rule, stage, started_at FROM floor.settlements "
+                            "WHERE round_id = 2 AND idx = 0").rowcount == 1
+    checked = verify(floor, OCTOBER)
+    assert not checked.ok and checked.problem == "table BJ-07: rows of round 3 are on the floor without the round", (
+        checked)
+    with FloorReader(floor.review_url) as reader:
+        whole = reader.verify("BJ-07")
+    assert not whole.ok and whole.problem == checked.problem, whole
