@@ -488,6 +488,7 @@ class DealerWindow(QMainWindow):
         self._prompt_sig: Any = None
         self._rulings_shown: Any = None
         self._settlement_shown: Any = None
+        self._cells_settled = 0  # the settlement entries the table's wager cells show
         self._after_paint = AfterPaint(self)
         self._betting_sig: Any = None
         self._report_players: list[str] = []
@@ -993,7 +994,16 @@ class DealerWindow(QMainWindow):
             return
         rnd, output, exp, status = now
         self.game_line.setText(self._game_line())
-        self.table_view.refresh(rnd, output, exp)
+        settled = output["settlements"]
+        if len(settled) > self._cells_settled and self.isVisible():
+            # a card that brings a settlement is painted first, its wager cells settled one
+            # paint later (as the settlement list and the Next round): the card is what the
+            # dealer waits for
+            self.table_view.refresh(rnd, {**output, "settlements": settled[:self._cells_settled]}, exp)
+            self._after_paint.later("cells", self._settle_cells)
+        else:
+            self.table_view.refresh(rnd, output, exp)
+            self._cells_settled = len(settled)
         electronic = bool(rnd.rules.shared_hand)
         if self.terminals.isHidden() == electronic:
             self.terminals.setVisible(electronic)
@@ -1022,6 +1032,15 @@ class DealerWindow(QMainWindow):
             self._settlement_shown = settlement_sig
             self.settlement.show_output(output, defer=True)  # after the card is painted
         self._refresh_rest()
+
+    def _settle_cells(self) -> None:
+        """The wager cells with every settlement entry of the round (one paint after the card)."""
+        now = self._round_now()
+        if now is None:
+            return
+        rnd, output, exp, _ = now
+        self.table_view.refresh(rnd, output, exp)
+        self._cells_settled = len(output["settlements"])
 
     def show_prompt(self) -> None:
         """The prompt's question and buttons for the round as it is now, rebuilt only when the
