@@ -302,8 +302,8 @@ class TableService:
         self.slip_by_terminal: set[str] = set()  # seats whose wagers (this round) their terminal placed
         self.last_round: dict[str, Any] | None = None  # the last round taken off the table (its result)
         self.recall: list[dict[str, Any]] = []  # the dealer's last rounds (RECALL_SIZE), newest first
-        # the settle output last worked out: (round's id, events, tentative), the round, the output
-        self.output_made: tuple[tuple[int, int, int], Any, dict[str, Any]] | None = None
+        # the settle output last worked out: the round, its (events, tentative events), the output
+        self.output_made: tuple[Any, tuple[int, int], dict[str, Any]] | None = None
         self.taken_back = ""  # the last take-back, in words (engine/retraction.py)
         self.restored = False  # an open round came back at the start, no power failure recorded yet
         self.next_to: str | None = None  # where the dealer said the next card lies (op place_next)
@@ -852,10 +852,10 @@ class TableService:
         tentative events): the card that concludes a round needs it for its result (_record)
         and for the state told (_changed forgets it)."""
         rnd = self.session.round
-        key = (id(rnd), len(self.session.recorded), len(self.session.tentative))
-        if self.output_made is None or self.output_made[0] != key or self.output_made[1] is not rnd:
-            self.output_made = (key, rnd, round_output(rnd))
-        return self.output_made[2]
+        made, events = self.output_made, (len(self.session.recorded), len(self.session.tentative))
+        if made is None or made[0] is not rnd or made[1] != events:
+            made = self.output_made = (rnd, events, round_output(rnd))
+        return made[2]
 
     def _needs_enrolment(self) -> bool:
         """Read from the store for every request's state; a shoe frame's takes the last one read."""
