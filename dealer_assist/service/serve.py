@@ -4,6 +4,7 @@ device and the simulator): ``attach_shoe(on_event)`` starts it and returns its s
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import signal
@@ -347,6 +348,11 @@ def serve(options: ServeOptions, attach_shoe: AttachShoe | None = None) -> int:
         print(f"error: {exc}", flush=True)
         applog.stop()
         return 1
+    # what the start made (modules, the table restored, the store, the engine's tables) lives
+    # as long as the service: out of every later collection. A full pass over it (~50,000
+    # objects) took 17-47 ms on a card that happened to trigger one (docs/station.md)
+    gc.collect()
+    gc.freeze()
     print(f"serving on {running.server.path}", flush=True)
     if running.terminals is not None:
         t = running.terminals

@@ -150,10 +150,14 @@ def test_ace_race_pairs_and_a_push_free_round_on_two_areas(make_table: MakeTable
                             ("fred", "ace_race"): ("+40", PAY)}
     assert _cells(t, 5) == {("eli", "main"): ("+25", PAY), ("eli", "pair"): ("\u22125", COLLECT)}
     assert all(t.window.table_view.area_boxes[3].table.cells[key] is label for key, label in labels.items())
-    # the table fills itself after the card is painted (nobody reads it here): 4 interim + 3 final rows
+    # the dealer's list fills itself after the card is painted (nobody reads it here); the
+    # details (a row per wager) are filled when the dealer opens them: 4 interim + 3 final rows
     panel = t.window.settlement
     pay = COLUMNS.index("Pay / collect")
-    t.qtbot.waitUntil(lambda: panel.table.rowCount() == 7 and t.window.pages.isVisible(), timeout=5000)
+    t.qtbot.waitUntil(lambda: panel.summary.rowCount() == 3 and t.window.pages.isVisible(), timeout=5000)
+    assert panel.table.rowCount() == 0  # hidden, not filled
+    panel.clauses_button.click()
+    assert panel.table.isVisibleTo(panel) and panel.table.rowCount() == 7
     assert sorted(panel.table.item(r, pay).text() for r in range(7)) == [
         "COLLECT 100", "COLLECT 5", "COLLECT 50", "PAY 110", "PAY 25", "PAY 40", "PAY 80"]
     rows = t.settlement_rows()

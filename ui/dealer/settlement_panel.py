@@ -185,6 +185,10 @@ class SettlementPanel(QWidget):
         self.rows: list[dict[str, Any]] = []
         self.net: dict[str, Any] = {}
         self._pending = False  # an output not yet in the tables
+        # the details (a row per wager, the per-player totals) not yet filled with the rows
+        # shown: they are filled when shown or read, not at every settlement (at the heavy
+        # layout ~5 ms of the GUI thread after each settlement card, for two hidden tables)
+        self._details_stale = False
         self._after_paint = AfterPaint(self)
         self._shown: list[tuple[tuple[str, ...], str, int]] = []  # what each table row shows
         self._totals_shown: list[tuple[tuple[str, ...], str, int]] = []
@@ -195,6 +199,8 @@ class SettlementPanel(QWidget):
 
     def _show_clauses(self, on: bool) -> None:
         """Details: a row per wager with result, clause and stage, and the per-player totals."""
+        if on:
+            self._fill_details()  # filled when shown (or read), not at every settlement
         for name in ("Result", "Rule", "Stage"):
             self.table.setColumnHidden(COLUMNS.index(name), not on)
         self.summary.setVisible(not on)
@@ -328,6 +334,24 @@ class SettlementPanel(QWidget):
             return
         self._pending = False
         ordered = self.rows
+        summary = self._summary(ordered)
+        self._summary_sets = (summary, self._summary_by_area(ordered))
+        self._summary_count = len(summary)
+        self._summary_lines = [1] * len(summary)
+        self._measured = {}
+        _fill(self.summary, summary, self._summary_shown, self._bold, amounts=[SUMMARY.index("Total")])
+        self._fit_summary()
+        self._after_paint.later("fit", self._fit_summary)  # again once the columns are laid out
+        self._details_stale = True
+        if self.table.isVisibleTo(self):
+            self._fill_details()
+
+    def _fill_details(self) -> None:
+        """The details' tables with the rows of the output shown (if not yet)."""
+        if not self._details_stale:
+            return
+        self._details_stale = False
+        ordered = self.rows
         self.table.setColumnHidden(0, not any(s.get("area") is not None or s.get("hand") is not None
                                               for s in ordered))
         rows: list[tuple[tuple[str, ...], str, int]] = []
@@ -349,16 +373,8 @@ class SettlementPanel(QWidget):
             values = (where, str(s["player"]), bet, str(s["result"]), pay, str(s["rule"]), str(s.get("stage", "")))
             tip = f"{s['player']}: {bet}, stake {s['stake']}, {s['result']}: {pay} ({s['rule']}, {s.get('stage', '')})"
             rows.append((values, tip, group % 2))
-        summary = self._summary(ordered)
-        self._summary_sets = (summary, self._summary_by_area(ordered))
-        self._summary_count = len(summary)
-        self._summary_lines = [1] * len(summary)
-        self._measured = {}
         self.table.setUpdatesEnabled(False)  # one repaint for the whole table
         try:
-            _fill(self.summary, summary, self._summary_shown, self._bold, amounts=[SUMMARY.index("Total")])
-            self._fit_summary()
-            self._after_paint.later("fit", self._fit_summary)  # again once the columns are laid out
             _fill(self.table, rows, self._shown, self._bold)
             totals: list[tuple[tuple[str, ...], str, int]] = []
             for player, net in self.net.items():
@@ -424,15 +440,18 @@ class SettlementPanel(QWidget):
     def row_count(self) -> int:
         """The rows the table shows (its rows past them are hidden, kept for the next round)."""
         self.flush()
+        self._fill_details()
         return sum(1 for row in range(self.table.rowCount()) if not self.table.isRowHidden(row))
 
     def cell(self, row: int, column: str) -> str:
         self.flush()
+        self._fill_details()
         item = self.table.item(row, COLUMNS.index(column))
         return item.text() if item is not None else ""
 
     def total_of(self, player: str) -> str:
         self.flush()
+        self._fill_details()
         for row in range(self.totals.rowCount()):
             if self.totals.isRowHidden(row):
                 continue
