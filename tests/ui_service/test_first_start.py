@@ -112,6 +112,7 @@ def test_a_new_users_first_start_enrols_logs_in_and_deals_a_round(new_users_fold
                     proc.stdin.flush()
             proc.wait(timeout=60)
         finally:
+            proc.stdin.close()  # a driver still waiting for "seen" reads the end of its input
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
