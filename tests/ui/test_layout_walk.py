@@ -34,8 +34,9 @@ GAMES = ["ace_race", "electronic", "star_elements", "lucky8", "dueling8s"]
 def walk(game: str, tmp: Path) -> dict[str, object]:
     screens = tmp / "screens.json"
     screens.write_text(json.dumps(screens_config()))
-    # a new user's account (as tests/ui_service/test_first_start.py): no station
-    # configuration, no development switch, a fresh HOME and a private runtime directory
+    # a new user's environment (tests/ui_service/test_first_start.py runs it as a new
+    # account of its own; here, this process's): no station configuration, no development
+    # switch, a fresh HOME and a private runtime directory
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("DEALER_ASSIST_", "XDG_")) and k != st.CONFIG_ENV}
     run = tmp / "run"

@@ -1,6 +1,6 @@
 """A pit supervisor reviews a store file AS THEIR OWN OS ACCOUNT (issue 33; docs/review.md):
 root makes a throwaway account with ``useradd`` in a private mount namespace (copies of the
-account files, tests/ui_review/supervisor_account.py), gives it a copy of a table's store
+account files, tests/accounts.py), gives it a copy of a table's store
 (tests/ui_review/conftest.py's: sue a supervisor, ann a dealer, seven recorded rounds), and
 that account's own process runs ``dealer-assist review --db FILE`` as the person would
 (review_as_supervisor.py: ``dealer_assist.cli.main``, no development switch, Qt offscreen):
@@ -20,7 +20,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,7 @@ import pytest
 
 from dealer_assist.service.station import StationLock, StoreInUse
 from dealer_assist.store import Store
+from tests.accounts import account_folder, need_root, proc_facts
 from tests.ui_review.conftest import ANN_PIN, ROOT, SUE_PIN, Recorded
 
 HERE = Path(__file__).resolve().parent
@@ -39,25 +39,12 @@ NOTE = "player says she doubled"
 pytestmark = pytest.mark.xdist_group("machine-accounts")
 
 
-def _proc(pid: int) -> dict[str, Any]:
-    """What /proc says of ``pid``: its uids and gids (real, effective, saved, file system),
-    its parent, its command line; {} once it is gone."""
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[:-1]
-    except (FileNotFoundError, ProcessLookupError):
-        return {}
-    fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
-    return {"uids": {int(u) for u in fields["Uid"].split()}, "gids": {int(g) for g in fields["Gid"].split()},
-            "ppid": int(fields["PPid"]), "argv": [a.decode() for a in argv]}
-
-
 def _serving(store: Path) -> list[int]:
     """The processes whose command line is ``... station serve ... --review STORE``."""
     found = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
-            argv = _proc(int(entry.name)).get("argv", [])
+            argv = proc_facts(int(entry.name)).get("argv", [])
             if "serve" in argv and "--review" in argv and argv[argv.index("--review") + 1] == str(store):
                 found.append(int(entry.name))
     return found
@@ -66,29 +53,20 @@ def _serving(store: Path) -> list[int]:
 @pytest.fixture
 def supervisors_folder(recorded: Recorded) -> Iterator[Path]:
     """A folder the account's home will be: a copy of the table's store, its key and head
-    record (a supervisor's copy of a table's file), in /tmp (the account cannot enter
-    pytest's own 0700 folders). Removed afterwards, with whatever the account left there."""
-    base = Path(tempfile.mkdtemp(prefix="da-review-account-"))
-    base.chmod(0o711)
-    home = base / "home"
-    home.mkdir(mode=0o700)
-    (home / "tmp").mkdir(mode=0o700)
-    for name in (recorded.path.name, recorded.path.name + ".key", recorded.path.name + ".key.head"):
-        shutil.copyfile(recorded.path.with_name(name), home / name)
-    try:
+    record (a supervisor's copy of a table's file), in /tmp (tests/accounts.py)."""
+    with account_folder("da-review-account-") as base:
+        home = base / "home"
+        home.mkdir(mode=0o700)
+        (home / "tmp").mkdir(mode=0o700)
+        for name in (recorded.path.name, recorded.path.name + ".key", recorded.path.name + ".key.head"):
+            shutil.copyfile(recorded.path.with_name(name), home / name)
         yield home
-    finally:
-        shutil.rmtree(base, ignore_errors=True)
 
 
 @pytest.mark.timeout(240)
 def test_a_pit_supervisor_reviews_a_store_file_as_their_own_account(
         recorded: Recorded, supervisors_folder: Path, tmp_path: Path) -> None:
-    if os.geteuid() != 0:
-        pytest.fail("the supervisor's account is made with useradd: run this as root (CI does)")
-    for tool in ("unshare", "useradd", "mount"):
-        if shutil.which(tool) is None:
-            pytest.fail(f"the supervisor's account needs {tool} (util-linux, passwd)")
+    need_root("the supervisor's account")
     home = supervisors_folder
     store = home / recorded.path.name
     with Store.open_readonly(store) as s:
@@ -98,8 +76,9 @@ def test_a_pit_supervisor_reviews_a_store_file_as_their_own_account(
             "note": NOTE}
     (tmp_path / "scratch").mkdir()
     command = ["unshare", "--mount", "--propagation", "private",
-               sys.executable, "-m", "tests.ui_review.supervisor_account", str(tmp_path / "scratch"), str(home),
-               NAME, "--", sys.executable, "-s", "-P", str(HERE / "review_as_supervisor.py"), json.dumps(plan)]
+               sys.executable, "-m", "tests.accounts", str(tmp_path / "scratch"), str(home), NAME,
+               "--env", f"TMPDIR={home / 'tmp'}",  # the review's private directory: in the account's home
+               "--", sys.executable, "-s", "-P", str(HERE / "review_as_supervisor.py"), json.dumps(plan)]
     proc = subprocess.Popen(command, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
@@ -114,8 +93,8 @@ def test_a_pit_supervisor_reviews_a_store_file_as_their_own_account(
                 # the window and its review service running: seen from root, as /proc says
                 services = _serving(store)
                 running["services"] = services
-                running["service"] = _proc(services[0]) if len(services) == 1 else {}
-                running["parent"] = _proc(running["service"]["ppid"]) if running["service"] else {}
+                running["service"] = proc_facts(services[0]) if len(services) == 1 else {}
+                running["parent"] = proc_facts(running["service"]["ppid"]) if running["service"] else {}
                 try:  # a table's service on the same file would be refused it
                     StationLock(store).acquire()
                 except StoreInUse as exc:

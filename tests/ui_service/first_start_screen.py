@@ -1,6 +1,7 @@
 """A new user's first start, driven as a person would: run by test_first_start.py as
-``python -P first_start_screen.py .venv/bin/dealer-assist`` (its own process, offscreen,
-a fresh HOME). Not collected by pytest (no test_ name).
+``python -P first_start_screen.py .venv/bin/dealer-assist`` in its own process, AS THE NEW
+USER'S OWN OS ACCOUNT (tests/accounts.py: an unprivileged account made for the test, a fresh
+HOME, its own runtime directory, offscreen). Not collected by pytest (no test_ name).
 
 The program is the installed console script itself, run by ``runpy`` in this process with
 no option at all: nothing here changes what it does; a Qt timer, queued before it starts,
@@ -8,12 +9,16 @@ acts on its windows the way a person would (the same helpers as tests/station_da
 day_screen.py): the supervisor's enrolment, the first dealer's account, a second
 ``dealer-assist`` started while this one runs (it must refuse and leave this one working),
 the dealer's log-in with its first-PIN change, one round with the simulated shoe's "Deal a
-card" button, Station > End shift, and the window closed. Prints ``FIRST facts {json}``.
+card" button; then it says ``FIRST dealt`` and waits for a line on stdin (root looks at the
+running service meanwhile); then the window is closed. Last, the
+person's ``dealer-assist history export ROUND`` of the round dealt (the account's own
+store). Prints ``FIRST facts {json}`` (with this process's uid, gid, groups and pid).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import runpy
 import subprocess
 import sys
@@ -37,7 +42,8 @@ def main(console_script: str) -> int:
     from ui.common.login import PinDialog
     from ui.dealer.main_window import DealerWindow
 
-    facts: dict[str, Any] = {"seen": []}
+    facts: dict[str, Any] = {"seen": [], "uid": os.getuid(), "gid": os.getgid(), "groups": os.getgroups(),
+                             "pid": os.getpid()}
 
     def wait(what: str, cond: Callable[[], Any]) -> Any:
         deadline = time.monotonic() + WAIT_S
@@ -140,6 +146,8 @@ def main(console_script: str) -> int:
         wait(f"{DEALER} logged in", lambda: window.controller.dealer == DEALER)
         facts["window_title"] = window.windowTitle()
         a_round(window)
+        print("FIRST dealt", flush=True)  # root looks at the running service, its socket and files
+        sys.stdin.readline()
         window.close()
 
     def run() -> None:
@@ -160,6 +168,10 @@ def main(console_script: str) -> int:
         facts["status"] = 0
     except SystemExit as exc:
         facts["status"] = exc.code
+    if "round" in facts:  # the person reads the round back from the account's store
+        done = subprocess.run([console_script, "history", "export", str(facts["round"]["round_id"])],
+                              capture_output=True, text=True, timeout=120)
+        facts["export"] = {"status": done.returncode, "out": done.stdout, "err": done.stderr}
     print(f"FIRST facts {json.dumps(facts)}", flush=True)
     return 0
 
