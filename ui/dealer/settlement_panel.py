@@ -348,9 +348,9 @@ class SettlementPanel(QWidget):
 
     def _fill_details(self) -> None:
         """The details' tables with the rows of the output shown (if not yet)."""
-        if not self._details_stale:
+        stale, self._details_stale = self._details_stale, False
+        if not stale:
             return
-        self._details_stale = False
         ordered = self.rows
         self.table.setColumnHidden(0, not any(s.get("area") is not None or s.get("hand") is not None
                                               for s in ordered))
