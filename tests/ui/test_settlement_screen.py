@@ -13,6 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
+from PySide6.QtGui import QFontInfo, QFontMetrics
+
 from dealer_assist.engine.table_setup import TableSetup
 from tests.ui.driving import TableDriver
 from ui.common.style import PAY_COLOURS
@@ -172,3 +175,43 @@ def test_ace_race_pairs_and_a_push_free_round_on_two_areas(make_table: MakeTable
     assert t.window.settlement.total_of("dana") == "PAY 90"
     assert t.window.settlement.total_of("fred") == "COLLECT 10"
     assert t.window.settlement.total_of("eli") == "PAY 20"
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1366, 768), (1920, 1080)])
+def test_the_details_keep_every_column_and_whole_amounts_in_view(make_table: MakeTable,
+                                                                 size: tuple[int, int]) -> None:
+    # The Ace Race round above (amounts worked out there): seven rows, the longest amount
+    # COLLECT 100 (dana's main, 4.4.1) and the longest wager "Ace Race (Coloured Pair)".
+    # Opened, the details' seven columns lie in the panel's width at every size — the amounts
+    # never out of view, each whole — and the wager name is whole or elided, never cut.
+    setup = TableSetup(game="ace_race", decks=6, areas=7, seated={"dana": 3, "eli": 5})
+    t = make_table(setup, "7H 10S 9C 7D 9D 8S 2C")
+    t.window.resize(*size)
+    for player, bet, chips in (("dana", "main", [100]), ("dana", "pair", [5, 5]), ("dana", "ace_race", [5, 5]),
+                               ("fred", "main", [25, 25]), ("fred", "ace_race", [5])):
+        t.bet(player, bet, chips, area=3)
+    t.bet("eli", "main", [25], area=5)
+    t.bet("eli", "pair", [5], area=5)
+    t.press("no_more_bets")
+    t.deal(5)
+    t.press("stand")
+    t.press("stand")
+    t.deal(1)
+    panel = t.window.settlement
+    panel.clauses_button.click()
+    t.qtbot.wait(50)  # the fit again once laid out (one paint later)
+    table, header = panel.table, panel.table.horizontalHeader()
+    pay, wager = COLUMNS.index("Pay / collect"), COLUMNS.index("Wager")
+    assert table.rowCount() == 7
+    shown = [c for c in range(len(COLUMNS)) if not table.isColumnHidden(c)]
+    assert shown == list(range(len(COLUMNS)))  # Result, Rule and Stage shown with the details
+    assert sum(header.sectionSize(c) for c in shown) <= table.viewport().width()
+    amounts = [table.item(r, pay) for r in range(7)]
+    assert sorted(i.text() for i in amounts) == [
+        "COLLECT 100", "COLLECT 5", "COLLECT 50", "PAY 110", "PAY 25", "PAY 40", "PAY 80"]
+    for item in amounts:
+        assert QFontMetrics(item.font()).horizontalAdvance(item.text()) <= header.sectionSize(pay)
+    assert header.sectionSize(wager) >= 24
+    assert "Ace Race (Coloured Pair)" in {table.item(r, wager).text() for r in range(7)}
+    for col in shown:  # every column's words at least 10 px type (LEAST_DETAILS_PX)
+        assert all(QFontInfo(table.item(r, col).font()).pixelSize() >= 10 for r in range(7))

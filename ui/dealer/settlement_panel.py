@@ -19,7 +19,7 @@ from decimal import Decimal
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics
+from PySide6.QtGui import QBrush, QColor, QFont, QFontInfo, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -43,6 +43,8 @@ SUMMARY = ("Area", "Player", "By hand and bet", "Total")
 LIST_NAMES = {"insurance": "Ins", "even_money": "EvM"}  # shorter than the layout's row names
 MIN_ROW_PX = 13  # the list's lines shrink to fit its panel, never below this (type >= 10 px)
 MIN_FULL_PX = 12  # a row per player while it fits in type this size; else a row per area
+MIN_WAGER_PX = 70  # the details' wager column at least this wide (a long name elided) ...
+LEAST_DETAILS_PX = 10  # ... while the details' type can step down to this to leave it that
 COLUMNS = ("Area", "Player", "Wager", "Result", "Pay / collect", "Rule", "Stage")
 _GROUP_BRUSHES = (QBrush(QColor("#ffffff")), QBrush(QColor("#eef3ee")))
 _ACTION_BRUSHES = {"PAY": QBrush(QColor("#1b5e20")), "COLLECT": QBrush(QColor("#b00020"))}
@@ -189,6 +191,8 @@ class SettlementPanel(QWidget):
         # shown: they are filled when shown or read, not at every settlement (at the heavy
         # layout ~5 ms of the GUI thread after each settlement card, for two hidden tables)
         self._details_stale = False
+        self._detail_count = 0  # the details' rows shown (the rows past them are hidden)
+        self._details_px_now = 0  # the details' type's size now (0: the view's own)
         self._after_paint = AfterPaint(self)
         self._shown: list[tuple[tuple[str, ...], str, int]] = []  # what each table row shows
         self._totals_shown: list[tuple[tuple[str, ...], str, int]] = []
@@ -206,6 +210,57 @@ class SettlementPanel(QWidget):
         self.summary.setVisible(not on)
         for w in (self.table, self.totals_title, self.totals):
             w.setVisible(on)
+        if on:
+            self._fit_details()
+            self._after_paint.later("details", self._fit_details)  # again once laid out
+
+    def _fit_details(self) -> None:
+        """The details' columns within the panel's width, the amount always in view: each
+        column as wide as its words, the wager what is left (a long name elided, whole in the
+        row's tooltip); where that is under ``MIN_WAGER_PX`` the type steps down, to
+        ``LEAST_DETAILS_PX`` at most. (Sized to contents by the header, the seven columns
+        overflowed the panel: at 1280x800 the amounts were out of view.)"""
+        table = self.table
+        room = table.viewport().width()
+        if not table.isVisibleTo(self) or room <= 0:
+            return
+        rows = [values for values, _, _ in self._shown[:self._detail_count]]
+        columns = [c for c in range(len(COLUMNS)) if not table.isColumnHidden(c)]
+        wager, amount = COLUMNS.index("Wager"), COLUMNS.index("Pay / collect")
+        most = size = QFontInfo(table.font()).pixelSize()  # the view's type (its style sheet's)
+        while True:
+            font, bold = QFont(table.font()), QFont(self._bold)
+            font.setPixelSize(size)
+            bold.setPixelSize(size)
+            metrics, bold_metrics = QFontMetrics(font), QFontMetrics(bold)
+            widths = {}
+            for col in columns:
+                if col == wager:
+                    continue
+                fm = bold_metrics if col == amount else metrics
+                words = [fm.horizontalAdvance(r[col]) for r in rows if col < len(r)]
+                widths[col] = max([*words, bold_metrics.horizontalAdvance(COLUMNS[col])]) + px(12)
+            left = room - sum(widths.values())
+            if left >= px(MIN_WAGER_PX) or size <= LEAST_DETAILS_PX:
+                break
+            size -= 1
+        header = table.horizontalHeader()
+        for col in range(len(COLUMNS)):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Fixed)
+        if size != (self._details_px_now or most):
+            # the type on the items and on the header's sections (the style sheet's type
+            # is the view's: a font set on the view itself would not show)
+            self._details_px_now = size if size != most else 0
+            header.setStyleSheet(f"QHeaderView::section {{ font-size: {size}px; font-weight: bold; }}"
+                                 if size != most else "")
+        for row in range(self._detail_count):
+            for col in range(len(COLUMNS)):
+                item = table.item(row, col)
+                if item is not None and item.font().pixelSize() != size:
+                    item.setFont(bold if col == amount else font)
+        for col, width in widths.items():
+            header.resizeSection(col, width)
+        header.resizeSection(wager, max(px(24), left))
 
     def summary_rows(self) -> list[tuple[str, ...]]:
         """The dealer's list as shown: (area, player, by hand and bet, total) a row."""
@@ -217,6 +272,8 @@ class SettlementPanel(QWidget):
         # after the card is painted: the prompt's change at a settlement resizes this panel in
         # the card's redraw, and the fit (a style sheet when the type changes) cost ~10 ms there
         self._after_paint.later("fit", self._fit_summary)
+        if self.table.isVisibleTo(self):
+            self._after_paint.later("details", self._fit_details)
 
     def _fit_summary(self) -> None:
         """Rows as high as the panel allows for all of them (a two-line row counts twice).
@@ -345,6 +402,7 @@ class SettlementPanel(QWidget):
         self._details_stale = True
         if self.table.isVisibleTo(self):
             self._fill_details()
+            self._after_paint.later("details", self._fit_details)
 
     def _fill_details(self) -> None:
         """The details' tables with the rows of the output shown (if not yet)."""
@@ -373,6 +431,7 @@ class SettlementPanel(QWidget):
             values = (where, str(s["player"]), bet, str(s["result"]), pay, str(s["rule"]), str(s.get("stage", "")))
             tip = f"{s['player']}: {bet}, stake {s['stake']}, {s['result']}: {pay} ({s['rule']}, {s.get('stage', '')})"
             rows.append((values, tip, group % 2))
+        self._detail_count = len(rows)
         self.table.setUpdatesEnabled(False)  # one repaint for the whole table
         try:
             _fill(self.table, rows, self._shown, self._bold)
