@@ -182,6 +182,12 @@ class HandBox(DropTarget):
         layout.setContentsMargins(2, 2, 2, 2)
         layout.setSpacing(1)
         self.title = _label(self._head(hand), size=label_size, bold=True)
+        # as tall before the first card as with the total it brings (an empty label is 1 px
+        # lower: the whole area was laid out and painted again after that card)
+        head = self.title.text()
+        self.title.setText("H4 soft 21")
+        self.title.setMinimumHeight(self.title.sizeHint().height())
+        self.title.setText(head)
         self.badges = _label(" ".join(hand.badges), bold=True, colour=BADGE)
         font = QFont(self.badges.font())
         font.setPixelSize(badge_px(label_size, numbered))
