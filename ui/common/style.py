@@ -17,7 +17,8 @@ _scale = 1.0
 # The layout's colours (issue 34: every text on its background at least 4.5:1, WCAG AA;
 # tests/ui/test_contrast.py computes each pair from these and from :func:`app_style`).
 FELT = "#0b5d2a"  # a playing area
-FELT_TURN = "#0d6b30"  # the area in turn (also a yellow border and the ▶: colour is not the only cue)
+FELT_TURN = "#0d6b30"  # the Electronic terminal selected (also a yellow border); the area in turn has the
+# yellow ring alone (table_view.AreaBox), its hand the lighter field and the ▶
 HAND_TURN = "#0e6d31"  # the field behind the hand in turn
 DEALER_FELT = "#083d1c"
 ON_FELT = "#ffffff"

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QSize, Qt, QTimer
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent, QPen, QRegion
 from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
@@ -619,6 +619,11 @@ class PayTag(QWidget):
         return [((self.width() - metrics.horizontalAdvance(t)) // 2, y + n * step) for n, t in enumerate(texts)]
 
 
+def turn_ring_px() -> int:
+    """The width of the yellow ring round the area in turn (the felt's own border is 3 px)."""
+    return max(3, px(3))
+
+
 def _dealer_total(view: HandView) -> str:
     if not view.cards:
         return ""
@@ -669,7 +674,9 @@ class AreaBox(CardDropMixin, QFrame):
         self.view = view
         self.number = view.number
         self.setProperty("role", "area")
-        self.setProperty("turn", "true" if view.in_turn is not None else "false")
+        # the area in turn: a yellow ring painted over the felt's border (paintEvent), so a turn
+        # that moves repaints two rings, not two whole areas and all they hold (issue 33)
+        self.in_turn = view.in_turn is not None
         # the row's share of the view, whatever the content: a new card re-lays out this box only
         # its row's height exactly (every row the same), its width whatever the row gives
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
@@ -815,14 +822,27 @@ class AreaBox(CardDropMixin, QFrame):
             self._rebuild_hands(view)
         if view.cells != old.cells:  # a settlement: the same wagers, now with what to pay or collect
             self.table.update_cells(view)
-        if view.in_turn != old.in_turn:
-            self.setProperty("turn", "true" if view.in_turn is not None else "false")
-            style = self.style()
-            style.unpolish(self)
-            style.polish(self)
-            self.update()
+        if (view.in_turn is not None) != self.in_turn:
+            self.in_turn = view.in_turn is not None
+            self.update(self._ring())
         self.view = view
         return True
+
+    def _ring(self) -> QRegion:
+        """The border the turn's ring is painted on: the layout's margins keep every child out of it."""
+        w = turn_ring_px()
+        return QRegion(self.rect()).subtracted(QRegion(self.rect().adjusted(w, w, -w, -w)))
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt name)
+        super().paintEvent(event)  # the felt, from the style sheet
+        if self.in_turn:
+            w = turn_ring_px()
+            p = QPainter(self)
+            p.setRenderHint(QPainter.RenderHint.Antialiasing)
+            p.setPen(QPen(QColor(BADGE), w))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRoundedRect(self.rect().adjusted(w // 2, w // 2, -((w + 1) // 2), -((w + 1) // 2)), 10, 10)
+            p.end()
 
 
 def wager_table_need(columns: int) -> int:
