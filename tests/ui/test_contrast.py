@@ -72,9 +72,9 @@ def pairs() -> list[tuple[str, str, str, bool]]:
 
 def test_the_pairs_are_found() -> None:
     found = {where for _, _, where, _ in pairs()}
-    # the felt, the area in turn, disabled buttons and the collect amounts are among them
+    # the felt, the terminal selected, disabled buttons and the collect amounts are among them
     assert {'QFrame[role="area"]', 'QFrame[role="area"][turn="true"]', "QPushButton:disabled",
-            "collect on the area in turn", "collect on the felt"} <= found
+            "collect on the terminal selected", "collect on the felt"} <= found
 
 
 @pytest.mark.parametrize("text,background,where,large", pairs(), ids=lambda v: v if isinstance(v, str) else "")

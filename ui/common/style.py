@@ -42,9 +42,9 @@ BUTTON_ROLES = ("option", "stand", "go", "offer", "confirm", "danger", "place", 
 PAINTED_PAIRS: tuple[tuple[str, str, str], ...] = tuple(
     (colour, bg, f"{action or 'wager'} on {where}")
     for action, colour in PAY_COLOURS.items()
-    for bg, where in ((FELT, "the felt"), (FELT_TURN, "the area in turn"), (HAND_TURN, "the hand in turn"),
+    for bg, where in ((FELT, "the felt"), (FELT_TURN, "the terminal selected"), (HAND_TURN, "the hand in turn"),
                       (PAY_TAG, "the pay tag"))) + (
-    (BADGE, FELT, "badge on the felt"), (BADGE, FELT_TURN, "badge on the area in turn"),
+    (BADGE, FELT, "badge on the felt"), (BADGE, FELT_TURN, "badge on the terminal selected"),
     (BADGE, HAND_TURN, "badge on the hand in turn"), (ON_FELT, DEALER_FELT, "the dealer's hand"))
 
 
