@@ -164,6 +164,7 @@ def test_card_dragged_to_the_wrong_area_is_reconstructed(make_table: MakeTable) 
         ("bob", "3/1", "Main", "PAY 50", "4.3.2", "final"),
         ("alice", "1/1", "Main", "COLLECT 100", "4.4.1", "final"),
     ]
+    assert t.window.settlement.table.horizontalHeaderItem(0).text() == "Area"  # each entry's area/hand
 
 
 def test_double_feed_the_player_picks_the_card(make_table: MakeTable) -> None:

@@ -120,6 +120,8 @@ def test_electronic_terminal_stands_and_wins(make_table: MakeTable) -> None:
     t.settled_writes()
     t.deal(1)
     assert t.settlement_rows() == [("t1", "hand 1", "Main", "PAY 100", "4.5.2", "final")]
+    # the details' first column names the shared hand's hands: no entry has an area
+    assert t.window.settlement.table.horizontalHeaderItem(0).text() == "Hand"
     # the hand's own amount on the terminal, beside its total (issue 24 item 3)
     # (the panel's page is revealed one paint after the card: wait for that paint)
     t.qtbot.waitUntil(lambda: "hard 19  +100" in [w.text() for w in panel.findChildren(QLabel)

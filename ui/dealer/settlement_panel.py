@@ -410,8 +410,13 @@ class SettlementPanel(QWidget):
         if not stale:
             return
         ordered = self.rows
-        self.table.setColumnHidden(0, not any(s.get("area") is not None or s.get("hand") is not None
-                                              for s in ordered))
+        areas = any(s.get("area") is not None for s in ordered)
+        hands = any(s.get("hand") is not None for s in ordered)
+        self.table.setColumnHidden(0, not (areas or hands))
+        # Electronic's entries name a hand of the shared hand, never an area
+        header = self.table.horizontalHeaderItem(0)  # (set with the labels at the start)
+        if header is not None:
+            header.setText(COLUMNS[0] if areas or not hands else "Hand")
         rows: list[tuple[tuple[str, ...], str, int]] = []
         group = -1
         last_area: Any = object()
