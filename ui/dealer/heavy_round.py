@@ -330,6 +330,11 @@ def play(app: Any, window: Any, c: Any, sim: Any, setup: Any, shooter: Shooter,
     if not shots["split"]:
         shooter.shot("3_play")
     shooter.shot("4_settled")
+    if shooter.check is None:  # the pictures: the settlement's Details opened as well
+        details = window.settlement.clauses_button
+        details.setChecked(True)
+        shooter.shot("4_details")
+        details.setChecked(False)
 
 
 def _review_shot(app: Any, table: Any, size: tuple[int, int], out: Path, shooter: Shooter) -> None:
