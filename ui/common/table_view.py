@@ -674,9 +674,8 @@ class AreaBox(CardDropMixin, QFrame):
         self.view = view
         self.number = view.number
         self.setProperty("role", "area")
-        # the area in turn: a yellow ring painted over the felt's border (paintEvent), so a turn
-        # that moves repaints two rings, not two whole areas and all they hold (issue 33)
-        self.in_turn = view.in_turn is not None
+        # the area in turn (view.in_turn): a yellow ring painted over the felt's border
+        # (paintEvent), so a turn that moves repaints two rings, not two whole areas (issue 33)
         # the row's share of the view, whatever the content: a new card re-lays out this box only
         # its row's height exactly (every row the same), its width whatever the row gives
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
@@ -822,8 +821,7 @@ class AreaBox(CardDropMixin, QFrame):
             self._rebuild_hands(view)
         if view.cells != old.cells:  # a settlement: the same wagers, now with what to pay or collect
             self.table.update_cells(view)
-        if (view.in_turn is not None) != self.in_turn:
-            self.in_turn = view.in_turn is not None
+        if (view.in_turn is None) != (old.in_turn is None):
             self.update(self._ring())
         self.view = view
         return True
@@ -835,7 +833,7 @@ class AreaBox(CardDropMixin, QFrame):
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt name)
         super().paintEvent(event)  # the felt, from the style sheet
-        if self.in_turn:
+        if self.view.in_turn is not None:
             w = turn_ring_px()
             p = QPainter(self)
             p.setRenderHint(QPainter.RenderHint.Antialiasing)
