@@ -12,9 +12,13 @@ hand from the game's rules in the comments.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import pytest
+from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QFontInfo, QFontMetrics
+from PySide6.QtWidgets import QStyle, QTableWidget
 
 from dealer_assist.engine.table_setup import TableSetup
 from tests.ui.driving import TableDriver
@@ -31,6 +35,24 @@ def _cells(t: TableDriver, area: int) -> dict[tuple[str, str], tuple[str, str]]:
 
 
 PAY, COLLECT, RETURN, OPEN = (PAY_COLOURS[k] for k in ("pay", "collect", "return", ""))
+
+
+def _whole(table: QTableWidget, row: int, col: int) -> bool:
+    """Whether the cell's words are all in view: on one line, or (the view wrapping words)
+    on the lines its row's height holds, each word within the cell's text width (the cell
+    less the style's text margin on each side, as Qt's item view lays it out, and a pixel)."""
+    item = table.item(row, col)
+    metrics = QFontMetrics(item.font())
+    margin = table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, table) + 1
+    # (and a pixel each side: Qt's text layout elided "interim" 39 px wide in 40 under X11)
+    width = table.columnWidth(col) - 2 * (margin + 1)
+    text = item.text()
+    if metrics.horizontalAdvance(text) <= width:
+        return True
+    if not table.wordWrap() or any(metrics.horizontalAdvance(word) > width for word in text.split()):
+        return False
+    return metrics.boundingRect(QRect(0, 0, width, 10_000), Qt.TextFlag.TextWordWrap, text).height() <= (
+        table.rowHeight(row))
 
 
 def test_lucky8_side_bets_then_main_on_the_cells_and_the_table_over_two_rounds(make_table: MakeTable) -> None:
@@ -183,7 +205,8 @@ def test_the_details_keep_every_column_and_whole_amounts_in_view(make_table: Mak
     # The Ace Race round above (amounts worked out there): seven rows, the longest amount
     # COLLECT 100 (dana's main, 4.4.1) and the longest wager "Ace Race (Coloured Pair)".
     # Opened, the details' seven columns lie in the panel's width at every size — the amounts
-    # never out of view, each whole — and the wager name is whole or elided, never cut.
+    # never out of view, each whole — and the wager name whole, on more lines where its
+    # column is narrow (it was "Ace Race (Coloured…" at 1366x768).
     setup = TableSetup(game="ace_race", decks=6, areas=7, seated={"dana": 3, "eli": 5})
     t = make_table(setup, "7H 10S 9C 7D 9D 8S 2C")
     t.window.resize(*size)
@@ -213,5 +236,91 @@ def test_the_details_keep_every_column_and_whole_amounts_in_view(make_table: Mak
         assert QFontMetrics(item.font()).horizontalAdvance(item.text()) <= header.sectionSize(pay)
     assert header.sectionSize(wager) >= 24
     assert "Ace Race (Coloured Pair)" in {table.item(r, wager).text() for r in range(7)}
+    assert all(_whole(table, r, c) for c in shown for r in range(7) if c != wager)
+    assert all(_whole(table, r, wager) for r in range(7)), [
+        (table.item(r, wager).text(), table.columnWidth(wager), table.rowHeight(r),
+         QFontInfo(table.item(r, wager).font()).pixelSize()) for r in range(7)]
     for col in shown:  # every column's words at least 10 px type (LEAST_DETAILS_PX)
         assert all(QFontInfo(table.item(r, col).font()).pixelSize() >= 10 for r in range(7))
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1366, 768), (1920, 1080)])
+def test_electronic_details_show_every_side_bet_name_whole(make_table: MakeTable, size: tuple[int, int]) -> None:
+    # Electronic: two terminals, each with the main bet and the three side bets (3.6). The
+    # shared hand 10♥ 9♠ = 19 (deal order Player, Dealer, Player: 3.7), the dealer 7♣; both
+    # stand; the dealer's 10♦ makes 17: each main bet wins even money (4.5.2). Opened, the
+    # details name every wager whole at every size: "Bet the Set 21", "Royal Match 21" and
+    # "Kings Bounty" were elided at 1366x768 ("Royal Matc…").
+    setup = TableSetup(game="electronic", decks=6, terminals=["t1", "t2"], decision_seconds=120)
+    t = make_table(setup, "10H 7C 9S 10D 2C")
+    t.window.resize(*size)
+    for terminal, main in (("t1", [100]), ("t2", [25, 25])):
+        t.bet(terminal, "main", main)
+        for side in ("bet_the_set", "royal_match", "kings_bounty"):
+            t.bet(terminal, side, [5])
+    t.press("no_more_bets")
+    t.deal(3)
+    panel = t.window.terminals
+    for terminal in ("t1", "t2"):
+        t.qtbot.waitUntil(lambda term=terminal: (term, "stand") in panel.buttons, timeout=5000)
+        t.qtbot.mouseClick(panel.buttons[(terminal, "stand")], Qt.MouseButton.LeftButton)
+        t.settled_writes()
+    t.deal(1)
+    mains = {(r[0], r[3], r[4]) for r in t.settlement_rows() if r[2] == "Main"}
+    assert mains == {("t1", "PAY 100", "4.5.2"), ("t2", "PAY 50", "4.5.2")}
+    settlement = t.window.settlement
+    settlement.clauses_button.click()
+    t.qtbot.wait(50)  # the fit again once laid out (one paint later)
+    table, wager = settlement.table, COLUMNS.index("Wager")
+    rows = [r for r in range(table.rowCount()) if not table.isRowHidden(r)]
+    assert len(rows) == 8
+    names = sorted(table.item(r, wager).text() for r in rows)
+    assert names == sorted(["Main", "Bet the Set 21", "Royal Match 21", "Kings Bounty"] * 2)
+    header = table.horizontalHeader()
+    shown = [c for c in range(len(COLUMNS)) if not table.isColumnHidden(c)]
+    assert sum(header.sectionSize(c) for c in shown) <= table.viewport().width()
+    assert all(_whole(table, r, wager) for r in rows), [
+        (table.item(r, wager).text(), table.columnWidth(wager), table.rowHeight(r)) for r in rows]
+    # and every other column's words whole on their line (none squeezed to make the room)
+    assert all(_whole(table, r, c) for c in shown for r in rows), [
+        (table.item(r, c).text(), table.columnWidth(c)) for c in shown for r in rows if not _whole(table, r, c)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["ace_race", "electronic", "star_elements", "lucky8", "dueling8s"])
+def test_the_heaviest_details_show_every_word_whole(qtbot: Any, tmp_path: Path, game: str) -> None:
+    # The heaviest round of each game (ui.dealer.heavy_round: seven areas of three players with
+    # every side bet, or Electronic's twelve terminals), settled, its details opened: at each
+    # table screen's size every cell of the details and of the per-player totals is whole —
+    # the wager names wrapped onto more lines where their column is narrow, every amount and
+    # name on its line (at 1280x800 twelve terminals' totals were "COLLECT …").
+    from ui.common.idle import wait_idle
+    from ui.dealer.heavy_round import run
+
+    looked: list[tuple[int, int]] = []
+    cut: list[str] = []
+
+    def check(name: str, window: Any) -> None:
+        if name != "4_settled":
+            return
+        panel = window.settlement
+        panel.clauses_button.setChecked(True)
+        for size in ((1280, 800), (1366, 768), (1920, 1080)):
+            window.setGeometry(0, 0, *size)
+            wait_idle()  # laid out, then fitted again after the paint
+            qtbot.wait(50)
+            wait_idle()
+            for table in (panel.table, panel.totals):
+                rows = [r for r in range(table.rowCount()) if not table.isRowHidden(r)]
+                assert rows
+                columns = [c for c in range(table.columnCount()) if not table.isColumnHidden(c)]
+                assert sum(table.columnWidth(c) for c in columns) <= table.viewport().width()
+                cut.extend(f"{size}: {table.item(r, c).text()!r} in {table.columnWidth(c)} px"
+                           for r in rows for c in columns if table.item(r, c) is not None
+                           and table.item(r, c).text() and not _whole(table, r, c))
+            looked.append(size)
+        panel.clauses_button.setChecked(False)
+
+    run(game, (1366, 768), tmp_path, check=check)
+    assert looked == [(1280, 800), (1366, 768), (1920, 1080)]
+    assert cut == []

@@ -18,7 +18,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontInfo, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -39,12 +39,14 @@ from ui.common.style import pay_words, px, signed
 from ui.common.table_view import BET_NAMES, SHORT_BET_NAMES
 
 TOTAL_PAIRS = 2
+TOTALS_HEADS = ("Player", "Total")  # the per-player totals' columns, a pair for each player of a row
 SUMMARY = ("Area", "Player", "By hand and bet", "Total")
 LIST_NAMES = {"insurance": "Ins", "even_money": "EvM"}  # shorter than the layout's row names
 MIN_ROW_PX = 13  # the list's lines shrink to fit its panel, never below this (type >= 10 px)
 MIN_FULL_PX = 12  # a row per player while it fits in type this size; else a row per area
-MIN_WAGER_PX = 70  # the details' wager column at least this wide (a long name elided) ...
+MIN_WAGER_PX = 70  # the details' wager column at least this wide (a long name wrapped) ...
 LEAST_DETAILS_PX = 10  # ... while the details' type can step down to this to leave it that
+WRAP_SLACK_PX = 8  # a cell's text lies inside its frame's margins (a wrapped name's width)
 COLUMNS = ("Area", "Player", "Wager", "Result", "Pay / collect", "Rule", "Stage")
 _GROUP_BRUSHES = (QBrush(QColor("#ffffff")), QBrush(QColor("#eef3ee")))
 _ACTION_BRUSHES = {"PAY": QBrush(QColor("#1b5e20")), "COLLECT": QBrush(QColor("#b00020"))}
@@ -163,9 +165,13 @@ class SettlementPanel(QWidget):
         self.table.setHorizontalHeaderLabels(list(COLUMNS))
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setWordWrap(False)
+        # a wager's name wraps onto more lines where its column is narrow (its row as high as
+        # that, _fit_details): "Royal Match" was "Royal Matc…" at 1366x768
+        self.table.setWordWrap(True)
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # rows grown by wrapped names can bring the scroll bar, and a narrower view: fitted again
+        self.table.verticalScrollBar().rangeChanged.connect(self._refit_details)
         header = self.table.horizontalHeader()
         for col, name in enumerate(COLUMNS):
             mode = QHeaderView.ResizeMode.Stretch if name == "Wager" else QHeaderView.ResizeMode.ResizeToContents
@@ -176,13 +182,14 @@ class SettlementPanel(QWidget):
         self.totals_title.setProperty("role", "title")
         layout.addWidget(self.totals_title)
         self.totals = QTableWidget(0, 2 * TOTAL_PAIRS)  # two players a row
-        self.totals.setHorizontalHeaderLabels(["Player", "Total"] * TOTAL_PAIRS)
+        self.totals.setHorizontalHeaderLabels(list(TOTALS_HEADS) * TOTAL_PAIRS)
         self.totals.verticalHeader().setVisible(False)
         self.totals.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.totals.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.totals.horizontalHeader().setStretchLastSection(True)
         self.totals.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.totals.setMinimumHeight(px(80))
+        self.totals.verticalScrollBar().rangeChanged.connect(self._refit_details)
         layout.addWidget(self.totals, 2)
         self.rows: list[dict[str, Any]] = []
         self.net: dict[str, Any] = {}
@@ -193,6 +200,8 @@ class SettlementPanel(QWidget):
         self._details_stale = False
         self._detail_count = 0  # the details' rows shown (the rows past them are hidden)
         self._details_px_now = 0  # the details' type's size now (0: the view's own)
+        self._totals_count = 0  # the per-player rows shown (two players a row)
+        self._totals_px_now = 0  # their type's size now (0: the view's own)
         self._after_paint = AfterPaint(self)
         self._shown: list[tuple[tuple[str, ...], str, int]] = []  # what each table row shows
         self._totals_shown: list[tuple[tuple[str, ...], str, int]] = []
@@ -214,11 +223,15 @@ class SettlementPanel(QWidget):
             self._fit_details()
             self._after_paint.later("details", self._fit_details)  # again once laid out
 
+    def _refit_details(self) -> None:
+        if self.table.isVisibleTo(self):
+            self._after_paint.later("details", self._fit_details)
+
     def _fit_details(self) -> None:
         """The details' columns within the panel's width, the amount always in view: each
-        column as wide as its words, the wager what is left (a long name elided, whole in the
-        row's tooltip); where that is under ``MIN_WAGER_PX`` the type steps down, to
-        ``LEAST_DETAILS_PX`` at most. (Sized to contents by the header, the seven columns
+        column as wide as its words, the wager what is left (a long name wrapped onto more
+        lines, its row as high: :meth:`_wager_lines`); where that is under ``MIN_WAGER_PX``
+        the type steps down, to ``LEAST_DETAILS_PX`` at most. (Sized to contents by the header, the seven columns
         overflowed the panel: at 1280x800 the amounts were out of view.)"""
         table = self.table
         room = table.viewport().width()
@@ -233,15 +246,21 @@ class SettlementPanel(QWidget):
             font.setPixelSize(size)
             bold.setPixelSize(size)
             metrics, bold_metrics = QFontMetrics(font), QFontMetrics(bold)
-            widths = {}
-            for col in columns:
-                if col == wager:
-                    continue
-                fm = bold_metrics if col == amount else metrics
-                words = [fm.horizontalAdvance(r[col]) for r in rows if col < len(r)]
-                widths[col] = max([*words, bold_metrics.horizontalAdvance(COLUMNS[col])]) + px(12)
-            left = room - sum(widths.values())
-            if left >= px(MIN_WAGER_PX) or size <= LEAST_DETAILS_PX:
+            # the wager's longest word whole (a name wraps at its words, never inside one)
+            need = max([px(MIN_WAGER_PX), *(metrics.horizontalAdvance(word) + WRAP_SLACK_PX
+                                             for r in rows if wager < len(r) for word in r[wager].split())])
+            for pad in (px(12), px(10)):  # each column's room beside its words; less where the wager needs it
+                widths = {}
+                for col in columns:
+                    if col == wager:
+                        continue
+                    fm = bold_metrics if col == amount else metrics
+                    words = [fm.horizontalAdvance(r[col]) for r in rows if col < len(r)]
+                    widths[col] = max([*words, bold_metrics.horizontalAdvance(COLUMNS[col])]) + pad
+                left = room - sum(widths.values())
+                if left >= need:
+                    break
+            if left >= need or size <= LEAST_DETAILS_PX:
                 break
             size -= 1
         header = table.horizontalHeader()
@@ -261,6 +280,61 @@ class SettlementPanel(QWidget):
         for col, width in widths.items():
             header.resizeSection(col, width)
         header.resizeSection(wager, max(px(24), left))
+        self._wager_lines(metrics, max(px(24), left))
+        self._fit_totals()
+
+    def _fit_totals(self) -> None:
+        """The per-player totals' columns (two players a row) within the panel's width, every
+        name and amount whole: their type steps down, to ``LEAST_DETAILS_PX`` at most (sized
+        to contents, twelve terminals' "COLLECT 220" were "COLLECT …" at 1280x800)."""
+        table = self.totals
+        room = table.viewport().width()
+        if not table.isVisibleTo(self) or room <= 0:
+            return
+        rows = [values for values, _, _ in self._totals_shown[:self._totals_count]]
+        amounts = set(range(1, 2 * TOTAL_PAIRS, 2))
+        heads = list(TOTALS_HEADS) * TOTAL_PAIRS
+        most = size = QFontInfo(table.font()).pixelSize()
+        while True:
+            font, bold = QFont(table.font()), QFont(self._bold)
+            font.setPixelSize(size)
+            bold.setPixelSize(size)
+            metrics, bold_metrics = QFontMetrics(font), QFontMetrics(bold)
+            widths = [max([*((bold_metrics if c in amounts else metrics).horizontalAdvance(r[c])
+                             for r in rows if c < len(r)), bold_metrics.horizontalAdvance(heads[c])]) + px(12)
+                      for c in range(len(heads))]
+            if sum(widths) <= room or size <= LEAST_DETAILS_PX:
+                break
+            size -= 1
+        header = table.horizontalHeader()
+        for col in range(len(heads)):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Fixed)
+        if size != (self._totals_px_now or most):
+            self._totals_px_now = size if size != most else 0
+            header.setStyleSheet(f"QHeaderView::section {{ font-size: {size}px; font-weight: bold; }}"
+                                 if size != most else "")
+        for row in range(self._totals_count):
+            for col in range(len(heads)):
+                item = table.item(row, col)
+                if item is not None and item.font().pixelSize() != size:
+                    item.setFont(bold if col in amounts else font)
+        for col, width in enumerate(widths[:-1]):  # (the last: what is left)
+            header.resizeSection(col, width)
+
+    def _wager_lines(self, metrics: QFontMetrics, width: int) -> None:
+        """Each row as high as its wager's name takes, wrapped at its words in ``width`` (one
+        line where it fits): every name whole, none elided."""
+        table, wager = self.table, COLUMNS.index("Wager")
+        rows = table.verticalHeader()
+        one = rows.defaultSectionSize()
+        room = QRect(0, 0, max(1, width - WRAP_SLACK_PX), 10_000)
+        for row in range(self._detail_count):
+            item = table.item(row, wager)
+            text = item.text() if item is not None else ""
+            high = metrics.boundingRect(room, Qt.TextFlag.TextWordWrap, text).height() + (one - metrics.height())
+            want = max(one, high)
+            if rows.sectionSize(row) != want:
+                rows.resizeSection(row, want)
 
     def summary_rows(self) -> list[tuple[str, ...]]:
         """The dealer's list as shown: (area, player, by hand and bet, total) a row."""
@@ -449,6 +523,7 @@ class SettlementPanel(QWidget):
                        " / ".join(t[1] for t in totals[i:i + TOTAL_PAIRS]), 0)
                       for i in range(0, len(totals), TOTAL_PAIRS)]
             _fill(self.totals, paired, self._totals_shown, self._bold, amounts=range(1, 2 * TOTAL_PAIRS, 2))
+            self._totals_count = len(paired)
         finally:
             self.table.setUpdatesEnabled(True)
 
