@@ -144,7 +144,8 @@ class LiveListener:
 
     def stop(self, timeout: float = 5.0) -> None:
         self._stop.set()
-        self._thread.join(timeout)
+        if self._thread.ident is not None:  # (never started: a pit closed before the floor answered)
+            self._thread.join(timeout)
 
     def _run(self) -> None:
         backoff = 0.5

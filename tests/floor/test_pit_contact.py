@@ -110,3 +110,57 @@ def test_a_notification_from_an_account_that_cannot_write_the_table_changes_noth
     finally:
         window.close()
         forwarder.close()
+
+
+def test_a_pit_opened_while_the_floor_is_down_says_so_and_reaches_it_when_it_returns(tmp_path: Path, qtbot: Any) -> None:
+    # The floor's server is stopped when the supervisor opens the pit: the window says it has
+    # no contact and is trying again, the Live tab says "no contact with the floor yet" (there
+    # is nothing it read), and a tab's query gets a clear error, not an assertion; when the
+    # server returns, the same window reaches the floor by itself — the pit listed, BJ-07 and
+    # its round on the Live tab, live — with no reopening. (Before: the first failure left the
+    # window dead until reopened, and closing it raised "cannot join thread before it is
+    # started" from its close handler.)
+    from ui.review.pit_view import PitWindow
+
+    server = Server()
+    try:
+        db = server.create_database()
+        admin = server.url(db)
+        init_floor(admin)
+        role = add_station(admin, "BJ-07", "PIT-2").role
+        make_station(tmp_path / "bj07.db", "BJ-07", "PIT-2", rounds=1)
+        with Forwarder(tmp_path / "bj07.db", server.url(db, user=role)) as forwarder:
+            forwarder.forward()
+            forwarder.heartbeat(0, None, "up")
+        review = server.url(db, user=review_role(db))
+        with psycopg.connect(admin, autocommit=True) as conn:  # (this test server commits
+            conn.execute("CHECKPOINT")  # asynchronously: its WAL on disk before the halt)
+        server.halt()
+        window = PitWindow(review, live_tick=0.5)
+        qtbot.addWidget(window)
+        window.show()
+        qtbot.waitUntil(lambda: window.status.text().endswith("(trying again)"), timeout=30000)
+        assert window.live_tables.no_contact == "no contact with the floor yet"
+        window.show_shift("day")
+        qtbot.waitUntil(lambda: bool(window.accounts.message.text()), timeout=10000)
+        assert window.accounts.message.text().startswith("no contact with the floor yet")
+        server.start()
+        qtbot.waitUntil(lambda: window.pit.findText("PIT-2") >= 0 and [t.table for t in window.live_tables.shown]
+                        == ["BJ-07"] and window.live_status.text() == "floor: live", timeout=60000)
+        assert window.live_tables.no_contact is None
+        assert window.live_tables.shown[0].last_round == 1
+        window.close()
+    finally:
+        server.stop()
+
+
+def test_a_pit_closed_before_the_floor_ever_answered_closes_cleanly(qtbot: Any) -> None:
+    # No server at all (a closed port): opened and closed at once, nothing raised.
+    from ui.review.pit_view import PitWindow
+
+    window = PitWindow("postgresql://nobody@127.0.0.1:9/none?connect_timeout=1", live_tick=0.5)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.status.text().endswith("(trying again)"), timeout=30000)
+    window.close()  # (raised RuntimeError: cannot join thread before it is started)
+    assert not window.live.listener._thread.is_alive()

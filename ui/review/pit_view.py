@@ -65,6 +65,8 @@ __all__ = ["PitCharts", "PitWindow", "local_day_bounds"]
 
 PAGE = 200
 ALL_PITS = "all pits"
+PLAY_TITLE = "player's play across tables: net per hour (size = wagered)"
+CONNECT_AGAIN_MS = 5000  # the floor out of reach when the window opened: tried again this often
 
 
 def local_day_bounds(day: _dt.date) -> tuple[_dt.datetime, _dt.datetime]:
@@ -378,7 +380,8 @@ class PitWindow(QMainWindow):
         self.setWindowTitle("Dealer Assist — pit review (floor)")
         self.setStyleSheet(review_style())  # every touch control 48 px with 16 px type (issue 34 item 7)
         self._worker = Worker("floor-review", self)
-        self._reader: FloorReader | None = None
+        self._reader: FloorReader | None = None  # set once the floor has answered (_connect)
+        self._live_started = False
         self._last: FloorRound | None = None
         self.rounds_shown: list[FloorRound] = []
         self.states: list[TableState] = []
@@ -415,6 +418,7 @@ class PitWindow(QMainWindow):
         self.ascending = False
         layout.addLayout(bar)
         self.status = QLabel("connecting to the floor…")
+        self.status.setWordWrap(True)
         layout.addWidget(self.status)
         self.tabs = QTabWidget()
         self.live_tables = LiveTables()
@@ -423,6 +427,7 @@ class PitWindow(QMainWindow):
         self.tabs.addTab(self.alerts, "Alerts")
         self.accounts = AccountsPanel(self.record_accounting, self.show_shift, self.save_report)
         self.live_status = QLabel("")
+        self.live_status.setWordWrap(True)  # a server's error is long: on more lines, never cut
         self.tables = QTableWidget()
         self.rounds = QTableWidget()
         self.more = QPushButton("More rounds")
@@ -477,33 +482,69 @@ class PitWindow(QMainWindow):
         self.theo_button.clicked.connect(self.compute_theo)
         self.rounds.cellDoubleClicked.connect(self._open_row)
         self.pending = 0
-        self._submit(self._connect, self._connected)
+        self._connect_again = QTimer(self)  # the floor out of reach at the start: tried again
+        self._connect_again.setSingleShot(True)
+        self._connect_again.setInterval(CONNECT_AGAIN_MS)
+        self._connect_again.timeout.connect(self._start)
+        self._start()
 
     # ---- worker plumbing
 
-    def _submit(self, job: Callable[[], Any], done: Callable[[Any], None]) -> None:
+    def _submit(self, job: Callable[[], Any], done: Callable[[Any], None],
+                failed: Callable[[BaseException], None] | None = None) -> None:
         self.pending += 1
 
         def finished(result: Any, error: BaseException | None) -> None:
             self.pending -= 1
             if error is not None:
-                self.status.setText(f"floor: {error}")
+                if failed is not None:
+                    failed(error)
+                else:
+                    self.status.setText(f"floor: {error}")
                 return
             done(result)
 
         self._worker.submit(job, finished)
 
+    def reader(self) -> FloorReader:
+        """The floor's reader (a worker's job), or a clear error while the floor has not answered yet."""
+        reader = self._reader
+        if reader is None:
+            raise FloorError("no contact with the floor yet (trying again every few seconds)")
+        return reader
+
     def _connect(self) -> list[str]:
-        self._reader = FloorReader(self.url, self.read_url)
-        return self._reader.pits()
+        reader = FloorReader(self.url, self.read_url)
+        try:
+            pits = reader.pits()
+        except BaseException:
+            reader.close()
+            raise
+        self._reader = reader
+        return pits
+
+    def _start(self) -> None:
+        """Reach the floor: its pits, then the tabs; out of reach, tried again (_not_connected)."""
+        self._submit(self._connect, self._connected, failed=self._not_connected)
+
+    def _not_connected(self, error: BaseException) -> None:
+        """The floor out of reach when the window opened (issue 35): said on the status line and
+        on the Live tab (grey), and tried again every few seconds, not left dead until reopened."""
+        self.status.setText(f"floor: {error} (trying again)")
+        self.live_tables.show_no_contact(None)
+        self._connect_again.start()
 
     def _connected(self, pits: list[str]) -> None:
+        self._connect_again.stop()
         for pit in pits:
-            self.pit.addItem(pit)
+            if self.pit.findText(pit) < 0:
+                self.pit.addItem(pit)
         if len(pits) == 1:
             self.pit.setCurrentIndex(1)
         self.refresh()
-        self.live.start()
+        if not self._live_started:
+            self._live_started = True
+            self.live.start()
         self.check_alerts()
         self._alert_timer.start()
 
@@ -517,8 +558,8 @@ class PitWindow(QMainWindow):
         day, pit = self._day(), self._filters()["pit"]
 
         def job() -> Any:
-            assert self._reader is not None
-            return self._reader.shift_report(day, shift, pit)
+            reader = self.reader()
+            return reader.shift_report(day, shift, pit)
 
         def done(report: Any, error: BaseException | None) -> None:
             if error is not None:
@@ -537,8 +578,8 @@ class PitWindow(QMainWindow):
         def job() -> str:
             from dealer_assist.floor import reports
 
-            assert self._reader is not None
-            report = self._reader.report(day, shift, pit)
+            reader = self.reader()
+            report = reader.report(day, shift, pit)
             data = reports.report_csv(report) if path.lower().endswith(".csv") else reports.report_pdf(report)
             reports.write_files([(path, data)])
             return f"saved the {report.kind} report {report.document} to {path}"
@@ -555,15 +596,15 @@ class PitWindow(QMainWindow):
         day = self._day()
 
         def job() -> str:
-            assert self._reader is not None
+            reader = self.reader()
             if kind == "drop":
                 cash, markers = acc.amount(fields["cash"], "cash"), acc.amount(fields["markers"], "markers")
-                self._reader.write(lambda conn: acc.record_drop(
+                reader.write(lambda conn: acc.record_drop(
                     conn, fields["table"], day, fields["shift"], cash, markers, fields["dealer"], fields["dealer_pin"],
                     fields["supervisor"], fields["supervisor_pin"]))
                 return f"drop of {fields['table']}: {cash + markers:,.2f}"
             chips = acc.parse_chips(fields["chips"])
-            done = self._reader.write(lambda conn: acc.record_chips(
+            done = reader.write(lambda conn: acc.record_chips(
                 conn, fields["table"], day, fields["shift"], kind, chips, fields["dealer"], fields["dealer_pin"],
                 fields["supervisor"], fields["supervisor_pin"]))
             after = " (after the closer: an adjustment beside the closed shift)" if done.adjustment else ""
@@ -643,10 +684,10 @@ class PitWindow(QMainWindow):
         self._live_running = True
 
         def job() -> Any:
-            assert self._reader is not None
-            tables = self._reader.live(pit)
+            reader = self.reader()
+            tables = reader.live(pit)
             try:
-                lag = self._reader.replica_lag()
+                lag = reader.replica_lag()
             except FloorError as err:  # the primary out of reach: the standby still reads
                 return tables, f"standby lag unknown ({err})"
             return tables, lag.text() if lag is not None else ""
@@ -679,6 +720,7 @@ class PitWindow(QMainWindow):
                 reader.close()
 
         self.live.stop()
+        self._connect_again.stop()
         self._alert_timer.stop()
         alerts_reader = self._alerts_reader
         self._alert_worker.submit(lambda: alerts_reader.close() if alerts_reader is not None else None)
@@ -729,20 +771,25 @@ class PitWindow(QMainWindow):
         self.refresh()
 
     def refresh(self) -> None:
+        if self._reader is None:  # the floor has not answered yet: reach it first (then this)
+            if not self.pending:
+                self._connect_again.stop()
+                self._start()
+            return
         flt = self._filters()
         listing = self._round_filters()
         if listing is None:
             return
 
-        def job() -> tuple[list[TableState], list[FloorRound], list[HourFigure], list[HourFigure], list[Any]]:
-            reader = self._reader
-            assert reader is not None
+        def job() -> tuple[list[TableState], list[FloorRound], list[HourFigure], list[HourFigure], list[Any],
+                           str | None]:
+            reader = self.reader()
             states = reader.table_states(flt["pit"])
             rounds = reader.list_rounds(limit=PAGE, **listing)
             by_table = reader.hourly(pit=flt["pit"], since=flt["since"], until=flt["until"])
             by_dealer = reader.hourly(pit=flt["pit"], since=flt["since"], until=flt["until"], by="dealer")
             play = reader.player_play(flt["player"], since=flt["since"], until=flt["until"]) if flt["player"] else []
-            return states, rounds, by_table, by_dealer, play
+            return states, rounds, by_table, by_dealer, play, flt["player"]
 
         self._submit(job, self._show)
         self.refresh_live()
@@ -754,8 +801,7 @@ class PitWindow(QMainWindow):
         def job() -> dict[str, Any]:
             from dealer_assist.floor.theo import pit_theo
 
-            assert self._reader is not None
-            return pit_theo(self._reader, pit=flt["pit"], since=flt["since"], until=flt["until"])
+            return pit_theo(self.reader(), pit=flt["pit"], since=flt["since"], until=flt["until"])
 
         self._submit(job, self._show_theo)
 
@@ -782,14 +828,14 @@ class PitWindow(QMainWindow):
         before = sort_key(self._last, self.sort)
 
         def job() -> list[FloorRound]:
-            assert self._reader is not None
-            return self._reader.list_rounds(limit=PAGE, before=before, **listing)
+            reader = self.reader()
+            return reader.list_rounds(limit=PAGE, before=before, **listing)
 
         self._submit(job, self._append_rounds)
 
     def _show(self, result: tuple[list[TableState], list[FloorRound], list[HourFigure], list[HourFigure],
-                                  list[Any]]) -> None:
-        states, rounds, by_table, by_dealer, play = result
+                                  list[Any], str | None]) -> None:
+        states, rounds, by_table, by_dealer, play, player = result
         self.states = states
         now = _dt.datetime.now(_dt.UTC)
         rows = []
@@ -808,7 +854,7 @@ class PitWindow(QMainWindow):
                             "last round", "forwarding lag", "link", "stopped"], rows)
         self.rounds_shown = []
         self._append_rounds(rounds)
-        self.charts.show_figures(by_table, by_dealer, play)
+        self.charts.show_figures(by_table, by_dealer, play, player)
         self.status.setText(f"{len(states)} tables · {len(rounds)} rounds shown")
 
     def _append_rounds(self, rounds: list[FloorRound]) -> None:
@@ -835,11 +881,11 @@ class PitWindow(QMainWindow):
 
     def open_round(self, table: str, round_id: int, done: Callable[[RoundDialog], None] | None = None) -> None:
         def job() -> tuple[FloorRoundDetail | None, dict[str, Any], list[FloorNote]]:
-            assert self._reader is not None
-            detail = self._reader.get_round(table, round_id)
+            reader = self.reader()
+            detail = reader.get_round(table, round_id)
             if detail is None:
                 return None, {}, []
-            return detail, self._reader.export_round(table, round_id), self._reader.notes(table, round_id)
+            return detail, reader.export_round(table, round_id), reader.notes(table, round_id)
 
         def show(result: tuple[FloorRoundDetail | None, dict[str, Any], list[FloorNote]]) -> None:
             detail, document, notes = result
@@ -849,9 +895,9 @@ class PitWindow(QMainWindow):
 
             def write_note(author: str, text: str, dispute: bool, finished: Callable[[str | None], None]) -> None:
                 def note_job() -> list[FloorNote]:
-                    assert self._reader is not None
-                    self._reader.add_note(table, round_id, author, text, dispute=dispute)
-                    return self._reader.notes(table, round_id)
+                    reader = self.reader()
+                    reader.add_note(table, round_id, author, text, dispute=dispute)
+                    return reader.notes(table, round_id)
 
                 def written(rows: Any, error: BaseException | None) -> None:
                     if error is None and dialog is not None:
@@ -878,16 +924,28 @@ class PitCharts(QWidget):
 
         from ui.review.pit_axis import AXIS_PX, HourAxis, axis_font
 
+        spill = HourAxis().spill
+
         self._pg = pg
         layout = QVBoxLayout(self)
         self.hold = pg.PlotWidget(axisItems={"bottom": HourAxis()})
         self.dealers = pg.PlotWidget(axisItems={"bottom": HourAxis()})
         self.play = pg.PlotWidget(axisItems={"bottom": HourAxis()})
-        for plot, title in ((self.hold, "net/wagered % per table per hour (house net / wagered; hold % is win / drop)"),
-                            (self.dealers, "rounds per hour per dealer"),
-                            (self.play, "player's play across tables: net per hour (size = wagered)")):
+        self._axis_px = AXIS_PX
+        self.legends: dict[str, Any] = {}
+        for plot, name, title in (
+                (self.hold, "net/wagered", "net/wagered % per table per hour (house net / wagered; hold % is win / drop)"),
+                (self.dealers, "dealers", "rounds per hour per dealer"),
+                (self.play, "play", PLAY_TITLE)):
             plot.setTitle(title, size=f"{AXIS_PX}px")
-            plot.addLegend(labelTextSize=f"{AXIS_PX}px")
+            # the legend beside the data, never over it (ten tables' lines ran under it, issue 35)
+            legend = pg.LegendItem(labelTextSize=f"{AXIS_PX}px")
+            item_layout = plot.getPlotItem().layout
+            item_layout.addItem(legend, 2, 3)
+            # between the data and the legend: room for half the last hour's label (HourAxis)
+            item_layout.setColumnMinimumWidth(2, spill + 6)
+            plot.getPlotItem().legend = legend  # (each named line is added to it)
+            self.legends[name] = legend
             plot.getAxis("left").setTickFont(axis_font())
             plot.showGrid(x=True, y=True, alpha=0.3)
             layout.addWidget(plot)
@@ -903,7 +961,31 @@ class PitCharts(QWidget):
                 out.setdefault(f.key, []).append((f.hour.timestamp(), float(v)))
         return out
 
-    def show_figures(self, by_table: list[HourFigure], by_dealer: list[HourFigure], play: list[Any]) -> None:
+    def _fit_legends(self) -> None:
+        """Each legend in as many columns as its chart's height needs: every name in view."""
+        from PySide6.QtGui import QFontMetrics
+
+        from ui.review.pit_axis import axis_font
+
+        row = QFontMetrics(axis_font()).height() + 6
+        for name, legend in self.legends.items():
+            plot = {"net/wagered": self.hold, "dealers": self.dealers, "play": self.play}[name]
+            # the chart's height less its title's and its time axis's lines (not the data's box,
+            # which a legend taller than the chart stretches, the time axis pushed out of view)
+            room = max(row, plot.height() - 3 * row - 12)
+            count = len(self.series.get(name, {}))
+            columns = max(1, -(-count // max(1, int(room // row))))
+            if legend.columnCount != columns:
+                legend.setColumnCount(columns)
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 (Qt name)
+        super().resizeEvent(event)
+        self._fit_legends()
+
+    def show_figures(self, by_table: list[HourFigure], by_dealer: list[HourFigure], play: list[Any],
+                     player: str | None = None) -> None:
+        """The charts of a day; ``player``: the name searched (the third chart's, else it says
+        to search one)."""
         pg = self._pg
         self.series = {
             "net/wagered": self._group(by_table, lambda f: f.net_wagered_percent),
@@ -927,3 +1009,9 @@ class PitCharts(QWidget):
                 else:
                     plot.plot(xs, ys, pen=pg.mkPen(pen, width=2), symbol="o", symbolSize=5,
                               symbolBrush=pen, name=key)
+        if player and not player_series:
+            title = f"{PLAY_TITLE}: no rounds of \u201c{player}\u201d this day"
+        else:
+            title = PLAY_TITLE if player else f"{PLAY_TITLE}: type a player's name above and Refresh"
+        self.play.setTitle(title, size=f"{self._axis_px}px")
+        self._fit_legends()
