@@ -13,7 +13,7 @@ from typing import Any
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
-    QFormLayout,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -63,8 +63,8 @@ class AccountsPanel(QWidget):
         self.figures.setHorizontalHeaderLabels(self.HEADERS)
         self.figures.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.figures.verticalHeader().setVisible(False)
-        layout.addWidget(self.figures)
-        form = QFormLayout()
+        layout.addWidget(self.figures, 1)  # the figures take the height the form leaves
+        form = QGridLayout()
         self.table = QLineEdit()
         self.table.setPlaceholderText("e.g. BJ-07")
         self.kind = QComboBox()
@@ -83,12 +83,21 @@ class AccountsPanel(QWidget):
         self.supervisor_pin = QLineEdit()
         self.supervisor_pin.setEchoMode(QLineEdit.EchoMode.Password)
         self.supervisor_pin.setPlaceholderText("their PIN")
-        rows: tuple[tuple[str, QWidget], ...] = (("Table", self.table), ("Record", self.kind), ("Chips", self.chips),
-                              ("Drop: cash", self.cash), ("Drop: markers", self.markers),
-                              ("Signed by", self.dealer), ("PIN", self.dealer_pin), ("and", self.supervisor),
-                              ("PIN ", self.supervisor_pin))
-        for label, field in rows:
-            form.addRow(label, field)
+        # two fields a row, each signer beside their PIN: the form takes five rows of 48 px, not
+        # nine, and the figures keep their rows at 1366x768 (one row showed, the pit's and the
+        # floor's under a scroll bar)
+        rows: tuple[tuple[tuple[str, QWidget], ...], ...] = (
+            (("Table", self.table), ("Record", self.kind)), (("Chips", self.chips),),
+            (("Drop: cash", self.cash), ("Drop: markers", self.markers)),
+            (("Signed by", self.dealer), ("PIN", self.dealer_pin)), (("and", self.supervisor), ("PIN", self.supervisor_pin)))
+        for r, pairs in enumerate(rows):
+            for p, (label, field) in enumerate(pairs):
+                words = QLabel(label)
+                words.setBuddy(field)
+                form.addWidget(words, r, 2 * p)
+                form.addWidget(field, r, 2 * p + 1, 1, 1 if len(pairs) > 1 else 3)
+        form.setColumnStretch(1, 1)
+        form.setColumnStretch(3, 1)
         layout.addLayout(form)
         self.record_button = QPushButton("Record")
         self.record_button.clicked.connect(self.submit)
