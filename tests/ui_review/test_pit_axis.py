@@ -85,3 +85,50 @@ def test_the_step_is_the_shortest_that_stands_apart(qtbot: Any) -> None:
     values = axis.tickValues(day.timestamp(), (day + dt.timedelta(hours=8, minutes=27)).timestamp(), 300)[0][1]
     strings = axis.tickStrings(values, 1, 0)
     assert strings and all(s.endswith(":00") for s in strings)
+
+
+@pytest.mark.parametrize("size", [(1250, 560), (1336, 530), (1890, 780)])  # the Charts tab at 1280x800, 1366x768, 1920x1080
+def test_every_legend_is_beside_its_data_and_whole(qtbot: Any, size: tuple[int, int]) -> None:
+    # A pit of ten tables and nine dealers over a shift, and a player at three tables: each
+    # chart's legend lies beside its data (no line runs under it: issue 35's "10 overlapping
+    # lines under the legend"), inside the chart (every name in view, in as many columns as
+    # its height needs) and the time axis stays in view under the data.
+    charts = PitCharts()
+    qtbot.addWidget(charts)
+    charts.resize(*size)
+    charts.show()
+    start = dt.datetime(2026, 11, 27, 18, tzinfo=dt.UTC)
+    tables = [HourFigure(f"BJ-{n:02d}", start + dt.timedelta(hours=h), 30, Decimal(1000 + n), Decimal(n - 5))
+              for n in range(1, 11) for h in range(8)]
+    dealers = [HourFigure(f"dealer-{n}", start + dt.timedelta(hours=h), 30, Decimal(1000), Decimal(5))
+               for n in range(1, 10) for h in range(8)]
+    play = [("bob", f"BJ-0{t}", start + dt.timedelta(hours=h), 12, Decimal(600), Decimal(-40))
+            for t in (1, 2, 3) for h in range(8)]
+    charts.show_figures(tables, dealers, play, "bob")
+    qtbot.wait(100)
+    for plot, name, count in ((charts.hold, "net/wagered", 10), (charts.dealers, "dealers", 9), (charts.play, "play", 3)):
+        legend = charts.legends[name]
+        assert len(legend.items) == count
+        box = plot.getPlotItem().getViewBox().sceneBoundingRect()
+        drawn = legend.sceneBoundingRect()
+        assert not drawn.intersects(box), (name, drawn, box)
+        area = plot.sceneRect() if plot.sceneRect().isValid() else plot.scene().sceneRect()
+        for _sample, label in legend.items:
+            assert area.contains(label.sceneBoundingRect()), (name, label.text, label.sceneBoundingRect(), area)
+        axis = plot.getAxis("bottom").sceneBoundingRect()
+        assert area.contains(axis) and axis.height() > 0, (name, axis, area)
+    assert charts.play.getPlotItem().titleLabel.text.startswith("player's play across tables")
+    charts.close()
+
+
+def test_the_players_chart_says_what_it_needs(qtbot: Any) -> None:
+    # No player searched: the chart asks for one; one searched with no rounds that day: it says so.
+    charts = PitCharts()
+    qtbot.addWidget(charts)
+    charts.resize(1336, 530)
+    charts.show()
+    charts.show_figures([], [], [])
+    assert charts.play.getPlotItem().titleLabel.text.endswith("type a player's name above and Refresh")
+    charts.show_figures([], [], [], "zed")
+    assert charts.play.getPlotItem().titleLabel.text.endswith("no rounds of \u201czed\u201d this day")
+    charts.close()

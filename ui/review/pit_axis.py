@@ -41,6 +41,12 @@ class HourAxis(pg.AxisItem):  # type: ignore[misc]
         self.setTickFont(axis_font())
         self.setStyle(tickTextOffset=6, autoExpandTextSpace=True)
         self.label_px = QFontMetrics(axis_font()).horizontalAdvance("00:00")
+        # a mark at either end keeps its label, half of it past the axis's ends (the charts keep
+        # that room beside them: PitCharts); pyqtgraph drops a label outside the bounds below
+        self.spill = self.label_px // 2 + 2
+
+    def boundingRect(self) -> Any:  # noqa: N802 (Qt name)
+        return super().boundingRect().adjusted(-self.spill, 0, self.spill, 0)
 
     def step_for(self, span: float, size: float) -> int:
         """The shortest step (seconds) whose labels are at least a label and a gap apart (an

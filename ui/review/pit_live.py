@@ -11,6 +11,7 @@ link down, not connected, stopped) are worked out in ``dealer_assist.floor.live`
 from __future__ import annotations
 
 import datetime as _dt
+from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QColor
@@ -63,6 +64,22 @@ class LiveTables(QTableWidget):
         self.verticalHeader().setVisible(False)
         self.shown: list[LiveTable] = []
         self.no_contact: str | None = None  # the words shown while the floor cannot be read
+        # the link's words take the width the other columns leave, on more lines where they need
+        # them ("not connected: never heard from (check ...)" ran past the window at 1280x800)
+        self.horizontalHeader().setStretchLastSection(True)
+        self.setWordWrap(True)
+        rows = self.verticalHeader()
+        rows.setMinimumSectionSize(rows.defaultSectionSize())  # a row of one line as before, never less
+
+    def _fit_columns(self) -> None:
+        """Each column as wide as its words, the link's what is left; each row as high as its link's lines."""
+        for column in range(self.columnCount() - 1):
+            self.resizeColumnToContents(column)
+        self.resizeRowsToContents()
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 (Qt name)
+        super().resizeEvent(event)
+        self.resizeRowsToContents()  # the link's column wider or narrower: its lines again
 
     def show_no_contact(self, since: _dt.datetime | None) -> None:
         """The floor does not answer (issue 35): every row grey, "no contact since ..." — what
@@ -79,7 +96,7 @@ class LiveTables(QTableWidget):
                 if column == len(self.HEADERS) - 1:
                     item.setText(self.no_contact)
                 item.setForeground(grey)
-        self.resizeColumnsToContents()
+        self._fit_columns()
 
     def show_tables(self, tables: list[LiveTable]) -> None:
         self.shown = tables
@@ -97,4 +114,4 @@ class LiveTables(QTableWidget):
                 if column == len(cells) - 1:
                     item.setForeground(QColor(_COLOURS.get(t.condition, "#000000")))
                 self.setItem(row, column, item)
-        self.resizeColumnsToContents()
+        self._fit_columns()
