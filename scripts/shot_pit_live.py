@@ -1,6 +1,7 @@
-"""Screenshots of the pit window's Live, Alerts and Accounting tabs (issue 25) at three sizes,
-offscreen, on a throwaway floor: BJ-07 live (rounds forwarded, heartbeat), BJ-08 a station
-whose heartbeat stopped, BJ-09 registered and never heard from; a shift recorded for BJ-07.
+"""Screenshots of the pit window's every tab (issues 25 and 35) at three sizes, offscreen, on a
+throwaway floor: BJ-07 live (rounds forwarded, heartbeat), BJ-08 a station whose heartbeat
+stopped, BJ-09 registered and never heard from; a shift recorded for BJ-07 (its signers' PINs);
+then the floor's server stopped: the Live tab grey, "no contact since ...".
 
     QT_QPA_PLATFORM=offscreen python scripts/shot_pit_live.py [--out docs/screenshots]
 """
@@ -65,6 +66,19 @@ def main() -> int:
                 forwarder.forward()
                 forwarder.heartbeat(0, rounds, "up")
         add_station(admin, "BJ-09", "PIT-2")
+        # four more of the pit's tables with today's play since midnight (the charts' lines):
+        # rounds generated in the server as the floor bench makes them (scripts/floor_bench.py)
+        import floor_bench
+
+        midnight = dt.datetime.combine(today, dt.time(0), tzinfo=dt.UTC)
+        floor_bench.START = midnight
+        hours = max(2, min(12, int((dt.datetime.now(dt.UTC) - midnight).total_seconds() // 3600)))
+        more = [(f"BJ-{n}", "PIT-2") for n in range(10, 14)]
+        roles = [add_station(admin, table, pit).role for table, pit in more]
+        floor_bench.generate(admin, more, hours * 40, 40, 0)
+        for (table, _), role in zip(more, roles, strict=True):  # their stations alive
+            with psycopg.connect(server.url(db, user=role)) as conn:
+                conn.execute("SELECT floor.heartbeat(%s, 0, %s, NULL, 'up', NULL)", (table, hours * 40))
         with psycopg.connect(admin) as conn:
             conn.execute("UPDATE floor.station_links SET heartbeat_at = now() - interval '3 minutes' "
                          "WHERE table_name = 'BJ-08'")
@@ -74,9 +88,11 @@ def main() -> int:
                 acc.record_chips(conn, "BJ-07", today, "day", kind, acc.parse_chips(chips), "ann", "2468", "sue", "2468")
             acc.record_drop(conn, "BJ-07", today, "day", acc.amount("12000", "cash"), acc.amount("3000", "m"),
                             "cal", "2468", "sue", "2468")
+        from ui.common.screen_fit import keep_size
         from ui.review.pit_view import PitWindow
 
         window = PitWindow(review)
+        keep_size(window)  # as `dealer-assist review --db postgresql://...` shows it (fill_screen)
         window.show()
         wait(app, 6000)  # the first alert check works out the par sheets
         window.day.setDate(QDate(today.year, today.month, today.day))
@@ -87,12 +103,37 @@ def main() -> int:
             wait(app, 200)
         for width, height in SIZES:
             window.resize(width, height)
-            for index, name in ((0, "live"), (1, "alerts"), (window.tabs.count() - 1, "accounting")):
+            for index in range(window.tabs.count()):  # every tab, as a supervisor opens them
+                name = window.tabs.tabText(index).lower().replace(" ", "-")
                 window.tabs.setCurrentIndex(index)
-                wait(app, 300)
+                if name == "theoretical-win":
+                    window.theo_button.click()  # worked out when asked
+                wait(app, 1500 if name in ("charts", "theoretical-win", "tables", "rounds") else 300)
                 path = out / f"pit-{name}-{width}x{height}.png"
                 window.grab().save(str(path))
                 print(path)
+        # the charts with a player searched: the player's play across tables (net per hour)
+        window.resize(1366, 768)
+        window.player.setText("player-0097")
+        window.refresh_button.click()
+        window.tabs.setCurrentIndex([window.tabs.tabText(i) for i in range(window.tabs.count())].index("Charts"))
+        wait(app, 2500)
+        path = out / "pit-charts-player-1366x768.png"
+        window.grab().save(str(path))
+        print(path)
+        window.player.clear()
+        # the floor unreachable (issue 35): its server stopped, the Live tab greys and says since when
+        window.resize(1366, 768)
+        window.tabs.setCurrentIndex(0)
+        server.stop()
+        for _ in range(150):
+            if window.live_tables.no_contact:
+                break
+            wait(app, 200)
+        wait(app, 300)
+        path = out / "pit-live-no-contact-1366x768.png"
+        window.grab().save(str(path))
+        print(path)
         window.close()
         wait(app, 500)
     finally:
