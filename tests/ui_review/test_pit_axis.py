@@ -106,6 +106,7 @@ def test_every_legend_is_beside_its_data_and_whole(qtbot: Any, size: tuple[int, 
             for t in (1, 2, 3) for h in range(8)]
     charts.show_figures(tables, dealers, play, "bob")
     qtbot.wait(100)
+    assert all(charts.play.getAxis(side).style["showValues"] for side in ("left", "bottom"))
     for plot, name, count in ((charts.hold, "net/wagered", 10), (charts.dealers, "dealers", 9), (charts.play, "play", 3)):
         legend = charts.legends[name]
         assert len(legend.items) == count
@@ -129,6 +130,7 @@ def test_the_players_chart_says_what_it_needs(qtbot: Any) -> None:
     charts.show()
     charts.show_figures([], [], [])
     assert charts.play.getPlotItem().titleLabel.text.endswith("type a player's name above and Refresh")
+    assert not any(charts.play.getAxis(side).style["showValues"] for side in ("left", "bottom"))
     charts.show_figures([], [], [], "zed")
     assert charts.play.getPlotItem().titleLabel.text.endswith("no rounds of \u201czed\u201d this day")
     charts.close()

@@ -1014,4 +1014,6 @@ class PitCharts(QWidget):
         else:
             title = PLAY_TITLE if player else f"{PLAY_TITLE}: type a player's name above and Refresh"
         self.play.setTitle(title, size=f"{self._axis_px}px")
+        for side in ("left", "bottom"):  # an empty chart: no numbers of no data (0.2 ... 0.8, 00:00)
+            self.play.getAxis(side).setStyle(showValues=bool(player_series))
         self._fit_legends()
