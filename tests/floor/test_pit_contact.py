@@ -164,3 +164,23 @@ def test_a_pit_closed_before_the_floor_ever_answered_closes_cleanly(qtbot: Any) 
     qtbot.waitUntil(lambda: window.status.text().endswith("(trying again)"), timeout=30000)
     window.close()  # (raised RuntimeError: cannot join thread before it is started)
     assert not window.live.listener._thread.is_alive()
+
+
+def test_a_pit_the_floor_refuses_is_not_retried_by_itself_but_on_refresh(floor: Floor, qtbot: Any) -> None:
+    # The server answers and refuses the account (no such role): asking again every few
+    # seconds would not help (and fills the server's log); the window says to check its URL
+    # and account, and tries again only when the supervisor presses Refresh.
+    from ui.review.pit_view import PitWindow
+
+    bad = floor.server.url(floor.dbname, user="nobody_here")  # no such account on the server
+    window = PitWindow(bad, live_tick=0.5)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.status.text().endswith("then Refresh)"), timeout=30000)
+    assert not window.retrying
+    assert window.live_tables.no_contact == "no contact with the floor yet"
+    window.status.setText("")
+    window.refresh_button.click()  # asked again, refused again
+    qtbot.waitUntil(lambda: window.status.text().endswith("then Refresh)"), timeout=30000)
+    assert not window.retrying
+    window.close()

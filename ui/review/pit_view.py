@@ -42,7 +42,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from dealer_assist.floor.connection import FloorError
+from dealer_assist.floor.connection import FloorError, FloorUnreachable
 from dealer_assist.floor.reader import (
     FloorNote,
     FloorReader,
@@ -529,10 +529,20 @@ class PitWindow(QMainWindow):
 
     def _not_connected(self, error: BaseException) -> None:
         """The floor out of reach when the window opened (issue 35): said on the status line and
-        on the Live tab (grey), and tried again every few seconds, not left dead until reopened."""
-        self.status.setText(f"floor: {error} (trying again)")
+        on the Live tab (grey), and tried again every few seconds, not left dead until reopened.
+        A floor that answers and refuses (credentials, database: FloorMisconfigured), or a URL
+        that is none, is not asked again by itself — that would not help — but on Refresh."""
         self.live_tables.show_no_contact(None)
+        if isinstance(error, FloorError) and not isinstance(error, FloorUnreachable):
+            self.status.setText(f"floor: {error} (check the floor's URL and this account; then Refresh)")
+            return
+        self.status.setText(f"floor: {error} (trying again)")
         self._connect_again.start()
+
+    @property
+    def retrying(self) -> bool:
+        """Whether the window will try the floor again by itself (it has not answered yet)."""
+        return self._connect_again.isActive()
 
     def _connected(self, pits: list[str]) -> None:
         self._connect_again.stop()
