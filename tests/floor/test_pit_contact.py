@@ -45,18 +45,25 @@ def _seen(window: Any) -> list[tuple[Any, ...]]:
             for t in window.live_tables.shown]
 
 
+def _floor_of_bj07(server: Server, tmp_path: Path) -> tuple[str, str]:
+    """A floor on ``server`` with BJ-07 (PIT-2) registered, one round forwarded and its station's
+    heartbeat: (the admin's URL, the review account's)."""
+    db = server.create_database()
+    admin = server.url(db)
+    init_floor(admin)
+    role = add_station(admin, "BJ-07", "PIT-2").role
+    make_station(tmp_path / "bj07.db", "BJ-07", "PIT-2", rounds=1)
+    with Forwarder(tmp_path / "bj07.db", server.url(db, user=role)) as forwarder:
+        forwarder.forward()
+        forwarder.heartbeat(0, None, "up")
+    return admin, server.url(db, user=review_role(db))
+
+
 def test_the_live_tab_goes_grey_with_no_contact_since_while_the_floor_is_down(tmp_path: Path, qtbot: Any) -> None:
     server = Server()
     try:
-        db = server.create_database()
-        admin = server.url(db)
-        init_floor(admin)
-        role = add_station(admin, "BJ-07", "PIT-2").role
-        make_station(tmp_path / "bj07.db", "BJ-07", "PIT-2", rounds=1)
-        with Forwarder(tmp_path / "bj07.db", server.url(db, user=role)) as forwarder:
-            forwarder.forward()
-            forwarder.heartbeat(0, None, "up")
-        window = _open(server.url(db, user=review_role(db)), qtbot)
+        _, review = _floor_of_bj07(server, tmp_path)
+        window = _open(review, qtbot)
         try:
             assert window.live_tables.no_contact is None
             link = window.live_tables.item(0, len(window.live_tables.HEADERS) - 1)
@@ -124,15 +131,7 @@ def test_a_pit_opened_while_the_floor_is_down_says_so_and_reaches_it_when_it_ret
 
     server = Server()
     try:
-        db = server.create_database()
-        admin = server.url(db)
-        init_floor(admin)
-        role = add_station(admin, "BJ-07", "PIT-2").role
-        make_station(tmp_path / "bj07.db", "BJ-07", "PIT-2", rounds=1)
-        with Forwarder(tmp_path / "bj07.db", server.url(db, user=role)) as forwarder:
-            forwarder.forward()
-            forwarder.heartbeat(0, None, "up")
-        review = server.url(db, user=review_role(db))
+        admin, review = _floor_of_bj07(server, tmp_path)
         with psycopg.connect(admin, autocommit=True) as conn:  # (this test server commits
             conn.execute("CHECKPOINT")  # asynchronously: its WAL on disk before the halt)
         server.halt()

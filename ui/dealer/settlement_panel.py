@@ -120,6 +120,30 @@ def _fill_rows(table: QTableWidget, rows: list[tuple[tuple[str, ...], str, int]]
             shown.append(entry)
 
 
+def _set_type(table: QTableWidget, sizes: tuple[int, int, int], rows: int,
+              fonts: tuple[QFont, QFont, set[int]]) -> int:
+    """The type ``size`` of ``sizes`` (size, the view's own, the size set now: 0 for the view's
+    own) on ``table``'s first ``rows`` rows and its header's sections, its columns fixed (sized
+    by the caller); ``fonts``: (regular, bold, the bold columns). The size set now is returned."""
+    size, most, now = sizes
+    font, bold, bold_cols = fonts
+    header = table.horizontalHeader()
+    for col in range(table.columnCount()):
+        header.setSectionResizeMode(col, QHeaderView.ResizeMode.Fixed)
+    if size != (now or most):
+        # on the header's sections through a style sheet (the style sheet's type is the
+        # view's: a font set on the view itself would not show)
+        now = size if size != most else 0
+        header.setStyleSheet(f"QHeaderView::section {{ font-size: {size}px; font-weight: bold; }}"
+                             if size != most else "")
+    for row in range(rows):
+        for col in range(table.columnCount()):
+            item = table.item(row, col)
+            if item is not None and item.font().pixelSize() != size:
+                item.setFont(bold if col in bold_cols else font)
+    return now
+
+
 class SettlementPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -264,19 +288,8 @@ class SettlementPanel(QWidget):
                 break
             size -= 1
         header = table.horizontalHeader()
-        for col in range(len(COLUMNS)):
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Fixed)
-        if size != (self._details_px_now or most):
-            # the type on the items and on the header's sections (the style sheet's type
-            # is the view's: a font set on the view itself would not show)
-            self._details_px_now = size if size != most else 0
-            header.setStyleSheet(f"QHeaderView::section {{ font-size: {size}px; font-weight: bold; }}"
-                                 if size != most else "")
-        for row in range(self._detail_count):
-            for col in range(len(COLUMNS)):
-                item = table.item(row, col)
-                if item is not None and item.font().pixelSize() != size:
-                    item.setFont(bold if col == amount else font)
+        self._details_px_now = _set_type(table, (size, most, self._details_px_now), self._detail_count,
+                                         (font, bold, {amount}))
         for col, width in widths.items():
             header.resizeSection(col, width)
         header.resizeSection(wager, max(px(24), left))
@@ -307,17 +320,8 @@ class SettlementPanel(QWidget):
                 break
             size -= 1
         header = table.horizontalHeader()
-        for col in range(len(heads)):
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Fixed)
-        if size != (self._totals_px_now or most):
-            self._totals_px_now = size if size != most else 0
-            header.setStyleSheet(f"QHeaderView::section {{ font-size: {size}px; font-weight: bold; }}"
-                                 if size != most else "")
-        for row in range(self._totals_count):
-            for col in range(len(heads)):
-                item = table.item(row, col)
-                if item is not None and item.font().pixelSize() != size:
-                    item.setFont(bold if col in amounts else font)
+        self._totals_px_now = _set_type(table, (size, most, self._totals_px_now), self._totals_count,
+                                        (font, bold, amounts))
         for col, width in enumerate(widths[:-1]):  # (the last: what is left)
             header.resizeSection(col, width)
 
