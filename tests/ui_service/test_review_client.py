@@ -367,3 +367,70 @@ def test_with_no_station_the_review_goes_to_this_accounts_running_service(
     assert "a copy of the station's store" in seen["title"], seen["title"]
     assert seen["rounds"] == [(1, "settled")] and seen["net"] == {"p1": 10}
     assert s.running is not None and len(s.running.store.audit_entries(kind="review")) == 1
+
+
+def test_the_reviews_copy_goes_when_its_window_closes(qtbot: Any, station: Any) -> None:
+    """The copy of the station's store (every round and player) lives in a private directory
+    while the review's window is open, and goes when the window closes — not when the program
+    ends: from the dealer's screen the program goes on, and each review left its copy behind
+    until the screen ended (or for ever, the screen killed). The review token ends with it:
+    the service gives that token no copy any more. A cancelled PIN leaves no directory."""
+    from dealer_assist.service.snapshot import refresh_snapshot
+    from ui.review.from_service import review_from_service
+
+    s: Station = station("10S 9H QD 8C")
+    deal_a_round(s)
+    shown: list[Any] = []
+
+    def show(copy: Any, supervisor: str) -> Any:
+        from ui.review.app import open_review
+
+        window = open_review(copy, supervisor=supervisor)
+        window.show()
+        shown.append(window)
+        return window
+
+    gate, copy = review_from_service(s.socket, show, lambda: None)
+    gate.show()
+    gate.name.setText("sue")
+    gate.pin.setText("482913")
+    QTest.keyClick(gate.pin, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: bool(shown) and copy.path.exists(), timeout=20000)
+    token, directory = copy.token, copy.directory
+    assert token and directory.is_dir() and shown[0].store.list_rounds(limit=5)
+    window = shown[0]
+    if getattr(window, "station_link", None) is not None:
+        window.station_link.close()
+    window.close()
+    qtbot.waitUntil(lambda: not directory.exists(), timeout=10000)
+    with pytest.raises(ProtocolError) as ended:  # the token gives no copy any more
+        refresh_snapshot(s.socket, token, directory.parent / "after.db")
+    assert ended.value.code == "auth"
+    assert not (directory.parent / "after.db").exists()
+
+    gate, copy = review_from_service(s.socket, show, lambda: None)  # a PIN cancelled
+    directory = copy.directory
+    assert directory.is_dir()
+    gate.reject()
+    assert not directory.exists()
+
+
+def test_a_copy_left_by_a_process_that_is_gone_is_removed(tmp_path: Any) -> None:
+    # a review's copy whose process was killed (or the power lost) holds a whole table's
+    # rounds: the next review of this account removes it; one of a running process stays
+    import os
+    import subprocess
+    import sys
+
+    from ui.review.from_service import COPY_PREFIX, remove_stale_copies
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
+                          check=True)
+    dead = tmp_path / f"{COPY_PREFIX}{int(gone.stdout)}-abc"
+    alive = tmp_path / f"{COPY_PREFIX}{os.getpid()}-def"
+    other = tmp_path / "dealer-assist-review-xyz"  # not a copy's name: not ours to remove
+    for d in (dead, alive, other):
+        d.mkdir()
+        (d / "table-copy.db").write_bytes(b"rounds")
+    assert remove_stale_copies(tmp_path) == [dead]
+    assert not dead.exists() and alive.exists() and other.exists()

@@ -21,12 +21,14 @@ token (expired) leaves the copy as it was and says to open the review again with
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMessageBox, QWidget
 
 from dealer_assist.service.client import ServiceClient, ServiceError
@@ -42,6 +44,46 @@ from ui.common.worker import Worker
 from ui.review.note import NoteDialog, NoteRefused
 
 COPY_NAME = "table-copy.db"
+COPY_PREFIX = "dealer-assist-review-copy-"  # + the process's id: a copy left by a process gone is removed
+
+
+def remove_stale_copies(directory: Path | None = None) -> list[Path]:
+    """This account's review copies whose process is gone (killed, or the machine's power
+    lost while a review was open): each a whole copy of a table's rounds and players, never
+    left behind. The directories removed."""
+    gone = []
+    top = Path(directory or tempfile.gettempdir())
+    for path in top.glob(f"{COPY_PREFIX}*"):
+        try:
+            pid = int(path.name[len(COPY_PREFIX):].split("-", 1)[0])
+            if path.stat().st_uid != os.getuid():
+                continue
+        except (ValueError, OSError):
+            continue
+        try:
+            os.kill(pid, 0)
+            continue  # its process is alive: its copy is in use
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            continue  # another account's process of that id: alive
+        shutil.rmtree(path, ignore_errors=True)
+        gone.append(path)
+    return gone
+
+
+class _CloseWatch(QObject):
+    """Calls ``then()`` once ``window`` has closed (after its own close handler ran)."""
+
+    def __init__(self, window: QWidget, then: Callable[[], None]) -> None:
+        super().__init__(window)
+        self._then = then
+        window.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt name)
+        if event.type() == QEvent.Type.Close:
+            QTimer.singleShot(0, self._then)
+        return False
 
 
 class ServiceCopy:
@@ -49,7 +91,8 @@ class ServiceCopy:
 
     def __init__(self, socket_path: Path) -> None:
         self.socket_path = socket_path
-        self.directory = Path(tempfile.mkdtemp(prefix="dealer-assist-review-"))  # 0700
+        remove_stale_copies()
+        self.directory = Path(tempfile.mkdtemp(prefix=f"{COPY_PREFIX}{os.getpid()}-"))  # 0700
         self.path = self.directory / COPY_NAME
         self.worker = Worker("review-copy")
         self.token = ""  # the review token the PIN gave (refreshes with no PIN)
@@ -122,6 +165,8 @@ class ServiceCopy:
         self.worker.submit(job, finished)
 
     def close(self) -> None:
+        """The review is over: its token ended at the service and the copy removed (when its
+        window closes, its PIN is cancelled, or the program ends; twice is once)."""
         self.worker.stop()
         if self.token:  # the review session ends: its token gives no copy any more
             with contextlib.suppress(ServiceError, OSError):
@@ -279,23 +324,29 @@ def review_from_service(socket_path: Path, show: Callable[[Path, str], QWidget |
             window = show(copy.path, name)
         except StoreError as exc:
             QMessageBox.critical(None, "Dealer Assist review", f"the copy of the store cannot be read: {exc}")
+            copy.close()
             on_cancel()
             return
-        if window is not None:
-            store = getattr(window, "store", None)
-            newest = _newest_ended(store) if store is not None else 0
-            window.station_link = watch_station(window, socket_path, newest, copy)  # type: ignore[attr-defined]
-        if window is not None:
-            detail = getattr(window, "detail", None)
-            if detail is not None:  # the service checks the integrity: the copy has no key
-                detail.integrity_checker = copy.integrity
-            if detail is not None:  # notes go to the station's store (op add_note), not to this copy
-                detail.note_requested.disconnect()
-                detail.note_requested.connect(lambda round_id: _note_dialog(window, copy, round_id, name))
+        if window is None:
+            copy.close()
+            return
+        # the copy (every round and player of the table) goes with the window: from the dealer's
+        # screen the program goes on, and each review left its copy until the screen ended
+        _CloseWatch(window, copy.close)
+        store = getattr(window, "store", None)
+        newest = _newest_ended(store) if store is not None else 0
+        window.station_link = watch_station(window, socket_path, newest, copy)  # type: ignore[attr-defined]
+        detail = getattr(window, "detail", None)
+        if detail is not None:
+            detail.integrity_checker = copy.integrity  # the service checks the integrity: the copy has no key
+            # notes go to the station's store (op add_note), not to this copy
+            detail.note_requested.disconnect()
+            detail.note_requested.connect(lambda round_id: _note_dialog(window, copy, round_id, name))
 
     dialog = ask_supervisor(None, copy, "review", "Dealer Assist review",
                             "Supervisor PIN required to open the review", approved)
     dialog.setStyleSheet(review_style())  # the review's touch type, as at its gate on a file
+    dialog.rejected.connect(copy.close)
     dialog.rejected.connect(on_cancel)
     app = QApplication.instance()
     if app is not None:
