@@ -74,7 +74,7 @@ def station_store(path: Path, table: str, pit: str, rounds: int, per_hour: int) 
 
 
 def generate(admin: str, tables: list[tuple[str, str]], rounds: int, per_hour: int, refinished_every: int,
-             child_start: bool = True) -> None:
+             child_start: bool = True, start: dt.datetime = START) -> None:
     """The other tables' rounds, generated in the server with the forwarded rows' shapes; one
     round in ``refinished_every`` was finished again at its station after it was forwarded (a
     version in floor.round_versions: void, the house's net 0), one in five of those twice."""
@@ -106,7 +106,7 @@ def generate(admin: str, tables: list[tuple[str, str]], rounds: int, per_hour: i
                 "LATERAL (SELECT 'player-' || lpad(((%(t)s * 97 + k / 90) %% 5000)::text, 4, '0') p1, "
                 "'player-' || lpad(((%(t)s * 389 + k / 45 + 2500) %% 5000)::text, 4, '0') p2) names",
                 {"table": table, "pit": pit, "t": t, "per_hour": per_hour, "config": config,
-                 "result": result, "start": START, "minutes": minutes, "rounds": rounds},
+                 "result": result, "start": start, "minutes": minutes, "rounds": rounds},
             )
             conn.execute(
                 "INSERT INTO floor.round_players (player, started_at, table_name, round_id, pit, net, wagered) "

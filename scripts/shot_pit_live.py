@@ -71,11 +71,10 @@ def main() -> int:
         import floor_bench
 
         midnight = dt.datetime.combine(today, dt.time(0), tzinfo=dt.UTC)
-        floor_bench.START = midnight
         hours = max(2, min(12, int((dt.datetime.now(dt.UTC) - midnight).total_seconds() // 3600)))
         more = [(f"BJ-{n}", "PIT-2") for n in range(10, 14)]
         roles = [add_station(admin, table, pit).role for table, pit in more]
-        floor_bench.generate(admin, more, hours * 40, 40, 0)
+        floor_bench.generate(admin, more, hours * 40, 40, 0, start=midnight)
         for (table, _), role in zip(more, roles, strict=True):  # their stations alive
             with psycopg.connect(server.url(db, user=role)) as conn:
                 conn.execute("SELECT floor.heartbeat(%s, 0, %s, NULL, 'up', NULL)", (table, hours * 40))

@@ -51,6 +51,25 @@ def deal_a_round(s: Station) -> None:
     assert state["output"]["status"] == "settled" and state["output"]["net"] == {"p1": 10}
 
 
+def open_through_service(s: Station, shown: list[Any], on_cancel: Any) -> tuple[Any, Any]:
+    """The review of the station's store as the dealer's screen opens it (review_from_service):
+    its PIN gate shown; each review window it opens is shown and kept in ``shown``.
+    (The gate, the copy.)"""
+    from ui.review.from_service import review_from_service
+
+    def show(copy: Any, supervisor: str) -> Any:
+        from ui.review.app import open_review
+
+        window = open_review(copy, supervisor=supervisor)
+        window.show()
+        shown.append(window)
+        return window
+
+    gate, copy = review_from_service(s.socket, show, on_cancel)
+    gate.show()
+    return gate, copy
+
+
 def test_a_supervisor_can_review_the_stations_store_through_the_service(
         qtbot: Any, station: Any, monkeypatch: pytest.MonkeyPatch) -> None:
 
@@ -158,23 +177,12 @@ def test_the_review_reconnects_by_itself_after_the_service_restarts(qtbot: Any, 
     after that (round 2: the copy holds round 1 only) is announced on the new connection."""
     from tests.service.conftest import wait_connected
     from ui.common.service_link import RECONNECTING
-    from ui.review.from_service import review_from_service
 
     s: Station = station("10S 9H QD 8C 10D 9C")
     deal_a_round(s)
     shown_windows: list[Any] = []
-
-    def show(copy: Any, supervisor: str) -> Any:
-        from ui.review.app import open_review
-
-        window = open_review(copy, supervisor=supervisor)
-        window.show()
-        shown_windows.append(window)
-        return window
-
     cancelled: list[bool] = []
-    gate, copy = review_from_service(s.socket, show, lambda: cancelled.append(True))
-    gate.show()
+    gate, copy = open_through_service(s, shown_windows, lambda: cancelled.append(True))
     try:
         gate.name.setText("sue")
         gate.pin.setText("482913")
@@ -221,22 +229,10 @@ def test_the_open_review_reads_a_round_the_station_ends_later_with_no_pin_again(
     recorded; closing the review ends its token."""
     from PySide6.QtWidgets import QLabel
 
-    from ui.review.from_service import review_from_service
-
     s: Station = station("10S 9H QD 8C 10D 9C QH 8D")
     deal_a_round(s)
     shown_windows: list[Any] = []
-
-    def show(copy: Any, supervisor: str) -> Any:
-        from ui.review.app import open_review
-
-        window = open_review(copy, supervisor=supervisor)
-        window.show()
-        shown_windows.append(window)
-        return window
-
-    gate, copy = review_from_service(s.socket, show, lambda: None)
-    gate.show()
+    gate, copy = open_through_service(s, shown_windows, lambda: None)
     token = ""
     try:
         gate.name.setText("sue")
@@ -286,22 +282,10 @@ def test_an_open_review_whose_token_expired_keeps_its_copy_and_asks_for_the_pin(
     from PySide6.QtWidgets import QLabel
 
     from dealer_assist.service.review_token import REVIEW_MINUTES
-    from ui.review.from_service import review_from_service
-
     s: Station = station("10S 9H QD 8C 10D 9C QH 8D")
     deal_a_round(s)
     shown_windows: list[Any] = []
-
-    def show(copy: Any, supervisor: str) -> Any:
-        from ui.review.app import open_review
-
-        window = open_review(copy, supervisor=supervisor)
-        window.show()
-        shown_windows.append(window)
-        return window
-
-    gate, copy = review_from_service(s.socket, show, lambda: None)
-    gate.show()
+    gate, copy = open_through_service(s, shown_windows, lambda: None)
     try:
         gate.name.setText("sue")
         gate.pin.setText("482913")
@@ -376,22 +360,10 @@ def test_the_reviews_copy_goes_when_its_window_closes(qtbot: Any, station: Any) 
     until the screen ended (or for ever, the screen killed). The review token ends with it:
     the service gives that token no copy any more. A cancelled PIN leaves no directory."""
     from dealer_assist.service.snapshot import refresh_snapshot
-    from ui.review.from_service import review_from_service
-
     s: Station = station("10S 9H QD 8C")
     deal_a_round(s)
     shown: list[Any] = []
-
-    def show(copy: Any, supervisor: str) -> Any:
-        from ui.review.app import open_review
-
-        window = open_review(copy, supervisor=supervisor)
-        window.show()
-        shown.append(window)
-        return window
-
-    gate, copy = review_from_service(s.socket, show, lambda: None)
-    gate.show()
+    gate, copy = open_through_service(s, shown, lambda: None)
     gate.name.setText("sue")
     gate.pin.setText("482913")
     QTest.keyClick(gate.pin, Qt.Key.Key_Return)
@@ -408,7 +380,7 @@ def test_the_reviews_copy_goes_when_its_window_closes(qtbot: Any, station: Any) 
     assert ended.value.code == "auth"
     assert not (directory.parent / "after.db").exists()
 
-    gate, copy = review_from_service(s.socket, show, lambda: None)  # a PIN cancelled
+    gate, copy = open_through_service(s, shown, lambda: None)  # a PIN cancelled
     directory = copy.directory
     assert directory.is_dir()
     gate.reject()

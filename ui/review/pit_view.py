@@ -381,7 +381,6 @@ class PitWindow(QMainWindow):
         self.setStyleSheet(review_style())  # every touch control 48 px with 16 px type (issue 34 item 7)
         self._worker = Worker("floor-review", self)
         self._reader: FloorReader | None = None  # set once the floor has answered (_connect)
-        self._live_started = False
         self._last: FloorRound | None = None
         self.rounds_shown: list[FloorRound] = []
         self.states: list[TableState] = []
@@ -545,16 +544,14 @@ class PitWindow(QMainWindow):
         return self._connect_again.isActive()
 
     def _connected(self, pits: list[str]) -> None:
+        # (once: no connect is tried again once the floor has answered)
         self._connect_again.stop()
         for pit in pits:
-            if self.pit.findText(pit) < 0:
-                self.pit.addItem(pit)
+            self.pit.addItem(pit)
         if len(pits) == 1:
             self.pit.setCurrentIndex(1)
         self.refresh()
-        if not self._live_started:
-            self._live_started = True
-            self.live.start()
+        self.live.start()
         self.check_alerts()
         self._alert_timer.start()
 
