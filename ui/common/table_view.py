@@ -988,10 +988,10 @@ class TableView(QWidget):
             if w is not None:
                 w.hide()
                 w.deleteLater()
+        # the terminals (Electronic) stay this view's child, out of the layout until added again:
+        # taken from it and back, their hundreds of widgets were restyled, 0.1 s a resize
         while self._layout.count():
-            item = self._layout.takeAt(0)
-            if item is not None and item.widget() is self.extra and self.extra is not None:
-                self.extra.setParent(None)
+            self._layout.takeAt(0)
         self.dealer_box = self.shared_box = None
         self.area_boxes = {}
         self._rows = []
