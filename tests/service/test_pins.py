@@ -103,9 +103,10 @@ def test_pin_checks_wait_on_their_worker_while_the_shoe_is_recorded(
     assert s.running is not None
     store = s.running.store
     real = store.check_pin
-    release = threading.Event()
+    release, running = threading.Event(), threading.Event()
 
     def slow(*args: Any, **kwargs: Any) -> Any:  # a check that takes as long as the test says
+        running.set()
         release.wait(30)
         return real(*args, **kwargs)
 
@@ -117,7 +118,11 @@ def test_pin_checks_wait_on_their_worker_while_the_shoe_is_recorded(
         answers.append(_code(c, "login", name=f"guess{n}", pin="123450"))
 
     threads = [threading.Thread(target=guess, args=(c, n)) for n, c in enumerate(clients)]
-    for t in threads:
+    # the first check on the worker before the others are sent: else, on a loaded machine, the
+    # queue could fill before the worker took the first from it (one more "busy")
+    threads[0].start()
+    assert running.wait(10)
+    for t in threads[1:]:
         t.start()
     deadline = time.monotonic() + 10
     while answers.count("busy") < 3 and time.monotonic() < deadline:
